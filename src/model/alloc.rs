@@ -1,0 +1,470 @@
+//! Allocations and the per-allocation predicates of `nomad/structs`.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::Deserialize;
+
+use super::{Job, ReschedulePolicy, TaskGroup, nullable};
+use crate::time::{Duration, Time};
+
+/// A `structs.Allocation`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct Allocation {
+    #[serde(rename = "ID")]
+    pub id: String,
+    pub namespace: String,
+    #[serde(rename = "EvalID")]
+    pub eval_id: String,
+    pub name: String,
+    #[serde(rename = "NodeID")]
+    pub node_id: String,
+    pub node_name: String,
+    #[serde(rename = "JobID")]
+    pub job_id: String,
+    /// The job version the allocation was placed with. The reader interns
+    /// embedded jobs, so allocations of one version share one `Job`.
+    #[serde(skip)]
+    pub job: Option<Arc<Job>>,
+    pub task_group: String,
+    pub metrics: Option<AllocMetric>,
+    pub desired_status: String,
+    pub desired_description: String,
+    pub desired_transition: DesiredTransition,
+    pub client_status: String,
+    pub client_description: String,
+    #[serde(deserialize_with = "nullable")]
+    pub task_states: BTreeMap<String, TaskState>,
+    #[serde(deserialize_with = "nullable")]
+    pub alloc_states: Vec<AllocState>,
+    pub previous_allocation: String,
+    pub next_allocation: String,
+    #[serde(rename = "DeploymentID")]
+    pub deployment_id: String,
+    pub deployment_status: Option<AllocDeploymentStatus>,
+    pub reschedule_tracker: Option<RescheduleTracker>,
+    #[serde(rename = "FollowupEvalID")]
+    pub followup_eval_id: String,
+    pub create_index: u64,
+    pub modify_index: u64,
+    pub alloc_modify_index: u64,
+    pub create_time: i64,
+    pub modify_time: i64,
+}
+
+/// A `structs.DesiredTransition`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct DesiredTransition {
+    pub migrate: Option<bool>,
+    pub reschedule: Option<bool>,
+    pub force_reschedule: Option<bool>,
+}
+
+impl DesiredTransition {
+    pub fn should_migrate(&self) -> bool {
+        self.migrate == Some(true)
+    }
+    pub fn should_reschedule(&self) -> bool {
+        self.reschedule == Some(true)
+    }
+    pub fn should_force_reschedule(&self) -> bool {
+        self.force_reschedule == Some(true)
+    }
+}
+
+/// A `structs.TaskState`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct TaskState {
+    pub state: String,
+    pub failed: bool,
+    pub finished_at: Time,
+    #[serde(deserialize_with = "nullable")]
+    pub events: Vec<TaskEvent>,
+}
+
+/// A `structs.TaskEvent`; `Time` is Unix nanoseconds.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct TaskEvent {
+    #[serde(rename = "Type")]
+    pub event_type: String,
+    pub time: i64,
+}
+
+/// A `structs.AllocState`: a recorded transition of one field.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct AllocState {
+    pub field: String,
+    pub value: String,
+    pub time: Time,
+}
+
+/// A `structs.AllocDeploymentStatus`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct AllocDeploymentStatus {
+    pub healthy: Option<bool>,
+    pub canary: bool,
+}
+
+/// A `structs.RescheduleTracker`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct RescheduleTracker {
+    /// `None` for Go's nil slice, which `NextRescheduleTime` tells apart from empty.
+    pub events: Option<Vec<RescheduleEvent>>,
+}
+
+/// A `structs.RescheduleEvent`; `RescheduleTime` is Unix nanoseconds.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct RescheduleEvent {
+    pub reschedule_time: i64,
+    #[serde(rename = "PrevAllocID")]
+    pub prev_alloc_id: String,
+    pub delay: Duration,
+}
+
+/// A `structs.AllocMetric`, reduced to its score metadata.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct AllocMetric {
+    #[serde(deserialize_with = "nullable")]
+    pub score_meta_data: Vec<NodeScoreMeta>,
+}
+
+/// A `structs.NodeScoreMeta`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct NodeScoreMeta {
+    #[serde(rename = "NodeID")]
+    pub node_id: String,
+    pub norm_score: f64,
+}
+
+/// Client and desired status strings of `nomad/structs`.
+pub mod status {
+    pub const PENDING: &str = "pending";
+    pub const RUNNING: &str = "running";
+    pub const COMPLETE: &str = "complete";
+    pub const FAILED: &str = "failed";
+    pub const LOST: &str = "lost";
+    pub const UNKNOWN: &str = "unknown";
+    pub const RUN: &str = "run";
+    pub const STOP: &str = "stop";
+    pub const EVICT: &str = "evict";
+    /// All client statuses Nomad knows.
+    pub const CLIENT: [&str; 6] = [PENDING, RUNNING, COMPLETE, FAILED, LOST, UNKNOWN];
+    /// All desired statuses Nomad knows.
+    pub const DESIRED: [&str; 3] = [RUN, STOP, EVICT];
+}
+
+/// The task event a client records when it reconnects (`TaskClientReconnected`).
+pub const TASK_CLIENT_RECONNECTED: &str = "Reconnected";
+
+impl AllocMetric {
+    /// `MaxNormScore`: Nomad keeps score metadata sorted best-first, so it
+    /// returns the first entry, not the largest one.
+    pub fn max_norm_score(metric: Option<&AllocMetric>) -> Option<&NodeScoreMeta> {
+        metric.and_then(|m| m.score_meta_data.first())
+    }
+}
+
+impl Allocation {
+    /// The task group of the allocation's own job version.
+    pub fn own_task_group(&self) -> Option<&TaskGroup> {
+        self.job.as_deref()?.lookup_task_group(&self.task_group)
+    }
+
+    /// The job version this allocation runs, 0 without an embedded job.
+    pub fn job_version(&self) -> u64 {
+        self.job.as_ref().map_or(0, |j| j.version)
+    }
+
+    /// The create index of this allocation's job, 0 without an embedded job.
+    pub fn job_create_index(&self) -> u64 {
+        self.job.as_ref().map_or(0, |j| j.create_index)
+    }
+
+    /// `Allocation.Index`: the number in `job.group[N]`, 0 when unparsable.
+    pub fn index(&self) -> u64 {
+        let prefix = self.job_id.len() + self.task_group.len() + 2;
+        let l = self.name.len();
+        if l <= 3 || l <= prefix {
+            return 0;
+        }
+        self.name
+            .get(prefix..l - 1)
+            .and_then(|s| s.parse::<i64>().ok())
+            // Go converts a negative index to a huge `uint`; so do we.
+            .map_or(0, |n| n as u64)
+    }
+
+    pub fn server_terminal_status(&self) -> bool {
+        matches!(self.desired_status.as_str(), status::STOP | status::EVICT)
+    }
+
+    pub fn client_terminal_status(&self) -> bool {
+        matches!(
+            self.client_status.as_str(),
+            status::COMPLETE | status::FAILED | status::LOST
+        )
+    }
+
+    /// `TerminalStatus`: desired or client status will no longer transition.
+    pub fn terminal_status(&self) -> bool {
+        self.server_terminal_status() || self.client_terminal_status()
+    }
+
+    /// `RanSuccessfully`: every task is dead and none failed.
+    pub fn ran_successfully(&self) -> bool {
+        !self.task_states.is_empty()
+            && self
+                .task_states
+                .values()
+                .all(|s| s.state == "dead" && !s.failed)
+    }
+
+    pub fn is_canary(&self) -> bool {
+        self.deployment_status.as_ref().is_some_and(|d| d.canary)
+    }
+
+    pub fn is_healthy(&self) -> bool {
+        self.deployment_status
+            .as_ref()
+            .is_some_and(|d| d.healthy == Some(true))
+    }
+
+    pub fn is_unhealthy(&self) -> bool {
+        self.deployment_status
+            .as_ref()
+            .is_some_and(|d| d.healthy == Some(false))
+    }
+
+    /// `LastUnknown`: the latest transition of the client status to unknown.
+    pub fn last_unknown(&self) -> Time {
+        self.alloc_states
+            .iter()
+            .filter(|s| s.field == "ClientStatus" && s.value == status::UNKNOWN)
+            .map(|s| s.time)
+            .max()
+            .unwrap_or(Time::ZERO)
+    }
+
+    /// The time `Expired` compares with: last unknown plus
+    /// `max_client_disconnect`, if both are known.
+    pub fn disconnect_expiry(&self) -> Option<Time> {
+        let last = self.last_unknown();
+        if last.is_zero() {
+            return None;
+        }
+        let timeout = self.own_task_group()?.max_client_disconnect?;
+        Some(last.add(timeout))
+    }
+
+    /// `Expired`: an unknown allocation whose `max_client_disconnect` has
+    /// passed at `now` (inclusive).
+    pub fn expired(&self, now: Time) -> bool {
+        self.client_status == status::UNKNOWN
+            && self.disconnect_expiry().is_some_and(|expiry| now >= expiry)
+    }
+
+    /// The latest `Reconnected` task event, if any.
+    pub fn last_reconnect(&self) -> Option<Time> {
+        self.task_states
+            .values()
+            .flat_map(|s| &s.events)
+            .filter(|e| e.event_type == TASK_CLIENT_RECONNECTED)
+            .map(|e| Time::from_unix_nanos(e.time as i128))
+            .max()
+    }
+
+    /// `Reconnected`: whether a reconnect event exists, and whether the
+    /// allocation had already expired at that event.
+    pub fn reconnected(&self) -> (bool, bool) {
+        match self.last_reconnect() {
+            // Go's zero check applies to the Unix-epoch event time too only
+            // when it equals year 1, which an int64 cannot; so any event counts.
+            Some(t) => (true, self.expired(t)),
+            None => (false, false),
+        }
+    }
+
+    /// `DisconnectTimeout`: `now` plus the group's `max_client_disconnect`.
+    pub fn disconnect_timeout(&self, now: Time) -> Time {
+        match self.own_task_group().and_then(|tg| tg.max_client_disconnect) {
+            Some(timeout) => now.add(timeout),
+            None => now,
+        }
+    }
+
+    /// `ReschedulePolicy` of the allocation's own job version.
+    pub fn reschedule_policy(&self) -> Option<&ReschedulePolicy> {
+        self.own_task_group()?.reschedule_policy.as_ref()
+    }
+
+    fn reschedule_events(&self) -> &[RescheduleEvent] {
+        self.reschedule_tracker
+            .as_ref()
+            .and_then(|t| t.events.as_deref())
+            .unwrap_or(&[])
+    }
+
+    /// `LastEventTime`: the latest task `FinishedAt`, else `ModifyTime`.
+    ///
+    /// Go's loop takes the first state's `FinishedAt` even when it is zero and
+    /// only replaces it with later ones; the maximum is the same instant.
+    pub fn last_event_time(&self) -> Time {
+        let last = self
+            .task_states
+            .values()
+            .map(|s| s.finished_at)
+            .max()
+            .unwrap_or(Time::ZERO);
+        if last.is_zero() {
+            Time::from_unix_nanos(self.modify_time as i128)
+        } else {
+            last
+        }
+    }
+
+    /// `rescheduleInfo`: attempts within the policy interval before `fail_time`.
+    pub fn reschedule_attempts(&self, policy: &ReschedulePolicy, fail_time: Time) -> i64 {
+        if policy.attempts <= 0 {
+            return 0;
+        }
+        let fail = fail_time.unix_nanos_i64();
+        self.reschedule_events()
+            .iter()
+            .filter(|e| (fail.wrapping_sub(e.reschedule_time)) < policy.interval)
+            .count() as i64
+    }
+
+    /// `RescheduleEligible`.
+    pub fn reschedule_eligible(&self, policy: Option<&ReschedulePolicy>, fail_time: Time) -> bool {
+        let Some(policy) = policy else { return false };
+        if !(policy.attempts > 0 || policy.unlimited) {
+            return false;
+        }
+        if policy.unlimited {
+            return true;
+        }
+        if self.reschedule_events().is_empty() {
+            return true;
+        }
+        self.reschedule_attempts(policy, fail_time) < policy.attempts
+    }
+
+    /// `ShouldReschedule`: a failed, still desired allocation within policy.
+    pub fn should_reschedule(&self, policy: Option<&ReschedulePolicy>, fail_time: Time) -> bool {
+        !self.server_terminal_status()
+            && self.client_status == status::FAILED
+            && self.reschedule_eligible(policy, fail_time)
+    }
+
+    /// `NextDelay`: the delay before the next reschedule attempt.
+    pub fn next_delay(&self) -> Duration {
+        let Some(policy) = self.reschedule_policy() else {
+            return 0;
+        };
+        let events = self.reschedule_events();
+        let Some(last) = events.last() else {
+            return policy.delay;
+        };
+        let mut delay = match policy.delay_function.as_str() {
+            "exponential" => last.delay.wrapping_mul(2),
+            "fibonacci" if events.len() >= 2 => {
+                let prev = events[events.len() - 2].delay;
+                if prev == policy.max_delay && last.delay == policy.delay {
+                    last.delay
+                } else {
+                    last.delay.wrapping_add(prev)
+                }
+            }
+            "fibonacci" => policy.delay,
+            _ => return policy.delay,
+        };
+        if policy.max_delay > 0 && delay > policy.max_delay {
+            delay = policy.max_delay;
+            let since = self
+                .last_event_time()
+                .unix_nanos_i64()
+                .wrapping_sub(last.reschedule_time);
+            if since > delay {
+                delay = policy.delay;
+            }
+        }
+        delay
+    }
+
+    /// `NextRescheduleTime`: when a failed allocation may be rescheduled, and
+    /// whether it may be at all.
+    pub fn next_reschedule_time(&self) -> (Time, bool) {
+        let fail_time = self.last_event_time();
+        match self.reschedule_policy() {
+            Some(policy)
+                if self.desired_status != status::STOP
+                    && self.client_status == status::FAILED
+                    && !fail_time.is_zero() =>
+            {
+                self.next_reschedule_from(fail_time, policy)
+            }
+            _ => (Time::ZERO, false),
+        }
+    }
+
+    /// `NextRescheduleTimeByFailTime`.
+    pub fn next_reschedule_time_by_fail_time(&self, fail_time: Time) -> (Time, bool) {
+        match self.reschedule_policy() {
+            Some(policy) => self.next_reschedule_from(fail_time, policy),
+            None => (Time::ZERO, false),
+        }
+    }
+
+    fn next_reschedule_from(&self, fail_time: Time, policy: &ReschedulePolicy) -> (Time, bool) {
+        let delay = self.next_delay();
+        let at = fail_time.add(delay);
+        let tracker = self.reschedule_tracker.as_ref();
+        let mut eligible = policy.unlimited || (policy.attempts > 0 && tracker.is_none());
+        if policy.attempts > 0 && tracker.is_some_and(|t| t.events.is_some()) {
+            eligible =
+                self.reschedule_attempts(policy, fail_time) < policy.attempts && delay < policy.interval;
+        }
+        (at, eligible)
+    }
+
+    /// `ShouldClientStop`: the group sets a non-zero `stop_after_client_disconnect`.
+    pub fn should_client_stop(&self) -> bool {
+        self.own_task_group()
+            .and_then(|tg| tg.stop_after_client_disconnect)
+            .is_some_and(|d| d != 0)
+    }
+
+    /// `WaitClientStop`: first lost transition (or `now`) plus
+    /// `stop_after_client_disconnect` plus the longest kill timeout.
+    ///
+    /// Nomad reads the wall clock here; plan-inspect uses the evaluation time.
+    pub fn wait_client_stop(&self, now: Time) -> Time {
+        let Some(tg) = self.own_task_group() else {
+            return now;
+        };
+        let lost = self
+            .alloc_states
+            .iter()
+            .find(|s| s.field == "ClientStatus" && s.value == status::LOST)
+            .map(|s| s.time)
+            .filter(|t| !t.is_zero())
+            .unwrap_or(now);
+        let kill = tg
+            .tasks
+            .iter()
+            .map(|t| t.kill_timeout)
+            .fold(super::job::DEFAULT_KILL_TIMEOUT, i64::max);
+        lost.add(tg.stop_after_client_disconnect.unwrap_or(0))
+            .add(kill)
+    }
+}

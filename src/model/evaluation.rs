@@ -1,0 +1,19 @@
+//! Evaluations, as far as `--eval` replays one.
+
+use serde::Deserialize;
+
+/// A `structs.Evaluation` from the snapshot's `Evals`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct Evaluation {
+    #[serde(rename = "ID")]
+    pub id: String,
+    pub namespace: String,
+    #[serde(rename = "JobID")]
+    pub job_id: String,
+    pub priority: i64,
+    #[serde(rename = "Type")]
+    pub eval_type: String,
+    pub triggered_by: String,
+    pub status: String,
+}

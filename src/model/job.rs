@@ -1,0 +1,246 @@
+//! The job specification, as far as the reconciler reads it.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::{GoValue, nullable};
+use crate::time::Duration;
+
+/// A `structs.Job`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct Job {
+    #[serde(rename = "ID")]
+    pub id: String,
+    pub namespace: String,
+    pub name: String,
+    #[serde(rename = "Type")]
+    pub job_type: String,
+    pub priority: i64,
+    pub stop: bool,
+    pub status: String,
+    pub stable: bool,
+    pub version: u64,
+    pub create_index: u64,
+    pub modify_index: u64,
+    pub job_modify_index: u64,
+    #[serde(deserialize_with = "nullable")]
+    pub datacenters: Vec<String>,
+    #[serde(deserialize_with = "nullable")]
+    pub task_groups: Vec<TaskGroup>,
+    pub affinities: GoValue,
+    pub spreads: GoValue,
+    #[serde(deserialize_with = "nullable")]
+    pub meta: BTreeMap<String, String>,
+    pub multiregion: Option<Multiregion>,
+    pub periodic: GoValue,
+    pub parameterized_job: GoValue,
+    pub dispatched: bool,
+}
+
+/// The part of `structs.Multiregion` that makes a job multiregion.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct Multiregion {
+    pub regions: GoValue,
+}
+
+/// A `structs.TaskGroup`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct TaskGroup {
+    pub name: String,
+    pub count: i64,
+    pub update: Option<UpdateStrategy>,
+    pub reschedule_policy: Option<ReschedulePolicy>,
+    pub ephemeral_disk: GoValue,
+    #[serde(deserialize_with = "nullable")]
+    pub networks: Vec<NetworkResource>,
+    pub affinities: GoValue,
+    pub spreads: GoValue,
+    pub consul: Option<Consul>,
+    #[serde(deserialize_with = "nullable")]
+    pub services: Vec<Service>,
+    #[serde(deserialize_with = "nullable")]
+    pub tasks: Vec<Task>,
+    #[serde(deserialize_with = "nullable")]
+    pub meta: BTreeMap<String, String>,
+    pub stop_after_client_disconnect: Option<Duration>,
+    pub max_client_disconnect: Option<Duration>,
+}
+
+/// A `structs.UpdateStrategy`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct UpdateStrategy {
+    pub max_parallel: i64,
+    pub canary: i64,
+    pub auto_revert: bool,
+    pub auto_promote: bool,
+    pub progress_deadline: Duration,
+}
+
+/// A `structs.ReschedulePolicy`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct ReschedulePolicy {
+    pub attempts: i64,
+    pub interval: Duration,
+    pub delay: Duration,
+    pub delay_function: String,
+    pub max_delay: Duration,
+    pub unlimited: bool,
+}
+
+/// A `structs.Consul` block of a task group.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct Consul {
+    pub namespace: String,
+}
+
+/// A `structs.Service`, for the Connect checks of `tasksUpdated`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct Service {
+    pub name: String,
+    pub port_label: String,
+    pub connect: Option<ConsulConnect>,
+}
+
+/// A `structs.ConsulConnect`.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct ConsulConnect {
+    pub native: bool,
+    pub gateway: GoValue,
+    pub sidecar_task: GoValue,
+    pub sidecar_service: Option<SidecarService>,
+}
+
+/// A `structs.ConsulSidecarService`: only its port forces a destructive update.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct SidecarService {
+    pub port: String,
+}
+
+/// A `structs.NetworkResource`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct NetworkResource {
+    pub mode: String,
+    #[serde(rename = "MBits")]
+    pub mbits: i64,
+    pub hostname: String,
+    #[serde(rename = "DNS")]
+    pub dns: GoValue,
+    #[serde(deserialize_with = "nullable")]
+    pub reserved_ports: Vec<Port>,
+    #[serde(deserialize_with = "nullable")]
+    pub dynamic_ports: Vec<Port>,
+}
+
+/// A `structs.Port`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct Port {
+    pub label: String,
+    pub value: i64,
+    pub to: i64,
+    pub host_network: String,
+}
+
+/// A `structs.Task`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct Task {
+    pub name: String,
+    pub driver: String,
+    pub user: String,
+    pub config: GoValue,
+    pub env: GoValue,
+    pub artifacts: GoValue,
+    pub vault: GoValue,
+    pub templates: GoValue,
+    #[serde(deserialize_with = "nullable")]
+    pub meta: BTreeMap<String, String>,
+    pub resources: Option<Resources>,
+    pub kill_timeout: Duration,
+    pub affinities: GoValue,
+}
+
+/// A task's `structs.Resources`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct Resources {
+    #[serde(rename = "CPU")]
+    pub cpu: i64,
+    pub cores: i64,
+    #[serde(rename = "MemoryMB")]
+    pub memory_mb: i64,
+    #[serde(rename = "MemoryMaxMB")]
+    pub memory_max_mb: i64,
+    #[serde(deserialize_with = "nullable")]
+    pub networks: Vec<NetworkResource>,
+    pub devices: GoValue,
+}
+
+/// Go's `structs.DefaultKillTimeout`.
+pub const DEFAULT_KILL_TIMEOUT: Duration = 5 * crate::time::SECOND;
+
+impl Job {
+    pub fn lookup_task_group(&self, name: &str) -> Option<&TaskGroup> {
+        self.task_groups.iter().find(|tg| tg.name == name)
+    }
+
+    pub fn is_batch(&self) -> bool {
+        self.job_type == "batch"
+    }
+
+    pub fn is_periodic(&self) -> bool {
+        !self.periodic.is_null()
+    }
+
+    pub fn is_parameterized(&self) -> bool {
+        !self.parameterized_job.is_null() && !self.dispatched
+    }
+
+    /// `Job.IsMultiregion`: a multiregion block with at least one region.
+    pub fn is_multiregion(&self) -> bool {
+        self.multiregion
+            .as_ref()
+            .is_some_and(|m| !m.regions.elements().is_empty())
+    }
+
+    /// `Job.CombinedTaskMeta`: task meta over group meta over job meta.
+    pub fn combined_task_meta(&self, group: &str, task: &str) -> BTreeMap<String, String> {
+        let Some(tg) = self.lookup_task_group(group) else {
+            return self.meta.clone();
+        };
+        let mut meta = tg
+            .lookup_task(task)
+            .map(|t| t.meta.clone())
+            .unwrap_or_default();
+        for (k, v) in tg.meta.iter().chain(&self.meta) {
+            meta.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+        meta
+    }
+}
+
+impl TaskGroup {
+    pub fn lookup_task(&self, name: &str) -> Option<&Task> {
+        self.tasks.iter().find(|t| t.name == name)
+    }
+
+    pub fn consul_namespace(&self) -> &str {
+        self.consul.as_ref().map_or("", |c| c.namespace.as_str())
+    }
+
+    /// The update strategy unless it is empty (`UpdateStrategy.IsEmpty`).
+    pub fn update_strategy(&self) -> Option<&UpdateStrategy> {
+        self.update.as_ref().filter(|u| u.max_parallel != 0)
+    }
+}

@@ -1,0 +1,30 @@
+//! The cluster state plan-inspect replays: Nomad's `structs` types, reduced to
+//! the fields the generic scheduler reads, deserialized from the PascalCase JSON
+//! that Go's encoding/json writes.
+
+mod alloc;
+mod deployment;
+mod evaluation;
+mod job;
+mod node;
+mod snapshot;
+mod value;
+
+pub use alloc::*;
+pub use deployment::*;
+pub use evaluation::*;
+pub use job::*;
+pub use node::*;
+pub use snapshot::*;
+pub use value::GoValue;
+
+use serde::{Deserialize, Deserializer};
+
+/// Go writes nil slices and maps as `null`; read that as empty.
+pub(crate) fn nullable<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de> + Default,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}

@@ -1,0 +1,34 @@
+//! The whole snapshot, as the reader hands it to the core.
+
+use std::sync::Arc;
+
+use super::{Allocation, Deployment, Evaluation, Job, Node};
+use crate::time::Time;
+use crate::warning::Warning;
+
+/// Everything plan-inspect keeps from a `nomad operator snapshot state` dump.
+///
+/// Keys the core does not use (`ACLTokens`, ...) are never stored here.
+#[derive(Clone, Debug, Default)]
+pub struct Snapshot {
+    /// The current version of every job (`Jobs`).
+    pub jobs: Vec<Arc<Job>>,
+    /// Older job versions (`JobVersions`), used when an allocation embeds no job.
+    pub job_versions: Vec<Arc<Job>>,
+    pub nodes: Vec<Node>,
+    /// Allocations; each one's `job` is already resolved by the reader where possible.
+    pub allocs: Vec<Allocation>,
+    pub deployments: Vec<Deployment>,
+    /// Evaluations (`Evals`), kept only for `--eval`.
+    pub evals: Vec<Evaluation>,
+    /// The time in the raft snapshot ID of `SnapshotMeta`.
+    pub meta_time: Option<Time>,
+    /// Extension `Now`.
+    pub now: Option<Time>,
+    /// Extension `EvalID`; `Some("")` is an explicit empty ID.
+    pub eval_id: Option<String>,
+    /// Extension `SupportsDisconnectedClients`.
+    pub supports_disconnected_clients: Option<bool>,
+    /// What the reader found suspicious but usable.
+    pub warnings: Vec<Warning>,
+}

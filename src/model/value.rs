@@ -1,0 +1,97 @@
+//! Opaque parts of a job spec that Nomad compares with `reflect.DeepEqual`.
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+/// A sub-tree of the job spec kept as JSON and compared as Go would compare the
+/// decoded struct: a key missing on one side equals a zero value (`null`, `0`,
+/// `false`, `""`, or an object of zeros) on the other, since Go prints every
+/// field and a missing one can only mean its zero value. `null` and `[]` stay
+/// distinct, as a nil and an empty slice do for `DeepEqual`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(transparent)]
+pub struct GoValue(pub Value);
+
+impl PartialEq for GoValue {
+    fn eq(&self, other: &GoValue) -> bool {
+        deep_equal(&self.0, &other.0)
+    }
+}
+
+impl GoValue {
+    pub fn is_null(&self) -> bool {
+        self.0.is_null()
+    }
+
+    /// The elements of a JSON array (empty for `null`).
+    pub fn elements(&self) -> &[Value] {
+        match &self.0 {
+            Value::Array(a) => a,
+            _ => &[],
+        }
+    }
+}
+
+fn deep_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => objects_equal(x, y),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| deep_equal(p, q))
+        }
+        (Value::Number(x), Value::Number(y)) => match (x.as_f64(), y.as_f64()) {
+            (Some(p), Some(q)) if x.is_f64() || y.is_f64() => p == q,
+            _ => x == y,
+        },
+        _ => a == b,
+    }
+}
+
+fn objects_equal(x: &Map<String, Value>, y: &Map<String, Value>) -> bool {
+    let covered = |from: &Map<String, Value>, to: &Map<String, Value>| {
+        from.iter().all(|(k, v)| match to.get(k) {
+            Some(w) => deep_equal(v, w),
+            None => is_zero(v),
+        })
+    };
+    covered(x, y) && y.iter().all(|(k, v)| x.contains_key(k) || is_zero(v))
+}
+
+fn is_zero(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Bool(b) => !b,
+        Value::Number(n) => n.as_f64() == Some(0.0),
+        Value::String(s) => s.is_empty(),
+        Value::Array(_) => false,
+        Value::Object(o) => o.values().all(is_zero),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn eq(a: Value, b: Value) -> bool {
+        GoValue(a) == GoValue(b)
+    }
+
+    #[test]
+    fn missing_fields_equal_zero_values() {
+        assert!(eq(json!({"A": 0, "B": ""}), json!({})));
+        assert!(!eq(json!({"A": 1}), json!({})));
+    }
+
+    #[test]
+    fn nil_and_empty_slices_differ() {
+        assert!(!eq(json!({"A": null}), json!({"A": []})));
+        assert!(eq(json!([1, 2]), json!([1, 2])));
+        assert!(!eq(json!([1, 2]), json!([2, 1])));
+    }
+
+    #[test]
+    fn numbers_compare_by_value() {
+        assert!(eq(json!(1.0), json!(1.0)));
+        assert!(!eq(json!(1), json!(2)));
+    }
+}
