@@ -82,6 +82,12 @@ impl Default for Time {
     }
 }
 
+impl serde::Serialize for Time {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_rfc3339())
+    }
+}
+
 impl<'de> serde::Deserialize<'de> for Time {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Time, D::Error> {
         struct V;
@@ -169,7 +175,10 @@ mod tests {
     fn arithmetic_never_overflows() {
         let t = Time::ZERO.add(i64::MIN).add(i64::MIN);
         assert!(t < Time::ZERO);
-        assert_eq!(Time::ZERO.sub(Time::from_unix_nanos(i128::MAX / 2)), i64::MIN);
+        assert_eq!(
+            Time::ZERO.sub(Time::from_unix_nanos(i128::MAX / 2)),
+            i64::MIN
+        );
     }
 
     #[test]

@@ -1,0 +1,504 @@
+//! Nomad's generic-scheduler reconciler (`scheduler/reconcile.go` at
+//! 8ac3e642e6): from a job, its allocations, its tainted nodes and its
+//! deployment, the changes that bring the cluster to the job spec.
+//!
+//! Where Nomad iterates a Go map, this port iterates in a fixed order: task
+//! groups by name, allocations by ID. Each such order is one that Nomad
+//! itself could take, so every result here is one Nomad could produce.
+
+mod alloc_set;
+mod canary;
+mod deployment;
+mod followup;
+mod name_index;
+mod placement;
+mod reschedule;
+mod results;
+mod stop;
+mod tainted;
+
+pub use alloc_set::AllocSet;
+pub use name_index::{Bitmap, NameIndex, alloc_name};
+pub use reschedule::{
+    DelayedReschedule, RescheduleContext, RescheduleSets, should_filter, update_by_reschedulable,
+};
+pub use results::*;
+pub use tainted::{
+    Bucket, TaintContext, TaintedNodes, TaintedSets, classify, reason, tainted_nodes,
+};
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::model::{Allocation, Deployment, DeploymentState, Job, TaskGroup};
+use crate::time::Time;
+use crate::update::UpdateKind;
+
+/// Decides ignore / destructive / in-place for an allocation against the new
+/// job (`allocUpdateType`).
+pub type UpdateFn<'f> = dyn Fn(&Allocation, &Job, &TaskGroup) -> UpdateKind + 'f;
+
+/// Why an allocation was taken out before `filterByTainted`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetAside {
+    /// A terminal batch allocation of an older job version (`filterOldTerminalAllocs`).
+    OldTerminalBatch,
+    /// An unpromoted canary of an older or failed deployment, stopped.
+    CancelledCanary,
+    /// A canary on a draining node, stopped to migrate.
+    CanaryMigrating,
+    /// A canary on a lost node, stopped.
+    CanaryLost,
+    /// A terminal allocation of a stopped job (`filterByTerminal` in `handleStop`).
+    TerminalOfStoppedJob,
+}
+
+impl SetAside {
+    pub fn describe(self) -> &'static str {
+        match self {
+            SetAside::OldTerminalBatch => {
+                "terminal batch allocation of an older job version: ignored"
+            }
+            SetAside::CancelledCanary => {
+                "unpromoted canary of an older or failed deployment: stopped"
+            }
+            SetAside::CanaryMigrating => "canary on a draining node: stopped to migrate",
+            SetAside::CanaryLost => "canary on a lost node: stopped",
+            SetAside::TerminalOfStoppedJob => "terminal allocation of a stopped job: nothing to do",
+        }
+    }
+}
+
+/// What happened inside one task group, for reports and explanations.
+#[derive(Clone, Debug, Default)]
+pub struct GroupTrace<'a> {
+    /// The group is absent from the job spec (or the job is stopped or purged).
+    pub removed: bool,
+    /// The six sets `filterByTainted` returned inside `computeGroup` (or the
+    /// stop-all path).
+    pub buckets: TaintedSets<'a>,
+    pub set_aside: Vec<(&'a Allocation, SetAside)>,
+    pub reschedule_now: AllocSet<'a>,
+    pub reschedule_later: Vec<DelayedReschedule<'a>>,
+}
+
+/// The inputs of one reconcile, as `computeJobAllocs` gathers them.
+pub struct ReconcileInput<'a, 'f> {
+    /// The job; `None` for a purged job, treated as stopped.
+    pub job: Option<&'a Job>,
+    pub job_id: &'a str,
+    pub batch: bool,
+    pub deployment: Option<&'a Deployment>,
+    pub allocs: Vec<&'a Allocation>,
+    pub tainted: &'a TaintedNodes<'a>,
+    pub eval_id: &'a str,
+    pub eval_priority: i64,
+    pub supports_disconnected_clients: bool,
+    pub now: Time,
+    pub update_fn: &'f UpdateFn<'f>,
+}
+
+/// The reconciler's decisions with what it saw on the way.
+#[derive(Clone, Debug)]
+pub struct Reconciliation<'a> {
+    pub results: ReconcileResults<'a>,
+    pub groups: BTreeMap<String, GroupTrace<'a>>,
+}
+
+/// `allocReconciler`.
+pub struct Reconciler<'a, 'f> {
+    input: ReconcileInput<'a, 'f>,
+    deployment: Option<Deployment>,
+    old_deployment: Option<Deployment>,
+    /// `result.deployment` aliases `deployment` in Nomad once a group creates it.
+    created_deployment: bool,
+    deployment_paused: bool,
+    deployment_failed: bool,
+    result: ReconcileResults<'a>,
+    groups: BTreeMap<String, GroupTrace<'a>>,
+    ids_issued: u64,
+    /// Why each destructive update is destructive.
+    destructive_reasons: HashMap<&'a str, String>,
+}
+
+impl<'a, 'f> Reconciler<'a, 'f> {
+    pub fn new(input: ReconcileInput<'a, 'f>) -> Reconciler<'a, 'f> {
+        Reconciler {
+            deployment: input.deployment.cloned(),
+            input,
+            old_deployment: None,
+            created_deployment: false,
+            deployment_paused: false,
+            deployment_failed: false,
+            result: ReconcileResults::default(),
+            groups: BTreeMap::new(),
+            ids_issued: 0,
+            destructive_reasons: HashMap::new(),
+        }
+    }
+
+    /// `Compute`.
+    pub fn compute(mut self) -> Reconciliation<'a> {
+        let matrix = self.alloc_matrix();
+        self.cancel_unneeded_deployments();
+        match self.input.job.filter(|j| !j.stop) {
+            None => self.handle_stop(matrix),
+            Some(job) => {
+                self.compute_deployment_paused(job);
+                let mut complete = true;
+                for (group, set) in matrix {
+                    // Nomad evaluates every group even once one is incomplete.
+                    let group_complete = self.compute_group(job, &group, set);
+                    complete = complete && group_complete;
+                }
+                self.compute_deployment_updates(job, complete);
+            }
+        }
+        if self.created_deployment {
+            self.result.deployment = self.deployment.clone();
+        }
+        Reconciliation {
+            results: self.result,
+            groups: self.groups,
+        }
+    }
+
+    /// `newAllocMatrix`: allocations by task group, plus every group of the job.
+    fn alloc_matrix(&self) -> BTreeMap<String, AllocSet<'a>> {
+        let mut m: BTreeMap<String, AllocSet<'a>> = BTreeMap::new();
+        for alloc in &self.input.allocs {
+            m.entry(alloc.task_group.clone()).or_default().insert(alloc);
+        }
+        if let Some(job) = self.input.job {
+            for tg in &job.task_groups {
+                m.entry(tg.name.clone()).or_default();
+            }
+        }
+        m
+    }
+
+    fn taint_ctx(&self) -> TaintContext<'a, 'a> {
+        TaintContext {
+            tainted: self.input.tainted,
+            supports_disconnected_clients: self.input.supports_disconnected_clients,
+            now: self.input.now,
+        }
+    }
+
+    /// A deterministic ID for something this evaluation creates: a UUID
+    /// derived from the eval, the job and a sequence number.
+    fn derive_id(&mut self, kind: &str, scope: &str) -> String {
+        self.ids_issued += 1;
+        let job = self.input.job.map_or("", |j| j.namespace.as_str());
+        let name = format!(
+            "plan-inspect/{kind}/{}/{job}/{}/{scope}/{}",
+            self.input.eval_id, self.input.job_id, self.ids_issued
+        );
+        uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_OID, name.as_bytes()).to_string()
+    }
+
+    /// `handleStop`: stop every non-terminal allocation of a stopped or purged job.
+    fn handle_stop(&mut self, matrix: BTreeMap<String, AllocSet<'a>>) {
+        for (group, set) in matrix {
+            let trace = self.groups.entry(group.clone()).or_default();
+            trace.removed = true;
+            for alloc in set.iter().filter(|a| a.terminal_status()) {
+                trace
+                    .set_aside
+                    .push((alloc, SetAside::TerminalOfStoppedJob));
+            }
+            let changes = DesiredChanges {
+                stop: self.filter_and_stop_all(&group, &set.non_terminal()),
+                ..DesiredChanges::default()
+            };
+            self.result.desired_tg_updates.insert(group, changes);
+        }
+    }
+
+    /// `filterAndStopAll`: stops all but the ignored (unknown) allocations,
+    /// yet counts them all as stopped, as Nomad does.
+    fn filter_and_stop_all(&mut self, group: &str, set: &AllocSet<'a>) -> u64 {
+        let sets = set.filter_by_tainted(self.taint_ctx());
+        self.mark_stop(&sets.untainted, None, desc::NOT_NEEDED);
+        self.mark_stop(&sets.migrate, None, desc::NOT_NEEDED);
+        self.mark_stop(&sets.lost, Some("lost"), desc::LOST);
+        self.mark_stop(&sets.disconnecting, None, desc::NOT_NEEDED);
+        self.mark_stop(&sets.reconnecting, None, desc::NOT_NEEDED);
+        self.groups.entry(group.to_string()).or_default().buckets = sets;
+        set.len() as u64
+    }
+
+    fn mark_stop(
+        &mut self,
+        set: &AllocSet<'a>,
+        client_status: Option<&'static str>,
+        description: &'static str,
+    ) {
+        for alloc in set.iter() {
+            self.stop(alloc, client_status, description, None);
+        }
+    }
+
+    fn stop(
+        &mut self,
+        alloc: &'a Allocation,
+        client_status: Option<&'static str>,
+        description: &'static str,
+        followup_eval_id: Option<String>,
+    ) {
+        self.result.stop.push(StopResult {
+            alloc,
+            client_status,
+            description,
+            followup_eval_id,
+        });
+    }
+
+    /// `initializeDeploymentState`: the group's state in the current
+    /// deployment, or a fresh one from its update strategy.
+    fn initialize_deployment_state(&self, group: &str, tg: &TaskGroup) -> (DeploymentState, bool) {
+        if let Some(state) = self
+            .deployment
+            .as_ref()
+            .and_then(|d| d.task_groups.get(group))
+        {
+            return (state.clone(), true);
+        }
+        let mut state = DeploymentState::default();
+        if let Some(u) = tg.update_strategy() {
+            state.auto_revert = u.auto_revert;
+            state.auto_promote = u.auto_promote;
+            state.progress_deadline = u.progress_deadline;
+        }
+        (state, false)
+    }
+
+    /// `computeGroup`: reconciles one task group; returns whether the
+    /// deployment is complete as far as this group goes.
+    fn compute_group(&mut self, job: &'a Job, group: &str, all: AllocSet<'a>) -> bool {
+        let mut changes = DesiredChanges::default();
+        let Some(tg) = job.lookup_task_group(group) else {
+            self.groups.entry(group.to_string()).or_default().removed = true;
+            changes.stop = self.filter_and_stop_all(group, &all);
+            self.result
+                .desired_tg_updates
+                .insert(group.to_string(), changes);
+            return true;
+        };
+        let (mut dstate, existing_deployment) = self.initialize_deployment_state(group, tg);
+
+        let (all, old_terminal) = self.filter_old_terminal_allocs(job, all);
+        changes.ignore += old_terminal.len() as u64;
+        let mut trace = GroupTrace::default();
+        trace
+            .set_aside
+            .extend(old_terminal.iter().map(|a| (a, SetAside::OldTerminalBatch)));
+
+        let (canaries, all) = self.cancel_unneeded_canaries(all, &mut changes, &mut trace);
+
+        let sets = all.filter_by_tainted(self.taint_ctx());
+        changes.ignore += sets.ignore.len() as u64;
+        let TaintedSets {
+            untainted,
+            mut migrate,
+            lost,
+            disconnecting,
+            mut reconnecting,
+            ..
+        } = sets.clone();
+        trace.buckets = sets;
+
+        let rctx = RescheduleContext {
+            batch: self.input.batch,
+            now: self.input.now,
+            eval_id: self.input.eval_id,
+            deployment: self.deployment.as_ref(),
+        };
+        let RescheduleSets {
+            untainted,
+            now: reschedule_now,
+            later: reschedule_later,
+        } = untainted.filter_by_rescheduleable(rctx, false);
+        let reschedule_disconnecting = disconnecting.filter_by_rescheduleable(rctx, true).now;
+        let reschedule_now = reschedule_now.union(&[&reschedule_disconnecting]);
+
+        let lost_later = lost.delay_by_stop_after_client_disconnect(self.input.now);
+        let mut lost_later_evals = self.create_lost_later_evals(lost_later.clone(), group);
+        let timeout_later_evals = self.create_timeout_later_evals(&disconnecting, group);
+        lost_later_evals.extend(timeout_later_evals);
+
+        self.create_reschedule_later_evals(reschedule_later.clone(), group);
+
+        let mut name_index = NameIndex::new(
+            self.input.job_id,
+            group,
+            tg.count,
+            &untainted.union(&[&migrate, &reschedule_now, &lost]),
+        );
+
+        let is_canarying = dstate.desired_canaries != 0 && !dstate.promoted;
+        let stop = self.compute_stop(
+            tg,
+            &mut name_index,
+            untainted.clone(),
+            &mut migrate,
+            &lost,
+            &canaries,
+            &mut reconnecting,
+            is_canarying,
+            &lost_later_evals,
+        );
+        changes.stop += stop.len() as u64;
+        let mut untainted = untainted.difference(&[&stop]);
+
+        self.compute_reconnecting(job, &reconnecting);
+        // Nomad adds every reconnect update so far, from earlier groups too.
+        changes.ignore += self.result.reconnect_updates.len() as u64;
+
+        let (ignore, inplace, destructive) = self.compute_updates(job, tg, &untainted);
+        changes.ignore += ignore.len() as u64;
+        changes.in_place_update += inplace.len() as u64;
+        if !existing_deployment {
+            dstate.desired_total += (destructive.len() + inplace.len()) as i64;
+        }
+
+        if is_canarying {
+            untainted = untainted.difference(&[&canaries]);
+        }
+
+        let requires_canaries = tg.update.as_ref().is_some_and(|u| {
+            !destructive.is_empty() && (canaries.len() as i64) < u.canary && !dstate.promoted
+        });
+        if requires_canaries {
+            self.compute_canaries(
+                tg,
+                &mut dstate,
+                &destructive,
+                &canaries,
+                &mut changes,
+                &mut name_index,
+            );
+        }
+        if existing_deployment && let Some(d) = self.deployment.as_mut() {
+            d.task_groups.insert(group.to_string(), dstate.clone());
+        }
+
+        let is_canarying = dstate.desired_canaries != 0 && !dstate.promoted;
+        let under_provisioned_by =
+            self.compute_under_provisioned_by(tg, &untainted, &destructive, &migrate, is_canarying);
+
+        let mut place = Vec::new();
+        if lost_later.is_empty() {
+            place = self.compute_placements(
+                tg,
+                &mut name_index,
+                &untainted,
+                &migrate,
+                &reschedule_now,
+                &lost,
+                &reconnecting,
+                is_canarying,
+            );
+            if !existing_deployment {
+                dstate.desired_total += place.len() as i64;
+            }
+        }
+
+        let place_ready = !self.deployment_paused && !self.deployment_failed && !is_canarying;
+        let under_provisioned_by = self.compute_replacements(
+            place_ready,
+            &mut changes,
+            &place,
+            &reschedule_now,
+            &lost,
+            under_provisioned_by,
+        );
+        if place_ready {
+            self.compute_destructive_updates(&destructive, under_provisioned_by, &mut changes, tg);
+        } else {
+            changes.ignore += destructive.len() as u64;
+        }
+
+        self.compute_migrations(&mut changes, &migrate, tg, is_canarying);
+        self.create_deployment(job, tg, existing_deployment, dstate, &all, &destructive);
+
+        let complete = self.is_deployment_complete(
+            group,
+            &destructive,
+            &inplace,
+            &migrate,
+            &reschedule_now,
+            &place,
+            &reschedule_later,
+            requires_canaries,
+        );
+
+        trace.reschedule_now = reschedule_now;
+        trace.reschedule_later = reschedule_later;
+        self.groups.insert(group.to_string(), trace);
+        self.result
+            .desired_tg_updates
+            .insert(group.to_string(), changes);
+        complete
+    }
+
+    /// `filterOldTerminalAllocs`: batch jobs set aside terminal allocations
+    /// of older job versions.
+    fn filter_old_terminal_allocs(
+        &self,
+        job: &Job,
+        all: AllocSet<'a>,
+    ) -> (AllocSet<'a>, AllocSet<'a>) {
+        if !self.input.batch {
+            return (all, AllocSet::new());
+        }
+        let old = all.filter(|a| {
+            (a.job_version() < job.version || a.job_create_index() < job.create_index)
+                && a.terminal_status()
+        });
+        (all.difference(&[&old]), old)
+    }
+
+    /// `computeUpdates`: splits the untainted allocations into ignore,
+    /// in-place and destructive; in-place ones go straight to the result.
+    fn compute_updates(
+        &mut self,
+        job: &Job,
+        tg: &TaskGroup,
+        untainted: &AllocSet<'a>,
+    ) -> (AllocSet<'a>, AllocSet<'a>, AllocSet<'a>) {
+        let (mut ignore, mut inplace, mut destructive) =
+            (AllocSet::new(), AllocSet::new(), AllocSet::new());
+        for alloc in untainted.iter() {
+            match (self.input.update_fn)(alloc, job, tg) {
+                UpdateKind::Ignore => ignore.insert(alloc),
+                UpdateKind::Destructive(why) => {
+                    self.destructive_reasons.insert(&alloc.id, why);
+                    destructive.insert(alloc)
+                }
+                UpdateKind::InPlace => {
+                    inplace.insert(alloc);
+                    self.result.inplace_update.push(alloc);
+                }
+            }
+        }
+        (ignore, inplace, destructive)
+    }
+
+    /// `computeReconnecting`: reconnecting allocations that resume, unless
+    /// something asks them to move or they run an older job.
+    fn compute_reconnecting(&mut self, job: &Job, reconnecting: &AllocSet<'a>) {
+        for alloc in reconnecting.iter() {
+            let t = &alloc.desired_transition;
+            if t.should_migrate()
+                || t.should_reschedule()
+                || t.should_force_reschedule()
+                || alloc.job_version() < job.version
+                || alloc.job_create_index() < job.create_index
+                || alloc.desired_status != crate::model::status::RUN
+            {
+                continue;
+            }
+            self.result.reconnect_updates.insert(&alloc.id, alloc);
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! Choosing allocation names (`job.group[N]`) to place or stop:
+//! `allocNameIndex` and `bitmapFrom`.
+
+use std::collections::{BTreeSet, HashSet};
+
+use super::AllocSet;
+
+/// `structs.AllocName`.
+pub fn alloc_name(job: &str, group: &str, idx: u64) -> String {
+    format!("{job}.{group}[{idx}]")
+}
+
+/// Nomad's byte-aligned `Bitmap`. Its size matters: a search for free
+/// indexes is bounded by it. Set bits are kept sparse so that a hostile index
+/// (`web[4294967295]`) costs nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bitmap {
+    size: u64,
+    set: BTreeSet<u64>,
+}
+
+impl Bitmap {
+    /// `bitmapFrom`: sized to hold `min_size`, the set's length and its
+    /// highest index (plus one when that is a multiple of 8), rounded up to 8.
+    pub fn from_set(input: &AllocSet<'_>, min_size: u64) -> Bitmap {
+        let highest = input.iter().map(|a| a.index()).max().unwrap_or(0);
+        let min_size = min_size.max(input.len() as u64);
+        let mut size = if highest < min_size {
+            min_size
+        } else if highest % 8 == 0 {
+            highest + 1
+        } else {
+            highest
+        };
+        if size == 0 {
+            size = 8;
+        }
+        size = size.div_ceil(8).saturating_mul(8);
+        Bitmap {
+            size,
+            set: input.iter().map(|a| a.index()).collect(),
+        }
+    }
+
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    pub fn check(&self, idx: u64) -> bool {
+        self.set.contains(&idx)
+    }
+
+    /// Sets `idx`; Go would panic past the end, we ignore it.
+    pub fn set(&mut self, idx: u64) {
+        if idx < self.size {
+            self.set.insert(idx);
+        }
+    }
+
+    pub fn unset(&mut self, idx: u64) {
+        self.set.remove(&idx);
+    }
+
+    /// `IndexesInRange`: the indexes in `from..=to` (bounded by the size)
+    /// whose bit equals `set`, ascending.
+    pub fn indexes_in_range(
+        &self,
+        set: bool,
+        from: u64,
+        to: u64,
+    ) -> Box<dyn Iterator<Item = u64> + '_> {
+        let end = to.min(self.size.saturating_sub(1));
+        if from > end || self.size == 0 {
+            return Box::new(std::iter::empty());
+        }
+        if set {
+            Box::new(self.set.range(from..=end).copied())
+        } else {
+            Box::new((from..=end).filter(|i| !self.set.contains(i)))
+        }
+    }
+
+    /// The set indexes, highest first.
+    fn descending(&self) -> impl Iterator<Item = u64> + '_ {
+        self.set.iter().rev().copied()
+    }
+}
+
+/// `allocNameIndex`: the names in use for one task group.
+#[derive(Clone, Debug)]
+pub struct NameIndex {
+    job: String,
+    group: String,
+    count: u64,
+    bitmap: Bitmap,
+}
+
+impl NameIndex {
+    pub fn new(job: &str, group: &str, count: i64, in_use: &AllocSet<'_>) -> NameIndex {
+        let count = count.max(0) as u64;
+        NameIndex {
+            job: job.to_string(),
+            group: group.to_string(),
+            count,
+            bitmap: Bitmap::from_set(in_use, count),
+        }
+    }
+
+    fn name(&self, idx: u64) -> String {
+        alloc_name(&self.job, &self.group, idx)
+    }
+
+    /// Go computes `uint(count) - 1`, which wraps for a zero count; the range
+    /// is then bounded by the bitmap alone.
+    fn last(&self) -> u64 {
+        self.count.wrapping_sub(1)
+    }
+
+    /// `Highest`: removes and returns up to `n` of the highest names in use.
+    pub fn highest(&mut self, n: u64) -> HashSet<String> {
+        let picked: Vec<u64> = self.bitmap.descending().take(n as usize).collect();
+        picked
+            .into_iter()
+            .map(|idx| {
+                self.bitmap.unset(idx);
+                self.name(idx)
+            })
+            .collect()
+    }
+
+    /// `UnsetIndex`.
+    pub fn unset_index(&mut self, idx: u64) {
+        self.bitmap.unset(idx);
+    }
+
+    /// `Next`: `n` names for new placements, free ones first, then reusing
+    /// names from index 0.
+    pub fn next(&mut self, n: u64) -> Vec<String> {
+        let free: Vec<u64> = self
+            .bitmap
+            .indexes_in_range(false, 0, self.last())
+            .take(n as usize)
+            .collect();
+        let mut out = Vec::with_capacity(n as usize);
+        for idx in free {
+            out.push(self.name(idx));
+            self.bitmap.set(idx);
+        }
+        let remainder = n - out.len() as u64;
+        for idx in 0..remainder {
+            out.push(self.name(idx));
+            self.bitmap.set(idx);
+        }
+        out
+    }
+
+    /// `NextCanaries`: `n` canary names, preferring names of allocations being
+    /// destructively updated, then free names, then names past the count;
+    /// never a name an existing canary has.
+    pub fn next_canaries(
+        &mut self,
+        n: u64,
+        existing: &AllocSet<'_>,
+        destructive: &AllocSet<'_>,
+    ) -> Vec<String> {
+        let mut out = Vec::with_capacity(n as usize);
+        if n == 0 {
+            return out;
+        }
+        let taken = existing.name_set();
+        let preferred = Bitmap::from_set(destructive, self.count);
+        let candidates: Vec<u64> = preferred.indexes_in_range(true, 0, self.last()).collect();
+        for idx in candidates {
+            let name = self.name(idx);
+            if !taken.contains(name.as_str()) {
+                out.push(name);
+                self.bitmap.set(idx);
+                if out.len() as u64 == n {
+                    return out;
+                }
+            }
+        }
+        let free: Vec<u64> = self
+            .bitmap
+            .indexes_in_range(false, 0, self.last())
+            .filter(|&idx| !taken.contains(self.name(idx).as_str()))
+            .take((n - out.len() as u64) as usize)
+            .collect();
+        for idx in free {
+            out.push(self.name(idx));
+            self.bitmap.set(idx);
+        }
+        let remainder = n - out.len() as u64;
+        for idx in self.count..self.count + remainder {
+            out.push(self.name(idx));
+        }
+        out
+    }
+}

@@ -1,0 +1,509 @@
+//! Replaying the generic scheduler over a snapshot: for each job, what
+//! `GenericScheduler.process` and `computeJobAllocs` gather, the reconcile,
+//! and the plan they would submit.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+
+use crate::model::{Allocation, Deployment, Job, Node, Snapshot, node_status, status};
+use crate::reconciler::{
+    Bucket, ReconcileInput, Reconciler, Reconciliation, TaintContext, TaintedNodes, desc, reason,
+    tainted_nodes,
+};
+use crate::report::*;
+use crate::time::Time;
+use crate::update::alloc_update_kind;
+use crate::warning::Warning;
+
+/// The evaluation ID used when neither `--eval` nor the snapshot names one.
+///
+/// It must not be empty: with an empty ID every failed allocation whose
+/// `FollowupEvalID` is empty matches it and is rescheduled at once, which
+/// Nomad's unit tests rely on but no real evaluation does.
+pub const PLACEHOLDER_EVAL_ID: &str = "plan-inspect-replay";
+
+/// What to replay, and how.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// `--now`.
+    pub now: Option<Time>,
+    /// The machine's clock, used only when nothing else dates the snapshot.
+    pub clock: Time,
+    /// `--job`.
+    pub job: Option<String>,
+    /// `--namespace`.
+    pub namespace: Option<String>,
+    /// `--eval`: replay this evaluation from the snapshot's `Evals`.
+    pub eval: Option<String>,
+    /// `--no-disconnected-clients`.
+    pub no_disconnected_clients: bool,
+}
+
+/// A request the snapshot cannot answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    EvalNotFound(String),
+    JobNotFound {
+        job: String,
+        namespace: Option<String>,
+    },
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::EvalNotFound(id) => {
+                write!(f, "no evaluation {id:?} in the snapshot's Evals")
+            }
+            ReplayError::JobNotFound {
+                job,
+                namespace: Some(ns),
+            } => {
+                write!(f, "no job {job:?} in namespace {ns:?} in the snapshot")
+            }
+            ReplayError::JobNotFound {
+                job,
+                namespace: None,
+            } => write!(f, "no job {job:?} in the snapshot"),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+/// One job to evaluate: its spec (absent when purged) and its allocations.
+struct JobWork<'a> {
+    namespace: &'a str,
+    id: &'a str,
+    job: Option<&'a Job>,
+    allocs: Vec<&'a Allocation>,
+}
+
+/// Replays the reconciler for every selected job of `snapshot`.
+pub fn replay(snapshot: &Snapshot, options: &Options) -> Result<Report, ReplayError> {
+    let (now, now_source) = evaluation_time(snapshot, options);
+    let mut warnings = snapshot.warnings.clone();
+    if now_source == NowSource::Clock {
+        warnings.push(Warning::new(
+            "now_from_clock",
+            "nothing dates the snapshot (no --now, Now or SnapshotMeta): evaluated at the current time, \
+             so the output is not reproducible",
+        ));
+    }
+    let eval = match &options.eval {
+        Some(id) => Some(
+            snapshot
+                .evals
+                .iter()
+                .find(|e| &e.id == id)
+                .ok_or_else(|| ReplayError::EvalNotFound(id.clone()))?,
+        ),
+        None => None,
+    };
+    let eval_id = match (eval, &snapshot.eval_id) {
+        (Some(e), _) => e.id.clone(),
+        (None, Some(id)) => id.clone(),
+        (None, None) => PLACEHOLDER_EVAL_ID.to_string(),
+    };
+    let supports =
+        !options.no_disconnected_clients && snapshot.supports_disconnected_clients.unwrap_or(true);
+
+    let nodes: HashMap<&str, &Node> = snapshot.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
+    let deployments = latest_deployments(&snapshot.deployments);
+    let mut work = collect_jobs(snapshot);
+    let (job_filter, ns_filter) = match eval {
+        Some(e) => (Some(e.job_id.as_str()), Some(e.namespace.as_str())),
+        None => (options.job.as_deref(), options.namespace.as_deref()),
+    };
+    work.retain(|w| {
+        job_filter.is_none_or(|j| j == w.id) && ns_filter.is_none_or(|n| n == w.namespace)
+    });
+    if work.is_empty()
+        && let Some(job) = job_filter
+    {
+        return Err(ReplayError::JobNotFound {
+            job: job.to_string(),
+            namespace: ns_filter.map(str::to_string),
+        });
+    }
+
+    let ctx = JobContext {
+        nodes: &nodes,
+        deployments: &deployments,
+        eval_id: &eval_id,
+        eval_priority: eval.map(|e| e.priority),
+        supports,
+        now,
+    };
+    let jobs = work.iter().map(|w| ctx.replay_job(w)).collect();
+    warnings.sort();
+    warnings.dedup();
+    Ok(Report {
+        schema_version: SCHEMA_VERSION,
+        now,
+        now_source,
+        eval_id,
+        supports_disconnected_clients: supports,
+        jobs,
+        warnings,
+    })
+}
+
+fn evaluation_time(snapshot: &Snapshot, options: &Options) -> (Time, NowSource) {
+    if let Some(t) = options.now {
+        (t, NowSource::Flag)
+    } else if let Some(t) = snapshot.now {
+        (t, NowSource::Snapshot)
+    } else if let Some(t) = snapshot.meta_time {
+        (t, NowSource::SnapshotMeta)
+    } else {
+        (options.clock, NowSource::Clock)
+    }
+}
+
+/// `LatestDeploymentByJobID`: per job, the deployment with the highest
+/// `CreateIndex` (ties broken by ID).
+fn latest_deployments(all: &[Deployment]) -> HashMap<(&str, &str), &Deployment> {
+    let mut out: HashMap<(&str, &str), &Deployment> = HashMap::new();
+    for d in all {
+        let key = (d.namespace.as_str(), d.job_id.as_str());
+        let newer = out
+            .get(&key)
+            .is_none_or(|cur| (d.create_index, &d.id) > (cur.create_index, &cur.id));
+        if newer {
+            out.insert(key, d);
+        }
+    }
+    out
+}
+
+/// Every job of `Jobs`, plus purged jobs that still have allocations, sorted
+/// by namespace and ID.
+fn collect_jobs(snapshot: &Snapshot) -> Vec<JobWork<'_>> {
+    let mut by_key: BTreeMap<(&str, &str), JobWork<'_>> = BTreeMap::new();
+    for job in &snapshot.jobs {
+        by_key.insert(
+            (&job.namespace, &job.id),
+            JobWork {
+                namespace: &job.namespace,
+                id: &job.id,
+                job: Some(job),
+                allocs: Vec::new(),
+            },
+        );
+    }
+    for alloc in &snapshot.allocs {
+        by_key
+            .entry((&alloc.namespace, &alloc.job_id))
+            .or_insert_with(|| JobWork {
+                namespace: &alloc.namespace,
+                id: &alloc.job_id,
+                job: None,
+                allocs: Vec::new(),
+            })
+            .allocs
+            .push(alloc);
+    }
+    by_key.into_values().collect()
+}
+
+struct JobContext<'a> {
+    nodes: &'a HashMap<&'a str, &'a Node>,
+    deployments: &'a HashMap<(&'a str, &'a str), &'a Deployment>,
+    eval_id: &'a str,
+    eval_priority: Option<i64>,
+    supports: bool,
+    now: Time,
+}
+
+impl<'a> JobContext<'a> {
+    fn replay_job(&self, w: &JobWork<'a>) -> JobReport {
+        // A purged job's type comes from the job its allocations embed.
+        let embedded = w.allocs.iter().find_map(|a| a.job.as_deref());
+        let spec = w.job.or(embedded);
+        let job_type = spec.map_or("service", |j| j.job_type.as_str()).to_string();
+        let batch = job_type == "batch";
+        let deployment = if batch {
+            None
+        } else {
+            self.deployments.get(&(w.namespace, w.id)).copied()
+        };
+        let tainted = tainted_nodes(w.allocs.iter().copied(), |id| self.nodes.get(id).copied());
+        let update_fn = |alloc: &Allocation, job: &Job, tg: &crate::model::TaskGroup| {
+            alloc_update_kind(
+                alloc,
+                job,
+                tg,
+                self.nodes.get(alloc.node_id.as_str()).copied(),
+            )
+        };
+        let input = ReconcileInput {
+            job: w.job,
+            job_id: w.id,
+            batch,
+            deployment,
+            allocs: w.allocs.clone(),
+            tainted: &tainted,
+            eval_id: self.eval_id,
+            eval_priority: self.eval_priority.unwrap_or(spec.map_or(0, |j| j.priority)),
+            supports_disconnected_clients: self.supports,
+            now: self.now,
+            update_fn: &update_fn,
+        };
+        let rec = Reconciler::new(input).compute();
+        let taint = TaintContext {
+            tainted: &tainted,
+            supports_disconnected_clients: self.supports,
+            now: self.now,
+        };
+        JobReport {
+            namespace: w.namespace.to_string(),
+            id: w.id.to_string(),
+            job_type,
+            version: spec.map_or(0, |j| j.version),
+            priority: spec.map_or(0, |j| j.priority),
+            stopped: w.job.is_none_or(|j| j.stop),
+            purged: w.job.is_none(),
+            groups: self.group_reports(w.job, &rec, taint),
+            plan: self.plan(w, &tainted, &rec),
+        }
+    }
+
+    fn group_reports(
+        &self,
+        job: Option<&Job>,
+        rec: &Reconciliation<'_>,
+        taint: TaintContext<'_, '_>,
+    ) -> Vec<GroupReport> {
+        rec.groups
+            .iter()
+            .map(|(name, trace)| {
+                let entries = |b: Bucket| -> Vec<BucketEntry> {
+                    let set = match b {
+                        Bucket::Untainted => &trace.buckets.untainted,
+                        Bucket::Migrate => &trace.buckets.migrate,
+                        Bucket::Lost => &trace.buckets.lost,
+                        Bucket::Disconnecting => &trace.buckets.disconnecting,
+                        Bucket::Reconnecting => &trace.buckets.reconnecting,
+                        Bucket::Ignore => &trace.buckets.ignore,
+                    };
+                    set.iter()
+                        .map(|a| {
+                            let node = self.nodes.get(a.node_id.as_str()).copied();
+                            BucketEntry {
+                                id: a.id.clone(),
+                                name: a.name.clone(),
+                                node_id: a.node_id.clone(),
+                                node_status: node.map(|n| n.status.clone()),
+                                client_status: a.client_status.clone(),
+                                desired_status: a.desired_status.clone(),
+                                reason: reason(a, b, taint, node),
+                            }
+                        })
+                        .collect()
+                };
+                let mut set_aside: Vec<SetAsideEntry> = trace
+                    .set_aside
+                    .iter()
+                    .map(|(a, why)| SetAsideEntry {
+                        id: a.id.clone(),
+                        name: a.name.clone(),
+                        reason: why.describe().to_string(),
+                    })
+                    .collect();
+                set_aside.sort_by(|a, b| a.id.cmp(&b.id));
+                let mut later: Vec<RescheduleLater> = trace
+                    .reschedule_later
+                    .iter()
+                    .map(|d| RescheduleLater {
+                        id: d.alloc.id.clone(),
+                        at: d.at,
+                    })
+                    .collect();
+                later.sort_by(|a, b| a.id.cmp(&b.id));
+                GroupReport {
+                    name: name.clone(),
+                    count: job
+                        .filter(|j| !j.stop)
+                        .and_then(|j| j.lookup_task_group(name))
+                        .map_or(0, |tg| tg.count),
+                    removed: trace.removed,
+                    buckets: Buckets {
+                        untainted: entries(Bucket::Untainted),
+                        migrate: entries(Bucket::Migrate),
+                        lost: entries(Bucket::Lost),
+                        disconnecting: entries(Bucket::Disconnecting),
+                        reconnecting: entries(Bucket::Reconnecting),
+                        ignore: entries(Bucket::Ignore),
+                    },
+                    set_aside,
+                    reschedule_now: trace.reschedule_now.ids().map(str::to_string).collect(),
+                    reschedule_later: later,
+                    desired_changes: rec
+                        .results
+                        .desired_tg_updates
+                        .get(name)
+                        .cloned()
+                        .unwrap_or_default(),
+                }
+            })
+            .collect()
+    }
+
+    fn plan(&self, w: &JobWork<'a>, tainted: &TaintedNodes<'_>, rec: &Reconciliation<'_>) -> Plan {
+        let r = &rec.results;
+        let mut plan = Plan::default();
+        // updateNonTerminalAllocsToLost: allocations already told to stop on
+        // down or missing nodes are marked lost.
+        for alloc in &w.allocs {
+            let down = match tainted.get(alloc.node_id.as_str()) {
+                Some(None) => true,
+                Some(Some(n)) => n.status == node_status::DOWN,
+                None => false,
+            };
+            if down
+                && alloc.server_terminal_status()
+                && matches!(
+                    alloc.client_status.as_str(),
+                    status::RUNNING | status::PENDING
+                )
+            {
+                plan.stop.push(PlanStop {
+                    alloc_id: alloc.id.clone(),
+                    name: alloc.name.clone(),
+                    task_group: alloc.task_group.clone(),
+                    client_status: Some(status::LOST.to_string()),
+                    description: desc::LOST.to_string(),
+                    followup_eval_id: None,
+                });
+            }
+        }
+        plan.stop.extend(r.stop.iter().map(|s| PlanStop {
+            alloc_id: s.alloc.id.clone(),
+            name: s.alloc.name.clone(),
+            task_group: s.alloc.task_group.clone(),
+            client_status: s.client_status.map(str::to_string),
+            description: s.description.to_string(),
+            followup_eval_id: s.followup_eval_id.clone(),
+        }));
+        plan.place = r
+            .place
+            .iter()
+            .map(|p| PlanPlace {
+                task_group: p.task_group.clone(),
+                name: p.name.clone(),
+                canary: p.canary,
+                previous_alloc_id: p.previous.map(|a| a.id.clone()),
+                reschedule: p.reschedule,
+                lost: p.lost,
+                downgrade_non_canary: p.downgrade_non_canary,
+                min_job_version: p.min_job_version,
+            })
+            .collect();
+        plan.destructive_update = r
+            .destructive_update
+            .iter()
+            .map(|d| PlanDestructive {
+                alloc_id: d.alloc.id.clone(),
+                name: d.name.clone(),
+                task_group: d.task_group.clone(),
+                reason: d.reason.clone(),
+            })
+            .collect();
+        // The scheduler moves in-place updates into the current deployment.
+        let deployment_id = r.deployment.as_ref().map(|d| d.id.clone()).or_else(|| {
+            self.deployments
+                .get(&(w.namespace, w.id))
+                .filter(|_| w.job.is_some_and(|j| !j.is_batch()))
+                .map(|d| d.id.clone())
+        });
+        plan.in_place_update = r
+            .inplace_update
+            .iter()
+            .map(|a| PlanInPlace {
+                alloc_id: a.id.clone(),
+                name: a.name.clone(),
+                deployment_id: deployment_id.clone(),
+            })
+            .collect();
+        let followup =
+            |m: &BTreeMap<&str, crate::reconciler::AllocUpdate<'_>>| -> Vec<PlanFollowupUpdate> {
+                m.values()
+                    .map(|u| PlanFollowupUpdate {
+                        alloc_id: u.alloc.id.clone(),
+                        followup_eval_id: u.followup_eval_id.clone(),
+                    })
+                    .collect()
+            };
+        plan.disconnect_updates = followup(&r.disconnect_updates);
+        plan.attribute_updates = followup(&r.attribute_updates);
+        plan.reconnect_updates = r
+            .reconnect_updates
+            .keys()
+            .map(|id| PlanReconnect {
+                alloc_id: id.to_string(),
+            })
+            .collect();
+        plan.followup_evals = r
+            .desired_followup_evals
+            .values()
+            .flatten()
+            .map(|e| PlanFollowupEval {
+                id: e.id.clone(),
+                triggered_by: e.triggered_by.to_string(),
+                wait_until: e.wait_until,
+                status_description: e.status_description.to_string(),
+                task_group: e.task_group.clone(),
+                alloc_ids: e.alloc_ids.clone(),
+            })
+            .collect();
+        plan.deployment = r.deployment.as_ref().map(|d| PlanDeployment {
+            id: d.id.clone(),
+            status: d.status.clone(),
+            status_description: d.status_description.clone(),
+            job_version: d.job_version,
+            groups: d
+                .task_groups
+                .iter()
+                .map(|(name, s)| {
+                    (
+                        name.clone(),
+                        PlanDeploymentGroup {
+                            desired_total: s.desired_total,
+                            desired_canaries: s.desired_canaries,
+                            auto_revert: s.auto_revert,
+                            auto_promote: s.auto_promote,
+                            promoted: s.promoted,
+                        },
+                    )
+                })
+                .collect(),
+        });
+        plan.deployment_updates = r
+            .deployment_updates
+            .iter()
+            .map(|u| PlanDeploymentUpdate {
+                deployment_id: u.deployment_id.clone(),
+                status: u.status.to_string(),
+                status_description: u.status_description.to_string(),
+            })
+            .collect();
+        plan.sort();
+        plan
+    }
+}
+
+impl Plan {
+    fn sort(&mut self) {
+        self.stop.sort();
+        self.place.sort();
+        self.destructive_update.sort();
+        self.in_place_update.sort();
+        self.disconnect_updates.sort();
+        self.reconnect_updates.sort();
+        self.attribute_updates.sort();
+        self.followup_evals
+            .sort_by(|a, b| (a.wait_until, &a.id).cmp(&(b.wait_until, &b.id)));
+        self.deployment_updates.sort();
+    }
+}

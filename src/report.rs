@@ -1,0 +1,228 @@
+//! The result of a replay: JSON output schema version 1.
+//!
+//! These types are the machine-readable contract (`docs/json-schema.md`).
+//! Every list is sorted, so the same snapshot gives the same bytes.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::reconciler::DesiredChanges;
+use crate::time::Time;
+use crate::warning::Warning;
+
+/// The version of this schema; bumped on any incompatible change.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The whole document.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub schema_version: u32,
+    /// The evaluation time.
+    pub now: Time,
+    pub now_source: NowSource,
+    /// The evaluation ID the reconciler ran with.
+    pub eval_id: String,
+    pub supports_disconnected_clients: bool,
+    pub jobs: Vec<JobReport>,
+    pub warnings: Vec<Warning>,
+}
+
+/// Where the evaluation time came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NowSource {
+    /// `--now`.
+    Flag,
+    /// The snapshot's `Now` key.
+    Snapshot,
+    /// The time in the snapshot's `SnapshotMeta` ID.
+    SnapshotMeta,
+    /// The machine's clock: not reproducible.
+    Clock,
+}
+
+/// One job and its plan.
+#[derive(Clone, Debug, Serialize)]
+pub struct JobReport {
+    pub namespace: String,
+    pub id: String,
+    #[serde(rename = "type")]
+    pub job_type: String,
+    pub version: u64,
+    pub priority: i64,
+    /// Stopped, or purged (absent from `Jobs`): every allocation is stopped.
+    pub stopped: bool,
+    pub purged: bool,
+    pub groups: Vec<GroupReport>,
+    pub plan: Plan,
+}
+
+/// One task group.
+#[derive(Clone, Debug, Serialize)]
+pub struct GroupReport {
+    pub name: String,
+    /// The desired count; 0 for a removed group.
+    pub count: i64,
+    /// Present in allocations but not in the job spec (or the job is stopped).
+    pub removed: bool,
+    pub buckets: Buckets,
+    pub set_aside: Vec<SetAsideEntry>,
+    pub reschedule_now: Vec<String>,
+    pub reschedule_later: Vec<RescheduleLater>,
+    pub desired_changes: DesiredChanges,
+}
+
+/// The six sets of `filterByTainted`.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Buckets {
+    pub untainted: Vec<BucketEntry>,
+    pub migrate: Vec<BucketEntry>,
+    pub lost: Vec<BucketEntry>,
+    pub disconnecting: Vec<BucketEntry>,
+    pub reconnecting: Vec<BucketEntry>,
+    pub ignore: Vec<BucketEntry>,
+}
+
+/// One allocation in a bucket.
+#[derive(Clone, Debug, Serialize)]
+pub struct BucketEntry {
+    pub id: String,
+    pub name: String,
+    pub node_id: String,
+    /// The node's status, or null when the node is garbage-collected.
+    pub node_status: Option<String>,
+    pub client_status: String,
+    pub desired_status: String,
+    pub reason: String,
+}
+
+/// An allocation removed before `filterByTainted`.
+#[derive(Clone, Debug, Serialize)]
+pub struct SetAsideEntry {
+    pub id: String,
+    pub name: String,
+    pub reason: String,
+}
+
+/// A failed allocation to reschedule later.
+#[derive(Clone, Debug, Serialize)]
+pub struct RescheduleLater {
+    pub id: String,
+    pub at: Time,
+}
+
+/// The concrete plan for one job.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Plan {
+    pub stop: Vec<PlanStop>,
+    pub place: Vec<PlanPlace>,
+    pub destructive_update: Vec<PlanDestructive>,
+    pub in_place_update: Vec<PlanInPlace>,
+    pub disconnect_updates: Vec<PlanFollowupUpdate>,
+    pub reconnect_updates: Vec<PlanReconnect>,
+    pub attribute_updates: Vec<PlanFollowupUpdate>,
+    pub followup_evals: Vec<PlanFollowupEval>,
+    pub deployment: Option<PlanDeployment>,
+    pub deployment_updates: Vec<PlanDeploymentUpdate>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct PlanStop {
+    pub alloc_id: String,
+    pub name: String,
+    pub task_group: String,
+    /// The client status the stop sets (`lost`), or null to leave it.
+    pub client_status: Option<String>,
+    pub description: String,
+    pub followup_eval_id: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct PlanPlace {
+    pub task_group: String,
+    pub name: String,
+    pub canary: bool,
+    pub previous_alloc_id: Option<String>,
+    pub reschedule: bool,
+    pub lost: bool,
+    pub downgrade_non_canary: bool,
+    pub min_job_version: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct PlanDestructive {
+    pub alloc_id: String,
+    pub name: String,
+    pub task_group: String,
+    /// The first difference that makes the update destructive.
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct PlanInPlace {
+    pub alloc_id: String,
+    pub name: String,
+    /// The deployment the updated allocation joins, if any.
+    pub deployment_id: Option<String>,
+}
+
+/// A disconnect update (client status set to `unknown`) or an attribute
+/// update (`FollowupEvalID` set), each pointing at its follow-up eval.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct PlanFollowupUpdate {
+    pub alloc_id: String,
+    pub followup_eval_id: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct PlanReconnect {
+    pub alloc_id: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct PlanFollowupEval {
+    pub id: String,
+    pub triggered_by: String,
+    pub wait_until: Time,
+    pub status_description: String,
+    pub task_group: String,
+    pub alloc_ids: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PlanDeployment {
+    pub id: String,
+    pub status: String,
+    pub status_description: String,
+    pub job_version: u64,
+    pub groups: BTreeMap<String, PlanDeploymentGroup>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PlanDeploymentGroup {
+    pub desired_total: i64,
+    pub desired_canaries: i64,
+    pub auto_revert: bool,
+    pub auto_promote: bool,
+    pub promoted: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct PlanDeploymentUpdate {
+    pub deployment_id: String,
+    pub status: String,
+    pub status_description: String,
+}
+
+impl Plan {
+    /// Whether the plan changes anything (for `--detailed-exitcode`).
+    pub fn has_changes(&self) -> bool {
+        !(self.stop.is_empty()
+            && self.place.is_empty()
+            && self.destructive_update.is_empty()
+            && self.in_place_update.is_empty()
+            && self.disconnect_updates.is_empty()
+            && self.reconnect_updates.is_empty())
+    }
+}
