@@ -296,7 +296,10 @@ impl Allocation {
 
     /// `DisconnectTimeout`: `now` plus the group's `max_client_disconnect`.
     pub fn disconnect_timeout(&self, now: Time) -> Time {
-        match self.own_task_group().and_then(|tg| tg.max_client_disconnect) {
+        match self
+            .own_task_group()
+            .and_then(|tg| tg.max_client_disconnect)
+        {
             Some(timeout) => now.add(timeout),
             None => now,
         }
@@ -431,8 +434,8 @@ impl Allocation {
         let tracker = self.reschedule_tracker.as_ref();
         let mut eligible = policy.unlimited || (policy.attempts > 0 && tracker.is_none());
         if policy.attempts > 0 && tracker.is_some_and(|t| t.events.is_some()) {
-            eligible =
-                self.reschedule_attempts(policy, fail_time) < policy.attempts && delay < policy.interval;
+            eligible = self.reschedule_attempts(policy, fail_time) < policy.attempts
+                && delay < policy.interval;
         }
         (at, eligible)
     }

@@ -1,0 +1,240 @@
+//! Whether an allocation can keep running, be updated in place, or must be
+//! replaced: Nomad's `tasksUpdated` and `genericAllocUpdateFn`.
+//!
+//! Functions return the first difference found as a reason instead of a bool,
+//! so plan-inspect can explain a destructive update.
+
+use serde_json::Value;
+
+use crate::model::{
+    Allocation, ConsulConnect, ConsulGateway, GoValue, Job, NetworkResource, Node, RequestedDevice,
+    Resources, Service, SidecarService, SidecarTask, TaskGroup, deep_equal,
+};
+
+/// How an existing allocation meets a new job version.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UpdateKind {
+    /// Nothing to do: same job version, or a terminal allocation.
+    Ignore,
+    /// The allocation must be stopped and replaced, for this reason.
+    Destructive(String),
+    /// The allocation can be updated where it runs.
+    InPlace,
+}
+
+/// `genericAllocUpdateFn`, minus the placement-stack feasibility check
+/// (plan-inspect has no placement stack, so an update that passes every other
+/// check is in-place).
+///
+/// `node` is the allocation's node from the snapshot (`None` = garbage-collected).
+/// An allocation without an embedded job, where Nomad would crash, is compared
+/// against a job with no task groups (so any update of it is destructive).
+pub fn alloc_update_kind(
+    existing: &Allocation,
+    new_job: &Job,
+    new_group: &TaskGroup,
+    node: Option<&Node>,
+) -> UpdateKind {
+    let no_job = Job::default();
+    let old_job = existing.job.as_deref().unwrap_or(&no_job);
+    if old_job.job_modify_index == new_job.job_modify_index {
+        return UpdateKind::Ignore;
+    }
+    if let Some(reason) = tasks_updated(new_job, old_job, &new_group.name) {
+        return UpdateKind::Destructive(reason);
+    }
+    // Terminal batch allocations are kept by the reconciler; updating them
+    // in place would only add noise to the plan.
+    if existing.terminal_status() {
+        return UpdateKind::Ignore;
+    }
+    let Some(node) = node else {
+        return UpdateKind::Destructive(format!("node {} no longer exists", existing.node_id));
+    };
+    // Nomad 1.3 matches datacenters exactly, without globs.
+    if !new_job.datacenters.contains(&node.datacenter) {
+        return UpdateKind::Destructive(format!(
+            "node {} is no longer in the job's datacenters (it is in {:?})",
+            node.id, node.datacenter
+        ));
+    }
+    UpdateKind::InPlace
+}
+
+/// Why an allocation of `group` needs a destructive update from `old_job` to
+/// `new_job`: the first difference found, as `tasksUpdated(newJob, oldJob, group)`
+/// checks them, or `None` if it can be updated in place.
+///
+/// Nomad dereferences the group on both sides without a check; a group missing
+/// from either job is reported as a destructive change here. A task without
+/// resources, another nil dereference in Nomad, counts as zero resources.
+pub fn tasks_updated(new_job: &Job, old_job: &Job, group: &str) -> Option<String> {
+    let (a, b) = (new_job, old_job);
+    let (Some(ga), Some(gb)) = (a.lookup_task_group(group), b.lookup_task_group(group)) else {
+        return Some(format!("task group {group:?} is not in both job versions"));
+    };
+    let changed = |what: &str| Some(format!("{what} changed"));
+
+    if ga.tasks.len() != gb.tasks.len() {
+        return changed("number of tasks");
+    }
+    if ga.ephemeral_disk != gb.ephemeral_disk {
+        return changed("ephemeral disk");
+    }
+    if network_updated(&ga.networks, &gb.networks) {
+        return changed("task group networks");
+    }
+    if affinities_updated(a, ga, b, gb) {
+        return changed("affinities");
+    }
+    if spreads_updated(a, ga, b, gb) {
+        return changed("spreads");
+    }
+    if ga.consul_namespace() != gb.consul_namespace() {
+        return changed("consul namespace");
+    }
+    if let Some(reason) = connect_service_updated(&ga.services, &gb.services) {
+        return Some(reason);
+    }
+
+    let no_resources = Resources::default();
+    for ta in &ga.tasks {
+        let Some(tb) = gb.lookup_task(&ta.name) else {
+            return Some(format!("task {:?} is new", ta.name));
+        };
+        let task_changed = |what: &str| Some(format!("task {:?}: {what} changed", ta.name));
+        let (ra, rb) = (
+            ta.resources.as_ref().unwrap_or(&no_resources),
+            tb.resources.as_ref().unwrap_or(&no_resources),
+        );
+        // Evaluated together for brevity; the first difference in Nomad's order wins.
+        let checks = [
+            ("driver", ta.driver != tb.driver),
+            ("user", ta.user != tb.user),
+            ("config", ta.config != tb.config),
+            ("env", ta.env != tb.env),
+            ("artifacts", ta.artifacts != tb.artifacts),
+            ("vault", ta.vault != tb.vault),
+            ("templates", ta.templates != tb.templates),
+            (
+                "meta",
+                a.combined_task_meta(group, &ta.name) != b.combined_task_meta(group, &tb.name),
+            ),
+            ("networks", network_updated(&ra.networks, &rb.networks)),
+            ("CPU", ra.cpu != rb.cpu),
+            ("cores", ra.cores != rb.cores),
+            ("memory", ra.memory_mb != rb.memory_mb),
+            ("memory max", ra.memory_max_mb != rb.memory_max_mb),
+            (
+                "devices",
+                !RequestedDevice::devices_equal(&ra.devices, &rb.devices),
+            ),
+        ];
+        if let Some((what, _)) = checks.iter().find(|(_, differs)| *differs) {
+            return task_changed(what);
+        }
+    }
+    None
+}
+
+/// `connectServiceUpdated`: only services with a Connect block on the new side
+/// are checked, each against the first same-named service on the old side.
+/// Other service changes are applied in place by re-registering in Consul.
+fn connect_service_updated(services_a: &[Service], services_b: &[Service]) -> Option<String> {
+    for sa in services_a.iter().filter(|s| s.connect.is_some()) {
+        let Some(sb) = services_b.iter().find(|s| s.name == sa.name) else {
+            continue;
+        };
+        if let Some(what) = connect_updated(sa.connect.as_ref(), sb.connect.as_ref()) {
+            return Some(format!("connect service {:?}: {what} changed", sa.name));
+        }
+        // The Connect plumbing is derived from the port label.
+        if sa.port_label != sb.port_label {
+            return Some(format!("connect service {:?}: port label changed", sa.name));
+        }
+    }
+    None
+}
+
+/// `connectUpdated`: the parts of a Connect block that cannot be changed by
+/// re-registering in Consul. Returns what changed.
+fn connect_updated(a: Option<&ConsulConnect>, b: Option<&ConsulConnect>) -> Option<&'static str> {
+    let (a, b) = match (a, b) {
+        (Some(a), Some(b)) => (a, b),
+        (None, None) => return None,
+        _ => return Some("connect block"),
+    };
+    if a.native != b.native {
+        return Some("native");
+    }
+    if !ConsulGateway::equals(a.gateway.as_ref(), b.gateway.as_ref()) {
+        return Some("gateway");
+    }
+    if !SidecarTask::equals(a.sidecar_task.as_ref(), b.sidecar_task.as_ref()) {
+        return Some("sidecar task");
+    }
+    if connect_sidecar_service_updated(a.sidecar_service.as_ref(), b.sidecar_service.as_ref()) {
+        return Some("sidecar service");
+    }
+    None
+}
+
+/// `connectSidecarServiceUpdated`: presence and port only; tags and proxy
+/// settings are applied in place.
+fn connect_sidecar_service_updated(a: Option<&SidecarService>, b: Option<&SidecarService>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => a.port != b.port,
+        (a, b) => a.is_some() != b.is_some(),
+    }
+}
+
+/// `networkUpdated`: networks compare pairwise in order, ignoring the values
+/// of dynamic ports (they are assigned at placement).
+fn network_updated(a: &[NetworkResource], b: &[NetworkResource]) -> bool {
+    a.len() != b.len()
+        || a.iter().zip(b).any(|(na, nb)| {
+            na.mode != nb.mode
+                || na.mbits != nb.mbits
+                || na.hostname != nb.hostname
+                || na.dns != nb.dns
+                || network_port_map(na) != network_port_map(nb)
+        })
+}
+
+/// `networkPortMap`: (label, value, to, host network) of reserved then dynamic
+/// ports, with dynamic values replaced by -1.
+fn network_port_map(n: &NetworkResource) -> Vec<(&str, i64, i64, &str)> {
+    let reserved = n.reserved_ports.iter().map(|p| (p.value, p));
+    let dynamic = n.dynamic_ports.iter().map(|p| (-1, p));
+    reserved
+        .chain(dynamic)
+        .map(|(value, p)| (p.label.as_str(), value, p.to, p.host_network.as_str()))
+        .collect()
+}
+
+/// `affinitiesUpdated`: job, group and task affinities concatenated in that
+/// order, so moving an affinity between job and group is not a change.
+fn affinities_updated(a: &Job, ga: &TaskGroup, b: &Job, gb: &TaskGroup) -> bool {
+    let all = |job: &'_ Job, tg: &'_ TaskGroup| -> Vec<Value> {
+        let tasks = tg.tasks.iter().map(|t| &t.affinities);
+        [&job.affinities, &tg.affinities]
+            .into_iter()
+            .chain(tasks)
+            .flat_map(GoValue::elements)
+            .cloned()
+            .collect()
+    };
+    !deep_equal(&Value::Array(all(a, ga)), &Value::Array(all(b, gb)))
+}
+
+/// `spreadsUpdated`: job then group spreads, concatenated.
+fn spreads_updated(a: &Job, ga: &TaskGroup, b: &Job, gb: &TaskGroup) -> bool {
+    let all = |job: &'_ Job, tg: &'_ TaskGroup| -> Vec<Value> {
+        [&job.spreads, &tg.spreads]
+            .into_iter()
+            .flat_map(GoValue::elements)
+            .cloned()
+            .collect()
+    };
+    !deep_equal(&Value::Array(all(a, ga)), &Value::Array(all(b, gb)))
+}
