@@ -28,7 +28,8 @@ pub enum UpdateKind {
 ///
 /// `node` is the allocation's node from the snapshot (`None` = garbage-collected).
 /// An allocation without an embedded job, where Nomad would crash, is compared
-/// against a job with no task groups (so any update of it is destructive).
+/// against an empty job (modify index 0, no task groups), so unless the new job
+/// also has index 0 it is replaced.
 pub fn alloc_update_kind(
     existing: &Allocation,
     new_job: &Job,
@@ -227,7 +228,9 @@ fn affinities_updated(a: &Job, ga: &TaskGroup, b: &Job, gb: &TaskGroup) -> bool 
     !deep_equal(&Value::Array(all(a, ga)), &Value::Array(all(b, gb)))
 }
 
-/// `spreadsUpdated`: job then group spreads, concatenated.
+/// `spreadsUpdated`: job then group spreads, concatenated. Go's `DeepEqual`
+/// also sees `Spread`'s unexported memoized string, which snapshots do not
+/// carry; it is ignored here.
 fn spreads_updated(a: &Job, ga: &TaskGroup, b: &Job, gb: &TaskGroup) -> bool {
     let all = |job: &'_ Job, tg: &'_ TaskGroup| -> Vec<Value> {
         [&job.spreads, &tg.spreads]
