@@ -4,7 +4,8 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::{GoValue, nullable};
+use super::connect::set_equal;
+use super::{ConsulGateway, GoValue, SidecarTask, nullable};
 use crate::time::Duration;
 
 /// A `structs.Job`.
@@ -110,12 +111,12 @@ pub struct Service {
 }
 
 /// A `structs.ConsulConnect`.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct ConsulConnect {
     pub native: bool,
-    pub gateway: GoValue,
-    pub sidecar_task: GoValue,
+    pub gateway: Option<ConsulGateway>,
+    pub sidecar_task: Option<SidecarTask>,
     pub sidecar_service: Option<SidecarService>,
 }
 
@@ -131,6 +132,11 @@ pub struct SidecarService {
 #[serde(rename_all = "PascalCase", default)]
 pub struct NetworkResource {
     pub mode: String,
+    pub device: String,
+    #[serde(rename = "CIDR")]
+    pub cidr: String,
+    #[serde(rename = "IP")]
+    pub ip: String,
     #[serde(rename = "MBits")]
     pub mbits: i64,
     pub hostname: String,
@@ -182,9 +188,49 @@ pub struct Resources {
     pub memory_mb: i64,
     #[serde(rename = "MemoryMaxMB")]
     pub memory_max_mb: i64,
+    #[serde(rename = "DiskMB")]
+    pub disk_mb: i64,
+    #[serde(rename = "IOPS")]
+    pub iops: i64,
     #[serde(deserialize_with = "nullable")]
     pub networks: Vec<NetworkResource>,
-    pub devices: GoValue,
+    #[serde(deserialize_with = "nullable")]
+    pub devices: Vec<RequestedDevice>,
+}
+
+/// A `structs.RequestedDevice`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct RequestedDevice {
+    pub name: String,
+    pub count: u64,
+    #[serde(deserialize_with = "nullable")]
+    pub constraints: Vec<Constraint>,
+    #[serde(deserialize_with = "nullable")]
+    pub affinities: Vec<Affinity>,
+}
+
+/// A `structs.Constraint`.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct Constraint {
+    #[serde(rename = "LTarget")]
+    pub l_target: String,
+    #[serde(rename = "RTarget")]
+    pub r_target: String,
+    pub operand: String,
+}
+
+/// A `structs.Affinity`.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct Affinity {
+    #[serde(rename = "LTarget")]
+    pub l_target: String,
+    #[serde(rename = "RTarget")]
+    pub r_target: String,
+    pub operand: String,
+    pub weight: i64,
 }
 
 /// Go's `structs.DefaultKillTimeout`.
@@ -242,5 +288,62 @@ impl TaskGroup {
     /// The update strategy unless it is empty (`UpdateStrategy.IsEmpty`).
     pub fn update_strategy(&self) -> Option<&UpdateStrategy> {
         self.update.as_ref().filter(|u| u.max_parallel != 0)
+    }
+}
+
+impl Resources {
+    /// `Resources.Equals`, as `SidecarTask.Equals` uses it: networks and
+    /// devices compare as sets, so nil and empty lists are equal.
+    pub fn equals(&self, o: &Resources) -> bool {
+        self.cpu == o.cpu
+            && self.cores == o.cores
+            && self.memory_mb == o.memory_mb
+            && self.memory_max_mb == o.memory_max_mb
+            && self.disk_mb == o.disk_mb
+            && self.iops == o.iops
+            && set_equal(&self.networks, &o.networks, |a, b| {
+                a.hash_text() == b.hash_text()
+            })
+            && RequestedDevice::devices_equal(&self.devices, &o.devices)
+    }
+}
+
+impl NetworkResource {
+    /// The text `NetworkResource.Hash` feeds to CRC-32; `Equals` compares those
+    /// hashes. Comparing the text instead gives the same answer except on a
+    /// CRC collision. DNS and host networks are not part of it, as in Nomad.
+    pub fn hash_text(&self) -> String {
+        use std::fmt::Write;
+        let mut s = format!(
+            "{}{}{}{}{}{}",
+            self.mode, self.device, self.cidr, self.ip, self.hostname, self.mbits
+        );
+        for (i, p) in self.reserved_ports.iter().enumerate() {
+            let _ = write!(s, "r{i}{}{}{}", p.label, p.value, p.to);
+        }
+        for (i, p) in self.dynamic_ports.iter().enumerate() {
+            let _ = write!(s, "d{i}{}{}{}", p.label, p.value, p.to);
+        }
+        s
+    }
+}
+
+impl RequestedDevice {
+    /// `ResourceDevices.Equals`: a set keyed by name (a later duplicate name on
+    /// our side shadows an earlier one); nil and empty are equal.
+    pub fn devices_equal(a: &[RequestedDevice], b: &[RequestedDevice]) -> bool {
+        let ours: BTreeMap<&str, &RequestedDevice> =
+            a.iter().map(|d| (d.name.as_str(), d)).collect();
+        a.len() == b.len()
+            && b.iter()
+                .all(|o| ours.get(o.name.as_str()).is_some_and(|d| d.equals(o)))
+    }
+
+    /// `RequestedDevice.Equals`: constraints and affinities compare as sets.
+    pub fn equals(&self, o: &RequestedDevice) -> bool {
+        self.name == o.name
+            && self.count == o.count
+            && set_equal(&self.constraints, &o.constraints, |x, y| x == y)
+            && set_equal(&self.affinities, &o.affinities, |x, y| x == y)
     }
 }

@@ -3,6 +3,7 @@
 //! that Go's encoding/json writes.
 
 mod alloc;
+mod connect;
 mod deployment;
 mod evaluation;
 mod job;
@@ -11,12 +12,14 @@ mod snapshot;
 mod value;
 
 pub use alloc::*;
+pub use connect::*;
 pub use deployment::*;
 pub use evaluation::*;
 pub use job::*;
 pub use node::*;
 pub use snapshot::*;
 pub use value::GoValue;
+pub(crate) use value::deep_equal;
 
 use serde::{Deserialize, Deserializer};
 

@@ -32,7 +32,8 @@ impl GoValue {
     }
 }
 
-fn deep_equal(a: &Value, b: &Value) -> bool {
+/// `reflect.DeepEqual` on two decoded JSON values, with the rules of [`GoValue`].
+pub(crate) fn deep_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => objects_equal(x, y),
         (Value::Array(x), Value::Array(y)) => {
