@@ -1,0 +1,331 @@
+//! A small builder for snapshots in tests, modelled on Nomad's `mock`
+//! package, and assertions modelled on `reconcile_test.go`'s helpers.
+//!
+//! Nomad's reconciler tests pass a tainted-node map directly, so a node that
+//! is absent from it is healthy. A snapshot has no such map: a node missing
+//! from `Nodes` is garbage-collected and tainted. The builder therefore
+//! registers a ready node for every allocation it creates; tests that need a
+//! tainted node change that node's status.
+#![allow(dead_code)]
+
+use std::sync::Arc;
+
+use plan_inspect::model::*;
+use plan_inspect::reconciler::alloc_name;
+use plan_inspect::replay::{Options, replay};
+use plan_inspect::report::{GroupReport, JobReport, Report};
+use plan_inspect::time::{Duration, SECOND, Time};
+use serde_json::{Value, json};
+
+pub const MINUTE: Duration = 60 * SECOND;
+
+/// The evaluation time of every test snapshot; other times are relative to it.
+pub fn now() -> Time {
+    Time::parse_rfc3339("2022-04-01T12:00:00Z").unwrap()
+}
+
+/// Nomad's `mock.Job()`: service job, group "web" of 10, reschedule policy
+/// 2 attempts in 10m with a constant 5s delay, no update strategy.
+pub fn mock_job_json() -> Value {
+    json!({
+        "ID": "mock-service",
+        "Name": "my-job",
+        "Namespace": "default",
+        "Type": "service",
+        "Priority": 50,
+        "Datacenters": ["dc1"],
+        "TaskGroups": [{
+            "Name": "web",
+            "Count": 10,
+            "EphemeralDisk": {"SizeMB": 150, "Sticky": false, "Migrate": false},
+            "ReschedulePolicy": {
+                "Attempts": 2, "Interval": 600_000_000_000i64, "Delay": 5_000_000_000i64,
+                "DelayFunction": "constant", "MaxDelay": 0, "Unlimited": false
+            },
+            "Networks": [{"Mode": "host", "DynamicPorts": [{"Label": "http"}, {"Label": "admin"}]}],
+            "Tasks": [{
+                "Name": "web",
+                "Driver": "exec",
+                "Config": {"command": "/bin/date"},
+                "Env": {"FOO": "bar"},
+                "Resources": {"CPU": 500, "MemoryMB": 256},
+                "Meta": {"foo": "bar"}
+            }],
+            "Meta": {"elb_check_type": "http"}
+        }],
+        "Meta": {"owner": "armon"},
+        "Status": "pending",
+        "Version": 0,
+        "CreateIndex": 42,
+        "ModifyIndex": 99,
+        "JobModifyIndex": 99
+    })
+}
+
+pub fn mock_job() -> Job {
+    serde_json::from_value(mock_job_json()).unwrap()
+}
+
+/// Nomad's `mock.BatchJob()` as far as the reconciler cares: a batch job.
+pub fn mock_batch_job() -> Job {
+    let mut j = mock_job();
+    j.id = "mock-batch".into();
+    j.job_type = "batch".into();
+    j
+}
+
+/// `canaryUpdate` of reconcile_test.go: 2 canaries, max_parallel 2.
+pub fn canary_update() -> UpdateStrategy {
+    UpdateStrategy {
+        canary: 2,
+        max_parallel: 2,
+        ..UpdateStrategy::default()
+    }
+}
+
+/// `noCanaryUpdate` of reconcile_test.go: max_parallel 4.
+pub fn no_canary_update() -> UpdateStrategy {
+    UpdateStrategy {
+        max_parallel: 4,
+        ..UpdateStrategy::default()
+    }
+}
+
+/// The job after a change `tasksUpdated` sees (a task config change):
+/// existing allocations need a destructive update.
+pub fn destructive_update(job: &Job) -> Job {
+    let mut j = job.clone();
+    for tg in &mut j.task_groups {
+        for t in &mut tg.tasks {
+            t.config = GoValue(json!({"command": "/bin/other"}));
+        }
+    }
+    j.job_modify_index += 1;
+    j.modify_index += 1;
+    j
+}
+
+/// The job after a change `tasksUpdated` ignores (the priority): existing
+/// allocations are updated in place.
+pub fn inplace_update(job: &Job) -> Job {
+    let mut j = job.clone();
+    j.priority += 1;
+    j.job_modify_index += 1;
+    j.modify_index += 1;
+    j
+}
+
+/// A snapshot under construction.
+#[derive(Default)]
+pub struct Cluster {
+    pub snapshot: Snapshot,
+    next_id: u64,
+}
+
+impl Cluster {
+    pub fn new() -> Cluster {
+        let mut c = Cluster::default();
+        c.snapshot.now = Some(now());
+        c
+    }
+
+    /// A fresh, readable, sortable ID: `<prefix>-0001`.
+    pub fn id(&mut self, prefix: &str) -> String {
+        self.next_id += 1;
+        format!("{prefix}-{:04}", self.next_id)
+    }
+
+    /// Adds `job` as the current version of its job.
+    pub fn job(&mut self, job: Job) -> Arc<Job> {
+        let job = Arc::new(job);
+        self.snapshot
+            .jobs
+            .retain(|j| !(j.id == job.id && j.namespace == job.namespace));
+        self.snapshot.jobs.push(job.clone());
+        job
+    }
+
+    /// Adds a node with `status`; returns its ID.
+    pub fn node(&mut self, status: &str) -> String {
+        let id = self.id("node");
+        self.snapshot.nodes.push(Node {
+            id: id.clone(),
+            name: id.clone(),
+            datacenter: "dc1".into(),
+            status: status.into(),
+            ..Node::default()
+        });
+        id
+    }
+
+    pub fn node_mut(&mut self, id: &str) -> &mut Node {
+        self.snapshot
+            .nodes
+            .iter_mut()
+            .find(|n| n.id == id)
+            .expect("no such node")
+    }
+
+    /// Removes a node from the snapshot: it was garbage-collected.
+    pub fn remove_node(&mut self, id: &str) {
+        self.snapshot.nodes.retain(|n| n.id != id);
+    }
+
+    /// Adds a running allocation `job.group[index]` of the first task group,
+    /// on its own new ready node; returns its ID.
+    pub fn alloc(&mut self, job: &Arc<Job>, index: u64) -> String {
+        let group = job.task_groups[0].name.clone();
+        self.alloc_in(job, &group, index)
+    }
+
+    /// Like `alloc`, in task group `group`.
+    pub fn alloc_in(&mut self, job: &Arc<Job>, group: &str, index: u64) -> String {
+        let node = self.node(node_status::READY);
+        let id = self.id("alloc");
+        self.snapshot.allocs.push(Allocation {
+            id: id.clone(),
+            namespace: job.namespace.clone(),
+            name: alloc_name(&job.id, group, index),
+            node_id: node,
+            job_id: job.id.clone(),
+            job: Some(job.clone()),
+            task_group: group.into(),
+            desired_status: status::RUN.into(),
+            client_status: status::RUNNING.into(),
+            ..Allocation::default()
+        });
+        id
+    }
+
+    /// `count` allocations with indexes `0..count`.
+    pub fn allocs(&mut self, job: &Arc<Job>, count: u64) -> Vec<String> {
+        (0..count).map(|i| self.alloc(job, i)).collect()
+    }
+
+    pub fn alloc_mut(&mut self, id: &str) -> &mut Allocation {
+        self.snapshot
+            .allocs
+            .iter_mut()
+            .find(|a| a.id == id)
+            .expect("no such alloc")
+    }
+
+    /// Sets the status of the node an allocation runs on.
+    pub fn set_node_status(&mut self, alloc_id: &str, status: &str) {
+        let node = self.alloc_mut(alloc_id).node_id.clone();
+        self.node_mut(&node).status = status.into();
+    }
+
+    pub fn deployment(&mut self, d: Deployment) {
+        self.snapshot.deployments.push(d);
+    }
+
+    /// `structs.NewDeployment(job)`, registered in the snapshot.
+    pub fn new_deployment(&mut self, job: &Job) -> String {
+        let id = self.id("deployment");
+        self.deployment(Deployment {
+            id: id.clone(),
+            namespace: job.namespace.clone(),
+            job_id: job.id.clone(),
+            job_version: job.version,
+            job_modify_index: job.modify_index,
+            job_spec_modify_index: job.job_modify_index,
+            job_create_index: job.create_index,
+            status: deployment_status::RUNNING.into(),
+            status_description: deployment_status::DESC_RUNNING.into(),
+            create_index: self.next_id,
+            ..Deployment::default()
+        });
+        id
+    }
+
+    pub fn deployment_mut(&mut self, id: &str) -> &mut Deployment {
+        self.snapshot
+            .deployments
+            .iter_mut()
+            .find(|d| d.id == id)
+            .expect("no such deployment")
+    }
+
+    /// Replays with the default options; panics on error.
+    pub fn replay(&self) -> Report {
+        replay(&self.snapshot, &Options::default()).expect("replay failed")
+    }
+
+    /// Replays and returns the report of job `id`.
+    pub fn replay_job(&self, id: &str) -> JobReport {
+        self.replay()
+            .jobs
+            .into_iter()
+            .find(|j| j.id == id)
+            .unwrap_or_else(|| panic!("job {id} not in the report"))
+    }
+}
+
+/// The group `name` of a job report.
+pub fn group<'r>(job: &'r JobReport, name: &str) -> &'r GroupReport {
+    job.groups
+        .iter()
+        .find(|g| g.name == name)
+        .unwrap_or_else(|| panic!("group {name} not in the report"))
+}
+
+/// `nameToIndex` over a list of names, sorted: `web[3]` gives 3.
+pub fn indexes<'n>(names: impl IntoIterator<Item = &'n str>) -> Vec<u64> {
+    let mut v: Vec<u64> = names
+        .into_iter()
+        .map(|n| {
+            let open = n.rfind('[').expect("name without index");
+            n[open + 1..n.len() - 1].parse().expect("index")
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// `intRange(a, b, c, d)`: the inclusive ranges a..=b, c..=d.
+pub fn int_range(pairs: &[u64]) -> Vec<u64> {
+    pairs.chunks(2).flat_map(|p| p[0]..=p[1]).collect()
+}
+
+/// The counts `assertResults` checks.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Expect {
+    pub create_deployment: bool,
+    pub deployment_updates: usize,
+    pub place: usize,
+    pub destructive: usize,
+    pub inplace: usize,
+    pub attribute_updates: usize,
+    pub disconnect_updates: usize,
+    pub reconnect_updates: usize,
+    pub stop: usize,
+}
+
+/// `assertResults`: the plan's sizes, plus the desired changes per group.
+pub fn assert_results(
+    job: &JobReport,
+    expect: Expect,
+    desired: &[(&str, plan_inspect::reconciler::DesiredChanges)],
+) {
+    let p = &job.plan;
+    let got = Expect {
+        create_deployment: p.deployment.is_some(),
+        deployment_updates: p.deployment_updates.len(),
+        place: p.place.len(),
+        destructive: p.destructive_update.len(),
+        inplace: p.in_place_update.len(),
+        attribute_updates: p.attribute_updates.len(),
+        disconnect_updates: p.disconnect_updates.len(),
+        reconnect_updates: p.reconnect_updates.len(),
+        stop: p.stop.len(),
+    };
+    assert_eq!(got, expect, "plan sizes");
+    for (name, changes) in desired {
+        assert_eq!(
+            &group(job, name).desired_changes,
+            changes,
+            "desired changes of {name}"
+        );
+    }
+}
