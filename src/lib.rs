@@ -6,3 +6,4 @@ pub mod report;
 pub mod time;
 pub mod update;
 pub mod warning;
+pub mod render;

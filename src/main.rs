@@ -1,1 +1,101 @@
-fn main() {}
+//! The `plan-inspect` binary: parse flags, read, replay, render, and map
+//! the outcome to an exit status.
+
+mod cli;
+
+use std::io::{self, IsTerminal, Write};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{CommandFactory, Parser};
+use plan_inspect::read::{Source, read_snapshot};
+use plan_inspect::render;
+use plan_inspect::replay::{Options, replay};
+use plan_inspect::time::Time;
+
+use cli::{Cli, Color, Format};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(code) => code,
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("plan-inspect: {err:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
+    if let Some(shell) = cli.completions {
+        let mut out = Vec::new();
+        clap_complete::generate(shell, &mut Cli::command(), "plan-inspect", &mut out);
+        write_stdout(&out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if cli.man {
+        let mut out = Vec::new();
+        clap_mangen::Man::new(Cli::command()).render(&mut out)?;
+        write_stdout(&out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let path = cli.snapshot.as_deref().context("a snapshot path is required")?;
+    let snapshot = read_snapshot(&Source::from_arg(path))?;
+    let options = Options {
+        now: cli.now,
+        clock: Time::from_unix_nanos(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as i128),
+        ),
+        job: cli.job.clone(),
+        namespace: cli.namespace.clone(),
+        eval: cli.eval.clone(),
+        no_disconnected_clients: cli.no_disconnected_clients,
+    };
+    let report = replay(&snapshot, &options)?;
+    drop(snapshot);
+    let text = match cli.format {
+        Format::Json => render::json::render(&report),
+        Format::Table => render::table::render(
+            &report,
+            render::table::Style {
+                color: use_color(cli.color),
+                verbose: cli.verbose,
+            },
+        ),
+    };
+    write_stdout(text.as_bytes())?;
+    let changes = report.jobs.iter().any(|j| j.plan.has_changes());
+    Ok(if cli.detailed_exitcode && changes {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// `auto` colors only a terminal, and never with `NO_COLOR` set or `TERM=dumb`.
+fn use_color(when: Color) -> bool {
+    match when {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => {
+            io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::env::var("TERM").map_or(true, |t| t != "dumb")
+        }
+    }
+}
+
+fn write_stdout(bytes: &[u8]) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    out.write_all(bytes)?;
+    out.flush()
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain()
+        .filter_map(|e| e.downcast_ref::<io::Error>())
+        .any(|e| e.kind() == io::ErrorKind::BrokenPipe)
+}

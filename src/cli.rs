@@ -1,0 +1,88 @@
+//! The command line: flags, help and examples.
+
+use std::path::PathBuf;
+
+use clap::{Parser, ValueEnum};
+
+const EXAMPLES: &str = "\
+Examples:
+  plan-inspect snapshot.json
+  plan-inspect snapshot.json --format json | jq '.jobs[].plan.stop'
+  nomad operator snapshot state backup.snap | plan-inspect -
+  plan-inspect snapshot.json.gz --job web --now 2022-04-01T03:12:00Z
+  plan-inspect snapshot.json --eval 5f2c... --detailed-exitcode
+  plan-inspect snapshot.json --explain 3c1a9e2b";
+
+/// Replay Nomad's scheduler reconciler (1.3, PR #12333) on a cluster snapshot.
+///
+/// Reads the JSON that `nomad operator snapshot state` prints (plain or
+/// gzip) and shows, per job and task group, which bucket every allocation
+/// falls into, what the reconciler wants to change, and the concrete plan.
+#[derive(Debug, Parser)]
+#[command(name = "plan-inspect", version, after_help = EXAMPLES)]
+pub struct Cli {
+    /// The snapshot file, or `-` for standard input.
+    #[arg(value_name = "SNAPSHOT", required_unless_present_any = ["completions", "man"])]
+    pub snapshot: Option<PathBuf>,
+
+    /// Evaluate at this RFC 3339 time instead of the snapshot's.
+    #[arg(long, value_name = "RFC3339", value_parser = parse_time)]
+    pub now: Option<plan_inspect::time::Time>,
+
+    /// Only this job (by ID).
+    #[arg(long, value_name = "ID")]
+    pub job: Option<String>,
+
+    /// Only jobs in this namespace.
+    #[arg(long, value_name = "NS")]
+    pub namespace: Option<String>,
+
+    /// Replay this evaluation from the snapshot's `Evals` (its job, ID and priority).
+    #[arg(long, value_name = "ID")]
+    pub eval: Option<String>,
+
+    /// Evaluate as servers older than Nomad 1.3 would (no disconnected-client support).
+    #[arg(long)]
+    pub no_disconnected_clients: bool,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+
+    /// When to color the tables.
+    #[arg(long, value_enum, default_value_t = Color::Auto, value_name = "WHEN")]
+    pub color: Color,
+
+    /// Full IDs, exact times and every DesiredChanges column.
+    #[arg(long, short)]
+    pub verbose: bool,
+
+    /// Exit 2 when the plan would change anything, 0 when it would not.
+    #[arg(long)]
+    pub detailed_exitcode: bool,
+
+    /// Print a shell completion script and exit.
+    #[arg(long, value_enum, value_name = "SHELL")]
+    pub completions: Option<clap_complete::Shell>,
+
+    /// Print the man page and exit.
+    #[arg(long)]
+    pub man: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Table,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+fn parse_time(s: &str) -> Result<plan_inspect::time::Time, String> {
+    plan_inspect::time::Time::parse_rfc3339(s)
+}

@@ -1,0 +1,4 @@
+//! Renderers: pure functions from a report to text.
+
+pub mod json;
+pub mod table;

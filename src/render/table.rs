@@ -1,0 +1,382 @@
+//! Tables for people: per job a header, the DesiredChanges by task group,
+//! the buckets, and the plan. Empty sections are left out.
+
+use std::collections::HashMap;
+
+use comfy_table::{ContentArrangement, Table, presets};
+use owo_colors::OwoColorize;
+
+use crate::reconciler::Bucket;
+use crate::report::{BucketEntry, GroupReport, JobReport, NowSource, Report};
+use crate::time::{Time, format_duration};
+
+/// The width tables are laid out for.
+const WIDTH: u16 = 100;
+
+/// How to render.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Style {
+    pub color: bool,
+    /// Full IDs, exact times, every DesiredChanges column.
+    pub verbose: bool,
+}
+
+/// The whole report as tables.
+pub fn render(report: &Report, style: Style) -> String {
+    let r = Renderer { style, now: report.now };
+    let mut out = String::new();
+    for w in &report.warnings {
+        out.push_str(&r.paint_warning(&format!("warning: {} ({})", w.message, w.code)));
+        out.push('\n');
+    }
+    if !report.warnings.is_empty() {
+        out.push('\n');
+    }
+    let source = match report.now_source {
+        NowSource::Flag => "--now",
+        NowSource::Snapshot => "snapshot Now",
+        NowSource::SnapshotMeta => "snapshot meta",
+        NowSource::Clock => "clock",
+    };
+    let changing: Vec<&JobReport> = report.jobs.iter().filter(|j| job_has_content(j)).collect();
+    if changing.is_empty() {
+        out.push_str(&format!(
+            "Nothing to do: {} job(s) evaluated at {} ({source}), no changes.\n",
+            report.jobs.len(),
+            report.now
+        ));
+        return out;
+    }
+    for (i, job) in changing.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&r.job(job, source));
+    }
+    out
+}
+
+/// A job is shown when it has allocations or a plan.
+fn job_has_content(job: &JobReport) -> bool {
+    job.plan.has_changes()
+        || !job.plan.followup_evals.is_empty()
+        || job.plan.deployment.is_some()
+        || !job.plan.deployment_updates.is_empty()
+        || job.groups.iter().any(|g| {
+            let b = &g.buckets;
+            !(b.untainted.is_empty()
+                && b.migrate.is_empty()
+                && b.lost.is_empty()
+                && b.disconnecting.is_empty()
+                && b.reconnecting.is_empty()
+                && b.ignore.is_empty())
+        })
+}
+
+struct Renderer {
+    style: Style,
+    now: Time,
+}
+
+impl Renderer {
+    fn id<'s>(&self, id: &'s str) -> &'s str {
+        if self.style.verbose || id.len() <= 8 {
+            id
+        } else {
+            id.get(..8).unwrap_or(id)
+        }
+    }
+
+    fn time(&self, t: Time) -> String {
+        if self.style.verbose {
+            return t.to_string();
+        }
+        let d = t.sub(self.now);
+        match d {
+            0 => "now".to_string(),
+            d if d > 0 => format!("in {}", format_duration(round_seconds(d))),
+            d => format!("{} ago", format_duration(round_seconds(-d))),
+        }
+    }
+
+    fn paint_warning(&self, s: &str) -> String {
+        if self.style.color { s.yellow().to_string() } else { s.to_string() }
+    }
+
+    fn bold(&self, s: &str) -> String {
+        if self.style.color { s.bold().to_string() } else { s.to_string() }
+    }
+
+    fn paint_bucket(&self, b: Bucket) -> String {
+        let s = b.as_str();
+        if !self.style.color {
+            return s.to_string();
+        }
+        match b {
+            Bucket::Lost => s.red().to_string(),
+            Bucket::Disconnecting => s.yellow().to_string(),
+            Bucket::Reconnecting => s.cyan().to_string(),
+            Bucket::Migrate => s.magenta().to_string(),
+            Bucket::Ignore => s.dimmed().to_string(),
+            Bucket::Untainted => s.to_string(),
+        }
+    }
+
+    fn table(&self, header: &[&str]) -> Table {
+        let mut t = Table::new();
+        t.load_style(presets::UTF8_HORIZONTAL_ONLY)
+            .set_content_arrangement(ContentArrangement::Dynamic)
+            .set_width(WIDTH)
+            .set_header(header.iter().map(|h| self.bold(h)));
+        t
+    }
+
+    fn section(&self, out: &mut String, title: &str, table: Table) {
+        out.push_str(&format!("\n{}\n{table}\n", self.bold(title)));
+    }
+
+    fn job(&self, job: &JobReport, source: &str) -> String {
+        let mut state = job.job_type.clone();
+        if job.purged {
+            state.push_str(", purged");
+        } else if job.stopped {
+            state.push_str(", stopped");
+        }
+        let mut out = format!(
+            "{}  {state}  version {}  evaluated at {} ({source})\n",
+            self.bold(&format!("{}/{}", job.namespace, job.id)),
+            job.version,
+            self.now
+        );
+        self.desired_changes(&mut out, job);
+        self.buckets(&mut out, job);
+        self.plan(&mut out, job);
+        out
+    }
+
+    fn desired_changes(&self, out: &mut String, job: &JobReport) {
+        let group_of: HashMap<&str, &str> = job
+            .groups
+            .iter()
+            .flat_map(|g| all_entries(g).map(move |(_, e)| (e.id.as_str(), g.name.as_str())))
+            .collect();
+        let per_group = |ids: Vec<&str>, g: &str| ids.iter().filter(|id| group_of.get(*id) == Some(&g)).count() as u64;
+        let disconnect: Vec<&str> = job.plan.disconnect_updates.iter().map(|u| u.alloc_id.as_str()).collect();
+        let reconnect: Vec<&str> = job.plan.reconnect_updates.iter().map(|u| u.alloc_id.as_str()).collect();
+        type Column<'a> = (&'static str, Box<dyn Fn(&GroupReport) -> u64 + 'a>);
+        let optional: Vec<Column> = vec![
+            ("Migrate", Box::new(|g: &GroupReport| g.desired_changes.migrate)),
+            ("Canary", Box::new(|g: &GroupReport| g.desired_changes.canary)),
+            ("Preemptions", Box::new(|g: &GroupReport| g.desired_changes.preemptions)),
+            ("Disconnect", Box::new(|g: &GroupReport| per_group(disconnect.clone(), &g.name))),
+            ("Reconnect", Box::new(|g: &GroupReport| per_group(reconnect.clone(), &g.name))),
+            ("Reschedule Now", Box::new(|g: &GroupReport| g.reschedule_now.len() as u64)),
+            ("Reschedule Later", Box::new(|g: &GroupReport| g.reschedule_later.len() as u64)),
+        ];
+        let shown: Vec<&Column> = optional
+            .iter()
+            .filter(|(_, f)| self.style.verbose || job.groups.iter().any(|g| f(g) > 0))
+            .collect();
+        let mut header = vec!["Task Group", "Ignore", "Place", "Stop", "InPlace", "Destructive"];
+        header.extend(shown.iter().map(|(h, _)| *h));
+        let mut t = self.table(&header);
+        for g in &job.groups {
+            let c = &g.desired_changes;
+            let mut name = g.name.clone();
+            if g.removed {
+                name.push_str(" (removed)");
+            }
+            let mut row = vec![
+                name,
+                c.ignore.to_string(),
+                c.place.to_string(),
+                c.stop.to_string(),
+                c.in_place_update.to_string(),
+                c.destructive_update.to_string(),
+            ];
+            row.extend(shown.iter().map(|(_, f)| f(g).to_string()));
+            t.add_row(row);
+        }
+        self.section(out, "Desired changes", t);
+    }
+
+    fn buckets(&self, out: &mut String, job: &JobReport) {
+        let mut t = self.table(&["Alloc", "Name", "Node", "Node Status", "Client Status", "Bucket", "Reason"]);
+        let mut rows = 0;
+        for g in &job.groups {
+            for (bucket, e) in all_entries(g) {
+                rows += 1;
+                t.add_row(vec![
+                    self.id(&e.id).to_string(),
+                    e.name.clone(),
+                    self.id(&e.node_id).to_string(),
+                    e.node_status.clone().unwrap_or_else(|| "gc'd".to_string()),
+                    e.client_status.clone(),
+                    self.paint_bucket(bucket),
+                    e.reason.clone(),
+                ]);
+            }
+            for s in &g.set_aside {
+                rows += 1;
+                t.add_row(vec![
+                    self.id(&s.id).to_string(),
+                    s.name.clone(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    "set aside".to_string(),
+                    s.reason.clone(),
+                ]);
+            }
+        }
+        if rows > 0 {
+            self.section(out, "Allocations", t);
+        }
+    }
+
+    fn plan(&self, out: &mut String, job: &JobReport) {
+        let p = &job.plan;
+        if !p.stop.is_empty() {
+            let mut t = self.table(&["Alloc", "Name", "Client Status", "Description", "Follow-up Eval"]);
+            for s in &p.stop {
+                t.add_row(vec![
+                    self.id(&s.alloc_id).to_string(),
+                    s.name.clone(),
+                    s.client_status.clone().unwrap_or_default(),
+                    s.description.clone(),
+                    s.followup_eval_id.as_deref().map(|i| self.id(i).to_string()).unwrap_or_default(),
+                ]);
+            }
+            self.section(out, "Stop", t);
+        }
+        if !p.place.is_empty() {
+            let mut t = self.table(&["Name", "Task Group", "Previous Alloc", "Flags"]);
+            for pl in &p.place {
+                let flags: Vec<&str> = [
+                    (pl.canary, "canary"),
+                    (pl.reschedule, "reschedule"),
+                    (pl.lost, "lost"),
+                    (pl.downgrade_non_canary, "downgrade"),
+                ]
+                .iter()
+                .filter(|(on, _)| *on)
+                .map(|(_, f)| *f)
+                .collect();
+                t.add_row(vec![
+                    pl.name.clone(),
+                    pl.task_group.clone(),
+                    pl.previous_alloc_id.as_deref().map(|i| self.id(i).to_string()).unwrap_or_default(),
+                    flags.join(", "),
+                ]);
+            }
+            self.section(out, "Place", t);
+        }
+        if !p.destructive_update.is_empty() {
+            let mut t = self.table(&["Alloc", "Name", "Reason"]);
+            for d in &p.destructive_update {
+                t.add_row(vec![self.id(&d.alloc_id).to_string(), d.name.clone(), d.reason.clone()]);
+            }
+            self.section(out, "Destructive updates", t);
+        }
+        if !p.in_place_update.is_empty() {
+            let mut t = self.table(&["Alloc", "Name", "Deployment"]);
+            for u in &p.in_place_update {
+                t.add_row(vec![
+                    self.id(&u.alloc_id).to_string(),
+                    u.name.clone(),
+                    u.deployment_id.as_deref().map(|i| self.id(i).to_string()).unwrap_or_default(),
+                ]);
+            }
+            self.section(out, "In-place updates", t);
+        }
+        for (title, updates, what) in [
+            ("Disconnect updates", &p.disconnect_updates, "client status -> unknown"),
+            ("Attribute updates", &p.attribute_updates, "follow-up eval set"),
+        ] {
+            if updates.is_empty() {
+                continue;
+            }
+            let mut t = self.table(&["Alloc", "Update", "Follow-up Eval"]);
+            for u in updates {
+                t.add_row(vec![
+                    self.id(&u.alloc_id).to_string(),
+                    what.to_string(),
+                    self.id(&u.followup_eval_id).to_string(),
+                ]);
+            }
+            self.section(out, title, t);
+        }
+        if !p.reconnect_updates.is_empty() {
+            let mut t = self.table(&["Alloc", "Update"]);
+            for u in &p.reconnect_updates {
+                t.add_row(vec![self.id(&u.alloc_id).to_string(), "resume on reconnected client".to_string()]);
+            }
+            self.section(out, "Reconnect updates", t);
+        }
+        if !p.followup_evals.is_empty() {
+            let mut t = self.table(&["Eval", "Triggered By", "Wait Until", "Task Group", "Allocs"]);
+            for e in &p.followup_evals {
+                let allocs: Vec<&str> = e.alloc_ids.iter().map(|a| self.id(a)).collect();
+                t.add_row(vec![
+                    self.id(&e.id).to_string(),
+                    e.triggered_by.clone(),
+                    self.time(e.wait_until),
+                    e.task_group.clone(),
+                    allocs.join(" "),
+                ]);
+            }
+            self.section(out, "Follow-up evaluations", t);
+        }
+        if let Some(d) = &p.deployment {
+            let mut t = self.table(&["Task Group", "Desired Total", "Desired Canaries", "Auto Promote", "Auto Revert"]);
+            for (name, g) in &d.groups {
+                t.add_row(vec![
+                    name.clone(),
+                    g.desired_total.to_string(),
+                    g.desired_canaries.to_string(),
+                    g.auto_promote.to_string(),
+                    g.auto_revert.to_string(),
+                ]);
+            }
+            let title = format!(
+                "New deployment {} ({}: {})",
+                self.id(&d.id),
+                d.status,
+                d.status_description
+            );
+            self.section(out, &title, t);
+        }
+        if !p.deployment_updates.is_empty() {
+            let mut t = self.table(&["Deployment", "Status", "Description"]);
+            for u in &p.deployment_updates {
+                t.add_row(vec![
+                    self.id(&u.deployment_id).to_string(),
+                    u.status.clone(),
+                    u.status_description.clone(),
+                ]);
+            }
+            self.section(out, "Deployment updates", t);
+        }
+    }
+}
+
+/// Every bucket entry of a group with its bucket, bucket by bucket.
+fn all_entries(g: &GroupReport) -> impl Iterator<Item = (Bucket, &BucketEntry)> {
+    let b = &g.buckets;
+    [
+        (Bucket::Untainted, &b.untainted),
+        (Bucket::Migrate, &b.migrate),
+        (Bucket::Lost, &b.lost),
+        (Bucket::Disconnecting, &b.disconnecting),
+        (Bucket::Reconnecting, &b.reconnecting),
+        (Bucket::Ignore, &b.ignore),
+    ]
+    .into_iter()
+    .flat_map(|(bucket, entries)| entries.iter().map(move |e| (bucket, e)))
+}
+
+/// Relative times are shown to the second.
+fn round_seconds(d: i64) -> i64 {
+    let s = crate::time::SECOND;
+    (d + s / 2) / s * s
+}
