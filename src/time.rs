@@ -169,7 +169,10 @@ mod tests {
     fn arithmetic_never_overflows() {
         let t = Time::ZERO.add(i64::MIN).add(i64::MIN);
         assert!(t < Time::ZERO);
-        assert_eq!(Time::ZERO.sub(Time::from_unix_nanos(i128::MAX / 2)), i64::MIN);
+        assert_eq!(
+            Time::ZERO.sub(Time::from_unix_nanos(i128::MAX / 2)),
+            i64::MIN
+        );
     }
 
     #[test]

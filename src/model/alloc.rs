@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::Deserialize;
+use serde_json::value::RawValue;
 
 use super::{Job, ReschedulePolicy, TaskGroup, nullable};
 use crate::time::{Duration, Time};
@@ -27,6 +28,10 @@ pub struct Allocation {
     /// embedded jobs, so allocations of one version share one `Job`.
     #[serde(skip)]
     pub job: Option<Arc<Job>>,
+    /// The embedded `Job` as raw JSON text, held only between reading one
+    /// allocation and interning its job into `job`; always `None` afterwards.
+    #[serde(rename = "Job")]
+    pub(crate) job_json: Option<Box<RawValue>>,
     pub task_group: String,
     pub metrics: Option<AllocMetric>,
     pub desired_status: String,
@@ -296,7 +301,10 @@ impl Allocation {
 
     /// `DisconnectTimeout`: `now` plus the group's `max_client_disconnect`.
     pub fn disconnect_timeout(&self, now: Time) -> Time {
-        match self.own_task_group().and_then(|tg| tg.max_client_disconnect) {
+        match self
+            .own_task_group()
+            .and_then(|tg| tg.max_client_disconnect)
+        {
             Some(timeout) => now.add(timeout),
             None => now,
         }
@@ -431,8 +439,8 @@ impl Allocation {
         let tracker = self.reschedule_tracker.as_ref();
         let mut eligible = policy.unlimited || (policy.attempts > 0 && tracker.is_none());
         if policy.attempts > 0 && tracker.is_some_and(|t| t.events.is_some()) {
-            eligible =
-                self.reschedule_attempts(policy, fail_time) < policy.attempts && delay < policy.interval;
+            eligible = self.reschedule_attempts(policy, fail_time) < policy.attempts
+                && delay < policy.interval;
         }
         (at, eligible)
     }
