@@ -165,8 +165,14 @@ impl std::error::Error for ReadError {
 
 /// The path as `Allocs[17].AllocStates[0].Time`, or `None` at the top level.
 fn format_path(path: &Path) -> Option<String> {
+    let segments: Vec<&Segment> = path.iter().collect();
+    // A fault while reading a key leaves an unknown last segment: drop it.
+    let known = segments
+        .iter()
+        .rposition(|s| !matches!(s, Segment::Unknown))
+        .map_or(0, |i| i + 1);
     let mut out = String::new();
-    for segment in path.iter() {
+    for segment in &segments[..known] {
         match segment {
             Segment::Seq { index } => out.push_str(&format!("[{index}]")),
             Segment::Map { key } | Segment::Enum { variant: key } => {
@@ -183,7 +189,7 @@ fn format_path(path: &Path) -> Option<String> {
             }
         }
     }
-    (!out.is_empty() && out != "?").then_some(out)
+    (!out.is_empty()).then_some(out)
 }
 
 /// serde_json's message without the ` at line L column C` it appends.
