@@ -38,6 +38,22 @@ impl ReadError {
         ReadError::new(name, Kind::Io(err))
     }
 
+    /// A read error; from a gzip decoder, bad data means a corrupt stream.
+    pub(crate) fn io_or_gzip(name: &str, err: io::Error, gzip: bool) -> ReadError {
+        let corrupt = matches!(
+            err.kind(),
+            io::ErrorKind::InvalidData | io::ErrorKind::InvalidInput | io::ErrorKind::UnexpectedEof
+        );
+        ReadError::new(
+            name,
+            if gzip && corrupt {
+                Kind::Gzip(err)
+            } else {
+                Kind::Io(err)
+            },
+        )
+    }
+
     pub(crate) fn empty(name: &str) -> ReadError {
         ReadError::new(name, Kind::Empty)
     }
@@ -50,21 +66,7 @@ impl ReadError {
         gzip: bool,
     ) -> Self {
         if err.is_io() {
-            let io = io::Error::from(err);
-            let corrupt = matches!(
-                io.kind(),
-                io::ErrorKind::InvalidData
-                    | io::ErrorKind::InvalidInput
-                    | io::ErrorKind::UnexpectedEof
-            );
-            return ReadError::new(
-                name,
-                if gzip && corrupt {
-                    Kind::Gzip(io)
-                } else {
-                    Kind::Io(io)
-                },
-            );
+            return ReadError::io_or_gzip(name, io::Error::from(err), gzip);
         }
         let position = (err.line() > 0).then(|| (err.line(), err.column()));
         ReadError::new(

@@ -95,7 +95,25 @@ fn starts_with<R: Read>(input: &mut BufReader<R>, magic: &[u8]) -> io::Result<bo
     }
 }
 
-fn parse<R: Read>(input: BufReader<R>, name: &str, gzip: bool) -> Result<Snapshot, ReadError> {
+/// Whether the first buffered chunk is only whitespace (or nothing): then an
+/// end of input before the top-level value means the input is empty.
+fn starts_blank<R: Read>(input: &mut BufReader<R>) -> io::Result<bool> {
+    use std::io::BufRead;
+    loop {
+        match input.fill_buf() {
+            Ok(buf) => {
+                return Ok(buf
+                    .iter()
+                    .all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t')));
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+fn parse<R: Read>(mut input: BufReader<R>, name: &str, gzip: bool) -> Result<Snapshot, ReadError> {
+    let blank_start = starts_blank(&mut input).map_err(|e| ReadError::io_or_gzip(name, e, gzip))?;
     let mut de = serde_json::Deserializer::from_reader(input);
     let mut state = State::new(name);
     let mut track = serde_path_to_error::Track::new();
@@ -105,7 +123,7 @@ fn parse<R: Read>(input: BufReader<R>, name: &str, gzip: bool) -> Result<Snapsho
         if let Some(pending) = state.pending.take() {
             return Err(pending);
         }
-        if !state.started && err.is_eof() && !err.is_io() {
+        if blank_start && !state.started && err.is_eof() {
             return Err(ReadError::empty(name));
         }
         return Err(ReadError::json(name, err, Some(&track.path()), gzip));

@@ -367,6 +367,20 @@ fn empty_input() {
 }
 
 #[test]
+fn truncated_literal_is_not_empty_input() {
+    assert_eq!(err(" nul"), "snap.json:1:4: EOF while parsing a value");
+}
+
+#[test]
+fn empty_gzip_is_empty_input() {
+    let e = read_snapshot_from(&gzip(b"\n")[..], "snap.json.gz").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "snap.json.gz: empty input, expected a JSON object"
+    );
+}
+
+#[test]
 fn top_level_must_be_an_object() {
     assert_eq!(
         err("[1, 2]"),
