@@ -10,6 +10,16 @@
 //! `Jobs`); everything that needs more than one key is settled after the walk.
 //! Unknown keys, notably `ACLTokens` with their secrets, are skipped unread.
 //!
+//! Every allocation embeds its job version, usually the same text as thousands
+//! of others: the text is captured raw and parsed once per distinct text, and
+//! those allocations share one `Arc<Job>` (the reader keeps one copy of each
+//! distinct text until it returns).
+//!
+//! Suspicious but usable input becomes warnings (duplicate IDs, unknown status
+//! strings, allocations without an embedded job or of a purged job), at most
+//! [`MAX_PER_CODE`] examples per code plus a count, sorted, independent of the
+//! order of the input arrays (except which of two duplicates is kept: the last).
+//!
 //! Errors name the input, the line and column, the JSON path
 //! (`Allocs[17].AllocStates[0].Time`) and what was expected; see [`ReadError`].
 
@@ -42,6 +52,16 @@ pub enum Source {
 }
 
 impl Source {
+    /// The command-line argument: `-` is standard input, anything else a path.
+    pub fn from_arg(arg: impl Into<PathBuf>) -> Source {
+        let path = arg.into();
+        if path.as_os_str() == "-" {
+            Source::Stdin
+        } else {
+            Source::Path(path)
+        }
+    }
+
     /// The name messages use: the path as given, or `<stdin>`.
     pub fn name(&self) -> String {
         match self {

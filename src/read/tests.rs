@@ -457,3 +457,10 @@ fn reads_a_file() {
     std::fs::remove_file(&path).unwrap();
     assert_eq!(s.unwrap().jobs.len(), 1);
 }
+
+#[test]
+fn dash_is_stdin() {
+    assert_eq!(Source::from_arg("-"), Source::Stdin);
+    assert_eq!(Source::from_arg("-").name(), "<stdin>");
+    assert_eq!(Source::from_arg("a.json"), Source::Path("a.json".into()));
+}
