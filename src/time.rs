@@ -42,11 +42,14 @@ impl Time {
     }
 
     /// `t.Add(d)`.
+    // Named after Go's methods; `sub` returns a `Duration`, so `ops` traits fit poorly.
+    #[allow(clippy::should_implement_trait)]
     pub fn add(self, d: Duration) -> Time {
         Time(self.0 + d as i128)
     }
 
     /// `t.Sub(u)`, saturating at the `Duration` range as Go does.
+    #[allow(clippy::should_implement_trait)]
     pub fn sub(self, other: Time) -> Duration {
         (self.0 - other.0).clamp(i64::MIN as i128, i64::MAX as i128) as Duration
     }

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::Deserialize;
+use serde_json::value::RawValue;
 
 use super::{Job, ReschedulePolicy, TaskGroup, nullable};
 use crate::time::{Duration, Time};
@@ -27,6 +28,10 @@ pub struct Allocation {
     /// embedded jobs, so allocations of one version share one `Job`.
     #[serde(skip)]
     pub job: Option<Arc<Job>>,
+    /// The embedded `Job` as raw JSON text, held only between reading one
+    /// allocation and interning its job into `job`; always `None` afterwards.
+    #[serde(rename = "Job")]
+    pub(crate) job_json: Option<Box<RawValue>>,
     pub task_group: String,
     pub metrics: Option<AllocMetric>,
     pub desired_status: String,

@@ -1,0 +1,318 @@
+//! The streaming walk over the top-level object and its arrays.
+//!
+//! Each array element is deserialized and handed to [`State`] at once, so the
+//! reader holds the decoded model and never the document. Allocations embed the
+//! job version they were placed with; thousands of allocations embed the same
+//! text, so it is captured raw and parsed once per distinct text ([`State::intern`]).
+
+use std::collections::HashMap;
+use std::fmt;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+
+use super::ReadError;
+use super::warnings::Warnings;
+use crate::model::{Allocation, Deployment, Evaluation, Job, Node};
+use crate::time::Time;
+
+/// What the walk has gathered so far; [`State::finish`] turns it into a snapshot.
+pub(super) struct State<'n> {
+    pub(super) name: &'n str,
+    pub(super) jobs: Vec<Arc<Job>>,
+    job_index: HashMap<(String, String), usize>,
+    pub(super) job_versions: Vec<Arc<Job>>,
+    pub(super) nodes: Vec<Node>,
+    node_index: HashMap<String, usize>,
+    pub(super) allocs: Vec<Allocation>,
+    alloc_index: HashMap<String, usize>,
+    pub(super) deployments: Vec<Deployment>,
+    pub(super) evals: Vec<Evaluation>,
+    pub(super) meta_time: Option<Time>,
+    pub(super) now: Option<Time>,
+    pub(super) eval_id: Option<String>,
+    pub(super) supports_disconnected_clients: Option<bool>,
+    /// Embedded job text -> its parsed job; dropped with the state.
+    interned: HashMap<Box<str>, Arc<Job>>,
+    pub(super) warnings: Warnings,
+    /// An error found outside serde_json's view (an embedded job), reported
+    /// instead of the placeholder that aborted the walk.
+    pub(super) pending: Option<ReadError>,
+    /// Whether the top-level value turned out to be an object.
+    pub(super) started: bool,
+}
+
+impl<'n> State<'n> {
+    pub(super) fn new(name: &'n str) -> State<'n> {
+        State {
+            name,
+            jobs: Vec::new(),
+            job_index: HashMap::new(),
+            job_versions: Vec::new(),
+            nodes: Vec::new(),
+            node_index: HashMap::new(),
+            allocs: Vec::new(),
+            alloc_index: HashMap::new(),
+            deployments: Vec::new(),
+            evals: Vec::new(),
+            meta_time: None,
+            now: None,
+            eval_id: None,
+            supports_disconnected_clients: None,
+            interned: HashMap::new(),
+            warnings: Warnings::default(),
+            pending: None,
+            started: false,
+        }
+    }
+
+    fn add_job(&mut self, job: Job) {
+        let key = (job.namespace.clone(), job.id.clone());
+        match self.job_index.get(&key) {
+            Some(&i) => {
+                self.warnings.push(
+                    "duplicate_job",
+                    format!(
+                        "job {:?} in namespace {:?} appears more than once in Jobs; the last one is kept",
+                        key.1, key.0
+                    ),
+                );
+                self.jobs[i] = Arc::new(job);
+            }
+            None => {
+                self.job_index.insert(key, self.jobs.len());
+                self.jobs.push(Arc::new(job));
+            }
+        }
+    }
+
+    fn add_node(&mut self, node: Node) {
+        match self.node_index.get(&node.id) {
+            Some(&i) => {
+                self.warnings.push(
+                    "duplicate_node_id",
+                    format!(
+                        "node {} appears more than once in Nodes; the last one is kept",
+                        node.id
+                    ),
+                );
+                self.nodes[i] = node;
+            }
+            None => {
+                self.node_index.insert(node.id.clone(), self.nodes.len());
+                self.nodes.push(node);
+            }
+        }
+    }
+
+    /// Interns the embedded job, then keeps the allocation (the last of a duplicate ID).
+    fn add_alloc(&mut self, key: &str, index: usize, mut alloc: Allocation) -> Result<(), String> {
+        if let Some(raw) = alloc.job_json.take() {
+            match self.intern(raw) {
+                Ok(job) => alloc.job = Some(job),
+                Err(e) => {
+                    let path = format!("{key}[{index}]");
+                    self.pending = Some(ReadError::embedded_job(self.name, path, e));
+                    return Err("invalid embedded job".to_string());
+                }
+            }
+        }
+        match self.alloc_index.get(&alloc.id) {
+            Some(&i) => {
+                self.warnings.push(
+                    "duplicate_alloc_id",
+                    format!(
+                        "allocation {} appears more than once in {key}; the last one is kept",
+                        alloc.id
+                    ),
+                );
+                self.allocs[i] = alloc;
+            }
+            None => {
+                self.alloc_index.insert(alloc.id.clone(), self.allocs.len());
+                self.allocs.push(alloc);
+            }
+        }
+        Ok(())
+    }
+
+    /// The job for an embedded job text, parsed only the first time the text is seen.
+    fn intern(
+        &mut self,
+        raw: Box<RawValue>,
+    ) -> Result<Arc<Job>, serde_path_to_error::Error<serde_json::Error>> {
+        if let Some(job) = self.interned.get(raw.get()) {
+            return Ok(Arc::clone(job));
+        }
+        let mut de = serde_json::Deserializer::from_str(raw.get());
+        let job = Arc::new(serde_path_to_error::deserialize::<_, Job>(&mut de)?);
+        self.interned
+            .insert(Box::<str>::from(raw), Arc::clone(&job));
+        Ok(job)
+    }
+
+    fn set_meta(&mut self, meta: Option<SnapshotMeta>) {
+        let Some(meta) = meta else { return };
+        self.meta_time = parse_snapshot_id(&meta.id);
+        if self.meta_time.is_none() {
+            self.warnings.push(
+                "snapshot_meta",
+                format!(
+                    "SnapshotMeta ID {:?} is not a raft snapshot ID term-index-unixmillis; it does not date the snapshot",
+                    meta.id
+                ),
+            );
+        }
+    }
+}
+
+/// The part of raft's `SnapshotMeta` that dates the snapshot.
+#[derive(Deserialize)]
+struct SnapshotMeta {
+    #[serde(rename = "ID", default)]
+    id: String,
+}
+
+/// The time in a raft snapshot ID, `term-index-unixmillis`.
+pub(super) fn parse_snapshot_id(id: &str) -> Option<Time> {
+    let mut parts = id.split('-');
+    let (term, index, millis) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() {
+        return None;
+    }
+    term.parse::<u64>().ok()?;
+    index.parse::<u64>().ok()?;
+    let millis: i64 = millis.parse().ok()?;
+    Some(Time::from_unix_nanos(millis as i128 * 1_000_000))
+}
+
+/// The top-level object.
+pub(super) struct Document<'s, 'n>(pub(super) &'s mut State<'n>);
+
+impl<'de> DeserializeSeed<'de> for Document<'_, '_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Document<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object with Jobs, Nodes, Allocs, ...")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let st = self.0;
+        st.started = true;
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "Jobs" => map.next_value_seed(Each::new("an array of jobs", |_, job| {
+                    st.add_job(job);
+                    Ok(())
+                }))?,
+                "JobVersions" => map.next_value_seed(Each::new("an array of jobs", |_, job| {
+                    st.job_versions.push(Arc::new(job));
+                    Ok(())
+                }))?,
+                "Nodes" => map.next_value_seed(Each::new("an array of nodes", |_, node| {
+                    st.add_node(node);
+                    Ok(())
+                }))?,
+                "Allocs" | "Allocations" => map
+                    .next_value_seed(Each::new("an array of allocations", |i, alloc| {
+                        st.add_alloc(&key, i, alloc)
+                    }))?,
+                "Deployments" => {
+                    map.next_value_seed(Each::new("an array of deployments", |_, d| {
+                        st.deployments.push(d);
+                        Ok(())
+                    }))?
+                }
+                "Evals" => map.next_value_seed(Each::new("an array of evaluations", |_, e| {
+                    st.evals.push(e);
+                    Ok(())
+                }))?,
+                "SnapshotMeta" => st.set_meta(map.next_value()?),
+                "Now" => st.now = map.next_value()?,
+                "EvalID" => st.eval_id = map.next_value()?,
+                "SupportsDisconnectedClients" => {
+                    st.supports_disconnected_clients = map.next_value()?
+                }
+                // Anything else (ACLTokens hold secrets) is skipped unread.
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// An array (or `null`, Go's nil slice) whose elements go to `f` one by one
+/// with their index.
+struct Each<T, F> {
+    what: &'static str,
+    f: F,
+    element: PhantomData<fn() -> T>,
+}
+
+impl<T, F> Each<T, F> {
+    fn new(what: &'static str, f: F) -> Self {
+        Each {
+            what,
+            f,
+            element: PhantomData,
+        }
+    }
+}
+
+impl<'de, T, F> DeserializeSeed<'de> for Each<T, F>
+where
+    T: Deserialize<'de>,
+    F: FnMut(usize, T) -> Result<(), String>,
+{
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_option(self)
+    }
+}
+
+impl<'de, T, F> Visitor<'de> for Each<T, F>
+where
+    T: Deserialize<'de>,
+    F: FnMut(usize, T) -> Result<(), String>,
+{
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{} or null", self.what)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<(), A::Error> {
+        let mut index = 0;
+        while let Some(element) = seq.next_element::<T>()? {
+            (self.f)(index, element).map_err(de::Error::custom)?;
+            index += 1;
+        }
+        Ok(())
+    }
+}

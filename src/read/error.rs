@@ -1,0 +1,205 @@
+//! Why a snapshot could not be read, said so that the operator can find the spot.
+
+use std::fmt;
+use std::io;
+
+use serde_path_to_error::{Path, Segment};
+
+/// A snapshot that cannot be read. `Display` gives the one-line message for
+/// stderr, always starting with the input's name (path or `<stdin>`):
+///
+/// - `<name>:<line>:<col>: at <path>: <message>` for bad JSON or a value of the
+///   wrong shape (`at <path>` is left out at the top level, and the position
+///   for a fault inside an allocation's embedded `Job`, which is parsed apart
+///   from the stream);
+/// - `<name>: cannot read: <io error>`;
+/// - `<name>: corrupt gzip input: <io error>`;
+/// - `<name>: empty input, expected a JSON object`.
+#[derive(Debug)]
+pub struct ReadError {
+    name: String,
+    kind: Kind,
+}
+
+#[derive(Debug)]
+enum Kind {
+    Io(io::Error),
+    Gzip(io::Error),
+    Empty,
+    Json {
+        position: Option<(usize, usize)>,
+        path: Option<String>,
+        message: String,
+    },
+}
+
+impl ReadError {
+    pub(crate) fn io(name: &str, err: io::Error) -> ReadError {
+        ReadError::new(name, Kind::Io(err))
+    }
+
+    /// A read error; from a gzip decoder, bad data means a corrupt stream.
+    pub(crate) fn io_or_gzip(name: &str, err: io::Error, gzip: bool) -> ReadError {
+        let corrupt = matches!(
+            err.kind(),
+            io::ErrorKind::InvalidData | io::ErrorKind::InvalidInput | io::ErrorKind::UnexpectedEof
+        );
+        ReadError::new(
+            name,
+            if gzip && corrupt {
+                Kind::Gzip(err)
+            } else {
+                Kind::Io(err)
+            },
+        )
+    }
+
+    pub(crate) fn empty(name: &str) -> ReadError {
+        ReadError::new(name, Kind::Empty)
+    }
+
+    /// A fault that serde_json reported, with the path the tracker recorded.
+    pub(crate) fn json(
+        name: &str,
+        err: serde_json::Error,
+        path: Option<&Path>,
+        gzip: bool,
+    ) -> Self {
+        if err.is_io() {
+            return ReadError::io_or_gzip(name, io::Error::from(err), gzip);
+        }
+        let position = (err.line() > 0).then(|| (err.line(), err.column()));
+        ReadError::new(
+            name,
+            Kind::Json {
+                position,
+                path: path.and_then(format_path),
+                message: strip_position(&err),
+            },
+        )
+    }
+
+    /// A fault inside an allocation's embedded job, which is parsed from its own
+    /// text: the path is exact, a position in the document is not known.
+    pub(crate) fn embedded_job(
+        name: &str,
+        alloc_path: String,
+        err: serde_path_to_error::Error<serde_json::Error>,
+    ) -> Self {
+        let inner = format_path(err.path());
+        let path = match inner {
+            Some(inner) if inner.starts_with('[') => format!("{alloc_path}.Job{inner}"),
+            Some(inner) => format!("{alloc_path}.Job.{inner}"),
+            None => format!("{alloc_path}.Job"),
+        };
+        ReadError::new(
+            name,
+            Kind::Json {
+                position: None,
+                path: Some(path),
+                message: strip_position(err.inner()),
+            },
+        )
+    }
+
+    fn new(name: &str, kind: Kind) -> ReadError {
+        ReadError {
+            name: name.to_string(),
+            kind,
+        }
+    }
+
+    /// The input's name: the file path, or `<stdin>`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The 1-based line and column of a JSON fault, where known.
+    pub fn position(&self) -> Option<(usize, usize)> {
+        match &self.kind {
+            Kind::Json { position, .. } => *position,
+            _ => None,
+        }
+    }
+
+    /// The JSON path of a fault (`Allocs[17].AllocStates[0].Time`), where known.
+    pub fn path(&self) -> Option<&str> {
+        match &self.kind {
+            Kind::Json { path, .. } => path.as_deref(),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = &self.name;
+        match &self.kind {
+            Kind::Io(e) => write!(f, "{name}: cannot read: {e}"),
+            Kind::Gzip(e) => write!(f, "{name}: corrupt gzip input: {e}"),
+            Kind::Empty => write!(f, "{name}: empty input, expected a JSON object"),
+            Kind::Json {
+                position,
+                path,
+                message,
+            } => {
+                f.write_str(name)?;
+                if let Some((line, col)) = position {
+                    write!(f, ":{line}:{col}")?;
+                }
+                if let Some(path) = path {
+                    write!(f, ": at {path}")?;
+                }
+                write!(f, ": {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            Kind::Io(e) | Kind::Gzip(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// The path as `Allocs[17].AllocStates[0].Time`, or `None` at the top level.
+fn format_path(path: &Path) -> Option<String> {
+    let segments: Vec<&Segment> = path.iter().collect();
+    // A fault while reading a key leaves an unknown last segment: drop it.
+    let known = segments
+        .iter()
+        .rposition(|s| !matches!(s, Segment::Unknown))
+        .map_or(0, |i| i + 1);
+    let mut out = String::new();
+    for segment in &segments[..known] {
+        match segment {
+            Segment::Seq { index } => out.push_str(&format!("[{index}]")),
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(key);
+            }
+            Segment::Unknown => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push('?');
+            }
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// serde_json's message without the ` at line L column C` it appends.
+fn strip_position(err: &serde_json::Error) -> String {
+    let text = err.to_string();
+    let suffix = format!(" at line {} column {}", err.line(), err.column());
+    match text.strip_suffix(&suffix) {
+        Some(message) => message.to_string(),
+        None => text,
+    }
+}

@@ -1,0 +1,153 @@
+//! Reading a snapshot: the crate's input edge (the core never reads files).
+//!
+//! Dumps of big clusters run to gigabytes, so the document is streamed: one
+//! serde_json pass over a buffered reader, the top-level object and its arrays
+//! walked by hand-written visitors that decode one element at a time. No
+//! `serde_json::Value` of the document is ever built and the input is never
+//! held whole. Gzip input is recognised by its magic bytes.
+//!
+//! Keys may come in any order (real dumps sort them, so `Allocs` comes before
+//! `Jobs`); everything that needs more than one key is settled after the walk.
+//! Unknown keys, notably `ACLTokens` with their secrets, are skipped unread.
+//!
+//! Every allocation embeds its job version, usually the same text as thousands
+//! of others: the text is captured raw and parsed once per distinct text, and
+//! those allocations share one `Arc<Job>` (the reader keeps one copy of each
+//! distinct text until it returns).
+//!
+//! Suspicious but usable input becomes warnings (duplicate IDs, unknown status
+//! strings, allocations without an embedded job or of a purged job), at most
+//! [`MAX_PER_CODE`] examples per code plus a count, sorted, independent of the
+//! order of the input arrays (except which of two duplicates is kept: the last).
+//!
+//! Errors name the input, the line and column, the JSON path
+//! (`Allocs[17].AllocStates[0].Time`) and what was expected; see [`ReadError`].
+
+mod document;
+mod error;
+mod resolve;
+mod warnings;
+
+#[cfg(test)]
+mod tests;
+
+use std::fs::File;
+use std::io::{self, BufReader, Read};
+use std::path::PathBuf;
+
+use serde::de::DeserializeSeed;
+
+pub use error::ReadError;
+pub use warnings::MAX_PER_CODE;
+
+use crate::model::Snapshot;
+use document::{Document, State};
+
+/// Where the snapshot comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    Path(PathBuf),
+    /// Standard input (`-` on the command line), named `<stdin>` in messages.
+    Stdin,
+}
+
+impl Source {
+    /// The command-line argument: `-` is standard input, anything else a path.
+    pub fn from_arg(arg: impl Into<PathBuf>) -> Source {
+        let path = arg.into();
+        if path.as_os_str() == "-" {
+            Source::Stdin
+        } else {
+            Source::Path(path)
+        }
+    }
+
+    /// The name messages use: the path as given, or `<stdin>`.
+    pub fn name(&self) -> String {
+        match self {
+            Source::Path(p) => p.display().to_string(),
+            Source::Stdin => "<stdin>".to_string(),
+        }
+    }
+}
+
+/// serde_json reads byte by byte; a large buffer keeps that off the syscalls.
+const BUFFER: usize = 1 << 20;
+
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// Reads the snapshot from a file or standard input.
+pub fn read_snapshot(source: &Source) -> Result<Snapshot, ReadError> {
+    let name = source.name();
+    match source {
+        Source::Path(path) => {
+            let file = File::open(path).map_err(|e| ReadError::io(&name, e))?;
+            read_snapshot_from(file, &name)
+        }
+        Source::Stdin => read_snapshot_from(io::stdin().lock(), &name),
+    }
+}
+
+/// Reads the snapshot from any reader; `name` is used in messages.
+pub fn read_snapshot_from(reader: impl Read, name: &str) -> Result<Snapshot, ReadError> {
+    let mut input = BufReader::with_capacity(BUFFER, reader);
+    let gzip = starts_with(&mut input, &GZIP_MAGIC).map_err(|e| ReadError::io(name, e))?;
+    if gzip {
+        let decoded = flate2::read::MultiGzDecoder::new(input);
+        parse(BufReader::with_capacity(BUFFER, decoded), name, true)
+    } else {
+        parse(input, name, false)
+    }
+}
+
+/// Whether the input starts with `magic`, consuming nothing. Errors on empty input
+/// come later, from the parse; a read error comes here.
+fn starts_with<R: Read>(input: &mut BufReader<R>, magic: &[u8]) -> io::Result<bool> {
+    use std::io::BufRead;
+    loop {
+        match input.fill_buf() {
+            // A first read shorter than the magic (a slow pipe) cannot be
+            // extended without consuming; JSON never starts with 0x1f anyway.
+            Ok(buf) => return Ok(buf.len() >= magic.len() && buf.starts_with(magic)),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Whether the first buffered chunk is only whitespace (or nothing): then an
+/// end of input before the top-level value means the input is empty.
+fn starts_blank<R: Read>(input: &mut BufReader<R>) -> io::Result<bool> {
+    use std::io::BufRead;
+    loop {
+        match input.fill_buf() {
+            Ok(buf) => {
+                return Ok(buf
+                    .iter()
+                    .all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t')));
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+fn parse<R: Read>(mut input: BufReader<R>, name: &str, gzip: bool) -> Result<Snapshot, ReadError> {
+    let blank_start = starts_blank(&mut input).map_err(|e| ReadError::io_or_gzip(name, e, gzip))?;
+    let mut de = serde_json::Deserializer::from_reader(input);
+    let mut state = State::new(name);
+    let mut track = serde_path_to_error::Track::new();
+    let result = Document(&mut state)
+        .deserialize(serde_path_to_error::Deserializer::new(&mut de, &mut track));
+    if let Err(err) = result {
+        if let Some(pending) = state.pending.take() {
+            return Err(pending);
+        }
+        if blank_start && !state.started && err.is_eof() {
+            return Err(ReadError::empty(name));
+        }
+        return Err(ReadError::json(name, err, Some(&track.path()), gzip));
+    }
+    de.end().map_err(|e| ReadError::json(name, e, None, gzip))?;
+    Ok(state.finish())
+}

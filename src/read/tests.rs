@@ -1,0 +1,466 @@
+use std::io::Write;
+use std::sync::Arc;
+
+use serde_json::json;
+
+use super::*;
+use crate::time::Time;
+
+fn read(text: &str) -> Result<Snapshot, ReadError> {
+    read_snapshot_from(text.as_bytes(), "snap.json")
+}
+
+fn ok(text: &str) -> Snapshot {
+    read(text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn err(text: &str) -> String {
+    read(text).expect_err("expected an error").to_string()
+}
+
+fn codes(s: &Snapshot) -> Vec<(&str, &str)> {
+    s.warnings
+        .iter()
+        .map(|w| (w.code.as_str(), w.message.as_str()))
+        .collect()
+}
+
+fn job(id: &str, version: u64) -> serde_json::Value {
+    json!({"ID": id, "Namespace": "default", "Type": "service", "Version": version,
+           "TaskGroups": [{"Name": "web", "Count": 1}]})
+}
+
+fn alloc(id: &str, job: serde_json::Value) -> serde_json::Value {
+    json!({"ID": id, "Namespace": "default", "JobID": "web", "TaskGroup": "web",
+           "Name": "web.web[0]", "NodeID": "n1", "ClientStatus": "running",
+           "DesiredStatus": "run", "Job": job})
+}
+
+fn node(id: &str, status: &str) -> serde_json::Value {
+    json!({"ID": id, "Status": status})
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(bytes).unwrap();
+    enc.finish().unwrap()
+}
+
+#[test]
+fn key_order_does_not_matter() {
+    let allocs = json!([alloc("a1", job("web", 1))]);
+    let jobs = json!([job("web", 2)]);
+    let nodes = json!([node("n1", "ready")]);
+    let first = json!({"Allocs": allocs, "Jobs": jobs, "Nodes": nodes}).to_string();
+    let last = json!({"Nodes": nodes, "Jobs": jobs, "Allocs": allocs}).to_string();
+    for text in [first, last] {
+        let s = ok(&text);
+        assert_eq!(s.jobs.len(), 1);
+        assert_eq!(s.nodes.len(), 1);
+        assert_eq!(s.allocs.len(), 1);
+        assert_eq!(s.allocs[0].job_version(), 1);
+        assert!(s.allocs[0].job_json.is_none());
+        assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+    }
+}
+
+#[test]
+fn gzip_is_detected() {
+    let text = json!({"Jobs": [job("web", 3)], "Allocs": [alloc("a1", job("web", 3))]});
+    let s = read_snapshot_from(&gzip(text.to_string().as_bytes())[..], "snap.json.gz").unwrap();
+    assert_eq!(s.jobs[0].version, 3);
+    assert_eq!(s.allocs.len(), 1);
+}
+
+#[test]
+fn concatenated_gzip_members_are_one_stream() {
+    let text = json!({"Jobs": [job("web", 3)]}).to_string();
+    let (head, tail) = text.split_at(10);
+    let mut bytes = gzip(head.as_bytes());
+    bytes.extend(gzip(tail.as_bytes()));
+    let s = read_snapshot_from(&bytes[..], "snap.json.gz").unwrap();
+    assert_eq!(s.jobs.len(), 1);
+}
+
+#[test]
+fn corrupt_gzip_is_an_error() {
+    let mut bytes = gzip(b"{\"Jobs\": []}");
+    let n = bytes.len();
+    bytes[10..n - 8].fill(0xff);
+    let e = read_snapshot_from(&bytes[..], "snap.json.gz").unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("snap.json.gz: corrupt gzip input: "),
+        "{e}"
+    );
+}
+
+#[test]
+fn allocations_is_an_alias_of_allocs() {
+    let s = ok(
+        &json!({"Jobs": [job("web", 1)], "Allocations": [alloc("a1", job("web", 1))]}).to_string(),
+    );
+    assert_eq!(s.allocs.len(), 1);
+}
+
+#[test]
+fn null_arrays_are_empty() {
+    let s = ok(
+        r#"{"Jobs": null, "JobVersions": null, "Nodes": null, "Allocs": null,
+                   "Deployments": null, "Evals": null, "SnapshotMeta": null, "Now": null,
+                   "EvalID": null, "SupportsDisconnectedClients": null}"#,
+    );
+    assert!(s.jobs.is_empty() && s.nodes.is_empty() && s.allocs.is_empty());
+    assert!(s.now.is_none() && s.eval_id.is_none() && s.meta_time.is_none());
+    assert!(s.warnings.is_empty());
+}
+
+#[test]
+fn identical_embedded_jobs_share_one_arc() {
+    let s = ok(&json!({
+        "Jobs": [job("web", 2)],
+        "Allocs": [alloc("a1", job("web", 1)), alloc("a2", job("web", 1)),
+                   alloc("a3", job("web", 2)), alloc("a4", serde_json::Value::Null)],
+    })
+    .to_string());
+    let job_of = |i: usize| s.allocs[i].job.clone();
+    let (a1, a2, a3) = (job_of(0).unwrap(), job_of(1).unwrap(), job_of(2).unwrap());
+    assert!(Arc::ptr_eq(&a1, &a2));
+    assert!(!Arc::ptr_eq(&a1, &a3));
+    assert_eq!((a1.version, a3.version), (1, 2));
+    // A null Job is no embedded job: the current one is used, with a warning.
+    assert!(Arc::ptr_eq(&job_of(3).unwrap(), &s.jobs[0]));
+}
+
+#[test]
+fn alloc_without_job_falls_back_with_a_warning() {
+    let mut bare = alloc("a1", serde_json::Value::Null);
+    bare.as_object_mut().unwrap().remove("Job");
+    let mut orphan = bare.clone();
+    orphan["ID"] = json!("a2");
+    orphan["JobID"] = json!("old");
+    let mut lost = bare.clone();
+    lost["ID"] = json!("a3");
+    lost["JobID"] = json!("gone");
+    let s = ok(&json!({
+        "Allocs": [bare, orphan, lost],
+        "Jobs": [job("web", 4)],
+        "JobVersions": [job("web", 1), job("old", 2), job("old", 7), job("old", 3)],
+    })
+    .to_string());
+    assert!(Arc::ptr_eq(s.allocs[0].job.as_ref().unwrap(), &s.jobs[0]));
+    assert_eq!(s.allocs[1].job_version(), 7);
+    assert!(s.allocs[2].job.is_none());
+    assert_eq!(
+        codes(&s),
+        [
+            (
+                "alloc_without_job",
+                "allocation a1 embeds no job; using the current version 4 of job \"web\" in namespace \"default\" from Jobs"
+            ),
+            (
+                "alloc_without_job",
+                "allocation a2 embeds no job and job \"old\" in namespace \"default\" is not in Jobs; using its latest version 7 from JobVersions"
+            ),
+            (
+                "alloc_without_job",
+                "allocation a3 embeds no job and job \"gone\" in namespace \"default\" is in neither Jobs nor JobVersions; it has no job spec"
+            ),
+            (
+                "purged_job",
+                "job \"gone\" in namespace \"default\" is not in Jobs but has 1 allocation(s); it is treated as purged and its allocations are stopped"
+            ),
+            (
+                "purged_job",
+                "job \"old\" in namespace \"default\" is not in Jobs but has 1 allocation(s); it is treated as purged and its allocations are stopped"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn snapshot_meta_dates_the_snapshot() {
+    let s = ok(r#"{"SnapshotMeta": {"ID": "2-1234-1648771200000", "Index": 1234, "Term": 2}}"#);
+    assert_eq!(
+        s.meta_time,
+        Some(Time::parse_rfc3339("2022-04-01T00:00:00Z").unwrap())
+    );
+    let s = ok(r#"{"SnapshotMeta": {"ID": "not-a-snapshot"}}"#);
+    assert_eq!(s.meta_time, None);
+    assert_eq!(
+        codes(&s),
+        [(
+            "snapshot_meta",
+            "SnapshotMeta ID \"not-a-snapshot\" is not a raft snapshot ID term-index-unixmillis; it does not date the snapshot"
+        )]
+    );
+}
+
+#[test]
+fn extensions_are_read() {
+    let s = ok(
+        r#"{"Now": "2022-04-01T00:00:30+00:00", "EvalID": "", "SupportsDisconnectedClients": false}"#,
+    );
+    assert_eq!(
+        s.now,
+        Some(Time::parse_rfc3339("2022-04-01T00:00:30Z").unwrap())
+    );
+    assert_eq!(s.eval_id.as_deref(), Some(""));
+    assert_eq!(s.supports_disconnected_clients, Some(false));
+    let s = ok(r#"{"EvalID": "e1"}"#);
+    assert_eq!(s.eval_id.as_deref(), Some("e1"));
+    assert_eq!(s.now, None);
+    assert_eq!(s.supports_disconnected_clients, None);
+}
+
+#[test]
+fn evals_and_deployments_are_kept() {
+    let s = ok(
+        r#"{"Evals": [{"ID": "e1", "JobID": "web", "TriggeredBy": "job-register"}],
+                   "Deployments": [{"ID": "d1", "JobID": "web", "Status": "running",
+                                    "TaskGroups": {"web": {"DesiredTotal": 3}}}]}"#,
+    );
+    assert_eq!(s.evals[0].triggered_by, "job-register");
+    assert_eq!(s.deployments[0].task_groups["web"].desired_total, 3);
+}
+
+#[test]
+fn unknown_keys_are_skipped_and_never_kept() {
+    let text = r#"{"ACLTokens": [{"AccessorID": "a", "SecretID": "SECRET-MARKER",
+                                  "Deep": [[[{"x": "SECRET-MARKER"}]]]}],
+                   "Jobs": [], "SomethingNew": {"SECRET-MARKER": 1}}"#;
+    let s = ok(text);
+    assert!(!format!("{s:?}").contains("SECRET-MARKER"));
+    assert!(!format!("{s:#?}").contains("SECRET"));
+}
+
+#[test]
+fn duplicates_keep_the_last_one() {
+    let mut second = alloc("a1", job("web", 1));
+    second["ClientStatus"] = json!("failed");
+    let s = ok(&json!({
+        "Jobs": [job("web", 1), job("web", 2)],
+        "Nodes": [node("n1", "ready"), node("n1", "down")],
+        "Allocs": [alloc("a1", job("web", 1)), second],
+    })
+    .to_string());
+    assert_eq!(s.allocs.len(), 1);
+    assert_eq!(s.allocs[0].client_status, "failed");
+    assert_eq!(s.jobs.len(), 1);
+    assert_eq!(s.jobs[0].version, 2);
+    assert_eq!(s.nodes.len(), 1);
+    assert_eq!(s.nodes[0].status, "down");
+    assert_eq!(
+        codes(&s),
+        [
+            (
+                "duplicate_alloc_id",
+                "allocation a1 appears more than once in Allocs; the last one is kept"
+            ),
+            (
+                "duplicate_job",
+                "job \"web\" in namespace \"default\" appears more than once in Jobs; the last one is kept"
+            ),
+            (
+                "duplicate_node_id",
+                "node n1 appears more than once in Nodes; the last one is kept"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn unknown_statuses_warn_and_gc_nodes_do_not() {
+    let mut a = alloc("a1", job("web", 1));
+    a["ClientStatus"] = json!("exploded");
+    a["DesiredStatus"] = json!("maybe");
+    a["NodeID"] = json!("gone-node");
+    let s = ok(
+        &json!({"Jobs": [job("web", 1)], "Nodes": [node("n1", "sleepy")], "Allocs": [a]})
+            .to_string(),
+    );
+    assert_eq!(
+        codes(&s),
+        [
+            (
+                "unknown_node_status",
+                "node n1 has unknown Status \"sleepy\""
+            ),
+            (
+                "unknown_status",
+                "allocation a1 has unknown ClientStatus \"exploded\""
+            ),
+            (
+                "unknown_status",
+                "allocation a1 has unknown DesiredStatus \"maybe\""
+            ),
+        ]
+    );
+}
+
+#[test]
+fn warnings_are_bounded_per_code() {
+    let allocs: Vec<_> = (0..30)
+        .map(|i| {
+            let mut a = alloc(&format!("a{i:02}"), job("web", 1));
+            a["ClientStatus"] = json!("weird");
+            a
+        })
+        .collect();
+    let s = ok(&json!({"Jobs": [job("web", 1)], "Allocs": allocs}).to_string());
+    assert_eq!(s.warnings.len(), MAX_PER_CODE + 1);
+    assert_eq!(s.warnings.last().unwrap().message, "... and 10 more");
+}
+
+#[test]
+fn warnings_do_not_depend_on_array_order() {
+    let mut allocs: Vec<_> = (0..5)
+        .map(|i| {
+            let mut a = alloc(&format!("a{i}"), serde_json::Value::Null);
+            a["JobID"] = json!(format!("job{i}"));
+            a["ClientStatus"] = json!("?");
+            a
+        })
+        .collect();
+    let forward = ok(&json!({"Allocs": allocs}).to_string());
+    allocs.reverse();
+    let backward = ok(&json!({"Allocs": allocs}).to_string());
+    assert_eq!(forward.warnings, backward.warnings);
+}
+
+// Errors, asserted verbatim.
+
+#[test]
+fn wrong_type_deep_in_an_alloc_names_the_path() {
+    let text = "{\"Allocs\": [\n  {\"ID\": \"a0\"},\n  {\"ID\": \"a1\", \"AllocStates\": [{\"Field\": \"ClientStatus\", \"Time\": 5}]}\n]}";
+    assert_eq!(
+        err(text),
+        "snap.json:3:67: at Allocs[1].AllocStates[0].Time: invalid type: integer `5`, expected an RFC 3339 time string"
+    );
+}
+
+#[test]
+fn wrong_type_in_an_embedded_job_names_the_path() {
+    let text =
+        r#"{"Allocs": [{"ID": "a0", "Job": {"ID": "web", "TaskGroups": [{"Count": "three"}]}}]}"#;
+    assert_eq!(
+        err(text),
+        "snap.json: at Allocs[0].Job.TaskGroups[0].Count: invalid type: string \"three\", expected i64"
+    );
+}
+
+#[test]
+fn truncated_input() {
+    assert_eq!(
+        err(r#"{"Jobs": [{"ID": "web", "#),
+        "snap.json:1:24: at Jobs[0]: EOF while parsing a value"
+    );
+}
+
+#[test]
+fn empty_input() {
+    assert_eq!(err(""), "snap.json: empty input, expected a JSON object");
+    assert_eq!(
+        err(" \n\t"),
+        "snap.json: empty input, expected a JSON object"
+    );
+}
+
+#[test]
+fn truncated_literal_is_not_empty_input() {
+    assert_eq!(err(" nul"), "snap.json:1:4: EOF while parsing a value");
+}
+
+#[test]
+fn empty_gzip_is_empty_input() {
+    let e = read_snapshot_from(&gzip(b"\n")[..], "snap.json.gz").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "snap.json.gz: empty input, expected a JSON object"
+    );
+}
+
+#[test]
+fn top_level_must_be_an_object() {
+    assert_eq!(
+        err("[1, 2]"),
+        "snap.json:1:1: invalid type: sequence, expected a JSON object with Jobs, Nodes, Allocs, ..."
+    );
+}
+
+#[test]
+fn an_array_key_must_hold_an_array() {
+    assert_eq!(
+        err(r#"{"Nodes": {"n1": {}}}"#),
+        "snap.json:1:11: at Nodes: invalid type: map, expected an array of nodes or null"
+    );
+}
+
+#[test]
+fn trailing_garbage() {
+    assert_eq!(
+        err("{\"Jobs\": []}\n{}"),
+        "snap.json:2:1: trailing characters"
+    );
+}
+
+#[test]
+fn invalid_rfc3339_time() {
+    assert_eq!(
+        err(r#"{"Now": "yesterday"}"#),
+        "snap.json:1:19: at Now: invalid RFC 3339 time \"yesterday\": failed to parse four digit integer as year: invalid digit, expected 0-9 but got y"
+    );
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let depth = 10_000;
+    let text = format!(
+        "{{\"Jobs\": [{{\"Periodic\": {}1{}}}]}}",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    let e = err(&text);
+    assert!(e.contains("recursion limit exceeded"), "{e}");
+    let text = format!(
+        "{{\"Allocs\": [{{\"Job\": {{\"Periodic\": {}1{}}}}}]}}",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    let e = err(&text);
+    assert!(e.contains("recursion limit exceeded"), "{e}");
+}
+
+#[test]
+fn missing_file() {
+    let e = read_snapshot(&Source::Path("/nonexistent/snap.json".into())).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "/nonexistent/snap.json: cannot read: No such file or directory (os error 2)"
+    );
+}
+
+#[test]
+fn directory_is_an_error() {
+    let e = read_snapshot(&Source::Path("/".into())).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "/: cannot read: Is a directory (os error 21)"
+    );
+}
+
+#[test]
+fn reads_a_file() {
+    let path = std::env::temp_dir().join(format!("plan-inspect-read-{}.json", std::process::id()));
+    std::fs::write(&path, json!({"Jobs": [job("web", 1)]}).to_string()).unwrap();
+    let s = read_snapshot(&Source::Path(path.clone()));
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(s.unwrap().jobs.len(), 1);
+}
+
+#[test]
+fn dash_is_stdin() {
+    assert_eq!(Source::from_arg("-"), Source::Stdin);
+    assert_eq!(Source::from_arg("-").name(), "<stdin>");
+    assert_eq!(Source::from_arg("a.json"), Source::Path("a.json".into()));
+}
