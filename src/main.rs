@@ -40,7 +40,10 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         write_stdout(&out)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let path = cli.snapshot.as_deref().context("a snapshot path is required")?;
+    let path = cli
+        .snapshot
+        .as_deref()
+        .context("a snapshot path is required")?;
     let snapshot = read_snapshot(&Source::from_arg(path))?;
     let options = Options {
         now: cli.now,

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::AllocSet;
 use crate::model::{Allocation, Node, node_status, status};
-use crate::time::{Time, format_duration};
+use crate::time::Time;
 
 /// Nodes whose allocations need attention, by ID; `None` is a node the
 /// snapshot no longer has (garbage-collected).
@@ -172,23 +172,15 @@ pub fn reason(
     ctx: TaintContext<'_, '_>,
     node: Option<&Node>,
 ) -> String {
-    let node_desc = match (ctx.tainted.get(alloc.node_id.as_str()), node) {
-        (_, None) => "node garbage-collected".to_string(),
-        (Some(Some(n)), _) if n.has_drain_strategy() && n.status == node_status::READY => {
-            "node ready but draining".to_string()
-        }
-        (_, Some(n)) => format!("node {}", n.status),
+    let node_desc = match node {
+        None => "node garbage-collected".to_string(),
+        Some(n) if n.has_drain_strategy() => format!("node {} and draining", n.status),
+        Some(n) => format!("node {}", n.status),
     };
-    let reconnect = || {
-        alloc
-            .last_reconnect()
-            .map_or(String::new(), |t| format!("client reconnected at {t}"))
-    };
-    let expiry = || match alloc.disconnect_expiry() {
-        Some(e) => format!(
-            "unknown since {}, max_client_disconnect {} expires at {e}",
-            alloc.last_unknown(),
-            format_duration(e.sub(alloc.last_unknown()))
+    let unknown = || match alloc.disconnect_expiry() {
+        Some(expiry) => format!(
+            "unknown since {}, max_client_disconnect expires {expiry}",
+            alloc.last_unknown()
         ),
         None if alloc.last_unknown().is_zero() => "no unknown transition recorded".to_string(),
         None => format!(
@@ -196,27 +188,25 @@ pub fn reason(
             alloc.last_unknown()
         ),
     };
-    let statuses = format!(
-        "desired status {}, client status {}",
-        alloc.desired_status, alloc.client_status
-    );
+    let reconnect = || {
+        alloc
+            .last_reconnect()
+            .map_or(String::new(), |t| format!("client reconnected {t}"))
+    };
     match bucket {
-        Bucket::Untainted if alloc.terminal_status() => format!("terminal: {statuses}"),
-        Bucket::Untainted => format!("{node_desc}; {statuses}"),
-        Bucket::Migrate => format!("desired transition migrate set; {node_desc}"),
-        Bucket::Lost if alloc.expired(ctx.now) && ctx.supports_disconnected_clients => {
-            format!("{}; expired at {}", expiry(), ctx.now)
+        Bucket::Untainted if alloc.terminal_status() => format!(
+            "terminal (desired {}, client {})",
+            alloc.desired_status, alloc.client_status
+        ),
+        Bucket::Untainted => node_desc,
+        Bucket::Migrate => format!("migrate transition set; {node_desc}"),
+        Bucket::Lost if ctx.supports_disconnected_clients && alloc.expired(ctx.now) => {
+            format!("{}: expired", unknown())
         }
-        Bucket::Lost if alloc.reconnected().1 => {
-            format!(
-                "{}, but {}; expired before reconnecting",
-                reconnect(),
-                expiry()
-            )
-        }
-        Bucket::Lost => format!("{node_desc}; client status {}", alloc.client_status),
-        Bucket::Disconnecting => format!("{node_desc}; client status running"),
+        Bucket::Lost if alloc.reconnected().1 => format!("{}, after {}", reconnect(), unknown()),
+        Bucket::Lost => format!("{node_desc}; client {}", alloc.client_status),
+        Bucket::Disconnecting => format!("{node_desc}; client running"),
         Bucket::Reconnecting => format!("{node_desc}; {}", reconnect()),
-        Bucket::Ignore => format!("client status unknown; {}", expiry()),
+        Bucket::Ignore => format!("client unknown; {}", unknown()),
     }
 }

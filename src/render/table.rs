@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use comfy_table::{ContentArrangement, Table, presets};
+use comfy_table::{ColumnConstraint, ContentArrangement, Table, presets};
 use owo_colors::OwoColorize;
 
 use crate::reconciler::Bucket;
@@ -23,7 +23,10 @@ pub struct Style {
 
 /// The whole report as tables.
 pub fn render(report: &Report, style: Style) -> String {
-    let r = Renderer { style, now: report.now };
+    let r = Renderer {
+        style,
+        now: report.now,
+    };
     let mut out = String::new();
     for w in &report.warnings {
         out.push_str(&r.paint_warning(&format!("warning: {} ({})", w.message, w.code)));
@@ -100,11 +103,19 @@ impl Renderer {
     }
 
     fn paint_warning(&self, s: &str) -> String {
-        if self.style.color { s.yellow().to_string() } else { s.to_string() }
+        if self.style.color {
+            s.yellow().to_string()
+        } else {
+            s.to_string()
+        }
     }
 
     fn bold(&self, s: &str) -> String {
-        if self.style.color { s.bold().to_string() } else { s.to_string() }
+        if self.style.color {
+            s.bold().to_string()
+        } else {
+            s.to_string()
+        }
     }
 
     fn paint_bucket(&self, b: Bucket) -> String {
@@ -160,24 +171,66 @@ impl Renderer {
             .iter()
             .flat_map(|g| all_entries(g).map(move |(_, e)| (e.id.as_str(), g.name.as_str())))
             .collect();
-        let per_group = |ids: Vec<&str>, g: &str| ids.iter().filter(|id| group_of.get(*id) == Some(&g)).count() as u64;
-        let disconnect: Vec<&str> = job.plan.disconnect_updates.iter().map(|u| u.alloc_id.as_str()).collect();
-        let reconnect: Vec<&str> = job.plan.reconnect_updates.iter().map(|u| u.alloc_id.as_str()).collect();
+        let per_group = |ids: Vec<&str>, g: &str| {
+            ids.iter()
+                .filter(|id| group_of.get(*id) == Some(&g))
+                .count() as u64
+        };
+        let disconnect: Vec<&str> = job
+            .plan
+            .disconnect_updates
+            .iter()
+            .map(|u| u.alloc_id.as_str())
+            .collect();
+        let reconnect: Vec<&str> = job
+            .plan
+            .reconnect_updates
+            .iter()
+            .map(|u| u.alloc_id.as_str())
+            .collect();
         type Column<'a> = (&'static str, Box<dyn Fn(&GroupReport) -> u64 + 'a>);
         let optional: Vec<Column> = vec![
-            ("Migrate", Box::new(|g: &GroupReport| g.desired_changes.migrate)),
-            ("Canary", Box::new(|g: &GroupReport| g.desired_changes.canary)),
-            ("Preemptions", Box::new(|g: &GroupReport| g.desired_changes.preemptions)),
-            ("Disconnect", Box::new(|g: &GroupReport| per_group(disconnect.clone(), &g.name))),
-            ("Reconnect", Box::new(|g: &GroupReport| per_group(reconnect.clone(), &g.name))),
-            ("Reschedule Now", Box::new(|g: &GroupReport| g.reschedule_now.len() as u64)),
-            ("Reschedule Later", Box::new(|g: &GroupReport| g.reschedule_later.len() as u64)),
+            (
+                "Migrate",
+                Box::new(|g: &GroupReport| g.desired_changes.migrate),
+            ),
+            (
+                "Canary",
+                Box::new(|g: &GroupReport| g.desired_changes.canary),
+            ),
+            (
+                "Preemptions",
+                Box::new(|g: &GroupReport| g.desired_changes.preemptions),
+            ),
+            (
+                "Disconnect",
+                Box::new(|g: &GroupReport| per_group(disconnect.clone(), &g.name)),
+            ),
+            (
+                "Reconnect",
+                Box::new(|g: &GroupReport| per_group(reconnect.clone(), &g.name)),
+            ),
+            (
+                "Reschedule Now",
+                Box::new(|g: &GroupReport| g.reschedule_now.len() as u64),
+            ),
+            (
+                "Reschedule Later",
+                Box::new(|g: &GroupReport| g.reschedule_later.len() as u64),
+            ),
         ];
         let shown: Vec<&Column> = optional
             .iter()
             .filter(|(_, f)| self.style.verbose || job.groups.iter().any(|g| f(g) > 0))
             .collect();
-        let mut header = vec!["Task Group", "Ignore", "Place", "Stop", "InPlace", "Destructive"];
+        let mut header = vec![
+            "Task Group",
+            "Ignore",
+            "Place",
+            "Stop",
+            "InPlace",
+            "Destructive",
+        ];
         header.extend(shown.iter().map(|(h, _)| *h));
         let mut t = self.table(&header);
         for g in &job.groups {
@@ -201,7 +254,21 @@ impl Renderer {
     }
 
     fn buckets(&self, out: &mut String, job: &JobReport) {
-        let mut t = self.table(&["Alloc", "Name", "Node", "Node Status", "Client Status", "Bucket", "Reason"]);
+        let mut t = self.table(&[
+            "Alloc",
+            "Name",
+            "Node",
+            "Node Status",
+            "Client",
+            "Bucket",
+            "Reason",
+        ]);
+        // Identifiers never wrap; the reason takes what is left.
+        for i in 0..6 {
+            if let Some(c) = t.column_mut(i) {
+                c.set_constraint(ColumnConstraint::ContentWidth);
+            }
+        }
         let mut rows = 0;
         for g in &job.groups {
             for (bucket, e) in all_entries(g) {
@@ -237,14 +304,23 @@ impl Renderer {
     fn plan(&self, out: &mut String, job: &JobReport) {
         let p = &job.plan;
         if !p.stop.is_empty() {
-            let mut t = self.table(&["Alloc", "Name", "Client Status", "Description", "Follow-up Eval"]);
+            let mut t = self.table(&[
+                "Alloc",
+                "Name",
+                "Client Status",
+                "Description",
+                "Follow-up Eval",
+            ]);
             for s in &p.stop {
                 t.add_row(vec![
                     self.id(&s.alloc_id).to_string(),
                     s.name.clone(),
                     s.client_status.clone().unwrap_or_default(),
                     s.description.clone(),
-                    s.followup_eval_id.as_deref().map(|i| self.id(i).to_string()).unwrap_or_default(),
+                    s.followup_eval_id
+                        .as_deref()
+                        .map(|i| self.id(i).to_string())
+                        .unwrap_or_default(),
                 ]);
             }
             self.section(out, "Stop", t);
@@ -265,7 +341,10 @@ impl Renderer {
                 t.add_row(vec![
                     pl.name.clone(),
                     pl.task_group.clone(),
-                    pl.previous_alloc_id.as_deref().map(|i| self.id(i).to_string()).unwrap_or_default(),
+                    pl.previous_alloc_id
+                        .as_deref()
+                        .map(|i| self.id(i).to_string())
+                        .unwrap_or_default(),
                     flags.join(", "),
                 ]);
             }
@@ -274,7 +353,11 @@ impl Renderer {
         if !p.destructive_update.is_empty() {
             let mut t = self.table(&["Alloc", "Name", "Reason"]);
             for d in &p.destructive_update {
-                t.add_row(vec![self.id(&d.alloc_id).to_string(), d.name.clone(), d.reason.clone()]);
+                t.add_row(vec![
+                    self.id(&d.alloc_id).to_string(),
+                    d.name.clone(),
+                    d.reason.clone(),
+                ]);
             }
             self.section(out, "Destructive updates", t);
         }
@@ -284,14 +367,25 @@ impl Renderer {
                 t.add_row(vec![
                     self.id(&u.alloc_id).to_string(),
                     u.name.clone(),
-                    u.deployment_id.as_deref().map(|i| self.id(i).to_string()).unwrap_or_default(),
+                    u.deployment_id
+                        .as_deref()
+                        .map(|i| self.id(i).to_string())
+                        .unwrap_or_default(),
                 ]);
             }
             self.section(out, "In-place updates", t);
         }
         for (title, updates, what) in [
-            ("Disconnect updates", &p.disconnect_updates, "client status -> unknown"),
-            ("Attribute updates", &p.attribute_updates, "follow-up eval set"),
+            (
+                "Disconnect updates",
+                &p.disconnect_updates,
+                "client status -> unknown",
+            ),
+            (
+                "Attribute updates",
+                &p.attribute_updates,
+                "follow-up eval set",
+            ),
         ] {
             if updates.is_empty() {
                 continue;
@@ -309,7 +403,10 @@ impl Renderer {
         if !p.reconnect_updates.is_empty() {
             let mut t = self.table(&["Alloc", "Update"]);
             for u in &p.reconnect_updates {
-                t.add_row(vec![self.id(&u.alloc_id).to_string(), "resume on reconnected client".to_string()]);
+                t.add_row(vec![
+                    self.id(&u.alloc_id).to_string(),
+                    "resume on reconnected client".to_string(),
+                ]);
             }
             self.section(out, "Reconnect updates", t);
         }
@@ -328,7 +425,13 @@ impl Renderer {
             self.section(out, "Follow-up evaluations", t);
         }
         if let Some(d) = &p.deployment {
-            let mut t = self.table(&["Task Group", "Desired Total", "Desired Canaries", "Auto Promote", "Auto Revert"]);
+            let mut t = self.table(&[
+                "Task Group",
+                "Desired Total",
+                "Desired Canaries",
+                "Auto Promote",
+                "Auto Revert",
+            ]);
             for (name, g) in &d.groups {
                 t.add_row(vec![
                     name.clone(),
