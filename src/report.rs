@@ -64,7 +64,7 @@ pub struct GroupReport {
     pub name: String,
     /// The desired count; 0 for a removed group.
     pub count: i64,
-    /// Present in allocations but not in the job spec (or the job is stopped).
+    /// Present in allocations but not in the job spec (or the job is purged).
     pub removed: bool,
     pub buckets: Buckets,
     pub set_aside: Vec<SetAsideEntry>,

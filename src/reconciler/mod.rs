@@ -71,7 +71,7 @@ impl SetAside {
 /// What happened inside one task group, for reports and explanations.
 #[derive(Clone, Debug, Default)]
 pub struct GroupTrace<'a> {
-    /// The group is absent from the job spec (or the job is stopped or purged).
+    /// The group is absent from the job spec (or the job is purged).
     pub removed: bool,
     /// The six sets `filterByTainted` returned inside `computeGroup` (or the
     /// stop-all path).
@@ -200,7 +200,10 @@ impl<'a, 'f> Reconciler<'a, 'f> {
     fn handle_stop(&mut self, matrix: BTreeMap<String, AllocSet<'a>>) {
         for (group, set) in matrix {
             let trace = self.groups.entry(group.clone()).or_default();
-            trace.removed = true;
+            trace.removed = self
+                .input
+                .job
+                .is_none_or(|j| j.lookup_task_group(&group).is_none());
             for alloc in set.iter().filter(|a| a.terminal_status()) {
                 trace
                     .set_aside

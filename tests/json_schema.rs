@@ -1,0 +1,257 @@
+//! The JSON document is a contract: these types mirror docs/json-schema.md
+//! and reject unknown fields, so any change to the output shape fails here.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+
+use plan_inspect::read::read_snapshot_from;
+use plan_inspect::render;
+use plan_inspect::replay::{Options, replay};
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Document {
+    schema_version: u32,
+    now: String,
+    now_source: String,
+    eval_id: String,
+    supports_disconnected_clients: bool,
+    jobs: Vec<Job>,
+    warnings: Vec<Warning>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Warning {
+    code: String,
+    message: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Job {
+    namespace: String,
+    id: String,
+    #[serde(rename = "type")]
+    job_type: String,
+    version: u64,
+    priority: i64,
+    stopped: bool,
+    purged: bool,
+    groups: Vec<Group>,
+    plan: Plan,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Group {
+    name: String,
+    count: i64,
+    removed: bool,
+    buckets: Buckets,
+    set_aside: Vec<SetAside>,
+    reschedule_now: Vec<String>,
+    reschedule_later: Vec<Later>,
+    desired_changes: DesiredChanges,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Buckets {
+    untainted: Vec<Entry>,
+    migrate: Vec<Entry>,
+    lost: Vec<Entry>,
+    disconnecting: Vec<Entry>,
+    reconnecting: Vec<Entry>,
+    ignore: Vec<Entry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    id: String,
+    name: String,
+    node_id: String,
+    node_status: Option<String>,
+    client_status: String,
+    desired_status: String,
+    reason: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SetAside {
+    id: String,
+    name: String,
+    reason: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Later {
+    id: String,
+    at: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DesiredChanges {
+    place: u64,
+    stop: u64,
+    migrate: u64,
+    in_place_update: u64,
+    destructive_update: u64,
+    canary: u64,
+    ignore: u64,
+    preemptions: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Plan {
+    stop: Vec<Stop>,
+    place: Vec<Place>,
+    destructive_update: Vec<Destructive>,
+    in_place_update: Vec<InPlace>,
+    disconnect_updates: Vec<FollowupUpdate>,
+    reconnect_updates: Vec<Reconnect>,
+    attribute_updates: Vec<FollowupUpdate>,
+    followup_evals: Vec<FollowupEval>,
+    deployment: Option<Deployment>,
+    deployment_updates: Vec<DeploymentUpdate>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Stop {
+    alloc_id: String,
+    name: String,
+    task_group: String,
+    client_status: Option<String>,
+    description: String,
+    followup_eval_id: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Place {
+    task_group: String,
+    name: String,
+    canary: bool,
+    previous_alloc_id: Option<String>,
+    reschedule: bool,
+    lost: bool,
+    downgrade_non_canary: bool,
+    min_job_version: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Destructive {
+    alloc_id: String,
+    name: String,
+    task_group: String,
+    reason: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InPlace {
+    alloc_id: String,
+    name: String,
+    deployment_id: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FollowupUpdate {
+    alloc_id: String,
+    followup_eval_id: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Reconnect {
+    alloc_id: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FollowupEval {
+    id: String,
+    triggered_by: String,
+    wait_until: String,
+    status_description: String,
+    task_group: String,
+    alloc_ids: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Deployment {
+    id: String,
+    status: String,
+    status_description: String,
+    job_version: u64,
+    groups: BTreeMap<String, DeploymentGroup>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DeploymentGroup {
+    desired_total: i64,
+    desired_canaries: i64,
+    auto_revert: bool,
+    auto_promote: bool,
+    promoted: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DeploymentUpdate {
+    deployment_id: String,
+    status: String,
+    status_description: String,
+}
+
+fn document(fixture: &str) -> Document {
+    let path = format!("{}/fixtures/{fixture}", env!("CARGO_MANIFEST_DIR"));
+    let snapshot = read_snapshot_from(std::fs::File::open(path).unwrap(), fixture).unwrap();
+    let json = render::json::render(&replay(&snapshot, &Options::default()).unwrap());
+    serde_json::from_str(&json)
+        .unwrap_or_else(|e| panic!("{fixture}: output does not match the schema: {e}"))
+}
+
+#[test]
+fn every_fixture_matches_the_schema() {
+    for fixture in ["example.json", "rollout.json"] {
+        let doc = document(fixture);
+        assert_eq!(doc.schema_version, 1);
+        assert!(!doc.jobs.is_empty());
+    }
+}
+
+#[test]
+fn the_fixtures_cover_every_bucket_and_plan_entry() {
+    let docs = [document("example.json"), document("rollout.json")];
+    let jobs = || docs.iter().flat_map(|d| &d.jobs);
+    let groups = || jobs().flat_map(|j| &j.groups);
+    assert!(groups().any(|g| !g.buckets.untainted.is_empty()));
+    assert!(groups().any(|g| !g.buckets.migrate.is_empty()));
+    assert!(groups().any(|g| !g.buckets.lost.is_empty()));
+    assert!(groups().any(|g| !g.buckets.disconnecting.is_empty()));
+    assert!(groups().any(|g| !g.buckets.reconnecting.is_empty()));
+    assert!(groups().any(|g| !g.buckets.ignore.is_empty()));
+    assert!(groups().any(|g| g.removed));
+    assert!(jobs().any(|j| j.purged));
+    let plans = || jobs().map(|j| &j.plan);
+    assert!(plans().any(|p| !p.stop.is_empty()));
+    assert!(plans().any(|p| p.place.iter().any(|pl| pl.canary)));
+    assert!(plans().any(|p| !p.in_place_update.is_empty()));
+    assert!(plans().any(|p| !p.disconnect_updates.is_empty()));
+    assert!(plans().any(|p| !p.reconnect_updates.is_empty()));
+    assert!(plans().any(|p| !p.attribute_updates.is_empty()));
+    assert!(plans().any(|p| !p.followup_evals.is_empty()));
+    assert!(plans().any(|p| p.deployment.is_some()));
+}
