@@ -31,7 +31,7 @@ pub struct Allocation {
     /// The embedded `Job` as raw JSON text, held only between reading one
     /// allocation and interning its job into `job`; always `None` afterwards.
     #[serde(rename = "Job")]
-    pub(crate) job_json: Option<Box<RawValue>>,
+    pub job_json: Option<Box<RawValue>>,
     pub task_group: String,
     pub metrics: Option<AllocMetric>,
     pub desired_status: String,
