@@ -306,6 +306,17 @@ fn test_reconciler_inplace_rollback() {
     assert_eq!(inplace_indexes(&r), vec![0]);
     assert_eq!(stop_indexes(&r), vec![2]);
     assert_eq!(place_indexes(&r), int_range(&[2, 3]));
+    // Beyond Nomad's assertions: allocs[1] waits for its reschedule and is
+    // replaced destructively; allocs[2] is rescheduled now.
+    assert_eq!(destructive_indexes(&r), vec![1]);
+    assert_eq!(r.plan.attribute_updates[0].alloc_id, a1);
+    assert_eq!(
+        r.plan.attribute_updates[0].followup_eval_id,
+        r.plan.followup_evals[0].id
+    );
+    assert_eq!(r.plan.stop[0].alloc_id, a2);
+    assert_previous_allocs(&c, &r, 1);
+    assert_rescheduled(&r, 1);
 }
 
 /// TestReconciler_Destructive (scheduler/reconcile_test.go:731).

@@ -46,7 +46,7 @@ fn make_terminal(c: &mut Cluster, id: &str, i: u64, terminal: bool) {
     // mock.Alloc() is pending.
     a.client_status = status::PENDING.into();
     if terminal {
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             a.desired_status = status::STOP.into();
         } else {
             a.client_status = status::FAILED.into();
@@ -302,6 +302,12 @@ fn test_reconciler_reschedule_later_batch() {
     assert_eq!(attribute_update_indexes(&c, &r), vec![2]);
     assert_eq!(r.plan.attribute_updates[0].alloc_id, ids[2]);
     assert_eq!(r.plan.attribute_updates[0].followup_eval_id, eval.id);
+    let later = &group(&r, "web").reschedule_later;
+    assert_eq!(later.len(), 1);
+    assert_eq!(
+        (later[0].id.as_str(), later[0].at),
+        (ids[2].as_str(), now().add(15 * SECOND))
+    );
 }
 
 /// TestReconciler_RescheduleLaterWithBatchedEvals_Batch
@@ -389,6 +395,7 @@ fn test_reconciler_reschedule_now_batch() {
     assert_rescheduled(&r, 1);
     assert_eq!(r.plan.stop[0].alloc_id, ids[2]);
     assert_eq!(r.plan.stop[0].description, desc::RESCHEDULED);
+    assert_eq!(group(&r, "web").reschedule_now, vec![ids[2].clone()]);
 }
 
 /// The five allocations of the RescheduleLater_Service and
