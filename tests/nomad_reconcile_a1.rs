@@ -27,8 +27,9 @@ fn drain(c: &mut Cluster, ids: &[String]) {
         c.alloc_mut(id).desired_transition.migrate = Some(true);
         let node = c.alloc_mut(id).node_id.clone();
         let n = c.node_mut(&node);
+        // mock.DrainNode: a ready node with an empty drain spec, made
+        // ineligible by Canonicalize.
         n.drain_strategy = GoValue(json!({"Deadline": 0, "IgnoreSystemJobs": false}));
-        n.drain = true;
         n.scheduling_eligibility = "ineligible".into();
     }
 }
@@ -39,6 +40,7 @@ fn test_reconciler_place_no_existing() {
     let mut c = Cluster::new();
     c.job(mock_job());
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect {
@@ -63,6 +65,7 @@ fn test_reconciler_place_existing() {
     let job = c.job(mock_job());
     c.allocs(&job, 5);
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect {
@@ -88,6 +91,7 @@ fn test_reconciler_scale_down_partial() {
     let job = c.job(mock_job());
     c.allocs(&job, 20);
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect {
@@ -121,6 +125,7 @@ fn test_reconciler_scale_down_zero() {
     let job = c.job(spec);
     c.allocs(&job, 20);
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect {
@@ -152,6 +157,7 @@ fn test_reconciler_scale_down_zero_duplicate_names() {
     }
     expected.sort();
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect {
@@ -177,6 +183,7 @@ fn test_reconciler_inplace() {
     c.job(inplace_update(&old)); // allocUpdateFnInplace
     allocs_of(&mut c, &old, 10);
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect {
@@ -203,6 +210,7 @@ fn test_reconciler_inplace_scale_up() {
     c.job(inplace_update(&old)); // allocUpdateFnInplace
     allocs_of(&mut c, &old, 10);
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect {
@@ -232,6 +240,7 @@ fn test_reconciler_inplace_scale_down() {
     c.job(inplace_update(&old)); // allocUpdateFnInplace
     allocs_of(&mut c, &old, 10);
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect {
@@ -281,6 +290,7 @@ fn test_reconciler_inplace_rollback() {
     // allocs[2] has no task states and ModifyTime 0: its reschedule time is long past.
     c.alloc_mut(&a2).client_status = status::FAILED.into();
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect {
@@ -327,6 +337,7 @@ fn test_reconciler_destructive() {
     c.job(destructive_update(&old)); // allocUpdateFnDestructive
     allocs_of(&mut c, &old, 10);
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect {
@@ -359,6 +370,7 @@ fn test_reconciler_destructive_max_parallel() {
     c.job(destructive_update(&old)); // allocUpdateFnDestructive
     allocs_of(&mut c, &old, 10);
     let r = c.replay_job("mock-service-max-parallel");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect {
@@ -385,6 +397,7 @@ fn test_reconciler_destructive_scale_up() {
     c.job(destructive_update(&old)); // allocUpdateFnDestructive
     allocs_of(&mut c, &old, 10);
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect {
@@ -414,6 +427,7 @@ fn test_reconciler_destructive_scale_down() {
     c.job(destructive_update(&old)); // allocUpdateFnDestructive
     allocs_of(&mut c, &old, 10);
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect {
@@ -449,6 +463,7 @@ fn test_reconciler_lost_node() {
     let ids = c.allocs(&job, 10);
     down(&mut c, &ids, 2);
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect {
@@ -484,6 +499,7 @@ fn test_reconciler_lost_node_scale_up() {
     let ids = c.allocs(&job, 10);
     down(&mut c, &ids, 2);
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect {
@@ -515,6 +531,7 @@ fn test_reconciler_lost_node_scale_down() {
     let ids = c.allocs(&job, 10);
     down(&mut c, &ids, 2);
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect {
@@ -541,6 +558,7 @@ fn test_reconciler_drain_node() {
     let ids = c.allocs(&job, 10);
     drain(&mut c, &ids[..2]);
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect {
@@ -574,6 +592,7 @@ fn test_reconciler_drain_node_scale_up() {
     let ids = c.allocs(&job, 10);
     drain(&mut c, &ids[..2]);
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect {
@@ -607,6 +626,7 @@ fn test_reconciler_drain_node_scale_down() {
     let ids = c.allocs(&job, 10);
     drain(&mut c, &ids[..3]);
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect {
@@ -643,6 +663,7 @@ fn test_reconciler_removed_tg() {
     spec.task_groups[0].name = "different".into();
     c.job(spec);
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect {

@@ -70,6 +70,12 @@ fn assert_all_stopped(r: &plan_inspect::report::JobReport, group: &str) {
         )],
     );
     assert_eq!(stop_indexes(r), int_range(&[0, 9]));
+    assert!(
+        r.plan
+            .stop
+            .iter()
+            .all(|s| s.description == desc::NOT_NEEDED)
+    );
 }
 
 /// TestReconciler_JobStopped "stopped job" (scheduler/reconcile_test.go:1251).
@@ -78,6 +84,7 @@ fn test_reconciler_job_stopped_stopped_job() {
     let mut c = Cluster::new();
     stopped_job(&mut c, false);
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_all_stopped(&r, "web");
     assert!(r.stopped);
 }
@@ -88,6 +95,7 @@ fn test_reconciler_job_stopped_nil_job() {
     let mut c = Cluster::new();
     nil_job(&mut c, false);
     let r = c.replay_job("foo");
+    assert_partition(&c, &r);
     assert_all_stopped(&r, "bar");
     assert!(r.purged);
 }
@@ -104,6 +112,7 @@ fn test_reconciler_job_stopped_terminal_allocs_stopped_job() {
     let mut c = Cluster::new();
     stopped_job(&mut c, true);
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_nothing_stopped(&r, "web");
 }
 
@@ -114,6 +123,7 @@ fn test_reconciler_job_stopped_terminal_allocs_nil_job() {
     let mut c = Cluster::new();
     nil_job(&mut c, true);
     let r = c.replay_job("foo");
+    assert_partition(&c, &r);
     assert_nothing_stopped(&r, "bar");
 }
 
@@ -133,6 +143,7 @@ fn test_reconciler_multi_tg() {
     let job = c.job(multi_tg_job());
     c.allocs(&job, 2);
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect {
@@ -183,6 +194,7 @@ fn test_reconciler_multi_tg_single_update_stanza() {
         },
     );
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect::default(),
@@ -278,6 +290,7 @@ fn test_reconciler_reschedule_later_batch() {
     let job = c.job(batch_job(4, 15 * SECOND));
     let ids = batch_chain(&mut c, &job, now());
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
 
     assert_eq!(r.plan.followup_evals.len(), 1);
     let eval = &r.plan.followup_evals[0];
@@ -331,6 +344,7 @@ fn test_reconciler_reschedule_later_with_batched_evals_batch() {
         a.task_states = finished_at("web", at);
     }
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
 
     let evals = &r.plan.followup_evals;
     assert_eq!(evals.len(), 2);
@@ -371,6 +385,7 @@ fn test_reconciler_reschedule_now_batch() {
     let ids = batch_chain(&mut c, &job, now().add(-5 * SECOND));
     c.alloc_mut(&ids[2]).followup_eval_id = "eval-elsewhere".into();
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
 
     assert!(r.plan.followup_evals.is_empty());
     assert_results(
@@ -439,6 +454,7 @@ fn test_reconciler_reschedule_later_service() {
     let job = c.job(spec);
     let ids = service_failures(&mut c, &job, now());
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
 
     assert_eq!(r.plan.followup_evals.len(), 1);
     let eval = &r.plan.followup_evals[0];
@@ -488,6 +504,7 @@ fn test_reconciler_service_client_status_complete() {
     let ids = c.allocs(&job, 5);
     c.alloc_mut(&ids[4]).client_status = status::COMPLETE.into();
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect {
@@ -519,6 +536,7 @@ fn test_reconciler_service_desired_stop_client_status_complete() {
         a.desired_status = status::STOP.into();
     }
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
     assert_results(
         &r,
         Expect {
@@ -557,6 +575,7 @@ fn test_reconciler_reschedule_now_service() {
     // placeholder eval ID gives the same result.
     let ids = service_failures(&mut c, &job, now().add(-10 * SECOND));
     let r = c.replay_job("mock-service");
+    assert_partition(&c, &r);
 
     assert!(r.plan.followup_evals.is_empty());
     assert_results(

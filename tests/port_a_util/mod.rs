@@ -102,3 +102,33 @@ pub fn finished_at(name: &str, finished: Time) -> std::collections::BTreeMap<Str
     .into_iter()
     .collect()
 }
+
+/// The contract's invariant (spec section 6): every allocation of the job
+/// appears exactly once in its group, in one bucket or in `set_aside`.
+pub fn assert_partition(c: &Cluster, r: &JobReport) {
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for g in &r.groups {
+        let b = &g.buckets;
+        for set in [
+            &b.untainted,
+            &b.migrate,
+            &b.lost,
+            &b.disconnecting,
+            &b.reconnecting,
+            &b.ignore,
+        ] {
+            seen.extend(set.iter().map(|e| (g.name.clone(), e.id.clone())));
+        }
+        seen.extend(g.set_aside.iter().map(|e| (g.name.clone(), e.id.clone())));
+    }
+    seen.sort();
+    let mut want: Vec<(String, String)> = c
+        .snapshot
+        .allocs
+        .iter()
+        .filter(|a| a.job_id == r.id && a.namespace == r.namespace)
+        .map(|a| (a.task_group.clone(), a.id.clone()))
+        .collect();
+    want.sort();
+    assert_eq!(seen, want, "allocations by group, in buckets or set aside");
+}
