@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use plan_inspect::model::*;
 use plan_inspect::reconciler::{DesiredChanges, desc, trigger};
-use plan_inspect::report::JobReport;
+use plan_inspect::report::{BucketEntry, Buckets, JobReport};
 use plan_inspect::time::{Duration, SECOND};
 
 fn dc() -> DesiredChanges {
@@ -253,6 +253,11 @@ fn reconnected(r: &JobReport) -> Vec<String> {
     sorted(r.plan.reconnect_updates.iter().map(|u| u.alloc_id.clone()))
 }
 
+/// The IDs in one bucket of group "web".
+fn bucket(r: &JobReport, pick: fn(&Buckets) -> &Vec<BucketEntry>) -> Vec<String> {
+    sorted(pick(&group(r, "web").buckets).iter().map(|e| e.id.clone()))
+}
+
 fn stopped(r: &JobReport) -> Vec<String> {
     sorted(r.plan.stop.iter().map(|s| s.alloc_id.clone()))
 }
@@ -300,8 +305,9 @@ fn test_reconciler_disconnected_client_resume_original_and_stop_replacement() {
         stop_desc: Some((desc::RECONNECTED, None)),
         ..Case::default()
     });
-    assert_eq!(reconnected(&r), sorted(disconnected));
+    assert_eq!(reconnected(&r), sorted(disconnected.clone()));
     assert_eq!(stopped(&r), sorted(replacements));
+    assert_eq!(bucket(&r, |b| &b.reconnecting), sorted(disconnected));
 }
 
 /// TestReconciler_Disconnected_Client, case "stop-original-with-lower-node-score"
@@ -327,6 +333,10 @@ fn test_reconciler_disconnected_client_stop_original_with_lower_node_score() {
         stop_desc: Some((desc::NOT_NEEDED, None)),
         ..Case::default()
     });
+    assert_eq!(
+        bucket(&r, |b| &b.reconnecting),
+        sorted(disconnected.clone())
+    );
     assert_eq!(stopped(&r), sorted(disconnected));
 }
 
@@ -523,6 +533,7 @@ fn test_reconciler_disconnected_client_stop_expired_allocs() {
         stop_desc: Some((desc::LOST, Some(status::LOST))),
         ..Case::default()
     });
+    assert_eq!(bucket(&r, |b| &b.lost), sorted(disconnected.clone()));
     assert_eq!(stopped(&r), sorted(disconnected));
 }
 
@@ -548,6 +559,10 @@ fn test_reconciler_disconnected_client_replace_allocs_on_disconnected_node() {
         },
         ..Case::default()
     });
+    assert_eq!(
+        bucket(&r, |b| &b.disconnecting),
+        sorted(disconnected.clone())
+    );
     assert_disconnect_updates(&r, &disconnected, now());
     assert_replacements(&r, &disconnected, true, false);
 }
