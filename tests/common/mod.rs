@@ -329,3 +329,64 @@ pub fn assert_results(
         );
     }
 }
+
+/// The job of Nomad's `buildResumableAllocations`: `mock.Job()` with
+/// `max_client_disconnect = 5m` and `count` instances of group "web".
+pub fn resumable_job(count: i64) -> Job {
+    let mut j = mock_job();
+    j.task_groups[0].max_client_disconnect = Some(5 * MINUTE);
+    j.task_groups[0].count = count;
+    j
+}
+
+/// Nomad's `buildAllocations`: `count` allocations of `job` (indexes
+/// `0..count`, each on its own ready node) with the given statuses and a
+/// score metric of `node_score` for their node.
+pub fn build_allocations(
+    c: &mut Cluster,
+    job: &Arc<Job>,
+    count: u64,
+    client_status: &str,
+    desired_status: &str,
+    node_score: f64,
+) -> Vec<String> {
+    let ids = c.allocs(job, count);
+    for id in &ids {
+        let a = c.alloc_mut(id);
+        a.client_status = client_status.into();
+        a.desired_status = desired_status.into();
+        a.metrics = Some(AllocMetric {
+            score_meta_data: vec![NodeScoreMeta {
+                node_id: a.node_id.clone(),
+                norm_score: node_score,
+            }],
+        });
+    }
+    ids
+}
+
+/// Nomad's `buildResumableAllocations`: registers `resumable_job(count)` and
+/// builds its allocations; returns the job and the allocation IDs in order.
+pub fn build_resumable_allocations(
+    c: &mut Cluster,
+    count: u64,
+    client_status: &str,
+    desired_status: &str,
+    node_score: f64,
+) -> (Arc<Job>, Vec<String>) {
+    let job = c.job(resumable_job(count as i64));
+    let ids = build_allocations(c, &job, count, client_status, desired_status, node_score);
+    (job, ids)
+}
+
+/// Nomad's `buildDisconnectedNodes`: marks the nodes of the first `count`
+/// allocations disconnected; returns those node IDs.
+pub fn build_disconnected_nodes(c: &mut Cluster, allocs: &[String], count: usize) -> Vec<String> {
+    let mut nodes = Vec::new();
+    for id in &allocs[..count] {
+        let node = c.alloc_mut(id).node_id.clone();
+        c.node_mut(&node).status = node_status::DISCONNECTED.into();
+        nodes.push(node);
+    }
+    nodes
+}
