@@ -383,6 +383,7 @@ fn cancel_deployment_job_stop(nil_job: bool, failed: bool) {
         );
     }
     assert_eq!(stop_indexes(&r), int_range(&[0, 9]));
+    assert_stop_descriptions(&r, "alloc not needed due to job update");
 }
 
 /// TestReconciler_CancelDeployment_JobStop, case "stopped job, running

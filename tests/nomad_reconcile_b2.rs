@@ -52,6 +52,7 @@ fn paused_or_failed_no_more_canaries(deployment_status: &str, stop: u64) {
     );
     if stop > 0 {
         assert_eq!(r.plan.stop[0].alloc_id, canary);
+        assert_stop_descriptions(&r, "alloc not needed due to job update");
     }
 }
 
@@ -318,6 +319,7 @@ fn test_reconciler_stop_old_canaries() {
     assert_eq!(stop_indexes(&r), int_range(&[0, 1]));
     assert_eq!(place_indexes(&r), int_range(&[0, 1]));
     assert!(r.plan.place.iter().all(|p| p.canary));
+    assert_stop_descriptions(&r, "alloc not needed due to job update");
 }
 
 /// The NewCanaries tests: `count` allocations of the old job, and the
@@ -562,6 +564,7 @@ fn test_reconciler_promote_canaries_unblock() {
         }),
     );
     assert_no_canaries_stopped(&c, &d, &r);
+    assert_stop_descriptions(&r, "alloc not needed due to job update");
     assert_eq!(destructive_indexes(&r), int_range(&[2, 3]));
     assert_eq!(stop_indexes(&r), int_range(&[0, 1]));
 }
@@ -606,6 +609,7 @@ fn test_reconciler_promote_canaries_canaries_equal_count() {
         deployment_status::DESC_SUCCESSFUL,
     );
     assert_no_canaries_stopped(&c, &d, &r);
+    assert_stop_descriptions(&r, "alloc not needed due to job update");
     assert_eq!(stop_indexes(&r), int_range(&[0, 1]));
 }
 
