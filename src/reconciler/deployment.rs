@@ -151,8 +151,9 @@ impl<'a> Reconciler<'a, '_> {
         };
         match d.task_groups.get(group) {
             Some(s) => {
-                s.healthy_allocs >= s.desired_total.max(s.desired_canaries)
-                    && !(s.desired_canaries > 0 && !s.promoted)
+                let enough_healthy = s.healthy_allocs >= s.desired_total.max(s.desired_canaries);
+                let canaries_promoted = s.desired_canaries <= 0 || s.promoted;
+                enough_healthy && canaries_promoted
             }
             None => true,
         }
