@@ -1,0 +1,20 @@
+complete -c plan-inspect -l now -d 'Evaluate at this RFC 3339 time instead of the snapshot\'s' -r
+complete -c plan-inspect -l job -d 'Only this job (by ID)' -r
+complete -c plan-inspect -l namespace -d 'Only jobs in this namespace' -r
+complete -c plan-inspect -l eval -d 'Replay this evaluation from the snapshot\'s `Evals` (its job, ID and priority)' -r
+complete -c plan-inspect -l format -d 'Output format' -r -f -a "table\t''
+json\t''"
+complete -c plan-inspect -l color -d 'When to color the tables' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c plan-inspect -l completions -d 'Print a shell completion script and exit' -r -f -a "bash\t''
+elvish\t''
+fish\t''
+powershell\t''
+zsh\t''"
+complete -c plan-inspect -l no-disconnected-clients -d 'Evaluate as servers older than Nomad 1.3 would (no disconnected-client support)'
+complete -c plan-inspect -s v -l verbose -d 'Full IDs, exact times and every DesiredChanges column'
+complete -c plan-inspect -l detailed-exitcode -d 'Exit 2 when the plan would change anything, 0 when it would not'
+complete -c plan-inspect -l man -d 'Print the man page and exit'
+complete -c plan-inspect -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c plan-inspect -s V -l version -d 'Print version'

@@ -1,0 +1,48 @@
+#compdef plan-inspect
+
+autoload -U is-at-least
+
+_plan-inspect() {
+    typeset -A opt_args
+    typeset -a _arguments_options
+    local ret=1
+
+    if is-at-least 5.2; then
+        _arguments_options=(-s -S -C)
+    else
+        _arguments_options=(-s -C)
+    fi
+
+    local context curcontext="$curcontext" state line
+    _arguments "${_arguments_options[@]}" : \
+'--now=[Evaluate at this RFC 3339 time instead of the snapshot'\''s]:RFC3339:_default' \
+'--job=[Only this job (by ID)]:ID:_default' \
+'--namespace=[Only jobs in this namespace]:NS:_default' \
+'--eval=[Replay this evaluation from the snapshot'\''s \`Evals\` (its job, ID and priority)]:ID:_default' \
+'--format=[Output format]:FORMAT:(table json)' \
+'--color=[When to color the tables]:WHEN:(auto always never)' \
+'--completions=[Print a shell completion script and exit]:SHELL:(bash elvish fish powershell zsh)' \
+'--no-disconnected-clients[Evaluate as servers older than Nomad 1.3 would (no disconnected-client support)]' \
+'-v[Full IDs, exact times and every DesiredChanges column]' \
+'--verbose[Full IDs, exact times and every DesiredChanges column]' \
+'--detailed-exitcode[Exit 2 when the plan would change anything, 0 when it would not]' \
+'--man[Print the man page and exit]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+'::snapshot -- The snapshot file, or `-` for standard input:_files' \
+&& ret=0
+}
+
+(( $+functions[_plan-inspect_commands] )) ||
+_plan-inspect_commands() {
+    local commands; commands=()
+    _describe -t commands 'plan-inspect commands' commands "$@"
+}
+
+if [ "$funcstack[1]" = "_plan-inspect" ]; then
+    _plan-inspect "$@"
+else
+    compdef _plan-inspect plan-inspect
+fi

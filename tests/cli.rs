@@ -1,0 +1,174 @@
+//! The binary's manners: exit codes, colors, pipes, completions, secrets.
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+
+use assert_cmd::cargo::CommandCargoExt;
+
+fn bin() -> Command {
+    let mut c = Command::cargo_bin("plan-inspect").unwrap();
+    c.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("NO_COLOR");
+    c
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = bin().args(args).output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn json_output_parses_and_exits_zero() {
+    let (code, stdout, _) = run(&["fixtures/example.json", "--format", "json"]);
+    assert_eq!(code, 0);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["schema_version"], 1);
+}
+
+#[test]
+fn detailed_exitcode_is_two_when_the_plan_changes_something() {
+    assert_eq!(run(&["fixtures/example.json", "--detailed-exitcode"]).0, 2);
+    // The batch job alone only gets a follow-up eval: nothing placed or stopped.
+    assert_eq!(
+        run(&[
+            "fixtures/example.json",
+            "--job",
+            "report",
+            "--detailed-exitcode"
+        ])
+        .0,
+        0
+    );
+}
+
+#[test]
+fn a_missing_file_is_one_message_and_status_one() {
+    let (code, stdout, stderr) = run(&["fixtures/absent.json"]);
+    assert_eq!(code, 1);
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.starts_with("plan-inspect: fixtures/absent.json: cannot read:"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1);
+}
+
+#[test]
+fn an_unknown_job_is_an_error() {
+    let (code, stdout, stderr) = run(&["fixtures/example.json", "--job", "nope"]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert_eq!(stderr, "plan-inspect: no job \"nope\" in the snapshot\n");
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    assert_eq!(run(&["--format", "yaml", "fixtures/example.json"]).0, 2);
+    assert_eq!(run(&[]).0, 2);
+    let (code, _, stderr) = run(&["fixtures/example.json", "--now", "yesterday"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("invalid RFC 3339 time"), "{stderr}");
+}
+
+#[test]
+fn color_follows_the_flag_and_no_color() {
+    let ansi = |s: &str| s.contains('\u{1b}');
+    assert!(ansi(
+        &run(&["fixtures/example.json", "--color", "always"]).1
+    ));
+    assert!(!ansi(
+        &run(&["fixtures/example.json", "--color", "never"]).1
+    ));
+    // Piped output is not a terminal: auto means no color.
+    assert!(!ansi(&run(&["fixtures/example.json"]).1));
+    let out = bin()
+        .args(["fixtures/example.json"])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(!ansi(&String::from_utf8(out.stdout).unwrap()));
+    // JSON is never colored.
+    assert!(!ansi(
+        &run(&[
+            "fixtures/example.json",
+            "--format",
+            "json",
+            "--color",
+            "always"
+        ])
+        .1
+    ));
+}
+
+#[test]
+fn secrets_never_reach_the_output() {
+    for format in ["table", "json"] {
+        let (_, stdout, stderr) = run(&["fixtures/example.json", "--format", format, "--verbose"]);
+        assert!(!stdout.contains("secret-token") && !stderr.contains("secret-token"));
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    // Enough allocations that the output overflows the pipe buffer.
+    let text = std::fs::read_to_string(format!(
+        "{}/fixtures/example.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let template = doc["Allocs"][0].clone();
+    let allocs = doc["Allocs"].as_array_mut().unwrap();
+    for i in 0..3000 {
+        let mut a = template.clone();
+        a["ID"] = format!("{i:08x}-1111-4000-8000-000000000000").into();
+        a["Name"] = format!("web.web[{}]", i + 10).into();
+        allocs.push(a);
+    }
+    let mut child = bin()
+        .args(["-", "--format", "json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(doc.to_string().as_bytes())
+        .unwrap();
+    let mut first = [0u8; 1];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // stdout is dropped (closed) here, before the binary has written it all.
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+#[test]
+fn committed_completions_match_the_cli() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let (code, stdout, _) = run(&["--completions", shell]);
+        assert_eq!(code, 0);
+        let path = format!(
+            "{}/completions/plan-inspect.{shell}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let committed = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            committed == stdout,
+            "{path} is out of date: run `cargo run -- --completions {shell} > completions/plan-inspect.{shell}`"
+        );
+    }
+}
+
+#[test]
+fn the_man_page_renders() {
+    let (code, stdout, _) = run(&["--man"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains(".TH plan-inspect"));
+}
