@@ -103,9 +103,57 @@ pub struct TaskEvent {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct AllocState {
-    pub field: String,
+    pub field: AllocStateField,
     pub value: String,
     pub time: Time,
+}
+
+/// `structs.AllocStateField`, a Go `uint8` enum that JSON dumps write as a
+/// number (0 is the client status). Its name is accepted too, for snapshots
+/// written by hand.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AllocStateField {
+    #[default]
+    ClientStatus,
+    /// A field this Nomad version does not define.
+    Other(u64),
+}
+
+impl From<&str> for AllocStateField {
+    fn from(name: &str) -> AllocStateField {
+        match name {
+            "ClientStatus" => AllocStateField::ClientStatus,
+            _ => AllocStateField::Other(u64::MAX),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for AllocStateField {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<AllocStateField, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = AllocStateField;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an AllocStateField (0 for ClientStatus)")
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<AllocStateField, E> {
+                Ok(if n == 0 {
+                    AllocStateField::ClientStatus
+                } else {
+                    AllocStateField::Other(n)
+                })
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<AllocStateField, E> {
+                u64::try_from(n)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(n), &self))
+                    .and_then(|n| self.visit_u64(n))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<AllocStateField, E> {
+                Ok(AllocStateField::from(s))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// A `structs.AllocDeploymentStatus`.
@@ -254,7 +302,7 @@ impl Allocation {
     pub fn last_unknown(&self) -> Time {
         self.alloc_states
             .iter()
-            .filter(|s| s.field == "ClientStatus" && s.value == status::UNKNOWN)
+            .filter(|s| s.field == AllocStateField::ClientStatus && s.value == status::UNKNOWN)
             .map(|s| s.time)
             .max()
             .unwrap_or(Time::ZERO)
@@ -463,7 +511,7 @@ impl Allocation {
         let lost = self
             .alloc_states
             .iter()
-            .find(|s| s.field == "ClientStatus" && s.value == status::LOST)
+            .find(|s| s.field == AllocStateField::ClientStatus && s.value == status::LOST)
             .map(|s| s.time)
             .filter(|t| !t.is_zero())
             .unwrap_or(now);

@@ -154,8 +154,16 @@ impl<'n> State<'n> {
         Ok(job)
     }
 
-    fn set_meta(&mut self, meta: Option<SnapshotMeta>) {
-        let Some(meta) = meta else { return };
+    fn set_meta(&mut self, meta: Option<MetaField>) {
+        let meta = match meta {
+            Some(MetaField::One(m)) => m,
+            // `snapshot state` writes a one-element array; the last entry wins.
+            Some(MetaField::Many(list)) => match list.into_iter().last() {
+                Some(m) => m,
+                None => return,
+            },
+            None => return,
+        };
         self.meta_time = parse_snapshot_id(&meta.id);
         if self.meta_time.is_none() {
             self.warnings.push(
@@ -167,6 +175,15 @@ impl<'n> State<'n> {
             );
         }
     }
+}
+
+/// `SnapshotMeta` as `nomad operator snapshot state` writes it (an array of
+/// one raft `SnapshotMeta`), or as a plain object.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum MetaField {
+    One(SnapshotMeta),
+    Many(Vec<SnapshotMeta>),
 }
 
 /// The part of raft's `SnapshotMeta` that dates the snapshot.

@@ -197,6 +197,28 @@ fn snapshot_meta_dates_the_snapshot() {
 }
 
 #[test]
+fn snapshot_meta_as_snapshot_state_writes_it() {
+    // `nomad operator snapshot state` writes a one-element array.
+    let s =
+        ok(r#"{"SnapshotMeta": [{"Version": 1, "ID": "2-1234-1648771200000", "Index": 1234}]}"#);
+    assert_eq!(
+        s.meta_time,
+        Some(Time::parse_rfc3339("2022-04-01T00:00:00Z").unwrap())
+    );
+}
+
+#[test]
+fn alloc_state_fields_are_numbers_in_real_dumps() {
+    let s = ok(r#"{"Allocs": [{"ID": "a", "AllocStates": [
+        {"Field": 0, "Value": "unknown", "Time": "2022-04-01T00:00:00Z"},
+        {"Field": 7, "Value": "unknown", "Time": "2022-04-02T00:00:00Z"}]}]}"#);
+    assert_eq!(
+        s.allocs[0].last_unknown(),
+        Time::parse_rfc3339("2022-04-01T00:00:00Z").unwrap()
+    );
+}
+
+#[test]
 fn extensions_are_read() {
     let s = ok(
         r#"{"Now": "2022-04-01T00:00:30+00:00", "EvalID": "", "SupportsDisconnectedClients": false}"#,
