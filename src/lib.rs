@@ -4,6 +4,7 @@
 //! does no I/O: it takes a [`model::Snapshot`] and returns a
 //! [`report::Report`]. Reading ([`read`]) and rendering ([`render`]) live at
 //! the edge.
+pub mod explain;
 pub mod model;
 pub mod read;
 pub mod reconciler;
