@@ -195,7 +195,12 @@ fn placement_job<'s>(
     let mut jobs: Vec<(&str, &str)> = snapshot
         .jobs
         .iter()
-        .filter(|j| options.namespace.as_deref().is_none_or(|n| n == j.namespace))
+        .filter(|j| {
+            options
+                .namespace
+                .as_deref()
+                .is_none_or(|n| n == j.namespace)
+        })
         .filter(|j| {
             j.task_groups.iter().any(|tg| {
                 name.strip_prefix(j.id.as_str())

@@ -5,9 +5,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
-use crate::model::{
-    Allocation, Deployment, Evaluation, Job, Node, Snapshot, node_status, status,
-};
+use crate::model::{Allocation, Deployment, Evaluation, Job, Node, Snapshot, node_status, status};
 use crate::reconciler::{
     Bucket, ReconcileInput, Reconciler, Reconciliation, TaintContext, TaintedNodes, desc, reason,
     tainted_nodes,

@@ -209,7 +209,11 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
         (Some(expiry), Some(timeout)) => {
             step = step.fact(
                 "expiry",
-                format!("{last} + {} = {}", format_duration(timeout), at(expiry, now)),
+                format!(
+                    "{last} + {} = {}",
+                    format_duration(timeout),
+                    at(expiry, now)
+                ),
             );
             let passed = if now >= expiry {
                 "expired (now ≥ expiry)"
@@ -228,11 +232,13 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
     let conclusion = match alloc.last_reconnect() {
         Some(t) => {
             let (_, late) = alloc.reconnected();
-            step = step.fact("reconnect event", at(t, now)).fact(
-                "expired at reconnect",
-                yes_no(late),
-            );
-            format!("{conclusion}; reconnected {}", if late { "too late" } else { "in time" })
+            step = step
+                .fact("reconnect event", at(t, now))
+                .fact("expired at reconnect", yes_no(late));
+            format!(
+                "{conclusion}; reconnected {}",
+                if late { "too late" } else { "in time" }
+            )
         }
         None => conclusion,
     };
@@ -368,7 +374,10 @@ fn rescheduling(
     step = step.fact(
         "fail time",
         if disconnecting {
-            format!("{} (disconnecting: the evaluation time)", at(fail_time, now))
+            format!(
+                "{} (disconnecting: the evaluation time)",
+                at(fail_time, now)
+            )
         } else {
             format!("{} (last task finish, else ModifyTime)", at(fail_time, now))
         },
@@ -397,7 +406,11 @@ fn rescheduling(
             if next.is_zero() {
                 "none (not failed)".to_string()
             } else {
-                format!("fail time + {} = {}", format_duration(delay.delay), at(next, now))
+                format!(
+                    "fail time + {} = {}",
+                    format_duration(delay.delay),
+                    at(next, now)
+                )
             },
         )
         .fact("eligible", yes_no(eligible));
@@ -517,7 +530,11 @@ fn job_update(trace: &GroupTrace<'_>, job: &JobReport, alloc: &Allocation) -> Op
             .fact("first difference", why)
             .fact(
                 "destructive updates allowed now",
-                format!("{} of {}", p.destructive_allowed.max(0), u.destructive.len()),
+                format!(
+                    "{} of {}",
+                    p.destructive_allowed.max(0),
+                    u.destructive.len()
+                ),
             ),
     )
 }
@@ -551,7 +568,11 @@ fn fate(plan: &Plan, alloc: &Allocation) -> Vec<String> {
         .into_iter()
         .filter_map(|(set, f)| set.then_some(f))
         .collect();
-        out.push(format!("replacement placed: {} ({})", p.name, flags.join(", ")));
+        out.push(format!(
+            "replacement placed: {} ({})",
+            p.name,
+            flags.join(", ")
+        ));
     }
     for d in plan.destructive_update.iter().filter(|d| d.alloc_id == id) {
         out.push(format!("destructive update of {}: {}", d.name, d.reason));

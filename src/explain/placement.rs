@@ -98,12 +98,18 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, name: &str) -> Result<Explanation,
             step = step.fact("previous allocation", prev);
         }
         if p.downgrade_non_canary {
-            step = step.fact("downgrade non-canary", "yes: placed with the old job version");
+            step = step.fact(
+                "downgrade non-canary",
+                "yes: placed with the old job version",
+            );
         }
         steps.push(step);
     }
     for d in &destructive {
-        fate.push(format!("destructive update of {}: {}", d.alloc_id, d.reason));
+        fate.push(format!(
+            "destructive update of {}: {}",
+            d.alloc_id, d.reason
+        ));
         steps.push(
             Step::new(
                 "Destructive update",
@@ -144,7 +150,11 @@ fn counts(b: &PlacementBasis) -> Step {
         )
     } else {
         let missing = (b.count - existing(b) as i64).max(0);
-        format!("count {} − existing {} = {missing} missing", b.count, existing(b))
+        format!(
+            "count {} − existing {} = {missing} missing",
+            b.count,
+            existing(b)
+        )
     };
     let mut step = Step::new("Group", conclusion)
         .fact("count", b.count.to_string())
@@ -163,7 +173,10 @@ fn counts(b: &PlacementBasis) -> Step {
     if b.canaries_desired > 0 {
         step = step.fact(
             "canaries",
-            format!("{} wanted, {} running", b.canaries_desired, b.canaries_existing),
+            format!(
+                "{} wanted, {} running",
+                b.canaries_desired, b.canaries_existing
+            ),
         );
     }
     if !b.place_ready {

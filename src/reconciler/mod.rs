@@ -21,10 +21,10 @@ mod trace;
 
 pub use alloc_set::AllocSet;
 pub use name_index::{Bitmap, NameIndex, alloc_name};
+pub use reconnect_decision::{ReconnectDecision, ReconnectVerdict};
 pub use reschedule::{
     DelayedReschedule, RescheduleContext, RescheduleSets, should_filter, update_by_reschedulable,
 };
-pub use reconnect_decision::{ReconnectDecision, ReconnectVerdict};
 pub use results::*;
 pub use tainted::{
     Bucket, TaintContext, TaintRule, TaintedNodes, TaintedSets, classify, classify_rule, reason,

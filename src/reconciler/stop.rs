@@ -150,8 +150,8 @@ impl<'a> Reconciler<'a, '_> {
                 if replacement.name != rec.name {
                     continue;
                 }
-                let rep_score = AllocMetric::max_norm_score(replacement.metrics.as_ref())
-                    .map(|m| m.norm_score);
+                let rep_score =
+                    AllocMetric::max_norm_score(replacement.metrics.as_ref()).map(|m| m.norm_score);
                 let rec_score =
                     AllocMetric::max_norm_score(rec.metrics.as_ref()).map(|m| m.norm_score);
                 let verdict = match (rec_score, rep_score) {
