@@ -529,7 +529,7 @@ fn job_update(trace: &GroupTrace<'_>, job: &JobReport, alloc: &Allocation) -> Op
         Step::new("Job update", conclusion)
             .fact("first difference", why)
             .fact(
-                "destructive updates allowed now",
+                "allowed now",
                 format!(
                     "{} of {}",
                     p.destructive_allowed.max(0),
