@@ -23,7 +23,7 @@ _plan__inspect() {
 
     case "${cmd}" in
         plan__inspect)
-            opts="-v -h -V --now --job --namespace --eval --no-disconnected-clients --format --color --verbose --detailed-exitcode --completions --man --help --version"
+            opts="-v -h -V --now --job --namespace --eval --no-disconnected-clients --format --color --verbose --explain --detailed-exitcode --completions --man --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -51,6 +51,10 @@ _plan__inspect() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --explain)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --completions)

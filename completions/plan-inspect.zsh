@@ -21,6 +21,7 @@ _plan-inspect() {
 '--eval=[Replay this evaluation from the snapshot'\''s \`Evals\` (its job, ID and priority)]:ID:_default' \
 '--format=[Output format]:FORMAT:(table json)' \
 '--color=[When to color the tables]:WHEN:(auto always never)' \
+'--explain=[Explain one allocation (ID or unique ID prefix) or one placement (\`job.group\[index\]\`)\: every step the reconciler took, with its facts]:ALLOC:_default' \
 '--completions=[Print a shell completion script and exit]:SHELL:(bash elvish fish powershell zsh)' \
 '--no-disconnected-clients[Evaluate as servers older than Nomad 1.3 would (no disconnected-client support)]' \
 '-v[Full IDs, exact times and every DesiredChanges column]' \

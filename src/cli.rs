@@ -11,7 +11,8 @@ Examples:
   nomad operator snapshot state backup.snap | plan-inspect -
   plan-inspect snapshot.json.gz --job web --now 2022-04-01T03:12:00Z
   plan-inspect snapshot.json --eval 5f2c... --detailed-exitcode
-  plan-inspect snapshot.json --explain 3c1a9e2b";
+  plan-inspect snapshot.json --explain 3c1a9e2b
+  plan-inspect snapshot.json --explain web.web[3] --format json";
 
 /// Replay Nomad's scheduler reconciler (1.3, PR #12333) on a cluster snapshot.
 ///
@@ -56,6 +57,11 @@ pub struct Cli {
     /// Full IDs, exact times and every DesiredChanges column.
     #[arg(long, short)]
     pub verbose: bool,
+
+    /// Explain one allocation (ID or unique ID prefix) or one placement
+    /// (`job.group[index]`): every step the reconciler took, with its facts.
+    #[arg(long, value_name = "ALLOC")]
+    pub explain: Option<String>,
 
     /// Exit 2 when the plan would change anything, 0 when it would not.
     #[arg(long)]

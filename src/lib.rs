@@ -1,7 +1,8 @@
 //! plan-inspect replays Nomad's generic scheduler reconciler (Nomad 1.3,
 //! commit 8ac3e642e6) on a snapshot of cluster state.
 //!
-//! The core ([`model`], [`reconciler`], [`update`], [`replay`], [`report`])
+//! The core ([`model`], [`reconciler`], [`update`], [`replay`], [`report`],
+//! [`explain`])
 //! does no I/O: it takes a [`model::Snapshot`] and returns a
 //! [`report::Report`]. Reading ([`read`]) and rendering ([`render`]) live at
 //! the edge. The whole pipeline:
@@ -27,6 +28,7 @@
 //! assert!(json.contains(r#""schema_version": 1"#));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+pub mod explain;
 pub mod model;
 pub mod read;
 pub mod reconciler;

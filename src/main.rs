@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{CommandFactory, Parser};
+use plan_inspect::explain::explain;
 use plan_inspect::read::{Source, read_snapshot};
 use plan_inspect::render;
 use plan_inspect::replay::{Options, replay};
@@ -57,6 +58,15 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         eval: cli.eval.clone(),
         no_disconnected_clients: cli.no_disconnected_clients,
     };
+    if let Some(subject) = &cli.explain {
+        let explanation = explain(&snapshot, &options, subject)?;
+        let text = match cli.format {
+            Format::Json => render::explain::json(&explanation),
+            Format::Table => render::explain::table(&explanation, use_color(cli.color)),
+        };
+        write_stdout(text.as_bytes())?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let report = replay(&snapshot, &options)?;
     drop(snapshot);
     let text = match cli.format {

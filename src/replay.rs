@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
-use crate::model::{Allocation, Deployment, Job, Node, Snapshot, node_status, status};
+use crate::model::{Allocation, Deployment, Evaluation, Job, Node, Snapshot, node_status, status};
 use crate::reconciler::{
     Bucket, ReconcileInput, Reconciler, Reconciliation, TaintContext, TaintedNodes, desc, reason,
     tainted_nodes,
@@ -43,6 +43,11 @@ pub struct Options {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReplayError {
     EvalNotFound(String),
+    /// `--eval` names an evaluation of another job than the one explained.
+    EvalOfOtherJob {
+        eval: String,
+        job: String,
+    },
     JobNotFound {
         job: String,
         namespace: Option<String>,
@@ -54,6 +59,9 @@ impl fmt::Display for ReplayError {
         match self {
             ReplayError::EvalNotFound(id) => {
                 write!(f, "no evaluation {id:?} in the snapshot's Evals")
+            }
+            ReplayError::EvalOfOtherJob { eval, job } => {
+                write!(f, "evaluation {eval:?} is not an evaluation of job {job:?}")
             }
             ReplayError::JobNotFound {
                 job,
@@ -81,37 +89,9 @@ struct JobWork<'a> {
 
 /// Replays the reconciler for every selected job of `snapshot`.
 pub fn replay(snapshot: &Snapshot, options: &Options) -> Result<Report, ReplayError> {
-    let (now, now_source) = evaluation_time(snapshot, options);
-    let mut warnings = snapshot.warnings.clone();
-    if now_source == NowSource::Clock {
-        warnings.push(Warning::new(
-            "now_from_clock",
-            "nothing dates the snapshot (no --now, Now or SnapshotMeta): evaluated at the current time, \
-             so the output is not reproducible",
-        ));
-    }
-    let eval = match &options.eval {
-        Some(id) => Some(
-            snapshot
-                .evals
-                .iter()
-                .find(|e| &e.id == id)
-                .ok_or_else(|| ReplayError::EvalNotFound(id.clone()))?,
-        ),
-        None => None,
-    };
-    let eval_id = match (eval, &snapshot.eval_id) {
-        (Some(e), _) => e.id.clone(),
-        (None, Some(id)) => id.clone(),
-        (None, None) => PLACEHOLDER_EVAL_ID.to_string(),
-    };
-    let supports =
-        !options.no_disconnected_clients && snapshot.supports_disconnected_clients.unwrap_or(true);
-
-    let nodes: HashMap<&str, &Node> = snapshot.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
-    let deployments = latest_deployments(&snapshot.deployments);
+    let prep = Prepared::new(snapshot, options)?;
     let mut work = collect_jobs(snapshot);
-    let (job_filter, ns_filter) = match eval {
+    let (job_filter, ns_filter) = match prep.eval {
         Some(e) => (Some(e.job_id.as_str()), Some(e.namespace.as_str())),
         None => (options.job.as_deref(), options.namespace.as_deref()),
     };
@@ -126,27 +106,143 @@ pub fn replay(snapshot: &Snapshot, options: &Options) -> Result<Report, ReplayEr
             namespace: ns_filter.map(str::to_string),
         });
     }
+    let ctx = prep.job_context();
+    let jobs = work
+        .iter()
+        .map(|w| ctx.trace_job(w, |report, _, _| report))
+        .collect();
+    Ok(prep.report(jobs))
+}
 
-    let ctx = JobContext {
-        nodes: &nodes,
-        deployments: &deployments,
-        eval_id: &eval_id,
-        eval_priority: eval.map(|e| e.priority),
-        supports,
-        now,
-    };
-    let jobs = work.iter().map(|w| ctx.replay_job(w)).collect();
-    warnings.sort();
-    warnings.dedup();
-    Ok(Report {
-        schema_version: SCHEMA_VERSION,
-        now,
-        now_source,
-        eval_id,
-        supports_disconnected_clients: supports,
-        jobs,
-        warnings,
-    })
+/// One job's replay together with the reconciler's trace, for explanations.
+pub struct JobReplay<'r, 'a> {
+    /// The whole report with this one job.
+    pub report: &'r Report,
+    pub reconciliation: &'r Reconciliation<'a>,
+    pub taint: TaintContext<'r, 'a>,
+    pub nodes: &'r HashMap<&'a str, &'a Node>,
+}
+
+impl JobReplay<'_, '_> {
+    pub fn job(&self) -> &JobReport {
+        &self.report.jobs[0]
+    }
+}
+
+/// Replays the job `job_id` of `namespace` alone and hands its report and
+/// trace to `inspect`. `--job` and `--namespace` are not consulted; an
+/// `--eval` must be one of that job.
+pub fn replay_for_explain<R>(
+    snapshot: &Snapshot,
+    options: &Options,
+    namespace: &str,
+    job_id: &str,
+    inspect: impl FnOnce(JobReplay<'_, '_>) -> R,
+) -> Result<R, ReplayError> {
+    let prep = Prepared::new(snapshot, options)?;
+    if let Some(e) = prep.eval
+        && (e.namespace != namespace || e.job_id != job_id)
+    {
+        return Err(ReplayError::EvalOfOtherJob {
+            eval: e.id.clone(),
+            job: job_id.to_string(),
+        });
+    }
+    let work = collect_jobs(snapshot)
+        .into_iter()
+        .find(|w| w.namespace == namespace && w.id == job_id)
+        .ok_or_else(|| ReplayError::JobNotFound {
+            job: job_id.to_string(),
+            namespace: Some(namespace.to_string()),
+        })?;
+    let ctx = prep.job_context();
+    Ok(ctx.trace_job(&work, |job, rec, taint| {
+        let report = prep.report(vec![job]);
+        inspect(JobReplay {
+            report: &report,
+            reconciliation: rec,
+            taint,
+            nodes: &prep.nodes,
+        })
+    }))
+}
+
+/// What every job's replay shares: the evaluation, its time, the nodes and
+/// the current deployments.
+struct Prepared<'s> {
+    now: Time,
+    now_source: NowSource,
+    eval: Option<&'s Evaluation>,
+    eval_id: String,
+    supports: bool,
+    warnings: Vec<Warning>,
+    nodes: HashMap<&'s str, &'s Node>,
+    deployments: HashMap<(&'s str, &'s str), &'s Deployment>,
+}
+
+impl<'s> Prepared<'s> {
+    fn new(snapshot: &'s Snapshot, options: &Options) -> Result<Prepared<'s>, ReplayError> {
+        let (now, now_source) = evaluation_time(snapshot, options);
+        let mut warnings = snapshot.warnings.clone();
+        if now_source == NowSource::Clock {
+            warnings.push(Warning::new(
+                "now_from_clock",
+                "nothing dates the snapshot (no --now, Now or SnapshotMeta): evaluated at the current time, \
+                 so the output is not reproducible",
+            ));
+        }
+        warnings.sort();
+        warnings.dedup();
+        let eval = match &options.eval {
+            Some(id) => Some(
+                snapshot
+                    .evals
+                    .iter()
+                    .find(|e| &e.id == id)
+                    .ok_or_else(|| ReplayError::EvalNotFound(id.clone()))?,
+            ),
+            None => None,
+        };
+        let eval_id = match (eval, &snapshot.eval_id) {
+            (Some(e), _) => e.id.clone(),
+            (None, Some(id)) => id.clone(),
+            (None, None) => PLACEHOLDER_EVAL_ID.to_string(),
+        };
+        Ok(Prepared {
+            now,
+            now_source,
+            eval,
+            eval_id,
+            supports: !options.no_disconnected_clients
+                && snapshot.supports_disconnected_clients.unwrap_or(true),
+            warnings,
+            nodes: snapshot.nodes.iter().map(|n| (n.id.as_str(), n)).collect(),
+            deployments: latest_deployments(&snapshot.deployments),
+        })
+    }
+
+    fn job_context(&self) -> JobContext<'_> {
+        JobContext {
+            nodes: &self.nodes,
+            deployments: &self.deployments,
+            eval_id: &self.eval_id,
+            eval_priority: self.eval.map(|e| e.priority),
+            supports: self.supports,
+            now: self.now,
+        }
+    }
+
+    fn report(&self, jobs: Vec<JobReport>) -> Report {
+        Report {
+            schema_version: SCHEMA_VERSION,
+            now: self.now,
+            now_source: self.now_source,
+            eval_id: self.eval_id.clone(),
+            supports_disconnected_clients: self.supports,
+            jobs,
+            warnings: self.warnings.clone(),
+        }
+    }
 }
 
 fn evaluation_time(snapshot: &Snapshot, options: &Options) -> (Time, NowSource) {
@@ -217,7 +313,13 @@ struct JobContext<'a> {
 }
 
 impl<'a> JobContext<'a> {
-    fn replay_job(&self, w: &JobWork<'a>) -> JobReport {
+    /// Reconciles one job and hands its report, the reconciler's trace and
+    /// the taint context to `inspect`.
+    fn trace_job<R>(
+        &self,
+        w: &JobWork<'a>,
+        inspect: impl FnOnce(JobReport, &Reconciliation<'_>, TaintContext<'_, '_>) -> R,
+    ) -> R {
         // A purged job's type comes from the job its allocations embed.
         let embedded = w.allocs.iter().find_map(|a| a.job.as_deref());
         let spec = w.job.or(embedded);
@@ -256,7 +358,7 @@ impl<'a> JobContext<'a> {
             supports_disconnected_clients: self.supports,
             now: self.now,
         };
-        JobReport {
+        let report = JobReport {
             namespace: w.namespace.to_string(),
             id: w.id.to_string(),
             job_type,
@@ -266,7 +368,8 @@ impl<'a> JobContext<'a> {
             purged: w.job.is_none(),
             groups: self.group_reports(w.job, &rec, taint),
             plan: self.plan(w, &tainted, &rec),
-        }
+        };
+        inspect(report, &rec, taint)
     }
 
     fn group_reports(
@@ -297,7 +400,7 @@ impl<'a> JobContext<'a> {
                                 node_status: node.map(|n| n.status.clone()),
                                 client_status: a.client_status.clone(),
                                 desired_status: a.desired_status.clone(),
-                                reason: reason(a, b, taint, node),
+                                reason: reason(a, taint, node),
                             }
                         })
                         .collect()

@@ -219,6 +219,48 @@ pub mod status {
 /// The task event a client records when it reconnects (`TaskClientReconnected`).
 pub const TASK_CLIENT_RECONNECTED: &str = "Reconnected";
 
+/// Where `NextDelay` starts from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DelayBase {
+    /// No reschedule policy: no delay.
+    NoPolicy,
+    /// No earlier reschedule: the policy's delay.
+    FirstAttempt,
+    /// The `constant` function: always the policy's delay.
+    Constant,
+    /// Twice the last delay.
+    Exponential { last: Duration },
+    /// The sum of the last two delays.
+    Fibonacci { last: Duration, previous: Duration },
+    /// One earlier reschedule only: the policy's delay.
+    FibonacciSecond,
+    /// The sequence restarted after a `MaxDelay` reset: the last delay again.
+    FibonacciRestarted { last: Duration },
+}
+
+/// The steps of `NextDelay`: the base, capped at `MaxDelay`, and reset to
+/// the policy's delay once more than `MaxDelay` passed since the last reschedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DelaySteps {
+    pub base: DelayBase,
+    /// The resulting delay.
+    pub delay: Duration,
+    pub capped: bool,
+    /// The time since the last reschedule, when it reset the delay.
+    pub reset_after: Option<Duration>,
+}
+
+impl DelaySteps {
+    fn new(base: DelayBase, delay: Duration) -> DelaySteps {
+        DelaySteps {
+            base,
+            delay,
+            capped: false,
+            reset_after: None,
+        }
+    }
+}
+
 impl AllocMetric {
     /// `MaxNormScore`: Nomad keeps score metadata sorted best-first, so it
     /// returns the first entry, not the largest one.
@@ -363,7 +405,8 @@ impl Allocation {
         self.own_task_group()?.reschedule_policy.as_ref()
     }
 
-    fn reschedule_events(&self) -> &[RescheduleEvent] {
+    /// The recorded reschedule events, oldest first.
+    pub fn reschedule_events(&self) -> &[RescheduleEvent] {
         self.reschedule_tracker
             .as_ref()
             .and_then(|t| t.events.as_deref())
@@ -424,37 +467,56 @@ impl Allocation {
 
     /// `NextDelay`: the delay before the next reschedule attempt.
     pub fn next_delay(&self) -> Duration {
+        self.next_delay_steps().delay
+    }
+
+    /// `NextDelay` with how it was reached, for explanations.
+    pub fn next_delay_steps(&self) -> DelaySteps {
         let Some(policy) = self.reschedule_policy() else {
-            return 0;
+            return DelaySteps::new(DelayBase::NoPolicy, 0);
         };
         let events = self.reschedule_events();
         let Some(last) = events.last() else {
-            return policy.delay;
+            return DelaySteps::new(DelayBase::FirstAttempt, policy.delay);
         };
-        let mut delay = match policy.delay_function.as_str() {
-            "exponential" => last.delay.wrapping_mul(2),
+        let base = match policy.delay_function.as_str() {
+            "exponential" => DelayBase::Exponential { last: last.delay },
             "fibonacci" if events.len() >= 2 => {
-                let prev = events[events.len() - 2].delay;
-                if prev == policy.max_delay && last.delay == policy.delay {
-                    last.delay
+                let previous = events[events.len() - 2].delay;
+                if previous == policy.max_delay && last.delay == policy.delay {
+                    DelayBase::FibonacciRestarted { last: last.delay }
                 } else {
-                    last.delay.wrapping_add(prev)
+                    DelayBase::Fibonacci {
+                        last: last.delay,
+                        previous,
+                    }
                 }
             }
-            "fibonacci" => policy.delay,
-            _ => return policy.delay,
+            "fibonacci" => DelayBase::FibonacciSecond,
+            _ => return DelaySteps::new(DelayBase::Constant, policy.delay),
         };
-        if policy.max_delay > 0 && delay > policy.max_delay {
-            delay = policy.max_delay;
+        let mut steps = DelaySteps::new(
+            base,
+            match base {
+                DelayBase::Exponential { last } => last.wrapping_mul(2),
+                DelayBase::Fibonacci { last, previous } => last.wrapping_add(previous),
+                DelayBase::FibonacciRestarted { last } => last,
+                _ => policy.delay,
+            },
+        );
+        if policy.max_delay > 0 && steps.delay > policy.max_delay {
+            steps.delay = policy.max_delay;
+            steps.capped = true;
             let since = self
                 .last_event_time()
                 .unix_nanos_i64()
                 .wrapping_sub(last.reschedule_time);
-            if since > delay {
-                delay = policy.delay;
+            if since > steps.delay {
+                steps.delay = policy.delay;
+                steps.reset_after = Some(since);
             }
         }
-        delay
+        steps
     }
 
     /// `NextRescheduleTime`: when a failed allocation may be rescheduled, and

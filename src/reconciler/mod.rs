@@ -12,20 +12,25 @@ mod deployment;
 mod followup;
 mod name_index;
 mod placement;
+mod reconnect_decision;
 mod reschedule;
 mod results;
 mod stop;
 mod tainted;
+mod trace;
 
 pub use alloc_set::AllocSet;
 pub use name_index::{Bitmap, NameIndex, alloc_name};
+pub use reconnect_decision::{ReconnectDecision, ReconnectVerdict};
 pub use reschedule::{
     DelayedReschedule, RescheduleContext, RescheduleSets, should_filter, update_by_reschedulable,
 };
 pub use results::*;
 pub use tainted::{
-    Bucket, TaintContext, TaintedNodes, TaintedSets, classify, reason, tainted_nodes,
+    Bucket, TaintContext, TaintRule, TaintedNodes, TaintedSets, classify, classify_rule, reason,
+    tainted_nodes,
 };
+pub use trace::{GroupTrace, PlacementBasis, UpdateSplit};
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -68,19 +73,6 @@ impl SetAside {
     }
 }
 
-/// What happened inside one task group, for reports and explanations.
-#[derive(Clone, Debug, Default)]
-pub struct GroupTrace<'a> {
-    /// The group is absent from the job spec (or the job is purged).
-    pub removed: bool,
-    /// The six sets `filterByTainted` returned inside `computeGroup` (or the
-    /// stop-all path).
-    pub buckets: TaintedSets<'a>,
-    pub set_aside: Vec<(&'a Allocation, SetAside)>,
-    pub reschedule_now: AllocSet<'a>,
-    pub reschedule_later: Vec<DelayedReschedule<'a>>,
-}
-
 /// The inputs of one reconcile, as `computeJobAllocs` gathers them.
 pub struct ReconcileInput<'a, 'f> {
     /// The job; `None` for a purged job, treated as stopped.
@@ -118,6 +110,8 @@ pub struct Reconciler<'a, 'f> {
     ids_issued: u64,
     /// Why each destructive update is destructive.
     destructive_reasons: HashMap<&'a str, String>,
+    /// The current group's `computeStopByReconnecting` decisions.
+    reconnect_decisions: Vec<ReconnectDecision<'a>>,
 }
 
 impl<'a, 'f> Reconciler<'a, 'f> {
@@ -133,6 +127,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             groups: BTreeMap::new(),
             ids_issued: 0,
             destructive_reasons: HashMap::new(),
+            reconnect_decisions: Vec::new(),
         }
     }
 
@@ -351,6 +346,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             &lost_later_evals,
         );
         changes.stop += stop.len() as u64;
+        trace.reconnect_decisions = std::mem::take(&mut self.reconnect_decisions);
         let mut untainted = untainted.difference(&[&stop]);
 
         self.compute_reconnecting(job, &reconnecting);
@@ -360,6 +356,17 @@ impl<'a, 'f> Reconciler<'a, 'f> {
         let (ignore, inplace, destructive) = self.compute_updates(job, tg, &untainted);
         changes.ignore += ignore.len() as u64;
         changes.in_place_update += inplace.len() as u64;
+        trace.updates = UpdateSplit {
+            ignore: ignore.clone(),
+            inplace: inplace.clone(),
+            destructive: destructive
+                .iter()
+                .map(|a| {
+                    let why = self.destructive_reasons.get(a.id.as_str()).cloned();
+                    (a, why.unwrap_or_default())
+                })
+                .collect(),
+        };
         if !existing_deployment {
             dstate.desired_total += (destructive.len() + inplace.len()) as i64;
         }
@@ -385,6 +392,10 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             d.task_groups.insert(group.to_string(), dstate.clone());
         }
 
+        if requires_canaries {
+            trace.placement.canaries_desired = dstate.desired_canaries;
+            trace.placement.canaries_existing = canaries.len();
+        }
         let is_canarying = dstate.desired_canaries != 0 && !dstate.promoted;
         let under_provisioned_by =
             self.compute_under_provisioned_by(tg, &untainted, &destructive, &migrate, is_canarying);
@@ -407,6 +418,17 @@ impl<'a, 'f> Reconciler<'a, 'f> {
         }
 
         let place_ready = !self.deployment_paused && !self.deployment_failed && !is_canarying;
+        trace.placement = PlacementBasis {
+            count: tg.count,
+            untainted: untainted.len(),
+            migrate: migrate.len(),
+            reschedule: reschedule_now.len(),
+            reconnecting: reconnecting.len(),
+            lost: lost.len(),
+            lost_later: lost_later.len(),
+            place_ready,
+            ..trace.placement
+        };
         let under_provisioned_by = self.compute_replacements(
             place_ready,
             &mut changes,
@@ -416,6 +438,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             under_provisioned_by,
         );
         if place_ready {
+            trace.placement.destructive_allowed = under_provisioned_by;
             self.compute_destructive_updates(&destructive, under_provisioned_by, &mut changes, tg);
         } else {
             changes.ignore += destructive.len() as u64;

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::{AllocSet, NameIndex, Reconciler, desc};
+use super::{AllocSet, NameIndex, Reconciler, ReconnectDecision, ReconnectVerdict, desc};
 use crate::model::{AllocMetric, Allocation, TaskGroup, status};
 
 impl<'a> Reconciler<'a, '_> {
@@ -131,6 +131,12 @@ impl<'a> Reconciler<'a, '_> {
         let job = self.input.job;
         for rec in reconnecting.clone().iter() {
             if must_not_resume(rec, job) {
+                self.reconnect_decisions.push(ReconnectDecision {
+                    reconnecting: rec,
+                    replacement: None,
+                    scores: (None, None),
+                    verdict: ReconnectVerdict::MustNotResume,
+                });
                 stop.insert(rec);
                 self.stop(rec, None, desc::NOT_NEEDED, None);
                 reconnecting.remove(&rec.id);
@@ -144,17 +150,32 @@ impl<'a> Reconciler<'a, '_> {
                 if replacement.name != rec.name {
                     continue;
                 }
-                let (Some(rep_score), Some(rec_score)) = (
-                    AllocMetric::max_norm_score(replacement.metrics.as_ref()),
-                    AllocMetric::max_norm_score(rec.metrics.as_ref()),
-                ) else {
+                let rep_score =
+                    AllocMetric::max_norm_score(replacement.metrics.as_ref()).map(|m| m.norm_score);
+                let rec_score =
+                    AllocMetric::max_norm_score(rec.metrics.as_ref()).map(|m| m.norm_score);
+                let verdict = match (rec_score, rep_score) {
                     // Nomad logs "metrics not available" and skips the pair.
-                    continue;
+                    (None, _) | (_, None) => ReconnectVerdict::NoMetrics,
+                    _ if replacement.job_version() > rec.job_version() => {
+                        ReconnectVerdict::ReplacementNewerVersion
+                    }
+                    _ if replacement.job_create_index() > rec.job_create_index() => {
+                        ReconnectVerdict::ReplacementNewerJob
+                    }
+                    (Some(rec), Some(rep)) if rep > rec => ReconnectVerdict::ReplacementHigherScore,
+                    _ => ReconnectVerdict::ReconnectingKept,
                 };
-                let replacement_wins = replacement.job_version() > rec.job_version()
-                    || replacement.job_create_index() > rec.job_create_index()
-                    || rep_score.norm_score > rec_score.norm_score;
-                let (loser, description) = if replacement_wins {
+                self.reconnect_decisions.push(ReconnectDecision {
+                    reconnecting: rec,
+                    replacement: Some(replacement),
+                    scores: (rec_score, rep_score),
+                    verdict,
+                });
+                if verdict == ReconnectVerdict::NoMetrics {
+                    continue;
+                }
+                let (loser, description) = if !verdict.reconnecting_kept() {
                     reconnecting.remove(&rec.id);
                     (rec, desc::NOT_NEEDED)
                 } else {

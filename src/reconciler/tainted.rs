@@ -117,61 +117,159 @@ impl<'a> AllocSet<'a> {
     }
 }
 
-/// The bucket `filterByTainted` puts one allocation in, rule by rule.
+/// Which check of `filterByTainted` decided an allocation's bucket, in the
+/// order the checks run; explanations name the rule, reports the bucket.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum TaintRule {
+    Terminal,
+    MigrateTransition,
+    DisconnectExpired,
+    ClientUnknown,
+    HealthyNodeReconnectedAfterExpiry,
+    HealthyNodeReconnected,
+    HealthyNode,
+    DisconnectedNodeRunning,
+    DisconnectedNodePending,
+    ReadyNodeReconnectedAfterExpiry,
+    ReadyNodeReconnected,
+    NodeGarbageCollected,
+    NodeDown,
+    TaintedNodeKept,
+}
+
+impl TaintRule {
+    /// Every rule, in the order `classify` tries them.
+    pub const ALL: [TaintRule; 14] = [
+        TaintRule::Terminal,
+        TaintRule::MigrateTransition,
+        TaintRule::DisconnectExpired,
+        TaintRule::ClientUnknown,
+        TaintRule::HealthyNodeReconnectedAfterExpiry,
+        TaintRule::HealthyNodeReconnected,
+        TaintRule::HealthyNode,
+        TaintRule::DisconnectedNodeRunning,
+        TaintRule::DisconnectedNodePending,
+        TaintRule::ReadyNodeReconnectedAfterExpiry,
+        TaintRule::ReadyNodeReconnected,
+        TaintRule::NodeGarbageCollected,
+        TaintRule::NodeDown,
+        TaintRule::TaintedNodeKept,
+    ];
+
+    pub fn bucket(self) -> Bucket {
+        match self {
+            TaintRule::Terminal | TaintRule::HealthyNode | TaintRule::TaintedNodeKept => {
+                Bucket::Untainted
+            }
+            TaintRule::MigrateTransition => Bucket::Migrate,
+            TaintRule::DisconnectExpired
+            | TaintRule::HealthyNodeReconnectedAfterExpiry
+            | TaintRule::DisconnectedNodePending
+            | TaintRule::ReadyNodeReconnectedAfterExpiry
+            | TaintRule::NodeGarbageCollected
+            | TaintRule::NodeDown => Bucket::Lost,
+            TaintRule::ClientUnknown => Bucket::Ignore,
+            TaintRule::HealthyNodeReconnected | TaintRule::ReadyNodeReconnected => {
+                Bucket::Reconnecting
+            }
+            TaintRule::DisconnectedNodeRunning => Bucket::Disconnecting,
+        }
+    }
+
+    /// Its position in `ALL`, counted from 1.
+    pub fn number(self) -> usize {
+        TaintRule::ALL.iter().position(|r| *r == self).unwrap_or(0) + 1
+    }
+
+    /// The rule as a sentence.
+    pub fn describe(self) -> &'static str {
+        match self {
+            TaintRule::Terminal => "a terminal allocation is untainted",
+            TaintRule::MigrateTransition => "a desired migrate transition means migrate",
+            TaintRule::DisconnectExpired => {
+                "unknown past its max_client_disconnect expiry means lost"
+            }
+            TaintRule::ClientUnknown => "an unknown allocation not yet expired is ignored",
+            TaintRule::HealthyNodeReconnectedAfterExpiry => {
+                "on an untainted node, reconnected after its expiry means lost"
+            }
+            TaintRule::HealthyNodeReconnected => {
+                "on an untainted node, reconnected in time means reconnecting"
+            }
+            TaintRule::HealthyNode => "on an untainted node, untainted",
+            TaintRule::DisconnectedNodeRunning => {
+                "running on a disconnected node means disconnecting"
+            }
+            TaintRule::DisconnectedNodePending => "pending on a disconnected node means lost",
+            TaintRule::ReadyNodeReconnectedAfterExpiry => {
+                "on a tainted ready node, reconnected after its expiry means lost"
+            }
+            TaintRule::ReadyNodeReconnected => {
+                "on a tainted ready node, reconnected in time means reconnecting"
+            }
+            TaintRule::NodeGarbageCollected => "on a garbage-collected node, lost",
+            TaintRule::NodeDown => "on a down node, lost",
+            TaintRule::TaintedNodeKept => {
+                "on a tainted node that is not down (draining, disconnected), untainted"
+            }
+        }
+    }
+}
+
+/// The bucket `filterByTainted` puts one allocation in.
 pub fn classify(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> Bucket {
+    classify_rule(alloc, ctx).bucket()
+}
+
+/// The rule of `filterByTainted` that decides one allocation's bucket.
+pub fn classify_rule(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> TaintRule {
     if alloc.terminal_status() {
-        return Bucket::Untainted;
+        return TaintRule::Terminal;
     }
     if alloc.desired_transition.should_migrate() {
-        return Bucket::Migrate;
+        return TaintRule::MigrateTransition;
     }
     let disco = ctx.supports_disconnected_clients;
     if disco && alloc.expired(ctx.now) {
-        return Bucket::Lost;
+        return TaintRule::DisconnectExpired;
     }
     if disco && alloc.client_status == status::UNKNOWN {
-        return Bucket::Ignore;
+        return TaintRule::ClientUnknown;
     }
-    let reconnect_bucket = || match alloc.reconnected() {
-        (true, true) => Some(Bucket::Lost),
-        (true, false) => Some(Bucket::Reconnecting),
-        _ => None,
-    };
     let Some(tainted) = ctx.tainted.get(alloc.node_id.as_str()) else {
-        return reconnect_bucket().unwrap_or(Bucket::Untainted);
+        return match alloc.reconnected() {
+            (true, true) => TaintRule::HealthyNodeReconnectedAfterExpiry,
+            (true, false) => TaintRule::HealthyNodeReconnected,
+            _ => TaintRule::HealthyNode,
+        };
     };
     if let Some(node) = tainted {
         match node.status.as_str() {
             node_status::DISCONNECTED => {
                 if disco && alloc.client_status == status::RUNNING {
-                    return Bucket::Disconnecting;
+                    return TaintRule::DisconnectedNodeRunning;
                 }
                 if alloc.client_status == status::PENDING {
-                    return Bucket::Lost;
+                    return TaintRule::DisconnectedNodePending;
                 }
             }
-            node_status::READY => {
-                if let Some(b) = reconnect_bucket() {
-                    return b;
-                }
-            }
+            node_status::READY => match alloc.reconnected() {
+                (true, true) => return TaintRule::ReadyNodeReconnectedAfterExpiry,
+                (true, false) => return TaintRule::ReadyNodeReconnected,
+                _ => {}
+            },
             _ => {}
         }
     }
     match tainted {
-        None => Bucket::Lost,
-        Some(node) if node.terminal_status() => Bucket::Lost,
-        Some(_) => Bucket::Untainted,
+        None => TaintRule::NodeGarbageCollected,
+        Some(node) if node.terminal_status() => TaintRule::NodeDown,
+        Some(_) => TaintRule::TaintedNodeKept,
     }
 }
 
-/// One line naming the facts that put `alloc` in `bucket`.
-pub fn reason(
-    alloc: &Allocation,
-    bucket: Bucket,
-    ctx: TaintContext<'_, '_>,
-    node: Option<&Node>,
-) -> String {
+/// One line naming the facts that put `alloc` in its bucket.
+pub fn reason(alloc: &Allocation, ctx: TaintContext<'_, '_>, node: Option<&Node>) -> String {
     let node_desc = match node {
         None => "node garbage-collected".to_string(),
         Some(n) if n.has_drain_strategy() => format!("node {} and draining", n.status),
@@ -193,20 +291,25 @@ pub fn reason(
             .last_reconnect()
             .map_or(String::new(), |t| format!("client reconnected {t}"))
     };
-    match bucket {
-        Bucket::Untainted if alloc.terminal_status() => format!(
+    match classify_rule(alloc, ctx) {
+        TaintRule::Terminal => format!(
             "terminal (desired {}, client {})",
             alloc.desired_status, alloc.client_status
         ),
-        Bucket::Untainted => node_desc,
-        Bucket::Migrate => format!("migrate transition set; {node_desc}"),
-        Bucket::Lost if ctx.supports_disconnected_clients && alloc.expired(ctx.now) => {
-            format!("{}: expired", unknown())
+        TaintRule::HealthyNode | TaintRule::TaintedNodeKept => node_desc,
+        TaintRule::MigrateTransition => format!("migrate transition set; {node_desc}"),
+        TaintRule::DisconnectExpired => format!("{}: expired", unknown()),
+        TaintRule::HealthyNodeReconnectedAfterExpiry
+        | TaintRule::ReadyNodeReconnectedAfterExpiry => {
+            format!("{}, after {}", reconnect(), unknown())
         }
-        Bucket::Lost if alloc.reconnected().1 => format!("{}, after {}", reconnect(), unknown()),
-        Bucket::Lost => format!("{node_desc}; client {}", alloc.client_status),
-        Bucket::Disconnecting => format!("{node_desc}; client running"),
-        Bucket::Reconnecting => format!("{node_desc}; {}", reconnect()),
-        Bucket::Ignore => format!("client unknown; {}", unknown()),
+        TaintRule::DisconnectedNodePending
+        | TaintRule::NodeGarbageCollected
+        | TaintRule::NodeDown => format!("{node_desc}; client {}", alloc.client_status),
+        TaintRule::DisconnectedNodeRunning => format!("{node_desc}; client running"),
+        TaintRule::HealthyNodeReconnected | TaintRule::ReadyNodeReconnected => {
+            format!("{node_desc}; {}", reconnect())
+        }
+        TaintRule::ClientUnknown => format!("client unknown; {}", unknown()),
     }
 }

@@ -1,4 +1,5 @@
 //! Renderers: pure functions from a report to text.
 
+pub mod explain;
 pub mod json;
 pub mod table;

@@ -390,3 +390,27 @@ pub fn build_disconnected_nodes(c: &mut Cluster, allocs: &[String], count: usize
     }
     nodes
 }
+
+/// Records that allocation `id` went unknown `ago` before `now()`.
+pub fn went_unknown(c: &mut Cluster, id: &str, ago: Duration) {
+    c.alloc_mut(id).alloc_states.push(AllocState {
+        field: "ClientStatus".into(),
+        value: status::UNKNOWN.into(),
+        time: now().add(-ago),
+    });
+}
+
+/// Records a `Reconnected` task event `ago` before `now()` on allocation `id`.
+pub fn reconnected(c: &mut Cluster, id: &str, ago: Duration) {
+    c.alloc_mut(id).task_states.insert(
+        "web".into(),
+        TaskState {
+            state: "running".into(),
+            events: vec![TaskEvent {
+                event_type: TASK_CLIENT_RECONNECTED.into(),
+                time: now().add(-ago).unix_nanos_i64(),
+            }],
+            ..TaskState::default()
+        },
+    );
+}

@@ -1,0 +1,599 @@
+//! The steps the reconciler took for one existing allocation.
+
+use super::{Explanation, Step, Subject, SubjectKind, at, yes_no};
+use crate::model::{Allocation, DelayBase, DelaySteps, ReschedulePolicy};
+use crate::reconciler::{
+    Bucket, GroupTrace, ReconnectDecision, TaintRule, classify_rule, reason, should_filter,
+};
+use crate::replay::JobReplay;
+use crate::report::{JobReport, Plan};
+use crate::time::format_duration;
+
+pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation {
+    let job = jr.job();
+    let trace = jr.reconciliation.groups.get(&alloc.task_group);
+    let set_aside = trace.and_then(|t| {
+        t.set_aside
+            .iter()
+            .find(|(a, _)| a.id == alloc.id)
+            .map(|(_, why)| *why)
+    });
+    let bucket = trace.and_then(|t| bucket_of(t, alloc));
+    let mut steps = vec![identity(job, alloc), node(jr, alloc), status(alloc)];
+    steps.push(disconnect(jr, alloc));
+    match (set_aside, bucket) {
+        (Some(why), _) => steps.push(Step::new("Set aside", why.describe()).fact(
+            "when",
+            "before filterByTainted: no bucket, not rescheduled, not counted",
+        )),
+        (None, Some(b)) => steps.push(bucket_step(jr, alloc, b)),
+        (None, None) => {}
+    }
+    if let (Some(trace), Some(b)) = (trace, bucket) {
+        if let Some(step) = rescheduling(jr, trace, alloc, b) {
+            steps.push(step);
+        }
+        steps.extend(reconnect_steps(trace, alloc, b));
+        if let Some(step) = job_update(trace, job, alloc) {
+            steps.push(step);
+        }
+    }
+    let fate = fate(&job.plan, alloc);
+    let mut plan = Step::new(
+        "Plan",
+        if fate.is_empty() {
+            "no change: the plan leaves this allocation as it is".to_string()
+        } else {
+            fate.join("; ")
+        },
+    );
+    for eval in job
+        .plan
+        .followup_evals
+        .iter()
+        .filter(|e| e.alloc_ids.contains(&alloc.id))
+    {
+        plan = plan.fact(
+            "follow-up eval",
+            format!(
+                "{} ({}), WaitUntil {}",
+                eval.id,
+                eval.triggered_by,
+                at(eval.wait_until, jr.report.now)
+            ),
+        );
+    }
+    steps.push(plan);
+    Explanation {
+        subject: Subject {
+            kind: SubjectKind::Allocation,
+            id: Some(alloc.id.clone()),
+            name: alloc.name.clone(),
+        },
+        namespace: job.namespace.clone(),
+        job: job.id.clone(),
+        job_version: job.version,
+        task_group: alloc.task_group.clone(),
+        now: jr.report.now,
+        now_source: jr.report.now_source,
+        eval_id: jr.report.eval_id.clone(),
+        bucket,
+        fate,
+        steps,
+    }
+}
+
+fn bucket_of(trace: &GroupTrace<'_>, alloc: &Allocation) -> Option<Bucket> {
+    let b = &trace.buckets;
+    [
+        (Bucket::Untainted, &b.untainted),
+        (Bucket::Migrate, &b.migrate),
+        (Bucket::Lost, &b.lost),
+        (Bucket::Disconnecting, &b.disconnecting),
+        (Bucket::Reconnecting, &b.reconnecting),
+        (Bucket::Ignore, &b.ignore),
+    ]
+    .into_iter()
+    .find(|(_, set)| set.get(&alloc.id).is_some())
+    .map(|(bucket, _)| bucket)
+}
+
+fn identity(job: &JobReport, alloc: &Allocation) -> Step {
+    let version = if alloc.job.is_none() {
+        "unknown (no embedded job)".to_string()
+    } else {
+        format!("{} (job is at {})", alloc.job_version(), job.version)
+    };
+    let mut step = Step::new(
+        "Allocation",
+        format!("{} of {}/{}", alloc.name, job.namespace, job.id),
+    )
+    .fact("id", &alloc.id)
+    .fact("task group", &alloc.task_group)
+    .fact("job version", version)
+    .fact("canary", yes_no(alloc.is_canary()));
+    if !alloc.deployment_id.is_empty() {
+        step = step.fact("deployment", &alloc.deployment_id);
+    }
+    if !alloc.previous_allocation.is_empty() {
+        step = step.fact("previous allocation", &alloc.previous_allocation);
+    }
+    if !alloc.next_allocation.is_empty() {
+        step = step.fact("next allocation", &alloc.next_allocation);
+    }
+    step
+}
+
+fn node(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
+    let tainted = jr.taint.tainted.contains_key(alloc.node_id.as_str());
+    let taint = if tainted { "tainted" } else { "not tainted" };
+    let Some(node) = jr.nodes.get(alloc.node_id.as_str()) else {
+        return Step::new(
+            "Node",
+            format!("{} is garbage-collected: {taint}", alloc.node_id),
+        )
+        .fact("node", &alloc.node_id)
+        .fact("status", "absent from the snapshot's Nodes");
+    };
+    Step::new("Node", format!("{} is {}: {taint}", node.id, node.status))
+        .fact("node", &node.id)
+        .fact("status", &node.status)
+        .fact("drain strategy", yes_no(node.has_drain_strategy()))
+        .fact(
+            "tainted when",
+            "missing, down, draining (or a drain strategy), or disconnected",
+        )
+}
+
+fn status(alloc: &Allocation) -> Step {
+    let t = &alloc.desired_transition;
+    let transitions: Vec<&str> = [
+        (t.should_migrate(), "migrate"),
+        (t.should_reschedule(), "reschedule"),
+        (t.should_force_reschedule(), "force reschedule"),
+    ]
+    .into_iter()
+    .filter_map(|(set, name)| set.then_some(name))
+    .collect();
+    let terminal = match (
+        alloc.server_terminal_status(),
+        alloc.client_terminal_status(),
+    ) {
+        (true, true) => "terminal (desired and client status)",
+        (true, false) => "terminal (desired status)",
+        (false, true) => "terminal (client status)",
+        (false, false) => "not terminal",
+    };
+    let mut step = Step::new(
+        "Status",
+        format!(
+            "client {}, desired {}: {terminal}",
+            alloc.client_status, alloc.desired_status
+        ),
+    )
+    .fact("client status", &alloc.client_status)
+    .fact("desired status", &alloc.desired_status)
+    .fact(
+        "desired transition",
+        if transitions.is_empty() {
+            "none".to_string()
+        } else {
+            transitions.join(", ")
+        },
+    );
+    if !alloc.desired_description.is_empty() {
+        step = step.fact("desired description", &alloc.desired_description);
+    }
+    step
+}
+
+fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
+    let now = jr.report.now;
+    let timeout = alloc
+        .own_task_group()
+        .and_then(|tg| tg.max_client_disconnect);
+    let last = alloc.last_unknown();
+    let mut step = Step::new("Disconnect", "").fact(
+        "max_client_disconnect",
+        timeout.map_or("not set".to_string(), format_duration),
+    );
+    step = step.fact(
+        "last unknown",
+        if last.is_zero() {
+            "never".to_string()
+        } else {
+            at(last, now)
+        },
+    );
+    let conclusion = match (alloc.disconnect_expiry(), timeout) {
+        (Some(expiry), Some(timeout)) => {
+            step = step.fact(
+                "expiry",
+                format!(
+                    "{last} + {} = {}",
+                    format_duration(timeout),
+                    at(expiry, now)
+                ),
+            );
+            let passed = if now >= expiry {
+                "expired (now ≥ expiry)"
+            } else {
+                "not expired (now < expiry)"
+            };
+            if alloc.expired(now) {
+                "unknown and expired".to_string()
+            } else {
+                format!("{passed}; Expired needs client status unknown")
+            }
+        }
+        _ if last.is_zero() => "never unknown".to_string(),
+        _ => "unknown without max_client_disconnect: never expires".to_string(),
+    };
+    let conclusion = match alloc.last_reconnect() {
+        Some(t) => {
+            let (_, late) = alloc.reconnected();
+            step = step
+                .fact("reconnect event", at(t, now))
+                .fact("expired at reconnect", yes_no(late));
+            format!(
+                "{conclusion}; reconnected {}",
+                if late { "too late" } else { "in time" }
+            )
+        }
+        None => conclusion,
+    };
+    step.conclusion = conclusion;
+    if !jr.taint.supports_disconnected_clients {
+        step = step.fact(
+            "disconnected clients",
+            "not supported (pre-1.3 servers): expiry and unknown are not checked",
+        );
+    }
+    step
+}
+
+fn bucket_step(jr: &JobReplay<'_, '_>, alloc: &Allocation, bucket: Bucket) -> Step {
+    let rule = classify_rule(alloc, jr.taint);
+    let node = jr.nodes.get(alloc.node_id.as_str()).copied();
+    let earlier: Vec<&str> = TaintRule::ALL[..rule.number() - 1]
+        .iter()
+        .map(|r| r.describe())
+        .collect();
+    let mut step = Step::new("Bucket", bucket.as_str())
+        .fact(
+            "rule",
+            format!(
+                "{} of {}: {}",
+                rule.number(),
+                TaintRule::ALL.len(),
+                rule.describe()
+            ),
+        )
+        .fact("facts", reason(alloc, jr.taint, node));
+    if !earlier.is_empty() {
+        step = step.fact("rules not matched", earlier.join("; "));
+    }
+    step
+}
+
+fn policy_text(p: &ReschedulePolicy) -> String {
+    let attempts = if p.unlimited {
+        "unlimited attempts".to_string()
+    } else {
+        format!("{} attempts in {}", p.attempts, format_duration(p.interval))
+    };
+    format!(
+        "{attempts}, delay {} {}, max delay {}",
+        format_duration(p.delay),
+        p.delay_function,
+        format_duration(p.max_delay)
+    )
+}
+
+fn delay_text(d: &DelaySteps) -> String {
+    let f = format_duration;
+    let base = match d.base {
+        DelayBase::NoPolicy => "no policy: 0s".to_string(),
+        DelayBase::FirstAttempt => "first reschedule: the policy delay".to_string(),
+        DelayBase::Constant => "constant: the policy delay".to_string(),
+        DelayBase::Exponential { last } => format!("exponential: 2 × {}", f(last)),
+        DelayBase::Fibonacci { last, previous } => {
+            format!("fibonacci: {} + {}", f(last), f(previous))
+        }
+        DelayBase::FibonacciSecond => "fibonacci, one earlier attempt: the policy delay".into(),
+        DelayBase::FibonacciRestarted { last } => {
+            format!("fibonacci restarted after a reset: {} again", f(last))
+        }
+    };
+    let mut out = base;
+    if d.capped {
+        out.push_str(", capped at MaxDelay");
+    }
+    if let Some(since) = d.reset_after {
+        out.push_str(&format!(
+            ", reset to the policy delay ({} since the last reschedule > MaxDelay)",
+            f(since)
+        ));
+    }
+    format!("{} ({out})", f(d.delay))
+}
+
+fn rescheduling(
+    jr: &JobReplay<'_, '_>,
+    trace: &GroupTrace<'_>,
+    alloc: &Allocation,
+    bucket: Bucket,
+) -> Option<Step> {
+    let job = jr.job();
+    if trace.removed || job.stopped {
+        return None;
+    }
+    let disconnecting = bucket == Bucket::Disconnecting;
+    if bucket != Bucket::Untainted && !disconnecting {
+        return None;
+    }
+    let now = jr.report.now;
+    let mut step = Step::new("Rescheduling", "").fact(
+        "policy",
+        alloc
+            .reschedule_policy()
+            .map_or("none".to_string(), policy_text),
+    );
+    let later = trace
+        .reschedule_later
+        .iter()
+        .find(|d| d.alloc.id == alloc.id);
+    let outcome = if trace.reschedule_now.get(&alloc.id).is_some() {
+        "reschedule now".to_string()
+    } else if let Some(d) = later {
+        format!("reschedule later, at {}", at(d.at, now))
+    } else {
+        "not rescheduled".to_string()
+    };
+    if !alloc.next_allocation.is_empty() && alloc.terminal_status() {
+        step.conclusion = format!("{outcome}: terminal and already replaced");
+        return Some(step);
+    }
+    let (untainted, ignore) = should_filter(alloc, job.job_type == "batch");
+    if untainted || ignore {
+        step.conclusion = format!(
+            "{outcome}: {}",
+            if untainted {
+                "counts as running (batch: not failed, or ran successfully)"
+            } else {
+                "ignored (desired stop/evict, or complete/lost; batch: stopped and not successful)"
+            }
+        );
+        return Some(step);
+    }
+    let (fail_time, (next, eligible)) = if disconnecting {
+        (now, alloc.next_reschedule_time_by_fail_time(now))
+    } else {
+        (alloc.last_event_time(), alloc.next_reschedule_time())
+    };
+    step = step.fact(
+        "fail time",
+        if disconnecting {
+            format!(
+                "{} (disconnecting: the evaluation time)",
+                at(fail_time, now)
+            )
+        } else {
+            format!("{} (last task finish, else ModifyTime)", at(fail_time, now))
+        },
+    );
+    if let Some(policy) = alloc.reschedule_policy() {
+        step = step.fact(
+            "attempts",
+            format!(
+                "{} within {} before the fail time, of {} allowed ({} recorded)",
+                alloc.reschedule_attempts(policy, fail_time),
+                format_duration(policy.interval),
+                if policy.unlimited {
+                    "unlimited".to_string()
+                } else {
+                    policy.attempts.to_string()
+                },
+                alloc.reschedule_events().len()
+            ),
+        );
+    }
+    let delay = alloc.next_delay_steps();
+    step = step
+        .fact("next delay", delay_text(&delay))
+        .fact(
+            "next reschedule",
+            if next.is_zero() {
+                "none (not failed)".to_string()
+            } else {
+                format!(
+                    "fail time + {} = {}",
+                    format_duration(delay.delay),
+                    at(next, now)
+                )
+            },
+        )
+        .fact("eligible", yes_no(eligible));
+    if !alloc.followup_eval_id.is_empty() {
+        let own = if alloc.followup_eval_id == jr.report.eval_id {
+            "this evaluation: due now"
+        } else {
+            "another evaluation: it will reschedule"
+        };
+        step = step.fact(
+            "follow-up eval",
+            format!("{} ({own})", alloc.followup_eval_id),
+        );
+    }
+    let why = if trace.reschedule_now.get(&alloc.id).is_some() {
+        if disconnecting {
+            "disconnecting allocations are replaced at once"
+        } else {
+            "eligible, and due within 1s of now or this evaluation is its follow-up"
+        }
+    } else if later.is_some() {
+        "eligible, due later, no follow-up eval yet"
+    } else if !eligible {
+        "not eligible: no failure, or attempts or interval exhausted"
+    } else if !alloc.followup_eval_id.is_empty() {
+        "already has a follow-up eval"
+    } else {
+        "part of the active deployment without a reschedule transition"
+    };
+    step.conclusion = format!("{outcome}: {why}");
+    Some(step)
+}
+
+fn reconnect_steps(trace: &GroupTrace<'_>, alloc: &Allocation, bucket: Bucket) -> Vec<Step> {
+    let mine: Vec<&ReconnectDecision<'_>> = trace
+        .reconnect_decisions
+        .iter()
+        .filter(|d| {
+            d.reconnecting.id == alloc.id || d.replacement.is_some_and(|r| r.id == alloc.id)
+        })
+        .collect();
+    if mine.is_empty() {
+        return if bucket == Bucket::Reconnecting {
+            vec![Step::new(
+                "Reconnect",
+                "not weighed against a replacement: the group was not over its count",
+            )]
+        } else {
+            Vec::new()
+        };
+    }
+    let score = |s: Option<f64>| s.map_or("no score metadata".to_string(), |s| s.to_string());
+    mine.iter()
+        .map(|d| {
+            let r = d.reconnecting;
+            let mut step = Step::new("Reconnect", d.verdict.describe()).fact(
+                "reconnecting",
+                format!(
+                    "{} (job version {}, score {})",
+                    r.id,
+                    r.job_version(),
+                    score(d.scores.0)
+                ),
+            );
+            if let Some(rep) = d.replacement {
+                step = step.fact(
+                    "replacement",
+                    format!(
+                        "{} (job version {}, score {})",
+                        rep.id,
+                        rep.job_version(),
+                        score(d.scores.1)
+                    ),
+                );
+                let kept = if d.verdict.reconnecting_kept() {
+                    r
+                } else {
+                    rep
+                };
+                step = step.fact("kept", &kept.id);
+            }
+            step
+        })
+        .collect()
+}
+
+fn job_update(trace: &GroupTrace<'_>, job: &JobReport, alloc: &Allocation) -> Option<Step> {
+    let u = &trace.updates;
+    if u.ignore.get(&alloc.id).is_some() {
+        return Some(Step::new(
+            "Job update",
+            "ignore: no change of the job, or none that needs an update",
+        ));
+    }
+    if u.inplace.get(&alloc.id).is_some() {
+        return Some(Step::new(
+            "Job update",
+            "in-place: the job changed, but not in a way that needs a new allocation",
+        ));
+    }
+    let (_, why) = u.destructive.iter().find(|(a, _)| a.id == alloc.id)?;
+    let applied = job
+        .plan
+        .destructive_update
+        .iter()
+        .any(|d| d.alloc_id == alloc.id);
+    let p = &trace.placement;
+    let conclusion = if applied {
+        "destructive: replaced now"
+    } else if !p.place_ready {
+        "destructive: held back (deployment paused or failed, or canarying)"
+    } else {
+        "destructive: held back by the update strategy's max_parallel"
+    };
+    Some(
+        Step::new("Job update", conclusion)
+            .fact("first difference", why)
+            .fact(
+                "allowed now",
+                format!(
+                    "{} of {}",
+                    p.destructive_allowed.max(0),
+                    u.destructive.len()
+                ),
+            ),
+    )
+}
+
+/// What the plan does with `alloc`, one line per action.
+fn fate(plan: &Plan, alloc: &Allocation) -> Vec<String> {
+    let id = alloc.id.as_str();
+    let mut out = Vec::new();
+    for s in plan.stop.iter().filter(|s| s.alloc_id == id) {
+        let mut line = format!("stop: {:?}", s.description);
+        if let Some(cs) = &s.client_status {
+            line.push_str(&format!(", client status {cs}"));
+        }
+        if let Some(e) = &s.followup_eval_id {
+            line.push_str(&format!(", follow-up eval {e}"));
+        }
+        out.push(line);
+    }
+    for p in plan
+        .place
+        .iter()
+        .filter(|p| p.previous_alloc_id.as_deref() == Some(id))
+    {
+        let flags: Vec<&str> = [
+            (p.canary, "canary"),
+            (p.reschedule, "reschedule"),
+            (p.lost, "lost"),
+            (!p.reschedule && !p.lost, "migrate"),
+            (p.downgrade_non_canary, "downgrade non-canary"),
+        ]
+        .into_iter()
+        .filter_map(|(set, f)| set.then_some(f))
+        .collect();
+        out.push(format!(
+            "replacement placed: {} ({})",
+            p.name,
+            flags.join(", ")
+        ));
+    }
+    for d in plan.destructive_update.iter().filter(|d| d.alloc_id == id) {
+        out.push(format!("destructive update of {}: {}", d.name, d.reason));
+    }
+    if plan.in_place_update.iter().any(|u| u.alloc_id == id) {
+        out.push("in-place update".to_string());
+    }
+    for u in plan.disconnect_updates.iter().filter(|u| u.alloc_id == id) {
+        out.push(format!(
+            "disconnect update: client status unknown, follow-up eval {}",
+            u.followup_eval_id
+        ));
+    }
+    if plan.reconnect_updates.iter().any(|u| u.alloc_id == id) {
+        out.push("reconnect update: resumes on its node".to_string());
+    }
+    for u in plan.attribute_updates.iter().filter(|u| u.alloc_id == id) {
+        out.push(format!(
+            "attribute update: follow-up eval {} for its delayed reschedule",
+            u.followup_eval_id
+        ));
+    }
+    out
+}

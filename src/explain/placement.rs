@@ -1,0 +1,189 @@
+//! Why a group needs one placement, from the counts the reconciler kept.
+
+use super::{ExplainError, Explanation, Step, Subject, SubjectKind};
+use crate::reconciler::PlacementBasis;
+use crate::replay::JobReplay;
+
+pub(super) fn explain(jr: &JobReplay<'_, '_>, name: &str) -> Result<Explanation, ExplainError> {
+    let job = jr.job();
+    let places: Vec<_> = job.plan.place.iter().filter(|p| p.name == name).collect();
+    let destructive: Vec<_> = job
+        .plan
+        .destructive_update
+        .iter()
+        .filter(|d| d.name == name)
+        .collect();
+    let Some(group) = places
+        .first()
+        .map(|p| p.task_group.as_str())
+        .or(destructive.first().map(|d| d.task_group.as_str()))
+    else {
+        return Err(ExplainError::NotPlaced {
+            name: name.to_string(),
+            job: job.id.clone(),
+        });
+    };
+    let basis = jr
+        .reconciliation
+        .groups
+        .get(group)
+        .map(|t| t.placement.clone())
+        .unwrap_or_default();
+    let changes = job
+        .groups
+        .iter()
+        .find(|g| g.name == group)
+        .map(|g| g.desired_changes.clone())
+        .unwrap_or_default();
+    let mut steps = vec![counts(&basis).fact(
+        "desired changes",
+        format!(
+            "place {}, canary {}, destructive {}, migrate {}, stop {}",
+            changes.place,
+            changes.canary,
+            changes.destructive_update,
+            changes.migrate,
+            changes.stop
+        ),
+    )];
+    let mut fate = Vec::new();
+    for p in &places {
+        let (why, line) = if p.canary && p.previous_alloc_id.is_none() {
+            (
+                format!(
+                    "a canary: the update strategy wants {} canaries and {} run",
+                    basis.canaries_desired, basis.canaries_existing
+                ),
+                "canary placed",
+            )
+        } else if p.reschedule {
+            (
+                format!(
+                    "replaces {}, rescheduled now",
+                    p.previous_alloc_id.as_deref().unwrap_or("?")
+                ),
+                "replacement placed (reschedule)",
+            )
+        } else if p.lost {
+            (
+                format!(
+                    "replaces lost {}: existing {} < count {}",
+                    p.previous_alloc_id.as_deref().unwrap_or("?"),
+                    existing(&basis),
+                    basis.count
+                ),
+                "replacement placed (lost)",
+            )
+        } else if let Some(prev) = &p.previous_alloc_id {
+            (
+                format!("migrates {prev}, which is stopped as \"alloc is being migrated\""),
+                "replacement placed (migrate)",
+            )
+        } else {
+            (
+                format!(
+                    "a missing name: existing {} < count {}, the lowest free indexes are placed",
+                    existing(&basis),
+                    basis.count
+                ),
+                "new allocation placed",
+            )
+        };
+        fate.push(format!("{line}: {}", p.name));
+        let mut step = Step::new("Placement", why)
+            .fact("canary", super::yes_no(p.canary))
+            .fact("reschedule", super::yes_no(p.reschedule))
+            .fact("lost", super::yes_no(p.lost));
+        if let Some(prev) = &p.previous_alloc_id {
+            step = step.fact("previous allocation", prev);
+        }
+        if p.downgrade_non_canary {
+            step = step.fact(
+                "downgrade non-canary",
+                "yes: placed with the old job version",
+            );
+        }
+        steps.push(step);
+    }
+    for d in &destructive {
+        fate.push(format!(
+            "destructive update of {}: {}",
+            d.alloc_id, d.reason
+        ));
+        steps.push(
+            Step::new(
+                "Destructive update",
+                format!("replaces {} with the new job version", d.alloc_id),
+            )
+            .fact("first difference", &d.reason),
+        );
+    }
+    Ok(Explanation {
+        subject: Subject {
+            kind: SubjectKind::Placement,
+            id: None,
+            name: name.to_string(),
+        },
+        namespace: job.namespace.clone(),
+        job: job.id.clone(),
+        job_version: job.version,
+        task_group: group.to_string(),
+        now: jr.report.now,
+        now_source: jr.report.now_source,
+        eval_id: jr.report.eval_id.clone(),
+        bucket: None,
+        fate,
+        steps,
+    })
+}
+
+/// What `computePlacements` counts as already there.
+fn existing(b: &PlacementBasis) -> usize {
+    b.untainted + b.migrate + b.reschedule + b.reconnecting
+}
+
+fn counts(b: &PlacementBasis) -> Step {
+    let conclusion = if b.lost_later > 0 {
+        format!(
+            "no placements computed: {} lost allocation(s) wait for stop_after_client_disconnect",
+            b.lost_later
+        )
+    } else {
+        let missing = (b.count - existing(b) as i64).max(0);
+        format!(
+            "count {} − existing {} = {missing} missing",
+            b.count,
+            existing(b)
+        )
+    };
+    let mut step = Step::new("Group", conclusion)
+        .fact("count", b.count.to_string())
+        .fact(
+            "existing",
+            format!(
+                "untainted {} + migrating {} + rescheduling {} + reconnecting {} = {}",
+                b.untainted,
+                b.migrate,
+                b.reschedule,
+                b.reconnecting,
+                existing(b)
+            ),
+        )
+        .fact("lost", b.lost.to_string());
+    if b.canaries_desired > 0 {
+        step = step.fact(
+            "canaries",
+            format!(
+                "{} wanted, {} running",
+                b.canaries_desired, b.canaries_existing
+            ),
+        );
+    }
+    if !b.place_ready {
+        step = step.fact(
+            "placements held",
+            "deployment paused or failed, or canarying: only lost replacements and reschedules go ahead",
+        );
+    }
+    step
+}

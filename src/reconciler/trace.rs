@@ -1,0 +1,58 @@
+//! What the reconciler saw inside one task group, kept for reports and
+//! explanations so that neither has to redo the reconciler's work.
+
+use super::{AllocSet, DelayedReschedule, ReconnectDecision, SetAside, TaintedSets};
+use crate::model::Allocation;
+
+/// What happened inside one task group.
+#[derive(Clone, Debug, Default)]
+pub struct GroupTrace<'a> {
+    /// The group is absent from the job spec (or the job is purged).
+    pub removed: bool,
+    /// The six sets `filterByTainted` returned inside `computeGroup` (or the
+    /// stop-all path).
+    pub buckets: TaintedSets<'a>,
+    pub set_aside: Vec<(&'a Allocation, SetAside)>,
+    pub reschedule_now: AllocSet<'a>,
+    pub reschedule_later: Vec<DelayedReschedule<'a>>,
+    /// Every decision of `computeStopByReconnecting`, in order.
+    pub reconnect_decisions: Vec<ReconnectDecision<'a>>,
+    /// How `computeUpdates` split the untainted allocations left after stops.
+    pub updates: UpdateSplit<'a>,
+    /// The arithmetic behind the group's placements.
+    pub placement: PlacementBasis,
+}
+
+/// The result of `computeUpdates`.
+#[derive(Clone, Debug, Default)]
+pub struct UpdateSplit<'a> {
+    pub ignore: AllocSet<'a>,
+    pub inplace: AllocSet<'a>,
+    /// Each with the first job spec difference found.
+    pub destructive: Vec<(&'a Allocation, String)>,
+}
+
+/// The counts `computeCanaries` and `computePlacements` worked from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlacementBasis {
+    pub count: i64,
+    /// Untainted allocations left after stops (and without canaries while
+    /// canarying), migrating, rescheduled now, reconnecting, lost.
+    pub untainted: usize,
+    pub migrate: usize,
+    pub reschedule: usize,
+    pub reconnecting: usize,
+    pub lost: usize,
+    /// Lost allocations waiting for `stop_after_client_disconnect`: while any
+    /// do, `computePlacements` is skipped.
+    pub lost_later: usize,
+    /// Canaries the update strategy asks for (when it requires them) and
+    /// those already running.
+    pub canaries_desired: i64,
+    pub canaries_existing: usize,
+    /// Whether placements go ahead in full: the deployment is neither
+    /// paused nor failed and the group is not canarying.
+    pub place_ready: bool,
+    /// How many destructive updates the update strategy allowed.
+    pub destructive_allowed: i64,
+}

@@ -1,0 +1,94 @@
+//! An explanation as text: numbered steps with their facts for people, or
+//! the JSON document `{"schema_version": 1, "explain": ...}` (docs/explain.md).
+
+use comfy_table::{ColumnConstraint, ContentArrangement, Table, Width, presets};
+use owo_colors::OwoColorize;
+use serde::Serialize;
+
+use crate::explain::{Explanation, SubjectKind};
+use crate::report::{NowSource, SCHEMA_VERSION};
+
+/// The width tables are laid out for.
+const WIDTH: u16 = 100;
+
+#[derive(Serialize)]
+struct Document<'e> {
+    schema_version: u32,
+    explain: &'e Explanation,
+}
+
+/// The explanation as pretty-printed JSON, ending in a newline.
+pub fn json(e: &Explanation) -> String {
+    let doc = Document {
+        schema_version: SCHEMA_VERSION,
+        explain: e,
+    };
+    let mut out = serde_json::to_string_pretty(&doc).expect("an explanation always serializes");
+    out.push('\n');
+    out
+}
+
+/// The explanation for people: a header, the bucket and fate, then one
+/// table per step.
+pub fn table(e: &Explanation, color: bool) -> String {
+    let bold = |s: &str| {
+        if color {
+            s.bold().to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    let source = match e.now_source {
+        NowSource::Flag => "--now",
+        NowSource::Snapshot => "snapshot Now",
+        NowSource::SnapshotMeta => "snapshot meta",
+        NowSource::Clock => "clock",
+    };
+    let subject = match (&e.subject.kind, &e.subject.id) {
+        (SubjectKind::Allocation, Some(id)) => format!("Allocation {id} ({})", e.subject.name),
+        _ => format!("Placement {}", e.subject.name),
+    };
+    let mut out = format!(
+        "{} of {}/{} (version {}), group {}\nevaluated at {} ({source}), eval {}\n",
+        bold(&subject),
+        e.namespace,
+        e.job,
+        e.job_version,
+        e.task_group,
+        e.now,
+        e.eval_id
+    );
+    if let Some(b) = e.bucket {
+        out.push_str(&format!("{} {}\n", bold("Bucket:"), b.as_str()));
+    }
+    if e.fate.is_empty() {
+        out.push_str(&format!("{} no change\n", bold("Fate:")));
+    }
+    for line in &e.fate {
+        out.push_str(&format!("{} {line}\n", bold("Fate:")));
+    }
+    for (i, step) in e.steps.iter().enumerate() {
+        out.push('\n');
+        out.push_str(&format!(
+            "{} {}\n",
+            bold(&format!("{}. {}:", i + 1, step.title)),
+            step.conclusion
+        ));
+        if step.facts.is_empty() {
+            continue;
+        }
+        let mut t = Table::new();
+        t.load_style(presets::NOTHING)
+            .set_content_arrangement(ContentArrangement::Dynamic)
+            .set_width(WIDTH);
+        for f in &step.facts {
+            t.add_row(vec![f.name.as_str(), f.value.as_str()]);
+        }
+        if let Some(col) = t.column_mut(0) {
+            col.set_constraint(ColumnConstraint::UpperBoundary(Width::Fixed(24)));
+        }
+        out.push_str(&t.to_string());
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,216 @@
+//! `--explain`: golden explanations of one allocation or placement per
+//! scenario, built with the snapshot builder, and the lookup errors.
+
+mod common;
+
+use common::*;
+use plan_inspect::explain::{ExplainError, Explanation, explain};
+use plan_inspect::model::*;
+use plan_inspect::reconciler::Bucket;
+use plan_inspect::render;
+use plan_inspect::replay::Options;
+use plan_inspect::time::SECOND;
+
+fn explained(c: &Cluster, subject: &str) -> Explanation {
+    explain(&c.snapshot, &Options::default(), subject).expect("explain failed")
+}
+
+fn table(e: &Explanation) -> String {
+    render::explain::table(e, false)
+}
+
+/// Score metadata with one entry.
+fn score(c: &mut Cluster, id: &str, s: f64) {
+    let a = c.alloc_mut(id);
+    a.metrics = Some(AllocMetric {
+        score_meta_data: vec![NodeScoreMeta {
+            node_id: a.node_id.clone(),
+            norm_score: s,
+        }],
+    });
+}
+
+/// A resumable group of 2: `web[0]` reconnected 30s ago after 1m unknown,
+/// its replacement `web[0]` running elsewhere, and `web[1]`. Returns the
+/// reconnecting allocation and the replacement.
+fn reconnect_pair(c: &mut Cluster, reconnecting_score: f64) -> (String, String) {
+    let (job, ids) = build_resumable_allocations(c, 2, status::RUNNING, status::RUN, 0.5);
+    let rec = ids[0].clone();
+    went_unknown(c, &rec, MINUTE);
+    reconnected(c, &rec, 30 * SECOND);
+    score(c, &rec, reconnecting_score);
+    let replacement = c.alloc(&job, 0);
+    score(c, &replacement, 0.5);
+    (rec, replacement)
+}
+
+#[test]
+fn disconnecting_alloc() {
+    let mut c = Cluster::new();
+    let (_, ids) = build_resumable_allocations(&mut c, 3, status::RUNNING, status::RUN, 0.5);
+    build_disconnected_nodes(&mut c, &ids, 1);
+    let e = explained(&c, &ids[0]);
+    assert_eq!(e.bucket, Some(Bucket::Disconnecting));
+    insta::assert_snapshot!(table(&e));
+}
+
+#[test]
+fn reconnecting_alloc_kept_and_replacement_stopped() {
+    let mut c = Cluster::new();
+    let (rec, replacement) = reconnect_pair(&mut c, 0.9);
+    let e = explained(&c, &rec);
+    assert_eq!(e.bucket, Some(Bucket::Reconnecting));
+    assert_eq!(e.fate, ["reconnect update: resumes on its node"]);
+    insta::assert_snapshot!(table(&e));
+    let r = explained(&c, &replacement);
+    assert_eq!(
+        r.fate,
+        ["stop: \"alloc not needed due to disconnected client reconnect\""]
+    );
+}
+
+#[test]
+fn reconnecting_alloc_stopped_for_lower_score() {
+    let mut c = Cluster::new();
+    let (rec, _) = reconnect_pair(&mut c, 0.2);
+    let e = explained(&c, &rec);
+    assert_eq!(e.fate, ["stop: \"alloc not needed due to job update\""]);
+    insta::assert_snapshot!(table(&e));
+}
+
+#[test]
+fn expired_unknown_alloc() {
+    let mut c = Cluster::new();
+    let (_, ids) = build_resumable_allocations(&mut c, 2, status::RUNNING, status::RUN, 0.5);
+    build_disconnected_nodes(&mut c, &ids, 1);
+    c.alloc_mut(&ids[0]).client_status = status::UNKNOWN.into();
+    went_unknown(&mut c, &ids[0], 10 * MINUTE);
+    let e = explained(&c, &ids[0]);
+    assert_eq!(e.bucket, Some(Bucket::Lost));
+    insta::assert_snapshot!(table(&e));
+}
+
+#[test]
+fn drained_alloc_migrating() {
+    let mut c = Cluster::new();
+    let job = c.job(mock_job());
+    let ids = c.allocs(&job, 10);
+    let node = c.alloc_mut(&ids[3]).node_id.clone();
+    c.node_mut(&node).drain_strategy = GoValue(serde_json::json!({"Deadline": 3600}));
+    c.alloc_mut(&ids[3]).desired_transition.migrate = Some(true);
+    let e = explained(&c, &ids[3]);
+    assert_eq!(e.bucket, Some(Bucket::Migrate));
+    insta::assert_snapshot!(table(&e));
+}
+
+#[test]
+fn failed_alloc_waiting_to_reschedule() {
+    let mut c = Cluster::new();
+    let mut spec = mock_job();
+    let policy = spec.task_groups[0].reschedule_policy.as_mut().unwrap();
+    policy.delay_function = "exponential".into();
+    policy.max_delay = MINUTE;
+    let job = c.job(spec);
+    let ids = c.allocs(&job, 10);
+    let a = c.alloc_mut(&ids[0]);
+    a.client_status = status::FAILED.into();
+    a.task_states.insert(
+        "web".into(),
+        TaskState {
+            state: "dead".into(),
+            failed: true,
+            finished_at: now().add(-2 * SECOND),
+            events: Vec::new(),
+        },
+    );
+    a.reschedule_tracker = Some(RescheduleTracker {
+        events: Some(vec![RescheduleEvent {
+            reschedule_time: now().add(-MINUTE).unix_nanos_i64(),
+            prev_alloc_id: "alloc-older".into(),
+            delay: 5 * SECOND,
+        }]),
+    });
+    let e = explained(&c, &ids[0]);
+    assert_eq!(e.bucket, Some(Bucket::Untainted));
+    insta::assert_snapshot!(table(&e));
+}
+
+/// 10 allocations of version 0, a destructive version 1 and its deployment.
+fn updated(c: &mut Cluster, update: UpdateStrategy) -> Vec<String> {
+    let mut old = mock_job();
+    old.task_groups[0].update = Some(update.clone());
+    let old = c.job(old);
+    let ids = c.allocs(&old, 10);
+    let mut new = common::destructive_update(&old);
+    new.version = 1;
+    let new = c.job(new);
+    c.new_deployment(&new);
+    ids
+}
+
+#[test]
+fn canary_placement() {
+    let mut c = Cluster::new();
+    updated(&mut c, canary_update());
+    let e = explained(&c, "mock-service.web[0]");
+    assert_eq!(e.fate, ["canary placed: mock-service.web[0]"]);
+    insta::assert_snapshot!(table(&e));
+}
+
+#[test]
+fn destructive_update_alloc() {
+    let mut c = Cluster::new();
+    let ids = updated(&mut c, no_canary_update());
+    let e = explained(&c, &ids[0]);
+    insta::assert_snapshot!(table(&e));
+    let held = explained(&c, &ids[9]);
+    assert!(held.fate.is_empty());
+    assert_eq!(
+        held.steps
+            .iter()
+            .find(|s| s.title == "Job update")
+            .unwrap()
+            .conclusion,
+        "destructive: held back by the update strategy's max_parallel"
+    );
+}
+
+#[test]
+fn placement_json() {
+    let mut c = Cluster::new();
+    let (_, ids) = build_resumable_allocations(&mut c, 3, status::RUNNING, status::RUN, 0.5);
+    build_disconnected_nodes(&mut c, &ids, 1);
+    let name = c.alloc_mut(&ids[0]).name.clone();
+    insta::assert_snapshot!(render::explain::json(&explained(&c, &name)));
+}
+
+#[test]
+fn ambiguous_prefix_lists_candidates() {
+    let mut c = Cluster::new();
+    let job = c.job(mock_job());
+    c.allocs(&job, 2);
+    let err = explain(&c.snapshot, &Options::default(), "alloc-").unwrap_err();
+    assert!(matches!(err, ExplainError::Ambiguous { .. }));
+    assert_eq!(
+        err.to_string(),
+        "\"alloc-\" matches 2 allocations: alloc-0002 (mock-service.web[0]), \
+         alloc-0004 (mock-service.web[1])"
+    );
+}
+
+#[test]
+fn unknown_subject_is_an_error() {
+    let mut c = Cluster::new();
+    let job = c.job(mock_job());
+    c.allocs(&job, 2);
+    let err = explain(&c.snapshot, &Options::default(), "nope").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "no allocation ID starts with \"nope\", and no job's task group has a placement of that name"
+    );
+    let err = explain(&c.snapshot, &Options::default(), "mock-service.web[12]").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the plan of job \"mock-service\" places no \"mock-service.web[12]\""
+    );
+}
