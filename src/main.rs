@@ -2,13 +2,14 @@
 //! the outcome to an exit status.
 
 mod cli;
+mod progress;
 
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{CommandFactory, Parser};
-use plan_inspect::read::{Source, read_snapshot};
+use plan_inspect::read::Source;
 use plan_inspect::render;
 use plan_inspect::replay::{Options, replay};
 use plan_inspect::time::Time;
@@ -44,7 +45,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         .snapshot
         .as_deref()
         .context("a snapshot path is required")?;
-    let snapshot = read_snapshot(&Source::from_arg(path))?;
+    let snapshot = progress::read(&Source::from_arg(path))?;
     let options = Options {
         now: cli.now,
         clock: Time::from_unix_nanos(

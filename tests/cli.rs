@@ -172,3 +172,26 @@ fn the_man_page_renders() {
     assert_eq!(code, 0);
     assert!(stdout.contains(".TH plan-inspect"));
 }
+
+#[test]
+fn no_progress_bar_when_stderr_is_not_a_terminal() {
+    // Over the 50 MiB threshold: trailing whitespace is valid JSON.
+    let text = std::fs::read_to_string(format!(
+        "{}/fixtures/example.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("large-snapshot.json");
+    let mut file = std::fs::File::create(&path).unwrap();
+    file.write_all(text.as_bytes()).unwrap();
+    file.write_all(&vec![b' '; 51 << 20]).unwrap();
+    drop(file);
+    let out = bin()
+        .args([path.to_str().unwrap(), "--job", "report"])
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("default/report  batch"));
+}
