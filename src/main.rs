@@ -4,6 +4,7 @@
 mod cli;
 mod progress;
 
+use std::ffi::OsString;
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
@@ -79,15 +80,28 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// `auto` colors only a terminal, and never with `NO_COLOR` set or `TERM=dumb`.
+/// `auto` colors only a terminal, and never with `NO_COLOR` set (non-empty)
+/// or `TERM=dumb`.
 fn use_color(when: Color) -> bool {
+    color_wanted(
+        when,
+        io::stdout().is_terminal(),
+        std::env::var_os("NO_COLOR"),
+        std::env::var_os("TERM"),
+    )
+}
+
+fn color_wanted(
+    when: Color,
+    terminal: bool,
+    no_color: Option<OsString>,
+    term: Option<OsString>,
+) -> bool {
     match when {
         Color::Always => true,
         Color::Never => false,
         Color::Auto => {
-            io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::env::var("TERM").map_or(true, |t| t != "dumb")
+            terminal && no_color.is_none_or(|v| v.is_empty()) && term.is_none_or(|t| t != "dumb")
         }
     }
 }
@@ -102,4 +116,21 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain()
         .filter_map(|e| e.downcast_ref::<io::Error>())
         .any(|e| e.kind() == io::ErrorKind::BrokenPipe)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_color_needs_a_terminal_without_no_color_or_a_dumb_term() {
+        let os = |s: &str| Some(OsString::from(s));
+        assert!(color_wanted(Color::Auto, true, None, os("xterm-256color")));
+        assert!(color_wanted(Color::Auto, true, os(""), None));
+        assert!(!color_wanted(Color::Auto, false, None, os("xterm")));
+        assert!(!color_wanted(Color::Auto, true, os("1"), os("xterm")));
+        assert!(!color_wanted(Color::Auto, true, None, os("dumb")));
+        assert!(color_wanted(Color::Always, false, os("1"), os("dumb")));
+        assert!(!color_wanted(Color::Never, true, None, None));
+    }
 }

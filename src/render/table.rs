@@ -60,7 +60,7 @@ pub fn render(report: &Report, style: Style) -> String {
         .collect();
     if shown.is_empty() {
         let line = format!(
-            "Nothing to do: {} evaluated at {} ({source}); every allocation stays as it is.",
+            "Nothing to do: {} evaluated at {} ({source}); no allocation changes.",
             plural(report.jobs.len(), "job"),
             report.now
         );
@@ -76,9 +76,9 @@ pub fn render(report: &Report, style: Style) -> String {
     let quiet = report.jobs.len() - shown.len();
     if quiet > 0 {
         out.push('\n');
+        let jobs = if quiet == 1 { "job" } else { "jobs" };
         out.push_str(&wrap(&format!(
-            "Nothing to do for {} more (--verbose shows them).",
-            plural(quiet, "job")
+            "Nothing to do for {quiet} more {jobs} (--verbose shows them)."
         )));
     }
     out
@@ -225,11 +225,12 @@ impl Renderer {
     }
 
     fn section(&self, out: &mut String, title: &str, mut table: Table) {
-        fit(&mut table);
-        out.push_str(&format!(
-            "\n{}\n{table}\n",
-            self.bold(wrap(title).trim_end())
-        ));
+        fit(
+            &mut table,
+            (!self.style.verbose).then_some(usize::from(WIDTH)),
+        );
+        let title = self.bold(wrap(title).trim_end());
+        out.push_str(&format!("\n{title}\n{}\n", table.trim_fmt()));
     }
 
     fn job(&self, job: &JobReport, source: &str) -> String {
@@ -563,8 +564,11 @@ const PROSE_MIN: usize = 24;
 
 /// Sets every column's width: identifiers, names and counts as wide as
 /// their content (headers wrap only between words), prose columns share what
-/// is left of [`WIDTH`] and wrap, never narrower than [`PROSE_MIN`].
-fn fit(table: &mut Table) {
+/// is left of `limit` and wrap, never narrower than [`PROSE_MIN`]. Without a
+/// limit (`--verbose`, whose full IDs cannot fit anyway) nothing wraps, so
+/// every row stays one line for `grep`. A column with nothing in any row is
+/// left out.
+fn fit(table: &mut Table, limit: Option<usize>) {
     let headers: Vec<String> = table
         .header()
         .map(|h| h.cell_iter().map(|c| strip_ansi(&c.content())).collect())
@@ -584,6 +588,7 @@ fn fit(table: &mut Table) {
             // one after the others) and the blank line before all but the first.
             let edge = 2;
             Column {
+                empty: cells == 0,
                 prose: PROSE.contains(&header.as_str()),
                 full: cells.max(header.width()) + edge,
                 narrow: cells.max(word) + edge,
@@ -594,14 +599,24 @@ fn fit(table: &mut Table) {
     let fixed = |narrow: bool| -> usize {
         columns
             .iter()
-            .filter(|c| !c.prose)
+            .filter(|c| !c.prose && !c.empty)
             .map(|c| if narrow { c.narrow } else { c.full })
             .sum()
     };
+    let Some(limit) = limit else {
+        for (i, c) in columns.iter().enumerate() {
+            if c.empty
+                && let Some(col) = table.column_mut(i)
+            {
+                col.set_constraint(ColumnConstraint::Hidden);
+            }
+        }
+        table.set_content_arrangement(ContentArrangement::Disabled);
+        return;
+    };
     // Whole headers when the prose still gets its minimum, else headers wrap.
-    let narrow = fixed(false) + prose * (PROSE_MIN + 2) > usize::from(WIDTH);
-    let share =
-        (usize::from(WIDTH).saturating_sub(fixed(narrow)) / prose.max(1)).max(PROSE_MIN + 2);
+    let narrow = fixed(false) + prose * (PROSE_MIN + 2) > limit;
+    let share = (limit.saturating_sub(fixed(narrow)) / prose.max(1)).max(PROSE_MIN + 2);
     for (i, c) in columns.iter().enumerate() {
         let footprint = match (c.prose, narrow) {
             (true, _) => c.full.min(share),
@@ -611,15 +626,19 @@ fn fit(table: &mut Table) {
         // comfy-table's width leaves out the vertical line.
         let width = footprint - usize::from(i > 0);
         if let Some(col) = table.column_mut(i) {
-            col.set_constraint(ColumnConstraint::Absolute(Width::Fixed(
-                width.try_into().unwrap_or(u16::MAX),
-            )));
+            col.set_constraint(if c.empty {
+                ColumnConstraint::Hidden
+            } else {
+                ColumnConstraint::Absolute(Width::Fixed(width.try_into().unwrap_or(u16::MAX)))
+            });
         }
     }
 }
 
 /// The widths one column can take, padding included.
 struct Column {
+    /// No row has anything in it: the column is left out.
+    empty: bool,
     prose: bool,
     /// With the header on one line.
     full: usize,
