@@ -28,7 +28,8 @@ const TABLE_STYLE: TableStyle =
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Style {
     pub color: bool,
-    /// Full IDs, exact times, every DesiredChanges column.
+    /// Full IDs, exact times, every job and every DesiredChanges column;
+    /// rows never wrap.
     pub verbose: bool,
 }
 
@@ -59,9 +60,10 @@ pub fn render(report: &Report, style: Style) -> String {
         .filter(|j| style.verbose || !is_quiet(j))
         .collect();
     if shown.is_empty() {
+        let n = report.jobs.len();
         let line = format!(
-            "Nothing to do: {} evaluated at {} ({source}); no allocation changes.",
-            plural(report.jobs.len(), "job"),
+            "Nothing to do: {n} {} evaluated at {} ({source}); no allocation changes.",
+            jobs(n),
             report.now
         );
         out.push_str(&wrap(&line));
@@ -76,20 +78,16 @@ pub fn render(report: &Report, style: Style) -> String {
     let quiet = report.jobs.len() - shown.len();
     if quiet > 0 {
         out.push('\n');
-        let jobs = if quiet == 1 { "job" } else { "jobs" };
         out.push_str(&wrap(&format!(
-            "Nothing to do for {quiet} more {jobs} (--verbose shows them)."
+            "Nothing to do for {quiet} more {} (--verbose shows them).",
+            jobs(quiet)
         )));
     }
     out
 }
 
-fn plural(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
+fn jobs(n: usize) -> &'static str {
+    if n == 1 { "job" } else { "jobs" }
 }
 
 /// Word-wraps free text (warnings, one-line summaries) to [`WIDTH`], with
@@ -98,7 +96,7 @@ fn wrap(text: &str) -> String {
     let mut out = String::new();
     let mut line = String::new();
     for word in text.split(' ') {
-        let fits = line.chars().count() + 1 + word.chars().count() <= WIDTH as usize;
+        let fits = line.width() + 1 + word.width() <= usize::from(WIDTH);
         if !line.trim().is_empty() && !fits {
             out.push_str(line.trim_end());
             out.push('\n');
