@@ -24,8 +24,8 @@ _plan-inspect() {
 '--explain=[Explain one allocation (ID or unique ID prefix) or one placement (\`job.group\[index\]\`)\: every step the reconciler took, with its facts]:ALLOC:_default' \
 '--completions=[Print a shell completion script and exit]:SHELL:(bash elvish fish powershell zsh)' \
 '--no-disconnected-clients[Evaluate as servers older than Nomad 1.3 would (no disconnected-client support)]' \
-'-v[Full IDs, exact times and every DesiredChanges column]' \
-'--verbose[Full IDs, exact times and every DesiredChanges column]' \
+'-v[Full IDs, exact times, every job and every DesiredChanges column; rows never wrap, so lines may be wider than 100 columns]' \
+'--verbose[Full IDs, exact times, every job and every DesiredChanges column; rows never wrap, so lines may be wider than 100 columns]' \
 '--detailed-exitcode[Exit 2 when the plan would change anything, 0 when it would not]' \
 '--man[Print the man page and exit]' \
 '-h[Print help (see more with '\''--help'\'')]' \

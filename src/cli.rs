@@ -54,7 +54,8 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = Color::Auto, value_name = "WHEN")]
     pub color: Color,
 
-    /// Full IDs, exact times and every DesiredChanges column.
+    /// Full IDs, exact times, every job and every DesiredChanges column; rows
+    /// never wrap, so lines may be wider than 100 columns.
     #[arg(long, short)]
     pub verbose: bool,
 

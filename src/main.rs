@@ -2,14 +2,16 @@
 //! the outcome to an exit status.
 
 mod cli;
+mod progress;
 
+use std::ffi::OsString;
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{CommandFactory, Parser};
 use plan_inspect::explain::explain;
-use plan_inspect::read::{Source, read_snapshot};
+use plan_inspect::read::Source;
 use plan_inspect::render;
 use plan_inspect::replay::{Options, replay};
 use plan_inspect::time::Time;
@@ -45,7 +47,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         .snapshot
         .as_deref()
         .context("a snapshot path is required")?;
-    let snapshot = read_snapshot(&Source::from_arg(path))?;
+    let snapshot = progress::read(&Source::from_arg(path))?;
     let options = Options {
         now: cli.now,
         clock: Time::from_unix_nanos(
@@ -88,15 +90,28 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// `auto` colors only a terminal, and never with `NO_COLOR` set or `TERM=dumb`.
+/// `auto` colors only a terminal, and never with `NO_COLOR` set (non-empty)
+/// or `TERM=dumb`.
 fn use_color(when: Color) -> bool {
+    color_wanted(
+        when,
+        io::stdout().is_terminal(),
+        std::env::var_os("NO_COLOR"),
+        std::env::var_os("TERM"),
+    )
+}
+
+fn color_wanted(
+    when: Color,
+    terminal: bool,
+    no_color: Option<OsString>,
+    term: Option<OsString>,
+) -> bool {
     match when {
         Color::Always => true,
         Color::Never => false,
         Color::Auto => {
-            io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::env::var("TERM").map_or(true, |t| t != "dumb")
+            terminal && no_color.is_none_or(|v| v.is_empty()) && term.is_none_or(|t| t != "dumb")
         }
     }
 }
@@ -111,4 +126,21 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain()
         .filter_map(|e| e.downcast_ref::<io::Error>())
         .any(|e| e.kind() == io::ErrorKind::BrokenPipe)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_color_needs_a_terminal_without_no_color_or_a_dumb_term() {
+        let os = |s: &str| Some(OsString::from(s));
+        assert!(color_wanted(Color::Auto, true, None, os("xterm-256color")));
+        assert!(color_wanted(Color::Auto, true, os(""), None));
+        assert!(!color_wanted(Color::Auto, false, None, os("xterm")));
+        assert!(!color_wanted(Color::Auto, true, os("1"), os("xterm")));
+        assert!(!color_wanted(Color::Auto, true, None, os("dumb")));
+        assert!(color_wanted(Color::Always, false, os("1"), os("dumb")));
+        assert!(!color_wanted(Color::Never, true, None, None));
+    }
 }

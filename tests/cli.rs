@@ -172,3 +172,70 @@ fn the_man_page_renders() {
     assert_eq!(code, 0);
     assert!(stdout.contains(".TH plan-inspect"));
 }
+
+#[test]
+fn no_progress_bar_when_stderr_is_not_a_terminal() {
+    // Over the 50 MiB threshold: trailing whitespace is valid JSON.
+    let text = std::fs::read_to_string(format!(
+        "{}/fixtures/example.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("large-snapshot.json");
+    let mut file = std::fs::File::create(&path).unwrap();
+    file.write_all(text.as_bytes()).unwrap();
+    file.write_all(&vec![b' '; 51 << 20]).unwrap();
+    drop(file);
+    let out = bin()
+        .args([path.to_str().unwrap(), "--job", "report"])
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("default/report  batch"));
+}
+
+#[test]
+fn verbose_shows_full_ids_and_jobs_with_nothing_to_do() {
+    let (code, stdout, _) = run(&["fixtures/incidents/node-down.json"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains(" 2b7a4d3f  web.web[1]"), "{stdout}");
+    assert!(stdout.ends_with("Nothing to do for 1 more job (--verbose shows them).\n"));
+    let (_, stdout, _) = run(&["fixtures/incidents/node-down.json", "--verbose"]);
+    assert!(stdout.contains(" 2b7a4d3f-1c5e-4f90-b2d3-4e5f6a7b8c02  web.web[1]"));
+    assert!(stdout.contains("default/cache  service"));
+    assert!(!stdout.contains("Nothing to do"));
+}
+
+#[test]
+fn a_snapshot_with_nothing_to_do_says_so_in_one_line() {
+    let args = [
+        "fixtures/incidents/node-down.json",
+        "--job",
+        "cache",
+        "--detailed-exitcode",
+    ];
+    let (code, stdout, stderr) = run(&args);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_eq!(
+        stdout,
+        "Nothing to do: 1 job evaluated at 2022-04-01T03:12:00Z (snapshot Now); no allocation changes.\n"
+    );
+}
+
+#[test]
+fn term_dumb_still_honours_color_always() {
+    let out = bin()
+        .args(["fixtures/example.json", "--color", "always"])
+        .env("TERM", "dumb")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8(out.stdout).unwrap().contains('\u{1b}'));
+    let out = bin()
+        .args(["fixtures/example.json"])
+        .env("TERM", "dumb")
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8(out.stdout).unwrap().contains('\u{1b}'));
+}

@@ -1,23 +1,35 @@
 //! Tables for people: per job a header, the DesiredChanges by task group,
-//! the buckets, and the plan. Empty sections are left out.
+//! the buckets, and the plan. Empty sections are left out, and so are jobs
+//! with nothing to do unless `--verbose`: at 3 a.m. only what moves matters.
+//!
+//! Times are shown relative to the evaluation time ("in 4m30s", "12m ago"),
+//! including the RFC 3339 times the core writes into bucket reasons; the
+//! JSON keeps those reasons exact.
 
 use std::collections::HashMap;
 
-use comfy_table::{ColumnConstraint, ContentArrangement, Table, presets};
+use comfy_table::{ColumnConstraint, ContentArrangement, LineStyle, Table, TableStyle, Width};
 use owo_colors::OwoColorize;
+use unicode_width::UnicodeWidthStr;
 
 use crate::reconciler::Bucket;
 use crate::report::{BucketEntry, GroupReport, JobReport, NowSource, Report};
-use crate::time::{Time, format_duration};
+use crate::time::Time;
 
-/// The width tables are laid out for.
+/// The width tables and text are laid out for.
 const WIDTH: u16 = 100;
+
+/// A line under the header and nothing else: rows stay one text line each
+/// unless a long cell wraps, and wrapped lines have blank leading columns.
+const TABLE_STYLE: TableStyle =
+    TableStyle::new().header_separator(LineStyle::none().fill('─').junction('─'));
 
 /// How to render.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Style {
     pub color: bool,
-    /// Full IDs, exact times, every DesiredChanges column.
+    /// Full IDs, exact times, every job and every DesiredChanges column;
+    /// rows never wrap.
     pub verbose: bool,
 }
 
@@ -29,7 +41,8 @@ pub fn render(report: &Report, style: Style) -> String {
     };
     let mut out = String::new();
     for w in &report.warnings {
-        out.push_str(&r.paint_warning(&format!("warning: {} ({})", w.message, w.code)));
+        let text = wrap(&format!("warning: {} ({})", w.message, w.code));
+        out.push_str(&r.paint_warning(text.trim_end()));
         out.push('\n');
     }
     if !report.warnings.is_empty() {
@@ -41,38 +54,81 @@ pub fn render(report: &Report, style: Style) -> String {
         NowSource::SnapshotMeta => "snapshot meta",
         NowSource::Clock => "clock",
     };
-    let changing: Vec<&JobReport> = report.jobs.iter().filter(|j| job_has_content(j)).collect();
-    if changing.is_empty() {
-        out.push_str(&format!(
-            "Nothing to do: {} job(s) evaluated at {} ({source}), no changes.\n",
-            report.jobs.len(),
+    let shown: Vec<&JobReport> = report
+        .jobs
+        .iter()
+        .filter(|j| style.verbose || !is_quiet(j))
+        .collect();
+    if shown.is_empty() {
+        let n = report.jobs.len();
+        let line = format!(
+            "Nothing to do: {n} {} evaluated at {} ({source}); no allocation changes.",
+            jobs(n),
             report.now
-        ));
+        );
+        out.push_str(&wrap(&line));
         return out;
     }
-    for (i, job) in changing.iter().enumerate() {
+    for (i, job) in shown.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
         out.push_str(&r.job(job, source));
     }
+    let quiet = report.jobs.len() - shown.len();
+    if quiet > 0 {
+        out.push('\n');
+        out.push_str(&wrap(&format!(
+            "Nothing to do for {quiet} more {} (--verbose shows them).",
+            jobs(quiet)
+        )));
+    }
     out
 }
 
-/// A job is shown when it has allocations or a plan.
-fn job_has_content(job: &JobReport) -> bool {
-    job.plan.has_changes()
-        || !job.plan.followup_evals.is_empty()
-        || job.plan.deployment.is_some()
-        || !job.plan.deployment_updates.is_empty()
-        || job.groups.iter().any(|g| {
+fn jobs(n: usize) -> &'static str {
+    if n == 1 { "job" } else { "jobs" }
+}
+
+/// Word-wraps free text (warnings, one-line summaries) to [`WIDTH`], with
+/// continuation lines indented.
+fn wrap(text: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let fits = line.width() + 1 + word.width() <= usize::from(WIDTH);
+        if !line.trim().is_empty() && !fits {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = "  ".to_string();
+        } else if !line.is_empty() && !line.ends_with("  ") {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+/// A job is quiet when its plan is empty and every allocation stays where it
+/// is: nothing tainted, nothing to reschedule.
+fn is_quiet(job: &JobReport) -> bool {
+    let p = &job.plan;
+    !p.has_changes()
+        && p.attribute_updates.is_empty()
+        && p.followup_evals.is_empty()
+        && p.deployment.is_none()
+        && p.deployment_updates.is_empty()
+        && job.groups.iter().all(|g| {
             let b = &g.buckets;
-            !(b.untainted.is_empty()
-                && b.migrate.is_empty()
+            b.migrate.is_empty()
                 && b.lost.is_empty()
                 && b.disconnecting.is_empty()
                 && b.reconnecting.is_empty()
-                && b.ignore.is_empty())
+                && b.ignore.is_empty()
+                && g.reschedule_now.is_empty()
+                && g.reschedule_later.is_empty()
         })
 }
 
@@ -91,15 +147,35 @@ impl Renderer {
     }
 
     fn time(&self, t: Time) -> String {
-        if self.style.verbose {
+        if self.style.verbose || t.is_zero() {
             return t.to_string();
         }
-        let d = t.sub(self.now);
+        let d = round_seconds(t.sub(self.now));
         match d {
             0 => "now".to_string(),
-            d if d > 0 => format!("in {}", format_duration(round_seconds(d))),
-            d => format!("{} ago", format_duration(round_seconds(-d))),
+            d if d > 0 => format!("in {}", compact_duration(d)),
+            d => format!("{} ago", compact_duration(-d)),
         }
+    }
+
+    /// `text` with every RFC 3339 time in it shown as [`Renderer::time`] does.
+    fn times_in(&self, text: &str) -> String {
+        if self.style.verbose {
+            return text.to_string();
+        }
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some((start, len)) = find_timestamp(rest) {
+            let parsed = Time::parse_rfc3339(&rest[start..start + len]);
+            out.push_str(&rest[..start]);
+            match parsed {
+                Ok(t) => out.push_str(&self.time(t)),
+                Err(_) => out.push_str(&rest[start..start + len]),
+            }
+            rest = &rest[start + len..];
+        }
+        out.push_str(rest);
+        out
     }
 
     fn paint_warning(&self, s: &str) -> String {
@@ -135,15 +211,24 @@ impl Renderer {
 
     fn table(&self, header: &[&str]) -> Table {
         let mut t = Table::new();
-        t.load_style(presets::UTF8_HORIZONTAL_ONLY)
+        t.load_style(TABLE_STYLE)
             .set_content_arrangement(ContentArrangement::Dynamic)
             .set_width(WIDTH)
             .set_header(header.iter().map(|h| self.bold(h)));
+        // Two spaces between columns, one before the first.
+        for (i, c) in t.column_iter_mut().enumerate() {
+            c.set_padding((u16::from(i == 0), 1));
+        }
         t
     }
 
-    fn section(&self, out: &mut String, title: &str, table: Table) {
-        out.push_str(&format!("\n{}\n{table}\n", self.bold(title)));
+    fn section(&self, out: &mut String, title: &str, mut table: Table) {
+        fit(
+            &mut table,
+            (!self.style.verbose).then_some(usize::from(WIDTH)),
+        );
+        let title = self.bold(wrap(title).trim_end());
+        out.push_str(&format!("\n{title}\n{}\n", table.trim_fmt()));
     }
 
     fn job(&self, job: &JobReport, source: &str) -> String {
@@ -153,12 +238,12 @@ impl Renderer {
         } else if job.stopped {
             state.push_str(", stopped");
         }
-        let mut out = format!(
-            "{}  {state}  version {}  evaluated at {} ({source})\n",
-            self.bold(&format!("{}/{}", job.namespace, job.id)),
-            job.version,
-            self.now
-        );
+        let name = format!("{}/{}", job.namespace, job.id);
+        let header = wrap(&format!(
+            "{name}  {state}  version {}  evaluated at {} ({source})",
+            job.version, self.now
+        ));
+        let mut out = format!("{}{}", self.bold(&name), &header[name.len()..]);
         self.desired_changes(&mut out, job);
         self.buckets(&mut out, job);
         self.plan(&mut out, job);
@@ -263,12 +348,6 @@ impl Renderer {
             "Bucket",
             "Reason",
         ]);
-        // Identifiers never wrap; the reason takes what is left.
-        for i in 0..6 {
-            if let Some(c) = t.column_mut(i) {
-                c.set_constraint(ColumnConstraint::ContentWidth);
-            }
-        }
         let mut rows = 0;
         for g in &job.groups {
             for (bucket, e) in all_entries(g) {
@@ -280,7 +359,7 @@ impl Renderer {
                     e.node_status.clone().unwrap_or_else(|| "gc'd".to_string()),
                     e.client_status.clone(),
                     self.paint_bucket(bucket),
-                    e.reason.clone(),
+                    self.reason(g, e),
                 ]);
             }
             for s in &g.set_aside {
@@ -299,6 +378,18 @@ impl Renderer {
         if rows > 0 {
             self.section(out, "Allocations", t);
         }
+    }
+
+    /// The bucket reason, with what the reschedule filters decided.
+    fn reason(&self, g: &GroupReport, e: &BucketEntry) -> String {
+        let mut reason = self.times_in(&e.reason);
+        if g.reschedule_now.contains(&e.id) {
+            reason.push_str("; reschedule now");
+        } else if let Some(later) = g.reschedule_later.iter().find(|l| l.id == e.id) {
+            let at = if self.style.verbose { "at " } else { "" };
+            reason.push_str(&format!("; reschedule {at}{}", self.time(later.at)));
+        }
+        reason
     }
 
     fn plan(&self, out: &mut String, job: &JobReport) {
@@ -463,6 +554,110 @@ impl Renderer {
     }
 }
 
+/// Columns of free text: they take the width left and wrap.
+const PROSE: [&str; 3] = ["Reason", "Description", "Allocs"];
+
+/// A prose column wraps no narrower than this.
+const PROSE_MIN: usize = 24;
+
+/// Sets every column's width: identifiers, names and counts as wide as
+/// their content (headers wrap only between words), prose columns share what
+/// is left of `limit` and wrap, never narrower than [`PROSE_MIN`]. Without a
+/// limit (`--verbose`, whose full IDs cannot fit anyway) nothing wraps, so
+/// every row stays one line for `grep`. A column with nothing in any row is
+/// left out.
+fn fit(table: &mut Table, limit: Option<usize>) {
+    let headers: Vec<String> = table
+        .header()
+        .map(|h| h.cell_iter().map(|c| strip_ansi(&c.content())).collect())
+        .unwrap_or_default();
+    let columns: Vec<Column> = headers
+        .iter()
+        .enumerate()
+        .map(|(i, header)| {
+            let cells = table
+                .column_cells_iter(i)
+                .flatten()
+                .map(|c| strip_ansi(&c.content()).width())
+                .max()
+                .unwrap_or(0);
+            let word = header.split(' ').map(|w| w.width()).max().unwrap_or(0);
+            // The footprint: padding (one space each side of the first column,
+            // one after the others) and the blank line before all but the first.
+            let edge = 2;
+            Column {
+                empty: cells == 0,
+                prose: PROSE.contains(&header.as_str()),
+                full: cells.max(header.width()) + edge,
+                narrow: cells.max(word) + edge,
+            }
+        })
+        .collect();
+    let prose = columns.iter().filter(|c| c.prose).count();
+    let fixed = |narrow: bool| -> usize {
+        columns
+            .iter()
+            .filter(|c| !c.prose && !c.empty)
+            .map(|c| if narrow { c.narrow } else { c.full })
+            .sum()
+    };
+    let Some(limit) = limit else {
+        for (i, c) in columns.iter().enumerate() {
+            if c.empty
+                && let Some(col) = table.column_mut(i)
+            {
+                col.set_constraint(ColumnConstraint::Hidden);
+            }
+        }
+        table.set_content_arrangement(ContentArrangement::Disabled);
+        return;
+    };
+    // Whole headers when the prose still gets its minimum, else headers wrap.
+    let narrow = fixed(false) + prose * (PROSE_MIN + 2) > limit;
+    let share = (limit.saturating_sub(fixed(narrow)) / prose.max(1)).max(PROSE_MIN + 2);
+    for (i, c) in columns.iter().enumerate() {
+        let footprint = match (c.prose, narrow) {
+            (true, _) => c.full.min(share),
+            (false, true) => c.narrow,
+            (false, false) => c.full,
+        };
+        // comfy-table's width leaves out the vertical line.
+        let width = footprint - usize::from(i > 0);
+        if let Some(col) = table.column_mut(i) {
+            col.set_constraint(if c.empty {
+                ColumnConstraint::Hidden
+            } else {
+                ColumnConstraint::Absolute(Width::Fixed(width.try_into().unwrap_or(u16::MAX)))
+            });
+        }
+    }
+}
+
+/// The widths one column can take, padding included.
+struct Column {
+    /// No row has anything in it: the column is left out.
+    empty: bool,
+    prose: bool,
+    /// With the header on one line.
+    full: usize,
+    /// With the header wrapped between words.
+    narrow: usize,
+}
+
+/// `s` without ANSI escape sequences, to measure what is seen.
+fn strip_ansi(s: &str) -> String {
+    let mut out = String::new();
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            chars.by_ref().find(|c| c.is_ascii_alphabetic());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Every bucket entry of a group with its bucket, bucket by bucket.
 fn all_entries(g: &GroupReport) -> impl Iterator<Item = (Bucket, &BucketEntry)> {
     let b = &g.buckets;
@@ -481,5 +676,103 @@ fn all_entries(g: &GroupReport) -> impl Iterator<Item = (Bucket, &BucketEntry)> 
 /// Relative times are shown to the second.
 fn round_seconds(d: i64) -> i64 {
     let s = crate::time::SECOND;
-    (d + s / 2) / s * s
+    d.saturating_add(d.signum() * s / 2) / s * s
+}
+
+/// A positive whole-second duration without its zero units: `4m30s`, `12m`, `2h5s`.
+fn compact_duration(d: i64) -> String {
+    let total = d / crate::time::SECOND;
+    let (h, m, s) = (total / 3600, total / 60 % 60, total % 60);
+    let mut out = String::new();
+    for (n, unit) in [(h, "h"), (m, "m"), (s, "s")] {
+        if n > 0 {
+            out.push_str(&format!("{n}{unit}"));
+        }
+    }
+    out
+}
+
+/// The first `YYYY-MM-DDTHH:MM:SS[.fff]Z` in `text`, as (start, length): the
+/// form the core writes times in.
+fn find_timestamp(text: &str) -> Option<(usize, usize)> {
+    const SHAPE: &[u8] = b"dddd-dd-ddTdd:dd:dd";
+    let b = text.as_bytes();
+    (0..b.len()).find_map(|start| {
+        let rest = &b[start..];
+        let shaped = rest.len() > SHAPE.len()
+            && SHAPE.iter().zip(rest).all(|(&want, &got)| match want {
+                b'd' => got.is_ascii_digit(),
+                c => got == c,
+            });
+        if !shaped || (start > 0 && b[start - 1].is_ascii_alphanumeric()) {
+            return None;
+        }
+        let mut end = SHAPE.len();
+        if rest[end] == b'.' {
+            end += 1 + rest[end + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .count();
+        }
+        (rest.get(end) == Some(&b'Z')).then_some((start, end + 1))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn renderer(verbose: bool) -> Renderer {
+        Renderer {
+            style: Style {
+                color: false,
+                verbose,
+            },
+            now: Time::parse_rfc3339("2022-04-01T12:00:00Z").unwrap(),
+        }
+    }
+
+    #[test]
+    fn times_are_relative_to_the_evaluation() {
+        let r = renderer(false);
+        let at = |s: &str| r.time(Time::parse_rfc3339(s).unwrap());
+        assert_eq!(at("2022-04-01T12:04:30Z"), "in 4m30s");
+        assert_eq!(at("2022-04-01T11:48:00Z"), "12m ago");
+        assert_eq!(at("2022-04-01T14:00:05.6Z"), "in 2h6s");
+        assert_eq!(at("2022-04-01T12:00:00.4Z"), "now");
+        assert_eq!(at("2022-04-01T11:59:59.5Z"), "1s ago");
+        assert_eq!(at("0001-01-01T00:00:00Z"), "0001-01-01T00:00:00Z");
+        assert_eq!(
+            renderer(true).time(Time::parse_rfc3339("2022-04-01T12:04:30Z").unwrap()),
+            "2022-04-01T12:04:30Z"
+        );
+    }
+
+    #[test]
+    fn times_inside_reasons_are_rewritten() {
+        let reason = "unknown since 2022-04-01T11:58:00Z, max_client_disconnect expires \
+                      2022-04-01T12:03:00.25Z";
+        assert_eq!(
+            renderer(false).times_in(reason),
+            "unknown since 2m ago, max_client_disconnect expires in 3m"
+        );
+        assert_eq!(renderer(true).times_in(reason), reason);
+        for untouched in [
+            "node ready",
+            "v2022-04-01T11:58:00Z",
+            "2022-04-01T11:58:00",
+            "2022-04-01T11:58Z",
+        ] {
+            assert_eq!(renderer(false).times_in(untouched), untouched);
+        }
+    }
+
+    #[test]
+    fn free_text_wraps_at_the_width() {
+        let text = format!("warning: {}", "word ".repeat(40));
+        let wrapped = wrap(text.trim_end());
+        assert!(wrapped.lines().all(|l| l.chars().count() <= WIDTH as usize));
+        assert!(wrapped.lines().skip(1).all(|l| l.starts_with("  word")));
+        assert_eq!(wrapped.split_whitespace().count(), 41);
+    }
 }

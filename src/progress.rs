@@ -1,0 +1,62 @@
+//! A progress bar on stderr while a large snapshot file is read: dumps of big
+//! clusters take a while, and a silent terminal looks hung.
+
+use std::fs::File;
+use std::io::{self, IsTerminal};
+use std::path::Path;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use plan_inspect::model::Snapshot;
+use plan_inspect::read::{ReadError, Source, read_snapshot, read_snapshot_from};
+
+/// Files up to this size are read in about a second: no bar.
+const THRESHOLD: u64 = 50 * 1024 * 1024;
+
+/// Reads the snapshot, with a bar when it is a large file and stderr a terminal.
+pub fn read(source: &Source) -> Result<Snapshot, ReadError> {
+    if let Source::Path(path) = source
+        && let Some(bar) = bar_for(path)
+        && let Ok(file) = File::open(path)
+    {
+        let result = read_snapshot_from(bar.wrap_read(file), &source.name());
+        bar.finish_and_clear();
+        return result;
+    }
+    // Errors opening the file are reported by the reader, in its words.
+    read_snapshot(source)
+}
+
+fn bar_for(path: &Path) -> Option<ProgressBar> {
+    let size = std::fs::metadata(path).ok()?.len();
+    let attended =
+        io::stderr().is_terminal() && std::env::var("TERM").map_or(true, |t| t != "dumb");
+    if !wanted(size, attended) {
+        return None;
+    }
+    let style = ProgressStyle::with_template(
+        "reading {msg} {wide_bar} {binary_bytes}/{binary_total_bytes} ({eta})",
+    )
+    .ok()?;
+    let bar = ProgressBar::with_draw_target(Some(size), ProgressDrawTarget::stderr())
+        .with_style(style)
+        .with_message(path.display().to_string());
+    Some(bar)
+}
+
+/// A bar only for a file over [`THRESHOLD`] and only on a terminal that is
+/// not `TERM=dumb` (the bar redraws itself with escape sequences).
+fn wanted(size: u64, attended: bool) -> bool {
+    attended && size > THRESHOLD
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bar_only_for_large_files_on_a_terminal() {
+        assert!(wanted(THRESHOLD + 1, true));
+        assert!(!wanted(THRESHOLD, true));
+        assert!(!wanted(u64::MAX, false));
+    }
+}

@@ -1,0 +1,221 @@
+//! The incident fixtures (`fixtures/incidents/`): golden tables and JSON,
+//! every table line within 100 columns, colors, and the README's worked
+//! examples and jq recipes checked against the binary.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use assert_cmd::cargo::CommandCargoExt;
+use plan_inspect::read::read_snapshot_from;
+use plan_inspect::render;
+use plan_inspect::render::table::Style;
+use plan_inspect::replay::{Options, replay};
+use plan_inspect::report::Report;
+
+const INCIDENTS: [&str; 7] = [
+    "node-down",
+    "client-disconnected",
+    "client-reconnected",
+    "disconnect-expired",
+    "node-drain",
+    "rolling-update-canary",
+    "failed-alloc-reschedule",
+];
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn report(path: &Path) -> Report {
+    let file = std::fs::File::open(path).unwrap();
+    let snapshot = read_snapshot_from(file, &path.display().to_string()).unwrap();
+    replay(&snapshot, &Options::default()).unwrap()
+}
+
+fn incident(name: &str) -> Report {
+    report(&root().join(format!("fixtures/incidents/{name}.json")))
+}
+
+#[test]
+fn golden_tables_and_json() {
+    for name in INCIDENTS {
+        let report = incident(name);
+        insta::assert_snapshot!(
+            format!("{name}_table"),
+            render::table::render(&report, Style::default())
+        );
+        insta::assert_snapshot!(format!("{name}_json"), render::json::render(&report));
+    }
+}
+
+#[test]
+fn verbose_tables_show_every_job_full_ids_and_exact_times() {
+    let report = incident("node-down");
+    let text = render::table::render(
+        &report,
+        Style {
+            color: false,
+            verbose: true,
+        },
+    );
+    insta::assert_snapshot!("node-down_table_verbose", text);
+    assert!(text.contains("default/cache"));
+    assert!(text.contains("2b7a4d3f-1c5e-4f90-b2d3-4e5f6a7b8c02"));
+    let text = render::table::render(
+        &incident("disconnect-expired"),
+        Style {
+            color: false,
+            verbose: true,
+        },
+    );
+    assert!(
+        text.contains("unknown since 2022-04-01T02:50:00Z, max_client_disconnect expires"),
+        "{text}"
+    );
+}
+
+/// Every fixture the project ships, incidents and the two bundled examples.
+fn all_fixtures() -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(root().join("fixtures/incidents"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.push(root().join("fixtures/example.json"));
+    paths.push(root().join("fixtures/rollout.json"));
+    paths.sort();
+    paths
+}
+
+#[test]
+fn table_lines_fit_100_columns() {
+    for path in all_fixtures() {
+        let report = report(&path);
+        for color in [false, true] {
+            let text = render::table::render(
+                &report,
+                Style {
+                    color,
+                    verbose: false,
+                },
+            );
+            for line in text.lines() {
+                let width = console::measure_text_width(line);
+                assert!(width <= 100, "{}: {width} columns: {line}", path.display());
+            }
+        }
+    }
+}
+
+#[test]
+fn buckets_have_their_colors() {
+    let colored = |path: &Path| {
+        let style = Style {
+            color: true,
+            verbose: false,
+        };
+        render::table::render(&report(path), style)
+    };
+    let incident = |name: &str| root().join(format!("fixtures/incidents/{name}.json"));
+    for (path, painted) in [
+        (incident("node-down"), "\u{1b}[31mlost\u{1b}[39m"),
+        (
+            incident("client-disconnected"),
+            "\u{1b}[33mdisconnecting\u{1b}[39m",
+        ),
+        (
+            incident("client-reconnected"),
+            "\u{1b}[36mreconnecting\u{1b}[39m",
+        ),
+        (incident("node-drain"), "\u{1b}[35mmigrate\u{1b}[39m"),
+        (
+            root().join("fixtures/rollout.json"),
+            "\u{1b}[2mignore\u{1b}[0m",
+        ),
+    ] {
+        let text = colored(&path);
+        assert!(text.contains(painted), "{}: {text}", path.display());
+        assert!(!text.contains("\u{1b}[31muntainted"));
+    }
+    insta::assert_snapshot!(
+        "client-reconnected_table_color",
+        colored(&incident("client-reconnected"))
+    );
+}
+
+/// Each `$ plan-inspect ARGS` line in the README followed by a fenced block
+/// is the binary's real output.
+#[test]
+fn readme_examples_are_real_output() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let lines: Vec<&str> = readme.lines().collect();
+    let mut checked = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let Some(args) = line.trim().strip_prefix("$ plan-inspect ") else {
+            continue;
+        };
+        let start = i
+            + lines[i..]
+                .iter()
+                .position(|l| l.starts_with("```"))
+                .unwrap()
+            + 1;
+        let end = start
+            + lines[start..]
+                .iter()
+                .position(|l| l.starts_with("```"))
+                .unwrap();
+        let expected = lines[start..end].join("\n");
+        let out = Command::cargo_bin("plan-inspect")
+            .unwrap()
+            .current_dir(root())
+            .args(args.split_whitespace())
+            .output()
+            .unwrap();
+        let actual = String::from_utf8(out.stdout).unwrap();
+        let actual: Vec<&str> = actual.lines().map(str::trim_end).collect();
+        assert_eq!(
+            actual.join("\n"),
+            expected,
+            "README example `plan-inspect {args}` is out of date"
+        );
+        checked += 1;
+    }
+    assert!(checked >= INCIDENTS.len(), "only {checked} examples");
+}
+
+/// The README's jq recipes run on a bundled snapshot (skipped without jq).
+#[test]
+fn readme_jq_recipes_work() {
+    if Command::new("jq").arg("--version").output().is_err() {
+        eprintln!("jq is not installed: recipes not checked");
+        return;
+    }
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let bin = Command::cargo_bin("plan-inspect").unwrap();
+    let bin = bin.get_program().to_str().unwrap().to_string();
+    let mut checked = 0;
+    for line in readme.lines() {
+        let line = line.trim();
+        if !line.starts_with("plan-inspect state.json --format json | jq") {
+            continue;
+        }
+        let script = line.replacen("plan-inspect", &bin, 1).replacen(
+            "state.json",
+            "fixtures/example.json",
+            1,
+        );
+        let out = Command::new("sh")
+            .args(["-c", &script])
+            .current_dir(root())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{line}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!out.stdout.is_empty(), "{line}: no output");
+        checked += 1;
+    }
+    assert!(checked >= 3, "only {checked} recipes");
+}
