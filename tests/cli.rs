@@ -239,3 +239,40 @@ fn term_dumb_still_honours_color_always() {
         .unwrap();
     assert!(!String::from_utf8(out.stdout).unwrap().contains('\u{1b}'));
 }
+
+#[test]
+fn explain_finds_an_allocation_by_prefix() {
+    let (code, stdout, _) = run(&[
+        "fixtures/example.json",
+        "--explain",
+        "21b2",
+        "--color",
+        "never",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.starts_with("Allocation 21b2c3d4-0000-4000-8000-000000000002 (web.web[1])"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Bucket: disconnecting"));
+    let (code, stdout, _) = run(&[
+        "fixtures/example.json",
+        "--explain",
+        "21b2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["schema_version"], 1);
+}
+
+#[test]
+fn explain_without_a_match_is_an_error() {
+    let (code, stdout, stderr) = run(&["fixtures/example.json", "--explain", "zz"]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert_eq!(
+        stderr,
+        "plan-inspect: no allocation ID starts with \"zz\", and no job's task group has a placement of that name\n"
+    );
+}
