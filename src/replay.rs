@@ -162,14 +162,17 @@ fn evaluation_time(snapshot: &Snapshot, options: &Options) -> (Time, NowSource) 
 }
 
 /// `LatestDeploymentByJobID`: per job, the deployment with the highest
-/// `CreateIndex` (ties broken by ID).
+/// `CreateIndex`. Nomad walks them by ID and replaces only on a strictly
+/// higher index, so a tie goes to the lowest ID
+/// (nomad/state/state_store.go:728-738).
 fn latest_deployments(all: &[Deployment]) -> HashMap<(&str, &str), &Deployment> {
     let mut out: HashMap<(&str, &str), &Deployment> = HashMap::new();
     for d in all {
         let key = (d.namespace.as_str(), d.job_id.as_str());
-        let newer = out
-            .get(&key)
-            .is_none_or(|cur| (d.create_index, &d.id) > (cur.create_index, &cur.id));
+        let newer = out.get(&key).is_none_or(|cur| {
+            d.create_index > cur.create_index
+                || (d.create_index == cur.create_index && d.id < cur.id)
+        });
         if newer {
             out.insert(key, d);
         }
