@@ -858,4 +858,25 @@ mod tests {
                 json!([{"GetterSource": "s", "GetterOptions": {}, "RelativeDest": ""}]))
         ));
     }
+
+    /// `opaqueMapsEqual` (nomad/structs/services.go:1263) is `DeepEqual` on
+    /// maps once either is non-empty: a key with a zero value is a change.
+    #[test]
+    fn opaque_connect_configs_compare_as_maps() {
+        let differ = |a: Value, b: Value| connect_updated(Some(&connect(a)), Some(&connect(b)));
+        assert_eq!(
+            differ(
+                json!({"SidecarTask": {"Config": {"a": ""}}}),
+                json!({"SidecarTask": {"Config": {}}})
+            ),
+            Some("sidecar task")
+        );
+        assert_eq!(
+            differ(
+                json!({"Gateway": {"Proxy": {"Config": {"a": 0}}}}),
+                json!({"Gateway": {"Proxy": {"Config": {}}}})
+            ),
+            Some("gateway")
+        );
+    }
 }
