@@ -37,3 +37,80 @@ fn latest_deployment_ties_go_to_the_lowest_id() {
         .collect();
     assert_eq!(updates, [(low, deployment_status::CANCELLED)]);
 }
+
+/// The scheduler moves in-place updates into the deployment it looked up
+/// before reconciling, even one this evaluation cancels
+/// (scheduler/generic_sched.go:264, 404-425).
+#[test]
+fn in_place_updates_join_the_latest_deployment_even_if_cancelled() {
+    let mut c = Cluster::new();
+    let old = c.job(mock_job());
+    let ids = c.allocs(&old, 10);
+    let d = c.new_deployment(&old);
+    let mut new = inplace_update(&old);
+    new.version += 1;
+    c.job(new);
+
+    let plan = c.replay_job(&old.id).plan;
+    assert_eq!(plan.deployment_updates.len(), 1);
+    assert_eq!(plan.deployment_updates[0].deployment_id, d);
+    assert_eq!(
+        plan.deployment_updates[0].status,
+        deployment_status::CANCELLED
+    );
+    assert_eq!(plan.in_place_update.len(), ids.len());
+    assert!(
+        plan.in_place_update
+            .iter()
+            .all(|u| u.deployment_id.as_deref() == Some(d.as_str()))
+    );
+}
+
+/// `computeStop` counts terminal allocations it keeps (a failed one that
+/// will not be rescheduled) when working out how many to stop, then stops
+/// only running ones: the group ends up below its count
+/// (scheduler/reconcile.go:926-937, 1000-1012).
+#[test]
+fn a_kept_failed_alloc_makes_compute_stop_stop_a_running_one() {
+    let mut c = Cluster::new();
+    let mut job = mock_job();
+    job.task_groups[0].count = 3;
+    job.task_groups[0].reschedule_policy = None;
+    let job = c.job(job);
+    let running = c.allocs(&job, 3);
+    let failed = c.alloc(&job, 3);
+    c.alloc_mut(&failed).client_status = status::FAILED.into();
+
+    let report = c.replay_job(&job.id);
+    let changes = &group(&report, "web").desired_changes;
+    assert_eq!((changes.stop, changes.place, changes.ignore), (1, 0, 3));
+    let stopped: Vec<_> = report
+        .plan
+        .stop
+        .iter()
+        .map(|s| s.alloc_id.as_str())
+        .collect();
+    assert_eq!(stopped, [running[0].as_str()]);
+}
+
+/// `filterByRescheduleable` puts every disconnecting allocation it does not
+/// filter in `rescheduleNow`, eligible or not: one without a reschedule
+/// policy is still replaced (scheduler/reconcile_util.go:346-353).
+#[test]
+fn disconnecting_allocs_are_replaced_without_a_reschedule_policy() {
+    let mut c = Cluster::new();
+    let mut job = mock_job();
+    job.task_groups[0].count = 1;
+    job.task_groups[0].reschedule_policy = None;
+    job.task_groups[0].max_client_disconnect = Some(10 * MINUTE);
+    let job = c.job(job);
+    let alloc = c.alloc(&job, 0);
+    c.set_node_status(&alloc, node_status::DISCONNECTED);
+
+    let plan = c.replay_job(&job.id).plan;
+    assert!(plan.stop.is_empty());
+    assert_eq!(plan.disconnect_updates.len(), 1);
+    assert_eq!(plan.place.len(), 1);
+    assert!(plan.place[0].reschedule);
+    assert_eq!(plan.place[0].previous_alloc_id.as_deref(), Some(alloc.as_str()));
+}
