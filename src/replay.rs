@@ -132,6 +132,7 @@ pub fn replay(snapshot: &Snapshot, options: &Options) -> Result<Report, ReplayEr
         deployments: &deployments,
         eval_id: &eval_id,
         eval_priority: eval.map(|e| e.priority),
+        delayed_eval: eval.is_some_and(|e| !e.wait_until.is_zero()),
         supports,
         now,
     };
@@ -215,6 +216,8 @@ struct JobContext<'a> {
     deployments: &'a HashMap<(&'a str, &'a str), &'a Deployment>,
     eval_id: &'a str,
     eval_priority: Option<i64>,
+    /// The replayed evaluation was itself delayed (`WaitUntil` set).
+    delayed_eval: bool,
     supports: bool,
     now: Time,
 }
@@ -447,9 +450,13 @@ impl<'a> JobContext<'a> {
                 alloc_id: id.to_string(),
             })
             .collect();
-        plan.followup_evals = r
+        // A delayed evaluation does not create the follow-up evals, though
+        // the allocations still name them (generic_sched.go:293, 312-321).
+        let followups = r
             .desired_followup_evals
             .values()
+            .filter(|_| !self.delayed_eval);
+        plan.followup_evals = followups
             .flatten()
             .map(|e| PlanFollowupEval {
                 id: e.id.clone(),

@@ -112,5 +112,72 @@ fn disconnecting_allocs_are_replaced_without_a_reschedule_policy() {
     assert_eq!(plan.disconnect_updates.len(), 1);
     assert_eq!(plan.place.len(), 1);
     assert!(plan.place[0].reschedule);
-    assert_eq!(plan.place[0].previous_alloc_id.as_deref(), Some(alloc.as_str()));
+    assert_eq!(
+        plan.place[0].previous_alloc_id.as_deref(),
+        Some(alloc.as_str())
+    );
+}
+
+/// A failed allocation of `job` due for rescheduling in 30 s, and an eval
+/// `eval-1` of the job delayed until `wait_until`.
+fn reschedule_later_with_eval(wait_until: plan_inspect::time::Time) -> (Cluster, String) {
+    let mut c = Cluster::new();
+    let mut job = mock_job();
+    job.task_groups[0].count = 1;
+    if let Some(p) = job.task_groups[0].reschedule_policy.as_mut() {
+        p.delay = 30 * plan_inspect::time::SECOND;
+    }
+    let job = c.job(job);
+    let failed = c.alloc(&job, 0);
+    let a = c.alloc_mut(&failed);
+    a.client_status = status::FAILED.into();
+    a.task_states.insert(
+        "web".into(),
+        TaskState {
+            state: "dead".into(),
+            failed: true,
+            finished_at: now(),
+            ..TaskState::default()
+        },
+    );
+    c.snapshot.evals.push(Evaluation {
+        id: "eval-1".into(),
+        namespace: job.namespace.clone(),
+        job_id: job.id.clone(),
+        priority: 50,
+        eval_type: "service".into(),
+        triggered_by: "alloc-failure".into(),
+        status: "pending".into(),
+        wait_until,
+    });
+    (c, failed)
+}
+
+/// The scheduler creates follow-up evals only if the evaluation it runs was
+/// not itself delayed (`delayInstead`, scheduler/generic_sched.go:293, 312-321);
+/// the allocations still get the follow-up eval IDs.
+#[test]
+fn a_delayed_evaluation_creates_no_followup_evals() {
+    let replay_eval = |c: &Cluster| {
+        let options = plan_inspect::replay::Options {
+            eval: Some("eval-1".into()),
+            ..Default::default()
+        };
+        plan_inspect::replay::replay(&c.snapshot, &options)
+            .unwrap()
+            .jobs[0]
+            .plan
+            .clone()
+    };
+
+    let (c, failed) = reschedule_later_with_eval(plan_inspect::time::Time::ZERO);
+    let plan = replay_eval(&c);
+    assert_eq!(plan.followup_evals.len(), 1);
+    assert_eq!(plan.attribute_updates.len(), 1);
+
+    let (c, _) = reschedule_later_with_eval(now().add(-MINUTE));
+    let plan = replay_eval(&c);
+    assert!(plan.followup_evals.is_empty());
+    assert_eq!(plan.attribute_updates.len(), 1);
+    assert_eq!(plan.attribute_updates[0].alloc_id, failed);
 }
