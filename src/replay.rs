@@ -227,6 +227,7 @@ impl<'s> Prepared<'s> {
             deployments: &self.deployments,
             eval_id: &self.eval_id,
             eval_priority: self.eval.map(|e| e.priority),
+            delayed_eval: self.eval.is_some_and(|e| !e.wait_until.is_zero()),
             supports: self.supports,
             now: self.now,
         }
@@ -258,14 +259,17 @@ fn evaluation_time(snapshot: &Snapshot, options: &Options) -> (Time, NowSource) 
 }
 
 /// `LatestDeploymentByJobID`: per job, the deployment with the highest
-/// `CreateIndex` (ties broken by ID).
+/// `CreateIndex`. Nomad walks them by ID and replaces only on a strictly
+/// higher index, so a tie goes to the lowest ID
+/// (nomad/state/state_store.go:728-738).
 fn latest_deployments(all: &[Deployment]) -> HashMap<(&str, &str), &Deployment> {
     let mut out: HashMap<(&str, &str), &Deployment> = HashMap::new();
     for d in all {
         let key = (d.namespace.as_str(), d.job_id.as_str());
-        let newer = out
-            .get(&key)
-            .is_none_or(|cur| (d.create_index, &d.id) > (cur.create_index, &cur.id));
+        let newer = out.get(&key).is_none_or(|cur| {
+            d.create_index > cur.create_index
+                || (d.create_index == cur.create_index && d.id < cur.id)
+        });
         if newer {
             out.insert(key, d);
         }
@@ -308,6 +312,8 @@ struct JobContext<'a> {
     deployments: &'a HashMap<(&'a str, &'a str), &'a Deployment>,
     eval_id: &'a str,
     eval_priority: Option<i64>,
+    /// The replayed evaluation was itself delayed (`WaitUntil` set).
+    delayed_eval: bool,
     supports: bool,
     now: Time,
 }
@@ -547,9 +553,13 @@ impl<'a> JobContext<'a> {
                 alloc_id: id.to_string(),
             })
             .collect();
-        plan.followup_evals = r
+        // A delayed evaluation does not create the follow-up evals, though
+        // the allocations still name them (generic_sched.go:293, 312-321).
+        let followups = r
             .desired_followup_evals
             .values()
+            .filter(|_| !self.delayed_eval);
+        plan.followup_evals = followups
             .flatten()
             .map(|e| PlanFollowupEval {
                 id: e.id.clone(),

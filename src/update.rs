@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::model::{
     Allocation, ConsulConnect, ConsulGateway, GoValue, Job, NetworkResource, Node, RequestedDevice,
-    Resources, Service, SidecarService, SidecarTask, TaskGroup, deep_equal,
+    Resources, Service, SidecarService, SidecarTask, TaskGroup, deep_equal, maps_equal,
 };
 
 /// How an existing allocation meets a new job version.
@@ -112,9 +112,9 @@ pub fn tasks_updated(new_job: &Job, old_job: &Job, group: &str) -> Option<String
         let checks = [
             ("driver", ta.driver != tb.driver),
             ("user", ta.user != tb.user),
-            ("config", ta.config != tb.config),
-            ("env", ta.env != tb.env),
-            ("artifacts", ta.artifacts != tb.artifacts),
+            ("config", !ta.config.map_equal(&tb.config)),
+            ("env", !ta.env.map_equal(&tb.env)),
+            ("artifacts", !artifacts_equal(&ta.artifacts, &tb.artifacts)),
             ("vault", ta.vault != tb.vault),
             ("templates", ta.templates != tb.templates),
             (
@@ -136,6 +136,29 @@ pub fn tasks_updated(new_job: &Job, old_job: &Job, group: &str) -> Option<String
         }
     }
     None
+}
+
+/// `reflect.DeepEqual` on two `[]*TaskArtifact`: structs whose
+/// `GetterOptions` and `GetterHeaders` are maps.
+fn artifacts_equal(a: &GoValue, b: &GoValue) -> bool {
+    const MAPS: [&str; 2] = ["GetterOptions", "GetterHeaders"];
+    let (Value::Array(xs), Value::Array(ys)) = (&a.0, &b.0) else {
+        return a == b;
+    };
+    let split = |v: &Value| -> (Value, [Value; 2]) {
+        let mut rest = v.clone();
+        let maps = MAPS.map(|k| {
+            rest.as_object_mut()
+                .and_then(|o| o.remove(k))
+                .unwrap_or(Value::Null)
+        });
+        (rest, maps)
+    };
+    xs.len() == ys.len()
+        && xs.iter().zip(ys).all(|(x, y)| {
+            let ((rx, mx), (ry, my)) = (split(x), split(y));
+            deep_equal(&rx, &ry) && mx.iter().zip(&my).all(|(p, q)| maps_equal(p, q))
+        })
 }
 
 /// `connectServiceUpdated`: only services with a Connect block on the new side
@@ -797,6 +820,63 @@ mod tests {
         assert_eq!(
             kind(&orphan, &new_job(|_| {}), Some(&node("dc1"))),
             UpdateKind::Destructive("task group \"web\" is not in both job versions".into())
+        );
+    }
+
+    /// `reflect.DeepEqual` on Go maps compares key sets: a key added with a
+    /// zero value is a change (scheduler/util.go:470-475, task Config and Env;
+    /// TaskArtifact.GetterOptions/GetterHeaders are maps too).
+    #[test]
+    fn map_keys_with_zero_values_are_changes() {
+        let j1 = mock_job();
+        let env = mock_with(|j| task(j)["Env"]["EMPTY"] = json!(""));
+        assert_eq!(
+            tasks_updated(&job(env), &job(j1.clone()), "web").as_deref(),
+            Some("task \"web\": env changed")
+        );
+        let config = mock_with(|j| task(j)["Config"]["privileged"] = json!(false));
+        assert_eq!(
+            tasks_updated(&job(config), &job(j1.clone()), "web").as_deref(),
+            Some("task \"web\": config changed")
+        );
+        let nested = |v: Value| mock_with(|j| task(j)["Config"]["opts"] = v);
+        assert!(updated(
+            &nested(json!({"a": 1, "b": null})),
+            &nested(json!({"a": 1}))
+        ));
+        assert!(!updated(&nested(json!({"a": 1})), &nested(json!({"a": 1}))));
+        let artifact = |options: Value| {
+            mock_with(|j| {
+                task(j)["Artifacts"] = json!([{"GetterSource": "s", "GetterOptions": options}]);
+            })
+        };
+        assert!(updated(&artifact(json!({"x": ""})), &artifact(json!({}))));
+        // A struct field a hand-written snapshot leaves out is still its zero value.
+        assert!(!updated(
+            &artifact(json!({})),
+            &mock_with(|j| task(j)["Artifacts"] =
+                json!([{"GetterSource": "s", "GetterOptions": {}, "RelativeDest": ""}]))
+        ));
+    }
+
+    /// `opaqueMapsEqual` (nomad/structs/services.go:1263) is `DeepEqual` on
+    /// maps once either is non-empty: a key with a zero value is a change.
+    #[test]
+    fn opaque_connect_configs_compare_as_maps() {
+        let differ = |a: Value, b: Value| connect_updated(Some(&connect(a)), Some(&connect(b)));
+        assert_eq!(
+            differ(
+                json!({"SidecarTask": {"Config": {"a": ""}}}),
+                json!({"SidecarTask": {"Config": {}}})
+            ),
+            Some("sidecar task")
+        );
+        assert_eq!(
+            differ(
+                json!({"Gateway": {"Proxy": {"Config": {"a": 0}}}}),
+                json!({"Gateway": {"Proxy": {"Config": {}}}})
+            ),
+            Some("gateway")
         );
     }
 }

@@ -144,10 +144,11 @@ pub(crate) fn set_equal<T>(a: &[T], b: &[T], eq: impl Fn(&T, &T) -> bool) -> boo
     a.len() == b.len() && a.iter().all(|x| b.iter().any(|y| eq(x, y)))
 }
 
-/// `opaqueMapsEqual`: two empty maps are equal whether nil or not.
+/// `opaqueMapsEqual`: two empty maps are equal whether nil or not; otherwise
+/// `DeepEqual` on maps, where a key with a zero value still counts.
 fn opaque_maps_equal(a: &GoValue, b: &GoValue) -> bool {
     let empty = |v: &GoValue| v.is_null() || v.0.as_object().is_some_and(|m| m.is_empty());
-    (empty(a) && empty(b)) || a == b
+    (empty(a) && empty(b)) || a.map_equal(b)
 }
 
 impl ConsulGateway {

@@ -95,6 +95,28 @@ impl Deployment {
             && self
                 .task_groups
                 .values()
-                .all(|g| g.desired_canaries == 0 || g.auto_promote)
+                .all(|g| g.desired_canaries <= 0 || g.auto_promote)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `HasAutoPromote` (nomad/structs/structs.go:9214-9224) only looks at
+    /// groups with `DesiredCanaries > 0`.
+    #[test]
+    fn auto_promote_ignores_groups_without_positive_canaries() {
+        let group = |desired_canaries, auto_promote| DeploymentState {
+            desired_canaries,
+            auto_promote,
+            ..DeploymentState::default()
+        };
+        let d = Deployment {
+            status: ds::RUNNING.into(),
+            task_groups: [("a".into(), group(2, true)), ("b".into(), group(-1, false))].into(),
+            ..Deployment::default()
+        };
+        assert!(d.has_auto_promote());
     }
 }

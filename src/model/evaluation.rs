@@ -2,6 +2,8 @@
 
 use serde::Deserialize;
 
+use crate::time::Time;
+
 /// A `structs.Evaluation` from the snapshot's `Evals`.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
@@ -16,4 +18,7 @@ pub struct Evaluation {
     pub eval_type: String,
     pub triggered_by: String,
     pub status: String,
+    /// Set on an evaluation that was itself delayed; such an evaluation
+    /// creates no follow-up evaluations.
+    pub wait_until: Time,
 }

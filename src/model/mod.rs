@@ -19,7 +19,7 @@ pub use job::*;
 pub use node::*;
 pub use snapshot::*;
 pub use value::GoValue;
-pub(crate) use value::deep_equal;
+pub(crate) use value::{deep_equal, maps_equal};
 
 use serde::{Deserialize, Deserializer};
 

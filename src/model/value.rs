@@ -23,6 +23,14 @@ impl GoValue {
         self.0.is_null()
     }
 
+    /// `reflect.DeepEqual` on a Go map (`map[string]string`, or
+    /// `map[string]interface{}` whose nested objects are maps too): unlike a
+    /// struct, a key present on one side only is a difference even when its
+    /// value is a zero value.
+    pub fn map_equal(&self, other: &GoValue) -> bool {
+        maps_equal(&self.0, &other.0)
+    }
+
     /// The elements of a JSON array (empty for `null`).
     pub fn elements(&self) -> &[Value] {
         match &self.0 {
@@ -57,6 +65,21 @@ fn objects_equal(x: &Map<String, Value>, y: &Map<String, Value>) -> bool {
     covered(x, y) && y.iter().all(|(k, v)| x.contains_key(k) || is_zero(v))
 }
 
+/// [`GoValue::map_equal`] on two decoded JSON values.
+pub(crate) fn maps_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| maps_equal(v, w)))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| maps_equal(p, q))
+        }
+        _ => deep_equal(a, b),
+    }
+}
+
 fn is_zero(v: &Value) -> bool {
     match v {
         Value::Null => true,
@@ -88,6 +111,18 @@ mod tests {
         assert!(!eq(json!({"A": null}), json!({"A": []})));
         assert!(eq(json!([1, 2]), json!([1, 2])));
         assert!(!eq(json!([1, 2]), json!([2, 1])));
+    }
+
+    #[test]
+    fn map_keys_count_even_with_zero_values() {
+        let map_eq = |a: Value, b: Value| GoValue(a).map_equal(&GoValue(b));
+        assert!(!map_eq(json!({"A": ""}), json!({})));
+        assert!(!map_eq(json!({"A": {"B": 0}}), json!({"A": {}})));
+        assert!(!map_eq(json!(null), json!({})));
+        assert!(map_eq(
+            json!({"A": [1, {"B": 2}]}),
+            json!({"A": [1, {"B": 2}]})
+        ));
     }
 
     #[test]
