@@ -107,11 +107,33 @@ pub fn replay(snapshot: &Snapshot, options: &Options) -> Result<Report, ReplayEr
         });
     }
     let ctx = prep.job_context();
-    let jobs = work
+    let jobs: Vec<JobReport> = work
         .iter()
         .map(|w| ctx.trace_job(w, |report, _, _| report))
         .collect();
-    Ok(prep.report(jobs))
+    let mut report = prep.report(jobs);
+    report.warnings.extend(system_job_warnings(&report.jobs));
+    report.warnings.sort();
+    Ok(report)
+}
+
+/// Nomad schedules `system` and `sysbatch` jobs with its system scheduler,
+/// not the generic reconciler replayed here; their plan is shown as the
+/// contract asks, with a warning that Nomad would decide differently.
+fn system_job_warnings(jobs: &[JobReport]) -> Vec<Warning> {
+    jobs.iter()
+        .filter(|j| matches!(j.job_type.as_str(), "system" | "sysbatch"))
+        .map(|j| {
+            Warning::new(
+                "system_job",
+                format!(
+                    "{}/{} is a {} job: Nomad schedules it with the system scheduler, not the generic \
+                     reconciler replayed here",
+                    j.namespace, j.id, j.job_type
+                ),
+            )
+        })
+        .collect()
 }
 
 /// One job's replay together with the reconciler's trace, for explanations.

@@ -181,3 +181,21 @@ fn a_delayed_evaluation_creates_no_followup_evals() {
     assert_eq!(plan.attribute_updates.len(), 1);
     assert_eq!(plan.attribute_updates[0].alloc_id, failed);
 }
+
+/// Nomad runs system jobs through its system scheduler: say so.
+#[test]
+fn system_jobs_are_replayed_with_a_warning() {
+    let mut c = Cluster::new();
+    let mut spec = mock_job();
+    spec.job_type = "system".into();
+    c.job(spec);
+    let report = c.replay();
+    assert_eq!(report.jobs.len(), 1);
+    assert!(
+        report.warnings.iter().any(|w| w.code == "system_job"
+            && w.message
+                .starts_with("default/mock-service is a system job")),
+        "{:?}",
+        report.warnings
+    );
+}
