@@ -5,33 +5,16 @@
 //! embed the job they were placed with and the snapshot's job is
 //! `destructive_update` / `inplace_update` of it, or the same job to ignore.
 mod common;
-mod port_a_util;
 
 use common::*;
 use plan_inspect::model::*;
 use plan_inspect::reconciler::{DesiredChanges, desc};
 use plan_inspect::time::SECOND;
-use port_a_util::*;
-use serde_json::json;
 
 /// Allocations `0..count` of `job` embedding `embedded` instead.
 fn allocs_of(c: &mut Cluster, embedded: &Job, count: u64) -> Vec<String> {
     let embedded = std::sync::Arc::new(embedded.clone());
     c.allocs(&embedded, count)
-}
-
-/// Puts the node of each allocation into drain (`mock.DrainNode`) and marks
-/// the allocation for migration, as Nomad's drain tests do.
-fn drain(c: &mut Cluster, ids: &[String]) {
-    for id in ids {
-        c.alloc_mut(id).desired_transition.migrate = Some(true);
-        let node = c.alloc_mut(id).node_id.clone();
-        let n = c.node_mut(&node);
-        // mock.DrainNode: a ready node with an empty drain spec, made
-        // ineligible by Canonicalize.
-        n.drain_strategy = GoValue(json!({"Deadline": 0, "IgnoreSystemJobs": false}));
-        n.scheduling_eligibility = "ineligible".into();
-    }
 }
 
 /// TestReconciler_Place_NoExisting (scheduler/reconcile_test.go:345).
@@ -286,7 +269,7 @@ fn test_reconciler_inplace_rollback() {
     let a2 = c.alloc(&destructive_old, 2);
     c.alloc_mut(&a0).client_status = status::RUNNING.into();
     c.alloc_mut(&a1).client_status = status::FAILED.into();
-    c.alloc_mut(&a1).task_states = finished_at("web", now().add(-10 * MINUTE));
+    finished_at(&mut c, &a1, now().add(-10 * MINUTE));
     // allocs[2] has no task states and ModifyTime 0: its reschedule time is long past.
     c.alloc_mut(&a2).client_status = status::FAILED.into();
     let r = c.replay_job("mock-service");

@@ -1,7 +1,6 @@
 //! Ports of scheduler/reconcile_test.go at 8ac3e642e6, from
 //! TestReconciler_JobStopped to TestReconciler_RescheduleNow_Service.
 mod common;
-mod port_a_util;
 
 use std::sync::Arc;
 
@@ -9,9 +8,6 @@ use common::*;
 use plan_inspect::model::*;
 use plan_inspect::reconciler::{DesiredChanges, alloc_name, desc};
 use plan_inspect::time::{Duration, SECOND};
-use port_a_util::*;
-
-const HOUR: Duration = 60 * MINUTE;
 
 /// The "stopped job" case of TestReconciler_JobStopped and
 /// TestReconciler_JobStopped_TerminalAllocs: ten allocations of a stopped
@@ -217,21 +213,6 @@ fn test_reconciler_multi_tg_single_update_stanza() {
     );
 }
 
-/// A reschedule event at `at` replacing `prev`.
-fn event(at: plan_inspect::time::Time, prev: &str) -> RescheduleEvent {
-    RescheduleEvent {
-        reschedule_time: at.unix_nanos_i64(),
-        prev_alloc_id: prev.into(),
-        ..RescheduleEvent::default()
-    }
-}
-
-fn tracker(events: Vec<RescheduleEvent>) -> Option<RescheduleTracker> {
-    Some(RescheduleTracker {
-        events: Some(events),
-    })
-}
-
 /// The six allocations of the RescheduleLater_Batch and RescheduleNow_Batch
 /// tests: 0-2 a chain of failures (2 already rescheduled twice, failed at
 /// `failed_at`), 3-4 running, 5 complete.
@@ -250,16 +231,17 @@ fn batch_chain(
     {
         let a = c.alloc_mut(&a1);
         a.client_status = status::FAILED.into();
-        a.reschedule_tracker = tracker(vec![event(now().add(-HOUR), &a0)]);
+        a.reschedule_tracker = reschedule_tracker(vec![reschedule_event(HOUR, &a0)]);
         a.next_allocation = a2.clone();
     }
     {
         let a = c.alloc_mut(&a2);
         a.client_status = status::FAILED.into();
-        a.task_states = finished_at("web", failed_at);
-        a.reschedule_tracker = tracker(vec![
-            event(now().add(-2 * HOUR), &a0),
-            event(now().add(-HOUR), &a1),
+        a.task_states
+            .insert("web".into(), finished_state(failed_at));
+        a.reschedule_tracker = reschedule_tracker(vec![
+            reschedule_event(2 * HOUR, &a0),
+            reschedule_event(HOUR, &a1),
         ]);
     }
     c.alloc_mut(&ids[5]).client_status = status::COMPLETE.into();
@@ -341,7 +323,7 @@ fn test_reconciler_reschedule_later_with_batched_evals_batch() {
         };
         let a = c.alloc_mut(id);
         a.client_status = status::FAILED.into();
-        a.task_states = finished_at("web", at);
+        a.task_states.insert("web".into(), finished_state(at));
     }
     let r = c.replay_job("mock-service");
     assert_partition(&c, &r);
@@ -367,7 +349,7 @@ fn test_reconciler_reschedule_later_with_batched_evals_batch() {
     );
     assert_eq!(attribute_update_indexes(&c, &r), int_range(&[0, 6]));
     for u in &r.plan.attribute_updates {
-        let index = indexes([alloc(&c, &u.alloc_id).name.as_str()])[0];
+        let index = indexes([c.alloc_ref(&u.alloc_id).name.as_str()])[0];
         let want = if index < 5 {
             &evals[0].id
         } else {
@@ -425,12 +407,13 @@ fn service_failures(
     {
         let a = c.alloc_mut(&ids[0]);
         a.client_status = status::FAILED.into();
-        a.reschedule_tracker = tracker(vec![event(now().add(-HOUR), "alloc-elsewhere")]);
+        a.reschedule_tracker = reschedule_tracker(vec![reschedule_event(HOUR, "alloc-elsewhere")]);
     }
     {
         let a = c.alloc_mut(&ids[1]);
         a.client_status = status::FAILED.into();
-        a.task_states = finished_at("web", failed_at);
+        a.task_states
+            .insert("web".into(), finished_state(failed_at));
     }
     c.alloc_mut(&ids[4]).desired_status = status::STOP.into();
     ids

@@ -6,7 +6,6 @@
 //! that must be ignored embeds the current job, one that needs a destructive
 //! update embeds the job the current one is `destructive_update` of.
 mod common;
-mod reconcile_b_support;
 
 use std::sync::Arc;
 
@@ -14,7 +13,6 @@ use common::*;
 use plan_inspect::model::*;
 use plan_inspect::reconciler::DesiredChanges;
 use plan_inspect::time::SECOND;
-use reconcile_b_support::*;
 
 /// TestReconciler_RescheduleNow_WithinAllowedTimeWindow
 /// (scheduler/reconcile_test.go:2032).
@@ -115,8 +113,7 @@ fn canary_reschedule_setup(c: &mut Cluster, policy: ReschedulePolicy) -> (Arc<Jo
     let job2 = c.job(job2);
     let d = c.new_deployment(&job2);
     c.deployment_mut(&d).status_description = deployment_status::DESC_NEEDS_PROMOTION.into();
-    set_state(
-        c,
+    c.set_deployment_state(
         &d,
         "web",
         DeploymentState {
@@ -137,7 +134,7 @@ fn unhealthy_canary(c: &mut Cluster, old: &Arc<Job>, d: &str, index: u64) -> Str
         canary: true,
         healthy: Some(false),
     });
-    add_placed_canary(c, d, "web", &id);
+    c.add_placed_canary(d, "web", &id);
     id
 }
 
@@ -300,13 +297,7 @@ fn test_reconciler_dont_reschedule_previously_rescheduled() {
         .unwrap();
     dup.client_status = status::FAILED.into();
     dup.next_allocation = ids[2].clone();
-    dup.reschedule_tracker = Some(RescheduleTracker {
-        events: Some(vec![RescheduleEvent {
-            reschedule_time: now().add(-HOUR).unix_nanos_i64(),
-            prev_alloc_id: "prev-alloc".into(),
-            ..RescheduleEvent::default()
-        }]),
-    });
+    dup.reschedule_tracker = reschedule_tracker(vec![reschedule_event(HOUR, "prev-alloc")]);
     c.alloc_mut(&ids[4]).desired_status = status::STOP.into();
 
     let r = c.replay_job(JOB);

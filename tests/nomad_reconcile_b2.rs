@@ -6,14 +6,12 @@
 //! that must be ignored embeds the current job, one that needs a destructive
 //! update embeds the job the current one is `destructive_update` of.
 mod common;
-mod reconcile_b_support;
 
 use std::sync::Arc;
 
 use common::*;
 use plan_inspect::model::*;
 use plan_inspect::reconciler::DesiredChanges;
-use reconcile_b_support::*;
 
 /// The cases of TestReconciler_PausedOrFailedDeployment_NoMoreCanaries.
 fn paused_or_failed_no_more_canaries(deployment_status: &str, stop: u64) {
@@ -21,8 +19,7 @@ fn paused_or_failed_no_more_canaries(deployment_status: &str, stop: u64) {
     let (old, job) = destructive_pair(&mut c, 10, canary_update());
     let d = c.new_deployment(&job);
     c.deployment_mut(&d).status = deployment_status.into();
-    set_state(
-        &mut c,
+    c.set_deployment_state(
         &d,
         "web",
         DeploymentState {
@@ -35,7 +32,7 @@ fn paused_or_failed_no_more_canaries(deployment_status: &str, stop: u64) {
     c.allocs(&old, 10);
     let canary = c.alloc(&job, 0);
     c.alloc_mut(&canary).deployment_id = d.clone();
-    add_placed_canary(&mut c, &d, "web", &canary);
+    c.add_placed_canary(&d, "web", &canary);
 
     let r = c.replay_job(JOB);
     assert_results(
@@ -76,8 +73,7 @@ fn paused_or_failed_no_more_placements(deployment_status: &str) {
     let job = c.job(job_with(15, Some(no_canary_update())));
     let d = c.new_deployment(&job);
     c.deployment_mut(&d).status = deployment_status.into();
-    set_state(
-        &mut c,
+    c.set_deployment_state(
         &d,
         "web",
         DeploymentState {
@@ -119,8 +115,7 @@ fn paused_or_failed_no_more_destructive(deployment_status: &str) {
     let (old, job) = destructive_pair(&mut c, 10, no_canary_update());
     let d = c.new_deployment(&job);
     c.deployment_mut(&d).status = deployment_status.into();
-    set_state(
-        &mut c,
+    c.set_deployment_state(
         &d,
         "web",
         DeploymentState {
@@ -170,8 +165,7 @@ fn two_canaries(
 ) -> (String, Vec<String>) {
     let count = job.task_groups[0].count;
     let d = c.new_deployment(job);
-    set_state(
-        c,
+    c.set_deployment_state(
         &d,
         "web",
         DeploymentState {
@@ -187,7 +181,7 @@ fn two_canaries(
         .map(|i| {
             let id = c.alloc(job, i);
             c.alloc_mut(&id).deployment_id = d.clone();
-            add_placed_canary(c, &d, "web", &id);
+            c.add_placed_canary(&d, "web", &id);
             id
         })
         .collect();
@@ -202,8 +196,7 @@ fn test_reconciler_drain_node_canary() {
     let (_, canaries) = two_canaries(&mut c, &old, &job, false);
     // The last canary's node drains (mock.DrainNode) and the alloc is marked
     // for migration.
-    drain(&mut c, &canaries[1]);
-    c.alloc_mut(&canaries[1]).desired_transition.migrate = Some(true);
+    drain(&mut c, &canaries[1..2]);
 
     let r = c.replay_job(JOB);
     assert_results(
@@ -266,8 +259,7 @@ fn test_reconciler_stop_old_canaries() {
     // versions on, and every allocation (all of the old job) needs a
     // destructive update.
     let d = c.new_deployment(&old);
-    set_state(
-        &mut c,
+    c.set_deployment_state(
         &d,
         "web",
         DeploymentState {
@@ -284,7 +276,7 @@ fn test_reconciler_stop_old_canaries() {
     for i in 0..2 {
         let id = c.alloc(&old, i);
         c.alloc_mut(&id).deployment_id = d.clone();
-        add_placed_canary(&mut c, &d, "web", &id);
+        c.add_placed_canary(&d, "web", &id);
     }
 
     let r = c.replay_job(JOB);
@@ -499,8 +491,7 @@ fn test_reconciler_new_canaries_fill_names() {
     };
     let (old, job) = destructive_pair(&mut c, 10, update);
     let d = c.new_deployment(&job);
-    set_state(
-        &mut c,
+    c.set_deployment_state(
         &d,
         "web",
         DeploymentState {
@@ -515,7 +506,7 @@ fn test_reconciler_new_canaries_fill_names() {
     for i in [0, 3] {
         let id = c.alloc(&job, i);
         c.alloc_mut(&id).deployment_id = d.clone();
-        add_placed_canary(&mut c, &d, "web", &id);
+        c.add_placed_canary(&d, "web", &id);
     }
 
     let r = c.replay_job(JOB);
@@ -542,10 +533,7 @@ fn test_reconciler_promote_canaries_unblock() {
     let (old, job) = destructive_pair(&mut c, 10, canary_update());
     let (d, canaries) = two_canaries(&mut c, &old, &job, true);
     for id in &canaries {
-        c.alloc_mut(id).deployment_status = Some(AllocDeploymentStatus {
-            healthy: Some(true),
-            canary: false,
-        });
+        c.alloc_mut(id).deployment_status = healthy(true);
     }
 
     let r = c.replay_job(JOB);
@@ -582,10 +570,7 @@ fn test_reconciler_promote_canaries_canaries_equal_count() {
         .unwrap()
         .healthy_allocs = 2;
     for id in &canaries {
-        c.alloc_mut(id).deployment_status = Some(AllocDeploymentStatus {
-            healthy: Some(true),
-            canary: false,
-        });
+        c.alloc_mut(id).deployment_status = healthy(true);
     }
 
     let r = c.replay_job(JOB);
@@ -618,8 +603,7 @@ fn deployment_limit_health_accounting(healthy: u64) {
     let mut c = Cluster::new();
     let (old, job) = destructive_pair(&mut c, 10, no_canary_update());
     let d = c.new_deployment(&job);
-    set_state(
-        &mut c,
+    c.set_deployment_state(
         &d,
         "web",
         DeploymentState {
@@ -637,10 +621,7 @@ fn deployment_limit_health_accounting(healthy: u64) {
         let a = c.alloc_mut(&id);
         a.deployment_id = d.clone();
         if i < healthy {
-            a.deployment_status = Some(AllocDeploymentStatus {
-                healthy: Some(true),
-                canary: false,
-            });
+            a.deployment_status = common::healthy(true);
         }
     }
 
@@ -707,8 +688,7 @@ fn healthy_rollout(
     new: u64,
 ) -> (String, Vec<String>) {
     let d = c.new_deployment(job);
-    set_state(
-        c,
+    c.set_deployment_state(
         &d,
         "web",
         DeploymentState {
@@ -726,10 +706,7 @@ fn healthy_rollout(
             let id = c.alloc(job, i);
             let a = c.alloc_mut(&id);
             a.deployment_id = d.clone();
-            a.deployment_status = Some(AllocDeploymentStatus {
-                healthy: Some(true),
-                canary: false,
-            });
+            a.deployment_status = healthy(true);
             id
         })
         .collect();
@@ -745,10 +722,7 @@ fn test_reconciler_tainted_node_rolling_upgrade() {
     // New allocs 0 on a down node, 1 and 2 on draining nodes (and marked
     // for migration).
     c.set_node_status(&new[0], node_status::DOWN);
-    for id in &new[1..3] {
-        drain(&mut c, id);
-        c.alloc_mut(id).desired_transition.migrate = Some(true);
-    }
+    drain(&mut c, &new[1..3]);
 
     let r = c.replay_job(JOB);
     assert_results(
@@ -790,8 +764,7 @@ fn test_reconciler_failed_deployment_tainted_nodes() {
     let (d, new) = healthy_rollout(&mut c, &old, &job, 4, 4);
     c.deployment_mut(&d).status = deployment_status::FAILED.into();
     c.set_node_status(&new[0], node_status::DOWN);
-    drain(&mut c, &new[1]);
-    c.alloc_mut(&new[1]).desired_transition.migrate = Some(true);
+    drain(&mut c, &new[1..2]);
 
     let r = c.replay_job(JOB);
     assert_results(

@@ -8,16 +8,21 @@
 //! tainted node change that node's status.
 #![allow(dead_code)]
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use plan_inspect::model::*;
-use plan_inspect::reconciler::alloc_name;
+use plan_inspect::reconciler::{DesiredChanges, alloc_name};
 use plan_inspect::replay::{Options, replay};
 use plan_inspect::report::{GroupReport, JobReport, Report};
 use plan_inspect::time::{Duration, SECOND, Time};
 use serde_json::{Value, json};
 
 pub const MINUTE: Duration = 60 * SECOND;
+pub const HOUR: Duration = 60 * MINUTE;
+
+/// The ID of `mock_job()`.
+pub const JOB: &str = "mock-service";
 
 /// The evaluation time of every test snapshot; other times are relative to it.
 pub fn now() -> Time {
@@ -64,6 +69,14 @@ pub fn mock_job_json() -> Value {
 
 pub fn mock_job() -> Job {
     serde_json::from_value(mock_job_json()).unwrap()
+}
+
+/// `mock.Job()` with `count` and the update strategy `update` on its group.
+pub fn job_with(count: i64, update: Option<UpdateStrategy>) -> Job {
+    let mut j = mock_job();
+    j.task_groups[0].count = count;
+    j.task_groups[0].update = update;
+    j
 }
 
 /// Nomad's `mock.BatchJob()` as far as the reconciler cares: a batch job.
@@ -113,6 +126,33 @@ pub fn inplace_update(job: &Job) -> Job {
     j.job_modify_index += 1;
     j.modify_index += 1;
     j
+}
+
+/// The current job `destructive_update(old)` of a job with `count` and
+/// `update`: allocations embedding `old` need a destructive update
+/// (allocUpdateFnDestructive), those embedding the current job are ignored
+/// (allocUpdateFnIgnore in allocUpdateFnMock's handled map).
+pub fn destructive_pair(
+    c: &mut Cluster,
+    count: i64,
+    update: UpdateStrategy,
+) -> (Arc<Job>, Arc<Job>) {
+    let old = Arc::new(job_with(count, Some(update)));
+    let job = c.job(destructive_update(&old));
+    (old, job)
+}
+
+/// The reschedule policy the RescheduleNow tests use: one attempt in 24h,
+/// 5s delay, default delay function, 1h max delay.
+pub fn one_attempt_policy() -> ReschedulePolicy {
+    ReschedulePolicy {
+        attempts: 1,
+        interval: 24 * HOUR,
+        delay: 5 * SECOND,
+        delay_function: String::new(),
+        max_delay: HOUR,
+        unlimited: false,
+    }
 }
 
 /// A snapshot under construction.
@@ -202,6 +242,15 @@ impl Cluster {
         (0..count).map(|i| self.alloc(job, i)).collect()
     }
 
+    /// The snapshot allocation `id`.
+    pub fn alloc_ref(&self, id: &str) -> &Allocation {
+        self.snapshot
+            .allocs
+            .iter()
+            .find(|a| a.id == id)
+            .unwrap_or_else(|| panic!("no alloc {id}"))
+    }
+
     pub fn alloc_mut(&mut self, id: &str) -> &mut Allocation {
         self.snapshot
             .allocs
@@ -247,6 +296,23 @@ impl Cluster {
             .expect("no such deployment")
     }
 
+    /// Sets the state of `group` in deployment `dep`.
+    pub fn set_deployment_state(&mut self, dep: &str, group: &str, state: DeploymentState) {
+        self.deployment_mut(dep)
+            .task_groups
+            .insert(group.into(), state);
+    }
+
+    /// Records `alloc` as a placed canary of `group` in deployment `dep`.
+    pub fn add_placed_canary(&mut self, dep: &str, group: &str, alloc: &str) {
+        self.deployment_mut(dep)
+            .task_groups
+            .get_mut(group)
+            .expect("no such deployment group")
+            .placed_canaries
+            .push(alloc.to_string());
+    }
+
     /// Replays with the default options; panics on error.
     pub fn replay(&self) -> Report {
         replay(&self.snapshot, &Options::default()).expect("replay failed")
@@ -288,6 +354,44 @@ pub fn int_range(pairs: &[u64]) -> Vec<u64> {
     pairs.chunks(2).flat_map(|p| p[0]..=p[1]).collect()
 }
 
+/// The items, sorted: expected and actual lists compared without order.
+pub fn sorted<T: Ord>(items: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut v: Vec<T> = items.into_iter().collect();
+    v.sort();
+    v
+}
+
+/// Indexes of the placement names, sorted.
+pub fn place_indexes(r: &JobReport) -> Vec<u64> {
+    indexes(r.plan.place.iter().map(|p| p.name.as_str()))
+}
+
+/// Indexes of the stopped allocations' names, sorted.
+pub fn stop_indexes(r: &JobReport) -> Vec<u64> {
+    indexes(r.plan.stop.iter().map(|s| s.name.as_str()))
+}
+
+/// Indexes of the destructive updates' names, sorted.
+pub fn destructive_indexes(r: &JobReport) -> Vec<u64> {
+    indexes(r.plan.destructive_update.iter().map(|d| d.name.as_str()))
+}
+
+/// Indexes of the in-place updates' names, sorted.
+pub fn inplace_indexes(r: &JobReport) -> Vec<u64> {
+    indexes(r.plan.in_place_update.iter().map(|u| u.name.as_str()))
+}
+
+/// Indexes of the attribute updates' allocation names, sorted: the report
+/// names an attribute update by allocation ID only.
+pub fn attribute_update_indexes(c: &Cluster, r: &JobReport) -> Vec<u64> {
+    indexes(
+        r.plan
+            .attribute_updates
+            .iter()
+            .map(|u| c.alloc_ref(&u.alloc_id).name.as_str()),
+    )
+}
+
 /// The counts `assertResults` checks.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Expect {
@@ -302,12 +406,18 @@ pub struct Expect {
     pub stop: usize,
 }
 
+/// No desired changes, the base of a struct update: `{ignore: 3, ..dc()}`.
+pub fn dc() -> DesiredChanges {
+    DesiredChanges::default()
+}
+
+/// The desired changes of the single group "web", for `assert_results`.
+pub fn web(changes: DesiredChanges) -> [(&'static str, DesiredChanges); 1] {
+    [("web", changes)]
+}
+
 /// `assertResults`: the plan's sizes, plus the desired changes per group.
-pub fn assert_results(
-    job: &JobReport,
-    expect: Expect,
-    desired: &[(&str, plan_inspect::reconciler::DesiredChanges)],
-) {
+pub fn assert_results(job: &JobReport, expect: Expect, desired: &[(&str, DesiredChanges)]) {
     let p = &job.plan;
     let got = Expect {
         create_deployment: p.deployment.is_some(),
@@ -355,14 +465,20 @@ pub fn build_allocations(
         let a = c.alloc_mut(id);
         a.client_status = client_status.into();
         a.desired_status = desired_status.into();
-        a.metrics = Some(AllocMetric {
-            score_meta_data: vec![NodeScoreMeta {
-                node_id: a.node_id.clone(),
-                norm_score: node_score,
-            }],
-        });
+        set_node_score(c, id, node_score);
     }
     ids
+}
+
+/// Gives allocation `id` score metadata of one entry: `score` for its node.
+pub fn set_node_score(c: &mut Cluster, id: &str, score: f64) {
+    let a = c.alloc_mut(id);
+    a.metrics = Some(AllocMetric {
+        score_meta_data: vec![NodeScoreMeta {
+            node_id: a.node_id.clone(),
+            norm_score: score,
+        }],
+    });
 }
 
 /// Nomad's `buildResumableAllocations`: registers `resumable_job(count)` and
@@ -413,4 +529,212 @@ pub fn reconnected(c: &mut Cluster, id: &str, ago: Duration) {
             ..TaskState::default()
         },
     );
+}
+
+/// `Healthy` deployment status of a non-canary allocation.
+pub fn healthy(healthy: bool) -> Option<AllocDeploymentStatus> {
+    Some(AllocDeploymentStatus {
+        healthy: Some(healthy),
+        ..AllocDeploymentStatus::default()
+    })
+}
+
+/// A task state "start" that finished at `finished`.
+pub fn finished_state(finished: Time) -> TaskState {
+    TaskState {
+        state: "start".into(),
+        finished_at: finished,
+        ..TaskState::default()
+    }
+}
+
+/// Records that task "web" of allocation `id` finished at `finished`: the
+/// time a failed allocation's reschedule delay counts from.
+pub fn finished_at(c: &mut Cluster, id: &str, finished: Time) {
+    c.alloc_mut(id)
+        .task_states
+        .insert("web".into(), finished_state(finished));
+}
+
+/// A task state "dead" that failed at `failed`.
+pub fn failed_state(failed: Time) -> TaskState {
+    TaskState {
+        state: "dead".into(),
+        failed: true,
+        finished_at: failed,
+        ..TaskState::default()
+    }
+}
+
+/// A reschedule event `ago` before `now()` that replaced allocation `prev`.
+pub fn reschedule_event(ago: Duration, prev: &str) -> RescheduleEvent {
+    RescheduleEvent {
+        reschedule_time: now().add(-ago).unix_nanos_i64(),
+        prev_alloc_id: prev.into(),
+        ..RescheduleEvent::default()
+    }
+}
+
+/// A reschedule tracker holding `events`.
+pub fn reschedule_tracker(events: Vec<RescheduleEvent>) -> Option<RescheduleTracker> {
+    Some(RescheduleTracker {
+        events: Some(events),
+    })
+}
+
+/// Records one earlier reschedule of allocation `id`, an hour ago, from a
+/// fresh `prev-alloc` ID.
+pub fn rescheduled_once(c: &mut Cluster, id: &str) {
+    let prev = c.id("prev-alloc");
+    c.alloc_mut(id).reschedule_tracker = reschedule_tracker(vec![reschedule_event(HOUR, &prev)]);
+}
+
+/// The node of each allocation drains (`mock.DrainNode`: a zero drain spec,
+/// made ineligible by Canonicalize) and the allocation is marked for
+/// migration, as Nomad's drain tests do.
+pub fn drain(c: &mut Cluster, ids: &[String]) {
+    for id in ids {
+        c.alloc_mut(id).desired_transition.migrate = Some(true);
+        let node = c.alloc_mut(id).node_id.clone();
+        let n = c.node_mut(&node);
+        n.drain_strategy = GoValue(json!({
+            "DrainSpec": {"Deadline": 0, "IgnoreSystemJobs": false},
+            "ForceDeadline": "0001-01-01T00:00:00Z",
+            "StartedAt": "0001-01-01T00:00:00Z"
+        }));
+        n.scheduling_eligibility = "ineligible".into();
+    }
+}
+
+/// `assertPlaceResultsHavePreviousAllocs`: names are unique and exactly `n`
+/// placements replace an allocation of the same name.
+pub fn assert_previous_allocs(c: &Cluster, r: &JobReport, n: usize) {
+    let mut names = HashSet::new();
+    let mut found = 0;
+    for p in &r.plan.place {
+        assert!(
+            names.insert(p.name.as_str()),
+            "name {} placed twice",
+            p.name
+        );
+        if let Some(prev) = &p.previous_alloc_id {
+            assert_eq!(c.alloc_ref(prev).name, p.name, "previous alloc name");
+            found += 1;
+        }
+    }
+    assert_eq!(found, n, "placements with previous allocs");
+}
+
+/// `assertPlacementsAreRescheduled`: names are unique and exactly `n`
+/// placements with a previous allocation are reschedules.
+pub fn assert_rescheduled(r: &JobReport, n: usize) {
+    let mut names = HashSet::new();
+    let found = r
+        .plan
+        .place
+        .iter()
+        .inspect(|p| {
+            assert!(
+                names.insert(p.name.as_str()),
+                "name {} placed twice",
+                p.name
+            )
+        })
+        .filter(|p| p.previous_alloc_id.is_some() && p.reschedule)
+        .count();
+    assert_eq!(found, n, "rescheduled placements");
+}
+
+/// `assertNoCanariesStopped`: no stop names a placed canary of deployment `dep`.
+pub fn assert_no_canaries_stopped(c: &Cluster, dep: &str, r: &JobReport) {
+    let d = c.snapshot.deployments.iter().find(|d| d.id == dep).unwrap();
+    for s in &r.plan.stop {
+        for state in d.task_groups.values() {
+            assert!(
+                !state.placed_canaries.contains(&s.alloc_id),
+                "canary {} ({}) stopped",
+                s.alloc_id,
+                s.name
+            );
+        }
+    }
+}
+
+/// The created deployment: `structs.NewDeployment(job)` with the given
+/// description and per-group (desired total, desired canaries).
+pub fn assert_created_deployment(
+    r: &JobReport,
+    job: &Job,
+    description: &str,
+    groups: &[(&str, i64, i64)],
+) {
+    let d = r.plan.deployment.as_ref().expect("a created deployment");
+    assert_eq!(d.status, deployment_status::RUNNING);
+    assert_eq!(d.status_description, description);
+    assert_eq!(d.job_version, job.version);
+    let got: Vec<(&str, i64, i64)> = d
+        .groups
+        .iter()
+        .map(|(n, g)| (n.as_str(), g.desired_total, g.desired_canaries))
+        .collect();
+    let mut want = groups.to_vec();
+    want.sort();
+    assert_eq!(got, want, "created deployment groups");
+    for g in d.groups.values() {
+        assert!(!g.promoted && !g.auto_promote && !g.auto_revert);
+    }
+}
+
+/// The plan's only deployment update sets `dep` to `status` and `description`.
+pub fn assert_deployment_update(r: &JobReport, dep: &str, status: &str, description: &str) {
+    let got: Vec<(&str, &str, &str)> = r
+        .plan
+        .deployment_updates
+        .iter()
+        .map(|u| {
+            (
+                u.deployment_id.as_str(),
+                u.status.as_str(),
+                u.status_description.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(got, vec![(dep, status, description)]);
+}
+
+/// Every stop of the plan carries `description`.
+pub fn assert_stop_descriptions(r: &JobReport, description: &str) {
+    for s in &r.plan.stop {
+        assert_eq!(s.description, description, "stop of {}", s.name);
+    }
+}
+
+/// The contract's invariant (spec section 6): every allocation of the job
+/// appears exactly once in its group, in one bucket or in `set_aside`.
+pub fn assert_partition(c: &Cluster, r: &JobReport) {
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for g in &r.groups {
+        let b = &g.buckets;
+        for set in [
+            &b.untainted,
+            &b.migrate,
+            &b.lost,
+            &b.disconnecting,
+            &b.reconnecting,
+            &b.ignore,
+        ] {
+            seen.extend(set.iter().map(|e| (g.name.clone(), e.id.clone())));
+        }
+        seen.extend(g.set_aside.iter().map(|e| (g.name.clone(), e.id.clone())));
+    }
+    seen.sort();
+    let mut want: Vec<(String, String)> = c
+        .snapshot
+        .allocs
+        .iter()
+        .filter(|a| a.job_id == r.id && a.namespace == r.namespace)
+        .map(|a| (a.task_group.clone(), a.id.clone()))
+        .collect();
+    want.sort();
+    assert_eq!(seen, want, "allocations by group, in buckets or set aside");
 }
