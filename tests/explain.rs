@@ -19,17 +19,6 @@ fn table(e: &Explanation) -> String {
     render::explain::table(e, false)
 }
 
-/// Score metadata with one entry.
-fn score(c: &mut Cluster, id: &str, s: f64) {
-    let a = c.alloc_mut(id);
-    a.metrics = Some(AllocMetric {
-        score_meta_data: vec![NodeScoreMeta {
-            node_id: a.node_id.clone(),
-            norm_score: s,
-        }],
-    });
-}
-
 /// A resumable group of 2: `web[0]` reconnected 30s ago after 1m unknown,
 /// its replacement `web[0]` running elsewhere, and `web[1]`. Returns the
 /// reconnecting allocation and the replacement.
@@ -38,9 +27,9 @@ fn reconnect_pair(c: &mut Cluster, reconnecting_score: f64) -> (String, String) 
     let rec = ids[0].clone();
     went_unknown(c, &rec, MINUTE);
     reconnected(c, &rec, 30 * SECOND);
-    score(c, &rec, reconnecting_score);
+    set_node_score(c, &rec, reconnecting_score);
     let replacement = c.alloc(&job, 0);
-    score(c, &replacement, 0.5);
+    set_node_score(c, &replacement, 0.5);
     (rec, replacement)
 }
 
@@ -114,22 +103,12 @@ fn failed_alloc_waiting_to_reschedule() {
     let ids = c.allocs(&job, 10);
     let a = c.alloc_mut(&ids[0]);
     a.client_status = status::FAILED.into();
-    a.task_states.insert(
-        "web".into(),
-        TaskState {
-            state: "dead".into(),
-            failed: true,
-            finished_at: now().add(-2 * SECOND),
-            events: Vec::new(),
-        },
-    );
-    a.reschedule_tracker = Some(RescheduleTracker {
-        events: Some(vec![RescheduleEvent {
-            reschedule_time: now().add(-MINUTE).unix_nanos_i64(),
-            prev_alloc_id: "alloc-older".into(),
-            delay: 5 * SECOND,
-        }]),
-    });
+    a.task_states
+        .insert("web".into(), failed_state(now().add(-2 * SECOND)));
+    a.reschedule_tracker = reschedule_tracker(vec![RescheduleEvent {
+        delay: 5 * SECOND,
+        ..reschedule_event(MINUTE, "alloc-older")
+    }]);
     let e = explained(&c, &ids[0]);
     assert_eq!(e.bucket, Some(Bucket::Untainted));
     insta::assert_snapshot!(table(&e));

@@ -131,15 +131,7 @@ fn reschedule_later_with_eval(wait_until: plan_inspect::time::Time) -> (Cluster,
     let failed = c.alloc(&job, 0);
     let a = c.alloc_mut(&failed);
     a.client_status = status::FAILED.into();
-    a.task_states.insert(
-        "web".into(),
-        TaskState {
-            state: "dead".into(),
-            failed: true,
-            finished_at: now(),
-            ..TaskState::default()
-        },
-    );
+    a.task_states.insert("web".into(), failed_state(now()));
     c.snapshot.evals.push(Evaluation {
         id: "eval-1".into(),
         namespace: job.namespace.clone(),

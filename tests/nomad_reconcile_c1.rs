@@ -9,39 +9,11 @@ use plan_inspect::reconciler::DesiredChanges;
 use plan_inspect::report::JobReport;
 use plan_inspect::time::SECOND;
 
-fn dc() -> DesiredChanges {
-    DesiredChanges::default()
-}
-
 /// `mock.Alloc()` placed as `job.group[index]`: its client status is pending.
 fn mock_alloc(c: &mut Cluster, job: &Arc<Job>, group: &str, index: u64) -> String {
     let id = c.alloc_in(job, group, index);
     c.alloc_mut(&id).client_status = status::PENDING.into();
     id
-}
-
-fn healthy(healthy: bool) -> Option<AllocDeploymentStatus> {
-    Some(AllocDeploymentStatus {
-        healthy: Some(healthy),
-        ..AllocDeploymentStatus::default()
-    })
-}
-
-/// A task state "start" that finished at `finished_at`.
-fn finished_state(finished_at: plan_inspect::time::Time) -> TaskState {
-    TaskState {
-        state: "start".into(),
-        finished_at,
-        ..TaskState::default()
-    }
-}
-
-fn reschedule_event(ago: plan_inspect::time::Duration, prev: &str) -> RescheduleEvent {
-    RescheduleEvent {
-        reschedule_time: now().add(-ago).unix_nanos_i64(),
-        prev_alloc_id: prev.into(),
-        ..RescheduleEvent::default()
-    }
 }
 
 fn assert_successful_update(r: &JobReport, deployment: &str) {
@@ -52,10 +24,6 @@ fn assert_successful_update(r: &JobReport, deployment: &str) {
     assert_eq!(u.status_description, deployment_status::DESC_SUCCESSFUL);
 }
 
-fn place_names(r: &JobReport) -> Vec<u64> {
-    indexes(r.plan.place.iter().map(|p| p.name.as_str()))
-}
-
 /// TestReconciler_CompleteDeployment (scheduler/reconcile_test.go:4204).
 #[test]
 fn test_reconciler_complete_deployment() {
@@ -64,21 +32,19 @@ fn test_reconciler_complete_deployment() {
     spec.task_groups[0].update = Some(canary_update());
     let job = c.job(spec);
     let d = c.new_deployment(&job);
-    {
-        let dep = c.deployment_mut(&d);
-        dep.status = deployment_status::SUCCESSFUL.into();
-        dep.task_groups.insert(
-            "web".into(),
-            DeploymentState {
-                promoted: true,
-                desired_total: 10,
-                desired_canaries: 2,
-                placed_allocs: 10,
-                healthy_allocs: 10,
-                ..DeploymentState::default()
-            },
-        );
-    }
+    c.deployment_mut(&d).status = deployment_status::SUCCESSFUL.into();
+    c.set_deployment_state(
+        &d,
+        "web",
+        DeploymentState {
+            promoted: true,
+            desired_total: 10,
+            desired_canaries: 2,
+            placed_allocs: 10,
+            healthy_allocs: 10,
+            ..DeploymentState::default()
+        },
+    );
     for i in 0..10 {
         let id = mock_alloc(&mut c, &job, "web", i);
         let a = c.alloc_mut(&id);
@@ -103,8 +69,9 @@ fn test_reconciler_mark_deployment_complete_failed_allocations() {
     spec.task_groups[0].update = Some(no_canary_update());
     let job = c.job(spec);
     let d = c.new_deployment(&job);
-    c.deployment_mut(&d).task_groups.insert(
-        "web".into(),
+    c.set_deployment_state(
+        &d,
+        "web",
         DeploymentState {
             desired_total: 10,
             placed_allocs: 20,
@@ -201,10 +168,7 @@ fn test_reconciler_failed_deployment_cancel_canaries() {
             ),
         ],
     );
-    assert_eq!(
-        indexes(r.plan.stop.iter().map(|s| s.name.as_str())),
-        int_range(&[0, 1])
-    );
+    assert_eq!(stop_indexes(&r), int_range(&[0, 1]));
 }
 
 /// TestReconciler_FailedDeployment_NewJob (scheduler/reconcile_test.go:4418).
@@ -215,19 +179,17 @@ fn test_reconciler_failed_deployment_new_job() {
     spec.task_groups[0].update = Some(no_canary_update());
     let old = c.job(spec);
     let d = c.new_deployment(&old);
-    {
-        let dep = c.deployment_mut(&d);
-        dep.status = deployment_status::FAILED.into();
-        dep.task_groups.insert(
-            "web".into(),
-            DeploymentState {
-                promoted: true,
-                desired_total: 10,
-                placed_allocs: 4,
-                ..DeploymentState::default()
-            },
-        );
-    }
+    c.deployment_mut(&d).status = deployment_status::FAILED.into();
+    c.set_deployment_state(
+        &d,
+        "web",
+        DeploymentState {
+            promoted: true,
+            desired_total: 10,
+            placed_allocs: 4,
+            ..DeploymentState::default()
+        },
+    );
     for i in 4..10 {
         mock_alloc(&mut c, &old, "web", i);
     }
@@ -266,10 +228,7 @@ fn test_reconciler_failed_deployment_new_job() {
     assert_eq!(created.groups.len(), 1);
     assert_eq!(created.groups["web"].desired_total, 10);
     assert_eq!(created.groups["web"].desired_canaries, 0);
-    assert_eq!(
-        indexes(r.plan.destructive_update.iter().map(|u| u.name.as_str())),
-        int_range(&[0, 3])
-    );
+    assert_eq!(destructive_indexes(&r), int_range(&[0, 3]));
 }
 
 /// TestReconciler_MarkDeploymentComplete (scheduler/reconcile_test.go:4490).
@@ -280,8 +239,9 @@ fn test_reconciler_mark_deployment_complete() {
     spec.task_groups[0].update = Some(no_canary_update());
     let job = c.job(spec);
     let d = c.new_deployment(&job);
-    c.deployment_mut(&d).task_groups.insert(
-        "web".into(),
+    c.set_deployment_state(
+        &d,
+        "web",
         DeploymentState {
             promoted: true,
             desired_total: 10,
@@ -320,8 +280,9 @@ fn test_reconciler_job_change_scale_up_second_eval() {
     let old = Arc::new(spec);
     let job = c.job(destructive_update(&old));
     let d = c.new_deployment(&job);
-    c.deployment_mut(&d).task_groups.insert(
-        "web".into(),
+    c.set_deployment_state(
+        &d,
+        "web",
         DeploymentState {
             promoted: false,
             desired_total: 30,
@@ -382,11 +343,8 @@ fn test_reconciler_rolling_upgrade_missing_allocs() {
     assert_eq!(created.groups.len(), 1);
     assert_eq!(created.groups["web"].desired_total, 10);
     assert_eq!(created.groups["web"].desired_canaries, 0);
-    assert_eq!(place_names(&r), int_range(&[7, 9]));
-    assert_eq!(
-        indexes(r.plan.destructive_update.iter().map(|u| u.name.as_str())),
-        int_range(&[0, 0])
-    );
+    assert_eq!(place_indexes(&r), int_range(&[7, 9]));
+    assert_eq!(destructive_indexes(&r), int_range(&[0, 0]));
 }
 
 /// TestReconciler_Batch_Rerun (scheduler/reconcile_test.go:4660).
@@ -424,7 +382,7 @@ fn test_reconciler_batch_rerun() {
             },
         )],
     );
-    assert_eq!(place_names(&r), int_range(&[0, 9]));
+    assert_eq!(place_indexes(&r), int_range(&[0, 9]));
 }
 
 /// TestReconciler_FailedDeployment_DontReschedule (scheduler/reconcile_test.go:4708).
@@ -437,19 +395,17 @@ fn test_reconciler_failed_deployment_dont_reschedule() {
     let old = Arc::new(spec);
     let job = c.job(destructive_update(&old));
     let d = c.new_deployment(&job);
-    {
-        let dep = c.deployment_mut(&d);
-        dep.status = deployment_status::FAILED.into();
-        dep.task_groups.insert(
-            "web".into(),
-            DeploymentState {
-                promoted: true,
-                desired_total: 5,
-                placed_allocs: 4,
-                ..DeploymentState::default()
-            },
-        );
-    }
+    c.deployment_mut(&d).status = deployment_status::FAILED.into();
+    c.set_deployment_state(
+        &d,
+        "web",
+        DeploymentState {
+            promoted: true,
+            desired_total: 5,
+            placed_allocs: 4,
+            ..DeploymentState::default()
+        },
+    );
     let ids: Vec<String> = (0..4)
         .map(|i| {
             let id = mock_alloc(&mut c, &old, "web", i);
@@ -482,8 +438,9 @@ fn test_reconciler_deployment_with_failed_allocs_dont_reschedule() {
     let old = Arc::new(spec);
     let job = c.job(destructive_update(&old));
     let d = c.new_deployment(&job);
-    c.deployment_mut(&d).task_groups.insert(
-        "web".into(),
+    c.set_deployment_state(
+        &d,
+        "web",
         DeploymentState {
             promoted: false,
             desired_total: 10,
@@ -548,8 +505,9 @@ fn test_reconciler_failed_deployment_auto_revert_cancel_canaries() {
     let v1 = Arc::new(v1);
     let v2 = c.job(v2);
     let d = c.new_deployment(&v2);
-    c.deployment_mut(&d).task_groups.insert(
-        "web".into(),
+    c.set_deployment_state(
+        &d,
+        "web",
         DeploymentState {
             promoted: true,
             desired_total: 3,
@@ -598,19 +556,17 @@ fn test_reconciler_successful_deployment_with_failed_allocs_reschedule() {
     let old = Arc::new(spec);
     let job = c.job(destructive_update(&old));
     let d = c.new_deployment(&job);
-    {
-        let dep = c.deployment_mut(&d);
-        dep.status = deployment_status::SUCCESSFUL.into();
-        dep.task_groups.insert(
-            "web".into(),
-            DeploymentState {
-                promoted: false,
-                desired_total: 10,
-                placed_allocs: 10,
-                ..DeploymentState::default()
-            },
-        );
-    }
+    c.deployment_mut(&d).status = deployment_status::SUCCESSFUL.into();
+    c.set_deployment_state(
+        &d,
+        "web",
+        DeploymentState {
+            promoted: false,
+            desired_total: 10,
+            placed_allocs: 10,
+            ..DeploymentState::default()
+        },
+    );
     for i in 0..10 {
         let id = mock_alloc(&mut c, &old, "web", i);
         let a = c.alloc_mut(&id);
@@ -666,9 +622,8 @@ fn test_reconciler_force_reschedule_service() {
     {
         let a = c.alloc_mut(&ids[0]);
         a.client_status = status::FAILED.into();
-        a.reschedule_tracker = Some(RescheduleTracker {
-            events: Some(vec![reschedule_event(60 * MINUTE, "alloc-gone")]),
-        });
+        a.reschedule_tracker =
+            reschedule_tracker(vec![reschedule_event(60 * MINUTE, "alloc-gone")]);
         a.desired_transition.force_reschedule = Some(true);
     }
     let r = c.replay_job("mock-service");
@@ -690,7 +645,7 @@ fn test_reconciler_force_reschedule_service() {
             },
         )],
     );
-    assert_eq!(place_names(&r), int_range(&[0, 0]));
+    assert_eq!(place_indexes(&r), int_range(&[0, 0]));
     assert_eq!(r.plan.place[0].previous_alloc_id.as_deref(), Some(&*ids[0]));
     assert!(r.plan.place[0].reschedule);
 }
@@ -715,9 +670,8 @@ fn test_reconciler_reschedule_not_service() {
     {
         let a = c.alloc_mut(&ids[0]);
         a.client_status = status::FAILED.into();
-        a.reschedule_tracker = Some(RescheduleTracker {
-            events: Some(vec![reschedule_event(60 * MINUTE, "alloc-gone")]),
-        });
+        a.reschedule_tracker =
+            reschedule_tracker(vec![reschedule_event(60 * MINUTE, "alloc-gone")]);
     }
     {
         let a = c.alloc_mut(&ids[1]);
@@ -774,9 +728,7 @@ fn test_reconciler_reschedule_not_batch() {
         let prev = ids[0].clone();
         let a = c.alloc_mut(&ids[1]);
         a.client_status = status::FAILED.into();
-        a.reschedule_tracker = Some(RescheduleTracker {
-            events: Some(vec![reschedule_event(60 * MINUTE, &prev)]),
-        });
+        a.reschedule_tracker = reschedule_tracker(vec![reschedule_event(60 * MINUTE, &prev)]);
         a.next_allocation = ids[2].clone();
     }
     {
@@ -786,12 +738,10 @@ fn test_reconciler_reschedule_not_batch() {
         a.task_states
             .insert("web".into(), finished_state(now().add(-5 * SECOND)));
         a.followup_eval_id = "eval-other".into();
-        a.reschedule_tracker = Some(RescheduleTracker {
-            events: Some(vec![
-                reschedule_event(120 * MINUTE, &p0),
-                reschedule_event(60 * MINUTE, &p1),
-            ]),
-        });
+        a.reschedule_tracker = reschedule_tracker(vec![
+            reschedule_event(120 * MINUTE, &p0),
+            reschedule_event(60 * MINUTE, &p1),
+        ]);
     }
     c.alloc_mut(&ids[5]).client_status = status::COMPLETE.into();
     let r = c.replay_job("mock-service");

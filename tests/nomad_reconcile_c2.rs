@@ -8,10 +8,6 @@ use plan_inspect::reconciler::{DesiredChanges, desc, trigger};
 use plan_inspect::report::{BucketEntry, Buckets, JobReport};
 use plan_inspect::time::{Duration, SECOND};
 
-fn dc() -> DesiredChanges {
-    DesiredChanges::default()
-}
-
 /// The follow-up eval and disconnect updates of a first pass over three
 /// resumable allocations, two of them on disconnected nodes.
 fn assert_disconnect_updates(
@@ -57,10 +53,7 @@ fn assert_replacements(r: &JobReport, prev: &[String], reschedule: bool, lost: b
         ),
         sorted(prev.to_vec())
     );
-    assert_eq!(
-        indexes(r.plan.place.iter().map(|p| p.name.as_str())),
-        (0..prev.len() as u64).collect::<Vec<_>>()
-    );
+    assert_eq!(place_indexes(r), (0..prev.len() as u64).collect::<Vec<_>>());
     for p in &r.plan.place {
         assert_eq!((p.reschedule, p.lost), (reschedule, lost), "{}", p.name);
     }
@@ -241,12 +234,6 @@ fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<String>) {
     }
     assert_results(&r, tc.expected, &[("web", tc.desired)]);
     (r, disconnected, replacement_ids)
-}
-
-fn sorted(ids: impl IntoIterator<Item = String>) -> Vec<String> {
-    let mut v: Vec<String> = ids.into_iter().collect();
-    v.sort();
-    v
 }
 
 fn reconnected(r: &JobReport) -> Vec<String> {

@@ -13,8 +13,6 @@ use std::sync::Arc;
 use plan_inspect::model::*;
 use plan_inspect::time::{Duration, SECOND, Time};
 
-const HOUR: Duration = 60 * MINUTE;
-
 /// `testJob()` of structs_test.go as far as these predicates read it: group
 /// "web", reschedule policy 10 attempts in 5m, constant 5s delay.
 fn test_job() -> Job {
@@ -386,14 +384,7 @@ fn failed_at(finished: Time) -> Allocation {
         client_status: status::FAILED.into(),
         ..Allocation::default()
     };
-    a.task_states.insert(
-        "foo".into(),
-        TaskState {
-            state: "start".into(),
-            finished_at: finished,
-            ..TaskState::default()
-        },
-    );
+    a.task_states.insert("foo".into(), finished_state(finished));
     a
 }
 
