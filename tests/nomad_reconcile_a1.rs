@@ -268,8 +268,7 @@ fn test_reconciler_inplace_rollback() {
     let a1 = c.alloc(&destructive_old, 1);
     let a2 = c.alloc(&destructive_old, 2);
     c.alloc_mut(&a0).client_status = status::RUNNING.into();
-    c.alloc_mut(&a1).client_status = status::FAILED.into();
-    finished_at(&mut c, &a1, now().add(-10 * MINUTE));
+    fail_at(c.alloc_mut(&a1), now().add(-10 * MINUTE));
     // allocs[2] has no task states and ModifyTime 0: its reschedule time is long past.
     c.alloc_mut(&a2).client_status = status::FAILED.into();
     let r = c.replay_job("mock-service");

@@ -17,7 +17,7 @@ fn stopped_job(c: &mut Cluster, terminal: bool) {
     spec.stop = true;
     let job = c.job(spec);
     for i in 0..10 {
-        let id = c.alloc(&job, i);
+        let id = c.mock_alloc(&job, "web", i);
         make_terminal(c, &id, i, terminal);
     }
 }
@@ -27,7 +27,7 @@ fn stopped_job(c: &mut Cluster, terminal: bool) {
 fn nil_job(c: &mut Cluster, terminal: bool) {
     let job = Arc::new(mock_job());
     for i in 0..10 {
-        let id = c.alloc(&job, i);
+        let id = c.mock_alloc(&job, "web", i);
         let a = c.alloc_mut(&id);
         a.job = None;
         a.job_id = "foo".into();
@@ -37,10 +37,9 @@ fn nil_job(c: &mut Cluster, terminal: bool) {
     }
 }
 
+/// With `terminal`, makes allocation `i` desired-stop if even, else failed.
 fn make_terminal(c: &mut Cluster, id: &str, i: u64, terminal: bool) {
     let a = c.alloc_mut(id);
-    // mock.Alloc() is pending.
-    a.client_status = status::PENDING.into();
     if terminal {
         if i.is_multiple_of(2) {
             a.desired_status = status::STOP.into();
@@ -236,9 +235,7 @@ fn batch_chain(
     }
     {
         let a = c.alloc_mut(&a2);
-        a.client_status = status::FAILED.into();
-        a.task_states
-            .insert("web".into(), finished_state(failed_at));
+        fail_at(a, failed_at);
         a.reschedule_tracker = reschedule_tracker(vec![
             reschedule_event(2 * HOUR, &a0),
             reschedule_event(HOUR, &a1),
@@ -322,8 +319,7 @@ fn test_reconciler_reschedule_later_with_batched_evals_batch() {
             now().add(10 * SECOND)
         };
         let a = c.alloc_mut(id);
-        a.client_status = status::FAILED.into();
-        a.task_states.insert("web".into(), finished_state(at));
+        fail_at(a, at);
     }
     let r = c.replay_job("mock-service");
     assert_partition(&c, &r);
@@ -411,9 +407,7 @@ fn service_failures(
     }
     {
         let a = c.alloc_mut(&ids[1]);
-        a.client_status = status::FAILED.into();
-        a.task_states
-            .insert("web".into(), finished_state(failed_at));
+        fail_at(a, failed_at);
     }
     c.alloc_mut(&ids[4]).desired_status = status::STOP.into();
     ids

@@ -29,8 +29,7 @@ fn test_reconciler_reschedule_now_within_allowed_time_window() {
     c.alloc_mut(&ids[0]).client_status = status::FAILED.into();
     rescheduled_once(&mut c, &ids[0]);
     // Failed 4s ago with a 5s delay: due in 1s, inside the window.
-    finished_at(&mut c, &ids[1], now().add(-4 * SECOND));
-    c.alloc_mut(&ids[1]).client_status = status::FAILED.into();
+    fail_at(c.alloc_mut(&ids[1]), now().add(-4 * SECOND));
 
     let r = c.replay_job(JOB);
     assert!(r.plan.followup_evals.is_empty());
@@ -69,8 +68,7 @@ fn test_reconciler_reschedule_now_eval_id_match() {
     let ids = c.allocs(&job, 5);
     c.alloc_mut(&ids[0]).client_status = status::FAILED.into();
     rescheduled_once(&mut c, &ids[0]);
-    finished_at(&mut c, &ids[1], now().add(-5 * SECOND));
-    c.alloc_mut(&ids[1]).client_status = status::FAILED.into();
+    fail_at(c.alloc_mut(&ids[1]), now().add(-5 * SECOND));
     // The Nomad test passes a generated eval ID that alloc 1's FollowupEvalID
     // names, and evaluates 30s before the failure's reschedule time.
     let eval = "eval-followup-0001".to_string();
@@ -147,8 +145,7 @@ fn test_reconciler_reschedule_now_service_with_canaries() {
     let ids = c.allocs(&old, 5);
     c.alloc_mut(&ids[0]).client_status = status::FAILED.into();
     rescheduled_once(&mut c, &ids[0]);
-    finished_at(&mut c, &ids[1], now().add(-10 * SECOND));
-    c.alloc_mut(&ids[1]).client_status = status::FAILED.into();
+    fail_at(c.alloc_mut(&ids[1]), now().add(-10 * SECOND));
     // No task states: the failure time is ModifyTime 0, long past.
     c.alloc_mut(&ids[4]).client_status = status::FAILED.into();
     for i in 0..2 {
@@ -189,10 +186,9 @@ fn failed_canaries(c: &mut Cluster, old: &Arc<Job>, d: &str) {
         a.desired_transition.reschedule = Some(true);
     }
     rescheduled_once(c, &canaries[0]);
-    finished_at(c, &canaries[1], now().add(-10 * SECOND));
     {
         let a = c.alloc_mut(&canaries[1]);
-        a.client_status = status::FAILED.into();
+        fail_at(a, now().add(-10 * SECOND));
         a.desired_transition.reschedule = Some(true);
     }
     for i in 0..4 {

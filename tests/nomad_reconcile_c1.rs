@@ -9,13 +9,6 @@ use plan_inspect::reconciler::DesiredChanges;
 use plan_inspect::report::JobReport;
 use plan_inspect::time::SECOND;
 
-/// `mock.Alloc()` placed as `job.group[index]`: its client status is pending.
-fn mock_alloc(c: &mut Cluster, job: &Arc<Job>, group: &str, index: u64) -> String {
-    let id = c.alloc_in(job, group, index);
-    c.alloc_mut(&id).client_status = status::PENDING.into();
-    id
-}
-
 fn assert_successful_update(r: &JobReport, deployment: &str) {
     assert_eq!(r.plan.deployment_updates.len(), 1);
     let u = &r.plan.deployment_updates[0];
@@ -45,12 +38,7 @@ fn test_reconciler_complete_deployment() {
             ..DeploymentState::default()
         },
     );
-    for i in 0..10 {
-        let id = mock_alloc(&mut c, &job, "web", i);
-        let a = c.alloc_mut(&id);
-        a.deployment_id = d.clone();
-        a.deployment_status = healthy(true);
-    }
+    healthy_deployment_allocs(&mut c, &job, "web", &d, 0..10);
     // allocUpdateFnIgnore: the allocations embed the current job.
     let r = c.replay_job("mock-service");
     assert_results(
@@ -80,7 +68,7 @@ fn test_reconciler_mark_deployment_complete_failed_allocations() {
         },
     );
     for i in 0..20 {
-        let id = mock_alloc(&mut c, &job, "web", i % 10);
+        let id = c.mock_alloc(&job, "web", i % 10);
         let a = c.alloc_mut(&id);
         a.deployment_id = d.clone();
         if i < 10 {
@@ -128,17 +116,10 @@ fn test_reconciler_failed_deployment_cancel_canaries() {
             placed_allocs: placed,
             ..DeploymentState::default()
         };
-        for i in 0..replacements {
-            let id = mock_alloc(&mut c, &job, group, i);
-            let a = c.alloc_mut(&id);
-            a.deployment_id = d.clone();
-            a.deployment_status = healthy(true);
-            if i < 2 {
-                state.placed_canaries.push(id);
-            }
-        }
+        let replaced = healthy_deployment_allocs(&mut c, &job, group, &d, 0..replacements);
+        state.placed_canaries.extend(replaced.into_iter().take(2));
         for i in replacements..10 {
-            mock_alloc(&mut c, &old, group, i);
+            c.mock_alloc(&old, group, i);
         }
         states.push((group, state));
     }
@@ -191,14 +172,9 @@ fn test_reconciler_failed_deployment_new_job() {
         },
     );
     for i in 4..10 {
-        mock_alloc(&mut c, &old, "web", i);
+        c.mock_alloc(&old, "web", i);
     }
-    for i in 0..4 {
-        let id = mock_alloc(&mut c, &old, "web", i);
-        let a = c.alloc_mut(&id);
-        a.deployment_id = d.clone();
-        a.deployment_status = healthy(true);
-    }
+    healthy_deployment_allocs(&mut c, &old, "web", &d, 0..4);
     // The job version goes up by 100; allocUpdateFnDestructive: the change
     // is destructive for every allocation.
     let mut new = destructive_update(&old);
@@ -250,12 +226,7 @@ fn test_reconciler_mark_deployment_complete() {
             ..DeploymentState::default()
         },
     );
-    for i in 0..10 {
-        let id = mock_alloc(&mut c, &job, "web", i);
-        let a = c.alloc_mut(&id);
-        a.deployment_id = d.clone();
-        a.deployment_status = healthy(true);
-    }
+    healthy_deployment_allocs(&mut c, &job, "web", &d, 0..10);
     let r = c.replay_job("mock-service");
     assert_results(
         &r,
@@ -291,10 +262,10 @@ fn test_reconciler_job_change_scale_up_second_eval() {
         },
     );
     for i in 0..10 {
-        mock_alloc(&mut c, &old, "web", i);
+        c.mock_alloc(&old, "web", i);
     }
     for i in 10..30 {
-        let id = mock_alloc(&mut c, &job, "web", i);
+        let id = c.mock_alloc(&job, "web", i);
         c.alloc_mut(&id).deployment_id = d.clone();
     }
     let r = c.replay_job("mock-service");
@@ -314,7 +285,7 @@ fn test_reconciler_rolling_upgrade_missing_allocs() {
     spec.task_groups[0].update = Some(no_canary_update());
     let old = c.job(spec);
     for i in 0..7 {
-        mock_alloc(&mut c, &old, "web", i);
+        c.mock_alloc(&old, "web", i);
     }
     // allocUpdateFnDestructive.
     let job = c.job(destructive_update(&old));
@@ -356,7 +327,7 @@ fn test_reconciler_batch_rerun() {
     spec.task_groups[0].update = None;
     let old = c.job(spec);
     for i in 0..10 {
-        let id = mock_alloc(&mut c, &old, "web", i);
+        let id = c.mock_alloc(&old, "web", i);
         let a = c.alloc_mut(&id);
         a.client_status = status::COMPLETE.into();
         a.desired_status = status::STOP.into();
@@ -408,16 +379,14 @@ fn test_reconciler_failed_deployment_dont_reschedule() {
     );
     let ids: Vec<String> = (0..4)
         .map(|i| {
-            let id = mock_alloc(&mut c, &old, "web", i);
+            let id = c.mock_alloc(&old, "web", i);
             c.alloc_mut(&id).deployment_id = d.clone();
             id
         })
         .collect();
     for id in &ids[2..4] {
         let a = c.alloc_mut(id);
-        a.client_status = status::FAILED.into();
-        a.task_states
-            .insert("web".into(), finished_state(now().add(-10 * SECOND)));
+        fail_at(a, now().add(-10 * SECOND));
     }
     let r = c.replay_job("mock-service");
     assert_results(
@@ -450,12 +419,10 @@ fn test_reconciler_deployment_with_failed_allocs_dont_reschedule() {
     );
     let ids: Vec<String> = (0..10)
         .map(|i| {
-            let id = mock_alloc(&mut c, &old, "web", i);
+            let id = c.mock_alloc(&old, "web", i);
             let a = c.alloc_mut(&id);
             a.deployment_id = d.clone();
-            a.client_status = status::FAILED.into();
-            a.task_states
-                .insert("web".into(), finished_state(now().add(-10 * SECOND)));
+            fail_at(a, now().add(-10 * SECOND));
             id
         })
         .collect();
@@ -516,15 +483,11 @@ fn test_reconciler_failed_deployment_auto_revert_cancel_canaries() {
             ..DeploymentState::default()
         },
     );
-    for i in 0..3 {
-        let id = mock_alloc(&mut c, &v2, "web", i);
-        let a = c.alloc_mut(&id);
-        a.deployment_id = d.clone();
-        a.deployment_status = healthy(true);
-        a.client_status = status::RUNNING.into();
+    for id in healthy_deployment_allocs(&mut c, &v2, "web", &d, 0..3) {
+        c.alloc_mut(&id).client_status = status::RUNNING.into();
     }
     for i in 0..3 {
-        let id = mock_alloc(&mut c, &v1, "web", i);
+        let id = c.mock_alloc(&v1, "web", i);
         let a = c.alloc_mut(&id);
         a.deployment_id = format!("deployment-older-{i}");
         a.deployment_status = healthy(false);
@@ -568,12 +531,10 @@ fn test_reconciler_successful_deployment_with_failed_allocs_reschedule() {
         },
     );
     for i in 0..10 {
-        let id = mock_alloc(&mut c, &old, "web", i);
+        let id = c.mock_alloc(&old, "web", i);
         let a = c.alloc_mut(&id);
         a.deployment_id = d.clone();
-        a.client_status = status::FAILED.into();
-        a.task_states
-            .insert("web".into(), finished_state(now().add(-10 * SECOND)));
+        fail_at(a, now().add(-10 * SECOND));
     }
     let r = c.replay_job("mock-service");
     assert_results(
@@ -675,9 +636,7 @@ fn test_reconciler_reschedule_not_service() {
     }
     {
         let a = c.alloc_mut(&ids[1]);
-        a.task_states
-            .insert("web".into(), finished_state(now().add(-10 * SECOND)));
-        a.client_status = status::FAILED.into();
+        fail_at(a, now().add(-10 * SECOND));
     }
     c.alloc_mut(&ids[4]).desired_status = status::STOP.into();
     let r = c.replay_job("mock-service");
@@ -734,9 +693,7 @@ fn test_reconciler_reschedule_not_batch() {
     {
         let (p0, p1) = (ids[0].clone(), ids[1].clone());
         let a = c.alloc_mut(&ids[2]);
-        a.client_status = status::FAILED.into();
-        a.task_states
-            .insert("web".into(), finished_state(now().add(-5 * SECOND)));
+        fail_at(a, now().add(-5 * SECOND));
         a.followup_eval_id = "eval-other".into();
         a.reschedule_tracker = reschedule_tracker(vec![
             reschedule_event(120 * MINUTE, &p0),

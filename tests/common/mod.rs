@@ -237,6 +237,14 @@ impl Cluster {
         id
     }
 
+    /// Nomad's `mock.Alloc()` as `job.group[index]`: like `alloc_in`, but its
+    /// client status is pending.
+    pub fn mock_alloc(&mut self, job: &Arc<Job>, group: &str, index: u64) -> String {
+        let id = self.alloc_in(job, group, index);
+        self.alloc_mut(&id).client_status = status::PENDING.into();
+        id
+    }
+
     /// `count` allocations with indexes `0..count`.
     pub fn allocs(&mut self, job: &Arc<Job>, count: u64) -> Vec<String> {
         (0..count).map(|i| self.alloc(job, i)).collect()
@@ -470,6 +478,28 @@ pub fn build_allocations(
     ids
 }
 
+/// `mock.Alloc()`s `job.group[i]` for each `i` of `indexes`, placed by
+/// deployment `dep` and healthy: the progress of a deployment as Nomad's
+/// deployment tests build it.
+pub fn healthy_deployment_allocs(
+    c: &mut Cluster,
+    job: &Arc<Job>,
+    group: &str,
+    dep: &str,
+    indexes: impl IntoIterator<Item = u64>,
+) -> Vec<String> {
+    indexes
+        .into_iter()
+        .map(|i| {
+            let id = c.mock_alloc(job, group, i);
+            let a = c.alloc_mut(&id);
+            a.deployment_id = dep.into();
+            a.deployment_status = healthy(true);
+            id
+        })
+        .collect()
+}
+
 /// Gives allocation `id` score metadata of one entry: `score` for its node.
 pub fn set_node_score(c: &mut Cluster, id: &str, score: f64) {
     let a = c.alloc_mut(id);
@@ -548,12 +578,11 @@ pub fn finished_state(finished: Time) -> TaskState {
     }
 }
 
-/// Records that task "web" of allocation `id` finished at `finished`: the
-/// time a failed allocation's reschedule delay counts from.
-pub fn finished_at(c: &mut Cluster, id: &str, finished: Time) {
-    c.alloc_mut(id)
-        .task_states
-        .insert("web".into(), finished_state(finished));
+/// Allocation `a` failed: its client status is failed and its task "web"
+/// finished at `at`, the time its reschedule delay counts from.
+pub fn fail_at(a: &mut Allocation, at: Time) {
+    a.client_status = status::FAILED.into();
+    a.task_states.insert("web".into(), finished_state(at));
 }
 
 /// A task state "dead" that failed at `failed`.
