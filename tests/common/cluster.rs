@@ -1,0 +1,186 @@
+//! The snapshot builder.
+
+use std::sync::Arc;
+
+use plan_inspect::model::*;
+use plan_inspect::reconciler::alloc_name;
+use plan_inspect::replay::{Options, replay};
+use plan_inspect::report::{JobReport, Report};
+
+use super::now;
+
+/// A snapshot under construction.
+#[derive(Default)]
+pub struct Cluster {
+    pub snapshot: Snapshot,
+    next_id: u64,
+}
+
+impl Cluster {
+    pub fn new() -> Cluster {
+        let mut c = Cluster::default();
+        c.snapshot.now = Some(now());
+        c
+    }
+
+    /// A fresh, readable, sortable ID: `<prefix>-0001`.
+    pub fn id(&mut self, prefix: &str) -> String {
+        self.next_id += 1;
+        format!("{prefix}-{:04}", self.next_id)
+    }
+
+    /// Adds `job` as the current version of its job.
+    pub fn job(&mut self, job: Job) -> Arc<Job> {
+        let job = Arc::new(job);
+        self.snapshot
+            .jobs
+            .retain(|j| !(j.id == job.id && j.namespace == job.namespace));
+        self.snapshot.jobs.push(job.clone());
+        job
+    }
+
+    /// Adds a node with `status`; returns its ID.
+    pub fn node(&mut self, status: &str) -> String {
+        let id = self.id("node");
+        self.snapshot.nodes.push(Node {
+            id: id.clone(),
+            name: id.clone(),
+            datacenter: "dc1".into(),
+            status: status.into(),
+            ..Node::default()
+        });
+        id
+    }
+
+    pub fn node_mut(&mut self, id: &str) -> &mut Node {
+        self.snapshot
+            .nodes
+            .iter_mut()
+            .find(|n| n.id == id)
+            .expect("no such node")
+    }
+
+    /// Adds a running allocation `job.group[index]` of the first task group,
+    /// on its own new ready node; returns its ID.
+    pub fn alloc(&mut self, job: &Arc<Job>, index: u64) -> String {
+        let group = job.task_groups[0].name.clone();
+        self.alloc_in(job, &group, index)
+    }
+
+    /// Like `alloc`, in task group `group`.
+    pub fn alloc_in(&mut self, job: &Arc<Job>, group: &str, index: u64) -> String {
+        let node = self.node(node_status::READY);
+        let id = self.id("alloc");
+        self.snapshot.allocs.push(Allocation {
+            id: id.clone(),
+            namespace: job.namespace.clone(),
+            name: alloc_name(&job.id, group, index),
+            node_id: node,
+            job_id: job.id.clone(),
+            job: Some(job.clone()),
+            task_group: group.into(),
+            desired_status: status::RUN.into(),
+            client_status: status::RUNNING.into(),
+            ..Allocation::default()
+        });
+        id
+    }
+
+    /// Nomad's `mock.Alloc()` as `job.group[index]`: like `alloc_in`, but its
+    /// client status is pending.
+    pub fn mock_alloc(&mut self, job: &Arc<Job>, group: &str, index: u64) -> String {
+        let id = self.alloc_in(job, group, index);
+        self.alloc_mut(&id).client_status = status::PENDING.into();
+        id
+    }
+
+    /// `count` allocations with indexes `0..count`.
+    pub fn allocs(&mut self, job: &Arc<Job>, count: u64) -> Vec<String> {
+        (0..count).map(|i| self.alloc(job, i)).collect()
+    }
+
+    /// The snapshot allocation `id`.
+    pub fn alloc_ref(&self, id: &str) -> &Allocation {
+        self.snapshot
+            .allocs
+            .iter()
+            .find(|a| a.id == id)
+            .unwrap_or_else(|| panic!("no alloc {id}"))
+    }
+
+    pub fn alloc_mut(&mut self, id: &str) -> &mut Allocation {
+        self.snapshot
+            .allocs
+            .iter_mut()
+            .find(|a| a.id == id)
+            .expect("no such alloc")
+    }
+
+    /// Sets the status of the node an allocation runs on.
+    pub fn set_node_status(&mut self, alloc_id: &str, status: &str) {
+        let node = self.alloc_mut(alloc_id).node_id.clone();
+        self.node_mut(&node).status = status.into();
+    }
+
+    pub fn deployment(&mut self, d: Deployment) {
+        self.snapshot.deployments.push(d);
+    }
+
+    /// `structs.NewDeployment(job)`, registered in the snapshot.
+    pub fn new_deployment(&mut self, job: &Job) -> String {
+        let id = self.id("deployment");
+        self.deployment(Deployment {
+            id: id.clone(),
+            namespace: job.namespace.clone(),
+            job_id: job.id.clone(),
+            job_version: job.version,
+            job_modify_index: job.modify_index,
+            job_spec_modify_index: job.job_modify_index,
+            job_create_index: job.create_index,
+            status: deployment_status::RUNNING.into(),
+            status_description: deployment_status::DESC_RUNNING.into(),
+            create_index: self.next_id,
+            ..Deployment::default()
+        });
+        id
+    }
+
+    pub fn deployment_mut(&mut self, id: &str) -> &mut Deployment {
+        self.snapshot
+            .deployments
+            .iter_mut()
+            .find(|d| d.id == id)
+            .expect("no such deployment")
+    }
+
+    /// Sets the state of `group` in deployment `dep`.
+    pub fn set_deployment_state(&mut self, dep: &str, group: &str, state: DeploymentState) {
+        self.deployment_mut(dep)
+            .task_groups
+            .insert(group.into(), state);
+    }
+
+    /// Records `alloc` as a placed canary of `group` in deployment `dep`.
+    pub fn add_placed_canary(&mut self, dep: &str, group: &str, alloc: &str) {
+        self.deployment_mut(dep)
+            .task_groups
+            .get_mut(group)
+            .expect("no such deployment group")
+            .placed_canaries
+            .push(alloc.to_string());
+    }
+
+    /// Replays with the default options; panics on error.
+    pub fn replay(&self) -> Report {
+        replay(&self.snapshot, &Options::default()).expect("replay failed")
+    }
+
+    /// Replays and returns the report of job `id`.
+    pub fn replay_job(&self, id: &str) -> JobReport {
+        self.replay()
+            .jobs
+            .into_iter()
+            .find(|j| j.id == id)
+            .unwrap_or_else(|| panic!("job {id} not in the report"))
+    }
+}
