@@ -481,5 +481,5 @@ fn all_entries(g: &GroupReport) -> impl Iterator<Item = (Bucket, &BucketEntry)> 
 /// Relative times are shown to the second.
 fn round_seconds(d: i64) -> i64 {
     let s = crate::time::SECOND;
-    (d + s / 2) / s * s
+    d.saturating_add(s / 2) / s * s
 }
