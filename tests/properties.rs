@@ -101,7 +101,7 @@ fn reshuffled(doc: &Value, seed: &mut u64, top: bool) -> Value {
     }
 }
 
-fn desired<'a>(group: &'a Value, key: &str) -> u64 {
+fn desired(group: &Value, key: &str) -> u64 {
     group["desired_changes"][key].as_u64().unwrap()
 }
 
@@ -142,16 +142,12 @@ fn check_partition(doc: &Value, report: &Value) {
                 .map(|a| a["ID"].as_str().unwrap())
                 .collect();
             expected.sort();
-            prop_assert_eq_ok(&seen, &expected, &key);
+            assert_eq!(
+                seen, expected,
+                "allocations of {key:?} in buckets and set_aside"
+            );
         }
     }
-}
-
-fn prop_assert_eq_ok(seen: &[&str], expected: &[&str], key: &(String, String)) {
-    assert_eq!(
-        seen, expected,
-        "allocations of {key:?} in buckets and set_aside"
-    );
 }
 
 fn check_nomad_invariants(doc: &Value, report: &Value) {
