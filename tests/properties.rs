@@ -210,13 +210,16 @@ fn check_nomad_invariants(doc: &Value, report: &Value) {
             let exist = allocs
                 .get(&(id.to_string(), name.to_string()))
                 .map_or(0, Vec::len) as u64;
-            // 1.3 places a replacement for every allocation rescheduled now,
+            // Canaries are counted apart; and 1.3 places a replacement for every
+            // allocation rescheduled now,
             // whatever the count (later Nomad versions cap it): count only the others.
             let fresh = plan["place"]
                 .as_array()
                 .unwrap()
                 .iter()
-                .filter(|p| p["task_group"] == name && p["reschedule"] == false)
+                .filter(|p| {
+                    p["task_group"] == name && p["reschedule"] == false && p["canary"] == false
+                })
                 .count() as u64;
             let d = |k| {
                 if k == "place" {
