@@ -31,10 +31,10 @@ impl Time {
         self.0
     }
 
-    /// Go's `UnixNano`, which saturates nothing: we clamp to the `i64` range,
-    /// which is what Go yields for any instant within 1678..2262.
+    /// Go's `UnixNano`: exact within 1678..2262; outside, Go's int64
+    /// arithmetic wraps, and so does this (the low 64 bits of the exact value).
     pub fn unix_nanos_i64(self) -> i64 {
-        self.0.clamp(i64::MIN as i128, i64::MAX as i128) as i64
+        self.0 as i64
     }
 
     pub fn is_zero(self) -> bool {
@@ -55,22 +55,69 @@ impl Time {
     }
 
     /// Parses an RFC 3339 timestamp (with or without fractional seconds).
+    ///
+    /// Go writes any time of years 0000..=9999; jiff's `Timestamp` stops a day
+    /// short of both ends, so the ends are computed from the civil date-time.
     pub fn parse_rfc3339(s: &str) -> Result<Time, String> {
-        let ts: jiff::Timestamp = s
-            .parse()
-            .map_err(|e| format!("invalid RFC 3339 time {s:?}: {e}"))?;
-        Ok(Time(ts.as_nanosecond()))
+        let err = match s.parse::<jiff::Timestamp>() {
+            Ok(ts) => return Ok(Time(ts.as_nanosecond())),
+            Err(e) => format!("invalid RFC 3339 time {s:?}: {e}"),
+        };
+        parse_civil(s).ok_or(err)
     }
 
-    /// RFC 3339 in UTC with as many fractional digits as needed (Go's `RFC3339Nano`).
+    /// RFC 3339 in UTC with as many fractional digits as needed (Go's
+    /// `RFC3339Nano`); beyond jiff's civil range (years ±9999) it clamps there.
     pub fn to_rfc3339(self) -> String {
-        match jiff::Timestamp::from_nanosecond(self.0) {
-            Ok(ts) => ts.to_string(),
-            // Outside jiff's range (years beyond ±9999): clamp to the range.
-            Err(_) if self.0 < 0 => jiff::Timestamp::MIN.to_string(),
-            Err(_) => jiff::Timestamp::MAX.to_string(),
+        if let Ok(ts) = jiff::Timestamp::from_nanosecond(self.0) {
+            return ts.to_string();
         }
+        let days = self.0.div_euclid(DAY);
+        let nanos = self.0.rem_euclid(DAY) as i64;
+        let date = i32::try_from(days)
+            .ok()
+            .and_then(|d| EPOCH.checked_add(jiff::Span::new().days(d)).ok());
+        let datetime = match date {
+            Some(date) => date.to_datetime(
+                jiff::civil::Time::MIN
+                    .checked_add(jiff::SignedDuration::from_nanos(nanos))
+                    .unwrap_or(jiff::civil::Time::MAX),
+            ),
+            None if days < 0 => jiff::civil::DateTime::MIN,
+            None => jiff::civil::DateTime::MAX,
+        };
+        format!("{datetime}Z")
     }
+}
+
+const DAY: i128 = 86_400 * SECOND as i128;
+const EPOCH: jiff::civil::Date = jiff::civil::date(1970, 1, 1);
+
+/// `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)` through jiff's civil types, for the
+/// instants its `Timestamp` cannot hold.
+fn parse_civil(s: &str) -> Option<Time> {
+    let (civil, offset) = if let Some(rest) = s.strip_suffix(['Z', 'z']) {
+        (rest, 0)
+    } else {
+        let (rest, off) = s.split_at_checked(s.len().checked_sub(6)?)?;
+        let sign = match off.as_bytes()[0] {
+            b'+' => 1,
+            b'-' => -1,
+            _ => return None,
+        };
+        let (h, m) = off[1..].split_once(':')?;
+        (
+            rest,
+            sign * (h.parse::<i128>().ok()? * 60 + m.parse::<i128>().ok()?),
+        )
+    };
+    let dt: jiff::civil::DateTime = civil.parse().ok()?;
+    let days = EPOCH.until(dt.date()).ok()?.get_days() as i128;
+    let t = dt.time();
+    let seconds =
+        i128::from(t.hour()) * 3600 + i128::from(t.minute()) * 60 + i128::from(t.second());
+    let nanos = seconds * SECOND as i128 + i128::from(t.subsec_nanosecond());
+    Some(Time(days * DAY + nanos - offset * 60 * SECOND as i128))
 }
 
 impl fmt::Display for Time {
@@ -182,6 +229,41 @@ mod tests {
             Time::ZERO.sub(Time::from_unix_nanos(i128::MAX / 2)),
             i64::MIN
         );
+    }
+
+    #[test]
+    fn the_ends_of_go_json_times_parse_and_print() {
+        for s in [
+            "9999-12-31T23:59:59.999999999Z",
+            "0000-01-01T00:00:00Z",
+            "0001-01-01T00:00:00Z",
+        ] {
+            assert_eq!(Time::parse_rfc3339(s).unwrap().to_rfc3339(), s);
+        }
+        let end = Time::parse_rfc3339("9999-12-31T23:59:59.999999999Z").unwrap();
+        assert_eq!(end.unix_nanos(), 253_402_300_799_999_999_999);
+        assert_eq!(
+            Time::parse_rfc3339("9999-12-31T23:00:00-01:00").unwrap(),
+            end.add(1)
+        );
+        // Beyond the civil range: clamped for display only.
+        assert_eq!(
+            end.add(i64::MAX).to_rfc3339(),
+            "9999-12-31T23:59:59.999999999Z"
+        );
+        assert_eq!(
+            Time::ZERO.add(i64::MIN).to_rfc3339(),
+            "-000292-09-22T00:12:43.145224192Z"
+        );
+    }
+
+    #[test]
+    fn unix_nanos_wrap_like_go() {
+        let t = Time::parse_rfc3339("2022-04-01T00:00:00Z").unwrap();
+        assert_eq!(t.unix_nanos_i64(), 1_648_771_200_000_000_000);
+        // Go: time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC).UnixNano()
+        let end = Time::parse_rfc3339("9999-12-31T00:00:00Z").unwrap();
+        assert_eq!(end.unix_nanos_i64(), -4_852_202_631_933_722_624);
     }
 
     #[test]

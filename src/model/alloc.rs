@@ -582,7 +582,89 @@ impl Allocation {
             .iter()
             .map(|t| t.kill_timeout)
             .fold(super::job::DEFAULT_KILL_TIMEOUT, i64::max);
-        lost.add(tg.stop_after_client_disconnect.unwrap_or(0))
-            .add(kill)
+        // Go sums the two durations in int64 first, wrapping on overflow.
+        lost.add(
+            tg.stop_after_client_disconnect
+                .unwrap_or(0)
+                .wrapping_add(kill),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Task;
+
+    fn alloc_with(tg: TaskGroup, tracker: Option<RescheduleTracker>) -> Allocation {
+        let job = Job {
+            task_groups: vec![tg],
+            ..Job::default()
+        };
+        Allocation {
+            task_group: "web".into(),
+            job: Some(Arc::new(job)),
+            reschedule_tracker: tracker,
+            ..Allocation::default()
+        }
+    }
+
+    #[test]
+    fn wait_client_stop_wraps_the_duration_sum_like_go() {
+        let tg = TaskGroup {
+            name: "web".into(),
+            stop_after_client_disconnect: Some(i64::MAX),
+            tasks: vec![Task::default()],
+            ..TaskGroup::default()
+        };
+        let now = Time::parse_rfc3339("2022-04-01T00:00:00Z").unwrap();
+        // i64::MAX + 5s wraps to a negative duration in Go's int64 sum.
+        let expected = now.add(i64::MAX.wrapping_add(5 * crate::time::SECOND));
+        assert_eq!(alloc_with(tg, None).wait_client_stop(now), expected);
+        assert!(expected < now);
+    }
+
+    #[test]
+    fn reschedule_arithmetic_near_the_limits_does_not_panic() {
+        let tg = TaskGroup {
+            name: "web".into(),
+            reschedule_policy: Some(ReschedulePolicy {
+                attempts: 3,
+                interval: i64::MAX,
+                delay: i64::MAX,
+                delay_function: "fibonacci".into(),
+                max_delay: 0,
+                unlimited: false,
+            }),
+            ..TaskGroup::default()
+        };
+        let events = vec![
+            RescheduleEvent {
+                reschedule_time: i64::MIN,
+                prev_alloc_id: "a".into(),
+                delay: i64::MAX,
+            },
+            RescheduleEvent {
+                reschedule_time: i64::MAX,
+                prev_alloc_id: "b".into(),
+                delay: i64::MAX,
+            },
+        ];
+        let mut alloc = alloc_with(
+            tg,
+            Some(RescheduleTracker {
+                events: Some(events),
+            }),
+        );
+        alloc.client_status = status::FAILED.into();
+        alloc.modify_time = i64::MAX;
+        // Go: MaxInt64 + MaxInt64 wraps to -2.
+        assert_eq!(alloc.next_delay(), -2);
+        let (at, _) = alloc.next_reschedule_time();
+        assert_eq!(at, Time::from_unix_nanos(i64::MAX as i128 - 2));
+        // failTime - RescheduleTime wraps in Go: MaxInt64 - MinInt64 = -1 < interval.
+        let fail = Time::from_unix_nanos(i64::MAX as i128);
+        let policy = alloc.reschedule_policy().unwrap().clone();
+        assert_eq!(alloc.reschedule_attempts(&policy, fail), 2);
     }
 }

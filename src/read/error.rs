@@ -156,14 +156,9 @@ impl fmt::Display for ReadError {
     }
 }
 
-impl std::error::Error for ReadError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
-            Kind::Io(e) | Kind::Gzip(e) => Some(e),
-            _ => None,
-        }
-    }
-}
+/// No `source`: the message already ends with the I/O error, and `{:#}`
+/// would print it twice.
+impl std::error::Error for ReadError {}
 
 /// The path as `Allocs[17].AllocStates[0].Time`, or `None` at the top level.
 fn format_path(path: &Path) -> Option<String> {

@@ -1,0 +1,96 @@
+//! Memory stays bounded on hostile input: the binary's peak resident set is
+//! measured (`getrusage(RUSAGE_CHILDREN)`, the largest child so far; this file
+//! is its own test binary and runs its cases in order of growing bound).
+//!
+//! The documented bound (README "Hostile input"): a string in a key
+//! plan-inspect skips is never held, so 100 MB of `ACLTokens` costs nothing; a
+//! string it reads is held at most three times while being parsed (serde_json's
+//! scratch buffer, the decoded value, the output), so peak RSS stays under
+//! 64 MiB plus three times the largest used string.
+
+use std::process::Command;
+
+use assert_cmd::cargo::CommandCargoExt;
+
+const MIB: u64 = 1 << 20;
+
+/// The largest peak RSS of any child waited for so far, in bytes.
+fn children_peak_rss() -> u64 {
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage only writes the struct it is given.
+    assert_eq!(
+        unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) },
+        0
+    );
+    usage.ru_maxrss as u64 * 1024
+}
+
+/// Runs the binary on `before`, 100 MiB of `x`, then `after`. The file is
+/// written in chunks: a forked child starts with this process's resident pages,
+/// so the test must not hold the big string itself.
+fn run_on(before: &str, after: &str) -> std::process::Output {
+    use std::io::Write;
+    let dir = std::env::temp_dir().join(format!("plan-inspect-memory-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("hostile.json");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    file.write_all(before.as_bytes()).unwrap();
+    let chunk = vec![b'x'; MIB as usize];
+    for _ in 0..100 {
+        file.write_all(&chunk).unwrap();
+    }
+    file.write_all(after.as_bytes()).unwrap();
+    file.into_inner().unwrap().sync_all().unwrap();
+    let out = Command::cargo_bin("plan-inspect")
+        .unwrap()
+        .args([path.to_str().unwrap(), "--format", "json"])
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    out
+}
+
+#[test]
+fn peak_memory_stays_within_the_documented_bound() {
+    // 100 MB in a skipped key: not held.
+    let out = run_on(
+        r#"{"Now": "2022-04-01T00:00:00Z", "ACLTokens": [{"SecretID": ""#,
+        r#""}]}"#,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let skipped = children_peak_rss();
+    assert!(
+        skipped < 64 * MIB,
+        "skipped 100 MB string: peak {} MiB",
+        skipped / MIB
+    );
+
+    // 100 MB in a job's task config, which is read and kept for comparison.
+    let out = run_on(
+        r#"{"Now": "2022-04-01T00:00:00Z", "Jobs": [{"ID": "web", "Type": "service",
+            "TaskGroups": [{"Name": "web", "Count": 1, "Tasks": [{"Config": {"image": ""#,
+        r#""}}]}]}]}"#,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        report["jobs"][0]["plan"]["place"].as_array().map(Vec::len),
+        Some(1)
+    );
+    let used = children_peak_rss();
+    assert!(
+        used < 64 * MIB + 3 * 100 * MIB,
+        "used 100 MB string: peak {} MiB",
+        used / MIB
+    );
+    eprintln!(
+        "peak RSS: skipped {} MiB, used {} MiB",
+        skipped / MIB,
+        used / MIB
+    );
+}
