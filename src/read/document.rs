@@ -14,7 +14,7 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::ReadError;
+use super::{ReadError, ReadFilter};
 use super::warnings::Warnings;
 use crate::model::{Allocation, Deployment, Evaluation, Job, Node};
 use crate::time::Time;
@@ -22,6 +22,8 @@ use crate::time::Time;
 /// What the walk has gathered so far; [`State::finish`] turns it into a snapshot.
 pub(super) struct State<'n> {
     pub(super) name: &'n str,
+    /// Allocations this filter drops are never kept.
+    pub(super) filter: ReadFilter,
     pub(super) jobs: Vec<Arc<Job>>,
     job_index: HashMap<(String, String), usize>,
     pub(super) job_versions: Vec<Arc<Job>>,
@@ -46,9 +48,10 @@ pub(super) struct State<'n> {
 }
 
 impl<'n> State<'n> {
-    pub(super) fn new(name: &'n str) -> State<'n> {
+    pub(super) fn new(name: &'n str, filter: ReadFilter) -> State<'n> {
         State {
             name,
+            filter,
             jobs: Vec::new(),
             job_index: HashMap::new(),
             job_versions: Vec::new(),
@@ -69,7 +72,19 @@ impl<'n> State<'n> {
         }
     }
 
-    fn add_job(&mut self, job: Job) {
+    pub(super) fn add_job_version(&mut self, job: Job) {
+        self.job_versions.push(Arc::new(job));
+    }
+
+    pub(super) fn add_deployment(&mut self, deployment: Deployment) {
+        self.deployments.push(deployment);
+    }
+
+    pub(super) fn add_eval(&mut self, eval: Evaluation) {
+        self.evals.push(eval);
+    }
+
+    pub(super) fn add_job(&mut self, job: Job) {
         let key = (job.namespace.clone(), job.id.clone());
         match self.job_index.get(&key) {
             Some(&i) => {
@@ -89,7 +104,7 @@ impl<'n> State<'n> {
         }
     }
 
-    fn add_node(&mut self, node: Node) {
+    pub(super) fn add_node(&mut self, node: Node) {
         match self.node_index.get(&node.id) {
             Some(&i) => {
                 self.warnings.push(
@@ -109,7 +124,10 @@ impl<'n> State<'n> {
     }
 
     /// Interns the embedded job, then keeps the allocation (the last of a duplicate ID).
-    fn add_alloc(&mut self, key: &str, index: usize, mut alloc: Allocation) -> Result<(), String> {
+    pub(super) fn add_alloc(&mut self, key: &str, index: usize, mut alloc: Allocation) -> Result<(), String> {
+        if !self.filter.keeps(&alloc.namespace, &alloc.job_id) {
+            return Ok(());
+        }
         if let Some(raw) = alloc.job_json.take() {
             match self.intern(raw) {
                 Ok(job) => alloc.job = Some(job),
@@ -154,7 +172,7 @@ impl<'n> State<'n> {
         Ok(job)
     }
 
-    fn set_meta(&mut self, meta: Option<SnapshotMeta>) {
+    pub(super) fn set_meta(&mut self, meta: Option<SnapshotMeta>) {
         let Some(meta) = meta else { return };
         self.meta_time = parse_snapshot_id(&meta.id);
         if self.meta_time.is_none() {
@@ -171,7 +189,7 @@ impl<'n> State<'n> {
 
 /// The part of raft's `SnapshotMeta` that dates the snapshot.
 #[derive(Deserialize)]
-struct SnapshotMeta {
+pub(super) struct SnapshotMeta {
     #[serde(rename = "ID", default)]
     id: String,
 }
@@ -217,7 +235,7 @@ impl<'de> Visitor<'de> for Document<'_, '_> {
                     Ok(())
                 }))?,
                 "JobVersions" => map.next_value_seed(Each::new("an array of jobs", |_, job| {
-                    st.job_versions.push(Arc::new(job));
+                    st.add_job_version(job);
                     Ok(())
                 }))?,
                 "Nodes" => map.next_value_seed(Each::new("an array of nodes", |_, node| {
@@ -230,12 +248,12 @@ impl<'de> Visitor<'de> for Document<'_, '_> {
                     }))?,
                 "Deployments" => {
                     map.next_value_seed(Each::new("an array of deployments", |_, d| {
-                        st.deployments.push(d);
+                        st.add_deployment(d);
                         Ok(())
                     }))?
                 }
                 "Evals" => map.next_value_seed(Each::new("an array of evaluations", |_, e| {
-                    st.evals.push(e);
+                    st.add_eval(e);
                     Ok(())
                 }))?,
                 "SnapshotMeta" => st.set_meta(map.next_value()?),
