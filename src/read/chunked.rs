@@ -345,9 +345,9 @@ impl<R: Read> Chunked<R> {
     /// Counts the lines of the bytes about to be dropped from the buffer.
     fn advance_position(&mut self) {
         let gone = &self.buf[..self.pos];
-        match gone.iter().rposition(|&b| b == b'\n') {
+        match memchr::memrchr(b'\n', gone) {
             Some(nl) => {
-                self.line += gone.iter().filter(|&&b| b == b'\n').count();
+                self.line += memchr::memchr_iter(b'\n', gone).count();
                 self.column = self.pos - nl - 1;
             }
             None => self.column += self.pos,

@@ -37,8 +37,9 @@ pub(super) struct State<'n> {
     pub(super) now: Option<Time>,
     pub(super) eval_id: Option<String>,
     pub(super) supports_disconnected_clients: Option<bool>,
-    /// Embedded job text -> its parsed job; dropped with the state.
-    interned: HashMap<Box<str>, Arc<Job>>,
+    /// Embedded job texts and their parsed jobs, by [`sample_hash`] of the
+    /// text; dropped with the state.
+    interned: HashMap<u64, Vec<(Box<str>, Arc<Job>)>>,
     pub(super) warnings: Warnings,
     /// An error found outside serde_json's view (an embedded job), reported
     /// instead of the placeholder that aborted the walk.
@@ -162,13 +163,17 @@ impl<'n> State<'n> {
         &mut self,
         raw: Box<RawValue>,
     ) -> Result<Arc<Job>, serde_path_to_error::Error<serde_json::Error>> {
-        if let Some(job) = self.interned.get(raw.get()) {
+        let key = sample_hash(raw.get());
+        let same = self.interned.get(&key).into_iter().flatten();
+        if let Some((_, job)) = same.into_iter().find(|(text, _)| **text == *raw.get()) {
             return Ok(Arc::clone(job));
         }
         let mut de = serde_json::Deserializer::from_str(raw.get());
         let job = Arc::new(serde_path_to_error::deserialize::<_, Job>(&mut de)?);
         self.interned
-            .insert(Box::<str>::from(raw), Arc::clone(&job));
+            .entry(key)
+            .or_default()
+            .push((Box::<str>::from(raw), Arc::clone(&job)));
         Ok(job)
     }
 
@@ -185,6 +190,20 @@ impl<'n> State<'n> {
             );
         }
     }
+}
+
+/// A hash of a job text's length and its ends, where versions differ
+/// (`Version`, `JobModifyIndex`): hashing kilobytes per allocation would cost
+/// more than parsing them; equal hashes are then compared in full.
+fn sample_hash(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    const SAMPLE: usize = 256;
+    let bytes = text.as_bytes();
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    bytes.len().hash(&mut h);
+    bytes[..bytes.len().min(SAMPLE)].hash(&mut h);
+    bytes[bytes.len().saturating_sub(SAMPLE)..].hash(&mut h);
+    h.finish()
 }
 
 /// The part of raft's `SnapshotMeta` that dates the snapshot.
