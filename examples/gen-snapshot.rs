@@ -30,11 +30,11 @@ fn main() {
     let cluster = Cluster::new(&args);
     let stdout = io::stdout().lock();
     let mut out = BufWriter::with_capacity(1 << 20, stdout);
-    if let Err(e) = cluster.write(&mut out).and_then(|()| out.flush()) {
-        if e.kind() != io::ErrorKind::BrokenPipe {
-            eprintln!("gen-snapshot: {e}");
-            std::process::exit(1);
-        }
+    if let Err(e) = cluster.write(&mut out).and_then(|()| out.flush())
+        && e.kind() != io::ErrorKind::BrokenPipe
+    {
+        eprintln!("gen-snapshot: {e}");
+        std::process::exit(1);
     }
 }
 
@@ -55,7 +55,9 @@ impl Args {
         };
         let mut it = std::env::args().skip(1);
         while let Some(flag) = it.next() {
-            let value = it.next().unwrap_or_else(|| usage(&format!("{flag} needs a value")));
+            let value = it
+                .next()
+                .unwrap_or_else(|| usage(&format!("{flag} needs a value")));
             let n: u64 = value
                 .parse()
                 .unwrap_or_else(|_| usage(&format!("{flag}: {value:?} is not a number")));
@@ -267,7 +269,15 @@ impl Cluster {
     }
 
     /// One allocation as Go prints a `structs.Allocation`.
-    fn alloc(&self, job: &JobSpec, g: usize, k: usize, index: &mut usize, live: usize, o: &mut String) {
+    fn alloc(
+        &self,
+        job: &JobSpec,
+        g: usize,
+        k: usize,
+        index: &mut usize,
+        live: usize,
+        o: &mut String,
+    ) {
         let mut rng = Rng::new(alloc_seed(self.seed, &job.id, g, k));
         let id = rng.uuid();
         let node = &self.nodes[rng.below(self.nodes.len() as u64) as usize];
@@ -286,7 +296,11 @@ impl Cluster {
             Rollout::Rolling => !terminal && rng.chance(40),
             Rollout::Canary => canary,
         };
-        let version = if current { job.version } else { job.version - 1 };
+        let version = if current {
+            job.version
+        } else {
+            job.version - 1
+        };
         let mut desired = "run";
         let mut desired_desc = "";
         let mut client = "running";
@@ -302,8 +316,16 @@ impl Cluster {
             client = "complete";
             task_state = "dead";
         } else if job.batch {
-            client = if rng.chance(70) { "complete" } else { "running" };
-            task_state = if client == "complete" { "dead" } else { "running" };
+            client = if rng.chance(70) {
+                "complete"
+            } else {
+                "running"
+            };
+            task_state = if client == "complete" {
+                "dead"
+            } else {
+                "running"
+            };
         } else {
             match node.state {
                 NodeState::Down if rng.chance(50) => {
@@ -436,7 +458,7 @@ impl Cluster {
         for job in self.jobs.iter().filter(|j| !j.batch) {
             let groups = |status_of_current: bool| {
                 let mut m = serde_json::Map::new();
-                for g in 0..job.groups {
+                for (g, name) in GROUPS.iter().enumerate().take(job.groups) {
                     let canaries = if job.rollout == Rollout::Canary && status_of_current {
                         2
                     } else {
@@ -447,13 +469,13 @@ impl Cluster {
                         .collect();
                     let total = job.live_count(self.seed, g);
                     m.insert(
-                        GROUPS[g].to_string(),
+                        name.to_string(),
                         json!({
                             "AutoRevert": true, "AutoPromote": false, "Promoted": false,
                             "PlacedCanaries": if placed.is_empty() { Value::Null } else { json!(placed) },
                             "DesiredCanaries": canaries, "DesiredTotal": total,
-                            "PlacedAllocs": if status_of_current { canaries as usize } else { total },
-                            "HealthyAllocs": if status_of_current { canaries as usize } else { total },
+                            "PlacedAllocs": if status_of_current { canaries } else { total },
+                            "HealthyAllocs": if status_of_current { canaries } else { total },
                             "UnhealthyAllocs": 0,
                             "ProgressDeadline": 600_000_000_000i64,
                             "RequireProgressBy": time(NOW_NANOS + 10 * MINUTE),

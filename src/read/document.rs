@@ -14,10 +14,13 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::{ReadError, ReadFilter};
 use super::warnings::Warnings;
+use super::{ReadError, ReadFilter};
 use crate::model::{Allocation, Deployment, Evaluation, Job, Node};
 use crate::time::Time;
+
+/// An embedded job text and the job parsed from it.
+type Interned = (Box<str>, Arc<Job>);
 
 /// What the walk has gathered so far; [`State::finish`] turns it into a snapshot.
 pub(super) struct State<'n> {
@@ -39,7 +42,7 @@ pub(super) struct State<'n> {
     pub(super) supports_disconnected_clients: Option<bool>,
     /// Embedded job texts and their parsed jobs, by [`sample_hash`] of the
     /// text; dropped with the state.
-    interned: HashMap<u64, Vec<(Box<str>, Arc<Job>)>>,
+    interned: HashMap<u64, Vec<Interned>>,
     pub(super) warnings: Warnings,
     /// An error found outside serde_json's view (an embedded job), reported
     /// instead of the placeholder that aborted the walk.
@@ -125,7 +128,12 @@ impl<'n> State<'n> {
     }
 
     /// Interns the embedded job, then keeps the allocation (the last of a duplicate ID).
-    pub(super) fn add_alloc(&mut self, key: &str, index: usize, mut alloc: Allocation) -> Result<(), String> {
+    pub(super) fn add_alloc(
+        &mut self,
+        key: &str,
+        index: usize,
+        mut alloc: Allocation,
+    ) -> Result<(), String> {
         if !self.filter.keeps(&alloc.namespace, &alloc.job_id) {
             return Ok(());
         }

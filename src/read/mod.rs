@@ -91,7 +91,12 @@ pub fn read_snapshot_filtered(source: &Source, filter: &ReadFilter) -> Result<Sn
     match source {
         Source::Path(path) => {
             let open = || File::open(path).map_err(|e| ReadError::io(&name, e));
-            read(open()?, &name, filter, Some(&|| exact(open()?, &name, filter)))
+            read(
+                open()?,
+                &name,
+                filter,
+                Some(&|| exact(open()?, &name, filter)),
+            )
         }
         Source::Stdin => read(io::stdin().lock(), &name, filter, None),
     }
@@ -140,7 +145,12 @@ fn exact(reader: impl Read, name: &str, filter: &ReadFilter) -> Result<Snapshot,
     let gzip = starts_with(&mut input, &GZIP_MAGIC).map_err(|e| ReadError::io(name, e))?;
     if gzip {
         let decoded = flate2::read::MultiGzDecoder::new(input);
-        parse(BufReader::with_capacity(BUFFER, decoded), name, true, filter)
+        parse(
+            BufReader::with_capacity(BUFFER, decoded),
+            name,
+            true,
+            filter,
+        )
     } else {
         parse(input, name, false, filter)
     }
