@@ -240,6 +240,7 @@ impl<R: Read> Chunked<R> {
     /// One JSON value at the cursor, parsed from the buffer.
     fn value<T: DeserializeOwned>(&mut self, path: Option<&dyn Fn() -> String>) -> Step<T> {
         self.peek()?;
+        let mut retried = false;
         loop {
             let slice = &self.buf[self.pos..self.end];
             let mut values = serde_json::Deserializer::from_slice(slice).into_iter::<T>();
@@ -250,6 +251,13 @@ impl<R: Read> Chunked<R> {
                 Some(Ok(value)) if used < slice.len() || self.eof => {
                     self.pos += used;
                     return Ok(value);
+                }
+                // A number cut by the end of the buffer (`1.`, `-`) is
+                // invalid rather than unfinished: read a little further once.
+                Some(Err(e)) if !e.is_eof() && !self.eof && !retried => {
+                    retried = true;
+                    let need = slice.len() + 64;
+                    while !self.fill()? && self.end - self.pos < need {}
                 }
                 Some(Err(e)) if !e.is_eof() || self.eof => {
                     let error = self.locate(Some(e), path.map(|p| p()));
