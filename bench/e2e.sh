@@ -17,7 +17,10 @@ SIZES=${SIZES:-"100000 1000000"}
 RUNS=${RUNS:-1}
 [ -x /usr/bin/time ] || { echo "bench/e2e.sh: needs GNU time at /usr/bin/time" >&2; exit 1; }
 
-cargo build --release --quiet --bin plan-inspect --example gen-snapshot --example floor
+# Two builds: built together with the examples, the binary would get the
+# dev-dependency features (serde_json's preserve_order) and measure slower.
+cargo build --release --quiet --bin plan-inspect
+cargo build --release --quiet --example gen-snapshot --example floor
 BIN=${CARGO_TARGET_DIR:-target}/release
 PI=$BIN/plan-inspect
 

@@ -537,10 +537,12 @@ impl Cluster {
 /// live allocations can be counted before they are written.
 fn alloc_seed(seed: u64, job: &str, g: usize, k: usize) -> u64 {
     let mut h = seed.wrapping_mul(0x100_0000_01b3);
-    for b in job.bytes() {
+    let index = (g as u64) << 48 | k as u64;
+    for b in job.bytes().chain(index.to_le_bytes()) {
         h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
     }
-    h ^ ((g as u64) << 40) ^ k as u64
+    // FNV alone leaves nearby inputs nearby; mix so that no two collide.
+    Rng::new(h).next()
 }
 
 /// About one allocation in twelve is an old, complete one.

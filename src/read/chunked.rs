@@ -60,6 +60,8 @@ pub(super) struct Chunked<R> {
     /// Lines before `buf[0]`, and bytes since the last newline there.
     line: usize,
     column: usize,
+    /// A position to come back to, which compaction keeps in the buffer.
+    mark: Option<usize>,
 }
 
 type Step<T> = Result<T, Stop>;
@@ -82,6 +84,7 @@ impl<R: Read> Chunked<R> {
             whole: true,
             line: 1,
             column: 0,
+            mark: None,
         }
     }
 
@@ -183,8 +186,10 @@ impl<R: Read> Chunked<R> {
         let filtered = !st.filter.is_empty();
         self.elements(key, |this, index, path| {
             if filtered {
-                let start = this.pos;
-                let owner: Owner = this.value(Some(path))?;
+                this.mark = Some(this.pos);
+                let owner: Result<Owner, Stop> = this.value(Some(path));
+                let start = this.mark.take().expect("set above");
+                let owner = owner?;
                 if !st.filter.keeps(&owner.namespace, &owner.job_id) {
                     return Ok(());
                 }
@@ -325,11 +330,13 @@ impl<R: Read> Chunked<R> {
         if self.whole && self.end >= HISTORY {
             self.whole = false;
         }
-        if !self.whole && self.pos > 0 {
-            self.advance_position();
-            self.buf.copy_within(self.pos..self.end, 0);
-            self.end -= self.pos;
-            self.pos = 0;
+        let keep = self.mark.map_or(self.pos, |m| m.min(self.pos));
+        if !self.whole && keep > 0 {
+            self.advance_position(keep);
+            self.buf.copy_within(keep..self.end, 0);
+            self.end -= keep;
+            self.pos -= keep;
+            self.mark = self.mark.map(|m| m - keep);
         }
         if self.end == self.buf.len() {
             self.buf.resize(self.buf.len() * 2, 0);
@@ -351,14 +358,14 @@ impl<R: Read> Chunked<R> {
     }
 
     /// Counts the lines of the bytes about to be dropped from the buffer.
-    fn advance_position(&mut self) {
-        let gone = &self.buf[..self.pos];
+    fn advance_position(&mut self, len: usize) {
+        let gone = &self.buf[..len];
         match memchr::memrchr(b'\n', gone) {
             Some(nl) => {
                 self.line += memchr::memchr_iter(b'\n', gone).count();
-                self.column = self.pos - nl - 1;
+                self.column = len - nl - 1;
             }
-            None => self.column += self.pos,
+            None => self.column += len,
         }
     }
 }
