@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{CommandFactory, Parser};
 use plan_inspect::explain::explain;
-use plan_inspect::read::Source;
+use plan_inspect::read::{ReadFilter, Source};
 use plan_inspect::render;
 use plan_inspect::replay::{Options, replay};
 use plan_inspect::time::Time;
@@ -47,7 +47,16 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         .snapshot
         .as_deref()
         .context("a snapshot path is required")?;
-    let snapshot = progress::read(&Source::from_arg(path))?;
+    // `--eval` picks its job from the snapshot, so only without it can the
+    // reader skip other jobs' allocations.
+    let filter = match cli.eval {
+        Some(_) => ReadFilter::default(),
+        None => ReadFilter {
+            job: cli.job.clone(),
+            namespace: cli.namespace.clone(),
+        },
+    };
+    let snapshot = progress::read(&Source::from_arg(path), &filter)?;
     let options = Options {
         now: cli.now,
         clock: Time::from_unix_nanos(
@@ -71,17 +80,20 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     }
     let report = replay(&snapshot, &options)?;
     drop(snapshot);
-    let text = match cli.format {
-        Format::Json => render::json::render(&report),
-        Format::Table => render::table::render(
-            &report,
-            render::table::Style {
+    match cli.format {
+        Format::Json => {
+            let mut out = io::BufWriter::with_capacity(1 << 20, io::stdout().lock());
+            render::json::render_to(&report, &mut out)?;
+            out.flush()?;
+        }
+        Format::Table => {
+            let style = render::table::Style {
                 color: use_color(cli.color),
                 verbose: cli.verbose,
-            },
-        ),
-    };
-    write_stdout(text.as_bytes())?;
+            };
+            write_stdout(render::table::render(&report, style).as_bytes())?;
+        }
+    }
     let changes = report.jobs.iter().any(|j| j.plan.has_changes());
     Ok(if cli.detailed_exitcode && changes {
         ExitCode::from(2)

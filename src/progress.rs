@@ -1,29 +1,28 @@
 //! A progress bar on stderr while a large snapshot file is read: dumps of big
 //! clusters take a while, and a silent terminal looks hung.
 
-use std::fs::File;
 use std::io::{self, IsTerminal};
 use std::path::Path;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use plan_inspect::model::Snapshot;
-use plan_inspect::read::{ReadError, Source, read_snapshot, read_snapshot_from};
+use plan_inspect::read::{ReadError, ReadFilter, Source, read_snapshot_observed};
 
 /// Files up to this size are read in about a second: no bar.
 const THRESHOLD: u64 = 50 * 1024 * 1024;
 
 /// Reads the snapshot, with a bar when it is a large file and stderr a terminal.
-pub fn read(source: &Source) -> Result<Snapshot, ReadError> {
-    if let Source::Path(path) = source
-        && let Some(bar) = bar_for(path)
-        && let Ok(file) = File::open(path)
-    {
-        let result = read_snapshot_from(bar.wrap_read(file), &source.name());
-        bar.finish_and_clear();
-        return result;
-    }
-    // Errors opening the file are reported by the reader, in its words.
-    read_snapshot(source)
+pub fn read(source: &Source, filter: &ReadFilter) -> Result<Snapshot, ReadError> {
+    let bar = match source {
+        Source::Path(path) => bar_for(path),
+        Source::Stdin => None,
+    };
+    let Some(bar) = bar else {
+        return read_snapshot_observed(source, filter, &|_| {});
+    };
+    let result = read_snapshot_observed(source, filter, &|n| bar.inc(n));
+    bar.finish_and_clear();
+    result
 }
 
 fn bar_for(path: &Path) -> Option<ProgressBar> {

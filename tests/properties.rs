@@ -168,10 +168,19 @@ fn check_nomad_invariants(doc: &Value, report: &Value) {
             .unwrap()
             .iter()
             .filter(|d| d["JobID"] == id)
-            .max_by_key(|d| d["CreateIndex"].as_u64());
-        // Nomad cancels (forgets) a deployment of another job version or create index.
+            // LatestDeploymentByJobID: highest CreateIndex, lowest ID on a tie.
+            .max_by_key(|d| {
+                (
+                    d["CreateIndex"].as_u64(),
+                    std::cmp::Reverse(d["ID"].as_str().unwrap_or_default().to_string()),
+                )
+            });
+        // Nomad cancels (forgets) a deployment of another job version or
+        // create index, and a batch job never looks one up (generic_sched.go:262).
         let current = deployment.filter(|d| {
-            d["JobVersion"] == spec["Version"] && d["JobCreateIndex"] == spec["CreateIndex"]
+            spec["Type"] != "batch"
+                && d["JobVersion"] == spec["Version"]
+                && d["JobCreateIndex"] == spec["CreateIndex"]
         });
         if stopped && current.is_some() {
             assert!(
@@ -232,14 +241,11 @@ fn check_nomad_invariants(doc: &Value, report: &Value) {
                 "{id}/{name}: count {count}, canaries {max_canaries}, existing {exist}: {}",
                 group["desired_changes"]
             );
+            // Nomad 1.3 still places canaries for a group scaled to zero
+            // (requiresCanaries ignores the count, reconcile.go:531): only
+            // later versions hold them back, so `canary` is not checked here.
             if count == 0 || stopped {
-                for k in [
-                    "place",
-                    "canary",
-                    "destructive_update",
-                    "migrate",
-                    "preemptions",
-                ] {
+                for k in ["place", "destructive_update", "migrate", "preemptions"] {
                     assert_eq!(d(k), 0, "{k} on stop or scale to zero: {what}");
                 }
                 continue;
@@ -259,6 +265,12 @@ fn check_nomad_invariants(doc: &Value, report: &Value) {
 }
 
 proptest! {
+    // A fixed seed keeps CI reproducible; explore more with
+    // `PROPTEST_CASES=5000 cargo test --test properties` and a new seed here.
+    #![proptest_config(ProptestConfig {
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x0000_8ac3_e642_e6f2),
+        ..ProptestConfig::default()
+    })]
     #[test]
     fn replay_is_total_and_deterministic(doc in document(), seed in any::<u64>()) {
         let snapshot = read(&doc);

@@ -14,14 +14,19 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::ReadError;
 use super::warnings::Warnings;
+use super::{ReadError, ReadFilter};
 use crate::model::{Allocation, Deployment, Evaluation, Job, Node};
 use crate::time::Time;
+
+/// An embedded job text and the job parsed from it.
+type Interned = (Box<str>, Arc<Job>);
 
 /// What the walk has gathered so far; [`State::finish`] turns it into a snapshot.
 pub(super) struct State<'n> {
     pub(super) name: &'n str,
+    /// Allocations this filter drops are never kept.
+    pub(super) filter: ReadFilter,
     pub(super) jobs: Vec<Arc<Job>>,
     job_index: HashMap<(String, String), usize>,
     pub(super) job_versions: Vec<Arc<Job>>,
@@ -35,8 +40,9 @@ pub(super) struct State<'n> {
     pub(super) now: Option<Time>,
     pub(super) eval_id: Option<String>,
     pub(super) supports_disconnected_clients: Option<bool>,
-    /// Embedded job text -> its parsed job; dropped with the state.
-    interned: HashMap<Box<str>, Arc<Job>>,
+    /// Embedded job texts and their parsed jobs, by [`sample_hash`] of the
+    /// text; dropped with the state.
+    interned: HashMap<u64, Vec<Interned>>,
     pub(super) warnings: Warnings,
     /// An error found outside serde_json's view (an embedded job), reported
     /// instead of the placeholder that aborted the walk.
@@ -46,9 +52,10 @@ pub(super) struct State<'n> {
 }
 
 impl<'n> State<'n> {
-    pub(super) fn new(name: &'n str) -> State<'n> {
+    pub(super) fn new(name: &'n str, filter: ReadFilter) -> State<'n> {
         State {
             name,
+            filter,
             jobs: Vec::new(),
             job_index: HashMap::new(),
             job_versions: Vec::new(),
@@ -69,7 +76,19 @@ impl<'n> State<'n> {
         }
     }
 
-    fn add_job(&mut self, job: Job) {
+    pub(super) fn add_job_version(&mut self, job: Job) {
+        self.job_versions.push(Arc::new(job));
+    }
+
+    pub(super) fn add_deployment(&mut self, deployment: Deployment) {
+        self.deployments.push(deployment);
+    }
+
+    pub(super) fn add_eval(&mut self, eval: Evaluation) {
+        self.evals.push(eval);
+    }
+
+    pub(super) fn add_job(&mut self, job: Job) {
         let key = (job.namespace.clone(), job.id.clone());
         match self.job_index.get(&key) {
             Some(&i) => {
@@ -89,7 +108,7 @@ impl<'n> State<'n> {
         }
     }
 
-    fn add_node(&mut self, node: Node) {
+    pub(super) fn add_node(&mut self, node: Node) {
         match self.node_index.get(&node.id) {
             Some(&i) => {
                 self.warnings.push(
@@ -109,7 +128,15 @@ impl<'n> State<'n> {
     }
 
     /// Interns the embedded job, then keeps the allocation (the last of a duplicate ID).
-    fn add_alloc(&mut self, key: &str, index: usize, mut alloc: Allocation) -> Result<(), String> {
+    pub(super) fn add_alloc(
+        &mut self,
+        key: &str,
+        index: usize,
+        mut alloc: Allocation,
+    ) -> Result<(), String> {
+        if !self.filter.keeps(&alloc.namespace, &alloc.job_id) {
+            return Ok(());
+        }
         if let Some(raw) = alloc.job_json.take() {
             match self.intern(raw) {
                 Ok(job) => alloc.job = Some(job),
@@ -144,17 +171,21 @@ impl<'n> State<'n> {
         &mut self,
         raw: Box<RawValue>,
     ) -> Result<Arc<Job>, serde_path_to_error::Error<serde_json::Error>> {
-        if let Some(job) = self.interned.get(raw.get()) {
+        let key = sample_hash(raw.get());
+        let same = self.interned.get(&key).into_iter().flatten();
+        if let Some((_, job)) = same.into_iter().find(|(text, _)| **text == *raw.get()) {
             return Ok(Arc::clone(job));
         }
         let mut de = serde_json::Deserializer::from_str(raw.get());
         let job = Arc::new(serde_path_to_error::deserialize::<_, Job>(&mut de)?);
         self.interned
-            .insert(Box::<str>::from(raw), Arc::clone(&job));
+            .entry(key)
+            .or_default()
+            .push((Box::<str>::from(raw), Arc::clone(&job)));
         Ok(job)
     }
 
-    fn set_meta(&mut self, meta: Option<MetaField>) {
+    pub(super) fn set_meta(&mut self, meta: Option<MetaField>) {
         let meta = match meta {
             Some(MetaField::One(m)) => m,
             // `snapshot state` writes a one-element array; the last entry wins.
@@ -181,14 +212,28 @@ impl<'n> State<'n> {
 /// one raft `SnapshotMeta`), or as a plain object.
 #[derive(Deserialize)]
 #[serde(untagged)]
-enum MetaField {
+pub(super) enum MetaField {
     One(SnapshotMeta),
     Many(Vec<SnapshotMeta>),
 }
 
+/// A hash of a job text's length and its ends, where versions differ
+/// (`Version`, `JobModifyIndex`): hashing kilobytes per allocation would cost
+/// more than parsing them; equal hashes are then compared in full.
+fn sample_hash(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    const SAMPLE: usize = 256;
+    let bytes = text.as_bytes();
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    bytes.len().hash(&mut h);
+    bytes[..bytes.len().min(SAMPLE)].hash(&mut h);
+    bytes[bytes.len().saturating_sub(SAMPLE)..].hash(&mut h);
+    h.finish()
+}
+
 /// The part of raft's `SnapshotMeta` that dates the snapshot.
 #[derive(Deserialize)]
-struct SnapshotMeta {
+pub(super) struct SnapshotMeta {
     #[serde(rename = "ID", default)]
     id: String,
 }
@@ -234,7 +279,7 @@ impl<'de> Visitor<'de> for Document<'_, '_> {
                     Ok(())
                 }))?,
                 "JobVersions" => map.next_value_seed(Each::new("an array of jobs", |_, job| {
-                    st.job_versions.push(Arc::new(job));
+                    st.add_job_version(job);
                     Ok(())
                 }))?,
                 "Nodes" => map.next_value_seed(Each::new("an array of nodes", |_, node| {
@@ -247,12 +292,12 @@ impl<'de> Visitor<'de> for Document<'_, '_> {
                     }))?,
                 "Deployments" => {
                     map.next_value_seed(Each::new("an array of deployments", |_, d| {
-                        st.deployments.push(d);
+                        st.add_deployment(d);
                         Ok(())
                     }))?
                 }
                 "Evals" => map.next_value_seed(Each::new("an array of evaluations", |_, e| {
-                    st.evals.push(e);
+                    st.add_eval(e);
                     Ok(())
                 }))?,
                 "SnapshotMeta" => st.set_meta(map.next_value()?),

@@ -102,6 +102,32 @@ impl ReadError {
         )
     }
 
+    /// A fault the fast walk found in a stream too large to read again:
+    /// the position is exact, the path goes down to the array element.
+    pub(super) fn located(name: &str, at: Option<super::chunked::Located>) -> Self {
+        let Some(at) = at else {
+            return ReadError::new(
+                name,
+                Kind::Json {
+                    position: None,
+                    path: None,
+                    message: "malformed JSON".to_string(),
+                },
+            );
+        };
+        ReadError::new(
+            name,
+            Kind::Json {
+                position: Some((at.line, at.column)),
+                path: at.path,
+                message: at
+                    .error
+                    .as_ref()
+                    .map_or_else(|| "malformed JSON".to_string(), strip_position),
+            },
+        )
+    }
+
     fn new(name: &str, kind: Kind) -> ReadError {
         ReadError {
             name: name.to_string(),

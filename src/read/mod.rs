@@ -23,8 +23,10 @@
 //! Errors name the input, the line and column, the JSON path
 //! (`Allocs[17].AllocStates[0].Time`) and what was expected; see [`ReadError`].
 
+mod chunked;
 mod document;
 mod error;
+mod filter;
 mod resolve;
 mod warnings;
 
@@ -32,15 +34,17 @@ mod warnings;
 mod tests;
 
 use std::fs::File;
-use std::io::{self, BufReader, Read};
+use std::io::{self, BufReader, Cursor, Read};
 use std::path::PathBuf;
 
 use serde::de::DeserializeSeed;
 
 pub use error::ReadError;
+pub use filter::ReadFilter;
 pub use warnings::MAX_PER_CODE;
 
 use crate::model::Snapshot;
+use chunked::{Chunked, Stop};
 use document::{Document, State};
 
 /// Where the snapshot comes from.
@@ -78,25 +82,112 @@ const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 /// Reads the snapshot from a file or standard input.
 pub fn read_snapshot(source: &Source) -> Result<Snapshot, ReadError> {
+    read_snapshot_filtered(source, &ReadFilter::default())
+}
+
+/// Reads the snapshot, keeping only the allocations `filter` keeps.
+pub fn read_snapshot_filtered(source: &Source, filter: &ReadFilter) -> Result<Snapshot, ReadError> {
+    read_snapshot_observed(source, filter, &|_| {})
+}
+
+/// Like [`read_snapshot_filtered`], telling `progress` how many bytes of the
+/// input were just read (for a progress bar at the edge).
+pub fn read_snapshot_observed(
+    source: &Source,
+    filter: &ReadFilter,
+    progress: &dyn Fn(u64),
+) -> Result<Snapshot, ReadError> {
     let name = source.name();
     match source {
         Source::Path(path) => {
-            let file = File::open(path).map_err(|e| ReadError::io(&name, e))?;
-            read_snapshot_from(file, &name)
+            let open = || File::open(path).map_err(|e| ReadError::io(&name, e));
+            read(
+                Observed {
+                    inner: open()?,
+                    progress,
+                },
+                &name,
+                filter,
+                Some(&|| exact(open()?, &name, filter)),
+            )
         }
-        Source::Stdin => read_snapshot_from(io::stdin().lock(), &name),
+        Source::Stdin => read(
+            Observed {
+                inner: io::stdin().lock(),
+                progress,
+            },
+            &name,
+            filter,
+            None,
+        ),
+    }
+}
+
+/// A reader that reports each read's size.
+struct Observed<'p, R> {
+    inner: R,
+    progress: &'p dyn Fn(u64),
+}
+
+impl<R: Read> Read for Observed<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        (self.progress)(n as u64);
+        Ok(n)
     }
 }
 
 /// Reads the snapshot from any reader; `name` is used in messages.
 pub fn read_snapshot_from(reader: impl Read, name: &str) -> Result<Snapshot, ReadError> {
+    read(reader, name, &ReadFilter::default(), None)
+}
+
+type Reread<'a> = &'a dyn Fn() -> Result<Snapshot, ReadError>;
+
+/// The fast walk; where it gives up, the exact walk says what is wrong.
+fn read(
+    reader: impl Read,
+    name: &str,
+    filter: &ReadFilter,
+    reread: Option<Reread<'_>>,
+) -> Result<Snapshot, ReadError> {
+    let mut input = BufReader::with_capacity(BUFFER, reader);
+    let gzip = starts_with(&mut input, &GZIP_MAGIC).map_err(|e| ReadError::io(name, e))?;
+    let mut state = State::new(name, filter.clone());
+    let stop = if gzip {
+        Chunked::new(flate2::read::MultiGzDecoder::new(input)).walk(&mut state)
+    } else {
+        Chunked::new(input).walk(&mut state)
+    };
+    match stop {
+        Ok(()) => Ok(state.finish()),
+        Err(Stop::Io(e)) => Err(ReadError::io_or_gzip(name, e, gzip)),
+        Err(Stop::Unexpected {
+            history: Some(bytes),
+            ..
+        }) => parse(BufReader::new(Cursor::new(bytes)), name, gzip, filter),
+        Err(Stop::Unexpected { error, .. }) => match (state.pending.take(), reread) {
+            (Some(pending), _) => Err(pending),
+            (None, Some(reread)) => reread(),
+            (None, None) => Err(ReadError::located(name, error)),
+        },
+    }
+}
+
+/// The exact walk from the start: slower, but every error names its path.
+fn exact(reader: impl Read, name: &str, filter: &ReadFilter) -> Result<Snapshot, ReadError> {
     let mut input = BufReader::with_capacity(BUFFER, reader);
     let gzip = starts_with(&mut input, &GZIP_MAGIC).map_err(|e| ReadError::io(name, e))?;
     if gzip {
         let decoded = flate2::read::MultiGzDecoder::new(input);
-        parse(BufReader::with_capacity(BUFFER, decoded), name, true)
+        parse(
+            BufReader::with_capacity(BUFFER, decoded),
+            name,
+            true,
+            filter,
+        )
     } else {
-        parse(input, name, false)
+        parse(input, name, false, filter)
     }
 }
 
@@ -132,10 +223,15 @@ fn starts_blank<R: Read>(input: &mut BufReader<R>) -> io::Result<bool> {
     }
 }
 
-fn parse<R: Read>(mut input: BufReader<R>, name: &str, gzip: bool) -> Result<Snapshot, ReadError> {
+fn parse<R: Read>(
+    mut input: BufReader<R>,
+    name: &str,
+    gzip: bool,
+    filter: &ReadFilter,
+) -> Result<Snapshot, ReadError> {
     let blank_start = starts_blank(&mut input).map_err(|e| ReadError::io_or_gzip(name, e, gzip))?;
     let mut de = serde_json::Deserializer::from_reader(input);
-    let mut state = State::new(name);
+    let mut state = State::new(name, filter.clone());
     let mut track = serde_path_to_error::Track::new();
     let result = Document(&mut state)
         .deserialize(serde_path_to_error::Deserializer::new(&mut de, &mut track));

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# End-to-end benchmark: wall time, throughput and peak RSS of plan-inspect on
+# generated snapshots, against a floor that only parses the same bytes.
+#
+#   bench/e2e.sh                 # 100k and 1M allocations
+#   SIZES="100000" bench/e2e.sh  # only 100k
+#   RUNS=3 bench/e2e.sh          # best of 3 per measurement
+#
+# Needs GNU time at /usr/bin/time (Debian: apt-get install time); installs
+# nothing. Snapshots are generated once into $DIR (default /tmp, several GB
+# for 1M allocations) and reused; delete them by hand.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+DIR=${DIR:-/tmp}
+SIZES=${SIZES:-"100000 1000000"}
+RUNS=${RUNS:-1}
+[ -x /usr/bin/time ] || { echo "bench/e2e.sh: needs GNU time at /usr/bin/time" >&2; exit 1; }
+
+# Two builds: built together with the examples, the binary would get the
+# dev-dependency features (serde_json's preserve_order) and measure slower.
+cargo build --release --quiet --bin plan-inspect
+cargo build --release --quiet --example gen-snapshot --example floor
+BIN=${CARGO_TARGET_DIR:-target}/release
+PI=$BIN/plan-inspect
+
+# best wall seconds and peak RSS (KB) of RUNS runs of a shell command
+measure() {
+    local best_wall="" best_rss=""
+    for _ in $(seq "$RUNS"); do
+        local out
+        out=$( { /usr/bin/time -f "%e %M" bash -c "$1" >/dev/null; } 2>&1 | tail -1)
+        read -r wall rss <<<"$out"
+        if [ -z "$best_wall" ] || awk "BEGIN{exit !($wall < $best_wall)}"; then best_wall=$wall; fi
+        if [ -z "$best_rss" ] || [ "$rss" -lt "$best_rss" ]; then best_rss=$rss; fi
+    done
+    echo "$best_wall $best_rss"
+}
+
+echo "machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+printf '%-9s %-34s %9s %9s %11s %8s %8s\n' allocs command wall_s MB/s peak_RSS_MB rss/in vs_floor
+for n in $SIZES; do
+    snap=$DIR/plan-inspect-bench-$n.json
+    if [ ! -s "$snap" ]; then
+        echo "generating $snap" >&2
+        "$BIN/examples/gen-snapshot" --nodes 10000 --allocs "$n" --jobs 50 --seed 1 >"$snap.tmp"
+        mv "$snap.tmp" "$snap"
+    fi
+    size=$(stat -c %s "$snap")
+    mb=$(awk "BEGIN{print $size/1e6}")
+    read -r floor_wall floor_rss < <(measure "$BIN/examples/floor $snap")
+    row() {
+        local wall=$2 rss=$3
+        printf '%-9s %-34s %9.2f %9.0f %11.0f %7.1f%% %7.2fx\n' "$n" "$1" "$wall" \
+            "$(awk "BEGIN{print $mb/$wall}")" "$(awk "BEGIN{print $rss/1024}")" \
+            "$(awk "BEGIN{print 100*$rss*1024/$size}")" "$(awk "BEGIN{print $wall/$floor_wall}")"
+    }
+    row "floor (from_slice IgnoredAny)" "$floor_wall" "$floor_rss"
+    read -r w r < <(measure "$PI $snap --format json")
+    row "plan-inspect FILE --format json" "$w" "$r"
+    read -r w r < <(measure "cat $snap | $PI - --format json")
+    row "cat FILE | plan-inspect -" "$w" "$r"
+    job=svc-000
+    read -r w r < <(measure "$PI $snap --format json --job $job")
+    row "plan-inspect FILE --job $job" "$w" "$r"
+done

@@ -1,0 +1,380 @@
+//! The fast walk: the input is read in large chunks and every array element
+//! is parsed from a slice of the chunk, which serde_json does several times
+//! faster than from a reader, and without tracking the JSON path.
+//!
+//! It takes only well-formed input. At the first thing it does not expect
+//! (bad JSON, a wrong type, an embedded job that does not parse) it gives up,
+//! and the exact walk of [`super::document`] reads the input again to say
+//! precisely what is wrong: from the chunk kept in memory while the input is
+//! small, or from the file, reopened. Only for a large stream that cannot be
+//! read twice does the error come from here, with its position but the path
+//! only down to the element (`Allocs[17]`).
+
+use std::io::{self, Read};
+
+use serde::Deserialize;
+use serde::de::{DeserializeOwned, IgnoredAny};
+
+use super::document::{MetaField, State};
+use crate::model::{Allocation, Deployment, Evaluation, Job, Node};
+use crate::time::Time;
+
+/// Bytes read at a time; an element longer than this grows the buffer.
+const CHUNK: usize = 8 << 20;
+
+/// The input is kept whole while it is no longer than this, so that a
+/// failed fast walk can be replayed from memory.
+const HISTORY: usize = 16 << 20;
+
+/// Why the fast walk stopped early.
+pub(super) enum Stop {
+    /// Reading failed.
+    Io(io::Error),
+    /// The input is not what the fast walk takes. With the whole input seen
+    /// so far (`history`), the exact walk can replay it; `error` is the best
+    /// the fast walk can say otherwise.
+    Unexpected {
+        history: Option<Vec<u8>>,
+        error: Option<Located>,
+    },
+}
+
+/// What went wrong where: a serde_json error inside the element at `path`,
+/// or (without `error`) unexpected input at the cursor.
+pub(super) struct Located {
+    pub(super) error: Option<serde_json::Error>,
+    pub(super) line: usize,
+    pub(super) column: usize,
+    pub(super) path: Option<String>,
+}
+
+/// The input, buffered in chunks, with the document position of the cursor.
+pub(super) struct Chunked<R> {
+    reader: R,
+    buf: Vec<u8>,
+    pos: usize,
+    end: usize,
+    eof: bool,
+    /// Whether `buf` still starts at the first byte of the input.
+    whole: bool,
+    /// Lines before `buf[0]`, and bytes since the last newline there.
+    line: usize,
+    column: usize,
+    /// A position to come back to, which compaction keeps in the buffer.
+    mark: Option<usize>,
+}
+
+type Step<T> = Result<T, Stop>;
+
+fn unexpected<T>() -> Step<T> {
+    Err(Stop::Unexpected {
+        history: None,
+        error: None,
+    })
+}
+
+impl<R: Read> Chunked<R> {
+    pub(super) fn new(reader: R) -> Chunked<R> {
+        Chunked {
+            reader,
+            buf: vec![0; CHUNK],
+            pos: 0,
+            end: 0,
+            eof: false,
+            whole: true,
+            line: 1,
+            column: 0,
+            mark: None,
+        }
+    }
+
+    /// Walks the document into `st`.
+    pub(super) fn walk(mut self, st: &mut State<'_>) -> Step<()> {
+        let result = self.document(st);
+        match result {
+            Err(Stop::Unexpected { error, .. }) => Err(Stop::Unexpected {
+                error: Some(error.unwrap_or_else(|| self.locate(None, None))),
+                history: self.whole.then(|| self.history()),
+            }),
+            other => other,
+        }
+    }
+
+    /// Everything read so far followed by the rest of the reader.
+    fn history(&mut self) -> Vec<u8> {
+        let mut all = self.buf[..self.end].to_vec();
+        // A read error here shows again in the exact walk, which reports it.
+        let _ = self.reader.read_to_end(&mut all);
+        all
+    }
+
+    fn document(&mut self, st: &mut State<'_>) -> Step<()> {
+        self.expect(b'{')?;
+        st.started = true;
+        if self.peek()? == Some(b'}') {
+            self.pos += 1;
+        } else {
+            loop {
+                let key: String = self.value(None)?;
+                self.expect(b':')?;
+                self.member(&key, st)?;
+                match self.peek()? {
+                    Some(b',') => self.pos += 1,
+                    Some(b'}') => {
+                        self.pos += 1;
+                        break;
+                    }
+                    _ => return unexpected(),
+                }
+            }
+        }
+        match self.peek()? {
+            None => Ok(()),
+            Some(_) => unexpected(),
+        }
+    }
+
+    fn member(&mut self, key: &str, st: &mut State<'_>) -> Step<()> {
+        match key {
+            "Jobs" => self.each(key, |_, job: Job| {
+                st.add_job(job);
+                Ok(())
+            }),
+            "JobVersions" => self.each(key, |_, job: Job| {
+                st.add_job_version(job);
+                Ok(())
+            }),
+            "Nodes" => self.each(key, |_, node: Node| {
+                st.add_node(node);
+                Ok(())
+            }),
+            "Allocs" | "Allocations" => self.allocs(key, st),
+            "Deployments" => self.each(key, |_, d: Deployment| {
+                st.add_deployment(d);
+                Ok(())
+            }),
+            "Evals" => self.each(key, |_, e: Evaluation| {
+                st.add_eval(e);
+                Ok(())
+            }),
+            "SnapshotMeta" => {
+                let meta: Option<MetaField> = self.value(None)?;
+                st.set_meta(meta);
+                Ok(())
+            }
+            "Now" => {
+                st.now = self.value::<Option<Time>>(None)?;
+                Ok(())
+            }
+            "EvalID" => {
+                st.eval_id = self.value(None)?;
+                Ok(())
+            }
+            "SupportsDisconnectedClients" => {
+                st.supports_disconnected_clients = self.value(None)?;
+                Ok(())
+            }
+            // Skipped unread but checked, element by element for arrays so
+            // that a large one never has to fit in the buffer.
+            _ if self.peek()? == Some(b'[') => self.each(key, |_, _: IgnoredAny| Ok(())),
+            _ => self.value::<IgnoredAny>(None).map(drop),
+        }
+    }
+
+    /// Allocations; with a filter, those of other jobs are only scanned.
+    fn allocs(&mut self, key: &str, st: &mut State<'_>) -> Step<()> {
+        let filtered = !st.filter.is_empty();
+        self.elements(key, |this, index, path| {
+            if filtered {
+                this.mark = Some(this.pos);
+                let owner: Result<Owner, Stop> = this.value(Some(path));
+                let start = this.mark.take().expect("set above");
+                let owner = owner?;
+                if !st.filter.keeps(&owner.namespace, &owner.job_id) {
+                    return Ok(());
+                }
+                this.pos = start;
+            }
+            let alloc: Allocation = this.value(Some(path))?;
+            st.add_alloc(key, index, alloc).or_else(|_| unexpected())
+        })
+    }
+
+    /// An array (or `null`) of `T`, each element handed to `f`.
+    fn each<T: DeserializeOwned>(
+        &mut self,
+        key: &str,
+        mut f: impl FnMut(usize, T) -> Result<(), String>,
+    ) -> Step<()> {
+        self.elements(key, |this, index, path| {
+            let element: T = this.value(Some(path))?;
+            f(index, element).or_else(|_| unexpected())
+        })
+    }
+
+    fn elements(
+        &mut self,
+        key: &str,
+        mut f: impl FnMut(&mut Self, usize, &dyn Fn() -> String) -> Step<()>,
+    ) -> Step<()> {
+        match self.peek()? {
+            Some(b'n') => return self.value::<()>(None),
+            Some(b'[') => self.pos += 1,
+            _ => return unexpected(),
+        }
+        if self.peek()? == Some(b']') {
+            self.pos += 1;
+            return Ok(());
+        }
+        let mut index = 0;
+        loop {
+            self.peek()?;
+            f(self, index, &|| format!("{key}[{index}]"))?;
+            match self.peek()? {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return unexpected(),
+            }
+            index += 1;
+        }
+    }
+
+    /// One JSON value at the cursor, parsed from the buffer.
+    fn value<T: DeserializeOwned>(&mut self, path: Option<&dyn Fn() -> String>) -> Step<T> {
+        self.peek()?;
+        let mut retried = false;
+        loop {
+            let slice = &self.buf[self.pos..self.end];
+            let mut values = serde_json::Deserializer::from_slice(slice).into_iter::<T>();
+            let result = values.next();
+            let used = values.byte_offset();
+            match result {
+                // A value that ends with the buffer (a number) may go on.
+                Some(Ok(value)) if used < slice.len() || self.eof => {
+                    self.pos += used;
+                    return Ok(value);
+                }
+                // A number cut by the end of the buffer (`1.`, `-`) is
+                // invalid rather than unfinished: read a little further once.
+                Some(Err(e)) if !e.is_eof() && !self.eof && !retried => {
+                    retried = true;
+                    let need = slice.len() + 64;
+                    while !self.fill()? && self.end - self.pos < need {}
+                }
+                Some(Err(e)) if !e.is_eof() || self.eof => {
+                    let error = self.locate(Some(e), path.map(|p| p()));
+                    return Err(Stop::Unexpected {
+                        history: None,
+                        error: Some(error),
+                    });
+                }
+                None if self.eof => return unexpected(),
+                _ => {
+                    self.fill()?;
+                }
+            }
+        }
+    }
+
+    /// The document position of an error in the value at the cursor.
+    fn locate(&self, error: Option<serde_json::Error>, path: Option<String>) -> Located {
+        let before = &self.buf[..self.pos];
+        let newlines = before.iter().filter(|&&b| b == b'\n').count();
+        let (inner_line, inner_column) = error.as_ref().map_or((1, 1), |e| (e.line(), e.column()));
+        let (line, column) = match before.iter().rposition(|&b| b == b'\n') {
+            _ if inner_line > 1 => (self.line + newlines + inner_line - 1, inner_column),
+            Some(nl) => (self.line + newlines, self.pos - nl - 1 + inner_column),
+            None => (self.line, self.column + self.pos + inner_column),
+        };
+        Located {
+            error,
+            line,
+            column,
+            path,
+        }
+    }
+
+    /// Skips whitespace and returns the next byte, without consuming it.
+    fn peek(&mut self) -> Step<Option<u8>> {
+        loop {
+            while self.pos < self.end {
+                match self.buf[self.pos] {
+                    b' ' | b'\n' | b'\r' | b'\t' => self.pos += 1,
+                    b => return Ok(Some(b)),
+                }
+            }
+            if self.eof {
+                return Ok(None);
+            }
+            self.fill()?;
+        }
+    }
+
+    fn expect(&mut self, byte: u8) -> Step<()> {
+        if self.peek()? == Some(byte) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            unexpected()
+        }
+    }
+
+    /// Reads more input behind what is buffered; `Ok(true)` at the end of input.
+    fn fill(&mut self) -> Step<bool> {
+        if self.eof {
+            return Ok(true);
+        }
+        if self.whole && self.end >= HISTORY {
+            self.whole = false;
+        }
+        let keep = self.mark.map_or(self.pos, |m| m.min(self.pos));
+        if !self.whole && keep > 0 {
+            self.advance_position(keep);
+            self.buf.copy_within(keep..self.end, 0);
+            self.end -= keep;
+            self.pos -= keep;
+            self.mark = self.mark.map(|m| m - keep);
+        }
+        if self.end == self.buf.len() {
+            self.buf.resize(self.buf.len() * 2, 0);
+        }
+        loop {
+            match self.reader.read(&mut self.buf[self.end..]) {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(true);
+                }
+                Ok(n) => {
+                    self.end += n;
+                    return Ok(false);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(Stop::Io(e)),
+            }
+        }
+    }
+
+    /// Counts the lines of the bytes about to be dropped from the buffer.
+    fn advance_position(&mut self, len: usize) {
+        let gone = &self.buf[..len];
+        match memchr::memrchr(b'\n', gone) {
+            Some(nl) => {
+                self.line += memchr::memchr_iter(b'\n', gone).count();
+                self.column = len - nl - 1;
+            }
+            None => self.column += len,
+        }
+    }
+}
+
+/// Whose allocation it is, read before deciding to read the rest.
+#[derive(Deserialize)]
+struct Owner {
+    #[serde(rename = "Namespace", default)]
+    namespace: String,
+    #[serde(rename = "JobID", default)]
+    job_id: String,
+}
