@@ -1,12 +1,11 @@
 //! Allocations and the per-allocation predicates of `nomad/structs`.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{Job, ReschedulePolicy, TaskGroup, nullable};
+use super::{Job, ReschedulePolicy, TaskGroup, TaskStates, nullable};
 use crate::time::{Duration, Time};
 
 /// A `structs.Allocation`.
@@ -16,12 +15,9 @@ pub struct Allocation {
     #[serde(rename = "ID")]
     pub id: String,
     pub namespace: String,
-    #[serde(rename = "EvalID")]
-    pub eval_id: String,
     pub name: String,
     #[serde(rename = "NodeID")]
     pub node_id: String,
-    pub node_name: String,
     #[serde(rename = "JobID")]
     pub job_id: String,
     /// The job version the allocation was placed with. The reader interns
@@ -39,8 +35,7 @@ pub struct Allocation {
     pub desired_transition: DesiredTransition,
     pub client_status: String,
     pub client_description: String,
-    #[serde(deserialize_with = "nullable")]
-    pub task_states: BTreeMap<String, TaskState>,
+    pub task_states: TaskStates,
     #[serde(deserialize_with = "nullable")]
     pub alloc_states: Vec<AllocState>,
     pub previous_allocation: String,
@@ -86,7 +81,9 @@ pub struct TaskState {
     pub state: String,
     pub failed: bool,
     pub finished_at: Time,
-    #[serde(deserialize_with = "nullable")]
+    /// Only the `Reconnected` events, the only ones the scheduler reads: a
+    /// long-lived task has dozens, and a million allocations would hold them all.
+    #[serde(deserialize_with = "super::keep_only::reconnect_events")]
     pub events: Vec<TaskEvent>,
 }
 
@@ -186,7 +183,9 @@ pub struct RescheduleEvent {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct AllocMetric {
-    #[serde(deserialize_with = "nullable")]
+    /// Only the first entry: Nomad keeps them best-first and `MaxNormScore`
+    /// reads the first.
+    #[serde(deserialize_with = "super::keep_only::first_score")]
     pub score_meta_data: Vec<NodeScoreMeta>,
 }
 

@@ -7,8 +7,10 @@ mod connect;
 mod deployment;
 mod evaluation;
 mod job;
+mod keep_only;
 mod node;
 mod snapshot;
+mod task_states;
 mod value;
 
 pub use alloc::*;
@@ -18,6 +20,7 @@ pub use evaluation::*;
 pub use job::*;
 pub use node::*;
 pub use snapshot::*;
+pub use task_states::TaskStates;
 pub use value::GoValue;
 pub(crate) use value::{deep_equal, maps_equal};
 
