@@ -410,15 +410,10 @@ impl<'a> JobContext<'a> {
             .iter()
             .map(|(name, trace)| {
                 let entries = |b: Bucket| -> Vec<BucketEntry> {
-                    let set = match b {
-                        Bucket::Untainted => &trace.buckets.untainted,
-                        Bucket::Migrate => &trace.buckets.migrate,
-                        Bucket::Lost => &trace.buckets.lost,
-                        Bucket::Disconnecting => &trace.buckets.disconnecting,
-                        Bucket::Reconnecting => &trace.buckets.reconnecting,
-                        Bucket::Ignore => &trace.buckets.ignore,
-                    };
-                    set.iter()
+                    trace
+                        .buckets
+                        .get(b)
+                        .iter()
                         .map(|a| {
                             let node = self.nodes.get(a.node_id.as_str()).copied();
                             BucketEntry {

@@ -84,18 +84,7 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation
 }
 
 fn bucket_of(trace: &GroupTrace<'_>, alloc: &Allocation) -> Option<Bucket> {
-    let b = &trace.buckets;
-    [
-        (Bucket::Untainted, &b.untainted),
-        (Bucket::Migrate, &b.migrate),
-        (Bucket::Lost, &b.lost),
-        (Bucket::Disconnecting, &b.disconnecting),
-        (Bucket::Reconnecting, &b.reconnecting),
-        (Bucket::Ignore, &b.ignore),
-    ]
-    .into_iter()
-    .find(|(_, set)| set.get(&alloc.id).is_some())
-    .map(|(bucket, _)| bucket)
+    trace.buckets.bucket_of(&alloc.id)
 }
 
 fn identity(job: &JobReport, alloc: &Allocation) -> Step {

@@ -86,6 +86,23 @@ pub struct TaintedSets<'a> {
 }
 
 impl<'a> TaintedSets<'a> {
+    /// The set of bucket `b`.
+    pub fn get(&self, b: Bucket) -> &AllocSet<'a> {
+        match b {
+            Bucket::Untainted => &self.untainted,
+            Bucket::Migrate => &self.migrate,
+            Bucket::Lost => &self.lost,
+            Bucket::Disconnecting => &self.disconnecting,
+            Bucket::Reconnecting => &self.reconnecting,
+            Bucket::Ignore => &self.ignore,
+        }
+    }
+
+    /// The bucket holding the allocation `id`, if any.
+    pub fn bucket_of(&self, id: &str) -> Option<Bucket> {
+        Bucket::ALL.into_iter().find(|&b| self.get(b).contains(id))
+    }
+
     fn set_mut(&mut self, b: Bucket) -> &mut AllocSet<'a> {
         match b {
             Bucket::Untainted => &mut self.untainted,
