@@ -48,8 +48,7 @@ impl<'a> Reconciler<'a, '_> {
             let canary_names = canaries.name_set();
             for alloc in untainted.difference(&[canaries]).iter() {
                 if canary_names.contains(alloc.name.as_str()) {
-                    stop.insert(alloc);
-                    self.stop(alloc, None, desc::NOT_NEEDED, None);
+                    self.stop_not_needed(&mut stop, alloc);
                     untainted.remove(&alloc.id);
                     remove -= 1;
                     if remove == 0 {
@@ -67,9 +66,8 @@ impl<'a> Reconciler<'a, '_> {
                 if !remove_names.contains(&alloc.name) {
                     continue;
                 }
-                self.stop(alloc, None, desc::NOT_NEEDED, None);
+                self.stop_not_needed(&mut stop, alloc);
                 migrate.remove(&alloc.id);
-                stop.insert(alloc);
                 name_index.unset_index(alloc.index());
                 remove -= 1;
                 if remove == 0 {
@@ -89,8 +87,7 @@ impl<'a> Reconciler<'a, '_> {
         let remove_names = name_index.highest(remove.max(0) as u64);
         for alloc in untainted.clone().iter() {
             if remove_names.contains(&alloc.name) {
-                stop.insert(alloc);
-                self.stop(alloc, None, desc::NOT_NEEDED, None);
+                self.stop_not_needed(&mut stop, alloc);
                 untainted.remove(&alloc.id);
                 remove -= 1;
                 if remove == 0 {
@@ -101,14 +98,19 @@ impl<'a> Reconciler<'a, '_> {
 
         // Duplicate names can leave too many; stop any that remain.
         for alloc in untainted.iter() {
-            stop.insert(alloc);
-            self.stop(alloc, None, desc::NOT_NEEDED, None);
+            self.stop_not_needed(&mut stop, alloc);
             remove -= 1;
             if remove == 0 {
                 return stop;
             }
         }
         stop
+    }
+
+    /// Stops `alloc` as no longer needed and adds it to the stop set.
+    fn stop_not_needed(&mut self, stop: &mut AllocSet<'a>, alloc: &'a Allocation) {
+        stop.insert(alloc);
+        self.stop(alloc, None, desc::NOT_NEEDED, None);
     }
 
     /// `computeStopByReconnecting`: stops reconnecting allocations that must
