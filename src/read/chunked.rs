@@ -16,6 +16,7 @@ use serde::Deserialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
 
 use super::document::{MetaField, State};
+use super::scan::{JobSpan, Scan, scan};
 use crate::model::{Allocation, Deployment, Evaluation, Job, Node};
 use crate::time::Time;
 
@@ -183,9 +184,12 @@ impl<R: Read> Chunked<R> {
 
     /// Allocations; with a filter, those of other jobs are only scanned.
     fn allocs(&mut self, key: &str, st: &mut State<'_>) -> Step<()> {
-        let filtered = !st.filter.is_empty();
+        let mut scratch = Spliced::default();
         self.elements(key, |this, index, path| {
-            if filtered {
+            if this.alloc_known_job(key, index, st, &mut scratch)? {
+                return Ok(());
+            }
+            if !st.filter.is_empty() {
                 this.mark = Some(this.pos);
                 let owner: Result<Owner, Stop> = this.value(Some(path));
                 let start = this.mark.take().expect("set above");
@@ -198,6 +202,98 @@ impl<R: Read> Chunked<R> {
             let alloc: Allocation = this.value(Some(path))?;
             st.add_alloc(key, index, alloc).or_else(|_| unexpected())
         })
+    }
+
+    /// The common case of an allocation whose embedded job is an object: its
+    /// text is recognised (or, the first time, checked and remembered) and
+    /// only the rest of the allocation is parsed, from `scratch`, with the job
+    /// spliced out. `Ok(false)`, without moving the cursor, leaves anything
+    /// else (and every error) to the general path.
+    fn alloc_known_job(
+        &mut self,
+        key: &str,
+        index: usize,
+        st: &mut State<'_>,
+        scratch: &mut Spliced,
+    ) -> Step<bool> {
+        let job = loop {
+            match scan(&self.buf[self.pos..self.end], &st.job_texts) {
+                Scan::Job(job) => break job,
+                Scan::NoJob => return Ok(false),
+                Scan::Incomplete if self.eof => return Ok(false),
+                Scan::Incomplete => {
+                    self.fill()?;
+                }
+            }
+        };
+        let entry = match job.known {
+            Some(entry) => entry,
+            None => {
+                let text = &self.buf[self.pos + job.start..self.pos + job.end];
+                if std::str::from_utf8(text).is_err()
+                    || serde_json::from_slice::<IgnoredAny>(text).is_err()
+                {
+                    return Ok(false);
+                }
+                st.job_texts.insert(text)
+            }
+        };
+        if !st.filter.is_empty() {
+            let Some((owner, end)) = self.spliced::<Owner>(&job, scratch)? else {
+                return Ok(false);
+            };
+            if !st.filter.keeps(&owner.namespace, &owner.job_id) {
+                self.pos += end;
+                return Ok(true);
+            }
+        }
+        let Some((mut alloc, end)) = self.spliced::<Allocation>(&job, scratch)? else {
+            return Ok(false);
+        };
+        let Ok(job) = st.job_texts.job(entry) else {
+            return Ok(false);
+        };
+        alloc.job = Some(job);
+        st.add_alloc(key, index, alloc).or_else(|_| unexpected())?;
+        self.pos += end;
+        Ok(true)
+    }
+
+    /// The allocation at the cursor with `job` replaced by `null`, and the
+    /// length of the element; `None` if that does not parse.
+    ///
+    /// Only a little more than the rest of the element is copied, guessed
+    /// from the last one: the end of the element is where the parse ends.
+    fn spliced<T: DeserializeOwned>(
+        &mut self,
+        job: &JobSpan,
+        scratch: &mut Spliced,
+    ) -> Step<Option<(T, usize)>> {
+        let mut guess = scratch.tail + scratch.tail / 4 + 512;
+        loop {
+            let element = &self.buf[self.pos..self.end];
+            let available = element.len() - job.end;
+            let take = guess.min(available);
+            let text = &mut scratch.text;
+            text.clear();
+            text.extend_from_slice(&element[..job.start]);
+            text.extend_from_slice(b"null");
+            text.extend_from_slice(&element[job.end..job.end + take]);
+            let mut values = serde_json::Deserializer::from_slice(text).into_iter::<T>();
+            match values.next() {
+                Some(Ok(value)) => {
+                    let tail = values.byte_offset() - job.start - 4;
+                    scratch.tail = tail;
+                    return Ok(Some((value, job.end + tail)));
+                }
+                Some(Err(e)) if !e.is_eof() => return Ok(None),
+                _ if take < available => guess = guess.saturating_mul(2),
+                _ if self.eof => return Ok(None),
+                _ => {
+                    self.fill()?;
+                }
+            }
+        }
     }
 
     /// An array (or `null`) of `T`, each element handed to `f`.
@@ -368,6 +464,14 @@ impl<R: Read> Chunked<R> {
             None => self.column += len,
         }
     }
+}
+
+/// The copy of an allocation with its job spliced out, reused.
+#[derive(Default)]
+struct Spliced {
+    text: Vec<u8>,
+    /// The length of the last allocation after its job.
+    tail: usize,
 }
 
 /// Whose allocation it is, read before deciding to read the rest.

@@ -14,13 +14,11 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
+use super::job_texts::{JobError, JobTexts};
 use super::warnings::Warnings;
 use super::{ReadError, ReadFilter};
 use crate::model::{Allocation, Deployment, Evaluation, Job, Node};
 use crate::time::Time;
-
-/// An embedded job text and the job parsed from it.
-type Interned = (Box<str>, Arc<Job>);
 
 /// What the walk has gathered so far; [`State::finish`] turns it into a snapshot.
 pub(super) struct State<'n> {
@@ -40,9 +38,8 @@ pub(super) struct State<'n> {
     pub(super) now: Option<Time>,
     pub(super) eval_id: Option<String>,
     pub(super) supports_disconnected_clients: Option<bool>,
-    /// Embedded job texts and their parsed jobs, by [`sample_hash`] of the
-    /// text; dropped with the state.
-    interned: HashMap<u64, Vec<Interned>>,
+    /// Embedded job texts and their parsed jobs; dropped with the state.
+    pub(super) job_texts: JobTexts,
     pub(super) warnings: Warnings,
     /// An error found outside serde_json's view (an embedded job), reported
     /// instead of the placeholder that aborted the walk.
@@ -69,7 +66,7 @@ impl<'n> State<'n> {
             now: None,
             eval_id: None,
             supports_disconnected_clients: None,
-            interned: HashMap::new(),
+            job_texts: JobTexts::default(),
             warnings: Warnings::default(),
             pending: None,
             started: false,
@@ -138,7 +135,7 @@ impl<'n> State<'n> {
             return Ok(());
         }
         if let Some(raw) = alloc.job_json.take() {
-            match self.intern(raw) {
+            match self.intern(&raw) {
                 Ok(job) => alloc.job = Some(job),
                 Err(e) => {
                     let path = format!("{key}[{index}]");
@@ -167,22 +164,13 @@ impl<'n> State<'n> {
     }
 
     /// The job for an embedded job text, parsed only the first time the text is seen.
-    fn intern(
-        &mut self,
-        raw: Box<RawValue>,
-    ) -> Result<Arc<Job>, serde_path_to_error::Error<serde_json::Error>> {
-        let key = sample_hash(raw.get());
-        let same = self.interned.get(&key).into_iter().flatten();
-        if let Some((_, job)) = same.into_iter().find(|(text, _)| **text == *raw.get()) {
-            return Ok(Arc::clone(job));
-        }
-        let mut de = serde_json::Deserializer::from_str(raw.get());
-        let job = Arc::new(serde_path_to_error::deserialize::<_, Job>(&mut de)?);
-        self.interned
-            .entry(key)
-            .or_default()
-            .push((Box::<str>::from(raw), Arc::clone(&job)));
-        Ok(job)
+    fn intern(&mut self, raw: &RawValue) -> Result<Arc<Job>, JobError> {
+        let text = raw.get().as_bytes();
+        let entry = match self.job_texts.find(text) {
+            Some(entry) => entry,
+            None => self.job_texts.insert(text),
+        };
+        self.job_texts.job(entry)
     }
 
     pub(super) fn set_meta(&mut self, meta: Option<MetaField>) {
@@ -215,20 +203,6 @@ impl<'n> State<'n> {
 pub(super) enum MetaField {
     One(SnapshotMeta),
     Many(Vec<SnapshotMeta>),
-}
-
-/// A hash of a job text's length and its ends, where versions differ
-/// (`Version`, `JobModifyIndex`): hashing kilobytes per allocation would cost
-/// more than parsing them; equal hashes are then compared in full.
-fn sample_hash(text: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
-    const SAMPLE: usize = 256;
-    let bytes = text.as_bytes();
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    bytes.len().hash(&mut h);
-    bytes[..bytes.len().min(SAMPLE)].hash(&mut h);
-    bytes[bytes.len().saturating_sub(SAMPLE)..].hash(&mut h);
-    h.finish()
 }
 
 /// The part of raft's `SnapshotMeta` that dates the snapshot.

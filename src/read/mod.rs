@@ -27,7 +27,9 @@ mod chunked;
 mod document;
 mod error;
 mod filter;
+mod job_texts;
 mod resolve;
+mod scan;
 mod warnings;
 
 #[cfg(test)]

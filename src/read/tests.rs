@@ -486,3 +486,109 @@ fn dash_is_stdin() {
     assert_eq!(Source::from_arg("-").name(), "<stdin>");
     assert_eq!(Source::from_arg("a.json"), Source::Path("a.json".into()));
 }
+
+/// A snapshot of `count` allocations, over 16 MiB so that the fast walk can
+/// neither keep it whole nor hold it in one chunk: five job versions of
+/// different sizes, tails (task states) from empty to long, keys in Nomad's
+/// order or with the job last, escapes, a null and a missing job.
+fn big_snapshot(count: usize) -> String {
+    let version = |v: usize| {
+        let mut j = job("web", v as u64);
+        j["Meta"] = json!({ "padding": "x".repeat(2000 * v), "quote": "a\"}{b" });
+        j
+    };
+    let allocs: Vec<_> = (0..count)
+        .map(|i| {
+            let id = format!("a{i:05}");
+            let events: Vec<_> = (0..(i * 7) % 40)
+                .map(|e| json!({"Type": if e % 9 == 0 { "Reconnected" } else { "Started" }, "Time": e, "Message": "}\\\"{"}))
+                .collect();
+            let states = json!({"app": {"State": "running", "Events": events}});
+            let job = match i % 97 {
+                0 => serde_json::Value::Null,
+                _ => version(1 + i % 5),
+            };
+            let mut a = if i % 3 == 0 {
+                json!({"ID": id, "Namespace": "default", "JobID": "web", "TaskStates": states,
+                       "TaskGroup": "web", "Name": format!("web.web[{i}]"), "NodeID": "n1",
+                       "ClientStatus": "running", "DesiredStatus": "run", "Job": job})
+            } else {
+                json!({"ID": id, "Namespace": "default", "JobID": "web", "Job": job,
+                       "TaskGroup": "web", "Name": format!("web.web[{i}]"), "NodeID": "n1",
+                       "ClientStatus": "running", "DesiredStatus": "run", "TaskStates": states})
+            };
+            if i % 101 == 0 {
+                a.as_object_mut().unwrap().remove("Job");
+            }
+            a
+        })
+        .collect();
+    let text =
+        json!({"Allocs": allocs, "Jobs": [version(5)], "Nodes": [node("n1", "ready")]}).to_string();
+    assert!(text.len() > 16 << 20, "{} bytes", text.len());
+    text
+}
+
+#[test]
+fn the_fast_walk_reads_what_the_exact_walk_reads() {
+    let text = big_snapshot(3000);
+    let exact =
+        |filter: &ReadFilter| format!("{:?}", exact(text.as_bytes(), "snap.json", filter).unwrap());
+    let fast = |filter: &ReadFilter| {
+        let s = super::read(text.as_bytes(), "snap.json", filter, None).unwrap();
+        // One job per distinct embedded text, and the current one from Jobs
+        // for allocations without.
+        let mut jobs: Vec<_> = s
+            .allocs
+            .iter()
+            .filter_map(|a| a.job.as_ref().map(Arc::as_ptr))
+            .collect();
+        jobs.sort();
+        jobs.dedup();
+        assert_eq!(jobs.len(), 6);
+        format!("{s:?}")
+    };
+    let all = ReadFilter::default();
+    assert_eq!(fast(&all), exact(&all));
+    let web = ReadFilter {
+        job: Some("web".into()),
+        ..ReadFilter::default()
+    };
+    assert_eq!(fast(&web), exact(&web));
+    let other = ReadFilter {
+        job: Some("api".into()),
+        ..ReadFilter::default()
+    };
+    let s = super::read(text.as_bytes(), "snap.json", &other, None).unwrap();
+    assert!(s.allocs.is_empty());
+}
+
+#[test]
+fn a_bad_allocation_deep_in_a_large_stream_is_located() {
+    let good = big_snapshot(3000);
+    // Allocation 2500 (an embedded job seen before), broken after its job.
+    let at = good.find("\"ID\":\"a02500\"").unwrap();
+    let status = at + good[at..].find("\"ClientStatus\":\"running\"").unwrap();
+    let bad = format!(
+        "{}\"ClientStatus\":5{}",
+        &good[..status],
+        &good[status + 24..]
+    );
+    let e = super::read(bad.as_bytes(), "snap.json", &ReadFilter::default(), None).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "snap.json:1:{}: at Allocs[2500]: invalid type: integer `5`, expected a string",
+            status + 16
+        )
+    );
+    // A second Job key is an error, not a second chance.
+    let job = at + good[at..].find("\"TaskGroup\":").unwrap();
+    let twice = format!("{}\"Job\":null,{}", &good[..job], &good[job..]);
+    let e = super::read(twice.as_bytes(), "snap.json", &ReadFilter::default(), None).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("at Allocs[2500]: duplicate field `Job`"),
+        "{e}"
+    );
+}
