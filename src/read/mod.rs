@@ -11,9 +11,11 @@
 //! Unknown keys, notably `ACLTokens` with their secrets, are skipped unread.
 //!
 //! Every allocation embeds its job version, usually the same text as thousands
-//! of others: the text is captured raw and parsed once per distinct text, and
-//! those allocations share one `Arc<Job>` (the reader keeps one copy of each
-//! distinct text until it returns).
+//! of others: each distinct text is parsed once, and those allocations share
+//! one `Arc<Job>`. The fast walk does not even scan a text it has seen: it
+//! recognises it with a crit-bit lookup and one comparison ([`job_texts`]),
+//! then parses the allocation with the job spliced out ([`scan`]). The reader
+//! keeps one copy of each distinct text until it returns.
 //!
 //! Suspicious but usable input becomes warnings (duplicate IDs, unknown status
 //! strings, allocations without an embedded job or of a purged job), at most
