@@ -30,6 +30,7 @@ mod document;
 mod error;
 mod filter;
 mod job_texts;
+mod read_ahead;
 mod resolve;
 mod scan;
 mod warnings;
@@ -50,6 +51,7 @@ pub use warnings::MAX_PER_CODE;
 use crate::model::Snapshot;
 use chunked::{Chunked, Stop};
 use document::{Document, State};
+use read_ahead::{ReadAhead, read_ahead};
 
 /// Where the snapshot comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,7 +101,7 @@ pub fn read_snapshot_filtered(source: &Source, filter: &ReadFilter) -> Result<Sn
 pub fn read_snapshot_observed(
     source: &Source,
     filter: &ReadFilter,
-    progress: &dyn Fn(u64),
+    progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Snapshot, ReadError> {
     let name = source.name();
     match source {
@@ -117,7 +119,7 @@ pub fn read_snapshot_observed(
         }
         Source::Stdin => read(
             Observed {
-                inner: io::stdin().lock(),
+                inner: io::stdin(),
                 progress,
             },
             &name,
@@ -130,7 +132,7 @@ pub fn read_snapshot_observed(
 /// A reader that reports each read's size.
 struct Observed<'p, R> {
     inner: R,
-    progress: &'p dyn Fn(u64),
+    progress: &'p (dyn Fn(u64) + Sync),
 }
 
 impl<R: Read> Read for Observed<'_, R> {
@@ -142,7 +144,7 @@ impl<R: Read> Read for Observed<'_, R> {
 }
 
 /// Reads the snapshot from any reader; `name` is used in messages.
-pub fn read_snapshot_from(reader: impl Read, name: &str) -> Result<Snapshot, ReadError> {
+pub fn read_snapshot_from(reader: impl Read + Send, name: &str) -> Result<Snapshot, ReadError> {
     read(reader, name, &ReadFilter::default(), None)
 }
 
@@ -150,7 +152,7 @@ type Reread<'a> = &'a dyn Fn() -> Result<Snapshot, ReadError>;
 
 /// The fast walk; where it gives up, the exact walk says what is wrong.
 fn read(
-    reader: impl Read,
+    reader: impl Read + Send,
     name: &str,
     filter: &ReadFilter,
     reread: Option<Reread<'_>>,
@@ -158,10 +160,11 @@ fn read(
     let mut input = BufReader::with_capacity(BUFFER, reader);
     let gzip = starts_with(&mut input, &GZIP_MAGIC).map_err(|e| ReadError::io(name, e))?;
     let mut state = State::new(name, filter.clone());
+    let walk = |r: &mut ReadAhead| Chunked::new(r).walk(&mut state);
     let stop = if gzip {
-        Chunked::new(flate2::read::MultiGzDecoder::new(input)).walk(&mut state)
+        read_ahead(flate2::read::MultiGzDecoder::new(input), walk)
     } else {
-        Chunked::new(input).walk(&mut state)
+        read_ahead(input, walk)
     };
     match stop {
         Ok(()) => Ok(state.finish()),
