@@ -13,8 +13,8 @@
 //! Every allocation embeds its job version, usually the same text as thousands
 //! of others: each distinct text is parsed once, and those allocations share
 //! one `Arc<Job>`. The fast walk does not even scan a text it has seen: it
-//! recognises it with a crit-bit lookup and one comparison ([`job_texts`]),
-//! then parses the allocation with the job spliced out ([`scan`]). The reader
+//! recognises it with a crit-bit lookup and one comparison (`job_texts`),
+//! then parses the allocation with the job spliced out (`scan`). The reader
 //! keeps one copy of each distinct text until it returns.
 //!
 //! Suspicious but usable input becomes warnings (duplicate IDs, unknown status
