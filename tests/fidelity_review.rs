@@ -766,3 +766,433 @@ fn a_disconnecting_alloc_of_an_active_deployment_is_rescheduled() {
     assert_eq!(r.plan.disconnect_updates.len(), 1);
     assert!(r.plan.deployment_updates.is_empty());
 }
+
+// ---------------------------------------------------------------------------
+// 3. Reschedule now / later / not: NextRescheduleTime, NextDelay, shouldFilter
+// ---------------------------------------------------------------------------
+
+/// What `filterByRescheduleable` decided for one allocation.
+#[derive(Debug, PartialEq)]
+enum Resched {
+    Now,
+    Later(Time),
+    Not,
+}
+
+fn resched_of(r: &JobReport, id: &str) -> Resched {
+    let g = group(r, "web");
+    if g.reschedule_now.iter().any(|x| x == id) {
+        Resched::Now
+    } else if let Some(l) = g.reschedule_later.iter().find(|l| l.id == id) {
+        Resched::Later(l.at)
+    } else {
+        Resched::Not
+    }
+}
+
+/// A service job of one with `policy`, and its allocation `web[0]`, failed
+/// `ago` before now, with the given reschedule events.
+fn one_failed(
+    policy: ReschedulePolicy,
+    events: Option<Vec<RescheduleEvent>>,
+    ago: Duration,
+) -> (Cluster, String) {
+    let mut c = Cluster::new();
+    let job = c.job(job_of(1, Some(policy)));
+    let id = c.alloc(&job, 0);
+    failed_since(&mut c, &id, ago);
+    if let Some(events) = events {
+        c.alloc_mut(&id).reschedule_tracker = Some(RescheduleTracker {
+            events: Some(events),
+        });
+    }
+    (c, id)
+}
+
+/// A reschedule event `ago` before now with delay `delay`.
+fn event(ago: Duration, delay: Duration) -> RescheduleEvent {
+    RescheduleEvent {
+        delay,
+        ..reschedule_event(ago, "prev")
+    }
+}
+
+/// `mock.Job()`'s policy (2 attempts in 10m) with a 30s constant delay.
+fn policy_30s() -> ReschedulePolicy {
+    let mut p = mock_job().task_groups[0].reschedule_policy.clone().unwrap();
+    p.delay = 30 * SECOND;
+    p
+}
+
+/// The failure time is the latest `FinishedAt` over all tasks
+/// (`LastEventTime`, nomad/structs/structs.go:9800-9815), plus the delay
+/// (structs.go:9846-9849); due more than 1s from now, the allocation waits
+/// for a follow-up eval at that time and is updated with its ID
+/// (scheduler/reconcile_util.go:428-434, reconcile.go:1140-1151).
+#[test]
+fn reschedule_time_counts_from_the_latest_finished_task() {
+    let (mut c, id) = one_failed(policy_30s(), None, MINUTE);
+    c.alloc_mut(&id)
+        .task_states
+        .insert("sidecar".into(), finished_state(now().add(-10 * SECOND)));
+    let r = c.replay_job(JOB);
+    let at = now().add(20 * SECOND);
+    assert_eq!(resched_of(&r, &id), Resched::Later(at));
+    assert_eq!(r.plan.followup_evals.len(), 1);
+    let e = &r.plan.followup_evals[0];
+    assert_eq!(e.wait_until, at);
+    assert_eq!(e.triggered_by, trigger::RETRY_FAILED_ALLOC);
+    assert_eq!(e.status_description, desc::RESCHEDULING_FOLLOWUP);
+    assert_eq!(r.plan.attribute_updates.len(), 1);
+    assert_eq!(r.plan.attribute_updates[0].followup_eval_id, e.id);
+    assert!(r.plan.place.is_empty() && r.plan.stop.is_empty());
+    assert_eq!(
+        web_changes(&r),
+        DesiredChanges {
+            ignore: 1,
+            ..dc()
+        }
+    );
+}
+
+/// Without a `FinishedAt`, the failure time is the allocation's `ModifyTime`
+/// (nomad/structs/structs.go:9811-9813).
+#[test]
+fn reschedule_time_falls_back_to_modify_time() {
+    let (mut c, id) = one_failed(policy_30s(), None, 0);
+    let a = c.alloc_mut(&id);
+    a.task_states = TaskStates::default();
+    a.modify_time = now().add(-10 * SECOND).unix_nanos_i64();
+    let r = c.replay_job(JOB);
+    assert_eq!(resched_of(&r, &id), Resched::Later(now().add(20 * SECOND)));
+}
+
+/// An allocation due within 1s of now is rescheduled now, the bound
+/// included (`rescheduleWindowSize`, scheduler/reconcile.go:24,
+/// reconcile_util.go:428).
+#[test]
+fn the_reschedule_window_is_one_second_inclusive() {
+    let (c, id) = one_failed(policy_30s(), None, 29 * SECOND);
+    let r = c.replay_job(JOB);
+    assert_eq!(resched_of(&r, &id), Resched::Now);
+    assert_eq!(places(&r), [(name(0), Some(id.clone()), true, false)]);
+    assert_eq!(stops(&r), [(id, desc::RESCHEDULED.into(), None)]);
+
+    let (c, id) = one_failed(policy_30s(), None, 29 * SECOND - 1);
+    let r = c.replay_job(JOB);
+    assert_eq!(
+        resched_of(&r, &id),
+        Resched::Later(now().add(SECOND + 1))
+    );
+}
+
+/// An allocation whose `FollowupEvalID` is the evaluation being processed is
+/// rescheduled now however far its time; one waiting on another eval is
+/// neither now nor later (scheduler/reconcile_util.go:428-434).
+#[test]
+fn the_followup_eval_id_decides_before_the_time() {
+    let (mut c, id) = one_failed(policy_30s(), None, 0);
+    c.alloc_mut(&id).followup_eval_id = "eval-x".into();
+    c.snapshot.eval_id = Some("eval-x".into());
+    let r = c.replay_job(JOB);
+    assert_eq!(resched_of(&r, &id), Resched::Now);
+
+    c.snapshot.eval_id = Some("eval-y".into());
+    let r = c.replay_job(JOB);
+    assert_eq!(resched_of(&r, &id), Resched::Not);
+    assert!(r.plan.followup_evals.is_empty());
+    assert!(r.plan.attribute_updates.is_empty());
+    assert!(r.plan.place.is_empty());
+}
+
+/// An explicit empty `EvalID` matches every allocation without a follow-up
+/// eval, as in Nomad's unit tests (scheduler/reconcile_util.go:428).
+#[test]
+fn an_explicit_empty_eval_id_reschedules_now() {
+    let (mut c, id) = one_failed(policy_30s(), None, 0);
+    c.snapshot.eval_id = Some(String::new());
+    let r = c.replay_job(JOB);
+    assert_eq!(resched_of(&r, &id), Resched::Now);
+}
+
+/// Attempts are the reschedule events less than the interval before the
+/// failure time (`rescheduleInfo`, nomad/structs/structs.go:9773-9791).
+#[test]
+fn attempts_count_events_within_the_interval_of_the_failure() {
+    let policy = mock_job().task_groups[0].reschedule_policy.clone().unwrap();
+    // 2 attempts in 10m; failed 1m ago, so due 55s ago.
+    let (c, id) = one_failed(
+        policy.clone(),
+        Some(vec![event(3 * MINUTE, 0), event(2 * MINUTE, 0)]),
+        MINUTE,
+    );
+    assert_eq!(resched_of(&c.replay_job(JOB), &id), Resched::Not);
+    // The first event is 19m before the failure: outside the interval.
+    let (c, id) = one_failed(
+        policy,
+        Some(vec![event(20 * MINUTE, 0), event(2 * MINUTE, 0)]),
+        MINUTE,
+    );
+    assert_eq!(resched_of(&c.replay_job(JOB), &id), Resched::Now);
+}
+
+/// With reschedule events, the next delay must also be shorter than the
+/// interval; a first failure is not held to that
+/// (nomad/structs/structs.go:9846-9858).
+#[test]
+fn a_delay_not_shorter_than_the_interval_ends_rescheduling() {
+    let policy = ReschedulePolicy {
+        attempts: 3,
+        interval: MINUTE,
+        delay: 30 * SECOND,
+        delay_function: "exponential".into(),
+        max_delay: 0,
+        unlimited: false,
+    };
+    // Last delay 40s: the next is 80s, not under the 60s interval.
+    let (c, id) = one_failed(policy.clone(), Some(vec![event(2 * HOUR, 40 * SECOND)]), 0);
+    assert_eq!(resched_of(&c.replay_job(JOB), &id), Resched::Not);
+
+    let first = ReschedulePolicy {
+        delay: 90 * SECOND,
+        ..policy
+    };
+    let (c, id) = one_failed(first, None, 0);
+    assert_eq!(
+        resched_of(&c.replay_job(JOB), &id),
+        Resched::Later(now().add(90 * SECOND))
+    );
+}
+
+/// A reschedule tracker whose `Events` is nil makes a limited policy
+/// ineligible: neither "no tracker" nor "has events" holds
+/// (nomad/structs/structs.go:9849-9851). An empty, non-nil list is counted.
+#[test]
+fn a_tracker_with_nil_events_is_not_eligible() {
+    let (mut c, id) = one_failed(policy_30s(), None, 0);
+    c.alloc_mut(&id).reschedule_tracker = Some(RescheduleTracker { events: None });
+    assert_eq!(resched_of(&c.replay_job(JOB), &id), Resched::Not);
+
+    c.alloc_mut(&id).reschedule_tracker = Some(RescheduleTracker {
+        events: Some(Vec::new()),
+    });
+    assert_eq!(
+        resched_of(&c.replay_job(JOB), &id),
+        Resched::Later(now().add(30 * SECOND))
+    );
+}
+
+/// `Unlimited` makes an allocation eligible only while the policy has no
+/// attempts: with attempts and events, the attempt count decides
+/// (nomad/structs/structs.go:9848-9853).
+#[test]
+fn unlimited_still_counts_attempts_when_attempts_are_set() {
+    let policy = ReschedulePolicy {
+        attempts: 1,
+        interval: 10 * MINUTE,
+        delay: 5 * SECOND,
+        delay_function: "constant".into(),
+        max_delay: 0,
+        unlimited: true,
+    };
+    let events = || Some(vec![event(2 * MINUTE, 5 * SECOND)]);
+    let (c, id) = one_failed(policy.clone(), events(), 0);
+    assert_eq!(resched_of(&c.replay_job(JOB), &id), Resched::Not);
+
+    let no_attempts = ReschedulePolicy {
+        attempts: 0,
+        ..policy
+    };
+    let (c, id) = one_failed(no_attempts, events(), 0);
+    assert_eq!(
+        resched_of(&c.replay_job(JOB), &id),
+        Resched::Later(now().add(5 * SECOND))
+    );
+}
+
+/// `NextDelay` (nomad/structs/structs.go:9933-9976), observed as the
+/// reschedule time of an allocation failed now: constant ignores history;
+/// exponential doubles the last delay; fibonacci adds the last two, restarts
+/// after a reset to the base delay, and uses the base delay with a single
+/// event; above `MaxDelay` the delay is capped, and reset to the base delay
+/// when more than `MaxDelay` passed between the last reschedule and the
+/// failure.
+#[test]
+fn next_delay_functions_and_max_delay() {
+    let s = SECOND;
+    // (policy, events as (ago, delay), expected delay)
+    let cases: Vec<(ReschedulePolicy, Vec<(Duration, Duration)>, Duration)> = vec![
+        (unlimited(30 * s, "constant", 0), vec![(HOUR, 40 * s)], 30 * s),
+        (unlimited(30 * s, "constant", 10 * s), vec![(HOUR, 40 * s)], 30 * s),
+        (unlimited(5 * s, "exponential", 0), vec![(HOUR, 20 * s)], 40 * s),
+        (unlimited(5 * s, "exponential", 30 * s), vec![(20 * s, 20 * s)], 30 * s),
+        (unlimited(5 * s, "exponential", 30 * s), vec![(10 * MINUTE, 20 * s)], 5 * s),
+        (unlimited(5 * s, "fibonacci", 0), vec![(HOUR, 10 * s)], 5 * s),
+        (
+            unlimited(5 * s, "fibonacci", 0),
+            vec![(HOUR, 10 * s), (HOUR, 20 * s)],
+            30 * s,
+        ),
+        (
+            unlimited(5 * s, "fibonacci", 60 * s),
+            vec![(HOUR, 60 * s), (HOUR, 5 * s)],
+            5 * s,
+        ),
+        (
+            unlimited(5 * s, "fibonacci", 60 * s),
+            vec![(HOUR, 60 * s), (s, 10 * s)],
+            60 * s,
+        ),
+        (unlimited(7 * s, "", 0), vec![(HOUR, 40 * s)], 7 * s),
+    ];
+    for (policy, events, delay) in cases {
+        let events: Vec<_> = events.into_iter().map(|(a, d)| event(a, d)).collect();
+        let (c, id) = one_failed(policy.clone(), Some(events.clone()), 0);
+        assert_eq!(
+            resched_of(&c.replay_job(JOB), &id),
+            Resched::Later(now().add(delay)),
+            "{policy:?} {events:?}"
+        );
+    }
+}
+
+/// Batch allocations told to stop are ignored unless they ran successfully,
+/// in which case they count as untainted (scheduler/reconcile_util.go:373-380):
+/// the ignored one's name is placed afresh.
+#[test]
+fn batch_allocs_told_to_stop_count_only_if_they_succeeded() {
+    let mut c = Cluster::new();
+    let mut spec = job_of(2, None);
+    spec.job_type = "batch".into();
+    let job = c.job(spec);
+    let failed = c.alloc(&job, 0);
+    {
+        let a = c.alloc_mut(&failed);
+        a.desired_status = status::STOP.into();
+        a.client_status = status::FAILED.into();
+        a.task_states
+            .insert("web".into(), failed_state(now().add(-MINUTE)));
+    }
+    let done = c.alloc(&job, 1);
+    {
+        let a = c.alloc_mut(&done);
+        a.desired_status = status::STOP.into();
+        a.client_status = status::COMPLETE.into();
+        a.task_states.insert(
+            "web".into(),
+            TaskState {
+                state: "dead".into(),
+                finished_at: now().add(-MINUTE),
+                ..TaskState::default()
+            },
+        );
+    }
+    let r = c.replay_job(JOB);
+    assert_eq!(places(&r), [(name(0), None, false, false)]);
+    assert!(r.plan.stop.is_empty());
+    assert_eq!(
+        web_changes(&r),
+        DesiredChanges {
+            place: 1,
+            ignore: 1,
+            ..dc()
+        }
+    );
+}
+
+/// A terminal allocation that already has a `NextAllocation` is dropped
+/// before anything else, not even counted as untainted
+/// (scheduler/reconcile_util.go:329-331): its name is placed afresh.
+#[test]
+fn a_terminal_alloc_with_a_next_allocation_is_not_counted() {
+    let (mut c, id) = one_failed(policy_30s(), None, HOUR);
+    c.alloc_mut(&id).next_allocation = "replacement-gone".into();
+    let r = c.replay_job(JOB);
+    assert_eq!(resched_of(&r, &id), Resched::Not);
+    assert_eq!(places(&r), [(name(0), None, false, false)]);
+    assert!(r.plan.stop.is_empty());
+}
+
+// ---------------------------------------------------------------------------
+// 4. Reschedule-later batching
+// ---------------------------------------------------------------------------
+
+/// `createLostLaterEvals` batches delays less than 5s after the first of a
+/// batch into one eval; only the first eval it creates carries a
+/// description (scheduler/reconcile.go:1186-1243), and each allocation is
+/// updated with its eval's ID (reconcile.go:1140-1151).
+#[test]
+fn reschedule_later_evals_batch_in_five_second_windows() {
+    let mut c = Cluster::new();
+    let job = c.job(job_of(3, Some(policy_30s())));
+    let mut ids = Vec::new();
+    // Due at now+10s, now+15s-1ns and now+15s.
+    for (i, ago) in [20 * SECOND, 15 * SECOND + 1, 15 * SECOND]
+        .into_iter()
+        .enumerate()
+    {
+        let id = c.alloc(&job, i as u64);
+        failed_since(&mut c, &id, ago);
+        ids.push(id);
+    }
+    let r = c.replay_job(JOB);
+    let evals = &r.plan.followup_evals;
+    assert_eq!(evals.len(), 2);
+    assert_eq!(evals[0].wait_until, now().add(10 * SECOND));
+    assert_eq!(sorted(evals[0].alloc_ids.clone()), [ids[0].clone(), ids[1].clone()]);
+    assert_eq!(evals[0].status_description, desc::RESCHEDULING_FOLLOWUP);
+    assert_eq!(evals[1].wait_until, now().add(15 * SECOND));
+    assert_eq!(evals[1].alloc_ids, [ids[2].clone()]);
+    assert_eq!(evals[1].status_description, "");
+    let by_alloc: HashMap<_, _> = r
+        .plan
+        .attribute_updates
+        .iter()
+        .map(|u| (u.alloc_id.clone(), u.followup_eval_id.clone()))
+        .collect();
+    assert_eq!(by_alloc.len(), 3);
+    assert_eq!(by_alloc[&ids[1]], evals[0].id);
+    assert_eq!(by_alloc[&ids[2]], evals[1].id);
+    assert!(r.plan.place.is_empty() && r.plan.stop.is_empty());
+}
+
+/// A group with both a delayed lost allocation (`stop_after_client_disconnect`)
+/// and a failed allocation to reschedule later calls `createLostLaterEvals`
+/// twice: each call describes its first eval (scheduler/reconcile.go:421,
+/// 433, 1201-1212). The lost allocation is stopped with its eval's ID
+/// (reconcile.go:920); nothing is placed while a lost allocation waits
+/// (reconcile.go:482).
+#[test]
+fn lost_later_and_reschedule_later_evals_are_described_separately() {
+    let mut c = Cluster::new();
+    let mut spec = job_of(2, Some(policy_30s()));
+    spec.task_groups[0].stop_after_client_disconnect = Some(MINUTE);
+    let job = c.job(spec);
+    let lost = c.alloc(&job, 0);
+    c.set_node_status(&lost, node_status::DOWN);
+    let failed = c.alloc(&job, 1);
+    failed_since(&mut c, &failed, 20 * SECOND);
+
+    let r = c.replay_job(JOB);
+    let evals = &r.plan.followup_evals;
+    assert_eq!(evals.len(), 2);
+    // Sorted by time: the reschedule at +10s, the lost one at +1m5s
+    // (stop_after_client_disconnect plus the default 5s kill timeout).
+    assert_eq!(evals[0].wait_until, now().add(10 * SECOND));
+    assert_eq!(evals[0].alloc_ids, [failed.clone()]);
+    assert_eq!(evals[1].wait_until, now().add(65 * SECOND));
+    assert_eq!(evals[1].alloc_ids, [lost.clone()]);
+    for e in evals {
+        assert_eq!(e.triggered_by, trigger::RETRY_FAILED_ALLOC);
+        assert_eq!(e.status_description, desc::RESCHEDULING_FOLLOWUP);
+    }
+    assert_eq!(r.plan.stop.len(), 1);
+    assert_eq!(r.plan.stop[0].alloc_id, lost);
+    assert_eq!(r.plan.stop[0].client_status.as_deref(), Some("lost"));
+    assert_eq!(
+        r.plan.stop[0].followup_eval_id.as_deref(),
+        Some(evals[1].id.as_str())
+    );
+    assert!(r.plan.place.is_empty());
+    assert_eq!(r.plan.attribute_updates[0].followup_eval_id, evals[0].id);
+}
