@@ -1196,3 +1196,307 @@ fn lost_later_and_reschedule_later_evals_are_described_separately() {
     assert!(r.plan.place.is_empty());
     assert_eq!(r.plan.attribute_updates[0].followup_eval_id, evals[0].id);
 }
+
+// ---------------------------------------------------------------------------
+// 5. computeStop: which allocations are stopped
+// ---------------------------------------------------------------------------
+
+/// A group over its count whose highest name belongs to a failed allocation
+/// rescheduled now: `Highest` picks that name (the name index holds
+/// `rescheduleNow`, scheduler/reconcile.go:438), no untainted allocation has
+/// it, so the duplicate-names loop stops an arbitrary running one
+/// (reconcile.go:989-1021), and the failed one is still replaced
+/// (reconcile.go:685-697): three allocations for a count of two.
+#[test]
+fn stopping_below_a_rescheduled_name_stops_an_arbitrary_running_alloc() {
+    let mut c = Cluster::new();
+    let job = c.job(job_of(2, mock_job().task_groups[0].reschedule_policy.clone()));
+    let running = c.allocs(&job, 3);
+    let failed = c.alloc(&job, 3);
+    failed_since(&mut c, &failed, HOUR);
+
+    let r = c.replay_job(JOB);
+    let s = stops(&r);
+    assert_eq!(s.len(), 2);
+    assert!(s.contains(&(failed.clone(), desc::RESCHEDULED.into(), None)));
+    let not_needed: Vec<_> = s
+        .iter()
+        .filter(|(_, d, _)| d == desc::NOT_NEEDED)
+        .map(|(id, _, _)| id.clone())
+        .collect();
+    assert_eq!(not_needed.len(), 1);
+    assert!(running.contains(&not_needed[0]));
+    assert_eq!(places(&r), [(name(3), Some(failed), true, false)]);
+    assert_eq!(
+        web_changes(&r),
+        DesiredChanges {
+            place: 1,
+            stop: 2,
+            ignore: 2,
+            ..dc()
+        }
+    );
+}
+
+/// A reconnecting allocation `web[1]` with score `rec_score` (none: no
+/// metrics) next to a replacement `web[1]` scoring 0.5 and `web[0]`, `web[2]`
+/// scoring 0.9; the group has `count`.
+fn reconnect_pair(count: i64, rec_score: Option<f64>) -> (Cluster, String, String, Vec<String>) {
+    let mut c = Cluster::new();
+    let job = c.job(resumable(count, Some(5 * MINUTE)));
+    let mut others = Vec::new();
+    for i in (0..count as u64).filter(|&i| i != 1) {
+        let id = c.alloc(&job, i);
+        set_node_score(&mut c, &id, 0.9);
+        others.push(id);
+    }
+    let replacement = c.alloc(&job, 1);
+    set_node_score(&mut c, &replacement, 0.5);
+    let rec = c.alloc(&job, 1);
+    client_state(&mut c, &rec, status::UNKNOWN, 2 * MINUTE);
+    reconnect_event(&mut c, &rec, "web", 30 * SECOND);
+    if let Some(score) = rec_score {
+        set_node_score(&mut c, &rec, score);
+    }
+    (c, rec, replacement, others)
+}
+
+/// On equal scores the reconnecting allocation is kept and the replacement
+/// stopped: only a strictly higher replacement score wins
+/// (scheduler/reconcile.go:1082-1090).
+#[test]
+fn a_reconnecting_alloc_wins_a_score_tie() {
+    let (c, rec, replacement, _) = reconnect_pair(2, Some(0.5));
+    let r = c.replay_job(JOB);
+    assert_eq!(bucket_of(&r, &rec), "reconnecting");
+    assert_eq!(stops(&r), [(replacement, desc::RECONNECTED.into(), None)]);
+    assert_eq!(r.plan.reconnect_updates.len(), 1);
+    assert_eq!(r.plan.reconnect_updates[0].alloc_id, rec);
+    assert_eq!(
+        web_changes(&r),
+        DesiredChanges {
+            stop: 1,
+            ignore: 2,
+            ..dc()
+        }
+    );
+}
+
+/// A reconnecting allocation without score metadata is not compared (Nomad
+/// logs and skips the pair, scheduler/reconcile.go:1077-1080); the count is
+/// then met by stopping the highest name in the index, `web[2]`
+/// (reconcile.go:989-1005), and the reconnecting allocation resumes next to
+/// its replacement.
+#[test]
+fn a_reconnecting_alloc_without_metrics_makes_the_highest_name_stop() {
+    let (c, rec, replacement, others) = reconnect_pair(3, None);
+    let r = c.replay_job(JOB);
+    let highest = others.iter().find(|id| c.alloc_ref(id).name == name(2)).unwrap();
+    assert_eq!(stops(&r), [(highest.clone(), desc::NOT_NEEDED.into(), None)]);
+    assert_eq!(r.plan.reconnect_updates.len(), 1);
+    assert_eq!(r.plan.reconnect_updates[0].alloc_id, rec);
+    assert!(!r.plan.stop.iter().any(|s| s.alloc_id == replacement));
+    assert!(r.plan.place.is_empty());
+    assert_eq!(
+        web_changes(&r),
+        DesiredChanges {
+            stop: 1,
+            ignore: 3,
+            ..dc()
+        }
+    );
+}
+
+/// A reconnecting allocation with a reschedule transition must not resume:
+/// it is stopped as not needed without a comparison, and gets no reconnect
+/// update (scheduler/reconcile.go:1036-1055, 1166-1171).
+#[test]
+fn a_reconnecting_alloc_marked_for_reschedule_is_stopped() {
+    let (mut c, rec, _, _) = reconnect_pair(2, Some(0.9));
+    c.alloc_mut(&rec).desired_transition.reschedule = Some(true);
+    let r = c.replay_job(JOB);
+    assert_eq!(bucket_of(&r, &rec), "reconnecting");
+    assert_eq!(stops(&r), [(rec, desc::NOT_NEEDED.into(), None)]);
+    assert!(r.plan.reconnect_updates.is_empty());
+    assert_eq!(
+        web_changes(&r),
+        DesiredChanges {
+            stop: 1,
+            ignore: 2,
+            ..dc()
+        }
+    );
+}
+
+/// A reconnecting allocation that loses to two same-named replacements is
+/// stopped twice (the inner loop goes on after a loss,
+/// scheduler/reconcile.go:1059-1103), each stop taking one off `remove`;
+/// `DesiredUpdates.Stop` counts the stop *set*, so it is stopped once there
+/// (reconcile.go:444), and both replacements stay: three allocations for a
+/// count of two.
+#[test]
+fn a_reconnecting_alloc_losing_twice_is_stopped_twice_but_counted_once() {
+    let (mut c, rec, _, _) = reconnect_pair(2, Some(0.2));
+    let job = c.snapshot.jobs[0].clone();
+    let second = c.alloc(&job, 1);
+    set_node_score(&mut c, &second, 0.6);
+
+    let r = c.replay_job(JOB);
+    assert_eq!(
+        stops(&r),
+        [
+            (rec.clone(), desc::NOT_NEEDED.into(), None),
+            (rec, desc::NOT_NEEDED.into(), None)
+        ]
+    );
+    assert!(r.plan.reconnect_updates.is_empty());
+    assert!(r.plan.place.is_empty());
+    assert_eq!(
+        web_changes(&r),
+        DesiredChanges {
+            stop: 1,
+            ignore: 3,
+            ..dc()
+        }
+    );
+}
+
+// ---------------------------------------------------------------------------
+// 6. Placements: previous allocation, reschedule and lost flags
+// ---------------------------------------------------------------------------
+
+/// A batch job's running allocation on a down node is lost: stopped as lost
+/// and replaced with the lost flag (scheduler/reconcile.go:918-920,
+/// 702-721); its complete allocation on the same kind of node is terminal,
+/// untainted and counted (reconcile_util.go:229-232, 383-386), so not
+/// replaced.
+#[test]
+fn a_batch_alloc_on_a_down_node_is_replaced_a_complete_one_is_kept() {
+    let mut c = Cluster::new();
+    let mut spec = job_of(2, None);
+    spec.job_type = "batch".into();
+    let job = c.job(spec);
+    let running = c.alloc(&job, 0);
+    c.set_node_status(&running, node_status::DOWN);
+    let complete = c.alloc(&job, 1);
+    c.alloc_mut(&complete).client_status = status::COMPLETE.into();
+    c.set_node_status(&complete, node_status::DOWN);
+
+    let r = c.replay_job(JOB);
+    assert_eq!(bucket_of(&r, &running), "lost");
+    assert_eq!(bucket_of(&r, &complete), "untainted");
+    assert_eq!(
+        stops(&r),
+        [(running.clone(), desc::LOST.into(), Some("lost".into()))]
+    );
+    assert_eq!(places(&r), [(name(0), Some(running), false, true)]);
+    assert_eq!(
+        web_changes(&r),
+        DesiredChanges {
+            place: 1,
+            stop: 1,
+            ignore: 1,
+            ..dc()
+        }
+    );
+}
+
+/// While a lost allocation waits out `stop_after_client_disconnect`, the
+/// group places nothing (scheduler/reconcile.go:482), yet
+/// `computeReplacements` still stops a failed allocation due for
+/// rescheduling now, unreplaced (reconcile.go:756-763).
+#[test]
+fn a_waiting_lost_alloc_holds_every_placement_but_not_the_reschedule_stop() {
+    let mut c = Cluster::new();
+    let mut spec = job_of(2, mock_job().task_groups[0].reschedule_policy.clone());
+    spec.task_groups[0].stop_after_client_disconnect = Some(MINUTE);
+    let job = c.job(spec);
+    let lost = c.alloc(&job, 0);
+    c.set_node_status(&lost, node_status::DOWN);
+    let failed = c.alloc(&job, 1);
+    failed_since(&mut c, &failed, HOUR);
+
+    let r = c.replay_job(JOB);
+    assert_eq!(group(&r, "web").reschedule_now, [failed.clone()]);
+    assert!(r.plan.place.is_empty());
+    let evals = &r.plan.followup_evals;
+    assert_eq!(evals.len(), 1);
+    assert_eq!(
+        stops(&r),
+        sorted([
+            (lost, desc::LOST.into(), Some("lost".into())),
+            (failed, desc::RESCHEDULED.into(), None)
+        ])
+    );
+    assert_eq!(
+        web_changes(&r),
+        DesiredChanges {
+            stop: 2,
+            ..dc()
+        }
+    );
+}
+
+/// `WaitClientStop` counts from the first lost transition and adds the
+/// longest kill timeout (at least the 5s default); a wait already over does
+/// not delay (nomad/structs/structs.go:9883-9913,
+/// scheduler/reconcile_util.go:466-484).
+#[test]
+fn wait_client_stop_counts_from_the_first_lost_transition() {
+    let build = |first_lost_ago: Duration| {
+        let mut c = Cluster::new();
+        let mut spec = job_of(1, None);
+        spec.task_groups[0].stop_after_client_disconnect = Some(MINUTE);
+        spec.task_groups[0].tasks[0].kill_timeout = 20 * SECOND;
+        let mut sidecar = spec.task_groups[0].tasks[0].clone();
+        sidecar.name = "sidecar".into();
+        sidecar.kill_timeout = 3 * SECOND;
+        spec.task_groups[0].tasks.push(sidecar);
+        let job = c.job(spec);
+        let id = c.alloc(&job, 0);
+        c.set_node_status(&id, node_status::DOWN);
+        client_state(&mut c, &id, status::LOST, first_lost_ago);
+        client_state(&mut c, &id, status::LOST, 10 * SECOND);
+        (c, id)
+    };
+    let (c, _) = build(30 * SECOND);
+    let r = c.replay_job(JOB);
+    assert_eq!(r.plan.followup_evals.len(), 1);
+    assert_eq!(r.plan.followup_evals[0].wait_until, now().add(50 * SECOND));
+    assert!(r.plan.place.is_empty());
+
+    let (c, id) = build(2 * MINUTE);
+    let r = c.replay_job(JOB);
+    assert!(r.plan.followup_evals.is_empty());
+    assert_eq!(places(&r), [(name(0), Some(id), false, true)]);
+}
+
+/// At count 0 a failed allocation due now is still rescheduled:
+/// `computePlacements` adds every reschedule before looking at the count
+/// (scheduler/reconcile.go:685-697), while the running allocation is stopped.
+#[test]
+fn count_zero_still_reschedules_a_failed_alloc() {
+    let mut c = Cluster::new();
+    let job = c.job(job_of(0, mock_job().task_groups[0].reschedule_policy.clone()));
+    let running = c.alloc(&job, 0);
+    let failed = c.alloc(&job, 1);
+    failed_since(&mut c, &failed, HOUR);
+
+    let r = c.replay_job(JOB);
+    assert_eq!(
+        stops(&r),
+        sorted([
+            (running, desc::NOT_NEEDED.into(), None),
+            (failed.clone(), desc::RESCHEDULED.into(), None)
+        ])
+    );
+    assert_eq!(places(&r), [(name(1), Some(failed), true, false)]);
+    assert_eq!(
+        web_changes(&r),
+        DesiredChanges {
+            place: 1,
+            stop: 2,
+            ..dc()
+        }
+    );
+}
