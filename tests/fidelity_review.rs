@@ -1500,3 +1500,490 @@ fn count_zero_still_reschedules_a_failed_alloc() {
         }
     );
 }
+
+// ---------------------------------------------------------------------------
+// 7. computeUpdates: ignore, in-place, destructive
+// ---------------------------------------------------------------------------
+
+/// The current job (version 1) is `change(old)`; `web[0]` embeds `old` and
+/// has failed, with no reschedule policy to replace it.
+fn failed_of_older_version(change: fn(&Job) -> Job) -> (Cluster, String) {
+    let mut c = Cluster::new();
+    let old = Arc::new(job_of(1, None));
+    let mut current = change(&old);
+    current.version = 1;
+    c.job(current);
+    let id = c.alloc(&old, 0);
+    failed_since(&mut c, &id, HOUR);
+    (c, id)
+}
+
+/// `genericAllocUpdateFn` checks the task changes before the terminal status
+/// (scheduler/util.go:1041-1061): a failed, unreschedulable allocation of an
+/// older version with changed tasks is a destructive update, which replaces
+/// it (scheduler/reconcile.go:814-828); with only in-place changes it is
+/// ignored.
+#[test]
+fn a_terminal_alloc_with_changed_tasks_is_destructively_updated() {
+    let (c, id) = failed_of_older_version(destructive_update);
+    let r = c.replay_job(JOB);
+    assert_eq!(r.plan.destructive_update.len(), 1);
+    assert_eq!(r.plan.destructive_update[0].alloc_id, id);
+    assert!(r.plan.stop.is_empty() && r.plan.place.is_empty());
+    assert_eq!(
+        web_changes(&r),
+        DesiredChanges {
+            destructive_update: 1,
+            ..dc()
+        }
+    );
+
+    let (c, _) = failed_of_older_version(inplace_update);
+    let r = c.replay_job(JOB);
+    assert!(r.plan.in_place_update.is_empty() && r.plan.destructive_update.is_empty());
+    assert_eq!(
+        web_changes(&r),
+        DesiredChanges {
+            ignore: 1,
+            ..dc()
+        }
+    );
+}
+
+/// A running allocation whose node is no longer in the job's datacenters
+/// needs a destructive update even when the tasks did not change
+/// (scheduler/util.go:1075-1078).
+#[test]
+fn a_node_outside_the_new_datacenters_forces_a_destructive_update() {
+    let mut c = Cluster::new();
+    let old = Arc::new(job_of(1, None));
+    let mut current = inplace_update(&old);
+    current.datacenters = vec!["dc2".into()];
+    let current = c.job(current);
+    let id = c.alloc(&old, 0);
+    let r = c.replay_job(JOB);
+    assert_eq!(r.plan.destructive_update.len(), 1);
+    assert_eq!(r.plan.destructive_update[0].alloc_id, id);
+    assert!(r.plan.destructive_update[0].reason.contains("datacenters"));
+
+    // The same job in dc1 again is an in-place update.
+    let mut back = (*current).clone();
+    back.datacenters = vec!["dc1".into()];
+    c.job(back);
+    let r = c.replay_job(JOB);
+    assert_eq!(r.plan.in_place_update.len(), 1);
+}
+
+/// Task meta is compared combined with group and job meta
+/// (`CombinedTaskMeta`, scheduler/util.go:483-487): changing job meta is
+/// destructive, moving a job meta key to the group is not.
+#[test]
+fn task_meta_is_compared_combined_with_group_and_job_meta() {
+    let changed = |edit: fn(&mut Job)| {
+        let mut c = Cluster::new();
+        let old = Arc::new(job_of(1, None));
+        let mut current = inplace_update(&old);
+        edit(&mut current);
+        c.job(current);
+        c.alloc(&old, 0);
+        c.replay_job(JOB)
+    };
+    let r = changed(|j| {
+        j.meta.insert("owner".into(), "bob".into());
+    });
+    assert_eq!(r.plan.destructive_update.len(), 1);
+    assert!(r.plan.destructive_update[0].reason.contains("meta"));
+
+    let r = changed(|j| {
+        let owner = j.meta.remove("owner").unwrap();
+        j.task_groups[0].meta.insert("owner".into(), owner);
+    });
+    assert!(r.plan.destructive_update.is_empty());
+    assert_eq!(r.plan.in_place_update.len(), 1);
+}
+
+// ---------------------------------------------------------------------------
+// 8. Deployments
+// ---------------------------------------------------------------------------
+
+/// A job with one group per `(name, auto_promote)`, each of count 2 with one
+/// canary, whose allocations embed the version before a destructive change.
+fn canary_rollout(groups: &[(&str, bool)]) -> Cluster {
+    let mut c = Cluster::new();
+    let mut old = mock_job();
+    let template = old.task_groups[0].clone();
+    old.task_groups = groups
+        .iter()
+        .map(|(name, auto)| {
+            let mut tg = template.clone();
+            tg.name = (*name).into();
+            tg.count = 2;
+            tg.update = Some(UpdateStrategy {
+                canary: 1,
+                max_parallel: 1,
+                auto_promote: *auto,
+                ..UpdateStrategy::default()
+            });
+            tg
+        })
+        .collect();
+    let old = Arc::new(old);
+    let mut current = destructive_update(&old);
+    current.version = 1;
+    c.job(current);
+    for (name, _) in groups {
+        for i in 0..2 {
+            c.alloc_in(&old, name, i);
+        }
+    }
+    c
+}
+
+/// A deployment created with unpromoted canaries is described as needing
+/// promotion, automatic only if every canarying group auto-promotes
+/// (scheduler/reconcile.go:256-265, nomad/structs/structs.go:9201-9224).
+#[test]
+fn a_created_canary_deployment_says_how_it_will_be_promoted() {
+    for (groups, description) in [
+        (&[("web", true)][..], deployment_status::DESC_AUTO_PROMOTION),
+        (&[("web", false)][..], deployment_status::DESC_NEEDS_PROMOTION),
+        (
+            &[("a", true), ("b", false)][..],
+            deployment_status::DESC_NEEDS_PROMOTION,
+        ),
+    ] {
+        let r = canary_rollout(groups).replay_job(JOB);
+        let d = r.plan.deployment.as_ref().expect("a created deployment");
+        assert_eq!(d.status, deployment_status::RUNNING);
+        assert_eq!(d.status_description, description, "{groups:?}");
+        assert_eq!(d.groups.len(), groups.len());
+        for (name, auto) in groups {
+            let g = &d.groups[*name];
+            assert_eq!((g.desired_total, g.desired_canaries), (2, 1));
+            assert_eq!(g.auto_promote, *auto);
+        }
+        assert_eq!(r.plan.place.len(), groups.len());
+        assert!(r.plan.place.iter().all(|p| p.canary));
+        assert!(r.plan.destructive_update.is_empty());
+    }
+}
+
+/// A created deployment's desired total counts destructive and in-place
+/// updates and placements (scheduler/reconcile.go:455-457, 484-486), and the
+/// in-place updates join it (generic_sched.go:404-425).
+#[test]
+fn a_created_deployment_counts_in_place_updates_and_placements() {
+    let mut c = Cluster::new();
+    let mut old = job_of(3, None);
+    old.task_groups[0].update = Some(no_canary_update());
+    let old = Arc::new(old);
+    let mut current = inplace_update(&old);
+    current.version = 1;
+    current.task_groups[0].count = 5;
+    c.job(current);
+    c.allocs(&old, 3);
+
+    let r = c.replay_job(JOB);
+    let d = r.plan.deployment.as_ref().expect("a created deployment");
+    assert_eq!(d.groups["web"].desired_total, 5);
+    assert_eq!(d.status_description, deployment_status::DESC_RUNNING);
+    assert_eq!(r.plan.in_place_update.len(), 3);
+    assert!(
+        r.plan
+            .in_place_update
+            .iter()
+            .all(|u| u.deployment_id.as_deref() == Some(d.id.as_str()))
+    );
+    assert_eq!(places(&r), [(name(3), None, false, false), (name(4), None, false, false)]);
+    assert_eq!(
+        web_changes(&r),
+        DesiredChanges {
+            place: 2,
+            in_place_update: 3,
+            ..dc()
+        }
+    );
+}
+
+/// `computeDeploymentUpdates` marks the current deployment successful when
+/// every group is complete, whatever its status, so a failed deployment
+/// whose allocations are all healthy is marked successful
+/// (scheduler/reconcile.go:233-254, 890-909).
+#[test]
+fn a_failed_deployment_with_everything_healthy_is_marked_successful() {
+    let mut c = Cluster::new();
+    let mut spec = job_of(2, None);
+    spec.task_groups[0].update = Some(no_canary_update());
+    let job = c.job(spec);
+    let d = c.new_deployment(&job);
+    c.deployment_mut(&d).status = deployment_status::FAILED.into();
+    c.set_deployment_state(
+        &d,
+        "web",
+        DeploymentState {
+            desired_total: 2,
+            healthy_allocs: 2,
+            ..DeploymentState::default()
+        },
+    );
+    healthy_deployment_allocs(&mut c, &job, "web", &d, 0..2);
+    for a in &mut c.snapshot.allocs {
+        a.client_status = status::RUNNING.into();
+    }
+
+    let r = c.replay_job(JOB);
+    assert_deployment_update(
+        &r,
+        &d,
+        deployment_status::SUCCESSFUL,
+        deployment_status::DESC_SUCCESSFUL,
+    );
+}
+
+/// A paused deployment places only lost replacements and reschedules
+/// (scheduler/reconcile.go:770-812). `place[:len(lost)]` takes the first
+/// placements, and reschedules come first (reconcile.go:685-697): with one
+/// failed and one lost allocation the reschedule is placed twice and the lost
+/// allocation is not replaced.
+#[test]
+fn a_paused_deployment_places_the_reschedule_twice_instead_of_the_lost_alloc() {
+    let mut c = Cluster::new();
+    let mut spec = job_of(2, mock_job().task_groups[0].reschedule_policy.clone());
+    spec.task_groups[0].update = Some(no_canary_update());
+    let job = c.job(spec);
+    let d = c.new_deployment(&job);
+    c.deployment_mut(&d).status = deployment_status::PAUSED.into();
+    c.set_deployment_state(
+        &d,
+        "web",
+        DeploymentState {
+            desired_total: 2,
+            ..DeploymentState::default()
+        },
+    );
+    let failed = c.alloc(&job, 0);
+    failed_since(&mut c, &failed, HOUR);
+    let lost = c.alloc(&job, 1);
+    c.set_node_status(&lost, node_status::DOWN);
+
+    let r = c.replay_job(JOB);
+    let rescheduled = (name(0), Some(failed.clone()), true, false);
+    assert_eq!(places(&r), [rescheduled.clone(), rescheduled]);
+    assert_eq!(
+        stops(&r),
+        sorted([
+            (failed, desc::RESCHEDULED.into(), None),
+            (lost, desc::LOST.into(), Some("lost".into()))
+        ])
+    );
+    assert_eq!(
+        web_changes(&r),
+        DesiredChanges {
+            place: 2,
+            stop: 2,
+            ..dc()
+        }
+    );
+    assert!(r.plan.deployment_updates.is_empty());
+}
+
+// ---------------------------------------------------------------------------
+// 9. Stopped and purged jobs, removed groups, allocations already stopping
+// ---------------------------------------------------------------------------
+
+/// A stopped job cancels its active deployment (scheduler/reconcile.go:292-305)
+/// and `handleStop` stops every non-terminal allocation, lost ones as lost,
+/// counting the unknown one it leaves alone (reconcile.go:335-354); terminal
+/// allocations are set aside (reconcile_util.go:439-447).
+#[test]
+fn a_stopped_job_stops_everything_but_unknown_allocs() {
+    let mut c = Cluster::new();
+    let mut spec = resumable(4, Some(5 * MINUTE));
+    spec.task_groups[0].update = Some(no_canary_update());
+    spec.stop = true;
+    let job = c.job(spec);
+    let d = c.new_deployment(&job);
+    let running = c.alloc(&job, 0);
+    let unknown = unknown_alloc(&mut c, &job, 1, MINUTE);
+    let lost = c.alloc(&job, 2);
+    c.set_node_status(&lost, node_status::DOWN);
+    let complete = c.alloc(&job, 3);
+    c.alloc_mut(&complete).client_status = status::COMPLETE.into();
+
+    let r = c.replay_job(JOB);
+    assert!(r.stopped);
+    assert_deployment_update(
+        &r,
+        &d,
+        deployment_status::CANCELLED,
+        deployment_status::DESC_STOPPED_JOB,
+    );
+    assert_eq!(bucket_of(&r, &unknown), "ignore");
+    assert_eq!(
+        stops(&r),
+        [
+            (running, desc::NOT_NEEDED.into(), None),
+            (lost, desc::LOST.into(), Some("lost".into()))
+        ]
+    );
+    assert_eq!(
+        web_changes(&r),
+        DesiredChanges {
+            stop: 3,
+            ..dc()
+        }
+    );
+    let aside: Vec<_> = group(&r, "web").set_aside.iter().map(|e| e.id.clone()).collect();
+    assert_eq!(aside, [complete]);
+    assert!(r.plan.place.is_empty());
+}
+
+/// A job absent from the state store is a nil job, which `Stopped()` calls
+/// stopped (nomad/structs/structs.go:4513-4515): its deployment is cancelled
+/// and its allocations stopped (scheduler/reconcile.go:212-215, 292-305).
+#[test]
+fn a_purged_job_is_stopped_and_its_deployment_cancelled() {
+    let mut c = Cluster::new();
+    let mut spec = job_of(2, None);
+    spec.id = "gone".into();
+    spec.task_groups[0].update = Some(no_canary_update());
+    let job = Arc::new(spec);
+    let d = c.new_deployment(&job);
+    let a = c.alloc(&job, 0);
+    let b = c.alloc(&job, 1);
+    c.set_node_status(&b, node_status::DOWN);
+
+    let r = c.replay_job("gone");
+    assert!(r.purged && r.stopped);
+    assert_deployment_update(
+        &r,
+        &d,
+        deployment_status::CANCELLED,
+        deployment_status::DESC_STOPPED_JOB,
+    );
+    assert_eq!(
+        stops(&r),
+        [
+            (a, desc::NOT_NEEDED.into(), None),
+            (b, desc::LOST.into(), Some("lost".into()))
+        ]
+    );
+    assert_eq!(group(&r, "web").desired_changes.stop, 2);
+}
+
+/// A task group removed from the job stops all its allocations through
+/// `filterAndStopAll`, terminal ones included (scheduler/reconcile.go:394-397,
+/// 346-354), while the new group is placed.
+#[test]
+fn a_removed_group_stops_its_allocs_terminal_ones_included() {
+    let mut c = Cluster::new();
+    let old = Arc::new(job_of(2, None));
+    let mut current = destructive_update(&old);
+    current.version = 1;
+    current.task_groups[0].name = "api".into();
+    current.task_groups[0].count = 1;
+    c.job(current);
+    let running = c.alloc(&old, 0);
+    let failed = c.alloc(&old, 1);
+    failed_since(&mut c, &failed, HOUR);
+
+    let r = c.replay_job(JOB);
+    assert!(group(&r, "web").removed);
+    assert_eq!(
+        stops(&r),
+        sorted([
+            (running, desc::NOT_NEEDED.into(), None),
+            (failed, desc::NOT_NEEDED.into(), None)
+        ])
+    );
+    assert_eq!(group(&r, "web").desired_changes.stop, 2);
+    assert_eq!(r.plan.place.len(), 1);
+    assert_eq!(r.plan.place[0].task_group, "api");
+}
+
+/// Before reconciling, the scheduler marks allocations already told to stop
+/// but still pending or running on a down or garbage-collected node as lost
+/// (scheduler/generic_sched.go:376, util.go:1007-1030); a disconnected node
+/// does not count, and none of it is in the desired changes.
+#[test]
+fn allocs_told_to_stop_on_down_nodes_are_marked_lost() {
+    let mut c = Cluster::new();
+    let job = c.job(job_of(1, None));
+    let kept = c.alloc(&job, 0);
+    let stopping = |c: &mut Cluster, client: &str, node: Option<&str>| {
+        let id = c.alloc(&job, 1);
+        let a = c.alloc_mut(&id);
+        a.desired_status = status::STOP.into();
+        a.client_status = client.into();
+        match node {
+            Some(s) => c.set_node_status(&id, s),
+            None => {
+                let n = c.alloc_ref(&id).node_id.clone();
+                c.snapshot.nodes.retain(|x| x.id != n);
+            }
+        }
+        id
+    };
+    let on_down = stopping(&mut c, status::RUNNING, Some(node_status::DOWN));
+    let on_gone = stopping(&mut c, status::PENDING, None);
+    let _disconnected = stopping(&mut c, status::RUNNING, Some(node_status::DISCONNECTED));
+    let _complete = stopping(&mut c, status::COMPLETE, Some(node_status::DOWN));
+
+    let r = c.replay_job(JOB);
+    assert_eq!(
+        stops(&r),
+        [
+            (on_down, desc::LOST.into(), Some("lost".into())),
+            (on_gone, desc::LOST.into(), Some("lost".into()))
+        ]
+    );
+    assert_eq!(bucket_of(&r, &kept), "untainted");
+    assert_eq!(
+        web_changes(&r),
+        DesiredChanges {
+            ignore: 1,
+            ..dc()
+        }
+    );
+}
+
+// ---------------------------------------------------------------------------
+// 10. Counting across groups
+// ---------------------------------------------------------------------------
+
+/// Each group's `Ignore` adds the reconnect updates of every group reconciled
+/// so far (scheduler/reconcile.go:449); plan-inspect reconciles groups by
+/// name, one of the orders Go's map can take.
+#[test]
+fn ignore_counts_reconnect_updates_of_earlier_groups() {
+    let mut c = Cluster::new();
+    let mut spec = resumable(1, Some(5 * MINUTE));
+    let mut b = spec.task_groups[0].clone();
+    spec.task_groups[0].name = "a".into();
+    b.name = "b".into();
+    b.count = 2;
+    spec.task_groups.push(b);
+    let job = c.job(spec);
+    let rec = c.alloc_in(&job, "a", 0);
+    client_state(&mut c, &rec, status::UNKNOWN, 2 * MINUTE);
+    reconnect_event(&mut c, &rec, "web", 30 * SECOND);
+    c.alloc_in(&job, "b", 0);
+    c.alloc_in(&job, "b", 1);
+
+    let r = c.replay_job(JOB);
+    assert_eq!(r.plan.reconnect_updates.len(), 1);
+    assert_eq!(
+        group(&r, "a").desired_changes,
+        DesiredChanges {
+            ignore: 1,
+            ..dc()
+        }
+    );
+    assert_eq!(
+        group(&r, "b").desired_changes,
+        DesiredChanges {
+            ignore: 3,
+            ..dc()
+        }
+    );
+}
