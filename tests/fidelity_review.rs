@@ -46,7 +46,7 @@ fn unlimited(delay: Duration, function: &str, max_delay: Duration) -> Reschedule
 
 /// The bucket name of every allocation of group `group`.
 fn buckets_by_id(r: &JobReport, group: &str) -> HashMap<String, &'static str> {
-    let b: &Buckets = &super_group(r, group).buckets;
+    let b: &Buckets = &common::group(r, group).buckets;
     let mut out = HashMap::new();
     for (name, set) in [
         ("untainted", &b.untainted),
@@ -67,10 +67,6 @@ fn buckets_by_id(r: &JobReport, group: &str) -> HashMap<String, &'static str> {
     out
 }
 
-fn super_group<'r>(r: &'r JobReport, name: &str) -> &'r plan_inspect::report::GroupReport {
-    group(r, name)
-}
-
 /// The bucket of allocation `id` in group "web".
 fn bucket_of(r: &JobReport, id: &str) -> &'static str {
     buckets_by_id(r, "web")
@@ -86,12 +82,13 @@ fn web_changes(r: &JobReport) -> DesiredChanges {
 
 /// `(alloc_id, description, client_status)` of every stop, sorted.
 fn stops(r: &JobReport) -> Vec<(String, String, Option<String>)> {
-    sorted(
-        r.plan
-            .stop
-            .iter()
-            .map(|s| (s.alloc_id.clone(), s.description.clone(), s.client_status.clone())),
-    )
+    sorted(r.plan.stop.iter().map(|s| {
+        (
+            s.alloc_id.clone(),
+            s.description.clone(),
+            s.client_status.clone(),
+        )
+    }))
 }
 
 /// `(name, previous, reschedule, lost)` of every placement, sorted.
@@ -111,13 +108,6 @@ fn name(i: u64) -> String {
     format!("{JOB}.web[{i}]")
 }
 
-/// Replays with `options` and returns the only job's report.
-fn replay_with(c: &Cluster, options: &Options) -> JobReport {
-    let mut r = replay(&c.snapshot, options).expect("replay failed");
-    assert_eq!(r.jobs.len(), 1);
-    r.jobs.remove(0)
-}
-
 /// A drain strategy as `mock.DrainNode` leaves it.
 fn drain_strategy() -> GoValue {
     GoValue(json!({
@@ -131,10 +121,14 @@ fn drain_strategy() -> GoValue {
 /// keeping other task states.
 fn reconnect_event(c: &mut Cluster, id: &str, task: &str, ago: Duration) {
     let a = c.alloc_mut(id);
-    let mut state = a.task_states.get(task).cloned().unwrap_or_else(|| TaskState {
-        state: "running".into(),
-        ..TaskState::default()
-    });
+    let mut state = a
+        .task_states
+        .get(task)
+        .cloned()
+        .unwrap_or_else(|| TaskState {
+            state: "running".into(),
+            ..TaskState::default()
+        });
     state.events.push(TaskEvent {
         event_type: TASK_CLIENT_RECONNECTED.into(),
         time: now().add(-ago).unix_nanos_i64(),
@@ -225,8 +219,8 @@ struct TaintCase {
 /// `Reconnected` (structs.go:10215-10235) and `taintedNodes`
 /// (scheduler/util.go:356-388).
 fn nomad_bucket(c: &TaintCase, mcd: Option<Duration>, supports: bool) -> &'static str {
-    let terminal = matches!(c.desired, "stop" | "evict")
-        || matches!(c.client, "complete" | "failed" | "lost");
+    let terminal =
+        matches!(c.desired, "stop" | "evict") || matches!(c.client, "complete" | "failed" | "lost");
     if terminal {
         return "untainted";
     }
@@ -577,7 +571,10 @@ fn timeout_evals_batch_in_five_second_windows() {
     let evals = &r.plan.followup_evals;
     assert_eq!(evals.len(), 2);
     assert_eq!(evals[0].wait_until, now().add(5 * MINUTE));
-    assert_eq!(sorted(evals[0].alloc_ids.clone()), [ids[0].clone(), ids[1].clone()]);
+    assert_eq!(
+        sorted(evals[0].alloc_ids.clone()),
+        [ids[0].clone(), ids[1].clone()]
+    );
     assert_eq!(evals[1].wait_until, now().add(5 * MINUTE + 5 * SECOND));
     assert_eq!(evals[1].alloc_ids, [ids[2].clone()]);
     for e in evals {
@@ -727,13 +724,7 @@ fn a_batch_disconnecting_alloc_gets_a_fresh_placement_not_a_reschedule() {
     assert_eq!(r.plan.followup_evals.len(), 1);
     assert!(r.plan.stop.is_empty());
     assert_eq!(places(&r), [(name(0), None, false, false)]);
-    assert_eq!(
-        web_changes(&r),
-        DesiredChanges {
-            place: 1,
-            ..dc()
-        }
-    );
+    assert_eq!(web_changes(&r), DesiredChanges { place: 1, ..dc() });
 }
 
 /// A disconnecting allocation of an active deployment is rescheduled anyway:
@@ -760,7 +751,7 @@ fn a_disconnecting_alloc_of_an_active_deployment_is_rescheduled() {
     c.set_node_status(&id, node_status::DISCONNECTED);
 
     let r = c.replay_job(JOB);
-    assert_eq!(group(&r, "web").reschedule_now, [id.clone()]);
+    assert_eq!(group(&r, "web").reschedule_now, std::slice::from_ref(&id));
     assert_eq!(places(&r), [(name(0), Some(id), true, false)]);
     assert!(r.plan.stop.is_empty());
     assert_eq!(r.plan.disconnect_updates.len(), 1);
@@ -846,13 +837,7 @@ fn reschedule_time_counts_from_the_latest_finished_task() {
     assert_eq!(r.plan.attribute_updates.len(), 1);
     assert_eq!(r.plan.attribute_updates[0].followup_eval_id, e.id);
     assert!(r.plan.place.is_empty() && r.plan.stop.is_empty());
-    assert_eq!(
-        web_changes(&r),
-        DesiredChanges {
-            ignore: 1,
-            ..dc()
-        }
-    );
+    assert_eq!(web_changes(&r), DesiredChanges { ignore: 1, ..dc() });
 }
 
 /// Without a `FinishedAt`, the failure time is the allocation's `ModifyTime`
@@ -880,10 +865,7 @@ fn the_reschedule_window_is_one_second_inclusive() {
 
     let (c, id) = one_failed(policy_30s(), None, 29 * SECOND - 1);
     let r = c.replay_job(JOB);
-    assert_eq!(
-        resched_of(&r, &id),
-        Resched::Later(now().add(SECOND + 1))
-    );
+    assert_eq!(resched_of(&r, &id), Resched::Later(now().add(SECOND + 1)));
 }
 
 /// An allocation whose `FollowupEvalID` is the evaluation being processed is
@@ -1010,6 +992,9 @@ fn unlimited_still_counts_attempts_when_attempts_are_set() {
     );
 }
 
+/// A policy, its reschedule events as (ago, delay), and the delay expected.
+type DelayCase = (ReschedulePolicy, Vec<(Duration, Duration)>, Duration);
+
 /// `NextDelay` (nomad/structs/structs.go:9933-9976), observed as the
 /// reschedule time of an allocation failed now: constant ignores history;
 /// exponential doubles the last delay; fibonacci adds the last two, restarts
@@ -1021,13 +1006,37 @@ fn unlimited_still_counts_attempts_when_attempts_are_set() {
 fn next_delay_functions_and_max_delay() {
     let s = SECOND;
     // (policy, events as (ago, delay), expected delay)
-    let cases: Vec<(ReschedulePolicy, Vec<(Duration, Duration)>, Duration)> = vec![
-        (unlimited(30 * s, "constant", 0), vec![(HOUR, 40 * s)], 30 * s),
-        (unlimited(30 * s, "constant", 10 * s), vec![(HOUR, 40 * s)], 30 * s),
-        (unlimited(5 * s, "exponential", 0), vec![(HOUR, 20 * s)], 40 * s),
-        (unlimited(5 * s, "exponential", 30 * s), vec![(20 * s, 20 * s)], 30 * s),
-        (unlimited(5 * s, "exponential", 30 * s), vec![(10 * MINUTE, 20 * s)], 5 * s),
-        (unlimited(5 * s, "fibonacci", 0), vec![(HOUR, 10 * s)], 5 * s),
+    let cases: Vec<DelayCase> = vec![
+        (
+            unlimited(30 * s, "constant", 0),
+            vec![(HOUR, 40 * s)],
+            30 * s,
+        ),
+        (
+            unlimited(30 * s, "constant", 10 * s),
+            vec![(HOUR, 40 * s)],
+            30 * s,
+        ),
+        (
+            unlimited(5 * s, "exponential", 0),
+            vec![(HOUR, 20 * s)],
+            40 * s,
+        ),
+        (
+            unlimited(5 * s, "exponential", 30 * s),
+            vec![(20 * s, 20 * s)],
+            30 * s,
+        ),
+        (
+            unlimited(5 * s, "exponential", 30 * s),
+            vec![(10 * MINUTE, 20 * s)],
+            5 * s,
+        ),
+        (
+            unlimited(5 * s, "fibonacci", 0),
+            vec![(HOUR, 10 * s)],
+            5 * s,
+        ),
         (
             unlimited(5 * s, "fibonacci", 0),
             vec![(HOUR, 10 * s), (HOUR, 20 * s)],
@@ -1139,7 +1148,10 @@ fn reschedule_later_evals_batch_in_five_second_windows() {
     let evals = &r.plan.followup_evals;
     assert_eq!(evals.len(), 2);
     assert_eq!(evals[0].wait_until, now().add(10 * SECOND));
-    assert_eq!(sorted(evals[0].alloc_ids.clone()), [ids[0].clone(), ids[1].clone()]);
+    assert_eq!(
+        sorted(evals[0].alloc_ids.clone()),
+        [ids[0].clone(), ids[1].clone()]
+    );
     assert_eq!(evals[0].status_description, desc::RESCHEDULING_FOLLOWUP);
     assert_eq!(evals[1].wait_until, now().add(15 * SECOND));
     assert_eq!(evals[1].alloc_ids, [ids[2].clone()]);
@@ -1179,9 +1191,9 @@ fn lost_later_and_reschedule_later_evals_are_described_separately() {
     // Sorted by time: the reschedule at +10s, the lost one at +1m5s
     // (stop_after_client_disconnect plus the default 5s kill timeout).
     assert_eq!(evals[0].wait_until, now().add(10 * SECOND));
-    assert_eq!(evals[0].alloc_ids, [failed.clone()]);
+    assert_eq!(evals[0].alloc_ids, std::slice::from_ref(&failed));
     assert_eq!(evals[1].wait_until, now().add(65 * SECOND));
-    assert_eq!(evals[1].alloc_ids, [lost.clone()]);
+    assert_eq!(evals[1].alloc_ids, std::slice::from_ref(&lost));
     for e in evals {
         assert_eq!(e.triggered_by, trigger::RETRY_FAILED_ALLOC);
         assert_eq!(e.status_description, desc::RESCHEDULING_FOLLOWUP);
@@ -1210,7 +1222,10 @@ fn lost_later_and_reschedule_later_evals_are_described_separately() {
 #[test]
 fn stopping_below_a_rescheduled_name_stops_an_arbitrary_running_alloc() {
     let mut c = Cluster::new();
-    let job = c.job(job_of(2, mock_job().task_groups[0].reschedule_policy.clone()));
+    let job = c.job(job_of(
+        2,
+        mock_job().task_groups[0].reschedule_policy.clone(),
+    ));
     let running = c.allocs(&job, 3);
     let failed = c.alloc(&job, 3);
     failed_since(&mut c, &failed, HOUR);
@@ -1291,8 +1306,14 @@ fn a_reconnecting_alloc_wins_a_score_tie() {
 fn a_reconnecting_alloc_without_metrics_makes_the_highest_name_stop() {
     let (c, rec, replacement, others) = reconnect_pair(3, None);
     let r = c.replay_job(JOB);
-    let highest = others.iter().find(|id| c.alloc_ref(id).name == name(2)).unwrap();
-    assert_eq!(stops(&r), [(highest.clone(), desc::NOT_NEEDED.into(), None)]);
+    let highest = others
+        .iter()
+        .find(|id| c.alloc_ref(id).name == name(2))
+        .unwrap();
+    assert_eq!(
+        stops(&r),
+        [(highest.clone(), desc::NOT_NEEDED.into(), None)]
+    );
     assert_eq!(r.plan.reconnect_updates.len(), 1);
     assert_eq!(r.plan.reconnect_updates[0].alloc_id, rec);
     assert!(!r.plan.stop.iter().any(|s| s.alloc_id == replacement));
@@ -1417,7 +1438,10 @@ fn a_waiting_lost_alloc_holds_every_placement_but_not_the_reschedule_stop() {
     failed_since(&mut c, &failed, HOUR);
 
     let r = c.replay_job(JOB);
-    assert_eq!(group(&r, "web").reschedule_now, [failed.clone()]);
+    assert_eq!(
+        group(&r, "web").reschedule_now,
+        std::slice::from_ref(&failed)
+    );
     assert!(r.plan.place.is_empty());
     let evals = &r.plan.followup_evals;
     assert_eq!(evals.len(), 1);
@@ -1428,13 +1452,7 @@ fn a_waiting_lost_alloc_holds_every_placement_but_not_the_reschedule_stop() {
             (failed, desc::RESCHEDULED.into(), None)
         ])
     );
-    assert_eq!(
-        web_changes(&r),
-        DesiredChanges {
-            stop: 2,
-            ..dc()
-        }
-    );
+    assert_eq!(web_changes(&r), DesiredChanges { stop: 2, ..dc() });
 }
 
 /// `WaitClientStop` counts from the first lost transition and adds the
@@ -1477,7 +1495,10 @@ fn wait_client_stop_counts_from_the_first_lost_transition() {
 #[test]
 fn count_zero_still_reschedules_a_failed_alloc() {
     let mut c = Cluster::new();
-    let job = c.job(job_of(0, mock_job().task_groups[0].reschedule_policy.clone()));
+    let job = c.job(job_of(
+        0,
+        mock_job().task_groups[0].reschedule_policy.clone(),
+    ));
     let running = c.alloc(&job, 0);
     let failed = c.alloc(&job, 1);
     failed_since(&mut c, &failed, HOUR);
@@ -1541,13 +1562,7 @@ fn a_terminal_alloc_with_changed_tasks_is_destructively_updated() {
     let (c, _) = failed_of_older_version(inplace_update);
     let r = c.replay_job(JOB);
     assert!(r.plan.in_place_update.is_empty() && r.plan.destructive_update.is_empty());
-    assert_eq!(
-        web_changes(&r),
-        DesiredChanges {
-            ignore: 1,
-            ..dc()
-        }
-    );
+    assert_eq!(web_changes(&r), DesiredChanges { ignore: 1, ..dc() });
 }
 
 /// A running allocation whose node is no longer in the job's datacenters
@@ -1646,7 +1661,10 @@ fn canary_rollout(groups: &[(&str, bool)]) -> Cluster {
 fn a_created_canary_deployment_says_how_it_will_be_promoted() {
     for (groups, description) in [
         (&[("web", true)][..], deployment_status::DESC_AUTO_PROMOTION),
-        (&[("web", false)][..], deployment_status::DESC_NEEDS_PROMOTION),
+        (
+            &[("web", false)][..],
+            deployment_status::DESC_NEEDS_PROMOTION,
+        ),
         (
             &[("a", true), ("b", false)][..],
             deployment_status::DESC_NEEDS_PROMOTION,
@@ -1694,7 +1712,10 @@ fn a_created_deployment_counts_in_place_updates_and_placements() {
             .iter()
             .all(|u| u.deployment_id.as_deref() == Some(d.id.as_str()))
     );
-    assert_eq!(places(&r), [(name(3), None, false, false), (name(4), None, false, false)]);
+    assert_eq!(
+        places(&r),
+        [(name(3), None, false, false), (name(4), None, false, false)]
+    );
     assert_eq!(
         web_changes(&r),
         DesiredChanges {
@@ -1826,14 +1847,12 @@ fn a_stopped_job_stops_everything_but_unknown_allocs() {
             (lost, desc::LOST.into(), Some("lost".into()))
         ]
     );
-    assert_eq!(
-        web_changes(&r),
-        DesiredChanges {
-            stop: 3,
-            ..dc()
-        }
-    );
-    let aside: Vec<_> = group(&r, "web").set_aside.iter().map(|e| e.id.clone()).collect();
+    assert_eq!(web_changes(&r), DesiredChanges { stop: 3, ..dc() });
+    let aside: Vec<_> = group(&r, "web")
+        .set_aside
+        .iter()
+        .map(|e| e.id.clone())
+        .collect();
     assert_eq!(aside, [complete]);
     assert!(r.plan.place.is_empty());
 }
@@ -1938,13 +1957,7 @@ fn allocs_told_to_stop_on_down_nodes_are_marked_lost() {
         ]
     );
     assert_eq!(bucket_of(&r, &kept), "untainted");
-    assert_eq!(
-        web_changes(&r),
-        DesiredChanges {
-            ignore: 1,
-            ..dc()
-        }
-    );
+    assert_eq!(web_changes(&r), DesiredChanges { ignore: 1, ..dc() });
 }
 
 // ---------------------------------------------------------------------------
@@ -1974,16 +1987,240 @@ fn ignore_counts_reconnect_updates_of_earlier_groups() {
     assert_eq!(r.plan.reconnect_updates.len(), 1);
     assert_eq!(
         group(&r, "a").desired_changes,
-        DesiredChanges {
-            ignore: 1,
-            ..dc()
-        }
+        DesiredChanges { ignore: 1, ..dc() }
     );
     assert_eq!(
         group(&r, "b").desired_changes,
+        DesiredChanges { ignore: 3, ..dc() }
+    );
+}
+
+// ---------------------------------------------------------------------------
+// 11. Canaries and multiregion deployments
+// ---------------------------------------------------------------------------
+
+/// A canary on a disconnected node is disconnecting, so
+/// `cancelUnneededCanaries` no longer counts it as a canary
+/// (scheduler/reconcile.go:619-624): the group places a new canary
+/// (reconcile.go:465-468, 539-553) and also reschedules the disconnected one,
+/// as a canary, through `computeReplacements` even though the deployment is
+/// canarying (reconcile.go:787-808).
+#[test]
+fn a_disconnected_canary_is_rescheduled_and_replaced_by_a_new_canary() {
+    let mut c = Cluster::new();
+    let mut old = resumable(2, Some(5 * MINUTE));
+    old.task_groups[0].update = Some(UpdateStrategy {
+        canary: 1,
+        max_parallel: 1,
+        ..UpdateStrategy::default()
+    });
+    let old = Arc::new(old);
+    let mut current = destructive_update(&old);
+    current.version = 1;
+    let job = c.job(current);
+    let d = c.new_deployment(&job);
+    c.set_deployment_state(
+        &d,
+        "web",
+        DeploymentState {
+            desired_canaries: 1,
+            desired_total: 2,
+            ..DeploymentState::default()
+        },
+    );
+    c.allocs(&old, 2);
+    let canary = c.alloc(&job, 0);
+    {
+        let a = c.alloc_mut(&canary);
+        a.deployment_id = d.clone();
+        a.deployment_status = Some(AllocDeploymentStatus {
+            canary: true,
+            healthy: None,
+        });
+    }
+    c.add_placed_canary(&d, "web", &canary);
+    c.set_node_status(&canary, node_status::DISCONNECTED);
+
+    let r = c.replay_job(JOB);
+    assert_eq!(bucket_of(&r, &canary), "disconnecting");
+    let mut got: Vec<_> = r
+        .plan
+        .place
+        .iter()
+        .map(|p| {
+            (
+                p.name.clone(),
+                p.canary,
+                p.previous_alloc_id.clone(),
+                p.reschedule,
+            )
+        })
+        .collect();
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            (name(0), true, None, false),
+            (name(0), true, Some(canary.clone()), true)
+        ]
+    );
+    assert!(r.plan.stop.is_empty());
+    assert_eq!(r.plan.disconnect_updates.len(), 1);
+    assert!(r.plan.destructive_update.is_empty());
+    assert_eq!(
+        web_changes(&r),
         DesiredChanges {
-            ignore: 3,
+            place: 1,
+            canary: 1,
+            ignore: 2,
             ..dc()
         }
     );
+}
+
+/// `mock.Job()` as a multiregion job of `count`, with a rolling update.
+fn multiregion(count: i64) -> Job {
+    let mut j = job_of(count, None);
+    j.task_groups[0].update = Some(no_canary_update());
+    j.multiregion = Some(Multiregion {
+        regions: GoValue(json!([{"Name": "east"}, {"Name": "west"}])),
+    });
+    j
+}
+
+/// A multiregion job without a deployment is paused: nothing is placed
+/// (scheduler/reconcile.go:274-280, 491, 770-784), yet the deployment it
+/// creates is pending, waiting for its peers (reconcile.go:876-883).
+#[test]
+fn a_new_multiregion_job_waits_for_its_peers() {
+    let mut c = Cluster::new();
+    c.job(multiregion(2));
+    let r = c.replay_job(JOB);
+    assert!(r.plan.place.is_empty());
+    let d = r.plan.deployment.as_ref().expect("a created deployment");
+    assert_eq!(d.status, deployment_status::PENDING);
+    assert_eq!(
+        d.status_description,
+        deployment_status::DESC_PENDING_FOR_PEER
+    );
+    assert_eq!(d.groups["web"].desired_total, 2);
+    assert_eq!(web_changes(&r), dc());
+}
+
+/// `computeDeploymentPaused` spares periodic *or* parameterized multiregion
+/// jobs, `createDeployment` only those that are both
+/// (scheduler/reconcile.go:278 vs 879): a periodic multiregion job places at
+/// once and still creates a pending deployment.
+#[test]
+fn a_periodic_multiregion_job_places_but_its_deployment_is_pending() {
+    let mut c = Cluster::new();
+    let mut spec = multiregion(2);
+    spec.periodic = GoValue(json!({"Enabled": true, "Spec": "*/5 * * * *"}));
+    c.job(spec);
+    let r = c.replay_job(JOB);
+    assert_eq!(r.plan.place.len(), 2);
+    let d = r.plan.deployment.as_ref().expect("a created deployment");
+    assert_eq!(d.status, deployment_status::PENDING);
+}
+
+/// A complete multiregion deployment is marked blocked, waiting for its
+/// peers, unless it is already unblocking or successful
+/// (scheduler/reconcile.go:235-246).
+#[test]
+fn a_complete_multiregion_deployment_is_blocked() {
+    for (status, update) in [
+        (deployment_status::RUNNING, true),
+        (deployment_status::BLOCKED, true),
+        (deployment_status::UNBLOCKING, false),
+    ] {
+        let mut c = Cluster::new();
+        let job = c.job(multiregion(2));
+        let d = c.new_deployment(&job);
+        c.deployment_mut(&d).status = status.into();
+        c.set_deployment_state(
+            &d,
+            "web",
+            DeploymentState {
+                desired_total: 2,
+                healthy_allocs: 2,
+                ..DeploymentState::default()
+            },
+        );
+        healthy_deployment_allocs(&mut c, &job, "web", &d, 0..2);
+        let r = c.replay_job(JOB);
+        if update {
+            assert_deployment_update(
+                &r,
+                &d,
+                deployment_status::BLOCKED,
+                deployment_status::DESC_BLOCKED,
+            );
+        } else {
+            assert!(r.plan.deployment_updates.is_empty(), "{status}");
+        }
+    }
+}
+
+/// Only an active deployment is cancelled: a paused one of an older version
+/// is cancelled as superseded, a failed one is left as it is; a stopped job's
+/// failed deployment gets no update either (scheduler/reconcile.go:291-325,
+/// nomad/structs/structs.go:9160-9167).
+#[test]
+fn only_active_deployments_are_cancelled() {
+    for (stop_job, status, cancelled) in [
+        (
+            false,
+            deployment_status::PAUSED,
+            Some(deployment_status::DESC_NEWER_JOB),
+        ),
+        (false, deployment_status::FAILED, None),
+        (
+            true,
+            deployment_status::PAUSED,
+            Some(deployment_status::DESC_STOPPED_JOB),
+        ),
+        (true, deployment_status::FAILED, None),
+    ] {
+        let mut c = Cluster::new();
+        let mut old = job_of(2, None);
+        old.task_groups[0].update = Some(no_canary_update());
+        let old = Arc::new(old);
+        let d = c.new_deployment(&old);
+        c.deployment_mut(&d).status = status.into();
+        let mut current = (*old).clone();
+        if stop_job {
+            current.stop = true;
+        } else {
+            current.version = 1;
+        }
+        c.job(current);
+        c.allocs(&old, 2);
+        let r = c.replay_job(JOB);
+        match cancelled {
+            Some(description) => {
+                assert_deployment_update(&r, &d, deployment_status::CANCELLED, description)
+            }
+            None => assert!(r.plan.deployment_updates.is_empty(), "{stop_job} {status}"),
+        }
+    }
+}
+
+/// A successful deployment is no longer current (scheduler/reconcile.go:327-331);
+/// replacing a lost allocation of the same job version then creates no new
+/// deployment, since the job already ran and its spec is not changing
+/// (reconcile.go:859-873).
+#[test]
+fn a_lost_replacement_after_a_successful_deployment_creates_none() {
+    let mut c = Cluster::new();
+    let mut spec = job_of(2, None);
+    spec.task_groups[0].update = Some(no_canary_update());
+    let job = c.job(spec);
+    let d = c.new_deployment(&job);
+    c.deployment_mut(&d).status = deployment_status::SUCCESSFUL.into();
+    let ids = c.allocs(&job, 2);
+    c.set_node_status(&ids[1], node_status::DOWN);
+    let r = c.replay_job(JOB);
+    assert_eq!(places(&r), [(name(1), Some(ids[1].clone()), false, true)]);
+    assert!(r.plan.deployment.is_none());
+    assert!(r.plan.deployment_updates.is_empty());
 }
