@@ -2224,3 +2224,52 @@ fn a_lost_replacement_after_a_successful_deployment_creates_none() {
     assert!(r.plan.deployment.is_none());
     assert!(r.plan.deployment_updates.is_empty());
 }
+
+/// `computeUpdates` sorts untainted allocations by the update they need
+/// (scheduler/reconcile.go:1116-1135, util.go:1035-1061): the current version
+/// is ignored, a version differing only outside the tasks is updated in
+/// place, older task definitions are destructive; without a deployment,
+/// `max_parallel` bounds the destructive updates and the rest count as
+/// ignored (reconcile.go:641-644, 814-821). The deployment created counts all
+/// of them (reconcile.go:455-457).
+#[test]
+fn ignore_in_place_and_destructive_are_counted_apart() {
+    let mut c = Cluster::new();
+    let mut v0 = job_of(4, None);
+    v0.task_groups[0].update = Some(UpdateStrategy {
+        max_parallel: 1,
+        ..UpdateStrategy::default()
+    });
+    let v0 = Arc::new(v0);
+    let mut v1 = destructive_update(&v0);
+    v1.version = 1;
+    let v1 = Arc::new(v1);
+    let mut v2 = inplace_update(&v1);
+    v2.version = 2;
+    let v2 = c.job(v2);
+    c.alloc(&v2, 0);
+    let inplace = c.alloc(&v1, 1);
+    let first = c.alloc(&v0, 2);
+    c.alloc(&v0, 3);
+
+    let r = c.replay_job(JOB);
+    assert_eq!(r.plan.in_place_update.len(), 1);
+    assert_eq!(r.plan.in_place_update[0].alloc_id, inplace);
+    assert_eq!(r.plan.destructive_update.len(), 1);
+    assert_eq!(r.plan.destructive_update[0].alloc_id, first);
+    assert_eq!(
+        web_changes(&r),
+        DesiredChanges {
+            ignore: 2,
+            in_place_update: 1,
+            destructive_update: 1,
+            ..dc()
+        }
+    );
+    let d = r.plan.deployment.as_ref().expect("a created deployment");
+    assert_eq!(d.groups["web"].desired_total, 3);
+    assert_eq!(
+        r.plan.in_place_update[0].deployment_id.as_deref(),
+        Some(d.id.as_str())
+    );
+}
