@@ -4,8 +4,9 @@
 //! (file:line at 8ac3e642e6) that decides its expectation, traced through
 //! `scheduler/generic_sched.go` to the plan.
 //!
-//! Tests marked `#[ignore = "discrepancy: ..."]` show where plan-inspect
-//! differs from Nomad; the others pin behaviour that matches.
+//! A test that showed plan-inspect differing from Nomad would be marked
+//! `#[ignore = "discrepancy: ..."]`; this review found none, so every test
+//! here pins behaviour that matches Nomad, odd parts included.
 mod common;
 use common::*;
 
