@@ -159,16 +159,18 @@ impl<'a, 'f> Reconciler<'a, 'f> {
 
     /// `newAllocMatrix`: allocations by task group, plus every group of the job.
     fn alloc_matrix(&self) -> BTreeMap<String, AllocSet<'a>> {
-        let mut m: BTreeMap<String, AllocSet<'a>> = BTreeMap::new();
+        let mut m: BTreeMap<&'a str, Vec<&'a Allocation>> = BTreeMap::new();
         for alloc in &self.input.allocs {
-            m.entry(alloc.task_group.clone()).or_default().insert(alloc);
+            m.entry(&alloc.task_group).or_default().push(alloc);
         }
         if let Some(job) = self.input.job {
             for tg in &job.task_groups {
-                m.entry(tg.name.clone()).or_default();
+                m.entry(&tg.name).or_default();
             }
         }
-        m
+        m.into_iter()
+            .map(|(group, allocs)| (group.to_string(), allocs.into_iter().collect()))
+            .collect()
     }
 
     fn taint_ctx(&self) -> TaintContext<'a, 'a> {
