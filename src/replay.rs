@@ -12,7 +12,7 @@ use crate::reconciler::{
 };
 use crate::report::*;
 use crate::time::Time;
-use crate::update::alloc_update_kind;
+use crate::update::UpdateCheck;
 use crate::warning::Warning;
 
 /// The evaluation ID used when neither `--eval` nor the snapshot names one.
@@ -359,13 +359,11 @@ impl<'a> JobContext<'a> {
             self.deployments.get(&(w.namespace, w.id)).copied()
         };
         let tainted = tainted_nodes(w.allocs.iter().copied(), |id| self.nodes.get(id).copied());
+        let check = UpdateCheck::default();
         let update_fn = |alloc: &Allocation, job: &Job, tg: &crate::model::TaskGroup| {
-            alloc_update_kind(
-                alloc,
-                job,
-                tg,
-                self.nodes.get(alloc.node_id.as_str()).copied(),
-            )
+            check.kind(alloc, job, tg, || {
+                self.nodes.get(alloc.node_id.as_str()).copied()
+            })
         };
         let input = ReconcileInput {
             job: w.job,

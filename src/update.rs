@@ -4,6 +4,11 @@
 //! Functions return the first difference found as a reason instead of a bool,
 //! so plan-inspect can explain a destructive update.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ptr;
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use crate::model::{
@@ -36,12 +41,65 @@ pub fn alloc_update_kind(
     new_group: &TaskGroup,
     node: Option<&Node>,
 ) -> UpdateKind {
+    update_kind(
+        existing,
+        new_job,
+        || node,
+        |old_job| tasks_updated(new_job, old_job, &new_group.name),
+    )
+}
+
+/// [`alloc_update_kind`] for many allocations: all allocations of one job
+/// version compare the same with the new job, so each pair of versions (and
+/// group) is compared once, not once per allocation.
+///
+/// Pairs are keyed by address, so the jobs must outlive the check, as a
+/// snapshot's jobs outlive its replay.
+#[derive(Default)]
+pub struct UpdateCheck {
+    diffs: RefCell<HashMap<DiffKey, Option<String>>>,
+}
+
+/// The old job (none when the allocation embeds none), the new job and group.
+type DiffKey = (Option<*const Job>, *const Job, *const TaskGroup);
+
+impl UpdateCheck {
+    /// `node` finds the allocation's node, looked up only if needed.
+    pub fn kind<'n>(
+        &self,
+        existing: &Allocation,
+        new_job: &Job,
+        new_group: &TaskGroup,
+        node: impl FnOnce() -> Option<&'n Node>,
+    ) -> UpdateKind {
+        let key = (
+            existing.job.as_ref().map(Arc::as_ptr),
+            ptr::from_ref(new_job),
+            ptr::from_ref(new_group),
+        );
+        update_kind(existing, new_job, node, |old_job| {
+            self.diffs
+                .borrow_mut()
+                .entry(key)
+                .or_insert_with(|| tasks_updated(new_job, old_job, &new_group.name))
+                .clone()
+        })
+    }
+}
+
+/// `genericAllocUpdateFn` with `tasksUpdated(newJob, oldJob, group)` given.
+fn update_kind<'n>(
+    existing: &Allocation,
+    new_job: &Job,
+    node: impl FnOnce() -> Option<&'n Node>,
+    tasks_updated: impl FnOnce(&Job) -> Option<String>,
+) -> UpdateKind {
     let no_job = Job::default();
     let old_job = existing.job.as_deref().unwrap_or(&no_job);
     if old_job.job_modify_index == new_job.job_modify_index {
         return UpdateKind::Ignore;
     }
-    if let Some(reason) = tasks_updated(new_job, old_job, &new_group.name) {
+    if let Some(reason) = tasks_updated(old_job) {
         return UpdateKind::Destructive(reason);
     }
     // Terminal batch allocations are kept by the reconciler; updating them
@@ -49,7 +107,7 @@ pub fn alloc_update_kind(
     if existing.terminal_status() {
         return UpdateKind::Ignore;
     }
-    let Some(node) = node else {
+    let Some(node) = node() else {
         return UpdateKind::Destructive(format!("node {} no longer exists", existing.node_id));
     };
     // Nomad 1.3 matches datacenters exactly, without globs.

@@ -136,12 +136,9 @@ impl<'a> AllocSet<'a> {
         self.iter().map(|a| a.name.as_str()).collect()
     }
 
-    /// `nameOrder`: by name index; ties (which Go's unstable sort leaves
-    /// arbitrary) by ID, which a stable sort of this ID-ordered set keeps.
+    /// `nameOrder`.
     pub fn name_order(&self) -> Vec<&'a Allocation> {
-        let mut v: Vec<_> = self.iter().map(|a| (a.index(), a)).collect();
-        v.sort_by_key(|(index, _)| *index);
-        v.into_iter().map(|(_, a)| a).collect()
+        name_order(self.iter(), |a| *a)
     }
 
     /// `filterByTerminal`: the non-terminal allocations.
@@ -172,4 +169,15 @@ impl<'a> FromIterator<&'a Allocation> for AllocSet<'a> {
         }
         AllocSet(v)
     }
+}
+
+/// `nameOrder` of items in ID order, each carrying an allocation: by name
+/// index; ties (which Go's unstable sort leaves arbitrary) stay in ID order.
+pub(super) fn name_order<T>(
+    items: impl IntoIterator<Item = T>,
+    alloc: impl Fn(&T) -> &Allocation,
+) -> Vec<T> {
+    let mut keyed: Vec<(u64, T)> = items.into_iter().map(|t| (alloc(&t).index(), t)).collect();
+    keyed.sort_by_key(|(index, _)| *index);
+    keyed.into_iter().map(|(_, t)| t).collect()
 }

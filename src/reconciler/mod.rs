@@ -32,7 +32,7 @@ pub use tainted::{
 };
 pub use trace::{GroupTrace, PlacementBasis, UpdateSplit};
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use crate::model::{Allocation, Deployment, DeploymentState, Job, TaskGroup};
 use crate::time::Time;
@@ -108,8 +108,6 @@ pub struct Reconciler<'a, 'f> {
     result: ReconcileResults<'a>,
     groups: BTreeMap<String, GroupTrace<'a>>,
     ids_issued: u64,
-    /// Why each destructive update is destructive.
-    destructive_reasons: HashMap<&'a str, String>,
     /// The current group's `computeStopByReconnecting` decisions.
     reconnect_decisions: Vec<ReconnectDecision<'a>>,
 }
@@ -126,7 +124,6 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             result: ReconcileResults::default(),
             groups: BTreeMap::new(),
             ids_issued: 0,
-            destructive_reasons: HashMap::new(),
             reconnect_decisions: Vec::new(),
         }
     }
@@ -355,19 +352,14 @@ impl<'a, 'f> Reconciler<'a, 'f> {
         // Nomad adds every reconnect update so far, from earlier groups too.
         changes.ignore += self.result.reconnect_updates.len() as u64;
 
-        let (ignore, inplace, destructive) = self.compute_updates(job, tg, &untainted);
+        let (ignore, inplace, destructive_why) = self.compute_updates(job, tg, &untainted);
+        let destructive: AllocSet<'a> = destructive_why.iter().map(|(a, _)| *a).collect();
         changes.ignore += ignore.len() as u64;
         changes.in_place_update += inplace.len() as u64;
         trace.updates = UpdateSplit {
             ignore: ignore.clone(),
             inplace: inplace.clone(),
-            destructive: destructive
-                .iter()
-                .map(|a| {
-                    let why = self.destructive_reasons.get(a.id.as_str()).cloned();
-                    (a, why.unwrap_or_default())
-                })
-                .collect(),
+            destructive: destructive_why,
         };
         if !existing_deployment {
             dstate.desired_total += (destructive.len() + inplace.len()) as i64;
@@ -441,7 +433,8 @@ impl<'a, 'f> Reconciler<'a, 'f> {
         );
         if place_ready {
             trace.placement.destructive_allowed = under_provisioned_by;
-            self.compute_destructive_updates(&destructive, under_provisioned_by, &mut changes, tg);
+            let why = &trace.updates.destructive;
+            self.compute_destructive_updates(why, under_provisioned_by, &mut changes, tg);
         } else {
             changes.ignore += destructive.len() as u64;
         }
@@ -487,22 +480,21 @@ impl<'a, 'f> Reconciler<'a, 'f> {
     }
 
     /// `computeUpdates`: splits the untainted allocations into ignore,
-    /// in-place and destructive; in-place ones go straight to the result.
+    /// in-place and destructive (in ID order, each with why); in-place ones
+    /// go straight to the result.
+    #[allow(clippy::type_complexity)]
     fn compute_updates(
         &mut self,
         job: &Job,
         tg: &TaskGroup,
         untainted: &AllocSet<'a>,
-    ) -> (AllocSet<'a>, AllocSet<'a>, AllocSet<'a>) {
+    ) -> (AllocSet<'a>, AllocSet<'a>, Vec<(&'a Allocation, String)>) {
         let (mut ignore, mut inplace, mut destructive) =
-            (AllocSet::new(), AllocSet::new(), AllocSet::new());
+            (AllocSet::new(), AllocSet::new(), Vec::new());
         for alloc in untainted.iter() {
             match (self.input.update_fn)(alloc, job, tg) {
                 UpdateKind::Ignore => ignore.insert(alloc),
-                UpdateKind::Destructive(why) => {
-                    self.destructive_reasons.insert(&alloc.id, why);
-                    destructive.insert(alloc)
-                }
+                UpdateKind::Destructive(why) => destructive.push((alloc, why)),
                 UpdateKind::InPlace => {
                     inplace.insert(alloc);
                     self.result.inplace_update.push(alloc);

@@ -1,10 +1,11 @@
 //! What to place: new allocations, replacements, destructive updates and
 //! migrations.
 
+use super::alloc_set::name_order;
 use super::{
     AllocSet, DesiredChanges, DestructiveResult, NameIndex, PlaceResult, Reconciler, desc,
 };
-use crate::model::TaskGroup;
+use crate::model::{Allocation, TaskGroup};
 
 impl<'a> Reconciler<'a, '_> {
     /// `computeUnderProvisionedBy`: how many allocations the update strategy
@@ -163,10 +164,11 @@ impl<'a> Reconciler<'a, '_> {
     }
 
     /// `computeDestructiveUpdates`: as many as the update strategy allows,
-    /// lowest names first; the rest are ignored for now.
+    /// lowest names first; the rest are ignored for now. `destructive` is in
+    /// ID order, each allocation with why it is destructive.
     pub(super) fn compute_destructive_updates(
         &mut self,
-        destructive: &AllocSet<'a>,
+        destructive: &[(&'a Allocation, String)],
         under_provisioned_by: i64,
         changes: &mut DesiredChanges,
         tg: &TaskGroup,
@@ -174,16 +176,12 @@ impl<'a> Reconciler<'a, '_> {
         let n = (destructive.len() as i64).min(under_provisioned_by).max(0) as usize;
         changes.destructive_update += n as u64;
         changes.ignore += (destructive.len() - n) as u64;
-        for alloc in destructive.name_order().into_iter().take(n) {
+        for (alloc, reason) in name_order(destructive, |d| d.0).into_iter().take(n) {
             self.result.destructive_update.push(DestructiveResult {
                 name: alloc.name.clone(),
                 task_group: tg.name.clone(),
                 alloc,
-                reason: self
-                    .destructive_reasons
-                    .get(alloc.id.as_str())
-                    .cloned()
-                    .unwrap_or_default(),
+                reason: reason.clone(),
             });
         }
     }
