@@ -8,6 +8,8 @@
 //! filtered out of another set in order, so building one costs a push per
 //! allocation, and unions and differences are merges: a million allocations
 //! go through a dozen sets per group without a tree or a copy of any of them.
+//! Each entry carries the first bytes of its ID, so that comparisons seldom
+//! leave the vector for the allocation's ID.
 
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
@@ -16,7 +18,44 @@ use crate::model::Allocation;
 
 /// Allocations by ID, borrowed from the snapshot.
 #[derive(Clone, Debug, Default)]
-pub struct AllocSet<'a>(Vec<&'a Allocation>);
+pub struct AllocSet<'a>(Vec<Entry<'a>>);
+
+/// An allocation with the first 8 bytes of its ID as a big-endian number,
+/// zero-padded: ordering by it, then by the whole ID, orders by ID.
+#[derive(Clone, Copy, Debug)]
+struct Entry<'a> {
+    key: u64,
+    alloc: &'a Allocation,
+}
+
+impl<'a> Entry<'a> {
+    fn new(alloc: &'a Allocation) -> Entry<'a> {
+        Entry {
+            key: id_key(&alloc.id),
+            alloc,
+        }
+    }
+
+    fn cmp_id(&self, key: u64, id: &str) -> Ordering {
+        self.key
+            .cmp(&key)
+            .then_with(|| self.alloc.id.as_str().cmp(id))
+    }
+
+    fn order(&self, other: &Entry<'_>) -> Ordering {
+        if std::ptr::eq(self.alloc, other.alloc) {
+            return Ordering::Equal;
+        }
+        self.cmp_id(other.key, &other.alloc.id)
+    }
+}
+
+fn id_key(id: &str) -> u64 {
+    let mut head = [0; 8];
+    let n = id.len().min(8);
+    head[..n].copy_from_slice(&id.as_bytes()[..n]);
+    u64::from_be_bytes(head)
+}
 
 impl<'a> AllocSet<'a> {
     pub fn new() -> AllocSet<'a> {
@@ -32,19 +71,21 @@ impl<'a> AllocSet<'a> {
     }
 
     fn position(&self, id: &str) -> Result<usize, usize> {
-        self.0.binary_search_by(|a| a.id.as_str().cmp(id))
+        let key = id_key(id);
+        self.0.binary_search_by(|e| e.cmp_id(key, id))
     }
 
     /// Adds `alloc`, replacing one of the same ID. Inserting in ID order
     /// is a push.
     pub fn insert(&mut self, alloc: &'a Allocation) {
-        if self.0.last().is_none_or(|last| last.id < alloc.id) {
-            self.0.push(alloc);
+        let entry = Entry::new(alloc);
+        if self.0.last().is_none_or(|last| last.order(&entry).is_lt()) {
+            self.0.push(entry);
             return;
         }
         match self.position(&alloc.id) {
-            Ok(i) => self.0[i] = alloc,
-            Err(i) => self.0.insert(i, alloc),
+            Ok(i) => self.0[i] = entry,
+            Err(i) => self.0.insert(i, entry),
         }
     }
 
@@ -53,25 +94,23 @@ impl<'a> AllocSet<'a> {
     }
 
     pub fn get(&self, id: &str) -> Option<&'a Allocation> {
-        self.position(id).ok().map(|i| self.0[i])
+        self.position(id).ok().map(|i| self.0[i].alloc)
     }
 
     /// The allocations in ID order.
     pub fn iter(&self) -> impl Iterator<Item = &'a Allocation> + '_ {
-        self.0.iter().copied()
+        self.0.iter().map(|e| e.alloc)
     }
 
     /// The IDs in order.
     pub fn ids(&self) -> impl Iterator<Item = &'a str> + '_ {
-        self.0.iter().map(|a| a.id.as_str())
+        self.0.iter().map(|e| e.alloc.id.as_str())
     }
 
     /// `union`: all allocations of `self` and `others`; of two with the same
     /// ID, the later set's is kept.
     pub fn union(&self, others: &[&AllocSet<'a>]) -> AllocSet<'a> {
-        others
-            .iter()
-            .fold(self.clone(), |acc, other| acc.merge(other))
+        others.iter().fold(self.clone(), |acc, other| acc.merge(other))
     }
 
     fn merge(self, other: &AllocSet<'a>) -> AllocSet<'a> {
@@ -82,7 +121,7 @@ impl<'a> AllocSet<'a> {
         let mut out = Vec::with_capacity(a.len() + b.len());
         let (mut i, mut j) = (0, 0);
         while i < a.len() && j < b.len() {
-            match a[i].id.cmp(&b[j].id) {
+            match a[i].order(&b[j]) {
                 Ordering::Less => {
                     out.push(a[i]);
                     i += 1;
@@ -111,14 +150,15 @@ impl<'a> AllocSet<'a> {
         }
         // Both sides are sorted: one cursor per other set walks along.
         let mut cursors = vec![0; others.len()];
-        self.filter(|a| {
+        let kept = self.0.iter().filter(|e| {
             others.iter().zip(cursors.iter_mut()).all(|(o, c)| {
-                while *c < o.0.len() && o.0[*c].id < a.id {
+                while *c < o.0.len() && o.0[*c].order(e).is_lt() {
                     *c += 1;
                 }
-                *c == o.0.len() || o.0[*c].id != a.id
+                *c == o.0.len() || o.0[*c].order(e).is_ne()
             })
-        })
+        });
+        AllocSet(kept.copied().collect())
     }
 
     /// `fromKeys`: the allocations of `self` whose IDs are listed.
@@ -128,7 +168,7 @@ impl<'a> AllocSet<'a> {
 
     /// The allocations for which `keep` holds.
     pub fn filter(&self, mut keep: impl FnMut(&Allocation) -> bool) -> AllocSet<'a> {
-        AllocSet(self.0.iter().copied().filter(|a| keep(a)).collect())
+        AllocSet(self.0.iter().copied().filter(|e| keep(e.alloc)).collect())
     }
 
     /// `nameSet`.
@@ -156,11 +196,11 @@ impl<'a> AllocSet<'a> {
 /// one is kept, as a map insert would.
 impl<'a> FromIterator<&'a Allocation> for AllocSet<'a> {
     fn from_iter<I: IntoIterator<Item = &'a Allocation>>(iter: I) -> AllocSet<'a> {
-        let mut v: Vec<&'a Allocation> = iter.into_iter().collect();
-        if !v.is_sorted_by(|a, b| a.id < b.id) {
-            v.sort_by(|a, b| a.id.cmp(&b.id));
+        let mut v: Vec<Entry<'a>> = iter.into_iter().map(Entry::new).collect();
+        if !v.is_sorted_by(|a, b| a.order(b).is_lt()) {
+            v.sort_by(Entry::order);
             v.dedup_by(|later, kept| {
-                let same = later.id == kept.id;
+                let same = later.order(kept).is_eq();
                 if same {
                     *kept = *later;
                 }
