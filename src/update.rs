@@ -94,8 +94,14 @@ fn update_kind<'n>(
     node: impl FnOnce() -> Option<&'n Node>,
     tasks_updated: impl FnOnce(&Job) -> Option<String>,
 ) -> UpdateKind {
-    let no_job = Job::default();
-    let old_job = existing.job.as_deref().unwrap_or(&no_job);
+    let no_job;
+    let old_job = match existing.job.as_deref() {
+        Some(job) => job,
+        None => {
+            no_job = Job::default();
+            &no_job
+        }
+    };
     if old_job.job_modify_index == new_job.job_modify_index {
         return UpdateKind::Ignore;
     }

@@ -110,7 +110,9 @@ impl<'a> AllocSet<'a> {
     /// `union`: all allocations of `self` and `others`; of two with the same
     /// ID, the later set's is kept.
     pub fn union(&self, others: &[&AllocSet<'a>]) -> AllocSet<'a> {
-        others.iter().fold(self.clone(), |acc, other| acc.merge(other))
+        others
+            .iter()
+            .fold(self.clone(), |acc, other| acc.merge(other))
     }
 
     fn merge(self, other: &AllocSet<'a>) -> AllocSet<'a> {
@@ -169,6 +171,21 @@ impl<'a> AllocSet<'a> {
     /// The allocations for which `keep` holds.
     pub fn filter(&self, mut keep: impl FnMut(&Allocation) -> bool) -> AllocSet<'a> {
         AllocSet(self.0.iter().copied().filter(|e| keep(e.alloc)).collect())
+    }
+
+    /// Splits the set in one pass, keeping ID order: each allocation goes
+    /// to the set numbered by `to`, if any.
+    pub fn split<const N: usize>(
+        &self,
+        mut to: impl FnMut(&'a Allocation) -> Option<usize>,
+    ) -> [AllocSet<'a>; N] {
+        let mut out = std::array::from_fn(|_| AllocSet::new());
+        for e in &self.0 {
+            if let Some(i) = to(e.alloc) {
+                out[i].0.push(*e);
+            }
+        }
+        out
     }
 
     /// `nameSet`.

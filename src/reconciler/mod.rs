@@ -423,10 +423,11 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             place_ready,
             ..trace.placement
         };
+        let placements = place.len();
         let under_provisioned_by = self.compute_replacements(
             place_ready,
             &mut changes,
-            &place,
+            place,
             &reschedule_now,
             &lost,
             under_provisioned_by,
@@ -448,7 +449,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             &inplace,
             &migrate,
             &reschedule_now,
-            &place,
+            placements,
             &reschedule_later,
             requires_canaries,
         );
@@ -489,18 +490,18 @@ impl<'a, 'f> Reconciler<'a, 'f> {
         tg: &TaskGroup,
         untainted: &AllocSet<'a>,
     ) -> (AllocSet<'a>, AllocSet<'a>, Vec<(&'a Allocation, String)>) {
-        let (mut ignore, mut inplace, mut destructive) =
-            (AllocSet::new(), AllocSet::new(), Vec::new());
-        for alloc in untainted.iter() {
+        let mut destructive = Vec::new();
+        let [ignore, inplace] = untainted.split(|alloc| {
             match (self.input.update_fn)(alloc, job, tg) {
-                UpdateKind::Ignore => ignore.insert(alloc),
+                UpdateKind::Ignore => return Some(0),
                 UpdateKind::Destructive(why) => destructive.push((alloc, why)),
                 UpdateKind::InPlace => {
-                    inplace.insert(alloc);
                     self.result.inplace_update.push(alloc);
+                    return Some(1);
                 }
             }
-        }
+            None
+        });
         (ignore, inplace, destructive)
     }
 

@@ -111,7 +111,7 @@ impl<'a> Reconciler<'a, '_> {
         &mut self,
         place_ready: bool,
         changes: &mut DesiredChanges,
-        place: &[PlaceResult<'a>],
+        place: Vec<PlaceResult<'a>>,
         reschedule_now: &AllocSet<'a>,
         lost: &AllocSet<'a>,
         under_provisioned_by: i64,
@@ -121,11 +121,12 @@ impl<'a> Reconciler<'a, '_> {
             reschedule_now.filter(|a| !self.result.disconnect_updates.contains_key(a.id.as_str()));
 
         if place_ready {
-            changes.place += place.len() as u64;
-            self.result.place.extend_from_slice(place);
+            let placed = place.len();
+            changes.place += placed as u64;
+            self.result.place.extend(place);
             self.mark_stop(&failed, None, desc::RESCHEDULED);
             changes.stop += failed.len() as u64;
-            return under_provisioned_by - (place.len() as i64).min(under_provisioned_by);
+            return under_provisioned_by - (placed as i64).min(under_provisioned_by);
         }
 
         if !lost.is_empty() {
@@ -141,7 +142,7 @@ impl<'a> Reconciler<'a, '_> {
             .as_ref()
             .filter(|_| self.deployment_failed)
             .map(|d| d.id.clone());
-        for p in place {
+        for p in &place {
             let Some(prev) = p.previous else { continue };
             let part_of_failed =
                 failed_deployment_id.as_deref() == Some(prev.deployment_id.as_str());

@@ -40,7 +40,7 @@ pub fn tainted_nodes<'a>(
     out
 }
 
-/// The six sets of `filterByTainted`.
+/// The six sets of `filterByTainted`, in the order of [`TaintedSets`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Bucket {
@@ -102,17 +102,6 @@ impl<'a> TaintedSets<'a> {
     pub fn bucket_of(&self, id: &str) -> Option<Bucket> {
         Bucket::ALL.into_iter().find(|&b| self.get(b).contains(id))
     }
-
-    fn set_mut(&mut self, b: Bucket) -> &mut AllocSet<'a> {
-        match b {
-            Bucket::Untainted => &mut self.untainted,
-            Bucket::Migrate => &mut self.migrate,
-            Bucket::Lost => &mut self.lost,
-            Bucket::Disconnecting => &mut self.disconnecting,
-            Bucket::Reconnecting => &mut self.reconnecting,
-            Bucket::Ignore => &mut self.ignore,
-        }
-    }
 }
 
 /// What `filterByTainted` needs besides the allocations.
@@ -126,11 +115,22 @@ pub struct TaintContext<'t, 'a> {
 impl<'a> AllocSet<'a> {
     /// `filterByTainted`.
     pub fn filter_by_tainted(&self, ctx: TaintContext<'_, 'a>) -> TaintedSets<'a> {
-        let mut sets = TaintedSets::default();
-        for alloc in self.iter() {
-            sets.set_mut(classify(alloc, ctx)).insert(alloc);
+        let [
+            untainted,
+            migrate,
+            lost,
+            disconnecting,
+            reconnecting,
+            ignore,
+        ] = self.split(|a| Some(classify(a, ctx) as usize));
+        TaintedSets {
+            untainted,
+            migrate,
+            lost,
+            disconnecting,
+            reconnecting,
+            ignore,
         }
-        sets
     }
 }
 
