@@ -480,17 +480,17 @@ impl<'a> JobContext<'a> {
         // updateNonTerminalAllocsToLost: allocations already told to stop on
         // down or missing nodes are marked lost.
         for alloc in &w.allocs {
-            let down = match tainted.get(alloc.node_id.as_str()) {
+            let down = || match tainted.get(alloc.node_id.as_str()) {
                 Some(None) => true,
                 Some(Some(n)) => n.status == node_status::DOWN,
                 None => false,
             };
-            if down
-                && alloc.server_terminal_status()
+            if alloc.server_terminal_status()
                 && matches!(
                     alloc.client_status.as_str(),
                     status::RUNNING | status::PENDING
                 )
+                && down()
             {
                 plan.stop.push(PlanStop {
                     alloc_id: alloc.id.clone(),

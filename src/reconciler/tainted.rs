@@ -18,26 +18,25 @@ pub fn tainted_nodes<'a>(
     allocs: impl IntoIterator<Item = &'a Allocation>,
     node: impl Fn(&str) -> Option<&'a Node>,
 ) -> TaintedNodes<'a> {
-    let mut out = TaintedNodes::new();
+    // Each node is looked up once; `None` marks an untainted one.
+    let mut seen: HashMap<&'a str, Option<Option<&'a Node>>> = HashMap::new();
     for alloc in allocs {
-        if out.contains_key(alloc.node_id.as_str()) {
-            continue;
-        }
-        match node(&alloc.node_id) {
-            None => {
-                out.insert(&alloc.node_id, None);
-            }
-            Some(n)
-                if n.should_drain()
-                    || n.has_drain_strategy()
-                    || n.status == node_status::DISCONNECTED =>
-            {
-                out.insert(&alloc.node_id, Some(n));
-            }
-            Some(_) => {}
-        }
+        seen.entry(&alloc.node_id)
+            .or_insert_with(|| match node(&alloc.node_id) {
+                None => Some(None),
+                Some(n)
+                    if n.should_drain()
+                        || n.has_drain_strategy()
+                        || n.status == node_status::DISCONNECTED =>
+                {
+                    Some(Some(n))
+                }
+                Some(_) => None,
+            });
     }
-    out
+    seen.into_iter()
+        .filter_map(|(id, tainted)| Some((id, tainted?)))
+        .collect()
 }
 
 /// The six sets of `filterByTainted`, in the order of [`TaintedSets`].
