@@ -2,18 +2,22 @@
 //! `GenericScheduler.process` and `computeJobAllocs` gather, the reconcile,
 //! and the plan they would submit.
 
+mod texts;
+
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::sync::Arc;
 
 use crate::model::{Allocation, Deployment, Evaluation, Job, Node, Snapshot, node_status, status};
 use crate::reconciler::{
-    Bucket, ReconcileInput, Reconciler, Reconciliation, TaintContext, TaintedNodes, desc, reason,
-    tainted_nodes,
+    Bucket, ReconcileInput, Reconciler, Reconciliation, TaintContext, TaintedNodes, desc,
+    reason_beyond_node, tainted_nodes,
 };
 use crate::report::*;
 use crate::time::Time;
 use crate::update::UpdateCheck;
 use crate::warning::Warning;
+use texts::Texts;
 
 /// The evaluation ID used when neither `--eval` nor the snapshot names one.
 ///
@@ -379,6 +383,7 @@ impl<'a> JobContext<'a> {
             update_fn: &update_fn,
         };
         let rec = Reconciler::new(input).compute();
+        let mut texts = Texts::default();
         let taint = TaintContext {
             tainted: &tainted,
             supports_disconnected_clients: self.supports,
@@ -392,39 +397,40 @@ impl<'a> JobContext<'a> {
             priority: spec.map_or(0, |j| j.priority),
             stopped: w.job.is_none_or(|j| j.stop),
             purged: w.job.is_none(),
-            groups: self.group_reports(w.job, &rec, taint),
-            plan: self.plan(w, &tainted, &rec),
+            groups: self.group_reports(w.job, &rec, taint, &mut texts),
+            plan: self.plan(w, &tainted, &rec, &mut texts),
         };
         inspect(report, &rec, taint)
     }
 
-    fn group_reports(
+    fn group_reports<'r>(
         &self,
         job: Option<&Job>,
-        rec: &Reconciliation<'_>,
+        rec: &'r Reconciliation<'_>,
         taint: TaintContext<'_, '_>,
-    ) -> Vec<GroupReport> {
+        texts: &mut Texts<'r>,
+    ) -> Vec<GroupReport>
+    where
+        'a: 'r,
+    {
         rec.groups
             .iter()
             .map(|(name, trace)| {
-                let entries = |b: Bucket| -> Vec<BucketEntry> {
-                    trace
-                        .buckets
-                        .get(b)
-                        .iter()
-                        .map(|a| {
-                            let node = self.nodes.get(a.node_id.as_str()).copied();
-                            BucketEntry {
-                                id: a.id.clone(),
-                                name: a.name.clone(),
-                                node_id: a.node_id.clone(),
-                                node_status: node.map(|n| n.status.clone()),
-                                client_status: a.client_status.clone(),
-                                desired_status: a.desired_status.clone(),
-                                reason: reason(a, taint, node),
-                            }
-                        })
-                        .collect()
+                let mut entries = |b: Bucket| -> Vec<BucketEntry> {
+                    let entry = |a: &'r Allocation| {
+                        let node = texts.node(&a.node_id, self.nodes);
+                        let reason = reason_beyond_node(a, taint, node.node);
+                        BucketEntry {
+                            id: a.id.clone(),
+                            name: a.name.clone(),
+                            node_id: Arc::clone(&node.id),
+                            node_status: node.status.clone(),
+                            reason: reason.map_or_else(|| Arc::clone(&node.desc), Arc::from),
+                            client_status: texts.word(&a.client_status),
+                            desired_status: texts.word(&a.desired_status),
+                        }
+                    };
+                    trace.buckets.get(b).iter().map(entry).collect()
                 };
                 let mut set_aside: Vec<SetAsideEntry> = trace
                     .set_aside
@@ -474,7 +480,16 @@ impl<'a> JobContext<'a> {
             .collect()
     }
 
-    fn plan(&self, w: &JobWork<'a>, tainted: &TaintedNodes<'_>, rec: &Reconciliation<'_>) -> Plan {
+    fn plan<'r>(
+        &self,
+        w: &JobWork<'a>,
+        tainted: &TaintedNodes<'_>,
+        rec: &'r Reconciliation<'_>,
+        texts: &mut Texts<'r>,
+    ) -> Plan
+    where
+        'a: 'r,
+    {
         let r = &rec.results;
         let mut plan = Plan::default();
         // updateNonTerminalAllocsToLost: allocations already told to stop on
@@ -495,9 +510,9 @@ impl<'a> JobContext<'a> {
                 plan.stop.push(PlanStop {
                     alloc_id: alloc.id.clone(),
                     name: alloc.name.clone(),
-                    task_group: alloc.task_group.clone(),
-                    client_status: Some(status::LOST.to_string()),
-                    description: desc::LOST.to_string(),
+                    task_group: texts.word(&alloc.task_group),
+                    client_status: Some(texts.word(status::LOST)),
+                    description: desc::LOST,
                     followup_eval_id: None,
                 });
             }
@@ -505,16 +520,16 @@ impl<'a> JobContext<'a> {
         plan.stop.extend(r.stop.iter().map(|s| PlanStop {
             alloc_id: s.alloc.id.clone(),
             name: s.alloc.name.clone(),
-            task_group: s.alloc.task_group.clone(),
-            client_status: s.client_status.map(str::to_string),
-            description: s.description.to_string(),
+            task_group: texts.word(&s.alloc.task_group),
+            client_status: s.client_status.map(|c| texts.word(c)),
+            description: s.description,
             followup_eval_id: s.followup_eval_id.clone(),
         }));
         plan.place = r
             .place
             .iter()
             .map(|p| PlanPlace {
-                task_group: p.task_group.clone(),
+                task_group: texts.word(&p.task_group),
                 name: p.name.clone(),
                 canary: p.canary,
                 previous_alloc_id: p.previous.map(|a| a.id.clone()),

@@ -284,13 +284,28 @@ pub fn classify_rule(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> TaintRule
     }
 }
 
-/// One line naming the facts that put `alloc` in its bucket.
-pub fn reason(alloc: &Allocation, ctx: TaintContext<'_, '_>, node: Option<&Node>) -> String {
-    let node_desc = match node {
+/// How bucket reasons describe a node (`None`: garbage-collected).
+pub fn node_desc(node: Option<&Node>) -> String {
+    match node {
         None => "node garbage-collected".to_string(),
         Some(n) if n.has_drain_strategy() => format!("node {} and draining", n.status),
         Some(n) => format!("node {}", n.status),
-    };
+    }
+}
+
+/// One line naming the facts that put `alloc` in its bucket.
+pub fn reason(alloc: &Allocation, ctx: TaintContext<'_, '_>, node: Option<&Node>) -> String {
+    reason_beyond_node(alloc, ctx, node).unwrap_or_else(|| node_desc(node))
+}
+
+/// [`reason`], or `None` where it is the node's description alone, which
+/// one string can then give for all allocations of the node.
+pub fn reason_beyond_node(
+    alloc: &Allocation,
+    ctx: TaintContext<'_, '_>,
+    node: Option<&Node>,
+) -> Option<String> {
+    let node_desc = || node_desc(node);
     let unknown = || match alloc.disconnect_expiry() {
         Some(expiry) => format!(
             "unknown since {}, max_client_disconnect expires {expiry}",
@@ -307,13 +322,13 @@ pub fn reason(alloc: &Allocation, ctx: TaintContext<'_, '_>, node: Option<&Node>
             .last_reconnect()
             .map_or(String::new(), |t| format!("client reconnected {t}"))
     };
-    match classify_rule(alloc, ctx) {
+    Some(match classify_rule(alloc, ctx) {
+        TaintRule::HealthyNode | TaintRule::TaintedNodeKept => return None,
         TaintRule::Terminal => format!(
             "terminal (desired {}, client {})",
             alloc.desired_status, alloc.client_status
         ),
-        TaintRule::HealthyNode | TaintRule::TaintedNodeKept => node_desc,
-        TaintRule::MigrateTransition => format!("migrate transition set; {node_desc}"),
+        TaintRule::MigrateTransition => format!("migrate transition set; {}", node_desc()),
         TaintRule::DisconnectExpired => format!("{}: expired", unknown()),
         TaintRule::HealthyNodeReconnectedAfterExpiry
         | TaintRule::ReadyNodeReconnectedAfterExpiry => {
@@ -321,11 +336,11 @@ pub fn reason(alloc: &Allocation, ctx: TaintContext<'_, '_>, node: Option<&Node>
         }
         TaintRule::DisconnectedNodePending
         | TaintRule::NodeGarbageCollected
-        | TaintRule::NodeDown => format!("{node_desc}; client {}", alloc.client_status),
-        TaintRule::DisconnectedNodeRunning => format!("{node_desc}; client running"),
+        | TaintRule::NodeDown => format!("{}; client {}", node_desc(), alloc.client_status),
+        TaintRule::DisconnectedNodeRunning => format!("{}; client running", node_desc()),
         TaintRule::HealthyNodeReconnected | TaintRule::ReadyNodeReconnected => {
-            format!("{node_desc}; {}", reconnect())
+            format!("{}; {}", node_desc(), reconnect())
         }
         TaintRule::ClientUnknown => format!("client unknown; {}", unknown()),
-    }
+    })
 }

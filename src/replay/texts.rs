@@ -1,0 +1,45 @@
+//! Strings that many report entries repeat, made once per replay and shared:
+//! a million allocations on a thousand nodes need a thousand copies of each
+//! node's ID, not a million.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::model::Node;
+use crate::reconciler::node_desc;
+
+/// Shared strings, by the snapshot string each one copies.
+#[derive(Default)]
+pub(super) struct Texts<'s> {
+    words: HashMap<&'s str, Arc<str>>,
+    nodes: HashMap<&'s str, NodeTexts<'s>>,
+}
+
+/// A node as bucket entries show it.
+pub(super) struct NodeTexts<'s> {
+    /// `None`: garbage-collected.
+    pub node: Option<&'s Node>,
+    pub id: Arc<str>,
+    pub status: Option<Arc<str>>,
+    /// The node as bucket reasons describe it.
+    pub desc: Arc<str>,
+}
+
+impl<'s> Texts<'s> {
+    pub fn word(&mut self, s: &'s str) -> Arc<str> {
+        Arc::clone(self.words.entry(s).or_insert_with(|| Arc::from(s)))
+    }
+
+    /// The node `id`, as `nodes` has it.
+    pub fn node(&mut self, id: &'s str, nodes: &HashMap<&str, &'s Node>) -> &NodeTexts<'s> {
+        self.nodes.entry(id).or_insert_with(|| {
+            let node = nodes.get(id).copied();
+            NodeTexts {
+                node,
+                id: Arc::from(id),
+                status: node.map(|n| Arc::from(n.status.as_str())),
+                desc: Arc::from(node_desc(node)),
+            }
+        })
+    }
+}
