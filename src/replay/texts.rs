@@ -12,6 +12,9 @@ use crate::reconciler::node_desc;
 #[derive(Default)]
 pub(super) struct Texts<'s> {
     words: HashMap<&'s str, Arc<str>>,
+    /// The last words given, looked at before hashing: statuses and task
+    /// groups take few values, so they are nearly always here.
+    recent: [Option<Arc<str>>; 4],
     nodes: HashMap<&'s str, NodeTexts<'s>>,
 }
 
@@ -27,7 +30,13 @@ pub(super) struct NodeTexts<'s> {
 
 impl<'s> Texts<'s> {
     pub fn word(&mut self, s: &'s str) -> Arc<str> {
-        Arc::clone(self.words.entry(s).or_insert_with(|| Arc::from(s)))
+        if let Some(w) = self.recent.iter().flatten().find(|w| ***w == *s) {
+            return Arc::clone(w);
+        }
+        let w = Arc::clone(self.words.entry(s).or_insert_with(|| Arc::from(s)));
+        self.recent.rotate_right(1);
+        self.recent[0] = Some(Arc::clone(&w));
+        w
     }
 
     /// The node `id`, as `nodes` has it.
