@@ -83,6 +83,11 @@ impl fmt::Display for ReplayError {
 
 impl std::error::Error for ReplayError {}
 
+/// Jobs with at least this many allocations build their plan on a second
+/// thread while the group reports are built; for fewer, starting a thread
+/// costs more than it saves.
+const PARALLEL_REPORT_ALLOCS: usize = 10_000;
+
 /// One job to evaluate: its spec (absent when purged) and its allocations.
 struct JobWork<'a> {
     namespace: &'a str,
@@ -383,11 +388,22 @@ impl<'a> JobContext<'a> {
             update_fn: &update_fn,
         };
         let rec = Reconciler::new(input).compute();
-        let mut texts = Texts::default();
         let taint = TaintContext {
             tainted: &tainted,
             supports_disconnected_clients: self.supports,
             now: self.now,
+        };
+        let (groups, plan) = if w.allocs.len() >= PARALLEL_REPORT_ALLOCS {
+            std::thread::scope(|s| {
+                let plan = s.spawn(|| self.plan(w, &tainted, &rec, &mut Texts::default()));
+                let groups = self.group_reports(w.job, &rec, taint, &mut Texts::default());
+                let plan = plan.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+                (groups, plan)
+            })
+        } else {
+            let mut texts = Texts::default();
+            let groups = self.group_reports(w.job, &rec, taint, &mut texts);
+            (groups, self.plan(w, &tainted, &rec, &mut texts))
         };
         let report = JobReport {
             namespace: w.namespace.to_string(),
@@ -397,8 +413,8 @@ impl<'a> JobContext<'a> {
             priority: spec.map_or(0, |j| j.priority),
             stopped: w.job.is_none_or(|j| j.stop),
             purged: w.job.is_none(),
-            groups: self.group_reports(w.job, &rec, taint, &mut texts),
-            plan: self.plan(w, &tainted, &rec, &mut texts),
+            groups,
+            plan,
         };
         inspect(report, &rec, taint)
     }
@@ -523,14 +539,14 @@ impl<'a> JobContext<'a> {
             task_group: texts.word(&s.alloc.task_group),
             client_status: s.client_status.map(|c| texts.word(c)),
             description: s.description,
-            followup_eval_id: s.followup_eval_id.clone(),
+            followup_eval_id: s.followup_eval_id.as_deref().map(str::to_string),
         }));
         plan.place = r
             .place
             .iter()
             .map(|p| PlanPlace {
-                task_group: texts.word(&p.task_group),
-                name: p.name.clone(),
+                task_group: texts.word(p.task_group),
+                name: p.name.to_string(),
                 canary: p.canary,
                 previous_alloc_id: p.previous.map(|a| a.id.clone()),
                 reschedule: p.reschedule,
@@ -570,7 +586,7 @@ impl<'a> JobContext<'a> {
                 m.values()
                     .map(|u| PlanFollowupUpdate {
                         alloc_id: u.alloc.id.clone(),
-                        followup_eval_id: u.followup_eval_id.clone(),
+                        followup_eval_id: u.followup_eval_id.to_string(),
                     })
                     .collect()
             };
@@ -592,12 +608,12 @@ impl<'a> JobContext<'a> {
         plan.followup_evals = followups
             .flatten()
             .map(|e| PlanFollowupEval {
-                id: e.id.clone(),
+                id: e.id.to_string(),
                 triggered_by: e.triggered_by.to_string(),
                 wait_until: e.wait_until,
                 status_description: e.status_description.to_string(),
                 task_group: e.task_group.clone(),
-                alloc_ids: e.alloc_ids.clone(),
+                alloc_ids: e.alloc_ids.iter().map(|id| id.to_string()).collect(),
             })
             .collect();
         plan.deployment = r.deployment.as_ref().map(|d| PlanDeployment {

@@ -22,7 +22,7 @@ pub enum UpdateKind {
     /// Nothing to do: same job version, or a terminal allocation.
     Ignore,
     /// The allocation must be stopped and replaced, for this reason.
-    Destructive(String),
+    Destructive(Arc<str>),
     /// The allocation can be updated where it runs.
     InPlace,
 }
@@ -45,7 +45,7 @@ pub fn alloc_update_kind(
         existing,
         new_job,
         || node,
-        |old_job| tasks_updated(new_job, old_job, &new_group.name),
+        |old_job| tasks_updated(new_job, old_job, &new_group.name).map(Arc::from),
     )
 }
 
@@ -57,7 +57,7 @@ pub fn alloc_update_kind(
 /// snapshot's jobs outlive its replay.
 #[derive(Default)]
 pub struct UpdateCheck {
-    diffs: RefCell<HashMap<DiffKey, Option<String>>>,
+    diffs: RefCell<HashMap<DiffKey, Option<Arc<str>>>>,
 }
 
 /// The old job (none when the allocation embeds none), the new job and group.
@@ -81,7 +81,7 @@ impl UpdateCheck {
             self.diffs
                 .borrow_mut()
                 .entry(key)
-                .or_insert_with(|| tasks_updated(new_job, old_job, &new_group.name))
+                .or_insert_with(|| tasks_updated(new_job, old_job, &new_group.name).map(Arc::from))
                 .clone()
         })
     }
@@ -92,7 +92,7 @@ fn update_kind<'n>(
     existing: &Allocation,
     new_job: &Job,
     node: impl FnOnce() -> Option<&'n Node>,
-    tasks_updated: impl FnOnce(&Job) -> Option<String>,
+    tasks_updated: impl FnOnce(&Job) -> Option<Arc<str>>,
 ) -> UpdateKind {
     let no_job;
     let old_job = match existing.job.as_deref() {
@@ -114,14 +114,16 @@ fn update_kind<'n>(
         return UpdateKind::Ignore;
     }
     let Some(node) = node() else {
-        return UpdateKind::Destructive(format!("node {} no longer exists", existing.node_id));
+        let reason = format!("node {} no longer exists", existing.node_id);
+        return UpdateKind::Destructive(reason.into());
     };
     // Nomad 1.3 matches datacenters exactly, without globs.
     if !new_job.datacenters.contains(&node.datacenter) {
-        return UpdateKind::Destructive(format!(
+        let reason = format!(
             "node {} is no longer in the job's datacenters (it is in {:?})",
             node.id, node.datacenter
-        ));
+        );
+        return UpdateKind::Destructive(reason.into());
     }
     UpdateKind::InPlace
 }

@@ -33,6 +33,7 @@ pub use tainted::{
 pub use trace::{GroupTrace, PlacementBasis, UpdateSplit};
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::model::{Allocation, Deployment, DeploymentState, Job, TaskGroup};
 use crate::time::Time;
@@ -240,7 +241,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
         alloc: &'a Allocation,
         client_status: Option<&'static str>,
         description: &'static str,
-        followup_eval_id: Option<String>,
+        followup_eval_id: Option<Arc<str>>,
     ) {
         self.result.stop.push(StopResult {
             alloc,
@@ -489,7 +490,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
         job: &Job,
         tg: &TaskGroup,
         untainted: &AllocSet<'a>,
-    ) -> (AllocSet<'a>, AllocSet<'a>, Vec<(&'a Allocation, String)>) {
+    ) -> (AllocSet<'a>, AllocSet<'a>, Vec<(&'a Allocation, Arc<str>)>) {
         let mut destructive = Vec::new();
         let [ignore, inplace] = untainted.split(|alloc| {
             match (self.input.update_fn)(alloc, job, tg) {

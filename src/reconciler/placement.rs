@@ -1,6 +1,9 @@
 //! What to place: new allocations, replacements, destructive updates and
 //! migrations.
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use super::alloc_set::name_order;
 use super::{
     AllocSet, DesiredChanges, DestructiveResult, NameIndex, PlaceResult, Reconciler, desc,
@@ -12,7 +15,7 @@ impl<'a> Reconciler<'a, '_> {
     /// lets this evaluation replace.
     pub(super) fn compute_under_provisioned_by(
         &self,
-        tg: &TaskGroup,
+        tg: &'a TaskGroup,
         untainted: &AllocSet<'a>,
         destructive: &AllocSet<'a>,
         migrate: &AllocSet<'a>,
@@ -47,7 +50,7 @@ impl<'a> Reconciler<'a, '_> {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn compute_placements(
         &self,
-        tg: &TaskGroup,
+        tg: &'a TaskGroup,
         name_index: &mut NameIndex,
         untainted: &AllocSet<'a>,
         migrate: &AllocSet<'a>,
@@ -59,8 +62,8 @@ impl<'a> Reconciler<'a, '_> {
         let mut place = Vec::new();
         for alloc in reschedule.iter() {
             place.push(PlaceResult {
-                name: alloc.name.clone(),
-                task_group: tg.name.clone(),
+                name: Cow::Borrowed(&alloc.name),
+                task_group: &tg.name,
                 canary: alloc.is_canary(),
                 previous: Some(alloc),
                 reschedule: true,
@@ -77,8 +80,8 @@ impl<'a> Reconciler<'a, '_> {
             }
             existing += 1;
             place.push(PlaceResult {
-                name: alloc.name.clone(),
-                task_group: tg.name.clone(),
+                name: Cow::Borrowed(&alloc.name),
+                task_group: &tg.name,
                 canary: alloc.is_canary(),
                 previous: Some(alloc),
                 reschedule: false,
@@ -90,8 +93,8 @@ impl<'a> Reconciler<'a, '_> {
         if existing < tg.count {
             for name in name_index.next((tg.count - existing) as u64) {
                 place.push(PlaceResult {
-                    name,
-                    task_group: tg.name.clone(),
+                    name: Cow::Owned(name),
+                    task_group: &tg.name,
                     canary: false,
                     previous: None,
                     reschedule: false,
@@ -169,10 +172,10 @@ impl<'a> Reconciler<'a, '_> {
     /// ID order, each allocation with why it is destructive.
     pub(super) fn compute_destructive_updates(
         &mut self,
-        destructive: &[(&'a Allocation, String)],
+        destructive: &[(&'a Allocation, Arc<str>)],
         under_provisioned_by: i64,
         changes: &mut DesiredChanges,
-        tg: &TaskGroup,
+        tg: &'a TaskGroup,
     ) {
         let n = (destructive.len() as i64).min(under_provisioned_by).max(0) as usize;
         changes.destructive_update += n as u64;
@@ -182,7 +185,7 @@ impl<'a> Reconciler<'a, '_> {
                 name: alloc.name.clone(),
                 task_group: tg.name.clone(),
                 alloc,
-                reason: reason.clone(),
+                reason: reason.to_string(),
             });
         }
     }
@@ -192,15 +195,15 @@ impl<'a> Reconciler<'a, '_> {
         &mut self,
         changes: &mut DesiredChanges,
         migrate: &AllocSet<'a>,
-        tg: &TaskGroup,
+        tg: &'a TaskGroup,
         is_canarying: bool,
     ) {
         changes.migrate += migrate.len() as u64;
         for alloc in migrate.name_order() {
             self.stop(alloc, None, desc::MIGRATING, None);
             self.result.place.push(PlaceResult {
-                name: alloc.name.clone(),
-                task_group: tg.name.clone(),
+                name: Cow::Borrowed(&alloc.name),
+                task_group: &tg.name,
                 canary: alloc.is_canary(),
                 previous: Some(alloc),
                 reschedule: false,

@@ -2,6 +2,7 @@
 //! `computeStop` and `computeStopByReconnecting`.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use super::{AllocSet, NameIndex, Reconciler, ReconnectDecision, ReconnectVerdict, desc};
 use crate::model::{AllocMetric, Allocation, TaskGroup, status};
@@ -24,11 +25,11 @@ impl<'a> Reconciler<'a, '_> {
         canaries: &AllocSet<'a>,
         reconnecting: &mut AllocSet<'a>,
         is_canarying: bool,
-        followup_evals: &HashMap<String, String>,
+        followup_evals: &HashMap<&str, Arc<str>>,
     ) -> AllocSet<'a> {
         let mut stop: Vec<&'a Allocation> = lost.iter().collect();
         for alloc in lost.iter() {
-            let followup = followup_evals.get(&alloc.id).cloned();
+            let followup = followup_evals.get(alloc.id.as_str()).cloned();
             self.stop(alloc, Some(status::LOST), desc::LOST, followup);
         }
         let untainted = if is_canarying {
