@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::model::{Allocation, Deployment, Evaluation, Job, Node, Snapshot, node_status, status};
 use crate::reconciler::{
-    Bucket, ReconcileInput, Reconciler, Reconciliation, TaintContext, TaintedNodes, desc,
+    AllocSet, Bucket, ReconcileInput, Reconciler, Reconciliation, TaintContext, TaintedNodes, desc,
     reason_beyond_node, tainted_nodes,
 };
 use crate::report::*;
@@ -83,9 +83,9 @@ impl fmt::Display for ReplayError {
 
 impl std::error::Error for ReplayError {}
 
-/// Jobs with at least this many allocations build their plan on a second
-/// thread while the group reports are built; for fewer, starting a thread
-/// costs more than it saves.
+/// Reports on at least this many allocations are built on two threads: the
+/// plan beside the groups, half of a bucket's entries beside the other half.
+/// For fewer, starting a thread costs more than it saves.
 const PARALLEL_REPORT_ALLOCS: usize = 10_000;
 
 /// One job to evaluate: its spec (absent when purged) and its allocations.
@@ -432,22 +432,8 @@ impl<'a> JobContext<'a> {
         rec.groups
             .iter()
             .map(|(name, trace)| {
-                let mut entries = |b: Bucket| -> Vec<BucketEntry> {
-                    let entry = |a: &'r Allocation| {
-                        let node = texts.node(&a.node_id, self.nodes);
-                        let reason = reason_beyond_node(a, taint, node.node);
-                        BucketEntry {
-                            id: a.id.clone(),
-                            name: a.name.clone(),
-                            node_id: Arc::clone(&node.id),
-                            node_status: node.status.clone(),
-                            reason: reason.map_or_else(|| Arc::clone(&node.desc), Arc::from),
-                            client_status: texts.word(&a.client_status),
-                            desired_status: texts.word(&a.desired_status),
-                        }
-                    };
-                    trace.buckets.get(b).iter().map(entry).collect()
-                };
+                let mut entries =
+                    |b: Bucket| self.bucket_entries(trace.buckets.get(b), taint, texts);
                 let mut set_aside: Vec<SetAsideEntry> = trace
                     .set_aside
                     .iter()
@@ -494,6 +480,56 @@ impl<'a> JobContext<'a> {
                 }
             })
             .collect()
+    }
+
+    /// The entries of one bucket; a large one is built in two halves on two
+    /// threads, each with its own shared strings.
+    fn bucket_entries<'r>(
+        &self,
+        set: &AllocSet<'r>,
+        taint: TaintContext<'_, '_>,
+        texts: &mut Texts<'r>,
+    ) -> Vec<BucketEntry>
+    where
+        'a: 'r,
+    {
+        let entries = |allocs: &mut dyn Iterator<Item = &'r Allocation>, texts: &mut Texts<'r>| {
+            let entry = |a| self.bucket_entry(a, taint, texts);
+            allocs.map(entry).collect::<Vec<_>>()
+        };
+        if set.len() < PARALLEL_REPORT_ALLOCS {
+            return entries(&mut set.iter(), texts);
+        }
+        let half = set.len() / 2;
+        std::thread::scope(|s| {
+            let first = s.spawn(|| entries(&mut set.iter().take(half), &mut Texts::default()));
+            let second = entries(&mut set.iter().skip(half), texts);
+            let mut first = first.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+            first.extend(second);
+            first
+        })
+    }
+
+    fn bucket_entry<'r>(
+        &self,
+        a: &'r Allocation,
+        taint: TaintContext<'_, '_>,
+        texts: &mut Texts<'r>,
+    ) -> BucketEntry
+    where
+        'a: 'r,
+    {
+        let node = texts.node(&a.node_id, self.nodes);
+        let reason = reason_beyond_node(a, taint, node.node);
+        BucketEntry {
+            id: a.id.clone(),
+            name: a.name.clone(),
+            node_id: Arc::clone(&node.id),
+            node_status: node.status.clone(),
+            reason: reason.map_or_else(|| Arc::clone(&node.desc), Arc::from),
+            client_status: texts.word(&a.client_status),
+            desired_status: texts.word(&a.desired_status),
+        }
     }
 
     fn plan<'r>(
