@@ -504,7 +504,9 @@ impl<'a> JobContext<'a> {
         std::thread::scope(|s| {
             let first = s.spawn(|| entries(&mut set.iter().take(half), &mut Texts::default()));
             let second = entries(&mut set.iter().skip(half), texts);
-            let mut first = first.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+            let mut first = first
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e));
             first.extend(second);
             first
         })

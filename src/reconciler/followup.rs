@@ -97,8 +97,9 @@ impl<'a> Reconciler<'a, '_> {
         }
         let (evals, by_alloc) =
             self.batch_followups(delays, group, trigger::MAX_DISCONNECT_TIMEOUT, true);
-        for (id, eval_id) in &by_alloc {
-            if let Some(alloc) = disconnecting.get(id) {
+        // In ID order, as the map keeps them.
+        for alloc in disconnecting.iter() {
+            if let Some(eval_id) = by_alloc.get(alloc.id.as_str()) {
                 self.result.disconnect_updates.insert(
                     &alloc.id,
                     AllocUpdate {

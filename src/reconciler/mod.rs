@@ -295,15 +295,10 @@ impl<'a, 'f> Reconciler<'a, 'f> {
 
         let sets = all.filter_by_tainted(self.taint_ctx());
         changes.ignore += sets.ignore.len() as u64;
-        let TaintedSets {
-            untainted,
-            mut migrate,
-            lost,
-            disconnecting,
-            mut reconnecting,
-            ..
-        } = sets.clone();
-        trace.buckets = sets;
+        // `computeStop` takes allocations out of these two.
+        let mut migrate = sets.migrate.clone();
+        let mut reconnecting = sets.reconnecting.clone();
+        let (lost, disconnecting) = (&sets.lost, &sets.disconnecting);
 
         let rctx = RescheduleContext {
             batch: self.input.batch,
@@ -315,13 +310,13 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             untainted,
             now: reschedule_now,
             later: reschedule_later,
-        } = untainted.filter_by_rescheduleable(rctx, false);
+        } = sets.untainted.filter_by_rescheduleable(rctx, false);
         let reschedule_disconnecting = disconnecting.filter_by_rescheduleable(rctx, true).now;
         let reschedule_now = reschedule_now.union(&[&reschedule_disconnecting]);
 
         let lost_later = lost.delay_by_stop_after_client_disconnect(self.input.now);
         let mut lost_later_evals = self.create_lost_later_evals(lost_later.clone(), group);
-        let timeout_later_evals = self.create_timeout_later_evals(&disconnecting, group);
+        let timeout_later_evals = self.create_timeout_later_evals(disconnecting, group);
         lost_later_evals.extend(timeout_later_evals);
 
         self.create_reschedule_later_evals(reschedule_later.clone(), group);
@@ -330,16 +325,16 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             self.input.job_id,
             group,
             tg.count,
-            &untainted.union(&[&migrate, &reschedule_now, &lost]),
+            &untainted.union(&[&migrate, &reschedule_now, lost]),
         );
 
         let is_canarying = dstate.desired_canaries != 0 && !dstate.promoted;
         let stop = self.compute_stop(
             tg,
             &mut name_index,
-            untainted.clone(),
+            &untainted,
             &mut migrate,
-            &lost,
+            lost,
             &canaries,
             &mut reconnecting,
             is_canarying,
@@ -403,7 +398,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
                 &untainted,
                 &migrate,
                 &reschedule_now,
-                &lost,
+                lost,
                 &reconnecting,
                 is_canarying,
             );
@@ -430,7 +425,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             &mut changes,
             place,
             &reschedule_now,
-            &lost,
+            lost,
             under_provisioned_by,
         );
         if place_ready {
@@ -455,6 +450,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             requires_canaries,
         );
 
+        trace.buckets = sets;
         trace.reschedule_now = reschedule_now;
         trace.reschedule_later = reschedule_later;
         self.groups.insert(group.to_string(), trace);

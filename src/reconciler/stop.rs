@@ -19,7 +19,7 @@ impl<'a> Reconciler<'a, '_> {
         &mut self,
         tg: &TaskGroup,
         name_index: &mut NameIndex,
-        untainted: AllocSet<'a>,
+        untainted: &AllocSet<'a>,
         migrate: &mut AllocSet<'a>,
         lost: &AllocSet<'a>,
         canaries: &AllocSet<'a>,
@@ -32,8 +32,10 @@ impl<'a> Reconciler<'a, '_> {
             let followup = followup_evals.get(alloc.id.as_str()).cloned();
             self.stop(alloc, Some(status::LOST), desc::LOST, followup);
         }
+        let without_canaries;
         let untainted = if is_canarying {
-            untainted.difference(&[canaries])
+            without_canaries = untainted.difference(&[canaries]);
+            &without_canaries
         } else {
             untainted
         };
