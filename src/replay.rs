@@ -2,22 +2,26 @@
 //! `GenericScheduler.process` and `computeJobAllocs` gather, the reconcile,
 //! and the plan they would submit.
 
+mod entries;
+mod groups;
+mod plan;
 mod texts;
 
 use std::collections::{BTreeMap, HashMap};
-use std::fmt;
-use std::sync::Arc;
+use std::sync::mpsc;
+use std::{fmt, panic};
 
-use crate::model::{Allocation, Deployment, Evaluation, Job, Node, Snapshot, node_status, status};
+use crate::model::{Allocation, Deployment, Evaluation, Job, Node, Snapshot, TaskGroup};
 use crate::reconciler::{
-    AllocSet, Bucket, ReconcileInput, Reconciler, Reconciliation, TaintContext, TaintedNodes, desc,
-    reason_beyond_node, tainted_nodes,
+    BucketsFn, ReconcileInput, Reconciler, Reconciliation, TaintContext, TaintedNodes, TaintedSets,
+    tainted_nodes,
 };
 use crate::report::*;
 use crate::time::Time;
 use crate::update::UpdateCheck;
 use crate::warning::Warning;
-use texts::Texts;
+use entries::EntryMaker;
+use groups::group_reports;
 
 /// The evaluation ID used when neither `--eval` nor the snapshot names one.
 ///
@@ -83,8 +87,8 @@ impl fmt::Display for ReplayError {
 
 impl std::error::Error for ReplayError {}
 
-/// Reports on at least this many allocations are built on two threads: the
-/// plan beside the groups, half of a bucket's entries beside the other half.
+/// Jobs of at least this many allocations are reported on two threads: one
+/// describes the allocations in their buckets while the other reconciles.
 /// For fewer, starting a thread costs more than it saves.
 const PARALLEL_REPORT_ALLOCS: usize = 10_000;
 
@@ -362,48 +366,20 @@ impl<'a> JobContext<'a> {
         let spec = w.job.or(embedded);
         let job_type = spec.map_or("service", |j| j.job_type.as_str()).to_string();
         let batch = job_type == "batch";
-        let deployment = if batch {
-            None
-        } else {
-            self.deployments.get(&(w.namespace, w.id)).copied()
-        };
         let tainted = tainted_nodes(w.allocs.iter().copied(), |id| self.nodes.get(id).copied());
-        let check = UpdateCheck::default();
-        let update_fn = |alloc: &Allocation, job: &Job, tg: &crate::model::TaskGroup| {
-            check.kind(alloc, job, tg, || {
-                self.nodes.get(alloc.node_id.as_str()).copied()
-            })
-        };
-        let input = ReconcileInput {
-            job: w.job,
-            job_id: w.id,
-            batch,
-            deployment,
-            allocs: w.allocs.clone(),
-            tainted: &tainted,
-            eval_id: self.eval_id,
-            eval_priority: self.eval_priority.unwrap_or(spec.map_or(0, |j| j.priority)),
-            supports_disconnected_clients: self.supports,
-            now: self.now,
-            update_fn: &update_fn,
-        };
-        let rec = Reconciler::new(input).compute();
         let taint = TaintContext {
             tainted: &tainted,
             supports_disconnected_clients: self.supports,
             now: self.now,
         };
-        let (groups, plan) = if w.allocs.len() >= PARALLEL_REPORT_ALLOCS {
-            std::thread::scope(|s| {
-                let plan = s.spawn(|| self.plan(w, &tainted, &rec, &mut Texts::default()));
-                let groups = self.group_reports(w.job, &rec, taint, &mut Texts::default());
-                let plan = plan.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
-                (groups, plan)
-            })
+        let (rec, groups, plan) = if w.allocs.len() >= PARALLEL_REPORT_ALLOCS {
+            self.reconcile_and_report(w, spec, batch, taint)
         } else {
-            let mut texts = Texts::default();
-            let groups = self.group_reports(w.job, &rec, taint, &mut texts);
-            (groups, self.plan(w, &tainted, &rec, &mut texts))
+            let rec = self.reconcile(w, spec, batch, &tainted, &|_, _| {});
+            let mut entries = EntryMaker::new(self.nodes, taint);
+            let groups = group_reports(w.job, &rec, |_, t| entries.buckets(&t.buckets));
+            let plan = self.plan(w, &tainted, &rec, entries.texts());
+            (rec, groups, plan)
         };
         let report = JobReport {
             namespace: w.namespace.to_string(),
@@ -419,288 +395,81 @@ impl<'a> JobContext<'a> {
         inspect(report, &rec, taint)
     }
 
-    fn group_reports<'r>(
-        &self,
-        job: Option<&Job>,
-        rec: &'r Reconciliation<'_>,
-        taint: TaintContext<'_, '_>,
-        texts: &mut Texts<'r>,
-    ) -> Vec<GroupReport>
-    where
-        'a: 'r,
-    {
-        rec.groups
-            .iter()
-            .map(|(name, trace)| {
-                let mut entries =
-                    |b: Bucket| self.bucket_entries(trace.buckets.get(b), taint, texts);
-                let mut set_aside: Vec<SetAsideEntry> = trace
-                    .set_aside
-                    .iter()
-                    .map(|(a, why)| SetAsideEntry {
-                        id: a.id.clone(),
-                        name: a.name.clone(),
-                        reason: why.describe().to_string(),
-                    })
-                    .collect();
-                set_aside.sort_by(|a, b| a.id.cmp(&b.id));
-                let mut later: Vec<RescheduleLater> = trace
-                    .reschedule_later
-                    .iter()
-                    .map(|d| RescheduleLater {
-                        id: d.alloc.id.clone(),
-                        at: d.at,
-                    })
-                    .collect();
-                later.sort_by(|a, b| a.id.cmp(&b.id));
-                GroupReport {
-                    name: name.clone(),
-                    count: job
-                        .filter(|j| !j.stop)
-                        .and_then(|j| j.lookup_task_group(name))
-                        .map_or(0, |tg| tg.count),
-                    removed: trace.removed,
-                    buckets: Buckets {
-                        untainted: entries(Bucket::Untainted),
-                        migrate: entries(Bucket::Migrate),
-                        lost: entries(Bucket::Lost),
-                        disconnecting: entries(Bucket::Disconnecting),
-                        reconnecting: entries(Bucket::Reconnecting),
-                        ignore: entries(Bucket::Ignore),
-                    },
-                    set_aside,
-                    reschedule_now: trace.reschedule_now.ids().map(str::to_string).collect(),
-                    reschedule_later: later,
-                    desired_changes: rec
-                        .results
-                        .desired_tg_updates
-                        .get(name)
-                        .cloned()
-                        .unwrap_or_default(),
-                }
-            })
-            .collect()
-    }
-
-    /// The entries of one bucket; a large one is built in two halves on two
-    /// threads, each with its own shared strings.
-    fn bucket_entries<'r>(
-        &self,
-        set: &AllocSet<'r>,
-        taint: TaintContext<'_, '_>,
-        texts: &mut Texts<'r>,
-    ) -> Vec<BucketEntry>
-    where
-        'a: 'r,
-    {
-        let entries = |allocs: &mut dyn Iterator<Item = &'r Allocation>, texts: &mut Texts<'r>| {
-            let entry = |a| self.bucket_entry(a, taint, texts);
-            allocs.map(entry).collect::<Vec<_>>()
-        };
-        if set.len() < PARALLEL_REPORT_ALLOCS {
-            return entries(&mut set.iter(), texts);
-        }
-        let half = set.len() / 2;
-        std::thread::scope(|s| {
-            let first = s.spawn(|| entries(&mut set.iter().take(half), &mut Texts::default()));
-            let second = entries(&mut set.iter().skip(half), texts);
-            let mut first = first
-                .join()
-                .unwrap_or_else(|e| std::panic::resume_unwind(e));
-            first.extend(second);
-            first
-        })
-    }
-
-    fn bucket_entry<'r>(
-        &self,
-        a: &'r Allocation,
-        taint: TaintContext<'_, '_>,
-        texts: &mut Texts<'r>,
-    ) -> BucketEntry
-    where
-        'a: 'r,
-    {
-        let node = texts.node(&a.node_id, self.nodes);
-        let reason = reason_beyond_node(a, taint, node.node);
-        BucketEntry {
-            id: a.id.clone(),
-            name: a.name.clone(),
-            node_id: Arc::clone(&node.id),
-            node_status: node.status.clone(),
-            reason: reason.map_or_else(|| Arc::clone(&node.desc), Arc::from),
-            client_status: texts.word(&a.client_status),
-            desired_status: texts.word(&a.desired_status),
-        }
-    }
-
-    fn plan<'r>(
+    /// Runs the reconciler on one job, as `computeJobAllocs` sets it up.
+    fn reconcile<'r>(
         &self,
         w: &JobWork<'a>,
-        tainted: &TaintedNodes<'_>,
-        rec: &'r Reconciliation<'_>,
-        texts: &mut Texts<'r>,
-    ) -> Plan
+        spec: Option<&Job>,
+        batch: bool,
+        tainted: &'r TaintedNodes<'r>,
+        buckets_known: &BucketsFn<'r, '_>,
+    ) -> Reconciliation<'r>
     where
         'a: 'r,
     {
-        let r = &rec.results;
-        let mut plan = Plan::default();
-        // updateNonTerminalAllocsToLost: allocations already told to stop on
-        // down or missing nodes are marked lost.
-        for alloc in &w.allocs {
-            let down = || match tainted.get(alloc.node_id.as_str()) {
-                Some(None) => true,
-                Some(Some(n)) => n.status == node_status::DOWN,
-                None => false,
-            };
-            if alloc.server_terminal_status()
-                && matches!(
-                    alloc.client_status.as_str(),
-                    status::RUNNING | status::PENDING
-                )
-                && down()
-            {
-                plan.stop.push(PlanStop {
-                    alloc_id: alloc.id.clone(),
-                    name: alloc.name.clone(),
-                    task_group: texts.word(&alloc.task_group),
-                    client_status: Some(texts.word(status::LOST)),
-                    description: desc::LOST,
-                    followup_eval_id: None,
-                });
-            }
-        }
-        plan.stop.extend(r.stop.iter().map(|s| PlanStop {
-            alloc_id: s.alloc.id.clone(),
-            name: s.alloc.name.clone(),
-            task_group: texts.word(&s.alloc.task_group),
-            client_status: s.client_status.map(|c| texts.word(c)),
-            description: s.description,
-            followup_eval_id: s.followup_eval_id.as_deref().map(str::to_string),
-        }));
-        plan.place = r
-            .place
-            .iter()
-            .map(|p| PlanPlace {
-                task_group: texts.word(p.task_group),
-                name: p.name.to_string(),
-                canary: p.canary,
-                previous_alloc_id: p.previous.map(|a| a.id.clone()),
-                reschedule: p.reschedule,
-                lost: p.lost,
-                downgrade_non_canary: p.downgrade_non_canary,
-                min_job_version: p.min_job_version,
+        let deployment = if batch {
+            None
+        } else {
+            self.deployments.get(&(w.namespace, w.id)).copied()
+        };
+        let check = UpdateCheck::default();
+        let update_fn = |alloc: &Allocation, job: &Job, tg: &TaskGroup| {
+            check.kind(alloc, job, tg, || {
+                self.nodes.get(alloc.node_id.as_str()).copied()
             })
-            .collect();
-        plan.destructive_update = r
-            .destructive_update
-            .iter()
-            .map(|d| PlanDestructive {
-                alloc_id: d.alloc.id.clone(),
-                name: d.name.clone(),
-                task_group: d.task_group.clone(),
-                reason: d.reason.clone(),
-            })
-            .collect();
-        // The scheduler moves in-place updates into the current deployment.
-        let deployment_id = r.deployment.as_ref().map(|d| d.id.clone()).or_else(|| {
-            self.deployments
-                .get(&(w.namespace, w.id))
-                .filter(|_| w.job.is_some_and(|j| !j.is_batch()))
-                .map(|d| d.id.clone())
-        });
-        plan.in_place_update = r
-            .inplace_update
-            .iter()
-            .map(|a| PlanInPlace {
-                alloc_id: a.id.clone(),
-                name: a.name.clone(),
-                deployment_id: deployment_id.clone(),
-            })
-            .collect();
-        let followup =
-            |m: &BTreeMap<&str, crate::reconciler::AllocUpdate<'_>>| -> Vec<PlanFollowupUpdate> {
-                m.values()
-                    .map(|u| PlanFollowupUpdate {
-                        alloc_id: u.alloc.id.clone(),
-                        followup_eval_id: u.followup_eval_id.to_string(),
-                    })
-                    .collect()
-            };
-        plan.disconnect_updates = followup(&r.disconnect_updates);
-        plan.attribute_updates = followup(&r.attribute_updates);
-        plan.reconnect_updates = r
-            .reconnect_updates
-            .keys()
-            .map(|id| PlanReconnect {
-                alloc_id: id.to_string(),
-            })
-            .collect();
-        // A delayed evaluation does not create the follow-up evals, though
-        // the allocations still name them (generic_sched.go:293, 312-321).
-        let followups = r
-            .desired_followup_evals
-            .values()
-            .filter(|_| !self.delayed_eval);
-        plan.followup_evals = followups
-            .flatten()
-            .map(|e| PlanFollowupEval {
-                id: e.id.to_string(),
-                triggered_by: e.triggered_by.to_string(),
-                wait_until: e.wait_until,
-                status_description: e.status_description.to_string(),
-                task_group: e.task_group.clone(),
-                alloc_ids: e.alloc_ids.iter().map(|id| id.to_string()).collect(),
-            })
-            .collect();
-        plan.deployment = r.deployment.as_ref().map(|d| PlanDeployment {
-            id: d.id.clone(),
-            status: d.status.clone(),
-            status_description: d.status_description.clone(),
-            job_version: d.job_version,
-            groups: d
-                .task_groups
-                .iter()
-                .map(|(name, s)| {
-                    (
-                        name.clone(),
-                        PlanDeploymentGroup {
-                            desired_total: s.desired_total,
-                            desired_canaries: s.desired_canaries,
-                            auto_revert: s.auto_revert,
-                            auto_promote: s.auto_promote,
-                            promoted: s.promoted,
-                        },
-                    )
-                })
-                .collect(),
-        });
-        plan.deployment_updates = r
-            .deployment_updates
-            .iter()
-            .map(|u| PlanDeploymentUpdate {
-                deployment_id: u.deployment_id.clone(),
-                status: u.status.to_string(),
-                status_description: u.status_description.to_string(),
-            })
-            .collect();
-        plan.sort();
-        plan
+        };
+        Reconciler::new(ReconcileInput {
+            job: w.job,
+            job_id: w.id,
+            batch,
+            deployment,
+            allocs: w.allocs.clone(),
+            tainted,
+            eval_id: self.eval_id,
+            eval_priority: self.eval_priority.unwrap_or(spec.map_or(0, |j| j.priority)),
+            supports_disconnected_clients: self.supports,
+            now: self.now,
+            update_fn: &update_fn,
+            buckets_known,
+        })
+        .compute()
     }
-}
 
-impl Plan {
-    fn sort(&mut self) {
-        self.stop.sort();
-        self.place.sort();
-        self.destructive_update.sort();
-        self.in_place_update.sort();
-        self.disconnect_updates.sort();
-        self.reconnect_updates.sort();
-        self.attribute_updates.sort();
-        self.followup_evals
-            .sort_by(|a, b| (a.wait_until, &a.id).cmp(&(b.wait_until, &b.id)));
-        self.deployment_updates.sort();
+    /// Reconciles a large job while a second thread describes each group's
+    /// buckets as the reconciler hands them over, then makes the plan here.
+    fn reconcile_and_report<'r>(
+        &self,
+        w: &JobWork<'a>,
+        spec: Option<&Job>,
+        batch: bool,
+        taint: TaintContext<'r, 'r>,
+    ) -> (Reconciliation<'r>, Vec<GroupReport>, Plan)
+    where
+        'a: 'r,
+    {
+        std::thread::scope(|s| {
+            let (tx, rx) = mpsc::channel::<(String, TaintedSets<'r>)>();
+            let maker = s.spawn(move || {
+                let mut entries = EntryMaker::new(self.nodes, taint);
+                let made = rx
+                    .into_iter()
+                    .map(|(group, sets)| (group, entries.buckets(&sets)));
+                made.collect::<HashMap<_, _>>()
+            });
+            // The channel closes only if that thread panicked, which `join` reports.
+            let send = |group: &str, sets: &TaintedSets<'r>| {
+                let _ = tx.send((group.to_string(), sets.clone()));
+            };
+            let rec = self.reconcile(w, spec, batch, taint.tainted, &send);
+            drop(tx);
+            let mut entries = EntryMaker::new(self.nodes, taint);
+            let plan = self.plan(w, taint.tainted, &rec, entries.texts());
+            let mut made = maker.join().unwrap_or_else(|e| panic::resume_unwind(e));
+            let groups = group_reports(w.job, &rec, |name, t| {
+                made.remove(name)
+                    .unwrap_or_else(|| entries.buckets(&t.buckets))
+            });
+            (rec, groups, plan)
+        })
     }
 }

@@ -43,6 +43,9 @@ use crate::update::UpdateKind;
 /// job (`allocUpdateType`).
 pub type UpdateFn<'f> = dyn Fn(&Allocation, &Job, &TaskGroup) -> UpdateKind + 'f;
 
+/// Receives a group's six buckets (see [`ReconcileInput::buckets_known`]).
+pub type BucketsFn<'a, 'f> = dyn Fn(&str, &TaintedSets<'a>) + 'f;
+
 /// Why an allocation was taken out before `filterByTainted`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SetAside {
@@ -88,6 +91,10 @@ pub struct ReconcileInput<'a, 'f> {
     pub supports_disconnected_clients: bool,
     pub now: Time,
     pub update_fn: &'f UpdateFn<'f>,
+    /// Called with each group's buckets as soon as `filterByTainted` has
+    /// made them, so that a caller can describe them while the rest of the
+    /// job is reconciled.
+    pub buckets_known: &'f BucketsFn<'a, 'f>,
 }
 
 /// The reconciler's decisions with what it saw on the way.
@@ -179,6 +186,13 @@ impl<'a, 'f> Reconciler<'a, 'f> {
         }
     }
 
+    /// `filterByTainted` on a group's allocations, handed to `buckets_known`.
+    fn group_buckets(&self, group: &str, set: &AllocSet<'a>) -> TaintedSets<'a> {
+        let sets = set.filter_by_tainted(self.taint_ctx());
+        (self.input.buckets_known)(group, &sets);
+        sets
+    }
+
     /// A deterministic ID for something this evaluation creates: a UUID
     /// derived from the eval, the job and a sequence number.
     fn derive_id(&mut self, kind: &str, scope: &str) -> String {
@@ -215,7 +229,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
     /// `filterAndStopAll`: stops all but the ignored (unknown) allocations,
     /// yet counts them all as stopped, as Nomad does.
     fn filter_and_stop_all(&mut self, group: &str, set: &AllocSet<'a>) -> u64 {
-        let sets = set.filter_by_tainted(self.taint_ctx());
+        let sets = self.group_buckets(group, set);
         self.mark_stop(&sets.untainted, None, desc::NOT_NEEDED);
         self.mark_stop(&sets.migrate, None, desc::NOT_NEEDED);
         self.mark_stop(&sets.lost, Some("lost"), desc::LOST);
@@ -293,7 +307,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
 
         let (canaries, all) = self.cancel_unneeded_canaries(all, &mut changes, &mut trace);
 
-        let sets = all.filter_by_tainted(self.taint_ctx());
+        let sets = self.group_buckets(group, &all);
         changes.ignore += sets.ignore.len() as u64;
         // `computeStop` takes allocations out of these two.
         let mut migrate = sets.migrate.clone();

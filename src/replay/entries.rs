@@ -1,0 +1,60 @@
+//! Bucket entries: one per allocation, the bulk of a large report.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::texts::Texts;
+use crate::model::{Allocation, Node};
+use crate::reconciler::{AllocSet, TaintContext, TaintedSets, reason_beyond_node};
+use crate::report::{BucketEntry, Buckets};
+
+/// Describes allocations in their buckets, sharing repeated strings.
+pub(super) struct EntryMaker<'r, 'c> {
+    nodes: &'c HashMap<&'c str, &'r Node>,
+    taint: TaintContext<'c, 'c>,
+    texts: Texts<'r>,
+}
+
+impl<'r, 'c> EntryMaker<'r, 'c> {
+    pub fn new(nodes: &'c HashMap<&'c str, &'r Node>, taint: TaintContext<'c, 'c>) -> Self {
+        EntryMaker {
+            nodes,
+            taint,
+            texts: Texts::default(),
+        }
+    }
+
+    /// The shared strings, for the rest of the report.
+    pub fn texts(&mut self) -> &mut Texts<'r> {
+        &mut self.texts
+    }
+
+    pub fn buckets(&mut self, sets: &TaintedSets<'r>) -> Buckets {
+        Buckets {
+            untainted: self.entries(&sets.untainted),
+            migrate: self.entries(&sets.migrate),
+            lost: self.entries(&sets.lost),
+            disconnecting: self.entries(&sets.disconnecting),
+            reconnecting: self.entries(&sets.reconnecting),
+            ignore: self.entries(&sets.ignore),
+        }
+    }
+
+    fn entries(&mut self, set: &AllocSet<'r>) -> Vec<BucketEntry> {
+        set.iter().map(|a| self.entry(a)).collect()
+    }
+
+    fn entry(&mut self, a: &'r Allocation) -> BucketEntry {
+        let node = self.texts.node(&a.node_id, self.nodes);
+        let reason = reason_beyond_node(a, self.taint, node.node);
+        BucketEntry {
+            id: a.id.clone(),
+            name: a.name.clone(),
+            node_id: Arc::clone(&node.id),
+            node_status: node.status.clone(),
+            reason: reason.map_or_else(|| Arc::clone(&node.desc), Arc::from),
+            client_status: self.texts.word(&a.client_status),
+            desired_status: self.texts.word(&a.desired_status),
+        }
+    }
+}
