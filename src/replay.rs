@@ -22,6 +22,7 @@ use crate::update::UpdateCheck;
 use crate::warning::Warning;
 use entries::EntryMaker;
 use groups::group_reports;
+use texts::Texts;
 
 /// The evaluation ID used when neither `--eval` nor the snapshot names one.
 ///
@@ -378,7 +379,8 @@ impl<'a> JobContext<'a> {
             let rec = self.reconcile(w, spec, batch, &tainted, &|_, _| {});
             let mut entries = EntryMaker::new(self.nodes, taint);
             let groups = group_reports(w.job, &rec, |_, t| entries.buckets(&t.buckets));
-            let plan = self.plan(w, &tainted, &rec, entries.texts());
+            let stop = self.stops(w, &tainted, &rec, entries.texts());
+            let plan = self.plan(w, &rec, entries.texts(), stop);
             (rec, groups, plan)
         };
         let report = JobReport {
@@ -436,7 +438,8 @@ impl<'a> JobContext<'a> {
     }
 
     /// Reconciles a large job while a second thread describes each group's
-    /// buckets as the reconciler hands them over, then makes the plan here.
+    /// buckets as the reconciler hands them over, then makes the plan, its
+    /// stops on a thread of their own.
     fn reconcile_and_report<'r>(
         &self,
         w: &JobWork<'a>,
@@ -463,7 +466,12 @@ impl<'a> JobContext<'a> {
             let rec = self.reconcile(w, spec, batch, taint.tainted, &send);
             drop(tx);
             let mut entries = EntryMaker::new(self.nodes, taint);
-            let plan = self.plan(w, taint.tainted, &rec, entries.texts());
+            let plan = std::thread::scope(|s| {
+                let stop = s.spawn(|| self.stops(w, taint.tainted, &rec, &mut Texts::default()));
+                let plan = self.plan(w, &rec, entries.texts(), Vec::new());
+                let stop = stop.join().unwrap_or_else(|e| panic::resume_unwind(e));
+                Plan { stop, ..plan }
+            });
             let mut made = maker.join().unwrap_or_else(|e| panic::resume_unwind(e));
             let groups = group_reports(w.job, &rec, |name, t| {
                 made.remove(name)

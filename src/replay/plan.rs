@@ -9,18 +9,19 @@ use crate::reconciler::{AllocUpdate, Reconciliation, TaintedNodes, desc};
 use crate::report::*;
 
 impl<'a> JobContext<'a> {
-    pub(super) fn plan<'r>(
+    /// The plan's stops, sorted: those of `updateNonTerminalAllocsToLost`,
+    /// then the reconciler's.
+    pub(super) fn stops<'r>(
         &self,
         w: &JobWork<'a>,
         tainted: &TaintedNodes<'_>,
         rec: &'r Reconciliation<'_>,
         texts: &mut Texts<'r>,
-    ) -> Plan
+    ) -> Vec<PlanStop>
     where
         'a: 'r,
     {
-        let r = &rec.results;
-        let mut plan = Plan::default();
+        let mut stop = Vec::new();
         // updateNonTerminalAllocsToLost: allocations already told to stop on
         // down or missing nodes are marked lost.
         for alloc in &w.allocs {
@@ -36,7 +37,7 @@ impl<'a> JobContext<'a> {
                 )
                 && down()
             {
-                plan.stop.push(PlanStop {
+                stop.push(PlanStop {
                     alloc_id: alloc.id.clone(),
                     name: alloc.name.clone(),
                     task_group: texts.word(&alloc.task_group),
@@ -46,7 +47,7 @@ impl<'a> JobContext<'a> {
                 });
             }
         }
-        plan.stop.extend(r.stop.iter().map(|s| PlanStop {
+        stop.extend(rec.results.stop.iter().map(|s| PlanStop {
             alloc_id: s.alloc.id.clone(),
             name: s.alloc.name.clone(),
             task_group: texts.word(&s.alloc.task_group),
@@ -54,6 +55,26 @@ impl<'a> JobContext<'a> {
             description: s.description,
             followup_eval_id: s.followup_eval_id.as_deref().map(str::to_string),
         }));
+        stop.sort();
+        stop
+    }
+
+    /// The plan, around its `stop` list from [`Self::stops`].
+    pub(super) fn plan<'r>(
+        &self,
+        w: &JobWork<'a>,
+        rec: &'r Reconciliation<'_>,
+        texts: &mut Texts<'r>,
+        stop: Vec<PlanStop>,
+    ) -> Plan
+    where
+        'a: 'r,
+    {
+        let r = &rec.results;
+        let mut plan = Plan {
+            stop,
+            ..Plan::default()
+        };
         plan.place = r
             .place
             .iter()
@@ -166,7 +187,6 @@ impl<'a> JobContext<'a> {
 
 impl Plan {
     fn sort(&mut self) {
-        self.stop.sort();
         self.place.sort();
         self.destructive_update.sort();
         self.in_place_update.sort();
