@@ -339,7 +339,8 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             self.input.job_id,
             group,
             tg.count,
-            &untainted.union(&[&migrate, &reschedule_now, lost]),
+            // Disjoint: filterByRescheduleable splits, buckets partition.
+            &[&untainted, &migrate, &reschedule_now, lost],
         );
 
         let is_canarying = dstate.desired_canaries != 0 && !dstate.promoted;
@@ -362,8 +363,8 @@ impl<'a, 'f> Reconciler<'a, 'f> {
         // Nomad adds every reconnect update so far, from earlier groups too.
         changes.ignore += self.result.reconnect_updates.len() as u64;
 
-        let (ignore, inplace, destructive_why) = self.compute_updates(job, tg, &untainted);
-        let destructive: AllocSet<'a> = destructive_why.iter().map(|(a, _)| *a).collect();
+        let ([ignore, inplace, destructive], destructive_why) =
+            self.compute_updates(job, tg, &untainted);
         changes.ignore += ignore.len() as u64;
         changes.in_place_update += inplace.len() as u64;
         trace.updates = UpdateSplit {
@@ -492,28 +493,28 @@ impl<'a, 'f> Reconciler<'a, 'f> {
     }
 
     /// `computeUpdates`: splits the untainted allocations into ignore,
-    /// in-place and destructive (in ID order, each with why); in-place ones
-    /// go straight to the result.
+    /// in-place and destructive, with why each destructive one is (in ID
+    /// order); in-place ones go straight to the result.
     #[allow(clippy::type_complexity)]
     fn compute_updates(
         &mut self,
         job: &Job,
         tg: &TaskGroup,
         untainted: &AllocSet<'a>,
-    ) -> (AllocSet<'a>, AllocSet<'a>, Vec<(&'a Allocation, Arc<str>)>) {
-        let mut destructive = Vec::new();
-        let [ignore, inplace] = untainted.split(|alloc| {
-            match (self.input.update_fn)(alloc, job, tg) {
-                UpdateKind::Ignore => return Some(0),
-                UpdateKind::Destructive(why) => destructive.push((alloc, why)),
-                UpdateKind::InPlace => {
-                    self.result.inplace_update.push(alloc);
-                    return Some(1);
-                }
+    ) -> ([AllocSet<'a>; 3], Vec<(&'a Allocation, Arc<str>)>) {
+        let mut why = Vec::new();
+        let sets = untainted.split(|alloc| match (self.input.update_fn)(alloc, job, tg) {
+            UpdateKind::Ignore => Some(0),
+            UpdateKind::InPlace => {
+                self.result.inplace_update.push(alloc);
+                Some(1)
             }
-            None
+            UpdateKind::Destructive(reason) => {
+                why.push((alloc, reason));
+                Some(2)
+            }
         });
-        (ignore, inplace, destructive)
+        (sets, why)
     }
 
     /// `computeReconnecting`: reconnecting allocations that resume, unless

@@ -28,9 +28,19 @@ impl Bitmap {
     /// `bitmapFrom`: sized to hold `min_size`, the set's length and its
     /// highest index (plus one when that is a multiple of 8), rounded up to 8.
     pub fn from_set(input: &AllocSet<'_>, min_size: u64) -> Bitmap {
-        let indexes: Vec<u64> = input.iter().map(|a| a.index()).collect();
+        Bitmap::from_sets(&[input], min_size)
+    }
+
+    /// `bitmapFrom` of the union of `sets`, which must be disjoint (as
+    /// buckets are), without making the union.
+    pub fn from_sets(sets: &[&AllocSet<'_>], min_size: u64) -> Bitmap {
+        let indexes: Vec<u64> = sets
+            .iter()
+            .flat_map(|s| s.iter())
+            .map(|a| a.index())
+            .collect();
         let highest = indexes.iter().copied().max().unwrap_or(0);
-        let min_size = min_size.max(input.len() as u64);
+        let min_size = min_size.max(indexes.len() as u64);
         let mut size = if highest < min_size {
             min_size
         } else if highest % 8 == 0 {
@@ -146,13 +156,14 @@ pub struct NameIndex {
 }
 
 impl NameIndex {
-    pub fn new(job: &str, group: &str, count: i64, in_use: &AllocSet<'_>) -> NameIndex {
+    /// `in_use` holds disjoint sets, whose union Nomad passes.
+    pub fn new(job: &str, group: &str, count: i64, in_use: &[&AllocSet<'_>]) -> NameIndex {
         let count = count.max(0) as u64;
         NameIndex {
             job: job.to_string(),
             group: group.to_string(),
             count,
-            bitmap: Bitmap::from_set(in_use, count),
+            bitmap: Bitmap::from_sets(in_use, count),
         }
     }
 

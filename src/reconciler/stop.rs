@@ -91,7 +91,7 @@ impl<'a> Reconciler<'a, '_> {
 
         if !migrate.is_empty() {
             let mut migrating_names =
-                NameIndex::new(self.input.job_id, &tg.name, tg.count, migrate);
+                NameIndex::new(self.input.job_id, &tg.name, tg.count, &[migrate]);
             let remove_names = migrating_names.highest(remove as u64);
             let mut stopped = AllocSet::new();
             for alloc in migrate.iter() {
