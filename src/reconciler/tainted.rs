@@ -239,6 +239,18 @@ pub fn classify(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> Bucket {
 
 /// The rule of `filterByTainted` that decides one allocation's bucket.
 pub fn classify_rule(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> TaintRule {
+    classify_rule_with(alloc, ctx, || {
+        ctx.tainted.get(alloc.node_id.as_str()).copied()
+    })
+}
+
+/// [`classify_rule`], with `tainted` giving the allocation's node's entry
+/// in the tainted map (asked only if needed), for callers that know it.
+pub fn classify_rule_with<'n>(
+    alloc: &Allocation,
+    ctx: TaintContext<'_, '_>,
+    tainted: impl FnOnce() -> Option<Option<&'n Node>>,
+) -> TaintRule {
     if alloc.terminal_status() {
         return TaintRule::Terminal;
     }
@@ -252,7 +264,7 @@ pub fn classify_rule(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> TaintRule
     if disco && alloc.client_status == status::UNKNOWN {
         return TaintRule::ClientUnknown;
     }
-    let Some(tainted) = ctx.tainted.get(alloc.node_id.as_str()) else {
+    let Some(tainted) = tainted() else {
         return match alloc.reconnected() {
             (true, true) => TaintRule::HealthyNodeReconnectedAfterExpiry,
             (true, false) => TaintRule::HealthyNodeReconnected,
@@ -295,14 +307,16 @@ pub fn node_desc(node: Option<&Node>) -> String {
 
 /// One line naming the facts that put `alloc` in its bucket.
 pub fn reason(alloc: &Allocation, ctx: TaintContext<'_, '_>, node: Option<&Node>) -> String {
-    reason_beyond_node(alloc, ctx, node).unwrap_or_else(|| node_desc(node))
+    let rule = classify_rule(alloc, ctx);
+    reason_beyond_node(alloc, rule, node).unwrap_or_else(|| node_desc(node))
 }
 
-/// [`reason`], or `None` where it is the node's description alone, which
-/// one string can then give for all allocations of the node.
+/// [`reason`] for the allocation's `rule`, or `None` where it is the node's
+/// description alone, which one string can then give for all allocations
+/// of the node.
 pub fn reason_beyond_node(
     alloc: &Allocation,
-    ctx: TaintContext<'_, '_>,
+    rule: TaintRule,
     node: Option<&Node>,
 ) -> Option<String> {
     let node_desc = || node_desc(node);
@@ -322,7 +336,7 @@ pub fn reason_beyond_node(
             .last_reconnect()
             .map_or(String::new(), |t| format!("client reconnected {t}"))
     };
-    Some(match classify_rule(alloc, ctx) {
+    Some(match rule {
         TaintRule::HealthyNode | TaintRule::TaintedNodeKept => return None,
         TaintRule::Terminal => format!(
             "terminal (desired {}, client {})",

@@ -5,18 +5,20 @@ use std::sync::Arc;
 
 use super::texts::Texts;
 use crate::model::{Allocation, Node};
-use crate::reconciler::{AllocSet, TaintContext, TaintedSets, reason_beyond_node};
+use crate::reconciler::{
+    AllocSet, TaintContext, TaintedSets, classify_rule_with, reason_beyond_node,
+};
 use crate::report::{BucketEntry, Buckets};
 
 /// Describes allocations in their buckets, sharing repeated strings.
-pub(super) struct EntryMaker<'r, 'c> {
-    nodes: &'c HashMap<&'c str, &'r Node>,
-    taint: TaintContext<'c, 'c>,
+pub(super) struct EntryMaker<'r> {
+    nodes: &'r HashMap<&'r str, &'r Node>,
+    taint: TaintContext<'r, 'r>,
     texts: Texts<'r>,
 }
 
-impl<'r, 'c> EntryMaker<'r, 'c> {
-    pub fn new(nodes: &'c HashMap<&'c str, &'r Node>, taint: TaintContext<'c, 'c>) -> Self {
+impl<'r> EntryMaker<'r> {
+    pub fn new(nodes: &'r HashMap<&'r str, &'r Node>, taint: TaintContext<'r, 'r>) -> Self {
         EntryMaker {
             nodes,
             taint,
@@ -45,8 +47,9 @@ impl<'r, 'c> EntryMaker<'r, 'c> {
     }
 
     fn entry(&mut self, a: &'r Allocation) -> BucketEntry {
-        let node = self.texts.node(&a.node_id, self.nodes);
-        let reason = reason_beyond_node(a, self.taint, node.node);
+        let node = self.texts.node(&a.node_id, self.nodes, self.taint.tainted);
+        let rule = classify_rule_with(a, self.taint, || node.tainted);
+        let reason = reason_beyond_node(a, rule, node.node);
         BucketEntry {
             id: a.id.clone(),
             name: a.name.clone(),

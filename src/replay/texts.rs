@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::model::Node;
-use crate::reconciler::node_desc;
+use crate::reconciler::{TaintedNodes, node_desc};
 
 /// Shared strings, by the snapshot string each one copies.
 #[derive(Default)]
@@ -22,6 +22,8 @@ pub(super) struct Texts<'s> {
 pub(super) struct NodeTexts<'s> {
     /// `None`: garbage-collected.
     pub node: Option<&'s Node>,
+    /// The node's entry in the tainted map, if it has one.
+    pub tainted: Option<Option<&'s Node>>,
     pub id: Arc<str>,
     pub status: Option<Arc<str>>,
     /// The node as bucket reasons describe it.
@@ -39,12 +41,18 @@ impl<'s> Texts<'s> {
         w
     }
 
-    /// The node `id`, as `nodes` has it.
-    pub fn node(&mut self, id: &'s str, nodes: &HashMap<&str, &'s Node>) -> &NodeTexts<'s> {
+    /// The node `id`, as `nodes` and `tainted` have it.
+    pub fn node(
+        &mut self,
+        id: &'s str,
+        nodes: &HashMap<&str, &'s Node>,
+        tainted: &TaintedNodes<'s>,
+    ) -> &NodeTexts<'s> {
         self.nodes.entry(id).or_insert_with(|| {
             let node = nodes.get(id).copied();
             NodeTexts {
                 node,
+                tainted: tainted.get(id).copied(),
                 id: Arc::from(id),
                 status: node.map(|n| Arc::from(n.status.as_str())),
                 desc: Arc::from(node_desc(node)),
