@@ -27,8 +27,8 @@ pub use reschedule::{
 };
 pub use results::*;
 pub use tainted::{
-    Bucket, TaintContext, TaintRule, TaintedNodes, TaintedSets, classify, classify_rule,
-    classify_rule_with, node_desc, reason, reason_beyond_node, tainted_nodes,
+    Bucket, ReasonKind, TaintContext, TaintRule, TaintedNodes, TaintedSets, classify,
+    classify_rule, classify_rule_with, node_desc, reason, reason_beyond_node, tainted_nodes,
 };
 pub use trace::{GroupTrace, PlacementBasis, UpdateSplit};
 

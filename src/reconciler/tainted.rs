@@ -133,6 +133,18 @@ impl<'a> AllocSet<'a> {
     }
 }
 
+/// What an allocation's bucket reason depends on, so that callers describing
+/// many allocations can share the reasons that repeat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReasonKind {
+    /// The node alone: its description ([`node_desc`]).
+    Node,
+    /// The node and the allocation's client and desired statuses.
+    Statuses,
+    /// The allocation's own times as well (unknown since, reconnected at).
+    Times,
+}
+
 /// Which check of `filterByTainted` decided an allocation's bucket, in the
 /// order the checks run; explanations name the rule, reports the bucket.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -189,6 +201,20 @@ impl TaintRule {
                 Bucket::Reconnecting
             }
             TaintRule::DisconnectedNodeRunning => Bucket::Disconnecting,
+        }
+    }
+
+    /// What [`reason`] says for this rule depends on.
+    pub fn reason_kind(self) -> ReasonKind {
+        match self {
+            TaintRule::HealthyNode | TaintRule::TaintedNodeKept => ReasonKind::Node,
+            TaintRule::DisconnectExpired
+            | TaintRule::ClientUnknown
+            | TaintRule::HealthyNodeReconnectedAfterExpiry
+            | TaintRule::HealthyNodeReconnected
+            | TaintRule::ReadyNodeReconnectedAfterExpiry
+            | TaintRule::ReadyNodeReconnected => ReasonKind::Times,
+            _ => ReasonKind::Statuses,
         }
     }
 
@@ -312,8 +338,7 @@ pub fn reason(alloc: &Allocation, ctx: TaintContext<'_, '_>, node: Option<&Node>
 }
 
 /// [`reason`] for the allocation's `rule`, or `None` where it is the node's
-/// description alone, which one string can then give for all allocations
-/// of the node.
+/// description alone ([`ReasonKind::Node`]).
 pub fn reason_beyond_node(
     alloc: &Allocation,
     rule: TaintRule,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::texts::Texts;
 use crate::model::{Allocation, Node};
 use crate::reconciler::{
-    AllocSet, TaintContext, TaintedSets, classify_rule_with, reason_beyond_node,
+    AllocSet, ReasonKind, TaintContext, TaintedSets, classify_rule_with, reason_beyond_node,
 };
 use crate::report::{BucketEntry, Buckets};
 
@@ -49,13 +49,24 @@ impl<'r> EntryMaker<'r> {
     fn entry(&mut self, a: &'r Allocation) -> BucketEntry {
         let node = self.texts.node(&a.node_id, self.nodes, self.taint.tainted);
         let rule = classify_rule_with(a, self.taint, || node.tainted);
-        let reason = reason_beyond_node(a, rule, node.node);
+        let (node_id, node_status, node_desc) = (
+            Arc::clone(&node.id),
+            node.status.clone(),
+            Arc::clone(&node.desc),
+        );
+        let node = node.node;
+        let beyond_node = || reason_beyond_node(a, rule, node).unwrap_or_default();
+        let reason = match rule.reason_kind() {
+            ReasonKind::Node => node_desc,
+            ReasonKind::Statuses => self.texts.reason(rule, a, beyond_node),
+            ReasonKind::Times => Arc::from(beyond_node()),
+        };
         BucketEntry {
             id: a.id.clone(),
             name: a.name.clone(),
-            node_id: Arc::clone(&node.id),
-            node_status: node.status.clone(),
-            reason: reason.map_or_else(|| Arc::clone(&node.desc), Arc::from),
+            node_id,
+            node_status,
+            reason,
             client_status: self.texts.word(&a.client_status),
             desired_status: self.texts.word(&a.desired_status),
         }

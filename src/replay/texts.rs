@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::model::Node;
-use crate::reconciler::{TaintedNodes, node_desc};
+use crate::model::{Allocation, Node};
+use crate::reconciler::{TaintRule, TaintedNodes, node_desc};
 
 /// Shared strings, by the snapshot string each one copies.
 #[derive(Default)]
@@ -16,6 +16,8 @@ pub(super) struct Texts<'s> {
     /// groups take few values, so they are nearly always here.
     recent: [Option<Arc<str>>; 4],
     nodes: HashMap<&'s str, NodeTexts<'s>>,
+    /// Bucket reasons without times, by rule, node, client and desired status.
+    reasons: HashMap<(TaintRule, &'s str, &'s str, &'s str), Arc<str>>,
 }
 
 /// A node as bucket entries show it.
@@ -39,6 +41,23 @@ impl<'s> Texts<'s> {
         self.recent.rotate_right(1);
         self.recent[0] = Some(Arc::clone(&w));
         w
+    }
+
+    /// The reason of `rule` (one without times) for `alloc`, made by `make`
+    /// for the first allocation of its node and statuses.
+    pub fn reason(
+        &mut self,
+        rule: TaintRule,
+        alloc: &'s Allocation,
+        make: impl FnOnce() -> String,
+    ) -> Arc<str> {
+        let key = (
+            rule,
+            &*alloc.node_id,
+            &*alloc.client_status,
+            &*alloc.desired_status,
+        );
+        Arc::clone(self.reasons.entry(key).or_insert_with(|| Arc::from(make())))
     }
 
     /// The node `id`, as `nodes` and `tainted` have it.
