@@ -88,9 +88,10 @@ impl fmt::Display for ReplayError {
 
 impl std::error::Error for ReplayError {}
 
-/// Jobs of at least this many allocations are reported on two threads: one
-/// describes the allocations in their buckets while the other reconciles.
-/// For fewer, starting a thread costs more than it saves.
+/// Jobs of at least this many allocations are replayed on two threads: one
+/// describes the allocations in their buckets while the other reconciles,
+/// and the tainted nodes and the plan are made in two halves. For fewer,
+/// starting a thread costs more than it saves.
 const PARALLEL_REPORT_ALLOCS: usize = 10_000;
 
 /// One job to evaluate: its spec (absent when purged) and its allocations.
@@ -367,7 +368,7 @@ impl<'a> JobContext<'a> {
         let spec = w.job.or(embedded);
         let job_type = spec.map_or("service", |j| j.job_type.as_str()).to_string();
         let batch = job_type == "batch";
-        let tainted = tainted_nodes(w.allocs.iter().copied(), |id| self.nodes.get(id).copied());
+        let tainted = self.tainted_nodes(&w.allocs);
         let taint = TaintContext {
             tainted: &tainted,
             supports_disconnected_clients: self.supports,
@@ -395,6 +396,21 @@ impl<'a> JobContext<'a> {
             plan,
         };
         inspect(report, &rec, taint)
+    }
+
+    /// `taintedNodes`; for many allocations, each half on its own thread.
+    fn tainted_nodes(&self, allocs: &[&'a Allocation]) -> TaintedNodes<'a> {
+        let node = |id: &str| self.nodes.get(id).copied();
+        if allocs.len() < PARALLEL_REPORT_ALLOCS {
+            return tainted_nodes(allocs.iter().copied(), node);
+        }
+        let (first, second) = allocs.split_at(allocs.len() / 2);
+        std::thread::scope(|s| {
+            let first = s.spawn(|| tainted_nodes(first.iter().copied(), node));
+            let mut tainted = tainted_nodes(second.iter().copied(), node);
+            tainted.extend(first.join().unwrap_or_else(|e| panic::resume_unwind(e)));
+            tainted
+        })
     }
 
     /// Runs the reconciler on one job, as `computeJobAllocs` sets it up.
