@@ -4,9 +4,8 @@
 //! Functions return the first difference found as a reason instead of a bool,
 //! so plan-inspect can explain a destructive update.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-use std::ptr;
+mod check;
+
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -15,6 +14,7 @@ use crate::model::{
     Allocation, ConsulConnect, ConsulGateway, GoValue, Job, NetworkResource, Node, RequestedDevice,
     Resources, Service, SidecarService, SidecarTask, TaskGroup, deep_equal, maps_equal,
 };
+pub use check::UpdateCheck;
 
 /// How an existing allocation meets a new job version.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,44 +47,6 @@ pub fn alloc_update_kind(
         || node,
         |old_job| tasks_updated(new_job, old_job, &new_group.name).map(Arc::from),
     )
-}
-
-/// [`alloc_update_kind`] for many allocations: all allocations of one job
-/// version compare the same with the new job, so each pair of versions (and
-/// group) is compared once, not once per allocation.
-///
-/// Pairs are keyed by address, so the jobs must outlive the check, as a
-/// snapshot's jobs outlive its replay.
-#[derive(Default)]
-pub struct UpdateCheck {
-    diffs: RefCell<HashMap<DiffKey, Option<Arc<str>>>>,
-}
-
-/// The old job (none when the allocation embeds none), the new job and group.
-type DiffKey = (Option<*const Job>, *const Job, *const TaskGroup);
-
-impl UpdateCheck {
-    /// `node` finds the allocation's node, looked up only if needed.
-    pub fn kind<'n>(
-        &self,
-        existing: &Allocation,
-        new_job: &Job,
-        new_group: &TaskGroup,
-        node: impl FnOnce() -> Option<&'n Node>,
-    ) -> UpdateKind {
-        let key = (
-            existing.job.as_ref().map(Arc::as_ptr),
-            ptr::from_ref(new_job),
-            ptr::from_ref(new_group),
-        );
-        update_kind(existing, new_job, node, |old_job| {
-            self.diffs
-                .borrow_mut()
-                .entry(key)
-                .or_insert_with(|| tasks_updated(new_job, old_job, &new_group.name).map(Arc::from))
-                .clone()
-        })
-    }
 }
 
 /// `genericAllocUpdateFn` with `tasksUpdated(newJob, oldJob, group)` given.
@@ -836,8 +798,18 @@ mod tests {
         }))
     }
 
+    /// `alloc_update_kind`, checked against `UpdateCheck` (asked twice, so
+    /// that its second answer comes from what it remembers).
     fn kind(existing: &Allocation, new: &Job, node: Option<&Node>) -> UpdateKind {
-        alloc_update_kind(existing, new, &new.task_groups[0], node)
+        let want = alloc_update_kind(existing, new, &new.task_groups[0], node);
+        let check = UpdateCheck::default();
+        for _ in 0..2 {
+            assert_eq!(
+                check.kind(existing, new, &new.task_groups[0], || node),
+                want
+            );
+        }
+        want
     }
 
     #[test]

@@ -238,3 +238,69 @@ pub(super) fn name_order<T>(
     keyed.sort_by_key(|(index, _)| *index);
     keyed.into_iter().map(|(_, t)| t).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn allocs(ids: &[&str]) -> Vec<Allocation> {
+        ids.iter()
+            .map(|id| Allocation {
+                id: id.to_string(),
+                ..Allocation::default()
+            })
+            .collect()
+    }
+
+    fn ids(set: &AllocSet<'_>) -> Vec<String> {
+        set.ids().map(str::to_string).collect()
+    }
+
+    /// IDs sharing their first 8 bytes, or shorter than 8, still sort as
+    /// strings do.
+    #[test]
+    fn orders_by_id_whatever_the_first_bytes() {
+        let all = allocs(&["alloc-0010", "b", "alloc-002", "", "alloc-001", "a\0", "a"]);
+        let set: AllocSet = all.iter().rev().collect();
+        let mut want: Vec<String> = all.iter().map(|a| a.id.clone()).collect();
+        want.sort();
+        assert_eq!(ids(&set), want);
+        let mut inserted = AllocSet::new();
+        all.iter().for_each(|a| inserted.insert(a));
+        assert_eq!(ids(&inserted), want);
+        assert!(set.contains("alloc-002") && !set.contains("alloc-00"));
+    }
+
+    #[test]
+    fn set_operations() {
+        let all = allocs(&["a1", "a2", "a3", "b1", "b2"]);
+        let pick = |ids: &[&str]| -> AllocSet<'_> {
+            all.iter()
+                .filter(|a| ids.contains(&a.id.as_str()))
+                .collect()
+        };
+        let (x, y, z) = (
+            pick(&["a1", "a3", "b2"]),
+            pick(&["a2", "a3"]),
+            pick(&["b2"]),
+        );
+        assert_eq!(ids(&x.union(&[&y, &z])), ["a1", "a2", "a3", "b2"]);
+        assert_eq!(ids(&x.difference(&[&y, &z])), ["a1"]);
+        assert_eq!(ids(&x.difference(&[])), ["a1", "a3", "b2"]);
+        let keys = ["b2".to_string(), "a1".to_string(), "zz".to_string()];
+        assert_eq!(ids(&x.from_keys(&keys)), ["a1", "b2"]);
+        let [ones, twos] = x.split(|a| Some(usize::from(!a.id.ends_with('1'))));
+        assert_eq!(ids(&ones), ["a1"]);
+        assert_eq!(ids(&twos), ["a3", "b2"]);
+    }
+
+    /// Of two allocations with one ID, the later is kept, as a map would.
+    #[test]
+    fn duplicates_keep_the_last() {
+        let mut all = allocs(&["x", "y", "x"]);
+        all[2].name = "later".into();
+        let set: AllocSet = all.iter().collect();
+        assert_eq!(ids(&set), ["x", "y"]);
+        assert_eq!(set.get("x").map(|a| a.name.as_str()), Some("later"));
+    }
+}

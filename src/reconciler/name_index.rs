@@ -15,8 +15,8 @@ const DENSE_BITS: u64 = 1 << 24;
 
 /// Nomad's byte-aligned `Bitmap`. Its size matters: a search for free
 /// indexes is bounded by it. Bits are kept in words as Nomad does, except
-/// past [`DENSE_BITS`], where set bits are kept sparse so that a hostile
-/// index (`web[4294967295]`) costs nothing.
+/// past 2^24, where set bits are kept sparse so that a hostile index
+/// (`web[4294967295]`) costs nothing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bitmap {
     size: u64,

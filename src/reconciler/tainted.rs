@@ -383,3 +383,19 @@ pub fn reason_beyond_node(
         TaintRule::ClientUnknown => format!("client unknown; {}", unknown()),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `reason_beyond_node` leaves the reason to the node exactly for the
+    /// rules whose reason is the node's.
+    #[test]
+    fn node_reasons_are_the_node_kind() {
+        let alloc = Allocation::default();
+        for rule in TaintRule::ALL {
+            let is_node = reason_beyond_node(&alloc, rule, None).is_none();
+            assert_eq!(is_node, rule.reason_kind() == ReasonKind::Node, "{rule:?}");
+        }
+    }
+}
