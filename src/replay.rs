@@ -2,18 +2,27 @@
 //! `GenericScheduler.process` and `computeJobAllocs` gather, the reconcile,
 //! and the plan they would submit.
 
-use std::collections::{BTreeMap, HashMap};
-use std::fmt;
+mod entries;
+mod groups;
+mod plan;
+mod texts;
 
-use crate::model::{Allocation, Deployment, Evaluation, Job, Node, Snapshot, node_status, status};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::mpsc;
+use std::{fmt, panic};
+
+use crate::model::{Allocation, Deployment, Evaluation, Job, Node, Snapshot, TaskGroup};
 use crate::reconciler::{
-    Bucket, ReconcileInput, Reconciler, Reconciliation, TaintContext, TaintedNodes, desc, reason,
+    BucketsFn, ReconcileInput, Reconciler, Reconciliation, TaintContext, TaintedNodes, TaintedSets,
     tainted_nodes,
 };
 use crate::report::*;
 use crate::time::Time;
-use crate::update::alloc_update_kind;
+use crate::update::UpdateCheck;
 use crate::warning::Warning;
+use entries::EntryMaker;
+use groups::group_reports;
+use texts::Texts;
 
 /// The evaluation ID used when neither `--eval` nor the snapshot names one.
 ///
@@ -78,6 +87,12 @@ impl fmt::Display for ReplayError {
 }
 
 impl std::error::Error for ReplayError {}
+
+/// Jobs of at least this many allocations are replayed on two threads: one
+/// describes the allocations in their buckets while the other reconciles,
+/// and the tainted nodes and the plan are made in two halves. For fewer,
+/// starting a thread costs more than it saves.
+const PARALLEL_REPORT_ALLOCS: usize = 10_000;
 
 /// One job to evaluate: its spec (absent when purged) and its allocations.
 struct JobWork<'a> {
@@ -353,38 +368,21 @@ impl<'a> JobContext<'a> {
         let spec = w.job.or(embedded);
         let job_type = spec.map_or("service", |j| j.job_type.as_str()).to_string();
         let batch = job_type == "batch";
-        let deployment = if batch {
-            None
-        } else {
-            self.deployments.get(&(w.namespace, w.id)).copied()
-        };
-        let tainted = tainted_nodes(w.allocs.iter().copied(), |id| self.nodes.get(id).copied());
-        let update_fn = |alloc: &Allocation, job: &Job, tg: &crate::model::TaskGroup| {
-            alloc_update_kind(
-                alloc,
-                job,
-                tg,
-                self.nodes.get(alloc.node_id.as_str()).copied(),
-            )
-        };
-        let input = ReconcileInput {
-            job: w.job,
-            job_id: w.id,
-            batch,
-            deployment,
-            allocs: w.allocs.clone(),
-            tainted: &tainted,
-            eval_id: self.eval_id,
-            eval_priority: self.eval_priority.unwrap_or(spec.map_or(0, |j| j.priority)),
-            supports_disconnected_clients: self.supports,
-            now: self.now,
-            update_fn: &update_fn,
-        };
-        let rec = Reconciler::new(input).compute();
+        let tainted = self.tainted_nodes(&w.allocs);
         let taint = TaintContext {
             tainted: &tainted,
             supports_disconnected_clients: self.supports,
             now: self.now,
+        };
+        let (rec, groups, plan) = if w.allocs.len() >= PARALLEL_REPORT_ALLOCS {
+            self.reconcile_and_report(w, spec, batch, taint)
+        } else {
+            let rec = self.reconcile(w, spec, batch, &tainted, &|_, _| {});
+            let mut entries = EntryMaker::new(self.nodes, taint);
+            let groups = group_reports(w.job, &rec, |_, t| entries.buckets(&t.buckets));
+            let stop = self.stops(w, &tainted, &rec, entries.texts());
+            let plan = self.plan(w, &rec, entries.texts(), stop);
+            (rec, groups, plan)
         };
         let report = JobReport {
             namespace: w.namespace.to_string(),
@@ -394,246 +392,108 @@ impl<'a> JobContext<'a> {
             priority: spec.map_or(0, |j| j.priority),
             stopped: w.job.is_none_or(|j| j.stop),
             purged: w.job.is_none(),
-            groups: self.group_reports(w.job, &rec, taint),
-            plan: self.plan(w, &tainted, &rec),
+            groups,
+            plan,
         };
         inspect(report, &rec, taint)
     }
 
-    fn group_reports(
-        &self,
-        job: Option<&Job>,
-        rec: &Reconciliation<'_>,
-        taint: TaintContext<'_, '_>,
-    ) -> Vec<GroupReport> {
-        rec.groups
-            .iter()
-            .map(|(name, trace)| {
-                let entries = |b: Bucket| -> Vec<BucketEntry> {
-                    trace
-                        .buckets
-                        .get(b)
-                        .iter()
-                        .map(|a| {
-                            let node = self.nodes.get(a.node_id.as_str()).copied();
-                            BucketEntry {
-                                id: a.id.clone(),
-                                name: a.name.clone(),
-                                node_id: a.node_id.clone(),
-                                node_status: node.map(|n| n.status.clone()),
-                                client_status: a.client_status.clone(),
-                                desired_status: a.desired_status.clone(),
-                                reason: reason(a, taint, node),
-                            }
-                        })
-                        .collect()
-                };
-                let mut set_aside: Vec<SetAsideEntry> = trace
-                    .set_aside
-                    .iter()
-                    .map(|(a, why)| SetAsideEntry {
-                        id: a.id.clone(),
-                        name: a.name.clone(),
-                        reason: why.describe().to_string(),
-                    })
-                    .collect();
-                set_aside.sort_by(|a, b| a.id.cmp(&b.id));
-                let mut later: Vec<RescheduleLater> = trace
-                    .reschedule_later
-                    .iter()
-                    .map(|d| RescheduleLater {
-                        id: d.alloc.id.clone(),
-                        at: d.at,
-                    })
-                    .collect();
-                later.sort_by(|a, b| a.id.cmp(&b.id));
-                GroupReport {
-                    name: name.clone(),
-                    count: job
-                        .filter(|j| !j.stop)
-                        .and_then(|j| j.lookup_task_group(name))
-                        .map_or(0, |tg| tg.count),
-                    removed: trace.removed,
-                    buckets: Buckets {
-                        untainted: entries(Bucket::Untainted),
-                        migrate: entries(Bucket::Migrate),
-                        lost: entries(Bucket::Lost),
-                        disconnecting: entries(Bucket::Disconnecting),
-                        reconnecting: entries(Bucket::Reconnecting),
-                        ignore: entries(Bucket::Ignore),
-                    },
-                    set_aside,
-                    reschedule_now: trace.reschedule_now.ids().map(str::to_string).collect(),
-                    reschedule_later: later,
-                    desired_changes: rec
-                        .results
-                        .desired_tg_updates
-                        .get(name)
-                        .cloned()
-                        .unwrap_or_default(),
-                }
-            })
-            .collect()
-    }
-
-    fn plan(&self, w: &JobWork<'a>, tainted: &TaintedNodes<'_>, rec: &Reconciliation<'_>) -> Plan {
-        let r = &rec.results;
-        let mut plan = Plan::default();
-        // updateNonTerminalAllocsToLost: allocations already told to stop on
-        // down or missing nodes are marked lost.
-        for alloc in &w.allocs {
-            let down = match tainted.get(alloc.node_id.as_str()) {
-                Some(None) => true,
-                Some(Some(n)) => n.status == node_status::DOWN,
-                None => false,
-            };
-            if down
-                && alloc.server_terminal_status()
-                && matches!(
-                    alloc.client_status.as_str(),
-                    status::RUNNING | status::PENDING
-                )
-            {
-                plan.stop.push(PlanStop {
-                    alloc_id: alloc.id.clone(),
-                    name: alloc.name.clone(),
-                    task_group: alloc.task_group.clone(),
-                    client_status: Some(status::LOST.to_string()),
-                    description: desc::LOST.to_string(),
-                    followup_eval_id: None,
-                });
-            }
+    /// `taintedNodes`; for many allocations, each half on its own thread.
+    fn tainted_nodes(&self, allocs: &[&'a Allocation]) -> TaintedNodes<'a> {
+        let node = |id: &str| self.nodes.get(id).copied();
+        if allocs.len() < PARALLEL_REPORT_ALLOCS {
+            return tainted_nodes(allocs.iter().copied(), node);
         }
-        plan.stop.extend(r.stop.iter().map(|s| PlanStop {
-            alloc_id: s.alloc.id.clone(),
-            name: s.alloc.name.clone(),
-            task_group: s.alloc.task_group.clone(),
-            client_status: s.client_status.map(str::to_string),
-            description: s.description.to_string(),
-            followup_eval_id: s.followup_eval_id.clone(),
-        }));
-        plan.place = r
-            .place
-            .iter()
-            .map(|p| PlanPlace {
-                task_group: p.task_group.clone(),
-                name: p.name.clone(),
-                canary: p.canary,
-                previous_alloc_id: p.previous.map(|a| a.id.clone()),
-                reschedule: p.reschedule,
-                lost: p.lost,
-                downgrade_non_canary: p.downgrade_non_canary,
-                min_job_version: p.min_job_version,
-            })
-            .collect();
-        plan.destructive_update = r
-            .destructive_update
-            .iter()
-            .map(|d| PlanDestructive {
-                alloc_id: d.alloc.id.clone(),
-                name: d.name.clone(),
-                task_group: d.task_group.clone(),
-                reason: d.reason.clone(),
-            })
-            .collect();
-        // The scheduler moves in-place updates into the current deployment.
-        let deployment_id = r.deployment.as_ref().map(|d| d.id.clone()).or_else(|| {
-            self.deployments
-                .get(&(w.namespace, w.id))
-                .filter(|_| w.job.is_some_and(|j| !j.is_batch()))
-                .map(|d| d.id.clone())
-        });
-        plan.in_place_update = r
-            .inplace_update
-            .iter()
-            .map(|a| PlanInPlace {
-                alloc_id: a.id.clone(),
-                name: a.name.clone(),
-                deployment_id: deployment_id.clone(),
-            })
-            .collect();
-        let followup =
-            |m: &BTreeMap<&str, crate::reconciler::AllocUpdate<'_>>| -> Vec<PlanFollowupUpdate> {
-                m.values()
-                    .map(|u| PlanFollowupUpdate {
-                        alloc_id: u.alloc.id.clone(),
-                        followup_eval_id: u.followup_eval_id.clone(),
-                    })
-                    .collect()
-            };
-        plan.disconnect_updates = followup(&r.disconnect_updates);
-        plan.attribute_updates = followup(&r.attribute_updates);
-        plan.reconnect_updates = r
-            .reconnect_updates
-            .keys()
-            .map(|id| PlanReconnect {
-                alloc_id: id.to_string(),
-            })
-            .collect();
-        // A delayed evaluation does not create the follow-up evals, though
-        // the allocations still name them (generic_sched.go:293, 312-321).
-        let followups = r
-            .desired_followup_evals
-            .values()
-            .filter(|_| !self.delayed_eval);
-        plan.followup_evals = followups
-            .flatten()
-            .map(|e| PlanFollowupEval {
-                id: e.id.clone(),
-                triggered_by: e.triggered_by.to_string(),
-                wait_until: e.wait_until,
-                status_description: e.status_description.to_string(),
-                task_group: e.task_group.clone(),
-                alloc_ids: e.alloc_ids.clone(),
-            })
-            .collect();
-        plan.deployment = r.deployment.as_ref().map(|d| PlanDeployment {
-            id: d.id.clone(),
-            status: d.status.clone(),
-            status_description: d.status_description.clone(),
-            job_version: d.job_version,
-            groups: d
-                .task_groups
-                .iter()
-                .map(|(name, s)| {
-                    (
-                        name.clone(),
-                        PlanDeploymentGroup {
-                            desired_total: s.desired_total,
-                            desired_canaries: s.desired_canaries,
-                            auto_revert: s.auto_revert,
-                            auto_promote: s.auto_promote,
-                            promoted: s.promoted,
-                        },
-                    )
-                })
-                .collect(),
-        });
-        plan.deployment_updates = r
-            .deployment_updates
-            .iter()
-            .map(|u| PlanDeploymentUpdate {
-                deployment_id: u.deployment_id.clone(),
-                status: u.status.to_string(),
-                status_description: u.status_description.to_string(),
-            })
-            .collect();
-        plan.sort();
-        plan
+        let (first, second) = allocs.split_at(allocs.len() / 2);
+        std::thread::scope(|s| {
+            let first = s.spawn(|| tainted_nodes(first.iter().copied(), node));
+            let mut tainted = tainted_nodes(second.iter().copied(), node);
+            tainted.extend(first.join().unwrap_or_else(|e| panic::resume_unwind(e)));
+            tainted
+        })
     }
-}
 
-impl Plan {
-    fn sort(&mut self) {
-        self.stop.sort();
-        self.place.sort();
-        self.destructive_update.sort();
-        self.in_place_update.sort();
-        self.disconnect_updates.sort();
-        self.reconnect_updates.sort();
-        self.attribute_updates.sort();
-        self.followup_evals
-            .sort_by(|a, b| (a.wait_until, &a.id).cmp(&(b.wait_until, &b.id)));
-        self.deployment_updates.sort();
+    /// Runs the reconciler on one job, as `computeJobAllocs` sets it up.
+    fn reconcile<'r>(
+        &self,
+        w: &JobWork<'a>,
+        spec: Option<&Job>,
+        batch: bool,
+        tainted: &'r TaintedNodes<'r>,
+        buckets_known: &BucketsFn<'r, '_>,
+    ) -> Reconciliation<'r>
+    where
+        'a: 'r,
+    {
+        let deployment = if batch {
+            None
+        } else {
+            self.deployments.get(&(w.namespace, w.id)).copied()
+        };
+        let check = UpdateCheck::default();
+        let update_fn = |alloc: &Allocation, job: &Job, tg: &TaskGroup| {
+            check.kind(alloc, job, tg, || {
+                self.nodes.get(alloc.node_id.as_str()).copied()
+            })
+        };
+        Reconciler::new(ReconcileInput {
+            job: w.job,
+            job_id: w.id,
+            batch,
+            deployment,
+            allocs: w.allocs.clone(),
+            tainted,
+            eval_id: self.eval_id,
+            eval_priority: self.eval_priority.unwrap_or(spec.map_or(0, |j| j.priority)),
+            supports_disconnected_clients: self.supports,
+            now: self.now,
+            update_fn: &update_fn,
+            buckets_known,
+        })
+        .compute()
+    }
+
+    /// Reconciles a large job while a second thread describes each group's
+    /// buckets as the reconciler hands them over, then makes the plan, its
+    /// stops on a thread of their own.
+    fn reconcile_and_report<'r>(
+        &self,
+        w: &JobWork<'a>,
+        spec: Option<&Job>,
+        batch: bool,
+        taint: TaintContext<'r, 'r>,
+    ) -> (Reconciliation<'r>, Vec<GroupReport>, Plan)
+    where
+        'a: 'r,
+    {
+        std::thread::scope(|s| {
+            let (tx, rx) = mpsc::channel::<(String, TaintedSets<'r>)>();
+            let maker = s.spawn(move || {
+                let mut entries = EntryMaker::new(self.nodes, taint);
+                let made = rx
+                    .into_iter()
+                    .map(|(group, sets)| (group, entries.buckets(&sets)));
+                made.collect::<HashMap<_, _>>()
+            });
+            // The channel closes only if that thread panicked, which `join` reports.
+            let send = |group: &str, sets: &TaintedSets<'r>| {
+                let _ = tx.send((group.to_string(), sets.clone()));
+            };
+            let rec = self.reconcile(w, spec, batch, taint.tainted, &send);
+            drop(tx);
+            let mut entries = EntryMaker::new(self.nodes, taint);
+            let plan = std::thread::scope(|s| {
+                let stop = s.spawn(|| self.stops(w, taint.tainted, &rec, &mut Texts::default()));
+                let plan = self.plan(w, &rec, entries.texts(), Vec::new());
+                let stop = stop.join().unwrap_or_else(|e| panic::resume_unwind(e));
+                Plan { stop, ..plan }
+            });
+            let mut made = maker.join().unwrap_or_else(|e| panic::resume_unwind(e));
+            let groups = group_reports(w.job, &rec, |name, t| {
+                made.remove(name)
+                    .unwrap_or_else(|| entries.buckets(&t.buckets))
+            });
+            (rec, groups, plan)
+        })
     }
 }

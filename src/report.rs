@@ -2,8 +2,13 @@
 //!
 //! These types are the machine-readable contract (`docs/json-schema.md`).
 //! Every list is sorted, so the same snapshot gives the same bytes.
+//!
+//! Strings that many entries repeat (node IDs and statuses, reasons, task
+//! groups) are shared `Arc<str>`s, and the scheduler's fixed texts are
+//! `&'static str`: a report on a million allocations holds no copy of them.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -89,12 +94,12 @@ pub struct Buckets {
 pub struct BucketEntry {
     pub id: String,
     pub name: String,
-    pub node_id: String,
+    pub node_id: Arc<str>,
     /// The node's status, or null when the node is garbage-collected.
-    pub node_status: Option<String>,
-    pub client_status: String,
-    pub desired_status: String,
-    pub reason: String,
+    pub node_status: Option<Arc<str>>,
+    pub client_status: Arc<str>,
+    pub desired_status: Arc<str>,
+    pub reason: Arc<str>,
 }
 
 /// An allocation removed before `filterByTainted`.
@@ -131,16 +136,16 @@ pub struct Plan {
 pub struct PlanStop {
     pub alloc_id: String,
     pub name: String,
-    pub task_group: String,
+    pub task_group: Arc<str>,
     /// The client status the stop sets (`lost`), or null to leave it.
-    pub client_status: Option<String>,
-    pub description: String,
+    pub client_status: Option<Arc<str>>,
+    pub description: &'static str,
     pub followup_eval_id: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct PlanPlace {
-    pub task_group: String,
+    pub task_group: Arc<str>,
     pub name: String,
     pub canary: bool,
     pub previous_alloc_id: Option<String>,

@@ -4,12 +4,17 @@
 //! Functions return the first difference found as a reason instead of a bool,
 //! so plan-inspect can explain a destructive update.
 
+mod check;
+
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use crate::model::{
     Allocation, ConsulConnect, ConsulGateway, GoValue, Job, NetworkResource, Node, RequestedDevice,
     Resources, Service, SidecarService, SidecarTask, TaskGroup, deep_equal, maps_equal,
 };
+pub use check::UpdateCheck;
 
 /// How an existing allocation meets a new job version.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,7 +22,7 @@ pub enum UpdateKind {
     /// Nothing to do: same job version, or a terminal allocation.
     Ignore,
     /// The allocation must be stopped and replaced, for this reason.
-    Destructive(String),
+    Destructive(Arc<str>),
     /// The allocation can be updated where it runs.
     InPlace,
 }
@@ -36,12 +41,33 @@ pub fn alloc_update_kind(
     new_group: &TaskGroup,
     node: Option<&Node>,
 ) -> UpdateKind {
-    let no_job = Job::default();
-    let old_job = existing.job.as_deref().unwrap_or(&no_job);
+    update_kind(
+        existing,
+        new_job,
+        || node,
+        |old_job| tasks_updated(new_job, old_job, &new_group.name).map(Arc::from),
+    )
+}
+
+/// `genericAllocUpdateFn` with `tasksUpdated(newJob, oldJob, group)` given.
+fn update_kind<'n>(
+    existing: &Allocation,
+    new_job: &Job,
+    node: impl FnOnce() -> Option<&'n Node>,
+    tasks_updated: impl FnOnce(&Job) -> Option<Arc<str>>,
+) -> UpdateKind {
+    let no_job;
+    let old_job = match existing.job.as_deref() {
+        Some(job) => job,
+        None => {
+            no_job = Job::default();
+            &no_job
+        }
+    };
     if old_job.job_modify_index == new_job.job_modify_index {
         return UpdateKind::Ignore;
     }
-    if let Some(reason) = tasks_updated(new_job, old_job, &new_group.name) {
+    if let Some(reason) = tasks_updated(old_job) {
         return UpdateKind::Destructive(reason);
     }
     // Terminal batch allocations are kept by the reconciler; updating them
@@ -49,15 +75,17 @@ pub fn alloc_update_kind(
     if existing.terminal_status() {
         return UpdateKind::Ignore;
     }
-    let Some(node) = node else {
-        return UpdateKind::Destructive(format!("node {} no longer exists", existing.node_id));
+    let Some(node) = node() else {
+        let reason = format!("node {} no longer exists", existing.node_id);
+        return UpdateKind::Destructive(reason.into());
     };
     // Nomad 1.3 matches datacenters exactly, without globs.
     if !new_job.datacenters.contains(&node.datacenter) {
-        return UpdateKind::Destructive(format!(
+        let reason = format!(
             "node {} is no longer in the job's datacenters (it is in {:?})",
             node.id, node.datacenter
-        ));
+        );
+        return UpdateKind::Destructive(reason.into());
     }
     UpdateKind::InPlace
 }
@@ -770,8 +798,18 @@ mod tests {
         }))
     }
 
+    /// `alloc_update_kind`, checked against `UpdateCheck` (asked twice, so
+    /// that its second answer comes from what it remembers).
     fn kind(existing: &Allocation, new: &Job, node: Option<&Node>) -> UpdateKind {
-        alloc_update_kind(existing, new, &new.task_groups[0], node)
+        let want = alloc_update_kind(existing, new, &new.task_groups[0], node);
+        let check = UpdateCheck::default();
+        for _ in 0..2 {
+            assert_eq!(
+                check.kind(existing, new, &new.task_groups[0], || node),
+                want
+            );
+        }
+        want
     }
 
     #[test]

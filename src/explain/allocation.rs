@@ -516,7 +516,7 @@ fn job_update(trace: &GroupTrace<'_>, job: &JobReport, alloc: &Allocation) -> Op
     };
     Some(
         Step::new("Job update", conclusion)
-            .fact("first difference", why)
+            .fact("first difference", &**why)
             .fact(
                 "allowed now",
                 format!(

@@ -15,7 +15,7 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, name: &str) -> Result<Explanation,
         .collect();
     let Some(group) = places
         .first()
-        .map(|p| p.task_group.as_str())
+        .map(|p| &*p.task_group)
         .or(destructive.first().map(|d| d.task_group.as_str()))
     else {
         return Err(ExplainError::NotPlaced {

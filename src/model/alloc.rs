@@ -521,15 +521,13 @@ impl Allocation {
     /// `NextRescheduleTime`: when a failed allocation may be rescheduled, and
     /// whether it may be at all.
     pub fn next_reschedule_time(&self) -> (Time, bool) {
+        // Checked first: most allocations are not failed.
+        if self.desired_status == status::STOP || self.client_status != status::FAILED {
+            return (Time::ZERO, false);
+        }
         let fail_time = self.last_event_time();
         match self.reschedule_policy() {
-            Some(policy)
-                if self.desired_status != status::STOP
-                    && self.client_status == status::FAILED
-                    && !fail_time.is_zero() =>
-            {
-                self.next_reschedule_from(fail_time, policy)
-            }
+            Some(policy) if !fail_time.is_zero() => self.next_reschedule_from(fail_time, policy),
             _ => (Time::ZERO, false),
         }
     }

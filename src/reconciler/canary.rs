@@ -1,5 +1,7 @@
 //! Canaries: cancelling stale ones and placing new ones.
 
+use std::borrow::Cow;
+
 use super::{
     AllocSet, DesiredChanges, GroupTrace, NameIndex, PlaceResult, Reconciler, SetAside, desc,
 };
@@ -65,7 +67,7 @@ impl<'a> Reconciler<'a, '_> {
     /// deployment is paused or failed, places the missing ones.
     pub(super) fn compute_canaries(
         &mut self,
-        tg: &TaskGroup,
+        tg: &'a TaskGroup,
         dstate: &mut DeploymentState,
         destructive: &AllocSet<'a>,
         canaries: &AllocSet<'a>,
@@ -80,8 +82,8 @@ impl<'a> Reconciler<'a, '_> {
         changes.canary += (wanted - canaries.len() as i64).max(0) as u64;
         for name in name_index.next_canaries(changes.canary, canaries, destructive) {
             self.result.place.push(PlaceResult {
-                name,
-                task_group: tg.name.clone(),
+                name: Cow::Owned(name),
+                task_group: &tg.name,
                 canary: true,
                 previous: None,
                 reschedule: false,

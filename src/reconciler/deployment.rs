@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{AllocSet, DeploymentUpdate, PlaceResult, Reconciler};
+use super::{AllocSet, DeploymentUpdate, Reconciler};
 use crate::model::{Deployment, DeploymentState, Job, TaskGroup, deployment_status as ds};
 
 impl<'a> Reconciler<'a, '_> {
@@ -132,13 +132,13 @@ impl<'a> Reconciler<'a, '_> {
         inplace: &AllocSet<'a>,
         migrate: &AllocSet<'a>,
         reschedule_now: &AllocSet<'a>,
-        place: &[PlaceResult<'a>],
+        placements: usize,
         reschedule_later: &[super::DelayedReschedule<'a>],
         requires_canaries: bool,
     ) -> bool {
         let nothing_left = destructive.len()
             + inplace.len()
-            + place.len()
+            + placements
             + migrate.len()
             + reschedule_now.len()
             + reschedule_later.len()

@@ -2,6 +2,7 @@
 //! delays and `max_client_disconnect` timeouts, batched in 5 s windows.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::{AllocSet, AllocUpdate, DelayedReschedule, FollowupEval, Reconciler, desc, trigger};
 use crate::time::SECOND;
@@ -20,9 +21,9 @@ impl<'a> Reconciler<'a, '_> {
         group: &str,
         triggered_by: &'static str,
         describe_all: bool,
-    ) -> (Vec<FollowupEval>, HashMap<String, String>) {
+    ) -> (Vec<FollowupEval<'a>>, HashMap<&'a str, Arc<str>>) {
         delays.sort_by(|a, b| a.at.cmp(&b.at).then_with(|| a.alloc.id.cmp(&b.alloc.id)));
-        let mut evals: Vec<FollowupEval> = Vec::new();
+        let mut evals: Vec<FollowupEval<'a>> = Vec::new();
         let mut by_alloc = HashMap::with_capacity(delays.len());
         for d in delays {
             let start_new = evals
@@ -39,7 +40,7 @@ impl<'a> Reconciler<'a, '_> {
                     ""
                 };
                 evals.push(FollowupEval {
-                    id: self.derive_id(triggered_by, group),
+                    id: Arc::from(self.derive_id(triggered_by, group)),
                     triggered_by,
                     wait_until: d.at,
                     status_description: description,
@@ -48,13 +49,13 @@ impl<'a> Reconciler<'a, '_> {
                 });
             }
             let eval = evals.last_mut().expect("a batch was started above");
-            eval.alloc_ids.push(d.alloc.id.clone());
-            by_alloc.insert(d.alloc.id.clone(), eval.id.clone());
+            eval.alloc_ids.push(&d.alloc.id);
+            by_alloc.insert(d.alloc.id.as_str(), Arc::clone(&eval.id));
         }
         (evals, by_alloc)
     }
 
-    fn append_followup_evals(&mut self, group: &str, evals: Vec<FollowupEval>) {
+    fn append_followup_evals(&mut self, group: &str, evals: Vec<FollowupEval<'a>>) {
         self.result
             .desired_followup_evals
             .entry(group.to_string())
@@ -68,7 +69,7 @@ impl<'a> Reconciler<'a, '_> {
         &mut self,
         delays: Vec<DelayedReschedule<'a>>,
         group: &str,
-    ) -> HashMap<String, String> {
+    ) -> HashMap<&'a str, Arc<str>> {
         if delays.is_empty() {
             return HashMap::new();
         }
@@ -86,7 +87,7 @@ impl<'a> Reconciler<'a, '_> {
         &mut self,
         disconnecting: &AllocSet<'a>,
         group: &str,
-    ) -> HashMap<String, String> {
+    ) -> HashMap<&'a str, Arc<str>> {
         if disconnecting.is_empty() {
             return HashMap::new();
         }
@@ -96,13 +97,14 @@ impl<'a> Reconciler<'a, '_> {
         }
         let (evals, by_alloc) =
             self.batch_followups(delays, group, trigger::MAX_DISCONNECT_TIMEOUT, true);
-        for (id, eval_id) in &by_alloc {
-            if let Some(alloc) = disconnecting.get(id) {
+        // In ID order, as the map keeps them.
+        for alloc in disconnecting.iter() {
+            if let Some(eval_id) = by_alloc.get(alloc.id.as_str()) {
                 self.result.disconnect_updates.insert(
                     &alloc.id,
                     AllocUpdate {
                         alloc,
-                        followup_eval_id: eval_id.clone(),
+                        followup_eval_id: Arc::clone(eval_id),
                     },
                 );
             }
@@ -121,12 +123,12 @@ impl<'a> Reconciler<'a, '_> {
         let allocs: Vec<_> = later.iter().map(|d| d.alloc).collect();
         let by_alloc = self.create_lost_later_evals(later, group);
         for alloc in allocs {
-            if let Some(eval_id) = by_alloc.get(&alloc.id) {
+            if let Some(eval_id) = by_alloc.get(alloc.id.as_str()) {
                 self.result.attribute_updates.insert(
                     &alloc.id,
                     AllocUpdate {
                         alloc,
-                        followup_eval_id: eval_id.clone(),
+                        followup_eval_id: Arc::clone(eval_id),
                     },
                 );
             }

@@ -27,12 +27,13 @@ pub use reschedule::{
 };
 pub use results::*;
 pub use tainted::{
-    Bucket, TaintContext, TaintRule, TaintedNodes, TaintedSets, classify, classify_rule, reason,
-    tainted_nodes,
+    Bucket, ReasonKind, TaintContext, TaintRule, TaintedNodes, TaintedSets, classify,
+    classify_rule, classify_rule_with, node_desc, reason, reason_beyond_node, tainted_nodes,
 };
 pub use trace::{GroupTrace, PlacementBasis, UpdateSplit};
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::model::{Allocation, Deployment, DeploymentState, Job, TaskGroup};
 use crate::time::Time;
@@ -41,6 +42,9 @@ use crate::update::UpdateKind;
 /// Decides ignore / destructive / in-place for an allocation against the new
 /// job (`allocUpdateType`).
 pub type UpdateFn<'f> = dyn Fn(&Allocation, &Job, &TaskGroup) -> UpdateKind + 'f;
+
+/// Receives a group's six buckets (see [`ReconcileInput::buckets_known`]).
+pub type BucketsFn<'a, 'f> = dyn Fn(&str, &TaintedSets<'a>) + 'f;
 
 /// Why an allocation was taken out before `filterByTainted`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,6 +91,10 @@ pub struct ReconcileInput<'a, 'f> {
     pub supports_disconnected_clients: bool,
     pub now: Time,
     pub update_fn: &'f UpdateFn<'f>,
+    /// Called with each group's buckets as soon as `filterByTainted` has
+    /// made them, so that a caller can describe them while the rest of the
+    /// job is reconciled.
+    pub buckets_known: &'f BucketsFn<'a, 'f>,
 }
 
 /// The reconciler's decisions with what it saw on the way.
@@ -108,8 +116,6 @@ pub struct Reconciler<'a, 'f> {
     result: ReconcileResults<'a>,
     groups: BTreeMap<String, GroupTrace<'a>>,
     ids_issued: u64,
-    /// Why each destructive update is destructive.
-    destructive_reasons: HashMap<&'a str, String>,
     /// The current group's `computeStopByReconnecting` decisions.
     reconnect_decisions: Vec<ReconnectDecision<'a>>,
 }
@@ -126,7 +132,6 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             result: ReconcileResults::default(),
             groups: BTreeMap::new(),
             ids_issued: 0,
-            destructive_reasons: HashMap::new(),
             reconnect_decisions: Vec::new(),
         }
     }
@@ -159,16 +164,18 @@ impl<'a, 'f> Reconciler<'a, 'f> {
 
     /// `newAllocMatrix`: allocations by task group, plus every group of the job.
     fn alloc_matrix(&self) -> BTreeMap<String, AllocSet<'a>> {
-        let mut m: BTreeMap<String, AllocSet<'a>> = BTreeMap::new();
+        let mut m: BTreeMap<&'a str, Vec<&'a Allocation>> = BTreeMap::new();
         for alloc in &self.input.allocs {
-            m.entry(alloc.task_group.clone()).or_default().insert(alloc);
+            m.entry(&alloc.task_group).or_default().push(alloc);
         }
         if let Some(job) = self.input.job {
             for tg in &job.task_groups {
-                m.entry(tg.name.clone()).or_default();
+                m.entry(&tg.name).or_default();
             }
         }
-        m
+        m.into_iter()
+            .map(|(group, allocs)| (group.to_string(), allocs.into_iter().collect()))
+            .collect()
     }
 
     fn taint_ctx(&self) -> TaintContext<'a, 'a> {
@@ -177,6 +184,13 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             supports_disconnected_clients: self.input.supports_disconnected_clients,
             now: self.input.now,
         }
+    }
+
+    /// `filterByTainted` on a group's allocations, handed to `buckets_known`.
+    fn group_buckets(&self, group: &str, set: &AllocSet<'a>) -> TaintedSets<'a> {
+        let sets = set.filter_by_tainted(self.taint_ctx());
+        (self.input.buckets_known)(group, &sets);
+        sets
     }
 
     /// A deterministic ID for something this evaluation creates: a UUID
@@ -215,7 +229,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
     /// `filterAndStopAll`: stops all but the ignored (unknown) allocations,
     /// yet counts them all as stopped, as Nomad does.
     fn filter_and_stop_all(&mut self, group: &str, set: &AllocSet<'a>) -> u64 {
-        let sets = set.filter_by_tainted(self.taint_ctx());
+        let sets = self.group_buckets(group, set);
         self.mark_stop(&sets.untainted, None, desc::NOT_NEEDED);
         self.mark_stop(&sets.migrate, None, desc::NOT_NEEDED);
         self.mark_stop(&sets.lost, Some("lost"), desc::LOST);
@@ -241,7 +255,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
         alloc: &'a Allocation,
         client_status: Option<&'static str>,
         description: &'static str,
-        followup_eval_id: Option<String>,
+        followup_eval_id: Option<Arc<str>>,
     ) {
         self.result.stop.push(StopResult {
             alloc,
@@ -293,17 +307,12 @@ impl<'a, 'f> Reconciler<'a, 'f> {
 
         let (canaries, all) = self.cancel_unneeded_canaries(all, &mut changes, &mut trace);
 
-        let sets = all.filter_by_tainted(self.taint_ctx());
+        let sets = self.group_buckets(group, &all);
         changes.ignore += sets.ignore.len() as u64;
-        let TaintedSets {
-            untainted,
-            mut migrate,
-            lost,
-            disconnecting,
-            mut reconnecting,
-            ..
-        } = sets.clone();
-        trace.buckets = sets;
+        // `computeStop` takes allocations out of these two.
+        let mut migrate = sets.migrate.clone();
+        let mut reconnecting = sets.reconnecting.clone();
+        let (lost, disconnecting) = (&sets.lost, &sets.disconnecting);
 
         let rctx = RescheduleContext {
             batch: self.input.batch,
@@ -315,13 +324,13 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             untainted,
             now: reschedule_now,
             later: reschedule_later,
-        } = untainted.filter_by_rescheduleable(rctx, false);
+        } = sets.untainted.filter_by_rescheduleable(rctx, false);
         let reschedule_disconnecting = disconnecting.filter_by_rescheduleable(rctx, true).now;
         let reschedule_now = reschedule_now.union(&[&reschedule_disconnecting]);
 
         let lost_later = lost.delay_by_stop_after_client_disconnect(self.input.now);
         let mut lost_later_evals = self.create_lost_later_evals(lost_later.clone(), group);
-        let timeout_later_evals = self.create_timeout_later_evals(&disconnecting, group);
+        let timeout_later_evals = self.create_timeout_later_evals(disconnecting, group);
         lost_later_evals.extend(timeout_later_evals);
 
         self.create_reschedule_later_evals(reschedule_later.clone(), group);
@@ -330,16 +339,17 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             self.input.job_id,
             group,
             tg.count,
-            &untainted.union(&[&migrate, &reschedule_now, &lost]),
+            // Disjoint: filterByRescheduleable splits, buckets partition.
+            &[&untainted, &migrate, &reschedule_now, lost],
         );
 
         let is_canarying = dstate.desired_canaries != 0 && !dstate.promoted;
         let stop = self.compute_stop(
             tg,
             &mut name_index,
-            untainted.clone(),
+            &untainted,
             &mut migrate,
-            &lost,
+            lost,
             &canaries,
             &mut reconnecting,
             is_canarying,
@@ -353,19 +363,14 @@ impl<'a, 'f> Reconciler<'a, 'f> {
         // Nomad adds every reconnect update so far, from earlier groups too.
         changes.ignore += self.result.reconnect_updates.len() as u64;
 
-        let (ignore, inplace, destructive) = self.compute_updates(job, tg, &untainted);
+        let ([ignore, inplace, destructive], destructive_why) =
+            self.compute_updates(job, tg, &untainted);
         changes.ignore += ignore.len() as u64;
         changes.in_place_update += inplace.len() as u64;
         trace.updates = UpdateSplit {
             ignore: ignore.clone(),
             inplace: inplace.clone(),
-            destructive: destructive
-                .iter()
-                .map(|a| {
-                    let why = self.destructive_reasons.get(a.id.as_str()).cloned();
-                    (a, why.unwrap_or_default())
-                })
-                .collect(),
+            destructive: destructive_why,
         };
         if !existing_deployment {
             dstate.desired_total += (destructive.len() + inplace.len()) as i64;
@@ -408,7 +413,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
                 &untainted,
                 &migrate,
                 &reschedule_now,
-                &lost,
+                lost,
                 &reconnecting,
                 is_canarying,
             );
@@ -429,17 +434,19 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             place_ready,
             ..trace.placement
         };
+        let placements = place.len();
         let under_provisioned_by = self.compute_replacements(
             place_ready,
             &mut changes,
-            &place,
+            place,
             &reschedule_now,
-            &lost,
+            lost,
             under_provisioned_by,
         );
         if place_ready {
             trace.placement.destructive_allowed = under_provisioned_by;
-            self.compute_destructive_updates(&destructive, under_provisioned_by, &mut changes, tg);
+            let why = &trace.updates.destructive;
+            self.compute_destructive_updates(why, under_provisioned_by, &mut changes, tg);
         } else {
             changes.ignore += destructive.len() as u64;
         }
@@ -453,11 +460,12 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             &inplace,
             &migrate,
             &reschedule_now,
-            &place,
+            placements,
             &reschedule_later,
             requires_canaries,
         );
 
+        trace.buckets = sets;
         trace.reschedule_now = reschedule_now;
         trace.reschedule_later = reschedule_later;
         self.groups.insert(group.to_string(), trace);
@@ -485,29 +493,28 @@ impl<'a, 'f> Reconciler<'a, 'f> {
     }
 
     /// `computeUpdates`: splits the untainted allocations into ignore,
-    /// in-place and destructive; in-place ones go straight to the result.
+    /// in-place and destructive, with why each destructive one is (in ID
+    /// order); in-place ones go straight to the result.
+    #[allow(clippy::type_complexity)]
     fn compute_updates(
         &mut self,
         job: &Job,
         tg: &TaskGroup,
         untainted: &AllocSet<'a>,
-    ) -> (AllocSet<'a>, AllocSet<'a>, AllocSet<'a>) {
-        let (mut ignore, mut inplace, mut destructive) =
-            (AllocSet::new(), AllocSet::new(), AllocSet::new());
-        for alloc in untainted.iter() {
-            match (self.input.update_fn)(alloc, job, tg) {
-                UpdateKind::Ignore => ignore.insert(alloc),
-                UpdateKind::Destructive(why) => {
-                    self.destructive_reasons.insert(&alloc.id, why);
-                    destructive.insert(alloc)
-                }
-                UpdateKind::InPlace => {
-                    inplace.insert(alloc);
-                    self.result.inplace_update.push(alloc);
-                }
+    ) -> ([AllocSet<'a>; 3], Vec<(&'a Allocation, Arc<str>)>) {
+        let mut why = Vec::new();
+        let sets = untainted.split(|alloc| match (self.input.update_fn)(alloc, job, tg) {
+            UpdateKind::Ignore => Some(0),
+            UpdateKind::InPlace => {
+                self.result.inplace_update.push(alloc);
+                Some(1)
             }
-        }
-        (ignore, inplace, destructive)
+            UpdateKind::Destructive(reason) => {
+                why.push((alloc, reason));
+                Some(2)
+            }
+        });
+        (sets, why)
     }
 
     /// `computeReconnecting`: reconnecting allocations that resume, unless

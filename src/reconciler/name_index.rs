@@ -10,21 +10,37 @@ pub fn alloc_name(job: &str, group: &str, idx: u64) -> String {
     format!("{job}.{group}[{idx}]")
 }
 
+/// Indexes below this are kept one bit each (2 MiB at most), the rest sparse.
+const DENSE_BITS: u64 = 1 << 24;
+
 /// Nomad's byte-aligned `Bitmap`. Its size matters: a search for free
-/// indexes is bounded by it. Set bits are kept sparse so that a hostile index
+/// indexes is bounded by it. Bits are kept in words as Nomad does, except
+/// past 2^24, where set bits are kept sparse so that a hostile index
 /// (`web[4294967295]`) costs nothing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bitmap {
     size: u64,
-    set: BTreeSet<u64>,
+    words: Vec<u64>,
+    sparse: BTreeSet<u64>,
 }
 
 impl Bitmap {
     /// `bitmapFrom`: sized to hold `min_size`, the set's length and its
     /// highest index (plus one when that is a multiple of 8), rounded up to 8.
     pub fn from_set(input: &AllocSet<'_>, min_size: u64) -> Bitmap {
-        let highest = input.iter().map(|a| a.index()).max().unwrap_or(0);
-        let min_size = min_size.max(input.len() as u64);
+        Bitmap::from_sets(&[input], min_size)
+    }
+
+    /// `bitmapFrom` of the union of `sets`, which must be disjoint (as
+    /// buckets are), without making the union.
+    pub fn from_sets(sets: &[&AllocSet<'_>], min_size: u64) -> Bitmap {
+        let indexes: Vec<u64> = sets
+            .iter()
+            .flat_map(|s| s.iter())
+            .map(|a| a.index())
+            .collect();
+        let highest = indexes.iter().copied().max().unwrap_or(0);
+        let min_size = min_size.max(indexes.len() as u64);
         let mut size = if highest < min_size {
             min_size
         } else if highest % 8 == 0 {
@@ -36,10 +52,15 @@ impl Bitmap {
             size = 8;
         }
         size = size.div_ceil(8).saturating_mul(8);
-        Bitmap {
+        let mut bitmap = Bitmap {
             size,
-            set: input.iter().map(|a| a.index()).collect(),
+            words: vec![0; size.min(DENSE_BITS).div_ceil(64) as usize],
+            sparse: BTreeSet::new(),
+        };
+        for idx in indexes {
+            bitmap.insert(idx);
         }
+        bitmap
     }
 
     pub fn size(&self) -> u64 {
@@ -47,18 +68,35 @@ impl Bitmap {
     }
 
     pub fn check(&self, idx: u64) -> bool {
-        self.set.contains(&idx)
+        match self.words.get((idx / 64) as usize) {
+            Some(word) => word & (1 << (idx % 64)) != 0,
+            None => self.sparse.contains(&idx),
+        }
     }
 
     /// Sets `idx`; Go would panic past the end, we ignore it.
     pub fn set(&mut self, idx: u64) {
         if idx < self.size {
-            self.set.insert(idx);
+            self.insert(idx);
+        }
+    }
+
+    fn insert(&mut self, idx: u64) {
+        match self.words.get_mut((idx / 64) as usize) {
+            Some(word) => *word |= 1 << (idx % 64),
+            None => {
+                self.sparse.insert(idx);
+            }
         }
     }
 
     pub fn unset(&mut self, idx: u64) {
-        self.set.remove(&idx);
+        match self.words.get_mut((idx / 64) as usize) {
+            Some(word) => *word &= !(1 << (idx % 64)),
+            None => {
+                self.sparse.remove(&idx);
+            }
+        }
     }
 
     /// `IndexesInRange`: the indexes in `from..=to` (bounded by the size)
@@ -73,17 +111,39 @@ impl Bitmap {
         if from > end || self.size == 0 {
             return Box::new(std::iter::empty());
         }
-        if set {
-            Box::new(self.set.range(from..=end).copied())
-        } else {
-            Box::new((from..=end).filter(|i| !self.set.contains(i)))
+        if !set {
+            return Box::new((from..=end).filter(|&i| !self.check(i)));
         }
+        let dense_end = self.words.len() as u64 * 64;
+        let dense = (from / 64..dense_end.min(end + 1).div_ceil(64))
+            .flat_map(|w| bits_of(w, self.words[w as usize], false))
+            .filter(move |&i| i >= from && i <= end);
+        Box::new(dense.chain(self.sparse.range(from.max(dense_end)..=end).copied()))
     }
 
     /// The set indexes, highest first.
     fn descending(&self) -> impl Iterator<Item = u64> + '_ {
-        self.set.iter().rev().copied()
+        let dense = (0..self.words.len() as u64)
+            .rev()
+            .flat_map(|w| bits_of(w, self.words[w as usize], true));
+        self.sparse.iter().rev().copied().chain(dense)
     }
+}
+
+/// The set bits of word number `w`, as indexes, ascending or descending.
+fn bits_of(w: u64, mut bits: u64, descending: bool) -> impl Iterator<Item = u64> {
+    std::iter::from_fn(move || {
+        if bits == 0 {
+            return None;
+        }
+        let bit = if descending {
+            63 - u64::from(bits.leading_zeros())
+        } else {
+            u64::from(bits.trailing_zeros())
+        };
+        bits &= !(1 << bit);
+        Some(w * 64 + bit)
+    })
 }
 
 /// `allocNameIndex`: the names in use for one task group.
@@ -96,13 +156,14 @@ pub struct NameIndex {
 }
 
 impl NameIndex {
-    pub fn new(job: &str, group: &str, count: i64, in_use: &AllocSet<'_>) -> NameIndex {
+    /// `in_use` holds disjoint sets, whose union Nomad passes.
+    pub fn new(job: &str, group: &str, count: i64, in_use: &[&AllocSet<'_>]) -> NameIndex {
         let count = count.max(0) as u64;
         NameIndex {
             job: job.to_string(),
             group: group.to_string(),
             count,
-            bitmap: Bitmap::from_set(in_use, count),
+            bitmap: Bitmap::from_sets(in_use, count),
         }
     }
 
@@ -195,5 +256,37 @@ impl NameIndex {
             out.push(self.name(idx));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dense_and_sparse_bits_read_as_one_bitmap() {
+        let mut b = Bitmap {
+            size: DENSE_BITS + 128,
+            words: vec![0; (DENSE_BITS / 64) as usize],
+            sparse: BTreeSet::new(),
+        };
+        let set = [0, 63, 64, 130, DENSE_BITS - 1, DENSE_BITS, DENSE_BITS + 70];
+        for idx in set {
+            b.set(idx);
+        }
+        b.set(DENSE_BITS + 128);
+        assert!(set.iter().all(|&i| b.check(i)) && !b.check(DENSE_BITS + 128));
+        let all: Vec<u64> = b.indexes_in_range(true, 0, u64::MAX).collect();
+        assert_eq!(all, set);
+        let some: Vec<u64> = b.indexes_in_range(true, 64, DENSE_BITS).collect();
+        assert_eq!(some, [64, 130, DENSE_BITS - 1, DENSE_BITS]);
+        let free: Vec<u64> = b.indexes_in_range(false, 62, 66).collect();
+        assert_eq!(free, [62, 65, 66]);
+        let mut down: Vec<u64> = b.descending().collect();
+        down.reverse();
+        assert_eq!(down, set);
+        b.unset(64);
+        b.unset(DENSE_BITS);
+        assert!(!b.check(64) && !b.check(DENSE_BITS));
     }
 }

@@ -1,17 +1,21 @@
 //! What to place: new allocations, replacements, destructive updates and
 //! migrations.
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use super::alloc_set::name_order;
 use super::{
     AllocSet, DesiredChanges, DestructiveResult, NameIndex, PlaceResult, Reconciler, desc,
 };
-use crate::model::TaskGroup;
+use crate::model::{Allocation, TaskGroup};
 
 impl<'a> Reconciler<'a, '_> {
     /// `computeUnderProvisionedBy`: how many allocations the update strategy
     /// lets this evaluation replace.
     pub(super) fn compute_under_provisioned_by(
         &self,
-        tg: &TaskGroup,
+        tg: &'a TaskGroup,
         untainted: &AllocSet<'a>,
         destructive: &AllocSet<'a>,
         migrate: &AllocSet<'a>,
@@ -46,7 +50,7 @@ impl<'a> Reconciler<'a, '_> {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn compute_placements(
         &self,
-        tg: &TaskGroup,
+        tg: &'a TaskGroup,
         name_index: &mut NameIndex,
         untainted: &AllocSet<'a>,
         migrate: &AllocSet<'a>,
@@ -58,8 +62,8 @@ impl<'a> Reconciler<'a, '_> {
         let mut place = Vec::new();
         for alloc in reschedule.iter() {
             place.push(PlaceResult {
-                name: alloc.name.clone(),
-                task_group: tg.name.clone(),
+                name: Cow::Borrowed(&alloc.name),
+                task_group: &tg.name,
                 canary: alloc.is_canary(),
                 previous: Some(alloc),
                 reschedule: true,
@@ -76,8 +80,8 @@ impl<'a> Reconciler<'a, '_> {
             }
             existing += 1;
             place.push(PlaceResult {
-                name: alloc.name.clone(),
-                task_group: tg.name.clone(),
+                name: Cow::Borrowed(&alloc.name),
+                task_group: &tg.name,
                 canary: alloc.is_canary(),
                 previous: Some(alloc),
                 reschedule: false,
@@ -89,8 +93,8 @@ impl<'a> Reconciler<'a, '_> {
         if existing < tg.count {
             for name in name_index.next((tg.count - existing) as u64) {
                 place.push(PlaceResult {
-                    name,
-                    task_group: tg.name.clone(),
+                    name: Cow::Owned(name),
+                    task_group: &tg.name,
                     canary: false,
                     previous: None,
                     reschedule: false,
@@ -110,7 +114,7 @@ impl<'a> Reconciler<'a, '_> {
         &mut self,
         place_ready: bool,
         changes: &mut DesiredChanges,
-        place: &[PlaceResult<'a>],
+        place: Vec<PlaceResult<'a>>,
         reschedule_now: &AllocSet<'a>,
         lost: &AllocSet<'a>,
         under_provisioned_by: i64,
@@ -120,11 +124,12 @@ impl<'a> Reconciler<'a, '_> {
             reschedule_now.filter(|a| !self.result.disconnect_updates.contains_key(a.id.as_str()));
 
         if place_ready {
-            changes.place += place.len() as u64;
-            self.result.place.extend_from_slice(place);
+            let placed = place.len();
+            changes.place += placed as u64;
+            self.result.place.extend(place);
             self.mark_stop(&failed, None, desc::RESCHEDULED);
             changes.stop += failed.len() as u64;
-            return under_provisioned_by - (place.len() as i64).min(under_provisioned_by);
+            return under_provisioned_by - (placed as i64).min(under_provisioned_by);
         }
 
         if !lost.is_empty() {
@@ -140,7 +145,7 @@ impl<'a> Reconciler<'a, '_> {
             .as_ref()
             .filter(|_| self.deployment_failed)
             .map(|d| d.id.clone());
-        for p in place {
+        for p in &place {
             let Some(prev) = p.previous else { continue };
             let part_of_failed =
                 failed_deployment_id.as_deref() == Some(prev.deployment_id.as_str());
@@ -163,27 +168,24 @@ impl<'a> Reconciler<'a, '_> {
     }
 
     /// `computeDestructiveUpdates`: as many as the update strategy allows,
-    /// lowest names first; the rest are ignored for now.
+    /// lowest names first; the rest are ignored for now. `destructive` is in
+    /// ID order, each allocation with why it is destructive.
     pub(super) fn compute_destructive_updates(
         &mut self,
-        destructive: &AllocSet<'a>,
+        destructive: &[(&'a Allocation, Arc<str>)],
         under_provisioned_by: i64,
         changes: &mut DesiredChanges,
-        tg: &TaskGroup,
+        tg: &'a TaskGroup,
     ) {
         let n = (destructive.len() as i64).min(under_provisioned_by).max(0) as usize;
         changes.destructive_update += n as u64;
         changes.ignore += (destructive.len() - n) as u64;
-        for alloc in destructive.name_order().into_iter().take(n) {
+        for (alloc, reason) in name_order(destructive, |d| d.0).into_iter().take(n) {
             self.result.destructive_update.push(DestructiveResult {
                 name: alloc.name.clone(),
                 task_group: tg.name.clone(),
                 alloc,
-                reason: self
-                    .destructive_reasons
-                    .get(alloc.id.as_str())
-                    .cloned()
-                    .unwrap_or_default(),
+                reason: reason.to_string(),
             });
         }
     }
@@ -193,15 +195,15 @@ impl<'a> Reconciler<'a, '_> {
         &mut self,
         changes: &mut DesiredChanges,
         migrate: &AllocSet<'a>,
-        tg: &TaskGroup,
+        tg: &'a TaskGroup,
         is_canarying: bool,
     ) {
         changes.migrate += migrate.len() as u64;
         for alloc in migrate.name_order() {
             self.stop(alloc, None, desc::MIGRATING, None);
             self.result.place.push(PlaceResult {
-                name: alloc.name.clone(),
-                task_group: tg.name.clone(),
+                name: Cow::Borrowed(&alloc.name),
+                task_group: &tg.name,
                 canary: alloc.is_canary(),
                 previous: Some(alloc),
                 reschedule: false,

@@ -41,29 +41,32 @@ impl<'a> AllocSet<'a> {
         ctx: RescheduleContext<'_>,
         disconnecting: bool,
     ) -> RescheduleSets<'a> {
-        let mut out = RescheduleSets::default();
-        for alloc in self.iter() {
+        const UNTAINTED: Option<usize> = Some(0);
+        const NOW: Option<usize> = Some(1);
+        let mut later = Vec::new();
+        let [untainted, now] = self.split(|alloc| {
             if !alloc.next_allocation.is_empty() && alloc.terminal_status() {
-                continue;
+                return None;
             }
             let (untainted, ignore) = should_filter(alloc, ctx.batch);
-            if untainted && !disconnecting {
-                out.untainted.insert(alloc);
-            }
             if untainted || ignore {
-                continue;
+                return UNTAINTED.filter(|_| untainted && !disconnecting);
             }
-            let (now, later, at) = update_by_reschedulable(alloc, ctx, disconnecting);
+            let (now, reschedule_later, at) = update_by_reschedulable(alloc, ctx, disconnecting);
             if !disconnecting && !now {
-                out.untainted.insert(alloc);
-                if later {
-                    out.later.push(DelayedReschedule { alloc, at });
+                if reschedule_later {
+                    later.push(DelayedReschedule { alloc, at });
                 }
+                UNTAINTED
             } else {
-                out.now.insert(alloc);
+                NOW
             }
+        });
+        RescheduleSets {
+            untainted,
+            now,
+            later,
         }
-        out
     }
 }
 

@@ -1,6 +1,8 @@
 //! What the reconciler decides: Nomad's `reconcileResults`.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -33,14 +35,15 @@ pub struct StopResult<'a> {
     /// The client status the stop sets (`lost`), or none.
     pub client_status: Option<&'static str>,
     pub description: &'static str,
-    pub followup_eval_id: Option<String>,
+    pub followup_eval_id: Option<Arc<str>>,
 }
 
 /// `allocPlaceResult`.
 #[derive(Clone, Debug)]
 pub struct PlaceResult<'a> {
-    pub name: String,
-    pub task_group: String,
+    /// The replaced allocation's name, or a new one.
+    pub name: Cow<'a, str>,
+    pub task_group: &'a str,
     pub canary: bool,
     pub previous: Option<&'a Allocation>,
     pub reschedule: bool,
@@ -63,20 +66,20 @@ pub struct DestructiveResult<'a> {
 #[derive(Clone, Debug)]
 pub struct AllocUpdate<'a> {
     pub alloc: &'a Allocation,
-    pub followup_eval_id: String,
+    pub followup_eval_id: Arc<str>,
 }
 
 /// A follow-up evaluation to create (`desiredFollowupEvals`).
 #[derive(Clone, Debug)]
-pub struct FollowupEval {
-    pub id: String,
+pub struct FollowupEval<'a> {
+    pub id: Arc<str>,
     pub triggered_by: &'static str,
     pub wait_until: Time,
     /// Nomad sets a description on the first eval of a batch run only, except
     /// for disconnect timeouts.
     pub status_description: &'static str,
     pub task_group: String,
-    pub alloc_ids: Vec<String>,
+    pub alloc_ids: Vec<&'a str>,
 }
 
 /// `DeploymentStatusUpdate`.
@@ -114,5 +117,5 @@ pub struct ReconcileResults<'a> {
     pub disconnect_updates: BTreeMap<&'a str, AllocUpdate<'a>>,
     pub reconnect_updates: BTreeMap<&'a str, &'a Allocation>,
     pub desired_tg_updates: BTreeMap<String, DesiredChanges>,
-    pub desired_followup_evals: BTreeMap<String, Vec<FollowupEval>>,
+    pub desired_followup_evals: BTreeMap<String, Vec<FollowupEval<'a>>>,
 }

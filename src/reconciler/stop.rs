@@ -1,7 +1,8 @@
 //! Which allocations to stop when a group has more than it needs:
 //! `computeStop` and `computeStopByReconnecting`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use super::{AllocSet, NameIndex, Reconciler, ReconnectDecision, ReconnectVerdict, desc};
 use crate::model::{AllocMetric, Allocation, TaskGroup, status};
@@ -18,98 +19,132 @@ impl<'a> Reconciler<'a, '_> {
         &mut self,
         tg: &TaskGroup,
         name_index: &mut NameIndex,
-        untainted: AllocSet<'a>,
+        untainted: &AllocSet<'a>,
         migrate: &mut AllocSet<'a>,
         lost: &AllocSet<'a>,
         canaries: &AllocSet<'a>,
         reconnecting: &mut AllocSet<'a>,
         is_canarying: bool,
-        followup_evals: &HashMap<String, String>,
+        followup_evals: &HashMap<&str, Arc<str>>,
     ) -> AllocSet<'a> {
-        let mut stop = lost.clone();
+        let mut stop: Vec<&'a Allocation> = lost.iter().collect();
         for alloc in lost.iter() {
-            let followup = followup_evals.get(&alloc.id).cloned();
+            let followup = followup_evals.get(alloc.id.as_str()).cloned();
             self.stop(alloc, Some(status::LOST), desc::LOST, followup);
         }
-
-        let mut untainted = if is_canarying {
-            untainted.difference(&[canaries])
+        let without_canaries;
+        let untainted = if is_canarying {
+            without_canaries = untainted.difference(&[canaries]);
+            &without_canaries
         } else {
             untainted
         };
-        let mut remove =
+        let remove =
             untainted.len() as i64 + migrate.len() as i64 + reconnecting.len() as i64 - tg.count;
-        if remove <= 0 {
-            return stop;
+        if remove > 0 {
+            let sets = StopSets {
+                untainted: untainted.non_terminal(),
+                migrate,
+                canaries,
+                reconnecting,
+            };
+            self.stop_surplus(tg, name_index, sets, &mut stop, remove, is_canarying);
         }
-        untainted = untainted.non_terminal();
+        stop.into_iter().collect()
+    }
 
+    /// The part of `computeStop` after lost allocations: stops `remove`
+    /// allocations (fewer if it runs out), adding each to `stop`.
+    ///
+    /// Each pass walks a set while stopping some of its members; the stopped
+    /// ones are taken out of the set in one go once the pass ends.
+    fn stop_surplus(
+        &mut self,
+        tg: &TaskGroup,
+        name_index: &mut NameIndex,
+        sets: StopSets<'_, 'a>,
+        stop: &mut Vec<&'a Allocation>,
+        mut remove: i64,
+        is_canarying: bool,
+    ) {
+        let StopSets {
+            mut untainted,
+            migrate,
+            canaries,
+            reconnecting,
+        } = sets;
         if !is_canarying && !canaries.is_empty() {
             let canary_names = canaries.name_set();
+            let mut stopped = AllocSet::new();
             for alloc in untainted.difference(&[canaries]).iter() {
                 if canary_names.contains(alloc.name.as_str()) {
-                    self.stop_not_needed(&mut stop, alloc);
-                    untainted.remove(&alloc.id);
+                    self.stop_not_needed(stop, alloc);
+                    stopped.insert(alloc);
                     remove -= 1;
                     if remove == 0 {
-                        return stop;
+                        return;
                     }
                 }
             }
+            untainted = untainted.difference(&[&stopped]);
         }
 
         if !migrate.is_empty() {
             let mut migrating_names =
-                NameIndex::new(self.input.job_id, &tg.name, tg.count, migrate);
+                NameIndex::new(self.input.job_id, &tg.name, tg.count, &[migrate]);
             let remove_names = migrating_names.highest(remove as u64);
-            for alloc in migrate.clone().iter() {
+            let mut stopped = AllocSet::new();
+            for alloc in migrate.iter() {
                 if !remove_names.contains(&alloc.name) {
                     continue;
                 }
-                self.stop_not_needed(&mut stop, alloc);
-                migrate.remove(&alloc.id);
+                self.stop_not_needed(stop, alloc);
+                stopped.insert(alloc);
                 name_index.unset_index(alloc.index());
                 remove -= 1;
                 if remove == 0 {
-                    return stop;
+                    break;
                 }
+            }
+            *migrate = migrate.difference(&[&stopped]);
+            if remove == 0 {
+                return;
             }
         }
 
         if !reconnecting.is_empty() {
-            remove =
-                self.compute_stop_by_reconnecting(&mut untainted, reconnecting, &mut stop, remove);
+            remove = self.compute_stop_by_reconnecting(&mut untainted, reconnecting, stop, remove);
             if remove == 0 {
-                return stop;
+                return;
             }
         }
 
         let remove_names = name_index.highest(remove.max(0) as u64);
-        for alloc in untainted.clone().iter() {
+        let mut stopped = AllocSet::new();
+        for alloc in untainted.iter() {
             if remove_names.contains(&alloc.name) {
-                self.stop_not_needed(&mut stop, alloc);
-                untainted.remove(&alloc.id);
+                self.stop_not_needed(stop, alloc);
+                stopped.insert(alloc);
                 remove -= 1;
                 if remove == 0 {
-                    return stop;
+                    return;
                 }
             }
         }
 
         // Duplicate names can leave too many; stop any that remain.
-        for alloc in untainted.iter() {
-            self.stop_not_needed(&mut stop, alloc);
+        for alloc in untainted.difference(&[&stopped]).iter() {
+            self.stop_not_needed(stop, alloc);
             remove -= 1;
             if remove == 0 {
-                return stop;
+                return;
             }
         }
-        stop
     }
 
     /// Stops `alloc` as no longer needed and adds it to the stop set.
-    fn stop_not_needed(&mut self, stop: &mut AllocSet<'a>, alloc: &'a Allocation) {
-        stop.insert(alloc);
+    fn stop_not_needed(&mut self, stop: &mut Vec<&'a Allocation>, alloc: &'a Allocation) {
+        stop.push(alloc);
         self.stop(alloc, None, desc::NOT_NEEDED, None);
     }
 
@@ -124,76 +159,125 @@ impl<'a> Reconciler<'a, '_> {
         &mut self,
         untainted: &mut AllocSet<'a>,
         reconnecting: &mut AllocSet<'a>,
-        stop: &mut AllocSet<'a>,
-        mut remove: i64,
+        stop: &mut Vec<&'a Allocation>,
+        remove: i64,
     ) -> i64 {
         if remove == 0 {
             return remove;
         }
-        let job = self.input.job;
-        for rec in reconnecting.clone().iter() {
-            if must_not_resume(rec, job) {
-                self.reconnect_decisions.push(ReconnectDecision {
-                    reconnecting: rec,
-                    replacement: None,
-                    scores: (None, None),
-                    verdict: ReconnectVerdict::MustNotResume,
-                });
-                stop.insert(rec);
-                self.stop(rec, None, desc::NOT_NEEDED, None);
-                reconnecting.remove(&rec.id);
-                remove -= 1;
-                if remove == 0 {
-                    return remove;
-                }
-                continue;
-            }
-            for replacement in untainted.clone().iter() {
-                if replacement.name != rec.name {
-                    continue;
-                }
-                let rep_score =
-                    AllocMetric::max_norm_score(replacement.metrics.as_ref()).map(|m| m.norm_score);
-                let rec_score =
-                    AllocMetric::max_norm_score(rec.metrics.as_ref()).map(|m| m.norm_score);
-                let verdict = match (rec_score, rep_score) {
-                    // Nomad logs "metrics not available" and skips the pair.
-                    (None, _) | (_, None) => ReconnectVerdict::NoMetrics,
-                    _ if replacement.job_version() > rec.job_version() => {
-                        ReconnectVerdict::ReplacementNewerVersion
-                    }
-                    _ if replacement.job_create_index() > rec.job_create_index() => {
-                        ReconnectVerdict::ReplacementNewerJob
-                    }
-                    (Some(rec), Some(rep)) if rep > rec => ReconnectVerdict::ReplacementHigherScore,
-                    _ => ReconnectVerdict::ReconnectingKept,
-                };
-                self.reconnect_decisions.push(ReconnectDecision {
-                    reconnecting: rec,
-                    replacement: Some(replacement),
-                    scores: (rec_score, rep_score),
-                    verdict,
-                });
-                if verdict == ReconnectVerdict::NoMetrics {
-                    continue;
-                }
-                let (loser, description) = if !verdict.reconnecting_kept() {
-                    reconnecting.remove(&rec.id);
-                    (rec, desc::NOT_NEEDED)
-                } else {
-                    untainted.remove(&replacement.id);
-                    (replacement, desc::RECONNECTED)
-                };
-                stop.insert(loser);
-                self.stop(loser, None, description, None);
-                remove -= 1;
-                if remove == 0 {
-                    return remove;
-                }
+        // Nomad walks all of `untainted` for each reconnecting allocation
+        // and skips other names; only the same-named ones, in ID order, count.
+        let names: HashSet<&str> = reconnecting.iter().map(|a| a.name.as_str()).collect();
+        let mut replacements: HashMap<&str, Vec<&'a Allocation>> = HashMap::new();
+        for alloc in untainted.iter().filter(|a| names.contains(a.name.as_str())) {
+            replacements.entry(&alloc.name).or_default().push(alloc);
+        }
+        let mut pass = ReconnectPass {
+            replacements,
+            stopped_untainted: Vec::new(),
+            stopped_reconnecting: AllocSet::new(),
+            remove,
+        };
+        for rec in reconnecting.iter() {
+            if self.settle_reconnecting(rec, &mut pass, stop) {
+                break;
             }
         }
-        remove
+        *reconnecting = reconnecting.difference(&[&pass.stopped_reconnecting]);
+        let stopped: AllocSet<'a> = pass.stopped_untainted.into_iter().collect();
+        *untainted = untainted.difference(&[&stopped]);
+        pass.remove
     }
+
+    /// Decides one reconnecting allocation against its same-named
+    /// replacements; returns whether nothing more needs stopping.
+    fn settle_reconnecting(
+        &mut self,
+        rec: &'a Allocation,
+        pass: &mut ReconnectPass<'a>,
+        stop: &mut Vec<&'a Allocation>,
+    ) -> bool {
+        if must_not_resume(rec, self.input.job) {
+            self.reconnect_decisions.push(ReconnectDecision {
+                reconnecting: rec,
+                replacement: None,
+                scores: (None, None),
+                verdict: ReconnectVerdict::MustNotResume,
+            });
+            stop.push(rec);
+            self.stop(rec, None, desc::NOT_NEEDED, None);
+            pass.stopped_reconnecting.insert(rec);
+            pass.remove -= 1;
+            return pass.remove == 0;
+        }
+        let Some(candidates) = pass.replacements.get_mut(rec.name.as_str()) else {
+            return false;
+        };
+        let mut i = 0;
+        while i < candidates.len() {
+            let replacement = candidates[i];
+            let rep_score =
+                AllocMetric::max_norm_score(replacement.metrics.as_ref()).map(|m| m.norm_score);
+            let rec_score = AllocMetric::max_norm_score(rec.metrics.as_ref()).map(|m| m.norm_score);
+            let verdict = match (rec_score, rep_score) {
+                // Nomad logs "metrics not available" and skips the pair.
+                (None, _) | (_, None) => ReconnectVerdict::NoMetrics,
+                _ if replacement.job_version() > rec.job_version() => {
+                    ReconnectVerdict::ReplacementNewerVersion
+                }
+                _ if replacement.job_create_index() > rec.job_create_index() => {
+                    ReconnectVerdict::ReplacementNewerJob
+                }
+                (Some(rec), Some(rep)) if rep > rec => ReconnectVerdict::ReplacementHigherScore,
+                _ => ReconnectVerdict::ReconnectingKept,
+            };
+            self.reconnect_decisions.push(ReconnectDecision {
+                reconnecting: rec,
+                replacement: Some(replacement),
+                scores: (rec_score, rep_score),
+                verdict,
+            });
+            if verdict == ReconnectVerdict::NoMetrics {
+                i += 1;
+                continue;
+            }
+            let (loser, description) = if !verdict.reconnecting_kept() {
+                pass.stopped_reconnecting.insert(rec);
+                i += 1;
+                (rec, desc::NOT_NEEDED)
+            } else {
+                // Out of `untainted`: no later reconnecting allocation meets it.
+                candidates.remove(i);
+                pass.stopped_untainted.push(replacement);
+                (replacement, desc::RECONNECTED)
+            };
+            stop.push(loser);
+            self.stop(loser, None, description, None);
+            pass.remove -= 1;
+            if pass.remove == 0 {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// The sets `computeStop` stops surplus allocations from.
+struct StopSets<'s, 'a> {
+    /// Non-terminal untainted allocations (without canaries while canarying).
+    untainted: AllocSet<'a>,
+    migrate: &'s mut AllocSet<'a>,
+    canaries: &'s AllocSet<'a>,
+    reconnecting: &'s mut AllocSet<'a>,
+}
+
+/// What `computeStopByReconnecting` has done so far.
+struct ReconnectPass<'a> {
+    /// Untainted allocations by name, in ID order, for the reconnecting names.
+    replacements: HashMap<&'a str, Vec<&'a Allocation>>,
+    stopped_untainted: Vec<&'a Allocation>,
+    stopped_reconnecting: AllocSet<'a>,
+    remove: i64,
 }
 
 /// A reconnecting allocation that is not to resume: no longer desired to

@@ -18,29 +18,28 @@ pub fn tainted_nodes<'a>(
     allocs: impl IntoIterator<Item = &'a Allocation>,
     node: impl Fn(&str) -> Option<&'a Node>,
 ) -> TaintedNodes<'a> {
-    let mut out = TaintedNodes::new();
+    // Each node is looked up once; `None` marks an untainted one.
+    let mut seen: HashMap<&'a str, Option<Option<&'a Node>>> = HashMap::new();
     for alloc in allocs {
-        if out.contains_key(alloc.node_id.as_str()) {
-            continue;
-        }
-        match node(&alloc.node_id) {
-            None => {
-                out.insert(&alloc.node_id, None);
-            }
-            Some(n)
-                if n.should_drain()
-                    || n.has_drain_strategy()
-                    || n.status == node_status::DISCONNECTED =>
-            {
-                out.insert(&alloc.node_id, Some(n));
-            }
-            Some(_) => {}
-        }
+        seen.entry(&alloc.node_id)
+            .or_insert_with(|| match node(&alloc.node_id) {
+                None => Some(None),
+                Some(n)
+                    if n.should_drain()
+                        || n.has_drain_strategy()
+                        || n.status == node_status::DISCONNECTED =>
+                {
+                    Some(Some(n))
+                }
+                Some(_) => None,
+            });
     }
-    out
+    seen.into_iter()
+        .filter_map(|(id, tainted)| Some((id, tainted?)))
+        .collect()
 }
 
-/// The six sets of `filterByTainted`.
+/// The six sets of `filterByTainted`, in the order of [`TaintedSets`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Bucket {
@@ -102,17 +101,6 @@ impl<'a> TaintedSets<'a> {
     pub fn bucket_of(&self, id: &str) -> Option<Bucket> {
         Bucket::ALL.into_iter().find(|&b| self.get(b).contains(id))
     }
-
-    fn set_mut(&mut self, b: Bucket) -> &mut AllocSet<'a> {
-        match b {
-            Bucket::Untainted => &mut self.untainted,
-            Bucket::Migrate => &mut self.migrate,
-            Bucket::Lost => &mut self.lost,
-            Bucket::Disconnecting => &mut self.disconnecting,
-            Bucket::Reconnecting => &mut self.reconnecting,
-            Bucket::Ignore => &mut self.ignore,
-        }
-    }
 }
 
 /// What `filterByTainted` needs besides the allocations.
@@ -126,12 +114,35 @@ pub struct TaintContext<'t, 'a> {
 impl<'a> AllocSet<'a> {
     /// `filterByTainted`.
     pub fn filter_by_tainted(&self, ctx: TaintContext<'_, 'a>) -> TaintedSets<'a> {
-        let mut sets = TaintedSets::default();
-        for alloc in self.iter() {
-            sets.set_mut(classify(alloc, ctx)).insert(alloc);
+        let [
+            untainted,
+            migrate,
+            lost,
+            disconnecting,
+            reconnecting,
+            ignore,
+        ] = self.split(|a| Some(classify(a, ctx) as usize));
+        TaintedSets {
+            untainted,
+            migrate,
+            lost,
+            disconnecting,
+            reconnecting,
+            ignore,
         }
-        sets
     }
+}
+
+/// What an allocation's bucket reason depends on, so that callers describing
+/// many allocations can share the reasons that repeat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReasonKind {
+    /// The node alone: its description ([`node_desc`]).
+    Node,
+    /// The node and the allocation's client and desired statuses.
+    Statuses,
+    /// The allocation's own times as well (unknown since, reconnected at).
+    Times,
 }
 
 /// Which check of `filterByTainted` decided an allocation's bucket, in the
@@ -193,6 +204,20 @@ impl TaintRule {
         }
     }
 
+    /// What [`reason`] says for this rule depends on.
+    pub fn reason_kind(self) -> ReasonKind {
+        match self {
+            TaintRule::HealthyNode | TaintRule::TaintedNodeKept => ReasonKind::Node,
+            TaintRule::DisconnectExpired
+            | TaintRule::ClientUnknown
+            | TaintRule::HealthyNodeReconnectedAfterExpiry
+            | TaintRule::HealthyNodeReconnected
+            | TaintRule::ReadyNodeReconnectedAfterExpiry
+            | TaintRule::ReadyNodeReconnected => ReasonKind::Times,
+            _ => ReasonKind::Statuses,
+        }
+    }
+
     /// Its position in `ALL`, counted from 1.
     pub fn number(self) -> usize {
         TaintRule::ALL.iter().position(|r| *r == self).unwrap_or(0) + 1
@@ -240,6 +265,18 @@ pub fn classify(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> Bucket {
 
 /// The rule of `filterByTainted` that decides one allocation's bucket.
 pub fn classify_rule(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> TaintRule {
+    classify_rule_with(alloc, ctx, || {
+        ctx.tainted.get(alloc.node_id.as_str()).copied()
+    })
+}
+
+/// [`classify_rule`], with `tainted` giving the allocation's node's entry
+/// in the tainted map (asked only if needed), for callers that know it.
+pub fn classify_rule_with<'n>(
+    alloc: &Allocation,
+    ctx: TaintContext<'_, '_>,
+    tainted: impl FnOnce() -> Option<Option<&'n Node>>,
+) -> TaintRule {
     if alloc.terminal_status() {
         return TaintRule::Terminal;
     }
@@ -253,7 +290,7 @@ pub fn classify_rule(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> TaintRule
     if disco && alloc.client_status == status::UNKNOWN {
         return TaintRule::ClientUnknown;
     }
-    let Some(tainted) = ctx.tainted.get(alloc.node_id.as_str()) else {
+    let Some(tainted) = tainted() else {
         return match alloc.reconnected() {
             (true, true) => TaintRule::HealthyNodeReconnectedAfterExpiry,
             (true, false) => TaintRule::HealthyNodeReconnected,
@@ -285,13 +322,29 @@ pub fn classify_rule(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> TaintRule
     }
 }
 
-/// One line naming the facts that put `alloc` in its bucket.
-pub fn reason(alloc: &Allocation, ctx: TaintContext<'_, '_>, node: Option<&Node>) -> String {
-    let node_desc = match node {
+/// How bucket reasons describe a node (`None`: garbage-collected).
+pub fn node_desc(node: Option<&Node>) -> String {
+    match node {
         None => "node garbage-collected".to_string(),
         Some(n) if n.has_drain_strategy() => format!("node {} and draining", n.status),
         Some(n) => format!("node {}", n.status),
-    };
+    }
+}
+
+/// One line naming the facts that put `alloc` in its bucket.
+pub fn reason(alloc: &Allocation, ctx: TaintContext<'_, '_>, node: Option<&Node>) -> String {
+    let rule = classify_rule(alloc, ctx);
+    reason_beyond_node(alloc, rule, node).unwrap_or_else(|| node_desc(node))
+}
+
+/// [`reason`] for the allocation's `rule`, or `None` where it is the node's
+/// description alone ([`ReasonKind::Node`]).
+pub fn reason_beyond_node(
+    alloc: &Allocation,
+    rule: TaintRule,
+    node: Option<&Node>,
+) -> Option<String> {
+    let node_desc = || node_desc(node);
     let unknown = || match alloc.disconnect_expiry() {
         Some(expiry) => format!(
             "unknown since {}, max_client_disconnect expires {expiry}",
@@ -308,13 +361,13 @@ pub fn reason(alloc: &Allocation, ctx: TaintContext<'_, '_>, node: Option<&Node>
             .last_reconnect()
             .map_or(String::new(), |t| format!("client reconnected {t}"))
     };
-    match classify_rule(alloc, ctx) {
+    Some(match rule {
+        TaintRule::HealthyNode | TaintRule::TaintedNodeKept => return None,
         TaintRule::Terminal => format!(
             "terminal (desired {}, client {})",
             alloc.desired_status, alloc.client_status
         ),
-        TaintRule::HealthyNode | TaintRule::TaintedNodeKept => node_desc,
-        TaintRule::MigrateTransition => format!("migrate transition set; {node_desc}"),
+        TaintRule::MigrateTransition => format!("migrate transition set; {}", node_desc()),
         TaintRule::DisconnectExpired => format!("{}: expired", unknown()),
         TaintRule::HealthyNodeReconnectedAfterExpiry
         | TaintRule::ReadyNodeReconnectedAfterExpiry => {
@@ -322,11 +375,27 @@ pub fn reason(alloc: &Allocation, ctx: TaintContext<'_, '_>, node: Option<&Node>
         }
         TaintRule::DisconnectedNodePending
         | TaintRule::NodeGarbageCollected
-        | TaintRule::NodeDown => format!("{node_desc}; client {}", alloc.client_status),
-        TaintRule::DisconnectedNodeRunning => format!("{node_desc}; client running"),
+        | TaintRule::NodeDown => format!("{}; client {}", node_desc(), alloc.client_status),
+        TaintRule::DisconnectedNodeRunning => format!("{}; client running", node_desc()),
         TaintRule::HealthyNodeReconnected | TaintRule::ReadyNodeReconnected => {
-            format!("{node_desc}; {}", reconnect())
+            format!("{}; {}", node_desc(), reconnect())
         }
         TaintRule::ClientUnknown => format!("client unknown; {}", unknown()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `reason_beyond_node` leaves the reason to the node exactly for the
+    /// rules whose reason is the node's.
+    #[test]
+    fn node_reasons_are_the_node_kind() {
+        let alloc = Allocation::default();
+        for rule in TaintRule::ALL {
+            let is_node = reason_beyond_node(&alloc, rule, None).is_none();
+            assert_eq!(is_node, rule.reason_kind() == ReasonKind::Node, "{rule:?}");
+        }
     }
 }

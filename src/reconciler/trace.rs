@@ -1,6 +1,8 @@
 //! What the reconciler saw inside one task group, kept for reports and
 //! explanations so that neither has to redo the reconciler's work.
 
+use std::sync::Arc;
+
 use super::{AllocSet, DelayedReschedule, ReconnectDecision, SetAside, TaintedSets};
 use crate::model::Allocation;
 
@@ -29,7 +31,7 @@ pub struct UpdateSplit<'a> {
     pub ignore: AllocSet<'a>,
     pub inplace: AllocSet<'a>,
     /// Each with the first job spec difference found.
-    pub destructive: Vec<(&'a Allocation, String)>,
+    pub destructive: Vec<(&'a Allocation, Arc<str>)>,
 }
 
 /// The counts `computeCanaries` and `computePlacements` worked from.

@@ -356,8 +356,8 @@ impl Renderer {
                     self.id(&e.id).to_string(),
                     e.name.clone(),
                     self.id(&e.node_id).to_string(),
-                    e.node_status.clone().unwrap_or_else(|| "gc'd".to_string()),
-                    e.client_status.clone(),
+                    e.node_status.as_deref().unwrap_or("gc'd").to_string(),
+                    e.client_status.to_string(),
                     self.paint_bucket(bucket),
                     self.reason(g, e),
                 ]);
@@ -406,8 +406,8 @@ impl Renderer {
                 t.add_row(vec![
                     self.id(&s.alloc_id).to_string(),
                     s.name.clone(),
-                    s.client_status.clone().unwrap_or_default(),
-                    s.description.clone(),
+                    s.client_status.as_deref().unwrap_or_default().to_string(),
+                    s.description.to_string(),
                     s.followup_eval_id
                         .as_deref()
                         .map(|i| self.id(i).to_string())
@@ -431,7 +431,7 @@ impl Renderer {
                 .collect();
                 t.add_row(vec![
                     pl.name.clone(),
-                    pl.task_group.clone(),
+                    pl.task_group.to_string(),
                     pl.previous_alloc_id
                         .as_deref()
                         .map(|i| self.id(i).to_string())

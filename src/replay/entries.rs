@@ -1,0 +1,74 @@
+//! Bucket entries: one per allocation, the bulk of a large report.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::texts::Texts;
+use crate::model::{Allocation, Node};
+use crate::reconciler::{
+    AllocSet, ReasonKind, TaintContext, TaintedSets, classify_rule_with, reason_beyond_node,
+};
+use crate::report::{BucketEntry, Buckets};
+
+/// Describes allocations in their buckets, sharing repeated strings.
+pub(super) struct EntryMaker<'r> {
+    nodes: &'r HashMap<&'r str, &'r Node>,
+    taint: TaintContext<'r, 'r>,
+    texts: Texts<'r>,
+}
+
+impl<'r> EntryMaker<'r> {
+    pub fn new(nodes: &'r HashMap<&'r str, &'r Node>, taint: TaintContext<'r, 'r>) -> Self {
+        EntryMaker {
+            nodes,
+            taint,
+            texts: Texts::default(),
+        }
+    }
+
+    /// The shared strings, for the rest of the report.
+    pub fn texts(&mut self) -> &mut Texts<'r> {
+        &mut self.texts
+    }
+
+    pub fn buckets(&mut self, sets: &TaintedSets<'r>) -> Buckets {
+        Buckets {
+            untainted: self.entries(&sets.untainted),
+            migrate: self.entries(&sets.migrate),
+            lost: self.entries(&sets.lost),
+            disconnecting: self.entries(&sets.disconnecting),
+            reconnecting: self.entries(&sets.reconnecting),
+            ignore: self.entries(&sets.ignore),
+        }
+    }
+
+    fn entries(&mut self, set: &AllocSet<'r>) -> Vec<BucketEntry> {
+        set.iter().map(|a| self.entry(a)).collect()
+    }
+
+    fn entry(&mut self, a: &'r Allocation) -> BucketEntry {
+        let node = self.texts.node(&a.node_id, self.nodes, self.taint.tainted);
+        let rule = classify_rule_with(a, self.taint, || node.tainted);
+        let (node_id, node_status, node_desc) = (
+            Arc::clone(&node.id),
+            node.status.clone(),
+            Arc::clone(&node.desc),
+        );
+        let node = node.node;
+        let beyond_node = || reason_beyond_node(a, rule, node).unwrap_or_default();
+        let reason = match rule.reason_kind() {
+            ReasonKind::Node => node_desc,
+            ReasonKind::Statuses => self.texts.reason(rule, a, beyond_node),
+            ReasonKind::Times => Arc::from(beyond_node()),
+        };
+        BucketEntry {
+            id: a.id.clone(),
+            name: a.name.clone(),
+            node_id,
+            node_status,
+            reason,
+            client_status: self.texts.word(&a.client_status),
+            desired_status: self.texts.word(&a.desired_status),
+        }
+    }
+}

@@ -1,0 +1,200 @@
+//! The plan the scheduler would submit, from the reconciler's results.
+
+use std::collections::BTreeMap;
+
+use super::texts::Texts;
+use super::{JobContext, JobWork};
+use crate::model::{node_status, status};
+use crate::reconciler::{AllocUpdate, Reconciliation, TaintedNodes, desc};
+use crate::report::*;
+
+impl<'a> JobContext<'a> {
+    /// The plan's stops, sorted: those of `updateNonTerminalAllocsToLost`,
+    /// then the reconciler's.
+    pub(super) fn stops<'r>(
+        &self,
+        w: &JobWork<'a>,
+        tainted: &TaintedNodes<'_>,
+        rec: &'r Reconciliation<'_>,
+        texts: &mut Texts<'r>,
+    ) -> Vec<PlanStop>
+    where
+        'a: 'r,
+    {
+        let mut stop = Vec::new();
+        // updateNonTerminalAllocsToLost: allocations already told to stop on
+        // down or missing nodes are marked lost.
+        for alloc in &w.allocs {
+            let down = || match tainted.get(alloc.node_id.as_str()) {
+                Some(None) => true,
+                Some(Some(n)) => n.status == node_status::DOWN,
+                None => false,
+            };
+            if alloc.server_terminal_status()
+                && matches!(
+                    alloc.client_status.as_str(),
+                    status::RUNNING | status::PENDING
+                )
+                && down()
+            {
+                stop.push(PlanStop {
+                    alloc_id: alloc.id.clone(),
+                    name: alloc.name.clone(),
+                    task_group: texts.word(&alloc.task_group),
+                    client_status: Some(texts.word(status::LOST)),
+                    description: desc::LOST,
+                    followup_eval_id: None,
+                });
+            }
+        }
+        stop.extend(rec.results.stop.iter().map(|s| PlanStop {
+            alloc_id: s.alloc.id.clone(),
+            name: s.alloc.name.clone(),
+            task_group: texts.word(&s.alloc.task_group),
+            client_status: s.client_status.map(|c| texts.word(c)),
+            description: s.description,
+            followup_eval_id: s.followup_eval_id.as_deref().map(str::to_string),
+        }));
+        stop.sort();
+        stop
+    }
+
+    /// The plan, around its `stop` list from [`Self::stops`].
+    pub(super) fn plan<'r>(
+        &self,
+        w: &JobWork<'a>,
+        rec: &'r Reconciliation<'_>,
+        texts: &mut Texts<'r>,
+        stop: Vec<PlanStop>,
+    ) -> Plan
+    where
+        'a: 'r,
+    {
+        let r = &rec.results;
+        let mut plan = Plan {
+            stop,
+            ..Plan::default()
+        };
+        plan.place = r
+            .place
+            .iter()
+            .map(|p| PlanPlace {
+                task_group: texts.word(p.task_group),
+                name: p.name.to_string(),
+                canary: p.canary,
+                previous_alloc_id: p.previous.map(|a| a.id.clone()),
+                reschedule: p.reschedule,
+                lost: p.lost,
+                downgrade_non_canary: p.downgrade_non_canary,
+                min_job_version: p.min_job_version,
+            })
+            .collect();
+        plan.destructive_update = r
+            .destructive_update
+            .iter()
+            .map(|d| PlanDestructive {
+                alloc_id: d.alloc.id.clone(),
+                name: d.name.clone(),
+                task_group: d.task_group.clone(),
+                reason: d.reason.clone(),
+            })
+            .collect();
+        // The scheduler moves in-place updates into the current deployment.
+        let deployment_id = r.deployment.as_ref().map(|d| d.id.clone()).or_else(|| {
+            self.deployments
+                .get(&(w.namespace, w.id))
+                .filter(|_| w.job.is_some_and(|j| !j.is_batch()))
+                .map(|d| d.id.clone())
+        });
+        plan.in_place_update = r
+            .inplace_update
+            .iter()
+            .map(|a| PlanInPlace {
+                alloc_id: a.id.clone(),
+                name: a.name.clone(),
+                deployment_id: deployment_id.clone(),
+            })
+            .collect();
+        let followup = |m: &BTreeMap<&str, AllocUpdate<'_>>| -> Vec<PlanFollowupUpdate> {
+            m.values()
+                .map(|u| PlanFollowupUpdate {
+                    alloc_id: u.alloc.id.clone(),
+                    followup_eval_id: u.followup_eval_id.to_string(),
+                })
+                .collect()
+        };
+        plan.disconnect_updates = followup(&r.disconnect_updates);
+        plan.attribute_updates = followup(&r.attribute_updates);
+        plan.reconnect_updates = r
+            .reconnect_updates
+            .keys()
+            .map(|id| PlanReconnect {
+                alloc_id: id.to_string(),
+            })
+            .collect();
+        // A delayed evaluation does not create the follow-up evals, though
+        // the allocations still name them (generic_sched.go:293, 312-321).
+        let followups = r
+            .desired_followup_evals
+            .values()
+            .filter(|_| !self.delayed_eval);
+        plan.followup_evals = followups
+            .flatten()
+            .map(|e| PlanFollowupEval {
+                id: e.id.to_string(),
+                triggered_by: e.triggered_by.to_string(),
+                wait_until: e.wait_until,
+                status_description: e.status_description.to_string(),
+                task_group: e.task_group.clone(),
+                alloc_ids: e.alloc_ids.iter().map(|id| id.to_string()).collect(),
+            })
+            .collect();
+        plan.deployment = r.deployment.as_ref().map(|d| PlanDeployment {
+            id: d.id.clone(),
+            status: d.status.clone(),
+            status_description: d.status_description.clone(),
+            job_version: d.job_version,
+            groups: d
+                .task_groups
+                .iter()
+                .map(|(name, s)| {
+                    (
+                        name.clone(),
+                        PlanDeploymentGroup {
+                            desired_total: s.desired_total,
+                            desired_canaries: s.desired_canaries,
+                            auto_revert: s.auto_revert,
+                            auto_promote: s.auto_promote,
+                            promoted: s.promoted,
+                        },
+                    )
+                })
+                .collect(),
+        });
+        plan.deployment_updates = r
+            .deployment_updates
+            .iter()
+            .map(|u| PlanDeploymentUpdate {
+                deployment_id: u.deployment_id.clone(),
+                status: u.status.to_string(),
+                status_description: u.status_description.to_string(),
+            })
+            .collect();
+        plan.sort();
+        plan
+    }
+}
+
+impl Plan {
+    fn sort(&mut self) {
+        self.place.sort();
+        self.destructive_update.sort();
+        self.in_place_update.sort();
+        self.disconnect_updates.sort();
+        self.reconnect_updates.sort();
+        self.attribute_updates.sort();
+        self.followup_evals
+            .sort_by(|a, b| (a.wait_until, &a.id).cmp(&(b.wait_until, &b.id)));
+        self.deployment_updates.sort();
+    }
+}

@@ -1,0 +1,81 @@
+//! Strings that many report entries repeat, made once per replay and shared:
+//! a million allocations on a thousand nodes need a thousand copies of each
+//! node's ID, not a million.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::model::{Allocation, Node};
+use crate::reconciler::{TaintRule, TaintedNodes, node_desc};
+
+/// Shared strings, by the snapshot string each one copies.
+#[derive(Default)]
+pub(super) struct Texts<'s> {
+    words: HashMap<&'s str, Arc<str>>,
+    /// The last words given, looked at before hashing: statuses and task
+    /// groups take few values, so they are nearly always here.
+    recent: [Option<Arc<str>>; 4],
+    nodes: HashMap<&'s str, NodeTexts<'s>>,
+    /// Bucket reasons without times, by rule, node, client and desired status.
+    reasons: HashMap<(TaintRule, &'s str, &'s str, &'s str), Arc<str>>,
+}
+
+/// A node as bucket entries show it.
+pub(super) struct NodeTexts<'s> {
+    /// `None`: garbage-collected.
+    pub node: Option<&'s Node>,
+    /// The node's entry in the tainted map, if it has one.
+    pub tainted: Option<Option<&'s Node>>,
+    pub id: Arc<str>,
+    pub status: Option<Arc<str>>,
+    /// The node as bucket reasons describe it.
+    pub desc: Arc<str>,
+}
+
+impl<'s> Texts<'s> {
+    pub fn word(&mut self, s: &'s str) -> Arc<str> {
+        if let Some(w) = self.recent.iter().flatten().find(|w| ***w == *s) {
+            return Arc::clone(w);
+        }
+        let w = Arc::clone(self.words.entry(s).or_insert_with(|| Arc::from(s)));
+        self.recent.rotate_right(1);
+        self.recent[0] = Some(Arc::clone(&w));
+        w
+    }
+
+    /// The reason of `rule` (one without times) for `alloc`, made by `make`
+    /// for the first allocation of its node and statuses.
+    pub fn reason(
+        &mut self,
+        rule: TaintRule,
+        alloc: &'s Allocation,
+        make: impl FnOnce() -> String,
+    ) -> Arc<str> {
+        let key = (
+            rule,
+            &*alloc.node_id,
+            &*alloc.client_status,
+            &*alloc.desired_status,
+        );
+        Arc::clone(self.reasons.entry(key).or_insert_with(|| Arc::from(make())))
+    }
+
+    /// The node `id`, as `nodes` and `tainted` have it.
+    pub fn node(
+        &mut self,
+        id: &'s str,
+        nodes: &HashMap<&str, &'s Node>,
+        tainted: &TaintedNodes<'s>,
+    ) -> &NodeTexts<'s> {
+        self.nodes.entry(id).or_insert_with(|| {
+            let node = nodes.get(id).copied();
+            NodeTexts {
+                node,
+                tainted: tainted.get(id).copied(),
+                id: Arc::from(id),
+                status: node.map(|n| Arc::from(n.status.as_str())),
+                desc: Arc::from(node_desc(node)),
+            }
+        })
+    }
+}
