@@ -86,8 +86,8 @@ fn stops(r: &JobReport) -> Vec<(String, String, Option<String>)> {
     sorted(r.plan.stop.iter().map(|s| {
         (
             s.alloc_id.clone(),
-            s.description.clone(),
-            s.client_status.clone(),
+            s.description.to_string(),
+            s.client_status.as_deref().map(str::to_owned),
         )
     }))
 }
@@ -1918,7 +1918,7 @@ fn a_removed_group_stops_its_allocs_terminal_ones_included() {
     );
     assert_eq!(group(&r, "web").desired_changes.stop, 2);
     assert_eq!(r.plan.place.len(), 1);
-    assert_eq!(r.plan.place[0].task_group, "api");
+    assert_eq!(&*r.plan.place[0].task_group, "api");
 }
 
 /// Before reconciling, the scheduler marks allocations already told to stop
