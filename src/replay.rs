@@ -267,6 +267,7 @@ impl<'s> Prepared<'s> {
             delayed_eval: self.eval.is_some_and(|e| !e.wait_until.is_zero()),
             supports: self.supports,
             now: self.now,
+            parallel_from: PARALLEL_REPORT_ALLOCS,
         }
     }
 
@@ -353,6 +354,9 @@ struct JobContext<'a> {
     delayed_eval: bool,
     supports: bool,
     now: Time,
+    /// Jobs of at least this many allocations use the threaded path:
+    /// [`PARALLEL_REPORT_ALLOCS`], or an extreme in tests comparing the paths.
+    parallel_from: usize,
 }
 
 impl<'a> JobContext<'a> {
@@ -374,7 +378,7 @@ impl<'a> JobContext<'a> {
             supports_disconnected_clients: self.supports,
             now: self.now,
         };
-        let (rec, groups, plan) = if w.allocs.len() >= PARALLEL_REPORT_ALLOCS {
+        let (rec, groups, plan) = if w.allocs.len() >= self.parallel_from {
             self.reconcile_and_report(w, spec, batch, taint)
         } else {
             let rec = self.reconcile(w, spec, batch, &tainted, &|_, _| {});
@@ -401,7 +405,7 @@ impl<'a> JobContext<'a> {
     /// `taintedNodes`; for many allocations, each half on its own thread.
     fn tainted_nodes(&self, allocs: &[&'a Allocation]) -> TaintedNodes<'a> {
         let node = |id: &str| self.nodes.get(id).copied();
-        if allocs.len() < PARALLEL_REPORT_ALLOCS {
+        if allocs.len() < self.parallel_from {
             return tainted_nodes(allocs.iter().copied(), node);
         }
         let (first, second) = allocs.split_at(allocs.len() / 2);
@@ -497,3 +501,6 @@ impl<'a> JobContext<'a> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests;
