@@ -6,15 +6,19 @@
 //! including the RFC 3339 times the core writes into bucket reasons; the
 //! JSON keeps those reasons exact.
 
+mod fit;
+mod relative;
+
 use std::collections::HashMap;
 
-use comfy_table::{ColumnConstraint, ContentArrangement, LineStyle, Table, TableStyle, Width};
+use comfy_table::{ContentArrangement, LineStyle, Table, TableStyle};
 use owo_colors::OwoColorize;
 use unicode_width::UnicodeWidthStr;
 
 use crate::reconciler::Bucket;
 use crate::report::{BucketEntry, GroupReport, JobReport, NowSource, Report};
 use crate::time::Time;
+use fit::fit;
 
 /// The width tables and text are laid out for.
 const WIDTH: u16 = 100;
@@ -146,36 +150,22 @@ impl Renderer {
         }
     }
 
+    /// A time relative to the evaluation; exact with `--verbose`.
     fn time(&self, t: Time) -> String {
-        if self.style.verbose || t.is_zero() {
-            return t.to_string();
-        }
-        let d = round_seconds(t.sub(self.now));
-        match d {
-            0 => "now".to_string(),
-            d if d > 0 => format!("in {}", compact_duration(d)),
-            d => format!("{} ago", compact_duration(-d)),
+        if self.style.verbose {
+            t.to_string()
+        } else {
+            relative::time(t, self.now)
         }
     }
 
-    /// `text` with every RFC 3339 time in it shown as [`Renderer::time`] does.
+    /// `text` with its RFC 3339 times shown as [`Renderer::time`] does.
     fn times_in(&self, text: &str) -> String {
         if self.style.verbose {
-            return text.to_string();
+            text.to_string()
+        } else {
+            relative::times_in(text, self.now)
         }
-        let mut out = String::new();
-        let mut rest = text;
-        while let Some((start, len)) = find_timestamp(rest) {
-            let parsed = Time::parse_rfc3339(&rest[start..start + len]);
-            out.push_str(&rest[..start]);
-            match parsed {
-                Ok(t) => out.push_str(&self.time(t)),
-                Err(_) => out.push_str(&rest[start..start + len]),
-            }
-            rest = &rest[start + len..];
-        }
-        out.push_str(rest);
-        out
     }
 
     fn paint_warning(&self, s: &str) -> String {
@@ -554,110 +544,6 @@ impl Renderer {
     }
 }
 
-/// Columns of free text: they take the width left and wrap.
-const PROSE: [&str; 3] = ["Reason", "Description", "Allocs"];
-
-/// A prose column wraps no narrower than this.
-const PROSE_MIN: usize = 24;
-
-/// Sets every column's width: identifiers, names and counts as wide as
-/// their content (headers wrap only between words), prose columns share what
-/// is left of `limit` and wrap, never narrower than [`PROSE_MIN`]. Without a
-/// limit (`--verbose`, whose full IDs cannot fit anyway) nothing wraps, so
-/// every row stays one line for `grep`. A column with nothing in any row is
-/// left out.
-fn fit(table: &mut Table, limit: Option<usize>) {
-    let headers: Vec<String> = table
-        .header()
-        .map(|h| h.cell_iter().map(|c| strip_ansi(&c.content())).collect())
-        .unwrap_or_default();
-    let columns: Vec<Column> = headers
-        .iter()
-        .enumerate()
-        .map(|(i, header)| {
-            let cells = table
-                .column_cells_iter(i)
-                .flatten()
-                .map(|c| strip_ansi(&c.content()).width())
-                .max()
-                .unwrap_or(0);
-            let word = header.split(' ').map(|w| w.width()).max().unwrap_or(0);
-            // The footprint: padding (one space each side of the first column,
-            // one after the others) and the blank line before all but the first.
-            let edge = 2;
-            Column {
-                empty: cells == 0,
-                prose: PROSE.contains(&header.as_str()),
-                full: cells.max(header.width()) + edge,
-                narrow: cells.max(word) + edge,
-            }
-        })
-        .collect();
-    let prose = columns.iter().filter(|c| c.prose).count();
-    let fixed = |narrow: bool| -> usize {
-        columns
-            .iter()
-            .filter(|c| !c.prose && !c.empty)
-            .map(|c| if narrow { c.narrow } else { c.full })
-            .sum()
-    };
-    let Some(limit) = limit else {
-        for (i, c) in columns.iter().enumerate() {
-            if c.empty
-                && let Some(col) = table.column_mut(i)
-            {
-                col.set_constraint(ColumnConstraint::Hidden);
-            }
-        }
-        table.set_content_arrangement(ContentArrangement::Disabled);
-        return;
-    };
-    // Whole headers when the prose still gets its minimum, else headers wrap.
-    let narrow = fixed(false) + prose * (PROSE_MIN + 2) > limit;
-    let share = (limit.saturating_sub(fixed(narrow)) / prose.max(1)).max(PROSE_MIN + 2);
-    for (i, c) in columns.iter().enumerate() {
-        let footprint = match (c.prose, narrow) {
-            (true, _) => c.full.min(share),
-            (false, true) => c.narrow,
-            (false, false) => c.full,
-        };
-        // comfy-table's width leaves out the vertical line.
-        let width = footprint - usize::from(i > 0);
-        if let Some(col) = table.column_mut(i) {
-            col.set_constraint(if c.empty {
-                ColumnConstraint::Hidden
-            } else {
-                ColumnConstraint::Absolute(Width::Fixed(width.try_into().unwrap_or(u16::MAX)))
-            });
-        }
-    }
-}
-
-/// The widths one column can take, padding included.
-struct Column {
-    /// No row has anything in it: the column is left out.
-    empty: bool,
-    prose: bool,
-    /// With the header on one line.
-    full: usize,
-    /// With the header wrapped between words.
-    narrow: usize,
-}
-
-/// `s` without ANSI escape sequences, to measure what is seen.
-fn strip_ansi(s: &str) -> String {
-    let mut out = String::new();
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' {
-            chars.by_ref().find(|c| c.is_ascii_alphabetic());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// Every bucket entry of a group with its bucket, bucket by bucket.
 fn all_entries(g: &GroupReport) -> impl Iterator<Item = (Bucket, &BucketEntry)> {
     let b = &g.buckets;
@@ -671,51 +557,6 @@ fn all_entries(g: &GroupReport) -> impl Iterator<Item = (Bucket, &BucketEntry)> 
     ]
     .into_iter()
     .flat_map(|(bucket, entries)| entries.iter().map(move |e| (bucket, e)))
-}
-
-/// Relative times are shown to the second.
-fn round_seconds(d: i64) -> i64 {
-    let s = crate::time::SECOND;
-    d.saturating_add(d.signum() * s / 2) / s * s
-}
-
-/// A positive whole-second duration without its zero units: `4m30s`, `12m`, `2h5s`.
-fn compact_duration(d: i64) -> String {
-    let total = d / crate::time::SECOND;
-    let (h, m, s) = (total / 3600, total / 60 % 60, total % 60);
-    let mut out = String::new();
-    for (n, unit) in [(h, "h"), (m, "m"), (s, "s")] {
-        if n > 0 {
-            out.push_str(&format!("{n}{unit}"));
-        }
-    }
-    out
-}
-
-/// The first `YYYY-MM-DDTHH:MM:SS[.fff]Z` in `text`, as (start, length): the
-/// form the core writes times in.
-fn find_timestamp(text: &str) -> Option<(usize, usize)> {
-    const SHAPE: &[u8] = b"dddd-dd-ddTdd:dd:dd";
-    let b = text.as_bytes();
-    (0..b.len()).find_map(|start| {
-        let rest = &b[start..];
-        let shaped = rest.len() > SHAPE.len()
-            && SHAPE.iter().zip(rest).all(|(&want, &got)| match want {
-                b'd' => got.is_ascii_digit(),
-                c => got == c,
-            });
-        if !shaped || (start > 0 && b[start - 1].is_ascii_alphanumeric()) {
-            return None;
-        }
-        let mut end = SHAPE.len();
-        if rest[end] == b'.' {
-            end += 1 + rest[end + 1..]
-                .iter()
-                .take_while(|c| c.is_ascii_digit())
-                .count();
-        }
-        (rest.get(end) == Some(&b'Z')).then_some((start, end + 1))
-    })
 }
 
 #[cfg(test)]
@@ -733,38 +574,12 @@ mod tests {
     }
 
     #[test]
-    fn times_are_relative_to_the_evaluation() {
-        let r = renderer(false);
-        let at = |s: &str| r.time(Time::parse_rfc3339(s).unwrap());
-        assert_eq!(at("2022-04-01T12:04:30Z"), "in 4m30s");
-        assert_eq!(at("2022-04-01T11:48:00Z"), "12m ago");
-        assert_eq!(at("2022-04-01T14:00:05.6Z"), "in 2h6s");
-        assert_eq!(at("2022-04-01T12:00:00.4Z"), "now");
-        assert_eq!(at("2022-04-01T11:59:59.5Z"), "1s ago");
-        assert_eq!(at("0001-01-01T00:00:00Z"), "0001-01-01T00:00:00Z");
-        assert_eq!(
-            renderer(true).time(Time::parse_rfc3339("2022-04-01T12:04:30Z").unwrap()),
-            "2022-04-01T12:04:30Z"
-        );
-    }
-
-    #[test]
-    fn times_inside_reasons_are_rewritten() {
-        let reason = "unknown since 2022-04-01T11:58:00Z, max_client_disconnect expires \
-                      2022-04-01T12:03:00.25Z";
-        assert_eq!(
-            renderer(false).times_in(reason),
-            "unknown since 2m ago, max_client_disconnect expires in 3m"
-        );
+    fn verbose_shows_times_exact() {
+        let reason = "unknown since 2022-04-01T11:58:00Z";
         assert_eq!(renderer(true).times_in(reason), reason);
-        for untouched in [
-            "node ready",
-            "v2022-04-01T11:58:00Z",
-            "2022-04-01T11:58:00",
-            "2022-04-01T11:58Z",
-        ] {
-            assert_eq!(renderer(false).times_in(untouched), untouched);
-        }
+        let t = Time::parse_rfc3339("2022-04-01T12:04:30Z").unwrap();
+        assert_eq!(renderer(true).time(t), "2022-04-01T12:04:30Z");
+        assert_eq!(renderer(false).time(t), "in 4m30s");
     }
 
     #[test]
