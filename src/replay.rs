@@ -8,6 +8,7 @@ mod plan;
 mod texts;
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 use std::sync::mpsc;
 use std::{fmt, panic};
 
@@ -94,6 +95,45 @@ impl std::error::Error for ReplayError {}
 /// starting a thread costs more than it saves.
 const PARALLEL_REPORT_ALLOCS: usize = 10_000;
 
+/// Jobs are replayed on this many threads. Each job's replay is independent
+/// of the others' and the reports keep the jobs' order, so the output is the
+/// same on one thread.
+const JOB_WORKERS: usize = 2;
+
+/// `f` of every item, computed on up to `workers` threads that each take the
+/// next item not yet taken, returned in the items' order.
+fn map_in_order<T: Sync, R: Send>(
+    items: &[T],
+    workers: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let workers = workers.min(items.len());
+    if workers <= 1 {
+        return items.iter().map(f).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, AtomicOrdering::Relaxed);
+            let Some(item) = items.get(i) else {
+                return done;
+            };
+            done.push((i, f(item)));
+        }
+    };
+    let mut results: Vec<(usize, R)> = std::thread::scope(|s| {
+        let others: Vec<_> = (1..workers).map(|_| s.spawn(work)).collect();
+        let mut all = work();
+        for other in others {
+            all.extend(other.join().unwrap_or_else(|e| panic::resume_unwind(e)));
+        }
+        all
+    });
+    results.sort_unstable_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, r)| r).collect()
+}
+
 /// One job to evaluate: its spec (absent when purged) and its allocations.
 struct JobWork<'a> {
     namespace: &'a str,
@@ -122,10 +162,9 @@ pub fn replay(snapshot: &Snapshot, options: &Options) -> Result<Report, ReplayEr
         });
     }
     let ctx = prep.job_context();
-    let jobs: Vec<JobReport> = work
-        .iter()
-        .map(|w| ctx.trace_job(w, |report, _, _| report))
-        .collect();
+    let jobs = map_in_order(&work, JOB_WORKERS, |w| {
+        ctx.trace_job(w, |report, _, _| report)
+    });
     let mut report = prep.report(jobs);
     report.warnings.extend(system_job_warnings(&report.jobs));
     report.warnings.sort();

@@ -145,3 +145,15 @@ fn the_threaded_path_reports_what_the_single_threaded_path_reports() {
     assert!(changes(0, "canary") > Some(0) && changes(1, "migrate") > Some(0));
     assert!(single == threaded, "the two paths differ");
 }
+
+#[test]
+fn jobs_replayed_on_threads_keep_their_order() {
+    let items: Vec<u64> = (0..200).collect();
+    // Uneven work, so that the threads finish out of order.
+    let f = |&i: &u64| (0..(i % 7) * 20_000).fold(i, |acc, x| acc ^ x.wrapping_mul(31));
+    let one: Vec<u64> = items.iter().map(f).collect();
+    for workers in [0, 1, 2, 3, 500] {
+        assert_eq!(map_in_order(&items, workers, f), one, "{workers} workers");
+    }
+    assert!(map_in_order(&[] as &[u64], 2, f).is_empty());
+}
