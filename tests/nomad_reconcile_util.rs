@@ -9,7 +9,9 @@ use common::*;
 use std::sync::Arc;
 
 use plan_inspect::model::*;
-use plan_inspect::reconciler::{AllocSet, Bitmap, TaintContext, TaintedNodes, TaintedSets};
+use plan_inspect::reconciler::{
+    AllocSet, Bitmap, Release, Rules, TaintContext, TaintedNodes, TaintedSets,
+};
 use plan_inspect::time::{SECOND, Time};
 
 /// TestBitmapFrom (scheduler/reconcile_util_test.go:18).
@@ -154,9 +156,10 @@ fn run(all: &[Allocation], disco: bool, skip_nil_node_test: bool, want: Sets) {
     let nodes = nodes();
     let tainted = tainted_map(&nodes);
     let set: AllocSet = all.iter().collect();
+    let rules = Rules::new(Release::Seed, disco);
     let ctx = TaintContext {
         tainted: &tainted,
-        supports_disconnected_clients: disco,
+        rules: &rules,
         now: now(),
     };
     assert_eq!(got(&set.filter_by_tainted(ctx)), want, "with-nodes");
