@@ -79,6 +79,7 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation
         eval_id: jr.report.eval_id.clone(),
         bucket,
         fate,
+        changed: job.plan.touches(&alloc.id),
         steps,
     }
 }
