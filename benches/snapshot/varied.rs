@@ -383,13 +383,13 @@ impl Cluster {
                     if d > 0 {
                         let _ = write!(
                             o,
-                            r#"{{"Field":"ClientStatus","Value":"running","Time":"{}"}},"#,
+                            r#"{{"Field":0,"Value":"running","Time":"{}"}},"#,
                             time(at - 10 * MINUTE)
                         );
                     }
                     let _ = write!(
                         o,
-                        r#"{{"Field":"ClientStatus","Value":"unknown","Time":"{}"}}"#,
+                        r#"{{"Field":0,"Value":"unknown","Time":"{}"}}"#,
                         time(at)
                     );
                     if d + 1 < disconnects {
@@ -402,7 +402,7 @@ impl Cluster {
                 let at = created + rng.below(600) as i64 * MINUTE / 10 + MINUTE;
                 let _ = write!(
                     o,
-                    r#"[{{"Field":"ClientStatus","Value":"unknown","Time":"{}"}},{{"Field":"ClientStatus","Value":"running","Time":"{}"}}]"#,
+                    r#"[{{"Field":0,"Value":"unknown","Time":"{}"}},{{"Field":0,"Value":"running","Time":"{}"}}]"#,
                     time(at),
                     time(at + (1 + rng.below(30) as i64) * MINUTE)
                 );
