@@ -591,3 +591,6 @@ mod tests {
         assert_eq!(wrapped.split_whitespace().count(), 41);
     }
 }
+
+#[cfg(test)]
+mod snapshots;
