@@ -9,6 +9,8 @@
 //! most three times while being parsed (serde_json's scratch buffer, the
 //! decoded value, the output), so peak RSS stays under 64 MiB plus three
 //! times the largest used string.
+// getrusage is the one way to read a finished child's peak RSS.
+#![allow(unsafe_code)]
 
 use std::process::Command;
 

@@ -572,3 +572,6 @@ mod tests {
         assert_eq!(wrapped.split_whitespace().count(), 41);
     }
 }
+
+#[cfg(test)]
+mod snapshots;
