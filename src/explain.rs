@@ -16,6 +16,7 @@ use crate::reconciler::Bucket;
 use crate::replay::{Options, ReplayError, replay_for_explain};
 use crate::report::NowSource;
 use crate::time::{Time, format_duration};
+use crate::warning::Warning;
 
 /// What `--explain` explains and why, in order.
 #[derive(Clone, Debug, Serialize)]
@@ -38,6 +39,8 @@ pub struct Explanation {
     /// what `--detailed-exitcode` reports for `--explain`.
     pub changed: bool,
     pub steps: Vec<Step>,
+    /// The replay's warnings, as the report has them.
+    pub warnings: Vec<Warning>,
 }
 
 /// The allocation or placement explained.
