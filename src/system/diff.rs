@@ -160,7 +160,7 @@ impl<'a> SystemDiff<'a> {
     }
 
     /// `diffSystemAllocsForNode`.
-    fn for_node(
+    pub(super) fn for_node(
         &mut self,
         input: &DiffInput<'a, '_>,
         node_id: &'a str,

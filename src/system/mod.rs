@@ -13,3 +13,6 @@ pub use schedule::{
     FilteredPlacement, NODE_TAINTED, SystemDestructive, SystemInput, SystemPlacement,
     SystemSchedule, SystemStop,
 };
+
+#[cfg(test)]
+mod tests;
