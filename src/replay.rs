@@ -15,8 +15,8 @@ use std::{fmt, panic};
 
 use crate::model::{Allocation, Deployment, Evaluation, Job, Node, Snapshot, TaskGroup};
 use crate::reconciler::{
-    BucketsFn, ReconcileInput, Reconciler, Reconciliation, TaintContext, TaintedNodes, TaintedSets,
-    tainted_nodes,
+    BucketsFn, ReconcileInput, Reconciler, Reconciliation, Release, Rules, TaintContext,
+    TaintedNodes, TaintedSets, tainted_nodes,
 };
 use crate::report::*;
 use crate::time::Time;
@@ -262,7 +262,7 @@ struct Prepared<'s> {
     now_source: NowSource,
     eval: Option<&'s Evaluation>,
     eval_id: String,
-    supports: bool,
+    rules: Rules,
     warnings: Vec<Warning>,
     nodes: HashMap<&'s str, &'s Node>,
     deployments: HashMap<(&'s str, &'s str), &'s Deployment>,
@@ -301,8 +301,11 @@ impl<'s> Prepared<'s> {
             now_source,
             eval,
             eval_id,
-            supports: !options.no_disconnected_clients
-                && snapshot.supports_disconnected_clients.unwrap_or(true),
+            rules: Rules::new(
+                Release::Seed,
+                !options.no_disconnected_clients
+                    && snapshot.supports_disconnected_clients.unwrap_or(true),
+            ),
             warnings,
             nodes: snapshot.nodes.iter().map(|n| (n.id.as_str(), n)).collect(),
             deployments: latest_deployments(&snapshot.deployments),
@@ -316,7 +319,7 @@ impl<'s> Prepared<'s> {
             eval_id: &self.eval_id,
             eval_priority: self.eval.map(|e| e.priority),
             delayed_eval: self.eval.is_some_and(|e| !e.wait_until.is_zero()),
-            supports: self.supports,
+            rules: &self.rules,
             now: self.now,
             parallel_from: PARALLEL_REPORT_ALLOCS,
         }
@@ -328,7 +331,7 @@ impl<'s> Prepared<'s> {
             now: self.now,
             now_source: self.now_source,
             eval_id: self.eval_id.clone(),
-            supports_disconnected_clients: self.supports,
+            supports_disconnected_clients: self.rules.supports_disconnected_clients(),
             jobs,
             warnings: self.warnings.clone(),
         }
@@ -403,7 +406,7 @@ struct JobContext<'a> {
     eval_priority: Option<i64>,
     /// The replayed evaluation was itself delayed (`WaitUntil` set).
     delayed_eval: bool,
-    supports: bool,
+    rules: &'a Rules,
     now: Time,
     /// Jobs of at least this many allocations use the threaded path:
     /// [`PARALLEL_REPORT_ALLOCS`], or an extreme in tests comparing the paths.
@@ -426,7 +429,7 @@ impl<'a> JobContext<'a> {
         let tainted = self.tainted_nodes(&w.allocs);
         let taint = TaintContext {
             tainted: &tainted,
-            supports_disconnected_clients: self.supports,
+            rules: self.rules,
             now: self.now,
         };
         let (rec, groups, plan) = if w.allocs.len() >= self.parallel_from {
@@ -500,7 +503,7 @@ impl<'a> JobContext<'a> {
             tainted,
             eval_id: self.eval_id,
             eval_priority: self.eval_priority.unwrap_or(spec.map_or(0, |j| j.priority)),
-            supports_disconnected_clients: self.supports,
+            rules: self.rules,
             now: self.now,
             update_fn: &update_fn,
             buckets_known,
