@@ -5,6 +5,7 @@
 mod entries;
 mod groups;
 mod plan;
+mod system;
 mod texts;
 
 use std::collections::{BTreeMap, HashMap};
@@ -162,32 +163,43 @@ pub fn replay(snapshot: &Snapshot, options: &Options) -> Result<Report, ReplayEr
         });
     }
     let ctx = prep.job_context();
-    let jobs = map_in_order(&work, JOB_WORKERS, |w| {
-        ctx.trace_job(w, |report, _, _| report)
+    let jobs = map_in_order(&work, JOB_WORKERS, |w| match system_spec(w) {
+        Some(spec) => ctx.system_job(w, Some(spec)),
+        None => (ctx.trace_job(w, |report, _, _| report), Vec::new()),
     });
+    let (jobs, warnings): (Vec<JobReport>, Vec<Vec<Warning>>) = jobs.into_iter().unzip();
     let mut report = prep.report(jobs);
-    report.warnings.extend(system_job_warnings(&report.jobs));
+    report.warnings.extend(warnings.into_iter().flatten());
+    if work.iter().any(|w| system_spec(w).is_some()) {
+        report.warnings.extend(nodes_without_datacenter(snapshot));
+    }
     report.warnings.sort();
     Ok(report)
 }
 
-/// Nomad schedules `system` and `sysbatch` jobs with its system scheduler,
-/// not the generic reconciler replayed here; their plan is shown as the
-/// contract asks, with a warning that Nomad would decide differently.
-fn system_job_warnings(jobs: &[JobReport]) -> Vec<Warning> {
-    jobs.iter()
-        .filter(|j| matches!(j.job_type.as_str(), "system" | "sysbatch"))
-        .map(|j| {
-            Warning::new(
-                "system_job",
-                format!(
-                    "{}/{} is a {} job: Nomad schedules it with the system scheduler, not the generic \
-                     reconciler replayed here",
-                    j.namespace, j.id, j.job_type
-                ),
-            )
-        })
-        .collect()
+/// System jobs target nodes by datacenter; a node without one is taken to
+/// be in every job's datacenters, which is said once.
+fn nodes_without_datacenter(snapshot: &Snapshot) -> Option<Warning> {
+    let n = snapshot
+        .nodes
+        .iter()
+        .filter(|n| n.datacenter.is_empty())
+        .count();
+    (n > 0).then(|| {
+        Warning::new(
+            "node_without_datacenter",
+            format!(
+                "{n} node(s) have no Datacenter: system and sysbatch jobs take them to be in their datacenters"
+            ),
+        )
+    })
+}
+
+/// The spec of a `system` or `sysbatch` job (a purged job's from its
+/// allocations), which Nomad's system scheduler handles.
+fn system_spec<'a>(w: &JobWork<'a>) -> Option<&'a Job> {
+    let embedded = w.allocs.iter().find_map(|a| a.job.as_deref());
+    w.job.or(embedded).filter(|j| j.is_system())
 }
 
 /// One job's replay together with the reconciler's trace, for explanations.

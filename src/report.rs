@@ -76,6 +76,30 @@ pub struct GroupReport {
     pub reschedule_now: Vec<String>,
     pub reschedule_later: Vec<RescheduleLater>,
     pub desired_changes: DesiredChanges,
+    /// System and sysbatch jobs only: the system scheduler's diff, which
+    /// takes the place of the buckets (those stay empty).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub system_diff: Option<SystemDiffReport>,
+}
+
+/// `diffSystemAllocs` for one task group: every allocation it examined, by
+/// set, and the nodes the feasibility checks turned down.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SystemDiffReport {
+    pub update: Vec<BucketEntry>,
+    pub migrate: Vec<BucketEntry>,
+    pub stop: Vec<BucketEntry>,
+    pub ignore: Vec<BucketEntry>,
+    pub lost: Vec<BucketEntry>,
+    pub filtered_nodes: Vec<FilteredNode>,
+}
+
+/// A node that would get a placement but fails a feasibility check.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct FilteredNode {
+    pub node_id: String,
+    pub name: String,
+    pub reason: String,
 }
 
 /// The six sets of `filterByTainted`.
@@ -153,6 +177,10 @@ pub struct PlanPlace {
     pub lost: bool,
     pub downgrade_non_canary: bool,
     pub min_job_version: u64,
+    /// The node of a system or sysbatch placement; absent for other jobs,
+    /// whose placements are not put on nodes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_id: Option<Arc<str>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
