@@ -74,7 +74,7 @@ pub struct DesiredTransition {
 fn present_transition<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<DesiredTransition, D::Error> {
-    let mut t: DesiredTransition = super::nullable(d)?;
+    let mut t: DesiredTransition = nullable(d)?;
     t.present = true;
     Ok(t)
 }

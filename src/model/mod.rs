@@ -28,9 +28,12 @@ pub use evaluation::Evaluation;
 pub use job::{
     Affinity, Constraint, Consul, ConsulConnect, DEFAULT_KILL_TIMEOUT, Job, Multiregion,
     NetworkResource, Port, RequestedDevice, ReschedulePolicy, Resources, Service, SidecarService,
-    Task, TaskGroup, UpdateStrategy,
+    Task, TaskGroup, UpdateStrategy, VolumeRequest,
 };
-pub use node::{Node, node_status};
+pub use node::{
+    DriverInfo, HostVolume, Node, NodeDevice, NodeDeviceInstance, NodeNetwork, NodeNetworkAddress,
+    NodeNetworkMode, NodeResources, eligibility, node_status,
+};
 pub use snapshot::Snapshot;
 pub use task_states::TaskStates;
 pub use value::GoValue;

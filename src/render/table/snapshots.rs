@@ -95,6 +95,7 @@ fn job() -> JobReport {
                 ignore: 1,
                 ..DesiredChanges::default()
             },
+            system_diff: None,
         }],
         plan: Plan::default(),
     }
@@ -212,6 +213,7 @@ fn place() {
             lost: true,
             downgrade_non_canary: false,
             min_job_version: 0,
+            node_id: None,
         }],
         ..Plan::default()
     });
