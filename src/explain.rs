@@ -16,6 +16,7 @@ use crate::reconciler::Bucket;
 use crate::replay::{Options, ReplayError, replay_for_explain};
 use crate::report::NowSource;
 use crate::time::{Time, format_duration};
+use crate::warning::Warning;
 
 /// What `--explain` explains and why, in order.
 #[derive(Clone, Debug, Serialize)]
@@ -33,7 +34,13 @@ pub struct Explanation {
     pub bucket: Option<Bucket>,
     /// What the plan does, one line per action; empty when nothing.
     pub fate: Vec<String>,
+    /// Whether the plan changes the subject as `Plan.IsNoOp` counts changes
+    /// ([`crate::report::Plan::touches`]); a placement always does. This is
+    /// what `--detailed-exitcode` reports for `--explain`.
+    pub changed: bool,
     pub steps: Vec<Step>,
+    /// The replay's warnings, as the report has them.
+    pub warnings: Vec<Warning>,
 }
 
 /// The allocation or placement explained.

@@ -31,12 +31,14 @@
 #![forbid(unsafe_code)]
 
 pub mod explain;
+pub mod feasibility;
 pub mod model;
 pub mod read;
 pub mod reconciler;
 pub mod render;
 pub mod replay;
 pub mod report;
+pub mod system;
 pub mod time;
 pub mod update;
 pub mod warning;

@@ -5,6 +5,7 @@
 mod entries;
 mod groups;
 mod plan;
+mod system;
 mod texts;
 
 use std::collections::{BTreeMap, HashMap};
@@ -14,8 +15,8 @@ use std::{fmt, panic};
 
 use crate::model::{Allocation, Deployment, Evaluation, Job, Node, Snapshot, TaskGroup};
 use crate::reconciler::{
-    BucketsFn, ReconcileInput, Reconciler, Reconciliation, TaintContext, TaintedNodes, TaintedSets,
-    tainted_nodes,
+    BucketsFn, ReconcileInput, Reconciler, Reconciliation, Release, Rules, TaintContext,
+    TaintedNodes, TaintedSets, tainted_nodes,
 };
 use crate::report::*;
 use crate::time::Time;
@@ -162,32 +163,43 @@ pub fn replay(snapshot: &Snapshot, options: &Options) -> Result<Report, ReplayEr
         });
     }
     let ctx = prep.job_context();
-    let jobs = map_in_order(&work, JOB_WORKERS, |w| {
-        ctx.trace_job(w, |report, _, _| report)
+    let jobs = map_in_order(&work, JOB_WORKERS, |w| match system_spec(w) {
+        Some(spec) => ctx.system_job(w, Some(spec)),
+        None => (ctx.trace_job(w, |report, _, _| report), Vec::new()),
     });
+    let (jobs, warnings): (Vec<JobReport>, Vec<Vec<Warning>>) = jobs.into_iter().unzip();
     let mut report = prep.report(jobs);
-    report.warnings.extend(system_job_warnings(&report.jobs));
+    report.warnings.extend(warnings.into_iter().flatten());
+    if work.iter().any(|w| system_spec(w).is_some()) {
+        report.warnings.extend(nodes_without_datacenter(snapshot));
+    }
     report.warnings.sort();
     Ok(report)
 }
 
-/// Nomad schedules `system` and `sysbatch` jobs with its system scheduler,
-/// not the generic reconciler replayed here; their plan is shown as the
-/// contract asks, with a warning that Nomad would decide differently.
-fn system_job_warnings(jobs: &[JobReport]) -> Vec<Warning> {
-    jobs.iter()
-        .filter(|j| matches!(j.job_type.as_str(), "system" | "sysbatch"))
-        .map(|j| {
-            Warning::new(
-                "system_job",
-                format!(
-                    "{}/{} is a {} job: Nomad schedules it with the system scheduler, not the generic \
-                     reconciler replayed here",
-                    j.namespace, j.id, j.job_type
-                ),
-            )
-        })
-        .collect()
+/// System jobs target nodes by datacenter; a node without one is taken to
+/// be in every job's datacenters, which is said once.
+fn nodes_without_datacenter(snapshot: &Snapshot) -> Option<Warning> {
+    let n = snapshot
+        .nodes
+        .iter()
+        .filter(|n| n.datacenter.is_empty())
+        .count();
+    (n > 0).then(|| {
+        Warning::new(
+            "node_without_datacenter",
+            format!(
+                "{n} node(s) have no Datacenter: system and sysbatch jobs take them to be in their datacenters"
+            ),
+        )
+    })
+}
+
+/// The spec of a `system` or `sysbatch` job (a purged job's from its
+/// allocations), which Nomad's system scheduler handles.
+fn system_spec<'a>(w: &JobWork<'a>) -> Option<&'a Job> {
+    let embedded = w.allocs.iter().find_map(|a| a.job.as_deref());
+    w.job.or(embedded).filter(|j| j.is_system())
 }
 
 /// One job's replay together with the reconciler's trace, for explanations.
@@ -250,7 +262,7 @@ struct Prepared<'s> {
     now_source: NowSource,
     eval: Option<&'s Evaluation>,
     eval_id: String,
-    supports: bool,
+    rules: Rules,
     warnings: Vec<Warning>,
     nodes: HashMap<&'s str, &'s Node>,
     deployments: HashMap<(&'s str, &'s str), &'s Deployment>,
@@ -289,8 +301,11 @@ impl<'s> Prepared<'s> {
             now_source,
             eval,
             eval_id,
-            supports: !options.no_disconnected_clients
-                && snapshot.supports_disconnected_clients.unwrap_or(true),
+            rules: Rules::new(
+                Release::Seed,
+                !options.no_disconnected_clients
+                    && snapshot.supports_disconnected_clients.unwrap_or(true),
+            ),
             warnings,
             nodes: snapshot.nodes.iter().map(|n| (n.id.as_str(), n)).collect(),
             deployments: latest_deployments(&snapshot.deployments),
@@ -304,7 +319,7 @@ impl<'s> Prepared<'s> {
             eval_id: &self.eval_id,
             eval_priority: self.eval.map(|e| e.priority),
             delayed_eval: self.eval.is_some_and(|e| !e.wait_until.is_zero()),
-            supports: self.supports,
+            rules: &self.rules,
             now: self.now,
             parallel_from: PARALLEL_REPORT_ALLOCS,
         }
@@ -316,7 +331,7 @@ impl<'s> Prepared<'s> {
             now: self.now,
             now_source: self.now_source,
             eval_id: self.eval_id.clone(),
-            supports_disconnected_clients: self.supports,
+            supports_disconnected_clients: self.rules.supports_disconnected_clients(),
             jobs,
             warnings: self.warnings.clone(),
         }
@@ -391,7 +406,7 @@ struct JobContext<'a> {
     eval_priority: Option<i64>,
     /// The replayed evaluation was itself delayed (`WaitUntil` set).
     delayed_eval: bool,
-    supports: bool,
+    rules: &'a Rules,
     now: Time,
     /// Jobs of at least this many allocations use the threaded path:
     /// [`PARALLEL_REPORT_ALLOCS`], or an extreme in tests comparing the paths.
@@ -414,7 +429,7 @@ impl<'a> JobContext<'a> {
         let tainted = self.tainted_nodes(&w.allocs);
         let taint = TaintContext {
             tainted: &tainted,
-            supports_disconnected_clients: self.supports,
+            rules: self.rules,
             now: self.now,
         };
         let (rec, groups, plan) = if w.allocs.len() >= self.parallel_from {
@@ -488,7 +503,7 @@ impl<'a> JobContext<'a> {
             tainted,
             eval_id: self.eval_id,
             eval_priority: self.eval_priority.unwrap_or(spec.map_or(0, |j| j.priority)),
-            supports_disconnected_clients: self.supports,
+            rules: self.rules,
             now: self.now,
             update_fn: &update_fn,
             buckets_known,

@@ -187,9 +187,10 @@ fn test_reconciler_batch_rerun() {
     assert_eq!(place_indexes(&r), int_range(&[0, 9]));
 }
 
-/// Nomad runs system jobs through its system scheduler: say so.
+/// Nomad runs system jobs through its system scheduler: no generic
+/// reconcile, no deployment, and no warning that it was replayed anyway.
 #[test]
-fn system_jobs_are_replayed_with_a_warning() {
+fn system_jobs_are_scheduled_by_the_system_scheduler() {
     let mut c = Cluster::new();
     let mut spec = mock_job();
     spec.job_type = "system".into();
@@ -197,10 +198,13 @@ fn system_jobs_are_replayed_with_a_warning() {
     let report = c.replay();
     assert_eq!(report.jobs.len(), 1);
     assert!(
-        report.warnings.iter().any(|w| w.code == "system_job"
-            && w.message
-                .starts_with("default/mock-service is a system job")),
+        report.warnings.iter().all(|w| w.code != "system_job"),
         "{:?}",
         report.warnings
     );
+    let job = &report.jobs[0];
+    assert!(job.plan.deployment.is_none());
+    // No nodes: nothing to place on.
+    assert!(job.plan.place.is_empty());
+    assert!(job.groups[0].system_diff.is_some());
 }

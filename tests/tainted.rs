@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use plan_inspect::model::*;
 use plan_inspect::reconciler::{
-    AllocSet, Bitmap, DesiredChanges, TaintContext, TaintedNodes, TaintedSets, desc,
+    AllocSet, Bitmap, DesiredChanges, Release, Rules, TaintContext, TaintedNodes, TaintedSets, desc,
 };
 use plan_inspect::time::{Duration, SECOND, Time};
 use serde_json::json;
@@ -362,9 +362,10 @@ fn run(all: &[Allocation], disco: bool, skip_nil_node_test: bool, want: Sets) {
     let nodes = nodes();
     let tainted = tainted_map(&nodes);
     let set: AllocSet = all.iter().collect();
+    let rules = Rules::new(Release::Seed, disco);
     let ctx = TaintContext {
         tainted: &tainted,
-        supports_disconnected_clients: disco,
+        rules: &rules,
         now: now(),
     };
     assert_eq!(got(&set.filter_by_tainted(ctx)), want, "with-nodes");

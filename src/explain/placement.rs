@@ -133,7 +133,9 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, name: &str) -> Result<Explanation,
         eval_id: jr.report.eval_id.clone(),
         bucket: None,
         fate,
+        changed: true,
         steps,
+        warnings: jr.report.warnings.clone(),
     })
 }
 

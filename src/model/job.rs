@@ -29,6 +29,10 @@ pub struct Job {
     #[serde(deserialize_with = "nullable")]
     pub datacenters: Vec<String>,
     #[serde(deserialize_with = "nullable")]
+    pub constraints: Vec<Constraint>,
+    /// The job-level update block; the system scheduler's rolling limit.
+    pub update: Option<UpdateStrategy>,
+    #[serde(deserialize_with = "nullable")]
     pub task_groups: Vec<TaskGroup>,
     pub affinities: GoValue,
     pub spreads: GoValue,
@@ -69,12 +73,28 @@ pub struct TaskGroup {
     pub meta: BTreeMap<String, String>,
     pub stop_after_client_disconnect: Option<Duration>,
     pub max_client_disconnect: Option<Duration>,
+    #[serde(deserialize_with = "nullable")]
+    pub constraints: Vec<Constraint>,
+    #[serde(deserialize_with = "nullable")]
+    pub volumes: BTreeMap<String, VolumeRequest>,
+}
+
+/// A `structs.VolumeRequest` of a task group.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct VolumeRequest {
+    pub name: String,
+    #[serde(rename = "Type")]
+    pub volume_type: String,
+    pub source: String,
+    pub read_only: bool,
 }
 
 /// A `structs.UpdateStrategy`.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct UpdateStrategy {
+    pub stagger: Duration,
     pub max_parallel: i64,
     pub canary: i64,
     pub auto_revert: bool,
@@ -175,6 +195,8 @@ pub struct Task {
     pub resources: Option<Resources>,
     pub kill_timeout: Duration,
     pub affinities: GoValue,
+    #[serde(deserialize_with = "nullable")]
+    pub constraints: Vec<Constraint>,
 }
 
 /// A task's `structs.Resources`.
@@ -245,6 +267,11 @@ impl Job {
         self.job_type == "batch"
     }
 
+    /// Scheduled by Nomad's system scheduler: `system` or `sysbatch`.
+    pub fn is_system(&self) -> bool {
+        matches!(self.job_type.as_str(), "system" | "sysbatch")
+    }
+
     pub fn is_periodic(&self) -> bool {
         !self.periodic.is_null()
     }
@@ -288,6 +315,13 @@ impl TaskGroup {
     /// The update strategy unless it is empty (`UpdateStrategy.IsEmpty`).
     pub fn update_strategy(&self) -> Option<&UpdateStrategy> {
         self.update.as_ref().filter(|u| u.max_parallel != 0)
+    }
+}
+
+impl UpdateStrategy {
+    /// `UpdateStrategy.Rolling`: both a stagger and a parallel limit.
+    pub fn rolling(&self) -> bool {
+        self.stagger > 0 && self.max_parallel > 0
     }
 }
 

@@ -1,10 +1,13 @@
 //! Client nodes.
 
+use std::collections::BTreeMap;
+
 use serde::Deserialize;
 
-use super::GoValue;
+use super::{GoValue, nullable};
 
-/// A `structs.Node`, as far as tainting reads it.
+/// A `structs.Node`, as far as tainting and the system scheduler's
+/// feasibility checks read it.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct Node {
@@ -17,6 +20,100 @@ pub struct Node {
     /// Pre-1.0 drain flag; Nomad 1.3 keeps it in step with `DrainStrategy`.
     pub drain: bool,
     pub scheduling_eligibility: String,
+    #[serde(deserialize_with = "nullable")]
+    pub attributes: BTreeMap<String, String>,
+    #[serde(deserialize_with = "nullable")]
+    pub meta: BTreeMap<String, String>,
+    pub node_class: String,
+    /// The hash of the class-relevant fields the client computed; feasibility
+    /// results are shared by nodes with the same one.
+    pub computed_class: String,
+    /// A `null` entry is a driver without info, which no task may use.
+    #[serde(deserialize_with = "nullable")]
+    pub drivers: BTreeMap<String, Option<DriverInfo>>,
+    #[serde(deserialize_with = "nullable")]
+    pub host_volumes: BTreeMap<String, Option<HostVolume>>,
+    pub node_resources: Option<NodeResources>,
+}
+
+/// A `structs.DriverInfo`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct DriverInfo {
+    pub detected: bool,
+    pub healthy: bool,
+}
+
+/// A `structs.ClientHostVolumeConfig`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct HostVolume {
+    pub read_only: bool,
+}
+
+/// The parts of `structs.NodeResources` the feasibility checks read.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct NodeResources {
+    #[serde(deserialize_with = "nullable")]
+    pub networks: Vec<NodeNetworkMode>,
+    #[serde(deserialize_with = "nullable")]
+    pub node_networks: Vec<NodeNetwork>,
+    #[serde(deserialize_with = "nullable")]
+    pub devices: Vec<NodeDevice>,
+}
+
+/// A fingerprinted `structs.NetworkResource` of a node: only its mode matters.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct NodeNetworkMode {
+    pub mode: String,
+}
+
+/// A `structs.NodeNetworkResource`, for host networks by alias.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct NodeNetwork {
+    pub mode: String,
+    pub device: String,
+    #[serde(deserialize_with = "nullable")]
+    pub addresses: Vec<NodeNetworkAddress>,
+}
+
+/// A `structs.NodeNetworkAddress`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct NodeNetworkAddress {
+    pub alias: String,
+}
+
+/// A `structs.NodeDeviceResource`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct NodeDevice {
+    pub vendor: String,
+    #[serde(rename = "Type")]
+    pub device_type: String,
+    pub name: String,
+    #[serde(deserialize_with = "nullable")]
+    pub instances: Vec<NodeDeviceInstance>,
+    #[serde(deserialize_with = "nullable")]
+    pub attributes: BTreeMap<String, GoValue>,
+}
+
+/// A `structs.NodeDevice`: one instance of a device.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct NodeDeviceInstance {
+    #[serde(rename = "ID")]
+    pub id: String,
+    pub healthy: bool,
+}
+
+/// Scheduling eligibility strings of `nomad/structs`.
+pub mod eligibility {
+    pub const ELIGIBLE: &str = "eligible";
+    pub const INELIGIBLE: &str = "ineligible";
 }
 
 /// Node status strings of `nomad/structs`.
@@ -42,5 +139,12 @@ impl Node {
 
     pub fn has_drain_strategy(&self) -> bool {
         !self.drain_strategy.is_null()
+    }
+
+    /// `Node.Ready`: ready, not draining and eligible for scheduling.
+    pub fn ready(&self) -> bool {
+        self.status == node_status::READY
+            && !self.has_drain_strategy()
+            && self.scheduling_eligibility == eligibility::ELIGIBLE
     }
 }

@@ -49,6 +49,7 @@ pub(super) fn group_reports<'r>(
                     .get(name)
                     .cloned()
                     .unwrap_or_default(),
+                system_diff: None,
             }
         })
         .collect()

@@ -87,6 +87,7 @@ impl<'a> JobContext<'a> {
                 lost: p.lost,
                 downgrade_non_canary: p.downgrade_non_canary,
                 min_job_version: p.min_job_version,
+                node_id: None,
             })
             .collect();
         plan.destructive_update = r
@@ -186,7 +187,7 @@ impl<'a> JobContext<'a> {
 }
 
 impl Plan {
-    fn sort(&mut self) {
+    pub(super) fn sort(&mut self) {
         self.place.sort();
         self.destructive_update.sort();
         self.in_place_update.sort();

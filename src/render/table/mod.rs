@@ -1,6 +1,8 @@
-//! Tables for people: per job a header, the DesiredChanges by task group,
+//! Tables for people (warnings apart, for stderr): per job a header, the DesiredChanges by task group,
 //! the buckets, and the plan. Empty sections are left out, and so are jobs
-//! with nothing to do unless `--verbose`: at 3 a.m. only what moves matters.
+//! whose plan is a no-op ([`crate::report::Plan::is_noop`], the definition
+//! `--detailed-exitcode` uses) unless `--verbose`: at 3 a.m. only what moves
+//! matters.
 //!
 //! Times are shown relative to the evaluation time ("in 4m30s", "12m ago"),
 //! including the RFC 3339 times the core writes into bucket reasons; the
@@ -18,6 +20,7 @@ use unicode_width::UnicodeWidthStr;
 use crate::reconciler::Bucket;
 use crate::report::{BucketEntry, GroupReport, JobReport, NowSource, Report};
 use crate::time::Time;
+use crate::warning::Warning;
 use fit::fit;
 
 /// The width tables and text are laid out for.
@@ -44,14 +47,6 @@ pub fn render(report: &Report, style: Style) -> String {
         now: report.now,
     };
     let mut out = String::new();
-    for w in &report.warnings {
-        let text = wrap(&format!("warning: {} ({})", w.message, w.code));
-        out.push_str(&r.paint_warning(text.trim_end()));
-        out.push('\n');
-    }
-    if !report.warnings.is_empty() {
-        out.push('\n');
-    }
     let source = match report.now_source {
         NowSource::Flag => "--now",
         NowSource::Snapshot => "snapshot Now",
@@ -61,7 +56,7 @@ pub fn render(report: &Report, style: Style) -> String {
     let shown: Vec<&JobReport> = report
         .jobs
         .iter()
-        .filter(|j| style.verbose || !is_quiet(j))
+        .filter(|j| style.verbose || !j.plan.is_noop())
         .collect();
     if shown.is_empty() {
         let n = report.jobs.len();
@@ -90,6 +85,23 @@ pub fn render(report: &Report, style: Style) -> String {
     out
 }
 
+/// The warnings for stderr, one wrapped paragraph each: `warning: <message>
+/// (<code>)`. Kept out of the tables so that stdout is the answer alone.
+pub fn warnings(warnings: &[Warning], color: bool) -> String {
+    let mut out = String::new();
+    for w in warnings {
+        let text = wrap(&format!("warning: {} ({})", w.message, w.code));
+        let text = text.trim_end();
+        if color {
+            out.push_str(&text.yellow().to_string());
+        } else {
+            out.push_str(text);
+        }
+        out.push('\n');
+    }
+    out
+}
+
 fn jobs(n: usize) -> &'static str {
     if n == 1 { "job" } else { "jobs" }
 }
@@ -113,27 +125,6 @@ fn wrap(text: &str) -> String {
     out.push_str(&line);
     out.push('\n');
     out
-}
-
-/// A job is quiet when its plan is empty and every allocation stays where it
-/// is: nothing tainted, nothing to reschedule.
-fn is_quiet(job: &JobReport) -> bool {
-    let p = &job.plan;
-    !p.has_changes()
-        && p.attribute_updates.is_empty()
-        && p.followup_evals.is_empty()
-        && p.deployment.is_none()
-        && p.deployment_updates.is_empty()
-        && job.groups.iter().all(|g| {
-            let b = &g.buckets;
-            b.migrate.is_empty()
-                && b.lost.is_empty()
-                && b.disconnecting.is_empty()
-                && b.reconnecting.is_empty()
-                && b.ignore.is_empty()
-                && g.reschedule_now.is_empty()
-                && g.reschedule_later.is_empty()
-        })
 }
 
 struct Renderer {
@@ -165,14 +156,6 @@ impl Renderer {
             text.to_string()
         } else {
             relative::times_in(text, self.now)
-        }
-    }
-
-    fn paint_warning(&self, s: &str) -> String {
-        if self.style.color {
-            s.yellow().to_string()
-        } else {
-            s.to_string()
         }
     }
 

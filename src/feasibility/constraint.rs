@@ -1,0 +1,120 @@
+//! `checkConstraint`: whether a node meets one job, group or task constraint.
+
+use regex::Regex;
+
+use super::target::{Target, resolve};
+use super::version::{Flavour, Version, VersionConstraints};
+use crate::model::{Constraint, Node};
+
+/// The answer for one constraint on one node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Check {
+    Met,
+    Unmet,
+    /// Unmet because the constraint itself is broken (its right side does
+    /// not parse); Nomad says nothing and filters the node.
+    Invalid(String),
+}
+
+impl Check {
+    fn from(met: bool) -> Check {
+        if met { Check::Met } else { Check::Unmet }
+    }
+}
+
+/// Operands whose checks live elsewhere: `checkConstraint` lets them pass.
+pub const DISTINCT_HOSTS: &str = "distinct_hosts";
+pub const DISTINCT_PROPERTY: &str = "distinct_property";
+
+/// Nomad's `Constraint.String`, the text a filtered node is reported with.
+pub fn describe(c: &Constraint) -> String {
+    format!("{} {} {}", c.l_target, c.operand, c.r_target)
+}
+
+/// `meetsConstraint`: resolves both sides on `node` and checks them.
+pub fn meets(c: &Constraint, node: &Node) -> Check {
+    check(
+        &c.operand,
+        &resolve(&c.l_target, node),
+        &resolve(&c.r_target, node),
+    )
+}
+
+/// `checkConstraint` on two resolved sides.
+pub fn check(operand: &str, l: &Target<'_>, r: &Target<'_>) -> Check {
+    let both = l.found && r.found;
+    let strings = || l.value.zip(r.value);
+    match operand {
+        DISTINCT_HOSTS | DISTINCT_PROPERTY => Check::Met,
+        "=" | "==" | "is" => Check::from(both && l.value == r.value),
+        "!=" | "not" => Check::from(l.value != r.value),
+        "<" | "<=" | ">" | ">=" => Check::from(
+            both && strings().is_some_and(|(a, b)| match operand {
+                "<" => a < b,
+                "<=" => a <= b,
+                ">" => a > b,
+                _ => a >= b,
+            }),
+        ),
+        "is_set" => Check::from(l.found),
+        "is_not_set" => Check::from(!l.found),
+        "version" | "semver" if both => {
+            let flavour = if operand == "version" {
+                Flavour::Version
+            } else {
+                Flavour::Semver
+            };
+            version_match(flavour, l.value.unwrap_or(""), r.value.unwrap_or(""))
+        }
+        "regexp" if both => regexp_match(l.value.unwrap_or(""), r.value.unwrap_or("")),
+        "set_contains" | "set_contains_all" => {
+            Check::from(both && strings().is_some_and(|(a, b)| contains_all(a, b)))
+        }
+        "set_contains_any" => {
+            Check::from(both && strings().is_some_and(|(a, b)| contains_any(a, b)))
+        }
+        _ => Check::Unmet,
+    }
+}
+
+/// `checkVersionMatch`. A left side that is no version just fails; a right
+/// side that is no constraint is a broken constraint.
+fn version_match(flavour: Flavour, left: &str, right: &str) -> Check {
+    let Some(v) = Version::parse(left) else {
+        return Check::Unmet;
+    };
+    match VersionConstraints::parse(right, flavour) {
+        Some(c) => Check::from(c.check(&v)),
+        None => Check::Invalid(format!(
+            "{right:?} is not a valid {} constraint",
+            match flavour {
+                Flavour::Version => "version",
+                Flavour::Semver => "semver",
+            }
+        )),
+    }
+}
+
+/// `checkRegexpMatch`: an unanchored search, RE2 syntax.
+fn regexp_match(left: &str, pattern: &str) -> Check {
+    match Regex::new(pattern) {
+        Ok(re) => Check::from(re.is_match(left)),
+        Err(_) => Check::Invalid(format!("{pattern:?} is not a valid regular expression")),
+    }
+}
+
+fn items(list: &str) -> impl Iterator<Item = &str> {
+    list.split(',').map(str::trim)
+}
+
+/// Every comma-separated item of `right` is one of `left`'s.
+fn contains_all(left: &str, right: &str) -> bool {
+    let have: Vec<&str> = items(left).collect();
+    items(right).all(|r| have.contains(&r))
+}
+
+/// Some item of `right` is one of `left`'s.
+fn contains_any(left: &str, right: &str) -> bool {
+    let have: Vec<&str> = items(left).collect();
+    items(right).any(|r| have.contains(&r))
+}

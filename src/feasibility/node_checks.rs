@@ -1,0 +1,139 @@
+//! The per-node checks of a task group besides its constraints: drivers,
+//! host volumes, network mode and host networks.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::target::resolve;
+use super::version::{Flavour, Version, VersionConstraints};
+use crate::model::{Node, Port, TaskGroup};
+
+/// `DriverChecker`: every task's driver is detected and healthy, or, on a
+/// client too old to report driver info, its `driver.<name>` attribute is true.
+pub fn has_drivers(drivers: &BTreeSet<&str>, node: &Node) -> bool {
+    drivers.iter().all(|d| match node.drivers.get(*d) {
+        Some(Some(info)) => info.detected && info.healthy,
+        Some(None) => false,
+        None => node
+            .attributes
+            .get(&format!("driver.{d}"))
+            .and_then(|v| go_parse_bool(v))
+            .unwrap_or(false),
+    })
+}
+
+/// Go's `strconv.ParseBool`.
+fn go_parse_bool(s: &str) -> Option<bool> {
+    match s {
+        "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
+        "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
+        _ => None,
+    }
+}
+
+/// `HostVolumeChecker`: every requested host volume exists on the node, and
+/// a read-only one is only requested read-only.
+pub fn has_host_volumes(tg: &TaskGroup, node: &Node) -> bool {
+    let mut by_source: BTreeMap<&str, Vec<bool>> = BTreeMap::new();
+    for req in tg.volumes.values().filter(|v| v.volume_type == "host") {
+        by_source
+            .entry(req.source.as_str())
+            .or_default()
+            .push(req.read_only);
+    }
+    if by_source.len() > node.host_volumes.len() {
+        return false;
+    }
+    by_source.iter().all(|(source, read_only)| {
+        match node.host_volumes.get(*source) {
+            None => false,
+            // A nil volume config would make Nomad dereference nil; treat it
+            // as absent.
+            Some(None) => false,
+            Some(Some(v)) => !v.read_only || read_only.iter().all(|r| *r),
+        }
+    })
+}
+
+/// Why `NetworkChecker` filtered a node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetworkMiss {
+    Mode(String),
+    InvalidHostNetwork { template: String, port: String },
+    HostNetwork { name: String, port: String },
+}
+
+impl NetworkMiss {
+    /// The filter text Nomad records.
+    pub fn describe(&self) -> String {
+        match self {
+            NetworkMiss::Mode(mode) => format!("missing network (mode {mode:?})"),
+            NetworkMiss::InvalidHostNetwork { template, port } => {
+                format!("invalid host network {template:?} template for port {port:?}")
+            }
+            NetworkMiss::HostNetwork { name, port } => {
+                format!("missing host network {name:?} for port {port:?}")
+            }
+        }
+    }
+}
+
+/// `NetworkChecker` on the group's first network: the node fingerprinted a
+/// network of that mode (a pre-0.12 client passes for `bridge`), and every
+/// port's host network is one of the node's aliases.
+pub fn network(tg: &TaskGroup, node: &Node) -> Result<(), NetworkMiss> {
+    let Some(net) = tg.networks.first() else {
+        return Ok(());
+    };
+    let mode = if net.mode.is_empty() {
+        "host"
+    } else {
+        net.mode.as_str()
+    };
+    let has_mode = node.node_resources.as_ref().is_some_and(|r| {
+        r.networks
+            .iter()
+            .any(|n| (if n.mode.is_empty() { "host" } else { &n.mode }) == mode)
+    });
+    if !has_mode {
+        if mode == "bridge" && predates_bridge(node) {
+            return Ok(());
+        }
+        return Err(NetworkMiss::Mode(mode.to_string()));
+    }
+    let ports: Vec<&Port> = net
+        .dynamic_ports
+        .iter()
+        .chain(&net.reserved_ports)
+        .collect();
+    for port in ports.iter().filter(|p| !p.host_network.is_empty()) {
+        let value = resolve(&port.host_network, node);
+        let Some(name) = value.text() else {
+            return Err(NetworkMiss::InvalidHostNetwork {
+                template: port.host_network.clone(),
+                port: port.label.clone(),
+            });
+        };
+        let aliased = node
+            .node_resources
+            .iter()
+            .flat_map(|r| &r.node_networks)
+            .any(|n| n.addresses.iter().any(|a| a.alias == name));
+        if !aliased {
+            return Err(NetworkMiss::HostNetwork {
+                name: name.to_string(),
+                port: port.label.clone(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A client older than 0.12 never fingerprints the bridge network.
+fn predates_bridge(node: &Node) -> bool {
+    let older = VersionConstraints::parse("< 0.12", Flavour::Version);
+    let version = node
+        .attributes
+        .get("nomad.version")
+        .and_then(|v| Version::parse_semver(v));
+    matches!((older, version), (Some(c), Some(v)) if c.check(&v))
+}

@@ -1,0 +1,264 @@
+//! `SystemStack`: the checks that filter nodes for a system or sysbatch
+//! task group, with results shared per computed node class.
+
+use std::collections::{BTreeSet, HashMap};
+
+use super::constraint::{Check, describe, meets};
+use super::devices::has_devices;
+use super::distinct_property::{Placed, PropertySet};
+use super::node_checks::{has_drivers, has_host_volumes, network};
+use super::target::escapes;
+use crate::model::{Constraint, Job, NetworkResource, Node, RequestedDevice, TaskGroup};
+
+/// Why a node was filtered for a task group.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Filter {
+    /// A job, group or task constraint is not met.
+    Constraint {
+        text: String,
+        level: Level,
+    },
+    Drivers(Vec<String>),
+    HostVolumes,
+    Devices,
+    Network(String),
+    DistinctProperty(String),
+    /// Another node of the same computed class failed a cached check.
+    ClassIneligible {
+        class: String,
+        first: Box<Filter>,
+    },
+}
+
+/// Where a constraint was declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Job,
+    Group,
+}
+
+impl Filter {
+    /// One line naming the fact that filtered the node.
+    pub fn describe(&self) -> String {
+        match self {
+            Filter::Constraint { text, level } => format!(
+                "{} constraint \"{text}\" not met",
+                match level {
+                    Level::Job => "job",
+                    Level::Group => "group",
+                }
+            ),
+            Filter::Drivers(d) => format!("missing drivers ({})", d.join(", ")),
+            Filter::HostVolumes => "missing compatible host volumes".to_string(),
+            Filter::Devices => "missing devices".to_string(),
+            Filter::Network(why) => why.clone(),
+            Filter::DistinctProperty(why) => why.clone(),
+            Filter::ClassIneligible { class, first } => {
+                format!("computed class {class} ineligible: {}", first.describe())
+            }
+        }
+    }
+}
+
+/// A broken constraint met while checking, for a warning.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct InvalidConstraint {
+    pub constraint: String,
+    pub why: String,
+}
+
+/// The plan as far as distinct properties read it.
+#[derive(Clone, Debug, Default)]
+pub struct PlanSoFar<'a> {
+    pub stopping: Vec<Placed<'a>>,
+    pub proposed: Vec<Placed<'a>>,
+}
+
+/// The system stack of one evaluation: its class cache lives as long as
+/// the evaluation, across in-place checks and placements.
+pub struct SystemStack<'a> {
+    job: &'a Job,
+    job_escaped: bool,
+    job_classes: HashMap<String, Result<(), Filter>>,
+    group_escaped: HashMap<&'a str, bool>,
+    group_classes: HashMap<(String, String), Result<(), Filter>>,
+    job_properties: Vec<PropertySet>,
+    group_properties: HashMap<String, Vec<PropertySet>>,
+    existing: Vec<Placed<'a>>,
+    /// Nomad's network checker keeps the last group's network when a group
+    /// has none; so does this.
+    network: Option<&'a NetworkResource>,
+    invalid: BTreeSet<InvalidConstraint>,
+}
+
+/// The class results are shared by. A node without a computed class is a
+/// class of its own: plan-inspect cannot compute Nomad's hash.
+fn class_of(node: &Node) -> String {
+    if node.computed_class.is_empty() {
+        format!("node:{}", node.id)
+    } else {
+        node.computed_class.clone()
+    }
+}
+
+fn group_constraints(tg: &TaskGroup) -> Vec<&Constraint> {
+    tg.constraints
+        .iter()
+        .chain(tg.tasks.iter().flat_map(|t| &t.constraints))
+        .collect()
+}
+
+impl<'a> SystemStack<'a> {
+    /// A stack for `job`, whose `existing` non-terminal allocations count
+    /// towards its distinct properties.
+    pub fn new(job: &'a Job, existing: Vec<Placed<'a>>) -> SystemStack<'a> {
+        let escaped = |cs: &[&Constraint]| {
+            cs.iter()
+                .any(|c| escapes(&c.l_target) || escapes(&c.r_target))
+        };
+        let job_constraints: Vec<&Constraint> = job.constraints.iter().collect();
+        SystemStack {
+            job,
+            job_escaped: escaped(&job_constraints),
+            job_classes: HashMap::new(),
+            group_escaped: job
+                .task_groups
+                .iter()
+                .map(|tg| (tg.name.as_str(), escaped(&group_constraints(tg))))
+                .collect(),
+            group_classes: HashMap::new(),
+            job_properties: PropertySet::all(&job.constraints, None, &existing),
+            group_properties: HashMap::new(),
+            existing,
+            network: None,
+            invalid: BTreeSet::new(),
+        }
+    }
+
+    /// The broken constraints seen so far.
+    pub fn invalid_constraints(&self) -> &BTreeSet<InvalidConstraint> {
+        &self.invalid
+    }
+
+    fn constraints(&mut self, cs: &[&Constraint], level: Level, node: &Node) -> Result<(), Filter> {
+        for c in cs {
+            let check = meets(c, node);
+            if let Check::Invalid(why) = &check {
+                self.invalid.insert(InvalidConstraint {
+                    constraint: describe(c),
+                    why: why.clone(),
+                });
+            }
+            if check != Check::Met {
+                return Err(Filter::Constraint {
+                    text: describe(c),
+                    level,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn group_checks(&mut self, tg: &'a TaskGroup, node: &Node) -> Result<(), Filter> {
+        let drivers: BTreeSet<&str> = tg.tasks.iter().map(|t| t.driver.as_str()).collect();
+        if !has_drivers(&drivers, node) {
+            return Err(Filter::Drivers(
+                drivers.iter().map(|d| d.to_string()).collect(),
+            ));
+        }
+        self.constraints(&group_constraints(tg), Level::Group, node)?;
+        if !has_host_volumes(tg, node) {
+            return Err(Filter::HostVolumes);
+        }
+        let requested: Vec<&RequestedDevice> = tg
+            .tasks
+            .iter()
+            .flat_map(|t| t.resources.iter().flat_map(|r| &r.devices))
+            .collect();
+        let devices = node.node_resources.as_ref().map(|r| r.devices.as_slice());
+        if !has_devices(&requested, devices) {
+            return Err(Filter::Devices);
+        }
+        if let Some(net) = self.network {
+            let mut probe = tg.clone();
+            probe.networks = vec![net.clone()];
+            network(&probe, node).map_err(|m| Filter::Network(m.describe()))?;
+        }
+        Ok(())
+    }
+
+    /// `Select` on a single node: `Ok` when `tg` may be placed there as far
+    /// as the filtering checks go (resource fit is not checked).
+    pub fn select(
+        &mut self,
+        tg: &'a TaskGroup,
+        node: &Node,
+        plan: &PlanSoFar<'_>,
+    ) -> Result<(), Filter> {
+        if let Some(net) = tg.networks.first() {
+            self.network = Some(net);
+        }
+        let class = class_of(node);
+        // Job-level checks, cached per class unless a constraint escapes.
+        let job_result = match self.job_classes.get(&class) {
+            Some(r) if !self.job_escaped => r.clone().map_err(|first| Filter::ClassIneligible {
+                class: class.clone(),
+                first: Box::new(first),
+            }),
+            _ => {
+                let cs: Vec<&Constraint> = self.job.constraints.iter().collect();
+                let r = self.constraints(&cs, Level::Job, node);
+                if !self.job_escaped {
+                    self.job_classes.entry(class.clone()).or_insert(r.clone());
+                }
+                r
+            }
+        };
+        job_result?;
+        let escaped = self
+            .group_escaped
+            .get(tg.name.as_str())
+            .copied()
+            .unwrap_or(false);
+        let key = (tg.name.clone(), class.clone());
+        let group_result = match self.group_classes.get(&key) {
+            Some(r) if !escaped => r.clone().map_err(|first| Filter::ClassIneligible {
+                class: class.clone(),
+                first: Box::new(first),
+            }),
+            _ => {
+                let r = self.group_checks(tg, node);
+                if !escaped {
+                    self.group_classes.entry(key).or_insert(r.clone());
+                }
+                r
+            }
+        };
+        group_result?;
+        self.distinct_properties(tg, node, plan)
+    }
+
+    fn distinct_properties(
+        &mut self,
+        tg: &'a TaskGroup,
+        node: &Node,
+        plan: &PlanSoFar<'_>,
+    ) -> Result<(), Filter> {
+        if !self.group_properties.contains_key(&tg.name) {
+            let sets = PropertySet::all(&tg.constraints, Some(&tg.name), &self.existing);
+            self.group_properties.insert(tg.name.clone(), sets);
+        }
+        let group = &self.group_properties[&tg.name];
+        for set in self.job_properties.iter().chain(group) {
+            if let Some(why) = set.invalid() {
+                self.invalid.insert(InvalidConstraint {
+                    constraint: format!("distinct_property on {}", tg.name),
+                    why: why.to_string(),
+                });
+            }
+            set.satisfied(node, &plan.stopping, &plan.proposed)
+                .map_err(Filter::DistinctProperty)?;
+        }
+        Ok(())
+    }
+}

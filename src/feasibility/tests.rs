@@ -1,0 +1,224 @@
+//! The operands of `checkConstraint` and the version parsers, after Nomad's
+//! scheduler/feasible_test.go (`TestCheckConstraint`, `TestCheckVersionConstraint`,
+//! `TestCheckSemverConstraint`, `TestCheckRegexpConstraint`,
+//! `TestCheckSetContainsAll/Any`) and go-version v1.4.0's tests, 8ac3e642e6.
+
+use super::*;
+use crate::model::{Constraint, Node};
+
+fn found(v: &str) -> Target<'_> {
+    Target {
+        value: Some(v),
+        found: true,
+    }
+}
+
+fn ok(op: &str, l: &str, r: &str) -> bool {
+    check(op, &found(l), &found(r)) == Check::Met
+}
+
+#[test]
+fn equality_operands_need_both_sides() {
+    for op in ["=", "==", "is"] {
+        assert!(ok(op, "foo", "foo"));
+        assert!(!ok(op, "foo", "bar"));
+        let missing = Target {
+            value: Some(""),
+            found: false,
+        };
+        assert_eq!(check(op, &missing, &found("")), Check::Unmet);
+    }
+}
+
+#[test]
+fn not_equal_compares_go_values_found_or_not() {
+    for op in ["!=", "not"] {
+        assert!(ok(op, "foo", "bar"));
+        assert!(!ok(op, "foo", "foo"));
+        // A missing attribute is "": equal to a literal "".
+        let missing_attr = Target {
+            value: Some(""),
+            found: false,
+        };
+        assert_eq!(check(op, &missing_attr, &found("")), Check::Unmet);
+        assert_eq!(check(op, &missing_attr, &found("x")), Check::Met);
+        // An unknown interpolation is nil: unequal to any string.
+        let nil = Target {
+            value: None,
+            found: false,
+        };
+        assert_eq!(check(op, &nil, &found("")), Check::Met);
+        assert_eq!(check(op, &nil, &nil), Check::Unmet);
+    }
+}
+
+#[test]
+fn ordering_is_lexical() {
+    assert!(ok("<", "1", "2"));
+    assert!(ok("<", "10", "9"), "lexical, not numeric");
+    assert!(ok("<=", "abc", "abc"));
+    assert!(ok(">", "b", "a"));
+    assert!(ok(">=", "b", "b"));
+    assert!(!ok(">", "a", "b"));
+}
+
+#[test]
+fn is_set_and_is_not_set_look_at_the_left_side_only() {
+    let missing = Target {
+        value: Some(""),
+        found: false,
+    };
+    assert_eq!(check("is_set", &found("x"), &missing), Check::Met);
+    assert_eq!(check("is_set", &missing, &found("x")), Check::Unmet);
+    assert_eq!(check("is_not_set", &missing, &missing), Check::Met);
+    assert_eq!(check("is_not_set", &found(""), &missing), Check::Unmet);
+}
+
+#[test]
+fn distinct_operands_pass_the_constraint_checker() {
+    assert!(ok("distinct_hosts", "", ""));
+    assert!(ok("distinct_property", "", ""));
+    assert!(!ok("bogus", "a", "a"));
+}
+
+#[test]
+fn version_operand_follows_go_version() {
+    let cases = [
+        ("1.2.3", "~> 1.0", true),
+        ("1.2.3", ">= 1.0, < 1.4", true),
+        ("2.0.1", "~> 1.0", false),
+        ("1.4", ">= 1.0, < 1.4", false),
+        ("1", "~> 1.0", true),
+        ("1.3.0-beta1", ">= 0.6.1", false),
+        ("1.3.0-beta1", ">= 1.3.0-beta1", true),
+        ("1.3.0-beta2", ">= 1.3.0-beta1", true),
+        ("1.7.1+ent", "= 1.7.1", true),
+        ("v1.2", "1.2.0", true),
+        ("1.2.3.4", "> 1.2.3", true),
+        ("1.2.3.0", "= 1.2.3", true),
+        ("1.0.0", "~> 1.0.0-beta", false),
+    ];
+    for (v, c, want) in cases {
+        assert_eq!(ok("version", v, c), want, "{v} {c}");
+    }
+}
+
+#[test]
+fn semver_operand_orders_prereleases_without_the_go_version_check() {
+    let cases = [
+        ("1.3.0-beta1", ">= 0.6.1", true),
+        ("1.3.0-beta1", "< 1.3.0", true),
+        ("1.2.3", ">= 1.0.0, < 2.0.0", true),
+        ("1.0.0-alpha", "< 1.0.0-alpha.1", true),
+        ("1.0.0-alpha.beta", "> 1.0.0-alpha.1", true),
+        ("1.0.0-rc.1", "< 1.0.0", true),
+    ];
+    for (v, c, want) in cases {
+        assert_eq!(ok("semver", v, c), want, "{v} {c}");
+    }
+}
+
+#[test]
+fn unparsable_versions_fail_and_bad_constraints_are_invalid() {
+    // The node's version is not one: simply unmet.
+    assert_eq!(
+        check("version", &found("foo"), &found(">= 1.0")),
+        Check::Unmet
+    );
+    assert_eq!(
+        check(
+            "version",
+            &found("99999999999999999999.0"),
+            &found(">= 1.0")
+        ),
+        Check::Unmet
+    );
+    // The constraint does not parse: invalid.
+    assert_eq!(
+        check("version", &found("1.2.3"), &found(">= abc")),
+        Check::Invalid("\">= abc\" is not a valid version constraint".into())
+    );
+    // `~>` is go-version only; semver wants a dash before a pre-release.
+    assert!(matches!(
+        check("semver", &found("1.2.3"), &found("~> 1.2")),
+        Check::Invalid(_)
+    ));
+    assert!(matches!(
+        check("semver", &found("1.2.3"), &found(">= 1.2.3beta")),
+        Check::Invalid(_)
+    ));
+    assert!(ok("version", "1.2.4", ">= 1.2.3beta"));
+}
+
+#[test]
+fn version_parsers_edge_cases() {
+    assert!(Version::parse("1.2.3beta").is_some());
+    assert!(Version::parse_semver("1.2.3beta").is_none());
+    assert!(Version::parse("v1.2.3-rc.1+build.5").is_some());
+    assert!(Version::parse("1..2").is_none());
+    assert!(Version::parse("").is_none());
+    assert!(
+        Version::parse(" 1.2").is_none(),
+        "no surrounding spaces in a version"
+    );
+    let v = |s| Version::parse(s).unwrap();
+    use std::cmp::Ordering::*;
+    assert_eq!(v("1.2").compare(&v("1.2.0")), Equal);
+    assert_eq!(v("1.2.0.1").compare(&v("1.2")), Greater);
+    assert_eq!(v("1.0.0-alpha").compare(&v("1.0.0")), Less);
+    assert_eq!(v("1.0.0-2").compare(&v("1.0.0-10")), Less);
+    assert_eq!(v("1.0.0-a").compare(&v("1.0.0-1")), Greater);
+    assert_eq!(v("1.0.0+a").compare(&v("1.0.0+b")), Equal);
+    assert!(VersionConstraints::parse(" >= 1.0 ,< 2", Flavour::Version).is_some());
+    assert!(VersionConstraints::parse(">= 1.0,", Flavour::Version).is_none());
+}
+
+#[test]
+fn regexp_operand_searches_unanchored() {
+    assert!(ok("regexp", "foobarbaz", "bar"));
+    assert!(ok("regexp", "linux-5.4", "^linux-[0-9]+"));
+    assert!(!ok("regexp", "darwin", "^linux"));
+    assert_eq!(
+        check("regexp", &found("x"), &found("(")),
+        Check::Invalid("\"(\" is not a valid regular expression".into())
+    );
+}
+
+#[test]
+fn set_contains_operands_split_on_commas_and_trim() {
+    for op in ["set_contains", "set_contains_all"] {
+        assert!(ok(op, "a, b ,c", "c,a"));
+        assert!(!ok(op, "a,b", "a,d"));
+    }
+    assert!(ok("set_contains_any", "a,b", "d, b"));
+    assert!(!ok("set_contains_any", "a,b", "c,d"));
+}
+
+#[test]
+fn targets_interpolate_node_fields_attributes_and_meta() {
+    let mut node = Node {
+        id: "n1".into(),
+        name: "host-1".into(),
+        datacenter: "dc2".into(),
+        node_class: "gpu".into(),
+        ..Node::default()
+    };
+    node.attributes.insert("kernel.name".into(), "linux".into());
+    node.meta.insert("rack".into(), "r1".into());
+    assert_eq!(resolve("${node.unique.id}", &node).text(), Some("n1"));
+    assert_eq!(resolve("${node.unique.name}", &node).text(), Some("host-1"));
+    assert_eq!(resolve("${node.datacenter}", &node).text(), Some("dc2"));
+    assert_eq!(resolve("${node.class}", &node).text(), Some("gpu"));
+    assert_eq!(resolve("${attr.kernel.name}", &node).text(), Some("linux"));
+    assert_eq!(resolve("${meta.rack}", &node).text(), Some("r1"));
+    assert_eq!(resolve("${meta.missing}", &node).value, Some(""));
+    assert_eq!(resolve("${node.bogus}", &node).value, None);
+    assert_eq!(resolve("literal", &node).text(), Some("literal"));
+    let c = Constraint {
+        l_target: "${attr.kernel.name}".into(),
+        r_target: "linux".into(),
+        operand: "=".into(),
+    };
+    assert_eq!(meets(&c, &node), Check::Met);
+    assert_eq!(describe(&c), "${attr.kernel.name} = linux");
+}

@@ -1,0 +1,295 @@
+//! System and sysbatch jobs: the system scheduler's decisions as a job report.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use super::{JobContext, JobWork};
+use crate::model::{Allocation, Job};
+use crate::report::*;
+use crate::system::{Category, DiffEntry, SystemInput, SystemSchedule, Why};
+use crate::warning::Warning;
+
+/// Why a diff entry is where it is, naming the facts used.
+fn describe(e: &DiffEntry<'_>, job: Option<&Job>) -> String {
+    match &e.why {
+        Why::NotRequired => match job {
+            None => "job purged: no allocation is required".to_string(),
+            Some(j) if j.stop => "job stopped: no allocation is required".to_string(),
+            Some(j) => match e.alloc.and_then(|a| j.lookup_task_group(&a.task_group)) {
+                None => "task group removed from the job".to_string(),
+                Some(tg) => format!("name not required: group count is {}", tg.count),
+            },
+        },
+        Why::MarkedForMigration => "marked for migration (desired transition)".to_string(),
+        Why::SysbatchDone => {
+            "sysbatch allocation already ran for this job modify index: not run again".to_string()
+        }
+        Why::NodeLost { node_status: None } => {
+            "node missing from the snapshot (garbage-collected): lost".to_string()
+        }
+        Why::NodeLost {
+            node_status: Some(s),
+        } => format!("node {s}: lost"),
+        Why::NodeTainted { node_status } => {
+            format!("node {node_status} and draining or disconnected: left alone")
+        }
+        Why::BatchDone => "batch work finished successfully on a tainted node".to_string(),
+        Why::NodeNotReady {
+            node_status,
+            eligibility,
+            draining,
+        } => format!(
+            "node not ready (status {node_status}, {eligibility}{}): left alone",
+            if *draining { ", draining" } else { "" }
+        ),
+        Why::NodeNotTargeted { datacenter } => format!(
+            "node datacenter {} is not one of the job's {:?}",
+            datacenter.as_deref().unwrap_or("?"),
+            job.map_or(&[][..], |j| &j.datacenters[..])
+        ),
+        Why::JobChanged { from, to } => {
+            format!("job updated: JobModifyIndex {from} on the allocation, {to} now")
+        }
+        Why::UpToDate => "node ready and targeted, job unchanged".to_string(),
+        Why::Missing => "ready, targeted node without this allocation".to_string(),
+    }
+}
+
+impl<'a> JobContext<'a> {
+    /// Schedules a system or sysbatch job and reports it like any other.
+    pub(super) fn system_job(
+        &self,
+        w: &JobWork<'a>,
+        spec: Option<&Job>,
+    ) -> (JobReport, Vec<Warning>) {
+        let tainted = self.tainted_nodes(&w.allocs);
+        let sched = SystemSchedule::compute(&SystemInput {
+            job: w.job,
+            allocs: &w.allocs,
+            nodes: self.nodes,
+            tainted: &tainted,
+        });
+        let job_type = spec.map_or("system", |j| j.job_type.as_str()).to_string();
+        let mut warnings = Vec::new();
+        for c in &sched.invalid_constraints {
+            warnings.push(Warning::new(
+                "invalid_constraint",
+                format!(
+                    "{}/{}: constraint \"{}\" is invalid ({}); Nomad treats every node it is checked on as infeasible",
+                    w.namespace, w.id, c.constraint, c.why
+                ),
+            ));
+        }
+        let fits = sched.placements.len() + sched.in_place.len();
+        if fits > 0 {
+            warnings.push(Warning::new(
+                "resource_fit_unchecked",
+                format!(
+                    "{}/{}: {fits} placement(s) or in-place update(s) assume the task group fits on its node: \
+                     resource fit (CPU, memory, ports, bin packing, preemption) is not checked",
+                    w.namespace, w.id
+                ),
+            ));
+        }
+        if let Some(job) = w.job {
+            let csi = job
+                .task_groups
+                .iter()
+                .filter(|tg| tg.volumes.values().any(|v| v.volume_type == "csi"))
+                .count();
+            if csi > 0 {
+                warnings.push(Warning::new(
+                    "csi_unchecked",
+                    format!(
+                        "{}/{}: {csi} task group(s) request CSI volumes, whose availability is not checked",
+                        w.namespace, w.id
+                    ),
+                ));
+            }
+        }
+        let report = JobReport {
+            namespace: w.namespace.to_string(),
+            id: w.id.to_string(),
+            job_type,
+            version: spec.map_or(0, |j| j.version),
+            priority: spec.map_or(0, |j| j.priority),
+            stopped: w.job.is_none_or(|j| j.stop),
+            purged: w.job.is_none(),
+            groups: self.system_groups(w, &sched),
+            plan: self.system_plan(w, &sched),
+        };
+        (report, warnings)
+    }
+
+    fn entry(&self, a: &Allocation, reason: String) -> BucketEntry {
+        BucketEntry {
+            id: a.id.clone(),
+            name: a.name.clone(),
+            node_id: Arc::from(a.node_id.as_str()),
+            node_status: self
+                .nodes
+                .get(a.node_id.as_str())
+                .map(|n| Arc::from(n.status.as_str())),
+            client_status: Arc::from(a.client_status.as_str()),
+            desired_status: Arc::from(a.desired_status.as_str()),
+            reason: Arc::from(reason),
+        }
+    }
+
+    fn system_groups(&self, w: &JobWork<'a>, sched: &SystemSchedule<'a>) -> Vec<GroupReport> {
+        let mut names: BTreeSet<&str> = w.allocs.iter().map(|a| a.task_group.as_str()).collect();
+        if let Some(job) = w.job {
+            names.extend(job.task_groups.iter().map(|tg| tg.name.as_str()));
+        }
+        let mut diffs: BTreeMap<&str, SystemDiffReport> = BTreeMap::new();
+        for e in &sched.diff.entries {
+            let Some(alloc) = e.alloc.filter(|_| e.category != Category::Place) else {
+                continue;
+            };
+            let d = diffs.entry(&alloc.task_group).or_default();
+            let list = match e.category {
+                Category::Update => &mut d.update,
+                Category::Migrate => &mut d.migrate,
+                Category::Stop => &mut d.stop,
+                Category::Ignore => &mut d.ignore,
+                _ => &mut d.lost,
+            };
+            list.push(self.entry(alloc, describe(e, w.job)));
+        }
+        for f in &sched.filtered {
+            diffs
+                .entry(f.task_group)
+                .or_default()
+                .filtered_nodes
+                .push(FilteredNode {
+                    node_id: f.node_id.to_string(),
+                    name: f.name.clone(),
+                    reason: f.filter.describe(),
+                });
+        }
+        names
+            .into_iter()
+            .map(|name| {
+                let tg = w
+                    .job
+                    .filter(|j| !j.stop)
+                    .and_then(|j| j.lookup_task_group(name));
+                let mut diff = diffs.remove(name).unwrap_or_default();
+                for list in [
+                    &mut diff.update,
+                    &mut diff.migrate,
+                    &mut diff.stop,
+                    &mut diff.ignore,
+                    &mut diff.lost,
+                ] {
+                    list.sort_by(|a, b| a.id.cmp(&b.id));
+                }
+                diff.filtered_nodes.sort();
+                let mut set_aside: Vec<SetAsideEntry> = sched
+                    .unexamined
+                    .iter()
+                    .filter(|a| a.task_group == name)
+                    .map(|a| SetAsideEntry {
+                        id: a.id.clone(),
+                        name: a.name.clone(),
+                        reason: "terminal allocation: the system scheduler does not diff it"
+                            .to_string(),
+                    })
+                    .collect();
+                set_aside.sort_by(|a, b| a.id.cmp(&b.id));
+                GroupReport {
+                    name: name.to_string(),
+                    count: tg.map_or(0, |tg| tg.count),
+                    removed: w.job.is_none_or(|j| j.lookup_task_group(name).is_none()),
+                    buckets: Buckets::default(),
+                    set_aside,
+                    reschedule_now: Vec::new(),
+                    reschedule_later: Vec::new(),
+                    desired_changes: sched.desired.get(name).cloned().unwrap_or_default(),
+                    system_diff: Some(diff),
+                }
+            })
+            .collect()
+    }
+
+    fn system_stops(&self, sched: &SystemSchedule<'a>) -> Vec<PlanStop> {
+        let mut stop: Vec<PlanStop> = sched
+            .stops
+            .iter()
+            .map(|s| PlanStop {
+                alloc_id: s.alloc.id.clone(),
+                name: s.alloc.name.clone(),
+                task_group: Arc::from(s.alloc.task_group.as_str()),
+                client_status: s.client_status.map(Arc::from),
+                description: s.description,
+                followup_eval_id: None,
+            })
+            .collect();
+        stop.sort();
+        stop
+    }
+
+    fn system_plan(&self, w: &JobWork<'a>, sched: &SystemSchedule<'a>) -> Plan {
+        let mut plan = Plan {
+            stop: self.system_stops(sched),
+            ..Plan::default()
+        };
+        plan.place = sched
+            .placements
+            .iter()
+            .map(|p| PlanPlace {
+                task_group: Arc::from(p.task_group.name.as_str()),
+                name: p.name.clone(),
+                canary: false,
+                previous_alloc_id: p.previous.map(|a| a.id.clone()),
+                reschedule: false,
+                lost: false,
+                downgrade_non_canary: false,
+                min_job_version: 0,
+                node_id: Some(Arc::from(p.node_id)),
+            })
+            .collect();
+        plan.destructive_update = sched
+            .destructive
+            .iter()
+            .filter(|d| d.evicted)
+            .map(|d| PlanDestructive {
+                alloc_id: d.alloc.id.clone(),
+                name: d.name.clone(),
+                task_group: d.task_group.to_string(),
+                reason: d.reason.clone(),
+            })
+            .collect();
+        plan.in_place_update = sched
+            .in_place
+            .iter()
+            .map(|a| PlanInPlace {
+                alloc_id: a.id.clone(),
+                name: a.name.clone(),
+                deployment_id: None,
+            })
+            .collect();
+        let changes =
+            !plan.stop.is_empty() || !plan.place.is_empty() || !plan.in_place_update.is_empty();
+        if sched.limit_reached && changes {
+            let stagger = w
+                .job
+                .and_then(|j| j.update.as_ref())
+                .map_or(0, |u| u.stagger);
+            let name = format!(
+                "plan-inspect/rolling-update/{}/{}/{}",
+                self.eval_id, w.namespace, w.id
+            );
+            plan.followup_evals.push(PlanFollowupEval {
+                id: uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_OID, name.as_bytes()).to_string(),
+                triggered_by: "rolling-update".to_string(),
+                wait_until: self.now.add(stagger),
+                status_description: String::new(),
+                task_group: String::new(),
+                alloc_ids: Vec::new(),
+            });
+        }
+        plan.sort();
+        plan
+    }
+}

@@ -1,0 +1,274 @@
+//! `diffSystemAllocs` and `diffSystemAllocsForNode`: what each node needs
+//! for a system or sysbatch job.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::ready_nodes::ReadyNodes;
+use crate::model::{Allocation, Job, Node, TaskGroup};
+use crate::reconciler::TaintedNodes;
+
+/// The six sets of the diff.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Category {
+    Place,
+    Update,
+    Migrate,
+    Stop,
+    Ignore,
+    Lost,
+}
+
+/// The fact that put an allocation (or a missing one) in its set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// Its name is not one the job requires (job stopped or purged, group
+    /// removed or count lowered).
+    NotRequired,
+    /// Marked for migration (`DesiredTransition.Migrate`).
+    MarkedForMigration,
+    /// A terminal sysbatch allocation whose job version is current.
+    SysbatchDone,
+    /// On a tainted node that is gone or down.
+    NodeLost { node_status: Option<String> },
+    /// On a tainted node that is neither gone nor down (draining,
+    /// disconnected): left alone.
+    NodeTainted { node_status: String },
+    /// A batch allocation that finished successfully on a tainted node.
+    BatchDone,
+    /// On a node that is not ready: down, initializing, draining or ineligible.
+    NodeNotReady {
+        node_status: String,
+        eligibility: String,
+        draining: bool,
+    },
+    /// On a ready node the job no longer targets (its datacenter).
+    NodeNotTargeted { datacenter: Option<String> },
+    /// The job's `JobModifyIndex` moved past the allocation's.
+    JobChanged { from: u64, to: u64 },
+    /// Already as the job wants it.
+    UpToDate,
+    /// A ready, targeted node without an allocation of this name.
+    Missing,
+}
+
+/// One tuple of the diff: an allocation name for a node, with its group and
+/// allocation (absent for a fresh placement).
+#[derive(Clone, Debug)]
+pub struct DiffEntry<'a> {
+    pub category: Category,
+    pub name: String,
+    pub node_id: &'a str,
+    pub task_group: Option<&'a TaskGroup>,
+    pub alloc: Option<&'a Allocation>,
+    pub why: Why,
+}
+
+/// The diff of one job over every node with its allocations or ready.
+#[derive(Clone, Debug, Default)]
+pub struct SystemDiff<'a> {
+    pub entries: Vec<DiffEntry<'a>>,
+}
+
+/// `materializeTaskGroups`: every allocation name the job requires.
+fn required(job: Option<&Job>) -> BTreeMap<String, &TaskGroup> {
+    let mut out = BTreeMap::new();
+    if let Some(job) = job.filter(|j| !j.stop) {
+        for tg in &job.task_groups {
+            for i in 0..tg.count.max(0) {
+                out.insert(format!("{}.{}[{i}]", job.name, tg.name), tg);
+            }
+        }
+    }
+    out
+}
+
+/// The newest terminal allocation per node and name (`TerminalByNodeByName`).
+pub type Terminal<'a> = BTreeMap<(&'a str, &'a str), &'a Allocation>;
+
+/// `SplitTerminalAllocs`: live allocations, and the newest terminal one per
+/// node and name (a tie in `CreateIndex` keeps the first by ID).
+pub fn split_terminal<'a>(allocs: &[&'a Allocation]) -> (Vec<&'a Allocation>, Terminal<'a>) {
+    let mut live = Vec::new();
+    let mut terminal: Terminal<'a> = BTreeMap::new();
+    for a in allocs {
+        if !a.terminal_status() {
+            live.push(*a);
+            continue;
+        }
+        let key = (a.node_id.as_str(), a.name.as_str());
+        let newer = terminal
+            .get(&key)
+            .is_none_or(|p| p.create_index < a.create_index);
+        if newer {
+            terminal.insert(key, a);
+        }
+    }
+    (live, terminal)
+}
+
+fn job_modify_index(alloc: &Allocation) -> u64 {
+    alloc.job.as_ref().map_or(0, |j| j.job_modify_index)
+}
+
+/// What the diff needs to know about the cluster.
+pub struct DiffInput<'a, 'r> {
+    pub job: Option<&'a Job>,
+    pub ready: &'r ReadyNodes<'a>,
+    pub tainted: &'r TaintedNodes<'a>,
+    pub nodes: &'r dyn Fn(&str) -> Option<&'a Node>,
+    pub live: &'r [&'a Allocation],
+    pub terminal: &'r Terminal<'a>,
+}
+
+impl<'a> SystemDiff<'a> {
+    /// `diffSystemAllocs`: nodes are visited by ID, a node's allocations by
+    /// name and ID (Nomad walks a map: its order is arbitrary).
+    pub fn new(input: &DiffInput<'a, '_>) -> SystemDiff<'a> {
+        let mut by_node: BTreeMap<&'a str, Vec<&'a Allocation>> = BTreeMap::new();
+        for a in input.live {
+            by_node.entry(&a.node_id).or_default().push(a);
+        }
+        for id in input.ready.ready.keys() {
+            by_node.entry(id).or_default();
+        }
+        let required = required(input.job);
+        let mut diff = SystemDiff::default();
+        for (node_id, mut allocs) in by_node {
+            allocs.sort_by(|a, b| (&a.name, &a.id).cmp(&(&b.name, &b.id)));
+            diff.for_node(input, node_id, &allocs, &required);
+        }
+        diff
+    }
+
+    fn push(
+        &mut self,
+        category: Category,
+        name: &str,
+        node_id: &'a str,
+        tg: Option<&'a TaskGroup>,
+        alloc: Option<&'a Allocation>,
+        why: Why,
+    ) {
+        self.entries.push(DiffEntry {
+            category,
+            name: name.to_string(),
+            node_id,
+            task_group: tg,
+            alloc,
+            why,
+        });
+    }
+
+    /// `diffSystemAllocsForNode`.
+    pub(super) fn for_node(
+        &mut self,
+        input: &DiffInput<'a, '_>,
+        node_id: &'a str,
+        allocs: &[&'a Allocation],
+        required: &BTreeMap<String, &'a TaskGroup>,
+    ) {
+        use Category::*;
+        let sysbatch = input.job.is_some_and(|j| j.job_type == "sysbatch");
+        let job_index = input.job.map_or(0, |j| j.job_modify_index);
+        let mut existing: BTreeSet<&str> = BTreeSet::new();
+        for exist in allocs {
+            existing.insert(&exist.name);
+            let Some(tg) = required.get(&exist.name).copied() else {
+                self.push(
+                    Stop,
+                    &exist.name,
+                    node_id,
+                    None,
+                    Some(exist),
+                    Why::NotRequired,
+                );
+                continue;
+            };
+            let tg = Some(tg);
+            let entry = |cat, why| (cat, why);
+            let (cat, why) =
+                if !exist.terminal_status() && exist.desired_transition.should_migrate() {
+                    entry(Migrate, Why::MarkedForMigration)
+                } else if sysbatch && exist.terminal_status() {
+                    entry(Ignore, Why::SysbatchDone)
+                } else if let Some(node) = input.tainted.get(exist.node_id.as_str()) {
+                    let batch = exist.job.as_ref().is_some_and(|j| j.is_batch());
+                    if batch && exist.ran_successfully() {
+                        entry(Ignore, Why::BatchDone)
+                    } else if !exist.terminal_status() && node.is_none_or(|n| n.terminal_status()) {
+                        entry(
+                            Lost,
+                            Why::NodeLost {
+                                node_status: node.map(|n| n.status.clone()),
+                            },
+                        )
+                    } else {
+                        entry(
+                            Ignore,
+                            Why::NodeTainted {
+                                node_status: node.map_or(String::new(), |n| n.status.clone()),
+                            },
+                        )
+                    }
+                } else if input.ready.not_ready.contains(node_id) {
+                    let node = (input.nodes)(node_id);
+                    entry(
+                        Ignore,
+                        Why::NodeNotReady {
+                            node_status: node.map_or(String::new(), |n| n.status.clone()),
+                            eligibility: node
+                                .map_or(String::new(), |n| n.scheduling_eligibility.clone()),
+                            draining: node.is_some_and(|n| n.has_drain_strategy()),
+                        },
+                    )
+                } else if !input.ready.ready.contains_key(node_id) {
+                    entry(
+                        Stop,
+                        Why::NodeNotTargeted {
+                            datacenter: (input.nodes)(node_id).map(|n| n.datacenter.clone()),
+                        },
+                    )
+                } else if job_index != job_modify_index(exist) {
+                    entry(
+                        Update,
+                        Why::JobChanged {
+                            from: job_modify_index(exist),
+                            to: job_index,
+                        },
+                    )
+                } else {
+                    entry(Ignore, Why::UpToDate)
+                };
+            self.push(cat, &exist.name, node_id, tg, Some(exist), why);
+        }
+        for (name, tg) in required {
+            if existing.contains(name.as_str()) {
+                continue;
+            }
+            let terminal = input.terminal.get(&(node_id, name.as_str())).copied();
+            if sysbatch && let Some(done) = terminal {
+                let (cat, why) = if job_index != job_modify_index(done) {
+                    (
+                        Update,
+                        Why::JobChanged {
+                            from: job_modify_index(done),
+                            to: job_index,
+                        },
+                    )
+                } else {
+                    (Ignore, Why::SysbatchDone)
+                };
+                self.push(cat, name, node_id, Some(tg), Some(done), why);
+                continue;
+            }
+            if input.tainted.contains_key(node_id) || !input.ready.ready.contains_key(node_id) {
+                continue;
+            }
+            self.push(Place, name, node_id, Some(tg), terminal, Why::Missing);
+        }
+    }
+
+    pub fn of(&self, category: Category) -> impl Iterator<Item = &DiffEntry<'a>> {
+        self.entries.iter().filter(move |e| e.category == category)
+    }
+}

@@ -1,0 +1,18 @@
+//! Nomad's system scheduler (scheduler/scheduler_system.go and the
+//! `diffSystemAllocs` family of scheduler/util.go at 8ac3e642e6), which
+//! schedules `system` and `sysbatch` jobs: one allocation per task group on
+//! every feasible node, no deployments.
+
+mod diff;
+mod ready_nodes;
+mod schedule;
+
+pub use diff::{Category, DiffEntry, SystemDiff, Why, split_terminal};
+pub use ready_nodes::{ReadyNodes, in_datacenters};
+pub use schedule::{
+    FilteredPlacement, NODE_TAINTED, SystemDestructive, SystemInput, SystemPlacement,
+    SystemSchedule, SystemStop,
+};
+
+#[cfg(test)]
+mod tests;

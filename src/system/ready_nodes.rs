@@ -1,0 +1,39 @@
+//! `readyNodesInDCs`: the nodes a system job targets.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::model::{Job, Node};
+
+/// The node is in one of the job's datacenters. Every Nomad client has a
+/// datacenter (`dc1` by default), so a node without one comes from a dump
+/// that left it out: it is taken to be in the job's datacenters.
+pub fn in_datacenters(job: &Job, node: &Node) -> bool {
+    node.datacenter.is_empty() || job.datacenters.contains(&node.datacenter)
+}
+
+/// The ready nodes in the job's datacenters, and every node that is not
+/// ready (in any datacenter).
+#[derive(Clone, Debug, Default)]
+pub struct ReadyNodes<'a> {
+    /// Sorted by ID.
+    pub ready: BTreeMap<&'a str, &'a Node>,
+    pub not_ready: BTreeSet<&'a str>,
+}
+
+impl<'a> ReadyNodes<'a> {
+    /// Nomad gathers no nodes for a stopped (or purged) job.
+    pub fn new(job: Option<&Job>, nodes: &[&'a Node]) -> ReadyNodes<'a> {
+        let mut out = ReadyNodes::default();
+        let Some(job) = job.filter(|j| !j.stop) else {
+            return out;
+        };
+        for node in nodes {
+            if !node.ready() {
+                out.not_ready.insert(&node.id);
+            } else if in_datacenters(job, node) {
+                out.ready.insert(&node.id, node);
+            }
+        }
+        out
+    }
+}

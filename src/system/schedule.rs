@@ -1,0 +1,350 @@
+//! `SystemScheduler.process` and `computeJobAllocs` for one job: the diff,
+//! the stops, in-place against destructive updates, the evictions under the
+//! rolling limit, the annotation and the placements.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::diff::{Category, DiffEntry, DiffInput, SystemDiff, Terminal, split_terminal};
+use super::ready_nodes::{ReadyNodes, in_datacenters};
+use crate::feasibility::{Filter, InvalidConstraint, Placed, PlanSoFar, SystemStack};
+use crate::model::{Allocation, Job, Node, TaskGroup, node_status, status};
+use crate::reconciler::{DesiredChanges, TaintedNodes, desc};
+use crate::update::tasks_updated;
+
+/// A stop the plan carries.
+#[derive(Clone, Debug)]
+pub struct SystemStop<'a> {
+    pub alloc: &'a Allocation,
+    pub description: &'static str,
+    /// `lost` for allocations on lost nodes.
+    pub client_status: Option<&'static str>,
+}
+
+/// A new allocation on a node.
+#[derive(Clone, Debug)]
+pub struct SystemPlacement<'a> {
+    pub name: String,
+    pub task_group: &'a TaskGroup,
+    pub node_id: &'a str,
+    /// The allocation replaced: a destructive update's, or the terminal one
+    /// of the same name on the node.
+    pub previous: Option<&'a Allocation>,
+}
+
+/// A placement the feasibility checks turned down.
+#[derive(Clone, Debug)]
+pub struct FilteredPlacement<'a> {
+    pub name: String,
+    pub task_group: &'a str,
+    pub node_id: &'a str,
+    pub filter: Filter,
+}
+
+/// An update that needs a new allocation, and why.
+#[derive(Clone, Debug)]
+pub struct SystemDestructive<'a> {
+    pub alloc: &'a Allocation,
+    pub name: String,
+    pub task_group: &'a str,
+    pub reason: String,
+    /// Evicted now; `false` when the rolling limit leaves it for later.
+    pub evicted: bool,
+}
+
+/// Everything the system scheduler decides for one job.
+#[derive(Clone, Debug, Default)]
+pub struct SystemSchedule<'a> {
+    pub diff: SystemDiff<'a>,
+    /// Terminal allocations the diff never looks at.
+    pub unexamined: Vec<&'a Allocation>,
+    pub stops: Vec<SystemStop<'a>>,
+    pub placements: Vec<SystemPlacement<'a>>,
+    pub filtered: Vec<FilteredPlacement<'a>>,
+    /// Place tuples for nodes that are no longer ready: Nomad skips them.
+    pub skipped: Vec<(String, &'a str)>,
+    /// In-place updates the plan carries (terminal ones it leaves out).
+    pub in_place: Vec<&'a Allocation>,
+    pub in_place_terminal: Vec<&'a Allocation>,
+    pub destructive: Vec<SystemDestructive<'a>>,
+    /// The plan annotation, by task group.
+    pub desired: BTreeMap<String, DesiredChanges>,
+    /// The rolling limit held back some destructive updates.
+    pub limit_reached: bool,
+    pub invalid_constraints: Vec<InvalidConstraint>,
+}
+
+/// What one job's system scheduling reads.
+pub struct SystemInput<'a, 'r> {
+    pub job: Option<&'a Job>,
+    pub allocs: &'r [&'a Allocation],
+    /// Every node of the snapshot.
+    pub nodes: &'r HashMap<&'a str, &'a Node>,
+    pub tainted: &'r TaintedNodes<'a>,
+}
+
+fn placed<'a>(nodes: &HashMap<&'a str, &'a Node>, a: &'a Allocation) -> Placed<'a> {
+    Placed {
+        node: nodes.get(a.node_id.as_str()).copied(),
+        task_group: &a.task_group,
+    }
+}
+
+impl<'a> SystemSchedule<'a> {
+    pub fn compute(input: &SystemInput<'a, '_>) -> SystemSchedule<'a> {
+        let mut all: Vec<&'a Node> = input.nodes.values().copied().collect();
+        all.sort_by(|a, b| a.id.cmp(&b.id));
+        let ready = ReadyNodes::new(input.job, &all);
+        let (live, terminal): (Vec<&'a Allocation>, Terminal<'a>) = split_terminal(input.allocs);
+        let node_fn = |id: &str| input.nodes.get(id).copied();
+        let diff = SystemDiff::new(&DiffInput {
+            job: input.job,
+            ready: &ready,
+            tainted: input.tainted,
+            nodes: &node_fn,
+            live: &live,
+            terminal: &terminal,
+        });
+        let mut out = SystemSchedule {
+            diff,
+            ..SystemSchedule::default()
+        };
+        out.unexamined = input
+            .allocs
+            .iter()
+            .copied()
+            .filter(|a| a.terminal_status())
+            .filter(|a| {
+                !out.diff.entries.iter().any(|e| {
+                    e.alloc.is_some_and(|d| std::ptr::eq(d, *a)) && e.category != Category::Place
+                })
+            })
+            .collect();
+        out.lost_marks(input);
+        let stack_job = input.job.filter(|j| !j.stop);
+        let existing: Vec<Placed<'a>> = live.iter().map(|a| placed(input.nodes, a)).collect();
+        let mut stack = stack_job.map(|j| SystemStack::new(j, existing));
+        let mut plan = PlanSoFar::default();
+        for (cat, description, lost) in [
+            (Category::Stop, desc::NOT_NEEDED, false),
+            (Category::Migrate, NODE_TAINTED, false),
+            (Category::Lost, desc::LOST, true),
+        ] {
+            let allocs: Vec<&'a Allocation> = out.diff.of(cat).filter_map(|e| e.alloc).collect();
+            for alloc in allocs {
+                plan.stopping.push(placed(input.nodes, alloc));
+                out.stops.push(SystemStop {
+                    alloc,
+                    description,
+                    client_status: lost.then_some(status::LOST),
+                });
+            }
+        }
+        let updates: Vec<DiffEntry<'a>> = out.diff.of(Category::Update).cloned().collect();
+        let destructive = out.split_updates(input, stack_job, stack.as_mut(), &mut plan, updates);
+        out.annotate(&destructive);
+        let limit = match stack_job
+            .and_then(|j| j.update.as_ref())
+            .filter(|u| u.rolling())
+        {
+            Some(u) => u.max_parallel.max(0) as usize,
+            None => destructive.len(),
+        };
+        out.limit_reached = destructive.len() > limit;
+        let mut place: Vec<(String, &'a TaskGroup, &'a str, Option<&'a Allocation>)> = out
+            .diff
+            .of(Category::Place)
+            .filter_map(|e| Some((e.name.clone(), e.task_group?, e.node_id, e.alloc)))
+            .collect();
+        for (i, (entry, reason)) in destructive.into_iter().enumerate() {
+            let evicted = i < limit;
+            let (Some(alloc), Some(tg)) = (entry.alloc, entry.task_group) else {
+                continue;
+            };
+            if evicted {
+                plan.stopping.push(placed(input.nodes, alloc));
+                out.stops.push(SystemStop {
+                    alloc,
+                    description: desc::UPDATING,
+                    client_status: None,
+                });
+                place.push((entry.name.clone(), tg, &alloc.node_id, Some(alloc)));
+            }
+            out.destructive.push(SystemDestructive {
+                alloc,
+                name: entry.name,
+                task_group: &tg.name,
+                reason,
+                evicted,
+            });
+        }
+        if let Some(stack) = stack.as_mut() {
+            out.place(&ready, stack, &mut plan, place);
+        }
+        if let Some(stack) = &stack {
+            out.invalid_constraints = stack.invalid_constraints().iter().cloned().collect();
+        }
+        out
+    }
+
+    /// `updateNonTerminalAllocsToLost`: allocations already told to stop but
+    /// still running on a down or missing node are marked lost.
+    fn lost_marks(&mut self, input: &SystemInput<'a, '_>) {
+        for alloc in input.allocs {
+            let down = match input.tainted.get(alloc.node_id.as_str()) {
+                Some(None) => true,
+                Some(Some(n)) => n.status == node_status::DOWN,
+                None => false,
+            };
+            if down
+                && alloc.server_terminal_status()
+                && matches!(
+                    alloc.client_status.as_str(),
+                    status::RUNNING | status::PENDING
+                )
+            {
+                self.stops.push(SystemStop {
+                    alloc,
+                    description: desc::LOST,
+                    client_status: Some(status::LOST),
+                });
+            }
+        }
+    }
+
+    /// `inplaceUpdate`: the updates that can keep their allocation, and the
+    /// destructive rest (in diff order) with the reason each needs a new one.
+    fn split_updates(
+        &mut self,
+        input: &SystemInput<'a, '_>,
+        job: Option<&'a Job>,
+        mut stack: Option<&mut SystemStack<'a>>,
+        plan: &mut PlanSoFar<'a>,
+        updates: Vec<DiffEntry<'a>>,
+    ) -> Vec<(DiffEntry<'a>, String)> {
+        let mut destructive = Vec::new();
+        for entry in updates {
+            let (Some(alloc), Some(tg), Some(job)) = (entry.alloc, entry.task_group, job) else {
+                continue;
+            };
+            let changed = match alloc.job.as_deref() {
+                Some(old) => tasks_updated(job, old, &tg.name),
+                None => Some("the allocation embeds no job to compare with".to_string()),
+            };
+            if let Some(reason) = changed {
+                destructive.push((entry, reason));
+                continue;
+            }
+            if alloc.terminal_status() {
+                self.in_place_terminal.push(alloc);
+                continue;
+            }
+            let Some(node) = input.nodes.get(alloc.node_id.as_str()).copied() else {
+                destructive.push((
+                    entry,
+                    format!("node {} is not in the snapshot", alloc.node_id),
+                ));
+                continue;
+            };
+            if !in_datacenters(job, node) {
+                let reason = format!(
+                    "node datacenter {:?} is not one of the job's",
+                    node.datacenter
+                );
+                destructive.push((entry, reason));
+                continue;
+            }
+            let Some(stack) = stack.as_deref_mut() else {
+                continue;
+            };
+            // The allocation is staged as stopping while its node is checked.
+            plan.stopping.push(placed(input.nodes, alloc));
+            let verdict = stack.select(tg, node, plan);
+            plan.stopping.pop();
+            match verdict {
+                Ok(()) => {
+                    plan.proposed.push(placed(input.nodes, alloc));
+                    self.in_place.push(alloc);
+                }
+                Err(filter) => {
+                    let reason = format!("its node no longer fits: {}", filter.describe());
+                    destructive.push((entry, reason));
+                }
+            }
+        }
+        destructive
+    }
+
+    /// `desiredUpdates`, before the evictions add their replacements.
+    fn annotate(&mut self, destructive: &[(DiffEntry<'a>, String)]) {
+        let mut bump = |group: &str, f: fn(&mut DesiredChanges)| {
+            f(self.desired.entry(group.to_string()).or_default());
+        };
+        for e in &self.diff.entries {
+            let group = match e.category {
+                // A stop counts under the allocation's own group.
+                Category::Stop => e.alloc.map(|a| a.task_group.as_str()),
+                _ => e.task_group.map(|tg| tg.name.as_str()),
+            };
+            let Some(group) = group else { continue };
+            match e.category {
+                Category::Place => bump(group, |d| d.place += 1),
+                Category::Stop => bump(group, |d| d.stop += 1),
+                Category::Ignore => bump(group, |d| d.ignore += 1),
+                Category::Migrate => bump(group, |d| d.migrate += 1),
+                Category::Update | Category::Lost => {}
+            }
+        }
+        for a in self.in_place.iter().chain(&self.in_place_terminal) {
+            bump(&a.task_group, |d| d.in_place_update += 1);
+        }
+        for (e, _) in destructive {
+            if let Some(tg) = e.task_group {
+                bump(&tg.name, |d| d.destructive_update += 1);
+            }
+        }
+    }
+
+    /// `computePlacements`: one node at a time; a filtered node lowers the
+    /// annotation's `Place`, wrapping below zero as Nomad's uint64 does.
+    fn place(
+        &mut self,
+        ready: &ReadyNodes<'a>,
+        stack: &mut SystemStack<'a>,
+        plan: &mut PlanSoFar<'a>,
+        place: Vec<(String, &'a TaskGroup, &'a str, Option<&'a Allocation>)>,
+    ) {
+        for (name, tg, node_id, previous) in place {
+            let Some(node) = ready.ready.get(node_id).copied() else {
+                self.skipped.push((name, node_id));
+                continue;
+            };
+            match stack.select(tg, node, plan) {
+                Ok(()) => {
+                    plan.proposed.push(Placed {
+                        node: Some(node),
+                        task_group: &tg.name,
+                    });
+                    self.placements.push(SystemPlacement {
+                        name,
+                        task_group: tg,
+                        node_id: &node.id,
+                        previous,
+                    });
+                }
+                Err(filter) => {
+                    let d = self.desired.entry(tg.name.clone()).or_default();
+                    d.place = d.place.wrapping_sub(1);
+                    self.filtered.push(FilteredPlacement {
+                        name,
+                        task_group: &tg.name,
+                        node_id: &node.id,
+                        filter,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// The stop description of a migration in the system scheduler.
+pub const NODE_TAINTED: &str = "alloc not needed as node is tainted";

@@ -1,0 +1,746 @@
+//! Ports of Nomad's system scheduler tests at 8ac3e642e6:
+//! scheduler/util_test.go `TestDiffSystemAllocs*`,
+//! scheduler/scheduler_system_test.go and scheduler_sysbatch_test.go.
+//! Each test is named after its source.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use super::diff::{DiffInput, Terminal};
+use super::*;
+use crate::model::*;
+use crate::reconciler::{TaintedNodes, desc, tainted_nodes};
+
+/// `mock.Node`: ready, eligible, dc1, linux, the exec driver.
+fn node(id: &str) -> Node {
+    let mut n = Node {
+        id: id.into(),
+        name: id.into(),
+        datacenter: "dc1".into(),
+        status: "ready".into(),
+        scheduling_eligibility: "eligible".into(),
+        computed_class: "v1:mock".into(),
+        node_resources: Some(NodeResources {
+            networks: vec![NodeNetworkMode {
+                mode: "host".into(),
+            }],
+            ..NodeResources::default()
+        }),
+        ..Node::default()
+    };
+    n.attributes.insert("kernel.name".into(), "linux".into());
+    n.attributes.insert("driver.exec".into(), "1".into());
+    n.drivers.insert(
+        "exec".into(),
+        Some(DriverInfo {
+            detected: true,
+            healthy: true,
+        }),
+    );
+    n
+}
+
+/// `mock.SystemJob` (or `mock.Job` with `count`, or `mock.SystemBatchJob`).
+fn job(job_type: &str, group: &str, count: i64) -> Job {
+    let name = if job_type == "sysbatch" {
+        "my-sysbatch"
+    } else {
+        "my-job"
+    };
+    Job {
+        id: name.into(),
+        name: name.into(),
+        namespace: "default".into(),
+        job_type: job_type.into(),
+        priority: 50,
+        job_modify_index: 99,
+        datacenters: vec!["dc1".into()],
+        constraints: vec![Constraint {
+            l_target: "${attr.kernel.name}".into(),
+            r_target: "linux".into(),
+            operand: "=".into(),
+        }],
+        task_groups: vec![TaskGroup {
+            name: group.into(),
+            count,
+            tasks: vec![Task {
+                name: group.into(),
+                driver: "exec".into(),
+                config: GoValue(serde_json::json!({"command": "/bin/date"})),
+                ..Task::default()
+            }],
+            ..TaskGroup::default()
+        }],
+        ..Job::default()
+    }
+}
+
+fn system_job() -> Job {
+    job("system", "web", 1)
+}
+
+fn older(job: &Job) -> Arc<Job> {
+    let mut old = job.clone();
+    old.job_modify_index -= 1;
+    Arc::new(old)
+}
+
+fn alloc(id: &str, node: &str, name: &str, job: Arc<Job>) -> Allocation {
+    Allocation {
+        id: id.into(),
+        namespace: "default".into(),
+        node_id: node.into(),
+        name: name.into(),
+        job_id: job.id.clone(),
+        task_group: job.task_groups[0].name.clone(),
+        job: Some(job),
+        desired_status: "run".into(),
+        client_status: "running".into(),
+        ..Allocation::default()
+    }
+}
+
+struct Cluster {
+    nodes: Vec<Node>,
+    allocs: Vec<Allocation>,
+}
+
+impl Cluster {
+    fn new(nodes: Vec<Node>) -> Cluster {
+        Cluster {
+            nodes,
+            allocs: Vec::new(),
+        }
+    }
+
+    fn run<R>(&self, job: Option<&Job>, f: impl FnOnce(&SystemSchedule<'_>) -> R) -> R {
+        let nodes: HashMap<&str, &Node> = self.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
+        let allocs: Vec<&Allocation> = self.allocs.iter().collect();
+        let tainted = tainted_nodes(allocs.iter().copied(), |id| nodes.get(id).copied());
+        let sched = SystemSchedule::compute(&SystemInput {
+            job,
+            allocs: &allocs,
+            nodes: &nodes,
+            tainted: &tainted,
+        });
+        f(&sched)
+    }
+}
+
+fn count(diff: &SystemDiff<'_>, c: Category) -> usize {
+    diff.of(c).count()
+}
+
+fn ids(diff: &SystemDiff<'_>, c: Category) -> Vec<String> {
+    diff.of(c)
+        .filter_map(|e| e.alloc)
+        .map(|a| a.id.clone())
+        .collect()
+}
+
+fn for_node<'a>(
+    job: &'a Job,
+    node_id: &'a str,
+    ready: &ReadyNodes<'a>,
+    tainted: &TaintedNodes<'a>,
+    live: &[&'a Allocation],
+    terminal: &Terminal<'a>,
+) -> SystemDiff<'a> {
+    let nodes = |_: &str| None;
+    let input = DiffInput {
+        job: Some(job),
+        ready,
+        tainted,
+        nodes: &nodes,
+        live,
+        terminal,
+    };
+    let required: BTreeMap<String, &TaskGroup> = (0..job.task_groups[0].count)
+        .map(|i| {
+            (
+                format!("{}.{}[{i}]", job.name, job.task_groups[0].name),
+                &job.task_groups[0],
+            )
+        })
+        .collect();
+    let mut diff = SystemDiff::default();
+    diff.for_node(&input, node_id, live, &required);
+    diff
+}
+
+#[test]
+fn test_diff_system_allocs_for_node_sysbatch_terminal() {
+    let job = Arc::new(job("sysbatch", "pinger", 1));
+    let n1 = node("node1");
+    let ready = ReadyNodes {
+        ready: [("node1", &n1)].into_iter().collect(),
+        ..ReadyNodes::default()
+    };
+    let tainted = TaintedNodes::new();
+    // Current job: the finished allocation is left alone.
+    let mut done = alloc("t", "node1", "my-sysbatch.pinger[0]", Arc::clone(&job));
+    done.client_status = "complete".into();
+    let terminal: Terminal<'_> = [(("node1", "my-sysbatch.pinger[0]"), &done)].into();
+    let diff = for_node(&job, "node1", &ready, &tainted, &[], &terminal);
+    assert_eq!(ids(&diff, Category::Ignore), ["t"]);
+    assert_eq!(diff.entries.len(), 1);
+    // Outdated job: it runs again, as an update.
+    let mut outdated = done.clone();
+    outdated.job = Some(older(&job));
+    let terminal: Terminal<'_> = [(("node1", "my-sysbatch.pinger[0]"), &outdated)].into();
+    let diff = for_node(&job, "node1", &ready, &tainted, &[], &terminal);
+    assert_eq!(count(&diff, Category::Update), 1);
+    assert_eq!(diff.entries.len(), 1);
+}
+
+#[test]
+fn test_diff_system_allocs_for_node() {
+    let job = Arc::new(job("service", "web", 10));
+    let old = older(&job);
+    let zip = node("zip");
+    let mut drain = node("drainNode");
+    drain.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    let mut dead = node("dead");
+    dead.status = "down".into();
+    let tainted: TaintedNodes<'_> = [("dead", Some(&dead)), ("drainNode", Some(&drain))].into();
+    let ready = ReadyNodes {
+        ready: [("zip", &zip)].into_iter().collect(),
+        ..ReadyNodes::default()
+    };
+    let mut migrate = alloc("migrate", "drainNode", "my-job.web[2]", Arc::clone(&old));
+    migrate.desired_transition.migrate = Some(true);
+    let allocs = [
+        alloc("update", "zip", "my-job.web[0]", Arc::clone(&old)),
+        alloc("ignore", "zip", "my-job.web[1]", Arc::clone(&job)),
+        alloc("stop", "zip", "my-job.web[10]", Arc::clone(&old)),
+        migrate,
+        alloc("lost", "dead", "my-job.web[3]", Arc::clone(&old)),
+    ];
+    let terms: Vec<Allocation> = (4..7)
+        .map(|i| {
+            let mut a = alloc(
+                &format!("term{i}"),
+                "zip",
+                &format!("my-job.web[{i}]"),
+                Arc::clone(&job),
+            );
+            a.client_status = "complete".into();
+            a
+        })
+        .collect();
+    let terminal: Terminal<'_> = terms
+        .iter()
+        .map(|a| (("zip", a.name.as_str()), a))
+        .collect();
+    let live: Vec<&Allocation> = allocs.iter().collect();
+    let diff = for_node(&job, "zip", &ready, &tainted, &live, &terminal);
+    assert_eq!(ids(&diff, Category::Update), ["update"]);
+    assert_eq!(ids(&diff, Category::Ignore), ["ignore"]);
+    assert_eq!(ids(&diff, Category::Stop), ["stop"]);
+    assert_eq!(ids(&diff, Category::Migrate), ["migrate"]);
+    assert_eq!(ids(&diff, Category::Lost), ["lost"]);
+    assert_eq!(count(&diff, Category::Place), 6);
+    // Replacements of terminal allocations name them.
+    for e in diff.of(Category::Place) {
+        if let Some(t) = terms.iter().find(|t| t.name == e.name) {
+            assert_eq!(e.alloc.map(|a| a.id.as_str()), Some(t.id.as_str()));
+        }
+    }
+}
+
+#[test]
+fn test_diff_system_allocs_for_node_existing_alloc_ineligible_node() {
+    let job = Arc::new(job("service", "web", 1));
+    let old = older(&job);
+    let eligible = node("eligible");
+    let ready = ReadyNodes {
+        ready: [("eligible", &eligible)].into_iter().collect(),
+        ..ReadyNodes::default()
+    };
+    let allocs = [
+        alloc("update", "eligible", "my-job.web[0]", old),
+        alloc("ignore", "ineligible", "my-job.web[0]", Arc::clone(&job)),
+    ];
+    let live: Vec<&Allocation> = allocs.iter().collect();
+    let diff = for_node(
+        &job,
+        "eligible",
+        &ready,
+        &TaintedNodes::new(),
+        &live,
+        &Terminal::new(),
+    );
+    assert_eq!(count(&diff, Category::Place), 0);
+    assert_eq!(ids(&diff, Category::Update), ["update"]);
+    assert_eq!(ids(&diff, Category::Ignore), ["ignore"]);
+    assert_eq!(diff.entries.len(), 2);
+}
+
+#[test]
+fn test_diff_system_allocs() {
+    let job = Arc::new(system_job());
+    let old = older(&job);
+    let mut drain = node("drain");
+    drain.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    let mut dead = node("dead");
+    dead.status = "down".into();
+    let others: Vec<Node> = ["foo", "bar", "baz", "pipe"]
+        .into_iter()
+        .map(node)
+        .collect();
+    // As in Nomad's test, every node is handed over as ready.
+    let mut ready = ReadyNodes::default();
+    for n in others.iter().chain([&drain, &dead]) {
+        ready.ready.insert(&n.id, n);
+    }
+    let tainted: TaintedNodes<'_> = [("dead", Some(&dead)), ("drain", Some(&drain))].into();
+    let mut migrate = alloc("migrate", "drain", "my-job.web[0]", Arc::clone(&old));
+    migrate.desired_transition.migrate = Some(true);
+    let allocs = [
+        alloc("update", "baz", "my-job.web[0]", Arc::clone(&old)),
+        alloc("ignore", "bar", "my-job.web[0]", Arc::clone(&job)),
+        migrate,
+        alloc("lost", "dead", "my-job.web[0]", Arc::clone(&old)),
+    ];
+    let mut term = alloc("term", "pipe", "my-job.web[0]", Arc::clone(&job));
+    term.client_status = "complete".into();
+    let terminal: Terminal<'_> = [(("pipe", "my-job.web[0]"), &term)].into();
+    let live: Vec<&Allocation> = allocs.iter().collect();
+    let nodes = |_: &str| None;
+    let diff = SystemDiff::new(&DiffInput {
+        job: Some(&job),
+        ready: &ready,
+        tainted: &tainted,
+        nodes: &nodes,
+        live: &live,
+        terminal: &terminal,
+    });
+    assert_eq!(ids(&diff, Category::Update), ["update"]);
+    assert_eq!(ids(&diff, Category::Ignore), ["ignore"]);
+    assert_eq!(count(&diff, Category::Stop), 0);
+    assert_eq!(ids(&diff, Category::Migrate), ["migrate"]);
+    assert_eq!(ids(&diff, Category::Lost), ["lost"]);
+    let places: Vec<(&str, Option<&str>)> = diff
+        .of(Category::Place)
+        .map(|e| (e.node_id, e.alloc.map(|a| a.id.as_str())))
+        .collect();
+    assert_eq!(places, [("foo", None), ("pipe", Some("term"))]);
+}
+
+fn nodes(n: usize) -> Vec<Node> {
+    (0..n).map(|i| node(&format!("node-{i:02}"))).collect()
+}
+
+#[test]
+fn test_system_sched_job_register() {
+    let c = Cluster::new(nodes(10));
+    let job = system_job();
+    c.run(Some(&job), |s| {
+        assert_eq!(s.placements.len(), 10);
+        let mut on: Vec<&str> = s.placements.iter().map(|p| p.node_id).collect();
+        on.dedup();
+        assert_eq!(on.len(), 10, "one per node");
+        assert!(s.placements.iter().all(|p| p.name == "my-job.web[0]"));
+        assert_eq!(s.desired["web"].place, 10);
+        assert!(s.stops.is_empty());
+    });
+}
+
+#[test]
+fn test_system_sched_job_register_annotate() {
+    // Nine linux nodes and one that is not: nine placements, and the
+    // annotation's Place lowered for the filtered one.
+    let mut ns = nodes(10);
+    ns[9]
+        .attributes
+        .insert("kernel.name".into(), "darwin".into());
+    ns[9].computed_class = "v1:darwin".into();
+    let c = Cluster::new(ns);
+    let job = system_job();
+    c.run(Some(&job), |s| {
+        assert_eq!(s.placements.len(), 9);
+        assert_eq!(s.desired["web"].place, 9);
+        assert_eq!(s.filtered.len(), 1);
+        assert_eq!(s.filtered[0].node_id, "node-09");
+    });
+}
+
+#[test]
+fn test_system_sched_job_register_add_node() {
+    let mut c = Cluster::new(nodes(10));
+    let job = Arc::new(system_job());
+    for n in 0..10 {
+        let id = format!("node-{n:02}");
+        c.allocs.push(alloc(
+            &format!("a{n}"),
+            &id,
+            "my-job.web[0]",
+            Arc::clone(&job),
+        ));
+    }
+    c.nodes.push(node("node-10"));
+    c.run(Some(&job), |s| {
+        assert_eq!(s.placements.len(), 1);
+        assert_eq!(s.placements[0].node_id, "node-10");
+        assert!(s.stops.is_empty());
+        assert_eq!(s.desired["web"].ignore, 10);
+        assert_eq!(s.desired["web"].place, 1);
+    });
+}
+
+fn running_everywhere(c: &mut Cluster, job: &Arc<Job>) {
+    for (i, n) in c.nodes.clone().iter().enumerate() {
+        c.allocs.push(alloc(
+            &format!("a{i:02}"),
+            &n.id,
+            "my-job.web[0]",
+            Arc::clone(job),
+        ));
+    }
+}
+
+#[test]
+fn test_system_sched_job_modify() {
+    let mut c = Cluster::new(nodes(10));
+    let old = Arc::new(system_job());
+    running_everywhere(&mut c, &old);
+    let mut job = system_job();
+    job.job_modify_index = 100;
+    job.task_groups[0].tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
+    c.run(Some(&job), |s| {
+        assert_eq!(s.stops.len(), 10);
+        assert!(s.stops.iter().all(|st| st.description == desc::UPDATING));
+        assert_eq!(s.placements.len(), 10);
+        for p in &s.placements {
+            let prev = p.previous.expect("replaces the old allocation");
+            assert_eq!(prev.node_id, p.node_id, "on the same node");
+        }
+        assert_eq!(s.desired["web"].destructive_update, 10);
+        // Place was 0 before the evictions, and nothing was filtered.
+        assert_eq!(s.desired["web"].place, 0);
+        assert!(!s.limit_reached);
+    });
+}
+
+#[test]
+fn test_system_sched_job_modify_rolling() {
+    let mut c = Cluster::new(nodes(10));
+    let old = Arc::new(system_job());
+    running_everywhere(&mut c, &old);
+    let mut job = system_job();
+    job.job_modify_index = 100;
+    job.update = Some(UpdateStrategy {
+        stagger: 30 * crate::time::SECOND,
+        max_parallel: 5,
+        ..UpdateStrategy::default()
+    });
+    job.task_groups[0].tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
+    c.run(Some(&job), |s| {
+        assert_eq!(s.stops.len(), 5);
+        assert_eq!(s.placements.len(), 5);
+        assert!(s.limit_reached, "a rolling follow-up eval is due");
+        assert_eq!(s.destructive.iter().filter(|d| d.evicted).count(), 5);
+        assert_eq!(s.desired["web"].destructive_update, 10);
+    });
+}
+
+#[test]
+fn test_system_sched_job_modify_in_place() {
+    let mut c = Cluster::new(nodes(10));
+    let old = Arc::new(system_job());
+    running_everywhere(&mut c, &old);
+    let mut job = system_job();
+    job.job_modify_index = 100;
+    c.run(Some(&job), |s| {
+        assert!(s.stops.is_empty());
+        assert!(s.placements.is_empty());
+        assert_eq!(s.in_place.len(), 10);
+        assert_eq!(s.desired["web"].in_place_update, 10);
+    });
+}
+
+#[test]
+fn test_system_sched_job_modify_remove_dc() {
+    let mut ns = nodes(2);
+    ns[1].datacenter = "dc2".into();
+    let mut c = Cluster::new(ns);
+    let mut old = system_job();
+    old.datacenters = vec!["dc1".into(), "dc2".into()];
+    running_everywhere(&mut c, &Arc::new(old));
+    let mut job = system_job();
+    job.job_modify_index = 100;
+    c.run(Some(&job), |s| {
+        let stops: Vec<(&str, &str)> = s
+            .stops
+            .iter()
+            .map(|st| (st.alloc.node_id.as_str(), st.description))
+            .collect();
+        assert_eq!(stops, [("node-01", desc::NOT_NEEDED)]);
+        assert_eq!(s.in_place.len(), 1);
+        assert!(s.placements.is_empty());
+    });
+}
+
+#[test]
+fn test_system_sched_job_deregister_purged() {
+    let mut c = Cluster::new(nodes(10));
+    running_everywhere(&mut c, &Arc::new(system_job()));
+    c.run(None, |s| {
+        assert_eq!(s.stops.len(), 10);
+        assert!(s.stops.iter().all(|st| st.description == desc::NOT_NEEDED));
+        assert!(s.placements.is_empty());
+    });
+}
+
+#[test]
+fn test_system_sched_job_deregister_stopped() {
+    let mut c = Cluster::new(nodes(10));
+    let mut job = system_job();
+    running_everywhere(&mut c, &Arc::new(job.clone()));
+    job.stop = true;
+    c.run(Some(&job), |s| {
+        assert_eq!(s.stops.len(), 10);
+        assert!(s.placements.is_empty());
+        assert_eq!(s.desired["web"].stop, 10);
+    });
+}
+
+#[test]
+fn test_system_sched_node_down() {
+    let mut n = node("down");
+    n.status = "down".into();
+    n.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    let mut c = Cluster::new(vec![n]);
+    let job = Arc::new(system_job());
+    running_everywhere(&mut c, &job);
+    c.run(Some(&job), |s| {
+        assert_eq!(s.stops.len(), 1);
+        assert_eq!(s.stops[0].description, desc::LOST);
+        assert_eq!(s.stops[0].client_status, Some("lost"));
+        assert!(s.placements.is_empty());
+    });
+}
+
+#[test]
+fn test_system_sched_node_drain() {
+    let mut n = node("drain");
+    n.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    let mut c = Cluster::new(vec![n]);
+    let job = Arc::new(system_job());
+    running_everywhere(&mut c, &job);
+    c.allocs[0].desired_transition.migrate = Some(true);
+    c.run(Some(&job), |s| {
+        assert_eq!(s.stops.len(), 1);
+        assert_eq!(s.stops[0].description, NODE_TAINTED);
+        assert!(s.placements.is_empty());
+    });
+}
+
+#[test]
+fn test_system_sched_node_update() {
+    let mut c = Cluster::new(vec![node("n")]);
+    let job = Arc::new(system_job());
+    running_everywhere(&mut c, &job);
+    c.run(Some(&job), |s| {
+        assert!(s.stops.is_empty() && s.placements.is_empty() && s.in_place.is_empty());
+        assert_eq!(s.desired["web"].ignore, 1);
+    });
+}
+
+#[test]
+fn test_system_sched_queued_with_constraints() {
+    let mut n = node("darwin");
+    n.attributes.insert("kernel.name".into(), "darwin".into());
+    let c = Cluster::new(vec![n]);
+    let job = system_job();
+    c.run(Some(&job), |s| {
+        assert!(s.placements.is_empty());
+        assert_eq!(s.desired["web"].place, 0);
+    });
+}
+
+#[test]
+fn test_system_sched_existing_alloc_no_nodes() {
+    // The only node goes away: its allocation is lost, nothing is placed.
+    let mut c = Cluster::new(vec![node("n")]);
+    let job = Arc::new(system_job());
+    running_everywhere(&mut c, &job);
+    c.nodes.clear();
+    c.run(Some(&job), |s| {
+        assert_eq!(s.stops.len(), 1);
+        assert_eq!(s.stops[0].description, desc::LOST);
+        assert!(s.placements.is_empty());
+    });
+}
+
+#[test]
+fn test_system_sched_chained_alloc() {
+    // A destructive update chains each replacement to the allocation it replaces.
+    let mut c = Cluster::new(nodes(3));
+    let old = Arc::new(system_job());
+    running_everywhere(&mut c, &old);
+    let mut job = system_job();
+    job.job_modify_index = 100;
+    job.task_groups[0].tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
+    c.nodes.push(node("node-new"));
+    c.run(Some(&job), |s| {
+        let mut chained: Vec<Option<&str>> = s
+            .placements
+            .iter()
+            .map(|p| p.previous.map(|a| a.id.as_str()))
+            .collect();
+        chained.sort();
+        assert_eq!(chained, [None, Some("a00"), Some("a01"), Some("a02")]);
+    });
+}
+
+#[test]
+fn test_system_sched_plan_with_drained_node() {
+    // A drained node (with a drain strategy, ineligible) keeps its
+    // allocation of one group until it is marked to migrate; that one is stopped.
+    let mut drained = node("drained");
+    drained.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    drained.scheduling_eligibility = "ineligible".into();
+    let mut c = Cluster::new(vec![drained, node("ready")]);
+    let job = Arc::new(system_job());
+    running_everywhere(&mut c, &job);
+    c.allocs[0].desired_transition.migrate = Some(true);
+    c.run(Some(&job), |s| {
+        assert_eq!(s.stops.len(), 1);
+        assert_eq!(s.stops[0].alloc.node_id, "drained");
+        assert_eq!(s.stops[0].description, NODE_TAINTED);
+        assert!(s.placements.is_empty());
+    });
+}
+
+#[test]
+fn test_system_sched_queued_allocs_mult_tg() {
+    let mut job = system_job();
+    let mut second = job.task_groups[0].clone();
+    second.name = "web2".into();
+    second.constraints.push(Constraint {
+        l_target: "${node.class}".into(),
+        r_target: "gpu".into(),
+        operand: "=".into(),
+    });
+    job.task_groups.push(second);
+    let mut gpu = node("gpu");
+    gpu.node_class = "gpu".into();
+    gpu.computed_class = "v1:gpu".into();
+    let c = Cluster::new(vec![node("plain"), gpu]);
+    c.run(Some(&job), |s| {
+        assert_eq!(s.placements.len(), 3);
+        assert_eq!(s.desired["web"].place, 2);
+        assert_eq!(s.desired["web2"].place, 1);
+    });
+}
+
+#[test]
+fn test_system_sched_constraint_errors() {
+    // A node that fails the job constraint, and a broken version constraint
+    // that makes every node infeasible without a panic.
+    let mut job = system_job();
+    job.constraints.push(Constraint {
+        l_target: "${attr.nomad.version}".into(),
+        r_target: ">= not-a-version".into(),
+        operand: "version".into(),
+    });
+    let mut n = node("n");
+    n.attributes.insert("nomad.version".into(), "1.3.0".into());
+    let c = Cluster::new(vec![n]);
+    c.run(Some(&job), |s| {
+        assert!(s.placements.is_empty());
+        assert_eq!(s.invalid_constraints.len(), 1);
+        assert_eq!(
+            s.invalid_constraints[0].constraint,
+            "${attr.nomad.version} version >= not-a-version"
+        );
+    });
+}
+
+#[test]
+fn test_sys_batch_job_register_add_node_dead() {
+    // A finished sysbatch allocation is not run again; a new node gets one.
+    let mut c = Cluster::new(nodes(2));
+    let job = Arc::new(job("sysbatch", "pinger", 1));
+    for (i, n) in ["node-00"].iter().enumerate() {
+        let mut a = alloc(
+            &format!("d{i}"),
+            n,
+            "my-sysbatch.pinger[0]",
+            Arc::clone(&job),
+        );
+        a.client_status = "complete".into();
+        c.allocs.push(a);
+    }
+    c.run(Some(&job), |s| {
+        assert_eq!(s.placements.len(), 1);
+        assert_eq!(s.placements[0].node_id, "node-01");
+        assert_eq!(s.desired["pinger"].ignore, 1);
+    });
+}
+
+#[test]
+fn test_sys_batch_job_modify() {
+    // Finished allocations of an older job version run again.
+    let mut c = Cluster::new(nodes(3));
+    let old = Arc::new(job("sysbatch", "pinger", 1));
+    for (i, n) in c.nodes.clone().iter().enumerate() {
+        let mut a = alloc(
+            &format!("d{i}"),
+            &n.id,
+            "my-sysbatch.pinger[0]",
+            Arc::clone(&old),
+        );
+        a.client_status = "complete".into();
+        c.allocs.push(a);
+    }
+    let mut new = job("sysbatch", "pinger", 1);
+    new.job_modify_index = 100;
+    new.task_groups[0].tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
+    c.run(Some(&new), |s| {
+        assert_eq!(s.placements.len(), 3);
+        assert!(s.placements.iter().all(|p| p.previous.is_some()));
+        assert_eq!(s.desired["pinger"].destructive_update, 3);
+    });
+}
+
+#[test]
+fn test_sys_batch_job_modify_in_place() {
+    // A finished allocation updated in place is counted, not planned.
+    let mut c = Cluster::new(nodes(2));
+    let old = Arc::new(job("sysbatch", "pinger", 1));
+    for (i, n) in c.nodes.clone().iter().enumerate() {
+        let mut a = alloc(
+            &format!("d{i}"),
+            &n.id,
+            "my-sysbatch.pinger[0]",
+            Arc::clone(&old),
+        );
+        a.client_status = "complete".into();
+        c.allocs.push(a);
+    }
+    let mut new = job("sysbatch", "pinger", 1);
+    new.job_modify_index = 100;
+    c.run(Some(&new), |s| {
+        assert!(s.placements.is_empty() && s.in_place.is_empty() && s.stops.is_empty());
+        assert_eq!(s.desired["pinger"].in_place_update, 2);
+    });
+}
+
+#[test]
+fn place_wraps_below_zero_for_a_filtered_replacement() {
+    // contract 4: a destructive update's replacement that the node now
+    // filters lowers Place, which Nomad never raised for it: uint64 wraps.
+    let mut c = Cluster::new(vec![node("n")]);
+    let old = Arc::new(system_job());
+    running_everywhere(&mut c, &old);
+    let mut job = system_job();
+    job.job_modify_index = 100;
+    job.task_groups[0].tasks[0].driver = "docker".into();
+    c.run(Some(&job), |s| {
+        assert_eq!(s.destructive.len(), 1);
+        assert!(s.placements.is_empty());
+        assert_eq!(s.desired["web"].place, u64::MAX);
+    });
+}
