@@ -3,7 +3,6 @@
 use std::sync::Arc;
 
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
 use super::{Job, ReschedulePolicy, TaskGroup, TaskStates, nullable};
 use crate::time::{Duration, Time};
@@ -24,10 +23,6 @@ pub struct Allocation {
     /// embedded jobs, so allocations of one version share one `Job`.
     #[serde(skip)]
     pub job: Option<Arc<Job>>,
-    /// The embedded `Job` as raw JSON text, held only between reading one
-    /// allocation and interning its job into `job`; always `None` afterwards.
-    #[serde(rename = "Job")]
-    pub job_json: Option<Box<RawValue>>,
     pub task_group: String,
     pub metrics: Option<AllocMetric>,
     pub desired_status: String,

@@ -15,9 +15,10 @@ use std::io::{self, Read};
 use serde::Deserialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
 
+use super::alloc_record::AllocRecord;
 use super::document::{MetaField, State};
 use super::scan::{JobSpan, Scan, scan};
-use crate::model::{Allocation, Deployment, Evaluation, Job, Node};
+use crate::model::{Deployment, Evaluation, Job, Node};
 use crate::time::Time;
 
 /// Bytes read at a time; an element longer than this grows the buffer.
@@ -198,8 +199,8 @@ impl<R: Read> Chunked<R> {
                 }
                 this.pos = start;
             }
-            let alloc: Allocation = this.value(Some(path))?;
-            st.add_alloc(key, index, alloc).or_else(|_| unexpected())
+            let record: AllocRecord = this.value(Some(path))?;
+            st.add_alloc(key, index, record).or_else(|_| unexpected())
         })
     }
 
@@ -246,14 +247,18 @@ impl<R: Read> Chunked<R> {
                 return Ok(true);
             }
         }
-        let Some((mut alloc, end)) = self.spliced::<Allocation>(&job, scratch)? else {
+        // A record, not an `Allocation`, so that a second `Job` key is still a duplicate.
+        let Some((AllocRecord { mut alloc, .. }, end)) =
+            self.spliced::<AllocRecord>(&job, scratch)?
+        else {
             return Ok(false);
         };
         let Ok(job) = st.job_texts.job(entry) else {
             return Ok(false);
         };
         alloc.job = Some(job);
-        st.add_alloc(key, index, alloc).or_else(|_| unexpected())?;
+        let record = AllocRecord { alloc, job: None };
+        st.add_alloc(key, index, record).or_else(|_| unexpected())?;
         self.pos += end;
         Ok(true)
     }

@@ -14,6 +14,7 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
+use super::alloc_record::AllocRecord;
 use super::job_texts::{JobError, JobTexts};
 use super::top_keys::TopKeys;
 use super::warnings::Warnings;
@@ -139,12 +140,13 @@ impl<'n> State<'n> {
         &mut self,
         key: &str,
         index: usize,
-        mut alloc: Allocation,
+        record: AllocRecord,
     ) -> Result<(), String> {
+        let AllocRecord { mut alloc, job } = record;
         if !self.filter.keeps(&alloc.namespace, &alloc.job_id) {
             return Ok(());
         }
-        if let Some(raw) = alloc.job_json.take() {
+        if let Some(raw) = job {
             match self.intern(&raw) {
                 Ok(job) => alloc.job = Some(job),
                 Err(e) => {

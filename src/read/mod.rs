@@ -25,6 +25,7 @@
 //! Errors name the input, the line and column, the JSON path
 //! (`Allocs[17].AllocStates[0].Time`) and what was expected; see [`ReadError`].
 
+mod alloc_record;
 mod chunked;
 mod document;
 mod error;
