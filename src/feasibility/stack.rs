@@ -7,16 +7,19 @@ use super::constraint::{Check, describe, meets};
 use super::devices::has_devices;
 use super::distinct_property::{Placed, PropertySet};
 use super::node_checks::{has_drivers, has_host_volumes, network};
-use super::target::escapes;
+use super::target::{escapes, resolve};
 use crate::model::{Constraint, Job, NetworkResource, Node, RequestedDevice, TaskGroup};
 
 /// Why a node was filtered for a task group.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Filter {
     /// A job, group or task constraint is not met.
+    /// `left` is the node's value of the constraint's left side, when it
+    /// interpolates one (`None`: not set on the node).
     Constraint {
         text: String,
         level: Level,
+        left: Option<(String, Option<String>)>,
     },
     Drivers(Vec<String>),
     HostVolumes,
@@ -41,13 +44,18 @@ impl Filter {
     /// One line naming the fact that filtered the node.
     pub fn describe(&self) -> String {
         match self {
-            Filter::Constraint { text, level } => format!(
-                "{} constraint \"{text}\" not met",
-                match level {
+            Filter::Constraint { text, level, left } => {
+                let level = match level {
                     Level::Job => "job",
                     Level::Group => "group",
-                }
-            ),
+                };
+                let node = match left {
+                    None => String::new(),
+                    Some((target, Some(v))) => format!(" (node: {target} = {v:?})"),
+                    Some((target, None)) => format!(" (node: {target} not set)"),
+                };
+                format!("{level} constraint \"{text}\" not met{node}")
+            }
             Filter::Drivers(d) => format!("missing drivers ({})", d.join(", ")),
             Filter::HostVolumes => "missing compatible host volumes".to_string(),
             Filter::Devices => "missing devices".to_string(),
@@ -150,9 +158,14 @@ impl<'a> SystemStack<'a> {
                 });
             }
             if check != Check::Met {
+                let left = c.l_target.starts_with("${").then(|| {
+                    let value = resolve(&c.l_target, node).text().map(str::to_string);
+                    (c.l_target.clone(), value)
+                });
                 return Err(Filter::Constraint {
                     text: describe(c),
                     level,
+                    left,
                 });
             }
         }
