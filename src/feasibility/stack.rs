@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use super::constraint::{Check, describe, meets};
+use super::constraint::{Check, Parsed, describe, meets};
 use super::devices::has_devices;
 use super::distinct_property::{Placed, PropertySet};
 use super::node_checks::{has_drivers, has_host_volumes, network};
@@ -97,6 +97,7 @@ pub struct SystemStack<'a> {
     /// has none; so does this.
     network: Option<&'a NetworkResource>,
     invalid: BTreeSet<InvalidConstraint>,
+    parsed: Parsed,
 }
 
 /// The class results are shared by. A node without a computed class is a
@@ -140,6 +141,7 @@ impl<'a> SystemStack<'a> {
             existing,
             network: None,
             invalid: BTreeSet::new(),
+            parsed: Parsed::default(),
         }
     }
 
@@ -150,7 +152,7 @@ impl<'a> SystemStack<'a> {
 
     fn constraints(&mut self, cs: &[&Constraint], level: Level, node: &Node) -> Result<(), Filter> {
         for c in cs {
-            let check = meets(c, node);
+            let check = meets(c, node, &mut self.parsed);
             if let Check::Invalid(why) = &check {
                 self.invalid.insert(InvalidConstraint {
                     constraint: describe(c),
