@@ -19,6 +19,7 @@ use crate::replay::{
 };
 use crate::report::NowSource;
 use crate::time::{Time, format_duration};
+use crate::warning::Warning;
 
 /// What `--explain` explains and why, in order.
 #[derive(Clone, Debug, Serialize)]
@@ -41,6 +42,8 @@ pub struct Explanation {
     /// what `--detailed-exitcode` reports for `--explain`.
     pub changed: bool,
     pub steps: Vec<Step>,
+    /// The replay's warnings, as the report has them.
+    pub warnings: Vec<Warning>,
 }
 
 /// The allocation or placement explained.

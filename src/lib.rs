@@ -28,6 +28,8 @@
 //! assert!(json.contains(r#""schema_version": 1"#));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+#![forbid(unsafe_code)]
+
 pub mod explain;
 pub mod feasibility;
 pub mod model;

@@ -72,6 +72,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     };
     if let Some(subject) = &cli.explain {
         let explanation = explain(&snapshot, &options, subject)?;
+        warn(&explanation.warnings, cli.color);
         let text = match cli.format {
             Format::Json => render::explain::json(&explanation),
             Format::Table => render::explain::table(&explanation, use_color(cli.color)),
@@ -81,6 +82,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     }
     let report = replay(&snapshot, &options)?;
     drop(snapshot);
+    warn(&report.warnings, cli.color);
     match cli.format {
         Format::Json => {
             let mut out = io::BufWriter::with_capacity(1 << 20, io::stdout().lock());
@@ -168,6 +170,23 @@ fn usage_error_code(clap_code: i32, args: impl Iterator<Item = OsString>) -> u8 
     } else {
         u8::try_from(clap_code).unwrap_or(1)
     }
+}
+
+/// Warnings go to stderr whatever the format (the JSON document has them too),
+/// before the answer on stdout.
+fn warn(warnings: &[plan_inspect::warning::Warning], when: Color) {
+    if warnings.is_empty() {
+        return;
+    }
+    let color = color_wanted(
+        when,
+        io::stderr().is_terminal(),
+        std::env::var_os("NO_COLOR"),
+        std::env::var_os("TERM"),
+    );
+    let text = render::table::warnings(warnings, color);
+    // A closed stderr must not stop the answer.
+    let _ = io::stderr().lock().write_all(text.as_bytes());
 }
 
 /// `auto` colors only a terminal, and never with `NO_COLOR` set (non-empty)

@@ -197,7 +197,7 @@ fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<String>) {
             if tc.job_version_increment != 0 {
                 let mut j = (**replacement.job.as_ref().unwrap()).clone();
                 j.version += tc.job_version_increment;
-                replacement.job = Some(std::sync::Arc::new(j));
+                replacement.job = Some(Arc::new(j));
             }
             if tc.node_score_increment != 0.0 {
                 replacement.metrics.as_mut().unwrap().score_meta_data[0].norm_score +=

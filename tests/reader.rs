@@ -30,18 +30,38 @@ fn assert_fails(args: &[&str], status: i32, stderr: &str) {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "", "args {args:?}");
 }
 
+/// The hint every not-a-snapshot error ends with.
+const GET_A_SNAPSHOT: &str = "expected the cluster state with Jobs, Nodes and Allocs: run \
+    `nomad operator snapshot save backup.snap` and `nomad operator snapshot state backup.snap > state.json`, \
+    or build it from the HTTP API with contrib/nomad-api-snapshot.sh (README: Getting a snapshot)";
+
 /// A corpus file must fail with `message` (after the `plan-inspect: ` prefix).
 fn bad(file: &str, message: &str) {
     let path = format!("tests/bad_input/{file}");
     assert_fails(&[&path], 1, &format!("plan-inspect: {path}{message}\n"));
 }
 
-/// Runs a valid corpus file as JSON: the report, and stderr (which must be empty).
+/// Runs a valid corpus file as JSON: the report, whose warnings stderr must
+/// also hold, one wrapped `warning: <message> (<code>)` each, and nothing else.
 fn odd(file: &str) -> Value {
     let out = run(&[&format!("tests/bad_input/{file}"), "--format", "json"]);
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     assert_eq!(out.status.code(), Some(0));
-    serde_json::from_slice(&out.stdout).unwrap()
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).replace("\n  ", " ");
+    let expected: Vec<String> = report["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            format!(
+                "warning: {} ({})",
+                w["message"].as_str().unwrap(),
+                w["code"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(stderr.lines().collect::<Vec<_>>(), expected);
+    report
 }
 
 fn warnings(report: &Value) -> Vec<String> {
@@ -146,7 +166,10 @@ fn truncated_between_elements() {
 fn top_level_array() {
     bad(
         "top_level_array.json",
-        ":1:1: invalid type: sequence, expected a JSON object with Jobs, Nodes, Allocs, ...",
+        &format!(
+            ":1:1: not a Nomad snapshot: found a JSON array (list endpoints such as /v1/jobs return \
+             stubs, not full objects); {GET_A_SNAPSHOT}"
+        ),
     );
 }
 
@@ -154,7 +177,7 @@ fn top_level_array() {
 fn top_level_scalar() {
     bad(
         "top_level_scalar.json",
-        ":1:10: invalid type: string \"snapshot\", expected a JSON object with Jobs, Nodes, Allocs, ...",
+        &format!(":1:10: not a Nomad snapshot: found a JSON string; {GET_A_SNAPSHOT}"),
     );
 }
 
@@ -295,7 +318,11 @@ fn a_missing_file() {
 fn an_unreadable_file() {
     use std::os::unix::fs::PermissionsExt;
     let file = Temp::new("unreadable.json");
-    std::fs::write(&file.0, r#"{"Now": "2022-04-01T00:00:00Z"}"#).unwrap();
+    std::fs::write(
+        &file.0,
+        r#"{"Now": "2022-04-01T00:00:00Z", "Jobs": [], "Nodes": [], "Allocs": []}"#,
+    )
+    .unwrap();
     std::fs::set_permissions(&file.0, std::fs::Permissions::from_mode(0o000)).unwrap();
     if std::fs::File::open(&file.0).is_err() {
         assert_fails(
@@ -338,7 +365,7 @@ fn nested(key: &str, depth: usize) -> Temp {
     let mut text = format!(r#"{{"Now": "2022-04-01T00:00:00Z", "{key}": "#);
     text.push_str(&"[".repeat(depth));
     text.push_str(&"]".repeat(depth));
-    text.push('}');
+    text.push_str(r#", "Nodes": []}"#);
     std::fs::write(&file.0, text).unwrap();
     file
 }
@@ -495,4 +522,75 @@ fn a_negative_duration_has_already_expired() {
             .ends_with("max_client_disconnect expires 2022-03-31T22:59:59Z: expired"),
         "{entry}"
     );
+}
+
+/// A file of the real-world corpus, `<repo>/../shared/realworld/<rel>` (or
+/// under `$PLAN_INSPECT_SHARED`); `None`, with a note, where it is absent.
+fn realworld(rel: &str) -> Option<String> {
+    let root = std::env::var_os("PLAN_INSPECT_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    let path = root.join("realworld").join(rel);
+    if path.exists() {
+        Some(path.to_string_lossy().into_owned())
+    } else {
+        eprintln!("skipped: {} is absent", path.display());
+        None
+    }
+}
+
+#[test]
+fn real_documents_that_are_not_snapshots_are_refused_with_what_they_are() {
+    let cases = [
+        ("not-snapshots/empty-object.json", "found an empty object"),
+        (
+            "not-snapshots/job-inspect-output.json",
+            "found an object with only a \"Job\" key: `nomad job inspect` output",
+        ),
+        ("not-snapshots/bare-job.json", "found a single job object"),
+        (
+            "not-snapshots/lowercase-keys.json",
+            "(keys are case-sensitive: Nomad writes Jobs, Allocs, Nodes)",
+        ),
+        (
+            "snapshots/sabbene-inspect-wrapped-0.10.json",
+            ":367:5: at Jobs[1]: a job without an ID: is this `nomad job inspect` output",
+        ),
+    ];
+    for (rel, says) in cases {
+        let Some(path) = realworld(rel) else { return };
+        for format in ["table", "json"] {
+            let out = run(&[&path, "--format", format, "--detailed-exitcode"]);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{rel}: {err}");
+            assert_eq!(String::from_utf8_lossy(&out.stdout), "", "{rel}");
+            assert!(err.starts_with(&format!("plan-inspect: {path}")), "{err}");
+            assert!(err.contains(says), "{rel}: {err}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+            if !rel.starts_with("snapshots/") {
+                assert!(err.ends_with(&format!("; {GET_A_SNAPSHOT}\n")), "{err}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_real_dump_without_nodes_says_so_once_in_both_formats() {
+    let Some(path) = realworld("no-nodes.json") else {
+        return;
+    };
+    let expected = "missing_key: the snapshot has no Nodes (the key is absent): every node counts as \
+                    garbage-collected, so every allocation not yet terminal is lost and replaced";
+    let out = run(&[&path, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let said: Vec<String> = warnings(&report)
+        .into_iter()
+        .filter(|w| w.starts_with("missing_key"))
+        .collect();
+    assert_eq!(said, [expected]);
+    // Tables print warnings on stderr too.
+    let out = run(&[&path, "--color", "never"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches("the snapshot has no Nodes").count(), 1, "{err}");
 }

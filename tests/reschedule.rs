@@ -23,11 +23,7 @@ use crate::common::*;
 /// The six allocations of the RescheduleLater_Batch and RescheduleNow_Batch
 /// tests: 0-2 a chain of failures (2 already rescheduled twice, failed at
 /// `failed_at`), 3-4 running, 5 complete.
-fn batch_chain(
-    c: &mut Cluster,
-    job: &Arc<Job>,
-    failed_at: plan_inspect::time::Time,
-) -> Vec<String> {
+fn batch_chain(c: &mut Cluster, job: &Arc<Job>, failed_at: Time) -> Vec<String> {
     let ids: Vec<String> = (0..6).map(|i| c.alloc(job, i)).collect();
     let (a0, a1, a2) = (ids[0].clone(), ids[1].clone(), ids[2].clone());
     {
@@ -202,11 +198,7 @@ fn test_reconciler_reschedule_now_batch() {
 /// The five allocations of the RescheduleLater_Service and
 /// RescheduleNow_Service tests: 0 failed and already rescheduled once,
 /// 1 failed at `failed_at`, 4 desired-stop.
-fn service_failures(
-    c: &mut Cluster,
-    job: &Arc<Job>,
-    failed_at: plan_inspect::time::Time,
-) -> Vec<String> {
+fn service_failures(c: &mut Cluster, job: &Arc<Job>, failed_at: Time) -> Vec<String> {
     let ids = c.allocs(job, 5);
     {
         let a = c.alloc_mut(&ids[0]);
@@ -815,12 +807,12 @@ fn test_reconciler_reschedule_not_batch() {
 
 /// A failed allocation of `job` due for rescheduling in 30 s, and an eval
 /// `eval-1` of the job delayed until `wait_until`.
-fn reschedule_later_with_eval(wait_until: plan_inspect::time::Time) -> (Cluster, String) {
+fn reschedule_later_with_eval(wait_until: Time) -> (Cluster, String) {
     let mut c = Cluster::new();
     let mut job = mock_job();
     job.task_groups[0].count = 1;
     if let Some(p) = job.task_groups[0].reschedule_policy.as_mut() {
-        p.delay = 30 * plan_inspect::time::SECOND;
+        p.delay = 30 * SECOND;
     }
     let job = c.job(job);
     let failed = c.alloc(&job, 0);
@@ -857,7 +849,7 @@ fn a_delayed_evaluation_creates_no_followup_evals() {
             .clone()
     };
 
-    let (c, failed) = reschedule_later_with_eval(plan_inspect::time::Time::ZERO);
+    let (c, failed) = reschedule_later_with_eval(Time::ZERO);
     let plan = replay_eval(&c);
     assert_eq!(plan.followup_evals.len(), 1);
     assert_eq!(plan.attribute_updates.len(), 1);

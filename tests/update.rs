@@ -121,8 +121,8 @@ fn test_reconciler_inplace_rollback() {
     });
     let job = c.job(spec);
     // allocUpdateFnMock: allocs[0] in place, the others destructive.
-    let inplace_old = std::sync::Arc::new(inplace_update(&job));
-    let destructive_old = std::sync::Arc::new(destructive_update(&job));
+    let inplace_old = Arc::new(inplace_update(&job));
+    let destructive_old = Arc::new(destructive_update(&job));
     let a0 = c.alloc(&inplace_old, 0);
     let a1 = c.alloc(&destructive_old, 1);
     let a2 = c.alloc(&destructive_old, 2);

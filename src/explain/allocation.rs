@@ -81,6 +81,7 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation
         fate,
         changed: job.plan.touches(&alloc.id),
         steps,
+        warnings: jr.report.warnings.clone(),
     }
 }
 

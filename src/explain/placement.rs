@@ -135,6 +135,7 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, name: &str) -> Result<Explanation,
         fate,
         changed: true,
         steps,
+        warnings: jr.report.warnings.clone(),
     })
 }
 

@@ -32,6 +32,7 @@ pub struct Allocation {
     pub metrics: Option<AllocMetric>,
     pub desired_status: String,
     pub desired_description: String,
+    #[serde(deserialize_with = "present_transition")]
     pub desired_transition: DesiredTransition,
     pub client_status: String,
     pub client_description: String,
@@ -51,6 +52,10 @@ pub struct Allocation {
     pub alloc_modify_index: u64,
     pub create_time: i64,
     pub modify_time: i64,
+    /// Only an `AllocListStub` (a list endpoint's entry) has `JobVersion`;
+    /// a full allocation embeds its job instead.
+    #[serde(rename = "JobVersion")]
+    pub stub_job_version: Option<u64>,
 }
 
 /// A `structs.DesiredTransition`.
@@ -60,6 +65,18 @@ pub struct DesiredTransition {
     pub migrate: Option<bool>,
     pub reschedule: Option<bool>,
     pub force_reschedule: Option<bool>,
+    /// Whether the allocation had the key at all: every allocation Nomad
+    /// stores has it, so one without it is a stub or was cut down.
+    #[serde(skip)]
+    pub present: bool,
+}
+
+fn present_transition<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<DesiredTransition, D::Error> {
+    let mut t: DesiredTransition = super::nullable(d)?;
+    t.present = true;
+    Ok(t)
 }
 
 impl DesiredTransition {

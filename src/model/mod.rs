@@ -13,13 +13,25 @@ mod snapshot;
 mod task_states;
 mod value;
 
-pub use alloc::*;
-pub use connect::*;
-pub use deployment::*;
-pub use evaluation::*;
-pub use job::*;
-pub use node::*;
-pub use snapshot::*;
+pub use alloc::{
+    AllocDeploymentStatus, AllocMetric, AllocState, AllocStateField, Allocation, DelayBase,
+    DelaySteps, DesiredTransition, NodeScoreMeta, RescheduleEvent, RescheduleTracker,
+    TASK_CLIENT_RECONNECTED, TaskEvent, TaskState, status,
+};
+pub use connect::{
+    ConsulGateway, ConsulGatewayBindAddress, ConsulGatewayProxy, ConsulGatewayTlsConfig,
+    ConsulIngressConfigEntry, ConsulIngressListener, ConsulIngressService, ConsulLinkedService,
+    ConsulMeshConfigEntry, ConsulTerminatingConfigEntry, LogConfig, SidecarTask,
+};
+pub use deployment::{Deployment, DeploymentState, deployment_status};
+pub use evaluation::Evaluation;
+pub use job::{
+    Affinity, Constraint, Consul, ConsulConnect, DEFAULT_KILL_TIMEOUT, Job, Multiregion,
+    NetworkResource, Port, RequestedDevice, ReschedulePolicy, Resources, Service, SidecarService,
+    Task, TaskGroup, UpdateStrategy,
+};
+pub use node::{Node, node_status};
+pub use snapshot::Snapshot;
 pub use task_states::TaskStates;
 pub use value::GoValue;
 pub(crate) use value::{deep_equal, maps_equal};

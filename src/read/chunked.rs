@@ -136,54 +136,53 @@ impl<R: Read> Chunked<R> {
     }
 
     fn member(&mut self, key: &str, st: &mut State<'_>) -> Step<()> {
-        match key {
-            "Jobs" => self.each(key, |_, job: Job| {
-                st.add_job(job);
-                Ok(())
-            }),
+        let value = match key {
+            "Jobs" => self.each(key, |_, job: Job| st.add_job(job))?,
             "JobVersions" => self.each(key, |_, job: Job| {
                 st.add_job_version(job);
                 Ok(())
-            }),
+            })?,
             "Nodes" => self.each(key, |_, node: Node| {
                 st.add_node(node);
                 Ok(())
-            }),
-            "Allocs" | "Allocations" => self.allocs(key, st),
+            })?,
+            "Allocs" | "Allocations" => self.allocs(key, st)?,
             "Deployments" => self.each(key, |_, d: Deployment| {
                 st.add_deployment(d);
                 Ok(())
-            }),
+            })?,
             "Evals" => self.each(key, |_, e: Evaluation| {
                 st.add_eval(e);
                 Ok(())
-            }),
+            })?,
             "SnapshotMeta" => {
                 let meta: Option<MetaField> = self.value(None)?;
                 st.set_meta(meta);
-                Ok(())
+                true
             }
             "Now" => {
                 st.now = self.value::<Option<Time>>(None)?;
-                Ok(())
+                true
             }
             "EvalID" => {
                 st.eval_id = self.value(None)?;
-                Ok(())
+                true
             }
             "SupportsDisconnectedClients" => {
                 st.supports_disconnected_clients = self.value(None)?;
-                Ok(())
+                true
             }
             // Skipped unread but checked, element by element for arrays so
             // that a large one never has to fit in the buffer.
-            _ if self.peek()? == Some(b'[') => self.each(key, |_, _: IgnoredAny| Ok(())),
-            _ => self.value::<IgnoredAny>(None).map(drop),
-        }
+            _ if self.peek()? == Some(b'[') => self.each(key, |_, _: IgnoredAny| Ok(()))?,
+            _ => self.value::<IgnoredAny>(None).map(|_| true)?,
+        };
+        st.keys.saw(key, value);
+        Ok(())
     }
 
     /// Allocations; with a filter, those of other jobs are only scanned.
-    fn allocs(&mut self, key: &str, st: &mut State<'_>) -> Step<()> {
+    fn allocs(&mut self, key: &str, st: &mut State<'_>) -> Step<bool> {
         let mut scratch = Spliced::default();
         self.elements(key, |this, index, path| {
             if this.alloc_known_job(key, index, st, &mut scratch)? {
@@ -296,31 +295,35 @@ impl<R: Read> Chunked<R> {
         }
     }
 
-    /// An array (or `null`) of `T`, each element handed to `f`.
+    /// An array (or `null`) of `T`, each element handed to `f`; false for `null`.
     fn each<T: DeserializeOwned>(
         &mut self,
         key: &str,
         mut f: impl FnMut(usize, T) -> Result<(), String>,
-    ) -> Step<()> {
+    ) -> Step<bool> {
         self.elements(key, |this, index, path| {
             let element: T = this.value(Some(path))?;
-            f(index, element).or_else(|_| unexpected())
+            f(index, element).map_err(|message| Stop::Unexpected {
+                history: None,
+                error: Some(this.locate(Some(serde::de::Error::custom(message)), Some(path()))),
+            })
         })
     }
 
+    /// The elements of an array, each handed to `f`; false for `null`.
     fn elements(
         &mut self,
         key: &str,
         mut f: impl FnMut(&mut Self, usize, &dyn Fn() -> String) -> Step<()>,
-    ) -> Step<()> {
+    ) -> Step<bool> {
         match self.peek()? {
-            Some(b'n') => return self.value::<()>(None),
+            Some(b'n') => return self.value::<()>(None).map(|()| false),
             Some(b'[') => self.pos += 1,
             _ => return unexpected(),
         }
         if self.peek()? == Some(b']') {
             self.pos += 1;
-            return Ok(());
+            return Ok(true);
         }
         let mut index = 0;
         loop {
@@ -330,7 +333,7 @@ impl<R: Read> Chunked<R> {
                 Some(b',') => self.pos += 1,
                 Some(b']') => {
                     self.pos += 1;
-                    return Ok(());
+                    return Ok(true);
                 }
                 _ => return unexpected(),
             }

@@ -15,6 +15,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde_json::value::RawValue;
 
 use super::job_texts::{JobError, JobTexts};
+use super::top_keys::TopKeys;
 use super::warnings::Warnings;
 use super::{ReadError, ReadFilter};
 use crate::model::{Allocation, Deployment, Evaluation, Job, Node};
@@ -46,6 +47,8 @@ pub(super) struct State<'n> {
     pub(super) pending: Option<ReadError>,
     /// Whether the top-level value turned out to be an object.
     pub(super) started: bool,
+    /// The top-level keys seen.
+    pub(super) keys: TopKeys,
 }
 
 impl<'n> State<'n> {
@@ -70,6 +73,7 @@ impl<'n> State<'n> {
             warnings: Warnings::default(),
             pending: None,
             started: false,
+            keys: TopKeys::default(),
         }
     }
 
@@ -85,7 +89,12 @@ impl<'n> State<'n> {
         self.evals.push(eval);
     }
 
-    pub(super) fn add_job(&mut self, job: Job) {
+    /// Keeps the job (the last of a duplicate ID). A job without an ID is no
+    /// job of Nomad's state: most often `nomad job inspect` output pasted whole.
+    pub(super) fn add_job(&mut self, job: Job) -> Result<(), String> {
+        if job.id.is_empty() {
+            return Err(EMPTY_JOB_ID.to_string());
+        }
         let key = (job.namespace.clone(), job.id.clone());
         match self.job_index.get(&key) {
             Some(&i) => {
@@ -103,6 +112,7 @@ impl<'n> State<'n> {
                 self.jobs.push(Arc::new(job));
             }
         }
+        Ok(())
     }
 
     pub(super) fn add_node(&mut self, node: Node) {
@@ -196,6 +206,10 @@ impl<'n> State<'n> {
     }
 }
 
+/// Why a `Jobs` entry without an ID is refused.
+pub(super) const EMPTY_JOB_ID: &str = "a job without an ID: is this `nomad job inspect` output \
+    ({\"Job\": {...}})? Put its \"Job\" object in Jobs (jq '.Job')";
+
 /// `SnapshotMeta` as `nomad operator snapshot state` writes it (an array of
 /// one raft `SnapshotMeta`), or as a plain object.
 #[derive(Deserialize)]
@@ -247,11 +261,10 @@ impl<'de> Visitor<'de> for Document<'_, '_> {
         let st = self.0;
         st.started = true;
         while let Some(key) = map.next_key::<String>()? {
-            match key.as_str() {
-                "Jobs" => map.next_value_seed(Each::new("an array of jobs", |_, job| {
-                    st.add_job(job);
-                    Ok(())
-                }))?,
+            let value = match key.as_str() {
+                "Jobs" => {
+                    map.next_value_seed(Each::new("an array of jobs", |_, job| st.add_job(job)))?
+                }
                 "JobVersions" => map.next_value_seed(Each::new("an array of jobs", |_, job| {
                     st.add_job_version(job);
                     Ok(())
@@ -274,24 +287,36 @@ impl<'de> Visitor<'de> for Document<'_, '_> {
                     st.add_eval(e);
                     Ok(())
                 }))?,
-                "SnapshotMeta" => st.set_meta(map.next_value()?),
-                "Now" => st.now = map.next_value()?,
-                "EvalID" => st.eval_id = map.next_value()?,
+                "SnapshotMeta" => {
+                    st.set_meta(map.next_value()?);
+                    true
+                }
+                "Now" => {
+                    st.now = map.next_value()?;
+                    true
+                }
+                "EvalID" => {
+                    st.eval_id = map.next_value()?;
+                    true
+                }
                 "SupportsDisconnectedClients" => {
-                    st.supports_disconnected_clients = map.next_value()?
+                    st.supports_disconnected_clients = map.next_value()?;
+                    true
                 }
                 // Anything else (ACLTokens hold secrets) is skipped unread.
                 _ => {
                     map.next_value::<IgnoredAny>()?;
+                    true
                 }
-            }
+            };
+            st.keys.saw(&key, value);
         }
         Ok(())
     }
 }
 
 /// An array (or `null`, Go's nil slice) whose elements go to `f` one by one
-/// with their index.
+/// with their index; its value is false for `null`.
 struct Each<T, F> {
     what: &'static str,
     f: F,
@@ -313,9 +338,9 @@ where
     T: Deserialize<'de>,
     F: FnMut(usize, T) -> Result<(), String>,
 {
-    type Value = ();
+    type Value = bool;
 
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
         d.deserialize_option(self)
     }
 }
@@ -325,30 +350,57 @@ where
     T: Deserialize<'de>,
     F: FnMut(usize, T) -> Result<(), String>,
 {
-    type Value = ();
+    type Value = bool;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         write!(f, "{} or null", self.what)
     }
 
-    fn visit_none<E: de::Error>(self) -> Result<(), E> {
-        Ok(())
+    fn visit_none<E: de::Error>(self) -> Result<bool, E> {
+        Ok(false)
     }
 
-    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        Ok(())
+    fn visit_unit<E: de::Error>(self) -> Result<bool, E> {
+        Ok(false)
     }
 
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
         d.deserialize_seq(self)
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<(), A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<bool, A::Error> {
         let mut index = 0;
-        while let Some(element) = seq.next_element::<T>()? {
-            (self.f)(index, element).map_err(de::Error::custom)?;
+        while seq
+            .next_element_seed(Element {
+                index,
+                f: &mut self.f,
+                element: PhantomData::<fn() -> T>,
+            })?
+            .is_some()
+        {
             index += 1;
         }
-        Ok(())
+        Ok(true)
+    }
+}
+
+/// One element, handed to `f` while still inside it, so that an error `f`
+/// finds carries the element's path (`Jobs[3]`) and position.
+struct Element<'f, T, F> {
+    index: usize,
+    f: &'f mut F,
+    element: PhantomData<fn() -> T>,
+}
+
+impl<'de, T, F> DeserializeSeed<'de> for Element<'_, T, F>
+where
+    T: Deserialize<'de>,
+    F: FnMut(usize, T) -> Result<(), String>,
+{
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        let element = T::deserialize(d)?;
+        (self.f)(self.index, element).map_err(de::Error::custom)
     }
 }

@@ -14,7 +14,9 @@ use serde_path_to_error::{Path, Segment};
 ///   from the stream);
 /// - `<name>: cannot read: <io error>`;
 /// - `<name>: corrupt gzip input: <io error>`;
-/// - `<name>: empty input, expected a JSON object`.
+/// - `<name>: empty input, expected a JSON object`;
+/// - `<name>[:<line>:<col>]: not a Nomad snapshot: found <what>; <how to get one>`,
+///   for JSON that is not cluster state and for input that is not JSON.
 #[derive(Debug)]
 pub struct ReadError {
     name: String,
@@ -26,6 +28,11 @@ enum Kind {
     Io(io::Error),
     Gzip(io::Error),
     Empty,
+    /// Well-formed input that is not cluster state, or not JSON at all.
+    NotSnapshot {
+        position: Option<(usize, usize)>,
+        found: String,
+    },
     Json {
         position: Option<(usize, usize)>,
         path: Option<String>,
@@ -56,6 +63,39 @@ impl ReadError {
 
     pub(crate) fn empty(name: &str) -> ReadError {
         ReadError::new(name, Kind::Empty)
+    }
+
+    /// JSON that is not cluster state: `found` says what it is.
+    pub(crate) fn not_a_snapshot(name: &str, found: String) -> ReadError {
+        ReadError::new(
+            name,
+            Kind::NotSnapshot {
+                position: None,
+                found,
+            },
+        )
+    }
+
+    /// Input whose top-level value is not an object, or not JSON at all:
+    /// `first` is its first byte, `err` serde_json's complaint.
+    pub(crate) fn not_an_object(name: &str, err: &serde_json::Error, first: Option<u8>) -> Self {
+        use serde_json::error::Category;
+        let found = match (err.classify(), first) {
+            (Category::Data, Some(b'[')) => {
+                "a JSON array (list endpoints such as /v1/jobs return stubs, not full objects)"
+                    .to_string()
+            }
+            (Category::Data, Some(b'"')) => "a JSON string".to_string(),
+            (Category::Data, Some(b't' | b'f')) => "a JSON boolean".to_string(),
+            (Category::Data, Some(b'n')) => "null".to_string(),
+            (Category::Data, _) => "a JSON number".to_string(),
+            _ => format!(
+                "text that is not JSON ({}): a job file in HCL or YAML?",
+                strip_position(err)
+            ),
+        };
+        let position = (err.line() > 0).then(|| (err.line(), err.column()));
+        ReadError::new(name, Kind::NotSnapshot { position, found })
     }
 
     /// A fault that serde_json reported, with the path the tracker recorded.
@@ -143,7 +183,7 @@ impl ReadError {
     /// The 1-based line and column of a JSON fault, where known.
     pub fn position(&self) -> Option<(usize, usize)> {
         match &self.kind {
-            Kind::Json { position, .. } => *position,
+            Kind::Json { position, .. } | Kind::NotSnapshot { position, .. } => *position,
             _ => None,
         }
     }
@@ -164,6 +204,13 @@ impl fmt::Display for ReadError {
             Kind::Io(e) => write!(f, "{name}: cannot read: {e}"),
             Kind::Gzip(e) => write!(f, "{name}: corrupt gzip input: {e}"),
             Kind::Empty => write!(f, "{name}: empty input, expected a JSON object"),
+            Kind::NotSnapshot { position, found } => {
+                f.write_str(name)?;
+                if let Some((line, col)) = position {
+                    write!(f, ":{line}:{col}")?;
+                }
+                write!(f, ": not a Nomad snapshot: found {found}; {GET_A_SNAPSHOT}")
+            }
             Kind::Json {
                 position,
                 path,
@@ -181,6 +228,11 @@ impl fmt::Display for ReadError {
         }
     }
 }
+
+/// What to run instead of feeding plan-inspect something else.
+const GET_A_SNAPSHOT: &str = "expected the cluster state with Jobs, Nodes and Allocs: run \
+    `nomad operator snapshot save backup.snap` and `nomad operator snapshot state backup.snap > state.json`, \
+    or build it from the HTTP API with contrib/nomad-api-snapshot.sh (README: Getting a snapshot)";
 
 /// No `source`: the message already ends with the I/O error, and `{:#}`
 /// would print it twice.

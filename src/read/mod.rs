@@ -33,6 +33,7 @@ mod job_texts;
 mod read_ahead;
 mod resolve;
 mod scan;
+mod top_keys;
 mod warnings;
 
 #[cfg(test)]
@@ -167,7 +168,7 @@ fn read(
         read_ahead(input, walk)
     };
     match stop {
-        Ok(()) => Ok(state.finish()),
+        Ok(()) => state.finish(),
         Err(Stop::Io(e)) => Err(ReadError::io_or_gzip(name, e, gzip)),
         Err(Stop::Unexpected {
             history: Some(bytes),
@@ -213,16 +214,18 @@ fn starts_with<R: Read>(input: &mut BufReader<R>, magic: &[u8]) -> io::Result<bo
     }
 }
 
-/// Whether the first buffered chunk is only whitespace (or nothing): then an
-/// end of input before the top-level value means the input is empty.
-fn starts_blank<R: Read>(input: &mut BufReader<R>) -> io::Result<bool> {
+/// The first byte of the first buffered chunk that is not whitespace; `None`
+/// when that chunk is only whitespace (or nothing), so that an end of input
+/// before the top-level value means the input is empty.
+fn first_byte<R: Read>(input: &mut BufReader<R>) -> io::Result<Option<u8>> {
     use std::io::BufRead;
     loop {
         match input.fill_buf() {
             Ok(buf) => {
                 return Ok(buf
                     .iter()
-                    .all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t')));
+                    .copied()
+                    .find(|b| !matches!(b, b' ' | b'\n' | b'\r' | b'\t')));
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
@@ -236,7 +239,7 @@ fn parse<R: Read>(
     gzip: bool,
     filter: &ReadFilter,
 ) -> Result<Snapshot, ReadError> {
-    let blank_start = starts_blank(&mut input).map_err(|e| ReadError::io_or_gzip(name, e, gzip))?;
+    let first = first_byte(&mut input).map_err(|e| ReadError::io_or_gzip(name, e, gzip))?;
     let mut de = serde_json::Deserializer::from_reader(input);
     let mut state = State::new(name, filter.clone());
     let mut track = serde_path_to_error::Track::new();
@@ -246,11 +249,14 @@ fn parse<R: Read>(
         if let Some(pending) = state.pending.take() {
             return Err(pending);
         }
-        if blank_start && !state.started && err.is_eof() {
+        if first.is_none() && !state.started && err.is_eof() {
             return Err(ReadError::empty(name));
+        }
+        if !state.started && !err.is_io() && !err.is_eof() {
+            return Err(ReadError::not_an_object(name, &err, first));
         }
         return Err(ReadError::json(name, err, Some(&track.path()), gzip));
     }
     de.end().map_err(|e| ReadError::json(name, e, None, gzip))?;
-    Ok(state.finish())
+    state.finish()
 }

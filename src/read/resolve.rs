@@ -4,8 +4,13 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
+use super::ReadError;
 use super::document::State;
-use crate::model::{Job, Snapshot, node_status, status};
+use super::top_keys::Presence;
+use crate::model::{Allocation, Job, Snapshot, node_status, status};
+
+/// Examples named in a summarising warning, at most.
+const EXAMPLES: usize = 3;
 
 impl State<'_> {
     /// Resolves allocations without an embedded job and gathers the warnings.
@@ -14,15 +19,25 @@ impl State<'_> {
     /// input. The allocation's version is unknown (there is no link to
     /// `JobVersions`), so it takes the current job from `Jobs`; only for a job
     /// missing from `Jobs` does it take the highest `Version` in `JobVersions`;
-    /// with neither, it stays without a job. Each case warns `alloc_without_job`.
-    pub(super) fn finish(mut self) -> Snapshot {
+    /// with neither, it stays without a job. Each case warns `alloc_without_job`,
+    /// except list stubs (`AllocListStub`), which one `alloc_list_stub` warning
+    /// counts; a stub's `JobVersion` picks that version from `JobVersions`.
+    ///
+    /// A document with none of the keys that hold cluster state is an error.
+    pub(super) fn finish(mut self) -> Result<Snapshot, ReadError> {
+        if let Some(found) = self.keys.not_a_snapshot() {
+            return Err(ReadError::not_a_snapshot(self.name, found));
+        }
+        self.incomplete_warnings();
         let current: HashMap<(&str, &str), &Arc<Job>> = self
             .jobs
             .iter()
             .map(|j| ((j.namespace.as_str(), j.id.as_str()), j))
             .collect();
         let mut latest: HashMap<(&str, &str), &Arc<Job>> = HashMap::new();
+        let mut versions: HashMap<(&str, &str, u64), &Arc<Job>> = HashMap::new();
         for job in &self.job_versions {
+            versions.insert((job.namespace.as_str(), job.id.as_str(), job.version), job);
             let slot = latest
                 .entry((job.namespace.as_str(), job.id.as_str()))
                 .or_insert(job);
@@ -33,6 +48,8 @@ impl State<'_> {
 
         // (namespace, job ID) -> allocations of a job that is not in `Jobs`.
         let mut purged: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+        let mut stubs: Vec<&str> = Vec::new();
+        let mut specless_stubs = 0;
         for alloc in &mut self.allocs {
             let key = (alloc.namespace.as_str(), alloc.job_id.as_str());
             if !current.contains_key(&key) {
@@ -42,6 +59,16 @@ impl State<'_> {
                 continue;
             }
             let (ns, id) = key;
+            if is_list_stub(alloc) {
+                stubs.push(alloc.id.as_str());
+                let exact = alloc
+                    .stub_job_version
+                    .and_then(|v| versions.get(&(ns, id, v)));
+                let job = exact.or(current.get(&key)).or(latest.get(&key));
+                specless_stubs += usize::from(job.is_none());
+                alloc.job = job.map(|j| Arc::clone(j));
+                continue;
+            }
             let (job, message) = match (current.get(&key), latest.get(&key)) {
                 (Some(job), _) => (
                     Some(Arc::clone(job)),
@@ -67,6 +94,24 @@ impl State<'_> {
             };
             self.warnings.push("alloc_without_job", message);
             alloc.job = job;
+        }
+        if !stubs.is_empty() {
+            stubs.sort_unstable();
+            self.warnings.push(
+                "alloc_list_stub",
+                format!(
+                    "{} allocation(s) look like list stubs (AllocListStub: no Job, no DesiredTransition), as \
+                     /v1/allocations and /v1/job/:id/allocations return them (e.g. {}): each takes its job \
+                     version from JobVersions, else the current job from Jobs{}, and lacks what a stub leaves \
+                     out; read them with /v1/allocation/:id for a faithful replay",
+                    stubs.len(),
+                    examples(&stubs),
+                    match specless_stubs {
+                        0 => String::new(),
+                        n => format!(" ({n} found neither and have no job spec)"),
+                    }
+                ),
+            );
         }
         for ((ns, id), count) in purged {
             self.warnings.push(
@@ -106,7 +151,7 @@ impl State<'_> {
             }
         }
 
-        Snapshot {
+        Ok(Snapshot {
             jobs: self.jobs,
             job_versions: self.job_versions,
             nodes: self.nodes,
@@ -118,6 +163,98 @@ impl State<'_> {
             eval_id: self.eval_id,
             supports_disconnected_clients: self.supports_disconnected_clients,
             warnings: self.warnings.finish(),
+        })
+    }
+
+    /// Warns about what the replay needs and the document lacks: a key that
+    /// holds cluster state (absent or null), the deployments its allocations
+    /// name, or jobs cut down to list stubs. One warning per kind.
+    fn incomplete_warnings(&mut self) {
+        let said = |p: Presence| match p {
+            Presence::Null => Some("null"),
+            Presence::Absent => Some("absent"),
+            Presence::Value => None,
+        };
+        let missing = [
+            (
+                "Nodes",
+                self.keys.presence("Nodes"),
+                "every node counts as garbage-collected, so every allocation not yet terminal is lost and replaced",
+            ),
+            (
+                "Jobs",
+                self.keys.presence("Jobs"),
+                "every job with allocations counts as purged, so all its allocations are stopped",
+            ),
+            (
+                "Allocs",
+                self.keys.allocs_presence(),
+                "every job is replayed as if it had no allocations, so every group is placed from scratch",
+            ),
+        ];
+        for (key, presence, effect) in missing {
+            if let Some(how) = said(presence) {
+                self.warnings.push(
+                    "missing_key",
+                    format!("the snapshot has no {key} (the key is {how}): {effect}"),
+                );
+            }
+        }
+        if let Some(how) = said(self.keys.presence("Deployments")) {
+            let mut named: Vec<&str> = self
+                .allocs
+                .iter()
+                .filter(|a| !a.deployment_id.is_empty())
+                .map(|a| a.deployment_id.as_str())
+                .collect();
+            named.sort_unstable();
+            named.dedup();
+            if !named.is_empty() {
+                self.warnings.push(
+                    "missing_key",
+                    format!(
+                        "the snapshot has no Deployments (the key is {how}) but allocations name {} deployment(s) \
+                         (e.g. {}): the replay sees no deployment, so a rolling update may look unstarted",
+                        named.len(),
+                        examples(&named)
+                    ),
+                );
+            }
+        }
+        let mut stubs: Vec<String> = self
+            .jobs
+            .iter()
+            .filter(|j| j.task_groups.is_empty())
+            .map(|j| format!("{}/{}", j.namespace, j.id))
+            .collect();
+        if !stubs.is_empty() {
+            stubs.sort_unstable();
+            let stubs: Vec<&str> = stubs.iter().map(String::as_str).collect();
+            self.warnings.push(
+                "job_list_stub",
+                format!(
+                    "{} job(s) in Jobs have no TaskGroups, like the /v1/jobs list stubs (e.g. {}): their \
+                     allocations count as of removed groups and are stopped; read each job with /v1/job/:id",
+                    stubs.len(),
+                    examples(&stubs)
+                ),
+            );
         }
     }
+}
+
+/// An allocation as a list endpoint gives it (`AllocListStub`): no job, and
+/// either the stub's own `JobVersion` or no `DesiredTransition`, which every
+/// stored allocation has.
+fn is_list_stub(alloc: &Allocation) -> bool {
+    alloc.job.is_none() && (alloc.stub_job_version.is_some() || !alloc.desired_transition.present)
+}
+
+/// The first few of a sorted list, `a, b, c, ...`.
+fn examples(sorted: &[&str]) -> String {
+    let mut out = sorted[..sorted.len().min(EXAMPLES)].join(", ");
+    if sorted.len() > EXAMPLES {
+        out.push_str(", ...");
+    }
+    out
 }

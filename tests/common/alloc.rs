@@ -189,7 +189,7 @@ pub fn drain(c: &mut Cluster, ids: &[String]) {
 
 /// Allocations `0..count` of `job` embedding `embedded` instead.
 pub fn allocs_of(c: &mut Cluster, embedded: &Job, count: u64) -> Vec<String> {
-    let embedded = std::sync::Arc::new(embedded.clone());
+    let embedded = Arc::new(embedded.clone());
     c.allocs(&embedded, count)
 }
 

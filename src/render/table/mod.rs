@@ -1,4 +1,4 @@
-//! Tables for people: per job a header, the DesiredChanges by task group,
+//! Tables for people (warnings apart, for stderr): per job a header, the DesiredChanges by task group,
 //! the buckets, and the plan. Empty sections are left out, and so are jobs
 //! whose plan is a no-op ([`crate::report::Plan::is_noop`], the definition
 //! `--detailed-exitcode` uses) unless `--verbose`: at 3 a.m. only what moves
@@ -20,6 +20,7 @@ use unicode_width::UnicodeWidthStr;
 use crate::reconciler::Bucket;
 use crate::report::{BucketEntry, GroupReport, JobReport, NowSource, Report};
 use crate::time::Time;
+use crate::warning::Warning;
 use fit::fit;
 
 /// The width tables and text are laid out for.
@@ -46,14 +47,6 @@ pub fn render(report: &Report, style: Style) -> String {
         now: report.now,
     };
     let mut out = String::new();
-    for w in &report.warnings {
-        let text = wrap(&format!("warning: {} ({})", w.message, w.code));
-        out.push_str(&r.paint_warning(text.trim_end()));
-        out.push('\n');
-    }
-    if !report.warnings.is_empty() {
-        out.push('\n');
-    }
     let source = match report.now_source {
         NowSource::Flag => "--now",
         NowSource::Snapshot => "snapshot Now",
@@ -88,6 +81,23 @@ pub fn render(report: &Report, style: Style) -> String {
             "Nothing to do for {quiet} more {} (--verbose shows them).",
             jobs(quiet)
         )));
+    }
+    out
+}
+
+/// The warnings for stderr, one wrapped paragraph each: `warning: <message>
+/// (<code>)`. Kept out of the tables so that stdout is the answer alone.
+pub fn warnings(warnings: &[Warning], color: bool) -> String {
+    let mut out = String::new();
+    for w in warnings {
+        let text = wrap(&format!("warning: {} ({})", w.message, w.code));
+        let text = text.trim_end();
+        if color {
+            out.push_str(&text.yellow().to_string());
+        } else {
+            out.push_str(text);
+        }
+        out.push('\n');
     }
     out
 }
@@ -146,14 +156,6 @@ impl Renderer {
             text.to_string()
         } else {
             relative::times_in(text, self.now)
-        }
-    }
-
-    fn paint_warning(&self, s: &str) -> String {
-        if self.style.color {
-            s.yellow().to_string()
-        } else {
-            s.to_string()
         }
     }
 
@@ -625,3 +627,6 @@ mod tests {
         assert_eq!(wrapped.split_whitespace().count(), 41);
     }
 }
+
+#[cfg(test)]
+mod snapshots;

@@ -1,0 +1,361 @@
+//! Each section of the table output, rendered from a small report built by
+//! hand: a change to one section's layout shows here, next to its renderer,
+//! before it shows in the golden files of whole snapshots.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use insta::assert_snapshot;
+
+use super::*;
+use crate::reconciler::DesiredChanges;
+use crate::report::{
+    Buckets, Plan, PlanDeployment, PlanDeploymentGroup, PlanDeploymentUpdate, PlanDestructive,
+    PlanFollowupEval, PlanFollowupUpdate, PlanInPlace, PlanPlace, PlanReconnect, PlanStop,
+    RescheduleLater, SetAsideEntry,
+};
+use crate::time::SECOND;
+use crate::warning::Warning;
+
+const WEB0: &str = "6b1f7c4e-0000-4000-8000-000000000000";
+const WEB1: &str = "9d2a5e81-0000-4000-8000-000000000001";
+const NEW: &str = "c3e8a1f0-0000-4000-8000-00000000000a";
+const EVAL: &str = "e7b2c9d4-0000-4000-8000-0000000000e1";
+const DEPLOYMENT: &str = "d41f03b2-0000-4000-8000-0000000000d1";
+const NODE: &str = "a0c4e6f8-0000-4000-8000-0000000000f1";
+
+fn now() -> Time {
+    Time::parse_rfc3339("2022-04-01T12:00:00Z").unwrap()
+}
+
+fn entry(
+    id: &str,
+    name: &str,
+    node_status: Option<&str>,
+    client: &str,
+    reason: &str,
+) -> BucketEntry {
+    BucketEntry {
+        id: id.into(),
+        name: name.into(),
+        node_id: NODE.into(),
+        node_status: node_status.map(Arc::from),
+        client_status: client.into(),
+        desired_status: "run".into(),
+        reason: reason.into(),
+    }
+}
+
+/// Group "web" of a service job: `web[0]` lost on a down node and
+/// rescheduled now, `web[1]` failed and rescheduled later, `web[2]` set
+/// aside; the plan has nothing until a test fills the part it shows.
+fn job() -> JobReport {
+    JobReport {
+        namespace: "default".into(),
+        id: "web".into(),
+        job_type: "service".into(),
+        version: 3,
+        priority: 50,
+        stopped: false,
+        purged: false,
+        groups: vec![GroupReport {
+            name: "web".into(),
+            count: 2,
+            removed: false,
+            buckets: Buckets {
+                lost: vec![entry(
+                    WEB0,
+                    "web.web[0]",
+                    Some("down"),
+                    "running",
+                    "node down",
+                )],
+                untainted: vec![entry(
+                    WEB1,
+                    "web.web[1]",
+                    Some("ready"),
+                    "failed",
+                    "node ready",
+                )],
+                ..Buckets::default()
+            },
+            set_aside: vec![SetAsideEntry {
+                id: NEW.into(),
+                name: "web.web[2]".into(),
+                reason: "terminal with a next allocation".into(),
+            }],
+            reschedule_now: vec![WEB0.into()],
+            reschedule_later: vec![RescheduleLater {
+                id: WEB1.into(),
+                at: now().add(90 * SECOND),
+            }],
+            desired_changes: DesiredChanges {
+                place: 1,
+                stop: 1,
+                ignore: 1,
+                ..DesiredChanges::default()
+            },
+        }],
+        plan: Plan::default(),
+    }
+}
+
+fn renderer(verbose: bool) -> Renderer {
+    Renderer {
+        style: Style {
+            color: false,
+            verbose,
+        },
+        now: now(),
+    }
+}
+
+/// The plan sections of [`job`] with `plan`, at the default style.
+fn plan(plan: Plan) -> String {
+    let mut job = job();
+    job.plan = plan;
+    let mut out = String::new();
+    renderer(false).plan(&mut out, &job);
+    out
+}
+
+fn report(jobs: Vec<JobReport>, warnings: Vec<Warning>) -> Report {
+    Report {
+        schema_version: 1,
+        now: now(),
+        now_source: NowSource::Flag,
+        eval_id: EVAL.into(),
+        supports_disconnected_clients: true,
+        jobs,
+        warnings,
+    }
+}
+
+#[test]
+fn header() {
+    let mut job = job();
+    job.stopped = true;
+    let text = renderer(false).job(&job, "--now");
+    assert_snapshot!(text.lines().next().unwrap(), @"default/web  service, stopped  version 3  evaluated at 2022-04-01T12:00:00Z (--now)");
+}
+
+#[test]
+fn desired_changes_shows_the_columns_in_use() {
+    let mut out = String::new();
+    renderer(false).desired_changes(&mut out, &job());
+    assert_snapshot!(out.trim_start(), @r"
+    Desired changes
+     Task Group  Ignore  Place  Stop  InPlace  Destructive  Reschedule Now  Reschedule Later
+    ─────────────────────────────────────────────────────────────────────────────────────────
+     web         1       1      1     0        0            1               1
+    ");
+}
+
+#[test]
+fn allocations_with_reschedule_decisions() {
+    let mut out = String::new();
+    renderer(false).buckets(&mut out, &job());
+    assert_snapshot!(out.trim_start(), @r"
+    Allocations
+     Alloc     Name        Node      Node Status  Client   Bucket     Reason
+    ──────────────────────────────────────────────────────────────────────────────────────────────────
+     9d2a5e81  web.web[1]  a0c4e6f8  ready        failed   untainted  node ready; reschedule in 1m30s
+     6b1f7c4e  web.web[0]  a0c4e6f8  down         running  lost       node down; reschedule now
+     c3e8a1f0  web.web[2]                                  set aside  terminal with a next allocation
+    ");
+}
+
+#[test]
+fn allocations_verbose_has_full_ids_and_exact_times() {
+    let mut out = String::new();
+    renderer(true).buckets(&mut out, &job());
+    assert_snapshot!(out.trim_start(), @r"
+    Allocations
+     Alloc                                 Name        Node                                  Node Status  Client   Bucket     Reason
+    ─────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────
+     9d2a5e81-0000-4000-8000-000000000001  web.web[1]  a0c4e6f8-0000-4000-8000-0000000000f1  ready        failed   untainted  node ready; reschedule at 2022-04-01T12:01:30Z
+     6b1f7c4e-0000-4000-8000-000000000000  web.web[0]  a0c4e6f8-0000-4000-8000-0000000000f1  down         running  lost       node down; reschedule now
+     c3e8a1f0-0000-4000-8000-00000000000a  web.web[2]                                                              set aside  terminal with a next allocation
+    ");
+}
+
+#[test]
+fn stop() {
+    let text = plan(Plan {
+        stop: vec![PlanStop {
+            alloc_id: WEB0.into(),
+            name: "web.web[0]".into(),
+            task_group: "web".into(),
+            client_status: Some("lost".into()),
+            description: "alloc is lost since its node is down",
+            followup_eval_id: None,
+        }],
+        ..Plan::default()
+    });
+    assert_snapshot!(text.trim_start(), @r"
+    Stop
+     Alloc     Name        Client Status  Description
+    ───────────────────────────────────────────────────────────────────────────
+     6b1f7c4e  web.web[0]  lost           alloc is lost since its node is down
+    ");
+}
+
+#[test]
+fn place() {
+    let text = plan(Plan {
+        place: vec![PlanPlace {
+            task_group: "web".into(),
+            name: "web.web[0]".into(),
+            canary: false,
+            previous_alloc_id: Some(WEB0.into()),
+            reschedule: true,
+            lost: true,
+            downgrade_non_canary: false,
+            min_job_version: 0,
+        }],
+        ..Plan::default()
+    });
+    assert_snapshot!(text.trim_start(), @r"
+    Place
+     Name        Task Group  Previous Alloc  Flags
+    ──────────────────────────────────────────────────────────
+     web.web[0]  web         6b1f7c4e        reschedule, lost
+    ");
+}
+
+#[test]
+fn destructive_and_in_place_updates() {
+    let text = plan(Plan {
+        destructive_update: vec![PlanDestructive {
+            alloc_id: WEB0.into(),
+            name: "web.web[0]".into(),
+            task_group: "web".into(),
+            reason: "task config changed".into(),
+        }],
+        in_place_update: vec![PlanInPlace {
+            alloc_id: WEB1.into(),
+            name: "web.web[1]".into(),
+            deployment_id: Some(DEPLOYMENT.into()),
+        }],
+        ..Plan::default()
+    });
+    assert_snapshot!(text.trim_start(), @r"
+    Destructive updates
+     Alloc     Name        Reason
+    ───────────────────────────────────────────
+     6b1f7c4e  web.web[0]  task config changed
+
+    In-place updates
+     Alloc     Name        Deployment
+    ──────────────────────────────────
+     9d2a5e81  web.web[1]  d41f03b2
+    ");
+}
+
+#[test]
+fn disconnect_attribute_and_reconnect_updates() {
+    let update = |id: &str| PlanFollowupUpdate {
+        alloc_id: id.into(),
+        followup_eval_id: EVAL.into(),
+    };
+    let text = plan(Plan {
+        disconnect_updates: vec![update(WEB0)],
+        attribute_updates: vec![update(WEB1)],
+        reconnect_updates: vec![PlanReconnect {
+            alloc_id: NEW.into(),
+        }],
+        ..Plan::default()
+    });
+    assert_snapshot!(text.trim_start(), @r"
+    Disconnect updates
+     Alloc     Update                    Follow-up Eval
+    ────────────────────────────────────────────────────
+     6b1f7c4e  client status -> unknown  e7b2c9d4
+
+    Attribute updates
+     Alloc     Update              Follow-up Eval
+    ──────────────────────────────────────────────
+     9d2a5e81  follow-up eval set  e7b2c9d4
+
+    Reconnect updates
+     Alloc     Update
+    ────────────────────────────────────────
+     c3e8a1f0  resume on reconnected client
+    ");
+}
+
+#[test]
+fn followup_evaluations() {
+    let text = plan(Plan {
+        followup_evals: vec![PlanFollowupEval {
+            id: EVAL.into(),
+            triggered_by: "alloc-failure".into(),
+            wait_until: now().add(90 * SECOND),
+            status_description: "created for delayed rescheduling".into(),
+            task_group: "web".into(),
+            alloc_ids: vec![WEB1.into()],
+        }],
+        ..Plan::default()
+    });
+    assert_snapshot!(text.trim_start(), @r"
+    Follow-up evaluations
+     Eval      Triggered By   Wait Until  Task Group  Allocs
+    ───────────────────────────────────────────────────────────
+     e7b2c9d4  alloc-failure  in 1m30s    web         9d2a5e81
+    ");
+}
+
+#[test]
+fn new_deployment_and_deployment_updates() {
+    let text = plan(Plan {
+        deployment: Some(PlanDeployment {
+            id: DEPLOYMENT.into(),
+            status: "running".into(),
+            status_description: "Deployment is running".into(),
+            job_version: 3,
+            groups: BTreeMap::from([(
+                "web".to_string(),
+                PlanDeploymentGroup {
+                    desired_total: 2,
+                    desired_canaries: 1,
+                    auto_revert: true,
+                    auto_promote: false,
+                    promoted: false,
+                },
+            )]),
+        }),
+        deployment_updates: vec![PlanDeploymentUpdate {
+            deployment_id: NEW.into(),
+            status: "cancelled".into(),
+            status_description: "Cancelled due to newer version of job".into(),
+        }],
+        ..Plan::default()
+    });
+    assert_snapshot!(text.trim_start(), @r"
+    New deployment d41f03b2 (running: Deployment is running)
+     Task Group  Desired Total  Desired Canaries  Auto Promote  Auto Revert
+    ────────────────────────────────────────────────────────────────────────
+     web         2              1                 false         true
+
+    Deployment updates
+     Deployment  Status     Description
+    ──────────────────────────────────────────────────────────────
+     c3e8a1f0    cancelled  Cancelled due to newer version of job
+    ");
+}
+
+#[test]
+fn warnings_then_nothing_to_do() {
+    let mut quiet = job();
+    quiet.groups.clear();
+    let warning = Warning::new(
+        "absent_node",
+        "2 allocations are on nodes absent from the snapshot",
+    );
+    let text = render(&report(vec![quiet], vec![warning]), Style::default());
+    assert_snapshot!(text.trim_start(), @r"
+    warning: 2 allocations are on nodes absent from the snapshot (absent_node)
+
+    Nothing to do: 1 job evaluated at 2022-04-01T12:00:00Z (--now); no allocation changes.
+    ");
+}
