@@ -6,6 +6,7 @@
 
 mod allocation;
 mod placement;
+mod system;
 
 use std::fmt;
 
@@ -13,7 +14,9 @@ use serde::Serialize;
 
 use crate::model::{Allocation, Snapshot};
 use crate::reconciler::Bucket;
-use crate::replay::{Options, ReplayError, replay_for_explain};
+use crate::replay::{
+    Options, ReplayError, is_system_job, replay_for_explain, replay_system_for_explain,
+};
 use crate::report::NowSource;
 use crate::time::{Time, format_duration};
 use crate::warning::Warning;
@@ -105,6 +108,11 @@ pub enum ExplainError {
         name: String,
         job: String,
     },
+    /// A system or sysbatch job places per node: the subject must name one.
+    NeedsNode {
+        name: String,
+        job: String,
+    },
     Replay(ReplayError),
 }
 
@@ -127,6 +135,11 @@ impl fmt::Display for ExplainError {
             ExplainError::NotPlaced { name, job } => {
                 write!(f, "the plan of job {job:?} places no {name:?}")
             }
+            ExplainError::NeedsNode { name, job } => write!(
+                f,
+                "job {job:?} is a system or sysbatch job, which places {name:?} once per node: \
+                 name the node as {name}@NODE (a node ID or ID prefix)"
+            ),
             ExplainError::Replay(e) => e.fmt(f),
         }
     }
@@ -141,13 +154,29 @@ impl From<ReplayError> for ExplainError {
 }
 
 /// Explains `subject`: an allocation ID or unique ID prefix, else a
-/// placement name (`job.group[index]`).
+/// placement name (`job.group[index]`); a system or sysbatch job's
+/// placement is on a node: `job.group[index]@NODE` (an ID or ID prefix).
 pub fn explain(
     snapshot: &Snapshot,
     options: &Options,
     subject: &str,
 ) -> Result<Explanation, ExplainError> {
+    if let Some((name, node)) = subject.rsplit_once('@') {
+        let (namespace, job) = placement_job(snapshot, options, name)?;
+        return replay_system_for_explain(snapshot, options, namespace, job, |sr| {
+            system::placement(&sr, name, node)
+        })?;
+    }
     if let Some(alloc) = find_alloc(snapshot, subject)? {
+        if is_system_job(snapshot, &alloc.namespace, &alloc.job_id) {
+            return Ok(replay_system_for_explain(
+                snapshot,
+                options,
+                &alloc.namespace,
+                &alloc.job_id,
+                |sr| system::allocation(&sr, alloc),
+            )?);
+        }
         return Ok(replay_for_explain(
             snapshot,
             options,
@@ -157,6 +186,12 @@ pub fn explain(
         )?);
     }
     let (namespace, job) = placement_job(snapshot, options, subject)?;
+    if is_system_job(snapshot, namespace, job) {
+        return Err(ExplainError::NeedsNode {
+            name: subject.to_string(),
+            job: job.to_string(),
+        });
+    }
     replay_for_explain(snapshot, options, namespace, job, |jr| {
         placement::explain(&jr, subject)
     })?

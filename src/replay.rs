@@ -255,6 +255,55 @@ pub fn replay_for_explain<R>(
     }))
 }
 
+/// One system or sysbatch job's replay with the scheduler's decisions, for
+/// explanations.
+pub struct SystemReplay<'r, 'a> {
+    /// The whole report with this one job.
+    pub report: &'r Report,
+    pub schedule: &'r crate::system::SystemSchedule<'a>,
+    pub job: Option<&'a Job>,
+    pub nodes: &'r HashMap<&'a str, &'a Node>,
+}
+
+pub use system::describe as describe_system_entry;
+
+/// Whether Nomad's system scheduler handles the job `job_id` of `namespace`.
+pub fn is_system_job(snapshot: &Snapshot, namespace: &str, job_id: &str) -> bool {
+    collect_jobs(snapshot)
+        .iter()
+        .any(|w| w.namespace == namespace && w.id == job_id && system_spec(w).is_some())
+}
+
+/// Schedules the system or sysbatch job `job_id` of `namespace` alone and
+/// hands its report and decisions to `inspect`.
+pub fn replay_system_for_explain<R>(
+    snapshot: &Snapshot,
+    options: &Options,
+    namespace: &str,
+    job_id: &str,
+    inspect: impl FnOnce(SystemReplay<'_, '_>) -> R,
+) -> Result<R, ReplayError> {
+    let prep = Prepared::new(snapshot, options)?;
+    let work = collect_jobs(snapshot)
+        .into_iter()
+        .find(|w| w.namespace == namespace && w.id == job_id)
+        .ok_or_else(|| ReplayError::JobNotFound {
+            job: job_id.to_string(),
+            namespace: Some(namespace.to_string()),
+        })?;
+    let ctx = prep.job_context();
+    let tainted = ctx.tainted_nodes(&work.allocs);
+    let schedule = ctx.system_schedule(&work, &tainted);
+    let (job, _) = ctx.system_report(&work, system_spec(&work), &schedule);
+    let report = prep.report(vec![job]);
+    Ok(inspect(SystemReplay {
+        report: &report,
+        schedule: &schedule,
+        job: work.job,
+        nodes: &prep.nodes,
+    }))
+}
+
 /// What every job's replay shares: the evaluation, its time, the nodes and
 /// the current deployments.
 struct Prepared<'s> {

@@ -31,7 +31,7 @@ fn scramble(v: Value, inside_job: bool) -> Value {
 
 #[test]
 fn output_ignores_input_order() {
-    for fixture in ["example.json", "rollout.json"] {
+    for fixture in ["example.json", "rollout.json", "mixed-cluster.json"] {
         let path = format!("{}/fixtures/{fixture}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(path).unwrap();
         let scrambled = scramble(serde_json::from_str(&text).unwrap(), false).to_string();

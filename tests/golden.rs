@@ -48,3 +48,17 @@ fn rollout_table() {
         render::table::Style::default()
     ));
 }
+
+/// Service, batch, system and sysbatch jobs on one cluster with a node going
+/// down, a drained node, an ineligible node, nodes a system job's checks
+/// filter, and a rolling update of the system job.
+#[test]
+fn mixed_cluster_json() {
+    insta::assert_snapshot!(render::json::render(&report("mixed-cluster.json")));
+}
+
+#[test]
+fn mixed_cluster_table() {
+    let style = render::table::Style::default();
+    insta::assert_snapshot!(render::table::render(&report("mixed-cluster.json"), style));
+}

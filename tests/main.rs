@@ -27,5 +27,6 @@ mod reschedule;
 mod schema;
 mod secrets;
 mod stop;
+mod system;
 mod tainted;
 mod update;

@@ -54,6 +54,28 @@ struct Group {
     reschedule_now: Vec<String>,
     reschedule_later: Vec<Later>,
     desired_changes: DesiredChanges,
+    /// System and sysbatch jobs only.
+    #[serde(default)]
+    system_diff: Option<SystemDiff>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SystemDiff {
+    update: Vec<Entry>,
+    migrate: Vec<Entry>,
+    stop: Vec<Entry>,
+    ignore: Vec<Entry>,
+    lost: Vec<Entry>,
+    filtered_nodes: Vec<FilteredNode>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FilteredNode {
+    node_id: String,
+    name: String,
+    reason: String,
 }
 
 #[derive(Deserialize)]
@@ -144,6 +166,9 @@ struct Place {
     lost: bool,
     downgrade_non_canary: bool,
     min_job_version: u64,
+    /// System and sysbatch placements only.
+    #[serde(default)]
+    node_id: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -225,7 +250,7 @@ fn document(fixture: &str) -> Document {
 
 #[test]
 fn every_fixture_matches_the_schema() {
-    for fixture in ["example.json", "rollout.json"] {
+    for fixture in ["example.json", "rollout.json", "mixed-cluster.json"] {
         let doc = document(fixture);
         assert_eq!(doc.schema_version, 1);
         assert!(!doc.jobs.is_empty());
@@ -254,4 +279,41 @@ fn the_fixtures_cover_every_bucket_and_plan_entry() {
     assert!(plans().any(|p| !p.attribute_updates.is_empty()));
     assert!(plans().any(|p| !p.followup_evals.is_empty()));
     assert!(plans().any(|p| p.deployment.is_some()));
+}
+
+#[test]
+fn system_jobs_carry_their_diff_and_place_on_nodes_and_others_do_not() {
+    let doc = document("mixed-cluster.json");
+    for job in &doc.jobs {
+        let system = matches!(job.job_type.as_str(), "system" | "sysbatch");
+        assert!(
+            job.groups.iter().all(|g| g.system_diff.is_some() == system),
+            "{}",
+            job.id
+        );
+        assert!(
+            job.plan.place.iter().all(|p| p.node_id.is_some() == system),
+            "{}",
+            job.id
+        );
+        if system {
+            assert!(job.plan.deployment.is_none());
+        }
+    }
+    let groups = || {
+        doc.jobs
+            .iter()
+            .flat_map(|j| &j.groups)
+            .filter_map(|g| g.system_diff.as_ref())
+    };
+    assert!(groups().any(|d| !d.update.is_empty()));
+    assert!(groups().any(|d| !d.migrate.is_empty()));
+    assert!(groups().any(|d| !d.ignore.is_empty()));
+    assert!(groups().any(|d| !d.lost.is_empty()));
+    assert!(groups().any(|d| !d.filtered_nodes.is_empty()));
+    // The service and batch jobs' documents have neither field.
+    let path = format!("{}/fixtures/example.json", env!("CARGO_MANIFEST_DIR"));
+    let snapshot = read_snapshot_from(std::fs::File::open(path).unwrap(), "example.json").unwrap();
+    let json = render::json::render(&replay(&snapshot, &Options::default()).unwrap());
+    assert!(!json.contains("system_diff") && !json.contains("\"node_id\": null"));
 }

@@ -1,5 +1,7 @@
 //! `checkConstraint`: whether a node meets one job, group or task constraint.
 
+use std::collections::HashMap;
+
 use regex::Regex;
 
 use super::target::{Target, resolve};
@@ -31,17 +33,31 @@ pub fn describe(c: &Constraint) -> String {
     format!("{} {} {}", c.l_target, c.operand, c.r_target)
 }
 
+/// Parsed regular expressions and version constraints, by their text, as
+/// Nomad's evaluation context caches them: a constraint is parsed once per
+/// job, not once per node.
+#[derive(Debug, Default)]
+pub struct Parsed {
+    regexps: HashMap<String, Option<Regex>>,
+    versions: HashMap<(String, Flavour), Option<VersionConstraints>>,
+}
+
 /// `meetsConstraint`: resolves both sides on `node` and checks them.
-pub fn meets(c: &Constraint, node: &Node) -> Check {
-    check(
+pub fn meets(c: &Constraint, node: &Node, parsed: &mut Parsed) -> Check {
+    check_with(
         &c.operand,
         &resolve(&c.l_target, node),
         &resolve(&c.r_target, node),
+        parsed,
     )
 }
 
 /// `checkConstraint` on two resolved sides.
 pub fn check(operand: &str, l: &Target<'_>, r: &Target<'_>) -> Check {
+    check_with(operand, l, r, &mut Parsed::default())
+}
+
+fn check_with(operand: &str, l: &Target<'_>, r: &Target<'_>, parsed: &mut Parsed) -> Check {
     let both = l.found && r.found;
     let strings = || l.value.zip(r.value);
     match operand {
@@ -64,9 +80,14 @@ pub fn check(operand: &str, l: &Target<'_>, r: &Target<'_>) -> Check {
             } else {
                 Flavour::Semver
             };
-            version_match(flavour, l.value.unwrap_or(""), r.value.unwrap_or(""))
+            version_match(
+                flavour,
+                l.value.unwrap_or(""),
+                r.value.unwrap_or(""),
+                parsed,
+            )
         }
-        "regexp" if both => regexp_match(l.value.unwrap_or(""), r.value.unwrap_or("")),
+        "regexp" if both => regexp_match(l.value.unwrap_or(""), r.value.unwrap_or(""), parsed),
         "set_contains" | "set_contains_all" => {
             Check::from(both && strings().is_some_and(|(a, b)| contains_all(a, b)))
         }
@@ -79,11 +100,15 @@ pub fn check(operand: &str, l: &Target<'_>, r: &Target<'_>) -> Check {
 
 /// `checkVersionMatch`. A left side that is no version just fails; a right
 /// side that is no constraint is a broken constraint.
-fn version_match(flavour: Flavour, left: &str, right: &str) -> Check {
+fn version_match(flavour: Flavour, left: &str, right: &str, parsed: &mut Parsed) -> Check {
     let Some(v) = Version::parse(left) else {
         return Check::Unmet;
     };
-    match VersionConstraints::parse(right, flavour) {
+    let constraints = parsed
+        .versions
+        .entry((right.to_string(), flavour))
+        .or_insert_with(|| VersionConstraints::parse(right, flavour));
+    match constraints {
         Some(c) => Check::from(c.check(&v)),
         None => Check::Invalid(format!(
             "{right:?} is not a valid {} constraint",
@@ -96,10 +121,14 @@ fn version_match(flavour: Flavour, left: &str, right: &str) -> Check {
 }
 
 /// `checkRegexpMatch`: an unanchored search, RE2 syntax.
-fn regexp_match(left: &str, pattern: &str) -> Check {
-    match Regex::new(pattern) {
-        Ok(re) => Check::from(re.is_match(left)),
-        Err(_) => Check::Invalid(format!("{pattern:?} is not a valid regular expression")),
+fn regexp_match(left: &str, pattern: &str, parsed: &mut Parsed) -> Check {
+    let re = parsed
+        .regexps
+        .entry(pattern.to_string())
+        .or_insert_with(|| Regex::new(pattern).ok());
+    match re {
+        Some(re) => Check::from(re.is_match(left)),
+        None => Check::Invalid(format!("{pattern:?} is not a valid regular expression")),
     }
 }
 

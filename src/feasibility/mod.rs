@@ -12,7 +12,7 @@ mod stack;
 mod target;
 mod version;
 
-pub use constraint::{Check, check, describe, meets};
+pub use constraint::{Check, Parsed, check, describe, meets};
 pub use distinct_property::Placed;
 pub use stack::{Filter, InvalidConstraint, Level, PlanSoFar, SystemStack};
 pub use target::{Target, resolve};

@@ -3,20 +3,23 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use super::constraint::{Check, describe, meets};
+use super::constraint::{Check, Parsed, describe, meets};
 use super::devices::has_devices;
 use super::distinct_property::{Placed, PropertySet};
 use super::node_checks::{has_drivers, has_host_volumes, network};
-use super::target::escapes;
+use super::target::{escapes, resolve};
 use crate::model::{Constraint, Job, NetworkResource, Node, RequestedDevice, TaskGroup};
 
 /// Why a node was filtered for a task group.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Filter {
     /// A job, group or task constraint is not met.
+    /// `left` is the node's value of the constraint's left side, when it
+    /// interpolates one (`None`: not set on the node).
     Constraint {
         text: String,
         level: Level,
+        left: Option<(String, Option<String>)>,
     },
     Drivers(Vec<String>),
     HostVolumes,
@@ -41,13 +44,18 @@ impl Filter {
     /// One line naming the fact that filtered the node.
     pub fn describe(&self) -> String {
         match self {
-            Filter::Constraint { text, level } => format!(
-                "{} constraint \"{text}\" not met",
-                match level {
+            Filter::Constraint { text, level, left } => {
+                let level = match level {
                     Level::Job => "job",
                     Level::Group => "group",
-                }
-            ),
+                };
+                let node = match left {
+                    None => String::new(),
+                    Some((target, Some(v))) => format!(" (node: {target} = {v:?})"),
+                    Some((target, None)) => format!(" (node: {target} not set)"),
+                };
+                format!("{level} constraint \"{text}\" not met{node}")
+            }
             Filter::Drivers(d) => format!("missing drivers ({})", d.join(", ")),
             Filter::HostVolumes => "missing compatible host volumes".to_string(),
             Filter::Devices => "missing devices".to_string(),
@@ -89,6 +97,7 @@ pub struct SystemStack<'a> {
     /// has none; so does this.
     network: Option<&'a NetworkResource>,
     invalid: BTreeSet<InvalidConstraint>,
+    parsed: Parsed,
 }
 
 /// The class results are shared by. A node without a computed class is a
@@ -132,6 +141,7 @@ impl<'a> SystemStack<'a> {
             existing,
             network: None,
             invalid: BTreeSet::new(),
+            parsed: Parsed::default(),
         }
     }
 
@@ -142,7 +152,7 @@ impl<'a> SystemStack<'a> {
 
     fn constraints(&mut self, cs: &[&Constraint], level: Level, node: &Node) -> Result<(), Filter> {
         for c in cs {
-            let check = meets(c, node);
+            let check = meets(c, node, &mut self.parsed);
             if let Check::Invalid(why) = &check {
                 self.invalid.insert(InvalidConstraint {
                     constraint: describe(c),
@@ -150,9 +160,14 @@ impl<'a> SystemStack<'a> {
                 });
             }
             if check != Check::Met {
+                let left = c.l_target.starts_with("${").then(|| {
+                    let value = resolve(&c.l_target, node).text().map(str::to_string);
+                    (c.l_target.clone(), value)
+                });
                 return Err(Filter::Constraint {
                     text: describe(c),
                     level,
+                    left,
                 });
             }
         }

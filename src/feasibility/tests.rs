@@ -219,6 +219,6 @@ fn targets_interpolate_node_fields_attributes_and_meta() {
         r_target: "linux".into(),
         operand: "=".into(),
     };
-    assert_eq!(meets(&c, &node), Check::Met);
+    assert_eq!(meets(&c, &node, &mut Parsed::default()), Check::Met);
     assert_eq!(describe(&c), "${attr.kernel.name} = linux");
 }

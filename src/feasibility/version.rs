@@ -42,7 +42,7 @@ pub struct Version {
 }
 
 /// The flavour of a constraint string.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Flavour {
     /// The `version` operand: go-version's rules, `~>` and pre-release checks.
     Version,

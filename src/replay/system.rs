@@ -5,12 +5,13 @@ use std::sync::Arc;
 
 use super::{JobContext, JobWork};
 use crate::model::{Allocation, Job};
+use crate::reconciler::TaintedNodes;
 use crate::report::*;
 use crate::system::{Category, DiffEntry, SystemInput, SystemSchedule, Why};
 use crate::warning::Warning;
 
 /// Why a diff entry is where it is, naming the facts used.
-fn describe(e: &DiffEntry<'_>, job: Option<&Job>) -> String {
+pub fn describe(e: &DiffEntry<'_>, job: Option<&Job>) -> String {
     match &e.why {
         Why::NotRequired => match job {
             None => "job purged: no allocation is required".to_string(),
@@ -63,12 +64,30 @@ impl<'a> JobContext<'a> {
         spec: Option<&Job>,
     ) -> (JobReport, Vec<Warning>) {
         let tainted = self.tainted_nodes(&w.allocs);
-        let sched = SystemSchedule::compute(&SystemInput {
+        let sched = self.system_schedule(w, &tainted);
+        self.system_report(w, spec, &sched)
+    }
+
+    pub(super) fn system_schedule(
+        &self,
+        w: &JobWork<'a>,
+        tainted: &TaintedNodes<'a>,
+    ) -> SystemSchedule<'a> {
+        SystemSchedule::compute(&SystemInput {
             job: w.job,
             allocs: &w.allocs,
             nodes: self.nodes,
-            tainted: &tainted,
-        });
+            tainted,
+        })
+    }
+
+    /// The job's report and warnings from its schedule.
+    pub(super) fn system_report(
+        &self,
+        w: &JobWork<'a>,
+        spec: Option<&Job>,
+        sched: &SystemSchedule<'a>,
+    ) -> (JobReport, Vec<Warning>) {
         let job_type = spec.map_or("system", |j| j.job_type.as_str()).to_string();
         let mut warnings = Vec::new();
         for c in &sched.invalid_constraints {
@@ -115,8 +134,8 @@ impl<'a> JobContext<'a> {
             priority: spec.map_or(0, |j| j.priority),
             stopped: w.job.is_none_or(|j| j.stop),
             purged: w.job.is_none(),
-            groups: self.system_groups(w, &sched),
-            plan: self.system_plan(w, &sched),
+            groups: self.system_groups(w, sched),
+            plan: self.system_plan(w, sched),
         };
         (report, warnings)
     }

@@ -2,7 +2,7 @@
 //! the stops, in-place against destructive updates, the evictions under the
 //! rolling limit, the annotation and the placements.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::diff::{Category, DiffEntry, DiffInput, SystemDiff, Terminal, split_terminal};
 use super::ready_nodes::{ReadyNodes, in_datacenters};
@@ -108,16 +108,18 @@ impl<'a> SystemSchedule<'a> {
             diff,
             ..SystemSchedule::default()
         };
+        let examined: HashSet<&str> = out
+            .diff
+            .entries
+            .iter()
+            .filter(|e| e.category != Category::Place)
+            .filter_map(|e| e.alloc.map(|a| a.id.as_str()))
+            .collect();
         out.unexamined = input
             .allocs
             .iter()
             .copied()
-            .filter(|a| a.terminal_status())
-            .filter(|a| {
-                !out.diff.entries.iter().any(|e| {
-                    e.alloc.is_some_and(|d| std::ptr::eq(d, *a)) && e.category != Category::Place
-                })
-            })
+            .filter(|a| a.terminal_status() && !examined.contains(a.id.as_str()))
             .collect();
         out.lost_marks(input);
         let stack_job = input.job.filter(|j| !j.stop);

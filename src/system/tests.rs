@@ -635,10 +635,42 @@ fn test_system_sched_queued_allocs_mult_tg() {
     });
 }
 
+fn constraint_errors(mut job: Job) {
+    // Three nodes tagged foo, one of them ineligible, and one tagged
+    // otherwise: two placements.
+    job.constraints.push(Constraint {
+        l_target: "${meta.tag}".into(),
+        r_target: "foo".into(),
+        operand: "=".into(),
+    });
+    let mut ns = nodes(4);
+    for (n, tag) in ns.iter_mut().zip(["aaaaaa", "foo", "foo", "foo"]) {
+        n.meta.insert("tag".into(), tag.into());
+        n.computed_class = format!("v1:{tag}");
+    }
+    ns[3].scheduling_eligibility = "ineligible".into();
+    let c = Cluster::new(ns);
+    c.run(Some(&job), |s| {
+        let on: Vec<&str> = s.placements.iter().map(|p| p.node_id).collect();
+        assert_eq!(on, ["node-01", "node-02"]);
+        assert!(s.invalid_constraints.is_empty());
+    });
+}
+
 #[test]
 fn test_system_sched_constraint_errors() {
-    // A node that fails the job constraint, and a broken version constraint
-    // that makes every node infeasible without a panic.
+    constraint_errors(system_job());
+}
+
+#[test]
+fn test_sys_batch_constraint_errors() {
+    constraint_errors(sysbatch_job());
+}
+
+#[test]
+fn a_broken_version_constraint_makes_nodes_infeasible_and_is_reported() {
+    // A broken version constraint makes every node infeasible, without a
+    // panic, and is reported for a warning.
     let mut job = system_job();
     job.constraints.push(Constraint {
         l_target: "${attr.nomad.version}".into(),
@@ -742,5 +774,353 @@ fn place_wraps_below_zero_for_a_filtered_replacement() {
         assert_eq!(s.destructive.len(), 1);
         assert!(s.placements.is_empty());
         assert_eq!(s.desired["web"].place, u64::MAX);
+    });
+}
+
+#[test]
+fn test_system_sched_job_register_sticky_allocs() {
+    // A failed allocation is replaced on its node, chained to it.
+    let mut c = Cluster::new(nodes(10));
+    let job = Arc::new(system_job());
+    running_everywhere(&mut c, &job);
+    c.allocs[4].client_status = "failed".into();
+    c.run(Some(&job), |s| {
+        assert_eq!(s.placements.len(), 1);
+        let p = &s.placements[0];
+        assert_eq!(p.node_id, "node-04");
+        assert_eq!(p.previous.map(|a| a.id.as_str()), Some("a04"));
+        assert!(s.stops.is_empty());
+    });
+}
+
+#[test]
+fn test_system_sched_job_register_alloc_fail() {
+    // No nodes: nothing to place, no plan.
+    let c = Cluster::new(Vec::new());
+    let job = system_job();
+    c.run(Some(&job), |s| {
+        assert!(s.placements.is_empty() && s.stops.is_empty() && s.filtered.is_empty());
+        assert!(s.desired.is_empty());
+    });
+}
+
+#[test]
+fn test_system_sched_job_constraint_add_node() {
+    job_constraint_add_node(system_job());
+}
+
+#[test]
+fn test_sys_batch_job_constraint_add_node() {
+    job_constraint_add_node(sysbatch_job());
+}
+
+/// Two groups pinned to two node classes, one node of each.
+fn job_constraint_add_node(mut job: Job) {
+    let mut b = job.task_groups[0].clone();
+    job.task_groups[0].name = "groupA".into();
+    job.task_groups[0].constraints = vec![Constraint {
+        l_target: "${node.class}".into(),
+        r_target: "Class-A".into(),
+        operand: "=".into(),
+    }];
+    b.name = "groupB".into();
+    b.constraints = vec![Constraint {
+        l_target: "${node.class}".into(),
+        r_target: "Class-B".into(),
+        operand: "=".into(),
+    }];
+    job.task_groups.push(b);
+    let class = |id: &str, c: &str| {
+        let mut n = node(id);
+        n.node_class = c.into();
+        n.computed_class = format!("v1:{c}");
+        n
+    };
+    let c = Cluster::new(vec![class("a", "Class-A"), class("b", "Class-B")]);
+    c.run(Some(&job), |s| {
+        let mut placed: Vec<(&str, &str)> = s
+            .placements
+            .iter()
+            .map(|p| (p.task_group.name.as_str(), p.node_id))
+            .collect();
+        placed.sort();
+        assert_eq!(placed, [("groupA", "a"), ("groupB", "b")]);
+        assert_eq!(s.desired["groupA"].place, 1);
+        assert_eq!(s.desired["groupB"].place, 1);
+    });
+}
+
+#[test]
+fn test_system_sched_node_drain_down() {
+    // A drained node that went down: its allocation is lost.
+    let mut n = node("n");
+    n.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    n.status = "down".into();
+    let mut c = Cluster::new(vec![n]);
+    let job = Arc::new(system_job());
+    running_everywhere(&mut c, &job);
+    c.run(Some(&job), |s| {
+        assert_eq!(s.stops.len(), 1);
+        assert_eq!(s.stops[0].description, desc::LOST);
+        assert_eq!(s.stops[0].client_status, Some("lost"));
+    });
+}
+
+fn sysbatch_job() -> Job {
+    job("sysbatch", "pinger", 1)
+}
+
+fn sysbatch_everywhere(c: &mut Cluster, job: &Arc<Job>, client: &str) {
+    for (i, n) in c.nodes.clone().iter().enumerate() {
+        let mut a = alloc(
+            &format!("s{i:02}"),
+            &n.id,
+            "my-sysbatch.pinger[0]",
+            Arc::clone(job),
+        );
+        a.client_status = client.into();
+        c.allocs.push(a);
+    }
+}
+
+#[test]
+fn test_sys_batch_job_register() {
+    let c = Cluster::new(nodes(10));
+    let job = sysbatch_job();
+    c.run(Some(&job), |s| {
+        assert_eq!(s.placements.len(), 10);
+        assert!(
+            s.placements
+                .iter()
+                .all(|p| p.name == "my-sysbatch.pinger[0]")
+        );
+    });
+}
+
+#[test]
+fn test_sys_batch_job_register_add_node_running() {
+    let mut c = Cluster::new(nodes(10));
+    let job = Arc::new(sysbatch_job());
+    sysbatch_everywhere(&mut c, &job, "running");
+    c.nodes.push(node("node-10"));
+    c.run(Some(&job), |s| {
+        assert!(s.stops.is_empty());
+        assert_eq!(s.placements.len(), 1);
+        assert_eq!(s.placements[0].node_id, "node-10");
+        assert_eq!(s.desired["pinger"].ignore, 10);
+    });
+}
+
+#[test]
+fn test_sys_batch_job_deregister_purged() {
+    let mut c = Cluster::new(nodes(10));
+    sysbatch_everywhere(&mut c, &Arc::new(sysbatch_job()), "running");
+    c.run(None, |s| {
+        assert_eq!(s.stops.len(), 10);
+        assert!(s.stops.iter().all(|st| st.description == desc::NOT_NEEDED));
+    });
+}
+
+#[test]
+fn test_sys_batch_job_deregister_stopped() {
+    let mut c = Cluster::new(nodes(10));
+    let mut job = sysbatch_job();
+    sysbatch_everywhere(&mut c, &Arc::new(job.clone()), "running");
+    job.stop = true;
+    c.run(Some(&job), |s| {
+        assert_eq!(s.stops.len(), 10);
+        assert!(s.placements.is_empty());
+    });
+}
+
+#[test]
+fn test_sys_batch_node_down() {
+    let mut n = node("n");
+    n.status = "down".into();
+    let mut c = Cluster::new(vec![n]);
+    let job = Arc::new(sysbatch_job());
+    sysbatch_everywhere(&mut c, &job, "running");
+    c.run(Some(&job), |s| {
+        assert_eq!(s.stops.len(), 1);
+        assert_eq!(s.stops[0].description, desc::LOST);
+        assert!(s.placements.is_empty());
+    });
+}
+
+#[test]
+fn test_sys_batch_node_drain_down() {
+    let mut n = node("n");
+    n.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    n.status = "down".into();
+    let mut c = Cluster::new(vec![n]);
+    let job = Arc::new(sysbatch_job());
+    sysbatch_everywhere(&mut c, &job, "running");
+    c.run(Some(&job), |s| {
+        let lost: Vec<&str> = s.stops.iter().map(|st| st.alloc.id.as_str()).collect();
+        assert_eq!(lost, ["s00"]);
+        assert_eq!(s.stops[0].client_status, Some("lost"));
+    });
+}
+
+#[test]
+fn test_sys_batch_node_drain() {
+    let mut n = node("n");
+    n.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    let mut c = Cluster::new(vec![n]);
+    let job = Arc::new(sysbatch_job());
+    sysbatch_everywhere(&mut c, &job, "running");
+    c.allocs[0].desired_transition.migrate = Some(true);
+    c.run(Some(&job), |s| {
+        assert_eq!(s.stops.len(), 1);
+        assert_eq!(s.stops[0].description, NODE_TAINTED);
+        assert!(s.placements.is_empty());
+    });
+}
+
+#[test]
+fn test_sys_batch_node_update() {
+    let mut c = Cluster::new(vec![node("n")]);
+    let job = Arc::new(sysbatch_job());
+    sysbatch_everywhere(&mut c, &job, "running");
+    c.run(Some(&job), |s| {
+        assert!(s.stops.is_empty() && s.placements.is_empty());
+    });
+}
+
+#[test]
+fn test_sys_batch_queued_with_constraints() {
+    let mut n = node("darwin");
+    n.attributes.insert("kernel.name".into(), "darwin".into());
+    let c = Cluster::new(vec![n]);
+    let job = sysbatch_job();
+    c.run(Some(&job), |s| {
+        assert!(s.placements.is_empty());
+        assert_eq!(s.desired["pinger"].place, 0);
+    });
+}
+
+#[test]
+fn test_sys_batch_queued_with_constraints_partial_match() {
+    // Three linux and three darwin nodes: placements on the linux ones.
+    let mut ns = nodes(6);
+    for n in &mut ns[3..] {
+        n.attributes.insert("kernel.name".into(), "darwin".into());
+        n.computed_class = "v1:darwin".into();
+    }
+    let c = Cluster::new(ns);
+    let job = sysbatch_job();
+    c.run(Some(&job), |s| {
+        let on: Vec<&str> = s.placements.iter().map(|p| p.node_id).collect();
+        assert_eq!(on, ["node-00", "node-01", "node-02"]);
+        assert_eq!(s.desired["pinger"].place, 3);
+    });
+}
+
+#[test]
+fn test_sys_batch_existing_alloc_no_nodes() {
+    let mut c = Cluster::new(vec![node("n")]);
+    let job = Arc::new(sysbatch_job());
+    sysbatch_everywhere(&mut c, &job, "running");
+    c.nodes.clear();
+    c.run(Some(&job), |s| {
+        assert_eq!(s.stops.len(), 1);
+        assert_eq!(s.stops[0].description, desc::LOST);
+        assert!(s.placements.is_empty());
+    });
+}
+
+#[test]
+fn test_sys_batch_plan_with_drained_node() {
+    let mut drained = node("drained");
+    drained.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    drained.scheduling_eligibility = "ineligible".into();
+    let mut c = Cluster::new(vec![drained, node("ready")]);
+    let job = Arc::new(sysbatch_job());
+    sysbatch_everywhere(&mut c, &job, "running");
+    c.allocs[0].desired_transition.migrate = Some(true);
+    c.run(Some(&job), |s| {
+        assert_eq!(s.stops.len(), 1);
+        assert_eq!(s.stops[0].alloc.node_id, "drained");
+        assert!(s.placements.is_empty());
+    });
+}
+
+#[test]
+fn test_sys_batch_queued_allocs_mult_tg() {
+    let mut job = sysbatch_job();
+    let mut second = job.task_groups[0].clone();
+    second.name = "pinger2".into();
+    second.constraints.push(Constraint {
+        l_target: "${node.class}".into(),
+        r_target: "gpu".into(),
+        operand: "=".into(),
+    });
+    job.task_groups.push(second);
+    let mut gpu = node("gpu");
+    gpu.node_class = "gpu".into();
+    gpu.computed_class = "v1:gpu".into();
+    let c = Cluster::new(vec![node("plain"), gpu]);
+    c.run(Some(&job), |s| {
+        assert_eq!(s.desired["pinger"].place, 2);
+        assert_eq!(s.desired["pinger2"].place, 1);
+    });
+}
+
+#[test]
+fn test_sys_batch_chained_alloc() {
+    let mut c = Cluster::new(nodes(3));
+    let old = Arc::new(sysbatch_job());
+    sysbatch_everywhere(&mut c, &old, "running");
+    let mut job = sysbatch_job();
+    job.job_modify_index = 100;
+    job.task_groups[0].tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
+    c.nodes.push(node("node-new"));
+    c.run(Some(&job), |s| {
+        let mut chained: Vec<Option<&str>> = s
+            .placements
+            .iter()
+            .map(|p| p.previous.map(|a| a.id.as_str()))
+            .collect();
+        chained.sort();
+        assert_eq!(chained, [None, Some("s00"), Some("s01"), Some("s02")]);
+    });
+}
+
+#[test]
+fn computed_class_results_are_shared_unless_a_unique_target_escapes() {
+    // Two nodes claim one computed class; only the first is checked for the
+    // job constraint on a non-unique attribute. A constraint on a unique
+    // attribute is checked on every node.
+    let mut first = node("first");
+    first
+        .attributes
+        .insert("kernel.name".into(), "darwin".into());
+    let second = node("second");
+    let c = Cluster::new(vec![first, second]);
+    let job = system_job();
+    c.run(Some(&job), |s| {
+        assert!(
+            s.placements.is_empty(),
+            "the class is ineligible after the first node"
+        );
+        assert!(matches!(
+            s.filtered[1].filter,
+            crate::feasibility::Filter::ClassIneligible { .. }
+        ));
+    });
+    let mut unique = system_job();
+    unique.constraints[0].l_target = "${attr.unique.kernel}".into();
+    let mut first = node("first");
+    first
+        .attributes
+        .insert("unique.kernel".into(), "darwin".into());
+    let mut second = node("second");
+    second
+        .attributes
+        .insert("unique.kernel".into(), "linux".into());
+    let c = Cluster::new(vec![first, second]);
+    c.run(Some(&unique), |s| {
+        assert_eq!(s.placements.len(), 1);
+        assert_eq!(s.placements[0].node_id, "second");
     });
 }

@@ -335,6 +335,30 @@ impl Renderer {
                     self.reason(g, e),
                 ]);
             }
+            for (set, e) in system_entries(g) {
+                rows += 1;
+                t.add_row(vec![
+                    self.id(&e.id).to_string(),
+                    e.name.clone(),
+                    self.id(&e.node_id).to_string(),
+                    e.node_status.as_deref().unwrap_or("gc'd").to_string(),
+                    e.client_status.to_string(),
+                    set.to_string(),
+                    e.reason.to_string(),
+                ]);
+            }
+            for f in g.system_diff.iter().flat_map(|d| &d.filtered_nodes) {
+                rows += 1;
+                t.add_row(vec![
+                    String::new(),
+                    f.name.clone(),
+                    self.id(&f.node_id).to_string(),
+                    String::new(),
+                    String::new(),
+                    "filtered".to_string(),
+                    f.reason.clone(),
+                ]);
+            }
             for s in &g.set_aside {
                 rows += 1;
                 t.add_row(vec![
@@ -390,7 +414,13 @@ impl Renderer {
             self.section(out, "Stop", t);
         }
         if !p.place.is_empty() {
-            let mut t = self.table(&["Name", "Task Group", "Previous Alloc", "Flags"]);
+            let on_nodes = p.place.iter().any(|pl| pl.node_id.is_some());
+            let mut header = vec!["Name", "Task Group"];
+            if on_nodes {
+                header.push("Node");
+            }
+            header.extend(["Previous Alloc", "Flags"]);
+            let mut t = self.table(&header);
             for pl in &p.place {
                 let flags: Vec<&str> = [
                     (pl.canary, "canary"),
@@ -402,15 +432,23 @@ impl Renderer {
                 .filter(|(on, _)| *on)
                 .map(|(_, f)| *f)
                 .collect();
-                t.add_row(vec![
-                    pl.name.clone(),
-                    pl.task_group.to_string(),
+                let mut row = vec![pl.name.clone(), pl.task_group.to_string()];
+                if on_nodes {
+                    row.push(
+                        pl.node_id
+                            .as_deref()
+                            .map(|n| self.id(n).to_string())
+                            .unwrap_or_default(),
+                    );
+                }
+                row.extend([
                     pl.previous_alloc_id
                         .as_deref()
                         .map(|i| self.id(i).to_string())
                         .unwrap_or_default(),
                     flags.join(", "),
                 ]);
+                t.add_row(row);
             }
             self.section(out, "Place", t);
         }
@@ -528,6 +566,21 @@ impl Renderer {
 }
 
 /// Every bucket entry of a group with its bucket, bucket by bucket.
+/// A system job's allocations by the set of the system scheduler's diff.
+fn system_entries(g: &GroupReport) -> impl Iterator<Item = (&'static str, &BucketEntry)> {
+    g.system_diff.iter().flat_map(|d| {
+        [
+            ("update", &d.update),
+            ("migrate", &d.migrate),
+            ("stop", &d.stop),
+            ("ignore", &d.ignore),
+            ("lost", &d.lost),
+        ]
+        .into_iter()
+        .flat_map(|(set, entries)| entries.iter().map(move |e| (set, e)))
+    })
+}
+
 fn all_entries(g: &GroupReport) -> impl Iterator<Item = (Bucket, &BucketEntry)> {
     let b = &g.buckets;
     [
