@@ -103,6 +103,13 @@ pub enum ExplainError {
         subject: String,
         candidates: Vec<String>,
     },
+    /// The subject is of another job than `--job` (and `--namespace`).
+    NotOfJob {
+        subject: String,
+        /// `namespace/job` of the subject, or of each job with such a placement name.
+        found: Vec<String>,
+        job: String,
+    },
     /// The name belongs to a job whose plan does not place it.
     NotPlaced {
         name: String,
@@ -132,6 +139,15 @@ impl fmt::Display for ExplainError {
                 candidates.len(),
                 candidates.join(", ")
             ),
+            ExplainError::NotOfJob {
+                subject,
+                found,
+                job,
+            } => write!(
+                f,
+                "{subject:?} is of {}, not of --job {job:?}; drop --job to explain it",
+                found.join(", ")
+            ),
             ExplainError::NotPlaced { name, job } => {
                 write!(f, "the plan of job {job:?} places no {name:?}")
             }
@@ -156,18 +172,23 @@ impl From<ReplayError> for ExplainError {
 /// Explains `subject`: an allocation ID or unique ID prefix, else a
 /// placement name (`job.group[index]`); a system or sysbatch job's
 /// placement is on a node: `job.group[index]@NODE` (an ID or ID prefix).
+/// `--job` and `--namespace` do not narrow the search; they must name the
+/// subject's job, so that a subject of another job is an error rather than a
+/// different story.
 pub fn explain(
     snapshot: &Snapshot,
     options: &Options,
     subject: &str,
 ) -> Result<Explanation, ExplainError> {
     if let Some((name, node)) = subject.rsplit_once('@') {
-        let (namespace, job) = placement_job(snapshot, options, name)?;
+        let (namespace, job) = placement_job(snapshot, name)?;
+        ensure_of_job(options, subject, namespace, job)?;
         return replay_system_for_explain(snapshot, options, namespace, job, |sr| {
             system::placement(&sr, name, node)
         })?;
     }
     if let Some(alloc) = find_alloc(snapshot, subject)? {
+        ensure_of_job(options, subject, &alloc.namespace, &alloc.job_id)?;
         if is_system_job(snapshot, &alloc.namespace, &alloc.job_id) {
             return Ok(replay_system_for_explain(
                 snapshot,
@@ -185,7 +206,8 @@ pub fn explain(
             |jr| allocation::explain(&jr, alloc),
         )?);
     }
-    let (namespace, job) = placement_job(snapshot, options, subject)?;
+    let (namespace, job) = placement_job(snapshot, subject)?;
+    ensure_of_job(options, subject, namespace, job)?;
     if is_system_job(snapshot, namespace, job) {
         return Err(ExplainError::NeedsNode {
             name: subject.to_string(),
@@ -195,6 +217,24 @@ pub fn explain(
     replay_for_explain(snapshot, options, namespace, job, |jr| {
         placement::explain(&jr, subject)
     })?
+}
+
+/// An error unless `--job` and `--namespace`, where given, name the job
+/// (`namespace`, `job`) that `subject` belongs to.
+fn ensure_of_job(
+    options: &Options,
+    subject: &str,
+    namespace: &str,
+    job: &str,
+) -> Result<(), ExplainError> {
+    if of_job(options, namespace, job) {
+        return Ok(());
+    }
+    Err(ExplainError::NotOfJob {
+        subject: subject.to_string(),
+        found: vec![format!("job {namespace}/{job}")],
+        job: asked_job(options),
+    })
 }
 
 /// The allocation whose ID is `subject` or, failing that, the only one whose
@@ -227,22 +267,31 @@ fn find_alloc<'s>(
     }
 }
 
+/// Whether `--job` and `--namespace`, where given, name this job.
+fn of_job(options: &Options, namespace: &str, job: &str) -> bool {
+    options.job.as_deref().is_none_or(|j| j == job)
+        && options.namespace.as_deref().is_none_or(|n| n == namespace)
+}
+
+/// `--job` and `--namespace` as one name, for messages.
+fn asked_job(options: &Options) -> String {
+    match (&options.namespace, &options.job) {
+        (Some(ns), Some(j)) => format!("{ns}/{j}"),
+        (Some(ns), None) => format!("{ns}/*"),
+        (None, Some(j)) => j.clone(),
+        (None, None) => String::new(),
+    }
+}
+
 /// The one job (namespace, ID) with a task group `G` such that `name` is
-/// `job.G[N]`; `--namespace` narrows the choice.
+/// `job.G[N]`.
 fn placement_job<'s>(
     snapshot: &'s Snapshot,
-    options: &Options,
     name: &str,
 ) -> Result<(&'s str, &'s str), ExplainError> {
     let mut jobs: Vec<(&str, &str)> = snapshot
         .jobs
         .iter()
-        .filter(|j| {
-            options
-                .namespace
-                .as_deref()
-                .is_none_or(|n| n == j.namespace)
-        })
         .filter(|j| {
             j.task_groups.iter().any(|tg| {
                 name.strip_prefix(j.id.as_str())
@@ -272,10 +321,81 @@ fn at(t: Time, now: Time) -> String {
     match d {
         0 => format!("{t} (now)"),
         d if d > 0 => format!("{t} (in {})", format_duration(d)),
-        d => format!("{t} ({} ago)", format_duration(-d)),
+        d => format!("{t} ({} ago)", format_duration(d.saturating_neg())),
     }
 }
 
 fn yes_no(b: bool) -> &'static str {
     if b { "yes" } else { "no" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::read_snapshot_from;
+
+    fn snapshot() -> Snapshot {
+        let text = r#"{
+            "Now": "2022-04-01T12:00:00Z",
+            "Jobs": [{"ID": "web", "Namespace": "default", "Type": "service", "Version": 1,
+                      "TaskGroups": [{"Name": "web", "Count": 1, "MaxClientDisconnect": 300000000000}]},
+                     {"ID": "api", "Namespace": "default", "Type": "service", "Version": 1,
+                      "TaskGroups": [{"Name": "api", "Count": 1}]}],
+            "Nodes": [{"ID": "n1", "Status": "ready"}],
+            "Allocs": [{"ID": "a1", "Namespace": "default", "JobID": "web", "TaskGroup": "web",
+                        "Name": "web.web[0]", "NodeID": "n1", "ClientStatus": "running",
+                        "DesiredStatus": "run", "DesiredTransition": {},
+                        "AllocStates": [{"Field": 0, "Value": "unknown",
+                                         "Time": "0001-01-01T00:00:01Z"}]}]
+        }"#;
+        read_snapshot_from(text.as_bytes(), "snap.json").unwrap()
+    }
+
+    #[test]
+    fn a_time_at_the_start_of_the_calendar_is_explained_without_overflow() {
+        let e = explain(&snapshot(), &Options::default(), "a1").unwrap();
+        let facts: Vec<&str> = e
+            .steps
+            .iter()
+            .flat_map(|s| s.facts.iter().map(|f| f.value.as_str()))
+            .collect();
+        assert!(
+            facts
+                .iter()
+                .any(|v| v.starts_with("0001-01-01T00:00:01Z (") && v.ends_with(" ago)")),
+            "{facts:?}"
+        );
+        let far = Time::parse_rfc3339("0001-01-01T00:00:01Z").unwrap();
+        let now = Time::parse_rfc3339("2022-04-01T12:00:00Z").unwrap();
+        assert_eq!(
+            at(far, now),
+            "0001-01-01T00:00:01Z (2562047h47m16.854775807s ago)"
+        );
+    }
+
+    #[test]
+    fn a_subject_of_another_job_than_job_is_an_error_naming_both() {
+        let options = Options {
+            job: Some("api".to_string()),
+            ..Options::default()
+        };
+        let err = |subject: &str| {
+            explain(&snapshot(), &options, subject)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            err("a1"),
+            "\"a1\" is of job default/web, not of --job \"api\"; drop --job to explain it"
+        );
+        assert_eq!(
+            err("web.web[0]"),
+            "\"web.web[0]\" is of job default/web, not of --job \"api\"; drop --job to explain it"
+        );
+        let options = Options {
+            job: Some("web".to_string()),
+            ..Options::default()
+        };
+        assert!(explain(&snapshot(), &options, "a1").is_ok());
+    }
 }

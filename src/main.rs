@@ -48,14 +48,16 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         .snapshot
         .as_deref()
         .context("a snapshot path is required")?;
-    // `--eval` picks its job from the snapshot, so only without it can the
-    // reader skip other jobs' allocations.
-    let filter = match cli.eval {
-        Some(_) => ReadFilter::default(),
-        None => ReadFilter {
+    // `--eval` picks its job from the snapshot, and `--explain` finds its
+    // allocation among all of them (to say when it is of another job than
+    // `--job`), so only without them can the reader skip other jobs' allocations.
+    let filter = if cli.eval.is_some() || cli.explain.is_some() {
+        ReadFilter::default()
+    } else {
+        ReadFilter {
             job: cli.job.clone(),
             namespace: cli.namespace.clone(),
-        },
+        }
     };
     let snapshot = progress::read(&Source::from_arg(path), &filter)?;
     let options = Options {

@@ -3,8 +3,10 @@
 //! and the plan they would submit.
 
 mod entries;
+mod eval_lookup;
 mod groups;
 mod plan;
+mod snapshot_time;
 mod system;
 mod texts;
 
@@ -53,12 +55,24 @@ pub struct Options {
 /// A request the snapshot cannot answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReplayError {
-    EvalNotFound(String),
-    /// `--eval` names an evaluation of another job than the one explained.
-    EvalOfOtherJob {
+    /// No evaluation ID starts with it; the snapshot's evaluations, `ID (job)`.
+    EvalNotFound {
         eval: String,
+        candidates: Vec<String>,
+    },
+    /// The prefix matches several evaluations: `ID (job)` of each.
+    EvalAmbiguous {
+        eval: String,
+        candidates: Vec<String>,
+    },
+    /// `--eval` and `--job` (or `--namespace`) name different jobs.
+    EvalNotOfJob {
+        eval: String,
+        eval_job: String,
         job: String,
     },
+    /// `--eval` names an evaluation of another job than the one explained.
+    EvalOfOtherJob { eval: String, job: String },
     JobNotFound {
         job: String,
         namespace: Option<String>,
@@ -68,9 +82,29 @@ pub enum ReplayError {
 impl fmt::Display for ReplayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ReplayError::EvalNotFound(id) => {
-                write!(f, "no evaluation {id:?} in the snapshot's Evals")
+            ReplayError::EvalNotFound { eval, candidates } if candidates.is_empty() => {
+                write!(f, "no evaluation {eval:?}: the snapshot has no Evals")
             }
+            ReplayError::EvalNotFound { eval, candidates } => write!(
+                f,
+                "no evaluation ID starts with {eval:?}; the snapshot's Evals: {}",
+                candidates.join(", ")
+            ),
+            ReplayError::EvalAmbiguous { eval, candidates } => write!(
+                f,
+                "{eval:?} matches {} evaluations: {}; give more of the ID",
+                candidates.len(),
+                candidates.join(", ")
+            ),
+            ReplayError::EvalNotOfJob {
+                eval,
+                eval_job,
+                job,
+            } => write!(
+                f,
+                "evaluation {eval} is of job {eval_job:?}, not of --job {job:?}; drop --job, or pick an \
+                 evaluation of that job"
+            ),
             ReplayError::EvalOfOtherJob { eval, job } => {
                 write!(f, "evaluation {eval:?} is not an evaluation of job {job:?}")
             }
@@ -328,16 +362,13 @@ impl<'s> Prepared<'s> {
                  so the output is not reproducible",
             ));
         }
+        if let Some(w) = snapshot_time::now_before_snapshot(snapshot, now, now_source) {
+            warnings.push(w);
+        }
         warnings.sort();
         warnings.dedup();
         let eval = match &options.eval {
-            Some(id) => Some(
-                snapshot
-                    .evals
-                    .iter()
-                    .find(|e| &e.id == id)
-                    .ok_or_else(|| ReplayError::EvalNotFound(id.clone()))?,
-            ),
+            Some(id) => Some(eval_lookup::find(&snapshot.evals, id, options)?),
             None => None,
         };
         let eval_id = match (eval, &snapshot.eval_id) {
@@ -380,6 +411,7 @@ impl<'s> Prepared<'s> {
             now: self.now,
             now_source: self.now_source,
             eval_id: self.eval_id.clone(),
+            eval_priority: self.eval.map(|e| e.priority),
             supports_disconnected_clients: self.rules.supports_disconnected_clients(),
             jobs,
             warnings: self.warnings.clone(),

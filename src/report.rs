@@ -28,6 +28,9 @@ pub struct Report {
     pub now_source: NowSource,
     /// The evaluation ID the reconciler ran with.
     pub eval_id: String,
+    /// The priority of the evaluation replayed with `--eval`; null when none
+    /// is, and each job's own priority is used.
+    pub eval_priority: Option<i64>,
     pub supports_disconnected_clients: bool,
     pub jobs: Vec<JobReport>,
     pub warnings: Vec<Warning>,

@@ -333,3 +333,96 @@ fn explain_without_a_match_is_an_error() {
         "plan-inspect: no allocation ID starts with \"zz\", and no job's task group has a placement of that name\n"
     );
 }
+
+#[test]
+fn eval_takes_a_unique_prefix_and_shows_its_id_and_priority() {
+    let (code, stdout, stderr) =
+        run(&["fixtures/evals.json", "--eval", "5f2c", "--color", "never"]);
+    assert_eq!(code, 0, "{stderr}");
+    let head: Vec<&str> = stdout.lines().take(2).collect();
+    assert_eq!(
+        head,
+        [
+            "default/web  service  version 2  evaluated at 2022-04-01T03:12:00Z (snapshot Now)",
+            "eval 5f2c1a9b (--eval), priority 70",
+        ]
+    );
+    let (_, json, _) = run(&["fixtures/evals.json", "--eval", "5f2c", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["eval_id"], "5f2c1a9b-3d4e-4f60-8a7b-9c0d1e2f3a4b");
+    assert_eq!(doc["eval_priority"], 70);
+}
+
+#[test]
+fn an_ambiguous_or_foreign_eval_is_an_error_never_a_silent_choice() {
+    let (code, stdout, stderr) = run(&["fixtures/evals.json", "--eval", "5f2"]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert_eq!(
+        stderr,
+        "plan-inspect: \"5f2\" matches 2 evaluations: 5f2c1a9b-3d4e-4f60-8a7b-9c0d1e2f3a4b (default/web), \
+         5f2d7e00-1a2b-4c3d-8e4f-5a6b7c8d9e0f (default/web); give more of the ID\n"
+    );
+    let (code, stdout, stderr) = run(&[
+        "fixtures/evals.json",
+        "--eval",
+        "5f2c",
+        "--job",
+        "cache",
+        "--detailed-exitcode",
+    ]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert_eq!(
+        stderr,
+        "plan-inspect: evaluation 5f2c1a9b-3d4e-4f60-8a7b-9c0d1e2f3a4b is of job \"default/web\", not of \
+         --job \"cache\"; drop --job, or pick an evaluation of that job\n"
+    );
+    // The same job is fine.
+    assert_eq!(
+        run(&["fixtures/evals.json", "--eval", "5f2c", "--job", "web"]).0,
+        0
+    );
+}
+
+#[test]
+fn explain_under_another_job_is_an_error_naming_both() {
+    for subject in ["web.web[2]", "32c3"] {
+        let (code, stdout, stderr) = run(&[
+            "fixtures/example.json",
+            "--explain",
+            subject,
+            "--job",
+            "api",
+        ]);
+        assert_eq!((code, stdout.as_str()), (1, ""), "{subject}");
+        assert_eq!(
+            stderr,
+            format!(
+                "plan-inspect: \"{subject}\" is of job default/web, not of --job \"api\"; drop --job to \
+                 explain it\n"
+            )
+        );
+    }
+    let (code, _, stderr) = run(&["fixtures/example.json", "--explain", "32c3", "--job", "web"]);
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
+fn a_now_before_the_snapshot_is_warned_about_on_stderr() {
+    let (code, stdout, stderr) = run(&[
+        "fixtures/evals.json",
+        "--now",
+        "2022-04-01T03:00:00Z",
+        "--color",
+        "never",
+    ]);
+    assert_eq!(code, 0);
+    assert!(!stdout.contains("warning"), "{stdout}");
+    assert_eq!(
+        stderr.replace("\n  ", " "),
+        "warning: --now 2022-04-01T03:00:00Z is earlier than the snapshot's own time 2022-04-01T03:06:00Z \
+         (the newest time recorded in it): a later snapshot cannot reconstruct earlier state, so the replay \
+         may use facts from after --now (now_before_snapshot)\n"
+    );
+    let (_, _, stderr) = run(&["fixtures/evals.json", "--now", "2022-04-01T03:12:00Z"]);
+    assert_eq!(stderr, "");
+}

@@ -16,6 +16,7 @@ struct Document {
     now: String,
     now_source: String,
     eval_id: String,
+    eval_priority: Option<i64>,
     supports_disconnected_clients: bool,
     jobs: Vec<Job>,
     warnings: Vec<Warning>,
@@ -240,17 +241,31 @@ struct DeploymentUpdate {
     status_description: String,
 }
 
+/// The fixtures that together produce every field of the schema.
+const FIXTURES: [&str; 6] = [
+    "example.json",
+    "mixed-cluster.json",
+    "rollout.json",
+    "evals.json",
+    "incidents/rolling-update-canary.json",
+    "incidents/failed-alloc-reschedule.json",
+];
+
 fn document(fixture: &str) -> Document {
+    document_with(fixture, &Options::default())
+}
+
+fn document_with(fixture: &str, options: &Options) -> Document {
     let path = format!("{}/fixtures/{fixture}", env!("CARGO_MANIFEST_DIR"));
     let snapshot = read_snapshot_from(std::fs::File::open(path).unwrap(), fixture).unwrap();
-    let json = render::json::render(&replay(&snapshot, &Options::default()).unwrap());
+    let json = render::json::render(&replay(&snapshot, options).unwrap());
     serde_json::from_str(&json)
         .unwrap_or_else(|e| panic!("{fixture}: output does not match the schema: {e}"))
 }
 
 #[test]
 fn every_fixture_matches_the_schema() {
-    for fixture in ["example.json", "rollout.json", "mixed-cluster.json"] {
+    for fixture in FIXTURES {
         let doc = document(fixture);
         assert_eq!(doc.schema_version, 1);
         assert!(!doc.jobs.is_empty());
@@ -259,7 +274,14 @@ fn every_fixture_matches_the_schema() {
 
 #[test]
 fn the_fixtures_cover_every_bucket_and_plan_entry() {
-    let docs = [document("example.json"), document("rollout.json")];
+    let with_eval = Options {
+        eval: Some("5f2c".to_string()),
+        ..Options::default()
+    };
+    let mut docs: Vec<Document> = FIXTURES.iter().map(|f| document(f)).collect();
+    docs.push(document_with("evals.json", &with_eval));
+    assert!(docs.iter().any(|d| d.eval_priority == Some(70)));
+    assert!(docs.iter().any(|d| d.eval_priority.is_none()));
     let jobs = || docs.iter().flat_map(|d| &d.jobs);
     let groups = || jobs().flat_map(|j| &j.groups);
     assert!(groups().any(|g| !g.buckets.untainted.is_empty()));
@@ -279,6 +301,11 @@ fn the_fixtures_cover_every_bucket_and_plan_entry() {
     assert!(plans().any(|p| !p.attribute_updates.is_empty()));
     assert!(plans().any(|p| !p.followup_evals.is_empty()));
     assert!(plans().any(|p| p.deployment.is_some()));
+    assert!(plans().any(|p| !p.deployment_updates.is_empty()));
+    assert!(plans().any(|p| !p.destructive_update.is_empty()));
+    assert!(groups().any(|g| !g.set_aside.is_empty()));
+    assert!(groups().any(|g| !g.reschedule_later.is_empty()));
+    assert!(groups().any(|g| !g.reschedule_now.is_empty()));
 }
 
 #[test]

@@ -91,6 +91,7 @@ fn explanation(
         changed: !fate.is_empty(),
         fate,
         steps,
+        warnings: sr.report.warnings.clone(),
     }
 }
 

@@ -630,17 +630,27 @@ fn dash_is_stdin() {
     assert_eq!(Source::from_arg("a.json"), Source::Path("a.json".into()));
 }
 
+/// A JSON object with its keys in the order given (`json!` sorts them).
+fn object(pairs: &[(&str, serde_json::Value)]) -> String {
+    let members: Vec<String> = pairs
+        .iter()
+        .map(|(k, v)| format!("{}:{v}", serde_json::Value::from(*k)))
+        .collect();
+    format!("{{{}}}", members.join(","))
+}
+
 /// A snapshot of `count` allocations, over 16 MiB so that the fast walk can
 /// neither keep it whole nor hold it in one chunk: five job versions of
 /// different sizes, tails (task states) from empty to long, keys in Nomad's
-/// order or with the job last, escapes, a null and a missing job.
+/// order or with the job last, escapes, a null and a missing job, and every
+/// top-level key the reader takes, and one it skips.
 fn big_snapshot(count: usize) -> String {
     let version = |v: usize| {
         let mut j = job("web", v as u64);
         j["Meta"] = json!({ "padding": "x".repeat(2000 * v), "quote": "a\"}{b" });
         j
     };
-    let allocs: Vec<_> = (0..count)
+    let allocs: Vec<String> = (0..count)
         .map(|i| {
             let id = format!("a{i:05}");
             let events: Vec<_> = (0..(i * 7) % 40)
@@ -651,38 +661,54 @@ fn big_snapshot(count: usize) -> String {
                 0 => serde_json::Value::Null,
                 _ => version(1 + i % 5),
             };
-            let mut a = if i % 3 == 0 {
-                json!({"ID": id, "Namespace": "default", "JobID": "web", "TaskStates": states,
-                       "TaskGroup": "web", "Name": format!("web.web[{i}]"), "NodeID": "n1",
-                       "ClientStatus": "running", "DesiredStatus": "run", "Job": job})
-            } else {
-                json!({"ID": id, "Namespace": "default", "JobID": "web", "Job": job,
-                       "TaskGroup": "web", "Name": format!("web.web[{i}]"), "NodeID": "n1",
-                       "ClientStatus": "running", "DesiredStatus": "run", "TaskStates": states})
-            };
-            if i % 101 == 0 {
-                a.as_object_mut().unwrap().remove("Job");
+            let mut pairs = vec![
+                ("ID", json!(id)),
+                ("Namespace", json!("default")),
+                ("JobID", json!("web")),
+                ("TaskStates", states),
+                ("TaskGroup", json!("web")),
+                ("Name", json!(format!("web.web[{i}]"))),
+                ("NodeID", json!("n1")),
+                ("ClientStatus", json!("running")),
+                ("DesiredStatus", json!("run")),
+                ("Job", job),
+            ];
+            if i % 3 != 0 {
+                // The job third, the task states last.
+                pairs.swap(3, 9);
             }
-            a
+            if i % 101 == 0 {
+                pairs.retain(|(k, _)| *k != "Job");
+            }
+            object(&pairs)
         })
         .collect();
-    // Every top-level key the reader takes, and one it skips.
-    let text = json!({
-        "ACLTokens": [{"SecretID": "s"}],
-        "Allocs": allocs,
-        "Allocations": [alloc("b1", version(2))],
-        "Deployments": [{"ID": "d1", "JobID": "web", "Namespace": "default", "Status": "running",
-                         "TaskGroups": {"web": {"DesiredTotal": 3}}}],
-        "EvalID": "e1",
-        "Evals": [{"ID": "e1", "JobID": "web", "Namespace": "default", "Priority": 70}],
-        "JobVersions": [version(4), version(5)],
-        "Jobs": [version(5)],
-        "Nodes": [node("n1", "ready")],
-        "Now": "2022-04-01T00:00:30Z",
-        "SnapshotMeta": [{"ID": "2-1234-1648771200000"}],
-        "SupportsDisconnectedClients": false,
-    })
-    .to_string();
+    let text = object(&[
+        ("ACLTokens", json!([{"SecretID": "s"}])),
+        ("Allocs", serde_json::Value::Null),
+        ("Allocations", json!([alloc("b1", version(2))])),
+        (
+            "Deployments",
+            json!([{"ID": "d1", "JobID": "web", "Namespace": "default", "Status": "running",
+                    "TaskGroups": {"web": {"DesiredTotal": 3}}}]),
+        ),
+        ("EvalID", json!("e1")),
+        (
+            "Evals",
+            json!([{"ID": "e1", "JobID": "web", "Namespace": "default", "Priority": 70}]),
+        ),
+        ("JobVersions", json!([version(4), version(5)])),
+        ("Jobs", json!([version(5)])),
+        ("Nodes", json!([node("n1", "ready")])),
+        ("Now", json!("2022-04-01T00:00:30Z")),
+        ("SnapshotMeta", json!([{"ID": "2-1234-1648771200000"}])),
+        ("SupportsDisconnectedClients", json!(false)),
+    ])
+    .replacen(
+        "\"Allocs\":null",
+        &format!("\"Allocs\":[{}]", allocs.join(",")),
+        1,
+    );
     assert!(text.len() > 16 << 20, "{} bytes", text.len());
     text
 }
@@ -749,4 +775,13 @@ fn a_bad_allocation_deep_in_a_large_stream_is_located() {
             .contains("at Allocs[2500]: duplicate field `Job`"),
         "{e}"
     );
+}
+
+/// The tests run the library as it ships: a dev-dependency that turned on
+/// serde_json's `preserve_order` would change every `Map` under test.
+#[test]
+fn serde_json_is_built_as_it_ships() {
+    let v: serde_json::Value = serde_json::from_str(r#"{"b": 1, "a": 2}"#).unwrap();
+    let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["a", "b"]);
 }

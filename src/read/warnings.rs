@@ -2,9 +2,13 @@
 //!
 //! A broken dump can repeat one problem millions of times; the operator needs a
 //! few examples and a count. Each code keeps the [`MAX_PER_CODE`] smallest
-//! messages (so the examples do not depend on input order) and counts the rest.
+//! messages (so the examples do not depend on input order) and counts the
+//! other distinct messages: a message given twice counts once, whether it was
+//! kept, dropped, or kept first and pushed out later.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::hash::{Hash, Hasher};
 
 use crate::warning::Warning;
 
@@ -19,15 +23,17 @@ pub(crate) struct Warnings {
 #[derive(Default)]
 struct Group {
     kept: BTreeSet<String>,
-    dropped: usize,
+    /// Hashes of the distinct messages not kept (with a fixed key, so the
+    /// count is the same on every run).
+    dropped: HashSet<u64>,
 }
 
 impl Warnings {
     pub(crate) fn push(&mut self, code: &'static str, message: String) {
         let group = self.groups.entry(code).or_default();
         if group.kept.insert(message) && group.kept.len() > MAX_PER_CODE {
-            group.kept.pop_last();
-            group.dropped += 1;
+            let out = group.kept.pop_last().expect("over the limit");
+            group.dropped.insert(fingerprint(&out));
         }
     }
 
@@ -36,15 +42,21 @@ impl Warnings {
         let mut out = Vec::new();
         for (code, group) in self.groups {
             out.extend(group.kept.into_iter().map(|m| Warning::new(code, m)));
-            if group.dropped > 0 {
+            if !group.dropped.is_empty() {
                 out.push(Warning::new(
                     code,
-                    format!("... and {} more", group.dropped),
+                    format!("... and {} more", group.dropped.len()),
                 ));
             }
         }
         out
     }
+}
+
+fn fingerprint(message: &str) -> u64 {
+    let mut h = DefaultHasher::new();
+    message.hash(&mut h);
+    h.finish()
 }
 
 #[cfg(test)]
@@ -64,5 +76,25 @@ mod tests {
         assert_eq!(a.len(), MAX_PER_CODE + 1);
         assert_eq!(a[0].message, "m00");
         assert_eq!(a[MAX_PER_CODE].message, "... and 30 more");
+    }
+
+    #[test]
+    fn a_repeated_message_counts_once_whatever_the_order() {
+        let messages: Vec<String> = (0..25).map(|i| format!("m{i:02}")).collect();
+        // The largest message twice: first, while it is still kept, and last,
+        // after it was pushed out.
+        let mut early = Warnings::default();
+        early.push("x", "m24".to_string());
+        for m in &messages {
+            early.push("x", m.clone());
+        }
+        let mut late = Warnings::default();
+        for m in &messages {
+            late.push("x", m.clone());
+        }
+        late.push("x", "m24".to_string());
+        let (early, late) = (early.finish(), late.finish());
+        assert_eq!(early, late);
+        assert_eq!(early[MAX_PER_CODE].message, "... and 5 more");
     }
 }

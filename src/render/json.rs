@@ -32,6 +32,7 @@ mod tests {
             now: Time::parse_rfc3339("2022-04-01T12:00:00Z").unwrap(),
             now_source: NowSource::Snapshot,
             eval_id: "e7b2c9d4-0000-4000-8000-0000000000e1".into(),
+            eval_priority: None,
             supports_disconnected_clients: true,
             jobs: vec![JobReport {
                 namespace: "default".into(),
@@ -64,6 +65,7 @@ mod tests {
           "now": "2022-04-01T12:00:00Z",
           "now_source": "snapshot",
           "eval_id": "e7b2c9d4-0000-4000-8000-0000000000e1",
+          "eval_priority": null,
           "supports_disconnected_clients": true,
           "jobs": [
             {

@@ -11,7 +11,7 @@
 mod fit;
 mod relative;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use comfy_table::{ContentArrangement, LineStyle, Table, TableStyle};
 use owo_colors::OwoColorize;
@@ -45,6 +45,9 @@ pub fn render(report: &Report, style: Style) -> String {
     let r = Renderer {
         style,
         now: report.now,
+        eval: report
+            .eval_priority
+            .map(|priority| (report.eval_id.clone(), priority)),
     };
     let mut out = String::new();
     let source = match report.now_source {
@@ -130,6 +133,8 @@ fn wrap(text: &str) -> String {
 struct Renderer {
     style: Style,
     now: Time,
+    /// The evaluation `--eval` replays, and its priority.
+    eval: Option<(String, i64)>,
 }
 
 impl Renderer {
@@ -212,10 +217,16 @@ impl Renderer {
             state.push_str(", stopped");
         }
         let name = format!("{}/{}", job.namespace, job.id);
-        let header = wrap(&format!(
+        let mut header = wrap(&format!(
             "{name}  {state}  version {}  evaluated at {} ({source})",
             job.version, self.now
         ));
+        if let Some((id, priority)) = &self.eval {
+            header.push_str(&wrap(&format!(
+                "eval {} (--eval), priority {priority}",
+                self.id(id)
+            )));
+        }
         let mut out = format!("{}{}", self.bold(&name), &header[name.len()..]);
         self.desired_changes(&mut out, job);
         self.buckets(&mut out, job);
@@ -323,6 +334,7 @@ impl Renderer {
         ]);
         let mut rows = 0;
         for g in &job.groups {
+            let rescheduling = Rescheduling::of(g);
             for (bucket, e) in all_entries(g) {
                 rows += 1;
                 t.add_row(vec![
@@ -332,7 +344,7 @@ impl Renderer {
                     e.node_status.as_deref().unwrap_or("gc'd").to_string(),
                     e.client_status.to_string(),
                     self.paint_bucket(bucket),
-                    self.reason(g, e),
+                    self.reason(&rescheduling, e),
                 ]);
             }
             for (set, e) in system_entries(g) {
@@ -378,13 +390,13 @@ impl Renderer {
     }
 
     /// The bucket reason, with what the reschedule filters decided.
-    fn reason(&self, g: &GroupReport, e: &BucketEntry) -> String {
+    fn reason(&self, rescheduling: &Rescheduling<'_>, e: &BucketEntry) -> String {
         let mut reason = self.times_in(&e.reason);
-        if g.reschedule_now.contains(&e.id) {
+        if rescheduling.now.contains(e.id.as_str()) {
             reason.push_str("; reschedule now");
-        } else if let Some(later) = g.reschedule_later.iter().find(|l| l.id == e.id) {
-            let at = if self.style.verbose { "at " } else { "" };
-            reason.push_str(&format!("; reschedule {at}{}", self.time(later.at)));
+        } else if let Some(&at) = rescheduling.later.get(e.id.as_str()) {
+            let word = if self.style.verbose { "at " } else { "" };
+            reason.push_str(&format!("; reschedule {word}{}", self.time(at)));
         }
         reason
     }
@@ -565,6 +577,26 @@ impl Renderer {
     }
 }
 
+/// A group's reschedule decisions by allocation ID, looked up once per row:
+/// half of a large group may be failed, so a scan per row would be quadratic.
+struct Rescheduling<'g> {
+    now: HashSet<&'g str>,
+    later: HashMap<&'g str, Time>,
+}
+
+impl<'g> Rescheduling<'g> {
+    fn of(g: &'g GroupReport) -> Self {
+        Rescheduling {
+            now: g.reschedule_now.iter().map(String::as_str).collect(),
+            later: g
+                .reschedule_later
+                .iter()
+                .map(|l| (l.id.as_str(), l.at))
+                .collect(),
+        }
+    }
+}
+
 /// Every bucket entry of a group with its bucket, bucket by bucket.
 /// A system job's allocations by the set of the system scheduler's diff.
 fn system_entries(g: &GroupReport) -> impl Iterator<Item = (&'static str, &BucketEntry)> {
@@ -606,6 +638,7 @@ mod tests {
                 verbose,
             },
             now: Time::parse_rfc3339("2022-04-01T12:00:00Z").unwrap(),
+            eval: None,
         }
     }
 

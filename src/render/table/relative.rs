@@ -12,7 +12,7 @@ pub(super) fn time(t: Time, now: Time) -> String {
     match round_seconds(t.sub(now)) {
         0 => "now".to_string(),
         d if d > 0 => format!("in {}", compact_duration(d)),
-        d => format!("{} ago", compact_duration(-d)),
+        d => format!("{} ago", compact_duration(d.saturating_neg())),
     }
 }
 
@@ -95,6 +95,9 @@ mod tests {
         assert_eq!(at("2022-04-01T12:00:00.4Z"), "now");
         assert_eq!(at("2022-04-01T11:59:59.5Z"), "1s ago");
         assert_eq!(at("0001-01-01T00:00:00Z"), "0001-01-01T00:00:00Z");
+        // Beyond a Duration: Sub saturates, and the distance does not overflow.
+        assert_eq!(at("0001-01-01T00:00:01Z"), "2562047h47m16s ago");
+        assert_eq!(at("9999-01-01T00:00:00Z"), "in 2562047h47m16s");
     }
 
     #[test]

@@ -108,6 +108,7 @@ fn renderer(verbose: bool) -> Renderer {
             verbose,
         },
         now: now(),
+        eval: None,
     }
 }
 
@@ -126,6 +127,7 @@ fn report(jobs: Vec<JobReport>, warnings: Vec<Warning>) -> Report {
         now: now(),
         now_source: NowSource::Flag,
         eval_id: EVAL.into(),
+        eval_priority: None,
         supports_disconnected_clients: true,
         jobs,
         warnings,
@@ -347,17 +349,26 @@ fn new_deployment_and_deployment_updates() {
 }
 
 #[test]
-fn warnings_then_nothing_to_do() {
+fn nothing_to_do() {
     let mut quiet = job();
     quiet.groups.clear();
-    let warning = Warning::new(
+    let text = render(&report(vec![quiet], Vec::new()), Style::default());
+    assert_snapshot!(text, @"Nothing to do: 1 job evaluated at 2022-04-01T12:00:00Z (--now); no allocation changes.");
+}
+
+#[test]
+fn warnings_wrap_as_paragraphs() {
+    let long = Warning::new(
+        "alloc_without_job",
+        "allocation 6b1f7c4e embeds no job; using the current version 3 of job \"web\" in namespace \"default\" from Jobs",
+    );
+    let short = Warning::new(
         "absent_node",
         "2 allocations are on nodes absent from the snapshot",
     );
-    let text = render(&report(vec![quiet], vec![warning]), Style::default());
-    assert_snapshot!(text.trim_start(), @r"
+    assert_snapshot!(warnings(&[long, short], false), @r#"
+    warning: allocation 6b1f7c4e embeds no job; using the current version 3 of job "web" in namespace
+      "default" from Jobs (alloc_without_job)
     warning: 2 allocations are on nodes absent from the snapshot (absent_node)
-
-    Nothing to do: 1 job evaluated at 2022-04-01T12:00:00Z (--now); no allocation changes.
-    ");
+    "#);
 }
