@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::reconciler::DesiredChanges;
+use crate::reconciler::{ByBucket, DesiredChanges};
 use crate::time::Time;
 use crate::warning::Warning;
 
@@ -78,16 +78,8 @@ pub struct GroupReport {
     pub desired_changes: DesiredChanges,
 }
 
-/// The six sets of `filterByTainted`.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct Buckets {
-    pub untainted: Vec<BucketEntry>,
-    pub migrate: Vec<BucketEntry>,
-    pub lost: Vec<BucketEntry>,
-    pub disconnecting: Vec<BucketEntry>,
-    pub reconnecting: Vec<BucketEntry>,
-    pub ignore: Vec<BucketEntry>,
-}
+/// The sets of `filterByTainted`, one key per bucket, every key present.
+pub type Buckets = ByBucket<Vec<BucketEntry>>;
 
 /// One allocation in a bucket.
 #[derive(Clone, Debug, Serialize)]

@@ -49,14 +49,8 @@ fn unlimited(delay: Duration, function: &str, max_delay: Duration) -> Reschedule
 fn buckets_by_id(r: &JobReport, group: &str) -> HashMap<String, &'static str> {
     let b: &Buckets = &common::group(r, group).buckets;
     let mut out = HashMap::new();
-    for (name, set) in [
-        ("untainted", &b.untainted),
-        ("migrate", &b.migrate),
-        ("lost", &b.lost),
-        ("disconnecting", &b.disconnecting),
-        ("reconnecting", &b.reconnecting),
-        ("ignore", &b.ignore),
-    ] {
+    for (bucket, set) in b.iter() {
+        let name = bucket.as_str();
         for e in set {
             assert!(
                 out.insert(e.id.clone(), name).is_none(),

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use plan_inspect::model::*;
 use plan_inspect::reconciler::{
-    AllocSet, Bitmap, Release, Rules, TaintContext, TaintedNodes, TaintedSets,
+    AllocSet, Bitmap, Bucket, Release, Rules, TaintContext, TaintedNodes, TaintedSets,
 };
 use plan_inspect::time::{SECOND, Time};
 
@@ -141,12 +141,12 @@ fn ids(l: &[&str]) -> Vec<String> {
 fn got(s: &TaintedSets) -> Sets {
     let f = |set: &AllocSet| set.ids().map(String::from).collect();
     Sets {
-        untainted: f(&s.untainted),
-        migrate: f(&s.migrate),
-        lost: f(&s.lost),
-        disconnecting: f(&s.disconnecting),
-        reconnecting: f(&s.reconnecting),
-        ignore: f(&s.ignore),
+        untainted: f(&s[Bucket::Untainted]),
+        migrate: f(&s[Bucket::Migrate]),
+        lost: f(&s[Bucket::Lost]),
+        disconnecting: f(&s[Bucket::Disconnecting]),
+        reconnecting: f(&s[Bucket::Reconnecting]),
+        ignore: f(&s[Bucket::Ignore]),
     }
 }
 

@@ -2,9 +2,7 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
-
-use super::{AllocSet, Rules};
+use super::{AllocSet, Bucket, ByBucket, Rules};
 use crate::model::{Allocation, Node, node_status, status};
 use crate::time::Time;
 
@@ -39,67 +37,15 @@ pub fn tainted_nodes<'a>(
         .collect()
 }
 
-/// The six sets of `filterByTainted`, in the order of [`TaintedSets`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Bucket {
-    Untainted,
-    Migrate,
-    Lost,
-    Disconnecting,
-    Reconnecting,
-    Ignore,
-}
-
-impl Bucket {
-    pub const ALL: [Bucket; 6] = [
-        Bucket::Untainted,
-        Bucket::Migrate,
-        Bucket::Lost,
-        Bucket::Disconnecting,
-        Bucket::Reconnecting,
-        Bucket::Ignore,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Bucket::Untainted => "untainted",
-            Bucket::Migrate => "migrate",
-            Bucket::Lost => "lost",
-            Bucket::Disconnecting => "disconnecting",
-            Bucket::Reconnecting => "reconnecting",
-            Bucket::Ignore => "ignore",
-        }
-    }
-}
-
 /// The result of `filterByTainted`, one set per bucket.
-#[derive(Clone, Debug, Default)]
-pub struct TaintedSets<'a> {
-    pub untainted: AllocSet<'a>,
-    pub migrate: AllocSet<'a>,
-    pub lost: AllocSet<'a>,
-    pub disconnecting: AllocSet<'a>,
-    pub reconnecting: AllocSet<'a>,
-    pub ignore: AllocSet<'a>,
-}
+pub type TaintedSets<'a> = ByBucket<AllocSet<'a>>;
 
-impl<'a> TaintedSets<'a> {
-    /// The set of bucket `b`.
-    pub fn get(&self, b: Bucket) -> &AllocSet<'a> {
-        match b {
-            Bucket::Untainted => &self.untainted,
-            Bucket::Migrate => &self.migrate,
-            Bucket::Lost => &self.lost,
-            Bucket::Disconnecting => &self.disconnecting,
-            Bucket::Reconnecting => &self.reconnecting,
-            Bucket::Ignore => &self.ignore,
-        }
-    }
-
+impl TaintedSets<'_> {
     /// The bucket holding the allocation `id`, if any.
     pub fn bucket_of(&self, id: &str) -> Option<Bucket> {
-        Bucket::ALL.into_iter().find(|&b| self.get(b).contains(id))
+        self.iter()
+            .find(|(_, set)| set.contains(id))
+            .map(|(b, _)| b)
     }
 }
 
@@ -114,22 +60,7 @@ pub struct TaintContext<'t, 'a> {
 impl<'a> AllocSet<'a> {
     /// `filterByTainted`.
     pub fn filter_by_tainted(&self, ctx: TaintContext<'_, 'a>) -> TaintedSets<'a> {
-        let [
-            untainted,
-            migrate,
-            lost,
-            disconnecting,
-            reconnecting,
-            ignore,
-        ] = self.split(|a| Some(classify(a, ctx) as usize));
-        TaintedSets {
-            untainted,
-            migrate,
-            lost,
-            disconnecting,
-            reconnecting,
-            ignore,
-        }
+        ByBucket::from(self.split(|a| Some(classify(a, ctx) as usize)))
     }
 }
 

@@ -32,14 +32,7 @@ impl<'r> EntryMaker<'r> {
     }
 
     pub fn buckets(&mut self, sets: &TaintedSets<'r>) -> Buckets {
-        Buckets {
-            untainted: self.entries(&sets.untainted),
-            migrate: self.entries(&sets.migrate),
-            lost: self.entries(&sets.lost),
-            disconnecting: self.entries(&sets.disconnecting),
-            reconnecting: self.entries(&sets.reconnecting),
-            ignore: self.entries(&sets.ignore),
-        }
+        sets.map(|set| self.entries(set))
     }
 
     fn entries(&mut self, set: &AllocSet<'r>) -> Vec<BucketEntry> {

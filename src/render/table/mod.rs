@@ -125,12 +125,9 @@ fn is_quiet(job: &JobReport) -> bool {
         && p.deployment.is_none()
         && p.deployment_updates.is_empty()
         && job.groups.iter().all(|g| {
-            let b = &g.buckets;
-            b.migrate.is_empty()
-                && b.lost.is_empty()
-                && b.disconnecting.is_empty()
-                && b.reconnecting.is_empty()
-                && b.ignore.is_empty()
+            g.buckets
+                .iter()
+                .all(|(b, entries)| !b.is_tainted() || entries.is_empty())
                 && g.reschedule_now.is_empty()
                 && g.reschedule_later.is_empty()
         })
@@ -546,17 +543,9 @@ impl Renderer {
 
 /// Every bucket entry of a group with its bucket, bucket by bucket.
 fn all_entries(g: &GroupReport) -> impl Iterator<Item = (Bucket, &BucketEntry)> {
-    let b = &g.buckets;
-    [
-        (Bucket::Untainted, &b.untainted),
-        (Bucket::Migrate, &b.migrate),
-        (Bucket::Lost, &b.lost),
-        (Bucket::Disconnecting, &b.disconnecting),
-        (Bucket::Reconnecting, &b.reconnecting),
-        (Bucket::Ignore, &b.ignore),
-    ]
-    .into_iter()
-    .flat_map(|(bucket, entries)| entries.iter().map(move |e| (bucket, e)))
+    g.buckets
+        .iter()
+        .flat_map(|(bucket, entries)| entries.iter().map(move |e| (bucket, e)))
 }
 
 #[cfg(test)]
