@@ -72,7 +72,7 @@ fn bucket_of(r: &JobReport, id: &str) -> &'static str {
 
 /// The desired changes of group "web".
 fn web_changes(r: &JobReport) -> DesiredChanges {
-    group(r, "web").desired_changes.clone()
+    group(r, "web").desired_changes.reconciler.clone()
 }
 
 /// `(alloc_id, description, client_status)` of every stop, sorted.
@@ -1981,11 +1981,11 @@ fn ignore_counts_reconnect_updates_of_earlier_groups() {
     let r = c.replay_job(JOB);
     assert_eq!(r.plan.reconnect_updates.len(), 1);
     assert_eq!(
-        group(&r, "a").desired_changes,
+        group(&r, "a").desired_changes.reconciler,
         DesiredChanges { ignore: 1, ..dc() }
     );
     assert_eq!(
-        group(&r, "b").desired_changes,
+        group(&r, "b").desired_changes.reconciler,
         DesiredChanges { ignore: 3, ..dc() }
     );
 }

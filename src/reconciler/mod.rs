@@ -8,6 +8,7 @@
 
 mod alloc_set;
 mod bucket;
+mod bucket_reason;
 mod canary;
 mod deployment;
 mod followup;
@@ -23,6 +24,7 @@ mod trace;
 
 pub use alloc_set::AllocSet;
 pub use bucket::{Bucket, ByBucket};
+pub use bucket_reason::{BucketReason, ReasonKind, ReasonNode, ReasonTimes};
 pub use name_index::{Bitmap, NameIndex, alloc_name};
 pub use reconnect_decision::{ReconnectDecision, ReconnectVerdict};
 pub use reschedule::{
@@ -31,8 +33,8 @@ pub use reschedule::{
 pub use results::*;
 pub use rules::{Release, Rules};
 pub use tainted::{
-    ReasonKind, TaintContext, TaintRule, TaintedNodes, TaintedSets, classify, classify_rule,
-    classify_rule_with, node_desc, reason, reason_beyond_node, tainted_nodes,
+    TaintContext, TaintRule, TaintedNodes, TaintedSets, classify, classify_rule,
+    classify_rule_with, reason, tainted_nodes,
 };
 pub use trace::{GroupTrace, PlacementBasis, UpdateSplit};
 

@@ -115,7 +115,7 @@ pub fn assert_results(job: &JobReport, expect: Expect, desired: &[(&str, Desired
     assert_eq!(got, expect, "plan sizes");
     for (name, changes) in desired {
         assert_eq!(
-            &group(job, name).desired_changes,
+            &group(job, name).desired_changes.reconciler,
             changes,
             "desired changes of {name}"
         );
