@@ -7,12 +7,16 @@
 //! groups) are shared `Arc<str>`s, and the scheduler's fixed texts are
 //! `&'static str`: a report on a million allocations holds no copy of them.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::ops::Deref;
 use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::reconciler::DesiredChanges;
+use crate::reconciler::{
+    BucketReason, ByBucket, DesiredChanges, ReasonNode, ReasonTimes, TaintRule,
+};
 use crate::time::Time;
 use crate::warning::Warning;
 
@@ -78,7 +82,7 @@ pub struct GroupReport {
     pub set_aside: Vec<SetAsideEntry>,
     pub reschedule_now: Vec<String>,
     pub reschedule_later: Vec<RescheduleLater>,
-    pub desired_changes: DesiredChanges,
+    pub desired_changes: GroupChanges,
     /// System and sysbatch jobs only: the system scheduler's diff, which
     /// takes the place of the buckets (those stay empty).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -105,16 +109,36 @@ pub struct FilteredNode {
     pub reason: String,
 }
 
-/// The six sets of `filterByTainted`.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct Buckets {
-    pub untainted: Vec<BucketEntry>,
-    pub migrate: Vec<BucketEntry>,
-    pub lost: Vec<BucketEntry>,
-    pub disconnecting: Vec<BucketEntry>,
-    pub reconnecting: Vec<BucketEntry>,
-    pub ignore: Vec<BucketEntry>,
+/// A group's counts: the reconciler's `DesiredUpdates`, and the counts of
+/// the plan's entries that Nomad 1.3 does not keep there (later releases
+/// count them in `DesiredUpdates` too).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct GroupChanges {
+    #[serde(flatten)]
+    pub reconciler: DesiredChanges,
+    /// Disconnect updates of the group's allocations.
+    #[serde(skip)]
+    pub disconnect: u64,
+    /// Reconnect updates of the group's allocations.
+    #[serde(skip)]
+    pub reconnect: u64,
+    /// Failed allocations rescheduled now.
+    #[serde(skip)]
+    pub reschedule_now: u64,
+    /// Failed allocations rescheduled by a follow-up evaluation.
+    #[serde(skip)]
+    pub reschedule_later: u64,
 }
+
+impl Deref for GroupChanges {
+    type Target = DesiredChanges;
+    fn deref(&self) -> &DesiredChanges {
+        &self.reconciler
+    }
+}
+
+/// The sets of `filterByTainted`, one key per bucket, every key present.
+pub type Buckets = ByBucket<Vec<BucketEntry>>;
 
 /// One allocation in a bucket.
 #[derive(Clone, Debug, Serialize)]
@@ -126,7 +150,45 @@ pub struct BucketEntry {
     pub node_status: Option<Arc<str>>,
     pub client_status: Arc<str>,
     pub desired_status: Arc<str>,
+    /// The facts below as one sentence with exact times
+    /// ([`BucketReason::exact`]).
     pub reason: Arc<str>,
+    /// The check of `filterByTainted` that chose the bucket; none in a
+    /// system job's diff, which `filterByTainted` does not decide.
+    #[serde(skip)]
+    pub rule: Option<TaintRule>,
+    /// The node carries a drain strategy.
+    #[serde(skip)]
+    pub node_draining: bool,
+    /// The times the rule looked at, for rules of
+    /// [`ReasonKind::Times`](crate::reconciler::ReasonKind::Times).
+    #[serde(skip)]
+    pub times: Option<Box<ReasonTimes>>,
+}
+
+impl BucketEntry {
+    /// The facts behind the entry's bucket, when `filterByTainted` chose it.
+    pub fn facts(&self) -> Option<BucketReason<'_>> {
+        Some(BucketReason {
+            rule: self.rule?,
+            node: ReasonNode {
+                status: self.node_status.as_deref(),
+                draining: self.node_draining,
+            },
+            client_status: &self.client_status,
+            desired_status: &self.desired_status,
+            times: self.times.as_deref().copied().unwrap_or_default(),
+        })
+    }
+
+    /// The reason with its times written by `time`; `reason` itself when it
+    /// names no time.
+    pub fn reason_with(&self, time: impl Fn(Time) -> String) -> Cow<'_, str> {
+        match self.facts().filter(|_| self.times.is_some()) {
+            Some(facts) => Cow::Owned(facts.sentence(time)),
+            None => Cow::Borrowed(&self.reason),
+        }
+    }
 }
 
 /// An allocation removed before `filterByTainted`.

@@ -775,9 +775,11 @@ fn expired(tc: DiscoCase) -> bool {
     disco_alloc(&tc, now()).expired(now().add(tc.elapsed))
 }
 
-/// `Reconnected` with the reconnect event at `now() + elapsed`.
+/// `Reconnected` with the reconnect event at `now() + elapsed`, as Nomad's
+/// pair (reconnected, expired).
 fn reconnected(tc: DiscoCase) -> (bool, bool) {
-    disco_alloc(&tc, now().add(tc.elapsed)).reconnected()
+    let r = disco_alloc(&tc, now().add(tc.elapsed)).reconnected();
+    (r != Reconnection::None, r == Reconnection::AfterExpiry)
 }
 
 fn five_s() -> Option<Duration> {

@@ -10,9 +10,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use plan_inspect::model::*;
-use plan_inspect::reconciler::{DesiredChanges, desc, trigger};
+use plan_inspect::reconciler::{Bucket, DesiredChanges, desc, trigger};
 use plan_inspect::replay::{Options, replay};
-use plan_inspect::report::{BucketEntry, Buckets, JobReport};
+use plan_inspect::report::JobReport;
 use plan_inspect::time::{Duration, SECOND};
 
 use crate::common::*;
@@ -250,8 +250,8 @@ fn reconnected(r: &JobReport) -> Vec<String> {
 }
 
 /// The IDs in one bucket of group "web".
-fn bucket(r: &JobReport, pick: fn(&Buckets) -> &Vec<BucketEntry>) -> Vec<String> {
-    sorted(pick(&group(r, "web").buckets).iter().map(|e| e.id.clone()))
+fn bucket(r: &JobReport, b: Bucket) -> Vec<String> {
+    sorted(group(r, "web").buckets[b].iter().map(|e| e.id.clone()))
 }
 
 fn stopped(r: &JobReport) -> Vec<String> {
@@ -303,7 +303,7 @@ fn test_reconciler_disconnected_client_resume_original_and_stop_replacement() {
     });
     assert_eq!(reconnected(&r), sorted(disconnected.clone()));
     assert_eq!(stopped(&r), sorted(replacements));
-    assert_eq!(bucket(&r, |b| &b.reconnecting), sorted(disconnected));
+    assert_eq!(bucket(&r, Bucket::Reconnecting), sorted(disconnected));
 }
 
 /// TestReconciler_Disconnected_Client, case "stop-original-with-lower-node-score"
@@ -330,7 +330,7 @@ fn test_reconciler_disconnected_client_stop_original_with_lower_node_score() {
         ..Case::default()
     });
     assert_eq!(
-        bucket(&r, |b| &b.reconnecting),
+        bucket(&r, Bucket::Reconnecting),
         sorted(disconnected.clone())
     );
     assert_eq!(stopped(&r), sorted(disconnected));
@@ -529,7 +529,7 @@ fn test_reconciler_disconnected_client_stop_expired_allocs() {
         stop_desc: Some((desc::LOST, Some(status::LOST))),
         ..Case::default()
     });
-    assert_eq!(bucket(&r, |b| &b.lost), sorted(disconnected.clone()));
+    assert_eq!(bucket(&r, Bucket::Lost), sorted(disconnected.clone()));
     assert_eq!(stopped(&r), sorted(disconnected));
 }
 
@@ -556,7 +556,7 @@ fn test_reconciler_disconnected_client_replace_allocs_on_disconnected_node() {
         ..Case::default()
     });
     assert_eq!(
-        bucket(&r, |b| &b.disconnecting),
+        bucket(&r, Bucket::Disconnecting),
         sorted(disconnected.clone())
     );
     assert_disconnect_updates(&r, &disconnected, now());

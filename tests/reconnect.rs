@@ -216,11 +216,11 @@ fn ignore_counts_reconnect_updates_of_earlier_groups() {
     let r = c.replay_job(JOB);
     assert_eq!(r.plan.reconnect_updates.len(), 1);
     assert_eq!(
-        group(&r, "a").desired_changes,
+        group(&r, "a").desired_changes.reconciler,
         DesiredChanges { ignore: 1, ..dc() }
     );
     assert_eq!(
-        group(&r, "b").desired_changes,
+        group(&r, "b").desired_changes.reconciler,
         DesiredChanges { ignore: 3, ..dc() }
     );
 }

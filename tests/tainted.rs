@@ -11,7 +11,8 @@ use std::sync::Arc;
 
 use plan_inspect::model::*;
 use plan_inspect::reconciler::{
-    AllocSet, Bitmap, DesiredChanges, Release, Rules, TaintContext, TaintedNodes, TaintedSets, desc,
+    AllocSet, Bitmap, Bucket, DesiredChanges, Release, Rules, TaintContext, TaintedNodes,
+    TaintedSets, desc,
 };
 use plan_inspect::time::{Duration, SECOND, Time};
 use serde_json::json;
@@ -347,12 +348,12 @@ fn ids(l: &[&str]) -> Vec<String> {
 fn got(s: &TaintedSets) -> Sets {
     let f = |set: &AllocSet| set.ids().map(String::from).collect();
     Sets {
-        untainted: f(&s.untainted),
-        migrate: f(&s.migrate),
-        lost: f(&s.lost),
-        disconnecting: f(&s.disconnecting),
-        reconnecting: f(&s.reconnecting),
-        ignore: f(&s.ignore),
+        untainted: f(&s[Bucket::Untainted]),
+        migrate: f(&s[Bucket::Migrate]),
+        lost: f(&s[Bucket::Lost]),
+        disconnecting: f(&s[Bucket::Disconnecting]),
+        reconnecting: f(&s[Bucket::Reconnecting]),
+        ignore: f(&s[Bucket::Ignore]),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The steps the reconciler took for one existing allocation.
 
 use super::{Explanation, Step, Subject, SubjectKind, at, yes_no};
-use crate::model::{Allocation, DelayBase, DelaySteps, ReschedulePolicy};
+use crate::model::{Allocation, DelayBase, DelaySteps, Reconnection, ReschedulePolicy};
 use crate::reconciler::{
     Bucket, GroupTrace, ReconnectDecision, TaintRule, classify_rule, reason, should_filter,
 };
@@ -222,7 +222,7 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
     };
     let conclusion = match alloc.last_reconnect() {
         Some(t) => {
-            let (_, late) = alloc.reconnected();
+            let late = alloc.reconnected() == Reconnection::AfterExpiry;
             step = step
                 .fact("reconnect event", at(t, now))
                 .fact("expired at reconnect", yes_no(late));

@@ -391,12 +391,13 @@ impl Allocation {
 
     /// `Reconnected`: whether a reconnect event exists, and whether the
     /// allocation had already expired at that event.
-    pub fn reconnected(&self) -> (bool, bool) {
+    pub fn reconnected(&self) -> Reconnection {
         match self.last_reconnect() {
             // Go's zero check applies to the Unix-epoch event time too only
             // when it equals year 1, which an int64 cannot; so any event counts.
-            Some(t) => (true, self.expired(t)),
-            None => (false, false),
+            Some(t) if self.expired(t) => Reconnection::AfterExpiry,
+            Some(_) => Reconnection::InTime,
+            None => Reconnection::None,
         }
     }
 
@@ -598,6 +599,18 @@ impl Allocation {
                 .wrapping_add(kill),
         )
     }
+}
+
+/// Whether an allocation's client reconnected (`Reconnected`), and whether
+/// the allocation had expired by then.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reconnection {
+    /// No reconnect event.
+    None,
+    /// Reconnected before `max_client_disconnect` expired.
+    InTime,
+    /// Reconnected after it expired.
+    AfterExpiry,
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ mod value;
 
 pub use alloc::{
     AllocDeploymentStatus, AllocMetric, AllocState, AllocStateField, Allocation, DelayBase,
-    DelaySteps, DesiredTransition, NodeScoreMeta, RescheduleEvent, RescheduleTracker,
+    DelaySteps, DesiredTransition, NodeScoreMeta, Reconnection, RescheduleEvent, RescheduleTracker,
     TASK_CLIENT_RECONNECTED, TaskEvent, TaskState, status,
 };
 pub use connect::{

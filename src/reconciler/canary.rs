@@ -3,7 +3,8 @@
 use std::borrow::Cow;
 
 use super::{
-    AllocSet, DesiredChanges, GroupTrace, NameIndex, PlaceResult, Reconciler, SetAside, desc,
+    AllocSet, Bucket, DesiredChanges, GroupTrace, NameIndex, PlaceResult, Reconciler, SetAside,
+    desc,
 };
 use crate::model::{DeploymentState, TaskGroup};
 
@@ -50,17 +51,19 @@ impl<'a> Reconciler<'a, '_> {
             .flat_map(|s| s.placed_canaries.iter().cloned())
             .collect();
         let canaries = all.from_keys(&canary_ids);
-        let sets = canaries.filter_by_tainted(self.taint_ctx());
-        self.mark_stop(&sets.migrate, None, desc::MIGRATING);
-        self.mark_stop(&sets.lost, Some("lost"), desc::LOST);
+        let mut sets = canaries.filter_by_tainted(self.taint_ctx());
+        self.mark_stop(&sets[Bucket::Migrate], None, desc::MIGRATING);
+        self.mark_stop(&sets[Bucket::Lost], Some("lost"), desc::LOST);
+        trace.set_aside.extend(
+            sets[Bucket::Migrate]
+                .iter()
+                .map(|a| (a, SetAside::CanaryMigrating)),
+        );
         trace
             .set_aside
-            .extend(sets.migrate.iter().map(|a| (a, SetAside::CanaryMigrating)));
-        trace
-            .set_aside
-            .extend(sets.lost.iter().map(|a| (a, SetAside::CanaryLost)));
-        all = all.difference(&[&sets.migrate, &sets.lost]);
-        (sets.untainted, all)
+            .extend(sets[Bucket::Lost].iter().map(|a| (a, SetAside::CanaryLost)));
+        all = all.difference(&[&sets[Bucket::Migrate], &sets[Bucket::Lost]]);
+        (std::mem::take(&mut sets[Bucket::Untainted]), all)
     }
 
     /// `computeCanaries`: sets the desired canaries and, unless the

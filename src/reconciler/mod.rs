@@ -7,6 +7,8 @@
 //! itself could take, so every result here is one Nomad could produce.
 
 mod alloc_set;
+mod bucket;
+mod bucket_reason;
 mod canary;
 mod deployment;
 mod followup;
@@ -21,6 +23,8 @@ mod tainted;
 mod trace;
 
 pub use alloc_set::AllocSet;
+pub use bucket::{Bucket, ByBucket};
+pub use bucket_reason::{BucketReason, ReasonKind, ReasonNode, ReasonTimes};
 pub use name_index::{Bitmap, NameIndex, alloc_name};
 pub use reconnect_decision::{ReconnectDecision, ReconnectVerdict};
 pub use reschedule::{
@@ -29,8 +33,8 @@ pub use reschedule::{
 pub use results::*;
 pub use rules::{Release, Rules};
 pub use tainted::{
-    Bucket, ReasonKind, TaintContext, TaintRule, TaintedNodes, TaintedSets, classify,
-    classify_rule, classify_rule_with, node_desc, reason, reason_beyond_node, tainted_nodes,
+    TaintContext, TaintRule, TaintedNodes, TaintedSets, classify, classify_rule,
+    classify_rule_with, reason, tainted_nodes,
 };
 pub use trace::{GroupTrace, PlacementBasis, UpdateSplit};
 
@@ -233,11 +237,13 @@ impl<'a, 'f> Reconciler<'a, 'f> {
     /// yet counts them all as stopped, as Nomad does.
     fn filter_and_stop_all(&mut self, group: &str, set: &AllocSet<'a>) -> u64 {
         let sets = self.group_buckets(group, set);
-        self.mark_stop(&sets.untainted, None, desc::NOT_NEEDED);
-        self.mark_stop(&sets.migrate, None, desc::NOT_NEEDED);
-        self.mark_stop(&sets.lost, Some("lost"), desc::LOST);
-        self.mark_stop(&sets.disconnecting, None, desc::NOT_NEEDED);
-        self.mark_stop(&sets.reconnecting, None, desc::NOT_NEEDED);
+        for (bucket, set) in sets.iter() {
+            match bucket {
+                Bucket::Ignore => {}
+                Bucket::Lost => self.mark_stop(set, Some("lost"), desc::LOST),
+                _ => self.mark_stop(set, None, desc::NOT_NEEDED),
+            }
+        }
         self.groups.entry(group.to_string()).or_default().buckets = sets;
         set.len() as u64
     }
@@ -311,11 +317,11 @@ impl<'a, 'f> Reconciler<'a, 'f> {
         let (canaries, all) = self.cancel_unneeded_canaries(all, &mut changes, &mut trace);
 
         let sets = self.group_buckets(group, &all);
-        changes.ignore += sets.ignore.len() as u64;
+        changes.ignore += sets[Bucket::Ignore].len() as u64;
         // `computeStop` takes allocations out of these two.
-        let mut migrate = sets.migrate.clone();
-        let mut reconnecting = sets.reconnecting.clone();
-        let (lost, disconnecting) = (&sets.lost, &sets.disconnecting);
+        let mut migrate = sets[Bucket::Migrate].clone();
+        let mut reconnecting = sets[Bucket::Reconnecting].clone();
+        let (lost, disconnecting) = (&sets[Bucket::Lost], &sets[Bucket::Disconnecting]);
 
         let rctx = RescheduleContext {
             rules: self.input.rules,
@@ -328,7 +334,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             untainted,
             now: reschedule_now,
             later: reschedule_later,
-        } = sets.untainted.filter_by_rescheduleable(rctx, false);
+        } = sets[Bucket::Untainted].filter_by_rescheduleable(rctx, false);
         let reschedule_disconnecting = disconnecting.filter_by_rescheduleable(rctx, true).now;
         let reschedule_now = reschedule_now.union(&[&reschedule_disconnecting]);
 

@@ -2,10 +2,8 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
-
-use super::{AllocSet, Rules};
-use crate::model::{Allocation, Node, node_status, status};
+use super::{AllocSet, Bucket, BucketReason, ByBucket, Rules};
+use crate::model::{Allocation, Node, Reconnection, node_status, status};
 use crate::time::Time;
 
 /// Nodes whose allocations need attention, by ID; `None` is a node the
@@ -39,67 +37,15 @@ pub fn tainted_nodes<'a>(
         .collect()
 }
 
-/// The six sets of `filterByTainted`, in the order of [`TaintedSets`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Bucket {
-    Untainted,
-    Migrate,
-    Lost,
-    Disconnecting,
-    Reconnecting,
-    Ignore,
-}
-
-impl Bucket {
-    pub const ALL: [Bucket; 6] = [
-        Bucket::Untainted,
-        Bucket::Migrate,
-        Bucket::Lost,
-        Bucket::Disconnecting,
-        Bucket::Reconnecting,
-        Bucket::Ignore,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Bucket::Untainted => "untainted",
-            Bucket::Migrate => "migrate",
-            Bucket::Lost => "lost",
-            Bucket::Disconnecting => "disconnecting",
-            Bucket::Reconnecting => "reconnecting",
-            Bucket::Ignore => "ignore",
-        }
-    }
-}
-
 /// The result of `filterByTainted`, one set per bucket.
-#[derive(Clone, Debug, Default)]
-pub struct TaintedSets<'a> {
-    pub untainted: AllocSet<'a>,
-    pub migrate: AllocSet<'a>,
-    pub lost: AllocSet<'a>,
-    pub disconnecting: AllocSet<'a>,
-    pub reconnecting: AllocSet<'a>,
-    pub ignore: AllocSet<'a>,
-}
+pub type TaintedSets<'a> = ByBucket<AllocSet<'a>>;
 
-impl<'a> TaintedSets<'a> {
-    /// The set of bucket `b`.
-    pub fn get(&self, b: Bucket) -> &AllocSet<'a> {
-        match b {
-            Bucket::Untainted => &self.untainted,
-            Bucket::Migrate => &self.migrate,
-            Bucket::Lost => &self.lost,
-            Bucket::Disconnecting => &self.disconnecting,
-            Bucket::Reconnecting => &self.reconnecting,
-            Bucket::Ignore => &self.ignore,
-        }
-    }
-
+impl TaintedSets<'_> {
     /// The bucket holding the allocation `id`, if any.
     pub fn bucket_of(&self, id: &str) -> Option<Bucket> {
-        Bucket::ALL.into_iter().find(|&b| self.get(b).contains(id))
+        self.iter()
+            .find(|(_, set)| set.contains(id))
+            .map(|(b, _)| b)
     }
 }
 
@@ -114,35 +60,8 @@ pub struct TaintContext<'t, 'a> {
 impl<'a> AllocSet<'a> {
     /// `filterByTainted`.
     pub fn filter_by_tainted(&self, ctx: TaintContext<'_, 'a>) -> TaintedSets<'a> {
-        let [
-            untainted,
-            migrate,
-            lost,
-            disconnecting,
-            reconnecting,
-            ignore,
-        ] = self.split(|a| Some(classify(a, ctx) as usize));
-        TaintedSets {
-            untainted,
-            migrate,
-            lost,
-            disconnecting,
-            reconnecting,
-            ignore,
-        }
+        ByBucket::from(self.split(|a| Some(classify(a, ctx) as usize)))
     }
-}
-
-/// What an allocation's bucket reason depends on, so that callers describing
-/// many allocations can share the reasons that repeat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReasonKind {
-    /// The node alone: its description ([`node_desc`]).
-    Node,
-    /// The node and the allocation's client and desired statuses.
-    Statuses,
-    /// The allocation's own times as well (unknown since, reconnected at).
-    Times,
 }
 
 /// Which check of `filterByTainted` decided an allocation's bucket, in the
@@ -201,20 +120,6 @@ impl TaintRule {
                 Bucket::Reconnecting
             }
             TaintRule::DisconnectedNodeRunning => Bucket::Disconnecting,
-        }
-    }
-
-    /// What [`reason`] says for this rule depends on.
-    pub fn reason_kind(self) -> ReasonKind {
-        match self {
-            TaintRule::HealthyNode | TaintRule::TaintedNodeKept => ReasonKind::Node,
-            TaintRule::DisconnectExpired
-            | TaintRule::ClientUnknown
-            | TaintRule::HealthyNodeReconnectedAfterExpiry
-            | TaintRule::HealthyNodeReconnected
-            | TaintRule::ReadyNodeReconnectedAfterExpiry
-            | TaintRule::ReadyNodeReconnected => ReasonKind::Times,
-            _ => ReasonKind::Statuses,
         }
     }
 
@@ -292,9 +197,9 @@ pub fn classify_rule_with<'n>(
     }
     let Some(tainted) = tainted() else {
         return match alloc.reconnected() {
-            (true, true) => TaintRule::HealthyNodeReconnectedAfterExpiry,
-            (true, false) => TaintRule::HealthyNodeReconnected,
-            _ => TaintRule::HealthyNode,
+            Reconnection::AfterExpiry => TaintRule::HealthyNodeReconnectedAfterExpiry,
+            Reconnection::InTime => TaintRule::HealthyNodeReconnected,
+            Reconnection::None => TaintRule::HealthyNode,
         };
     };
     if let Some(node) = tainted {
@@ -308,9 +213,9 @@ pub fn classify_rule_with<'n>(
                 }
             }
             node_status::READY => match alloc.reconnected() {
-                (true, true) => return TaintRule::ReadyNodeReconnectedAfterExpiry,
-                (true, false) => return TaintRule::ReadyNodeReconnected,
-                _ => {}
+                Reconnection::AfterExpiry => return TaintRule::ReadyNodeReconnectedAfterExpiry,
+                Reconnection::InTime => return TaintRule::ReadyNodeReconnected,
+                Reconnection::None => {}
             },
             _ => {}
         }
@@ -322,80 +227,7 @@ pub fn classify_rule_with<'n>(
     }
 }
 
-/// How bucket reasons describe a node (`None`: garbage-collected).
-pub fn node_desc(node: Option<&Node>) -> String {
-    match node {
-        None => "node garbage-collected".to_string(),
-        Some(n) if n.has_drain_strategy() => format!("node {} and draining", n.status),
-        Some(n) => format!("node {}", n.status),
-    }
-}
-
-/// One line naming the facts that put `alloc` in its bucket.
+/// One line naming the facts that put `alloc` in its bucket, times exact.
 pub fn reason(alloc: &Allocation, ctx: TaintContext<'_, '_>, node: Option<&Node>) -> String {
-    let rule = classify_rule(alloc, ctx);
-    reason_beyond_node(alloc, rule, node).unwrap_or_else(|| node_desc(node))
-}
-
-/// [`reason`] for the allocation's `rule`, or `None` where it is the node's
-/// description alone ([`ReasonKind::Node`]).
-pub fn reason_beyond_node(
-    alloc: &Allocation,
-    rule: TaintRule,
-    node: Option<&Node>,
-) -> Option<String> {
-    let node_desc = || node_desc(node);
-    let unknown = || match alloc.disconnect_expiry() {
-        Some(expiry) => format!(
-            "unknown since {}, max_client_disconnect expires {expiry}",
-            alloc.last_unknown()
-        ),
-        None if alloc.last_unknown().is_zero() => "no unknown transition recorded".to_string(),
-        None => format!(
-            "unknown since {}, no max_client_disconnect",
-            alloc.last_unknown()
-        ),
-    };
-    let reconnect = || {
-        alloc
-            .last_reconnect()
-            .map_or(String::new(), |t| format!("client reconnected {t}"))
-    };
-    Some(match rule {
-        TaintRule::HealthyNode | TaintRule::TaintedNodeKept => return None,
-        TaintRule::Terminal => format!(
-            "terminal (desired {}, client {})",
-            alloc.desired_status, alloc.client_status
-        ),
-        TaintRule::MigrateTransition => format!("migrate transition set; {}", node_desc()),
-        TaintRule::DisconnectExpired => format!("{}: expired", unknown()),
-        TaintRule::HealthyNodeReconnectedAfterExpiry
-        | TaintRule::ReadyNodeReconnectedAfterExpiry => {
-            format!("{}, after {}", reconnect(), unknown())
-        }
-        TaintRule::DisconnectedNodePending
-        | TaintRule::NodeGarbageCollected
-        | TaintRule::NodeDown => format!("{}; client {}", node_desc(), alloc.client_status),
-        TaintRule::DisconnectedNodeRunning => format!("{}; client running", node_desc()),
-        TaintRule::HealthyNodeReconnected | TaintRule::ReadyNodeReconnected => {
-            format!("{}; {}", node_desc(), reconnect())
-        }
-        TaintRule::ClientUnknown => format!("client unknown; {}", unknown()),
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// `reason_beyond_node` leaves the reason to the node exactly for the
-    /// rules whose reason is the node's.
-    #[test]
-    fn node_reasons_are_the_node_kind() {
-        let alloc = Allocation::default();
-        for rule in TaintRule::ALL {
-            let is_node = reason_beyond_node(&alloc, rule, None).is_none();
-            assert_eq!(is_node, rule.reason_kind() == ReasonKind::Node, "{rule:?}");
-        }
-    }
+    BucketReason::of(alloc, classify_rule(alloc, ctx), node).exact()
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::texts::Texts;
 use crate::model::{Allocation, Node};
 use crate::reconciler::{
-    AllocSet, ReasonKind, TaintContext, TaintedSets, classify_rule_with, reason_beyond_node,
+    AllocSet, BucketReason, ReasonKind, TaintContext, TaintedSets, classify_rule_with,
 };
 use crate::report::{BucketEntry, Buckets};
 
@@ -32,14 +32,7 @@ impl<'r> EntryMaker<'r> {
     }
 
     pub fn buckets(&mut self, sets: &TaintedSets<'r>) -> Buckets {
-        Buckets {
-            untainted: self.entries(&sets.untainted),
-            migrate: self.entries(&sets.migrate),
-            lost: self.entries(&sets.lost),
-            disconnecting: self.entries(&sets.disconnecting),
-            reconnecting: self.entries(&sets.reconnecting),
-            ignore: self.entries(&sets.ignore),
-        }
+        sets.map(|set| self.entries(set))
     }
 
     fn entries(&mut self, set: &AllocSet<'r>) -> Vec<BucketEntry> {
@@ -54,12 +47,12 @@ impl<'r> EntryMaker<'r> {
             node.status.clone(),
             Arc::clone(&node.desc),
         );
-        let node = node.node;
-        let beyond_node = || reason_beyond_node(a, rule, node).unwrap_or_default();
-        let reason = match rule.reason_kind() {
+        let facts = BucketReason::of(a, rule, node.node);
+        let kind = rule.reason_kind();
+        let reason = match kind {
             ReasonKind::Node => node_desc,
-            ReasonKind::Statuses => self.texts.reason(rule, a, beyond_node),
-            ReasonKind::Times => Arc::from(beyond_node()),
+            ReasonKind::Statuses => self.texts.reason(rule, a, || facts.exact()),
+            ReasonKind::Times => Arc::from(facts.exact()),
         };
         BucketEntry {
             id: a.id.clone(),
@@ -67,6 +60,9 @@ impl<'r> EntryMaker<'r> {
             node_id,
             node_status,
             reason,
+            rule: Some(rule),
+            node_draining: facts.node.draining,
+            times: (kind == ReasonKind::Times).then(|| Box::new(facts.times)),
             client_status: self.texts.word(&a.client_status),
             desired_status: self.texts.word(&a.desired_status),
         }

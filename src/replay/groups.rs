@@ -1,8 +1,10 @@
 //! One report per task group, from the reconciler's trace.
 
-use crate::model::Job;
+use std::collections::HashMap;
+
+use crate::model::{Allocation, Job};
 use crate::reconciler::{GroupTrace, Reconciliation};
-use crate::report::{Buckets, GroupReport, RescheduleLater, SetAsideEntry};
+use crate::report::{Buckets, GroupChanges, GroupReport, RescheduleLater, SetAsideEntry};
 
 /// The groups' reports, by name; `buckets` gives a group's bucket entries.
 pub(super) fn group_reports<'r>(
@@ -10,6 +12,9 @@ pub(super) fn group_reports<'r>(
     rec: &Reconciliation<'r>,
     mut buckets: impl FnMut(&str, &GroupTrace<'r>) -> Buckets,
 ) -> Vec<GroupReport> {
+    let r = &rec.results;
+    let disconnects = per_group(r.disconnect_updates.values().map(|u| u.alloc));
+    let reconnects = per_group(r.reconnect_updates.values().copied());
     rec.groups
         .iter()
         .map(|(name, trace)| {
@@ -41,16 +46,26 @@ pub(super) fn group_reports<'r>(
                 removed: trace.removed,
                 buckets: buckets(name, trace),
                 set_aside,
+                desired_changes: GroupChanges {
+                    reconciler: r.desired_tg_updates.get(name).cloned().unwrap_or_default(),
+                    disconnect: disconnects.get(name.as_str()).copied().unwrap_or(0),
+                    reconnect: reconnects.get(name.as_str()).copied().unwrap_or(0),
+                    reschedule_now: trace.reschedule_now.len() as u64,
+                    reschedule_later: later.len() as u64,
+                },
                 reschedule_now: trace.reschedule_now.ids().map(str::to_string).collect(),
                 reschedule_later: later,
-                desired_changes: rec
-                    .results
-                    .desired_tg_updates
-                    .get(name)
-                    .cloned()
-                    .unwrap_or_default(),
                 system_diff: None,
             }
         })
         .collect()
+}
+
+/// How many of `allocs` each task group has.
+fn per_group<'a>(allocs: impl Iterator<Item = &'a Allocation>) -> HashMap<&'a str, u64> {
+    let mut counts: HashMap<&str, u64> = HashMap::new();
+    for a in allocs {
+        *counts.entry(a.task_group.as_str()).or_default() += 1;
+    }
+    counts
 }

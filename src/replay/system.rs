@@ -152,6 +152,12 @@ impl<'a> JobContext<'a> {
             client_status: Arc::from(a.client_status.as_str()),
             desired_status: Arc::from(a.desired_status.as_str()),
             reason: Arc::from(reason),
+            rule: None,
+            node_draining: self
+                .nodes
+                .get(a.node_id.as_str())
+                .is_some_and(|n| n.should_drain()),
+            times: None,
         }
     }
 
@@ -224,7 +230,10 @@ impl<'a> JobContext<'a> {
                     set_aside,
                     reschedule_now: Vec::new(),
                     reschedule_later: Vec::new(),
-                    desired_changes: sched.desired.get(name).cloned().unwrap_or_default(),
+                    desired_changes: GroupChanges {
+                        reconciler: sched.desired.get(name).cloned().unwrap_or_default(),
+                        ..GroupChanges::default()
+                    },
                     system_diff: Some(diff),
                 }
             })

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::model::{Allocation, Node};
-use crate::reconciler::{TaintRule, TaintedNodes, node_desc};
+use crate::reconciler::{ReasonNode, TaintRule, TaintedNodes};
 
 /// Shared strings, by the snapshot string each one copies.
 #[derive(Default)]
@@ -74,7 +74,7 @@ impl<'s> Texts<'s> {
                 tainted: tainted.get(id).copied(),
                 id: Arc::from(id),
                 status: node.map(|n| Arc::from(n.status.as_str())),
-                desc: Arc::from(node_desc(node)),
+                desc: Arc::from(ReasonNode::of(node).describe()),
             }
         })
     }

@@ -115,7 +115,7 @@ pub fn assert_results(job: &JobReport, expect: Expect, desired: &[(&str, Desired
     assert_eq!(got, expect, "plan sizes");
     for (name, changes) in desired {
         assert_eq!(
-            &group(job, name).desired_changes,
+            &group(job, name).desired_changes.reconciler,
             changes,
             "desired changes of {name}"
         );
@@ -230,15 +230,7 @@ pub fn assert_stop_descriptions(r: &JobReport, description: &str) {
 pub fn assert_partition(c: &Cluster, r: &JobReport) {
     let mut seen: Vec<(String, String)> = Vec::new();
     for g in &r.groups {
-        let b = &g.buckets;
-        for set in [
-            &b.untainted,
-            &b.migrate,
-            &b.lost,
-            &b.disconnecting,
-            &b.reconnecting,
-            &b.ignore,
-        ] {
+        for (_, set) in g.buckets.iter() {
             seen.extend(set.iter().map(|e| (g.name.clone(), e.id.clone())));
         }
         seen.extend(g.set_aside.iter().map(|e| (g.name.clone(), e.id.clone())));

@@ -11,14 +11,8 @@ use super::{JOB, group, sorted};
 pub fn buckets_by_id(r: &JobReport, group: &str) -> HashMap<String, &'static str> {
     let b: &Buckets = &super::group(r, group).buckets;
     let mut out = HashMap::new();
-    for (name, set) in [
-        ("untainted", &b.untainted),
-        ("migrate", &b.migrate),
-        ("lost", &b.lost),
-        ("disconnecting", &b.disconnecting),
-        ("reconnecting", &b.reconnecting),
-        ("ignore", &b.ignore),
-    ] {
+    for (bucket, set) in b.iter() {
+        let name = bucket.as_str();
         for e in set {
             assert!(
                 out.insert(e.id.clone(), name).is_none(),
@@ -40,7 +34,7 @@ pub fn bucket_of(r: &JobReport, id: &str) -> &'static str {
 
 /// The desired changes of group "web".
 pub fn web_changes(r: &JobReport) -> DesiredChanges {
-    group(r, "web").desired_changes.clone()
+    group(r, "web").desired_changes.reconciler.clone()
 }
 
 /// `(alloc_id, description, client_status)` of every stop, sorted.

@@ -5,7 +5,7 @@
 //! matters.
 //!
 //! Times are shown relative to the evaluation time ("in 4m30s", "12m ago"),
-//! including the RFC 3339 times the core writes into bucket reasons; the
+//! also inside bucket reasons, which are made from their typed facts; the
 //! JSON keeps those reasons exact.
 
 mod fit;
@@ -18,7 +18,7 @@ use owo_colors::OwoColorize;
 use unicode_width::UnicodeWidthStr;
 
 use crate::reconciler::Bucket;
-use crate::report::{BucketEntry, GroupReport, JobReport, NowSource, Report};
+use crate::report::{BucketEntry, GroupChanges, GroupReport, JobReport, NowSource, Report};
 use crate::time::Time;
 use crate::warning::Warning;
 use fit::fit;
@@ -155,15 +155,6 @@ impl Renderer {
         }
     }
 
-    /// `text` with its RFC 3339 times shown as [`Renderer::time`] does.
-    fn times_in(&self, text: &str) -> String {
-        if self.style.verbose {
-            text.to_string()
-        } else {
-            relative::times_in(text, self.now)
-        }
-    }
-
     fn bold(&self, s: &str) -> String {
         if self.style.color {
             s.bold().to_string()
@@ -235,62 +226,21 @@ impl Renderer {
     }
 
     fn desired_changes(&self, out: &mut String, job: &JobReport) {
-        let group_of: HashMap<&str, &str> = job
-            .groups
-            .iter()
-            .flat_map(|g| all_entries(g).map(move |(_, e)| (e.id.as_str(), g.name.as_str())))
-            .collect();
-        let per_group = |ids: Vec<&str>, g: &str| {
-            ids.iter()
-                .filter(|id| group_of.get(*id) == Some(&g))
-                .count() as u64
-        };
-        let disconnect: Vec<&str> = job
-            .plan
-            .disconnect_updates
-            .iter()
-            .map(|u| u.alloc_id.as_str())
-            .collect();
-        let reconnect: Vec<&str> = job
-            .plan
-            .reconnect_updates
-            .iter()
-            .map(|u| u.alloc_id.as_str())
-            .collect();
-        type Column<'a> = (&'static str, Box<dyn Fn(&GroupReport) -> u64 + 'a>);
-        let optional: Vec<Column> = vec![
-            (
-                "Migrate",
-                Box::new(|g: &GroupReport| g.desired_changes.migrate),
-            ),
-            (
-                "Canary",
-                Box::new(|g: &GroupReport| g.desired_changes.canary),
-            ),
-            (
-                "Preemptions",
-                Box::new(|g: &GroupReport| g.desired_changes.preemptions),
-            ),
-            (
-                "Disconnect",
-                Box::new(|g: &GroupReport| per_group(disconnect.clone(), &g.name)),
-            ),
-            (
-                "Reconnect",
-                Box::new(|g: &GroupReport| per_group(reconnect.clone(), &g.name)),
-            ),
-            (
-                "Reschedule Now",
-                Box::new(|g: &GroupReport| g.reschedule_now.len() as u64),
-            ),
-            (
-                "Reschedule Later",
-                Box::new(|g: &GroupReport| g.reschedule_later.len() as u64),
-            ),
+        type Column = (&'static str, fn(&GroupChanges) -> u64);
+        let optional: [Column; 7] = [
+            ("Migrate", |c| c.migrate),
+            ("Canary", |c| c.canary),
+            ("Preemptions", |c| c.preemptions),
+            ("Disconnect", |c| c.disconnect),
+            ("Reconnect", |c| c.reconnect),
+            ("Reschedule Now", |c| c.reschedule_now),
+            ("Reschedule Later", |c| c.reschedule_later),
         ];
         let shown: Vec<&Column> = optional
             .iter()
-            .filter(|(_, f)| self.style.verbose || job.groups.iter().any(|g| f(g) > 0))
+            .filter(|(_, f)| {
+                self.style.verbose || job.groups.iter().any(|g| f(&g.desired_changes) > 0)
+            })
             .collect();
         let mut header = vec![
             "Task Group",
@@ -316,7 +266,7 @@ impl Renderer {
                 c.in_place_update.to_string(),
                 c.destructive_update.to_string(),
             ];
-            row.extend(shown.iter().map(|(_, f)| f(g).to_string()));
+            row.extend(shown.iter().map(|(_, f)| f(c).to_string()));
             t.add_row(row);
         }
         self.section(out, "Desired changes", t);
@@ -391,7 +341,7 @@ impl Renderer {
 
     /// The bucket reason, with what the reschedule filters decided.
     fn reason(&self, rescheduling: &Rescheduling<'_>, e: &BucketEntry) -> String {
-        let mut reason = self.times_in(&e.reason);
+        let mut reason = e.reason_with(|t| self.time(t)).into_owned();
         if rescheduling.now.contains(e.id.as_str()) {
             reason.push_str("; reschedule now");
         } else if let Some(&at) = rescheduling.later.get(e.id.as_str()) {
@@ -597,7 +547,6 @@ impl<'g> Rescheduling<'g> {
     }
 }
 
-/// Every bucket entry of a group with its bucket, bucket by bucket.
 /// A system job's allocations by the set of the system scheduler's diff.
 fn system_entries(g: &GroupReport) -> impl Iterator<Item = (&'static str, &BucketEntry)> {
     g.system_diff.iter().flat_map(|d| {
@@ -613,18 +562,11 @@ fn system_entries(g: &GroupReport) -> impl Iterator<Item = (&'static str, &Bucke
     })
 }
 
+/// Every bucket entry of a group with its bucket, bucket by bucket.
 fn all_entries(g: &GroupReport) -> impl Iterator<Item = (Bucket, &BucketEntry)> {
-    let b = &g.buckets;
-    [
-        (Bucket::Untainted, &b.untainted),
-        (Bucket::Migrate, &b.migrate),
-        (Bucket::Lost, &b.lost),
-        (Bucket::Disconnecting, &b.disconnecting),
-        (Bucket::Reconnecting, &b.reconnecting),
-        (Bucket::Ignore, &b.ignore),
-    ]
-    .into_iter()
-    .flat_map(|(bucket, entries)| entries.iter().map(move |e| (bucket, e)))
+    g.buckets
+        .iter()
+        .flat_map(|(bucket, entries)| entries.iter().map(move |e| (bucket, e)))
 }
 
 #[cfg(test)]
@@ -644,8 +586,6 @@ mod tests {
 
     #[test]
     fn verbose_shows_times_exact() {
-        let reason = "unknown since 2022-04-01T11:58:00Z";
-        assert_eq!(renderer(true).times_in(reason), reason);
         let t = Time::parse_rfc3339("2022-04-01T12:04:30Z").unwrap();
         assert_eq!(renderer(true).time(t), "2022-04-01T12:04:30Z");
         assert_eq!(renderer(false).time(t), "in 4m30s");

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use insta::assert_snapshot;
 
 use super::*;
-use crate::reconciler::DesiredChanges;
+use crate::reconciler::{DesiredChanges, TaintRule};
 use crate::report::{
     Buckets, Plan, PlanDeployment, PlanDeploymentGroup, PlanDeploymentUpdate, PlanDestructive,
     PlanFollowupEval, PlanFollowupUpdate, PlanInPlace, PlanPlace, PlanReconnect, PlanStop,
@@ -33,7 +33,7 @@ fn entry(
     name: &str,
     node_status: Option<&str>,
     client: &str,
-    reason: &str,
+    (rule, reason): (TaintRule, &str),
 ) -> BucketEntry {
     BucketEntry {
         id: id.into(),
@@ -43,6 +43,9 @@ fn entry(
         client_status: client.into(),
         desired_status: "run".into(),
         reason: reason.into(),
+        rule: Some(rule),
+        node_draining: false,
+        times: None,
     }
 }
 
@@ -62,22 +65,23 @@ fn job() -> JobReport {
             name: "web".into(),
             count: 2,
             removed: false,
-            buckets: Buckets {
-                lost: vec![entry(
+            buckets: {
+                let mut b = Buckets::default();
+                b[Bucket::Lost] = vec![entry(
                     WEB0,
                     "web.web[0]",
                     Some("down"),
                     "running",
-                    "node down",
-                )],
-                untainted: vec![entry(
+                    (TaintRule::NodeDown, "node down"),
+                )];
+                b[Bucket::Untainted] = vec![entry(
                     WEB1,
                     "web.web[1]",
                     Some("ready"),
                     "failed",
-                    "node ready",
-                )],
-                ..Buckets::default()
+                    (TaintRule::HealthyNode, "node ready"),
+                )];
+                b
             },
             set_aside: vec![SetAsideEntry {
                 id: NEW.into(),
@@ -89,11 +93,16 @@ fn job() -> JobReport {
                 id: WEB1.into(),
                 at: now().add(90 * SECOND),
             }],
-            desired_changes: DesiredChanges {
-                place: 1,
-                stop: 1,
-                ignore: 1,
-                ..DesiredChanges::default()
+            desired_changes: GroupChanges {
+                reconciler: DesiredChanges {
+                    place: 1,
+                    stop: 1,
+                    ignore: 1,
+                    ..DesiredChanges::default()
+                },
+                reschedule_now: 1,
+                reschedule_later: 1,
+                ..GroupChanges::default()
             },
             system_diff: None,
         }],

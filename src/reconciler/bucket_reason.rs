@@ -1,0 +1,232 @@
+//! Why an allocation is in its bucket: the facts `filterByTainted` used, and
+//! the one sentence every output makes from them.
+
+use super::TaintRule;
+use crate::model::{Allocation, Node};
+use crate::time::Time;
+
+/// What a rule's reason depends on, so that callers describing many
+/// allocations can share the reasons that repeat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReasonKind {
+    /// The node alone: its description ([`ReasonNode::describe`]).
+    Node,
+    /// The node and the allocation's client and desired statuses.
+    Statuses,
+    /// The allocation's own times as well ([`ReasonTimes`]).
+    Times,
+}
+
+impl TaintRule {
+    /// What the reason of this rule names.
+    pub fn reason_kind(self) -> ReasonKind {
+        match self {
+            TaintRule::HealthyNode | TaintRule::TaintedNodeKept => ReasonKind::Node,
+            TaintRule::DisconnectExpired
+            | TaintRule::ClientUnknown
+            | TaintRule::HealthyNodeReconnectedAfterExpiry
+            | TaintRule::HealthyNodeReconnected
+            | TaintRule::ReadyNodeReconnectedAfterExpiry
+            | TaintRule::ReadyNodeReconnected => ReasonKind::Times,
+            _ => ReasonKind::Statuses,
+        }
+    }
+}
+
+/// The allocation's times that the disconnect rules look at.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReasonTimes {
+    /// The last transition to client status unknown; zero when none is recorded.
+    pub unknown_since: Time,
+    /// When `max_client_disconnect` expires, counted from `unknown_since`;
+    /// none without either.
+    pub disconnect_expiry: Option<Time>,
+    /// The last `Reconnected` task event.
+    pub reconnected_at: Option<Time>,
+}
+
+impl ReasonTimes {
+    pub fn of(alloc: &Allocation) -> ReasonTimes {
+        ReasonTimes {
+            unknown_since: alloc.last_unknown(),
+            disconnect_expiry: alloc.disconnect_expiry(),
+            reconnected_at: alloc.last_reconnect(),
+        }
+    }
+}
+
+/// The allocation's node as a reason describes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReasonNode<'s> {
+    /// The node's status; none when the node is garbage-collected.
+    pub status: Option<&'s str>,
+    /// The node carries a drain strategy.
+    pub draining: bool,
+}
+
+impl<'s> ReasonNode<'s> {
+    pub fn of(node: Option<&'s Node>) -> ReasonNode<'s> {
+        ReasonNode {
+            status: node.map(|n| n.status.as_str()),
+            draining: node.is_some_and(Node::has_drain_strategy),
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match self.status {
+            None => "node garbage-collected".to_string(),
+            Some(status) if self.draining => format!("node {status} and draining"),
+            Some(status) => format!("node {status}"),
+        }
+    }
+}
+
+/// The facts that put one allocation in its bucket.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BucketReason<'s> {
+    pub rule: TaintRule,
+    pub node: ReasonNode<'s>,
+    pub client_status: &'s str,
+    pub desired_status: &'s str,
+    /// Read only for rules of [`ReasonKind::Times`]; the default otherwise.
+    pub times: ReasonTimes,
+}
+
+impl<'s> BucketReason<'s> {
+    /// The facts of `rule` for `alloc` on `node` (`None`: garbage-collected).
+    pub fn of(alloc: &'s Allocation, rule: TaintRule, node: Option<&'s Node>) -> BucketReason<'s> {
+        BucketReason {
+            rule,
+            node: ReasonNode::of(node),
+            client_status: &alloc.client_status,
+            desired_status: &alloc.desired_status,
+            times: match rule.reason_kind() {
+                ReasonKind::Times => ReasonTimes::of(alloc),
+                _ => ReasonTimes::default(),
+            },
+        }
+    }
+
+    /// The reason as one line, every time in it written by `time`: exact in
+    /// the JSON and explanations, relative to now in tables.
+    pub fn sentence(&self, time: impl Fn(Time) -> String) -> String {
+        let t = &self.times;
+        let unknown = || match t.disconnect_expiry {
+            Some(expiry) => format!(
+                "unknown since {}, max_client_disconnect expires {}",
+                time(t.unknown_since),
+                time(expiry)
+            ),
+            None if t.unknown_since.is_zero() => "no unknown transition recorded".to_string(),
+            None => format!(
+                "unknown since {}, no max_client_disconnect",
+                time(t.unknown_since)
+            ),
+        };
+        let reconnect = || {
+            t.reconnected_at.map_or(String::new(), |at| {
+                format!("client reconnected {}", time(at))
+            })
+        };
+        let node = || self.node.describe();
+        match self.rule {
+            TaintRule::HealthyNode | TaintRule::TaintedNodeKept => node(),
+            TaintRule::Terminal => format!(
+                "terminal (desired {}, client {})",
+                self.desired_status, self.client_status
+            ),
+            TaintRule::MigrateTransition => format!("migrate transition set; {}", node()),
+            TaintRule::DisconnectExpired => format!("{}: expired", unknown()),
+            TaintRule::HealthyNodeReconnectedAfterExpiry
+            | TaintRule::ReadyNodeReconnectedAfterExpiry => {
+                format!("{}, after {}", reconnect(), unknown())
+            }
+            TaintRule::DisconnectedNodePending
+            | TaintRule::NodeGarbageCollected
+            | TaintRule::NodeDown => format!("{}; client {}", node(), self.client_status),
+            TaintRule::DisconnectedNodeRunning => format!("{}; client running", node()),
+            TaintRule::HealthyNodeReconnected | TaintRule::ReadyNodeReconnected => {
+                format!("{}; {}", node(), reconnect())
+            }
+            TaintRule::ClientUnknown => format!("client unknown; {}", unknown()),
+        }
+    }
+
+    /// [`BucketReason::sentence`] with exact RFC 3339 times.
+    pub fn exact(&self) -> String {
+        self.sentence(|t| t.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(s: &str) -> Time {
+        Time::parse_rfc3339(s).unwrap()
+    }
+
+    fn reason(rule: TaintRule, times: ReasonTimes) -> BucketReason<'static> {
+        BucketReason {
+            rule,
+            node: ReasonNode {
+                status: Some("ready"),
+                draining: false,
+            },
+            client_status: "running",
+            desired_status: "run",
+            times,
+        }
+    }
+
+    /// Every time in a reason goes through the caller's formatter, so a
+    /// table can show it relative to now and the JSON exactly.
+    #[test]
+    fn every_time_is_written_by_the_caller() {
+        let times = ReasonTimes {
+            unknown_since: at("2022-04-01T11:58:00Z"),
+            disconnect_expiry: Some(at("2022-04-01T12:03:00.25Z")),
+            reconnected_at: Some(at("2022-04-01T11:59:30Z")),
+        };
+        let r = reason(TaintRule::HealthyNodeReconnectedAfterExpiry, times);
+        assert_eq!(
+            r.exact(),
+            "client reconnected 2022-04-01T11:59:30Z, after unknown since 2022-04-01T11:58:00Z, \
+             max_client_disconnect expires 2022-04-01T12:03:00.25Z"
+        );
+        assert_eq!(
+            r.sentence(|_| "T".to_string()),
+            "client reconnected T, after unknown since T, max_client_disconnect expires T"
+        );
+    }
+
+    /// Rules of the node kind say what the node's description says, and
+    /// only rules of the times kind name a time.
+    #[test]
+    fn kinds_say_what_a_reason_depends_on() {
+        let times = ReasonTimes {
+            unknown_since: at("2022-04-01T11:58:00Z"),
+            disconnect_expiry: None,
+            reconnected_at: Some(at("2022-04-01T11:59:30Z")),
+        };
+        for rule in TaintRule::ALL {
+            let r = reason(rule, times);
+            let names_time = r.sentence(|_| "<T>".to_string()).contains("<T>");
+            assert_eq!(
+                names_time,
+                rule.reason_kind() == ReasonKind::Times,
+                "{rule:?}"
+            );
+            let is_node = r.exact() == r.node.describe();
+            assert_eq!(is_node, rule.reason_kind() == ReasonKind::Node, "{rule:?}");
+        }
+    }
+
+    #[test]
+    fn nodes_are_described_by_status_and_drain() {
+        let node = |status, draining| ReasonNode { status, draining }.describe();
+        assert_eq!(node(None, false), "node garbage-collected");
+        assert_eq!(node(Some("ready"), true), "node ready and draining");
+        assert_eq!(node(Some("down"), false), "node down");
+    }
+}
