@@ -37,4 +37,5 @@ pub mod replay;
 pub mod report;
 pub mod time;
 pub mod update;
+pub mod version;
 pub mod warning;

@@ -158,6 +158,7 @@ fn should_reschedule(
         desired_status: desired.into(),
         reschedule_tracker: Some(RescheduleTracker {
             events: (!events.is_empty()).then_some(events),
+            ..RescheduleTracker::default()
         }),
         ..Allocation::default()
     };
@@ -401,6 +402,7 @@ fn tracked(mut a: Allocation, events: &[(Duration, Duration)]) -> Allocation {
                 })
                 .collect(),
         ),
+        ..RescheduleTracker::default()
     });
     a
 }

@@ -60,6 +60,9 @@ pub struct DesiredTransition {
     pub migrate: Option<bool>,
     pub reschedule: Option<bool>,
     pub force_reschedule: Option<bool>,
+    /// Set with `reschedule` by a drain or `alloc stop` of a batch
+    /// allocation (1.11.0 on): it is rescheduled, but not migrated.
+    pub migrate_disable_placement: Option<bool>,
 }
 
 impl DesiredTransition {
@@ -71,6 +74,9 @@ impl DesiredTransition {
     }
     pub fn should_force_reschedule(&self) -> bool {
         self.force_reschedule == Some(true)
+    }
+    pub fn should_disable_migration_placement(&self) -> bool {
+        self.migrate_disable_placement == Some(true)
     }
 }
 
@@ -167,6 +173,9 @@ pub struct AllocDeploymentStatus {
 pub struct RescheduleTracker {
     /// `None` for Go's nil slice, which `NextRescheduleTime` tells apart from empty.
     pub events: Option<Vec<RescheduleEvent>>,
+    /// How the last reschedule went, `ok` or `no placement` (1.8.1 on);
+    /// empty when no server wrote it.
+    pub last_reschedule: String,
 }
 
 /// A `structs.RescheduleEvent`; `RescheduleTime` is Unix nanoseconds.
@@ -651,6 +660,7 @@ mod tests {
             tg,
             Some(RescheduleTracker {
                 events: Some(events),
+                ..RescheduleTracker::default()
             }),
         );
         alloc.client_status = status::FAILED.into();

@@ -1,8 +1,10 @@
 //! Client nodes.
 
+use std::collections::BTreeMap;
+
 use serde::Deserialize;
 
-use super::GoValue;
+use super::{GoValue, nullable};
 
 /// A `structs.Node`, as far as tainting reads it.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -17,6 +19,10 @@ pub struct Node {
     /// Pre-1.0 drain flag; Nomad 1.3 keeps it in step with `DrainStrategy`.
     pub drain: bool,
     pub scheduling_eligibility: String,
+    #[serde(deserialize_with = "nullable")]
+    pub attributes: BTreeMap<String, String>,
+    /// Written by servers from 1.6.0 on ("default" unless set).
+    pub node_pool: String,
 }
 
 /// Node status strings of `nomad/structs`.
@@ -29,6 +35,12 @@ pub mod node_status {
 }
 
 impl Node {
+    /// The client agent's version, as its fingerprint reports it
+    /// (`Attributes["nomad.version"]`).
+    pub fn agent_version(&self) -> Option<&str> {
+        self.attributes.get("nomad.version").map(String::as_str)
+    }
+
     /// `TerminalStatus`: the node is down.
     pub fn terminal_status(&self) -> bool {
         self.status == node_status::DOWN

@@ -19,6 +19,7 @@ use super::warnings::Warnings;
 use super::{ReadError, ReadFilter};
 use crate::model::{Allocation, Deployment, Evaluation, Job, Node};
 use crate::time::Time;
+use crate::version::VersionRequest;
 
 /// What the walk has gathered so far; [`State::finish`] turns it into a snapshot.
 pub(super) struct State<'n> {
@@ -38,6 +39,7 @@ pub(super) struct State<'n> {
     pub(super) now: Option<Time>,
     pub(super) eval_id: Option<String>,
     pub(super) supports_disconnected_clients: Option<bool>,
+    pub(super) nomad_version: Option<VersionRequest>,
     /// Embedded job texts and their parsed jobs; dropped with the state.
     pub(super) job_texts: JobTexts,
     pub(super) warnings: Warnings,
@@ -66,6 +68,7 @@ impl<'n> State<'n> {
             now: None,
             eval_id: None,
             supports_disconnected_clients: None,
+            nomad_version: None,
             job_texts: JobTexts::default(),
             warnings: Warnings::default(),
             pending: None,
@@ -280,6 +283,7 @@ impl<'de> Visitor<'de> for Document<'_, '_> {
                 "SupportsDisconnectedClients" => {
                     st.supports_disconnected_clients = map.next_value()?
                 }
+                "NomadVersion" => st.nomad_version = map.next_value()?,
                 // Anything else (ACLTokens hold secrets) is skipped unread.
                 _ => {
                     map.next_value::<IgnoredAny>()?;

@@ -1,0 +1,13 @@
+//! Which Nomad release is replayed: the accepted names (`--nomad-version`,
+//! the snapshot's `NomadVersion`), and what a snapshot proves about the
+//! servers that wrote it when the choice is `auto`.
+//!
+//! Releases differ in their reconciler rules (the catalogue of changes is in
+//! docs/nomad-versions.md); the rules themselves are switches on the
+//! reconciler's rule set, chosen once per replay from the [`Release`].
+
+mod release;
+mod request;
+
+pub use release::{HEAD_COMMIT, Release, SEED_COMMIT, SERIES, v};
+pub use request::{BadVersion, VersionRequest, accepted};
