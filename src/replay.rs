@@ -20,6 +20,7 @@ use crate::reconciler::{
 use crate::report::*;
 use crate::time::Time;
 use crate::update::UpdateCheck;
+use crate::version::{Evidence, Profile, VersionRequest, ignored_inputs};
 use crate::warning::Warning;
 use entries::EntryMaker;
 use groups::group_reports;
@@ -47,6 +48,9 @@ pub struct Options {
     pub eval: Option<String>,
     /// `--no-disconnected-clients`.
     pub no_disconnected_clients: bool,
+    /// `--nomad-version`; the snapshot's `NomadVersion` key, else `auto`,
+    /// when absent.
+    pub nomad_version: Option<VersionRequest>,
 }
 
 /// A request the snapshot cannot answer.
@@ -251,6 +255,7 @@ struct Prepared<'s> {
     eval: Option<&'s Evaluation>,
     eval_id: String,
     supports: bool,
+    profile: Profile,
     warnings: Vec<Warning>,
     nodes: HashMap<&'s str, &'s Node>,
     deployments: HashMap<(&'s str, &'s str), &'s Deployment>,
@@ -267,6 +272,10 @@ impl<'s> Prepared<'s> {
                  so the output is not reproducible",
             ));
         }
+        let evidence = Evidence::find(snapshot);
+        let profile = Profile::choose(options.nomad_version, snapshot.nomad_version, &evidence);
+        warnings.extend(profile.warnings());
+        warnings.extend(ignored_inputs(&profile, snapshot));
         warnings.sort();
         warnings.dedup();
         let eval = match &options.eval {
@@ -291,6 +300,7 @@ impl<'s> Prepared<'s> {
             eval_id,
             supports: !options.no_disconnected_clients
                 && snapshot.supports_disconnected_clients.unwrap_or(true),
+            profile,
             warnings,
             nodes: snapshot.nodes.iter().map(|n| (n.id.as_str(), n)).collect(),
             deployments: latest_deployments(&snapshot.deployments),
@@ -317,6 +327,7 @@ impl<'s> Prepared<'s> {
             now_source: self.now_source,
             eval_id: self.eval_id.clone(),
             supports_disconnected_clients: self.supports,
+            nomad_version: self.profile.clone(),
             jobs,
             warnings: self.warnings.clone(),
         }

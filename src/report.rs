@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use crate::reconciler::DesiredChanges;
 use crate::time::Time;
+use crate::version::Profile;
 use crate::warning::Warning;
 
 /// The version of this schema; bumped on any incompatible change.
@@ -29,6 +30,8 @@ pub struct Report {
     /// The evaluation ID the reconciler ran with.
     pub eval_id: String,
     pub supports_disconnected_clients: bool,
+    /// The Nomad release replayed, and why.
+    pub nomad_version: Profile,
     pub jobs: Vec<JobReport>,
     pub warnings: Vec<Warning>,
 }

@@ -23,6 +23,9 @@ pub struct Node {
     pub attributes: BTreeMap<String, String>,
     /// Written by servers from 1.6.0 on ("default" unless set).
     pub node_pool: String,
+    /// The agent version a `NodeListStub` (`/v1/nodes`) carries instead of
+    /// its attributes.
+    pub version: String,
 }
 
 /// Node status strings of `nomad/structs`.
@@ -36,9 +39,12 @@ pub mod node_status {
 
 impl Node {
     /// The client agent's version, as its fingerprint reports it
-    /// (`Attributes["nomad.version"]`).
+    /// (`Attributes["nomad.version"]`, else a list stub's `Version`).
     pub fn agent_version(&self) -> Option<&str> {
-        self.attributes.get("nomad.version").map(String::as_str)
+        self.attributes
+            .get("nomad.version")
+            .map(String::as_str)
+            .or((!self.version.is_empty()).then_some(self.version.as_str()))
     }
 
     /// `TerminalStatus`: the node is down.

@@ -52,6 +52,8 @@ pub fn render(report: &Report, style: Style) -> String {
     if !report.warnings.is_empty() {
         out.push('\n');
     }
+    out.push_str(&wrap(&format!("{}.", report.nomad_version.describe())));
+    out.push('\n');
     let source = match report.now_source {
         NowSource::Flag => "--now",
         NowSource::Snapshot => "snapshot Now",
