@@ -2,9 +2,10 @@
 # End-to-end benchmark: wall time, throughput and peak RSS of plan-inspect on
 # generated snapshots, against a floor that only parses the same bytes.
 #
-#   bench/e2e.sh                 # 100k and 1M allocations
-#   SIZES="100000" bench/e2e.sh  # only 100k
-#   RUNS=3 bench/e2e.sh          # best of 3 per measurement
+#   bench/e2e.sh                   # 100k and 1M allocations, varied and uniform shapes
+#   SIZES="100000" bench/e2e.sh    # only 100k
+#   SHAPES="varied" bench/e2e.sh   # only the varied shape (as real dumps are)
+#   RUNS=3 bench/e2e.sh            # best of 3 per measurement
 #
 # Needs GNU time at /usr/bin/time (Debian: apt-get install time); installs
 # nothing. Snapshots are generated once into $DIR (default /tmp, several GB
@@ -14,6 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 DIR=${DIR:-/tmp}
 SIZES=${SIZES:-"100000 1000000"}
+SHAPES=${SHAPES:-"varied uniform"}
 RUNS=${RUNS:-1}
 [ -x /usr/bin/time ] || { echo "bench/e2e.sh: needs GNU time at /usr/bin/time" >&2; exit 1; }
 
@@ -38,12 +40,19 @@ measure() {
 }
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-printf '%-9s %-34s %9s %9s %11s %8s %8s\n' allocs command wall_s MB/s peak_RSS_MB rss/in vs_floor
+printf '%-8s %-9s %-34s %9s %9s %11s %8s %8s\n' shape allocs command wall_s MB/s peak_RSS_MB rss/in vs_floor
+for shape in $SHAPES; do
 for n in $SIZES; do
-    snap=$DIR/plan-inspect-bench-$n.json
+    case $shape in
+        uniform) snap=$DIR/plan-inspect-bench-$n.json
+                 gen=(--shape uniform --nodes 10000 --allocs "$n" --jobs 50 --seed 1) ;;
+        varied)  snap=$DIR/plan-inspect-bench-varied-$n.json
+                 gen=(--shape varied --allocs "$n" --seed 1) ;;
+        *) echo "bench/e2e.sh: unknown shape $shape" >&2; exit 1 ;;
+    esac
     if [ ! -s "$snap" ]; then
         echo "generating $snap" >&2
-        "$BIN/examples/gen-snapshot" --nodes 10000 --allocs "$n" --jobs 50 --seed 1 >"$snap.tmp"
+        "$BIN/examples/gen-snapshot" "${gen[@]}" >"$snap.tmp"
         mv "$snap.tmp" "$snap"
     fi
     size=$(stat -c %s "$snap")
@@ -51,7 +60,7 @@ for n in $SIZES; do
     read -r floor_wall floor_rss < <(measure "$BIN/examples/floor $snap")
     row() {
         local wall=$2 rss=$3
-        printf '%-9s %-34s %9.2f %9.0f %11.0f %7.1f%% %7.2fx\n' "$n" "$1" "$wall" \
+        printf '%-8s %-9s %-34s %9.2f %9.0f %11.0f %7.1f%% %7.2fx\n' "$shape" "$n" "$1" "$wall" \
             "$(awk "BEGIN{print $mb/$wall}")" "$(awk "BEGIN{print $rss/1024}")" \
             "$(awk "BEGIN{print 100*$rss*1024/$size}")" "$(awk "BEGIN{print $wall/$floor_wall}")"
     }
@@ -60,7 +69,8 @@ for n in $SIZES; do
     row "plan-inspect FILE --format json" "$w" "$r"
     read -r w r < <(measure "cat $snap | $PI - --format json")
     row "cat FILE | plan-inspect -" "$w" "$r"
-    job=svc-000
+    job=$(case $shape in uniform) echo svc-000 ;; *) echo checkout-svc-00 ;; esac)
     read -r w r < <(measure "$PI $snap --format json --job $job")
     row "plan-inspect FILE --job $job" "$w" "$r"
+done
 done

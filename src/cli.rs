@@ -10,9 +10,57 @@ Examples:
   plan-inspect snapshot.json --format json | jq '.jobs[].plan.stop'
   nomad operator snapshot state backup.snap | plan-inspect -
   plan-inspect snapshot.json.gz --job web --now 2022-04-01T03:12:00Z
-  plan-inspect snapshot.json --eval 5f2c... --detailed-exitcode
+  plan-inspect snapshot.json --eval 5f2c --detailed-exitcode
   plan-inspect snapshot.json --explain 3c1a9e2b
-  plan-inspect snapshot.json --explain web.web[3] --format json";
+  plan-inspect snapshot.json --explain 'web.web[3]' --format json
+
+Exit status: 0 done (with --detailed-exitcode: the plan is a no-op),
+2 with --detailed-exitcode: the plan changes something, 1 on any error.";
+
+/// The man page's EXIT STATUS section, next to `nomad job plan`'s codes.
+pub const EXIT_STATUS: &[(&str, &str)] = &[
+    (
+        "0",
+        "Success. With --detailed-exitcode: the plan is a no-op in the terms of Nomad's \
+         Plan.IsNoOp (no stop, placement, destructive, in-place, disconnect or attribute \
+         update, no deployment created or updated); with --explain, the explained \
+         allocation is untouched. --help and --version exit 0 too.",
+    ),
+    (
+        "1",
+        "Any error: unreadable or invalid input, input that is not a snapshot, an unknown \
+         job, eval or allocation. Usage errors too when --detailed-exitcode is given \
+         (without it they exit 2, as clap does).",
+    ),
+    (
+        "2",
+        "With --detailed-exitcode: the plan changes something (with --explain: the \
+         explained allocation, or a placement). Without --detailed-exitcode: a usage error.",
+    ),
+];
+
+/// How the codes map to `nomad job plan`'s, for the man page.
+pub const EXIT_STATUS_NOMAD: &str = "nomad job plan exits 0 for no allocations created or \
+    destroyed, 1 for allocations created or destroyed, and 255 on error; plan-inspect \
+    --detailed-exitcode uses 0, 2 and 1 instead (as terraform plan -detailed-exitcode does), \
+    and counts every change Plan.IsNoOp counts, not only creations and destructions.";
+
+/// The man page's ENVIRONMENT section.
+pub const ENVIRONMENT: &[(&str, &str)] = &[
+    (
+        "COLUMNS",
+        "The width tables are laid out for; else the terminal's width when standard output \
+         is a terminal, else 100.",
+    ),
+    (
+        "NO_COLOR",
+        "When set and not empty, --color auto never colors.",
+    ),
+    (
+        "TERM",
+        "dumb turns off colors under --color auto and the progress bar.",
+    ),
+];
 
 /// Replay Nomad's scheduler reconciler (1.3, PR #12333) on a cluster snapshot.
 ///

@@ -33,6 +33,10 @@ pub struct Explanation {
     pub bucket: Option<Bucket>,
     /// What the plan does, one line per action; empty when nothing.
     pub fate: Vec<String>,
+    /// Whether the plan changes the subject as `Plan.IsNoOp` counts changes
+    /// ([`crate::report::Plan::touches`]); a placement always does. This is
+    /// what `--detailed-exitcode` reports for `--explain`.
+    pub changed: bool,
     pub steps: Vec<Step>,
 }
 

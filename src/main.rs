@@ -19,7 +19,10 @@ use plan_inspect::time::Time;
 use cli::{Cli, Color, Format};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return usage_error(&err, std::env::args_os()),
+    };
     match run(&cli) {
         Ok(code) => code,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
@@ -38,9 +41,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if cli.man {
-        let mut out = Vec::new();
-        clap_mangen::Man::new(Cli::command()).render(&mut out)?;
-        write_stdout(&out)?;
+        write_stdout(&man_page()?)?;
         return Ok(ExitCode::SUCCESS);
     }
     let path = cli
@@ -77,7 +78,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             Format::Table => render::explain::table(&explanation, use_color(cli.color)),
         };
         write_stdout(text.as_bytes())?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(exit_code(cli.detailed_exitcode && explanation.changed));
     }
     let report = replay(&snapshot, &options)?;
     drop(snapshot);
@@ -95,12 +96,79 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             write_stdout(render::table::render(&report, style).as_bytes())?;
         }
     }
-    let changes = report.jobs.iter().any(|j| j.plan.has_changes());
-    Ok(if cli.detailed_exitcode && changes {
+    let changes = report.jobs.iter().any(|j| !j.plan.is_noop());
+    Ok(exit_code(cli.detailed_exitcode && changes))
+}
+
+/// 2 for "changes" under `--detailed-exitcode`, else 0.
+fn exit_code(changes: bool) -> ExitCode {
+    if changes {
         ExitCode::from(2)
     } else {
         ExitCode::SUCCESS
-    })
+    }
+}
+
+/// clap's man page with EXIT STATUS and ENVIRONMENT sections added before
+/// VERSION.
+fn man_page() -> io::Result<Vec<u8>> {
+    let man = clap_mangen::Man::new(Cli::command());
+    let mut out = Vec::new();
+    man.render_title(&mut out)?;
+    man.render_name_section(&mut out)?;
+    man.render_synopsis_section(&mut out)?;
+    man.render_description_section(&mut out)?;
+    man.render_options_section(&mut out)?;
+    man.render_extra_section(&mut out)?;
+    roff_section(&mut out, "EXIT STATUS", cli::EXIT_STATUS);
+    out.extend_from_slice(format!(".PP\n{}\n", roff_text(cli::EXIT_STATUS_NOMAD)).as_bytes());
+    roff_section(&mut out, "ENVIRONMENT", cli::ENVIRONMENT);
+    man.render_version_section(&mut out)?;
+    Ok(out)
+}
+
+/// A roff section of tagged paragraphs.
+fn roff_section(out: &mut Vec<u8>, title: &str, items: &[(&str, &str)]) {
+    out.extend_from_slice(format!(".SH \"{title}\"\n").as_bytes());
+    for (tag, text) in items {
+        out.extend_from_slice(format!(".TP\n\\fB{tag}\\fR\n{}\n", roff_text(text)).as_bytes());
+    }
+}
+
+/// Text safe in a roff paragraph: backslashes doubled, no line starting with a
+/// control character.
+fn roff_text(text: &str) -> String {
+    let escaped = text.replace('\\', "\\e").replace('-', "\\-");
+    match escaped.chars().next() {
+        Some('.' | '\'') => format!("\\&{escaped}"),
+        _ => escaped,
+    }
+}
+
+/// Prints clap's message and exits as clap would (0 for `--help` and
+/// `--version`, 2 for a usage error), except that with
+/// `--detailed-exitcode` every error is 1: 2 means "changes" to a gate.
+fn usage_error(err: &clap::Error, args: impl Iterator<Item = OsString>) -> ExitCode {
+    // A closed stdout under `--help | head` is not worth a message.
+    let _ = err.print();
+    if !err.use_stderr() {
+        return ExitCode::SUCCESS;
+    }
+    ExitCode::from(usage_error_code(err.exit_code(), args))
+}
+
+/// The status for a usage error: 1 when `--detailed-exitcode` is among the
+/// flags (before a `--`), else clap's own.
+fn usage_error_code(clap_code: i32, args: impl Iterator<Item = OsString>) -> u8 {
+    let detailed = args
+        .skip(1)
+        .take_while(|a| a != "--")
+        .any(|a| a == "--detailed-exitcode");
+    if detailed {
+        1
+    } else {
+        u8::try_from(clap_code).unwrap_or(1)
+    }
 }
 
 /// `auto` colors only a terminal, and never with `NO_COLOR` set (non-empty)
@@ -144,6 +212,27 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn usage_errors_are_one_under_detailed_exitcode() {
+        let args = |a: &[&str]| {
+            std::iter::once("plan-inspect")
+                .chain(a.iter().copied())
+                .map(OsString::from)
+                .collect::<Vec<_>>()
+                .into_iter()
+        };
+        assert_eq!(
+            usage_error_code(2, args(&["--detailed-exitcode", "--jbo"])),
+            1
+        );
+        assert_eq!(
+            usage_error_code(2, args(&["--jbo", "--detailed-exitcode"])),
+            1
+        );
+        assert_eq!(usage_error_code(2, args(&["--jbo"])), 2);
+        assert_eq!(usage_error_code(2, args(&["--", "--detailed-exitcode"])), 2);
+    }
 
     #[test]
     fn auto_color_needs_a_terminal_without_no_color_or_a_dumb_term() {

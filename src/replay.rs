@@ -14,8 +14,8 @@ use std::{fmt, panic};
 
 use crate::model::{Allocation, Deployment, Evaluation, Job, Node, Snapshot, TaskGroup};
 use crate::reconciler::{
-    BucketsFn, ReconcileInput, Reconciler, Reconciliation, TaintContext, TaintedNodes, TaintedSets,
-    tainted_nodes,
+    BucketsFn, ReconcileInput, Reconciler, Reconciliation, Rules, TaintContext, TaintedNodes,
+    TaintedSets, tainted_nodes,
 };
 use crate::report::*;
 use crate::time::Time;
@@ -254,7 +254,7 @@ struct Prepared<'s> {
     now_source: NowSource,
     eval: Option<&'s Evaluation>,
     eval_id: String,
-    supports: bool,
+    rules: Rules,
     profile: Profile,
     warnings: Vec<Warning>,
     nodes: HashMap<&'s str, &'s Node>,
@@ -298,8 +298,11 @@ impl<'s> Prepared<'s> {
             now_source,
             eval,
             eval_id,
-            supports: !options.no_disconnected_clients
-                && snapshot.supports_disconnected_clients.unwrap_or(true),
+            rules: Rules::new(
+                profile.release,
+                !options.no_disconnected_clients
+                    && snapshot.supports_disconnected_clients.unwrap_or(true),
+            ),
             profile,
             warnings,
             nodes: snapshot.nodes.iter().map(|n| (n.id.as_str(), n)).collect(),
@@ -314,7 +317,7 @@ impl<'s> Prepared<'s> {
             eval_id: &self.eval_id,
             eval_priority: self.eval.map(|e| e.priority),
             delayed_eval: self.eval.is_some_and(|e| !e.wait_until.is_zero()),
-            supports: self.supports,
+            rules: &self.rules,
             now: self.now,
             parallel_from: PARALLEL_REPORT_ALLOCS,
         }
@@ -326,7 +329,7 @@ impl<'s> Prepared<'s> {
             now: self.now,
             now_source: self.now_source,
             eval_id: self.eval_id.clone(),
-            supports_disconnected_clients: self.supports,
+            supports_disconnected_clients: self.rules.supports_disconnected_clients(),
             nomad_version: self.profile.clone(),
             jobs,
             warnings: self.warnings.clone(),
@@ -402,7 +405,7 @@ struct JobContext<'a> {
     eval_priority: Option<i64>,
     /// The replayed evaluation was itself delayed (`WaitUntil` set).
     delayed_eval: bool,
-    supports: bool,
+    rules: &'a Rules,
     now: Time,
     /// Jobs of at least this many allocations use the threaded path:
     /// [`PARALLEL_REPORT_ALLOCS`], or an extreme in tests comparing the paths.
@@ -425,7 +428,7 @@ impl<'a> JobContext<'a> {
         let tainted = self.tainted_nodes(&w.allocs);
         let taint = TaintContext {
             tainted: &tainted,
-            supports_disconnected_clients: self.supports,
+            rules: self.rules,
             now: self.now,
         };
         let (rec, groups, plan) = if w.allocs.len() >= self.parallel_from {
@@ -499,7 +502,7 @@ impl<'a> JobContext<'a> {
             tainted,
             eval_id: self.eval_id,
             eval_priority: self.eval_priority.unwrap_or(spec.map_or(0, |j| j.priority)),
-            supports_disconnected_clients: self.supports,
+            rules: self.rules,
             now: self.now,
             update_fn: &update_fn,
             buckets_known,

@@ -224,13 +224,131 @@ pub struct PlanDeploymentUpdate {
 }
 
 impl Plan {
-    /// Whether the plan changes anything (for `--detailed-exitcode`).
-    pub fn has_changes(&self) -> bool {
-        !(self.stop.is_empty()
+    /// Nomad's `Plan.IsNoOp` (nomad/structs/structs.go:11309 at 8ac3e642e6):
+    /// nothing for a node (stops, placements, destructive and in-place
+    /// updates, disconnect and attribute updates), no new deployment and no
+    /// deployment update. Reconnect updates are only logged, never put in the
+    /// plan (scheduler/generic_sched.go:433-435), so alone they are a no-op;
+    /// so are follow-up evaluations alone, which Nomad creates only for a plan
+    /// that is not a no-op (generic_sched.go:306-317). Used by
+    /// `--detailed-exitcode` and by the tables' "Nothing to do".
+    pub fn is_noop(&self) -> bool {
+        self.stop.is_empty()
             && self.place.is_empty()
             && self.destructive_update.is_empty()
             && self.in_place_update.is_empty()
             && self.disconnect_updates.is_empty()
-            && self.reconnect_updates.is_empty())
+            && self.attribute_updates.is_empty()
+            && self.deployment.is_none()
+            && self.deployment_updates.is_empty()
+    }
+
+    /// Whether the plan changes the allocation `alloc_id`, in the terms of
+    /// [`Plan::is_noop`]: stopped, replaced, updated, or marked unknown.
+    pub fn touches(&self, alloc_id: &str) -> bool {
+        self.stop.iter().any(|s| s.alloc_id == alloc_id)
+            || self
+                .place
+                .iter()
+                .any(|p| p.previous_alloc_id.as_deref() == Some(alloc_id))
+            || self
+                .destructive_update
+                .iter()
+                .any(|d| d.alloc_id == alloc_id)
+            || self.in_place_update.iter().any(|u| u.alloc_id == alloc_id)
+            || self
+                .disconnect_updates
+                .iter()
+                .any(|u| u.alloc_id == alloc_id)
+            || self
+                .attribute_updates
+                .iter()
+                .any(|u| u.alloc_id == alloc_id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn update(id: &str) -> PlanFollowupUpdate {
+        PlanFollowupUpdate {
+            alloc_id: id.to_string(),
+            followup_eval_id: "e".to_string(),
+        }
+    }
+
+    #[test]
+    fn is_noop_counts_what_nomad_puts_in_the_plan() {
+        assert!(Plan::default().is_noop());
+        let changed = [
+            Plan {
+                attribute_updates: vec![update("a")],
+                ..Plan::default()
+            },
+            Plan {
+                disconnect_updates: vec![update("a")],
+                ..Plan::default()
+            },
+            Plan {
+                deployment_updates: vec![PlanDeploymentUpdate {
+                    deployment_id: "d".to_string(),
+                    status: "successful".to_string(),
+                    status_description: String::new(),
+                }],
+                ..Plan::default()
+            },
+            Plan {
+                deployment: Some(PlanDeployment {
+                    id: "d".to_string(),
+                    status: "running".to_string(),
+                    status_description: String::new(),
+                    job_version: 1,
+                    groups: BTreeMap::new(),
+                }),
+                ..Plan::default()
+            },
+            Plan {
+                in_place_update: vec![PlanInPlace {
+                    alloc_id: "a".to_string(),
+                    name: "web.web[0]".to_string(),
+                    deployment_id: None,
+                }],
+                ..Plan::default()
+            },
+        ];
+        for plan in &changed {
+            assert!(!plan.is_noop(), "{plan:?}");
+        }
+    }
+
+    #[test]
+    fn reconnect_updates_and_followup_evals_alone_are_a_noop() {
+        let plan = Plan {
+            reconnect_updates: vec![PlanReconnect {
+                alloc_id: "a".to_string(),
+            }],
+            followup_evals: vec![PlanFollowupEval {
+                id: "e".to_string(),
+                triggered_by: "alloc-failure".to_string(),
+                wait_until: Time::default(),
+                status_description: String::new(),
+                task_group: "web".to_string(),
+                alloc_ids: vec!["a".to_string()],
+            }],
+            ..Plan::default()
+        };
+        assert!(plan.is_noop());
+        assert!(!plan.touches("a"));
+    }
+
+    #[test]
+    fn touches_names_only_the_changed_allocation() {
+        let plan = Plan {
+            attribute_updates: vec![update("a")],
+            ..Plan::default()
+        };
+        assert!(plan.touches("a"));
+        assert!(!plan.touches("b"));
     }
 }

@@ -32,7 +32,8 @@ fn json_output_parses_and_exits_zero() {
 #[test]
 fn detailed_exitcode_is_two_when_the_plan_changes_something() {
     assert_eq!(run(&["fixtures/example.json", "--detailed-exitcode"]).0, 2);
-    // The batch job alone only gets a follow-up eval: nothing placed or stopped.
+    // The batch job only gets an attribute update (its follow-up eval ID):
+    // Nomad's Plan.IsNoOp counts that as a change.
     assert_eq!(
         run(&[
             "fixtures/example.json",
@@ -41,8 +42,51 @@ fn detailed_exitcode_is_two_when_the_plan_changes_something() {
             "--detailed-exitcode"
         ])
         .0,
-        0
+        2
     );
+    let (code, stdout, _) = run(&[
+        "fixtures/incidents/node-down.json",
+        "--job",
+        "cache",
+        "--detailed-exitcode",
+    ]);
+    assert_eq!(code, 0, "{stdout}");
+}
+
+#[test]
+fn usage_errors_exit_one_under_detailed_exitcode_and_help_stays_zero() {
+    let (code, stdout, stderr) = run(&["fixtures/example.json", "--detailed-exitcode", "--jbo"]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert!(stderr.contains("unexpected argument '--jbo'"), "{stderr}");
+    assert_eq!(run(&["fixtures/example.json", "--jbo"]).0, 2);
+    for flag in ["--help", "--version"] {
+        let (code, stdout, _) = run(&["--detailed-exitcode", flag]);
+        assert_eq!(code, 0, "{flag}");
+        assert!(!stdout.is_empty(), "{flag}");
+    }
+    // A runtime error is 1 too.
+    assert_eq!(run(&["fixtures/absent.json", "--detailed-exitcode"]).0, 1);
+}
+
+#[test]
+fn detailed_exitcode_with_explain_is_the_explained_allocations_fate() {
+    let code = |subject: &str| {
+        run(&[
+            "fixtures/example.json",
+            "--explain",
+            subject,
+            "--detailed-exitcode",
+        ])
+        .0
+    };
+    // Untouched, and reconnected (a reconnect update is not in Nomad's plan).
+    assert_eq!(code("10a1"), 0);
+    assert_eq!(code("65f7"), 0);
+    // Lost: stopped and replaced; a placement is always a change.
+    assert_eq!(code("32c3"), 2);
+    assert_eq!(code("web.web[2]"), 2);
+    // Without the flag, always 0.
+    assert_eq!(run(&["fixtures/example.json", "--explain", "32c3"]).0, 0);
 }
 
 #[test]
@@ -171,6 +215,19 @@ fn the_man_page_renders() {
     let (code, stdout, _) = run(&["--man"]);
     assert_eq!(code, 0);
     assert!(stdout.contains(".TH plan-inspect"));
+    let exit = stdout
+        .find(".SH \"EXIT STATUS\"")
+        .expect("an EXIT STATUS section");
+    let env = stdout
+        .find(".SH \"ENVIRONMENT\"")
+        .expect("an ENVIRONMENT section");
+    assert!(exit < env);
+    assert!(
+        stdout[exit..env]
+            .contains("\\fB2\\fR\nWith \\-\\-detailed\\-exitcode: the plan changes something")
+    );
+    assert!(stdout[exit..env].contains("nomad job plan exits 0"));
+    assert!(stdout[env..].contains("\\fBCOLUMNS\\fR"));
 }
 
 #[test]

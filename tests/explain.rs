@@ -1,9 +1,7 @@
 //! `--explain`: golden explanations of one allocation or placement per
 //! scenario, built with the snapshot builder, and the lookup errors.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use plan_inspect::explain::{ExplainError, Explanation, explain};
 use plan_inspect::model::*;
 use plan_inspect::reconciler::Bucket;
@@ -120,7 +118,7 @@ fn updated(c: &mut Cluster, update: UpdateStrategy) -> Vec<String> {
     old.task_groups[0].update = Some(update.clone());
     let old = c.job(old);
     let ids = c.allocs(&old, 10);
-    let mut new = common::destructive_update(&old);
+    let mut new = destructive_update(&old);
     new.version = 1;
     let new = c.job(new);
     c.new_deployment(&new);

@@ -1,4 +1,4 @@
-//! Property tests over generated snapshots (`tests/support/snapshot_gen.rs`).
+//! Property tests over generated snapshots (`tests/properties/snapshot_gen.rs`).
 //!
 //! Besides our own properties (every allocation in exactly one bucket or
 //! set-aside; output independent of array order, key order and the run; no
@@ -27,7 +27,6 @@
 //! `reconcile_node_prop_test.go` covers the system-job reconciler, which
 //! plan-inspect does not replay.
 
-#[path = "support/snapshot_gen.rs"]
 mod snapshot_gen;
 
 use std::collections::BTreeMap;

@@ -8,7 +8,7 @@ use plan_inspect::read::read_snapshot_from;
 use plan_inspect::render;
 use plan_inspect::replay::{Options, replay};
 
-#[path = "../../tests/support/snapshot_gen.rs"]
+#[path = "../../tests/properties/snapshot_gen.rs"]
 #[allow(dead_code)]
 mod snapshot_gen;
 

@@ -79,6 +79,7 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation
         eval_id: jr.report.eval_id.clone(),
         bucket,
         fate,
+        changed: job.plan.touches(&alloc.id),
         steps,
     }
 }
@@ -232,7 +233,7 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
         None => conclusion,
     };
     step.conclusion = conclusion;
-    if !jr.taint.supports_disconnected_clients {
+    if !jr.taint.rules.supports_disconnected_clients() {
         step = step.fact(
             "disconnected clients",
             "not supported (pre-1.3 servers): expiry and unknown are not checked",

@@ -133,6 +133,7 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, name: &str) -> Result<Explanation,
         eval_id: jr.report.eval_id.clone(),
         bucket: None,
         fate,
+        changed: true,
         steps,
     })
 }

@@ -15,6 +15,7 @@ mod placement;
 mod reconnect_decision;
 mod reschedule;
 mod results;
+mod rules;
 mod stop;
 mod tainted;
 mod trace;
@@ -26,6 +27,7 @@ pub use reschedule::{
     DelayedReschedule, RescheduleContext, RescheduleSets, should_filter, update_by_reschedulable,
 };
 pub use results::*;
+pub use rules::Rules;
 pub use tainted::{
     Bucket, ReasonKind, TaintContext, TaintRule, TaintedNodes, TaintedSets, classify,
     classify_rule, classify_rule_with, node_desc, reason, reason_beyond_node, tainted_nodes,
@@ -88,7 +90,8 @@ pub struct ReconcileInput<'a, 'f> {
     pub tainted: &'a TaintedNodes<'a>,
     pub eval_id: &'a str,
     pub eval_priority: i64,
-    pub supports_disconnected_clients: bool,
+    /// The Nomad behaviour replayed.
+    pub rules: &'a Rules,
     pub now: Time,
     pub update_fn: &'f UpdateFn<'f>,
     /// Called with each group's buckets as soon as `filterByTainted` has
@@ -181,7 +184,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
     fn taint_ctx(&self) -> TaintContext<'a, 'a> {
         TaintContext {
             tainted: self.input.tainted,
-            supports_disconnected_clients: self.input.supports_disconnected_clients,
+            rules: self.input.rules,
             now: self.input.now,
         }
     }
@@ -315,6 +318,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
         let (lost, disconnecting) = (&sets.lost, &sets.disconnecting);
 
         let rctx = RescheduleContext {
+            rules: self.input.rules,
             batch: self.input.batch,
             now: self.input.now,
             eval_id: self.input.eval_id,

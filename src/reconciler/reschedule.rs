@@ -1,7 +1,7 @@
 //! Which failed allocations are rescheduled now, later, or not at all:
 //! `filterByRescheduleable`, `shouldFilter`, `updateByReschedulable`.
 
-use super::AllocSet;
+use super::{AllocSet, Rules};
 use crate::model::{Allocation, Deployment, status};
 use crate::time::{SECOND, Time};
 
@@ -27,6 +27,7 @@ pub struct RescheduleSets<'a> {
 /// What `updateByReschedulable` needs besides the allocation.
 #[derive(Clone, Copy)]
 pub struct RescheduleContext<'d> {
+    pub rules: &'d Rules,
     pub batch: bool,
     pub now: Time,
     pub eval_id: &'d str,

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::AllocSet;
+use super::{AllocSet, Rules};
 use crate::model::{Allocation, Node, node_status, status};
 use crate::time::Time;
 
@@ -107,7 +107,7 @@ impl<'a> TaintedSets<'a> {
 #[derive(Clone, Copy)]
 pub struct TaintContext<'t, 'a> {
     pub tainted: &'t TaintedNodes<'a>,
-    pub supports_disconnected_clients: bool,
+    pub rules: &'t Rules,
     pub now: Time,
 }
 
@@ -283,7 +283,7 @@ pub fn classify_rule_with<'n>(
     if alloc.desired_transition.should_migrate() {
         return TaintRule::MigrateTransition;
     }
-    let disco = ctx.supports_disconnected_clients;
+    let disco = ctx.rules.supports_disconnected_clients();
     if disco && alloc.expired(ctx.now) {
         return TaintRule::DisconnectExpired;
     }

@@ -187,3 +187,17 @@ pub fn drain(c: &mut Cluster, ids: &[String]) {
         n.scheduling_eligibility = "ineligible".into();
     }
 }
+
+/// Allocations `0..count` of `job` embedding `embedded` instead.
+pub fn allocs_of(c: &mut Cluster, embedded: &Job, count: u64) -> Vec<String> {
+    let embedded = std::sync::Arc::new(embedded.clone());
+    c.allocs(&embedded, count)
+}
+
+/// A reschedule event `ago` before now with delay `delay`.
+pub fn event(ago: Duration, delay: Duration) -> RescheduleEvent {
+    RescheduleEvent {
+        delay,
+        ..reschedule_event(ago, "prev")
+    }
+}

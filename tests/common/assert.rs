@@ -254,3 +254,11 @@ pub fn assert_partition(c: &Cluster, r: &JobReport) {
     want.sort();
     assert_eq!(seen, want, "allocations by group, in buckets or set aside");
 }
+
+pub fn assert_successful_update(r: &JobReport, deployment: &str) {
+    assert_eq!(r.plan.deployment_updates.len(), 1);
+    let u = &r.plan.deployment_updates[0];
+    assert_eq!(u.deployment_id, deployment);
+    assert_eq!(u.status, deployment_status::SUCCESSFUL);
+    assert_eq!(u.status_description, deployment_status::DESC_SUCCESSFUL);
+}

@@ -6,8 +6,9 @@ use plan_inspect::model::*;
 use plan_inspect::reconciler::alloc_name;
 use plan_inspect::replay::{Options, replay};
 use plan_inspect::report::{JobReport, Report};
+use plan_inspect::time::Duration;
 
-use super::now;
+use super::{fail_at, now};
 
 /// A snapshot under construction.
 #[derive(Default)]
@@ -183,4 +184,47 @@ impl Cluster {
             .find(|j| j.id == id)
             .unwrap_or_else(|| panic!("job {id} not in the report"))
     }
+}
+
+/// Adds a `Reconnected` event `ago` before now on task `task` of `id`,
+/// keeping other task states.
+pub fn reconnect_event(c: &mut Cluster, id: &str, task: &str, ago: Duration) {
+    let a = c.alloc_mut(id);
+    let mut state = a
+        .task_states
+        .get(task)
+        .cloned()
+        .unwrap_or_else(|| TaskState {
+            state: "running".into(),
+            ..TaskState::default()
+        });
+    state.events.push(TaskEvent {
+        event_type: TASK_CLIENT_RECONNECTED.into(),
+        time: now().add(-ago).unix_nanos_i64(),
+    });
+    a.task_states.insert(task.into(), state);
+}
+
+/// Records a client-status transition to `value` `ago` before now.
+pub fn client_state(c: &mut Cluster, id: &str, value: &str, ago: Duration) {
+    c.alloc_mut(id).alloc_states.push(AllocState {
+        field: AllocStateField::ClientStatus,
+        value: value.into(),
+        time: now().add(-ago),
+    });
+}
+
+/// A failed allocation whose only task finished `ago` before now.
+pub fn failed_since(c: &mut Cluster, id: &str, ago: Duration) {
+    fail_at(c.alloc_mut(id), now().add(-ago));
+}
+
+/// An unknown allocation `job.web[index]` on a disconnected node that went
+/// unknown `ago` before now.
+pub fn unknown_alloc(c: &mut Cluster, job: &Arc<Job>, index: u64, ago: Duration) -> String {
+    let id = c.alloc(job, index);
+    c.set_node_status(&id, node_status::DISCONNECTED);
+    c.alloc_mut(&id).client_status = status::UNKNOWN.into();
+    client_state(c, &id, status::UNKNOWN, ago);
+    id
 }

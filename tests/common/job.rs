@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use plan_inspect::model::*;
-use plan_inspect::time::SECOND;
+use plan_inspect::time::{Duration, SECOND};
 use serde_json::{Value, json};
 
 use super::{Cluster, HOUR, MINUTE};
@@ -132,5 +132,20 @@ pub fn resumable_job(count: i64) -> Job {
     let mut j = mock_job();
     j.task_groups[0].max_client_disconnect = Some(5 * MINUTE);
     j.task_groups[0].count = count;
+    j
+}
+
+/// `mock.Job()` with one group of `count` and the given reschedule policy.
+pub fn job_of(count: i64, policy: Option<ReschedulePolicy>) -> Job {
+    let mut j = mock_job();
+    j.task_groups[0].count = count;
+    j.task_groups[0].reschedule_policy = policy;
+    j
+}
+
+/// A job of `count` with `max_client_disconnect` set to `mcd`.
+pub fn resumable(count: i64, mcd: Option<Duration>) -> Job {
+    let mut j = job_of(count, mock_job().task_groups[0].reschedule_policy.clone());
+    j.task_groups[0].max_client_disconnect = mcd;
     j
 }

@@ -6,18 +6,14 @@
 //! from `Nodes` is garbage-collected and tainted. The builder therefore
 //! registers a ready node for every allocation it creates; tests that need a
 //! tainted node change that node's status.
-//!
-//! Each test binary uses a subset of these helpers.
-#![allow(dead_code)]
 
 mod alloc;
 mod assert;
 mod cluster;
 mod job;
+mod report;
 
-// A test binary that uses none of a module's helpers would warn otherwise.
-#[allow(unused_imports)]
-pub use {alloc::*, assert::*, cluster::*, job::*};
+pub use {alloc::*, assert::*, cluster::*, job::*, report::*};
 
 use plan_inspect::time::{Duration, SECOND, Time};
 

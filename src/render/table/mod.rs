@@ -1,6 +1,8 @@
 //! Tables for people: per job a header, the DesiredChanges by task group,
 //! the buckets, and the plan. Empty sections are left out, and so are jobs
-//! with nothing to do unless `--verbose`: at 3 a.m. only what moves matters.
+//! whose plan is a no-op ([`crate::report::Plan::is_noop`], the definition
+//! `--detailed-exitcode` uses) unless `--verbose`: at 3 a.m. only what moves
+//! matters.
 //!
 //! Times are shown relative to the evaluation time ("in 4m30s", "12m ago"),
 //! including the RFC 3339 times the core writes into bucket reasons; the
@@ -63,7 +65,7 @@ pub fn render(report: &Report, style: Style) -> String {
     let shown: Vec<&JobReport> = report
         .jobs
         .iter()
-        .filter(|j| style.verbose || !is_quiet(j))
+        .filter(|j| style.verbose || !j.plan.is_noop())
         .collect();
     if shown.is_empty() {
         let n = report.jobs.len();
@@ -115,27 +117,6 @@ fn wrap(text: &str) -> String {
     out.push_str(&line);
     out.push('\n');
     out
-}
-
-/// A job is quiet when its plan is empty and every allocation stays where it
-/// is: nothing tainted, nothing to reschedule.
-fn is_quiet(job: &JobReport) -> bool {
-    let p = &job.plan;
-    !p.has_changes()
-        && p.attribute_updates.is_empty()
-        && p.followup_evals.is_empty()
-        && p.deployment.is_none()
-        && p.deployment_updates.is_empty()
-        && job.groups.iter().all(|g| {
-            let b = &g.buckets;
-            b.migrate.is_empty()
-                && b.lost.is_empty()
-                && b.disconnecting.is_empty()
-                && b.reconnecting.is_empty()
-                && b.ignore.is_empty()
-                && g.reschedule_now.is_empty()
-                && g.reschedule_later.is_empty()
-        })
 }
 
 struct Renderer {

@@ -1,17 +1,17 @@
-//! Ports of the Allocation predicate tests of Nomad's
-//! nomad/structs/structs_test.go at 8ac3e642e6, run against the predicates
-//! of `plan_inspect::model::Allocation`.
+//! The predicates of `plan_inspect::model::Allocation`, tested as Nomad's
+//! nomad/structs/structs_test.go at 8ac3e642e6 tests its `Allocation`; the
+//! tests keep Nomad's names (snake case).
 //!
 //! Nomad's tests read `time.Now()`; here every time is relative to the pinned
 //! `common::now()`. Where Nomad's test relies on two `time.Now()` calls being
 //! a moment apart, the port uses the same instant and says so.
-mod common;
-use common::*;
 
 use std::sync::Arc;
 
 use plan_inspect::model::*;
 use plan_inspect::time::{Duration, SECOND, Time};
+
+use crate::common::*;
 
 /// `testJob()` of structs_test.go as far as these predicates read it: group
 /// "web", reschedule policy 10 attempts in 5m, constant 5s delay.
@@ -65,9 +65,6 @@ fn nanos(t: Time) -> i64 {
     t.unix_nanos_i64()
 }
 
-// ---------------------------------------------------------------------------
-// TestAllocation_Index
-
 /// TestAllocation_Index (nomad/structs/structs_test.go:4190).
 #[test]
 fn test_allocation_index() {
@@ -86,11 +83,6 @@ fn test_allocation_index() {
     assert_eq!(a1.index(), 1);
     assert_eq!(a2.index(), 713127);
 }
-
-// ---------------------------------------------------------------------------
-// TestAllocation_Terminated: `Terminated` is the client-side terminal check,
-// `client_terminal_status` here. The table has no case names; each test is
-// named by its client and desired status.
 
 fn terminated(client: &str, desired: &str) -> bool {
     Allocation {
@@ -124,9 +116,6 @@ fn test_allocation_terminated_failed_stop() {
 fn test_allocation_terminated_failed_run() {
     assert!(terminated(status::FAILED, status::RUN));
 }
-
-// ---------------------------------------------------------------------------
-// TestAllocation_ShouldReschedule
 
 fn policy(attempts: i64, interval: Duration, unlimited: bool) -> Option<ReschedulePolicy> {
     Some(ReschedulePolicy {
@@ -278,9 +267,6 @@ fn test_allocation_should_reschedule_reschedule_with_no_leftover_attempts() {
     ));
 }
 
-// ---------------------------------------------------------------------------
-// TestAllocation_LastEventTime
-
 /// An allocation created and modified at `now()` with the given task states
 /// (name, finished-at); `Time::ZERO` is an unset `FinishedAt`.
 fn last_event_time(states: Option<Vec<(&str, Time, Vec<TaskEvent>)>>) -> Time {
@@ -364,10 +350,6 @@ fn test_allocation_last_event_time_no_finished_at_set_one_task_event_should_use_
         now()
     );
 }
-
-// ---------------------------------------------------------------------------
-// TestAllocation_NextDelay: `NextRescheduleTime` of a `testJob()` allocation
-// whose group gets the case's reschedule policy (if any).
 
 fn delay_policy(function: &str, delay: Duration, max_delay: Duration) -> ReschedulePolicy {
     ReschedulePolicy {
@@ -678,9 +660,6 @@ fn test_allocation_next_delay_fibonacci_delay_with_the_most_recent_event_that_re
     );
 }
 
-// ---------------------------------------------------------------------------
-// TestAllocation_WaitClientStop
-
 /// Nomad stamps the lost transition with `time.Now()`; here it is `now()`,
 /// and `WaitClientStop`'s own clock is the evaluation time `now()` too.
 fn wait_client_stop_case(stop: Duration, client: &str, should: bool) {
@@ -726,9 +705,6 @@ fn test_allocation_wait_client_stop_stop() {
     wait_client_stop_case(2 * SECOND, status::LOST, true);
 }
 
-// ---------------------------------------------------------------------------
-// TestAllocation_DisconnectTimeout
-
 fn disconnect_timeout(max: Option<Duration>) -> Duration {
     let mut j = test_job();
     j.task_groups[0].max_client_disconnect = max;
@@ -760,13 +736,6 @@ fn test_allocation_disconnect_timeout_has_max_client_disconnect() {
 fn test_allocation_disconnect_timeout_zero_max_client_disconnect() {
     assert_eq!(disconnect_timeout(Some(0)), 0);
 }
-
-// ---------------------------------------------------------------------------
-// TestAllocation_Expired and TestAllocation_Reconnected.
-//
-// Nomad's "mixed-utc"/"mixed TZ" cases compare instants given in different
-// locations; `Time` is a zone-free instant, so they are the same instants as
-// the plain cases and are kept to document that.
 
 #[derive(Default)]
 struct DiscoCase {
@@ -1024,7 +993,3 @@ fn test_allocation_reconnected_no_reconnect_event() {
     };
     assert_eq!(reconnected(tc), (false, false));
 }
-
-// ---------------------------------------------------------------------------
-// LastUnknown has no test of its own in structs_test.go; Expired and
-// Reconnected above go through it.

@@ -1,12 +1,21 @@
-//! Nomad's disconnected-client reconciler tests (PR #12333),
-//! scheduler/reconcile_test.go at 8ac3e642e6, from
-//! TestReconciler_Node_Disconnect_Updates_Alloc_To_Unknown to the end.
-mod common;
-use common::*;
+//! Disconnected clients (`max_client_disconnect`): unknown allocations, their
+//! expiry, the disconnect updates and the follow-up evaluations at their
+//! timeouts.
+//!
+//! Nomad's tests from scheduler/reconcile_test.go at 8ac3e642e6 keep their names (snake case), each case of TestReconciler_Disconnected_Client its own test;
+//! the others cite the Go source (file:line at 8ac3e642e6) that decides their
+//! expectation.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use plan_inspect::model::*;
 use plan_inspect::reconciler::{DesiredChanges, desc, trigger};
+use plan_inspect::replay::{Options, replay};
 use plan_inspect::report::{BucketEntry, Buckets, JobReport};
 use plan_inspect::time::{Duration, SECOND};
+
+use crate::common::*;
 
 /// The follow-up eval and disconnect updates of a first pass over three
 /// resumable allocations, two of them on disconnected nodes.
@@ -612,4 +621,304 @@ fn test_reconciler_disconnected_node_follow_up_evals_stop_after_timeout() {
     assert_eq!(stopped(&r), sorted(allocs[..2].to_vec()));
     assert!(r.plan.followup_evals.is_empty(), "no new follow-up eval");
     assert_replacements(&r, &allocs[..2], false, true);
+}
+
+/// `filterByRescheduleable` puts every disconnecting allocation it does not
+/// filter in `rescheduleNow`, eligible or not: one without a reschedule
+/// policy is still replaced (scheduler/reconcile_util.go:346-353).
+#[test]
+fn disconnecting_allocs_are_replaced_without_a_reschedule_policy() {
+    let mut c = Cluster::new();
+    let mut job = mock_job();
+    job.task_groups[0].count = 1;
+    job.task_groups[0].reschedule_policy = None;
+    job.task_groups[0].max_client_disconnect = Some(10 * MINUTE);
+    let job = c.job(job);
+    let alloc = c.alloc(&job, 0);
+    c.set_node_status(&alloc, node_status::DISCONNECTED);
+
+    let plan = c.replay_job(&job.id).plan;
+    assert!(plan.stop.is_empty());
+    assert_eq!(plan.disconnect_updates.len(), 1);
+    assert_eq!(plan.place.len(), 1);
+    assert!(plan.place[0].reschedule);
+    assert_eq!(
+        plan.place[0].previous_alloc_id.as_deref(),
+        Some(alloc.as_str())
+    );
+}
+
+/// `Expired` is inclusive: an unknown allocation is lost from the very
+/// instant its last unknown transition plus `max_client_disconnect` is
+/// reached (nomad/structs/structs.go:10193 `After || Equal`), and ignored a
+/// nanosecond before (scheduler/reconcile_util.go:241-250). The lost one is
+/// stopped as lost and replaced; the ignored one is not counted, so its name
+/// is placed afresh (scheduler/reconcile.go:700-731).
+#[test]
+fn expiry_is_reached_at_the_exact_instant() {
+    let mut c = Cluster::new();
+    let job = c.job(resumable(2, Some(5 * MINUTE)));
+    let expired = unknown_alloc(&mut c, &job, 0, 5 * MINUTE);
+    let waiting = unknown_alloc(&mut c, &job, 1, 5 * MINUTE - 1);
+
+    let r = c.replay_job(JOB);
+    assert_eq!(bucket_of(&r, &expired), "lost");
+    assert_eq!(bucket_of(&r, &waiting), "ignore");
+    assert_eq!(
+        stops(&r),
+        [(expired.clone(), desc::LOST.into(), Some("lost".into()))]
+    );
+    assert_eq!(
+        places(&r),
+        [
+            (name(0), Some(expired), false, true),
+            (name(1), None, false, false)
+        ]
+    );
+    assert_eq!(
+        web_changes(&r),
+        DesiredChanges {
+            place: 2,
+            stop: 1,
+            ignore: 1,
+            ..dc()
+        }
+    );
+}
+
+/// `LastUnknown` is the latest `ClientStatus` transition to unknown
+/// (nomad/structs/structs.go:10198-10212); transitions of another field are
+/// not read.
+#[test]
+fn last_unknown_is_the_latest_client_status_transition() {
+    let mut c = Cluster::new();
+    let job = c.job(resumable(2, Some(5 * MINUTE)));
+    // Unknown an hour ago, running again, unknown again a minute ago: not expired.
+    let again = unknown_alloc(&mut c, &job, 0, HOUR);
+    client_state(&mut c, &again, status::RUNNING, 50 * MINUTE);
+    client_state(&mut c, &again, status::UNKNOWN, MINUTE);
+    // Unknown an hour ago; a recent "unknown" of another field does not count.
+    let other_field = unknown_alloc(&mut c, &job, 1, HOUR);
+    c.alloc_mut(&other_field).alloc_states.push(AllocState {
+        field: AllocStateField::Other(1),
+        value: status::UNKNOWN.into(),
+        time: now().add(-MINUTE),
+    });
+
+    let r = c.replay_job(JOB);
+    assert_eq!(bucket_of(&r, &again), "ignore");
+    assert_eq!(bucket_of(&r, &other_field), "lost");
+}
+
+/// `Expired` reads `max_client_disconnect` from the job version embedded in
+/// the allocation, not the current job (nomad/structs/structs.go:10183-10191).
+#[test]
+fn expiry_reads_the_allocations_own_job_version() {
+    // (own version's timeout, current version's timeout, bucket)
+    for (own, current, want) in [
+        (Some(5 * MINUTE), None, "lost"),
+        (None, Some(5 * MINUTE), "ignore"),
+    ] {
+        let mut c = Cluster::new();
+        let mut spec = resumable(1, current);
+        spec.version = 1;
+        c.job(spec);
+        let id = unknown_alloc(&mut c, &Arc::new(resumable(1, own)), 0, HOUR);
+        let r = c.replay_job(JOB);
+        assert_eq!(bucket_of(&r, &id), want, "own {own:?}, current {current:?}");
+    }
+}
+
+/// `DisconnectTimeout` also reads the allocation's own job version
+/// (nomad/structs/structs.go:9915-9931): the follow-up eval waits for that
+/// version's `max_client_disconnect`.
+#[test]
+fn disconnect_timeout_reads_the_allocations_own_job_version() {
+    let mut c = Cluster::new();
+    let mut current = resumable(1, Some(5 * MINUTE));
+    current.version = 1;
+    c.job(current);
+    let old = Arc::new(resumable(1, Some(10 * MINUTE)));
+    let id = c.alloc(&old, 0);
+    c.set_node_status(&id, node_status::DISCONNECTED);
+
+    let r = c.replay_job(JOB);
+    assert_eq!(bucket_of(&r, &id), "disconnecting");
+    assert_eq!(r.plan.followup_evals.len(), 1);
+    assert_eq!(r.plan.followup_evals[0].wait_until, now().add(10 * MINUTE));
+}
+
+/// `createTimeoutLaterEvals` sorts the timeouts and starts a new eval when
+/// one is 5 s or more after the first of the current batch; every one of
+/// these evals carries the description (scheduler/reconcile.go:1260-1319).
+#[test]
+fn timeout_evals_batch_in_five_second_windows() {
+    let mut c = Cluster::new();
+    c.job(resumable(3, Some(5 * MINUTE)));
+    let mut ids = Vec::new();
+    for (i, extra) in [0, 5 * SECOND - 1, 5 * SECOND].into_iter().enumerate() {
+        let own = Arc::new(resumable(3, Some(5 * MINUTE + extra)));
+        let id = c.alloc(&own, i as u64);
+        c.set_node_status(&id, node_status::DISCONNECTED);
+        ids.push(id);
+    }
+
+    let r = c.replay_job(JOB);
+    let evals = &r.plan.followup_evals;
+    assert_eq!(evals.len(), 2);
+    assert_eq!(evals[0].wait_until, now().add(5 * MINUTE));
+    assert_eq!(
+        sorted(evals[0].alloc_ids.clone()),
+        [ids[0].clone(), ids[1].clone()]
+    );
+    assert_eq!(evals[1].wait_until, now().add(5 * MINUTE + 5 * SECOND));
+    assert_eq!(evals[1].alloc_ids, [ids[2].clone()]);
+    for e in evals {
+        assert_eq!(e.triggered_by, trigger::MAX_DISCONNECT_TIMEOUT);
+        assert_eq!(e.status_description, desc::DISCONNECT_TIMEOUT_FOLLOWUP);
+    }
+    let by_alloc: HashMap<_, _> = r
+        .plan
+        .disconnect_updates
+        .iter()
+        .map(|u| (u.alloc_id.clone(), u.followup_eval_id.clone()))
+        .collect();
+    assert_eq!(by_alloc[&ids[0]], evals[0].id);
+    assert_eq!(by_alloc[&ids[1]], evals[0].id);
+    assert_eq!(by_alloc[&ids[2]], evals[1].id);
+    // All three are replaced at once, none stopped.
+    assert!(r.plan.stop.is_empty());
+    assert_eq!(r.plan.place.len(), 3);
+    assert!(r.plan.place.iter().all(|p| p.reschedule && !p.lost));
+}
+
+/// If one disconnecting allocation of a group has no future timeout,
+/// `createTimeoutLaterEvals` gives up for the whole group
+/// (scheduler/reconcile.go:1254-1258): no unknown updates, no eval, and
+/// `computeReplacements` then stops every disconnecting allocation as
+/// rescheduled (scheduler/reconcile.go:745-763).
+#[test]
+fn one_disconnecting_alloc_without_a_timeout_blocks_all_unknown_updates() {
+    let mut c = Cluster::new();
+    c.job(resumable(2, Some(5 * MINUTE)));
+    let with = c.alloc(&Arc::new(resumable(2, Some(5 * MINUTE))), 0);
+    let without = c.alloc(&Arc::new(resumable(2, None)), 1);
+    for id in [&with, &without] {
+        c.set_node_status(id, node_status::DISCONNECTED);
+    }
+
+    let r = c.replay_job(JOB);
+    assert!(r.plan.disconnect_updates.is_empty());
+    assert!(r.plan.followup_evals.is_empty());
+    assert_eq!(
+        stops(&r),
+        sorted([
+            (with.clone(), desc::RESCHEDULED.into(), None),
+            (without.clone(), desc::RESCHEDULED.into(), None)
+        ])
+    );
+    assert_eq!(
+        places(&r),
+        [
+            (name(0), Some(with), true, false),
+            (name(1), Some(without), true, false)
+        ]
+    );
+    assert_eq!(
+        web_changes(&r),
+        DesiredChanges {
+            place: 2,
+            stop: 2,
+            ..dc()
+        }
+    );
+}
+
+/// A snapshot in JSON with one job of one group (count 2) whose
+/// `MaxClientDisconnect` is `mcd` (raw JSON), an unknown allocation on a
+/// disconnected node that went unknown a second ago, and a running
+/// allocation on another disconnected node.
+fn zero_timeout_snapshot(mcd: &str) -> Snapshot {
+    let text = format!(
+        r#"{{
+        "Now": "2022-04-01T12:00:00Z",
+        "Jobs": [{{"ID": "j", "Namespace": "default", "Type": "service", "Version": 0,
+                   "Datacenters": ["dc1"], "JobModifyIndex": 10,
+                   "TaskGroups": [{{"Name": "g", "Count": 2, "MaxClientDisconnect": {mcd},
+                                    "Tasks": [{{"Name": "t", "Driver": "exec"}}]}}]}}],
+        "Nodes": [{{"ID": "n1", "Datacenter": "dc1", "Status": "disconnected"}},
+                  {{"ID": "n2", "Datacenter": "dc1", "Status": "disconnected"}}],
+        "Allocs": [
+          {{"ID": "a-unknown", "Namespace": "default", "JobID": "j", "TaskGroup": "g",
+            "Name": "j.g[0]", "NodeID": "n1", "DesiredStatus": "run", "ClientStatus": "unknown",
+            "AllocStates": [{{"Field": 0, "Value": "unknown", "Time": "2022-04-01T11:59:59Z"}}]}},
+          {{"ID": "b-running", "Namespace": "default", "JobID": "j", "TaskGroup": "g",
+            "Name": "j.g[1]", "NodeID": "n2", "DesiredStatus": "run", "ClientStatus": "running"}}
+        ]
+    }}"#
+    );
+    let mut s = plan_inspect::read::read_snapshot_from(text.as_bytes(), "zero.json").unwrap();
+    // The allocations embed no job: give them the current one, as Nomad would
+    // have embedded it.
+    let job = s.jobs[0].clone();
+    for a in &mut s.allocs {
+        a.job = Some(job.clone());
+    }
+    s
+}
+
+/// `"MaxClientDisconnect": 0` is a set timeout of zero, unlike `null`: an
+/// unknown allocation expires at once (nomad/structs/structs.go:10187-10194),
+/// and a disconnecting one gets no unknown update because its timeout is not
+/// after now (scheduler/reconcile_util.go:490-494, reconcile.go:1255), so it
+/// is stopped as rescheduled. With `null` the unknown allocation is ignored
+/// and the running one is never given a timeout either.
+#[test]
+fn a_zero_max_client_disconnect_is_set_not_absent() {
+    let zero = zero_timeout_snapshot("0");
+    assert_eq!(zero.jobs[0].task_groups[0].max_client_disconnect, Some(0));
+    let r = replay(&zero, &Options::default()).unwrap().jobs.remove(0);
+    let b = buckets_by_id(&r, "g");
+    assert_eq!(b["a-unknown"], "lost");
+    assert_eq!(b["b-running"], "disconnecting");
+    assert!(r.plan.disconnect_updates.is_empty());
+    assert_eq!(
+        stops(&r),
+        [
+            ("a-unknown".into(), desc::LOST.into(), Some("lost".into())),
+            ("b-running".into(), desc::RESCHEDULED.into(), None)
+        ]
+    );
+
+    let null = zero_timeout_snapshot("null");
+    assert_eq!(null.jobs[0].task_groups[0].max_client_disconnect, None);
+    let r = replay(&null, &Options::default()).unwrap().jobs.remove(0);
+    let b = buckets_by_id(&r, "g");
+    assert_eq!(b["a-unknown"], "ignore");
+    assert_eq!(b["b-running"], "disconnecting");
+    assert!(r.plan.disconnect_updates.is_empty());
+}
+
+/// A batch job's disconnecting allocation is left to `shouldFilter` as
+/// untainted, so it is not rescheduled (scheduler/reconcile_util.go:333-338,
+/// 373-388), yet it still gets its unknown update and timeout eval
+/// (scheduler/reconcile.go:425); not counted as existing, its name is placed
+/// afresh, with no previous allocation (scheduler/reconcile.go:700-731).
+#[test]
+fn a_batch_disconnecting_alloc_gets_a_fresh_placement_not_a_reschedule() {
+    let mut c = Cluster::new();
+    let mut spec = resumable(1, Some(5 * MINUTE));
+    spec.job_type = "batch".into();
+    let job = c.job(spec);
+    let id = c.alloc(&job, 0);
+    c.set_node_status(&id, node_status::DISCONNECTED);
+
+    let r = c.replay_job(JOB);
+    assert_eq!(bucket_of(&r, &id), "disconnecting");
+    assert!(group(&r, "web").reschedule_now.is_empty());
+    assert_eq!(r.plan.disconnect_updates.len(), 1);
+    assert_eq!(r.plan.followup_evals.len(), 1);
+    assert!(r.plan.stop.is_empty());
+    assert_eq!(places(&r), [(name(0), None, false, false)]);
+    assert_eq!(web_changes(&r), DesiredChanges { place: 1, ..dc() });
 }

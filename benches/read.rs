@@ -1,0 +1,44 @@
+//! The reader alone, on generated snapshots held in memory: the varied shape
+//! (as real dumps are) beside the uniform one, each against the floor of
+//! parsing the same bytes into `serde_json::de::IgnoredAny`. 20,000
+//! allocations by default (`BENCH_ALLOCS` to change it).
+//!
+//!     cargo bench --bench read
+
+mod snapshot;
+
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use plan_inspect::read::read_snapshot_from;
+use serde::de::IgnoredAny;
+use snapshot::{Shape, Spec};
+
+fn bench(c: &mut Criterion) {
+    let n = std::env::var("BENCH_ALLOCS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20_000);
+    for (shape, name) in [(Shape::Varied, "varied"), (Shape::Uniform, "uniform")] {
+        let mut bytes = Vec::new();
+        Spec::new(shape, n)
+            .write(&mut bytes)
+            .expect("writing to memory cannot fail");
+        let mut group = c.benchmark_group(format!("read {name}, {n} allocs"));
+        group
+            .throughput(Throughput::Bytes(bytes.len() as u64))
+            .sample_size(10)
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(8));
+        group.bench_function("floor (IgnoredAny)", |b| {
+            b.iter(|| serde_json::from_slice::<IgnoredAny>(&bytes).expect("valid JSON"))
+        });
+        group.bench_function("read_snapshot_from", |b| {
+            b.iter(|| read_snapshot_from(&bytes[..], "bench.json").expect("a valid snapshot"))
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,72 @@
+//! Writes a large `nomad operator snapshot state` dump to stdout, the same
+//! bytes for the same flags (the shapes are described in
+//! `benches/snapshot/mod.rs`):
+//!
+//!     cargo run --release --example gen-snapshot -- --allocs 1000000 > /tmp/varied.json
+//!     cargo run --release --example gen-snapshot -- --shape uniform \
+//!         --nodes 10000 --allocs 1000000 --jobs 50 --seed 1 > /tmp/uniform.json
+//!
+//! Sizes left unset take the shape's defaults ([`snapshot::Spec::new`]).
+
+#[path = "../../benches/snapshot/mod.rs"]
+mod snapshot;
+
+use std::io::{self, BufWriter, Write};
+
+use snapshot::{Shape, Spec};
+
+fn main() {
+    let spec = parse();
+    let stdout = io::stdout().lock();
+    let mut out = BufWriter::with_capacity(1 << 20, stdout);
+    if let Err(e) = spec.write(&mut out).and_then(|()| out.flush())
+        && e.kind() != io::ErrorKind::BrokenPipe
+    {
+        eprintln!("gen-snapshot: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn parse() -> Spec {
+    let mut args: Vec<(String, String)> = Vec::new();
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let value = it
+            .next()
+            .unwrap_or_else(|| usage(&format!("{flag} needs a value")));
+        args.push((flag, value));
+    }
+    let shape = match args.iter().rfind(|(f, _)| f == "--shape") {
+        None => Shape::Varied,
+        Some((_, v)) if v == "varied" => Shape::Varied,
+        Some((_, v)) if v == "uniform" => Shape::Uniform,
+        Some((_, v)) => usage(&format!("--shape: {v:?} is not varied or uniform")),
+    };
+    let mut spec = Spec::new(shape, 100_000);
+    for (flag, value) in args.iter().filter(|(f, _)| f != "--shape") {
+        let n: u64 = value
+            .parse()
+            .unwrap_or_else(|_| usage(&format!("{flag}: {value:?} is not a number")));
+        let n_usize = n as usize;
+        match flag.as_str() {
+            "--nodes" => spec.nodes = n_usize.max(1),
+            "--allocs" => spec.allocs = n_usize,
+            "--jobs" => spec.jobs = n_usize.max(1),
+            "--seed" => spec.seed = n,
+            "--versions" => spec.versions = n_usize.max(2),
+            "--variants" => spec.variants = n_usize.max(1),
+            "--events" => spec.events = n_usize.max(4),
+            _ => usage(&format!("unknown flag {flag}")),
+        }
+    }
+    spec
+}
+
+fn usage(problem: &str) -> ! {
+    eprintln!("gen-snapshot: {problem}");
+    eprintln!(
+        "usage: gen-snapshot [--shape varied|uniform] [--nodes N] [--allocs N] [--jobs N] [--seed N]\n\
+         \x20                   [--versions N] [--variants N] [--events N] > snapshot.json"
+    );
+    std::process::exit(2)
+}

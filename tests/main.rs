@@ -1,0 +1,32 @@
+//! plan-inspect's integration tests, one program with a module per area.
+//!
+//! The reconciler areas (placement to tainted) hold Nomad's own tests, ported
+//! from scheduler/reconcile_test.go, reconcile_util_test.go and
+//! nomad/structs/structs_test.go at 8ac3e642e6 under their Nomad names in
+//! snake case (`fixtures/nomad/README.md` maps each to its module), next to
+//! tests of behaviour those do not reach, each citing the Go source that
+//! decides it. `memory` is a program of its own: it measures the peak RSS of
+//! the children of its process.
+
+mod common;
+
+mod allocation;
+mod canary;
+mod cli;
+mod deployment;
+mod determinism;
+mod disconnect;
+mod explain;
+mod golden;
+mod incidents;
+mod nomad_version;
+mod placement;
+mod properties;
+mod reader;
+mod reconnect;
+mod reschedule;
+mod schema;
+mod secrets;
+mod stop;
+mod tainted;
+mod update;
