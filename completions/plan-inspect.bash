@@ -23,7 +23,7 @@ _plan__inspect() {
 
     case "${cmd}" in
         plan__inspect)
-            opts="-v -h -V --now --job --namespace --eval --no-disconnected-clients --format --color --verbose --explain --detailed-exitcode --completions --man --help --version"
+            opts="-v -h -V --now --job --namespace --eval --no-disconnected-clients --nomad-version --format --color --verbose --explain --detailed-exitcode --completions --man --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -42,6 +42,10 @@ _plan__inspect() {
                     return 0
                     ;;
                 --eval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --nomad-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -2,6 +2,7 @@ complete -c plan-inspect -l now -d 'Evaluate at this RFC 3339 time instead of th
 complete -c plan-inspect -l job -d 'Only this job (by ID)' -r
 complete -c plan-inspect -l namespace -d 'Only jobs in this namespace' -r
 complete -c plan-inspect -l eval -d 'Replay this evaluation from the snapshot\'s `Evals` (its job, ID and priority)' -r
+complete -c plan-inspect -l nomad-version -d 'The Nomad release whose reconciler to replay: 1.3.0 ... 2.0.5, a series such as 1.8 (its latest patch), head, seed (commit 8ac3e642e6), or auto: the newest release the snapshot proves, else seed. Overrides the snapshot\'s NomadVersion key' -r
 complete -c plan-inspect -l format -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c plan-inspect -l color -d 'When to color the tables' -r -f -a "auto\t''

@@ -19,6 +19,7 @@ _plan-inspect() {
 '--job=[Only this job (by ID)]:ID:_default' \
 '--namespace=[Only jobs in this namespace]:NS:_default' \
 '--eval=[Replay this evaluation from the snapshot'\''s \`Evals\` (its job, ID and priority)]:ID:_default' \
+'--nomad-version=[The Nomad release whose reconciler to replay\: 1.3.0 ... 2.0.5, a series such as 1.8 (its latest patch), head, seed (commit 8ac3e642e6), or auto\: the newest release the snapshot proves, else seed. Overrides the snapshot'\''s NomadVersion key]:VERSION:_default' \
 '--format=[Output format]:FORMAT:(table json)' \
 '--color=[When to color the tables]:WHEN:(auto always never)' \
 '--explain=[Explain one allocation (ID or unique ID prefix) or one placement (\`job.group\[index\]\`)\: every step the reconciler took, with its facts]:ALLOC:_default' \

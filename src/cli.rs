@@ -94,6 +94,13 @@ pub struct Cli {
     #[arg(long)]
     pub no_disconnected_clients: bool,
 
+    /// The Nomad release whose reconciler to replay: 1.3.0 ... 2.0.5, a
+    /// series such as 1.8 (its latest patch), head, seed (commit
+    /// 8ac3e642e6), or auto: the newest release the snapshot proves, else
+    /// seed. Overrides the snapshot's NomadVersion key.
+    #[arg(long, value_name = "VERSION", value_parser = parse_version)]
+    pub nomad_version: Option<plan_inspect::version::VersionRequest>,
+
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
@@ -136,6 +143,15 @@ pub enum Color {
     Auto,
     Always,
     Never,
+}
+
+fn parse_version(s: &str) -> Result<plan_inspect::version::VersionRequest, String> {
+    s.parse().map_err(|_: plan_inspect::version::BadVersion| {
+        format!(
+            "not a Nomad version plan-inspect replays; {}",
+            plan_inspect::version::accepted()
+        )
+    })
 }
 
 fn parse_time(s: &str) -> Result<plan_inspect::time::Time, String> {

@@ -41,4 +41,5 @@ pub mod report;
 pub mod system;
 pub mod time;
 pub mod update;
+pub mod version;
 pub mod warning;

@@ -71,6 +71,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         namespace: cli.namespace.clone(),
         eval: cli.eval.clone(),
         no_disconnected_clients: cli.no_disconnected_clients,
+        nomad_version: cli.nomad_version,
     };
     if let Some(subject) = &cli.explain {
         let explanation = explain(&snapshot, &options, subject)?;

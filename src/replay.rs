@@ -17,12 +17,13 @@ use std::{fmt, panic};
 
 use crate::model::{Allocation, Deployment, Evaluation, Job, Node, Snapshot, TaskGroup};
 use crate::reconciler::{
-    BucketsFn, ReconcileInput, Reconciler, Reconciliation, Release, Rules, TaintContext,
-    TaintedNodes, TaintedSets, tainted_nodes,
+    BucketsFn, ReconcileInput, Reconciler, Reconciliation, Rules, TaintContext, TaintedNodes,
+    TaintedSets, tainted_nodes,
 };
 use crate::report::*;
 use crate::time::Time;
 use crate::update::UpdateCheck;
+use crate::version::{Evidence, Profile, VersionRequest, ignored_inputs};
 use crate::warning::Warning;
 use entries::EntryMaker;
 use groups::group_reports;
@@ -50,6 +51,9 @@ pub struct Options {
     pub eval: Option<String>,
     /// `--no-disconnected-clients`.
     pub no_disconnected_clients: bool,
+    /// `--nomad-version`; the snapshot's `NomadVersion` key, else `auto`,
+    /// when absent.
+    pub nomad_version: Option<VersionRequest>,
 }
 
 /// A request the snapshot cannot answer.
@@ -346,6 +350,7 @@ struct Prepared<'s> {
     eval: Option<&'s Evaluation>,
     eval_id: String,
     rules: Rules,
+    profile: Profile,
     warnings: Vec<Warning>,
     nodes: HashMap<&'s str, &'s Node>,
     deployments: HashMap<(&'s str, &'s str), &'s Deployment>,
@@ -365,6 +370,10 @@ impl<'s> Prepared<'s> {
         if let Some(w) = snapshot_time::now_before_snapshot(snapshot, now, now_source) {
             warnings.push(w);
         }
+        let evidence = Evidence::find(snapshot);
+        let profile = Profile::choose(options.nomad_version, snapshot.nomad_version, &evidence);
+        warnings.extend(profile.warnings());
+        warnings.extend(ignored_inputs(&profile, snapshot));
         warnings.sort();
         warnings.dedup();
         let eval = match &options.eval {
@@ -382,10 +391,11 @@ impl<'s> Prepared<'s> {
             eval,
             eval_id,
             rules: Rules::new(
-                Release::Seed,
+                profile.release,
                 !options.no_disconnected_clients
                     && snapshot.supports_disconnected_clients.unwrap_or(true),
             ),
+            profile,
             warnings,
             nodes: snapshot.nodes.iter().map(|n| (n.id.as_str(), n)).collect(),
             deployments: latest_deployments(&snapshot.deployments),
@@ -413,6 +423,7 @@ impl<'s> Prepared<'s> {
             eval_id: self.eval_id.clone(),
             eval_priority: self.eval.map(|e| e.priority),
             supports_disconnected_clients: self.rules.supports_disconnected_clients(),
+            nomad_version: self.profile.clone(),
             jobs,
             warnings: self.warnings.clone(),
         }

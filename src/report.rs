@@ -18,6 +18,7 @@ use crate::reconciler::{
     BucketReason, ByBucket, DesiredChanges, ReasonNode, ReasonTimes, TaintRule,
 };
 use crate::time::Time;
+use crate::version::Profile;
 use crate::warning::Warning;
 
 /// The version of this schema; bumped on any incompatible change.
@@ -36,6 +37,8 @@ pub struct Report {
     /// is, and each job's own priority is used.
     pub eval_priority: Option<i64>,
     pub supports_disconnected_clients: bool,
+    /// The Nomad release replayed, and why.
+    pub nomad_version: Profile,
     pub jobs: Vec<JobReport>,
     pub warnings: Vec<Warning>,
 }

@@ -147,6 +147,7 @@ fn should_reschedule(
         desired_status: desired.into(),
         reschedule_tracker: Some(RescheduleTracker {
             events: (!events.is_empty()).then_some(events),
+            ..RescheduleTracker::default()
         }),
         ..Allocation::default()
     };
@@ -383,6 +384,7 @@ fn tracked(mut a: Allocation, events: &[(Duration, Duration)]) -> Allocation {
                 })
                 .collect(),
         ),
+        ..RescheduleTracker::default()
     });
     a
 }

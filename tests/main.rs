@@ -19,6 +19,7 @@ mod disconnect;
 mod explain;
 mod golden;
 mod incidents;
+mod nomad_version;
 mod placement;
 mod properties;
 mod reader;

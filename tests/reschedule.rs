@@ -907,6 +907,7 @@ fn one_failed(
     if let Some(events) = events {
         c.alloc_mut(&id).reschedule_tracker = Some(RescheduleTracker {
             events: Some(events),
+            ..RescheduleTracker::default()
         });
     }
     (c, id)
@@ -1056,11 +1057,15 @@ fn a_delay_not_shorter_than_the_interval_ends_rescheduling() {
 #[test]
 fn a_tracker_with_nil_events_is_not_eligible() {
     let (mut c, id) = one_failed(policy_30s(), None, 0);
-    c.alloc_mut(&id).reschedule_tracker = Some(RescheduleTracker { events: None });
+    c.alloc_mut(&id).reschedule_tracker = Some(RescheduleTracker {
+        events: None,
+        ..RescheduleTracker::default()
+    });
     assert_eq!(resched_of(&c.replay_job(JOB), &id), Resched::Not);
 
     c.alloc_mut(&id).reschedule_tracker = Some(RescheduleTracker {
         events: Some(Vec::new()),
+        ..RescheduleTracker::default()
     });
     assert_eq!(
         resched_of(&c.replay_job(JOB), &id),

@@ -18,8 +18,17 @@ struct Document {
     eval_id: String,
     eval_priority: Option<i64>,
     supports_disconnected_clients: bool,
+    nomad_version: NomadVersion,
     jobs: Vec<Job>,
     warnings: Vec<Warning>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NomadVersion {
+    profile: String,
+    source: String,
+    evidence: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -343,4 +352,40 @@ fn system_jobs_carry_their_diff_and_place_on_nodes_and_others_do_not() {
     let snapshot = read_snapshot_from(std::fs::File::open(path).unwrap(), "example.json").unwrap();
     let json = render::json::render(&replay(&snapshot, &Options::default()).unwrap());
     assert!(!json.contains("system_diff") && !json.contains("\"node_id\": null"));
+}
+
+#[test]
+fn nomad_version_names_the_profile_its_source_and_the_evidence() {
+    let text = r#"{"Now": "2024-06-01T00:00:00Z", "NomadVersion": "1.7",
+        "Jobs": [{"ID": "web", "Namespace": "default", "Type": "service",
+                  "TaskGroups": [{"Name": "web", "Count": 1,
+                                  "Disconnect": {"LostAfter": 900000000000}}]}],
+        "Nodes": [], "Allocs": []}"#;
+    let snapshot = read_snapshot_from(text.as_bytes(), "snap.json").unwrap();
+    let doc = |options: &Options| -> Document {
+        serde_json::from_str(&render::json::render(&replay(&snapshot, options).unwrap())).unwrap()
+    };
+    let v = doc(&Options::default()).nomad_version;
+    assert_eq!(
+        (v.profile.as_str(), v.source.as_str()),
+        ("1.7.7", "snapshot")
+    );
+    assert_eq!(
+        v.evidence.as_deref(),
+        Some(
+            "Nomad 1.8.0 or later: a task group has a disconnect block (default/web version 0 \
+             group web)"
+        )
+    );
+    let flag = Options {
+        nomad_version: Some(plan_inspect::version::VersionRequest::Auto),
+        ..Options::default()
+    };
+    let v = doc(&flag).nomad_version;
+    assert_eq!((v.profile.as_str(), v.source.as_str()), ("1.8.0", "flag"));
+    let v = document("example.json").nomad_version;
+    assert_eq!(
+        (v.profile.as_str(), v.source.as_str(), v.evidence),
+        ("seed", "default", None)
+    );
 }

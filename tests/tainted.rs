@@ -11,8 +11,7 @@ use std::sync::Arc;
 
 use plan_inspect::model::*;
 use plan_inspect::reconciler::{
-    AllocSet, Bitmap, Bucket, DesiredChanges, Release, Rules, TaintContext, TaintedNodes,
-    TaintedSets, desc,
+    AllocSet, Bitmap, Bucket, DesiredChanges, Rules, TaintContext, TaintedNodes, TaintedSets, desc,
 };
 use plan_inspect::time::{Duration, SECOND, Time};
 use serde_json::json;
@@ -363,7 +362,7 @@ fn run(all: &[Allocation], disco: bool, skip_nil_node_test: bool, want: Sets) {
     let nodes = nodes();
     let tainted = tainted_map(&nodes);
     let set: AllocSet = all.iter().collect();
-    let rules = Rules::new(Release::Seed, disco);
+    let rules = Rules::new(plan_inspect::version::Release::Seed, disco);
     let ctx = TaintContext {
         tainted: &tainted,
         rules: &rules,

@@ -64,6 +64,9 @@ pub struct DesiredTransition {
     /// stores has it, so one without it is a stub or was cut down.
     #[serde(skip)]
     pub present: bool,
+    /// Set with `reschedule` by a drain or `alloc stop` of a batch
+    /// allocation (1.11.0 on): it is rescheduled, but not migrated.
+    pub migrate_disable_placement: Option<bool>,
 }
 
 fn present_transition<'de, D: serde::Deserializer<'de>>(
@@ -83,6 +86,9 @@ impl DesiredTransition {
     }
     pub fn should_force_reschedule(&self) -> bool {
         self.force_reschedule == Some(true)
+    }
+    pub fn should_disable_migration_placement(&self) -> bool {
+        self.migrate_disable_placement == Some(true)
     }
 }
 
@@ -179,6 +185,9 @@ pub struct AllocDeploymentStatus {
 pub struct RescheduleTracker {
     /// `None` for Go's nil slice, which `NextRescheduleTime` tells apart from empty.
     pub events: Option<Vec<RescheduleEvent>>,
+    /// How the last reschedule went, `ok` or `no placement` (1.8.1 on);
+    /// empty when no server wrote it.
+    pub last_reschedule: String,
 }
 
 /// A `structs.RescheduleEvent`; `RescheduleTime` is Unix nanoseconds.
@@ -676,6 +685,7 @@ mod tests {
             tg,
             Some(RescheduleTracker {
                 events: Some(events),
+                ..RescheduleTracker::default()
             }),
         );
         alloc.client_status = status::FAILED.into();

@@ -42,6 +42,10 @@ pub struct Job {
     pub periodic: GoValue,
     pub parameterized_job: GoValue,
     pub dispatched: bool,
+    /// Written by servers from 1.6.0 on ("default" unless set).
+    pub node_pool: String,
+    /// A tag set on this version (1.9.0 on).
+    pub version_tag: GoValue,
 }
 
 /// The part of `structs.Multiregion` that makes a job multiregion.
@@ -77,6 +81,13 @@ pub struct TaskGroup {
     pub constraints: Vec<Constraint>,
     #[serde(deserialize_with = "nullable")]
     pub volumes: BTreeMap<String, VolumeRequest>,
+    /// Nomad 1.7.2 to 1.9: the node going down or disconnected marks the
+    /// allocation unknown instead of replacing it. Ignored from 1.10.0.
+    pub prevent_reschedule_on_lost: bool,
+    /// The `disconnect` block, read from 1.8.0 on.
+    pub disconnect: Option<DisconnectStrategy>,
+    /// Batch and sysbatch tasks are stopped after this long (2.0.3 on).
+    pub max_run_duration: Option<Duration>,
 }
 
 /// A `structs.VolumeRequest` of a task group.
@@ -88,6 +99,32 @@ pub struct VolumeRequest {
     pub volume_type: String,
     pub source: String,
     pub read_only: bool,
+}
+
+/// A `structs.DisconnectStrategy` (the group's `disconnect` block, 1.8.0 on).
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct DisconnectStrategy {
+    /// How long a disconnected node's allocations stay unknown before they
+    /// are lost; 0 for "lost at once".
+    pub lost_after: Duration,
+    /// Whether to place a replacement while the allocation is unknown; nil
+    /// means the server default (true).
+    pub replace: Option<bool>,
+    /// Which copy survives a reconnect: `best_score` (the default),
+    /// `keep_original`, `keep_replacement` or `longest_running`.
+    pub reconcile: String,
+    /// How long the client keeps running allocations while disconnected.
+    pub stop_on_client_after: Option<Duration>,
+}
+
+/// The `disconnect.reconcile` strategies of Nomad 1.8.0 on.
+pub mod reconcile_option {
+    pub const BEST_SCORE: &str = "best_score";
+    pub const KEEP_ORIGINAL: &str = "keep_original";
+    pub const KEEP_REPLACEMENT: &str = "keep_replacement";
+    pub const LONGEST_RUNNING: &str = "longest_running";
+    pub const ALL: [&str; 4] = [BEST_SCORE, KEEP_ORIGINAL, KEEP_REPLACEMENT, LONGEST_RUNNING];
 }
 
 /// A `structs.UpdateStrategy`.
@@ -312,6 +349,33 @@ impl TaskGroup {
         self.consul.as_ref().map_or("", |c| c.namespace.as_str())
     }
 
+    /// The `disconnect` block as the server stores it on register: a nil
+    /// `replace` becomes true and an empty `reconcile` best_score; with
+    /// `copy_legacy` (servers 1.8.x and 1.9.x) an unset `lost_after` and
+    /// `stop_on_client_after` are filled from `max_client_disconnect` and
+    /// `stop_after_client_disconnect`. `prevent_reschedule_on_lost` would set
+    /// a nil `replace` to false, but the default is applied first, so it
+    /// never does (v1.8.0 nomad/structs/structs.go:6853-6865). No block is
+    /// made for a group without one.
+    pub fn canonical_disconnect(&self, copy_legacy: bool) -> Option<DisconnectStrategy> {
+        let mut d = self.disconnect.clone()?;
+        d.replace.get_or_insert(true);
+        if d.reconcile.is_empty() {
+            d.reconcile = reconcile_option::BEST_SCORE.to_string();
+        }
+        if copy_legacy {
+            if let Some(max) = self.max_client_disconnect
+                && d.lost_after == 0
+            {
+                d.lost_after = max;
+            }
+            if d.stop_on_client_after.is_none() {
+                d.stop_on_client_after = self.stop_after_client_disconnect;
+            }
+        }
+        Some(d)
+    }
+
     /// The update strategy unless it is empty (`UpdateStrategy.IsEmpty`).
     pub fn update_strategy(&self) -> Option<&UpdateStrategy> {
         self.update.as_ref().filter(|u| u.max_parallel != 0)
@@ -379,5 +443,56 @@ impl RequestedDevice {
             && self.count == o.count
             && set_equal(&self.constraints, &o.constraints, |x, y| x == y)
             && set_equal(&self.affinities, &o.affinities, |x, y| x == y)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::SECOND;
+
+    fn group(disconnect: Option<DisconnectStrategy>) -> TaskGroup {
+        TaskGroup {
+            max_client_disconnect: Some(600 * SECOND),
+            stop_after_client_disconnect: Some(60 * SECOND),
+            prevent_reschedule_on_lost: true,
+            disconnect,
+            ..TaskGroup::default()
+        }
+    }
+
+    #[test]
+    fn no_disconnect_block_is_made_for_a_group_without_one() {
+        assert_eq!(group(None).canonical_disconnect(true), None);
+    }
+
+    #[test]
+    fn the_server_defaults_replace_and_reconcile_before_prevent_reschedule_is_looked_at() {
+        let tg = group(Some(DisconnectStrategy::default()));
+        let d = tg.canonical_disconnect(true).unwrap();
+        assert_eq!(d.replace, Some(true));
+        assert_eq!(d.reconcile, "best_score");
+        assert_eq!(d.lost_after, 600 * SECOND);
+        assert_eq!(d.stop_on_client_after, Some(60 * SECOND));
+        // 1.10.0 on: the legacy fields are no longer copied in.
+        let d = tg.canonical_disconnect(false).unwrap();
+        assert_eq!(d.lost_after, 0);
+        assert_eq!(d.stop_on_client_after, None);
+        assert_eq!(d.replace, Some(true));
+    }
+
+    #[test]
+    fn values_the_block_sets_are_kept() {
+        let tg = group(Some(DisconnectStrategy {
+            lost_after: 5 * SECOND,
+            replace: Some(false),
+            reconcile: "longest_running".into(),
+            stop_on_client_after: Some(SECOND),
+        }));
+        let d = tg.canonical_disconnect(true).unwrap();
+        assert_eq!(d.lost_after, 5 * SECOND);
+        assert_eq!(d.replace, Some(false));
+        assert_eq!(d.reconcile, "longest_running");
+        assert_eq!(d.stop_on_client_after, Some(SECOND));
     }
 }

@@ -34,6 +34,11 @@ pub struct Node {
     #[serde(deserialize_with = "nullable")]
     pub host_volumes: BTreeMap<String, Option<HostVolume>>,
     pub node_resources: Option<NodeResources>,
+    /// Written by servers from 1.6.0 on ("default" unless set).
+    pub node_pool: String,
+    /// The agent version a `NodeListStub` (`/v1/nodes`) carries instead of
+    /// its attributes.
+    pub version: String,
 }
 
 /// A `structs.DriverInfo`.
@@ -126,6 +131,15 @@ pub mod node_status {
 }
 
 impl Node {
+    /// The client agent's version, as its fingerprint reports it
+    /// (`Attributes["nomad.version"]`, else a list stub's `Version`).
+    pub fn agent_version(&self) -> Option<&str> {
+        self.attributes
+            .get("nomad.version")
+            .map(String::as_str)
+            .or((!self.version.is_empty()).then_some(self.version.as_str()))
+    }
+
     /// `TerminalStatus`: the node is down.
     pub fn terminal_status(&self) -> bool {
         self.status == node_status::DOWN

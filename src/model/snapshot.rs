@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use super::{Allocation, Deployment, Evaluation, Job, Node};
 use crate::time::Time;
+use crate::version::VersionRequest;
 use crate::warning::Warning;
 
 /// Everything plan-inspect keeps from a `nomad operator snapshot state` dump.
@@ -29,6 +30,8 @@ pub struct Snapshot {
     pub eval_id: Option<String>,
     /// Extension `SupportsDisconnectedClients`.
     pub supports_disconnected_clients: Option<bool>,
+    /// Extension `NomadVersion`: the release to replay.
+    pub nomad_version: Option<VersionRequest>,
     /// What the reader found suspicious but usable.
     pub warnings: Vec<Warning>,
 }

@@ -173,6 +173,10 @@ impl<R: Read> Chunked<R> {
                 st.supports_disconnected_clients = self.value(None)?;
                 true
             }
+            "NomadVersion" => {
+                st.nomad_version = self.value(None)?;
+                true
+            }
             // Skipped unread but checked, element by element for arrays so
             // that a large one never has to fit in the buffer.
             _ if self.peek()? == Some(b'[') => self.each(key, |_, _: IgnoredAny| Ok(()))?,

@@ -21,6 +21,7 @@ use super::warnings::Warnings;
 use super::{ReadError, ReadFilter};
 use crate::model::{Allocation, Deployment, Evaluation, Job, Node};
 use crate::time::Time;
+use crate::version::VersionRequest;
 
 /// What the walk has gathered so far; [`State::finish`] turns it into a snapshot.
 pub(super) struct State<'n> {
@@ -40,6 +41,7 @@ pub(super) struct State<'n> {
     pub(super) now: Option<Time>,
     pub(super) eval_id: Option<String>,
     pub(super) supports_disconnected_clients: Option<bool>,
+    pub(super) nomad_version: Option<VersionRequest>,
     /// Embedded job texts and their parsed jobs; dropped with the state.
     pub(super) job_texts: JobTexts,
     pub(super) warnings: Warnings,
@@ -70,6 +72,7 @@ impl<'n> State<'n> {
             now: None,
             eval_id: None,
             supports_disconnected_clients: None,
+            nomad_version: None,
             job_texts: JobTexts::default(),
             warnings: Warnings::default(),
             pending: None,
@@ -303,6 +306,10 @@ impl<'de> Visitor<'de> for Document<'_, '_> {
                 }
                 "SupportsDisconnectedClients" => {
                     st.supports_disconnected_clients = map.next_value()?;
+                    true
+                }
+                "NomadVersion" => {
+                    st.nomad_version = map.next_value()?;
                     true
                 }
                 // Anything else (ACLTokens hold secrets) is skipped unread.

@@ -162,6 +162,7 @@ impl State<'_> {
             now: self.now,
             eval_id: self.eval_id,
             supports_disconnected_clients: self.supports_disconnected_clients,
+            nomad_version: self.nomad_version,
             warnings: self.warnings.finish(),
         })
     }

@@ -785,3 +785,66 @@ fn serde_json_is_built_as_it_ships() {
     let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
     assert_eq!(keys, ["a", "b"]);
 }
+
+/// The inputs of later Nomad releases, read alike by both walks.
+fn later_version_snapshot() -> String {
+    let mut j = job("web", 1);
+    j["NodePool"] = json!("default");
+    j["VersionTag"] = json!({"Name": "golden", "Description": "", "TaggedTime": 0});
+    j["TaskGroups"][0]["PreventRescheduleOnLost"] = json!(true);
+    j["TaskGroups"][0]["MaxRunDuration"] = json!(3_600_000_000_000i64);
+    j["TaskGroups"][0]["Disconnect"] = json!({"LostAfter": 900_000_000_000i64, "Replace": false,
+        "Reconcile": "keep_original", "StopOnClientAfter": null});
+    let mut a = alloc("a1", j.clone());
+    a["RescheduleTracker"] = json!({"Events": null, "LastReschedule": "no placement"});
+    a["DesiredTransition"] = json!({"Reschedule": true, "MigrateDisablePlacement": true});
+    json!({"Jobs": [j], "Allocs": [a], "NomadVersion": "1.8",
+           "Nodes": [{"ID": "n1", "Status": "ready", "NodePool": "gpu",
+                      "Attributes": {"nomad.version": "1.8.2", "os.name": "ubuntu"}}]})
+    .to_string()
+}
+
+#[test]
+fn the_inputs_of_later_releases_are_read() {
+    let text = later_version_snapshot();
+    let s = ok(&text);
+    let tg = &s.jobs[0].task_groups[0];
+    assert!(tg.prevent_reschedule_on_lost);
+    assert_eq!(tg.max_run_duration, Some(3_600 * crate::time::SECOND));
+    let d = tg.disconnect.as_ref().unwrap();
+    assert_eq!(d.lost_after, 900 * crate::time::SECOND);
+    assert_eq!(d.replace, Some(false));
+    assert_eq!(d.reconcile, "keep_original");
+    assert_eq!(d.stop_on_client_after, None);
+    assert_eq!(s.jobs[0].node_pool, "default");
+    assert!(!s.jobs[0].version_tag.is_null());
+    assert_eq!(s.nodes[0].node_pool, "gpu");
+    assert_eq!(s.nodes[0].agent_version(), Some("1.8.2"));
+    let a = &s.allocs[0];
+    assert_eq!(
+        a.reschedule_tracker.as_ref().unwrap().last_reschedule,
+        "no placement"
+    );
+    assert!(a.desired_transition.should_disable_migration_placement());
+    assert_eq!(
+        s.nomad_version,
+        Some(crate::version::VersionRequest::Release(crate::version::v(
+            1, 8, 4
+        )))
+    );
+    let fast = super::read(text.as_bytes(), "snap.json", &ReadFilter::default(), None).unwrap();
+    let exact = exact(text.as_bytes(), "snap.json", &ReadFilter::default()).unwrap();
+    assert_eq!(format!("{fast:?}"), format!("{exact:?}"));
+}
+
+#[test]
+fn a_bad_nomad_version_key_is_located_and_lists_the_accepted_forms() {
+    assert_eq!(
+        err(r#"{"NomadVersion": "1.2"}"#),
+        format!(
+            "snap.json:1:23: at NomadVersion: \"1.2\" is not a Nomad version plan-inspect \
+             replays; {}",
+            crate::version::accepted()
+        )
+    );
+}

@@ -31,7 +31,7 @@ pub use reschedule::{
     DelayedReschedule, RescheduleContext, RescheduleSets, should_filter, update_by_reschedulable,
 };
 pub use results::*;
-pub use rules::{Release, Rules};
+pub use rules::Rules;
 pub use tainted::{
     TaintContext, TaintRule, TaintedNodes, TaintedSets, classify, classify_rule,
     classify_rule_with, reason, tainted_nodes,

@@ -5,14 +5,7 @@
 //! method of [`Rules`], read where the reconciler applies it, so that a
 //! version profile changes what a method answers, never the code calling it.
 
-/// A Nomad release whose scheduler behaviour can be replayed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Release {
-    /// Commit 8ac3e642e6, "reconciler: 2 phase reconnects", first tagged in
-    /// v1.3.0-beta.1: the behaviour plan-inspect was built on.
-    #[default]
-    Seed,
-}
+use crate::version::Release;
 
 /// The rules of one replay: chosen once, before any job is reconciled, and
 /// lent to everything whose behaviour depends on the Nomad version.

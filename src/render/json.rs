@@ -34,6 +34,7 @@ mod tests {
             eval_id: "e7b2c9d4-0000-4000-8000-0000000000e1".into(),
             eval_priority: None,
             supports_disconnected_clients: true,
+            nomad_version: crate::version::Profile::choose(None, None, &[]),
             jobs: vec![JobReport {
                 namespace: "default".into(),
                 id: "web".into(),
@@ -67,6 +68,11 @@ mod tests {
           "eval_id": "e7b2c9d4-0000-4000-8000-0000000000e1",
           "eval_priority": null,
           "supports_disconnected_clients": true,
+          "nomad_version": {
+            "profile": "seed",
+            "source": "default",
+            "evidence": null
+          },
           "jobs": [
             {
               "namespace": "default",

@@ -160,6 +160,7 @@ pub fn reschedule_event(ago: Duration, prev: &str) -> RescheduleEvent {
 pub fn reschedule_tracker(events: Vec<RescheduleEvent>) -> Option<RescheduleTracker> {
     Some(RescheduleTracker {
         events: Some(events),
+        ..RescheduleTracker::default()
     })
 }
 

@@ -50,6 +50,8 @@ pub fn render(report: &Report, style: Style) -> String {
             .map(|priority| (report.eval_id.clone(), priority)),
     };
     let mut out = String::new();
+    out.push_str(&wrap(&format!("{}.", report.nomad_version.describe())));
+    out.push('\n');
     let source = match report.now_source {
         NowSource::Flag => "--now",
         NowSource::Snapshot => "snapshot Now",

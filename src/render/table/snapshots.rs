@@ -138,6 +138,7 @@ fn report(jobs: Vec<JobReport>, warnings: Vec<Warning>) -> Report {
         eval_id: EVAL.into(),
         eval_priority: None,
         supports_disconnected_clients: true,
+        nomad_version: crate::version::Profile::choose(None, None, &[]),
         jobs,
         warnings,
     }
@@ -362,7 +363,11 @@ fn nothing_to_do() {
     let mut quiet = job();
     quiet.groups.clear();
     let text = render(&report(vec![quiet], Vec::new()), Style::default());
-    assert_snapshot!(text, @"Nothing to do: 1 job evaluated at 2022-04-01T12:00:00Z (--now); no allocation changes.");
+    assert_snapshot!(text, @r"
+    Replaying Nomad seed (8ac3e642e6), the default: the snapshot shows no later release.
+
+    Nothing to do: 1 job evaluated at 2022-04-01T12:00:00Z (--now); no allocation changes.
+    ");
 }
 
 #[test]

@@ -1,0 +1,263 @@
+//! What a snapshot proves about the servers that wrote it.
+//!
+//! `nomad operator snapshot state` re-encodes the state with the CLI's own
+//! structs, so the keys present describe the CLI; only non-zero values that
+//! servers write are evidence about the servers, and each one is a lower
+//! bound: "a server at least this new wrote it".
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use super::release::{Release, SERIES, v};
+use crate::model::{AllocStateField, Job, Snapshot, status};
+
+/// One kind of later-release fact found in the snapshot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Evidence {
+    /// The oldest release that writes it.
+    pub release: Release,
+    /// The fact, with its first example (in sorted order) and how many more.
+    pub fact: String,
+}
+
+/// Facts of one kind, collected with their examples kept sorted.
+struct Kind {
+    release: Release,
+    what: &'static str,
+    examples: BTreeSet<String>,
+}
+
+impl Kind {
+    fn new(release: Release, what: &'static str) -> Kind {
+        Kind {
+            release,
+            what,
+            examples: BTreeSet::new(),
+        }
+    }
+
+    fn evidence(self, of: &str) -> Option<Evidence> {
+        let first = self.examples.iter().next()?;
+        let more = self.examples.len() - 1;
+        let fact = match more {
+            0 => format!("{} ({first})", self.what),
+            n => format!("{} ({first}, and {n} more {of})", self.what),
+        };
+        Some(Evidence {
+            release: self.release,
+            fact,
+        })
+    }
+}
+
+impl Evidence {
+    /// Every kind of evidence in `snapshot`, strongest (newest) first.
+    pub fn find(snapshot: &Snapshot) -> Vec<Evidence> {
+        let mut found = Vec::new();
+        found.extend(client_version(snapshot));
+        found.extend(job_facts(snapshot));
+        found.extend(alloc_facts(snapshot));
+        found.extend(node_pools(snapshot));
+        let mut reschedule_trigger =
+            Kind::new(v(1, 11, 0), "an evaluation triggered by alloc-reschedule");
+        for e in &snapshot.evals {
+            if e.triggered_by == "alloc-reschedule" {
+                reschedule_trigger
+                    .examples
+                    .insert(format!("evaluation {}", e.id));
+            }
+        }
+        found.extend(reschedule_trigger.evidence("evaluations"));
+        found.sort_by(|a, b| b.release.cmp(&a.release).then_with(|| a.fact.cmp(&b.fact)));
+        found
+    }
+}
+
+/// The newest client agent: servers are upgraded first, so it is a
+/// practical lower bound for them.
+fn client_version(snapshot: &Snapshot) -> Option<Evidence> {
+    let (release, node, text) = snapshot
+        .nodes
+        .iter()
+        .filter_map(|n| {
+            let text = n.agent_version()?;
+            Some((agent_release(text)?, n.id.as_str(), text))
+        })
+        // Newest first; among equals the smallest node ID.
+        .max_by(|a, b| a.0.cmp(&b.0).then_with(|| b.1.cmp(a.1)))?;
+    Some(Evidence {
+        release,
+        fact: format!("client node {node} reports nomad.version {text}"),
+    })
+}
+
+/// The release a client's `nomad.version` attribute proves, if at least
+/// 1.3.0: `1.8.2`, `1.8.2+ent` or `v1.8.2` is 1.8.2; a pre-release such as
+/// `1.8.0-beta.1` only proves the release before it; an Enterprise patch
+/// beyond the public tags proves its series' newest tag; a version newer
+/// than every tag proves `head`.
+pub fn agent_release(text: &str) -> Option<Release> {
+    let text = text.trim().trim_start_matches('v');
+    let text = text.split('+').next()?;
+    let (core, pre) = match text.split_once('-') {
+        Some((core, _)) => (core, true),
+        None => (text, false),
+    };
+    let parts: Vec<u8> = core
+        .split('.')
+        .map(|p| p.parse().ok())
+        .collect::<Option<_>>()?;
+    let [major, minor, patch] = parts[..] else {
+        return None;
+    };
+    let newest = Release::newest_tag();
+    let exact = Release::Tag {
+        major,
+        minor,
+        patch,
+    };
+    if exact > newest && !SERIES.iter().any(|(a, b, _)| (*a, *b) == (major, minor)) {
+        return Some(Release::Head);
+    }
+    let mut known = SERIES.iter().flat_map(|&(a, b, last)| {
+        (0..=last).map(move |p| Release::Tag {
+            major: a,
+            minor: b,
+            patch: p,
+        })
+    });
+    if pre {
+        known.rfind(|r| *r < exact)
+    } else {
+        known.rfind(|r| *r <= exact)
+    }
+}
+
+/// Group and job fields only later servers write, over the current jobs,
+/// older versions and the jobs allocations embed.
+fn job_facts(snapshot: &Snapshot) -> Vec<Evidence> {
+    let mut disconnect = Kind::new(v(1, 8, 0), "a task group has a disconnect block");
+    let mut prevent = Kind::new(v(1, 7, 2), "a task group sets prevent_reschedule_on_lost");
+    let mut run = Kind::new(v(2, 0, 3), "a task group sets max_run_duration");
+    let mut tag = Kind::new(v(1, 9, 0), "a job version is tagged");
+    let mut pool = Kind::new(v(1, 6, 0), "a job names a node pool");
+    let mut seen = std::collections::HashSet::new();
+    let embedded = snapshot.allocs.iter().filter_map(|a| a.job.as_ref());
+    for job in snapshot
+        .jobs
+        .iter()
+        .chain(&snapshot.job_versions)
+        .chain(embedded)
+    {
+        if !seen.insert(Arc::as_ptr(job)) {
+            continue;
+        }
+        let name = job_name(job);
+        if !job.version_tag.is_null() {
+            tag.examples.insert(name.clone());
+        }
+        if !job.node_pool.is_empty() {
+            pool.examples
+                .insert(format!("{}/{}", job.namespace, job.id));
+        }
+        for tg in &job.task_groups {
+            let group = format!("{name} group {}", tg.name);
+            if tg.disconnect.is_some() {
+                disconnect.examples.insert(group.clone());
+            }
+            if tg.prevent_reschedule_on_lost {
+                prevent.examples.insert(group.clone());
+            }
+            if tg.max_run_duration.is_some() {
+                run.examples.insert(group);
+            }
+        }
+    }
+    [
+        disconnect.evidence("groups"),
+        prevent.evidence("groups"),
+        run.evidence("groups"),
+        tag.evidence("job versions"),
+        pool.evidence("jobs"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+fn job_name(job: &Job) -> String {
+    format!("{}/{} version {}", job.namespace, job.id, job.version)
+}
+
+/// Allocation fields only later servers write.
+fn alloc_facts(snapshot: &Snapshot) -> Vec<Evidence> {
+    let mut reconnect = Kind::new(
+        v(1, 3, 8),
+        "an allocation's AllocStates record a reconnect (running after unknown)",
+    );
+    let mut tracker = Kind::new(v(1, 8, 1), "a reschedule tracker records LastReschedule");
+    let mut no_migrate = Kind::new(v(1, 11, 0), "an allocation has MigrateDisablePlacement set");
+    for a in &snapshot.allocs {
+        let id = format!("allocation {}", a.id);
+        let mut states = a
+            .alloc_states
+            .iter()
+            .filter(|s| s.field == AllocStateField::ClientStatus);
+        let mut previous = states.next();
+        for s in states {
+            if previous.is_some_and(|p| p.value == status::UNKNOWN) && s.value == status::RUNNING {
+                reconnect.examples.insert(id.clone());
+                break;
+            }
+            previous = Some(s);
+        }
+        if a.reschedule_tracker
+            .as_ref()
+            .is_some_and(|t| !t.last_reschedule.is_empty())
+        {
+            tracker.examples.insert(id.clone());
+        }
+        if a.desired_transition.should_disable_migration_placement() {
+            no_migrate.examples.insert(id);
+        }
+    }
+    [
+        reconnect.evidence("allocations"),
+        tracker.evidence("allocations"),
+        no_migrate.evidence("allocations"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+fn node_pools(snapshot: &Snapshot) -> Option<Evidence> {
+    let mut pool = Kind::new(v(1, 6, 0), "a node is in a node pool");
+    for n in &snapshot.nodes {
+        if !n.node_pool.is_empty() {
+            pool.examples.insert(format!("node {}", n.id));
+        }
+    }
+    pool.evidence("nodes")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_client_version_proves_its_release_or_the_one_before_a_pre_release() {
+        assert_eq!(agent_release("1.8.2"), Some(v(1, 8, 2)));
+        assert_eq!(agent_release("v1.8.2"), Some(v(1, 8, 2)));
+        assert_eq!(agent_release("1.8.2+ent"), Some(v(1, 8, 2)));
+        assert_eq!(agent_release("1.8.0-beta.1"), Some(v(1, 7, 7)));
+        assert_eq!(agent_release("1.8.3-dev"), Some(v(1, 8, 2)));
+        assert_eq!(agent_release("1.10.9+ent"), Some(v(1, 10, 5)));
+        assert_eq!(agent_release("2.0.6-dev"), Some(v(2, 0, 5)));
+        assert_eq!(agent_release("2.1.0"), Some(Release::Head));
+        assert_eq!(agent_release("1.3.0-rc.1"), None);
+        assert_eq!(agent_release("1.2.6"), None);
+        assert_eq!(agent_release("1.8"), None);
+        assert_eq!(agent_release("nightly"), None);
+    }
+}

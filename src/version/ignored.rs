@@ -1,0 +1,134 @@
+//! Inputs of later releases that the replayed profile does not read: each
+//! kind is warned about once, naming its first example and a count, so no
+//! setting is silently dropped.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use super::profile::Profile;
+use super::switch::Switch;
+use crate::model::{Snapshot, TaskGroup};
+use crate::time::format_duration;
+use crate::warning::Warning;
+
+/// One input and the change that reads it.
+struct Input {
+    /// What is ignored, e.g. "the disconnect block".
+    what: &'static str,
+    /// The change from which Nomad reads it.
+    read_from: Switch,
+    /// The change from which Nomad ignores it again, if any.
+    ignored_from: Option<Switch>,
+    examples: BTreeSet<String>,
+}
+
+impl Input {
+    fn new(what: &'static str, read_from: Switch, ignored_from: Option<Switch>) -> Input {
+        Input {
+            what,
+            read_from,
+            ignored_from,
+            examples: BTreeSet::new(),
+        }
+    }
+
+    /// The warning, unless the replay reads it or there is none of it.
+    fn warning(&self, profile: &Profile, of: &str) -> Option<Warning> {
+        let first = self.examples.iter().next()?;
+        let release = profile.release;
+        let reason = if !self.read_from.in_release(release) {
+            format!(
+                "replaying Nomad {release} semantics, which read it only from Nomad {} on ({})",
+                self.read_from.firsts()[0],
+                self.read_from.id()
+            )
+        } else if let Some(later) = self.ignored_from.filter(|s| s.in_release(release)) {
+            if profile.follows(later) {
+                format!("Nomad {release} no longer reads it ({})", later.id())
+            } else {
+                return None;
+            }
+        } else if !profile.follows(self.read_from) {
+            format!(
+                "plan-inspect does not replay how Nomad {release} reads it ({}) yet, so it is \
+                 replayed as the seed does",
+                self.read_from.id()
+            )
+        } else {
+            return None;
+        };
+        let more = match self.examples.len() - 1 {
+            0 => String::new(),
+            n => format!(" and of {n} more {of}"),
+        };
+        Some(Warning::new(
+            "input_ignored",
+            format!("{} of {first}{more} ignored: {reason}", self.what),
+        ))
+    }
+}
+
+/// The warnings for every ignored kind of input in `snapshot`.
+pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot) -> Vec<Warning> {
+    let mut disconnect = Input::new("the disconnect block", Switch::D4, None);
+    let mut prevent = Input::new("prevent_reschedule_on_lost", Switch::D3, Some(Switch::F1));
+    let mut run = Input::new("max_run_duration", Switch::H2, None);
+    let mut last = Input::new("the reschedule tracker's LastReschedule", Switch::E1, None);
+    let mut no_migrate = Input::new("MigrateDisablePlacement", Switch::G0, None);
+    let mut seen = std::collections::HashSet::new();
+    let embedded = snapshot.allocs.iter().filter_map(|a| a.job.as_ref());
+    for job in snapshot.jobs.iter().chain(embedded) {
+        if !seen.insert(Arc::as_ptr(job)) {
+            continue;
+        }
+        for tg in &job.task_groups {
+            let group = format!("{}/{} group {}", job.namespace, job.id, tg.name);
+            if let Some(settings) = disconnect_settings(tg) {
+                disconnect.examples.insert(format!("{group} ({settings})"));
+            }
+            if tg.prevent_reschedule_on_lost {
+                prevent.examples.insert(group.clone());
+            }
+            if tg.max_run_duration.is_some() {
+                run.examples.insert(group);
+            }
+        }
+    }
+    for a in &snapshot.allocs {
+        if a.reschedule_tracker
+            .as_ref()
+            .is_some_and(|t| !t.last_reschedule.is_empty())
+        {
+            last.examples.insert(format!("allocation {}", a.id));
+        }
+        if a.desired_transition.should_disable_migration_placement() {
+            no_migrate.examples.insert(format!("allocation {}", a.id));
+        }
+    }
+    [
+        disconnect.warning(profile, "groups"),
+        prevent.warning(profile, "groups"),
+        run.warning(profile, "groups"),
+        last.warning(profile, "allocations"),
+        no_migrate.warning(profile, "allocations"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// The settings of a group's disconnect block, as a job file writes them.
+fn disconnect_settings(tg: &TaskGroup) -> Option<String> {
+    let d = tg.disconnect.as_ref()?;
+    let mut parts = vec![format!("lost_after = {}", format_duration(d.lost_after))];
+    if let Some(r) = d.replace {
+        parts.push(format!("replace = {r}"));
+    }
+    if !d.reconcile.is_empty() {
+        parts.push(format!("reconcile = {}", d.reconcile));
+    }
+    if let Some(s) = d.stop_on_client_after {
+        parts.push(format!("stop_on_client_after = {}", format_duration(s)));
+    }
+    Some(parts.join(", "))
+}

@@ -1,0 +1,205 @@
+//! The reconciler behaviours that changed after the seed, each with the
+//! first patch of every series that has it (docs/nomad-versions.md lists
+//! them with their examples).
+
+use super::release::{Release, v};
+
+/// One catalogued change of the generic reconciler (or of what it reads).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Switch {
+    /// Failed reconnects are stopped and replaced; unknown allocations of a
+    /// stopped job are stopped.
+    A1,
+    /// Disconnect support is per group (`max_client_disconnect`).
+    A2,
+    /// The disconnected/draining node check runs first.
+    A3,
+    /// A batch allocation evicted by preemption is not counted.
+    B1,
+    /// A reconnect is detected from `AllocStates`, and goes into the plan.
+    C1,
+    /// A reconnect is reconciled first, against its replacements.
+    C2,
+    /// Disconnecting allocations follow the reschedule policy; unknown ones count.
+    D1,
+    /// Only server-terminal allocations of a disconnect group are ignored.
+    D2,
+    /// `prevent_reschedule_on_lost` and the `expiring` bucket.
+    D3,
+    /// The `disconnect` block and its reconcile strategies.
+    D4,
+    /// With a `disconnect` block, `replace = true` replaces at once.
+    D4b,
+    /// The reschedule tracker records failed placements, and such stopped
+    /// allocations can be rescheduled.
+    E1,
+    /// A reconnect is compared with the whole chain of replacements.
+    E2,
+    /// A nil reschedule policy is "not eligible" instead of a panic.
+    E3,
+    /// `max_client_disconnect`, `stop_after_client_disconnect` and
+    /// `prevent_reschedule_on_lost` are ignored.
+    F1,
+    /// A terminal canary with a migrate transition is migrated.
+    F2,
+    /// The 1.11 package: server-terminal pre-filter, count 0 as a removed
+    /// group, a cap on placements, new counters and triggers.
+    G0,
+    /// Stopping a multi-group job stops one group's allocations only.
+    G0b,
+    /// The classification rewrite: replace follows the reschedule policy.
+    G1,
+    /// A changed `max_run_duration` is an in-place update without a
+    /// feasibility check.
+    H2,
+    /// A client-terminal allocation can be a stop candidate; a drained batch
+    /// allocation is counted.
+    H3,
+    /// Force-reschedule applies to client-terminal allocations only; empty
+    /// `AllocStates` values are skipped.
+    H4,
+}
+
+impl Switch {
+    /// Every switch, in catalogue order.
+    pub const ALL: [Switch; 22] = [
+        Switch::A1,
+        Switch::A2,
+        Switch::A3,
+        Switch::B1,
+        Switch::C1,
+        Switch::C2,
+        Switch::D1,
+        Switch::D2,
+        Switch::D3,
+        Switch::D4,
+        Switch::D4b,
+        Switch::E1,
+        Switch::E2,
+        Switch::E3,
+        Switch::F1,
+        Switch::F2,
+        Switch::G0,
+        Switch::G0b,
+        Switch::G1,
+        Switch::H2,
+        Switch::H3,
+        Switch::H4,
+    ];
+
+    /// The catalogue's name, `A-1` ... `H-4`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Switch::A1 => "A-1",
+            Switch::A2 => "A-2",
+            Switch::A3 => "A-3",
+            Switch::B1 => "B-1",
+            Switch::C1 => "C-1",
+            Switch::C2 => "C-2",
+            Switch::D1 => "D-1",
+            Switch::D2 => "D-2",
+            Switch::D3 => "D-3",
+            Switch::D4 => "D-4",
+            Switch::D4b => "D-4b",
+            Switch::E1 => "E-1",
+            Switch::E2 => "E-2",
+            Switch::E3 => "E-3",
+            Switch::F1 => "F-1",
+            Switch::F2 => "F-2",
+            Switch::G0 => "G-0",
+            Switch::G0b => "G-0b",
+            Switch::G1 => "G-1",
+            Switch::H2 => "H-2",
+            Switch::H3 => "H-3",
+            Switch::H4 => "H-4",
+        }
+    }
+
+    /// The first patch of each series that has the change.
+    pub fn firsts(self) -> &'static [Release] {
+        match self {
+            Switch::A1 | Switch::A2 | Switch::A3 => const { &[v(1, 3, 0)] },
+            Switch::B1 => const { &[v(1, 3, 2), v(1, 4, 0)] },
+            Switch::C1 => const { &[v(1, 3, 8), v(1, 4, 3), v(1, 5, 0)] },
+            Switch::C2 => const { &[v(1, 3, 14), v(1, 4, 9), v(1, 5, 4), v(1, 6, 0)] },
+            Switch::D1 => const { &[v(1, 4, 14), v(1, 5, 10), v(1, 6, 3), v(1, 7, 0)] },
+            Switch::D2 => const { &[v(1, 5, 17), v(1, 6, 10), v(1, 7, 7), v(1, 8, 0)] },
+            Switch::D3 => const { &[v(1, 7, 2), v(1, 8, 0)] },
+            Switch::D4 | Switch::D4b => const { &[v(1, 8, 0)] },
+            Switch::E1 => const { &[v(1, 8, 1), v(1, 9, 0)] },
+            Switch::E2 => const { &[v(1, 9, 1), v(1, 10, 0)] },
+            Switch::E3 => const { &[v(1, 9, 7), v(1, 10, 0)] },
+            Switch::F1 => const { &[v(1, 10, 0)] },
+            Switch::F2 => const { &[v(1, 10, 1), v(1, 11, 0)] },
+            Switch::G0 | Switch::G0b => const { &[v(1, 11, 0)] },
+            Switch::G1 => const { &[v(1, 11, 2), v(2, 0, 0)] },
+            Switch::H2 => const { &[v(2, 0, 3)] },
+            Switch::H3 => const { &[v(2, 0, 4)] },
+            Switch::H4 => &[Release::Head],
+        }
+    }
+
+    /// The change that undid this one, if any: D-4b ends with G-1 and the
+    /// 1.11.0 job-stop bug with its fix in 1.11.1.
+    fn undone_by(self) -> Option<&'static [Release]> {
+        match self {
+            Switch::D4b => Some(Switch::G1.firsts()),
+            Switch::G0b => Some(const { &[v(1, 11, 1)] }),
+            _ => None,
+        }
+    }
+
+    /// Whether `release` behaves this way.
+    pub fn in_release(self, release: Release) -> bool {
+        release.has(self.firsts()) && !self.undone_by().is_some_and(|u| release.has(u))
+    }
+
+    /// Whether plan-inspect replays this change yet; until it does, every
+    /// profile follows the seed's rule there and says so in a warning.
+    pub fn implemented(self) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_1_4_2_and_1_4_3_profiles_differ_exactly_by_the_allocstate_reconnect() {
+        let differ: Vec<Switch> = Switch::ALL
+            .into_iter()
+            .filter(|s| s.in_release(v(1, 4, 2)) != s.in_release(v(1, 4, 3)))
+            .collect();
+        assert_eq!(differ, [Switch::C1]);
+    }
+
+    #[test]
+    fn the_seed_has_no_switch_and_head_has_every_one_not_undone() {
+        assert!(Switch::ALL.iter().all(|s| !s.in_release(Release::Seed)));
+        let head: Vec<Switch> = Switch::ALL
+            .into_iter()
+            .filter(|s| !s.in_release(Release::Head))
+            .collect();
+        assert_eq!(head, [Switch::D4b, Switch::G0b]);
+    }
+
+    #[test]
+    fn undone_changes_hold_only_between_their_two_releases() {
+        assert!(!Switch::D4b.in_release(v(1, 7, 7)));
+        assert!(Switch::D4b.in_release(v(1, 8, 0)));
+        assert!(Switch::D4b.in_release(v(1, 11, 1)));
+        assert!(!Switch::D4b.in_release(v(1, 11, 2)));
+        assert!(!Switch::D4b.in_release(v(2, 0, 0)));
+        assert!(Switch::G0b.in_release(v(1, 11, 0)));
+        assert!(!Switch::G0b.in_release(v(1, 11, 1)));
+        assert!(!Switch::G0b.in_release(v(2, 0, 0)));
+    }
+
+    #[test]
+    fn d1_never_reached_the_1_3_series() {
+        assert!(!Switch::D1.in_release(v(1, 3, 16)));
+        assert!(Switch::D1.in_release(v(1, 5, 10)));
+        assert!(!Switch::D1.in_release(v(1, 5, 9)));
+    }
+}

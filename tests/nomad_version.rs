@@ -1,0 +1,229 @@
+//! `--nomad-version` and the snapshot's `NomadVersion`: accepted values,
+//! precedence, what the output says about the replayed release, and the
+//! warnings for what that release does not read.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use assert_cmd::cargo::CommandCargoExt;
+
+fn run(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
+    let mut c = Command::cargo_bin("plan-inspect").unwrap();
+    c.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// A service group with `disconnect { lost_after = "15m" }` whose only
+/// allocation sits on a disconnected node.
+fn disconnect_block_snapshot(extra: &str) -> String {
+    format!(
+        r#"{{"Now": "2024-06-01T00:10:00Z", {extra}
+        "Jobs": [{{"ID": "web", "Namespace": "default", "Type": "service", "Version": 0,
+                  "TaskGroups": [{{"Name": "web", "Count": 1,
+                                  "Disconnect": {{"LostAfter": 900000000000}}}}]}}],
+        "Nodes": [{{"ID": "n1", "Status": "disconnected"}}],
+        "Allocs": [{{"ID": "a1", "Namespace": "default", "JobID": "web", "TaskGroup": "web",
+                    "Name": "web.web[0]", "NodeID": "n1", "ClientStatus": "running",
+                    "DesiredStatus": "run", "DesiredTransition": {{}}}}]}}"#
+    )
+}
+
+fn json(args: &[&str], stdin: &str) -> serde_json::Value {
+    let (code, stdout, stderr) = run(args, Some(stdin));
+    assert_eq!(code, 0, "{stderr}");
+    serde_json::from_str(&stdout).unwrap()
+}
+
+fn warnings(doc: &serde_json::Value) -> Vec<(String, String)> {
+    doc["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["code"] != "alloc_without_job")
+        .map(|w| {
+            (
+                w["code"].as_str().unwrap().to_string(),
+                w["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_bad_value_is_a_usage_error_listing_the_accepted_forms() {
+    let (code, stdout, stderr) = run(&["fixtures/example.json", "--nomad-version", "1.2.9"], None);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert!(
+        stderr.starts_with(
+            "error: invalid value '1.2.9' for '--nomad-version <VERSION>': not a Nomad version \
+             plan-inspect replays; expected auto, seed (commit 8ac3e642e6), head (commit \
+             aa026cc99c), a series 1.3 ... 2.0 (its latest patch) or a release (1.3.0-1.3.16, \
+             1.4.0-1.4.14, 1.5.0-1.5.17, 1.6.0-1.6.10, 1.7.0-1.7.7, 1.8.0-1.8.4, 1.9.0-1.9.7, \
+             1.10.0-1.10.5, 1.11.0-1.11.3, 2.0.0-2.0.5)\n"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_bad_snapshot_key_is_an_input_error() {
+    let (code, stdout, stderr) = run(&["-"], Some(r#"{"Jobs": [], "NomadVersion": "latest"}"#));
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert!(
+        stderr.starts_with(
+            "plan-inspect: <stdin>:1:38: at NomadVersion: \"latest\" is not a Nomad version \
+             plan-inspect replays; expected auto,"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn seed_and_auto_without_evidence_give_the_default_output_byte_for_byte() {
+    for fixture in ["fixtures/example.json", "fixtures/rollout.json"] {
+        for format in ["table", "json"] {
+            let default = run(&[fixture, "--format", format], None);
+            assert_eq!(default.0, 0);
+            assert!(default.1.contains("seed"), "{}", default.1);
+            for version in ["seed", "auto"] {
+                let asked = run(
+                    &[fixture, "--format", format, "--nomad-version", version],
+                    None,
+                );
+                let expected = if version == "seed" && format == "json" {
+                    default
+                        .1
+                        .replace(r#""source": "default""#, r#""source": "flag""#)
+                } else if version == "seed" {
+                    default.1.replace(
+                        "the default: the snapshot shows no later release",
+                        "as --nomad-version asks",
+                    )
+                } else if format == "json" {
+                    default
+                        .1
+                        .replace(r#""source": "default""#, r#""source": "flag""#)
+                } else {
+                    default.1.clone()
+                };
+                assert_eq!(asked.1, expected, "{fixture} {format} {version}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_flag_wins_over_the_snapshot_key() {
+    let snap = disconnect_block_snapshot(r#""NomadVersion": "1.5.3","#);
+    let doc = json(&["-", "--format", "json"], &snap);
+    assert_eq!(doc["nomad_version"]["profile"], "1.5.3");
+    assert_eq!(doc["nomad_version"]["source"], "snapshot");
+    let doc = json(&["-", "--format", "json", "--nomad-version", "1.4"], &snap);
+    assert_eq!(doc["nomad_version"]["profile"], "1.4.14");
+    assert_eq!(doc["nomad_version"]["source"], "flag");
+}
+
+#[test]
+fn auto_replays_the_release_the_evidence_proves_and_says_it_is_a_lower_bound() {
+    let doc = json(&["-", "--format", "json"], &disconnect_block_snapshot(""));
+    assert_eq!(doc["nomad_version"]["profile"], "1.8.0");
+    assert_eq!(doc["nomad_version"]["source"], "default");
+    let w = warnings(&doc);
+    assert!(
+        w.contains(&(
+            "nomad_version_lower_bound".into(),
+            "replaying Nomad 1.8.0, the oldest release that writes what the snapshot holds (a task \
+             group has a disconnect block (default/web version 0 group web)); the servers may run \
+             a newer release: pass --nomad-version to replay it"
+                .into()
+        )),
+        "{w:?}"
+    );
+    let (_, table, _) = run(&["-"], Some(&disconnect_block_snapshot("")));
+    assert!(
+        table.starts_with(
+            "Replaying Nomad 1.8.0, auto: a task group has a disconnect block (default/web \
+             version 0 group web).\n"
+        ),
+        "{table}"
+    );
+}
+
+#[test]
+fn a_client_agent_version_is_evidence() {
+    let snap = r#"{"Now": "2024-06-01T00:00:00Z", "Jobs": [], "Allocs": [],
+        "Nodes": [{"ID": "n2", "Status": "ready", "Attributes": {"nomad.version": "1.9.3"}},
+                  {"ID": "n1", "Status": "ready", "Attributes": {"nomad.version": "1.10.1+ent"}}]}"#;
+    let doc = json(&["-", "--format", "json"], snap);
+    assert_eq!(doc["nomad_version"]["profile"], "1.10.1");
+    assert_eq!(
+        doc["nomad_version"]["evidence"],
+        "Nomad 1.10.1 or later: client node n1 reports nomad.version 1.10.1+ent"
+    );
+}
+
+#[test]
+fn a_disconnect_block_replayed_with_the_seed_is_named_as_ignored() {
+    let doc = json(
+        &["-", "--format", "json", "--nomad-version", "seed"],
+        &disconnect_block_snapshot(""),
+    );
+    let w = warnings(&doc);
+    assert_eq!(
+        w,
+        [
+            (
+                "input_ignored".to_string(),
+                "the disconnect block of default/web group web (lost_after = 15m0s) ignored: \
+                 replaying Nomad seed semantics, which read it only from Nomad 1.8.0 on (D-4)"
+                    .to_string()
+            ),
+            (
+                "nomad_version_older_than_evidence".to_string(),
+                "replaying Nomad seed as asked, but the snapshot was written by Nomad 1.8.0 or \
+                 later (a task group has a disconnect block (default/web version 0 group web))"
+                    .to_string()
+            ),
+        ]
+    );
+    // What the seed does with it: no disconnect support, so the allocation
+    // is stopped and replaced.
+    let group = &doc["jobs"][0]["groups"][0];
+    assert_eq!(group["buckets"]["disconnecting"][0]["id"], "a1");
+    let stop = &doc["jobs"][0]["plan"]["stop"][0];
+    assert_eq!(stop["alloc_id"], "a1");
+    assert_eq!(
+        stop["description"],
+        "alloc was rescheduled because it failed"
+    );
+}
+
+#[test]
+fn a_later_profile_names_the_changes_it_does_not_replay_yet() {
+    let doc = json(
+        &["-", "--format", "json", "--nomad-version", "1.8.0"],
+        &disconnect_block_snapshot(""),
+    );
+    let w = warnings(&doc);
+    let codes: Vec<&str> = w.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(codes, ["input_ignored", "nomad_version_partial"]);
+    assert_eq!(
+        w[0].1,
+        "the disconnect block of default/web group web (lost_after = 15m0s) ignored: plan-inspect \
+         does not replay how Nomad 1.8.0 reads it (D-4) yet, so it is replayed as the seed does"
+    );
+    assert!(w[1].1.starts_with("Nomad 1.8.0 differs from the seed (8ac3e642e6) by A-1, A-2, A-3, B-1, C-1, C-2, D-1, D-2, D-3, D-4, D-4b;"), "{}", w[1].1);
+}
