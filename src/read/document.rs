@@ -10,11 +10,13 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+use foldhash::fast::FixedState;
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
 use super::alloc_record::AllocRecord;
+use super::id_index::IdIndex;
 use super::job_texts::{JobError, JobTexts};
 use super::top_keys::TopKeys;
 use super::warnings::Warnings;
@@ -29,12 +31,12 @@ pub(super) struct State<'n> {
     /// Allocations this filter drops are never kept.
     pub(super) filter: ReadFilter,
     pub(super) jobs: Vec<Arc<Job>>,
-    job_index: HashMap<(String, String), usize>,
+    job_index: HashMap<(String, String), usize, FixedState>,
     pub(super) job_versions: Vec<Arc<Job>>,
     pub(super) nodes: Vec<Node>,
-    node_index: HashMap<String, usize>,
+    node_index: IdIndex,
     pub(super) allocs: Vec<Allocation>,
-    alloc_index: HashMap<String, usize>,
+    alloc_index: IdIndex,
     pub(super) deployments: Vec<Deployment>,
     pub(super) evals: Vec<Evaluation>,
     pub(super) meta_time: Option<Time>,
@@ -60,12 +62,12 @@ impl<'n> State<'n> {
             name,
             filter,
             jobs: Vec::new(),
-            job_index: HashMap::new(),
+            job_index: HashMap::default(),
             job_versions: Vec::new(),
             nodes: Vec::new(),
-            node_index: HashMap::new(),
+            node_index: IdIndex::default(),
             allocs: Vec::new(),
-            alloc_index: HashMap::new(),
+            alloc_index: IdIndex::default(),
             deployments: Vec::new(),
             evals: Vec::new(),
             meta_time: None,
@@ -120,8 +122,8 @@ impl<'n> State<'n> {
     }
 
     pub(super) fn add_node(&mut self, node: Node) {
-        match self.node_index.get(&node.id) {
-            Some(&i) => {
+        match self.node_index.find_or_add(&self.nodes, |n| &n.id, &node.id) {
+            Some(i) => {
                 self.warnings.push(
                     "duplicate_node_id",
                     format!(
@@ -131,10 +133,7 @@ impl<'n> State<'n> {
                 );
                 self.nodes[i] = node;
             }
-            None => {
-                self.node_index.insert(node.id.clone(), self.nodes.len());
-                self.nodes.push(node);
-            }
+            None => self.nodes.push(node),
         }
     }
 
@@ -159,8 +158,8 @@ impl<'n> State<'n> {
                 }
             }
         }
-        match self.alloc_index.get(&alloc.id) {
-            Some(&i) => {
+        match self.alloc_index.find_or_add(&self.allocs, |a| &a.id, &alloc.id) {
+            Some(i) => {
                 self.warnings.push(
                     "duplicate_alloc_id",
                     format!(
@@ -170,10 +169,7 @@ impl<'n> State<'n> {
                 );
                 self.allocs[i] = alloc;
             }
-            None => {
-                self.alloc_index.insert(alloc.id.clone(), self.allocs.len());
-                self.allocs.push(alloc);
-            }
+            None => self.allocs.push(alloc),
         }
         Ok(())
     }

@@ -30,6 +30,7 @@ mod chunked;
 mod document;
 mod error;
 mod filter;
+mod id_index;
 mod job_texts;
 mod read_ahead;
 mod resolve;
