@@ -236,7 +236,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
     /// order); the destructive ones also as a set.
     fn compute_updates(
         &self,
-        tg: &TaskGroup,
+        tg: &'a TaskGroup,
         untainted: &AllocSet<'a>,
     ) -> (UpdateSplit<'a>, AllocSet<'a>) {
         let mut why = Vec::new();

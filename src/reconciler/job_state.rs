@@ -19,7 +19,7 @@ pub(super) struct JobState<'a, 'f> {
     pub old_deployment: Option<&'a Deployment>,
     pub deployment_paused: bool,
     pub deployment_failed: bool,
-    pub update_fn: &'f UpdateFn<'f>,
+    pub update_fn: &'f UpdateFn<'a, 'f>,
 }
 
 /// The cluster as the replay sees it.

@@ -59,7 +59,7 @@ use job_state::{ClusterState, JobState};
 
 /// Decides ignore / destructive / in-place for an allocation against the new
 /// job (`allocUpdateType`).
-pub type UpdateFn<'f> = dyn Fn(&Allocation, &Job, &TaskGroup) -> UpdateKind + 'f;
+pub type UpdateFn<'a, 'f> = dyn Fn(&'a Allocation, &'a Job, &'a TaskGroup) -> UpdateKind + 'f;
 
 /// Receives a group's six buckets (see [`ReconcileInput::buckets_known`]).
 pub type BucketsFn<'a, 'f> = dyn Fn(&str, &TaintedSets<'a>) + 'f;
@@ -78,7 +78,7 @@ pub struct ReconcileInput<'a, 'f> {
     /// The Nomad behaviour replayed.
     pub rules: &'a Rules,
     pub now: Time,
-    pub update_fn: &'f UpdateFn<'f>,
+    pub update_fn: &'f UpdateFn<'a, 'f>,
     /// Called with each group's buckets as soon as `filterByTainted` has
     /// made them, so that a caller can describe them while the rest of the
     /// job is reconciled.
