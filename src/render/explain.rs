@@ -8,9 +8,6 @@ use serde::Serialize;
 use crate::explain::{Explanation, SubjectKind};
 use crate::report::{NowSource, SCHEMA_VERSION};
 
-/// The width tables are laid out for.
-const WIDTH: u16 = 100;
-
 #[derive(Serialize)]
 struct Document<'e> {
     schema_version: u32,
@@ -28,9 +25,10 @@ pub fn json(e: &Explanation) -> String {
     out
 }
 
-/// The explanation for people: a header, the bucket and fate, then one
-/// table per step.
-pub fn table(e: &Explanation, color: bool) -> String {
+/// The explanation for people, laid out for `width` columns: a header, the
+/// bucket and fate, then one table of facts per step. No line ends in a
+/// space.
+pub fn table(e: &Explanation, color: bool, width: u16) -> String {
     let bold = |s: &str| {
         if color {
             s.bold().to_string()
@@ -80,14 +78,14 @@ pub fn table(e: &Explanation, color: bool) -> String {
         let mut t = Table::new();
         t.load_style(presets::NOTHING)
             .set_content_arrangement(ContentArrangement::Dynamic)
-            .set_width(WIDTH);
+            .set_width(width);
         for f in &step.facts {
             t.add_row(vec![f.name.as_str(), f.value.as_str()]);
         }
         if let Some(col) = t.column_mut(0) {
             col.set_constraint(ColumnConstraint::UpperBoundary(Width::Fixed(24)));
         }
-        out.push_str(&t.to_string());
+        out.push_str(&t.trim_fmt());
         out.push('\n');
     }
     out
