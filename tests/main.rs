@@ -13,6 +13,7 @@ mod common;
 mod allocation;
 mod canary;
 mod cli;
+mod contrib;
 mod deployment;
 mod determinism;
 mod disconnect;
