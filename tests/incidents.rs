@@ -168,6 +168,7 @@ fn readme_examples_are_real_output() {
         let out = Command::cargo_bin("plan-inspect")
             .unwrap()
             .current_dir(root())
+            .env_remove("COLUMNS")
             .args(args.split_whitespace())
             .output()
             .unwrap();

@@ -20,6 +20,7 @@ mod disconnect;
 mod explain;
 mod golden;
 mod incidents;
+mod layout;
 mod nomad_version;
 mod placement;
 mod properties;

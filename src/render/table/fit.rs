@@ -29,7 +29,8 @@ const EDGE: usize = 2;
 /// Sets every column's width within `limit`: identifiers, statuses and
 /// counts as wide as their content (headers wrap only between words, and
 /// only when the table would not fit otherwise); names and prose start at
-/// their floors, then the prose grows to [`PROSE_MIN`], the names to whole,
+/// their floors ([`NAME_MIN`], [`PROSE_FLOOR`], or their content when
+/// narrower), then the prose grows to [`PROSE_MIN`], the names to whole,
 /// and the prose takes the rest. A table whose columns cannot fit even at
 /// their floors is as narrow as they allow.
 /// Without a limit (`--verbose`, whose full IDs cannot fit anyway) nothing
@@ -61,8 +62,8 @@ pub(super) fn fit(table: &mut Table, limit: Option<usize>) {
             Column {
                 empty: cells == 0,
                 kind,
-                full: cells.max(header.width()) + EDGE,
-                narrow: cells.max(word) + EDGE,
+                content: cells + EDGE,
+                header: header.width() + EDGE,
                 word: word + EDGE,
             }
         })
@@ -94,33 +95,40 @@ pub(super) fn fit(table: &mut Table, limit: Option<usize>) {
 
 /// Each column's footprint within `limit` (0 for an empty column).
 fn widths(columns: &[Column], limit: usize) -> Vec<usize> {
-    let shown = || columns.iter().filter(|c| !c.empty);
-    let wants = |c: &Column, prose: usize| match c.kind {
-        Kind::Fixed | Kind::Name => c.full,
-        Kind::Prose => c.full.min(prose + EDGE),
+    let wants = |c: &Column| match c.kind {
+        Kind::Fixed | Kind::Name => c.full(),
+        Kind::Prose => c.full().min(PROSE_MIN + EDGE),
     };
-    let whole_headers = shown().map(|c| wants(c, PROSE_MIN)).sum::<usize>() <= limit;
+    let whole = columns
+        .iter()
+        .filter(|c| !c.empty)
+        .map(wants)
+        .sum::<usize>()
+        <= limit;
+    // At least the header (whole or by words), and up to `cap` of the content.
+    let upto = |c: &Column, cap: usize| {
+        let head = if whole { c.header } else { c.word };
+        head.max(c.content.min(cap))
+    };
     let mut widths: Vec<usize> = columns
         .iter()
-        .map(|c| match (c.empty, c.kind, whole_headers) {
-            (true, _, _) => 0,
-            (false, Kind::Fixed, true) => c.full,
-            (false, Kind::Fixed, false) => c.narrow,
-            (false, Kind::Name, _) => c.full.min((NAME_MIN + EDGE).max(c.word)),
-            (false, Kind::Prose, _) => c.full.min((PROSE_FLOOR + EDGE).max(c.word)),
+        .map(|c| match (c.empty, c.kind) {
+            (true, _) => 0,
+            (false, Kind::Fixed) => upto(c, usize::MAX),
+            (false, Kind::Name) => upto(c, NAME_MIN + EDGE),
+            (false, Kind::Prose) => upto(c, PROSE_FLOOR + EDGE),
         })
         .collect();
     let mut left = limit.saturating_sub(widths.iter().sum());
-    // Which columns grow next, and up to what width.
-    type Stage = (Kind, fn(&Column) -> usize);
-    let stages: [Stage; 3] = [
-        (Kind::Prose, |c| c.full.min(PROSE_MIN + EDGE)),
-        (Kind::Name, |c| c.full),
-        (Kind::Prose, |c| c.full),
+    // Which columns grow next, and up to how much of their content.
+    let stages = [
+        (Kind::Prose, PROSE_MIN + EDGE),
+        (Kind::Name, usize::MAX),
+        (Kind::Prose, usize::MAX),
     ];
-    for (kind, target) in stages {
+    for (kind, cap) in stages {
         grow(columns, &mut widths, &mut left, |c| {
-            (c.kind == kind && !c.empty).then(|| target(c))
+            (c.kind == kind && !c.empty).then(|| upto(c, cap))
         });
     }
     widths
@@ -160,17 +168,24 @@ enum Kind {
     Prose,
 }
 
-/// The widths one column can take, footprint included.
+/// What one column holds, as footprints.
 struct Column {
     /// No row has anything in it: the column is left out.
     empty: bool,
     kind: Kind,
-    /// With the header on one line.
-    full: usize,
-    /// With the header wrapped between words.
-    narrow: usize,
+    /// The widest cell.
+    content: usize,
+    /// The header on one line.
+    header: usize,
     /// The header's longest word: no column is narrower.
     word: usize,
+}
+
+impl Column {
+    /// With the header on one line.
+    fn full(&self) -> usize {
+        self.content.max(self.header)
+    }
 }
 
 /// `s` without ANSI escape sequences, to measure what is seen.
@@ -196,8 +211,8 @@ mod tests {
         Column {
             empty: cells == 0,
             kind,
-            full: cells.max(header.len()) + EDGE,
-            narrow: cells.max(word) + EDGE,
+            content: cells + EDGE,
+            header: header.len() + EDGE,
             word: word + EDGE,
         }
     }
