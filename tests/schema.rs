@@ -2,7 +2,7 @@
 //! and reject unknown fields, so any change to the output shape fails here.
 #![allow(dead_code)]
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use plan_inspect::read::read_snapshot_from;
 use plan_inspect::render;
@@ -108,6 +108,8 @@ struct Entry {
     node_status: Option<String>,
     client_status: String,
     desired_status: String,
+    job_version: u64,
+    canary: bool,
     reason: String,
 }
 
@@ -137,6 +139,10 @@ struct DesiredChanges {
     canary: u64,
     ignore: u64,
     preemptions: u64,
+    disconnect: u64,
+    reconnect: u64,
+    reschedule_now: u64,
+    reschedule_later: u64,
 }
 
 #[derive(Deserialize)]
@@ -315,6 +321,84 @@ fn the_fixtures_cover_every_bucket_and_plan_entry() {
     assert!(groups().any(|g| !g.set_aside.is_empty()));
     assert!(groups().any(|g| !g.reschedule_later.is_empty()));
     assert!(groups().any(|g| !g.reschedule_now.is_empty()));
+    let changes = || groups().map(|g| &g.desired_changes);
+    assert!(changes().any(|c| c.disconnect > 0));
+    assert!(changes().any(|c| c.reconnect > 0));
+    assert!(changes().any(|c| c.reschedule_now > 0));
+    assert!(changes().any(|c| c.reschedule_later > 0));
+    let entries = || {
+        groups().flat_map(|g| {
+            let b = &g.buckets;
+            [
+                &b.untainted,
+                &b.migrate,
+                &b.lost,
+                &b.disconnecting,
+                &b.reconnecting,
+                &b.ignore,
+            ]
+            .into_iter()
+            .flatten()
+        })
+    };
+    assert!(entries().any(|e| e.canary));
+    assert!(entries().any(|e| !e.canary));
+    assert!(entries().any(|e| e.job_version > 0));
+    assert!(
+        entries()
+            .map(|e| e.job_version)
+            .collect::<BTreeSet<_>>()
+            .len()
+            > 1
+    );
+}
+
+/// The extra counts are those of the plan and the reschedule lists, and the
+/// entry's version and canary mark are its allocation's.
+#[test]
+fn desired_changes_count_the_plan_and_entries_carry_version_and_canary() {
+    for fixture in FIXTURES {
+        for job in document(fixture).jobs {
+            for g in &job.groups {
+                let c = &g.desired_changes;
+                assert_eq!(c.reschedule_now, g.reschedule_now.len() as u64, "{fixture}");
+                assert_eq!(
+                    c.reschedule_later,
+                    g.reschedule_later.len() as u64,
+                    "{fixture}"
+                );
+            }
+            let sum = |f: fn(&DesiredChanges) -> u64| -> u64 {
+                job.groups.iter().map(|g| f(&g.desired_changes)).sum()
+            };
+            assert_eq!(
+                sum(|c| c.disconnect),
+                job.plan.disconnect_updates.len() as u64,
+                "{fixture}"
+            );
+            assert_eq!(
+                sum(|c| c.reconnect),
+                job.plan.reconnect_updates.len() as u64,
+                "{fixture}"
+            );
+        }
+    }
+    let doc = document("incidents/rolling-update-canary.json");
+    let entries: Vec<(&str, u64, bool)> = doc.jobs[0].groups[0]
+        .buckets
+        .untainted
+        .iter()
+        .map(|e| (e.name.as_str(), e.job_version, e.canary))
+        .collect();
+    assert_eq!(
+        entries,
+        [
+            ("web.web[0]", 1, false),
+            ("web.web[1]", 1, false),
+            ("web.web[2]", 1, false),
+            ("web.web[0]", 2, true),
+        ]
+    );
 }
 
 #[test]
