@@ -121,7 +121,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
         }
         let placements = computed.len();
         let place_ready =
-            !self.job.deployment_paused && !self.job.deployment_failed && !is_canarying;
+            !self.job.deployment.paused && !self.job.deployment.failed && !is_canarying;
         let replacements = self.compute_replacements(
             place_ready,
             computed,
