@@ -1,6 +1,6 @@
 //! The JSON document is a contract: these types mirror docs/json-schema.md
-//! and reject unknown fields, so any change to the output shape fails here.
-#![allow(dead_code)]
+//! and reject unknown fields, and each document read into them must write
+//! back as the same JSON, so any change to the output shape fails here.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -8,10 +8,10 @@ use plan_inspect::read::read_snapshot_from;
 use plan_inspect::render;
 use plan_inspect::replay::{Options, replay};
 use regex::Regex;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Document {
     schema_version: u32,
@@ -25,7 +25,7 @@ struct Document {
     warnings: Vec<Warning>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct NomadVersion {
     profile: String,
@@ -33,14 +33,14 @@ struct NomadVersion {
     evidence: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Warning {
     code: String,
     message: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Job {
     namespace: String,
@@ -55,7 +55,7 @@ struct Job {
     plan: Plan,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Group {
     name: String,
@@ -67,11 +67,11 @@ struct Group {
     reschedule_later: Vec<Later>,
     desired_changes: DesiredChanges,
     /// System and sysbatch jobs only.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     system_diff: Option<SystemDiff>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct SystemDiff {
     update: Vec<Entry>,
@@ -82,7 +82,7 @@ struct SystemDiff {
     filtered_nodes: Vec<FilteredNode>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct FilteredNode {
     node_id: String,
@@ -90,7 +90,7 @@ struct FilteredNode {
     reason: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Buckets {
     untainted: Vec<Entry>,
@@ -101,7 +101,7 @@ struct Buckets {
     ignore: Vec<Entry>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Entry {
     id: String,
@@ -113,7 +113,7 @@ struct Entry {
     reason: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct SetAside {
     id: String,
@@ -121,14 +121,14 @@ struct SetAside {
     reason: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Later {
     id: String,
     at: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct DesiredChanges {
     place: u64,
@@ -141,7 +141,7 @@ struct DesiredChanges {
     preemptions: u64,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Plan {
     stop: Vec<Stop>,
@@ -156,7 +156,7 @@ struct Plan {
     deployment_updates: Vec<DeploymentUpdate>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Stop {
     alloc_id: String,
@@ -167,7 +167,7 @@ struct Stop {
     followup_eval_id: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Place {
     task_group: String,
@@ -179,11 +179,11 @@ struct Place {
     downgrade_non_canary: bool,
     min_job_version: u64,
     /// System and sysbatch placements only.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     node_id: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Destructive {
     alloc_id: String,
@@ -192,7 +192,7 @@ struct Destructive {
     reason: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct InPlace {
     alloc_id: String,
@@ -200,20 +200,20 @@ struct InPlace {
     deployment_id: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct FollowupUpdate {
     alloc_id: String,
     followup_eval_id: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Reconnect {
     alloc_id: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct FollowupEval {
     id: String,
@@ -224,7 +224,7 @@ struct FollowupEval {
     alloc_ids: Vec<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Deployment {
     id: String,
@@ -234,7 +234,7 @@ struct Deployment {
     groups: BTreeMap<String, DeploymentGroup>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct DeploymentGroup {
     desired_total: i64,
@@ -244,7 +244,7 @@ struct DeploymentGroup {
     promoted: bool,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct DeploymentUpdate {
     deployment_id: String,
@@ -270,8 +270,17 @@ fn document_with(fixture: &str, options: &Options) -> Document {
     let path = format!("{}/fixtures/{fixture}", env!("CARGO_MANIFEST_DIR"));
     let snapshot = read_snapshot_from(std::fs::File::open(path).unwrap(), fixture).unwrap();
     let json = render::json::render(&replay(&snapshot, options).unwrap());
-    serde_json::from_str(&json)
-        .unwrap_or_else(|e| panic!("{fixture}: output does not match the schema: {e}"))
+    typed(fixture, &json)
+}
+
+/// The document read into the mirror types, which must hold all of it: it
+/// writes back as the same JSON.
+fn typed(name: &str, json: &str) -> Document {
+    let doc: Document = serde_json::from_str(json)
+        .unwrap_or_else(|e| panic!("{name}: output does not match the schema: {e}"));
+    let original: Value = serde_json::from_str(json).unwrap();
+    assert_eq!(serde_json::to_value(&doc).unwrap(), original, "{name}");
+    doc
 }
 
 #[test]
@@ -365,7 +374,10 @@ fn nomad_version_names_the_profile_its_source_and_the_evidence() {
         "Nodes": [], "Allocs": []}"#;
     let snapshot = read_snapshot_from(text.as_bytes(), "snap.json").unwrap();
     let doc = |options: &Options| -> Document {
-        serde_json::from_str(&render::json::render(&replay(&snapshot, options).unwrap())).unwrap()
+        typed(
+            "snap.json",
+            &render::json::render(&replay(&snapshot, options).unwrap()),
+        )
     };
     let v = doc(&Options::default()).nomad_version;
     assert_eq!(
