@@ -199,6 +199,9 @@ impl BucketEntry {
 pub struct SetAsideEntry {
     pub id: String,
     pub name: String,
+    /// As in [`BucketEntry`].
+    pub job_version: u64,
+    pub canary: bool,
     pub reason: String,
 }
 

@@ -310,3 +310,44 @@ fn explanations_are_byte_for_byte_and_have_no_trailing_blanks() {
         }
     }
 }
+
+/// On a terminal of 70 columns (made by util-linux `script`, skipped with a
+/// note without it) the tables are laid out for 70; `COLUMNS` still wins.
+#[test]
+fn a_terminal_gives_its_width() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("script is not installed: the terminal width is not tested");
+        return;
+    }
+    let path = "fixtures/incidents/client-disconnected.json";
+    let bin = Command::cargo_bin("plan-inspect").unwrap();
+    let bin = bin.get_program().to_str().unwrap().to_string();
+    // The shell `script` starts may set COLUMNS itself: the command sets or
+    // unsets it last.
+    let on_terminal = |columns: &str| {
+        let out = Command::new("script")
+            .current_dir(root())
+            .arg("-qec")
+            .arg(format!(
+                "stty cols 70 rows 20; {columns}; exec {bin} {path} --color never"
+            ))
+            .arg("/dev/null")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap().replace("\r\n", "\n")
+    };
+    let report = report_of(&std::fs::read_to_string(root().join(path)).unwrap());
+    assert_eq!(
+        on_terminal("unset COLUMNS"),
+        render::table::render(&report, at(70))
+    );
+    assert_eq!(
+        on_terminal("export COLUMNS=120"),
+        render::table::render(&report, at(120))
+    );
+}

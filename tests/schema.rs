@@ -120,6 +120,8 @@ struct Entry {
 struct SetAside {
     id: String,
     name: String,
+    job_version: u64,
+    canary: bool,
     reason: String,
 }
 
@@ -362,6 +364,8 @@ fn the_fixtures_cover_every_bucket_and_plan_entry() {
             .len()
             > 1
     );
+    let set_aside = || groups().flat_map(|g| &g.set_aside);
+    assert!(set_aside().any(|s| s.job_version > 0));
 }
 
 /// The extra counts are those of the plan and the reschedule lists, and the

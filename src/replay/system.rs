@@ -219,6 +219,8 @@ impl<'a> JobContext<'a> {
                     .map(|a| SetAsideEntry {
                         id: a.id.clone(),
                         name: a.name.clone(),
+                        job_version: a.job_version(),
+                        canary: a.is_canary(),
                         reason: "terminal allocation: the system scheduler does not diff it"
                             .to_string(),
                     })

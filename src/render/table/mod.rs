@@ -334,8 +334,8 @@ impl Renderer {
                 t.add_row(vec![
                     self.id(&s.id).to_string(),
                     s.name.clone(),
-                    String::new(),
-                    String::new(),
+                    s.job_version.to_string(),
+                    canary_mark(s.canary).to_string(),
                     String::new(),
                     String::new(),
                     String::new(),
@@ -349,14 +349,13 @@ impl Renderer {
         }
     }
 
-    /// The cells of an allocation row before its bucket and reason: the
-    /// canary mark is empty for others, so the column shows only with a canary.
+    /// The cells of an allocation row before its bucket and reason.
     fn allocation(&self, e: &BucketEntry) -> Vec<String> {
         vec![
             self.id(&e.id).to_string(),
             e.name.clone(),
             e.job_version.to_string(),
-            if e.canary { "yes" } else { "" }.to_string(),
+            canary_mark(e.canary).to_string(),
             self.id(&e.node_id).to_string(),
             e.node_status.as_deref().unwrap_or("gc'd").to_string(),
             e.client_status.to_string(),
@@ -549,6 +548,12 @@ impl Renderer {
             self.section(out, "Deployment updates", t);
         }
     }
+}
+
+/// The Canary column: "yes", or empty so that the column shows only when
+/// some allocation is a canary.
+fn canary_mark(canary: bool) -> &'static str {
+    if canary { "yes" } else { "" }
 }
 
 /// A group's reschedule decisions by allocation ID, looked up once per row:

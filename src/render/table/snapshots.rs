@@ -88,6 +88,8 @@ fn job() -> JobReport {
             set_aside: vec![SetAsideEntry {
                 id: NEW.into(),
                 name: "web.web[2]".into(),
+                job_version: 2,
+                canary: true,
                 reason: "terminal with a next allocation".into(),
             }],
             reschedule_now: vec![WEB0.into()],
@@ -172,14 +174,15 @@ fn allocations_with_reschedule_decisions() {
     renderer(false).buckets(&mut out, &job());
     assert_snapshot!(out.trim_start(), @r"
     Allocations
-     Alloc     Name        Version  Node      Node Status  Client   Bucket     Reason
+     Alloc     Name        Version  Canary  Node      Node    Client   Bucket     Reason
+                                                      Status
     ────────────────────────────────────────────────────────────────────────────────────────────────────
-     9d2a5e81  web.web[1]  3        a0c4e6f8  ready        failed   untainted  node ready; reschedule
-                                                                               in 1m30s
-     6b1f7c4e  web.web[0]  3        a0c4e6f8  down         running  lost       node down; reschedule
-                                                                               now
-     c3e8a1f0  web.web[2]                                           set aside  terminal with a next
-                                                                               allocation
+     9d2a5e81  web.web[1]  3                a0c4e6f8  ready   failed   untainted  node ready;
+                                                                                  reschedule in 1m30s
+     6b1f7c4e  web.web[0]  3                a0c4e6f8  down    running  lost       node down; reschedule
+                                                                                  now
+     c3e8a1f0  web.web[2]  2        yes                                set aside  terminal with a next
+                                                                                  allocation
     ");
 }
 
@@ -189,11 +192,11 @@ fn allocations_verbose_has_full_ids_and_exact_times() {
     renderer(true).buckets(&mut out, &job());
     assert_snapshot!(out.trim_start(), @r"
     Allocations
-     Alloc                                 Name        Version  Node                                  Node Status  Client   Bucket     Reason
-    ──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────
-     9d2a5e81-0000-4000-8000-000000000001  web.web[1]  3        a0c4e6f8-0000-4000-8000-0000000000f1  ready        failed   untainted  node ready; reschedule at 2022-04-01T12:01:30Z
-     6b1f7c4e-0000-4000-8000-000000000000  web.web[0]  3        a0c4e6f8-0000-4000-8000-0000000000f1  down         running  lost       node down; reschedule now
-     c3e8a1f0-0000-4000-8000-00000000000a  web.web[2]                                                                       set aside  terminal with a next allocation
+     Alloc                                 Name        Version  Canary  Node                                  Node Status  Client   Bucket     Reason
+    ──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────
+     9d2a5e81-0000-4000-8000-000000000001  web.web[1]  3                a0c4e6f8-0000-4000-8000-0000000000f1  ready        failed   untainted  node ready; reschedule at 2022-04-01T12:01:30Z
+     6b1f7c4e-0000-4000-8000-000000000000  web.web[0]  3                a0c4e6f8-0000-4000-8000-0000000000f1  down         running  lost       node down; reschedule now
+     c3e8a1f0-0000-4000-8000-00000000000a  web.web[2]  2        yes                                                                 set aside  terminal with a next allocation
     ");
 }
 
