@@ -31,3 +31,5 @@ mod stop;
 mod system;
 mod tainted;
 mod update;
+mod version_reschedule;
+mod version_tainted;

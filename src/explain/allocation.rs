@@ -246,18 +246,20 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
 fn bucket_step(jr: &JobReplay<'_, '_>, alloc: &Allocation, bucket: Bucket) -> Step {
     let rule = classify_rule(alloc, jr.taint);
     let node = jr.nodes.get(alloc.node_id.as_str()).copied();
-    let earlier: Vec<&str> = TaintRule::ALL[..rule.number() - 1]
+    let rules = jr.taint.rules;
+    let order = TaintRule::order(rules);
+    let earlier: Vec<&str> = order[..rule.number(rules) - 1]
         .iter()
-        .map(|r| r.describe())
+        .map(|r| r.describe(rules))
         .collect();
     let mut step = Step::new("Bucket", bucket.as_str())
         .fact(
             "rule",
             format!(
                 "{} of {}: {}",
-                rule.number(),
-                TaintRule::ALL.len(),
-                rule.describe()
+                rule.number(rules),
+                order.len(),
+                rule.describe(rules)
             ),
         )
         .fact("facts", reason(alloc, jr.taint, node));
@@ -345,12 +347,15 @@ fn rescheduling(
         step.conclusion = format!("{outcome}: terminal and already replaced");
         return Some(step);
     }
-    let (untainted, ignore) = should_filter(alloc, job.job_type == "batch");
+    let (untainted, ignore) = should_filter(alloc, job.job_type == "batch", jr.taint.rules);
     if untainted || ignore {
         step.conclusion = format!(
             "{outcome}: {}",
             if untainted {
                 "counts as running (batch: not failed, or ran successfully)"
+            } else if jr.taint.rules.ignores_evicted_batch_allocs() {
+                "ignored (desired stop/evict, or complete/lost; batch: evicted, or stopped and not \
+                 successful)"
             } else {
                 "ignored (desired stop/evict, or complete/lost; batch: stopped and not successful)"
             }

@@ -157,7 +157,10 @@ impl Switch {
     /// Whether plan-inspect replays this change yet; until it does, every
     /// profile follows the seed's rule there and says so in a warning.
     pub fn implemented(self) -> bool {
-        false
+        matches!(
+            self,
+            Switch::A1 | Switch::A2 | Switch::A3 | Switch::B1 | Switch::C1
+        )
     }
 }
 
