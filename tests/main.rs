@@ -33,3 +33,4 @@ mod tainted;
 mod update;
 mod version_reschedule;
 mod version_tainted;
+mod version_update;

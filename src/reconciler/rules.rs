@@ -106,6 +106,56 @@ impl Rules {
     pub fn plans_reconnect_updates(&self) -> bool {
         !Switch::A1.in_release(self.release) || Switch::C1.in_release(self.release)
     }
+
+    /// A-6 (1.3.0; v1.3.0 scheduler/util.go:554): a changed task
+    /// `csi_plugin` block is a destructive update.
+    pub fn csi_plugin_change_is_destructive(&self) -> bool {
+        Switch::A6.in_release(self.release)
+    }
+
+    /// B-1v (1.3.2, 1.4.0; v1.3.2 scheduler/util.go:529): changed group
+    /// `volume` requests or task `volume_mount`s are a destructive update.
+    pub fn volume_change_is_destructive(&self) -> bool {
+        Switch::B1v.in_release(self.release)
+    }
+
+    /// #15755 (1.5.0; v1.5.0 scheduler/util.go:286): a changed task
+    /// `identity` is a destructive update.
+    pub fn identity_change_is_destructive(&self) -> bool {
+        Switch::TaskIdentity.in_release(self.release)
+    }
+
+    /// #16362 (1.5.1, 1.6.0; v1.5.1 scheduler/util.go:801): the in-place
+    /// check keeps an allocation whose node any of the job's datacenters
+    /// matches as a wildcard (`IsInAnyDC`); before, only exact names.
+    pub fn matches_datacenter_globs(&self) -> bool {
+        Switch::DatacenterGlob.in_release(self.release)
+    }
+
+    /// #16962 (1.5.4, 1.6.0; v1.5.4 scheduler/util.go:308): switching a
+    /// task's log collection on or off is a destructive update.
+    pub fn log_switch_is_destructive(&self) -> bool {
+        Switch::LogsDisabled.in_release(self.release)
+    }
+
+    /// 1.5.4 alone names the log switch `LogConfig.Enabled`; 1.5.5 and
+    /// 1.6.0 on compare `LogConfig.Disabled` (v1.5.5 scheduler/util.go:308).
+    pub fn log_switch_reads_enabled(&self) -> bool {
+        self.release == crate::version::v(1, 5, 4)
+    }
+
+    /// #17443 (1.6.0; v1.6.0 scheduler/util.go:890): an allocation whose
+    /// node is not in the new job's `node_pool` (unless `all`) is replaced.
+    pub fn checks_node_pool_in_place(&self) -> bool {
+        Switch::NodePool.in_release(self.release)
+    }
+
+    /// #18054 (1.6.2, 1.7.0; v1.6.2 scheduler/util.go:582): turning
+    /// `restart.render_templates` on or off, on the group or a task, is a
+    /// destructive update.
+    pub fn render_templates_change_is_destructive(&self) -> bool {
+        Switch::RenderTemplates.in_release(self.release)
+    }
 }
 
 #[cfg(test)]

@@ -282,7 +282,7 @@ struct ReconnectPass<'a> {
 
 /// A reconnecting allocation that is not to resume: no longer desired to
 /// run, asked to migrate or reschedule, or of an older job.
-fn must_not_resume(alloc: &Allocation, job: Option<&crate::model::Job>) -> bool {
+pub(super) fn must_not_resume(alloc: &Allocation, job: Option<&crate::model::Job>) -> bool {
     let t = &alloc.desired_transition;
     alloc.desired_status != status::RUN
         || t.should_migrate()

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::{UpdateKind, tasks_updated, update_kind};
 use crate::model::{Allocation, Job, Node, TaskGroup};
+use crate::reconciler::Rules;
 
 /// [`alloc_update_kind`](super::alloc_update_kind) for many allocations: all
 /// allocations of one job version compare the same with the new job, so each
@@ -16,6 +17,7 @@ use crate::model::{Allocation, Job, Node, TaskGroup};
 /// snapshot's jobs outlive its replay.
 #[derive(Default)]
 pub struct UpdateCheck {
+    rules: Rules,
     diffs: RefCell<HashMap<DiffKey, Option<Arc<str>>>>,
 }
 
@@ -23,6 +25,14 @@ pub struct UpdateCheck {
 type DiffKey = (Option<*const Job>, *const Job, *const TaskGroup);
 
 impl UpdateCheck {
+    /// A check following `rules`.
+    pub fn new(rules: Rules) -> UpdateCheck {
+        UpdateCheck {
+            rules,
+            diffs: RefCell::default(),
+        }
+    }
+
     /// `node` finds the allocation's node, looked up only if needed.
     pub fn kind<'n>(
         &self,
@@ -36,12 +46,16 @@ impl UpdateCheck {
             ptr::from_ref(new_job),
             ptr::from_ref(new_group),
         );
-        update_kind(existing, new_job, node, |old_job| {
+        let rules = &self.rules;
+        let diff = |old_job: &Job| {
             self.diffs
                 .borrow_mut()
                 .entry(key)
-                .or_insert_with(|| tasks_updated(new_job, old_job, &new_group.name).map(Arc::from))
+                .or_insert_with(|| {
+                    tasks_updated(new_job, old_job, &new_group.name, rules).map(Arc::from)
+                })
                 .clone()
-        })
+        };
+        update_kind(existing, new_job, node, diff, rules)
     }
 }
