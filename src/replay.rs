@@ -23,7 +23,7 @@ use crate::reconciler::{
 use crate::report::*;
 use crate::time::Time;
 use crate::update::UpdateCheck;
-use crate::version::{Evidence, Profile, VersionRequest, ignored_inputs};
+use crate::version::{Evidence, Profile, VersionRequest, ignored_inputs, system_scheduler_warning};
 use crate::warning::Warning;
 use entries::EntryMaker;
 use groups::group_reports;
@@ -374,6 +374,7 @@ impl<'s> Prepared<'s> {
         let profile = Profile::choose(options.nomad_version, snapshot.nomad_version, &evidence);
         warnings.extend(profile.warnings());
         warnings.extend(ignored_inputs(&profile, snapshot));
+        warnings.extend(system_scheduler_warning(&profile, snapshot));
         warnings.sort();
         warnings.dedup();
         let eval = match &options.eval {
@@ -581,7 +582,7 @@ impl<'a> JobContext<'a> {
             self.deployments.get(&(w.namespace, w.id)).copied()
         };
         let check = UpdateCheck::new(*self.rules);
-        let update_fn = |alloc: &Allocation, job: &Job, tg: &TaskGroup| {
+        let update_fn = |alloc: &'r Allocation, job: &'r Job, tg: &'r TaskGroup| {
             check.kind(alloc, job, tg, || {
                 self.nodes.get(alloc.node_id.as_str()).copied()
             })
