@@ -3,7 +3,7 @@
 use super::{Explanation, Step, Subject, SubjectKind, at, yes_no};
 use crate::model::{Allocation, DelayBase, DelaySteps, Reconnection, ReschedulePolicy};
 use crate::reconciler::{
-    Bucket, GroupTrace, ReconnectDecision, TaintRule, classify_rule, reason, should_filter,
+    Bucket, GroupTrace, ReconnectDecision, Rules, TaintRule, classify_rule, reason, should_filter,
 };
 use crate::replay::JobReplay;
 use crate::report::{JobReport, Plan};
@@ -33,7 +33,7 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation
         if let Some(step) = rescheduling(jr, trace, alloc, b) {
             steps.push(step);
         }
-        steps.extend(reconnect_steps(trace, alloc, b));
+        steps.extend(reconnect_steps(jr.taint.rules, trace, alloc, b));
         if let Some(step) = job_update(trace, job, alloc) {
             steps.push(step);
         }
@@ -440,7 +440,12 @@ fn rescheduling(
     Some(step)
 }
 
-fn reconnect_steps(trace: &GroupTrace<'_>, alloc: &Allocation, bucket: Bucket) -> Vec<Step> {
+fn reconnect_steps(
+    rules: &Rules,
+    trace: &GroupTrace<'_>,
+    alloc: &Allocation,
+    bucket: Bucket,
+) -> Vec<Step> {
     let mine: Vec<&ReconnectDecision<'_>> = trace
         .reconnect_decisions
         .iter()
@@ -450,10 +455,12 @@ fn reconnect_steps(trace: &GroupTrace<'_>, alloc: &Allocation, bucket: Bucket) -
         .collect();
     if mine.is_empty() {
         return if bucket == Bucket::Reconnecting {
-            vec![Step::new(
-                "Reconnect",
-                "not weighed against a replacement: the group was not over its count",
-            )]
+            let why = if rules.reconciles_reconnects_first() {
+                "no allocation of its name placed after it: it resumes"
+            } else {
+                "not weighed against a replacement: the group was not over its count"
+            };
+            vec![Step::new("Reconnect", why)]
         } else {
             Vec::new()
         };

@@ -107,6 +107,17 @@ impl Rules {
         !Switch::A1.in_release(self.release) || Switch::C1.in_release(self.release)
     }
 
+    /// C-2 (1.3.14, 1.4.9, 1.5.4, 1.6.0; v1.3.14 scheduler/reconcile.go:1077,
+    /// :1173): reconnecting allocations are settled right after
+    /// classification, each against every same-named allocation of the
+    /// group placed after it, whatever its bucket; the survivors join the
+    /// untainted. Before, `computeStop` weighed them against untainted
+    /// allocations only while the group was over its count, and counted
+    /// every reconnect update of the job so far as ignored.
+    pub fn reconciles_reconnects_first(&self) -> bool {
+        Switch::C2.in_release(self.release)
+    }
+
     /// A-6 (1.3.0; v1.3.0 scheduler/util.go:554): a changed task
     /// `csi_plugin` block is a destructive update.
     pub fn csi_plugin_change_is_destructive(&self) -> bool {

@@ -201,6 +201,7 @@ impl Switch {
                 | Switch::B1
                 | Switch::B1v
                 | Switch::C1
+                | Switch::C2
                 | Switch::TaskIdentity
                 | Switch::DatacenterGlob
                 | Switch::LogsDisabled
