@@ -400,11 +400,19 @@ fn reconnects_are_settled_against_every_replacement_from_1_3_14_1_4_9_and_1_5_4(
     ] {
         c.snapshot.nomad_version = Some(VersionRequest::Release(before));
         let r = c.replay_job(JOB);
-        assert_eq!(reconnect_updates(&r), std::slice::from_ref(&original), "{before}");
+        assert_eq!(
+            reconnect_updates(&r),
+            std::slice::from_ref(&original),
+            "{before}"
+        );
         assert!(r.plan.stop.is_empty(), "{before}: {:?}", r.plan.stop);
         c.snapshot.nomad_version = Some(VersionRequest::Release(from));
         let r = c.replay_job(JOB);
-        assert_eq!(reconnect_updates(&r), std::slice::from_ref(&original), "{from}");
+        assert_eq!(
+            reconnect_updates(&r),
+            std::slice::from_ref(&original),
+            "{from}"
+        );
         assert_eq!(
             stops(&r),
             [(replacement.clone(), desc::RECONNECTED.to_string(), None)],
@@ -412,4 +420,41 @@ fn reconnects_are_settled_against_every_replacement_from_1_3_14_1_4_9_and_1_5_4(
         );
         assert_eq!(web_changes(&r).stop, 1, "{from}");
     }
+}
+
+/// `--explain` under 1.3.14 states the rules as that release has them: the
+/// reconnect read from the allocation's states, and the replacement's stop
+/// as `pickReconnectingAlloc` decides it.
+#[test]
+fn explain_names_the_1_3_14_reconnect_rules() {
+    use plan_inspect::explain::explain;
+    use plan_inspect::replay::Options;
+    let mut c = Cluster::new();
+    let job = c.job(resumable(1, Some(5 * MINUTE)));
+    let original = c.alloc(&job, 0);
+    client_state(&mut c, &original, status::UNKNOWN, MINUTE);
+    let replacement = c.alloc(&job, 0);
+    c.alloc_mut(&replacement).create_index = 1;
+    c.snapshot.nomad_version = Some(VersionRequest::Release(V1314));
+    let text = |id: &str| {
+        let e = explain(&c.snapshot, &Options::default(), id).expect("explain failed");
+        plan_inspect::render::explain::table(&e, false)
+    };
+    let original_text = text(&original);
+    assert!(
+        original_text.contains("yes: its latest client-status state is unknown"),
+        "{original_text}"
+    );
+    assert!(
+        original_text.contains("on an untainted node, reconnected in time means reconnecting"),
+        "{original_text}"
+    );
+    let replacement_text = text(&replacement);
+    assert!(
+        replacement_text.contains(
+            "Reconnect: job not newer, and the replacement scored no higher (or has no score) or \
+             is not running while the original is: original kept"
+        ),
+        "{replacement_text}"
+    );
 }

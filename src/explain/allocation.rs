@@ -220,7 +220,18 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
         _ if last.is_zero() => "never unknown".to_string(),
         _ => "unknown without max_client_disconnect: never expires".to_string(),
     };
+    let from_states = jr.taint.rules.reconnect_from_alloc_states();
     let conclusion = match alloc.last_reconnect() {
+        // From C-1 a reconnect is read from the allocation's states.
+        _ if from_states => {
+            let needs = if alloc.needs_to_reconnect() {
+                "yes: its latest client-status state is unknown"
+            } else {
+                "no: its latest client-status state is not unknown"
+            };
+            step = step.fact("needs to reconnect", needs);
+            conclusion
+        }
         Some(t) => {
             let late = alloc.reconnected() == Reconnection::AfterExpiry;
             step = step
