@@ -10,7 +10,8 @@
 
 use plan_inspect::model::*;
 use plan_inspect::reconciler::{DesiredChanges, desc};
-use plan_inspect::version::{Release, VersionRequest, v};
+use plan_inspect::time::SECOND;
+use plan_inspect::version::{Release, Switch, VersionRequest, v};
 
 use crate::common::*;
 use crate::disconnect::{Case, reconnected as reconnect_updates, run_disconnected_client, stopped};
@@ -19,13 +20,13 @@ const V130: Release = v(1, 3, 0);
 const V138: Release = v(1, 3, 8);
 const V1314: Release = v(1, 3, 14);
 
-/// A case of the table at `release`: from 1.3.8 the disconnected
-/// allocations carry the unknown state alone, as that tag's test builds
-/// them.
+/// A case of the table at `release`: from C-1 (1.3.8, 1.4.3) the
+/// disconnected allocations carry the unknown state alone, as that tag's
+/// test builds them.
 fn at(release: Release, tc: Case) -> Case {
     Case {
         release: Some(release),
-        reconnect_by_state: release >= V138,
+        reconnect_by_state: Switch::C1.in_release(release),
         ..tc
     }
 }
@@ -457,4 +458,218 @@ fn explain_names_the_1_3_14_reconnect_rules() {
         ),
         "{replacement_text}"
     );
+}
+
+/// One row of TestReconciler_Disconnected_Client as v1.3.14 has it, and the
+/// change whose tests added it (none: in the table since v1.3.0).
+struct Row {
+    name: &'static str,
+    since: Option<Switch>,
+    case: fn() -> Case,
+}
+
+fn running(alloc_count: u64, disconnected: usize) -> Case {
+    Case {
+        alloc_count,
+        disconnected_alloc_count: disconnected,
+        disconnected_alloc_status: status::RUNNING,
+        ..Case::default()
+    }
+}
+
+fn expect(stop: usize, place: usize, reconnect: usize, disconnect: usize) -> Expect {
+    Expect {
+        stop,
+        place,
+        reconnect_updates: reconnect,
+        disconnect_updates: disconnect,
+        ..Expect::default()
+    }
+}
+
+fn changes(stop: u64, place: u64, ignore: u64) -> DesiredChanges {
+    DesiredChanges {
+        stop,
+        place,
+        ignore,
+        ..dc()
+    }
+}
+
+const ROWS: [Row; 11] = [
+    Row {
+        name: "resume-original-and-stop-replacement",
+        since: None,
+        case: || Case {
+            replace: true,
+            expected: expect(1, 0, 1, 0),
+            desired: changes(1, 0, 3),
+            ..running(3, 1)
+        },
+    },
+    Row {
+        name: "stop-original-with-lower-node-score",
+        since: None,
+        case: || Case {
+            replace: true,
+            should_stop_on_disconnected_node: true,
+            node_score_increment: 1.0,
+            expected: expect(1, 0, 0, 0),
+            desired: changes(1, 0, 4),
+            ..running(4, 1)
+        },
+    },
+    Row {
+        name: "ignore-reconnect-completed",
+        since: None,
+        case: || Case {
+            disconnected_alloc_status: status::COMPLETE,
+            is_batch: true,
+            desired: changes(0, 0, 2),
+            ..running(2, 2)
+        },
+    },
+    Row {
+        name: "stop-original-alloc-with-old-job-version",
+        since: None,
+        case: || Case {
+            replace: true,
+            should_stop_on_disconnected_node: true,
+            job_version_increment: 1,
+            expected: expect(2, 0, 0, 0),
+            desired: changes(2, 0, 5),
+            ..running(5, 2)
+        },
+    },
+    Row {
+        name: "stop-original-alloc-with-old-job-version-and-failed-replacements(-replaced)",
+        since: None,
+        case: || Case {
+            replace: true,
+            fail_replacement: true,
+            replace_failed_replacement: true,
+            should_stop_on_disconnected_node: true,
+            job_version_increment: 1,
+            expected: expect(2, 0, 0, 0),
+            desired: changes(2, 0, 5),
+            ..running(5, 2)
+        },
+    },
+    Row {
+        name: "stop-original-pending-alloc-for-disconnected-node",
+        since: None,
+        case: || Case {
+            replace: true,
+            disconnected_alloc_status: status::PENDING,
+            should_stop_on_disconnected_node: true,
+            node_status_disconnected: true,
+            expected: expect(1, 0, 0, 0),
+            desired: changes(1, 0, 2),
+            ..running(2, 1)
+        },
+    },
+    Row {
+        name: "stop-expired-allocs",
+        since: None,
+        case: || Case {
+            replace: true,
+            disconnected_alloc_status: status::UNKNOWN,
+            should_stop_on_disconnected_node: true,
+            node_status_disconnected: true,
+            max_disconnect: Some(2 * SECOND),
+            expected: expect(2, 0, 0, 0),
+            desired: changes(2, 0, 5),
+            ..running(5, 2)
+        },
+    },
+    Row {
+        name: "replace-allocs-on-disconnected-node",
+        since: None,
+        case: || Case {
+            node_status_disconnected: true,
+            expected: expect(0, 2, 0, 2),
+            desired: changes(0, 2, 3),
+            ..running(5, 2)
+        },
+    },
+    Row {
+        name: "keep-original-alloc-and-stop-failed-replacement",
+        since: Some(Switch::C2),
+        case: || Case {
+            replace: true,
+            fail_replacement: true,
+            expected: expect(2, 0, 2, 0),
+            desired: changes(2, 0, 3),
+            ..running(3, 2)
+        },
+    },
+    Row {
+        name: "keep-original-and-stop-tainted-replacement",
+        since: Some(Switch::C2),
+        case: || Case {
+            replace: true,
+            taint_replacement: true,
+            expected: expect(2, 0, 2, 0),
+            desired: changes(2, 0, 3),
+            ..running(3, 2)
+        },
+    },
+    Row {
+        name: "stop-failed-original-and-failed-replacements-and-place-new",
+        since: Some(Switch::C2),
+        case: || Case {
+            replace: true,
+            fail_replacement: true,
+            disconnected_alloc_status: status::FAILED,
+            should_stop_on_disconnected_node: true,
+            expected: expect(4, 2, 0, 0),
+            desired: changes(4, 2, 3),
+            ..running(5, 2)
+        },
+    },
+];
+
+/// TestReconciler_Disconnected_Client at v1.3.14, every row not ported on
+/// its own above, under each profile of 1.3.0 to 1.6.2 (the releases
+/// without D-1) that has the row (the rows of C-2 from 1.3.14, 1.4.9, 1.5.4). Before C-1 the
+/// reconnect updates are the reconciler's, not the plan's.
+#[test]
+fn test_reconciler_disconnected_client_table_at_v1_3_14_under_1_3_to_1_6() {
+    let releases = [
+        V130,
+        V138,
+        V1314,
+        v(1, 4, 2),
+        v(1, 4, 9),
+        v(1, 5, 4),
+        v(1, 6, 0),
+        v(1, 6, 2),
+    ];
+    for row in &ROWS {
+        let has_row = |r: &&Release| row.since.is_none_or(|s| s.in_release(**r));
+        for &release in releases.iter().filter(has_row) {
+            let tc = (row.case)();
+            let reconciled = tc.expected.reconnect_updates as u64;
+            let planned = Switch::C1.in_release(release);
+            let tc = Case {
+                expected: Expect {
+                    reconnect_updates: if planned {
+                        tc.expected.reconnect_updates
+                    } else {
+                        0
+                    },
+                    ..tc.expected
+                },
+                ..tc
+            };
+            let r = std::panic::catch_unwind(|| run_disconnected_client(at(release, tc)).0);
+            let r = r.unwrap_or_else(|_| panic!("{} under {release}", row.name));
+            assert_eq!(
+                group(&r, "web").desired_changes.reconnect,
+                reconciled,
+                "{} under {release}",
+                row.name
+            );
+        }
+    }
 }
