@@ -581,7 +581,7 @@ impl<'a> JobContext<'a> {
         } else {
             self.deployments.get(&(w.namespace, w.id)).copied()
         };
-        let check = UpdateCheck::default();
+        let check = UpdateCheck::new(*self.rules);
         let update_fn = |alloc: &'r Allocation, job: &'r Job, tg: &'r TaskGroup| {
             check.kind(alloc, job, tg, || {
                 self.nodes.get(alloc.node_id.as_str()).copied()

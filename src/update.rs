@@ -12,8 +12,10 @@ use serde_json::Value;
 
 use crate::model::{
     Allocation, ConsulConnect, ConsulGateway, GoValue, Job, NetworkResource, Node, RequestedDevice,
-    Resources, Service, SidecarService, SidecarTask, TaskGroup, deep_equal, maps_equal,
+    Resources, RestartPolicy, Service, SidecarService, SidecarTask, TaskGroup, VolumeRequest,
+    deep_equal, maps_equal,
 };
+use crate::reconciler::Rules;
 pub use check::UpdateCheck;
 
 /// How an existing allocation meets a new job version.
@@ -40,12 +42,14 @@ pub fn alloc_update_kind(
     new_job: &Job,
     new_group: &TaskGroup,
     node: Option<&Node>,
+    rules: &Rules,
 ) -> UpdateKind {
     update_kind(
         existing,
         new_job,
         || node,
-        |old_job| tasks_updated(new_job, old_job, &new_group.name).map(Arc::from),
+        |old_job| tasks_updated(new_job, old_job, &new_group.name, rules).map(Arc::from),
+        rules,
     )
 }
 
@@ -55,6 +59,7 @@ fn update_kind<'n>(
     new_job: &Job,
     node: impl FnOnce() -> Option<&'n Node>,
     tasks_updated: impl FnOnce(&Job) -> Option<Arc<str>>,
+    rules: &Rules,
 ) -> UpdateKind {
     let no_job;
     let old_job = match existing.job.as_deref() {
@@ -79,15 +84,57 @@ fn update_kind<'n>(
         let reason = format!("node {} no longer exists", existing.node_id);
         return UpdateKind::Destructive(reason.into());
     };
-    // Nomad 1.3 matches datacenters exactly, without globs.
-    if !new_job.datacenters.contains(&node.datacenter) {
+    // Datacenters match exactly until wildcards do (`IsInAnyDC`).
+    let in_dc = if rules.matches_datacenter_globs() {
+        new_job
+            .datacenters
+            .iter()
+            .any(|dc| glob_match(dc, &node.datacenter))
+    } else {
+        new_job.datacenters.contains(&node.datacenter)
+    };
+    if !in_dc {
         let reason = format!(
             "node {} is no longer in the job's datacenters (it is in {:?})",
             node.id, node.datacenter
         );
         return UpdateKind::Destructive(reason.into());
     }
+    if rules.checks_node_pool_in_place()
+        && new_job.node_pool != "all"
+        && node.node_pool != new_job.node_pool
+    {
+        let reason = format!(
+            "node {} is no longer in the job's node pool (it is in {:?})",
+            node.id, node.node_pool
+        );
+        return UpdateKind::Destructive(reason.into());
+    }
     UpdateKind::InPlace
+}
+
+/// `glob.Glob` (github.com/ryanuber/go-glob): `*` matches any run of
+/// characters, nothing else is special. Each part is found after the one
+/// before it, and the last must end what remains.
+fn glob_match(pattern: &str, subject: &str) -> bool {
+    if pattern == "*" {
+        return true;
+    }
+    let parts: Vec<&str> = pattern.split('*').collect();
+    let Some((last, init)) = parts.split_last().filter(|(_, init)| !init.is_empty()) else {
+        return pattern == subject;
+    };
+    let mut rest = subject;
+    for (i, part) in init.iter().enumerate() {
+        match rest.find(part) {
+            Some(0) => {}
+            Some(_) if i > 0 || pattern.starts_with('*') => {}
+            _ => return false,
+        }
+        let at = rest.find(part).unwrap_or(0);
+        rest = &rest[at + part.len()..];
+    }
+    pattern.ends_with('*') || rest.ends_with(last)
 }
 
 /// Why an allocation of `group` needs a destructive update from `old_job` to
@@ -97,7 +144,7 @@ fn update_kind<'n>(
 /// Nomad dereferences the group on both sides without a check; a group missing
 /// from either job is reported as a destructive change here. A task without
 /// resources, another nil dereference in Nomad, counts as zero resources.
-pub fn tasks_updated(new_job: &Job, old_job: &Job, group: &str) -> Option<String> {
+pub fn tasks_updated(new_job: &Job, old_job: &Job, group: &str, rules: &Rules) -> Option<String> {
     let (a, b) = (new_job, old_job);
     let (Some(ga), Some(gb)) = (a.lookup_task_group(group), b.lookup_task_group(group)) else {
         return Some(format!("task group {group:?} is not in both job versions"));
@@ -125,6 +172,14 @@ pub fn tasks_updated(new_job: &Job, old_job: &Job, group: &str) -> Option<String
     if let Some(reason) = connect_service_updated(&ga.services, &gb.services) {
         return Some(reason);
     }
+    if rules.volume_change_is_destructive() && !volumes_equal(&ga.volumes, &gb.volumes) {
+        return changed("volume requests");
+    }
+    if rules.render_templates_change_is_destructive()
+        && render_templates_updated(ga.restart_policy.as_ref(), gb.restart_policy.as_ref())
+    {
+        return changed("group restart render_templates");
+    }
 
     let no_resources = Resources::default();
     for ta in &ga.tasks {
@@ -146,6 +201,15 @@ pub fn tasks_updated(new_job: &Job, old_job: &Job, group: &str) -> Option<String
             ("vault", ta.vault != tb.vault),
             ("templates", ta.templates != tb.templates),
             (
+                "csi plugin",
+                rules.csi_plugin_change_is_destructive()
+                    && ta.csi_plugin_config != tb.csi_plugin_config,
+            ),
+            (
+                "volume mounts",
+                rules.volume_change_is_destructive() && ta.volume_mounts != tb.volume_mounts,
+            ),
+            (
                 "meta",
                 a.combined_task_meta(group, &ta.name) != b.combined_task_meta(group, &tb.name),
             ),
@@ -158,12 +222,65 @@ pub fn tasks_updated(new_job: &Job, old_job: &Job, group: &str) -> Option<String
                 "devices",
                 !RequestedDevice::devices_equal(&ra.devices, &rb.devices),
             ),
+            (
+                "identity",
+                rules.identity_change_is_destructive() && ta.identity != tb.identity,
+            ),
+            ("log collection", logs_switched(ta, tb, rules)),
+            (
+                "restart render_templates",
+                rules.render_templates_change_is_destructive()
+                    && render_templates_updated(
+                        ta.restart_policy.as_ref(),
+                        tb.restart_policy.as_ref(),
+                    ),
+            ),
         ];
         if let Some((what, _)) = checks.iter().find(|(_, differs)| *differs) {
             return task_changed(what);
         }
     }
     None
+}
+
+/// `reflect.DeepEqual` on two groups' `Volumes` maps.
+fn volumes_equal(
+    a: &std::collections::BTreeMap<String, VolumeRequest>,
+    b: &std::collections::BTreeMap<String, VolumeRequest>,
+) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|((ka, va), (kb, vb))| {
+            ka == kb
+                && (&va.name, &va.volume_type, &va.source, va.read_only)
+                    == (&vb.name, &vb.volume_type, &vb.source, vb.read_only)
+                && va.other.len() == vb.other.len()
+                && va
+                    .other
+                    .iter()
+                    .zip(&vb.other)
+                    .all(|((ka, xa), (kb, xb))| ka == kb && deep_equal(xa, xb))
+        })
+}
+
+/// `renderTemplatesUpdated`: a nil policy renders no templates.
+fn render_templates_updated(a: Option<&RestartPolicy>, b: Option<&RestartPolicy>) -> bool {
+    let render = |p: Option<&RestartPolicy>| p.is_some_and(|p| p.render_templates);
+    render(a) != render(b)
+}
+
+/// Whether a task's log collection was switched on or off: 1.5.4 compares
+/// `LogConfig.Enabled`, later releases `LogConfig.Disabled`.
+fn logs_switched(a: &crate::model::Task, b: &crate::model::Task, rules: &Rules) -> bool {
+    if !rules.log_switch_is_destructive() {
+        return false;
+    }
+    let logs = |t: &crate::model::Task| t.log_config.clone().unwrap_or_default();
+    let (la, lb) = (logs(a), logs(b));
+    if rules.log_switch_reads_enabled() {
+        la.enabled != lb.enabled
+    } else {
+        la.disabled != lb.disabled
+    }
 }
 
 /// `reflect.DeepEqual` on two `[]*TaskArtifact`: structs whose

@@ -14,6 +14,7 @@ use plan_inspect::reconciler::{Bucket, DesiredChanges, desc, trigger};
 use plan_inspect::replay::{Options, replay};
 use plan_inspect::report::JobReport;
 use plan_inspect::time::{Duration, SECOND};
+use plan_inspect::version::{Release, VersionRequest, v};
 
 use crate::common::*;
 
@@ -52,7 +53,7 @@ fn assert_disconnect_updates(
 
 /// The placements replace exactly `prev` (one each), keep their names
 /// (indexes `0..prev.len()`) and carry the given reschedule/lost flags.
-fn assert_replacements(r: &JobReport, prev: &[String], reschedule: bool, lost: bool) {
+pub(crate) fn assert_replacements(r: &JobReport, prev: &[String], reschedule: bool, lost: bool) {
     assert_eq!(
         sorted(
             r.plan
@@ -101,33 +102,47 @@ fn test_reconciler_node_disconnect_updates_alloc_to_unknown() {
 
 /// One case of TestReconciler_Disconnected_Client.
 #[derive(Default)]
-struct Case {
-    alloc_count: u64,
-    disconnected_alloc_count: usize,
-    job_version_increment: u64,
-    node_score_increment: f64,
-    disconnected_alloc_status: &'static str,
-    is_batch: bool,
-    node_status_disconnected: bool,
-    replace: bool,
-    fail_replacement: bool,
-    should_stop_on_disconnected_node: bool,
-    max_disconnect: Option<Duration>,
-    expected: Expect,
-    desired: DesiredChanges,
+pub(crate) struct Case {
+    pub(crate) alloc_count: u64,
+    pub(crate) disconnected_alloc_count: usize,
+    pub(crate) job_version_increment: u64,
+    pub(crate) node_score_increment: f64,
+    pub(crate) disconnected_alloc_status: &'static str,
+    pub(crate) is_batch: bool,
+    pub(crate) node_status_disconnected: bool,
+    pub(crate) replace: bool,
+    pub(crate) fail_replacement: bool,
+    pub(crate) should_stop_on_disconnected_node: bool,
+    pub(crate) max_disconnect: Option<Duration>,
+    pub(crate) expected: Expect,
+    pub(crate) desired: DesiredChanges,
     /// Not asserted by Nomad's test: the description and client status of
     /// every stop, as Nomad's reconciler sets them.
-    stop_desc: Option<(&'static str, Option<&'static str>)>,
+    pub(crate) stop_desc: Option<(&'static str, Option<&'static str>)>,
+    /// The profile replayed; the default one (the seed) if none.
+    pub(crate) release: Option<Release>,
+    /// From 1.3.8 Nomad's test marks a reconnect by a later running state
+    /// instead of a `Reconnected` event; the unknown state stays last here
+    /// (the reconciler then sees the reconnect pending), with no event.
+    pub(crate) reconnect_by_state: bool,
+    /// From 1.3.14's test: the replacement has a migrate transition.
+    pub(crate) taint_replacement: bool,
+    /// From 1.3.14's test: the replacement went unknown too.
+    pub(crate) disconnect_replacement: bool,
+    /// From 1.3.14's test: a failed replacement is stopped and replaced
+    /// again (only that second replacement otherwise).
+    pub(crate) replace_failed_replacement: bool,
 }
 
 /// The body of TestReconciler_Disconnected_Client for one case; returns the
 /// report, the disconnected (original) allocations and the replacements.
-fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<String>) {
+pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<String>) {
     assert_ne!(
         tc.alloc_count, 0,
         "invalid test case: alloc count must be > 0"
     );
     let mut c = Cluster::new();
+    c.snapshot.nomad_version = tc.release.map(VersionRequest::Release);
     // The node under test (Nomad's mock.Node()), ready or disconnected.
     let test_node = c.node(if tc.node_status_disconnected {
         node_status::DISCONNECTED
@@ -170,6 +185,9 @@ fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<String>) {
             value: status::UNKNOWN.into(),
             time: unknown_at,
         }];
+        if tc.reconnect_by_state {
+            continue;
+        }
         a.task_states.insert(
             "web".into(),
             TaskState {
@@ -193,6 +211,14 @@ fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<String>) {
             replacement.previous_allocation = orig.id.clone();
             replacement.alloc_states = Vec::new();
             replacement.task_states = Default::default();
+            // Placed after the original (1.3.14's test; older ones copy the index).
+            replacement.create_index += 1;
+            if tc.taint_replacement {
+                replacement.desired_transition.migrate = Some(true);
+            }
+            if tc.disconnect_replacement {
+                replacement.alloc_states = orig.alloc_states.clone();
+            }
             c.alloc_mut(orig_id).next_allocation = replacement.id.clone();
             if tc.job_version_increment != 0 {
                 let mut j = (**replacement.job.as_ref().unwrap()).clone();
@@ -203,7 +229,22 @@ fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<String>) {
                 replacement.metrics.as_mut().unwrap().score_meta_data[0].norm_score +=
                     tc.node_score_increment;
             }
-            if tc.fail_replacement {
+            if tc.fail_replacement && tc.release.is_some_and(|r| r >= v(1, 3, 14)) {
+                // 1.3.14's test: the failed replacement is replaced only if asked.
+                replacement.client_status = status::FAILED.into();
+                if tc.replace_failed_replacement {
+                    let mut next = replacement.clone();
+                    next.id = c.id("alloc");
+                    next.client_status = status::RUNNING.into();
+                    next.desired_status = status::RUN.into();
+                    next.previous_allocation = replacement.id.clone();
+                    next.create_index += 1;
+                    replacement.next_allocation = next.id.clone();
+                    replacement.desired_status = status::STOP.into();
+                    replacements.push(next);
+                }
+                replacements.push(replacement);
+            } else if tc.fail_replacement {
                 replacement.client_status = status::FAILED.into();
                 let mut next = replacement.clone();
                 next.id = c.id("alloc");
@@ -217,7 +258,7 @@ fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<String>) {
             }
         }
     }
-    let replacement_ids = replacements.iter().map(|a| a.id.clone()).collect();
+    let replacement_ids: Vec<String> = replacements.iter().map(|a| a.id.clone()).collect();
     c.snapshot.allocs.extend(replacements);
 
     // allocUpdateFnIgnore: every allocation embeds the current job's spec.
@@ -230,6 +271,10 @@ fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<String>) {
             .iter()
             .find(|a| a.id == stop.alloc_id)
             .unwrap();
+        // 1.3.14's test checks the originals' stops only.
+        if tc.release.is_some_and(|r| r >= v(1, 3, 14)) && replacement_ids.contains(&a.id) {
+            continue;
+        }
         if tc.should_stop_on_disconnected_node {
             assert_eq!(a.node_id, test_node, "stop {} on the test node", a.id);
         } else {
@@ -245,16 +290,16 @@ fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<String>) {
     (r, disconnected, replacement_ids)
 }
 
-fn reconnected(r: &JobReport) -> Vec<String> {
+pub(crate) fn reconnected(r: &JobReport) -> Vec<String> {
     sorted(r.plan.reconnect_updates.iter().map(|u| u.alloc_id.clone()))
 }
 
 /// The IDs in one bucket of group "web".
-fn bucket(r: &JobReport, b: Bucket) -> Vec<String> {
+pub(crate) fn bucket(r: &JobReport, b: Bucket) -> Vec<String> {
     sorted(group(r, "web").buckets[b].iter().map(|e| e.id.clone()))
 }
 
-fn stopped(r: &JobReport) -> Vec<String> {
+pub(crate) fn stopped(r: &JobReport) -> Vec<String> {
     sorted(r.plan.stop.iter().map(|s| s.alloc_id.clone()))
 }
 

@@ -33,3 +33,7 @@ mod stop;
 mod system;
 mod tainted;
 mod update;
+mod version_reconnect;
+mod version_reschedule;
+mod version_tainted;
+mod version_update;

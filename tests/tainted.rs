@@ -14,6 +14,7 @@ use plan_inspect::reconciler::{
     AllocSet, Bitmap, Bucket, DesiredChanges, Rules, TaintContext, TaintedNodes, TaintedSets, desc,
 };
 use plan_inspect::time::{Duration, SECOND, Time};
+use plan_inspect::version::{Release, VersionRequest};
 use serde_json::json;
 
 use crate::common::*;
@@ -236,7 +237,7 @@ fn test_bitmap_from() {
 }
 
 /// The nodes of Nomad's table: `nil` is a garbage-collected node (absent).
-fn nodes() -> Vec<Node> {
+pub(crate) fn nodes() -> Vec<Node> {
     let node = |id: &str, status: &str| Node {
         id: id.into(),
         status: status.into(),
@@ -257,14 +258,14 @@ fn nodes() -> Vec<Node> {
     ]
 }
 
-fn tainted_map(nodes: &[Node]) -> TaintedNodes<'_> {
+pub(crate) fn tainted_map(nodes: &[Node]) -> TaintedNodes<'_> {
     let mut m: TaintedNodes = nodes.iter().map(|n| (n.id.as_str(), Some(n))).collect();
     m.insert("nil", None);
     m
 }
 
 /// `mock.Job()` with `max_client_disconnect = 5s`.
-fn test_job() -> Arc<Job> {
+pub(crate) fn test_job() -> Arc<Job> {
     let mut j = mock_job();
     j.task_groups[0].max_client_disconnect = Some(5 * SECOND);
     Arc::new(j)
@@ -272,7 +273,7 @@ fn test_job() -> Arc<Job> {
 
 /// An allocation of `test_job` with the given ID, node and client status;
 /// name and task group unset, as in Nomad's table unless a case sets them.
-fn alloc(job: &Arc<Job>, id: &str, node: &str, client_status: &str) -> Allocation {
+pub(crate) fn alloc(job: &Arc<Job>, id: &str, node: &str, client_status: &str) -> Allocation {
     Allocation {
         id: id.into(),
         client_status: client_status.into(),
@@ -283,14 +284,14 @@ fn alloc(job: &Arc<Job>, id: &str, node: &str, client_status: &str) -> Allocatio
 }
 
 /// Sets name and task group "web", as the disconnected-client cases do.
-fn named(mut a: Allocation, name: &str) -> Allocation {
+pub(crate) fn named(mut a: Allocation, name: &str) -> Allocation {
     a.name = name.into();
     a.task_group = "web".into();
     a
 }
 
 /// `unknownAllocState` (at now) or `expiredAllocState` (60s before now).
-fn unknown_since(mut a: Allocation, at: Time) -> Allocation {
+pub(crate) fn unknown_since(mut a: Allocation, at: Time) -> Allocation {
     a.alloc_states = vec![AllocState {
         field: "ClientStatus".into(),
         value: status::UNKNOWN.into(),
@@ -303,7 +304,7 @@ fn unknown_since(mut a: Allocation, at: Time) -> Allocation {
 ///
 /// Nomad stamps the event with `time.Now()`, a moment after the test's `now`;
 /// the snapshot pins both to `now()`, which keeps the event within the 5s.
-fn reconnected(mut a: Allocation) -> Allocation {
+pub(crate) fn reconnected(mut a: Allocation) -> Allocation {
     a.task_states.insert(
         "web".into(),
         TaskState {
@@ -317,34 +318,34 @@ fn reconnected(mut a: Allocation) -> Allocation {
     a
 }
 
-fn previous(mut a: Allocation, prev: &str) -> Allocation {
+pub(crate) fn previous(mut a: Allocation, prev: &str) -> Allocation {
     a.previous_allocation = prev.into();
     a
 }
 
-fn migrate(mut a: Allocation) -> Allocation {
+pub(crate) fn migrate(mut a: Allocation) -> Allocation {
     a.desired_transition.migrate = Some(true);
     a
 }
 
 /// The expected sets of one case, by ID.
 #[derive(Debug, Default, PartialEq, Eq)]
-struct Sets {
-    untainted: Vec<String>,
-    migrate: Vec<String>,
-    lost: Vec<String>,
-    disconnecting: Vec<String>,
-    reconnecting: Vec<String>,
-    ignore: Vec<String>,
+pub(crate) struct Sets {
+    pub(crate) untainted: Vec<String>,
+    pub(crate) migrate: Vec<String>,
+    pub(crate) lost: Vec<String>,
+    pub(crate) disconnecting: Vec<String>,
+    pub(crate) reconnecting: Vec<String>,
+    pub(crate) ignore: Vec<String>,
 }
 
-fn ids(l: &[&str]) -> Vec<String> {
+pub(crate) fn ids(l: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = l.iter().map(|s| s.to_string()).collect();
     v.sort();
     v
 }
 
-fn got(s: &TaintedSets) -> Sets {
+pub(crate) fn got(s: &TaintedSets) -> Sets {
     let f = |set: &AllocSet| set.ids().map(String::from).collect();
     Sets {
         untainted: f(&s[Bucket::Untainted]),
@@ -359,10 +360,21 @@ fn got(s: &TaintedSets) -> Sets {
 /// Runs one case of the table: with Nomad's tainted-node map, and unless
 /// `skip_nil_node_test` again with an empty map (Nomad's nil map).
 fn run(all: &[Allocation], disco: bool, skip_nil_node_test: bool, want: Sets) {
+    run_in(Release::Seed, all, disco, skip_nil_node_test, want);
+}
+
+/// [`run`] with the rules of `release`.
+pub(crate) fn run_in(
+    release: Release,
+    all: &[Allocation],
+    disco: bool,
+    skip_nil_node_test: bool,
+    want: Sets,
+) {
     let nodes = nodes();
     let tainted = tainted_map(&nodes);
     let set: AllocSet = all.iter().collect();
-    let rules = Rules::new(plan_inspect::version::Release::Seed, disco);
+    let rules = Rules::new(release, disco);
     let ctx = TaintContext {
         tainted: &tainted,
         rules: &rules,
@@ -613,7 +625,7 @@ fn test_alloc_set_filter_by_tainted_disco_client_running_reconnecting_and_replac
 }
 
 /// A drain strategy as `mock.DrainNode` leaves it.
-fn drain_strategy() -> GoValue {
+pub(crate) fn drain_strategy() -> GoValue {
     GoValue(json!({
         "DrainSpec": {"Deadline": 0, "IgnoreSystemJobs": false},
         "ForceDeadline": "0001-01-01T00:00:00Z",
@@ -622,7 +634,7 @@ fn drain_strategy() -> GoValue {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum NodeKind {
+pub(crate) enum NodeKind {
     Ready,
     Initializing,
     Down,
@@ -635,7 +647,7 @@ enum NodeKind {
 }
 
 impl NodeKind {
-    const ALL: [NodeKind; 9] = [
+    pub(crate) const ALL: [NodeKind; 9] = [
         NodeKind::Ready,
         NodeKind::Initializing,
         NodeKind::Down,
@@ -647,7 +659,7 @@ impl NodeKind {
         NodeKind::Missing,
     ];
 
-    fn status(self) -> &'static str {
+    pub(crate) fn status(self) -> &'static str {
         match self {
             NodeKind::Ready | NodeKind::ReadyDraining => node_status::READY,
             NodeKind::Initializing | NodeKind::InitializingDraining => node_status::INIT,
@@ -657,7 +669,7 @@ impl NodeKind {
         }
     }
 
-    fn draining(self) -> bool {
+    pub(crate) fn draining(self) -> bool {
         matches!(
             self,
             NodeKind::ReadyDraining
@@ -669,15 +681,15 @@ impl NodeKind {
 }
 
 #[derive(Clone, Copy, Debug)]
-struct TaintCase {
-    node: NodeKind,
-    client: &'static str,
-    desired: &'static str,
-    migrate: bool,
+pub(crate) struct TaintCase {
+    pub(crate) node: NodeKind,
+    pub(crate) client: &'static str,
+    pub(crate) desired: &'static str,
+    pub(crate) migrate: bool,
     /// When the client status last went to unknown, if ever.
-    unknown_ago: Option<Duration>,
+    pub(crate) unknown_ago: Option<Duration>,
     /// When a task last recorded a `Reconnected` event, if ever.
-    reconnect_ago: Option<Duration>,
+    pub(crate) reconnect_ago: Option<Duration>,
 }
 
 /// Nomad's `filterByTainted` (scheduler/reconcile_util.go:227-307) for one
@@ -685,7 +697,7 @@ struct TaintCase {
 /// `TerminalStatus` (structs.go:9708), `Expired` (structs.go:10168-10195),
 /// `Reconnected` (structs.go:10215-10235) and `taintedNodes`
 /// (scheduler/util.go:356-388).
-fn nomad_bucket(c: &TaintCase, mcd: Option<Duration>, supports: bool) -> &'static str {
+pub(crate) fn nomad_bucket(c: &TaintCase, mcd: Option<Duration>, supports: bool) -> &'static str {
     let terminal =
         matches!(c.desired, "stop" | "evict") || matches!(c.client, "complete" | "failed" | "lost");
     if terminal {
@@ -747,7 +759,7 @@ fn nomad_bucket(c: &TaintCase, mcd: Option<Duration>, supports: bool) -> &'stati
     }
 }
 
-fn taint_cases() -> Vec<TaintCase> {
+pub(crate) fn taint_cases() -> Vec<TaintCase> {
     let mut out = Vec::new();
     for node in NodeKind::ALL {
         for client in status::CLIENT {
@@ -786,61 +798,73 @@ fn filter_by_tainted_matrix_matches_nomad() {
     let mut checked = 0;
     for supports in [true, false] {
         for mcd in [None, Some(5 * MINUTE)] {
-            let mut c = Cluster::new();
-            c.snapshot.supports_disconnected_clients = Some(supports);
-            let mut spec = job_of(cases.len() as i64, None);
-            spec.task_groups[0].max_client_disconnect = mcd;
-            let job = c.job(spec);
-            let mut ids = Vec::new();
-            for (i, case) in cases.iter().enumerate() {
-                let id = c.alloc(&job, i as u64);
-                let node = c.alloc_ref(&id).node_id.clone();
-                if case.node == NodeKind::Missing {
-                    c.snapshot.nodes.retain(|n| n.id != node);
-                } else {
-                    let n = c.node_mut(&node);
-                    n.status = case.node.status().into();
-                    if case.node.draining() {
-                        n.drain_strategy = drain_strategy();
-                        n.scheduling_eligibility = "ineligible".into();
-                    }
-                }
-                {
-                    let a = c.alloc_mut(&id);
-                    a.client_status = case.client.into();
-                    a.desired_status = case.desired.into();
-                    if case.migrate {
-                        a.desired_transition.migrate = Some(true);
-                    }
-                }
-                if let Some(ago) = case.unknown_ago {
-                    client_state(&mut c, &id, status::UNKNOWN, ago);
-                }
-                if let Some(ago) = case.reconnect_ago {
-                    reconnect_event(&mut c, &id, "web", ago);
-                }
-                ids.push(id);
-            }
-            let r = c.replay_job(JOB);
-            let got = buckets_by_id(&r, "web");
+            let got = matrix_buckets(&cases, supports, mcd, None);
             if supports && mcd.is_some() {
-                let mut seen: Vec<&str> = got.values().copied().collect();
+                let mut seen = got.clone();
                 seen.sort();
                 seen.dedup();
                 assert_eq!(seen.len(), 6, "every bucket is exercised: {seen:?}");
             }
-            for (case, id) in cases.iter().zip(&ids) {
+            for (case, got) in cases.iter().zip(got) {
                 let want = nomad_bucket(case, mcd, supports);
-                assert_eq!(
-                    got.get(id).copied(),
-                    Some(want),
-                    "{case:?} mcd={mcd:?} supports={supports}"
-                );
+                assert_eq!(got, want, "{case:?} mcd={mcd:?} supports={supports}");
                 checked += 1;
             }
         }
     }
     assert_eq!(checked, 4 * 9 * 6 * 3 * 2 * 3 * 3);
+}
+
+/// Replays one allocation per case, in a group with `mcd` as its
+/// `max_client_disconnect`, under `release` (the default profile if none);
+/// returns each case's bucket in the report.
+pub(crate) fn matrix_buckets(
+    cases: &[TaintCase],
+    supports: bool,
+    mcd: Option<Duration>,
+    release: Option<Release>,
+) -> Vec<&'static str> {
+    let mut c = Cluster::new();
+    c.snapshot.supports_disconnected_clients = Some(supports);
+    c.snapshot.nomad_version = release.map(VersionRequest::Release);
+    let mut spec = job_of(cases.len() as i64, None);
+    spec.task_groups[0].max_client_disconnect = mcd;
+    let job = c.job(spec);
+    let mut ids = Vec::new();
+    for (i, case) in cases.iter().enumerate() {
+        let id = c.alloc(&job, i as u64);
+        let node = c.alloc_ref(&id).node_id.clone();
+        if case.node == NodeKind::Missing {
+            c.snapshot.nodes.retain(|n| n.id != node);
+        } else {
+            let n = c.node_mut(&node);
+            n.status = case.node.status().into();
+            if case.node.draining() {
+                n.drain_strategy = drain_strategy();
+                n.scheduling_eligibility = "ineligible".into();
+            }
+        }
+        {
+            let a = c.alloc_mut(&id);
+            a.client_status = case.client.into();
+            a.desired_status = case.desired.into();
+            if case.migrate {
+                a.desired_transition.migrate = Some(true);
+            }
+        }
+        if let Some(ago) = case.unknown_ago {
+            client_state(&mut c, &id, status::UNKNOWN, ago);
+        }
+        if let Some(ago) = case.reconnect_ago {
+            reconnect_event(&mut c, &id, "web", ago);
+        }
+        ids.push(id);
+    }
+    let r = c.replay_job(JOB);
+    let got = buckets_by_id(&r, "web");
+    ids.iter()
+        .map(|id| *got.get(id).expect("every allocation has a bucket"))
+        .collect()
 }
 
 /// A batch job's running allocation on a down node is lost: stopped as lost

@@ -3,7 +3,7 @@
 use super::{Explanation, Step, Subject, SubjectKind, at, yes_no};
 use crate::model::{Allocation, DelayBase, DelaySteps, Reconnection, ReschedulePolicy};
 use crate::reconciler::{
-    Bucket, GroupTrace, ReconnectDecision, TaintRule, classify_rule, reason, should_filter,
+    Bucket, GroupTrace, ReconnectDecision, Rules, TaintRule, classify_rule, reason, should_filter,
 };
 use crate::replay::JobReplay;
 use crate::report::{JobReport, Plan};
@@ -33,7 +33,7 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation
         if let Some(step) = rescheduling(jr, trace, alloc, b) {
             steps.push(step);
         }
-        steps.extend(reconnect_steps(trace, alloc, b));
+        steps.extend(reconnect_steps(jr.taint.rules, trace, alloc, b));
         if let Some(step) = job_update(trace, job, alloc) {
             steps.push(step);
         }
@@ -220,7 +220,18 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
         _ if last.is_zero() => "never unknown".to_string(),
         _ => "unknown without max_client_disconnect: never expires".to_string(),
     };
+    let from_states = jr.taint.rules.reconnect_from_alloc_states();
     let conclusion = match alloc.last_reconnect() {
+        // From C-1 a reconnect is read from the allocation's states.
+        _ if from_states => {
+            let needs = if alloc.needs_to_reconnect() {
+                "yes: its latest client-status state is unknown"
+            } else {
+                "no: its latest client-status state is not unknown"
+            };
+            step = step.fact("needs to reconnect", needs);
+            conclusion
+        }
         Some(t) => {
             let late = alloc.reconnected() == Reconnection::AfterExpiry;
             step = step
@@ -246,18 +257,20 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
 fn bucket_step(jr: &JobReplay<'_, '_>, alloc: &Allocation, bucket: Bucket) -> Step {
     let rule = classify_rule(alloc, jr.taint);
     let node = jr.nodes.get(alloc.node_id.as_str()).copied();
-    let earlier: Vec<&str> = TaintRule::ALL[..rule.number() - 1]
+    let rules = jr.taint.rules;
+    let order = TaintRule::order(rules);
+    let earlier: Vec<&str> = order[..rule.number(rules) - 1]
         .iter()
-        .map(|r| r.describe())
+        .map(|r| r.describe(rules))
         .collect();
     let mut step = Step::new("Bucket", bucket.as_str())
         .fact(
             "rule",
             format!(
                 "{} of {}: {}",
-                rule.number(),
-                TaintRule::ALL.len(),
-                rule.describe()
+                rule.number(rules),
+                order.len(),
+                rule.describe(rules)
             ),
         )
         .fact("facts", reason(alloc, jr.taint, node));
@@ -345,12 +358,15 @@ fn rescheduling(
         step.conclusion = format!("{outcome}: terminal and already replaced");
         return Some(step);
     }
-    let (untainted, ignore) = should_filter(alloc, job.job_type == "batch");
+    let (untainted, ignore) = should_filter(alloc, job.job_type == "batch", jr.taint.rules);
     if untainted || ignore {
         step.conclusion = format!(
             "{outcome}: {}",
             if untainted {
                 "counts as running (batch: not failed, or ran successfully)"
+            } else if jr.taint.rules.ignores_evicted_batch_allocs() {
+                "ignored (desired stop/evict, or complete/lost; batch: evicted, or stopped and not \
+                 successful)"
             } else {
                 "ignored (desired stop/evict, or complete/lost; batch: stopped and not successful)"
             }
@@ -435,7 +451,12 @@ fn rescheduling(
     Some(step)
 }
 
-fn reconnect_steps(trace: &GroupTrace<'_>, alloc: &Allocation, bucket: Bucket) -> Vec<Step> {
+fn reconnect_steps(
+    rules: &Rules,
+    trace: &GroupTrace<'_>,
+    alloc: &Allocation,
+    bucket: Bucket,
+) -> Vec<Step> {
     let mine: Vec<&ReconnectDecision<'_>> = trace
         .reconnect_decisions
         .iter()
@@ -445,10 +466,12 @@ fn reconnect_steps(trace: &GroupTrace<'_>, alloc: &Allocation, bucket: Bucket) -
         .collect();
     if mine.is_empty() {
         return if bucket == Bucket::Reconnecting {
-            vec![Step::new(
-                "Reconnect",
-                "not weighed against a replacement: the group was not over its count",
-            )]
+            let why = if rules.reconciles_reconnects_first() {
+                "no allocation of its name placed after it: it resumes"
+            } else {
+                "not weighed against a replacement: the group was not over its count"
+            };
+            vec![Step::new("Reconnect", why)]
         } else {
             Vec::new()
         };

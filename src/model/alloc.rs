@@ -410,6 +410,23 @@ impl Allocation {
         }
     }
 
+    /// `NeedsToReconnect`: the latest client-status transition recorded is
+    /// to unknown, so the client has not reported since it went away.
+    pub fn needs_to_reconnect(&self) -> bool {
+        self.alloc_states
+            .iter()
+            .rev()
+            .find(|s| s.field == AllocStateField::ClientStatus)
+            .is_some_and(|s| s.value == status::UNKNOWN)
+    }
+
+    /// Whether the group of the allocation's own job version sets
+    /// `max_client_disconnect` (the group half of `SupportsDisconnectedClients`).
+    pub fn group_allows_disconnect(&self) -> bool {
+        self.own_task_group()
+            .is_some_and(|tg| tg.max_client_disconnect.is_some())
+    }
+
     /// `DisconnectTimeout`: `now` plus the group's `max_client_disconnect`.
     pub fn disconnect_timeout(&self, now: Time) -> Time {
         match self
@@ -610,8 +627,8 @@ impl Allocation {
     }
 }
 
-/// Whether an allocation's client reconnected (`Reconnected`), and whether
-/// the allocation had expired by then.
+/// Whether an allocation's client reconnected (`Reconnected`, or from 1.3.8
+/// `NeedsToReconnect`), and whether the allocation had expired by then.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reconnection {
     /// No reconnect event.

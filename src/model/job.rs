@@ -88,6 +88,7 @@ pub struct TaskGroup {
     pub disconnect: Option<DisconnectStrategy>,
     /// Batch and sysbatch tasks are stopped after this long (2.0.3 on).
     pub max_run_duration: Option<Duration>,
+    pub restart_policy: Option<RestartPolicy>,
 }
 
 /// A `structs.VolumeRequest` of a task group.
@@ -99,6 +100,9 @@ pub struct VolumeRequest {
     pub volume_type: String,
     pub source: String,
     pub read_only: bool,
+    /// Every other field, compared as Nomad's `reflect.DeepEqual` does.
+    #[serde(flatten)]
+    pub other: BTreeMap<String, serde_json::Value>,
 }
 
 /// A `structs.DisconnectStrategy` (the group's `disconnect` block, 1.8.0 on).
@@ -234,6 +238,28 @@ pub struct Task {
     pub affinities: GoValue,
     #[serde(deserialize_with = "nullable")]
     pub constraints: Vec<Constraint>,
+    #[serde(rename = "CSIPluginConfig")]
+    pub csi_plugin_config: GoValue,
+    pub volume_mounts: GoValue,
+    pub identity: GoValue,
+    pub log_config: Option<TaskLogs>,
+    pub restart_policy: Option<RestartPolicy>,
+}
+
+/// The part of a task's `structs.LogConfig` that decides updates: 1.5.4
+/// wrote `Enabled`, later releases `Disabled`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct TaskLogs {
+    pub enabled: bool,
+    pub disabled: bool,
+}
+
+/// The part of a `structs.RestartPolicy` that decides updates.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct RestartPolicy {
+    pub render_templates: bool,
 }
 
 /// A task's `structs.Resources`.

@@ -27,7 +27,9 @@ impl TaintRule {
             | TaintRule::HealthyNodeReconnectedAfterExpiry
             | TaintRule::HealthyNodeReconnected
             | TaintRule::ReadyNodeReconnectedAfterExpiry
-            | TaintRule::ReadyNodeReconnected => ReasonKind::Times,
+            | TaintRule::ReadyNodeReconnected
+            | TaintRule::FailedReconnect
+            | TaintRule::FailedReconnectStopped => ReasonKind::Times,
             _ => ReasonKind::Statuses,
         }
     }
@@ -123,10 +125,11 @@ impl<'s> BucketReason<'s> {
                 time(t.unknown_since)
             ),
         };
-        let reconnect = || {
-            t.reconnected_at.map_or(String::new(), |at| {
-                format!("client reconnected {}", time(at))
-            })
+        // Without a `Reconnected` event the reconnect came from the
+        // allocation's states (1.3.8 on): its latest transition is unknown.
+        let reconnect = || match t.reconnected_at {
+            Some(at) => format!("client reconnected {}", time(at)),
+            None => format!("needs to reconnect: {}", unknown()),
         };
         let node = || self.node.describe();
         match self.rule {
@@ -149,6 +152,16 @@ impl<'s> BucketReason<'s> {
                 format!("{}; {}", node(), reconnect())
             }
             TaintRule::ClientUnknown => format!("client unknown; {}", unknown()),
+            TaintRule::FailedReconnect | TaintRule::FailedReconnectStopped => format!(
+                "client failed, desired {}; {}",
+                self.desired_status,
+                reconnect()
+            ),
+            TaintRule::DisconnectedNodeUnsupported => format!(
+                "{}; client {}; group without max_client_disconnect",
+                node(),
+                self.client_status
+            ),
         }
     }
 

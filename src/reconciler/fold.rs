@@ -23,6 +23,9 @@ pub(super) struct JobFold<'a> {
     /// Whether `deployment` was created by this evaluation.
     created: bool,
     pub ids: Ids<'a>,
+    /// Until C-2, each group counts the job's reconnect updates so far as
+    /// ignored.
+    reconnects_ignored: bool,
 }
 
 impl<'a> JobFold<'a> {
@@ -30,6 +33,7 @@ impl<'a> JobFold<'a> {
         deployment: Option<Deployment>,
         deployment_updates: Vec<DeploymentUpdate>,
         ids: Ids<'a>,
+        reconnects_ignored: bool,
     ) -> JobFold<'a> {
         JobFold {
             results: ReconcileResults {
@@ -40,6 +44,7 @@ impl<'a> JobFold<'a> {
             deployment,
             created: false,
             ids,
+            reconnects_ignored,
         }
     }
 
@@ -53,7 +58,7 @@ impl<'a> JobFold<'a> {
     /// complete as far as this group goes.
     pub fn add(&mut self, job: &JobState<'a, '_>, group: &str, outcome: GroupOutcome<'a>) -> bool {
         let (mut changes, deployment, progress) = self.merge(group, outcome);
-        if progress != GroupProgress::Removed {
+        if progress != GroupProgress::Removed && self.reconnects_ignored {
             self.count_reconnects_as_ignored(&mut changes);
         }
         if let Some(change) = deployment {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::group_sets::GroupSets;
 use super::ids::Ids;
-use super::{AllocSet, AllocUpdate, Bucket, DelayedReschedule, FollowupEval, desc, trigger};
+use super::{AllocSet, AllocUpdate, DelayedReschedule, FollowupEval, desc, trigger};
 use crate::time::{SECOND, Time};
 
 /// Allocations due within this window of a batch's first share its eval
@@ -31,8 +31,7 @@ impl<'a> Followups<'a> {
     pub fn new(ids: &mut Ids, group: &str, now: Time, sets: &GroupSets<'a>) -> Followups<'a> {
         let mut f = Followups::default();
         let mut stop_evals = f.create_lost_later_evals(ids, group, sets.lost_later.clone());
-        let disconnecting = &sets.buckets[Bucket::Disconnecting];
-        stop_evals.extend(f.create_timeout_later_evals(ids, group, disconnecting, now));
+        stop_evals.extend(f.create_timeout_later_evals(ids, group, &sets.disconnecting, now));
         f.stop_evals = stop_evals;
         f.create_reschedule_later_evals(ids, group, sets.reschedule_later.clone());
         f

@@ -34,16 +34,18 @@ impl<'a> GroupContext<'_, 'a, '_> {
         };
         let (mut dstate, existing_deployment) = self.initialize_deployment_state(tg);
         let sets = GroupSets::build(self, all);
-        let lost = &sets.buckets[Bucket::Lost];
+        let lost = &sets.lost;
         let mut changes = DesiredChanges {
             // Nomad counts the cancelled canaries (reconcile.go:608), not
             // those stopped on draining or lost nodes (:621-622).
-            stop: sets.set_aside_count(SetAside::CancelledCanary),
+            stop: sets.set_aside_count(SetAside::CancelledCanary)
+                + sets.reconnected.stopped.len() as u64,
             ignore: sets.set_aside_count(SetAside::OldTerminalBatch)
                 + sets.buckets[Bucket::Ignore].len() as u64,
             ..DesiredChanges::default()
         };
         let mut stop = sets.set_aside_stops();
+        stop.extend(sets.reconnect_stops());
         let followups = Followups::new(ids, self.name, self.cluster.now, &sets);
 
         let mut name_index = NameIndex::new(
@@ -51,12 +53,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             self.name,
             tg.count,
             // Disjoint: filterByRescheduleable splits, buckets partition.
-            &[
-                &sets.untainted,
-                &sets.buckets[Bucket::Migrate],
-                &sets.reschedule_now,
-                lost,
-            ],
+            &[&sets.untainted, &sets.migrate, &sets.reschedule_now, lost],
         );
         let is_canarying = dstate.desired_canaries != 0 && !dstate.promoted;
         let stops = self.compute_stop(
@@ -64,10 +61,10 @@ impl<'a> GroupContext<'_, 'a, '_> {
             &mut name_index,
             StopInput {
                 untainted: &sets.untainted,
-                migrate: &sets.buckets[Bucket::Migrate],
+                migrate: &sets.migrate,
                 lost,
                 canaries: &sets.canaries,
-                reconnecting: &sets.buckets[Bucket::Reconnecting],
+                reconnecting: &sets.reconnecting,
                 is_canarying,
                 followup_evals: &followups.stop_evals,
             },
@@ -77,7 +74,9 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let (migrate, reconnecting) = (stops.migrate, stops.reconnecting);
         let mut untainted = sets.untainted.difference(&[&stops.stopped]);
 
-        let reconnect_updates = self.compute_reconnecting(&reconnecting);
+        // From C-2 the reconnects resumed are those settled first.
+        let resumed = reconnecting.union(&[&sets.reconnected.reconnect]);
+        let reconnect_updates = self.compute_reconnecting(&resumed);
         let (updates, destructive) = self.compute_updates(tg, &untainted);
         changes.ignore += updates.ignore.len() as u64;
         changes.in_place_update += updates.inplace.len() as u64;
@@ -180,7 +179,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
                 place_ready,
                 ..placement
             },
-            reconnect_decisions: stops.reconnect_decisions,
+            reconnect_decisions: [sets.reconnected.decisions, stops.reconnect_decisions].concat(),
             updates,
             set_aside: sets.set_aside,
             buckets: sets.buckets,
@@ -260,7 +259,8 @@ impl<'a> GroupContext<'_, 'a, '_> {
     }
 
     /// `computeReconnecting`: reconnecting allocations that resume, unless
-    /// something asks them to move or they run an older job.
+    /// something asks them to move or they run an older job; from 1.3.0
+    /// only running ones.
     fn compute_reconnecting(
         &self,
         reconnecting: &AllocSet<'a>,
@@ -275,7 +275,9 @@ impl<'a> GroupContext<'_, 'a, '_> {
                     || t.should_force_reschedule()
                     || alloc.job_version() < job.version
                     || alloc.job_create_index() < job.create_index
-                    || alloc.desired_status != status::RUN)
+                    || alloc.desired_status != status::RUN
+                    || (self.rules.replaces_failed_reconnects()
+                        && alloc.client_status != status::RUNNING))
             })
             .map(|alloc| (alloc.id.as_str(), alloc))
             .collect()
@@ -314,7 +316,7 @@ fn stop_all<'a>(
             stop: set.len() as u64,
             ..DesiredChanges::default()
         },
-        stop: stop::stop_all(&buckets),
+        stop: stop::stop_all(&buckets, cluster.rules),
         progress: GroupProgress::Removed,
         trace: GroupTrace {
             removed,

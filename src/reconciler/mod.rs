@@ -20,6 +20,7 @@ mod job_state;
 mod name_index;
 mod outcome;
 mod placement;
+mod reconnect;
 mod reconnect_decision;
 mod reschedule;
 mod results;
@@ -118,7 +119,13 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             buckets_known: input.buckets_known,
         };
         let ids = Ids::new(input.eval_id, input.job, input.job_id);
-        let mut fold = JobFold::new(retired.current.cloned(), retired.updates, ids);
+        let reconnects_ignored = !input.rules.reconciles_reconnects_first();
+        let mut fold = JobFold::new(
+            retired.current.cloned(),
+            retired.updates,
+            ids,
+            reconnects_ignored,
+        );
         match input.job.filter(|j| !j.stop) {
             None => {
                 for (group, set) in matrix {

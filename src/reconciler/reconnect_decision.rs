@@ -1,5 +1,6 @@
-//! How `computeStopByReconnecting` settled one reconnecting allocation,
-//! kept so that an explanation can show the comparison instead of redoing it.
+//! How `computeStopByReconnecting` (or, from C-2, `reconcileReconnecting`)
+//! settled one reconnecting allocation, kept so that an explanation can show
+//! the comparison instead of redoing it.
 
 use crate::model::Allocation;
 
@@ -19,6 +20,12 @@ pub enum ReconnectVerdict {
     ReplacementHigherScore,
     /// Same or older job, score not higher: the reconnecting one is kept.
     ReconnectingKept,
+    /// From C-2: the reconnecting allocation failed on its client; it is
+    /// stopped as failed and replaced.
+    FailedReconnect,
+    /// From C-2: same or older job, and the replacement scored no better or
+    /// is not running while the original is: the original is kept.
+    OriginalPreferred,
 }
 
 impl ReconnectVerdict {
@@ -44,6 +51,14 @@ impl ReconnectVerdict {
                 "job not newer and score not higher (ties go to the reconnecting one): \
                  reconnecting allocation kept"
             }
+            ReconnectVerdict::FailedReconnect => {
+                "the reconnecting allocation failed on its client: stopped as failed, to be \
+                 replaced"
+            }
+            ReconnectVerdict::OriginalPreferred => {
+                "job not newer, and the replacement scored no higher (or has no score) or is not \
+                 running while the original is: original kept"
+            }
         }
     }
 
@@ -51,12 +66,14 @@ impl ReconnectVerdict {
     pub fn reconnecting_kept(self) -> bool {
         matches!(
             self,
-            ReconnectVerdict::NoMetrics | ReconnectVerdict::ReconnectingKept
+            ReconnectVerdict::NoMetrics
+                | ReconnectVerdict::ReconnectingKept
+                | ReconnectVerdict::OriginalPreferred
         )
     }
 }
 
-/// One decision of `computeStopByReconnecting`.
+/// One decision of `computeStopByReconnecting` or `reconcileReconnecting`.
 #[derive(Clone, Debug)]
 pub struct ReconnectDecision<'a> {
     pub reconnecting: &'a Allocation,

@@ -46,10 +46,16 @@ impl<'a> AllocSet<'a> {
         const NOW: Option<usize> = Some(1);
         let mut later = Vec::new();
         let [untainted, now] = self.split(|alloc| {
+            if disconnecting
+                && ctx.rules.skips_unknown_disconnecting()
+                && alloc.client_status == status::UNKNOWN
+            {
+                return None;
+            }
             if !alloc.next_allocation.is_empty() && alloc.terminal_status() {
                 return None;
             }
-            let (untainted, ignore) = should_filter(alloc, ctx.batch);
+            let (untainted, ignore) = should_filter(alloc, ctx.batch, ctx.rules);
             if untainted || ignore {
                 return UNTAINTED.filter(|_| untainted && !disconnecting);
             }
@@ -73,9 +79,12 @@ impl<'a> AllocSet<'a> {
 
 /// `shouldFilter`: whether an allocation counts as untainted, or is ignored,
 /// before its reschedule policy is looked at.
-pub fn should_filter(alloc: &Allocation, batch: bool) -> (bool, bool) {
+pub fn should_filter(alloc: &Allocation, batch: bool, rules: &Rules) -> (bool, bool) {
     let desired_terminal = matches!(alloc.desired_status.as_str(), status::STOP | status::EVICT);
     if batch {
+        if alloc.desired_status == status::EVICT && rules.ignores_evicted_batch_allocs() {
+            return (false, true);
+        }
         if desired_terminal {
             return if alloc.ran_successfully() {
                 (true, false)

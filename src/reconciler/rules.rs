@@ -5,7 +5,7 @@
 //! method of [`Rules`], read where the reconciler applies it, so that a
 //! version profile changes what a method answers, never the code calling it.
 
-use crate::version::Release;
+use crate::version::{Release, Switch};
 
 /// The rules of one replay: chosen once, before any job is reconciled, and
 /// lent to everything whose behaviour depends on the Nomad version.
@@ -42,6 +42,130 @@ impl Rules {
     /// which a snapshot or `--no-disconnected-clients` answers here.
     pub fn supports_disconnected_clients(&self) -> bool {
         self.disconnected_clients
+    }
+
+    /// A-1 (1.3.0; v1.3.0 scheduler/reconcile_util.go:243, reconcile.go:927):
+    /// an allocation that reconnects as `failed` is a failed reconnect,
+    /// stopped as failed and replaced, instead of a terminal allocation
+    /// left to its reschedule policy; and the reconnect check runs only for
+    /// unknown, running and failed allocations.
+    pub fn replaces_failed_reconnects(&self) -> bool {
+        Switch::A1.in_release(self.release)
+    }
+
+    /// A-2 (1.3.0; v1.3.0 nomad/structs/structs.go:9955): disconnect
+    /// handling applies to an allocation only if its own job version's
+    /// group sets `max_client_disconnect`; elsewhere a disconnected node's
+    /// allocations are lost.
+    pub fn disconnect_support_per_group(&self) -> bool {
+        Switch::A2.in_release(self.release)
+    }
+
+    /// A-3 (1.3.0; v1.3.0 scheduler/reconcile_util.go:257): the
+    /// disconnected and ready-but-tainted node checks run before the
+    /// terminal, migrate, expiry and unknown checks; stopping a job also
+    /// stops its ignored unknown allocations (reconcile.go:346).
+    pub fn checks_tainted_node_first(&self) -> bool {
+        Switch::A3.in_release(self.release)
+    }
+
+    /// A-3 (1.3.0; v1.3.0 scheduler/reconcile_util.go:365): a disconnecting
+    /// allocation that is already unknown (a canary cut off by the
+    /// disconnect) is not rescheduled again.
+    pub fn skips_unknown_disconnecting(&self) -> bool {
+        Switch::A3.in_release(self.release)
+    }
+
+    /// A-3 (1.3.0; v1.3.0 scheduler/reconcile.go:353): stopping a job or
+    /// removing a group also stops its ignored unknown allocations.
+    pub fn stops_unknown_with_job(&self) -> bool {
+        Switch::A3.in_release(self.release)
+    }
+
+    /// B-1 (1.3.2, 1.4.0; v1.3.2 scheduler/reconcile_util.go:427): a batch
+    /// allocation evicted (by preemption) is ignored, so it is replaced,
+    /// even when its tasks ran successfully.
+    pub fn ignores_evicted_batch_allocs(&self) -> bool {
+        Switch::B1.in_release(self.release)
+    }
+
+    /// C-1 (1.3.8, 1.4.3, 1.5.0; v1.3.8 scheduler/reconcile_util.go:241,
+    /// nomad/structs/structs.go:10366): an allocation needs to reconnect
+    /// while its latest client-status transition is to unknown, and is
+    /// expired by the evaluation time; before, any `Reconnected` task event
+    /// marked it reconnected for good, expired as of that event.
+    pub fn reconnect_from_alloc_states(&self) -> bool {
+        Switch::C1.in_release(self.release)
+    }
+
+    /// Whether reconnect updates go into the plan. The seed only logged
+    /// them (the contract lists them in the plan); 1.3.0 dropped even the
+    /// log (A-5, PR #12555); C-1 (1.3.8, 1.4.3, 1.5.0; v1.3.8
+    /// scheduler/generic_sched.go:420) appends each, with a new running
+    /// client-status state, to the plan.
+    pub fn plans_reconnect_updates(&self) -> bool {
+        !Switch::A1.in_release(self.release) || Switch::C1.in_release(self.release)
+    }
+
+    /// C-2 (1.3.14, 1.4.9, 1.5.4, 1.6.0; v1.3.14 scheduler/reconcile.go:1077,
+    /// :1173): reconnecting allocations are settled right after
+    /// classification, each against every same-named allocation of the
+    /// group placed after it, whatever its bucket; the survivors join the
+    /// untainted. Before, `computeStop` weighed them against untainted
+    /// allocations only while the group was over its count, and counted
+    /// every reconnect update of the job so far as ignored.
+    pub fn reconciles_reconnects_first(&self) -> bool {
+        Switch::C2.in_release(self.release)
+    }
+
+    /// A-6 (1.3.0; v1.3.0 scheduler/util.go:554): a changed task
+    /// `csi_plugin` block is a destructive update.
+    pub fn csi_plugin_change_is_destructive(&self) -> bool {
+        Switch::A6.in_release(self.release)
+    }
+
+    /// B-1v (1.3.2, 1.4.0; v1.3.2 scheduler/util.go:529): changed group
+    /// `volume` requests or task `volume_mount`s are a destructive update.
+    pub fn volume_change_is_destructive(&self) -> bool {
+        Switch::B1v.in_release(self.release)
+    }
+
+    /// #15755 (1.5.0; v1.5.0 scheduler/util.go:286): a changed task
+    /// `identity` is a destructive update.
+    pub fn identity_change_is_destructive(&self) -> bool {
+        Switch::TaskIdentity.in_release(self.release)
+    }
+
+    /// #16362 (1.5.1, 1.6.0; v1.5.1 scheduler/util.go:801): the in-place
+    /// check keeps an allocation whose node any of the job's datacenters
+    /// matches as a wildcard (`IsInAnyDC`); before, only exact names.
+    pub fn matches_datacenter_globs(&self) -> bool {
+        Switch::DatacenterGlob.in_release(self.release)
+    }
+
+    /// #16962 (1.5.4, 1.6.0; v1.5.4 scheduler/util.go:308): switching a
+    /// task's log collection on or off is a destructive update.
+    pub fn log_switch_is_destructive(&self) -> bool {
+        Switch::LogsDisabled.in_release(self.release)
+    }
+
+    /// 1.5.4 alone names the log switch `LogConfig.Enabled`; 1.5.5 and
+    /// 1.6.0 on compare `LogConfig.Disabled` (v1.5.5 scheduler/util.go:308).
+    pub fn log_switch_reads_enabled(&self) -> bool {
+        self.release == crate::version::v(1, 5, 4)
+    }
+
+    /// #17443 (1.6.0; v1.6.0 scheduler/util.go:890): an allocation whose
+    /// node is not in the new job's `node_pool` (unless `all`) is replaced.
+    pub fn checks_node_pool_in_place(&self) -> bool {
+        Switch::NodePool.in_release(self.release)
+    }
+
+    /// #18054 (1.6.2, 1.7.0; v1.6.2 scheduler/util.go:582): turning
+    /// `restart.render_templates` on or off, on the group or a task, is a
+    /// destructive update.
+    pub fn render_templates_change_is_destructive(&self) -> bool {
+        Switch::RenderTemplates.in_release(self.release)
     }
 }
 

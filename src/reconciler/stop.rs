@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use super::group::GroupContext;
 use super::{
-    AllocSet, Bucket, NameIndex, ReconnectDecision, ReconnectVerdict, StopResult, TaintedSets, desc,
+    AllocSet, Bucket, NameIndex, ReconnectDecision, ReconnectVerdict, Rules, StopResult,
+    TaintedSets, desc,
 };
 use crate::model::{AllocMetric, Allocation, Job, TaskGroup, status};
 
@@ -75,8 +76,9 @@ impl<'a> Stopping<'a> {
     }
 }
 
-/// `filterAndStopAll`'s stops: every bucket but the ignored (unknown) one.
-pub(super) fn stop_all<'a>(buckets: &TaintedSets<'a>) -> Vec<StopResult<'a>> {
+/// `filterAndStopAll`'s stops: every bucket but the ignored one, of which
+/// from 1.3.0 the unknown allocations are stopped too.
+pub(super) fn stop_all<'a>(buckets: &TaintedSets<'a>, rules: &Rules) -> Vec<StopResult<'a>> {
     let mut stopping = Stopping::default();
     for (bucket, set) in buckets.iter() {
         let (client_status, description) = match bucket {
@@ -86,6 +88,14 @@ pub(super) fn stop_all<'a>(buckets: &TaintedSets<'a>) -> Vec<StopResult<'a>> {
         };
         for alloc in set.iter() {
             stopping.stop(alloc, client_status, description);
+        }
+    }
+    if rules.stops_unknown_with_job() {
+        let unknown = buckets[Bucket::Ignore]
+            .iter()
+            .filter(|a| a.client_status == status::UNKNOWN);
+        for alloc in unknown {
+            stopping.not_needed(alloc);
         }
     }
     stopping.results
@@ -116,6 +126,22 @@ impl<'a> GroupContext<'_, 'a, '_> {
         };
         let mut migrate = input.migrate.clone();
         let mut reconnecting = input.reconnecting.clone();
+        // From 1.3.0, until C-2 settles them first: failed reconnects
+        // are stopped as failed, to be replaced, and not counted.
+        if self.rules.replaces_failed_reconnects() {
+            let failed = reconnecting
+                .filter(|a| !a.server_terminal_status() && a.client_status == status::FAILED);
+            for alloc in failed.iter() {
+                stopping.reconnect_decisions.push(ReconnectDecision {
+                    reconnecting: alloc,
+                    replacement: None,
+                    scores: (None, None),
+                    verdict: ReconnectVerdict::FailedReconnect,
+                });
+                stopping.stop(alloc, Some(status::FAILED), desc::RESCHEDULED);
+            }
+            reconnecting = reconnecting.difference(&[&failed]);
+        }
         let remove =
             untainted.len() as i64 + migrate.len() as i64 + reconnecting.len() as i64 - tg.count;
         if remove > 0 {
@@ -363,7 +389,7 @@ struct ReconnectPass<'a> {
 
 /// A reconnecting allocation that is not to resume: no longer desired to
 /// run, asked to migrate or reschedule, or of an older job.
-fn must_not_resume(alloc: &Allocation, job: &Job) -> bool {
+pub(super) fn must_not_resume(alloc: &Allocation, job: &Job) -> bool {
     let t = &alloc.desired_transition;
     alloc.desired_status != status::RUN
         || t.should_migrate()

@@ -129,6 +129,7 @@ impl<'a> JobContext<'a> {
         plan.reconnect_updates = r
             .reconnect_updates
             .keys()
+            .filter(|_| self.rules.plans_reconnect_updates())
             .map(|id| PlanReconnect {
                 alloc_id: id.to_string(),
             })

@@ -8,7 +8,7 @@ use super::diff::{Category, DiffEntry, DiffInput, SystemDiff, Terminal, split_te
 use super::ready_nodes::{ReadyNodes, in_datacenters};
 use crate::feasibility::{Filter, InvalidConstraint, Placed, PlanSoFar, SystemStack};
 use crate::model::{Allocation, Job, Node, TaskGroup, node_status, status};
-use crate::reconciler::{DesiredChanges, TaintedNodes, desc};
+use crate::reconciler::{DesiredChanges, Rules, TaintedNodes, desc};
 use crate::update::tasks_updated;
 
 /// A stop the plan carries.
@@ -229,7 +229,8 @@ impl<'a> SystemSchedule<'a> {
                 continue;
             };
             let changed = match alloc.job.as_deref() {
-                Some(old) => tasks_updated(job, old, &tg.name),
+                // The system scheduler follows the seed.
+                Some(old) => tasks_updated(job, old, &tg.name, &Rules::default()),
                 None => Some("the allocation embeds no job to compare with".to_string()),
             };
             if let Some(reason) = changed {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use super::{UpdateKind, tasks_updated, update_kind};
 use crate::model::{Allocation, Job, Node, TaskGroup};
+use crate::reconciler::Rules;
 
 /// [`alloc_update_kind`](super::alloc_update_kind) for many allocations: all
 /// allocations of one job version compare the same with the new job, so each
@@ -17,6 +18,7 @@ use crate::model::{Allocation, Job, Node, TaskGroup};
 /// dropped or moved while it remembers them.
 #[derive(Default)]
 pub struct UpdateCheck<'j> {
+    rules: Rules,
     diffs: RefCell<HashMap<DiffKey<'j>, Option<Arc<str>>>>,
 }
 
@@ -44,6 +46,14 @@ impl<T> Hash for Same<'_, T> {
 }
 
 impl<'j> UpdateCheck<'j> {
+    /// A check following `rules`.
+    pub fn new(rules: Rules) -> UpdateCheck<'j> {
+        UpdateCheck {
+            rules,
+            diffs: RefCell::default(),
+        }
+    }
+
     /// `node` finds the allocation's node, looked up only if needed.
     pub fn kind<'n>(
         &self,
@@ -57,12 +67,16 @@ impl<'j> UpdateCheck<'j> {
             Same(new_job),
             Same(new_group),
         );
-        update_kind(existing, new_job, node, |old_job| {
+        let rules = &self.rules;
+        let diff = |old_job: &Job| {
             self.diffs
                 .borrow_mut()
                 .entry(key)
-                .or_insert_with(|| tasks_updated(new_job, old_job, &new_group.name).map(Arc::from))
+                .or_insert_with(|| {
+                    tasks_updated(new_job, old_job, &new_group.name, rules).map(Arc::from)
+                })
                 .clone()
-        })
+        };
+        update_kind(existing, new_job, node, diff, rules)
     }
 }

@@ -55,7 +55,7 @@ fn job(v: Value) -> Job {
 
 /// `tasksUpdated(a, b, "web")` as a bool, like Nomad's tests use it.
 fn updated(a: &Value, b: &Value) -> bool {
-    tasks_updated(&job(a.clone()), &job(b.clone()), "web").is_some()
+    tasks_updated(&job(a.clone()), &job(b.clone()), "web", &Rules::default()).is_some()
 }
 
 /// A mock job after `edit`.
@@ -121,13 +121,13 @@ fn test_task_updated_spread() {
 fn test_tasks_updated() {
     let j1 = mock_job();
     assert_eq!(
-        tasks_updated(&job(j1.clone()), &job(mock_job()), "web"),
+        tasks_updated(&job(j1.clone()), &job(mock_job()), "web", &Rules::default()),
         None
     );
 
     let j2 = mock_with(|j| task(j)["Config"]["command"] = json!("/bin/other"));
     assert_eq!(
-        tasks_updated(&job(j1.clone()), &job(j2), "web").as_deref(),
+        tasks_updated(&job(j1.clone()), &job(j2), "web", &Rules::default()).as_deref(),
         Some("task \"web\": config changed")
     );
 
@@ -455,7 +455,13 @@ fn devices_compare_as_a_set_keyed_by_name() {
     assert!(!updated(&gpu_fpga, &fpga_gpu));
     assert!(!updated(&devices(json!(null)), &devices(json!([]))));
     assert_eq!(
-        tasks_updated(&job(gpu_fpga), &job(devices(json!(null))), "web").as_deref(),
+        tasks_updated(
+            &job(gpu_fpga),
+            &job(devices(json!(null))),
+            "web",
+            &Rules::default()
+        )
+        .as_deref(),
         Some("task \"web\": devices changed")
     );
 }
@@ -506,7 +512,7 @@ fn new_job(edit: impl FnOnce(&mut Value)) -> Job {
 /// `alloc_update_kind`, checked against `UpdateCheck` (asked twice, so
 /// that its second answer comes from what it remembers).
 fn kind(existing: &Allocation, new: &Job, node: Option<&Node>) -> UpdateKind {
-    let want = alloc_update_kind(existing, new, &new.task_groups[0], node);
+    let want = alloc_update_kind(existing, new, &new.task_groups[0], node, &Rules::default());
     let check = UpdateCheck::default();
     for _ in 0..2 {
         assert_eq!(
@@ -574,12 +580,12 @@ fn map_keys_with_zero_values_are_changes() {
     let j1 = mock_job();
     let env = mock_with(|j| task(j)["Env"]["EMPTY"] = json!(""));
     assert_eq!(
-        tasks_updated(&job(env), &job(j1.clone()), "web").as_deref(),
+        tasks_updated(&job(env), &job(j1.clone()), "web", &Rules::default()).as_deref(),
         Some("task \"web\": env changed")
     );
     let config = mock_with(|j| task(j)["Config"]["privileged"] = json!(false));
     assert_eq!(
-        tasks_updated(&job(config), &job(j1.clone()), "web").as_deref(),
+        tasks_updated(&job(config), &job(j1.clone()), "web", &Rules::default()).as_deref(),
         Some("task \"web\": config changed")
     );
     let nested = |v: Value| mock_with(|j| task(j)["Config"]["opts"] = v);
@@ -621,4 +627,18 @@ fn opaque_connect_configs_compare_as_maps() {
         ),
         Some("gateway")
     );
+}
+
+#[test]
+fn globs_match_as_go_glob_does() {
+    assert!(glob_match("*", "dc1"));
+    assert!(glob_match("dc1", "dc1"));
+    assert!(!glob_match("dc1", "dc2"));
+    assert!(glob_match("dc*", "dc1"));
+    assert!(glob_match("*1", "dc1"));
+    assert!(glob_match("d*1", "dc1"));
+    assert!(!glob_match("x*", "dc1"));
+    // The suffix is looked for after the prefix: "dc1" is used up.
+    assert!(!glob_match("dc1*dc1", "dc1"));
+    assert!(glob_match("*c*", "dc1"));
 }

@@ -14,8 +14,12 @@ pub enum Switch {
     A2,
     /// The disconnected/draining node check runs first.
     A3,
+    /// A task's `csi_plugin` change is destructive.
+    A6,
     /// A batch allocation evicted by preemption is not counted.
     B1,
+    /// A group `volume` or task `volume_mount` change is destructive.
+    B1v,
     /// A reconnect is detected from `AllocStates`, and goes into the plan.
     C1,
     /// A reconnect is reconciled first, against its replacements.
@@ -58,15 +62,28 @@ pub enum Switch {
     /// Force-reschedule applies to client-terminal allocations only; empty
     /// `AllocStates` values are skipped.
     H4,
+    /// A task `identity` change is destructive (#15755).
+    TaskIdentity,
+    /// An allocation stays in place on a node a wildcard datacenter of the
+    /// job matches (#16362).
+    DatacenterGlob,
+    /// A change of a task's log collection switch is destructive (#16962).
+    LogsDisabled,
+    /// An allocation on a node outside the job's `node_pool` is replaced (#17443).
+    NodePool,
+    /// A change of `restart.render_templates` is destructive (#18054).
+    RenderTemplates,
 }
 
 impl Switch {
     /// Every switch, in catalogue order.
-    pub const ALL: [Switch; 22] = [
+    pub const ALL: [Switch; 29] = [
         Switch::A1,
         Switch::A2,
         Switch::A3,
+        Switch::A6,
         Switch::B1,
+        Switch::B1v,
         Switch::C1,
         Switch::C2,
         Switch::D1,
@@ -85,15 +102,23 @@ impl Switch {
         Switch::H2,
         Switch::H3,
         Switch::H4,
+        Switch::TaskIdentity,
+        Switch::DatacenterGlob,
+        Switch::LogsDisabled,
+        Switch::NodePool,
+        Switch::RenderTemplates,
     ];
 
-    /// The catalogue's name, `A-1` ... `H-4`.
+    /// The catalogue's name, `A-1` ... `H-4`; a `tasksUpdated` change of
+    /// its section 5 without one goes by its PR.
     pub fn id(self) -> &'static str {
         match self {
             Switch::A1 => "A-1",
             Switch::A2 => "A-2",
             Switch::A3 => "A-3",
+            Switch::A6 => "A-6",
             Switch::B1 => "B-1",
+            Switch::B1v => "B-1v",
             Switch::C1 => "C-1",
             Switch::C2 => "C-2",
             Switch::D1 => "D-1",
@@ -112,14 +137,19 @@ impl Switch {
             Switch::H2 => "H-2",
             Switch::H3 => "H-3",
             Switch::H4 => "H-4",
+            Switch::TaskIdentity => "#15755",
+            Switch::DatacenterGlob => "#16362",
+            Switch::LogsDisabled => "#16962",
+            Switch::NodePool => "#17443",
+            Switch::RenderTemplates => "#18054",
         }
     }
 
     /// The first patch of each series that has the change.
     pub fn firsts(self) -> &'static [Release] {
         match self {
-            Switch::A1 | Switch::A2 | Switch::A3 => const { &[v(1, 3, 0)] },
-            Switch::B1 => const { &[v(1, 3, 2), v(1, 4, 0)] },
+            Switch::A1 | Switch::A2 | Switch::A3 | Switch::A6 => const { &[v(1, 3, 0)] },
+            Switch::B1 | Switch::B1v => const { &[v(1, 3, 2), v(1, 4, 0)] },
             Switch::C1 => const { &[v(1, 3, 8), v(1, 4, 3), v(1, 5, 0)] },
             Switch::C2 => const { &[v(1, 3, 14), v(1, 4, 9), v(1, 5, 4), v(1, 6, 0)] },
             Switch::D1 => const { &[v(1, 4, 14), v(1, 5, 10), v(1, 6, 3), v(1, 7, 0)] },
@@ -136,6 +166,11 @@ impl Switch {
             Switch::H2 => const { &[v(2, 0, 3)] },
             Switch::H3 => const { &[v(2, 0, 4)] },
             Switch::H4 => &[Release::Head],
+            Switch::TaskIdentity => const { &[v(1, 5, 0)] },
+            Switch::DatacenterGlob => const { &[v(1, 5, 1), v(1, 6, 0)] },
+            Switch::LogsDisabled => const { &[v(1, 5, 4), v(1, 6, 0)] },
+            Switch::NodePool => const { &[v(1, 6, 0)] },
+            Switch::RenderTemplates => const { &[v(1, 6, 2), v(1, 7, 0)] },
         }
     }
 
@@ -157,7 +192,22 @@ impl Switch {
     /// Whether plan-inspect replays this change yet; until it does, every
     /// profile follows the seed's rule there and says so in a warning.
     pub fn implemented(self) -> bool {
-        false
+        matches!(
+            self,
+            Switch::A1
+                | Switch::A2
+                | Switch::A3
+                | Switch::A6
+                | Switch::B1
+                | Switch::B1v
+                | Switch::C1
+                | Switch::C2
+                | Switch::TaskIdentity
+                | Switch::DatacenterGlob
+                | Switch::LogsDisabled
+                | Switch::NodePool
+                | Switch::RenderTemplates
+        )
     }
 }
 
