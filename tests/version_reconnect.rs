@@ -34,7 +34,8 @@ fn at(release: Release, tc: Case) -> Case {
 /// TestReconciler_Disconnected_Client, case
 /// "reconnect-original-no-replacement" (scheduler/reconcile_test.go at
 /// v1.3.0 and v1.3.8): both reconnect. 1.3.0 to 1.3.7 keep the reconnect
-/// updates out of the plan; from 1.3.8 they are in it (C-1).
+/// updates out of the plan; from 1.3.8 they are in it (C-1), and so
+/// the plan is no longer a no-op.
 #[test]
 fn test_reconciler_disconnected_client_reconnect_original_no_replacement() {
     for (release, planned) in [(V130, 0), (v(1, 3, 7), 0), (V138, 2), (V1314, 2)] {
@@ -53,6 +54,8 @@ fn test_reconciler_disconnected_client_reconnect_original_no_replacement() {
             },
         ));
         assert_eq!(group(&r, "web").desired_changes.reconnect, 2, "{release}");
+        // From C-1 the reconnect updates alone change the plan.
+        assert_eq!(r.plan.is_noop(), planned == 0, "{release}");
         if planned > 0 {
             assert_eq!(reconnect_updates(&r), sorted(disconnected), "{release}");
         }
