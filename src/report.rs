@@ -225,6 +225,10 @@ pub struct Plan {
     pub followup_evals: Vec<PlanFollowupEval>,
     pub deployment: Option<PlanDeployment>,
     pub deployment_updates: Vec<PlanDeploymentUpdate>,
+    /// Whether the reconnect updates are entries of Nomad's plan (from C-1)
+    /// rather than only logged (the seed), and so change something.
+    #[serde(skip)]
+    pub reconnects_planned: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -323,13 +327,15 @@ impl Plan {
     /// Nomad's `Plan.IsNoOp` (nomad/structs/structs.go:11309 at 8ac3e642e6):
     /// nothing for a node (stops, placements, destructive and in-place
     /// updates, disconnect and attribute updates), no new deployment and no
-    /// deployment update. Reconnect updates are only logged, never put in the
-    /// plan (scheduler/generic_sched.go:433-435), so alone they are a no-op;
-    /// so are follow-up evaluations alone, which Nomad creates only for a plan
-    /// that is not a no-op (generic_sched.go:306-317). Used by
+    /// deployment update. The seed only logs reconnect updates
+    /// (scheduler/generic_sched.go:433-435), so alone they are a no-op there;
+    /// from C-1 they are plan entries (v1.3.8 generic_sched.go:420). So are
+    /// follow-up evaluations alone a no-op, which Nomad creates only for a
+    /// plan that is not a no-op (generic_sched.go:306-317). Used by
     /// `--detailed-exitcode` and by the tables' "Nothing to do".
     pub fn is_noop(&self) -> bool {
-        self.stop.is_empty()
+        (!self.reconnects_planned || self.reconnect_updates.is_empty())
+            && self.stop.is_empty()
             && self.place.is_empty()
             && self.destructive_update.is_empty()
             && self.in_place_update.is_empty()
@@ -360,6 +366,11 @@ impl Plan {
                 .attribute_updates
                 .iter()
                 .any(|u| u.alloc_id == alloc_id)
+            || self.reconnects_planned
+                && self
+                    .reconnect_updates
+                    .iter()
+                    .any(|u| u.alloc_id == alloc_id)
     }
 }
 
@@ -436,6 +447,13 @@ mod tests {
         };
         assert!(plan.is_noop());
         assert!(!plan.touches("a"));
+        // From C-1 the reconnect update is an entry of the plan.
+        let planned = Plan {
+            reconnects_planned: true,
+            ..plan
+        };
+        assert!(!planned.is_noop());
+        assert!(planned.touches("a"));
     }
 
     #[test]

@@ -34,7 +34,8 @@ fn at(release: Release, tc: Case) -> Case {
 /// TestReconciler_Disconnected_Client, case
 /// "reconnect-original-no-replacement" (scheduler/reconcile_test.go at
 /// v1.3.0 and v1.3.8): both reconnect. 1.3.0 to 1.3.7 keep the reconnect
-/// updates out of the plan; from 1.3.8 they are in it (C-1).
+/// updates out of the plan; from 1.3.8 they are in it (C-1), and so
+/// the plan is no longer a no-op.
 #[test]
 fn test_reconciler_disconnected_client_reconnect_original_no_replacement() {
     for (release, planned) in [(V130, 0), (v(1, 3, 7), 0), (V138, 2), (V1314, 2)] {
@@ -53,6 +54,8 @@ fn test_reconciler_disconnected_client_reconnect_original_no_replacement() {
             },
         ));
         assert_eq!(group(&r, "web").desired_changes.reconnect, 2, "{release}");
+        // From C-1 the reconnect updates alone change the plan.
+        assert_eq!(r.plan.is_noop(), planned == 0, "{release}");
         if planned > 0 {
             assert_eq!(reconnect_updates(&r), sorted(disconnected), "{release}");
         }
@@ -672,4 +675,166 @@ fn test_reconciler_disconnected_client_table_at_v1_3_14_under_1_3_to_1_6() {
             );
         }
     }
+}
+
+/// One case of TestReconciler_Client_Disconnect_Canaries: the allocations
+/// of the old job and the canaries of the new one, each as (index, client
+/// status, desired status, on the disconnected node).
+struct CanaryCase {
+    desired_canaries: i64,
+    deployed: &'static [(u64, &'static str, &'static str, bool)],
+    canaries: &'static [(u64, &'static str, &'static str, bool)],
+    expected: Expect,
+    desired: DesiredChanges,
+}
+
+fn run_disconnect_canaries(tc: CanaryCase) {
+    let mut c = Cluster::new();
+    c.snapshot.nomad_version = Some(VersionRequest::Release(V130));
+    let ready = c.node(node_status::READY);
+    let disconnected = c.node(node_status::DISCONNECTED);
+    let update = UpdateStrategy {
+        max_parallel: 1,
+        canary: tc.desired_canaries,
+        auto_revert: true,
+        auto_promote: true,
+        ..UpdateStrategy::default()
+    };
+    let mut spec = job_with(tc.deployed.len() as i64, Some(update));
+    spec.task_groups[0].max_client_disconnect = Some(10 * MINUTE);
+    let old = std::sync::Arc::new(spec);
+    let mut new = destructive_update(&old);
+    new.version += 1;
+    let new = c.job(new);
+    let dep = c.new_deployment(&new);
+    c.set_deployment_state(
+        &dep,
+        "web",
+        DeploymentState {
+            desired_canaries: tc.desired_canaries,
+            desired_total: 6,
+            placed_allocs: tc.canaries.len() as i64,
+            healthy_allocs: 2,
+            progress_deadline: 5 * MINUTE,
+            ..DeploymentState::default()
+        },
+    );
+    let place = |c: &mut Cluster, job: &std::sync::Arc<Job>, row: &(u64, &str, &str, bool)| {
+        let id = c.alloc(job, row.0);
+        let a = c.alloc_mut(&id);
+        a.client_status = row.1.into();
+        a.desired_status = row.2.into();
+        a.node_id = if row.3 {
+            disconnected.clone()
+        } else {
+            ready.clone()
+        };
+        id
+    };
+    let mut deployed_on_disconnected = Vec::new();
+    for row in tc.deployed {
+        let id = place(&mut c, &old, row);
+        if row.3 {
+            deployed_on_disconnected.push(id);
+        }
+    }
+    let mut canaries_on_disconnected = Vec::new();
+    for row in tc.canaries {
+        let id = place(&mut c, &new, row);
+        let a = c.alloc_mut(&id);
+        a.deployment_id = dep.clone();
+        a.deployment_status = Some(AllocDeploymentStatus {
+            canary: true,
+            healthy: (row.1 == status::RUNNING).then_some(true),
+        });
+        c.add_placed_canary(&dep, "web", &id);
+        if row.3 {
+            canaries_on_disconnected.push(id);
+        }
+    }
+    let r = c.replay_job(JOB);
+    assert_results(&r, tc.expected, &web(tc.desired));
+    // Placements replace the disconnected node's allocations, each marked unknown.
+    let disconnects: Vec<&str> = r
+        .plan
+        .disconnect_updates
+        .iter()
+        .map(|u| u.alloc_id.as_str())
+        .collect();
+    for p in &r.plan.place {
+        let prev = p.previous_alloc_id.as_deref().expect("a replacement");
+        assert!(
+            deployed_on_disconnected.iter().any(|d| d == prev)
+                || canaries_on_disconnected.iter().any(|d| d == prev),
+            "{prev}"
+        );
+        assert!(
+            disconnects.contains(&prev),
+            "{prev} has a disconnect update"
+        );
+    }
+    for s in &r.plan.stop {
+        assert_eq!(c.alloc_ref(&s.alloc_id).client_status, status::PENDING);
+    }
+}
+
+/// TestReconciler_Client_Disconnect_Canaries (scheduler/reconcile_test.go
+/// at v1.3.0), under 1.3.0: a deployment with canaries while a node
+/// disconnects; its running allocations, canary or not, are replaced and
+/// marked unknown, an unknown canary is ignored, pending ones are lost.
+#[test]
+fn test_reconciler_client_disconnect_canaries() {
+    use status::{COMPLETE, PENDING, RUN, RUNNING, STOP, UNKNOWN};
+    const DEPLOYED: [(u64, &str, &str, bool); 6] = [
+        (0, COMPLETE, STOP, false),
+        (2, RUNNING, STOP, false),
+        (4, RUNNING, RUN, false),
+        (1, COMPLETE, STOP, true),
+        (3, RUNNING, RUN, true),
+        (5, RUNNING, RUN, true),
+    ];
+    // "3-placed-1-disconnect"
+    run_disconnect_canaries(CanaryCase {
+        desired_canaries: 1,
+        deployed: &DEPLOYED,
+        canaries: &[
+            (0, RUNNING, RUN, false),
+            (2, PENDING, RUN, false),
+            (1, RUNNING, RUN, true),
+        ],
+        expected: expect(0, 3, 0, 3),
+        desired: changes(0, 3, 3),
+    });
+    // "ignore-unknown"
+    run_disconnect_canaries(CanaryCase {
+        desired_canaries: 1,
+        deployed: &DEPLOYED,
+        canaries: &[
+            (0, RUNNING, RUN, false),
+            (2, PENDING, RUN, false),
+            (1, UNKNOWN, RUN, true),
+        ],
+        expected: expect(0, 2, 0, 2),
+        desired: changes(0, 2, 4),
+    });
+    // "4-placed-2-pending-lost": the two stops are not counted.
+    run_disconnect_canaries(CanaryCase {
+        desired_canaries: 2,
+        deployed: &[
+            (0, COMPLETE, STOP, false),
+            (2, COMPLETE, STOP, false),
+            (4, RUNNING, RUN, false),
+            (1, COMPLETE, STOP, true),
+            (3, RUNNING, RUN, true),
+            (5, RUNNING, RUN, true),
+        ],
+        canaries: &[
+            (0, RUNNING, RUN, false),
+            (2, RUNNING, RUN, false),
+            (1, PENDING, RUN, true),
+            (3, PENDING, RUN, true),
+        ],
+        expected: expect(2, 2, 0, 2),
+        desired: changes(0, 2, 3),
+    });
 }

@@ -107,6 +107,13 @@ impl Rules {
         !Switch::A1.in_release(self.release) || Switch::C1.in_release(self.release)
     }
 
+    /// C-1 (v1.3.8 scheduler/generic_sched.go:420): a reconnect update is an
+    /// allocation of the plan (`AppendAlloc`), so alone it is not a no-op;
+    /// the seed's are only logged.
+    pub fn reconnect_updates_change_the_plan(&self) -> bool {
+        Switch::C1.in_release(self.release)
+    }
+
     /// C-2 (1.3.14, 1.4.9, 1.5.4, 1.6.0; v1.3.14 scheduler/reconcile.go:1077,
     /// :1173): reconnecting allocations are settled right after
     /// classification, each against every same-named allocation of the

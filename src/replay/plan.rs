@@ -126,6 +126,7 @@ impl<'a> JobContext<'a> {
         };
         plan.disconnect_updates = followup(&r.disconnect_updates);
         plan.attribute_updates = followup(&r.attribute_updates);
+        plan.reconnects_planned = self.rules.reconnect_updates_change_the_plan();
         plan.reconnect_updates = r
             .reconnect_updates
             .keys()
