@@ -31,3 +31,4 @@ mod stop;
 mod system;
 mod tainted;
 mod update;
+mod version_disconnect;

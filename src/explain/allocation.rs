@@ -246,19 +246,13 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
 fn bucket_step(jr: &JobReplay<'_, '_>, alloc: &Allocation, bucket: Bucket) -> Step {
     let rule = classify_rule(alloc, jr.taint);
     let node = jr.nodes.get(alloc.node_id.as_str()).copied();
-    let earlier: Vec<&str> = TaintRule::ALL[..rule.number() - 1]
-        .iter()
-        .map(|r| r.describe())
-        .collect();
+    let order = TaintRule::in_order(jr.taint.rules);
+    let number = rule.number_in(jr.taint.rules);
+    let earlier: Vec<&str> = order[..number - 1].iter().map(|r| r.describe()).collect();
     let mut step = Step::new("Bucket", bucket.as_str())
         .fact(
             "rule",
-            format!(
-                "{} of {}: {}",
-                rule.number(),
-                TaintRule::ALL.len(),
-                rule.describe()
-            ),
+            format!("{} of {}: {}", number, order.len(), rule.describe()),
         )
         .fact("facts", reason(alloc, jr.taint, node));
     if !earlier.is_empty() {

@@ -122,7 +122,10 @@ impl<'n> State<'n> {
     }
 
     pub(super) fn add_node(&mut self, node: Node) {
-        match self.node_index.find_or_add(&self.nodes, |n| &n.id, &node.id) {
+        match self
+            .node_index
+            .find_or_add(&self.nodes, |n| &n.id, &node.id)
+        {
             Some(i) => {
                 self.warnings.push(
                     "duplicate_node_id",
@@ -158,7 +161,10 @@ impl<'n> State<'n> {
                 }
             }
         }
-        match self.alloc_index.find_or_add(&self.allocs, |a| &a.id, &alloc.id) {
+        match self
+            .alloc_index
+            .find_or_add(&self.allocs, |a| &a.id, &alloc.id)
+        {
             Some(i) => {
                 self.warnings.push(
                     "duplicate_alloc_id",

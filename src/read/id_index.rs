@@ -27,14 +27,10 @@ impl IdIndex {
     ) -> Option<usize> {
         let hasher = &self.hasher;
         let hash = hasher.hash_one(id);
-        let found = self
-            .table
-            .find(hash, |&i| id_of(&list[i]) == id)
-            .copied();
+        let found = self.table.find(hash, |&i| id_of(&list[i]) == id).copied();
         if found.is_none() {
-            self.table.insert_unique(hash, list.len(), |&i| {
-                hasher.hash_one(id_of(&list[i]))
-            });
+            self.table
+                .insert_unique(hash, list.len(), |&i| hasher.hash_one(id_of(&list[i])));
         }
         found
     }

@@ -24,6 +24,7 @@ impl TaintRule {
             TaintRule::HealthyNode | TaintRule::TaintedNodeKept => ReasonKind::Node,
             TaintRule::DisconnectExpired
             | TaintRule::ClientUnknown
+            | TaintRule::ClientUnknownCounted
             | TaintRule::HealthyNodeReconnectedAfterExpiry
             | TaintRule::HealthyNodeReconnected
             | TaintRule::ReadyNodeReconnectedAfterExpiry
@@ -131,10 +132,12 @@ impl<'s> BucketReason<'s> {
         let node = || self.node.describe();
         match self.rule {
             TaintRule::HealthyNode | TaintRule::TaintedNodeKept => node(),
-            TaintRule::Terminal => format!(
-                "terminal (desired {}, client {})",
-                self.desired_status, self.client_status
-            ),
+            TaintRule::Terminal | TaintRule::TerminalIgnored | TaintRule::ServerTerminalIgnored => {
+                format!(
+                    "terminal (desired {}, client {})",
+                    self.desired_status, self.client_status
+                )
+            }
             TaintRule::MigrateTransition => format!("migrate transition set; {}", node()),
             TaintRule::DisconnectExpired => format!("{}: expired", unknown()),
             TaintRule::HealthyNodeReconnectedAfterExpiry
@@ -148,7 +151,9 @@ impl<'s> BucketReason<'s> {
             TaintRule::HealthyNodeReconnected | TaintRule::ReadyNodeReconnected => {
                 format!("{}; {}", node(), reconnect())
             }
-            TaintRule::ClientUnknown => format!("client unknown; {}", unknown()),
+            TaintRule::ClientUnknown | TaintRule::ClientUnknownCounted => {
+                format!("client unknown; {}", unknown())
+            }
         }
     }
 

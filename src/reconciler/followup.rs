@@ -124,6 +124,12 @@ impl<'a> Reconciler<'a, '_> {
         let by_alloc = self.create_lost_later_evals(later, group);
         for alloc in allocs {
             if let Some(eval_id) = by_alloc.get(alloc.id.as_str()) {
+                // A disconnecting allocation's unknown update carries the
+                // reschedule eval instead of its timeout eval.
+                if let Some(update) = self.result.disconnect_updates.get_mut(alloc.id.as_str()) {
+                    update.followup_eval_id = Arc::clone(eval_id);
+                    continue;
+                }
                 self.result.attribute_updates.insert(
                     &alloc.id,
                     AllocUpdate {

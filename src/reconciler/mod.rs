@@ -331,17 +331,27 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             deployment: self.deployment.as_ref(),
         };
         let RescheduleSets {
-            untainted,
+            mut untainted,
             now: reschedule_now,
-            later: reschedule_later,
+            later: mut reschedule_later,
         } = sets[Bucket::Untainted].filter_by_rescheduleable(rctx, false);
-        let reschedule_disconnecting = disconnecting.filter_by_rescheduleable(rctx, true).now;
-        let reschedule_now = reschedule_now.union(&[&reschedule_disconnecting]);
+        let disconnecting_sets = disconnecting.filter_by_rescheduleable(rctx, true);
+        let reschedule_now = reschedule_now.union(&[&disconnecting_sets.now]);
 
         let lost_later = lost.delay_by_stop_after_client_disconnect(self.input.now);
-        let mut lost_later_evals = self.create_lost_later_evals(lost_later.clone(), group);
-        let timeout_later_evals = self.create_timeout_later_evals(disconnecting, group);
-        lost_later_evals.extend(timeout_later_evals);
+        let lost_later_evals = if self.input.rules.reschedules_disconnecting_by_policy() {
+            // Nomad creates the timeout evals first from then on.
+            untainted = untainted.union(&[&disconnecting_sets.untainted]);
+            reschedule_later.extend(disconnecting_sets.later);
+            let timeout_later_evals = self.create_timeout_later_evals(disconnecting, group);
+            let mut evals = self.create_lost_later_evals(lost_later.clone(), group);
+            evals.extend(timeout_later_evals);
+            evals
+        } else {
+            let mut evals = self.create_lost_later_evals(lost_later.clone(), group);
+            evals.extend(self.create_timeout_later_evals(disconnecting, group));
+            evals
+        };
 
         self.create_reschedule_later_evals(reschedule_later.clone(), group);
 

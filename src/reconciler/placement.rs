@@ -8,7 +8,7 @@ use super::alloc_set::name_order;
 use super::{
     AllocSet, DesiredChanges, DestructiveResult, NameIndex, PlaceResult, Reconciler, desc,
 };
-use crate::model::{Allocation, TaskGroup};
+use crate::model::{Allocation, TaskGroup, status};
 
 impl<'a> Reconciler<'a, '_> {
     /// `computeUnderProvisionedBy`: how many allocations the update strategy
@@ -120,8 +120,11 @@ impl<'a> Reconciler<'a, '_> {
         under_provisioned_by: i64,
     ) -> i64 {
         // Disconnecting allocations are rescheduled but have not failed.
-        let failed =
-            reschedule_now.filter(|a| !self.result.disconnect_updates.contains_key(a.id.as_str()));
+        let unknown_kept = self.input.rules.counts_unknown_allocs();
+        let failed = reschedule_now.filter(|a| {
+            let unknown = unknown_kept && a.client_status == status::UNKNOWN;
+            !unknown && !self.result.disconnect_updates.contains_key(a.id.as_str())
+        });
 
         if place_ready {
             let placed = place.len();

@@ -35,39 +35,41 @@ pub struct RescheduleContext<'d> {
 }
 
 impl<'a> AllocSet<'a> {
-    /// `filterByRescheduleable`. With `disconnecting`, the untainted set is
-    /// left empty and nothing is rescheduled later.
+    /// `filterByRescheduleable`. With `disconnecting`, the seed leaves the
+    /// untainted set empty and reschedules every candidate now; from D-1 on
+    /// the candidates follow their reschedule policy like failed ones, and
+    /// an allocation `shouldFilter` marks untainted is still a candidate, so
+    /// that (as in Nomad until 1.8.1) a running batch allocation asked to
+    /// force-reschedule is in both the untainted and the now set.
     pub fn filter_by_rescheduleable(
         &self,
         ctx: RescheduleContext<'_>,
         disconnecting: bool,
     ) -> RescheduleSets<'a> {
-        const UNTAINTED: Option<usize> = Some(0);
-        const NOW: Option<usize> = Some(1);
-        let mut later = Vec::new();
-        let [untainted, now] = self.split(|alloc| {
+        let by_policy = ctx.rules.reschedules_disconnecting_by_policy();
+        let mut sets = RescheduleSets::default();
+        for alloc in self.iter() {
             if !alloc.next_allocation.is_empty() && alloc.terminal_status() {
-                return None;
+                continue;
             }
             let (untainted, ignore) = should_filter(alloc, ctx.batch);
-            if untainted || ignore {
-                return UNTAINTED.filter(|_| untainted && !disconnecting);
+            if untainted && !disconnecting {
+                sets.untainted.insert(alloc);
             }
-            let (now, reschedule_later, at) = update_by_reschedulable(alloc, ctx, disconnecting);
-            if !disconnecting && !now {
-                if reschedule_later {
-                    later.push(DelayedReschedule { alloc, at });
-                }
-                UNTAINTED
-            } else {
-                NOW
+            if ignore || (untainted && !by_policy) {
+                continue;
             }
-        });
-        RescheduleSets {
-            untainted,
-            now,
-            later,
+            let (now, later, at) = update_by_reschedulable(alloc, ctx, disconnecting);
+            if now || (disconnecting && !by_policy) {
+                sets.now.insert(alloc);
+                continue;
+            }
+            sets.untainted.insert(alloc);
+            if later {
+                sets.later.push(DelayedReschedule { alloc, at });
+            }
         }
+        sets
     }
 }
 
@@ -115,15 +117,22 @@ pub fn update_by_reschedulable(
         return (false, false, Time::ZERO);
     }
     let forced = alloc.desired_transition.should_force_reschedule();
+    let by_policy = ctx.rules.reschedules_disconnecting_by_policy();
     let (at, eligible) = if disconnecting {
         alloc.next_reschedule_time_by_fail_time(ctx.now)
+    } else if by_policy
+        && alloc.client_status == status::UNKNOWN
+        && alloc.followup_eval_id == ctx.eval_id
+    {
+        // The follow-up eval of a disconnect: timed from the disconnect.
+        alloc.next_reschedule_time_by_fail_time(alloc.last_unknown())
     } else {
         alloc.next_reschedule_time()
     };
     if eligible && (alloc.followup_eval_id == ctx.eval_id || at.sub(ctx.now) <= RESCHEDULE_WINDOW) {
         return (true, false, at);
     }
-    let later = eligible && alloc.followup_eval_id.is_empty();
+    let later = eligible && (alloc.followup_eval_id.is_empty() || (by_policy && disconnecting));
     (forced, later, at)
 }
 

@@ -5,7 +5,8 @@
 //! method of [`Rules`], read where the reconciler applies it, so that a
 //! version profile changes what a method answers, never the code calling it.
 
-use crate::version::Release;
+use crate::model::Allocation;
+use crate::version::{Release, Switch};
 
 /// The rules of one replay: chosen once, before any job is reconciled, and
 /// lent to everything whose behaviour depends on the Nomad version.
@@ -42,6 +43,45 @@ impl Rules {
     /// which a snapshot or `--no-disconnected-clients` answers here.
     pub fn supports_disconnected_clients(&self) -> bool {
         self.disconnected_clients
+    }
+
+    /// D-1 (1.4.14, 1.5.10, 1.6.3, 1.7.0): an unknown allocation of a
+    /// disconnect group is untainted, so it counts toward the group's count
+    /// and goes through updates, instead of being ignored; the surplus
+    /// count of `computeStop` leaves it out, and a reschedule of it does not
+    /// stop it (v1.6.3 scheduler/reconcile_util.go:328, reconcile.go:997,
+    /// :824).
+    pub fn counts_unknown_allocs(&self) -> bool {
+        Switch::D1.in_release(self.release)
+    }
+
+    /// D-1 (1.4.14, 1.5.10, 1.6.3, 1.7.0): a disconnecting allocation is
+    /// replaced only as its reschedule policy allows, now or by a follow-up
+    /// evaluation, instead of always at once (v1.6.3
+    /// scheduler/reconcile_util.go:480 `updateByReschedulable`, reconcile.go:473).
+    pub fn reschedules_disconnecting_by_policy(&self) -> bool {
+        Switch::D1.in_release(self.release)
+    }
+
+    /// Whether a terminal allocation of a disconnect group (not reconnecting)
+    /// is ignored rather than untainted. D-1 (1.4.14, 1.5.10, 1.6.3, 1.7.0;
+    /// v1.6.3 scheduler/reconcile_util.go:302) ignores every terminal one; D-2
+    /// (1.5.17, 1.6.10, 1.7.7, 1.8.0; v1.7.7 reconcile_util.go:298) only
+    /// those the server stopped or evicted.
+    pub fn ignores_terminal(&self, alloc: &Allocation) -> bool {
+        if self.ignores_only_server_terminal() {
+            alloc.server_terminal_status()
+        } else {
+            Switch::D1.in_release(self.release)
+        }
+    }
+
+    /// D-2 (1.5.17, 1.6.10, 1.7.7, 1.8.0): of the terminal allocations of a
+    /// disconnect group, only server-terminal ones are ignored; a complete or
+    /// failed one still desired to run is untainted again (v1.7.7
+    /// scheduler/reconcile_util.go:298).
+    pub fn ignores_only_server_terminal(&self) -> bool {
+        Switch::D2.in_release(self.release)
     }
 }
 

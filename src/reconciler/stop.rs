@@ -39,8 +39,15 @@ impl<'a> Reconciler<'a, '_> {
         } else {
             untainted
         };
-        let remove =
-            untainted.len() as i64 + migrate.len() as i64 + reconnecting.len() as i64 - tg.count;
+        let counted = if self.input.rules.counts_unknown_allocs() {
+            untainted
+                .iter()
+                .filter(|a| a.client_status != status::UNKNOWN)
+                .count()
+        } else {
+            untainted.len()
+        };
+        let remove = counted as i64 + migrate.len() as i64 + reconnecting.len() as i64 - tg.count;
         if remove > 0 {
             let sets = StopSets {
                 untainted: untainted.non_terminal(),

@@ -68,10 +68,13 @@ impl<'a> AllocSet<'a> {
 /// order the checks run; explanations name the rule, reports the bucket.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum TaintRule {
+    TerminalIgnored,
+    ServerTerminalIgnored,
     Terminal,
     MigrateTransition,
     DisconnectExpired,
     ClientUnknown,
+    ClientUnknownCounted,
     HealthyNodeReconnectedAfterExpiry,
     HealthyNodeReconnected,
     HealthyNode,
@@ -85,12 +88,15 @@ pub enum TaintRule {
 }
 
 impl TaintRule {
-    /// Every rule, in the order `classify` tries them.
-    pub const ALL: [TaintRule; 14] = [
+    /// Every rule of any release, in the order `classify` tries them.
+    pub const ALL: [TaintRule; 17] = [
+        TaintRule::TerminalIgnored,
+        TaintRule::ServerTerminalIgnored,
         TaintRule::Terminal,
         TaintRule::MigrateTransition,
         TaintRule::DisconnectExpired,
         TaintRule::ClientUnknown,
+        TaintRule::ClientUnknownCounted,
         TaintRule::HealthyNodeReconnectedAfterExpiry,
         TaintRule::HealthyNodeReconnected,
         TaintRule::HealthyNode,
@@ -103,11 +109,42 @@ impl TaintRule {
         TaintRule::TaintedNodeKept,
     ];
 
+    /// The rules `rules`' release tries, in order.
+    pub fn in_order(rules: &Rules) -> Vec<TaintRule> {
+        TaintRule::ALL
+            .into_iter()
+            .filter(|r| r.applies(rules))
+            .collect()
+    }
+
+    /// Whether the release of `rules` has this rule.
+    fn applies(self, rules: &Rules) -> bool {
+        match self {
+            TaintRule::TerminalIgnored => {
+                rules.counts_unknown_allocs() && !rules.ignores_only_server_terminal()
+            }
+            TaintRule::ServerTerminalIgnored => rules.ignores_only_server_terminal(),
+            TaintRule::ClientUnknownCounted => rules.counts_unknown_allocs(),
+            _ => true,
+        }
+    }
+
+    /// Its position among the rules of `rules`' release, counted from 1.
+    pub fn number_in(self, rules: &Rules) -> usize {
+        TaintRule::in_order(rules)
+            .iter()
+            .position(|r| *r == self)
+            .unwrap_or(0)
+            + 1
+    }
+
     pub fn bucket(self) -> Bucket {
         match self {
-            TaintRule::Terminal | TaintRule::HealthyNode | TaintRule::TaintedNodeKept => {
-                Bucket::Untainted
-            }
+            TaintRule::Terminal
+            | TaintRule::ClientUnknownCounted
+            | TaintRule::HealthyNode
+            | TaintRule::TaintedNodeKept => Bucket::Untainted,
+            TaintRule::TerminalIgnored | TaintRule::ServerTerminalIgnored => Bucket::Ignore,
             TaintRule::MigrateTransition => Bucket::Migrate,
             TaintRule::DisconnectExpired
             | TaintRule::HealthyNodeReconnectedAfterExpiry
@@ -123,20 +160,25 @@ impl TaintRule {
         }
     }
 
-    /// Its position in `ALL`, counted from 1.
-    pub fn number(self) -> usize {
-        TaintRule::ALL.iter().position(|r| *r == self).unwrap_or(0) + 1
-    }
-
     /// The rule as a sentence.
     pub fn describe(self) -> &'static str {
         match self {
+            TaintRule::TerminalIgnored => {
+                "a terminal allocation of a disconnect group is ignored (a stopped replacement)"
+            }
+            TaintRule::ServerTerminalIgnored => {
+                "a terminal allocation of a disconnect group that the server stopped or evicted \
+                 is ignored"
+            }
             TaintRule::Terminal => "a terminal allocation is untainted",
             TaintRule::MigrateTransition => "a desired migrate transition means migrate",
             TaintRule::DisconnectExpired => {
                 "unknown past its max_client_disconnect expiry means lost"
             }
             TaintRule::ClientUnknown => "an unknown allocation not yet expired is ignored",
+            TaintRule::ClientUnknownCounted => {
+                "an unknown allocation not yet expired, still desired to run, is untainted"
+            }
             TaintRule::HealthyNodeReconnectedAfterExpiry => {
                 "on an untainted node, reconnected after its expiry means lost"
             }
@@ -182,17 +224,27 @@ pub fn classify_rule_with<'n>(
     ctx: TaintContext<'_, '_>,
     tainted: impl FnOnce() -> Option<Option<&'n Node>>,
 ) -> TaintRule {
+    let disco = ctx.rules.supports_disconnected_clients();
     if alloc.terminal_status() {
+        if disco && ctx.rules.ignores_terminal(alloc) {
+            return if ctx.rules.ignores_only_server_terminal() {
+                TaintRule::ServerTerminalIgnored
+            } else {
+                TaintRule::TerminalIgnored
+            };
+        }
         return TaintRule::Terminal;
     }
     if alloc.desired_transition.should_migrate() {
         return TaintRule::MigrateTransition;
     }
-    let disco = ctx.rules.supports_disconnected_clients();
     if disco && alloc.expired(ctx.now) {
         return TaintRule::DisconnectExpired;
     }
     if disco && alloc.client_status == status::UNKNOWN {
+        if ctx.rules.counts_unknown_allocs() && alloc.desired_status == status::RUN {
+            return TaintRule::ClientUnknownCounted;
+        }
         return TaintRule::ClientUnknown;
     }
     let Some(tainted) = tainted() else {
