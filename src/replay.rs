@@ -23,7 +23,7 @@ use crate::reconciler::{
 use crate::report::*;
 use crate::time::Time;
 use crate::update::UpdateCheck;
-use crate::version::{Evidence, Profile, VersionRequest, ignored_inputs};
+use crate::version::{Evidence, Profile, VersionRequest, ignored_inputs, system_scheduler_warning};
 use crate::warning::Warning;
 use entries::EntryMaker;
 use groups::group_reports;
@@ -374,6 +374,7 @@ impl<'s> Prepared<'s> {
         let profile = Profile::choose(options.nomad_version, snapshot.nomad_version, &evidence);
         warnings.extend(profile.warnings());
         warnings.extend(ignored_inputs(&profile, snapshot));
+        warnings.extend(system_scheduler_warning(&profile, snapshot));
         warnings.sort();
         warnings.dedup();
         let eval = match &options.eval {

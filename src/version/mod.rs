@@ -12,6 +12,7 @@ mod profile;
 mod release;
 mod request;
 mod switch;
+mod system_scheduler;
 
 pub use evidence::{Evidence, agent_release};
 pub use ignored::ignored_inputs;
@@ -19,3 +20,4 @@ pub use profile::{Profile, VersionSource};
 pub use release::{HEAD_COMMIT, Release, SEED_COMMIT, SERIES, v};
 pub use request::{BadVersion, VersionRequest, accepted};
 pub use switch::Switch;
+pub use system_scheduler::system_scheduler_warning;
