@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use plan_inspect::read::read_snapshot_from;
 use plan_inspect::render;
 use plan_inspect::replay::{Options, replay};
+use plan_inspect::version::{Release, VersionRequest, v};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -97,6 +98,9 @@ struct Buckets {
     disconnecting: Vec<Entry>,
     reconnecting: Vec<Entry>,
     ignore: Vec<Entry>,
+    /// Nomad 1.7.2 on only.
+    #[serde(default)]
+    expiring: Option<Vec<Entry>>,
 }
 
 #[derive(Deserialize)]
@@ -354,6 +358,27 @@ fn system_jobs_carry_their_diff_and_place_on_nodes_and_others_do_not() {
     assert!(!json.contains("system_diff") && !json.contains("\"node_id\": null"));
 }
 
+/// The seventh bucket is a key of every group from 1.7.2 on, and of none
+/// before, so that older profiles keep the six keys of the seed.
+#[test]
+fn the_expiring_bucket_is_a_key_from_1_7_2_on() {
+    let as_release = |release| Options {
+        nomad_version: Some(VersionRequest::Release(release)),
+        ..Options::default()
+    };
+    let fixture = "incidents/disconnect-expired.json";
+    for release in [Release::Seed, v(1, 7, 1)] {
+        let doc = document_with(fixture, &as_release(release));
+        let groups = || doc.jobs.iter().flat_map(|j| &j.groups);
+        assert!(groups().all(|g| g.buckets.expiring.is_none()), "{release}");
+        assert!(groups().any(|g| !g.buckets.lost.is_empty()), "{release}");
+    }
+    let doc = document_with(fixture, &as_release(v(1, 7, 2)));
+    let groups = || doc.jobs.iter().flat_map(|j| &j.groups);
+    assert!(groups().all(|g| g.buckets.expiring.is_some()));
+    assert!(groups().any(|g| g.buckets.expiring.as_ref().is_some_and(|e| !e.is_empty())));
+}
+
 #[test]
 fn nomad_version_names_the_profile_its_source_and_the_evidence() {
     let text = r#"{"Now": "2024-06-01T00:00:00Z", "NomadVersion": "1.7",
@@ -378,7 +403,7 @@ fn nomad_version_names_the_profile_its_source_and_the_evidence() {
         )
     );
     let flag = Options {
-        nomad_version: Some(plan_inspect::version::VersionRequest::Auto),
+        nomad_version: Some(VersionRequest::Auto),
         ..Options::default()
     };
     let v = doc(&flag).nomad_version;

@@ -440,3 +440,215 @@ fn a_force_rescheduled_running_batch_alloc_is_in_both_sets_under_d1() {
         assert_eq!(got.now.contains("a"), now_too, "{release}");
     }
 }
+
+/// A service group of `count` with `prevent_reschedule_on_lost` as given,
+/// whose first allocation sits on a node that is down.
+fn on_a_down_node(c: &mut Cluster, prevent: bool, mcd: Option<plan_inspect::time::Duration>) {
+    let mut job = resumable(1, mcd);
+    job.task_groups[0].prevent_reschedule_on_lost = prevent;
+    let job = c.job(job);
+    let id = c.alloc(&job, 0);
+    c.set_node_status(&id, node_status::DOWN);
+}
+
+/// The catalogue's D-3 example: node down, group with
+/// `prevent_reschedule_on_lost = true`: lost and replaced before 1.7.2; from
+/// 1.7.2 (and 1.8.0) disconnecting, marked unknown with no follow-up eval,
+/// and kept untainted, nothing placed (v1.7.2 scheduler/reconcile_util.go:338,
+/// reconcile.go:513, :1499).
+#[test]
+fn prevent_reschedule_on_lost_keeps_a_down_nodes_alloc_from_d3() {
+    let mut c = Cluster::new();
+    on_a_down_node(&mut c, true, None);
+    let old = replay_as(&mut c, v(1, 7, 1), JOB);
+    assert_eq!(group(&old, "web").buckets[Bucket::Lost].len(), 1);
+    assert_eq!(old.plan.place.len(), 1);
+    assert_eq!(old.plan.stop[0].description, desc::LOST);
+    for release in [v(1, 7, 2), v(1, 8, 0)] {
+        let r = replay_as(&mut c, release, JOB);
+        let web = group(&r, "web");
+        assert_eq!(web.buckets[Bucket::Disconnecting].len(), 1, "{release}");
+        assert!(
+            r.plan.place.is_empty() && r.plan.stop.is_empty(),
+            "{release}"
+        );
+        assert_eq!(r.plan.disconnect_updates.len(), 1, "{release}");
+        assert_eq!(r.plan.disconnect_updates[0].followup_eval_id, "");
+        assert!(r.plan.followup_evals.is_empty(), "{release}");
+        assert_eq!(
+            web.desired_changes.reconciler,
+            DesiredChanges { ignore: 1, ..dc() }
+        );
+    }
+    // Without the flag a 1.7.2 down node still loses the allocation.
+    let mut c = Cluster::new();
+    on_a_down_node(&mut c, false, None);
+    let r = replay_as(&mut c, v(1, 7, 2), JOB);
+    assert_eq!(group(&r, "web").buckets[Bucket::Lost].len(), 1);
+    assert_eq!(r.plan.place.len(), 1);
+}
+
+/// An unknown allocation past its `max_client_disconnect`: lost before
+/// 1.7.2, `expiring` from 1.7.2, and then still stopped as lost and
+/// replaced, unless the group prevents rescheduling on lost, which keeps it
+/// untainted (v1.7.2 scheduler/reconcile_util.go:316, reconcile.go:487).
+#[test]
+fn an_expired_unknown_alloc_is_expiring_from_d3() {
+    let mut c = Cluster::new();
+    let job = c.job(resumable(1, Some(5 * MINUTE)));
+    let id = unknown_alloc(&mut c, &job, 0, 10 * MINUTE);
+    let old = replay_as(&mut c, v(1, 7, 1), JOB);
+    assert_eq!(group(&old, "web").buckets[Bucket::Lost].len(), 1);
+    let r = replay_as(&mut c, v(1, 7, 2), JOB);
+    let web = group(&r, "web");
+    assert!(web.buckets[Bucket::Lost].is_empty());
+    assert_eq!(web.buckets[Bucket::Expiring][0].id, id);
+    for report in [&old, &r] {
+        assert_eq!(report.plan.stop.len(), 1);
+        assert_eq!(report.plan.stop[0].description, desc::LOST);
+        assert_eq!(report.plan.place.len(), 1);
+    }
+
+    let mut kept = (*job).clone();
+    kept.task_groups[0].prevent_reschedule_on_lost = true;
+    let kept = Arc::new(kept);
+    c.job((*kept).clone());
+    c.alloc_mut(&id).job = Some(kept);
+    let r = replay_as(&mut c, v(1, 7, 2), JOB);
+    let web = group(&r, "web");
+    assert_eq!(web.buckets[Bucket::Expiring].len(), 1);
+    assert!(r.plan.stop.is_empty() && r.plan.place.is_empty());
+    assert_eq!(
+        web.desired_changes.reconciler,
+        DesiredChanges { ignore: 1, ..dc() }
+    );
+}
+
+/// Stopping a job stops its expiring allocations that are still unknown
+/// (v1.7.2 scheduler/reconcile.go:394).
+#[test]
+fn a_stopped_job_stops_its_expiring_unknown_allocs() {
+    let mut c = Cluster::new();
+    let mut job = resumable(1, Some(5 * MINUTE));
+    job.stop = true;
+    let job = c.job(job);
+    let id = unknown_alloc(&mut c, &job, 0, 10 * MINUTE);
+    let r = replay_as(&mut c, v(1, 7, 2), JOB);
+    assert_eq!(group(&r, "web").buckets[Bucket::Expiring].len(), 1);
+    assert_eq!(r.plan.stop.len(), 1);
+    assert_eq!(r.plan.stop[0].alloc_id, id);
+    assert_eq!(r.plan.stop[0].description, desc::NOT_NEEDED);
+    assert_eq!(r.plan.stop[0].client_status, None);
+}
+
+/// TestReconciler_LostNode_PreventRescheduleOnLost, scheduler/reconcile_test.go
+/// at v1.7.2, run under 1.7.2: five allocations of a group of five, the
+/// first on a down node, the second on a disconnected one, the last failed.
+/// The cases without `max_client_disconnect` rest on the group not
+/// supporting disconnects (A-2); they run here with disconnect support off
+/// for the servers, which is the same for a single group. The two cases with
+/// neither flag nor `max_client_disconnect` need A-2's "lost on a
+/// disconnected node" and are left to it.
+#[test]
+fn test_reconciler_lost_node_prevent_reschedule_on_lost_v1_7_2() {
+    struct Case {
+        name: &'static str,
+        prevent: bool,
+        mcd: Option<plan_inspect::time::Duration>,
+        attempts: i64,
+        place: usize,
+        stop: usize,
+        ignore: u64,
+        disconnect: usize,
+    }
+    let cases = [
+        Case {
+            name: "PreventRescheduleOnLost on, MaxClientDisconnect off, Reschedule off",
+            prevent: true,
+            mcd: None,
+            attempts: 0,
+            place: 0,
+            stop: 0,
+            ignore: 5,
+            disconnect: 2,
+        },
+        Case {
+            name: "PreventRescheduleOnLost off, MaxClientDisconnect on, Reschedule off",
+            prevent: false,
+            mcd: Some(10 * SECOND),
+            attempts: 0,
+            place: 2,
+            stop: 1,
+            ignore: 4,
+            disconnect: 1,
+        },
+        Case {
+            name: "PreventRescheduleOnLost on, MaxClientDisconnect on, Reschedule off",
+            prevent: true,
+            mcd: Some(10 * SECOND),
+            attempts: 0,
+            place: 1,
+            stop: 0,
+            ignore: 5,
+            disconnect: 2,
+        },
+        Case {
+            name: "PreventRescheduleOnLost on, MaxClientDisconnect off, Reschedule on",
+            prevent: true,
+            mcd: None,
+            attempts: 1,
+            place: 1,
+            stop: 1,
+            ignore: 4,
+            disconnect: 2,
+        },
+        Case {
+            name: "PreventRescheduleOnLost off, MaxClientDisconnect on, Reschedule on",
+            prevent: false,
+            mcd: Some(10 * SECOND),
+            attempts: 1,
+            place: 3,
+            stop: 1,
+            ignore: 3,
+            disconnect: 1,
+        },
+    ];
+    for case in cases {
+        let mut c = Cluster::new();
+        let mut job = mock_job();
+        let tg = &mut job.task_groups[0];
+        tg.count = 5;
+        tg.prevent_reschedule_on_lost = case.prevent;
+        tg.max_client_disconnect = case.mcd;
+        tg.reschedule_policy = Some(ReschedulePolicy {
+            attempts: case.attempts,
+            ..ReschedulePolicy::default()
+        });
+        let job = c.job(job);
+        let ids: Vec<String> = (0..5).map(|i| c.alloc(&job, i)).collect();
+        c.alloc_mut(&ids[4]).client_status = status::FAILED.into();
+        c.set_node_status(&ids[0], node_status::DOWN);
+        c.set_node_status(&ids[1], node_status::DISCONNECTED);
+        c.snapshot.supports_disconnected_clients = Some(case.mcd.is_some());
+        let r = replay_as(&mut c, v(1, 7, 2), JOB);
+        let p = &r.plan;
+        assert_eq!(
+            (p.place.len(), p.stop.len(), p.disconnect_updates.len()),
+            (case.place, case.stop, case.disconnect),
+            "{}",
+            case.name
+        );
+        let want = DesiredChanges {
+            place: case.place as u64,
+            stop: case.stop as u64,
+            ignore: case.ignore,
+            ..dc()
+        };
+        assert_eq!(
+            group(&r, "web").desired_changes.reconciler,
+            want,
+            "{}",
+            case.name
+        );
+    }
+}

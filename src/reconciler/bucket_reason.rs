@@ -23,6 +23,9 @@ impl TaintRule {
         match self {
             TaintRule::HealthyNode | TaintRule::TaintedNodeKept => ReasonKind::Node,
             TaintRule::DisconnectExpired
+            | TaintRule::DisconnectExpiring
+            | TaintRule::HealthyNodeReconnectedExpiring
+            | TaintRule::ReadyNodeReconnectedExpiring
             | TaintRule::ClientUnknown
             | TaintRule::ClientUnknownCounted
             | TaintRule::HealthyNodeReconnectedAfterExpiry
@@ -139,14 +142,26 @@ impl<'s> BucketReason<'s> {
                 )
             }
             TaintRule::MigrateTransition => format!("migrate transition set; {}", node()),
-            TaintRule::DisconnectExpired => format!("{}: expired", unknown()),
+            TaintRule::DisconnectExpired | TaintRule::DisconnectExpiring => {
+                format!("{}: expired", unknown())
+            }
             TaintRule::HealthyNodeReconnectedAfterExpiry
-            | TaintRule::ReadyNodeReconnectedAfterExpiry => {
+            | TaintRule::ReadyNodeReconnectedAfterExpiry
+            | TaintRule::HealthyNodeReconnectedExpiring
+            | TaintRule::ReadyNodeReconnectedExpiring => {
                 format!("{}, after {}", reconnect(), unknown())
             }
             TaintRule::DisconnectedNodePending
             | TaintRule::NodeGarbageCollected
             | TaintRule::NodeDown => format!("{}; client {}", node(), self.client_status),
+            TaintRule::DisconnectedNodeKept
+            | TaintRule::DisconnectedNodeRunningKept
+            | TaintRule::NodeDownUnknownKept
+            | TaintRule::NodeDownRunningKept => format!(
+                "{}; client {}; prevent_reschedule_on_lost",
+                node(),
+                self.client_status
+            ),
             TaintRule::DisconnectedNodeRunning => format!("{}; client running", node()),
             TaintRule::HealthyNodeReconnected | TaintRule::ReadyNodeReconnected => {
                 format!("{}; {}", node(), reconnect())

@@ -11,6 +11,7 @@ mod bucket;
 mod bucket_reason;
 mod canary;
 mod deployment;
+mod disconnecting;
 mod followup;
 mod name_index;
 mod placement;
@@ -233,14 +234,19 @@ impl<'a, 'f> Reconciler<'a, 'f> {
         }
     }
 
-    /// `filterAndStopAll`: stops all but the ignored (unknown) allocations,
-    /// yet counts them all as stopped, as Nomad does.
+    /// `filterAndStopAll`: stops all but the ignored (unknown) allocations
+    /// and those expiring that are no longer unknown, yet counts them all as
+    /// stopped, as Nomad does.
     fn filter_and_stop_all(&mut self, group: &str, set: &AllocSet<'a>) -> u64 {
         let sets = self.group_buckets(group, set);
         for (bucket, set) in sets.iter() {
             match bucket {
                 Bucket::Ignore => {}
                 Bucket::Lost => self.mark_stop(set, Some("lost"), desc::LOST),
+                Bucket::Expiring => {
+                    let unknown = set.filter(|a| a.client_status == crate::model::status::UNKNOWN);
+                    self.mark_stop(&unknown, None, desc::NOT_NEEDED);
+                }
                 _ => self.mark_stop(set, None, desc::NOT_NEEDED),
             }
         }
@@ -321,7 +327,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
         // `computeStop` takes allocations out of these two.
         let mut migrate = sets[Bucket::Migrate].clone();
         let mut reconnecting = sets[Bucket::Reconnecting].clone();
-        let (lost, disconnecting) = (&sets[Bucket::Lost], &sets[Bucket::Disconnecting]);
+        let disconnecting = &sets[Bucket::Disconnecting];
 
         let rctx = RescheduleContext {
             rules: self.input.rules,
@@ -331,27 +337,21 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             deployment: self.deployment.as_ref(),
         };
         let RescheduleSets {
-            mut untainted,
+            untainted,
             now: reschedule_now,
             later: mut reschedule_later,
         } = sets[Bucket::Untainted].filter_by_rescheduleable(rctx, false);
-        let disconnecting_sets = disconnecting.filter_by_rescheduleable(rctx, true);
-        let reschedule_now = reschedule_now.union(&[&disconnecting_sets.now]);
+        let (untainted, lost) =
+            self.merge_expiring(tg, &sets[Bucket::Expiring], untainted, &sets[Bucket::Lost]);
+        let lost = &lost;
 
         let lost_later = lost.delay_by_stop_after_client_disconnect(self.input.now);
-        let lost_later_evals = if self.input.rules.reschedules_disconnecting_by_policy() {
-            // Nomad creates the timeout evals first from then on.
-            untainted = untainted.union(&[&disconnecting_sets.untainted]);
-            reschedule_later.extend(disconnecting_sets.later);
-            let timeout_later_evals = self.create_timeout_later_evals(disconnecting, group);
-            let mut evals = self.create_lost_later_evals(lost_later.clone(), group);
-            evals.extend(timeout_later_evals);
-            evals
-        } else {
-            let mut evals = self.create_lost_later_evals(lost_later.clone(), group);
-            evals.extend(self.create_timeout_later_evals(disconnecting, group));
-            evals
-        };
+        let by_policy = disconnecting.filter_by_rescheduleable(rctx, true);
+        let disconnected = self.compute_disconnecting(tg, disconnecting, by_policy, &lost_later);
+        let untainted = untainted.union(&[&disconnected.untainted]);
+        let reschedule_now = reschedule_now.union(&[&disconnected.now]);
+        reschedule_later.extend(disconnected.later);
+        let lost_later_evals = disconnected.followup_evals;
 
         self.create_reschedule_later_evals(reschedule_later.clone(), group);
 

@@ -5,7 +5,7 @@
 //! method of [`Rules`], read where the reconciler applies it, so that a
 //! version profile changes what a method answers, never the code calling it.
 
-use crate::model::Allocation;
+use crate::model::{Allocation, TaskGroup};
 use crate::version::{Release, Switch};
 
 /// The rules of one replay: chosen once, before any job is reconciled, and
@@ -82,6 +82,24 @@ impl Rules {
     /// scheduler/reconcile_util.go:298).
     pub fn ignores_only_server_terminal(&self) -> bool {
         Switch::D2.in_release(self.release)
+    }
+
+    /// D-3 (1.7.2, 1.8.0): `filterByTainted` returns a seventh set,
+    /// `expiring`, for unknown allocations past their disconnect expiry,
+    /// which were lost before; the group then treats them as lost, or keeps
+    /// them untainted if it prevents rescheduling on lost (v1.7.2
+    /// scheduler/reconcile_util.go:316, :338; reconcile.go:487).
+    pub fn has_expiring_bucket(&self) -> bool {
+        Switch::D3.in_release(self.release)
+    }
+
+    /// D-3 (1.7.2, 1.8.0): whether `group` keeps allocations of a down or
+    /// disconnected node as unknown instead of replacing them
+    /// (`prevent_reschedule_on_lost`, v1.7.2 nomad/structs/structs.go:6654,
+    /// :11040). `filterByTainted` asks about the allocation's own job
+    /// version, `computeGroup` about the current one.
+    pub fn prevents_reschedule_on_lost(&self, group: Option<&TaskGroup>) -> bool {
+        Switch::D3.in_release(self.release) && group.is_some_and(|tg| tg.prevent_reschedule_on_lost)
     }
 }
 

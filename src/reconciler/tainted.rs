@@ -1,4 +1,4 @@
-//! Tainted nodes and `filterByTainted`: the six buckets.
+//! Tainted nodes and `filterByTainted`: the buckets.
 
 use std::collections::HashMap;
 
@@ -73,38 +73,52 @@ pub enum TaintRule {
     Terminal,
     MigrateTransition,
     DisconnectExpired,
+    DisconnectExpiring,
     ClientUnknown,
     ClientUnknownCounted,
     HealthyNodeReconnectedAfterExpiry,
+    HealthyNodeReconnectedExpiring,
     HealthyNodeReconnected,
     HealthyNode,
+    DisconnectedNodeRunningKept,
+    DisconnectedNodeKept,
     DisconnectedNodeRunning,
     DisconnectedNodePending,
     ReadyNodeReconnectedAfterExpiry,
+    ReadyNodeReconnectedExpiring,
     ReadyNodeReconnected,
     NodeGarbageCollected,
+    NodeDownUnknownKept,
+    NodeDownRunningKept,
     NodeDown,
     TaintedNodeKept,
 }
 
 impl TaintRule {
     /// Every rule of any release, in the order `classify` tries them.
-    pub const ALL: [TaintRule; 17] = [
+    pub const ALL: [TaintRule; 24] = [
         TaintRule::TerminalIgnored,
         TaintRule::ServerTerminalIgnored,
         TaintRule::Terminal,
         TaintRule::MigrateTransition,
         TaintRule::DisconnectExpired,
+        TaintRule::DisconnectExpiring,
         TaintRule::ClientUnknown,
         TaintRule::ClientUnknownCounted,
         TaintRule::HealthyNodeReconnectedAfterExpiry,
+        TaintRule::HealthyNodeReconnectedExpiring,
         TaintRule::HealthyNodeReconnected,
         TaintRule::HealthyNode,
+        TaintRule::DisconnectedNodeRunningKept,
+        TaintRule::DisconnectedNodeKept,
         TaintRule::DisconnectedNodeRunning,
         TaintRule::DisconnectedNodePending,
         TaintRule::ReadyNodeReconnectedAfterExpiry,
+        TaintRule::ReadyNodeReconnectedExpiring,
         TaintRule::ReadyNodeReconnected,
         TaintRule::NodeGarbageCollected,
+        TaintRule::NodeDownUnknownKept,
+        TaintRule::NodeDownRunningKept,
         TaintRule::NodeDown,
         TaintRule::TaintedNodeKept,
     ];
@@ -125,6 +139,16 @@ impl TaintRule {
             }
             TaintRule::ServerTerminalIgnored => rules.ignores_only_server_terminal(),
             TaintRule::ClientUnknownCounted => rules.counts_unknown_allocs(),
+            TaintRule::DisconnectExpired
+            | TaintRule::HealthyNodeReconnectedAfterExpiry
+            | TaintRule::ReadyNodeReconnectedAfterExpiry => !rules.has_expiring_bucket(),
+            TaintRule::DisconnectExpiring
+            | TaintRule::HealthyNodeReconnectedExpiring
+            | TaintRule::ReadyNodeReconnectedExpiring
+            | TaintRule::DisconnectedNodeRunningKept
+            | TaintRule::DisconnectedNodeKept
+            | TaintRule::NodeDownUnknownKept
+            | TaintRule::NodeDownRunningKept => rules.has_expiring_bucket(),
             _ => true,
         }
     }
@@ -143,7 +167,12 @@ impl TaintRule {
             TaintRule::Terminal
             | TaintRule::ClientUnknownCounted
             | TaintRule::HealthyNode
+            | TaintRule::DisconnectedNodeKept
+            | TaintRule::NodeDownUnknownKept
             | TaintRule::TaintedNodeKept => Bucket::Untainted,
+            TaintRule::DisconnectExpiring
+            | TaintRule::HealthyNodeReconnectedExpiring
+            | TaintRule::ReadyNodeReconnectedExpiring => Bucket::Expiring,
             TaintRule::TerminalIgnored | TaintRule::ServerTerminalIgnored => Bucket::Ignore,
             TaintRule::MigrateTransition => Bucket::Migrate,
             TaintRule::DisconnectExpired
@@ -156,7 +185,9 @@ impl TaintRule {
             TaintRule::HealthyNodeReconnected | TaintRule::ReadyNodeReconnected => {
                 Bucket::Reconnecting
             }
-            TaintRule::DisconnectedNodeRunning => Bucket::Disconnecting,
+            TaintRule::DisconnectedNodeRunning
+            | TaintRule::DisconnectedNodeRunningKept
+            | TaintRule::NodeDownRunningKept => Bucket::Disconnecting,
         }
     }
 
@@ -175,12 +206,18 @@ impl TaintRule {
             TaintRule::DisconnectExpired => {
                 "unknown past its max_client_disconnect expiry means lost"
             }
+            TaintRule::DisconnectExpiring => {
+                "unknown past its max_client_disconnect expiry means expiring"
+            }
             TaintRule::ClientUnknown => "an unknown allocation not yet expired is ignored",
             TaintRule::ClientUnknownCounted => {
                 "an unknown allocation not yet expired, still desired to run, is untainted"
             }
             TaintRule::HealthyNodeReconnectedAfterExpiry => {
                 "on an untainted node, reconnected after its expiry means lost"
+            }
+            TaintRule::HealthyNodeReconnectedExpiring => {
+                "on an untainted node, reconnected after its expiry means expiring"
             }
             TaintRule::HealthyNodeReconnected => {
                 "on an untainted node, reconnected in time means reconnecting"
@@ -190,13 +227,30 @@ impl TaintRule {
                 "running on a disconnected node means disconnecting"
             }
             TaintRule::DisconnectedNodePending => "pending on a disconnected node means lost",
+            TaintRule::DisconnectedNodeRunningKept => {
+                "without disconnect support but with prevent_reschedule_on_lost, running on a \
+                 disconnected node means disconnecting"
+            }
+            TaintRule::DisconnectedNodeKept => {
+                "without disconnect support but with prevent_reschedule_on_lost, not running on \
+                 a disconnected node means untainted"
+            }
             TaintRule::ReadyNodeReconnectedAfterExpiry => {
                 "on a tainted ready node, reconnected after its expiry means lost"
+            }
+            TaintRule::ReadyNodeReconnectedExpiring => {
+                "on a tainted ready node, reconnected after its expiry means expiring"
             }
             TaintRule::ReadyNodeReconnected => {
                 "on a tainted ready node, reconnected in time means reconnecting"
             }
             TaintRule::NodeGarbageCollected => "on a garbage-collected node, lost",
+            TaintRule::NodeDownUnknownKept => {
+                "with prevent_reschedule_on_lost, unknown on a down node means untainted"
+            }
+            TaintRule::NodeDownRunningKept => {
+                "with prevent_reschedule_on_lost, running on a down node means disconnecting"
+            }
             TaintRule::NodeDown => "on a down node, lost",
             TaintRule::TaintedNodeKept => {
                 "on a tainted node that is not down (draining, disconnected), untainted"
@@ -238,8 +292,13 @@ pub fn classify_rule_with<'n>(
     if alloc.desired_transition.should_migrate() {
         return TaintRule::MigrateTransition;
     }
+    let expiring = ctx.rules.has_expiring_bucket();
     if disco && alloc.expired(ctx.now) {
-        return TaintRule::DisconnectExpired;
+        return if expiring {
+            TaintRule::DisconnectExpiring
+        } else {
+            TaintRule::DisconnectExpired
+        };
     }
     if disco && alloc.client_status == status::UNKNOWN {
         if ctx.rules.counts_unknown_allocs() && alloc.desired_status == status::RUN {
@@ -249,6 +308,7 @@ pub fn classify_rule_with<'n>(
     }
     let Some(tainted) = tainted() else {
         return match alloc.reconnected() {
+            Reconnection::AfterExpiry if expiring => TaintRule::HealthyNodeReconnectedExpiring,
             Reconnection::AfterExpiry => TaintRule::HealthyNodeReconnectedAfterExpiry,
             Reconnection::InTime => TaintRule::HealthyNodeReconnected,
             Reconnection::None => TaintRule::HealthyNode,
@@ -257,6 +317,17 @@ pub fn classify_rule_with<'n>(
     if let Some(node) = tainted {
         match node.status.as_str() {
             node_status::DISCONNECTED => {
+                if !disco
+                    && ctx
+                        .rules
+                        .prevents_reschedule_on_lost(alloc.own_task_group())
+                {
+                    return if alloc.client_status == status::RUNNING {
+                        TaintRule::DisconnectedNodeRunningKept
+                    } else {
+                        TaintRule::DisconnectedNodeKept
+                    };
+                }
                 if disco && alloc.client_status == status::RUNNING {
                     return TaintRule::DisconnectedNodeRunning;
                 }
@@ -265,6 +336,9 @@ pub fn classify_rule_with<'n>(
                 }
             }
             node_status::READY => match alloc.reconnected() {
+                Reconnection::AfterExpiry if expiring => {
+                    return TaintRule::ReadyNodeReconnectedExpiring;
+                }
                 Reconnection::AfterExpiry => return TaintRule::ReadyNodeReconnectedAfterExpiry,
                 Reconnection::InTime => return TaintRule::ReadyNodeReconnected,
                 Reconnection::None => {}
@@ -274,7 +348,23 @@ pub fn classify_rule_with<'n>(
     }
     match tainted {
         None => TaintRule::NodeGarbageCollected,
-        Some(node) if node.terminal_status() => TaintRule::NodeDown,
+        Some(node) if node.terminal_status() => match alloc.client_status.as_str() {
+            status::UNKNOWN
+                if ctx
+                    .rules
+                    .prevents_reschedule_on_lost(alloc.own_task_group()) =>
+            {
+                TaintRule::NodeDownUnknownKept
+            }
+            status::RUNNING
+                if ctx
+                    .rules
+                    .prevents_reschedule_on_lost(alloc.own_task_group()) =>
+            {
+                TaintRule::NodeDownRunningKept
+            }
+            _ => TaintRule::NodeDown,
+        },
         Some(_) => TaintRule::TaintedNodeKept,
     }
 }

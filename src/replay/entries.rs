@@ -32,7 +32,10 @@ impl<'r> EntryMaker<'r> {
     }
 
     pub fn buckets(&mut self, sets: &TaintedSets<'r>) -> Buckets {
-        sets.map(|set| self.entries(set))
+        Buckets {
+            sets: sets.map(|set| self.entries(set)),
+            expiring: self.taint.rules.has_expiring_bucket(),
+        }
     }
 
     fn entries(&mut self, set: &AllocSet<'r>) -> Vec<BucketEntry> {

@@ -157,7 +157,7 @@ impl Switch {
     /// Whether plan-inspect replays this change yet; until it does, every
     /// profile follows the seed's rule there and says so in a warning.
     pub fn implemented(self) -> bool {
-        matches!(self, Switch::D1 | Switch::D2)
+        matches!(self, Switch::D1 | Switch::D2 | Switch::D3)
     }
 }
 
