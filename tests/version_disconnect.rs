@@ -652,3 +652,127 @@ fn test_reconciler_lost_node_prevent_reschedule_on_lost_v1_7_2() {
         );
     }
 }
+
+/// A group with `max_client_disconnect = 1h`, a reschedule delay of 30s and
+/// the `disconnect` block `block`, its allocation on a disconnected node.
+fn disconnecting_with_block(c: &mut Cluster, block: DisconnectStrategy) -> String {
+    let id = disconnecting_with_policy(c, 3);
+    let mut job = (*c.snapshot.jobs[0]).clone();
+    job.task_groups[0].disconnect = Some(block);
+    let job = c.job(job);
+    c.alloc_mut(&id).job = Some(job);
+    id
+}
+
+/// The catalogue's D-4 example: with a `disconnect` block (`replace` true
+/// by the server's default) the disconnecting allocation is replaced in the
+/// disconnect eval itself from 1.8.0 (D-4b), where 1.7.7 waits for the
+/// reschedule delay (v1.8.0 nomad/structs/structs.go:11223,
+/// scheduler/reconcile_util.go:508).
+#[test]
+fn a_disconnect_block_replaces_at_once_from_d4b() {
+    let mut c = Cluster::new();
+    let id = disconnecting_with_block(
+        &mut c,
+        DisconnectStrategy {
+            lost_after: HOUR,
+            ..DisconnectStrategy::default()
+        },
+    );
+    let old = replay_as(&mut c, v(1, 7, 7), JOB);
+    assert!(old.plan.place.is_empty());
+    assert_eq!(group(&old, "web").reschedule_later.len(), 1);
+
+    let new = replay_as(&mut c, v(1, 8, 0), JOB);
+    let web = group(&new, "web");
+    assert_eq!(web.reschedule_now, [id.as_str()]);
+    assert!(web.reschedule_later.is_empty());
+    assert_eq!(new.plan.place.len(), 1);
+    assert_eq!(
+        new.plan.place[0].previous_alloc_id.as_deref(),
+        Some(id.as_str())
+    );
+    assert!(
+        new.plan.stop.is_empty(),
+        "a disconnecting allocation is not stopped"
+    );
+    assert_eq!(new.plan.disconnect_updates.len(), 1);
+    let timeout = &new.plan.followup_evals[0];
+    assert_eq!(timeout.triggered_by, trigger::MAX_DISCONNECT_TIMEOUT);
+    assert_eq!(new.plan.disconnect_updates[0].followup_eval_id, timeout.id);
+}
+
+/// `disconnect { replace = false }`: from 1.8.0 the allocation is kept
+/// unknown and counted, never replaced while its timeout runs.
+#[test]
+fn replace_false_keeps_the_disconnecting_alloc_from_d4() {
+    let mut c = Cluster::new();
+    disconnecting_with_block(
+        &mut c,
+        DisconnectStrategy {
+            lost_after: HOUR,
+            replace: Some(false),
+            ..DisconnectStrategy::default()
+        },
+    );
+    let r = replay_as(&mut c, v(1, 8, 0), JOB);
+    let web = group(&r, "web");
+    assert_eq!(web.buckets[Bucket::Disconnecting].len(), 1);
+    assert!(web.reschedule_now.is_empty() && web.reschedule_later.is_empty());
+    assert!(r.plan.place.is_empty() && r.plan.stop.is_empty());
+    assert_eq!(r.plan.disconnect_updates.len(), 1);
+    assert_eq!(r.plan.followup_evals.len(), 1);
+    assert_eq!(r.plan.followup_evals[0].wait_until, now().add(HOUR));
+}
+
+/// From 1.8.0 `lost_after` times the expiry when `max_client_disconnect` is
+/// not set (v1.8.0 nomad/structs/structs.go:7519, :11521): an allocation
+/// unknown for 10 minutes with `lost_after = 5m` is expiring, then lost.
+#[test]
+fn lost_after_times_the_expiry_from_d4() {
+    let mut c = Cluster::new();
+    let mut job = resumable(1, None);
+    job.task_groups[0].disconnect = Some(DisconnectStrategy {
+        lost_after: 5 * MINUTE,
+        ..DisconnectStrategy::default()
+    });
+    let job = c.job(job);
+    let id = unknown_alloc(&mut c, &job, 0, 10 * MINUTE);
+    let r = replay_as(&mut c, v(1, 8, 0), JOB);
+    assert_eq!(group(&r, "web").buckets[Bucket::Expiring][0].id, id);
+    assert_eq!(r.plan.stop[0].description, desc::LOST);
+    assert_eq!(r.plan.place.len(), 1);
+    let old = replay_as(&mut c, v(1, 7, 7), JOB);
+    assert!(group(&old, "web").buckets[Bucket::Expiring].is_empty());
+}
+
+/// From 1.8.0 `stop_on_client_after` delays the replacement of a lost
+/// allocation like `stop_after_client_disconnect` (v1.8.0
+/// nomad/structs/structs.go:7534): no placement, a follow-up eval instead.
+#[test]
+fn stop_on_client_after_delays_lost_replacements_from_d4() {
+    let mut c = Cluster::new();
+    let mut job = mock_job();
+    job.task_groups[0].count = 1;
+    job.task_groups[0].disconnect = Some(DisconnectStrategy {
+        stop_on_client_after: Some(MINUTE),
+        ..DisconnectStrategy::default()
+    });
+    let job = c.job(job);
+    let id = c.alloc(&job, 0);
+    c.set_node_status(&id, node_status::DOWN);
+    let old = replay_as(&mut c, v(1, 7, 7), JOB);
+    assert_eq!(old.plan.place.len(), 1);
+    assert!(old.plan.followup_evals.is_empty());
+    let new = replay_as(&mut c, v(1, 8, 0), JOB);
+    assert!(new.plan.place.is_empty());
+    assert_eq!(new.plan.followup_evals.len(), 1);
+    assert_eq!(
+        new.plan.followup_evals[0].triggered_by,
+        trigger::RETRY_FAILED_ALLOC
+    );
+    assert_eq!(
+        new.plan.stop[0].followup_eval_id.as_deref(),
+        Some(new.plan.followup_evals[0].id.as_str())
+    );
+}

@@ -26,9 +26,10 @@ pub use connect::{
 pub use deployment::{Deployment, DeploymentState, deployment_status};
 pub use evaluation::Evaluation;
 pub use job::{
-    Affinity, Constraint, Consul, ConsulConnect, DEFAULT_KILL_TIMEOUT, DisconnectStrategy, Job,
-    Multiregion, NetworkResource, Port, RequestedDevice, ReschedulePolicy, Resources, Service,
-    SidecarService, Task, TaskGroup, UpdateStrategy, VolumeRequest, reconcile_option,
+    Affinity, Constraint, Consul, ConsulConnect, DEFAULT_KILL_TIMEOUT, DisconnectFields,
+    DisconnectStrategy, Job, Multiregion, NetworkResource, Port, RequestedDevice, ReschedulePolicy,
+    Resources, Service, SidecarService, Task, TaskGroup, UpdateStrategy, VolumeRequest,
+    reconcile_option,
 };
 pub use node::{
     DriverInfo, HostVolume, Node, NodeDevice, NodeDeviceInstance, NodeNetwork, NodeNetworkAddress,

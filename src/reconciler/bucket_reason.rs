@@ -2,7 +2,7 @@
 //! the one sentence every output makes from them.
 
 use super::TaintRule;
-use crate::model::{Allocation, Node};
+use crate::model::{Allocation, DisconnectFields, Node};
 use crate::time::Time;
 
 /// What a rule's reason depends on, so that callers describing many
@@ -50,10 +50,10 @@ pub struct ReasonTimes {
 }
 
 impl ReasonTimes {
-    pub fn of(alloc: &Allocation) -> ReasonTimes {
+    pub fn of(alloc: &Allocation, fields: DisconnectFields) -> ReasonTimes {
         ReasonTimes {
             unknown_since: alloc.last_unknown(),
-            disconnect_expiry: alloc.disconnect_expiry(),
+            disconnect_expiry: alloc.disconnect_expiry(fields),
             reconnected_at: alloc.last_reconnect(),
         }
     }
@@ -97,15 +97,21 @@ pub struct BucketReason<'s> {
 }
 
 impl<'s> BucketReason<'s> {
-    /// The facts of `rule` for `alloc` on `node` (`None`: garbage-collected).
-    pub fn of(alloc: &'s Allocation, rule: TaintRule, node: Option<&'s Node>) -> BucketReason<'s> {
+    /// The facts of `rule` for `alloc` on `node` (`None`: garbage-collected),
+    /// its times read as `fields` says.
+    pub fn of(
+        alloc: &'s Allocation,
+        rule: TaintRule,
+        node: Option<&'s Node>,
+        fields: DisconnectFields,
+    ) -> BucketReason<'s> {
         BucketReason {
             rule,
             node: ReasonNode::of(node),
             client_status: &alloc.client_status,
             desired_status: &alloc.desired_status,
             times: match rule.reason_kind() {
-                ReasonKind::Times => ReasonTimes::of(alloc),
+                ReasonKind::Times => ReasonTimes::of(alloc, fields),
                 _ => ReasonTimes::default(),
             },
         }

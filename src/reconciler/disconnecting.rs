@@ -43,7 +43,8 @@ impl<'a> Reconciler<'a, '_> {
         }
         let mut timeouts = HashMap::new();
         if !disconnecting.is_empty() {
-            if !rules.has_expiring_bucket() || tg.max_client_disconnect.is_some() {
+            let fields = rules.disconnect_fields();
+            if !rules.has_expiring_bucket() || tg.disconnect_supported(fields) {
                 let sets = rescheduleable;
                 (out.untainted, out.now, out.later) = (sets.untainted, sets.now, sets.later);
                 timeouts = self.create_timeout_later_evals(disconnecting, group);

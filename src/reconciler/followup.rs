@@ -91,7 +91,8 @@ impl<'a> Reconciler<'a, '_> {
         if disconnecting.is_empty() {
             return HashMap::new();
         }
-        let delays = disconnecting.delay_by_max_client_disconnect(self.input.now);
+        let fields = self.input.rules.disconnect_fields();
+        let delays = disconnecting.delay_by_max_client_disconnect(self.input.now, fields);
         if delays.len() != disconnecting.len() {
             return HashMap::new();
         }

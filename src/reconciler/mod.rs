@@ -345,7 +345,8 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             self.merge_expiring(tg, &sets[Bucket::Expiring], untainted, &sets[Bucket::Lost]);
         let lost = &lost;
 
-        let lost_later = lost.delay_by_stop_after_client_disconnect(self.input.now);
+        let fields = self.input.rules.disconnect_fields();
+        let lost_later = lost.delay_by_stop_after_client_disconnect(self.input.now, fields);
         let by_policy = disconnecting.filter_by_rescheduleable(rctx, true);
         let disconnected = self.compute_disconnecting(tg, disconnecting, by_policy, &lost_later);
         let untainted = untainted.union(&[&disconnected.untainted]);

@@ -2,7 +2,7 @@
 //! `filterByRescheduleable`, `shouldFilter`, `updateByReschedulable`.
 
 use super::{AllocSet, Rules};
-use crate::model::{Allocation, Deployment, status};
+use crate::model::{Allocation, Deployment, DisconnectFields, status};
 use crate::time::{SECOND, Time};
 
 /// Nomad reschedules an allocation whose time is within this window of now,
@@ -118,8 +118,15 @@ pub fn update_by_reschedulable(
     }
     let forced = alloc.desired_transition.should_force_reschedule();
     let by_policy = ctx.rules.reschedules_disconnecting_by_policy();
+    let at_once = || {
+        ctx.rules
+            .replaces_disconnecting_at_once(alloc.own_task_group())
+    };
     let (at, eligible) = if disconnecting {
-        alloc.next_reschedule_time_by_fail_time(ctx.now)
+        match at_once() {
+            Some(replace) => (ctx.now, replace),
+            None => alloc.next_reschedule_time_by_fail_time(ctx.now),
+        }
     } else if by_policy
         && alloc.client_status == status::UNKNOWN
         && alloc.followup_eval_id == ctx.eval_id
@@ -140,12 +147,16 @@ impl<'a> AllocSet<'a> {
     /// `delayByStopAfterClientDisconnect`: lost allocations whose group waits
     /// `stop_after_client_disconnect` before replacing them. Nomad reads the
     /// wall clock here; plan-inspect uses the evaluation time.
-    pub fn delay_by_stop_after_client_disconnect(&self, now: Time) -> Vec<DelayedReschedule<'a>> {
+    pub fn delay_by_stop_after_client_disconnect(
+        &self,
+        now: Time,
+        fields: DisconnectFields,
+    ) -> Vec<DelayedReschedule<'a>> {
         self.iter()
-            .filter(|a| a.should_client_stop())
+            .filter(|a| a.should_client_stop(fields))
             .map(|alloc| DelayedReschedule {
                 alloc,
-                at: alloc.wait_client_stop(now),
+                at: alloc.wait_client_stop(now, fields),
             })
             .filter(|d| d.at > now)
             .collect()
@@ -153,11 +164,15 @@ impl<'a> AllocSet<'a> {
 
     /// `delayByMaxClientDisconnect`: when each disconnecting allocation
     /// becomes lost; those without a future timeout are left out.
-    pub fn delay_by_max_client_disconnect(&self, now: Time) -> Vec<DelayedReschedule<'a>> {
+    pub fn delay_by_max_client_disconnect(
+        &self,
+        now: Time,
+        fields: DisconnectFields,
+    ) -> Vec<DelayedReschedule<'a>> {
         self.iter()
             .map(|alloc| DelayedReschedule {
                 alloc,
-                at: alloc.disconnect_timeout(now),
+                at: alloc.disconnect_timeout(now, fields),
             })
             .filter(|d| d.at > now)
             .collect()

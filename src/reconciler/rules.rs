@@ -5,7 +5,7 @@
 //! method of [`Rules`], read where the reconciler applies it, so that a
 //! version profile changes what a method answers, never the code calling it.
 
-use crate::model::{Allocation, TaskGroup};
+use crate::model::{Allocation, DisconnectFields, TaskGroup};
 use crate::version::{Release, Switch};
 
 /// The rules of one replay: chosen once, before any job is reconciled, and
@@ -91,6 +91,44 @@ impl Rules {
     /// scheduler/reconcile_util.go:316, :338; reconcile.go:487).
     pub fn has_expiring_bucket(&self) -> bool {
         Switch::D3.in_release(self.release)
+    }
+
+    /// Which disconnect settings of a group the release reads. D-4 (1.8.0;
+    /// v1.8.0 nomad/structs/structs.go:7519 `GetDisconnectLostTimeout`,
+    /// :7534, :7504, :11521 `Expired`): `max_client_disconnect` and
+    /// `stop_after_client_disconnect` if set, else the `disconnect` block's
+    /// `lost_after` and `stop_on_client_after`; before, the legacy fields
+    /// alone.
+    pub fn disconnect_fields(&self) -> DisconnectFields {
+        if Switch::D4.in_release(self.release) {
+            DisconnectFields::LegacyFirst
+        } else {
+            DisconnectFields::Legacy
+        }
+    }
+
+    /// Whether `filterByTainted` keeps allocations of `group` on a down or
+    /// disconnected node as unknown (`PreventRescheduleOnDisconnect`): the
+    /// legacy `prevent_reschedule_on_lost` (D-3), or from D-4 (1.8.0; v1.8.0
+    /// nomad/structs/structs.go:11315) also `disconnect { replace = false }`.
+    pub fn prevents_replacement(&self, group: Option<&TaskGroup>) -> bool {
+        if !Switch::D4.in_release(self.release) {
+            return self.prevents_reschedule_on_lost(group);
+        }
+        group.is_some_and(|tg| !tg.replaces(self.disconnect_fields()))
+    }
+
+    /// D-4b (1.8.0 to 1.11.1): a disconnecting allocation of a group with a
+    /// `disconnect` block is replaced at once if `replace` is true (the
+    /// server default) and never if it is false, whatever its reschedule
+    /// policy (v1.8.0 nomad/structs/structs.go:11223
+    /// `RescheduleTimeOnDisconnect`); `None` when the policy decides.
+    pub fn replaces_disconnecting_at_once(&self, group: Option<&TaskGroup>) -> Option<bool> {
+        if !Switch::D4b.in_release(self.release) {
+            return None;
+        }
+        let block = group?.canonical_disconnect(true)?;
+        block.replace
     }
 
     /// D-3 (1.7.2, 1.8.0): whether `group` keeps allocations of a down or

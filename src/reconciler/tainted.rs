@@ -293,7 +293,8 @@ pub fn classify_rule_with<'n>(
         return TaintRule::MigrateTransition;
     }
     let expiring = ctx.rules.has_expiring_bucket();
-    if disco && alloc.expired(ctx.now) {
+    let fields = ctx.rules.disconnect_fields();
+    if disco && alloc.expired(ctx.now, fields) {
         return if expiring {
             TaintRule::DisconnectExpiring
         } else {
@@ -307,7 +308,7 @@ pub fn classify_rule_with<'n>(
         return TaintRule::ClientUnknown;
     }
     let Some(tainted) = tainted() else {
-        return match alloc.reconnected() {
+        return match alloc.reconnected(fields) {
             Reconnection::AfterExpiry if expiring => TaintRule::HealthyNodeReconnectedExpiring,
             Reconnection::AfterExpiry => TaintRule::HealthyNodeReconnectedAfterExpiry,
             Reconnection::InTime => TaintRule::HealthyNodeReconnected,
@@ -317,11 +318,7 @@ pub fn classify_rule_with<'n>(
     if let Some(node) = tainted {
         match node.status.as_str() {
             node_status::DISCONNECTED => {
-                if !disco
-                    && ctx
-                        .rules
-                        .prevents_reschedule_on_lost(alloc.own_task_group())
-                {
+                if !disco && ctx.rules.prevents_replacement(alloc.own_task_group()) {
                     return if alloc.client_status == status::RUNNING {
                         TaintRule::DisconnectedNodeRunningKept
                     } else {
@@ -335,7 +332,7 @@ pub fn classify_rule_with<'n>(
                     return TaintRule::DisconnectedNodePending;
                 }
             }
-            node_status::READY => match alloc.reconnected() {
+            node_status::READY => match alloc.reconnected(fields) {
                 Reconnection::AfterExpiry if expiring => {
                     return TaintRule::ReadyNodeReconnectedExpiring;
                 }
@@ -349,18 +346,10 @@ pub fn classify_rule_with<'n>(
     match tainted {
         None => TaintRule::NodeGarbageCollected,
         Some(node) if node.terminal_status() => match alloc.client_status.as_str() {
-            status::UNKNOWN
-                if ctx
-                    .rules
-                    .prevents_reschedule_on_lost(alloc.own_task_group()) =>
-            {
+            status::UNKNOWN if ctx.rules.prevents_replacement(alloc.own_task_group()) => {
                 TaintRule::NodeDownUnknownKept
             }
-            status::RUNNING
-                if ctx
-                    .rules
-                    .prevents_reschedule_on_lost(alloc.own_task_group()) =>
-            {
+            status::RUNNING if ctx.rules.prevents_replacement(alloc.own_task_group()) => {
                 TaintRule::NodeDownRunningKept
             }
             _ => TaintRule::NodeDown,
@@ -371,5 +360,6 @@ pub fn classify_rule_with<'n>(
 
 /// One line naming the facts that put `alloc` in its bucket, times exact.
 pub fn reason(alloc: &Allocation, ctx: TaintContext<'_, '_>, node: Option<&Node>) -> String {
-    BucketReason::of(alloc, classify_rule(alloc, ctx), node).exact()
+    let fields = ctx.rules.disconnect_fields();
+    BucketReason::of(alloc, classify_rule(alloc, ctx), node, fields).exact()
 }

@@ -50,7 +50,8 @@ impl<'r> EntryMaker<'r> {
             node.status.clone(),
             Arc::clone(&node.desc),
         );
-        let facts = BucketReason::of(a, rule, node.node);
+        let fields = self.taint.rules.disconnect_fields();
+        let facts = BucketReason::of(a, rule, node.node, fields);
         let kind = rule.reason_kind();
         let reason = match kind {
             ReasonKind::Node => node_desc,

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::profile::Profile;
 use super::switch::Switch;
-use crate::model::{Snapshot, TaskGroup};
+use crate::model::{Snapshot, TaskGroup, reconcile_option};
 use crate::time::format_duration;
 use crate::warning::Warning;
 
@@ -75,6 +75,7 @@ pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot) -> Vec<Warning> {
     let mut run = Input::new("max_run_duration", Switch::H2, None);
     let mut last = Input::new("the reschedule tracker's LastReschedule", Switch::E1, None);
     let mut no_migrate = Input::new("MigrateDisablePlacement", Switch::G0, None);
+    let mut strategies = BTreeSet::new();
     let mut seen = std::collections::HashSet::new();
     let embedded = snapshot.allocs.iter().filter_map(|a| a.job.as_ref());
     for job in snapshot.jobs.iter().chain(embedded) {
@@ -85,6 +86,13 @@ pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot) -> Vec<Warning> {
             let group = format!("{}/{} group {}", job.namespace, job.id, tg.name);
             if let Some(settings) = disconnect_settings(tg) {
                 disconnect.examples.insert(format!("{group} ({settings})"));
+            }
+            if let Some(d) = tg
+                .disconnect
+                .as_ref()
+                .filter(|d| !d.reconcile.is_empty() && d.reconcile != reconcile_option::BEST_SCORE)
+            {
+                strategies.insert(format!("{group} (reconcile = {})", d.reconcile));
             }
             if tg.prevent_reschedule_on_lost {
                 prevent.examples.insert(group.clone());
@@ -105,8 +113,27 @@ pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot) -> Vec<Warning> {
             no_migrate.examples.insert(format!("allocation {}", a.id));
         }
     }
+    let strategy = strategies
+        .iter()
+        .next()
+        .filter(|_| profile.follows(Switch::D4))
+        .map(|first| {
+            let more = match strategies.len() - 1 {
+                0 => String::new(),
+                n => format!(" and of {n} more groups"),
+            };
+            Warning::new(
+                "input_ignored",
+                format!(
+                    "the disconnect block's reconcile strategy of {first}{more} ignored: \
+                     plan-inspect replays the choice between a reconnected allocation and its \
+                     replacement as the seed does (best score), not by the strategy (D-4)"
+                ),
+            )
+        });
     [
         disconnect.warning(profile, "groups"),
+        strategy,
         prevent.warning(profile, "groups"),
         run.warning(profile, "groups"),
         last.warning(profile, "allocations"),

@@ -157,7 +157,10 @@ impl Switch {
     /// Whether plan-inspect replays this change yet; until it does, every
     /// profile follows the seed's rule there and says so in a warning.
     pub fn implemented(self) -> bool {
-        matches!(self, Switch::D1 | Switch::D2 | Switch::D3)
+        matches!(
+            self,
+            Switch::D1 | Switch::D2 | Switch::D3 | Switch::D4 | Switch::D4b
+        )
     }
 }
 
