@@ -582,7 +582,7 @@ impl<'a> JobContext<'a> {
             self.deployments.get(&(w.namespace, w.id)).copied()
         };
         let check = UpdateCheck::default();
-        let update_fn = |alloc: &Allocation, job: &Job, tg: &TaskGroup| {
+        let update_fn = |alloc: &'r Allocation, job: &'r Job, tg: &'r TaskGroup| {
             check.kind(alloc, job, tg, || {
                 self.nodes.get(alloc.node_id.as_str()).copied()
             })

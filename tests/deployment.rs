@@ -13,7 +13,7 @@
 use std::sync::Arc;
 
 use plan_inspect::model::*;
-use plan_inspect::reconciler::{DesiredChanges, desc};
+use plan_inspect::reconciler::{DesiredChanges, alloc_name, desc};
 use serde_json::json;
 
 use crate::common::*;
@@ -1146,4 +1146,37 @@ fn a_lost_replacement_after_a_successful_deployment_creates_none() {
     assert_eq!(places(&r), [(name(1), Some(ids[1].clone()), false, true)]);
     assert!(r.plan.deployment.is_none());
     assert!(r.plan.deployment_updates.is_empty());
+}
+
+/// A group that already runs the job version and updates nothing joins the
+/// deployment only if a group reconciled before it has in-place updates
+/// (`updatingSpec` reads every in-place update so far,
+/// scheduler/reconcile.go:859 at 8ac3e642e6). Groups go by name: "b" joins
+/// after "a"'s in-place update, but not before "c"'s.
+#[test]
+fn an_unchanged_group_joins_the_deployment_after_an_earlier_in_place_update() {
+    for (updated, joins) in [("a", true), ("c", false)] {
+        let mut c = Cluster::new();
+        let mut old = job_of(1, None);
+        old.task_groups[0].name = updated.into();
+        old.task_groups[0].update = Some(no_canary_update());
+        let mut b = old.task_groups[0].clone();
+        b.name = "b".into();
+        b.count = 2;
+        old.task_groups.push(b);
+        let old = Arc::new(old);
+        let mut current = inplace_update(&old);
+        current.version = 1;
+        let current = c.job(current);
+        c.alloc_in(&old, updated, 0);
+        c.alloc_in(&current, "b", 0);
+
+        let r = c.replay_job(JOB);
+        let d = r.plan.deployment.as_ref().expect("a created deployment");
+        let groups: Vec<&str> = d.groups.keys().map(String::as_str).collect();
+        let expected = if joins { vec!["a", "b"] } else { vec!["c"] };
+        assert_eq!(groups, expected, "in-place update in {updated}");
+        assert_eq!(r.plan.in_place_update.len(), 1);
+        assert_eq!(places(&r), [(alloc_name(JOB, "b", 1), None, false, false)]);
+    }
 }

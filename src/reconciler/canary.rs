@@ -2,23 +2,30 @@
 
 use std::borrow::Cow;
 
-use super::{
-    AllocSet, Bucket, DesiredChanges, GroupTrace, NameIndex, PlaceResult, Reconciler, SetAside,
-    desc,
-};
-use crate::model::{DeploymentState, TaskGroup};
+use super::group::GroupContext;
+use super::{AllocSet, Bucket, NameIndex, PlaceResult, SetAside};
+use crate::model::{Allocation, Deployment, TaskGroup, deployment_status};
 
-impl<'a> Reconciler<'a, '_> {
-    /// `cancelUnneededCanaries`: stops unpromoted canaries of an older or
-    /// failed deployment and canaries on draining or lost nodes; returns the
-    /// remaining canaries and the group's allocations without the stopped ones.
+/// What `computeCanaries` decided.
+pub(super) struct Canaries<'a> {
+    /// The canaries the update strategy asks for.
+    pub wanted: i64,
+    /// How many are placed now (none while the deployment is paused or failed).
+    pub count: u64,
+    pub place: Vec<PlaceResult<'a>>,
+}
+
+impl<'a> GroupContext<'_, 'a, '_> {
+    /// `cancelUnneededCanaries`: sets aside unpromoted canaries of an older or
+    /// failed deployment and canaries on draining or lost nodes (all to be
+    /// stopped); returns the remaining canaries and the group's allocations
+    /// without the set-aside ones.
     pub(super) fn cancel_unneeded_canaries(
-        &mut self,
+        &self,
         all: AllocSet<'a>,
-        changes: &mut DesiredChanges,
-        trace: &mut GroupTrace<'a>,
+        set_aside: &mut Vec<(&'a Allocation, SetAside)>,
     ) -> (AllocSet<'a>, AllocSet<'a>) {
-        let unpromoted = |d: &crate::model::Deployment| -> Vec<String> {
+        let unpromoted = |d: &Deployment| -> Vec<String> {
             d.task_groups
                 .values()
                 .filter(|s| !s.promoted)
@@ -26,23 +33,19 @@ impl<'a> Reconciler<'a, '_> {
                 .collect()
         };
         let mut stop_ids = Vec::new();
-        if let Some(old) = &self.old_deployment {
+        if let Some(old) = self.job.old_deployment {
             stop_ids.extend(unpromoted(old));
         }
-        if let Some(d) = &self.deployment
-            && d.status == crate::model::deployment_status::FAILED
+        if let Some(d) = self.deployment
+            && d.status == deployment_status::FAILED
         {
             stop_ids.extend(unpromoted(d));
         }
         let stop_set = all.from_keys(&stop_ids);
-        self.mark_stop(&stop_set, None, desc::NOT_NEEDED);
-        changes.stop += stop_set.len() as u64;
-        trace
-            .set_aside
-            .extend(stop_set.iter().map(|a| (a, SetAside::CancelledCanary)));
-        let mut all = all.difference(&[&stop_set]);
+        set_aside.extend(stop_set.iter().map(|a| (a, SetAside::CancelledCanary)));
+        let all = all.difference(&[&stop_set]);
 
-        let Some(d) = &self.deployment else {
+        let Some(d) = self.deployment else {
             return (AllocSet::new(), all);
         };
         let canary_ids: Vec<String> = d
@@ -51,40 +54,37 @@ impl<'a> Reconciler<'a, '_> {
             .flat_map(|s| s.placed_canaries.iter().cloned())
             .collect();
         let canaries = all.from_keys(&canary_ids);
-        let mut sets = canaries.filter_by_tainted(self.taint_ctx());
-        self.mark_stop(&sets[Bucket::Migrate], None, desc::MIGRATING);
-        self.mark_stop(&sets[Bucket::Lost], Some("lost"), desc::LOST);
-        trace.set_aside.extend(
-            sets[Bucket::Migrate]
-                .iter()
-                .map(|a| (a, SetAside::CanaryMigrating)),
-        );
-        trace
-            .set_aside
-            .extend(sets[Bucket::Lost].iter().map(|a| (a, SetAside::CanaryLost)));
-        all = all.difference(&[&sets[Bucket::Migrate], &sets[Bucket::Lost]]);
-        (std::mem::take(&mut sets[Bucket::Untainted]), all)
+        let [untainted, migrate, lost] = {
+            let sets = canaries.filter_by_tainted(self.cluster.taint());
+            [Bucket::Untainted, Bucket::Migrate, Bucket::Lost].map(|b| sets[b].clone())
+        };
+        set_aside.extend(migrate.iter().map(|a| (a, SetAside::CanaryMigrating)));
+        set_aside.extend(lost.iter().map(|a| (a, SetAside::CanaryLost)));
+        (untainted, all.difference(&[&migrate, &lost]))
     }
 
-    /// `computeCanaries`: sets the desired canaries and, unless the
-    /// deployment is paused or failed, places the missing ones.
+    /// `computeCanaries`: the canaries wanted and, unless the deployment is
+    /// paused or failed, placements for the missing ones.
     pub(super) fn compute_canaries(
-        &mut self,
+        &self,
         tg: &'a TaskGroup,
-        dstate: &mut DeploymentState,
         destructive: &AllocSet<'a>,
         canaries: &AllocSet<'a>,
-        changes: &mut DesiredChanges,
         name_index: &mut NameIndex,
-    ) {
+    ) -> Canaries<'a> {
         let wanted = tg.update.as_ref().map_or(0, |u| u.canary);
-        dstate.desired_canaries = wanted;
-        if self.deployment_paused || self.deployment_failed {
-            return;
+        if self.job.deployment_paused || self.job.deployment_failed {
+            return Canaries {
+                wanted,
+                count: 0,
+                place: Vec::new(),
+            };
         }
-        changes.canary += (wanted - canaries.len() as i64).max(0) as u64;
-        for name in name_index.next_canaries(changes.canary, canaries, destructive) {
-            self.result.place.push(PlaceResult {
+        let count = (wanted - canaries.len() as i64).max(0) as u64;
+        let place = name_index
+            .next_canaries(count, canaries, destructive)
+            .into_iter()
+            .map(|name| PlaceResult {
                 name: Cow::Owned(name),
                 task_group: &tg.name,
                 canary: true,
@@ -93,7 +93,12 @@ impl<'a> Reconciler<'a, '_> {
                 lost: false,
                 downgrade_non_canary: false,
                 min_job_version: 0,
-            });
+            })
+            .collect();
+        Canaries {
+            wanted,
+            count,
+            place,
         }
     }
 }

@@ -2,188 +2,212 @@
 
 use std::collections::BTreeMap;
 
-use super::{AllocSet, DeploymentUpdate, Reconciler};
+use super::group::GroupContext;
+use super::{AllocSet, DeploymentUpdate};
 use crate::model::{Deployment, DeploymentState, Job, TaskGroup, deployment_status as ds};
 
-impl<'a> Reconciler<'a, '_> {
-    fn push_deployment_update(
-        &mut self,
-        id: String,
-        status: &'static str,
-        description: &'static str,
-    ) {
-        self.result.deployment_updates.push(DeploymentUpdate {
-            deployment_id: id,
-            status,
-            status_description: description,
-        });
+fn update(id: &str, status: &'static str, description: &'static str) -> DeploymentUpdate {
+    DeploymentUpdate {
+        deployment_id: id.to_string(),
+        status,
+        status_description: description,
     }
+}
 
-    /// `cancelUnneededDeployments`: cancels an active deployment of a stopped
-    /// job or of another job version, and drops a successful one.
-    pub(super) fn cancel_unneeded_deployments(&mut self) {
-        let stopped = self.input.job.is_none_or(|j| j.stop);
-        if stopped {
-            if let Some(d) = &self.deployment
-                && d.active()
-            {
-                let id = d.id.clone();
-                self.push_deployment_update(id, ds::CANCELLED, ds::DESC_STOPPED_JOB);
-            }
-            self.old_deployment = self.deployment.take();
-            return;
+/// What `cancelUnneededDeployments` leaves.
+pub(super) struct Retired<'a> {
+    /// The deployment the job's groups are reconciled into.
+    pub current: Option<&'a Deployment>,
+    /// The one set aside, whose unpromoted canaries are stopped.
+    pub old: Option<&'a Deployment>,
+    pub updates: Vec<DeploymentUpdate>,
+}
+
+/// `cancelUnneededDeployments`: cancels an active deployment of a stopped
+/// job or of another job version, and drops a successful one.
+pub(super) fn cancel_unneeded_deployments<'a>(
+    job: Option<&Job>,
+    deployment: Option<&'a Deployment>,
+) -> Retired<'a> {
+    let mut updates = Vec::new();
+    let Some(job) = job.filter(|j| !j.stop) else {
+        if let Some(d) = deployment.filter(|d| d.active()) {
+            updates.push(update(&d.id, ds::CANCELLED, ds::DESC_STOPPED_JOB));
         }
-        let (Some(d), Some(job)) = (self.deployment.clone(), self.input.job) else {
-            return;
+        return Retired {
+            current: None,
+            old: deployment,
+            updates,
         };
-        if d.job_create_index != job.create_index || d.job_version != job.version {
-            if d.active() {
-                self.push_deployment_update(d.id.clone(), ds::CANCELLED, ds::DESC_NEWER_JOB);
-            }
-            self.old_deployment = Some(d.clone());
-            self.deployment = None;
+    };
+    let Some(d) = deployment else {
+        return Retired {
+            current: None,
+            old: None,
+            updates,
+        };
+    };
+    let (mut current, mut old) = (Some(d), None);
+    if d.job_create_index != job.create_index || d.job_version != job.version {
+        if d.active() {
+            updates.push(update(&d.id, ds::CANCELLED, ds::DESC_NEWER_JOB));
         }
-        if d.status == ds::SUCCESSFUL {
-            self.old_deployment = Some(d);
-            self.deployment = None;
+        (current, old) = (None, Some(d));
+    }
+    if d.status == ds::SUCCESSFUL {
+        (current, old) = (None, Some(d));
+    }
+    Retired {
+        current,
+        old,
+        updates,
+    }
+}
+
+/// `computeDeploymentPaused`: whether placements wait (paused) and whether
+/// the deployment failed.
+pub(super) fn deployment_paused(job: &Job, deployment: Option<&Deployment>) -> (bool, bool) {
+    match deployment {
+        Some(d) => (
+            d.status == ds::PAUSED || d.status == ds::PENDING,
+            d.status == ds::FAILED,
+        ),
+        // A multiregion deployment is created pending; do not place on it.
+        None => (
+            job.is_multiregion() && !(job.is_periodic() || job.is_parameterized()),
+            false,
+        ),
+    }
+}
+
+/// What one group asks of the job's deployment.
+#[derive(Clone, Debug)]
+pub(super) enum DeploymentChange {
+    /// The group's state in the deployment that already tracks it.
+    Update(DeploymentState),
+    /// The group's state for a deployment it is not in yet, created if the
+    /// job has none.
+    Attach {
+        state: DeploymentState,
+        /// The group already runs this job version and changes nothing in
+        /// it: it attaches only if an earlier group has in-place updates.
+        only_after_inplace_updates: bool,
+    },
+}
+
+impl<'a> GroupContext<'_, 'a, '_> {
+    /// `initializeDeploymentState`: the group's state in the current
+    /// deployment, or a fresh one from its update strategy.
+    pub(super) fn initialize_deployment_state(&self, tg: &TaskGroup) -> (DeploymentState, bool) {
+        if let Some(state) = self.deployment.and_then(|d| d.task_groups.get(self.name)) {
+            return (state.clone(), true);
         }
+        let mut state = DeploymentState::default();
+        if let Some(u) = tg.update_strategy() {
+            state.auto_revert = u.auto_revert;
+            state.auto_promote = u.auto_promote;
+            state.progress_deadline = u.progress_deadline;
+        }
+        (state, false)
     }
 
-    /// `computeDeploymentPaused`.
-    pub(super) fn compute_deployment_paused(&mut self, job: &Job) {
-        match &self.deployment {
-            Some(d) => {
-                self.deployment_paused = d.status == ds::PAUSED || d.status == ds::PENDING;
-                self.deployment_failed = d.status == ds::FAILED;
-            }
-            // A multiregion deployment is created pending; do not place on it.
-            None => {
-                if job.is_multiregion() && !(job.is_periodic() || job.is_parameterized()) {
-                    self.deployment_paused = true;
-                }
-            }
-        }
-    }
-
-    /// `createDeployment`: attaches the group's state to a deployment,
-    /// creating one if this is an update of a job with an update strategy.
-    pub(super) fn create_deployment(
-        &mut self,
-        job: &Job,
+    /// The group's side of `createDeployment`: a group with an update
+    /// strategy and something to deploy attaches its state, unless it
+    /// already runs this job version and updates nothing in it.
+    pub(super) fn deployment_change(
+        &self,
         tg: &TaskGroup,
         existing: bool,
-        dstate: DeploymentState,
+        state: DeploymentState,
         all: &AllocSet<'a>,
-        destructive: &AllocSet<'a>,
-    ) {
-        if existing || tg.update_strategy().is_none() || dstate.desired_total == 0 {
-            return;
+        updating_spec: bool,
+    ) -> Option<DeploymentChange> {
+        if existing {
+            return Some(DeploymentChange::Update(state));
         }
-        // Nomad looks at in-place updates of every group handled so far.
-        let updating_spec = !destructive.is_empty() || !self.result.inplace_update.is_empty();
+        if tg.update_strategy().is_none() || state.desired_total == 0 {
+            return None;
+        }
+        let job = self.job.job;
         let had_running = all
             .iter()
             .any(|a| a.job_version() == job.version && a.job_create_index() == job.create_index);
-        if had_running && !updating_spec {
-            return;
-        }
-        if self.deployment.is_none() {
-            let mut d = self.new_deployment(job);
-            // Nomad tests `periodic && parameterized` here, unlike in
-            // computeDeploymentPaused; reproduced as is.
-            if job.is_multiregion() && !(job.is_periodic() && job.is_parameterized()) {
-                d.status = ds::PENDING.to_string();
-                d.status_description = ds::DESC_PENDING_FOR_PEER.to_string();
-            }
-            self.deployment = Some(d);
-            self.created_deployment = true;
-        }
-        if let Some(d) = self.deployment.as_mut() {
-            d.task_groups.insert(tg.name.clone(), dstate);
-        }
+        Some(DeploymentChange::Attach {
+            state,
+            only_after_inplace_updates: had_running && !updating_spec,
+        })
     }
+}
 
-    /// `structs.NewDeployment`, with a derived ID.
-    fn new_deployment(&mut self, job: &Job) -> Deployment {
-        Deployment {
-            id: self.derive_id("deployment", ""),
-            namespace: job.namespace.clone(),
-            job_id: job.id.clone(),
-            job_version: job.version,
-            job_modify_index: job.modify_index,
-            job_spec_modify_index: job.job_modify_index,
-            job_create_index: job.create_index,
-            is_multiregion: job.is_multiregion(),
-            task_groups: BTreeMap::new(),
-            status: ds::RUNNING.to_string(),
-            status_description: ds::DESC_RUNNING.to_string(),
-            eval_priority: self.input.eval_priority,
-            create_index: 0,
-            modify_index: 0,
-        }
+/// `structs.NewDeployment`.
+pub(super) fn new_deployment(job: &Job, id: String, eval_priority: i64) -> Deployment {
+    let mut d = Deployment {
+        id,
+        namespace: job.namespace.clone(),
+        job_id: job.id.clone(),
+        job_version: job.version,
+        job_modify_index: job.modify_index,
+        job_spec_modify_index: job.job_modify_index,
+        job_create_index: job.create_index,
+        is_multiregion: job.is_multiregion(),
+        task_groups: BTreeMap::new(),
+        status: ds::RUNNING.to_string(),
+        status_description: ds::DESC_RUNNING.to_string(),
+        eval_priority,
+        create_index: 0,
+        modify_index: 0,
+    };
+    // Nomad tests `periodic && parameterized` here, unlike in
+    // computeDeploymentPaused; reproduced as is.
+    if job.is_multiregion() && !(job.is_periodic() && job.is_parameterized()) {
+        d.status = ds::PENDING.to_string();
+        d.status_description = ds::DESC_PENDING_FOR_PEER.to_string();
     }
+    d
+}
 
-    /// `isDeploymentComplete`.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn is_deployment_complete(
-        &self,
-        group: &str,
-        destructive: &AllocSet<'a>,
-        inplace: &AllocSet<'a>,
-        migrate: &AllocSet<'a>,
-        reschedule_now: &AllocSet<'a>,
-        placements: usize,
-        reschedule_later: &[super::DelayedReschedule<'a>],
-        requires_canaries: bool,
-    ) -> bool {
-        let nothing_left = destructive.len()
-            + inplace.len()
-            + placements
-            + migrate.len()
-            + reschedule_now.len()
-            + reschedule_later.len()
-            == 0;
-        if !nothing_left || requires_canaries {
-            return false;
+/// The deployment's side of `isDeploymentComplete`, for a group with
+/// nothing left to do: complete once its state is healthy and promoted.
+pub(super) fn group_deployed(deployment: Option<&Deployment>, group: &str) -> bool {
+    let Some(d) = deployment else {
+        return false;
+    };
+    match d.task_groups.get(group) {
+        Some(s) => {
+            let enough_healthy = s.healthy_allocs >= s.desired_total.max(s.desired_canaries);
+            let canaries_promoted = s.desired_canaries <= 0 || s.promoted;
+            enough_healthy && canaries_promoted
         }
-        let Some(d) = &self.deployment else {
-            return false;
-        };
-        match d.task_groups.get(group) {
-            Some(s) => {
-                let enough_healthy = s.healthy_allocs >= s.desired_total.max(s.desired_canaries);
-                let canaries_promoted = s.desired_canaries <= 0 || s.promoted;
-                enough_healthy && canaries_promoted
-            }
-            None => true,
-        }
+        None => true,
     }
+}
 
-    /// `computeDeploymentUpdates`: marks a complete deployment successful
-    /// (or blocked, for multiregion) and describes a created one.
-    pub(super) fn compute_deployment_updates(&mut self, job: &Job, complete: bool) {
-        if let Some(d) = &self.deployment
-            && complete
-        {
-            let id = d.id.clone();
-            if job.is_multiregion() {
-                if d.status != ds::UNBLOCKING && d.status != ds::SUCCESSFUL {
-                    self.push_deployment_update(id, ds::BLOCKED, ds::DESC_BLOCKED);
-                }
-            } else {
-                self.push_deployment_update(id, ds::SUCCESSFUL, ds::DESC_SUCCESSFUL);
+/// `computeDeploymentUpdates`: marks a complete deployment successful (or
+/// blocked, for multiregion) and describes a created one.
+pub(super) fn compute_deployment_updates(
+    job: &Job,
+    deployment: Option<&mut Deployment>,
+    created: bool,
+    complete: bool,
+) -> Option<DeploymentUpdate> {
+    let d = deployment?;
+    let mut out = None;
+    if complete {
+        if job.is_multiregion() {
+            if d.status != ds::UNBLOCKING && d.status != ds::SUCCESSFUL {
+                out = Some(update(&d.id, ds::BLOCKED, ds::DESC_BLOCKED));
             }
-        }
-        if self.created_deployment
-            && let Some(d) = self.deployment.as_mut()
-            && d.requires_promotion()
-        {
-            d.status_description = if d.has_auto_promote() {
-                ds::DESC_AUTO_PROMOTION
-            } else {
-                ds::DESC_NEEDS_PROMOTION
-            }
-            .to_string();
+        } else {
+            out = Some(update(&d.id, ds::SUCCESSFUL, ds::DESC_SUCCESSFUL));
         }
     }
+    if created && d.requires_promotion() {
+        d.status_description = if d.has_auto_promote() {
+            ds::DESC_AUTO_PROMOTION
+        } else {
+            ds::DESC_NEEDS_PROMOTION
+        }
+        .to_string();
+    }
+    out
 }

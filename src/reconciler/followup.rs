@@ -1,81 +1,88 @@
 //! Follow-up evaluations: delayed reschedules, `stop_after_client_disconnect`
 //! delays and `max_client_disconnect` timeouts, batched in 5 s windows.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use super::{AllocSet, AllocUpdate, DelayedReschedule, FollowupEval, Reconciler, desc, trigger};
-use crate::time::SECOND;
+use super::group_sets::GroupSets;
+use super::ids::Ids;
+use super::{AllocSet, AllocUpdate, Bucket, DelayedReschedule, FollowupEval, Rules, desc, trigger};
+use crate::model::DisconnectFields;
+use crate::time::{SECOND, Time};
 
 /// Allocations due within this window of a batch's first share its eval
 /// (`batchedFailedAllocWindowSize`).
 const BATCH_WINDOW: i64 = 5 * SECOND;
 
-impl<'a> Reconciler<'a, '_> {
-    /// Groups delays into evals: each batch starts at its earliest time and
-    /// takes everything due less than 5 s after it. Ties (which Go's unstable
-    /// sort leaves arbitrary) are ordered by allocation ID.
-    fn batch_followups(
-        &mut self,
-        mut delays: Vec<DelayedReschedule<'a>>,
-        group: &str,
-        triggered_by: &'static str,
-        describe_all: bool,
-    ) -> (Vec<FollowupEval<'a>>, HashMap<&'a str, Arc<str>>) {
-        delays.sort_by(|a, b| a.at.cmp(&b.at).then_with(|| a.alloc.id.cmp(&b.alloc.id)));
-        let mut evals: Vec<FollowupEval<'a>> = Vec::new();
-        let mut by_alloc = HashMap::with_capacity(delays.len());
-        for d in delays {
-            let start_new = evals
-                .last()
-                .is_none_or(|e| d.at.sub(e.wait_until) >= BATCH_WINDOW);
-            if start_new {
-                let description = if describe_all || evals.is_empty() {
-                    if triggered_by == trigger::MAX_DISCONNECT_TIMEOUT {
-                        desc::DISCONNECT_TIMEOUT_FOLLOWUP
-                    } else {
-                        desc::RESCHEDULING_FOLLOWUP
-                    }
-                } else {
-                    ""
-                };
-                evals.push(FollowupEval {
-                    id: Arc::from(self.derive_id(triggered_by, group)),
-                    triggered_by,
-                    wait_until: d.at,
-                    status_description: description,
-                    task_group: group.to_string(),
-                    alloc_ids: Vec::new(),
-                });
-            }
-            let eval = evals.last_mut().expect("a batch was started above");
-            eval.alloc_ids.push(&d.alloc.id);
-            by_alloc.insert(d.alloc.id.as_str(), Arc::clone(&eval.id));
-        }
-        (evals, by_alloc)
-    }
+/// A group's follow-up evaluations and the allocation updates naming them.
+#[derive(Default)]
+pub(super) struct Followups<'a> {
+    /// In the order they were created.
+    pub evals: Vec<FollowupEval<'a>>,
+    /// The eval a lost allocation's stop names: its delayed replacement, or
+    /// the disconnect timeout of a disconnecting one.
+    pub stop_evals: HashMap<&'a str, Arc<str>>,
+    pub disconnect_updates: BTreeMap<&'a str, AllocUpdate<'a>>,
+    pub attribute_updates: BTreeMap<&'a str, AllocUpdate<'a>>,
+}
 
-    fn append_followup_evals(&mut self, group: &str, evals: Vec<FollowupEval<'a>>) {
-        self.result
-            .desired_followup_evals
-            .entry(group.to_string())
-            .or_default()
-            .extend(evals);
+impl<'a> Followups<'a> {
+    /// The group's follow-ups, made in the release's order: lost allocations
+    /// waiting to be replaced, then disconnect timeouts (from D-1 the other
+    /// way round), then delayed reschedules. From D-3 every disconnecting
+    /// allocation is marked unknown, with or without a timeout eval.
+    pub fn new(
+        ids: &mut Ids,
+        group: &str,
+        now: Time,
+        sets: &GroupSets<'a>,
+        rules: &Rules,
+    ) -> Followups<'a> {
+        let mut f = Followups::default();
+        let disconnecting = &sets.buckets[Bucket::Disconnecting];
+        let fields = rules.disconnect_fields();
+        let lost_later = sets.lost_later.clone();
+        if rules.reschedules_disconnecting_by_policy() {
+            let timeouts = if sets.disconnect_timeouts {
+                f.create_timeout_later_evals(ids, group, disconnecting, now, fields)
+            } else {
+                HashMap::new()
+            };
+            if rules.has_expiring_bucket() {
+                for alloc in disconnecting.iter() {
+                    f.disconnect_updates
+                        .entry(&alloc.id)
+                        .or_insert_with(|| AllocUpdate {
+                            alloc,
+                            followup_eval_id: Arc::from(""),
+                        });
+                }
+            }
+            f.stop_evals = f.create_lost_later_evals(ids, group, lost_later);
+            f.stop_evals.extend(timeouts);
+        } else {
+            f.stop_evals = f.create_lost_later_evals(ids, group, lost_later);
+            let timeouts = f.create_timeout_later_evals(ids, group, disconnecting, now, fields);
+            f.stop_evals.extend(timeouts);
+        }
+        f.create_reschedule_later_evals(ids, group, sets.reschedule_later.clone());
+        f
     }
 
     /// `createLostLaterEvals`: evals for delayed reschedules; returns the
     /// eval ID of each allocation. Nomad describes only the first eval.
-    pub(super) fn create_lost_later_evals(
+    fn create_lost_later_evals(
         &mut self,
-        delays: Vec<DelayedReschedule<'a>>,
+        ids: &mut Ids,
         group: &str,
+        delays: Vec<DelayedReschedule<'a>>,
     ) -> HashMap<&'a str, Arc<str>> {
         if delays.is_empty() {
             return HashMap::new();
         }
         let (evals, by_alloc) =
-            self.batch_followups(delays, group, trigger::RETRY_FAILED_ALLOC, false);
-        self.append_followup_evals(group, evals);
+            batch_followups(ids, delays, group, trigger::RETRY_FAILED_ALLOC, false);
+        self.evals.extend(evals);
         by_alloc
     }
 
@@ -83,25 +90,26 @@ impl<'a> Reconciler<'a, '_> {
     /// `max_client_disconnect` expiry, and its update to `unknown`. If any of
     /// the group's disconnecting allocations has no future timeout, Nomad
     /// creates none of them.
-    pub(super) fn create_timeout_later_evals(
+    fn create_timeout_later_evals(
         &mut self,
-        disconnecting: &AllocSet<'a>,
+        ids: &mut Ids,
         group: &str,
+        disconnecting: &AllocSet<'a>,
+        now: Time,
+        fields: DisconnectFields,
     ) -> HashMap<&'a str, Arc<str>> {
         if disconnecting.is_empty() {
             return HashMap::new();
         }
-        let fields = self.input.rules.disconnect_fields();
-        let delays = disconnecting.delay_by_max_client_disconnect(self.input.now, fields);
+        let delays = disconnecting.delay_by_max_client_disconnect(now, fields);
         if delays.len() != disconnecting.len() {
             return HashMap::new();
         }
         let (evals, by_alloc) =
-            self.batch_followups(delays, group, trigger::MAX_DISCONNECT_TIMEOUT, true);
-        // In ID order, as the map keeps them.
+            batch_followups(ids, delays, group, trigger::MAX_DISCONNECT_TIMEOUT, true);
         for alloc in disconnecting.iter() {
             if let Some(eval_id) = by_alloc.get(alloc.id.as_str()) {
-                self.result.disconnect_updates.insert(
+                self.disconnect_updates.insert(
                     &alloc.id,
                     AllocUpdate {
                         alloc,
@@ -110,28 +118,29 @@ impl<'a> Reconciler<'a, '_> {
                 );
             }
         }
-        self.append_followup_evals(group, evals);
+        self.evals.extend(evals);
         by_alloc
     }
 
     /// `createRescheduleLaterEvals`: evals for failed allocations to
     /// reschedule later, each allocation updated with its eval ID.
-    pub(super) fn create_reschedule_later_evals(
+    fn create_reschedule_later_evals(
         &mut self,
-        later: Vec<DelayedReschedule<'a>>,
+        ids: &mut Ids,
         group: &str,
+        later: Vec<DelayedReschedule<'a>>,
     ) {
         let allocs: Vec<_> = later.iter().map(|d| d.alloc).collect();
-        let by_alloc = self.create_lost_later_evals(later, group);
+        let by_alloc = self.create_lost_later_evals(ids, group, later);
         for alloc in allocs {
             if let Some(eval_id) = by_alloc.get(alloc.id.as_str()) {
                 // A disconnecting allocation's unknown update carries the
                 // reschedule eval instead of its timeout eval.
-                if let Some(update) = self.result.disconnect_updates.get_mut(alloc.id.as_str()) {
+                if let Some(update) = self.disconnect_updates.get_mut(alloc.id.as_str()) {
                     update.followup_eval_id = Arc::clone(eval_id);
                     continue;
                 }
-                self.result.attribute_updates.insert(
+                self.attribute_updates.insert(
                     &alloc.id,
                     AllocUpdate {
                         alloc,
@@ -141,4 +150,47 @@ impl<'a> Reconciler<'a, '_> {
             }
         }
     }
+}
+
+/// Groups delays into evals: each batch starts at its earliest time and
+/// takes everything due less than 5 s after it. Ties (which Go's unstable
+/// sort leaves arbitrary) are ordered by allocation ID.
+fn batch_followups<'a>(
+    ids: &mut Ids,
+    mut delays: Vec<DelayedReschedule<'a>>,
+    group: &str,
+    triggered_by: &'static str,
+    describe_all: bool,
+) -> (Vec<FollowupEval<'a>>, HashMap<&'a str, Arc<str>>) {
+    delays.sort_by(|a, b| a.at.cmp(&b.at).then_with(|| a.alloc.id.cmp(&b.alloc.id)));
+    let mut evals: Vec<FollowupEval<'a>> = Vec::new();
+    let mut by_alloc = HashMap::with_capacity(delays.len());
+    for d in delays {
+        let start_new = evals
+            .last()
+            .is_none_or(|e| d.at.sub(e.wait_until) >= BATCH_WINDOW);
+        if start_new {
+            let description = if describe_all || evals.is_empty() {
+                if triggered_by == trigger::MAX_DISCONNECT_TIMEOUT {
+                    desc::DISCONNECT_TIMEOUT_FOLLOWUP
+                } else {
+                    desc::RESCHEDULING_FOLLOWUP
+                }
+            } else {
+                ""
+            };
+            evals.push(FollowupEval {
+                id: Arc::from(ids.issue(triggered_by, group)),
+                triggered_by,
+                wait_until: d.at,
+                status_description: description,
+                task_group: group.to_string(),
+                alloc_ids: Vec::new(),
+            });
+        }
+        let eval = evals.last_mut().expect("a batch was started above");
+        eval.alloc_ids.push(&d.alloc.id);
+        by_alloc.insert(d.alloc.id.as_str(), Arc::clone(&eval.id));
+    }
+    (evals, by_alloc)
 }

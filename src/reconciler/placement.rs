@@ -2,15 +2,50 @@
 //! migrations.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::alloc_set::name_order;
-use super::{
-    AllocSet, DesiredChanges, DestructiveResult, NameIndex, PlaceResult, Reconciler, desc,
-};
+use super::group::GroupContext;
+use super::{AllocSet, AllocUpdate, DestructiveResult, NameIndex, PlaceResult, StopResult, desc};
 use crate::model::{Allocation, TaskGroup, status};
 
-impl<'a> Reconciler<'a, '_> {
+/// The sets placements are counted from, after stops.
+pub(super) struct PlacementSets<'s, 'a> {
+    pub untainted: &'s AllocSet<'a>,
+    pub migrate: &'s AllocSet<'a>,
+    pub reschedule: &'s AllocSet<'a>,
+    pub lost: &'s AllocSet<'a>,
+    pub reconnecting: &'s AllocSet<'a>,
+}
+
+/// What `computeReplacements` let go ahead.
+pub(super) struct Replacements<'a> {
+    pub place: Vec<PlaceResult<'a>>,
+    /// The failed allocations the placements replace.
+    pub stop: Vec<StopResult<'a>>,
+    /// How many allocations the update strategy still lets this evaluation
+    /// replace.
+    pub under_provisioned_by: i64,
+}
+
+/// What `computeMigrations` decided: each migrating allocation stopped and
+/// placed again.
+pub(super) struct Migrations<'a> {
+    pub stop: Vec<StopResult<'a>>,
+    pub place: Vec<PlaceResult<'a>>,
+}
+
+fn stop_result<'a>(alloc: &'a Allocation, description: &'static str) -> StopResult<'a> {
+    StopResult {
+        alloc,
+        client_status: None,
+        description,
+        followup_eval_id: None,
+    }
+}
+
+impl<'a> GroupContext<'_, 'a, '_> {
     /// `computeUnderProvisionedBy`: how many allocations the update strategy
     /// lets this evaluation replace.
     pub(super) fn compute_under_provisioned_by(
@@ -27,10 +62,10 @@ impl<'a> Reconciler<'a, '_> {
         if destructive.len() + migrate.len() == 0 {
             return tg.count;
         }
-        let Some(d) = &self.deployment else {
+        let Some(d) = self.deployment else {
             return update.max_parallel;
         };
-        if self.deployment_paused || self.deployment_failed || is_canarying {
+        if self.job.deployment_paused || self.job.deployment_failed || is_canarying {
             return 0;
         }
         let mut under = update.max_parallel;
@@ -47,20 +82,15 @@ impl<'a> Reconciler<'a, '_> {
 
     /// `computePlacements`: rescheduled allocations, replacements for lost
     /// ones up to the count, then new names up to the count.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn compute_placements(
         &self,
         tg: &'a TaskGroup,
         name_index: &mut NameIndex,
-        untainted: &AllocSet<'a>,
-        migrate: &AllocSet<'a>,
-        reschedule: &AllocSet<'a>,
-        lost: &AllocSet<'a>,
-        reconnecting: &AllocSet<'a>,
+        sets: &PlacementSets<'_, 'a>,
         is_canarying: bool,
     ) -> Vec<PlaceResult<'a>> {
         let mut place = Vec::new();
-        for alloc in reschedule.iter() {
+        for alloc in sets.reschedule.iter() {
             place.push(PlaceResult {
                 name: Cow::Borrowed(&alloc.name),
                 task_group: &tg.name,
@@ -72,9 +102,11 @@ impl<'a> Reconciler<'a, '_> {
                 min_job_version: alloc.job_version(),
             });
         }
-        let mut existing =
-            (untainted.len() + migrate.len() + reschedule.len() + reconnecting.len()) as i64;
-        for alloc in lost.iter() {
+        let mut existing = (sets.untainted.len()
+            + sets.migrate.len()
+            + sets.reschedule.len()
+            + sets.reconnecting.len()) as i64;
+        for alloc in sets.lost.iter() {
             if existing >= tg.count {
                 break;
             }
@@ -107,104 +139,106 @@ impl<'a> Reconciler<'a, '_> {
         place
     }
 
-    /// `computeReplacements`: applies the placements when the deployment
+    /// `computeReplacements`: the placements go ahead when the deployment
     /// allows it; otherwise only lost replacements and reschedules (outside
-    /// a failed deployment) go ahead. Returns what is still under-provisioned.
+    /// a failed deployment) do. A disconnecting allocation is rescheduled
+    /// without being stopped, since it has not failed.
     pub(super) fn compute_replacements(
-        &mut self,
+        &self,
         place_ready: bool,
-        changes: &mut DesiredChanges,
         place: Vec<PlaceResult<'a>>,
-        reschedule_now: &AllocSet<'a>,
-        lost: &AllocSet<'a>,
+        sets: &PlacementSets<'_, 'a>,
+        disconnect_updates: &BTreeMap<&'a str, AllocUpdate<'a>>,
         under_provisioned_by: i64,
-    ) -> i64 {
-        // Disconnecting allocations are rescheduled but have not failed.
-        let unknown_kept = self.input.rules.counts_unknown_allocs();
-        let failed = reschedule_now.filter(|a| {
-            let unknown = unknown_kept && a.client_status == status::UNKNOWN;
-            !unknown && !self.result.disconnect_updates.contains_key(a.id.as_str())
-        });
-
+    ) -> Replacements<'a> {
+        // From D-1 an unknown allocation is kept while its replacement runs.
+        let unknown_kept = self.rules.counts_unknown_allocs();
+        let disconnecting = |a: &Allocation| {
+            disconnect_updates.contains_key(a.id.as_str())
+                || (unknown_kept && a.client_status == status::UNKNOWN)
+        };
         if place_ready {
-            let placed = place.len();
-            changes.place += placed as u64;
-            self.result.place.extend(place);
-            self.mark_stop(&failed, None, desc::RESCHEDULED);
-            changes.stop += failed.len() as u64;
-            return under_provisioned_by - (placed as i64).min(under_provisioned_by);
+            let placed = place.len() as i64;
+            let stop = sets
+                .reschedule
+                .iter()
+                .filter(|a| !disconnecting(a))
+                .map(|a| stop_result(a, desc::RESCHEDULED))
+                .collect();
+            return Replacements {
+                place,
+                stop,
+                under_provisioned_by: under_provisioned_by - placed.min(under_provisioned_by),
+            };
         }
 
-        if !lost.is_empty() {
-            let allowed = lost.len().min(place.len());
-            changes.place += allowed as u64;
-            self.result.place.extend_from_slice(&place[..allowed]);
+        let mut out = Replacements {
+            place: Vec::new(),
+            stop: Vec::new(),
+            under_provisioned_by,
+        };
+        if !sets.lost.is_empty() {
+            let allowed = sets.lost.len().min(place.len());
+            out.place.extend_from_slice(&place[..allowed]);
         }
-        if reschedule_now.is_empty() || place.is_empty() {
-            return under_provisioned_by;
+        if sets.reschedule.is_empty() || place.is_empty() {
+            return out;
         }
         let failed_deployment_id = self
             .deployment
-            .as_ref()
-            .filter(|_| self.deployment_failed)
-            .map(|d| d.id.clone());
+            .filter(|_| self.job.deployment_failed)
+            .map(|d| d.id.as_str());
         for p in &place {
             let Some(prev) = p.previous else { continue };
-            let part_of_failed =
-                failed_deployment_id.as_deref() == Some(prev.deployment_id.as_str());
+            let part_of_failed = failed_deployment_id == Some(prev.deployment_id.as_str());
             if part_of_failed || !p.reschedule {
                 continue;
             }
-            self.result.place.push(p.clone());
-            changes.place += 1;
-            if self
-                .result
-                .disconnect_updates
-                .contains_key(prev.id.as_str())
-            {
-                continue;
+            out.place.push(p.clone());
+            if !disconnecting(prev) {
+                out.stop.push(stop_result(prev, desc::RESCHEDULED));
             }
-            self.stop(prev, None, desc::RESCHEDULED, None);
-            changes.stop += 1;
         }
-        under_provisioned_by
+        out
     }
 
     /// `computeDestructiveUpdates`: as many as the update strategy allows,
-    /// lowest names first; the rest are ignored for now. `destructive` is in
-    /// ID order, each allocation with why it is destructive.
+    /// lowest names first; the caller ignores the rest for now. `destructive`
+    /// is in ID order, each allocation with why it is destructive.
     pub(super) fn compute_destructive_updates(
-        &mut self,
+        &self,
+        tg: &'a TaskGroup,
         destructive: &[(&'a Allocation, Arc<str>)],
         under_provisioned_by: i64,
-        changes: &mut DesiredChanges,
-        tg: &'a TaskGroup,
-    ) {
+    ) -> Vec<DestructiveResult<'a>> {
         let n = (destructive.len() as i64).min(under_provisioned_by).max(0) as usize;
-        changes.destructive_update += n as u64;
-        changes.ignore += (destructive.len() - n) as u64;
-        for (alloc, reason) in name_order(destructive, |d| d.0).into_iter().take(n) {
-            self.result.destructive_update.push(DestructiveResult {
+        name_order(destructive, |d| d.0)
+            .into_iter()
+            .take(n)
+            .map(|(alloc, reason)| DestructiveResult {
                 name: alloc.name.clone(),
                 task_group: tg.name.clone(),
                 alloc,
                 reason: reason.to_string(),
-            });
-        }
+            })
+            .collect()
     }
 
     /// `computeMigrations`: stop and replace every migrating allocation.
     pub(super) fn compute_migrations(
-        &mut self,
-        changes: &mut DesiredChanges,
-        migrate: &AllocSet<'a>,
+        &self,
         tg: &'a TaskGroup,
+        migrate: &AllocSet<'a>,
         is_canarying: bool,
-    ) {
-        changes.migrate += migrate.len() as u64;
-        for alloc in migrate.name_order() {
-            self.stop(alloc, None, desc::MIGRATING, None);
-            self.result.place.push(PlaceResult {
+    ) -> Migrations<'a> {
+        let order = migrate.name_order();
+        let stop = order
+            .iter()
+            .map(|a| stop_result(a, desc::MIGRATING))
+            .collect();
+        let place = order
+            .into_iter()
+            .map(|alloc| PlaceResult {
                 name: Cow::Borrowed(&alloc.name),
                 task_group: &tg.name,
                 canary: alloc.is_canary(),
@@ -213,7 +247,8 @@ impl<'a> Reconciler<'a, '_> {
                 lost: false,
                 downgrade_non_canary: is_canarying && !alloc.is_canary(),
                 min_job_version: alloc.job_version(),
-            });
-        }
+            })
+            .collect();
+        Migrations { stop, place }
     }
 }

@@ -4,42 +4,124 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::{AllocSet, NameIndex, Reconciler, ReconnectDecision, ReconnectVerdict, desc};
-use crate::model::{AllocMetric, Allocation, TaskGroup, status};
+use super::group::GroupContext;
+use super::{
+    AllocSet, Bucket, NameIndex, ReconnectDecision, ReconnectVerdict, StopResult, TaintedSets, desc,
+};
+use crate::model::{AllocMetric, Allocation, Job, TaskGroup, status};
 
-impl<'a> Reconciler<'a, '_> {
+/// The sets `computeStop` reads.
+pub(super) struct StopInput<'s, 'a> {
+    pub untainted: &'s AllocSet<'a>,
+    pub migrate: &'s AllocSet<'a>,
+    pub lost: &'s AllocSet<'a>,
+    pub canaries: &'s AllocSet<'a>,
+    pub reconnecting: &'s AllocSet<'a>,
+    pub is_canarying: bool,
+    /// The follow-up eval each lost allocation's stop names, if any.
+    pub followup_evals: &'s HashMap<&'a str, Arc<str>>,
+}
+
+/// What `computeStop` decided.
+pub(super) struct Stops<'a> {
+    /// In the order decided.
+    pub results: Vec<StopResult<'a>>,
+    pub stopped: AllocSet<'a>,
+    /// The migrating and reconnecting allocations that were not stopped.
+    pub migrate: AllocSet<'a>,
+    pub reconnecting: AllocSet<'a>,
+    /// Every decision of `computeStopByReconnecting`, in order.
+    pub reconnect_decisions: Vec<ReconnectDecision<'a>>,
+}
+
+/// The stops decided so far, in order.
+#[derive(Default)]
+struct Stopping<'a> {
+    results: Vec<StopResult<'a>>,
+    allocs: Vec<&'a Allocation>,
+    reconnect_decisions: Vec<ReconnectDecision<'a>>,
+}
+
+impl<'a> Stopping<'a> {
+    fn stop(
+        &mut self,
+        alloc: &'a Allocation,
+        client_status: Option<&'static str>,
+        description: &'static str,
+    ) {
+        self.allocs.push(alloc);
+        self.results.push(StopResult {
+            alloc,
+            client_status,
+            description,
+            followup_eval_id: None,
+        });
+    }
+
+    /// Stops a lost allocation, naming the eval that replaces it later, if any.
+    fn lost(&mut self, alloc: &'a Allocation, followup_eval_id: Option<Arc<str>>) {
+        self.allocs.push(alloc);
+        self.results.push(StopResult {
+            alloc,
+            client_status: Some(status::LOST),
+            description: desc::LOST,
+            followup_eval_id,
+        });
+    }
+
+    /// Stops `alloc` as no longer needed.
+    fn not_needed(&mut self, alloc: &'a Allocation) {
+        self.stop(alloc, None, desc::NOT_NEEDED);
+    }
+}
+
+/// `filterAndStopAll`'s stops: every bucket but the ignored (unknown) one,
+/// and of the expiring ones those still unknown.
+pub(super) fn stop_all<'a>(buckets: &TaintedSets<'a>) -> Vec<StopResult<'a>> {
+    let mut stopping = Stopping::default();
+    for (bucket, set) in buckets.iter() {
+        let (client_status, description) = match bucket {
+            Bucket::Ignore => continue,
+            Bucket::Lost => (Some(status::LOST), desc::LOST),
+            _ => (None, desc::NOT_NEEDED),
+        };
+        // Expiring allocations the client reported on again are left alone.
+        let still_unknown =
+            |a: &&Allocation| bucket != Bucket::Expiring || a.client_status == status::UNKNOWN;
+        for alloc in set.iter().filter(still_unknown) {
+            stopping.stop(alloc, client_status, description);
+        }
+    }
+    stopping.results
+}
+
+impl<'a> GroupContext<'_, 'a, '_> {
     /// `computeStop`: stops lost allocations, then as many others as the
     /// group is over its count, preferring (in order) untainted allocations
     /// sharing a name with a promoted canary, migrating allocations, the loser
     /// of each reconnecting/replacement pair, and the highest names.
-    ///
-    /// Like Nomad, it removes what it stops from `migrate` and `reconnecting`.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn compute_stop(
-        &mut self,
+        &self,
         tg: &TaskGroup,
         name_index: &mut NameIndex,
-        untainted: &AllocSet<'a>,
-        migrate: &mut AllocSet<'a>,
-        lost: &AllocSet<'a>,
-        canaries: &AllocSet<'a>,
-        reconnecting: &mut AllocSet<'a>,
-        is_canarying: bool,
-        followup_evals: &HashMap<&str, Arc<str>>,
-    ) -> AllocSet<'a> {
-        let mut stop: Vec<&'a Allocation> = lost.iter().collect();
-        for alloc in lost.iter() {
-            let followup = followup_evals.get(alloc.id.as_str()).cloned();
-            self.stop(alloc, Some(status::LOST), desc::LOST, followup);
+        input: StopInput<'_, 'a>,
+    ) -> Stops<'a> {
+        let mut stopping = Stopping::default();
+        for alloc in input.lost.iter() {
+            let followup = input.followup_evals.get(alloc.id.as_str()).cloned();
+            stopping.lost(alloc, followup);
         }
         let without_canaries;
-        let untainted = if is_canarying {
-            without_canaries = untainted.difference(&[canaries]);
+        let untainted = if input.is_canarying {
+            without_canaries = input.untainted.difference(&[input.canaries]);
             &without_canaries
         } else {
-            untainted
+            input.untainted
         };
-        let counted = if self.input.rules.counts_unknown_allocs() {
+        let mut migrate = input.migrate.clone();
+        let mut reconnecting = input.reconnecting.clone();
+        // From D-1 unknown allocations are left out of the surplus.
+        let counted = if self.rules.counts_unknown_allocs() {
             untainted
                 .iter()
                 .filter(|a| a.client_status != status::UNKNOWN)
@@ -51,13 +133,25 @@ impl<'a> Reconciler<'a, '_> {
         if remove > 0 {
             let sets = StopSets {
                 untainted: untainted.non_terminal(),
-                migrate,
-                canaries,
-                reconnecting,
+                migrate: &mut migrate,
+                canaries: input.canaries,
+                reconnecting: &mut reconnecting,
             };
-            self.stop_surplus(tg, name_index, sets, &mut stop, remove, is_canarying);
+            let is_canarying = input.is_canarying;
+            self.stop_surplus(tg, name_index, sets, &mut stopping, remove, is_canarying);
         }
-        stop.into_iter().collect()
+        let Stopping {
+            results,
+            allocs,
+            reconnect_decisions,
+        } = stopping;
+        Stops {
+            results,
+            stopped: allocs.into_iter().collect(),
+            migrate,
+            reconnecting,
+            reconnect_decisions,
+        }
     }
 
     /// The part of `computeStop` after lost allocations: stops `remove`
@@ -66,11 +160,11 @@ impl<'a> Reconciler<'a, '_> {
     /// Each pass walks a set while stopping some of its members; the stopped
     /// ones are taken out of the set in one go once the pass ends.
     fn stop_surplus(
-        &mut self,
+        &self,
         tg: &TaskGroup,
         name_index: &mut NameIndex,
         sets: StopSets<'_, 'a>,
-        stop: &mut Vec<&'a Allocation>,
+        stop: &mut Stopping<'a>,
         mut remove: i64,
         is_canarying: bool,
     ) {
@@ -85,7 +179,7 @@ impl<'a> Reconciler<'a, '_> {
             let mut stopped = AllocSet::new();
             for alloc in untainted.difference(&[canaries]).iter() {
                 if canary_names.contains(alloc.name.as_str()) {
-                    self.stop_not_needed(stop, alloc);
+                    stop.not_needed(alloc);
                     stopped.insert(alloc);
                     remove -= 1;
                     if remove == 0 {
@@ -98,14 +192,14 @@ impl<'a> Reconciler<'a, '_> {
 
         if !migrate.is_empty() {
             let mut migrating_names =
-                NameIndex::new(self.input.job_id, &tg.name, tg.count, &[migrate]);
+                NameIndex::new(self.job.job_id, &tg.name, tg.count, &[migrate]);
             let remove_names = migrating_names.highest(remove as u64);
             let mut stopped = AllocSet::new();
             for alloc in migrate.iter() {
                 if !remove_names.contains(&alloc.name) {
                     continue;
                 }
-                self.stop_not_needed(stop, alloc);
+                stop.not_needed(alloc);
                 stopped.insert(alloc);
                 name_index.unset_index(alloc.index());
                 remove -= 1;
@@ -130,7 +224,7 @@ impl<'a> Reconciler<'a, '_> {
         let mut stopped = AllocSet::new();
         for alloc in untainted.iter() {
             if remove_names.contains(&alloc.name) {
-                self.stop_not_needed(stop, alloc);
+                stop.not_needed(alloc);
                 stopped.insert(alloc);
                 remove -= 1;
                 if remove == 0 {
@@ -141,18 +235,12 @@ impl<'a> Reconciler<'a, '_> {
 
         // Duplicate names can leave too many; stop any that remain.
         for alloc in untainted.difference(&[&stopped]).iter() {
-            self.stop_not_needed(stop, alloc);
+            stop.not_needed(alloc);
             remove -= 1;
             if remove == 0 {
                 return;
             }
         }
-    }
-
-    /// Stops `alloc` as no longer needed and adds it to the stop set.
-    fn stop_not_needed(&mut self, stop: &mut Vec<&'a Allocation>, alloc: &'a Allocation) {
-        stop.push(alloc);
-        self.stop(alloc, None, desc::NOT_NEEDED, None);
     }
 
     /// `computeStopByReconnecting`: stops reconnecting allocations that must
@@ -162,11 +250,11 @@ impl<'a> Reconciler<'a, '_> {
     ///
     /// As in Nomad, a reconnecting allocation that loses to one replacement
     /// is compared again with any further same-named replacement.
-    pub(super) fn compute_stop_by_reconnecting(
-        &mut self,
+    fn compute_stop_by_reconnecting(
+        &self,
         untainted: &mut AllocSet<'a>,
         reconnecting: &mut AllocSet<'a>,
-        stop: &mut Vec<&'a Allocation>,
+        stop: &mut Stopping<'a>,
         remove: i64,
     ) -> i64 {
         if remove == 0 {
@@ -199,20 +287,19 @@ impl<'a> Reconciler<'a, '_> {
     /// Decides one reconnecting allocation against its same-named
     /// replacements; returns whether nothing more needs stopping.
     fn settle_reconnecting(
-        &mut self,
+        &self,
         rec: &'a Allocation,
         pass: &mut ReconnectPass<'a>,
-        stop: &mut Vec<&'a Allocation>,
+        stop: &mut Stopping<'a>,
     ) -> bool {
-        if must_not_resume(rec, self.input.job) {
-            self.reconnect_decisions.push(ReconnectDecision {
+        if must_not_resume(rec, self.job.job) {
+            stop.reconnect_decisions.push(ReconnectDecision {
                 reconnecting: rec,
                 replacement: None,
                 scores: (None, None),
                 verdict: ReconnectVerdict::MustNotResume,
             });
-            stop.push(rec);
-            self.stop(rec, None, desc::NOT_NEEDED, None);
+            stop.not_needed(rec);
             pass.stopped_reconnecting.insert(rec);
             pass.remove -= 1;
             return pass.remove == 0;
@@ -238,7 +325,7 @@ impl<'a> Reconciler<'a, '_> {
                 (Some(rec), Some(rep)) if rep > rec => ReconnectVerdict::ReplacementHigherScore,
                 _ => ReconnectVerdict::ReconnectingKept,
             };
-            self.reconnect_decisions.push(ReconnectDecision {
+            stop.reconnect_decisions.push(ReconnectDecision {
                 reconnecting: rec,
                 replacement: Some(replacement),
                 scores: (rec_score, rep_score),
@@ -258,8 +345,7 @@ impl<'a> Reconciler<'a, '_> {
                 pass.stopped_untainted.push(replacement);
                 (replacement, desc::RECONNECTED)
             };
-            stop.push(loser);
-            self.stop(loser, None, description, None);
+            stop.stop(loser, None, description);
             pass.remove -= 1;
             if pass.remove == 0 {
                 return true;
@@ -289,13 +375,12 @@ struct ReconnectPass<'a> {
 
 /// A reconnecting allocation that is not to resume: no longer desired to
 /// run, asked to migrate or reschedule, or of an older job.
-fn must_not_resume(alloc: &Allocation, job: Option<&crate::model::Job>) -> bool {
+fn must_not_resume(alloc: &Allocation, job: &Job) -> bool {
     let t = &alloc.desired_transition;
     alloc.desired_status != status::RUN
         || t.should_migrate()
         || t.should_reschedule()
         || t.should_force_reschedule()
-        || job.is_some_and(|j| {
-            alloc.job_version() < j.version || alloc.job_create_index() < j.create_index
-        })
+        || alloc.job_version() < job.version
+        || alloc.job_create_index() < job.create_index
 }

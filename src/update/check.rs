@@ -2,6 +2,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::ptr;
 use std::sync::Arc;
 
@@ -12,29 +13,49 @@ use crate::model::{Allocation, Job, Node, TaskGroup};
 /// allocations of one job version compare the same with the new job, so each
 /// pair of versions (and group) is compared once, not once per allocation.
 ///
-/// Pairs are keyed by address, so the jobs must outlive the check, as a
-/// snapshot's jobs outlive its replay.
+/// The check borrows the jobs it has compared for `'j`, so they cannot be
+/// dropped or moved while it remembers them.
 #[derive(Default)]
-pub struct UpdateCheck {
-    diffs: RefCell<HashMap<DiffKey, Option<Arc<str>>>>,
+pub struct UpdateCheck<'j> {
+    diffs: RefCell<HashMap<DiffKey<'j>, Option<Arc<str>>>>,
 }
 
 /// The old job (none when the allocation embeds none), the new job and group.
-type DiffKey = (Option<*const Job>, *const Job, *const TaskGroup);
+type DiffKey<'j> = (Option<Same<'j, Job>>, Same<'j, Job>, Same<'j, TaskGroup>);
 
-impl UpdateCheck {
+/// A borrowed value as a key: equal only to itself. Jobs of one replay are
+/// shared, not copied, so the same value is the same job version, and
+/// comparing where it is costs nothing, unlike comparing whole jobs.
+#[derive(Clone, Copy)]
+struct Same<'j, T>(&'j T);
+
+impl<T> PartialEq for Same<'_, T> {
+    fn eq(&self, other: &Self) -> bool {
+        ptr::eq(self.0, other.0)
+    }
+}
+
+impl<T> Eq for Same<'_, T> {}
+
+impl<T> Hash for Same<'_, T> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        ptr::hash(self.0, state);
+    }
+}
+
+impl<'j> UpdateCheck<'j> {
     /// `node` finds the allocation's node, looked up only if needed.
     pub fn kind<'n>(
         &self,
-        existing: &Allocation,
-        new_job: &Job,
-        new_group: &TaskGroup,
+        existing: &'j Allocation,
+        new_job: &'j Job,
+        new_group: &'j TaskGroup,
         node: impl FnOnce() -> Option<&'n Node>,
     ) -> UpdateKind {
         let key = (
-            existing.job.as_ref().map(Arc::as_ptr),
-            ptr::from_ref(new_job),
-            ptr::from_ref(new_group),
+            existing.job.as_deref().map(Same),
+            Same(new_job),
+            Same(new_group),
         );
         update_kind(existing, new_job, node, |old_job| {
             self.diffs

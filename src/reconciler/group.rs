@@ -1,0 +1,326 @@
+//! One task group's computation (`computeGroup`): its sets built once, then
+//! each step a function of them, the group's outcome returned whole.
+
+use super::followup::Followups;
+use super::group_sets::GroupSets;
+use super::ids::Ids;
+use super::job_state::{ClusterState, JobState};
+use super::outcome::{GroupOutcome, GroupProgress};
+use super::placement::PlacementSets;
+use super::stop::{self, StopInput};
+use super::{
+    AllocSet, Bucket, DesiredChanges, GroupTrace, NameIndex, PlacementBasis, RescheduleContext,
+    Rules, SetAside, UpdateSplit,
+};
+use crate::model::{Allocation, Deployment, Job, TaskGroup, status};
+use crate::update::UpdateKind;
+
+/// What one group's computation reads besides its allocations.
+pub(super) struct GroupContext<'c, 'a, 'f> {
+    pub name: &'c str,
+    pub job: &'c JobState<'a, 'f>,
+    pub cluster: &'c ClusterState<'a, 'f>,
+    /// The Nomad behaviour replayed.
+    pub rules: &'a Rules,
+    /// The deployment as the groups before this one left it.
+    pub deployment: Option<&'c Deployment>,
+}
+
+impl<'a> GroupContext<'_, 'a, '_> {
+    /// `computeGroup`.
+    pub fn compute_group(&self, all: AllocSet<'a>, ids: &mut Ids) -> GroupOutcome<'a> {
+        let Some(tg) = self.job.job.lookup_task_group(self.name) else {
+            return stop_all(self.cluster, self.name, &all, true);
+        };
+        let (mut dstate, existing_deployment) = self.initialize_deployment_state(tg);
+        let sets = GroupSets::build(self, tg, all);
+        let lost = &sets.lost;
+        let mut changes = DesiredChanges {
+            // Nomad counts the cancelled canaries, not those stopped on
+            // draining or lost nodes.
+            stop: sets.set_aside_count(SetAside::CancelledCanary),
+            ignore: sets.set_aside_count(SetAside::OldTerminalBatch)
+                + sets.buckets[Bucket::Ignore].len() as u64,
+            ..DesiredChanges::default()
+        };
+        let mut stop = sets.set_aside_stops();
+        let followups = Followups::new(ids, self.name, self.cluster.now, &sets, self.rules);
+
+        let mut name_index = NameIndex::new(
+            self.job.job_id,
+            self.name,
+            tg.count,
+            // Disjoint: filterByRescheduleable splits, buckets partition.
+            &[
+                &sets.untainted,
+                &sets.buckets[Bucket::Migrate],
+                &sets.reschedule_now,
+                lost,
+            ],
+        );
+        let is_canarying = dstate.desired_canaries != 0 && !dstate.promoted;
+        let stops = self.compute_stop(
+            tg,
+            &mut name_index,
+            StopInput {
+                untainted: &sets.untainted,
+                migrate: &sets.buckets[Bucket::Migrate],
+                lost,
+                canaries: &sets.canaries,
+                reconnecting: &sets.buckets[Bucket::Reconnecting],
+                is_canarying,
+                followup_evals: &followups.stop_evals,
+            },
+        );
+        changes.stop += stops.stopped.len() as u64;
+        stop.extend(stops.results);
+        let (migrate, reconnecting) = (stops.migrate, stops.reconnecting);
+        let mut untainted = sets.untainted.difference(&[&stops.stopped]);
+
+        let reconnect_updates = self.compute_reconnecting(&reconnecting);
+        let (updates, destructive) = self.compute_updates(tg, &untainted);
+        changes.ignore += updates.ignore.len() as u64;
+        changes.in_place_update += updates.inplace.len() as u64;
+        if !existing_deployment {
+            dstate.desired_total += (destructive.len() + updates.inplace.len()) as i64;
+        }
+        if is_canarying {
+            untainted = untainted.difference(&[&sets.canaries]);
+        }
+
+        let mut placement = PlacementBasis::default();
+        let mut place = Vec::new();
+        let requires_canaries = tg.update.as_ref().is_some_and(|u| {
+            !destructive.is_empty() && (sets.canaries.len() as i64) < u.canary && !dstate.promoted
+        });
+        if requires_canaries {
+            let canaries = self.compute_canaries(tg, &destructive, &sets.canaries, &mut name_index);
+            dstate.desired_canaries = canaries.wanted;
+            changes.canary += canaries.count;
+            place.extend(canaries.place);
+            placement.canaries_desired = dstate.desired_canaries;
+            placement.canaries_existing = sets.canaries.len();
+        }
+        let is_canarying = dstate.desired_canaries != 0 && !dstate.promoted;
+        let under_provisioned_by =
+            self.compute_under_provisioned_by(tg, &untainted, &destructive, &migrate, is_canarying);
+
+        let psets = PlacementSets {
+            untainted: &untainted,
+            migrate: &migrate,
+            reschedule: &sets.reschedule_now,
+            lost,
+            reconnecting: &reconnecting,
+        };
+        let mut computed = Vec::new();
+        if sets.lost_later.is_empty() {
+            computed = self.compute_placements(tg, &mut name_index, &psets, is_canarying);
+            if !existing_deployment {
+                dstate.desired_total += computed.len() as i64;
+            }
+        }
+        let placements = computed.len();
+        let place_ready =
+            !self.job.deployment_paused && !self.job.deployment_failed && !is_canarying;
+        let replacements = self.compute_replacements(
+            place_ready,
+            computed,
+            &psets,
+            &followups.disconnect_updates,
+            under_provisioned_by,
+        );
+        changes.place += replacements.place.len() as u64;
+        changes.stop += replacements.stop.len() as u64;
+        place.extend(replacements.place);
+        stop.extend(replacements.stop);
+
+        let mut destructive_update = Vec::new();
+        if place_ready {
+            let allowed = replacements.under_provisioned_by;
+            placement.destructive_allowed = allowed;
+            destructive_update =
+                self.compute_destructive_updates(tg, &updates.destructive, allowed);
+            changes.destructive_update += destructive_update.len() as u64;
+            changes.ignore += (updates.destructive.len() - destructive_update.len()) as u64;
+        } else {
+            changes.ignore += destructive.len() as u64;
+        }
+
+        let migrations = self.compute_migrations(tg, &migrate, is_canarying);
+        changes.migrate += migrate.len() as u64;
+        stop.extend(migrations.stop);
+        place.extend(migrations.place);
+
+        let updating_spec = !destructive.is_empty() || !updates.inplace.is_empty();
+        let deployment =
+            self.deployment_change(tg, existing_deployment, dstate, &sets.all, updating_spec);
+        let left = destructive.len()
+            + updates.inplace.len()
+            + placements
+            + migrate.len()
+            + sets.reschedule_now.len()
+            + sets.reschedule_later.len();
+        let progress = if left == 0 && !requires_canaries {
+            GroupProgress::Settled
+        } else {
+            GroupProgress::Pending
+        };
+
+        let inplace_update = updates.inplace.iter().collect();
+        let trace = GroupTrace {
+            removed: false,
+            placement: PlacementBasis {
+                count: tg.count,
+                untainted: untainted.len(),
+                migrate: migrate.len(),
+                reschedule: sets.reschedule_now.len(),
+                reconnecting: reconnecting.len(),
+                lost: lost.len(),
+                lost_later: sets.lost_later.len(),
+                place_ready,
+                ..placement
+            },
+            reconnect_decisions: stops.reconnect_decisions,
+            updates,
+            set_aside: sets.set_aside,
+            buckets: sets.buckets,
+            reschedule_now: sets.reschedule_now,
+            reschedule_later: sets.reschedule_later,
+        };
+        GroupOutcome {
+            changes,
+            stop,
+            place,
+            destructive_update,
+            inplace_update,
+            attribute_updates: followups.attribute_updates,
+            disconnect_updates: followups.disconnect_updates,
+            reconnect_updates,
+            followup_evals: followups.evals,
+            deployment,
+            progress,
+            trace,
+        }
+    }
+
+    /// `filterOldTerminalAllocs`: batch jobs set aside terminal allocations
+    /// of older job versions.
+    pub(super) fn filter_old_terminal_allocs(
+        &self,
+        all: AllocSet<'a>,
+    ) -> (AllocSet<'a>, AllocSet<'a>) {
+        if !self.job.batch {
+            return (all, AllocSet::new());
+        }
+        let job = self.job.job;
+        let old = all.filter(|a| {
+            (a.job_version() < job.version || a.job_create_index() < job.create_index)
+                && a.terminal_status()
+        });
+        (all.difference(&[&old]), old)
+    }
+
+    /// What `filterByRescheduleable` reads besides the allocations.
+    pub(super) fn reschedule_context(&self) -> RescheduleContext<'_> {
+        RescheduleContext {
+            rules: self.rules,
+            batch: self.job.batch,
+            now: self.cluster.now,
+            eval_id: self.job.eval_id,
+            deployment: self.deployment,
+        }
+    }
+
+    /// `computeUpdates`: splits the untainted allocations into ignore,
+    /// in-place and destructive (with why each destructive one is, in ID
+    /// order); the destructive ones also as a set.
+    fn compute_updates(
+        &self,
+        tg: &'a TaskGroup,
+        untainted: &AllocSet<'a>,
+    ) -> (UpdateSplit<'a>, AllocSet<'a>) {
+        let mut why = Vec::new();
+        let [ignore, inplace, destructive] =
+            untainted.split(
+                |alloc| match (self.job.update_fn)(alloc, self.job.job, tg) {
+                    UpdateKind::Ignore => Some(0),
+                    UpdateKind::InPlace => Some(1),
+                    UpdateKind::Destructive(reason) => {
+                        why.push((alloc, reason));
+                        Some(2)
+                    }
+                },
+            );
+        let split = UpdateSplit {
+            ignore,
+            inplace,
+            destructive: why,
+        };
+        (split, destructive)
+    }
+
+    /// `computeReconnecting`: reconnecting allocations that resume, unless
+    /// something asks them to move or they run an older job.
+    fn compute_reconnecting(
+        &self,
+        reconnecting: &AllocSet<'a>,
+    ) -> std::collections::BTreeMap<&'a str, &'a Allocation> {
+        let job: &Job = self.job.job;
+        reconnecting
+            .iter()
+            .filter(|alloc| {
+                let t = &alloc.desired_transition;
+                !(t.should_migrate()
+                    || t.should_reschedule()
+                    || t.should_force_reschedule()
+                    || alloc.job_version() < job.version
+                    || alloc.job_create_index() < job.create_index
+                    || alloc.desired_status != status::RUN)
+            })
+            .map(|alloc| (alloc.id.as_str(), alloc))
+            .collect()
+    }
+}
+
+/// `handleStop` for one group of a stopped or purged job: every
+/// non-terminal allocation is stopped.
+pub(super) fn stop_stopped_job<'a>(
+    cluster: &ClusterState<'a, '_>,
+    job: Option<&Job>,
+    group: &str,
+    set: &AllocSet<'a>,
+) -> GroupOutcome<'a> {
+    let removed = job.is_none_or(|j| j.lookup_task_group(group).is_none());
+    let mut outcome = stop_all(cluster, group, &set.non_terminal(), removed);
+    outcome.trace.set_aside = set
+        .iter()
+        .filter(|a| a.terminal_status())
+        .map(|a| (a, SetAside::TerminalOfStoppedJob))
+        .collect();
+    outcome
+}
+
+/// `filterAndStopAll`: stops all but the ignored (unknown) allocations, yet
+/// counts them all as stopped, as Nomad does.
+fn stop_all<'a>(
+    cluster: &ClusterState<'a, '_>,
+    group: &str,
+    set: &AllocSet<'a>,
+    removed: bool,
+) -> GroupOutcome<'a> {
+    let buckets = cluster.group_buckets(group, set);
+    GroupOutcome {
+        changes: DesiredChanges {
+            stop: set.len() as u64,
+            ..DesiredChanges::default()
+        },
+        stop: stop::stop_all(&buckets),
+        progress: GroupProgress::Removed,
+        trace: GroupTrace {
+            removed,
+            buckets,
+            ..GroupTrace::default()
+        },
+        ..GroupOutcome::default()
+    }
+}

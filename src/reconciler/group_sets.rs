@@ -1,0 +1,125 @@
+//! A group's allocations sorted once, before any decision is made from them.
+
+use super::group::GroupContext;
+use super::{AllocSet, Bucket, DelayedReschedule, SetAside, StopResult};
+use super::{RescheduleSets, TaintedSets};
+use crate::model::{Allocation, TaskGroup};
+
+/// What `computeGroup` works from: the allocations set aside, the
+/// `filterByTainted` buckets, and the untainted and disconnecting ones split
+/// by `filterByRescheduleable`. Every later step reads these and none
+/// changes them.
+pub(super) struct GroupSets<'a> {
+    /// The group's allocations less those set aside.
+    pub all: AllocSet<'a>,
+    pub set_aside: Vec<(&'a Allocation, SetAside)>,
+    /// The current deployment's canaries that are still standing.
+    pub canaries: AllocSet<'a>,
+    pub buckets: TaintedSets<'a>,
+    /// Untainted allocations that are not rescheduled now.
+    pub untainted: AllocSet<'a>,
+    /// Failed untainted allocations and disconnecting ones to replace now.
+    pub reschedule_now: AllocSet<'a>,
+    pub reschedule_later: Vec<DelayedReschedule<'a>>,
+    /// The lost allocations, with the expiring ones the group does not keep.
+    pub lost: AllocSet<'a>,
+    /// Lost allocations waiting out `stop_after_client_disconnect`.
+    pub lost_later: Vec<DelayedReschedule<'a>>,
+    /// Whether the disconnecting allocations get timeout evals: always up
+    /// to 1.7.1, from D-3 only in groups that support disconnects.
+    pub disconnect_timeouts: bool,
+}
+
+impl<'a> GroupSets<'a> {
+    pub fn build(
+        ctx: &GroupContext<'_, 'a, '_>,
+        tg: &TaskGroup,
+        all: AllocSet<'a>,
+    ) -> GroupSets<'a> {
+        let (all, old_terminal) = ctx.filter_old_terminal_allocs(all);
+        let mut set_aside: Vec<_> = old_terminal
+            .iter()
+            .map(|a| (a, SetAside::OldTerminalBatch))
+            .collect();
+        let (canaries, all) = ctx.cancel_unneeded_canaries(all, &mut set_aside);
+        let buckets = ctx.cluster.group_buckets(ctx.name, &all);
+
+        let rules = ctx.rules;
+        let fields = rules.disconnect_fields();
+        let rctx = ctx.reschedule_context();
+        let RescheduleSets {
+            untainted,
+            now,
+            later: mut reschedule_later,
+        } = buckets[Bucket::Untainted].filter_by_rescheduleable(rctx, false);
+        let (mut untainted, lost) = merge_expiring(ctx, tg, &buckets, untainted);
+
+        let disconnecting = &buckets[Bucket::Disconnecting];
+        let split = disconnecting.filter_by_rescheduleable(rctx, true);
+        let disconnect_timeouts = !rules.has_expiring_bucket() || tg.disconnect_supported(fields);
+        let mut reschedule_now = now.union(&[&split.now]);
+        if !rules.reschedules_disconnecting_by_policy() {
+            // Every candidate is replaced now.
+        } else if disconnect_timeouts {
+            untainted = untainted.union(&[&split.untainted]);
+            reschedule_later.extend(split.later);
+        } else {
+            reschedule_now = now;
+            if rules.prevents_reschedule_on_lost(Some(tg)) {
+                untainted = untainted.union(&[disconnecting]);
+            }
+        }
+        let lost_later = lost.delay_by_stop_after_client_disconnect(ctx.cluster.now, fields);
+        GroupSets {
+            all,
+            set_aside,
+            canaries,
+            untainted,
+            reschedule_now,
+            reschedule_later,
+            lost,
+            lost_later,
+            disconnect_timeouts,
+            buckets,
+        }
+    }
+
+    /// How many allocations were set aside for `reason`.
+    pub fn set_aside_count(&self, reason: SetAside) -> u64 {
+        self.set_aside.iter().filter(|(_, r)| *r == reason).count() as u64
+    }
+
+    /// The stops of the set-aside allocations that are stopped, in the order
+    /// they were set aside.
+    pub fn set_aside_stops(&self) -> Vec<StopResult<'a>> {
+        let stop = |&(alloc, reason): &(&'a Allocation, SetAside)| {
+            let (client_status, description) = SetAside::stop(reason)?;
+            Some(StopResult {
+                alloc,
+                client_status,
+                description,
+                followup_eval_id: None,
+            })
+        };
+        self.set_aside.iter().filter_map(stop).collect()
+    }
+}
+
+/// The `expiring` allocations (1.7.2 on) join the untainted ones if the
+/// group prevents rescheduling on lost, else the lost ones (v1.7.2
+/// scheduler/reconcile.go:487); returns (untainted, lost).
+fn merge_expiring<'a>(
+    ctx: &GroupContext<'_, 'a, '_>,
+    tg: &TaskGroup,
+    buckets: &TaintedSets<'a>,
+    untainted: AllocSet<'a>,
+) -> (AllocSet<'a>, AllocSet<'a>) {
+    let (expiring, lost) = (&buckets[Bucket::Expiring], &buckets[Bucket::Lost]);
+    if expiring.is_empty() {
+        (untainted, lost.clone())
+    } else if ctx.rules.prevents_reschedule_on_lost(Some(tg)) {
+        (untainted.union(&[expiring]), lost.clone())
+    } else {
+        (untainted, lost.union(&[expiring]))
+    }
+}

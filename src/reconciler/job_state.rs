@@ -1,0 +1,48 @@
+//! What every group of one job is reconciled against, split as Nomad HEAD
+//! splits it (`ReconcilerState` and `ClusterState` in
+//! `scheduler/reconciler/reconcile_cluster.go`): facts of the job and its
+//! evaluation, and facts of the cluster.
+
+use super::{AllocSet, BucketsFn, Rules, TaintContext, TaintedNodes, TaintedSets, UpdateFn};
+use crate::model::{Deployment, Job};
+use crate::time::Time;
+
+/// The job and its evaluation, fixed before the first group is computed.
+pub(super) struct JobState<'a, 'f> {
+    pub job: &'a Job,
+    pub job_id: &'a str,
+    pub batch: bool,
+    pub eval_id: &'a str,
+    pub eval_priority: i64,
+    /// The deployment `cancelUnneededDeployments` retired, whose unpromoted
+    /// canaries are stopped.
+    pub old_deployment: Option<&'a Deployment>,
+    pub deployment_paused: bool,
+    pub deployment_failed: bool,
+    pub update_fn: &'f UpdateFn<'a, 'f>,
+}
+
+/// The cluster as the replay sees it.
+pub(super) struct ClusterState<'a, 'f> {
+    pub tainted: &'a TaintedNodes<'a>,
+    pub rules: &'a Rules,
+    pub now: Time,
+    pub buckets_known: &'f BucketsFn<'a, 'f>,
+}
+
+impl<'a> ClusterState<'a, '_> {
+    pub fn taint(&self) -> TaintContext<'a, 'a> {
+        TaintContext {
+            tainted: self.tainted,
+            rules: self.rules,
+            now: self.now,
+        }
+    }
+
+    /// `filterByTainted` on a group's allocations, handed to `buckets_known`.
+    pub fn group_buckets(&self, group: &str, set: &AllocSet<'a>) -> TaintedSets<'a> {
+        let sets = set.filter_by_tainted(self.taint());
+        (self.buckets_known)(group, &sets);
+        sets
+    }
+}

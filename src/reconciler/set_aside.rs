@@ -1,0 +1,48 @@
+//! Allocations a group takes out before `filterByTainted`, and why.
+
+use super::desc;
+use crate::model::status;
+
+/// Why an allocation was taken out before `filterByTainted`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetAside {
+    /// A terminal batch allocation of an older job version (`filterOldTerminalAllocs`).
+    OldTerminalBatch,
+    /// An unpromoted canary of an older or failed deployment, stopped.
+    CancelledCanary,
+    /// A canary on a draining node, stopped to migrate.
+    CanaryMigrating,
+    /// A canary on a lost node, stopped.
+    CanaryLost,
+    /// A terminal allocation of a stopped job (`filterByTerminal` in `handleStop`).
+    TerminalOfStoppedJob,
+}
+
+impl SetAside {
+    pub fn describe(self) -> &'static str {
+        match self {
+            SetAside::OldTerminalBatch => {
+                "terminal batch allocation of an older job version: ignored"
+            }
+            SetAside::CancelledCanary => {
+                "unpromoted canary of an older or failed deployment: stopped"
+            }
+            SetAside::CanaryMigrating => "canary on a draining node: stopped to migrate",
+            SetAside::CanaryLost => "canary on a lost node: stopped",
+            SetAside::TerminalOfStoppedJob => "terminal allocation of a stopped job: nothing to do",
+        }
+    }
+}
+
+impl SetAside {
+    /// The stop a set-aside allocation gets, as client status and
+    /// description, or none for one that is only ignored.
+    pub(super) fn stop(self) -> Option<(Option<&'static str>, &'static str)> {
+        match self {
+            SetAside::CancelledCanary => Some((None, desc::NOT_NEEDED)),
+            SetAside::CanaryMigrating => Some((None, desc::MIGRATING)),
+            SetAside::CanaryLost => Some((Some(status::LOST), desc::LOST)),
+            SetAside::OldTerminalBatch | SetAside::TerminalOfStoppedJob => None,
+        }
+    }
+}
