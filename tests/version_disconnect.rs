@@ -776,3 +776,91 @@ fn stop_on_client_after_delays_lost_replacements_from_d4() {
         Some(new.plan.followup_evals[0].id.as_str())
     );
 }
+
+/// F-1 (1.10.0): `prevent_reschedule_on_lost` is ignored again: the
+/// allocation of a down node is lost and replaced (v1.10.0
+/// nomad/structs/structs.go:11433), where 1.9.7 keeps it.
+#[test]
+fn prevent_reschedule_on_lost_is_ignored_from_f1() {
+    let mut c = Cluster::new();
+    on_a_down_node(&mut c, true, None);
+    let old = replay_as(&mut c, v(1, 9, 7), JOB);
+    assert_eq!(group(&old, "web").buckets[Bucket::Disconnecting].len(), 1);
+    assert!(old.plan.place.is_empty());
+    let new = replay_as(&mut c, v(1, 10, 0), JOB);
+    assert_eq!(group(&new, "web").buckets[Bucket::Lost].len(), 1);
+    assert_eq!(new.plan.place.len(), 1);
+    assert_eq!(new.plan.stop[0].description, desc::LOST);
+}
+
+/// F-1 (1.10.0): `stop_after_client_disconnect` is ignored; only
+/// `disconnect.stop_on_client_after` delays a lost replacement.
+#[test]
+fn stop_after_client_disconnect_is_ignored_from_f1() {
+    let mut c = Cluster::new();
+    let mut job = mock_job();
+    job.task_groups[0].count = 1;
+    job.task_groups[0].stop_after_client_disconnect = Some(MINUTE);
+    let job = c.job(job);
+    let id = c.alloc(&job, 0);
+    c.set_node_status(&id, node_status::DOWN);
+    let old = replay_as(&mut c, v(1, 9, 7), JOB);
+    assert!(old.plan.place.is_empty());
+    assert_eq!(old.plan.followup_evals.len(), 1);
+    let new = replay_as(&mut c, v(1, 10, 0), JOB);
+    assert_eq!(new.plan.place.len(), 1);
+    assert!(new.plan.followup_evals.is_empty());
+}
+
+/// F-1 (1.10.0): an expiring allocation of a group with
+/// `disconnect { replace = false }` stays untainted; 1.8 and 1.9 looked at
+/// the legacy flag only and lost it (v1.10.0 scheduler/reconcile.go:498,
+/// v1.9.7 :497).
+#[test]
+fn replace_false_keeps_expiring_allocs_from_f1() {
+    let mut c = Cluster::new();
+    let mut job = resumable(1, None);
+    job.task_groups[0].disconnect = Some(DisconnectStrategy {
+        lost_after: 5 * MINUTE,
+        replace: Some(false),
+        ..DisconnectStrategy::default()
+    });
+    let job = c.job(job);
+    unknown_alloc(&mut c, &job, 0, 10 * MINUTE);
+    let old = replay_as(&mut c, v(1, 9, 7), JOB);
+    assert_eq!(group(&old, "web").buckets[Bucket::Expiring].len(), 1);
+    assert_eq!(old.plan.place.len(), 1);
+    let new = replay_as(&mut c, v(1, 10, 0), JOB);
+    assert_eq!(group(&new, "web").buckets[Bucket::Expiring].len(), 1);
+    assert!(new.plan.place.is_empty() && new.plan.stop.is_empty());
+}
+
+/// F-2 (1.10.1, 1.11.0): a terminal canary with a migrate transition is
+/// migrated (stopped and placed again) instead of staying untainted
+/// (v1.10.1 scheduler/reconcile_util.go:310).
+#[test]
+fn a_terminal_canary_to_migrate_is_migrated_from_f2() {
+    let mut c = Cluster::new();
+    let mut job = mock_job();
+    job.task_groups[0].count = 1;
+    let job = c.job(job);
+    let id = c.alloc(&job, 0);
+    let a = c.alloc_mut(&id);
+    a.client_status = status::FAILED.into();
+    a.deployment_status = Some(AllocDeploymentStatus {
+        canary: true,
+        ..AllocDeploymentStatus::default()
+    });
+    a.desired_transition.migrate = Some(true);
+    for (release, bucket) in [
+        (v(1, 10, 0), Bucket::Untainted),
+        (v(1, 10, 1), Bucket::Migrate),
+        (v(1, 11, 0), Bucket::Migrate),
+    ] {
+        let r = replay_as(&mut c, release, JOB);
+        assert_eq!(group(&r, "web").buckets[bucket].len(), 1, "{release}");
+    }
+    let r = replay_as(&mut c, v(1, 10, 1), JOB);
+    assert_eq!(r.plan.stop[0].description, desc::MIGRATING);
+    assert_eq!(group(&r, "web").desired_changes.reconciler.migrate, 1);
+}

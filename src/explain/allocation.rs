@@ -189,7 +189,10 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
     let last = alloc.last_unknown();
     let setting = match fields {
         DisconnectFields::Legacy => "max_client_disconnect",
-        _ => "lost timeout (max_client_disconnect, else disconnect.lost_after)",
+        DisconnectFields::LegacyFirst => {
+            "lost timeout (max_client_disconnect, else disconnect.lost_after)"
+        }
+        DisconnectFields::BlockOnly => "lost timeout (disconnect.lost_after)",
     };
     let mut step = Step::new("Disconnect", "").fact(
         setting,

@@ -148,6 +148,10 @@ impl<'s> BucketReason<'s> {
                 )
             }
             TaintRule::MigrateTransition => format!("migrate transition set; {}", node()),
+            TaintRule::TerminalCanaryMigrating => format!(
+                "terminal canary (desired {}, client {}), migrate transition set",
+                self.desired_status, self.client_status
+            ),
             TaintRule::DisconnectExpired | TaintRule::DisconnectExpiring => {
                 format!("{}: expired", unknown())
             }

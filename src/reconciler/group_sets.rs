@@ -117,7 +117,7 @@ fn merge_expiring<'a>(
     let (expiring, lost) = (&buckets[Bucket::Expiring], &buckets[Bucket::Lost]);
     if expiring.is_empty() {
         (untainted, lost.clone())
-    } else if ctx.rules.prevents_reschedule_on_lost(Some(tg)) {
+    } else if ctx.rules.keeps_expiring(tg) {
         (untainted.union(&[expiring]), lost.clone())
     } else {
         (untainted, lost.union(&[expiring]))

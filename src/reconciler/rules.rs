@@ -99,8 +99,12 @@ impl Rules {
     /// `stop_after_client_disconnect` if set, else the `disconnect` block's
     /// `lost_after` and `stop_on_client_after`; before, the legacy fields
     /// alone.
+    /// F-1 (1.10.0; v1.10.0 nomad/structs/structs.go:7621, :7631): the
+    /// block alone.
     pub fn disconnect_fields(&self) -> DisconnectFields {
-        if Switch::D4.in_release(self.release) {
+        if Switch::F1.in_release(self.release) {
+            DisconnectFields::BlockOnly
+        } else if Switch::D4.in_release(self.release) {
             DisconnectFields::LegacyFirst
         } else {
             DisconnectFields::Legacy
@@ -134,10 +138,32 @@ impl Rules {
     /// D-3 (1.7.2, 1.8.0): whether `group` keeps allocations of a down or
     /// disconnected node as unknown instead of replacing them
     /// (`prevent_reschedule_on_lost`, v1.7.2 nomad/structs/structs.go:6654,
-    /// :11040). `filterByTainted` asks about the allocation's own job
-    /// version, `computeGroup` about the current one.
+    /// :11040); F-1 (1.10.0) ignores the field again. `filterByTainted`
+    /// asks about the allocation's own job version, `computeGroup` about the
+    /// current one.
     pub fn prevents_reschedule_on_lost(&self, group: Option<&TaskGroup>) -> bool {
-        Switch::D3.in_release(self.release) && group.is_some_and(|tg| tg.prevent_reschedule_on_lost)
+        Switch::D3.in_release(self.release)
+            && !Switch::F1.in_release(self.release)
+            && group.is_some_and(|tg| tg.prevent_reschedule_on_lost)
+    }
+
+    /// Whether `computeGroup` keeps the expiring allocations of `group`
+    /// untainted rather than lost: the legacy `prevent_reschedule_on_lost`
+    /// (D-3, still in 1.8 and 1.9), from F-1 (1.10.0; v1.10.0
+    /// scheduler/reconcile.go:498) `disconnect { replace = false }`.
+    pub fn keeps_expiring(&self, group: &TaskGroup) -> bool {
+        if Switch::F1.in_release(self.release) {
+            !group.replaces(self.disconnect_fields())
+        } else {
+            self.prevents_reschedule_on_lost(Some(group))
+        }
+    }
+
+    /// F-2 (1.10.1, 1.11.0): a terminal canary with a migrate transition is
+    /// migrated instead of staying untainted, which held its deployment back
+    /// (v1.10.1 scheduler/reconcile_util.go:310).
+    pub fn migrates_terminal_canaries(&self) -> bool {
+        Switch::F2.in_release(self.release)
     }
 }
 

@@ -70,6 +70,7 @@ impl<'a> AllocSet<'a> {
 pub enum TaintRule {
     TerminalIgnored,
     ServerTerminalIgnored,
+    TerminalCanaryMigrating,
     Terminal,
     MigrateTransition,
     DisconnectExpired,
@@ -96,9 +97,10 @@ pub enum TaintRule {
 
 impl TaintRule {
     /// Every rule of any release, in the order `classify` tries them.
-    pub const ALL: [TaintRule; 24] = [
+    pub const ALL: [TaintRule; 25] = [
         TaintRule::TerminalIgnored,
         TaintRule::ServerTerminalIgnored,
+        TaintRule::TerminalCanaryMigrating,
         TaintRule::Terminal,
         TaintRule::MigrateTransition,
         TaintRule::DisconnectExpired,
@@ -138,6 +140,7 @@ impl TaintRule {
                 rules.counts_unknown_allocs() && !rules.ignores_only_server_terminal()
             }
             TaintRule::ServerTerminalIgnored => rules.ignores_only_server_terminal(),
+            TaintRule::TerminalCanaryMigrating => rules.migrates_terminal_canaries(),
             TaintRule::ClientUnknownCounted => rules.counts_unknown_allocs(),
             TaintRule::DisconnectExpired
             | TaintRule::HealthyNodeReconnectedAfterExpiry
@@ -174,7 +177,7 @@ impl TaintRule {
             | TaintRule::HealthyNodeReconnectedExpiring
             | TaintRule::ReadyNodeReconnectedExpiring => Bucket::Expiring,
             TaintRule::TerminalIgnored | TaintRule::ServerTerminalIgnored => Bucket::Ignore,
-            TaintRule::MigrateTransition => Bucket::Migrate,
+            TaintRule::MigrateTransition | TaintRule::TerminalCanaryMigrating => Bucket::Migrate,
             TaintRule::DisconnectExpired
             | TaintRule::HealthyNodeReconnectedAfterExpiry
             | TaintRule::DisconnectedNodePending
@@ -200,6 +203,9 @@ impl TaintRule {
             TaintRule::ServerTerminalIgnored => {
                 "a terminal allocation of a disconnect group that the server stopped or evicted \
                  is ignored"
+            }
+            TaintRule::TerminalCanaryMigrating => {
+                "a terminal canary with a desired migrate transition means migrate"
             }
             TaintRule::Terminal => "a terminal allocation is untainted",
             TaintRule::MigrateTransition => "a desired migrate transition means migrate",
@@ -286,6 +292,12 @@ pub fn classify_rule_with<'n>(
             } else {
                 TaintRule::TerminalIgnored
             };
+        }
+        if ctx.rules.migrates_terminal_canaries()
+            && alloc.is_canary()
+            && alloc.desired_transition.should_migrate()
+        {
+            return TaintRule::TerminalCanaryMigrating;
         }
         return TaintRule::Terminal;
     }

@@ -159,7 +159,13 @@ impl Switch {
     pub fn implemented(self) -> bool {
         matches!(
             self,
-            Switch::D1 | Switch::D2 | Switch::D3 | Switch::D4 | Switch::D4b
+            Switch::D1
+                | Switch::D2
+                | Switch::D3
+                | Switch::D4
+                | Switch::D4b
+                | Switch::F1
+                | Switch::F2
         )
     }
 }
