@@ -250,3 +250,31 @@ fn a_reconcile_strategy_is_named_as_not_replayed() {
          allocation and its replacement as the seed does (best score), not by the strategy (D-4)"
     );
 }
+
+/// From 1.10.0 the legacy disconnect fields are named as no longer read.
+#[test]
+fn the_legacy_disconnect_fields_are_named_as_ignored_from_1_10() {
+    let snapshot = disconnect_block_snapshot("").replace(
+        r#""Disconnect": {"LostAfter": 900000000000}"#,
+        r#""MaxClientDisconnect": 3600000000000"#,
+    );
+    let warned = |version: &str| {
+        let doc = json(
+            &["-", "--format", "json", "--nomad-version", version],
+            &snapshot,
+        );
+        warnings(&doc)
+            .into_iter()
+            .filter(|(code, _)| code == "input_ignored")
+            .map(|(_, m)| m)
+            .collect::<Vec<_>>()
+    };
+    assert!(warned("1.9.7").is_empty());
+    assert_eq!(
+        warned("1.10.0"),
+        [
+            "max_client_disconnect and stop_after_client_disconnect of default/web group web \
+          ignored: Nomad 1.10.0 no longer reads it (F-1)"
+        ]
+    );
+}

@@ -15,15 +15,15 @@ use crate::warning::Warning;
 struct Input {
     /// What is ignored, e.g. "the disconnect block".
     what: &'static str,
-    /// The change from which Nomad reads it.
-    read_from: Switch,
+    /// The change from which Nomad reads it; `None` for what the seed reads.
+    read_from: Option<Switch>,
     /// The change from which Nomad ignores it again, if any.
     ignored_from: Option<Switch>,
     examples: BTreeSet<String>,
 }
 
 impl Input {
-    fn new(what: &'static str, read_from: Switch, ignored_from: Option<Switch>) -> Input {
+    fn new(what: &'static str, read_from: Option<Switch>, ignored_from: Option<Switch>) -> Input {
         Input {
             what,
             read_from,
@@ -36,11 +36,11 @@ impl Input {
     fn warning(&self, profile: &Profile, of: &str) -> Option<Warning> {
         let first = self.examples.iter().next()?;
         let release = profile.release;
-        let reason = if !self.read_from.in_release(release) {
+        let reason = if let Some(read_from) = self.read_from.filter(|s| !s.in_release(release)) {
             format!(
                 "replaying Nomad {release} semantics, which read it only from Nomad {} on ({})",
-                self.read_from.firsts()[0],
-                self.read_from.id()
+                read_from.firsts()[0],
+                read_from.id()
             )
         } else if let Some(later) = self.ignored_from.filter(|s| s.in_release(release)) {
             if profile.follows(later) {
@@ -48,11 +48,11 @@ impl Input {
             } else {
                 return None;
             }
-        } else if !profile.follows(self.read_from) {
+        } else if let Some(read_from) = self.read_from.filter(|s| !profile.follows(*s)) {
             format!(
                 "plan-inspect does not replay how Nomad {release} reads it ({}) yet, so it is \
                  replayed as the seed does",
-                self.read_from.id()
+                read_from.id()
             )
         } else {
             return None;
@@ -70,11 +70,24 @@ impl Input {
 
 /// The warnings for every ignored kind of input in `snapshot`.
 pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot) -> Vec<Warning> {
-    let mut disconnect = Input::new("the disconnect block", Switch::D4, None);
-    let mut prevent = Input::new("prevent_reschedule_on_lost", Switch::D3, Some(Switch::F1));
-    let mut run = Input::new("max_run_duration", Switch::H2, None);
-    let mut last = Input::new("the reschedule tracker's LastReschedule", Switch::E1, None);
-    let mut no_migrate = Input::new("MigrateDisablePlacement", Switch::G0, None);
+    let mut disconnect = Input::new("the disconnect block", Some(Switch::D4), None);
+    let mut prevent = Input::new(
+        "prevent_reschedule_on_lost",
+        Some(Switch::D3),
+        Some(Switch::F1),
+    );
+    let mut legacy = Input::new(
+        "max_client_disconnect and stop_after_client_disconnect",
+        None,
+        Some(Switch::F1),
+    );
+    let mut run = Input::new("max_run_duration", Some(Switch::H2), None);
+    let mut last = Input::new(
+        "the reschedule tracker's LastReschedule",
+        Some(Switch::E1),
+        None,
+    );
+    let mut no_migrate = Input::new("MigrateDisablePlacement", Some(Switch::G0), None);
     let mut strategies = BTreeSet::new();
     let mut seen = std::collections::HashSet::new();
     let embedded = snapshot.allocs.iter().filter_map(|a| a.job.as_ref());
@@ -96,6 +109,9 @@ pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot) -> Vec<Warning> {
             }
             if tg.prevent_reschedule_on_lost {
                 prevent.examples.insert(group.clone());
+            }
+            if tg.max_client_disconnect.is_some() || tg.stop_after_client_disconnect.is_some() {
+                legacy.examples.insert(group.clone());
             }
             if tg.max_run_duration.is_some() {
                 run.examples.insert(group);
@@ -135,6 +151,7 @@ pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot) -> Vec<Warning> {
         disconnect.warning(profile, "groups"),
         strategy,
         prevent.warning(profile, "groups"),
+        legacy.warning(profile, "groups"),
         run.warning(profile, "groups"),
         last.warning(profile, "allocations"),
         no_migrate.warning(profile, "allocations"),
