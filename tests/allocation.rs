@@ -396,7 +396,7 @@ fn next_reschedule_time(policy: Option<ReschedulePolicy>, mut alloc: Allocation)
     }
     alloc.task_group = j.task_groups[0].name.clone();
     alloc.job = Some(Arc::new(j));
-    alloc.next_reschedule_time()
+    alloc.next_reschedule_time(false)
 }
 
 /// TestAllocation_NextDelay, "Allocation hasn't failed yet"

@@ -864,3 +864,76 @@ fn a_terminal_canary_to_migrate_is_migrated_from_f2() {
     assert_eq!(r.plan.stop[0].description, desc::MIGRATING);
     assert_eq!(group(&r, "web").desired_changes.reconciler.migrate, 1);
 }
+
+/// E-1 (1.8.1, 1.9.0): a stopped allocation whose replacement could not be
+/// placed (`LastReschedule = "no placement"`) is rescheduled again, with
+/// itself as the previous allocation; before, it was ignored and a fresh
+/// allocation placed (v1.8.1 scheduler/reconcile_util.go:465,
+/// nomad/structs/structs.go:11203). The group does not support disconnects
+/// (server support off here), so the terminal allocation is untainted.
+#[test]
+fn a_stopped_alloc_whose_replacement_failed_is_rescheduled_from_e1() {
+    let mut c = Cluster::new();
+    let mut job = mock_job();
+    job.task_groups[0].count = 1;
+    let job = c.job(job);
+    let id = c.alloc(&job, 0);
+    failed_since(&mut c, &id, HOUR);
+    let a = c.alloc_mut(&id);
+    a.desired_status = status::STOP.into();
+    // With no events recorded the policy's attempts are all left (a tracker
+    // with a nil event list would not be eligible at all).
+    a.reschedule_tracker = Some(RescheduleTracker {
+        events: Some(vec![]),
+        last_reschedule: "no placement".into(),
+    });
+    c.snapshot.supports_disconnected_clients = Some(false);
+    let old = replay_as(&mut c, v(1, 8, 0), JOB);
+    assert!(group(&old, "web").reschedule_now.is_empty());
+    assert_eq!(old.plan.place.len(), 1);
+    assert_eq!(old.plan.place[0].previous_alloc_id, None);
+    for release in [v(1, 8, 1), v(1, 9, 0)] {
+        let r = replay_as(&mut c, release, JOB);
+        assert_eq!(group(&r, "web").reschedule_now, [id.as_str()], "{release}");
+        assert_eq!(r.plan.place.len(), 1, "{release}");
+        assert_eq!(
+            r.plan.place[0].previous_alloc_id.as_deref(),
+            Some(id.as_str())
+        );
+        assert!(r.plan.place[0].reschedule);
+        assert_eq!(r.plan.stop[0].description, desc::RESCHEDULED);
+    }
+}
+
+/// E-1 ends the D-1 quirk: from 1.8.1 an untainted batch allocation is no
+/// longer a reschedule candidate, so a forced one is only untainted
+/// (v1.8.1 scheduler/reconcile_util.go:417).
+#[test]
+fn a_force_rescheduled_running_batch_alloc_is_only_untainted_from_e1() {
+    let alloc = Allocation {
+        id: "a".into(),
+        client_status: status::RUNNING.into(),
+        desired_status: status::RUN.into(),
+        desired_transition: DesiredTransition {
+            force_reschedule: Some(true),
+            ..DesiredTransition::default()
+        },
+        job: Some(Arc::new(mock_job())),
+        task_group: "web".into(),
+        ..Allocation::default()
+    };
+    let set: AllocSet = std::iter::once(&alloc).collect();
+    for (release, now_too) in [(v(1, 8, 0), true), (v(1, 8, 1), false), (v(1, 9, 0), false)] {
+        let rules = Rules::new(release, true);
+        let ctx = RescheduleContext {
+            rules: &rules,
+            batch: true,
+            now: now(),
+            eval_id: "e",
+            deployment: None,
+        };
+        let got = set.filter_by_rescheduleable(ctx, false);
+        assert!(got.untainted.contains("a"), "{release}");
+        assert_eq!(got.now.contains("a"), now_too, "{release}");
+    }
+}

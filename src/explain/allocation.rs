@@ -349,7 +349,8 @@ fn rescheduling(
         step.conclusion = format!("{outcome}: terminal and already replaced");
         return Some(step);
     }
-    let (untainted, ignore) = should_filter(alloc, job.job_type == "batch");
+    let retry = jr.taint.rules.retries_failed_placements();
+    let (untainted, ignore) = should_filter(alloc, job.job_type == "batch", retry);
     if untainted || ignore {
         step.conclusion = format!(
             "{outcome}: {}",
@@ -364,7 +365,7 @@ fn rescheduling(
     let (fail_time, (next, eligible)) = if disconnecting {
         (now, alloc.next_reschedule_time_by_fail_time(now))
     } else {
-        (alloc.last_event_time(), alloc.next_reschedule_time())
+        (alloc.last_event_time(), alloc.next_reschedule_time(retry))
     };
     step = step.fact(
         "fail time",

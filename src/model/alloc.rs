@@ -540,10 +540,15 @@ impl Allocation {
     }
 
     /// `NextRescheduleTime`: when a failed allocation may be rescheduled, and
-    /// whether it may be at all.
-    pub fn next_reschedule_time(&self) -> (Time, bool) {
+    /// whether it may be at all. With `retry_failed_placements` (Nomad 1.8.1
+    /// and 1.9.0 on) a stopped allocation whose replacement could not be
+    /// placed, and a lost one, may be rescheduled too.
+    pub fn next_reschedule_time(&self, retry_failed_placements: bool) -> (Time, bool) {
+        let failed_placement = retry_failed_placements && self.last_reschedule_failed();
+        let status_ok = self.client_status == status::FAILED
+            || (retry_failed_placements && self.client_status == status::LOST);
         // Checked first: most allocations are not failed.
-        if self.desired_status == status::STOP || self.client_status != status::FAILED {
+        if (self.desired_status == status::STOP && !failed_placement) || !status_ok {
             return (Time::ZERO, false);
         }
         let fail_time = self.last_event_time();
@@ -551,6 +556,14 @@ impl Allocation {
             Some(policy) if !fail_time.is_zero() => self.next_reschedule_from(fail_time, policy),
             _ => (Time::ZERO, false),
         }
+    }
+
+    /// `LastRescheduleFailed`: the scheduler could not place this
+    /// allocation's replacement (the tracker's `LastReschedule`, 1.8.1 on).
+    pub fn last_reschedule_failed(&self) -> bool {
+        self.reschedule_tracker
+            .as_ref()
+            .is_some_and(|t| !t.last_reschedule.is_empty() && t.last_reschedule != "ok")
     }
 
     /// `NextRescheduleTimeByFailTime`.
@@ -691,7 +704,7 @@ mod tests {
         alloc.modify_time = i64::MAX;
         // Go: MaxInt64 + MaxInt64 wraps to -2.
         assert_eq!(alloc.next_delay(), -2);
-        let (at, _) = alloc.next_reschedule_time();
+        let (at, _) = alloc.next_reschedule_time(false);
         assert_eq!(at, Time::from_unix_nanos(i64::MAX as i128 - 2));
         // failTime - RescheduleTime wraps in Go: MaxInt64 - MinInt64 = -1 < interval.
         let fail = Time::from_unix_nanos(i64::MAX as i128);

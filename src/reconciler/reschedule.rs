@@ -47,16 +47,18 @@ impl<'a> AllocSet<'a> {
         disconnecting: bool,
     ) -> RescheduleSets<'a> {
         let by_policy = ctx.rules.reschedules_disconnecting_by_policy();
+        let retry = ctx.rules.retries_failed_placements();
         let mut sets = RescheduleSets::default();
         for alloc in self.iter() {
             if !alloc.next_allocation.is_empty() && alloc.terminal_status() {
                 continue;
             }
-            let (untainted, ignore) = should_filter(alloc, ctx.batch);
+            let (untainted, ignore) = should_filter(alloc, ctx.batch, retry);
             if untainted && !disconnecting {
                 sets.untainted.insert(alloc);
             }
-            if ignore || (untainted && !by_policy) {
+            // E-1 skips untainted ones again, but for disconnecting ones.
+            if ignore || (untainted && (!by_policy || (retry && !disconnecting))) {
                 continue;
             }
             let (now, later, at) = update_by_reschedulable(alloc, ctx, disconnecting);
@@ -74,13 +76,22 @@ impl<'a> AllocSet<'a> {
 }
 
 /// `shouldFilter`: whether an allocation counts as untainted, or is ignored,
-/// before its reschedule policy is looked at.
-pub fn should_filter(alloc: &Allocation, batch: bool) -> (bool, bool) {
+/// before its reschedule policy is looked at. With `retry_failed_placements`
+/// (E-1) a stopped allocation whose replacement could not be placed is a
+/// candidate again.
+pub fn should_filter(
+    alloc: &Allocation,
+    batch: bool,
+    retry_failed_placements: bool,
+) -> (bool, bool) {
     let desired_terminal = matches!(alloc.desired_status.as_str(), status::STOP | status::EVICT);
+    let retry = retry_failed_placements && alloc.last_reschedule_failed();
     if batch {
         if desired_terminal {
             return if alloc.ran_successfully() {
                 (true, false)
+            } else if retry && alloc.desired_status == status::STOP {
+                (false, false)
             } else {
                 (false, true)
             };
@@ -92,7 +103,7 @@ pub fn should_filter(alloc: &Allocation, batch: bool) -> (bool, bool) {
         };
     }
     if desired_terminal {
-        return (false, true);
+        return (false, !retry);
     }
     if matches!(
         alloc.client_status.as_str(),
@@ -134,7 +145,7 @@ pub fn update_by_reschedulable(
         // The follow-up eval of a disconnect: timed from the disconnect.
         alloc.next_reschedule_time_by_fail_time(alloc.last_unknown())
     } else {
-        alloc.next_reschedule_time()
+        alloc.next_reschedule_time(ctx.rules.retries_failed_placements())
     };
     if eligible && (alloc.followup_eval_id == ctx.eval_id || at.sub(ctx.now) <= RESCHEDULE_WINDOW) {
         return (true, false, at);

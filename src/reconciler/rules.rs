@@ -159,6 +159,16 @@ impl Rules {
         }
     }
 
+    /// E-1 (1.8.1, 1.9.0): an allocation stopped for rescheduling whose
+    /// replacement could not be placed (reschedule tracker `LastReschedule`
+    /// "no placement") is rescheduled again, and a lost allocation is
+    /// eligible like a failed one; untainted allocations are no longer
+    /// reschedule candidates, ending D-1's force-reschedule quirk (v1.8.1
+    /// scheduler/reconcile_util.go:417, :465; nomad/structs/structs.go:11194).
+    pub fn retries_failed_placements(&self) -> bool {
+        Switch::E1.in_release(self.release)
+    }
+
     /// F-2 (1.10.1, 1.11.0): a terminal canary with a migrate transition is
     /// migrated instead of staying untainted, which held its deployment back
     /// (v1.10.1 scheduler/reconcile_util.go:310).

@@ -164,6 +164,7 @@ impl Switch {
                 | Switch::D3
                 | Switch::D4
                 | Switch::D4b
+                | Switch::E1
                 | Switch::F1
                 | Switch::F2
         )
