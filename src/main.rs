@@ -78,7 +78,11 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         warn(&explanation.warnings, cli.color);
         let text = match cli.format {
             Format::Json => render::explain::json(&explanation),
-            Format::Table => render::explain::table(&explanation, use_color(cli.color)),
+            Format::Table => render::explain::table(
+                &explanation,
+                use_color(cli.color),
+                layout_width(&io::stdout()),
+            ),
         };
         write_stdout(text.as_bytes())?;
         return Ok(exit_code(cli.detailed_exitcode && explanation.changed));
@@ -96,6 +100,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             let style = render::table::Style {
                 color: use_color(cli.color),
                 verbose: cli.verbose,
+                width: layout_width(&io::stdout()),
             };
             write_stdout(render::table::render(&report, style).as_bytes())?;
         }
@@ -187,9 +192,32 @@ fn warn(warnings: &[plan_inspect::warning::Warning], when: Color) {
         std::env::var_os("NO_COLOR"),
         std::env::var_os("TERM"),
     );
-    let text = render::table::warnings(warnings, color);
+    let text = render::table::warnings(warnings, color, layout_width(&io::stderr()));
     // A closed stderr must not stop the answer.
     let _ = io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// The width to lay out text for on `stream`: `COLUMNS` when it is a
+/// positive number, else the terminal's width when `stream` is a terminal,
+/// else the default.
+fn layout_width(stream: &(impl IsTerminal + std::os::fd::AsFd)) -> u16 {
+    let terminal = || {
+        stream
+            .is_terminal()
+            .then(|| terminal_size::terminal_size_of(stream))
+            .flatten()
+            .map(|(terminal_size::Width(w), _)| w)
+    };
+    width_from(std::env::var_os("COLUMNS"), terminal)
+}
+
+fn width_from(columns: Option<OsString>, terminal: impl FnOnce() -> Option<u16>) -> u16 {
+    columns
+        .and_then(|c| c.to_str()?.trim().parse::<u16>().ok())
+        .filter(|&w| w > 0)
+        .or_else(terminal)
+        .filter(|&w| w > 0)
+        .unwrap_or(render::table::DEFAULT_WIDTH)
 }
 
 /// `auto` colors only a terminal, and never with `NO_COLOR` set (non-empty)
@@ -253,6 +281,19 @@ mod tests {
         );
         assert_eq!(usage_error_code(2, args(&["--jbo"])), 2);
         assert_eq!(usage_error_code(2, args(&["--", "--detailed-exitcode"])), 2);
+    }
+
+    #[test]
+    fn width_is_columns_else_the_terminal_else_100() {
+        let os = |s: &str| Some(OsString::from(s));
+        assert_eq!(width_from(os("60"), || Some(120)), 60);
+        assert_eq!(width_from(os(" 160 "), || None), 160);
+        for invalid in ["", "0", "-5", "wide", "70000"] {
+            assert_eq!(width_from(os(invalid), || Some(120)), 120, "{invalid}");
+            assert_eq!(width_from(os(invalid), || None), 100, "{invalid}");
+        }
+        assert_eq!(width_from(None, || Some(0)), 100);
+        assert_eq!(width_from(None, || None), 100);
     }
 
     #[test]

@@ -114,22 +114,18 @@ pub struct FilteredNode {
 
 /// A group's counts: the reconciler's `DesiredUpdates`, and the counts of
 /// the plan's entries that Nomad 1.3 does not keep there (later releases
-/// count them in `DesiredUpdates` too).
+/// count them in `DesiredUpdates` too), serialised after them in one object.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct GroupChanges {
     #[serde(flatten)]
     pub reconciler: DesiredChanges,
     /// Disconnect updates of the group's allocations.
-    #[serde(skip)]
     pub disconnect: u64,
     /// Reconnect updates of the group's allocations.
-    #[serde(skip)]
     pub reconnect: u64,
     /// Failed allocations rescheduled now.
-    #[serde(skip)]
     pub reschedule_now: u64,
     /// Failed allocations rescheduled by a follow-up evaluation.
-    #[serde(skip)]
     pub reschedule_later: u64,
 }
 
@@ -187,6 +183,10 @@ pub struct BucketEntry {
     pub node_status: Option<Arc<str>>,
     pub client_status: Arc<str>,
     pub desired_status: Arc<str>,
+    /// The version of the job the allocation runs (of its embedded job).
+    pub job_version: u64,
+    /// A canary of a deployment (`DeploymentStatus.Canary`).
+    pub canary: bool,
     /// The facts below as one sentence with exact times
     /// ([`BucketReason::exact`]).
     pub reason: Arc<str>,
@@ -233,6 +233,9 @@ impl BucketEntry {
 pub struct SetAsideEntry {
     pub id: String,
     pub name: String,
+    /// As in [`BucketEntry`].
+    pub job_version: u64,
+    pub canary: bool,
     pub reason: String,
 }
 

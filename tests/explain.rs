@@ -14,7 +14,7 @@ fn explained(c: &Cluster, subject: &str) -> Explanation {
 }
 
 fn table(e: &Explanation) -> String {
-    render::explain::table(e, false)
+    render::explain::table(e, false, 100)
 }
 
 /// A resumable group of 2: `web[0]` reconnected 30s ago after 1m unknown,

@@ -31,7 +31,7 @@ fn example_table() {
 fn example_table_verbose() {
     let style = render::table::Style {
         verbose: true,
-        color: false,
+        ..render::table::Style::default()
     };
     insta::assert_snapshot!(render::table::render(&report("example.json"), style));
 }

@@ -54,8 +54,8 @@ fn verbose_tables_show_every_job_full_ids_and_exact_times() {
     let text = render::table::render(
         &report,
         Style {
-            color: false,
             verbose: true,
+            ..Style::default()
         },
     );
     insta::assert_snapshot!("node-down_table_verbose", text);
@@ -64,8 +64,8 @@ fn verbose_tables_show_every_job_full_ids_and_exact_times() {
     let text = render::table::render(
         &incident("disconnect-expired"),
         Style {
-            color: false,
             verbose: true,
+            ..Style::default()
         },
     );
     assert!(
@@ -95,7 +95,7 @@ fn table_lines_fit_100_columns() {
                 &report,
                 Style {
                     color,
-                    verbose: false,
+                    ..Style::default()
                 },
             );
             for line in text.lines() {
@@ -111,7 +111,7 @@ fn buckets_have_their_colors() {
     let colored = |path: &Path| {
         let style = Style {
             color: true,
-            verbose: false,
+            ..Style::default()
         };
         render::table::render(&report(path), style)
     };
@@ -168,6 +168,7 @@ fn readme_examples_are_real_output() {
         let out = Command::cargo_bin("plan-inspect")
             .unwrap()
             .current_dir(root())
+            .env_remove("COLUMNS")
             .args(args.split_whitespace())
             .output()
             .unwrap();

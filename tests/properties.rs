@@ -58,6 +58,7 @@ fn output(snapshot: &Snapshot, tables: bool) -> String {
                 render::table::Style {
                     color: verbose,
                     verbose,
+                    width: if verbose { 100 } else { 40 },
                 },
             );
         }

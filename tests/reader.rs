@@ -33,7 +33,7 @@ fn assert_fails(args: &[&str], status: i32, stderr: &str) {
 /// The hint every not-a-snapshot error ends with.
 const GET_A_SNAPSHOT: &str = "expected the cluster state with Jobs, Nodes and Allocs: run \
     `nomad operator snapshot save backup.snap` and `nomad operator snapshot state backup.snap > state.json`, \
-    or build it from the HTTP API with contrib/nomad-api-snapshot.sh (README: Getting a snapshot)";
+    or build it from the HTTP API with contrib/snapshot-from-api.sh (README: Getting a snapshot from a real cluster)";
 
 /// A corpus file must fail with `message` (after the `plan-inspect: ` prefix).
 fn bad(file: &str, message: &str) {

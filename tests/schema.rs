@@ -1,16 +1,18 @@
 //! The JSON document is a contract: these types mirror docs/json-schema.md
-//! and reject unknown fields, so any change to the output shape fails here.
-#![allow(dead_code)]
+//! and reject unknown fields, and each document read into them must write
+//! back as the same JSON, so any change to the output shape fails here.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use plan_inspect::read::read_snapshot_from;
 use plan_inspect::render;
 use plan_inspect::replay::{Options, replay};
 use plan_inspect::version::{Release, VersionRequest, v};
-use serde::Deserialize;
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Document {
     schema_version: u32,
@@ -24,7 +26,7 @@ struct Document {
     warnings: Vec<Warning>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct NomadVersion {
     profile: String,
@@ -32,14 +34,14 @@ struct NomadVersion {
     evidence: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Warning {
     code: String,
     message: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Job {
     namespace: String,
@@ -54,7 +56,7 @@ struct Job {
     plan: Plan,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Group {
     name: String,
@@ -66,11 +68,11 @@ struct Group {
     reschedule_later: Vec<Later>,
     desired_changes: DesiredChanges,
     /// System and sysbatch jobs only.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     system_diff: Option<SystemDiff>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct SystemDiff {
     update: Vec<Entry>,
@@ -81,7 +83,7 @@ struct SystemDiff {
     filtered_nodes: Vec<FilteredNode>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct FilteredNode {
     node_id: String,
@@ -89,7 +91,7 @@ struct FilteredNode {
     reason: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Buckets {
     untainted: Vec<Entry>,
@@ -99,11 +101,11 @@ struct Buckets {
     reconnecting: Vec<Entry>,
     ignore: Vec<Entry>,
     /// Nomad 1.7.2 on only.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     expiring: Option<Vec<Entry>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Entry {
     id: String,
@@ -112,25 +114,29 @@ struct Entry {
     node_status: Option<String>,
     client_status: String,
     desired_status: String,
+    job_version: u64,
+    canary: bool,
     reason: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct SetAside {
     id: String,
     name: String,
+    job_version: u64,
+    canary: bool,
     reason: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Later {
     id: String,
     at: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct DesiredChanges {
     place: u64,
@@ -141,9 +147,13 @@ struct DesiredChanges {
     canary: u64,
     ignore: u64,
     preemptions: u64,
+    disconnect: u64,
+    reconnect: u64,
+    reschedule_now: u64,
+    reschedule_later: u64,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Plan {
     stop: Vec<Stop>,
@@ -158,7 +168,7 @@ struct Plan {
     deployment_updates: Vec<DeploymentUpdate>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Stop {
     alloc_id: String,
@@ -169,7 +179,7 @@ struct Stop {
     followup_eval_id: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Place {
     task_group: String,
@@ -181,11 +191,11 @@ struct Place {
     downgrade_non_canary: bool,
     min_job_version: u64,
     /// System and sysbatch placements only.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     node_id: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Destructive {
     alloc_id: String,
@@ -194,7 +204,7 @@ struct Destructive {
     reason: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct InPlace {
     alloc_id: String,
@@ -202,20 +212,20 @@ struct InPlace {
     deployment_id: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct FollowupUpdate {
     alloc_id: String,
     followup_eval_id: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Reconnect {
     alloc_id: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct FollowupEval {
     id: String,
@@ -226,7 +236,7 @@ struct FollowupEval {
     alloc_ids: Vec<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct Deployment {
     id: String,
@@ -236,7 +246,7 @@ struct Deployment {
     groups: BTreeMap<String, DeploymentGroup>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct DeploymentGroup {
     desired_total: i64,
@@ -246,7 +256,7 @@ struct DeploymentGroup {
     promoted: bool,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct DeploymentUpdate {
     deployment_id: String,
@@ -272,8 +282,17 @@ fn document_with(fixture: &str, options: &Options) -> Document {
     let path = format!("{}/fixtures/{fixture}", env!("CARGO_MANIFEST_DIR"));
     let snapshot = read_snapshot_from(std::fs::File::open(path).unwrap(), fixture).unwrap();
     let json = render::json::render(&replay(&snapshot, options).unwrap());
-    serde_json::from_str(&json)
-        .unwrap_or_else(|e| panic!("{fixture}: output does not match the schema: {e}"))
+    typed(fixture, &json)
+}
+
+/// The document read into the mirror types, which must hold all of it: it
+/// writes back as the same JSON.
+fn typed(name: &str, json: &str) -> Document {
+    let doc: Document = serde_json::from_str(json)
+        .unwrap_or_else(|e| panic!("{name}: output does not match the schema: {e}"));
+    let original: Value = serde_json::from_str(json).unwrap();
+    assert_eq!(serde_json::to_value(&doc).unwrap(), original, "{name}");
+    doc
 }
 
 #[test]
@@ -319,6 +338,86 @@ fn the_fixtures_cover_every_bucket_and_plan_entry() {
     assert!(groups().any(|g| !g.set_aside.is_empty()));
     assert!(groups().any(|g| !g.reschedule_later.is_empty()));
     assert!(groups().any(|g| !g.reschedule_now.is_empty()));
+    let changes = || groups().map(|g| &g.desired_changes);
+    assert!(changes().any(|c| c.disconnect > 0));
+    assert!(changes().any(|c| c.reconnect > 0));
+    assert!(changes().any(|c| c.reschedule_now > 0));
+    assert!(changes().any(|c| c.reschedule_later > 0));
+    let entries = || {
+        groups().flat_map(|g| {
+            let b = &g.buckets;
+            [
+                &b.untainted,
+                &b.migrate,
+                &b.lost,
+                &b.disconnecting,
+                &b.reconnecting,
+                &b.ignore,
+            ]
+            .into_iter()
+            .flatten()
+        })
+    };
+    assert!(entries().any(|e| e.canary));
+    assert!(entries().any(|e| !e.canary));
+    assert!(entries().any(|e| e.job_version > 0));
+    assert!(
+        entries()
+            .map(|e| e.job_version)
+            .collect::<BTreeSet<_>>()
+            .len()
+            > 1
+    );
+    let set_aside = || groups().flat_map(|g| &g.set_aside);
+    assert!(set_aside().any(|s| s.job_version > 0));
+}
+
+/// The extra counts are those of the plan and the reschedule lists, and the
+/// entry's version and canary mark are its allocation's.
+#[test]
+fn desired_changes_count_the_plan_and_entries_carry_version_and_canary() {
+    for fixture in FIXTURES {
+        for job in document(fixture).jobs {
+            for g in &job.groups {
+                let c = &g.desired_changes;
+                assert_eq!(c.reschedule_now, g.reschedule_now.len() as u64, "{fixture}");
+                assert_eq!(
+                    c.reschedule_later,
+                    g.reschedule_later.len() as u64,
+                    "{fixture}"
+                );
+            }
+            let sum = |f: fn(&DesiredChanges) -> u64| -> u64 {
+                job.groups.iter().map(|g| f(&g.desired_changes)).sum()
+            };
+            assert_eq!(
+                sum(|c| c.disconnect),
+                job.plan.disconnect_updates.len() as u64,
+                "{fixture}"
+            );
+            assert_eq!(
+                sum(|c| c.reconnect),
+                job.plan.reconnect_updates.len() as u64,
+                "{fixture}"
+            );
+        }
+    }
+    let doc = document("incidents/rolling-update-canary.json");
+    let entries: Vec<(&str, u64, bool)> = doc.jobs[0].groups[0]
+        .buckets
+        .untainted
+        .iter()
+        .map(|e| (e.name.as_str(), e.job_version, e.canary))
+        .collect();
+    assert_eq!(
+        entries,
+        [
+            ("web.web[0]", 1, false),
+            ("web.web[1]", 1, false),
+            ("web.web[2]", 1, false),
+            ("web.web[0]", 2, true),
+        ]
+    );
 }
 
 #[test]
@@ -388,7 +487,10 @@ fn nomad_version_names_the_profile_its_source_and_the_evidence() {
         "Nodes": [], "Allocs": []}"#;
     let snapshot = read_snapshot_from(text.as_bytes(), "snap.json").unwrap();
     let doc = |options: &Options| -> Document {
-        serde_json::from_str(&render::json::render(&replay(&snapshot, options).unwrap())).unwrap()
+        typed(
+            "snap.json",
+            &render::json::render(&replay(&snapshot, options).unwrap()),
+        )
     };
     let v = doc(&Options::default()).nomad_version;
     assert_eq!(
@@ -413,4 +515,180 @@ fn nomad_version_names_the_profile_its_source_and_the_evidence() {
         (v.profile.as_str(), v.source.as_str(), v.evidence),
         ("seed", "default", None)
     );
+}
+
+/// A field as docs/json-schema.md describes it: a value, an object of named
+/// fields (named by its section, or by where it is defined inline), or a map
+/// whose keys are data (task group names).
+#[derive(Clone, Debug)]
+enum Shape {
+    Leaf,
+    Object(String, BTreeMap<String, Shape>),
+    Map(Box<Shape>),
+}
+
+type Tables = BTreeMap<String, Vec<(Vec<String>, String)>>;
+
+/// The field tables of docs/json-schema.md by section heading (the type
+/// name): for each row, the field names and the type column.
+fn schema_tables() -> Tables {
+    let page = include_str!("../docs/json-schema.md");
+    let name = Regex::new(r"`([a-z_]+)`").unwrap();
+    let mut tables = Tables::new();
+    let mut section = String::new();
+    for line in page.lines() {
+        if let Some(heading) = line.strip_prefix("## ").or(line.strip_prefix("### ")) {
+            section = heading.trim().to_string();
+        } else if line.starts_with("| `") {
+            let cells: Vec<&str> = line.split('|').collect();
+            let names = name.captures_iter(cells[1]).map(|c| c[1].to_string());
+            let row = (names.collect(), cells[2].trim().to_string());
+            tables.entry(section.clone()).or_default().push(row);
+        }
+    }
+    tables
+}
+
+/// The shape of the type `name` (a section of the page).
+fn schema_shape(tables: &Tables, name: &str) -> Shape {
+    let mut fields = BTreeMap::new();
+    for (names, ty) in &tables[name] {
+        for n in names {
+            let shape = type_column_shape(tables, ty, &format!("{name}.{n}"));
+            fields.insert(n.clone(), shape);
+        }
+    }
+    Shape::Object(name.to_string(), fields)
+}
+
+/// A type column: a type the page defines (`array of Entry`), inline fields
+/// (`{id, at}`, optionally `plus `node_id``, each of a named type if one is
+/// given: `{untainted, ...}, each an array of Entry`), a `map of` such, or a
+/// plain value. `at` names an inline object.
+fn type_column_shape(tables: &Tables, ty: &str, at: &str) -> Shape {
+    let word = Regex::new(r"\b[A-Z][A-Za-z]+\b").unwrap();
+    let named = word
+        .find_iter(ty)
+        .map(|m| m.as_str())
+        .find(|w| tables.contains_key(*w))
+        .map(|w| schema_shape(tables, w));
+    let Some(inline) = Regex::new(r"\{([^}]*)\}").unwrap().captures(ty) else {
+        return named.unwrap_or(Shape::Leaf);
+    };
+    let each = named.unwrap_or(Shape::Leaf);
+    let mut fields: BTreeMap<String, Shape> = inline[1]
+        .split(',')
+        .map(|f| (f.trim().to_string(), each.clone()))
+        .collect();
+    let plus = Regex::new(r"plus `([a-z_]+)`").unwrap();
+    for extra in plus.captures_iter(ty) {
+        fields.insert(extra[1].to_string(), Shape::Leaf);
+    }
+    let object = Shape::Object(at.to_string(), fields);
+    if ty.starts_with("map of") {
+        Shape::Map(Box::new(object))
+    } else {
+        object
+    }
+}
+
+/// Walks `value` along `shape` (arrays are transparent), recording each
+/// field met, as (object, field), and each field the page does not describe.
+fn walk(
+    path: &str,
+    value: &Value,
+    shape: &Shape,
+    met: &mut BTreeSet<(String, String)>,
+    odd: &mut BTreeSet<String>,
+) {
+    match (value, shape) {
+        (Value::Array(items), _) => {
+            for item in items {
+                walk(path, item, shape, met, odd);
+            }
+        }
+        (Value::Object(map), Shape::Object(object, fields)) => {
+            for (key, v) in map {
+                let p = format!("{path}.{key}");
+                match fields.get(key) {
+                    Some(s) => {
+                        walk(&p, v, s, met, odd);
+                        met.insert((object.clone(), key.clone()));
+                    }
+                    None => {
+                        odd.insert(format!("{p} is not documented"));
+                    }
+                }
+            }
+        }
+        (Value::Object(map), Shape::Map(inner)) => {
+            for v in map.values() {
+                walk(&format!("{path}.*"), v, inner, met, odd);
+            }
+        }
+        (Value::Object(_), Shape::Leaf) => {
+            odd.insert(format!("{path} is an undocumented object"));
+        }
+        _ => {}
+    }
+}
+
+/// Every field the page documents, as (object, field).
+fn documented(shape: &Shape, out: &mut BTreeSet<(String, String)>) {
+    match shape {
+        Shape::Leaf => {}
+        Shape::Object(object, fields) => {
+            for (name, s) in fields {
+                documented(s, out);
+                out.insert((object.clone(), name.clone()));
+            }
+        }
+        Shape::Map(inner) => documented(inner, out),
+    }
+}
+
+/// docs/json-schema.md names every field the fixtures' documents have, and
+/// every field it names is in one of them.
+#[test]
+fn the_schema_page_names_every_field_and_only_those() {
+    let tables = schema_tables();
+    let root = schema_shape(&tables, "Document");
+    let (mut met, mut odd) = (BTreeSet::new(), BTreeSet::new());
+    for fixture in FIXTURES {
+        let path = format!("{}/fixtures/{fixture}", env!("CARGO_MANIFEST_DIR"));
+        let snapshot = read_snapshot_from(std::fs::File::open(path).unwrap(), fixture).unwrap();
+        let json = render::json::render(&replay(&snapshot, &Options::default()).unwrap());
+        let value: Value = serde_json::from_str(&json).unwrap();
+        walk("$", &value, &root, &mut met, &mut odd);
+    }
+    // The expiring bucket is a key only from 1.7.2 on.
+    let fixture = "incidents/disconnect-expired.json";
+    let path = format!("{}/fixtures/{fixture}", env!("CARGO_MANIFEST_DIR"));
+    let snapshot = read_snapshot_from(std::fs::File::open(path).unwrap(), fixture).unwrap();
+    let options = Options {
+        nomad_version: Some(VersionRequest::Release(v(1, 7, 2))),
+        ..Options::default()
+    };
+    let json = render::json::render(&replay(&snapshot, &options).unwrap());
+    walk(
+        "$",
+        &serde_json::from_str(&json).unwrap(),
+        &root,
+        &mut met,
+        &mut odd,
+    );
+    assert_eq!(odd, BTreeSet::new());
+    let mut all = BTreeSet::new();
+    documented(&root, &mut all);
+    let missing: Vec<_> = all.difference(&met).collect();
+    assert_eq!(
+        missing,
+        Vec::<&(String, String)>::new(),
+        "documented, never output"
+    );
+    // The walk reaches the nested and mapped objects.
+    for (object, field) in [("Entry", "reason"), ("Deployment.groups", "promoted")] {
+        assert!(met.contains(&(object.to_string(), field.to_string())));
+    }
+    assert!(all.len() > 80, "{} fields documented", all.len());
 }

@@ -15,8 +15,8 @@ fuzz_target!(|data: &[u8]| {
     };
     if let Ok(report) = replay(&snapshot, &Options::default()) {
         render::json::render(&report);
-        for verbose in [false, true] {
-            let style = render::table::Style { color: true, verbose };
+        for (verbose, width) in [(false, 1), (false, 60), (true, 100)] {
+            let style = render::table::Style { color: true, verbose, width };
             render::table::render(&report, style);
         }
         let alloc = snapshot.allocs.first().map(|a| a.id.clone());
@@ -27,7 +27,7 @@ fuzz_target!(|data: &[u8]| {
         for subject in alloc.into_iter().chain(placement) {
             if let Ok(e) = explain(&snapshot, &Options::default(), &subject) {
                 render::explain::json(&e);
-                render::explain::table(&e, true);
+                render::explain::table(&e, true, 60);
             }
         }
     }

@@ -28,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
     let report = replay(&snapshot, &Options::default()).expect("no --job, no --eval: no error");
     render::json::render(&report);
     for verbose in [false, true] {
-        let style = render::table::Style { color: true, verbose };
+        let style = render::table::Style { color: true, verbose, width: 100 };
         render::table::render(&report, style);
     }
 });

@@ -217,7 +217,7 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
                 ),
             );
             let passed = if now >= expiry {
-                "expired (now ≥ expiry)"
+                "expired (now >= expiry)"
             } else {
                 "not expired (now < expiry)"
             };
@@ -291,7 +291,7 @@ fn delay_text(d: &DelaySteps) -> String {
         DelayBase::NoPolicy => "no policy: 0s".to_string(),
         DelayBase::FirstAttempt => "first reschedule: the policy delay".to_string(),
         DelayBase::Constant => "constant: the policy delay".to_string(),
-        DelayBase::Exponential { last } => format!("exponential: 2 × {}", f(last)),
+        DelayBase::Exponential { last } => format!("exponential: 2 * {}", f(last)),
         DelayBase::Fibonacci { last, previous } => {
             format!("fibonacci: {} + {}", f(last), f(previous))
         }

@@ -153,7 +153,7 @@ fn counts(b: &PlacementBasis) -> Step {
     } else {
         let missing = (b.count - existing(b) as i64).max(0);
         format!(
-            "count {} − existing {} = {missing} missing",
+            "count {} - existing {} = {missing} missing",
             b.count,
             existing(b)
         )

@@ -232,7 +232,7 @@ impl fmt::Display for ReadError {
 /// What to run instead of feeding plan-inspect something else.
 const GET_A_SNAPSHOT: &str = "expected the cluster state with Jobs, Nodes and Allocs: run \
     `nomad operator snapshot save backup.snap` and `nomad operator snapshot state backup.snap > state.json`, \
-    or build it from the HTTP API with contrib/nomad-api-snapshot.sh (README: Getting a snapshot)";
+    or build it from the HTTP API with contrib/snapshot-from-api.sh (README: Getting a snapshot from a real cluster)";
 
 /// No `source`: the message already ends with the I/O error, and `{:#}`
 /// would print it twice.

@@ -268,7 +268,7 @@ fn missing_parts_of_the_state_are_warned_once_by_name() {
 fn what_is_not_a_snapshot_is_an_error_saying_what_it_is() {
     const HINT: &str = "expected the cluster state with Jobs, Nodes and Allocs: run \
         `nomad operator snapshot save backup.snap` and `nomad operator snapshot state backup.snap > state.json`, \
-        or build it from the HTTP API with contrib/nomad-api-snapshot.sh (README: Getting a snapshot)";
+        or build it from the HTTP API with contrib/snapshot-from-api.sh (README: Getting a snapshot from a real cluster)";
     let cases = [
         (
             "{}",

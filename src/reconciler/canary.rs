@@ -73,7 +73,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
         name_index: &mut NameIndex,
     ) -> Canaries<'a> {
         let wanted = tg.update.as_ref().map_or(0, |u| u.canary);
-        if self.job.deployment_paused || self.job.deployment_failed {
+        if self.job.deployment.paused || self.job.deployment.failed {
             return Canaries {
                 wanted,
                 count: 0,

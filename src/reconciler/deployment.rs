@@ -64,19 +64,26 @@ pub(super) fn cancel_unneeded_deployments<'a>(
     }
 }
 
-/// `computeDeploymentPaused`: whether placements wait (paused) and whether
-/// the deployment failed.
-pub(super) fn deployment_paused(job: &Job, deployment: Option<&Deployment>) -> (bool, bool) {
+/// Whether the current deployment holds placements back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Standing {
+    /// Paused or pending: nothing is placed on it.
+    pub paused: bool,
+    pub failed: bool,
+}
+
+/// `computeDeploymentPaused`.
+pub(super) fn deployment_paused(job: &Job, deployment: Option<&Deployment>) -> Standing {
     match deployment {
-        Some(d) => (
-            d.status == ds::PAUSED || d.status == ds::PENDING,
-            d.status == ds::FAILED,
-        ),
+        Some(d) => Standing {
+            paused: d.status == ds::PAUSED || d.status == ds::PENDING,
+            failed: d.status == ds::FAILED,
+        },
         // A multiregion deployment is created pending; do not place on it.
-        None => (
-            job.is_multiregion() && !(job.is_periodic() || job.is_parameterized()),
-            false,
-        ),
+        None => Standing {
+            paused: job.is_multiregion() && !(job.is_periodic() || job.is_parameterized()),
+            failed: false,
+        },
     }
 }
 

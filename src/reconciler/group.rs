@@ -36,8 +36,8 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let sets = GroupSets::build(self, tg, all);
         let lost = &sets.lost;
         let mut changes = DesiredChanges {
-            // Nomad counts the cancelled canaries, not those stopped on
-            // draining or lost nodes.
+            // Nomad counts the cancelled canaries (reconcile.go:608), not
+            // those stopped on draining or lost nodes (:621-622).
             stop: sets.set_aside_count(SetAside::CancelledCanary),
             ignore: sets.set_aside_count(SetAside::OldTerminalBatch)
                 + sets.buckets[Bucket::Ignore].len() as u64,
@@ -121,7 +121,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
         }
         let placements = computed.len();
         let place_ready =
-            !self.job.deployment_paused && !self.job.deployment_failed && !is_canarying;
+            !self.job.deployment.paused && !self.job.deployment.failed && !is_canarying;
         let replacements = self.compute_replacements(
             place_ready,
             computed,

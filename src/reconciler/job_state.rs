@@ -3,6 +3,7 @@
 //! `scheduler/reconciler/reconcile_cluster.go`): facts of the job and its
 //! evaluation, and facts of the cluster.
 
+use super::deployment::Standing;
 use super::{AllocSet, BucketsFn, Rules, TaintContext, TaintedNodes, TaintedSets, UpdateFn};
 use crate::model::{Deployment, Job};
 use crate::time::Time;
@@ -17,8 +18,8 @@ pub(super) struct JobState<'a, 'f> {
     /// The deployment `cancelUnneededDeployments` retired, whose unpromoted
     /// canaries are stopped.
     pub old_deployment: Option<&'a Deployment>,
-    pub deployment_paused: bool,
-    pub deployment_failed: bool,
+    /// Whether the current deployment is paused or failed.
+    pub deployment: Standing,
     pub update_fn: &'f UpdateFn<'a, 'f>,
 }
 

@@ -37,7 +37,10 @@ pub use reconnect_decision::{ReconnectDecision, ReconnectVerdict};
 pub use reschedule::{
     DelayedReschedule, RescheduleContext, RescheduleSets, should_filter, update_by_reschedulable,
 };
-pub use results::*;
+pub use results::{
+    AllocUpdate, DeploymentUpdate, DesiredChanges, DestructiveResult, FollowupEval, PlaceResult,
+    ReconcileResults, StopResult, desc, trigger,
+};
 pub use rules::Rules;
 pub use set_aside::SetAside;
 pub use tainted::{
@@ -124,7 +127,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
                 }
             }
             Some(job) => {
-                let (paused, failed) = deployment::deployment_paused(job, retired.current);
+                let standing = deployment::deployment_paused(job, retired.current);
                 let state = JobState {
                     job,
                     job_id: input.job_id,
@@ -132,8 +135,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
                     eval_id: input.eval_id,
                     eval_priority: input.eval_priority,
                     old_deployment: retired.old,
-                    deployment_paused: paused,
-                    deployment_failed: failed,
+                    deployment: standing,
                     update_fn: input.update_fn,
                 };
                 let mut complete = true;

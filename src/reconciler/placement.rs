@@ -65,7 +65,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let Some(d) = self.deployment else {
             return update.max_parallel;
         };
-        if self.job.deployment_paused || self.job.deployment_failed || is_canarying {
+        if self.job.deployment.paused || self.job.deployment.failed || is_canarying {
             return 0;
         }
         let mut under = update.max_parallel;
@@ -186,7 +186,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
         }
         let failed_deployment_id = self
             .deployment
-            .filter(|_| self.job.deployment_failed)
+            .filter(|_| self.job.deployment.failed)
             .map(|d| d.id.as_str());
         for p in &place {
             let Some(prev) = p.previous else { continue };

@@ -5,11 +5,9 @@ use comfy_table::{ColumnConstraint, ContentArrangement, Table, Width, presets};
 use owo_colors::OwoColorize;
 use serde::Serialize;
 
+use super::wrap::wrap;
 use crate::explain::{Explanation, SubjectKind};
 use crate::report::{NowSource, SCHEMA_VERSION};
-
-/// The width tables are laid out for.
-const WIDTH: u16 = 100;
 
 #[derive(Serialize)]
 struct Document<'e> {
@@ -28,14 +26,24 @@ pub fn json(e: &Explanation) -> String {
     out
 }
 
-/// The explanation for people: a header, the bucket and fate, then one
-/// table per step.
-pub fn table(e: &Explanation, color: bool) -> String {
+/// The explanation for people, laid out for `width` columns: a header, the
+/// bucket and fate, then one table of facts per step. No line ends in a
+/// space.
+pub fn table(e: &Explanation, color: bool, width: u16) -> String {
     let bold = |s: &str| {
         if color {
             s.bold().to_string()
         } else {
             s.to_string()
+        }
+    };
+    // `label rest`, wrapped to the width, the label in bold when it is whole
+    // on the first line.
+    let line = |label: &str, rest: &str| {
+        let text = wrap(&format!("{label} {rest}"), usize::from(width));
+        match text.strip_prefix(label) {
+            Some(tail) if tail.starts_with([' ', '\n']) => format!("{}{tail}", bold(label)),
+            _ => text,
         }
     };
     let source = match e.now_source {
@@ -48,31 +56,31 @@ pub fn table(e: &Explanation, color: bool) -> String {
         (SubjectKind::Allocation, Some(id)) => format!("Allocation {id} ({})", e.subject.name),
         _ => format!("Placement {}", e.subject.name),
     };
-    let mut out = format!(
-        "{} of {}/{} (version {}), group {}\nevaluated at {} ({source}), eval {}\n",
-        bold(&subject),
-        e.namespace,
-        e.job,
-        e.job_version,
-        e.task_group,
-        e.now,
-        e.eval_id
+    let mut out = line(
+        &subject,
+        &format!(
+            "of {}/{} (version {}), group {}",
+            e.namespace, e.job, e.job_version, e.task_group
+        ),
     );
+    out.push_str(&wrap(
+        &format!("evaluated at {} ({source}), eval {}", e.now, e.eval_id),
+        usize::from(width),
+    ));
     if let Some(b) = e.bucket {
-        out.push_str(&format!("{} {}\n", bold("Bucket:"), b.as_str()));
+        out.push_str(&line("Bucket:", b.as_str()));
     }
     if e.fate.is_empty() {
-        out.push_str(&format!("{} no change\n", bold("Fate:")));
+        out.push_str(&line("Fate:", "no change"));
     }
-    for line in &e.fate {
-        out.push_str(&format!("{} {line}\n", bold("Fate:")));
+    for fate in &e.fate {
+        out.push_str(&line("Fate:", fate));
     }
     for (i, step) in e.steps.iter().enumerate() {
         out.push('\n');
-        out.push_str(&format!(
-            "{} {}\n",
-            bold(&format!("{}. {}:", i + 1, step.title)),
-            step.conclusion
+        out.push_str(&line(
+            &format!("{}. {}:", i + 1, step.title),
+            &step.conclusion,
         ));
         if step.facts.is_empty() {
             continue;
@@ -80,14 +88,14 @@ pub fn table(e: &Explanation, color: bool) -> String {
         let mut t = Table::new();
         t.load_style(presets::NOTHING)
             .set_content_arrangement(ContentArrangement::Dynamic)
-            .set_width(WIDTH);
+            .set_width(width);
         for f in &step.facts {
             t.add_row(vec![f.name.as_str(), f.value.as_str()]);
         }
         if let Some(col) = t.column_mut(0) {
             col.set_constraint(ColumnConstraint::UpperBoundary(Width::Fixed(24)));
         }
-        out.push_str(&t.to_string());
+        out.push_str(&t.trim_fmt());
         out.push('\n');
     }
     out

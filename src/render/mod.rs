@@ -3,3 +3,4 @@
 pub mod explain;
 pub mod json;
 pub mod table;
+mod wrap;

@@ -69,6 +69,8 @@ impl<'r> EntryMaker<'r> {
             times: (kind == ReasonKind::Times).then(|| Box::new(facts.times)),
             client_status: self.texts.word(&a.client_status),
             desired_status: self.texts.word(&a.desired_status),
+            job_version: a.job_version(),
+            canary: a.is_canary(),
         }
     }
 }

@@ -24,6 +24,8 @@ pub(super) fn group_reports<'r>(
                 .map(|(a, why)| SetAsideEntry {
                     id: a.id.clone(),
                     name: a.name.clone(),
+                    job_version: a.job_version(),
+                    canary: a.is_canary(),
                     reason: why.describe().to_string(),
                 })
                 .collect();

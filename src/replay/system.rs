@@ -151,6 +151,8 @@ impl<'a> JobContext<'a> {
                 .map(|n| Arc::from(n.status.as_str())),
             client_status: Arc::from(a.client_status.as_str()),
             desired_status: Arc::from(a.desired_status.as_str()),
+            job_version: a.job_version(),
+            canary: a.is_canary(),
             reason: Arc::from(reason),
             rule: None,
             node_draining: self
@@ -217,6 +219,8 @@ impl<'a> JobContext<'a> {
                     .map(|a| SetAsideEntry {
                         id: a.id.clone(),
                         name: a.name.clone(),
+                        job_version: a.job_version(),
+                        canary: a.is_canary(),
                         reason: "terminal allocation: the system scheduler does not diff it"
                             .to_string(),
                     })

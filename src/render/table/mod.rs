@@ -15,16 +15,17 @@ use std::collections::{HashMap, HashSet};
 
 use comfy_table::{ContentArrangement, LineStyle, Table, TableStyle};
 use owo_colors::OwoColorize;
-use unicode_width::UnicodeWidthStr;
 
+use super::wrap::wrap;
 use crate::reconciler::Bucket;
 use crate::report::{BucketEntry, GroupChanges, GroupReport, JobReport, NowSource, Report};
 use crate::time::Time;
 use crate::warning::Warning;
 use fit::fit;
 
-/// The width tables and text are laid out for.
-const WIDTH: u16 = 100;
+/// The width tables and text are laid out for when the caller knows no
+/// better (output that is not a terminal).
+pub const DEFAULT_WIDTH: u16 = 100;
 
 /// A line under the header and nothing else: rows stay one text line each
 /// unless a long cell wraps, and wrapped lines have blank leading columns.
@@ -32,12 +33,25 @@ const TABLE_STYLE: TableStyle =
     TableStyle::new().header_separator(LineStyle::none().fill('─').junction('─'));
 
 /// How to render.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Style {
     pub color: bool,
     /// Full IDs, exact times, every job and every DesiredChanges column;
     /// rows never wrap.
     pub verbose: bool,
+    /// The line width to lay out for, in terminal columns (`--verbose`
+    /// tables ignore it).
+    pub width: u16,
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Style {
+            color: false,
+            verbose: false,
+            width: DEFAULT_WIDTH,
+        }
+    }
 }
 
 /// The whole report as tables.
@@ -49,8 +63,12 @@ pub fn render(report: &Report, style: Style) -> String {
             .eval_priority
             .map(|priority| (report.eval_id.clone(), priority)),
     };
+    let width = usize::from(style.width);
     let mut out = String::new();
-    out.push_str(&wrap(&format!("{}.", report.nomad_version.describe())));
+    out.push_str(&wrap(
+        &format!("{}.", report.nomad_version.describe()),
+        width,
+    ));
     out.push('\n');
     let source = match report.now_source {
         NowSource::Flag => "--now",
@@ -70,7 +88,7 @@ pub fn render(report: &Report, style: Style) -> String {
             jobs(n),
             report.now
         );
-        out.push_str(&wrap(&line));
+        out.push_str(&wrap(&line, width));
         return out;
     }
     for (i, job) in shown.iter().enumerate() {
@@ -82,20 +100,27 @@ pub fn render(report: &Report, style: Style) -> String {
     let quiet = report.jobs.len() - shown.len();
     if quiet > 0 {
         out.push('\n');
-        out.push_str(&wrap(&format!(
-            "Nothing to do for {quiet} more {} (--verbose shows them).",
-            jobs(quiet)
-        )));
+        out.push_str(&wrap(
+            &format!(
+                "Nothing to do for {quiet} more {} (--verbose shows them).",
+                jobs(quiet)
+            ),
+            width,
+        ));
     }
     out
 }
 
-/// The warnings for stderr, one wrapped paragraph each: `warning: <message>
-/// (<code>)`. Kept out of the tables so that stdout is the answer alone.
-pub fn warnings(warnings: &[Warning], color: bool) -> String {
+/// The warnings for stderr, one paragraph each wrapped to `width`:
+/// `warning: <message> (<code>)`. Kept out of the tables so that stdout is
+/// the answer alone.
+pub fn warnings(warnings: &[Warning], color: bool, width: u16) -> String {
     let mut out = String::new();
     for w in warnings {
-        let text = wrap(&format!("warning: {} ({})", w.message, w.code));
+        let text = wrap(
+            &format!("warning: {} ({})", w.message, w.code),
+            usize::from(width),
+        );
         let text = text.trim_end();
         if color {
             out.push_str(&text.yellow().to_string());
@@ -109,27 +134,6 @@ pub fn warnings(warnings: &[Warning], color: bool) -> String {
 
 fn jobs(n: usize) -> &'static str {
     if n == 1 { "job" } else { "jobs" }
-}
-
-/// Word-wraps free text (warnings, one-line summaries) to [`WIDTH`], with
-/// continuation lines indented.
-fn wrap(text: &str) -> String {
-    let mut out = String::new();
-    let mut line = String::new();
-    for word in text.split(' ') {
-        let fits = line.width() + 1 + word.width() <= usize::from(WIDTH);
-        if !line.trim().is_empty() && !fits {
-            out.push_str(line.trim_end());
-            out.push('\n');
-            line = "  ".to_string();
-        } else if !line.is_empty() && !line.ends_with("  ") {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    out.push_str(&line);
-    out.push('\n');
-    out
 }
 
 struct Renderer {
@@ -184,7 +188,7 @@ impl Renderer {
         let mut t = Table::new();
         t.load_style(TABLE_STYLE)
             .set_content_arrangement(ContentArrangement::Dynamic)
-            .set_width(WIDTH)
+            .set_width(self.style.width)
             .set_header(header.iter().map(|h| self.bold(h)));
         // Two spaces between columns, one before the first.
         for (i, c) in t.column_iter_mut().enumerate() {
@@ -196,9 +200,9 @@ impl Renderer {
     fn section(&self, out: &mut String, title: &str, mut table: Table) {
         fit(
             &mut table,
-            (!self.style.verbose).then_some(usize::from(WIDTH)),
+            (!self.style.verbose).then_some(usize::from(self.style.width)),
         );
-        let title = self.bold(wrap(title).trim_end());
+        let title = self.bold(wrap(title, usize::from(self.style.width)).trim_end());
         out.push_str(&format!("\n{title}\n{}\n", table.trim_fmt()));
     }
 
@@ -210,17 +214,27 @@ impl Renderer {
             state.push_str(", stopped");
         }
         let name = format!("{}/{}", job.namespace, job.id);
-        let mut header = wrap(&format!(
-            "{name}  {state}  version {}  evaluated at {} ({source})",
-            job.version, self.now
-        ));
-        if let Some((id, priority)) = &self.eval {
-            header.push_str(&wrap(&format!(
-                "eval {} (--eval), priority {priority}",
-                self.id(id)
-            )));
+        let width = usize::from(self.style.width);
+        let mut header = wrap(
+            &format!(
+                "{name}  {state}  version {}  evaluated at {} ({source})",
+                job.version, self.now
+            ),
+            width,
+        );
+        // A name broken over lines is left plain.
+        if let Some(rest) = header.strip_prefix(name.as_str())
+            && rest.starts_with([' ', '\n'])
+        {
+            header = format!("{}{rest}", self.bold(&name));
         }
-        let mut out = format!("{}{}", self.bold(&name), &header[name.len()..]);
+        if let Some((id, priority)) = &self.eval {
+            header.push_str(&wrap(
+                &format!("eval {} (--eval), priority {priority}", self.id(id)),
+                width,
+            ));
+        }
+        let mut out = header;
         self.desired_changes(&mut out, job);
         self.buckets(&mut out, job);
         self.plan(&mut out, job);
@@ -278,6 +292,8 @@ impl Renderer {
         let mut t = self.table(&[
             "Alloc",
             "Name",
+            "Version",
+            "Canary",
             "Node",
             "Node Status",
             "Client",
@@ -289,33 +305,23 @@ impl Renderer {
             let rescheduling = Rescheduling::of(g);
             for (bucket, e) in all_entries(g) {
                 rows += 1;
-                t.add_row(vec![
-                    self.id(&e.id).to_string(),
-                    e.name.clone(),
-                    self.id(&e.node_id).to_string(),
-                    e.node_status.as_deref().unwrap_or("gc'd").to_string(),
-                    e.client_status.to_string(),
-                    self.paint_bucket(bucket),
-                    self.reason(&rescheduling, e),
-                ]);
+                let mut row = self.allocation(e);
+                row.extend([self.paint_bucket(bucket), self.reason(&rescheduling, e)]);
+                t.add_row(row);
             }
             for (set, e) in system_entries(g) {
                 rows += 1;
-                t.add_row(vec![
-                    self.id(&e.id).to_string(),
-                    e.name.clone(),
-                    self.id(&e.node_id).to_string(),
-                    e.node_status.as_deref().unwrap_or("gc'd").to_string(),
-                    e.client_status.to_string(),
-                    set.to_string(),
-                    e.reason.to_string(),
-                ]);
+                let mut row = self.allocation(e);
+                row.extend([set.to_string(), e.reason.to_string()]);
+                t.add_row(row);
             }
             for f in g.system_diff.iter().flat_map(|d| &d.filtered_nodes) {
                 rows += 1;
                 t.add_row(vec![
                     String::new(),
                     f.name.clone(),
+                    String::new(),
+                    String::new(),
                     self.id(&f.node_id).to_string(),
                     String::new(),
                     String::new(),
@@ -328,6 +334,8 @@ impl Renderer {
                 t.add_row(vec![
                     self.id(&s.id).to_string(),
                     s.name.clone(),
+                    s.job_version.to_string(),
+                    canary_mark(s.canary).to_string(),
                     String::new(),
                     String::new(),
                     String::new(),
@@ -339,6 +347,19 @@ impl Renderer {
         if rows > 0 {
             self.section(out, "Allocations", t);
         }
+    }
+
+    /// The cells of an allocation row before its bucket and reason.
+    fn allocation(&self, e: &BucketEntry) -> Vec<String> {
+        vec![
+            self.id(&e.id).to_string(),
+            e.name.clone(),
+            e.job_version.to_string(),
+            canary_mark(e.canary).to_string(),
+            self.id(&e.node_id).to_string(),
+            e.node_status.as_deref().unwrap_or("gc'd").to_string(),
+            e.client_status.to_string(),
+        ]
     }
 
     /// The bucket reason, with what the reschedule filters decided.
@@ -529,6 +550,12 @@ impl Renderer {
     }
 }
 
+/// The Canary column: "yes", or empty so that the column shows only when
+/// some allocation is a canary.
+fn canary_mark(canary: bool) -> &'static str {
+    if canary { "yes" } else { "" }
+}
+
 /// A group's reschedule decisions by allocation ID, looked up once per row:
 /// half of a large group may be failed, so a scan per row would be quadratic.
 struct Rescheduling<'g> {
@@ -578,8 +605,8 @@ mod tests {
     fn renderer(verbose: bool) -> Renderer {
         Renderer {
             style: Style {
-                color: false,
                 verbose,
+                ..Style::default()
             },
             now: Time::parse_rfc3339("2022-04-01T12:00:00Z").unwrap(),
             eval: None,
@@ -591,15 +618,6 @@ mod tests {
         let t = Time::parse_rfc3339("2022-04-01T12:04:30Z").unwrap();
         assert_eq!(renderer(true).time(t), "2022-04-01T12:04:30Z");
         assert_eq!(renderer(false).time(t), "in 4m30s");
-    }
-
-    #[test]
-    fn free_text_wraps_at_the_width() {
-        let text = format!("warning: {}", "word ".repeat(40));
-        let wrapped = wrap(text.trim_end());
-        assert!(wrapped.lines().all(|l| l.chars().count() <= WIDTH as usize));
-        assert!(wrapped.lines().skip(1).all(|l| l.starts_with("  word")));
-        assert_eq!(wrapped.split_whitespace().count(), 41);
     }
 }
 

@@ -42,6 +42,8 @@ fn entry(
         node_status: node_status.map(Arc::from),
         client_status: client.into(),
         desired_status: "run".into(),
+        job_version: 3,
+        canary: false,
         reason: reason.into(),
         rule: Some(rule),
         node_draining: false,
@@ -86,6 +88,8 @@ fn job() -> JobReport {
             set_aside: vec![SetAsideEntry {
                 id: NEW.into(),
                 name: "web.web[2]".into(),
+                job_version: 2,
+                canary: true,
                 reason: "terminal with a next allocation".into(),
             }],
             reschedule_now: vec![WEB0.into()],
@@ -113,8 +117,8 @@ fn job() -> JobReport {
 fn renderer(verbose: bool) -> Renderer {
     Renderer {
         style: Style {
-            color: false,
             verbose,
+            ..Style::default()
         },
         now: now(),
         eval: None,
@@ -170,11 +174,15 @@ fn allocations_with_reschedule_decisions() {
     renderer(false).buckets(&mut out, &job());
     assert_snapshot!(out.trim_start(), @r"
     Allocations
-     Alloc     Name        Node      Node Status  Client   Bucket     Reason
-    ──────────────────────────────────────────────────────────────────────────────────────────────────
-     9d2a5e81  web.web[1]  a0c4e6f8  ready        failed   untainted  node ready; reschedule in 1m30s
-     6b1f7c4e  web.web[0]  a0c4e6f8  down         running  lost       node down; reschedule now
-     c3e8a1f0  web.web[2]                                  set aside  terminal with a next allocation
+     Alloc     Name        Version  Canary  Node      Node    Client   Bucket     Reason
+                                                      Status
+    ────────────────────────────────────────────────────────────────────────────────────────────────────
+     9d2a5e81  web.web[1]  3                a0c4e6f8  ready   failed   untainted  node ready;
+                                                                                  reschedule in 1m30s
+     6b1f7c4e  web.web[0]  3                a0c4e6f8  down    running  lost       node down; reschedule
+                                                                                  now
+     c3e8a1f0  web.web[2]  2        yes                                set aside  terminal with a next
+                                                                                  allocation
     ");
 }
 
@@ -184,11 +192,11 @@ fn allocations_verbose_has_full_ids_and_exact_times() {
     renderer(true).buckets(&mut out, &job());
     assert_snapshot!(out.trim_start(), @r"
     Allocations
-     Alloc                                 Name        Node                                  Node Status  Client   Bucket     Reason
-    ─────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────
-     9d2a5e81-0000-4000-8000-000000000001  web.web[1]  a0c4e6f8-0000-4000-8000-0000000000f1  ready        failed   untainted  node ready; reschedule at 2022-04-01T12:01:30Z
-     6b1f7c4e-0000-4000-8000-000000000000  web.web[0]  a0c4e6f8-0000-4000-8000-0000000000f1  down         running  lost       node down; reschedule now
-     c3e8a1f0-0000-4000-8000-00000000000a  web.web[2]                                                              set aside  terminal with a next allocation
+     Alloc                                 Name        Version  Canary  Node                                  Node Status  Client   Bucket     Reason
+    ──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────
+     9d2a5e81-0000-4000-8000-000000000001  web.web[1]  3                a0c4e6f8-0000-4000-8000-0000000000f1  ready        failed   untainted  node ready; reschedule at 2022-04-01T12:01:30Z
+     6b1f7c4e-0000-4000-8000-000000000000  web.web[0]  3                a0c4e6f8-0000-4000-8000-0000000000f1  down         running  lost       node down; reschedule now
+     c3e8a1f0-0000-4000-8000-00000000000a  web.web[2]  2        yes                                                                 set aside  terminal with a next allocation
     ");
 }
 
@@ -380,7 +388,7 @@ fn warnings_wrap_as_paragraphs() {
         "absent_node",
         "2 allocations are on nodes absent from the snapshot",
     );
-    assert_snapshot!(warnings(&[long, short], false), @r#"
+    assert_snapshot!(warnings(&[long, short], false, DEFAULT_WIDTH), @r#"
     warning: allocation 6b1f7c4e embeds no job; using the current version 3 of job "web" in namespace
       "default" from Jobs (alloc_without_job)
     warning: 2 allocations are on nodes absent from the snapshot (absent_node)
