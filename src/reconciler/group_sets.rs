@@ -55,12 +55,11 @@ impl<'a> GroupSets<'a> {
         let buckets = ctx.cluster.group_buckets(ctx.name, &all);
         let reconnecting = &buckets[Bucket::Reconnecting];
         let reconnected = if ctx.rules.reconciles_reconnects_first() && !reconnecting.is_empty() {
-            reconcile_reconnecting(reconnecting, &all, ctx.job.job)
+            reconcile_reconnecting(reconnecting, &all, ctx.job.job, ctx.rules)
         } else {
             ReconnectOutcome::default()
         };
         let working = |b: Bucket| buckets[b].difference(&[&reconnected.stopped]);
-        let untainted = working(Bucket::Untainted).union(&[&reconnected.reconnect]);
         let (migrate, lost) = (working(Bucket::Migrate), working(Bucket::Lost));
         let disconnecting = working(Bucket::Disconnecting);
         let reconnecting = working(Bucket::Reconnecting).difference(&[&reconnected.reconnect]);
@@ -68,11 +67,18 @@ impl<'a> GroupSets<'a> {
         let rules = ctx.rules;
         let fields = rules.disconnect_fields();
         let rctx = ctx.reschedule_context();
+        let resumed = |set: AllocSet<'a>| set.union(&[&reconnected.reconnect]);
         let RescheduleSets {
             untainted,
             now,
             later: mut reschedule_later,
-        } = untainted.filter_by_rescheduleable(rctx, false);
+        } = if rules.reschedules_before_reconnecting() {
+            let mut sets = buckets[Bucket::Untainted].filter_by_rescheduleable(rctx, false);
+            sets.untainted = resumed(sets.untainted.difference(&[&reconnected.stopped]));
+            sets
+        } else {
+            resumed(working(Bucket::Untainted)).filter_by_rescheduleable(rctx, false)
+        };
         let expiring = working(Bucket::Expiring);
         let (mut untainted, lost) = merge_expiring(ctx, tg, &expiring, untainted, lost);
 

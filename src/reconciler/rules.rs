@@ -194,6 +194,22 @@ impl Rules {
         Switch::D1.in_release(self.release)
     }
 
+    /// D-1 (1.4.14, 1.5.10, 1.6.3, 1.7.0; v1.4.14 scheduler/reconcile.go:1150,
+    /// :1175): a reconnecting allocation is weighed only against its direct
+    /// successor (`NextAllocation`), not every later allocation of its name,
+    /// and a failed successor is not stopped when the original is kept.
+    pub fn replaces_reconnecting_by_next_allocation(&self) -> bool {
+        Switch::D1.in_release(self.release)
+    }
+
+    /// D-1 (v1.4.14 scheduler/reconcile.go:437, :445): the untainted
+    /// allocations are filtered for rescheduling before the reconnecting
+    /// ones are settled, so that those resuming are not reschedule
+    /// candidates; from C-2 to then, after.
+    pub fn reschedules_before_reconnecting(&self) -> bool {
+        Switch::D1.in_release(self.release)
+    }
+
     /// Whether a terminal allocation of a disconnect group (not reconnecting)
     /// is ignored rather than untainted. D-1 (1.4.14, 1.5.10, 1.6.3, 1.7.0;
     /// v1.6.3 scheduler/reconcile_util.go:302) ignores every terminal one; D-2
