@@ -9,13 +9,13 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::ops::Deref;
+use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
 use serde::Serialize;
 
 use crate::reconciler::{
-    BucketReason, ByBucket, DesiredChanges, ReasonNode, ReasonTimes, TaintRule,
+    Bucket, BucketReason, ByBucket, DesiredChanges, ReasonNode, ReasonTimes, TaintRule,
 };
 use crate::time::Time;
 use crate::version::Profile;
@@ -136,8 +136,42 @@ impl Deref for GroupChanges {
     }
 }
 
-/// The sets of `filterByTainted`, one key per bucket, every key present.
-pub type Buckets = ByBucket<Vec<BucketEntry>>;
+/// The sets of `filterByTainted`, one key per bucket. `expiring` is a key
+/// only for releases that have the bucket (1.7.2 on), so that the JSON of
+/// older profiles keeps its six keys; every other key is always present.
+#[derive(Clone, Debug, Default)]
+pub struct Buckets {
+    pub sets: ByBucket<Vec<BucketEntry>>,
+    pub expiring: bool,
+}
+
+impl Deref for Buckets {
+    type Target = ByBucket<Vec<BucketEntry>>;
+    fn deref(&self) -> &Self::Target {
+        &self.sets
+    }
+}
+
+impl DerefMut for Buckets {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.sets
+    }
+}
+
+impl Serialize for Buckets {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let shown = self
+            .sets
+            .iter()
+            .filter(|(b, _)| *b != Bucket::Expiring || self.expiring);
+        let mut map = s.serialize_map(None)?;
+        for (b, entries) in shown {
+            map.serialize_entry(b.as_str(), entries)?;
+        }
+        map.end()
+    }
+}
 
 /// One allocation in a bucket.
 #[derive(Clone, Debug, Serialize)]

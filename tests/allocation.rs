@@ -396,7 +396,7 @@ fn next_reschedule_time(policy: Option<ReschedulePolicy>, mut alloc: Allocation)
     }
     alloc.task_group = j.task_groups[0].name.clone();
     alloc.job = Some(Arc::new(j));
-    alloc.next_reschedule_time()
+    alloc.next_reschedule_time(false)
 }
 
 /// TestAllocation_NextDelay, "Allocation hasn't failed yet"
@@ -678,12 +678,15 @@ fn wait_client_stop_case(stop: Duration, client: &str, should: bool) {
             time: now(),
         });
     }
-    assert_eq!(a.should_client_stop(), should);
+    assert_eq!(a.should_client_stop(DisconnectFields::Legacy), should);
     if !should || client != status::LOST {
         return;
     }
     // stop_after_client_disconnect plus the default 5s kill timeout.
-    assert_eq!(a.wait_client_stop(now()), now().add(stop + 5 * SECOND));
+    assert_eq!(
+        a.wait_client_stop(now(), DisconnectFields::Legacy),
+        now().add(stop + 5 * SECOND)
+    );
 }
 
 /// TestAllocation_WaitClientStop, "running" (nomad/structs/structs_test.go:5309).
@@ -713,7 +716,8 @@ fn disconnect_timeout(max: Option<Duration>) -> Duration {
         job: Some(Arc::new(j)),
         ..Allocation::default()
     };
-    a.disconnect_timeout(now()).sub(now())
+    a.disconnect_timeout(now(), DisconnectFields::Legacy)
+        .sub(now())
 }
 
 /// TestAllocation_DisconnectTimeout, "no max_client_disconnect"
@@ -774,13 +778,13 @@ fn disco_alloc(tc: &DiscoCase, reconnect_at: Time) -> Allocation {
 
 /// `Expired` at `now() + elapsed`; the reconnect event is at `now()`.
 fn expired(tc: DiscoCase) -> bool {
-    disco_alloc(&tc, now()).expired(now().add(tc.elapsed))
+    disco_alloc(&tc, now()).expired(now().add(tc.elapsed), DisconnectFields::Legacy)
 }
 
 /// `Reconnected` with the reconnect event at `now() + elapsed`, as Nomad's
 /// pair (reconnected, expired).
 fn reconnected(tc: DiscoCase) -> (bool, bool) {
-    let r = disco_alloc(&tc, now().add(tc.elapsed)).reconnected();
+    let r = disco_alloc(&tc, now().add(tc.elapsed)).reconnected(DisconnectFields::Legacy);
     (r != Reconnection::None, r == Reconnection::AfterExpiry)
 }
 

@@ -213,23 +213,71 @@ fn a_disconnect_block_replayed_with_the_seed_is_named_as_ignored() {
 
 #[test]
 fn a_later_profile_names_the_changes_it_does_not_replay_yet() {
-    let doc = json(
-        &["-", "--format", "json", "--nomad-version", "1.8.0"],
-        &disconnect_block_snapshot(""),
-    );
-    let w = warnings(&doc);
-    let codes: Vec<&str> = w.iter().map(|(c, _)| c.as_str()).collect();
-    assert_eq!(codes, ["input_ignored", "nomad_version_partial"]);
+    let codes = |version: &str| {
+        let doc = json(
+            &["-", "--format", "json", "--nomad-version", version],
+            &disconnect_block_snapshot(""),
+        );
+        warnings(&doc)
+    };
+    // Every switch up to 1.8.0 is replayed; 1.9.1 adds E-2, which is not.
+    assert_eq!(codes("1.8.0"), []);
+    let w = codes("1.9.1");
+    let names: Vec<&str> = w.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(names, ["nomad_version_partial"]);
     assert_eq!(
         w[0].1,
-        "the disconnect block of default/web group web (lost_after = 15m0s) ignored: plan-inspect \
-         does not replay how Nomad 1.8.0 reads it (D-4) yet, so it is replayed as the seed does"
+        "Nomad 1.9.1 differs from the seed (8ac3e642e6) by E-2; plan-inspect does not replay it \
+         yet: it follows the seed's rules"
     );
-    assert!(
-        w[1].1.starts_with(
-            "Nomad 1.8.0 differs from the seed (8ac3e642e6) by D-1, D-2, D-3, D-4, D-4b;"
-        ),
-        "{}",
-        w[1].1
+}
+
+/// A reconcile strategy other than best_score is named, since the choice
+/// between a reconnected allocation and its replacement follows the seed.
+#[test]
+fn a_reconcile_strategy_is_named_as_not_replayed() {
+    let snapshot = disconnect_block_snapshot("").replace(
+        r#""LostAfter": 900000000000"#,
+        r#""LostAfter": 900000000000, "Reconcile": "keep_original""#,
+    );
+    let doc = json(
+        &["-", "--format", "json", "--nomad-version", "1.8.0"],
+        &snapshot,
+    );
+    let w = warnings(&doc);
+    assert_eq!(w[0].0, "input_ignored");
+    assert_eq!(
+        w[0].1,
+        "the disconnect block's reconcile strategy of default/web group web (reconcile = \
+         keep_original) ignored: plan-inspect replays the choice between a reconnected \
+         allocation and its replacement as the seed does (best score), not by the strategy (D-4)"
+    );
+}
+
+/// From 1.10.0 the legacy disconnect fields are named as no longer read.
+#[test]
+fn the_legacy_disconnect_fields_are_named_as_ignored_from_1_10() {
+    let snapshot = disconnect_block_snapshot("").replace(
+        r#""Disconnect": {"LostAfter": 900000000000}"#,
+        r#""MaxClientDisconnect": 3600000000000"#,
+    );
+    let warned = |version: &str| {
+        let doc = json(
+            &["-", "--format", "json", "--nomad-version", version],
+            &snapshot,
+        );
+        warnings(&doc)
+            .into_iter()
+            .filter(|(code, _)| code == "input_ignored")
+            .map(|(_, m)| m)
+            .collect::<Vec<_>>()
+    };
+    assert!(warned("1.9.7").is_empty());
+    assert_eq!(
+        warned("1.10.0"),
+        [
+            "max_client_disconnect and stop_after_client_disconnect of default/web group web \
+          ignored: Nomad 1.10.0 no longer reads it (F-1)"
+        ]
     );
 }

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use plan_inspect::read::read_snapshot_from;
 use plan_inspect::render;
 use plan_inspect::replay::{Options, replay};
+use plan_inspect::version::{Release, VersionRequest, v};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -99,6 +100,9 @@ struct Buckets {
     disconnecting: Vec<Entry>,
     reconnecting: Vec<Entry>,
     ignore: Vec<Entry>,
+    /// Nomad 1.7.2 on only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    expiring: Option<Vec<Entry>>,
 }
 
 #[derive(Deserialize, Serialize)]
@@ -453,6 +457,27 @@ fn system_jobs_carry_their_diff_and_place_on_nodes_and_others_do_not() {
     assert!(!json.contains("system_diff") && !json.contains("\"node_id\": null"));
 }
 
+/// The seventh bucket is a key of every group from 1.7.2 on, and of none
+/// before, so that older profiles keep the six keys of the seed.
+#[test]
+fn the_expiring_bucket_is_a_key_from_1_7_2_on() {
+    let as_release = |release| Options {
+        nomad_version: Some(VersionRequest::Release(release)),
+        ..Options::default()
+    };
+    let fixture = "incidents/disconnect-expired.json";
+    for release in [Release::Seed, v(1, 7, 1)] {
+        let doc = document_with(fixture, &as_release(release));
+        let groups = || doc.jobs.iter().flat_map(|j| &j.groups);
+        assert!(groups().all(|g| g.buckets.expiring.is_none()), "{release}");
+        assert!(groups().any(|g| !g.buckets.lost.is_empty()), "{release}");
+    }
+    let doc = document_with(fixture, &as_release(v(1, 7, 2)));
+    let groups = || doc.jobs.iter().flat_map(|j| &j.groups);
+    assert!(groups().all(|g| g.buckets.expiring.is_some()));
+    assert!(groups().any(|g| g.buckets.expiring.as_ref().is_some_and(|e| !e.is_empty())));
+}
+
 #[test]
 fn nomad_version_names_the_profile_its_source_and_the_evidence() {
     let text = r#"{"Now": "2024-06-01T00:00:00Z", "NomadVersion": "1.7",
@@ -480,7 +505,7 @@ fn nomad_version_names_the_profile_its_source_and_the_evidence() {
         )
     );
     let flag = Options {
-        nomad_version: Some(plan_inspect::version::VersionRequest::Auto),
+        nomad_version: Some(VersionRequest::Auto),
         ..Options::default()
     };
     let v = doc(&flag).nomad_version;
@@ -636,6 +661,22 @@ fn the_schema_page_names_every_field_and_only_those() {
         let value: Value = serde_json::from_str(&json).unwrap();
         walk("$", &value, &root, &mut met, &mut odd);
     }
+    // The expiring bucket is a key only from 1.7.2 on.
+    let fixture = "incidents/disconnect-expired.json";
+    let path = format!("{}/fixtures/{fixture}", env!("CARGO_MANIFEST_DIR"));
+    let snapshot = read_snapshot_from(std::fs::File::open(path).unwrap(), fixture).unwrap();
+    let options = Options {
+        nomad_version: Some(VersionRequest::Release(v(1, 7, 2))),
+        ..Options::default()
+    };
+    let json = render::json::render(&replay(&snapshot, &options).unwrap());
+    walk(
+        "$",
+        &serde_json::from_str(&json).unwrap(),
+        &root,
+        &mut met,
+        &mut odd,
+    );
     assert_eq!(odd, BTreeSet::new());
     let mut all = BTreeSet::new();
     documented(&root, &mut all);

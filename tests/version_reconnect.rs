@@ -838,3 +838,65 @@ fn test_reconciler_client_disconnect_canaries() {
         desired: changes(0, 2, 3),
     });
 }
+
+/// TestReconciler_Disconnected_Client, case
+/// "keep-original-alloc-and-stop-failed-replacement"
+/// (scheduler/reconcile_test.go at v1.6.3): from D-1 the original is weighed
+/// against its `NextAllocation` alone, and a failed replacement is not
+/// stopped when the original is kept (1.6.2 stops both replacements).
+#[test]
+fn test_reconciler_disconnected_client_keep_original_alloc_and_not_stop_failed_replacement_v1_6_3()
+{
+    let (r, disconnected, _) = run_disconnected_client(at(
+        v(1, 6, 3),
+        Case {
+            alloc_count: 3,
+            replace: true,
+            fail_replacement: true,
+            disconnected_alloc_count: 2,
+            disconnected_alloc_status: status::RUNNING,
+            expected: Expect {
+                reconnect_updates: 2,
+                stop: 0,
+                ..Expect::default()
+            },
+            desired: DesiredChanges { ignore: 5, ..dc() },
+            ..Case::default()
+        },
+    ));
+    assert_eq!(reconnect_updates(&r), sorted(disconnected));
+    assert!(stopped(&r).is_empty());
+}
+
+/// TestReconciler_Disconnected_Client, case
+/// "stop-failed-original-and-failed-replacements-and-place-new"
+/// (scheduler/reconcile_test.go at v1.6.3): the failed originals are
+/// stopped and replaced; their failed replacements are terminal, ignored by
+/// D-1's terminal rule and not stopped (1.6.2 stops four).
+#[test]
+fn test_reconciler_disconnected_client_stop_failed_original_and_place_new_v1_6_3() {
+    let (r, disconnected, _) = run_disconnected_client(at(
+        v(1, 6, 3),
+        Case {
+            alloc_count: 5,
+            replace: true,
+            fail_replacement: true,
+            disconnected_alloc_count: 2,
+            disconnected_alloc_status: status::FAILED,
+            should_stop_on_disconnected_node: true,
+            expected: Expect {
+                stop: 2,
+                place: 2,
+                ..Expect::default()
+            },
+            desired: DesiredChanges {
+                stop: 2,
+                place: 2,
+                ignore: 5,
+                ..dc()
+            },
+            ..Case::default()
+        },
+    ));
+    assert_eq!(stopped(&r), sorted(disconnected));
+}

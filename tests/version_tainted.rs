@@ -1,6 +1,7 @@
 //! `filterByTainted` as the 1.3 releases changed it: failed reconnects and
 //! per-group disconnect support, the tainted-node checks first
-//! and reconnects told from the allocation's states (C-1).
+//! and where D-3 moves the ready-node ones, and reconnects told from
+//! the allocation's states (C-1).
 //!
 //! Nomad's table, TestAllocSet_filterByTainted in
 //! scheduler/reconcile_util_test.go, is ported at v1.3.0 (reconnects from a
@@ -566,4 +567,50 @@ fn filter_by_tainted_matrix_matches_nomad_1_3() {
             }
         }
     }
+}
+
+/// D-3 moves the reconnect checks of a tainted ready node after the
+/// allocation's own checks (v1.7.2 scheduler/reconcile_util.go:338; to
+/// 1.7.1 they come first, with the disconnected-node ones, :257 at v1.3.0).
+/// On a tainted ready node (the table's "normal", in the tainted map), a
+/// reconnecting allocation with a migrate transition is reconnecting at
+/// 1.7.1 and migrates at 1.7.2; a failed one desired to stop is
+/// reconnecting at 1.7.1 and ignored at 1.7.2.
+#[test]
+fn ready_node_reconnects_are_checked_after_the_alloc_from_1_7_2() {
+    let j = test_job();
+    let all = vec![
+        migrate(unknown_since(
+            table_alloc(&j, "migrating", "normal", status::RUNNING, "web[0]"),
+            now(),
+        )),
+        run_desired(
+            unknown_since(
+                table_alloc(&j, "failed-stopped", "normal", status::FAILED, "web[1]"),
+                now(),
+            ),
+            status::STOP,
+        ),
+    ];
+    run_in(
+        v(1, 7, 1),
+        &all,
+        true,
+        true,
+        Sets {
+            reconnecting: ids(&["failed-stopped", "migrating"]),
+            ..Sets::default()
+        },
+    );
+    run_in(
+        v(1, 7, 2),
+        &all,
+        true,
+        true,
+        Sets {
+            migrate: ids(&["migrating"]),
+            ignore: ids(&["failed-stopped"]),
+            ..Sets::default()
+        },
+    );
 }

@@ -1,7 +1,9 @@
 //! The steps the reconciler took for one existing allocation.
 
 use super::{Explanation, Step, Subject, SubjectKind, at, yes_no};
-use crate::model::{Allocation, DelayBase, DelaySteps, Reconnection, ReschedulePolicy};
+use crate::model::{
+    Allocation, DelayBase, DelaySteps, DisconnectFields, Reconnection, ReschedulePolicy,
+};
 use crate::reconciler::{
     Bucket, GroupTrace, ReconnectDecision, Rules, TaintRule, classify_rule, reason, should_filter,
 };
@@ -180,12 +182,20 @@ fn status(alloc: &Allocation) -> Step {
 
 fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
     let now = jr.report.now;
+    let fields = jr.taint.rules.disconnect_fields();
     let timeout = alloc
         .own_task_group()
-        .and_then(|tg| tg.max_client_disconnect);
+        .and_then(|tg| tg.expiry_timeout(fields));
     let last = alloc.last_unknown();
+    let setting = match fields {
+        DisconnectFields::Legacy => "max_client_disconnect",
+        DisconnectFields::LegacyFirst => {
+            "lost timeout (max_client_disconnect, else disconnect.lost_after)"
+        }
+        DisconnectFields::BlockOnly => "lost timeout (disconnect.lost_after)",
+    };
     let mut step = Step::new("Disconnect", "").fact(
-        "max_client_disconnect",
+        setting,
         timeout.map_or("not set".to_string(), format_duration),
     );
     step = step.fact(
@@ -196,7 +206,7 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
             at(last, now)
         },
     );
-    let conclusion = match (alloc.disconnect_expiry(), timeout) {
+    let conclusion = match (alloc.disconnect_expiry(fields), timeout) {
         (Some(expiry), Some(timeout)) => {
             step = step.fact(
                 "expiry",
@@ -211,7 +221,7 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
             } else {
                 "not expired (now < expiry)"
             };
-            if alloc.expired(now) {
+            if alloc.expired(now, fields) {
                 "unknown and expired".to_string()
             } else {
                 format!("{passed}; Expired needs client status unknown")
@@ -233,7 +243,7 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
             conclusion
         }
         Some(t) => {
-            let late = alloc.reconnected() == Reconnection::AfterExpiry;
+            let late = alloc.reconnected(fields) == Reconnection::AfterExpiry;
             step = step
                 .fact("reconnect event", at(t, now))
                 .fact("expired at reconnect", yes_no(late));
@@ -376,7 +386,10 @@ fn rescheduling(
     let (fail_time, (next, eligible)) = if disconnecting {
         (now, alloc.next_reschedule_time_by_fail_time(now))
     } else {
-        (alloc.last_event_time(), alloc.next_reschedule_time())
+        (
+            alloc.last_event_time(),
+            alloc.next_reschedule_time(jr.taint.rules.retries_failed_placements()),
+        )
     };
     step = step.fact(
         "fail time",

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::{Job, ReschedulePolicy, TaskGroup, TaskStates, nullable};
+use super::{DisconnectFields, Job, ReschedulePolicy, TaskGroup, TaskStates, nullable};
 use crate::time::{Duration, Time};
 
 /// A `structs.Allocation`.
@@ -370,22 +370,24 @@ impl Allocation {
             .unwrap_or(Time::ZERO)
     }
 
-    /// The time `Expired` compares with: last unknown plus
-    /// `max_client_disconnect`, if both are known.
-    pub fn disconnect_expiry(&self) -> Option<Time> {
+    /// The time `Expired` compares with: last unknown plus the group's
+    /// expiry timeout as `fields` reads it, if both are known.
+    pub fn disconnect_expiry(&self, fields: DisconnectFields) -> Option<Time> {
         let last = self.last_unknown();
         if last.is_zero() {
             return None;
         }
-        let timeout = self.own_task_group()?.max_client_disconnect?;
+        let timeout = self.own_task_group()?.expiry_timeout(fields)?;
         Some(last.add(timeout))
     }
 
-    /// `Expired`: an unknown allocation whose `max_client_disconnect` has
-    /// passed at `now` (inclusive).
-    pub fn expired(&self, now: Time) -> bool {
+    /// `Expired`: an unknown allocation whose disconnect timeout has passed
+    /// at `now` (inclusive).
+    pub fn expired(&self, now: Time, fields: DisconnectFields) -> bool {
         self.client_status == status::UNKNOWN
-            && self.disconnect_expiry().is_some_and(|expiry| now >= expiry)
+            && self
+                .disconnect_expiry(fields)
+                .is_some_and(|expiry| now >= expiry)
     }
 
     /// The latest `Reconnected` task event, if any.
@@ -400,11 +402,11 @@ impl Allocation {
 
     /// `Reconnected`: whether a reconnect event exists, and whether the
     /// allocation had already expired at that event.
-    pub fn reconnected(&self) -> Reconnection {
+    pub fn reconnected(&self, fields: DisconnectFields) -> Reconnection {
         match self.last_reconnect() {
             // Go's zero check applies to the Unix-epoch event time too only
             // when it equals year 1, which an int64 cannot; so any event counts.
-            Some(t) if self.expired(t) => Reconnection::AfterExpiry,
+            Some(t) if self.expired(t, fields) => Reconnection::AfterExpiry,
             Some(_) => Reconnection::InTime,
             None => Reconnection::None,
         }
@@ -420,19 +422,17 @@ impl Allocation {
             .is_some_and(|s| s.value == status::UNKNOWN)
     }
 
-    /// Whether the group of the allocation's own job version sets
-    /// `max_client_disconnect` (the group half of `SupportsDisconnectedClients`).
-    pub fn group_allows_disconnect(&self) -> bool {
+    /// Whether the group of the allocation's own job version supports
+    /// disconnected clients, reading the group fields `fields` names (the
+    /// group half of `SupportsDisconnectedClients`).
+    pub fn group_allows_disconnect(&self, fields: DisconnectFields) -> bool {
         self.own_task_group()
-            .is_some_and(|tg| tg.max_client_disconnect.is_some())
+            .is_some_and(|tg| tg.disconnect_supported(fields))
     }
 
-    /// `DisconnectTimeout`: `now` plus the group's `max_client_disconnect`.
-    pub fn disconnect_timeout(&self, now: Time) -> Time {
-        match self
-            .own_task_group()
-            .and_then(|tg| tg.max_client_disconnect)
-        {
+    /// `DisconnectTimeout`: `now` plus the group's lost timeout.
+    pub fn disconnect_timeout(&self, now: Time, fields: DisconnectFields) -> Time {
+        match self.own_task_group().and_then(|tg| tg.lost_timeout(fields)) {
             Some(timeout) => now.add(timeout),
             None => now,
         }
@@ -558,10 +558,15 @@ impl Allocation {
     }
 
     /// `NextRescheduleTime`: when a failed allocation may be rescheduled, and
-    /// whether it may be at all.
-    pub fn next_reschedule_time(&self) -> (Time, bool) {
+    /// whether it may be at all. With `retry_failed_placements` (Nomad 1.8.1
+    /// and 1.9.0 on) a stopped allocation whose replacement could not be
+    /// placed, and a lost one, may be rescheduled too.
+    pub fn next_reschedule_time(&self, retry_failed_placements: bool) -> (Time, bool) {
+        let failed_placement = retry_failed_placements && self.last_reschedule_failed();
+        let status_ok = self.client_status == status::FAILED
+            || (retry_failed_placements && self.client_status == status::LOST);
         // Checked first: most allocations are not failed.
-        if self.desired_status == status::STOP || self.client_status != status::FAILED {
+        if (self.desired_status == status::STOP && !failed_placement) || !status_ok {
             return (Time::ZERO, false);
         }
         let fail_time = self.last_event_time();
@@ -569,6 +574,14 @@ impl Allocation {
             Some(policy) if !fail_time.is_zero() => self.next_reschedule_from(fail_time, policy),
             _ => (Time::ZERO, false),
         }
+    }
+
+    /// `LastRescheduleFailed`: the scheduler could not place this
+    /// allocation's replacement (the tracker's `LastReschedule`, 1.8.1 on).
+    pub fn last_reschedule_failed(&self) -> bool {
+        self.reschedule_tracker
+            .as_ref()
+            .is_some_and(|t| !t.last_reschedule.is_empty() && t.last_reschedule != "ok")
     }
 
     /// `NextRescheduleTimeByFailTime`.
@@ -591,10 +604,11 @@ impl Allocation {
         (at, eligible)
     }
 
-    /// `ShouldClientStop`: the group sets a non-zero `stop_after_client_disconnect`.
-    pub fn should_client_stop(&self) -> bool {
+    /// `ShouldClientStop`: the group sets a non-zero stop timeout
+    /// (`stop_after_client_disconnect`, from 1.8 also `stop_on_client_after`).
+    pub fn should_client_stop(&self, fields: DisconnectFields) -> bool {
         self.own_task_group()
-            .and_then(|tg| tg.stop_after_client_disconnect)
+            .and_then(|tg| tg.stop_timeout(fields))
             .is_some_and(|d| d != 0)
     }
 
@@ -602,7 +616,7 @@ impl Allocation {
     /// `stop_after_client_disconnect` plus the longest kill timeout.
     ///
     /// Nomad reads the wall clock here; plan-inspect uses the evaluation time.
-    pub fn wait_client_stop(&self, now: Time) -> Time {
+    pub fn wait_client_stop(&self, now: Time, fields: DisconnectFields) -> Time {
         let Some(tg) = self.own_task_group() else {
             return now;
         };
@@ -619,11 +633,7 @@ impl Allocation {
             .map(|t| t.kill_timeout)
             .fold(super::job::DEFAULT_KILL_TIMEOUT, i64::max);
         // Go sums the two durations in int64 first, wrapping on overflow.
-        lost.add(
-            tg.stop_after_client_disconnect
-                .unwrap_or(0)
-                .wrapping_add(kill),
-        )
+        lost.add(tg.stop_timeout(fields).unwrap_or(0).wrapping_add(kill))
     }
 }
 
@@ -668,7 +678,10 @@ mod tests {
         let now = Time::parse_rfc3339("2022-04-01T00:00:00Z").unwrap();
         // i64::MAX + 5s wraps to a negative duration in Go's int64 sum.
         let expected = now.add(i64::MAX.wrapping_add(5 * crate::time::SECOND));
-        assert_eq!(alloc_with(tg, None).wait_client_stop(now), expected);
+        assert_eq!(
+            alloc_with(tg, None).wait_client_stop(now, DisconnectFields::Legacy),
+            expected
+        );
         assert!(expected < now);
     }
 
@@ -709,7 +722,7 @@ mod tests {
         alloc.modify_time = i64::MAX;
         // Go: MaxInt64 + MaxInt64 wraps to -2.
         assert_eq!(alloc.next_delay(), -2);
-        let (at, _) = alloc.next_reschedule_time();
+        let (at, _) = alloc.next_reschedule_time(false);
         assert_eq!(at, Time::from_unix_nanos(i64::MAX as i128 - 2));
         // failTime - RescheduleTime wraps in Go: MaxInt64 - MinInt64 = -1 < interval.
         let fail = Time::from_unix_nanos(i64::MAX as i128);

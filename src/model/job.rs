@@ -122,6 +122,18 @@ pub struct DisconnectStrategy {
     pub stop_on_client_after: Option<Duration>,
 }
 
+/// Which of a group's disconnect settings a release reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DisconnectFields {
+    /// `max_client_disconnect` and `stop_after_client_disconnect` (to 1.7).
+    #[default]
+    Legacy,
+    /// Those first, else the `disconnect` block (1.8, 1.9).
+    LegacyFirst,
+    /// The `disconnect` block alone (1.10 on).
+    BlockOnly,
+}
+
 /// The `disconnect.reconcile` strategies of Nomad 1.8.0 on.
 pub mod reconcile_option {
     pub const BEST_SCORE: &str = "best_score";
@@ -373,6 +385,68 @@ impl TaskGroup {
 
     pub fn consul_namespace(&self) -> &str {
         self.consul.as_ref().map_or("", |c| c.namespace.as_str())
+    }
+
+    /// `GetDisconnectLostTimeout`: how long an allocation may stay unknown
+    /// before it is lost, as `fields` says the release reads the group;
+    /// `None` when nothing sets it.
+    pub fn lost_timeout(&self, fields: DisconnectFields) -> Option<Duration> {
+        let block = || self.disconnect.as_ref().map(|d| d.lost_after);
+        match fields {
+            DisconnectFields::Legacy => self.max_client_disconnect,
+            DisconnectFields::LegacyFirst => self.max_client_disconnect.or_else(block),
+            DisconnectFields::BlockOnly => block(),
+        }
+    }
+
+    /// `GetDisconnectStopTimeout`: how long a disconnected client keeps
+    /// running the allocations, as `fields` says the release reads the group.
+    pub fn stop_timeout(&self, fields: DisconnectFields) -> Option<Duration> {
+        let block = || {
+            self.disconnect
+                .as_ref()
+                .and_then(|d| d.stop_on_client_after)
+        };
+        match fields {
+            DisconnectFields::Legacy => self.stop_after_client_disconnect,
+            DisconnectFields::LegacyFirst => self.stop_after_client_disconnect.or_else(block),
+            DisconnectFields::BlockOnly => block(),
+        }
+    }
+
+    /// Whether the group supports disconnected clients at all: a
+    /// `max_client_disconnect` is set (to 1.7), or the lost timeout is not
+    /// zero (1.8 on, `SupportsDisconnectedClients`).
+    pub fn disconnect_supported(&self, fields: DisconnectFields) -> bool {
+        match fields {
+            DisconnectFields::Legacy => self.max_client_disconnect.is_some(),
+            _ => self.lost_timeout(fields).unwrap_or(0) != 0,
+        }
+    }
+
+    /// `TaskGroup.Replace` (1.8 on): whether an unknown allocation is
+    /// replaced; the block's `replace` (true by default), which the legacy
+    /// `prevent_reschedule_on_lost` overrides while the release reads it.
+    pub fn replaces(&self, fields: DisconnectFields) -> bool {
+        if fields == DisconnectFields::LegacyFirst && self.prevent_reschedule_on_lost {
+            return false;
+        }
+        self.disconnect
+            .as_ref()
+            .and_then(|d| d.replace)
+            .unwrap_or(true)
+    }
+
+    /// How long after its last unknown transition an unknown allocation
+    /// expires (`Expired`): its `max_client_disconnect` (to 1.7); from 1.8
+    /// the lost timeout, except that a zero timeout with replacement never
+    /// expires.
+    pub fn expiry_timeout(&self, fields: DisconnectFields) -> Option<Duration> {
+        if fields == DisconnectFields::Legacy {
+            return self.max_client_disconnect;
+        }
+        let timeout = self.lost_timeout(fields).unwrap_or(0);
+        (timeout != 0 || !self.replaces(fields)).then_some(timeout)
     }
 
     /// The `disconnect` block as the server stores it on register: a nil

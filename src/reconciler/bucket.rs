@@ -15,17 +15,20 @@ pub enum Bucket {
     Disconnecting,
     Reconnecting,
     Ignore,
+    /// Unknown past its disconnect expiry (Nomad 1.7.2 on; lost before).
+    Expiring,
 }
 
 impl Bucket {
     /// Every bucket, in Nomad's order.
-    pub const ALL: [Bucket; 6] = [
+    pub const ALL: [Bucket; 7] = [
         Bucket::Untainted,
         Bucket::Migrate,
         Bucket::Lost,
         Bucket::Disconnecting,
         Bucket::Reconnecting,
         Bucket::Ignore,
+        Bucket::Expiring,
     ];
 
     /// The bucket's name, as the JSON keys and the tables write it.
@@ -37,6 +40,7 @@ impl Bucket {
             Bucket::Disconnecting => "disconnecting",
             Bucket::Reconnecting => "reconnecting",
             Bucket::Ignore => "ignore",
+            Bucket::Expiring => "expiring",
         }
     }
 
@@ -125,7 +129,7 @@ mod tests {
         by[Bucket::Lost] = 3;
         assert_eq!(
             serde_json::to_string(&by).unwrap(),
-            r#"{"untainted":0,"migrate":0,"lost":3,"disconnecting":0,"reconnecting":0,"ignore":0}"#
+            r#"{"untainted":0,"migrate":0,"lost":3,"disconnecting":0,"reconnecting":0,"ignore":0,"expiring":0}"#
         );
         assert_eq!(
             serde_json::to_string(&Bucket::Reconnecting).unwrap(),

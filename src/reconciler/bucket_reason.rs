@@ -2,7 +2,7 @@
 //! the one sentence every output makes from them.
 
 use super::TaintRule;
-use crate::model::{Allocation, Node};
+use crate::model::{Allocation, DisconnectFields, Node};
 use crate::time::Time;
 
 /// What a rule's reason depends on, so that callers describing many
@@ -23,7 +23,11 @@ impl TaintRule {
         match self {
             TaintRule::HealthyNode | TaintRule::TaintedNodeKept => ReasonKind::Node,
             TaintRule::DisconnectExpired
+            | TaintRule::DisconnectExpiring
+            | TaintRule::HealthyNodeReconnectedExpiring
+            | TaintRule::ReadyNodeReconnectedExpiring
             | TaintRule::ClientUnknown
+            | TaintRule::ClientUnknownCounted
             | TaintRule::HealthyNodeReconnectedAfterExpiry
             | TaintRule::HealthyNodeReconnected
             | TaintRule::ReadyNodeReconnectedAfterExpiry
@@ -48,10 +52,10 @@ pub struct ReasonTimes {
 }
 
 impl ReasonTimes {
-    pub fn of(alloc: &Allocation) -> ReasonTimes {
+    pub fn of(alloc: &Allocation, fields: DisconnectFields) -> ReasonTimes {
         ReasonTimes {
             unknown_since: alloc.last_unknown(),
-            disconnect_expiry: alloc.disconnect_expiry(),
+            disconnect_expiry: alloc.disconnect_expiry(fields),
             reconnected_at: alloc.last_reconnect(),
         }
     }
@@ -95,15 +99,21 @@ pub struct BucketReason<'s> {
 }
 
 impl<'s> BucketReason<'s> {
-    /// The facts of `rule` for `alloc` on `node` (`None`: garbage-collected).
-    pub fn of(alloc: &'s Allocation, rule: TaintRule, node: Option<&'s Node>) -> BucketReason<'s> {
+    /// The facts of `rule` for `alloc` on `node` (`None`: garbage-collected),
+    /// its times read as `fields` says.
+    pub fn of(
+        alloc: &'s Allocation,
+        rule: TaintRule,
+        node: Option<&'s Node>,
+        fields: DisconnectFields,
+    ) -> BucketReason<'s> {
         BucketReason {
             rule,
             node: ReasonNode::of(node),
             client_status: &alloc.client_status,
             desired_status: &alloc.desired_status,
             times: match rule.reason_kind() {
-                ReasonKind::Times => ReasonTimes::of(alloc),
+                ReasonKind::Times => ReasonTimes::of(alloc, fields),
                 _ => ReasonTimes::default(),
             },
         }
@@ -134,24 +144,44 @@ impl<'s> BucketReason<'s> {
         let node = || self.node.describe();
         match self.rule {
             TaintRule::HealthyNode | TaintRule::TaintedNodeKept => node(),
-            TaintRule::Terminal => format!(
-                "terminal (desired {}, client {})",
+            TaintRule::Terminal | TaintRule::TerminalIgnored | TaintRule::ServerTerminalIgnored => {
+                format!(
+                    "terminal (desired {}, client {})",
+                    self.desired_status, self.client_status
+                )
+            }
+            TaintRule::MigrateTransition => format!("migrate transition set; {}", node()),
+            TaintRule::TerminalCanaryMigrating => format!(
+                "terminal canary (desired {}, client {}), migrate transition set",
                 self.desired_status, self.client_status
             ),
-            TaintRule::MigrateTransition => format!("migrate transition set; {}", node()),
-            TaintRule::DisconnectExpired => format!("{}: expired", unknown()),
+            TaintRule::DisconnectExpired | TaintRule::DisconnectExpiring => {
+                format!("{}: expired", unknown())
+            }
             TaintRule::HealthyNodeReconnectedAfterExpiry
-            | TaintRule::ReadyNodeReconnectedAfterExpiry => {
+            | TaintRule::ReadyNodeReconnectedAfterExpiry
+            | TaintRule::HealthyNodeReconnectedExpiring
+            | TaintRule::ReadyNodeReconnectedExpiring => {
                 format!("{}, after {}", reconnect(), unknown())
             }
             TaintRule::DisconnectedNodePending
             | TaintRule::NodeGarbageCollected
             | TaintRule::NodeDown => format!("{}; client {}", node(), self.client_status),
+            TaintRule::DisconnectedNodeKept
+            | TaintRule::DisconnectedNodeRunningKept
+            | TaintRule::NodeDownUnknownKept
+            | TaintRule::NodeDownRunningKept => format!(
+                "{}; client {}; prevent_reschedule_on_lost",
+                node(),
+                self.client_status
+            ),
             TaintRule::DisconnectedNodeRunning => format!("{}; client running", node()),
             TaintRule::HealthyNodeReconnected | TaintRule::ReadyNodeReconnected => {
                 format!("{}; {}", node(), reconnect())
             }
-            TaintRule::ClientUnknown => format!("client unknown; {}", unknown()),
+            TaintRule::ClientUnknown | TaintRule::ClientUnknownCounted => {
+                format!("client unknown; {}", unknown())
+            }
             TaintRule::FailedReconnect | TaintRule::FailedReconnectStopped => format!(
                 "client failed, desired {}; {}",
                 self.desired_status,

@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use super::group_sets::GroupSets;
 use super::ids::Ids;
-use super::{AllocSet, AllocUpdate, DelayedReschedule, FollowupEval, desc, trigger};
+use super::{AllocSet, AllocUpdate, DelayedReschedule, FollowupEval, Rules, desc, trigger};
+use crate::model::DisconnectFields;
 use crate::time::{SECOND, Time};
 
 /// Allocations due within this window of a batch's first share its eval
@@ -26,13 +27,44 @@ pub(super) struct Followups<'a> {
 }
 
 impl<'a> Followups<'a> {
-    /// The group's follow-ups, made in Nomad's order: lost allocations
-    /// waiting to be replaced, disconnect timeouts, delayed reschedules.
-    pub fn new(ids: &mut Ids, group: &str, now: Time, sets: &GroupSets<'a>) -> Followups<'a> {
+    /// The group's follow-ups, made in the release's order: lost allocations
+    /// waiting to be replaced, then disconnect timeouts (from D-1 the other
+    /// way round), then delayed reschedules. From D-3 every disconnecting
+    /// allocation is marked unknown, with or without a timeout eval.
+    pub fn new(
+        ids: &mut Ids,
+        group: &str,
+        now: Time,
+        sets: &GroupSets<'a>,
+        rules: &Rules,
+    ) -> Followups<'a> {
         let mut f = Followups::default();
-        let mut stop_evals = f.create_lost_later_evals(ids, group, sets.lost_later.clone());
-        stop_evals.extend(f.create_timeout_later_evals(ids, group, &sets.disconnecting, now));
-        f.stop_evals = stop_evals;
+        let disconnecting = &sets.disconnecting;
+        let fields = rules.disconnect_fields();
+        let lost_later = sets.lost_later.clone();
+        if rules.reschedules_disconnecting_by_policy() {
+            let timeouts = if sets.disconnect_timeouts {
+                f.create_timeout_later_evals(ids, group, disconnecting, now, fields)
+            } else {
+                HashMap::new()
+            };
+            if rules.has_expiring_bucket() {
+                for alloc in disconnecting.iter() {
+                    f.disconnect_updates
+                        .entry(&alloc.id)
+                        .or_insert_with(|| AllocUpdate {
+                            alloc,
+                            followup_eval_id: Arc::from(""),
+                        });
+                }
+            }
+            f.stop_evals = f.create_lost_later_evals(ids, group, lost_later);
+            f.stop_evals.extend(timeouts);
+        } else {
+            f.stop_evals = f.create_lost_later_evals(ids, group, lost_later);
+            let timeouts = f.create_timeout_later_evals(ids, group, disconnecting, now, fields);
+            f.stop_evals.extend(timeouts);
+        }
         f.create_reschedule_later_evals(ids, group, sets.reschedule_later.clone());
         f
     }
@@ -64,11 +96,12 @@ impl<'a> Followups<'a> {
         group: &str,
         disconnecting: &AllocSet<'a>,
         now: Time,
+        fields: DisconnectFields,
     ) -> HashMap<&'a str, Arc<str>> {
         if disconnecting.is_empty() {
             return HashMap::new();
         }
-        let delays = disconnecting.delay_by_max_client_disconnect(now);
+        let delays = disconnecting.delay_by_max_client_disconnect(now, fields);
         if delays.len() != disconnecting.len() {
             return HashMap::new();
         }
@@ -101,6 +134,12 @@ impl<'a> Followups<'a> {
         let by_alloc = self.create_lost_later_evals(ids, group, later);
         for alloc in allocs {
             if let Some(eval_id) = by_alloc.get(alloc.id.as_str()) {
+                // A disconnecting allocation's unknown update carries the
+                // reschedule eval instead of its timeout eval.
+                if let Some(update) = self.disconnect_updates.get_mut(alloc.id.as_str()) {
+                    update.followup_eval_id = Arc::clone(eval_id);
+                    continue;
+                }
                 self.attribute_updates.insert(
                     &alloc.id,
                     AllocUpdate {

@@ -33,7 +33,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             return stop_all(self.cluster, self.name, &all, true);
         };
         let (mut dstate, existing_deployment) = self.initialize_deployment_state(tg);
-        let sets = GroupSets::build(self, all);
+        let sets = GroupSets::build(self, tg, all);
         let lost = &sets.lost;
         let mut changes = DesiredChanges {
             // Nomad counts the cancelled canaries (reconcile.go:608), not
@@ -46,7 +46,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
         };
         let mut stop = sets.set_aside_stops();
         stop.extend(sets.reconnect_stops());
-        let followups = Followups::new(ids, self.name, self.cluster.now, &sets);
+        let followups = Followups::new(ids, self.name, self.cluster.now, &sets, self.rules);
 
         let mut name_index = NameIndex::new(
             self.job.job_id,

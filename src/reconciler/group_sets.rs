@@ -4,7 +4,7 @@ use super::group::GroupContext;
 use super::reconnect::{ReconnectOutcome, reconcile_reconnecting};
 use super::{AllocSet, Bucket, DelayedReschedule, SetAside, StopResult};
 use super::{RescheduleSets, TaintedSets};
-use crate::model::Allocation;
+use crate::model::{Allocation, TaskGroup};
 
 /// What `computeGroup` works from: the allocations set aside, the
 /// `filterByTainted` buckets, and the untainted and disconnecting ones split
@@ -24,6 +24,7 @@ pub(super) struct GroupSets<'a> {
     /// The buckets the later steps work on: those of `filterByTainted`,
     /// less what the reconnects stopped (all reconnecting ones from C-2).
     pub migrate: AllocSet<'a>,
+    /// The lost allocations, with the expiring ones the group does not keep.
     pub lost: AllocSet<'a>,
     pub disconnecting: AllocSet<'a>,
     pub reconnecting: AllocSet<'a>,
@@ -34,10 +35,17 @@ pub(super) struct GroupSets<'a> {
     pub reschedule_later: Vec<DelayedReschedule<'a>>,
     /// Lost allocations waiting out `stop_after_client_disconnect`.
     pub lost_later: Vec<DelayedReschedule<'a>>,
+    /// Whether the disconnecting allocations get timeout evals: always up
+    /// to 1.7.1, from D-3 only in groups that support disconnects.
+    pub disconnect_timeouts: bool,
 }
 
 impl<'a> GroupSets<'a> {
-    pub fn build(ctx: &GroupContext<'_, 'a, '_>, all: AllocSet<'a>) -> GroupSets<'a> {
+    pub fn build(
+        ctx: &GroupContext<'_, 'a, '_>,
+        tg: &TaskGroup,
+        all: AllocSet<'a>,
+    ) -> GroupSets<'a> {
         let (all, old_terminal) = ctx.filter_old_terminal_allocs(all);
         let mut set_aside: Vec<_> = old_terminal
             .iter()
@@ -47,36 +55,61 @@ impl<'a> GroupSets<'a> {
         let buckets = ctx.cluster.group_buckets(ctx.name, &all);
         let reconnecting = &buckets[Bucket::Reconnecting];
         let reconnected = if ctx.rules.reconciles_reconnects_first() && !reconnecting.is_empty() {
-            reconcile_reconnecting(reconnecting, &all, ctx.job.job)
+            reconcile_reconnecting(reconnecting, &all, ctx.job.job, ctx.rules)
         } else {
             ReconnectOutcome::default()
         };
         let working = |b: Bucket| buckets[b].difference(&[&reconnected.stopped]);
-        let untainted = working(Bucket::Untainted).union(&[&reconnected.reconnect]);
         let (migrate, lost) = (working(Bucket::Migrate), working(Bucket::Lost));
         let disconnecting = working(Bucket::Disconnecting);
         let reconnecting = working(Bucket::Reconnecting).difference(&[&reconnected.reconnect]);
 
+        let rules = ctx.rules;
+        let fields = rules.disconnect_fields();
         let rctx = ctx.reschedule_context();
+        let resumed = |set: AllocSet<'a>| set.union(&[&reconnected.reconnect]);
         let RescheduleSets {
             untainted,
             now,
-            later: reschedule_later,
-        } = untainted.filter_by_rescheduleable(rctx, false);
-        let reschedule_disconnecting = disconnecting.filter_by_rescheduleable(rctx, true).now;
-        let lost_later = lost.delay_by_stop_after_client_disconnect(ctx.cluster.now);
+            later: mut reschedule_later,
+        } = if rules.reschedules_before_reconnecting() {
+            let mut sets = buckets[Bucket::Untainted].filter_by_rescheduleable(rctx, false);
+            sets.untainted = resumed(sets.untainted.difference(&[&reconnected.stopped]));
+            sets
+        } else {
+            resumed(working(Bucket::Untainted)).filter_by_rescheduleable(rctx, false)
+        };
+        let expiring = working(Bucket::Expiring);
+        let (mut untainted, lost) = merge_expiring(ctx, tg, &expiring, untainted, lost);
+
+        let split = disconnecting.filter_by_rescheduleable(rctx, true);
+        let disconnect_timeouts = !rules.has_expiring_bucket() || tg.disconnect_supported(fields);
+        let mut reschedule_now = now.union(&[&split.now]);
+        if !rules.reschedules_disconnecting_by_policy() {
+            // Every candidate is replaced now.
+        } else if disconnect_timeouts {
+            untainted = untainted.union(&[&split.untainted]);
+            reschedule_later.extend(split.later);
+        } else {
+            reschedule_now = now;
+            if rules.prevents_reschedule_on_lost(Some(tg)) {
+                untainted = untainted.union(&[&disconnecting]);
+            }
+        }
+        let lost_later = lost.delay_by_stop_after_client_disconnect(ctx.cluster.now, fields);
         GroupSets {
             all,
             set_aside,
             canaries,
             untainted,
-            reschedule_now: now.union(&[&reschedule_disconnecting]),
+            reschedule_now,
             reschedule_later,
+            lost,
             lost_later,
+            disconnect_timeouts,
             buckets,
             reconnected,
             migrate,
-            lost,
             disconnecting,
             reconnecting,
         }
@@ -111,5 +144,24 @@ impl<'a> GroupSets<'a> {
             })
         };
         self.set_aside.iter().filter_map(stop).collect()
+    }
+}
+
+/// The `expiring` allocations (1.7.2 on) join the untainted ones if the
+/// group prevents rescheduling on lost, else the lost ones (v1.7.2
+/// scheduler/reconcile.go:487); returns (untainted, lost).
+fn merge_expiring<'a>(
+    ctx: &GroupContext<'_, 'a, '_>,
+    tg: &TaskGroup,
+    expiring: &AllocSet<'a>,
+    untainted: AllocSet<'a>,
+    lost: AllocSet<'a>,
+) -> (AllocSet<'a>, AllocSet<'a>) {
+    if expiring.is_empty() {
+        (untainted, lost)
+    } else if ctx.rules.keeps_expiring(tg) {
+        (untainted.union(&[expiring]), lost)
+    } else {
+        (untainted, lost.union(&[expiring]))
     }
 }

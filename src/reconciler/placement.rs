@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::alloc_set::name_order;
 use super::group::GroupContext;
 use super::{AllocSet, AllocUpdate, DestructiveResult, NameIndex, PlaceResult, StopResult, desc};
-use crate::model::{Allocation, TaskGroup};
+use crate::model::{Allocation, TaskGroup, status};
 
 /// The sets placements are counted from, after stops.
 pub(super) struct PlacementSets<'s, 'a> {
@@ -151,7 +151,12 @@ impl<'a> GroupContext<'_, 'a, '_> {
         disconnect_updates: &BTreeMap<&'a str, AllocUpdate<'a>>,
         under_provisioned_by: i64,
     ) -> Replacements<'a> {
-        let disconnecting = |a: &Allocation| disconnect_updates.contains_key(a.id.as_str());
+        // From D-1 an unknown allocation is kept while its replacement runs.
+        let unknown_kept = self.rules.counts_unknown_allocs();
+        let disconnecting = |a: &Allocation| {
+            disconnect_updates.contains_key(a.id.as_str())
+                || (unknown_kept && a.client_status == status::UNKNOWN)
+        };
         if place_ready {
             let placed = place.len() as i64;
             let stop = sets

@@ -3,7 +3,7 @@
 //! anything else in its group is reconciled.
 
 use super::stop::must_not_resume;
-use super::{AllocSet, ReconnectDecision, ReconnectVerdict, desc};
+use super::{AllocSet, ReconnectDecision, ReconnectVerdict, Rules, desc};
 use crate::model::{AllocMetric, Allocation, Job, status};
 
 /// What reconciling the reconnecting allocations decided.
@@ -24,13 +24,16 @@ pub struct ReconnectOutcome<'a> {
 /// client is stopped as failed; one that may not resume is stopped; every
 /// other one is weighed against each allocation of the group (`all`, any
 /// bucket) with its name, a higher create index and no server-terminal
-/// status, and the loser of each pair is stopped. Allocations are visited
-/// in ID order.
+/// status, and the loser of each pair is stopped. From D-1 the only
+/// replacement is the allocation's `NextAllocation`, and one that failed is
+/// not stopped when the original wins. Allocations are visited in ID order.
 pub fn reconcile_reconnecting<'a>(
     reconnecting: &AllocSet<'a>,
     all: &AllocSet<'a>,
     job: &Job,
+    rules: &Rules,
 ) -> ReconnectOutcome<'a> {
+    let successor_only = rules.replaces_reconnecting_by_next_allocation();
     let mut out = ReconnectOutcome::default();
     for rec in reconnecting.iter() {
         let failed = !rec.server_terminal_status() && rec.client_status == status::FAILED;
@@ -55,16 +58,21 @@ pub fn reconcile_reconnecting<'a>(
             continue;
         }
         let replacements = all.iter().filter(|r| {
-            r.id != rec.id
-                && r.name == rec.name
-                && r.create_index > rec.create_index
-                && !r.server_terminal_status()
+            let replacement = if successor_only {
+                r.id == rec.next_allocation
+            } else {
+                r.id != rec.id && r.name == rec.name && r.create_index > rec.create_index
+            };
+            replacement && !r.server_terminal_status()
         });
         for replacement in replacements {
             let decision = pick(rec, replacement);
             let verdict = decision.verdict;
             out.decisions.push(decision);
             if verdict.reconnecting_kept() {
+                if successor_only && replacement.client_status == status::FAILED {
+                    continue;
+                }
                 out.stopped.insert(replacement);
                 out.stops.push((replacement, None, desc::RECONNECTED));
             } else if !out.stopped.contains(&rec.id) {

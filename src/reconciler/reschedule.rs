@@ -2,7 +2,7 @@
 //! `filterByRescheduleable`, `shouldFilter`, `updateByReschedulable`.
 
 use super::{AllocSet, Rules};
-use crate::model::{Allocation, Deployment, status};
+use crate::model::{Allocation, Deployment, DisconnectFields, status};
 use crate::time::{SECOND, Time};
 
 /// Nomad reschedules an allocation whose time is within this window of now,
@@ -35,52 +35,59 @@ pub struct RescheduleContext<'d> {
 }
 
 impl<'a> AllocSet<'a> {
-    /// `filterByRescheduleable`. With `disconnecting`, the untainted set is
-    /// left empty and nothing is rescheduled later.
+    /// `filterByRescheduleable`. With `disconnecting`, the seed leaves the
+    /// untainted set empty and reschedules every candidate now; from D-1 on
+    /// the candidates follow their reschedule policy like failed ones, and
+    /// an allocation `shouldFilter` marks untainted is still a candidate, so
+    /// that (as in Nomad until 1.8.1) a running batch allocation asked to
+    /// force-reschedule is in both the untainted and the now set.
     pub fn filter_by_rescheduleable(
         &self,
         ctx: RescheduleContext<'_>,
         disconnecting: bool,
     ) -> RescheduleSets<'a> {
-        const UNTAINTED: Option<usize> = Some(0);
-        const NOW: Option<usize> = Some(1);
-        let mut later = Vec::new();
-        let [untainted, now] = self.split(|alloc| {
+        let by_policy = ctx.rules.reschedules_disconnecting_by_policy();
+        let retry = ctx.rules.retries_failed_placements();
+        let mut sets = RescheduleSets::default();
+        for alloc in self.iter() {
             if disconnecting
                 && ctx.rules.skips_unknown_disconnecting()
                 && alloc.client_status == status::UNKNOWN
             {
-                return None;
+                continue;
             }
             if !alloc.next_allocation.is_empty() && alloc.terminal_status() {
-                return None;
+                continue;
             }
             let (untainted, ignore) = should_filter(alloc, ctx.batch, ctx.rules);
-            if untainted || ignore {
-                return UNTAINTED.filter(|_| untainted && !disconnecting);
+            if untainted && !disconnecting {
+                sets.untainted.insert(alloc);
             }
-            let (now, reschedule_later, at) = update_by_reschedulable(alloc, ctx, disconnecting);
-            if !disconnecting && !now {
-                if reschedule_later {
-                    later.push(DelayedReschedule { alloc, at });
-                }
-                UNTAINTED
-            } else {
-                NOW
+            // E-1 skips untainted ones again, but for disconnecting ones.
+            if ignore || (untainted && (!by_policy || (retry && !disconnecting))) {
+                continue;
             }
-        });
-        RescheduleSets {
-            untainted,
-            now,
-            later,
+            let (now, later, at) = update_by_reschedulable(alloc, ctx, disconnecting);
+            if now || (disconnecting && !by_policy) {
+                sets.now.insert(alloc);
+                continue;
+            }
+            sets.untainted.insert(alloc);
+            if later {
+                sets.later.push(DelayedReschedule { alloc, at });
+            }
         }
+        sets
     }
 }
 
 /// `shouldFilter`: whether an allocation counts as untainted, or is ignored,
-/// before its reschedule policy is looked at.
+/// before its reschedule policy is looked at. When the release retries
+/// failed placements (E-1) a stopped allocation whose replacement could not
+/// be placed is a candidate again.
 pub fn should_filter(alloc: &Allocation, batch: bool, rules: &Rules) -> (bool, bool) {
     let desired_terminal = matches!(alloc.desired_status.as_str(), status::STOP | status::EVICT);
+    let retry = rules.retries_failed_placements() && alloc.last_reschedule_failed();
     if batch {
         if alloc.desired_status == status::EVICT && rules.ignores_evicted_batch_allocs() {
             return (false, true);
@@ -88,6 +95,8 @@ pub fn should_filter(alloc: &Allocation, batch: bool, rules: &Rules) -> (bool, b
         if desired_terminal {
             return if alloc.ran_successfully() {
                 (true, false)
+            } else if retry && alloc.desired_status == status::STOP {
+                (false, false)
             } else {
                 (false, true)
             };
@@ -99,7 +108,7 @@ pub fn should_filter(alloc: &Allocation, batch: bool, rules: &Rules) -> (bool, b
         };
     }
     if desired_terminal {
-        return (false, true);
+        return (false, !retry);
     }
     if matches!(
         alloc.client_status.as_str(),
@@ -124,15 +133,29 @@ pub fn update_by_reschedulable(
         return (false, false, Time::ZERO);
     }
     let forced = alloc.desired_transition.should_force_reschedule();
+    let by_policy = ctx.rules.reschedules_disconnecting_by_policy();
+    let at_once = || {
+        ctx.rules
+            .replaces_disconnecting_at_once(alloc.own_task_group())
+    };
     let (at, eligible) = if disconnecting {
-        alloc.next_reschedule_time_by_fail_time(ctx.now)
+        match at_once() {
+            Some(replace) => (ctx.now, replace),
+            None => alloc.next_reschedule_time_by_fail_time(ctx.now),
+        }
+    } else if by_policy
+        && alloc.client_status == status::UNKNOWN
+        && alloc.followup_eval_id == ctx.eval_id
+    {
+        // The follow-up eval of a disconnect: timed from the disconnect.
+        alloc.next_reschedule_time_by_fail_time(alloc.last_unknown())
     } else {
-        alloc.next_reschedule_time()
+        alloc.next_reschedule_time(ctx.rules.retries_failed_placements())
     };
     if eligible && (alloc.followup_eval_id == ctx.eval_id || at.sub(ctx.now) <= RESCHEDULE_WINDOW) {
         return (true, false, at);
     }
-    let later = eligible && alloc.followup_eval_id.is_empty();
+    let later = eligible && (alloc.followup_eval_id.is_empty() || (by_policy && disconnecting));
     (forced, later, at)
 }
 
@@ -140,12 +163,16 @@ impl<'a> AllocSet<'a> {
     /// `delayByStopAfterClientDisconnect`: lost allocations whose group waits
     /// `stop_after_client_disconnect` before replacing them. Nomad reads the
     /// wall clock here; plan-inspect uses the evaluation time.
-    pub fn delay_by_stop_after_client_disconnect(&self, now: Time) -> Vec<DelayedReschedule<'a>> {
+    pub fn delay_by_stop_after_client_disconnect(
+        &self,
+        now: Time,
+        fields: DisconnectFields,
+    ) -> Vec<DelayedReschedule<'a>> {
         self.iter()
-            .filter(|a| a.should_client_stop())
+            .filter(|a| a.should_client_stop(fields))
             .map(|alloc| DelayedReschedule {
                 alloc,
-                at: alloc.wait_client_stop(now),
+                at: alloc.wait_client_stop(now, fields),
             })
             .filter(|d| d.at > now)
             .collect()
@@ -153,11 +180,15 @@ impl<'a> AllocSet<'a> {
 
     /// `delayByMaxClientDisconnect`: when each disconnecting allocation
     /// becomes lost; those without a future timeout are left out.
-    pub fn delay_by_max_client_disconnect(&self, now: Time) -> Vec<DelayedReschedule<'a>> {
+    pub fn delay_by_max_client_disconnect(
+        &self,
+        now: Time,
+        fields: DisconnectFields,
+    ) -> Vec<DelayedReschedule<'a>> {
         self.iter()
             .map(|alloc| DelayedReschedule {
                 alloc,
-                at: alloc.disconnect_timeout(now),
+                at: alloc.disconnect_timeout(now, fields),
             })
             .filter(|d| d.at > now)
             .collect()

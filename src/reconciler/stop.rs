@@ -77,7 +77,8 @@ impl<'a> Stopping<'a> {
 }
 
 /// `filterAndStopAll`'s stops: every bucket but the ignored one, of which
-/// from 1.3.0 the unknown allocations are stopped too.
+/// from 1.3.0 the unknown allocations are stopped too, and of the
+/// expiring ones those still unknown.
 pub(super) fn stop_all<'a>(buckets: &TaintedSets<'a>, rules: &Rules) -> Vec<StopResult<'a>> {
     let mut stopping = Stopping::default();
     for (bucket, set) in buckets.iter() {
@@ -86,7 +87,10 @@ pub(super) fn stop_all<'a>(buckets: &TaintedSets<'a>, rules: &Rules) -> Vec<Stop
             Bucket::Lost => (Some(status::LOST), desc::LOST),
             _ => (None, desc::NOT_NEEDED),
         };
-        for alloc in set.iter() {
+        // Expiring allocations the client reported on again are left alone.
+        let still_unknown =
+            |a: &&Allocation| bucket != Bucket::Expiring || a.client_status == status::UNKNOWN;
+        for alloc in set.iter().filter(still_unknown) {
             stopping.stop(alloc, client_status, description);
         }
     }
@@ -142,8 +146,16 @@ impl<'a> GroupContext<'_, 'a, '_> {
             }
             reconnecting = reconnecting.difference(&[&failed]);
         }
-        let remove =
-            untainted.len() as i64 + migrate.len() as i64 + reconnecting.len() as i64 - tg.count;
+        // From D-1 unknown allocations are left out of the surplus.
+        let counted = if self.rules.counts_unknown_allocs() {
+            untainted
+                .iter()
+                .filter(|a| a.client_status != status::UNKNOWN)
+                .count()
+        } else {
+            untainted.len()
+        };
+        let remove = counted as i64 + migrate.len() as i64 + reconnecting.len() as i64 - tg.count;
         if remove > 0 {
             let sets = StopSets {
                 untainted: untainted.non_terminal(),

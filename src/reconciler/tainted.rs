@@ -1,9 +1,9 @@
-//! Tainted nodes and `filterByTainted`: the six buckets.
+//! Tainted nodes and `filterByTainted`: the buckets.
 
 use std::collections::HashMap;
 
 use super::{AllocSet, Bucket, BucketReason, ByBucket, Rules};
-use crate::model::{Allocation, Node, Reconnection, node_status, status};
+use crate::model::{Allocation, DisconnectFields, Node, Reconnection, node_status, status};
 use crate::time::Time;
 
 /// Nodes whose allocations need attention, by ID; `None` is a node the
@@ -70,97 +70,199 @@ impl<'a> AllocSet<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum TaintRule {
     FailedReconnect,
+    TerminalIgnored,
+    ServerTerminalIgnored,
+    TerminalCanaryMigrating,
     Terminal,
     MigrateTransition,
     DisconnectExpired,
+    DisconnectExpiring,
     ClientUnknown,
+    ClientUnknownCounted,
     FailedReconnectStopped,
     HealthyNodeReconnectedAfterExpiry,
+    HealthyNodeReconnectedExpiring,
     HealthyNodeReconnected,
     HealthyNode,
     DisconnectedNodeRunning,
     DisconnectedNodePending,
+    DisconnectedNodeRunningKept,
+    DisconnectedNodeKept,
     DisconnectedNodeUnsupported,
     ReadyNodeReconnectedAfterExpiry,
+    ReadyNodeReconnectedExpiring,
     ReadyNodeReconnected,
     NodeGarbageCollected,
+    NodeDownUnknownKept,
+    NodeDownRunningKept,
     NodeDown,
     TaintedNodeKept,
 }
 
-/// The seed's order: tainted-node checks after the healthy-node ones.
-const SEED_ORDER: [TaintRule; 17] = [
-    TaintRule::FailedReconnect,
+/// The checks of a reconnecting failed allocation.
+const FAILED: &[TaintRule] = &[TaintRule::FailedReconnect];
+
+/// The checks of the allocation alone.
+const ALLOC: &[TaintRule] = &[
+    TaintRule::TerminalIgnored,
+    TaintRule::ServerTerminalIgnored,
+    TaintRule::TerminalCanaryMigrating,
     TaintRule::Terminal,
     TaintRule::MigrateTransition,
     TaintRule::DisconnectExpired,
+    TaintRule::DisconnectExpiring,
     TaintRule::ClientUnknown,
+    TaintRule::ClientUnknownCounted,
     TaintRule::FailedReconnectStopped,
-    TaintRule::HealthyNodeReconnectedAfterExpiry,
-    TaintRule::HealthyNodeReconnected,
-    TaintRule::HealthyNode,
-    TaintRule::DisconnectedNodeRunning,
-    TaintRule::DisconnectedNodePending,
-    TaintRule::DisconnectedNodeUnsupported,
-    TaintRule::ReadyNodeReconnectedAfterExpiry,
-    TaintRule::ReadyNodeReconnected,
-    TaintRule::NodeGarbageCollected,
-    TaintRule::NodeDown,
-    TaintRule::TaintedNodeKept,
 ];
 
-/// From 1.3.0 (A-3): disconnected and ready tainted nodes are checked first.
-const NODE_FIRST_ORDER: [TaintRule; 17] = [
-    TaintRule::FailedReconnect,
-    TaintRule::DisconnectedNodeRunning,
-    TaintRule::DisconnectedNodePending,
-    TaintRule::DisconnectedNodeUnsupported,
-    TaintRule::ReadyNodeReconnectedAfterExpiry,
-    TaintRule::ReadyNodeReconnected,
-    TaintRule::Terminal,
-    TaintRule::MigrateTransition,
-    TaintRule::DisconnectExpired,
-    TaintRule::ClientUnknown,
-    TaintRule::FailedReconnectStopped,
+/// The checks on an untainted node.
+const HEALTHY_NODE: &[TaintRule] = &[
     TaintRule::HealthyNodeReconnectedAfterExpiry,
+    TaintRule::HealthyNodeReconnectedExpiring,
     TaintRule::HealthyNodeReconnected,
     TaintRule::HealthyNode,
+];
+
+/// The checks on a disconnected node.
+const DISCONNECTED_NODE: &[TaintRule] = &[
+    TaintRule::DisconnectedNodeRunning,
+    TaintRule::DisconnectedNodePending,
+    TaintRule::DisconnectedNodeRunningKept,
+    TaintRule::DisconnectedNodeKept,
+    TaintRule::DisconnectedNodeUnsupported,
+];
+
+/// The reconnect checks on a ready node that is tainted (draining).
+const READY_NODE: &[TaintRule] = &[
+    TaintRule::ReadyNodeReconnectedAfterExpiry,
+    TaintRule::ReadyNodeReconnectedExpiring,
+    TaintRule::ReadyNodeReconnected,
+];
+
+/// The checks on any other tainted node.
+const TAINTED_NODE: &[TaintRule] = &[
     TaintRule::NodeGarbageCollected,
+    TaintRule::NodeDownUnknownKept,
+    TaintRule::NodeDownRunningKept,
     TaintRule::NodeDown,
     TaintRule::TaintedNodeKept,
 ];
 
 impl TaintRule {
     /// Every rule any release has.
-    pub const ALL: [TaintRule; 17] = SEED_ORDER;
+    pub const ALL: [TaintRule; 28] = [
+        TaintRule::FailedReconnect,
+        TaintRule::TerminalIgnored,
+        TaintRule::ServerTerminalIgnored,
+        TaintRule::TerminalCanaryMigrating,
+        TaintRule::Terminal,
+        TaintRule::MigrateTransition,
+        TaintRule::DisconnectExpired,
+        TaintRule::DisconnectExpiring,
+        TaintRule::ClientUnknown,
+        TaintRule::ClientUnknownCounted,
+        TaintRule::FailedReconnectStopped,
+        TaintRule::HealthyNodeReconnectedAfterExpiry,
+        TaintRule::HealthyNodeReconnectedExpiring,
+        TaintRule::HealthyNodeReconnected,
+        TaintRule::HealthyNode,
+        TaintRule::DisconnectedNodeRunning,
+        TaintRule::DisconnectedNodePending,
+        TaintRule::DisconnectedNodeRunningKept,
+        TaintRule::DisconnectedNodeKept,
+        TaintRule::DisconnectedNodeUnsupported,
+        TaintRule::ReadyNodeReconnectedAfterExpiry,
+        TaintRule::ReadyNodeReconnectedExpiring,
+        TaintRule::ReadyNodeReconnected,
+        TaintRule::NodeGarbageCollected,
+        TaintRule::NodeDownUnknownKept,
+        TaintRule::NodeDownRunningKept,
+        TaintRule::NodeDown,
+        TaintRule::TaintedNodeKept,
+    ];
 
-    /// The rules `rules`' release has, in the order it tries them.
+    /// The rules `rules`' release has, in the order it tries them: the
+    /// seed checks tainted nodes after the allocation's own state; from A-3
+    /// the disconnected and tainted ready nodes come first; from D-3 the
+    /// ready-node reconnect checks join the untainted-node ones.
     pub fn order(rules: &Rules) -> Vec<TaintRule> {
-        let order = if rules.checks_tainted_node_first() {
-            NODE_FIRST_ORDER
+        let groups = if !rules.checks_tainted_node_first() {
+            [
+                FAILED,
+                ALLOC,
+                HEALTHY_NODE,
+                DISCONNECTED_NODE,
+                READY_NODE,
+                TAINTED_NODE,
+            ]
+        } else if rules.checks_ready_nodes_with_untainted() {
+            [
+                FAILED,
+                DISCONNECTED_NODE,
+                ALLOC,
+                HEALTHY_NODE,
+                READY_NODE,
+                TAINTED_NODE,
+            ]
         } else {
-            SEED_ORDER
+            [
+                FAILED,
+                DISCONNECTED_NODE,
+                READY_NODE,
+                ALLOC,
+                HEALTHY_NODE,
+                TAINTED_NODE,
+            ]
         };
-        order.into_iter().filter(|r| r.exists(rules)).collect()
+        groups
+            .concat()
+            .into_iter()
+            .filter(|r| r.exists(rules))
+            .collect()
     }
 
     /// Whether the release of `rules` has this check at all.
     fn exists(self, rules: &Rules) -> bool {
+        let expiring = rules.has_expiring_bucket();
         match self {
             TaintRule::FailedReconnect | TaintRule::FailedReconnectStopped => {
                 rules.replaces_failed_reconnects()
             }
             TaintRule::DisconnectedNodeUnsupported => rules.disconnect_support_per_group(),
+            TaintRule::TerminalIgnored => {
+                rules.counts_unknown_allocs() && !rules.ignores_only_server_terminal()
+            }
+            TaintRule::ServerTerminalIgnored => rules.ignores_only_server_terminal(),
+            TaintRule::TerminalCanaryMigrating => rules.migrates_terminal_canaries(),
+            TaintRule::ClientUnknown => !rules.counts_unknown_allocs(),
+            TaintRule::ClientUnknownCounted => rules.counts_unknown_allocs(),
+            TaintRule::DisconnectExpired
+            | TaintRule::HealthyNodeReconnectedAfterExpiry
+            | TaintRule::ReadyNodeReconnectedAfterExpiry => !expiring,
+            TaintRule::DisconnectExpiring
+            | TaintRule::HealthyNodeReconnectedExpiring
+            | TaintRule::ReadyNodeReconnectedExpiring
+            | TaintRule::DisconnectedNodeRunningKept
+            | TaintRule::DisconnectedNodeKept
+            | TaintRule::NodeDownUnknownKept
+            | TaintRule::NodeDownRunningKept => expiring,
             _ => true,
         }
     }
 
     pub fn bucket(self) -> Bucket {
         match self {
-            TaintRule::Terminal | TaintRule::HealthyNode | TaintRule::TaintedNodeKept => {
-                Bucket::Untainted
-            }
-            TaintRule::MigrateTransition => Bucket::Migrate,
+            TaintRule::Terminal
+            | TaintRule::ClientUnknownCounted
+            | TaintRule::HealthyNode
+            | TaintRule::DisconnectedNodeKept
+            | TaintRule::NodeDownUnknownKept
+            | TaintRule::TaintedNodeKept => Bucket::Untainted,
+            TaintRule::DisconnectExpiring
+            | TaintRule::HealthyNodeReconnectedExpiring
+            | TaintRule::ReadyNodeReconnectedExpiring => Bucket::Expiring,
+            TaintRule::MigrateTransition | TaintRule::TerminalCanaryMigrating => Bucket::Migrate,
             TaintRule::DisconnectExpired
             | TaintRule::HealthyNodeReconnectedAfterExpiry
             | TaintRule::DisconnectedNodePending
@@ -168,11 +270,16 @@ impl TaintRule {
             | TaintRule::ReadyNodeReconnectedAfterExpiry
             | TaintRule::NodeGarbageCollected
             | TaintRule::NodeDown => Bucket::Lost,
-            TaintRule::ClientUnknown | TaintRule::FailedReconnectStopped => Bucket::Ignore,
+            TaintRule::TerminalIgnored
+            | TaintRule::ServerTerminalIgnored
+            | TaintRule::ClientUnknown
+            | TaintRule::FailedReconnectStopped => Bucket::Ignore,
             TaintRule::FailedReconnect
             | TaintRule::HealthyNodeReconnected
             | TaintRule::ReadyNodeReconnected => Bucket::Reconnecting,
-            TaintRule::DisconnectedNodeRunning => Bucket::Disconnecting,
+            TaintRule::DisconnectedNodeRunning
+            | TaintRule::DisconnectedNodeRunningKept
+            | TaintRule::NodeDownRunningKept => Bucket::Disconnecting,
         }
     }
 
@@ -193,6 +300,16 @@ impl TaintRule {
                 "a failed allocation that reconnected, desired to run, is reconnecting (a failed \
                  reconnect)"
             }
+            TaintRule::TerminalIgnored => {
+                "a terminal allocation of a disconnect group is ignored (a stopped replacement)"
+            }
+            TaintRule::ServerTerminalIgnored => {
+                "a terminal allocation of a disconnect group that the server stopped or evicted \
+                 is ignored"
+            }
+            TaintRule::TerminalCanaryMigrating => {
+                "a terminal canary with a desired migrate transition means migrate"
+            }
             TaintRule::Terminal if ga => {
                 "a terminal allocation that has not reconnected is untainted"
             }
@@ -201,15 +318,24 @@ impl TaintRule {
             TaintRule::DisconnectExpired => {
                 "unknown past its max_client_disconnect expiry means lost"
             }
+            TaintRule::DisconnectExpiring => {
+                "unknown past its max_client_disconnect expiry means expiring"
+            }
             TaintRule::ClientUnknown if ga => {
                 "an unknown allocation desired to run, not yet expired, is ignored"
             }
             TaintRule::ClientUnknown => "an unknown allocation not yet expired is ignored",
+            TaintRule::ClientUnknownCounted => {
+                "an unknown allocation not yet expired, still desired to run, is untainted"
+            }
             TaintRule::FailedReconnectStopped => {
                 "a failed allocation that reconnected, desired to stop, is ignored"
             }
             TaintRule::HealthyNodeReconnectedAfterExpiry => {
                 "on an untainted node, reconnected after its expiry means lost"
+            }
+            TaintRule::HealthyNodeReconnectedExpiring => {
+                "on an untainted node, reconnected after its expiry means expiring"
             }
             TaintRule::HealthyNodeReconnected => {
                 "on an untainted node, reconnected in time means reconnecting"
@@ -219,22 +345,124 @@ impl TaintRule {
                 "running on a disconnected node means disconnecting"
             }
             TaintRule::DisconnectedNodePending => "pending on a disconnected node means lost",
+            TaintRule::DisconnectedNodeRunningKept => {
+                "without disconnect support but with prevent_reschedule_on_lost, running on a \
+                 disconnected node means disconnecting"
+            }
+            TaintRule::DisconnectedNodeKept => {
+                "without disconnect support but with prevent_reschedule_on_lost, not running on \
+                 a disconnected node means untainted"
+            }
             TaintRule::DisconnectedNodeUnsupported => {
                 "on a disconnected node, a group without max_client_disconnect is lost"
             }
             TaintRule::ReadyNodeReconnectedAfterExpiry => {
                 "on a tainted ready node, reconnected after its expiry means lost"
             }
+            TaintRule::ReadyNodeReconnectedExpiring => {
+                "on a tainted ready node, reconnected after its expiry means expiring"
+            }
             TaintRule::ReadyNodeReconnected => {
                 "on a tainted ready node, reconnected in time means reconnecting"
             }
             TaintRule::NodeGarbageCollected => "on a garbage-collected node, lost",
+            TaintRule::NodeDownUnknownKept => {
+                "with prevent_reschedule_on_lost, unknown on a down node means untainted"
+            }
+            TaintRule::NodeDownRunningKept => {
+                "with prevent_reschedule_on_lost, running on a down node means disconnecting"
+            }
             TaintRule::NodeDown => "on a down node, lost",
             TaintRule::TaintedNodeKept => {
                 "on a tainted node that is not down (draining, disconnected), untainted"
             }
         }
     }
+
+    /// Whether this check decides `alloc`'s bucket, given that no check
+    /// before it in [`TaintRule::order`] did; `node` gives the allocation's
+    /// entry in the tainted map (`None`: not tainted).
+    fn holds<'n>(self, f: &Facts<'_>, node: &mut impl FnMut() -> Option<Option<&'n Node>>) -> bool {
+        let a = f.alloc;
+        let rules = f.rules;
+        let running = a.client_status == status::RUNNING;
+        let failed = a.client_status == status::FAILED;
+        let unknown = a.client_status == status::UNKNOWN;
+        let desired_run = a.desired_status == status::RUN;
+        let reconnected = f.reconnect != Reconnection::None;
+        let prevents = || rules.prevents_replacement(a.own_task_group());
+        // From A-1 a terminal allocation that reconnects is not terminal here.
+        let terminal = a.terminal_status() && !(rules.replaces_failed_reconnects() && reconnected);
+        let on = |status: &str, node: Option<Option<&Node>>| {
+            node.flatten().is_some_and(|n| n.status == status)
+        };
+        let late = f.reconnect == Reconnection::AfterExpiry;
+        let in_time = f.reconnect == Reconnection::InTime;
+        match self {
+            TaintRule::FailedReconnect => f.disco && reconnected && desired_run && failed,
+            TaintRule::TerminalIgnored | TaintRule::ServerTerminalIgnored => {
+                terminal && f.disco && rules.ignores_terminal(a)
+            }
+            TaintRule::TerminalCanaryMigrating => {
+                terminal && a.is_canary() && a.desired_transition.should_migrate()
+            }
+            TaintRule::Terminal => terminal,
+            TaintRule::MigrateTransition => a.desired_transition.should_migrate(),
+            TaintRule::DisconnectExpired | TaintRule::DisconnectExpiring => {
+                f.disco && a.expired(f.now, f.fields)
+            }
+            TaintRule::ClientUnknown => {
+                f.disco && unknown && (!rules.replaces_failed_reconnects() || desired_run)
+            }
+            TaintRule::ClientUnknownCounted => f.disco && unknown && desired_run,
+            TaintRule::FailedReconnectStopped => {
+                f.disco && reconnected && failed && a.desired_status == status::STOP
+            }
+            TaintRule::HealthyNodeReconnectedAfterExpiry
+            | TaintRule::HealthyNodeReconnectedExpiring => node().is_none() && late,
+            TaintRule::HealthyNodeReconnected => node().is_none() && in_time,
+            TaintRule::HealthyNode => node().is_none(),
+            TaintRule::DisconnectedNodeRunning => {
+                on(node_status::DISCONNECTED, node()) && f.disco && running
+            }
+            TaintRule::DisconnectedNodePending => {
+                on(node_status::DISCONNECTED, node())
+                    && a.client_status == status::PENDING
+                    && (f.disco || !rules.disconnect_support_per_group())
+            }
+            TaintRule::DisconnectedNodeRunningKept => {
+                on(node_status::DISCONNECTED, node()) && !f.disco && running && prevents()
+            }
+            TaintRule::DisconnectedNodeKept => {
+                on(node_status::DISCONNECTED, node()) && !f.disco && prevents()
+            }
+            TaintRule::DisconnectedNodeUnsupported => {
+                on(node_status::DISCONNECTED, node()) && !f.disco
+            }
+            TaintRule::ReadyNodeReconnectedAfterExpiry
+            | TaintRule::ReadyNodeReconnectedExpiring => on(node_status::READY, node()) && late,
+            TaintRule::ReadyNodeReconnected => on(node_status::READY, node()) && in_time,
+            TaintRule::NodeGarbageCollected => matches!(node(), Some(None)),
+            TaintRule::NodeDownUnknownKept => {
+                node().flatten().is_some_and(Node::terminal_status) && unknown && prevents()
+            }
+            TaintRule::NodeDownRunningKept => {
+                node().flatten().is_some_and(Node::terminal_status) && running && prevents()
+            }
+            TaintRule::NodeDown => node().flatten().is_some_and(Node::terminal_status),
+            TaintRule::TaintedNodeKept => true,
+        }
+    }
+}
+
+/// What the checks of `filterByTainted` read about one allocation.
+struct Facts<'a> {
+    alloc: &'a Allocation,
+    rules: &'a Rules,
+    now: Time,
+    fields: DisconnectFields,
+    disco: bool,
+    reconnect: Reconnection,
 }
 
 /// The bucket `filterByTainted` puts one allocation in.
@@ -251,14 +479,16 @@ pub fn classify_rule(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> TaintRule
 
 /// Whether disconnect handling applies to `alloc`
 /// (`SupportsDisconnectedClients`): the servers' flag, and from 1.3.0 its
-/// group's `max_client_disconnect`.
+/// group's disconnect settings, read as the release reads them.
 pub fn supports_disconnect(alloc: &Allocation, rules: &Rules) -> bool {
     rules.supports_disconnected_clients()
-        && (!rules.disconnect_support_per_group() || alloc.group_allows_disconnect())
+        && (!rules.disconnect_support_per_group()
+            || alloc.group_allows_disconnect(rules.disconnect_fields()))
 }
 
 /// Whether `alloc` reconnected, as the replayed release tells.
 pub fn reconnection(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> Reconnection {
+    let fields = ctx.rules.disconnect_fields();
     if ctx.rules.replaces_failed_reconnects()
         && !(supports_disconnect(alloc, ctx.rules)
             && matches!(
@@ -269,9 +499,9 @@ pub fn reconnection(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> Reconnecti
         return Reconnection::None;
     }
     if !ctx.rules.reconnect_from_alloc_states() {
-        return alloc.reconnected();
+        return alloc.reconnected(fields);
     }
-    match (alloc.needs_to_reconnect(), alloc.expired(ctx.now)) {
+    match (alloc.needs_to_reconnect(), alloc.expired(ctx.now, fields)) {
         (false, _) => Reconnection::None,
         (true, true) => Reconnection::AfterExpiry,
         (true, false) => Reconnection::InTime,
@@ -286,88 +516,25 @@ pub fn classify_rule_with<'n>(
     tainted: impl FnOnce() -> Option<Option<&'n Node>>,
 ) -> TaintRule {
     let rules = ctx.rules;
-    let ga = rules.replaces_failed_reconnects();
-    let disco = supports_disconnect(alloc, rules);
-    let reconnect = reconnection(alloc, ctx);
-    let reconnected = reconnect != Reconnection::None;
-    let desired_run = alloc.desired_status == status::RUN;
-    let failed = alloc.client_status == status::FAILED;
-    if ga && disco && reconnected && desired_run && failed {
-        return TaintRule::FailedReconnect;
-    }
-    let node_first = rules.checks_tainted_node_first();
+    let facts = Facts {
+        alloc,
+        rules,
+        now: ctx.now,
+        fields: rules.disconnect_fields(),
+        disco: supports_disconnect(alloc, rules),
+        reconnect: reconnection(alloc, ctx),
+    };
     let mut tainted = Some(tainted);
     let mut entry = None;
-    let mut node_entry = || *entry.get_or_insert_with(|| tainted.take().and_then(|f| f()));
-    if node_first
-        && let Some(rule) = tainted_node_rule(alloc, node_entry(), disco, reconnect, rules)
-    {
-        return rule;
-    }
-    if alloc.terminal_status() && !(ga && reconnected) {
-        return TaintRule::Terminal;
-    }
-    if alloc.desired_transition.should_migrate() {
-        return TaintRule::MigrateTransition;
-    }
-    if disco && alloc.expired(ctx.now) {
-        return TaintRule::DisconnectExpired;
-    }
-    if disco && alloc.client_status == status::UNKNOWN && (!ga || desired_run) {
-        return TaintRule::ClientUnknown;
-    }
-    if ga && disco && reconnected && failed && alloc.desired_status == status::STOP {
-        return TaintRule::FailedReconnectStopped;
-    }
-    let Some(tainted) = node_entry() else {
-        return match reconnect {
-            Reconnection::AfterExpiry => TaintRule::HealthyNodeReconnectedAfterExpiry,
-            Reconnection::InTime => TaintRule::HealthyNodeReconnected,
-            Reconnection::None => TaintRule::HealthyNode,
-        };
-    };
-    if !node_first
-        && let Some(rule) = tainted_node_rule(alloc, Some(tainted), disco, reconnect, rules)
-    {
-        return rule;
-    }
-    match tainted {
-        None => TaintRule::NodeGarbageCollected,
-        Some(node) if node.terminal_status() => TaintRule::NodeDown,
-        Some(_) => TaintRule::TaintedNodeKept,
-    }
-}
-
-/// The checks for an allocation on a disconnected node or on a ready node
-/// that is tainted (draining); `None` when neither decides.
-fn tainted_node_rule(
-    alloc: &Allocation,
-    entry: Option<Option<&Node>>,
-    disco: bool,
-    reconnect: Reconnection,
-    rules: &Rules,
-) -> Option<TaintRule> {
-    let node = entry.flatten()?;
-    match node.status.as_str() {
-        node_status::DISCONNECTED => {
-            if !disco && rules.disconnect_support_per_group() {
-                return Some(TaintRule::DisconnectedNodeUnsupported);
-            }
-            if disco && alloc.client_status == status::RUNNING {
-                return Some(TaintRule::DisconnectedNodeRunning);
-            }
-            (alloc.client_status == status::PENDING).then_some(TaintRule::DisconnectedNodePending)
-        }
-        node_status::READY => match reconnect {
-            Reconnection::AfterExpiry => Some(TaintRule::ReadyNodeReconnectedAfterExpiry),
-            Reconnection::InTime => Some(TaintRule::ReadyNodeReconnected),
-            Reconnection::None => None,
-        },
-        _ => None,
-    }
+    let mut node = || *entry.get_or_insert_with(|| tainted.take().and_then(|f| f()));
+    TaintRule::order(rules)
+        .into_iter()
+        .find(|r| r.holds(&facts, &mut node))
+        .unwrap_or(TaintRule::TaintedNodeKept)
 }
 
 /// One line naming the facts that put `alloc` in its bucket, times exact.
 pub fn reason(alloc: &Allocation, ctx: TaintContext<'_, '_>, node: Option<&Node>) -> String {
-    BucketReason::of(alloc, classify_rule(alloc, ctx), node).exact()
+    let fields = ctx.rules.disconnect_fields();
+    BucketReason::of(alloc, classify_rule(alloc, ctx), node, fields).exact()
 }

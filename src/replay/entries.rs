@@ -32,7 +32,10 @@ impl<'r> EntryMaker<'r> {
     }
 
     pub fn buckets(&mut self, sets: &TaintedSets<'r>) -> Buckets {
-        sets.map(|set| self.entries(set))
+        Buckets {
+            sets: sets.map(|set| self.entries(set)),
+            expiring: self.taint.rules.has_expiring_bucket(),
+        }
     }
 
     fn entries(&mut self, set: &AllocSet<'r>) -> Vec<BucketEntry> {
@@ -47,7 +50,8 @@ impl<'r> EntryMaker<'r> {
             node.status.clone(),
             Arc::clone(&node.desc),
         );
-        let facts = BucketReason::of(a, rule, node.node);
+        let fields = self.taint.rules.disconnect_fields();
+        let facts = BucketReason::of(a, rule, node.node, fields);
         let kind = rule.reason_kind();
         let reason = match kind {
             ReasonKind::Node => node_desc,

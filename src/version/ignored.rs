@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::profile::Profile;
 use super::switch::Switch;
-use crate::model::{Snapshot, TaskGroup};
+use crate::model::{Snapshot, TaskGroup, reconcile_option};
 use crate::time::format_duration;
 use crate::warning::Warning;
 
@@ -15,15 +15,15 @@ use crate::warning::Warning;
 struct Input {
     /// What is ignored, e.g. "the disconnect block".
     what: &'static str,
-    /// The change from which Nomad reads it.
-    read_from: Switch,
+    /// The change from which Nomad reads it; `None` for what the seed reads.
+    read_from: Option<Switch>,
     /// The change from which Nomad ignores it again, if any.
     ignored_from: Option<Switch>,
     examples: BTreeSet<String>,
 }
 
 impl Input {
-    fn new(what: &'static str, read_from: Switch, ignored_from: Option<Switch>) -> Input {
+    fn new(what: &'static str, read_from: Option<Switch>, ignored_from: Option<Switch>) -> Input {
         Input {
             what,
             read_from,
@@ -36,11 +36,11 @@ impl Input {
     fn warning(&self, profile: &Profile, of: &str) -> Option<Warning> {
         let first = self.examples.iter().next()?;
         let release = profile.release;
-        let reason = if !self.read_from.in_release(release) {
+        let reason = if let Some(read_from) = self.read_from.filter(|s| !s.in_release(release)) {
             format!(
                 "replaying Nomad {release} semantics, which read it only from Nomad {} on ({})",
-                self.read_from.firsts()[0],
-                self.read_from.id()
+                read_from.firsts()[0],
+                read_from.id()
             )
         } else if let Some(later) = self.ignored_from.filter(|s| s.in_release(release)) {
             if profile.follows(later) {
@@ -48,11 +48,11 @@ impl Input {
             } else {
                 return None;
             }
-        } else if !profile.follows(self.read_from) {
+        } else if let Some(read_from) = self.read_from.filter(|s| !profile.follows(*s)) {
             format!(
                 "plan-inspect does not replay how Nomad {release} reads it ({}) yet, so it is \
                  replayed as the seed does",
-                self.read_from.id()
+                read_from.id()
             )
         } else {
             return None;
@@ -70,11 +70,25 @@ impl Input {
 
 /// The warnings for every ignored kind of input in `snapshot`.
 pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot) -> Vec<Warning> {
-    let mut disconnect = Input::new("the disconnect block", Switch::D4, None);
-    let mut prevent = Input::new("prevent_reschedule_on_lost", Switch::D3, Some(Switch::F1));
-    let mut run = Input::new("max_run_duration", Switch::H2, None);
-    let mut last = Input::new("the reschedule tracker's LastReschedule", Switch::E1, None);
-    let mut no_migrate = Input::new("MigrateDisablePlacement", Switch::G0, None);
+    let mut disconnect = Input::new("the disconnect block", Some(Switch::D4), None);
+    let mut prevent = Input::new(
+        "prevent_reschedule_on_lost",
+        Some(Switch::D3),
+        Some(Switch::F1),
+    );
+    let mut legacy = Input::new(
+        "max_client_disconnect and stop_after_client_disconnect",
+        None,
+        Some(Switch::F1),
+    );
+    let mut run = Input::new("max_run_duration", Some(Switch::H2), None);
+    let mut last = Input::new(
+        "the reschedule tracker's LastReschedule",
+        Some(Switch::E1),
+        None,
+    );
+    let mut no_migrate = Input::new("MigrateDisablePlacement", Some(Switch::G0), None);
+    let mut strategies = BTreeSet::new();
     let mut seen = std::collections::HashSet::new();
     let embedded = snapshot.allocs.iter().filter_map(|a| a.job.as_ref());
     for job in snapshot.jobs.iter().chain(embedded) {
@@ -86,8 +100,18 @@ pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot) -> Vec<Warning> {
             if let Some(settings) = disconnect_settings(tg) {
                 disconnect.examples.insert(format!("{group} ({settings})"));
             }
+            if let Some(d) = tg
+                .disconnect
+                .as_ref()
+                .filter(|d| !d.reconcile.is_empty() && d.reconcile != reconcile_option::BEST_SCORE)
+            {
+                strategies.insert(format!("{group} (reconcile = {})", d.reconcile));
+            }
             if tg.prevent_reschedule_on_lost {
                 prevent.examples.insert(group.clone());
+            }
+            if tg.max_client_disconnect.is_some() || tg.stop_after_client_disconnect.is_some() {
+                legacy.examples.insert(group.clone());
             }
             if tg.max_run_duration.is_some() {
                 run.examples.insert(group);
@@ -105,9 +129,29 @@ pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot) -> Vec<Warning> {
             no_migrate.examples.insert(format!("allocation {}", a.id));
         }
     }
+    let strategy = strategies
+        .iter()
+        .next()
+        .filter(|_| profile.follows(Switch::D4))
+        .map(|first| {
+            let more = match strategies.len() - 1 {
+                0 => String::new(),
+                n => format!(" and of {n} more groups"),
+            };
+            Warning::new(
+                "input_ignored",
+                format!(
+                    "the disconnect block's reconcile strategy of {first}{more} ignored: \
+                     plan-inspect replays the choice between a reconnected allocation and its \
+                     replacement as the seed does (best score), not by the strategy (D-4)"
+                ),
+            )
+        });
     [
         disconnect.warning(profile, "groups"),
+        strategy,
         prevent.warning(profile, "groups"),
+        legacy.warning(profile, "groups"),
         run.warning(profile, "groups"),
         last.warning(profile, "allocations"),
         no_migrate.warning(profile, "allocations"),

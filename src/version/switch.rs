@@ -207,6 +207,14 @@ impl Switch {
                 | Switch::LogsDisabled
                 | Switch::NodePool
                 | Switch::RenderTemplates
+                | Switch::D1
+                | Switch::D2
+                | Switch::D3
+                | Switch::D4
+                | Switch::D4b
+                | Switch::E1
+                | Switch::F1
+                | Switch::F2
         )
     }
 }

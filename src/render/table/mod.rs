@@ -175,7 +175,7 @@ impl Renderer {
             return s.to_string();
         }
         match b {
-            Bucket::Lost => s.red().to_string(),
+            Bucket::Lost | Bucket::Expiring => s.red().to_string(),
             Bucket::Disconnecting => s.yellow().to_string(),
             Bucket::Reconnecting => s.cyan().to_string(),
             Bucket::Migrate => s.magenta().to_string(),
