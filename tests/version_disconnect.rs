@@ -325,9 +325,9 @@ fn test_alloc_set_filter_by_tainted_d1_cases_v1_6_3() {
 }
 
 /// TestAllocSet_filterByRescheduleable, scheduler/reconcile_util_test.go at
-/// v1.6.3, run under 1.6.3. Its cases "batch/service ignore unknown
-/// disconnecting allocs" rest on the A-3 skip of unknown allocations, which
-/// this module does not cover.
+/// v1.6.3, run under 1.6.3; the "ignore unknown disconnecting allocs" cases
+/// rest on A-3's skip of unknown allocations (here of a group that would
+/// reschedule them).
 #[test]
 fn test_alloc_set_filter_by_rescheduleable_v1_6_3() {
     let tg = |name: &str, attempts: i64| TaskGroup {
@@ -353,8 +353,26 @@ fn test_alloc_set_filter_by_rescheduleable_v1_6_3() {
         task_group: group.into(),
         ..Allocation::default()
     };
+    let unknown = |id: &str| Allocation {
+        client_status: status::UNKNOWN.into(),
+        ..running(id, &reschedule, "rescheduleTG")
+    };
     let rules = Rules::new(v(1, 6, 3), true);
     let cases = [
+        (
+            "batch ignore unknown disconnecting allocs",
+            true,
+            true,
+            unknown("disconnection1"),
+            (false, false),
+        ),
+        (
+            "service ignore unknown disconnecting allocs",
+            false,
+            true,
+            unknown("disconnection1"),
+            (false, false),
+        ),
         (
             "batch disconnecting allocation no reschedule",
             true,
@@ -543,12 +561,9 @@ fn a_stopped_job_stops_its_expiring_unknown_allocs() {
 
 /// TestReconciler_LostNode_PreventRescheduleOnLost, scheduler/reconcile_test.go
 /// at v1.7.2, run under 1.7.2: five allocations of a group of five, the
-/// first on a down node, the second on a disconnected one, the last failed.
-/// The cases without `max_client_disconnect` rest on the group not
-/// supporting disconnects (A-2); they run here with disconnect support off
-/// for the servers, which is the same for a single group. The two cases with
-/// neither flag nor `max_client_disconnect` need A-2's "lost on a
-/// disconnected node" and are left to it.
+/// first on a down node, the second on a disconnected one, the last failed;
+/// the servers support disconnected clients, and the cases without
+/// `max_client_disconnect` rest on the group not supporting them (A-2).
 #[test]
 fn test_reconciler_lost_node_prevent_reschedule_on_lost_v1_7_2() {
     struct Case {
@@ -562,6 +577,16 @@ fn test_reconciler_lost_node_prevent_reschedule_on_lost_v1_7_2() {
         disconnect: usize,
     }
     let cases = [
+        Case {
+            name: "PreventRescheduleOnLost off, MaxClientDisconnect off, Reschedule off",
+            prevent: false,
+            mcd: None,
+            attempts: 0,
+            place: 2,
+            stop: 2,
+            ignore: 3,
+            disconnect: 0,
+        },
         Case {
             name: "PreventRescheduleOnLost on, MaxClientDisconnect off, Reschedule off",
             prevent: true,
@@ -591,6 +616,16 @@ fn test_reconciler_lost_node_prevent_reschedule_on_lost_v1_7_2() {
             stop: 0,
             ignore: 5,
             disconnect: 2,
+        },
+        Case {
+            name: "PreventRescheduleOnLost off, MaxClientDisconnect off, Reschedule on",
+            prevent: false,
+            mcd: None,
+            attempts: 1,
+            place: 3,
+            stop: 3,
+            ignore: 2,
+            disconnect: 0,
         },
         Case {
             name: "PreventRescheduleOnLost on, MaxClientDisconnect off, Reschedule on",
@@ -629,7 +664,7 @@ fn test_reconciler_lost_node_prevent_reschedule_on_lost_v1_7_2() {
         c.alloc_mut(&ids[4]).client_status = status::FAILED.into();
         c.set_node_status(&ids[0], node_status::DOWN);
         c.set_node_status(&ids[1], node_status::DISCONNECTED);
-        c.snapshot.supports_disconnected_clients = Some(case.mcd.is_some());
+        c.snapshot.supports_disconnected_clients = Some(true);
         let r = replay_as(&mut c, v(1, 7, 2), JOB);
         let p = &r.plan;
         assert_eq!(
