@@ -5,7 +5,7 @@
 //! is ported under the 1.3.2 profile.
 
 use plan_inspect::model::*;
-use plan_inspect::reconciler::{Rules, should_filter};
+use plan_inspect::reconciler::{Prefilter, Rules, should_filter};
 use plan_inspect::version::{Release, VersionRequest, v};
 
 use crate::common::*;
@@ -131,6 +131,11 @@ const ROWS: [Row; 9] = [
     ),
 ];
 
+/// `shouldFilter`'s result as Nomad's test table writes it: (untainted, ignore).
+fn pair(p: Prefilter) -> (bool, bool) {
+    (p.untainted(), p.ignore())
+}
+
 /// TestReconcile_shouldFilter (scheduler/reconcile_util_test.go at v1.3.2).
 #[test]
 fn test_reconcile_should_filter() {
@@ -138,7 +143,7 @@ fn test_reconcile_should_filter() {
         let rules = Rules::new(release, true);
         for r in &ROWS {
             assert_eq!(
-                should_filter(&row_alloc(r), r.batch, &rules),
+                pair(should_filter(&row_alloc(r), r.batch, &rules)),
                 r.want,
                 "{release}: {}",
                 r.description
@@ -161,7 +166,7 @@ fn an_evicted_successful_batch_alloc_counted_until_1_3_2() {
                 r.want
             };
             assert_eq!(
-                should_filter(&row_alloc(r), r.batch, &rules),
+                pair(should_filter(&row_alloc(r), r.batch, &rules)),
                 want,
                 "{release}: {}",
                 r.description

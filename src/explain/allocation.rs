@@ -368,7 +368,8 @@ fn rescheduling(
         step.conclusion = format!("{outcome}: terminal and already replaced");
         return Some(step);
     }
-    let (untainted, ignore) = should_filter(alloc, job.job_type == "batch", jr.taint.rules);
+    let filter = should_filter(alloc, job.job_type == "batch", jr.taint.rules);
+    let (untainted, ignore) = (filter.untainted(), filter.ignore());
     if untainted || ignore {
         step.conclusion = format!(
             "{outcome}: {}",

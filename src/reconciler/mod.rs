@@ -36,7 +36,8 @@ pub use bucket_reason::{BucketReason, ReasonKind, ReasonNode, ReasonTimes};
 pub use name_index::{Bitmap, NameIndex, alloc_name};
 pub use reconnect_decision::{ReconnectDecision, ReconnectVerdict};
 pub use reschedule::{
-    DelayedReschedule, RescheduleContext, RescheduleSets, should_filter, update_by_reschedulable,
+    DelayedReschedule, Prefilter, RescheduleContext, RescheduleDecision, RescheduleSets,
+    should_filter, update_by_reschedulable,
 };
 pub use results::{
     AllocUpdate, DeploymentUpdate, DesiredChanges, DestructiveResult, FollowupEval, PlaceResult,

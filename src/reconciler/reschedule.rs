@@ -59,7 +59,8 @@ impl<'a> AllocSet<'a> {
             if !alloc.next_allocation.is_empty() && alloc.terminal_status() {
                 continue;
             }
-            let (untainted, ignore) = should_filter(alloc, ctx.batch, ctx.rules);
+            let filter = should_filter(alloc, ctx.batch, ctx.rules);
+            let (untainted, ignore) = (filter.untainted(), filter.ignore());
             if untainted && !disconnecting {
                 sets.untainted.insert(alloc);
             }
@@ -67,7 +68,8 @@ impl<'a> AllocSet<'a> {
             if ignore || (untainted && (!by_policy || (retry && !disconnecting))) {
                 continue;
             }
-            let (now, later, at) = update_by_reschedulable(alloc, ctx, disconnecting);
+            let RescheduleDecision { now, later, at } =
+                update_by_reschedulable(alloc, ctx, disconnecting);
             if now || (disconnecting && !by_policy) {
                 sets.now.insert(alloc);
                 continue;
@@ -81,56 +83,98 @@ impl<'a> AllocSet<'a> {
     }
 }
 
+/// What `shouldFilter` decides before the reschedule policy is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prefilter {
+    /// Counts as untainted without a reschedule decision.
+    Untainted,
+    /// Neither kept nor rescheduled.
+    Ignore,
+    /// Left to the reschedule policy.
+    Reschedulable,
+}
+
+impl Prefilter {
+    /// Nomad's first result, `untainted`.
+    pub fn untainted(self) -> bool {
+        self == Prefilter::Untainted
+    }
+
+    /// Nomad's second result, `ignore`.
+    pub fn ignore(self) -> bool {
+        self == Prefilter::Ignore
+    }
+}
+
+/// What `updateByReschedulable` decides for one allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RescheduleDecision {
+    /// Replace it in this evaluation.
+    pub now: bool,
+    /// Replace it by a follow-up evaluation at `at`.
+    pub later: bool,
+    /// When its reschedule policy allows the next attempt.
+    pub at: Time,
+}
+
 /// `shouldFilter`: whether an allocation counts as untainted, or is ignored,
 /// before its reschedule policy is looked at. When the release retries
 /// failed placements (E-1) a stopped allocation whose replacement could not
 /// be placed is a candidate again.
-pub fn should_filter(alloc: &Allocation, batch: bool, rules: &Rules) -> (bool, bool) {
+pub fn should_filter(alloc: &Allocation, batch: bool, rules: &Rules) -> Prefilter {
     let desired_terminal = matches!(alloc.desired_status.as_str(), status::STOP | status::EVICT);
     let retry = rules.retries_failed_placements() && alloc.last_reschedule_failed();
     if batch {
         if alloc.desired_status == status::EVICT && rules.ignores_evicted_batch_allocs() {
-            return (false, true);
+            return Prefilter::Ignore;
         }
         if desired_terminal {
             return if alloc.ran_successfully() {
-                (true, false)
+                Prefilter::Untainted
             } else if retry && alloc.desired_status == status::STOP {
-                (false, false)
+                Prefilter::Reschedulable
             } else {
-                (false, true)
+                Prefilter::Ignore
             };
         }
         return if alloc.client_status == status::FAILED {
-            (false, false)
+            Prefilter::Reschedulable
         } else {
-            (true, false)
+            Prefilter::Untainted
         };
     }
     if desired_terminal {
-        return (false, !retry);
+        return if retry {
+            Prefilter::Reschedulable
+        } else {
+            Prefilter::Ignore
+        };
     }
     if matches!(
         alloc.client_status.as_str(),
         status::COMPLETE | status::LOST
     ) {
-        return (false, true);
+        return Prefilter::Ignore;
     }
-    (false, false)
+    Prefilter::Reschedulable
 }
 
-/// `updateByReschedulable`: (now, later, when).
+/// `updateByReschedulable`: reschedule now, or later at `at`.
 pub fn update_by_reschedulable(
     alloc: &Allocation,
     ctx: RescheduleContext<'_>,
     disconnecting: bool,
-) -> (bool, bool, Time) {
+) -> RescheduleDecision {
     if let Some(d) = ctx.deployment
         && alloc.deployment_id == d.id
         && d.active()
         && !alloc.desired_transition.should_reschedule()
     {
-        return (false, false, Time::ZERO);
+        return RescheduleDecision {
+            now: false,
+            later: false,
+            at: Time::ZERO,
+        };
     }
     let forced = alloc.desired_transition.should_force_reschedule();
     let by_policy = ctx.rules.reschedules_disconnecting_by_policy();
@@ -153,10 +197,18 @@ pub fn update_by_reschedulable(
         alloc.next_reschedule_time(ctx.rules.retries_failed_placements())
     };
     if eligible && (alloc.followup_eval_id == ctx.eval_id || at.sub(ctx.now) <= RESCHEDULE_WINDOW) {
-        return (true, false, at);
+        return RescheduleDecision {
+            now: true,
+            later: false,
+            at,
+        };
     }
     let later = eligible && (alloc.followup_eval_id.is_empty() || (by_policy && disconnecting));
-    (forced, later, at)
+    RescheduleDecision {
+        now: forced,
+        later,
+        at,
+    }
 }
 
 impl<'a> AllocSet<'a> {
