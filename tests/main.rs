@@ -5,8 +5,7 @@
 //! nomad/structs/structs_test.go at 8ac3e642e6 under their Nomad names in
 //! snake case (`fixtures/nomad/README.md` maps each to its module), next to
 //! tests of behaviour those do not reach, each citing the Go source that
-//! decides it. `memory` is a program of its own: it measures the peak RSS of
-//! the children of its process.
+//! decides it.
 
 mod common;
 
@@ -21,6 +20,7 @@ mod explain;
 mod golden;
 mod incidents;
 mod layout;
+mod memory;
 mod nomad_version;
 mod placement;
 mod properties;
