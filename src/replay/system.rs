@@ -141,24 +141,19 @@ impl<'a> JobContext<'a> {
     }
 
     fn entry(&self, a: &Allocation, reason: String) -> BucketEntry {
+        let node = self.nodes.get(a.node_id.as_str());
         BucketEntry {
             id: a.id.clone(),
             name: a.name.clone(),
             node_id: Arc::from(a.node_id.as_str()),
-            node_status: self
-                .nodes
-                .get(a.node_id.as_str())
-                .map(|n| Arc::from(n.status.as_str())),
+            node_status: node.map(|n| Arc::from(n.status.as_str())),
             client_status: Arc::from(a.client_status.as_str()),
             desired_status: Arc::from(a.desired_status.as_str()),
             job_version: a.job_version(),
             canary: a.is_canary(),
             reason: Arc::from(reason),
             rule: None,
-            node_draining: self
-                .nodes
-                .get(a.node_id.as_str())
-                .is_some_and(|n| n.should_drain()),
+            node_draining: node.is_some_and(|n| n.should_drain()),
             times: None,
         }
     }
