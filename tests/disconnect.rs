@@ -14,7 +14,7 @@ use plan_inspect::reconciler::{Bucket, DesiredChanges, desc, trigger};
 use plan_inspect::replay::{Options, replay};
 use plan_inspect::report::JobReport;
 use plan_inspect::time::{Duration, SECOND};
-use plan_inspect::version::{Release, VersionRequest, v};
+use plan_inspect::version::{Release, Switch, VersionRequest, v};
 
 use crate::common::*;
 
@@ -132,6 +132,11 @@ pub(crate) struct Case {
     /// From 1.3.14's test: a failed replacement is stopped and replaced
     /// again (only that second replacement otherwise).
     pub(crate) replace_failed_replacement: bool,
+    /// From 1.8.0's test: with `max_disconnect`, the group also has a
+    /// `disconnect` block of that `lost_after` and this `reconcile`.
+    pub(crate) reconcile_strategy: Option<&'static str>,
+    /// From 1.9.1's test: every allocation built is desired to stop.
+    pub(crate) should_stop_on_reconnect: bool,
 }
 
 /// The body of TestReconciler_Disconnected_Client for one case; returns the
@@ -158,16 +163,21 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
     // share with the reconciler, so the current job has it too.
     if let Some(max) = tc.max_disconnect {
         spec.task_groups[0].max_client_disconnect = Some(max);
+        if let Some(reconcile) = tc.reconcile_strategy {
+            spec.task_groups[0].disconnect = Some(DisconnectStrategy {
+                lost_after: max,
+                reconcile: reconcile.into(),
+                ..DisconnectStrategy::default()
+            });
+        }
     }
     let job = c.job(spec);
-    let allocs = build_allocations(
-        &mut c,
-        &job,
-        tc.alloc_count,
-        status::RUNNING,
-        status::RUN,
-        2.0,
-    );
+    let desired = if tc.should_stop_on_reconnect {
+        status::STOP
+    } else {
+        status::RUN
+    };
+    let allocs = build_allocations(&mut c, &job, tc.alloc_count, status::RUNNING, desired, 2.0);
 
     // Nomad evaluates at time.Now(), or 20 max_disconnect later; the
     // snapshot pins the evaluation time, so the events go before it.
@@ -275,9 +285,11 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
         if tc.release.is_some_and(|r| r >= v(1, 3, 14)) && replacement_ids.contains(&a.id) {
             continue;
         }
+        // 1.9.1's test (E-2) checks the stops on the test node only.
+        let e2 = tc.release.is_some_and(|r| Switch::E2.in_release(r));
         if tc.should_stop_on_disconnected_node {
             assert_eq!(a.node_id, test_node, "stop {} on the test node", a.id);
-        } else {
+        } else if !e2 {
             assert_ne!(a.node_id, test_node, "stop {} off the test node", a.id);
         }
         assert_eq!(a.job.as_ref().unwrap().version, job.version);

@@ -34,6 +34,7 @@ mod system;
 mod tainted;
 mod update;
 mod version_disconnect;
+mod version_picker;
 mod version_reconnect;
 mod version_reschedule;
 mod version_tainted;

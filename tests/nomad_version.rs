@@ -232,25 +232,35 @@ fn a_later_profile_names_the_changes_it_does_not_replay_yet() {
     );
 }
 
-/// A reconcile strategy other than best_score is named, since the choice
-/// between a reconnected allocation and its replacement follows the seed.
+/// A reconcile strategy Nomad knows is replayed (no warning from 1.8.0 on);
+/// a name its job validation rejects is named, and replayed as best_score.
 #[test]
-fn a_reconcile_strategy_is_named_as_not_replayed() {
-    let snapshot = disconnect_block_snapshot("").replace(
-        r#""LostAfter": 900000000000"#,
-        r#""LostAfter": 900000000000, "Reconcile": "keep_original""#,
-    );
-    let doc = json(
-        &["-", "--format", "json", "--nomad-version", "1.8.0"],
-        &snapshot,
-    );
-    let w = warnings(&doc);
-    assert_eq!(w[0].0, "input_ignored");
+fn only_a_reconcile_strategy_nomad_rejects_is_named_as_ignored() {
+    let with = |strategy: &str| {
+        let snapshot = disconnect_block_snapshot("").replace(
+            r#""LostAfter": 900000000000"#,
+            &format!(r#""LostAfter": 900000000000, "Reconcile": "{strategy}""#),
+        );
+        let doc = json(
+            &["-", "--format", "json", "--nomad-version", "1.8.0"],
+            &snapshot,
+        );
+        warnings(&doc)
+            .into_iter()
+            .filter(|(code, _)| code == "input_ignored")
+            .map(|(_, m)| m)
+            .collect::<Vec<_>>()
+    };
+    assert!(with("keep_original").is_empty());
+    assert!(with("longest_running").is_empty());
     assert_eq!(
-        w[0].1,
-        "the disconnect block's reconcile strategy of default/web group web (reconcile = \
-         keep_original) ignored: plan-inspect replays the choice between a reconnected \
-         allocation and its replacement as the seed does (best score), not by the strategy (D-4)"
+        with("newest"),
+        [
+            "the disconnect block's reconcile strategy of default/web group web (reconcile = \
+             newest) ignored: Nomad knows only best_score, keep_original, keep_replacement, \
+             longest_running (its job validation rejects any other), so it is replayed as \
+             best_score"
+        ]
     );
 }
 

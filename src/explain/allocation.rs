@@ -5,7 +5,7 @@ use crate::model::{
     Allocation, DelayBase, DelaySteps, DisconnectFields, Reconnection, ReschedulePolicy,
 };
 use crate::reconciler::{
-    Bucket, GroupTrace, ReconnectDecision, Rules, TaintRule, classify_rule, reason, should_filter,
+    Bucket, GroupTrace, ReconnectDecision, TaintRule, classify_rule, reason, should_filter,
 };
 use crate::replay::JobReplay;
 use crate::report::{JobReport, Plan};
@@ -35,7 +35,7 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation
         if let Some(step) = rescheduling(jr, trace, alloc, b) {
             steps.push(step);
         }
-        steps.extend(reconnect_steps(jr.taint.rules, trace, alloc, b));
+        steps.extend(reconnect_steps(jr, trace, alloc, b));
         if let Some(step) = job_update(trace, job, alloc) {
             steps.push(step);
         }
@@ -466,11 +466,12 @@ fn rescheduling(
 }
 
 fn reconnect_steps(
-    rules: &Rules,
+    jr: &JobReplay<'_, '_>,
     trace: &GroupTrace<'_>,
     alloc: &Allocation,
     bucket: Bucket,
 ) -> Vec<Step> {
+    let rules = jr.taint.rules;
     let mine: Vec<&ReconnectDecision<'_>> = trace
         .reconnect_decisions
         .iter()
@@ -518,6 +519,18 @@ fn reconnect_steps(
                 } else {
                     rep
                 };
+                if let Some((original, replacement)) = d.starts {
+                    let start = |t: crate::time::Time| {
+                        if t.is_zero() {
+                            "none before now".to_string()
+                        } else {
+                            at(t, jr.report.now)
+                        }
+                    };
+                    step = step
+                        .fact("original started", start(original))
+                        .fact("replacement started", start(replacement));
+                }
                 step = step.fact("kept", &kept.id);
             }
             step

@@ -94,15 +94,48 @@ impl DesiredTransition {
 
 /// A `structs.TaskState`.
 #[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase", default)]
+#[serde(from = "TaskStateRecord")]
 pub struct TaskState {
     pub state: String,
     pub failed: bool,
     pub finished_at: Time,
+    /// `LastStartOfTask`: `LastRestart` if the task restarted, else
+    /// `StartedAt`; the one of the three fields the reconnect picker reads,
+    /// kept alone to keep a task state small.
+    pub last_start: Time,
     /// Only the `Reconnected` events, the only ones the scheduler reads: a
     /// long-lived task has dozens, and a million allocations would hold them all.
-    #[serde(deserialize_with = "super::keep_only::reconnect_events")]
     pub events: Vec<TaskEvent>,
+}
+
+/// A task state as the snapshot writes it.
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+struct TaskStateRecord {
+    state: String,
+    failed: bool,
+    finished_at: Time,
+    started_at: Time,
+    restarts: u64,
+    last_restart: Time,
+    #[serde(deserialize_with = "super::keep_only::reconnect_events")]
+    events: Vec<TaskEvent>,
+}
+
+impl From<TaskStateRecord> for TaskState {
+    fn from(r: TaskStateRecord) -> TaskState {
+        TaskState {
+            state: r.state,
+            failed: r.failed,
+            finished_at: r.finished_at,
+            last_start: if r.restarts > 0 {
+                r.last_restart
+            } else {
+                r.started_at
+            },
+            events: r.events,
+        }
+    }
 }
 
 /// A `structs.TaskEvent`; `Time` is Unix nanoseconds.

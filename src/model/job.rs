@@ -237,6 +237,8 @@ pub struct Port {
 pub struct Task {
     pub name: String,
     pub driver: String,
+    /// The group's leader task, whose start decides `longest_running`.
+    pub leader: bool,
     pub user: String,
     pub config: GoValue,
     pub env: GoValue,

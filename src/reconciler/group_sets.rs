@@ -55,7 +55,14 @@ impl<'a> GroupSets<'a> {
         let buckets = ctx.cluster.group_buckets(ctx.name, &all);
         let reconnecting = &buckets[Bucket::Reconnecting];
         let reconnected = if ctx.rules.reconciles_reconnects_first() && !reconnecting.is_empty() {
-            reconcile_reconnecting(reconnecting, &all, ctx.job.job, ctx.rules)
+            reconcile_reconnecting(
+                reconnecting,
+                &all,
+                ctx.job.job,
+                tg,
+                ctx.cluster.now,
+                ctx.rules,
+            )
         } else {
             ReconnectOutcome::default()
         };

@@ -22,6 +22,7 @@ mod outcome;
 mod placement;
 mod reconnect;
 mod reconnect_decision;
+mod reconnect_picker;
 mod reschedule;
 mod results;
 mod rules;
@@ -35,6 +36,7 @@ pub use bucket::{Bucket, ByBucket};
 pub use bucket_reason::{BucketReason, ReasonKind, ReasonNode, ReasonTimes};
 pub use name_index::{Bitmap, NameIndex, alloc_name};
 pub use reconnect_decision::{ReconnectDecision, ReconnectVerdict};
+pub use reconnect_picker::{ReconcileStrategy, pick_reconnecting_alloc};
 pub use reschedule::{
     DelayedReschedule, Prefilter, RescheduleContext, RescheduleDecision, RescheduleSets,
     should_filter, update_by_reschedulable,

@@ -2,9 +2,11 @@
 //! reconnecting allocation is settled against its replacements before
 //! anything else in its group is reconciled.
 
+use super::reconnect_picker::pick_reconnecting_alloc;
 use super::stop::must_not_resume;
 use super::{AllocSet, ReconnectDecision, ReconnectVerdict, Rules, desc};
-use crate::model::{AllocMetric, Allocation, Job, status};
+use crate::model::{Allocation, Job, TaskGroup, status};
+use crate::time::Time;
 
 /// What reconciling the reconnecting allocations decided.
 #[derive(Clone, Debug, Default)]
@@ -26,14 +28,19 @@ pub struct ReconnectOutcome<'a> {
 /// bucket) with its name, a higher create index and no server-terminal
 /// status, and the loser of each pair is stopped. From D-1 the only
 /// replacement is the allocation's `NextAllocation`, and one that failed is
-/// not stopped when the original wins. Allocations are visited in ID order.
+/// not stopped when the original wins. Each pair is weighed by the
+/// strategy of the current job's group `tg` at the evaluation time `now`.
+/// Allocations are visited in ID order.
 pub fn reconcile_reconnecting<'a>(
     reconnecting: &AllocSet<'a>,
     all: &AllocSet<'a>,
     job: &Job,
+    tg: &TaskGroup,
+    now: Time,
     rules: &Rules,
 ) -> ReconnectOutcome<'a> {
     let successor_only = rules.replaces_reconnecting_by_next_allocation();
+    let strategy = rules.reconcile_strategy(tg);
     let mut out = ReconnectOutcome::default();
     for rec in reconnecting.iter() {
         let failed = !rec.server_terminal_status() && rec.client_status == status::FAILED;
@@ -51,6 +58,7 @@ pub fn reconcile_reconnecting<'a>(
                 reconnecting: rec,
                 replacement: None,
                 scores: (None, None),
+                starts: None,
                 verdict,
             });
             out.stopped.insert(rec);
@@ -66,7 +74,7 @@ pub fn reconcile_reconnecting<'a>(
             replacement && !r.server_terminal_status()
         });
         for replacement in replacements {
-            let decision = pick(rec, replacement);
+            let decision = pick_reconnecting_alloc(strategy, rec, replacement, now);
             let verdict = decision.verdict;
             out.decisions.push(decision);
             if verdict.reconnecting_kept() {
@@ -83,34 +91,4 @@ pub fn reconcile_reconnecting<'a>(
     }
     out.reconnect = reconnecting.difference(&[&out.stopped]);
     out
-}
-
-/// `pickReconnectingAlloc`: the replacement wins if its job is newer, or if
-/// it scored better (or alone has a score) and is running or the original
-/// is not; otherwise the original is kept.
-fn pick<'a>(original: &'a Allocation, replacement: &'a Allocation) -> ReconnectDecision<'a> {
-    let score =
-        |a: &Allocation| AllocMetric::max_norm_score(a.metrics.as_ref()).map(|m| m.norm_score);
-    let scores = (score(original), score(replacement));
-    let better_score = match scores {
-        (None, Some(_)) => true,
-        (Some(o), Some(r)) => r > o,
-        _ => false,
-    };
-    let running = |a: &Allocation| a.client_status == status::RUNNING;
-    let verdict = if replacement.job_version() > original.job_version() {
-        ReconnectVerdict::ReplacementNewerVersion
-    } else if replacement.job_create_index() > original.job_create_index() {
-        ReconnectVerdict::ReplacementNewerJob
-    } else if better_score && (running(replacement) || !running(original)) {
-        ReconnectVerdict::ReplacementHigherScore
-    } else {
-        ReconnectVerdict::OriginalPreferred
-    };
-    ReconnectDecision {
-        reconnecting: original,
-        replacement: Some(replacement),
-        scores,
-        verdict,
-    }
 }

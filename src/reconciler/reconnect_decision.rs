@@ -3,6 +3,7 @@
 //! the comparison instead of redoing it.
 
 use crate::model::Allocation;
+use crate::time::Time;
 
 /// Why one side of a reconnecting/replacement pair was kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +27,16 @@ pub enum ReconnectVerdict {
     /// From C-2: same or older job, and the replacement scored no better or
     /// is not running while the original is: the original is kept.
     OriginalPreferred,
+    /// From 1.8.0, `reconcile = "keep_original"`: the original is kept.
+    OriginalByStrategy,
+    /// From 1.8.0, `reconcile = "keep_replacement"`: the replacement is kept.
+    ReplacementByStrategy,
+    /// From 1.8.0, `reconcile = "longest_running"`: the original started
+    /// first, or alone started.
+    OriginalRanLonger,
+    /// From 1.8.0, `reconcile = "longest_running"`: the replacement started
+    /// no later, or alone started.
+    ReplacementRanLonger,
 }
 
 impl ReconnectVerdict {
@@ -59,6 +70,23 @@ impl ReconnectVerdict {
                 "job not newer, and the replacement scored no higher (or has no score) or is not \
                  running while the original is: original kept"
             }
+            ReconnectVerdict::OriginalByStrategy => {
+                "job not newer, and the group's disconnect strategy is keep_original: original \
+                 kept"
+            }
+            ReconnectVerdict::ReplacementByStrategy => {
+                "job not newer, and the group's disconnect strategy is keep_replacement: \
+                 replacement kept"
+            }
+            ReconnectVerdict::OriginalRanLonger => {
+                "job not newer, and by the group's disconnect strategy longest_running the \
+                 original's tasks started first (or only the original's started): original kept"
+            }
+            ReconnectVerdict::ReplacementRanLonger => {
+                "job not newer, and by the group's disconnect strategy longest_running the \
+                 replacement's tasks started no later (or only the replacement's started): \
+                 replacement kept"
+            }
         }
     }
 
@@ -69,6 +97,8 @@ impl ReconnectVerdict {
             ReconnectVerdict::NoMetrics
                 | ReconnectVerdict::ReconnectingKept
                 | ReconnectVerdict::OriginalPreferred
+                | ReconnectVerdict::OriginalByStrategy
+                | ReconnectVerdict::OriginalRanLonger
         )
     }
 }
@@ -81,5 +111,8 @@ pub struct ReconnectDecision<'a> {
     pub replacement: Option<&'a Allocation>,
     /// `MaxNormScore` of the reconnecting allocation and of the replacement.
     pub scores: (Option<f64>, Option<f64>),
+    /// Under `longest_running`, the start of each one's leader or oldest
+    /// task (zero: none started before the evaluation).
+    pub starts: Option<(Time, Time)>,
     pub verdict: ReconnectVerdict,
 }

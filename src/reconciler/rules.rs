@@ -5,6 +5,7 @@
 //! method of [`Rules`], read where the reconciler applies it, so that a
 //! version profile changes what a method answers, never the code calling it.
 
+use super::ReconcileStrategy;
 use crate::model::{Allocation, DisconnectFields, TaskGroup};
 use crate::version::{Release, Switch};
 
@@ -289,6 +290,23 @@ impl Rules {
         }
         let block = group?.canonical_disconnect(true)?;
         block.replace
+    }
+
+    /// How a reconnecting allocation is weighed against a replacement of the
+    /// same job: by the current job's group `disconnect.reconcile` from D-4
+    /// (1.8.0; v1.8.0 scheduler/reconnecting_picker/reconnecting_picker.go:25,
+    /// scheduler/reconcile.go:1212), a missing block or strategy (and a name
+    /// Nomad's validation rejects) being best_score; before, always by the
+    /// best score (C-2's `pickReconnectingAlloc`).
+    pub fn reconcile_strategy(&self, group: &TaskGroup) -> ReconcileStrategy {
+        if !Switch::D4.in_release(self.release) {
+            return ReconcileStrategy::BestScore;
+        }
+        group
+            .disconnect
+            .as_ref()
+            .and_then(|d| ReconcileStrategy::parse(&d.reconcile))
+            .unwrap_or_default()
     }
 
     /// D-3 (1.7.2, 1.8.0): whether `group` keeps allocations of a down or

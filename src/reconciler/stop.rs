@@ -140,6 +140,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
                     reconnecting: alloc,
                     replacement: None,
                     scores: (None, None),
+                    starts: None,
                     verdict: ReconnectVerdict::FailedReconnect,
                 });
                 stopping.stop(alloc, Some(status::FAILED), desc::RESCHEDULED);
@@ -323,6 +324,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
                 reconnecting: rec,
                 replacement: None,
                 scores: (None, None),
+                starts: None,
                 verdict: ReconnectVerdict::MustNotResume,
             });
             stop.not_needed(rec);
@@ -355,6 +357,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
                 reconnecting: rec,
                 replacement: Some(replacement),
                 scores: (rec_score, rep_score),
+                starts: None,
                 verdict,
             });
             if verdict == ReconnectVerdict::NoMetrics {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::profile::Profile;
 use super::switch::Switch;
 use crate::model::{Snapshot, TaskGroup, reconcile_option};
+use crate::reconciler::ReconcileStrategy;
 use crate::time::format_duration;
 use crate::warning::Warning;
 
@@ -103,7 +104,7 @@ pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot) -> Vec<Warning> {
             if let Some(d) = tg
                 .disconnect
                 .as_ref()
-                .filter(|d| !d.reconcile.is_empty() && d.reconcile != reconcile_option::BEST_SCORE)
+                .filter(|d| ReconcileStrategy::parse(&d.reconcile).is_none())
             {
                 strategies.insert(format!("{group} (reconcile = {})", d.reconcile));
             }
@@ -141,9 +142,10 @@ pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot) -> Vec<Warning> {
             Warning::new(
                 "input_ignored",
                 format!(
-                    "the disconnect block's reconcile strategy of {first}{more} ignored: \
-                     plan-inspect replays the choice between a reconnected allocation and its \
-                     replacement as the seed does (best score), not by the strategy (D-4)"
+                    "the disconnect block's reconcile strategy of {first}{more} ignored: Nomad \
+                     knows only {} (its job validation rejects any other), so it is replayed \
+                     as best_score",
+                    reconcile_option::ALL.join(", ")
                 ),
             )
         });

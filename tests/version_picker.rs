@@ -1,0 +1,594 @@
+//! Which copy survives a reconnect by the group's `disconnect.reconcile`
+//! strategy (D-4, 1.8.0): best_score, keep_original, keep_replacement or
+//! longest_running, after "a replacement of a newer job is kept".
+//!
+//! scheduler/reconnecting_picker/reconnecting_picker_test.go at v1.8.0 is
+//! ported against `pick_reconnecting_alloc`, and the strategy cases of
+//! TestReconciler_Disconnected_Client (scheduler/reconcile_test.go at
+//! v1.8.0) with the harness of `disconnect`. Nomad's test swaps in a mock
+//! picker there; here the real one runs, so each case says what makes it
+//! pick as the mock did.
+
+use std::sync::Arc;
+
+use plan_inspect::model::*;
+use plan_inspect::reconciler::{DesiredChanges, ReconcileStrategy, desc, pick_reconnecting_alloc};
+use plan_inspect::time::{Duration, Time};
+use plan_inspect::version::{Release, VersionRequest, v};
+use serde_json::json;
+
+use crate::common::*;
+use crate::disconnect::{Case, reconnected as reconnect_updates, run_disconnected_client, stopped};
+
+const V177: Release = v(1, 7, 7);
+const V180: Release = v(1, 8, 0);
+
+/// A job of `version` and `create_index` with the given groups.
+fn job(version: u64, create_index: u64, groups: Vec<TaskGroup>) -> Arc<Job> {
+    Arc::new(Job {
+        version,
+        create_index,
+        task_groups: groups,
+        ..Job::default()
+    })
+}
+
+fn group(name: &str, tasks: &[(&str, bool)]) -> TaskGroup {
+    TaskGroup {
+        name: name.into(),
+        tasks: tasks
+            .iter()
+            .map(|&(name, leader)| Task {
+                name: name.into(),
+                leader,
+                ..Task::default()
+            })
+            .collect(),
+        ..TaskGroup::default()
+    }
+}
+
+fn scored(score: f64) -> Option<AllocMetric> {
+    Some(AllocMetric {
+        score_meta_data: vec![NodeScoreMeta {
+            norm_score: score,
+            ..NodeScoreMeta::default()
+        }],
+    })
+}
+
+/// A task state read from the snapshot's `StartedAt`, `Restarts` and
+/// `LastRestart`, so that `LastStartOfTask` is the reader's.
+fn started(started_at: Time, restarts: u64, last_restart: Time) -> TaskState {
+    serde_json::from_value(json!({
+        "State": "running",
+        "StartedAt": started_at,
+        "Restarts": restarts,
+        "LastRestart": last_restart,
+    }))
+    .unwrap()
+}
+
+fn ago(d: Duration) -> Time {
+    now().add(-d)
+}
+
+/// Whether the original is the one kept.
+fn keeps_original(
+    strategy: ReconcileStrategy,
+    original: &Allocation,
+    replacement: &Allocation,
+) -> bool {
+    pick_reconnecting_alloc(strategy, original, replacement, now())
+        .verdict
+        .reconnecting_kept()
+}
+
+/// TestPickReconnectingAlloc_NewerVersion
+/// (scheduler/reconnecting_picker/reconnecting_picker_test.go at v1.8.0): a
+/// replacement of a newer job version or job create index is kept whatever
+/// the strategy (Nomad's test names one it does not know, "best-score").
+#[test]
+fn test_pick_reconnecting_alloc_newer_version() {
+    let replacement = Allocation {
+        job: Some(job(2, 2, Vec::new())),
+        ..Allocation::default()
+    };
+    for (name, version, create_index) in [
+        ("original_is_older", 1, 1),
+        ("original_has_older_version", 1, 2),
+        ("original_has_older_create_index", 2, 1),
+    ] {
+        let original = Allocation {
+            job: Some(job(version, create_index, Vec::new())),
+            ..Allocation::default()
+        };
+        for strategy in [
+            ReconcileStrategy::BestScore,
+            ReconcileStrategy::KeepOriginal,
+            ReconcileStrategy::LongestRunning,
+        ] {
+            assert!(
+                !keeps_original(strategy, &original, &replacement),
+                "{name} {strategy:?}"
+            );
+        }
+    }
+}
+
+/// TestPickReconnectingAlloc_DifferentStrategies
+/// (scheduler/reconnecting_picker/reconnecting_picker_test.go at v1.8.0):
+/// the original started an hour ago and scored 10, the replacement started
+/// 30 minutes ago and scored 20, neither running.
+#[test]
+fn test_pick_reconnecting_alloc_different_strategies() {
+    let tg = vec![group("taskgroup1", &[("task1", false)])];
+    let mut original = Allocation {
+        task_group: "taskgroup1".into(),
+        job: Some(job(1, 1, tg.clone())),
+        metrics: scored(10.0),
+        ..Allocation::default()
+    };
+    original
+        .task_states
+        .insert("task1".into(), started(ago(HOUR), 0, Time::ZERO));
+    let mut replacement = Allocation {
+        job: Some(job(1, 1, tg)),
+        metrics: scored(20.0),
+        ..Allocation::default()
+    };
+    replacement
+        .task_states
+        .insert("task1".into(), started(ago(30 * MINUTE), 0, Time::ZERO));
+    for (name, strategy, original_kept) in [
+        (
+            "keep_the_allocation_with_the_best_score",
+            ReconcileStrategy::BestScore,
+            false,
+        ),
+        (
+            "keep_the_original_allocation",
+            ReconcileStrategy::KeepOriginal,
+            true,
+        ),
+        (
+            "keep_the_replacement_allocation",
+            ReconcileStrategy::KeepReplacement,
+            false,
+        ),
+        (
+            "keep_the_longest_running_allocation",
+            ReconcileStrategy::LongestRunning,
+            true,
+        ),
+    ] {
+        assert_eq!(
+            keeps_original(strategy, &original, &replacement),
+            original_kept,
+            "{name}"
+        );
+    }
+}
+
+/// TestPickReconnectingAlloc_BestScore
+/// (scheduler/reconnecting_picker/reconnecting_picker_test.go at v1.8.0):
+/// the original scores 10.
+#[test]
+fn test_pick_reconnecting_alloc_best_score() {
+    use status::{PENDING, RUNNING};
+    for (name, replacement_score, original_status, replacement_status, original_kept) in [
+        (
+            "replacement_has_better_score_and_running",
+            20.0,
+            RUNNING,
+            RUNNING,
+            false,
+        ),
+        (
+            "original_has_better_score_and_running",
+            5.0,
+            RUNNING,
+            RUNNING,
+            true,
+        ),
+        (
+            "replacement_has_better_score_but_replacement_not_running",
+            20.0,
+            RUNNING,
+            PENDING,
+            true,
+        ),
+        (
+            "replacement_has_better_score_and_original_not_running",
+            20.0,
+            PENDING,
+            RUNNING,
+            false,
+        ),
+        (
+            "original_has_better_score_but_not_running",
+            5.0,
+            PENDING,
+            RUNNING,
+            true,
+        ),
+        (
+            "original_has_better_score_and_replacement_not_running",
+            5.0,
+            RUNNING,
+            PENDING,
+            true,
+        ),
+    ] {
+        let original = Allocation {
+            task_group: "taskgroup1".into(),
+            client_status: original_status.into(),
+            job: Some(job(1, 1, Vec::new())),
+            metrics: scored(10.0),
+            ..Allocation::default()
+        };
+        let replacement = Allocation {
+            client_status: replacement_status.into(),
+            metrics: scored(replacement_score),
+            ..original.clone()
+        };
+        assert_eq!(
+            keeps_original(ReconcileStrategy::BestScore, &original, &replacement),
+            original_kept,
+            "{name}"
+        );
+    }
+}
+
+/// TestPickReconnectingAlloc_LongestRunning
+/// (scheduler/reconnecting_picker/reconnecting_picker_test.go at v1.8.0):
+/// only task2 has a state; the original scores 10, the replacement 20, so
+/// best_score (the fallback when neither started) keeps the replacement.
+#[test]
+fn test_pick_reconnecting_alloc_longest_running() {
+    let three = [("task1", false), ("task2", false), ("task3", false)];
+    let with_leader = [("task1", false), ("task2", true), ("task3", false)];
+    let groups = vec![
+        group("taskGroupNoLeader", &three),
+        group("taskGroupWithLeader", &with_leader),
+        group("emptyTaskGroup", &[]),
+    ];
+    let restarted = started(ago(30 * MINUTE), 2, ago(10 * MINUTE));
+    let plain = started(ago(HOUR), 0, Time::ZERO);
+    let never = started(Time::ZERO, 0, Time::ZERO);
+    let cases = [
+        (
+            "original_with_no_restart",
+            "taskGroupNoLeader",
+            &plain,
+            &restarted,
+            true,
+        ),
+        (
+            "original_with_no_restart_on_leader",
+            "taskGroupWithLeader",
+            &plain,
+            &restarted,
+            true,
+        ),
+        (
+            "empty_task_group",
+            "emptyTaskGroup",
+            &plain,
+            &restarted,
+            false,
+        ),
+        (
+            "original_with_no_restart_on_leader",
+            "taskGroupNoLeader",
+            &plain,
+            &restarted,
+            true,
+        ),
+        (
+            "original_with_older_restarts",
+            "taskGroupNoLeader",
+            &started(ago(HOUR), 4, ago(50 * MINUTE)),
+            &restarted,
+            true,
+        ),
+        (
+            "original_with_newer_restarts",
+            "taskGroupNoLeader",
+            &started(ago(HOUR), 4, ago(5 * MINUTE)),
+            &restarted,
+            false,
+        ),
+        (
+            "original_with_zero_start_time",
+            "taskGroupNoLeader",
+            &never,
+            &restarted,
+            false,
+        ),
+        (
+            "replacement_with_zero_start_time",
+            "taskGroupNoLeader",
+            &started(ago(30 * MINUTE), 2, ago(10 * MINUTE)),
+            &never,
+            true,
+        ),
+        (
+            "both_with_zero_start_time_pick_best_score",
+            "taskGroupNoLeader",
+            &never,
+            &never,
+            false,
+        ),
+    ];
+    for (name, tg, original_state, replacement_state, original_kept) in cases {
+        let mut original = Allocation {
+            task_group: tg.into(),
+            job: Some(job(1, 1, groups.clone())),
+            metrics: scored(10.0),
+            ..Allocation::default()
+        };
+        original
+            .task_states
+            .insert("task2".into(), original_state.clone());
+        let mut replacement = Allocation {
+            metrics: scored(20.0),
+            ..original.clone()
+        };
+        replacement
+            .task_states
+            .insert("task2".into(), replacement_state.clone());
+        assert_eq!(
+            keeps_original(ReconcileStrategy::LongestRunning, &original, &replacement),
+            original_kept,
+            "{name}"
+        );
+    }
+}
+
+/// Equal start times keep the replacement; a leader task decides even when
+/// another task started earlier; starts not before the evaluation time are
+/// not counted for the oldest task (Nomad caps them at its wall clock).
+#[test]
+fn longest_running_ties_go_to_the_replacement_and_later_starts_are_ignored() {
+    let groups = vec![
+        group("plain", &[("a", false), ("b", false)]),
+        group("led", &[("a", false), ("b", true)]),
+    ];
+    let alloc = |tg: &str, a: Time, b: Time| {
+        let mut alloc = Allocation {
+            task_group: tg.into(),
+            job: Some(job(1, 1, groups.clone())),
+            ..Allocation::default()
+        };
+        alloc
+            .task_states
+            .insert("a".into(), started(a, 0, Time::ZERO));
+        alloc
+            .task_states
+            .insert("b".into(), started(b, 0, Time::ZERO));
+        alloc
+    };
+    let lr = ReconcileStrategy::LongestRunning;
+    let t = ago(HOUR);
+    // Equal starts.
+    assert!(!keeps_original(
+        lr,
+        &alloc("plain", t, t),
+        &alloc("plain", t, t)
+    ));
+    // The oldest of two tasks: the original's task a started two hours ago.
+    assert!(keeps_original(
+        lr,
+        &alloc("plain", ago(2 * HOUR), t),
+        &alloc("plain", t, t)
+    ));
+    // The leader b decides: the original's b started later.
+    assert!(!keeps_original(
+        lr,
+        &alloc("led", ago(2 * HOUR), ago(MINUTE)),
+        &alloc("led", t, t)
+    ));
+    // The original's tasks started after the evaluation time: none counts,
+    // so only the replacement started.
+    let future = now().add(MINUTE);
+    let (late, early) = (alloc("plain", future, future), alloc("plain", t, t));
+    let d = pick_reconnecting_alloc(lr, &late, &early, now());
+    assert_eq!(d.starts, Some((Time::ZERO, t)));
+    assert!(!d.verdict.reconnecting_kept());
+}
+
+/// TestReconciler_Disconnected_Client, case
+/// "resume-original-and-stop-replacement" (scheduler/reconcile_test.go at
+/// v1.8.0), whose mock picker is told to keep the original under
+/// keep_original: the real picker does so by the strategy.
+#[test]
+fn test_reconciler_disconnected_client_resume_original_and_stop_replacement_v1_8_0() {
+    let (r, disconnected, replacements) = run_disconnected_client(Case {
+        release: Some(V180),
+        reconnect_by_state: true,
+        alloc_count: 3,
+        replace: true,
+        disconnected_alloc_count: 1,
+        disconnected_alloc_status: status::RUNNING,
+        max_disconnect: Some(5 * MINUTE),
+        reconcile_strategy: Some(reconcile_option::KEEP_ORIGINAL),
+        // The replacement's node scored better: best_score would keep it.
+        node_score_increment: 1.0,
+        expected: Expect {
+            stop: 1,
+            reconnect_updates: 1,
+            ..Expect::default()
+        },
+        desired: DesiredChanges {
+            stop: 1,
+            ignore: 3,
+            ..dc()
+        },
+        ..Case::default()
+    });
+    assert_eq!(reconnect_updates(&r), disconnected);
+    assert_eq!(stopped(&r), replacements);
+}
+
+/// The same case under keep_replacement (the mock's other answer): the
+/// original is stopped as not needed, the replacement kept.
+#[test]
+fn keep_replacement_stops_the_reconnected_original() {
+    let (r, disconnected, _) = run_disconnected_client(Case {
+        release: Some(V180),
+        reconnect_by_state: true,
+        alloc_count: 3,
+        replace: true,
+        disconnected_alloc_count: 1,
+        disconnected_alloc_status: status::RUNNING,
+        should_stop_on_disconnected_node: true,
+        max_disconnect: Some(5 * MINUTE),
+        reconcile_strategy: Some(reconcile_option::KEEP_REPLACEMENT),
+        expected: Expect {
+            stop: 1,
+            ..Expect::default()
+        },
+        desired: DesiredChanges {
+            stop: 1,
+            ignore: 3,
+            ..dc()
+        },
+        stop_desc: Some((desc::NOT_NEEDED, None)),
+        ..Case::default()
+    });
+    assert_eq!(stopped(&r), disconnected);
+}
+
+/// TestReconciler_Disconnected_Client, case
+/// "stop-original-alloc-with-old-job-version" (scheduler/reconcile_test.go
+/// at v1.8.0) under keep_original: the replacement of a newer job version
+/// is kept before the strategy is asked.
+#[test]
+fn test_reconciler_disconnected_client_stop_original_alloc_with_old_job_version_keep_original() {
+    let (r, disconnected, _) = run_disconnected_client(Case {
+        release: Some(V180),
+        reconnect_by_state: true,
+        alloc_count: 5,
+        replace: true,
+        disconnected_alloc_count: 2,
+        disconnected_alloc_status: status::RUNNING,
+        should_stop_on_disconnected_node: true,
+        job_version_increment: 1,
+        max_disconnect: Some(5 * MINUTE),
+        reconcile_strategy: Some(reconcile_option::KEEP_ORIGINAL),
+        expected: Expect {
+            stop: 2,
+            ..Expect::default()
+        },
+        desired: DesiredChanges {
+            stop: 2,
+            ignore: 5,
+            ..dc()
+        },
+        ..Case::default()
+    });
+    assert_eq!(stopped(&r), sorted(disconnected));
+}
+
+/// An original reconnecting while its replacement runs: the original's task
+/// started an hour ago, the replacement's ten minutes ago on a node that
+/// scored higher; the group sets `reconcile`. Returns the cluster, the
+/// original and the replacement.
+fn reconnect_with_strategy(reconcile: &str) -> (Cluster, String, String) {
+    let mut c = Cluster::new();
+    // max_client_disconnect too, so that 1.7.7 supports the disconnect.
+    let mut spec = resumable(1, Some(HOUR));
+    spec.task_groups[0].disconnect = Some(DisconnectStrategy {
+        lost_after: HOUR,
+        reconcile: reconcile.into(),
+        ..DisconnectStrategy::default()
+    });
+    let job = c.job(spec);
+    let original = c.alloc(&job, 0);
+    set_node_score(&mut c, &original, 2.0);
+    client_state(&mut c, &original, status::UNKNOWN, 20 * MINUTE);
+    let replacement = c.alloc(&job, 0);
+    set_node_score(&mut c, &replacement, 3.0);
+    let web = |c: &mut Cluster, id: &str, at: Time| {
+        c.alloc_mut(id)
+            .task_states
+            .insert("web".into(), started(at, 0, Time::ZERO));
+    };
+    web(&mut c, &original, ago(HOUR));
+    web(&mut c, &replacement, ago(10 * MINUTE));
+    {
+        let a = c.alloc_mut(&replacement);
+        a.previous_allocation = original.clone();
+        a.create_index = 1;
+    }
+    c.alloc_mut(&original).next_allocation = replacement.clone();
+    (c, original, replacement)
+}
+
+fn replay_at(c: &mut Cluster, release: Release) -> plan_inspect::report::JobReport {
+    c.snapshot.nomad_version = Some(VersionRequest::Release(release));
+    c.replay_job(JOB)
+}
+
+/// D-4's strategies start at 1.8.0 (no backport): 1.7.7 reads no
+/// `disconnect` block and weighs by the best score, keeping the replacement
+/// that scored higher; 1.8.0 keeps the original under longest_running and
+/// keep_original, the replacement under best_score and keep_replacement.
+#[test]
+fn the_reconcile_strategy_decides_from_1_8_0() {
+    for (strategy, original_kept) in [
+        (reconcile_option::LONGEST_RUNNING, true),
+        (reconcile_option::KEEP_ORIGINAL, true),
+        (reconcile_option::BEST_SCORE, false),
+        (reconcile_option::KEEP_REPLACEMENT, false),
+        ("", false),
+    ] {
+        let (mut c, original, replacement) = reconnect_with_strategy(strategy);
+        let r = replay_at(&mut c, V177);
+        assert_eq!(
+            stops(&r),
+            [(original.clone(), desc::NOT_NEEDED.to_string(), None)],
+            "{strategy} at 1.7.7"
+        );
+        let r = replay_at(&mut c, V180);
+        let expected = if original_kept {
+            (replacement.clone(), desc::RECONNECTED.to_string(), None)
+        } else {
+            (original.clone(), desc::NOT_NEEDED.to_string(), None)
+        };
+        assert_eq!(stops(&r), [expected], "{strategy} at 1.8.0");
+        assert_eq!(
+            reconnect_updates(&r).len(),
+            usize::from(original_kept),
+            "{strategy} at 1.8.0"
+        );
+    }
+}
+
+/// `--explain` under 1.8.0 names the strategy that kept the original and
+/// both start times.
+#[test]
+fn explain_names_the_longest_running_strategy() {
+    use plan_inspect::explain::explain;
+    use plan_inspect::replay::Options;
+    let (mut c, _, replacement) = reconnect_with_strategy(reconcile_option::LONGEST_RUNNING);
+    c.snapshot.nomad_version = Some(VersionRequest::Release(V180));
+    let e = explain(&c.snapshot, &Options::default(), &replacement).expect("explain failed");
+    let text = plan_inspect::render::explain::table(&e, false, 400);
+    assert!(
+        text.contains(
+            "Reconnect: job not newer, and by the group's disconnect strategy longest_running \
+             the original's tasks started first (or only the original's started): original kept"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("original started     2022-04-01T11:00:00Z (1h0m0s ago)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("replacement started  2022-04-01T11:50:00Z (10m0s ago)"),
+        "{text}"
+    );
+}
