@@ -1,6 +1,7 @@
 //! Which copy survives a reconnect by the group's `disconnect.reconcile`
 //! strategy (D-4, 1.8.0): best_score, keep_original, keep_replacement or
-//! longest_running, after "a replacement of a newer job is kept".
+//! longest_running, after "a replacement of a newer job is kept"; and from
+//! E-2 (1.9.1, 1.10.0) against the whole chain of replacements.
 //!
 //! scheduler/reconnecting_picker/reconnecting_picker_test.go at v1.8.0 is
 //! ported against `pick_reconnecting_alloc`, and the strategy cases of
@@ -22,6 +23,8 @@ use crate::disconnect::{Case, reconnected as reconnect_updates, run_disconnected
 
 const V177: Release = v(1, 7, 7);
 const V180: Release = v(1, 8, 0);
+const V190: Release = v(1, 9, 0);
+const V191: Release = v(1, 9, 1);
 
 /// A job of `version` and `create_index` with the given groups.
 fn job(version: u64, create_index: u64, groups: Vec<TaskGroup>) -> Arc<Job> {
@@ -590,5 +593,214 @@ fn explain_names_the_longest_running_strategy() {
     assert!(
         text.contains("replacement started  2022-04-01T11:50:00Z (10m0s ago)"),
         "{text}"
+    );
+}
+
+/// "stop-original-alloc-failed-replacements-replaced" of
+/// TestReconciler_Disconnected_Client: two originals reconnect, each
+/// replaced by a failed allocation (desired stop) that was itself replaced.
+fn failed_replacements_replaced(release: Release, node_score_increment: f64) -> Case {
+    Case {
+        release: Some(release),
+        reconnect_by_state: true,
+        alloc_count: 5,
+        replace: true,
+        fail_replacement: true,
+        replace_failed_replacement: true,
+        disconnected_alloc_count: 2,
+        disconnected_alloc_status: status::RUNNING,
+        node_score_increment,
+        ..Case::default()
+    }
+}
+
+/// TestReconciler_Disconnected_Client, case
+/// "stop-original-alloc-failed-replacements-replaced"
+/// (scheduler/reconcile_test.go at v1.9.1), whose mock picker keeps the
+/// replacement: the second replacements' nodes score higher here, so
+/// best_score keeps them. Down the chain past the stopped failed
+/// replacement, each original meets the running one and is stopped.
+#[test]
+fn test_reconciler_disconnected_client_stop_original_alloc_failed_replacements_replaced_v1_9_1() {
+    let (r, disconnected, _) = run_disconnected_client(Case {
+        expected: Expect {
+            stop: 2,
+            ..Expect::default()
+        },
+        desired: DesiredChanges {
+            stop: 2,
+            ignore: 7,
+            ..dc()
+        },
+        stop_desc: Some((desc::NOT_NEEDED, None)),
+        ..failed_replacements_replaced(V191, 1.0)
+    });
+    assert_eq!(stopped(&r), sorted(disconnected));
+}
+
+/// The same case as v1.8.0 has it, under 1.9.0: the only successor
+/// compared is the failed replacement, stopped by the server and so
+/// skipped; both originals resume and the count cuts two allocations.
+#[test]
+fn test_reconciler_disconnected_client_stop_original_alloc_failed_replacements_replaced_v1_8_0() {
+    for release in [V180, V190] {
+        let (r, disconnected, _) = run_disconnected_client(Case {
+            expected: Expect {
+                stop: 2,
+                reconnect_updates: 2,
+                ..Expect::default()
+            },
+            desired: DesiredChanges {
+                stop: 2,
+                ignore: 7,
+                ..dc()
+            },
+            ..failed_replacements_replaced(release, 1.0)
+        });
+        assert_eq!(reconnect_updates(&r), sorted(disconnected), "{release}");
+    }
+}
+
+/// With equal scores best_score keeps the originals from 1.9.1: the running
+/// second replacements down the chain are stopped as reconnected.
+#[test]
+fn the_originals_kept_stop_the_replacements_down_the_chain_from_1_9_1() {
+    let (r, disconnected, replacements) = run_disconnected_client(Case {
+        expected: Expect {
+            stop: 2,
+            reconnect_updates: 2,
+            ..Expect::default()
+        },
+        desired: DesiredChanges {
+            stop: 2,
+            ignore: 7,
+            ..dc()
+        },
+        ..failed_replacements_replaced(V191, 0.0)
+    });
+    assert_eq!(reconnect_updates(&r), sorted(disconnected));
+    // `replacements` lists each second replacement before the failed one.
+    let second: Vec<String> = replacements.iter().step_by(2).cloned().collect();
+    assert_eq!(stopped(&r), sorted(second));
+    assert!(
+        r.plan
+            .stop
+            .iter()
+            .all(|s| s.description == desc::RECONNECTED)
+    );
+}
+
+/// TestReconciler_Disconnected_Client, case
+/// "stop-original-alloc-desired-status-stop" (scheduler/reconcile_test.go
+/// at v1.9.1): every allocation built is desired to stop, so the
+/// reconnecting original is stopped without a comparison; the failed
+/// replacement is ignored and its running successor kept.
+#[test]
+fn test_reconciler_disconnected_client_stop_original_alloc_desired_status_stop() {
+    {
+        let (r, disconnected, _) = run_disconnected_client(Case {
+            release: Some(V191),
+            reconnect_by_state: true,
+            alloc_count: 1,
+            replace: true,
+            fail_replacement: true,
+            replace_failed_replacement: true,
+            disconnected_alloc_count: 1,
+            disconnected_alloc_status: status::RUNNING,
+            should_stop_on_reconnect: true,
+            expected: Expect {
+                stop: 1,
+                ..Expect::default()
+            },
+            desired: DesiredChanges {
+                stop: 1,
+                ignore: 2,
+                ..dc()
+            },
+            stop_desc: Some((desc::NOT_NEEDED, None)),
+            ..Case::default()
+        });
+        assert_eq!(stopped(&r), disconnected);
+    }
+}
+
+/// The catalogue's E-2 example: the original reconnects, its first
+/// replacement failed (still desired to run) and was replaced by a running
+/// one. Up to 1.9.0 only the failed one is compared, and D-1 does not stop
+/// a failed replacement; from 1.9.1 and 1.10.0 both are compared and, the
+/// original being kept on equal scores, both are stopped.
+#[test]
+fn the_whole_replacement_chain_is_weighed_from_1_9_1_and_1_10_0() {
+    let mut c = Cluster::new();
+    // The legacy field for 1.9, the block for 1.10 (F-1).
+    let mut spec = resumable(1, Some(HOUR));
+    spec.task_groups[0].disconnect = Some(DisconnectStrategy {
+        lost_after: HOUR,
+        ..DisconnectStrategy::default()
+    });
+    let job = c.job(spec);
+    let original = c.alloc(&job, 0);
+    client_state(&mut c, &original, status::UNKNOWN, 20 * MINUTE);
+    let first = c.alloc(&job, 0);
+    let second = c.alloc(&job, 0);
+    for (id, prev, next, create_index) in [
+        (&original, "", first.as_str(), 0),
+        (&first, original.as_str(), second.as_str(), 1),
+        (&second, first.as_str(), "", 2),
+    ] {
+        let a = c.alloc_mut(id);
+        a.previous_allocation = prev.into();
+        a.next_allocation = next.into();
+        a.create_index = create_index;
+    }
+    failed_since(&mut c, &first, 10 * MINUTE);
+    let r = replay_at(&mut c, V190);
+    assert!(
+        r.plan.stop.iter().all(|s| s.alloc_id != second),
+        "{:?}",
+        r.plan.stop
+    );
+    for release in [V191, v(1, 10, 0)] {
+        let r = replay_at(&mut c, release);
+        assert_eq!(
+            reconnect_updates(&r),
+            std::slice::from_ref(&original),
+            "{release}"
+        );
+        assert_eq!(
+            stops(&r),
+            sorted([
+                (first.clone(), desc::RECONNECTED.to_string(), None),
+                (second.clone(), desc::RECONNECTED.to_string(), None),
+            ]),
+            "{release}"
+        );
+    }
+}
+
+/// A `NextAllocation` chain that loops back ends at the first allocation
+/// seen again (Nomad would follow it forever): the replay still finishes,
+/// weighing each member once.
+#[test]
+fn a_replacement_chain_that_loops_ends_at_its_first_repeat() {
+    let mut c = Cluster::new();
+    let job = c.job(resumable(1, Some(HOUR)));
+    let original = c.alloc(&job, 0);
+    client_state(&mut c, &original, status::UNKNOWN, 20 * MINUTE);
+    let first = c.alloc(&job, 0);
+    let second = c.alloc(&job, 0);
+    c.alloc_mut(&original).next_allocation = first.clone();
+    c.alloc_mut(&first).next_allocation = second.clone();
+    c.alloc_mut(&second).next_allocation = first.clone();
+    c.alloc_mut(&first).create_index = 1;
+    c.alloc_mut(&second).create_index = 2;
+    let r = replay_at(&mut c, V191);
+    assert_eq!(reconnect_updates(&r), std::slice::from_ref(&original));
+    assert_eq!(
+        stops(&r),
+        sorted([
+            (first.clone(), desc::RECONNECTED.to_string(), None),
+            (second.clone(), desc::RECONNECTED.to_string(), None),
+        ])
     );
 }

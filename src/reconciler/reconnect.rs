@@ -16,7 +16,7 @@ pub struct ReconnectOutcome<'a> {
     /// Every allocation stopped, taken out of every bucket.
     pub stopped: AllocSet<'a>,
     /// The stops in the order they were decided, each with the client status
-    /// it sets and its description; a replacement beaten by two
+    /// it sets and its description; before E-2 a replacement beaten by two
     /// reconnecting allocations is listed twice, as Nomad appends it twice.
     pub stops: Vec<(&'a Allocation, Option<&'static str>, &'static str)>,
     pub decisions: Vec<ReconnectDecision<'a>>,
@@ -28,7 +28,9 @@ pub struct ReconnectOutcome<'a> {
 /// bucket) with its name, a higher create index and no server-terminal
 /// status, and the loser of each pair is stopped. From D-1 the only
 /// replacement is the allocation's `NextAllocation`, and one that failed is
-/// not stopped when the original wins. Each pair is weighed by the
+/// not stopped when the original wins; from E-2 the replacements are the
+/// whole chain of `NextAllocation`s in the group, and every one not stopped
+/// yet is stopped when the original wins, failed or not. Each pair is weighed by the
 /// strategy of the current job's group `tg` at the evaluation time `now`.
 /// Allocations are visited in ID order.
 pub fn reconcile_reconnecting<'a>(
@@ -40,6 +42,7 @@ pub fn reconcile_reconnecting<'a>(
     rules: &Rules,
 ) -> ReconnectOutcome<'a> {
     let successor_only = rules.replaces_reconnecting_by_next_allocation();
+    let whole_chain = rules.weighs_replacement_chain();
     let strategy = rules.reconcile_strategy(tg);
     let mut out = ReconnectOutcome::default();
     for rec in reconnecting.iter() {
@@ -65,8 +68,15 @@ pub fn reconcile_reconnecting<'a>(
             out.stops.push((rec, client_status, description));
             continue;
         }
+        let chain = if whole_chain {
+            replacement_chain(rec, all)
+        } else {
+            Vec::new()
+        };
         let replacements = all.iter().filter(|r| {
-            let replacement = if successor_only {
+            let replacement = if whole_chain {
+                chain.contains(&r.id.as_str())
+            } else if successor_only {
                 r.id == rec.next_allocation
             } else {
                 r.id != rec.id && r.name == rec.name && r.create_index > rec.create_index
@@ -78,7 +88,12 @@ pub fn reconcile_reconnecting<'a>(
             let verdict = decision.verdict;
             out.decisions.push(decision);
             if verdict.reconnecting_kept() {
-                if successor_only && replacement.client_status == status::FAILED {
+                let spared = if whole_chain {
+                    out.stopped.contains(&replacement.id)
+                } else {
+                    successor_only && replacement.client_status == status::FAILED
+                };
+                if spared {
                     continue;
                 }
                 out.stopped.insert(replacement);
@@ -91,4 +106,20 @@ pub fn reconcile_reconnecting<'a>(
     }
     out.reconnect = reconnecting.difference(&[&out.stopped]);
     out
+}
+
+/// The IDs of the allocations of `all` that follow `rec` through
+/// `NextAllocation`, nearest first. A chain that comes back to `rec` or to
+/// one of its members ends there (Nomad would follow it forever).
+fn replacement_chain<'a>(rec: &Allocation, all: &AllocSet<'a>) -> Vec<&'a str> {
+    let mut chain: Vec<&'a str> = Vec::new();
+    let mut next = rec.next_allocation.as_str();
+    while let Some(a) = all.get(next) {
+        if a.id == rec.id || chain.contains(&a.id.as_str()) {
+            break;
+        }
+        chain.push(&a.id);
+        next = &a.next_allocation;
+    }
+    chain
 }

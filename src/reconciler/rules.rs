@@ -203,6 +203,16 @@ impl Rules {
         Switch::D1.in_release(self.release)
     }
 
+    /// E-2 (1.9.1, 1.10.0; v1.9.1 scheduler/reconcile.go:1158, the chain at
+    /// :1197): a reconnecting allocation is weighed against every allocation
+    /// of the group down its chain of `NextAllocation`s (a failed replacement
+    /// replaced again is still compared), and when it is kept every one of
+    /// them not stopped yet is stopped, failed ones too; before, only the
+    /// direct successor, and not a failed one (D-1).
+    pub fn weighs_replacement_chain(&self) -> bool {
+        Switch::E2.in_release(self.release)
+    }
+
     /// D-1 (v1.4.14 scheduler/reconcile.go:437, :445): the untainted
     /// allocations are filtered for rescheduling before the reconnecting
     /// ones are settled, so that those resuming are not reschedule

@@ -213,6 +213,7 @@ impl Switch {
                 | Switch::D4
                 | Switch::D4b
                 | Switch::E1
+                | Switch::E2
                 | Switch::F1
                 | Switch::F2
         )
