@@ -6,6 +6,7 @@ mod entries;
 mod eval_lookup;
 mod groups;
 mod plan;
+mod policy_panic;
 mod snapshot_time;
 mod system;
 mod texts;
@@ -203,7 +204,10 @@ pub fn replay(snapshot: &Snapshot, options: &Options) -> Result<Report, ReplayEr
     let ctx = prep.job_context();
     let jobs = map_in_order(&work, JOB_WORKERS, |w| match system_spec(w) {
         Some(spec) => ctx.system_job(w, Some(spec)),
-        None => (ctx.trace_job(w, |report, _, _| report), Vec::new()),
+        None => ctx.trace_job(w, |report, rec, _| {
+            let warning = policy_panic::missing_policy_warning(ctx.rules, &report, rec);
+            (report, warning.into_iter().collect())
+        }),
     });
     let (jobs, warnings): (Vec<JobReport>, Vec<Vec<Warning>>) = jobs.into_iter().unzip();
     let mut report = prep.report(jobs);

@@ -35,6 +35,7 @@ mod tainted;
 mod update;
 mod version_disconnect;
 mod version_picker;
+mod version_policy;
 mod version_reconnect;
 mod version_reschedule;
 mod version_tainted;

@@ -220,14 +220,14 @@ fn a_later_profile_names_the_changes_it_does_not_replay_yet() {
         );
         warnings(&doc)
     };
-    // Every switch up to 1.9.1 is replayed; 1.9.7 adds E-3, which is not.
-    assert_eq!(codes("1.9.1"), []);
-    let w = codes("1.9.7");
+    // Every switch up to 1.10.4 is replayed; 1.10.5 adds F-4, which is not.
+    assert_eq!(codes("1.10.4"), []);
+    let w = codes("1.10.5");
     let names: Vec<&str> = w.iter().map(|(c, _)| c.as_str()).collect();
     assert_eq!(names, ["nomad_version_partial"]);
     assert_eq!(
         w[0].1,
-        "Nomad 1.9.7 differs from the seed (8ac3e642e6) by E-3; plan-inspect does not replay it \
+        "Nomad 1.10.5 differs from the seed (8ac3e642e6) by F-4; plan-inspect does not replay it \
          yet: it follows the seed's rules"
     );
 }

@@ -185,6 +185,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             buckets: sets.buckets,
             reschedule_now: sets.reschedule_now,
             reschedule_later: sets.reschedule_later,
+            without_policy: sets.without_policy,
         };
         GroupOutcome {
             changes,

@@ -33,6 +33,9 @@ pub(super) struct GroupSets<'a> {
     /// Failed untainted allocations and disconnecting ones to replace now.
     pub reschedule_now: AllocSet<'a>,
     pub reschedule_later: Vec<DelayedReschedule<'a>>,
+    /// Untainted allocations whose reschedule time was read from a policy
+    /// their group does not have.
+    pub without_policy: AllocSet<'a>,
     /// Lost allocations waiting out `stop_after_client_disconnect`.
     pub lost_later: Vec<DelayedReschedule<'a>>,
     /// Whether the disconnecting allocations get timeout evals: always up
@@ -79,6 +82,7 @@ impl<'a> GroupSets<'a> {
             untainted,
             now,
             later: mut reschedule_later,
+            without_policy,
         } = if rules.reschedules_before_reconnecting() {
             let mut sets = buckets[Bucket::Untainted].filter_by_rescheduleable(rctx, false);
             sets.untainted = resumed(sets.untainted.difference(&[&reconnected.stopped]));
@@ -111,6 +115,7 @@ impl<'a> GroupSets<'a> {
             untainted,
             reschedule_now,
             reschedule_later,
+            without_policy,
             lost,
             lost_later,
             disconnect_timeouts,

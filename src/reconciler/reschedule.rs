@@ -22,6 +22,9 @@ pub struct RescheduleSets<'a> {
     pub untainted: AllocSet<'a>,
     pub now: AllocSet<'a>,
     pub later: Vec<DelayedReschedule<'a>>,
+    /// Those whose reschedule time was read from a policy their job
+    /// version's group does not have.
+    pub without_policy: AllocSet<'a>,
 }
 
 /// What `updateByReschedulable` needs besides the allocation.
@@ -68,8 +71,15 @@ impl<'a> AllocSet<'a> {
             if ignore || (untainted && (!by_policy || (retry && !disconnecting))) {
                 continue;
             }
-            let RescheduleDecision { now, later, at } =
-                update_by_reschedulable(alloc, ctx, disconnecting);
+            let RescheduleDecision {
+                now,
+                later,
+                at,
+                without_policy,
+            } = update_by_reschedulable(alloc, ctx, disconnecting);
+            if without_policy {
+                sets.without_policy.insert(alloc);
+            }
             if now || (disconnecting && !by_policy) {
                 sets.now.insert(alloc);
                 continue;
@@ -115,6 +125,10 @@ pub struct RescheduleDecision {
     pub later: bool,
     /// When its reschedule policy allows the next attempt.
     pub at: Time,
+    /// `NextRescheduleTime` was asked, and the allocation's job version's
+    /// group has no reschedule policy (which Nomad dereferences from D-1
+    /// until E-3).
+    pub without_policy: bool,
 }
 
 /// `shouldFilter`: whether an allocation counts as untainted, or is ignored,
@@ -174,6 +188,7 @@ pub fn update_by_reschedulable(
             now: false,
             later: false,
             at: Time::ZERO,
+            without_policy: false,
         };
     }
     let forced = alloc.desired_transition.should_force_reschedule();
@@ -182,6 +197,7 @@ pub fn update_by_reschedulable(
         ctx.rules
             .replaces_disconnecting_at_once(alloc.own_task_group())
     };
+    let mut without_policy = false;
     let (at, eligible) = if disconnecting {
         match at_once() {
             Some(replace) => (ctx.now, replace),
@@ -194,6 +210,7 @@ pub fn update_by_reschedulable(
         // The follow-up eval of a disconnect: timed from the disconnect.
         alloc.next_reschedule_time_by_fail_time(alloc.last_unknown())
     } else {
+        without_policy = alloc.reschedule_policy().is_none();
         alloc.next_reschedule_time(ctx.rules.retries_failed_placements())
     };
     if eligible && (alloc.followup_eval_id == ctx.eval_id || at.sub(ctx.now) <= RESCHEDULE_WINDOW) {
@@ -201,6 +218,7 @@ pub fn update_by_reschedulable(
             now: true,
             later: false,
             at,
+            without_policy,
         };
     }
     let later = eligible && (alloc.followup_eval_id.is_empty() || (by_policy && disconnecting));
@@ -208,6 +226,7 @@ pub fn update_by_reschedulable(
         now: forced,
         later,
         at,
+        without_policy,
     }
 }
 

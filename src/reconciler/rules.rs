@@ -353,6 +353,16 @@ impl Rules {
         Switch::E1.in_release(self.release)
     }
 
+    /// Whether the scheduler panics on an allocation whose job version's
+    /// group has no reschedule policy when its reschedule time is asked: D-1
+    /// (1.4.14, 1.5.10, 1.6.3, 1.7.0; v1.6.3 nomad/structs/structs.go:10741)
+    /// reads the policy's attempts before the nil check, E-3 (1.9.7, 1.10.0;
+    /// v1.9.7 nomad/structs/structs.go:11467) checks first. plan-inspect
+    /// answers "not eligible" either way and warns where it would panic.
+    pub fn panics_without_reschedule_policy(&self) -> bool {
+        Switch::D1.in_release(self.release) && !Switch::E3.in_release(self.release)
+    }
+
     /// F-2 (1.10.1, 1.11.0): a terminal canary with a migrate transition is
     /// migrated instead of staying untainted, which held its deployment back
     /// (v1.10.1 scheduler/reconcile_util.go:310).

@@ -17,6 +17,9 @@ pub struct GroupTrace<'a> {
     pub set_aside: Vec<(&'a Allocation, SetAside)>,
     pub reschedule_now: AllocSet<'a>,
     pub reschedule_later: Vec<DelayedReschedule<'a>>,
+    /// Allocations whose reschedule time was read from a reschedule policy
+    /// their job version's group does not have.
+    pub without_policy: AllocSet<'a>,
     /// Every decision of `computeStopByReconnecting`, in order.
     pub reconnect_decisions: Vec<ReconnectDecision<'a>>,
     /// How `computeUpdates` split the untainted allocations left after stops.

@@ -214,18 +214,18 @@ mod tests {
 
     #[test]
     fn auto_says_the_evidence_is_a_lower_bound_and_which_changes_follow_the_seed() {
-        // Every change up to 1.9.1 is replayed: only the lower bound is warned.
-        let p = Profile::choose(None, None, &evidence(v(1, 9, 1)));
+        // Every change up to 1.10.4 is replayed: only the lower bound is warned.
+        let p = Profile::choose(None, None, &evidence(v(1, 10, 4)));
         let codes: Vec<String> = p.warnings().into_iter().map(|w| w.code).collect();
         assert_eq!(codes, ["nomad_version_lower_bound"]);
-        let p = Profile::choose(None, None, &evidence(v(1, 9, 7)));
+        let p = Profile::choose(None, None, &evidence(v(1, 10, 5)));
         let w = p.warnings();
         assert_eq!(w[0].code, "nomad_version_lower_bound");
         assert_eq!(
             w[1],
             Warning::new(
                 "nomad_version_partial",
-                "Nomad 1.9.7 differs from the seed (8ac3e642e6) by E-3; \
+                "Nomad 1.10.5 differs from the seed (8ac3e642e6) by F-4; \
                  plan-inspect does not replay it yet: it follows the seed's rules"
             )
         );

@@ -46,6 +46,9 @@ pub enum Switch {
     F1,
     /// A terminal canary with a migrate transition is migrated.
     F2,
+    /// A blocked evaluation for failed placements is created even when
+    /// follow-up evaluations are.
+    F4,
     /// The 1.11 package: server-terminal pre-filter, count 0 as a removed
     /// group, a cap on placements, new counters and triggers.
     G0,
@@ -77,7 +80,7 @@ pub enum Switch {
 
 impl Switch {
     /// Every switch, in catalogue order.
-    pub const ALL: [Switch; 29] = [
+    pub const ALL: [Switch; 30] = [
         Switch::A1,
         Switch::A2,
         Switch::A3,
@@ -96,6 +99,7 @@ impl Switch {
         Switch::E3,
         Switch::F1,
         Switch::F2,
+        Switch::F4,
         Switch::G0,
         Switch::G0b,
         Switch::G1,
@@ -131,6 +135,7 @@ impl Switch {
             Switch::E3 => "E-3",
             Switch::F1 => "F-1",
             Switch::F2 => "F-2",
+            Switch::F4 => "F-4",
             Switch::G0 => "G-0",
             Switch::G0b => "G-0b",
             Switch::G1 => "G-1",
@@ -161,6 +166,7 @@ impl Switch {
             Switch::E3 => const { &[v(1, 9, 7), v(1, 10, 0)] },
             Switch::F1 => const { &[v(1, 10, 0)] },
             Switch::F2 => const { &[v(1, 10, 1), v(1, 11, 0)] },
+            Switch::F4 => const { &[v(1, 10, 5), v(1, 11, 0)] },
             Switch::G0 | Switch::G0b => const { &[v(1, 11, 0)] },
             Switch::G1 => const { &[v(1, 11, 2), v(2, 0, 0)] },
             Switch::H2 => const { &[v(2, 0, 3)] },
@@ -190,7 +196,10 @@ impl Switch {
     }
 
     /// Whether plan-inspect replays this change yet; until it does, every
-    /// profile follows the seed's rule there and says so in a warning.
+    /// profile follows the seed's rule there and says so in a warning. F-4
+    /// changes only whether Nomad creates a blocked evaluation, which
+    /// depends on placements failing in the scheduler, after the
+    /// reconciler; plan-inspect models neither, so it stays listed.
     pub fn implemented(self) -> bool {
         matches!(
             self,
@@ -214,6 +223,7 @@ impl Switch {
                 | Switch::D4b
                 | Switch::E1
                 | Switch::E2
+                | Switch::E3
                 | Switch::F1
                 | Switch::F2
         )
