@@ -34,6 +34,7 @@ mod system;
 mod tainted;
 mod update;
 mod version_disconnect;
+mod version_names;
 mod version_picker;
 mod version_policy;
 mod version_reconnect;

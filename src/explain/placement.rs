@@ -118,6 +118,25 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, name: &str) -> Result<Explanation,
             .fact("first difference", &d.reason),
         );
     }
+    let renamed = jr.reconciliation.groups.get(group).and_then(|t| {
+        t.renamed
+            .iter()
+            .filter(|(_, to)| to == name)
+            .map(|(from, _)| from.clone())
+            .next()
+    });
+    if let Some(from) = renamed {
+        steps.push(
+            Step::new(
+                "Name",
+                format!(
+                    "the reconciler chose {from}, which more than one allocation of the group \
+                     holds: the scheduler plans the next free name instead"
+                ),
+            )
+            .fact("reconciler's name", from),
+        );
+    }
     Ok(Explanation {
         subject: Subject {
             kind: SubjectKind::Placement,

@@ -340,16 +340,7 @@ impl Allocation {
 
     /// `Allocation.Index`: the number in `job.group[N]`, 0 when unparsable.
     pub fn index(&self) -> u64 {
-        let prefix = self.job_id.len() + self.task_group.len() + 2;
-        let l = self.name.len();
-        if l <= 3 || l <= prefix {
-            return 0;
-        }
-        self.name
-            .get(prefix..l - 1)
-            .and_then(|s| s.parse::<i64>().ok())
-            // Go converts a negative index to a huge `uint`; so do we.
-            .map_or(0, |n| n as u64)
+        alloc_index_from_name(&self.name, &self.job_id, &self.task_group)
     }
 
     pub fn server_terminal_status(&self) -> bool {
@@ -680,6 +671,19 @@ pub enum Reconnection {
     InTime,
     /// Reconnected after it expired.
     AfterExpiry,
+}
+
+/// `AllocIndexFromName`: the number in `job.group[N]`, 0 when unparsable.
+pub fn alloc_index_from_name(name: &str, job_id: &str, group: &str) -> u64 {
+    let prefix = job_id.len() + group.len() + 2;
+    let l = name.len();
+    if l <= 3 || l <= prefix {
+        return 0;
+    }
+    name.get(prefix..l - 1)
+        .and_then(|s| s.parse::<i64>().ok())
+        // Go converts a negative index to a huge `uint`; so do we.
+        .map_or(0, |n| n as u64)
 }
 
 #[cfg(test)]

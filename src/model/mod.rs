@@ -16,7 +16,7 @@ mod value;
 pub use alloc::{
     AllocDeploymentStatus, AllocMetric, AllocState, AllocStateField, Allocation, DelayBase,
     DelaySteps, DesiredTransition, NodeScoreMeta, Reconnection, RescheduleEvent, RescheduleTracker,
-    TASK_CLIENT_RECONNECTED, TaskEvent, TaskState, status,
+    TASK_CLIENT_RECONNECTED, TaskEvent, TaskState, alloc_index_from_name, status,
 };
 pub use connect::{
     ConsulGateway, ConsulGatewayBindAddress, ConsulGatewayProxy, ConsulGatewayTlsConfig,

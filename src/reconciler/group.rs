@@ -54,6 +54,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             tg.count,
             // Disjoint: filterByRescheduleable splits, buckets partition.
             &[&sets.untainted, &sets.migrate, &sets.reschedule_now, lost],
+            self.rules.renames_duplicate_names(),
         );
         let is_canarying = dstate.desired_canaries != 0 && !dstate.promoted;
         let stops = self.compute_stop(
@@ -149,6 +150,21 @@ impl<'a> GroupContext<'_, 'a, '_> {
         changes.migrate += migrate.len() as u64;
         stop.extend(migrations.stop);
         place.extend(migrations.place);
+        let mut renamed = Vec::new();
+        if self.rules.renames_duplicate_names() {
+            // The scheduler's pass over the placements, destructive first.
+            for d in &mut destructive_update {
+                if let Some(name) = name_index.rename_duplicate(&d.name) {
+                    renamed.push((std::mem::replace(&mut d.name, name.clone()), name));
+                }
+            }
+            for p in &mut place {
+                if let Some(name) = name_index.rename_duplicate(&p.name) {
+                    renamed.push((p.name.to_string(), name.clone()));
+                    p.name = name.into();
+                }
+            }
+        }
 
         let updating_spec = !destructive.is_empty() || !updates.inplace.is_empty();
         let deployment =
@@ -186,6 +202,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             reschedule_now: sets.reschedule_now,
             reschedule_later: sets.reschedule_later,
             without_policy: sets.without_policy,
+            renamed,
         };
         GroupOutcome {
             changes,

@@ -1,9 +1,10 @@
 //! Choosing allocation names (`job.group[N]`) to place or stop:
 //! `allocNameIndex` and `bitmapFrom`.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use super::AllocSet;
+use crate::model::alloc_index_from_name;
 
 /// `structs.AllocName`.
 pub fn alloc_name(job: &str, group: &str, idx: u64) -> String {
@@ -34,6 +35,15 @@ impl Bitmap {
     /// `bitmapFrom` of the union of `sets`, which must be disjoint (as
     /// buckets are), without making the union.
     pub fn from_sets(sets: &[&AllocSet<'_>], min_size: u64) -> Bitmap {
+        Bitmap::from_sets_counting(sets, min_size).0
+    }
+
+    /// `bitmapFrom` as 1.4.14, 1.5.10, 1.6.3 and 1.7.0 have it: also how
+    /// many allocations beyond the first hold each index in use.
+    pub fn from_sets_counting(
+        sets: &[&AllocSet<'_>],
+        min_size: u64,
+    ) -> (Bitmap, HashMap<u64, u64>) {
         let indexes: Vec<u64> = sets
             .iter()
             .flat_map(|s| s.iter())
@@ -57,10 +67,15 @@ impl Bitmap {
             words: vec![0; size.min(DENSE_BITS).div_ceil(64) as usize],
             sparse: BTreeSet::new(),
         };
+        let mut duplicates = HashMap::new();
         for idx in indexes {
-            bitmap.insert(idx);
+            if bitmap.check(idx) {
+                *duplicates.entry(idx).or_insert(0) += 1;
+            } else {
+                bitmap.insert(idx);
+            }
         }
-        bitmap
+        (bitmap, duplicates)
     }
 
     pub fn size(&self) -> u64 {
@@ -153,17 +168,33 @@ pub struct NameIndex {
     group: String,
     count: u64,
     bitmap: Bitmap,
+    /// From D-1b: how many allocations beyond the first hold each index.
+    duplicates: Option<HashMap<u64, u64>>,
 }
 
 impl NameIndex {
-    /// `in_use` holds disjoint sets, whose union Nomad passes.
-    pub fn new(job: &str, group: &str, count: i64, in_use: &[&AllocSet<'_>]) -> NameIndex {
+    /// `in_use` holds disjoint sets, whose union Nomad passes; with
+    /// `track_duplicates` (D-1b) the index also counts names in use twice.
+    pub fn new(
+        job: &str,
+        group: &str,
+        count: i64,
+        in_use: &[&AllocSet<'_>],
+        track_duplicates: bool,
+    ) -> NameIndex {
         let count = count.max(0) as u64;
+        let (bitmap, duplicates) = if track_duplicates {
+            let (bitmap, duplicates) = Bitmap::from_sets_counting(in_use, count);
+            (bitmap, Some(duplicates))
+        } else {
+            (Bitmap::from_sets(in_use, count), None)
+        };
         NameIndex {
             job: job.to_string(),
             group: group.to_string(),
             count,
-            bitmap: Bitmap::from_sets(in_use, count),
+            bitmap,
+            duplicates,
         }
     }
 
@@ -189,9 +220,39 @@ impl NameIndex {
             .collect()
     }
 
-    /// `UnsetIndex`.
+    /// `UnsetIndex`. With duplicates tracked, an index held twice loses its
+    /// duplicate entry and stays in use; one held three times or more keeps
+    /// even that, as Nomad decrements a copy of the count (v1.6.3
+    /// scheduler/reconcile_util.go:725).
     pub fn unset_index(&mut self, idx: u64) {
-        self.bitmap.unset(idx);
+        match self.duplicates.as_mut() {
+            Some(d) if d.contains_key(&idx) => {
+                if d[&idx] == 1 {
+                    d.remove(&idx);
+                }
+            }
+            _ => self.bitmap.unset(idx),
+        }
+    }
+
+    /// `IsDuplicate`: whether more than one allocation holds `idx`.
+    pub fn is_duplicate(&self, idx: u64) -> bool {
+        self.duplicates
+            .as_ref()
+            .is_some_and(|d| d.get(&idx).is_some_and(|&n| n > 0))
+    }
+
+    /// The scheduler's check before a placement is planned (D-1b, v1.6.3
+    /// scheduler/generic_sched.go:641): a `name` whose index is held twice
+    /// is replaced by the next free name, and its index released once.
+    pub fn rename_duplicate(&mut self, name: &str) -> Option<String> {
+        let idx = alloc_index_from_name(name, &self.job, &self.group);
+        if !self.is_duplicate(idx) {
+            return None;
+        }
+        let renamed = self.next(1).pop();
+        self.unset_index(idx);
+        renamed
     }
 
     /// `Next`: `n` names for new placements, free ones first, then reusing

@@ -213,6 +213,15 @@ impl Rules {
         Switch::E2.in_release(self.release)
     }
 
+    /// D-1b (1.4.14, 1.5.10, 1.6.3, 1.7.0; v1.6.3
+    /// scheduler/reconcile_util.go:617, :725, generic_sched.go:641): a
+    /// group's name index counts the names held twice; releasing such a
+    /// name keeps it in use; and the scheduler gives a planned allocation
+    /// whose name is held twice the next free name instead.
+    pub fn renames_duplicate_names(&self) -> bool {
+        Switch::D1.in_release(self.release)
+    }
+
     /// D-1 (v1.4.14 scheduler/reconcile.go:437, :445): the untainted
     /// allocations are filtered for rescheduling before the reconnecting
     /// ones are settled, so that those resuming are not reschedule

@@ -22,6 +22,9 @@ pub struct GroupTrace<'a> {
     pub without_policy: AllocSet<'a>,
     /// Every decision of `computeStopByReconnecting`, in order.
     pub reconnect_decisions: Vec<ReconnectDecision<'a>>,
+    /// Planned names the scheduler changed because the reconciler's was held
+    /// twice (D-1b): the reconciler's name and the planned one.
+    pub renamed: Vec<(String, String)>,
     /// How `computeUpdates` split the untainted allocations left after stops.
     pub updates: UpdateSplit<'a>,
     /// The arithmetic behind the group's placements.
