@@ -38,6 +38,7 @@ mod version_names;
 mod version_picker;
 mod version_policy;
 mod version_reconnect;
+mod version_reconnected;
 mod version_reschedule;
 mod version_tainted;
 mod version_update;

@@ -18,6 +18,9 @@ pub struct Evaluation {
     pub eval_type: String,
     pub triggered_by: String,
     pub status: String,
+    /// "allocs reconnected" on a follow-up evaluation the state store
+    /// canceled when its allocations reconnected (1.10.2 on).
+    pub status_description: String,
     /// Set on an evaluation that was itself delayed; such an evaluation
     /// creates no follow-up evaluations.
     pub wait_until: Time,

@@ -60,14 +60,26 @@ impl Evidence {
         found.extend(node_pools(snapshot));
         let mut reschedule_trigger =
             Kind::new(v(1, 11, 0), "an evaluation triggered by alloc-reschedule");
+        // F-3 (v1.10.2 nomad/state/state_store.go:4079): the state store
+        // cancels a reconnected allocation's follow-up evaluation.
+        let mut reconnect_canceled = Kind::new(
+            v(1, 10, 2),
+            "an evaluation was canceled because its allocations reconnected",
+        );
         for e in &snapshot.evals {
             if e.triggered_by == "alloc-reschedule" {
                 reschedule_trigger
                     .examples
                     .insert(format!("evaluation {}", e.id));
             }
+            if e.status == "canceled" && e.status_description == "allocs reconnected" {
+                reconnect_canceled
+                    .examples
+                    .insert(format!("evaluation {}", e.id));
+            }
         }
         found.extend(reschedule_trigger.evidence("evaluations"));
+        found.extend(reconnect_canceled.evidence("evaluations"));
         found.sort_by(|a, b| b.release.cmp(&a.release).then_with(|| a.fact.cmp(&b.fact)));
         found
     }
