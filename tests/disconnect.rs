@@ -137,6 +137,9 @@ pub(crate) struct Case {
     pub(crate) reconcile_strategy: Option<&'static str>,
     /// From 1.9.1's test: every allocation built is desired to stop.
     pub(crate) should_stop_on_reconnect: bool,
+    /// From 1.8.0's test: the group has `disconnect { lost_after = "5m" }`
+    /// instead of `max_client_disconnect`.
+    pub(crate) disconnect_block: bool,
 }
 
 /// The body of TestReconciler_Disconnected_Client for one case; returns the
@@ -161,6 +164,13 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
     }
     // Nomad sets max_client_disconnect through the job the allocations
     // share with the reconciler, so the current job has it too.
+    if tc.disconnect_block {
+        spec.task_groups[0].max_client_disconnect = None;
+        spec.task_groups[0].disconnect = Some(DisconnectStrategy {
+            lost_after: 5 * MINUTE,
+            ..DisconnectStrategy::default()
+        });
+    }
     if let Some(max) = tc.max_disconnect {
         spec.task_groups[0].max_client_disconnect = Some(max);
         if let Some(reconcile) = tc.reconcile_strategy {

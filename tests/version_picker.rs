@@ -410,6 +410,7 @@ fn test_reconciler_disconnected_client_resume_original_and_stop_replacement_v1_8
     let (r, disconnected, replacements) = run_disconnected_client(Case {
         release: Some(V180),
         reconnect_by_state: true,
+        disconnect_block: true,
         alloc_count: 3,
         replace: true,
         disconnected_alloc_count: 1,
@@ -441,6 +442,7 @@ fn keep_replacement_stops_the_reconnected_original() {
     let (r, disconnected, _) = run_disconnected_client(Case {
         release: Some(V180),
         reconnect_by_state: true,
+        disconnect_block: true,
         alloc_count: 3,
         replace: true,
         disconnected_alloc_count: 1,
@@ -472,6 +474,7 @@ fn test_reconciler_disconnected_client_stop_original_alloc_with_old_job_version_
     let (r, disconnected, _) = run_disconnected_client(Case {
         release: Some(V180),
         reconnect_by_state: true,
+        disconnect_block: true,
         alloc_count: 5,
         replace: true,
         disconnected_alloc_count: 2,
@@ -603,6 +606,7 @@ fn failed_replacements_replaced(release: Release, node_score_increment: f64) -> 
     Case {
         release: Some(release),
         reconnect_by_state: true,
+        disconnect_block: true,
         alloc_count: 5,
         replace: true,
         fail_replacement: true,
@@ -701,6 +705,7 @@ fn test_reconciler_disconnected_client_stop_original_alloc_desired_status_stop()
         let (r, disconnected, _) = run_disconnected_client(Case {
             release: Some(V191),
             reconnect_by_state: true,
+            disconnect_block: true,
             alloc_count: 1,
             replace: true,
             fail_replacement: true,
@@ -803,4 +808,133 @@ fn a_replacement_chain_that_loops_ends_at_its_first_repeat() {
             (second.clone(), desc::RECONNECTED.to_string(), None),
         ])
     );
+}
+
+/// Every row of TestReconciler_Disconnected_Client at v1.8.0 not ported on
+/// its own above, under 1.8.0: (name, case, stop, place, reconnect,
+/// disconnect updates, DesiredChanges stop/place/ignore). The group has
+/// the `disconnect` block of that tag's `buildResumableAllocations`, and
+/// rows with `maxDisconnect` set both it and the block, as that test does.
+/// In "replace-allocs-on-disconnected-node" Nomad's test replaces at once
+/// because its evaluation ID and the allocations' follow-up ID are both
+/// empty (catalogue section 10); here the server's `replace = true`
+/// default does (D-4b), as on a real cluster.
+#[test]
+fn test_reconciler_disconnected_client_table_at_v1_8_0() {
+    let running = |alloc_count: u64, disconnected: usize| Case {
+        release: Some(V180),
+        reconnect_by_state: true,
+        disconnect_block: true,
+        alloc_count,
+        disconnected_alloc_count: disconnected,
+        disconnected_alloc_status: status::RUNNING,
+        ..Case::default()
+    };
+    let rows: [(&str, Case, [usize; 4], [u64; 3]); 8] = [
+        (
+            "reconnect-original-no-replacement",
+            running(2, 2),
+            [0, 0, 2, 0],
+            [0, 0, 2],
+        ),
+        (
+            "stop-original-failed-on-reconnect",
+            Case {
+                replace: true,
+                disconnected_alloc_status: status::FAILED,
+                should_stop_on_disconnected_node: true,
+                ..running(4, 2)
+            },
+            [2, 0, 0, 0],
+            [2, 0, 4],
+        ),
+        (
+            "reschedule-original-failed-if-not-replaced",
+            Case {
+                disconnected_alloc_status: status::FAILED,
+                should_stop_on_disconnected_node: true,
+                ..running(4, 2)
+            },
+            [2, 2, 0, 0],
+            [2, 2, 2],
+        ),
+        (
+            "update-reconnect-completed",
+            Case {
+                disconnected_alloc_status: status::COMPLETE,
+                is_batch: true,
+                ..running(2, 2)
+            },
+            [0, 0, 0, 0],
+            [0, 0, 2],
+        ),
+        (
+            "stop-original-pending-alloc-for-disconnected-node",
+            Case {
+                replace: true,
+                disconnected_alloc_status: status::PENDING,
+                should_stop_on_disconnected_node: true,
+                node_status_disconnected: true,
+                ..running(2, 1)
+            },
+            [1, 0, 0, 0],
+            [1, 0, 2],
+        ),
+        (
+            "stop-failed-original-and-failed-replacements-and-place-new",
+            Case {
+                replace: true,
+                fail_replacement: true,
+                disconnected_alloc_status: status::FAILED,
+                should_stop_on_disconnected_node: true,
+                ..running(5, 2)
+            },
+            [4, 2, 0, 0],
+            [4, 2, 3],
+        ),
+        (
+            "stop-expired-allocs",
+            Case {
+                replace: true,
+                disconnected_alloc_status: status::UNKNOWN,
+                should_stop_on_disconnected_node: true,
+                node_status_disconnected: true,
+                max_disconnect: Some(2 * plan_inspect::time::SECOND),
+                reconcile_strategy: Some(""),
+                ..running(5, 2)
+            },
+            [2, 0, 0, 0],
+            [2, 0, 5],
+        ),
+        (
+            "replace-allocs-on-disconnected-node",
+            Case {
+                node_status_disconnected: true,
+                ..running(5, 2)
+            },
+            [0, 2, 0, 2],
+            [0, 2, 3],
+        ),
+    ];
+    for (name, case, [stop, place, reconnect, disconnect], [d_stop, d_place, d_ignore]) in rows {
+        let r = std::panic::catch_unwind(|| {
+            run_disconnected_client(Case {
+                expected: Expect {
+                    stop,
+                    place,
+                    reconnect_updates: reconnect,
+                    disconnect_updates: disconnect,
+                    ..Expect::default()
+                },
+                desired: DesiredChanges {
+                    stop: d_stop,
+                    place: d_place,
+                    ignore: d_ignore,
+                    ..dc()
+                },
+                ..case
+            })
+        });
+        assert!(r.is_ok(), "{name} under 1.8.0");
+    }
 }
