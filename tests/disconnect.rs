@@ -101,7 +101,7 @@ fn test_reconciler_node_disconnect_updates_alloc_to_unknown() {
 }
 
 /// One case of TestReconciler_Disconnected_Client.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct Case {
     pub(crate) alloc_count: u64,
     pub(crate) disconnected_alloc_count: usize,

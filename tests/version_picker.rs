@@ -811,7 +811,8 @@ fn a_replacement_chain_that_loops_ends_at_its_first_repeat() {
 }
 
 /// Every row of TestReconciler_Disconnected_Client at v1.8.0 not ported on
-/// its own above, under 1.8.0: (name, case, stop, place, reconnect,
+/// its own above (the same at v1.9.1 and v1.10.0), under 1.8.0, 1.9.1 and
+/// 1.10.0: (name, case, stop, place, reconnect,
 /// disconnect updates, DesiredChanges stop/place/ignore). The group has
 /// the `disconnect` block of that tag's `buildResumableAllocations`, and
 /// rows with `maxDisconnect` set both it and the block, as that test does.
@@ -822,7 +823,6 @@ fn a_replacement_chain_that_loops_ends_at_its_first_repeat() {
 #[test]
 fn test_reconciler_disconnected_client_table_at_v1_8_0() {
     let running = |alloc_count: u64, disconnected: usize| Case {
-        release: Some(V180),
         reconnect_by_state: true,
         disconnect_block: true,
         alloc_count,
@@ -917,24 +917,30 @@ fn test_reconciler_disconnected_client_table_at_v1_8_0() {
         ),
     ];
     for (name, case, [stop, place, reconnect, disconnect], [d_stop, d_place, d_ignore]) in rows {
-        let r = std::panic::catch_unwind(|| {
-            run_disconnected_client(Case {
-                expected: Expect {
-                    stop,
-                    place,
-                    reconnect_updates: reconnect,
-                    disconnect_updates: disconnect,
-                    ..Expect::default()
-                },
-                desired: DesiredChanges {
-                    stop: d_stop,
-                    place: d_place,
-                    ignore: d_ignore,
-                    ..dc()
-                },
-                ..case
-            })
-        });
-        assert!(r.is_ok(), "{name} under 1.8.0");
+        for release in [V180, V191, v(1, 10, 0)] {
+            let case = Case {
+                release: Some(release),
+                ..case.clone()
+            };
+            let r = std::panic::catch_unwind(|| {
+                run_disconnected_client(Case {
+                    expected: Expect {
+                        stop,
+                        place,
+                        reconnect_updates: reconnect,
+                        disconnect_updates: disconnect,
+                        ..Expect::default()
+                    },
+                    desired: DesiredChanges {
+                        stop: d_stop,
+                        place: d_place,
+                        ignore: d_ignore,
+                        ..dc()
+                    },
+                    ..case
+                })
+            });
+            assert!(r.is_ok(), "{name} under {release}");
+        }
     }
 }

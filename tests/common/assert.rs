@@ -75,7 +75,7 @@ pub fn attribute_update_indexes(c: &Cluster, r: &JobReport) -> Vec<u64> {
 }
 
 /// The counts `assertResults` checks.
-#[derive(Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Expect {
     pub create_deployment: bool,
     pub deployment_updates: usize,
