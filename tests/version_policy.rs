@@ -98,3 +98,26 @@ fn from_e1_a_running_batch_allocation_does_not_ask_for_the_policy() {
     assert!(!names_running && !more);
     assert!(panic_warnings(&replay_at(&mut c, v(1, 9, 7))).is_empty());
 }
+
+/// `--explain` of such an allocation under a release that would panic says
+/// so in its rescheduling step.
+#[test]
+fn explain_says_where_nomad_would_panic() {
+    use plan_inspect::explain::explain;
+    use plan_inspect::replay::Options;
+    let (mut c, _, failed) = without_policy();
+    let text = |c: &mut Cluster, release: Release| {
+        c.snapshot.nomad_version = Some(VersionRequest::Release(release));
+        let e = explain(&c.snapshot, &Options::default(), &failed).expect("explain failed");
+        plan_inspect::render::explain::table(&e, false, 400)
+    };
+    let t = text(&mut c, v(1, 9, 6));
+    assert!(
+        t.contains(
+            "its job version's group has no reschedule policy: Nomad 1.9.6 dereferences it here \
+             and panics (fixed in 1.9.7 and 1.10.0); not eligible, as the fixed releases say"
+        ),
+        "{t}"
+    );
+    assert!(!text(&mut c, v(1, 9, 7)).contains("panics"));
+}

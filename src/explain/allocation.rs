@@ -435,6 +435,18 @@ fn rescheduling(
             },
         )
         .fact("eligible", yes_no(eligible));
+    if trace.without_policy.get(&alloc.id).is_some()
+        && jr.taint.rules.panics_without_reschedule_policy()
+    {
+        step = step.fact(
+            "no policy",
+            format!(
+                "its job version's group has no reschedule policy: Nomad {} dereferences it here \
+                 and panics (fixed in 1.9.7 and 1.10.0); not eligible, as the fixed releases say",
+                jr.taint.rules.release()
+            ),
+        );
+    }
     if !alloc.followup_eval_id.is_empty() {
         let own = if alloc.followup_eval_id == jr.report.eval_id {
             "this evaluation: due now"
