@@ -944,3 +944,34 @@ fn test_reconciler_disconnected_client_table_at_v1_8_0() {
         }
     }
 }
+
+/// `--explain` of a reconnect with nothing to weigh it against states the
+/// replacement rule of the release: the chain from 1.9.1, the direct
+/// successor from 1.4.14 to 1.9.0.
+#[test]
+fn explain_names_the_replacement_rule_of_the_release() {
+    use plan_inspect::explain::explain;
+    use plan_inspect::replay::Options;
+    let mut c = Cluster::new();
+    let job = c.job(resumable(1, Some(HOUR)));
+    let original = c.alloc(&job, 0);
+    client_state(&mut c, &original, status::UNKNOWN, 20 * MINUTE);
+    let text = |c: &mut Cluster, release: Release| {
+        c.snapshot.nomad_version = Some(VersionRequest::Release(release));
+        let e = explain(&c.snapshot, &Options::default(), &original).expect("explain failed");
+        plan_inspect::render::explain::table(&e, false, 400)
+    };
+    let t = text(&mut c, V191);
+    assert!(
+        t.contains(
+            "Reconnect: no allocation down its NextAllocation chain that the servers have not \
+             stopped: it resumes"
+        ),
+        "{t}"
+    );
+    let t = text(&mut c, V190);
+    assert!(
+        t.contains("Reconnect: its NextAllocation is absent or stopped by the servers: it resumes"),
+        "{t}"
+    );
+}

@@ -493,7 +493,12 @@ fn reconnect_steps(
         .collect();
     if mine.is_empty() {
         return if bucket == Bucket::Reconnecting {
-            let why = if rules.reconciles_reconnects_first() {
+            let why = if rules.weighs_replacement_chain() {
+                "no allocation down its NextAllocation chain that the servers have not stopped: \
+                 it resumes"
+            } else if rules.replaces_reconnecting_by_next_allocation() {
+                "its NextAllocation is absent or stopped by the servers: it resumes"
+            } else if rules.reconciles_reconnects_first() {
                 "no allocation of its name placed after it: it resumes"
             } else {
                 "not weighed against a replacement: the group was not over its count"
