@@ -11,9 +11,9 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::model::{
-    Allocation, ConsulConnect, ConsulGateway, GoValue, Job, NetworkResource, Node, RequestedDevice,
-    Resources, RestartPolicy, Service, SidecarService, SidecarTask, TaskGroup, VolumeRequest,
-    deep_equal, maps_equal,
+    Allocation, CniConfig, Consul, ConsulConnect, ConsulGateway, GoValue, Job, NetworkResource,
+    Node, RequestedDevice, Resources, RestartPolicy, Service, SidecarService, SidecarTask,
+    TaskGroup, VolumeRequest, deep_equal, maps_equal,
 };
 use crate::reconciler::Rules;
 pub use check::UpdateCheck;
@@ -157,19 +157,21 @@ pub fn tasks_updated(new_job: &Job, old_job: &Job, group: &str, rules: &Rules) -
     if ga.ephemeral_disk != gb.ephemeral_disk {
         return changed("ephemeral disk");
     }
-    if network_updated(&ga.networks, &gb.networks) {
+    if network_updated(&ga.networks, &gb.networks, rules) {
         return changed("task group networks");
     }
-    if affinities_updated(a, ga, b, gb) {
-        return changed("affinities");
+    if rules.placement_prefs_change_is_destructive() {
+        if affinities_updated(a, ga, b, gb) {
+            return changed("affinities");
+        }
+        if spreads_updated(a, ga, b, gb) {
+            return changed("spreads");
+        }
     }
-    if spreads_updated(a, ga, b, gb) {
-        return changed("spreads");
+    if let Some(what) = consul_updated(ga.consul.as_ref(), gb.consul.as_ref(), rules) {
+        return changed(what);
     }
-    if ga.consul_namespace() != gb.consul_namespace() {
-        return changed("consul namespace");
-    }
-    if let Some(reason) = connect_service_updated(&ga.services, &gb.services) {
+    if let Some(reason) = connect_service_updated(&ga.services, &gb.services, rules) {
         return Some(reason);
     }
     if rules.volume_change_is_destructive() && !volumes_equal(&ga.volumes, &gb.volumes) {
@@ -191,6 +193,10 @@ pub fn tasks_updated(new_job: &Job, old_job: &Job, group: &str, rules: &Rules) -
             ta.resources.as_ref().unwrap_or(&no_resources),
             tb.resources.as_ref().unwrap_or(&no_resources),
         );
+        let consul = rules
+            .consul_cluster_change_is_destructive()
+            .then(|| consul_updated(ta.consul.as_ref(), tb.consul.as_ref(), rules))
+            .flatten();
         // Evaluated together for brevity; the first difference in Nomad's order wins.
         let checks = [
             ("driver", ta.driver != tb.driver),
@@ -199,6 +205,11 @@ pub fn tasks_updated(new_job: &Job, old_job: &Job, group: &str, rules: &Rules) -
             ("env", !ta.env.map_equal(&tb.env)),
             ("artifacts", !artifacts_equal(&ta.artifacts, &tb.artifacts)),
             ("vault", ta.vault != tb.vault),
+            (
+                "secrets",
+                rules.task_secrets_change_is_destructive() && ta.secrets != tb.secrets,
+            ),
+            (consul.unwrap_or("consul"), consul.is_some()),
             ("templates", ta.templates != tb.templates),
             (
                 "csi plugin",
@@ -207,13 +218,17 @@ pub fn tasks_updated(new_job: &Job, old_job: &Job, group: &str, rules: &Rules) -
             ),
             (
                 "volume mounts",
-                rules.volume_change_is_destructive() && ta.volume_mounts != tb.volume_mounts,
+                rules.volume_change_is_destructive()
+                    && !volume_mounts_equal(&ta.volume_mounts, &tb.volume_mounts, rules),
             ),
             (
                 "meta",
                 a.combined_task_meta(group, &ta.name) != b.combined_task_meta(group, &tb.name),
             ),
-            ("networks", network_updated(&ra.networks, &rb.networks)),
+            (
+                "networks",
+                network_updated(&ra.networks, &rb.networks, rules),
+            ),
             ("CPU", ra.cpu != rb.cpu),
             ("cores", ra.cores != rb.cores),
             ("memory", ra.memory_mb != rb.memory_mb),
@@ -223,8 +238,20 @@ pub fn tasks_updated(new_job: &Job, old_job: &Job, group: &str, rules: &Rules) -
                 !RequestedDevice::devices_equal(&ra.devices, &rb.devices),
             ),
             (
+                "numa",
+                rules.numa_change_is_destructive() && ra.numa != rb.numa,
+            ),
+            (
+                "secrets size",
+                rules.secrets_size_change_is_destructive() && ra.secrets_mb != rb.secrets_mb,
+            ),
+            (
                 "identity",
                 rules.identity_change_is_destructive() && ta.identity != tb.identity,
+            ),
+            (
+                "identities",
+                rules.identities_change_is_destructive() && ta.identities != tb.identities,
             ),
             ("log collection", logs_switched(ta, tb, rules)),
             (
@@ -309,7 +336,11 @@ fn artifacts_equal(a: &GoValue, b: &GoValue) -> bool {
 /// `connectServiceUpdated`: only services with a Connect block on the new side
 /// are checked, each against the first same-named service on the old side.
 /// Other service changes are applied in place by re-registering in Consul.
-fn connect_service_updated(services_a: &[Service], services_b: &[Service]) -> Option<String> {
+fn connect_service_updated(
+    services_a: &[Service],
+    services_b: &[Service],
+    rules: &Rules,
+) -> Option<String> {
     for sa in services_a.iter().filter(|s| s.connect.is_some()) {
         let Some(sb) = services_b.iter().find(|s| s.name == sa.name) else {
             continue;
@@ -320,6 +351,9 @@ fn connect_service_updated(services_a: &[Service], services_b: &[Service]) -> Op
         // The Connect plumbing is derived from the port label.
         if sa.port_label != sb.port_label {
             return Some(format!("connect service {:?}: port label changed", sa.name));
+        }
+        if rules.consul_cluster_change_is_destructive() && sa.cluster != sb.cluster {
+            return Some(format!("connect service {:?}: cluster changed", sa.name));
         }
     }
     None
@@ -359,15 +393,63 @@ fn connect_sidecar_service_updated(a: Option<&SidecarService>, b: Option<&Sideca
 
 /// `networkUpdated`: networks compare pairwise in order, ignoring the values
 /// of dynamic ports (they are assigned at placement).
-fn network_updated(a: &[NetworkResource], b: &[NetworkResource]) -> bool {
+/// From 1.8.3 the CNI arguments count too.
+fn network_updated(a: &[NetworkResource], b: &[NetworkResource], rules: &Rules) -> bool {
     a.len() != b.len()
         || a.iter().zip(b).any(|(na, nb)| {
             na.mode != nb.mode
                 || na.mbits != nb.mbits
                 || na.hostname != nb.hostname
                 || na.dns != nb.dns
+                || (rules.cni_change_is_destructive() && !cni_equal(&na.cni, &nb.cni))
                 || network_port_map(na) != network_port_map(nb)
         })
+}
+
+/// `CNIConfig.Equal`: both absent, or arguments equal as maps.
+fn cni_equal(a: &Option<CniConfig>, b: &Option<CniConfig>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => a.args.map_equal(&b.args),
+        (a, b) => a.is_none() && b.is_none(),
+    }
+}
+
+/// `consulUpdated`: which part of a Consul block changed. The namespace
+/// counts even when one side has no block; the cluster (1.7.0) and the
+/// admin partition (1.7.3) only when both have one.
+fn consul_updated(a: Option<&Consul>, b: Option<&Consul>, rules: &Rules) -> Option<&'static str> {
+    fn namespace(c: Option<&Consul>) -> &str {
+        c.map_or("", |c| c.namespace.as_str())
+    }
+    if namespace(a) != namespace(b) {
+        return Some("consul namespace");
+    }
+    let (a, b) = a.zip(b)?;
+    if rules.consul_cluster_change_is_destructive() && a.cluster != b.cluster {
+        return Some("consul cluster");
+    }
+    if rules.consul_partition_change_is_destructive() && a.partition != b.partition {
+        return Some("consul partition");
+    }
+    None
+}
+
+/// The task's volume mounts compared in order; releases before 1.8.0 have
+/// no SELinux label on a mount, so it is left out of their comparison.
+fn volume_mounts_equal(a: &GoValue, b: &GoValue, rules: &Rules) -> bool {
+    if rules.selinux_label_change_is_destructive() {
+        return a == b;
+    }
+    let unlabelled = |v: &GoValue| -> Value {
+        let mut v = v.0.clone();
+        if let Value::Array(mounts) = &mut v {
+            for m in mounts.iter_mut().filter_map(Value::as_object_mut) {
+                m.remove("SELinuxLabel");
+            }
+        }
+        v
+    };
+    deep_equal(&unlabelled(a), &unlabelled(b))
 }
 
 /// `networkPortMap`: (label, value, to, host network) of reserved then dynamic

@@ -37,4 +37,5 @@ mod version_disconnect;
 mod version_reconnect;
 mod version_reschedule;
 mod version_tainted;
+mod version_task_updates;
 mod version_update;

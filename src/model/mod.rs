@@ -26,10 +26,10 @@ pub use connect::{
 pub use deployment::{Deployment, DeploymentState, deployment_status};
 pub use evaluation::Evaluation;
 pub use job::{
-    Affinity, Constraint, Consul, ConsulConnect, DEFAULT_KILL_TIMEOUT, DisconnectFields,
-    DisconnectStrategy, Job, Multiregion, NetworkResource, Port, RequestedDevice, ReschedulePolicy,
-    Resources, RestartPolicy, Service, SidecarService, Task, TaskGroup, TaskLogs, UpdateStrategy,
-    VolumeRequest, reconcile_option,
+    Affinity, CniConfig, Constraint, Consul, ConsulConnect, DEFAULT_KILL_TIMEOUT, DisconnectFields,
+    DisconnectStrategy, Job, Multiregion, NetworkResource, Numa, Port, RequestedDevice,
+    ReschedulePolicy, Resources, RestartPolicy, Service, SidecarService, Task, TaskGroup, TaskLogs,
+    UpdateStrategy, VolumeRequest, reconcile_option,
 };
 pub use node::{
     DriverInfo, HostVolume, Node, NodeDevice, NodeDeviceInstance, NodeNetwork, NodeNetworkAddress,

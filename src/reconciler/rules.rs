@@ -176,6 +176,67 @@ impl Rules {
         Switch::RenderTemplates.in_release(self.release)
     }
 
+    /// #18123 (1.7.0; v1.7.0 scheduler/util.go:326): a change of a task's
+    /// extra workload `identity` blocks is a destructive update.
+    pub fn identities_change_is_destructive(&self) -> bool {
+        Switch::Identities.in_release(self.release)
+    }
+
+    /// #18409, #18597, #19230 (1.7.0; v1.7.0 scheduler/util.go:384, :411,
+    /// :292): a changed Consul `cluster` of the group (when both versions
+    /// set a Consul block) or of a Connect service, and a changed Consul
+    /// namespace or cluster of the task's own Consul block, are destructive.
+    pub fn consul_cluster_change_is_destructive(&self) -> bool {
+        Switch::ConsulCluster.in_release(self.release)
+    }
+
+    /// #18681 (1.7.0; v1.7.0 scheduler/util.go:363): a changed task `numa`
+    /// block is a destructive update.
+    pub fn numa_change_is_destructive(&self) -> bool {
+        Switch::Numa.in_release(self.release)
+    }
+
+    /// #19665 (1.7.3, 1.8.0; v1.7.3 scheduler/util.go:388): a changed
+    /// Consul admin `partition` (when both versions set a Consul block) is
+    /// a destructive update.
+    pub fn consul_partition_change_is_destructive(&self) -> bool {
+        Switch::ConsulPartition.in_release(self.release)
+    }
+
+    /// #20074 (1.8.0; v1.8.0 nomad/structs/volumes.go:272, compared from
+    /// scheduler/util.go:302): a volume mount's SELinux label is part of
+    /// the mount, so changing it is a destructive update; earlier releases
+    /// have no such field.
+    pub fn selinux_label_change_is_destructive(&self) -> bool {
+        Switch::SelinuxLabel.in_release(self.release)
+    }
+
+    /// #23696 (1.8.3, 1.9.0; v1.8.3 scheduler/util.go:371): a changed
+    /// `resources.secrets` (the secrets tmpfs size) is destructive.
+    pub fn secrets_size_change_is_destructive(&self) -> bool {
+        Switch::SecretsSize.in_release(self.release)
+    }
+
+    /// #23764 (1.8.3, 1.9.0; v1.8.3 scheduler/util.go:547): changed `cni`
+    /// arguments of a network are a destructive update.
+    pub fn cni_change_is_destructive(&self) -> bool {
+        Switch::NetworkCni.in_release(self.release)
+    }
+
+    /// Whether changed affinities or spreads replace an allocation: from
+    /// before the seed to 1.9.x they do (v1.9.7 scheduler/util.go:237,
+    /// :242); #25109 (1.10.0; v1.10.0 scheduler/util.go:217) drops both
+    /// checks, so such a change is updated in place.
+    pub fn placement_prefs_change_is_destructive(&self) -> bool {
+        !Switch::PlacementPrefsInPlace.in_release(self.release)
+    }
+
+    /// #26076 (1.11.0; v1.11.0 scheduler/util.go:233): a change of a
+    /// task's `secret` blocks is a destructive update.
+    pub fn task_secrets_change_is_destructive(&self) -> bool {
+        Switch::TaskSecrets.in_release(self.release)
+    }
+
     /// D-1 (1.4.14, 1.5.10, 1.6.3, 1.7.0): an unknown allocation of a
     /// disconnect group is untainted, so it counts toward the group's count
     /// and goes through updates, instead of being ignored; the surplus

@@ -241,11 +241,11 @@ fn test_tasks_updated_connect_service_updated() {
 
     // service not updated
     let b = with_others(connect_service("1111", json!({"Tags": ["a"]})));
-    assert_eq!(connect_service_updated(&a, &b), None);
+    assert_eq!(connect_service_updated(&a, &b, &Rules::default()), None);
 
     // sidecar tags are updated in place
     let b = with_others(connect_service("1111", json!({"Tags": ["b"]})));
-    assert_eq!(connect_service_updated(&a, &b), None);
+    assert_eq!(connect_service_updated(&a, &b, &Rules::default()), None);
 
     // sidecar port is destructive
     let b = with_others(connect_service(
@@ -253,14 +253,14 @@ fn test_tasks_updated_connect_service_updated() {
         json!({"Tags": ["a"], "Port": "2222"}),
     ));
     assert_eq!(
-        connect_service_updated(&a, &b).as_deref(),
+        connect_service_updated(&a, &b, &Rules::default()).as_deref(),
         Some("connect service \"service1\": sidecar service changed")
     );
 
     // port label is destructive
     let b = with_others(connect_service("1112", json!({"Tags": ["1"]})));
     assert_eq!(
-        connect_service_updated(&a, &b).as_deref(),
+        connect_service_updated(&a, &b, &Rules::default()).as_deref(),
         Some("connect service \"service1\": port label changed")
     );
 }
@@ -295,7 +295,7 @@ fn test_network_updated() {
         ),
     ];
     for (name, a, b) in cases {
-        assert!(network_updated(&a, &b), "{name}");
+        assert!(network_updated(&a, &b, &Rules::default()), "{name}");
     }
 }
 
@@ -303,10 +303,10 @@ fn test_network_updated() {
 fn network_updated_ignores_dynamic_port_values() {
     let a = nets(json!([{"DynamicPorts": [{"Label": "http", "Value": 20001}]}]));
     let b = nets(json!([{"DynamicPorts": [{"Label": "http", "Value": 31337}]}]));
-    assert!(!network_updated(&a, &b));
+    assert!(!network_updated(&a, &b, &Rules::default()));
     let a = nets(json!([{"ReservedPorts": [{"Label": "http", "Value": 80}]}]));
     let b = nets(json!([{"ReservedPorts": [{"Label": "http", "Value": 8080}]}]));
-    assert!(network_updated(&a, &b));
+    assert!(network_updated(&a, &b, &Rules::default()));
 }
 
 fn connect(v: Value) -> ConsulConnect {

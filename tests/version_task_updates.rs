@@ -1,0 +1,252 @@
+//! `tasksUpdated` as 1.7 to 1.11 changed it (the catalogue's section 5 from
+//! 1.7.0 on): which job changes replace an allocation.
+//!
+//! Nomad's tests are ported under the profile of the tag that added them
+//! (scheduler/util_test.go), each with the release before it giving the old
+//! answer; rows without a Nomad test get a before/after test citing the
+//! line of util.go that decides them.
+
+use plan_inspect::model::*;
+use plan_inspect::reconciler::Rules;
+use plan_inspect::update::tasks_updated;
+use plan_inspect::version::{Release, v};
+use serde_json::{Value, json};
+
+use crate::common::*;
+
+fn job(edit: impl FnOnce(&mut Value)) -> Job {
+    let mut j = mock_job_json();
+    edit(&mut j);
+    serde_json::from_value(j).unwrap()
+}
+
+fn task(j: &mut Value) -> &mut Value {
+    &mut j["TaskGroups"][0]["Tasks"][0]
+}
+
+/// Why `tasksUpdated(a, b, "web")` replaces the allocation under `release`.
+fn reason_in(release: Release, a: &Job, b: &Job) -> Option<String> {
+    tasks_updated(a, b, "web", &Rules::new(release, true))
+}
+
+/// TestTasksUpdated_NUMA (scheduler/util_test.go at v1.7.0): a changed
+/// NUMA affinity is destructive; 1.6.10 has no NUMA block.
+#[test]
+fn test_tasks_updated_numa() {
+    let numa =
+        |affinity: &str| job(|j| task(j)["Resources"]["NUMA"] = json!({"Affinity": affinity}));
+    let (j1, j2) = (numa("none"), numa("none"));
+    assert_eq!(reason_in(v(1, 7, 0), &j1, &j2), None);
+    let j2 = numa("require");
+    assert_eq!(
+        reason_in(v(1, 7, 0), &j1, &j2).as_deref(),
+        Some("task \"web\": numa changed")
+    );
+    assert_eq!(reason_in(v(1, 6, 10), &j1, &j2), None);
+    assert_eq!(reason_in(Release::Seed, &j1, &j2), None);
+}
+
+/// Extra workload identities are destructive from 1.7.0 (#18123; v1.7.0
+/// scheduler/util.go:326); 1.6.10 reads only the default `Identity`.
+#[test]
+fn a_changed_identities_list_is_destructive_from_1_7_0() {
+    let j1 = job(|_| {});
+    let j2 =
+        job(|j| task(j)["Identities"] = json!([{"Name": "consul", "Audience": ["consul.io"]}]));
+    assert_eq!(
+        reason_in(v(1, 7, 0), &j1, &j2).as_deref(),
+        Some("task \"web\": identities changed")
+    );
+    assert_eq!(reason_in(v(1, 6, 10), &j1, &j2), None);
+    let j3 = job(|j| task(j)["Identities"] = json!([{"Name": "consul", "Audience": ["other"]}]));
+    assert!(reason_in(v(1, 8, 0), &j2, &j3).is_some());
+}
+
+/// The group's Consul cluster is destructive from 1.7.0 only when both
+/// versions have a Consul block (v1.7.0 scheduler/util.go:383-386); the
+/// namespace counts either way, as before.
+#[test]
+fn a_changed_group_consul_cluster_is_destructive_from_1_7_0() {
+    let consul = |c: Value| job(|j| j["TaskGroups"][0]["Consul"] = c);
+    let a = consul(json!({"Namespace": "", "Cluster": "default"}));
+    let b = consul(json!({"Namespace": "", "Cluster": "other"}));
+    assert_eq!(
+        reason_in(v(1, 7, 0), &a, &b).as_deref(),
+        Some("consul cluster changed")
+    );
+    assert_eq!(reason_in(v(1, 6, 10), &a, &b), None);
+    let none = job(|_| {});
+    assert_eq!(reason_in(v(1, 7, 0), &none, &b), None);
+    let ns = consul(json!({"Namespace": "team", "Cluster": "other"}));
+    assert_eq!(
+        reason_in(v(1, 6, 10), &ns, &none).as_deref(),
+        Some("consul namespace changed")
+    );
+}
+
+/// A Connect service's Consul cluster is destructive from 1.7.0 (v1.7.0
+/// scheduler/util.go:411), checked after its port label.
+#[test]
+fn a_changed_connect_service_cluster_is_destructive_from_1_7_0() {
+    let service = |cluster: &str| {
+        job(|j| {
+            j["TaskGroups"][0]["Services"] = json!([{
+                "Name": "api", "PortLabel": "http", "Cluster": cluster,
+                "Connect": {"SidecarService": {"Port": "http"}}
+            }])
+        })
+    };
+    let (a, b) = (service("default"), service("east"));
+    assert_eq!(
+        reason_in(v(1, 7, 0), &a, &b).as_deref(),
+        Some("connect service \"api\": cluster changed")
+    );
+    assert_eq!(reason_in(v(1, 6, 10), &a, &b), None);
+}
+
+/// The task's own Consul block is compared from 1.7.0 (v1.7.0
+/// scheduler/util.go:292): its namespace always, its cluster when both
+/// versions have one.
+#[test]
+fn a_changed_task_consul_block_is_destructive_from_1_7_0() {
+    let consul = |c: Value| job(|j| task(j)["Consul"] = c);
+    let none = job(|_| {});
+    let ns = consul(json!({"Namespace": "team"}));
+    assert_eq!(
+        reason_in(v(1, 7, 0), &none, &ns).as_deref(),
+        Some("task \"web\": consul namespace changed")
+    );
+    assert_eq!(reason_in(v(1, 6, 10), &none, &ns), None);
+    let east = consul(json!({"Cluster": "east"}));
+    let west = consul(json!({"Cluster": "west"}));
+    assert_eq!(
+        reason_in(v(1, 7, 0), &east, &west).as_deref(),
+        Some("task \"web\": consul cluster changed")
+    );
+    assert_eq!(reason_in(v(1, 7, 0), &none, &west), None);
+}
+
+/// The Consul admin partition is destructive from 1.7.3 and 1.8.0
+/// (#19665; v1.7.3 scheduler/util.go:388), on the group and the task,
+/// when both versions have a Consul block.
+#[test]
+fn a_changed_consul_partition_is_destructive_from_1_7_3() {
+    let group = |p: &str| job(|j| j["TaskGroups"][0]["Consul"] = json!({"Partition": p}));
+    let (a, b) = (group("one"), group("two"));
+    for release in [v(1, 7, 3), v(1, 8, 0)] {
+        assert_eq!(
+            reason_in(release, &a, &b).as_deref(),
+            Some("consul partition changed"),
+            "{release}"
+        );
+    }
+    assert_eq!(reason_in(v(1, 7, 2), &a, &b), None);
+    let in_task = |p: &str| job(|j| task(j)["Consul"] = json!({"Partition": p}));
+    assert_eq!(
+        reason_in(v(1, 7, 3), &in_task("one"), &in_task("two")).as_deref(),
+        Some("task \"web\": consul partition changed")
+    );
+}
+
+/// TestTasksUpdated, the volume mount steps j31 and j32
+/// (scheduler/util_test.go at v1.8.0): a mount whose SELinux label changed
+/// is destructive, and so is removing the mounts. 1.7.7 has no label on a
+/// mount, so the first change is in place there.
+#[test]
+fn test_tasks_updated_volume_mount_selinux_label() {
+    let j31 = job(|_| {});
+    let j32 = job(|_| {});
+    assert_eq!(reason_in(v(1, 8, 0), &j31, &j32), None);
+    let mount = |label: &str| {
+        job(|j| task(j)["VolumeMounts"] = json!([{"Volume": "myvolume", "SELinuxLabel": label}]))
+    };
+    let (j31, j32) = (mount("z"), mount(""));
+    assert_eq!(
+        reason_in(v(1, 8, 0), &j31, &j32).as_deref(),
+        Some("task \"web\": volume mounts changed")
+    );
+    assert_eq!(reason_in(v(1, 7, 7), &j31, &j32), None);
+    let removed = job(|j| task(j)["VolumeMounts"] = Value::Null);
+    assert!(reason_in(v(1, 8, 0), &j31, &removed).is_some());
+    assert!(reason_in(v(1, 7, 7), &j31, &removed).is_some());
+}
+
+/// The secrets tmpfs size (`resources.secrets`, #23696; v1.8.3
+/// scheduler/util.go:371) and a network's CNI arguments (#23764; :547) are
+/// destructive from 1.8.3 and 1.9.0.
+#[test]
+fn secrets_size_and_cni_args_are_destructive_from_1_8_3() {
+    let size = |mb: i64| job(|j| task(j)["Resources"]["SecretsMB"] = json!(mb));
+    let (a, b) = (size(1), size(2));
+    let cni = |arg: &str| {
+        job(|j| j["TaskGroups"][0]["Networks"][0]["CNI"] = json!({"Args": {"env": arg}}))
+    };
+    let (c, d) = (cni("dev"), cni("prod"));
+    for release in [v(1, 8, 3), v(1, 9, 0)] {
+        assert_eq!(
+            reason_in(release, &a, &b).as_deref(),
+            Some("task \"web\": secrets size changed"),
+            "{release}"
+        );
+        assert_eq!(
+            reason_in(release, &c, &d).as_deref(),
+            Some("task group networks changed"),
+            "{release}"
+        );
+    }
+    assert_eq!(reason_in(v(1, 8, 2), &a, &b), None);
+    assert_eq!(reason_in(v(1, 8, 2), &c, &d), None);
+    assert_eq!(reason_in(v(1, 9, 0), &c, &cni("dev")), None);
+}
+
+/// TestTaskUpdatedAffinity and TestTaskUpdatedSpread
+/// (scheduler/util_test.go at v1.9.7) hold to 1.9.x; v1.10.0 removed both
+/// tests with the checks (#25109; v1.10.0 scheduler/util.go:217), so the
+/// same changes are updated in place.
+#[test]
+fn affinity_and_spread_changes_are_in_place_from_1_10_0() {
+    let j1 = job(|_| {});
+    let affinity = json!([{"LTarget": "node.datacenter", "RTarget": "dc1", "Operand": "=",
+                           "Weight": 100}]);
+    let j2 = job(|j| j["TaskGroups"][0]["Affinities"] = affinity.clone());
+    let j3 = job(|j| task(j)["Affinities"] = affinity.clone());
+    let spread = json!([{"Attribute": "node.datacenter", "Weight": 100,
+                         "SpreadTarget": [{"Value": "r1", "Percent": 50}]}]);
+    let j4 = job(|j| j["TaskGroups"][0]["Spreads"] = spread.clone());
+    for release in [Release::Seed, v(1, 8, 4), v(1, 9, 7)] {
+        assert_eq!(
+            reason_in(release, &j1, &j2).as_deref(),
+            Some("affinities changed")
+        );
+        assert_eq!(
+            reason_in(release, &j1, &j3).as_deref(),
+            Some("affinities changed")
+        );
+        assert_eq!(
+            reason_in(release, &j1, &j4).as_deref(),
+            Some("spreads changed")
+        );
+    }
+    for release in [v(1, 10, 0), v(1, 11, 0), Release::Head] {
+        assert_eq!(reason_in(release, &j1, &j2), None, "{release}");
+        assert_eq!(reason_in(release, &j1, &j3), None, "{release}");
+        assert_eq!(reason_in(release, &j1, &j4), None, "{release}");
+    }
+}
+
+/// TestTasksUpdated, the task secret step j33 (scheduler/util_test.go at
+/// v1.11.0): adding a `secret` block is destructive; 1.10.5 has none.
+#[test]
+fn test_tasks_updated_task_secret() {
+    let j32 = job(|_| {});
+    let j33 = job(|_| {});
+    assert_eq!(reason_in(v(1, 11, 0), &j32, &j33), None);
+    let j33 = job(|j| {
+        task(j)["Secrets"] = json!([{"Name": "mysecret", "Provider": "nomad", "Path": "/my/path"}])
+    });
+    assert_eq!(
+        reason_in(v(1, 11, 0), &j32, &j33).as_deref(),
+        Some("task \"web\": secrets changed")
+    );
+    assert_eq!(reason_in(v(1, 10, 5), &j32, &j33), None);
+}
