@@ -299,6 +299,11 @@ pub struct PlanDestructive {
     pub task_group: String,
     /// The first difference that makes the update destructive.
     pub reason: String,
+    /// Nomad's label for that difference (`tasksUpdated`'s
+    /// `comparison.label`, 1.5.2 on); absent before, and where Nomad names
+    /// none (the node checks of `genericAllocUpdateFn`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<&'static str>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]

@@ -152,6 +152,42 @@ fn destructive_update_alloc() {
     );
 }
 
+/// From 1.5.2 a destructive update's step also gives Nomad's label for the
+/// difference; the seed's gives none.
+#[test]
+fn destructive_update_names_nomad_s_label_from_1_5_2() {
+    let mut c = Cluster::new();
+    let ids = updated(&mut c, no_canary_update());
+    let facts = |release| {
+        let options = Options {
+            nomad_version: Some(plan_inspect::version::VersionRequest::Release(release)),
+            ..Options::default()
+        };
+        let e = explain(&c.snapshot, &options, &ids[0]).expect("explain failed");
+        let step = e
+            .steps
+            .into_iter()
+            .find(|s| s.title == "Job update")
+            .unwrap();
+        step.facts
+            .into_iter()
+            .map(|f| format!("{}: {}", f.name, f.value))
+            .collect::<Vec<_>>()
+    };
+    let seed = facts(plan_inspect::version::Release::Seed);
+    assert!(
+        seed.iter().all(|f| !f.starts_with("nomad label")),
+        "{seed:?}"
+    );
+    assert_eq!(
+        facts(plan_inspect::version::v(1, 5, 2))[..2],
+        [
+            "first difference: task \"web\": config changed".to_string(),
+            "nomad label: task config".to_string()
+        ]
+    );
+}
+
 #[test]
 fn placement_json() {
     let mut c = Cluster::new();

@@ -26,7 +26,7 @@ fn task(j: &mut Value) -> &mut Value {
 
 /// Why `tasksUpdated(a, b, "web")` replaces the allocation under `release`.
 fn reason_in(release: Release, a: &Job, b: &Job) -> Option<String> {
-    tasks_updated(a, b, "web", &Rules::new(release, true))
+    tasks_updated(a, b, "web", &Rules::new(release, true)).map(|d| d.reason)
 }
 
 /// TestTasksUpdated_NUMA (scheduler/util_test.go at v1.7.0): a changed
@@ -249,4 +249,141 @@ fn test_tasks_updated_task_secret() {
         Some("task \"web\": secrets changed")
     );
     assert_eq!(reason_in(v(1, 10, 5), &j32, &j33), None);
+}
+
+/// Nomad's label for the difference `tasksUpdated` finds under `release`.
+fn label_in(release: Release, a: &Job, b: &Job) -> Option<&'static str> {
+    tasks_updated(a, b, "web", &Rules::new(release, true)).and_then(|d| d.label)
+}
+
+/// #16421 (1.5.2, 1.6.0; v1.5.2 scheduler/util.go:262-281): typed `Equal`
+/// methods, `maps.Equal` and `helper.OpaqueMapsEqual` replace
+/// `reflect.DeepEqual`, so a nil list or map equals an empty one (in a
+/// task's config at any depth); 1.5.1 replaces the allocation for each.
+#[test]
+fn nil_and_empty_lists_and_maps_are_equal_from_1_5_2() {
+    let pairs: [(&str, Value, Value); 5] = [
+        ("env", json!(null), json!({})),
+        ("artifacts", json!(null), json!([])),
+        ("templates", json!(null), json!([])),
+        ("volume mounts", json!(null), json!([])),
+        (
+            "config",
+            json!({"command": "/bin/date", "args": null}),
+            json!({"command": "/bin/date", "args": []}),
+        ),
+    ];
+    let key = |what: &str| match what {
+        "env" => "Env",
+        "artifacts" => "Artifacts",
+        "templates" => "Templates",
+        "volume mounts" => "VolumeMounts",
+        _ => "Config",
+    };
+    for (what, nil, empty) in pairs {
+        let a = job(|j| task(j)[key(what)] = nil.clone());
+        let b = job(|j| task(j)[key(what)] = empty.clone());
+        assert_eq!(
+            reason_in(v(1, 5, 1), &a, &b),
+            Some(format!("task \"web\": {what} changed")),
+            "{what}"
+        );
+        for release in [v(1, 5, 2), v(1, 6, 0), Release::Head] {
+            assert_eq!(reason_in(release, &a, &b), None, "{what} at {release}");
+        }
+    }
+    // A nil block still differs from an empty one (`Vault.Equal`).
+    let a = job(|j| task(j)["Vault"] = json!(null));
+    let b = job(|j| task(j)["Vault"] = json!({"Policies": null}));
+    assert_eq!(
+        reason_in(v(1, 5, 2), &a, &b).as_deref(),
+        Some("task \"web\": vault changed")
+    );
+    // A key added with an empty value is still a change of the map.
+    let b = job(|j| task(j)["Env"] = json!({"FOO": "bar", "EMPTY": ""}));
+    assert!(reason_in(v(1, 5, 2), &job(|_| {}), &b).is_some());
+}
+
+/// From 1.5.2 affinities compare as a set (`Affinities.Equal`, v1.5.2
+/// nomad/structs/structs.go:9287): reordering them is in place; 1.5.1
+/// compares them in order.
+#[test]
+fn reordered_affinities_are_in_place_from_1_5_2() {
+    let affinity = |dc: &str| {
+        json!({"LTarget": "node.datacenter", "RTarget": dc, "Operand": "=",
+                                     "Weight": 50})
+    };
+    let a = job(|j| j["TaskGroups"][0]["Affinities"] = json!([affinity("dc1"), affinity("dc2")]));
+    let b = job(|j| j["TaskGroups"][0]["Affinities"] = json!([affinity("dc2"), affinity("dc1")]));
+    assert_eq!(
+        reason_in(v(1, 5, 1), &a, &b).as_deref(),
+        Some("affinities changed")
+    );
+    assert_eq!(reason_in(v(1, 5, 2), &a, &b), None);
+    assert_eq!(reason_in(v(1, 9, 7), &a, &b), None);
+    let c = job(|j| j["TaskGroups"][0]["Affinities"] = json!([affinity("dc2"), affinity("dc3")]));
+    assert_eq!(
+        reason_in(v(1, 9, 7), &a, &c).as_deref(),
+        Some("affinities changed")
+    );
+}
+
+/// From 1.5.2 each difference carries Nomad's label (`comparison.label`,
+/// v1.5.2 scheduler/util.go:185-205), as the release words it; releases
+/// before it name none.
+#[test]
+fn each_difference_carries_nomad_s_label_from_1_5_2() {
+    let base = job(|_| {});
+    let config = job(|j| task(j)["Config"]["command"] = json!("/bin/other"));
+    assert_eq!(label_in(v(1, 5, 1), &base, &config), None);
+    assert_eq!(label_in(v(1, 5, 2), &base, &config), Some("task config"));
+    let cases: [(Release, Job, &str); 8] = [
+        (
+            v(1, 5, 2),
+            job(|j| task(j)["Resources"]["CPU"] = json!(1000)),
+            "task cpu",
+        ),
+        (
+            v(1, 5, 2),
+            job(|j| task(j)["Name"] = json!("other")),
+            "task deleted",
+        ),
+        (
+            v(1, 5, 2),
+            job(|j| j["TaskGroups"][0]["Networks"][0]["Mode"] = json!("bridge")),
+            "network mode",
+        ),
+        (
+            v(1, 5, 2),
+            job(|j| j["TaskGroups"][0]["Volumes"] = json!({"v": {"Name": "v"}})),
+            "volume request",
+        ),
+        (
+            v(1, 5, 4),
+            job(|j| task(j)["LogConfig"] = json!({"Enabled": true})),
+            "task log enabled",
+        ),
+        (
+            v(1, 5, 5),
+            job(|j| task(j)["LogConfig"] = json!({"Disabled": true})),
+            "task log disabled",
+        ),
+        (
+            v(1, 7, 0),
+            job(|j| task(j)["Identities"] = json!([{"Name": "vault"}])),
+            "task identity",
+        ),
+        (
+            v(1, 8, 3),
+            job(|j| task(j)["Resources"]["SecretsMB"] = json!(5)),
+            "task secrets",
+        ),
+    ];
+    for (release, changed, label) in cases {
+        assert_eq!(
+            label_in(release, &changed, &base),
+            Some(label),
+            "{label} at {release}"
+        );
+    }
 }

@@ -553,18 +553,18 @@ fn job_update(trace: &GroupTrace<'_>, job: &JobReport, alloc: &Allocation) -> Op
     } else {
         "destructive: held back by the update strategy's max_parallel"
     };
-    Some(
-        Step::new("Job update", conclusion)
-            .fact("first difference", &**why)
-            .fact(
-                "allowed now",
-                format!(
-                    "{} of {}",
-                    p.destructive_allowed.max(0),
-                    u.destructive.len()
-                ),
-            ),
-    )
+    let mut step = Step::new("Job update", conclusion).fact("first difference", &why.reason);
+    if let Some(label) = why.label {
+        step = step.fact("nomad label", label);
+    }
+    Some(step.fact(
+        "allowed now",
+        format!(
+            "{} of {}",
+            p.destructive_allowed.max(0),
+            u.destructive.len()
+        ),
+    ))
 }
 
 /// What the plan does with `alloc`, one line per action.

@@ -18,6 +18,7 @@ pub use alloc::{
     DelaySteps, DesiredTransition, NodeScoreMeta, Reconnection, RescheduleEvent, RescheduleTracker,
     TASK_CLIENT_RECONNECTED, TaskEvent, TaskState, status,
 };
+pub(crate) use connect::set_equal;
 pub use connect::{
     ConsulGateway, ConsulGatewayBindAddress, ConsulGatewayProxy, ConsulGatewayTlsConfig,
     ConsulIngressConfigEntry, ConsulIngressListener, ConsulIngressService, ConsulLinkedService,
@@ -37,8 +38,8 @@ pub use node::{
 };
 pub use snapshot::Snapshot;
 pub use task_states::TaskStates;
-pub use value::GoValue;
-pub(crate) use value::{deep_equal, maps_equal};
+pub use value::{Equality, GoValue};
+pub(crate) use value::{deep_equal, deep_equal_as, maps_equal_as};
 
 use serde::{Deserialize, Deserializer};
 

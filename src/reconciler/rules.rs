@@ -5,7 +5,7 @@
 //! method of [`Rules`], read where the reconciler applies it, so that a
 //! version profile changes what a method answers, never the code calling it.
 
-use crate::model::{Allocation, DisconnectFields, TaskGroup};
+use crate::model::{Allocation, DisconnectFields, Equality, TaskGroup};
 use crate::version::{Release, Switch};
 
 /// The rules of one replay: chosen once, before any job is reconciled, and
@@ -149,6 +149,26 @@ impl Rules {
     /// matches as a wildcard (`IsInAnyDC`); before, only exact names.
     pub fn matches_datacenter_globs(&self) -> bool {
         Switch::DatacenterGlob.in_release(self.release)
+    }
+
+    /// #16421 (1.5.2, 1.6.0; v1.5.2 scheduler/util.go:174-205): how
+    /// `tasksUpdated` compares the job's untyped parts. Before, with
+    /// `reflect.DeepEqual`, a nil list or map differs from an empty one and
+    /// affinities differ in order; from then on typed `Equal` methods take
+    /// them as equal and affinities as a set.
+    pub fn update_equality(&self) -> Equality {
+        if Switch::TypedEqual.in_release(self.release) {
+            Equality::Typed
+        } else {
+            Equality::Deep
+        }
+    }
+
+    /// #16421 (1.5.2, 1.6.0; v1.5.2 scheduler/util.go:185-205): each
+    /// difference `tasksUpdated` finds carries a label (`comparison.label`),
+    /// which plan-inspect reports with its own reason.
+    pub fn labels_update_differences(&self) -> bool {
+        Switch::TypedEqual.in_release(self.release)
     }
 
     /// #16962 (1.5.4, 1.6.0; v1.5.4 scheduler/util.go:308): switching a

@@ -98,6 +98,7 @@ impl<'a> JobContext<'a> {
                 name: d.name.clone(),
                 task_group: d.task_group.clone(),
                 reason: d.reason.clone(),
+                label: d.label,
             })
             .collect();
         // The scheduler moves in-place updates into the current deployment.

@@ -67,6 +67,9 @@ pub enum Switch {
     /// An allocation stays in place on a node a wildcard datacenter of the
     /// job matches (#16362).
     DatacenterGlob,
+    /// Typed `Equal` methods replace `reflect.DeepEqual` in `tasksUpdated`,
+    /// and each difference is labelled (#16421).
+    TypedEqual,
     /// A change of a task's log collection switch is destructive (#16962).
     LogsDisabled,
     /// An allocation on a node outside the job's `node_pool` is replaced (#17443).
@@ -97,7 +100,7 @@ pub enum Switch {
 
 impl Switch {
     /// Every switch, in catalogue order.
-    pub const ALL: [Switch; 38] = [
+    pub const ALL: [Switch; 39] = [
         Switch::A1,
         Switch::A2,
         Switch::A3,
@@ -124,6 +127,7 @@ impl Switch {
         Switch::H4,
         Switch::TaskIdentity,
         Switch::DatacenterGlob,
+        Switch::TypedEqual,
         Switch::LogsDisabled,
         Switch::NodePool,
         Switch::RenderTemplates,
@@ -168,6 +172,7 @@ impl Switch {
             Switch::H4 => "H-4",
             Switch::TaskIdentity => "#15755",
             Switch::DatacenterGlob => "#16362",
+            Switch::TypedEqual => "#16421",
             Switch::LogsDisabled => "#16962",
             Switch::NodePool => "#17443",
             Switch::RenderTemplates => "#18054",
@@ -206,6 +211,7 @@ impl Switch {
             Switch::H4 => &[Release::Head],
             Switch::TaskIdentity => const { &[v(1, 5, 0)] },
             Switch::DatacenterGlob => const { &[v(1, 5, 1), v(1, 6, 0)] },
+            Switch::TypedEqual => const { &[v(1, 5, 2), v(1, 6, 0)] },
             Switch::LogsDisabled => const { &[v(1, 5, 4), v(1, 6, 0)] },
             Switch::NodePool => const { &[v(1, 6, 0)] },
             Switch::RenderTemplates => const { &[v(1, 6, 2), v(1, 7, 0)] },
@@ -248,6 +254,7 @@ impl Switch {
                 | Switch::C2
                 | Switch::TaskIdentity
                 | Switch::DatacenterGlob
+                | Switch::TypedEqual
                 | Switch::LogsDisabled
                 | Switch::NodePool
                 | Switch::RenderTemplates

@@ -253,6 +253,7 @@ fn destructive_and_in_place_updates() {
             name: "web.web[0]".into(),
             task_group: "web".into(),
             reason: "task config changed".into(),
+            label: None,
         }],
         in_place_update: vec![PlanInPlace {
             alloc_id: WEB1.into(),
