@@ -113,6 +113,24 @@ fn update_kind<'n>(
     UpdateKind::InPlace
 }
 
+/// Whether Nomad updates `existing` in place without the placement-stack
+/// check (H-2, 2.0.3 on): it does when the allocation's `max_run_duration`
+/// reads as changed. As written (v2.0.3 scheduler/util.go:849-857) the new
+/// value is read from a copy whose job was cleared, which has none, so it
+/// reads as changed whenever the allocation's own job version sets a
+/// positive one for a batch or sysbatch group: every in-place update of
+/// such an allocation skips the check, whatever the new job says.
+pub fn skips_feasibility(existing: &Allocation, rules: &Rules) -> bool {
+    rules.updates_run_duration_in_place_unchecked()
+        && existing.job.as_deref().is_some_and(|job| {
+            matches!(job.job_type.as_str(), "batch" | "sysbatch")
+                && job
+                    .lookup_task_group(&existing.task_group)
+                    .and_then(|tg| tg.max_run_duration)
+                    .is_some_and(|d| d > 0)
+        })
+}
+
 /// `glob.Glob` (github.com/ryanuber/go-glob): `*` matches any run of
 /// characters, nothing else is special. Each part is found after the one
 /// before it, and the last must end what remains.

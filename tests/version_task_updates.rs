@@ -8,7 +8,7 @@
 
 use plan_inspect::model::*;
 use plan_inspect::reconciler::Rules;
-use plan_inspect::update::tasks_updated;
+use plan_inspect::update::{skips_feasibility, tasks_updated};
 use plan_inspect::version::{Release, v};
 use serde_json::{Value, json};
 
@@ -386,4 +386,50 @@ fn each_difference_carries_nomad_s_label_from_1_5_2() {
             "{label} at {release}"
         );
     }
+}
+
+/// H-2 (2.0.3; v2.0.3 scheduler/util.go:845-859), reproduced as written:
+/// the new `max_run_duration` is read from a copy whose job was cleared, so
+/// any batch or sysbatch allocation whose own job version sets one is
+/// updated in place without the placement check, even when the new job
+/// keeps the same value; 2.0.2 has no such shortcut, and a service group
+/// (whose duration Nomad does not read) never takes it.
+#[test]
+fn max_run_duration_updates_skip_the_placement_check_from_2_0_3() {
+    let alloc_of = |job_type: &str, max_run: Option<i64>| {
+        let old = job(|j| {
+            j["Type"] = json!(job_type);
+            if let Some(d) = max_run {
+                j["TaskGroups"][0]["MaxRunDuration"] = json!(d);
+            }
+        });
+        Allocation {
+            id: "a".into(),
+            task_group: "web".into(),
+            job: Some(std::sync::Arc::new(old)),
+            ..Allocation::default()
+        }
+    };
+    let rules = |release| Rules::new(release, true);
+    let batch = alloc_of("batch", Some(3_600_000_000_000));
+    assert!(skips_feasibility(&batch, &rules(v(2, 0, 3))));
+    assert!(skips_feasibility(&batch, &rules(Release::Head)));
+    assert!(skips_feasibility(
+        &alloc_of("sysbatch", Some(1)),
+        &rules(v(2, 0, 3))
+    ));
+    assert!(!skips_feasibility(&batch, &rules(v(2, 0, 2))));
+    assert!(!skips_feasibility(&batch, &rules(v(1, 11, 3))));
+    assert!(!skips_feasibility(
+        &alloc_of("service", Some(1)),
+        &rules(v(2, 0, 3))
+    ));
+    assert!(!skips_feasibility(
+        &alloc_of("batch", None),
+        &rules(v(2, 0, 3))
+    ));
+    assert!(!skips_feasibility(
+        &alloc_of("batch", Some(0)),
+        &rules(v(2, 0, 3))
+    ));
 }

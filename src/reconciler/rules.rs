@@ -257,6 +257,13 @@ impl Rules {
         Switch::TaskSecrets.in_release(self.release)
     }
 
+    /// H-2 (2.0.3; v2.0.3 scheduler/util.go:845-859): an in-place update
+    /// whose `max_run_duration` reads as changed skips the placement-stack
+    /// check.
+    pub fn updates_run_duration_in_place_unchecked(&self) -> bool {
+        Switch::H2.in_release(self.release)
+    }
+
     /// D-1 (1.4.14, 1.5.10, 1.6.3, 1.7.0): an unknown allocation of a
     /// disconnect group is untainted, so it counts toward the group's count
     /// and goes through updates, instead of being ignored; the surplus

@@ -267,6 +267,7 @@ impl Switch {
                 | Switch::NetworkCni
                 | Switch::PlacementPrefsInPlace
                 | Switch::TaskSecrets
+                | Switch::H2
                 | Switch::D1
                 | Switch::D2
                 | Switch::D3
