@@ -226,6 +226,17 @@ struct FollowupUpdate {
 #[serde(deny_unknown_fields)]
 struct Reconnect {
     alloc_id: String,
+    /// From C-1 (1.3.8, 1.4.3, 1.5.0) on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    alloc_state: Option<AllocState>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct AllocState {
+    field: String,
+    value: String,
+    time: String,
 }
 
 #[derive(Deserialize, Serialize)]
@@ -481,6 +492,37 @@ fn the_expiring_bucket_is_a_key_from_1_7_2_on() {
     assert!(groups().any(|g| g.buckets.expiring.as_ref().is_some_and(|e| !e.is_empty())));
 }
 
+/// A reconnect update carries the state it appends from C-1 on (1.3.8,
+/// 1.4.3, 1.5.0): the allocation's client status at the evaluation time.
+#[test]
+fn a_reconnect_update_carries_its_alloc_state_from_c_1_on() {
+    let states = |release| {
+        let options = Options {
+            nomad_version: Some(VersionRequest::Release(release)),
+            ..Options::default()
+        };
+        let doc = document_with("incidents/client-reconnected.json", &options);
+        let now = doc.now.clone();
+        let all: Vec<Option<(String, String, bool)>> = doc
+            .jobs
+            .iter()
+            .flat_map(|j| &j.plan.reconnect_updates)
+            .map(|u| {
+                u.alloc_state
+                    .as_ref()
+                    .map(|s| (s.field.clone(), s.value.clone(), s.time == now))
+            })
+            .collect();
+        assert!(!all.is_empty(), "{release}");
+        all
+    };
+    assert!(states(Release::Seed).iter().all(Option::is_none));
+    let running = Some(("ClientStatus".to_string(), "running".to_string(), true));
+    for release in [v(1, 3, 8), v(1, 4, 3), v(1, 5, 0)] {
+        assert!(states(release).iter().all(|s| *s == running), "{release}");
+    }
+}
+
 /// `label` is Nomad's name for the difference, which it gives from 1.5.2 on.
 #[test]
 fn a_destructive_update_carries_nomad_s_label_from_1_5_2_on() {
@@ -696,11 +738,13 @@ fn the_schema_page_names_every_field_and_only_those() {
         let value: Value = serde_json::from_str(&json).unwrap();
         walk("$", &value, &root, &mut met, &mut odd);
     }
-    // Keys of later releases: the expiring bucket (1.7.2 on) and the label
-    // of a destructive update (1.5.2 on).
+    // Keys of later releases: the expiring bucket (1.7.2 on), the label
+    // of a destructive update (1.5.2 on), the state a reconnect update
+    // appends (1.3.8 on).
     for (fixture, release) in [
         ("incidents/disconnect-expired.json", v(1, 7, 2)),
         ("incidents/rolling-update-canary.json", v(1, 5, 2)),
+        ("incidents/client-reconnected.json", v(1, 3, 8)),
     ] {
         let options = Options {
             nomad_version: Some(VersionRequest::Release(release)),

@@ -115,6 +115,13 @@ impl Rules {
         Switch::C1.in_release(self.release)
     }
 
+    /// C-1 (1.3.8, 1.4.3, 1.5.0; v1.3.8 scheduler/reconcile.go:1208): a
+    /// reconnect update appends a client-status state with the
+    /// allocation's status, which ends its reconnect for later evaluations.
+    pub fn reconnect_updates_append_state(&self) -> bool {
+        Switch::C1.in_release(self.release)
+    }
+
     /// C-2 (1.3.14, 1.4.9, 1.5.4, 1.6.0; v1.3.14 scheduler/reconcile.go:1077,
     /// :1173): reconnecting allocations are settled right after
     /// classification, each against every same-named allocation of the

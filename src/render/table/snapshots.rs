@@ -286,6 +286,7 @@ fn disconnect_attribute_and_reconnect_updates() {
         attribute_updates: vec![update(WEB1)],
         reconnect_updates: vec![PlanReconnect {
             alloc_id: NEW.into(),
+            alloc_state: None,
         }],
         ..Plan::default()
     });
