@@ -292,6 +292,15 @@ fn document(fixture: &str) -> Document {
     document_with(fixture, &Options::default())
 }
 
+/// The document of `fixture` replaying `release`.
+fn document_at(fixture: &str, release: Release) -> Document {
+    let options = Options {
+        nomad_version: Some(VersionRequest::Release(release)),
+        ..Options::default()
+    };
+    document_with(fixture, &options)
+}
+
 fn document_with(fixture: &str, options: &Options) -> Document {
     let path = format!("{}/fixtures/{fixture}", env!("CARGO_MANIFEST_DIR"));
     let snapshot = read_snapshot_from(std::fs::File::open(path).unwrap(), fixture).unwrap();
@@ -497,11 +506,7 @@ fn the_expiring_bucket_is_a_key_from_1_7_2_on() {
 #[test]
 fn a_reconnect_update_carries_its_alloc_state_from_c_1_on() {
     let states = |release| {
-        let options = Options {
-            nomad_version: Some(VersionRequest::Release(release)),
-            ..Options::default()
-        };
-        let doc = document_with("incidents/client-reconnected.json", &options);
+        let doc = document_at("incidents/client-reconnected.json", release);
         let now = doc.now.clone();
         let all: Vec<Option<(String, String, bool)>> = doc
             .jobs
@@ -527,11 +532,7 @@ fn a_reconnect_update_carries_its_alloc_state_from_c_1_on() {
 #[test]
 fn a_destructive_update_carries_nomad_s_label_from_1_5_2_on() {
     let labels = |release| {
-        let options = Options {
-            nomad_version: Some(VersionRequest::Release(release)),
-            ..Options::default()
-        };
-        let doc = document_with("incidents/rolling-update-canary.json", &options);
+        let doc = document_at("incidents/rolling-update-canary.json", release);
         let all: Vec<(String, Option<String>)> = doc
             .jobs
             .iter()
@@ -746,11 +747,7 @@ fn the_schema_page_names_every_field_and_only_those() {
         ("incidents/rolling-update-canary.json", v(1, 5, 2)),
         ("incidents/client-reconnected.json", v(1, 3, 8)),
     ] {
-        let options = Options {
-            nomad_version: Some(VersionRequest::Release(release)),
-            ..Options::default()
-        };
-        let doc = serde_json::to_value(document_with(fixture, &options)).unwrap();
+        let doc = serde_json::to_value(document_at(fixture, release)).unwrap();
         walk("$", &doc, &root, &mut met, &mut odd);
     }
     assert_eq!(odd, BTreeSet::new());
