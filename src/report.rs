@@ -299,6 +299,11 @@ pub struct PlanDestructive {
     pub task_group: String,
     /// The first difference that makes the update destructive.
     pub reason: String,
+    /// Nomad's label for that difference (`tasksUpdated`'s
+    /// `comparison.label`, 1.5.2 on); absent before, and where Nomad names
+    /// none (the node checks of `genericAllocUpdateFn`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<&'static str>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -320,6 +325,22 @@ pub struct PlanFollowupUpdate {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct PlanReconnect {
     pub alloc_id: String,
+    /// The state the update appends to the allocation's `AllocStates`
+    /// (`AppendState`, from C-1: 1.3.8, 1.4.3, 1.5.0), which later
+    /// evaluations read to tell it has reconnected; absent before C-1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alloc_state: Option<PlanAllocState>,
+}
+
+/// One `structs.AllocState` entry a plan update appends.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct PlanAllocState {
+    /// Always `ClientStatus`.
+    pub field: &'static str,
+    /// The allocation's client status (`running`).
+    pub value: String,
+    /// The evaluation time; Nomad stamps its wall clock.
+    pub time: Time,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -468,6 +489,7 @@ mod tests {
         let plan = Plan {
             reconnect_updates: vec![PlanReconnect {
                 alloc_id: "a".to_string(),
+                alloc_state: None,
             }],
             followup_evals: vec![PlanFollowupEval {
                 id: "e".to_string(),

@@ -11,9 +11,9 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::model::{
-    Allocation, ConsulConnect, ConsulGateway, GoValue, Job, NetworkResource, Node, RequestedDevice,
-    Resources, RestartPolicy, Service, SidecarService, SidecarTask, TaskGroup, VolumeRequest,
-    deep_equal, maps_equal,
+    Allocation, CniConfig, Consul, ConsulConnect, ConsulGateway, Equality, GoValue, Job,
+    NetworkResource, Node, RequestedDevice, Resources, RestartPolicy, Service, SidecarService,
+    SidecarTask, TaskGroup, VolumeRequest, deep_equal, deep_equal_as, maps_equal_as, set_equal,
 };
 use crate::reconciler::Rules;
 pub use check::UpdateCheck;
@@ -24,7 +24,7 @@ pub enum UpdateKind {
     /// Nothing to do: same job version, or a terminal allocation.
     Ignore,
     /// The allocation must be stopped and replaced, for this reason.
-    Destructive(Arc<str>),
+    Destructive(Arc<Difference>),
     /// The allocation can be updated where it runs.
     InPlace,
 }
@@ -48,7 +48,7 @@ pub fn alloc_update_kind(
         existing,
         new_job,
         || node,
-        |old_job| tasks_updated(new_job, old_job, &new_group.name, rules).map(Arc::from),
+        |old_job| tasks_updated(new_job, old_job, &new_group.name, rules).map(Arc::new),
         rules,
     )
 }
@@ -58,7 +58,7 @@ fn update_kind<'n>(
     existing: &Allocation,
     new_job: &Job,
     node: impl FnOnce() -> Option<&'n Node>,
-    tasks_updated: impl FnOnce(&Job) -> Option<Arc<str>>,
+    tasks_updated: impl FnOnce(&Job) -> Option<Arc<Difference>>,
     rules: &Rules,
 ) -> UpdateKind {
     let no_job;
@@ -82,7 +82,7 @@ fn update_kind<'n>(
     }
     let Some(node) = node() else {
         let reason = format!("node {} no longer exists", existing.node_id);
-        return UpdateKind::Destructive(reason.into());
+        return UpdateKind::Destructive(Arc::new(reason.as_str().into()));
     };
     // Datacenters match exactly until wildcards do (`IsInAnyDC`).
     let in_dc = if rules.matches_datacenter_globs() {
@@ -98,7 +98,7 @@ fn update_kind<'n>(
             "node {} is no longer in the job's datacenters (it is in {:?})",
             node.id, node.datacenter
         );
-        return UpdateKind::Destructive(reason.into());
+        return UpdateKind::Destructive(Arc::new(reason.as_str().into()));
     }
     if rules.checks_node_pool_in_place()
         && new_job.node_pool != "all"
@@ -108,9 +108,27 @@ fn update_kind<'n>(
             "node {} is no longer in the job's node pool (it is in {:?})",
             node.id, node.node_pool
         );
-        return UpdateKind::Destructive(reason.into());
+        return UpdateKind::Destructive(Arc::new(reason.as_str().into()));
     }
     UpdateKind::InPlace
+}
+
+/// Whether Nomad updates `existing` in place without the placement-stack
+/// check (H-2, 2.0.3 on): it does when the allocation's `max_run_duration`
+/// reads as changed. As written (v2.0.3 scheduler/util.go:849-857) the new
+/// value is read from a copy whose job was cleared, which has none, so it
+/// reads as changed whenever the allocation's own job version sets a
+/// positive one for a batch or sysbatch group: every in-place update of
+/// such an allocation skips the check, whatever the new job says.
+pub fn skips_feasibility(existing: &Allocation, rules: &Rules) -> bool {
+    rules.updates_run_duration_in_place_unchecked()
+        && existing.job.as_deref().is_some_and(|job| {
+            matches!(job.job_type.as_str(), "batch" | "sysbatch")
+                && job
+                    .lookup_task_group(&existing.task_group)
+                    .and_then(|tg| tg.max_run_duration)
+                    .is_some_and(|d| d > 0)
+        })
 }
 
 /// `glob.Glob` (github.com/ryanuber/go-glob): `*` matches any run of
@@ -137,6 +155,35 @@ fn glob_match(pattern: &str, subject: &str) -> bool {
     pattern.ends_with('*') || rest.ends_with(last)
 }
 
+/// The first difference `tasksUpdated` found between two job versions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// Nomad's name for it (`comparison.label`, scheduler/util.go), from
+    /// 1.5.2 on, when Nomad names its differences; `None` before, and for
+    /// what Nomad does not compare (a group missing from a job version).
+    pub label: Option<&'static str>,
+    /// What changed, in plan-inspect's words.
+    pub reason: String,
+}
+
+impl std::ops::Deref for Difference {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.reason
+    }
+}
+
+impl From<&str> for Difference {
+    /// A difference Nomad does not name.
+    fn from(reason: &str) -> Difference {
+        Difference {
+            label: None,
+            reason: reason.to_string(),
+        }
+    }
+}
+
 /// Why an allocation of `group` needs a destructive update from `old_job` to
 /// `new_job`: the first difference found, as `tasksUpdated(newJob, oldJob, group)`
 /// checks them, or `None` if it can be updated in place.
@@ -144,90 +191,179 @@ fn glob_match(pattern: &str, subject: &str) -> bool {
 /// Nomad dereferences the group on both sides without a check; a group missing
 /// from either job is reported as a destructive change here. A task without
 /// resources, another nil dereference in Nomad, counts as zero resources.
-pub fn tasks_updated(new_job: &Job, old_job: &Job, group: &str, rules: &Rules) -> Option<String> {
+pub fn tasks_updated(
+    new_job: &Job,
+    old_job: &Job,
+    group: &str,
+    rules: &Rules,
+) -> Option<Difference> {
     let (a, b) = (new_job, old_job);
     let (Some(ga), Some(gb)) = (a.lookup_task_group(group), b.lookup_task_group(group)) else {
-        return Some(format!("task group {group:?} is not in both job versions"));
+        return Some(
+            format!("task group {group:?} is not in both job versions")
+                .as_str()
+                .into(),
+        );
     };
-    let changed = |what: &str| Some(format!("{what} changed"));
+    let labelled = rules.labels_update_differences();
+    let found = |label: &'static str, reason: String| {
+        Some(Difference {
+            label: labelled.then_some(label),
+            reason,
+        })
+    };
+    let changed = |label: &'static str, what: &str| found(label, format!("{what} changed"));
+    let eq = rules.update_equality();
 
     if ga.tasks.len() != gb.tasks.len() {
-        return changed("number of tasks");
+        return changed("number of tasks", "number of tasks");
     }
-    if ga.ephemeral_disk != gb.ephemeral_disk {
-        return changed("ephemeral disk");
+    if !ga.ephemeral_disk.equal_as(&gb.ephemeral_disk, eq) {
+        return changed("ephemeral disk", "ephemeral disk");
     }
-    if network_updated(&ga.networks, &gb.networks) {
-        return changed("task group networks");
+    if let Some(label) = network_updated(&ga.networks, &gb.networks, rules) {
+        return changed(label, "task group networks");
     }
-    if affinities_updated(a, ga, b, gb) {
-        return changed("affinities");
+    if rules.placement_prefs_change_is_destructive() {
+        if affinities_updated(a, ga, b, gb, eq) {
+            return changed("affinities", "affinities");
+        }
+        if spreads_updated(a, ga, b, gb, eq) {
+            return changed("spreads", "spreads");
+        }
     }
-    if spreads_updated(a, ga, b, gb) {
-        return changed("spreads");
+    if let Some(what) = consul_updated(ga.consul.as_ref(), gb.consul.as_ref(), rules) {
+        return changed(what, what);
     }
-    if ga.consul_namespace() != gb.consul_namespace() {
-        return changed("consul namespace");
+    if let Some((label, reason)) = connect_service_updated(&ga.services, &gb.services, rules) {
+        return found(label, reason);
     }
-    if let Some(reason) = connect_service_updated(&ga.services, &gb.services) {
-        return Some(reason);
-    }
-    if rules.volume_change_is_destructive() && !volumes_equal(&ga.volumes, &gb.volumes) {
-        return changed("volume requests");
+    if rules.volume_change_is_destructive() && !volumes_equal(&ga.volumes, &gb.volumes, eq) {
+        return changed("volume request", "volume requests");
     }
     if rules.render_templates_change_is_destructive()
         && render_templates_updated(ga.restart_policy.as_ref(), gb.restart_policy.as_ref())
     {
-        return changed("group restart render_templates");
+        return changed(
+            "group restart render_templates",
+            "group restart render_templates",
+        );
     }
 
     let no_resources = Resources::default();
     for ta in &ga.tasks {
         let Some(tb) = gb.lookup_task(&ta.name) else {
-            return Some(format!("task {:?} is new", ta.name));
+            return found("task deleted", format!("task {:?} is new", ta.name));
         };
-        let task_changed = |what: &str| Some(format!("task {:?}: {what} changed", ta.name));
         let (ra, rb) = (
             ta.resources.as_ref().unwrap_or(&no_resources),
             tb.resources.as_ref().unwrap_or(&no_resources),
         );
-        // Evaluated together for brevity; the first difference in Nomad's order wins.
+        let consul = rules
+            .consul_cluster_change_is_destructive()
+            .then(|| consul_updated(ta.consul.as_ref(), tb.consul.as_ref(), rules))
+            .flatten();
+        let networks = network_updated(&ra.networks, &rb.networks, rules);
+        // Evaluated together for brevity; the first difference in Nomad's
+        // order wins. Each is (Nomad's label, what changed, whether it did).
         let checks = [
-            ("driver", ta.driver != tb.driver),
-            ("user", ta.user != tb.user),
-            ("config", !ta.config.map_equal(&tb.config)),
-            ("env", !ta.env.map_equal(&tb.env)),
-            ("artifacts", !artifacts_equal(&ta.artifacts, &tb.artifacts)),
-            ("vault", ta.vault != tb.vault),
-            ("templates", ta.templates != tb.templates),
+            ("task driver", "driver", ta.driver != tb.driver),
+            ("task user", "user", ta.user != tb.user),
             (
+                "task config",
+                "config",
+                !ta.config.map_equal_as(&tb.config, eq),
+            ),
+            ("task env", "env", !ta.env.map_equal_as(&tb.env, eq)),
+            (
+                "task artifacts",
+                "artifacts",
+                !artifacts_equal(&ta.artifacts, &tb.artifacts, eq),
+            ),
+            ("task vault", "vault", !ta.vault.equal_as(&tb.vault, eq)),
+            (
+                "task secrets",
+                "secrets",
+                rules.task_secrets_change_is_destructive()
+                    && !secrets_equal(&ta.secrets, &tb.secrets),
+            ),
+            (
+                consul.unwrap_or("consul"),
+                consul.unwrap_or("consul"),
+                consul.is_some(),
+            ),
+            (
+                "task templates",
+                "templates",
+                !ta.templates.equal_as(&tb.templates, eq),
+            ),
+            (
+                "task csi config",
                 "csi plugin",
                 rules.csi_plugin_change_is_destructive()
-                    && ta.csi_plugin_config != tb.csi_plugin_config,
+                    && !ta.csi_plugin_config.equal_as(&tb.csi_plugin_config, eq),
             ),
             (
+                "task volume mount",
                 "volume mounts",
-                rules.volume_change_is_destructive() && ta.volume_mounts != tb.volume_mounts,
+                rules.volume_change_is_destructive()
+                    && !volume_mounts_equal(&ta.volume_mounts, &tb.volume_mounts, rules),
             ),
             (
+                "task meta",
                 "meta",
                 a.combined_task_meta(group, &ta.name) != b.combined_task_meta(group, &tb.name),
             ),
-            ("networks", network_updated(&ra.networks, &rb.networks)),
-            ("CPU", ra.cpu != rb.cpu),
-            ("cores", ra.cores != rb.cores),
-            ("memory", ra.memory_mb != rb.memory_mb),
-            ("memory max", ra.memory_max_mb != rb.memory_max_mb),
             (
+                networks.unwrap_or("network"),
+                "networks",
+                networks.is_some(),
+            ),
+            ("task cpu", "CPU", ra.cpu != rb.cpu),
+            ("task cores", "cores", ra.cores != rb.cores),
+            ("task memory", "memory", ra.memory_mb != rb.memory_mb),
+            (
+                "task memory max",
+                "memory max",
+                ra.memory_max_mb != rb.memory_max_mb,
+            ),
+            (
+                "task devices",
                 "devices",
                 !RequestedDevice::devices_equal(&ra.devices, &rb.devices),
             ),
             (
-                "identity",
-                rules.identity_change_is_destructive() && ta.identity != tb.identity,
+                "numa",
+                "numa",
+                rules.numa_change_is_destructive() && ra.numa != rb.numa,
             ),
-            ("log collection", logs_switched(ta, tb, rules)),
             (
+                "task secrets",
+                "secrets size",
+                rules.secrets_size_change_is_destructive() && ra.secrets_mb != rb.secrets_mb,
+            ),
+            (
+                "task identity",
+                "identity",
+                rules.identity_change_is_destructive() && !ta.identity.equal_as(&tb.identity, eq),
+            ),
+            (
+                "task identity",
+                "identities",
+                rules.identities_change_is_destructive()
+                    && !ta.identities.equal_as(&tb.identities, eq),
+            ),
+            (
+                if rules.log_switch_reads_enabled() {
+                    "task log enabled"
+                } else {
+                    "task log disabled"
+                },
+                "log collection",
+                logs_switched(ta, tb, rules),
+            ),
+            (
+                "task restart render_templates",
                 "restart render_templates",
                 rules.render_templates_change_is_destructive()
                     && render_templates_updated(
@@ -236,17 +372,19 @@ pub fn tasks_updated(new_job: &Job, old_job: &Job, group: &str, rules: &Rules) -
                     ),
             ),
         ];
-        if let Some((what, _)) = checks.iter().find(|(_, differs)| *differs) {
-            return task_changed(what);
+        if let Some((label, what, _)) = checks.iter().find(|(_, _, differs)| *differs) {
+            return found(label, format!("task {:?}: {what} changed", ta.name));
         }
     }
     None
 }
 
-/// `reflect.DeepEqual` on two groups' `Volumes` maps.
+/// Two groups' `Volumes` maps (`reflect.DeepEqual`, from 1.5.2
+/// `VolumeRequest.Equal` per key).
 fn volumes_equal(
     a: &std::collections::BTreeMap<String, VolumeRequest>,
     b: &std::collections::BTreeMap<String, VolumeRequest>,
+    eq: Equality,
 ) -> bool {
     a.len() == b.len()
         && a.iter().zip(b).all(|((ka, va), (kb, vb))| {
@@ -258,7 +396,7 @@ fn volumes_equal(
                     .other
                     .iter()
                     .zip(&vb.other)
-                    .all(|((ka, xa), (kb, xb))| ka == kb && deep_equal(xa, xb))
+                    .all(|((ka, xa), (kb, xb))| ka == kb && deep_equal_as(xa, xb, eq))
         })
 }
 
@@ -283,12 +421,12 @@ fn logs_switched(a: &crate::model::Task, b: &crate::model::Task, rules: &Rules) 
     }
 }
 
-/// `reflect.DeepEqual` on two `[]*TaskArtifact`: structs whose
-/// `GetterOptions` and `GetterHeaders` are maps.
-fn artifacts_equal(a: &GoValue, b: &GoValue) -> bool {
+/// Two `[]*TaskArtifact`, structs whose `GetterOptions` and
+/// `GetterHeaders` are maps, compared under `eq`.
+fn artifacts_equal(a: &GoValue, b: &GoValue, eq: Equality) -> bool {
     const MAPS: [&str; 2] = ["GetterOptions", "GetterHeaders"];
     let (Value::Array(xs), Value::Array(ys)) = (&a.0, &b.0) else {
-        return a == b;
+        return a.equal_as(b, eq);
     };
     let split = |v: &Value| -> (Value, [Value; 2]) {
         let mut rest = v.clone();
@@ -302,72 +440,195 @@ fn artifacts_equal(a: &GoValue, b: &GoValue) -> bool {
     xs.len() == ys.len()
         && xs.iter().zip(ys).all(|(x, y)| {
             let ((rx, mx), (ry, my)) = (split(x), split(y));
-            deep_equal(&rx, &ry) && mx.iter().zip(&my).all(|(p, q)| maps_equal(p, q))
+            deep_equal_as(&rx, &ry, eq) && mx.iter().zip(&my).all(|(p, q)| maps_equal_as(p, q, eq))
+        })
+}
+
+/// `Secret.Equal` over two task `secret` lists (1.11.0): nil and empty
+/// lists are equal, and so are the nil and empty `Config` and `Env` maps of
+/// a secret.
+fn secrets_equal(a: &GoValue, b: &GoValue) -> bool {
+    artifacts_like_equal(a, b, &["Config", "Env"])
+}
+
+/// Lists of structs holding the maps `maps`, under typed equality.
+fn artifacts_like_equal(a: &GoValue, b: &GoValue, maps: &[&str]) -> bool {
+    let (xs, ys) = (a.elements(), b.elements());
+    let split = |v: &Value| -> (Value, Vec<Value>) {
+        let mut rest = v.clone();
+        let taken = maps
+            .iter()
+            .map(|k| {
+                rest.as_object_mut()
+                    .and_then(|o| o.remove(*k))
+                    .unwrap_or(Value::Null)
+            })
+            .collect();
+        (rest, taken)
+    };
+    xs.len() == ys.len()
+        && xs.iter().zip(ys).all(|(x, y)| {
+            let ((rx, mx), (ry, my)) = (split(x), split(y));
+            deep_equal_as(&rx, &ry, Equality::Typed)
+                && mx
+                    .iter()
+                    .zip(&my)
+                    .all(|(p, q)| maps_equal_as(p, q, Equality::Typed))
         })
 }
 
 /// `connectServiceUpdated`: only services with a Connect block on the new side
 /// are checked, each against the first same-named service on the old side.
 /// Other service changes are applied in place by re-registering in Consul.
-fn connect_service_updated(services_a: &[Service], services_b: &[Service]) -> Option<String> {
+///
+/// Returns Nomad's label and the reason.
+fn connect_service_updated(
+    services_a: &[Service],
+    services_b: &[Service],
+    rules: &Rules,
+) -> Option<(&'static str, String)> {
     for sa in services_a.iter().filter(|s| s.connect.is_some()) {
         let Some(sb) = services_b.iter().find(|s| s.name == sa.name) else {
             continue;
         };
-        if let Some(what) = connect_updated(sa.connect.as_ref(), sb.connect.as_ref()) {
-            return Some(format!("connect service {:?}: {what} changed", sa.name));
+        let changed = |label, what| {
+            Some((
+                label,
+                format!("connect service {:?}: {what} changed", sa.name),
+            ))
+        };
+        if let Some((label, what)) = connect_updated(sa.connect.as_ref(), sb.connect.as_ref()) {
+            return changed(label, what);
         }
         // The Connect plumbing is derived from the port label.
         if sa.port_label != sb.port_label {
-            return Some(format!("connect service {:?}: port label changed", sa.name));
+            return changed("connect service port label", "port label");
+        }
+        if rules.consul_cluster_change_is_destructive() && sa.cluster != sb.cluster {
+            return changed("connect service cluster", "cluster");
         }
     }
     None
 }
 
 /// `connectUpdated`: the parts of a Connect block that cannot be changed by
-/// re-registering in Consul. Returns what changed.
-fn connect_updated(a: Option<&ConsulConnect>, b: Option<&ConsulConnect>) -> Option<&'static str> {
+/// re-registering in Consul. Returns Nomad's label and what changed. Nomad
+/// labels a Connect block the old version lacks "connect removed": its
+/// first argument is the new version's.
+fn connect_updated(
+    a: Option<&ConsulConnect>,
+    b: Option<&ConsulConnect>,
+) -> Option<(&'static str, &'static str)> {
     let (a, b) = match (a, b) {
         (Some(a), Some(b)) => (a, b),
         (None, None) => return None,
-        _ => return Some("connect block"),
+        (None, Some(_)) => return Some(("connect added", "connect block")),
+        (Some(_), None) => return Some(("connect removed", "connect block")),
     };
     if a.native != b.native {
-        return Some("native");
+        return Some(("connect native", "native"));
     }
     if !ConsulGateway::equals(a.gateway.as_ref(), b.gateway.as_ref()) {
-        return Some("gateway");
+        return Some(("connect gateway", "gateway"));
     }
     if !SidecarTask::equals(a.sidecar_task.as_ref(), b.sidecar_task.as_ref()) {
-        return Some("sidecar task");
+        return Some(("connect sidecar task", "sidecar task"));
     }
-    if connect_sidecar_service_updated(a.sidecar_service.as_ref(), b.sidecar_service.as_ref()) {
-        return Some("sidecar service");
-    }
-    None
+    connect_sidecar_service_updated(a.sidecar_service.as_ref(), b.sidecar_service.as_ref())
+        .map(|label| (label, "sidecar service"))
 }
 
 /// `connectSidecarServiceUpdated`: presence and port only; tags and proxy
-/// settings are applied in place.
-fn connect_sidecar_service_updated(a: Option<&SidecarService>, b: Option<&SidecarService>) -> bool {
+/// settings are applied in place. Returns Nomad's label.
+fn connect_sidecar_service_updated(
+    a: Option<&SidecarService>,
+    b: Option<&SidecarService>,
+) -> Option<&'static str> {
     match (a, b) {
-        (Some(a), Some(b)) => a.port != b.port,
-        (a, b) => a.is_some() != b.is_some(),
+        (Some(a), Some(b)) => (a.port != b.port).then_some("connect port"),
+        (None, None) => None,
+        (None, Some(_)) => Some("connect service add"),
+        (Some(_), None) => Some("connect service delete"),
     }
 }
 
 /// `networkUpdated`: networks compare pairwise in order, ignoring the values
 /// of dynamic ports (they are assigned at placement).
-fn network_updated(a: &[NetworkResource], b: &[NetworkResource]) -> bool {
-    a.len() != b.len()
-        || a.iter().zip(b).any(|(na, nb)| {
-            na.mode != nb.mode
-                || na.mbits != nb.mbits
-                || na.hostname != nb.hostname
-                || na.dns != nb.dns
-                || network_port_map(na) != network_port_map(nb)
-        })
+/// From 1.8.3 the CNI arguments count too. Returns Nomad's label for the
+/// first difference.
+fn network_updated(
+    a: &[NetworkResource],
+    b: &[NetworkResource],
+    rules: &Rules,
+) -> Option<&'static str> {
+    if a.len() != b.len() {
+        return Some("network lengths");
+    }
+    let eq = rules.update_equality();
+    a.iter().zip(b).find_map(|(na, nb)| {
+        let checks = [
+            ("network mode", na.mode != nb.mode),
+            ("network mbits", na.mbits != nb.mbits),
+            ("network hostname", na.hostname != nb.hostname),
+            ("network dns", !na.dns.equal_as(&nb.dns, eq)),
+            (
+                "network cni",
+                rules.cni_change_is_destructive() && !cni_equal(&na.cni, &nb.cni),
+            ),
+            (
+                "network port map",
+                network_port_map(na) != network_port_map(nb),
+            ),
+        ];
+        checks.into_iter().find(|(_, d)| *d).map(|(label, _)| label)
+    })
+}
+
+/// `CNIConfig.Equal`: both absent, or arguments equal as maps.
+fn cni_equal(a: &Option<CniConfig>, b: &Option<CniConfig>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => a.args.map_equal_as(&b.args, Equality::Typed),
+        (a, b) => a.is_none() && b.is_none(),
+    }
+}
+
+/// `consulUpdated`: which part of a Consul block changed. The namespace
+/// counts even when one side has no block; the cluster (1.7.0) and the
+/// admin partition (1.7.3) only when both have one.
+fn consul_updated(a: Option<&Consul>, b: Option<&Consul>, rules: &Rules) -> Option<&'static str> {
+    fn namespace(c: Option<&Consul>) -> &str {
+        c.map_or("", |c| c.namespace.as_str())
+    }
+    if namespace(a) != namespace(b) {
+        return Some("consul namespace");
+    }
+    let (a, b) = a.zip(b)?;
+    if rules.consul_cluster_change_is_destructive() && a.cluster != b.cluster {
+        return Some("consul cluster");
+    }
+    if rules.consul_partition_change_is_destructive() && a.partition != b.partition {
+        return Some("consul partition");
+    }
+    None
+}
+
+/// The task's volume mounts compared in order; releases before 1.8.0 have
+/// no SELinux label on a mount, so it is left out of their comparison.
+fn volume_mounts_equal(a: &GoValue, b: &GoValue, rules: &Rules) -> bool {
+    let eq = rules.update_equality();
+    if rules.selinux_label_change_is_destructive() {
+        return a.equal_as(b, eq);
+    }
+    let unlabelled = |v: &GoValue| -> Value {
+        let mut v = v.0.clone();
+        if let Value::Array(mounts) = &mut v {
+            for m in mounts.iter_mut().filter_map(Value::as_object_mut) {
+                m.remove("SELinuxLabel");
+            }
+        }
+        v
+    };
+    deep_equal_as(&unlabelled(a), &unlabelled(b), eq)
 }
 
 /// `networkPortMap`: (label, value, to, host network) of reserved then dynamic
@@ -383,7 +644,10 @@ fn network_port_map(n: &NetworkResource) -> Vec<(&str, i64, i64, &str)> {
 
 /// `affinitiesUpdated`: job, group and task affinities concatenated in that
 /// order, so moving an affinity between job and group is not a change.
-fn affinities_updated(a: &Job, ga: &TaskGroup, b: &Job, gb: &TaskGroup) -> bool {
+/// `DeepEqual` also sees their order; from 1.5.2 `Affinities.Equal`
+/// compares them as a set: equal lengths and each of the new version's
+/// found among the old (v1.5.2 nomad/structs/structs.go:9287).
+fn affinities_updated(a: &Job, ga: &TaskGroup, b: &Job, gb: &TaskGroup, eq: Equality) -> bool {
     let all = |job: &'_ Job, tg: &'_ TaskGroup| -> Vec<Value> {
         let tasks = tg.tasks.iter().map(|t| &t.affinities);
         [&job.affinities, &tg.affinities]
@@ -393,13 +657,17 @@ fn affinities_updated(a: &Job, ga: &TaskGroup, b: &Job, gb: &TaskGroup) -> bool 
             .cloned()
             .collect()
     };
-    !deep_equal(&Value::Array(all(a, ga)), &Value::Array(all(b, gb)))
+    let (xs, ys) = (all(a, ga), all(b, gb));
+    match eq {
+        Equality::Deep => !deep_equal(&Value::Array(xs), &Value::Array(ys)),
+        Equality::Typed => !set_equal(&xs, &ys, |x, y| deep_equal_as(x, y, eq)),
+    }
 }
 
 /// `spreadsUpdated`: job then group spreads, concatenated. Go's `DeepEqual`
 /// also sees `Spread`'s unexported memoized string, which snapshots do not
 /// carry; it is ignored here.
-fn spreads_updated(a: &Job, ga: &TaskGroup, b: &Job, gb: &TaskGroup) -> bool {
+fn spreads_updated(a: &Job, ga: &TaskGroup, b: &Job, gb: &TaskGroup, eq: Equality) -> bool {
     let all = |job: &'_ Job, tg: &'_ TaskGroup| -> Vec<Value> {
         [&job.spreads, &tg.spreads]
             .into_iter()
@@ -407,7 +675,7 @@ fn spreads_updated(a: &Job, ga: &TaskGroup, b: &Job, gb: &TaskGroup) -> bool {
             .cloned()
             .collect()
     };
-    !deep_equal(&Value::Array(all(a, ga)), &Value::Array(all(b, gb)))
+    !deep_equal_as(&Value::Array(all(a, ga)), &Value::Array(all(b, gb)), eq)
 }
 
 #[cfg(test)]

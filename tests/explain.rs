@@ -152,6 +152,83 @@ fn destructive_update_alloc() {
     );
 }
 
+/// From 1.5.2 a destructive update's step also gives Nomad's label for the
+/// difference; the seed's gives none.
+#[test]
+fn destructive_update_names_nomad_s_label_from_1_5_2() {
+    let mut c = Cluster::new();
+    let ids = updated(&mut c, no_canary_update());
+    let facts = |release| {
+        let options = Options {
+            nomad_version: Some(plan_inspect::version::VersionRequest::Release(release)),
+            ..Options::default()
+        };
+        let e = explain(&c.snapshot, &options, &ids[0]).expect("explain failed");
+        let step = e
+            .steps
+            .into_iter()
+            .find(|s| s.title == "Job update")
+            .unwrap();
+        step.facts
+            .into_iter()
+            .map(|f| format!("{}: {}", f.name, f.value))
+            .collect::<Vec<_>>()
+    };
+    let seed = facts(plan_inspect::version::Release::Seed);
+    assert!(
+        seed.iter().all(|f| !f.starts_with("nomad label")),
+        "{seed:?}"
+    );
+    assert_eq!(
+        facts(plan_inspect::version::v(1, 5, 2))[..2],
+        [
+            "first difference: task \"web\": config changed".to_string(),
+            "nomad label: task config".to_string()
+        ]
+    );
+}
+
+/// From 2.0.3 an in-place update of a batch allocation whose job version
+/// sets max_run_duration says the placement check is skipped (H-2); 2.0.2
+/// says nothing of it.
+#[test]
+fn in_place_update_with_max_run_duration_skips_the_placement_check_from_2_0_3() {
+    let mut c = Cluster::new();
+    let mut old = mock_job();
+    old.job_type = "batch".into();
+    old.task_groups[0].count = 1;
+    old.task_groups[0].max_run_duration = Some(3600 * SECOND);
+    let old = c.job(old);
+    let ids = c.allocs(&old, 1);
+    let mut new = (*old).clone();
+    new.job_modify_index += 1;
+    new.priority += 1;
+    c.job(new);
+    let step = |release| {
+        let options = Options {
+            nomad_version: Some(plan_inspect::version::VersionRequest::Release(release)),
+            ..Options::default()
+        };
+        let e = explain(&c.snapshot, &options, &ids[0]).expect("explain failed");
+        e.steps
+            .into_iter()
+            .find(|s| s.title == "Job update")
+            .unwrap()
+    };
+    let before = step(plan_inspect::version::v(2, 0, 2));
+    assert!(before.conclusion.starts_with("in-place"));
+    assert!(before.facts.is_empty());
+    let after = step(plan_inspect::version::v(2, 0, 3));
+    assert!(after.conclusion.starts_with("in-place"));
+    assert_eq!(after.facts.len(), 1);
+    assert_eq!(after.facts[0].name, "placement check");
+    assert!(
+        after.facts[0]
+            .value
+            .starts_with("skipped: its job version sets max_run_duration")
+    );
+}
+
 #[test]
 fn placement_json() {
     let mut c = Cluster::new();

@@ -41,4 +41,5 @@ mod version_reconnect;
 mod version_reconnected;
 mod version_reschedule;
 mod version_tainted;
+mod version_task_updates;
 mod version_update;

@@ -202,6 +202,9 @@ struct Destructive {
     name: String,
     task_group: String,
     reason: String,
+    /// From Nomad 1.5.2 on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    label: Option<String>,
 }
 
 #[derive(Deserialize, Serialize)]
@@ -223,6 +226,17 @@ struct FollowupUpdate {
 #[serde(deny_unknown_fields)]
 struct Reconnect {
     alloc_id: String,
+    /// From C-1 (1.3.8, 1.4.3, 1.5.0) on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    alloc_state: Option<AllocState>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct AllocState {
+    field: String,
+    value: String,
+    time: String,
 }
 
 #[derive(Deserialize, Serialize)]
@@ -276,6 +290,15 @@ const FIXTURES: [&str; 6] = [
 
 fn document(fixture: &str) -> Document {
     document_with(fixture, &Options::default())
+}
+
+/// The document of `fixture` replaying `release`.
+fn document_at(fixture: &str, release: Release) -> Document {
+    let options = Options {
+        nomad_version: Some(VersionRequest::Release(release)),
+        ..Options::default()
+    };
+    document_with(fixture, &options)
 }
 
 fn document_with(fixture: &str, options: &Options) -> Document {
@@ -478,6 +501,61 @@ fn the_expiring_bucket_is_a_key_from_1_7_2_on() {
     assert!(groups().any(|g| g.buckets.expiring.as_ref().is_some_and(|e| !e.is_empty())));
 }
 
+/// A reconnect update carries the state it appends from C-1 on (1.3.8,
+/// 1.4.3, 1.5.0): the allocation's client status at the evaluation time.
+#[test]
+fn a_reconnect_update_carries_its_alloc_state_from_c_1_on() {
+    let states = |release| {
+        let doc = document_at("incidents/client-reconnected.json", release);
+        let now = doc.now.clone();
+        let all: Vec<Option<(String, String, bool)>> = doc
+            .jobs
+            .iter()
+            .flat_map(|j| &j.plan.reconnect_updates)
+            .map(|u| {
+                u.alloc_state
+                    .as_ref()
+                    .map(|s| (s.field.clone(), s.value.clone(), s.time == now))
+            })
+            .collect();
+        assert!(!all.is_empty(), "{release}");
+        all
+    };
+    assert!(states(Release::Seed).iter().all(Option::is_none));
+    let running = Some(("ClientStatus".to_string(), "running".to_string(), true));
+    for release in [v(1, 3, 8), v(1, 4, 3), v(1, 5, 0)] {
+        assert!(states(release).iter().all(|s| *s == running), "{release}");
+    }
+}
+
+/// `label` is Nomad's name for the difference, which it gives from 1.5.2 on.
+#[test]
+fn a_destructive_update_carries_nomad_s_label_from_1_5_2_on() {
+    let labels = |release| {
+        let doc = document_at("incidents/rolling-update-canary.json", release);
+        let all: Vec<(String, Option<String>)> = doc
+            .jobs
+            .iter()
+            .flat_map(|j| &j.plan.destructive_update)
+            .map(|d| (d.reason.clone(), d.label.clone()))
+            .collect();
+        assert!(!all.is_empty(), "{release}");
+        all
+    };
+    for release in [Release::Seed, v(1, 5, 1)] {
+        assert!(
+            labels(release).iter().all(|(_, l)| l.is_none()),
+            "{release}"
+        );
+    }
+    for release in [v(1, 5, 2), v(1, 6, 0), Release::Head] {
+        for (reason, label) in labels(release) {
+            assert!(reason.ends_with(": config changed"), "{reason}");
+            assert_eq!(label.as_deref(), Some("task config"), "{release}");
+        }
+    }
+}
+
 #[test]
 fn nomad_version_names_the_profile_its_source_and_the_evidence() {
     let text = r#"{"Now": "2024-06-01T00:00:00Z", "NomadVersion": "1.7",
@@ -661,22 +739,17 @@ fn the_schema_page_names_every_field_and_only_those() {
         let value: Value = serde_json::from_str(&json).unwrap();
         walk("$", &value, &root, &mut met, &mut odd);
     }
-    // The expiring bucket is a key only from 1.7.2 on.
-    let fixture = "incidents/disconnect-expired.json";
-    let path = format!("{}/fixtures/{fixture}", env!("CARGO_MANIFEST_DIR"));
-    let snapshot = read_snapshot_from(std::fs::File::open(path).unwrap(), fixture).unwrap();
-    let options = Options {
-        nomad_version: Some(VersionRequest::Release(v(1, 7, 2))),
-        ..Options::default()
-    };
-    let json = render::json::render(&replay(&snapshot, &options).unwrap());
-    walk(
-        "$",
-        &serde_json::from_str(&json).unwrap(),
-        &root,
-        &mut met,
-        &mut odd,
-    );
+    // Keys of later releases: the expiring bucket (1.7.2 on), the label
+    // of a destructive update (1.5.2 on), the state a reconnect update
+    // appends (1.3.8 on).
+    for (fixture, release) in [
+        ("incidents/disconnect-expired.json", v(1, 7, 2)),
+        ("incidents/rolling-update-canary.json", v(1, 5, 2)),
+        ("incidents/client-reconnected.json", v(1, 3, 8)),
+    ] {
+        let doc = serde_json::to_value(document_at(fixture, release)).unwrap();
+        walk("$", &doc, &root, &mut met, &mut odd);
+    }
     assert_eq!(odd, BTreeSet::new());
     let mut all = BTreeSet::new();
     documented(&root, &mut all);

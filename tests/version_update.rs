@@ -166,9 +166,9 @@ fn test_inplace_update_wildcard_datacenters() {
     }
     assert_eq!(
         kind_in(v(1, 5, 0), &old, &new, &node),
-        UpdateKind::Destructive(
+        UpdateKind::Destructive(Arc::new(
             "node n1 is no longer in the job's datacenters (it is in \"dc1\")".into()
-        )
+        ))
     );
     let partial = job(|j| {
         j["Datacenters"] = json!(["d*1"]);
@@ -198,9 +198,9 @@ fn test_inplace_update_node_pools() {
     );
     assert_eq!(
         kind_in(v(1, 6, 0), &old, &new, &other),
-        UpdateKind::Destructive(
+        UpdateKind::Destructive(Arc::new(
             "node n1 is no longer in the job's node pool (it is in \"other\")".into()
-        )
+        ))
     );
     assert_eq!(
         kind_in(v(1, 5, 17), &old, &new, &other),

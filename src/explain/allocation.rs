@@ -10,6 +10,7 @@ use crate::reconciler::{
 use crate::replay::JobReplay;
 use crate::report::{JobReport, Plan};
 use crate::time::format_duration;
+use crate::update::skips_feasibility;
 
 pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation {
     let job = jr.job();
@@ -36,7 +37,7 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation
             steps.push(step);
         }
         steps.extend(reconnect_steps(jr, trace, alloc, b));
-        if let Some(step) = job_update(trace, job, alloc) {
+        if let Some(step) = job_update(jr.taint.rules, trace, job, alloc) {
             steps.push(step);
         }
     }
@@ -555,7 +556,12 @@ fn reconnect_steps(
         .collect()
 }
 
-fn job_update(trace: &GroupTrace<'_>, job: &JobReport, alloc: &Allocation) -> Option<Step> {
+fn job_update(
+    rules: &Rules,
+    trace: &GroupTrace<'_>,
+    job: &JobReport,
+    alloc: &Allocation,
+) -> Option<Step> {
     let u = &trace.updates;
     if u.ignore.get(&alloc.id).is_some() {
         return Some(Step::new(
@@ -564,10 +570,19 @@ fn job_update(trace: &GroupTrace<'_>, job: &JobReport, alloc: &Allocation) -> Op
         ));
     }
     if u.inplace.get(&alloc.id).is_some() {
-        return Some(Step::new(
+        let step = Step::new(
             "Job update",
             "in-place: the job changed, but not in a way that needs a new allocation",
-        ));
+        );
+        if skips_feasibility(alloc, rules) {
+            return Some(step.fact(
+                "placement check",
+                "skipped: its job version sets max_run_duration, which this release reads as \
+                 changed on every update, so the update is in place whether or not the node \
+                 still fits",
+            ));
+        }
+        return Some(step);
     }
     let (_, why) = u.destructive.iter().find(|(a, _)| a.id == alloc.id)?;
     let applied = job
@@ -583,18 +598,18 @@ fn job_update(trace: &GroupTrace<'_>, job: &JobReport, alloc: &Allocation) -> Op
     } else {
         "destructive: held back by the update strategy's max_parallel"
     };
-    Some(
-        Step::new("Job update", conclusion)
-            .fact("first difference", &**why)
-            .fact(
-                "allowed now",
-                format!(
-                    "{} of {}",
-                    p.destructive_allowed.max(0),
-                    u.destructive.len()
-                ),
-            ),
-    )
+    let mut step = Step::new("Job update", conclusion).fact("first difference", &why.reason);
+    if let Some(label) = why.label {
+        step = step.fact("nomad label", label);
+    }
+    Some(step.fact(
+        "allowed now",
+        format!(
+            "{} of {}",
+            p.destructive_allowed.max(0),
+            u.destructive.len()
+        ),
+    ))
 }
 
 /// What the plan does with `alloc`, one line per action.

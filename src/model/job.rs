@@ -167,11 +167,15 @@ pub struct ReschedulePolicy {
     pub unlimited: bool,
 }
 
-/// A `structs.Consul` block of a task group.
+/// A `structs.Consul` block of a task group or (1.7.0 on) a task.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct Consul {
     pub namespace: String,
+    /// The Consul cluster the workload registers in (1.7.0 on).
+    pub cluster: String,
+    /// The Consul admin partition (1.7.3 on).
+    pub partition: String,
 }
 
 /// A `structs.Service`, for the Connect checks of `tasksUpdated`.
@@ -181,6 +185,8 @@ pub struct Service {
     pub name: String,
     pub port_label: String,
     pub connect: Option<ConsulConnect>,
+    /// The Consul cluster of the service (1.7.0 on).
+    pub cluster: String,
 }
 
 /// A `structs.ConsulConnect`.
@@ -219,6 +225,16 @@ pub struct NetworkResource {
     pub reserved_ports: Vec<Port>,
     #[serde(deserialize_with = "nullable")]
     pub dynamic_ports: Vec<Port>,
+    /// Arguments for the CNI plugins (1.8.3 on).
+    #[serde(rename = "CNI")]
+    pub cni: Option<CniConfig>,
+}
+
+/// A `structs.CNIConfig`: arguments passed to the CNI plugins.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct CniConfig {
+    pub args: GoValue,
 }
 
 /// A `structs.Port`.
@@ -256,6 +272,12 @@ pub struct Task {
     pub csi_plugin_config: GoValue,
     pub volume_mounts: GoValue,
     pub identity: GoValue,
+    /// Workload identities beyond the default one (1.7.0 on).
+    pub identities: GoValue,
+    /// The task's own Consul block (1.7.0 on).
+    pub consul: Option<Consul>,
+    /// `secret` blocks (1.11.0 on).
+    pub secrets: GoValue,
     pub log_config: Option<TaskLogs>,
     pub restart_policy: Option<RestartPolicy>,
 }
@@ -295,6 +317,20 @@ pub struct Resources {
     pub networks: Vec<NetworkResource>,
     #[serde(deserialize_with = "nullable")]
     pub devices: Vec<RequestedDevice>,
+    /// The NUMA scheduling block (1.7.0 on).
+    #[serde(rename = "NUMA")]
+    pub numa: Option<Numa>,
+    /// The size of the secrets directory's tmpfs (1.8.3 on).
+    #[serde(rename = "SecretsMB")]
+    pub secrets_mb: i64,
+}
+
+/// A `structs.NUMA` block of task resources.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct Numa {
+    /// `none`, `prefer` or `require`.
+    pub affinity: String,
 }
 
 /// A `structs.RequestedDevice`.
@@ -383,10 +419,6 @@ impl Job {
 impl TaskGroup {
     pub fn lookup_task(&self, name: &str) -> Option<&Task> {
         self.tasks.iter().find(|t| t.name == name)
-    }
-
-    pub fn consul_namespace(&self) -> &str {
-        self.consul.as_ref().map_or("", |c| c.namespace.as_str())
     }
 
     /// `GetDisconnectLostTimeout`: how long an allocation may stay unknown

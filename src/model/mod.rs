@@ -18,6 +18,7 @@ pub use alloc::{
     DelaySteps, DesiredTransition, NodeScoreMeta, Reconnection, RescheduleEvent, RescheduleTracker,
     TASK_CLIENT_RECONNECTED, TaskEvent, TaskState, alloc_index_from_name, status,
 };
+pub(crate) use connect::set_equal;
 pub use connect::{
     ConsulGateway, ConsulGatewayBindAddress, ConsulGatewayProxy, ConsulGatewayTlsConfig,
     ConsulIngressConfigEntry, ConsulIngressListener, ConsulIngressService, ConsulLinkedService,
@@ -26,10 +27,10 @@ pub use connect::{
 pub use deployment::{Deployment, DeploymentState, deployment_status};
 pub use evaluation::Evaluation;
 pub use job::{
-    Affinity, Constraint, Consul, ConsulConnect, DEFAULT_KILL_TIMEOUT, DisconnectFields,
-    DisconnectStrategy, Job, Multiregion, NetworkResource, Port, RequestedDevice, ReschedulePolicy,
-    Resources, RestartPolicy, Service, SidecarService, Task, TaskGroup, TaskLogs, UpdateStrategy,
-    VolumeRequest, reconcile_option,
+    Affinity, CniConfig, Constraint, Consul, ConsulConnect, DEFAULT_KILL_TIMEOUT, DisconnectFields,
+    DisconnectStrategy, Job, Multiregion, NetworkResource, Numa, Port, RequestedDevice,
+    ReschedulePolicy, Resources, RestartPolicy, Service, SidecarService, Task, TaskGroup, TaskLogs,
+    UpdateStrategy, VolumeRequest, reconcile_option,
 };
 pub use node::{
     DriverInfo, HostVolume, Node, NodeDevice, NodeDeviceInstance, NodeNetwork, NodeNetworkAddress,
@@ -37,8 +38,8 @@ pub use node::{
 };
 pub use snapshot::Snapshot;
 pub use task_states::TaskStates;
-pub use value::GoValue;
-pub(crate) use value::{deep_equal, maps_equal};
+pub use value::{Equality, GoValue};
+pub(crate) use value::{deep_equal, deep_equal_as, maps_equal_as};
 
 use serde::{Deserialize, Deserializer};
 

@@ -18,6 +18,18 @@ impl PartialEq for GoValue {
     }
 }
 
+/// How `tasksUpdated` compares the parts of a job it does not type.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Equality {
+    /// `reflect.DeepEqual`: a nil list or map differs from an empty one.
+    #[default]
+    Deep,
+    /// The typed `Equal` methods, `maps.Equal` and `helper.OpaqueMapsEqual`
+    /// that replaced it in 1.5.2: a nil list equals an empty one, and so
+    /// does a nil map where the field is a map.
+    Typed,
+}
+
 impl GoValue {
     pub fn is_null(&self) -> bool {
         self.0.is_null()
@@ -31,6 +43,18 @@ impl GoValue {
         maps_equal(&self.0, &other.0)
     }
 
+    /// A struct-like part compared under `eq`.
+    pub fn equal_as(&self, other: &GoValue, eq: Equality) -> bool {
+        deep_equal_as(&self.0, &other.0, eq)
+    }
+
+    /// A Go map compared under `eq`; under [`Equality::Typed`] nil and
+    /// empty maps and lists are equal at any depth, as for the opaque maps
+    /// of a task's config.
+    pub fn map_equal_as(&self, other: &GoValue, eq: Equality) -> bool {
+        maps_equal_as(&self.0, &other.0, eq)
+    }
+
     /// The elements of a JSON array (empty for `null`).
     pub fn elements(&self) -> &[Value] {
         match &self.0 {
@@ -42,10 +66,19 @@ impl GoValue {
 
 /// `reflect.DeepEqual` on two decoded JSON values, with the rules of [`GoValue`].
 pub(crate) fn deep_equal(a: &Value, b: &Value) -> bool {
+    deep_equal_as(a, b, Equality::Deep)
+}
+
+/// [`deep_equal`], or under [`Equality::Typed`] with nil lists equal to
+/// empty ones.
+pub(crate) fn deep_equal_as(a: &Value, b: &Value, eq: Equality) -> bool {
     match (a, b) {
-        (Value::Object(x), Value::Object(y)) => objects_equal(x, y),
+        (Value::Object(x), Value::Object(y)) => objects_equal(x, y, eq),
         (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| deep_equal(p, q))
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| deep_equal_as(p, q, eq))
+        }
+        (Value::Null, Value::Array(l)) | (Value::Array(l), Value::Null) => {
+            eq == Equality::Typed && l.is_empty()
         }
         (Value::Number(x), Value::Number(y)) => match (x.as_f64(), y.as_f64()) {
             (Some(p), Some(q)) if x.is_f64() || y.is_f64() => p == q,
@@ -55,39 +88,51 @@ pub(crate) fn deep_equal(a: &Value, b: &Value) -> bool {
     }
 }
 
-fn objects_equal(x: &Map<String, Value>, y: &Map<String, Value>) -> bool {
+fn objects_equal(x: &Map<String, Value>, y: &Map<String, Value>, eq: Equality) -> bool {
     let covered = |from: &Map<String, Value>, to: &Map<String, Value>| {
         from.iter().all(|(k, v)| match to.get(k) {
-            Some(w) => deep_equal(v, w),
-            None => is_zero(v),
+            Some(w) => deep_equal_as(v, w, eq),
+            None => is_zero(v, eq),
         })
     };
-    covered(x, y) && y.iter().all(|(k, v)| x.contains_key(k) || is_zero(v))
+    covered(x, y) && y.iter().all(|(k, v)| x.contains_key(k) || is_zero(v, eq))
 }
 
 /// [`GoValue::map_equal`] on two decoded JSON values.
 pub(crate) fn maps_equal(a: &Value, b: &Value) -> bool {
+    maps_equal_as(a, b, Equality::Deep)
+}
+
+/// [`GoValue::map_equal_as`] on two decoded JSON values.
+pub(crate) fn maps_equal_as(a: &Value, b: &Value, eq: Equality) -> bool {
+    let empty = |v: &Value| match v {
+        Value::Null => true,
+        Value::Array(l) => l.is_empty(),
+        Value::Object(m) => m.is_empty(),
+        _ => false,
+    };
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len()
                 && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| maps_equal(v, w)))
+                    .all(|(k, v)| y.get(k).is_some_and(|w| maps_equal_as(v, w, eq)))
         }
         (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| maps_equal(p, q))
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| maps_equal_as(p, q, eq))
         }
-        _ => deep_equal(a, b),
+        (Value::Null, _) | (_, Value::Null) if eq == Equality::Typed => empty(a) && empty(b),
+        _ => deep_equal_as(a, b, eq),
     }
 }
 
-fn is_zero(v: &Value) -> bool {
+fn is_zero(v: &Value, eq: Equality) -> bool {
     match v {
         Value::Null => true,
         Value::Bool(b) => !b,
         Value::Number(n) => n.as_f64() == Some(0.0),
         Value::String(s) => s.is_empty(),
-        Value::Array(_) => false,
-        Value::Object(o) => o.values().all(is_zero),
+        Value::Array(l) => eq == Equality::Typed && l.is_empty(),
+        Value::Object(o) => o.values().all(|v| is_zero(v, eq)),
     }
 }
 
@@ -123,6 +168,30 @@ mod tests {
             json!({"A": [1, {"B": 2}]}),
             json!({"A": [1, {"B": 2}]})
         ));
+    }
+
+    #[test]
+    fn typed_equality_takes_nil_lists_as_empty_and_nil_maps_as_empty_maps() {
+        let (deep, typed) = (Equality::Deep, Equality::Typed);
+        let (a, b) = (GoValue(json!({"A": null})), GoValue(json!({"A": []})));
+        assert!(!a.equal_as(&b, deep));
+        assert!(a.equal_as(&b, typed));
+        assert!(GoValue(json!({})).equal_as(&b, typed));
+        // A nil pointer to a struct still differs from an empty struct.
+        assert!(!GoValue(json!({"A": null})).equal_as(&GoValue(json!({"A": {}})), typed));
+        let map = |v: Value| GoValue(v);
+        assert!(!map(json!(null)).map_equal_as(&map(json!({})), deep));
+        assert!(map(json!(null)).map_equal_as(&map(json!({})), typed));
+        assert!(
+            map(json!({"k": [1, {"x": null}]}))
+                .map_equal_as(&map(json!({"k": [1, {"x": []}]})), typed)
+        );
+        assert!(
+            !map(json!({"k": [1, {"x": null}]}))
+                .map_equal_as(&map(json!({"k": [1, {"x": []}]})), deep)
+        );
+        // A key on one side only is still a difference.
+        assert!(!map(json!({"k": ""})).map_equal_as(&map(json!({})), typed));
     }
 
     #[test]

@@ -9,6 +9,7 @@ use super::alloc_set::name_order;
 use super::group::GroupContext;
 use super::{AllocSet, AllocUpdate, DestructiveResult, NameIndex, PlaceResult, StopResult, desc};
 use crate::model::{Allocation, TaskGroup, status};
+use crate::update::Difference;
 
 /// The sets placements are counted from, after stops.
 pub(super) struct PlacementSets<'s, 'a> {
@@ -208,7 +209,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
     pub(super) fn compute_destructive_updates(
         &self,
         tg: &'a TaskGroup,
-        destructive: &[(&'a Allocation, Arc<str>)],
+        destructive: &[(&'a Allocation, Arc<Difference>)],
         under_provisioned_by: i64,
     ) -> Vec<DestructiveResult<'a>> {
         let n = (destructive.len() as i64).min(under_provisioned_by).max(0) as usize;
@@ -219,7 +220,8 @@ impl<'a> GroupContext<'_, 'a, '_> {
                 name: alloc.name.clone(),
                 task_group: tg.name.clone(),
                 alloc,
-                reason: reason.to_string(),
+                reason: reason.reason.clone(),
+                label: reason.label,
             })
             .collect()
     }

@@ -60,6 +60,8 @@ pub struct DestructiveResult<'a> {
     pub alloc: &'a Allocation,
     /// The first job spec difference found.
     pub reason: String,
+    /// Nomad's label for it (1.5.2 on).
+    pub label: Option<&'static str>,
 }
 
 /// An update to an allocation that is not a job spec change.

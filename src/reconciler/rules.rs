@@ -6,7 +6,7 @@
 //! version profile changes what a method answers, never the code calling it.
 
 use super::ReconcileStrategy;
-use crate::model::{Allocation, DisconnectFields, TaskGroup};
+use crate::model::{Allocation, DisconnectFields, Equality, TaskGroup};
 use crate::version::{Release, Switch};
 
 /// The rules of one replay: chosen once, before any job is reconciled, and
@@ -116,6 +116,13 @@ impl Rules {
         Switch::C1.in_release(self.release)
     }
 
+    /// C-1 (1.3.8, 1.4.3, 1.5.0; v1.3.8 scheduler/reconcile.go:1208): a
+    /// reconnect update appends a client-status state with the
+    /// allocation's status, which ends its reconnect for later evaluations.
+    pub fn reconnect_updates_append_state(&self) -> bool {
+        Switch::C1.in_release(self.release)
+    }
+
     /// C-2 (1.3.14, 1.4.9, 1.5.4, 1.6.0; v1.3.14 scheduler/reconcile.go:1077,
     /// :1173): reconnecting allocations are settled right after
     /// classification, each against every same-named allocation of the
@@ -152,6 +159,26 @@ impl Rules {
         Switch::DatacenterGlob.in_release(self.release)
     }
 
+    /// #16421 (1.5.2, 1.6.0; v1.5.2 scheduler/util.go:174-205): how
+    /// `tasksUpdated` compares the job's untyped parts. Before, with
+    /// `reflect.DeepEqual`, a nil list or map differs from an empty one and
+    /// affinities differ in order; from then on typed `Equal` methods take
+    /// them as equal and affinities as a set.
+    pub fn update_equality(&self) -> Equality {
+        if Switch::TypedEqual.in_release(self.release) {
+            Equality::Typed
+        } else {
+            Equality::Deep
+        }
+    }
+
+    /// #16421 (1.5.2, 1.6.0; v1.5.2 scheduler/util.go:185-205): each
+    /// difference `tasksUpdated` finds carries a label (`comparison.label`),
+    /// which plan-inspect reports with its own reason.
+    pub fn labels_update_differences(&self) -> bool {
+        Switch::TypedEqual.in_release(self.release)
+    }
+
     /// #16962 (1.5.4, 1.6.0; v1.5.4 scheduler/util.go:308): switching a
     /// task's log collection on or off is a destructive update.
     pub fn log_switch_is_destructive(&self) -> bool {
@@ -175,6 +202,74 @@ impl Rules {
     /// destructive update.
     pub fn render_templates_change_is_destructive(&self) -> bool {
         Switch::RenderTemplates.in_release(self.release)
+    }
+
+    /// #18123 (1.7.0; v1.7.0 scheduler/util.go:326): a change of a task's
+    /// extra workload `identity` blocks is a destructive update.
+    pub fn identities_change_is_destructive(&self) -> bool {
+        Switch::Identities.in_release(self.release)
+    }
+
+    /// #18409, #18597, #19230 (1.7.0; v1.7.0 scheduler/util.go:384, :411,
+    /// :292): a changed Consul `cluster` of the group (when both versions
+    /// set a Consul block) or of a Connect service, and a changed Consul
+    /// namespace or cluster of the task's own Consul block, are destructive.
+    pub fn consul_cluster_change_is_destructive(&self) -> bool {
+        Switch::ConsulCluster.in_release(self.release)
+    }
+
+    /// #18681 (1.7.0; v1.7.0 scheduler/util.go:363): a changed task `numa`
+    /// block is a destructive update.
+    pub fn numa_change_is_destructive(&self) -> bool {
+        Switch::Numa.in_release(self.release)
+    }
+
+    /// #19665 (1.7.3, 1.8.0; v1.7.3 scheduler/util.go:388): a changed
+    /// Consul admin `partition` (when both versions set a Consul block) is
+    /// a destructive update.
+    pub fn consul_partition_change_is_destructive(&self) -> bool {
+        Switch::ConsulPartition.in_release(self.release)
+    }
+
+    /// #20074 (1.8.0; v1.8.0 nomad/structs/volumes.go:272, compared from
+    /// scheduler/util.go:302): a volume mount's SELinux label is part of
+    /// the mount, so changing it is a destructive update; earlier releases
+    /// have no such field.
+    pub fn selinux_label_change_is_destructive(&self) -> bool {
+        Switch::SelinuxLabel.in_release(self.release)
+    }
+
+    /// #23696 (1.8.3, 1.9.0; v1.8.3 scheduler/util.go:371): a changed
+    /// `resources.secrets` (the secrets tmpfs size) is destructive.
+    pub fn secrets_size_change_is_destructive(&self) -> bool {
+        Switch::SecretsSize.in_release(self.release)
+    }
+
+    /// #23764 (1.8.3, 1.9.0; v1.8.3 scheduler/util.go:547): changed `cni`
+    /// arguments of a network are a destructive update.
+    pub fn cni_change_is_destructive(&self) -> bool {
+        Switch::NetworkCni.in_release(self.release)
+    }
+
+    /// Whether changed affinities or spreads replace an allocation: from
+    /// before the seed to 1.9.x they do (v1.9.7 scheduler/util.go:237,
+    /// :242); #25109 (1.10.0; v1.10.0 scheduler/util.go:217) drops both
+    /// checks, so such a change is updated in place.
+    pub fn placement_prefs_change_is_destructive(&self) -> bool {
+        !Switch::PlacementPrefsInPlace.in_release(self.release)
+    }
+
+    /// #26076 (1.11.0; v1.11.0 scheduler/util.go:233): a change of a
+    /// task's `secret` blocks is a destructive update.
+    pub fn task_secrets_change_is_destructive(&self) -> bool {
+        Switch::TaskSecrets.in_release(self.release)
+    }
+
+    /// H-2 (2.0.3; v2.0.3 scheduler/util.go:845-859): an in-place update
+    /// whose `max_run_duration` reads as changed skips the placement-stack
+    /// check.
+    pub fn updates_run_duration_in_place_unchecked(&self) -> bool {
+        Switch::H2.in_release(self.release)
     }
 
     /// D-1 (1.4.14, 1.5.10, 1.6.3, 1.7.0): an unknown allocation of a

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::{AllocSet, DelayedReschedule, ReconnectDecision, SetAside, TaintedSets};
 use crate::model::Allocation;
+use crate::update::Difference;
 
 /// What happened inside one task group.
 #[derive(Clone, Debug, Default)]
@@ -37,7 +38,7 @@ pub struct UpdateSplit<'a> {
     pub ignore: AllocSet<'a>,
     pub inplace: AllocSet<'a>,
     /// Each with the first job spec difference found.
-    pub destructive: Vec<(&'a Allocation, Arc<str>)>,
+    pub destructive: Vec<(&'a Allocation, Arc<Difference>)>,
 }
 
 /// The counts `computeCanaries` and `computePlacements` worked from.

@@ -47,6 +47,7 @@ mod tests {
                 plan: Plan {
                     reconnect_updates: vec![PlanReconnect {
                         alloc_id: "6b1f7c4e-0000-4000-8000-000000000000".into(),
+                        alloc_state: None,
                     }],
                     ..Plan::default()
                 },

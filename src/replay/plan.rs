@@ -98,6 +98,7 @@ impl<'a> JobContext<'a> {
                 name: d.name.clone(),
                 task_group: d.task_group.clone(),
                 reason: d.reason.clone(),
+                label: d.label,
             })
             .collect();
         // The scheduler moves in-place updates into the current deployment.
@@ -127,14 +128,21 @@ impl<'a> JobContext<'a> {
         plan.disconnect_updates = followup(&r.disconnect_updates);
         plan.attribute_updates = followup(&r.attribute_updates);
         plan.reconnects_planned = self.rules.reconnect_updates_change_the_plan();
-        plan.reconnect_updates = r
-            .reconnect_updates
-            .keys()
-            .filter(|_| self.rules.plans_reconnect_updates())
-            .map(|id| PlanReconnect {
-                alloc_id: id.to_string(),
-            })
-            .collect();
+        plan.reconnect_updates =
+            r.reconnect_updates
+                .iter()
+                .filter(|_| self.rules.plans_reconnect_updates())
+                .map(|(id, alloc)| PlanReconnect {
+                    alloc_id: id.to_string(),
+                    alloc_state: self.rules.reconnect_updates_append_state().then(|| {
+                        PlanAllocState {
+                            field: "ClientStatus",
+                            value: alloc.client_status.clone(),
+                            time: self.now,
+                        }
+                    }),
+                })
+                .collect();
         // A delayed evaluation does not create the follow-up evals, though
         // the allocations still name them (generic_sched.go:293, 312-321).
         let followups = r

@@ -285,6 +285,8 @@ impl<'a> JobContext<'a> {
                 name: d.name.clone(),
                 task_group: d.task_group.to_string(),
                 reason: d.reason.clone(),
+                // The system scheduler follows the seed, which names none.
+                label: None,
             })
             .collect();
         plan.in_place_update = sched

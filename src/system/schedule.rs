@@ -230,7 +230,7 @@ impl<'a> SystemSchedule<'a> {
             };
             let changed = match alloc.job.as_deref() {
                 // The system scheduler follows the seed.
-                Some(old) => tasks_updated(job, old, &tg.name, &Rules::default()),
+                Some(old) => tasks_updated(job, old, &tg.name, &Rules::default()).map(|d| d.reason),
                 None => Some("the allocation embeds no job to compare with".to_string()),
             };
             if let Some(reason) = changed {

@@ -6,7 +6,7 @@ use std::hash::{Hash, Hasher};
 use std::ptr;
 use std::sync::Arc;
 
-use super::{UpdateKind, tasks_updated, update_kind};
+use super::{Difference, UpdateKind, tasks_updated, update_kind};
 use crate::model::{Allocation, Job, Node, TaskGroup};
 use crate::reconciler::Rules;
 
@@ -19,7 +19,7 @@ use crate::reconciler::Rules;
 #[derive(Default)]
 pub struct UpdateCheck<'j> {
     rules: Rules,
-    diffs: RefCell<HashMap<DiffKey<'j>, Option<Arc<str>>>>,
+    diffs: RefCell<HashMap<DiffKey<'j>, Option<Arc<Difference>>>>,
 }
 
 /// The old job (none when the allocation embeds none), the new job and group.
@@ -73,7 +73,7 @@ impl<'j> UpdateCheck<'j> {
                 .borrow_mut()
                 .entry(key)
                 .or_insert_with(|| {
-                    tasks_updated(new_job, old_job, &new_group.name, rules).map(Arc::from)
+                    tasks_updated(new_job, old_job, &new_group.name, rules).map(Arc::new)
                 })
                 .clone()
         };

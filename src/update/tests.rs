@@ -241,11 +241,11 @@ fn test_tasks_updated_connect_service_updated() {
 
     // service not updated
     let b = with_others(connect_service("1111", json!({"Tags": ["a"]})));
-    assert_eq!(connect_service_updated(&a, &b), None);
+    assert_eq!(connect_service_updated(&a, &b, &Rules::default()), None);
 
     // sidecar tags are updated in place
     let b = with_others(connect_service("1111", json!({"Tags": ["b"]})));
-    assert_eq!(connect_service_updated(&a, &b), None);
+    assert_eq!(connect_service_updated(&a, &b, &Rules::default()), None);
 
     // sidecar port is destructive
     let b = with_others(connect_service(
@@ -253,15 +253,21 @@ fn test_tasks_updated_connect_service_updated() {
         json!({"Tags": ["a"], "Port": "2222"}),
     ));
     assert_eq!(
-        connect_service_updated(&a, &b).as_deref(),
-        Some("connect service \"service1\": sidecar service changed")
+        connect_service_updated(&a, &b, &Rules::default()),
+        Some((
+            "connect port",
+            "connect service \"service1\": sidecar service changed".to_string()
+        ))
     );
 
     // port label is destructive
     let b = with_others(connect_service("1112", json!({"Tags": ["1"]})));
     assert_eq!(
-        connect_service_updated(&a, &b).as_deref(),
-        Some("connect service \"service1\": port label changed")
+        connect_service_updated(&a, &b, &Rules::default()),
+        Some((
+            "connect service port label",
+            "connect service \"service1\": port label changed".to_string()
+        ))
     );
 }
 
@@ -274,28 +280,28 @@ fn test_network_updated() {
     let http = |port: Value| nets(json!([{"DynamicPorts": [port]}]));
     let cases = [
         (
-            "mode updated",
+            "network mode",
             nets(json!([{"Mode": "host"}])),
             nets(json!([{"Mode": "bridge"}])),
         ),
         (
-            "host_network updated",
+            "network port map",
             http(json!({"Label": "http", "To": 8080})),
             http(json!({"Label": "http", "To": 8080, "HostNetwork": "public"})),
         ),
         (
-            "port.To updated",
+            "network port map",
             http(json!({"Label": "http", "To": 8080})),
             http(json!({"Label": "http", "To": 8088})),
         ),
         (
-            "hostname updated",
+            "network hostname",
             nets(json!([{"Hostname": "foo"}])),
             nets(json!([{"Hostname": "bar"}])),
         ),
     ];
-    for (name, a, b) in cases {
-        assert!(network_updated(&a, &b), "{name}");
+    for (label, a, b) in cases {
+        assert_eq!(network_updated(&a, &b, &Rules::default()), Some(label));
     }
 }
 
@@ -303,10 +309,13 @@ fn test_network_updated() {
 fn network_updated_ignores_dynamic_port_values() {
     let a = nets(json!([{"DynamicPorts": [{"Label": "http", "Value": 20001}]}]));
     let b = nets(json!([{"DynamicPorts": [{"Label": "http", "Value": 31337}]}]));
-    assert!(!network_updated(&a, &b));
+    assert_eq!(network_updated(&a, &b, &Rules::default()), None);
     let a = nets(json!([{"ReservedPorts": [{"Label": "http", "Value": 80}]}]));
     let b = nets(json!([{"ReservedPorts": [{"Label": "http", "Value": 8080}]}]));
-    assert!(network_updated(&a, &b));
+    assert_eq!(
+        network_updated(&a, &b, &Rules::default()),
+        Some("network port map")
+    );
 }
 
 fn connect(v: Value) -> ConsulConnect {
@@ -321,28 +330,28 @@ fn test_util_connect_updated() {
     let differ = |a: Value, b: Value| connect_updated(Some(&connect(a)), Some(&connect(b)));
     assert_eq!(
         differ(json!({"Native": true}), json!({"Native": false})),
-        Some("native")
+        Some(("connect native", "native"))
     );
     assert_eq!(
         differ(
             json!({"Gateway": {"Ingress": {}}}),
             json!({"Gateway": {"Terminating": {}}})
         ),
-        Some("gateway")
+        Some(("connect gateway", "gateway"))
     );
     assert_eq!(
         differ(
             json!({"SidecarTask": {"Driver": "exec"}}),
             json!({"SidecarTask": {"Driver": "docker"}})
         ),
-        Some("sidecar task")
+        Some(("connect sidecar task", "sidecar task"))
     );
     assert_eq!(
         differ(
             json!({"SidecarService": {"Port": "1111"}}),
             json!({"SidecarService": {"Port": "2222"}})
         ),
-        Some("sidecar service")
+        Some(("connect port", "sidecar service"))
     );
     assert_eq!(differ(json!({}), json!({})), None);
 }
@@ -350,16 +359,23 @@ fn test_util_connect_updated() {
 #[test]
 fn test_util_connect_sidecar_service_updated() {
     let ss = |port: &str| SidecarService { port: port.into() };
-    assert!(!connect_sidecar_service_updated(None, None));
-    assert!(connect_sidecar_service_updated(None, Some(&ss(""))));
-    assert!(connect_sidecar_service_updated(
-        Some(&ss("1111")),
-        Some(&ss("2222"))
-    ));
-    assert!(!connect_sidecar_service_updated(
-        Some(&ss("1111")),
-        Some(&ss("1111"))
-    ));
+    assert_eq!(connect_sidecar_service_updated(None, None), None);
+    assert_eq!(
+        connect_sidecar_service_updated(None, Some(&ss(""))),
+        Some("connect service add")
+    );
+    assert_eq!(
+        connect_sidecar_service_updated(Some(&ss("")), None),
+        Some("connect service delete")
+    );
+    assert_eq!(
+        connect_sidecar_service_updated(Some(&ss("1111")), Some(&ss("2222"))),
+        Some("connect port")
+    );
+    assert_eq!(
+        connect_sidecar_service_updated(Some(&ss("1111")), Some(&ss("1111"))),
+        None
+    );
 }
 
 /// Where Nomad's `Equals` methods differ from `DeepEqual`.
@@ -389,7 +405,7 @@ fn connect_equals_follow_nomad_not_deep_equal() {
     );
     assert_eq!(
         same(listeners(["a", "b"]), listeners(["a", "c"])),
-        Some("gateway")
+        Some(("connect gateway", "gateway"))
     );
     // Terminating linked services are a set.
     let linked = |names: [&str; 2]| json!({"Gateway": {"Terminating": {"Services": [{"Name": names[0]}, {"Name": names[1]}]}}});
@@ -415,7 +431,7 @@ fn connect_equals_follow_nomad_not_deep_equal() {
             json!({"SidecarTask": {"Env": null}}),
             json!({"SidecarTask": {"Env": {}}})
         ),
-        Some("sidecar task")
+        Some(("connect sidecar task", "sidecar task"))
     );
     // Sidecar resources: networks compare as sets, nil devices equal empty.
     let res = |nets: Value, devices: Value| json!({"SidecarTask": {"Resources": {"CPU": 1, "Networks": nets, "Devices": devices}}});
@@ -431,7 +447,7 @@ fn connect_equals_follow_nomad_not_deep_equal() {
             res(json!([{"Mode": "a"}]), json!(null)),
             res(json!([{"Mode": "a", "MBits": 10}]), json!(null))
         ),
-        Some("sidecar task")
+        Some(("connect sidecar task", "sidecar task"))
     );
 }
 
@@ -536,7 +552,7 @@ fn alloc_update_kind_branches() {
     let changed = new_job(|j| task(j)["Driver"] = json!("docker"));
     assert_eq!(
         kind(&alloc(Some(mock_job()), "complete"), &changed, None),
-        UpdateKind::Destructive("task \"web\": driver changed".into())
+        UpdateKind::Destructive(Arc::new("task \"web\": driver changed".into()))
     );
 
     // Terminal allocations are left alone.
@@ -549,7 +565,7 @@ fn alloc_update_kind_branches() {
     // Node garbage-collected.
     assert_eq!(
         kind(&running, &inplace, None),
-        UpdateKind::Destructive("node node-1 no longer exists".into())
+        UpdateKind::Destructive(Arc::new("node node-1 no longer exists".into()))
     );
 
     // Node's datacenter dropped from the job.
@@ -568,7 +584,9 @@ fn alloc_without_job_is_replaced() {
     let orphan = alloc(None, "running");
     assert_eq!(
         kind(&orphan, &new_job(|_| {}), Some(&node("dc1"))),
-        UpdateKind::Destructive("task group \"web\" is not in both job versions".into())
+        UpdateKind::Destructive(Arc::new(
+            "task group \"web\" is not in both job versions".into()
+        ))
     );
 }
 
@@ -618,14 +636,14 @@ fn opaque_connect_configs_compare_as_maps() {
             json!({"SidecarTask": {"Config": {"a": ""}}}),
             json!({"SidecarTask": {"Config": {}}})
         ),
-        Some("sidecar task")
+        Some(("connect sidecar task", "sidecar task"))
     );
     assert_eq!(
         differ(
             json!({"Gateway": {"Proxy": {"Config": {"a": 0}}}}),
             json!({"Gateway": {"Proxy": {"Config": {}}}})
         ),
-        Some("gateway")
+        Some(("connect gateway", "gateway"))
     );
 }
 

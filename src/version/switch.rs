@@ -70,17 +70,40 @@ pub enum Switch {
     /// An allocation stays in place on a node a wildcard datacenter of the
     /// job matches (#16362).
     DatacenterGlob,
+    /// Typed `Equal` methods replace `reflect.DeepEqual` in `tasksUpdated`,
+    /// and each difference is labelled (#16421).
+    TypedEqual,
     /// A change of a task's log collection switch is destructive (#16962).
     LogsDisabled,
     /// An allocation on a node outside the job's `node_pool` is replaced (#17443).
     NodePool,
     /// A change of `restart.render_templates` is destructive (#18054).
     RenderTemplates,
+    /// A change of a task's extra `identity` blocks is destructive (#18123).
+    Identities,
+    /// A change of a Consul `cluster` (group, service or task), or of the
+    /// task's Consul namespace, is destructive (#18409, #18597, #19230).
+    ConsulCluster,
+    /// A change of a task's `numa` block is destructive (#18681).
+    Numa,
+    /// A change of a Consul admin `partition` is destructive (#19665).
+    ConsulPartition,
+    /// A change of a volume mount's SELinux label is destructive (#20074).
+    SelinuxLabel,
+    /// A change of `resources.secrets` (the secrets tmpfs size) is
+    /// destructive (#23696).
+    SecretsSize,
+    /// A change of a network's `cni` arguments is destructive (#23764).
+    NetworkCni,
+    /// Affinity and spread changes are updated in place (#25109).
+    PlacementPrefsInPlace,
+    /// A change of a task's `secret` blocks is destructive (#26076).
+    TaskSecrets,
 }
 
 impl Switch {
     /// Every switch, in catalogue order.
-    pub const ALL: [Switch; 30] = [
+    pub const ALL: [Switch; 40] = [
         Switch::A1,
         Switch::A2,
         Switch::A3,
@@ -108,9 +131,19 @@ impl Switch {
         Switch::H4,
         Switch::TaskIdentity,
         Switch::DatacenterGlob,
+        Switch::TypedEqual,
         Switch::LogsDisabled,
         Switch::NodePool,
         Switch::RenderTemplates,
+        Switch::Identities,
+        Switch::ConsulCluster,
+        Switch::Numa,
+        Switch::ConsulPartition,
+        Switch::SelinuxLabel,
+        Switch::SecretsSize,
+        Switch::NetworkCni,
+        Switch::PlacementPrefsInPlace,
+        Switch::TaskSecrets,
     ];
 
     /// The catalogue's name, `A-1` ... `H-4`; a `tasksUpdated` change of
@@ -144,9 +177,19 @@ impl Switch {
             Switch::H4 => "H-4",
             Switch::TaskIdentity => "#15755",
             Switch::DatacenterGlob => "#16362",
+            Switch::TypedEqual => "#16421",
             Switch::LogsDisabled => "#16962",
             Switch::NodePool => "#17443",
             Switch::RenderTemplates => "#18054",
+            Switch::Identities => "#18123",
+            Switch::ConsulCluster => "#18409",
+            Switch::Numa => "#18681",
+            Switch::ConsulPartition => "#19665",
+            Switch::SelinuxLabel => "#20074",
+            Switch::SecretsSize => "#23696",
+            Switch::NetworkCni => "#23764",
+            Switch::PlacementPrefsInPlace => "#25109",
+            Switch::TaskSecrets => "#26076",
         }
     }
 
@@ -174,9 +217,16 @@ impl Switch {
             Switch::H4 => &[Release::Head],
             Switch::TaskIdentity => const { &[v(1, 5, 0)] },
             Switch::DatacenterGlob => const { &[v(1, 5, 1), v(1, 6, 0)] },
+            Switch::TypedEqual => const { &[v(1, 5, 2), v(1, 6, 0)] },
             Switch::LogsDisabled => const { &[v(1, 5, 4), v(1, 6, 0)] },
             Switch::NodePool => const { &[v(1, 6, 0)] },
             Switch::RenderTemplates => const { &[v(1, 6, 2), v(1, 7, 0)] },
+            Switch::Identities | Switch::ConsulCluster | Switch::Numa => const { &[v(1, 7, 0)] },
+            Switch::ConsulPartition => const { &[v(1, 7, 3), v(1, 8, 0)] },
+            Switch::SelinuxLabel => const { &[v(1, 8, 0)] },
+            Switch::SecretsSize | Switch::NetworkCni => const { &[v(1, 8, 3), v(1, 9, 0)] },
+            Switch::PlacementPrefsInPlace => const { &[v(1, 10, 0)] },
+            Switch::TaskSecrets => const { &[v(1, 11, 0)] },
         }
     }
 
@@ -213,9 +263,20 @@ impl Switch {
                 | Switch::C2
                 | Switch::TaskIdentity
                 | Switch::DatacenterGlob
+                | Switch::TypedEqual
                 | Switch::LogsDisabled
                 | Switch::NodePool
                 | Switch::RenderTemplates
+                | Switch::Identities
+                | Switch::ConsulCluster
+                | Switch::Numa
+                | Switch::ConsulPartition
+                | Switch::SelinuxLabel
+                | Switch::SecretsSize
+                | Switch::NetworkCni
+                | Switch::PlacementPrefsInPlace
+                | Switch::TaskSecrets
+                | Switch::H2
                 | Switch::D1
                 | Switch::D2
                 | Switch::D3

@@ -253,6 +253,7 @@ fn destructive_and_in_place_updates() {
             name: "web.web[0]".into(),
             task_group: "web".into(),
             reason: "task config changed".into(),
+            label: None,
         }],
         in_place_update: vec![PlanInPlace {
             alloc_id: WEB1.into(),
@@ -285,6 +286,7 @@ fn disconnect_attribute_and_reconnect_updates() {
         attribute_updates: vec![update(WEB1)],
         reconnect_updates: vec![PlanReconnect {
             alloc_id: NEW.into(),
+            alloc_state: None,
         }],
         ..Plan::default()
     });
