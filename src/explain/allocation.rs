@@ -5,7 +5,7 @@ use crate::model::{
     Allocation, DelayBase, DelaySteps, DisconnectFields, Reconnection, ReschedulePolicy,
 };
 use crate::reconciler::{
-    Bucket, GroupTrace, ReconnectDecision, TaintRule, classify_rule, reason, should_filter,
+    Bucket, GroupTrace, ReconnectDecision, Rules, TaintRule, classify_rule, reason, should_filter,
 };
 use crate::replay::JobReplay;
 use crate::report::{JobReport, Plan};
