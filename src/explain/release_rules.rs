@@ -16,6 +16,19 @@ pub(super) fn lost_timeout_setting(rules: &Rules) -> &'static str {
     }
 }
 
+/// The group setting that keeps a disconnected client's allocations
+/// running for a while, as the release reads it (D-4 from 1.8.0, F-1 from
+/// 1.10.0).
+pub(super) fn stop_timeout_setting(rules: &Rules) -> &'static str {
+    match rules.disconnect_fields() {
+        DisconnectFields::Legacy => "stop_after_client_disconnect",
+        DisconnectFields::LegacyFirst => {
+            "stop_after_client_disconnect, else disconnect.stop_on_client_after"
+        }
+        DisconnectFields::BlockOnly => "disconnect.stop_on_client_after",
+    }
+}
+
 /// How a disconnecting allocation of `group` is replaced: at once before
 /// D-1; by its reschedule policy from D-1 (1.4.14, 1.5.10, 1.6.3, 1.7.0);
 /// by `disconnect.replace` alone for a group with a disconnect block from
@@ -100,6 +113,14 @@ mod tests {
         assert_eq!(
             lost_timeout_setting(&rules(v(1, 10, 0))),
             "lost timeout (disconnect.lost_after)"
+        );
+        assert_eq!(
+            stop_timeout_setting(&rules(Release::Seed)),
+            "stop_after_client_disconnect"
+        );
+        assert_eq!(
+            stop_timeout_setting(&rules(v(1, 10, 0))),
+            "disconnect.stop_on_client_after"
         );
         assert!(!reschedule_eligibility(&rules(v(1, 8, 0))).contains("lost"));
         assert!(reschedule_eligibility(&rules(v(1, 8, 1))).contains("lost"));
