@@ -6,6 +6,7 @@
 
 mod allocation;
 mod placement;
+mod release_rules;
 mod system;
 
 use std::fmt;

@@ -2,15 +2,26 @@
 //! scenario, built with the snapshot builder, and the lookup errors.
 
 use crate::common::*;
-use plan_inspect::explain::{ExplainError, Explanation, explain};
+use plan_inspect::explain::{ExplainError, Explanation, Step, explain};
 use plan_inspect::model::*;
 use plan_inspect::reconciler::Bucket;
 use plan_inspect::render;
 use plan_inspect::replay::Options;
 use plan_inspect::time::SECOND;
+use plan_inspect::version::{Release, VersionRequest, v};
 
 fn explained(c: &Cluster, subject: &str) -> Explanation {
     explain(&c.snapshot, &Options::default(), subject).expect("explain failed")
+}
+
+/// The step `title` of `subject`'s explanation, replaying `release`.
+fn step_at(c: &Cluster, release: Release, subject: &str, title: &str) -> Step {
+    let options = Options {
+        nomad_version: Some(VersionRequest::Release(release)),
+        ..Options::default()
+    };
+    let e = explain(&c.snapshot, &options, subject).expect("explain failed");
+    e.steps.into_iter().find(|s| s.title == title).unwrap()
 }
 
 fn table(e: &Explanation) -> String {
@@ -39,6 +50,42 @@ fn disconnecting_alloc() {
     let e = explained(&c, &ids[0]);
     assert_eq!(e.bucket, Some(Bucket::Disconnecting));
     insta::assert_snapshot!(table(&e));
+}
+
+/// The Rescheduling step of a disconnecting allocation names the rule of
+/// the replayed release: replaced at once (seed), by its reschedule policy
+/// (D-1, 1.7.0), by `disconnect.replace` alone with a disconnect block
+/// (D-4b, 1.8.0).
+#[test]
+fn disconnecting_alloc_rescheduling_names_the_release_s_rule() {
+    let mut c = Cluster::new();
+    let (job, ids) = build_resumable_allocations(&mut c, 3, status::RUNNING, status::RUN, 0.5);
+    build_disconnected_nodes(&mut c, &ids, 1);
+    let conclusion = |c: &Cluster, release| step_at(c, release, &ids[0], "Rescheduling").conclusion;
+    assert_eq!(
+        conclusion(&c, Release::Seed),
+        "reschedule now: disconnecting allocations are replaced at once"
+    );
+    assert_eq!(
+        conclusion(&c, v(1, 7, 0)),
+        "reschedule later, at 2022-04-01T12:00:05Z (in 5s): a disconnecting allocation \
+         follows its reschedule policy: eligible, due later"
+    );
+    let mut with_block = (*job).clone();
+    with_block.task_groups[0].disconnect = Some(DisconnectStrategy {
+        lost_after: 3600 * SECOND,
+        ..DisconnectStrategy::default()
+    });
+    let with_block = std::sync::Arc::new(with_block);
+    for id in &ids {
+        c.alloc_mut(id).job = Some(with_block.clone());
+    }
+    c.job((*with_block).clone());
+    assert_eq!(
+        conclusion(&c, v(1, 8, 0)),
+        "reschedule now: with a disconnect block, replace = true replaces a disconnecting \
+         allocation at once, whatever the reschedule policy"
+    );
 }
 
 #[test]
@@ -159,28 +206,19 @@ fn destructive_update_names_nomad_s_label_from_1_5_2() {
     let mut c = Cluster::new();
     let ids = updated(&mut c, no_canary_update());
     let facts = |release| {
-        let options = Options {
-            nomad_version: Some(plan_inspect::version::VersionRequest::Release(release)),
-            ..Options::default()
-        };
-        let e = explain(&c.snapshot, &options, &ids[0]).expect("explain failed");
-        let step = e
-            .steps
-            .into_iter()
-            .find(|s| s.title == "Job update")
-            .unwrap();
+        let step = step_at(&c, release, &ids[0], "Job update");
         step.facts
             .into_iter()
             .map(|f| format!("{}: {}", f.name, f.value))
             .collect::<Vec<_>>()
     };
-    let seed = facts(plan_inspect::version::Release::Seed);
+    let seed = facts(Release::Seed);
     assert!(
         seed.iter().all(|f| !f.starts_with("nomad label")),
         "{seed:?}"
     );
     assert_eq!(
-        facts(plan_inspect::version::v(1, 5, 2))[..2],
+        facts(v(1, 5, 2))[..2],
         [
             "first difference: task \"web\": config changed".to_string(),
             "nomad label: task config".to_string()
@@ -204,21 +242,11 @@ fn in_place_update_with_max_run_duration_skips_the_placement_check_from_2_0_3() 
     new.job_modify_index += 1;
     new.priority += 1;
     c.job(new);
-    let step = |release| {
-        let options = Options {
-            nomad_version: Some(plan_inspect::version::VersionRequest::Release(release)),
-            ..Options::default()
-        };
-        let e = explain(&c.snapshot, &options, &ids[0]).expect("explain failed");
-        e.steps
-            .into_iter()
-            .find(|s| s.title == "Job update")
-            .unwrap()
-    };
-    let before = step(plan_inspect::version::v(2, 0, 2));
+    let step = |release| step_at(&c, release, &ids[0], "Job update");
+    let before = step(v(2, 0, 2));
     assert!(before.conclusion.starts_with("in-place"));
     assert!(before.facts.is_empty());
-    let after = step(plan_inspect::version::v(2, 0, 3));
+    let after = step(v(2, 0, 3));
     assert!(after.conclusion.starts_with("in-place"));
     assert_eq!(after.facts.len(), 1);
     assert_eq!(after.facts[0].name, "placement check");

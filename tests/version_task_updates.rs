@@ -433,3 +433,43 @@ fn max_run_duration_updates_skip_the_placement_check_from_2_0_3() {
         &rules(v(2, 0, 3))
     ));
 }
+
+/// TestServiceSched_JobModify_MaxRunDuration_InPlace
+/// (scheduler/generic_sched_test.go at v2.0.3): a batch job whose only
+/// change is its max_run_duration (1h to 4h) updates its one allocation in
+/// place: no stop, no placement, no destructive update; under 2.0.3 the
+/// update skips the placement check, under 2.0.2 it is the ordinary path.
+#[test]
+fn test_service_sched_job_modify_max_run_duration_in_place() {
+    let mut c = Cluster::new();
+    let mut first = mock_job();
+    first.job_type = "batch".into();
+    first.task_groups[0].count = 1;
+    first.task_groups[0].max_run_duration = Some(3600 * plan_inspect::time::SECOND);
+    let first = c.job(first);
+    let id = c.alloc(&first, 0);
+    let mut second = (*first).clone();
+    second.task_groups[0].max_run_duration = Some(4 * 3600 * plan_inspect::time::SECOND);
+    second.job_modify_index += 1;
+    c.job(second);
+    for release in [v(2, 0, 2), v(2, 0, 3)] {
+        c.snapshot.nomad_version = Some(plan_inspect::version::VersionRequest::Release(release));
+        let r = c.replay_job(&first.id);
+        let changes = web_changes(&r);
+        assert_eq!(
+            (
+                changes.in_place_update,
+                changes.destructive_update,
+                changes.place,
+                changes.stop
+            ),
+            (1, 0, 0, 0),
+            "{release}"
+        );
+        assert_eq!(r.plan.in_place_update.len(), 1);
+        assert_eq!(r.plan.in_place_update[0].alloc_id, id);
+    }
+    let alloc = c.alloc_ref(&id);
+    assert!(skips_feasibility(alloc, &Rules::new(v(2, 0, 3), true)));
+    assert!(!skips_feasibility(alloc, &Rules::new(v(2, 0, 2), true)));
+}

@@ -1,9 +1,8 @@
 //! The steps the reconciler took for one existing allocation.
 
+use super::release_rules;
 use super::{Explanation, Step, Subject, SubjectKind, at, yes_no};
-use crate::model::{
-    Allocation, DelayBase, DelaySteps, DisconnectFields, Reconnection, ReschedulePolicy,
-};
+use crate::model::{Allocation, DelayBase, DelaySteps, Reconnection, ReschedulePolicy};
 use crate::reconciler::{
     Bucket, GroupTrace, ReconnectDecision, Rules, TaintRule, classify_rule, reason, should_filter,
 };
@@ -188,13 +187,7 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
         .own_task_group()
         .and_then(|tg| tg.expiry_timeout(fields));
     let last = alloc.last_unknown();
-    let setting = match fields {
-        DisconnectFields::Legacy => "max_client_disconnect",
-        DisconnectFields::LegacyFirst => {
-            "lost timeout (max_client_disconnect, else disconnect.lost_after)"
-        }
-        DisconnectFields::BlockOnly => "lost timeout (disconnect.lost_after)",
-    };
+    let setting = release_rules::lost_timeout_setting(jr.taint.rules);
     let mut step = Step::new("Disconnect", "").fact(
         setting,
         timeout.map_or("not set".to_string(), format_duration),
@@ -229,7 +222,7 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
             }
         }
         _ if last.is_zero() => "never unknown".to_string(),
-        _ => "unknown without max_client_disconnect: never expires".to_string(),
+        _ => format!("unknown without {setting}: never expires"),
     };
     let from_states = jr.taint.rules.reconnect_from_alloc_states();
     let conclusion = match alloc.last_reconnect() {
@@ -459,20 +452,32 @@ fn rescheduling(
             format!("{} ({own})", alloc.followup_eval_id),
         );
     }
+    let rules = jr.taint.rules;
+    let replacement = || release_rules::disconnecting_replacement(rules, alloc.own_task_group());
+    let by_policy = rules.reschedules_disconnecting_by_policy()
+        && rules
+            .replaces_disconnecting_at_once(alloc.own_task_group())
+            .is_none();
     let why = if trace.reschedule_now.get(&alloc.id).is_some() {
-        if disconnecting {
-            "disconnecting allocations are replaced at once"
+        if disconnecting && by_policy {
+            format!("{}: eligible, and due within 1s of now", replacement())
+        } else if disconnecting {
+            replacement().to_string()
         } else {
-            "eligible, and due within 1s of now or this evaluation is its follow-up"
+            "eligible, and due within 1s of now or this evaluation is its follow-up".to_string()
         }
+    } else if later.is_some() && disconnecting {
+        format!("{}: eligible, due later", replacement())
     } else if later.is_some() {
-        "eligible, due later, no follow-up eval yet"
+        "eligible, due later, no follow-up eval yet".to_string()
+    } else if disconnecting && !by_policy && rules.reschedules_disconnecting_by_policy() {
+        replacement().to_string()
     } else if !eligible {
-        "not eligible: no failure, or attempts or interval exhausted"
+        release_rules::reschedule_eligibility(rules).to_string()
     } else if !alloc.followup_eval_id.is_empty() {
-        "already has a follow-up eval"
+        "already has a follow-up eval".to_string()
     } else {
-        "part of the active deployment without a reschedule transition"
+        "part of the active deployment without a reschedule transition".to_string()
     };
     step.conclusion = format!("{outcome}: {why}");
     Some(step)

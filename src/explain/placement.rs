@@ -1,7 +1,8 @@
 //! Why a group needs one placement, from the counts the reconciler kept.
 
+use super::release_rules;
 use super::{ExplainError, Explanation, Step, Subject, SubjectKind};
-use crate::reconciler::PlacementBasis;
+use crate::reconciler::{PlacementBasis, Rules};
 use crate::replay::JobReplay;
 
 pub(super) fn explain(jr: &JobReplay<'_, '_>, name: &str) -> Result<Explanation, ExplainError> {
@@ -35,7 +36,7 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, name: &str) -> Result<Explanation,
         .find(|g| g.name == group)
         .map(|g| g.desired_changes.clone())
         .unwrap_or_default();
-    let mut steps = vec![counts(&basis).fact(
+    let mut steps = vec![counts(&basis, jr.taint.rules).fact(
         "desired changes",
         format!(
             "place {}, canary {}, destructive {}, migrate {}, stop {}",
@@ -163,11 +164,12 @@ fn existing(b: &PlacementBasis) -> usize {
     b.untainted + b.migrate + b.reschedule + b.reconnecting
 }
 
-fn counts(b: &PlacementBasis) -> Step {
+fn counts(b: &PlacementBasis, rules: &Rules) -> Step {
     let conclusion = if b.lost_later > 0 {
         format!(
-            "no placements computed: {} lost allocation(s) wait for stop_after_client_disconnect",
-            b.lost_later
+            "no placements computed: {} lost allocation(s) wait for {}",
+            b.lost_later,
+            release_rules::stop_timeout_setting(rules)
         )
     } else {
         let missing = (b.count - existing(b) as i64).max(0);
