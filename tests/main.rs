@@ -33,6 +33,7 @@ mod stop;
 mod system;
 mod tainted;
 mod update;
+mod version_1_11;
 mod version_disconnect;
 mod version_reconnect;
 mod version_reschedule;

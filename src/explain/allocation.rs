@@ -186,13 +186,14 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
     let timeout = alloc
         .own_task_group()
         .and_then(|tg| tg.expiry_timeout(fields));
-    let last = alloc.last_unknown();
+    let last = alloc.unknown_since(fields);
     let setting = match fields {
         DisconnectFields::Legacy => "max_client_disconnect",
         DisconnectFields::LegacyFirst => {
             "lost timeout (max_client_disconnect, else disconnect.lost_after)"
         }
         DisconnectFields::BlockOnly => "lost timeout (disconnect.lost_after)",
+        DisconnectFields::BlockStrict => "lost timeout (disconnect.lost_after, unset is 0s)",
     };
     let mut step = Step::new("Disconnect", "").fact(
         setting,
@@ -255,7 +256,8 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
         None => conclusion,
     };
     step.conclusion = conclusion;
-    if !jr.taint.rules.supports_disconnected_clients() {
+    let rules = jr.taint.rules;
+    if !rules.supports_disconnected_clients() && !rules.classifies_without_disconnect_support() {
         step = step.fact(
             "disconnected clients",
             "not supported (pre-1.3 servers): expiry and unknown are not checked",

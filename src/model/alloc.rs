@@ -370,10 +370,33 @@ impl Allocation {
             .unwrap_or(Time::ZERO)
     }
 
+    /// `LastUnknown` as `fields` says the release reads it: the latest
+    /// unknown transition, or from 1.11.2 the first of the latest unbroken
+    /// run of unknown client-status entries (v1.11.2
+    /// nomad/structs/alloc.go:779), so repeated unknown entries do not push
+    /// the expiry back.
+    pub fn unknown_since(&self, fields: DisconnectFields) -> Time {
+        if fields != DisconnectFields::BlockStrict {
+            return self.last_unknown();
+        }
+        let mut since = None;
+        for s in self.alloc_states.iter().rev() {
+            if s.field != AllocStateField::ClientStatus {
+                continue;
+            }
+            if s.value == status::UNKNOWN {
+                since = Some(s.time);
+            } else if since.is_some() {
+                break;
+            }
+        }
+        since.unwrap_or(Time::ZERO)
+    }
+
     /// The time `Expired` compares with: last unknown plus the group's
     /// expiry timeout as `fields` reads it, if both are known.
     pub fn disconnect_expiry(&self, fields: DisconnectFields) -> Option<Time> {
-        let last = self.last_unknown();
+        let last = self.unknown_since(fields);
         if last.is_zero() {
             return None;
         }

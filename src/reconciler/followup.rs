@@ -7,7 +7,6 @@ use std::sync::Arc;
 use super::group_sets::GroupSets;
 use super::ids::Ids;
 use super::{AllocSet, AllocUpdate, DelayedReschedule, FollowupEval, Rules, desc, trigger};
-use crate::model::DisconnectFields;
 use crate::time::{SECOND, Time};
 
 /// Allocations due within this window of a batch's first share its eval
@@ -40,11 +39,10 @@ impl<'a> Followups<'a> {
     ) -> Followups<'a> {
         let mut f = Followups::default();
         let disconnecting = &sets.disconnecting;
-        let fields = rules.disconnect_fields();
         let lost_later = sets.lost_later.clone();
         if rules.reschedules_disconnecting_by_policy() {
             let timeouts = if sets.disconnect_timeouts {
-                f.create_timeout_later_evals(ids, group, disconnecting, now, fields)
+                f.create_timeout_later_evals(ids, group, disconnecting, now, rules)
             } else {
                 HashMap::new()
             };
@@ -62,7 +60,7 @@ impl<'a> Followups<'a> {
             f.stop_evals.extend(timeouts);
         } else {
             f.stop_evals = f.create_lost_later_evals(ids, group, lost_later);
-            let timeouts = f.create_timeout_later_evals(ids, group, disconnecting, now, fields);
+            let timeouts = f.create_timeout_later_evals(ids, group, disconnecting, now, rules);
             f.stop_evals.extend(timeouts);
         }
         f.create_reschedule_later_evals(ids, group, sets.reschedule_later.clone());
@@ -89,22 +87,28 @@ impl<'a> Followups<'a> {
     /// `createTimeoutLaterEvals`: evals at each disconnecting allocation's
     /// `max_client_disconnect` expiry, and its update to `unknown`. If any of
     /// the group's disconnecting allocations has no future timeout, Nomad
-    /// creates none of them.
+    /// creates none of them, until 1.11.2 creates them all.
     fn create_timeout_later_evals(
         &mut self,
         ids: &mut Ids,
         group: &str,
         disconnecting: &AllocSet<'a>,
         now: Time,
-        fields: DisconnectFields,
+        rules: &Rules,
     ) -> HashMap<&'a str, Arc<str>> {
         if disconnecting.is_empty() {
             return HashMap::new();
         }
-        let delays = disconnecting.delay_by_max_client_disconnect(now, fields);
-        if delays.len() != disconnecting.len() {
-            return HashMap::new();
-        }
+        let delays = disconnecting.delay_by_max_client_disconnect(now, rules.disconnect_fields());
+        let delays = if rules.times_out_every_disconnecting() {
+            delays
+        } else {
+            let future: Vec<_> = delays.into_iter().filter(|d| d.at > now).collect();
+            if future.len() != disconnecting.len() {
+                return HashMap::new();
+            }
+            future
+        };
         let (evals, by_alloc) =
             batch_followups(ids, delays, group, trigger::MAX_DISCONNECT_TIMEOUT, true);
         for alloc in disconnecting.iter() {

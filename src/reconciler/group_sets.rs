@@ -36,7 +36,8 @@ pub(super) struct GroupSets<'a> {
     /// Lost allocations waiting out `stop_after_client_disconnect`.
     pub lost_later: Vec<DelayedReschedule<'a>>,
     /// Whether the disconnecting allocations get timeout evals: always up
-    /// to 1.7.1, from D-3 only in groups that support disconnects.
+    /// to 1.7.1, from D-3 only in groups that support disconnects, from G-1
+    /// always again.
     pub disconnect_timeouts: bool,
 }
 
@@ -83,7 +84,9 @@ impl<'a> GroupSets<'a> {
         let (mut untainted, lost) = merge_expiring(ctx, tg, &expiring, untainted, lost);
 
         let split = disconnecting.filter_by_rescheduleable(rctx, true);
-        let disconnect_timeouts = !rules.has_expiring_bucket() || tg.disconnect_supported(fields);
+        let disconnect_timeouts = !rules.has_expiring_bucket()
+            || rules.times_out_every_disconnecting()
+            || tg.disconnect_supported(fields);
         let mut reschedule_now = now.union(&[&split.now]);
         if !rules.reschedules_disconnecting_by_policy() {
             // Every candidate is replaced now.

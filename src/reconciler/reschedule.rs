@@ -177,6 +177,13 @@ pub fn update_by_reschedulable(
         };
     }
     let forced = alloc.desired_transition.should_force_reschedule();
+    if disconnecting && ctx.rules.holds_disconnecting(alloc.own_task_group()) {
+        return RescheduleDecision {
+            now: forced,
+            later: false,
+            at: Time::ZERO,
+        };
+    }
     let by_policy = ctx.rules.reschedules_disconnecting_by_policy();
     let at_once = || {
         ctx.rules
@@ -192,7 +199,7 @@ pub fn update_by_reschedulable(
         && alloc.followup_eval_id == ctx.eval_id
     {
         // The follow-up eval of a disconnect: timed from the disconnect.
-        alloc.next_reschedule_time_by_fail_time(alloc.last_unknown())
+        alloc.next_reschedule_time_by_fail_time(alloc.unknown_since(ctx.rules.disconnect_fields()))
     } else {
         alloc.next_reschedule_time(ctx.rules.retries_failed_placements())
     };
@@ -203,7 +210,8 @@ pub fn update_by_reschedulable(
             at,
         };
     }
-    let later = eligible && (alloc.followup_eval_id.is_empty() || (by_policy && disconnecting));
+    let always = by_policy && disconnecting && !ctx.rules.reschedules_disconnecting_later_once();
+    let later = eligible && (alloc.followup_eval_id.is_empty() || always);
     RescheduleDecision {
         now: forced,
         later,
@@ -231,7 +239,7 @@ impl<'a> AllocSet<'a> {
     }
 
     /// `delayByMaxClientDisconnect`: when each disconnecting allocation
-    /// becomes lost; those without a future timeout are left out.
+    /// becomes lost (now, without a lost timeout).
     pub fn delay_by_max_client_disconnect(
         &self,
         now: Time,
@@ -242,7 +250,6 @@ impl<'a> AllocSet<'a> {
                 alloc,
                 at: alloc.disconnect_timeout(now, fields),
             })
-            .filter(|d| d.at > now)
             .collect()
     }
 }

@@ -256,9 +256,13 @@ impl Rules {
     /// `lost_after` and `stop_on_client_after`; before, the legacy fields
     /// alone.
     /// F-1 (1.10.0; v1.10.0 nomad/structs/structs.go:7621, :7631): the
-    /// block alone.
+    /// block alone. G-1 (1.11.2, 2.0.0; v1.11.2 nomad/structs/alloc.go:753,
+    /// :779): an unset `lost_after` is zero when expiry is computed, and an
+    /// allocation is unknown since the start of its latest unknown run.
     pub fn disconnect_fields(&self) -> DisconnectFields {
-        if Switch::F1.in_release(self.release) {
+        if Switch::G1.in_release(self.release) {
+            DisconnectFields::BlockStrict
+        } else if Switch::F1.in_release(self.release) {
             DisconnectFields::BlockOnly
         } else if Switch::D4.in_release(self.release) {
             DisconnectFields::LegacyFirst
@@ -306,9 +310,13 @@ impl Rules {
     /// Whether `computeGroup` keeps the expiring allocations of `group`
     /// untainted rather than lost: the legacy `prevent_reschedule_on_lost`
     /// (D-3, still in 1.8 and 1.9), from F-1 (1.10.0; v1.10.0
-    /// scheduler/reconcile.go:498) `disconnect { replace = false }`.
+    /// scheduler/reconcile.go:498) `disconnect { replace = false }`; from
+    /// G-1 (1.11.2, 2.0.0; v1.11.2 scheduler/reconciler/reconcile_cluster.go:439)
+    /// never: expiring allocations are always lost.
     pub fn keeps_expiring(&self, group: &TaskGroup) -> bool {
-        if Switch::F1.in_release(self.release) {
+        if Switch::G1.in_release(self.release) {
+            false
+        } else if Switch::F1.in_release(self.release) {
             !group.replaces(self.disconnect_fields())
         } else {
             self.prevents_reschedule_on_lost(Some(group))
@@ -323,6 +331,38 @@ impl Rules {
     /// scheduler/reconcile_util.go:417, :465; nomad/structs/structs.go:11194).
     pub fn retries_failed_placements(&self) -> bool {
         Switch::E1.in_release(self.release)
+    }
+
+    /// G-1 (1.11.2, 2.0.0; v1.11.2 scheduler/reconciler/filters.go:111,
+    /// scheduler/generic_sched.go:354): `filterByTainted` no longer asks
+    /// whether the servers support disconnected clients nor whether the
+    /// allocation's group sets a lost timeout: every check applies to every
+    /// allocation, in the order [`super::TaintRule::order`] gives.
+    pub fn classifies_without_disconnect_support(&self) -> bool {
+        Switch::G1.in_release(self.release)
+    }
+
+    /// G-1 (1.11.2, 2.0.0; v1.11.2 scheduler/reconciler/reconcile_cluster.go:1618,
+    /// filters.go:464): every disconnecting allocation gets a timeout eval,
+    /// at now when its group has no lost timeout; before, only groups with a
+    /// lost timeout, and none at all if one allocation had no future timeout.
+    pub fn times_out_every_disconnecting(&self) -> bool {
+        Switch::G1.in_release(self.release)
+    }
+
+    /// G-1 (1.11.2, 2.0.0; v1.11.2 scheduler/reconciler/filters.go:411):
+    /// a disconnecting allocation whose own group sets `replace = false` is
+    /// never rescheduled (only a force-reschedule moves it).
+    pub fn holds_disconnecting(&self, group: Option<&TaskGroup>) -> bool {
+        Switch::G1.in_release(self.release)
+            && group.is_some_and(|tg| !tg.replaces(self.disconnect_fields()))
+    }
+
+    /// G-1 (1.11.2, 2.0.0; v1.11.2 scheduler/reconciler/filters.go:433): a
+    /// disconnecting allocation is rescheduled later only if it carries no
+    /// follow-up eval yet, like a failed one; from D-1 to then, always.
+    pub fn reschedules_disconnecting_later_once(&self) -> bool {
+        Switch::G1.in_release(self.release)
     }
 
     /// F-2 (1.10.1, 1.11.0): a terminal canary with a migrate transition is

@@ -215,6 +215,7 @@ impl Switch {
                 | Switch::E1
                 | Switch::F1
                 | Switch::F2
+                | Switch::G1
         )
     }
 }

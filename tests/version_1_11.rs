@@ -1,0 +1,719 @@
+//! The 1.11 releases: the classification rewrite of 1.11.2 (catalogue G-1),
+//! each rule under 1.11.1 and 1.11.2 (and 2.0.0, which has the same
+//! reconciler), Nomad's tests of the change ported under the profile of
+//! their tag, and the whole node x status matrix against a transcription of
+//! v1.11.2's `filterByTainted`.
+
+use std::sync::Arc;
+
+use plan_inspect::model::*;
+use plan_inspect::reconciler::{
+    Bucket, Rules, TaintContext, TaintRule, TaintedNodes, classify, classify_rule, desc, trigger,
+};
+use plan_inspect::report::JobReport;
+use plan_inspect::time::{Duration, SECOND, Time};
+use plan_inspect::version::{Release, VersionRequest, v};
+
+use crate::common::*;
+use crate::tainted::{TaintCase, replay_matrix, taint_cases, tainted_entry};
+use crate::version_disconnect::disconnecting_with_block;
+
+const V1111: Release = v(1, 11, 1);
+const V1112: Release = v(1, 11, 2);
+const V200: Release = v(2, 0, 0);
+
+/// The report of job `id` replayed as Nomad `release`.
+fn replay_as(c: &mut Cluster, release: Release, id: &str) -> JobReport {
+    c.snapshot.nomad_version = Some(VersionRequest::Release(release));
+    c.replay_job(id)
+}
+
+/// `mock.Job()` with `disconnect { lost_after, replace }`.
+fn disconnect_job(lost_after: Duration, replace: Option<bool>) -> Job {
+    let mut j = mock_job();
+    j.task_groups[0].disconnect = Some(DisconnectStrategy {
+        lost_after,
+        replace,
+        ..DisconnectStrategy::default()
+    });
+    j
+}
+
+fn unknown_at(time: Time) -> AllocState {
+    AllocState {
+        field: AllocStateField::ClientStatus,
+        value: status::UNKNOWN.into(),
+        time,
+    }
+}
+
+/// The nodes of TestAllocSet_classifyAllocs_ClassificationRules.
+fn rule_table_nodes() -> Vec<Node> {
+    let node = |id: &str, status: &str| Node {
+        id: id.into(),
+        status: status.into(),
+        ..Node::default()
+    };
+    vec![
+        node("ready", node_status::READY),
+        node("disconnected", node_status::DISCONNECTED),
+        node("down", node_status::DOWN),
+        node("initializing", node_status::INIT),
+    ]
+}
+
+/// The bucket of `alloc` under `release` with the given tainted map.
+fn bucket_in(release: Release, tainted: &TaintedNodes<'_>, alloc: &Allocation) -> Bucket {
+    let rules = Rules::new(release, true);
+    classify(
+        alloc,
+        TaintContext {
+            tainted,
+            rules: &rules,
+            now: now(),
+        },
+    )
+}
+
+/// TestAllocSet_classifyAllocs_ClassificationRules
+/// (scheduler/reconciler/filters_test.go at v2.0.3): one allocation per
+/// rule of the rewritten classification, each with `disconnect {
+/// lost_after = 5m, replace = true }` unless the case changes it. 2.0.3
+/// only turned 1.11.2's filter into a rule table, so every case holds at
+/// 1.11.2 too.
+#[test]
+fn test_alloc_set_classify_allocs_classification_rules() {
+    let nodes = rule_table_nodes();
+    let mut tainted: TaintedNodes = nodes.iter().map(|n| (n.id.as_str(), Some(n))).collect();
+    tainted.insert("gc", None);
+    let job =
+        |lost_after: Duration, replace: bool| Arc::new(disconnect_job(lost_after, Some(replace)));
+    let unknown = vec![unknown_at(now().add(-10 * SECOND))];
+    let make = |id: &str, node: &str, client: &str, desired: &str| Allocation {
+        id: id.into(),
+        node_id: node.into(),
+        client_status: client.into(),
+        desired_status: desired.into(),
+        task_group: "web".into(),
+        job: Some(job(5 * MINUTE, true)),
+        ..Allocation::default()
+    };
+    let with_states = |mut a: Allocation| {
+        a.alloc_states = unknown.clone();
+        a
+    };
+    let (run, stop) = (status::RUN, status::STOP);
+    let cases: Vec<(&str, Allocation, Bucket)> = vec![
+        (
+            "failed reconnect run",
+            with_states(make("c1", "ready", status::FAILED, run)),
+            Bucket::Reconnecting,
+        ),
+        (
+            "terminal server status ignored",
+            make("c2", "ready", status::RUNNING, stop),
+            Bucket::Ignore,
+        ),
+        (
+            "terminal canary migrate",
+            {
+                let mut a = make("c3", "ready", status::COMPLETE, run);
+                a.deployment_status = Some(AllocDeploymentStatus {
+                    canary: true,
+                    ..AllocDeploymentStatus::default()
+                });
+                a.desired_transition.migrate = Some(true);
+                a
+            },
+            Bucket::Migrate,
+        ),
+        (
+            "terminal untainted",
+            make("c4", "ready", status::COMPLETE, run),
+            Bucket::Untainted,
+        ),
+        (
+            "expired alloc",
+            {
+                let mut a = with_states(make("c5", "ready", status::UNKNOWN, run));
+                a.job = Some(job(SECOND, true));
+                a
+            },
+            Bucket::Expiring,
+        ),
+        (
+            "failed reconnect stop ignored",
+            with_states(make("c6", "ready", status::FAILED, stop)),
+            Bucket::Ignore,
+        ),
+        (
+            "disconnected unknown becomes untainted",
+            make("c7", "disconnected", status::UNKNOWN, run),
+            Bucket::Untainted,
+        ),
+        (
+            "disconnected pending lost",
+            make("c8", "disconnected", status::PENDING, run),
+            Bucket::Lost,
+        ),
+        (
+            "disconnected zero timeout lost",
+            Allocation {
+                job: None,
+                ..make("c9", "disconnected", status::RUNNING, run)
+            },
+            Bucket::Lost,
+        ),
+        (
+            "disconnected grace period",
+            make("c10", "disconnected", status::RUNNING, run),
+            Bucket::Disconnecting,
+        ),
+        (
+            "migrate flag",
+            {
+                let mut a = make("c11", "ready", status::PENDING, run);
+                a.desired_transition.migrate = Some(true);
+                a
+            },
+            Bucket::Migrate,
+        ),
+        (
+            "untainted reconnecting via ready node",
+            with_states(make("c12", "ready", status::RUNNING, run)),
+            Bucket::Reconnecting,
+        ),
+        (
+            "untainted on non tainted node",
+            make("c13", "missing", status::RUNNING, run),
+            Bucket::Untainted,
+        ),
+        (
+            "gc node lost",
+            make("c14", "gc", status::RUNNING, run),
+            Bucket::Lost,
+        ),
+        (
+            "terminal node unknown no replace",
+            Allocation {
+                job: Some(job(5 * MINUTE, false)),
+                ..make("c15", "down", status::UNKNOWN, run)
+            },
+            Bucket::Untainted,
+        ),
+        (
+            "terminal node running no replace",
+            Allocation {
+                job: Some(job(5 * MINUTE, false)),
+                ..make("c16", "down", status::RUNNING, run)
+            },
+            Bucket::Disconnecting,
+        ),
+        (
+            "terminal node default lost",
+            make("c17", "down", status::PENDING, run),
+            Bucket::Lost,
+        ),
+        (
+            "other tainted node defaults to untainted",
+            make("c18", "initializing", status::PENDING, run),
+            Bucket::Untainted,
+        ),
+    ];
+    for (name, alloc, want) in &cases {
+        for release in [V1112, v(2, 0, 3), Release::Head] {
+            assert_eq!(
+                bucket_in(release, &tainted, alloc),
+                *want,
+                "{release}: {name}"
+            );
+        }
+    }
+}
+
+/// TestAllocSet_filterByTainted, case
+/// "disco-client-disconnect-unset-max-disconnect-single-instance-on"
+/// (scheduler/reconciler/allocs_test.go at v1.11.2): a running allocation
+/// of a group with `disconnect { lost_after = 0s, replace = false }` on a
+/// disconnected node is lost from 1.11.2 (no lost timeout,
+/// filters.go:191); 1.11.1 kept it disconnecting (replace = false).
+#[test]
+fn test_alloc_set_filter_by_tainted_disco_client_disconnect_unset_max_disconnect_single_instance_on()
+ {
+    let nodes = rule_table_nodes();
+    let tainted: TaintedNodes = nodes.iter().map(|n| (n.id.as_str(), Some(n))).collect();
+    let alloc = Allocation {
+        id: "disconnecting-running".into(),
+        name: "disconnecting-running".into(),
+        client_status: status::RUNNING.into(),
+        desired_status: status::RUN.into(),
+        job: Some(Arc::new(disconnect_job(0, Some(false)))),
+        node_id: "disconnected".into(),
+        task_group: "web".into(),
+        ..Allocation::default()
+    };
+    assert_eq!(bucket_in(V1112, &tainted, &alloc), Bucket::Lost);
+    assert_eq!(bucket_in(V200, &tainted, &alloc), Bucket::Lost);
+    assert_eq!(bucket_in(V1111, &tainted, &alloc), Bucket::Disconnecting);
+}
+
+/// TestAllocSet_filterByTainted, case "disco-client-disconnect"
+/// (scheduler/reconciler/allocs_test.go at v1.11.2), with
+/// `testJob_Disconnected` (`lost_after = 5s`, `replace = true`): running on
+/// a disconnected node is disconnecting, unknown there untainted, pending
+/// lost, expired unknown allocations expiring wherever they are, and a
+/// failed reconnect desired to stop ignored.
+#[test]
+fn test_alloc_set_filter_by_tainted_disco_client_disconnect() {
+    let nodes = rule_table_nodes();
+    let tainted: TaintedNodes = nodes.iter().map(|n| (n.id.as_str(), Some(n))).collect();
+    let job = Arc::new(disconnect_job(5 * SECOND, Some(true)));
+    let unknown = vec![unknown_at(now().add(60 * SECOND))];
+    let expired = vec![unknown_at(now().add(-60 * SECOND))];
+    let make =
+        |id: &str, node: &str, client: &str, desired: &str, states: &[AllocState]| Allocation {
+            id: id.into(),
+            name: id.into(),
+            client_status: client.into(),
+            desired_status: desired.into(),
+            job: Some(job.clone()),
+            node_id: node.into(),
+            task_group: "web".into(),
+            alloc_states: states.to_vec(),
+            ..Allocation::default()
+        };
+    let (run, stop) = (status::RUN, status::STOP);
+    let cases = [
+        (
+            make(
+                "disconnect-running",
+                "disconnected",
+                status::RUNNING,
+                run,
+                &[],
+            ),
+            Bucket::Disconnecting,
+        ),
+        (
+            make(
+                "untainted-unknown",
+                "disconnected",
+                status::UNKNOWN,
+                run,
+                &unknown,
+            ),
+            Bucket::Untainted,
+        ),
+        (
+            make(
+                "expiring-unknown",
+                "disconnected",
+                status::UNKNOWN,
+                run,
+                &expired,
+            ),
+            Bucket::Expiring,
+        ),
+        (
+            make("lost-pending", "disconnected", status::PENDING, run, &[]),
+            Bucket::Lost,
+        ),
+        (
+            make("expiring-expired", "normal", status::UNKNOWN, run, &expired),
+            Bucket::Expiring,
+        ),
+        (
+            make(
+                "ignore-reconnected-failed-stopped",
+                "disconnected",
+                status::FAILED,
+                stop,
+                &unknown,
+            ),
+            Bucket::Ignore,
+        ),
+    ];
+    for (alloc, want) in &cases {
+        assert_eq!(bucket_in(V1112, &tainted, alloc), *want, "{}", alloc.id);
+    }
+}
+
+/// The catalogue's G-1 example: `disconnect { lost_after = "1h", replace =
+/// true }`, reschedule delay 30s, the node disconnects. 1.11.1 places the
+/// replacement in the same plan (D-4b); from 1.11.2 and in 2.0.0 the
+/// reschedule policy decides: a follow-up eval at +30s, which the unknown
+/// update carries (v1.11.2 scheduler/reconciler/filters.go:419).
+#[test]
+fn replace_follows_the_reschedule_policy_from_1_11_2() {
+    let mut c = Cluster::new();
+    let id = disconnecting_with_block(
+        &mut c,
+        DisconnectStrategy {
+            lost_after: HOUR,
+            replace: Some(true),
+            ..DisconnectStrategy::default()
+        },
+    );
+    let old = replay_as(&mut c, V1111, JOB);
+    assert_eq!(group(&old, "web").reschedule_now, [id.as_str()]);
+    assert_eq!(old.plan.place.len(), 1);
+
+    for release in [V1112, V200] {
+        let new = replay_as(&mut c, release, JOB);
+        let web = group(&new, "web");
+        assert!(web.reschedule_now.is_empty(), "{release}");
+        assert_eq!(web.reschedule_later.len(), 1, "{release}");
+        assert_eq!(web.reschedule_later[0].at, now().add(30 * SECOND));
+        assert!(new.plan.place.is_empty(), "{release}");
+        let later = new
+            .plan
+            .followup_evals
+            .iter()
+            .find(|e| e.triggered_by != trigger::MAX_DISCONNECT_TIMEOUT)
+            .expect("a reschedule-later eval");
+        assert_eq!(new.plan.disconnect_updates[0].followup_eval_id, later.id);
+    }
+}
+
+/// From 1.11.2 a disconnecting allocation is rescheduled later only if it
+/// has no follow-up eval yet (v1.11.2 scheduler/reconciler/filters.go:433);
+/// one that still carries an old eval ID gets neither now nor later and
+/// stays untainted.
+#[test]
+fn a_disconnecting_alloc_with_a_followup_eval_is_not_rescheduled_later_from_1_11_2() {
+    let mut c = Cluster::new();
+    let id = disconnecting_with_block(
+        &mut c,
+        DisconnectStrategy {
+            lost_after: HOUR,
+            replace: Some(true),
+            ..DisconnectStrategy::default()
+        },
+    );
+    c.alloc_mut(&id).followup_eval_id = "old-eval".into();
+    let r = replay_as(&mut c, V1112, JOB);
+    let web = group(&r, "web");
+    assert!(web.reschedule_now.is_empty() && web.reschedule_later.is_empty());
+    assert!(r.plan.place.is_empty());
+    assert_eq!(r.plan.followup_evals.len(), 1);
+    assert_eq!(
+        r.plan.followup_evals[0].triggered_by,
+        trigger::MAX_DISCONNECT_TIMEOUT
+    );
+}
+
+/// `replace = false`: from 1.11.2 a disconnecting allocation is never
+/// rescheduled, whatever its policy (filters.go:411); it stays unknown and
+/// counted with its timeout eval.
+#[test]
+fn replace_false_never_reschedules_a_disconnecting_alloc_from_1_11_2() {
+    let mut c = Cluster::new();
+    disconnecting_with_block(
+        &mut c,
+        DisconnectStrategy {
+            lost_after: HOUR,
+            replace: Some(false),
+            ..DisconnectStrategy::default()
+        },
+    );
+    for release in [V1111, V1112] {
+        let r = replay_as(&mut c, release, JOB);
+        let web = group(&r, "web");
+        assert!(web.reschedule_now.is_empty(), "{release}");
+        assert!(web.reschedule_later.is_empty(), "{release}");
+        assert!(r.plan.place.is_empty(), "{release}");
+        assert_eq!(r.plan.disconnect_updates.len(), 1, "{release}");
+        assert_eq!(r.plan.followup_evals[0].wait_until, now().add(HOUR));
+    }
+}
+
+/// Expiring allocations are always lost from 1.11.2 (v1.11.2
+/// scheduler/reconciler/reconcile_cluster.go:439): with `replace = false`
+/// 1.11.1 kept one unknown past `lost_after` untainted, 1.11.2 stops it as
+/// lost and places a replacement.
+#[test]
+fn expiring_allocs_are_lost_even_with_replace_false_from_1_11_2() {
+    let mut c = Cluster::new();
+    let mut job = disconnect_job(5 * MINUTE, Some(false));
+    job.task_groups[0].count = 1;
+    let job = c.job(job);
+    let id = unknown_alloc(&mut c, &job, 0, 10 * MINUTE);
+    let old = replay_as(&mut c, V1111, JOB);
+    assert_eq!(group(&old, "web").buckets[Bucket::Expiring][0].id, id);
+    assert!(old.plan.place.is_empty() && old.plan.stop.is_empty());
+
+    let new = replay_as(&mut c, V1112, JOB);
+    assert_eq!(group(&new, "web").buckets[Bucket::Expiring][0].id, id);
+    assert_eq!(new.plan.stop.len(), 1);
+    assert_eq!(new.plan.stop[0].description, desc::LOST);
+    assert_eq!(new.plan.place.len(), 1);
+}
+
+/// Open point 1 of the catalogue: an unknown allocation whose node is
+/// ready again, before its client reports, is untainted up to 1.11.1 and
+/// reconnecting from 1.11.2 (filters.go:204), so it is weighed against its
+/// replacement at once. No reconnect update is made for it: it is not
+/// running.
+#[test]
+fn an_unknown_alloc_on_a_ready_node_is_reconnecting_from_1_11_2() {
+    let mut c = Cluster::new();
+    let mut job = disconnect_job(HOUR, Some(true));
+    job.task_groups[0].count = 1;
+    let job = c.job(job);
+    let id = c.alloc(&job, 0);
+    {
+        let a = c.alloc_mut(&id);
+        a.client_status = status::UNKNOWN.into();
+    }
+    client_state(&mut c, &id, status::UNKNOWN, 10 * MINUTE);
+    let replacement = c.alloc(&job, 0);
+    {
+        let r = c.alloc_mut(&replacement);
+        r.previous_allocation = id.clone();
+        r.create_index += 1;
+    }
+    c.alloc_mut(&id).next_allocation = replacement.clone();
+    set_node_score(&mut c, &id, 0.5);
+    set_node_score(&mut c, &replacement, 0.9);
+
+    let old = replay_as(&mut c, V1111, JOB);
+    assert_eq!(bucket_of(&old, &id), "untainted");
+
+    let new = replay_as(&mut c, V1112, JOB);
+    assert_eq!(bucket_of(&new, &id), "reconnecting");
+    assert!(new.plan.reconnect_updates.is_empty());
+    // The better-scored replacement wins: the original is stopped.
+    assert_eq!(new.plan.stop.len(), 1);
+    assert_eq!(new.plan.stop[0].alloc_id, id);
+    assert!(new.plan.place.is_empty());
+}
+
+/// `LastUnknown` from 1.11.2 is the start of the latest unbroken run of
+/// unknown entries (v1.11.2 nomad/structs/alloc.go:779): two unknown
+/// entries 10m and 1m ago with `lost_after = 5m` expire from the first at
+/// 1.11.2 and from the second (not yet) at 1.11.1; a running entry in
+/// between breaks the run.
+#[test]
+fn unknown_runs_time_the_expiry_from_their_start_from_1_11_2() {
+    let mut c = Cluster::new();
+    let mut job = disconnect_job(5 * MINUTE, Some(true));
+    job.task_groups[0].count = 2;
+    let job = c.job(job);
+    let run = unknown_alloc(&mut c, &job, 0, 10 * MINUTE);
+    client_state(&mut c, &run, status::UNKNOWN, MINUTE);
+    let broken = unknown_alloc(&mut c, &job, 1, 10 * MINUTE);
+    client_state(&mut c, &broken, status::RUNNING, 8 * MINUTE);
+    client_state(&mut c, &broken, status::UNKNOWN, MINUTE);
+
+    let old = replay_as(&mut c, V1111, JOB);
+    assert_eq!(bucket_of(&old, &run), "untainted");
+    assert_eq!(bucket_of(&old, &broken), "untainted");
+    let new = replay_as(&mut c, V1112, JOB);
+    assert_eq!(bucket_of(&new, &run), "expiring");
+    assert_eq!(bucket_of(&new, &broken), "untainted");
+}
+
+/// From 1.11.2 every disconnecting allocation gets a timeout eval, at now
+/// without a lost timeout (reconcile_cluster.go:1618, filters.go:464): a
+/// running allocation of a `replace = false` group without `lost_after` on
+/// a down node is disconnecting; 1.11.1 marks it unknown with no eval,
+/// 1.11.2 with an eval due now.
+#[test]
+fn every_disconnecting_alloc_gets_a_timeout_eval_from_1_11_2() {
+    let mut c = Cluster::new();
+    let mut job = disconnect_job(0, Some(false));
+    job.task_groups[0].count = 1;
+    let job = c.job(job);
+    let id = c.alloc(&job, 0);
+    c.alloc_mut(&id).client_status = status::RUNNING.into();
+    c.set_node_status(&id, node_status::DOWN);
+
+    let old = replay_as(&mut c, V1111, JOB);
+    assert_eq!(bucket_of(&old, &id), "disconnecting");
+    assert!(old.plan.followup_evals.is_empty());
+    assert_eq!(&*old.plan.disconnect_updates[0].followup_eval_id, "");
+
+    let new = replay_as(&mut c, V1112, JOB);
+    assert_eq!(bucket_of(&new, &id), "disconnecting");
+    assert_eq!(new.plan.followup_evals.len(), 1);
+    let eval = &new.plan.followup_evals[0];
+    assert_eq!(eval.triggered_by, trigger::MAX_DISCONNECT_TIMEOUT);
+    assert_eq!(eval.wait_until, now());
+    assert_eq!(new.plan.disconnect_updates[0].followup_eval_id, eval.id);
+}
+
+/// From 1.11.2 (#27265) the servers' disconnected-client flag is not read:
+/// with it off, 1.11.1 loses a running allocation of a `lost_after` group
+/// on a disconnected node, 1.11.2 keeps it disconnecting.
+#[test]
+fn the_disconnected_client_flag_is_ignored_from_1_11_2() {
+    let mut c = Cluster::new();
+    c.snapshot.supports_disconnected_clients = Some(false);
+    let id = disconnecting_with_block(
+        &mut c,
+        DisconnectStrategy {
+            lost_after: HOUR,
+            ..DisconnectStrategy::default()
+        },
+    );
+    assert_eq!(bucket_of(&replay_as(&mut c, V1111, JOB), &id), "lost");
+    assert_eq!(
+        bucket_of(&replay_as(&mut c, V1112, JOB), &id),
+        "disconnecting"
+    );
+}
+
+/// `--explain` names the rewritten rules: the rule list of 1.11.2 has
+/// nineteen checks and the expired one says that no `lost_after` means at
+/// once.
+#[test]
+fn the_rule_list_of_1_11_2_is_the_rewritten_one() {
+    let rules = Rules::new(V1112, true);
+    let order = TaintRule::order(&rules);
+    assert_eq!(order.len(), 19);
+    assert_eq!(order[0], TaintRule::FailedReconnect);
+    assert_eq!(order[6], TaintRule::DisconnectedNodeUnknown);
+    assert_eq!(order[10], TaintRule::MigrateTransition);
+    assert_eq!(
+        TaintRule::DisconnectExpiring.describe(&rules),
+        "unknown past its lost_after (at once without one) means expiring"
+    );
+    assert_eq!(TaintRule::order(&Rules::new(Release::Head, true)), order);
+    assert_ne!(TaintRule::order(&Rules::new(V1111, true)), order);
+}
+
+/// `filterByTainted` at v1.11.2 (scheduler/reconciler/filters.go:111-234)
+/// for one case, transcribed from the Go with `NeedsToReconnect`,
+/// `Expired` (nomad/structs/alloc.go:753), `DisconnectTimeout` and
+/// `ReplaceOnDisconnect` inlined, for a group with `lost_after` and
+/// `replace`.
+fn nomad_1_11_2_bucket(c: &TaintCase, lost_after: Duration, replace: bool) -> &'static str {
+    let r = matches!(c.client, "unknown" | "running" | "failed") && c.unknown_ago.is_some();
+    if r && c.desired == "run" && c.client == "failed" {
+        return "reconnecting";
+    }
+    let server_terminal = matches!(c.desired, "stop" | "evict");
+    let terminal = server_terminal || matches!(c.client, "complete" | "failed" | "lost");
+    if terminal && !r {
+        return if server_terminal {
+            "ignore"
+        } else {
+            "untainted"
+        };
+    }
+    let expired = c.client == "unknown"
+        && c.unknown_ago
+            .is_some_and(|ago| now().add(-ago).add(lost_after) <= now());
+    if expired {
+        return "expiring";
+    }
+    if r && c.client == "failed" && c.desired == "stop" {
+        return "ignore";
+    }
+    let tainted = tainted_entry(c.node);
+    if let Some(Some(n)) = tainted
+        && n.status() == node_status::DISCONNECTED
+    {
+        return match c.client {
+            "unknown" => "untainted",
+            "pending" => "lost",
+            _ if lost_after == 0 => "lost",
+            _ => "disconnecting",
+        };
+    }
+    if c.migrate {
+        return "migrate";
+    }
+    match tainted {
+        None => {
+            if r {
+                "reconnecting"
+            } else {
+                "untainted"
+            }
+        }
+        Some(Some(n)) if n.status() == node_status::READY => {
+            if r {
+                "reconnecting"
+            } else {
+                "untainted"
+            }
+        }
+        Some(None) => "lost",
+        Some(Some(n)) if n.status() == node_status::DOWN => match c.client {
+            "unknown" if !replace => "untainted",
+            "running" if !replace => "disconnecting",
+            _ => "lost",
+        },
+        Some(Some(_)) => "untainted",
+    }
+}
+
+/// Every combination of node (ready, initializing, down, disconnected, each
+/// with and without a drain strategy, and garbage-collected) x client status
+/// x desired status x migrate transition x last unknown transition (never,
+/// 1m ago, 1h ago), with `lost_after` 0 or 5m and `replace` true or false:
+/// under 1.11.2, 2.0.0 and head the bucket in the report is the one
+/// v1.11.2's `filterByTainted` picks.
+#[test]
+fn filter_by_tainted_matrix_matches_nomad_1_11_2() {
+    // Task events do not count from C-1 on: the cases without one suffice.
+    let cases: Vec<TaintCase> = taint_cases()
+        .into_iter()
+        .filter(|c| c.reconnect_ago.is_none())
+        .collect();
+    let mut checked = 0;
+    for release in [V1112, V200, Release::Head] {
+        for lost_after in [0, 5 * MINUTE] {
+            for replace in [true, false] {
+                let spec = disconnect_job(lost_after, Some(replace));
+                let got = replay_matrix(&cases, true, Some(release), counted(spec, cases.len()));
+                for (case, got) in cases.iter().zip(got) {
+                    let want = nomad_1_11_2_bucket(case, lost_after, replace);
+                    assert_eq!(
+                        got, want,
+                        "{release}: {case:?} lost_after={lost_after} replace={replace}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 3 * 4 * 9 * 6 * 3 * 2 * 3);
+}
+
+/// `spec` with its group counting `n` allocations.
+fn counted(mut spec: Job, n: usize) -> Job {
+    spec.task_groups[0].count = n as i64;
+    spec
+}
+
+/// The bucket's rule as the explanation names it, for the rewritten
+/// disconnected-node rules.
+#[test]
+fn the_disconnected_node_rules_of_1_11_2_are_named() {
+    let nodes = rule_table_nodes();
+    let tainted: TaintedNodes = nodes.iter().map(|n| (n.id.as_str(), Some(n))).collect();
+    let rules = Rules::new(V1112, true);
+    let ctx = TaintContext {
+        tainted: &tainted,
+        rules: &rules,
+        now: now(),
+    };
+    let alloc = Allocation {
+        id: "a".into(),
+        client_status: status::RUNNING.into(),
+        desired_status: status::RUN.into(),
+        task_group: "web".into(),
+        node_id: "disconnected".into(),
+        job: Some(Arc::new(disconnect_job(0, None))),
+        ..Allocation::default()
+    };
+    let rule = classify_rule(&alloc, ctx);
+    assert_eq!(rule, TaintRule::DisconnectedNodeWithoutLostAfter);
+    assert_eq!(
+        rule.describe(&rules),
+        "on a disconnected node, a group without lost_after is lost"
+    );
+    assert_eq!(rule.number(&rules), 9);
+}
