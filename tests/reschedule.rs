@@ -828,6 +828,7 @@ fn reschedule_later_with_eval(wait_until: Time) -> (Cluster, String) {
         triggered_by: "alloc-failure".into(),
         status: "pending".into(),
         wait_until,
+        ..Evaluation::default()
     });
     (c, failed)
 }

@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use plan_inspect::model::*;
 use plan_inspect::reconciler::{
-    Bucket, Rules, TaintContext, TaintRule, TaintedNodes, classify, classify_rule, desc, trigger,
+    Bucket, DesiredChanges, Rules, TaintContext, TaintRule, TaintedNodes, classify, classify_rule,
+    desc, trigger,
 };
 use plan_inspect::report::JobReport;
 use plan_inspect::time::{Duration, SECOND, Time};
@@ -582,12 +583,16 @@ fn the_rule_list_of_1_11_2_is_the_rewritten_one() {
     assert_ne!(TaintRule::order(&Rules::new(V1111, true)), order);
 }
 
-/// `filterByTainted` at v1.11.2 (scheduler/reconciler/filters.go:111-234)
-/// for one case, transcribed from the Go with `NeedsToReconnect`,
+/// `filterByTainted` at v1.11.2 (scheduler/reconciler/filters.go:111-234),
+/// after `filterServerTerminalAllocs` (:42), for one case, transcribed from the Go with `NeedsToReconnect`,
 /// `Expired` (nomad/structs/alloc.go:753), `DisconnectTimeout` and
 /// `ReplaceOnDisconnect` inlined, for a group with `lost_after` and
 /// `replace`.
 fn nomad_1_11_2_bucket(c: &TaintCase, lost_after: Duration, replace: bool) -> &'static str {
+    // `filterServerTerminalAllocs` (1.11.0) drops these service allocations first.
+    if matches!(c.desired, "stop" | "evict") {
+        return "set aside";
+    }
     let r = matches!(c.client, "unknown" | "running" | "failed") && c.unknown_ago.is_some();
     if r && c.desired == "run" && c.client == "failed" {
         return "reconnecting";
@@ -716,4 +721,342 @@ fn the_disconnected_node_rules_of_1_11_2_are_named() {
         "on a disconnected node, a group without lost_after is lost"
     );
     assert_eq!(rule.number(&rules), 9);
+}
+
+const V1105: Release = v(1, 10, 5);
+const V1110: Release = v(1, 11, 0);
+
+/// TestReconciler_NewCanaries_CountGreater
+/// (scheduler/reconciler/reconcile_cluster_test.go at v1.11.0): 7 canaries
+/// for a group of 3 are cut to 3 placements, names 0 to 2, and the desired
+/// `place` is 3 (reconcile_cluster.go:560); 1.10.5 places all 7.
+#[test]
+fn test_reconciler_new_canaries_count_greater() {
+    let update = UpdateStrategy {
+        canary: 7,
+        ..canary_update()
+    };
+    let (mut c, _) = crate::canary::new_canaries(3, 3, update);
+    let r = replay_as(&mut c, V1110, JOB);
+    assert_results(
+        &r,
+        Expect {
+            create_deployment: true,
+            place: 3,
+            ..Expect::default()
+        },
+        &web(DesiredChanges {
+            canary: 7,
+            ignore: 3,
+            place: 3,
+            ..dc()
+        }),
+    );
+    assert_eq!(place_indexes(&r), [0, 1, 2]);
+    let old = replay_as(&mut c, V1105, JOB);
+    assert_eq!(old.plan.place.len(), 7);
+    assert_eq!(group(&old, "web").desired_changes.place, 0);
+}
+
+/// TestReconciler_Disconnected_Client, case
+/// "replace-allocs-on-disconnected-node"
+/// (scheduler/reconciler/reconcile_cluster_test.go at v1.11.2): two of five
+/// allocations on a disconnected node, `disconnect { lost_after = 5m }`, an
+/// empty eval ID (so the reschedule is now): both are replaced and marked
+/// unknown, and the 1.11 counters say so.
+#[test]
+fn test_reconciler_disconnected_client_replace_allocs_on_disconnected_node() {
+    let mut c = Cluster::new();
+    c.snapshot.eval_id = Some(String::new());
+    let mut spec = mock_job();
+    spec.task_groups[0].count = 5;
+    spec.task_groups[0].disconnect = Some(DisconnectStrategy {
+        lost_after: 5 * MINUTE,
+        ..DisconnectStrategy::default()
+    });
+    let job = c.job(spec);
+    let ids = build_allocations(&mut c, &job, 5, status::RUNNING, status::RUN, 2.0);
+    build_disconnected_nodes(&mut c, &ids, 2);
+    for release in [V1112, V200] {
+        let r = replay_as(&mut c, release, JOB);
+        assert_results(
+            &r,
+            Expect {
+                place: 2,
+                disconnect_updates: 2,
+                ..Expect::default()
+            },
+            &web(DesiredChanges {
+                place: 2,
+                ignore: 3,
+                ..dc()
+            }),
+        );
+        let counters = &group(&r, "web").desired_changes;
+        assert_eq!((counters.disconnect, counters.reschedule_now), (2, 2));
+    }
+}
+
+/// The 1.11 `RescheduleNow` counter is written only for a group with a
+/// disconnecting allocation (reconcile_cluster.go:1656): a failed
+/// allocation rescheduled now counts 1 up to 1.10.5 (plan-inspect's own
+/// count) and 0 from 1.11.0; with a disconnecting allocation in the group
+/// it counts both.
+#[test]
+fn reschedule_now_counts_only_with_a_disconnecting_alloc_from_1_11_0() {
+    let mut c = Cluster::new();
+    let mut spec = mock_job();
+    spec.task_groups[0].count = 2;
+    spec.task_groups[0].disconnect = Some(DisconnectStrategy {
+        lost_after: HOUR,
+        ..DisconnectStrategy::default()
+    });
+    let job = c.job(spec);
+    let failed = c.alloc(&job, 0);
+    fail_at(c.alloc_mut(&failed), now().add(-HOUR));
+    let running = c.alloc(&job, 1);
+    c.alloc_mut(&running).client_status = status::RUNNING.into();
+
+    let count = |c: &mut Cluster, release| {
+        let r = replay_as(c, release, JOB);
+        let g = group(&r, "web");
+        (g.reschedule_now.len(), g.desired_changes.reschedule_now)
+    };
+    assert_eq!(count(&mut c, V1105), (1, 1));
+    assert_eq!(count(&mut c, V1110), (1, 0));
+    // The disconnect is replaced at once in 1.11.0 (replace = true).
+    c.set_node_status(&running, node_status::DISCONNECTED);
+    assert_eq!(count(&mut c, V1110), (2, 2));
+}
+
+/// From 1.11.0 the first batch of delayed reschedules is triggered by
+/// `alloc-reschedule`, later batches still by `alloc-failure`
+/// (reconcile_cluster.go:1427); 1.10.5 says `alloc-failure` for all.
+#[test]
+fn reschedule_followups_are_triggered_by_alloc_reschedule_from_1_11_0() {
+    let mut c = Cluster::new();
+    let mut spec = mock_job();
+    spec.task_groups[0].count = 2;
+    let job = c.job(spec);
+    let soon = c.alloc(&job, 0);
+    fail_at(c.alloc_mut(&soon), now());
+    let later = c.alloc(&job, 1);
+    fail_at(c.alloc_mut(&later), now().add(MINUTE));
+    let triggers = |c: &mut Cluster, release| {
+        let r = replay_as(c, release, JOB);
+        let mut evals = r.plan.followup_evals.clone();
+        evals.sort_by_key(|e| e.wait_until);
+        evals
+            .into_iter()
+            .map(|e| e.triggered_by)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(triggers(&mut c, V1105), [trigger::RETRY_FAILED_ALLOC; 2]);
+    assert_eq!(
+        triggers(&mut c, V1110),
+        [trigger::ALLOC_RESCHEDULE, trigger::RETRY_FAILED_ALLOC]
+    );
+}
+
+/// From 1.11.0 allocations the server stopped are dropped before
+/// classification (filters.go:42): a stopped allocation of a disconnect
+/// group was ignored (and counted so) up to 1.10.5; from 1.11.0 it is set
+/// aside and not counted. A stopped batch allocation without a reschedule
+/// transition is kept.
+#[test]
+fn server_terminal_allocs_are_set_aside_from_1_11_0() {
+    let mut c = Cluster::new();
+    let mut spec = mock_job();
+    spec.task_groups[0].count = 1;
+    spec.task_groups[0].disconnect = Some(DisconnectStrategy {
+        lost_after: HOUR,
+        ..DisconnectStrategy::default()
+    });
+    let job = c.job(spec);
+    let running = c.alloc(&job, 0);
+    c.alloc_mut(&running).client_status = status::RUNNING.into();
+    let stopped = c.alloc(&job, 0);
+    {
+        let a = c.alloc_mut(&stopped);
+        a.client_status = status::COMPLETE.into();
+        a.desired_status = status::STOP.into();
+    }
+    let old = replay_as(&mut c, V1105, JOB);
+    assert_eq!(bucket_of(&old, &stopped), "ignore");
+    assert_eq!(group(&old, "web").desired_changes.ignore, 2);
+
+    let new = replay_as(&mut c, V1110, JOB);
+    let web = group(&new, "web");
+    assert_eq!(web.desired_changes.ignore, 1);
+    assert_eq!(web.set_aside.len(), 1);
+    assert_eq!(web.set_aside[0].id, stopped);
+    assert_eq!(
+        web.set_aside[0].reason,
+        "stopped or evicted by the server: dropped before classification"
+    );
+
+    let mut batch = (*job).clone();
+    batch.job_type = "batch".into();
+    let batch = c.job(batch);
+    for id in [&running, &stopped] {
+        c.alloc_mut(id).job = Some(batch.clone());
+    }
+    let r = replay_as(&mut c, V1110, JOB);
+    assert!(group(&r, "web").set_aside.is_empty());
+}
+
+/// From 1.11.0 a group scaled to `count = 0` is stopped whole, like a
+/// removed group (reconcile_cluster.go:397): 1.10.5 still reschedules its
+/// failed allocation (the reschedule placement ignores the count).
+#[test]
+fn a_group_scaled_to_zero_is_stopped_whole_from_1_11_0() {
+    let mut c = Cluster::new();
+    let mut spec = mock_job();
+    spec.task_groups[0].count = 0;
+    let job = c.job(spec);
+    let failed = c.alloc(&job, 0);
+    fail_at(c.alloc_mut(&failed), now().add(-HOUR));
+    let running = c.alloc(&job, 1);
+    c.alloc_mut(&running).client_status = status::RUNNING.into();
+
+    let old = replay_as(&mut c, V1105, JOB);
+    assert_eq!(old.plan.place.len(), 1);
+    assert_eq!(
+        old.plan.place[0].previous_alloc_id.as_deref(),
+        Some(failed.as_str())
+    );
+
+    let new = replay_as(&mut c, V1110, JOB);
+    assert!(new.plan.place.is_empty());
+    assert_eq!(new.plan.stop.len(), 2);
+    assert!(
+        new.plan
+            .stop
+            .iter()
+            .all(|s| s.description == desc::NOT_NEEDED)
+    );
+    let web = group(&new, "web");
+    assert_eq!(web.desired_changes.stop, 2);
+    assert!(!web.removed);
+}
+
+/// G-0b: stopping a job of two groups in 1.11.0 keeps only one group's
+/// stops (reconcile_cluster.go:318; plan-inspect keeps the last by name),
+/// while the desired changes count both; 1.11.1 stops both again.
+#[test]
+fn stopping_a_multi_group_job_stops_one_group_in_1_11_0_only() {
+    let mut c = Cluster::new();
+    let mut spec = mock_job();
+    spec.task_groups[0].count = 1;
+    let mut api = spec.task_groups[0].clone();
+    api.name = "api".into();
+    spec.task_groups.push(api);
+    spec.stop = true;
+    let job = c.job(spec);
+    let web = c.alloc_in(&job, "web", 0);
+    let api = c.alloc_in(&job, "api", 0);
+    for id in [&web, &api] {
+        c.alloc_mut(id).client_status = status::RUNNING.into();
+    }
+    let stopped = |r: &JobReport| {
+        r.plan
+            .stop
+            .iter()
+            .map(|s| s.alloc_id.clone())
+            .collect::<Vec<_>>()
+    };
+    let bug = replay_as(&mut c, V1110, JOB);
+    assert_eq!(stopped(&bug), std::slice::from_ref(&web));
+    assert_eq!(group(&bug, "api").desired_changes.stop, 1);
+    assert_eq!(group(&bug, "web").desired_changes.stop, 1);
+    let mut fixed = stopped(&replay_as(&mut c, V1111, JOB));
+    fixed.sort();
+    let mut both = vec![web, api];
+    both.sort();
+    assert_eq!(fixed, both);
+}
+
+/// The running allocation of a batch group of one, with a migrate
+/// transition.
+fn migrating_batch_alloc(c: &mut Cluster) -> String {
+    let mut spec = mock_job();
+    spec.job_type = "batch".into();
+    spec.task_groups[0].count = 1;
+    let job = c.job(spec);
+    let id = c.alloc(&job, 0);
+    let a = c.alloc_mut(&id);
+    a.client_status = status::RUNNING.into();
+    a.desired_transition.migrate = Some(true);
+    id
+}
+
+/// `alloc stop` on a batch allocation (1.11.0, #26961): a running batch
+/// allocation with a reschedule and a migrate transition migrates and is
+/// rescheduled now: one placement, the reschedule, and one stop, the
+/// migration (reconcile_cluster.go:425, :1026, :916). 1.10.5 migrates it
+/// with a migration placement and does not reschedule it.
+#[test]
+fn a_stopped_batch_alloc_is_rescheduled_not_migrated_from_1_11_0() {
+    let mut c = Cluster::new();
+    let id = migrating_batch_alloc(&mut c);
+    {
+        let a = c.alloc_mut(&id);
+        a.desired_transition.reschedule = Some(true);
+        a.task_states
+            .insert("web".into(), finished_state(now().add(-HOUR)));
+    }
+    let old = replay_as(&mut c, V1105, JOB);
+    assert_eq!(old.plan.place.len(), 1);
+    assert!(!old.plan.place[0].reschedule);
+    assert!(group(&old, "web").reschedule_now.is_empty());
+
+    let new = replay_as(&mut c, V1110, JOB);
+    assert_eq!(group(&new, "web").reschedule_now, [id.as_str()]);
+    assert_eq!(new.plan.place.len(), 1);
+    assert!(new.plan.place[0].reschedule);
+    assert_eq!(new.plan.stop.len(), 1);
+    assert_eq!(new.plan.stop[0].description, desc::MIGRATING);
+}
+
+/// A drained batch allocation (`MigrateDisablePlacement`, 1.11.0) gets no
+/// migration placement (reconcile_cluster.go:1026).
+#[test]
+fn a_drained_batch_alloc_gets_no_migration_placement_from_1_11_0() {
+    let mut c = Cluster::new();
+    let id = migrating_batch_alloc(&mut c);
+    c.alloc_mut(&id)
+        .desired_transition
+        .migrate_disable_placement = Some(true);
+    assert_eq!(replay_as(&mut c, V1105, JOB).plan.place.len(), 1);
+    let new = replay_as(&mut c, V1110, JOB);
+    assert!(new.plan.place.is_empty());
+    assert_eq!(new.plan.stop[0].description, desc::MIGRATING);
+}
+
+/// Completed evaluations that keep their `PlanAnnotations` prove 1.11.0,
+/// and a previous allocation still desired to run whose replacement could
+/// not be placed proves 1.11.1 (the catalogue's G-0c input shape).
+#[test]
+fn plan_annotations_and_kept_failed_reschedules_are_evidence() {
+    let mut c = Cluster::new();
+    let job = c.job(mock_job());
+    c.snapshot.evals.push(Evaluation {
+        id: "eval-1".into(),
+        status: "complete".into(),
+        plan_annotations: Some(PlanAnnotations::default()),
+        ..Evaluation::default()
+    });
+    let r = c.replay();
+    assert_eq!(r.nomad_version.release, v(1, 11, 0));
+    let id = c.alloc(&job, 0);
+    {
+        let a = c.alloc_mut(&id);
+        a.client_status = status::FAILED.into();
+        a.reschedule_tracker = Some(RescheduleTracker {
+            last_reschedule: "no placement".into(),
+            ..RescheduleTracker::default()
+        });
+    }
+    let r = c.replay();
+    assert_eq!(r.nomad_version.release, v(1, 11, 1));
 }

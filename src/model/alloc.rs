@@ -585,8 +585,21 @@ impl Allocation {
     /// and 1.9.0 on) a stopped allocation whose replacement could not be
     /// placed, and a lost one, may be rescheduled too.
     pub fn next_reschedule_time(&self, retry_failed_placements: bool) -> (Time, bool) {
+        self.next_reschedule_time_for(retry_failed_placements, false)
+    }
+
+    /// [`Allocation::next_reschedule_time`], where from 1.11.0 a batch
+    /// allocation with a reschedule transition (`rescheduled_batch`) may be
+    /// rescheduled whatever its client status (v1.11.0
+    /// nomad/structs/structs.go:11480).
+    pub fn next_reschedule_time_for(
+        &self,
+        retry_failed_placements: bool,
+        rescheduled_batch: bool,
+    ) -> (Time, bool) {
         let failed_placement = retry_failed_placements && self.last_reschedule_failed();
-        let status_ok = self.client_status == status::FAILED
+        let status_ok = rescheduled_batch
+            || self.client_status == status::FAILED
             || (retry_failed_placements && self.client_status == status::LOST);
         // Checked first: most allocations are not failed.
         if (self.desired_status == status::STOP && !failed_placement) || !status_ok {

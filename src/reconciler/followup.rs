@@ -63,7 +63,13 @@ impl<'a> Followups<'a> {
             let timeouts = f.create_timeout_later_evals(ids, group, disconnecting, now, rules);
             f.stop_evals.extend(timeouts);
         }
-        f.create_reschedule_later_evals(ids, group, sets.reschedule_later.clone());
+        f.create_reschedule_later_evals(
+            ids,
+            group,
+            sets.reschedule_later.clone(),
+            &sets.migrate,
+            rules,
+        );
         f
     }
 
@@ -78,8 +84,24 @@ impl<'a> Followups<'a> {
         if delays.is_empty() {
             return HashMap::new();
         }
-        let (evals, by_alloc) =
-            batch_followups(ids, delays, group, trigger::RETRY_FAILED_ALLOC, false);
+        self.create_later_evals(ids, group, delays, trigger::RETRY_FAILED_ALLOC)
+    }
+
+    /// `createLaterEvals`: evals for delayed reschedules, the first
+    /// triggered by `first`, the others by `alloc-failure`; returns the eval
+    /// ID of each allocation. Nomad describes only the first eval.
+    fn create_later_evals(
+        &mut self,
+        ids: &mut Ids,
+        group: &str,
+        delays: Vec<DelayedReschedule<'a>>,
+        first: &'static str,
+    ) -> HashMap<&'a str, Arc<str>> {
+        if delays.is_empty() {
+            return HashMap::new();
+        }
+        let triggers = [first, trigger::RETRY_FAILED_ALLOC];
+        let (evals, by_alloc) = batch_followups(ids, delays, group, triggers, false);
         self.evals.extend(evals);
         by_alloc
     }
@@ -109,8 +131,8 @@ impl<'a> Followups<'a> {
             }
             future
         };
-        let (evals, by_alloc) =
-            batch_followups(ids, delays, group, trigger::MAX_DISCONNECT_TIMEOUT, true);
+        let triggers = [trigger::MAX_DISCONNECT_TIMEOUT; 2];
+        let (evals, by_alloc) = batch_followups(ids, delays, group, triggers, true);
         for alloc in disconnecting.iter() {
             if let Some(eval_id) = by_alloc.get(alloc.id.as_str()) {
                 self.disconnect_updates.insert(
@@ -127,21 +149,33 @@ impl<'a> Followups<'a> {
     }
 
     /// `createRescheduleLaterEvals`: evals for failed allocations to
-    /// reschedule later, each allocation updated with its eval ID.
+    /// reschedule later, each allocation updated with its eval ID; from
+    /// 1.11.0 a migrating one gets no update (Nomad sets the ID on the
+    /// allocation it stops, in memory only).
     fn create_reschedule_later_evals(
         &mut self,
         ids: &mut Ids,
         group: &str,
         later: Vec<DelayedReschedule<'a>>,
+        migrate: &AllocSet<'a>,
+        rules: &Rules,
     ) {
         let allocs: Vec<_> = later.iter().map(|d| d.alloc).collect();
-        let by_alloc = self.create_lost_later_evals(ids, group, later);
+        let first = if rules.triggers_reschedules_as_reschedule() {
+            trigger::ALLOC_RESCHEDULE
+        } else {
+            trigger::RETRY_FAILED_ALLOC
+        };
+        let by_alloc = self.create_later_evals(ids, group, later, first);
         for alloc in allocs {
             if let Some(eval_id) = by_alloc.get(alloc.id.as_str()) {
                 // A disconnecting allocation's unknown update carries the
                 // reschedule eval instead of its timeout eval.
                 if let Some(update) = self.disconnect_updates.get_mut(alloc.id.as_str()) {
                     update.followup_eval_id = Arc::clone(eval_id);
+                    continue;
+                }
+                if rules.reschedules_stopped_batch_allocs() && migrate.contains(&alloc.id) {
                     continue;
                 }
                 self.attribute_updates.insert(
@@ -157,13 +191,14 @@ impl<'a> Followups<'a> {
 }
 
 /// Groups delays into evals: each batch starts at its earliest time and
-/// takes everything due less than 5 s after it. Ties (which Go's unstable
+/// takes everything due less than 5 s after it; the first is triggered by
+/// `first`, the others by `rest`. Ties (which Go's unstable
 /// sort leaves arbitrary) are ordered by allocation ID.
 fn batch_followups<'a>(
     ids: &mut Ids,
     mut delays: Vec<DelayedReschedule<'a>>,
     group: &str,
-    triggered_by: &'static str,
+    [first, rest]: [&'static str; 2],
     describe_all: bool,
 ) -> (Vec<FollowupEval<'a>>, HashMap<&'a str, Arc<str>>) {
     delays.sort_by(|a, b| a.at.cmp(&b.at).then_with(|| a.alloc.id.cmp(&b.alloc.id)));
@@ -174,6 +209,7 @@ fn batch_followups<'a>(
             .last()
             .is_none_or(|e| d.at.sub(e.wait_until) >= BATCH_WINDOW);
         if start_new {
+            let triggered_by = if evals.is_empty() { first } else { rest };
             let description = if describe_all || evals.is_empty() {
                 if triggered_by == trigger::MAX_DISCONNECT_TIMEOUT {
                     desc::DISCONNECT_TIMEOUT_FOLLOWUP

@@ -71,7 +71,7 @@ impl<'a> GroupSets<'a> {
         let resumed = |set: AllocSet<'a>| set.union(&[&reconnected.reconnect]);
         let RescheduleSets {
             untainted,
-            now,
+            mut now,
             later: mut reschedule_later,
         } = if rules.reschedules_before_reconnecting() {
             let mut sets = buckets[Bucket::Untainted].filter_by_rescheduleable(rctx, false);
@@ -80,6 +80,13 @@ impl<'a> GroupSets<'a> {
         } else {
             resumed(working(Bucket::Untainted)).filter_by_rescheduleable(rctx, false)
         };
+        if rules.reschedules_stopped_batch_allocs() {
+            // Batch allocations stopped with `alloc stop` migrate and are
+            // rescheduled; the migrate set itself is left as it is.
+            let m = buckets[Bucket::Migrate].filter_by_rescheduleable(rctx, false);
+            now = now.union(&[&m.now]);
+            reschedule_later.extend(m.later);
+        }
         let expiring = working(Bucket::Expiring);
         let (mut untainted, lost) = merge_expiring(ctx, tg, &expiring, untainted, lost);
 

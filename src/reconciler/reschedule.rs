@@ -125,6 +125,10 @@ pub fn should_filter(alloc: &Allocation, batch: bool, rules: &Rules) -> Prefilte
     let desired_terminal = matches!(alloc.desired_status.as_str(), status::STOP | status::EVICT);
     let retry = rules.retries_failed_placements() && alloc.last_reschedule_failed();
     if batch {
+        if rules.reschedules_stopped_batch_allocs() && alloc.desired_transition.should_reschedule()
+        {
+            return Prefilter::Reschedulable;
+        }
         if alloc.desired_status == status::EVICT && rules.ignores_evicted_batch_allocs() {
             return Prefilter::Ignore;
         }
@@ -201,7 +205,10 @@ pub fn update_by_reschedulable(
         // The follow-up eval of a disconnect: timed from the disconnect.
         alloc.next_reschedule_time_by_fail_time(alloc.unknown_since(ctx.rules.disconnect_fields()))
     } else {
-        alloc.next_reschedule_time(ctx.rules.retries_failed_placements())
+        let rescheduled_batch = ctx.rules.reschedules_stopped_batch_allocs()
+            && alloc.desired_transition.should_reschedule()
+            && alloc.job.as_ref().is_some_and(|j| j.is_batch());
+        alloc.next_reschedule_time_for(ctx.rules.retries_failed_placements(), rescheduled_batch)
     };
     if eligible && (alloc.followup_eval_id == ctx.eval_id || at.sub(ctx.now) <= RESCHEDULE_WINDOW) {
         return RescheduleDecision {

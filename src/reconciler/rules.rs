@@ -333,6 +333,65 @@ impl Rules {
         Switch::E1.in_release(self.release)
     }
 
+    /// G-0 (1.11.0; v1.11.0 scheduler/reconciler/filters.go:42,
+    /// reconcile_cluster.go:384): a group drops the allocations the server
+    /// stopped or evicted before anything else, except batch ones without a
+    /// reschedule transition, which still count against the batch's count.
+    pub fn drops_server_terminal_first(&self) -> bool {
+        Switch::G0.in_release(self.release)
+    }
+
+    /// G-0 (1.11.0; v1.11.0 scheduler/reconciler/reconcile_cluster.go:397): a
+    /// group scaled to `count = 0` is stopped whole like a removed group;
+    /// before, the full computation ran and could still reschedule.
+    pub fn removes_scaled_to_zero_groups(&self) -> bool {
+        Switch::G0.in_release(self.release)
+    }
+
+    /// G-0 (1.11.0; v1.11.0 scheduler/reconciler/reconcile_cluster.go:560): a
+    /// group never places more than its count: the placements (canaries,
+    /// replacements, then migrations) are cut to the first `count`, and the
+    /// desired `place` is set to `count`.
+    pub fn caps_placements_at_count(&self) -> bool {
+        Switch::G0.in_release(self.release)
+    }
+
+    /// G-0 (1.11.0; v1.11.0 scheduler/reconciler/reconcile_cluster.go:1427):
+    /// the first batch of delayed reschedules is triggered by
+    /// `alloc-reschedule`, later batches still by `alloc-failure`.
+    pub fn triggers_reschedules_as_reschedule(&self) -> bool {
+        Switch::G0.in_release(self.release)
+    }
+
+    /// G-0 (1.11.0; v1.11.0 scheduler/reconciler/reconcile_cluster.go:1656):
+    /// Nomad's `RescheduleNow` counter is written only for a group with a
+    /// disconnecting allocation (then counting every reschedule-now one);
+    /// before 1.11 the counter does not exist and plan-inspect counts the set.
+    pub fn counts_reschedule_now_with_disconnects_only(&self) -> bool {
+        Switch::G0.in_release(self.release)
+    }
+
+    /// G-0 (1.11.0; #26961, v1.11.0 scheduler/reconciler/filters.go:386,
+    /// reconcile_cluster.go:425, :1009, :906; nomad/structs/structs.go:11480):
+    /// a batch allocation with a reschedule transition (`alloc stop`, a
+    /// drain) is a reschedule candidate whatever its client status, the
+    /// migrating allocations are filtered for rescheduling too, a batch
+    /// migration with a reschedule or `MigrateDisablePlacement` transition
+    /// gets no migration placement, and a migrating allocation rescheduled
+    /// now is not stopped again as rescheduled.
+    pub fn reschedules_stopped_batch_allocs(&self) -> bool {
+        Switch::G0.in_release(self.release)
+    }
+
+    /// G-0b (1.11.0 only; v1.11.0 scheduler/reconciler/reconcile_cluster.go:318):
+    /// stopping a job keeps the stops of one group only, each group's list
+    /// overwriting the last; the desired changes still count every group.
+    /// Nomad keeps the group its map visits last; plan-inspect the last by
+    /// name. Fixed in 1.11.1 (:325).
+    pub fn stops_one_group_of_a_stopped_job(&self) -> bool {
+        Switch::G0b.in_release(self.release)
+    }
+
     /// G-1 (1.11.2, 2.0.0; v1.11.2 scheduler/reconciler/filters.go:111,
     /// scheduler/generic_sched.go:354): `filterByTainted` no longer asks
     /// whether the servers support disconnected clients nor whether the

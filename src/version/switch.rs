@@ -215,6 +215,8 @@ impl Switch {
                 | Switch::E1
                 | Switch::F1
                 | Switch::F2
+                | Switch::G0
+                | Switch::G0b
                 | Switch::G1
         )
     }
