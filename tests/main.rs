@@ -34,6 +34,7 @@ mod system;
 mod tainted;
 mod update;
 mod version_1_11;
+mod version_2_0;
 mod version_disconnect;
 mod version_reconnect;
 mod version_reschedule;

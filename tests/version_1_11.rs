@@ -30,7 +30,7 @@ fn replay_as(c: &mut Cluster, release: Release, id: &str) -> JobReport {
 }
 
 /// `mock.Job()` with `disconnect { lost_after, replace }`.
-fn disconnect_job(lost_after: Duration, replace: Option<bool>) -> Job {
+pub(crate) fn disconnect_job(lost_after: Duration, replace: Option<bool>) -> Job {
     let mut j = mock_job();
     j.task_groups[0].disconnect = Some(DisconnectStrategy {
         lost_after,
@@ -579,7 +579,7 @@ fn the_rule_list_of_1_11_2_is_the_rewritten_one() {
         TaintRule::DisconnectExpiring.describe(&rules),
         "unknown past its lost_after (at once without one) means expiring"
     );
-    assert_eq!(TaintRule::order(&Rules::new(Release::Head, true)), order);
+    assert_eq!(TaintRule::order(&Rules::new(v(2, 0, 3), true)), order);
     assert_ne!(TaintRule::order(&Rules::new(V1111, true)), order);
 }
 
@@ -768,12 +768,8 @@ fn test_reconciler_new_canaries_count_greater() {
 fn test_reconciler_disconnected_client_replace_allocs_on_disconnected_node() {
     let mut c = Cluster::new();
     c.snapshot.eval_id = Some(String::new());
-    let mut spec = mock_job();
+    let mut spec = disconnect_job(5 * MINUTE, None);
     spec.task_groups[0].count = 5;
-    spec.task_groups[0].disconnect = Some(DisconnectStrategy {
-        lost_after: 5 * MINUTE,
-        ..DisconnectStrategy::default()
-    });
     let job = c.job(spec);
     let ids = build_allocations(&mut c, &job, 5, status::RUNNING, status::RUN, 2.0);
     build_disconnected_nodes(&mut c, &ids, 2);
@@ -805,12 +801,8 @@ fn test_reconciler_disconnected_client_replace_allocs_on_disconnected_node() {
 #[test]
 fn reschedule_now_counts_only_with_a_disconnecting_alloc_from_1_11_0() {
     let mut c = Cluster::new();
-    let mut spec = mock_job();
+    let mut spec = disconnect_job(HOUR, None);
     spec.task_groups[0].count = 2;
-    spec.task_groups[0].disconnect = Some(DisconnectStrategy {
-        lost_after: HOUR,
-        ..DisconnectStrategy::default()
-    });
     let job = c.job(spec);
     let failed = c.alloc(&job, 0);
     fail_at(c.alloc_mut(&failed), now().add(-HOUR));
@@ -866,12 +858,8 @@ fn reschedule_followups_are_triggered_by_alloc_reschedule_from_1_11_0() {
 #[test]
 fn server_terminal_allocs_are_set_aside_from_1_11_0() {
     let mut c = Cluster::new();
-    let mut spec = mock_job();
+    let mut spec = disconnect_job(HOUR, None);
     spec.task_groups[0].count = 1;
-    spec.task_groups[0].disconnect = Some(DisconnectStrategy {
-        lost_after: HOUR,
-        ..DisconnectStrategy::default()
-    });
     let job = c.job(spec);
     let running = c.alloc(&job, 0);
     c.alloc_mut(&running).client_status = status::RUNNING.into();

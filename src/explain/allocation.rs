@@ -235,7 +235,8 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
     let conclusion = match alloc.last_reconnect() {
         // From C-1 a reconnect is read from the allocation's states.
         _ if from_states => {
-            let needs = if alloc.needs_to_reconnect() {
+            let needs = if alloc.needs_to_reconnect_from(jr.taint.rules.skips_empty_alloc_states())
+            {
                 "yes: its latest client-status state is unknown"
             } else {
                 "no: its latest client-status state is not unknown"

@@ -438,10 +438,18 @@ impl Allocation {
     /// `NeedsToReconnect`: the latest client-status transition recorded is
     /// to unknown, so the client has not reported since it went away.
     pub fn needs_to_reconnect(&self) -> bool {
+        self.needs_to_reconnect_from(false)
+    }
+
+    /// [`Allocation::needs_to_reconnect`], passing over client-status
+    /// entries without a value when `skip_empty` (Nomad after 2.0.5).
+    pub fn needs_to_reconnect_from(&self, skip_empty: bool) -> bool {
         self.alloc_states
             .iter()
             .rev()
-            .find(|s| s.field == AllocStateField::ClientStatus)
+            .find(|s| {
+                s.field == AllocStateField::ClientStatus && !(skip_empty && s.value.is_empty())
+            })
             .is_some_and(|s| s.value == status::UNKNOWN)
     }
 

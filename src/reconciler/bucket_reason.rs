@@ -144,7 +144,10 @@ impl<'s> BucketReason<'s> {
         let node = || self.node.describe();
         match self.rule {
             TaintRule::HealthyNode | TaintRule::TaintedNodeKept => node(),
-            TaintRule::Terminal | TaintRule::TerminalIgnored | TaintRule::ServerTerminalIgnored => {
+            TaintRule::Terminal
+            | TaintRule::TerminalIgnored
+            | TaintRule::ServerTerminalIgnored
+            | TaintRule::DrainedBatchKept => {
                 format!(
                     "terminal (desired {}, client {})",
                     self.desired_status, self.client_status

@@ -125,6 +125,13 @@ pub fn should_filter(alloc: &Allocation, batch: bool, rules: &Rules) -> Prefilte
     let desired_terminal = matches!(alloc.desired_status.as_str(), status::STOP | status::EVICT);
     let retry = rules.retries_failed_placements() && alloc.last_reschedule_failed();
     if batch {
+        if rules.counts_drained_batch_allocs()
+            && alloc
+                .desired_transition
+                .should_disable_migration_placement()
+        {
+            return Prefilter::Untainted;
+        }
         if rules.reschedules_stopped_batch_allocs() && alloc.desired_transition.should_reschedule()
         {
             return Prefilter::Reschedulable;
@@ -180,7 +187,8 @@ pub fn update_by_reschedulable(
             at: Time::ZERO,
         };
     }
-    let forced = alloc.desired_transition.should_force_reschedule();
+    let forced = alloc.desired_transition.should_force_reschedule()
+        && (!ctx.rules.force_reschedules_client_terminal_only() || alloc.client_terminal_status());
     if disconnecting && ctx.rules.holds_disconnecting(alloc.own_task_group()) {
         return RescheduleDecision {
             now: forced,

@@ -424,6 +424,37 @@ impl Rules {
         Switch::G1.in_release(self.release)
     }
 
+    /// H-3 (2.0.4; #27971, v2.0.4 scheduler/reconciler/reconcile_cluster.go:1145):
+    /// the scale-down stop of `computeStop` passes over server-terminal
+    /// allocations only, so a client-failed one still desired to run can be
+    /// stopped as surplus; before, every terminal one was passed over.
+    pub fn stops_client_terminal_surplus(&self) -> bool {
+        Switch::H3.in_release(self.release)
+    }
+
+    /// H-3 (2.0.4; #28018, v2.0.4 scheduler/reconciler/filters.go:162, :474):
+    /// a server-terminal allocation with `MigrateDisablePlacement` (a
+    /// drained batch allocation) that is not reconnecting is untainted and
+    /// counted, and `shouldFilter` keeps such a batch allocation untainted,
+    /// so that no replacement is placed for it.
+    pub fn counts_drained_batch_allocs(&self) -> bool {
+        Switch::H3.in_release(self.release)
+    }
+
+    /// H-4 (after 2.0.5; #28445, main scheduler/reconciler/filters.go:537):
+    /// a force-reschedule transition reschedules an allocation now only if
+    /// its client status is terminal.
+    pub fn force_reschedules_client_terminal_only(&self) -> bool {
+        Switch::H4.in_release(self.release)
+    }
+
+    /// H-4 (after 2.0.5; #28445, main nomad/structs/alloc.go:864):
+    /// `NeedsToReconnect` skips client-status entries with an empty value, so
+    /// such an entry after `unknown` no longer ends the wait for a reconnect.
+    pub fn skips_empty_alloc_states(&self) -> bool {
+        Switch::H4.in_release(self.release)
+    }
+
     /// F-2 (1.10.1, 1.11.0): a terminal canary with a migrate transition is
     /// migrated instead of staying untainted, which held its deployment back
     /// (v1.10.1 scheduler/reconcile_util.go:310).

@@ -70,6 +70,7 @@ impl<'a> AllocSet<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum TaintRule {
     FailedReconnect,
+    DrainedBatchKept,
     TerminalIgnored,
     ServerTerminalIgnored,
     TerminalCanaryMigrating,
@@ -108,6 +109,7 @@ pub enum TaintRule {
 /// untainted and ready nodes alike (v1.11.2 scheduler/reconciler/filters.go:111).
 const REWRITTEN: &[TaintRule] = &[
     TaintRule::FailedReconnect,
+    TaintRule::DrainedBatchKept,
     TaintRule::ServerTerminalIgnored,
     TaintRule::TerminalCanaryMigrating,
     TaintRule::Terminal,
@@ -180,8 +182,9 @@ const TAINTED_NODE: &[TaintRule] = &[
 
 impl TaintRule {
     /// Every rule any release has.
-    pub const ALL: [TaintRule; 31] = [
+    pub const ALL: [TaintRule; 32] = [
         TaintRule::FailedReconnect,
+        TaintRule::DrainedBatchKept,
         TaintRule::TerminalIgnored,
         TaintRule::ServerTerminalIgnored,
         TaintRule::TerminalCanaryMigrating,
@@ -221,7 +224,11 @@ impl TaintRule {
     /// the rewritten list replaces them all.
     pub fn order(rules: &Rules) -> Vec<TaintRule> {
         if rules.classifies_without_disconnect_support() {
-            return REWRITTEN.to_vec();
+            return REWRITTEN
+                .iter()
+                .copied()
+                .filter(|r| r.exists(rules))
+                .collect();
         }
         let groups = if !rules.checks_tainted_node_first() {
             [
@@ -270,6 +277,7 @@ impl TaintRule {
                 rules.counts_unknown_allocs() && !rules.ignores_only_server_terminal()
             }
             TaintRule::ServerTerminalIgnored => rules.ignores_only_server_terminal(),
+            TaintRule::DrainedBatchKept => rules.counts_drained_batch_allocs(),
             TaintRule::TerminalCanaryMigrating => rules.migrates_terminal_canaries(),
             TaintRule::ClientUnknown => !rules.counts_unknown_allocs(),
             TaintRule::ClientUnknownCounted => rules.counts_unknown_allocs(),
@@ -290,6 +298,7 @@ impl TaintRule {
     pub fn bucket(self) -> Bucket {
         match self {
             TaintRule::Terminal
+            | TaintRule::DrainedBatchKept
             | TaintRule::ClientUnknownCounted
             | TaintRule::HealthyNode
             | TaintRule::DisconnectedNodeUnknown
@@ -342,6 +351,10 @@ impl TaintRule {
             }
             TaintRule::TerminalIgnored => {
                 "a terminal allocation of a disconnect group is ignored (a stopped replacement)"
+            }
+            TaintRule::DrainedBatchKept => {
+                "a server-stopped allocation with MigrateDisablePlacement (a drained batch \
+                 allocation), not reconnecting, is untainted"
             }
             TaintRule::ServerTerminalIgnored if rewritten => {
                 "a terminal allocation that the server stopped or evicted is ignored"
@@ -468,6 +481,11 @@ impl TaintRule {
                 terminal && a.is_canary() && a.desired_transition.should_migrate()
             }
             TaintRule::Terminal => terminal,
+            TaintRule::DrainedBatchKept => {
+                terminal
+                    && a.server_terminal_status()
+                    && a.desired_transition.should_disable_migration_placement()
+            }
             TaintRule::MigrateTransition => a.desired_transition.should_migrate(),
             TaintRule::DisconnectExpired | TaintRule::DisconnectExpiring => {
                 f.disco && a.expired(f.now, f.fields)
@@ -570,7 +588,8 @@ pub fn reconnection(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> Reconnecti
     if !ctx.rules.reconnect_from_alloc_states() {
         return alloc.reconnected(fields);
     }
-    match (alloc.needs_to_reconnect(), alloc.expired(ctx.now, fields)) {
+    let needs = alloc.needs_to_reconnect_from(ctx.rules.skips_empty_alloc_states());
+    match (needs, alloc.expired(ctx.now, fields)) {
         (false, _) => Reconnection::None,
         (true, true) => Reconnection::AfterExpiry,
         (true, false) => Reconnection::InTime,

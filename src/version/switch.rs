@@ -218,6 +218,8 @@ impl Switch {
                 | Switch::G0
                 | Switch::G0b
                 | Switch::G1
+                | Switch::H3
+                | Switch::H4
         )
     }
 }
