@@ -40,7 +40,7 @@ pub(crate) fn disconnect_job(lost_after: Duration, replace: Option<bool>) -> Job
     j
 }
 
-fn unknown_at(time: Time) -> AllocState {
+fn unknown_state(time: Time) -> AllocState {
     AllocState {
         field: AllocStateField::ClientStatus,
         value: status::UNKNOWN.into(),
@@ -89,7 +89,7 @@ fn test_alloc_set_classify_allocs_classification_rules() {
     tainted.insert("gc", None);
     let job =
         |lost_after: Duration, replace: bool| Arc::new(disconnect_job(lost_after, Some(replace)));
-    let unknown = vec![unknown_at(now().add(-10 * SECOND))];
+    let unknown = vec![unknown_state(now().add(-10 * SECOND))];
     let make = |id: &str, node: &str, client: &str, desired: &str| Allocation {
         id: id.into(),
         node_id: node.into(),
@@ -269,8 +269,8 @@ fn test_alloc_set_filter_by_tainted_disco_client_disconnect() {
     let nodes = rule_table_nodes();
     let tainted: TaintedNodes = nodes.iter().map(|n| (n.id.as_str(), Some(n))).collect();
     let job = Arc::new(disconnect_job(5 * SECOND, Some(true)));
-    let unknown = vec![unknown_at(now().add(60 * SECOND))];
-    let expired = vec![unknown_at(now().add(-60 * SECOND))];
+    let unknown = vec![unknown_state(now().add(60 * SECOND))];
+    let expired = vec![unknown_state(now().add(-60 * SECOND))];
     let make =
         |id: &str, node: &str, client: &str, desired: &str, states: &[AllocState]| Allocation {
             id: id.into(),
@@ -1047,4 +1047,330 @@ fn plan_annotations_and_kept_failed_reschedules_are_evidence() {
     }
     let r = c.replay();
     assert_eq!(r.nomad_version.release, v(1, 11, 1));
+}
+
+/// A case's name and input, its plan sizes and desired changes, and its
+/// disconnect, reconnect and reschedule-now counters.
+type DisconnectedExpectation = (
+    &'static str,
+    DisconnectedCase,
+    Expect,
+    DesiredChanges,
+    (u64, u64, u64),
+);
+
+/// One case of TestReconciler_Disconnected_Client at v1.11.2.
+#[derive(Default)]
+struct DisconnectedCase {
+    is_batch: bool,
+    /// The group's disconnect block; `lost_after = 5m` if none
+    /// (`buildResumableAllocations`).
+    disconnect: Option<DisconnectStrategy>,
+    node_disconnected: bool,
+    alloc_count: u64,
+    desired: &'static str,
+    disconnected: usize,
+    disconnected_status: &'static str,
+    /// Whether the disconnected allocations record their unknown state.
+    states: bool,
+    create_replacements: bool,
+    fail_replacement: bool,
+    replace_failed_replacement: bool,
+}
+
+/// The body of TestReconciler_Disconnected_Client
+/// (scheduler/reconciler/reconcile_cluster_test.go at v1.11.2) for one
+/// case, replayed as `release`, with Nomad's empty eval ID.
+fn disconnected_client(tc: DisconnectedCase, release: Release) -> JobReport {
+    let mut c = Cluster::new();
+    c.snapshot.eval_id = Some(String::new());
+    let test_node = c.node(if tc.node_disconnected {
+        node_status::DISCONNECTED
+    } else {
+        node_status::READY
+    });
+    let own_block = tc.disconnect.is_some();
+    let block = tc.disconnect.unwrap_or(DisconnectStrategy {
+        lost_after: 5 * MINUTE,
+        ..DisconnectStrategy::default()
+    });
+    // Nomad evaluates at time.Now(), 20 lost_after later with a case's own
+    // block; the snapshot pins now, so the unknown state goes before it.
+    let unknown_at = if own_block {
+        now().add(-20 * block.lost_after)
+    } else {
+        now().add(-SECOND)
+    };
+    let mut spec = disconnect_job(block.lost_after, block.replace);
+    spec.task_groups[0].count = tc.alloc_count as i64;
+    if tc.is_batch {
+        spec.job_type = "batch".into();
+    }
+    let job = c.job(spec);
+    let allocs = build_allocations(
+        &mut c,
+        &job,
+        tc.alloc_count,
+        status::RUNNING,
+        tc.desired,
+        2.0,
+    );
+    for id in &allocs[..tc.disconnected] {
+        let a = c.alloc_mut(id);
+        a.client_status = tc.disconnected_status.into();
+        a.node_id = test_node.clone();
+        if tc.states {
+            a.alloc_states = vec![unknown_state(unknown_at)];
+        }
+    }
+    if tc.create_replacements {
+        for orig in &allocs[..tc.disconnected] {
+            let mut r = c.alloc_ref(orig).clone();
+            r.id = c.id("alloc");
+            r.node_id = c.node(node_status::READY);
+            r.client_status = status::RUNNING.into();
+            r.previous_allocation = orig.clone();
+            r.alloc_states = Vec::new();
+            r.task_states = Default::default();
+            r.create_index += 1;
+            c.alloc_mut(orig).next_allocation = r.id.clone();
+            if tc.fail_replacement {
+                r.client_status = status::FAILED.into();
+                if tc.replace_failed_replacement {
+                    let mut next = r.clone();
+                    next.id = c.id("alloc");
+                    next.client_status = status::RUNNING.into();
+                    next.desired_status = status::RUN.into();
+                    next.previous_allocation = r.id.clone();
+                    r.next_allocation = next.id.clone();
+                    r.desired_status = status::STOP.into();
+                    c.snapshot.allocs.push(next);
+                }
+            }
+            c.snapshot.allocs.push(r);
+        }
+    }
+    replay_as(&mut c, release, JOB)
+}
+
+/// The cases of TestReconciler_Disconnected_Client at v1.11.2 that do not
+/// depend on the reconnect strategies, each with its expected results and
+/// 1.11 counters (disconnect, reconnect, reschedule now).
+#[test]
+fn test_reconciler_disconnected_client_1_11_2() {
+    let running = status::RUNNING;
+    let cases: Vec<DisconnectedExpectation> = vec![
+        (
+            "reconnect-original-no-replacement",
+            DisconnectedCase {
+                alloc_count: 2,
+                desired: status::RUN,
+                disconnected: 2,
+                disconnected_status: running,
+                states: true,
+                ..DisconnectedCase::default()
+            },
+            Expect {
+                reconnect_updates: 2,
+                ..Expect::default()
+            },
+            DesiredChanges { ignore: 2, ..dc() },
+            (0, 2, 0),
+        ),
+        (
+            "stop-original-failed-on-reconnect",
+            DisconnectedCase {
+                alloc_count: 4,
+                desired: status::RUN,
+                disconnected: 2,
+                disconnected_status: status::FAILED,
+                states: true,
+                create_replacements: true,
+                ..DisconnectedCase::default()
+            },
+            Expect {
+                stop: 2,
+                ..Expect::default()
+            },
+            DesiredChanges {
+                stop: 2,
+                ignore: 4,
+                ..dc()
+            },
+            (0, 0, 0),
+        ),
+        (
+            "reschedule-original-failed-if-not-replaced",
+            DisconnectedCase {
+                alloc_count: 4,
+                desired: status::RUN,
+                disconnected: 2,
+                disconnected_status: status::FAILED,
+                states: true,
+                ..DisconnectedCase::default()
+            },
+            Expect {
+                stop: 2,
+                place: 2,
+                ..Expect::default()
+            },
+            DesiredChanges {
+                ignore: 2,
+                place: 2,
+                stop: 2,
+                ..dc()
+            },
+            (0, 0, 0),
+        ),
+        (
+            "update-reconnect-completed",
+            DisconnectedCase {
+                is_batch: true,
+                alloc_count: 2,
+                desired: status::RUN,
+                disconnected: 2,
+                disconnected_status: status::COMPLETE,
+                states: true,
+                ..DisconnectedCase::default()
+            },
+            Expect::default(),
+            DesiredChanges { ignore: 2, ..dc() },
+            (0, 0, 0),
+        ),
+        (
+            "stop-original-alloc-desired-status-stop",
+            DisconnectedCase {
+                alloc_count: 1,
+                desired: status::STOP,
+                disconnected: 1,
+                disconnected_status: running,
+                states: true,
+                create_replacements: true,
+                fail_replacement: true,
+                replace_failed_replacement: true,
+                ..DisconnectedCase::default()
+            },
+            Expect::default(),
+            DesiredChanges { ignore: 1, ..dc() },
+            (0, 0, 0),
+        ),
+        (
+            "stop-original-pending-alloc-for-disconnected-node",
+            DisconnectedCase {
+                node_disconnected: true,
+                alloc_count: 2,
+                desired: status::RUN,
+                disconnected: 1,
+                disconnected_status: status::PENDING,
+                states: true,
+                create_replacements: true,
+                ..DisconnectedCase::default()
+            },
+            Expect {
+                stop: 1,
+                ..Expect::default()
+            },
+            DesiredChanges {
+                stop: 1,
+                ignore: 2,
+                ..dc()
+            },
+            (0, 0, 0),
+        ),
+        (
+            "stop-failed-original-and-failed-replacements-and-place-new",
+            DisconnectedCase {
+                alloc_count: 5,
+                desired: status::RUN,
+                disconnected: 2,
+                disconnected_status: status::FAILED,
+                states: true,
+                create_replacements: true,
+                fail_replacement: true,
+                ..DisconnectedCase::default()
+            },
+            Expect {
+                stop: 4,
+                place: 2,
+                ..Expect::default()
+            },
+            DesiredChanges {
+                stop: 4,
+                place: 2,
+                ignore: 3,
+                ..dc()
+            },
+            (0, 0, 0),
+        ),
+        (
+            "stop-expired-allocs",
+            DisconnectedCase {
+                disconnect: Some(DisconnectStrategy {
+                    lost_after: 2 * SECOND,
+                    ..DisconnectStrategy::default()
+                }),
+                node_disconnected: true,
+                alloc_count: 5,
+                desired: status::RUN,
+                disconnected: 2,
+                disconnected_status: status::UNKNOWN,
+                states: true,
+                create_replacements: true,
+                ..DisconnectedCase::default()
+            },
+            Expect {
+                stop: 2,
+                ..Expect::default()
+            },
+            DesiredChanges {
+                stop: 2,
+                ignore: 5,
+                ..dc()
+            },
+            (0, 0, 0),
+        ),
+    ];
+    for (name, tc, expect, desired, counters) in cases {
+        let r = disconnected_client(tc, V1112);
+        assert_results(&r, expect, &web(desired));
+        let g = &group(&r, "web").desired_changes;
+        assert_eq!(
+            (g.disconnect, g.reconnect, g.reschedule_now),
+            counters,
+            "{name}"
+        );
+    }
+}
+
+/// TestReconciler_filterServerTerminalAllocs
+/// (scheduler/reconciler/filters_test.go at v1.11.0): five running
+/// allocations and one the server stopped or evicted: a service's is set
+/// aside, a batch job's (without a reschedule transition) kept.
+#[test]
+fn test_reconciler_filter_server_terminal_allocs() {
+    for (batch, desired) in [
+        (false, status::STOP),
+        (false, status::EVICT),
+        (true, status::STOP),
+        (true, status::EVICT),
+    ] {
+        let mut c = Cluster::new();
+        let mut spec = mock_job();
+        spec.task_groups[0].count = 5;
+        if batch {
+            spec.job_type = "batch".into();
+        }
+        let job = c.job(spec);
+        build_allocations(&mut c, &job, 5, status::RUNNING, status::RUN, 2.0);
+        let extra = c.alloc(&job, 5);
+        c.alloc_mut(&extra).desired_status = desired.into();
+        let r = replay_as(&mut c, V1110, JOB);
+        let set_aside: Vec<&str> = group(&r, "web")
+            .set_aside
+            .iter()
+            .map(|e| e.id.as_str())
+            .collect();
+        let want: &[&str] = if batch { &[] } else { &[extra.as_str()] };
+        assert_eq!(set_aside, want, "batch={batch} desired={desired}");
+    }
 }
