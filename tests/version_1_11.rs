@@ -1374,3 +1374,39 @@ fn test_reconciler_filter_server_terminal_allocs() {
         assert_eq!(set_aside, want, "batch={batch} desired={desired}");
     }
 }
+
+/// Open point 5 of the catalogue: from 1.11.0 `isDeploymentComplete`
+/// counts the placements a group emits (reconcile_cluster.go:564). A paused
+/// deployment of a group of 15 with 10 healthy allocations withholds the 5
+/// placements: 1.10.5 counts them and leaves the deployment running,
+/// 1.11.0 counts none and marks the paused deployment successful.
+#[test]
+fn a_paused_deployment_withholding_placements_completes_from_1_11_0() {
+    let mut c = Cluster::new();
+    let job = c.job(job_with(15, Some(no_canary_update())));
+    let d = c.new_deployment(&job);
+    c.deployment_mut(&d).status = deployment_status::PAUSED.into();
+    c.set_deployment_state(
+        &d,
+        "web",
+        DeploymentState {
+            desired_total: 10,
+            placed_allocs: 10,
+            healthy_allocs: 10,
+            ..DeploymentState::default()
+        },
+    );
+    c.allocs(&job, 10);
+    let old = replay_as(&mut c, V1105, JOB);
+    assert!(old.plan.place.is_empty());
+    assert!(old.plan.deployment_updates.is_empty());
+    let new = replay_as(&mut c, V1110, JOB);
+    assert!(new.plan.place.is_empty());
+    let statuses: Vec<&str> = new
+        .plan
+        .deployment_updates
+        .iter()
+        .map(|u| u.status.as_str())
+        .collect();
+    assert_eq!(statuses, [deployment_status::SUCCESSFUL]);
+}

@@ -193,7 +193,7 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
             "lost timeout (max_client_disconnect, else disconnect.lost_after)"
         }
         DisconnectFields::BlockOnly => "lost timeout (disconnect.lost_after)",
-        DisconnectFields::BlockStrict => "lost timeout (disconnect.lost_after, unset is 0s)",
+        DisconnectFields::BlockStrict => "disconnect.lost_after (0s if unset)",
     };
     let mut step = Step::new("Disconnect", "").fact(
         setting,

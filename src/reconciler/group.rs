@@ -164,9 +164,14 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let updating_spec = !destructive.is_empty() || !updates.inplace.is_empty();
         let deployment =
             self.deployment_change(tg, existing_deployment, dstate, &sets.all, updating_spec);
+        let placed = if self.rules.settles_by_emitted_placements() {
+            place.len()
+        } else {
+            placements
+        };
         let left = destructive.len()
             + updates.inplace.len()
-            + placements
+            + placed
             + migrate.len()
             + sets.reschedule_now.len()
             + sets.reschedule_later.len();

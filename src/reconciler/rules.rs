@@ -356,6 +356,15 @@ impl Rules {
         Switch::G0.in_release(self.release)
     }
 
+    /// G-0 (1.11.0; v1.11.0 scheduler/reconciler/reconcile_cluster.go:564):
+    /// whether a group's deployment is complete counts the placements the
+    /// group emits (canaries, replacements let through, migrations, after
+    /// the cap) instead of those `computePlacements` asked for, so a paused
+    /// or failed deployment that withholds placements can be complete.
+    pub fn settles_by_emitted_placements(&self) -> bool {
+        Switch::G0.in_release(self.release)
+    }
+
     /// G-0 (1.11.0; v1.11.0 scheduler/reconciler/reconcile_cluster.go:1427):
     /// the first batch of delayed reschedules is triggered by
     /// `alloc-reschedule`, later batches still by `alloc-failure`.
