@@ -175,3 +175,49 @@ fn empty_alloc_states_are_skipped_at_head() {
         "reconnecting"
     );
 }
+
+/// TestReconciler_ScaleDown_ClientTerminal_Service
+/// (scheduler/reconciler/reconcile_cluster_test.go at v2.0.4): a service
+/// group scaled to 5 with six allocations, index 3 failed but desired to
+/// run: it is rescheduled now (its fail time is the zero `ModifyTime`, long
+/// past), so it is stopped as rescheduled and replaced, and the five others
+/// are ignored. The same under 2.0.3: the rescheduled allocation is no
+/// scale-down candidate either way.
+#[test]
+fn test_reconciler_scale_down_client_terminal_service() {
+    let mut c = Cluster::new();
+    let mut spec = mock_job();
+    spec.task_groups[0].count = 5;
+    let job = c.job(spec);
+    let ids: Vec<String> = (0..6).map(|i| c.mock_alloc(&job, "web", i)).collect();
+    {
+        let a = c.alloc_mut(&ids[3]);
+        a.client_status = status::FAILED.into();
+        a.task_states.insert(
+            "web".into(),
+            TaskState {
+                state: "dead".into(),
+                failed: true,
+                ..TaskState::default()
+            },
+        );
+    }
+    for release in [V203, V204] {
+        let r = replay_as(&mut c, release, JOB);
+        assert_eq!(stop_indexes(&r), [3], "{release}");
+        assert_results(
+            &r,
+            Expect {
+                place: 1,
+                stop: 1,
+                ..Expect::default()
+            },
+            &web(DesiredChanges {
+                ignore: 5,
+                place: 1,
+                stop: 1,
+                ..dc()
+            }),
+        );
+    }
+}
