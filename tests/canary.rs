@@ -398,7 +398,11 @@ fn test_reconciler_stop_old_canaries() {
 
 /// The NewCanaries tests: `count` allocations of the old job, and the
 /// current job a destructive update of it with canary update `update`.
-fn new_canaries(count: i64, existing: u64, update: UpdateStrategy) -> (Cluster, Arc<Job>) {
+pub(crate) fn new_canaries(
+    count: i64,
+    existing: u64,
+    update: UpdateStrategy,
+) -> (Cluster, Arc<Job>) {
     let mut c = Cluster::new();
     let (old, job) = destructive_pair(&mut c, count, update);
     c.allocs(&old, existing);

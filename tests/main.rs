@@ -33,6 +33,8 @@ mod stop;
 mod system;
 mod tainted;
 mod update;
+mod version_1_11;
+mod version_2_0;
 mod version_disconnect;
 mod version_names;
 mod version_picker;

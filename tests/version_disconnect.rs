@@ -690,7 +690,7 @@ fn test_reconciler_lost_node_prevent_reschedule_on_lost_v1_7_2() {
 
 /// A group with `max_client_disconnect = 1h`, a reschedule delay of 30s and
 /// the `disconnect` block `block`, its allocation on a disconnected node.
-fn disconnecting_with_block(c: &mut Cluster, block: DisconnectStrategy) -> String {
+pub(crate) fn disconnecting_with_block(c: &mut Cluster, block: DisconnectStrategy) -> String {
     let id = disconnecting_with_policy(c, 3);
     let mut job = (*c.snapshot.jobs[0]).clone();
     job.task_groups[0].disconnect = Some(block);

@@ -17,8 +17,8 @@ use plan_inspect::version::{Release, v};
 
 use crate::common::*;
 use crate::tainted::{
-    NodeKind, Sets, TaintCase, alloc, ids, matrix_buckets, migrate, named, previous, reconnected,
-    run_in, taint_cases, test_job, unknown_since,
+    Sets, TaintCase, alloc, ids, matrix_buckets, migrate, named, previous, reconnected, run_in,
+    taint_cases, tainted_entry, test_job, unknown_since,
 };
 
 const V130: Release = v(1, 3, 0);
@@ -478,16 +478,7 @@ fn nomad_1_3_bucket(
     if s && r && c.desired == "run" && c.client == "failed" {
         return "reconnecting";
     }
-    let tainted: Option<Option<NodeKind>> = match c.node {
-        NodeKind::Missing => Some(None),
-        n if n.status() == node_status::DOWN
-            || n.draining()
-            || n.status() == node_status::DISCONNECTED =>
-        {
-            Some(Some(n))
-        }
-        _ => None,
-    };
+    let tainted = tainted_entry(c.node);
     if let Some(Some(n)) = tainted {
         if n.status() == node_status::DISCONNECTED {
             if !s {

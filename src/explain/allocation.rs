@@ -186,7 +186,7 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
     let timeout = alloc
         .own_task_group()
         .and_then(|tg| tg.expiry_timeout(fields));
-    let last = alloc.last_unknown();
+    let last = alloc.unknown_since(fields);
     let setting = release_rules::lost_timeout_setting(jr.taint.rules);
     let mut step = Step::new("Disconnect", "").fact(
         setting,
@@ -228,7 +228,8 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
     let conclusion = match alloc.last_reconnect() {
         // From C-1 a reconnect is read from the allocation's states.
         _ if from_states => {
-            let needs = if alloc.needs_to_reconnect() {
+            let needs = if alloc.needs_to_reconnect_from(jr.taint.rules.skips_empty_alloc_states())
+            {
                 "yes: its latest client-status state is unknown"
             } else {
                 "no: its latest client-status state is not unknown"
@@ -249,7 +250,8 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
         None => conclusion,
     };
     step.conclusion = conclusion;
-    if !jr.taint.rules.supports_disconnected_clients() {
+    let rules = jr.taint.rules;
+    if !rules.supports_disconnected_clients() && !rules.classifies_without_disconnect_support() {
         step = step.fact(
             "disconnected clients",
             "not supported (pre-1.3 servers): expiry and unknown are not checked",

@@ -13,6 +13,7 @@ pub(super) fn lost_timeout_setting(rules: &Rules) -> &'static str {
             "lost timeout (max_client_disconnect, else disconnect.lost_after)"
         }
         DisconnectFields::BlockOnly => "lost timeout (disconnect.lost_after)",
+        DisconnectFields::BlockStrict => "disconnect.lost_after (0s if unset)",
     }
 }
 
@@ -25,7 +26,9 @@ pub(super) fn stop_timeout_setting(rules: &Rules) -> &'static str {
         DisconnectFields::LegacyFirst => {
             "stop_after_client_disconnect, else disconnect.stop_on_client_after"
         }
-        DisconnectFields::BlockOnly => "disconnect.stop_on_client_after",
+        DisconnectFields::BlockOnly | DisconnectFields::BlockStrict => {
+            "disconnect.stop_on_client_after"
+        }
     }
 }
 

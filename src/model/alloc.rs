@@ -394,10 +394,33 @@ impl Allocation {
             .unwrap_or(Time::ZERO)
     }
 
+    /// `LastUnknown` as `fields` says the release reads it: the latest
+    /// unknown transition, or from 1.11.2 the first of the latest unbroken
+    /// run of unknown client-status entries (v1.11.2
+    /// nomad/structs/alloc.go:779), so repeated unknown entries do not push
+    /// the expiry back.
+    pub fn unknown_since(&self, fields: DisconnectFields) -> Time {
+        if fields != DisconnectFields::BlockStrict {
+            return self.last_unknown();
+        }
+        let mut since = None;
+        for s in self.alloc_states.iter().rev() {
+            if s.field != AllocStateField::ClientStatus {
+                continue;
+            }
+            if s.value == status::UNKNOWN {
+                since = Some(s.time);
+            } else if since.is_some() {
+                break;
+            }
+        }
+        since.unwrap_or(Time::ZERO)
+    }
+
     /// The time `Expired` compares with: last unknown plus the group's
     /// expiry timeout as `fields` reads it, if both are known.
     pub fn disconnect_expiry(&self, fields: DisconnectFields) -> Option<Time> {
-        let last = self.last_unknown();
+        let last = self.unknown_since(fields);
         if last.is_zero() {
             return None;
         }
@@ -439,10 +462,18 @@ impl Allocation {
     /// `NeedsToReconnect`: the latest client-status transition recorded is
     /// to unknown, so the client has not reported since it went away.
     pub fn needs_to_reconnect(&self) -> bool {
+        self.needs_to_reconnect_from(false)
+    }
+
+    /// [`Allocation::needs_to_reconnect`], passing over client-status
+    /// entries without a value when `skip_empty` (Nomad after 2.0.5).
+    pub fn needs_to_reconnect_from(&self, skip_empty: bool) -> bool {
         self.alloc_states
             .iter()
             .rev()
-            .find(|s| s.field == AllocStateField::ClientStatus)
+            .find(|s| {
+                s.field == AllocStateField::ClientStatus && !(skip_empty && s.value.is_empty())
+            })
             .is_some_and(|s| s.value == status::UNKNOWN)
     }
 
@@ -586,8 +617,21 @@ impl Allocation {
     /// and 1.9.0 on) a stopped allocation whose replacement could not be
     /// placed, and a lost one, may be rescheduled too.
     pub fn next_reschedule_time(&self, retry_failed_placements: bool) -> (Time, bool) {
+        self.next_reschedule_time_for(retry_failed_placements, false)
+    }
+
+    /// [`Allocation::next_reschedule_time`], where from 1.11.0 a batch
+    /// allocation with a reschedule transition (`rescheduled_batch`) may be
+    /// rescheduled whatever its client status (v1.11.0
+    /// nomad/structs/structs.go:11480).
+    pub fn next_reschedule_time_for(
+        &self,
+        retry_failed_placements: bool,
+        rescheduled_batch: bool,
+    ) -> (Time, bool) {
         let failed_placement = retry_failed_placements && self.last_reschedule_failed();
-        let status_ok = self.client_status == status::FAILED
+        let status_ok = rescheduled_batch
+            || self.client_status == status::FAILED
             || (retry_failed_placements && self.client_status == status::LOST);
         // Checked first: most allocations are not failed.
         if (self.desired_status == status::STOP && !failed_placement) || !status_ok {

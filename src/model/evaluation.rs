@@ -1,7 +1,10 @@
 //! Evaluations, as far as `--eval` replays one.
 
+use std::collections::BTreeMap;
+
 use serde::Deserialize;
 
+use super::nullable;
 use crate::time::Time;
 
 /// A `structs.Evaluation` from the snapshot's `Evals`.
@@ -24,4 +27,33 @@ pub struct Evaluation {
     /// Set on an evaluation that was itself delayed; such an evaluation
     /// creates no follow-up evaluations.
     pub wait_until: Time,
+    /// What the scheduler decided, kept on every finished evaluation from
+    /// Nomad 1.11.0 on (`PlanAnnotations`).
+    pub plan_annotations: Option<PlanAnnotations>,
+}
+
+/// A `structs.PlanAnnotations`: Nomad's own desired changes per group.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct PlanAnnotations {
+    #[serde(rename = "DesiredTGUpdates", deserialize_with = "nullable")]
+    pub desired_tg_updates: BTreeMap<String, DesiredUpdates>,
+}
+
+/// A `structs.DesiredUpdates`, with the counters 1.11.0 added.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct DesiredUpdates {
+    pub ignore: u64,
+    pub place: u64,
+    pub migrate: u64,
+    pub stop: u64,
+    pub in_place_update: u64,
+    pub destructive_update: u64,
+    pub canary: u64,
+    pub preemptions: u64,
+    pub disconnect: u64,
+    pub reconnect: u64,
+    pub reschedule_now: u64,
+    pub reschedule_later: u64,
 }

@@ -132,6 +132,11 @@ pub enum DisconnectFields {
     LegacyFirst,
     /// The `disconnect` block alone (1.10 on).
     BlockOnly,
+    /// The block alone, read as 1.11.2 and 2.0 read it: an unset
+    /// `lost_after` is zero, so an unknown allocation of a group without one
+    /// has expired, and an allocation is unknown since the start of its
+    /// latest run of unknown states.
+    BlockStrict,
 }
 
 /// The `disconnect.reconcile` strategies of Nomad 1.8.0 on.
@@ -429,7 +434,7 @@ impl TaskGroup {
         match fields {
             DisconnectFields::Legacy => self.max_client_disconnect,
             DisconnectFields::LegacyFirst => self.max_client_disconnect.or_else(block),
-            DisconnectFields::BlockOnly => block(),
+            DisconnectFields::BlockOnly | DisconnectFields::BlockStrict => block(),
         }
     }
 
@@ -444,7 +449,7 @@ impl TaskGroup {
         match fields {
             DisconnectFields::Legacy => self.stop_after_client_disconnect,
             DisconnectFields::LegacyFirst => self.stop_after_client_disconnect.or_else(block),
-            DisconnectFields::BlockOnly => block(),
+            DisconnectFields::BlockOnly | DisconnectFields::BlockStrict => block(),
         }
     }
 
@@ -474,12 +479,15 @@ impl TaskGroup {
     /// How long after its last unknown transition an unknown allocation
     /// expires (`Expired`): its `max_client_disconnect` (to 1.7); from 1.8
     /// the lost timeout, except that a zero timeout with replacement never
-    /// expires.
+    /// expires; from 1.11.2 the lost timeout, zero if unset
+    /// (v1.11.2 nomad/structs/alloc.go:753).
     pub fn expiry_timeout(&self, fields: DisconnectFields) -> Option<Duration> {
-        if fields == DisconnectFields::Legacy {
-            return self.max_client_disconnect;
-        }
         let timeout = self.lost_timeout(fields).unwrap_or(0);
+        match fields {
+            DisconnectFields::Legacy => return self.max_client_disconnect,
+            DisconnectFields::BlockStrict => return Some(timeout),
+            DisconnectFields::LegacyFirst | DisconnectFields::BlockOnly => {}
+        }
         (timeout != 0 || !self.replaces(fields)).then_some(timeout)
     }
 

@@ -25,7 +25,7 @@ pub use connect::{
     ConsulMeshConfigEntry, ConsulTerminatingConfigEntry, LogConfig, SidecarTask,
 };
 pub use deployment::{Deployment, DeploymentState, deployment_status};
-pub use evaluation::Evaluation;
+pub use evaluation::{DesiredUpdates, Evaluation, PlanAnnotations};
 pub use job::{
     Affinity, CniConfig, Constraint, Consul, ConsulConnect, DEFAULT_KILL_TIMEOUT, DisconnectFields,
     DisconnectStrategy, Job, Multiregion, NetworkResource, Numa, Port, RequestedDevice,

@@ -54,7 +54,7 @@ pub struct ReasonTimes {
 impl ReasonTimes {
     pub fn of(alloc: &Allocation, fields: DisconnectFields) -> ReasonTimes {
         ReasonTimes {
-            unknown_since: alloc.last_unknown(),
+            unknown_since: alloc.unknown_since(fields),
             disconnect_expiry: alloc.disconnect_expiry(fields),
             reconnected_at: alloc.last_reconnect(),
         }
@@ -144,7 +144,10 @@ impl<'s> BucketReason<'s> {
         let node = || self.node.describe();
         match self.rule {
             TaintRule::HealthyNode | TaintRule::TaintedNodeKept => node(),
-            TaintRule::Terminal | TaintRule::TerminalIgnored | TaintRule::ServerTerminalIgnored => {
+            TaintRule::Terminal
+            | TaintRule::TerminalIgnored
+            | TaintRule::ServerTerminalIgnored
+            | TaintRule::DrainedBatchKept => {
                 format!(
                     "terminal (desired {}, client {})",
                     self.desired_status, self.client_status
@@ -176,6 +179,14 @@ impl<'s> BucketReason<'s> {
                 self.client_status
             ),
             TaintRule::DisconnectedNodeRunning => format!("{}; client running", node()),
+            TaintRule::DisconnectedNodeUnknown | TaintRule::DisconnectedNode => {
+                format!("{}; client {}", node(), self.client_status)
+            }
+            TaintRule::DisconnectedNodeWithoutLostAfter => format!(
+                "{}; client {}; group without lost_after",
+                node(),
+                self.client_status
+            ),
             TaintRule::HealthyNodeReconnected | TaintRule::ReadyNodeReconnected => {
                 format!("{}; {}", node(), reconnect())
             }

@@ -7,7 +7,6 @@ use std::sync::Arc;
 use super::group_sets::GroupSets;
 use super::ids::Ids;
 use super::{AllocSet, AllocUpdate, DelayedReschedule, FollowupEval, Rules, desc, trigger};
-use crate::model::DisconnectFields;
 use crate::time::{SECOND, Time};
 
 /// Allocations due within this window of a batch's first share its eval
@@ -40,11 +39,10 @@ impl<'a> Followups<'a> {
     ) -> Followups<'a> {
         let mut f = Followups::default();
         let disconnecting = &sets.disconnecting;
-        let fields = rules.disconnect_fields();
         let lost_later = sets.lost_later.clone();
         if rules.reschedules_disconnecting_by_policy() {
             let timeouts = if sets.disconnect_timeouts {
-                f.create_timeout_later_evals(ids, group, disconnecting, now, fields)
+                f.create_timeout_later_evals(ids, group, disconnecting, now, rules)
             } else {
                 HashMap::new()
             };
@@ -62,10 +60,16 @@ impl<'a> Followups<'a> {
             f.stop_evals.extend(timeouts);
         } else {
             f.stop_evals = f.create_lost_later_evals(ids, group, lost_later);
-            let timeouts = f.create_timeout_later_evals(ids, group, disconnecting, now, fields);
+            let timeouts = f.create_timeout_later_evals(ids, group, disconnecting, now, rules);
             f.stop_evals.extend(timeouts);
         }
-        f.create_reschedule_later_evals(ids, group, sets.reschedule_later.clone());
+        f.create_reschedule_later_evals(
+            ids,
+            group,
+            sets.reschedule_later.clone(),
+            &sets.migrate,
+            rules,
+        );
         f
     }
 
@@ -80,8 +84,24 @@ impl<'a> Followups<'a> {
         if delays.is_empty() {
             return HashMap::new();
         }
-        let (evals, by_alloc) =
-            batch_followups(ids, delays, group, trigger::RETRY_FAILED_ALLOC, false);
+        self.create_later_evals(ids, group, delays, trigger::RETRY_FAILED_ALLOC)
+    }
+
+    /// `createLaterEvals`: evals for delayed reschedules, the first
+    /// triggered by `first`, the others by `alloc-failure`; returns the eval
+    /// ID of each allocation. Nomad describes only the first eval.
+    fn create_later_evals(
+        &mut self,
+        ids: &mut Ids,
+        group: &str,
+        delays: Vec<DelayedReschedule<'a>>,
+        first: &'static str,
+    ) -> HashMap<&'a str, Arc<str>> {
+        if delays.is_empty() {
+            return HashMap::new();
+        }
+        let triggers = [first, trigger::RETRY_FAILED_ALLOC];
+        let (evals, by_alloc) = batch_followups(ids, delays, group, triggers, false);
         self.evals.extend(evals);
         by_alloc
     }
@@ -89,24 +109,30 @@ impl<'a> Followups<'a> {
     /// `createTimeoutLaterEvals`: evals at each disconnecting allocation's
     /// `max_client_disconnect` expiry, and its update to `unknown`. If any of
     /// the group's disconnecting allocations has no future timeout, Nomad
-    /// creates none of them.
+    /// creates none of them, until 1.11.2 creates them all.
     fn create_timeout_later_evals(
         &mut self,
         ids: &mut Ids,
         group: &str,
         disconnecting: &AllocSet<'a>,
         now: Time,
-        fields: DisconnectFields,
+        rules: &Rules,
     ) -> HashMap<&'a str, Arc<str>> {
         if disconnecting.is_empty() {
             return HashMap::new();
         }
-        let delays = disconnecting.delay_by_max_client_disconnect(now, fields);
-        if delays.len() != disconnecting.len() {
-            return HashMap::new();
-        }
-        let (evals, by_alloc) =
-            batch_followups(ids, delays, group, trigger::MAX_DISCONNECT_TIMEOUT, true);
+        let delays = disconnecting.delay_by_max_client_disconnect(now, rules.disconnect_fields());
+        let delays = if rules.times_out_every_disconnecting() {
+            delays
+        } else {
+            let future: Vec<_> = delays.into_iter().filter(|d| d.at > now).collect();
+            if future.len() != disconnecting.len() {
+                return HashMap::new();
+            }
+            future
+        };
+        let triggers = [trigger::MAX_DISCONNECT_TIMEOUT; 2];
+        let (evals, by_alloc) = batch_followups(ids, delays, group, triggers, true);
         for alloc in disconnecting.iter() {
             if let Some(eval_id) = by_alloc.get(alloc.id.as_str()) {
                 self.disconnect_updates.insert(
@@ -123,21 +149,33 @@ impl<'a> Followups<'a> {
     }
 
     /// `createRescheduleLaterEvals`: evals for failed allocations to
-    /// reschedule later, each allocation updated with its eval ID.
+    /// reschedule later, each allocation updated with its eval ID; from
+    /// 1.11.0 a migrating one gets no update (Nomad sets the ID on the
+    /// allocation it stops, in memory only).
     fn create_reschedule_later_evals(
         &mut self,
         ids: &mut Ids,
         group: &str,
         later: Vec<DelayedReschedule<'a>>,
+        migrate: &AllocSet<'a>,
+        rules: &Rules,
     ) {
         let allocs: Vec<_> = later.iter().map(|d| d.alloc).collect();
-        let by_alloc = self.create_lost_later_evals(ids, group, later);
+        let first = if rules.triggers_reschedules_as_reschedule() {
+            trigger::ALLOC_RESCHEDULE
+        } else {
+            trigger::RETRY_FAILED_ALLOC
+        };
+        let by_alloc = self.create_later_evals(ids, group, later, first);
         for alloc in allocs {
             if let Some(eval_id) = by_alloc.get(alloc.id.as_str()) {
                 // A disconnecting allocation's unknown update carries the
                 // reschedule eval instead of its timeout eval.
                 if let Some(update) = self.disconnect_updates.get_mut(alloc.id.as_str()) {
                     update.followup_eval_id = Arc::clone(eval_id);
+                    continue;
+                }
+                if rules.reschedules_stopped_batch_allocs() && migrate.contains(&alloc.id) {
                     continue;
                 }
                 self.attribute_updates.insert(
@@ -153,13 +191,14 @@ impl<'a> Followups<'a> {
 }
 
 /// Groups delays into evals: each batch starts at its earliest time and
-/// takes everything due less than 5 s after it. Ties (which Go's unstable
+/// takes everything due less than 5 s after it; the first is triggered by
+/// `first`, the others by `rest`. Ties (which Go's unstable
 /// sort leaves arbitrary) are ordered by allocation ID.
 fn batch_followups<'a>(
     ids: &mut Ids,
     mut delays: Vec<DelayedReschedule<'a>>,
     group: &str,
-    triggered_by: &'static str,
+    [first, rest]: [&'static str; 2],
     describe_all: bool,
 ) -> (Vec<FollowupEval<'a>>, HashMap<&'a str, Arc<str>>) {
     delays.sort_by(|a, b| a.at.cmp(&b.at).then_with(|| a.alloc.id.cmp(&b.alloc.id)));
@@ -170,6 +209,7 @@ fn batch_followups<'a>(
             .last()
             .is_none_or(|e| d.at.sub(e.wait_until) >= BATCH_WINDOW);
         if start_new {
+            let triggered_by = if evals.is_empty() { first } else { rest };
             let description = if describe_all || evals.is_empty() {
                 if triggered_by == trigger::MAX_DISCONNECT_TIMEOUT {
                     desc::DISCONNECT_TIMEOUT_FOLLOWUP

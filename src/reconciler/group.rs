@@ -29,11 +29,17 @@ pub(super) struct GroupContext<'c, 'a, 'f> {
 impl<'a> GroupContext<'_, 'a, '_> {
     /// `computeGroup`.
     pub fn compute_group(&self, all: AllocSet<'a>, ids: &mut Ids) -> GroupOutcome<'a> {
-        let Some(tg) = self.job.job.lookup_task_group(self.name) else {
-            return stop_all(self.cluster, self.name, &all, true);
+        let (all, dropped) = self.filter_server_terminal_allocs(all);
+        let tg = self.job.job.lookup_task_group(self.name);
+        let zero = tg.is_some_and(|tg| tg.count == 0 && self.rules.removes_scaled_to_zero_groups());
+        let Some(tg) = tg.filter(|_| !zero) else {
+            let mut outcome = stop_all(self.cluster, self.name, &all, tg.is_none());
+            outcome.trace.set_aside = dropped;
+            return outcome;
         };
         let (mut dstate, existing_deployment) = self.initialize_deployment_state(tg);
-        let sets = GroupSets::build(self, tg, all);
+        let mut sets = GroupSets::build(self, tg, all);
+        sets.set_aside.extend(dropped);
         let lost = &sets.lost;
         let mut changes = DesiredChanges {
             // Nomad counts the cancelled canaries (reconcile.go:608), not
@@ -150,6 +156,11 @@ impl<'a> GroupContext<'_, 'a, '_> {
         changes.migrate += migrate.len() as u64;
         stop.extend(migrations.stop);
         place.extend(migrations.place);
+        let cap = tg.count.max(0) as usize;
+        if self.rules.caps_placements_at_count() && place.len() > cap {
+            place.truncate(cap);
+            changes.place = cap as u64;
+        }
         let mut renamed = Vec::new();
         if self.rules.renames_duplicate_names() {
             // The scheduler's pass over the placements, destructive first.
@@ -169,9 +180,14 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let updating_spec = !destructive.is_empty() || !updates.inplace.is_empty();
         let deployment =
             self.deployment_change(tg, existing_deployment, dstate, &sets.all, updating_spec);
+        let placed = if self.rules.settles_by_emitted_placements() {
+            place.len()
+        } else {
+            placements
+        };
         let left = destructive.len()
             + updates.inplace.len()
-            + placements
+            + placed
             + migrate.len()
             + sets.reschedule_now.len()
             + sets.reschedule_later.len();
@@ -199,6 +215,8 @@ impl<'a> GroupContext<'_, 'a, '_> {
             updates,
             set_aside: sets.set_aside,
             buckets: sets.buckets,
+            reschedule_now_counted: !self.rules.counts_reschedule_now_with_disconnects_only()
+                || !sets.disconnecting.is_empty(),
             reschedule_now: sets.reschedule_now,
             reschedule_later: sets.reschedule_later,
             without_policy: sets.without_policy,
@@ -218,6 +236,27 @@ impl<'a> GroupContext<'_, 'a, '_> {
             progress,
             trace,
         }
+    }
+
+    /// `filterServerTerminalAllocs` (1.11.0 on): the allocations the server
+    /// stopped or evicted are set aside, except batch ones (of the
+    /// allocation's own job) without a reschedule transition.
+    fn filter_server_terminal_allocs(
+        &self,
+        all: AllocSet<'a>,
+    ) -> (AllocSet<'a>, Vec<(&'a Allocation, SetAside)>) {
+        if !self.rules.drops_server_terminal_first() {
+            return (all, Vec::new());
+        }
+        let dropped = all.filter(|a| {
+            let batch = a.job.as_ref().is_some_and(|j| j.is_batch());
+            a.server_terminal_status() && (!batch || a.desired_transition.should_reschedule())
+        });
+        let set_aside = dropped
+            .iter()
+            .map(|a| (a, SetAside::ServerTerminal))
+            .collect();
+        (all.difference(&[&dropped]), set_aside)
     }
 
     /// `filterOldTerminalAllocs`: batch jobs set aside terminal allocations

@@ -39,7 +39,8 @@ pub(super) struct GroupSets<'a> {
     /// Lost allocations waiting out `stop_after_client_disconnect`.
     pub lost_later: Vec<DelayedReschedule<'a>>,
     /// Whether the disconnecting allocations get timeout evals: always up
-    /// to 1.7.1, from D-3 only in groups that support disconnects.
+    /// to 1.7.1, from D-3 only in groups that support disconnects, from G-1
+    /// always again.
     pub disconnect_timeouts: bool,
 }
 
@@ -80,7 +81,7 @@ impl<'a> GroupSets<'a> {
         let resumed = |set: AllocSet<'a>| set.union(&[&reconnected.reconnect]);
         let RescheduleSets {
             untainted,
-            now,
+            mut now,
             later: mut reschedule_later,
             without_policy,
         } = if rules.reschedules_before_reconnecting() {
@@ -90,11 +91,20 @@ impl<'a> GroupSets<'a> {
         } else {
             resumed(working(Bucket::Untainted)).filter_by_rescheduleable(rctx, false)
         };
+        if rules.reschedules_stopped_batch_allocs() {
+            // Batch allocations stopped with `alloc stop` migrate and are
+            // rescheduled; the migrate set itself is left as it is.
+            let m = buckets[Bucket::Migrate].filter_by_rescheduleable(rctx, false);
+            now = now.union(&[&m.now]);
+            reschedule_later.extend(m.later);
+        }
         let expiring = working(Bucket::Expiring);
         let (mut untainted, lost) = merge_expiring(ctx, tg, &expiring, untainted, lost);
 
         let split = disconnecting.filter_by_rescheduleable(rctx, true);
-        let disconnect_timeouts = !rules.has_expiring_bucket() || tg.disconnect_supported(fields);
+        let disconnect_timeouts = !rules.has_expiring_bucket()
+            || rules.times_out_every_disconnecting()
+            || tg.disconnect_supported(fields);
         let mut reschedule_now = now.union(&[&split.now]);
         if !rules.reschedules_disconnecting_by_policy() {
             // Every candidate is replaced now.

@@ -131,8 +131,12 @@ impl<'a, 'f> Reconciler<'a, 'f> {
         );
         match input.job.filter(|j| !j.stop) {
             None => {
-                for (group, set) in matrix {
-                    let outcome = group::stop_stopped_job(&cluster, input.job, &group, &set);
+                let last = matrix.len().saturating_sub(1);
+                for (i, (group, set)) in matrix.into_iter().enumerate() {
+                    let mut outcome = group::stop_stopped_job(&cluster, input.job, &group, &set);
+                    if input.rules.stops_one_group_of_a_stopped_job() && i != last {
+                        outcome.stop.clear();
+                    }
                     fold.add_stopped(&group, outcome);
                 }
             }

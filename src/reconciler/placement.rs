@@ -158,12 +158,17 @@ impl<'a> GroupContext<'_, 'a, '_> {
             disconnect_updates.contains_key(a.id.as_str())
                 || (unknown_kept && a.client_status == status::UNKNOWN)
         };
+        // From 1.11.0 a migrating allocation rescheduled now is stopped by
+        // its migration alone.
+        let migrating = |a: &Allocation| {
+            self.rules.reschedules_stopped_batch_allocs() && sets.migrate.contains(&a.id)
+        };
         if place_ready {
             let placed = place.len() as i64;
             let stop = sets
                 .reschedule
                 .iter()
-                .filter(|a| !disconnecting(a))
+                .filter(|a| !disconnecting(a) && !migrating(a))
                 .map(|a| stop_result(a, desc::RESCHEDULED))
                 .collect();
             return Replacements {
@@ -238,8 +243,17 @@ impl<'a> GroupContext<'_, 'a, '_> {
             .iter()
             .map(|a| stop_result(a, desc::MIGRATING))
             .collect();
+        // From 1.11.0 a batch allocation stopped with `alloc stop` is
+        // replaced by its reschedule, a drained one not at all.
+        let replaced_elsewhere = |a: &Allocation| {
+            let t = &a.desired_transition;
+            self.rules.reschedules_stopped_batch_allocs()
+                && a.job.as_ref().is_some_and(|j| j.is_batch())
+                && (t.should_reschedule() || t.should_disable_migration_placement())
+        };
         let place = order
             .into_iter()
+            .filter(|a| !replaced_elsewhere(a))
             .map(|alloc| PlaceResult {
                 name: Cow::Borrowed(&alloc.name),
                 task_group: &tg.name,

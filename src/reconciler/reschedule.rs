@@ -139,6 +139,17 @@ pub fn should_filter(alloc: &Allocation, batch: bool, rules: &Rules) -> Prefilte
     let desired_terminal = matches!(alloc.desired_status.as_str(), status::STOP | status::EVICT);
     let retry = rules.retries_failed_placements() && alloc.last_reschedule_failed();
     if batch {
+        if rules.counts_drained_batch_allocs()
+            && alloc
+                .desired_transition
+                .should_disable_migration_placement()
+        {
+            return Prefilter::Untainted;
+        }
+        if rules.reschedules_stopped_batch_allocs() && alloc.desired_transition.should_reschedule()
+        {
+            return Prefilter::Reschedulable;
+        }
         if alloc.desired_status == status::EVICT && rules.ignores_evicted_batch_allocs() {
             return Prefilter::Ignore;
         }
@@ -191,7 +202,16 @@ pub fn update_by_reschedulable(
             without_policy: false,
         };
     }
-    let forced = alloc.desired_transition.should_force_reschedule();
+    let forced = alloc.desired_transition.should_force_reschedule()
+        && (!ctx.rules.force_reschedules_client_terminal_only() || alloc.client_terminal_status());
+    if disconnecting && ctx.rules.holds_disconnecting(alloc.own_task_group()) {
+        return RescheduleDecision {
+            now: forced,
+            later: false,
+            at: Time::ZERO,
+            without_policy: false,
+        };
+    }
     let by_policy = ctx.rules.reschedules_disconnecting_by_policy();
     let at_once = || {
         ctx.rules
@@ -208,10 +228,13 @@ pub fn update_by_reschedulable(
         && alloc.followup_eval_id == ctx.eval_id
     {
         // The follow-up eval of a disconnect: timed from the disconnect.
-        alloc.next_reschedule_time_by_fail_time(alloc.last_unknown())
+        alloc.next_reschedule_time_by_fail_time(alloc.unknown_since(ctx.rules.disconnect_fields()))
     } else {
         without_policy = alloc.reschedule_policy().is_none();
-        alloc.next_reschedule_time(ctx.rules.retries_failed_placements())
+        let rescheduled_batch = ctx.rules.reschedules_stopped_batch_allocs()
+            && alloc.desired_transition.should_reschedule()
+            && alloc.job.as_ref().is_some_and(|j| j.is_batch());
+        alloc.next_reschedule_time_for(ctx.rules.retries_failed_placements(), rescheduled_batch)
     };
     if eligible && (alloc.followup_eval_id == ctx.eval_id || at.sub(ctx.now) <= RESCHEDULE_WINDOW) {
         return RescheduleDecision {
@@ -221,7 +244,8 @@ pub fn update_by_reschedulable(
             without_policy,
         };
     }
-    let later = eligible && (alloc.followup_eval_id.is_empty() || (by_policy && disconnecting));
+    let always = by_policy && disconnecting && !ctx.rules.reschedules_disconnecting_later_once();
+    let later = eligible && (alloc.followup_eval_id.is_empty() || always);
     RescheduleDecision {
         now: forced,
         later,
@@ -250,7 +274,7 @@ impl<'a> AllocSet<'a> {
     }
 
     /// `delayByMaxClientDisconnect`: when each disconnecting allocation
-    /// becomes lost; those without a future timeout are left out.
+    /// becomes lost (now, without a lost timeout).
     pub fn delay_by_max_client_disconnect(
         &self,
         now: Time,
@@ -261,7 +285,6 @@ impl<'a> AllocSet<'a> {
                 alloc,
                 at: alloc.disconnect_timeout(now, fields),
             })
-            .filter(|d| d.at > now)
             .collect()
     }
 }

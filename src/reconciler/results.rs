@@ -26,6 +26,8 @@ pub mod desc {
 pub mod trigger {
     pub const RETRY_FAILED_ALLOC: &str = "alloc-failure";
     pub const MAX_DISCONNECT_TIMEOUT: &str = "max-disconnect-timeout";
+    /// The first batch of delayed reschedules, from 1.11.0.
+    pub const ALLOC_RESCHEDULE: &str = "alloc-reschedule";
 }
 
 /// `allocStopResult`.

@@ -371,9 +371,13 @@ impl Rules {
     /// `lost_after` and `stop_on_client_after`; before, the legacy fields
     /// alone.
     /// F-1 (1.10.0; v1.10.0 nomad/structs/structs.go:7621, :7631): the
-    /// block alone.
+    /// block alone. G-1 (1.11.2, 2.0.0; v1.11.2 nomad/structs/alloc.go:753,
+    /// :779): an unset `lost_after` is zero when expiry is computed, and an
+    /// allocation is unknown since the start of its latest unknown run.
     pub fn disconnect_fields(&self) -> DisconnectFields {
-        if Switch::F1.in_release(self.release) {
+        if Switch::G1.in_release(self.release) {
+            DisconnectFields::BlockStrict
+        } else if Switch::F1.in_release(self.release) {
             DisconnectFields::BlockOnly
         } else if Switch::D4.in_release(self.release) {
             DisconnectFields::LegacyFirst
@@ -438,9 +442,13 @@ impl Rules {
     /// Whether `computeGroup` keeps the expiring allocations of `group`
     /// untainted rather than lost: the legacy `prevent_reschedule_on_lost`
     /// (D-3, still in 1.8 and 1.9), from F-1 (1.10.0; v1.10.0
-    /// scheduler/reconcile.go:498) `disconnect { replace = false }`.
+    /// scheduler/reconcile.go:498) `disconnect { replace = false }`; from
+    /// G-1 (1.11.2, 2.0.0; v1.11.2 scheduler/reconciler/reconcile_cluster.go:439)
+    /// never: expiring allocations are always lost.
     pub fn keeps_expiring(&self, group: &TaskGroup) -> bool {
-        if Switch::F1.in_release(self.release) {
+        if Switch::G1.in_release(self.release) {
+            false
+        } else if Switch::F1.in_release(self.release) {
             !group.replaces(self.disconnect_fields())
         } else {
             self.prevents_reschedule_on_lost(Some(group))
@@ -465,6 +473,137 @@ impl Rules {
     /// answers "not eligible" either way and warns where it would panic.
     pub fn panics_without_reschedule_policy(&self) -> bool {
         Switch::D1.in_release(self.release) && !Switch::E3.in_release(self.release)
+    }
+
+    /// G-0 (1.11.0; v1.11.0 scheduler/reconciler/filters.go:42,
+    /// reconcile_cluster.go:384): a group drops the allocations the server
+    /// stopped or evicted before anything else, except batch ones without a
+    /// reschedule transition, which still count against the batch's count.
+    pub fn drops_server_terminal_first(&self) -> bool {
+        Switch::G0.in_release(self.release)
+    }
+
+    /// G-0 (1.11.0; v1.11.0 scheduler/reconciler/reconcile_cluster.go:397): a
+    /// group scaled to `count = 0` is stopped whole like a removed group;
+    /// before, the full computation ran and could still reschedule.
+    pub fn removes_scaled_to_zero_groups(&self) -> bool {
+        Switch::G0.in_release(self.release)
+    }
+
+    /// G-0 (1.11.0; v1.11.0 scheduler/reconciler/reconcile_cluster.go:560): a
+    /// group never places more than its count: the placements (canaries,
+    /// replacements, then migrations) are cut to the first `count`, and the
+    /// desired `place` is set to `count`.
+    pub fn caps_placements_at_count(&self) -> bool {
+        Switch::G0.in_release(self.release)
+    }
+
+    /// G-0 (1.11.0; v1.11.0 scheduler/reconciler/reconcile_cluster.go:564):
+    /// whether a group's deployment is complete counts the placements the
+    /// group emits (canaries, replacements let through, migrations, after
+    /// the cap) instead of those `computePlacements` asked for, so a paused
+    /// or failed deployment that withholds placements can be complete.
+    pub fn settles_by_emitted_placements(&self) -> bool {
+        Switch::G0.in_release(self.release)
+    }
+
+    /// G-0 (1.11.0; v1.11.0 scheduler/reconciler/reconcile_cluster.go:1427):
+    /// the first batch of delayed reschedules is triggered by
+    /// `alloc-reschedule`, later batches still by `alloc-failure`.
+    pub fn triggers_reschedules_as_reschedule(&self) -> bool {
+        Switch::G0.in_release(self.release)
+    }
+
+    /// G-0 (1.11.0; v1.11.0 scheduler/reconciler/reconcile_cluster.go:1656):
+    /// Nomad's `RescheduleNow` counter is written only for a group with a
+    /// disconnecting allocation (then counting every reschedule-now one);
+    /// before 1.11 the counter does not exist and plan-inspect counts the set.
+    pub fn counts_reschedule_now_with_disconnects_only(&self) -> bool {
+        Switch::G0.in_release(self.release)
+    }
+
+    /// G-0 (1.11.0; #26961, v1.11.0 scheduler/reconciler/filters.go:386,
+    /// reconcile_cluster.go:425, :1009, :906; nomad/structs/structs.go:11480):
+    /// a batch allocation with a reschedule transition (`alloc stop`, a
+    /// drain) is a reschedule candidate whatever its client status, the
+    /// migrating allocations are filtered for rescheduling too, a batch
+    /// migration with a reschedule or `MigrateDisablePlacement` transition
+    /// gets no migration placement, and a migrating allocation rescheduled
+    /// now is not stopped again as rescheduled.
+    pub fn reschedules_stopped_batch_allocs(&self) -> bool {
+        Switch::G0.in_release(self.release)
+    }
+
+    /// G-0b (1.11.0 only; v1.11.0 scheduler/reconciler/reconcile_cluster.go:318):
+    /// stopping a job keeps the stops of one group only, each group's list
+    /// overwriting the last; the desired changes still count every group.
+    /// Nomad keeps the group its map visits last; plan-inspect the last by
+    /// name. Fixed in 1.11.1 (:325).
+    pub fn stops_one_group_of_a_stopped_job(&self) -> bool {
+        Switch::G0b.in_release(self.release)
+    }
+
+    /// G-1 (1.11.2, 2.0.0; v1.11.2 scheduler/reconciler/filters.go:111,
+    /// scheduler/generic_sched.go:354): `filterByTainted` no longer asks
+    /// whether the servers support disconnected clients nor whether the
+    /// allocation's group sets a lost timeout: every check applies to every
+    /// allocation, in the order [`super::TaintRule::order`] gives.
+    pub fn classifies_without_disconnect_support(&self) -> bool {
+        Switch::G1.in_release(self.release)
+    }
+
+    /// G-1 (1.11.2, 2.0.0; v1.11.2 scheduler/reconciler/reconcile_cluster.go:1618,
+    /// filters.go:464): every disconnecting allocation gets a timeout eval,
+    /// at now when its group has no lost timeout; before, only groups with a
+    /// lost timeout, and none at all if one allocation had no future timeout.
+    pub fn times_out_every_disconnecting(&self) -> bool {
+        Switch::G1.in_release(self.release)
+    }
+
+    /// G-1 (1.11.2, 2.0.0; v1.11.2 scheduler/reconciler/filters.go:411):
+    /// a disconnecting allocation whose own group sets `replace = false` is
+    /// never rescheduled (only a force-reschedule moves it).
+    pub fn holds_disconnecting(&self, group: Option<&TaskGroup>) -> bool {
+        Switch::G1.in_release(self.release)
+            && group.is_some_and(|tg| !tg.replaces(self.disconnect_fields()))
+    }
+
+    /// G-1 (1.11.2, 2.0.0; v1.11.2 scheduler/reconciler/filters.go:433): a
+    /// disconnecting allocation is rescheduled later only if it carries no
+    /// follow-up eval yet, like a failed one; from D-1 to then, always.
+    pub fn reschedules_disconnecting_later_once(&self) -> bool {
+        Switch::G1.in_release(self.release)
+    }
+
+    /// H-3 (2.0.4; #27971, v2.0.4 scheduler/reconciler/reconcile_cluster.go:1145):
+    /// the scale-down stop of `computeStop` passes over server-terminal
+    /// allocations only, so a client-failed one still desired to run can be
+    /// stopped as surplus; before, every terminal one was passed over.
+    pub fn stops_client_terminal_surplus(&self) -> bool {
+        Switch::H3.in_release(self.release)
+    }
+
+    /// H-3 (2.0.4; #28018, v2.0.4 scheduler/reconciler/filters.go:162, :474):
+    /// a server-terminal allocation with `MigrateDisablePlacement` (a
+    /// drained batch allocation) that is not reconnecting is untainted and
+    /// counted, and `shouldFilter` keeps such a batch allocation untainted,
+    /// so that no replacement is placed for it.
+    pub fn counts_drained_batch_allocs(&self) -> bool {
+        Switch::H3.in_release(self.release)
+    }
+
+    /// H-4 (after 2.0.5; #28445, main scheduler/reconciler/filters.go:537):
+    /// a force-reschedule transition reschedules an allocation now only if
+    /// its client status is terminal.
+    pub fn force_reschedules_client_terminal_only(&self) -> bool {
+        Switch::H4.in_release(self.release)
+    }
+
+    /// H-4 (after 2.0.5; #28445, main nomad/structs/alloc.go:864):
+    /// `NeedsToReconnect` skips client-status entries with an empty value, so
+    /// such an entry after `unknown` no longer ends the wait for a reconnect.
+    pub fn skips_empty_alloc_states(&self) -> bool {
+        Switch::H4.in_release(self.release)
     }
 
     /// F-2 (1.10.1, 1.11.0): a terminal canary with a migrate transition is

@@ -16,6 +16,8 @@ pub enum SetAside {
     CanaryLost,
     /// A terminal allocation of a stopped job (`filterByTerminal` in `handleStop`).
     TerminalOfStoppedJob,
+    /// Stopped or evicted by the server (`filterServerTerminalAllocs`, 1.11.0 on).
+    ServerTerminal,
 }
 
 impl SetAside {
@@ -30,6 +32,9 @@ impl SetAside {
             SetAside::CanaryMigrating => "canary on a draining node: stopped to migrate",
             SetAside::CanaryLost => "canary on a lost node: stopped",
             SetAside::TerminalOfStoppedJob => "terminal allocation of a stopped job: nothing to do",
+            SetAside::ServerTerminal => {
+                "stopped or evicted by the server: dropped before classification"
+            }
         }
     }
 }
@@ -42,7 +47,9 @@ impl SetAside {
             SetAside::CancelledCanary => Some((None, desc::NOT_NEEDED)),
             SetAside::CanaryMigrating => Some((None, desc::MIGRATING)),
             SetAside::CanaryLost => Some((Some(status::LOST), desc::LOST)),
-            SetAside::OldTerminalBatch | SetAside::TerminalOfStoppedJob => None,
+            SetAside::OldTerminalBatch
+            | SetAside::TerminalOfStoppedJob
+            | SetAside::ServerTerminal => None,
         }
     }
 }

@@ -159,7 +159,11 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let remove = counted as i64 + migrate.len() as i64 + reconnecting.len() as i64 - tg.count;
         if remove > 0 {
             let sets = StopSets {
-                untainted: untainted.non_terminal(),
+                untainted: if self.rules.stops_client_terminal_surplus() {
+                    untainted.filter(|a| !a.server_terminal_status())
+                } else {
+                    untainted.non_terminal()
+                },
                 migrate: &mut migrate,
                 canaries: input.canaries,
                 reconnecting: &mut reconnecting,

@@ -70,6 +70,7 @@ impl<'a> AllocSet<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum TaintRule {
     FailedReconnect,
+    DrainedBatchKept,
     TerminalIgnored,
     ServerTerminalIgnored,
     TerminalCanaryMigrating,
@@ -89,6 +90,9 @@ pub enum TaintRule {
     DisconnectedNodeRunningKept,
     DisconnectedNodeKept,
     DisconnectedNodeUnsupported,
+    DisconnectedNodeUnknown,
+    DisconnectedNodeWithoutLostAfter,
+    DisconnectedNode,
     ReadyNodeReconnectedAfterExpiry,
     ReadyNodeReconnectedExpiring,
     ReadyNodeReconnected,
@@ -98,6 +102,33 @@ pub enum TaintRule {
     NodeDown,
     TaintedNodeKept,
 }
+
+/// Every check of 1.11.2 on, in its order: no check asks whether disconnects
+/// are supported, a disconnected node is checked after the allocation's own
+/// state and before a migrate transition, and the reconnect checks hold on
+/// untainted and ready nodes alike (v1.11.2 scheduler/reconciler/filters.go:111).
+const REWRITTEN: &[TaintRule] = &[
+    TaintRule::FailedReconnect,
+    TaintRule::DrainedBatchKept,
+    TaintRule::ServerTerminalIgnored,
+    TaintRule::TerminalCanaryMigrating,
+    TaintRule::Terminal,
+    TaintRule::DisconnectExpiring,
+    TaintRule::FailedReconnectStopped,
+    TaintRule::DisconnectedNodeUnknown,
+    TaintRule::DisconnectedNodePending,
+    TaintRule::DisconnectedNodeWithoutLostAfter,
+    TaintRule::DisconnectedNode,
+    TaintRule::MigrateTransition,
+    TaintRule::HealthyNodeReconnected,
+    TaintRule::ReadyNodeReconnected,
+    TaintRule::HealthyNode,
+    TaintRule::NodeGarbageCollected,
+    TaintRule::NodeDownUnknownKept,
+    TaintRule::NodeDownRunningKept,
+    TaintRule::NodeDown,
+    TaintRule::TaintedNodeKept,
+];
 
 /// The checks of a reconnecting failed allocation.
 const FAILED: &[TaintRule] = &[TaintRule::FailedReconnect];
@@ -151,8 +182,9 @@ const TAINTED_NODE: &[TaintRule] = &[
 
 impl TaintRule {
     /// Every rule any release has.
-    pub const ALL: [TaintRule; 28] = [
+    pub const ALL: [TaintRule; 32] = [
         TaintRule::FailedReconnect,
+        TaintRule::DrainedBatchKept,
         TaintRule::TerminalIgnored,
         TaintRule::ServerTerminalIgnored,
         TaintRule::TerminalCanaryMigrating,
@@ -172,6 +204,9 @@ impl TaintRule {
         TaintRule::DisconnectedNodeRunningKept,
         TaintRule::DisconnectedNodeKept,
         TaintRule::DisconnectedNodeUnsupported,
+        TaintRule::DisconnectedNodeUnknown,
+        TaintRule::DisconnectedNodeWithoutLostAfter,
+        TaintRule::DisconnectedNode,
         TaintRule::ReadyNodeReconnectedAfterExpiry,
         TaintRule::ReadyNodeReconnectedExpiring,
         TaintRule::ReadyNodeReconnected,
@@ -185,8 +220,16 @@ impl TaintRule {
     /// The rules `rules`' release has, in the order it tries them: the
     /// seed checks tainted nodes after the allocation's own state; from A-3
     /// the disconnected and tainted ready nodes come first; from D-3 the
-    /// ready-node reconnect checks join the untainted-node ones.
+    /// ready-node reconnect checks join the untainted-node ones; from G-1
+    /// the rewritten list replaces them all.
     pub fn order(rules: &Rules) -> Vec<TaintRule> {
+        if rules.classifies_without_disconnect_support() {
+            return REWRITTEN
+                .iter()
+                .copied()
+                .filter(|r| r.exists(rules))
+                .collect();
+        }
         let groups = if !rules.checks_tainted_node_first() {
             [
                 FAILED,
@@ -234,6 +277,7 @@ impl TaintRule {
                 rules.counts_unknown_allocs() && !rules.ignores_only_server_terminal()
             }
             TaintRule::ServerTerminalIgnored => rules.ignores_only_server_terminal(),
+            TaintRule::DrainedBatchKept => rules.counts_drained_batch_allocs(),
             TaintRule::TerminalCanaryMigrating => rules.migrates_terminal_canaries(),
             TaintRule::ClientUnknown => !rules.counts_unknown_allocs(),
             TaintRule::ClientUnknownCounted => rules.counts_unknown_allocs(),
@@ -254,8 +298,10 @@ impl TaintRule {
     pub fn bucket(self) -> Bucket {
         match self {
             TaintRule::Terminal
+            | TaintRule::DrainedBatchKept
             | TaintRule::ClientUnknownCounted
             | TaintRule::HealthyNode
+            | TaintRule::DisconnectedNodeUnknown
             | TaintRule::DisconnectedNodeKept
             | TaintRule::NodeDownUnknownKept
             | TaintRule::TaintedNodeKept => Bucket::Untainted,
@@ -267,6 +313,7 @@ impl TaintRule {
             | TaintRule::HealthyNodeReconnectedAfterExpiry
             | TaintRule::DisconnectedNodePending
             | TaintRule::DisconnectedNodeUnsupported
+            | TaintRule::DisconnectedNodeWithoutLostAfter
             | TaintRule::ReadyNodeReconnectedAfterExpiry
             | TaintRule::NodeGarbageCollected
             | TaintRule::NodeDown => Bucket::Lost,
@@ -278,6 +325,7 @@ impl TaintRule {
             | TaintRule::HealthyNodeReconnected
             | TaintRule::ReadyNodeReconnected => Bucket::Reconnecting,
             TaintRule::DisconnectedNodeRunning
+            | TaintRule::DisconnectedNode
             | TaintRule::DisconnectedNodeRunningKept
             | TaintRule::NodeDownRunningKept => Bucket::Disconnecting,
         }
@@ -295,6 +343,7 @@ impl TaintRule {
     /// The rule as a sentence, as the release of `rules` states it.
     pub fn describe(self, rules: &Rules) -> &'static str {
         let ga = rules.replaces_failed_reconnects();
+        let rewritten = rules.classifies_without_disconnect_support();
         match self {
             TaintRule::FailedReconnect => {
                 "a failed allocation that reconnected, desired to run, is reconnecting (a failed \
@@ -302,6 +351,13 @@ impl TaintRule {
             }
             TaintRule::TerminalIgnored => {
                 "a terminal allocation of a disconnect group is ignored (a stopped replacement)"
+            }
+            TaintRule::DrainedBatchKept => {
+                "a server-stopped allocation with MigrateDisablePlacement (a drained batch \
+                 allocation), not reconnecting, is untainted"
+            }
+            TaintRule::ServerTerminalIgnored if rewritten => {
+                "a terminal allocation that the server stopped or evicted is ignored"
             }
             TaintRule::ServerTerminalIgnored => {
                 "a terminal allocation of a disconnect group that the server stopped or evicted \
@@ -317,6 +373,9 @@ impl TaintRule {
             TaintRule::MigrateTransition => "a desired migrate transition means migrate",
             TaintRule::DisconnectExpired => {
                 "unknown past its max_client_disconnect expiry means lost"
+            }
+            TaintRule::DisconnectExpiring if rewritten => {
+                "unknown past its lost_after (at once without one) means expiring"
             }
             TaintRule::DisconnectExpiring => {
                 "unknown past its max_client_disconnect expiry means expiring"
@@ -337,6 +396,14 @@ impl TaintRule {
             TaintRule::HealthyNodeReconnectedExpiring => {
                 "on an untainted node, reconnected after its expiry means expiring"
             }
+            TaintRule::HealthyNodeReconnected if rewritten => {
+                "on an untainted node, an allocation whose client has not reported since it \
+                 went unknown is reconnecting"
+            }
+            TaintRule::ReadyNodeReconnected if rewritten => {
+                "on a tainted ready node, an allocation whose client has not reported since it \
+                 went unknown is reconnecting"
+            }
             TaintRule::HealthyNodeReconnected => {
                 "on an untainted node, reconnected in time means reconnecting"
             }
@@ -356,6 +423,13 @@ impl TaintRule {
             TaintRule::DisconnectedNodeUnsupported => {
                 "on a disconnected node, a group without max_client_disconnect is lost"
             }
+            TaintRule::DisconnectedNodeUnknown => {
+                "unknown on a disconnected node is untainted (its follow-up eval exists)"
+            }
+            TaintRule::DisconnectedNodeWithoutLostAfter => {
+                "on a disconnected node, a group without lost_after is lost"
+            }
+            TaintRule::DisconnectedNode => "otherwise on a disconnected node, disconnecting",
             TaintRule::ReadyNodeReconnectedAfterExpiry => {
                 "on a tainted ready node, reconnected after its expiry means lost"
             }
@@ -407,6 +481,11 @@ impl TaintRule {
                 terminal && a.is_canary() && a.desired_transition.should_migrate()
             }
             TaintRule::Terminal => terminal,
+            TaintRule::DrainedBatchKept => {
+                terminal
+                    && a.server_terminal_status()
+                    && a.desired_transition.should_disable_migration_placement()
+            }
             TaintRule::MigrateTransition => a.desired_transition.should_migrate(),
             TaintRule::DisconnectExpired | TaintRule::DisconnectExpiring => {
                 f.disco && a.expired(f.now, f.fields)
@@ -439,6 +518,12 @@ impl TaintRule {
             TaintRule::DisconnectedNodeUnsupported => {
                 on(node_status::DISCONNECTED, node()) && !f.disco
             }
+            TaintRule::DisconnectedNodeUnknown => on(node_status::DISCONNECTED, node()) && unknown,
+            TaintRule::DisconnectedNodeWithoutLostAfter => {
+                on(node_status::DISCONNECTED, node())
+                    && a.disconnect_timeout(f.now, f.fields) == f.now
+            }
+            TaintRule::DisconnectedNode => on(node_status::DISCONNECTED, node()),
             TaintRule::ReadyNodeReconnectedAfterExpiry
             | TaintRule::ReadyNodeReconnectedExpiring => on(node_status::READY, node()) && late,
             TaintRule::ReadyNodeReconnected => on(node_status::READY, node()) && in_time,
@@ -479,11 +564,13 @@ pub fn classify_rule(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> TaintRule
 
 /// Whether disconnect handling applies to `alloc`
 /// (`SupportsDisconnectedClients`): the servers' flag, and from 1.3.0 its
-/// group's disconnect settings, read as the release reads them.
+/// group's disconnect settings, read as the release reads them; from 1.11.2
+/// always.
 pub fn supports_disconnect(alloc: &Allocation, rules: &Rules) -> bool {
-    rules.supports_disconnected_clients()
-        && (!rules.disconnect_support_per_group()
-            || alloc.group_allows_disconnect(rules.disconnect_fields()))
+    rules.classifies_without_disconnect_support()
+        || (rules.supports_disconnected_clients()
+            && (!rules.disconnect_support_per_group()
+                || alloc.group_allows_disconnect(rules.disconnect_fields())))
 }
 
 /// Whether `alloc` reconnected, as the replayed release tells.
@@ -501,7 +588,8 @@ pub fn reconnection(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> Reconnecti
     if !ctx.rules.reconnect_from_alloc_states() {
         return alloc.reconnected(fields);
     }
-    match (alloc.needs_to_reconnect(), alloc.expired(ctx.now, fields)) {
+    let needs = alloc.needs_to_reconnect_from(ctx.rules.skips_empty_alloc_states());
+    match (needs, alloc.expired(ctx.now, fields)) {
         (false, _) => Reconnection::None,
         (true, true) => Reconnection::AfterExpiry,
         (true, false) => Reconnection::InTime,

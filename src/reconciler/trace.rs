@@ -17,6 +17,10 @@ pub struct GroupTrace<'a> {
     pub buckets: TaintedSets<'a>,
     pub set_aside: Vec<(&'a Allocation, SetAside)>,
     pub reschedule_now: AllocSet<'a>,
+    /// Whether the group's `RescheduleNow` counter counts `reschedule_now`:
+    /// from 1.11.0, where Nomad has the counter, only in a group with a
+    /// disconnecting allocation; before, always (plan-inspect's own count).
+    pub reschedule_now_counted: bool,
     pub reschedule_later: Vec<DelayedReschedule<'a>>,
     /// Allocations whose reschedule time was read from a reschedule policy
     /// their job version's group does not have.

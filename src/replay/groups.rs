@@ -52,7 +52,11 @@ pub(super) fn group_reports<'r>(
                     reconciler: r.desired_tg_updates.get(name).cloned().unwrap_or_default(),
                     disconnect: disconnects.get(name.as_str()).copied().unwrap_or(0),
                     reconnect: reconnects.get(name.as_str()).copied().unwrap_or(0),
-                    reschedule_now: trace.reschedule_now.len() as u64,
+                    reschedule_now: if trace.reschedule_now_counted {
+                        trace.reschedule_now.len() as u64
+                    } else {
+                        0
+                    },
                     reschedule_later: later.len() as u64,
                 },
                 reschedule_now: trace.reschedule_now.ids().map(str::to_string).collect(),

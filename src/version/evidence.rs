@@ -80,6 +80,16 @@ impl Evidence {
         }
         found.extend(reschedule_trigger.evidence("evaluations"));
         found.extend(reconnect_canceled.evidence("evaluations"));
+        let mut annotated = Kind::new(
+            v(1, 11, 0),
+            "a completed evaluation keeps its PlanAnnotations",
+        );
+        for e in &snapshot.evals {
+            if e.status == "complete" && e.plan_annotations.is_some() {
+                annotated.examples.insert(format!("evaluation {}", e.id));
+            }
+        }
+        found.extend(annotated.evidence("evaluations"));
         found.sort_by(|a, b| b.release.cmp(&a.release).then_with(|| a.fact.cmp(&b.fact)));
         found
     }
@@ -209,6 +219,10 @@ fn alloc_facts(snapshot: &Snapshot) -> Vec<Evidence> {
     );
     let mut tracker = Kind::new(v(1, 8, 1), "a reschedule tracker records LastReschedule");
     let mut no_migrate = Kind::new(v(1, 11, 0), "an allocation has MigrateDisablePlacement set");
+    let mut kept_run = Kind::new(
+        v(1, 11, 1),
+        "an allocation whose replacement could not be placed is still desired to run",
+    );
     for a in &snapshot.allocs {
         let id = format!("allocation {}", a.id);
         let mut states = a
@@ -229,6 +243,9 @@ fn alloc_facts(snapshot: &Snapshot) -> Vec<Evidence> {
         {
             tracker.examples.insert(id.clone());
         }
+        if a.desired_status == status::RUN && a.last_reschedule_failed() {
+            kept_run.examples.insert(id.clone());
+        }
         if a.desired_transition.should_disable_migration_placement() {
             no_migrate.examples.insert(id);
         }
@@ -237,6 +254,7 @@ fn alloc_facts(snapshot: &Snapshot) -> Vec<Evidence> {
         reconnect.evidence("allocations"),
         tracker.evidence("allocations"),
         no_migrate.evidence("allocations"),
+        kept_run.evidence("allocations"),
     ]
     .into_iter()
     .flatten()

@@ -287,6 +287,11 @@ impl Switch {
                 | Switch::E3
                 | Switch::F1
                 | Switch::F2
+                | Switch::G0
+                | Switch::G0b
+                | Switch::G1
+                | Switch::H3
+                | Switch::H4
         )
     }
 }
