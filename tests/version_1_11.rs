@@ -1410,3 +1410,107 @@ fn a_paused_deployment_withholding_placements_completes_from_1_11_0() {
         .collect();
     assert_eq!(statuses, [deployment_status::SUCCESSFUL]);
 }
+
+/// TestReconciler_Client_Disconnect_Canaries
+/// (scheduler/reconciler/reconcile_cluster_test.go at v1.11.2, and
+/// scheduler/reconcile_test.go at v1.10.5): a deployment with canaries
+/// while a node disconnects, `disconnect { lost_after = 10m }`. The plans
+/// are the same; 1.10.5 counts the three (or four) stopped allocations as
+/// ignored, 1.11 sets them aside first, and the 1.11 counters count the
+/// disconnects, all rescheduled now.
+#[test]
+fn test_reconciler_client_disconnect_canaries_1_11_2() {
+    use crate::version_reconnect::{
+        CanaryCase, DEPLOYED, DEPLOYED_PENDING_LOST, run_disconnect_canaries_as,
+    };
+    use status::{PENDING, RUN, RUNNING, UNKNOWN};
+    let case = |desired_canaries, deployed, canaries, stop, place, ignore| CanaryCase {
+        desired_canaries,
+        deployed,
+        canaries,
+        expected: Expect {
+            stop,
+            place,
+            disconnect_updates: place,
+            ..Expect::default()
+        },
+        desired: DesiredChanges {
+            place: place as u64,
+            ignore,
+            ..dc()
+        },
+    };
+    // (name, canaries, desired canaries, stops, placements, ignored at
+    // 1.10.5, ignored at 1.11.2)
+    type Row = (
+        &'static str,
+        &'static [(u64, &'static str, &'static str, bool)],
+        i64,
+        &'static [(u64, &'static str, &'static str, bool)],
+        usize,
+        usize,
+        u64,
+        u64,
+    );
+    let rows: [Row; 3] = [
+        (
+            "3-placed-1-disconnect",
+            &DEPLOYED,
+            1,
+            &[
+                (0, RUNNING, RUN, false),
+                (2, PENDING, RUN, false),
+                (1, RUNNING, RUN, true),
+            ],
+            0,
+            3,
+            6,
+            3,
+        ),
+        (
+            "ignore-unknown",
+            &DEPLOYED,
+            1,
+            &[
+                (0, RUNNING, RUN, false),
+                (2, PENDING, RUN, false),
+                (1, UNKNOWN, RUN, true),
+            ],
+            0,
+            2,
+            7,
+            4,
+        ),
+        (
+            "4-placed-2-pending-lost",
+            &DEPLOYED_PENDING_LOST,
+            2,
+            &[
+                (0, RUNNING, RUN, false),
+                (2, RUNNING, RUN, false),
+                (1, PENDING, RUN, true),
+                (3, PENDING, RUN, true),
+            ],
+            2,
+            2,
+            6,
+            3,
+        ),
+    ];
+    for (name, deployed, canaries_wanted, canaries, stop, place, old_ignore, ignore) in rows {
+        run_disconnect_canaries_as(
+            case(canaries_wanted, deployed, canaries, stop, place, old_ignore),
+            V1105,
+        );
+        let r = run_disconnect_canaries_as(
+            case(canaries_wanted, deployed, canaries, stop, place, ignore),
+            V1112,
+        );
+        let g = &group(&r, "web").desired_changes;
+        assert_eq!(
+            (g.disconnect, g.reschedule_now),
+            (place as u64, place as u64),
+            "{name}"
+        );
+    }
+}

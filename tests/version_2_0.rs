@@ -221,3 +221,59 @@ fn test_reconciler_scale_down_client_terminal_service() {
         );
     }
 }
+
+/// TestReconciler_ScaleDown_ClientTerminal_Service_ActiveDeployment
+/// (scheduler/reconciler/reconcile_cluster_test.go at v2.0.4): a group
+/// scaled to 2 with three allocations of a running deployment, index 2
+/// failed but not rescheduled (the deployment is active): the scale-down
+/// stops the failed one. 2.0.3 passed over it and stopped a healthy one
+/// (Nomad's arbitrary pick; the first by ID, index 0, here).
+#[test]
+fn test_reconciler_scale_down_client_terminal_service_active_deployment() {
+    let mut c = Cluster::new();
+    let mut spec = mock_job();
+    spec.task_groups[0].count = 2;
+    let job = c.job(spec);
+    let d = c.new_deployment(&job);
+    c.deployment_mut(&d).status = deployment_status::RUNNING.into();
+    c.set_deployment_state(
+        &d,
+        "web",
+        DeploymentState {
+            desired_total: 3,
+            placed_allocs: 3,
+            ..DeploymentState::default()
+        },
+    );
+    let ids: Vec<String> = (0..3).map(|i| c.mock_alloc(&job, "web", i)).collect();
+    for id in &ids {
+        c.alloc_mut(id).deployment_id = d.clone();
+    }
+    {
+        let a = c.alloc_mut(&ids[2]);
+        a.client_status = status::FAILED.into();
+        a.task_states.insert(
+            "web".into(),
+            TaskState {
+                state: "dead".into(),
+                failed: true,
+                ..TaskState::default()
+            },
+        );
+    }
+    let r = replay_as(&mut c, V204, JOB);
+    assert_results(
+        &r,
+        Expect {
+            stop: 1,
+            ..Expect::default()
+        },
+        &web(DesiredChanges {
+            ignore: 2,
+            stop: 1,
+            ..dc()
+        }),
+    );
+    assert_eq!(r.plan.stop[0].alloc_id, ids[2]);
+    assert_eq!(stop_indexes(&replay_as(&mut c, V203, JOB)), [0]);
+}

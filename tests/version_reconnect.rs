@@ -10,6 +10,7 @@
 
 use plan_inspect::model::*;
 use plan_inspect::reconciler::{DesiredChanges, desc};
+use plan_inspect::report::JobReport;
 use plan_inspect::time::SECOND;
 use plan_inspect::version::{Release, Switch, VersionRequest, v};
 
@@ -219,7 +220,7 @@ fn a_stopped_job_stops_its_unknown_allocs_from_1_3_0() {
     assert_eq!(web_changes(&r).stop, 2);
 }
 
-fn stopped_ids(r: &plan_inspect::report::JobReport) -> Vec<String> {
+fn stopped_ids(r: &JobReport) -> Vec<String> {
     sorted(r.plan.stop.iter().map(|s| s.alloc_id.clone()))
 }
 
@@ -680,17 +681,29 @@ fn test_reconciler_disconnected_client_table_at_v1_3_14_under_1_3_to_1_6() {
 /// One case of TestReconciler_Client_Disconnect_Canaries: the allocations
 /// of the old job and the canaries of the new one, each as (index, client
 /// status, desired status, on the disconnected node).
-struct CanaryCase {
-    desired_canaries: i64,
-    deployed: &'static [(u64, &'static str, &'static str, bool)],
-    canaries: &'static [(u64, &'static str, &'static str, bool)],
-    expected: Expect,
-    desired: DesiredChanges,
+pub(crate) struct CanaryCase {
+    pub(crate) desired_canaries: i64,
+    pub(crate) deployed: &'static [(u64, &'static str, &'static str, bool)],
+    pub(crate) canaries: &'static [(u64, &'static str, &'static str, bool)],
+    pub(crate) expected: Expect,
+    pub(crate) desired: DesiredChanges,
 }
 
 fn run_disconnect_canaries(tc: CanaryCase) {
+    run_disconnect_canaries_as(tc, V130);
+}
+
+/// [`run_disconnect_canaries`] replayed as `release`; from 1.8.0 the group
+/// also has `disconnect { lost_after = 10m }`, as the test of those tags
+/// sets it, and the eval ID is Nomad's empty one. Returns the report. As in
+/// Nomad's test, the canaries carry no deployment ID.
+pub(crate) fn run_disconnect_canaries_as(tc: CanaryCase, release: Release) -> JobReport {
     let mut c = Cluster::new();
-    c.snapshot.nomad_version = Some(VersionRequest::Release(V130));
+    c.snapshot.nomad_version = Some(VersionRequest::Release(release));
+    let block = release >= v(1, 8, 0);
+    if block {
+        c.snapshot.eval_id = Some(String::new());
+    }
     let ready = c.node(node_status::READY);
     let disconnected = c.node(node_status::DISCONNECTED);
     let update = UpdateStrategy {
@@ -702,6 +715,12 @@ fn run_disconnect_canaries(tc: CanaryCase) {
     };
     let mut spec = job_with(tc.deployed.len() as i64, Some(update));
     spec.task_groups[0].max_client_disconnect = Some(10 * MINUTE);
+    if block {
+        spec.task_groups[0].disconnect = Some(DisconnectStrategy {
+            lost_after: 10 * MINUTE,
+            ..DisconnectStrategy::default()
+        });
+    }
     let old = std::sync::Arc::new(spec);
     let mut new = destructive_update(&old);
     new.version += 1;
@@ -742,11 +761,20 @@ fn run_disconnect_canaries(tc: CanaryCase) {
     for row in tc.canaries {
         let id = place(&mut c, &new, row);
         let a = c.alloc_mut(&id);
-        a.deployment_id = dep.clone();
         a.deployment_status = Some(AllocDeploymentStatus {
             canary: true,
             healthy: (row.1 == status::RUNNING).then_some(true),
         });
+        // From 1.4.14's test (D-1) an unknown canary records its unknown
+        // state and the eval that marked it.
+        if row.1 == status::UNKNOWN && Switch::D1.in_release(release) {
+            a.alloc_states = vec![AllocState {
+                field: AllocStateField::ClientStatus,
+                value: status::UNKNOWN.into(),
+                time: now(),
+            }];
+            a.followup_eval_id = "eval-where-it-was-set-to-unknow".into();
+        }
         c.add_placed_canary(&dep, "web", &id);
         if row.3 {
             canaries_on_disconnected.push(id);
@@ -776,7 +804,34 @@ fn run_disconnect_canaries(tc: CanaryCase) {
     for s in &r.plan.stop {
         assert_eq!(c.alloc_ref(&s.alloc_id).client_status, status::PENDING);
     }
+    r
 }
+
+/// The old job's allocations of TestReconciler_Client_Disconnect_Canaries.
+pub(crate) const DEPLOYED: [(u64, &str, &str, bool); 6] = {
+    use status::{COMPLETE, RUN, RUNNING, STOP};
+    [
+        (0, COMPLETE, STOP, false),
+        (2, RUNNING, STOP, false),
+        (4, RUNNING, RUN, false),
+        (1, COMPLETE, STOP, true),
+        (3, RUNNING, RUN, true),
+        (5, RUNNING, RUN, true),
+    ]
+};
+
+/// The old job's allocations of its case "4-placed-2-pending-lost".
+pub(crate) const DEPLOYED_PENDING_LOST: [(u64, &str, &str, bool); 6] = {
+    use status::{COMPLETE, RUN, RUNNING, STOP};
+    [
+        (0, COMPLETE, STOP, false),
+        (2, COMPLETE, STOP, false),
+        (4, RUNNING, RUN, false),
+        (1, COMPLETE, STOP, true),
+        (3, RUNNING, RUN, true),
+        (5, RUNNING, RUN, true),
+    ]
+};
 
 /// TestReconciler_Client_Disconnect_Canaries (scheduler/reconcile_test.go
 /// at v1.3.0), under 1.3.0: a deployment with canaries while a node
@@ -784,15 +839,7 @@ fn run_disconnect_canaries(tc: CanaryCase) {
 /// marked unknown, an unknown canary is ignored, pending ones are lost.
 #[test]
 fn test_reconciler_client_disconnect_canaries() {
-    use status::{COMPLETE, PENDING, RUN, RUNNING, STOP, UNKNOWN};
-    const DEPLOYED: [(u64, &str, &str, bool); 6] = [
-        (0, COMPLETE, STOP, false),
-        (2, RUNNING, STOP, false),
-        (4, RUNNING, RUN, false),
-        (1, COMPLETE, STOP, true),
-        (3, RUNNING, RUN, true),
-        (5, RUNNING, RUN, true),
-    ];
+    use status::{PENDING, RUN, RUNNING, UNKNOWN};
     // "3-placed-1-disconnect"
     run_disconnect_canaries(CanaryCase {
         desired_canaries: 1,
@@ -820,14 +867,7 @@ fn test_reconciler_client_disconnect_canaries() {
     // "4-placed-2-pending-lost": the two stops are not counted.
     run_disconnect_canaries(CanaryCase {
         desired_canaries: 2,
-        deployed: &[
-            (0, COMPLETE, STOP, false),
-            (2, COMPLETE, STOP, false),
-            (4, RUNNING, RUN, false),
-            (1, COMPLETE, STOP, true),
-            (3, RUNNING, RUN, true),
-            (5, RUNNING, RUN, true),
-        ],
+        deployed: &DEPLOYED_PENDING_LOST,
         canaries: &[
             (0, RUNNING, RUN, false),
             (2, RUNNING, RUN, false),
