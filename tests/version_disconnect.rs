@@ -1205,3 +1205,124 @@ fn a_batch_alloc_is_not_replaced_at_its_follow_up_eval_from_e1() {
         assert_eq!(r.plan.place.len(), 1, "{release}");
     }
 }
+
+/// The explain table of allocation `id` replayed as `release`.
+fn explain_as(c: &mut Cluster, release: Release, id: &str) -> String {
+    use plan_inspect::explain::explain;
+    use plan_inspect::replay::Options;
+    c.snapshot.nomad_version = Some(VersionRequest::Release(release));
+    let e = explain(&c.snapshot, &Options::default(), id).expect("explain failed");
+    plan_inspect::render::explain::table(&e, false, 400)
+}
+
+/// The line of `table` that starts, after its indent, with `start`.
+fn line_of<'t>(table: &'t str, start: &str) -> &'t str {
+    table
+        .lines()
+        .find(|l| l.trim_start().starts_with(start))
+        .unwrap_or_else(|| panic!("no line {start:?} in\n{table}"))
+        .trim()
+}
+
+/// `--explain`'s Rescheduling step states what the replayed release times
+/// a reschedule from: a disconnecting allocation is replaced at once before
+/// D-1 and follows its policy from 1.4.14; with a `disconnect` block
+/// `replace` decides (D-4b, 1.8.0); at the follow-up eval of a disconnect
+/// the policy runs from the last unknown state (D-1); an untainted batch
+/// allocation is still asked until E-1 (1.8.1).
+#[test]
+fn explain_states_the_reschedule_rule_of_the_release() {
+    let mut c = Cluster::new();
+    let id = disconnecting_with_policy(&mut c, 3);
+    assert_eq!(
+        line_of(&explain_as(&mut c, v(1, 4, 13), &id), "6. Rescheduling"),
+        "6. Rescheduling: reschedule now: disconnecting allocations are replaced at once"
+    );
+    assert_eq!(
+        line_of(&explain_as(&mut c, v(1, 4, 14), &id), "6. Rescheduling"),
+        "6. Rescheduling: reschedule later, at 2022-04-01T12:00:30Z (in 30s): eligible, due \
+         later, no follow-up eval yet"
+    );
+
+    let mut c = Cluster::new();
+    let id = disconnecting_with_block(
+        &mut c,
+        DisconnectStrategy {
+            lost_after: HOUR,
+            ..DisconnectStrategy::default()
+        },
+    );
+    let t = explain_as(&mut c, v(1, 8, 0), &id);
+    assert_eq!(
+        line_of(&t, "6. Rescheduling"),
+        "6. Rescheduling: reschedule now: disconnect.replace = true replaces a disconnecting \
+         allocation at once, whatever its reschedule policy (1.8.0 to 1.11.1)"
+    );
+    assert!(!t.contains("next reschedule"), "{t}");
+    assert!(
+        !explain_as(&mut c, v(1, 7, 7), &id).contains("disconnect.replace"),
+        "1.7.7 does not read the block"
+    );
+    let mut c = Cluster::new();
+    let id = disconnecting_with_block(
+        &mut c,
+        DisconnectStrategy {
+            lost_after: HOUR,
+            replace: Some(false),
+            ..DisconnectStrategy::default()
+        },
+    );
+    assert_eq!(
+        line_of(&explain_as(&mut c, v(1, 8, 0), &id), "6. Rescheduling"),
+        "6. Rescheduling: not rescheduled: disconnect.replace = false: no replacement while it \
+         is disconnected"
+    );
+
+    let mut c = Cluster::new();
+    let id = disconnecting_with_policy(&mut c, 3);
+    client_state(&mut c, &id, status::UNKNOWN, 30 * SECOND);
+    let a = c.alloc_mut(&id);
+    a.client_status = status::UNKNOWN.into();
+    a.followup_eval_id = "reschedule-eval".into();
+    c.snapshot.eval_id = Some("reschedule-eval".into());
+    let t = explain_as(&mut c, v(1, 6, 3), &id);
+    assert_eq!(
+        line_of(&t, "fail time"),
+        "fail time        2022-04-01T11:59:30Z (30s ago) (its last unknown state: this \
+         evaluation is the follow-up of its disconnect)"
+    );
+    assert_eq!(line_of(&t, "eligible"), "eligible         yes");
+
+    let mut batch = (*c.snapshot.jobs[0]).clone();
+    batch.job_type = "batch".into();
+    let batch = c.job(batch);
+    c.alloc_mut(&id).job = Some(batch);
+    assert_eq!(
+        line_of(&explain_as(&mut c, v(1, 8, 0), &id), "counts as running"),
+        "counts as running  yes (batch: not failed, or ran successfully), and Nomad 1.8.0 still \
+         reads its policy (from 1.4.14, 1.5.10, 1.6.3 and 1.7.0 until 1.8.1)"
+    );
+    assert_eq!(
+        line_of(&explain_as(&mut c, v(1, 8, 1), &id), "6. Rescheduling"),
+        "6. Rescheduling: not rescheduled: counts as running (batch: not failed, or ran \
+         successfully)"
+    );
+}
+
+/// The Disconnect step names the release's lost timeout when an unknown
+/// allocation has none: `max_client_disconnect` to 1.7, a lost timeout
+/// from 1.8.0 (D-4).
+#[test]
+fn explain_names_the_missing_lost_timeout_of_the_release() {
+    let mut c = Cluster::new();
+    let job = c.job(resumable(1, None));
+    let id = unknown_alloc(&mut c, &job, 0, MINUTE);
+    assert_eq!(
+        line_of(&explain_as(&mut c, v(1, 7, 7), &id), "4. Disconnect"),
+        "4. Disconnect: unknown without max_client_disconnect: never expires"
+    );
+    assert_eq!(
+        line_of(&explain_as(&mut c, v(1, 8, 0), &id), "4. Disconnect"),
+        "4. Disconnect: unknown without a lost timeout: never expires"
+    );
+}

@@ -5,7 +5,8 @@ use crate::model::{
     Allocation, DelayBase, DelaySteps, DisconnectFields, Reconnection, ReschedulePolicy,
 };
 use crate::reconciler::{
-    Bucket, GroupTrace, ReconnectDecision, TaintRule, classify_rule, reason, should_filter,
+    Bucket, GroupTrace, ReconnectDecision, RescheduleBasis, TaintRule, classify_rule, reason,
+    should_filter,
 };
 use crate::replay::JobReplay;
 use crate::report::{JobReport, Plan};
@@ -228,7 +229,10 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
             }
         }
         _ if last.is_zero() => "never unknown".to_string(),
-        _ => "unknown without max_client_disconnect: never expires".to_string(),
+        _ if fields == DisconnectFields::Legacy => {
+            "unknown without max_client_disconnect: never expires".to_string()
+        }
+        _ => "unknown without a lost timeout: never expires".to_string(),
     };
     let from_states = jr.taint.rules.reconnect_from_alloc_states();
     let conclusion = match alloc.last_reconnect() {
@@ -368,12 +372,12 @@ fn rescheduling(
         step.conclusion = format!("{outcome}: terminal and already replaced");
         return Some(step);
     }
-    let filter = should_filter(alloc, job.job_type == "batch", jr.taint.rules);
-    let (untainted, ignore) = (filter.untainted(), filter.ignore());
-    if untainted || ignore {
+    let rules = jr.taint.rules;
+    let filter = should_filter(alloc, job.job_type == "batch", rules);
+    if filter.skips_policy(rules, disconnecting) {
         step.conclusion = format!(
             "{outcome}: {}",
-            if untainted {
+            if filter.untainted() {
                 "counts as running (batch: not failed, or ran successfully)"
             } else if jr.taint.rules.ignores_evicted_batch_allocs() {
                 "ignored (desired stop/evict, or complete/lost; batch: evicted, or stopped and not \
@@ -384,25 +388,41 @@ fn rescheduling(
         );
         return Some(step);
     }
-    let (fail_time, (next, eligible)) = if disconnecting {
-        (now, alloc.next_reschedule_time_by_fail_time(now))
-    } else {
-        (
-            alloc.last_event_time(),
-            alloc.next_reschedule_time(jr.taint.rules.retries_failed_placements()),
-        )
-    };
-    step = step.fact(
-        "fail time",
-        if disconnecting {
+    if filter.untainted() && !disconnecting {
+        step = step.fact(
+            "counts as running",
             format!(
-                "{} (disconnecting: the evaluation time)",
-                at(fail_time, now)
-            )
+                "yes (batch: not failed, or ran successfully), and Nomad {} still reads its \
+                 policy (from 1.4.14, 1.5.10, 1.6.3 and 1.7.0 until 1.8.1)",
+                rules.release()
+            ),
+        );
+    }
+    let basis = RescheduleBasis::of(alloc, rules, &jr.report.eval_id, disconnecting);
+    let rescheduled_now = trace.reschedule_now.get(&alloc.id).is_some();
+    if let RescheduleBasis::Replace(replace) = basis {
+        step = step.fact("disconnect.replace", replace.to_string());
+        let why = if rescheduled_now {
+            "disconnect.replace = true replaces a disconnecting allocation at once, whatever its \
+             reschedule policy (1.8.0 to 1.11.1)"
+        } else if !replace {
+            "disconnect.replace = false: no replacement while it is disconnected"
         } else {
-            format!("{} (last task finish, else ModifyTime)", at(fail_time, now))
-        },
-    );
+            "part of the active deployment without a reschedule transition"
+        };
+        step.conclusion = format!("{outcome}: {why}");
+        return Some(step);
+    }
+    let fail_time = basis.fail_time(alloc, now);
+    let (next, eligible) = basis.next(alloc, rules, now);
+    let source = match basis {
+        RescheduleBasis::FollowUp => {
+            "its last unknown state: this evaluation is the follow-up of its disconnect"
+        }
+        RescheduleBasis::Failure => "last task finish, else ModifyTime",
+        _ => "disconnecting: the evaluation time",
+    };
+    step = step.fact("fail time", format!("{} ({source})", at(fail_time, now)));
     if let Some(policy) = alloc.reschedule_policy() {
         step = step.fact(
             "attempts",
@@ -458,8 +478,8 @@ fn rescheduling(
             format!("{} ({own})", alloc.followup_eval_id),
         );
     }
-    let why = if trace.reschedule_now.get(&alloc.id).is_some() {
-        if disconnecting {
+    let why = if rescheduled_now {
+        if basis == RescheduleBasis::Disconnected {
             "disconnecting allocations are replaced at once"
         } else {
             "eligible, and due within 1s of now or this evaluation is its follow-up"
