@@ -1326,3 +1326,50 @@ fn explain_names_the_missing_lost_timeout_of_the_release() {
         "4. Disconnect: unknown without a lost timeout: never expires"
     );
 }
+
+/// The Bucket step names the lost timeout and the setting that keeps an
+/// allocation unknown as the release reads them: `max_client_disconnect`
+/// and `prevent_reschedule_on_lost` to 1.7, also the `disconnect` block in
+/// 1.8 and 1.9 (D-4), the block alone from 1.10.0 (F-1).
+#[test]
+fn explain_names_the_disconnect_settings_of_the_release() {
+    let mut c = Cluster::new();
+    let mut job = (*replace_false_without_lost_after()).clone();
+    job.task_groups[0].count = 1;
+    job.task_groups[0].prevent_reschedule_on_lost = true;
+    let job = c.job(job);
+    let id = c.alloc(&job, 0);
+    c.set_node_status(&id, node_status::DOWN);
+    for (release, keep) in [
+        (v(1, 7, 7), "prevent_reschedule_on_lost"),
+        (
+            v(1, 8, 0),
+            "disconnect.replace = false or prevent_reschedule_on_lost",
+        ),
+        (v(1, 10, 0), "disconnect.replace = false"),
+    ] {
+        let t = explain_as(&mut c, release, &id);
+        let rule = format!("with {keep}, running on a down node means disconnecting");
+        assert!(line_of(&t, "rule").ends_with(&rule), "{release}: {t}");
+    }
+
+    let mut c = Cluster::new();
+    let mut job = resumable(1, None);
+    job.task_groups[0].disconnect = Some(DisconnectStrategy {
+        lost_after: 5 * MINUTE,
+        ..DisconnectStrategy::default()
+    });
+    let job = c.job(job);
+    let id = unknown_alloc(&mut c, &job, 0, 10 * MINUTE);
+    for (release, timeout) in [
+        (
+            v(1, 8, 0),
+            "lost timeout (max_client_disconnect, else disconnect.lost_after)",
+        ),
+        (v(1, 10, 0), "disconnect.lost_after"),
+    ] {
+        let t = explain_as(&mut c, release, &id);
+        let rule = format!("unknown past its {timeout} expiry means expiring");
+        assert!(line_of(&t, "rule").ends_with(&rule), "{release}: {t}");
+    }
+}

@@ -273,7 +273,7 @@ fn bucket_step(jr: &JobReplay<'_, '_>, alloc: &Allocation, bucket: Bucket) -> St
     let node = jr.nodes.get(alloc.node_id.as_str()).copied();
     let rules = jr.taint.rules;
     let order = TaintRule::order(rules);
-    let earlier: Vec<&str> = order[..rule.number(rules) - 1]
+    let earlier: Vec<String> = order[..rule.number(rules) - 1]
         .iter()
         .map(|r| r.describe(rules))
         .collect();
