@@ -1373,3 +1373,23 @@ fn explain_names_the_disconnect_settings_of_the_release() {
         assert!(line_of(&t, "rule").ends_with(&rule), "{release}: {t}");
     }
 }
+
+/// From E-1 (1.8.1) a lost allocation can be rescheduled too, and the
+/// Rescheduling step says so of one that is neither failed nor lost.
+#[test]
+fn explain_says_lost_allocations_are_eligible_from_e1() {
+    let mut c = Cluster::new();
+    let job = c.job(mock_job());
+    let id = c.alloc(&job, 0);
+    for (release, why) in [
+        (v(1, 8, 0), "none (not failed)"),
+        (v(1, 8, 1), "none (not failed or lost)"),
+    ] {
+        let t = explain_as(&mut c, release, &id);
+        assert_eq!(
+            line_of(&t, "next reschedule"),
+            format!("next reschedule  {why}"),
+            "{release}"
+        );
+    }
+}

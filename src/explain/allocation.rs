@@ -445,7 +445,12 @@ fn rescheduling(
         .fact(
             "next reschedule",
             if next.is_zero() {
-                "none (not failed)".to_string()
+                // E-1 makes lost allocations eligible as well.
+                if rules.retries_failed_placements() && basis == RescheduleBasis::Failure {
+                    "none (not failed or lost)".to_string()
+                } else {
+                    "none (not failed)".to_string()
+                }
             } else {
                 format!(
                     "fail time + {} = {}",
