@@ -8,7 +8,7 @@ use std::sync::Arc;
 use plan_inspect::model::*;
 use plan_inspect::reconciler::{
     AllocSet, Bucket, DesiredChanges, RescheduleContext, Rules, TaintContext, TaintedNodes,
-    classify, desc, trigger,
+    alloc_name, classify, desc, trigger,
 };
 use plan_inspect::report::JobReport;
 use plan_inspect::time::SECOND;
@@ -970,5 +970,427 @@ fn a_force_rescheduled_running_batch_alloc_is_only_untainted_from_e1() {
         let got = set.filter_by_rescheduleable(ctx, false);
         assert!(got.untainted.contains("a"), "{release}");
         assert_eq!(got.now.contains("a"), now_too, "{release}");
+    }
+}
+
+/// `testJobNoMaxDisconnectSingle_Disconnected` of Nomad's table:
+/// `disconnect { lost_after = 0, replace = false }`.
+fn replace_false_without_lost_after() -> Arc<Job> {
+    let mut j = mock_job();
+    j.task_groups[0].disconnect = Some(DisconnectStrategy {
+        lost_after: 0,
+        replace: Some(false),
+        ..DisconnectStrategy::default()
+    });
+    Arc::new(j)
+}
+
+/// An allocation of Nomad's filterByTainted table, group "web", desired to
+/// run.
+fn tainted_row(j: &Arc<Job>, id: &str, name: &str, node: &str, client: &str) -> Allocation {
+    Allocation {
+        name: name.into(),
+        task_group: "web".into(),
+        desired_status: status::RUN.into(),
+        ..crate::tainted::alloc(j, id, node, client)
+    }
+}
+
+/// TestAllocSet_filterByTainted, "new_definitions_using_disconnect_block",
+/// case "disco-client-disconnect-unset-max-disconnect-single-instance-on"
+/// (scheduler/reconcile_util_test.go at v1.9.0 and v1.10.0; v1.8.0 to v1.8.2
+/// run the legacy jobs under that name): a running allocation of a group with
+/// `replace = false` and no `lost_after` on a disconnected node is
+/// disconnecting, not lost, although the group does not support disconnects.
+#[test]
+fn test_alloc_set_filter_by_tainted_disco_client_disconnect_unset_max_disconnect_single_instance_on()
+ {
+    let j = replace_false_without_lost_after();
+    let all = vec![tainted_row(
+        &j,
+        "disconnecting-running",
+        "disconnecting-running",
+        "disconnected",
+        status::RUNNING,
+    )];
+    for release in [v(1, 9, 0), v(1, 10, 0)] {
+        crate::tainted::run_in(
+            release,
+            &all,
+            true,
+            true,
+            crate::tainted::Sets {
+                disconnecting: crate::tainted::ids(&["disconnecting-running"]),
+                ..crate::tainted::Sets::default()
+            },
+        );
+    }
+}
+
+/// TestAllocSet_filterByTainted, "new_definitions_using_disconnect_block",
+/// case "disco-client-reconnected-alloc-untainted-single-instance-on"
+/// (scheduler/reconcile_util_test.go at v1.9.0 and v1.10.0): with
+/// `replace = false` and no `lost_after`, an unknown allocation on a
+/// disconnected node stays untainted and a running one is disconnecting;
+/// a group without a disconnect block loses its running allocation; the
+/// table's "down" node is not in its tainted map, so the unknown allocation
+/// there is untainted too.
+#[test]
+fn test_alloc_set_filter_by_tainted_disco_client_reconnected_alloc_untainted_single_instance_on() {
+    let single = replace_false_without_lost_after();
+    let mut plain = mock_job();
+    plain.task_groups[0].disconnect = None;
+    plain.task_groups[0].max_client_disconnect = None;
+    let plain = Arc::new(plain);
+    let unknown = |id: &str, node: &str| {
+        crate::tainted::unknown_since(
+            tainted_row(&single, id, "web", node, status::UNKNOWN),
+            now(),
+        )
+    };
+    let all = vec![
+        unknown("untainted-unknown", "disconnected"),
+        tainted_row(
+            &single,
+            "disconnecting-running",
+            "web",
+            "disconnected",
+            status::RUNNING,
+        ),
+        tainted_row(
+            &plain,
+            "lost-running",
+            "web",
+            "disconnected",
+            status::RUNNING,
+        ),
+        unknown("untainted-unknown-on-down-node", "down"),
+    ];
+    for release in [v(1, 9, 0), v(1, 10, 0)] {
+        crate::tainted::run_in(
+            release,
+            &all,
+            true,
+            true,
+            crate::tainted::Sets {
+                untainted: crate::tainted::ids(&[
+                    "untainted-unknown",
+                    "untainted-unknown-on-down-node",
+                ]),
+                disconnecting: crate::tainted::ids(&["disconnecting-running"]),
+                lost: crate::tainted::ids(&["lost-running"]),
+                ..crate::tainted::Sets::default()
+            },
+        );
+    }
+}
+
+/// Open point 2 (D-4, F-1): `disconnect { replace = false }` without
+/// `lost_after` does not keep the allocation of a down node in the count.
+/// It is disconnecting and marked unknown (with no follow-up eval: there is
+/// no lost timeout), but only a lost timeout or, in 1.8 and 1.9, the legacy
+/// `prevent_reschedule_on_lost` puts it back with the untainted allocations
+/// (v1.8.0 scheduler/reconcile.go:506-523, v1.9.7 :507-524, v1.10.0
+/// :507-521, v1.11.1 scheduler/reconciler/reconcile_cluster.go:455), so a fresh
+/// allocation takes its name. Before 1.8.0 the block is not read and the
+/// allocation is lost and replaced.
+#[test]
+fn replace_false_without_lost_after_places_a_fresh_alloc_from_d4_to_1_11_1() {
+    let mut c = Cluster::new();
+    let mut job = (*replace_false_without_lost_after()).clone();
+    job.task_groups[0].count = 1;
+    let job = c.job(job);
+    let id = c.alloc(&job, 0);
+    c.set_node_status(&id, node_status::DOWN);
+
+    let old = replay_as(&mut c, v(1, 7, 7), JOB);
+    assert_eq!(group(&old, "web").buckets[Bucket::Lost].len(), 1);
+    assert_eq!(old.plan.stop[0].description, desc::LOST);
+    assert_eq!(
+        old.plan.place[0].previous_alloc_id.as_deref(),
+        Some(id.as_str())
+    );
+
+    for release in [v(1, 8, 0), v(1, 9, 7), v(1, 10, 0), v(1, 11, 1)] {
+        let r = replay_as(&mut c, release, JOB);
+        let web = group(&r, "web");
+        assert_eq!(web.buckets[Bucket::Disconnecting].len(), 1, "{release}");
+        assert!(web.buckets[Bucket::Untainted].is_empty(), "{release}");
+        assert!(r.plan.stop.is_empty(), "{release}");
+        assert_eq!(r.plan.disconnect_updates.len(), 1, "{release}");
+        assert_eq!(r.plan.disconnect_updates[0].followup_eval_id, "");
+        assert!(r.plan.followup_evals.is_empty(), "{release}");
+        assert_eq!(r.plan.place.len(), 1, "{release}");
+        assert_eq!(r.plan.place[0].name, alloc_name(JOB, "web", 0));
+        assert_eq!(r.plan.place[0].previous_alloc_id, None, "{release}");
+        // 1.11 adds counters (Disconnect, RescheduleNow); Place is the same.
+        assert_eq!(web.desired_changes.reconciler.place, 1, "{release}");
+        assert_eq!(web.desired_changes.reconciler.stop, 0, "{release}");
+    }
+
+    // With the legacy flag as well, 1.8 and 1.9 keep it counted; 1.10
+    // ignores the flag (F-1) and places again.
+    let mut legacy = (*job).clone();
+    legacy.task_groups[0].prevent_reschedule_on_lost = true;
+    let legacy = c.job(legacy);
+    c.alloc_mut(&id).job = Some(legacy);
+    for (release, placed) in [(v(1, 8, 0), 0), (v(1, 9, 7), 0), (v(1, 10, 0), 1)] {
+        let r = replay_as(&mut c, release, JOB);
+        assert_eq!(
+            group(&r, "web").buckets[Bucket::Disconnecting].len(),
+            1,
+            "{release}"
+        );
+        assert_eq!(r.plan.place.len(), placed, "{release}");
+        assert_eq!(r.plan.disconnect_updates.len(), 1, "{release}");
+    }
+}
+
+/// Open point 3 (E-1 side effect): at the follow-up eval of a D-1 delayed
+/// reschedule, an unknown *batch* allocation is untainted for
+/// `shouldFilter`. Through 1.8.0 it still reached the reschedule check and
+/// was replaced at once (also counted: the D-1 quirk, v1.8.0
+/// scheduler/reconcile_util.go:414-421); from E-1 (1.8.1, 1.9.0) an
+/// untainted allocation skips that check (v1.8.1 :414-418), so nothing is
+/// placed and it waits, unknown, for its lost timeout. A service
+/// allocation is not untainted there and is replaced in every release.
+/// (The group uses `max_client_disconnect`, which 1.8 and 1.9 read.)
+#[test]
+fn a_batch_alloc_is_not_replaced_at_its_follow_up_eval_from_e1() {
+    let mut c = Cluster::new();
+    let id = disconnecting_with_policy(&mut c, 3);
+    client_state(&mut c, &id, status::UNKNOWN, 30 * SECOND);
+    let a = c.alloc_mut(&id);
+    a.client_status = status::UNKNOWN.into();
+    a.followup_eval_id = "reschedule-eval".into();
+    c.snapshot.eval_id = Some("reschedule-eval".into());
+    let mut batch = (*c.snapshot.jobs[0]).clone();
+    batch.job_type = "batch".into();
+    let batch = c.job(batch);
+    c.alloc_mut(&id).job = Some(batch.clone());
+
+    let r = replay_as(&mut c, v(1, 8, 0), JOB);
+    let web = group(&r, "web");
+    assert_eq!(web.buckets[Bucket::Untainted].len(), 1);
+    assert_eq!(web.reschedule_now, [id.as_str()]);
+    assert_eq!(r.plan.place.len(), 1);
+    assert_eq!(
+        r.plan.place[0].previous_alloc_id.as_deref(),
+        Some(id.as_str())
+    );
+    for release in [v(1, 8, 1), v(1, 9, 0), v(1, 9, 7)] {
+        let r = replay_as(&mut c, release, JOB);
+        let web = group(&r, "web");
+        assert_eq!(web.buckets[Bucket::Untainted].len(), 1, "{release}");
+        assert!(web.reschedule_now.is_empty(), "{release}");
+        assert!(web.reschedule_later.is_empty(), "{release}");
+        assert!(
+            r.plan.place.is_empty() && r.plan.stop.is_empty(),
+            "{release}"
+        );
+        assert_eq!(
+            web.desired_changes.reconciler,
+            DesiredChanges { ignore: 1, ..dc() },
+            "{release}"
+        );
+    }
+
+    let mut service = (*batch).clone();
+    service.job_type = "service".into();
+    let service = c.job(service);
+    c.alloc_mut(&id).job = Some(service);
+    for release in [v(1, 8, 0), v(1, 8, 1), v(1, 9, 0)] {
+        let r = replay_as(&mut c, release, JOB);
+        assert_eq!(group(&r, "web").reschedule_now, [id.as_str()], "{release}");
+        assert_eq!(r.plan.place.len(), 1, "{release}");
+    }
+}
+
+/// The explain table of allocation `id` replayed as `release`.
+fn explain_as(c: &mut Cluster, release: Release, id: &str) -> String {
+    use plan_inspect::explain::explain;
+    use plan_inspect::replay::Options;
+    c.snapshot.nomad_version = Some(VersionRequest::Release(release));
+    let e = explain(&c.snapshot, &Options::default(), id).expect("explain failed");
+    plan_inspect::render::explain::table(&e, false, 400)
+}
+
+/// The line of `table` that starts, after its indent, with `start`.
+fn line_of<'t>(table: &'t str, start: &str) -> &'t str {
+    table
+        .lines()
+        .find(|l| l.trim_start().starts_with(start))
+        .unwrap_or_else(|| panic!("no line {start:?} in\n{table}"))
+        .trim()
+}
+
+/// `--explain`'s Rescheduling step states what the replayed release times
+/// a reschedule from: a disconnecting allocation is replaced at once before
+/// D-1 and follows its policy from 1.4.14; with a `disconnect` block
+/// `replace` decides (D-4b, 1.8.0); at the follow-up eval of a disconnect
+/// the policy runs from the last unknown state (D-1); an untainted batch
+/// allocation is still asked until E-1 (1.8.1).
+#[test]
+fn explain_states_the_reschedule_rule_of_the_release() {
+    let mut c = Cluster::new();
+    let id = disconnecting_with_policy(&mut c, 3);
+    assert_eq!(
+        line_of(&explain_as(&mut c, v(1, 4, 13), &id), "6. Rescheduling"),
+        "6. Rescheduling: reschedule now: disconnecting allocations are replaced at once"
+    );
+    assert_eq!(
+        line_of(&explain_as(&mut c, v(1, 4, 14), &id), "6. Rescheduling"),
+        "6. Rescheduling: reschedule later, at 2022-04-01T12:00:30Z (in 30s): a disconnecting \
+         allocation follows its reschedule policy: eligible, due later"
+    );
+
+    let mut c = Cluster::new();
+    let id = disconnecting_with_block(
+        &mut c,
+        DisconnectStrategy {
+            lost_after: HOUR,
+            ..DisconnectStrategy::default()
+        },
+    );
+    let t = explain_as(&mut c, v(1, 8, 0), &id);
+    assert_eq!(
+        line_of(&t, "6. Rescheduling"),
+        "6. Rescheduling: reschedule now: with a disconnect block, replace = true replaces a \
+         disconnecting allocation at once, whatever the reschedule policy"
+    );
+    assert!(!t.contains("next reschedule"), "{t}");
+    assert!(
+        !explain_as(&mut c, v(1, 7, 7), &id).contains("disconnect.replace"),
+        "1.7.7 does not read the block"
+    );
+    let mut c = Cluster::new();
+    let id = disconnecting_with_block(
+        &mut c,
+        DisconnectStrategy {
+            lost_after: HOUR,
+            replace: Some(false),
+            ..DisconnectStrategy::default()
+        },
+    );
+    assert_eq!(
+        line_of(&explain_as(&mut c, v(1, 8, 0), &id), "6. Rescheduling"),
+        "6. Rescheduling: not rescheduled: with a disconnect block, replace = false never \
+         replaces a disconnecting allocation"
+    );
+
+    let mut c = Cluster::new();
+    let id = disconnecting_with_policy(&mut c, 3);
+    client_state(&mut c, &id, status::UNKNOWN, 30 * SECOND);
+    let a = c.alloc_mut(&id);
+    a.client_status = status::UNKNOWN.into();
+    a.followup_eval_id = "reschedule-eval".into();
+    c.snapshot.eval_id = Some("reschedule-eval".into());
+    let t = explain_as(&mut c, v(1, 6, 3), &id);
+    assert_eq!(
+        line_of(&t, "fail time"),
+        "fail time        2022-04-01T11:59:30Z (30s ago) (its last unknown state: this \
+         evaluation is the follow-up of its disconnect)"
+    );
+    assert_eq!(line_of(&t, "eligible"), "eligible         yes");
+
+    let mut batch = (*c.snapshot.jobs[0]).clone();
+    batch.job_type = "batch".into();
+    let batch = c.job(batch);
+    c.alloc_mut(&id).job = Some(batch);
+    assert_eq!(
+        line_of(&explain_as(&mut c, v(1, 8, 0), &id), "counts as running"),
+        "counts as running  yes (batch: not failed, or ran successfully), and Nomad 1.8.0 still \
+         reads its policy (from 1.4.14, 1.5.10, 1.6.3 and 1.7.0 until 1.8.1)"
+    );
+    assert_eq!(
+        line_of(&explain_as(&mut c, v(1, 8, 1), &id), "6. Rescheduling"),
+        "6. Rescheduling: not rescheduled: counts as running (batch: not failed, or ran \
+         successfully)"
+    );
+}
+
+/// The Disconnect step names the release's lost timeout when an unknown
+/// allocation has none: `max_client_disconnect` to 1.7, a lost timeout
+/// from 1.8.0 (D-4).
+#[test]
+fn explain_names_the_missing_lost_timeout_of_the_release() {
+    let mut c = Cluster::new();
+    let job = c.job(resumable(1, None));
+    let id = unknown_alloc(&mut c, &job, 0, MINUTE);
+    assert_eq!(
+        line_of(&explain_as(&mut c, v(1, 7, 7), &id), "4. Disconnect"),
+        "4. Disconnect: unknown without max_client_disconnect: never expires"
+    );
+    assert_eq!(
+        line_of(&explain_as(&mut c, v(1, 8, 0), &id), "4. Disconnect"),
+        "4. Disconnect: unknown without lost timeout (max_client_disconnect, else \
+         disconnect.lost_after): never expires"
+    );
+}
+
+/// The Bucket step names the lost timeout and the setting that keeps an
+/// allocation unknown as the release reads them: `max_client_disconnect`
+/// and `prevent_reschedule_on_lost` to 1.7, also the `disconnect` block in
+/// 1.8 and 1.9 (D-4), the block alone from 1.10.0 (F-1).
+#[test]
+fn explain_names_the_disconnect_settings_of_the_release() {
+    let mut c = Cluster::new();
+    let mut job = (*replace_false_without_lost_after()).clone();
+    job.task_groups[0].count = 1;
+    job.task_groups[0].prevent_reschedule_on_lost = true;
+    let job = c.job(job);
+    let id = c.alloc(&job, 0);
+    c.set_node_status(&id, node_status::DOWN);
+    for (release, keep) in [
+        (v(1, 7, 7), "prevent_reschedule_on_lost"),
+        (
+            v(1, 8, 0),
+            "disconnect.replace = false or prevent_reschedule_on_lost",
+        ),
+        (v(1, 10, 0), "disconnect.replace = false"),
+    ] {
+        let t = explain_as(&mut c, release, &id);
+        let rule = format!("with {keep}, running on a down node means disconnecting");
+        assert!(line_of(&t, "rule").ends_with(&rule), "{release}: {t}");
+    }
+
+    let mut c = Cluster::new();
+    let mut job = resumable(1, None);
+    job.task_groups[0].disconnect = Some(DisconnectStrategy {
+        lost_after: 5 * MINUTE,
+        ..DisconnectStrategy::default()
+    });
+    let job = c.job(job);
+    let id = unknown_alloc(&mut c, &job, 0, 10 * MINUTE);
+    for (release, timeout) in [
+        (
+            v(1, 8, 0),
+            "lost timeout (max_client_disconnect, else disconnect.lost_after)",
+        ),
+        (v(1, 10, 0), "disconnect.lost_after"),
+    ] {
+        let t = explain_as(&mut c, release, &id);
+        let rule = format!("unknown past its {timeout} expiry means expiring");
+        assert!(line_of(&t, "rule").ends_with(&rule), "{release}: {t}");
+    }
+}
+
+/// From E-1 (1.8.1) a lost allocation can be rescheduled too, and the
+/// Rescheduling step says so of one that is neither failed nor lost.
+#[test]
+fn explain_says_lost_allocations_are_eligible_from_e1() {
+    let mut c = Cluster::new();
+    let job = c.job(mock_job());
+    let id = c.alloc(&job, 0);
+    for (release, why) in [
+        (v(1, 8, 0), "none (not failed)"),
+        (v(1, 8, 1), "none (not failed or lost)"),
+    ] {
+        let t = explain_as(&mut c, release, &id);
+        assert_eq!(
+            line_of(&t, "next reschedule"),
+            format!("next reschedule  {why}"),
+            "{release}"
+        );
     }
 }

@@ -4,7 +4,8 @@ use super::release_rules;
 use super::{Explanation, Step, Subject, SubjectKind, at, yes_no};
 use crate::model::{Allocation, DelayBase, DelaySteps, Reconnection, ReschedulePolicy};
 use crate::reconciler::{
-    Bucket, GroupTrace, ReconnectDecision, Rules, TaintRule, classify_rule, reason, should_filter,
+    Bucket, GroupTrace, ReconnectDecision, RescheduleBasis, Rules, TaintRule, classify_rule,
+    reason, should_filter,
 };
 use crate::replay::JobReplay;
 use crate::report::{JobReport, Plan};
@@ -265,7 +266,7 @@ fn bucket_step(jr: &JobReplay<'_, '_>, alloc: &Allocation, bucket: Bucket) -> St
     let node = jr.nodes.get(alloc.node_id.as_str()).copied();
     let rules = jr.taint.rules;
     let order = TaintRule::order(rules);
-    let earlier: Vec<&str> = order[..rule.number(rules) - 1]
+    let earlier: Vec<String> = order[..rule.number(rules) - 1]
         .iter()
         .map(|r| r.describe(rules))
         .collect();
@@ -364,12 +365,12 @@ fn rescheduling(
         step.conclusion = format!("{outcome}: terminal and already replaced");
         return Some(step);
     }
-    let filter = should_filter(alloc, job.job_type == "batch", jr.taint.rules);
-    let (untainted, ignore) = (filter.untainted(), filter.ignore());
-    if untainted || ignore {
+    let rules = jr.taint.rules;
+    let filter = should_filter(alloc, job.job_type == "batch", rules);
+    if filter.skips_policy(rules, disconnecting) {
         step.conclusion = format!(
             "{outcome}: {}",
-            if untainted {
+            if filter.untainted() {
                 "counts as running (batch: not failed, or ran successfully)"
             } else if jr.taint.rules.ignores_evicted_batch_allocs() {
                 "ignored (desired stop/evict, or complete/lost; batch: evicted, or stopped and not \
@@ -380,25 +381,39 @@ fn rescheduling(
         );
         return Some(step);
     }
-    let (fail_time, (next, eligible)) = if disconnecting {
-        (now, alloc.next_reschedule_time_by_fail_time(now))
-    } else {
-        (
-            alloc.last_event_time(),
-            alloc.next_reschedule_time(jr.taint.rules.retries_failed_placements()),
-        )
-    };
-    step = step.fact(
-        "fail time",
-        if disconnecting {
+    if filter.untainted() && !disconnecting {
+        step = step.fact(
+            "counts as running",
             format!(
-                "{} (disconnecting: the evaluation time)",
-                at(fail_time, now)
-            )
+                "yes (batch: not failed, or ran successfully), and Nomad {} still reads its \
+                 policy (from 1.4.14, 1.5.10, 1.6.3 and 1.7.0 until 1.8.1)",
+                rules.release()
+            ),
+        );
+    }
+    let basis = RescheduleBasis::of(alloc, rules, &jr.report.eval_id, disconnecting);
+    let rescheduled_now = trace.reschedule_now.get(&alloc.id).is_some();
+    let replacement = || release_rules::disconnecting_replacement(rules, alloc.own_task_group());
+    if let RescheduleBasis::Replace(replace) = basis {
+        step = step.fact("disconnect.replace", replace.to_string());
+        let why = if rescheduled_now || !replace {
+            replacement()
         } else {
-            format!("{} (last task finish, else ModifyTime)", at(fail_time, now))
-        },
-    );
+            "part of the active deployment without a reschedule transition"
+        };
+        step.conclusion = format!("{outcome}: {why}");
+        return Some(step);
+    }
+    let fail_time = basis.fail_time(alloc, rules, now);
+    let (next, eligible) = basis.next(alloc, rules, now);
+    let source = match basis {
+        RescheduleBasis::FollowUp => {
+            "its last unknown state: this evaluation is the follow-up of its disconnect"
+        }
+        RescheduleBasis::Failure => "last task finish, else ModifyTime",
+        _ => "disconnecting: the evaluation time",
+    };
+    step = step.fact("fail time", format!("{} ({source})", at(fail_time, now)));
     if let Some(policy) = alloc.reschedule_policy() {
         step = step.fact(
             "attempts",
@@ -421,7 +436,12 @@ fn rescheduling(
         .fact(
             "next reschedule",
             if next.is_zero() {
-                "none (not failed)".to_string()
+                // E-1 makes lost allocations eligible as well.
+                if rules.retries_failed_placements() && basis == RescheduleBasis::Failure {
+                    "none (not failed or lost)".to_string()
+                } else {
+                    "none (not failed)".to_string()
+                }
             } else {
                 format!(
                     "fail time + {} = {}",
@@ -454,13 +474,11 @@ fn rescheduling(
             format!("{} ({own})", alloc.followup_eval_id),
         );
     }
-    let rules = jr.taint.rules;
-    let replacement = || release_rules::disconnecting_replacement(rules, alloc.own_task_group());
     let by_policy = rules.reschedules_disconnecting_by_policy()
         && rules
             .replaces_disconnecting_at_once(alloc.own_task_group())
             .is_none();
-    let why = if trace.reschedule_now.get(&alloc.id).is_some() {
+    let why = if rescheduled_now {
         if disconnecting && by_policy {
             format!("{}: eligible, and due within 1s of now", replacement())
         } else if disconnecting {

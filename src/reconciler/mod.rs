@@ -38,8 +38,8 @@ pub use name_index::{Bitmap, NameIndex, alloc_name};
 pub use reconnect_decision::{ReconnectDecision, ReconnectVerdict};
 pub use reconnect_picker::{ReconcileStrategy, pick_reconnecting_alloc};
 pub use reschedule::{
-    DelayedReschedule, Prefilter, RescheduleContext, RescheduleDecision, RescheduleSets,
-    should_filter, update_by_reschedulable,
+    DelayedReschedule, Prefilter, RescheduleBasis, RescheduleContext, RescheduleDecision,
+    RescheduleSets, should_filter, update_by_reschedulable,
 };
 pub use results::{
     AllocUpdate, DeploymentUpdate, DesiredChanges, DestructiveResult, FollowupEval, PlaceResult,

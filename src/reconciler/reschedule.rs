@@ -50,7 +50,6 @@ impl<'a> AllocSet<'a> {
         disconnecting: bool,
     ) -> RescheduleSets<'a> {
         let by_policy = ctx.rules.reschedules_disconnecting_by_policy();
-        let retry = ctx.rules.retries_failed_placements();
         let mut sets = RescheduleSets::default();
         for alloc in self.iter() {
             if disconnecting
@@ -63,12 +62,10 @@ impl<'a> AllocSet<'a> {
                 continue;
             }
             let filter = should_filter(alloc, ctx.batch, ctx.rules);
-            let (untainted, ignore) = (filter.untainted(), filter.ignore());
-            if untainted && !disconnecting {
+            if filter.untainted() && !disconnecting {
                 sets.untainted.insert(alloc);
             }
-            // E-1 skips untainted ones again, but for disconnecting ones.
-            if ignore || (untainted && (!by_policy || (retry && !disconnecting))) {
+            if filter.skips_policy(ctx.rules, disconnecting) {
                 continue;
             }
             let RescheduleDecision {
@@ -113,6 +110,79 @@ impl Prefilter {
     /// Nomad's second result, `ignore`.
     pub fn ignore(self) -> bool {
         self == Prefilter::Ignore
+    }
+
+    /// Whether the allocation never reaches `updateByReschedulable`: an
+    /// ignored one, or an untainted one, except from D-1 until E-1 (1.8.1),
+    /// where untainted ones are asked as well, and from E-1 on disconnecting
+    /// ones still are.
+    pub fn skips_policy(self, rules: &Rules, disconnecting: bool) -> bool {
+        let by_policy = rules.reschedules_disconnecting_by_policy();
+        let retry = rules.retries_failed_placements();
+        self.ignore() || (self.untainted() && (!by_policy || (retry && !disconnecting)))
+    }
+}
+
+/// What a release times an allocation's reschedule from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RescheduleBasis {
+    /// Disconnecting, before D-1: replaced at once whatever the policy says.
+    Disconnected,
+    /// Disconnecting, in a group with a `disconnect` block (D-4b): its
+    /// `replace` decides at once, the policy is not read.
+    Replace(bool),
+    /// Disconnecting, from D-1: the policy, from the evaluation time.
+    Disconnecting,
+    /// Unknown, and this evaluation is its follow-up (from D-1): the
+    /// policy, from its last unknown state.
+    FollowUp,
+    /// The policy, from its last failure (`NextRescheduleTime`).
+    Failure,
+}
+
+impl RescheduleBasis {
+    pub fn of(alloc: &Allocation, rules: &Rules, eval_id: &str, disconnecting: bool) -> Self {
+        let by_policy = rules.reschedules_disconnecting_by_policy();
+        if disconnecting {
+            match rules.replaces_disconnecting_at_once(alloc.own_task_group()) {
+                Some(replace) => RescheduleBasis::Replace(replace),
+                None if by_policy => RescheduleBasis::Disconnecting,
+                None => RescheduleBasis::Disconnected,
+            }
+        } else if by_policy
+            && alloc.client_status == status::UNKNOWN
+            && alloc.followup_eval_id == eval_id
+        {
+            RescheduleBasis::FollowUp
+        } else {
+            RescheduleBasis::Failure
+        }
+    }
+
+    /// The time the basis starts from: the evaluation time, the last
+    /// unknown state or the last failure.
+    pub fn fail_time(self, alloc: &Allocation, rules: &Rules, now: Time) -> Time {
+        match self {
+            RescheduleBasis::FollowUp => alloc.unknown_since(rules.disconnect_fields()),
+            RescheduleBasis::Failure => alloc.last_event_time(),
+            _ => now,
+        }
+    }
+
+    /// When the next attempt is allowed, and whether one is.
+    pub fn next(self, alloc: &Allocation, rules: &Rules, now: Time) -> (Time, bool) {
+        match self {
+            RescheduleBasis::Replace(replace) => (now, replace),
+            RescheduleBasis::Failure => {
+                // G-0: a batch allocation stopped with a reschedule
+                // transition is eligible whatever its client status.
+                let rescheduled_batch = rules.reschedules_stopped_batch_allocs()
+                    && alloc.desired_transition.should_reschedule()
+                    && alloc.job.as_ref().is_some_and(|j| j.is_batch());
+                alloc.next_reschedule_time_for(rules.retries_failed_placements(), rescheduled_batch)
+            }
+            _ => alloc.next_reschedule_time_by_fail_time(self.fail_time(alloc, rules, now)),
+        }
     }
 }
 
@@ -213,29 +283,9 @@ pub fn update_by_reschedulable(
         };
     }
     let by_policy = ctx.rules.reschedules_disconnecting_by_policy();
-    let at_once = || {
-        ctx.rules
-            .replaces_disconnecting_at_once(alloc.own_task_group())
-    };
-    let mut without_policy = false;
-    let (at, eligible) = if disconnecting {
-        match at_once() {
-            Some(replace) => (ctx.now, replace),
-            None => alloc.next_reschedule_time_by_fail_time(ctx.now),
-        }
-    } else if by_policy
-        && alloc.client_status == status::UNKNOWN
-        && alloc.followup_eval_id == ctx.eval_id
-    {
-        // The follow-up eval of a disconnect: timed from the disconnect.
-        alloc.next_reschedule_time_by_fail_time(alloc.unknown_since(ctx.rules.disconnect_fields()))
-    } else {
-        without_policy = alloc.reschedule_policy().is_none();
-        let rescheduled_batch = ctx.rules.reschedules_stopped_batch_allocs()
-            && alloc.desired_transition.should_reschedule()
-            && alloc.job.as_ref().is_some_and(|j| j.is_batch());
-        alloc.next_reschedule_time_for(ctx.rules.retries_failed_placements(), rescheduled_batch)
-    };
+    let basis = RescheduleBasis::of(alloc, ctx.rules, ctx.eval_id, disconnecting);
+    let without_policy = basis == RescheduleBasis::Failure && alloc.reschedule_policy().is_none();
+    let (at, eligible) = basis.next(alloc, ctx.rules, ctx.now);
     if eligible && (alloc.followup_eval_id == ctx.eval_id || at.sub(ctx.now) <= RESCHEDULE_WINDOW) {
         return RescheduleDecision {
             now: true,

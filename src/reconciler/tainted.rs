@@ -340,115 +340,139 @@ impl TaintRule {
             + 1
     }
 
-    /// The rule as a sentence, as the release of `rules` states it.
-    pub fn describe(self, rules: &Rules) -> &'static str {
+    /// The rule as a sentence, as the release of `rules` states it: its
+    /// lost timeout and the setting that keeps allocations unknown are
+    /// named as the release reads them (D-4, F-1).
+    pub fn describe(self, rules: &Rules) -> String {
+        let (timeout, keep) = match rules.disconnect_fields() {
+            DisconnectFields::Legacy => ("max_client_disconnect", "prevent_reschedule_on_lost"),
+            DisconnectFields::LegacyFirst => (
+                "lost timeout (max_client_disconnect, else disconnect.lost_after)",
+                "disconnect.replace = false or prevent_reschedule_on_lost",
+            ),
+            DisconnectFields::BlockOnly | DisconnectFields::BlockStrict => {
+                ("disconnect.lost_after", "disconnect.replace = false")
+            }
+        };
         let ga = rules.replaces_failed_reconnects();
         let rewritten = rules.classifies_without_disconnect_support();
         match self {
+            TaintRule::DisconnectExpired => {
+                format!("unknown past its {timeout} expiry means lost")
+            }
+            TaintRule::DisconnectExpiring if rewritten => {
+                "unknown past its lost_after (at once without one) means expiring".into()
+            }
+            TaintRule::DisconnectExpiring => {
+                format!("unknown past its {timeout} expiry means expiring")
+            }
+            TaintRule::DisconnectedNodeRunningKept => {
+                format!(
+                    "without disconnect support but with {keep}, running on a disconnected node \
+                     means disconnecting"
+                )
+            }
+            TaintRule::DisconnectedNodeKept => {
+                format!(
+                    "without disconnect support but with {keep}, not running on a disconnected \
+                     node means untainted"
+                )
+            }
+            TaintRule::DisconnectedNodeUnsupported => {
+                format!("on a disconnected node, a group without {timeout} is lost")
+            }
+            TaintRule::NodeDownUnknownKept => {
+                format!("with {keep}, unknown on a down node means untainted")
+            }
+            TaintRule::NodeDownRunningKept => {
+                format!("with {keep}, running on a down node means disconnecting")
+            }
             TaintRule::FailedReconnect => {
                 "a failed allocation that reconnected, desired to run, is reconnecting (a failed \
                  reconnect)"
+                    .into()
             }
             TaintRule::TerminalIgnored => {
                 "a terminal allocation of a disconnect group is ignored (a stopped replacement)"
+                    .into()
             }
             TaintRule::DrainedBatchKept => {
                 "a server-stopped allocation with MigrateDisablePlacement (a drained batch \
                  allocation), not reconnecting, is untainted"
+                    .into()
             }
             TaintRule::ServerTerminalIgnored if rewritten => {
-                "a terminal allocation that the server stopped or evicted is ignored"
+                "a terminal allocation that the server stopped or evicted is ignored".into()
             }
             TaintRule::ServerTerminalIgnored => {
                 "a terminal allocation of a disconnect group that the server stopped or evicted \
                  is ignored"
+                    .into()
             }
             TaintRule::TerminalCanaryMigrating => {
-                "a terminal canary with a desired migrate transition means migrate"
+                "a terminal canary with a desired migrate transition means migrate".into()
             }
             TaintRule::Terminal if ga => {
-                "a terminal allocation that has not reconnected is untainted"
+                "a terminal allocation that has not reconnected is untainted".into()
             }
-            TaintRule::Terminal => "a terminal allocation is untainted",
-            TaintRule::MigrateTransition => "a desired migrate transition means migrate",
-            TaintRule::DisconnectExpired => {
-                "unknown past its max_client_disconnect expiry means lost"
-            }
-            TaintRule::DisconnectExpiring if rewritten => {
-                "unknown past its lost_after (at once without one) means expiring"
-            }
-            TaintRule::DisconnectExpiring => {
-                "unknown past its max_client_disconnect expiry means expiring"
-            }
+            TaintRule::Terminal => "a terminal allocation is untainted".into(),
+            TaintRule::MigrateTransition => "a desired migrate transition means migrate".into(),
             TaintRule::ClientUnknown if ga => {
-                "an unknown allocation desired to run, not yet expired, is ignored"
+                "an unknown allocation desired to run, not yet expired, is ignored".into()
             }
-            TaintRule::ClientUnknown => "an unknown allocation not yet expired is ignored",
+            TaintRule::ClientUnknown => "an unknown allocation not yet expired is ignored".into(),
             TaintRule::ClientUnknownCounted => {
-                "an unknown allocation not yet expired, still desired to run, is untainted"
+                "an unknown allocation not yet expired, still desired to run, is untainted".into()
             }
             TaintRule::FailedReconnectStopped => {
-                "a failed allocation that reconnected, desired to stop, is ignored"
+                "a failed allocation that reconnected, desired to stop, is ignored".into()
             }
             TaintRule::HealthyNodeReconnectedAfterExpiry => {
-                "on an untainted node, reconnected after its expiry means lost"
+                "on an untainted node, reconnected after its expiry means lost".into()
             }
             TaintRule::HealthyNodeReconnectedExpiring => {
-                "on an untainted node, reconnected after its expiry means expiring"
+                "on an untainted node, reconnected after its expiry means expiring".into()
             }
             TaintRule::HealthyNodeReconnected if rewritten => {
                 "on an untainted node, an allocation whose client has not reported since it \
                  went unknown is reconnecting"
+                    .into()
             }
             TaintRule::ReadyNodeReconnected if rewritten => {
                 "on a tainted ready node, an allocation whose client has not reported since it \
                  went unknown is reconnecting"
+                    .into()
             }
             TaintRule::HealthyNodeReconnected => {
-                "on an untainted node, reconnected in time means reconnecting"
+                "on an untainted node, reconnected in time means reconnecting".into()
             }
-            TaintRule::HealthyNode => "on an untainted node, untainted",
+            TaintRule::HealthyNode => "on an untainted node, untainted".into(),
             TaintRule::DisconnectedNodeRunning => {
-                "running on a disconnected node means disconnecting"
+                "running on a disconnected node means disconnecting".into()
             }
-            TaintRule::DisconnectedNodePending => "pending on a disconnected node means lost",
-            TaintRule::DisconnectedNodeRunningKept => {
-                "without disconnect support but with prevent_reschedule_on_lost, running on a \
-                 disconnected node means disconnecting"
-            }
-            TaintRule::DisconnectedNodeKept => {
-                "without disconnect support but with prevent_reschedule_on_lost, not running on \
-                 a disconnected node means untainted"
-            }
-            TaintRule::DisconnectedNodeUnsupported => {
-                "on a disconnected node, a group without max_client_disconnect is lost"
+            TaintRule::DisconnectedNodePending => {
+                "pending on a disconnected node means lost".into()
             }
             TaintRule::DisconnectedNodeUnknown => {
-                "unknown on a disconnected node is untainted (its follow-up eval exists)"
+                "unknown on a disconnected node is untainted (its follow-up eval exists)".into()
             }
             TaintRule::DisconnectedNodeWithoutLostAfter => {
-                "on a disconnected node, a group without lost_after is lost"
+                "on a disconnected node, a group without lost_after is lost".into()
             }
-            TaintRule::DisconnectedNode => "otherwise on a disconnected node, disconnecting",
+            TaintRule::DisconnectedNode => "otherwise on a disconnected node, disconnecting".into(),
             TaintRule::ReadyNodeReconnectedAfterExpiry => {
-                "on a tainted ready node, reconnected after its expiry means lost"
+                "on a tainted ready node, reconnected after its expiry means lost".into()
             }
             TaintRule::ReadyNodeReconnectedExpiring => {
-                "on a tainted ready node, reconnected after its expiry means expiring"
+                "on a tainted ready node, reconnected after its expiry means expiring".into()
             }
             TaintRule::ReadyNodeReconnected => {
-                "on a tainted ready node, reconnected in time means reconnecting"
+                "on a tainted ready node, reconnected in time means reconnecting".into()
             }
-            TaintRule::NodeGarbageCollected => "on a garbage-collected node, lost",
-            TaintRule::NodeDownUnknownKept => {
-                "with prevent_reschedule_on_lost, unknown on a down node means untainted"
-            }
-            TaintRule::NodeDownRunningKept => {
-                "with prevent_reschedule_on_lost, running on a down node means disconnecting"
-            }
-            TaintRule::NodeDown => "on a down node, lost",
+            TaintRule::NodeGarbageCollected => "on a garbage-collected node, lost".into(),
+            TaintRule::NodeDown => "on a down node, lost".into(),
             TaintRule::TaintedNodeKept => {
-                "on a tainted node that is not down (draining, disconnected), untainted"
+                "on a tainted node that is not down (draining, disconnected), untainted".into()
             }
         }
     }
