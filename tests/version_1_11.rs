@@ -16,6 +16,7 @@ use plan_inspect::time::{Duration, SECOND, Time};
 use plan_inspect::version::{Release, VersionRequest, v};
 
 use crate::common::*;
+use crate::disconnect::{reconnected, stopped};
 use crate::tainted::{TaintCase, replay_matrix, taint_cases, tainted_entry};
 use crate::version_disconnect::disconnecting_with_block;
 
@@ -1080,8 +1081,13 @@ struct DisconnectedCase {
 
 /// The body of TestReconciler_Disconnected_Client
 /// (scheduler/reconciler/reconcile_cluster_test.go at v1.11.2) for one
-/// case, replayed as `release`, with Nomad's empty eval ID.
-fn disconnected_client(tc: DisconnectedCase, release: Release) -> JobReport {
+/// case, replayed as `release`, with Nomad's empty eval ID. Returns the
+/// report, the disconnected originals and the replacements made last (the
+/// running second replacements where a failed one is replaced).
+fn disconnected_client(
+    tc: DisconnectedCase,
+    release: Release,
+) -> (JobReport, Vec<String>, Vec<String>) {
     let mut c = Cluster::new();
     c.snapshot.eval_id = Some(String::new());
     let test_node = c.node(if tc.node_disconnected {
@@ -1101,7 +1107,8 @@ fn disconnected_client(tc: DisconnectedCase, release: Release) -> JobReport {
     } else {
         now().add(-SECOND)
     };
-    let mut spec = disconnect_job(block.lost_after, block.replace);
+    let mut spec = mock_job();
+    spec.task_groups[0].disconnect = Some(block);
     spec.task_groups[0].count = tc.alloc_count as i64;
     if tc.is_batch {
         spec.job_type = "batch".into();
@@ -1123,6 +1130,7 @@ fn disconnected_client(tc: DisconnectedCase, release: Release) -> JobReport {
             a.alloc_states = vec![unknown_state(unknown_at)];
         }
     }
+    let mut latest = Vec::new();
     if tc.create_replacements {
         for orig in &allocs[..tc.disconnected] {
             let mut r = c.alloc_ref(orig).clone();
@@ -1144,13 +1152,22 @@ fn disconnected_client(tc: DisconnectedCase, release: Release) -> JobReport {
                     next.previous_allocation = r.id.clone();
                     r.next_allocation = next.id.clone();
                     r.desired_status = status::STOP.into();
+                    latest.push(next.id.clone());
                     c.snapshot.allocs.push(next);
                 }
+            }
+            if !tc.replace_failed_replacement {
+                latest.push(r.id.clone());
             }
             c.snapshot.allocs.push(r);
         }
     }
-    replay_as(&mut c, release, JOB)
+    let originals = allocs[..tc.disconnected].to_vec();
+    (
+        replay_as(&mut c, release, JOB),
+        sorted(originals),
+        sorted(latest),
+    )
 }
 
 /// The cases of TestReconciler_Disconnected_Client at v1.11.2 that do not
@@ -1331,7 +1348,7 @@ fn test_reconciler_disconnected_client_1_11_2() {
         ),
     ];
     for (name, tc, expect, desired, counters) in cases {
-        let r = disconnected_client(tc, V1112);
+        let (r, _, _) = disconnected_client(tc, V1112);
         assert_results(&r, expect, &web(desired));
         let g = &group(&r, "web").desired_changes;
         assert_eq!(
@@ -1339,6 +1356,101 @@ fn test_reconciler_disconnected_client_1_11_2() {
             counters,
             "{name}"
         );
+    }
+}
+
+/// The cases of TestReconciler_Disconnected_Client
+/// (scheduler/reconciler/reconcile_cluster_test.go at v1.11.2; the same at
+/// v2.0.0 and v2.0.5) that need the reconnect picker or the chain of
+/// replacements, under 1.11.2, 2.0.0, 2.0.5 and head.
+///
+/// "resume-original-and-stop-replacement": Nomad's mock picker is told to
+/// keep the original under keep_original, which the real picker does by the
+/// strategy: the original reconnects and its replacement is stopped.
+///
+/// "second-replacements-are-reconnected": each original's replacement failed
+/// and was replaced; the picker is not called (the original's only
+/// replacement is terminal), the originals reconnect and the group's two
+/// surplus running allocations are stopped by name index (Nomad's test
+/// counts the stops and checks only that no original is among them).
+#[test]
+fn test_reconciler_disconnected_client_picker_cases_1_11_2() {
+    for release in [V1112, V200, v(2, 0, 5), Release::Head] {
+        let (r, originals, replacements) = disconnected_client(
+            DisconnectedCase {
+                disconnect: Some(DisconnectStrategy {
+                    lost_after: 5 * MINUTE,
+                    reconcile: reconcile_option::KEEP_ORIGINAL.into(),
+                    ..DisconnectStrategy::default()
+                }),
+                alloc_count: 3,
+                desired: status::RUN,
+                disconnected: 1,
+                disconnected_status: status::RUNNING,
+                states: true,
+                create_replacements: true,
+                ..DisconnectedCase::default()
+            },
+            release,
+        );
+        let expect = Expect {
+            stop: 1,
+            reconnect_updates: 1,
+            ..Expect::default()
+        };
+        let desired = DesiredChanges {
+            stop: 1,
+            ignore: 3,
+            ..dc()
+        };
+        assert_results(&r, expect, &web(desired));
+        let g = &group(&r, "web").desired_changes;
+        assert_eq!((g.disconnect, g.reconnect, g.reschedule_now), (0, 1, 0));
+        assert_eq!(reconnected(&r), originals, "{release}");
+        assert_eq!(stopped(&r), replacements, "{release}");
+
+        let (r, originals, second) = disconnected_client(
+            DisconnectedCase {
+                disconnect: Some(DisconnectStrategy {
+                    lost_after: 5 * MINUTE,
+                    ..DisconnectStrategy::default()
+                }),
+                alloc_count: 5,
+                desired: status::RUN,
+                disconnected: 2,
+                disconnected_status: status::RUNNING,
+                states: true,
+                create_replacements: true,
+                fail_replacement: true,
+                replace_failed_replacement: true,
+                ..DisconnectedCase::default()
+            },
+            release,
+        );
+        let expect = Expect {
+            stop: 2,
+            reconnect_updates: 2,
+            ..Expect::default()
+        };
+        let desired = DesiredChanges {
+            stop: 2,
+            ignore: 5,
+            ..dc()
+        };
+        assert_results(&r, expect, &web(desired));
+        let g = &group(&r, "web").desired_changes;
+        assert_eq!((g.disconnect, g.reconnect, g.reschedule_now), (0, 2, 0));
+        assert_eq!(reconnected(&r), originals, "{release}");
+        // computeStop's surplus: the highest name indexes, which are two
+        // untainted allocations; the second replacements (web[0], web[1])
+        // run on.
+        let names = sorted(r.plan.stop.iter().map(|s| s.name.clone()));
+        assert_eq!(
+            names,
+            ["mock-service.web[3]", "mock-service.web[4]"],
+            "{release}"
+        );
+        assert!(stopped(&r).iter().all(|id| !second.contains(id)));
     }
 }
 
