@@ -1626,3 +1626,158 @@ fn test_reconciler_client_disconnect_canaries_1_11_2() {
         );
     }
 }
+
+/// The steps of `subject`'s explanation replayed as `release`, as
+/// (title, conclusion) pairs.
+fn explain_steps(c: &Cluster, release: Release, subject: &str) -> Vec<(String, String)> {
+    let options = plan_inspect::replay::Options {
+        nomad_version: Some(VersionRequest::Release(release)),
+        ..plan_inspect::replay::Options::default()
+    };
+    let e = plan_inspect::explain::explain(&c.snapshot, &options, subject).expect("explain failed");
+    e.steps
+        .into_iter()
+        .map(|s| (s.title, s.conclusion))
+        .collect()
+}
+
+fn explain_step(c: &Cluster, release: Release, subject: &str, title: &str) -> Option<String> {
+    explain_steps(c, release, subject)
+        .into_iter()
+        .find(|(t, _)| t == title)
+        .map(|(_, conclusion)| conclusion)
+}
+
+/// `--explain` states G-0's set-aside from 1.11.0: a server-stopped
+/// allocation of a disconnect group is ignored by the rule list up to 1.10.5
+/// and set aside before classification from 1.11.0.
+#[test]
+fn explain_sets_server_terminal_allocs_aside_from_1_11_0() {
+    let mut c = Cluster::new();
+    let mut spec = disconnect_job(HOUR, None);
+    spec.task_groups[0].count = 1;
+    let job = c.job(spec);
+    let running = c.alloc(&job, 0);
+    c.alloc_mut(&running).client_status = status::RUNNING.into();
+    let stopped = c.alloc(&job, 0);
+    {
+        let a = c.alloc_mut(&stopped);
+        a.client_status = status::COMPLETE.into();
+        a.desired_status = status::STOP.into();
+    }
+    assert_eq!(
+        explain_step(&c, V1105, &stopped, "Bucket").as_deref(),
+        Some("ignore")
+    );
+    assert_eq!(explain_step(&c, V1105, &stopped, "Set aside"), None);
+    for release in [V1110, V1112, v(2, 0, 4), Release::Head] {
+        assert_eq!(explain_step(&c, release, &stopped, "Bucket"), None);
+        assert_eq!(
+            explain_step(&c, release, &stopped, "Set aside").as_deref(),
+            Some("stopped or evicted by the server: dropped before classification"),
+            "{release}"
+        );
+    }
+}
+
+/// `--explain` states G-0's whole-group stop of `count = 0` from 1.11.0:
+/// 1.10.5 explains the failed allocation's reschedule; from 1.11.0 a Group
+/// step says the group is stopped whole and no Rescheduling step follows.
+#[test]
+fn explain_states_a_group_of_count_zero_is_stopped_whole_from_1_11_0() {
+    let mut c = Cluster::new();
+    let mut spec = mock_job();
+    spec.task_groups[0].count = 0;
+    let job = c.job(spec);
+    let failed = c.alloc(&job, 0);
+    fail_at(c.alloc_mut(&failed), now().add(-HOUR));
+    assert_eq!(explain_step(&c, V1105, &failed, "Group"), None);
+    assert!(
+        explain_step(&c, V1105, &failed, "Rescheduling")
+            .unwrap()
+            .starts_with("reschedule now")
+    );
+    for release in [V1110, V1112, v(2, 0, 4), Release::Head] {
+        assert_eq!(
+            explain_step(&c, release, &failed, "Group").as_deref(),
+            Some(
+                "count = 0: stopped whole, as a removed group is; nothing is rescheduled or placed"
+            ),
+            "{release}"
+        );
+        assert_eq!(explain_step(&c, release, &failed, "Rescheduling"), None);
+        assert_eq!(
+            explain_step(&c, release, &failed, "Plan").as_deref(),
+            Some("stop: \"alloc not needed due to job update\"")
+        );
+    }
+}
+
+/// `--explain` states G-1's `replace = false` rule from 1.11.2: D-4b's
+/// "never replaces" up to 1.11.1, "never reschedules" (filters.go:411) from
+/// 1.11.2, instead of falling through to the deployment wording.
+#[test]
+fn explain_states_replace_false_holds_a_disconnecting_alloc_from_1_11_2() {
+    let mut c = Cluster::new();
+    let id = disconnecting_with_block(
+        &mut c,
+        DisconnectStrategy {
+            lost_after: HOUR,
+            replace: Some(false),
+            ..DisconnectStrategy::default()
+        },
+    );
+    assert_eq!(
+        explain_step(&c, V1111, &id, "Rescheduling").as_deref(),
+        Some(
+            "not rescheduled: with a disconnect block, replace = false never replaces a \
+             disconnecting allocation"
+        )
+    );
+    for release in [V1112, v(2, 0, 4), Release::Head] {
+        assert_eq!(
+            explain_step(&c, release, &id, "Rescheduling").as_deref(),
+            Some("not rescheduled: replace = false never reschedules a disconnecting allocation"),
+            "{release}"
+        );
+    }
+}
+
+/// `--explain` names 1.11.2's rule for an unknown allocation on a ready node
+/// (open point 1): untainted by "not yet expired" up to 1.11.1, reconnecting
+/// from 1.11.2, and then weighed against its replacement.
+#[test]
+fn explain_names_the_ready_node_reconnecting_rule_from_1_11_2() {
+    let mut c = Cluster::new();
+    let mut job = disconnect_job(HOUR, Some(true));
+    job.task_groups[0].count = 1;
+    let job = c.job(job);
+    let id = c.alloc(&job, 0);
+    c.alloc_mut(&id).client_status = status::UNKNOWN.into();
+    client_state(&mut c, &id, status::UNKNOWN, 10 * MINUTE);
+    let replacement = c.alloc(&job, 0);
+    {
+        let r = c.alloc_mut(&replacement);
+        r.previous_allocation = id.clone();
+        r.create_index += 1;
+    }
+    c.alloc_mut(&id).next_allocation = replacement.clone();
+    set_node_score(&mut c, &id, 0.5);
+    set_node_score(&mut c, &replacement, 0.9);
+    assert_eq!(
+        explain_step(&c, V1111, &id, "Bucket").as_deref(),
+        Some("untainted")
+    );
+    assert_eq!(explain_step(&c, V1111, &id, "Reconnect"), None);
+    for release in [V1112, v(2, 0, 4), Release::Head] {
+        assert_eq!(
+            explain_step(&c, release, &id, "Bucket").as_deref(),
+            Some("reconnecting"),
+            "{release}"
+        );
+        assert_eq!(
+            explain_step(&c, release, &id, "Reconnect").as_deref(),
+            Some("the replacement's node scored higher: replacement kept")
+        );
+    }
+}
