@@ -16,6 +16,7 @@ use plan_inspect::time::{Duration, SECOND, Time};
 use plan_inspect::version::{Release, VersionRequest, v};
 
 use crate::common::*;
+use crate::disconnect::{reconnected, stopped};
 use crate::tainted::{TaintCase, replay_matrix, taint_cases, tainted_entry};
 use crate::version_disconnect::disconnecting_with_block;
 
@@ -1080,8 +1081,13 @@ struct DisconnectedCase {
 
 /// The body of TestReconciler_Disconnected_Client
 /// (scheduler/reconciler/reconcile_cluster_test.go at v1.11.2) for one
-/// case, replayed as `release`, with Nomad's empty eval ID.
-fn disconnected_client(tc: DisconnectedCase, release: Release) -> JobReport {
+/// case, replayed as `release`, with Nomad's empty eval ID. Returns the
+/// report, the disconnected originals and the replacements made last (the
+/// running second replacements where a failed one is replaced).
+fn disconnected_client(
+    tc: DisconnectedCase,
+    release: Release,
+) -> (JobReport, Vec<String>, Vec<String>) {
     let mut c = Cluster::new();
     c.snapshot.eval_id = Some(String::new());
     let test_node = c.node(if tc.node_disconnected {
@@ -1101,7 +1107,8 @@ fn disconnected_client(tc: DisconnectedCase, release: Release) -> JobReport {
     } else {
         now().add(-SECOND)
     };
-    let mut spec = disconnect_job(block.lost_after, block.replace);
+    let mut spec = mock_job();
+    spec.task_groups[0].disconnect = Some(block);
     spec.task_groups[0].count = tc.alloc_count as i64;
     if tc.is_batch {
         spec.job_type = "batch".into();
@@ -1123,6 +1130,7 @@ fn disconnected_client(tc: DisconnectedCase, release: Release) -> JobReport {
             a.alloc_states = vec![unknown_state(unknown_at)];
         }
     }
+    let mut latest = Vec::new();
     if tc.create_replacements {
         for orig in &allocs[..tc.disconnected] {
             let mut r = c.alloc_ref(orig).clone();
@@ -1144,13 +1152,22 @@ fn disconnected_client(tc: DisconnectedCase, release: Release) -> JobReport {
                     next.previous_allocation = r.id.clone();
                     r.next_allocation = next.id.clone();
                     r.desired_status = status::STOP.into();
+                    latest.push(next.id.clone());
                     c.snapshot.allocs.push(next);
                 }
+            }
+            if !tc.replace_failed_replacement {
+                latest.push(r.id.clone());
             }
             c.snapshot.allocs.push(r);
         }
     }
-    replay_as(&mut c, release, JOB)
+    let originals = allocs[..tc.disconnected].to_vec();
+    (
+        replay_as(&mut c, release, JOB),
+        sorted(originals),
+        sorted(latest),
+    )
 }
 
 /// The cases of TestReconciler_Disconnected_Client at v1.11.2 that do not
@@ -1331,7 +1348,7 @@ fn test_reconciler_disconnected_client_1_11_2() {
         ),
     ];
     for (name, tc, expect, desired, counters) in cases {
-        let r = disconnected_client(tc, V1112);
+        let (r, _, _) = disconnected_client(tc, V1112);
         assert_results(&r, expect, &web(desired));
         let g = &group(&r, "web").desired_changes;
         assert_eq!(
@@ -1339,6 +1356,101 @@ fn test_reconciler_disconnected_client_1_11_2() {
             counters,
             "{name}"
         );
+    }
+}
+
+/// The cases of TestReconciler_Disconnected_Client
+/// (scheduler/reconciler/reconcile_cluster_test.go at v1.11.2; the same at
+/// v2.0.0 and v2.0.5) that need the reconnect picker or the chain of
+/// replacements, under 1.11.2, 2.0.0, 2.0.5 and head.
+///
+/// "resume-original-and-stop-replacement": Nomad's mock picker is told to
+/// keep the original under keep_original, which the real picker does by the
+/// strategy: the original reconnects and its replacement is stopped.
+///
+/// "second-replacements-are-reconnected": each original's replacement failed
+/// and was replaced; the picker is not called (the original's only
+/// replacement is terminal), the originals reconnect and the group's two
+/// surplus running allocations are stopped by name index (Nomad's test
+/// counts the stops and checks only that no original is among them).
+#[test]
+fn test_reconciler_disconnected_client_picker_cases_1_11_2() {
+    for release in [V1112, V200, v(2, 0, 5), Release::Head] {
+        let (r, originals, replacements) = disconnected_client(
+            DisconnectedCase {
+                disconnect: Some(DisconnectStrategy {
+                    lost_after: 5 * MINUTE,
+                    reconcile: reconcile_option::KEEP_ORIGINAL.into(),
+                    ..DisconnectStrategy::default()
+                }),
+                alloc_count: 3,
+                desired: status::RUN,
+                disconnected: 1,
+                disconnected_status: status::RUNNING,
+                states: true,
+                create_replacements: true,
+                ..DisconnectedCase::default()
+            },
+            release,
+        );
+        let expect = Expect {
+            stop: 1,
+            reconnect_updates: 1,
+            ..Expect::default()
+        };
+        let desired = DesiredChanges {
+            stop: 1,
+            ignore: 3,
+            ..dc()
+        };
+        assert_results(&r, expect, &web(desired));
+        let g = &group(&r, "web").desired_changes;
+        assert_eq!((g.disconnect, g.reconnect, g.reschedule_now), (0, 1, 0));
+        assert_eq!(reconnected(&r), originals, "{release}");
+        assert_eq!(stopped(&r), replacements, "{release}");
+
+        let (r, originals, second) = disconnected_client(
+            DisconnectedCase {
+                disconnect: Some(DisconnectStrategy {
+                    lost_after: 5 * MINUTE,
+                    ..DisconnectStrategy::default()
+                }),
+                alloc_count: 5,
+                desired: status::RUN,
+                disconnected: 2,
+                disconnected_status: status::RUNNING,
+                states: true,
+                create_replacements: true,
+                fail_replacement: true,
+                replace_failed_replacement: true,
+                ..DisconnectedCase::default()
+            },
+            release,
+        );
+        let expect = Expect {
+            stop: 2,
+            reconnect_updates: 2,
+            ..Expect::default()
+        };
+        let desired = DesiredChanges {
+            stop: 2,
+            ignore: 5,
+            ..dc()
+        };
+        assert_results(&r, expect, &web(desired));
+        let g = &group(&r, "web").desired_changes;
+        assert_eq!((g.disconnect, g.reconnect, g.reschedule_now), (0, 2, 0));
+        assert_eq!(reconnected(&r), originals, "{release}");
+        // computeStop's surplus: the highest name indexes, which are two
+        // untainted allocations; the second replacements (web[0], web[1])
+        // run on.
+        let names = sorted(r.plan.stop.iter().map(|s| s.name.clone()));
+        assert_eq!(
+            names,
+            ["mock-service.web[3]", "mock-service.web[4]"],
+            "{release}"
+        );
+        assert!(stopped(&r).iter().all(|id| !second.contains(id)));
     }
 }
 
@@ -1511,6 +1623,161 @@ fn test_reconciler_client_disconnect_canaries_1_11_2() {
             (g.disconnect, g.reschedule_now),
             (place as u64, place as u64),
             "{name}"
+        );
+    }
+}
+
+/// The steps of `subject`'s explanation replayed as `release`, as
+/// (title, conclusion) pairs.
+fn explain_steps(c: &Cluster, release: Release, subject: &str) -> Vec<(String, String)> {
+    let options = plan_inspect::replay::Options {
+        nomad_version: Some(VersionRequest::Release(release)),
+        ..plan_inspect::replay::Options::default()
+    };
+    let e = plan_inspect::explain::explain(&c.snapshot, &options, subject).expect("explain failed");
+    e.steps
+        .into_iter()
+        .map(|s| (s.title, s.conclusion))
+        .collect()
+}
+
+fn explain_step(c: &Cluster, release: Release, subject: &str, title: &str) -> Option<String> {
+    explain_steps(c, release, subject)
+        .into_iter()
+        .find(|(t, _)| t == title)
+        .map(|(_, conclusion)| conclusion)
+}
+
+/// `--explain` states G-0's set-aside from 1.11.0: a server-stopped
+/// allocation of a disconnect group is ignored by the rule list up to 1.10.5
+/// and set aside before classification from 1.11.0.
+#[test]
+fn explain_sets_server_terminal_allocs_aside_from_1_11_0() {
+    let mut c = Cluster::new();
+    let mut spec = disconnect_job(HOUR, None);
+    spec.task_groups[0].count = 1;
+    let job = c.job(spec);
+    let running = c.alloc(&job, 0);
+    c.alloc_mut(&running).client_status = status::RUNNING.into();
+    let stopped = c.alloc(&job, 0);
+    {
+        let a = c.alloc_mut(&stopped);
+        a.client_status = status::COMPLETE.into();
+        a.desired_status = status::STOP.into();
+    }
+    assert_eq!(
+        explain_step(&c, V1105, &stopped, "Bucket").as_deref(),
+        Some("ignore")
+    );
+    assert_eq!(explain_step(&c, V1105, &stopped, "Set aside"), None);
+    for release in [V1110, V1112, v(2, 0, 4), Release::Head] {
+        assert_eq!(explain_step(&c, release, &stopped, "Bucket"), None);
+        assert_eq!(
+            explain_step(&c, release, &stopped, "Set aside").as_deref(),
+            Some("stopped or evicted by the server: dropped before classification"),
+            "{release}"
+        );
+    }
+}
+
+/// `--explain` states G-0's whole-group stop of `count = 0` from 1.11.0:
+/// 1.10.5 explains the failed allocation's reschedule; from 1.11.0 a Group
+/// step says the group is stopped whole and no Rescheduling step follows.
+#[test]
+fn explain_states_a_group_of_count_zero_is_stopped_whole_from_1_11_0() {
+    let mut c = Cluster::new();
+    let mut spec = mock_job();
+    spec.task_groups[0].count = 0;
+    let job = c.job(spec);
+    let failed = c.alloc(&job, 0);
+    fail_at(c.alloc_mut(&failed), now().add(-HOUR));
+    assert_eq!(explain_step(&c, V1105, &failed, "Group"), None);
+    assert!(
+        explain_step(&c, V1105, &failed, "Rescheduling")
+            .unwrap()
+            .starts_with("reschedule now")
+    );
+    for release in [V1110, V1112, v(2, 0, 4), Release::Head] {
+        assert_eq!(
+            explain_step(&c, release, &failed, "Group").as_deref(),
+            Some(
+                "count = 0: stopped whole, as a removed group is; nothing is rescheduled or placed"
+            ),
+            "{release}"
+        );
+        assert_eq!(explain_step(&c, release, &failed, "Rescheduling"), None);
+        assert_eq!(
+            explain_step(&c, release, &failed, "Plan").as_deref(),
+            Some("stop: \"alloc not needed due to job update\"")
+        );
+    }
+}
+
+/// `--explain` states G-1's `replace = false` rule from 1.11.2: D-4b's
+/// "never replaces" up to 1.11.1, "never reschedules" (filters.go:411) from
+/// 1.11.2, instead of falling through to the deployment wording.
+#[test]
+fn explain_states_replace_false_holds_a_disconnecting_alloc_from_1_11_2() {
+    let mut c = Cluster::new();
+    let id = disconnecting_with_block(
+        &mut c,
+        DisconnectStrategy {
+            lost_after: HOUR,
+            replace: Some(false),
+            ..DisconnectStrategy::default()
+        },
+    );
+    assert_eq!(
+        explain_step(&c, V1111, &id, "Rescheduling").as_deref(),
+        Some(
+            "not rescheduled: with a disconnect block, replace = false never replaces a \
+             disconnecting allocation"
+        )
+    );
+    for release in [V1112, v(2, 0, 4), Release::Head] {
+        assert_eq!(
+            explain_step(&c, release, &id, "Rescheduling").as_deref(),
+            Some("not rescheduled: replace = false never reschedules a disconnecting allocation"),
+            "{release}"
+        );
+    }
+}
+
+/// `--explain` names 1.11.2's rule for an unknown allocation on a ready node
+/// (open point 1): untainted by "not yet expired" up to 1.11.1, reconnecting
+/// from 1.11.2, and then weighed against its replacement.
+#[test]
+fn explain_names_the_ready_node_reconnecting_rule_from_1_11_2() {
+    let mut c = Cluster::new();
+    let mut job = disconnect_job(HOUR, Some(true));
+    job.task_groups[0].count = 1;
+    let job = c.job(job);
+    let id = c.alloc(&job, 0);
+    c.alloc_mut(&id).client_status = status::UNKNOWN.into();
+    client_state(&mut c, &id, status::UNKNOWN, 10 * MINUTE);
+    let replacement = c.alloc(&job, 0);
+    {
+        let r = c.alloc_mut(&replacement);
+        r.previous_allocation = id.clone();
+        r.create_index += 1;
+    }
+    c.alloc_mut(&id).next_allocation = replacement.clone();
+    set_node_score(&mut c, &id, 0.5);
+    set_node_score(&mut c, &replacement, 0.9);
+    assert_eq!(
+        explain_step(&c, V1111, &id, "Bucket").as_deref(),
+        Some("untainted")
+    );
+    assert_eq!(explain_step(&c, V1111, &id, "Reconnect"), None);
+    for release in [V1112, v(2, 0, 4), Release::Head] {
+        assert_eq!(
+            explain_step(&c, release, &id, "Bucket").as_deref(),
+            Some("reconnecting"),
+            "{release}"
+        );
+        assert_eq!(
+            explain_step(&c, release, &id, "Reconnect").as_deref(),
+            Some("the replacement's node scored higher: replacement kept")
         );
     }
 }

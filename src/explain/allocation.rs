@@ -33,6 +33,12 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation
         (None, None) => {}
     }
     if let (Some(trace), Some(b)) = (trace, bucket) {
+        if trace.scaled_to_zero {
+            steps.push(Step::new(
+                "Group",
+                "count = 0: stopped whole, as a removed group is; nothing is rescheduled or placed",
+            ));
+        }
         if let Some(step) = rescheduling(jr, trace, alloc, b) {
             steps.push(step);
         }
@@ -336,7 +342,7 @@ fn rescheduling(
     bucket: Bucket,
 ) -> Option<Step> {
     let job = jr.job();
-    if trace.removed || job.stopped {
+    if trace.removed || trace.scaled_to_zero || job.stopped {
         return None;
     }
     let disconnecting = bucket == Bucket::Disconnecting;
@@ -490,7 +496,10 @@ fn rescheduling(
         format!("{}: eligible, due later", replacement())
     } else if later.is_some() {
         "eligible, due later, no follow-up eval yet".to_string()
-    } else if disconnecting && !by_policy && rules.reschedules_disconnecting_by_policy() {
+    } else if disconnecting
+        && (rules.holds_disconnecting(alloc.own_task_group())
+            || !by_policy && rules.reschedules_disconnecting_by_policy())
+    {
         replacement().to_string()
     } else if !eligible {
         release_rules::reschedule_eligibility(rules).to_string()

@@ -35,10 +35,14 @@ pub(super) fn stop_timeout_setting(rules: &Rules) -> &'static str {
 /// How a disconnecting allocation of `group` is replaced: at once before
 /// D-1; by its reschedule policy from D-1 (1.4.14, 1.5.10, 1.6.3, 1.7.0);
 /// by `disconnect.replace` alone for a group with a disconnect block from
-/// 1.8.0 to 1.11.1 (D-4b).
+/// 1.8.0 to 1.11.1 (D-4b); from 1.11.2 (G-1) by its policy, except never
+/// with `replace = false`.
 pub(super) fn disconnecting_replacement(rules: &Rules, group: Option<&TaskGroup>) -> &'static str {
     if !rules.reschedules_disconnecting_by_policy() {
         return "disconnecting allocations are replaced at once";
+    }
+    if rules.holds_disconnecting(group) {
+        return "replace = false never reschedules a disconnecting allocation";
     }
     match rules.replaces_disconnecting_at_once(group) {
         Some(true) => {
@@ -103,6 +107,14 @@ mod tests {
         );
         assert_eq!(
             disconnecting_replacement(&rules(v(1, 8, 0)), Some(&legacy)),
+            "a disconnecting allocation follows its reschedule policy"
+        );
+        assert_eq!(
+            disconnecting_replacement(&rules(v(1, 11, 2)), Some(&block(Some(false)))),
+            "replace = false never reschedules a disconnecting allocation"
+        );
+        assert_eq!(
+            disconnecting_replacement(&rules(v(1, 11, 2)), Some(&block(None))),
             "a disconnecting allocation follows its reschedule policy"
         );
     }

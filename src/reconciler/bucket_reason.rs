@@ -49,6 +49,8 @@ pub struct ReasonTimes {
     pub disconnect_expiry: Option<Time>,
     /// The last `Reconnected` task event.
     pub reconnected_at: Option<Time>,
+    /// Which group setting the release reads for the expiry.
+    pub fields: DisconnectFields,
 }
 
 impl ReasonTimes {
@@ -57,6 +59,18 @@ impl ReasonTimes {
             unknown_since: alloc.unknown_since(fields),
             disconnect_expiry: alloc.disconnect_expiry(fields),
             reconnected_at: alloc.last_reconnect(),
+            fields,
+        }
+    }
+
+    /// The name of the setting that times the expiry, as the release reads
+    /// it: `max_client_disconnect` to 1.7 (and first in 1.8, 1.9), the
+    /// `disconnect` block's `lost_after` from 1.10 (F-1).
+    fn setting(&self) -> &'static str {
+        match self.fields {
+            DisconnectFields::Legacy => "max_client_disconnect",
+            DisconnectFields::LegacyFirst => "max_client_disconnect or disconnect.lost_after",
+            DisconnectFields::BlockOnly | DisconnectFields::BlockStrict => "disconnect.lost_after",
         }
     }
 }
@@ -125,14 +139,16 @@ impl<'s> BucketReason<'s> {
         let t = &self.times;
         let unknown = || match t.disconnect_expiry {
             Some(expiry) => format!(
-                "unknown since {}, max_client_disconnect expires {}",
+                "unknown since {}, {} expires {}",
                 time(t.unknown_since),
+                t.setting(),
                 time(expiry)
             ),
             None if t.unknown_since.is_zero() => "no unknown transition recorded".to_string(),
             None => format!(
-                "unknown since {}, no max_client_disconnect",
-                time(t.unknown_since)
+                "unknown since {}, no {}",
+                time(t.unknown_since),
+                t.setting()
             ),
         };
         // Without a `Reconnected` event the reconnect came from the
@@ -241,6 +257,7 @@ mod tests {
             unknown_since: at("2022-04-01T11:58:00Z"),
             disconnect_expiry: Some(at("2022-04-01T12:03:00.25Z")),
             reconnected_at: Some(at("2022-04-01T11:59:30Z")),
+            fields: DisconnectFields::Legacy,
         };
         let r = reason(TaintRule::HealthyNodeReconnectedAfterExpiry, times);
         assert_eq!(
@@ -254,6 +271,28 @@ mod tests {
         );
     }
 
+    /// The expiry names the setting the release reads: the `disconnect`
+    /// block's `lost_after` from 1.10.
+    #[test]
+    fn the_expiry_names_the_release_s_setting() {
+        let times = |fields| ReasonTimes {
+            unknown_since: at("2022-04-01T11:58:00Z"),
+            disconnect_expiry: None,
+            reconnected_at: None,
+            fields,
+        };
+        let sentence =
+            |fields| reason(TaintRule::ClientUnknown, times(fields)).sentence(|_| "T".to_string());
+        assert_eq!(
+            sentence(DisconnectFields::Legacy),
+            "client unknown; unknown since T, no max_client_disconnect"
+        );
+        assert_eq!(
+            sentence(DisconnectFields::BlockStrict),
+            "client unknown; unknown since T, no disconnect.lost_after"
+        );
+    }
+
     /// Rules of the node kind say what the node's description says, and
     /// only rules of the times kind name a time.
     #[test]
@@ -262,6 +301,7 @@ mod tests {
             unknown_since: at("2022-04-01T11:58:00Z"),
             disconnect_expiry: None,
             reconnected_at: Some(at("2022-04-01T11:59:30Z")),
+            fields: DisconnectFields::Legacy,
         };
         for rule in TaintRule::ALL {
             let r = reason(rule, times);

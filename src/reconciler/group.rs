@@ -35,6 +35,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let Some(tg) = tg.filter(|_| !zero) else {
             let mut outcome = stop_all(self.cluster, self.name, &all, tg.is_none());
             outcome.trace.set_aside = dropped;
+            outcome.trace.scaled_to_zero = zero;
             return outcome;
         };
         let (mut dstate, existing_deployment) = self.initialize_deployment_state(tg);
@@ -200,6 +201,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let inplace_update = updates.inplace.iter().collect();
         let trace = GroupTrace {
             removed: false,
+            scaled_to_zero: false,
             placement: PlacementBasis {
                 count: tg.count,
                 untainted: untainted.len(),

@@ -12,6 +12,8 @@ use crate::update::Difference;
 pub struct GroupTrace<'a> {
     /// The group is absent from the job spec (or the job is purged).
     pub removed: bool,
+    /// The group is stopped whole because its count is 0 (from 1.11.0).
+    pub scaled_to_zero: bool,
     /// The six sets `filterByTainted` returned inside `computeGroup` (or the
     /// stop-all path).
     pub buckets: TaintedSets<'a>,
