@@ -36,6 +36,7 @@ mod update;
 mod version_disconnect;
 mod version_reconnect;
 mod version_reschedule;
+mod version_system;
 mod version_tainted;
 mod version_task_updates;
 mod version_update;

@@ -47,14 +47,7 @@ fn node_dc(node: &Node) -> String {
 }
 
 fn diff_step(sr: &SystemReplay<'_, '_>, e: &DiffEntry<'_>) -> Step {
-    let set = match e.category {
-        Category::Place => "place",
-        Category::Update => "update",
-        Category::Migrate => "migrate",
-        Category::Stop => "stop",
-        Category::Ignore => "ignore",
-        Category::Lost => "lost",
-    };
+    let set = e.category.name();
     let job_index = sr.job.map_or(0, |j| j.job_modify_index);
     let mut step = Step::new(
         "System diff (diffSystemAllocsForNode)",

@@ -96,11 +96,14 @@ pub enum Switch {
     PlacementPrefsInPlace,
     /// A change of a task's `secret` blocks is destructive (#26076).
     TaskSecrets,
+    /// The system scheduler marks allocations on disconnected nodes unknown,
+    /// loses expired ones and keeps unknown ones for their reconnect (#12555).
+    SystemDisconnect,
 }
 
 impl Switch {
     /// Every switch, in catalogue order.
-    pub const ALL: [Switch; 39] = [
+    pub const ALL: [Switch; 40] = [
         Switch::A1,
         Switch::A2,
         Switch::A3,
@@ -140,6 +143,7 @@ impl Switch {
         Switch::NetworkCni,
         Switch::PlacementPrefsInPlace,
         Switch::TaskSecrets,
+        Switch::SystemDisconnect,
     ];
 
     /// The catalogue's name, `A-1` ... `H-4`; a `tasksUpdated` change of
@@ -185,6 +189,7 @@ impl Switch {
             Switch::NetworkCni => "#23764",
             Switch::PlacementPrefsInPlace => "#25109",
             Switch::TaskSecrets => "#26076",
+            Switch::SystemDisconnect => "#12555",
         }
     }
 
@@ -221,6 +226,7 @@ impl Switch {
             Switch::SecretsSize | Switch::NetworkCni => const { &[v(1, 8, 3), v(1, 9, 0)] },
             Switch::PlacementPrefsInPlace => const { &[v(1, 10, 0)] },
             Switch::TaskSecrets => const { &[v(1, 11, 0)] },
+            Switch::SystemDisconnect => const { &[v(1, 3, 0)] },
         }
     }
 
@@ -276,6 +282,7 @@ impl Switch {
                 | Switch::E1
                 | Switch::F1
                 | Switch::F2
+                | Switch::SystemDisconnect
         )
     }
 }
