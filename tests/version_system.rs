@@ -216,3 +216,41 @@ fn a_group_without_max_client_disconnect_keeps_the_seed_rule_in_1_3_0() {
     assert_no_plan(&r);
     assert_eq!(diff(&r).ignore[0].id, id);
 }
+
+/// #11170 (v1.5.0 scheduler/util.go:70 `IsInDC`): a job datacenter `dc*`
+/// targets a ready node in `dc1` from 1.5.0, which places there; 1.4.x
+/// compares names and places nothing. The in-place check follows from
+/// #16362 (v1.5.1 util.go:557): under 1.5.0 an allocation there whose job
+/// changed is replaced, from 1.5.1 it is updated in place.
+#[test]
+fn wildcard_datacenters_target_nodes_from_1_5_0() {
+    let mut c = Cluster::new();
+    let mut job = resumable(1, None);
+    job.job_type = "system".into();
+    job.name = job.id.clone();
+    job.datacenters = vec!["dc*".into()];
+    job.task_groups[0].networks.clear();
+    c.job(job);
+    let node = c.node(node_status::READY);
+    let n = c.node_mut(&node);
+    n.scheduling_eligibility = eligibility::ELIGIBLE.into();
+    n.attributes.insert("driver.exec".into(), "1".into());
+    let placed = replay_as(&mut c, v(1, 5, 0));
+    assert_eq!(placed.plan.place.len(), 1);
+    assert_eq!(placed.plan.place[0].node_id.as_deref(), Some(node.as_str()));
+    assert!(replay_as(&mut c, v(1, 4, 9)).plan.place.is_empty());
+
+    // An allocation there, of an older job modify index.
+    let current = c.snapshot.jobs[0].clone();
+    let mut old = (*current).clone();
+    old.job_modify_index = current.job_modify_index.wrapping_sub(1);
+    let old = Arc::new(old);
+    let id = c.alloc(&old, 0);
+    c.alloc_mut(&id).node_id = node.clone();
+    let r150 = replay_as(&mut c, v(1, 5, 0));
+    assert_eq!(r150.plan.destructive_update.len(), 1);
+    assert!(r150.plan.in_place_update.is_empty());
+    let r151 = replay_as(&mut c, v(1, 5, 1));
+    assert_eq!(r151.plan.in_place_update.len(), 1);
+    assert!(r151.plan.destructive_update.is_empty());
+}

@@ -18,7 +18,8 @@ fn node_step(sr: &SystemReplay<'_, '_>, node_id: &str) -> Step {
         )
         .fact("node", node_id);
     };
-    let targeted = sr.job.is_some_and(|j| in_datacenters(j, node));
+    let globs = sr.schedule.datacenter_globs;
+    let targeted = sr.job.is_some_and(|j| in_datacenters(j, node, globs));
     let conclusion = if node.ready() && targeted {
         format!("{node_id} is ready and in the job's datacenters: targeted")
     } else if node.ready() {

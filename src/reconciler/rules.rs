@@ -356,6 +356,15 @@ impl Rules {
         Switch::SystemDisconnect.in_release(self.release)
     }
 
+    /// #11170 (1.5.0; v1.5.0 scheduler/util.go:70 `IsInDC`): the system
+    /// scheduler targets a ready node whose datacenter one of the job's
+    /// datacenters matches as a wildcard (`dc*`); before, by name only.
+    /// Its in-place check agrees from #16362 (1.5.1; v1.5.1 util.go:557),
+    /// [`Rules::matches_datacenter_globs`].
+    pub fn system_targets_datacenter_globs(&self) -> bool {
+        Switch::SystemDatacenterGlob.in_release(self.release)
+    }
+
     /// C-1 in the system scheduler (1.3.8, 1.4.3, 1.5.0; v1.3.8
     /// scheduler/scheduler_system.go:260): reconnecting allocations join the
     /// updates, so an unchanged job updates them in place; from #12555 to

@@ -58,6 +58,8 @@ pub struct SystemDestructive<'a> {
 #[derive(Clone, Debug, Default)]
 pub struct SystemSchedule<'a> {
     pub diff: SystemDiff<'a>,
+    /// Nodes were targeted by wildcard datacenters (from 1.5.0).
+    pub datacenter_globs: bool,
     /// Terminal allocations the diff never looks at.
     pub unexamined: Vec<&'a Allocation>,
     pub stops: Vec<SystemStop<'a>>,
@@ -101,7 +103,8 @@ impl<'a> SystemSchedule<'a> {
     pub fn compute(input: &SystemInput<'a, '_>) -> SystemSchedule<'a> {
         let mut all: Vec<&'a Node> = input.nodes.values().copied().collect();
         all.sort_by(|a, b| a.id.cmp(&b.id));
-        let ready = ReadyNodes::new(input.job, &all);
+        let globs = input.rules.system_targets_datacenter_globs();
+        let ready = ReadyNodes::new(input.job, &all, globs);
         let (live, terminal): (Vec<&'a Allocation>, Terminal<'a>) = split_terminal(input.allocs);
         let node_fn = |id: &str| input.nodes.get(id).copied();
         let diff = SystemDiff::new(&DiffInput {
@@ -116,6 +119,7 @@ impl<'a> SystemSchedule<'a> {
         });
         let mut out = SystemSchedule {
             diff,
+            datacenter_globs: globs,
             ..SystemSchedule::default()
         };
         let examined: HashSet<&str> = out
@@ -268,7 +272,7 @@ impl<'a> SystemSchedule<'a> {
                 destructive.push((entry, unlabelled(reason)));
                 continue;
             };
-            if !in_datacenters(job, node) {
+            if !in_datacenters(job, node, input.rules.matches_datacenter_globs()) {
                 let reason = format!(
                     "node datacenter {:?} is not one of the job's",
                     node.datacenter

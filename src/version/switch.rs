@@ -99,11 +99,14 @@ pub enum Switch {
     /// The system scheduler marks allocations on disconnected nodes unknown,
     /// loses expired ones and keeps unknown ones for their reconnect (#12555).
     SystemDisconnect,
+    /// The system scheduler targets the nodes a wildcard datacenter of the
+    /// job matches (#11170).
+    SystemDatacenterGlob,
 }
 
 impl Switch {
     /// Every switch, in catalogue order.
-    pub const ALL: [Switch; 40] = [
+    pub const ALL: [Switch; 41] = [
         Switch::A1,
         Switch::A2,
         Switch::A3,
@@ -144,6 +147,7 @@ impl Switch {
         Switch::PlacementPrefsInPlace,
         Switch::TaskSecrets,
         Switch::SystemDisconnect,
+        Switch::SystemDatacenterGlob,
     ];
 
     /// The catalogue's name, `A-1` ... `H-4`; a `tasksUpdated` change of
@@ -190,6 +194,7 @@ impl Switch {
             Switch::PlacementPrefsInPlace => "#25109",
             Switch::TaskSecrets => "#26076",
             Switch::SystemDisconnect => "#12555",
+            Switch::SystemDatacenterGlob => "#11170",
         }
     }
 
@@ -227,6 +232,7 @@ impl Switch {
             Switch::PlacementPrefsInPlace => const { &[v(1, 10, 0)] },
             Switch::TaskSecrets => const { &[v(1, 11, 0)] },
             Switch::SystemDisconnect => const { &[v(1, 3, 0)] },
+            Switch::SystemDatacenterGlob => const { &[v(1, 5, 0)] },
         }
     }
 
@@ -283,6 +289,7 @@ impl Switch {
                 | Switch::F1
                 | Switch::F2
                 | Switch::SystemDisconnect
+                | Switch::SystemDatacenterGlob
         )
     }
 }

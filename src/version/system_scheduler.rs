@@ -8,11 +8,7 @@ use crate::model::Snapshot;
 use crate::warning::Warning;
 
 /// The system scheduler changes not replayed, with the first tag of each.
-const NOT_REPLAYED: [(Release, &str); 3] = [
-    (
-        v(1, 5, 0),
-        "wildcard datacenters when choosing nodes (1.5.0, #11170)",
-    ),
+const NOT_REPLAYED: [(Release, &str); 2] = [
     (v(1, 6, 0), "node pools when choosing nodes (1.6.0, #17443)"),
     (
         v(1, 11, 0),
@@ -92,8 +88,7 @@ mod tests {
             w.message,
             "system and sysbatch jobs (default/j1 and 1 more) are replayed without these \
              changes of Nomad 1.8.0's system scheduler, as the seed (8ac3e642e6) has them: \
-             wildcard datacenters when choosing nodes (1.5.0, #11170); node pools when choosing \
-             nodes (1.6.0, #17443)"
+             node pools when choosing nodes (1.6.0, #17443)"
         );
     }
 
@@ -101,8 +96,8 @@ mod tests {
     fn the_seed_a_fully_replayed_release_or_no_system_job_gives_no_warning() {
         let system = snapshot(&["system"]);
         assert!(system_scheduler_warning(&profile(Release::Seed), &system).is_none());
-        assert!(system_scheduler_warning(&profile(v(1, 4, 9)), &system).is_none());
-        assert!(system_scheduler_warning(&profile(v(1, 5, 0)), &system).is_some());
+        assert!(system_scheduler_warning(&profile(v(1, 5, 9)), &system).is_none());
+        assert!(system_scheduler_warning(&profile(v(1, 6, 0)), &system).is_some());
         let service = snapshot(&["service", "batch"]);
         assert!(system_scheduler_warning(&profile(Release::Head), &service).is_none());
     }
