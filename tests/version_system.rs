@@ -254,3 +254,53 @@ fn wildcard_datacenters_target_nodes_from_1_5_0() {
     assert_eq!(r151.plan.in_place_update.len(), 1);
     assert!(r151.plan.destructive_update.is_empty());
 }
+
+/// #17443 (v1.6.0 scheduler/util.go:49-64 `readyNodesInDCsAndPool`): from
+/// 1.6.0 the system scheduler reads only the nodes of the job's pool, so a
+/// ready node of another pool gets no placement and an allocation there is
+/// stopped as not targeted; 1.5.x places on every node. A node without a
+/// pool is in `default`.
+#[test]
+fn node_pools_limit_the_targeted_nodes_from_1_6_0() {
+    let mut c = Cluster::new();
+    let mut job = resumable(1, None);
+    job.job_type = "system".into();
+    job.name = job.id.clone();
+    job.node_pool = "gpu".into();
+    job.task_groups[0].networks.clear();
+    c.job(job);
+    let node_in = |c: &mut Cluster, pool: &str| {
+        let node = c.node(node_status::READY);
+        let n = c.node_mut(&node);
+        n.scheduling_eligibility = eligibility::ELIGIBLE.into();
+        n.attributes.insert("driver.exec".into(), "1".into());
+        n.node_pool = pool.into();
+        node
+    };
+    let gpu = node_in(&mut c, "gpu");
+    let other = node_in(&mut c, "");
+    let nodes = |r: &JobReport| -> Vec<String> {
+        sorted(
+            r.plan
+                .place
+                .iter()
+                .map(|p| p.node_id.as_deref().unwrap().to_string()),
+        )
+    };
+    assert_eq!(
+        nodes(&replay_as(&mut c, v(1, 6, 0))),
+        std::slice::from_ref(&gpu)
+    );
+    assert_eq!(
+        nodes(&replay_as(&mut c, v(1, 5, 9))),
+        sorted([gpu, other.clone()])
+    );
+
+    let job = c.snapshot.jobs[0].clone();
+    let id = c.alloc(&job, 0);
+    c.alloc_mut(&id).node_id = other;
+    let r = replay_as(&mut c, v(1, 6, 0));
+    assert_eq!(r.plan.stop.len(), 1);
+    assert_eq!(r.plan.stop[0].alloc_id, id);
+    assert_eq!(diff(&r).stop[0].id, id);
+}

@@ -365,6 +365,14 @@ impl Rules {
         Switch::SystemDatacenterGlob.in_release(self.release)
     }
 
+    /// #17443 (1.6.0; v1.6.0 scheduler/util.go:49 `readyNodesInDCsAndPool`,
+    /// :64): the system scheduler reads only the nodes of the job's
+    /// `node_pool` (every node for `all`), and its in-place check replaces
+    /// an allocation outside it (:643, [`Rules::checks_node_pool_in_place`]).
+    pub fn system_targets_node_pool(&self) -> bool {
+        Switch::NodePool.in_release(self.release)
+    }
+
     /// C-1 in the system scheduler (1.3.8, 1.4.3, 1.5.0; v1.3.8
     /// scheduler/scheduler_system.go:260): reconnecting allocations join the
     /// updates, so an unchanged job updates them in place; from #12555 to

@@ -20,6 +20,17 @@ pub fn in_datacenters(job: &Job, node: &Node, globs: bool) -> bool {
         }
 }
 
+/// `IsInPool` over the nodes `readyNodesInDCsAndPool` reads: every node
+/// for the pool `all` (or none set), else those of the job's pool. A node
+/// without a pool comes from a dump made before pools: it is in `default`.
+pub fn in_pool(job: &Job, node: &Node) -> bool {
+    let pool = match node.node_pool.as_str() {
+        "" => "default",
+        p => p,
+    };
+    matches!(job.node_pool.as_str(), "" | "all") || pool == job.node_pool
+}
+
 /// The ready nodes in the job's datacenters, and every node that is not
 /// ready (in any datacenter).
 #[derive(Clone, Debug, Default)]
@@ -31,12 +42,17 @@ pub struct ReadyNodes<'a> {
 
 impl<'a> ReadyNodes<'a> {
     /// Nomad gathers no nodes for a stopped (or purged) job.
-    pub fn new(job: Option<&Job>, nodes: &[&'a Node], globs: bool) -> ReadyNodes<'a> {
+    /// With `pools` (1.6.0 on) only the nodes of the job's pool are read
+    /// at all, so one outside it is neither ready nor not ready.
+    pub fn new(job: Option<&Job>, nodes: &[&'a Node], globs: bool, pools: bool) -> ReadyNodes<'a> {
         let mut out = ReadyNodes::default();
         let Some(job) = job.filter(|j| !j.stop) else {
             return out;
         };
         for node in nodes {
+            if pools && !in_pool(job, node) {
+                continue;
+            }
             if !node.ready() {
                 out.not_ready.insert(&node.id);
             } else if in_datacenters(job, node, globs) {

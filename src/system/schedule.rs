@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::diff::{Category, DiffEntry, DiffInput, SystemDiff, Terminal, split_terminal};
-use super::ready_nodes::{ReadyNodes, in_datacenters};
+use super::ready_nodes::{ReadyNodes, in_datacenters, in_pool};
 use crate::feasibility::{Filter, InvalidConstraint, Placed, PlanSoFar, SystemStack};
 use crate::model::{Allocation, Job, Node, TaskGroup, node_status, status};
 use crate::reconciler::{DesiredChanges, Rules, TaintedNodes, desc};
@@ -60,6 +60,8 @@ pub struct SystemSchedule<'a> {
     pub diff: SystemDiff<'a>,
     /// Nodes were targeted by wildcard datacenters (from 1.5.0).
     pub datacenter_globs: bool,
+    /// Only the job's node pool was read (from 1.6.0).
+    pub node_pools: bool,
     /// Terminal allocations the diff never looks at.
     pub unexamined: Vec<&'a Allocation>,
     pub stops: Vec<SystemStop<'a>>,
@@ -104,7 +106,8 @@ impl<'a> SystemSchedule<'a> {
         let mut all: Vec<&'a Node> = input.nodes.values().copied().collect();
         all.sort_by(|a, b| a.id.cmp(&b.id));
         let globs = input.rules.system_targets_datacenter_globs();
-        let ready = ReadyNodes::new(input.job, &all, globs);
+        let pools = input.rules.system_targets_node_pool();
+        let ready = ReadyNodes::new(input.job, &all, globs, pools);
         let (live, terminal): (Vec<&'a Allocation>, Terminal<'a>) = split_terminal(input.allocs);
         let node_fn = |id: &str| input.nodes.get(id).copied();
         let diff = SystemDiff::new(&DiffInput {
@@ -120,6 +123,7 @@ impl<'a> SystemSchedule<'a> {
         let mut out = SystemSchedule {
             diff,
             datacenter_globs: globs,
+            node_pools: pools,
             ..SystemSchedule::default()
         };
         let examined: HashSet<&str> = out
@@ -277,6 +281,11 @@ impl<'a> SystemSchedule<'a> {
                     "node datacenter {:?} is not one of the job's",
                     node.datacenter
                 );
+                destructive.push((entry, unlabelled(reason)));
+                continue;
+            }
+            if input.rules.checks_node_pool_in_place() && !in_pool(job, node) {
+                let reason = format!("node pool {:?} is not the job's", node.node_pool);
                 destructive.push((entry, unlabelled(reason)));
                 continue;
             }

@@ -8,13 +8,10 @@ use crate::model::Snapshot;
 use crate::warning::Warning;
 
 /// The system scheduler changes not replayed, with the first tag of each.
-const NOT_REPLAYED: [(Release, &str); 2] = [
-    (v(1, 6, 0), "node pools when choosing nodes (1.6.0, #17443)"),
-    (
-        v(1, 11, 0),
-        "the node reconciler and system deployments (1.11.0)",
-    ),
-];
+const NOT_REPLAYED: [(Release, &str); 1] = [(
+    v(1, 11, 0),
+    "the node reconciler and system deployments (1.11.0)",
+)];
 
 /// The warning for a profile whose system scheduler differs from the
 /// replay, on a snapshot with system or sysbatch jobs.
@@ -82,13 +79,13 @@ mod tests {
     #[test]
     fn later_profiles_with_system_jobs_warn_once_naming_the_first() {
         let s = snapshot(&["service", "sysbatch", "system"]);
-        let w = system_scheduler_warning(&profile(v(1, 8, 0)), &s).unwrap();
+        let w = system_scheduler_warning(&profile(v(1, 11, 0)), &s).unwrap();
         assert_eq!(w.code, "system_scheduler_seed");
         assert_eq!(
             w.message,
             "system and sysbatch jobs (default/j1 and 1 more) are replayed without these \
-             changes of Nomad 1.8.0's system scheduler, as the seed (8ac3e642e6) has them: \
-             node pools when choosing nodes (1.6.0, #17443)"
+             changes of Nomad 1.11.0's system scheduler, as the seed (8ac3e642e6) has them: \
+             the node reconciler and system deployments (1.11.0)"
         );
     }
 
@@ -96,8 +93,8 @@ mod tests {
     fn the_seed_a_fully_replayed_release_or_no_system_job_gives_no_warning() {
         let system = snapshot(&["system"]);
         assert!(system_scheduler_warning(&profile(Release::Seed), &system).is_none());
-        assert!(system_scheduler_warning(&profile(v(1, 5, 9)), &system).is_none());
-        assert!(system_scheduler_warning(&profile(v(1, 6, 0)), &system).is_some());
+        assert!(system_scheduler_warning(&profile(v(1, 10, 5)), &system).is_none());
+        assert!(system_scheduler_warning(&profile(v(1, 11, 0)), &system).is_some());
         let service = snapshot(&["service", "batch"]);
         assert!(system_scheduler_warning(&profile(Release::Head), &service).is_none());
     }
