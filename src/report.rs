@@ -101,6 +101,12 @@ pub struct SystemDiffReport {
     pub stop: Vec<BucketEntry>,
     pub ignore: Vec<BucketEntry>,
     pub lost: Vec<BucketEntry>,
+    /// From 1.3.0: running on a disconnected node, marked unknown.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub disconnecting: Vec<BucketEntry>,
+    /// From 1.3.0: back from a disconnect; updated in place from C-1.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reconnecting: Vec<BucketEntry>,
     pub filtered_nodes: Vec<FilteredNode>,
 }
 

@@ -134,7 +134,7 @@ pub fn skips_feasibility(existing: &Allocation, rules: &Rules) -> bool {
 /// `glob.Glob` (github.com/ryanuber/go-glob): `*` matches any run of
 /// characters, nothing else is special. Each part is found after the one
 /// before it, and the last must end what remains.
-fn glob_match(pattern: &str, subject: &str) -> bool {
+pub fn glob_match(pattern: &str, subject: &str) -> bool {
     if pattern == "*" {
         return true;
     }

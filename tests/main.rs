@@ -42,6 +42,7 @@ mod version_policy;
 mod version_reconnect;
 mod version_reconnected;
 mod version_reschedule;
+mod version_system;
 mod version_tainted;
 mod version_task_updates;
 mod version_update;

@@ -4,7 +4,7 @@
 use super::{ExplainError, Explanation, Step, Subject, SubjectKind, yes_no};
 use crate::model::{Allocation, Node};
 use crate::replay::{SystemReplay, describe_system_entry};
-use crate::system::{Category, DiffEntry, in_datacenters};
+use crate::system::{Category, DiffEntry, in_datacenters, in_pool};
 
 /// What resource fit would decide and plan-inspect does not check.
 const FIT_UNCHECKED: &str = "resource fit (CPU, memory, ports, bin packing, preemption) is not \
@@ -18,8 +18,15 @@ fn node_step(sr: &SystemReplay<'_, '_>, node_id: &str) -> Step {
         )
         .fact("node", node_id);
     };
-    let targeted = sr.job.is_some_and(|j| in_datacenters(j, node));
-    let conclusion = if node.ready() && targeted {
+    let globs = sr.schedule.datacenter_globs;
+    let pools = sr.schedule.node_pools;
+    let targeted = sr
+        .job
+        .is_some_and(|j| in_datacenters(j, node, globs) && (!pools || in_pool(j, node)));
+    let outside_pool = pools && sr.job.is_some_and(|j| !in_pool(j, node));
+    let conclusion = if outside_pool {
+        format!("{node_id} is not in the job's node pool: not targeted")
+    } else if node.ready() && targeted {
         format!("{node_id} is ready and in the job's datacenters: targeted")
     } else if node.ready() {
         format!("{node_id} is ready but not in the job's datacenters: not targeted")
@@ -47,14 +54,7 @@ fn node_dc(node: &Node) -> String {
 }
 
 fn diff_step(sr: &SystemReplay<'_, '_>, e: &DiffEntry<'_>) -> Step {
-    let set = match e.category {
-        Category::Place => "place",
-        Category::Update => "update",
-        Category::Migrate => "migrate",
-        Category::Stop => "stop",
-        Category::Ignore => "ignore",
-        Category::Lost => "lost",
-    };
+    let set = e.category.name();
     let job_index = sr.job.map_or(0, |j| j.job_modify_index);
     let mut step = Step::new(
         "System diff (diffSystemAllocsForNode)",

@@ -364,6 +364,43 @@ impl Rules {
         Switch::D3.in_release(self.release)
     }
 
+    /// #12555 (1.3.0; v1.3.0 scheduler/util.go:103-205): the system
+    /// scheduler's diff marks a running allocation on a disconnected node
+    /// unknown, loses an expired unknown one, keeps an unknown one that may
+    /// reconnect and sets a reconnecting one apart, when the allocation's
+    /// group supports disconnected clients; the seed loses or ignores them
+    /// by node status alone. The same change ignores a successfully
+    /// finished allocation on a tainted node for sysbatch jobs (v1.3.0
+    /// util.go:184) where the seed asked for batch, which no system job is.
+    pub fn system_handles_disconnects(&self) -> bool {
+        Switch::SystemDisconnect.in_release(self.release)
+    }
+
+    /// #11170 (1.5.0; v1.5.0 scheduler/util.go:70 `IsInDC`): the system
+    /// scheduler targets a ready node whose datacenter one of the job's
+    /// datacenters matches as a wildcard (`dc*`); before, by name only.
+    /// Its in-place check agrees from #16362 (1.5.1; v1.5.1 util.go:557),
+    /// [`Rules::matches_datacenter_globs`].
+    pub fn system_targets_datacenter_globs(&self) -> bool {
+        Switch::SystemDatacenterGlob.in_release(self.release)
+    }
+
+    /// #17443 (1.6.0; v1.6.0 scheduler/util.go:49 `readyNodesInDCsAndPool`,
+    /// :64): the system scheduler reads only the nodes of the job's
+    /// `node_pool` (every node for `all`), and its in-place check replaces
+    /// an allocation outside it (:643, [`Rules::checks_node_pool_in_place`]).
+    pub fn system_targets_node_pool(&self) -> bool {
+        Switch::NodePool.in_release(self.release)
+    }
+
+    /// C-1 in the system scheduler (1.3.8, 1.4.3, 1.5.0; v1.3.8
+    /// scheduler/scheduler_system.go:260): reconnecting allocations join the
+    /// updates, so an unchanged job updates them in place; from #12555 to
+    /// then they were set apart and dropped.
+    pub fn system_updates_reconnects(&self) -> bool {
+        Switch::SystemDisconnect.in_release(self.release) && Switch::C1.in_release(self.release)
+    }
+
     /// Which disconnect settings of a group the release reads. D-4 (1.8.0;
     /// v1.8.0 nomad/structs/structs.go:7519 `GetDisconnectLostTimeout`,
     /// :7534, :7504, :11521 `Expired`): `max_client_disconnect` and

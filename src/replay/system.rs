@@ -35,6 +35,15 @@ pub fn describe(e: &DiffEntry<'_>, job: Option<&Job>) -> String {
             format!("node {node_status} and draining or disconnected: left alone")
         }
         Why::BatchDone => "batch work finished successfully on a tainted node".to_string(),
+        Why::DisconnectExpired => "unknown past its group's disconnect timeout: lost".to_string(),
+        Why::AwaitingReconnect => {
+            "unknown and desired to run: left alone until its client reconnects".to_string()
+        }
+        Why::NodeDisconnected => {
+            "running on a disconnected node whose group allows disconnects: marked unknown"
+                .to_string()
+        }
+        Why::Reconnected => "its client reconnected on an untainted node".to_string(),
         Why::NodeNotReady {
             node_status,
             eligibility,
@@ -78,6 +87,8 @@ impl<'a> JobContext<'a> {
             allocs: &w.allocs,
             nodes: self.nodes,
             tainted,
+            rules: self.rules,
+            now: self.now,
         })
     }
 
@@ -174,6 +185,8 @@ impl<'a> JobContext<'a> {
                 Category::Migrate => &mut d.migrate,
                 Category::Stop => &mut d.stop,
                 Category::Ignore => &mut d.ignore,
+                Category::Disconnecting => &mut d.disconnecting,
+                Category::Reconnecting => &mut d.reconnecting,
                 _ => &mut d.lost,
             };
             list.push(self.entry(alloc, describe(e, w.job)));
@@ -203,6 +216,8 @@ impl<'a> JobContext<'a> {
                     &mut diff.stop,
                     &mut diff.ignore,
                     &mut diff.lost,
+                    &mut diff.disconnecting,
+                    &mut diff.reconnecting,
                 ] {
                     list.sort_by(|a, b| a.id.cmp(&b.id));
                 }
@@ -285,8 +300,16 @@ impl<'a> JobContext<'a> {
                 name: d.name.clone(),
                 task_group: d.task_group.to_string(),
                 reason: d.reason.clone(),
-                // The system scheduler follows the seed, which names none.
-                label: None,
+                label: d.label,
+            })
+            .collect();
+        // The system scheduler creates no follow-up evaluation for them.
+        plan.disconnect_updates = sched
+            .unknown
+            .iter()
+            .map(|a| PlanFollowupUpdate {
+                alloc_id: a.id.clone(),
+                followup_eval_id: String::new(),
             })
             .collect();
         plan.in_place_update = sched

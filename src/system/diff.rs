@@ -4,10 +4,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::ready_nodes::ReadyNodes;
-use crate::model::{Allocation, Job, Node, TaskGroup};
-use crate::reconciler::TaintedNodes;
+use crate::model::{Allocation, Job, Node, Reconnection, TaskGroup, node_status, status};
+use crate::reconciler::{Rules, TaintedNodes};
+use crate::time::Time;
 
-/// The six sets of the diff.
+/// The sets of the diff: six at the seed, eight from 1.3.0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Category {
     Place,
@@ -16,6 +17,26 @@ pub enum Category {
     Stop,
     Ignore,
     Lost,
+    /// Running on a disconnected node: marked unknown.
+    Disconnecting,
+    /// Unknown on a node that is back.
+    Reconnecting,
+}
+
+impl Category {
+    /// Nomad's name of the set (`diffResult`'s field).
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::Place => "place",
+            Category::Update => "update",
+            Category::Migrate => "migrate",
+            Category::Stop => "stop",
+            Category::Ignore => "ignore",
+            Category::Lost => "lost",
+            Category::Disconnecting => "disconnecting",
+            Category::Reconnecting => "reconnecting",
+        }
+    }
 }
 
 /// The fact that put an allocation (or a missing one) in its set.
@@ -35,6 +56,14 @@ pub enum Why {
     NodeTainted { node_status: String },
     /// A batch allocation that finished successfully on a tainted node.
     BatchDone,
+    /// Unknown past its group's disconnect timeout.
+    DisconnectExpired,
+    /// Unknown and still desired: it may reconnect.
+    AwaitingReconnect,
+    /// Running on a disconnected node, with a group that allows it.
+    NodeDisconnected,
+    /// Its client reported again from a node that is no longer tainted.
+    Reconnected,
     /// On a node that is not ready: down, initializing, draining or ineligible.
     NodeNotReady {
         node_status: String,
@@ -106,6 +135,50 @@ pub fn split_terminal<'a>(allocs: &[&'a Allocation]) -> (Vec<&'a Allocation>, Te
     (live, terminal)
 }
 
+/// What the disconnect checks of 1.3.0 on know about one allocation.
+#[derive(Default)]
+struct Disconnect {
+    /// `SupportsDisconnectedClients`: the servers and the allocation's
+    /// own group allow it.
+    supported: bool,
+    /// It has to go through a reconnect.
+    reconnect: bool,
+    /// Unknown past its disconnect timeout.
+    expired: bool,
+}
+
+impl Disconnect {
+    fn of(input: &DiffInput<'_, '_>, alloc: &Allocation) -> Disconnect {
+        let rules = input.rules;
+        let fields = rules.disconnect_fields();
+        let supported = rules.system_handles_disconnects()
+            && rules.supports_disconnected_clients()
+            && alloc.group_allows_disconnect(fields);
+        if !supported {
+            return Disconnect::default();
+        }
+        let asks = matches!(
+            alloc.client_status.as_str(),
+            status::UNKNOWN | status::RUNNING
+        );
+        if rules.reconnect_from_alloc_states() {
+            // The expiry is only looked at for an allocation yet to reconnect.
+            let reconnect = asks && alloc.needs_to_reconnect();
+            Disconnect {
+                supported,
+                reconnect,
+                expired: reconnect && alloc.expired(input.now, fields),
+            }
+        } else {
+            Disconnect {
+                supported,
+                reconnect: asks && alloc.reconnected(fields) != Reconnection::None,
+                expired: alloc.expired(input.now, fields),
+            }
+        }
+    }
+}
+
 fn job_modify_index(alloc: &Allocation) -> u64 {
     alloc.job.as_ref().map_or(0, |j| j.job_modify_index)
 }
@@ -118,6 +191,8 @@ pub struct DiffInput<'a, 'r> {
     pub nodes: &'r dyn Fn(&str) -> Option<&'a Node>,
     pub live: &'r [&'a Allocation],
     pub terminal: &'r Terminal<'a>,
+    pub rules: &'r Rules,
+    pub now: Time,
 }
 
 impl<'a> SystemDiff<'a> {
@@ -186,15 +261,34 @@ impl<'a> SystemDiff<'a> {
             };
             let tg = Some(tg);
             let entry = |cat, why| (cat, why);
+            let disconnect = Disconnect::of(input, exist);
+            let tainted = input.tainted.get(exist.node_id.as_str());
             let (cat, why) =
                 if !exist.terminal_status() && exist.desired_transition.should_migrate() {
                     entry(Migrate, Why::MarkedForMigration)
                 } else if sysbatch && exist.terminal_status() {
                     entry(Ignore, Why::SysbatchDone)
-                } else if let Some(node) = input.tainted.get(exist.node_id.as_str()) {
-                    let batch = exist.job.as_ref().is_some_and(|j| j.is_batch());
-                    if batch && exist.ran_successfully() {
+                } else if disconnect.expired {
+                    entry(Lost, Why::DisconnectExpired)
+                } else if disconnect.supported
+                    && exist.client_status == status::UNKNOWN
+                    && exist.desired_status == status::RUN
+                {
+                    entry(Ignore, Why::AwaitingReconnect)
+                } else if disconnect.reconnect && tainted.is_none() {
+                    entry(Reconnecting, Why::Reconnected)
+                } else if let Some(node) = tainted {
+                    let finished = match input.rules.system_handles_disconnects() {
+                        true => sysbatch,
+                        false => exist.job.as_ref().is_some_and(|j| j.is_batch()),
+                    };
+                    if finished && exist.ran_successfully() {
                         entry(Ignore, Why::BatchDone)
+                    } else if disconnect.supported
+                        && node.is_some_and(|n| n.status == node_status::DISCONNECTED)
+                        && exist.client_status == status::RUNNING
+                    {
+                        entry(Disconnecting, Why::NodeDisconnected)
                     } else if !exist.terminal_status() && node.is_none_or(|n| n.terminal_status()) {
                         entry(
                             Lost,

@@ -3,12 +3,32 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::{Job, Node};
+use crate::update::glob_match;
 
-/// The node is in one of the job's datacenters. Every Nomad client has a
-/// datacenter (`dc1` by default), so a node without one comes from a dump
-/// that left it out: it is taken to be in the job's datacenters.
-pub fn in_datacenters(job: &Job, node: &Node) -> bool {
-    node.datacenter.is_empty() || job.datacenters.contains(&node.datacenter)
+/// The node is in one of the job's datacenters, by name or, with `globs`,
+/// as a wildcard matches it. Every Nomad client has a datacenter (`dc1` by
+/// default), so a node without one comes from a dump that left it out: it
+/// is taken to be in the job's datacenters.
+pub fn in_datacenters(job: &Job, node: &Node, globs: bool) -> bool {
+    node.datacenter.is_empty()
+        || match globs {
+            true => job
+                .datacenters
+                .iter()
+                .any(|dc| glob_match(dc, &node.datacenter)),
+            false => job.datacenters.contains(&node.datacenter),
+        }
+}
+
+/// `IsInPool` over the nodes `readyNodesInDCsAndPool` reads: every node
+/// for the pool `all` (or none set), else those of the job's pool. A node
+/// without a pool comes from a dump made before pools: it is in `default`.
+pub fn in_pool(job: &Job, node: &Node) -> bool {
+    let pool = match node.node_pool.as_str() {
+        "" => "default",
+        p => p,
+    };
+    matches!(job.node_pool.as_str(), "" | "all") || pool == job.node_pool
 }
 
 /// The ready nodes in the job's datacenters, and every node that is not
@@ -22,15 +42,20 @@ pub struct ReadyNodes<'a> {
 
 impl<'a> ReadyNodes<'a> {
     /// Nomad gathers no nodes for a stopped (or purged) job.
-    pub fn new(job: Option<&Job>, nodes: &[&'a Node]) -> ReadyNodes<'a> {
+    /// With `pools` (1.6.0 on) only the nodes of the job's pool are read
+    /// at all, so one outside it is neither ready nor not ready.
+    pub fn new(job: Option<&Job>, nodes: &[&'a Node], globs: bool, pools: bool) -> ReadyNodes<'a> {
         let mut out = ReadyNodes::default();
         let Some(job) = job.filter(|j| !j.stop) else {
             return out;
         };
         for node in nodes {
+            if pools && !in_pool(job, node) {
+                continue;
+            }
             if !node.ready() {
                 out.not_ready.insert(&node.id);
-            } else if in_datacenters(job, node) {
+            } else if in_datacenters(job, node, globs) {
                 out.ready.insert(&node.id, node);
             }
         }

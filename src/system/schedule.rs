@@ -5,11 +5,12 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::diff::{Category, DiffEntry, DiffInput, SystemDiff, Terminal, split_terminal};
-use super::ready_nodes::{ReadyNodes, in_datacenters};
+use super::ready_nodes::{ReadyNodes, in_datacenters, in_pool};
 use crate::feasibility::{Filter, InvalidConstraint, Placed, PlanSoFar, SystemStack};
 use crate::model::{Allocation, Job, Node, TaskGroup, node_status, status};
 use crate::reconciler::{DesiredChanges, Rules, TaintedNodes, desc};
-use crate::update::tasks_updated;
+use crate::time::Time;
+use crate::update::{Difference, tasks_updated};
 
 /// A stop the plan carries.
 #[derive(Clone, Debug)]
@@ -47,6 +48,8 @@ pub struct SystemDestructive<'a> {
     pub name: String,
     pub task_group: &'a str,
     pub reason: String,
+    /// Nomad's name of the difference (from 1.5.2), for a `tasksUpdated` one.
+    pub label: Option<&'static str>,
     /// Evicted now; `false` when the rolling limit leaves it for later.
     pub evicted: bool,
 }
@@ -55,6 +58,10 @@ pub struct SystemDestructive<'a> {
 #[derive(Clone, Debug, Default)]
 pub struct SystemSchedule<'a> {
     pub diff: SystemDiff<'a>,
+    /// Nodes were targeted by wildcard datacenters (from 1.5.0).
+    pub datacenter_globs: bool,
+    /// Only the job's node pool was read (from 1.6.0).
+    pub node_pools: bool,
     /// Terminal allocations the diff never looks at.
     pub unexamined: Vec<&'a Allocation>,
     pub stops: Vec<SystemStop<'a>>,
@@ -62,6 +69,9 @@ pub struct SystemSchedule<'a> {
     pub filtered: Vec<FilteredPlacement<'a>>,
     /// Place tuples for nodes that are no longer ready: Nomad skips them.
     pub skipped: Vec<(String, &'a str)>,
+    /// Allocations on disconnected nodes the plan marks unknown
+    /// (`AppendUnknownAlloc`, from 1.3.0).
+    pub unknown: Vec<&'a Allocation>,
     /// In-place updates the plan carries (terminal ones it leaves out).
     pub in_place: Vec<&'a Allocation>,
     pub in_place_terminal: Vec<&'a Allocation>,
@@ -80,6 +90,8 @@ pub struct SystemInput<'a, 'r> {
     /// Every node of the snapshot.
     pub nodes: &'r HashMap<&'a str, &'a Node>,
     pub tainted: &'r TaintedNodes<'a>,
+    pub rules: &'r Rules,
+    pub now: Time,
 }
 
 fn placed<'a>(nodes: &HashMap<&'a str, &'a Node>, a: &'a Allocation) -> Placed<'a> {
@@ -93,7 +105,9 @@ impl<'a> SystemSchedule<'a> {
     pub fn compute(input: &SystemInput<'a, '_>) -> SystemSchedule<'a> {
         let mut all: Vec<&'a Node> = input.nodes.values().copied().collect();
         all.sort_by(|a, b| a.id.cmp(&b.id));
-        let ready = ReadyNodes::new(input.job, &all);
+        let globs = input.rules.system_targets_datacenter_globs();
+        let pools = input.rules.system_targets_node_pool();
+        let ready = ReadyNodes::new(input.job, &all, globs, pools);
         let (live, terminal): (Vec<&'a Allocation>, Terminal<'a>) = split_terminal(input.allocs);
         let node_fn = |id: &str| input.nodes.get(id).copied();
         let diff = SystemDiff::new(&DiffInput {
@@ -103,9 +117,13 @@ impl<'a> SystemSchedule<'a> {
             nodes: &node_fn,
             live: &live,
             terminal: &terminal,
+            rules: input.rules,
+            now: input.now,
         });
         let mut out = SystemSchedule {
             diff,
+            datacenter_globs: globs,
+            node_pools: pools,
             ..SystemSchedule::default()
         };
         let examined: HashSet<&str> = out
@@ -141,7 +159,15 @@ impl<'a> SystemSchedule<'a> {
                 });
             }
         }
-        let updates: Vec<DiffEntry<'a>> = out.diff.of(Category::Update).cloned().collect();
+        out.unknown = out
+            .diff
+            .of(Category::Disconnecting)
+            .filter_map(|e| e.alloc)
+            .collect();
+        let mut updates: Vec<DiffEntry<'a>> = out.diff.of(Category::Update).cloned().collect();
+        if input.rules.system_updates_reconnects() {
+            updates.extend(out.diff.of(Category::Reconnecting).cloned());
+        }
         let destructive = out.split_updates(input, stack_job, stack.as_mut(), &mut plan, updates);
         out.annotate(&destructive);
         let limit = match stack_job
@@ -157,7 +183,7 @@ impl<'a> SystemSchedule<'a> {
             .of(Category::Place)
             .filter_map(|e| Some((e.name.clone(), e.task_group?, e.node_id, e.alloc)))
             .collect();
-        for (i, (entry, reason)) in destructive.into_iter().enumerate() {
+        for (i, (entry, difference)) in destructive.into_iter().enumerate() {
             let evicted = i < limit;
             let (Some(alloc), Some(tg)) = (entry.alloc, entry.task_group) else {
                 continue;
@@ -175,7 +201,8 @@ impl<'a> SystemSchedule<'a> {
                 alloc,
                 name: entry.name,
                 task_group: &tg.name,
-                reason,
+                reason: difference.reason,
+                label: difference.label,
                 evicted,
             });
         }
@@ -222,19 +249,22 @@ impl<'a> SystemSchedule<'a> {
         mut stack: Option<&mut SystemStack<'a>>,
         plan: &mut PlanSoFar<'a>,
         updates: Vec<DiffEntry<'a>>,
-    ) -> Vec<(DiffEntry<'a>, String)> {
+    ) -> Vec<(DiffEntry<'a>, Difference)> {
         let mut destructive = Vec::new();
         for entry in updates {
             let (Some(alloc), Some(tg), Some(job)) = (entry.alloc, entry.task_group, job) else {
                 continue;
             };
+            // `inplaceUpdate` asks the same `tasksUpdated` as the generic
+            // scheduler, so it follows the replayed release's rules.
             let changed = match alloc.job.as_deref() {
-                // The system scheduler follows the seed.
-                Some(old) => tasks_updated(job, old, &tg.name, &Rules::default()).map(|d| d.reason),
-                None => Some("the allocation embeds no job to compare with".to_string()),
+                Some(old) => tasks_updated(job, old, &tg.name, input.rules),
+                None => Some(unlabelled(
+                    "the allocation embeds no job to compare with".to_string(),
+                )),
             };
-            if let Some(reason) = changed {
-                destructive.push((entry, reason));
+            if let Some(d) = changed {
+                destructive.push((entry, d));
                 continue;
             }
             if alloc.terminal_status() {
@@ -242,18 +272,21 @@ impl<'a> SystemSchedule<'a> {
                 continue;
             }
             let Some(node) = input.nodes.get(alloc.node_id.as_str()).copied() else {
-                destructive.push((
-                    entry,
-                    format!("node {} is not in the snapshot", alloc.node_id),
-                ));
+                let reason = format!("node {} is not in the snapshot", alloc.node_id);
+                destructive.push((entry, unlabelled(reason)));
                 continue;
             };
-            if !in_datacenters(job, node) {
+            if !in_datacenters(job, node, input.rules.matches_datacenter_globs()) {
                 let reason = format!(
                     "node datacenter {:?} is not one of the job's",
                     node.datacenter
                 );
-                destructive.push((entry, reason));
+                destructive.push((entry, unlabelled(reason)));
+                continue;
+            }
+            if input.rules.checks_node_pool_in_place() && !in_pool(job, node) {
+                let reason = format!("node pool {:?} is not the job's", node.node_pool);
+                destructive.push((entry, unlabelled(reason)));
                 continue;
             }
             let Some(stack) = stack.as_deref_mut() else {
@@ -270,7 +303,7 @@ impl<'a> SystemSchedule<'a> {
                 }
                 Err(filter) => {
                     let reason = format!("its node no longer fits: {}", filter.describe());
-                    destructive.push((entry, reason));
+                    destructive.push((entry, unlabelled(reason)));
                 }
             }
         }
@@ -278,7 +311,7 @@ impl<'a> SystemSchedule<'a> {
     }
 
     /// `desiredUpdates`, before the evictions add their replacements.
-    fn annotate(&mut self, destructive: &[(DiffEntry<'a>, String)]) {
+    fn annotate(&mut self, destructive: &[(DiffEntry<'a>, Difference)]) {
         let mut bump = |group: &str, f: fn(&mut DesiredChanges)| {
             f(self.desired.entry(group.to_string()).or_default());
         };
@@ -294,7 +327,10 @@ impl<'a> SystemSchedule<'a> {
                 Category::Stop => bump(group, |d| d.stop += 1),
                 Category::Ignore => bump(group, |d| d.ignore += 1),
                 Category::Migrate => bump(group, |d| d.migrate += 1),
-                Category::Update | Category::Lost => {}
+                Category::Update
+                | Category::Lost
+                | Category::Disconnecting
+                | Category::Reconnecting => {}
             }
         }
         for a in self.in_place.iter().chain(&self.in_place_terminal) {
@@ -346,6 +382,14 @@ impl<'a> SystemSchedule<'a> {
                 }
             }
         }
+    }
+}
+
+/// A reason Nomad's `tasksUpdated` does not name.
+fn unlabelled(reason: String) -> Difference {
+    Difference {
+        label: None,
+        reason,
     }
 }
 

@@ -122,6 +122,8 @@ impl Cluster {
             allocs: &allocs,
             nodes: &nodes,
             tainted: &tainted,
+            rules: &crate::reconciler::Rules::default(),
+            now: crate::time::Time::ZERO,
         });
         f(&sched)
     }
@@ -154,6 +156,8 @@ fn for_node<'a>(
         nodes: &nodes,
         live,
         terminal,
+        rules: &crate::reconciler::Rules::default(),
+        now: crate::time::Time::ZERO,
     };
     let required: BTreeMap<String, &TaskGroup> = (0..job.task_groups[0].count)
         .map(|i| {
@@ -314,6 +318,8 @@ fn test_diff_system_allocs() {
         nodes: &nodes,
         live: &live,
         terminal: &terminal,
+        rules: &crate::reconciler::Rules::default(),
+        now: crate::time::Time::ZERO,
     });
     assert_eq!(ids(&diff, Category::Update), ["update"]);
     assert_eq!(ids(&diff, Category::Ignore), ["ignore"]);

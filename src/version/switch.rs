@@ -99,11 +99,17 @@ pub enum Switch {
     PlacementPrefsInPlace,
     /// A change of a task's `secret` blocks is destructive (#26076).
     TaskSecrets,
+    /// The system scheduler marks allocations on disconnected nodes unknown,
+    /// loses expired ones and keeps unknown ones for their reconnect (#12555).
+    SystemDisconnect,
+    /// The system scheduler targets the nodes a wildcard datacenter of the
+    /// job matches (#11170).
+    SystemDatacenterGlob,
 }
 
 impl Switch {
     /// Every switch, in catalogue order.
-    pub const ALL: [Switch; 40] = [
+    pub const ALL: [Switch; 42] = [
         Switch::A1,
         Switch::A2,
         Switch::A3,
@@ -144,6 +150,8 @@ impl Switch {
         Switch::NetworkCni,
         Switch::PlacementPrefsInPlace,
         Switch::TaskSecrets,
+        Switch::SystemDisconnect,
+        Switch::SystemDatacenterGlob,
     ];
 
     /// The catalogue's name, `A-1` ... `H-4`; a `tasksUpdated` change of
@@ -190,6 +198,8 @@ impl Switch {
             Switch::NetworkCni => "#23764",
             Switch::PlacementPrefsInPlace => "#25109",
             Switch::TaskSecrets => "#26076",
+            Switch::SystemDisconnect => "#12555",
+            Switch::SystemDatacenterGlob => "#11170",
         }
     }
 
@@ -227,6 +237,8 @@ impl Switch {
             Switch::SecretsSize | Switch::NetworkCni => const { &[v(1, 8, 3), v(1, 9, 0)] },
             Switch::PlacementPrefsInPlace => const { &[v(1, 10, 0)] },
             Switch::TaskSecrets => const { &[v(1, 11, 0)] },
+            Switch::SystemDisconnect => const { &[v(1, 3, 0)] },
+            Switch::SystemDatacenterGlob => const { &[v(1, 5, 0)] },
         }
     }
 
@@ -292,6 +304,8 @@ impl Switch {
                 | Switch::G1
                 | Switch::H3
                 | Switch::H4
+                | Switch::SystemDisconnect
+                | Switch::SystemDatacenterGlob
         )
     }
 }

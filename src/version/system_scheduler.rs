@@ -1,18 +1,27 @@
-//! The system scheduler is replayed as of the seed for every profile: its
-//! changes after the seed are not catalogued as switches yet. From 1.3.0 on
-//! Nomad's `scheduler_system.go` marks allocations on disconnected nodes
-//! unknown (v1.3.0 scheduler_system.go:256) and later releases change it
-//! further, so a later profile says so once instead of implying fidelity.
+//! The system scheduler's changes after the seed that plan-inspect does not
+//! replay yet (docs/nomad-versions.md, "System scheduler"): a profile that
+//! has any says which, once, instead of implying fidelity.
 
 use super::profile::Profile;
-use super::release::Release;
+use super::release::{Release, v};
 use crate::model::Snapshot;
 use crate::warning::Warning;
 
-/// The warning for a profile later than the seed on a snapshot with system
-/// or sysbatch jobs.
+/// The system scheduler changes not replayed, with the first tag of each.
+const NOT_REPLAYED: [(Release, &str); 1] = [(
+    v(1, 11, 0),
+    "the node reconciler and system deployments (1.11.0)",
+)];
+
+/// The warning for a profile whose system scheduler differs from the
+/// replay, on a snapshot with system or sysbatch jobs.
 pub fn system_scheduler_warning(profile: &Profile, snapshot: &Snapshot) -> Option<Warning> {
-    if profile.release == Release::Seed {
+    let missing: Vec<&str> = NOT_REPLAYED
+        .iter()
+        .filter(|(first, _)| profile.release.has(&[*first]))
+        .map(|(_, what)| *what)
+        .collect();
+    if missing.is_empty() {
         return None;
     }
     let mut system: Vec<String> = snapshot
@@ -30,11 +39,10 @@ pub fn system_scheduler_warning(profile: &Profile, snapshot: &Snapshot) -> Optio
     Some(Warning::new(
         "system_scheduler_seed",
         format!(
-            "system and sysbatch jobs ({first}{more}) are replayed with the seed's system \
-             scheduler (8ac3e642e6), not Nomad {}'s: from 1.3.0 on Nomad marks their \
-             allocations on disconnected nodes unknown, and later releases change the system \
-             scheduler further",
-            profile.release
+            "system and sysbatch jobs ({first}{more}) are replayed without these changes of \
+             Nomad {}'s system scheduler, as the seed (8ac3e642e6) has them: {}",
+            profile.release,
+            missing.join("; ")
         ),
     ))
 }
@@ -71,21 +79,22 @@ mod tests {
     #[test]
     fn later_profiles_with_system_jobs_warn_once_naming_the_first() {
         let s = snapshot(&["service", "sysbatch", "system"]);
-        let w = system_scheduler_warning(&profile(v(1, 8, 0)), &s).unwrap();
+        let w = system_scheduler_warning(&profile(v(1, 11, 0)), &s).unwrap();
         assert_eq!(w.code, "system_scheduler_seed");
         assert_eq!(
             w.message,
-            "system and sysbatch jobs (default/j1 and 1 more) are replayed with the seed's \
-             system scheduler (8ac3e642e6), not Nomad 1.8.0's: from 1.3.0 on Nomad marks their \
-             allocations on disconnected nodes unknown, and later releases change the system \
-             scheduler further"
+            "system and sysbatch jobs (default/j1 and 1 more) are replayed without these \
+             changes of Nomad 1.11.0's system scheduler, as the seed (8ac3e642e6) has them: \
+             the node reconciler and system deployments (1.11.0)"
         );
     }
 
     #[test]
-    fn the_seed_or_no_system_job_gives_no_warning() {
+    fn the_seed_a_fully_replayed_release_or_no_system_job_gives_no_warning() {
         let system = snapshot(&["system"]);
         assert!(system_scheduler_warning(&profile(Release::Seed), &system).is_none());
+        assert!(system_scheduler_warning(&profile(v(1, 10, 5)), &system).is_none());
+        assert!(system_scheduler_warning(&profile(v(1, 11, 0)), &system).is_some());
         let service = snapshot(&["service", "batch"]);
         assert!(system_scheduler_warning(&profile(Release::Head), &service).is_none());
     }

@@ -585,6 +585,8 @@ fn system_entries(g: &GroupReport) -> impl Iterator<Item = (&'static str, &Bucke
             ("stop", &d.stop),
             ("ignore", &d.ignore),
             ("lost", &d.lost),
+            ("disconnecting", &d.disconnecting),
+            ("reconnecting", &d.reconnecting),
         ]
         .into_iter()
         .flat_map(|(set, entries)| entries.iter().map(move |e| (set, e)))
