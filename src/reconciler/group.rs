@@ -19,7 +19,7 @@ use crate::update::UpdateKind;
 pub(super) struct GroupContext<'c, 'a, 'f> {
     pub name: &'c str,
     pub job: &'c JobState<'a, 'f>,
-    pub cluster: &'c ClusterState<'a, 'f>,
+    pub cluster: &'c ClusterState<'a>,
     /// The Nomad behaviour replayed.
     pub rules: &'a Rules,
     /// The deployment as the groups before this one left it.
@@ -30,7 +30,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
     /// `computeGroup`.
     pub fn compute_group(&self, all: AllocSet<'a>, ids: &mut Ids) -> GroupOutcome<'a> {
         let Some(tg) = self.job.job.lookup_task_group(self.name) else {
-            return stop_all(self.cluster, self.name, &all, true);
+            return stop_all(self.cluster, &all, true);
         };
         let (mut dstate, existing_deployment) = self.initialize_deployment_state(tg);
         let sets = GroupSets::build(self, tg, all);
@@ -287,13 +287,13 @@ impl<'a> GroupContext<'_, 'a, '_> {
 /// `handleStop` for one group of a stopped or purged job: every
 /// non-terminal allocation is stopped.
 pub(super) fn stop_stopped_job<'a>(
-    cluster: &ClusterState<'a, '_>,
+    cluster: &ClusterState<'a>,
     job: Option<&Job>,
     group: &str,
     set: &AllocSet<'a>,
 ) -> GroupOutcome<'a> {
     let removed = job.is_none_or(|j| j.lookup_task_group(group).is_none());
-    let mut outcome = stop_all(cluster, group, &set.non_terminal(), removed);
+    let mut outcome = stop_all(cluster, &set.non_terminal(), removed);
     outcome.trace.set_aside = set
         .iter()
         .filter(|a| a.terminal_status())
@@ -304,13 +304,8 @@ pub(super) fn stop_stopped_job<'a>(
 
 /// `filterAndStopAll`: stops all but the ignored (unknown) allocations, yet
 /// counts them all as stopped, as Nomad does.
-fn stop_all<'a>(
-    cluster: &ClusterState<'a, '_>,
-    group: &str,
-    set: &AllocSet<'a>,
-    removed: bool,
-) -> GroupOutcome<'a> {
-    let buckets = cluster.group_buckets(group, set);
+fn stop_all<'a>(cluster: &ClusterState<'a>, set: &AllocSet<'a>, removed: bool) -> GroupOutcome<'a> {
+    let buckets = cluster.group_buckets(set);
     GroupOutcome {
         changes: DesiredChanges {
             stop: set.len() as u64,
