@@ -32,6 +32,7 @@ mod secrets;
 mod stop;
 mod system;
 mod tainted;
+mod threads;
 mod update;
 mod version_disconnect;
 mod version_reconnect;
