@@ -725,9 +725,9 @@ fn run_disconnect_canaries(tc: CanaryCase) {
         a.client_status = row.1.into();
         a.desired_status = row.2.into();
         a.node_id = if row.3 {
-            disconnected.clone()
+            disconnected.as_str().into()
         } else {
-            ready.clone()
+            ready.as_str().into()
         };
         id
     };
@@ -742,7 +742,7 @@ fn run_disconnect_canaries(tc: CanaryCase) {
     for row in tc.canaries {
         let id = place(&mut c, &new, row);
         let a = c.alloc_mut(&id);
-        a.deployment_id = dep.clone();
+        a.deployment_id = dep.as_str().into();
         a.deployment_status = Some(AllocDeploymentStatus {
             canary: true,
             healthy: (row.1 == status::RUNNING).then_some(true),

@@ -20,7 +20,7 @@ use super::alloc_record::AllocRecord;
 use super::document::{MetaField, State};
 use super::scan::{JobSpan, Scan, element_end, scan};
 use super::workers::map_in_order;
-use crate::model::{Allocation, Deployment, Evaluation, Job, Node};
+use crate::model::{Allocation, Deployment, Evaluation, Interner, Job, Node};
 use crate::time::Time;
 
 /// Bytes read at a time; an element longer than this grows the buffer.
@@ -211,7 +211,7 @@ impl<R: Read> Chunked<R> {
         loop {
             self.top_up()?;
             let batch = self.batch(st);
-            let parsed = self.parse_batch(&batch, &st.filter);
+            let parsed = self.parse_batch(&batch, st);
             let mut whole = true;
             for (element, parsed) in batch.iter().zip(parsed) {
                 self.pos = element.start;
@@ -346,28 +346,12 @@ impl<R: Read> Chunked<R> {
     }
 
     /// Each element of `batch` parsed with its job spliced out, on all threads.
-    fn parse_batch(&self, batch: &[Element], filter: &ReadFilter) -> Vec<Parsed> {
+    fn parse_batch(&self, batch: &[Element], st: &State<'_>) -> Vec<Parsed> {
         let buf = &self.buf[..self.end];
+        let filter = &st.filter;
+        let interner = &st.interner;
         map_in_order(batch, self.threads, Vec::new, |text, element| {
-            let bytes = &buf[element.start..element.end];
-            let job = &element.job;
-            text.clear();
-            text.extend_from_slice(&bytes[..job.start]);
-            text.extend_from_slice(b"null");
-            text.extend_from_slice(&bytes[job.end..]);
-            if !filter.is_empty() {
-                match serde_json::from_slice::<Owner>(text) {
-                    Ok(owner) if !filter.keeps(&owner.namespace, &owner.job_id) => {
-                        return Parsed::Skipped;
-                    }
-                    Ok(_) => {}
-                    Err(_) => return Parsed::Failed,
-                }
-            }
-            match serde_json::from_slice::<AllocRecord>(text) {
-                Ok(AllocRecord { alloc, job: None }) => Parsed::Alloc(alloc),
-                _ => Parsed::Failed,
-            }
+            Interner::install(interner, || parse_element(buf, element, filter, text))
         })
     }
 
@@ -651,6 +635,29 @@ struct Spliced {
     text: Vec<u8>,
     /// The length of the last allocation after its job.
     tail: usize,
+}
+
+/// One element of a batch, with its job spliced out through `text`.
+fn parse_element(buf: &[u8], element: &Element, filter: &ReadFilter, text: &mut Vec<u8>) -> Parsed {
+    let bytes = &buf[element.start..element.end];
+    let job = &element.job;
+    text.clear();
+    text.extend_from_slice(&bytes[..job.start]);
+    text.extend_from_slice(b"null");
+    text.extend_from_slice(&bytes[job.end..]);
+    if !filter.is_empty() {
+        match serde_json::from_slice::<Owner>(text) {
+            Ok(owner) if !filter.keeps(&owner.namespace, &owner.job_id) => {
+                return Parsed::Skipped;
+            }
+            Ok(_) => {}
+            Err(_) => return Parsed::Failed,
+        }
+    }
+    match serde_json::from_slice::<AllocRecord>(text) {
+        Ok(AllocRecord { alloc, job: None }) => Parsed::Alloc(alloc),
+        _ => Parsed::Failed,
+    }
 }
 
 /// JSON's whitespace.

@@ -45,6 +45,7 @@ mod tests;
 use std::fs::File;
 use std::io::{self, BufReader, Cursor, Read};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde::de::DeserializeSeed;
 
@@ -53,7 +54,7 @@ pub use filter::ReadFilter;
 pub use warnings::MAX_PER_CODE;
 pub use workers::thread_count;
 
-use crate::model::Snapshot;
+use crate::model::{Interner, Snapshot};
 use chunked::{Chunked, Stop};
 use document::{Document, State};
 use read_ahead::{ReadAhead, read_ahead};
@@ -172,7 +173,10 @@ fn read(
     let mut input = BufReader::with_capacity(BUFFER, reader);
     let gzip = starts_with(&mut input, &GZIP_MAGIC).map_err(|e| ReadError::io(name, e))?;
     let mut state = State::new(name, filter.clone());
-    let walk = |r: &mut ReadAhead| Chunked::new(r, threads).walk(&mut state);
+    let interner = Arc::clone(&state.interner);
+    let walk = |r: &mut ReadAhead| {
+        Interner::install(&interner, || Chunked::new(r, threads).walk(&mut state))
+    };
     let stop = if gzip {
         read_ahead(flate2::read::MultiGzDecoder::new(input), walk)
     } else {
@@ -254,8 +258,11 @@ fn parse<R: Read>(
     let mut de = serde_json::Deserializer::from_reader(input);
     let mut state = State::new(name, filter.clone());
     let mut track = serde_path_to_error::Track::new();
-    let result = Document(&mut state)
-        .deserialize(serde_path_to_error::Deserializer::new(&mut de, &mut track));
+    let interner = Arc::clone(&state.interner);
+    let result = Interner::install(&interner, || {
+        Document(&mut state)
+            .deserialize(serde_path_to_error::Deserializer::new(&mut de, &mut track))
+    });
     if let Err(err) = result {
         if let Some(pending) = state.pending.take() {
             return Err(pending);
