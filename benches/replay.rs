@@ -84,7 +84,7 @@ fn model(allocs: usize) -> Snapshot {
             id: format!("{i:08x}-0000-4000-8000-000000000000"),
             namespace: "default".into(),
             name: format!("web.web[{i}]"),
-            node_id: nodes[i % nodes.len()].id.clone(),
+            node_id: nodes[i % nodes.len()].id.as_str().into(),
             job_id: "web".into(),
             job: Some(if i % 4 == 0 {
                 Arc::clone(&old)

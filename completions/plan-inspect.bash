@@ -23,7 +23,7 @@ _plan__inspect() {
 
     case "${cmd}" in
         plan__inspect)
-            opts="-v -h -V --now --job --namespace --eval --no-disconnected-clients --nomad-version --format --color --verbose --explain --detailed-exitcode --completions --man --help --version"
+            opts="-v -j -h -V --now --job --namespace --eval --no-disconnected-clients --nomad-version --format --color --verbose --explain --detailed-exitcode --threads --completions --man --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -58,6 +58,14 @@ _plan__inspect() {
                     return 0
                     ;;
                 --explain)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -123,6 +123,11 @@ pub struct Cli {
     #[arg(long)]
     pub detailed_exitcode: bool,
 
+    /// Parse allocations on this many threads: 0 (the default) is one per
+    /// core, 1 reads on one thread only. The output is the same on any count.
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+
     /// Print a shell completion script and exit.
     #[arg(long, value_enum, value_name = "SHELL")]
     pub completions: Option<clap_complete::Shell>,

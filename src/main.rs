@@ -59,7 +59,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             namespace: cli.namespace.clone(),
         }
     };
-    let snapshot = progress::read(&Source::from_arg(path), &filter)?;
+    let snapshot = progress::read(&Source::from_arg(path), &filter, cli.threads)?;
     let options = Options {
         now: cli.now,
         clock: Time::from_unix_nanos(

@@ -11,16 +11,17 @@ use plan_inspect::read::{ReadError, ReadFilter, Source, read_snapshot_observed};
 /// Files up to this size are read in about a second: no bar.
 const THRESHOLD: u64 = 50 * 1024 * 1024;
 
-/// Reads the snapshot, with a bar when it is a large file and stderr a terminal.
-pub fn read(source: &Source, filter: &ReadFilter) -> Result<Snapshot, ReadError> {
+/// Reads the snapshot on `threads` threads, with a bar when it is a large
+/// file and stderr a terminal.
+pub fn read(source: &Source, filter: &ReadFilter, threads: usize) -> Result<Snapshot, ReadError> {
     let bar = match source {
         Source::Path(path) => bar_for(path),
         Source::Stdin => None,
     };
     let Some(bar) = bar else {
-        return read_snapshot_observed(source, filter, &|_| {});
+        return read_snapshot_observed(source, filter, threads, &|_| {});
     };
-    let result = read_snapshot_observed(source, filter, &|n| bar.inc(n));
+    let result = read_snapshot_observed(source, filter, threads, &|n| bar.inc(n));
     bar.finish_and_clear();
     result
 }

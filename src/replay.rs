@@ -12,14 +12,11 @@ mod system;
 mod texts;
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
-use std::sync::mpsc;
-use std::{fmt, panic};
+use std::fmt;
 
 use crate::model::{Allocation, Deployment, Evaluation, Job, Node, Snapshot, TaskGroup};
 use crate::reconciler::{
-    BucketsFn, ReconcileInput, Reconciler, Reconciliation, Rules, TaintContext, TaintedNodes,
-    TaintedSets, tainted_nodes,
+    ReconcileInput, Reconciler, Reconciliation, Rules, TaintContext, TaintedNodes, tainted_nodes,
 };
 use crate::report::*;
 use crate::time::Time;
@@ -28,7 +25,6 @@ use crate::version::{Evidence, Profile, VersionRequest, ignored_inputs, system_s
 use crate::warning::Warning;
 use entries::EntryMaker;
 use groups::group_reports;
-use texts::Texts;
 
 /// The evaluation ID used when neither `--eval` nor the snapshot names one.
 ///
@@ -129,51 +125,6 @@ impl fmt::Display for ReplayError {
 
 impl std::error::Error for ReplayError {}
 
-/// Jobs of at least this many allocations are replayed on two threads: one
-/// describes the allocations in their buckets while the other reconciles,
-/// and the tainted nodes and the plan are made in two halves. For fewer,
-/// starting a thread costs more than it saves.
-const PARALLEL_REPORT_ALLOCS: usize = 10_000;
-
-/// Jobs are replayed on this many threads. Each job's replay is independent
-/// of the others' and the reports keep the jobs' order, so the output is the
-/// same on one thread.
-const JOB_WORKERS: usize = 2;
-
-/// `f` of every item, computed on up to `workers` threads that each take the
-/// next item not yet taken, returned in the items' order.
-fn map_in_order<T: Sync, R: Send>(
-    items: &[T],
-    workers: usize,
-    f: impl Fn(&T) -> R + Sync,
-) -> Vec<R> {
-    let workers = workers.min(items.len());
-    if workers <= 1 {
-        return items.iter().map(f).collect();
-    }
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, AtomicOrdering::Relaxed);
-            let Some(item) = items.get(i) else {
-                return done;
-            };
-            done.push((i, f(item)));
-        }
-    };
-    let mut results: Vec<(usize, R)> = std::thread::scope(|s| {
-        let others: Vec<_> = (1..workers).map(|_| s.spawn(work)).collect();
-        let mut all = work();
-        for other in others {
-            all.extend(other.join().unwrap_or_else(|e| panic::resume_unwind(e)));
-        }
-        all
-    });
-    results.sort_unstable_by_key(|(i, _)| *i);
-    results.into_iter().map(|(_, r)| r).collect()
-}
-
 /// One job to evaluate: its spec (absent when purged) and its allocations.
 struct JobWork<'a> {
     namespace: &'a str,
@@ -202,14 +153,16 @@ pub fn replay(snapshot: &Snapshot, options: &Options) -> Result<Report, ReplayEr
         });
     }
     let ctx = prep.job_context();
-    let jobs = map_in_order(&work, JOB_WORKERS, |w| match system_spec(w) {
-        Some(spec) => ctx.system_job(w, Some(spec)),
-        None => ctx.trace_job(w, |report, rec, _| {
-            let warning = policy_panic::missing_policy_warning(ctx.rules, &report, rec);
-            (report, warning.into_iter().collect())
-        }),
-    });
-    let (jobs, warnings): (Vec<JobReport>, Vec<Vec<Warning>>) = jobs.into_iter().unzip();
+    let (jobs, warnings): (Vec<JobReport>, Vec<Vec<Warning>>) = work
+        .iter()
+        .map(|w| match system_spec(w) {
+            Some(spec) => ctx.system_job(w, Some(spec)),
+            None => ctx.trace_job(w, |report, rec, _| {
+                let warning = policy_panic::missing_policy_warning(ctx.rules, &report, rec);
+                (report, warning.into_iter().collect())
+            }),
+        })
+        .unzip();
     let mut report = prep.report(jobs);
     report.warnings.extend(warnings.into_iter().flatten());
     if work.iter().any(|w| system_spec(w).is_some()) {
@@ -416,7 +369,6 @@ impl<'s> Prepared<'s> {
             delayed_eval: self.eval.is_some_and(|e| !e.wait_until.is_zero()),
             rules: &self.rules,
             now: self.now,
-            parallel_from: PARALLEL_REPORT_ALLOCS,
         }
     }
 
@@ -505,9 +457,6 @@ struct JobContext<'a> {
     delayed_eval: bool,
     rules: &'a Rules,
     now: Time,
-    /// Jobs of at least this many allocations use the threaded path:
-    /// [`PARALLEL_REPORT_ALLOCS`], or an extreme in tests comparing the paths.
-    parallel_from: usize,
 }
 
 impl<'a> JobContext<'a> {
@@ -529,16 +478,11 @@ impl<'a> JobContext<'a> {
             rules: self.rules,
             now: self.now,
         };
-        let (rec, groups, plan) = if w.allocs.len() >= self.parallel_from {
-            self.reconcile_and_report(w, spec, batch, taint)
-        } else {
-            let rec = self.reconcile(w, spec, batch, &tainted, &|_, _| {});
-            let mut entries = EntryMaker::new(self.nodes, taint);
-            let groups = group_reports(w.job, &rec, |_, t| entries.buckets(&t.buckets));
-            let stop = self.stops(w, &tainted, &rec, entries.texts());
-            let plan = self.plan(w, &rec, entries.texts(), stop);
-            (rec, groups, plan)
-        };
+        let rec = self.reconcile(w, spec, batch, &tainted);
+        let mut entries = EntryMaker::new(self.nodes, taint);
+        let groups = group_reports(w.job, &rec, |_, t| entries.buckets(&t.buckets));
+        let stop = self.stops(w, &tainted, &rec, entries.texts());
+        let plan = self.plan(w, &rec, entries.texts(), stop);
         let report = JobReport {
             namespace: w.namespace.to_string(),
             id: w.id.to_string(),
@@ -553,18 +497,10 @@ impl<'a> JobContext<'a> {
         inspect(report, &rec, taint)
     }
 
-    /// `taintedNodes`; for many allocations, each half on its own thread.
+    /// `taintedNodes`.
     fn tainted_nodes(&self, allocs: &[&'a Allocation]) -> TaintedNodes<'a> {
-        let node = |id: &str| self.nodes.get(id).copied();
-        if allocs.len() < self.parallel_from {
-            return tainted_nodes(allocs.iter().copied(), node);
-        }
-        let (first, second) = allocs.split_at(allocs.len() / 2);
-        std::thread::scope(|s| {
-            let first = s.spawn(|| tainted_nodes(first.iter().copied(), node));
-            let mut tainted = tainted_nodes(second.iter().copied(), node);
-            tainted.extend(first.join().unwrap_or_else(|e| panic::resume_unwind(e)));
-            tainted
+        tainted_nodes(allocs.iter().copied(), |id: &str| {
+            self.nodes.get(id).copied()
         })
     }
 
@@ -575,7 +511,6 @@ impl<'a> JobContext<'a> {
         spec: Option<&Job>,
         batch: bool,
         tainted: &'r TaintedNodes<'r>,
-        buckets_known: &BucketsFn<'r, '_>,
     ) -> Reconciliation<'r>
     where
         'a: 'r,
@@ -603,55 +538,7 @@ impl<'a> JobContext<'a> {
             rules: self.rules,
             now: self.now,
             update_fn: &update_fn,
-            buckets_known,
         })
         .compute()
     }
-
-    /// Reconciles a large job while a second thread describes each group's
-    /// buckets as the reconciler hands them over, then makes the plan, its
-    /// stops on a thread of their own.
-    fn reconcile_and_report<'r>(
-        &self,
-        w: &JobWork<'a>,
-        spec: Option<&Job>,
-        batch: bool,
-        taint: TaintContext<'r, 'r>,
-    ) -> (Reconciliation<'r>, Vec<GroupReport>, Plan)
-    where
-        'a: 'r,
-    {
-        std::thread::scope(|s| {
-            let (tx, rx) = mpsc::channel::<(String, TaintedSets<'r>)>();
-            let maker = s.spawn(move || {
-                let mut entries = EntryMaker::new(self.nodes, taint);
-                let made = rx
-                    .into_iter()
-                    .map(|(group, sets)| (group, entries.buckets(&sets)));
-                made.collect::<HashMap<_, _>>()
-            });
-            // The channel closes only if that thread panicked, which `join` reports.
-            let send = |group: &str, sets: &TaintedSets<'r>| {
-                let _ = tx.send((group.to_string(), sets.clone()));
-            };
-            let rec = self.reconcile(w, spec, batch, taint.tainted, &send);
-            drop(tx);
-            let mut entries = EntryMaker::new(self.nodes, taint);
-            let plan = std::thread::scope(|s| {
-                let stop = s.spawn(|| self.stops(w, taint.tainted, &rec, &mut Texts::default()));
-                let plan = self.plan(w, &rec, entries.texts(), Vec::new());
-                let stop = stop.join().unwrap_or_else(|e| panic::resume_unwind(e));
-                Plan { stop, ..plan }
-            });
-            let mut made = maker.join().unwrap_or_else(|e| panic::resume_unwind(e));
-            let groups = group_reports(w.job, &rec, |name, t| {
-                made.remove(name)
-                    .unwrap_or_else(|| entries.buckets(&t.buckets))
-            });
-            (rec, groups, plan)
-        })
-    }
 }
-
-#[cfg(test)]
-mod tests;

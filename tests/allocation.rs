@@ -35,7 +35,7 @@ fn mock_alloc() -> Allocation {
         node_id: "12345678-abcd-efab-cdef-123456789abc".into(),
         namespace: "default".into(),
         task_group: "web".into(),
-        job_id: job.id.clone(),
+        job_id: job.id.as_str().into(),
         job: Some(Arc::new(job)),
         desired_status: status::RUN.into(),
         client_status: status::PENDING.into(),
@@ -394,7 +394,7 @@ fn next_reschedule_time(policy: Option<ReschedulePolicy>, mut alloc: Allocation)
     if let Some(p) = policy {
         j.task_groups[0].reschedule_policy = Some(p);
     }
-    alloc.task_group = j.task_groups[0].name.clone();
+    alloc.task_group = j.task_groups[0].name.as_str().into();
     alloc.job = Some(Arc::new(j));
     alloc.next_reschedule_time(false)
 }
@@ -667,7 +667,7 @@ fn wait_client_stop_case(stop: Duration, client: &str, should: bool) {
     j.task_groups[0].stop_after_client_disconnect = Some(stop);
     let mut a = Allocation {
         client_status: client.into(),
-        task_group: j.task_groups[0].name.clone(),
+        task_group: j.task_groups[0].name.as_str().into(),
         job: Some(Arc::new(j)),
         ..Allocation::default()
     };
@@ -712,7 +712,7 @@ fn disconnect_timeout(max: Option<Duration>) -> Duration {
     let mut j = test_job();
     j.task_groups[0].max_client_disconnect = max;
     let a = Allocation {
-        task_group: j.task_groups[0].name.clone(),
+        task_group: j.task_groups[0].name.as_str().into(),
         job: Some(Arc::new(j)),
         ..Allocation::default()
     };

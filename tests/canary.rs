@@ -46,7 +46,7 @@ fn canary_reschedule_setup(c: &mut Cluster, policy: ReschedulePolicy) -> (Arc<Jo
 fn unhealthy_canary(c: &mut Cluster, old: &Arc<Job>, d: &str, index: u64) -> String {
     let id = c.alloc(old, index);
     let a = c.alloc_mut(&id);
-    a.deployment_id = d.to_string();
+    a.deployment_id = d.into();
     a.deployment_status = Some(AllocDeploymentStatus {
         canary: true,
         healthy: Some(false),
@@ -201,7 +201,7 @@ fn paused_or_failed_no_more_canaries(deployment_status: &str, stop: u64) {
     );
     c.allocs(&old, 10);
     let canary = c.alloc(&job, 0);
-    c.alloc_mut(&canary).deployment_id = d.clone();
+    c.alloc_mut(&canary).deployment_id = d.as_str().into();
     c.add_placed_canary(&d, "web", &canary);
 
     let r = c.replay_job(JOB);
@@ -262,7 +262,7 @@ fn two_canaries(
     let canaries = (0..2)
         .map(|i| {
             let id = c.alloc(job, i);
-            c.alloc_mut(&id).deployment_id = d.clone();
+            c.alloc_mut(&id).deployment_id = d.as_str().into();
             c.add_placed_canary(&d, "web", &id);
             id
         })
@@ -357,7 +357,7 @@ fn test_reconciler_stop_old_canaries() {
     c.allocs(&old, 10);
     for i in 0..2 {
         let id = c.alloc(&old, i);
-        c.alloc_mut(&id).deployment_id = d.clone();
+        c.alloc_mut(&id).deployment_id = d.as_str().into();
         c.add_placed_canary(&d, "web", &id);
     }
 
@@ -591,7 +591,7 @@ fn test_reconciler_new_canaries_fill_names() {
     // Canaries at the ends of the canary names: 0 and 3.
     for i in [0, 3] {
         let id = c.alloc(&job, i);
-        c.alloc_mut(&id).deployment_id = d.clone();
+        c.alloc_mut(&id).deployment_id = d.as_str().into();
         c.add_placed_canary(&d, "web", &id);
     }
 
@@ -784,7 +784,7 @@ fn test_reconciler_failed_deployment_auto_revert_cancel_canaries() {
     for i in 0..3 {
         let id = c.mock_alloc(&v1, "web", i);
         let a = c.alloc_mut(&id);
-        a.deployment_id = format!("deployment-older-{i}");
+        a.deployment_id = format!("deployment-older-{i}").as_str().into();
         a.deployment_status = healthy(false);
         a.desired_status = status::STOP.into();
         a.client_status = status::FAILED.into();
@@ -901,7 +901,7 @@ fn a_disconnected_canary_is_rescheduled_and_replaced_by_a_new_canary() {
     let canary = c.alloc(&job, 0);
     {
         let a = c.alloc_mut(&canary);
-        a.deployment_id = d.clone();
+        a.deployment_id = d.as_str().into();
         a.deployment_status = Some(AllocDeploymentStatus {
             canary: true,
             healthy: None,

@@ -326,7 +326,7 @@ fn paused_or_failed_no_more_destructive(deployment_status: &str) {
         c.alloc(&old, i);
     }
     let new = c.alloc(&job, 0);
-    c.alloc_mut(&new).deployment_id = d.clone();
+    c.alloc_mut(&new).deployment_id = d.as_str().into();
 
     let r = c.replay_job(JOB);
     assert_results(
@@ -374,7 +374,7 @@ fn deployment_limit_health_accounting(healthy: u64) {
     for i in 0..4 {
         let id = c.alloc(&job, i);
         let a = c.alloc_mut(&id);
-        a.deployment_id = d.clone();
+        a.deployment_id = d.as_str().into();
         if i < healthy {
             a.deployment_status = crate::common::healthy(true);
         }
@@ -460,7 +460,7 @@ fn healthy_rollout(
         .map(|i| {
             let id = c.alloc(job, i);
             let a = c.alloc_mut(&id);
-            a.deployment_id = d.clone();
+            a.deployment_id = d.as_str().into();
             a.deployment_status = healthy(true);
             id
         })
@@ -600,7 +600,7 @@ fn test_reconciler_mark_deployment_complete_failed_allocations() {
     for i in 0..20 {
         let id = c.mock_alloc(&job, "web", i % 10);
         let a = c.alloc_mut(&id);
-        a.deployment_id = d.clone();
+        a.deployment_id = d.as_str().into();
         if i < 10 {
             a.client_status = status::RUNNING.into();
             a.deployment_status = healthy(true);
@@ -736,7 +736,7 @@ fn test_reconciler_job_change_scale_up_second_eval() {
     }
     for i in 10..30 {
         let id = c.mock_alloc(&job, "web", i);
-        c.alloc_mut(&id).deployment_id = d.clone();
+        c.alloc_mut(&id).deployment_id = d.as_str().into();
     }
     let r = c.replay_job("mock-service");
     // Nothing is healthy yet, so everything is ignored.
@@ -868,7 +868,7 @@ fn a_disconnecting_alloc_of_an_active_deployment_is_rescheduled() {
         },
     );
     let id = c.alloc(&job, 0);
-    c.alloc_mut(&id).deployment_id = d.clone();
+    c.alloc_mut(&id).deployment_id = d.as_str().into();
     c.set_node_status(&id, node_status::DISCONNECTED);
 
     let r = c.replay_job(JOB);

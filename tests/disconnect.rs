@@ -199,7 +199,7 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
     for id in &disconnected {
         let a = c.alloc_mut(id);
         a.client_status = tc.disconnected_alloc_status.into();
-        a.node_id = test_node.clone();
+        a.node_id = test_node.as_str().into();
         a.alloc_states = vec![AllocState {
             field: "ClientStatus".into(),
             value: status::UNKNOWN.into(),
@@ -226,7 +226,7 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
             let orig = c.alloc_mut(orig_id).clone();
             let mut replacement = orig.clone();
             replacement.id = c.id("alloc");
-            replacement.node_id = c.node(node_status::READY);
+            replacement.node_id = c.node(node_status::READY).into();
             replacement.client_status = status::RUNNING.into();
             replacement.previous_allocation = orig.id.clone();
             replacement.alloc_states = Vec::new();

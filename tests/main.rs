@@ -32,6 +32,7 @@ mod secrets;
 mod stop;
 mod system;
 mod tainted;
+mod threads;
 mod update;
 mod version_1_11;
 mod version_2_0;

@@ -534,7 +534,7 @@ fn test_reconciler_failed_deployment_dont_reschedule() {
     let ids: Vec<String> = (0..4)
         .map(|i| {
             let id = c.mock_alloc(&old, "web", i);
-            c.alloc_mut(&id).deployment_id = d.clone();
+            c.alloc_mut(&id).deployment_id = d.as_str().into();
             id
         })
         .collect();
@@ -575,7 +575,7 @@ fn test_reconciler_deployment_with_failed_allocs_dont_reschedule() {
         .map(|i| {
             let id = c.mock_alloc(&old, "web", i);
             let a = c.alloc_mut(&id);
-            a.deployment_id = d.clone();
+            a.deployment_id = d.as_str().into();
             fail_at(a, now().add(-10 * SECOND));
             id
         })
@@ -628,7 +628,7 @@ fn test_reconciler_successful_deployment_with_failed_allocs_reschedule() {
     for i in 0..10 {
         let id = c.mock_alloc(&old, "web", i);
         let a = c.alloc_mut(&id);
-        a.deployment_id = d.clone();
+        a.deployment_id = d.as_str().into();
         fail_at(a, now().add(-10 * SECOND));
     }
     let r = c.replay_job("mock-service");

@@ -1125,7 +1125,7 @@ fn disconnected_client(
     for id in &allocs[..tc.disconnected] {
         let a = c.alloc_mut(id);
         a.client_status = tc.disconnected_status.into();
-        a.node_id = test_node.clone();
+        a.node_id = test_node.clone().into();
         if tc.states {
             a.alloc_states = vec![unknown_state(unknown_at)];
         }
@@ -1135,7 +1135,7 @@ fn disconnected_client(
         for orig in &allocs[..tc.disconnected] {
             let mut r = c.alloc_ref(orig).clone();
             r.id = c.id("alloc");
-            r.node_id = c.node(node_status::READY);
+            r.node_id = c.node(node_status::READY).into();
             r.client_status = status::RUNNING.into();
             r.previous_allocation = orig.clone();
             r.alloc_states = Vec::new();

@@ -247,7 +247,7 @@ fn test_reconciler_scale_down_client_terminal_service_active_deployment() {
     );
     let ids: Vec<String> = (0..3).map(|i| c.mock_alloc(&job, "web", i)).collect();
     for id in &ids {
-        c.alloc_mut(id).deployment_id = d.clone();
+        c.alloc_mut(id).deployment_id = d.clone().into();
     }
     {
         let a = c.alloc_mut(&ids[2]);

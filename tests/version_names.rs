@@ -207,7 +207,7 @@ fn test_service_sched_job_modify_proposed_duplicate_alloc_index() {
     }
     let dep = c.new_deployment(&new);
     let canary = c.alloc(&new, 0);
-    c.alloc_mut(&canary).deployment_id = dep.clone();
+    c.alloc_mut(&canary).deployment_id = dep.clone().into();
     c.set_deployment_state(
         &dep,
         "web",

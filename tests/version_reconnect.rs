@@ -744,9 +744,9 @@ pub(crate) fn run_disconnect_canaries_as(tc: CanaryCase, release: Release) -> Jo
         a.client_status = row.1.into();
         a.desired_status = row.2.into();
         a.node_id = if row.3 {
-            disconnected.clone()
+            disconnected.as_str().into()
         } else {
-            ready.clone()
+            ready.as_str().into()
         };
         id
     };

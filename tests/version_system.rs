@@ -246,7 +246,7 @@ fn wildcard_datacenters_target_nodes_from_1_5_0() {
     old.job_modify_index = current.job_modify_index.wrapping_sub(1);
     let old = Arc::new(old);
     let id = c.alloc(&old, 0);
-    c.alloc_mut(&id).node_id = node.clone();
+    c.alloc_mut(&id).node_id = node.clone().into();
     let r150 = replay_as(&mut c, v(1, 5, 0));
     assert_eq!(r150.plan.destructive_update.len(), 1);
     assert!(r150.plan.in_place_update.is_empty());
@@ -298,7 +298,7 @@ fn node_pools_limit_the_targeted_nodes_from_1_6_0() {
 
     let job = c.snapshot.jobs[0].clone();
     let id = c.alloc(&job, 0);
-    c.alloc_mut(&id).node_id = other;
+    c.alloc_mut(&id).node_id = other.into();
     let r = replay_as(&mut c, v(1, 6, 0));
     assert_eq!(r.plan.stop.len(), 1);
     assert_eq!(r.plan.stop[0].alloc_id, id);

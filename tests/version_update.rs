@@ -127,7 +127,7 @@ fn a_log_collection_switch_is_destructive_from_1_5_4() {
 fn kind_in(release: Release, old: &Job, new: &Job, node: &Node) -> UpdateKind {
     let alloc = Allocation {
         id: "a".into(),
-        node_id: node.id.clone(),
+        node_id: node.id.as_str().into(),
         task_group: "web".into(),
         job: Some(Arc::new(old.clone())),
         desired_status: status::RUN.into(),

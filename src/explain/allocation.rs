@@ -14,7 +14,7 @@ use crate::update::skips_feasibility;
 
 pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation {
     let job = jr.job();
-    let trace = jr.reconciliation.groups.get(&alloc.task_group);
+    let trace = jr.reconciliation.groups.get(alloc.task_group.as_str());
     let set_aside = trace.and_then(|t| {
         t.set_aside
             .iter()
@@ -82,7 +82,7 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation
         namespace: job.namespace.clone(),
         job: job.id.clone(),
         job_version: job.version,
-        task_group: alloc.task_group.clone(),
+        task_group: alloc.task_group.to_string(),
         now: jr.report.now,
         now_source: jr.report.now_source,
         eval_id: jr.report.eval_id.clone(),

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::{DisconnectFields, Job, ReschedulePolicy, TaskGroup, TaskStates, nullable};
+use super::{DisconnectFields, Job, Name, ReschedulePolicy, TaskGroup, TaskStates, nullable};
 use crate::time::{Duration, Time};
 
 /// A `structs.Allocation`.
@@ -13,31 +13,31 @@ use crate::time::{Duration, Time};
 pub struct Allocation {
     #[serde(rename = "ID")]
     pub id: String,
-    pub namespace: String,
+    pub namespace: Name,
     pub name: String,
     #[serde(rename = "NodeID")]
-    pub node_id: String,
+    pub node_id: Name,
     #[serde(rename = "JobID")]
-    pub job_id: String,
+    pub job_id: Name,
     /// The job version the allocation was placed with. The reader interns
     /// embedded jobs, so allocations of one version share one `Job`.
     #[serde(skip)]
     pub job: Option<Arc<Job>>,
-    pub task_group: String,
+    pub task_group: Name,
     pub metrics: Option<AllocMetric>,
-    pub desired_status: String,
-    pub desired_description: String,
+    pub desired_status: Name,
+    pub desired_description: Name,
     #[serde(deserialize_with = "present_transition")]
     pub desired_transition: DesiredTransition,
-    pub client_status: String,
-    pub client_description: String,
+    pub client_status: Name,
+    pub client_description: Name,
     pub task_states: TaskStates,
     #[serde(deserialize_with = "nullable")]
     pub alloc_states: Vec<AllocState>,
     pub previous_allocation: String,
     pub next_allocation: String,
     #[serde(rename = "DeploymentID")]
-    pub deployment_id: String,
+    pub deployment_id: Name,
     pub deployment_status: Option<AllocDeploymentStatus>,
     pub reschedule_tracker: Option<RescheduleTracker>,
     #[serde(rename = "FollowupEvalID")]
@@ -96,7 +96,7 @@ impl DesiredTransition {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(from = "TaskStateRecord")]
 pub struct TaskState {
-    pub state: String,
+    pub state: Name,
     pub failed: bool,
     pub finished_at: Time,
     /// `LastStartOfTask`: `LastRestart` if the task restarted, else
@@ -112,7 +112,7 @@ pub struct TaskState {
 #[derive(Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 struct TaskStateRecord {
-    state: String,
+    state: Name,
     failed: bool,
     finished_at: Time,
     started_at: Time,
@@ -143,7 +143,7 @@ impl From<TaskStateRecord> for TaskState {
 #[serde(rename_all = "PascalCase", default)]
 pub struct TaskEvent {
     #[serde(rename = "Type")]
-    pub event_type: String,
+    pub event_type: Name,
     pub time: i64,
 }
 
@@ -248,7 +248,7 @@ pub struct AllocMetric {
 #[serde(rename_all = "PascalCase", default)]
 pub struct NodeScoreMeta {
     #[serde(rename = "NodeID")]
-    pub node_id: String,
+    pub node_id: Name,
     pub norm_score: f64,
 }
 

@@ -8,6 +8,7 @@ mod deployment;
 mod evaluation;
 mod job;
 mod keep_only;
+mod name;
 mod node;
 mod snapshot;
 mod task_states;
@@ -32,6 +33,7 @@ pub use job::{
     ReschedulePolicy, Resources, RestartPolicy, Service, SidecarService, Task, TaskGroup, TaskLogs,
     UpdateStrategy, VolumeRequest, reconcile_option,
 };
+pub use name::{Interner, Name};
 pub use node::{
     DriverInfo, HostVolume, Node, NodeDevice, NodeDeviceInstance, NodeNetwork, NodeNetworkAddress,
     NodeNetworkMode, NodeResources, eligibility, node_status,

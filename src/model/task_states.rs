@@ -4,20 +4,20 @@ use std::fmt;
 
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 
-use super::TaskState;
+use super::{Name, TaskState};
 
 /// Task states by name, sorted by name. A Go map in Nomad; here a sorted
 /// vector, because an allocation has a handful of tasks and a `BTreeMap`
 /// node for them would cost a kilobyte per allocation.
 #[derive(Clone, Debug, Default)]
-pub struct TaskStates(Vec<(String, TaskState)>);
+pub struct TaskStates(Vec<(Name, TaskState)>);
 
 impl TaskStates {
     /// Sets the state of `task`, returning the one it replaces.
-    pub fn insert(&mut self, task: String, state: TaskState) -> Option<TaskState> {
+    pub fn insert(&mut self, task: Name, state: TaskState) -> Option<TaskState> {
         match self
             .0
-            .binary_search_by(|(name, _)| name.as_str().cmp(&task))
+            .binary_search_by(|(name, _)| name.as_str().cmp(task.as_str()))
         {
             Ok(i) => Some(std::mem::replace(&mut self.0[i].1, state)),
             Err(i) => {
@@ -73,7 +73,7 @@ impl<'de> Deserialize<'de> for TaskStates {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TaskStates, A::Error> {
                 let mut out = TaskStates::default();
-                while let Some((task, state)) = map.next_entry::<String, TaskState>()? {
+                while let Some((task, state)) = map.next_entry::<Name, TaskState>()? {
                     // A repeated key: the last wins, as for a Go map.
                     out.insert(task, state);
                 }

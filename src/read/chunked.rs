@@ -15,14 +15,19 @@ use std::io::{self, Read};
 use serde::Deserialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
 
+use super::ReadFilter;
 use super::alloc_record::AllocRecord;
 use super::document::{MetaField, State};
-use super::scan::{JobSpan, Scan, scan};
-use crate::model::{Deployment, Evaluation, Job, Node};
+use super::scan::{JobSpan, Scan, element_end, scan};
+use super::workers::map_in_order;
+use crate::model::{Allocation, Deployment, Evaluation, Interner, Job, Node};
 use crate::time::Time;
 
 /// Bytes read at a time; an element longer than this grows the buffer.
 const CHUNK: usize = 8 << 20;
+
+/// Bytes of allocations handed to the threads at a time.
+const BATCH: usize = 4 << 20;
 
 /// The input is kept whole while it is no longer than this, so that a
 /// failed fast walk can be replayed from memory.
@@ -64,6 +69,8 @@ pub(super) struct Chunked<R> {
     column: usize,
     /// A position to come back to, which compaction keeps in the buffer.
     mark: Option<usize>,
+    /// Threads allocations are parsed on.
+    threads: usize,
 }
 
 type Step<T> = Result<T, Stop>;
@@ -76,7 +83,7 @@ fn unexpected<T>() -> Step<T> {
 }
 
 impl<R: Read> Chunked<R> {
-    pub(super) fn new(reader: R) -> Chunked<R> {
+    pub(super) fn new(reader: R, threads: usize) -> Chunked<R> {
         Chunked {
             reader,
             buf: vec![0; CHUNK],
@@ -87,6 +94,7 @@ impl<R: Read> Chunked<R> {
             line: 1,
             column: 0,
             mark: None,
+            threads,
         }
     }
 
@@ -187,24 +195,163 @@ impl<R: Read> Chunked<R> {
     }
 
     /// Allocations; with a filter, those of other jobs are only scanned.
+    /// With more than one thread, runs of complete elements in the buffer
+    /// are parsed on all of them ([`Chunked::batch`]).
     fn allocs(&mut self, key: &str, st: &mut State<'_>) -> Step<bool> {
         let mut scratch = Spliced::default();
-        self.elements(key, |this, index, path| {
-            if this.alloc_known_job(key, index, st, &mut scratch)? {
+        if self.threads <= 1 {
+            return self.elements(key, |this, index, path| {
+                this.alloc(key, index, path, st, &mut scratch)
+            });
+        }
+        if let Some(empty) = self.open_array()? {
+            return Ok(empty);
+        }
+        let mut index = 0;
+        loop {
+            self.top_up()?;
+            let batch = self.batch(st);
+            let parsed = self.parse_batch(&batch, st);
+            let mut whole = true;
+            for (element, parsed) in batch.iter().zip(parsed) {
+                self.pos = element.start;
+                let done = match (parsed, element.job.known) {
+                    (Parsed::Alloc(mut alloc), Some(entry)) => match st.job_texts.job(entry) {
+                        Ok(job) => {
+                            alloc.job = Some(job);
+                            let record = AllocRecord { alloc, job: None };
+                            st.add_alloc(key, index, record).or_else(|_| unexpected())?;
+                            true
+                        }
+                        Err(_) => false,
+                    },
+                    (Parsed::Skipped, _) => true,
+                    _ => false,
+                };
+                if done {
+                    self.pos = element.end;
+                } else {
+                    // The general path says what is wrong, exactly as without threads.
+                    self.alloc(key, index, &|| format!("{key}[{index}]"), st, &mut scratch)?;
+                    whole = false;
+                }
+                if self.separator()? {
+                    return Ok(true);
+                }
+                index += 1;
+                if !whole {
+                    break;
+                }
+            }
+            if batch.is_empty() {
+                self.alloc(key, index, &|| format!("{key}[{index}]"), st, &mut scratch)?;
+                if self.separator()? {
+                    return Ok(true);
+                }
+                index += 1;
+            }
+        }
+    }
+
+    /// One allocation at the cursor, on this thread.
+    fn alloc(
+        &mut self,
+        key: &str,
+        index: usize,
+        path: &dyn Fn() -> String,
+        st: &mut State<'_>,
+        scratch: &mut Spliced,
+    ) -> Step<()> {
+        if self.alloc_known_job(key, index, st, scratch)? {
+            return Ok(());
+        }
+        if !st.filter.is_empty() {
+            self.mark = Some(self.pos);
+            let owner: Result<Owner, Stop> = self.value(Some(path));
+            let start = self.mark.take().expect("set above");
+            let owner = owner?;
+            if !st.filter.keeps(&owner.namespace, &owner.job_id) {
                 return Ok(());
             }
-            if !st.filter.is_empty() {
-                this.mark = Some(this.pos);
-                let owner: Result<Owner, Stop> = this.value(Some(path));
-                let start = this.mark.take().expect("set above");
-                let owner = owner?;
-                if !st.filter.keeps(&owner.namespace, &owner.job_id) {
-                    return Ok(());
-                }
-                this.pos = start;
+            self.pos = start;
+        }
+        let record: AllocRecord = self.value(Some(path))?;
+        st.add_alloc(key, index, record).or_else(|_| unexpected())
+    }
+
+    /// After an element: `Ok(true)` at the end of the array, past a comma otherwise.
+    fn separator(&mut self) -> Step<bool> {
+        match self.peek()? {
+            Some(b',') => {
+                self.pos += 1;
+                Ok(false)
             }
-            let record: AllocRecord = this.value(Some(path))?;
-            st.add_alloc(key, index, record).or_else(|_| unexpected())
+            Some(b']') => {
+                self.pos += 1;
+                Ok(true)
+            }
+            _ => unexpected(),
+        }
+    }
+
+    /// Reads until a batch's worth of input is buffered, or the end.
+    fn top_up(&mut self) -> Step<()> {
+        while !self.eof && self.end - self.pos < BATCH {
+            self.fill()?;
+        }
+        Ok(())
+    }
+
+    /// The complete allocation elements at the cursor whose job text is
+    /// known (new texts are checked and remembered here, in input order),
+    /// up to the first that is not; the cursor does not move.
+    fn batch(&self, st: &mut State<'_>) -> Vec<Element> {
+        let mut batch = Vec::new();
+        let mut at = self.pos;
+        while at < self.end {
+            let bytes = &self.buf[at..self.end];
+            let Scan::Job(mut job) = scan(bytes, &st.job_texts) else {
+                break;
+            };
+            let Some(end) = element_end(bytes, job.end) else {
+                break;
+            };
+            if job.known.is_none() {
+                let text = &bytes[job.start..job.end];
+                if std::str::from_utf8(text).is_err()
+                    || serde_json::from_slice::<IgnoredAny>(text).is_err()
+                {
+                    break;
+                }
+                job.known = Some(st.job_texts.insert(text));
+            }
+            batch.push(Element {
+                start: at,
+                end: at + end,
+                job,
+            });
+            let rest = &bytes[end..];
+            let Some(comma) = rest.iter().position(|&b| !is_space(b)) else {
+                break;
+            };
+            if rest[comma] != b',' {
+                break;
+            }
+            let Some(next) = rest[comma + 1..].iter().position(|&b| !is_space(b)) else {
+                break;
+            };
+            at += end + comma + 1 + next;
+        }
+        batch
+    }
+
+    /// Each element of `batch` parsed with its job spliced out, on all threads.
+    fn parse_batch(&self, batch: &[Element], st: &State<'_>) -> Vec<Parsed> {
+        let buf = &self.buf[..self.end];
+        let filter = &st.filter;
+        let interner = &st.interner;
+        map_in_order(batch, self.threads, Vec::new, |text, element| {
+            Interner::install(interner, || parse_element(buf, element, filter, text))
         })
     }
 
@@ -325,29 +472,33 @@ impl<R: Read> Chunked<R> {
         key: &str,
         mut f: impl FnMut(&mut Self, usize, &dyn Fn() -> String) -> Step<()>,
     ) -> Step<bool> {
-        match self.peek()? {
-            Some(b'n') => return self.value::<()>(None).map(|()| false),
-            Some(b'[') => self.pos += 1,
-            _ => return unexpected(),
-        }
-        if self.peek()? == Some(b']') {
-            self.pos += 1;
-            return Ok(true);
+        if let Some(empty) = self.open_array()? {
+            return Ok(empty);
         }
         let mut index = 0;
         loop {
             self.peek()?;
             f(self, index, &|| format!("{key}[{index}]"))?;
-            match self.peek()? {
-                Some(b',') => self.pos += 1,
-                Some(b']') => {
-                    self.pos += 1;
-                    return Ok(true);
-                }
-                _ => return unexpected(),
+            if self.separator()? {
+                return Ok(true);
             }
             index += 1;
         }
+    }
+
+    /// Past the opening of an array: `Some(false)` for `null`, `Some(true)`
+    /// for an empty array, `None` when elements follow.
+    fn open_array(&mut self) -> Step<Option<bool>> {
+        match self.peek()? {
+            Some(b'n') => return self.value::<()>(None).map(|()| Some(false)),
+            Some(b'[') => self.pos += 1,
+            _ => return unexpected(),
+        }
+        if self.peek()? == Some(b']') {
+            self.pos += 1;
+            return Ok(Some(true));
+        }
+        Ok(None)
     }
 
     /// One JSON value at the cursor, parsed from the buffer.
@@ -484,6 +635,52 @@ struct Spliced {
     text: Vec<u8>,
     /// The length of the last allocation after its job.
     tail: usize,
+}
+
+/// One element of a batch, with its job spliced out through `text`.
+fn parse_element(buf: &[u8], element: &Element, filter: &ReadFilter, text: &mut Vec<u8>) -> Parsed {
+    let bytes = &buf[element.start..element.end];
+    let job = &element.job;
+    text.clear();
+    text.extend_from_slice(&bytes[..job.start]);
+    text.extend_from_slice(b"null");
+    text.extend_from_slice(&bytes[job.end..]);
+    if !filter.is_empty() {
+        match serde_json::from_slice::<Owner>(text) {
+            Ok(owner) if !filter.keeps(&owner.namespace, &owner.job_id) => {
+                return Parsed::Skipped;
+            }
+            Ok(_) => {}
+            Err(_) => return Parsed::Failed,
+        }
+    }
+    match serde_json::from_slice::<AllocRecord>(text) {
+        Ok(AllocRecord { alloc, job: None }) => Parsed::Alloc(alloc),
+        _ => Parsed::Failed,
+    }
+}
+
+/// JSON's whitespace.
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\n' | b'\r' | b'\t')
+}
+
+/// An allocation element in the buffer, with its job.
+struct Element {
+    start: usize,
+    end: usize,
+    job: JobSpan,
+}
+
+/// An allocation element as a thread parsed it. Kept only for one batch;
+/// boxing the allocation would cost an allocation per element.
+#[allow(clippy::large_enum_variant)]
+enum Parsed {
+    Alloc(Allocation),
+    /// Of a job the filter drops.
+    Skipped,
+    /// Left to the general path, which reports any error.
+    Failed,
 }
 
 /// Whose allocation it is, read before deciding to read the rest.

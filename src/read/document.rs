@@ -21,7 +21,7 @@ use super::job_texts::{JobError, JobTexts};
 use super::top_keys::TopKeys;
 use super::warnings::Warnings;
 use super::{ReadError, ReadFilter};
-use crate::model::{Allocation, Deployment, Evaluation, Job, Node};
+use crate::model::{Allocation, Deployment, Evaluation, Interner, Job, Node};
 use crate::time::Time;
 use crate::version::VersionRequest;
 
@@ -54,6 +54,8 @@ pub(super) struct State<'n> {
     pub(super) started: bool,
     /// The top-level keys seen.
     pub(super) keys: TopKeys,
+    /// Shares the texts of the names read, on every thread of the read.
+    pub(super) interner: Arc<Interner>,
 }
 
 impl<'n> State<'n> {
@@ -80,6 +82,7 @@ impl<'n> State<'n> {
             pending: None,
             started: false,
             keys: TopKeys::default(),
+            interner: Arc::default(),
         }
     }
 

@@ -37,6 +37,7 @@ mod resolve;
 mod scan;
 mod top_keys;
 mod warnings;
+mod workers;
 
 #[cfg(test)]
 mod tests;
@@ -44,14 +45,16 @@ mod tests;
 use std::fs::File;
 use std::io::{self, BufReader, Cursor, Read};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde::de::DeserializeSeed;
 
 pub use error::ReadError;
 pub use filter::ReadFilter;
 pub use warnings::MAX_PER_CODE;
+pub use workers::thread_count;
 
-use crate::model::Snapshot;
+use crate::model::{Interner, Snapshot};
 use chunked::{Chunked, Stop};
 use document::{Document, State};
 use read_ahead::{ReadAhead, read_ahead};
@@ -96,16 +99,20 @@ pub fn read_snapshot(source: &Source) -> Result<Snapshot, ReadError> {
 
 /// Reads the snapshot, keeping only the allocations `filter` keeps.
 pub fn read_snapshot_filtered(source: &Source, filter: &ReadFilter) -> Result<Snapshot, ReadError> {
-    read_snapshot_observed(source, filter, &|_| {})
+    read_snapshot_observed(source, filter, 0, &|_| {})
 }
 
-/// Like [`read_snapshot_filtered`], telling `progress` how many bytes of the
-/// input were just read (for a progress bar at the edge).
+/// Like [`read_snapshot_filtered`], parsing allocations on `threads`
+/// threads ([`thread_count`]: 0 is one per core, 1 only the caller's) and
+/// telling `progress` how many bytes of the input were just read (for a
+/// progress bar at the edge). The snapshot is the same on any count.
 pub fn read_snapshot_observed(
     source: &Source,
     filter: &ReadFilter,
+    threads: usize,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Snapshot, ReadError> {
+    let threads = thread_count(threads);
     let name = source.name();
     match source {
         Source::Path(path) => {
@@ -117,6 +124,7 @@ pub fn read_snapshot_observed(
                 },
                 &name,
                 filter,
+                threads,
                 Some(&|| exact(open()?, &name, filter)),
             )
         }
@@ -127,6 +135,7 @@ pub fn read_snapshot_observed(
             },
             &name,
             filter,
+            threads,
             None,
         ),
     }
@@ -148,7 +157,7 @@ impl<R: Read> Read for Observed<'_, R> {
 
 /// Reads the snapshot from any reader; `name` is used in messages.
 pub fn read_snapshot_from(reader: impl Read + Send, name: &str) -> Result<Snapshot, ReadError> {
-    read(reader, name, &ReadFilter::default(), None)
+    read(reader, name, &ReadFilter::default(), thread_count(0), None)
 }
 
 type Reread<'a> = &'a dyn Fn() -> Result<Snapshot, ReadError>;
@@ -158,12 +167,16 @@ fn read(
     reader: impl Read + Send,
     name: &str,
     filter: &ReadFilter,
+    threads: usize,
     reread: Option<Reread<'_>>,
 ) -> Result<Snapshot, ReadError> {
     let mut input = BufReader::with_capacity(BUFFER, reader);
     let gzip = starts_with(&mut input, &GZIP_MAGIC).map_err(|e| ReadError::io(name, e))?;
     let mut state = State::new(name, filter.clone());
-    let walk = |r: &mut ReadAhead| Chunked::new(r).walk(&mut state);
+    let interner = Arc::clone(&state.interner);
+    let walk = |r: &mut ReadAhead| {
+        Interner::install(&interner, || Chunked::new(r, threads).walk(&mut state))
+    };
     let stop = if gzip {
         read_ahead(flate2::read::MultiGzDecoder::new(input), walk)
     } else {
@@ -245,8 +258,11 @@ fn parse<R: Read>(
     let mut de = serde_json::Deserializer::from_reader(input);
     let mut state = State::new(name, filter.clone());
     let mut track = serde_path_to_error::Track::new();
-    let result = Document(&mut state)
-        .deserialize(serde_path_to_error::Deserializer::new(&mut de, &mut track));
+    let interner = Arc::clone(&state.interner);
+    let result = Interner::install(&interner, || {
+        Document(&mut state)
+            .deserialize(serde_path_to_error::Deserializer::new(&mut de, &mut track))
+    });
     if let Err(err) = result {
         if let Some(pending) = state.pending.take() {
             return Err(pending);

@@ -714,12 +714,12 @@ fn big_snapshot(count: usize) -> String {
 }
 
 #[test]
-fn the_fast_walk_reads_what_the_exact_walk_reads() {
+fn the_fast_walk_reads_what_the_exact_walk_reads_on_any_thread_count() {
     let text = big_snapshot(3000);
     let exact =
         |filter: &ReadFilter| format!("{:?}", exact(text.as_bytes(), "snap.json", filter).unwrap());
-    let fast = |filter: &ReadFilter| {
-        let s = super::read(text.as_bytes(), "snap.json", filter, None).unwrap();
+    let fast = |filter: &ReadFilter, threads: usize| {
+        let s = super::read(text.as_bytes(), "snap.json", filter, threads, None).unwrap();
         // One job per distinct embedded text, and the current one from Jobs
         // for allocations without.
         let mut jobs: Vec<_> = s
@@ -733,22 +733,24 @@ fn the_fast_walk_reads_what_the_exact_walk_reads() {
         format!("{s:?}")
     };
     let all = ReadFilter::default();
-    assert_eq!(fast(&all), exact(&all));
     let web = ReadFilter {
         job: Some("web".into()),
         ..ReadFilter::default()
     };
-    assert_eq!(fast(&web), exact(&web));
     let other = ReadFilter {
         job: Some("api".into()),
         ..ReadFilter::default()
     };
-    let s = super::read(text.as_bytes(), "snap.json", &other, None).unwrap();
-    assert!(s.allocs.is_empty());
+    for threads in [1, 2, 4] {
+        assert_eq!(fast(&all, threads), exact(&all), "{threads} threads");
+        assert_eq!(fast(&web, threads), exact(&web), "{threads} threads");
+        let s = super::read(text.as_bytes(), "snap.json", &other, threads, None).unwrap();
+        assert!(s.allocs.is_empty());
+    }
 }
 
 #[test]
-fn a_bad_allocation_deep_in_a_large_stream_is_located() {
+fn a_bad_allocation_deep_in_a_large_stream_is_located_on_any_thread_count() {
     let good = big_snapshot(3000);
     // Allocation 2500 (an embedded job seen before), broken after its job.
     let at = good.find("\"ID\":\"a02500\"").unwrap();
@@ -758,23 +760,32 @@ fn a_bad_allocation_deep_in_a_large_stream_is_located() {
         &good[..status],
         &good[status + 24..]
     );
-    let e = super::read(bad.as_bytes(), "snap.json", &ReadFilter::default(), None).unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        format!(
-            "snap.json:1:{}: at Allocs[2500]: invalid type: integer `5`, expected a string",
-            status + 16
-        )
-    );
     // A second Job key is an error, not a second chance.
     let job = at + good[at..].find("\"TaskGroup\":").unwrap();
     let twice = format!("{}\"Job\":null,{}", &good[..job], &good[job..]);
-    let e = super::read(twice.as_bytes(), "snap.json", &ReadFilter::default(), None).unwrap_err();
-    assert!(
-        e.to_string()
-            .contains("at Allocs[2500]: duplicate field `Job`"),
-        "{e}"
-    );
+    for threads in [1, 2, 4] {
+        let read = |text: &str| {
+            super::read(
+                text.as_bytes(),
+                "snap.json",
+                &ReadFilter::default(),
+                threads,
+                None,
+            )
+            .unwrap_err()
+            .to_string()
+        };
+        assert_eq!(
+            read(&bad),
+            format!(
+                "snap.json:1:{}: at Allocs[2500]: invalid type: integer `5`, expected a string",
+                status + 16
+            ),
+            "{threads} threads"
+        );
+        let e = read(&twice);
+        assert!(e.contains("at Allocs[2500]: duplicate field `Job`"), "{e}");
+    }
 }
 
 /// The tests run the library as it ships: a dev-dependency that turned on
@@ -832,7 +843,14 @@ fn the_inputs_of_later_releases_are_read() {
             1, 8, 4
         )))
     );
-    let fast = super::read(text.as_bytes(), "snap.json", &ReadFilter::default(), None).unwrap();
+    let fast = super::read(
+        text.as_bytes(),
+        "snap.json",
+        &ReadFilter::default(),
+        2,
+        None,
+    )
+    .unwrap();
     let exact = exact(text.as_bytes(), "snap.json", &ReadFilter::default()).unwrap();
     assert_eq!(format!("{fast:?}"), format!("{exact:?}"));
 }

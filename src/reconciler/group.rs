@@ -19,7 +19,7 @@ use crate::update::UpdateKind;
 pub(super) struct GroupContext<'c, 'a, 'f> {
     pub name: &'c str,
     pub job: &'c JobState<'a, 'f>,
-    pub cluster: &'c ClusterState<'a, 'f>,
+    pub cluster: &'c ClusterState<'a>,
     /// The Nomad behaviour replayed.
     pub rules: &'a Rules,
     /// The deployment as the groups before this one left it.
@@ -33,7 +33,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let tg = self.job.job.lookup_task_group(self.name);
         let zero = tg.is_some_and(|tg| tg.count == 0 && self.rules.removes_scaled_to_zero_groups());
         let Some(tg) = tg.filter(|_| !zero) else {
-            let mut outcome = stop_all(self.cluster, self.name, &all, tg.is_none());
+            let mut outcome = stop_all(self.cluster, &all, tg.is_none());
             outcome.trace.set_aside = dropped;
             outcome.trace.scaled_to_zero = zero;
             return outcome;
@@ -346,13 +346,13 @@ impl<'a> GroupContext<'_, 'a, '_> {
 /// `handleStop` for one group of a stopped or purged job: every
 /// non-terminal allocation is stopped.
 pub(super) fn stop_stopped_job<'a>(
-    cluster: &ClusterState<'a, '_>,
+    cluster: &ClusterState<'a>,
     job: Option<&Job>,
     group: &str,
     set: &AllocSet<'a>,
 ) -> GroupOutcome<'a> {
     let removed = job.is_none_or(|j| j.lookup_task_group(group).is_none());
-    let mut outcome = stop_all(cluster, group, &set.non_terminal(), removed);
+    let mut outcome = stop_all(cluster, &set.non_terminal(), removed);
     outcome.trace.set_aside = set
         .iter()
         .filter(|a| a.terminal_status())
@@ -363,13 +363,8 @@ pub(super) fn stop_stopped_job<'a>(
 
 /// `filterAndStopAll`: stops all but the ignored (unknown) allocations, yet
 /// counts them all as stopped, as Nomad does.
-fn stop_all<'a>(
-    cluster: &ClusterState<'a, '_>,
-    group: &str,
-    set: &AllocSet<'a>,
-    removed: bool,
-) -> GroupOutcome<'a> {
-    let buckets = cluster.group_buckets(group, set);
+fn stop_all<'a>(cluster: &ClusterState<'a>, set: &AllocSet<'a>, removed: bool) -> GroupOutcome<'a> {
+    let buckets = cluster.group_buckets(set);
     GroupOutcome {
         changes: DesiredChanges {
             stop: set.len() as u64,

@@ -56,7 +56,7 @@ impl<'a> GroupSets<'a> {
             .map(|a| (a, SetAside::OldTerminalBatch))
             .collect();
         let (canaries, all) = ctx.cancel_unneeded_canaries(all, &mut set_aside);
-        let buckets = ctx.cluster.group_buckets(ctx.name, &all);
+        let buckets = ctx.cluster.group_buckets(&all);
         let reconnecting = &buckets[Bucket::Reconnecting];
         let reconnected = if ctx.rules.reconciles_reconnects_first() && !reconnecting.is_empty() {
             reconcile_reconnecting(

@@ -4,7 +4,7 @@
 //! evaluation, and facts of the cluster.
 
 use super::deployment::Standing;
-use super::{AllocSet, BucketsFn, Rules, TaintContext, TaintedNodes, TaintedSets, UpdateFn};
+use super::{AllocSet, Rules, TaintContext, TaintedNodes, TaintedSets, UpdateFn};
 use crate::model::{Deployment, Job};
 use crate::time::Time;
 
@@ -24,14 +24,13 @@ pub(super) struct JobState<'a, 'f> {
 }
 
 /// The cluster as the replay sees it.
-pub(super) struct ClusterState<'a, 'f> {
+pub(super) struct ClusterState<'a> {
     pub tainted: &'a TaintedNodes<'a>,
     pub rules: &'a Rules,
     pub now: Time,
-    pub buckets_known: &'f BucketsFn<'a, 'f>,
 }
 
-impl<'a> ClusterState<'a, '_> {
+impl<'a> ClusterState<'a> {
     pub fn taint(&self) -> TaintContext<'a, 'a> {
         TaintContext {
             tainted: self.tainted,
@@ -40,10 +39,8 @@ impl<'a> ClusterState<'a, '_> {
         }
     }
 
-    /// `filterByTainted` on a group's allocations, handed to `buckets_known`.
-    pub fn group_buckets(&self, group: &str, set: &AllocSet<'a>) -> TaintedSets<'a> {
-        let sets = set.filter_by_tainted(self.taint());
-        (self.buckets_known)(group, &sets);
-        sets
+    /// `filterByTainted` on a group's allocations.
+    pub fn group_buckets(&self, set: &AllocSet<'a>) -> TaintedSets<'a> {
+        set.filter_by_tainted(self.taint())
     }
 }

@@ -68,9 +68,6 @@ use job_state::{ClusterState, JobState};
 /// job (`allocUpdateType`).
 pub type UpdateFn<'a, 'f> = dyn Fn(&'a Allocation, &'a Job, &'a TaskGroup) -> UpdateKind + 'f;
 
-/// Receives a group's six buckets (see [`ReconcileInput::buckets_known`]).
-pub type BucketsFn<'a, 'f> = dyn Fn(&str, &TaintedSets<'a>) + 'f;
-
 /// The inputs of one reconcile, as `computeJobAllocs` gathers them.
 pub struct ReconcileInput<'a, 'f> {
     /// The job; `None` for a purged job, treated as stopped.
@@ -86,10 +83,6 @@ pub struct ReconcileInput<'a, 'f> {
     pub rules: &'a Rules,
     pub now: Time,
     pub update_fn: &'f UpdateFn<'a, 'f>,
-    /// Called with each group's buckets as soon as `filterByTainted` has
-    /// made them, so that a caller can describe them while the rest of the
-    /// job is reconciled.
-    pub buckets_known: &'f BucketsFn<'a, 'f>,
 }
 
 /// The reconciler's decisions with what it saw on the way.
@@ -119,7 +112,6 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             tainted: input.tainted,
             rules: input.rules,
             now: input.now,
-            buckets_known: input.buckets_known,
         };
         let ids = Ids::new(input.eval_id, input.job, input.job_id);
         let reconnects_ignored = !input.rules.reconciles_reconnects_first();

@@ -137,7 +137,7 @@ impl<'a> JobContext<'a> {
                     alloc_state: self.rules.reconnect_updates_append_state().then(|| {
                         PlanAllocState {
                             field: "ClientStatus",
-                            value: alloc.client_status.clone(),
+                            value: alloc.client_status.to_string(),
                             time: self.now,
                         }
                     }),

@@ -49,7 +49,7 @@ pub fn build_resumable_allocations(
 pub fn build_disconnected_nodes(c: &mut Cluster, allocs: &[String], count: usize) -> Vec<String> {
     let mut nodes = Vec::new();
     for id in &allocs[..count] {
-        let node = c.alloc_mut(id).node_id.clone();
+        let node = c.alloc_mut(id).node_id.to_string();
         c.node_mut(&node).status = node_status::DISCONNECTED.into();
         nodes.push(node);
     }

@@ -241,7 +241,7 @@ pub fn assert_partition(c: &Cluster, r: &JobReport) {
         .allocs
         .iter()
         .filter(|a| a.job_id == r.id && a.namespace == r.namespace)
-        .map(|a| (a.task_group.clone(), a.id.clone()))
+        .map(|a| (a.task_group.to_string(), a.id.clone()))
         .collect();
     want.sort();
     assert_eq!(seen, want, "allocations by group, in buckets or set aside");

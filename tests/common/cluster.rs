@@ -74,10 +74,10 @@ impl Cluster {
         let id = self.id("alloc");
         self.snapshot.allocs.push(Allocation {
             id: id.clone(),
-            namespace: job.namespace.clone(),
+            namespace: job.namespace.as_str().into(),
             name: alloc_name(&job.id, group, index),
-            node_id: node,
-            job_id: job.id.clone(),
+            node_id: node.into(),
+            job_id: job.id.as_str().into(),
             job: Some(job.clone()),
             task_group: group.into(),
             desired_status: status::RUN.into(),

@@ -1,0 +1,243 @@
+//! Short strings a snapshot repeats thousands of times (namespaces, job IDs,
+//! group and task names, node IDs, statuses), kept once per distinct text.
+//!
+//! A million allocations name a few dozen jobs and statuses and some
+//! thousands of nodes: as `String`s those would be a heap block each, a
+//! third of what an allocation costs. A [`Name`] is a shared pointer to the
+//! text (16 bytes, none for the empty text), and while the reader has an
+//! [`Interner`] installed every equal text read shares one copy.
+
+use std::borrow::Borrow;
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use foldhash::fast::FixedState;
+use serde::de::{Deserialize, Deserializer, Visitor};
+use serde::{Serialize, Serializer};
+
+/// An immutable, cheaply cloned string; compares, orders and hashes as its text.
+#[derive(Clone, Default)]
+pub struct Name(Option<Arc<str>>);
+
+impl Name {
+    pub fn as_str(&self) -> &str {
+        self.0.as_deref().unwrap_or("")
+    }
+}
+
+/// The texts read so far, shared by the threads of one read.
+#[derive(Default)]
+pub struct Interner {
+    texts: Mutex<HashSet<Arc<str>, FixedState>>,
+}
+
+thread_local! {
+    static CURRENT: RefCell<Option<Arc<Interner>>> = const { RefCell::new(None) };
+}
+
+impl Interner {
+    /// Runs `f` with `interner` installed on this thread: names read in it
+    /// share their texts with every other name read through `interner`.
+    pub fn install<R>(interner: &Arc<Interner>, f: impl FnOnce() -> R) -> R {
+        let previous = CURRENT.with(|c| c.replace(Some(Arc::clone(interner))));
+        let result = f();
+        CURRENT.with(|c| *c.borrow_mut() = previous);
+        result
+    }
+
+    fn intern(&self, text: &str) -> Arc<str> {
+        let mut texts = self.texts.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(known) = texts.get(text) {
+            return Arc::clone(known);
+        }
+        let new: Arc<str> = Arc::from(text);
+        texts.insert(Arc::clone(&new));
+        new
+    }
+}
+
+impl From<&str> for Name {
+    /// Through the installed interner, if any.
+    fn from(text: &str) -> Name {
+        if text.is_empty() {
+            return Name(None);
+        }
+        let shared = CURRENT.with(|c| c.borrow().as_ref().map(|i| i.intern(text)));
+        Name(Some(shared.unwrap_or_else(|| Arc::from(text))))
+    }
+}
+
+impl From<String> for Name {
+    fn from(text: String) -> Name {
+        Name::from(text.as_str())
+    }
+}
+
+impl From<&String> for Name {
+    fn from(text: &String) -> Name {
+        Name::from(text.as_str())
+    }
+}
+
+impl From<&Name> for String {
+    fn from(name: &Name) -> String {
+        name.as_str().to_string()
+    }
+}
+
+impl From<Name> for String {
+    fn from(name: Name) -> String {
+        name.as_str().to_string()
+    }
+}
+
+impl Deref for Name {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Name {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl Borrow<str> for Name {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq for Name {
+    fn eq(&self, other: &Name) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Name {}
+
+impl PartialEq<str> for Name {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Name {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<String> for Name {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<Name> for String {
+    fn eq(&self, other: &Name) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl PartialEq<Name> for str {
+    fn eq(&self, other: &Name) -> bool {
+        self == other.as_str()
+    }
+}
+
+impl PartialEq<Name> for &str {
+    fn eq(&self, other: &Name) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl PartialOrd for Name {
+    fn partial_cmp(&self, other: &Name) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Name {
+    fn cmp(&self, other: &Name) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl Hash for Name {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl fmt::Debug for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Name {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Name {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Name, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Name;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Name, E> {
+                Ok(Name::from(s))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equal_texts_share_one_copy_only_under_an_interner() {
+        let interner = Arc::new(Interner::default());
+        let (a, b) = Interner::install(&interner, || (Name::from("web"), Name::from("web")));
+        assert!(Arc::ptr_eq(a.0.as_ref().unwrap(), b.0.as_ref().unwrap()));
+        let c = Name::from("web");
+        assert!(!Arc::ptr_eq(a.0.as_ref().unwrap(), c.0.as_ref().unwrap()));
+        assert_eq!(a, c);
+        assert!(Name::from("").0.is_none());
+    }
+
+    #[test]
+    fn reads_compares_and_orders_as_its_text() {
+        let n: Name = serde_json::from_str(r#""b\"c""#).unwrap();
+        assert_eq!(n, "b\"c");
+        let mut sorted = vec![Name::from("c"), n.clone(), Name::from("a")];
+        sorted.sort();
+        assert_eq!(sorted, ["a", "b\"c", "c"]);
+        assert_eq!(format!("{n:?} {n}"), r#""b\"c" b"c"#);
+        assert_eq!(serde_json::to_string(&n).unwrap(), r#""b\"c""#);
+        let e = serde_json::from_str::<Name>("3").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "invalid type: integer `3`, expected a string at line 1 column 1"
+        );
+    }
+}
