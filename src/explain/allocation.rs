@@ -4,8 +4,8 @@ use super::release_rules;
 use super::{Explanation, Step, Subject, SubjectKind, at, yes_no};
 use crate::model::{Allocation, DelayBase, DelaySteps, Reconnection, ReschedulePolicy};
 use crate::reconciler::{
-    Bucket, GroupTrace, ReconnectDecision, RescheduleBasis, Rules, TaintRule, classify_rule,
-    reason, should_filter,
+    Bucket, GroupTrace, ReconnectDecision, RescheduleBasis, Rules, classify_rule, reason,
+    should_filter,
 };
 use crate::replay::JobReplay;
 use crate::report::{JobReport, Plan};
@@ -271,7 +271,7 @@ fn bucket_step(jr: &JobReplay<'_, '_>, alloc: &Allocation, bucket: Bucket) -> St
     let rule = classify_rule(alloc, jr.taint);
     let node = jr.nodes.get(alloc.node_id.as_str()).copied();
     let rules = jr.taint.rules;
-    let order = TaintRule::order(rules);
+    let order = rules.taint_order();
     let earlier: Vec<String> = order[..rule.number(rules) - 1]
         .iter()
         .map(|r| r.describe(rules))

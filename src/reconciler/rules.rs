@@ -5,7 +5,7 @@
 //! method of [`Rules`], read where the reconciler applies it, so that a
 //! version profile changes what a method answers, never the code calling it.
 
-use super::ReconcileStrategy;
+use super::{ReconcileStrategy, TaintRule};
 use crate::model::{Allocation, DisconnectFields, Equality, TaskGroup};
 use crate::version::{Release, Switch};
 
@@ -15,6 +15,28 @@ use crate::version::{Release, Switch};
 pub struct Rules {
     release: Release,
     disconnected_clients: bool,
+    taint_order: TaintOrder,
+}
+
+/// The release's classification rules in the order it tries them, made
+/// once per replay: every allocation is classified through this list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TaintOrder {
+    rules: [TaintRule; TaintOrder::MAX],
+    len: usize,
+}
+
+impl TaintOrder {
+    const MAX: usize = 40;
+
+    fn of(order: &[TaintRule]) -> TaintOrder {
+        let mut rules = [TaintRule::TaintedNodeKept; TaintOrder::MAX];
+        rules[..order.len()].copy_from_slice(order);
+        TaintOrder {
+            rules,
+            len: order.len(),
+        }
+    }
 }
 
 impl Default for Rules {
@@ -27,10 +49,19 @@ impl Rules {
     /// The rules of `release`, on servers that do or do not all support
     /// disconnected clients.
     pub fn new(release: Release, supports_disconnected_clients: bool) -> Rules {
-        Rules {
+        let mut rules = Rules {
             release,
             disconnected_clients: supports_disconnected_clients,
-        }
+            taint_order: TaintOrder::of(&[]),
+        };
+        rules.taint_order = TaintOrder::of(&TaintRule::order(&rules));
+        rules
+    }
+
+    /// The classification rules of the release, in the order it tries
+    /// them ([`TaintRule::order`]).
+    pub fn taint_order(&self) -> &[TaintRule] {
+        &self.taint_order.rules[..self.taint_order.len]
     }
 
     /// The release replayed.
@@ -654,6 +685,20 @@ impl Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every release's classification list fits the fixed list [`Rules`]
+    /// keeps, and is the order [`TaintRule::order`] gives.
+    #[test]
+    fn every_release_keeps_its_whole_taint_order() {
+        let tags = crate::version::SERIES.iter().flat_map(|&(major, minor, last)| {
+            (0..=last).filter_map(move |patch| Release::tag(major, minor, patch))
+        });
+        for release in [Release::Seed, Release::Head].into_iter().chain(tags) {
+            let rules = Rules::new(release, true);
+            assert_eq!(rules.taint_order(), TaintRule::order(&rules), "{release:?}");
+            assert!(!rules.taint_order().is_empty(), "{release:?}");
+        }
+    }
 
     /// The default is the seed on servers supporting disconnected clients,
     /// as a snapshot that says nothing else is replayed.

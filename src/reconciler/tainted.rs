@@ -333,7 +333,8 @@ impl TaintRule {
 
     /// Its position in [`TaintRule::order`], counted from 1.
     pub fn number(self, rules: &Rules) -> usize {
-        TaintRule::order(rules)
+        rules
+            .taint_order()
             .iter()
             .position(|r| *r == self)
             .unwrap_or(0)
@@ -639,8 +640,10 @@ pub fn classify_rule_with<'n>(
     let mut tainted = Some(tainted);
     let mut entry = None;
     let mut node = || *entry.get_or_insert_with(|| tainted.take().and_then(|f| f()));
-    TaintRule::order(rules)
-        .into_iter()
+    rules
+        .taint_order()
+        .iter()
+        .copied()
         .find(|r| r.holds(&facts, &mut node))
         .unwrap_or(TaintRule::TaintedNodeKept)
 }
