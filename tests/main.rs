@@ -37,6 +37,7 @@ mod update;
 mod version_1_11;
 mod version_2_0;
 mod version_disconnect;
+mod version_multiregion;
 mod version_names;
 mod version_picker;
 mod version_policy;

@@ -57,6 +57,9 @@ pub mod deployment_status {
     pub const PENDING: &str = "pending";
     pub const BLOCKED: &str = "blocked";
     pub const UNBLOCKING: &str = "unblocking";
+    /// Set by the multiregion deployment watcher from B-2b on; no earlier
+    /// release writes it.
+    pub const INITIALIZING: &str = "initializing";
 
     pub const DESC_RUNNING: &str = "Deployment is running";
     pub const DESC_NEEDS_PROMOTION: &str = "Deployment is running but requires manual promotion";
@@ -75,7 +78,12 @@ impl Deployment {
     pub fn active(&self) -> bool {
         matches!(
             self.status.as_str(),
-            ds::RUNNING | ds::PAUSED | ds::BLOCKED | ds::UNBLOCKING | ds::PENDING
+            ds::RUNNING
+                | ds::PAUSED
+                | ds::BLOCKED
+                | ds::UNBLOCKING
+                | ds::PENDING
+                | ds::INITIALIZING
         )
     }
 

@@ -398,6 +398,11 @@ impl Job {
         !self.parameterized_job.is_null() && !self.dispatched
     }
 
+    /// `Job.UsesDeployments`: only service jobs have deployments.
+    pub fn uses_deployments(&self) -> bool {
+        self.job_type == "service"
+    }
+
     /// `Job.IsMultiregion`: a multiregion block with at least one region.
     pub fn is_multiregion(&self) -> bool {
         self.multiregion

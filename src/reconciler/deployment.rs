@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::group::GroupContext;
-use super::{AllocSet, DeploymentUpdate};
+use super::{AllocSet, DeploymentUpdate, Rules};
 use crate::model::{Deployment, DeploymentState, Job, TaskGroup, deployment_status as ds};
 
 fn update(id: &str, status: &'static str, description: &'static str) -> DeploymentUpdate {
@@ -73,15 +73,21 @@ pub(super) struct Standing {
 }
 
 /// `computeDeploymentPaused`.
-pub(super) fn deployment_paused(job: &Job, deployment: Option<&Deployment>) -> Standing {
+pub(super) fn deployment_paused(
+    rules: &Rules,
+    job: &Job,
+    deployment: Option<&Deployment>,
+) -> Standing {
     match deployment {
         Some(d) => Standing {
-            paused: d.status == ds::PAUSED || d.status == ds::PENDING,
+            paused: d.status == ds::PAUSED
+                || d.status == ds::PENDING
+                || (d.status == ds::INITIALIZING && rules.initializes_multiregion_deployments()),
             failed: d.status == ds::FAILED,
         },
         // A multiregion deployment is created pending; do not place on it.
         None => Standing {
-            paused: job.is_multiregion() && !(job.is_periodic() || job.is_parameterized()),
+            paused: rules.pauses_multiregion_without_deployment(job),
             failed: false,
         },
     }
@@ -147,7 +153,12 @@ impl<'a> GroupContext<'_, 'a, '_> {
 }
 
 /// `structs.NewDeployment`.
-pub(super) fn new_deployment(job: &Job, id: String, eval_priority: i64) -> Deployment {
+pub(super) fn new_deployment(
+    rules: &Rules,
+    job: &Job,
+    id: String,
+    eval_priority: i64,
+) -> Deployment {
     let mut d = Deployment {
         id,
         namespace: job.namespace.clone(),
@@ -166,7 +177,10 @@ pub(super) fn new_deployment(job: &Job, id: String, eval_priority: i64) -> Deplo
     };
     // Nomad tests `periodic && parameterized` here, unlike in
     // computeDeploymentPaused; reproduced as is.
-    if job.is_multiregion() && !(job.is_periodic() && job.is_parameterized()) {
+    if !rules.initializes_multiregion_deployments()
+        && job.is_multiregion()
+        && !(job.is_periodic() && job.is_parameterized())
+    {
         d.status = ds::PENDING.to_string();
         d.status_description = ds::DESC_PENDING_FOR_PEER.to_string();
     }
@@ -190,23 +204,30 @@ pub(super) fn group_deployed(deployment: Option<&Deployment>, group: &str) -> bo
 }
 
 /// `computeDeploymentUpdates`: marks a complete deployment successful (or
-/// blocked, for multiregion) and describes a created one.
+/// blocked, for multiregion), moves an initializing one to pending, and
+/// describes a created one.
 pub(super) fn compute_deployment_updates(
+    rules: &Rules,
     job: &Job,
     deployment: Option<&mut Deployment>,
     created: bool,
     complete: bool,
-) -> Option<DeploymentUpdate> {
-    let d = deployment?;
-    let mut out = None;
+) -> Vec<DeploymentUpdate> {
+    let Some(d) = deployment else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
     if complete {
         if job.is_multiregion() {
             if d.status != ds::UNBLOCKING && d.status != ds::SUCCESSFUL {
-                out = Some(update(&d.id, ds::BLOCKED, ds::DESC_BLOCKED));
+                out.push(update(&d.id, ds::BLOCKED, ds::DESC_BLOCKED));
             }
         } else {
-            out = Some(update(&d.id, ds::SUCCESSFUL, ds::DESC_SUCCESSFUL));
+            out.push(update(&d.id, ds::SUCCESSFUL, ds::DESC_SUCCESSFUL));
         }
+    }
+    if d.status == ds::INITIALIZING && rules.initializes_multiregion_deployments() {
+        out.push(update(&d.id, ds::PENDING, ds::DESC_PENDING_FOR_PEER));
     }
     if created && d.requires_promotion() {
         d.status_description = if d.has_auto_promote() {

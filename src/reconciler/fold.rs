@@ -7,12 +7,13 @@
 
 use std::collections::BTreeMap;
 
+use super::Rules;
 use super::deployment::{self, DeploymentChange};
 use super::ids::Ids;
 use super::job_state::JobState;
 use super::outcome::{GroupOutcome, GroupProgress};
 use super::{DeploymentUpdate, DesiredChanges, GroupTrace, ReconcileResults, Reconciliation};
-use crate::model::Deployment;
+use crate::model::{Deployment, deployment_status as ds};
 
 /// The job's result so far.
 pub(super) struct JobFold<'a> {
@@ -22,10 +23,14 @@ pub(super) struct JobFold<'a> {
     pub deployment: Option<Deployment>,
     /// Whether `deployment` was created by this evaluation.
     created: bool,
+    /// Whether `deployment` goes into the plan though it was not created:
+    /// an initializing one is persisted in full.
+    sent_in_full: bool,
     pub ids: Ids<'a>,
     /// Until C-2, each group counts the job's reconnect updates so far as
     /// ignored.
     reconnects_ignored: bool,
+    rules: &'a Rules,
 }
 
 impl<'a> JobFold<'a> {
@@ -33,7 +38,7 @@ impl<'a> JobFold<'a> {
         deployment: Option<Deployment>,
         deployment_updates: Vec<DeploymentUpdate>,
         ids: Ids<'a>,
-        reconnects_ignored: bool,
+        rules: &'a Rules,
     ) -> JobFold<'a> {
         JobFold {
             results: ReconcileResults {
@@ -43,8 +48,10 @@ impl<'a> JobFold<'a> {
             groups: BTreeMap::new(),
             deployment,
             created: false,
+            sent_in_full: false,
             ids,
-            reconnects_ignored,
+            reconnects_ignored: !rules.reconciles_reconnects_first(),
+            rules,
         }
     }
 
@@ -148,25 +155,31 @@ impl<'a> JobFold<'a> {
         let d = self.deployment.get_or_insert_with(|| {
             self.created = true;
             let id = self.ids.issue("deployment", "");
-            deployment::new_deployment(job.job, id, job.eval_priority)
+            deployment::new_deployment(self.rules, job.job, id, job.eval_priority)
         });
         d.task_groups.insert(group.to_string(), state);
     }
 
     /// `computeDeploymentUpdates`, once every group is merged.
     pub fn finish_deployment(&mut self, job: &JobState<'a, '_>, complete: bool) {
-        let update = deployment::compute_deployment_updates(
+        self.sent_in_full = self.rules.initializes_multiregion_deployments()
+            && self
+                .deployment
+                .as_ref()
+                .is_some_and(|d| d.status == ds::INITIALIZING);
+        let updates = deployment::compute_deployment_updates(
+            self.rules,
             job.job,
             self.deployment.as_mut(),
             self.created,
             complete,
         );
-        self.results.deployment_updates.extend(update);
+        self.results.deployment_updates.extend(updates);
     }
 
     /// The job's result: a deployment this evaluation created is part of it.
     pub fn finish(mut self) -> Reconciliation<'a> {
-        if self.created {
+        if self.created || self.sent_in_full {
             self.results.deployment = self.deployment;
         }
         Reconciliation {

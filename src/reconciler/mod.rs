@@ -114,13 +114,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             now: input.now,
         };
         let ids = Ids::new(input.eval_id, input.job, input.job_id);
-        let reconnects_ignored = !input.rules.reconciles_reconnects_first();
-        let mut fold = JobFold::new(
-            retired.current.cloned(),
-            retired.updates,
-            ids,
-            reconnects_ignored,
-        );
+        let mut fold = JobFold::new(retired.current.cloned(), retired.updates, ids, input.rules);
         match input.job.filter(|j| !j.stop) {
             None => {
                 let last = matrix.len().saturating_sub(1);
@@ -133,7 +127,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
                 }
             }
             Some(job) => {
-                let standing = deployment::deployment_paused(job, retired.current);
+                let standing = deployment::deployment_paused(input.rules, job, retired.current);
                 let state = JobState {
                     job,
                     job_id: input.job_id,

@@ -6,7 +6,7 @@
 //! version profile changes what a method answers, never the code calling it.
 
 use super::{ReconcileStrategy, TaintRule};
-use crate::model::{Allocation, DisconnectFields, Equality, TaskGroup};
+use crate::model::{Allocation, DisconnectFields, Equality, Job, TaskGroup};
 use crate::version::{Release, Switch};
 
 /// The rules of one replay: chosen once, before any job is reconciled, and
@@ -672,6 +672,27 @@ impl Rules {
     /// such an entry after `unknown` no longer ends the wait for a reconnect.
     pub fn skips_empty_alloc_states(&self) -> bool {
         Switch::H4.in_release(self.release)
+    }
+
+    /// Whether a multiregion job with no current deployment holds its
+    /// placements back, as its deployment would be created pending. B-2a
+    /// (1.3.6, 1.4.0; v1.4.0 scheduler/reconcile.go:286) limits this to jobs
+    /// that use deployments (services); B-2b (1.3.10, 1.4.5, 1.5.0; v1.4.5
+    /// scheduler/reconcile.go:293) drops the rule.
+    pub fn pauses_multiregion_without_deployment(&self, job: &Job) -> bool {
+        !Switch::B2b.in_release(self.release)
+            && job.is_multiregion()
+            && (!Switch::B2a.in_release(self.release) || job.uses_deployments())
+            && !(job.is_periodic() || job.is_parameterized())
+    }
+
+    /// B-2b (1.3.10, 1.4.5, 1.5.0; v1.4.5 scheduler/reconcile.go:263, :297,
+    /// :525): an `initializing` deployment is paused, goes into the plan in
+    /// full and is moved to `pending`; a created multiregion deployment
+    /// starts `running` rather than `pending` (the start status is the
+    /// multiregion deployment watcher's, outside the scheduler).
+    pub fn initializes_multiregion_deployments(&self) -> bool {
+        Switch::B2b.in_release(self.release)
     }
 
     /// F-2 (1.10.1, 1.11.0): a terminal canary with a migrate transition is

@@ -18,6 +18,12 @@ pub enum Switch {
     A6,
     /// A batch allocation evicted by preemption is not counted.
     B1,
+    /// With no deployment, a multiregion job is paused only if it uses
+    /// deployments.
+    B2a,
+    /// A multiregion deployment starts `initializing`, which is paused, sent
+    /// in full and moved to `pending`; no deployment means no pause.
+    B2b,
     /// A group `volume` or task `volume_mount` change is destructive.
     B1v,
     /// A reconnect is detected from `AllocStates`, and goes into the plan.
@@ -109,13 +115,15 @@ pub enum Switch {
 
 impl Switch {
     /// Every switch, in catalogue order.
-    pub const ALL: [Switch; 42] = [
+    pub const ALL: [Switch; 44] = [
         Switch::A1,
         Switch::A2,
         Switch::A3,
         Switch::A6,
         Switch::B1,
         Switch::B1v,
+        Switch::B2a,
+        Switch::B2b,
         Switch::C1,
         Switch::C2,
         Switch::D1,
@@ -164,6 +172,8 @@ impl Switch {
             Switch::A6 => "A-6",
             Switch::B1 => "B-1",
             Switch::B1v => "B-1v",
+            Switch::B2a => "B-2a",
+            Switch::B2b => "B-2b",
             Switch::C1 => "C-1",
             Switch::C2 => "C-2",
             Switch::D1 => "D-1",
@@ -208,6 +218,8 @@ impl Switch {
         match self {
             Switch::A1 | Switch::A2 | Switch::A3 | Switch::A6 => const { &[v(1, 3, 0)] },
             Switch::B1 | Switch::B1v => const { &[v(1, 3, 2), v(1, 4, 0)] },
+            Switch::B2a => const { &[v(1, 3, 6), v(1, 4, 0)] },
+            Switch::B2b => const { &[v(1, 3, 10), v(1, 4, 5), v(1, 5, 0)] },
             Switch::C1 => const { &[v(1, 3, 8), v(1, 4, 3), v(1, 5, 0)] },
             Switch::C2 => const { &[v(1, 3, 14), v(1, 4, 9), v(1, 5, 4), v(1, 6, 0)] },
             Switch::D1 => const { &[v(1, 4, 14), v(1, 5, 10), v(1, 6, 3), v(1, 7, 0)] },
@@ -271,6 +283,8 @@ impl Switch {
                 | Switch::A6
                 | Switch::B1
                 | Switch::B1v
+                | Switch::B2a
+                | Switch::B2b
                 | Switch::C1
                 | Switch::C2
                 | Switch::TaskIdentity

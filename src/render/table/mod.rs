@@ -17,6 +17,7 @@ use comfy_table::{ContentArrangement, LineStyle, Table, TableStyle};
 use owo_colors::OwoColorize;
 
 use super::wrap::wrap;
+use crate::model::deployment_status;
 use crate::reconciler::Bucket;
 use crate::report::{BucketEntry, GroupChanges, GroupReport, JobReport, NowSource, Report};
 use crate::time::Time;
@@ -528,8 +529,15 @@ impl Renderer {
                     g.auto_revert.to_string(),
                 ]);
             }
+            // A created deployment starts running or pending; an
+            // initializing one is the current deployment, sent in full.
+            let kind = if d.status == deployment_status::INITIALIZING {
+                "Deployment"
+            } else {
+                "New deployment"
+            };
             let title = format!(
-                "New deployment {} ({}: {})",
+                "{kind} {} ({}: {})",
                 self.id(&d.id),
                 d.status,
                 d.status_description

@@ -369,6 +369,24 @@ fn new_deployment_and_deployment_updates() {
 }
 
 #[test]
+fn an_initializing_deployment_is_not_new() {
+    let text = plan(Plan {
+        deployment: Some(PlanDeployment {
+            id: DEPLOYMENT.into(),
+            status: "initializing".into(),
+            status_description: "Deployment is pending, waiting for peer region".into(),
+            job_version: 3,
+            groups: BTreeMap::new(),
+        }),
+        ..Plan::default()
+    });
+    assert_snapshot!(
+        text.trim_start().lines().next().unwrap_or_default(),
+        @"Deployment d41f03b2 (initializing: Deployment is pending, waiting for peer region)"
+    );
+}
+
+#[test]
 fn nothing_to_do() {
     let mut quiet = job();
     quiet.groups.clear();
