@@ -711,9 +711,11 @@ mod tests {
     /// keeps, and is the order [`TaintRule::order`] gives.
     #[test]
     fn every_release_keeps_its_whole_taint_order() {
-        let tags = crate::version::SERIES.iter().flat_map(|&(major, minor, last)| {
-            (0..=last).filter_map(move |patch| Release::tag(major, minor, patch))
-        });
+        let tags = crate::version::SERIES
+            .iter()
+            .flat_map(|&(major, minor, last)| {
+                (0..=last).filter_map(move |patch| Release::tag(major, minor, patch))
+            });
         for release in [Release::Seed, Release::Head].into_iter().chain(tags) {
             let rules = Rules::new(release, true);
             assert_eq!(rules.taint_order(), TaintRule::order(&rules), "{release:?}");
