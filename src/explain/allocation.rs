@@ -480,10 +480,7 @@ fn rescheduling(
             format!("{} ({own})", alloc.followup_eval_id),
         );
     }
-    let by_policy = rules.reschedules_disconnecting_by_policy()
-        && rules
-            .replaces_disconnecting_at_once(alloc.own_task_group())
-            .is_none();
+    let by_policy = basis == RescheduleBasis::Disconnecting;
     let why = if rescheduled_now {
         if disconnecting && by_policy {
             format!("{}: eligible, and due within 1s of now", replacement())
@@ -496,10 +493,7 @@ fn rescheduling(
         format!("{}: eligible, due later", replacement())
     } else if later.is_some() {
         "eligible, due later, no follow-up eval yet".to_string()
-    } else if disconnecting
-        && (rules.holds_disconnecting(alloc.own_task_group())
-            || !by_policy && rules.reschedules_disconnecting_by_policy())
-    {
+    } else if disconnecting && rules.holds_disconnecting(alloc.own_task_group()) {
         replacement().to_string()
     } else if !eligible {
         release_rules::reschedule_eligibility(rules).to_string()

@@ -173,14 +173,10 @@ impl RescheduleBasis {
     pub fn next(self, alloc: &Allocation, rules: &Rules, now: Time) -> (Time, bool) {
         match self {
             RescheduleBasis::Replace(replace) => (now, replace),
-            RescheduleBasis::Failure => {
-                // G-0: a batch allocation stopped with a reschedule
-                // transition is eligible whatever its client status.
-                let rescheduled_batch = rules.reschedules_stopped_batch_allocs()
-                    && alloc.desired_transition.should_reschedule()
-                    && alloc.job.as_ref().is_some_and(|j| j.is_batch());
-                alloc.next_reschedule_time_for(rules.retries_failed_placements(), rescheduled_batch)
-            }
+            RescheduleBasis::Failure => alloc.next_reschedule_time_for(
+                rules.retries_failed_placements(),
+                rules.reschedules_stopped_batch_alloc(alloc),
+            ),
             _ => alloc.next_reschedule_time_by_fail_time(self.fail_time(alloc, rules, now)),
         }
     }

@@ -602,6 +602,14 @@ impl Rules {
         Switch::G0.in_release(self.release)
     }
 
+    /// Whether `alloc` is such a batch allocation: eligible for rescheduling
+    /// whatever its client status.
+    pub fn reschedules_stopped_batch_alloc(&self, alloc: &Allocation) -> bool {
+        self.reschedules_stopped_batch_allocs()
+            && alloc.desired_transition.should_reschedule()
+            && alloc.job.as_ref().is_some_and(|j| j.is_batch())
+    }
+
     /// G-0b (1.11.0 only; v1.11.0 scheduler/reconciler/reconcile_cluster.go:318):
     /// stopping a job keeps the stops of one group only, each group's list
     /// overwriting the last; the desired changes still count every group.
