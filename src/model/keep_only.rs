@@ -1,13 +1,14 @@
 //! Deserializers that keep only the elements of a list the scheduler reads,
 //! so that large snapshots do not hold what nobody looks at.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
 use serde::Deserializer;
 use serde::de::{Deserialize, IgnoredAny, SeqAccess, Visitor};
 
-use super::{NodeScoreMeta, TASK_CLIENT_RECONNECTED, TaskEvent};
+use super::{Name, NodeScoreMeta, TASK_CLIENT_RECONNECTED, TaskEvent};
 
 /// Reads a list (or `null`), keeping the elements `keep` accepts, up to `limit`.
 struct Keep<T, F> {
@@ -41,15 +42,32 @@ impl<'de, T: Deserialize<'de>, F: Fn(&T) -> bool> Visitor<'de> for Keep<T, F> {
     }
 }
 
+/// A task event as read: its type is borrowed from the input, so that the
+/// dozens of events a task keeps that are not kept cost no copy.
+#[derive(Default, serde::Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+struct EventRecord<'a> {
+    #[serde(rename = "Type", borrow)]
+    event_type: Cow<'a, str>,
+    time: i64,
+}
+
 /// A task's events: only `Reconnected` ones.
 pub(super) fn reconnect_events<'de, D: Deserializer<'de>>(
     d: D,
 ) -> Result<Vec<TaskEvent>, D::Error> {
-    d.deserialize_any(Keep {
-        keep: |e: &TaskEvent| e.event_type == TASK_CLIENT_RECONNECTED,
+    let kept = d.deserialize_any(Keep {
+        keep: |e: &EventRecord<'de>| e.event_type == TASK_CLIENT_RECONNECTED,
         limit: usize::MAX,
         element: PhantomData,
-    })
+    })?;
+    Ok(kept
+        .into_iter()
+        .map(|e| TaskEvent {
+            event_type: Name::from(&*e.event_type),
+            time: e.time,
+        })
+        .collect())
 }
 
 /// An allocation's node scores: only the first.

@@ -35,15 +35,37 @@ pub struct Interner {
     texts: Mutex<HashSet<Arc<str>, FixedState>>,
 }
 
+/// The interner installed on a thread, with the texts this thread already
+/// took from it, so that a known text costs no lock.
+struct Installed {
+    interner: Arc<Interner>,
+    seen: HashSet<Arc<str>, FixedState>,
+}
+
+impl Installed {
+    fn intern(&mut self, text: &str) -> Arc<str> {
+        if let Some(known) = self.seen.get(text) {
+            return Arc::clone(known);
+        }
+        let shared = self.interner.intern(text);
+        self.seen.insert(Arc::clone(&shared));
+        shared
+    }
+}
+
 thread_local! {
-    static CURRENT: RefCell<Option<Arc<Interner>>> = const { RefCell::new(None) };
+    static CURRENT: RefCell<Option<Installed>> = const { RefCell::new(None) };
 }
 
 impl Interner {
     /// Runs `f` with `interner` installed on this thread: names read in it
     /// share their texts with every other name read through `interner`.
     pub fn install<R>(interner: &Arc<Interner>, f: impl FnOnce() -> R) -> R {
-        let previous = CURRENT.with(|c| c.replace(Some(Arc::clone(interner))));
+        let installed = Installed {
+            interner: Arc::clone(interner),
+            seen: HashSet::default(),
+        };
+        let previous = CURRENT.with(|c| c.replace(Some(installed)));
         let result = f();
         CURRENT.with(|c| *c.borrow_mut() = previous);
         result
@@ -66,7 +88,7 @@ impl From<&str> for Name {
         if text.is_empty() {
             return Name(None);
         }
-        let shared = CURRENT.with(|c| c.borrow().as_ref().map(|i| i.intern(text)));
+        let shared = CURRENT.with(|c| c.borrow_mut().as_mut().map(|i| i.intern(text)));
         Name(Some(shared.unwrap_or_else(|| Arc::from(text))))
     }
 }
