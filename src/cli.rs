@@ -123,9 +123,10 @@ pub struct Cli {
     #[arg(long)]
     pub detailed_exitcode: bool,
 
-    /// Parse allocations on this many threads: 1 (the default) reads on one
-    /// thread only, 0 is one per core. The output is the same on any count.
-    #[arg(long, short = 'j', value_name = "N", default_value_t = 1)]
+    /// Parse allocations and replay jobs on this many threads: 0 (the
+    /// default) is one per core, 1 reads and replays on one thread only.
+    /// The output is the same on any count.
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
     pub threads: usize,
 
     /// Print a shell completion script and exit.

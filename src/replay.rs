@@ -5,6 +5,7 @@
 mod entries;
 mod eval_lookup;
 mod groups;
+mod in_order;
 mod plan;
 mod policy_panic;
 mod snapshot_time;
@@ -25,6 +26,7 @@ use crate::version::{Evidence, Profile, VersionRequest, ignored_inputs, system_s
 use crate::warning::Warning;
 use entries::EntryMaker;
 use groups::group_reports;
+use in_order::map_in_order;
 
 /// The evaluation ID used when neither `--eval` nor the snapshot names one.
 ///
@@ -51,6 +53,9 @@ pub struct Options {
     /// `--nomad-version`; the snapshot's `NomadVersion` key, else `auto`,
     /// when absent.
     pub nomad_version: Option<VersionRequest>,
+    /// Jobs are replayed on up to this many threads (0 and 1: the caller's
+    /// only); the report is the same on any count.
+    pub threads: usize,
 }
 
 /// A request the snapshot cannot answer.
@@ -153,15 +158,15 @@ pub fn replay(snapshot: &Snapshot, options: &Options) -> Result<Report, ReplayEr
         });
     }
     let ctx = prep.job_context();
-    let (jobs, warnings): (Vec<JobReport>, Vec<Vec<Warning>>) = work
-        .iter()
-        .map(|w| match system_spec(w) {
+    let (jobs, warnings): (Vec<JobReport>, Vec<Vec<Warning>>) =
+        map_in_order(&work, options.threads, |w| match system_spec(w) {
             Some(spec) => ctx.system_job(w, Some(spec)),
             None => ctx.trace_job(w, |report, rec, _| {
                 let warning = policy_panic::missing_policy_warning(ctx.rules, &report, rec);
                 (report, warning.into_iter().collect())
             }),
         })
+        .into_iter()
         .unzip();
     let mut report = prep.report(jobs);
     report.warnings.extend(warnings.into_iter().flatten());

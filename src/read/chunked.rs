@@ -15,18 +15,17 @@ use std::io::{self, Read};
 use serde::Deserialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
 
-use super::ReadFilter;
 use super::alloc_record::AllocRecord;
 use super::document::{MetaField, State};
-use super::scan::{JobSpan, Scan, element_end, scan};
-use super::workers::map_in_order;
-use crate::model::{Allocation, Deployment, Evaluation, Interner, Job, Node};
+use super::scan::{JobSpan, Scan, scan};
+use super::split::{self, Splice, Spliced};
+use crate::model::{Deployment, Evaluation, Job, Node};
 use crate::time::Time;
 
 /// Bytes read at a time; an element longer than this grows the buffer.
 const CHUNK: usize = 8 << 20;
 
-/// Bytes of allocations handed to the threads at a time.
+/// Bytes of allocations buffered before they are parsed on several threads.
 const BATCH: usize = 4 << 20;
 
 /// The input is kept whole while it is no longer than this, so that a
@@ -195,8 +194,8 @@ impl<R: Read> Chunked<R> {
     }
 
     /// Allocations; with a filter, those of other jobs are only scanned.
-    /// With more than one thread, runs of complete elements in the buffer
-    /// are parsed on all of them ([`Chunked::batch`]).
+    /// With more than one thread, what is buffered is parsed in parts on all
+    /// of them ([`split`]), and the proven parts are kept in order.
     fn allocs(&mut self, key: &str, st: &mut State<'_>) -> Step<bool> {
         let mut scratch = Spliced::default();
         if self.threads <= 1 {
@@ -210,45 +209,42 @@ impl<R: Read> Chunked<R> {
         let mut index = 0;
         loop {
             self.top_up()?;
-            let batch = self.batch(st);
-            let parsed = self.parse_batch(&batch, st);
-            let mut whole = true;
-            for (element, parsed) in batch.iter().zip(parsed) {
-                self.pos = element.start;
-                let done = match (parsed, element.job.known) {
-                    (Parsed::Alloc(mut alloc), Some(entry)) => match st.job_texts.job(entry) {
-                        Ok(job) => {
-                            alloc.job = Some(job);
-                            let record = AllocRecord { alloc, job: None };
-                            st.add_alloc(key, index, record).or_else(|_| unexpected())?;
-                            true
-                        }
-                        Err(_) => false,
-                    },
-                    (Parsed::Skipped, _) => true,
-                    _ => false,
-                };
-                if done {
-                    self.pos = element.end;
-                } else {
-                    // The general path says what is wrong, exactly as without threads.
-                    self.alloc(key, index, &|| format!("{key}[{index}]"), st, &mut scratch)?;
-                    whole = false;
+            self.peek()?;
+            let parts = split::parse_parts(
+                &self.buf[..self.end],
+                self.pos,
+                self.threads,
+                &mut st.job_texts,
+                &st.filter,
+                &st.interner,
+            );
+            let mut last = None;
+            'parts: for element in parts.into_iter().flat_map(|p| p.elements) {
+                if let Some((mut alloc, entry)) = element.alloc {
+                    let Ok(job) = st.job_texts.job(entry) else {
+                        // The general path says what is wrong, exactly as on one thread.
+                        self.pos = element.start;
+                        self.alloc(key, index, &|| format!("{key}[{index}]"), st, &mut scratch)?;
+                        last = Some(self.pos);
+                        index += 1;
+                        break 'parts;
+                    };
+                    alloc.job = Some(job);
+                    let record = AllocRecord { alloc, job: None };
+                    st.add_alloc(key, index, record).or_else(|_| unexpected())?;
                 }
-                if self.separator()? {
-                    return Ok(true);
-                }
+                last = Some(element.end);
                 index += 1;
-                if !whole {
-                    break;
+            }
+            match last {
+                Some(end) => self.pos = end,
+                None => {
+                    self.alloc(key, index, &|| format!("{key}[{index}]"), st, &mut scratch)?;
+                    index += 1;
                 }
             }
-            if batch.is_empty() {
-                self.alloc(key, index, &|| format!("{key}[{index}]"), st, &mut scratch)?;
-                if self.separator()? {
-                    return Ok(true);
-                }
-                index += 1;
+            if self.separator()? {
+                return Ok(true);
             }
         }
     }
@@ -300,59 +296,6 @@ impl<R: Read> Chunked<R> {
             self.fill()?;
         }
         Ok(())
-    }
-
-    /// The complete allocation elements at the cursor whose job text is
-    /// known (new texts are checked and remembered here, in input order),
-    /// up to the first that is not; the cursor does not move.
-    fn batch(&self, st: &mut State<'_>) -> Vec<Element> {
-        let mut batch = Vec::new();
-        let mut at = self.pos;
-        while at < self.end {
-            let bytes = &self.buf[at..self.end];
-            let Scan::Job(mut job) = scan(bytes, &st.job_texts) else {
-                break;
-            };
-            let Some(end) = element_end(bytes, job.end) else {
-                break;
-            };
-            if job.known.is_none() {
-                let text = &bytes[job.start..job.end];
-                if std::str::from_utf8(text).is_err()
-                    || serde_json::from_slice::<IgnoredAny>(text).is_err()
-                {
-                    break;
-                }
-                job.known = Some(st.job_texts.insert(text));
-            }
-            batch.push(Element {
-                start: at,
-                end: at + end,
-                job,
-            });
-            let rest = &bytes[end..];
-            let Some(comma) = rest.iter().position(|&b| !is_space(b)) else {
-                break;
-            };
-            if rest[comma] != b',' {
-                break;
-            }
-            let Some(next) = rest[comma + 1..].iter().position(|&b| !is_space(b)) else {
-                break;
-            };
-            at += end + comma + 1 + next;
-        }
-        batch
-    }
-
-    /// Each element of `batch` parsed with its job spliced out, on all threads.
-    fn parse_batch(&self, batch: &[Element], st: &State<'_>) -> Vec<Parsed> {
-        let buf = &self.buf[..self.end];
-        let filter = &st.filter;
-        let interner = &st.interner;
-        map_in_order(batch, self.threads, Vec::new, |text, element| {
-            Interner::install(interner, || parse_element(buf, element, filter, text))
-        })
     }
 
     /// The common case of an allocation whose embedded job is an object: its
@@ -416,35 +359,17 @@ impl<R: Read> Chunked<R> {
 
     /// The allocation at the cursor with `job` replaced by `null`, and the
     /// length of the element; `None` if that does not parse.
-    ///
-    /// Only a little more than the rest of the element is copied, guessed
-    /// from the last one: the end of the element is where the parse ends.
     fn spliced<T: DeserializeOwned>(
         &mut self,
         job: &JobSpan,
         scratch: &mut Spliced,
     ) -> Step<Option<(T, usize)>> {
-        let mut guess = scratch.tail + scratch.tail / 4 + 512;
         loop {
-            let element = &self.buf[self.pos..self.end];
-            let available = element.len() - job.end;
-            let take = guess.min(available);
-            let text = &mut scratch.text;
-            text.clear();
-            text.extend_from_slice(&element[..job.start]);
-            text.extend_from_slice(b"null");
-            text.extend_from_slice(&element[job.end..job.end + take]);
-            let mut values = serde_json::Deserializer::from_slice(text).into_iter::<T>();
-            match values.next() {
-                Some(Ok(value)) => {
-                    let tail = values.byte_offset() - job.start - 4;
-                    scratch.tail = tail;
-                    return Ok(Some((value, job.end + tail)));
-                }
-                Some(Err(e)) if !e.is_eof() => return Ok(None),
-                _ if take < available => guess = guess.saturating_mul(2),
-                _ if self.eof => return Ok(None),
-                _ => {
+            match scratch.parse(&self.buf[self.pos..self.end], job) {
+                Splice::Value(value, len) => return Ok(Some((value, len))),
+                Splice::Bad => return Ok(None),
+                Splice::Short if self.eof => return Ok(None),
+                Splice::Short => {
                     self.fill()?;
                 }
             }
@@ -629,65 +554,11 @@ impl<R: Read> Chunked<R> {
     }
 }
 
-/// The copy of an allocation with its job spliced out, reused.
-#[derive(Default)]
-struct Spliced {
-    text: Vec<u8>,
-    /// The length of the last allocation after its job.
-    tail: usize,
-}
-
-/// One element of a batch, with its job spliced out through `text`.
-fn parse_element(buf: &[u8], element: &Element, filter: &ReadFilter, text: &mut Vec<u8>) -> Parsed {
-    let bytes = &buf[element.start..element.end];
-    let job = &element.job;
-    text.clear();
-    text.extend_from_slice(&bytes[..job.start]);
-    text.extend_from_slice(b"null");
-    text.extend_from_slice(&bytes[job.end..]);
-    if !filter.is_empty() {
-        match serde_json::from_slice::<Owner>(text) {
-            Ok(owner) if !filter.keeps(&owner.namespace, &owner.job_id) => {
-                return Parsed::Skipped;
-            }
-            Ok(_) => {}
-            Err(_) => return Parsed::Failed,
-        }
-    }
-    match serde_json::from_slice::<AllocRecord>(text) {
-        Ok(AllocRecord { alloc, job: None }) => Parsed::Alloc(alloc),
-        _ => Parsed::Failed,
-    }
-}
-
-/// JSON's whitespace.
-fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\n' | b'\r' | b'\t')
-}
-
-/// An allocation element in the buffer, with its job.
-struct Element {
-    start: usize,
-    end: usize,
-    job: JobSpan,
-}
-
-/// An allocation element as a thread parsed it. Kept only for one batch;
-/// boxing the allocation would cost an allocation per element.
-#[allow(clippy::large_enum_variant)]
-enum Parsed {
-    Alloc(Allocation),
-    /// Of a job the filter drops.
-    Skipped,
-    /// Left to the general path, which reports any error.
-    Failed,
-}
-
 /// Whose allocation it is, read before deciding to read the rest.
 #[derive(Deserialize)]
-struct Owner {
+pub(super) struct Owner {
     #[serde(rename = "Namespace", default)]
-    namespace: String,
+    pub(super) namespace: String,
     #[serde(rename = "JobID", default)]
-    job_id: String,
+    pub(super) job_id: String,
 }

@@ -19,22 +19,25 @@ use crate::model::Job;
 /// Why a job text would not parse into a job.
 pub(super) type JobError = serde_path_to_error::Error<serde_json::Error>;
 
-/// The set of job texts, each parsed into a [`Job`] at most once.
-#[derive(Default)]
+/// The set of job texts, each parsed into a [`Job`] at most once. A copy is
+/// cheap: the texts and jobs are shared.
+#[derive(Clone, Default)]
 pub(super) struct JobTexts {
     entries: Vec<Entry>,
     nodes: Vec<Node>,
     root: Option<Link>,
 }
 
+#[derive(Clone)]
 struct Entry {
-    text: Box<[u8]>,
+    text: Arc<[u8]>,
     /// Parsed on first use: the texts of jobs a `--job` filter drops are
     /// never parsed.
     job: Option<Arc<Job>>,
 }
 
 /// A branch on one bit of one byte: texts with the bit set go right.
+#[derive(Clone)]
 struct Node {
     position: usize,
     mask: u8,

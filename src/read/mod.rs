@@ -35,6 +35,7 @@ mod job_texts;
 mod read_ahead;
 mod resolve;
 mod scan;
+mod split;
 mod top_keys;
 mod warnings;
 mod workers;

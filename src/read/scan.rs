@@ -105,32 +105,6 @@ pub(super) fn scan(bytes: &[u8], texts: &JobTexts) -> Scan {
     Scan::Incomplete
 }
 
-/// The end (one past the closing brace) of the allocation object in
-/// `bytes` whose `Job` object ends at `job_end`; `None` if the bytes end
-/// first. Like [`scan`], it only tracks strings and nesting.
-pub(super) fn element_end(bytes: &[u8], job_end: usize) -> Option<usize> {
-    let mut depth = 1usize;
-    let mut i = job_end;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'"' => i = string_end(bytes, i + 1)? + 1,
-            b'{' | b'[' => {
-                depth += 1;
-                i += 1;
-            }
-            b'}' | b']' => {
-                depth -= 1;
-                i += 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => i += 1,
-        }
-    }
-    None
-}
-
 /// The index of the quote closing the string whose content starts at `from`.
 fn string_end(bytes: &[u8], mut from: usize) -> Option<usize> {
     loop {
@@ -203,15 +177,6 @@ mod tests {
         let escaped = r#"{"Jo\"b":{"a":"\\"},"Job":{"b":2}}"#;
         let span = job(escaped, &JobTexts::default());
         assert_eq!(&escaped[span.start..span.end], r#"{"b":2}"#);
-    }
-
-    #[test]
-    fn the_element_ends_after_its_job_at_its_own_closing_brace() {
-        let input = format!(r#"{{"Job":{JOB},"A":["}}",{{"b":"\\"}}],"C":1}} ,{{"ID":"next"}}"#);
-        let span = job(&input, &JobTexts::default());
-        let end = element_end(input.as_bytes(), span.end).unwrap();
-        assert_eq!(&input[end - 6..end], r#""C":1}"#);
-        assert_eq!(element_end(&input.as_bytes()[..end - 1], span.end), None);
     }
 
     #[test]

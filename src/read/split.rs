@@ -1,0 +1,313 @@
+//! The allocation array parsed in parts, one per thread, from one buffer.
+//!
+//! A JSON array cannot be cut at an element boundary without scanning it
+//! from the start, so the cut is guessed: near each share of the buffer, the
+//! first `{` that follows a `,` and opens with the key the first element
+//! opens with (`"ID"`). Each part is parsed element by element from its
+//! guess. A guess is proven right when the part before it, itself proven,
+//! ends exactly there; the parts after the first unproven one are dropped.
+//! A proven part was parsed from a true element start with the texts the
+//! one-thread walk would know, so the result is the same as that walk's.
+//!
+//! The first part runs on the caller's thread with the real job texts, and
+//! remembers new ones as it goes; the others see a copy taken at the start
+//! and stop at a text they do not know, for the next round to settle.
+
+use memchr::memmem;
+use serde::de::{DeserializeOwned, IgnoredAny};
+
+use super::ReadFilter;
+use super::alloc_record::AllocRecord;
+use super::chunked::Owner;
+use super::job_texts::JobTexts;
+use super::scan::{JobSpan, Scan, scan};
+use crate::model::{Allocation, Interner};
+
+/// The first part's size, in tenths of another part's.
+const FIRST_SHARE: usize = 7;
+
+/// One allocation element a part parsed.
+pub(super) struct Parsed {
+    /// Where the element starts and ends in the buffer.
+    pub(super) start: usize,
+    pub(super) end: usize,
+    /// The allocation and its job text entry; `None` when the filter drops it.
+    pub(super) alloc: Option<(Allocation, usize)>,
+}
+
+/// What one part parsed, in order.
+pub(super) struct Part {
+    pub(super) elements: Vec<Parsed>,
+    /// Whether the element after the last one starts exactly where the next
+    /// part was guessed to start.
+    pub(super) reached: bool,
+}
+
+/// The job texts a part may use.
+enum Texts<'a> {
+    /// The reader's own: a new text is checked and remembered.
+    Growing(&'a mut JobTexts),
+    /// A copy: a new text ends the part.
+    Frozen(&'a JobTexts),
+}
+
+impl Texts<'_> {
+    fn get(&self) -> &JobTexts {
+        match self {
+            Texts::Growing(t) => t,
+            Texts::Frozen(t) => t,
+        }
+    }
+
+    /// The entry for a text not known yet, if this part may add it.
+    fn admit(&mut self, text: &[u8]) -> Option<usize> {
+        match self {
+            Texts::Growing(t) => {
+                let valid = std::str::from_utf8(text).is_ok()
+                    && serde_json::from_slice::<IgnoredAny>(text).is_ok();
+                valid.then(|| t.insert(text))
+            }
+            Texts::Frozen(_) => None,
+        }
+    }
+}
+
+/// Parses the complete allocation elements of `buf[start..]` in up to
+/// `threads` parts, and returns the proven parts, the first one first. The
+/// first part starts at `start`, which must be an element start.
+pub(super) fn parse_parts(
+    buf: &[u8],
+    start: usize,
+    threads: usize,
+    texts: &mut JobTexts,
+    filter: &ReadFilter,
+    interner: &std::sync::Arc<Interner>,
+) -> Vec<Part> {
+    let starts = guess_starts(buf, start, threads);
+    let frozen = texts.clone();
+    let mut parts: Vec<Part> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (1..starts.len())
+            .map(|i| {
+                let (from, until) = (starts[i], starts.get(i + 1).copied());
+                let frozen = &frozen;
+                scope.spawn(move || {
+                    Interner::install(interner, || {
+                        parse_part(buf, from, until, Texts::Frozen(frozen), filter)
+                    })
+                })
+            })
+            .collect();
+        let first = parse_part(
+            buf,
+            start,
+            starts.get(1).copied(),
+            Texts::Growing(texts),
+            filter,
+        );
+        let mut parts = vec![first];
+        for worker in workers {
+            parts.push(
+                worker
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            );
+        }
+        parts
+    });
+    if let Some(unproven) = parts.iter().position(|p| !p.reached) {
+        parts.truncate(unproven + 1);
+    }
+    parts
+}
+
+/// The start of the first part, then a guessed element start near each
+/// further share of the buffer, increasing; fewer when none is found.
+fn guess_starts(buf: &[u8], start: usize, threads: usize) -> Vec<usize> {
+    let mut starts = vec![start];
+    let Some(key) = first_key(buf, start) else {
+        return starts;
+    };
+    let finder = memmem::Finder::new(key);
+    // The caller's thread adds every part's allocations after the parse,
+    // and reads on meanwhile: its own part is smaller by that much.
+    let len = buf.len() - start;
+    let first = len * FIRST_SHARE / (FIRST_SHARE + 10 * (threads - 1));
+    for i in 1..threads {
+        let from = start + first + (len - first) * (i - 1) / (threads - 1);
+        let from = from.max(starts[starts.len() - 1] + 1);
+        match next_start(buf, from, &finder) {
+            Some(at) => starts.push(at),
+            None => break,
+        }
+    }
+    starts
+}
+
+/// The first key of the object at `at`, with its quotes, if it has no escapes.
+fn first_key(buf: &[u8], at: usize) -> Option<&[u8]> {
+    if buf.get(at) != Some(&b'{') {
+        return None;
+    }
+    let open = at + 1 + buf[at + 1..].iter().position(|&b| !is_space(b))?;
+    if buf[open] != b'"' {
+        return None;
+    }
+    let close = open + 1 + memchr::memchr2(b'"', b'\\', &buf[open + 1..])?;
+    (buf[close] == b'"').then(|| &buf[open..=close])
+}
+
+/// The first `{` at or after `from` that follows a `,` and opens with the
+/// key `finder` looks for, followed by a `:`.
+///
+/// In valid JSON such a `{` is never inside a string: its key's opening
+/// quote would have to be escaped there. It may still open a nested object,
+/// which the proof of the part before rules out.
+fn next_start(buf: &[u8], from: usize, finder: &memmem::Finder<'_>) -> Option<usize> {
+    let mut i = from;
+    while i < buf.len() {
+        let key = i + finder.find(&buf[i..])?;
+        i = key + 1;
+        let Some(brace) = before_space(buf, key) else {
+            continue;
+        };
+        if buf[brace] != b'{' || before_space(buf, brace).is_none_or(|c| buf[c] != b',') {
+            continue;
+        }
+        let after = key + finder.needle().len();
+        if buf[after..].iter().find(|&&b| !is_space(b)) == Some(&b':') {
+            return Some(brace);
+        }
+    }
+    None
+}
+
+/// The index of the last byte before `at` that is not whitespace.
+fn before_space(buf: &[u8], at: usize) -> Option<usize> {
+    buf[..at].iter().rposition(|&b| !is_space(b))
+}
+
+/// Parses elements from `from`, an element start, while they start before
+/// `until` (the next part's guessed start; the end of the buffer for the last).
+fn parse_part(
+    buf: &[u8],
+    from: usize,
+    until: Option<usize>,
+    mut texts: Texts<'_>,
+    filter: &ReadFilter,
+) -> Part {
+    let mut elements = Vec::new();
+    let mut scratch = Spliced::default();
+    let mut at = from;
+    let reached = loop {
+        if let Some(until) = until
+            && at >= until
+        {
+            break at == until;
+        }
+        let Some((alloc, len)) = parse_element(&buf[at..], &mut texts, filter, &mut scratch) else {
+            break false;
+        };
+        let end = at + len;
+        elements.push(Parsed {
+            start: at,
+            end,
+            alloc,
+        });
+        // A comma and the next element, or the part ends here.
+        let Some(comma) = buf[end..].iter().position(|&b| !is_space(b)) else {
+            break false;
+        };
+        if buf[end + comma] != b',' {
+            break false;
+        }
+        let next = end + comma + 1;
+        let Some(space) = buf[next..].iter().position(|&b| !is_space(b)) else {
+            break false;
+        };
+        at = next + space;
+    };
+    Part { elements, reached }
+}
+
+/// The allocation element at the start of `bytes` and its length, its job
+/// spliced out; `None` when it is cut short, has no job object, has a text
+/// this part may not add, or does not parse (the one-thread walk says why).
+fn parse_element(
+    bytes: &[u8],
+    texts: &mut Texts<'_>,
+    filter: &ReadFilter,
+    scratch: &mut Spliced,
+) -> Option<(Option<(Allocation, usize)>, usize)> {
+    let Scan::Job(job) = scan(bytes, texts.get()) else {
+        return None;
+    };
+    let entry = match job.known {
+        Some(entry) => entry,
+        None => texts.admit(&bytes[job.start..job.end])?,
+    };
+    if !filter.is_empty() {
+        let Splice::Value(owner, len) = scratch.parse::<Owner>(bytes, &job) else {
+            return None;
+        };
+        if !filter.keeps(&owner.namespace, &owner.job_id) {
+            return Some((None, len));
+        }
+    }
+    match scratch.parse::<AllocRecord>(bytes, &job) {
+        Splice::Value(AllocRecord { alloc, job: None }, len) => Some((Some((alloc, entry)), len)),
+        _ => None,
+    }
+}
+
+/// The copy of an allocation element with its job spliced out, reused from
+/// one element to the next.
+#[derive(Default)]
+pub(super) struct Spliced {
+    text: Vec<u8>,
+    /// The length of the last element after its job.
+    tail: usize,
+}
+
+/// What [`Spliced::parse`] made of an element.
+pub(super) enum Splice<T> {
+    /// The value and the element's length.
+    Value(T, usize),
+    /// The element goes on past the bytes given.
+    Short,
+    /// It does not parse.
+    Bad,
+}
+
+impl Spliced {
+    /// The element at the start of `bytes` with `job` replaced by `null`.
+    ///
+    /// Only a little more than the rest of the element is copied, guessed
+    /// from the last one: the element ends where the parse ends.
+    pub(super) fn parse<T: DeserializeOwned>(&mut self, bytes: &[u8], job: &JobSpan) -> Splice<T> {
+        let available = bytes.len() - job.end;
+        let mut guess = self.tail + self.tail / 4 + 512;
+        loop {
+            let take = guess.min(available);
+            self.text.clear();
+            self.text.extend_from_slice(&bytes[..job.start]);
+            self.text.extend_from_slice(b"null");
+            self.text.extend_from_slice(&bytes[job.end..job.end + take]);
+            let mut values = serde_json::Deserializer::from_slice(&self.text).into_iter::<T>();
+            match values.next() {
+                Some(Ok(value)) => {
+                    let tail = values.byte_offset() - job.start - 4;
+                    self.tail = tail;
+                    return Splice::Value(value, job.end + tail);
+                }
+                Some(Err(e)) if !e.is_eof() => return Splice::Bad,
+                _ if take < available => guess = guess.saturating_mul(2),
+                _ => return Splice::Short,
+            }
+        }
+    }
+}
+
+/// JSON's whitespace.
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\n' | b'\r' | b'\t')
+}
