@@ -9,7 +9,7 @@ complete -c plan-inspect -l color -d 'When to color the tables' -r -f -a "auto\t
 always\t''
 never\t''"
 complete -c plan-inspect -l explain -d 'Explain one allocation (ID or unique ID prefix) or one placement (`job.group[index]`): every step the reconciler took, with its facts' -r
-complete -c plan-inspect -s j -l threads -d 'Parse allocations on this many threads: 1 (the default) reads on one thread only, 0 is one per core. The output is the same on any count' -r
+complete -c plan-inspect -s j -l threads -d 'Parse allocations and replay jobs on this many threads: 0 (the default) is one per core, 1 reads and replays on one thread only. The output is the same on any count' -r
 complete -c plan-inspect -l completions -d 'Print a shell completion script and exit' -r -f -a "bash\t''
 elvish\t''
 fish\t''

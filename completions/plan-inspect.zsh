@@ -23,8 +23,8 @@ _plan-inspect() {
 '--format=[Output format]:FORMAT:(table json)' \
 '--color=[When to color the tables]:WHEN:(auto always never)' \
 '--explain=[Explain one allocation (ID or unique ID prefix) or one placement (\`job.group\[index\]\`)\: every step the reconciler took, with its facts]:ALLOC:_default' \
-'-j+[Parse allocations on this many threads\: 1 (the default) reads on one thread only, 0 is one per core. The output is the same on any count]:N:_default' \
-'--threads=[Parse allocations on this many threads\: 1 (the default) reads on one thread only, 0 is one per core. The output is the same on any count]:N:_default' \
+'-j+[Parse allocations and replay jobs on this many threads\: 0 (the default) is one per core, 1 reads and replays on one thread only. The output is the same on any count]:N:_default' \
+'--threads=[Parse allocations and replay jobs on this many threads\: 0 (the default) is one per core, 1 reads and replays on one thread only. The output is the same on any count]:N:_default' \
 '--completions=[Print a shell completion script and exit]:SHELL:(bash elvish fish powershell zsh)' \
 '--no-disconnected-clients[Evaluate as servers older than Nomad 1.3 would (no disconnected-client support)]' \
 '-v[Full IDs, exact times, every job and every DesiredChanges column; rows never wrap, so lines may be wider than 100 columns]' \

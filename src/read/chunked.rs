@@ -11,6 +11,7 @@
 //! only down to the element (`Allocs[17]`).
 
 use std::io::{self, Read};
+use std::sync::Arc;
 
 use serde::Deserialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
@@ -18,7 +19,7 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 use super::alloc_record::AllocRecord;
 use super::document::{MetaField, State};
 use super::scan::{JobSpan, Scan, scan};
-use super::split::{self, Splice, Spliced};
+use super::split::{self, Parsed, Splice, Spliced};
 use crate::model::{Deployment, Evaluation, Job, Node};
 use crate::time::Time;
 
@@ -206,44 +207,55 @@ impl<R: Read> Chunked<R> {
         if let Some(empty) = self.open_array()? {
             return Ok(empty);
         }
+        // Parsed and proven, added while the next round is parsed.
+        let mut pending: Vec<Parsed> = Vec::new();
         let mut index = 0;
         loop {
             self.top_up()?;
             self.peek()?;
-            let parts = split::parse_parts(
-                &self.buf[..self.end],
-                self.pos,
+            let frozen = st.job_texts.clone();
+            let filter = st.filter.clone();
+            let interner = Arc::clone(&st.interner);
+            let (buf, start) = (&self.buf[..self.end], self.pos);
+            let (parts, added) = split::parse_parts(
+                buf,
+                start,
                 self.threads,
-                &mut st.job_texts,
-                &st.filter,
-                &st.interner,
+                &frozen,
+                &filter,
+                &interner,
+                |until| {
+                    let part = split::parse_own(buf, start, until, &mut st.job_texts, &filter);
+                    (part, add_parsed(st, key, &mut index, &mut pending))
+                },
             );
+            added?;
             let mut last = None;
-            'parts: for element in parts.into_iter().flat_map(|p| p.elements) {
-                if let Some((mut alloc, entry)) = element.alloc {
-                    let Ok(job) = st.job_texts.job(entry) else {
-                        // The general path says what is wrong, exactly as on one thread.
-                        self.pos = element.start;
-                        self.alloc(key, index, &|| format!("{key}[{index}]"), st, &mut scratch)?;
-                        last = Some(self.pos);
-                        index += 1;
-                        break 'parts;
-                    };
-                    alloc.job = Some(job);
-                    let record = AllocRecord { alloc, job: None };
-                    st.add_alloc(key, index, record).or_else(|_| unexpected())?;
+            for element in parts.into_iter().flat_map(|p| p.elements) {
+                if let Some((_, entry)) = element.alloc
+                    && st.job_texts.job(entry).is_err()
+                {
+                    // The general path says what is wrong, exactly as on one thread.
+                    add_parsed(st, key, &mut index, &mut pending)?;
+                    self.pos = element.start;
+                    self.alloc(key, index, &|| format!("{key}[{index}]"), st, &mut scratch)?;
+                    index += 1;
+                    last = Some(self.pos);
+                    break;
                 }
                 last = Some(element.end);
-                index += 1;
+                pending.push(element);
             }
             match last {
                 Some(end) => self.pos = end,
                 None => {
+                    add_parsed(st, key, &mut index, &mut pending)?;
                     self.alloc(key, index, &|| format!("{key}[{index}]"), st, &mut scratch)?;
                     index += 1;
                 }
             }
             if self.separator()? {
+                add_parsed(st, key, &mut index, &mut pending)?;
                 return Ok(true);
             }
         }
@@ -552,6 +564,26 @@ impl<R: Read> Chunked<R> {
             None => self.column += len,
         }
     }
+}
+
+/// Adds the parsed elements of `pending`, whose job texts are known to
+/// parse, as elements `index`, `index + 1`, ...
+fn add_parsed(
+    st: &mut State<'_>,
+    key: &str,
+    index: &mut usize,
+    pending: &mut Vec<Parsed>,
+) -> Step<()> {
+    for element in pending.drain(..) {
+        if let Some((mut alloc, entry)) = element.alloc {
+            alloc.job = st.job_texts.job(entry).ok();
+            let record = AllocRecord { alloc, job: None };
+            st.add_alloc(key, *index, record)
+                .or_else(|_| unexpected())?;
+        }
+        *index += 1;
+    }
+    Ok(())
 }
 
 /// Whose allocation it is, read before deciding to read the rest.

@@ -13,6 +13,8 @@
 //! remembers new ones as it goes; the others see a copy taken at the start
 //! and stop at a text they do not know, for the next round to settle.
 
+use std::sync::Arc;
+
 use memchr::memmem;
 use serde::de::{DeserializeOwned, IgnoredAny};
 
@@ -73,23 +75,26 @@ impl Texts<'_> {
 }
 
 /// Parses the complete allocation elements of `buf[start..]` in up to
-/// `threads` parts, and returns the proven parts, the first one first. The
-/// first part starts at `start`, which must be an element start.
-pub(super) fn parse_parts(
+/// `threads` parts, and returns the proven parts, the first one first, with
+/// what `own` returned. `start` must be an element start.
+///
+/// The first part is the caller's: `own` gets where it ends (`None`: at the
+/// end of the buffer) and parses it with [`parse_own`], then may do other
+/// work while the other threads parse theirs, with `frozen` texts.
+pub(super) fn parse_parts<R>(
     buf: &[u8],
     start: usize,
     threads: usize,
-    texts: &mut JobTexts,
+    frozen: &JobTexts,
     filter: &ReadFilter,
-    interner: &std::sync::Arc<Interner>,
-) -> Vec<Part> {
+    interner: &Arc<Interner>,
+    own: impl FnOnce(Option<usize>) -> (Part, R),
+) -> (Vec<Part>, R) {
     let starts = guess_starts(buf, start, threads);
-    let frozen = texts.clone();
-    let mut parts: Vec<Part> = std::thread::scope(|scope| {
+    let (mut parts, result) = std::thread::scope(|scope| {
         let workers: Vec<_> = (1..starts.len())
             .map(|i| {
                 let (from, until) = (starts[i], starts.get(i + 1).copied());
-                let frozen = &frozen;
                 scope.spawn(move || {
                     Interner::install(interner, || {
                         parse_part(buf, from, until, Texts::Frozen(frozen), filter)
@@ -97,13 +102,7 @@ pub(super) fn parse_parts(
                 })
             })
             .collect();
-        let first = parse_part(
-            buf,
-            start,
-            starts.get(1).copied(),
-            Texts::Growing(texts),
-            filter,
-        );
+        let (first, result) = own(starts.get(1).copied());
         let mut parts = vec![first];
         for worker in workers {
             parts.push(
@@ -112,12 +111,24 @@ pub(super) fn parse_parts(
                     .unwrap_or_else(|e| std::panic::resume_unwind(e)),
             );
         }
-        parts
+        (parts, result)
     });
     if let Some(unproven) = parts.iter().position(|p| !p.reached) {
         parts.truncate(unproven + 1);
     }
-    parts
+    (parts, result)
+}
+
+/// The caller's part: from `start` while elements start before `until`,
+/// remembering new job texts in `texts`.
+pub(super) fn parse_own(
+    buf: &[u8],
+    start: usize,
+    until: Option<usize>,
+    texts: &mut JobTexts,
+    filter: &ReadFilter,
+) -> Part {
+    parse_part(buf, start, until, Texts::Growing(texts), filter)
 }
 
 /// The start of the first part, then a guessed element start near each
@@ -310,4 +321,119 @@ impl Spliced {
 /// JSON's whitespace.
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\r' | b'\t')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const JOB: &str = r#"{"ID":"web","TaskGroups":[{"Name":"web"}]}"#;
+
+    fn alloc(id: &str, extra: &str) -> String {
+        format!(r#"{{"ID":"{id}","Job":{JOB},"JobID":"web","TaskGroup":"web"{extra}}}"#)
+    }
+
+    /// `[a0,a1,...]` with the array's opening bracket at 0.
+    fn array(allocs: &[String], separator: &str) -> String {
+        format!("[{}]", allocs.join(separator))
+    }
+
+    fn parts(text: &str, threads: usize) -> (Vec<Part>, JobTexts) {
+        let mut texts = JobTexts::default();
+        let frozen = texts.clone();
+        let filter = ReadFilter::default();
+        let interner = Arc::new(Interner::default());
+        let buf = text.as_bytes();
+        let (parts, ()) = parse_parts(buf, 1, threads, &frozen, &filter, &interner, |until| {
+            (parse_own(buf, 1, until, &mut texts, &filter), ())
+        });
+        (parts, texts)
+    }
+
+    fn ids(parts: &[Part]) -> Vec<String> {
+        parts
+            .iter()
+            .flat_map(|p| &p.elements)
+            .map(|e| e.alloc.as_ref().unwrap().0.id.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn guesses_land_on_element_starts_in_compact_and_indented_arrays() {
+        let allocs: Vec<String> = (0..8).map(|i| alloc(&format!("a{i}"), "")).collect();
+        for separator in [",", ",\n    ", " , "] {
+            let text = array(&allocs, separator);
+            let starts = guess_starts(text.as_bytes(), 1, 3);
+            assert_eq!(starts.len(), 3, "{text}");
+            for &s in &starts[1..] {
+                assert!(text[s..].starts_with(r#"{"ID":"a"#), "{}", &text[s..]);
+            }
+        }
+    }
+
+    #[test]
+    fn a_key_inside_a_string_is_no_element_start() {
+        // The only `{"ID":` after a comma is inside a string, where its quotes are escaped.
+        let text = array(
+            &[alloc("a0", r#","Note":",{\"ID\":1}""#), alloc("a1", "")],
+            ",",
+        );
+        let starts = guess_starts(text.as_bytes(), 1, 2);
+        assert_eq!(starts.len(), 2);
+        assert!(text[starts[1]..].starts_with(r#"{"ID":"a1""#));
+    }
+
+    #[test]
+    fn every_part_after_the_first_is_proven_by_the_one_before() {
+        let allocs: Vec<String> = (0..40).map(|i| alloc(&format!("a{i:02}"), "")).collect();
+        let text = array(&allocs, ",");
+        let want: Vec<String> = (0..40).map(|i| format!("a{i:02}")).collect();
+        // The first text is new: the caller's part learns it, the others stop at it.
+        let (first, texts) = parts(&text, 2);
+        assert_eq!(ids(&first), want[..ids(&first).len()]);
+        assert!(texts.find(JOB.as_bytes()).is_some());
+        for threads in [2, 3, 7] {
+            let mut texts = JobTexts::default();
+            texts.insert(JOB.as_bytes());
+            let frozen = texts.clone();
+            let (filter, interner) = (ReadFilter::default(), Arc::new(Interner::default()));
+            let buf = text.as_bytes();
+            let (parts, ()) = parse_parts(buf, 1, threads, &frozen, &filter, &interner, |until| {
+                (parse_own(buf, 1, until, &mut texts, &filter), ())
+            });
+            assert_eq!(parts.len(), threads, "{threads} threads");
+            assert_eq!(ids(&parts), want, "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn a_guess_inside_an_element_is_dropped() {
+        // A nested list of objects that open with "ID" after a comma looks
+        // like an element start; the first part runs past it.
+        let nested = format!(
+            r#","Events":[{}]"#,
+            (0..200)
+                .map(|i| format!(r#"{{"ID":"e{i}"}}"#))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let text = array(&[alloc("a0", &nested), alloc("a1", "")], ",");
+        let starts = guess_starts(text.as_bytes(), 1, 2);
+        assert!(text[starts[1]..].starts_with(r#"{"ID":"e"#));
+        let (parts, _) = parts(&text, 2);
+        // The worker's part is gone; the next round starts at `a1`.
+        assert_eq!(parts.len(), 1);
+        assert!(!parts[0].reached);
+        assert_eq!(ids(&parts), ["a0"]);
+    }
+
+    #[test]
+    fn the_last_element_cut_by_the_buffer_end_is_left_for_the_next_round() {
+        let full = array(&[alloc("a0", ""), alloc("a1", "")], ",");
+        let cut = &full[..full.len() - 10];
+        let (parts, _) = parts(cut, 1);
+        assert_eq!(ids(&parts), ["a0"]);
+        let end = parts[0].elements[0].end;
+        assert_eq!(&cut[end..end + 1], ",");
+    }
 }
