@@ -64,7 +64,7 @@ impl Spec {
             seed: 1,
             versions: 5,
             variants: 3,
-            events: 16,
+            events: 8,
         }
     }
 

@@ -727,7 +727,7 @@ fn node_json(node: &Node, i: usize) -> Value {
 impl JobSpec {
     fn new(i: usize, allocs: usize, args: &Spec, rng: &mut Rng) -> JobSpec {
         let batch = i % 7 == 5;
-        let n_groups = [1, 1, 2, 1, 2, 3][i % 6];
+        let n_groups = [1, 1, 2, 1, 1, 1][i % 6];
         // Uneven groups: the first takes the largest share.
         let weights: Vec<usize> = (0..n_groups).map(|g| n_groups - g + 1).collect();
         let total: usize = weights.iter().sum();
@@ -743,7 +743,7 @@ impl JobSpec {
                 Group {
                     name: GROUP_NAMES[g],
                     count: (share * 85 / 100).max(1),
-                    tasks: 1 + (i + g) % 2,
+                    tasks: 1 + usize::from((i + g) % 4 == 3),
                     allocs: share,
                     max_client_disconnect: (i + g) % 3 != 2,
                 }
