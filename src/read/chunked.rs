@@ -18,6 +18,7 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 
 use super::alloc_record::AllocRecord;
 use super::document::{MetaField, State};
+use super::read_ahead::{Next, ReadAhead};
 use super::scan::{JobSpan, Scan, scan};
 use super::split::{self, Parsed, Splice, Spliced};
 use crate::model::{Deployment, Evaluation, Job, Node};
@@ -56,15 +57,17 @@ pub(super) struct Located {
 }
 
 /// The input, buffered in chunks, with the document position of the cursor.
-pub(super) struct Chunked<R> {
-    reader: R,
+pub(super) struct Chunked<'r> {
+    reader: &'r mut ReadAhead,
+    /// The input from `buf[base]` to `buf[end]`; positions index `buf`.
     buf: Vec<u8>,
+    base: usize,
     pos: usize,
     end: usize,
     eof: bool,
     /// Whether `buf` still starts at the first byte of the input.
     whole: bool,
-    /// Lines before `buf[0]`, and bytes since the last newline there.
+    /// Lines before `buf[base]`, and bytes since the last newline there.
     line: usize,
     column: usize,
     /// A position to come back to, which compaction keeps in the buffer.
@@ -82,11 +85,12 @@ fn unexpected<T>() -> Step<T> {
     })
 }
 
-impl<R: Read> Chunked<R> {
-    pub(super) fn new(reader: R, threads: usize) -> Chunked<R> {
+impl<'r> Chunked<'r> {
+    pub(super) fn new(reader: &'r mut ReadAhead, threads: usize) -> Chunked<'r> {
         Chunked {
             reader,
             buf: vec![0; CHUNK],
+            base: 0,
             pos: 0,
             end: 0,
             eof: false,
@@ -477,13 +481,13 @@ impl<R: Read> Chunked<R> {
 
     /// The document position of an error in the value at the cursor.
     fn locate(&self, error: Option<serde_json::Error>, path: Option<String>) -> Located {
-        let before = &self.buf[..self.pos];
+        let before = &self.buf[self.base..self.pos];
         let newlines = before.iter().filter(|&&b| b == b'\n').count();
         let (inner_line, inner_column) = error.as_ref().map_or((1, 1), |e| (e.line(), e.column()));
         let (line, column) = match before.iter().rposition(|&b| b == b'\n') {
             _ if inner_line > 1 => (self.line + newlines + inner_line - 1, inner_column),
-            Some(nl) => (self.line + newlines, self.pos - nl - 1 + inner_column),
-            None => (self.line, self.column + self.pos + inner_column),
+            Some(nl) => (self.line + newlines, before.len() - nl - 1 + inner_column),
+            None => (self.line, self.column + before.len() + inner_column),
         };
         Located {
             error,
@@ -527,12 +531,32 @@ impl<R: Read> Chunked<R> {
             self.whole = false;
         }
         let keep = self.mark.map_or(self.pos, |m| m.min(self.pos));
+        if !self.whole {
+            match self.reader.next_block(&self.buf[keep..self.end]) {
+                Ok(Next::Block { block, start }) => {
+                    self.advance_position(keep);
+                    let done = std::mem::replace(&mut self.buf, block);
+                    self.reader.recycle(done);
+                    self.pos = self.pos - keep + start;
+                    self.mark = self.mark.map(|m| m - keep + start);
+                    (self.base, self.end) = (start, self.buf.len());
+                    return Ok(false);
+                }
+                Ok(Next::End) => {
+                    self.eof = true;
+                    return Ok(true);
+                }
+                Ok(Next::Copy) => {}
+                Err(e) => return Err(Stop::Io(e)),
+            }
+        }
         if !self.whole && keep > 0 {
             self.advance_position(keep);
             self.buf.copy_within(keep..self.end, 0);
             self.end -= keep;
             self.pos -= keep;
             self.mark = self.mark.map(|m| m - keep);
+            self.base = 0;
         }
         if self.end == self.buf.len() {
             self.buf.resize(self.buf.len() * 2, 0);
@@ -553,15 +577,15 @@ impl<R: Read> Chunked<R> {
         }
     }
 
-    /// Counts the lines of the bytes about to be dropped from the buffer.
-    fn advance_position(&mut self, len: usize) {
-        let gone = &self.buf[..len];
+    /// Counts the lines of the bytes before `keep`, about to be dropped.
+    fn advance_position(&mut self, keep: usize) {
+        let gone = &self.buf[self.base..keep];
         match memchr::memrchr(b'\n', gone) {
             Some(nl) => {
                 self.line += memchr::memchr_iter(b'\n', gone).count();
-                self.column = len - nl - 1;
+                self.column = gone.len() - nl - 1;
             }
-            None => self.column += len,
+            None => self.column += gone.len(),
         }
     }
 }

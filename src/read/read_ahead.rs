@@ -1,5 +1,9 @@
 //! Reading, and gunzipping, on a thread of its own, a block ahead of the
 //! parse: the kernel's copy and the inflate run on the second core.
+//!
+//! Each block has room before its bytes, so that a reader can take the
+//! block itself as its next buffer, with the unread end of the one before
+//! moved into that room, instead of copying the block ([`ReadAhead::next_block`]).
 
 use std::io::{self, Read};
 use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
@@ -7,6 +11,20 @@ use std::thread;
 
 /// Bytes handed over at a time.
 const BLOCK: usize = 4 << 20;
+
+/// Bytes free before each block's bytes.
+const ROOM: usize = 1 << 20;
+
+/// What [`ReadAhead::next_block`] gives.
+pub(super) enum Next {
+    /// The next block, its bytes from `start`, the ones kept first.
+    Block { block: Vec<u8>, start: usize },
+    /// The input has ended.
+    End,
+    /// Read by copying instead: what is kept does not fit in the room, or
+    /// part of the current block is still unread.
+    Copy,
+}
 
 /// The consuming end: a [`Read`] over the blocks the thread has read.
 pub(super) struct ReadAhead {
@@ -44,10 +62,10 @@ fn produce<R: Read>(
 ) {
     loop {
         let mut block = empty.try_recv().unwrap_or_default();
-        block.resize(BLOCK, 0);
+        block.resize(ROOM + BLOCK, 0);
         let mut len = 0;
         let error = loop {
-            match reader.read(&mut block[len..]) {
+            match reader.read(&mut block[ROOM + len..]) {
                 Ok(0) => break None,
                 Ok(n) => {
                     len += n;
@@ -59,7 +77,7 @@ fn produce<R: Read>(
                 Err(e) => break Some(e),
             }
         };
-        block.truncate(len);
+        block.truncate(ROOM + len);
         let end = len < BLOCK;
         if len > 0 && full.send(Ok(block)).is_err() {
             return;
@@ -74,15 +92,43 @@ fn produce<R: Read>(
     }
 }
 
+impl ReadAhead {
+    /// The next block, with `keep` moved in just before its bytes.
+    pub(super) fn next_block(&mut self, keep: &[u8]) -> io::Result<Next> {
+        if keep.len() > ROOM || self.pos < self.block.len() {
+            return Ok(Next::Copy);
+        }
+        match self.full.recv() {
+            Ok(Ok(mut block)) => {
+                let start = ROOM - keep.len();
+                block[start..ROOM].copy_from_slice(keep);
+                let done = std::mem::take(&mut self.block);
+                self.recycle(done);
+                self.pos = 0;
+                Ok(Next::Block { block, start })
+            }
+            Ok(Err(e)) => Err(e),
+            Err(_) => Ok(Next::End),
+        }
+    }
+
+    /// Gives a buffer back for a later block.
+    pub(super) fn recycle(&mut self, buf: Vec<u8>) {
+        // The thread may have ended; the buffer is then just dropped.
+        if buf.capacity() > 0 {
+            let _ = self.empty.send(buf);
+        }
+    }
+}
+
 impl Read for ReadAhead {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if self.pos == self.block.len() {
             match self.full.recv() {
                 Ok(Ok(block)) => {
                     let done = std::mem::replace(&mut self.block, block);
-                    // The thread may have ended; the block is then just dropped.
-                    let _ = self.empty.send(done);
-                    self.pos = 0;
+                    self.recycle(done);
+                    self.pos = ROOM;
                 }
                 Ok(Err(e)) => return Err(e),
                 Err(_) => return Ok(0),
@@ -152,6 +198,49 @@ mod tests {
             assert_eq!(r.read(&mut [0; 8]).unwrap_err().to_string(), "disk on fire");
         });
         assert_eq!(out, input);
+    }
+
+    #[test]
+    fn blocks_taken_whole_carry_the_kept_bytes_before_their_own() {
+        let input = data(5 * BLOCK + 999);
+        let reader = Dribble {
+            data: input.clone(),
+            pos: 0,
+            fail_at_end: false,
+        };
+        let out = read_ahead(reader, |r| {
+            // Start by copying, as the reader does while it keeps the whole input.
+            let mut out = vec![0; 100];
+            r.read_exact(&mut out).unwrap();
+            assert!(matches!(r.next_block(&[]).unwrap(), Next::Copy));
+            let mut rest = vec![0; BLOCK - 100];
+            r.read_exact(&mut rest).unwrap();
+            out.extend_from_slice(&rest);
+            // Then keep the last 10 bytes of each block, or too many to fit once.
+            let mut buf: Vec<u8> = Vec::new();
+            let mut kept = 0;
+            loop {
+                let keep_len = if out.len() == 2 * BLOCK { ROOM + 1 } else { 10 };
+                let keep = out[out.len() - keep_len.min(out.len())..].to_vec();
+                match r.next_block(&keep).unwrap() {
+                    Next::Block { block, start } => {
+                        assert_eq!(&block[start..start + keep.len()], &keep[..]);
+                        out.extend_from_slice(&block[start + keep.len()..]);
+                        kept += 1;
+                        r.recycle(std::mem::replace(&mut buf, block));
+                    }
+                    Next::Copy => {
+                        let mut more = vec![0; BLOCK];
+                        let n = r.read(&mut more).unwrap();
+                        out.extend_from_slice(&more[..n]);
+                    }
+                    Next::End => return (out, kept),
+                }
+            }
+        });
+        assert_eq!(out.0, input);
+        // Blocks 2, 4, 5 and 6; block 3 was copied.
+        assert_eq!(out.1, 4);
     }
 
     #[test]
