@@ -158,16 +158,20 @@ pub fn replay(snapshot: &Snapshot, options: &Options) -> Result<Report, ReplayEr
         });
     }
     let ctx = prep.job_context();
-    let (jobs, warnings): (Vec<JobReport>, Vec<Vec<Warning>>) =
-        map_in_order(&work, options.threads, |w| match system_spec(w) {
+    let (jobs, warnings): (Vec<JobReport>, Vec<Vec<Warning>>) = map_in_order(
+        &work,
+        options.threads,
+        |w| w.allocs.len(),
+        |w| match system_spec(w) {
             Some(spec) => ctx.system_job(w, Some(spec)),
             None => ctx.trace_job(w, |report, rec, _| {
                 let warning = policy_panic::missing_policy_warning(ctx.rules, &report, rec);
                 (report, warning.into_iter().collect())
             }),
-        })
-        .into_iter()
-        .unzip();
+        },
+    )
+    .into_iter()
+    .unzip();
     let mut report = prep.report(jobs);
     report.warnings.extend(warnings.into_iter().flatten());
     if work.iter().any(|w| system_spec(w).is_some()) {
