@@ -18,7 +18,7 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 
 use super::alloc_record::AllocRecord;
 use super::document::{MetaField, State};
-use super::read_ahead::{Next, ReadAhead};
+use super::read_ahead::{Next, ROOM, ReadAhead};
 use super::scan::{JobSpan, Scan, scan};
 use super::split::{self, Parsed, Splice, Spliced};
 use crate::model::{Deployment, Evaluation, Job, Node};
@@ -70,6 +70,9 @@ pub(super) struct Chunked<'r> {
     /// Lines before `buf[base]`, and bytes since the last newline there.
     line: usize,
     column: usize,
+    /// When `buf` is a read-ahead block taken whole, the newlines its own
+    /// bytes (from [`ROOM`]) hold.
+    block_lines: Option<usize>,
     /// A position to come back to, which compaction keeps in the buffer.
     mark: Option<usize>,
     /// Threads allocations are parsed on.
@@ -97,6 +100,7 @@ impl<'r> Chunked<'r> {
             whole: true,
             line: 1,
             column: 0,
+            block_lines: None,
             mark: None,
             threads,
         }
@@ -533,8 +537,13 @@ impl<'r> Chunked<'r> {
         let keep = self.mark.map_or(self.pos, |m| m.min(self.pos));
         if !self.whole {
             match self.reader.next_block(&self.buf[keep..self.end]) {
-                Ok(Next::Block { block, start }) => {
+                Ok(Next::Block {
+                    block,
+                    start,
+                    lines,
+                }) => {
                     self.advance_position(keep);
+                    self.block_lines = Some(lines);
                     let done = std::mem::replace(&mut self.buf, block);
                     self.reader.recycle(done);
                     self.pos = self.pos - keep + start;
@@ -550,6 +559,7 @@ impl<'r> Chunked<'r> {
                 Err(e) => return Err(Stop::Io(e)),
             }
         }
+        self.block_lines = None;
         if !self.whole && keep > 0 {
             self.advance_position(keep);
             self.buf.copy_within(keep..self.end, 0);
@@ -578,8 +588,26 @@ impl<'r> Chunked<'r> {
     }
 
     /// Counts the lines of the bytes before `keep`, about to be dropped.
+    /// In a block taken whole, a stretch without newlines (all of a compact
+    /// dump) is known as such from the block's count and is not scanned.
     fn advance_position(&mut self, keep: usize) {
-        let gone = &self.buf[self.base..keep];
+        match self.block_lines {
+            Some(lines) if keep >= ROOM && self.base <= ROOM => {
+                self.count_lines(self.base, ROOM);
+                let after = memchr::memchr_iter(b'\n', &self.buf[keep..self.end]).count();
+                if lines == after {
+                    self.column += keep - ROOM;
+                } else {
+                    self.count_lines(ROOM, keep);
+                }
+            }
+            _ => self.count_lines(self.base, keep),
+        }
+    }
+
+    /// Moves the position past `buf[from..to]`.
+    fn count_lines(&mut self, from: usize, to: usize) {
+        let gone = &self.buf[from..to];
         match memchr::memrchr(b'\n', gone) {
             Some(nl) => {
                 self.line += memchr::memchr_iter(b'\n', gone).count();

@@ -13,12 +13,24 @@ use std::thread;
 const BLOCK: usize = 4 << 20;
 
 /// Bytes free before each block's bytes.
-const ROOM: usize = 1 << 20;
+pub(super) const ROOM: usize = 1 << 20;
+
+/// A block as the thread read it: its bytes from [`ROOM`], and how many
+/// newlines they hold, counted there so that the parse need not.
+struct Filled {
+    block: Vec<u8>,
+    lines: usize,
+}
 
 /// What [`ReadAhead::next_block`] gives.
 pub(super) enum Next {
-    /// The next block, its bytes from `start`, the ones kept first.
-    Block { block: Vec<u8>, start: usize },
+    /// The next block, its bytes from `start`, the ones kept first; the
+    /// block's own bytes, from [`ROOM`], hold `lines` newlines.
+    Block {
+        block: Vec<u8>,
+        start: usize,
+        lines: usize,
+    },
     /// The input has ended.
     End,
     /// Read by copying instead: what is kept does not fit in the room, or
@@ -28,7 +40,7 @@ pub(super) enum Next {
 
 /// The consuming end: a [`Read`] over the blocks the thread has read.
 pub(super) struct ReadAhead {
-    full: Receiver<io::Result<Vec<u8>>>,
+    full: Receiver<io::Result<Filled>>,
     /// Blocks given back for reuse, so that they are not faulted in anew.
     empty: Sender<Vec<u8>>,
     block: Vec<u8>,
@@ -57,7 +69,7 @@ pub(super) fn read_ahead<R: Read + Send, T>(reader: R, f: impl FnOnce(&mut ReadA
 /// Reads blocks until the end, an error, or the consumer is gone.
 fn produce<R: Read>(
     mut reader: R,
-    full: &SyncSender<io::Result<Vec<u8>>>,
+    full: &SyncSender<io::Result<Filled>>,
     empty: &Receiver<Vec<u8>>,
 ) {
     loop {
@@ -79,7 +91,8 @@ fn produce<R: Read>(
         };
         block.truncate(ROOM + len);
         let end = len < BLOCK;
-        if len > 0 && full.send(Ok(block)).is_err() {
+        let lines = memchr::memchr_iter(b'\n', &block[ROOM..]).count();
+        if len > 0 && full.send(Ok(Filled { block, lines })).is_err() {
             return;
         }
         if let Some(e) = error {
@@ -99,13 +112,17 @@ impl ReadAhead {
             return Ok(Next::Copy);
         }
         match self.full.recv() {
-            Ok(Ok(mut block)) => {
+            Ok(Ok(Filled { mut block, lines })) => {
                 let start = ROOM - keep.len();
                 block[start..ROOM].copy_from_slice(keep);
                 let done = std::mem::take(&mut self.block);
                 self.recycle(done);
                 self.pos = 0;
-                Ok(Next::Block { block, start })
+                Ok(Next::Block {
+                    block,
+                    start,
+                    lines,
+                })
             }
             Ok(Err(e)) => Err(e),
             Err(_) => Ok(Next::End),
@@ -125,7 +142,7 @@ impl Read for ReadAhead {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if self.pos == self.block.len() {
             match self.full.recv() {
-                Ok(Ok(block)) => {
+                Ok(Ok(Filled { block, .. })) => {
                     let done = std::mem::replace(&mut self.block, block);
                     self.recycle(done);
                     self.pos = ROOM;
@@ -223,7 +240,12 @@ mod tests {
                 let keep_len = if out.len() == 2 * BLOCK { ROOM + 1 } else { 10 };
                 let keep = out[out.len() - keep_len.min(out.len())..].to_vec();
                 match r.next_block(&keep).unwrap() {
-                    Next::Block { block, start } => {
+                    Next::Block {
+                        block,
+                        start,
+                        lines,
+                    } => {
+                        assert_eq!(lines, block[ROOM..].iter().filter(|&&b| b == b'\n').count());
                         assert_eq!(&block[start..start + keep.len()], &keep[..]);
                         out.extend_from_slice(&block[start + keep.len()..]);
                         kept += 1;

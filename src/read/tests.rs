@@ -788,6 +788,40 @@ fn a_bad_allocation_deep_in_a_large_stream_is_located_on_any_thread_count() {
     }
 }
 
+#[test]
+fn a_bad_allocation_deep_in_a_large_indented_stream_is_located_by_line() {
+    // Newlines in a third of the places between keys, as an indenting dump
+    // writes them (and none inside the embedded jobs' texts, at random).
+    let good = big_snapshot(3000).replace(",\"Client", ",\n  \"Client");
+    let at = good.find("\"ID\":\"a02900\"").unwrap();
+    let status = at + good[at..].find("\"ClientStatus\":\"running\"").unwrap();
+    let bad = format!(
+        "{}\"ClientStatus\":5{}",
+        &good[..status],
+        &good[status + 24..]
+    );
+    let line = 1 + bad[..status].matches('\n').count();
+    let column = status - bad[..status].rfind('\n').unwrap() + 15;
+    for threads in [1, 2] {
+        let e = super::read(
+            bad.as_bytes(),
+            "snap.json",
+            &ReadFilter::default(),
+            threads,
+            None,
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(
+            e,
+            format!(
+                "snap.json:{line}:{column}: at Allocs[2900]: invalid type: integer `5`, expected a string"
+            ),
+            "{threads} threads"
+        );
+    }
+}
+
 /// The tests run the library as it ships: a dev-dependency that turned on
 /// serde_json's `preserve_order` would change every `Map` under test.
 #[test]
