@@ -6,7 +6,8 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use serde::Deserializer;
-use serde::de::{Deserialize, IgnoredAny, SeqAccess, Visitor};
+use serde::de::{Deserialize, Error, IgnoredAny, SeqAccess, Unexpected, Visitor};
+use serde_json::value::RawValue;
 
 use super::{Name, NodeScoreMeta, TASK_CLIENT_RECONNECTED, TaskEvent};
 
@@ -52,15 +53,34 @@ struct EventRecord<'a> {
     time: i64,
 }
 
-/// A task's events: only `Reconnected` ones.
+/// A task's events: only `Reconnected` ones. The list is taken as text and
+/// parsed only when that text has the word, which few do: a long-lived task
+/// keeps dozens of events that the scheduler never reads.
 pub(super) fn reconnect_events<'de, D: Deserializer<'de>>(
     d: D,
 ) -> Result<Vec<TaskEvent>, D::Error> {
-    let kept = d.deserialize_any(Keep {
-        keep: |e: &EventRecord<'de>| e.event_type == TASK_CLIENT_RECONNECTED,
-        limit: usize::MAX,
-        element: PhantomData,
-    })?;
+    let Some(raw) = Option::<Box<RawValue>>::deserialize(d)? else {
+        return Ok(Vec::new());
+    };
+    let text = raw.get();
+    if !text.starts_with('[') {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(D::Error::custom)?;
+        return Err(D::Error::invalid_type(
+            unexpected(&value),
+            &"a list or null",
+        ));
+    }
+    if memchr::memmem::find(text.as_bytes(), TASK_CLIENT_RECONNECTED.as_bytes()).is_none() {
+        return Ok(Vec::new());
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let kept = de
+        .deserialize_any(Keep {
+            keep: |e: &EventRecord<'_>| e.event_type == TASK_CLIENT_RECONNECTED,
+            limit: usize::MAX,
+            element: PhantomData,
+        })
+        .map_err(|e| D::Error::custom(format!("in Events: {e}")))?;
     Ok(kept
         .into_iter()
         .map(|e| TaskEvent {
@@ -68,6 +88,22 @@ pub(super) fn reconnect_events<'de, D: Deserializer<'de>>(
             time: e.time,
         })
         .collect())
+}
+
+/// What a value that is not a list is, for the type error.
+fn unexpected(value: &serde_json::Value) -> Unexpected<'_> {
+    use serde_json::Value;
+    match value {
+        Value::Bool(b) => Unexpected::Bool(*b),
+        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+            (Some(u), _, _) => Unexpected::Unsigned(u),
+            (_, Some(i), _) => Unexpected::Signed(i),
+            (_, _, f) => Unexpected::Float(f.unwrap_or(f64::NAN)),
+        },
+        Value::String(s) => Unexpected::Str(s),
+        Value::Object(_) => Unexpected::Map,
+        Value::Null | Value::Array(_) => Unexpected::Other("a value"),
+    }
 }
 
 /// An allocation's node scores: only the first.
@@ -94,6 +130,24 @@ mod tests {
         assert_eq!(s.events[0].time, 2);
         let s: TaskState = serde_json::from_str(r#"{"Events": null}"#).unwrap();
         assert!(s.events.is_empty());
+        let s: TaskState =
+            serde_json::from_str(r#"{"Events": [{"Type": "Started", "Time": "not read"}]}"#)
+                .unwrap();
+        assert!(s.events.is_empty());
+        let e = serde_json::from_str::<TaskState>(r#"{"Events": 5}"#).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid type: integer `5`, expected a list or null at line 1 column 13"
+        );
+        let e = serde_json::from_str::<TaskState>(
+            r#"{"Events": [{"Type": "Reconnected", "Time": "soon"}]}"#,
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("in Events: invalid type: string \"soon\""),
+            "{e}"
+        );
     }
 
     #[test]
