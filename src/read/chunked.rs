@@ -224,16 +224,15 @@ impl<'r> Chunked<'r> {
             let frozen = st.job_texts.clone();
             let filter = st.filter.clone();
             let interner = Arc::clone(&st.interner);
-            let (buf, start) = (&self.buf[..self.end], self.pos);
             let (parts, added) = split::parse_parts(
-                buf,
-                start,
+                &mut self.buf[..self.end],
+                self.pos,
                 self.threads,
                 &frozen,
                 &filter,
                 &interner,
-                |until| {
-                    let part = split::parse_own(buf, start, until, &mut st.job_texts, &filter);
+                |region| {
+                    let part = split::parse_own(region, &mut st.job_texts, &filter);
                     (part, add_parsed(st, key, &mut index, &mut pending))
                 },
             );
@@ -353,7 +352,9 @@ impl<'r> Chunked<'r> {
             }
         };
         if !st.filter.is_empty() {
-            let Some((owner, end)) = self.spliced::<Owner>(&job, scratch)? else {
+            let Some((owner, end)) =
+                self.spliced::<Owner>(&job, st.job_texts.text(entry), scratch)?
+            else {
                 return Ok(false);
             };
             if !st.filter.keeps(&owner.namespace, &owner.job_id) {
@@ -363,7 +364,7 @@ impl<'r> Chunked<'r> {
         }
         // A record, not an `Allocation`, so that a second `Job` key is still a duplicate.
         let Some((AllocRecord { mut alloc, .. }, end)) =
-            self.spliced::<AllocRecord>(&job, scratch)?
+            self.spliced::<AllocRecord>(&job, st.job_texts.text(entry), scratch)?
         else {
             return Ok(false);
         };
@@ -382,10 +383,11 @@ impl<'r> Chunked<'r> {
     fn spliced<T: DeserializeOwned>(
         &mut self,
         job: &JobSpan,
+        text: &[u8],
         scratch: &mut Spliced,
     ) -> Step<Option<(T, usize)>> {
         loop {
-            match scratch.parse(&self.buf[self.pos..self.end], job) {
+            match scratch.parse(&mut self.buf[self.pos..self.end], job, text) {
                 Splice::Value(value, len) => return Ok(Some((value, len))),
                 Splice::Bad => return Ok(None),
                 Splice::Short if self.eof => return Ok(None),

@@ -154,6 +154,11 @@ impl JobTexts {
     }
 
     /// The job of an entry, parsed the first time it is asked for.
+    /// The text of `entry`.
+    pub(super) fn text(&self, entry: usize) -> &[u8] {
+        &self.entries[entry].text
+    }
+
     pub(super) fn job(&mut self, entry: usize) -> Result<Arc<Job>, JobError> {
         let entry = &mut self.entries[entry];
         if let Some(job) = &entry.job {

@@ -78,31 +78,52 @@ impl Texts<'_> {
 /// `threads` parts, and returns the proven parts, the first one first, with
 /// what `own` returned. `start` must be an element start.
 ///
-/// The first part is the caller's: `own` gets where it ends (`None`: at the
-/// end of the buffer) and parses it with [`parse_own`], then may do other
-/// work while the other threads parse theirs, with `frozen` texts.
+/// Each part has its own stretch of `buf`, which it changes while it
+/// parses and puts back. The first is the caller's: `own` parses it with
+/// [`parse_own`], and may then do other work while the other threads parse
+/// theirs, with `frozen` texts.
 pub(super) fn parse_parts<R>(
-    buf: &[u8],
+    buf: &mut [u8],
     start: usize,
     threads: usize,
     frozen: &JobTexts,
     filter: &ReadFilter,
     interner: &Arc<Interner>,
-    own: impl FnOnce(Option<usize>) -> (Part, R),
+    own: impl FnOnce(Region<'_>) -> (Part, R),
 ) -> (Vec<Part>, R) {
     let starts = guess_starts(buf, start, threads);
+    let mut regions = Vec::with_capacity(starts.len());
+    let mut rest = &mut buf[start..];
+    for (i, &at) in starts.iter().enumerate() {
+        let (region, after) = match starts.get(i + 1) {
+            Some(&next) => rest.split_at_mut(next - at),
+            None => (rest, &mut [][..]),
+        };
+        regions.push(Region {
+            bytes: region,
+            offset: at,
+            last: i + 1 == starts.len(),
+        });
+        rest = after;
+    }
+    let mut regions = regions.into_iter();
+    let first = regions.next().expect("a first part");
     let (mut parts, result) = std::thread::scope(|scope| {
-        let workers: Vec<_> = (1..starts.len())
-            .map(|i| {
-                let (from, until) = (starts[i], starts.get(i + 1).copied());
+        let workers: Vec<_> = regions
+            .map(|region| {
                 scope.spawn(move || {
                     Interner::install(interner, || {
-                        parse_part(buf, from, until, Texts::Frozen(frozen), filter)
+                        let Region {
+                            bytes,
+                            offset,
+                            last,
+                        } = region;
+                        parse_part(bytes, offset, last, Texts::Frozen(frozen), filter)
                     })
                 })
             })
             .collect();
-        let (first, result) = own(starts.get(1).copied());
+        let (first, result) = own(first);
         let mut parts = vec![first];
         for worker in workers {
             parts.push(
@@ -119,16 +140,21 @@ pub(super) fn parse_parts<R>(
     (parts, result)
 }
 
-/// The caller's part: from `start` while elements start before `until`,
-/// remembering new job texts in `texts`.
-pub(super) fn parse_own(
-    buf: &[u8],
-    start: usize,
-    until: Option<usize>,
-    texts: &mut JobTexts,
-    filter: &ReadFilter,
-) -> Part {
-    parse_part(buf, start, until, Texts::Growing(texts), filter)
+/// One part's stretch of the buffer, at `offset` in it.
+pub(super) struct Region<'b> {
+    bytes: &'b mut [u8],
+    offset: usize,
+    last: bool,
+}
+
+/// The caller's part, remembering new job texts in `texts`.
+pub(super) fn parse_own(region: Region<'_>, texts: &mut JobTexts, filter: &ReadFilter) -> Part {
+    let Region {
+        bytes,
+        offset,
+        last,
+    } = region;
+    parse_part(bytes, offset, last, Texts::Growing(texts), filter)
 }
 
 /// The start of the first part, then a guessed element start near each
@@ -197,43 +223,42 @@ fn before_space(buf: &[u8], at: usize) -> Option<usize> {
     buf[..at].iter().rposition(|&b| !is_space(b))
 }
 
-/// Parses elements from `from`, an element start, while they start before
-/// `until` (the next part's guessed start; the end of the buffer for the last).
+/// Parses the elements of `region`, which starts with one, at `offset` in
+/// the buffer; the next part's region follows unless it is the `last`.
 fn parse_part(
-    buf: &[u8],
-    from: usize,
-    until: Option<usize>,
+    region: &mut [u8],
+    offset: usize,
+    last: bool,
     mut texts: Texts<'_>,
     filter: &ReadFilter,
 ) -> Part {
     let mut elements = Vec::new();
     let mut scratch = Spliced::default();
-    let mut at = from;
+    let mut at = 0;
     let reached = loop {
-        if let Some(until) = until
-            && at >= until
-        {
-            break at == until;
+        if !last && at >= region.len() {
+            break at == region.len();
         }
-        let Some((alloc, len)) = parse_element(&buf[at..], &mut texts, filter, &mut scratch) else {
+        let Some((alloc, len)) = parse_element(&mut region[at..], &mut texts, filter, &mut scratch)
+        else {
             break false;
         };
         let end = at + len;
         elements.push(Parsed {
-            start: at,
-            end,
+            start: offset + at,
+            end: offset + end,
             alloc,
         });
         // A comma and the next element, or the part ends here.
-        let Some(comma) = buf[end..].iter().position(|&b| !is_space(b)) else {
+        let Some(comma) = region[end..].iter().position(|&b| !is_space(b)) else {
             break false;
         };
-        if buf[end + comma] != b',' {
+        if region[end + comma] != b',' {
             break false;
         }
         let next = end + comma + 1;
-        let Some(space) = buf[next..].iter().position(|&b| !is_space(b)) else {
-            break false;
+        let Some(space) = region[next..].iter().position(|&b| !is_space(b)) else {
+            break !last;
         };
         at = next + space;
     };
@@ -244,7 +269,7 @@ fn parse_part(
 /// spliced out; `None` when it is cut short, has no job object, has a text
 /// this part may not add, or does not parse (the one-thread walk says why).
 fn parse_element(
-    bytes: &[u8],
+    bytes: &mut [u8],
     texts: &mut Texts<'_>,
     filter: &ReadFilter,
     scratch: &mut Spliced,
@@ -256,15 +281,16 @@ fn parse_element(
         Some(entry) => entry,
         None => texts.admit(&bytes[job.start..job.end])?,
     };
+    let text = texts.get().text(entry);
     if !filter.is_empty() {
-        let Splice::Value(owner, len) = scratch.parse::<Owner>(bytes, &job) else {
+        let Splice::Value(owner, len) = scratch.parse::<Owner>(bytes, &job, text) else {
             return None;
         };
         if !filter.keeps(&owner.namespace, &owner.job_id) {
             return Some((None, len));
         }
     }
-    match scratch.parse::<AllocRecord>(bytes, &job) {
+    match scratch.parse::<AllocRecord>(bytes, &job, text) {
         Splice::Value(AllocRecord { alloc, job: None }, len) => Some((Some((alloc, entry)), len)),
         _ => None,
     }
@@ -290,11 +316,32 @@ pub(super) enum Splice<T> {
 }
 
 impl Spliced {
-    /// The element at the start of `bytes` with `job` replaced by `null`.
+    /// The element at the start of `bytes` with `job`, whose text is
+    /// `text`, replaced by `null`.
     ///
-    /// Only a little more than the rest of the element is copied, guessed
-    /// from the last one: the element ends where the parse ends.
-    pub(super) fn parse<T: DeserializeOwned>(&mut self, bytes: &[u8], job: &JobSpan) -> Splice<T> {
+    /// Where the job is longer than what comes before it, that is moved
+    /// into the job's place, next to a `null`, and put back after the parse:
+    /// only a few hundred bytes move. Otherwise a copy is parsed, of a
+    /// little more than the rest of the element, guessed from the last one:
+    /// the element ends where the parse ends.
+    pub(super) fn parse<T: DeserializeOwned>(
+        &mut self,
+        bytes: &mut [u8],
+        job: &JobSpan,
+        text: &[u8],
+    ) -> Splice<T> {
+        if job.end - job.start >= job.start + 4 {
+            let from = job.end - 4 - job.start;
+            bytes.copy_within(..job.start, from);
+            bytes[job.end - 4..job.end].copy_from_slice(b"null");
+            let parsed = first_value(&bytes[from..]);
+            bytes[from..job.end].copy_from_slice(&text[from - job.start..]);
+            return match parsed {
+                Ok((value, len)) => Splice::Value(value, from + len),
+                Err(e) if e.is_eof() => Splice::Short,
+                Err(_) => Splice::Bad,
+            };
+        }
         let available = bytes.len() - job.end;
         let mut guess = self.tail + self.tail / 4 + 512;
         loop {
@@ -303,18 +350,28 @@ impl Spliced {
             self.text.extend_from_slice(&bytes[..job.start]);
             self.text.extend_from_slice(b"null");
             self.text.extend_from_slice(&bytes[job.end..job.end + take]);
-            let mut values = serde_json::Deserializer::from_slice(&self.text).into_iter::<T>();
-            match values.next() {
-                Some(Ok(value)) => {
-                    let tail = values.byte_offset() - job.start - 4;
+            match first_value::<T>(&self.text) {
+                Ok((value, len)) => {
+                    let tail = len - job.start - 4;
                     self.tail = tail;
                     return Splice::Value(value, job.end + tail);
                 }
-                Some(Err(e)) if !e.is_eof() => return Splice::Bad,
+                Err(e) if !e.is_eof() => return Splice::Bad,
                 _ if take < available => guess = guess.saturating_mul(2),
                 _ => return Splice::Short,
             }
         }
+    }
+}
+
+/// The first JSON value in `bytes` and its length; an end-of-input error
+/// when `bytes` end before it does.
+fn first_value<T: DeserializeOwned>(bytes: &[u8]) -> Result<(T, usize), serde_json::Error> {
+    let mut values = serde_json::Deserializer::from_slice(bytes).into_iter::<T>();
+    match values.next() {
+        Some(Ok(value)) => Ok((value, values.byte_offset())),
+        Some(Err(e)) => Err(e),
+        None => Err(serde::de::Error::custom("no value")),
     }
 }
 
@@ -338,16 +395,26 @@ mod tests {
         format!("[{}]", allocs.join(separator))
     }
 
-    fn parts(text: &str, threads: usize) -> (Vec<Part>, JobTexts) {
+    /// The parts of `text` on `threads` threads, starting with the texts
+    /// `known`; the buffer must come back unchanged.
+    fn parts_knowing(text: &str, threads: usize, known: &[&str]) -> (Vec<Part>, JobTexts) {
         let mut texts = JobTexts::default();
+        for t in known {
+            texts.insert(t.as_bytes());
+        }
         let frozen = texts.clone();
         let filter = ReadFilter::default();
         let interner = Arc::new(Interner::default());
-        let buf = text.as_bytes();
-        let (parts, ()) = parse_parts(buf, 1, threads, &frozen, &filter, &interner, |until| {
-            (parse_own(buf, 1, until, &mut texts, &filter), ())
+        let mut buf = text.as_bytes().to_vec();
+        let (parts, ()) = parse_parts(&mut buf, 1, threads, &frozen, &filter, &interner, |r| {
+            (parse_own(r, &mut texts, &filter), ())
         });
+        assert_eq!(buf, text.as_bytes());
         (parts, texts)
+    }
+
+    fn parts(text: &str, threads: usize) -> (Vec<Part>, JobTexts) {
+        parts_knowing(text, threads, &[])
     }
 
     fn ids(parts: &[Part]) -> Vec<String> {
@@ -393,14 +460,7 @@ mod tests {
         assert_eq!(ids(&first), want[..ids(&first).len()]);
         assert!(texts.find(JOB.as_bytes()).is_some());
         for threads in [2, 3, 7] {
-            let mut texts = JobTexts::default();
-            texts.insert(JOB.as_bytes());
-            let frozen = texts.clone();
-            let (filter, interner) = (ReadFilter::default(), Arc::new(Interner::default()));
-            let buf = text.as_bytes();
-            let (parts, ()) = parse_parts(buf, 1, threads, &frozen, &filter, &interner, |until| {
-                (parse_own(buf, 1, until, &mut texts, &filter), ())
-            });
+            let (parts, _) = parts_knowing(&text, threads, &[JOB]);
             assert_eq!(parts.len(), threads, "{threads} threads");
             assert_eq!(ids(&parts), want, "{threads} threads");
         }
@@ -409,7 +469,7 @@ mod tests {
     #[test]
     fn a_guess_inside_an_element_is_dropped() {
         // A nested list of objects that open with "ID" after a comma looks
-        // like an element start; the first part runs past it.
+        // like an element start.
         let nested = format!(
             r#","Events":[{}]"#,
             (0..200)
@@ -420,11 +480,29 @@ mod tests {
         let text = array(&[alloc("a0", &nested), alloc("a1", "")], ",");
         let starts = guess_starts(text.as_bytes(), 1, 2);
         assert!(text[starts[1]..].starts_with(r#"{"ID":"e"#));
+        // The first part's stretch ends inside `a0`: it parses nothing, and
+        // the worker's part is gone; the reader takes `a0` on its own.
         let (parts, _) = parts(&text, 2);
-        // The worker's part is gone; the next round starts at `a1`.
         assert_eq!(parts.len(), 1);
         assert!(!parts[0].reached);
-        assert_eq!(ids(&parts), ["a0"]);
+        assert!(ids(&parts).is_empty());
+    }
+
+    #[test]
+    fn a_job_shorter_than_what_precedes_it_is_spliced_in_a_copy() {
+        let short = r#"{"ID":"w"}"#;
+        let long_prefix = format!(r#""Name":"{}","#, "x".repeat(200));
+        let allocs: Vec<String> = (0..6)
+            .map(|i| {
+                let job = if i % 2 == 0 { short } else { JOB };
+                format!(r#"{{"ID":"a{i}",{long_prefix}"Job":{job},"TaskGroup":"web"}}"#)
+            })
+            .collect();
+        let text = array(&allocs, ",");
+        let (parts, _) = parts_knowing(&text, 2, &[short, JOB]);
+        assert_eq!(ids(&parts), ["a0", "a1", "a2", "a3", "a4", "a5"]);
+        let first = &parts[0].elements[0];
+        assert_eq!(&text[first.start..first.end], allocs[0]);
     }
 
     #[test]
