@@ -67,7 +67,8 @@ pub(super) struct Chunked<'r> {
     eof: bool,
     /// Whether `buf` still starts at the first byte of the input.
     whole: bool,
-    /// Lines before `buf[base]`, and bytes since the last newline there.
+    /// Lines before `buf[base]`, and bytes since the last newline there;
+    /// kept only when the reader counts lines (a file is read again instead).
     line: usize,
     column: usize,
     /// When `buf` is a read-ahead block taken whole, the newlines its own
@@ -593,6 +594,9 @@ impl<'r> Chunked<'r> {
     /// In a block taken whole, a stretch without newlines (all of a compact
     /// dump) is known as such from the block's count and is not scanned.
     fn advance_position(&mut self, keep: usize) {
+        if !self.reader.counts_lines() {
+            return;
+        }
         match self.block_lines {
             Some(lines) if keep >= ROOM && self.base <= ROOM => {
                 self.count_lines(self.base, ROOM);

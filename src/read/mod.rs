@@ -178,10 +178,13 @@ fn read(
     let walk = |r: &mut ReadAhead| {
         Interner::install(&interner, || Chunked::new(r, threads).walk(&mut state))
     };
+    // A file is read again to say where an error is: only a stream needs
+    // the fast walk to keep count of lines.
+    let lines = reread.is_none();
     let stop = if gzip {
-        read_ahead(flate2::read::MultiGzDecoder::new(input), walk)
+        read_ahead(flate2::read::MultiGzDecoder::new(input), lines, walk)
     } else {
-        read_ahead(input, walk)
+        read_ahead(input, lines, walk)
     };
     match stop {
         Ok(()) => state.finish(),

@@ -25,7 +25,7 @@ struct Filled {
 /// What [`ReadAhead::next_block`] gives.
 pub(super) enum Next {
     /// The next block, its bytes from `start`, the ones kept first; the
-    /// block's own bytes, from [`ROOM`], hold `lines` newlines.
+    /// block's own bytes, from [`ROOM`], hold `lines` newlines (0 when not counted).
     Block {
         block: Vec<u8>,
         start: usize,
@@ -45,22 +45,30 @@ pub(super) struct ReadAhead {
     empty: Sender<Vec<u8>>,
     block: Vec<u8>,
     pos: usize,
+    /// Whether the thread counts newlines.
+    lines: bool,
 }
 
-/// Runs `f` on `reader` read ahead by a scoped thread.
+/// Runs `f` on `reader` read ahead by a scoped thread, which counts the
+/// newlines of each block if `lines` (for positions in messages).
 ///
 /// When `f` stops early the thread ends at its next block; until then (a
 /// stream that sends nothing more) the return waits for it.
-pub(super) fn read_ahead<R: Read + Send, T>(reader: R, f: impl FnOnce(&mut ReadAhead) -> T) -> T {
+pub(super) fn read_ahead<R: Read + Send, T>(
+    reader: R,
+    lines: bool,
+    f: impl FnOnce(&mut ReadAhead) -> T,
+) -> T {
     thread::scope(|scope| {
         let (full_tx, full) = sync_channel(1);
         let (empty, empty_rx) = channel();
-        scope.spawn(move || produce(reader, &full_tx, &empty_rx));
+        scope.spawn(move || produce(reader, lines, &full_tx, &empty_rx));
         let mut ahead = ReadAhead {
             full,
             empty,
             block: Vec::new(),
             pos: 0,
+            lines,
         };
         f(&mut ahead)
     })
@@ -69,6 +77,7 @@ pub(super) fn read_ahead<R: Read + Send, T>(reader: R, f: impl FnOnce(&mut ReadA
 /// Reads blocks until the end, an error, or the consumer is gone.
 fn produce<R: Read>(
     mut reader: R,
+    count_lines: bool,
     full: &SyncSender<io::Result<Filled>>,
     empty: &Receiver<Vec<u8>>,
 ) {
@@ -91,7 +100,11 @@ fn produce<R: Read>(
         };
         block.truncate(ROOM + len);
         let end = len < BLOCK;
-        let lines = memchr::memchr_iter(b'\n', &block[ROOM..]).count();
+        let lines = if count_lines {
+            memchr::memchr_iter(b'\n', &block[ROOM..]).count()
+        } else {
+            0
+        };
         if len > 0 && full.send(Ok(Filled { block, lines })).is_err() {
             return;
         }
@@ -106,6 +119,11 @@ fn produce<R: Read>(
 }
 
 impl ReadAhead {
+    /// Whether blocks come with their newlines counted.
+    pub(super) fn counts_lines(&self) -> bool {
+        self.lines
+    }
+
     /// The next block, with `keep` moved in just before its bytes.
     pub(super) fn next_block(&mut self, keep: &[u8]) -> io::Result<Next> {
         if keep.len() > ROOM || self.pos < self.block.len() {
@@ -196,7 +214,7 @@ mod tests {
                 fail_at_end: false,
             };
             let mut out = Vec::new();
-            read_ahead(reader, |r| r.read_to_end(&mut out)).unwrap();
+            read_ahead(reader, true, |r| r.read_to_end(&mut out)).unwrap();
             assert_eq!(out, input, "{len} bytes");
         }
     }
@@ -210,7 +228,7 @@ mod tests {
             fail_at_end: true,
         };
         let mut out = vec![0; BLOCK + 10];
-        read_ahead(reader, |r| {
+        read_ahead(reader, true, |r| {
             r.read_exact(&mut out).unwrap();
             assert_eq!(r.read(&mut [0; 8]).unwrap_err().to_string(), "disk on fire");
         });
@@ -225,7 +243,7 @@ mod tests {
             pos: 0,
             fail_at_end: false,
         };
-        let out = read_ahead(reader, |r| {
+        let out = read_ahead(reader, true, |r| {
             // Start by copying, as the reader does while it keeps the whole input.
             let mut out = vec![0; 100];
             r.read_exact(&mut out).unwrap();
@@ -272,7 +290,7 @@ mod tests {
             pos: 0,
             fail_at_end: false,
         };
-        let first = read_ahead(reader, |r| {
+        let first = read_ahead(reader, true, |r| {
             let mut b = [0; 4];
             r.read_exact(&mut b).map(|()| b)
         });

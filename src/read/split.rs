@@ -26,7 +26,7 @@ use super::scan::{JobSpan, Scan, scan};
 use crate::model::{Allocation, Interner};
 
 /// The first part's size, in tenths of another part's.
-const FIRST_SHARE: usize = 7;
+const FIRST_SHARE: usize = 5;
 
 /// One allocation element a part parsed.
 pub(super) struct Parsed {
