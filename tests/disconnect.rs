@@ -204,7 +204,8 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
             field: "ClientStatus".into(),
             value: status::UNKNOWN.into(),
             time: unknown_at,
-        }];
+        }]
+        .into();
         if tc.reconnect_by_state {
             continue;
         }
@@ -214,7 +215,8 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
                 events: vec![TaskEvent {
                     event_type: TASK_CLIENT_RECONNECTED.into(),
                     time: unknown_at.add(1_000_000).unix_nanos_i64(),
-                }],
+                }]
+                .into(),
                 ..TaskState::default()
             },
         );
@@ -229,7 +231,7 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
             replacement.node_id = c.node(node_status::READY).into();
             replacement.client_status = status::RUNNING.into();
             replacement.previous_allocation = orig.id.clone();
-            replacement.alloc_states = Vec::new();
+            replacement.alloc_states = Box::default();
             replacement.task_states = Default::default();
             // Placed after the original (1.3.14's test; older ones copy the index).
             replacement.create_index += 1;
@@ -650,11 +652,14 @@ fn test_reconciler_disconnected_node_follow_up_evals_stop_after_timeout() {
     for update in &r.plan.disconnect_updates {
         let a = c.alloc_mut(&update.alloc_id);
         a.client_status = status::UNKNOWN.into();
-        a.alloc_states.push(AllocState {
-            field: "ClientStatus".into(),
-            value: status::UNKNOWN.into(),
-            time: now(),
-        });
+        push(
+            &mut a.alloc_states,
+            AllocState {
+                field: "ClientStatus".into(),
+                value: status::UNKNOWN.into(),
+                time: now(),
+            },
+        );
         a.client_description = desc::UNKNOWN.into();
         a.followup_eval_id = update.followup_eval_id.clone();
     }
@@ -766,11 +771,14 @@ fn last_unknown_is_the_latest_client_status_transition() {
     client_state(&mut c, &again, status::UNKNOWN, MINUTE);
     // Unknown an hour ago; a recent "unknown" of another field does not count.
     let other_field = unknown_alloc(&mut c, &job, 1, HOUR);
-    c.alloc_mut(&other_field).alloc_states.push(AllocState {
-        field: AllocStateField::Other(1),
-        value: status::UNKNOWN.into(),
-        time: now().add(-MINUTE),
-    });
+    push(
+        &mut c.alloc_mut(&other_field).alloc_states,
+        AllocState {
+            field: AllocStateField::Other(1),
+            value: status::UNKNOWN.into(),
+            time: now().add(-MINUTE),
+        },
+    );
 
     let r = c.replay_job(JOB);
     assert_eq!(bucket_of(&r, &again), "ignore");

@@ -56,7 +56,8 @@ fn a_reconnect_event_at_the_unix_epoch_counts() {
             events: vec![TaskEvent {
                 event_type: TASK_CLIENT_RECONNECTED.into(),
                 time: 0,
-            }],
+            }]
+            .into(),
             ..TaskState::default()
         },
     );

@@ -906,10 +906,10 @@ fn one_failed(
     let id = c.alloc(&job, 0);
     failed_since(&mut c, &id, ago);
     if let Some(events) = events {
-        c.alloc_mut(&id).reschedule_tracker = Some(RescheduleTracker {
-            events: Some(events),
+        c.alloc_mut(&id).reschedule_tracker = Some(Box::new(RescheduleTracker {
+            events: Some(events.into()),
             ..RescheduleTracker::default()
-        });
+        }));
     }
     (c, id)
 }
@@ -1058,16 +1058,16 @@ fn a_delay_not_shorter_than_the_interval_ends_rescheduling() {
 #[test]
 fn a_tracker_with_nil_events_is_not_eligible() {
     let (mut c, id) = one_failed(policy_30s(), None, 0);
-    c.alloc_mut(&id).reschedule_tracker = Some(RescheduleTracker {
+    c.alloc_mut(&id).reschedule_tracker = Some(Box::new(RescheduleTracker {
         events: None,
         ..RescheduleTracker::default()
-    });
+    }));
     assert_eq!(resched_of(&c.replay_job(JOB), &id), Resched::Not);
 
-    c.alloc_mut(&id).reschedule_tracker = Some(RescheduleTracker {
-        events: Some(Vec::new()),
+    c.alloc_mut(&id).reschedule_tracker = Some(Box::new(RescheduleTracker {
+        events: Some(Box::default()),
         ..RescheduleTracker::default()
-    });
+    }));
     assert_eq!(
         resched_of(&c.replay_job(JOB), &id),
         Resched::Later(now().add(30 * SECOND))

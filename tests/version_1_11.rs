@@ -101,7 +101,7 @@ fn test_alloc_set_classify_allocs_classification_rules() {
         ..Allocation::default()
     };
     let with_states = |mut a: Allocation| {
-        a.alloc_states = unknown.clone();
+        a.alloc_states = unknown.clone().into();
         a
     };
     let (run, stop) = (status::RUN, status::STOP);
@@ -281,7 +281,7 @@ fn test_alloc_set_filter_by_tainted_disco_client_disconnect() {
             job: Some(job.clone()),
             node_id: node.into(),
             task_group: "web".into(),
-            alloc_states: states.to_vec(),
+            alloc_states: states.to_vec().into(),
             ..Allocation::default()
         };
     let (run, stop) = (status::RUN, status::STOP);
@@ -1041,10 +1041,10 @@ fn plan_annotations_and_kept_failed_reschedules_are_evidence() {
     {
         let a = c.alloc_mut(&id);
         a.client_status = status::FAILED.into();
-        a.reschedule_tracker = Some(RescheduleTracker {
+        a.reschedule_tracker = Some(Box::new(RescheduleTracker {
             last_reschedule: "no placement".into(),
             ..RescheduleTracker::default()
-        });
+        }));
     }
     let r = c.replay();
     assert_eq!(r.nomad_version.release, v(1, 11, 1));
@@ -1127,7 +1127,7 @@ fn disconnected_client(
         a.client_status = tc.disconnected_status.into();
         a.node_id = test_node.clone().into();
         if tc.states {
-            a.alloc_states = vec![unknown_state(unknown_at)];
+            a.alloc_states = vec![unknown_state(unknown_at)].into();
         }
     }
     let mut latest = Vec::new();
@@ -1138,7 +1138,7 @@ fn disconnected_client(
             r.node_id = c.node(node_status::READY).into();
             r.client_status = status::RUNNING.into();
             r.previous_allocation = orig.clone();
-            r.alloc_states = Vec::new();
+            r.alloc_states = Box::default();
             r.task_states = Default::default();
             r.create_index += 1;
             c.alloc_mut(orig).next_allocation = r.id.clone();

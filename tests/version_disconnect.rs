@@ -262,8 +262,9 @@ fn test_alloc_set_filter_by_tainted_d1_cases_v1_6_3() {
                 value: status::UNKNOWN.into(),
                 time: now(),
             }]
+            .into()
         } else {
-            vec![]
+            vec![].into()
         },
         ..Allocation::default()
     };
@@ -918,10 +919,10 @@ fn a_stopped_alloc_whose_replacement_failed_is_rescheduled_from_e1() {
     a.desired_status = status::STOP.into();
     // With no events recorded the policy's attempts are all left (a tracker
     // with a nil event list would not be eligible at all).
-    a.reschedule_tracker = Some(RescheduleTracker {
-        events: Some(vec![]),
+    a.reschedule_tracker = Some(Box::new(RescheduleTracker {
+        events: Some(vec![].into()),
         last_reschedule: "no placement".into(),
-    });
+    }));
     c.snapshot.supports_disconnected_clients = Some(false);
     let old = replay_as(&mut c, v(1, 8, 0), JOB);
     assert!(group(&old, "web").reschedule_now.is_empty());

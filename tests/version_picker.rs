@@ -56,7 +56,8 @@ fn scored(score: f64) -> Option<AllocMetric> {
         score_meta_data: vec![NodeScoreMeta {
             norm_score: score,
             ..NodeScoreMeta::default()
-        }],
+        }]
+        .into(),
     })
 }
 

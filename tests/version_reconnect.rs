@@ -772,7 +772,8 @@ pub(crate) fn run_disconnect_canaries_as(tc: CanaryCase, release: Release) -> Jo
                 field: AllocStateField::ClientStatus,
                 value: status::UNKNOWN.into(),
                 time: now(),
-            }];
+            }]
+            .into();
             a.followup_eval_id = "eval-where-it-was-set-to-unknow".into();
         }
         c.add_placed_canary(&dep, "web", &id);

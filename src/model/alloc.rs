@@ -33,13 +33,14 @@ pub struct Allocation {
     pub client_description: Name,
     pub task_states: TaskStates,
     #[serde(deserialize_with = "nullable")]
-    pub alloc_states: Vec<AllocState>,
+    pub alloc_states: Box<[AllocState]>,
     pub previous_allocation: String,
     pub next_allocation: String,
     #[serde(rename = "DeploymentID")]
     pub deployment_id: Name,
     pub deployment_status: Option<AllocDeploymentStatus>,
-    pub reschedule_tracker: Option<RescheduleTracker>,
+    /// Boxed: most allocations were never rescheduled.
+    pub reschedule_tracker: Option<Box<RescheduleTracker>>,
     #[serde(rename = "FollowupEvalID")]
     pub followup_eval_id: String,
     pub create_index: u64,
@@ -105,7 +106,7 @@ pub struct TaskState {
     pub last_start: Time,
     /// Only the `Reconnected` events, the only ones the scheduler reads: a
     /// long-lived task has dozens, and a million allocations would hold them all.
-    pub events: Vec<TaskEvent>,
+    pub events: Box<[TaskEvent]>,
 }
 
 /// A task state as the snapshot writes it.
@@ -119,7 +120,7 @@ struct TaskStateRecord {
     restarts: u64,
     last_restart: Time,
     #[serde(deserialize_with = "super::keep_only::reconnect_events")]
-    events: Vec<TaskEvent>,
+    events: Box<[TaskEvent]>,
 }
 
 impl From<TaskStateRecord> for TaskState {
@@ -152,7 +153,7 @@ pub struct TaskEvent {
 #[serde(rename_all = "PascalCase", default)]
 pub struct AllocState {
     pub field: AllocStateField,
-    pub value: String,
+    pub value: Name,
     pub time: Time,
 }
 
@@ -217,10 +218,10 @@ pub struct AllocDeploymentStatus {
 #[serde(rename_all = "PascalCase", default)]
 pub struct RescheduleTracker {
     /// `None` for Go's nil slice, which `NextRescheduleTime` tells apart from empty.
-    pub events: Option<Vec<RescheduleEvent>>,
+    pub events: Option<Box<[RescheduleEvent]>>,
     /// How the last reschedule went, `ok` or `no placement` (1.8.1 on);
     /// empty when no server wrote it.
-    pub last_reschedule: String,
+    pub last_reschedule: Name,
 }
 
 /// A `structs.RescheduleEvent`; `RescheduleTime` is Unix nanoseconds.
@@ -240,7 +241,7 @@ pub struct AllocMetric {
     /// Only the first entry: Nomad keeps them best-first and `MaxNormScore`
     /// reads the first.
     #[serde(deserialize_with = "super::keep_only::first_score")]
-    pub score_meta_data: Vec<NodeScoreMeta>,
+    pub score_meta_data: Box<[NodeScoreMeta]>,
 }
 
 /// A `structs.NodeScoreMeta`.
@@ -743,7 +744,7 @@ mod tests {
         Allocation {
             task_group: "web".into(),
             job: Some(Arc::new(job)),
-            reschedule_tracker: tracker,
+            reschedule_tracker: tracker.map(Box::new),
             ..Allocation::default()
         }
     }
@@ -795,7 +796,7 @@ mod tests {
         let mut alloc = alloc_with(
             tg,
             Some(RescheduleTracker {
-                events: Some(events),
+                events: Some(events.into()),
                 ..RescheduleTracker::default()
             }),
         );

@@ -17,34 +17,35 @@ struct Keep<T, F> {
 }
 
 impl<'de, T: Deserialize<'de>, F: Fn(&T) -> bool> Visitor<'de> for Keep<T, F> {
-    type Value = Vec<T>;
+    type Value = Box<[T]>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a list or null")
     }
 
-    fn visit_unit<E>(self) -> Result<Vec<T>, E> {
-        Ok(Vec::new())
+    fn visit_unit<E>(self) -> Result<Box<[T]>, E> {
+        Ok(Box::default())
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+    /// A boxed slice, so the kept elements hold no spare capacity.
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Box<[T]>, A::Error> {
         let mut out = Vec::new();
         while out.len() < self.limit {
             match seq.next_element::<T>()? {
                 Some(x) if (self.keep)(&x) => out.push(x),
                 Some(_) => {}
-                None => return Ok(out),
+                None => return Ok(out.into_boxed_slice()),
             }
         }
         while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(out)
+        Ok(out.into_boxed_slice())
     }
 }
 
 /// A task's events: only `Reconnected` ones.
 pub(super) fn reconnect_events<'de, D: Deserializer<'de>>(
     d: D,
-) -> Result<Vec<TaskEvent>, D::Error> {
+) -> Result<Box<[TaskEvent]>, D::Error> {
     d.deserialize_any(Keep {
         keep: |e: &TaskEvent| e.event_type == TASK_CLIENT_RECONNECTED,
         limit: usize::MAX,
@@ -53,7 +54,9 @@ pub(super) fn reconnect_events<'de, D: Deserializer<'de>>(
 }
 
 /// An allocation's node scores: only the first.
-pub(super) fn first_score<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<NodeScoreMeta>, D::Error> {
+pub(super) fn first_score<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Box<[NodeScoreMeta]>, D::Error> {
     d.deserialize_any(Keep {
         keep: |_: &NodeScoreMeta| true,
         limit: 1,

@@ -151,6 +151,10 @@ impl State<'_> {
             }
         }
 
+        // Grown by doubling and kept to the end of the replay: without this,
+        // up to half of the largest lists would be spare capacity.
+        self.allocs.shrink_to_fit();
+        self.nodes.shrink_to_fit();
         Ok(Snapshot {
             jobs: self.jobs,
             job_versions: self.job_versions,
