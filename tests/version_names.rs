@@ -146,9 +146,9 @@ fn test_service_sched_job_modify_existing_duplicate_alloc_index_non_destructive(
         .plan
         .in_place_update
         .iter()
-        .map(|u| u.alloc_id.clone())
+        .map(|u| u.alloc_id.to_string())
         .collect();
-    let all: Vec<String> = c.snapshot.allocs.iter().map(|a| a.id.clone()).collect();
+    let all: Vec<String> = c.snapshot.allocs.iter().map(|a| a.id.to_string()).collect();
     assert_eq!(sorted(ids), sorted(all));
 }
 
@@ -207,7 +207,7 @@ fn test_service_sched_job_modify_proposed_duplicate_alloc_index() {
     }
     let dep = c.new_deployment(&new);
     let canary = c.alloc(&new, 0);
-    c.alloc_mut(&canary).deployment_id = dep.clone().into();
+    c.alloc_mut(&canary).deployment_id = (&dep).into();
     c.set_deployment_state(
         &dep,
         "web",

@@ -103,7 +103,7 @@ pub(super) fn allocation(sr: &SystemReplay<'_, '_>, alloc: &Allocation) -> Expla
             "Allocation",
             format!("{} of {}/{}", alloc.name, alloc.namespace, alloc.job_id),
         )
-        .fact("id", alloc.id.as_str())
+        .fact("id", &alloc.id)
         .fact("task group", alloc.task_group.as_str())
         .fact("client status", alloc.client_status.as_str())
         .fact("desired status", alloc.desired_status.as_str()),
@@ -160,7 +160,7 @@ pub(super) fn allocation(sr: &SystemReplay<'_, '_>, alloc: &Allocation) -> Expla
         sr,
         Subject {
             kind: SubjectKind::Allocation,
-            id: Some(alloc.id.clone()),
+            id: Some(alloc.id.to_string()),
             name: alloc.name.clone(),
         },
         &alloc.task_group,

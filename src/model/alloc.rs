@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::{DisconnectFields, Job, Name, ReschedulePolicy, TaskGroup, TaskStates, nullable};
+use super::{DisconnectFields, Id, Job, Name, ReschedulePolicy, TaskGroup, TaskStates, nullable};
 use crate::time::{Duration, Time};
 
 /// A `structs.Allocation`.
@@ -12,7 +12,7 @@ use crate::time::{Duration, Time};
 #[serde(rename_all = "PascalCase", default)]
 pub struct Allocation {
     #[serde(rename = "ID")]
-    pub id: String,
+    pub id: Id,
     pub namespace: Name,
     pub name: String,
     #[serde(rename = "NodeID")]
@@ -34,15 +34,15 @@ pub struct Allocation {
     pub task_states: TaskStates,
     #[serde(deserialize_with = "nullable")]
     pub alloc_states: Box<[AllocState]>,
-    pub previous_allocation: String,
-    pub next_allocation: String,
+    pub previous_allocation: Id,
+    pub next_allocation: Id,
     #[serde(rename = "DeploymentID")]
     pub deployment_id: Name,
     pub deployment_status: Option<AllocDeploymentStatus>,
     /// Boxed: most allocations were never rescheduled.
     pub reschedule_tracker: Option<Box<RescheduleTracker>>,
     #[serde(rename = "FollowupEvalID")]
-    pub followup_eval_id: String,
+    pub followup_eval_id: Id,
     pub create_index: u64,
     pub modify_index: u64,
     pub alloc_modify_index: u64,
@@ -230,7 +230,7 @@ pub struct RescheduleTracker {
 pub struct RescheduleEvent {
     pub reschedule_time: i64,
     #[serde(rename = "PrevAllocID")]
-    pub prev_alloc_id: String,
+    pub prev_alloc_id: Id,
     pub delay: Duration,
 }
 

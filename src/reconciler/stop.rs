@@ -9,7 +9,7 @@ use super::{
     AllocSet, Bucket, NameIndex, ReconnectDecision, ReconnectVerdict, Rules, StopResult,
     TaintedSets, desc,
 };
-use crate::model::{AllocMetric, Allocation, Job, TaskGroup, status};
+use crate::model::{AllocMetric, Allocation, Id, Job, TaskGroup, status};
 
 /// The sets `computeStop` reads.
 pub(super) struct StopInput<'s, 'a> {
@@ -20,7 +20,7 @@ pub(super) struct StopInput<'s, 'a> {
     pub reconnecting: &'s AllocSet<'a>,
     pub is_canarying: bool,
     /// The follow-up eval each lost allocation's stop names, if any.
-    pub followup_evals: &'s HashMap<&'a str, Arc<str>>,
+    pub followup_evals: &'s HashMap<&'a Id, Arc<str>>,
 }
 
 /// What `computeStop` decided.
@@ -118,7 +118,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
     ) -> Stops<'a> {
         let mut stopping = Stopping::default();
         for alloc in input.lost.iter() {
-            let followup = input.followup_evals.get(alloc.id.as_str()).cloned();
+            let followup = input.followup_evals.get(&alloc.id).cloned();
             stopping.lost(alloc, followup);
         }
         let without_canaries;

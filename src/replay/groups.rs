@@ -59,7 +59,7 @@ pub(super) fn group_reports<'r>(
                     },
                     reschedule_later: later.len() as u64,
                 },
-                reschedule_now: trace.reschedule_now.ids().map(str::to_string).collect(),
+                reschedule_now: trace.reschedule_now.ids().cloned().collect(),
                 reschedule_later: later,
                 system_diff: None,
             }

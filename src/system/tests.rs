@@ -136,7 +136,7 @@ fn count(diff: &SystemDiff<'_>, c: Category) -> usize {
 fn ids(diff: &SystemDiff<'_>, c: Category) -> Vec<String> {
     diff.of(c)
         .filter_map(|e| e.alloc)
-        .map(|a| a.id.clone())
+        .map(|a| a.id.to_string())
         .collect()
 }
 
@@ -247,7 +247,7 @@ fn test_diff_system_allocs_for_node() {
     // Replacements of terminal allocations name them.
     for e in diff.of(Category::Place) {
         if let Some(t) = terms.iter().find(|t| t.name == e.name) {
-            assert_eq!(e.alloc.map(|a| a.id.as_str()), Some(t.id.as_str()));
+            assert_eq!(e.alloc.map(|a| &a.id), Some(&t.id));
         }
     }
 }
@@ -326,11 +326,11 @@ fn test_diff_system_allocs() {
     assert_eq!(count(&diff, Category::Stop), 0);
     assert_eq!(ids(&diff, Category::Migrate), ["migrate"]);
     assert_eq!(ids(&diff, Category::Lost), ["lost"]);
-    let places: Vec<(&str, Option<&str>)> = diff
+    let places: Vec<(&str, Option<String>)> = diff
         .of(Category::Place)
-        .map(|e| (e.node_id, e.alloc.map(|a| a.id.as_str())))
+        .map(|e| (e.node_id, e.alloc.map(|a| a.id.to_string())))
         .collect();
-    assert_eq!(places, [("foo", None), ("pipe", Some("term"))]);
+    assert_eq!(places, [("foo", None), ("pipe", Some("term".to_string()))]);
 }
 
 fn nodes(n: usize) -> Vec<Node> {
@@ -590,13 +590,16 @@ fn test_system_sched_chained_alloc() {
     job.task_groups[0].tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
     c.nodes.push(node("node-new"));
     c.run(Some(&job), |s| {
-        let mut chained: Vec<Option<&str>> = s
+        let mut chained: Vec<Option<String>> = s
             .placements
             .iter()
-            .map(|p| p.previous.map(|a| a.id.as_str()))
+            .map(|p| p.previous.map(|a| a.id.to_string()))
             .collect();
         chained.sort();
-        assert_eq!(chained, [None, Some("a00"), Some("a01"), Some("a02")]);
+        assert_eq!(
+            chained,
+            [None, Some("a00"), Some("a01"), Some("a02")].map(|id| id.map(String::from))
+        );
     });
 }
 
@@ -794,7 +797,7 @@ fn test_system_sched_job_register_sticky_allocs() {
         assert_eq!(s.placements.len(), 1);
         let p = &s.placements[0];
         assert_eq!(p.node_id, "node-04");
-        assert_eq!(p.previous.map(|a| a.id.as_str()), Some("a04"));
+        assert_eq!(p.previous.map(|a| a.id.to_string()).as_deref(), Some("a04"));
         assert!(s.stops.is_empty());
     });
 }
@@ -962,7 +965,7 @@ fn test_sys_batch_node_drain_down() {
     let job = Arc::new(sysbatch_job());
     sysbatch_everywhere(&mut c, &job, "running");
     c.run(Some(&job), |s| {
-        let lost: Vec<&str> = s.stops.iter().map(|st| st.alloc.id.as_str()).collect();
+        let lost: Vec<String> = s.stops.iter().map(|st| st.alloc.id.to_string()).collect();
         assert_eq!(lost, ["s00"]);
         assert_eq!(s.stops[0].client_status, Some("lost"));
     });
@@ -1082,13 +1085,16 @@ fn test_sys_batch_chained_alloc() {
     job.task_groups[0].tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
     c.nodes.push(node("node-new"));
     c.run(Some(&job), |s| {
-        let mut chained: Vec<Option<&str>> = s
+        let mut chained: Vec<Option<String>> = s
             .placements
             .iter()
-            .map(|p| p.previous.map(|a| a.id.as_str()))
+            .map(|p| p.previous.map(|a| a.id.to_string()))
             .collect();
         chained.sort();
-        assert_eq!(chained, [None, Some("s00"), Some("s01"), Some("s02")]);
+        assert_eq!(
+            chained,
+            [None, Some("s00"), Some("s01"), Some("s02")].map(|id| id.map(String::from))
+        );
     });
 }
 

@@ -1,5 +1,6 @@
 //! The snapshot builder.
 
+use std::fmt;
 use std::sync::Arc;
 
 use plan_inspect::model::*;
@@ -73,7 +74,7 @@ impl Cluster {
         let node = self.node(node_status::READY);
         let id = self.id("alloc");
         self.snapshot.allocs.push(Allocation {
-            id: id.clone(),
+            id: (&id).into(),
             namespace: job.namespace.as_str().into(),
             name: alloc_name(&job.id, group, index),
             node_id: node.into(),
@@ -101,19 +102,25 @@ impl Cluster {
     }
 
     /// The snapshot allocation `id`.
-    pub fn alloc_ref(&self, id: &str) -> &Allocation {
+    pub fn alloc_ref<I: fmt::Display + ?Sized>(&self, id: &I) -> &Allocation
+    where
+        Id: PartialEq<I>,
+    {
         self.snapshot
             .allocs
             .iter()
-            .find(|a| a.id == id)
+            .find(|a| a.id == *id)
             .unwrap_or_else(|| panic!("no alloc {id}"))
     }
 
-    pub fn alloc_mut(&mut self, id: &str) -> &mut Allocation {
+    pub fn alloc_mut<I: ?Sized>(&mut self, id: &I) -> &mut Allocation
+    where
+        Id: PartialEq<I>,
+    {
         self.snapshot
             .allocs
             .iter_mut()
-            .find(|a| a.id == id)
+            .find(|a| a.id == *id)
             .expect("no such alloc")
     }
 
