@@ -268,12 +268,11 @@ fn test_allocation_should_reschedule_reschedule_with_no_leftover_attempts() {
     ));
 }
 
-/// An allocation created and modified at `now()` with the given task states
+/// An allocation modified at `now()` with the given task states
 /// (name, finished-at); `Time::ZERO` is an unset `FinishedAt`.
 fn last_event_time(states: Option<Vec<(&str, Time, Vec<TaskEvent>)>>) -> Time {
     let t1 = now();
     let mut alloc = Allocation {
-        create_time: nanos(t1),
         modify_time: nanos(t1),
         ..Allocation::default()
     };

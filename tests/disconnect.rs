@@ -667,7 +667,6 @@ fn test_reconciler_disconnected_node_follow_up_evals_stop_after_timeout() {
                 time: now(),
             },
         );
-        a.client_description = desc::UNKNOWN.into();
         a.followup_eval_id = Id::from(&update.followup_eval_id);
     }
     // Second pass: the follow-up eval (Nomad passes its ID and priority),

@@ -30,7 +30,6 @@ pub struct Allocation {
     #[serde(deserialize_with = "present_transition")]
     pub desired_transition: DesiredTransition,
     pub client_status: Name,
-    pub client_description: Name,
     pub task_states: TaskStates,
     #[serde(deserialize_with = "nullable")]
     pub alloc_states: Box<[AllocState]>,
@@ -44,9 +43,6 @@ pub struct Allocation {
     #[serde(rename = "FollowupEvalID")]
     pub followup_eval_id: Id,
     pub create_index: u64,
-    pub modify_index: u64,
-    pub alloc_modify_index: u64,
-    pub create_time: i64,
     pub modify_time: i64,
     /// Only an `AllocListStub` (a list endpoint's entry) has `JobVersion`;
     /// a full allocation embeds its job instead.
