@@ -4,7 +4,8 @@
 //! Every list is sorted, so the same snapshot gives the same bytes.
 //!
 //! Strings that many entries repeat (node IDs and statuses, reasons, task
-//! groups) are shared `Arc<str>`s, and the scheduler's fixed texts are
+//! groups, an allocation's name) are shared, bucket entries' mostly with the
+//! snapshot's allocations, and the scheduler's fixed texts are
 //! `&'static str`: a report on a million allocations holds no copy of them.
 
 use std::borrow::Cow;
@@ -14,7 +15,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::model::Id;
+use crate::model::{Id, Name};
 use crate::reconciler::{
     Bucket, BucketReason, ByBucket, DesiredChanges, ReasonNode, ReasonTimes, TaintRule,
 };
@@ -184,19 +185,19 @@ impl Serialize for Buckets {
 #[derive(Clone, Debug, Serialize)]
 pub struct BucketEntry {
     pub id: Id,
-    pub name: String,
-    pub node_id: Arc<str>,
+    pub name: Arc<str>,
+    pub node_id: Name,
     /// The node's status, or null when the node is garbage-collected.
-    pub node_status: Option<Arc<str>>,
-    pub client_status: Arc<str>,
-    pub desired_status: Arc<str>,
+    pub node_status: Option<Name>,
+    pub client_status: Name,
+    pub desired_status: Name,
     /// The version of the job the allocation runs (of its embedded job).
     pub job_version: u64,
     /// A canary of a deployment (`DeploymentStatus.Canary`).
     pub canary: bool,
     /// The facts below as one sentence with exact times
     /// ([`BucketReason::exact`]).
-    pub reason: Arc<str>,
+    pub reason: Name,
     /// The check of `filterByTainted` that chose the bucket; none in a
     /// system job's diff, which `filterByTainted` does not decide.
     #[serde(skip)]

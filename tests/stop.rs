@@ -173,7 +173,7 @@ fn nil_job(c: &mut Cluster, terminal: bool) {
         a.job = None;
         a.job_id = "foo".into();
         a.task_group = "bar".into();
-        a.name = alloc_name("foo", "bar", i);
+        a.name = alloc_name("foo", "bar", i).into();
         make_terminal(c, &id, i, terminal);
     }
 }

@@ -93,7 +93,7 @@ fn existing_duplicates(names: impl Fn(u64) -> String) -> Cluster {
     c.job(destructive_update(&old));
     for i in 0..10 {
         let id = c.alloc(&old, i);
-        c.alloc_mut(&id).name = names(i);
+        c.alloc_mut(&id).name = names(i).into();
     }
     c
 }
@@ -220,7 +220,7 @@ fn test_service_sched_job_modify_proposed_duplicate_alloc_index() {
         },
     );
     c.add_placed_canary(&dep, "web", &canary);
-    let canary_name = c.alloc_ref(&canary).name.clone();
+    let canary_name = c.alloc_ref(&canary).name.to_string();
     let planned = |r: &JobReport| -> Vec<String> {
         let mut names = destructive_names(r);
         names.extend(r.plan.place.iter().map(|p| p.name.clone()));

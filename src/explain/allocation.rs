@@ -77,7 +77,7 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation
         subject: Subject {
             kind: SubjectKind::Allocation,
             id: Some(alloc.id.to_string()),
-            name: alloc.name.clone(),
+            name: alloc.name.to_string(),
         },
         namespace: job.namespace.clone(),
         job: job.id.clone(),

@@ -161,7 +161,7 @@ pub(super) fn allocation(sr: &SystemReplay<'_, '_>, alloc: &Allocation) -> Expla
         Subject {
             kind: SubjectKind::Allocation,
             id: Some(alloc.id.to_string()),
-            name: alloc.name.clone(),
+            name: alloc.name.to_string(),
         },
         &alloc.task_group,
         fate,

@@ -14,7 +14,8 @@ pub struct Allocation {
     #[serde(rename = "ID")]
     pub id: Id,
     pub namespace: Name,
-    pub name: String,
+    /// Shared, not copied, by the report's entry for the allocation.
+    pub name: Arc<str>,
     #[serde(rename = "NodeID")]
     pub node_id: Name,
     #[serde(rename = "JobID")]

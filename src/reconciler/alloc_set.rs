@@ -181,7 +181,7 @@ impl<'a> AllocSet<'a> {
 
     /// `nameSet`.
     pub fn name_set(&self) -> BTreeSet<&'a str> {
-        self.iter().map(|a| a.name.as_str()).collect()
+        self.iter().map(|a| &*a.name).collect()
     }
 
     /// `nameOrder`.
@@ -304,9 +304,6 @@ mod tests {
         all[2].name = "later".into();
         let set: AllocSet = all.iter().collect();
         assert_eq!(ids(&set), ["x", "y"]);
-        assert_eq!(
-            set.get(&Id::from("x")).map(|a| a.name.as_str()),
-            Some("later")
-        );
+        assert_eq!(set.get(&Id::from("x")).map(|a| &*a.name), Some("later"));
     }
 }

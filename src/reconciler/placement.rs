@@ -222,7 +222,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             .into_iter()
             .take(n)
             .map(|(alloc, reason)| DestructiveResult {
-                name: alloc.name.clone(),
+                name: alloc.name.to_string(),
                 task_group: tg.name.clone(),
                 alloc,
                 reason: reason.reason.clone(),

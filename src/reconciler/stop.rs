@@ -209,7 +209,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             let canary_names = canaries.name_set();
             let mut stopped = AllocSet::new();
             for alloc in untainted.difference(&[canaries]).iter() {
-                if canary_names.contains(alloc.name.as_str()) {
+                if canary_names.contains(&*alloc.name) {
                     stop.not_needed(alloc);
                     stopped.insert(alloc);
                     remove -= 1;
@@ -227,7 +227,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             let remove_names = migrating_names.highest(remove as u64);
             let mut stopped = AllocSet::new();
             for alloc in migrate.iter() {
-                if !remove_names.contains(&alloc.name) {
+                if !remove_names.contains(&*alloc.name) {
                     continue;
                 }
                 stop.not_needed(alloc);
@@ -254,7 +254,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let remove_names = name_index.highest(remove.max(0) as u64);
         let mut stopped = AllocSet::new();
         for alloc in untainted.iter() {
-            if remove_names.contains(&alloc.name) {
+            if remove_names.contains(&*alloc.name) {
                 stop.not_needed(alloc);
                 stopped.insert(alloc);
                 remove -= 1;
@@ -293,9 +293,9 @@ impl<'a> GroupContext<'_, 'a, '_> {
         }
         // Nomad walks all of `untainted` for each reconnecting allocation
         // and skips other names; only the same-named ones, in ID order, count.
-        let names: HashSet<&str> = reconnecting.iter().map(|a| a.name.as_str()).collect();
+        let names: HashSet<&str> = reconnecting.iter().map(|a| &*a.name).collect();
         let mut replacements: HashMap<&str, Vec<&'a Allocation>> = HashMap::new();
-        for alloc in untainted.iter().filter(|a| names.contains(a.name.as_str())) {
+        for alloc in untainted.iter().filter(|a| names.contains(&*a.name)) {
             replacements.entry(&alloc.name).or_default().push(alloc);
         }
         let mut pass = ReconnectPass {
@@ -336,7 +336,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             pass.remove -= 1;
             return pass.remove == 0;
         }
-        let Some(candidates) = pass.replacements.get_mut(rec.name.as_str()) else {
+        let Some(candidates) = pass.replacements.get_mut(&*rec.name) else {
             return false;
         };
         let mut i = 0;

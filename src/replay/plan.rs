@@ -39,7 +39,7 @@ impl<'a> JobContext<'a> {
             {
                 stop.push(PlanStop {
                     alloc_id: alloc.id.clone(),
-                    name: alloc.name.clone(),
+                    name: alloc.name.to_string(),
                     task_group: texts.word(&alloc.task_group),
                     client_status: Some(texts.word(status::LOST)),
                     description: desc::LOST,
@@ -49,7 +49,7 @@ impl<'a> JobContext<'a> {
         }
         stop.extend(rec.results.stop.iter().map(|s| PlanStop {
             alloc_id: s.alloc.id.clone(),
-            name: s.alloc.name.clone(),
+            name: s.alloc.name.to_string(),
             task_group: texts.word(&s.alloc.task_group),
             client_status: s.client_status.map(|c| texts.word(c)),
             description: s.description,
@@ -113,7 +113,7 @@ impl<'a> JobContext<'a> {
             .iter()
             .map(|a| PlanInPlace {
                 alloc_id: a.id.clone(),
-                name: a.name.clone(),
+                name: a.name.to_string(),
                 deployment_id: deployment_id.clone(),
             })
             .collect();

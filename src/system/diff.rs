@@ -124,7 +124,7 @@ pub fn split_terminal<'a>(allocs: &[&'a Allocation]) -> (Vec<&'a Allocation>, Te
             live.push(*a);
             continue;
         }
-        let key = (a.node_id.as_str(), a.name.as_str());
+        let key = (a.node_id.as_str(), &*a.name);
         let newer = terminal
             .get(&key)
             .is_none_or(|p| p.create_index < a.create_index);
@@ -248,7 +248,7 @@ impl<'a> SystemDiff<'a> {
         let mut existing: BTreeSet<&str> = BTreeSet::new();
         for exist in allocs {
             existing.insert(&exist.name);
-            let Some(tg) = required.get(&exist.name).copied() else {
+            let Some(tg) = required.get(&*exist.name).copied() else {
                 self.push(
                     Stop,
                     &exist.name,

@@ -232,10 +232,7 @@ fn test_diff_system_allocs_for_node() {
             a
         })
         .collect();
-    let terminal: Terminal<'_> = terms
-        .iter()
-        .map(|a| (("zip", a.name.as_str()), a))
-        .collect();
+    let terminal: Terminal<'_> = terms.iter().map(|a| (("zip", &*a.name), a)).collect();
     let live: Vec<&Allocation> = allocs.iter().collect();
     let diff = for_node(&job, "zip", &ready, &tainted, &live, &terminal);
     assert_eq!(ids(&diff, Category::Update), ["update"]);
@@ -246,7 +243,7 @@ fn test_diff_system_allocs_for_node() {
     assert_eq!(count(&diff, Category::Place), 6);
     // Replacements of terminal allocations name them.
     for e in diff.of(Category::Place) {
-        if let Some(t) = terms.iter().find(|t| t.name == e.name) {
+        if let Some(t) = terms.iter().find(|t| *t.name == e.name) {
             assert_eq!(e.alloc.map(|a| &a.id), Some(&t.id));
         }
     }

@@ -70,7 +70,7 @@ pub fn attribute_update_indexes(c: &Cluster, r: &JobReport) -> Vec<u64> {
         r.plan
             .attribute_updates
             .iter()
-            .map(|u| c.alloc_ref(&u.alloc_id).name.as_str()),
+            .map(|u| c.alloc_ref(&u.alloc_id).name.as_ref()),
     )
 }
 
@@ -134,7 +134,7 @@ pub fn assert_previous_allocs(c: &Cluster, r: &JobReport, n: usize) {
             p.name
         );
         if let Some(prev) = &p.previous_alloc_id {
-            assert_eq!(c.alloc_ref(prev).name, p.name, "previous alloc name");
+            assert_eq!(*c.alloc_ref(prev).name, p.name, "previous alloc name");
             found += 1;
         }
     }

@@ -76,7 +76,7 @@ impl Cluster {
         self.snapshot.allocs.push(Allocation {
             id: (&id).into(),
             namespace: job.namespace.as_str().into(),
-            name: alloc_name(&job.id, group, index),
+            name: alloc_name(&job.id, group, index).into(),
             node_id: node.into(),
             job_id: job.id.as_str().into(),
             job: Some(job.clone()),

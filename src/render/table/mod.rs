@@ -359,7 +359,7 @@ impl Renderer {
     fn allocation(&self, e: &BucketEntry) -> Vec<String> {
         vec![
             self.alloc_id(&e.id),
-            e.name.clone(),
+            e.name.to_string(),
             e.job_version.to_string(),
             canary_mark(e.canary).to_string(),
             self.id(&e.node_id).to_string(),
