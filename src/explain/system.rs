@@ -49,7 +49,7 @@ fn node_dc(node: &Node) -> String {
     if node.datacenter.is_empty() {
         "(none: taken to be the job's)".to_string()
     } else {
-        node.datacenter.clone()
+        node.datacenter.to_string()
     }
 }
 

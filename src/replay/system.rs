@@ -157,7 +157,7 @@ impl<'a> JobContext<'a> {
             id: a.id.clone(),
             name: a.name.clone(),
             node_id: a.node_id.clone(),
-            node_status: node.map(|n| Name::from(&n.status)),
+            node_status: node.map(|n| n.status.clone()),
             client_status: a.client_status.clone(),
             desired_status: a.desired_status.clone(),
             job_version: a.job_version(),

@@ -77,7 +77,7 @@ impl<'s> Texts<'s> {
                 node,
                 tainted: tainted.get(id.as_str()).copied(),
                 id: id.clone(),
-                status: node.map(|n| Name::from(&n.status)),
+                status: node.map(|n| n.status.clone()),
                 desc: Name::from(ReasonNode::of(node).describe()),
             }
         })

@@ -652,7 +652,7 @@ fn constraint_errors(mut job: Job) {
     let mut ns = nodes(4);
     for (n, tag) in ns.iter_mut().zip(["aaaaaa", "foo", "foo", "foo"]) {
         n.meta.insert("tag".into(), tag.into());
-        n.computed_class = format!("v1:{tag}");
+        n.computed_class = format!("v1:{tag}").into();
     }
     ns[3].scheduling_eligibility = "ineligible".into();
     let c = Cluster::new(ns);
@@ -839,7 +839,7 @@ fn job_constraint_add_node(mut job: Job) {
     let class = |id: &str, c: &str| {
         let mut n = node(id);
         n.node_class = c.into();
-        n.computed_class = format!("v1:{c}");
+        n.computed_class = format!("v1:{c}").into();
         n
     };
     let c = Cluster::new(vec![class("a", "Class-A"), class("b", "Class-B")]);
