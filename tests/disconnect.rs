@@ -248,8 +248,8 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
                 replacement.job = Some(Arc::new(j));
             }
             if tc.node_score_increment != 0.0 {
-                replacement.metrics.as_mut().unwrap().score_meta_data[0].norm_score +=
-                    tc.node_score_increment;
+                let score = replacement.metrics.as_mut().unwrap();
+                *score.first_norm_score.as_mut().unwrap() += tc.node_score_increment;
             }
             if tc.fail_replacement && tc.release.is_some_and(|r| r >= v(1, 3, 14)) {
                 // 1.3.14's test: the failed replacement is replaced only if asked.

@@ -53,11 +53,7 @@ fn group(name: &str, tasks: &[(&str, bool)]) -> TaskGroup {
 
 fn scored(score: f64) -> Option<AllocMetric> {
     Some(AllocMetric {
-        score_meta_data: vec![NodeScoreMeta {
-            norm_score: score,
-            ..NodeScoreMeta::default()
-        }]
-        .into(),
+        first_norm_score: Some(score),
     })
 }
 

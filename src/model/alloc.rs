@@ -231,23 +231,18 @@ pub struct RescheduleEvent {
     pub delay: Duration,
 }
 
-/// A `structs.AllocMetric`, reduced to its score metadata.
+/// A `structs.AllocMetric`, reduced to what `MaxNormScore` reads: kept
+/// inline, so an allocation's metrics cost no heap block.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct AllocMetric {
-    /// Only the first entry: Nomad keeps them best-first and `MaxNormScore`
-    /// reads the first.
-    #[serde(deserialize_with = "super::keep_only::first_score")]
-    pub score_meta_data: Box<[NodeScoreMeta]>,
-}
-
-/// A `structs.NodeScoreMeta`.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase", default)]
-pub struct NodeScoreMeta {
-    #[serde(rename = "NodeID")]
-    pub node_id: Name,
-    pub norm_score: f64,
+    /// The `NormScore` of the first `ScoreMetaData` entry: Nomad keeps them
+    /// best-first and `MaxNormScore` reads the first.
+    #[serde(
+        rename = "ScoreMetaData",
+        deserialize_with = "super::keep_only::first_score"
+    )]
+    pub first_norm_score: Option<f64>,
 }
 
 /// Client and desired status strings of `nomad/structs`.
@@ -313,10 +308,10 @@ impl DelaySteps {
 }
 
 impl AllocMetric {
-    /// `MaxNormScore`: Nomad keeps score metadata sorted best-first, so it
-    /// returns the first entry, not the largest one.
-    pub fn max_norm_score(metric: Option<&AllocMetric>) -> Option<&NodeScoreMeta> {
-        metric.and_then(|m| m.score_meta_data.first())
+    /// `MaxNormScore`'s `NormScore`: Nomad keeps score metadata sorted
+    /// best-first, so it is the first entry's, not the largest one.
+    pub fn max_norm_score(metric: Option<&AllocMetric>) -> Option<f64> {
+        metric.and_then(|m| m.first_norm_score)
     }
 }
 

@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 use serde::Deserializer;
 use serde::de::{Deserialize, IgnoredAny, SeqAccess, Visitor};
 
-use super::{NodeScoreMeta, TASK_CLIENT_RECONNECTED, TaskEvent};
+use super::{TASK_CLIENT_RECONNECTED, TaskEvent};
 
 /// Reads a list (or `null`), keeping the elements `keep` accepts, up to `limit`.
 struct Keep<T, F> {
@@ -53,15 +53,22 @@ pub(super) fn reconnect_events<'de, D: Deserializer<'de>>(
     })
 }
 
-/// An allocation's node scores: only the first.
-pub(super) fn first_score<'de, D: Deserializer<'de>>(
-    d: D,
-) -> Result<Box<[NodeScoreMeta]>, D::Error> {
-    d.deserialize_any(Keep {
-        keep: |_: &NodeScoreMeta| true,
+/// A `structs.NodeScoreMeta`, as far as `MaxNormScore` reads it.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct NodeScore {
+    #[serde(default)]
+    norm_score: f64,
+}
+
+/// An allocation's node scores: only the first one's normalized score.
+pub(super) fn first_score<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    let first = d.deserialize_any(Keep {
+        keep: |_: &NodeScore| true,
         limit: 1,
         element: PhantomData,
-    })
+    })?;
+    Ok(first.first().map(|s| s.norm_score))
 }
 
 #[cfg(test)]
@@ -87,7 +94,8 @@ mod tests {
             r#"{"ScoreMetaData": [{"NodeID": "a", "NormScore": 0.2}, {"NodeID": "b", "NormScore": 0.9}]}"#,
         )
         .unwrap();
-        assert_eq!(m.score_meta_data.len(), 1);
-        assert_eq!(m.score_meta_data[0].node_id, "a");
+        assert_eq!(m.first_norm_score, Some(0.2));
+        let m: AllocMetric = serde_json::from_str(r#"{"ScoreMetaData": null}"#).unwrap();
+        assert_eq!(m.first_norm_score, None);
     }
 }

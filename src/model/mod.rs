@@ -17,7 +17,7 @@ mod value;
 
 pub use alloc::{
     AllocDeploymentStatus, AllocMetric, AllocState, AllocStateField, Allocation, DelayBase,
-    DelaySteps, DesiredTransition, NodeScoreMeta, Reconnection, RescheduleEvent, RescheduleTracker,
+    DelaySteps, DesiredTransition, Reconnection, RescheduleEvent, RescheduleTracker,
     TASK_CLIENT_RECONNECTED, TaskEvent, TaskState, alloc_index_from_name, status,
 };
 pub(crate) use connect::set_equal;

@@ -342,9 +342,8 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let mut i = 0;
         while i < candidates.len() {
             let replacement = candidates[i];
-            let rep_score =
-                AllocMetric::max_norm_score(replacement.metrics.as_ref()).map(|m| m.norm_score);
-            let rec_score = AllocMetric::max_norm_score(rec.metrics.as_ref()).map(|m| m.norm_score);
+            let rep_score = AllocMetric::max_norm_score(replacement.metrics.as_ref());
+            let rec_score = AllocMetric::max_norm_score(rec.metrics.as_ref());
             let verdict = match (rec_score, rep_score) {
                 // Nomad logs "metrics not available" and skips the pair.
                 (None, _) | (_, None) => ReconnectVerdict::NoMetrics,

@@ -80,13 +80,8 @@ pub fn healthy_deployment_allocs(
 
 /// Gives allocation `id` score metadata of one entry: `score` for its node.
 pub fn set_node_score(c: &mut Cluster, id: &str, score: f64) {
-    let a = c.alloc_mut(id);
-    a.metrics = Some(AllocMetric {
-        score_meta_data: vec![NodeScoreMeta {
-            node_id: a.node_id.clone(),
-            norm_score: score,
-        }]
-        .into(),
+    c.alloc_mut(id).metrics = Some(AllocMetric {
+        first_norm_score: Some(score),
     });
 }
 
