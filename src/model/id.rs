@@ -130,12 +130,6 @@ impl From<&Id> for String {
     }
 }
 
-impl From<Id> for String {
-    fn from(id: Id) -> String {
-        id.to_string()
-    }
-}
-
 impl PartialEq<str> for Id {
     fn eq(&self, other: &str) -> bool {
         match &self.0 {
