@@ -18,6 +18,9 @@ const UUID_LEN: usize = 36;
 /// Where a UUID's text has its dashes.
 const DASHES: [usize; 4] = [8, 13, 18, 23];
 
+/// The lowercase hex digits.
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
 /// An ID that compares, orders and prints as its text.
 #[derive(Clone, Default, PartialEq, Eq, Hash)]
 pub struct Id(Repr);
@@ -47,7 +50,13 @@ impl Id {
     pub fn head(&self) -> u64 {
         let mut head = [0; 8];
         match &self.0 {
-            Repr::Uuid(bytes) => head.copy_from_slice(&uuid_text(bytes)[..8]),
+            // The first 8 characters, before the first dash, are the first 4 bytes.
+            Repr::Uuid(bytes) => {
+                for (digits, &byte) in head.chunks_exact_mut(2).zip(bytes) {
+                    digits[0] = HEX[usize::from(byte >> 4)];
+                    digits[1] = HEX[usize::from(byte & 0xf)];
+                }
+            }
             Repr::Text(t) => {
                 let n = t.len().min(8);
                 head[..n].copy_from_slice(&t.as_bytes()[..n]);
@@ -92,7 +101,6 @@ fn parse_uuid(text: &str) -> Option<[u8; 16]> {
 
 /// The canonical text of a UUID's bytes.
 fn uuid_text(bytes: &[u8; 16]) -> [u8; UUID_LEN] {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut text = [b'-'; UUID_LEN];
     let mut slots = (0..UUID_LEN).filter(|i| !DASHES.contains(i));
     for &byte in bytes {
@@ -244,6 +252,25 @@ mod tests {
             assert_eq!(id.is_empty(), text.is_empty());
         }
         assert_ne!(Id::from(UUID), Id::from(UUID.to_uppercase()));
+    }
+
+    #[test]
+    fn the_head_is_the_first_8_bytes_of_the_text() {
+        let text_head = |t: &str| {
+            let mut head = [0; 8];
+            let n = t.len().min(8);
+            head[..n].copy_from_slice(&t.as_bytes()[..n]);
+            u64::from_be_bytes(head)
+        };
+        for text in [
+            UUID,
+            "ffffffff-0000-0000-0000-000000000000",
+            "a1",
+            "",
+            "0A1B2C3D-x",
+        ] {
+            assert_eq!(Id::from(text).head(), text_head(text), "{text}");
+        }
     }
 
     #[test]
