@@ -81,9 +81,9 @@ fn model(allocs: usize) -> Snapshot {
     let current = Arc::new(current);
     let allocs = (0..allocs)
         .map(|i| Allocation {
-            id: format!("{i:08x}-0000-4000-8000-000000000000"),
+            id: format!("{i:08x}-0000-4000-8000-000000000000").into(),
             namespace: "default".into(),
-            name: format!("web.web[{i}]"),
+            name: format!("web.web[{i}]").into(),
             node_id: nodes[i % nodes.len()].id.as_str().into(),
             job_id: "web".into(),
             job: Some(if i % 4 == 0 {

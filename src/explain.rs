@@ -250,7 +250,7 @@ fn find_alloc<'s>(
     let mut matches: Vec<&Allocation> = snapshot
         .allocs
         .iter()
-        .filter(|a| a.id.starts_with(subject))
+        .filter(|a| a.id.with_str(|id| id.starts_with(subject)))
         .collect();
     match matches.len() {
         0 => Ok(None),

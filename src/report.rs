@@ -4,7 +4,8 @@
 //! Every list is sorted, so the same snapshot gives the same bytes.
 //!
 //! Strings that many entries repeat (node IDs and statuses, reasons, task
-//! groups) are shared `Arc<str>`s, and the scheduler's fixed texts are
+//! groups, an allocation's name) are shared, bucket entries' mostly with the
+//! snapshot's allocations, and the scheduler's fixed texts are
 //! `&'static str`: a report on a million allocations holds no copy of them.
 
 use std::borrow::Cow;
@@ -14,6 +15,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use crate::model::{Id, Name};
 use crate::reconciler::{
     Bucket, BucketReason, ByBucket, DesiredChanges, ReasonNode, ReasonTimes, TaintRule,
 };
@@ -83,7 +85,7 @@ pub struct GroupReport {
     pub removed: bool,
     pub buckets: Buckets,
     pub set_aside: Vec<SetAsideEntry>,
-    pub reschedule_now: Vec<String>,
+    pub reschedule_now: Vec<Id>,
     pub reschedule_later: Vec<RescheduleLater>,
     pub desired_changes: GroupChanges,
     /// System and sysbatch jobs only: the system scheduler's diff, which
@@ -182,20 +184,20 @@ impl Serialize for Buckets {
 /// One allocation in a bucket.
 #[derive(Clone, Debug, Serialize)]
 pub struct BucketEntry {
-    pub id: String,
-    pub name: String,
-    pub node_id: Arc<str>,
+    pub id: Id,
+    pub name: Arc<str>,
+    pub node_id: Name,
     /// The node's status, or null when the node is garbage-collected.
-    pub node_status: Option<Arc<str>>,
-    pub client_status: Arc<str>,
-    pub desired_status: Arc<str>,
+    pub node_status: Option<Name>,
+    pub client_status: Name,
+    pub desired_status: Name,
     /// The version of the job the allocation runs (of its embedded job).
     pub job_version: u64,
     /// A canary of a deployment (`DeploymentStatus.Canary`).
     pub canary: bool,
     /// The facts below as one sentence with exact times
     /// ([`BucketReason::exact`]).
-    pub reason: Arc<str>,
+    pub reason: Name,
     /// The check of `filterByTainted` that chose the bucket; none in a
     /// system job's diff, which `filterByTainted` does not decide.
     #[serde(skip)]
@@ -237,7 +239,7 @@ impl BucketEntry {
 /// An allocation removed before `filterByTainted`.
 #[derive(Clone, Debug, Serialize)]
 pub struct SetAsideEntry {
-    pub id: String,
+    pub id: Id,
     pub name: String,
     /// As in [`BucketEntry`].
     pub job_version: u64,
@@ -248,7 +250,7 @@ pub struct SetAsideEntry {
 /// A failed allocation to reschedule later.
 #[derive(Clone, Debug, Serialize)]
 pub struct RescheduleLater {
-    pub id: String,
+    pub id: Id,
     pub at: Time,
 }
 
@@ -273,7 +275,7 @@ pub struct Plan {
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct PlanStop {
-    pub alloc_id: String,
+    pub alloc_id: Id,
     pub name: String,
     pub task_group: Arc<str>,
     /// The client status the stop sets (`lost`), or null to leave it.
@@ -287,7 +289,7 @@ pub struct PlanPlace {
     pub task_group: Arc<str>,
     pub name: String,
     pub canary: bool,
-    pub previous_alloc_id: Option<String>,
+    pub previous_alloc_id: Option<Id>,
     pub reschedule: bool,
     pub lost: bool,
     pub downgrade_non_canary: bool,
@@ -300,7 +302,7 @@ pub struct PlanPlace {
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct PlanDestructive {
-    pub alloc_id: String,
+    pub alloc_id: Id,
     pub name: String,
     pub task_group: String,
     /// The first difference that makes the update destructive.
@@ -314,7 +316,7 @@ pub struct PlanDestructive {
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct PlanInPlace {
-    pub alloc_id: String,
+    pub alloc_id: Id,
     pub name: String,
     /// The deployment the updated allocation joins, if any.
     pub deployment_id: Option<String>,
@@ -324,13 +326,13 @@ pub struct PlanInPlace {
 /// update (`FollowupEvalID` set), each pointing at its follow-up eval.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct PlanFollowupUpdate {
-    pub alloc_id: String,
+    pub alloc_id: Id,
     pub followup_eval_id: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct PlanReconnect {
-    pub alloc_id: String,
+    pub alloc_id: Id,
     /// The state the update appends to the allocation's `AllocStates`
     /// (`AppendState`, from C-1: 1.3.8, 1.4.3, 1.5.0), which later
     /// evaluations read to tell it has reconnected; absent before C-1.
@@ -356,7 +358,7 @@ pub struct PlanFollowupEval {
     pub wait_until: Time,
     pub status_description: String,
     pub task_group: String,
-    pub alloc_ids: Vec<String>,
+    pub alloc_ids: Vec<Id>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -408,30 +410,30 @@ impl Plan {
 
     /// Whether the plan changes the allocation `alloc_id`, in the terms of
     /// [`Plan::is_noop`]: stopped, replaced, updated, or marked unknown.
-    pub fn touches(&self, alloc_id: &str) -> bool {
-        self.stop.iter().any(|s| s.alloc_id == alloc_id)
+    pub fn touches(&self, alloc_id: &Id) -> bool {
+        self.stop.iter().any(|s| s.alloc_id == *alloc_id)
             || self
                 .place
                 .iter()
-                .any(|p| p.previous_alloc_id.as_deref() == Some(alloc_id))
+                .any(|p| p.previous_alloc_id.as_ref() == Some(alloc_id))
             || self
                 .destructive_update
                 .iter()
-                .any(|d| d.alloc_id == alloc_id)
-            || self.in_place_update.iter().any(|u| u.alloc_id == alloc_id)
+                .any(|d| d.alloc_id == *alloc_id)
+            || self.in_place_update.iter().any(|u| u.alloc_id == *alloc_id)
             || self
                 .disconnect_updates
                 .iter()
-                .any(|u| u.alloc_id == alloc_id)
+                .any(|u| u.alloc_id == *alloc_id)
             || self
                 .attribute_updates
                 .iter()
-                .any(|u| u.alloc_id == alloc_id)
+                .any(|u| u.alloc_id == *alloc_id)
             || self.reconnects_planned
                 && self
                     .reconnect_updates
                     .iter()
-                    .any(|u| u.alloc_id == alloc_id)
+                    .any(|u| u.alloc_id == *alloc_id)
     }
 }
 
@@ -441,7 +443,7 @@ mod tests {
 
     fn update(id: &str) -> PlanFollowupUpdate {
         PlanFollowupUpdate {
-            alloc_id: id.to_string(),
+            alloc_id: id.to_string().into(),
             followup_eval_id: "e".to_string(),
         }
     }
@@ -478,7 +480,7 @@ mod tests {
             },
             Plan {
                 in_place_update: vec![PlanInPlace {
-                    alloc_id: "a".to_string(),
+                    alloc_id: "a".into(),
                     name: "web.web[0]".to_string(),
                     deployment_id: None,
                 }],
@@ -494,7 +496,7 @@ mod tests {
     fn reconnect_updates_and_followup_evals_alone_are_a_noop() {
         let plan = Plan {
             reconnect_updates: vec![PlanReconnect {
-                alloc_id: "a".to_string(),
+                alloc_id: "a".into(),
                 alloc_state: None,
             }],
             followup_evals: vec![PlanFollowupEval {
@@ -503,19 +505,19 @@ mod tests {
                 wait_until: Time::default(),
                 status_description: String::new(),
                 task_group: "web".to_string(),
-                alloc_ids: vec!["a".to_string()],
+                alloc_ids: vec!["a".into()],
             }],
             ..Plan::default()
         };
         assert!(plan.is_noop());
-        assert!(!plan.touches("a"));
+        assert!(!plan.touches(&Id::from("a")));
         // From C-1 the reconnect update is an entry of the plan.
         let planned = Plan {
             reconnects_planned: true,
             ..plan
         };
         assert!(!planned.is_noop());
-        assert!(planned.touches("a"));
+        assert!(planned.touches(&Id::from("a")));
     }
 
     #[test]
@@ -524,7 +526,7 @@ mod tests {
             attribute_updates: vec![update("a")],
             ..Plan::default()
         };
-        assert!(plan.touches("a"));
-        assert!(!plan.touches("b"));
+        assert!(plan.touches(&Id::from("a")));
+        assert!(!plan.touches(&Id::from("b")));
     }
 }

@@ -91,7 +91,7 @@ fn update_kind<'n>(
             .iter()
             .any(|dc| glob_match(dc, &node.datacenter))
     } else {
-        new_job.datacenters.contains(&node.datacenter)
+        new_job.datacenters.iter().any(|dc| *dc == node.datacenter)
     };
     if !in_dc {
         let reason = format!(

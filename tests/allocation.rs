@@ -56,7 +56,8 @@ fn reconnect_event_at(at: Time) -> TaskState {
         events: vec![TaskEvent {
             event_type: TASK_CLIENT_RECONNECTED.into(),
             time: at.unix_nanos_i64(),
-        }],
+        }]
+        .into(),
         ..TaskState::default()
     }
 }
@@ -145,10 +146,10 @@ fn should_reschedule(
     let alloc = Allocation {
         client_status: client.into(),
         desired_status: desired.into(),
-        reschedule_tracker: Some(RescheduleTracker {
-            events: (!events.is_empty()).then_some(events),
+        reschedule_tracker: Some(Box::new(RescheduleTracker {
+            events: (!events.is_empty()).then_some(events.into()),
             ..RescheduleTracker::default()
-        }),
+        })),
         ..Allocation::default()
     };
     alloc.should_reschedule(policy.as_ref(), fail)
@@ -267,12 +268,11 @@ fn test_allocation_should_reschedule_reschedule_with_no_leftover_attempts() {
     ));
 }
 
-/// An allocation created and modified at `now()` with the given task states
+/// An allocation modified at `now()` with the given task states
 /// (name, finished-at); `Time::ZERO` is an unset `FinishedAt`.
 fn last_event_time(states: Option<Vec<(&str, Time, Vec<TaskEvent>)>>) -> Time {
     let t1 = now();
     let mut alloc = Allocation {
-        create_time: nanos(t1),
         modify_time: nanos(t1),
         ..Allocation::default()
     };
@@ -282,7 +282,7 @@ fn last_event_time(states: Option<Vec<(&str, Time, Vec<TaskEvent>)>>) -> Time {
             TaskState {
                 state: "start".into(),
                 finished_at,
-                events,
+                events: events.into(),
                 ..TaskState::default()
             },
         );
@@ -373,7 +373,7 @@ fn failed_at(finished: Time) -> Allocation {
 
 /// Reschedule events (offset from now, delay in seconds).
 fn tracked(mut a: Allocation, events: &[(Duration, Duration)]) -> Allocation {
-    a.reschedule_tracker = Some(RescheduleTracker {
+    a.reschedule_tracker = Some(Box::new(RescheduleTracker {
         events: Some(
             events
                 .iter()
@@ -385,7 +385,7 @@ fn tracked(mut a: Allocation, events: &[(Duration, Duration)]) -> Allocation {
                 .collect(),
         ),
         ..RescheduleTracker::default()
-    });
+    }));
     a
 }
 
@@ -672,11 +672,14 @@ fn wait_client_stop_case(stop: Duration, client: &str, should: bool) {
         ..Allocation::default()
     };
     if client == status::LOST {
-        a.alloc_states.push(AllocState {
-            field: "ClientStatus".into(),
-            value: status::LOST.into(),
-            time: now(),
-        });
+        push(
+            &mut a.alloc_states,
+            AllocState {
+                field: "ClientStatus".into(),
+                value: status::LOST.into(),
+                time: now(),
+            },
+        );
     }
     assert_eq!(a.should_client_stop(DisconnectFields::Legacy), should);
     if !should || client != status::LOST {
@@ -767,7 +770,7 @@ fn disco_alloc(tc: &DiscoCase, reconnect_at: Time) -> Allocation {
         alloc.task_group = "bad".into();
     }
     alloc.client_status = tc.status.unwrap_or(status::UNKNOWN).into();
-    alloc.alloc_states = vec![unknown_state(now())];
+    alloc.alloc_states = vec![unknown_state(now())].into();
     if !tc.no_reconnect_event {
         alloc
             .task_states

@@ -920,7 +920,7 @@ fn a_disconnected_canary_is_rescheduled_and_replaced_by_a_new_canary() {
             (
                 p.name.clone(),
                 p.canary,
-                p.previous_alloc_id.clone(),
+                p.previous_alloc_id.as_ref().map(Id::to_string),
                 p.reschedule,
             )
         })

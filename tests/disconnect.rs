@@ -31,20 +31,20 @@ fn assert_disconnect_updates(
     assert_eq!(eval.triggered_by, trigger::MAX_DISCONNECT_TIMEOUT);
     assert_eq!(eval.status_description, desc::DISCONNECT_TIMEOUT_FOLLOWUP);
     assert_eq!(eval.wait_until, wait_until_from.add(5 * MINUTE));
-    let mut ids: Vec<&str> = eval.alloc_ids.iter().map(String::as_str).collect();
+    let mut ids: Vec<String> = eval.alloc_ids.iter().map(Id::to_string).collect();
     ids.sort();
-    let mut want: Vec<&str> = disconnected.iter().map(String::as_str).collect();
+    let mut want: Vec<String> = disconnected.to_vec();
     want.sort();
     assert_eq!(ids, want);
     // The report carries no client status for a disconnect update: it is
     // always "unknown" (Nomad's allocUnknown update).
-    let mut updated: Vec<&str> = r
+    let mut updated: Vec<String> = r
         .plan
         .disconnect_updates
         .iter()
         .map(|u| {
             assert_eq!(u.followup_eval_id, eval.id);
-            u.alloc_id.as_str()
+            u.alloc_id.to_string()
         })
         .collect();
     updated.sort();
@@ -59,7 +59,7 @@ pub(crate) fn assert_replacements(r: &JobReport, prev: &[String], reschedule: bo
             r.plan
                 .place
                 .iter()
-                .map(|p| p.previous_alloc_id.clone().unwrap())
+                .map(|p| p.previous_alloc_id.as_ref().unwrap().to_string())
         ),
         sorted(prev.to_vec())
     );
@@ -204,7 +204,8 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
             field: "ClientStatus".into(),
             value: status::UNKNOWN.into(),
             time: unknown_at,
-        }];
+        }]
+        .into();
         if tc.reconnect_by_state {
             continue;
         }
@@ -214,7 +215,8 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
                 events: vec![TaskEvent {
                     event_type: TASK_CLIENT_RECONNECTED.into(),
                     time: unknown_at.add(1_000_000).unix_nanos_i64(),
-                }],
+                }]
+                .into(),
                 ..TaskState::default()
             },
         );
@@ -225,11 +227,11 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
         for orig_id in &disconnected {
             let orig = c.alloc_mut(orig_id).clone();
             let mut replacement = orig.clone();
-            replacement.id = c.id("alloc");
+            replacement.id = c.id("alloc").into();
             replacement.node_id = c.node(node_status::READY).into();
             replacement.client_status = status::RUNNING.into();
             replacement.previous_allocation = orig.id.clone();
-            replacement.alloc_states = Vec::new();
+            replacement.alloc_states = Box::default();
             replacement.task_states = Default::default();
             // Placed after the original (1.3.14's test; older ones copy the index).
             replacement.create_index += 1;
@@ -246,15 +248,15 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
                 replacement.job = Some(Arc::new(j));
             }
             if tc.node_score_increment != 0.0 {
-                replacement.metrics.as_mut().unwrap().score_meta_data[0].norm_score +=
-                    tc.node_score_increment;
+                let score = replacement.metrics.as_mut().unwrap();
+                *score.first_norm_score.as_mut().unwrap() += tc.node_score_increment;
             }
             if tc.fail_replacement && tc.release.is_some_and(|r| r >= v(1, 3, 14)) {
                 // 1.3.14's test: the failed replacement is replaced only if asked.
                 replacement.client_status = status::FAILED.into();
                 if tc.replace_failed_replacement {
                     let mut next = replacement.clone();
-                    next.id = c.id("alloc");
+                    next.id = c.id("alloc").into();
                     next.client_status = status::RUNNING.into();
                     next.desired_status = status::RUN.into();
                     next.previous_allocation = replacement.id.clone();
@@ -267,7 +269,7 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
             } else if tc.fail_replacement {
                 replacement.client_status = status::FAILED.into();
                 let mut next = replacement.clone();
-                next.id = c.id("alloc");
+                next.id = c.id("alloc").into();
                 next.client_status = status::RUNNING.into();
                 next.previous_allocation = replacement.id.clone();
                 replacement.next_allocation = next.id.clone();
@@ -278,7 +280,7 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
             }
         }
     }
-    let replacement_ids: Vec<String> = replacements.iter().map(|a| a.id.clone()).collect();
+    let replacement_ids: Vec<String> = replacements.iter().map(|a| a.id.to_string()).collect();
     c.snapshot.allocs.extend(replacements);
 
     // allocUpdateFnIgnore: every allocation embeds the current job's spec.
@@ -292,7 +294,9 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
             .find(|a| a.id == stop.alloc_id)
             .unwrap();
         // 1.3.14's test checks the originals' stops only.
-        if tc.release.is_some_and(|r| r >= v(1, 3, 14)) && replacement_ids.contains(&a.id) {
+        if tc.release.is_some_and(|r| r >= v(1, 3, 14))
+            && replacement_ids.contains(&a.id.to_string())
+        {
             continue;
         }
         // 1.9.1's test (E-2) checks the stops on the test node only.
@@ -313,16 +317,21 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
 }
 
 pub(crate) fn reconnected(r: &JobReport) -> Vec<String> {
-    sorted(r.plan.reconnect_updates.iter().map(|u| u.alloc_id.clone()))
+    sorted(
+        r.plan
+            .reconnect_updates
+            .iter()
+            .map(|u| u.alloc_id.to_string()),
+    )
 }
 
 /// The IDs in one bucket of group "web".
 pub(crate) fn bucket(r: &JobReport, b: Bucket) -> Vec<String> {
-    sorted(group(r, "web").buckets[b].iter().map(|e| e.id.clone()))
+    sorted(group(r, "web").buckets[b].iter().map(|e| e.id.to_string()))
 }
 
 pub(crate) fn stopped(r: &JobReport) -> Vec<String> {
-    sorted(r.plan.stop.iter().map(|s| s.alloc_id.clone()))
+    sorted(r.plan.stop.iter().map(|s| s.alloc_id.to_string()))
 }
 
 /// TestReconciler_Disconnected_Client, case "reconnect-original-no-replacement"
@@ -650,13 +659,15 @@ fn test_reconciler_disconnected_node_follow_up_evals_stop_after_timeout() {
     for update in &r.plan.disconnect_updates {
         let a = c.alloc_mut(&update.alloc_id);
         a.client_status = status::UNKNOWN.into();
-        a.alloc_states.push(AllocState {
-            field: "ClientStatus".into(),
-            value: status::UNKNOWN.into(),
-            time: now(),
-        });
-        a.client_description = desc::UNKNOWN.into();
-        a.followup_eval_id = update.followup_eval_id.clone();
+        push(
+            &mut a.alloc_states,
+            AllocState {
+                field: "ClientStatus".into(),
+                value: status::UNKNOWN.into(),
+                time: now(),
+            },
+        );
+        a.followup_eval_id = Id::from(&update.followup_eval_id);
     }
     // Second pass: the follow-up eval (Nomad passes its ID and priority),
     // six minutes later.
@@ -710,7 +721,11 @@ fn disconnecting_allocs_are_replaced_without_a_reschedule_policy() {
     assert_eq!(plan.place.len(), 1);
     assert!(plan.place[0].reschedule);
     assert_eq!(
-        plan.place[0].previous_alloc_id.as_deref(),
+        plan.place[0]
+            .previous_alloc_id
+            .as_ref()
+            .map(Id::to_string)
+            .as_deref(),
         Some(alloc.as_str())
     );
 }
@@ -766,11 +781,14 @@ fn last_unknown_is_the_latest_client_status_transition() {
     client_state(&mut c, &again, status::UNKNOWN, MINUTE);
     // Unknown an hour ago; a recent "unknown" of another field does not count.
     let other_field = unknown_alloc(&mut c, &job, 1, HOUR);
-    c.alloc_mut(&other_field).alloc_states.push(AllocState {
-        field: AllocStateField::Other(1),
-        value: status::UNKNOWN.into(),
-        time: now().add(-MINUTE),
-    });
+    push(
+        &mut c.alloc_mut(&other_field).alloc_states,
+        AllocState {
+            field: AllocStateField::Other(1),
+            value: status::UNKNOWN.into(),
+            time: now().add(-MINUTE),
+        },
+    );
 
     let r = c.replay_job(JOB);
     assert_eq!(bucket_of(&r, &again), "ignore");
@@ -848,7 +866,7 @@ fn timeout_evals_batch_in_five_second_windows() {
         .plan
         .disconnect_updates
         .iter()
-        .map(|u| (u.alloc_id.clone(), u.followup_eval_id.clone()))
+        .map(|u| (u.alloc_id.to_string(), u.followup_eval_id.clone()))
         .collect();
     assert_eq!(by_alloc[&ids[0]], evals[0].id);
     assert_eq!(by_alloc[&ids[1]], evals[0].id);

@@ -292,7 +292,7 @@ fn explanations_are_byte_for_byte_and_have_no_trailing_blanks() {
         let allocs = j.groups.iter().flat_map(|g| {
             g.buckets
                 .iter()
-                .flat_map(|(_, es)| es.iter().map(|e| e.id.clone()))
+                .flat_map(|(_, es)| es.iter().map(|e| e.id.to_string()))
         });
         allocs
             .chain(j.plan.place.iter().map(|p| p.name.clone()))

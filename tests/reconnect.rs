@@ -56,7 +56,8 @@ fn a_reconnect_event_at_the_unix_epoch_counts() {
             events: vec![TaskEvent {
                 event_type: TASK_CLIENT_RECONNECTED.into(),
                 time: 0,
-            }],
+            }]
+            .into(),
             ..TaskState::default()
         },
     );
@@ -120,7 +121,7 @@ fn a_reconnecting_alloc_without_metrics_makes_the_highest_name_stop() {
     let r = c.replay_job(JOB);
     let highest = others
         .iter()
-        .find(|id| c.alloc_ref(id).name == name(2))
+        .find(|id| *c.alloc_ref(*id).name == name(2))
         .unwrap();
     assert_eq!(
         stops(&r),

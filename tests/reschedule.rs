@@ -29,13 +29,13 @@ fn batch_chain(c: &mut Cluster, job: &Arc<Job>, failed_at: Time) -> Vec<String> 
     {
         let a = c.alloc_mut(&a0);
         a.client_status = status::FAILED.into();
-        a.next_allocation = a1.clone();
+        a.next_allocation = (&a1).into();
     }
     {
         let a = c.alloc_mut(&a1);
         a.client_status = status::FAILED.into();
         a.reschedule_tracker = reschedule_tracker(vec![reschedule_event(HOUR, &a0)]);
-        a.next_allocation = a2.clone();
+        a.next_allocation = (&a2).into();
     }
     {
         let a = c.alloc_mut(&a2);
@@ -101,8 +101,8 @@ fn test_reconciler_reschedule_later_batch() {
     let later = &group(&r, "web").reschedule_later;
     assert_eq!(later.len(), 1);
     assert_eq!(
-        (later[0].id.as_str(), later[0].at),
-        (ids[2].as_str(), now().add(15 * SECOND))
+        (later[0].id.to_string(), later[0].at),
+        (ids[2].clone(), now().add(15 * SECOND))
     );
 }
 
@@ -149,7 +149,7 @@ fn test_reconciler_reschedule_later_with_batched_evals_batch() {
     );
     assert_eq!(attribute_update_indexes(&c, &r), int_range(&[0, 6]));
     for u in &r.plan.attribute_updates {
-        let index = indexes([c.alloc_ref(&u.alloc_id).name.as_str()])[0];
+        let index = indexes([c.alloc_ref(&u.alloc_id).name.as_ref()])[0];
         let want = if index < 5 {
             &evals[0].id
         } else {
@@ -416,7 +416,11 @@ fn test_reconciler_reschedule_now_within_allowed_time_window() {
     assert_rescheduled(&r, 1);
     assert_stop_descriptions(&r, "alloc was rescheduled because it failed");
     assert_eq!(
-        r.plan.place[0].previous_alloc_id.as_deref(),
+        r.plan.place[0]
+            .previous_alloc_id
+            .as_ref()
+            .map(Id::to_string)
+            .as_deref(),
         Some(ids[1].as_str())
     );
     assert_eq!(r.plan.stop[0].alloc_id, ids[1]);
@@ -436,7 +440,7 @@ fn test_reconciler_reschedule_now_eval_id_match() {
     // The Nomad test passes a generated eval ID that alloc 1's FollowupEvalID
     // names, and evaluates 30s before the failure's reschedule time.
     let eval = "eval-followup-0001".to_string();
-    c.alloc_mut(&ids[1]).followup_eval_id = eval.clone();
+    c.alloc_mut(&ids[1]).followup_eval_id = (&eval).into();
     c.snapshot.eval_id = Some(eval);
     c.snapshot.now = Some(now().add(-30 * SECOND));
 
@@ -480,7 +484,7 @@ fn test_reconciler_dont_reschedule_previously_rescheduled() {
     {
         let a = c.alloc_mut(&ids[0]);
         a.client_status = status::FAILED.into();
-        a.id = ids[1].clone();
+        a.id = (&ids[1]).into();
     }
     let dup = c
         .snapshot
@@ -490,7 +494,7 @@ fn test_reconciler_dont_reschedule_previously_rescheduled() {
         .nth(1)
         .unwrap();
     dup.client_status = status::FAILED.into();
-    dup.next_allocation = ids[2].clone();
+    dup.next_allocation = (&ids[2]).into();
     dup.reschedule_tracker = reschedule_tracker(vec![reschedule_event(HOUR, "prev-alloc")]);
     c.alloc_mut(&ids[4]).desired_status = status::STOP.into();
 
@@ -702,7 +706,14 @@ fn test_reconciler_force_reschedule_service() {
         )],
     );
     assert_eq!(place_indexes(&r), int_range(&[0, 0]));
-    assert_eq!(r.plan.place[0].previous_alloc_id.as_deref(), Some(&*ids[0]));
+    assert_eq!(
+        r.plan.place[0]
+            .previous_alloc_id
+            .as_ref()
+            .map(Id::to_string)
+            .as_deref(),
+        Some(&*ids[0])
+    );
     assert!(r.plan.place[0].reschedule);
 }
 
@@ -776,14 +787,14 @@ fn test_reconciler_reschedule_not_batch() {
     {
         let a = c.alloc_mut(&ids[0]);
         a.client_status = status::FAILED.into();
-        a.next_allocation = ids[1].clone();
+        a.next_allocation = (&ids[1]).into();
     }
     {
         let prev = ids[0].clone();
         let a = c.alloc_mut(&ids[1]);
         a.client_status = status::FAILED.into();
         a.reschedule_tracker = reschedule_tracker(vec![reschedule_event(60 * MINUTE, &prev)]);
-        a.next_allocation = ids[2].clone();
+        a.next_allocation = (&ids[2]).into();
     }
     {
         let (p0, p1) = (ids[0].clone(), ids[1].clone());
@@ -906,10 +917,10 @@ fn one_failed(
     let id = c.alloc(&job, 0);
     failed_since(&mut c, &id, ago);
     if let Some(events) = events {
-        c.alloc_mut(&id).reschedule_tracker = Some(RescheduleTracker {
-            events: Some(events),
+        c.alloc_mut(&id).reschedule_tracker = Some(Box::new(RescheduleTracker {
+            events: Some(events.into()),
             ..RescheduleTracker::default()
-        });
+        }));
     }
     (c, id)
 }
@@ -1058,16 +1069,16 @@ fn a_delay_not_shorter_than_the_interval_ends_rescheduling() {
 #[test]
 fn a_tracker_with_nil_events_is_not_eligible() {
     let (mut c, id) = one_failed(policy_30s(), None, 0);
-    c.alloc_mut(&id).reschedule_tracker = Some(RescheduleTracker {
+    c.alloc_mut(&id).reschedule_tracker = Some(Box::new(RescheduleTracker {
         events: None,
         ..RescheduleTracker::default()
-    });
+    }));
     assert_eq!(resched_of(&c.replay_job(JOB), &id), Resched::Not);
 
-    c.alloc_mut(&id).reschedule_tracker = Some(RescheduleTracker {
-        events: Some(Vec::new()),
+    c.alloc_mut(&id).reschedule_tracker = Some(Box::new(RescheduleTracker {
+        events: Some(Box::default()),
         ..RescheduleTracker::default()
-    });
+    }));
     assert_eq!(
         resched_of(&c.replay_job(JOB), &id),
         Resched::Later(now().add(30 * SECOND))
@@ -1266,7 +1277,7 @@ fn reschedule_later_evals_batch_in_five_second_windows() {
         .plan
         .attribute_updates
         .iter()
-        .map(|u| (u.alloc_id.clone(), u.followup_eval_id.clone()))
+        .map(|u| (u.alloc_id.to_string(), u.followup_eval_id.clone()))
         .collect();
     assert_eq!(by_alloc.len(), 3);
     assert_eq!(by_alloc[&ids[1]], evals[0].id);

@@ -173,7 +173,7 @@ fn nil_job(c: &mut Cluster, terminal: bool) {
         a.job = None;
         a.job_id = "foo".into();
         a.task_group = "bar".into();
-        a.name = alloc_name("foo", "bar", i);
+        a.name = alloc_name("foo", "bar", i).into();
         make_terminal(c, &id, i, terminal);
     }
 }
@@ -285,7 +285,7 @@ fn a_kept_failed_alloc_makes_compute_stop_stop_a_running_one() {
         .plan
         .stop
         .iter()
-        .map(|s| s.alloc_id.as_str())
+        .map(|s| s.alloc_id.to_string())
         .collect();
     assert_eq!(stopped, [running[0].as_str()]);
 }
@@ -369,7 +369,7 @@ fn a_stopped_job_stops_everything_but_unknown_allocs() {
     let aside: Vec<_> = group(&r, "web")
         .set_aside
         .iter()
-        .map(|e| e.id.clone())
+        .map(|e| e.id.to_string())
         .collect();
     assert_eq!(aside, [complete]);
     assert!(r.plan.place.is_empty());

@@ -296,7 +296,8 @@ pub(crate) fn unknown_since(mut a: Allocation, at: Time) -> Allocation {
         field: "ClientStatus".into(),
         value: status::UNKNOWN.into(),
         time: at,
-    }];
+    }]
+    .into();
     a
 }
 
@@ -311,7 +312,8 @@ pub(crate) fn reconnected(mut a: Allocation) -> Allocation {
             events: vec![TaskEvent {
                 event_type: TASK_CLIENT_RECONNECTED.into(),
                 time: now().unix_nanos_i64(),
-            }],
+            }]
+            .into(),
             ..TaskState::default()
         },
     );

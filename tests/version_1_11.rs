@@ -101,7 +101,7 @@ fn test_alloc_set_classify_allocs_classification_rules() {
         ..Allocation::default()
     };
     let with_states = |mut a: Allocation| {
-        a.alloc_states = unknown.clone();
+        a.alloc_states = unknown.clone().into();
         a
     };
     let (run, stop) = (status::RUN, status::STOP);
@@ -281,7 +281,7 @@ fn test_alloc_set_filter_by_tainted_disco_client_disconnect() {
             job: Some(job.clone()),
             node_id: node.into(),
             task_group: "web".into(),
-            alloc_states: states.to_vec(),
+            alloc_states: states.to_vec().into(),
             ..Allocation::default()
         };
     let (run, stop) = (status::RUN, status::STOP);
@@ -471,10 +471,10 @@ fn an_unknown_alloc_on_a_ready_node_is_reconnecting_from_1_11_2() {
     let replacement = c.alloc(&job, 0);
     {
         let r = c.alloc_mut(&replacement);
-        r.previous_allocation = id.clone();
+        r.previous_allocation = (&id).into();
         r.create_index += 1;
     }
-    c.alloc_mut(&id).next_allocation = replacement.clone();
+    c.alloc_mut(&id).next_allocation = (&replacement).into();
     set_node_score(&mut c, &id, 0.5);
     set_node_score(&mut c, &replacement, 0.9);
 
@@ -911,7 +911,11 @@ fn a_group_scaled_to_zero_is_stopped_whole_from_1_11_0() {
     let old = replay_as(&mut c, V1105, JOB);
     assert_eq!(old.plan.place.len(), 1);
     assert_eq!(
-        old.plan.place[0].previous_alloc_id.as_deref(),
+        old.plan.place[0]
+            .previous_alloc_id
+            .as_ref()
+            .map(Id::to_string)
+            .as_deref(),
         Some(failed.as_str())
     );
 
@@ -951,7 +955,7 @@ fn stopping_a_multi_group_job_stops_one_group_in_1_11_0_only() {
         r.plan
             .stop
             .iter()
-            .map(|s| s.alloc_id.clone())
+            .map(|s| s.alloc_id.to_string())
             .collect::<Vec<_>>()
     };
     let bug = replay_as(&mut c, V1110, JOB);
@@ -1041,10 +1045,10 @@ fn plan_annotations_and_kept_failed_reschedules_are_evidence() {
     {
         let a = c.alloc_mut(&id);
         a.client_status = status::FAILED.into();
-        a.reschedule_tracker = Some(RescheduleTracker {
+        a.reschedule_tracker = Some(Box::new(RescheduleTracker {
             last_reschedule: "no placement".into(),
             ..RescheduleTracker::default()
-        });
+        }));
     }
     let r = c.replay();
     assert_eq!(r.nomad_version.release, v(1, 11, 1));
@@ -1125,20 +1129,20 @@ fn disconnected_client(
     for id in &allocs[..tc.disconnected] {
         let a = c.alloc_mut(id);
         a.client_status = tc.disconnected_status.into();
-        a.node_id = test_node.clone().into();
+        a.node_id = (&test_node).into();
         if tc.states {
-            a.alloc_states = vec![unknown_state(unknown_at)];
+            a.alloc_states = vec![unknown_state(unknown_at)].into();
         }
     }
     let mut latest = Vec::new();
     if tc.create_replacements {
         for orig in &allocs[..tc.disconnected] {
             let mut r = c.alloc_ref(orig).clone();
-            r.id = c.id("alloc");
+            r.id = c.id("alloc").into();
             r.node_id = c.node(node_status::READY).into();
             r.client_status = status::RUNNING.into();
-            r.previous_allocation = orig.clone();
-            r.alloc_states = Vec::new();
+            r.previous_allocation = Id::from(orig);
+            r.alloc_states = Box::default();
             r.task_states = Default::default();
             r.create_index += 1;
             c.alloc_mut(orig).next_allocation = r.id.clone();
@@ -1146,18 +1150,18 @@ fn disconnected_client(
                 r.client_status = status::FAILED.into();
                 if tc.replace_failed_replacement {
                     let mut next = r.clone();
-                    next.id = c.id("alloc");
+                    next.id = c.id("alloc").into();
                     next.client_status = status::RUNNING.into();
                     next.desired_status = status::RUN.into();
                     next.previous_allocation = r.id.clone();
                     r.next_allocation = next.id.clone();
                     r.desired_status = status::STOP.into();
-                    latest.push(next.id.clone());
+                    latest.push(next.id.to_string());
                     c.snapshot.allocs.push(next);
                 }
             }
             if !tc.replace_failed_replacement {
-                latest.push(r.id.clone());
+                latest.push(r.id.to_string());
             }
             c.snapshot.allocs.push(r);
         }
@@ -1477,10 +1481,10 @@ fn test_reconciler_filter_server_terminal_allocs() {
         let extra = c.alloc(&job, 5);
         c.alloc_mut(&extra).desired_status = desired.into();
         let r = replay_as(&mut c, V1110, JOB);
-        let set_aside: Vec<&str> = group(&r, "web")
+        let set_aside: Vec<String> = group(&r, "web")
             .set_aside
             .iter()
-            .map(|e| e.id.as_str())
+            .map(|e| e.id.to_string())
             .collect();
         let want: &[&str] = if batch { &[] } else { &[extra.as_str()] };
         assert_eq!(set_aside, want, "batch={batch} desired={desired}");
@@ -1758,10 +1762,10 @@ fn explain_names_the_ready_node_reconnecting_rule_from_1_11_2() {
     let replacement = c.alloc(&job, 0);
     {
         let r = c.alloc_mut(&replacement);
-        r.previous_allocation = id.clone();
+        r.previous_allocation = (&id).into();
         r.create_index += 1;
     }
-    c.alloc_mut(&id).next_allocation = replacement.clone();
+    c.alloc_mut(&id).next_allocation = (&replacement).into();
     set_node_score(&mut c, &id, 0.5);
     set_node_score(&mut c, &replacement, 0.9);
     assert_eq!(

@@ -61,7 +61,11 @@ fn disconnecting_allocs_follow_the_reschedule_policy_from_d1() {
         let old = replay_as(&mut c, before, JOB);
         assert_eq!(old.plan.place.len(), 1, "{before}");
         assert_eq!(
-            old.plan.place[0].previous_alloc_id.as_deref(),
+            old.plan.place[0]
+                .previous_alloc_id
+                .as_ref()
+                .map(Id::to_string)
+                .as_deref(),
             Some(id.as_str())
         );
         assert_eq!(group(&old, "web").reschedule_now, [id.as_str()], "{before}");
@@ -134,7 +138,11 @@ fn the_reschedule_eval_of_an_unknown_alloc_replaces_it_without_stopping_it() {
     assert_eq!(web.reschedule_now, [id.as_str()]);
     assert_eq!(r.plan.place.len(), 1);
     assert_eq!(
-        r.plan.place[0].previous_alloc_id.as_deref(),
+        r.plan.place[0]
+            .previous_alloc_id
+            .as_ref()
+            .map(Id::to_string)
+            .as_deref(),
         Some(id.as_str())
     );
     assert!(
@@ -262,8 +270,9 @@ fn test_alloc_set_filter_by_tainted_d1_cases_v1_6_3() {
                 value: status::UNKNOWN.into(),
                 time: now(),
             }]
+            .into()
         } else {
-            vec![]
+            vec![].into()
         },
         ..Allocation::default()
     };
@@ -454,8 +463,8 @@ fn a_force_rescheduled_running_batch_alloc_is_in_both_sets_under_d1() {
             deployment: None,
         };
         let got = set.filter_by_rescheduleable(ctx, false);
-        assert!(got.untainted.contains("a"), "{release}");
-        assert_eq!(got.now.contains("a"), now_too, "{release}");
+        assert!(got.untainted.contains(&Id::from("a")), "{release}");
+        assert_eq!(got.now.contains(&Id::from("a")), now_too, "{release}");
     }
 }
 
@@ -724,7 +733,11 @@ fn a_disconnect_block_replaces_at_once_from_d4b() {
     assert!(web.reschedule_later.is_empty());
     assert_eq!(new.plan.place.len(), 1);
     assert_eq!(
-        new.plan.place[0].previous_alloc_id.as_deref(),
+        new.plan.place[0]
+            .previous_alloc_id
+            .as_ref()
+            .map(Id::to_string)
+            .as_deref(),
         Some(id.as_str())
     );
     assert!(
@@ -918,10 +931,10 @@ fn a_stopped_alloc_whose_replacement_failed_is_rescheduled_from_e1() {
     a.desired_status = status::STOP.into();
     // With no events recorded the policy's attempts are all left (a tracker
     // with a nil event list would not be eligible at all).
-    a.reschedule_tracker = Some(RescheduleTracker {
-        events: Some(vec![]),
+    a.reschedule_tracker = Some(Box::new(RescheduleTracker {
+        events: Some(vec![].into()),
         last_reschedule: "no placement".into(),
-    });
+    }));
     c.snapshot.supports_disconnected_clients = Some(false);
     let old = replay_as(&mut c, v(1, 8, 0), JOB);
     assert!(group(&old, "web").reschedule_now.is_empty());
@@ -932,7 +945,11 @@ fn a_stopped_alloc_whose_replacement_failed_is_rescheduled_from_e1() {
         assert_eq!(group(&r, "web").reschedule_now, [id.as_str()], "{release}");
         assert_eq!(r.plan.place.len(), 1, "{release}");
         assert_eq!(
-            r.plan.place[0].previous_alloc_id.as_deref(),
+            r.plan.place[0]
+                .previous_alloc_id
+                .as_ref()
+                .map(Id::to_string)
+                .as_deref(),
             Some(id.as_str())
         );
         assert!(r.plan.place[0].reschedule);
@@ -968,8 +985,8 @@ fn a_force_rescheduled_running_batch_alloc_is_only_untainted_from_e1() {
             deployment: None,
         };
         let got = set.filter_by_rescheduleable(ctx, false);
-        assert!(got.untainted.contains("a"), "{release}");
-        assert_eq!(got.now.contains("a"), now_too, "{release}");
+        assert!(got.untainted.contains(&Id::from("a")), "{release}");
+        assert_eq!(got.now.contains(&Id::from("a")), now_too, "{release}");
     }
 }
 
@@ -1107,7 +1124,11 @@ fn replace_false_without_lost_after_places_a_fresh_alloc_from_d4_to_1_11_1() {
     assert_eq!(group(&old, "web").buckets[Bucket::Lost].len(), 1);
     assert_eq!(old.plan.stop[0].description, desc::LOST);
     assert_eq!(
-        old.plan.place[0].previous_alloc_id.as_deref(),
+        old.plan.place[0]
+            .previous_alloc_id
+            .as_ref()
+            .map(Id::to_string)
+            .as_deref(),
         Some(id.as_str())
     );
 
@@ -1175,7 +1196,11 @@ fn a_batch_alloc_is_not_replaced_at_its_follow_up_eval_from_e1() {
     assert_eq!(web.reschedule_now, [id.as_str()]);
     assert_eq!(r.plan.place.len(), 1);
     assert_eq!(
-        r.plan.place[0].previous_alloc_id.as_deref(),
+        r.plan.place[0]
+            .previous_alloc_id
+            .as_ref()
+            .map(Id::to_string)
+            .as_deref(),
         Some(id.as_str())
     );
     for release in [v(1, 8, 1), v(1, 9, 0), v(1, 9, 7)] {

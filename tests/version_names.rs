@@ -93,7 +93,7 @@ fn existing_duplicates(names: impl Fn(u64) -> String) -> Cluster {
     c.job(destructive_update(&old));
     for i in 0..10 {
         let id = c.alloc(&old, i);
-        c.alloc_mut(&id).name = names(i);
+        c.alloc_mut(&id).name = names(i).into();
     }
     c
 }
@@ -146,9 +146,9 @@ fn test_service_sched_job_modify_existing_duplicate_alloc_index_non_destructive(
         .plan
         .in_place_update
         .iter()
-        .map(|u| u.alloc_id.clone())
+        .map(|u| u.alloc_id.to_string())
         .collect();
-    let all: Vec<String> = c.snapshot.allocs.iter().map(|a| a.id.clone()).collect();
+    let all: Vec<String> = c.snapshot.allocs.iter().map(|a| a.id.to_string()).collect();
     assert_eq!(sorted(ids), sorted(all));
 }
 
@@ -207,7 +207,7 @@ fn test_service_sched_job_modify_proposed_duplicate_alloc_index() {
     }
     let dep = c.new_deployment(&new);
     let canary = c.alloc(&new, 0);
-    c.alloc_mut(&canary).deployment_id = dep.clone().into();
+    c.alloc_mut(&canary).deployment_id = (&dep).into();
     c.set_deployment_state(
         &dep,
         "web",
@@ -220,7 +220,7 @@ fn test_service_sched_job_modify_proposed_duplicate_alloc_index() {
         },
     );
     c.add_placed_canary(&dep, "web", &canary);
-    let canary_name = c.alloc_ref(&canary).name.clone();
+    let canary_name = c.alloc_ref(&canary).name.to_string();
     let planned = |r: &JobReport| -> Vec<String> {
         let mut names = destructive_names(r);
         names.extend(r.plan.place.iter().map(|p| p.name.clone()));

@@ -53,10 +53,7 @@ fn group(name: &str, tasks: &[(&str, bool)]) -> TaskGroup {
 
 fn scored(score: f64) -> Option<AllocMetric> {
     Some(AllocMetric {
-        score_meta_data: vec![NodeScoreMeta {
-            norm_score: score,
-            ..NodeScoreMeta::default()
-        }],
+        first_norm_score: Some(score),
     })
 }
 
@@ -525,10 +522,10 @@ fn reconnect_with_strategy(reconcile: &str) -> (Cluster, String, String) {
     web(&mut c, &replacement, ago(10 * MINUTE));
     {
         let a = c.alloc_mut(&replacement);
-        a.previous_allocation = original.clone();
+        a.previous_allocation = (&original).into();
         a.create_index = 1;
     }
-    c.alloc_mut(&original).next_allocation = replacement.clone();
+    c.alloc_mut(&original).next_allocation = (&replacement).into();
     (c, original, replacement)
 }
 
@@ -794,9 +791,9 @@ fn a_replacement_chain_that_loops_ends_at_its_first_repeat() {
     client_state(&mut c, &original, status::UNKNOWN, 20 * MINUTE);
     let first = c.alloc(&job, 0);
     let second = c.alloc(&job, 0);
-    c.alloc_mut(&original).next_allocation = first.clone();
-    c.alloc_mut(&first).next_allocation = second.clone();
-    c.alloc_mut(&second).next_allocation = first.clone();
+    c.alloc_mut(&original).next_allocation = (&first).into();
+    c.alloc_mut(&first).next_allocation = (&second).into();
+    c.alloc_mut(&second).next_allocation = (&first).into();
     c.alloc_mut(&first).create_index = 1;
     c.alloc_mut(&second).create_index = 2;
     let r = replay_at(&mut c, V191);

@@ -221,7 +221,7 @@ fn a_stopped_job_stops_its_unknown_allocs_from_1_3_0() {
 }
 
 fn stopped_ids(r: &JobReport) -> Vec<String> {
-    sorted(r.plan.stop.iter().map(|s| s.alloc_id.clone()))
+    sorted(r.plan.stop.iter().map(|s| s.alloc_id.to_string()))
 }
 
 /// TestReconciler_Disconnected_Client, case
@@ -394,10 +394,10 @@ fn reconnects_are_settled_against_every_replacement_from_1_3_14_1_4_9_and_1_5_4(
     {
         let a = c.alloc_mut(&replacement);
         a.client_status = status::FAILED.into();
-        a.previous_allocation = original.clone();
+        a.previous_allocation = (&original).into();
         a.create_index = 1;
     }
-    c.alloc_mut(&original).next_allocation = replacement.clone();
+    c.alloc_mut(&original).next_allocation = (&replacement).into();
     for (before, from) in [
         (v(1, 3, 13), V1314),
         (v(1, 4, 8), v(1, 4, 9)),
@@ -772,7 +772,8 @@ pub(crate) fn run_disconnect_canaries_as(tc: CanaryCase, release: Release) -> Jo
                 field: AllocStateField::ClientStatus,
                 value: status::UNKNOWN.into(),
                 time: now(),
-            }];
+            }]
+            .into();
             a.followup_eval_id = "eval-where-it-was-set-to-unknow".into();
         }
         c.add_placed_canary(&dep, "web", &id);
@@ -783,23 +784,24 @@ pub(crate) fn run_disconnect_canaries_as(tc: CanaryCase, release: Release) -> Jo
     let r = c.replay_job(JOB);
     assert_results(&r, tc.expected, &web(tc.desired));
     // Placements replace the disconnected node's allocations, each marked unknown.
-    let disconnects: Vec<&str> = r
+    let disconnects: Vec<String> = r
         .plan
         .disconnect_updates
         .iter()
-        .map(|u| u.alloc_id.as_str())
+        .map(|u| u.alloc_id.to_string())
         .collect();
     for p in &r.plan.place {
-        let prev = p.previous_alloc_id.as_deref().expect("a replacement");
+        let prev = &p
+            .previous_alloc_id
+            .as_ref()
+            .expect("a replacement")
+            .to_string();
         assert!(
             deployed_on_disconnected.iter().any(|d| d == prev)
                 || canaries_on_disconnected.iter().any(|d| d == prev),
             "{prev}"
         );
-        assert!(
-            disconnects.contains(&prev),
-            "{prev} has a disconnect update"
-        );
+        assert!(disconnects.contains(prev), "{prev} has a disconnect update");
     }
     for s in &r.plan.stop {
         assert_eq!(c.alloc_ref(&s.alloc_id).client_status, status::PENDING);

@@ -401,7 +401,8 @@ fn reconnects_are_told_from_alloc_states_from_1_3_8_and_1_4_3() {
     old.alloc_states = vec![
         state(status::UNKNOWN, long_ago),
         state(status::RUNNING, long_ago.add(SECOND)),
-    ];
+    ]
+    .into();
     let old = reconnected(old);
     let fresh = unknown_since(
         table_alloc(&j, "fresh-reconnect", "normal", status::RUNNING, "web[1]"),

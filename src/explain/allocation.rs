@@ -76,8 +76,8 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation
     Explanation {
         subject: Subject {
             kind: SubjectKind::Allocation,
-            id: Some(alloc.id.clone()),
-            name: alloc.name.clone(),
+            id: Some(alloc.id.to_string()),
+            name: alloc.name.to_string(),
         },
         namespace: job.namespace.clone(),
         job: job.id.clone(),
@@ -642,9 +642,9 @@ fn job_update(
 
 /// What the plan does with `alloc`, one line per action.
 fn fate(plan: &Plan, alloc: &Allocation) -> Vec<String> {
-    let id = alloc.id.as_str();
+    let id = &alloc.id;
     let mut out = Vec::new();
-    for s in plan.stop.iter().filter(|s| s.alloc_id == id) {
+    for s in plan.stop.iter().filter(|s| s.alloc_id == *id) {
         let mut line = format!("stop: {:?}", s.description);
         if let Some(cs) = &s.client_status {
             line.push_str(&format!(", client status {cs}"));
@@ -657,7 +657,7 @@ fn fate(plan: &Plan, alloc: &Allocation) -> Vec<String> {
     for p in plan
         .place
         .iter()
-        .filter(|p| p.previous_alloc_id.as_deref() == Some(id))
+        .filter(|p| p.previous_alloc_id.as_ref() == Some(id))
     {
         let flags: Vec<&str> = [
             (p.canary, "canary"),
@@ -675,22 +675,22 @@ fn fate(plan: &Plan, alloc: &Allocation) -> Vec<String> {
             flags.join(", ")
         ));
     }
-    for d in plan.destructive_update.iter().filter(|d| d.alloc_id == id) {
+    for d in plan.destructive_update.iter().filter(|d| d.alloc_id == *id) {
         out.push(format!("destructive update of {}: {}", d.name, d.reason));
     }
-    if plan.in_place_update.iter().any(|u| u.alloc_id == id) {
+    if plan.in_place_update.iter().any(|u| u.alloc_id == *id) {
         out.push("in-place update".to_string());
     }
-    for u in plan.disconnect_updates.iter().filter(|u| u.alloc_id == id) {
+    for u in plan.disconnect_updates.iter().filter(|u| u.alloc_id == *id) {
         out.push(format!(
             "disconnect update: client status unknown, follow-up eval {}",
             u.followup_eval_id
         ));
     }
-    if plan.reconnect_updates.iter().any(|u| u.alloc_id == id) {
+    if plan.reconnect_updates.iter().any(|u| u.alloc_id == *id) {
         out.push("reconnect update: resumes on its node".to_string());
     }
-    for u in plan.attribute_updates.iter().filter(|u| u.alloc_id == id) {
+    for u in plan.attribute_updates.iter().filter(|u| u.alloc_id == *id) {
         out.push(format!(
             "attribute update: follow-up eval {} for its delayed reschedule",
             u.followup_eval_id

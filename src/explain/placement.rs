@@ -2,6 +2,7 @@
 
 use super::release_rules;
 use super::{ExplainError, Explanation, Step, Subject, SubjectKind};
+use crate::model::Id;
 use crate::reconciler::{PlacementBasis, Rules};
 use crate::replay::JobReplay;
 
@@ -61,7 +62,9 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, name: &str) -> Result<Explanation,
             (
                 format!(
                     "replaces {}, rescheduled now",
-                    p.previous_alloc_id.as_deref().unwrap_or("?")
+                    p.previous_alloc_id
+                        .as_ref()
+                        .map_or("?".to_string(), Id::to_string)
                 ),
                 "replacement placed (reschedule)",
             )
@@ -69,7 +72,9 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, name: &str) -> Result<Explanation,
             (
                 format!(
                     "replaces lost {}: existing {} < count {}",
-                    p.previous_alloc_id.as_deref().unwrap_or("?"),
+                    p.previous_alloc_id
+                        .as_ref()
+                        .map_or("?".to_string(), Id::to_string),
                     existing(&basis),
                     basis.count
                 ),

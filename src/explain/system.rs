@@ -49,7 +49,7 @@ fn node_dc(node: &Node) -> String {
     if node.datacenter.is_empty() {
         "(none: taken to be the job's)".to_string()
     } else {
-        node.datacenter.clone()
+        node.datacenter.to_string()
     }
 }
 
@@ -103,7 +103,7 @@ pub(super) fn allocation(sr: &SystemReplay<'_, '_>, alloc: &Allocation) -> Expla
             "Allocation",
             format!("{} of {}/{}", alloc.name, alloc.namespace, alloc.job_id),
         )
-        .fact("id", alloc.id.as_str())
+        .fact("id", &alloc.id)
         .fact("task group", alloc.task_group.as_str())
         .fact("client status", alloc.client_status.as_str())
         .fact("desired status", alloc.desired_status.as_str()),
@@ -160,8 +160,8 @@ pub(super) fn allocation(sr: &SystemReplay<'_, '_>, alloc: &Allocation) -> Expla
         sr,
         Subject {
             kind: SubjectKind::Allocation,
-            id: Some(alloc.id.clone()),
-            name: alloc.name.clone(),
+            id: Some(alloc.id.to_string()),
+            name: alloc.name.to_string(),
         },
         &alloc.task_group,
         fate,

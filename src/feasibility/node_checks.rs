@@ -15,7 +15,7 @@ pub fn has_drivers(drivers: &BTreeSet<&str>, node: &Node) -> bool {
         Some(None) => false,
         None => node
             .attributes
-            .get(&format!("driver.{d}"))
+            .get(format!("driver.{d}").as_str())
             .and_then(|v| go_parse_bool(v))
             .unwrap_or(false),
     })

@@ -106,7 +106,7 @@ fn class_of(node: &Node) -> String {
     if node.computed_class.is_empty() {
         format!("node:{}", node.id)
     } else {
-        node.computed_class.clone()
+        node.computed_class.to_string()
     }
 }
 

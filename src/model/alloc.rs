@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::{DisconnectFields, Job, Name, ReschedulePolicy, TaskGroup, TaskStates, nullable};
+use super::{DisconnectFields, Id, Job, Name, ReschedulePolicy, TaskGroup, TaskStates, nullable};
 use crate::time::{Duration, Time};
 
 /// A `structs.Allocation`.
@@ -12,9 +12,10 @@ use crate::time::{Duration, Time};
 #[serde(rename_all = "PascalCase", default)]
 pub struct Allocation {
     #[serde(rename = "ID")]
-    pub id: String,
+    pub id: Id,
     pub namespace: Name,
-    pub name: String,
+    /// Shared, not copied, by the report's entry for the allocation.
+    pub name: Arc<str>,
     #[serde(rename = "NodeID")]
     pub node_id: Name,
     #[serde(rename = "JobID")]
@@ -30,22 +31,19 @@ pub struct Allocation {
     #[serde(deserialize_with = "present_transition")]
     pub desired_transition: DesiredTransition,
     pub client_status: Name,
-    pub client_description: Name,
     pub task_states: TaskStates,
     #[serde(deserialize_with = "nullable")]
-    pub alloc_states: Vec<AllocState>,
-    pub previous_allocation: String,
-    pub next_allocation: String,
+    pub alloc_states: Box<[AllocState]>,
+    pub previous_allocation: Id,
+    pub next_allocation: Id,
     #[serde(rename = "DeploymentID")]
     pub deployment_id: Name,
     pub deployment_status: Option<AllocDeploymentStatus>,
-    pub reschedule_tracker: Option<RescheduleTracker>,
+    /// Boxed: most allocations were never rescheduled.
+    pub reschedule_tracker: Option<Box<RescheduleTracker>>,
     #[serde(rename = "FollowupEvalID")]
-    pub followup_eval_id: String,
+    pub followup_eval_id: Id,
     pub create_index: u64,
-    pub modify_index: u64,
-    pub alloc_modify_index: u64,
-    pub create_time: i64,
     pub modify_time: i64,
     /// Only an `AllocListStub` (a list endpoint's entry) has `JobVersion`;
     /// a full allocation embeds its job instead.
@@ -105,7 +103,7 @@ pub struct TaskState {
     pub last_start: Time,
     /// Only the `Reconnected` events, the only ones the scheduler reads: a
     /// long-lived task has dozens, and a million allocations would hold them all.
-    pub events: Vec<TaskEvent>,
+    pub events: Box<[TaskEvent]>,
 }
 
 /// A task state as the snapshot writes it.
@@ -119,7 +117,7 @@ struct TaskStateRecord {
     restarts: u64,
     last_restart: Time,
     #[serde(deserialize_with = "super::keep_only::reconnect_events")]
-    events: Vec<TaskEvent>,
+    events: Box<[TaskEvent]>,
 }
 
 impl From<TaskStateRecord> for TaskState {
@@ -152,7 +150,7 @@ pub struct TaskEvent {
 #[serde(rename_all = "PascalCase", default)]
 pub struct AllocState {
     pub field: AllocStateField,
-    pub value: String,
+    pub value: Name,
     pub time: Time,
 }
 
@@ -217,10 +215,10 @@ pub struct AllocDeploymentStatus {
 #[serde(rename_all = "PascalCase", default)]
 pub struct RescheduleTracker {
     /// `None` for Go's nil slice, which `NextRescheduleTime` tells apart from empty.
-    pub events: Option<Vec<RescheduleEvent>>,
+    pub events: Option<Box<[RescheduleEvent]>>,
     /// How the last reschedule went, `ok` or `no placement` (1.8.1 on);
     /// empty when no server wrote it.
-    pub last_reschedule: String,
+    pub last_reschedule: Name,
 }
 
 /// A `structs.RescheduleEvent`; `RescheduleTime` is Unix nanoseconds.
@@ -229,27 +227,22 @@ pub struct RescheduleTracker {
 pub struct RescheduleEvent {
     pub reschedule_time: i64,
     #[serde(rename = "PrevAllocID")]
-    pub prev_alloc_id: String,
+    pub prev_alloc_id: Id,
     pub delay: Duration,
 }
 
-/// A `structs.AllocMetric`, reduced to its score metadata.
+/// A `structs.AllocMetric`, reduced to what `MaxNormScore` reads: kept
+/// inline, so an allocation's metrics cost no heap block.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct AllocMetric {
-    /// Only the first entry: Nomad keeps them best-first and `MaxNormScore`
-    /// reads the first.
-    #[serde(deserialize_with = "super::keep_only::first_score")]
-    pub score_meta_data: Vec<NodeScoreMeta>,
-}
-
-/// A `structs.NodeScoreMeta`.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase", default)]
-pub struct NodeScoreMeta {
-    #[serde(rename = "NodeID")]
-    pub node_id: Name,
-    pub norm_score: f64,
+    /// The `NormScore` of the first `ScoreMetaData` entry: Nomad keeps them
+    /// best-first and `MaxNormScore` reads the first.
+    #[serde(
+        rename = "ScoreMetaData",
+        deserialize_with = "super::keep_only::first_score"
+    )]
+    pub first_norm_score: Option<f64>,
 }
 
 /// Client and desired status strings of `nomad/structs`.
@@ -315,10 +308,10 @@ impl DelaySteps {
 }
 
 impl AllocMetric {
-    /// `MaxNormScore`: Nomad keeps score metadata sorted best-first, so it
-    /// returns the first entry, not the largest one.
-    pub fn max_norm_score(metric: Option<&AllocMetric>) -> Option<&NodeScoreMeta> {
-        metric.and_then(|m| m.score_meta_data.first())
+    /// `MaxNormScore`'s `NormScore`: Nomad keeps score metadata sorted
+    /// best-first, so it is the first entry's, not the largest one.
+    pub fn max_norm_score(metric: Option<&AllocMetric>) -> Option<f64> {
+        metric.and_then(|m| m.first_norm_score)
     }
 }
 
@@ -743,7 +736,7 @@ mod tests {
         Allocation {
             task_group: "web".into(),
             job: Some(Arc::new(job)),
-            reschedule_tracker: tracker,
+            reschedule_tracker: tracker.map(Box::new),
             ..Allocation::default()
         }
     }
@@ -795,7 +788,7 @@ mod tests {
         let mut alloc = alloc_with(
             tg,
             Some(RescheduleTracker {
-                events: Some(events),
+                events: Some(events.into()),
                 ..RescheduleTracker::default()
             }),
         );

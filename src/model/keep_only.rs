@@ -9,7 +9,7 @@ use serde::Deserializer;
 use serde::de::{Deserialize, Error, IgnoredAny, SeqAccess, Unexpected, Visitor};
 use serde_json::value::RawValue;
 
-use super::{Name, NodeScoreMeta, TASK_CLIENT_RECONNECTED, TaskEvent};
+use super::{Name, TASK_CLIENT_RECONNECTED, TaskEvent};
 
 /// Reads a list (or `null`), keeping the elements `keep` accepts, up to `limit`.
 struct Keep<T, F> {
@@ -19,27 +19,28 @@ struct Keep<T, F> {
 }
 
 impl<'de, T: Deserialize<'de>, F: Fn(&T) -> bool> Visitor<'de> for Keep<T, F> {
-    type Value = Vec<T>;
+    type Value = Box<[T]>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a list or null")
     }
 
-    fn visit_unit<E>(self) -> Result<Vec<T>, E> {
-        Ok(Vec::new())
+    fn visit_unit<E>(self) -> Result<Box<[T]>, E> {
+        Ok(Box::default())
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+    /// A boxed slice, so the kept elements hold no spare capacity.
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Box<[T]>, A::Error> {
         let mut out = Vec::new();
         while out.len() < self.limit {
             match seq.next_element::<T>()? {
                 Some(x) if (self.keep)(&x) => out.push(x),
                 Some(_) => {}
-                None => return Ok(out),
+                None => return Ok(out.into_boxed_slice()),
             }
         }
         while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(out)
+        Ok(out.into_boxed_slice())
     }
 }
 
@@ -58,9 +59,9 @@ struct EventRecord<'a> {
 /// keeps dozens of events that the scheduler never reads.
 pub(super) fn reconnect_events<'de, D: Deserializer<'de>>(
     d: D,
-) -> Result<Vec<TaskEvent>, D::Error> {
+) -> Result<Box<[TaskEvent]>, D::Error> {
     let Some(raw) = Option::<Box<RawValue>>::deserialize(d)? else {
-        return Ok(Vec::new());
+        return Ok(Box::default());
     };
     let text = raw.get();
     if !text.starts_with('[') {
@@ -71,7 +72,7 @@ pub(super) fn reconnect_events<'de, D: Deserializer<'de>>(
         ));
     }
     if memchr::memmem::find(text.as_bytes(), TASK_CLIENT_RECONNECTED.as_bytes()).is_none() {
-        return Ok(Vec::new());
+        return Ok(Box::default());
     }
     let mut de = serde_json::Deserializer::from_str(text);
     let kept = de
@@ -82,6 +83,7 @@ pub(super) fn reconnect_events<'de, D: Deserializer<'de>>(
         })
         .map_err(|e| D::Error::custom(format!("in Events: {e}")))?;
     Ok(kept
+        .into_vec()
         .into_iter()
         .map(|e| TaskEvent {
             event_type: Name::from(&*e.event_type),
@@ -106,13 +108,22 @@ fn unexpected(value: &serde_json::Value) -> Unexpected<'_> {
     }
 }
 
-/// An allocation's node scores: only the first.
-pub(super) fn first_score<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<NodeScoreMeta>, D::Error> {
-    d.deserialize_any(Keep {
-        keep: |_: &NodeScoreMeta| true,
+/// A `structs.NodeScoreMeta`, as far as `MaxNormScore` reads it.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct NodeScore {
+    #[serde(default)]
+    norm_score: f64,
+}
+
+/// An allocation's node scores: only the first one's normalized score.
+pub(super) fn first_score<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    let first = d.deserialize_any(Keep {
+        keep: |_: &NodeScore| true,
         limit: 1,
         element: PhantomData,
-    })
+    })?;
+    Ok(first.first().map(|s| s.norm_score))
 }
 
 #[cfg(test)]
@@ -156,7 +167,8 @@ mod tests {
             r#"{"ScoreMetaData": [{"NodeID": "a", "NormScore": 0.2}, {"NodeID": "b", "NormScore": 0.9}]}"#,
         )
         .unwrap();
-        assert_eq!(m.score_meta_data.len(), 1);
-        assert_eq!(m.score_meta_data[0].node_id, "a");
+        assert_eq!(m.first_norm_score, Some(0.2));
+        let m: AllocMetric = serde_json::from_str(r#"{"ScoreMetaData": null}"#).unwrap();
+        assert_eq!(m.first_norm_score, None);
     }
 }

@@ -6,6 +6,7 @@ mod alloc;
 mod connect;
 mod deployment;
 mod evaluation;
+mod id;
 mod job;
 mod keep_only;
 mod name;
@@ -16,7 +17,7 @@ mod value;
 
 pub use alloc::{
     AllocDeploymentStatus, AllocMetric, AllocState, AllocStateField, Allocation, DelayBase,
-    DelaySteps, DesiredTransition, NodeScoreMeta, Reconnection, RescheduleEvent, RescheduleTracker,
+    DelaySteps, DesiredTransition, Reconnection, RescheduleEvent, RescheduleTracker,
     TASK_CLIENT_RECONNECTED, TaskEvent, TaskState, alloc_index_from_name, status,
 };
 pub(crate) use connect::set_equal;
@@ -27,6 +28,7 @@ pub use connect::{
 };
 pub use deployment::{Deployment, DeploymentState, deployment_status};
 pub use evaluation::{DesiredUpdates, Evaluation, PlanAnnotations};
+pub use id::Id;
 pub use job::{
     Affinity, CniConfig, Constraint, Consul, ConsulConnect, DEFAULT_KILL_TIMEOUT, DisconnectFields,
     DisconnectStrategy, Job, Multiregion, NetworkResource, Numa, Port, RequestedDevice,

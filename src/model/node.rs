@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::{GoValue, nullable};
+use super::{GoValue, Name, nullable};
 
 /// A `structs.Node`, as far as tainting and the system scheduler's
 /// feasibility checks read it.
@@ -14,20 +14,22 @@ pub struct Node {
     #[serde(rename = "ID")]
     pub id: String,
     pub name: String,
-    pub datacenter: String,
-    pub status: String,
+    pub datacenter: Name,
+    pub status: Name,
     pub drain_strategy: GoValue,
     /// Pre-1.0 drain flag; Nomad 1.3 keeps it in step with `DrainStrategy`.
     pub drain: bool,
-    pub scheduling_eligibility: String,
+    pub scheduling_eligibility: Name,
+    /// Names: thousands of nodes repeat the same keys and most values,
+    /// which the reader keeps once.
     #[serde(deserialize_with = "nullable")]
-    pub attributes: BTreeMap<String, String>,
+    pub attributes: BTreeMap<Name, Name>,
     #[serde(deserialize_with = "nullable")]
-    pub meta: BTreeMap<String, String>,
-    pub node_class: String,
+    pub meta: BTreeMap<Name, Name>,
+    pub node_class: Name,
     /// The hash of the class-relevant fields the client computed; feasibility
     /// results are shared by nodes with the same one.
-    pub computed_class: String,
+    pub computed_class: Name,
     /// A `null` entry is a driver without info, which no task may use.
     #[serde(deserialize_with = "nullable")]
     pub drivers: BTreeMap<String, Option<DriverInfo>>,
@@ -35,10 +37,10 @@ pub struct Node {
     pub host_volumes: BTreeMap<String, Option<HostVolume>>,
     pub node_resources: Option<NodeResources>,
     /// Written by servers from 1.6.0 on ("default" unless set).
-    pub node_pool: String,
+    pub node_pool: Name,
     /// The agent version a `NodeListStub` (`/v1/nodes`) carries instead of
     /// its attributes.
-    pub version: String,
+    pub version: Name,
 }
 
 /// A `structs.DriverInfo`.
@@ -136,7 +138,7 @@ impl Node {
     pub fn agent_version(&self) -> Option<&str> {
         self.attributes
             .get("nomad.version")
-            .map(String::as_str)
+            .map(Name::as_str)
             .or((!self.version.is_empty()).then_some(self.version.as_str()))
     }
 

@@ -7,24 +7,18 @@ use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use super::{Name, TaskState};
 
 /// Task states by name, sorted by name. A Go map in Nomad; here a sorted
-/// vector, because an allocation has a handful of tasks and a `BTreeMap`
-/// node for them would cost a kilobyte per allocation.
+/// boxed slice, because an allocation has a handful of tasks and a
+/// `BTreeMap` node for them would cost a kilobyte per allocation.
 #[derive(Clone, Debug, Default)]
-pub struct TaskStates(Vec<(Name, TaskState)>);
+pub struct TaskStates(Box<[(Name, TaskState)]>);
 
 impl TaskStates {
     /// Sets the state of `task`, returning the one it replaces.
     pub fn insert(&mut self, task: Name, state: TaskState) -> Option<TaskState> {
-        match self
-            .0
-            .binary_search_by(|(name, _)| name.as_str().cmp(task.as_str()))
-        {
-            Ok(i) => Some(std::mem::replace(&mut self.0[i].1, state)),
-            Err(i) => {
-                self.0.insert(i, (task, state));
-                None
-            }
-        }
+        let mut states = std::mem::take(&mut self.0).into_vec();
+        let replaced = insert_sorted(&mut states, task, state);
+        self.0 = states.into_boxed_slice();
+        replaced
     }
 
     pub fn get(&self, task: &str) -> Option<&TaskState> {
@@ -60,6 +54,21 @@ impl TaskStates {
     }
 }
 
+/// Puts `state` at `task`'s place in `states`, returning the state it replaces.
+fn insert_sorted(
+    states: &mut Vec<(Name, TaskState)>,
+    task: Name,
+    state: TaskState,
+) -> Option<TaskState> {
+    match states.binary_search_by(|(name, _)| name.as_str().cmp(task.as_str())) {
+        Ok(i) => Some(std::mem::replace(&mut states[i].1, state)),
+        Err(i) => {
+            states.insert(i, (task, state));
+            None
+        }
+    }
+}
+
 impl<'de> Deserialize<'de> for TaskStates {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<TaskStates, D::Error> {
         struct V;
@@ -72,13 +81,12 @@ impl<'de> Deserialize<'de> for TaskStates {
                 Ok(TaskStates::default())
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TaskStates, A::Error> {
-                let mut out = TaskStates::default();
+                let mut states = Vec::new();
                 while let Some((task, state)) = map.next_entry::<Name, TaskState>()? {
                     // A repeated key: the last wins, as for a Go map.
-                    out.insert(task, state);
+                    insert_sorted(&mut states, task, state);
                 }
-                out.0.shrink_to_fit();
-                Ok(out)
+                Ok(TaskStates(states.into_boxed_slice()))
             }
         }
         d.deserialize_any(V)

@@ -139,7 +139,10 @@ impl<'n> State<'n> {
                 );
                 self.nodes[i] = node;
             }
-            None => self.nodes.push(node),
+            None => {
+                reserve_one(&mut self.nodes);
+                self.nodes.push(node);
+            }
         }
     }
 
@@ -178,7 +181,10 @@ impl<'n> State<'n> {
                 );
                 self.allocs[i] = alloc;
             }
-            None => self.allocs.push(alloc),
+            None => {
+                reserve_one(&mut self.allocs);
+                self.allocs.push(alloc);
+            }
         }
         Ok(())
     }
@@ -213,6 +219,17 @@ impl<'n> State<'n> {
                 ),
             );
         }
+    }
+}
+
+/// Makes room for one more element by growing a full `list` by a quarter,
+/// not doubling it as `push` does: allocations and nodes are the
+/// largest lists a read keeps, and just after doubling up to half of one
+/// would be unused at the read's peak. Blocks that large grow by
+/// remapping pages, so growing more often copies nothing.
+fn reserve_one<T>(list: &mut Vec<T>) {
+    if list.len() == list.capacity() {
+        list.reserve_exact((list.len() / 4).max(16));
     }
 }
 

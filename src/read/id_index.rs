@@ -4,7 +4,7 @@
 //! would hold a second copy of their IDs while reading. The table holds only
 //! positions and hashes the IDs where they already are.
 
-use std::hash::BuildHasher;
+use std::hash::{BuildHasher, Hash};
 
 use foldhash::fast::FixedState;
 use hashbrown::HashTable;
@@ -19,11 +19,11 @@ pub(super) struct IdIndex {
 impl IdIndex {
     /// The position of the element with `id` in `list`, or, if there is none,
     /// `None` after recording that it is about to be pushed at `list.len()`.
-    pub(super) fn find_or_add<T>(
+    pub(super) fn find_or_add<T, K: Hash + Eq + ?Sized>(
         &mut self,
         list: &[T],
-        id_of: impl Fn(&T) -> &str,
-        id: &str,
+        id_of: impl Fn(&T) -> &K,
+        id: &K,
     ) -> Option<usize> {
         let hasher = &self.hasher;
         let hash = hasher.hash_one(id);

@@ -2,12 +2,13 @@
 //! snapshot can tell (keys come in any order, so none of this can be done earlier).
 
 use std::collections::{BTreeMap, HashMap};
+use std::fmt;
 use std::sync::Arc;
 
 use super::ReadError;
 use super::document::State;
 use super::top_keys::Presence;
-use crate::model::{Allocation, Job, Snapshot, node_status, status};
+use crate::model::{Allocation, Id, Job, Snapshot, node_status, status};
 
 /// Examples named in a summarising warning, at most.
 const EXAMPLES: usize = 3;
@@ -48,7 +49,7 @@ impl State<'_> {
 
         // (namespace, job ID) -> allocations of a job that is not in `Jobs`.
         let mut purged: BTreeMap<(&str, &str), usize> = BTreeMap::new();
-        let mut stubs: Vec<&str> = Vec::new();
+        let mut stubs: Vec<&Id> = Vec::new();
         let mut specless_stubs = 0;
         for alloc in &mut self.allocs {
             let key = (alloc.namespace.as_str(), alloc.job_id.as_str());
@@ -60,7 +61,7 @@ impl State<'_> {
             }
             let (ns, id) = key;
             if is_list_stub(alloc) {
-                stubs.push(alloc.id.as_str());
+                stubs.push(&alloc.id);
                 let exact = alloc
                     .stub_job_version
                     .and_then(|v| versions.get(&(ns, id, v)));
@@ -151,6 +152,10 @@ impl State<'_> {
             }
         }
 
+        // Grown by doubling and kept to the end of the replay: without this,
+        // up to half of the largest lists would be spare capacity.
+        self.allocs.shrink_to_fit();
+        self.nodes.shrink_to_fit();
         Ok(Snapshot {
             jobs: self.jobs,
             job_versions: self.job_versions,
@@ -230,7 +235,6 @@ impl State<'_> {
             .collect();
         if !stubs.is_empty() {
             stubs.sort_unstable();
-            let stubs: Vec<&str> = stubs.iter().map(String::as_str).collect();
             self.warnings.push(
                 "job_list_stub",
                 format!(
@@ -252,8 +256,12 @@ fn is_list_stub(alloc: &Allocation) -> bool {
 }
 
 /// The first few of a sorted list, `a, b, c, ...`.
-fn examples(sorted: &[&str]) -> String {
-    let mut out = sorted[..sorted.len().min(EXAMPLES)].join(", ");
+fn examples(sorted: &[impl fmt::Display]) -> String {
+    let mut out = sorted[..sorted.len().min(EXAMPLES)]
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
     if sorted.len() > EXAMPLES {
         out.push_str(", ...");
     }

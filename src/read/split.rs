@@ -421,7 +421,7 @@ mod tests {
         parts
             .iter()
             .flat_map(|p| &p.elements)
-            .map(|e| e.alloc.as_ref().unwrap().0.id.clone())
+            .map(|e| e.alloc.as_ref().unwrap().0.id.to_string())
             .collect()
     }
 

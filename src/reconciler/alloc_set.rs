@@ -14,7 +14,7 @@
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
 
-use crate::model::Allocation;
+use crate::model::{Allocation, Id};
 
 /// Allocations by ID, borrowed from the snapshot.
 #[derive(Clone, Debug, Default)]
@@ -31,15 +31,13 @@ struct Entry<'a> {
 impl<'a> Entry<'a> {
     fn new(alloc: &'a Allocation) -> Entry<'a> {
         Entry {
-            key: id_key(&alloc.id),
+            key: alloc.id.head(),
             alloc,
         }
     }
 
-    fn cmp_id(&self, key: u64, id: &str) -> Ordering {
-        self.key
-            .cmp(&key)
-            .then_with(|| self.alloc.id.as_str().cmp(id))
+    fn cmp_id(&self, key: u64, id: &Id) -> Ordering {
+        self.key.cmp(&key).then_with(|| self.alloc.id.cmp(id))
     }
 
     fn order(&self, other: &Entry<'_>) -> Ordering {
@@ -48,13 +46,6 @@ impl<'a> Entry<'a> {
         }
         self.cmp_id(other.key, &other.alloc.id)
     }
-}
-
-fn id_key(id: &str) -> u64 {
-    let mut head = [0; 8];
-    let n = id.len().min(8);
-    head[..n].copy_from_slice(&id.as_bytes()[..n]);
-    u64::from_be_bytes(head)
 }
 
 impl<'a> AllocSet<'a> {
@@ -70,8 +61,8 @@ impl<'a> AllocSet<'a> {
         self.0.is_empty()
     }
 
-    fn position(&self, id: &str) -> Result<usize, usize> {
-        let key = id_key(id);
+    fn position(&self, id: &Id) -> Result<usize, usize> {
+        let key = id.head();
         self.0.binary_search_by(|e| e.cmp_id(key, id))
     }
 
@@ -89,11 +80,11 @@ impl<'a> AllocSet<'a> {
         }
     }
 
-    pub fn contains(&self, id: &str) -> bool {
+    pub fn contains(&self, id: &Id) -> bool {
         self.position(id).is_ok()
     }
 
-    pub fn get(&self, id: &str) -> Option<&'a Allocation> {
+    pub fn get(&self, id: &Id) -> Option<&'a Allocation> {
         self.position(id).ok().map(|i| self.0[i].alloc)
     }
 
@@ -103,8 +94,8 @@ impl<'a> AllocSet<'a> {
     }
 
     /// The IDs in order.
-    pub fn ids(&self) -> impl Iterator<Item = &'a str> + '_ {
-        self.0.iter().map(|e| e.alloc.id.as_str())
+    pub fn ids(&self) -> impl Iterator<Item = &'a Id> + '_ {
+        self.0.iter().map(|e| &e.alloc.id)
     }
 
     /// `union`: all allocations of `self` and `others`; of two with the same
@@ -164,7 +155,7 @@ impl<'a> AllocSet<'a> {
     }
 
     /// `fromKeys`: the allocations of `self` whose IDs are listed.
-    pub fn from_keys<'k>(&self, keys: impl IntoIterator<Item = &'k String>) -> AllocSet<'a> {
+    pub fn from_keys<'k>(&self, keys: impl IntoIterator<Item = &'k Id>) -> AllocSet<'a> {
         keys.into_iter().filter_map(|k| self.get(k)).collect()
     }
 
@@ -190,7 +181,7 @@ impl<'a> AllocSet<'a> {
 
     /// `nameSet`.
     pub fn name_set(&self) -> BTreeSet<&'a str> {
-        self.iter().map(|a| a.name.as_str()).collect()
+        self.iter().map(|a| &*a.name).collect()
     }
 
     /// `nameOrder`.
@@ -246,29 +237,41 @@ mod tests {
     fn allocs(ids: &[&str]) -> Vec<Allocation> {
         ids.iter()
             .map(|id| Allocation {
-                id: id.to_string(),
+                id: Id::from(*id),
                 ..Allocation::default()
             })
             .collect()
     }
 
     fn ids(set: &AllocSet<'_>) -> Vec<String> {
-        set.ids().map(str::to_string).collect()
+        set.ids().map(Id::to_string).collect()
     }
 
     /// IDs sharing their first 8 bytes, or shorter than 8, still sort as
     /// strings do.
     #[test]
     fn orders_by_id_whatever_the_first_bytes() {
-        let all = allocs(&["alloc-0010", "b", "alloc-002", "", "alloc-001", "a\0", "a"]);
+        let all = allocs(&[
+            "alloc-0010",
+            "b",
+            "alloc-002",
+            "",
+            "alloc-001",
+            "a\0",
+            "a",
+            "alloc-00-0000-0000-0000-000000000000",
+            "a1100c00-0000-0000-0000-000000000000",
+            "a1100c00-0000-0000-0000-00000000000",
+            "a1100c00-0000-0000-0000-000000000001",
+        ]);
         let set: AllocSet = all.iter().rev().collect();
-        let mut want: Vec<String> = all.iter().map(|a| a.id.clone()).collect();
+        let mut want: Vec<String> = all.iter().map(|a| a.id.to_string()).collect();
         want.sort();
         assert_eq!(ids(&set), want);
         let mut inserted = AllocSet::new();
         all.iter().for_each(|a| inserted.insert(a));
         assert_eq!(ids(&inserted), want);
-        assert!(set.contains("alloc-002") && !set.contains("alloc-00"));
+        assert!(set.contains(&Id::from("alloc-002")) && !set.contains(&Id::from("alloc-00")));
     }
 
     #[test]
@@ -276,7 +279,7 @@ mod tests {
         let all = allocs(&["a1", "a2", "a3", "b1", "b2"]);
         let pick = |ids: &[&str]| -> AllocSet<'_> {
             all.iter()
-                .filter(|a| ids.contains(&a.id.as_str()))
+                .filter(|a| ids.iter().any(|id| a.id == *id))
                 .collect()
         };
         let (x, y, z) = (
@@ -287,9 +290,9 @@ mod tests {
         assert_eq!(ids(&x.union(&[&y, &z])), ["a1", "a2", "a3", "b2"]);
         assert_eq!(ids(&x.difference(&[&y, &z])), ["a1"]);
         assert_eq!(ids(&x.difference(&[])), ["a1", "a3", "b2"]);
-        let keys = ["b2".to_string(), "a1".to_string(), "zz".to_string()];
+        let keys = [Id::from("b2"), Id::from("a1"), Id::from("zz")];
         assert_eq!(ids(&x.from_keys(&keys)), ["a1", "b2"]);
-        let [ones, twos] = x.split(|a| Some(usize::from(!a.id.ends_with('1'))));
+        let [ones, twos] = x.split(|a| Some(usize::from(!a.id.with_str(|id| id.ends_with('1')))));
         assert_eq!(ids(&ones), ["a1"]);
         assert_eq!(ids(&twos), ["a3", "b2"]);
     }
@@ -301,6 +304,6 @@ mod tests {
         all[2].name = "later".into();
         let set: AllocSet = all.iter().collect();
         assert_eq!(ids(&set), ["x", "y"]);
-        assert_eq!(set.get("x").map(|a| a.name.as_str()), Some("later"));
+        assert_eq!(set.get(&Id::from("x")).map(|a| &*a.name), Some("later"));
     }
 }

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use super::group::GroupContext;
 use super::{AllocSet, Bucket, NameIndex, PlaceResult, SetAside};
-use crate::model::{Allocation, Deployment, TaskGroup, deployment_status};
+use crate::model::{Allocation, Deployment, Id, TaskGroup, deployment_status};
 
 /// What `computeCanaries` decided.
 pub(super) struct Canaries<'a> {
@@ -25,11 +25,11 @@ impl<'a> GroupContext<'_, 'a, '_> {
         all: AllocSet<'a>,
         set_aside: &mut Vec<(&'a Allocation, SetAside)>,
     ) -> (AllocSet<'a>, AllocSet<'a>) {
-        let unpromoted = |d: &Deployment| -> Vec<String> {
+        let unpromoted = |d: &Deployment| -> Vec<Id> {
             d.task_groups
                 .values()
                 .filter(|s| !s.promoted)
-                .flat_map(|s| s.placed_canaries.iter().cloned())
+                .flat_map(|s| s.placed_canaries.iter().map(Id::from))
                 .collect()
         };
         let mut stop_ids = Vec::new();
@@ -48,10 +48,10 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let Some(d) = self.deployment else {
             return (AllocSet::new(), all);
         };
-        let canary_ids: Vec<String> = d
+        let canary_ids: Vec<Id> = d
             .task_groups
             .values()
-            .flat_map(|s| s.placed_canaries.iter().cloned())
+            .flat_map(|s| s.placed_canaries.iter().map(Id::from))
             .collect();
         let canaries = all.from_keys(&canary_ids);
         let [untainted, migrate, lost] = {

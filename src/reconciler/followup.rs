@@ -7,6 +7,7 @@ use std::sync::Arc;
 use super::group_sets::GroupSets;
 use super::ids::Ids;
 use super::{AllocSet, AllocUpdate, DelayedReschedule, FollowupEval, Rules, desc, trigger};
+use crate::model::Id;
 use crate::time::{SECOND, Time};
 
 /// Allocations due within this window of a batch's first share its eval
@@ -20,9 +21,9 @@ pub(super) struct Followups<'a> {
     pub evals: Vec<FollowupEval<'a>>,
     /// The eval a lost allocation's stop names: its delayed replacement, or
     /// the disconnect timeout of a disconnecting one.
-    pub stop_evals: HashMap<&'a str, Arc<str>>,
-    pub disconnect_updates: BTreeMap<&'a str, AllocUpdate<'a>>,
-    pub attribute_updates: BTreeMap<&'a str, AllocUpdate<'a>>,
+    pub stop_evals: HashMap<&'a Id, Arc<str>>,
+    pub disconnect_updates: BTreeMap<&'a Id, AllocUpdate<'a>>,
+    pub attribute_updates: BTreeMap<&'a Id, AllocUpdate<'a>>,
 }
 
 impl<'a> Followups<'a> {
@@ -80,7 +81,7 @@ impl<'a> Followups<'a> {
         ids: &mut Ids,
         group: &str,
         delays: Vec<DelayedReschedule<'a>>,
-    ) -> HashMap<&'a str, Arc<str>> {
+    ) -> HashMap<&'a Id, Arc<str>> {
         if delays.is_empty() {
             return HashMap::new();
         }
@@ -96,7 +97,7 @@ impl<'a> Followups<'a> {
         group: &str,
         delays: Vec<DelayedReschedule<'a>>,
         first: &'static str,
-    ) -> HashMap<&'a str, Arc<str>> {
+    ) -> HashMap<&'a Id, Arc<str>> {
         if delays.is_empty() {
             return HashMap::new();
         }
@@ -117,7 +118,7 @@ impl<'a> Followups<'a> {
         disconnecting: &AllocSet<'a>,
         now: Time,
         rules: &Rules,
-    ) -> HashMap<&'a str, Arc<str>> {
+    ) -> HashMap<&'a Id, Arc<str>> {
         if disconnecting.is_empty() {
             return HashMap::new();
         }
@@ -134,7 +135,7 @@ impl<'a> Followups<'a> {
         let triggers = [trigger::MAX_DISCONNECT_TIMEOUT; 2];
         let (evals, by_alloc) = batch_followups(ids, delays, group, triggers, true);
         for alloc in disconnecting.iter() {
-            if let Some(eval_id) = by_alloc.get(alloc.id.as_str()) {
+            if let Some(eval_id) = by_alloc.get(&alloc.id) {
                 self.disconnect_updates.insert(
                     &alloc.id,
                     AllocUpdate {
@@ -168,10 +169,10 @@ impl<'a> Followups<'a> {
         };
         let by_alloc = self.create_later_evals(ids, group, later, first);
         for alloc in allocs {
-            if let Some(eval_id) = by_alloc.get(alloc.id.as_str()) {
+            if let Some(eval_id) = by_alloc.get(&alloc.id) {
                 // A disconnecting allocation's unknown update carries the
                 // reschedule eval instead of its timeout eval.
-                if let Some(update) = self.disconnect_updates.get_mut(alloc.id.as_str()) {
+                if let Some(update) = self.disconnect_updates.get_mut(&alloc.id) {
                     update.followup_eval_id = Arc::clone(eval_id);
                     continue;
                 }
@@ -200,7 +201,7 @@ fn batch_followups<'a>(
     group: &str,
     [first, rest]: [&'static str; 2],
     describe_all: bool,
-) -> (Vec<FollowupEval<'a>>, HashMap<&'a str, Arc<str>>) {
+) -> (Vec<FollowupEval<'a>>, HashMap<&'a Id, Arc<str>>) {
     delays.sort_by(|a, b| a.at.cmp(&b.at).then_with(|| a.alloc.id.cmp(&b.alloc.id)));
     let mut evals: Vec<FollowupEval<'a>> = Vec::new();
     let mut by_alloc = HashMap::with_capacity(delays.len());
@@ -230,7 +231,7 @@ fn batch_followups<'a>(
         }
         let eval = evals.last_mut().expect("a batch was started above");
         eval.alloc_ids.push(&d.alloc.id);
-        by_alloc.insert(d.alloc.id.as_str(), Arc::clone(&eval.id));
+        by_alloc.insert(&d.alloc.id, Arc::clone(&eval.id));
     }
     (evals, by_alloc)
 }

@@ -12,7 +12,7 @@ use super::{
     AllocSet, Bucket, DesiredChanges, GroupTrace, NameIndex, PlacementBasis, RescheduleContext,
     Rules, SetAside, UpdateSplit,
 };
-use crate::model::{Allocation, Deployment, Job, TaskGroup, status};
+use crate::model::{Allocation, Deployment, Id, Job, TaskGroup, status};
 use crate::update::UpdateKind;
 
 /// What one group's computation reads besides its allocations.
@@ -323,7 +323,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
     fn compute_reconnecting(
         &self,
         reconnecting: &AllocSet<'a>,
-    ) -> std::collections::BTreeMap<&'a str, &'a Allocation> {
+    ) -> std::collections::BTreeMap<&'a Id, &'a Allocation> {
         let job: &Job = self.job.job;
         reconnecting
             .iter()
@@ -338,7 +338,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
                     || (self.rules.replaces_failed_reconnects()
                         && alloc.client_status != status::RUNNING))
             })
-            .map(|alloc| (alloc.id.as_str(), alloc))
+            .map(|alloc| (&alloc.id, alloc))
             .collect()
     }
 }

@@ -7,7 +7,7 @@ use super::{
     AllocUpdate, DesiredChanges, DestructiveResult, FollowupEval, GroupTrace, PlaceResult,
     StopResult,
 };
-use crate::model::Allocation;
+use crate::model::{Allocation, Id};
 
 /// One group's decisions, in the order it made them, with what it saw.
 #[derive(Debug, Default)]
@@ -18,9 +18,9 @@ pub(super) struct GroupOutcome<'a> {
     pub place: Vec<PlaceResult<'a>>,
     pub destructive_update: Vec<DestructiveResult<'a>>,
     pub inplace_update: Vec<&'a Allocation>,
-    pub attribute_updates: BTreeMap<&'a str, AllocUpdate<'a>>,
-    pub disconnect_updates: BTreeMap<&'a str, AllocUpdate<'a>>,
-    pub reconnect_updates: BTreeMap<&'a str, &'a Allocation>,
+    pub attribute_updates: BTreeMap<&'a Id, AllocUpdate<'a>>,
+    pub disconnect_updates: BTreeMap<&'a Id, AllocUpdate<'a>>,
+    pub reconnect_updates: BTreeMap<&'a Id, &'a Allocation>,
     pub followup_evals: Vec<FollowupEval<'a>>,
     pub deployment: Option<DeploymentChange>,
     pub progress: GroupProgress,

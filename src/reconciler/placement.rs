@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::alloc_set::name_order;
 use super::group::GroupContext;
 use super::{AllocSet, AllocUpdate, DestructiveResult, NameIndex, PlaceResult, StopResult, desc};
-use crate::model::{Allocation, TaskGroup, status};
+use crate::model::{Allocation, Id, TaskGroup, status};
 use crate::update::Difference;
 
 /// The sets placements are counted from, after stops.
@@ -149,13 +149,13 @@ impl<'a> GroupContext<'_, 'a, '_> {
         place_ready: bool,
         place: Vec<PlaceResult<'a>>,
         sets: &PlacementSets<'_, 'a>,
-        disconnect_updates: &BTreeMap<&'a str, AllocUpdate<'a>>,
+        disconnect_updates: &BTreeMap<&'a Id, AllocUpdate<'a>>,
         under_provisioned_by: i64,
     ) -> Replacements<'a> {
         // From D-1 an unknown allocation is kept while its replacement runs.
         let unknown_kept = self.rules.counts_unknown_allocs();
         let disconnecting = |a: &Allocation| {
-            disconnect_updates.contains_key(a.id.as_str())
+            disconnect_updates.contains_key(&a.id)
                 || (unknown_kept && a.client_status == status::UNKNOWN)
         };
         // From 1.11.0 a migrating allocation rescheduled now is stopped by
@@ -222,7 +222,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             .into_iter()
             .take(n)
             .map(|(alloc, reason)| DestructiveResult {
-                name: alloc.name.clone(),
+                name: alloc.name.to_string(),
                 task_group: tg.name.clone(),
                 alloc,
                 reason: reason.reason.clone(),

@@ -5,7 +5,7 @@
 use super::reconnect_picker::pick_reconnecting_alloc;
 use super::stop::must_not_resume;
 use super::{AllocSet, ReconnectDecision, ReconnectVerdict, Rules, desc};
-use crate::model::{Allocation, Job, TaskGroup, status};
+use crate::model::{Allocation, Id, Job, TaskGroup, status};
 use crate::time::Time;
 
 /// What reconciling the reconnecting allocations decided.
@@ -75,7 +75,7 @@ pub fn reconcile_reconnecting<'a>(
         };
         let replacements = all.iter().filter(|r| {
             let replacement = if whole_chain {
-                chain.contains(&r.id.as_str())
+                chain.contains(&&r.id)
             } else if successor_only {
                 r.id == rec.next_allocation
             } else {
@@ -111,11 +111,11 @@ pub fn reconcile_reconnecting<'a>(
 /// The IDs of the allocations of `all` that follow `rec` through
 /// `NextAllocation`, nearest first. A chain that comes back to `rec` or to
 /// one of its members ends there (Nomad would follow it forever).
-fn replacement_chain<'a>(rec: &Allocation, all: &AllocSet<'a>) -> Vec<&'a str> {
-    let mut chain: Vec<&'a str> = Vec::new();
-    let mut next = rec.next_allocation.as_str();
+fn replacement_chain<'a>(rec: &Allocation, all: &AllocSet<'a>) -> Vec<&'a Id> {
+    let mut chain: Vec<&'a Id> = Vec::new();
+    let mut next = &rec.next_allocation;
     while let Some(a) = all.get(next) {
-        if a.id == rec.id || chain.contains(&a.id.as_str()) {
+        if a.id == rec.id || chain.contains(&&a.id) {
             break;
         }
         chain.push(&a.id);

@@ -53,8 +53,7 @@ pub fn pick_reconnecting_alloc<'a>(
     replacement: &'a Allocation,
     now: Time,
 ) -> ReconnectDecision<'a> {
-    let score =
-        |a: &Allocation| AllocMetric::max_norm_score(a.metrics.as_ref()).map(|m| m.norm_score);
+    let score = |a: &Allocation| AllocMetric::max_norm_score(a.metrics.as_ref());
     let mut decision = ReconnectDecision {
         reconnecting: original,
         replacement: Some(replacement),

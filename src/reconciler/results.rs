@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::model::{Allocation, Deployment};
+use crate::model::{Allocation, Deployment, Id};
 use crate::time::Time;
 
 /// Stop descriptions of `scheduler/generic_sched.go`.
@@ -83,7 +83,7 @@ pub struct FollowupEval<'a> {
     /// for disconnect timeouts.
     pub status_description: &'static str,
     pub task_group: String,
-    pub alloc_ids: Vec<&'a str>,
+    pub alloc_ids: Vec<&'a Id>,
 }
 
 /// `DeploymentStatusUpdate`.
@@ -117,9 +117,9 @@ pub struct ReconcileResults<'a> {
     pub destructive_update: Vec<DestructiveResult<'a>>,
     pub inplace_update: Vec<&'a Allocation>,
     pub stop: Vec<StopResult<'a>>,
-    pub attribute_updates: BTreeMap<&'a str, AllocUpdate<'a>>,
-    pub disconnect_updates: BTreeMap<&'a str, AllocUpdate<'a>>,
-    pub reconnect_updates: BTreeMap<&'a str, &'a Allocation>,
+    pub attribute_updates: BTreeMap<&'a Id, AllocUpdate<'a>>,
+    pub disconnect_updates: BTreeMap<&'a Id, AllocUpdate<'a>>,
+    pub reconnect_updates: BTreeMap<&'a Id, &'a Allocation>,
     pub desired_tg_updates: BTreeMap<String, DesiredChanges>,
     pub desired_followup_evals: BTreeMap<String, Vec<FollowupEval<'a>>>,
 }

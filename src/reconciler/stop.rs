@@ -9,7 +9,7 @@ use super::{
     AllocSet, Bucket, NameIndex, ReconnectDecision, ReconnectVerdict, Rules, StopResult,
     TaintedSets, desc,
 };
-use crate::model::{AllocMetric, Allocation, Job, TaskGroup, status};
+use crate::model::{AllocMetric, Allocation, Id, Job, TaskGroup, status};
 
 /// The sets `computeStop` reads.
 pub(super) struct StopInput<'s, 'a> {
@@ -20,7 +20,7 @@ pub(super) struct StopInput<'s, 'a> {
     pub reconnecting: &'s AllocSet<'a>,
     pub is_canarying: bool,
     /// The follow-up eval each lost allocation's stop names, if any.
-    pub followup_evals: &'s HashMap<&'a str, Arc<str>>,
+    pub followup_evals: &'s HashMap<&'a Id, Arc<str>>,
 }
 
 /// What `computeStop` decided.
@@ -118,7 +118,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
     ) -> Stops<'a> {
         let mut stopping = Stopping::default();
         for alloc in input.lost.iter() {
-            let followup = input.followup_evals.get(alloc.id.as_str()).cloned();
+            let followup = input.followup_evals.get(&alloc.id).cloned();
             stopping.lost(alloc, followup);
         }
         let without_canaries;
@@ -209,7 +209,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             let canary_names = canaries.name_set();
             let mut stopped = AllocSet::new();
             for alloc in untainted.difference(&[canaries]).iter() {
-                if canary_names.contains(alloc.name.as_str()) {
+                if canary_names.contains(&*alloc.name) {
                     stop.not_needed(alloc);
                     stopped.insert(alloc);
                     remove -= 1;
@@ -227,7 +227,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             let remove_names = migrating_names.highest(remove as u64);
             let mut stopped = AllocSet::new();
             for alloc in migrate.iter() {
-                if !remove_names.contains(&alloc.name) {
+                if !remove_names.contains(&*alloc.name) {
                     continue;
                 }
                 stop.not_needed(alloc);
@@ -254,7 +254,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let remove_names = name_index.highest(remove.max(0) as u64);
         let mut stopped = AllocSet::new();
         for alloc in untainted.iter() {
-            if remove_names.contains(&alloc.name) {
+            if remove_names.contains(&*alloc.name) {
                 stop.not_needed(alloc);
                 stopped.insert(alloc);
                 remove -= 1;
@@ -293,9 +293,9 @@ impl<'a> GroupContext<'_, 'a, '_> {
         }
         // Nomad walks all of `untainted` for each reconnecting allocation
         // and skips other names; only the same-named ones, in ID order, count.
-        let names: HashSet<&str> = reconnecting.iter().map(|a| a.name.as_str()).collect();
+        let names: HashSet<&str> = reconnecting.iter().map(|a| &*a.name).collect();
         let mut replacements: HashMap<&str, Vec<&'a Allocation>> = HashMap::new();
-        for alloc in untainted.iter().filter(|a| names.contains(a.name.as_str())) {
+        for alloc in untainted.iter().filter(|a| names.contains(&*a.name)) {
             replacements.entry(&alloc.name).or_default().push(alloc);
         }
         let mut pass = ReconnectPass {
@@ -336,15 +336,14 @@ impl<'a> GroupContext<'_, 'a, '_> {
             pass.remove -= 1;
             return pass.remove == 0;
         }
-        let Some(candidates) = pass.replacements.get_mut(rec.name.as_str()) else {
+        let Some(candidates) = pass.replacements.get_mut(&*rec.name) else {
             return false;
         };
         let mut i = 0;
         while i < candidates.len() {
             let replacement = candidates[i];
-            let rep_score =
-                AllocMetric::max_norm_score(replacement.metrics.as_ref()).map(|m| m.norm_score);
-            let rec_score = AllocMetric::max_norm_score(rec.metrics.as_ref()).map(|m| m.norm_score);
+            let rep_score = AllocMetric::max_norm_score(replacement.metrics.as_ref());
+            let rec_score = AllocMetric::max_norm_score(rec.metrics.as_ref());
             let verdict = match (rec_score, rep_score) {
                 // Nomad logs "metrics not available" and skips the pair.
                 (None, _) | (_, None) => ReconnectVerdict::NoMetrics,

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use super::{AllocSet, Bucket, BucketReason, ByBucket, Rules};
-use crate::model::{Allocation, DisconnectFields, Node, Reconnection, node_status, status};
+use crate::model::{Allocation, DisconnectFields, Id, Node, Reconnection, node_status, status};
 use crate::time::Time;
 
 /// Nodes whose allocations need attention, by ID; `None` is a node the
@@ -42,7 +42,7 @@ pub type TaintedSets<'a> = ByBucket<AllocSet<'a>>;
 
 impl TaintedSets<'_> {
     /// The bucket holding the allocation `id`, if any.
-    pub fn bucket_of(&self, id: &str) -> Option<Bucket> {
+    pub fn bucket_of(&self, id: &Id) -> Option<Bucket> {
         self.iter()
             .find(|(_, set)| set.contains(id))
             .map(|(b, _)| b)

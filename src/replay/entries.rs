@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::texts::Texts;
-use crate::model::{Allocation, Node};
+use crate::model::{Allocation, Name, Node};
 use crate::reconciler::{
     AllocSet, BucketReason, ReasonKind, TaintContext, TaintedSets, classify_rule_with,
 };
@@ -45,30 +45,27 @@ impl<'r> EntryMaker<'r> {
     fn entry(&mut self, a: &'r Allocation) -> BucketEntry {
         let node = self.texts.node(&a.node_id, self.nodes, self.taint.tainted);
         let rule = classify_rule_with(a, self.taint, || node.tainted);
-        let (node_id, node_status, node_desc) = (
-            Arc::clone(&node.id),
-            node.status.clone(),
-            Arc::clone(&node.desc),
-        );
+        let (node_id, node_status, node_desc) =
+            (node.id.clone(), node.status.clone(), node.desc.clone());
         let fields = self.taint.rules.disconnect_fields();
         let facts = BucketReason::of(a, rule, node.node, fields);
         let kind = rule.reason_kind();
         let reason = match kind {
             ReasonKind::Node => node_desc,
             ReasonKind::Statuses => self.texts.reason(rule, a, || facts.exact()),
-            ReasonKind::Times => Arc::from(facts.exact()),
+            ReasonKind::Times => Name::from(facts.exact()),
         };
         BucketEntry {
             id: a.id.clone(),
-            name: a.name.clone(),
+            name: Arc::clone(&a.name),
             node_id,
             node_status,
             reason,
             rule: Some(rule),
             node_draining: facts.node.draining,
             times: (kind == ReasonKind::Times).then(|| Box::new(facts.times)),
-            client_status: self.texts.word(&a.client_status),
-            desired_status: self.texts.word(&a.desired_status),
+            client_status: a.client_status.clone(),
+            desired_status: a.desired_status.clone(),
             job_version: a.job_version(),
             canary: a.is_canary(),
         }

@@ -23,7 +23,7 @@ pub(super) fn group_reports<'r>(
                 .iter()
                 .map(|(a, why)| SetAsideEntry {
                     id: a.id.clone(),
-                    name: a.name.clone(),
+                    name: a.name.to_string(),
                     job_version: a.job_version(),
                     canary: a.is_canary(),
                     reason: why.describe().to_string(),
@@ -59,7 +59,7 @@ pub(super) fn group_reports<'r>(
                     },
                     reschedule_later: later.len() as u64,
                 },
-                reschedule_now: trace.reschedule_now.ids().map(str::to_string).collect(),
+                reschedule_now: trace.reschedule_now.ids().cloned().collect(),
                 reschedule_later: later,
                 system_diff: None,
             }

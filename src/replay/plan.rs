@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use super::texts::Texts;
 use super::{JobContext, JobWork};
-use crate::model::{node_status, status};
+use crate::model::{Id, node_status, status};
 use crate::reconciler::{AllocUpdate, Reconciliation, TaintedNodes, desc};
 use crate::report::*;
 
@@ -39,7 +39,7 @@ impl<'a> JobContext<'a> {
             {
                 stop.push(PlanStop {
                     alloc_id: alloc.id.clone(),
-                    name: alloc.name.clone(),
+                    name: alloc.name.to_string(),
                     task_group: texts.word(&alloc.task_group),
                     client_status: Some(texts.word(status::LOST)),
                     description: desc::LOST,
@@ -49,7 +49,7 @@ impl<'a> JobContext<'a> {
         }
         stop.extend(rec.results.stop.iter().map(|s| PlanStop {
             alloc_id: s.alloc.id.clone(),
-            name: s.alloc.name.clone(),
+            name: s.alloc.name.to_string(),
             task_group: texts.word(&s.alloc.task_group),
             client_status: s.client_status.map(|c| texts.word(c)),
             description: s.description,
@@ -113,11 +113,11 @@ impl<'a> JobContext<'a> {
             .iter()
             .map(|a| PlanInPlace {
                 alloc_id: a.id.clone(),
-                name: a.name.clone(),
+                name: a.name.to_string(),
                 deployment_id: deployment_id.clone(),
             })
             .collect();
-        let followup = |m: &BTreeMap<&str, AllocUpdate<'_>>| -> Vec<PlanFollowupUpdate> {
+        let followup = |m: &BTreeMap<&Id, AllocUpdate<'_>>| -> Vec<PlanFollowupUpdate> {
             m.values()
                 .map(|u| PlanFollowupUpdate {
                     alloc_id: u.alloc.id.clone(),
@@ -133,7 +133,7 @@ impl<'a> JobContext<'a> {
                 .iter()
                 .filter(|_| self.rules.plans_reconnect_updates())
                 .map(|(id, alloc)| PlanReconnect {
-                    alloc_id: id.to_string(),
+                    alloc_id: (*id).clone(),
                     alloc_state: self.rules.reconnect_updates_append_state().then(|| {
                         PlanAllocState {
                             field: "ClientStatus",
@@ -157,7 +157,7 @@ impl<'a> JobContext<'a> {
                 wait_until: e.wait_until,
                 status_description: e.status_description.to_string(),
                 task_group: e.task_group.clone(),
-                alloc_ids: e.alloc_ids.iter().map(|id| id.to_string()).collect(),
+                alloc_ids: e.alloc_ids.iter().map(|&id| id.clone()).collect(),
             })
             .collect();
         plan.deployment = r.deployment.as_ref().map(|d| PlanDeployment {

@@ -5,6 +5,7 @@
 //! allocation whose job version's group has none, where plan-inspect, like
 //! the fixed releases, answers "not eligible".
 
+use crate::model::Id;
 use crate::reconciler::{Reconciliation, Rules};
 use crate::report::JobReport;
 use crate::warning::Warning;
@@ -19,10 +20,10 @@ pub(super) fn missing_policy_warning(
     if !rules.panics_without_reschedule_policy() {
         return None;
     }
-    let mut allocs: Vec<&str> = rec
+    let mut allocs: Vec<&Id> = rec
         .groups
         .values()
-        .flat_map(|g| g.without_policy.iter().map(|a| a.id.as_str()))
+        .flat_map(|g| g.without_policy.iter().map(|a| &a.id))
         .collect();
     allocs.sort_unstable();
     let first = allocs.first()?;

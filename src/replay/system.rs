@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use super::{JobContext, JobWork};
-use crate::model::{Allocation, Job};
+use crate::model::{Allocation, Job, Name};
 use crate::reconciler::TaintedNodes;
 use crate::report::*;
 use crate::system::{Category, DiffEntry, SystemInput, SystemSchedule, Why};
@@ -156,13 +156,13 @@ impl<'a> JobContext<'a> {
         BucketEntry {
             id: a.id.clone(),
             name: a.name.clone(),
-            node_id: Arc::from(a.node_id.as_str()),
-            node_status: node.map(|n| Arc::from(n.status.as_str())),
-            client_status: Arc::from(a.client_status.as_str()),
-            desired_status: Arc::from(a.desired_status.as_str()),
+            node_id: a.node_id.clone(),
+            node_status: node.map(|n| n.status.clone()),
+            client_status: a.client_status.clone(),
+            desired_status: a.desired_status.clone(),
             job_version: a.job_version(),
             canary: a.is_canary(),
-            reason: Arc::from(reason),
+            reason: Name::from(reason),
             rule: None,
             node_draining: node.is_some_and(|n| n.should_drain()),
             times: None,
@@ -228,7 +228,7 @@ impl<'a> JobContext<'a> {
                     .filter(|a| a.task_group == name)
                     .map(|a| SetAsideEntry {
                         id: a.id.clone(),
-                        name: a.name.clone(),
+                        name: a.name.to_string(),
                         job_version: a.job_version(),
                         canary: a.is_canary(),
                         reason: "terminal allocation: the system scheduler does not diff it"
@@ -260,7 +260,7 @@ impl<'a> JobContext<'a> {
             .iter()
             .map(|s| PlanStop {
                 alloc_id: s.alloc.id.clone(),
-                name: s.alloc.name.clone(),
+                name: s.alloc.name.to_string(),
                 task_group: Arc::from(s.alloc.task_group.as_str()),
                 client_status: s.client_status.map(Arc::from),
                 description: s.description,
@@ -317,7 +317,7 @@ impl<'a> JobContext<'a> {
             .iter()
             .map(|a| PlanInPlace {
                 alloc_id: a.id.clone(),
-                name: a.name.clone(),
+                name: a.name.to_string(),
                 deployment_id: None,
             })
             .collect();

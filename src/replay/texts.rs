@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::model::{Allocation, Node};
+use crate::model::{Allocation, Name, Node};
 use crate::reconciler::{ReasonNode, TaintRule, TaintedNodes};
 
 /// Shared strings, by the snapshot string each one copies.
@@ -17,7 +17,7 @@ pub(super) struct Texts<'s> {
     recent: [Option<Arc<str>>; 4],
     nodes: HashMap<&'s str, NodeTexts<'s>>,
     /// Bucket reasons without times, by rule, node, client and desired status.
-    reasons: HashMap<(TaintRule, &'s str, &'s str, &'s str), Arc<str>>,
+    reasons: HashMap<(TaintRule, &'s str, &'s str, &'s str), Name>,
 }
 
 /// A node as bucket entries show it.
@@ -26,10 +26,11 @@ pub(super) struct NodeTexts<'s> {
     pub node: Option<&'s Node>,
     /// The node's entry in the tainted map, if it has one.
     pub tainted: Option<Option<&'s Node>>,
-    pub id: Arc<str>,
-    pub status: Option<Arc<str>>,
+    /// The allocations' own name of the node, shared.
+    pub id: Name,
+    pub status: Option<Name>,
     /// The node as bucket reasons describe it.
-    pub desc: Arc<str>,
+    pub desc: Name,
 }
 
 impl<'s> Texts<'s> {
@@ -50,31 +51,34 @@ impl<'s> Texts<'s> {
         rule: TaintRule,
         alloc: &'s Allocation,
         make: impl FnOnce() -> String,
-    ) -> Arc<str> {
+    ) -> Name {
         let key = (
             rule,
             &*alloc.node_id,
             &*alloc.client_status,
             &*alloc.desired_status,
         );
-        Arc::clone(self.reasons.entry(key).or_insert_with(|| Arc::from(make())))
+        self.reasons
+            .entry(key)
+            .or_insert_with(|| Name::from(make()))
+            .clone()
     }
 
     /// The node `id`, as `nodes` and `tainted` have it.
     pub fn node(
         &mut self,
-        id: &'s str,
+        id: &'s Name,
         nodes: &HashMap<&str, &'s Node>,
         tainted: &TaintedNodes<'s>,
     ) -> &NodeTexts<'s> {
         self.nodes.entry(id).or_insert_with(|| {
-            let node = nodes.get(id).copied();
+            let node = nodes.get(id.as_str()).copied();
             NodeTexts {
                 node,
-                tainted: tainted.get(id).copied(),
-                id: Arc::from(id),
-                status: node.map(|n| Arc::from(n.status.as_str())),
-                desc: Arc::from(ReasonNode::of(node).describe()),
+                tainted: tainted.get(id.as_str()).copied(),
+                id: id.clone(),
+                status: node.map(|n| n.status.clone()),
+                desc: Name::from(ReasonNode::of(node).describe()),
             }
         })
     }

@@ -124,7 +124,7 @@ pub fn split_terminal<'a>(allocs: &[&'a Allocation]) -> (Vec<&'a Allocation>, Te
             live.push(*a);
             continue;
         }
-        let key = (a.node_id.as_str(), a.name.as_str());
+        let key = (a.node_id.as_str(), &*a.name);
         let newer = terminal
             .get(&key)
             .is_none_or(|p| p.create_index < a.create_index);
@@ -248,7 +248,7 @@ impl<'a> SystemDiff<'a> {
         let mut existing: BTreeSet<&str> = BTreeSet::new();
         for exist in allocs {
             existing.insert(&exist.name);
-            let Some(tg) = required.get(&exist.name).copied() else {
+            let Some(tg) = required.get(&*exist.name).copied() else {
                 self.push(
                     Stop,
                     &exist.name,
@@ -293,14 +293,14 @@ impl<'a> SystemDiff<'a> {
                         entry(
                             Lost,
                             Why::NodeLost {
-                                node_status: node.map(|n| n.status.clone()),
+                                node_status: node.map(|n| n.status.to_string()),
                             },
                         )
                     } else {
                         entry(
                             Ignore,
                             Why::NodeTainted {
-                                node_status: node.map_or(String::new(), |n| n.status.clone()),
+                                node_status: node.map_or(String::new(), |n| n.status.to_string()),
                             },
                         )
                     }
@@ -309,9 +309,9 @@ impl<'a> SystemDiff<'a> {
                     entry(
                         Ignore,
                         Why::NodeNotReady {
-                            node_status: node.map_or(String::new(), |n| n.status.clone()),
+                            node_status: node.map_or(String::new(), |n| n.status.to_string()),
                             eligibility: node
-                                .map_or(String::new(), |n| n.scheduling_eligibility.clone()),
+                                .map_or(String::new(), |n| n.scheduling_eligibility.to_string()),
                             draining: node.is_some_and(|n| n.has_drain_strategy()),
                         },
                     )
@@ -319,7 +319,7 @@ impl<'a> SystemDiff<'a> {
                     entry(
                         Stop,
                         Why::NodeNotTargeted {
-                            datacenter: (input.nodes)(node_id).map(|n| n.datacenter.clone()),
+                            datacenter: (input.nodes)(node_id).map(|n| n.datacenter.to_string()),
                         },
                     )
                 } else if job_index != job_modify_index(exist) {

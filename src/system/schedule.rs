@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use super::diff::{Category, DiffEntry, DiffInput, SystemDiff, Terminal, split_terminal};
 use super::ready_nodes::{ReadyNodes, in_datacenters, in_pool};
 use crate::feasibility::{Filter, InvalidConstraint, Placed, PlanSoFar, SystemStack};
-use crate::model::{Allocation, Job, Node, TaskGroup, node_status, status};
+use crate::model::{Allocation, Id, Job, Node, TaskGroup, node_status, status};
 use crate::reconciler::{DesiredChanges, Rules, TaintedNodes, desc};
 use crate::time::Time;
 use crate::update::{Difference, tasks_updated};
@@ -126,18 +126,18 @@ impl<'a> SystemSchedule<'a> {
             node_pools: pools,
             ..SystemSchedule::default()
         };
-        let examined: HashSet<&str> = out
+        let examined: HashSet<&Id> = out
             .diff
             .entries
             .iter()
             .filter(|e| e.category != Category::Place)
-            .filter_map(|e| e.alloc.map(|a| a.id.as_str()))
+            .filter_map(|e| e.alloc.map(|a| &a.id))
             .collect();
         out.unexamined = input
             .allocs
             .iter()
             .copied()
-            .filter(|a| a.terminal_status() && !examined.contains(a.id.as_str()))
+            .filter(|a| a.terminal_status() && !examined.contains(&a.id))
             .collect();
         out.lost_marks(input);
         let stack_job = input.job.filter(|j| !j.stop);

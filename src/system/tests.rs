@@ -136,7 +136,7 @@ fn count(diff: &SystemDiff<'_>, c: Category) -> usize {
 fn ids(diff: &SystemDiff<'_>, c: Category) -> Vec<String> {
     diff.of(c)
         .filter_map(|e| e.alloc)
-        .map(|a| a.id.clone())
+        .map(|a| a.id.to_string())
         .collect()
 }
 
@@ -232,10 +232,7 @@ fn test_diff_system_allocs_for_node() {
             a
         })
         .collect();
-    let terminal: Terminal<'_> = terms
-        .iter()
-        .map(|a| (("zip", a.name.as_str()), a))
-        .collect();
+    let terminal: Terminal<'_> = terms.iter().map(|a| (("zip", &*a.name), a)).collect();
     let live: Vec<&Allocation> = allocs.iter().collect();
     let diff = for_node(&job, "zip", &ready, &tainted, &live, &terminal);
     assert_eq!(ids(&diff, Category::Update), ["update"]);
@@ -246,8 +243,8 @@ fn test_diff_system_allocs_for_node() {
     assert_eq!(count(&diff, Category::Place), 6);
     // Replacements of terminal allocations name them.
     for e in diff.of(Category::Place) {
-        if let Some(t) = terms.iter().find(|t| t.name == e.name) {
-            assert_eq!(e.alloc.map(|a| a.id.as_str()), Some(t.id.as_str()));
+        if let Some(t) = terms.iter().find(|t| *t.name == e.name) {
+            assert_eq!(e.alloc.map(|a| &a.id), Some(&t.id));
         }
     }
 }
@@ -326,11 +323,11 @@ fn test_diff_system_allocs() {
     assert_eq!(count(&diff, Category::Stop), 0);
     assert_eq!(ids(&diff, Category::Migrate), ["migrate"]);
     assert_eq!(ids(&diff, Category::Lost), ["lost"]);
-    let places: Vec<(&str, Option<&str>)> = diff
+    let places: Vec<(&str, Option<String>)> = diff
         .of(Category::Place)
-        .map(|e| (e.node_id, e.alloc.map(|a| a.id.as_str())))
+        .map(|e| (e.node_id, e.alloc.map(|a| a.id.to_string())))
         .collect();
-    assert_eq!(places, [("foo", None), ("pipe", Some("term"))]);
+    assert_eq!(places, [("foo", None), ("pipe", Some("term".to_string()))]);
 }
 
 fn nodes(n: usize) -> Vec<Node> {
@@ -590,13 +587,16 @@ fn test_system_sched_chained_alloc() {
     job.task_groups[0].tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
     c.nodes.push(node("node-new"));
     c.run(Some(&job), |s| {
-        let mut chained: Vec<Option<&str>> = s
+        let mut chained: Vec<Option<String>> = s
             .placements
             .iter()
-            .map(|p| p.previous.map(|a| a.id.as_str()))
+            .map(|p| p.previous.map(|a| a.id.to_string()))
             .collect();
         chained.sort();
-        assert_eq!(chained, [None, Some("a00"), Some("a01"), Some("a02")]);
+        assert_eq!(
+            chained,
+            [None, Some("a00"), Some("a01"), Some("a02")].map(|id| id.map(String::from))
+        );
     });
 }
 
@@ -652,7 +652,7 @@ fn constraint_errors(mut job: Job) {
     let mut ns = nodes(4);
     for (n, tag) in ns.iter_mut().zip(["aaaaaa", "foo", "foo", "foo"]) {
         n.meta.insert("tag".into(), tag.into());
-        n.computed_class = format!("v1:{tag}");
+        n.computed_class = format!("v1:{tag}").into();
     }
     ns[3].scheduling_eligibility = "ineligible".into();
     let c = Cluster::new(ns);
@@ -794,7 +794,7 @@ fn test_system_sched_job_register_sticky_allocs() {
         assert_eq!(s.placements.len(), 1);
         let p = &s.placements[0];
         assert_eq!(p.node_id, "node-04");
-        assert_eq!(p.previous.map(|a| a.id.as_str()), Some("a04"));
+        assert_eq!(p.previous.map(|a| a.id.to_string()).as_deref(), Some("a04"));
         assert!(s.stops.is_empty());
     });
 }
@@ -839,7 +839,7 @@ fn job_constraint_add_node(mut job: Job) {
     let class = |id: &str, c: &str| {
         let mut n = node(id);
         n.node_class = c.into();
-        n.computed_class = format!("v1:{c}");
+        n.computed_class = format!("v1:{c}").into();
         n
     };
     let c = Cluster::new(vec![class("a", "Class-A"), class("b", "Class-B")]);
@@ -962,7 +962,7 @@ fn test_sys_batch_node_drain_down() {
     let job = Arc::new(sysbatch_job());
     sysbatch_everywhere(&mut c, &job, "running");
     c.run(Some(&job), |s| {
-        let lost: Vec<&str> = s.stops.iter().map(|st| st.alloc.id.as_str()).collect();
+        let lost: Vec<String> = s.stops.iter().map(|st| st.alloc.id.to_string()).collect();
         assert_eq!(lost, ["s00"]);
         assert_eq!(s.stops[0].client_status, Some("lost"));
     });
@@ -1082,13 +1082,16 @@ fn test_sys_batch_chained_alloc() {
     job.task_groups[0].tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
     c.nodes.push(node("node-new"));
     c.run(Some(&job), |s| {
-        let mut chained: Vec<Option<&str>> = s
+        let mut chained: Vec<Option<String>> = s
             .placements
             .iter()
-            .map(|p| p.previous.map(|a| a.id.as_str()))
+            .map(|p| p.previous.map(|a| a.id.to_string()))
             .collect();
         chained.sort();
-        assert_eq!(chained, [None, Some("s00"), Some("s01"), Some("s02")]);
+        assert_eq!(
+            chained,
+            [None, Some("s00"), Some("s01"), Some("s02")].map(|id| id.map(String::from))
+        );
     });
 }
 

@@ -7,7 +7,7 @@ use plan_inspect::model::*;
 use plan_inspect::time::{Duration, Time};
 use serde_json::json;
 
-use super::{Cluster, HOUR, now, resumable_job};
+use super::{Cluster, HOUR, now, push, resumable_job};
 
 /// Nomad's `buildAllocations`: `count` allocations of `job` (indexes
 /// `0..count`, each on its own ready node) with the given statuses and a
@@ -80,22 +80,21 @@ pub fn healthy_deployment_allocs(
 
 /// Gives allocation `id` score metadata of one entry: `score` for its node.
 pub fn set_node_score(c: &mut Cluster, id: &str, score: f64) {
-    let a = c.alloc_mut(id);
-    a.metrics = Some(AllocMetric {
-        score_meta_data: vec![NodeScoreMeta {
-            node_id: a.node_id.clone(),
-            norm_score: score,
-        }],
+    c.alloc_mut(id).metrics = Some(AllocMetric {
+        first_norm_score: Some(score),
     });
 }
 
 /// Records that allocation `id` went unknown `ago` before `now()`.
 pub fn went_unknown(c: &mut Cluster, id: &str, ago: Duration) {
-    c.alloc_mut(id).alloc_states.push(AllocState {
-        field: "ClientStatus".into(),
-        value: status::UNKNOWN.into(),
-        time: now().add(-ago),
-    });
+    push(
+        &mut c.alloc_mut(id).alloc_states,
+        AllocState {
+            field: "ClientStatus".into(),
+            value: status::UNKNOWN.into(),
+            time: now().add(-ago),
+        },
+    );
 }
 
 /// Records a `Reconnected` task event `ago` before `now()` on allocation `id`.
@@ -107,7 +106,8 @@ pub fn reconnected(c: &mut Cluster, id: &str, ago: Duration) {
             events: vec![TaskEvent {
                 event_type: TASK_CLIENT_RECONNECTED.into(),
                 time: now().add(-ago).unix_nanos_i64(),
-            }],
+            }]
+            .into(),
             ..TaskState::default()
         },
     );
@@ -157,11 +157,11 @@ pub fn reschedule_event(ago: Duration, prev: &str) -> RescheduleEvent {
 }
 
 /// A reschedule tracker holding `events`.
-pub fn reschedule_tracker(events: Vec<RescheduleEvent>) -> Option<RescheduleTracker> {
-    Some(RescheduleTracker {
-        events: Some(events),
+pub fn reschedule_tracker(events: Vec<RescheduleEvent>) -> Option<Box<RescheduleTracker>> {
+    Some(Box::new(RescheduleTracker {
+        events: Some(events.into()),
         ..RescheduleTracker::default()
-    })
+    }))
 }
 
 /// Records one earlier reschedule of allocation `id`, an hour ago, from a

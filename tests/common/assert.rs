@@ -70,7 +70,7 @@ pub fn attribute_update_indexes(c: &Cluster, r: &JobReport) -> Vec<u64> {
         r.plan
             .attribute_updates
             .iter()
-            .map(|u| c.alloc_ref(&u.alloc_id).name.as_str()),
+            .map(|u| c.alloc_ref(&u.alloc_id).name.as_ref()),
     )
 }
 
@@ -134,7 +134,7 @@ pub fn assert_previous_allocs(c: &Cluster, r: &JobReport, n: usize) {
             p.name
         );
         if let Some(prev) = &p.previous_alloc_id {
-            assert_eq!(c.alloc_ref(prev).name, p.name, "previous alloc name");
+            assert_eq!(*c.alloc_ref(prev).name, p.name, "previous alloc name");
             found += 1;
         }
     }
@@ -167,7 +167,7 @@ pub fn assert_no_canaries_stopped(c: &Cluster, dep: &str, r: &JobReport) {
     for s in &r.plan.stop {
         for state in d.task_groups.values() {
             assert!(
-                !state.placed_canaries.contains(&s.alloc_id),
+                !state.placed_canaries.contains(&s.alloc_id.to_string()),
                 "canary {} ({}) stopped",
                 s.alloc_id,
                 s.name
@@ -231,9 +231,13 @@ pub fn assert_partition(c: &Cluster, r: &JobReport) {
     let mut seen: Vec<(String, String)> = Vec::new();
     for g in &r.groups {
         for (_, set) in g.buckets.iter() {
-            seen.extend(set.iter().map(|e| (g.name.clone(), e.id.clone())));
+            seen.extend(set.iter().map(|e| (g.name.clone(), e.id.to_string())));
         }
-        seen.extend(g.set_aside.iter().map(|e| (g.name.clone(), e.id.clone())));
+        seen.extend(
+            g.set_aside
+                .iter()
+                .map(|e| (g.name.clone(), e.id.to_string())),
+        );
     }
     seen.sort();
     let mut want: Vec<(String, String)> = c
@@ -241,7 +245,7 @@ pub fn assert_partition(c: &Cluster, r: &JobReport) {
         .allocs
         .iter()
         .filter(|a| a.job_id == r.id && a.namespace == r.namespace)
-        .map(|a| (a.task_group.to_string(), a.id.clone()))
+        .map(|a| (a.task_group.to_string(), a.id.to_string()))
         .collect();
     want.sort();
     assert_eq!(seen, want, "allocations by group, in buckets or set aside");

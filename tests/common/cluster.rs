@@ -1,5 +1,6 @@
 //! The snapshot builder.
 
+use std::fmt;
 use std::sync::Arc;
 
 use plan_inspect::model::*;
@@ -8,7 +9,7 @@ use plan_inspect::replay::{Options, replay};
 use plan_inspect::report::{JobReport, Report};
 use plan_inspect::time::Duration;
 
-use super::{fail_at, now};
+use super::{fail_at, now, push};
 
 /// A snapshot under construction.
 #[derive(Default)]
@@ -73,9 +74,9 @@ impl Cluster {
         let node = self.node(node_status::READY);
         let id = self.id("alloc");
         self.snapshot.allocs.push(Allocation {
-            id: id.clone(),
+            id: (&id).into(),
             namespace: job.namespace.as_str().into(),
-            name: alloc_name(&job.id, group, index),
+            name: alloc_name(&job.id, group, index).into(),
             node_id: node.into(),
             job_id: job.id.as_str().into(),
             job: Some(job.clone()),
@@ -101,19 +102,25 @@ impl Cluster {
     }
 
     /// The snapshot allocation `id`.
-    pub fn alloc_ref(&self, id: &str) -> &Allocation {
+    pub fn alloc_ref<I: fmt::Display + ?Sized>(&self, id: &I) -> &Allocation
+    where
+        Id: PartialEq<I>,
+    {
         self.snapshot
             .allocs
             .iter()
-            .find(|a| a.id == id)
+            .find(|a| a.id == *id)
             .unwrap_or_else(|| panic!("no alloc {id}"))
     }
 
-    pub fn alloc_mut(&mut self, id: &str) -> &mut Allocation {
+    pub fn alloc_mut<I: ?Sized>(&mut self, id: &I) -> &mut Allocation
+    where
+        Id: PartialEq<I>,
+    {
         self.snapshot
             .allocs
             .iter_mut()
-            .find(|a| a.id == id)
+            .find(|a| a.id == *id)
             .expect("no such alloc")
     }
 
@@ -198,20 +205,26 @@ pub fn reconnect_event(c: &mut Cluster, id: &str, task: &str, ago: Duration) {
             state: "running".into(),
             ..TaskState::default()
         });
-    state.events.push(TaskEvent {
-        event_type: TASK_CLIENT_RECONNECTED.into(),
-        time: now().add(-ago).unix_nanos_i64(),
-    });
+    push(
+        &mut state.events,
+        TaskEvent {
+            event_type: TASK_CLIENT_RECONNECTED.into(),
+            time: now().add(-ago).unix_nanos_i64(),
+        },
+    );
     a.task_states.insert(task.into(), state);
 }
 
 /// Records a client-status transition to `value` `ago` before now.
 pub fn client_state(c: &mut Cluster, id: &str, value: &str, ago: Duration) {
-    c.alloc_mut(id).alloc_states.push(AllocState {
-        field: AllocStateField::ClientStatus,
-        value: value.into(),
-        time: now().add(-ago),
-    });
+    push(
+        &mut c.alloc_mut(id).alloc_states,
+        AllocState {
+            field: AllocStateField::ClientStatus,
+            value: value.into(),
+            time: now().add(-ago),
+        },
+    );
 }
 
 /// A failed allocation whose only task finished `ago` before now.

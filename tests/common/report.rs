@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use plan_inspect::model::Id;
 use plan_inspect::reconciler::DesiredChanges;
 use plan_inspect::report::{Buckets, JobReport};
 
@@ -15,7 +16,7 @@ pub fn buckets_by_id(r: &JobReport, group: &str) -> HashMap<String, &'static str
         let name = bucket.as_str();
         for e in set {
             assert!(
-                out.insert(e.id.clone(), name).is_none(),
+                out.insert(e.id.to_string(), name).is_none(),
                 "{} in two buckets",
                 e.id
             );
@@ -41,7 +42,7 @@ pub fn web_changes(r: &JobReport) -> DesiredChanges {
 pub fn stops(r: &JobReport) -> Vec<(String, String, Option<String>)> {
     sorted(r.plan.stop.iter().map(|s| {
         (
-            s.alloc_id.clone(),
+            s.alloc_id.to_string(),
             s.description.to_string(),
             s.client_status.as_deref().map(str::to_owned),
         )
@@ -53,7 +54,7 @@ pub fn places(r: &JobReport) -> Vec<(String, Option<String>, bool, bool)> {
     sorted(r.plan.place.iter().map(|p| {
         (
             p.name.clone(),
-            p.previous_alloc_id.clone(),
+            p.previous_alloc_id.as_ref().map(Id::to_string),
             p.reschedule,
             p.lost,
         )

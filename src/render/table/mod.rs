@@ -17,7 +17,7 @@ use comfy_table::{ContentArrangement, LineStyle, Table, TableStyle};
 use owo_colors::OwoColorize;
 
 use super::wrap::wrap;
-use crate::model::deployment_status;
+use crate::model::{Id, deployment_status};
 use crate::reconciler::Bucket;
 use crate::report::{BucketEntry, GroupChanges, GroupReport, JobReport, NowSource, Report};
 use crate::time::Time;
@@ -151,6 +151,11 @@ impl Renderer {
         } else {
             id.get(..8).unwrap_or(id)
         }
+    }
+
+    /// [`Renderer::id`] of an allocation ID.
+    fn alloc_id(&self, id: &Id) -> String {
+        id.with_str(|id| self.id(id).to_string())
     }
 
     /// A time relative to the evaluation; exact with `--verbose`.
@@ -333,7 +338,7 @@ impl Renderer {
             for s in &g.set_aside {
                 rows += 1;
                 t.add_row(vec![
-                    self.id(&s.id).to_string(),
+                    self.alloc_id(&s.id),
                     s.name.clone(),
                     s.job_version.to_string(),
                     canary_mark(s.canary).to_string(),
@@ -353,8 +358,8 @@ impl Renderer {
     /// The cells of an allocation row before its bucket and reason.
     fn allocation(&self, e: &BucketEntry) -> Vec<String> {
         vec![
-            self.id(&e.id).to_string(),
-            e.name.clone(),
+            self.alloc_id(&e.id),
+            e.name.to_string(),
             e.job_version.to_string(),
             canary_mark(e.canary).to_string(),
             self.id(&e.node_id).to_string(),
@@ -366,9 +371,9 @@ impl Renderer {
     /// The bucket reason, with what the reschedule filters decided.
     fn reason(&self, rescheduling: &Rescheduling<'_>, e: &BucketEntry) -> String {
         let mut reason = e.reason_with(|t| self.time(t)).into_owned();
-        if rescheduling.now.contains(e.id.as_str()) {
+        if rescheduling.now.contains(&e.id) {
             reason.push_str("; reschedule now");
-        } else if let Some(&at) = rescheduling.later.get(e.id.as_str()) {
+        } else if let Some(&at) = rescheduling.later.get(&e.id) {
             let word = if self.style.verbose { "at " } else { "" };
             reason.push_str(&format!("; reschedule {word}{}", self.time(at)));
         }
@@ -387,7 +392,7 @@ impl Renderer {
             ]);
             for s in &p.stop {
                 t.add_row(vec![
-                    self.id(&s.alloc_id).to_string(),
+                    self.alloc_id(&s.alloc_id),
                     s.name.clone(),
                     s.client_status.as_deref().unwrap_or_default().to_string(),
                     s.description.to_string(),
@@ -429,8 +434,8 @@ impl Renderer {
                 }
                 row.extend([
                     pl.previous_alloc_id
-                        .as_deref()
-                        .map(|i| self.id(i).to_string())
+                        .as_ref()
+                        .map(|i| self.alloc_id(i))
                         .unwrap_or_default(),
                     flags.join(", "),
                 ]);
@@ -442,7 +447,7 @@ impl Renderer {
             let mut t = self.table(&["Alloc", "Name", "Reason"]);
             for d in &p.destructive_update {
                 t.add_row(vec![
-                    self.id(&d.alloc_id).to_string(),
+                    self.alloc_id(&d.alloc_id),
                     d.name.clone(),
                     d.reason.clone(),
                 ]);
@@ -453,7 +458,7 @@ impl Renderer {
             let mut t = self.table(&["Alloc", "Name", "Deployment"]);
             for u in &p.in_place_update {
                 t.add_row(vec![
-                    self.id(&u.alloc_id).to_string(),
+                    self.alloc_id(&u.alloc_id),
                     u.name.clone(),
                     u.deployment_id
                         .as_deref()
@@ -481,7 +486,7 @@ impl Renderer {
             let mut t = self.table(&["Alloc", "Update", "Follow-up Eval"]);
             for u in updates {
                 t.add_row(vec![
-                    self.id(&u.alloc_id).to_string(),
+                    self.alloc_id(&u.alloc_id),
                     what.to_string(),
                     self.id(&u.followup_eval_id).to_string(),
                 ]);
@@ -492,7 +497,7 @@ impl Renderer {
             let mut t = self.table(&["Alloc", "Update"]);
             for u in &p.reconnect_updates {
                 t.add_row(vec![
-                    self.id(&u.alloc_id).to_string(),
+                    self.alloc_id(&u.alloc_id),
                     "resume on reconnected client".to_string(),
                 ]);
             }
@@ -501,7 +506,7 @@ impl Renderer {
         if !p.followup_evals.is_empty() {
             let mut t = self.table(&["Eval", "Triggered By", "Wait Until", "Task Group", "Allocs"]);
             for e in &p.followup_evals {
-                let allocs: Vec<&str> = e.alloc_ids.iter().map(|a| self.id(a)).collect();
+                let allocs: Vec<String> = e.alloc_ids.iter().map(|a| self.alloc_id(a)).collect();
                 t.add_row(vec![
                     self.id(&e.id).to_string(),
                     e.triggered_by.clone(),
@@ -567,19 +572,15 @@ fn canary_mark(canary: bool) -> &'static str {
 /// A group's reschedule decisions by allocation ID, looked up once per row:
 /// half of a large group may be failed, so a scan per row would be quadratic.
 struct Rescheduling<'g> {
-    now: HashSet<&'g str>,
-    later: HashMap<&'g str, Time>,
+    now: HashSet<&'g Id>,
+    later: HashMap<&'g Id, Time>,
 }
 
 impl<'g> Rescheduling<'g> {
     fn of(g: &'g GroupReport) -> Self {
         Rescheduling {
-            now: g.reschedule_now.iter().map(String::as_str).collect(),
-            later: g
-                .reschedule_later
-                .iter()
-                .map(|l| (l.id.as_str(), l.at))
-                .collect(),
+            now: g.reschedule_now.iter().collect(),
+            later: g.reschedule_later.iter().map(|l| (&l.id, l.at)).collect(),
         }
     }
 }

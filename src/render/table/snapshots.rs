@@ -2,8 +2,8 @@
 //! hand: a change to one section's layout shows here, next to its renderer,
 //! before it shows in the golden files of whole snapshots.
 
+use crate::model::Name;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use insta::assert_snapshot;
 
@@ -39,7 +39,7 @@ fn entry(
         id: id.into(),
         name: name.into(),
         node_id: NODE.into(),
-        node_status: node_status.map(Arc::from),
+        node_status: node_status.map(Name::from),
         client_status: client.into(),
         desired_status: "run".into(),
         job_version: 3,
