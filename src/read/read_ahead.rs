@@ -82,7 +82,9 @@ fn produce<R: Read>(
     empty: &Receiver<Vec<u8>>,
 ) {
     loop {
-        let mut block = empty.try_recv().unwrap_or_default();
+        let mut block = empty
+            .try_recv()
+            .unwrap_or_else(|_| Vec::with_capacity(ROOM + BLOCK));
         block.resize(ROOM + BLOCK, 0);
         let mut len = 0;
         let error = loop {
@@ -148,9 +150,11 @@ impl ReadAhead {
     }
 
     /// Gives a buffer back for a later block.
+    /// A buffer of another size (the reader's first, which grew to hold
+    /// the kept history) is freed instead.
     pub(super) fn recycle(&mut self, buf: Vec<u8>) {
         // The thread may have ended; the buffer is then just dropped.
-        if buf.capacity() > 0 {
+        if buf.capacity() == ROOM + BLOCK {
             let _ = self.empty.send(buf);
         }
     }
