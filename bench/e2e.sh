@@ -46,7 +46,7 @@ for n in $SIZES; do
     case $shape in
         uniform) snap=$DIR/plan-inspect-bench-$n.json
                  gen=(--shape uniform --nodes 10000 --allocs "$n" --jobs 50 --seed 1) ;;
-        varied)  snap=$DIR/plan-inspect-bench-varied-$n.json
+        varied)  snap=$DIR/plan-inspect-bench-varied-v2-$n.json
                  gen=(--shape varied --allocs "$n" --seed 1) ;;
         *) echo "bench/e2e.sh: unknown shape $shape" >&2; exit 1 ;;
     esac

@@ -15,7 +15,8 @@ mod texts;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
-use crate::model::{Allocation, Deployment, Evaluation, Job, Node, Snapshot, TaskGroup};
+use crate::model::NodesById;
+use crate::model::{Allocation, Deployment, Evaluation, Job, Snapshot, TaskGroup};
 use crate::reconciler::{
     ReconcileInput, Reconciler, Reconciliation, Rules, TaintContext, TaintedNodes, tainted_nodes,
 };
@@ -212,7 +213,7 @@ pub struct JobReplay<'r, 'a> {
     pub report: &'r Report,
     pub reconciliation: &'r Reconciliation<'a>,
     pub taint: TaintContext<'r, 'a>,
-    pub nodes: &'r HashMap<&'a str, &'a Node>,
+    pub nodes: &'r NodesById<'a>,
 }
 
 impl JobReplay<'_, '_> {
@@ -266,7 +267,7 @@ pub struct SystemReplay<'r, 'a> {
     pub report: &'r Report,
     pub schedule: &'r crate::system::SystemSchedule<'a>,
     pub job: Option<&'a Job>,
-    pub nodes: &'r HashMap<&'a str, &'a Node>,
+    pub nodes: &'r NodesById<'a>,
 }
 
 pub use system::describe as describe_system_entry;
@@ -318,7 +319,7 @@ struct Prepared<'s> {
     rules: Rules,
     profile: Profile,
     warnings: Vec<Warning>,
-    nodes: HashMap<&'s str, &'s Node>,
+    nodes: NodesById<'s>,
     deployments: HashMap<(&'s str, &'s str), &'s Deployment>,
 }
 
@@ -458,7 +459,7 @@ fn collect_jobs(snapshot: &Snapshot) -> Vec<JobWork<'_>> {
 }
 
 struct JobContext<'a> {
-    nodes: &'a HashMap<&'a str, &'a Node>,
+    nodes: &'a NodesById<'a>,
     deployments: &'a HashMap<(&'a str, &'a str), &'a Deployment>,
     eval_id: &'a str,
     eval_priority: Option<i64>,

@@ -38,7 +38,7 @@ pub use job::{
 pub use name::{Interner, Name};
 pub use node::{
     DriverInfo, HostVolume, Node, NodeDevice, NodeDeviceInstance, NodeNetwork, NodeNetworkAddress,
-    NodeNetworkMode, NodeResources, eligibility, node_status,
+    NodeNetworkMode, NodeResources, NodesById, eligibility, node_status,
 };
 pub use snapshot::Snapshot;
 pub use task_states::TaskStates;

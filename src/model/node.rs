@@ -164,3 +164,7 @@ impl Node {
             && self.scheduling_eligibility == eligibility::ELIGIBLE
     }
 }
+
+/// Nodes by ID, as the replay looks every allocation's node up; with a fast
+/// hash, as no output depends on its order.
+pub type NodesById<'a> = std::collections::HashMap<&'a str, &'a Node, foldhash::fast::FixedState>;

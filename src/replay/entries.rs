@@ -1,10 +1,10 @@
 //! Bucket entries: one per allocation, the bulk of a large report.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::texts::Texts;
-use crate::model::{Allocation, Name, Node};
+use crate::model::NodesById;
+use crate::model::{Allocation, Name};
 use crate::reconciler::{
     AllocSet, BucketReason, ReasonKind, TaintContext, TaintedSets, classify_rule_with,
 };
@@ -12,13 +12,13 @@ use crate::report::{BucketEntry, Buckets};
 
 /// Describes allocations in their buckets, sharing repeated strings.
 pub(super) struct EntryMaker<'r> {
-    nodes: &'r HashMap<&'r str, &'r Node>,
+    nodes: &'r NodesById<'r>,
     taint: TaintContext<'r, 'r>,
     texts: Texts<'r>,
 }
 
 impl<'r> EntryMaker<'r> {
-    pub fn new(nodes: &'r HashMap<&'r str, &'r Node>, taint: TaintContext<'r, 'r>) -> Self {
+    pub fn new(nodes: &'r NodesById<'r>, taint: TaintContext<'r, 'r>) -> Self {
         EntryMaker {
             nodes,
             taint,

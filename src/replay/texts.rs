@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::model::NodesById;
 use crate::model::{Allocation, Name, Node};
 use crate::reconciler::{ReasonNode, TaintRule, TaintedNodes};
 
@@ -68,7 +69,7 @@ impl<'s> Texts<'s> {
     pub fn node(
         &mut self,
         id: &'s Name,
-        nodes: &HashMap<&str, &'s Node>,
+        nodes: &NodesById<'s>,
         tainted: &TaintedNodes<'s>,
     ) -> &NodeTexts<'s> {
         self.nodes.entry(id).or_insert_with(|| {

@@ -2,11 +2,12 @@
 //! the stops, in-place against destructive updates, the evictions under the
 //! rolling limit, the annotation and the placements.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 
 use super::diff::{Category, DiffEntry, DiffInput, SystemDiff, Terminal, split_terminal};
 use super::ready_nodes::{ReadyNodes, in_datacenters, in_pool};
 use crate::feasibility::{Filter, InvalidConstraint, Placed, PlanSoFar, SystemStack};
+use crate::model::NodesById;
 use crate::model::{Allocation, Id, Job, Node, TaskGroup, node_status, status};
 use crate::reconciler::{DesiredChanges, Rules, TaintedNodes, desc};
 use crate::time::Time;
@@ -88,13 +89,13 @@ pub struct SystemInput<'a, 'r> {
     pub job: Option<&'a Job>,
     pub allocs: &'r [&'a Allocation],
     /// Every node of the snapshot.
-    pub nodes: &'r HashMap<&'a str, &'a Node>,
+    pub nodes: &'r NodesById<'a>,
     pub tainted: &'r TaintedNodes<'a>,
     pub rules: &'r Rules,
     pub now: Time,
 }
 
-fn placed<'a>(nodes: &HashMap<&'a str, &'a Node>, a: &'a Allocation) -> Placed<'a> {
+fn placed<'a>(nodes: &NodesById<'a>, a: &'a Allocation) -> Placed<'a> {
     Placed {
         node: nodes.get(a.node_id.as_str()).copied(),
         task_group: &a.task_group,

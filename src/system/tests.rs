@@ -3,11 +3,12 @@
 //! scheduler/scheduler_system_test.go and scheduler_sysbatch_test.go.
 //! Each test is named after its source.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::diff::{DiffInput, Terminal};
 use super::*;
+use crate::model::NodesById;
 use crate::model::*;
 use crate::reconciler::{TaintedNodes, desc, tainted_nodes};
 
@@ -114,7 +115,7 @@ impl Cluster {
     }
 
     fn run<R>(&self, job: Option<&Job>, f: impl FnOnce(&SystemSchedule<'_>) -> R) -> R {
-        let nodes: HashMap<&str, &Node> = self.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
+        let nodes: NodesById<'_> = self.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
         let allocs: Vec<&Allocation> = self.allocs.iter().collect();
         let tainted = tainted_nodes(allocs.iter().copied(), |id| nodes.get(id).copied());
         let sched = SystemSchedule::compute(&SystemInput {

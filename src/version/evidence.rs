@@ -224,7 +224,7 @@ fn alloc_facts(snapshot: &Snapshot) -> Vec<Evidence> {
         "an allocation whose replacement could not be placed is still desired to run",
     );
     for a in &snapshot.allocs {
-        let id = format!("allocation {}", a.id);
+        let id = || format!("allocation {}", a.id);
         let mut states = a
             .alloc_states
             .iter()
@@ -232,7 +232,7 @@ fn alloc_facts(snapshot: &Snapshot) -> Vec<Evidence> {
         let mut previous = states.next();
         for s in states {
             if previous.is_some_and(|p| p.value == status::UNKNOWN) && s.value == status::RUNNING {
-                reconnect.examples.insert(id.clone());
+                reconnect.examples.insert(id());
                 break;
             }
             previous = Some(s);
@@ -241,13 +241,13 @@ fn alloc_facts(snapshot: &Snapshot) -> Vec<Evidence> {
             .as_ref()
             .is_some_and(|t| !t.last_reschedule.is_empty())
         {
-            tracker.examples.insert(id.clone());
+            tracker.examples.insert(id());
         }
         if a.desired_status == status::RUN && a.last_reschedule_failed() {
-            kept_run.examples.insert(id.clone());
+            kept_run.examples.insert(id());
         }
         if a.desired_transition.should_disable_migration_placement() {
-            no_migrate.examples.insert(id);
+            no_migrate.examples.insert(id());
         }
     }
     [

@@ -90,10 +90,14 @@ pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot) -> Vec<Warning> {
     );
     let mut no_migrate = Input::new("MigrateDisablePlacement", Some(Switch::G0), None);
     let mut strategies = BTreeSet::new();
+    // Allocations of one version share its job: most follow one of the same.
     let mut seen = std::collections::HashSet::new();
+    let mut previous = None;
     let embedded = snapshot.allocs.iter().filter_map(|a| a.job.as_ref());
     for job in snapshot.jobs.iter().chain(embedded) {
-        if !seen.insert(Arc::as_ptr(job)) {
+        if previous.replace(Arc::as_ptr(job)) == Some(Arc::as_ptr(job))
+            || !seen.insert(Arc::as_ptr(job))
+        {
             continue;
         }
         for tg in &job.task_groups {
