@@ -55,7 +55,7 @@ for n in $SIZES; do
         "$BIN/examples/gen-snapshot" "${gen[@]}" >"$snap.tmp"
         mv "$snap.tmp" "$snap"
     fi
-    size=$(stat -c %s "$snap")
+    size=$(stat -L -c %s "$snap")
     mb=$(awk "BEGIN{print $size/1e6}")
     read -r floor_wall floor_rss < <(measure "$BIN/examples/floor $snap")
     row() {

@@ -25,8 +25,8 @@ use super::job_texts::JobTexts;
 use super::scan::{JobSpan, Scan, scan};
 use crate::model::{Allocation, Interner};
 
-/// The first part's size, in tenths of another part's.
-const FIRST_SHARE: usize = 5;
+/// The first part's size, in tenths of another part's (see [`guess_starts`]).
+const FIRST_SHARE: usize = 15;
 
 /// One allocation element a part parsed.
 pub(super) struct Parsed {
@@ -165,8 +165,9 @@ fn guess_starts(buf: &[u8], start: usize, threads: usize) -> Vec<usize> {
         return starts;
     };
     let finder = memmem::Finder::new(key);
-    // The caller's thread adds every part's allocations after the parse,
-    // and reads on meanwhile: its own part is smaller by that much.
+    // The other threads share their cores with the read-ahead thread: the
+    // caller's part is larger, though it also adds the last round's
+    // allocations (measured best on two cores at half as large again).
     let len = buf.len() - start;
     let first = len * FIRST_SHARE / (FIRST_SHARE + 10 * (threads - 1));
     for i in 1..threads {
