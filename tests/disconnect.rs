@@ -230,7 +230,7 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
             replacement.id = c.id("alloc").into();
             replacement.node_id = c.node(node_status::READY).into();
             replacement.client_status = status::RUNNING.into();
-            replacement.previous_allocation = orig.id.clone();
+            replacement.previous_allocation = orig.id.clone().into();
             replacement.alloc_states = Box::default();
             replacement.task_states = Default::default();
             // Placed after the original (1.3.14's test; older ones copy the index).
@@ -241,7 +241,7 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
             if tc.disconnect_replacement {
                 replacement.alloc_states = orig.alloc_states.clone();
             }
-            c.alloc_mut(orig_id).next_allocation = replacement.id.clone();
+            c.alloc_mut(orig_id).next_allocation = replacement.id.clone().into();
             if tc.job_version_increment != 0 {
                 let mut j = (**replacement.job.as_ref().unwrap()).clone();
                 j.version += tc.job_version_increment;
@@ -259,9 +259,9 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
                     next.id = c.id("alloc").into();
                     next.client_status = status::RUNNING.into();
                     next.desired_status = status::RUN.into();
-                    next.previous_allocation = replacement.id.clone();
+                    next.previous_allocation = replacement.id.clone().into();
                     next.create_index += 1;
-                    replacement.next_allocation = next.id.clone();
+                    replacement.next_allocation = next.id.clone().into();
                     replacement.desired_status = status::STOP.into();
                     replacements.push(next);
                 }
@@ -271,8 +271,8 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
                 let mut next = replacement.clone();
                 next.id = c.id("alloc").into();
                 next.client_status = status::RUNNING.into();
-                next.previous_allocation = replacement.id.clone();
-                replacement.next_allocation = next.id.clone();
+                next.previous_allocation = replacement.id.clone().into();
+                replacement.next_allocation = next.id.clone().into();
                 replacements.push(replacement);
                 replacements.push(next);
             } else {
@@ -667,7 +667,7 @@ fn test_reconciler_disconnected_node_follow_up_evals_stop_after_timeout() {
                 time: now(),
             },
         );
-        a.followup_eval_id = Id::from(&update.followup_eval_id);
+        a.followup_eval_id = Id::from(&update.followup_eval_id).into();
     }
     // Second pass: the follow-up eval (Nomad passes its ID and priority),
     // six minutes later.

@@ -1141,11 +1141,11 @@ fn disconnected_client(
             r.id = c.id("alloc").into();
             r.node_id = c.node(node_status::READY).into();
             r.client_status = status::RUNNING.into();
-            r.previous_allocation = Id::from(orig);
+            r.previous_allocation = Id::from(orig).into();
             r.alloc_states = Box::default();
             r.task_states = Default::default();
             r.create_index += 1;
-            c.alloc_mut(orig).next_allocation = r.id.clone();
+            c.alloc_mut(orig).next_allocation = r.id.clone().into();
             if tc.fail_replacement {
                 r.client_status = status::FAILED.into();
                 if tc.replace_failed_replacement {
@@ -1153,8 +1153,8 @@ fn disconnected_client(
                     next.id = c.id("alloc").into();
                     next.client_status = status::RUNNING.into();
                     next.desired_status = status::RUN.into();
-                    next.previous_allocation = r.id.clone();
-                    r.next_allocation = next.id.clone();
+                    next.previous_allocation = r.id.clone().into();
+                    r.next_allocation = next.id.clone().into();
                     r.desired_status = status::STOP.into();
                     latest.push(next.id.to_string());
                     c.snapshot.allocs.push(next);

@@ -4,7 +4,9 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::{DisconnectFields, Id, Job, Name, ReschedulePolicy, TaskGroup, TaskStates, nullable};
+use super::{
+    DisconnectFields, Id, Job, Name, ReschedulePolicy, SparseId, TaskGroup, TaskStates, nullable,
+};
 use crate::time::{Duration, Time};
 
 /// A `structs.Allocation`.
@@ -34,15 +36,15 @@ pub struct Allocation {
     pub task_states: TaskStates,
     #[serde(deserialize_with = "nullable")]
     pub alloc_states: Box<[AllocState]>,
-    pub previous_allocation: Id,
-    pub next_allocation: Id,
+    pub previous_allocation: SparseId,
+    pub next_allocation: SparseId,
     #[serde(rename = "DeploymentID")]
     pub deployment_id: Name,
     pub deployment_status: Option<AllocDeploymentStatus>,
     /// Boxed: most allocations were never rescheduled.
     pub reschedule_tracker: Option<Box<RescheduleTracker>>,
     #[serde(rename = "FollowupEvalID")]
-    pub followup_eval_id: Id,
+    pub followup_eval_id: SparseId,
     pub create_index: u64,
     pub modify_time: i64,
     /// Only an `AllocListStub` (a list endpoint's entry) has `JobVersion`;

@@ -12,6 +12,7 @@ mod keep_only;
 mod name;
 mod node;
 mod snapshot;
+mod sparse_id;
 mod task_states;
 mod value;
 
@@ -41,6 +42,7 @@ pub use node::{
     NodeNetworkMode, NodeResources, NodesById, eligibility, node_status,
 };
 pub use snapshot::Snapshot;
+pub use sparse_id::SparseId;
 pub use task_states::TaskStates;
 pub use value::{Equality, GoValue};
 pub(crate) use value::{deep_equal, deep_equal_as, maps_equal_as};
