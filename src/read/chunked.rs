@@ -19,8 +19,7 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 use super::alloc_record::AllocRecord;
 use super::document::{MetaField, State};
 use super::read_ahead::{Next, ROOM, ReadAhead};
-use super::scan::{JobSpan, Scan, scan};
-use super::split::{self, Parsed, Splice, Spliced};
+use super::split::{self, Element, Parsed, Spliced, Texts};
 use crate::model::{Deployment, Evaluation, Job, Node};
 use crate::time::Time;
 
@@ -239,10 +238,14 @@ impl<'r> Chunked<'r> {
             );
             added?;
             let mut last = None;
-            for element in parts.into_iter().flat_map(|p| p.elements) {
-                if let Some((_, entry)) = element.alloc
-                    && st.job_texts.job(entry).is_err()
-                {
+            for mut element in parts.into_iter().flat_map(|p| p.elements) {
+                let job = element
+                    .alloc
+                    .as_ref()
+                    .map(|(_, entry)| st.job_texts.job(*entry));
+                if let (Some((alloc, _)), Some(Ok(job))) = (&mut element.alloc, &job) {
+                    alloc.job = Some(Arc::clone(job));
+                } else if job.is_some() {
                     // The general path says what is wrong, exactly as on one thread.
                     add_parsed(st, key, &mut index, &mut pending)?;
                     self.pos = element.start;
@@ -320,9 +323,9 @@ impl<'r> Chunked<'r> {
 
     /// The common case of an allocation whose embedded job is an object: its
     /// text is recognised (or, the first time, checked and remembered) and
-    /// only the rest of the allocation is parsed, from `scratch`, with the job
-    /// spliced out. `Ok(false)`, without moving the cursor, leaves anything
-    /// else (and every error) to the general path.
+    /// only the rest of the allocation is parsed, with the job spliced out
+    /// ([`split::parse_element`]). `Ok(false)`, without moving the cursor,
+    /// leaves anything else (and every error) to the general path.
     fn alloc_known_job(
         &mut self,
         key: &str,
@@ -330,73 +333,27 @@ impl<'r> Chunked<'r> {
         st: &mut State<'_>,
         scratch: &mut Spliced,
     ) -> Step<bool> {
-        let job = loop {
-            match scan(&self.buf[self.pos..self.end], &st.job_texts) {
-                Scan::Job(job) => break job,
-                Scan::NoJob => return Ok(false),
-                Scan::Incomplete if self.eof => return Ok(false),
-                Scan::Incomplete => {
+        let (alloc, len) = loop {
+            let mut texts = Texts::Growing(&mut st.job_texts);
+            let bytes = &mut self.buf[self.pos..self.end];
+            match split::parse_element(bytes, &mut texts, &st.filter, scratch) {
+                Element::Parsed { alloc, len } => break (alloc, len),
+                Element::Short if !self.eof => {
                     self.fill()?;
                 }
+                _ => return Ok(false),
             }
         };
-        let entry = match job.known {
-            Some(entry) => entry,
-            None => {
-                let text = &self.buf[self.pos + job.start..self.pos + job.end];
-                if std::str::from_utf8(text).is_err()
-                    || serde_json::from_slice::<IgnoredAny>(text).is_err()
-                {
-                    return Ok(false);
-                }
-                st.job_texts.insert(text)
-            }
-        };
-        if !st.filter.is_empty() {
-            let Some((owner, end)) =
-                self.spliced::<Owner>(&job, st.job_texts.text(entry), scratch)?
-            else {
+        if let Some((mut alloc, entry)) = alloc {
+            let Ok(job) = st.job_texts.job(entry) else {
                 return Ok(false);
             };
-            if !st.filter.keeps(&owner.namespace, &owner.job_id) {
-                self.pos += end;
-                return Ok(true);
-            }
+            alloc.job = Some(job);
+            let record = AllocRecord { alloc, job: None };
+            st.add_alloc(key, index, record).or_else(|_| unexpected())?;
         }
-        // A record, not an `Allocation`, so that a second `Job` key is still a duplicate.
-        let Some((AllocRecord { mut alloc, .. }, end)) =
-            self.spliced::<AllocRecord>(&job, st.job_texts.text(entry), scratch)?
-        else {
-            return Ok(false);
-        };
-        let Ok(job) = st.job_texts.job(entry) else {
-            return Ok(false);
-        };
-        alloc.job = Some(job);
-        let record = AllocRecord { alloc, job: None };
-        st.add_alloc(key, index, record).or_else(|_| unexpected())?;
-        self.pos += end;
+        self.pos += len;
         Ok(true)
-    }
-
-    /// The allocation at the cursor with `job` replaced by `null`, and the
-    /// length of the element; `None` if that does not parse.
-    fn spliced<T: DeserializeOwned>(
-        &mut self,
-        job: &JobSpan,
-        text: &[u8],
-        scratch: &mut Spliced,
-    ) -> Step<Option<(T, usize)>> {
-        loop {
-            match scratch.parse(&mut self.buf[self.pos..self.end], job, text) {
-                Splice::Value(value, len) => return Ok(Some((value, len))),
-                Splice::Bad => return Ok(None),
-                Splice::Short if self.eof => return Ok(None),
-                Splice::Short => {
-                    self.fill()?;
-                }
-            }
-        }
     }
 
     /// An array (or `null`) of `T`, each element handed to `f`; false for `null`.
@@ -624,8 +581,8 @@ impl<'r> Chunked<'r> {
     }
 }
 
-/// Adds the parsed elements of `pending`, whose job texts are known to
-/// parse, as elements `index`, `index + 1`, ...
+/// Adds the parsed elements of `pending`, their jobs set, as elements
+/// `index`, `index + 1`, ...
 fn add_parsed(
     st: &mut State<'_>,
     key: &str,
@@ -633,8 +590,7 @@ fn add_parsed(
     pending: &mut Vec<Parsed>,
 ) -> Step<()> {
     for element in pending.drain(..) {
-        if let Some((mut alloc, entry)) = element.alloc {
-            alloc.job = st.job_texts.job(entry).ok();
+        if let Some((alloc, _)) = element.alloc {
             let record = AllocRecord { alloc, job: None };
             st.add_alloc(key, *index, record)
                 .or_else(|_| unexpected())?;

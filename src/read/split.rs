@@ -46,7 +46,7 @@ pub(super) struct Part {
 }
 
 /// The job texts a part may use.
-enum Texts<'a> {
+pub(super) enum Texts<'a> {
     /// The reader's own: a new text is checked and remembered.
     Growing(&'a mut JobTexts),
     /// A copy: a new text ends the part.
@@ -240,7 +240,8 @@ fn parse_part(
         if !last && at >= region.len() {
             break at == region.len();
         }
-        let Some((alloc, len)) = parse_element(&mut region[at..], &mut texts, filter, &mut scratch)
+        let Element::Parsed { alloc, len } =
+            parse_element(&mut region[at..], &mut texts, filter, &mut scratch)
         else {
             break false;
         };
@@ -266,34 +267,60 @@ fn parse_part(
     Part { elements, reached }
 }
 
-/// The allocation element at the start of `bytes` and its length, its job
-/// spliced out; `None` when it is cut short, has no job object, has a text
-/// this part may not add, or does not parse (the one-thread walk says why).
-fn parse_element(
+/// What [`parse_element`] made of the bytes at an element start. Returned
+/// at once: boxing the allocation would cost an allocation per element.
+#[allow(clippy::large_enum_variant)]
+pub(super) enum Element {
+    /// The allocation and its job text entry (`None` when the filter drops
+    /// it), and the element's length.
+    Parsed {
+        alloc: Option<(Allocation, usize)>,
+        len: usize,
+    },
+    /// The bytes end before the element does.
+    Short,
+    /// Anything else: no job object, a text the caller may not add, or
+    /// something that does not parse (the exact walk says what).
+    Unusual,
+}
+
+/// The allocation element at the start of `bytes`, its job spliced out.
+pub(super) fn parse_element(
     bytes: &mut [u8],
     texts: &mut Texts<'_>,
     filter: &ReadFilter,
     scratch: &mut Spliced,
-) -> Option<(Option<(Allocation, usize)>, usize)> {
-    let Scan::Job(job) = scan(bytes, texts.get()) else {
-        return None;
+) -> Element {
+    let job = match scan(bytes, texts.get()) {
+        Scan::Job(job) => job,
+        Scan::Incomplete => return Element::Short,
+        Scan::NoJob => return Element::Unusual,
     };
-    let entry = match job.known {
-        Some(entry) => entry,
-        None => texts.admit(&bytes[job.start..job.end])?,
+    let Some(entry) = job
+        .known
+        .or_else(|| texts.admit(&bytes[job.start..job.end]))
+    else {
+        return Element::Unusual;
     };
     let text = texts.get().text(entry);
     if !filter.is_empty() {
-        let Splice::Value(owner, len) = scratch.parse::<Owner>(bytes, &job, text) else {
-            return None;
-        };
-        if !filter.keeps(&owner.namespace, &owner.job_id) {
-            return Some((None, len));
+        match scratch.parse::<Owner>(bytes, &job, text) {
+            Splice::Value(owner, len) if !filter.keeps(&owner.namespace, &owner.job_id) => {
+                return Element::Parsed { alloc: None, len };
+            }
+            Splice::Value(..) => {}
+            Splice::Short => return Element::Short,
+            Splice::Bad => return Element::Unusual,
         }
     }
+    // A record, not an `Allocation`, so that a second `Job` key is still a duplicate.
     match scratch.parse::<AllocRecord>(bytes, &job, text) {
-        Splice::Value(AllocRecord { alloc, job: None }, len) => Some((Some((alloc, entry)), len)),
-        _ => None,
+        Splice::Value(AllocRecord { alloc, job: None }, len) => Element::Parsed {
+            alloc: Some((alloc, entry)),
+            len,
+        },
+        Splice::Short => Element::Short,
+        _ => Element::Unusual,
     }
 }
 
@@ -307,7 +334,7 @@ pub(super) struct Spliced {
 }
 
 /// What [`Spliced::parse`] made of an element.
-pub(super) enum Splice<T> {
+enum Splice<T> {
     /// The value and the element's length.
     Value(T, usize),
     /// The element goes on past the bytes given.
@@ -325,7 +352,7 @@ impl Spliced {
     /// only a few hundred bytes move. Otherwise a copy is parsed, of a
     /// little more than the rest of the element, guessed from the last one:
     /// the element ends where the parse ends.
-    pub(super) fn parse<T: DeserializeOwned>(
+    fn parse<T: DeserializeOwned>(
         &mut self,
         bytes: &mut [u8],
         job: &JobSpan,
