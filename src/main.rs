@@ -13,7 +13,7 @@ use clap::{CommandFactory, Parser};
 use plan_inspect::explain::explain;
 use plan_inspect::read::{ReadFilter, Source, thread_count};
 use plan_inspect::render;
-use plan_inspect::replay::{Options, replay};
+use plan_inspect::replay::{Options, prepare};
 use plan_inspect::time::Time;
 
 use cli::{Cli, Color, Format};
@@ -88,29 +88,46 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         write_stdout(text.as_bytes())?;
         return Ok(exit_code(cli.detailed_exitcode && explanation.changed));
     }
-    let report = replay(&snapshot, &options)?;
-    // Freeing a million allocations takes a while: it runs beside the rendering.
-    let freed = std::thread::spawn(move || drop(snapshot));
-    warn(&report.warnings, cli.color);
-    match cli.format {
+    let replay = prepare(&snapshot, &options)?;
+    let changes = match cli.format {
+        // Each job's report is written and dropped as it comes: a report on
+        // a million allocations is never held whole. Its warnings come after.
         Format::Json => {
+            let head = replay.head();
+            let mut changes = false;
             let mut out = io::BufWriter::with_capacity(1 << 20, io::stdout().lock());
-            render::json::render_to(&report, &mut out)?;
+            let warnings = render::json::render_streamed(
+                &head,
+                |emit| {
+                    replay.run(|job| {
+                        changes |= !job.plan.is_noop();
+                        emit(job);
+                    })
+                },
+                &mut out,
+            )?;
             out.flush()?;
+            warn(&warnings, cli.color);
+            changes
         }
         Format::Table => {
+            let mut report = replay.head();
+            report.warnings = replay.run(|job| report.jobs.push(job));
+            warn(&report.warnings, cli.color);
             let style = render::table::Style {
                 color: use_color(cli.color),
                 verbose: cli.verbose,
                 width: layout_width(&io::stdout()),
             };
             write_stdout(render::table::render(&report, style).as_bytes())?;
+            let changes = report.jobs.iter().any(|j| !j.plan.is_noop());
+            // The process ends next, which frees the report at once.
+            std::mem::forget(report);
+            changes
         }
-    }
-    let changes = report.jobs.iter().any(|j| !j.plan.is_noop());
-    // The process ends next, which frees the report at once.
-    std::mem::forget(report);
-    let _ = freed.join();
+    };
+    // Likewise the snapshot.
+    std::mem::forget(snapshot);
     Ok(exit_code(cli.detailed_exitcode && changes))
 }
 

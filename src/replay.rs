@@ -27,7 +27,7 @@ use crate::version::{Evidence, Profile, VersionRequest, ignored_inputs, system_s
 use crate::warning::Warning;
 use entries::EntryMaker;
 use groups::group_reports;
-use in_order::map_in_order;
+use in_order::for_each_in_order;
 
 /// The evaluation ID used when neither `--eval` nor the snapshot names one.
 ///
@@ -141,6 +141,16 @@ struct JobWork<'a> {
 
 /// Replays the reconciler for every selected job of `snapshot`.
 pub fn replay(snapshot: &Snapshot, options: &Options) -> Result<Report, ReplayError> {
+    let replay = prepare(snapshot, options)?;
+    let mut report = replay.head();
+    let mut jobs = Vec::new();
+    report.warnings = replay.run(|job| jobs.push(job));
+    report.jobs = jobs;
+    Ok(report)
+}
+
+/// Checks the request and finds the jobs to replay, without replaying them.
+pub fn prepare<'s>(snapshot: &'s Snapshot, options: &Options) -> Result<Replay<'s>, ReplayError> {
     let prep = Prepared::new(snapshot, options)?;
     let mut work = collect_jobs(snapshot);
     let (job_filter, ns_filter) = match prep.eval {
@@ -158,28 +168,56 @@ pub fn replay(snapshot: &Snapshot, options: &Options) -> Result<Report, ReplayEr
             namespace: ns_filter.map(str::to_string),
         });
     }
-    let ctx = prep.job_context();
-    let (jobs, warnings): (Vec<JobReport>, Vec<Vec<Warning>>) = map_in_order(
-        &work,
-        options.threads,
-        |w| w.allocs.len(),
-        |w| match system_spec(w) {
-            Some(spec) => ctx.system_job(w, Some(spec)),
-            None => ctx.trace_job(w, |report, rec, _| {
-                let warning = policy_panic::missing_policy_warning(ctx.rules, &report, rec);
-                (report, warning.into_iter().collect())
-            }),
-        },
-    )
-    .into_iter()
-    .unzip();
-    let mut report = prep.report(jobs);
-    report.warnings.extend(warnings.into_iter().flatten());
-    if work.iter().any(|w| system_spec(w).is_some()) {
-        report.warnings.extend(nodes_without_datacenter(snapshot));
+    Ok(Replay {
+        snapshot,
+        prep,
+        work,
+        threads: options.threads,
+    })
+}
+
+/// A replay ready to run. Its report's head is known before any job is
+/// replayed, so that a renderer can write each job's report as it comes
+/// and drop it, instead of holding a million allocations' worth at once.
+pub struct Replay<'s> {
+    snapshot: &'s Snapshot,
+    prep: Prepared<'s>,
+    work: Vec<JobWork<'s>>,
+    threads: usize,
+}
+
+impl Replay<'_> {
+    /// The report without its jobs, with the warnings known before the replay.
+    pub fn head(&self) -> Report {
+        self.prep.report(Vec::new())
     }
-    report.warnings.sort();
-    Ok(report)
+
+    /// Replays every job, handing each one's report to `emit` in the
+    /// report's order, and returns every warning, sorted.
+    pub fn run(self, mut emit: impl FnMut(JobReport)) -> Vec<Warning> {
+        let ctx = self.prep.job_context();
+        let mut warnings = self.prep.warnings.clone();
+        for_each_in_order(
+            &self.work,
+            self.threads,
+            |w| match system_spec(w) {
+                Some(spec) => ctx.system_job(w, Some(spec)),
+                None => ctx.trace_job(w, |report, rec, _| {
+                    let warning = policy_panic::missing_policy_warning(ctx.rules, &report, rec);
+                    (report, warning.into_iter().collect())
+                }),
+            },
+            |(job, job_warnings): (JobReport, Vec<Warning>)| {
+                warnings.extend(job_warnings);
+                emit(job);
+            },
+        );
+        if self.work.iter().any(|w| system_spec(w).is_some()) {
+            warnings.extend(nodes_without_datacenter(self.snapshot));
+        }
+        warnings.sort();
+        warnings
+    }
 }
 
 /// System jobs target nodes by datacenter; a node without one is taken to

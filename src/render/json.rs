@@ -1,6 +1,11 @@
 //! The JSON document (schema version 1, see `docs/json-schema.md`).
 
-use crate::report::Report;
+use std::cell::{Cell, RefCell};
+
+use serde::ser::{Serialize, SerializeSeq, Serializer};
+
+use crate::report::{JobReport, Report};
+use crate::warning::Warning;
 
 /// The report as pretty-printed JSON, ending in a newline.
 pub fn render(report: &Report) -> String {
@@ -13,6 +18,66 @@ pub fn render(report: &Report) -> String {
 pub fn render_to(report: &Report, out: &mut impl std::io::Write) -> std::io::Result<()> {
     serde_json::to_writer_pretty(&mut *out, report).map_err(std::io::Error::from)?;
     out.write_all(b"\n")
+}
+
+/// The same text for `head` (a report whose jobs are still to come) with
+/// the jobs that `run` hands on, each written and dropped as it comes, and
+/// the warnings `run` returns, which are also returned.
+pub fn render_streamed<R>(
+    head: &Report,
+    run: R,
+    out: &mut impl std::io::Write,
+) -> std::io::Result<Vec<Warning>>
+where
+    R: FnOnce(&mut dyn FnMut(JobReport)) -> Vec<Warning>,
+{
+    let warnings = RefCell::new(Vec::new());
+    let jobs = Streamed {
+        run: Cell::new(Some(run)),
+        warnings: &warnings,
+    };
+    let mut ser = serde_json::Serializer::pretty(&mut *out);
+    head.serialize_with(&mut ser, &jobs, &Later(&warnings))
+        .map_err(std::io::Error::from)?;
+    out.write_all(b"\n")?;
+    Ok(warnings.into_inner())
+}
+
+/// The jobs, serialized as `run` produces them; its warnings are kept for
+/// the key after.
+struct Streamed<'w, R> {
+    run: Cell<Option<R>>,
+    warnings: &'w RefCell<Vec<Warning>>,
+}
+
+impl<R> Serialize for Streamed<'_, R>
+where
+    R: FnOnce(&mut dyn FnMut(JobReport)) -> Vec<Warning>,
+{
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let run = self.run.take().expect("the jobs are serialized once");
+        let mut seq = s.serialize_seq(None)?;
+        let mut failed = None;
+        let warnings = run(&mut |job| {
+            if failed.is_none() {
+                failed = seq.serialize_element(&job).err();
+            }
+        });
+        *self.warnings.borrow_mut() = warnings;
+        match failed {
+            Some(e) => Err(e),
+            None => seq.end(),
+        }
+    }
+}
+
+/// Warnings filled in while an earlier key was serialized.
+struct Later<'w>(&'w RefCell<Vec<Warning>>);
+
+impl Serialize for Later<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.borrow().serialize(s)
+    }
 }
 
 #[cfg(test)]
@@ -117,5 +182,34 @@ mod tests {
         let mut out = Vec::new();
         render_to(&report(), &mut out).unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), render(&report()));
+    }
+
+    /// With two jobs, one, and none: the same bytes as the whole report's,
+    /// and the warnings the run returned.
+    #[test]
+    fn jobs_written_as_they_come_are_the_rendered_text() {
+        for count in [2, 1, 0] {
+            let mut whole = report();
+            whole.jobs = vec![whole.jobs[0].clone(); count];
+            let mut head = whole.clone();
+            head.jobs.clear();
+            head.warnings.clear();
+            let mut out = Vec::new();
+            let warnings = render_streamed(
+                &head,
+                |emit| {
+                    whole.jobs.iter().cloned().for_each(&mut *emit);
+                    whole.warnings.clone()
+                },
+                &mut out,
+            )
+            .unwrap();
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                render(&whole),
+                "{count} jobs"
+            );
+            assert_eq!(warnings, whole.warnings);
+        }
     }
 }
