@@ -45,6 +45,8 @@ pub struct Spec {
     pub variants: usize,
     /// Varied shape: about the most task events a task state keeps.
     pub events: usize,
+    /// Varied shape: the tasks in every fourth group (the others run one).
+    pub tasks: usize,
 }
 
 impl Spec {
@@ -65,6 +67,7 @@ impl Spec {
             versions: 5,
             variants: 3,
             events: 8,
+            tasks: 2,
         }
     }
 

@@ -743,7 +743,7 @@ impl JobSpec {
                 Group {
                     name: GROUP_NAMES[g],
                     count: (share * 85 / 100).max(1),
-                    tasks: 1 + usize::from((i + g) % 4 == 3),
+                    tasks: if (i + g) % 4 == 3 { args.tasks } else { 1 },
                     allocs: share,
                     max_client_disconnect: (i + g) % 3 != 2,
                 }

@@ -56,6 +56,7 @@ fn parse() -> Spec {
             "--versions" => spec.versions = n_usize.max(2),
             "--variants" => spec.variants = n_usize.max(1),
             "--events" => spec.events = n_usize.max(4),
+            "--tasks" => spec.tasks = n_usize.clamp(1, 4),
             _ => usage(&format!("unknown flag {flag}")),
         }
     }
@@ -66,7 +67,7 @@ fn usage(problem: &str) -> ! {
     eprintln!("gen-snapshot: {problem}");
     eprintln!(
         "usage: gen-snapshot [--shape varied|uniform] [--nodes N] [--allocs N] [--jobs N] [--seed N]\n\
-         \x20                   [--versions N] [--variants N] [--events N] > snapshot.json"
+         \x20                   [--versions N] [--variants N] [--events N] [--tasks N] > snapshot.json"
     );
     std::process::exit(2)
 }
