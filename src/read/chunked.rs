@@ -18,7 +18,7 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 
 use super::alloc_record::AllocRecord;
 use super::document::{MetaField, State};
-use super::read_ahead::{Next, ROOM, ReadAhead};
+use super::read_ahead::{BLOCK, Next, ROOM, ReadAhead};
 use super::split::{self, Element, Parsed, Spliced, Texts};
 use crate::model::{Deployment, Evaluation, Job, Node};
 use crate::time::Time;
@@ -26,8 +26,9 @@ use crate::time::Time;
 /// Bytes read at a time; an element longer than this grows the buffer.
 const CHUNK: usize = 8 << 20;
 
-/// Bytes of allocations buffered before they are parsed on several threads.
-const BATCH: usize = 4 << 20;
+/// Bytes of allocations buffered before they are parsed on several threads:
+/// a block, so that one block taken whole fills a batch.
+const BATCH: usize = BLOCK;
 
 /// The input is kept whole while it is no longer than this, so that a
 /// failed fast walk can be replayed from memory.

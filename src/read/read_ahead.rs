@@ -9,11 +9,12 @@ use std::io::{self, Read};
 use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::thread;
 
-/// Bytes handed over at a time.
-const BLOCK: usize = 4 << 20;
+/// Bytes handed over at a time: a few of these are in flight, so they
+/// weigh in the peak memory of a small snapshot.
+pub(super) const BLOCK: usize = 2 << 20;
 
 /// Bytes free before each block's bytes.
-pub(super) const ROOM: usize = 1 << 20;
+pub(super) const ROOM: usize = 256 << 10;
 
 /// A block as the thread read it: its bytes from [`ROOM`], and how many
 /// newlines they hold, counted there so that the parse need not.
