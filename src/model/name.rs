@@ -12,30 +12,32 @@ use std::borrow::Borrow;
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::fmt;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 use std::ops::Deref;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use arcstr::ArcStr;
 use foldhash::fast::FixedState;
 use serde::de::{Deserialize, Deserializer, Visitor};
 use serde::{Serialize, Serializer};
 
 /// An immutable, cheaply cloned string; compares, orders and hashes as its text.
 ///
-/// The text is boxed behind the `Arc` so the pointer is thin: the extra
-/// indirection costs less than the 8 bytes a fat `Arc<str>` would add to
-/// every name of every allocation.
+/// An [`ArcStr`] is a thin pointer to one block holding the count, the
+/// length and the text: 8 bytes where a fat `Arc<str>` takes 16, and one
+/// memory access to the text where an `Arc<Box<str>>` takes two, which the
+/// interner's lookups pay on every name read.
 #[derive(Clone, Default)]
-pub struct Name(Option<Arc<Box<str>>>);
+pub struct Name(Option<ArcStr>);
 
 impl Name {
     pub fn as_str(&self) -> &str {
-        self.0.as_deref().map_or("", |text| text)
+        self.0.as_deref().unwrap_or("")
     }
 
     /// A name of its own for `text`, not empty.
     fn new(text: &str) -> Name {
-        Name(Some(Arc::new(Box::from(text))))
+        Name(Some(ArcStr::from(text)))
     }
 }
 
@@ -50,16 +52,40 @@ pub struct Interner {
 struct Installed {
     interner: Arc<Interner>,
     seen: HashSet<Name, FixedState>,
+    /// The last text of each hash slot. Most names an allocation reads are
+    /// one of a few (statuses, namespaces, jobs, groups): this small table
+    /// stays in the cache, where `seen`, with every node's ID in it, does not.
+    recent: Box<[(u64, Name); RECENT]>,
 }
 
+/// Slots in [`Installed::recent`].
+const RECENT: usize = 256;
+
 impl Installed {
-    fn intern(&mut self, text: &str) -> Name {
-        if let Some(known) = self.seen.get(text) {
-            return known.clone();
+    fn new(interner: &Arc<Interner>) -> Installed {
+        Installed {
+            interner: Arc::clone(interner),
+            seen: HashSet::default(),
+            recent: Box::new(std::array::from_fn(|_| (0, Name::default()))),
         }
-        let shared = self.interner.intern(text);
-        self.seen.insert(shared.clone());
-        shared
+    }
+
+    fn intern(&mut self, text: &str) -> Name {
+        let hash = self.seen.hasher().hash_one(text);
+        let slot = &mut self.recent[hash as usize % RECENT];
+        if slot.0 == hash && slot.1 == text {
+            return slot.1.clone();
+        }
+        let name = match self.seen.get(text) {
+            Some(known) => known.clone(),
+            None => {
+                let shared = self.interner.intern(text);
+                self.seen.insert(shared.clone());
+                shared
+            }
+        };
+        *slot = (hash, name.clone());
+        name
     }
 }
 
@@ -71,10 +97,7 @@ impl Interner {
     /// Runs `f` with `interner` installed on this thread: names read in it
     /// share their texts with every other name read through `interner`.
     pub fn install<R>(interner: &Arc<Interner>, f: impl FnOnce() -> R) -> R {
-        let installed = Installed {
-            interner: Arc::clone(interner),
-            seen: HashSet::default(),
-        };
+        let installed = Installed::new(interner);
         let previous = CURRENT.with(|c| c.replace(Some(installed)));
         let result = f();
         CURRENT.with(|c| *c.borrow_mut() = previous);
@@ -256,11 +279,45 @@ mod tests {
     fn equal_texts_share_one_copy_only_under_an_interner() {
         let interner = Arc::new(Interner::default());
         let (a, b) = Interner::install(&interner, || (Name::from("web"), Name::from("web")));
-        assert!(Arc::ptr_eq(a.0.as_ref().unwrap(), b.0.as_ref().unwrap()));
+        assert!(ArcStr::ptr_eq(a.0.as_ref().unwrap(), b.0.as_ref().unwrap()));
         let c = Name::from("web");
-        assert!(!Arc::ptr_eq(a.0.as_ref().unwrap(), c.0.as_ref().unwrap()));
+        assert!(!ArcStr::ptr_eq(
+            a.0.as_ref().unwrap(),
+            c.0.as_ref().unwrap()
+        ));
         assert_eq!(a, c);
         assert!(Name::from("").0.is_none());
+    }
+
+    /// Many more texts than recent slots, read again in another order and on
+    /// another thread: each is the copy first made of it.
+    #[test]
+    fn texts_evicted_from_the_recent_slots_are_still_shared() {
+        let interner = Arc::new(Interner::default());
+        let texts: Vec<String> = (0..4 * RECENT).map(|i| format!("node-{i}")).collect();
+        let (first, second): (Vec<Name>, Vec<Name>) = Interner::install(&interner, || {
+            let read = || texts.iter().map(Name::from).collect();
+            (read(), read())
+        });
+        for (a, b) in first.iter().zip(&second) {
+            assert!(
+                ArcStr::ptr_eq(a.0.as_ref().unwrap(), b.0.as_ref().unwrap()),
+                "{a}"
+            );
+        }
+        let again: Vec<Name> = std::thread::scope(|s| {
+            s.spawn(|| {
+                Interner::install(&interner, || texts.iter().rev().map(Name::from).collect())
+            })
+            .join()
+            .unwrap()
+        });
+        for (a, b) in first.iter().zip(again.iter().rev()) {
+            assert!(
+                ArcStr::ptr_eq(a.0.as_ref().unwrap(), b.0.as_ref().unwrap()),
+                "{a}"
+            );
+        }
     }
 
     #[test]
