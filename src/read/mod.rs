@@ -129,18 +129,35 @@ pub fn read_snapshot_observed(
                 Some(&|| exact(open()?, &name, filter)),
             )
         }
-        Source::Stdin => read(
-            Observed {
-                inner: io::stdin(),
-                progress,
-            },
-            &name,
-            filter,
-            threads,
-            None,
-        ),
+        Source::Stdin => {
+            let stdin = io::stdin();
+            widen_pipe(&stdin);
+            read(
+                Observed {
+                    inner: stdin,
+                    progress,
+                },
+                &name,
+                filter,
+                threads,
+                None,
+            )
+        }
     }
 }
+
+/// A pipe holds 64 KiB by default, so the writer and this reader take turns
+/// every 64 KiB: some 20,000 context switches for a 700 MB snapshot. With
+/// 1 MiB (the most an unprivileged process may ask for by default) each
+/// side runs longer; measured with `cat`, the switches fell to 3,000.
+/// Nothing changes when stdin is not a pipe or the request is refused.
+#[cfg(target_os = "linux")]
+fn widen_pipe(stdin: &io::Stdin) {
+    let _ = rustix::pipe::fcntl_setpipe_size(stdin, 1 << 20);
+}
+
+#[cfg(not(target_os = "linux"))]
+fn widen_pipe(_: &io::Stdin) {}
 
 /// A reader that reports each read's size.
 struct Observed<'p, R> {
