@@ -200,6 +200,7 @@ impl Replay<'_> {
         for_each_in_order(
             &self.work,
             self.threads,
+            |w| w.allocs.len(),
             |w| match system_spec(w) {
                 Some(spec) => ctx.system_job(w, Some(spec)),
                 None => ctx.trace_job(w, |report, rec, _| {

@@ -9,16 +9,18 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::thread;
 
-/// Calls `emit` with `f` of every item, in the items' order; `f` runs on up
-/// to `threads` threads (the caller's among them), `emit` on the caller's.
+/// Calls `emit` with `f` of every item, in the items' order: `f` runs on
+/// `threads` threads while the caller's emits each result once those before
+/// it are emitted (one thread: all on the caller's).
 ///
-/// Items are taken in order, so that only the results finished ahead of
-/// the first unfinished item wait: taking the heaviest first would keep
-/// every lighter one waiting behind it. A job takes milliseconds to replay,
-/// so the tail this leaves is short.
+/// The heaviest item by `weight` is taken first, so that no thread is left
+/// with it at the end, and then the others in order, so that only results
+/// finished ahead of the first unfinished item wait: taking every item by
+/// weight would keep each light one waiting behind the last heavy one.
 pub(super) fn for_each_in_order<T: Sync, R: Send>(
     items: &[T],
     threads: usize,
+    weight: impl Fn(&T) -> usize,
     f: impl Fn(&T) -> R + Sync,
     mut emit: impl FnMut(R),
 ) {
@@ -27,43 +29,37 @@ pub(super) fn for_each_in_order<T: Sync, R: Send>(
         items.iter().for_each(|item| emit(f(item)));
         return;
     }
+    let heaviest = (0..items.len())
+        .rev()
+        .max_by_key(|&i| weight(&items[i]))
+        .unwrap_or(0);
+    let order: Vec<usize> = std::iter::once(heaviest)
+        .chain((0..items.len()).filter(|&i| i != heaviest))
+        .collect();
     let next = AtomicUsize::new(0);
-    let take = || Some(next.fetch_add(1, Ordering::Relaxed)).filter(|&i| i < items.len());
-    // Results of the other threads not yet emitted, by item index.
+    // Results not yet emitted, by item index.
     let ready = Mutex::new(BTreeMap::new());
     let arrived = Condvar::new();
-    let run = |i: usize| panic::catch_unwind(AssertUnwindSafe(|| f(&items[i])));
     thread::scope(|scope| {
-        for _ in 1..threads {
+        for _ in 0..threads {
             scope.spawn(|| {
-                while let Some(i) = take() {
-                    let result = run(i);
+                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let result = panic::catch_unwind(AssertUnwindSafe(|| f(&items[i])));
                     lock(&ready).insert(i, result);
                     arrived.notify_one();
                 }
             });
         }
-        let mut emitted = 0;
-        let mut pass = |result: thread::Result<R>, emitted: &mut usize| {
-            emit(result.unwrap_or_else(|e| panic::resume_unwind(e)));
-            *emitted += 1;
-        };
-        while emitted < items.len() {
+        for i in 0..items.len() {
             let mut waiting = lock(&ready);
-            if let Some(result) = waiting.remove(&emitted) {
-                drop(waiting);
-                pass(result, &mut emitted);
-            } else if let Some(i) = take() {
-                drop(waiting);
-                let result = run(i);
-                if i == emitted {
-                    pass(result, &mut emitted);
-                } else {
-                    lock(&ready).insert(i, result);
+            let result = loop {
+                match waiting.remove(&i) {
+                    Some(result) => break result,
+                    None => waiting = arrived.wait(waiting).unwrap_or_else(|e| e.into_inner()),
                 }
-            } else {
-                drop(arrived.wait(waiting));
-            }
+            };
+            drop(waiting);
+            emit(result.unwrap_or_else(|e| panic::resume_unwind(e)));
         }
     });
 }
@@ -79,7 +75,13 @@ mod tests {
 
     fn squares(items: &[u64], threads: usize) -> Vec<u64> {
         let mut out = Vec::new();
-        for_each_in_order(items, threads, |&x| x * x, |r| out.push(r));
+        for_each_in_order(
+            items,
+            threads,
+            |&x| (x % 7) as usize,
+            |&x| x * x,
+            |r| out.push(r),
+        );
         out
     }
 
@@ -102,6 +104,7 @@ mod tests {
         for_each_in_order(
             &items,
             2,
+            |_| 1,
             |&i| {
                 if i == items.len() - 1 {
                     thread::sleep(std::time::Duration::from_millis(50));
@@ -119,12 +122,29 @@ mod tests {
     }
 
     #[test]
+    fn the_heaviest_item_is_among_the_first_taken() {
+        let items: Vec<usize> = (0..100).collect();
+        let started = Mutex::new(Vec::new());
+        for_each_in_order(
+            &items,
+            2,
+            |&i| usize::from(i == 40) + usize::from(i % 10 == 0),
+            |&i| lock(&started).push(i),
+            |()| {},
+        );
+        let started = started.into_inner().unwrap();
+        assert!(started[..2].contains(&40), "{:?}", &started[..2]);
+        assert_eq!(started.len(), 100);
+    }
+
+    #[test]
     fn a_panic_on_another_thread_reaches_the_caller() {
         let items: Vec<u64> = (0..50).collect();
         let caught = panic::catch_unwind(|| {
             for_each_in_order(
                 &items,
                 3,
+                |_| 1,
                 |&x| {
                     assert_ne!(x, 37, "item 37");
                     x
