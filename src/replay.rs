@@ -23,7 +23,9 @@ use crate::reconciler::{
 use crate::report::*;
 use crate::time::Time;
 use crate::update::UpdateCheck;
-use crate::version::{Evidence, Profile, VersionRequest, ignored_inputs, system_scheduler_warning};
+use crate::version::{
+    Evidence, Profile, Survey, VersionRequest, ignored_inputs, system_scheduler_warning,
+};
 use crate::warning::Warning;
 use entries::EntryMaker;
 use groups::group_reports;
@@ -376,10 +378,11 @@ impl<'s> Prepared<'s> {
         if let Some(w) = snapshot_time::now_before_snapshot(snapshot, now, now_source) {
             warnings.push(w);
         }
-        let evidence = Evidence::find(snapshot);
+        let survey = Survey::of(snapshot);
+        let evidence = Evidence::find(snapshot, &survey);
         let profile = Profile::choose(options.nomad_version, snapshot.nomad_version, &evidence);
         warnings.extend(profile.warnings());
-        warnings.extend(ignored_inputs(&profile, snapshot));
+        warnings.extend(ignored_inputs(&profile, snapshot, &survey));
         warnings.extend(system_scheduler_warning(&profile, snapshot));
         warnings.sort();
         warnings.dedup();
@@ -529,7 +532,9 @@ impl<'a> JobContext<'a> {
         };
         let rec = self.reconcile(w, spec, batch, &tainted);
         let mut entries = EntryMaker::new(self.nodes, taint);
-        let groups = group_reports(w.job, &rec, |_, t| entries.buckets(&t.buckets));
+        let groups = group_reports(w.job, &rec, |_, t| {
+            entries.buckets(&t.buckets, &t.bucket_rules)
+        });
         let stop = self.stops(w, &tainted, &rec, entries.texts());
         let plan = self.plan(w, &rec, entries.texts(), stop);
         let report = JobReport {

@@ -281,7 +281,7 @@ fn test_alloc_set_filter_by_tainted_d1_cases_v1_6_3() {
         status: node_status::DISCONNECTED.into(),
         ..Node::default()
     };
-    let mut tainted = TaintedNodes::new();
+    let mut tainted = TaintedNodes::default();
     tainted.insert("disconnected", Some(&disconnected));
     let rules = Rules::new(v(1, 6, 3), true);
     let ctx = TaintContext {

@@ -59,7 +59,8 @@ fn test_bitmap_from_v1_6_3() {
     let allocs = [alloc("a", "foo.bar[8]", "foo", "bar")];
     let set: AllocSet<'_> = allocs.iter().collect();
     for min in [1, 8] {
-        let (bitmap, duplicates) = Bitmap::from_sets_counting(&[&set], min);
+        let (bitmap, duplicates) =
+            Bitmap::from_indexes_counting(set.iter().map(Allocation::index), min);
         assert_eq!(bitmap.size(), 16);
         assert!(duplicates.is_empty());
     }

@@ -217,6 +217,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             updates,
             set_aside: sets.set_aside,
             buckets: sets.buckets,
+            bucket_rules: sets.bucket_rules,
             reschedule_now_counted: !self.rules.counts_reschedule_now_with_disconnects_only()
                 || !sets.disconnecting.is_empty(),
             reschedule_now: sets.reschedule_now,
@@ -364,7 +365,7 @@ pub(super) fn stop_stopped_job<'a>(
 /// `filterAndStopAll`: stops all but the ignored (unknown) allocations, yet
 /// counts them all as stopped, as Nomad does.
 fn stop_all<'a>(cluster: &ClusterState<'a>, set: &AllocSet<'a>, removed: bool) -> GroupOutcome<'a> {
-    let buckets = cluster.group_buckets(set);
+    let (buckets, bucket_rules) = cluster.group_buckets(set);
     GroupOutcome {
         changes: DesiredChanges {
             stop: set.len() as u64,
@@ -375,6 +376,7 @@ fn stop_all<'a>(cluster: &ClusterState<'a>, set: &AllocSet<'a>, removed: bool) -
         trace: GroupTrace {
             removed,
             buckets,
+            bucket_rules,
             ..GroupTrace::default()
         },
         ..GroupOutcome::default()

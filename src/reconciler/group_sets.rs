@@ -3,7 +3,7 @@
 use super::group::GroupContext;
 use super::reconnect::{ReconnectOutcome, reconcile_reconnecting};
 use super::{AllocSet, Bucket, DelayedReschedule, SetAside, StopResult};
-use super::{RescheduleSets, TaintedSets};
+use super::{RescheduleSets, TaintRules, TaintedSets};
 use crate::model::{Allocation, TaskGroup};
 
 /// What `computeGroup` works from: the allocations set aside, the
@@ -18,6 +18,8 @@ pub(super) struct GroupSets<'a> {
     pub canaries: AllocSet<'a>,
     /// `filterByTainted`'s buckets as it made them (reports show these).
     pub buckets: TaintedSets<'a>,
+    /// The rule behind each allocation of `buckets`.
+    pub bucket_rules: TaintRules,
     /// From C-2, what settling the reconnecting allocations decided; its
     /// stops are out of every set below, its survivors in `untainted`.
     pub reconnected: ReconnectOutcome<'a>,
@@ -56,7 +58,7 @@ impl<'a> GroupSets<'a> {
             .map(|a| (a, SetAside::OldTerminalBatch))
             .collect();
         let (canaries, all) = ctx.cancel_unneeded_canaries(all, &mut set_aside);
-        let buckets = ctx.cluster.group_buckets(&all);
+        let (buckets, bucket_rules) = ctx.cluster.group_buckets(&all);
         let reconnecting = &buckets[Bucket::Reconnecting];
         let reconnected = if ctx.rules.reconciles_reconnects_first() && !reconnecting.is_empty() {
             reconcile_reconnecting(
@@ -130,6 +132,7 @@ impl<'a> GroupSets<'a> {
             lost_later,
             disconnect_timeouts,
             buckets,
+            bucket_rules,
             reconnected,
             migrate,
             disconnecting,

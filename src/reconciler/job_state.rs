@@ -4,7 +4,7 @@
 //! evaluation, and facts of the cluster.
 
 use super::deployment::Standing;
-use super::{AllocSet, Rules, TaintContext, TaintedNodes, TaintedSets, UpdateFn};
+use super::{AllocSet, Rules, TaintContext, TaintRules, TaintedNodes, TaintedSets, UpdateFn};
 use crate::model::{Deployment, Job};
 use crate::time::Time;
 
@@ -39,8 +39,8 @@ impl<'a> ClusterState<'a> {
         }
     }
 
-    /// `filterByTainted` on a group's allocations.
-    pub fn group_buckets(&self, set: &AllocSet<'a>) -> TaintedSets<'a> {
-        set.filter_by_tainted(self.taint())
+    /// `filterByTainted` on a group's allocations, with each one's rule.
+    pub fn group_buckets(&self, set: &AllocSet<'a>) -> (TaintedSets<'a>, TaintRules) {
+        set.classify_by_tainted(self.taint())
     }
 }

@@ -48,8 +48,8 @@ pub use results::{
 pub use rules::Rules;
 pub use set_aside::SetAside;
 pub use tainted::{
-    TaintContext, TaintRule, TaintedNodes, TaintedSets, classify, classify_rule,
-    classify_rule_with, reason, tainted_nodes,
+    TaintContext, TaintRule, TaintRules, TaintedNodes, TaintedSets, classify, classify_rule,
+    reason, tainted_nodes,
 };
 pub use trace::{GroupTrace, PlacementBasis, UpdateSplit};
 

@@ -26,29 +26,20 @@ pub struct Bitmap {
 }
 
 impl Bitmap {
-    /// `bitmapFrom`: sized to hold `min_size`, the set's length and its
-    /// highest index (plus one when that is a multiple of 8), rounded up to 8.
-    pub fn from_set(input: &AllocSet<'_>, min_size: u64) -> Bitmap {
-        Bitmap::from_sets(&[input], min_size)
-    }
-
-    /// `bitmapFrom` of the union of `sets`, which must be disjoint (as
-    /// buckets are), without making the union.
-    pub fn from_sets(sets: &[&AllocSet<'_>], min_size: u64) -> Bitmap {
-        Bitmap::from_sets_counting(sets, min_size).0
+    /// `bitmapFrom` of the allocations holding `indexes`: sized to hold
+    /// `min_size`, their number and the highest index (plus one when that
+    /// is a multiple of 8), rounded up to 8.
+    pub fn from_indexes(indexes: impl IntoIterator<Item = u64>, min_size: u64) -> Bitmap {
+        Bitmap::from_indexes_counting(indexes, min_size).0
     }
 
     /// `bitmapFrom` as 1.4.14, 1.5.10, 1.6.3 and 1.7.0 have it: also how
     /// many allocations beyond the first hold each index in use.
-    pub fn from_sets_counting(
-        sets: &[&AllocSet<'_>],
+    pub fn from_indexes_counting(
+        indexes: impl IntoIterator<Item = u64>,
         min_size: u64,
     ) -> (Bitmap, HashMap<u64, u64>) {
-        let indexes: Vec<u64> = sets
-            .iter()
-            .flat_map(|s| s.iter())
-            .map(|a| a.index())
-            .collect();
+        let indexes: Vec<u64> = indexes.into_iter().collect();
         let highest = indexes.iter().copied().max().unwrap_or(0);
         let min_size = min_size.max(indexes.len() as u64);
         let mut size = if highest < min_size {
@@ -173,7 +164,8 @@ pub struct NameIndex {
 }
 
 impl NameIndex {
-    /// `in_use` holds disjoint sets, whose union Nomad passes; with
+    /// `in_use` holds disjoint sets of the group's allocations, whose union
+    /// Nomad passes; with
     /// `track_duplicates` (D-1b) the index also counts names in use twice.
     pub fn new(
         job: &str,
@@ -183,11 +175,19 @@ impl NameIndex {
         track_duplicates: bool,
     ) -> NameIndex {
         let count = count.max(0) as u64;
+        // Nomad reads an allocation's index against its own job ID and group
+        // (`Allocation.Index`); a group's sets hold allocations of exactly
+        // this job and group, so reading against these is the same and
+        // spares two strings per allocation.
+        let indexes = in_use
+            .iter()
+            .flat_map(|s| s.iter())
+            .map(|a| alloc_index_from_name(&a.name, job, group));
         let (bitmap, duplicates) = if track_duplicates {
-            let (bitmap, duplicates) = Bitmap::from_sets_counting(in_use, count);
+            let (bitmap, duplicates) = Bitmap::from_indexes_counting(indexes, count);
             (bitmap, Some(duplicates))
         } else {
-            (Bitmap::from_sets(in_use, count), None)
+            (Bitmap::from_indexes(indexes, count), None)
         };
         NameIndex {
             job: job.to_string(),
@@ -200,6 +200,11 @@ impl NameIndex {
 
     fn name(&self, idx: u64) -> String {
         alloc_name(&self.job, &self.group, idx)
+    }
+
+    /// The index of the group's allocation `name`.
+    fn index_of(&self, name: &str) -> u64 {
+        alloc_index_from_name(name, &self.job, &self.group)
     }
 
     /// Go computes `uint(count) - 1`, which wraps for a zero count; the range
@@ -246,7 +251,7 @@ impl NameIndex {
     /// scheduler/generic_sched.go:641): a `name` whose index is held twice
     /// is replaced by the next free name, and its index released once.
     pub fn rename_duplicate(&mut self, name: &str) -> Option<String> {
-        let idx = alloc_index_from_name(name, &self.job, &self.group);
+        let idx = self.index_of(name);
         if !self.is_duplicate(idx) {
             return None;
         }
@@ -290,7 +295,10 @@ impl NameIndex {
             return out;
         }
         let taken = existing.name_set();
-        let preferred = Bitmap::from_set(destructive, self.count);
+        let preferred = Bitmap::from_indexes(
+            destructive.iter().map(|a| self.index_of(&a.name)),
+            self.count,
+        );
         let candidates: Vec<u64> = preferred.indexes_in_range(true, 0, self.last()).collect();
         for idx in candidates {
             let name = self.name(idx);

@@ -2,13 +2,16 @@
 
 use std::collections::HashMap;
 
+use foldhash::fast::FixedState;
+
 use super::{AllocSet, Bucket, BucketReason, ByBucket, Rules};
 use crate::model::{Allocation, DisconnectFields, Id, Node, Reconnection, node_status, status};
 use crate::time::Time;
 
 /// Nodes whose allocations need attention, by ID; `None` is a node the
-/// snapshot no longer has (garbage-collected).
-pub type TaintedNodes<'a> = HashMap<&'a str, Option<&'a Node>>;
+/// snapshot no longer has (garbage-collected). Every allocation looks its
+/// node up, so the hash is a fast one; nothing iterates the map.
+pub type TaintedNodes<'a> = HashMap<&'a str, Option<&'a Node>, FixedState>;
 
 /// `taintedNodes`: the nodes of `allocs` that are missing, down, draining (or
 /// carry a drain strategy) or disconnected.
@@ -17,7 +20,7 @@ pub fn tainted_nodes<'a>(
     node: impl Fn(&str) -> Option<&'a Node>,
 ) -> TaintedNodes<'a> {
     // Each node is looked up once; `None` marks an untainted one.
-    let mut seen: HashMap<&'a str, Option<Option<&'a Node>>> = HashMap::new();
+    let mut seen: HashMap<&'a str, Option<Option<&'a Node>>, FixedState> = HashMap::default();
     for alloc in allocs {
         seen.entry(&alloc.node_id)
             .or_insert_with(|| match node(&alloc.node_id) {
@@ -57,10 +60,26 @@ pub struct TaintContext<'t, 'a> {
     pub now: Time,
 }
 
+/// For each bucket of [`TaintedSets`], the rule that put each of its
+/// allocations there, in the set's order: reports read them instead of
+/// classifying every allocation again.
+pub type TaintRules = ByBucket<Vec<TaintRule>>;
+
 impl<'a> AllocSet<'a> {
     /// `filterByTainted`.
     pub fn filter_by_tainted(&self, ctx: TaintContext<'_, 'a>) -> TaintedSets<'a> {
         ByBucket::from(self.split(|a| Some(classify(a, ctx) as usize)))
+    }
+
+    /// `filterByTainted`, with the rule behind each allocation's bucket.
+    pub fn classify_by_tainted(&self, ctx: TaintContext<'_, 'a>) -> (TaintedSets<'a>, TaintRules) {
+        let mut rules = TaintRules::default();
+        let sets = self.split(|a| {
+            let rule = classify_rule(a, ctx);
+            rules[rule.bucket()].push(rule);
+            Some(rule.bucket() as usize)
+        });
+        (ByBucket::from(sets), rules)
     }
 }
 
@@ -622,8 +641,8 @@ pub fn reconnection(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> Reconnecti
 }
 
 /// [`classify_rule`], with `tainted` giving the allocation's node's entry
-/// in the tainted map (asked only if needed), for callers that know it.
-pub fn classify_rule_with<'n>(
+/// in the tainted map, asked only if a check needs it.
+fn classify_rule_with<'n>(
     alloc: &Allocation,
     ctx: TaintContext<'_, '_>,
     tainted: impl FnOnce() -> Option<Option<&'n Node>>,

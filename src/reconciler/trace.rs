@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::{AllocSet, DelayedReschedule, ReconnectDecision, SetAside, TaintedSets};
+use super::{AllocSet, DelayedReschedule, ReconnectDecision, SetAside, TaintRules, TaintedSets};
 use crate::model::Allocation;
 use crate::update::Difference;
 
@@ -17,6 +17,8 @@ pub struct GroupTrace<'a> {
     /// The six sets `filterByTainted` returned inside `computeGroup` (or the
     /// stop-all path).
     pub buckets: TaintedSets<'a>,
+    /// The rule behind each allocation of `buckets`.
+    pub bucket_rules: TaintRules,
     pub set_aside: Vec<(&'a Allocation, SetAside)>,
     pub reschedule_now: AllocSet<'a>,
     /// Whether the group's `RescheduleNow` counter counts `reschedule_now`:

@@ -6,7 +6,7 @@ use super::texts::Texts;
 use crate::model::NodesById;
 use crate::model::{Allocation, Name};
 use crate::reconciler::{
-    AllocSet, BucketReason, ReasonKind, TaintContext, TaintedSets, classify_rule_with,
+    AllocSet, BucketReason, ByBucket, ReasonKind, TaintContext, TaintRule, TaintRules, TaintedSets,
 };
 use crate::report::{BucketEntry, Buckets};
 
@@ -31,20 +31,24 @@ impl<'r> EntryMaker<'r> {
         &mut self.texts
     }
 
-    pub fn buckets(&mut self, sets: &TaintedSets<'r>) -> Buckets {
+    /// The entries of `sets`, whose allocations `rules` classified.
+    pub fn buckets(&mut self, sets: &TaintedSets<'r>, rules: &TaintRules) -> Buckets {
         Buckets {
-            sets: sets.map(|set| self.entries(set)),
+            sets: ByBucket::from_fn(|b| self.entries(&sets[b], &rules[b])),
             expiring: self.taint.rules.has_expiring_bucket(),
         }
     }
 
-    fn entries(&mut self, set: &AllocSet<'r>) -> Vec<BucketEntry> {
-        set.iter().map(|a| self.entry(a)).collect()
+    fn entries(&mut self, set: &AllocSet<'r>, rules: &[TaintRule]) -> Vec<BucketEntry> {
+        debug_assert_eq!(set.len(), rules.len());
+        set.iter()
+            .zip(rules)
+            .map(|(a, &rule)| self.entry(a, rule))
+            .collect()
     }
 
-    fn entry(&mut self, a: &'r Allocation) -> BucketEntry {
-        let node = self.texts.node(&a.node_id, self.nodes, self.taint.tainted);
-        let rule = classify_rule_with(a, self.taint, || node.tainted);
+    fn entry(&mut self, a: &'r Allocation, rule: TaintRule) -> BucketEntry {
+        let node = self.texts.node(&a.node_id, self.nodes);
         let (node_id, node_status, node_desc) =
             (node.id.clone(), node.status.clone(), node.desc.clone());
         let fields = self.taint.rules.disconnect_fields();

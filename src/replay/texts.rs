@@ -5,28 +5,29 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use foldhash::fast::FixedState;
+
 use crate::model::NodesById;
 use crate::model::{Allocation, Name, Node};
-use crate::reconciler::{ReasonNode, TaintRule, TaintedNodes};
+use crate::reconciler::{ReasonNode, TaintRule};
 
-/// Shared strings, by the snapshot string each one copies.
+/// Shared strings, by the snapshot string each one copies. Looked up once
+/// or twice per allocation, so with a fast hash; none is iterated.
 #[derive(Default)]
 pub(super) struct Texts<'s> {
-    words: HashMap<&'s str, Arc<str>>,
+    words: HashMap<&'s str, Arc<str>, FixedState>,
     /// The last words given, looked at before hashing: statuses and task
     /// groups take few values, so they are nearly always here.
     recent: [Option<Arc<str>>; 4],
-    nodes: HashMap<&'s str, NodeTexts<'s>>,
+    nodes: HashMap<&'s str, NodeTexts<'s>, FixedState>,
     /// Bucket reasons without times, by rule, node, client and desired status.
-    reasons: HashMap<(TaintRule, &'s str, &'s str, &'s str), Name>,
+    reasons: HashMap<(TaintRule, &'s str, &'s str, &'s str), Name, FixedState>,
 }
 
 /// A node as bucket entries show it.
 pub(super) struct NodeTexts<'s> {
     /// `None`: garbage-collected.
     pub node: Option<&'s Node>,
-    /// The node's entry in the tainted map, if it has one.
-    pub tainted: Option<Option<&'s Node>>,
     /// The allocations' own name of the node, shared.
     pub id: Name,
     pub status: Option<Name>,
@@ -65,18 +66,12 @@ impl<'s> Texts<'s> {
             .clone()
     }
 
-    /// The node `id`, as `nodes` and `tainted` have it.
-    pub fn node(
-        &mut self,
-        id: &'s Name,
-        nodes: &NodesById<'s>,
-        tainted: &TaintedNodes<'s>,
-    ) -> &NodeTexts<'s> {
+    /// The node `id`, as `nodes` has it.
+    pub fn node(&mut self, id: &'s Name, nodes: &NodesById<'s>) -> &NodeTexts<'s> {
         self.nodes.entry(id).or_insert_with(|| {
             let node = nodes.get(id.as_str()).copied();
             NodeTexts {
                 node,
-                tainted: tainted.get(id.as_str()).copied(),
                 id: id.clone(),
                 status: node.map(|n| n.status.clone()),
                 desc: Name::from(ReasonNode::of(node).describe()),

@@ -181,7 +181,7 @@ fn test_diff_system_allocs_for_node_sysbatch_terminal() {
         ready: [("node1", &n1)].into_iter().collect(),
         ..ReadyNodes::default()
     };
-    let tainted = TaintedNodes::new();
+    let tainted = TaintedNodes::default();
     // Current job: the finished allocation is left alone.
     let mut done = alloc("t", "node1", "my-sysbatch.pinger[0]", Arc::clone(&job));
     done.client_status = "complete".into();
@@ -207,7 +207,9 @@ fn test_diff_system_allocs_for_node() {
     drain.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
     let mut dead = node("dead");
     dead.status = "down".into();
-    let tainted: TaintedNodes<'_> = [("dead", Some(&dead)), ("drainNode", Some(&drain))].into();
+    let tainted: TaintedNodes<'_> = [("dead", Some(&dead)), ("drainNode", Some(&drain))]
+        .into_iter()
+        .collect();
     let ready = ReadyNodes {
         ready: [("zip", &zip)].into_iter().collect(),
         ..ReadyNodes::default()
@@ -268,7 +270,7 @@ fn test_diff_system_allocs_for_node_existing_alloc_ineligible_node() {
         &job,
         "eligible",
         &ready,
-        &TaintedNodes::new(),
+        &TaintedNodes::default(),
         &live,
         &Terminal::new(),
     );
@@ -295,7 +297,9 @@ fn test_diff_system_allocs() {
     for n in others.iter().chain([&drain, &dead]) {
         ready.ready.insert(&n.id, n);
     }
-    let tainted: TaintedNodes<'_> = [("dead", Some(&dead)), ("drain", Some(&drain))].into();
+    let tainted: TaintedNodes<'_> = [("dead", Some(&dead)), ("drain", Some(&drain))]
+        .into_iter()
+        .collect();
     let mut migrate = alloc("migrate", "drain", "my-job.web[0]", Arc::clone(&old));
     migrate.desired_transition.migrate = Some(true);
     let allocs = [

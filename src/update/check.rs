@@ -6,6 +6,8 @@ use std::hash::{Hash, Hasher};
 use std::ptr;
 use std::sync::Arc;
 
+use foldhash::fast::FixedState;
+
 use super::{Difference, UpdateKind, tasks_updated, update_kind};
 use crate::model::{Allocation, Job, Node, TaskGroup};
 use crate::reconciler::Rules;
@@ -19,7 +21,8 @@ use crate::reconciler::Rules;
 #[derive(Default)]
 pub struct UpdateCheck<'j> {
     rules: Rules,
-    diffs: RefCell<HashMap<DiffKey<'j>, Option<Arc<Difference>>>>,
+    /// Asked once per allocation, so with a fast hash.
+    diffs: RefCell<HashMap<DiffKey<'j>, Option<Arc<Difference>>, FixedState>>,
 }
 
 /// The old job (none when the allocation embeds none), the new job and group.

@@ -9,7 +9,8 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use super::release::{Release, SERIES, v};
-use crate::model::{AllocStateField, Job, Snapshot, status};
+use super::survey::Survey;
+use crate::model::{Job, Snapshot};
 
 /// One kind of later-release fact found in the snapshot.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,26 +38,34 @@ impl Kind {
     }
 
     fn evidence(self, of: &str) -> Option<Evidence> {
-        let first = self.examples.iter().next()?;
-        let more = self.examples.len() - 1;
-        let fact = match more {
-            0 => format!("{} ({first})", self.what),
-            n => format!("{} ({first}, and {n} more {of})", self.what),
-        };
-        Some(Evidence {
-            release: self.release,
-            fact,
-        })
+        evidence(self.release, self.what, &self.examples, of)
     }
 }
 
+/// The fact `what` of `release`, with the first of its `examples` (of kind
+/// `of`) and how many more, if there are any.
+fn evidence(
+    release: Release,
+    what: &str,
+    examples: &BTreeSet<String>,
+    of: &str,
+) -> Option<Evidence> {
+    let first = examples.iter().next()?;
+    let fact = match examples.len() - 1 {
+        0 => format!("{what} ({first})"),
+        n => format!("{what} ({first}, and {n} more {of})"),
+    };
+    Some(Evidence { release, fact })
+}
+
 impl Evidence {
-    /// Every kind of evidence in `snapshot`, strongest (newest) first.
-    pub fn find(snapshot: &Snapshot) -> Vec<Evidence> {
+    /// Every kind of evidence in `snapshot`, whose allocations `survey`
+    /// went through, strongest (newest) first.
+    pub fn find(snapshot: &Snapshot, survey: &Survey<'_>) -> Vec<Evidence> {
         let mut found = Vec::new();
         found.extend(client_version(snapshot));
-        found.extend(job_facts(snapshot));
-        found.extend(alloc_facts(snapshot));
+        found.extend(job_facts(snapshot, survey));
+        found.extend(alloc_facts(survey));
         found.extend(node_pools(snapshot));
         let mut reschedule_trigger =
             Kind::new(v(1, 11, 0), "an evaluation triggered by alloc-reschedule");
@@ -157,19 +166,18 @@ pub fn agent_release(text: &str) -> Option<Release> {
 
 /// Group and job fields only later servers write, over the current jobs,
 /// older versions and the jobs allocations embed.
-fn job_facts(snapshot: &Snapshot) -> Vec<Evidence> {
+fn job_facts(snapshot: &Snapshot, survey: &Survey<'_>) -> Vec<Evidence> {
     let mut disconnect = Kind::new(v(1, 8, 0), "a task group has a disconnect block");
     let mut prevent = Kind::new(v(1, 7, 2), "a task group sets prevent_reschedule_on_lost");
     let mut run = Kind::new(v(2, 0, 3), "a task group sets max_run_duration");
     let mut tag = Kind::new(v(1, 9, 0), "a job version is tagged");
     let mut pool = Kind::new(v(1, 6, 0), "a job names a node pool");
     let mut seen = std::collections::HashSet::new();
-    let embedded = snapshot.allocs.iter().filter_map(|a| a.job.as_ref());
     for job in snapshot
         .jobs
         .iter()
         .chain(&snapshot.job_versions)
-        .chain(embedded)
+        .chain(survey.embedded.iter().copied())
     {
         if !seen.insert(Arc::as_ptr(job)) {
             continue;
@@ -212,52 +220,31 @@ fn job_name(job: &Job) -> String {
 }
 
 /// Allocation fields only later servers write.
-fn alloc_facts(snapshot: &Snapshot) -> Vec<Evidence> {
-    let mut reconnect = Kind::new(
-        v(1, 3, 8),
-        "an allocation's AllocStates record a reconnect (running after unknown)",
-    );
-    let mut tracker = Kind::new(v(1, 8, 1), "a reschedule tracker records LastReschedule");
-    let mut no_migrate = Kind::new(v(1, 11, 0), "an allocation has MigrateDisablePlacement set");
-    let mut kept_run = Kind::new(
-        v(1, 11, 1),
-        "an allocation whose replacement could not be placed is still desired to run",
-    );
-    for a in &snapshot.allocs {
-        let id = || format!("allocation {}", a.id);
-        let mut states = a
-            .alloc_states
-            .iter()
-            .filter(|s| s.field == AllocStateField::ClientStatus);
-        let mut previous = states.next();
-        for s in states {
-            if previous.is_some_and(|p| p.value == status::UNKNOWN) && s.value == status::RUNNING {
-                reconnect.examples.insert(id());
-                break;
-            }
-            previous = Some(s);
-        }
-        if a.reschedule_tracker
-            .as_ref()
-            .is_some_and(|t| !t.last_reschedule.is_empty())
-        {
-            tracker.examples.insert(id());
-        }
-        if a.desired_status == status::RUN && a.last_reschedule_failed() {
-            kept_run.examples.insert(id());
-        }
-        if a.desired_transition.should_disable_migration_placement() {
-            no_migrate.examples.insert(id());
-        }
-    }
+fn alloc_facts(survey: &Survey<'_>) -> Vec<Evidence> {
     [
-        reconnect.evidence("allocations"),
-        tracker.evidence("allocations"),
-        no_migrate.evidence("allocations"),
-        kept_run.evidence("allocations"),
+        (
+            v(1, 3, 8),
+            "an allocation's AllocStates record a reconnect (running after unknown)",
+            &survey.reconnected,
+        ),
+        (
+            v(1, 8, 1),
+            "a reschedule tracker records LastReschedule",
+            &survey.last_reschedule,
+        ),
+        (
+            v(1, 11, 0),
+            "an allocation has MigrateDisablePlacement set",
+            &survey.no_migrate,
+        ),
+        (
+            v(1, 11, 1),
+            "an allocation whose replacement could not be placed is still desired to run",
+            &survey.kept_run,
+        ),
     ]
     .into_iter()
-    .flatten()
+    .filter_map(|(release, what, examples)| evidence(release, what, examples, "allocations"))
     .collect()
 }
 

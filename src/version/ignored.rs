@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use super::profile::Profile;
+use super::survey::Survey;
 use super::switch::Switch;
 use crate::model::{Snapshot, TaskGroup, reconcile_option};
 use crate::reconciler::ReconcileStrategy;
@@ -35,7 +36,17 @@ impl Input {
 
     /// The warning, unless the replay reads it or there is none of it.
     fn warning(&self, profile: &Profile, of: &str) -> Option<Warning> {
-        let first = self.examples.iter().next()?;
+        self.warning_of(&self.examples, profile, of)
+    }
+
+    /// The warning for `examples` of the input.
+    fn warning_of(
+        &self,
+        examples: &BTreeSet<String>,
+        profile: &Profile,
+        of: &str,
+    ) -> Option<Warning> {
+        let first = examples.iter().next()?;
         let release = profile.release;
         let reason = if let Some(read_from) = self.read_from.filter(|s| !s.in_release(release)) {
             format!(
@@ -58,7 +69,7 @@ impl Input {
         } else {
             return None;
         };
-        let more = match self.examples.len() - 1 {
+        let more = match examples.len() - 1 {
             0 => String::new(),
             n => format!(" and of {n} more {of}"),
         };
@@ -69,8 +80,9 @@ impl Input {
     }
 }
 
-/// The warnings for every ignored kind of input in `snapshot`.
-pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot) -> Vec<Warning> {
+/// The warnings for every ignored kind of input in `snapshot`, whose
+/// allocations `survey` went through.
+pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot, survey: &Survey<'_>) -> Vec<Warning> {
     let mut disconnect = Input::new("the disconnect block", Some(Switch::D4), None);
     let mut prevent = Input::new(
         "prevent_reschedule_on_lost",
@@ -83,21 +95,16 @@ pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot) -> Vec<Warning> {
         Some(Switch::F1),
     );
     let mut run = Input::new("max_run_duration", Some(Switch::H2), None);
-    let mut last = Input::new(
+    let last = Input::new(
         "the reschedule tracker's LastReschedule",
         Some(Switch::E1),
         None,
     );
-    let mut no_migrate = Input::new("MigrateDisablePlacement", Some(Switch::G0), None);
+    let no_migrate = Input::new("MigrateDisablePlacement", Some(Switch::G0), None);
     let mut strategies = BTreeSet::new();
-    // Allocations of one version share its job: most follow one of the same.
     let mut seen = std::collections::HashSet::new();
-    let mut previous = None;
-    let embedded = snapshot.allocs.iter().filter_map(|a| a.job.as_ref());
-    for job in snapshot.jobs.iter().chain(embedded) {
-        if previous.replace(Arc::as_ptr(job)) == Some(Arc::as_ptr(job))
-            || !seen.insert(Arc::as_ptr(job))
-        {
+    for job in snapshot.jobs.iter().chain(survey.embedded.iter().copied()) {
+        if !seen.insert(Arc::as_ptr(job)) {
             continue;
         }
         for tg in &job.task_groups {
@@ -121,17 +128,6 @@ pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot) -> Vec<Warning> {
             if tg.max_run_duration.is_some() {
                 run.examples.insert(group);
             }
-        }
-    }
-    for a in &snapshot.allocs {
-        if a.reschedule_tracker
-            .as_ref()
-            .is_some_and(|t| !t.last_reschedule.is_empty())
-        {
-            last.examples.insert(format!("allocation {}", a.id));
-        }
-        if a.desired_transition.should_disable_migration_placement() {
-            no_migrate.examples.insert(format!("allocation {}", a.id));
         }
     }
     let strategy = strategies
@@ -159,8 +155,8 @@ pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot) -> Vec<Warning> {
         prevent.warning(profile, "groups"),
         legacy.warning(profile, "groups"),
         run.warning(profile, "groups"),
-        last.warning(profile, "allocations"),
-        no_migrate.warning(profile, "allocations"),
+        last.warning_of(&survey.last_reschedule, profile, "allocations"),
+        no_migrate.warning_of(&survey.no_migrate, profile, "allocations"),
     ]
     .into_iter()
     .flatten()

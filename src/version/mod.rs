@@ -11,6 +11,7 @@ mod ignored;
 mod profile;
 mod release;
 mod request;
+mod survey;
 mod switch;
 mod system_scheduler;
 
@@ -19,5 +20,6 @@ pub use ignored::ignored_inputs;
 pub use profile::{Profile, VersionSource};
 pub use release::{HEAD_COMMIT, Release, SEED_COMMIT, SERIES, v};
 pub use request::{BadVersion, VersionRequest, accepted};
+pub use survey::Survey;
 pub use switch::Switch;
 pub use system_scheduler::system_scheduler_warning;
