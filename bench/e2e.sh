@@ -5,6 +5,7 @@
 #   bench/e2e.sh                   # 100k and 1M allocations, varied and uniform shapes
 #   SIZES="100000" bench/e2e.sh    # only 100k
 #   SHAPES="varied" bench/e2e.sh   # only the varied shape (as real dumps are)
+#   SHAPES="lean" bench/e2e.sh     # the varied shape with one task per group (smaller allocations)
 #   RUNS=3 bench/e2e.sh            # best of 3 per measurement
 #
 # Needs GNU time at /usr/bin/time (Debian: apt-get install time); installs
@@ -48,6 +49,8 @@ for n in $SIZES; do
                  gen=(--shape uniform --nodes 10000 --allocs "$n" --jobs 50 --seed 1) ;;
         varied)  snap=$DIR/plan-inspect-bench-varied-v2-$n.json
                  gen=(--shape varied --allocs "$n" --seed 1) ;;
+        lean)    snap=$DIR/plan-inspect-bench-lean-$n.json
+                 gen=(--shape varied --tasks 1 --allocs "$n" --seed 1) ;;
         *) echo "bench/e2e.sh: unknown shape $shape" >&2; exit 1 ;;
     esac
     if [ ! -s "$snap" ]; then
