@@ -96,18 +96,22 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             let head = replay.head();
             let mut changes = false;
             let mut out = io::BufWriter::with_capacity(1 << 20, io::stdout().lock());
-            let warnings = render::json::render_streamed(
+            let mut warnings = Vec::new();
+            let written = render::json::render_streamed(
                 &head,
                 |emit| {
-                    replay.run(|job| {
+                    warnings = replay.run(|job| {
                         changes |= !job.plan.is_noop();
                         emit(job);
-                    })
+                    });
+                    warnings.clone()
                 },
                 &mut out,
-            )?;
-            out.flush()?;
+            )
+            .and_then(|()| out.flush());
+            // Said even when stdout closed early: the replay ran to its end.
             warn(&warnings, cli.color);
+            written?;
             changes
         }
         Format::Table => {

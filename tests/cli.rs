@@ -29,6 +29,35 @@ fn json_output_parses_and_exits_zero() {
     assert_eq!(doc["schema_version"], 1);
 }
 
+/// The JSON is written as the replay goes and its warnings after it: a
+/// reader that stops early (`| head`) still gets them, and exit status 0.
+#[test]
+fn json_warnings_are_said_when_stdout_closes_early() {
+    let snapshot = r#"{"Jobs": [{"ID": "web", "Namespace": "default", "Type": "service",
+        "Version": 1, "TaskGroups": [{"Name": "web", "Count": 20000}]}],
+        "Nodes": [], "Allocs": []}"#;
+    let mut child = bin()
+        .args(["-", "--format", "json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(snapshot.as_bytes())
+        .unwrap();
+    let mut first = [0; 64];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(first.starts_with(b"{\n  \"schema_version\": 1,"));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("(now_from_clock)"), "{stderr}");
+}
+
 #[test]
 fn detailed_exitcode_is_two_when_the_plan_changes_something() {
     assert_eq!(run(&["fixtures/example.json", "--detailed-exitcode"]).0, 2);
