@@ -56,8 +56,9 @@ pub struct Options {
     /// `--nomad-version`; the snapshot's `NomadVersion` key, else `auto`,
     /// when absent.
     pub nomad_version: Option<VersionRequest>,
-    /// Jobs are replayed on up to this many threads (0 and 1: the caller's
-    /// only); the report is the same on any count.
+    /// Jobs are replayed on up to this many threads while the caller's
+    /// hands on their reports (0 and 1: all on the caller's); the report is
+    /// the same on any count.
     pub threads: usize,
 }
 
