@@ -36,6 +36,15 @@ fn json_warnings_are_said_when_stdout_closes_early() {
     let snapshot = r#"{"Jobs": [{"ID": "web", "Namespace": "default", "Type": "service",
         "Version": 1, "TaskGroups": [{"Name": "web", "Count": 20000}]}],
         "Nodes": [], "Allocs": []}"#;
+    let (code, first, stderr) = closed_after(snapshot.as_bytes(), 64);
+    assert_eq!(code, Some(0));
+    assert!(first.starts_with(b"{\n  \"schema_version\": 1,"));
+    assert!(stderr.contains("(now_from_clock)"), "{stderr}");
+}
+
+/// Runs `--format json` on `snapshot` from stdin and closes stdout after
+/// its first `read` bytes: the exit status, those bytes and stderr.
+fn closed_after(snapshot: &[u8], read: usize) -> (Option<i32>, Vec<u8>, String) {
     let mut child = bin()
         .args(["-", "--format", "json"])
         .stdin(Stdio::piped())
@@ -43,19 +52,16 @@ fn json_warnings_are_said_when_stdout_closes_early() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(snapshot.as_bytes())
-        .unwrap();
-    let mut first = [0; 64];
+    child.stdin.take().unwrap().write_all(snapshot).unwrap();
+    let mut first = vec![0; read];
     child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // stdout is dropped (closed) here, before the binary has written it all.
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    assert!(first.starts_with(b"{\n  \"schema_version\": 1,"));
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.contains("(now_from_clock)"), "{stderr}");
+    (
+        out.status.code(),
+        first,
+        String::from_utf8(out.stderr).unwrap(),
+    )
 }
 
 #[test]
@@ -201,25 +207,9 @@ fn a_closed_pipe_ends_quietly() {
         a["Name"] = format!("web.web[{}]", i + 10).into();
         allocs.push(a);
     }
-    let mut child = bin()
-        .args(["-", "--format", "json"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(doc.to_string().as_bytes())
-        .unwrap();
-    let mut first = [0u8; 1];
-    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
-    // stdout is dropped (closed) here, before the binary has written it all.
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let (code, _, stderr) = closed_after(doc.to_string().as_bytes(), 1);
+    assert_eq!(code, Some(0));
+    assert_eq!(stderr, "");
 }
 
 #[test]
