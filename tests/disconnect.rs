@@ -720,14 +720,7 @@ fn disconnecting_allocs_are_replaced_without_a_reschedule_policy() {
     assert_eq!(plan.disconnect_updates.len(), 1);
     assert_eq!(plan.place.len(), 1);
     assert!(plan.place[0].reschedule);
-    assert_eq!(
-        plan.place[0]
-            .previous_alloc_id
-            .as_ref()
-            .map(Id::to_string)
-            .as_deref(),
-        Some(alloc.as_str())
-    );
+    assert_eq!(previous_id(&plan.place[0]).as_deref(), Some(alloc.as_str()));
 }
 
 /// `Expired` is inclusive: an unknown allocation is lost from the very

@@ -416,11 +416,7 @@ fn test_reconciler_reschedule_now_within_allowed_time_window() {
     assert_rescheduled(&r, 1);
     assert_stop_descriptions(&r, "alloc was rescheduled because it failed");
     assert_eq!(
-        r.plan.place[0]
-            .previous_alloc_id
-            .as_ref()
-            .map(Id::to_string)
-            .as_deref(),
+        previous_id(&r.plan.place[0]).as_deref(),
         Some(ids[1].as_str())
     );
     assert_eq!(r.plan.stop[0].alloc_id, ids[1]);
@@ -706,14 +702,7 @@ fn test_reconciler_force_reschedule_service() {
         )],
     );
     assert_eq!(place_indexes(&r), int_range(&[0, 0]));
-    assert_eq!(
-        r.plan.place[0]
-            .previous_alloc_id
-            .as_ref()
-            .map(Id::to_string)
-            .as_deref(),
-        Some(&*ids[0])
-    );
+    assert_eq!(previous_id(&r.plan.place[0]).as_deref(), Some(&*ids[0]));
     assert!(r.plan.place[0].reschedule);
 }
 

@@ -911,11 +911,7 @@ fn a_group_scaled_to_zero_is_stopped_whole_from_1_11_0() {
     let old = replay_as(&mut c, V1105, JOB);
     assert_eq!(old.plan.place.len(), 1);
     assert_eq!(
-        old.plan.place[0]
-            .previous_alloc_id
-            .as_ref()
-            .map(Id::to_string)
-            .as_deref(),
+        previous_id(&old.plan.place[0]).as_deref(),
         Some(failed.as_str())
     );
 

@@ -61,11 +61,7 @@ fn disconnecting_allocs_follow_the_reschedule_policy_from_d1() {
         let old = replay_as(&mut c, before, JOB);
         assert_eq!(old.plan.place.len(), 1, "{before}");
         assert_eq!(
-            old.plan.place[0]
-                .previous_alloc_id
-                .as_ref()
-                .map(Id::to_string)
-                .as_deref(),
+            previous_id(&old.plan.place[0]).as_deref(),
             Some(id.as_str())
         );
         assert_eq!(group(&old, "web").reschedule_now, [id.as_str()], "{before}");
@@ -137,14 +133,7 @@ fn the_reschedule_eval_of_an_unknown_alloc_replaces_it_without_stopping_it() {
     assert_eq!(web.buckets[Bucket::Untainted].len(), 1);
     assert_eq!(web.reschedule_now, [id.as_str()]);
     assert_eq!(r.plan.place.len(), 1);
-    assert_eq!(
-        r.plan.place[0]
-            .previous_alloc_id
-            .as_ref()
-            .map(Id::to_string)
-            .as_deref(),
-        Some(id.as_str())
-    );
+    assert_eq!(previous_id(&r.plan.place[0]).as_deref(), Some(id.as_str()));
     assert!(
         r.plan.stop.is_empty(),
         "the unknown allocation is not stopped"
@@ -733,11 +722,7 @@ fn a_disconnect_block_replaces_at_once_from_d4b() {
     assert!(web.reschedule_later.is_empty());
     assert_eq!(new.plan.place.len(), 1);
     assert_eq!(
-        new.plan.place[0]
-            .previous_alloc_id
-            .as_ref()
-            .map(Id::to_string)
-            .as_deref(),
+        previous_id(&new.plan.place[0]).as_deref(),
         Some(id.as_str())
     );
     assert!(
@@ -944,14 +929,7 @@ fn a_stopped_alloc_whose_replacement_failed_is_rescheduled_from_e1() {
         let r = replay_as(&mut c, release, JOB);
         assert_eq!(group(&r, "web").reschedule_now, [id.as_str()], "{release}");
         assert_eq!(r.plan.place.len(), 1, "{release}");
-        assert_eq!(
-            r.plan.place[0]
-                .previous_alloc_id
-                .as_ref()
-                .map(Id::to_string)
-                .as_deref(),
-            Some(id.as_str())
-        );
+        assert_eq!(previous_id(&r.plan.place[0]).as_deref(), Some(id.as_str()));
         assert!(r.plan.place[0].reschedule);
         assert_eq!(r.plan.stop[0].description, desc::RESCHEDULED);
     }
@@ -1124,11 +1102,7 @@ fn replace_false_without_lost_after_places_a_fresh_alloc_from_d4_to_1_11_1() {
     assert_eq!(group(&old, "web").buckets[Bucket::Lost].len(), 1);
     assert_eq!(old.plan.stop[0].description, desc::LOST);
     assert_eq!(
-        old.plan.place[0]
-            .previous_alloc_id
-            .as_ref()
-            .map(Id::to_string)
-            .as_deref(),
+        previous_id(&old.plan.place[0]).as_deref(),
         Some(id.as_str())
     );
 
@@ -1195,14 +1169,7 @@ fn a_batch_alloc_is_not_replaced_at_its_follow_up_eval_from_e1() {
     assert_eq!(web.buckets[Bucket::Untainted].len(), 1);
     assert_eq!(web.reschedule_now, [id.as_str()]);
     assert_eq!(r.plan.place.len(), 1);
-    assert_eq!(
-        r.plan.place[0]
-            .previous_alloc_id
-            .as_ref()
-            .map(Id::to_string)
-            .as_deref(),
-        Some(id.as_str())
-    );
+    assert_eq!(previous_id(&r.plan.place[0]).as_deref(), Some(id.as_str()));
     for release in [v(1, 8, 1), v(1, 9, 0), v(1, 9, 7)] {
         let r = replay_as(&mut c, release, JOB);
         let web = group(&r, "web");

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use plan_inspect::model::*;
 use plan_inspect::reconciler::DesiredChanges;
-use plan_inspect::report::{GroupReport, JobReport};
+use plan_inspect::report::{GroupReport, JobReport, PlanPlace};
 
 use super::Cluster;
 
@@ -257,4 +257,9 @@ pub fn assert_successful_update(r: &JobReport, deployment: &str) {
     assert_eq!(u.deployment_id, deployment);
     assert_eq!(u.status, deployment_status::SUCCESSFUL);
     assert_eq!(u.status_description, deployment_status::DESC_SUCCESSFUL);
+}
+
+/// The ID of the allocation a placement replaces, as text.
+pub fn previous_id(place: &PlanPlace) -> Option<String> {
+    place.previous_alloc_id.as_ref().map(Id::to_string)
 }
