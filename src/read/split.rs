@@ -113,12 +113,7 @@ pub(super) fn parse_parts<R>(
             .map(|region| {
                 scope.spawn(move || {
                     Interner::install(interner, || {
-                        let Region {
-                            bytes,
-                            offset,
-                            last,
-                        } = region;
-                        parse_part(bytes, offset, last, Texts::Frozen(frozen), filter)
+                        parse_part(region, Texts::Frozen(frozen), filter)
                     })
                 })
             })
@@ -149,12 +144,7 @@ pub(super) struct Region<'b> {
 
 /// The caller's part, remembering new job texts in `texts`.
 pub(super) fn parse_own(region: Region<'_>, texts: &mut JobTexts, filter: &ReadFilter) -> Part {
-    let Region {
-        bytes,
-        offset,
-        last,
-    } = region;
-    parse_part(bytes, offset, last, Texts::Growing(texts), filter)
+    parse_part(region, Texts::Growing(texts), filter)
 }
 
 /// The start of the first part, then a guessed element start near each
@@ -224,15 +214,14 @@ fn before_space(buf: &[u8], at: usize) -> Option<usize> {
     buf[..at].iter().rposition(|&b| !is_space(b))
 }
 
-/// Parses the elements of `region`, which starts with one, at `offset` in
-/// the buffer; the next part's region follows unless it is the `last`.
-fn parse_part(
-    region: &mut [u8],
-    offset: usize,
-    last: bool,
-    mut texts: Texts<'_>,
-    filter: &ReadFilter,
-) -> Part {
+/// Parses the elements of `region`, which starts with one, at its `offset`
+/// in the buffer; the next part's region follows unless it is the `last`.
+fn parse_part(region: Region<'_>, mut texts: Texts<'_>, filter: &ReadFilter) -> Part {
+    let Region {
+        bytes: region,
+        offset,
+        last,
+    } = region;
     let mut elements = Vec::new();
     let mut scratch = Spliced::default();
     let mut at = 0;
