@@ -5,8 +5,8 @@
 //! thousands of nodes: as `String`s those would be a heap block each, a
 //! third of what an allocation costs. A [`Name`] is a thin shared pointer to
 //! the text (8 bytes, none for the empty text; an allocation holds nine), and
-//! while the reader has an [`Interner`] installed every equal text read
-//! shares one copy.
+//! while the reader has an [`Interner`] installed equal texts read on one
+//! thread share one copy.
 
 use std::borrow::Borrow;
 use std::cell::RefCell;
@@ -14,7 +14,7 @@ use std::collections::HashSet;
 use std::fmt;
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::ops::Deref;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use arcstr::ArcStr;
 use foldhash::fast::FixedState;
@@ -41,16 +41,21 @@ impl Name {
     }
 }
 
-/// The texts read so far, shared by the threads of one read.
+/// The texts read so far by the threads of one read, as sets of copies.
+///
+/// A thread reading takes a set of its own and gives it back when done, so
+/// that the threads reading at once never share a copy: a count changed by
+/// two cores at once bounces its cache line between them, which cost more
+/// than the lock and the copies saved. A text is thus copied at most once
+/// per thread reading at the same time, and a thread that reads again
+/// (a pool thread, round after round) finds the texts of earlier rounds.
 #[derive(Default)]
 pub struct Interner {
-    texts: Mutex<HashSet<Name, FixedState>>,
+    idle: Mutex<Vec<Installed>>,
 }
 
-/// The interner installed on a thread, with the texts this thread already
-/// took from it, so that a known text costs no lock.
+/// A set of texts, taken by one thread at a time.
 struct Installed {
-    interner: Arc<Interner>,
     seen: HashSet<Name, FixedState>,
     /// The last text of each hash slot. Most names an allocation reads are
     /// one of a few (statuses, namespaces, jobs, groups): this small table
@@ -62,9 +67,8 @@ struct Installed {
 const RECENT: usize = 256;
 
 impl Installed {
-    fn new(interner: &Arc<Interner>) -> Installed {
+    fn new() -> Installed {
         Installed {
-            interner: Arc::clone(interner),
             seen: HashSet::default(),
             recent: Box::new(std::array::from_fn(|_| (0, Name::default()))),
         }
@@ -79,9 +83,9 @@ impl Installed {
         let name = match self.seen.get(text) {
             Some(known) => known.clone(),
             None => {
-                let shared = self.interner.intern(text);
-                self.seen.insert(shared.clone());
-                shared
+                let new = Name::new(text);
+                self.seen.insert(new.clone());
+                new
             }
         };
         *slot = (hash, name.clone());
@@ -94,25 +98,19 @@ thread_local! {
 }
 
 impl Interner {
-    /// Runs `f` with `interner` installed on this thread: names read in it
-    /// share their texts with every other name read through `interner`.
+    /// Runs `f` with a set of `interner`'s texts installed on this thread:
+    /// equal names read in it share one copy.
     pub fn install<R>(interner: &Arc<Interner>, f: impl FnOnce() -> R) -> R {
-        let installed = Installed::new(interner);
-        let previous = CURRENT.with(|c| c.replace(Some(installed)));
+        let set = interner.idle().pop().unwrap_or_else(Installed::new);
+        let previous = CURRENT.with(|c| c.replace(Some(set)));
         let result = f();
-        CURRENT.with(|c| *c.borrow_mut() = previous);
+        let set = CURRENT.with(|c| std::mem::replace(&mut *c.borrow_mut(), previous));
+        interner.idle().extend(set);
         result
     }
 
-    /// `text`, not empty, as the name read first with it.
-    fn intern(&self, text: &str) -> Name {
-        let mut texts = self.texts.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(known) = texts.get(text) {
-            return known.clone();
-        }
-        let new = Name::new(text);
-        texts.insert(new.clone());
-        new
+    fn idle(&self) -> MutexGuard<'_, Vec<Installed>> {
+        self.idle.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
@@ -318,6 +316,33 @@ mod tests {
                 "{a}"
             );
         }
+    }
+
+    #[test]
+    fn threads_reading_at_once_copy_a_text_each() {
+        let interner = Arc::new(Interner::default());
+        let both = std::sync::Barrier::new(2);
+        let read = || {
+            Interner::install(&interner, || {
+                let name = Name::from("web");
+                both.wait();
+                name
+            })
+        };
+        let (a, b) = std::thread::scope(|s| {
+            let a = s.spawn(read);
+            let b = s.spawn(read);
+            (a.join().unwrap(), b.join().unwrap())
+        });
+        assert_eq!(a, b);
+        assert!(!ArcStr::ptr_eq(
+            a.0.as_ref().unwrap(),
+            b.0.as_ref().unwrap()
+        ));
+        // Both sets are given back: a later read finds the text in one.
+        let c = Interner::install(&interner, || Name::from("web"));
+        let shared = |x: &Name| ArcStr::ptr_eq(x.0.as_ref().unwrap(), c.0.as_ref().unwrap());
+        assert!(shared(&a) || shared(&b));
     }
 
     #[test]
