@@ -13,6 +13,7 @@
 use std::io::{self, Read};
 use std::sync::Arc;
 
+use rayon::ThreadPool;
 use serde::Deserialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
 
@@ -20,7 +21,7 @@ use super::alloc_record::AllocRecord;
 use super::document::{MetaField, State};
 use super::read_ahead::{BLOCK, Next, ROOM, ReadAhead};
 use super::split::{self, Element, Parsed, Spliced, Texts};
-use crate::model::{Deployment, Evaluation, Job, Node};
+use crate::model::{Deployment, Evaluation, Interner, Job, Node};
 use crate::time::Time;
 
 /// Bytes read at a time; an element longer than this grows the buffer.
@@ -207,15 +208,26 @@ impl<'r> Chunked<'r> {
     /// With more than one thread, what is buffered is parsed in parts on all
     /// of them ([`split`]), and the proven parts are kept in order.
     fn allocs(&mut self, key: &str, st: &mut State<'_>) -> Step<bool> {
-        let mut scratch = Spliced::default();
-        if self.threads <= 1 {
-            return self.elements(key, |this, index, path| {
-                this.alloc(key, index, path, st, &mut scratch)
-            });
+        if let Some(pool) = (self.threads > 1)
+            .then(|| split::pool(self.threads))
+            .flatten()
+        {
+            let interner = Arc::clone(&st.interner);
+            return pool
+                .install(|| Interner::install(&interner, || self.parallel_allocs(key, st, &pool)));
         }
+        let mut scratch = Spliced::default();
+        self.elements(key, |this, index, path| {
+            this.alloc(key, index, path, st, &mut scratch)
+        })
+    }
+
+    /// [`Self::allocs`] on the threads of `pool`, from one of them.
+    fn parallel_allocs(&mut self, key: &str, st: &mut State<'_>, pool: &ThreadPool) -> Step<bool> {
         if let Some(empty) = self.open_array()? {
             return Ok(empty);
         }
+        let mut scratch = Spliced::default();
         // Parsed and proven, added while the next round is parsed.
         let mut pending: Vec<Parsed> = Vec::new();
         let mut index = 0;
@@ -226,9 +238,9 @@ impl<'r> Chunked<'r> {
             let filter = st.filter.clone();
             let interner = Arc::clone(&st.interner);
             let (parts, added) = split::parse_parts(
+                pool,
                 &mut self.buf[..self.end],
                 self.pos,
-                self.threads,
                 &frozen,
                 &filter,
                 &interner,

@@ -16,6 +16,7 @@
 use std::sync::Arc;
 
 use memchr::memmem;
+use rayon::{ThreadPool, ThreadPoolBuilder};
 use serde::de::{DeserializeOwned, IgnoredAny};
 
 use super::ReadFilter;
@@ -74,24 +75,25 @@ impl Texts<'_> {
     }
 }
 
-/// Parses the complete allocation elements of `buf[start..]` in up to
-/// `threads` parts, and returns the proven parts, the first one first, with
+/// Parses the complete allocation elements of `buf[start..]` in up to one
+/// part per thread of `pool`, and returns the proven parts, the first one first, with
 /// what `own` returned. `start` must be an element start.
 ///
 /// Each part has its own stretch of `buf`, which it changes while it
 /// parses and puts back. The first is the caller's: `own` parses it with
-/// [`parse_own`], and may then do other work while the other threads parse
-/// theirs, with `frozen` texts.
+/// [`parse_own`], and may then do other work while the pool's other threads
+/// parse theirs, with `frozen` texts. Called on a thread of `pool`, the
+/// caller's part is one of the pool's.
 pub(super) fn parse_parts<R>(
+    pool: &ThreadPool,
     buf: &mut [u8],
     start: usize,
-    threads: usize,
     frozen: &JobTexts,
     filter: &ReadFilter,
     interner: &Arc<Interner>,
     own: impl FnOnce(Region<'_>) -> (Part, R),
 ) -> (Vec<Part>, R) {
-    let starts = guess_starts(buf, start, threads);
+    let starts = guess_starts(buf, start, pool.current_num_threads());
     let mut regions = Vec::with_capacity(starts.len());
     let mut rest = &mut buf[start..];
     for (i, &at) in starts.iter().enumerate() {
@@ -108,31 +110,35 @@ pub(super) fn parse_parts<R>(
     }
     let mut regions = regions.into_iter();
     let first = regions.next().expect("a first part");
-    let (mut parts, result) = std::thread::scope(|scope| {
-        let workers: Vec<_> = regions
-            .map(|region| {
-                scope.spawn(move || {
-                    Interner::install(interner, || {
-                        parse_part(region, Texts::Frozen(frozen), filter)
-                    })
-                })
-            })
-            .collect();
-        let (first, result) = own(first);
-        let mut parts = vec![first];
-        for worker in workers {
-            parts.push(
-                worker
-                    .join()
-                    .unwrap_or_else(|e| std::panic::resume_unwind(e)),
-            );
+    let mut others: Vec<Option<Part>> = regions.as_slice().iter().map(|_| None).collect();
+    let (first, result) = pool.in_place_scope(|scope| {
+        for (region, slot) in regions.zip(&mut others) {
+            scope.spawn(move |_| {
+                let part = Interner::install(interner, || {
+                    parse_part(region, Texts::Frozen(frozen), filter)
+                });
+                *slot = Some(part);
+            });
         }
-        (parts, result)
+        own(first)
     });
+    let mut parts = vec![first];
+    parts.extend(others.into_iter().map(|p| p.expect("every part ran")));
     if let Some(unproven) = parts.iter().position(|p| !p.reached) {
         parts.truncate(unproven + 1);
     }
     (parts, result)
+}
+
+/// The threads that parse the parts, one per part, kept for the whole
+/// allocation array: a thread started for each round took longer to start
+/// than a round's parse on a small VM. `None` when no thread can be started.
+pub(super) fn pool(threads: usize) -> Option<ThreadPool> {
+    ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("plan-inspect-read-{i}"))
+        .build()
+        .ok()
 }
 
 /// One part's stretch of the buffer, at `offset` in it.
@@ -423,8 +429,11 @@ mod tests {
         let filter = ReadFilter::default();
         let interner = Arc::new(Interner::default());
         let mut buf = text.as_bytes().to_vec();
-        let (parts, ()) = parse_parts(&mut buf, 1, threads, &frozen, &filter, &interner, |r| {
-            (parse_own(r, &mut texts, &filter), ())
+        let pool = pool(threads).unwrap();
+        let (parts, ()) = pool.install(|| {
+            parse_parts(&pool, &mut buf, 1, &frozen, &filter, &interner, |r| {
+                (parse_own(r, &mut texts, &filter), ())
+            })
         });
         assert_eq!(buf, text.as_bytes());
         (parts, texts)
