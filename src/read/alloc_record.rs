@@ -29,11 +29,28 @@ pub(super) struct AllocRecord {
 
 impl<'de> Deserialize<'de> for AllocRecord {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_struct("Allocation", &[], RecordVisitor)
+        let byte_keys = false;
+        d.deserialize_struct("Allocation", &[], RecordVisitor { byte_keys })
     }
 }
 
-struct RecordVisitor;
+/// An [`AllocRecord`] for the fast walk, which reads the allocation's keys
+/// as bytes: serde_json then skips checking that each key is UTF-8 (what
+/// is not ASCII is still checked here). The exact walk reads keys as text,
+/// so that an error's path names them.
+pub(super) struct FastRecord(pub(super) AllocRecord);
+
+impl<'de> Deserialize<'de> for FastRecord {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let byte_keys = true;
+        d.deserialize_struct("Allocation", &[], RecordVisitor { byte_keys })
+            .map(FastRecord)
+    }
+}
+
+struct RecordVisitor {
+    byte_keys: bool,
+}
 
 impl<'de> Visitor<'de> for RecordVisitor {
     type Value = AllocRecord;
@@ -50,6 +67,7 @@ impl<'de> Visitor<'de> for RecordVisitor {
             job: &mut job,
             seen: false,
             at_job: false,
+            byte_keys: self.byte_keys,
         };
         let alloc = Allocation::deserialize(MapAccessDeserializer::new(without))?;
         Ok(AllocRecord { alloc, job })
@@ -69,6 +87,7 @@ struct WithoutJob<'j, A> {
     seen: bool,
     /// The key just read was `Job`.
     at_job: bool,
+    byte_keys: bool,
 }
 
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for WithoutJob<'_, A> {
@@ -81,6 +100,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for WithoutJob<'_, A> {
         self.map.next_key_seed(SpotJob {
             seed,
             at_job: &mut self.at_job,
+            byte_keys: self.byte_keys,
         })
     }
 
@@ -102,10 +122,12 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for WithoutJob<'_, A> {
     }
 }
 
-/// The key seed of `seed`, noting whether the key is `Job` as it passes.
+/// The key seed of `seed`, noting whether the key is `Job` as it passes;
+/// the key is asked for as bytes with `byte_keys`.
 struct SpotJob<'f, K> {
     seed: K,
     at_job: &'f mut bool,
+    byte_keys: bool,
 }
 
 impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for SpotJob<'_, K> {
@@ -115,6 +137,7 @@ impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for SpotJob<'_, K> {
         self.seed.deserialize(SpotJob {
             seed: d,
             at_job: self.at_job,
+            byte_keys: self.byte_keys,
         })
     }
 }
@@ -126,14 +149,22 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for SpotJob<'_, D> {
         self.seed.deserialize_any(SpotJob {
             seed: v,
             at_job: self.at_job,
+            byte_keys: self.byte_keys,
         })
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, v: V) -> Result<V::Value, D::Error> {
-        self.seed.deserialize_identifier(SpotJob {
+        let byte_keys = self.byte_keys;
+        let v = SpotJob {
             seed: v,
             at_job: self.at_job,
-        })
+            byte_keys,
+        };
+        if byte_keys {
+            self.seed.deserialize_bytes(v)
+        } else {
+            self.seed.deserialize_identifier(v)
+        }
     }
 
     forward_to_deserialize_any! {
@@ -167,16 +198,27 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for SpotJob<'_, V> {
 
     fn visit_bytes<E: de::Error>(self, b: &[u8]) -> Result<V::Value, E> {
         *self.at_job = b == JOB.as_bytes();
+        checked_key(b)?;
         self.seed.visit_bytes(b)
     }
 
     fn visit_borrowed_bytes<E: de::Error>(self, b: &'de [u8]) -> Result<V::Value, E> {
         *self.at_job = b == JOB.as_bytes();
+        checked_key(b)?;
         self.seed.visit_borrowed_bytes(b)
     }
 
     fn visit_u64<E: de::Error>(self, n: u64) -> Result<V::Value, E> {
         self.seed.visit_u64(n)
+    }
+}
+
+/// A key read as bytes must still be UTF-8, as JSON text is.
+fn checked_key<E: de::Error>(b: &[u8]) -> Result<(), E> {
+    if b.is_ascii() || std::str::from_utf8(b).is_ok() {
+        Ok(())
+    } else {
+        Err(E::custom("invalid UTF-8 in a key"))
     }
 }
 
@@ -206,6 +248,24 @@ mod tests {
                 .is_none()
         );
         assert!(record(r#"{"ID": "a1"}"#).unwrap().job.is_none());
+    }
+
+    #[test]
+    fn the_fast_record_reads_keys_as_bytes() {
+        let text = r#"{"ID": "a1", "Job": {"ID": "web"}, "TaskGroup": "web", "Other": 1}"#;
+        let FastRecord(r) = serde_json::from_str(text).unwrap();
+        assert_eq!(r.alloc.id, "a1");
+        assert_eq!(r.alloc.task_group, "web");
+        assert_eq!(r.job.unwrap().get(), r#"{"ID": "web"}"#);
+        let e = serde_json::from_str::<FastRecord>(r#"{"Job": {}, "Job": {}}"#).err();
+        assert_eq!(
+            e.unwrap().to_string(),
+            "duplicate field `Job` at line 1 column 17"
+        );
+        let bad = b"{\"ID\": \"a1\", \"\xff\": 1}";
+        let e = serde_json::from_slice::<FastRecord>(bad).err().unwrap();
+        assert_eq!(e.to_string(), "invalid UTF-8 in a key at line 1 column 16");
+        assert!(serde_json::from_slice::<FastRecord>("{\"Ünï\": 1}".as_bytes()).is_ok());
     }
 
     #[test]

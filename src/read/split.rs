@@ -20,7 +20,7 @@ use rayon::{ThreadPool, ThreadPoolBuilder};
 use serde::de::{DeserializeOwned, IgnoredAny};
 
 use super::ReadFilter;
-use super::alloc_record::AllocRecord;
+use super::alloc_record::{AllocRecord, FastRecord};
 use super::chunked::Owner;
 use super::job_texts::JobTexts;
 use super::scan::{JobSpan, Scan, scan};
@@ -309,8 +309,8 @@ pub(super) fn parse_element(
         }
     }
     // A record, not an `Allocation`, so that a second `Job` key is still a duplicate.
-    match scratch.parse::<AllocRecord>(bytes, &job, text) {
-        Splice::Value(AllocRecord { alloc, job: None }, len) => Element::Parsed {
+    match scratch.parse::<FastRecord>(bytes, &job, text) {
+        Splice::Value(FastRecord(AllocRecord { alloc, job: None }), len) => Element::Parsed {
             alloc: Some((alloc, entry)),
             len,
         },
