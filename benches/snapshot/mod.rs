@@ -47,6 +47,12 @@ pub struct Spec {
     pub events: usize,
     /// Varied shape: the tasks in every fourth group (the others run one).
     pub tasks: usize,
+    /// Varied shape: the most nodes an allocation's metrics score (1 to 3).
+    pub scores: usize,
+    /// Varied shape: jobs without service checks, templates or task
+    /// environments, which make the embedded job texts (read once per text)
+    /// and nothing else smaller.
+    pub bare_jobs: bool,
 }
 
 impl Spec {
@@ -68,6 +74,8 @@ impl Spec {
             variants: 3,
             events: 8,
             tasks: 2,
+            scores: 3,
+            bare_jobs: false,
         }
     }
 

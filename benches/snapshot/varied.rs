@@ -69,6 +69,8 @@ struct JobSpec {
     /// Versions 0..versions; the last is the current one.
     versions: usize,
     canary: bool,
+    /// No service checks, templates or task environments.
+    bare: bool,
     groups: Vec<Group>,
     /// texts[version][variant].
     texts: Vec<Vec<String>>,
@@ -89,6 +91,7 @@ struct Slot {
 pub struct Cluster {
     seed: u64,
     events: usize,
+    scores: usize,
     nodes: Vec<Node>,
     jobs: Vec<JobSpec>,
     slots: Vec<Slot>,
@@ -122,6 +125,7 @@ impl Cluster {
         let mut cluster = Cluster {
             seed: args.seed,
             events: args.events,
+            scores: args.scores,
             nodes,
             jobs,
             slots: Vec::with_capacity(args.allocs),
@@ -339,14 +343,18 @@ impl Cluster {
             anti = -(rng.below(4) as f64) / 4.0,
             norm = score / 2.0,
         );
-        for _ in 0..rng.below(3) {
-            let _ = write!(
-                o,
-                r#",{{"NodeID":"{}","Scores":{{"binpack":{}}},"NormScore":{}}}"#,
-                rng.uuid(),
-                rng.below(1000) as f64 / 1000.0,
-                rng.below(1000) as f64 / 2000.0
-            );
+        // Drawn whether written or not, so that the rest of the snapshot
+        // does not depend on `scores`.
+        for extra in 1..=rng.below(3) as usize {
+            let (id, binpack, norm) = (rng.uuid(), rng.below(1000), rng.below(1000));
+            if extra < self.scores {
+                let _ = write!(
+                    o,
+                    r#",{{"NodeID":"{id}","Scores":{{"binpack":{}}},"NormScore":{}}}"#,
+                    binpack as f64 / 1000.0,
+                    norm as f64 / 2000.0
+                );
+            }
         }
         let migrate = if kind == Kind::Migrating {
             "true"
@@ -761,6 +769,7 @@ impl JobSpec {
             batch,
             versions,
             canary: !batch && i % 4 == 1,
+            bare: args.bare_jobs,
             groups,
             texts: Vec::new(),
             deployments: (0..versions).map(|_| rng.uuid()).collect(),
@@ -784,7 +793,7 @@ impl JobSpec {
             .iter()
             .map(|group| {
                 let tasks: Vec<Value> = (0..group.tasks)
-                    .map(|t| task_json(&self.id, TASK_NAMES[t], t, image_rev))
+                    .map(|t| task_json(&self.id, TASK_NAMES[t], t, image_rev, self.bare))
                     .collect();
                 json!({
                     "Name": group.name, "Count": group.count,
@@ -817,9 +826,11 @@ impl JobSpec {
                         "Name": format!("{}-{}", self.id, group.name), "TaskName": "", "PortLabel": "http",
                         "Tags": ["traefik.enable=true", format!("release=v{v}")],
                         "CanaryTags": ["canary"], "EnableTagOverride": false,
-                        "Checks": [{"Name": "alive", "Type": "http", "Path": "/health", "Protocol": "",
+                        "Checks": if self.bare { Value::Null } else {
+                            json!([{"Name": "alive", "Type": "http", "Path": "/health", "Protocol": "",
                                     "PortLabel": "http", "Interval": 10_000_000_000i64, "Timeout": 2_000_000_000i64,
-                                    "Method": "GET", "OnUpdate": "require_healthy"}],
+                                    "Method": "GET", "OnUpdate": "require_healthy"}])
+                        },
                         "Connect": null, "OnUpdate": "require_healthy", "Provider": "consul",
                     }],
                     "StopAfterClientDisconnect": null,
@@ -848,8 +859,8 @@ impl JobSpec {
     }
 }
 
-fn task_json(job: &str, task: &str, t: usize, image_rev: usize) -> Value {
-    let env: serde_json::Map<String, Value> = (0..2 + t)
+fn task_json(job: &str, task: &str, t: usize, image_rev: usize, bare: bool) -> Value {
+    let env: serde_json::Map<String, Value> = (0..if bare { 0 } else { 2 + t })
         .map(|e| (format!("SETTING_{e}"), json!(format!("value-{e}-{job}"))))
         .collect();
     json!({
@@ -857,7 +868,7 @@ fn task_json(job: &str, task: &str, t: usize, image_rev: usize) -> Value {
         "Config": {"image": format!("registry.example.com/{job}/{task}:2.{image_rev}.0"),
                    "ports": ["http"], "args": ["--listen", "0.0.0.0:8080"]},
         "Env": env,
-        "Templates": if t == 0 { json!([{
+        "Templates": if t == 0 && !bare { json!([{
             "SourcePath": "", "DestPath": "local/config.yml",
             "EmbeddedTmpl": "{{ range service \"db\" }}db: {{ .Address }}:{{ .Port }}{{ end }}",
             "ChangeMode": "restart", "Splay": 5_000_000_000i64, "Perms": "0644",

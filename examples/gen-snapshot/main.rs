@@ -7,6 +7,9 @@
 //!         --nodes 10000 --allocs 1000000 --jobs 50 --seed 1 > /tmp/uniform.json
 //!
 //! Sizes left unset take the shape's defaults ([`snapshot::Spec::new`]).
+//! `--tasks 1 --scores 1 --bare-jobs 1` gives the small varied shape
+//! (about 6 KB per allocation, the one nearest the 4.5 KB of issue 15's
+//! held-out snapshot).
 
 #[path = "../../benches/snapshot/mod.rs"]
 mod snapshot;
@@ -57,6 +60,8 @@ fn parse() -> Spec {
             "--variants" => spec.variants = n_usize.max(1),
             "--events" => spec.events = n_usize.max(4),
             "--tasks" => spec.tasks = n_usize.clamp(1, 4),
+            "--scores" => spec.scores = n_usize.clamp(1, 3),
+            "--bare-jobs" => spec.bare_jobs = n != 0,
             _ => usage(&format!("unknown flag {flag}")),
         }
     }
@@ -67,7 +72,8 @@ fn usage(problem: &str) -> ! {
     eprintln!("gen-snapshot: {problem}");
     eprintln!(
         "usage: gen-snapshot [--shape varied|uniform] [--nodes N] [--allocs N] [--jobs N] [--seed N]\n\
-         \x20                   [--versions N] [--variants N] [--events N] [--tasks N] > snapshot.json"
+         \x20                   [--versions N] [--variants N] [--events N] [--tasks N]\n\
+         \x20                   [--scores N] [--bare-jobs 0|1] > snapshot.json"
     );
     std::process::exit(2)
 }
