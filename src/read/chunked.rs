@@ -205,8 +205,9 @@ impl<'r> Chunked<'r> {
     }
 
     /// Allocations; with a filter, those of other jobs are only scanned.
-    /// With more than one thread, what is buffered is parsed in parts on all
-    /// of them ([`split`]), and the proven parts are kept in order.
+    /// With more than one thread, what is buffered is parsed in parts on a
+    /// pool of that many ([`split`]), and the proven parts are kept in order;
+    /// should the pool not start, on this thread alone.
     fn allocs(&mut self, key: &str, st: &mut State<'_>) -> Step<bool> {
         if let Some(pool) = (self.threads > 1)
             .then(|| split::pool(self.threads))

@@ -110,7 +110,7 @@ pub(super) fn parse_parts<R>(
     }
     let mut regions = regions.into_iter();
     let first = regions.next().expect("a first part");
-    let mut others: Vec<Option<Part>> = regions.as_slice().iter().map(|_| None).collect();
+    let mut others: Vec<Option<Part>> = (0..regions.len()).map(|_| None).collect();
     let (first, result) = pool.in_place_scope(|scope| {
         for (region, slot) in regions.zip(&mut others) {
             scope.spawn(move |_| {
