@@ -1,6 +1,6 @@
 //! `resolveTarget`: the value a constraint's left or right side names on a node.
 
-use crate::model::{Name, Node};
+use crate::model::{Node, StringMap};
 
 /// A resolved side of a constraint. Go returns an `interface{}` and a found
 /// flag: a missing attribute or meta key is the empty string, not found; an
@@ -36,7 +36,7 @@ pub fn resolve<'n>(target: &'n str, node: &'n Node) -> Target<'n> {
         let rest = &target[prefix.len()..];
         rest.strip_suffix('}').unwrap_or(rest)
     };
-    let lookup = |map: &'n std::collections::BTreeMap<Name, Name>, k: &str| match map.get(k) {
+    let lookup = |map: &'n StringMap, k: &str| match map.get(k) {
         Some(v) => Target::found(v),
         None => Target {
             value: Some(""),

@@ -13,6 +13,7 @@ mod name;
 mod node;
 mod snapshot;
 mod sparse_id;
+mod string_map;
 mod task_states;
 mod value;
 
@@ -43,6 +44,7 @@ pub use node::{
 };
 pub use snapshot::Snapshot;
 pub use sparse_id::SparseId;
+pub use string_map::StringMap;
 pub use task_states::TaskStates;
 pub use value::{Equality, GoValue};
 pub(crate) use value::{deep_equal, deep_equal_as, maps_equal_as};

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use super::string_map::{self, StringMap};
 use super::{GoValue, Name, nullable};
 
 /// A `structs.Node`, as far as tainting and the system scheduler's
@@ -20,12 +21,10 @@ pub struct Node {
     /// Pre-1.0 drain flag; Nomad 1.3 keeps it in step with `DrainStrategy`.
     pub drain: bool,
     pub scheduling_eligibility: Name,
-    /// Names: thousands of nodes repeat the same keys and most values,
-    /// which the reader keeps once.
-    #[serde(deserialize_with = "nullable")]
-    pub attributes: BTreeMap<Name, Name>,
-    #[serde(deserialize_with = "nullable")]
-    pub meta: BTreeMap<Name, Name>,
+    #[serde(deserialize_with = "string_map::attributes")]
+    pub attributes: StringMap,
+    #[serde(deserialize_with = "string_map::meta")]
+    pub meta: StringMap,
     pub node_class: Name,
     /// The hash of the class-relevant fields the client computed; feasibility
     /// results are shared by nodes with the same one.
