@@ -53,6 +53,10 @@ pub struct Spec {
     /// environments, which make the embedded job texts (read once per text)
     /// and nothing else smaller.
     pub bare_jobs: bool,
+    /// Varied shape: attributes each node has beyond the ten it always
+    /// has, as a real client fingerprints its CPU, drivers, cloud and Consul
+    /// (about a hundred); with any, nodes also report their drivers.
+    pub node_attrs: usize,
 }
 
 impl Spec {
@@ -76,6 +80,7 @@ impl Spec {
             tasks: 2,
             scores: 3,
             bare_jobs: false,
+            node_attrs: 0,
         }
     }
 

@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::{MINUTE, NOW_NANOS, Rng, SECOND, Spec, time};
 
@@ -92,6 +92,7 @@ pub struct Cluster {
     seed: u64,
     events: usize,
     scores: usize,
+    node_attrs: usize,
     nodes: Vec<Node>,
     jobs: Vec<JobSpec>,
     slots: Vec<Slot>,
@@ -126,6 +127,7 @@ impl Cluster {
             seed: args.seed,
             events: args.events,
             scores: args.scores,
+            node_attrs: args.node_attrs,
             nodes,
             jobs,
             slots: Vec::with_capacity(args.allocs),
@@ -261,7 +263,7 @@ impl Cluster {
             if i > 0 {
                 out.write_all(b",")?;
             }
-            serde_json::to_writer(&mut *out, &node_json(node, i))?;
+            serde_json::to_writer(&mut *out, &node_json(node, i, self.node_attrs))?;
         }
         let index = 2_000_000 + self.slots.len();
         writeln!(
@@ -620,7 +622,7 @@ impl Cluster {
             for (v, id) in job.deployments.iter().enumerate() {
                 let current = v + 1 == job.deployments.len();
                 let canaries = if job.canary && current { 2 } else { 0 };
-                let mut groups = serde_json::Map::new();
+                let mut groups = Map::new();
                 for group in &job.groups {
                     groups.insert(
                         group.name.to_string(),
@@ -695,7 +697,68 @@ fn alloc_seed(seed: u64, job: &str, g: usize, k: usize) -> u64 {
     Rng::new(h).next()
 }
 
-fn node_json(node: &Node, i: usize) -> Value {
+/// A fingerprinted attribute: its key, and how many values it takes across
+/// nodes (0: one of its own on each node).
+const FINGERPRINT: [(&str, usize); 24] = [
+    ("consul.datacenter", 3),
+    ("consul.revision", 2),
+    ("consul.server", 1),
+    ("consul.version", 2),
+    ("cpu.frequency", 4),
+    ("cpu.modelname", 3),
+    ("cpu.totalcompute", 6),
+    ("driver.docker.bridge_ip", 1),
+    ("driver.docker.os_type", 1),
+    ("driver.docker.runtimes", 2),
+    ("driver.docker.version", 3),
+    ("kernel.version", 4),
+    ("memory.totalbytes", 3),
+    ("os.signals", 1),
+    ("platform.aws.ami-id", 5),
+    ("platform.aws.instance-type", 6),
+    ("platform.aws.placement.availability-zone", 3),
+    ("storage.bytesfree", 0),
+    ("storage.bytestotal", 2),
+    ("storage.volume", 1),
+    ("unique.cgroup.mountpoint", 1),
+    ("unique.platform.aws.hostname", 0),
+    ("unique.platform.aws.instance-id", 0),
+    ("unique.platform.aws.local-ipv4", 0),
+];
+
+/// `n` attributes past the ten every node has, cycling through
+/// [`FINGERPRINT`] (numbered after the first round), and the drivers such a
+/// client reports; both empty when `n` is 0.
+fn fingerprint(i: usize, n: usize) -> (Map<String, Value>, Value) {
+    let mut attrs = std::collections::BTreeMap::new();
+    for k in 0..n {
+        let (key, kinds) = FINGERPRINT[k % FINGERPRINT.len()];
+        let round = k / FINGERPRINT.len();
+        let key = if round == 0 {
+            key.to_string()
+        } else {
+            format!("{key}.{round}")
+        };
+        let value = match kinds {
+            0 => format!("{key}-{i:06}"),
+            _ => format!("{key}-value-{}", (i + round) % kinds),
+        };
+        attrs.insert(key, Value::String(value));
+    }
+    if n == 0 {
+        return (Map::new(), Value::Null);
+    }
+    let driver = |healthy: bool| {
+        json!({"Attributes": {"driver.version": "1.0"}, "Detected": true, "Healthy": healthy,
+               "HealthDescription": if healthy { "Healthy" } else { "Unhealthy" },
+               "UpdateTime": time(NOW_NANOS - 3600 * SECOND)})
+    };
+    let drivers =
+        json!({"docker": driver(true), "exec": driver(i.is_multiple_of(3)), "raw_exec": null});
+    (attrs.into_iter().collect(), drivers)
+}
+
+fn node_json(node: &Node, i: usize, extra: usize) -> Value {
     let (status, eligibility, drain) = match node.state {
         NodeState::Ready => (
             "ready",
@@ -715,7 +778,7 @@ fn node_json(node: &Node, i: usize) -> Value {
                    "ForceDeadline": time(NOW_NANOS + 50 * MINUTE), "StartedAt": time(NOW_NANOS - 10 * MINUTE)}),
         ),
     };
-    json!({
+    let mut json = json!({
         "ID": node.id, "SecretID": "", "Datacenter": node.datacenter, "Name": node.name,
         "HTTPAddr": format!("{}:4646", node.name), "TLSEnabled": true,
         "Attributes": {"kernel.name": "linux", "arch": "amd64", "cpu.numcores": (4 << (i % 3)).to_string(),
@@ -729,7 +792,18 @@ fn node_json(node: &Node, i: usize) -> Value {
         "SchedulingEligibility": eligibility, "Status": status,
         "StatusDescription": "", "StatusUpdatedAt": NOW_NANOS / SECOND - 300 - (i as i64 % 5000),
         "CreateIndex": 5 + i, "ModifyIndex": 6 + i,
-    })
+    });
+    let (attrs, drivers) = fingerprint(i, extra);
+    if !attrs.is_empty() {
+        json["Attributes"]
+            .as_object_mut()
+            .expect("attributes are an object")
+            .extend(attrs);
+        // Go writes a map's keys in order.
+        json["Attributes"].sort_all_objects();
+        json["Drivers"] = drivers;
+    }
+    json
 }
 
 impl JobSpec {
@@ -860,7 +934,7 @@ impl JobSpec {
 }
 
 fn task_json(job: &str, task: &str, t: usize, image_rev: usize, bare: bool) -> Value {
-    let env: serde_json::Map<String, Value> = (0..if bare { 0 } else { 2 + t })
+    let env: Map<String, Value> = (0..if bare { 0 } else { 2 + t })
         .map(|e| (format!("SETTING_{e}"), json!(format!("value-{e}-{job}"))))
         .collect();
     json!({

@@ -62,6 +62,7 @@ fn parse() -> Spec {
             "--tasks" => spec.tasks = n_usize.clamp(1, 4),
             "--scores" => spec.scores = n_usize.clamp(1, 3),
             "--bare-jobs" => spec.bare_jobs = n != 0,
+            "--node-attrs" => spec.node_attrs = n_usize,
             _ => usage(&format!("unknown flag {flag}")),
         }
     }
@@ -73,7 +74,7 @@ fn usage(problem: &str) -> ! {
     eprintln!(
         "usage: gen-snapshot [--shape varied|uniform] [--nodes N] [--allocs N] [--jobs N] [--seed N]\n\
          \x20                   [--versions N] [--variants N] [--events N] [--tasks N]\n\
-         \x20                   [--scores N] [--bare-jobs 0|1] > snapshot.json"
+         \x20                   [--scores N] [--bare-jobs 0|1] [--node-attrs N] > snapshot.json"
     );
     std::process::exit(2)
 }
