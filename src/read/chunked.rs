@@ -10,6 +10,8 @@
 //! read twice does the error come from here, with its position but the path
 //! only down to the element (`Allocs[17]`).
 
+mod nodes;
+
 use std::io::{self, Read};
 use std::sync::Arc;
 
@@ -21,7 +23,7 @@ use super::alloc_record::AllocRecord;
 use super::document::{MetaField, State};
 use super::read_ahead::{BLOCK, Next, ROOM, ReadAhead};
 use super::split::{self, Element, Parsed, Spliced, Texts};
-use crate::model::{Deployment, Evaluation, Interner, Job, Node};
+use crate::model::{Deployment, Evaluation, Interner, Job};
 use crate::time::Time;
 
 /// Bytes read at a time; an element longer than this grows the buffer.
@@ -161,10 +163,7 @@ impl<'r> Chunked<'r> {
                 st.add_job_version(job);
                 Ok(())
             })?,
-            "Nodes" => self.each(key, |_, node: Node| {
-                st.add_node(node);
-                Ok(())
-            })?,
+            "Nodes" => self.nodes(key, st)?,
             "Allocs" | "Allocations" => self.allocs(key, st)?,
             "Deployments" => self.each(key, |_, d: Deployment| {
                 st.add_deployment(d);

@@ -822,6 +822,115 @@ fn a_bad_allocation_deep_in_a_large_indented_stream_is_located_by_line() {
     }
 }
 
+/// 3000 nodes of about 6 KB, over 16 MiB, each with a hundred attributes
+/// (a few its own), meta, drivers and a status; every third one indented.
+fn big_nodes() -> String {
+    let nodes: Vec<String> = (0..3000)
+        .map(|i| {
+            let mut attrs = serde_json::Map::new();
+            for k in 0..100 {
+                let value = match k % 10 {
+                    0 => format!("own-{i}-{k}"),
+                    _ => format!("shared-value-{}-of-the-fleet", (k + i) % 3),
+                };
+                attrs.insert(format!("fingerprint.attribute.{k:03}"), json!(value));
+            }
+            let status = ["ready", "down"][i % 2];
+            let node = json!({"ID": format!("n{i:05}"), "Status": status,
+                "Datacenter": "dc1", "Attributes": attrs, "Meta": {"rack": format!("r{}", i % 7)},
+                "Drivers": {"docker": {"Detected": true, "Healthy": i % 5 != 0}, "raw_exec": null},
+                "NodeResources": {"Networks": [{"Mode": "host"}]}});
+            match i % 3 {
+                0 => serde_json::to_string_pretty(&node).unwrap(),
+                _ => node.to_string(),
+            }
+        })
+        .collect();
+    let text = format!(
+        "{{\"Allocs\":[],\"Jobs\":[],\"Nodes\":[{}],\"Now\":\"2022-04-01T00:00:30Z\"}}",
+        nodes.join(",\n")
+    );
+    assert!(text.len() > 16 << 20, "{} bytes", text.len());
+    text
+}
+
+#[test]
+fn nodes_read_on_several_threads_are_the_ones_read_on_one() {
+    let text = big_nodes();
+    let exact = format!(
+        "{:?}",
+        exact(text.as_bytes(), "snap.json", &ReadFilter::default()).unwrap()
+    );
+    for threads in [1, 2, 4] {
+        let s = super::read(
+            text.as_bytes(),
+            "snap.json",
+            &ReadFilter::default(),
+            threads,
+            None,
+        )
+        .unwrap();
+        assert_eq!(s.nodes.len(), 3000);
+        assert_eq!(format!("{s:?}"), exact, "{threads} threads");
+    }
+}
+
+#[test]
+fn a_bad_node_deep_in_a_large_stream_is_located_as_on_one_thread() {
+    let good = big_nodes();
+    let read = |text: &str, threads: usize| {
+        super::read(
+            text.as_bytes(),
+            "snap.json",
+            &ReadFilter::default(),
+            threads,
+            None,
+        )
+        .unwrap_err()
+        .to_string()
+    };
+    // Keys in order: Attributes, Datacenter, Drivers, ID, Meta, ..., Status.
+    let id = good.find("\"n02501\"").unwrap();
+    let status = id + good[id..].find("\"Status\":\"down\"").unwrap();
+    let dc = good[..id].rfind("\"Datacenter\":\"dc1\"").unwrap();
+    // A wrong type, found only by the thread that parses the node.
+    let wrong = format!("{}\"Status\":5{}", &good[..status], &good[status + 15..]);
+    let line = 1 + good[..status].matches('\n').count();
+    let column = status - good[..status].rfind('\n').unwrap() + 9;
+    assert_eq!(
+        read(&wrong, 2),
+        format!(
+            "snap.json:{line}:{column}: at Nodes[2501]: invalid type: integer `5`, expected a string"
+        )
+    );
+    // Bad JSON after a wrong type in the same node: the wrong type is said.
+    let both = format!(
+        "{}\"Datacenter\":5{}\"Status\":tru{}",
+        &good[..dc],
+        &good[dc + 18..status],
+        &good[status + 15..]
+    );
+    // Bad JSON in a later, indented node: the earlier wrong type is said.
+    let indented = wrong.find("\"n02700\"").unwrap() + 8;
+    let later = format!("{} x{}", &wrong[..indented], &wrong[indented..]);
+    // Bad JSON alone.
+    let indented = good.find("\"n02700\"").unwrap() + 8;
+    let broken = format!("{} x{}", &good[..indented], &good[indented..]);
+    for text in [&wrong, &both, &later, &broken] {
+        let one = read(text, 1);
+        for threads in [2, 4] {
+            assert_eq!(read(text, threads), one, "{threads} threads");
+        }
+    }
+    assert!(read(&both, 2).contains("at Nodes[2501]: invalid type: integer `5`"));
+    assert!(read(&later, 2).contains("at Nodes[2501]: invalid type: integer `5`"));
+    assert!(
+        read(&broken, 2).contains("at Nodes[2700]"),
+        "{}",
+        read(&broken, 2)
+    );
+}
+
 /// The tests run the library as it ships: a dev-dependency that turned on
 /// serde_json's `preserve_order` would change every `Map` under test.
 #[test]
