@@ -17,31 +17,46 @@ use serde::de::{DeserializeSeed, MapAccess, Visitor};
 
 use super::Name;
 
-/// Entries sorted by key, each key once; shared, so that the thread's copy
-/// of the last map read costs nothing.
+/// Keys sorted, each once, and their values. Both lists are shared: the
+/// thread's copy of the last map read costs nothing, and a map with the
+/// same keys as that one (as nodes of one kind have) keeps only its values.
 #[derive(Clone, Debug, Default)]
-pub struct StringMap(Arc<[(Name, Name)]>);
+pub struct StringMap {
+    keys: Arc<[Name]>,
+    values: Arc<[Name]>,
+}
 
 impl StringMap {
     /// The value of `key`.
     pub fn get(&self, key: &str) -> Option<&Name> {
-        let i = find(&self.0, key).ok()?;
-        Some(&self.0[i].1)
+        let i = find(&self.keys, key).ok()?;
+        Some(&self.values[i])
     }
 
     /// Sets `key` to `value`, replacing what it had.
     pub fn insert(&mut self, key: Name, value: Name) {
-        let mut entries = self.0.to_vec();
-        match find(&entries, &key) {
-            Ok(i) => entries[i].1 = value,
-            Err(i) => entries.insert(i, (key, value)),
+        let (mut keys, mut values) = (self.keys.to_vec(), self.values.to_vec());
+        match find(&keys, &key) {
+            Ok(i) => values[i] = value,
+            Err(i) => {
+                keys.insert(i, key);
+                values.insert(i, value);
+            }
         }
-        self.0 = entries.into();
+        (self.keys, self.values) = (keys.into(), values.into());
     }
 }
 
-fn find(entries: &[(Name, Name)], key: &str) -> Result<usize, usize> {
-    entries.binary_search_by(|(k, _)| k.as_str().cmp(key))
+fn find(keys: &[Name], key: &str) -> Result<usize, usize> {
+    keys.binary_search_by(|k| k.as_str().cmp(key))
+}
+
+/// The same texts, most often the same copies.
+fn same(a: &[Name], b: &[Name]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(a, b)| std::ptr::eq(a.as_str(), b.as_str()) || a == b)
 }
 
 /// Which map a node field is, so that each is read against its own kind.
@@ -100,26 +115,35 @@ impl<'de> Visitor<'de> for Entries {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<StringMap, A::Error> {
         let field = self.0 as usize;
         let last = LAST.with_borrow_mut(|l| std::mem::take(&mut l[field]));
-        let last = &last.0;
-        let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(last.len()));
+        let mut keys = Vec::with_capacity(map.size_hint().unwrap_or(last.keys.len()));
+        let mut values = Vec::with_capacity(keys.capacity());
         // Where in `last` the next key is expected.
         let mut next = 0;
-        while let Some(key) = map.next_key_seed(Known(last.get(next).map(|(k, _)| k)))? {
-            let at = match last.get(next) {
-                Some((k, _)) if *k == key => Some(next),
-                _ => find(last, &key).ok(),
+        while let Some(key) = map.next_key_seed(Known(last.keys.get(next)))? {
+            let at = match last.keys.get(next) {
+                Some(k) if *k == key => Some(next),
+                _ => find(&last.keys, &key).ok(),
             };
             next = at.map_or(next, |i| i + 1);
-            let value = map.next_value_seed(Known(at.map(|i| &last[i].1)))?;
-            entries.push((key, value));
+            values.push(map.next_value_seed(Known(at.map(|i| &last.values[i])))?);
+            keys.push(key);
         }
-        if !entries.is_sorted_by(|a, b| a.0 < b.0) {
+        if !keys.is_sorted_by(|a, b| a < b) {
             // The last of equal keys wins, as in a Go map.
-            entries.reverse();
+            let mut entries: Vec<(Name, Name)> = keys.into_iter().zip(values).rev().collect();
             entries.sort_by(|a, b| a.0.cmp(&b.0));
             entries.dedup_by(|a, b| a.0 == b.0);
+            (keys, values) = entries.into_iter().unzip();
         }
-        let map = StringMap(entries.into());
+        let keys = if same(&keys, &last.keys) {
+            last.keys
+        } else {
+            keys.into()
+        };
+        let map = StringMap {
+            keys,
+            values: values.into(),
+        };
         LAST.with_borrow_mut(|l| l[field] = map.clone());
         Ok(map)
     }
@@ -161,10 +185,9 @@ mod tests {
     }
 
     fn pairs(map: &StringMap) -> Vec<(&str, &str)> {
-        map.0
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.as_str()))
-            .collect()
+        let values = map.values.iter();
+        let pairs = map.keys.iter().zip(values);
+        pairs.map(|(k, v)| (k.as_str(), v.as_str())).collect()
     }
 
     #[test]
@@ -189,11 +212,15 @@ mod tests {
                 ("zone", "b")
             ]
         );
-        let same = |a: &Name, b: &Name| std::ptr::eq(a.as_str(), b.as_str());
+        let shared = |a: &Name, b: &Name| std::ptr::eq(a.as_str(), b.as_str());
         // Past the new key, the keys still line up with the map before.
-        assert!(same(&first.0[1].0, &second.0[2].0));
-        assert!(same(&first.0[1].1, &second.0[2].1));
-        assert!(same(&first.0[2].0, &second.0[3].0));
+        assert!(shared(&first.keys[1], &second.keys[2]));
+        assert!(shared(&first.values[1], &second.values[2]));
+        assert!(shared(&first.keys[2], &second.keys[3]));
+        // The same keys again: the list is shared.
+        let third = read(r#"{"arch": "arm64", "kernel": "6.1", "os": "linux", "zone": "c"}"#);
+        assert!(Arc::ptr_eq(&second.keys, &third.keys));
+        assert_eq!(third.get("arch").map(Name::as_str), Some("arm64"));
     }
 
     #[test]
