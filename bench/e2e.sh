@@ -7,6 +7,7 @@
 #   SHAPES="varied" bench/e2e.sh   # only the varied shape (as real dumps are)
 #   SHAPES="lean" bench/e2e.sh     # the varied shape with one task per group (smaller allocations)
 #   SHAPES="small" bench/e2e.sh    # lean, one scored node, bare jobs (about 6 KB per allocation)
+#   SHAPES="fat" bench/e2e.sh      # small, with nodes of a hundred attributes (about 6 KB a node)
 #   RUNS=3 bench/e2e.sh            # best of 3 per measurement
 #
 # Needs GNU time at /usr/bin/time (Debian: apt-get install time); installs
@@ -54,6 +55,8 @@ for n in $SIZES; do
                  gen=(--shape varied --tasks 1 --allocs "$n" --seed 1) ;;
         small)   snap=$DIR/plan-inspect-bench-small-$n.json
                  gen=(--shape varied --tasks 1 --scores 1 --bare-jobs 1 --allocs "$n" --seed 1) ;;
+        fat)     snap=$DIR/plan-inspect-bench-fat-$n.json
+                 gen=(--shape varied --tasks 1 --scores 1 --bare-jobs 1 --node-attrs 90 --allocs "$n" --seed 1) ;;
         *) echo "bench/e2e.sh: unknown shape $shape" >&2; exit 1 ;;
     esac
     if [ ! -s "$snap" ]; then

@@ -35,6 +35,16 @@ impl Name {
         self.0.as_deref().unwrap_or("")
     }
 
+    /// A name of its own for `text`, never interned: for a text no other
+    /// name is likely to share.
+    pub(super) fn own(text: &str) -> Name {
+        if text.is_empty() {
+            Name(None)
+        } else {
+            Name::new(text)
+        }
+    }
+
     /// A name of its own for `text`, not empty.
     fn new(text: &str) -> Name {
         Name(Some(ArcStr::from(text)))

@@ -119,13 +119,17 @@ impl<'de> Visitor<'de> for Entries {
         let mut values = Vec::with_capacity(keys.capacity());
         // Where in `last` the next key is expected.
         let mut next = 0;
-        while let Some(key) = map.next_key_seed(Known(last.keys.get(next)))? {
+        while let Some(key) = map.next_key_seed(Known::shared(last.keys.get(next)))? {
             let at = match last.keys.get(next) {
                 Some(k) if *k == key => Some(next),
                 _ => find(&last.keys, &key).ok(),
             };
             next = at.map_or(next, |i| i + 1);
-            values.push(map.next_value_seed(Known(at.map(|i| &last.values[i])))?);
+            let guess = at.map(|i| &last.values[i]);
+            // Nomad names the attributes that differ on every node `unique.`:
+            // interned, they would only fill the thread's set.
+            let intern = !key.starts_with("unique.");
+            values.push(map.next_value_seed(Known { guess, intern })?);
             keys.push(key);
         }
         if !keys.is_sorted_by(|a, b| a < b) {
@@ -149,8 +153,21 @@ impl<'de> Visitor<'de> for Entries {
     }
 }
 
-/// A string read as the name `guess` when it has the same text.
-struct Known<'g>(Option<&'g Name>);
+/// A string read as the name `guess` when it has the same text, else
+/// interned unless not to be.
+struct Known<'g> {
+    guess: Option<&'g Name>,
+    intern: bool,
+}
+
+impl<'g> Known<'g> {
+    fn shared(guess: Option<&'g Name>) -> Known<'g> {
+        Known {
+            guess,
+            intern: true,
+        }
+    }
+}
 
 impl<'de> DeserializeSeed<'de> for Known<'_> {
     type Value = Name;
@@ -168,9 +185,10 @@ impl Visitor<'_> for Known<'_> {
     }
 
     fn visit_str<E>(self, s: &str) -> Result<Name, E> {
-        Ok(match self.0 {
+        Ok(match self.guess {
             Some(guess) if guess == s => guess.clone(),
-            _ => Name::from(s),
+            _ if self.intern => Name::from(s),
+            _ => Name::own(s),
         })
     }
 }
@@ -221,6 +239,18 @@ mod tests {
         let third = read(r#"{"arch": "arm64", "kernel": "6.1", "os": "linux", "zone": "c"}"#);
         assert!(Arc::ptr_eq(&second.keys, &third.keys));
         assert_eq!(third.get("arch").map(Name::as_str), Some("arm64"));
+    }
+
+    #[test]
+    fn values_of_unique_attributes_are_not_interned() {
+        let interner = Arc::new(crate::model::Interner::default());
+        let maps = crate::model::Interner::install(&interner, || {
+            ["v", "w", "v"].map(|v| read(&format!(r#"{{"k": "{v}", "unique.id": "{v}"}}"#)))
+        });
+        let at = |map: &StringMap, key: &str| map.get(key).unwrap().as_str().as_ptr();
+        assert_eq!(at(&maps[0], "k"), at(&maps[2], "k"));
+        assert_ne!(at(&maps[0], "unique.id"), at(&maps[2], "unique.id"));
+        assert_eq!(maps[2].get("unique.id").map(Name::as_str), Some("v"));
     }
 
     #[test]
