@@ -9,7 +9,8 @@
 //! Sizes left unset take the shape's defaults ([`snapshot::Spec::new`]).
 //! `--tasks 1 --scores 1 --bare-jobs 1` gives the small varied shape
 //! (about 6 KB per allocation, the one nearest the 4.5 KB of issue 15's
-//! held-out snapshot).
+//! held-out snapshot); add `--node-attrs 90` for nodes of a hundred
+//! attributes, as real clients report them (the fat shape of `bench/e2e.sh`).
 
 #[path = "../../benches/snapshot/mod.rs"]
 mod snapshot;
