@@ -749,6 +749,14 @@ fn the_fast_walk_reads_what_the_exact_walk_reads_on_any_thread_count() {
     }
 }
 
+/// The error the fast walk gives on `text` read as a stream (no file to read
+/// again) on `threads` threads.
+fn stream_error(text: &str, threads: usize) -> String {
+    let filter = ReadFilter::default();
+    let read = super::read(text.as_bytes(), "snap.json", &filter, threads, None);
+    read.unwrap_err().to_string()
+}
+
 #[test]
 fn a_bad_allocation_deep_in_a_large_stream_is_located_on_any_thread_count() {
     let good = big_snapshot(3000);
@@ -764,17 +772,7 @@ fn a_bad_allocation_deep_in_a_large_stream_is_located_on_any_thread_count() {
     let job = at + good[at..].find("\"TaskGroup\":").unwrap();
     let twice = format!("{}\"Job\":null,{}", &good[..job], &good[job..]);
     for threads in [1, 2, 4] {
-        let read = |text: &str| {
-            super::read(
-                text.as_bytes(),
-                "snap.json",
-                &ReadFilter::default(),
-                threads,
-                None,
-            )
-            .unwrap_err()
-            .to_string()
-        };
+        let read = |text: &str| stream_error(text, threads);
         assert_eq!(
             read(&bad),
             format!(
@@ -803,17 +801,8 @@ fn a_bad_allocation_deep_in_a_large_indented_stream_is_located_by_line() {
     let line = 1 + bad[..status].matches('\n').count();
     let column = status - bad[..status].rfind('\n').unwrap() + 15;
     for threads in [1, 2] {
-        let e = super::read(
-            bad.as_bytes(),
-            "snap.json",
-            &ReadFilter::default(),
-            threads,
-            None,
-        )
-        .unwrap_err()
-        .to_string();
         assert_eq!(
-            e,
+            stream_error(&bad, threads),
             format!(
                 "snap.json:{line}:{column}: at Allocs[2900]: invalid type: integer `5`, expected a string"
             ),
@@ -878,17 +867,7 @@ fn nodes_read_on_several_threads_are_the_ones_read_on_one() {
 #[test]
 fn a_bad_node_deep_in_a_large_stream_is_located_as_on_one_thread() {
     let good = big_nodes();
-    let read = |text: &str, threads: usize| {
-        super::read(
-            text.as_bytes(),
-            "snap.json",
-            &ReadFilter::default(),
-            threads,
-            None,
-        )
-        .unwrap_err()
-        .to_string()
-    };
+    let read = stream_error;
     // Keys in order: Attributes, Datacenter, Drivers, ID, Meta, ..., Status.
     let id = good.find("\"n02501\"").unwrap();
     let status = id + good[id..].find("\"Status\":\"down\"").unwrap();
