@@ -76,6 +76,9 @@ impl Time {
     /// Go writes any time of years 0000..=9999; jiff's `Timestamp` stops a day
     /// short of both ends, so the ends are computed from the civil date-time.
     pub fn parse_rfc3339(s: &str) -> Result<Time, String> {
+        if let Some(t) = parse_utc_second(s) {
+            return Ok(t);
+        }
         let err = match s.parse::<jiff::Timestamp>() {
             Ok(ts) => return Ok(Time::from_unix_nanos(ts.as_nanosecond())),
             Err(e) => format!("invalid RFC 3339 time {s:?}: {e}"),
@@ -110,6 +113,62 @@ impl Time {
 
 const DAY: i128 = 86_400 * SECOND as i128;
 const EPOCH: jiff::civil::Date = jiff::civil::date(1970, 1, 1);
+
+/// `YYYY-MM-DDTHH:MM:SS[.f…]Z` in years 1 to 9998, with up to nine
+/// fractional digits: what Go writes for a time in UTC (a task state holds
+/// three, the zero time among them), without jiff's general parser; `None`
+/// for anything else, which jiff then reads or refuses.
+fn parse_utc_second(s: &str) -> Option<Time> {
+    let b = s.as_bytes();
+    let seps = [(4, b'-'), (7, b'-'), (10, b'T'), (13, b':'), (16, b':')];
+    if b.len() < 20 || seps.iter().any(|&(i, c)| b[i] != c) || b[b.len() - 1] != b'Z' {
+        return None;
+    }
+    let fraction = match &b[19..b.len() - 1] {
+        [] => 0,
+        [b'.', digits @ ..] if (1..=9).contains(&digits.len()) => {
+            let n = digits.iter().try_fold(0i128, |n, &c| {
+                c.is_ascii_digit().then(|| n * 10 + i128::from(c - b'0'))
+            })?;
+            n * 10i128.pow(9 - digits.len() as u32)
+        }
+        _ => return None,
+    };
+    let num = |from: usize, to: usize| {
+        b[from..to].iter().try_fold(0i64, |n, &c| {
+            c.is_ascii_digit().then(|| n * 10 + i64::from(c - b'0'))
+        })
+    };
+    let (year, month, day) = (num(0, 4)?, num(5, 7)?, num(8, 10)?);
+    let (hour, minute, second) = (num(11, 13)?, num(14, 16)?, num(17, 19)?);
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let month_days = match month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        1..=12 => 31,
+        _ => return None,
+    };
+    let valid = (1..=9998).contains(&year)
+        && (1..=month_days).contains(&day)
+        && hour < 24
+        && minute < 60
+        && second < 60;
+    if !valid {
+        return None;
+    }
+    // Days since 1970-01-01 of the proleptic Gregorian date, counted in
+    // 400-year eras of years that start in March.
+    let y = if month <= 2 { year - 1 } else { year };
+    let (era, of_era) = (y.div_euclid(400), y.rem_euclid(400));
+    let of_year = (153 * ((month + 9) % 12) + 2) / 5 + day - 1;
+    let of_era = of_era * 365 + of_era / 4 - of_era / 100 + of_year;
+    let days = era * 146_097 + of_era - 719_468;
+    let seconds = days * 86_400 + hour * 3600 + minute * 60 + second;
+    Some(Time::from_unix_nanos(
+        i128::from(seconds) * SECOND as i128 + fraction,
+    ))
+}
 
 /// `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)` through jiff's civil types, for the
 /// instants its `Timestamp` cannot hold.
@@ -227,6 +286,57 @@ fn trim_fraction(n: u64, div: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whole_seconds_in_utc_read_as_jiff_reads_them() {
+        let jiff = |s: &str| {
+            let ts = s.parse::<jiff::Timestamp>().ok()?;
+            Some(Time::from_unix_nanos(ts.as_nanosecond()))
+        };
+        let mut n: u64 = 1;
+        for _ in 0..200_000 {
+            n = n.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let f = |shift: u32, m: u64| (n >> shift) % m;
+            let digits = f(46, 11) as usize;
+            let fraction = format!(".{:09}", n % 1_000_000_000);
+            let fraction = &fraction[..if digits == 0 { 0 } else { 1 + digits.min(9) }];
+            let s = format!(
+                "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}{fraction}Z",
+                f(1, 10_000),
+                f(15, 13),
+                f(20, 32),
+                f(26, 25),
+                f(32, 61),
+                f(40, 61)
+            );
+            let fast = parse_utc_second(&s);
+            assert!(fast.is_none() || fast == jiff(&s), "{s}");
+            // Left to jiff: the years at its ends, and a leap second.
+            let left = s.starts_with("0000") || s.starts_with("9999") || s[17..19] == *"60";
+            if jiff(&s).is_some() && !left {
+                assert_eq!(fast, jiff(&s), "{s}");
+            }
+        }
+        assert_eq!(parse_utc_second("0001-01-01T00:00:00Z"), Some(Time::ZERO));
+        for s in [
+            "2024-02-29T00:00:00Z",
+            "1970-01-01T00:00:00Z",
+            "2022-03-20T09:04:47.000000001Z",
+            "2022-03-20T09:04:47.5Z",
+        ] {
+            assert_eq!(parse_utc_second(s), jiff(s), "{s}");
+        }
+        for s in [
+            "2023-02-29T00:00:00Z",
+            "2024-01-01T00:00:60Z",
+            "2024-01-01 00:00:00Z",
+            "2024-01-01T00:00:00.Z",
+            "2024-01-01T00:00:00.1234567890Z",
+            "2024-01-01T00:00:00+00:00",
+        ] {
+            assert_eq!(parse_utc_second(s), None, "{s}");
+        }
+    }
 
     #[test]
     fn the_halves_keep_the_number_and_its_order() {
