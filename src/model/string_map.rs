@@ -119,7 +119,7 @@ impl<'de> Visitor<'de> for Entries {
         let mut values = Vec::with_capacity(keys.capacity());
         // Where in `last` the next key is expected.
         let mut next = 0;
-        while let Some(key) = map.next_key_seed(Known::shared(last.keys.get(next)))? {
+        while let Some(key) = map.next_key_seed(Known::interned(last.keys.get(next)))? {
             let at = match last.keys.get(next) {
                 Some(k) if *k == key => Some(next),
                 _ => find(&last.keys, &key).ok(),
@@ -161,7 +161,7 @@ struct Known<'g> {
 }
 
 impl<'g> Known<'g> {
-    fn shared(guess: Option<&'g Name>) -> Known<'g> {
+    fn interned(guess: Option<&'g Name>) -> Known<'g> {
         Known {
             guess,
             intern: true,

@@ -11,6 +11,7 @@
 //! only down to the element (`Allocs[17]`).
 
 mod nodes;
+mod position;
 
 use std::io::{self, Read};
 use std::sync::Arc;
@@ -25,6 +26,7 @@ use super::read_ahead::{BLOCK, Next, ROOM, ReadAhead};
 use super::split::{self, Element, Parsed, Spliced, Texts};
 use crate::model::{Deployment, Evaluation, Interner, Job};
 use crate::time::Time;
+use position::Position;
 
 /// Bytes read at a time; an element longer than this grows the buffer.
 const CHUNK: usize = 8 << 20;
@@ -70,16 +72,15 @@ pub(super) struct Chunked<'r> {
     eof: bool,
     /// Whether `buf` still starts at the first byte of the input.
     whole: bool,
-    /// Lines before `buf[base]`, and bytes since the last newline there;
-    /// kept only when the reader counts lines (a file is read again instead).
-    line: usize,
-    column: usize,
+    /// The position of `buf[base]`; kept only when the reader counts lines
+    /// (a file is read again instead).
+    at: Position,
     /// When `buf` is a read-ahead block taken whole, the newlines its own
     /// bytes (from [`ROOM`]) hold.
     block_lines: Option<usize>,
     /// A position to come back to, which compaction keeps in the buffer.
     mark: Option<usize>,
-    /// Threads allocations are parsed on.
+    /// Threads allocations and nodes are parsed on.
     threads: usize,
 }
 
@@ -102,8 +103,7 @@ impl<'r> Chunked<'r> {
             end: 0,
             eof: false,
             whole: true,
-            line: 1,
-            column: 0,
+            at: Position::START,
             block_lines: None,
             mark: None,
             threads,
@@ -208,10 +208,7 @@ impl<'r> Chunked<'r> {
     /// pool of that many ([`split`]), and the proven parts are kept in order;
     /// should the pool not start, on this thread alone.
     fn allocs(&mut self, key: &str, st: &mut State<'_>) -> Step<bool> {
-        if let Some(pool) = (self.threads > 1)
-            .then(|| split::pool(self.threads))
-            .flatten()
-        {
+        if let Some(pool) = self.pool() {
             let interner = Arc::clone(&st.interner);
             return pool
                 .install(|| Interner::install(&interner, || self.parallel_allocs(key, st, &pool)));
@@ -220,6 +217,13 @@ impl<'r> Chunked<'r> {
         self.elements(key, |this, index, path| {
             this.alloc(key, index, path, st, &mut scratch)
         })
+    }
+
+    /// A pool of [`Self::threads`] threads, if that is more than one and it starts.
+    fn pool(&self) -> Option<ThreadPool> {
+        (self.threads > 1)
+            .then(|| split::pool(self.threads))
+            .flatten()
     }
 
     /// [`Self::allocs`] on the threads of `pool`, from one of them.
@@ -458,14 +462,9 @@ impl<'r> Chunked<'r> {
 
     /// The document position of an error in the value at the cursor.
     fn locate(&self, error: Option<serde_json::Error>, path: Option<String>) -> Located {
-        let before = &self.buf[self.base..self.pos];
-        let newlines = before.iter().filter(|&&b| b == b'\n').count();
-        let (inner_line, inner_column) = error.as_ref().map_or((1, 1), |e| (e.line(), e.column()));
-        let (line, column) = match before.iter().rposition(|&b| b == b'\n') {
-            _ if inner_line > 1 => (self.line + newlines + inner_line - 1, inner_column),
-            Some(nl) => (self.line + newlines, before.len() - nl - 1 + inner_column),
-            None => (self.line, self.column + before.len() + inner_column),
-        };
+        let mut at = self.at;
+        at.pass(&self.buf[self.base..self.pos]);
+        let (line, column) = at.of(error.as_ref().map_or((1, 1), |e| (e.line(), e.column())));
         Located {
             error,
             line,
@@ -569,27 +568,15 @@ impl<'r> Chunked<'r> {
         }
         match self.block_lines {
             Some(lines) if keep >= ROOM && self.base <= ROOM => {
-                self.count_lines(self.base, ROOM);
+                self.at.pass(&self.buf[self.base..ROOM]);
                 let after = memchr::memchr_iter(b'\n', &self.buf[keep..self.end]).count();
                 if lines == after {
-                    self.column += keep - ROOM;
+                    self.at.column += keep - ROOM;
                 } else {
-                    self.count_lines(ROOM, keep);
+                    self.at.pass(&self.buf[ROOM..keep]);
                 }
             }
-            _ => self.count_lines(self.base, keep),
-        }
-    }
-
-    /// Moves the position past `buf[from..to]`.
-    fn count_lines(&mut self, from: usize, to: usize) {
-        let gone = &self.buf[from..to];
-        match memchr::memrchr(b'\n', gone) {
-            Some(nl) => {
-                self.line += memchr::memchr_iter(b'\n', gone).count();
-                self.column = gone.len() - nl - 1;
-            }
-            None => self.column += gone.len(),
+            _ => self.at.pass(&self.buf[self.base..keep]),
         }
     }
 }

@@ -11,10 +11,9 @@ use std::sync::{Arc, mpsc};
 use rayon::Scope;
 use serde_json::value::RawValue;
 
-use super::{Chunked, Located, Step, Stop};
+use super::{Chunked, Located, Position, Step, Stop};
 use crate::model::{Interner, Node};
 use crate::read::document::State;
-use crate::read::split;
 
 /// Bytes of node text handed to a thread at a time.
 const BATCH: usize = 1 << 20;
@@ -22,8 +21,7 @@ const BATCH: usize = 1 << 20;
 /// One node's text, and where it starts in the document.
 struct Cut {
     text: Box<RawValue>,
-    line: usize,
-    column: usize,
+    at: Position,
 }
 
 /// A batch of texts and what each parsed into.
@@ -32,13 +30,12 @@ type Parsed = (Vec<Cut>, Vec<Result<Node, serde_json::Error>>);
 /// The cursor's position in the document, counted on from the last call
 /// while the buffer stays the same: counting from the buffer's start for
 /// every node would scan it again each time.
-#[derive(Default)]
 struct Spot {
-    /// The buffer, its start, and the position at its start, counted from.
-    from: (usize, usize, usize, usize),
-    at: usize,
-    line: usize,
-    column: usize,
+    /// The buffer and its start when last counted, and the position there.
+    origin: (*const u8, usize, Position),
+    /// The byte counted up to, and its position.
+    pos: usize,
+    at: Position,
 }
 
 /// The batches sent to the pool and those parsed, to be added in order.
@@ -54,10 +51,7 @@ struct Batches {
 impl Chunked<'_> {
     /// The nodes, added to `st`; false for `null`.
     pub(super) fn nodes(&mut self, key: &str, st: &mut State<'_>) -> Step<bool> {
-        let pool = (self.threads > 1)
-            .then(|| split::pool(self.threads))
-            .flatten();
-        let Some(pool) = pool else {
+        let Some(pool) = self.pool() else {
             return self.each(key, |_, node: Node| {
                 st.add_node(node);
                 Ok(())
@@ -87,9 +81,9 @@ impl Chunked<'_> {
             };
             let mut cuts = Vec::new();
             let mut bytes = 0;
-            let mut spot = Spot::default();
+            let mut spot = None;
             let value = self.elements(key, |this, _, path| {
-                let (line, column) = this.spot(&mut spot);
+                let at = this.spot(&mut spot);
                 let text = match this.value::<Box<RawValue>>(Some(path)) {
                     Ok(text) => text,
                     Err(stop) => {
@@ -102,7 +96,7 @@ impl Chunked<'_> {
                     }
                 };
                 bytes += text.get().len();
-                cuts.push(Cut { text, line, column });
+                cuts.push(Cut { text, at });
                 if bytes >= BATCH {
                     bytes = 0;
                     batches.send_rest(std::mem::take(&mut cuts), &send);
@@ -118,33 +112,20 @@ impl Chunked<'_> {
         })
     }
 
-    /// The position of the cursor: the line, and the bytes since the last
-    /// newline before it.
-    fn spot(&self, spot: &mut Spot) -> (usize, usize) {
-        let from = (
-            self.buf.as_ptr() as usize,
-            self.base,
-            self.line,
-            self.column,
-        );
-        if spot.from != from {
-            *spot = Spot {
-                from,
-                at: self.base,
-                line: self.line,
-                column: self.column,
-            };
-        }
-        let passed = &self.buf[spot.at..self.pos];
-        match memchr::memrchr(b'\n', passed) {
-            Some(nl) => {
-                spot.line += memchr::memchr_iter(b'\n', passed).count();
-                spot.column = passed.len() - nl - 1;
-            }
-            None => spot.column += passed.len(),
-        }
-        spot.at = self.pos;
-        (spot.line, spot.column)
+    /// The position of the cursor.
+    fn spot(&self, spot: &mut Option<Spot>) -> Position {
+        let origin = (self.buf.as_ptr(), self.base, self.at);
+        let spot = match spot {
+            Some(spot) if spot.origin == origin => spot,
+            _ => spot.insert(Spot {
+                origin,
+                pos: self.base,
+                at: self.at,
+            }),
+        };
+        spot.at.pass(&self.buf[spot.pos..self.pos]);
+        spot.pos = self.pos;
+        spot.at
     }
 }
 
@@ -180,10 +161,7 @@ impl Batches {
             match node {
                 Ok(node) => st.add_node(node),
                 Err(error) => {
-                    let (line, column) = match (error.line(), error.column()) {
-                        (inner, column) if inner > 1 => (cut.line + inner - 1, column),
-                        (_, column) => (cut.line, cut.column + column),
-                    };
+                    let (line, column) = cut.at.of((error.line(), error.column()));
                     let path = Some(format!("{key}[{}]", self.index));
                     return Err(Stop::Unexpected {
                         history: None,
