@@ -87,11 +87,15 @@ fn produce<R: Read>(
             .try_recv()
             .unwrap_or_else(|_| Vec::with_capacity(ROOM + BLOCK));
         block.resize(ROOM + BLOCK, 0);
-        let mut len = 0;
+        let (mut len, mut lines) = (0, 0);
         let error = loop {
             match reader.read(&mut block[ROOM + len..]) {
                 Ok(0) => break None,
                 Ok(n) => {
+                    // Counted while the bytes just read are in the cache.
+                    if count_lines {
+                        lines += memchr::memchr_iter(b'\n', &block[ROOM + len..][..n]).count();
+                    }
                     len += n;
                     if len == BLOCK {
                         break None;
@@ -103,11 +107,6 @@ fn produce<R: Read>(
         };
         block.truncate(ROOM + len);
         let end = len < BLOCK;
-        let lines = if count_lines {
-            memchr::memchr_iter(b'\n', &block[ROOM..]).count()
-        } else {
-            0
-        };
         if len > 0 && full.send(Ok(Filled { block, lines })).is_err() {
             return;
         }
