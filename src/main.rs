@@ -90,8 +90,9 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     }
     let replay = prepare(&snapshot, &options)?;
     let changes = match cli.format {
-        // Each job's report is written and dropped as it comes: a report on
-        // a million allocations is never held whole. Its warnings come after.
+        // Each job's report is rendered where it was replayed, and written
+        // as it comes: a report on a million allocations is never held
+        // whole. Its warnings come after.
         Format::Json => {
             let head = replay.head();
             let mut changes = false;
@@ -100,10 +101,13 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             let written = render::json::render_streamed(
                 &head,
                 |emit| {
-                    warnings = replay.run(|job| {
-                        changes |= !job.plan.is_noop();
-                        emit(job);
-                    });
+                    warnings = replay.run(
+                        |job| (job.plan.is_noop(), render::json::job(&job)),
+                        |(noop, text)| {
+                            changes |= !noop;
+                            emit(&text);
+                        },
+                    );
                     warnings.clone()
                 },
                 &mut out,
@@ -116,7 +120,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         }
         Format::Table => {
             let mut report = replay.head();
-            report.warnings = replay.run(|job| report.jobs.push(job));
+            report.warnings = replay.run(|job| job, |job| report.jobs.push(job));
             warn(&report.warnings, cli.color);
             let style = render::table::Style {
                 color: use_color(cli.color),

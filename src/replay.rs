@@ -147,7 +147,7 @@ pub fn replay(snapshot: &Snapshot, options: &Options) -> Result<Report, ReplayEr
     let replay = prepare(snapshot, options)?;
     let mut report = replay.head();
     let mut jobs = Vec::new();
-    report.warnings = replay.run(|job| jobs.push(job));
+    report.warnings = replay.run(|job| job, |job| jobs.push(job));
     report.jobs = jobs;
     Ok(report)
 }
@@ -195,23 +195,32 @@ impl Replay<'_> {
         self.prep.report(Vec::new())
     }
 
-    /// Replays every job, handing each one's report to `emit` in the
-    /// report's order, and returns every warning, sorted.
-    pub fn run(self, mut emit: impl FnMut(JobReport)) -> Vec<Warning> {
+    /// Replays every job, handing `map` of each one's report to `emit` in
+    /// the report's order, and returns every warning, sorted. `map` runs on
+    /// the thread that replayed the job (a renderer's share of the work
+    /// spread with the replay's), `emit` on the caller's.
+    pub fn run<T: Send>(
+        self,
+        map: impl Fn(JobReport) -> T + Sync,
+        mut emit: impl FnMut(T),
+    ) -> Vec<Warning> {
         let ctx = self.prep.job_context();
         let mut warnings = self.prep.warnings.clone();
         for_each_in_order(
             &self.work,
             self.threads,
             |w| w.allocs.len(),
-            |w| match system_spec(w) {
-                Some(spec) => ctx.system_job(w, Some(spec)),
-                None => ctx.trace_job(w, |report, rec, _| {
-                    let warning = policy_panic::missing_policy_warning(ctx.rules, &report, rec);
-                    (report, warning.into_iter().collect())
-                }),
+            |w| {
+                let (report, warnings) = match system_spec(w) {
+                    Some(spec) => ctx.system_job(w, Some(spec)),
+                    None => ctx.trace_job(w, |report, rec, _| {
+                        let warning = policy_panic::missing_policy_warning(ctx.rules, &report, rec);
+                        (report, warning.into_iter().collect())
+                    }),
+                };
+                (map(report), warnings)
             },
-            |(job, job_warnings): (JobReport, Vec<Warning>)| {
+            |(job, job_warnings): (T, Vec<Warning>)| {
                 warnings.extend(job_warnings);
                 emit(job);
             },

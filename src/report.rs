@@ -26,8 +26,9 @@ use crate::warning::Warning;
 /// The version of this schema; bumped on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
 
-/// The whole document.
-#[derive(Clone, Debug)]
+/// The whole document. `jobs` and `warnings` come last, which the
+/// streamed JSON relies on (`render::json::render_streamed`).
+#[derive(Clone, Debug, Serialize)]
 pub struct Report {
     pub schema_version: u32,
     /// The evaluation time.
@@ -43,39 +44,6 @@ pub struct Report {
     pub nomad_version: Profile,
     pub jobs: Vec<JobReport>,
     pub warnings: Vec<Warning>,
-}
-
-impl Report {
-    /// Serializes the report with `jobs` and `warnings` in place of its own,
-    /// for a renderer that writes each job as the replay produces it.
-    pub fn serialize_with<S: serde::Serializer>(
-        &self,
-        s: S,
-        jobs: &impl Serialize,
-        warnings: &impl Serialize,
-    ) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let mut st = s.serialize_struct("Report", 9)?;
-        st.serialize_field("schema_version", &self.schema_version)?;
-        st.serialize_field("now", &self.now)?;
-        st.serialize_field("now_source", &self.now_source)?;
-        st.serialize_field("eval_id", &self.eval_id)?;
-        st.serialize_field("eval_priority", &self.eval_priority)?;
-        st.serialize_field(
-            "supports_disconnected_clients",
-            &self.supports_disconnected_clients,
-        )?;
-        st.serialize_field("nomad_version", &self.nomad_version)?;
-        st.serialize_field("jobs", jobs)?;
-        st.serialize_field("warnings", warnings)?;
-        st.end()
-    }
-}
-
-impl Serialize for Report {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.serialize_with(s, &self.jobs, &self.warnings)
-    }
 }
 
 /// Where the evaluation time came from.

@@ -1,8 +1,9 @@
 //! The JSON document (schema version 1, see `docs/json-schema.md`).
 
-use std::cell::{Cell, RefCell};
+use std::io;
 
-use serde::ser::{Serialize, SerializeSeq, Serializer};
+use serde::Serialize;
+use serde_json::ser::{Formatter, PrettyFormatter};
 
 use crate::report::{JobReport, Report};
 use crate::warning::Warning;
@@ -15,69 +16,69 @@ pub fn render(report: &Report) -> String {
 }
 
 /// The same text, written as it is produced: a large report is never held twice.
-pub fn render_to(report: &Report, out: &mut impl std::io::Write) -> std::io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, report).map_err(std::io::Error::from)?;
+pub fn render_to(report: &Report, out: &mut impl io::Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, report).map_err(io::Error::from)?;
     out.write_all(b"\n")
 }
 
 /// The same text for `head` (a report whose jobs are still to come) with
-/// the jobs that `run` hands on, each written and dropped as it comes, and
-/// the warnings `run` returns. After a failed write `run` still runs to its
-/// end, but nothing more is written.
-pub fn render_streamed<R>(
-    head: &Report,
-    run: R,
-    out: &mut impl std::io::Write,
-) -> std::io::Result<()>
+/// the jobs that `run` hands on as [`job`] texts, each written as it comes,
+/// and the warnings `run` returns. After a failed write `run` still runs to
+/// its end, but nothing more is written.
+pub fn render_streamed<R>(head: &Report, run: R, out: &mut impl io::Write) -> io::Result<()>
 where
-    R: FnOnce(&mut dyn FnMut(JobReport)) -> Vec<Warning>,
+    R: FnOnce(&mut dyn FnMut(&str)) -> Vec<Warning>,
 {
-    let warnings = RefCell::new(Vec::new());
-    let jobs = Streamed {
-        run: Cell::new(Some(run)),
-        warnings: &warnings,
-    };
-    let mut ser = serde_json::Serializer::pretty(&mut *out);
-    head.serialize_with(&mut ser, &jobs, &Later(&warnings))
-        .map_err(std::io::Error::from)?;
-    out.write_all(b"\n")
-}
-
-/// The jobs, serialized as `run` produces them; its warnings are kept for
-/// the key after.
-struct Streamed<'w, R> {
-    run: Cell<Option<R>>,
-    warnings: &'w RefCell<Vec<Warning>>,
-}
-
-impl<R> Serialize for Streamed<'_, R>
-where
-    R: FnOnce(&mut dyn FnMut(JobReport)) -> Vec<Warning>,
-{
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let run = self.run.take().expect("the jobs are serialized once");
-        let mut seq = s.serialize_seq(None)?;
-        let mut failed = None;
-        let warnings = run(&mut |job| {
-            if failed.is_none() {
-                failed = seq.serialize_element(&job).err();
-            }
-        });
-        *self.warnings.borrow_mut() = warnings;
-        match failed {
-            Some(e) => Err(e),
-            None => seq.end(),
+    let mut bare = head.clone();
+    bare.jobs.clear();
+    bare.warnings.clear();
+    // `jobs` and `warnings` are the document's last keys.
+    let text = render(&bare);
+    let before = text
+        .strip_suffix("[],\n  \"warnings\": []\n}\n")
+        .expect("jobs and warnings close the document");
+    out.write_all(before.as_bytes())?;
+    out.write_all(b"[")?;
+    let mut written = Ok(());
+    let mut first = true;
+    let warnings = run(&mut |job| {
+        if written.is_ok() {
+            let separator: &[u8] = if first { b"\n    " } else { b",\n    " };
+            written = out
+                .write_all(separator)
+                .and_then(|()| out.write_all(job.as_bytes()));
+            first = false;
         }
-    }
+    });
+    written?;
+    out.write_all(if first { b"]" } else { b"\n  ]" })?;
+    out.write_all(b",\n  \"warnings\": ")?;
+    out.write_all(&nested(1, &warnings))?;
+    out.write_all(b"\n}\n")
 }
 
-/// Warnings filled in while an earlier key was serialized.
-struct Later<'w>(&'w RefCell<Vec<Warning>>);
+/// A job's report as [`render`] writes it in the `jobs` array, for
+/// [`render_streamed`]: made on the thread that replayed the job, so that
+/// the writing thread only copies it out.
+pub fn job(job: &JobReport) -> String {
+    String::from_utf8(nested(2, job)).expect("serde_json writes UTF-8")
+}
 
-impl Serialize for Later<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.borrow().serialize(s)
+/// `value` pretty-printed as it stands `depth` arrays or objects deep in a
+/// document: its inner lines indented as far, its first line not.
+fn nested(depth: usize, value: &impl Serialize) -> Vec<u8> {
+    let mut formatter = PrettyFormatter::new();
+    for _ in 0..depth {
+        formatter
+            .begin_array(&mut io::sink())
+            .expect("a sink takes anything");
     }
+    let mut out = Vec::new();
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
+    value
+        .serialize(&mut ser)
+        .expect("a report always serializes");
+    out
 }
 
 #[cfg(test)]
@@ -197,7 +198,7 @@ mod tests {
             render_streamed(
                 &head,
                 |emit| {
-                    whole.jobs.iter().cloned().for_each(&mut *emit);
+                    whole.jobs.iter().for_each(|j| emit(&job(j)));
                     whole.warnings.clone()
                 },
                 &mut out,
