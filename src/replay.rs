@@ -12,8 +12,10 @@ mod snapshot_time;
 mod system;
 mod texts;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fmt;
+
+use foldhash::fast::FixedState;
 
 use crate::model::NodesById;
 use crate::model::{Allocation, Deployment, Evaluation, Job, Snapshot, TaskGroup};
@@ -482,32 +484,30 @@ fn latest_deployments(all: &[Deployment]) -> HashMap<(&str, &str), &Deployment> 
 
 /// Every job of `Jobs`, plus purged jobs that still have allocations, sorted
 /// by namespace and ID.
-fn collect_jobs(snapshot: &Snapshot) -> Vec<JobWork<'_>> {
-    let mut by_key: BTreeMap<(&str, &str), JobWork<'_>> = BTreeMap::new();
-    for job in &snapshot.jobs {
-        by_key.insert(
-            (&job.namespace, &job.id),
-            JobWork {
-                namespace: &job.namespace,
-                id: &job.id,
-                job: Some(job),
-                allocs: Vec::new(),
-            },
-        );
-    }
-    for alloc in &snapshot.allocs {
-        by_key
-            .entry((&alloc.namespace, &alloc.job_id))
-            .or_insert_with(|| JobWork {
-                namespace: &alloc.namespace,
-                id: &alloc.job_id,
+fn collect_jobs<'s>(snapshot: &'s Snapshot) -> Vec<JobWork<'s>> {
+    let mut work: Vec<JobWork<'_>> = Vec::new();
+    let mut index: HashMap<(&str, &str), usize, FixedState> = HashMap::default();
+    let mut find = |work: &mut Vec<JobWork<'s>>, namespace: &'s str, id: &'s str| {
+        *index.entry((namespace, id)).or_insert_with(|| {
+            work.push(JobWork {
+                namespace,
+                id,
                 job: None,
                 allocs: Vec::new(),
-            })
-            .allocs
-            .push(alloc);
+            });
+            work.len() - 1
+        })
+    };
+    for job in &snapshot.jobs {
+        let i = find(&mut work, &job.namespace, &job.id);
+        work[i].job = Some(job);
     }
-    by_key.into_values().collect()
+    for alloc in &snapshot.allocs {
+        let i = find(&mut work, &alloc.namespace, &alloc.job_id);
+        work[i].allocs.push(alloc);
+    }
+    work.sort_unstable_by(|a, b| (a.namespace, a.id).cmp(&(b.namespace, b.id)));
+    work
 }
 
 struct JobContext<'a> {

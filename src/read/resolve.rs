@@ -5,6 +5,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::sync::Arc;
 
+use foldhash::fast::FixedState;
+
 use super::ReadError;
 use super::document::State;
 use super::top_keys::Presence;
@@ -30,13 +32,13 @@ impl State<'_> {
             return Err(ReadError::not_a_snapshot(self.name, found));
         }
         self.incomplete_warnings();
-        let current: HashMap<(&str, &str), &Arc<Job>> = self
+        let current: HashMap<(&str, &str), &Arc<Job>, FixedState> = self
             .jobs
             .iter()
             .map(|j| ((j.namespace.as_str(), j.id.as_str()), j))
             .collect();
-        let mut latest: HashMap<(&str, &str), &Arc<Job>> = HashMap::new();
-        let mut versions: HashMap<(&str, &str, u64), &Arc<Job>> = HashMap::new();
+        let mut latest: HashMap<(&str, &str), &Arc<Job>, FixedState> = HashMap::default();
+        let mut versions: HashMap<(&str, &str, u64), &Arc<Job>, FixedState> = HashMap::default();
         for job in &self.job_versions {
             versions.insert((job.namespace.as_str(), job.id.as_str(), job.version), job);
             let slot = latest
