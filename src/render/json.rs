@@ -185,15 +185,17 @@ mod tests {
         assert_eq!(String::from_utf8(out).unwrap(), render(&report()));
     }
 
-    /// With two jobs, one, and none: the same bytes as the whole report's.
+    /// With two jobs, one, and none, with and without warnings, and with
+    /// warnings known before the replay: the same bytes as the whole report's.
     #[test]
     fn jobs_written_as_they_come_are_the_rendered_text() {
-        for count in [2, 1, 0] {
+        for (count, warnings) in [(2, 1), (1, 1), (0, 1), (2, 0), (0, 0)] {
             let mut whole = report();
             whole.jobs = vec![whole.jobs[0].clone(); count];
+            whole.warnings.truncate(warnings);
+            // The head's own warnings are replaced by those the run returns.
             let mut head = whole.clone();
             head.jobs.clear();
-            head.warnings.clear();
             let mut out = Vec::new();
             render_streamed(
                 &head,
@@ -207,7 +209,7 @@ mod tests {
             assert_eq!(
                 String::from_utf8(out).unwrap(),
                 render(&whole),
-                "{count} jobs"
+                "{count} jobs, {warnings} warnings"
             );
         }
     }
