@@ -32,29 +32,38 @@ where
     let mut bare = head.clone();
     bare.jobs.clear();
     bare.warnings.clear();
-    // `jobs` and `warnings` are the document's last keys.
+    // `jobs` and `warnings` are the document's last keys; the rest is laid
+    // out by the formatter, as inside the document's object.
     let text = render(&bare);
     let before = text
         .strip_suffix("[],\n  \"warnings\": []\n}\n")
         .expect("jobs and warnings close the document");
     out.write_all(before.as_bytes())?;
-    out.write_all(b"[")?;
+    let mut f = formatter(1);
+    f.begin_array(out)?;
     let mut written = Ok(());
     let mut first = true;
     let warnings = run(&mut |job| {
         if written.is_ok() {
-            let separator: &[u8] = if first { b"\n    " } else { b",\n    " };
-            written = out
-                .write_all(separator)
-                .and_then(|()| out.write_all(job.as_bytes()));
+            written = f
+                .begin_array_value(out, first)
+                .and_then(|()| out.write_all(job.as_bytes()))
+                .and_then(|()| f.end_array_value(out));
             first = false;
         }
     });
     written?;
-    out.write_all(if first { b"]" } else { b"\n  ]" })?;
-    out.write_all(b",\n  \"warnings\": ")?;
+    f.end_array(out)?;
+    f.end_object_value(out)?;
+    f.begin_object_key(out, false)?;
+    f.begin_string(out)?;
+    f.write_string_fragment(out, "warnings")?;
+    f.end_string(out)?;
+    f.begin_object_value(out)?;
     out.write_all(&nested(1, &warnings))?;
-    out.write_all(b"\n}\n")
+    f.end_object_value(out)?;
+    f.end_object(out)?;
+    out.write_all(b"\n")
 }
 
 /// A job's report as [`render`] writes it in the `jobs` array, for
@@ -67,18 +76,22 @@ pub fn job(job: &JobReport) -> String {
 /// `value` pretty-printed as it stands `depth` arrays or objects deep in a
 /// document: its inner lines indented as far, its first line not.
 fn nested(depth: usize, value: &impl Serialize) -> Vec<u8> {
-    let mut formatter = PrettyFormatter::new();
-    for _ in 0..depth {
-        formatter
-            .begin_array(&mut io::sink())
-            .expect("a sink takes anything");
-    }
     let mut out = Vec::new();
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter(depth));
     value
         .serialize(&mut ser)
         .expect("a report always serializes");
     out
+}
+
+/// serde_json's pretty formatter, `depth` arrays or objects deep.
+fn formatter(depth: usize) -> PrettyFormatter<'static> {
+    let mut f = PrettyFormatter::new();
+    for _ in 0..depth {
+        f.begin_array(&mut io::sink())
+            .expect("a sink takes anything");
+    }
+    f
 }
 
 #[cfg(test)]
