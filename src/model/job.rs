@@ -20,6 +20,10 @@ pub struct Job {
     pub job_type: String,
     pub priority: i64,
     pub stop: bool,
+    /// `Status`, `Stable` and `ModifyIndex` change without a new version. Of
+    /// a job embedded in allocations they are those of the first text of its
+    /// version read (texts differing only there share one job); no rule
+    /// reads them there.
     pub status: String,
     pub stable: bool,
     pub version: u64,

@@ -11,9 +11,19 @@
 //! the input starts with a known (valid) job text, the value there is exactly
 //! that text. The same fact makes the texts prefix-free, which a crit-bit tree
 //! needs: two of them always differ at a position both have.
+//!
+//! A text that differs from a known one only in the values the servers change
+//! without a new version ([`volatile`]) is that text's variant: it shares the
+//! known text's entry and is neither kept nor parsed again. The crit-bit
+//! lookup finds the variant's text when the volatile values have the same
+//! lengths; otherwise a hash of the text without them does.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
+use foldhash::fast::FixedState;
+
+use super::volatile::{self, Near, Span};
 use crate::model::Job;
 
 /// Why a job text would not parse into a job.
@@ -26,11 +36,15 @@ pub(super) struct JobTexts {
     entries: Vec<Entry>,
     nodes: Vec<Node>,
     root: Option<Link>,
+    /// The first entry of each shape ([`volatile::shape`]).
+    shapes: HashMap<u64, usize, FixedState>,
 }
 
 #[derive(Clone)]
 struct Entry {
     text: Arc<[u8]>,
+    /// Where the text's volatile values are.
+    volatile: Arc<[Span]>,
     /// Parsed on first use: the texts of jobs a `--job` filter drops are
     /// never parsed.
     job: Option<Arc<Job>>,
@@ -62,7 +76,7 @@ pub(super) enum Prefix {
 }
 
 impl JobTexts {
-    /// The known text that `bytes` starts with.
+    /// The known text, or a variant of it, that `bytes` starts with.
     pub(super) fn prefix_of(&self, bytes: &[u8]) -> Prefix {
         let Some(mut link) = self.root else {
             return Prefix::Unknown;
@@ -79,17 +93,30 @@ impl JobTexts {
                 }
             }
         };
-        let text = &self.entries[entry].text;
-        match bytes.get(..text.len()) {
-            Some(head) if head == &text[..] => Prefix::Known {
+        let Entry { text, volatile, .. } = &self.entries[entry];
+        if let Some(head) = bytes.get(..text.len())
+            && head == &text[..]
+        {
+            return Prefix::Known {
                 entry,
                 len: text.len(),
-            },
-            // A difference before the end of what is there settles it.
-            None if !text.starts_with(bytes) => Prefix::Unknown,
-            None => Prefix::Short,
-            Some(_) => Prefix::Unknown,
+            };
         }
+        match volatile::compare(text, volatile, bytes) {
+            Near::Variant(len) => Prefix::Known { entry, len },
+            Near::Differs => Prefix::Unknown,
+            Near::Short => Prefix::Short,
+        }
+    }
+
+    /// The entry of which the complete text `text` is a variant whose
+    /// volatile values differ in length, which [`Self::prefix_of`] misses.
+    pub(super) fn variant_of(&self, text: &[u8]) -> Option<usize> {
+        let spans = volatile::spans(text);
+        let &entry = self.shapes.get(&volatile::shape(text, &spans))?;
+        let known = &self.entries[entry];
+        let near = volatile::compare(&known.text, &known.volatile, text);
+        (near == Near::Variant(text.len())).then_some(entry)
     }
 
     /// The entry of exactly this text, added if new. The caller vouches that
@@ -145,20 +172,15 @@ impl JobTexts {
         self.entries.len() - 1
     }
 
-    /// The entry of exactly this text, if known.
+    /// The entry of this text or of a text it is a variant of, if known.
     pub(super) fn find(&self, text: &[u8]) -> Option<usize> {
         match self.prefix_of(text) {
             Prefix::Known { entry, len } if len == text.len() => Some(entry),
-            _ => None,
+            _ => self.variant_of(text),
         }
     }
 
     /// The job of an entry, parsed the first time it is asked for.
-    /// The text of `entry`.
-    pub(super) fn text(&self, entry: usize) -> &[u8] {
-        &self.entries[entry].text
-    }
-
     pub(super) fn job(&mut self, entry: usize) -> Result<Arc<Job>, JobError> {
         let entry = &mut self.entries[entry];
         if let Some(job) = &entry.job {
@@ -171,11 +193,17 @@ impl JobTexts {
     }
 
     fn push(&mut self, text: &[u8]) -> Link {
+        let spans = volatile::spans(text);
+        let index = self.entries.len();
+        self.shapes
+            .entry(volatile::shape(text, &spans))
+            .or_insert(index);
         self.entries.push(Entry {
             text: text.into(),
+            volatile: spans.into(),
             job: None,
         });
-        Link::Entry(self.entries.len() - 1)
+        Link::Entry(index)
     }
 }
 
@@ -240,6 +268,33 @@ mod tests {
         assert_eq!(t.prefix_of(br#"{"ID":"a","Version":1"#), Prefix::Short);
         assert_eq!(t.prefix_of(br#"{"ID":"z","Version":1"#), Prefix::Unknown);
         assert_eq!(JobTexts::default().prefix_of(b"{"), Prefix::Unknown);
+    }
+
+    #[test]
+    fn a_variant_in_volatile_values_is_its_known_text() {
+        let t = texts(&[
+            r#"{"ID":"a","Version":1,"Status":"pending","Stable":false,"ModifyIndex":1040}"#,
+            r#"{"ID":"a","Version":2,"Status":"pending","Stable":false,"ModifyIndex":1050}"#,
+        ]);
+        // Of the same lengths: found by the lookup at the start of the input.
+        let same = r#"{"ID":"a","Version":2,"Status":"running","Stable":false,"ModifyIndex":1057}"#;
+        let input = format!("{same},\"JobID\":\"a\"}}");
+        assert_eq!(
+            t.prefix_of(input.as_bytes()),
+            Prefix::Known {
+                entry: 1,
+                len: same.len()
+            }
+        );
+        // Of other lengths: found by its shape once the text is complete.
+        let longer = r#"{"ID":"a","Version":1,"Status":"dead","Stable":true,"ModifyIndex":99999}"#;
+        assert_eq!(t.find(longer.as_bytes()), Some(0));
+        assert_eq!(t.variant_of(longer.as_bytes()), Some(0));
+        // Anything else is a text of its own.
+        let other =
+            r#"{"ID":"a","Version":3,"Status":"pending","Stable":false,"ModifyIndex":1040}"#;
+        assert_eq!(t.prefix_of(other.as_bytes()), Prefix::Unknown);
+        assert_eq!(t.find(other.as_bytes()), None);
     }
 
     #[test]

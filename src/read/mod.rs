@@ -14,8 +14,10 @@
 //! of others: each distinct text is parsed once, and those allocations share
 //! one `Arc<Job>`. The fast walk does not even scan a text it has seen: it
 //! recognises it with a crit-bit lookup and one comparison (`job_texts`),
-//! then parses the allocation with the job spliced out (`scan`). The reader
-//! keeps one copy of each distinct text until it returns.
+//! then parses the allocation with the job spliced out (`scan`). Texts that
+//! differ only in values the servers change without a new version are one
+//! text (`volatile`). The reader keeps one copy of each distinct text until
+//! it returns.
 //!
 //! Suspicious but usable input becomes warnings (duplicate IDs, unknown status
 //! strings, allocations without an embedded job or of a purged job), at most
@@ -37,6 +39,7 @@ mod resolve;
 mod scan;
 mod split;
 mod top_keys;
+mod volatile;
 mod warnings;
 mod workers;
 

@@ -62,8 +62,12 @@ impl Texts<'_> {
         }
     }
 
-    /// The entry for a text not known yet, if this part may add it.
+    /// The entry for a text the lookup at its start did not recognise: the
+    /// text it is a variant of, or the text itself if this part may add it.
     fn admit(&mut self, text: &[u8]) -> Option<usize> {
+        if let Some(entry) = self.get().variant_of(text) {
+            return Some(entry);
+        }
         match self {
             Texts::Growing(t) => {
                 let valid = std::str::from_utf8(text).is_ok()
@@ -297,9 +301,8 @@ pub(super) fn parse_element(
     else {
         return Element::Unusual;
     };
-    let text = texts.get().text(entry);
     if !filter.is_empty() {
-        match scratch.parse::<Owner>(bytes, &job, text) {
+        match scratch.parse::<Owner>(bytes, &job) {
             Splice::Value(owner, len) if !filter.keeps(&owner.namespace, &owner.job_id) => {
                 return Element::Parsed { alloc: None, len };
             }
@@ -309,7 +312,7 @@ pub(super) fn parse_element(
         }
     }
     // A record, not an `Allocation`, so that a second `Job` key is still a duplicate.
-    match scratch.parse::<FastRecord>(bytes, &job, text) {
+    match scratch.parse::<FastRecord>(bytes, &job) {
         Splice::Value(FastRecord(AllocRecord { alloc, job: None }), len) => Element::Parsed {
             alloc: Some((alloc, entry)),
             len,
@@ -339,26 +342,23 @@ enum Splice<T> {
 }
 
 impl Spliced {
-    /// The element at the start of `bytes` with `job`, whose text is
-    /// `text`, replaced by `null`.
+    /// The element at the start of `bytes` with `job` replaced by `null`.
     ///
     /// Where the job is longer than what comes before it, that is moved
-    /// into the job's place, next to a `null`, and put back after the parse:
-    /// only a few hundred bytes move. Otherwise a copy is parsed, of a
-    /// little more than the rest of the element, guessed from the last one:
-    /// the element ends where the parse ends.
-    fn parse<T: DeserializeOwned>(
-        &mut self,
-        bytes: &mut [u8],
-        job: &JobSpan,
-        text: &[u8],
-    ) -> Splice<T> {
+    /// into the job's place, next to a `null`, and the job's end, kept
+    /// aside, is put back after the parse: only a few hundred bytes move.
+    /// Otherwise a copy is parsed, of a little more than the rest of the
+    /// element, guessed from the last one: the element ends where the
+    /// parse ends.
+    fn parse<T: DeserializeOwned>(&mut self, bytes: &mut [u8], job: &JobSpan) -> Splice<T> {
         if job.end - job.start >= job.start + 4 {
             let from = job.end - 4 - job.start;
+            self.text.clear();
+            self.text.extend_from_slice(&bytes[from..job.end]);
             bytes.copy_within(..job.start, from);
             bytes[job.end - 4..job.end].copy_from_slice(b"null");
             let parsed = first_value(&bytes[from..]);
-            bytes[from..job.end].copy_from_slice(&text[from - job.start..]);
+            bytes[from..job.end].copy_from_slice(&self.text);
             return match parsed {
                 Ok((value, len)) => Splice::Value(value, from + len),
                 Err(e) if e.is_eof() => Splice::Short,

@@ -650,6 +650,14 @@ fn big_snapshot(count: usize) -> String {
         j["Meta"] = json!({ "padding": "x".repeat(2000 * v), "quote": "a\"}{b" });
         j
     };
+    // What the servers change without a new version, of varying lengths.
+    let variant = |v: usize, i: usize| {
+        let mut j = version(v);
+        j["Status"] = json!(["pending", "running", "dead"][i % 3]);
+        j["Stable"] = json!(i.is_multiple_of(4));
+        j["ModifyIndex"] = json!(1000 + (i % 7) * 3000);
+        j
+    };
     let allocs: Vec<String> = (0..count)
         .map(|i| {
             let id = format!("a{i:05}");
@@ -659,7 +667,7 @@ fn big_snapshot(count: usize) -> String {
             let states = json!({"app": {"State": "running", "Events": events}});
             let job = match i % 97 {
                 0 => serde_json::Value::Null,
-                _ => version(1 + i % 5),
+                _ => variant(1 + i % 5, i / 5),
             };
             let mut pairs = vec![
                 ("ID", json!(id)),
@@ -686,7 +694,7 @@ fn big_snapshot(count: usize) -> String {
     let text = object(&[
         ("ACLTokens", json!([{"SecretID": "s"}])),
         ("Allocs", serde_json::Value::Null),
-        ("Allocations", json!([alloc("b1", version(2))])),
+        ("Allocations", json!([alloc("b1", variant(2, 11))])),
         (
             "Deployments",
             json!([{"ID": "d1", "JobID": "web", "Namespace": "default", "Status": "running",
@@ -720,8 +728,8 @@ fn the_fast_walk_reads_what_the_exact_walk_reads_on_any_thread_count() {
         |filter: &ReadFilter| format!("{:?}", exact(text.as_bytes(), "snap.json", filter).unwrap());
     let fast = |filter: &ReadFilter, threads: usize| {
         let s = super::read(text.as_bytes(), "snap.json", filter, threads, None).unwrap();
-        // One job per distinct embedded text, and the current one from Jobs
-        // for allocations without.
+        // One job per embedded version, whatever its texts' volatile
+        // values, and the current one from Jobs for allocations without.
         let mut jobs: Vec<_> = s
             .allocs
             .iter()

@@ -1,0 +1,354 @@
+//! The values of an embedded job that Nomad's servers change while the job's
+//! version stays the same, and texts that differ only there.
+//!
+//! A job's `ModifyIndex` moves whenever the servers write the job: its
+//! `Status` and `StatusDescription` change as it starts, runs and dies, and
+//! `Stable` is set once a deployment of the version succeeds. Allocations
+//! placed between two such writes embed different texts of one version, and a
+//! dump built by a tool that rewrites them can have a text per allocation. No
+//! rule reads these fields from an allocation's job (the job of record comes
+//! from `Jobs`), so every such text stands for the same job: it is recognised
+//! as a variant of a known text and shares its parsed job, rather than being
+//! parsed and kept once more.
+//!
+//! A variant is accepted only when each of its volatile values is a valid
+//! value of the kind the known text has there (an index of at most 19 digits,
+//! a string without escapes, a boolean), so that it is valid JSON and would
+//! parse into the same job but for those fields.
+
+use std::hash::{BuildHasher, Hasher};
+
+use foldhash::fast::FixedState;
+
+/// The top-level keys of a job whose values the servers change.
+const KEYS: [&[u8]; 4] = [b"ModifyIndex", b"Status", b"StatusDescription", b"Stable"];
+
+/// Digits in the largest index accepted: every 19-digit number fits a `u64`.
+const INDEX_DIGITS: usize = 19;
+
+/// What a volatile value is; a variant keeps the kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// An unsigned integer without a leading zero.
+    Index,
+    /// A string without escapes or control characters.
+    Text,
+    /// `true` or `false`.
+    Flag,
+}
+
+/// Where one volatile value is in a job text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Span {
+    start: usize,
+    end: usize,
+    kind: Kind,
+}
+
+/// What [`compare`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Near {
+    /// The bytes start with a variant of the text this long.
+    Variant(usize),
+    /// They start with something else.
+    Differs,
+    /// They end before it could be told.
+    Short,
+}
+
+/// The volatile values of the job object `text`, in order. Input that is
+/// not an object, or that stops being JSON, yields the spans found before.
+pub(super) fn spans(text: &[u8]) -> Vec<Span> {
+    let mut spans = Vec::new();
+    let mut i = skip_space(text, 0);
+    if text.get(i) != Some(&b'{') {
+        return spans;
+    }
+    i += 1;
+    loop {
+        i = skip_space(text, i);
+        if text.get(i) != Some(&b'"') {
+            return spans;
+        }
+        let Some(close) = string_end(text, i + 1) else {
+            return spans;
+        };
+        let key = &text[i + 1..close];
+        i = skip_space(text, close + 1);
+        if text.get(i) != Some(&b':') {
+            return spans;
+        }
+        let start = skip_space(text, i + 1);
+        let Some(end) = value_end(text, start) else {
+            return spans;
+        };
+        if KEYS.contains(&key)
+            && let Some(kind) = kind_of(&text[start..end])
+        {
+            spans.push(Span { start, end, kind });
+        }
+        i = skip_space(text, end);
+        if text.get(i) != Some(&b',') {
+            return spans;
+        }
+        i += 1;
+    }
+}
+
+/// Whether `bytes` start with `text`, whose volatile values are at `spans`,
+/// each value possibly replaced by another of its kind.
+pub(super) fn compare(text: &[u8], spans: &[Span], bytes: &[u8]) -> Near {
+    let (mut t, mut b) = (0, 0);
+    for span in spans {
+        match same(&text[t..span.start], &bytes[b..]) {
+            Near::Variant(n) => b += n,
+            other => return other,
+        }
+        match variant_len(span.kind, &bytes[b..]) {
+            Near::Variant(n) => b += n,
+            other => return other,
+        }
+        t = span.end;
+    }
+    match same(&text[t..], &bytes[b..]) {
+        Near::Variant(n) => Near::Variant(b + n),
+        other => other,
+    }
+}
+
+/// A hash of `text` without its volatile values: a text and its variants
+/// share it.
+pub(super) fn shape(text: &[u8], spans: &[Span]) -> u64 {
+    let mut hasher = FixedState::default().build_hasher();
+    let mut t = 0;
+    for span in spans {
+        hasher.write(&text[t..span.start]);
+        hasher.write_u8(span.kind as u8);
+        t = span.end;
+    }
+    hasher.write(&text[t..]);
+    hasher.finish()
+}
+
+/// Whether `bytes` start with `expected`.
+fn same(expected: &[u8], bytes: &[u8]) -> Near {
+    match bytes.get(..expected.len()) {
+        Some(head) if head == expected => Near::Variant(expected.len()),
+        None if expected.starts_with(bytes) => Near::Short,
+        _ => Near::Differs,
+    }
+}
+
+/// The length of the value of `kind` at the start of `bytes`.
+fn variant_len(kind: Kind, bytes: &[u8]) -> Near {
+    match kind {
+        Kind::Index => {
+            let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+            if digits == bytes.len() && digits <= INDEX_DIGITS {
+                Near::Short
+            } else if digits == 0 || digits > INDEX_DIGITS || (digits > 1 && bytes[0] == b'0') {
+                Near::Differs
+            } else {
+                Near::Variant(digits)
+            }
+        }
+        Kind::Text => {
+            if bytes.is_empty() {
+                return Near::Short;
+            }
+            if bytes[0] != b'"' {
+                return Near::Differs;
+            }
+            match memchr::memchr2(b'"', b'\\', &bytes[1..]) {
+                None => Near::Short,
+                Some(q) if bytes[1 + q] == b'"' && plain(&bytes[1..1 + q]) => Near::Variant(q + 2),
+                Some(_) => Near::Differs,
+            }
+        }
+        Kind::Flag => ["true", "false"]
+            .into_iter()
+            .map(|word| same(word.as_bytes(), bytes))
+            .find(|near| *near != Near::Differs)
+            .unwrap_or(Near::Differs),
+    }
+}
+
+/// The kind of a value's text, if it is one a variant may change.
+fn kind_of(value: &[u8]) -> Option<Kind> {
+    match value {
+        b"true" | b"false" => Some(Kind::Flag),
+        [b'"', inner @ .., b'"'] if !inner.contains(&b'\\') && plain(inner) => Some(Kind::Text),
+        [b'0'] => Some(Kind::Index),
+        [b'1'..=b'9', rest @ ..]
+            if rest.len() < INDEX_DIGITS && rest.iter().all(u8::is_ascii_digit) =>
+        {
+            Some(Kind::Index)
+        }
+        _ => None,
+    }
+}
+
+/// A string's content without escapes: valid UTF-8 without control characters.
+fn plain(content: &[u8]) -> bool {
+    !content.iter().any(|&b| b < 0x20 || b == b'"') && std::str::from_utf8(content).is_ok()
+}
+
+/// The end of the JSON value starting at `start`, tracking only strings and
+/// nesting.
+fn value_end(text: &[u8], start: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = start;
+    loop {
+        match *text.get(i)? {
+            b'"' => {
+                i = string_end(text, i + 1)? + 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                i += 1;
+            }
+            // The object around a value that ends with it.
+            b'}' | b']' if depth == 0 => return Some(i),
+            b'}' | b']' => {
+                depth -= 1;
+                i += 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            b',' | b' ' | b'\n' | b'\r' | b'\t' if depth == 0 => return Some(i),
+            _ => i += 1,
+        }
+    }
+}
+
+/// The index of the quote closing the string whose content starts at `from`.
+fn string_end(text: &[u8], mut from: usize) -> Option<usize> {
+    loop {
+        let at = from + memchr::memchr2(b'"', b'\\', text.get(from..)?)?;
+        if text[at] == b'"' {
+            return Some(at);
+        }
+        from = at + 2;
+    }
+}
+
+fn skip_space(text: &[u8], mut i: usize) -> usize {
+    while text
+        .get(i)
+        .is_some_and(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
+    {
+        i += 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const JOB: &str = r#"{"ID":"web","TaskGroups":[{"Name":"web","ModifyIndex":3}],"Status":"running","Stable":false,"Version":2,"ModifyIndex":1040,"JobModifyIndex":1004}"#;
+
+    fn variant(of: &str, bytes: &str) -> Near {
+        compare(of.as_bytes(), &spans(of.as_bytes()), bytes.as_bytes())
+    }
+
+    #[test]
+    fn finds_the_top_level_volatile_values_only() {
+        let spans = spans(JOB.as_bytes());
+        let values: Vec<&str> = spans.iter().map(|s| &JOB[s.start..s.end]).collect();
+        assert_eq!(values, [r#""running""#, "false", "1040"]);
+        let pretty = "{ \"Stable\" : true ,\n \"Meta\": {\"Stable\": true}, \"ModifyIndex\" :7 }";
+        let values: Vec<&str> = super::spans(pretty.as_bytes())
+            .iter()
+            .map(|s| &pretty[s.start..s.end])
+            .collect();
+        assert_eq!(values, ["true", "7"]);
+    }
+
+    #[test]
+    fn values_a_variant_may_not_change() {
+        for text in [
+            r#"{"ModifyIndex":-1}"#,
+            r#"{"ModifyIndex":1.5}"#,
+            r#"{"ModifyIndex":01}"#,
+            r#"{"ModifyIndex":12345678901234567890}"#,
+            r#"{"ModifyIndex":null}"#,
+            r#"{"Status":"a\"b"}"#,
+            r#"{"Status":["running"]}"#,
+            r#"{"Stat\u0075s":"running"}"#,
+        ] {
+            assert_eq!(spans(text.as_bytes()), [], "{text}");
+        }
+    }
+
+    #[test]
+    fn a_text_with_other_volatile_values_is_a_variant() {
+        let other = JOB
+            .replace("1040", "98765")
+            .replace(r#""running""#, r#""dead""#)
+            .replace("false", "true");
+        assert_eq!(
+            variant(JOB, &format!("{other},\"x\"")),
+            Near::Variant(other.len())
+        );
+        assert_eq!(variant(JOB, JOB), Near::Variant(JOB.len()));
+        let described = r#"{"StatusDescription":"","Version":1}"#;
+        let moved = r#"{"StatusDescription":"été 2022","Version":1}"#;
+        assert_eq!(variant(described, moved), Near::Variant(moved.len()));
+    }
+
+    #[test]
+    fn any_other_difference_or_an_invalid_value_is_not() {
+        for other in [
+            JOB.replace("1004", "1005"),
+            JOB.replace(r#""ModifyIndex":3"#, r#""ModifyIndex":4"#),
+            JOB.replace("1040", "01040"),
+            JOB.replace("1040", "1040.0"),
+            JOB.replace("1040", "-1040"),
+            JOB.replace("1040", "12345678901234567890"),
+            JOB.replace("1040", r#""1040""#),
+            JOB.replace(r#""running""#, r#""run\"ning""#),
+            JOB.replace(r#""running""#, "\"run\u{1}ning\""),
+            JOB.replace(r#""running""#, "null"),
+            JOB.replace("false", "fals"),
+            JOB.replace("false", "0"),
+        ] {
+            assert_eq!(variant(JOB, &other), Near::Differs, "{other}");
+        }
+    }
+
+    #[test]
+    fn bytes_that_end_inside_a_variant_ask_for_more() {
+        let other = JOB.replace("1040", "1041");
+        for cut in [
+            10,
+            JOB.find("\"running").unwrap() + 3,
+            other.find("1041").unwrap() + 4,
+        ] {
+            assert_eq!(
+                variant(JOB, &other[..cut]),
+                Near::Short,
+                "{}",
+                &other[..cut]
+            );
+        }
+        let stable = JOB.find("false").unwrap();
+        assert_eq!(variant(JOB, &JOB[..stable + 2]), Near::Short);
+        assert_eq!(
+            variant(JOB, &JOB.replace("false", "tr")[..stable + 2]),
+            Near::Short
+        );
+    }
+
+    #[test]
+    fn variants_share_a_shape_and_other_texts_do_not() {
+        let of = |t: &str| shape(t.as_bytes(), &spans(t.as_bytes()));
+        assert_eq!(of(JOB), of(&JOB.replace("1040", "7")));
+        assert_ne!(of(JOB), of(&JOB.replace("1004", "7")));
+        assert_ne!(of(JOB), of(&JOB.replace("false", "null")));
+    }
+}
