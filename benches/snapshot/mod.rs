@@ -57,6 +57,11 @@ pub struct Spec {
     /// has, as a real client fingerprints its CPU, drivers, cloud and Consul
     /// (about a hundred); with any, nodes also report their drivers.
     pub node_attrs: usize,
+    /// Varied shape: each allocation's embedded job has a `ModifyIndex` of
+    /// its own (its allocation's `CreateIndex`), as when the servers wrote
+    /// the job between most placements; otherwise the texts of one version
+    /// are its few variants.
+    pub own_indexes: bool,
 }
 
 impl Spec {
@@ -81,6 +86,7 @@ impl Spec {
             scores: 3,
             bare_jobs: false,
             node_attrs: 0,
+            own_indexes: false,
         }
     }
 

@@ -93,6 +93,7 @@ pub struct Cluster {
     events: usize,
     scores: usize,
     node_attrs: usize,
+    own_indexes: bool,
     nodes: Vec<Node>,
     jobs: Vec<JobSpec>,
     slots: Vec<Slot>,
@@ -128,6 +129,7 @@ impl Cluster {
             events: args.events,
             scores: args.scores,
             node_attrs: args.node_attrs,
+            own_indexes: args.own_indexes,
             nodes,
             jobs,
             slots: Vec::with_capacity(args.allocs),
@@ -288,6 +290,15 @@ impl Cluster {
         let created = NOW_NANOS - (rng.below(20 * 24 * 60) as i64 + 5) * MINUTE;
         let modify = created + rng.below(120) as i64 * MINUTE;
         let variant = rng.below(job.texts[version].len() as u64) as usize;
+        let ci = 10_000 + (j * 100_000 + k) as u64;
+        let text = &job.texts[version][variant];
+        let own;
+        let text = if self.own_indexes {
+            own = with_modify_index(text, ci);
+            &own
+        } else {
+            text
+        };
         let current = version + 1 == job.versions;
         let canary = job.canary && current && !kind.terminal() && slot.name_index < 2;
         let (desired, desired_desc, client) = match kind {
@@ -312,7 +323,6 @@ impl Cluster {
             index = slot.name_index,
             node_id = node.id,
             node_name = node.name,
-            text = job.texts[version][variant],
             cpu = 100 * (group.tasks as u64 + rng.below(8)),
             mem = 128 * (group.tasks as u64 + rng.below(16)),
             a = rng.below(256),
@@ -479,7 +489,6 @@ impl Cluster {
         } else {
             ""
         };
-        let ci = 10_000 + (j * 100_000 + k) as u64;
         let _ = write!(
             o,
             r#","NetworkStatus":{{"InterfaceName":"eth0","Address":"172.{}.{}.{}","DNS":null}},"FollowupEvalID":"{followup}","PreemptedAllocations":null,"PreemptedByAllocation":"","CreateIndex":{ci},"ModifyIndex":{mi},"AllocModifyIndex":{ci},"CreateTime":{created},"ModifyTime":{modify}}}"#,
@@ -931,6 +940,16 @@ impl JobSpec {
         });
         serde_json::to_string(&job).expect("a job serializes")
     }
+}
+
+/// The job text `text` with its own `ModifyIndex` set to `index`.
+fn with_modify_index(text: &str, index: u64) -> String {
+    const KEY: &str = "\"ModifyIndex\":";
+    let at = text.find(KEY).expect("a job has a ModifyIndex") + KEY.len();
+    let digits = text[at..]
+        .find(|c: char| !c.is_ascii_digit())
+        .expect("more follows");
+    format!("{}{index}{}", &text[..at], &text[at + digits..])
 }
 
 fn task_json(job: &str, task: &str, t: usize, image_rev: usize, bare: bool) -> Value {

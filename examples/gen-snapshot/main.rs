@@ -10,7 +10,9 @@
 //! `--tasks 1 --scores 1 --bare-jobs 1` gives the small varied shape
 //! (about 6 KB per allocation, the one nearest the 4.5 KB of issue 15's
 //! held-out snapshot); add `--node-attrs 90` for nodes of a hundred
-//! attributes, as real clients report them (the fat shape of `bench/e2e.sh`).
+//! attributes, as real clients report them (the fat shape of `bench/e2e.sh`);
+//! `--own-indexes 1` gives every allocation's job text a modify index of its
+//! own (the churned shape).
 
 #[path = "../../benches/snapshot/mod.rs"]
 mod snapshot;
@@ -64,6 +66,7 @@ fn parse() -> Spec {
             "--scores" => spec.scores = n_usize.clamp(1, 3),
             "--bare-jobs" => spec.bare_jobs = n != 0,
             "--node-attrs" => spec.node_attrs = n_usize,
+            "--own-indexes" => spec.own_indexes = n != 0,
             _ => usage(&format!("unknown flag {flag}")),
         }
     }
@@ -75,7 +78,8 @@ fn usage(problem: &str) -> ! {
     eprintln!(
         "usage: gen-snapshot [--shape varied|uniform] [--nodes N] [--allocs N] [--jobs N] [--seed N]\n\
          \x20                   [--versions N] [--variants N] [--events N] [--tasks N]\n\
-         \x20                   [--scores N] [--bare-jobs 0|1] [--node-attrs N] > snapshot.json"
+         \x20                   [--scores N] [--bare-jobs 0|1] [--node-attrs N]\n\
+         \x20                   [--own-indexes 0|1] > snapshot.json"
     );
     std::process::exit(2)
 }
