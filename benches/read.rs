@@ -1,5 +1,6 @@
 //! The reader alone, on generated snapshots held in memory: the varied shape
-//! (as real dumps are) beside the uniform one, each against the floor of
+//! (as real dumps are), the same with a modify index of its own in every
+//! allocation's job text (churned), and the uniform one, each against the floor of
 //! parsing the same bytes into `serde_json::de::IgnoredAny`. 20,000
 //! allocations by default (`BENCH_ALLOCS` to change it).
 //!
@@ -19,10 +20,17 @@ fn bench(c: &mut Criterion) {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(20_000);
-    for (shape, name) in [(Shape::Varied, "varied"), (Shape::Uniform, "uniform")] {
+    let churned = Spec {
+        own_indexes: true,
+        ..Spec::new(Shape::Varied, n)
+    };
+    for (spec, name) in [
+        (Spec::new(Shape::Varied, n), "varied"),
+        (churned, "churned"),
+        (Spec::new(Shape::Uniform, n), "uniform"),
+    ] {
         let mut bytes = Vec::new();
-        Spec::new(shape, n)
-            .write(&mut bytes)
+        spec.write(&mut bytes)
             .expect("writing to memory cannot fail");
         let mut group = c.benchmark_group(format!("read {name}, {n} allocs"));
         group
