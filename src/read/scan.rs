@@ -106,7 +106,7 @@ pub(super) fn scan(bytes: &[u8], texts: &JobTexts) -> Scan {
 }
 
 /// The index of the quote closing the string whose content starts at `from`.
-fn string_end(bytes: &[u8], mut from: usize) -> Option<usize> {
+pub(super) fn string_end(bytes: &[u8], mut from: usize) -> Option<usize> {
     loop {
         let at = from + memchr::memchr2(b'"', b'\\', bytes.get(from..)?)?;
         if bytes[at] == b'"' {

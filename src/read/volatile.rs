@@ -20,6 +20,8 @@ use std::hash::{BuildHasher, Hasher};
 
 use foldhash::fast::FixedState;
 
+use super::scan::string_end;
+
 /// The top-level keys of a job whose values the servers change.
 const KEYS: [&[u8]; 4] = [b"ModifyIndex", b"Status", b"StatusDescription", b"Stable"];
 
@@ -222,17 +224,6 @@ fn value_end(text: &[u8], start: usize) -> Option<usize> {
             b',' | b' ' | b'\n' | b'\r' | b'\t' if depth == 0 => return Some(i),
             _ => i += 1,
         }
-    }
-}
-
-/// The index of the quote closing the string whose content starts at `from`.
-fn string_end(text: &[u8], mut from: usize) -> Option<usize> {
-    loop {
-        let at = from + memchr::memchr2(b'"', b'\\', text.get(from..)?)?;
-        if text[at] == b'"' {
-            return Some(at);
-        }
-        from = at + 2;
     }
 }
 
