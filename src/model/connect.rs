@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::{GoValue, Resources, nullable};
+use super::{GoValue, Resources, list, nullable};
 use crate::time::Duration;
 
 /// A `structs.ConsulGateway`.
@@ -48,7 +48,7 @@ pub struct ConsulGatewayBindAddress {
 pub struct ConsulIngressConfigEntry {
     #[serde(rename = "TLS")]
     pub tls: Option<ConsulGatewayTlsConfig>,
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub listeners: Vec<Option<ConsulIngressListener>>,
 }
 
@@ -65,7 +65,7 @@ pub struct ConsulGatewayTlsConfig {
 pub struct ConsulIngressListener {
     pub port: i64,
     pub protocol: String,
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub services: Vec<Option<ConsulIngressService>>,
 }
 
@@ -74,7 +74,7 @@ pub struct ConsulIngressListener {
 #[serde(rename_all = "PascalCase", default)]
 pub struct ConsulIngressService {
     pub name: String,
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub hosts: Vec<String>,
 }
 
@@ -82,7 +82,7 @@ pub struct ConsulIngressService {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct ConsulTerminatingConfigEntry {
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub services: Vec<Option<ConsulLinkedService>>,
 }
 

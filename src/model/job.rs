@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::connect::set_equal;
-use super::{ConsulGateway, GoValue, SidecarTask, nullable};
+use super::{ConsulGateway, GoValue, SidecarTask, list, nullable};
 use crate::time::Duration;
 
 /// A `structs.Job`.
@@ -30,13 +30,13 @@ pub struct Job {
     pub create_index: u64,
     pub modify_index: u64,
     pub job_modify_index: u64,
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub datacenters: Vec<String>,
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub constraints: Vec<Constraint>,
     /// The job-level update block; the system scheduler's rolling limit.
     pub update: Option<UpdateStrategy>,
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub task_groups: Vec<TaskGroup>,
     pub affinities: GoValue,
     pub spreads: GoValue,
@@ -68,20 +68,20 @@ pub struct TaskGroup {
     pub update: Option<UpdateStrategy>,
     pub reschedule_policy: Option<ReschedulePolicy>,
     pub ephemeral_disk: GoValue,
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub networks: Vec<NetworkResource>,
     pub affinities: GoValue,
     pub spreads: GoValue,
     pub consul: Option<Consul>,
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub services: Vec<Service>,
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub tasks: Vec<Task>,
     #[serde(deserialize_with = "nullable")]
     pub meta: BTreeMap<String, String>,
     pub stop_after_client_disconnect: Option<Duration>,
     pub max_client_disconnect: Option<Duration>,
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub constraints: Vec<Constraint>,
     #[serde(deserialize_with = "nullable")]
     pub volumes: BTreeMap<String, VolumeRequest>,
@@ -230,9 +230,9 @@ pub struct NetworkResource {
     pub hostname: String,
     #[serde(rename = "DNS")]
     pub dns: GoValue,
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub reserved_ports: Vec<Port>,
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub dynamic_ports: Vec<Port>,
     /// Arguments for the CNI plugins (1.8.3 on).
     #[serde(rename = "CNI")]
@@ -275,7 +275,7 @@ pub struct Task {
     pub resources: Option<Resources>,
     pub kill_timeout: Duration,
     pub affinities: GoValue,
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub constraints: Vec<Constraint>,
     #[serde(rename = "CSIPluginConfig")]
     pub csi_plugin_config: GoValue,
@@ -322,9 +322,9 @@ pub struct Resources {
     pub disk_mb: i64,
     #[serde(rename = "IOPS")]
     pub iops: i64,
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub networks: Vec<NetworkResource>,
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub devices: Vec<RequestedDevice>,
     /// The NUMA scheduling block (1.7.0 on).
     #[serde(rename = "NUMA")]
@@ -348,9 +348,9 @@ pub struct Numa {
 pub struct RequestedDevice {
     pub name: String,
     pub count: u64,
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub constraints: Vec<Constraint>,
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub affinities: Vec<Affinity>,
 }
 

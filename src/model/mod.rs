@@ -59,3 +59,17 @@ where
 {
     Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
 }
+
+/// A list that Go may write as `null`, without the room its growth left: a
+/// list read element by element starts with room for four, and a job's
+/// lists are short with large elements (a task group, a task), so the room
+/// would be most of what a parsed job weighs.
+pub(crate) fn list<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    let mut list: Vec<T> = Option::deserialize(d)?.unwrap_or_default();
+    list.shrink_to_fit();
+    Ok(list)
+}

@@ -24,7 +24,7 @@ use super::alloc_record::AllocRecord;
 use super::document::{MetaField, State};
 use super::read_ahead::{BLOCK, Next, ROOM, ReadAhead};
 use super::split::{self, Element, Parsed, Spliced, Texts};
-use crate::model::{Deployment, Evaluation, Interner, Job};
+use crate::model::{Deployment, Evaluation, Interner};
 use crate::time::Time;
 use position::Position;
 
@@ -158,11 +158,8 @@ impl<'r> Chunked<'r> {
 
     fn member(&mut self, key: &str, st: &mut State<'_>) -> Step<()> {
         let value = match key {
-            "Jobs" => self.each(key, |_, job: Job| st.add_job(job))?,
-            "JobVersions" => self.each(key, |_, job: Job| {
-                st.add_job_version(job);
-                Ok(())
-            })?,
+            "Jobs" => self.each_text(key, |text| st.add_job_text(text))?,
+            "JobVersions" => self.each_text(key, |text| st.add_job_version_text(text))?,
             "Nodes" => self.nodes(key, st)?,
             "Allocs" | "Allocations" => self.allocs(key, st)?,
             "Deployments" => self.each(key, |_, d: Deployment| {
@@ -235,10 +232,13 @@ impl<'r> Chunked<'r> {
         // Parsed and proven, added while the next round is parsed.
         let mut pending: Vec<Parsed> = Vec::new();
         let mut index = 0;
+        let mut frozen = st.job_texts.for_lookup();
         loop {
             self.top_up()?;
             self.peek()?;
-            let frozen = st.job_texts.clone();
+            if frozen.len() != st.job_texts.len() {
+                frozen = st.job_texts.for_lookup();
+            }
             let filter = st.filter.clone();
             let interner = Arc::clone(&st.interner);
             let (parts, added) = split::parse_parts(
@@ -384,6 +384,32 @@ impl<'r> Chunked<'r> {
             f(index, element).map_err(|message| Stop::Unexpected {
                 history: None,
                 error: Some(this.locate(Some(serde::de::Error::custom(message)), Some(path()))),
+            })
+        })
+    }
+
+    /// An array (or `null`) of values, each handed to `f` as its text from
+    /// the buffer, checked to be JSON; false for `null`.
+    fn each_text(
+        &mut self,
+        key: &str,
+        mut f: impl FnMut(&[u8]) -> Result<(), serde_json::Error>,
+    ) -> Step<bool> {
+        self.elements(key, |this, _, path| {
+            this.mark = Some(this.pos);
+            let checked = this.value::<IgnoredAny>(Some(path));
+            let start = this.mark.take().expect("set above");
+            checked?;
+            f(&this.buf[start..this.pos]).map_err(|error| {
+                // A parse error's line and column count from the element's
+                // start; any other error is placed after the element.
+                if error.line() > 0 {
+                    this.pos = start;
+                }
+                Stop::Unexpected {
+                    history: None,
+                    error: Some(this.locate(Some(error), Some(path()))),
+                }
             })
         })
     }

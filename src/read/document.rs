@@ -13,7 +13,6 @@ use std::sync::Arc;
 use foldhash::fast::FixedState;
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::value::RawValue;
 
 use super::alloc_record::AllocRecord;
 use super::id_index::IdIndex;
@@ -90,6 +89,32 @@ impl<'n> State<'n> {
         self.job_versions.push(Arc::new(job));
     }
 
+    /// Keeps a job of record read as text, as the fast walk reads them: one
+    /// whose text is exactly one kept before (most often its latest entry in
+    /// `JobVersions`) shares that job. A variant does not: the job of
+    /// record's own `ModifyIndex` is read. Its text is not kept.
+    pub(super) fn add_job_text(&mut self, text: &[u8]) -> Result<(), serde_json::Error> {
+        let job = match self.job_texts.find_exact(text) {
+            Some(entry) => self.job_texts.job(entry).map_err(|_| job_error(text))?,
+            None => Arc::new(serde_json::from_slice::<Job>(text)?),
+        };
+        self.add_job(job).map_err(de::Error::custom)
+    }
+
+    /// Keeps a job version read as text, as the fast walk reads them: one
+    /// that is an allocation's embedded job text, or a variant of it,
+    /// shares that job. A cluster keeps up to six versions of every job,
+    /// and a cluster of many small jobs has more versions than allocations.
+    pub(super) fn add_job_version_text(&mut self, text: &[u8]) -> Result<(), serde_json::Error> {
+        if !text.starts_with(b"{") {
+            self.add_job_version(serde_json::from_slice(text)?);
+            return Ok(());
+        }
+        let job = self.intern(text).map_err(|_| job_error(text))?;
+        self.job_versions.push(job);
+        Ok(())
+    }
+
     pub(super) fn add_deployment(&mut self, deployment: Deployment) {
         self.deployments.push(deployment);
     }
@@ -100,7 +125,7 @@ impl<'n> State<'n> {
 
     /// Keeps the job (the last of a duplicate ID). A job without an ID is no
     /// job of Nomad's state: most often `nomad job inspect` output pasted whole.
-    pub(super) fn add_job(&mut self, job: Job) -> Result<(), String> {
+    pub(super) fn add_job(&mut self, job: Arc<Job>) -> Result<(), String> {
         if job.id.is_empty() {
             return Err(EMPTY_JOB_ID.to_string());
         }
@@ -114,11 +139,11 @@ impl<'n> State<'n> {
                         key.1, key.0
                     ),
                 );
-                self.jobs[i] = Arc::new(job);
+                self.jobs[i] = job;
             }
             None => {
                 self.job_index.insert(key, self.jobs.len());
-                self.jobs.push(Arc::new(job));
+                self.jobs.push(job);
             }
         }
         Ok(())
@@ -158,7 +183,7 @@ impl<'n> State<'n> {
             return Ok(());
         }
         if let Some(raw) = job {
-            match self.intern(&raw) {
+            match self.intern(raw.get().as_bytes()) {
                 Ok(job) => alloc.job = Some(job),
                 Err(e) => {
                     let path = format!("{key}[{index}]");
@@ -190,8 +215,7 @@ impl<'n> State<'n> {
     }
 
     /// The job for an embedded job text, parsed only the first time the text is seen.
-    fn intern(&mut self, raw: &RawValue) -> Result<Arc<Job>, JobError> {
-        let text = raw.get().as_bytes();
+    fn intern(&mut self, text: &[u8]) -> Result<Arc<Job>, JobError> {
         let entry = match self.job_texts.find(text) {
             Some(entry) => entry,
             None => self.job_texts.insert(text),
@@ -220,6 +244,13 @@ impl<'n> State<'n> {
             );
         }
     }
+}
+
+/// Why `text` does not parse into a job, with the line and column in it.
+fn job_error(text: &[u8]) -> serde_json::Error {
+    serde_json::from_slice::<Job>(text)
+        .err()
+        .unwrap_or_else(|| de::Error::custom("a job text that parses only sometimes"))
 }
 
 /// Makes room for one more element by growing a full `list` by a quarter,
@@ -289,9 +320,9 @@ impl<'de> Visitor<'de> for Document<'_, '_> {
         st.started = true;
         while let Some(key) = map.next_key::<String>()? {
             let value = match key.as_str() {
-                "Jobs" => {
-                    map.next_value_seed(Each::new("an array of jobs", |_, job| st.add_job(job)))?
-                }
+                "Jobs" => map.next_value_seed(Each::new("an array of jobs", |_, job| {
+                    st.add_job(Arc::new(job))
+                }))?,
                 "JobVersions" => map.next_value_seed(Each::new("an array of jobs", |_, job| {
                     st.add_job_version(job);
                     Ok(())

@@ -29,25 +29,23 @@ use crate::model::Job;
 /// Why a job text would not parse into a job.
 pub(super) type JobError = serde_path_to_error::Error<serde_json::Error>;
 
-/// The set of job texts, each parsed into a [`Job`] at most once. A copy is
-/// cheap: the texts and jobs are shared.
-#[derive(Clone, Default)]
+/// The set of job texts, each parsed into a [`Job`] at most once.
+#[derive(Default)]
 pub(super) struct JobTexts {
-    entries: Vec<Entry>,
+    entries: Vec<Arc<Entry>>,
     nodes: Vec<Node>,
     root: Option<Link>,
     /// The first entry of each shape ([`volatile::shape`]).
     shapes: HashMap<u64, usize, FixedState>,
+    /// The job of each entry, parsed on first use: the texts of jobs a
+    /// `--job` filter drops are never parsed.
+    jobs: Vec<Option<Arc<Job>>>,
 }
 
-#[derive(Clone)]
 struct Entry {
-    text: Arc<[u8]>,
+    text: Box<[u8]>,
     /// Where the text's volatile values are.
-    volatile: Arc<[Span]>,
-    /// Parsed on first use: the texts of jobs a `--job` filter drops are
-    /// never parsed.
-    job: Option<Arc<Job>>,
+    volatile: Box<[Span]>,
 }
 
 /// A branch on one bit of one byte: texts with the bit set go right.
@@ -93,7 +91,7 @@ impl JobTexts {
                 }
             }
         };
-        let Entry { text, volatile, .. } = &self.entries[entry];
+        let Entry { text, volatile } = &*self.entries[entry];
         if let Some(head) = bytes.get(..text.len())
             && head == &text[..]
         {
@@ -180,15 +178,49 @@ impl JobTexts {
         }
     }
 
+    /// How many texts there are.
+    pub(super) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// A copy to look texts up in on another thread: it shares the texts
+    /// (one count each), not the jobs parsed so far.
+    pub(super) fn for_lookup(&self) -> JobTexts {
+        JobTexts {
+            entries: self.entries.clone(),
+            nodes: self.nodes.clone(),
+            root: self.root,
+            shapes: self.shapes.clone(),
+            jobs: Vec::new(),
+        }
+    }
+
+    /// The entry of exactly this text, not of a text it is a variant of.
+    pub(super) fn find_exact(&self, text: &[u8]) -> Option<usize> {
+        match self.prefix_of(text) {
+            Prefix::Known { entry, .. } if *self.entries[entry].text == *text => Some(entry),
+            _ => None,
+        }
+    }
+
     /// The job of an entry, parsed the first time it is asked for.
     pub(super) fn job(&mut self, entry: usize) -> Result<Arc<Job>, JobError> {
-        let entry = &mut self.entries[entry];
-        if let Some(job) = &entry.job {
+        if self.jobs.len() <= entry {
+            self.jobs.resize(self.entries.len(), None);
+        }
+        if let Some(job) = &self.jobs[entry] {
             return Ok(Arc::clone(job));
         }
-        let mut de = serde_json::Deserializer::from_slice(&entry.text);
-        let job = Arc::new(serde_path_to_error::deserialize::<_, Job>(&mut de)?);
-        entry.job = Some(Arc::clone(&job));
+        let text = &self.entries[entry].text;
+        // The path is tracked only to say where a text that fails is wrong.
+        let job = match serde_json::from_slice::<Job>(text) {
+            Ok(job) => Arc::new(job),
+            Err(_) => {
+                let mut de = serde_json::Deserializer::from_slice(text);
+                Arc::new(serde_path_to_error::deserialize::<_, Job>(&mut de)?)
+            }
+        };
+        self.jobs[entry] = Some(Arc::clone(&job));
         Ok(job)
     }
 
@@ -198,11 +230,10 @@ impl JobTexts {
         self.shapes
             .entry(volatile::shape(text, &spans))
             .or_insert(index);
-        self.entries.push(Entry {
+        self.entries.push(Arc::new(Entry {
             text: text.into(),
             volatile: spans.into(),
-            job: None,
-        });
+        }));
         Link::Entry(index)
     }
 }

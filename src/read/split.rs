@@ -425,7 +425,7 @@ mod tests {
         for t in known {
             texts.insert(t.as_bytes());
         }
-        let frozen = texts.clone();
+        let frozen = texts.for_lookup();
         let filter = ReadFilter::default();
         let interner = Arc::new(Interner::default());
         let mut buf = text.as_bytes().to_vec();

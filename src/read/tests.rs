@@ -5,6 +5,7 @@ use serde_json::json;
 
 use super::*;
 use crate::time::Time;
+use document::EMPTY_JOB_ID;
 
 fn read(text: &str) -> Result<Snapshot, ReadError> {
     read_snapshot_from(text.as_bytes(), "snap.json")
@@ -137,6 +138,33 @@ fn identical_embedded_jobs_share_one_arc() {
     assert_eq!((a1.version, a3.version), (1, 2));
     // A null Job is no embedded job: the current one is used, with a warning.
     assert!(Arc::ptr_eq(&job_of(3).unwrap(), &s.jobs[0]));
+}
+
+#[test]
+fn job_versions_and_jobs_share_the_jobs_of_embedded_texts() {
+    let at = |version: u64, modify: u64| {
+        let mut j = job("web", version);
+        j["ModifyIndex"] = json!(modify);
+        j
+    };
+    let read = |current: serde_json::Value| {
+        ok(&json!({
+            "Allocs": [alloc("a1", at(1, 5)), alloc("a2", at(2, 6))],
+            "JobVersions": [at(1, 90), at(2, 6)],
+            "Jobs": [current],
+        })
+        .to_string())
+    };
+    let s = read(at(2, 6));
+    let embedded = |i: usize| s.allocs[i].job.as_ref().unwrap();
+    // A variant in its modify index, and the same text.
+    assert!(Arc::ptr_eq(&s.job_versions[0], embedded(0)));
+    assert!(Arc::ptr_eq(&s.job_versions[1], embedded(1)));
+    assert!(Arc::ptr_eq(&s.jobs[0], embedded(1)));
+    // The job of record is never a variant: its own modify index is read.
+    let s = read(at(2, 7));
+    assert!(!Arc::ptr_eq(&s.jobs[0], s.allocs[1].job.as_ref().unwrap()));
+    assert_eq!(s.jobs[0].modify_index, 7);
 }
 
 #[test]
@@ -792,6 +820,31 @@ fn a_bad_allocation_deep_in_a_large_stream_is_located_on_any_thread_count() {
         let e = read(&twice);
         assert!(e.contains("at Allocs[2500]: duplicate field `Job`"), "{e}");
     }
+}
+
+#[test]
+fn a_bad_job_or_job_version_deep_in_a_large_stream_is_located() {
+    let good = big_snapshot(3000);
+    // Job versions and jobs are read as texts, shared with the allocations'.
+    let versions = good.find("\"JobVersions\":").unwrap();
+    let count = versions + good[versions..].find("\"Count\":1").unwrap();
+    let bad = format!("{}\"Count\":\"x\"{}", &good[..count], &good[count + 9..]);
+    assert_eq!(
+        stream_error(&bad, 2),
+        format!(
+            "snap.json:1:{}: at JobVersions[0]: invalid type: string \"x\", expected i64",
+            count + 11
+        )
+    );
+    let jobs = good.find("\"Jobs\":[").unwrap() + 8;
+    let id = jobs + good[jobs..].find("\"ID\":\"web\"").unwrap();
+    let anonymous = format!("{}\"ID\":\"\"{}", &good[..id], &good[id + 10..]);
+    let end = jobs + anonymous[jobs..].find("],\"Nodes\"").unwrap();
+    let e = stream_error(&anonymous, 2);
+    assert_eq!(
+        e,
+        format!("snap.json:1:{}: at Jobs[0]: {EMPTY_JOB_ID}", end)
+    );
 }
 
 #[test]
