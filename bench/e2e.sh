@@ -9,6 +9,7 @@
 #   SHAPES="small" bench/e2e.sh    # lean, one scored node, bare jobs (about 6 KB per allocation)
 #   SHAPES="fat" bench/e2e.sh      # small, with nodes of a hundred attributes (about 6 KB a node)
 #   SHAPES="churned" bench/e2e.sh  # small, each allocation's job text with a modify index of its own
+#   SHAPES="manyjobs" bench/e2e.sh # small, 20,000 jobs of a few allocations each (more versions than allocations)
 #   RUNS=3 bench/e2e.sh            # best of 3 per measurement
 #
 # Needs GNU time at /usr/bin/time (Debian: apt-get install time); installs
@@ -60,6 +61,8 @@ for n in $SIZES; do
                  gen=(--shape varied --tasks 1 --scores 1 --bare-jobs 1 --node-attrs 90 --allocs "$n" --seed 1) ;;
         churned) snap=$DIR/plan-inspect-bench-churned-$n.json
                  gen=(--shape varied --tasks 1 --scores 1 --bare-jobs 1 --own-indexes 1 --allocs "$n" --seed 1) ;;
+        manyjobs) snap=$DIR/plan-inspect-bench-manyjobs-$n.json
+                 gen=(--shape varied --tasks 1 --scores 1 --bare-jobs 1 --jobs 20000 --allocs "$n" --seed 1) ;;
         *) echo "bench/e2e.sh: unknown shape $shape" >&2; exit 1 ;;
     esac
     if [ ! -s "$snap" ]; then
