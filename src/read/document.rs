@@ -246,11 +246,12 @@ impl<'n> State<'n> {
     }
 }
 
-/// Why `text` does not parse into a job, with the line and column in it.
+/// Why the job text `text`, which did not parse into a job, does not, with
+/// the line and column in it (the reason kept with its path has neither).
 fn job_error(text: &[u8]) -> serde_json::Error {
     serde_json::from_slice::<Job>(text)
         .err()
-        .unwrap_or_else(|| de::Error::custom("a job text that parses only sometimes"))
+        .unwrap_or_else(|| de::Error::custom("not a job"))
 }
 
 /// Makes room for one more element by growing a full `list` by a quarter,
