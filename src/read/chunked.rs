@@ -381,10 +381,8 @@ impl<'r> Chunked<'r> {
     ) -> Step<bool> {
         self.elements(key, |this, index, path| {
             let element: T = this.value(Some(path))?;
-            f(index, element).map_err(|message| Stop::Unexpected {
-                history: None,
-                error: Some(this.locate(Some(serde::de::Error::custom(message)), Some(path()))),
-            })
+            f(index, element)
+                .map_err(|message| this.refuse(serde::de::Error::custom(message), Some(path())))
         })
     }
 
@@ -406,10 +404,7 @@ impl<'r> Chunked<'r> {
                 if error.line() > 0 {
                     this.pos = start;
                 }
-                Stop::Unexpected {
-                    history: None,
-                    error: Some(this.locate(Some(error), Some(path()))),
-                }
+                this.refuse(error, Some(path()))
             })
         })
     }
@@ -472,17 +467,21 @@ impl<'r> Chunked<'r> {
                     while !self.fill()? && self.end - self.pos < need {}
                 }
                 Some(Err(e)) if !e.is_eof() || self.eof => {
-                    let error = self.locate(Some(e), path.map(|p| p()));
-                    return Err(Stop::Unexpected {
-                        history: None,
-                        error: Some(error),
-                    });
+                    return Err(self.refuse(e, path.map(|p| p())));
                 }
                 None if self.eof => return unexpected(),
                 _ => {
                     self.fill()?;
                 }
             }
+        }
+    }
+
+    /// The stop for `error` in the value at the cursor, at `path`.
+    fn refuse(&self, error: serde_json::Error, path: Option<String>) -> Stop {
+        Stop::Unexpected {
+            history: None,
+            error: Some(self.locate(Some(error), path)),
         }
     }
 

@@ -216,10 +216,7 @@ impl<'n> State<'n> {
 
     /// The job for an embedded job text, parsed only the first time the text is seen.
     fn intern(&mut self, text: &[u8]) -> Result<Arc<Job>, JobError> {
-        let entry = match self.job_texts.find(text) {
-            Some(entry) => entry,
-            None => self.job_texts.insert(text),
-        };
+        let entry = self.job_texts.insert(text);
         self.job_texts.job(entry)
     }
 

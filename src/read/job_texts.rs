@@ -92,14 +92,6 @@ impl JobTexts {
             }
         };
         let Entry { text, volatile } = &*self.entries[entry];
-        if let Some(head) = bytes.get(..text.len())
-            && head == &text[..]
-        {
-            return Prefix::Known {
-                entry,
-                len: text.len(),
-            };
-        }
         match volatile::compare(text, volatile, bytes) {
             Near::Variant(len) => Prefix::Known { entry, len },
             Near::Differs => Prefix::Unknown,
@@ -109,19 +101,39 @@ impl JobTexts {
 
     /// The entry of which the complete text `text` is a variant whose
     /// volatile values differ in length, which [`Self::prefix_of`] misses.
-    pub(super) fn variant_of(&self, text: &[u8]) -> Option<usize> {
+    fn variant_of(&self, text: &[u8]) -> Option<usize> {
         let spans = volatile::spans(text);
-        let &entry = self.shapes.get(&volatile::shape(text, &spans))?;
+        self.variant_of_shape(text, volatile::shape(text, &spans))
+    }
+
+    /// The entry of the first text of `shape`, if `text` is its variant.
+    fn variant_of_shape(&self, text: &[u8], shape: u64) -> Option<usize> {
+        let &entry = self.shapes.get(&shape)?;
         let known = &self.entries[entry];
         let near = volatile::compare(&known.text, &known.volatile, text);
         (near == Near::Variant(text.len())).then_some(entry)
     }
 
-    /// The entry of exactly this text, added if new. The caller vouches that
-    /// it is one complete JSON value.
+    /// The entry of this text or of a text it is a variant of, added if
+    /// neither is known. The caller vouches that it is one complete JSON
+    /// value.
     pub(super) fn insert(&mut self, text: &[u8]) -> usize {
+        if let Prefix::Known { entry, len } = self.prefix_of(text)
+            && len == text.len()
+        {
+            return entry;
+        }
+        let spans = volatile::spans(text);
+        let shape = volatile::shape(text, &spans);
+        if let Some(entry) = self.variant_of_shape(text, shape) {
+            return entry;
+        }
+        let entry = Entry {
+            text: text.into(),
+            volatile: spans.into(),
+        };
         let Some(root) = self.root else {
-            self.root = Some(self.push(text));
+            self.root = Some(self.push(entry, shape));
             return 0;
         };
         // The closest text, then the first bit where the new one differs.
@@ -155,7 +167,7 @@ impl JobTexts {
             parent = Some((n, side));
             link = node.children[side];
         }
-        let leaf = self.push(text);
+        let leaf = self.push(entry, shape);
         let children = if right { [link, leaf] } else { [leaf, link] };
         self.nodes.push(Node {
             position,
@@ -224,16 +236,10 @@ impl JobTexts {
         Ok(job)
     }
 
-    fn push(&mut self, text: &[u8]) -> Link {
-        let spans = volatile::spans(text);
+    fn push(&mut self, entry: Entry, shape: u64) -> Link {
         let index = self.entries.len();
-        self.shapes
-            .entry(volatile::shape(text, &spans))
-            .or_insert(index);
-        self.entries.push(Arc::new(Entry {
-            text: text.into(),
-            volatile: spans.into(),
-        }));
+        self.shapes.entry(shape).or_insert(index);
+        self.entries.push(Arc::new(entry));
         Link::Entry(index)
     }
 }

@@ -65,16 +65,13 @@ impl Texts<'_> {
     /// The entry for a text the lookup at its start did not recognise: the
     /// text it is a variant of, or the text itself if this part may add it.
     fn admit(&mut self, text: &[u8]) -> Option<usize> {
-        if let Some(entry) = self.get().variant_of(text) {
-            return Some(entry);
-        }
         match self {
             Texts::Growing(t) => {
                 let valid = std::str::from_utf8(text).is_ok()
                     && serde_json::from_slice::<IgnoredAny>(text).is_ok();
                 valid.then(|| t.insert(text))
             }
-            Texts::Frozen(_) => None,
+            Texts::Frozen(t) => t.find(text),
         }
     }
 }
