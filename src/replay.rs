@@ -85,9 +85,19 @@ pub enum ReplayError {
     },
     /// `--eval` names an evaluation of another job than the one explained.
     EvalOfOtherJob { eval: String, job: String },
+    /// No job has that ID (in that namespace); where the ID is found in
+    /// other namespaces, those.
     JobNotFound {
         job: String,
         namespace: Option<String>,
+        elsewhere: Vec<String>,
+    },
+    /// `--namespace` names a namespace that no job or allocation of the
+    /// snapshot is in; the namespaces of its jobs and of the allocations
+    /// read (the reader skips other namespaces' allocations).
+    NamespaceNotFound {
+        namespace: String,
+        candidates: Vec<String>,
     },
 }
 
@@ -123,18 +133,62 @@ impl fmt::Display for ReplayError {
             ReplayError::JobNotFound {
                 job,
                 namespace: Some(ns),
+                elsewhere,
+            } if !elsewhere.is_empty() => write!(
+                f,
+                "no job {job:?} in namespace {ns:?}; the snapshot has it in {}: pass that \
+                 --namespace, or drop it",
+                quoted(elsewhere)
+            ),
+            ReplayError::JobNotFound {
+                job,
+                namespace: Some(ns),
+                ..
             } => {
                 write!(f, "no job {job:?} in namespace {ns:?} in the snapshot")
             }
             ReplayError::JobNotFound {
                 job,
                 namespace: None,
+                ..
             } => write!(f, "no job {job:?} in the snapshot"),
+            ReplayError::NamespaceNotFound {
+                namespace,
+                candidates,
+            } if candidates.is_empty() => write!(
+                f,
+                "no namespace {namespace:?}: the snapshot has no jobs or allocations"
+            ),
+            ReplayError::NamespaceNotFound {
+                namespace,
+                candidates,
+            } => write!(
+                f,
+                "no job or allocation in namespace {namespace:?}; the snapshot's namespaces: {}",
+                quoted(candidates)
+            ),
         }
     }
 }
 
 impl std::error::Error for ReplayError {}
+
+/// `"a", "b"`: names as the user would type them.
+fn quoted(names: &[String]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+    quoted.join(", ")
+}
+
+/// The namespaces of `work`, sorted and each once.
+fn namespaces_of(work: &[JobWork<'_>], only_job: Option<&str>) -> Vec<String> {
+    let mut names: Vec<String> = work
+        .iter()
+        .filter(|w| only_job.is_none_or(|j| j == w.id))
+        .map(|w| w.namespace.to_string())
+        .collect();
+    names.dedup();
+    names
+}
 
 /// One job to evaluate: its spec (absent when purged) and its allocations.
 struct JobWork<'a> {
@@ -162,6 +216,16 @@ pub fn prepare<'s>(snapshot: &'s Snapshot, options: &Options) -> Result<Replay<'
         Some(e) => (Some(e.job_id.as_str()), Some(e.namespace.as_str())),
         None => (options.job.as_deref(), options.namespace.as_deref()),
     };
+    if prep.eval.is_none()
+        && let Some(ns) = ns_filter
+        && !work.iter().any(|w| w.namespace == ns)
+    {
+        return Err(ReplayError::NamespaceNotFound {
+            namespace: ns.to_string(),
+            candidates: namespaces_of(&work, None),
+        });
+    }
+    let elsewhere = job_filter.map(|j| namespaces_of(&work, Some(j)));
     work.retain(|w| {
         job_filter.is_none_or(|j| j == w.id) && ns_filter.is_none_or(|n| n == w.namespace)
     });
@@ -171,6 +235,7 @@ pub fn prepare<'s>(snapshot: &'s Snapshot, options: &Options) -> Result<Replay<'
         return Err(ReplayError::JobNotFound {
             job: job.to_string(),
             namespace: ns_filter.map(str::to_string),
+            elsewhere: elsewhere.unwrap_or_default(),
         });
     }
     Ok(Replay {
@@ -300,6 +365,7 @@ pub fn replay_for_explain<R>(
         .ok_or_else(|| ReplayError::JobNotFound {
             job: job_id.to_string(),
             namespace: Some(namespace.to_string()),
+            elsewhere: Vec::new(),
         })?;
     let ctx = prep.job_context();
     Ok(ctx.trace_job(&work, |job, rec, taint| {
@@ -348,6 +414,7 @@ pub fn replay_system_for_explain<R>(
         .ok_or_else(|| ReplayError::JobNotFound {
             job: job_id.to_string(),
             namespace: Some(namespace.to_string()),
+            elsewhere: Vec::new(),
         })?;
     let ctx = prep.job_context();
     let tainted = ctx.tainted_nodes(&work.allocs);

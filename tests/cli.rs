@@ -143,6 +143,77 @@ fn an_unknown_job_is_an_error() {
     assert_eq!(stderr, "plan-inspect: no job \"nope\" in the snapshot\n");
 }
 
+/// Runs with `snapshot` on stdin.
+fn run_stdin(snapshot: &str, args: &[&str]) -> (i32, String, String) {
+    let mut child = bin()
+        .arg("-")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(snapshot.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Jobs `web` in `prod` and `api` in `default`, and the allocation of a
+/// purged job in `batch`.
+const NAMESPACES: &str = r#"{"Jobs": [
+    {"ID": "web", "Namespace": "prod", "Type": "service", "Version": 0,
+     "TaskGroups": [{"Name": "web", "Count": 0}]},
+    {"ID": "api", "Namespace": "default", "Type": "service", "Version": 0,
+     "TaskGroups": [{"Name": "api", "Count": 0}]}],
+  "Allocs": [{"ID": "a1", "Namespace": "batch", "JobID": "gone", "TaskGroup": "g",
+     "Name": "gone.g[0]", "NodeID": "n1", "DesiredStatus": "stop",
+     "ClientStatus": "complete"}],
+  "Nodes": [{"ID": "n1", "Status": "ready"}]}"#;
+
+/// A typo in `--namespace` must not pass a CI gate with an empty result.
+#[test]
+fn an_unknown_namespace_is_an_error_that_lists_the_namespaces() {
+    for args in [
+        &["--namespace", "nope"][..],
+        &["--namespace", "nope", "--detailed-exitcode"],
+        &["--namespace", "nope", "--format", "json"],
+        &["--namespace", "nope", "--job", "web"],
+    ] {
+        let (code, stdout, stderr) = run_stdin(NAMESPACES, args);
+        assert_eq!((code, stdout.as_str()), (1, ""), "{args:?}");
+        assert_eq!(
+            stderr,
+            "plan-inspect: no job or allocation in namespace \"nope\"; the snapshot's \
+             namespaces: \"default\", \"prod\"\n",
+            "{args:?}"
+        );
+    }
+    // The list names the namespaces of jobs: the reader skipped the other
+    // namespaces' allocations. A namespace that only a purged job's
+    // allocation is in is still found when named.
+    assert_eq!(run_stdin(NAMESPACES, &["--namespace", "batch"]).0, 0);
+}
+
+#[test]
+fn a_job_in_another_namespace_is_named_there() {
+    let (code, stdout, stderr) = run_stdin(NAMESPACES, &["--namespace", "default", "--job", "web"]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert_eq!(
+        stderr,
+        "plan-inspect: no job \"web\" in namespace \"default\"; the snapshot has it in \
+         \"prod\": pass that --namespace, or drop it\n"
+    );
+}
+
 #[test]
 fn usage_errors_exit_two() {
     assert_eq!(run(&["--format", "yaml", "fixtures/example.json"]).0, 2);
