@@ -1,7 +1,7 @@
 //! After the walk: link allocations to jobs and check what only the whole
 //! snapshot can tell (keys come in any order, so none of this can be done earlier).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::sync::Arc;
 
@@ -183,21 +183,28 @@ impl State<'_> {
             Presence::Absent => Some("absent"),
             Presence::Value => None,
         };
+        let presence_nodes = self.keys.presence("Nodes");
+        let running = self.allocs.iter().filter(|a| !a.terminal_status()).count();
         let missing = [
             (
                 "Nodes",
-                self.keys.presence("Nodes"),
-                "every node counts as garbage-collected, so every allocation not yet terminal is lost and replaced",
+                presence_nodes,
+                format!(
+                    "every node counts as garbage-collected, so every allocation not yet terminal \
+                     ({running}) is lost and replaced; the dump looks incomplete"
+                ),
             ),
             (
                 "Jobs",
                 self.keys.presence("Jobs"),
-                "every job with allocations counts as purged, so all its allocations are stopped",
+                "every job with allocations counts as purged, so all its allocations are stopped"
+                    .to_string(),
             ),
             (
                 "Allocs",
                 self.keys.allocs_presence(),
-                "every job is replayed as if it had no allocations, so every group is placed from scratch",
+                "every job is replayed as if it had no allocations, so every group is placed from scratch"
+                    .to_string(),
             ),
         ];
         for (key, presence, effect) in missing {
@@ -207,6 +214,9 @@ impl State<'_> {
                     format!("the snapshot has no {key} (the key is {how}): {effect}"),
                 );
             }
+        }
+        if presence_nodes == Presence::Value {
+            self.absent_node_warning();
         }
         if let Some(how) = said(self.keys.presence("Deployments")) {
             let mut named: Vec<&str> = self
@@ -247,6 +257,49 @@ impl State<'_> {
                 ),
             );
         }
+    }
+}
+
+impl State<'_> {
+    /// Warns, once with a count, about allocations not yet terminal on
+    /// nodes that `Nodes` lacks. Nomad collects a node only once every
+    /// allocation on it is terminal (`nomad/core_sched.go` nodeGC), so such
+    /// an allocation says the dump lost its nodes, not that Nomad did; the
+    /// replay still takes the node as collected and the allocation as lost.
+    fn absent_node_warning(&mut self) {
+        let known: HashSet<&str, FixedState> = self.nodes.iter().map(|n| n.id.as_str()).collect();
+        let mut absent: Vec<&str> = Vec::new();
+        let mut allocs = 0;
+        for alloc in &self.allocs {
+            let node = alloc.node_id.as_str();
+            if !node.is_empty() && !alloc.terminal_status() && !known.contains(node) {
+                allocs += 1;
+                absent.push(node);
+            }
+        }
+        if allocs == 0 {
+            return;
+        }
+        absent.sort_unstable();
+        absent.dedup();
+        let message = if self.nodes.is_empty() {
+            format!(
+                "the snapshot's Nodes is empty but {allocs} allocation(s) not yet terminal run on {} \
+                 node(s) (e.g. {}): the dump looks incomplete; every one is replayed as lost on a \
+                 garbage-collected node and replaced",
+                absent.len(),
+                examples(&absent)
+            )
+        } else {
+            format!(
+                "{allocs} allocation(s) not yet terminal run on {} node(s) absent from Nodes (e.g. {}): \
+                 Nomad collects a node only once its allocations are terminal, so the dump looks \
+                 incomplete; each is replayed as lost on a garbage-collected node and replaced",
+                absent.len(),
+                examples(&absent)
+            )
+        };
+        self.warnings.push("absent_node", message);
     }
 }
 

@@ -182,7 +182,7 @@ fn alloc_without_job_falls_back_with_a_warning() {
     let s = ok(&json!({
         "Allocs": [bare, orphan, lost],
         "Jobs": [job("web", 4)],
-        "Nodes": [],
+        "Nodes": [node("n1", "ready")],
         "JobVersions": [job("web", 1), job("old", 2), job("old", 7), job("old", 3)],
     })
     .to_string());
@@ -252,6 +252,48 @@ fn list_stubs_are_counted_in_one_warning_and_take_their_job_version() {
     );
 }
 
+/// `"Nodes": []` beside running allocations is as suspicious as no `Nodes`.
+#[test]
+fn empty_nodes_with_running_allocations_are_warned_once_with_a_count() {
+    let mut on_n2 = alloc("a2", job("web", 1));
+    on_n2["NodeID"] = json!("n2");
+    let mut done = alloc("a3", job("web", 1));
+    done["ClientStatus"] = json!("complete");
+    let allocs = json!([
+        alloc("a1", job("web", 1)),
+        on_n2,
+        alloc("a4", job("web", 1)),
+        done.clone()
+    ]);
+    let s = ok(&json!({"Jobs": [job("web", 1)], "Nodes": [], "Allocs": allocs}).to_string());
+    assert_eq!(
+        codes(&s),
+        [(
+            "absent_node",
+            "the snapshot's Nodes is empty but 3 allocation(s) not yet terminal run on 2 node(s) \
+             (e.g. n1, n2): the dump looks incomplete; every one is replayed as lost on a \
+             garbage-collected node and replaced"
+        )]
+    );
+    // Some nodes there and some not: counted as well.
+    let s = ok(
+        &json!({"Jobs": [job("web", 1)], "Nodes": [node("n1", "ready")], "Allocs": allocs})
+            .to_string(),
+    );
+    assert_eq!(
+        codes(&s),
+        [(
+            "absent_node",
+            "1 allocation(s) not yet terminal run on 1 node(s) absent from Nodes (e.g. n2): Nomad \
+             collects a node only once its allocations are terminal, so the dump looks incomplete; \
+             each is replayed as lost on a garbage-collected node and replaced"
+        )]
+    );
+    // Only terminal allocations on collected nodes: what Nomad leaves, nothing said.
+    let s = ok(&json!({"Jobs": [job("web", 1)], "Nodes": [], "Allocs": [done]}).to_string());
+    assert_eq!(codes(&s), []);
+}
+
 #[test]
 fn missing_parts_of_the_state_are_warned_once_by_name() {
     let mut a = alloc("a1", job("web", 1));
@@ -276,7 +318,7 @@ fn missing_parts_of_the_state_are_warned_once_by_name() {
             (
                 "missing_key",
                 "the snapshot has no Nodes (the key is absent): every node counts as garbage-collected, so \
-                 every allocation not yet terminal is lost and replaced"
+                 every allocation not yet terminal (2) is lost and replaced; the dump looks incomplete"
             ),
         ]
     );
@@ -463,13 +505,15 @@ fn duplicates_keep_the_last_one() {
 }
 
 #[test]
-fn unknown_statuses_warn_and_gc_nodes_do_not() {
+fn unknown_statuses_warn_and_terminal_allocations_on_gc_nodes_do_not() {
     let mut a = alloc("a1", job("web", 1));
     a["ClientStatus"] = json!("exploded");
     a["DesiredStatus"] = json!("maybe");
-    a["NodeID"] = json!("gone-node");
+    let mut b = alloc("a2", job("web", 1));
+    b["ClientStatus"] = json!("failed");
+    b["NodeID"] = json!("gone-node");
     let s = ok(
-        &json!({"Jobs": [job("web", 1)], "Nodes": [node("n1", "sleepy")], "Allocs": [a]})
+        &json!({"Jobs": [job("web", 1)], "Nodes": [node("n1", "sleepy")], "Allocs": [a, b]})
             .to_string(),
     );
     assert_eq!(
@@ -500,7 +544,10 @@ fn warnings_are_bounded_per_code() {
             a
         })
         .collect();
-    let s = ok(&json!({"Jobs": [job("web", 1)], "Allocs": allocs, "Nodes": []}).to_string());
+    let s = ok(
+        &json!({"Jobs": [job("web", 1)], "Allocs": allocs, "Nodes": [node("n1", "ready")]})
+            .to_string(),
+    );
     assert_eq!(s.warnings.len(), MAX_PER_CODE + 1);
     assert_eq!(s.warnings.last().unwrap().message, "... and 10 more");
 }
