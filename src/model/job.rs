@@ -59,11 +59,39 @@ pub struct Multiregion {
     pub regions: GoValue,
 }
 
+/// The most allocations of one task group the replay places or names:
+/// 4,194,304, four times the largest snapshot plan-inspect is built for.
+/// Each placement is held until the job's report is written (about 460
+/// bytes), so this bound is what keeps memory bounded (about 2 GB for a
+/// group this large placed from nothing).
+const MAX_GROUP_COUNT: i64 = 1 << 22;
+
+/// `TaskGroup.Count`, refused where Nomad could not have stored it (its job
+/// validation rejects a negative count: v1.9.7
+/// nomad/structs/structs.go:7126) or where the replay could not hold it.
+fn group_count<'de, D: serde::Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+    let count = i64::deserialize(d)?;
+    if count < 0 {
+        return Err(serde::de::Error::custom(format_args!(
+            "Count {count} is negative, which Nomad's job validation refuses: the snapshot is \
+             damaged or edited; give the group a count of 0 or more"
+        )));
+    }
+    if count > MAX_GROUP_COUNT {
+        return Err(serde::de::Error::custom(format_args!(
+            "Count {count} is more than plan-inspect replays (at most {MAX_GROUP_COUNT} \
+             allocations per task group); no Nomad scheduler places that many in one evaluation"
+        )));
+    }
+    Ok(count)
+}
+
 /// A `structs.TaskGroup`.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct TaskGroup {
     pub name: String,
+    #[serde(deserialize_with = "group_count")]
     pub count: i64,
     pub update: Option<UpdateStrategy>,
     pub reschedule_policy: Option<ReschedulePolicy>,

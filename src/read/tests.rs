@@ -1096,3 +1096,37 @@ fn a_bad_nomad_version_key_is_located_and_lists_the_accepted_forms() {
         )
     );
 }
+
+/// A negative `Count` is one Nomad's validation refuses, and one past the
+/// replay's bound would exhaust memory (2^40 once aborted the process):
+/// both are refused where they stand, on any path.
+#[test]
+fn impossible_group_counts_are_refused_at_the_count() {
+    let with_count = |count: &str| {
+        format!(
+            r#"{{"Jobs": [{{"ID": "web", "Namespace": "default", "Type": "service",
+"TaskGroups": [{{"Name": "web", "Count": {count}}}]}}], "Nodes": [], "Allocs": []}}"#
+        )
+    };
+    assert_eq!(
+        err(&with_count("-1")),
+        "snap.json:2:43: at Jobs[0].TaskGroups[0].Count: Count -1 is negative, which Nomad's job \
+         validation refuses: the snapshot is damaged or edited; give the group a count of 0 or more"
+    );
+    assert_eq!(
+        err(&with_count("1099511627776")),
+        "snap.json:2:54: at Jobs[0].TaskGroups[0].Count: Count 1099511627776 is more than \
+         plan-inspect replays (at most 4194304 allocations per task group); no Nomad scheduler \
+         places that many in one evaluation"
+    );
+    assert_eq!(
+        ok(&with_count("4194304")).jobs[0].task_groups[0].count,
+        4194304
+    );
+    // In an allocation's embedded job, too.
+    let mut bad = job("web", 1);
+    bad["TaskGroups"][0]["Count"] = json!(-2);
+    let e = err(&json!({"Jobs": [], "Nodes": [], "Allocs": [alloc("a1", bad)]}).to_string());
+    assert!(e.contains("Count -2 is negative"), "{e}");
+    assert!(e.contains("at Allocs[0]"), "{e}");
+}
