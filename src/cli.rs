@@ -2,20 +2,28 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, ValueEnum};
+use std::ffi::OsStr;
+
+use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
+use clap::{Arg, Command, Parser, ValueEnum, ValueHint};
+use plan_inspect::version::VersionRequest;
 
 const EXAMPLES: &str = "\
 Examples:
-  plan-inspect snapshot.json
-  plan-inspect snapshot.json --format json | jq '.jobs[].plan.stop'
-  nomad operator snapshot state backup.snap | plan-inspect -
-  plan-inspect snapshot.json.gz --job web --now 2022-04-01T03:12:00Z
-  plan-inspect snapshot.json --eval 5f2c --detailed-exitcode
-  plan-inspect snapshot.json --explain 3c1a9e2b
-  plan-inspect snapshot.json --explain 'web.web[3]' --format json
+  # What Nomad decides for every job, as the release the snapshot proves:
+  plan-inspect state.json
+  # Half an hour before the dump, one job, as Nomad 1.8 would:
+  plan-inspect state.json --job web --now -30m --nomad-version 1.8
+  # Why one allocation was replaced, and a CI gate on any change:
+  plan-inspect state.json --explain 3c1a9e2b
+  plan-inspect state.json --format json --detailed-exitcode | jq '.jobs[].plan.stop'
 
-Exit status: 0 done (with --detailed-exitcode: the plan is a no-op),
-2 with --detailed-exitcode: the plan changes something, 1 on any error.";
+Exit status:
+  0  done; with --detailed-exitcode: the plan changes nothing
+  1  an error (unreadable input, not a snapshot, an unknown job, namespace,
+     eval or allocation); with --detailed-exitcode, usage errors too
+  2  with --detailed-exitcode: the plan changes something;
+     without it: a usage error (a bad flag or value)";
 
 /// The man page's EXIT STATUS section, next to `nomad job plan`'s codes.
 pub const EXIT_STATUS: &[(&str, &str)] = &[
@@ -62,11 +70,15 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     ),
 ];
 
-/// Replay Nomad's scheduler reconciler (1.3, PR #12333) on a cluster snapshot.
+/// Replay Nomad's scheduler offline on a cluster snapshot.
 ///
 /// Reads the JSON that `nomad operator snapshot state` prints (plain or
-/// gzip) and shows, per job and task group, which bucket every allocation
-/// falls into, what the reconciler wants to change, and the concrete plan.
+/// gzip) and replays, as the Nomad release the cluster runs (1.3.0 to 2.0),
+/// what the schedulers decide: for service and batch jobs the reconciler
+/// (which bucket every allocation falls into and why, reschedules, the
+/// DesiredChanges counts and the concrete plan), for system and sysbatch jobs
+/// the system scheduler. Tables for people, one stable JSON document for
+/// scripts and CI.
 #[derive(Debug, Parser)]
 #[command(name = "plan-inspect", version, after_help = EXAMPLES)]
 pub struct Cli {
@@ -74,20 +86,22 @@ pub struct Cli {
     #[arg(value_name = "SNAPSHOT", required_unless_present_any = ["completions", "man"])]
     pub snapshot: Option<PathBuf>,
 
-    /// Evaluate at this RFC 3339 time instead of the snapshot's.
-    #[arg(long, value_name = "RFC3339", value_parser = parse_time)]
-    pub now: Option<plan_inspect::time::Time>,
+    /// Evaluate at this time instead of the snapshot's: RFC 3339
+    /// (2022-04-01T03:12:00Z), a Unix timestamp in seconds, or an offset from
+    /// the snapshot's time with its sign (-30m, +1h30m).
+    #[arg(long, value_name = "TIME", value_parser = parse_now, allow_hyphen_values = true)]
+    pub now: Option<plan_inspect::now::NowRequest>,
 
     /// Only this job (by ID).
-    #[arg(long, value_name = "ID")]
+    #[arg(long, value_name = "ID", value_hint = ValueHint::Other)]
     pub job: Option<String>,
 
     /// Only jobs in this namespace.
-    #[arg(long, value_name = "NS")]
+    #[arg(long, value_name = "NS", value_hint = ValueHint::Other)]
     pub namespace: Option<String>,
 
     /// Replay this evaluation from the snapshot's `Evals` (its job, ID and priority).
-    #[arg(long, value_name = "ID")]
+    #[arg(long, value_name = "ID", value_hint = ValueHint::Other)]
     pub eval: Option<String>,
 
     /// Evaluate as servers older than Nomad 1.3 would (no disconnected-client support).
@@ -98,8 +112,8 @@ pub struct Cli {
     /// series such as 1.8 (its latest patch), head, seed (commit
     /// 8ac3e642e6), or auto: the newest release the snapshot proves, else
     /// seed. Overrides the snapshot's NomadVersion key.
-    #[arg(long, value_name = "VERSION", value_parser = parse_version)]
-    pub nomad_version: Option<plan_inspect::version::VersionRequest>,
+    #[arg(long, value_name = "VERSION", value_parser = VersionValues, hide_possible_values = true)]
+    pub nomad_version: Option<VersionRequest>,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
@@ -116,7 +130,7 @@ pub struct Cli {
 
     /// Explain one allocation (ID or unique ID prefix) or one placement
     /// (`job.group[index]`): every step the reconciler took, with its facts.
-    #[arg(long, value_name = "ALLOC")]
+    #[arg(long, value_name = "ALLOC", value_hint = ValueHint::Other)]
     pub explain: Option<String>,
 
     /// Exit 2 when the plan would change anything, 0 when it would not.
@@ -151,15 +165,42 @@ pub enum Color {
     Never,
 }
 
-fn parse_version(s: &str) -> Result<plan_inspect::version::VersionRequest, String> {
-    s.parse().map_err(|_: plan_inspect::version::BadVersion| {
-        format!(
-            "not a Nomad version plan-inspect replays; {}",
-            plan_inspect::version::accepted()
-        )
-    })
+/// `--nomad-version`: parsed as the snapshot's `NomadVersion` key is, and
+/// every accepted name offered to shell completion (not listed in `--help`).
+#[derive(Clone)]
+struct VersionValues;
+
+impl TypedValueParser for VersionValues {
+    type Value = VersionRequest;
+
+    fn parse_ref(
+        &self,
+        cmd: &Command,
+        arg: Option<&Arg>,
+        value: &OsStr,
+    ) -> Result<VersionRequest, clap::Error> {
+        StringValueParser::new()
+            .try_map(|s| {
+                s.parse().map_err(|_: plan_inspect::version::BadVersion| {
+                    format!(
+                        "not a Nomad version plan-inspect replays; {}",
+                        plan_inspect::version::accepted()
+                    )
+                })
+            })
+            .parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            plan_inspect::version::names()
+                .into_iter()
+                .map(PossibleValue::new),
+        ))
+    }
 }
 
-fn parse_time(s: &str) -> Result<plan_inspect::time::Time, String> {
-    plan_inspect::time::Time::parse_rfc3339(s)
+fn parse_now(s: &str) -> Result<plan_inspect::now::NowRequest, String> {
+    s.parse()
+        .map_err(|e: plan_inspect::now::BadNow| e.to_string())
 }

@@ -33,6 +33,7 @@
 pub mod explain;
 pub mod feasibility;
 pub mod model;
+pub mod now;
 pub mod read;
 pub mod reconciler;
 pub mod render;

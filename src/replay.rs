@@ -19,11 +19,12 @@ use foldhash::fast::FixedState;
 
 use crate::model::NodesById;
 use crate::model::{Allocation, Deployment, Evaluation, Job, Snapshot, TaskGroup};
+use crate::now::NowRequest;
 use crate::reconciler::{
     ReconcileInput, Reconciler, Reconciliation, Rules, TaintContext, TaintedNodes, tainted_nodes,
 };
 use crate::report::*;
-use crate::time::Time;
+use crate::time::{Time, format_duration};
 use crate::update::UpdateCheck;
 use crate::version::{
     Evidence, Profile, Survey, VersionRequest, ignored_inputs, system_scheduler_warning,
@@ -44,7 +45,7 @@ pub const PLACEHOLDER_EVAL_ID: &str = "plan-inspect-replay";
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     /// `--now`.
-    pub now: Option<Time>,
+    pub now: Option<NowRequest>,
     /// The machine's clock, used only when nothing else dates the snapshot.
     pub clock: Time,
     /// `--job`.
@@ -92,6 +93,8 @@ pub enum ReplayError {
         namespace: Option<String>,
         elsewhere: Vec<String>,
     },
+    /// `--now` is an offset from the snapshot's time, and nothing dates it.
+    NowWithoutSnapshotTime { offset: crate::time::Duration },
     /// `--namespace` names a namespace that no job or allocation of the
     /// snapshot is in; the namespaces of its jobs and of the allocations
     /// read (the reader skips other namespaces' allocations).
@@ -152,6 +155,13 @@ impl fmt::Display for ReplayError {
                 namespace: None,
                 ..
             } => write!(f, "no job {job:?} in the snapshot"),
+            ReplayError::NowWithoutSnapshotTime { offset } => write!(
+                f,
+                "--now {}{} is an offset from the snapshot's time, and nothing dates this snapshot \
+                 (no Now key, no SnapshotMeta): give an RFC 3339 time or a Unix timestamp",
+                if *offset < 0 { "" } else { "+" },
+                format_duration(*offset)
+            ),
             ReplayError::NamespaceNotFound {
                 namespace,
                 candidates,
@@ -445,7 +455,7 @@ struct Prepared<'s> {
 
 impl<'s> Prepared<'s> {
     fn new(snapshot: &'s Snapshot, options: &Options) -> Result<Prepared<'s>, ReplayError> {
-        let (now, now_source) = evaluation_time(snapshot, options);
+        let (now, now_source) = evaluation_time(snapshot, options)?;
         let mut warnings = snapshot.warnings.clone();
         if now_source == NowSource::Clock {
             warnings.push(Warning::new(
@@ -518,16 +528,23 @@ impl<'s> Prepared<'s> {
     }
 }
 
-fn evaluation_time(snapshot: &Snapshot, options: &Options) -> (Time, NowSource) {
-    if let Some(t) = options.now {
-        (t, NowSource::Flag)
-    } else if let Some(t) = snapshot.now {
-        (t, NowSource::Snapshot)
-    } else if let Some(t) = snapshot.meta_time {
-        (t, NowSource::SnapshotMeta)
-    } else {
-        (options.clock, NowSource::Clock)
-    }
+fn evaluation_time(
+    snapshot: &Snapshot,
+    options: &Options,
+) -> Result<(Time, NowSource), ReplayError> {
+    let dated = snapshot.now.or(snapshot.meta_time);
+    Ok(match options.now {
+        Some(NowRequest::At(t)) => (t, NowSource::Flag),
+        Some(NowRequest::FromSnapshot(offset)) => match dated {
+            Some(t) => (t.add(offset), NowSource::Flag),
+            None => return Err(ReplayError::NowWithoutSnapshotTime { offset }),
+        },
+        None if snapshot.now.is_some() => (dated.expect("checked"), NowSource::Snapshot),
+        None => match dated {
+            Some(t) => (t, NowSource::SnapshotMeta),
+            None => (options.clock, NowSource::Clock),
+        },
+    })
 }
 
 /// `LatestDeploymentByJobID`: per job, the deployment with the highest

@@ -220,7 +220,51 @@ fn usage_errors_exit_two() {
     assert_eq!(run(&[]).0, 2);
     let (code, _, stderr) = run(&["fixtures/example.json", "--now", "yesterday"]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("invalid RFC 3339 time"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "\"yesterday\" is not a time: give an RFC 3339 time (2022-04-01T03:12:00Z), a Unix \
+             timestamp in seconds (1648782720), or a duration from the snapshot's time with its \
+             sign (-30m, +1h30m; units ns, us, ms, s, m, h)"
+        ),
+        "{stderr}"
+    );
+}
+
+/// `--now` as RFC 3339, as Unix seconds, and as an offset from the
+/// snapshot's time typed without `=`.
+#[test]
+fn now_takes_a_time_a_timestamp_or_an_offset_from_the_snapshot() {
+    let now = |args: &[&str]| {
+        let mut all = vec!["fixtures/example.json", "--format", "json"];
+        all.extend_from_slice(args);
+        let (code, stdout, _) = run(&all);
+        assert_eq!(code, 0, "{args:?}");
+        let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        (
+            doc["now"].as_str().unwrap().to_string(),
+            doc["now_source"].clone(),
+        )
+    };
+    let (snapshot_time, _) = now(&[]);
+    assert_eq!(snapshot_time, "2022-04-01T12:00:00Z");
+    assert_eq!(now(&["--now", "-30m"]).0, "2022-04-01T11:30:00Z");
+    assert_eq!(now(&["--now=+1h30m"]).0, "2022-04-01T13:30:00Z");
+    assert_eq!(now(&["--now", "1648782720"]).0, "2022-04-01T03:12:00Z");
+    assert_eq!(
+        now(&["--now", "2022-04-01T03:12:00Z"]),
+        (
+            "2022-04-01T03:12:00Z".to_string(),
+            serde_json::json!("flag")
+        )
+    );
+    // Nothing to be relative to: refused, not taken from the clock.
+    let (code, stdout, stderr) = run_stdin(NAMESPACES, &["--now", "-30m"]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert_eq!(
+        stderr,
+        "plan-inspect: --now -30m0s is an offset from the snapshot's time, and nothing dates this \
+         snapshot (no Now key, no SnapshotMeta): give an RFC 3339 time or a Unix timestamp\n"
+    );
 }
 
 #[test]
@@ -298,6 +342,30 @@ fn committed_completions_match_the_cli() {
             "{path} is out of date: run `cargo run -- --completions {shell} > completions/plan-inspect.{shell}`"
         );
     }
+}
+
+/// `--help` and the man page say what the product does now, list the
+/// exit statuses (usage errors included) and give examples.
+#[test]
+fn help_is_current_with_exit_statuses_and_examples() {
+    let (code, help, _) = run(&["--help"]);
+    assert_eq!(code, 0);
+    let (_, man, _) = run(&["--man"]);
+    for text in [&help, &man] {
+        assert!(!text.contains("PR #12333"), "{text}");
+        assert!(text.contains("1.3.0 to 2.0"), "{text}");
+        assert!(text.contains("system and sysbatch jobs"), "{text}");
+    }
+    let examples = help.split("Examples:").nth(1).expect("an Examples section");
+    assert!(
+        examples.matches("\n  plan-inspect ").count() >= 3,
+        "{examples}"
+    );
+    assert!(help.contains("without it: a usage error"), "{help}");
+    // The releases are completed, not listed.
+    assert!(!help.contains("1.3.16"), "{help}");
+    let (_, bash, _) = run(&["--completions", "bash"]);
+    assert!(bash.contains("1.3.16") && bash.contains("2.0.5"), "{bash}");
 }
 
 #[test]

@@ -19,7 +19,7 @@ pub use evidence::{Evidence, agent_release};
 pub use ignored::ignored_inputs;
 pub use profile::{Profile, VersionSource};
 pub use release::{HEAD_COMMIT, Release, SEED_COMMIT, SERIES, v};
-pub use request::{BadVersion, VersionRequest, accepted};
+pub use request::{BadVersion, VersionRequest, accepted, names};
 pub use survey::Survey;
 pub use switch::Switch;
 pub use system_scheduler::system_scheduler_warning;

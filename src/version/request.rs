@@ -47,6 +47,17 @@ pub fn accepted() -> String {
     )
 }
 
+/// Every value `--nomad-version` accepts, newest release last: what shells
+/// complete.
+pub fn names() -> Vec<String> {
+    let mut names: Vec<String> = ["auto", "seed", "head"].map(String::from).to_vec();
+    for (ma, mi, last) in SERIES {
+        names.push(format!("{ma}.{mi}"));
+        names.extend((0..=last).map(|p| format!("{ma}.{mi}.{p}")));
+    }
+    names
+}
+
 impl FromStr for VersionRequest {
     type Err = BadVersion;
 
@@ -96,6 +107,16 @@ mod tests {
 
     fn parse(s: &str) -> Result<VersionRequest, BadVersion> {
         s.parse()
+    }
+
+    #[test]
+    fn every_completed_name_parses() {
+        let names = names();
+        assert_eq!(names[..4], ["auto", "seed", "head", "1.3"]);
+        assert!(names.contains(&"2.0.5".to_string()), "{names:?}");
+        for name in names {
+            assert!(parse(&name).is_ok(), "{name}");
+        }
     }
 
     #[test]
