@@ -213,18 +213,31 @@ impl Renderer {
     }
 
     fn job(&self, job: &JobReport, source: &str) -> String {
-        let mut state = job.job_type.clone();
-        if job.purged {
-            state.push_str(", purged");
-        } else if job.stopped {
-            state.push_str(", stopped");
-        }
-        let name = format!("{}/{}", job.namespace, job.id);
+        // A purged job has no spec, so no type; a dump older than
+        // namespaces has none either.
+        let status = if job.purged {
+            Some("purged")
+        } else {
+            job.stopped.then_some("stopped")
+        };
+        let state = [Some(job.job_type.as_str()), status]
+            .into_iter()
+            .flatten()
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let name = if job.namespace.is_empty() {
+            job.id.clone()
+        } else {
+            format!("{}/{}", job.namespace, job.id)
+        };
         let width = usize::from(self.style.width);
         let mut header = wrap(
             &format!(
-                "{name}  {state}  version {}  evaluated at {} ({source})",
-                job.version, self.now
+                "{name}  {state}{}version {}  evaluated at {} ({source})",
+                if state.is_empty() { "" } else { "  " },
+                job.version,
+                self.now
             ),
             width,
         );

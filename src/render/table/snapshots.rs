@@ -156,6 +156,18 @@ fn header() {
     assert_snapshot!(text.lines().next().unwrap(), @"default/web  service, stopped  version 3  evaluated at 2022-04-01T12:00:00Z (--now)");
 }
 
+/// A purged job of a dump older than namespaces: no type, no namespace,
+/// and no stray separators for them.
+#[test]
+fn header_of_a_purged_job_without_namespace() {
+    let mut job = job();
+    job.namespace = "".into();
+    job.job_type = "".into();
+    job.purged = true;
+    let text = renderer(false).job(&job, "snapshot Now");
+    assert_snapshot!(text.lines().next().unwrap(), @"web  purged  version 3  evaluated at 2022-04-01T12:00:00Z (snapshot Now)");
+}
+
 #[test]
 fn desired_changes_shows_the_columns_in_use() {
     let mut out = String::new();
