@@ -1,7 +1,9 @@
 //! The system scheduler per release: disconnected clients (#12555, 1.3.0)
 //! and the reconnect update (C-1 in `scheduler_system.go`: 1.3.8, 1.4.3,
 //! 1.5.0), with Nomad's TestSystemSched_NodeDisconnected cases ported under
-//! the profile of their tag and each change under the release before it.
+//! the profile of their tag and each change under the release before it;
+//! and rules that hold from the seed to 1.10.x, checked at the seed,
+//! 1.3.0, 1.5.0 and 1.10.5.
 
 use std::sync::Arc;
 
@@ -303,4 +305,118 @@ fn node_pools_limit_the_targeted_nodes_from_1_6_0() {
     assert_eq!(r.plan.stop.len(), 1);
     assert_eq!(r.plan.stop[0].alloc_id, id);
     assert_eq!(diff(&r).stop[0].id, id);
+}
+
+/// The releases whose system scheduler plan-inspect replays, from the seed
+/// to the last before the 1.11 node reconciler.
+fn system_releases() -> [Release; 4] {
+    [Release::Seed, v(1, 3, 0), v(1, 5, 0), v(1, 10, 5)]
+}
+
+/// A system job of one group `web`.
+fn system_job() -> Job {
+    let mut job = resumable(1, None);
+    job.job_type = "system".into();
+    job.name = job.id.clone();
+    job.task_groups[0].networks.clear();
+    job
+}
+
+/// Seed util.go:1020-1024 (v1.5.0 util.go:761, v1.10.5 :867, v2.0.5 :794)
+/// marks lost an allocation already told to stop but running on a down
+/// node; propertyset.go:166-192 and :258-272 (v1.10.5 :178-204, :272-286)
+/// count that stop as freeing its node's value, which the terminal
+/// allocation never used. Rack r1 is used once and freed once, so Nomad
+/// places on the new node under `distinct_property` 1.
+#[test]
+fn a_lost_mark_frees_its_distinct_property_value_at_every_release() {
+    let mut c = Cluster::new();
+    let mut job = system_job();
+    job.constraints.push(Constraint {
+        l_target: "${meta.rack}".into(),
+        r_target: String::new(),
+        operand: "distinct_property".into(),
+    });
+    let job = c.job(job);
+    let running = c.alloc(&job, 0);
+    let gone = c.alloc(&job, 0);
+    c.alloc_mut(&gone).desired_status = status::STOP.into();
+    let down = c.alloc_ref(&gone).node_id.to_string();
+    c.node_mut(&down).status = node_status::DOWN.into();
+    let fresh = c.node(node_status::READY);
+    let up = c.alloc_ref(&running).node_id.to_string();
+    for node in [&up, &down, &fresh] {
+        let n = c.node_mut(node);
+        n.scheduling_eligibility = eligibility::ELIGIBLE.into();
+        n.attributes.insert("driver.exec".into(), "1".into());
+        n.meta.insert("rack".into(), "r1".into());
+    }
+    for release in system_releases() {
+        let r = replay_as(&mut c, release);
+        let stops: Vec<(String, Option<&str>)> = r
+            .plan
+            .stop
+            .iter()
+            .map(|s| (s.alloc_id.to_string(), s.client_status.as_deref()))
+            .collect();
+        assert_eq!(stops, [(gone.clone(), Some(status::LOST))], "{release}");
+        let on: Vec<Option<&str>> = r.plan.place.iter().map(|p| p.node_id.as_deref()).collect();
+        assert_eq!(on, [Some(fresh.as_str())], "{release}");
+    }
+}
+
+/// Seed util.go:79 and :270 (v1.5.0 system_util.go:57, :324; v1.10.5 :60,
+/// :327) take a node's allocations in the state store's order, ascending
+/// ID, and :861 (v1.10.5 :340) evicts the first under `max_parallel`: `web`
+/// (the lower ID) before `api` (the lower name). `web` no longer fits the
+/// node, so its replacement is filtered and its annotated Place wraps.
+#[test]
+fn a_rolling_update_evicts_a_nodes_lowest_allocation_id_first_at_every_release() {
+    let mut c = Cluster::new();
+    let mut old = system_job();
+    let mut api = old.task_groups[0].clone();
+    api.name = "api".into();
+    old.task_groups.push(api);
+    let old = Arc::new(old);
+    let web = c.alloc_in(&old, "web", 0);
+    let api = c.alloc_in(&old, "api", 0);
+    let node = c.alloc_ref(&web).node_id.to_string();
+    let spare = c.alloc_ref(&api).node_id.to_string();
+    c.alloc_mut(&api).node_id = node.clone().into();
+    c.snapshot.nodes.retain(|n| n.id != spare);
+    let n = c.node_mut(&node);
+    n.scheduling_eligibility = eligibility::ELIGIBLE.into();
+    n.attributes.insert("driver.exec".into(), "1".into());
+    let mut job = destructive_update(&old);
+    job.update = Some(UpdateStrategy {
+        stagger: 30 * SECOND,
+        max_parallel: 1,
+        ..UpdateStrategy::default()
+    });
+    job.task_groups[0].constraints.push(Constraint {
+        l_target: "${node.class}".into(),
+        r_target: "gpu".into(),
+        operand: "=".into(),
+    });
+    c.job(job);
+    for release in system_releases() {
+        let r = replay_as(&mut c, release);
+        let evicted: Vec<String> = r
+            .plan
+            .destructive_update
+            .iter()
+            .map(|d| d.alloc_id.to_string())
+            .collect();
+        assert_eq!(evicted, std::slice::from_ref(&web), "{release}");
+        assert!(r.plan.place.is_empty(), "{release}");
+        assert_eq!(r.plan.followup_evals.len(), 1, "{release}");
+        let place = |g: &str| {
+            r.groups
+                .iter()
+                .find(|x| x.name == g)
+                .map(|x| x.desired_changes.reconciler.place)
+        };
+        assert_eq!(place("web"), Some(u64::MAX), "{release}");
+        assert_eq!(place("api"), Some(0), "{release}");
+    }
 }

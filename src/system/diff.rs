@@ -196,8 +196,9 @@ pub struct DiffInput<'a, 'r> {
 }
 
 impl<'a> SystemDiff<'a> {
-    /// `diffSystemAllocs`: nodes are visited by ID, a node's allocations by
-    /// name and ID (Nomad walks a map: its order is arbitrary).
+    /// `diffSystemAllocs`: nodes are visited by ID (Nomad walks a map: its
+    /// order is arbitrary), a node's allocations by ID, the state store's
+    /// order, which decides the evictions under `max_parallel`.
     pub fn new(input: &DiffInput<'a, '_>) -> SystemDiff<'a> {
         let mut by_node: BTreeMap<&'a str, Vec<&'a Allocation>> = BTreeMap::new();
         for a in input.live {
@@ -209,7 +210,7 @@ impl<'a> SystemDiff<'a> {
         let required = required(input.job);
         let mut diff = SystemDiff::default();
         for (node_id, mut allocs) in by_node {
-            allocs.sort_by(|a, b| (&a.name, &a.id).cmp(&(&b.name, &b.id)));
+            allocs.sort_by(|a, b| a.id.cmp(&b.id));
             diff.for_node(input, node_id, &allocs, &required);
         }
         diff

@@ -140,11 +140,11 @@ impl<'a> SystemSchedule<'a> {
             .copied()
             .filter(|a| a.terminal_status() && !examined.contains(&a.id))
             .collect();
-        out.lost_marks(input);
+        let mut plan = PlanSoFar::default();
+        out.lost_marks(input, &mut plan);
         let stack_job = input.job.filter(|j| !j.stop);
         let existing: Vec<Placed<'a>> = live.iter().map(|a| placed(input.nodes, a)).collect();
         let mut stack = stack_job.map(|j| SystemStack::new(j, existing));
-        let mut plan = PlanSoFar::default();
         for (cat, description, lost) in [
             (Category::Stop, desc::NOT_NEEDED, false),
             (Category::Migrate, NODE_TAINTED, false),
@@ -217,8 +217,10 @@ impl<'a> SystemSchedule<'a> {
     }
 
     /// `updateNonTerminalAllocsToLost`: allocations already told to stop but
-    /// still running on a down or missing node are marked lost.
-    fn lost_marks(&mut self, input: &SystemInput<'a, '_>) {
+    /// still running on a down or missing node are marked lost. The mark is
+    /// a stop of the plan, so it frees its node's distinct property value
+    /// although the terminal allocation never counted as using it.
+    fn lost_marks(&mut self, input: &SystemInput<'a, '_>, plan: &mut PlanSoFar<'a>) {
         for alloc in input.allocs {
             let down = match input.tainted.get(alloc.node_id.as_str()) {
                 Some(None) => true,
@@ -232,6 +234,7 @@ impl<'a> SystemSchedule<'a> {
                     status::RUNNING | status::PENDING
                 )
             {
+                plan.stopping.push(placed(input.nodes, alloc));
                 self.stops.push(SystemStop {
                     alloc,
                     description: desc::LOST,
