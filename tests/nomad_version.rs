@@ -227,8 +227,8 @@ fn a_later_profile_names_the_changes_it_does_not_replay_yet() {
     assert_eq!(names, ["nomad_version_partial"]);
     assert_eq!(
         w[0].1,
-        "Nomad 1.10.5 differs from the seed (8ac3e642e6) by F-4; plan-inspect does not replay it \
-         yet: it follows the seed's rules"
+        "Nomad 1.10.5 has a change plan-inspect does not replay yet (F-4 in \
+         docs/nomad-versions.md); there the replay keeps the rule of earlier releases"
     );
 }
 
