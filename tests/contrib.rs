@@ -87,7 +87,13 @@ fn serve(mut stream: TcpStream, cluster: &Value, log: &Mutex<Vec<String>>) {
         .map(|(k, v)| (k, percent_decode(v)))
         .collect();
     let namespace = query.get("namespace").map_or("default", String::as_str);
-    log.lock().unwrap().push(format!("{path} {namespace}"));
+    match query.get("region") {
+        Some(region) => log
+            .lock()
+            .unwrap()
+            .push(format!("{path} {namespace} region={region}")),
+        None => log.lock().unwrap().push(format!("{path} {namespace}")),
+    }
     let (status, body) = if token.as_deref() != Some(TOKEN) {
         ("403 Forbidden", "Permission denied".to_string())
     } else {
@@ -182,7 +188,11 @@ fn script(server: &FakeNomad, env: &[(&str, &str)]) -> Output {
         .env_remove("NOMAD_NAMESPACE")
         .env_remove("NOMAD_CACERT")
         .env_remove("NOMAD_CLIENT_CERT")
-        .env_remove("NOMAD_CLIENT_KEY");
+        .env_remove("NOMAD_CLIENT_KEY")
+        .env_remove("NOMAD_CAPATH")
+        .env_remove("NOMAD_REGION")
+        .env_remove("NOMAD_SKIP_VERIFY")
+        .env_remove("NOMAD_TLS_SERVER_NAME");
     for (k, v) in env {
         c.env(k, v);
     }
@@ -251,7 +261,11 @@ fn snapshot_from_api_replays_like_the_snapshot_it_mirrors() {
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         format!(
-            "snapshot-from-api: GET /v1/allocation/{GONE} (namespace default): gone since listed, left out\n"
+            "snapshot-from-api: reading 3 jobs (namespace *)\n\
+             snapshot-from-api: reading 5 allocations\n\
+             snapshot-from-api: GET /v1/allocation/{GONE} (namespace default): gone since listed, left out\n\
+             snapshot-from-api: reading 3 nodes\n\
+             snapshot-from-api: 4 allocations and 3 nodes read; writing the snapshot\n"
         )
     );
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -375,6 +389,141 @@ fn snapshot_from_api_fails_clearly() {
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         "snapshot-from-api: jq is required but not installed\n"
+    );
+}
+
+#[test]
+fn snapshot_from_api_has_help_and_refuses_arguments() {
+    let out = Command::new("bash")
+        .arg(root().join("contrib/snapshot-from-api.sh"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.starts_with("Assembles a snapshot"), "{help}");
+    for var in [
+        "NOMAD_ADDR",
+        "NOMAD_REGION",
+        "NOMAD_NAMESPACE",
+        "NOMAD_TOKEN",
+        "NOMAD_CACERT",
+        "NOMAD_CAPATH",
+        "NOMAD_CLIENT_CERT",
+        "NOMAD_CLIENT_KEY",
+        "NOMAD_TLS_SERVER_NAME",
+        "NOMAD_SKIP_VERIFY",
+    ] {
+        assert!(help.contains(var), "{var}: {help}");
+    }
+    let out = Command::new("bash")
+        .arg(root().join("contrib/snapshot-from-api.sh"))
+        .arg("state.json")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "snapshot-from-api: unexpected argument state.json; see --help\n"
+    );
+}
+
+#[test]
+fn snapshot_from_api_asks_the_region_it_is_given() {
+    if !installed("curl") || !installed("jq") {
+        eprintln!("curl or jq is not installed: contrib/snapshot-from-api.sh not tested");
+        return;
+    }
+    let server = FakeNomad::start();
+    let out = script(
+        &server,
+        &[("NOMAD_TOKEN", TOKEN), ("NOMAD_REGION", "eu west")],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let requests = server.requests.lock().unwrap();
+    assert!(!requests.is_empty());
+    assert!(
+        requests.iter().all(|r| r.ends_with(" region=eu west")),
+        "{requests:?}"
+    );
+}
+
+/// TLS settings reach curl as the nomad CLI applies them: the certificate
+/// is checked against NOMAD_TLS_SERVER_NAME while the connection goes to
+/// NOMAD_ADDR's host, and NOMAD_SKIP_VERIFY turns verification off. A curl
+/// that records its arguments stands in front of the real one.
+#[test]
+fn snapshot_from_api_applies_tls_settings_like_the_nomad_cli() {
+    if !installed("curl") || !installed("jq") {
+        eprintln!("curl or jq is not installed: contrib/snapshot-from-api.sh not tested");
+        return;
+    }
+    let dir = scratch("recording-curl");
+    let log = dir.join("args");
+    let wrapper = dir.join("curl");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '{}'\nexec '{}' \"$@\"\n",
+            log.display(),
+            which("curl").display()
+        ),
+    )
+    .unwrap();
+    let mut perms = std::fs::metadata(&wrapper).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&wrapper, perms).unwrap();
+    let path = format!(
+        "{}:{}",
+        dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let run = |env: &[(&str, &str)]| {
+        let _ = std::fs::remove_file(&log);
+        let mut c = Command::new("bash");
+        c.arg(root().join("contrib/snapshot-from-api.sh"))
+            .env("PATH", &path)
+            .env("NOMAD_ADDR", "https://127.0.0.1:9")
+            .env_remove("NOMAD_TLS_SERVER_NAME")
+            .env_remove("NOMAD_SKIP_VERIFY");
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let out = c.output().unwrap();
+        (out, std::fs::read_to_string(&log).unwrap_or_default())
+    };
+    let (out, args) = run(&[
+        ("NOMAD_TLS_SERVER_NAME", "server.global.nomad"),
+        ("NOMAD_SKIP_VERIFY", "true"),
+    ]);
+    // Nothing listens there: one clear failure after the first request.
+    assert_eq!(out.status.code(), Some(1));
+    let args: Vec<&str> = args.lines().collect();
+    assert!(args.contains(&"--insecure"), "{args:?}");
+    let connect = args
+        .iter()
+        .position(|a| *a == "--connect-to")
+        .expect("--connect-to");
+    assert_eq!(args[connect + 1], "server.global.nomad:9:127.0.0.1:9");
+    assert!(
+        args.iter()
+            .any(|a| a.starts_with("https://server.global.nomad:9/v1/jobs?")),
+        "{args:?}"
+    );
+    let (_, args) = run(&[]);
+    assert!(
+        !args.contains("--insecure") && !args.contains("--connect-to"),
+        "{args}"
+    );
+    let (out, _) = run(&[("NOMAD_SKIP_VERIFY", "maybe")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "snapshot-from-api: NOMAD_SKIP_VERIFY=maybe is not a boolean (true, false, 1, 0)\n"
     );
 }
 
