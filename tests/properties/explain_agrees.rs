@@ -112,6 +112,12 @@ fn agrees(
             .iter()
             .any(|x| x.as_str() == Some(id));
         let later = has(&group["reschedule_later"], id, "id");
+        let placed = plan["place"].as_array().unwrap().iter().any(|p| {
+            p["previous_alloc_id"].as_str() == Some(id) && p["reschedule"] == Value::Bool(true)
+        });
+        check_that(!placed || now, || {
+            format!("Rescheduling {c:?}, plan places a reschedule of it")
+        })?;
         check_that(c.starts_with("reschedule now") == now, || {
             format!("Rescheduling {c:?}, report reschedule_now {now}")
         })?;
