@@ -296,3 +296,91 @@ fn unknown_subject_is_an_error() {
         "the plan of job \"mock-service\" places no \"mock-service.web[12]\""
     );
 }
+
+/// The Fate line of `e`'s table, with its wrapped continuation.
+fn fate_lines(e: &Explanation) -> Vec<String> {
+    table(e)
+        .lines()
+        .filter(|l| l.starts_with("Fate:"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// A running allocation asked to force-reschedule is replaced now although
+/// its policy finds no failure: `updateByReschedulable` checks
+/// `DesiredTransition.ForceReschedule` before the policy (v1.3.0
+/// scheduler/reconcile_util.go:461). The explanation names the transition
+/// rather than calling the allocation eligible beside "eligible: no".
+#[test]
+fn force_reschedule_is_named_and_not_called_eligible_reconcile_util_go_461() {
+    let mut c = Cluster::new();
+    let job = c.job(mock_job());
+    let ids = c.allocs(&job, 3);
+    c.alloc_mut(&ids[0]).desired_transition.force_reschedule = Some(true);
+    let e = explained(&c, &ids[0]);
+    let step = e.steps.iter().find(|s| s.title == "Rescheduling").unwrap();
+    assert_eq!(
+        step.conclusion,
+        "reschedule now: DesiredTransition.ForceReschedule is set, which is checked before the \
+         reschedule policy"
+    );
+    let eligible = step.facts.iter().find(|f| f.name == "eligible").unwrap();
+    assert_eq!(eligible.value, "no");
+}
+
+/// From D-1 until E-1 (1.7.0 here) a running batch allocation asked to
+/// force-reschedule counts as running and is rescheduled now: computeUpdates
+/// ignores it, and the plan stops and replaces it. The Job update step says
+/// both.
+#[test]
+fn job_update_ignore_says_when_the_plan_stops_and_replaces_it_all_the_same() {
+    let mut c = Cluster::new();
+    let mut spec = mock_job();
+    spec.job_type = "batch".into();
+    let job = c.job(spec);
+    let ids = c.allocs(&job, 3);
+    c.alloc_mut(&ids[0]).desired_transition.force_reschedule = Some(true);
+    let step = step_at(&c, v(1, 7, 0), &ids[0], "Job update");
+    assert_eq!(
+        step.conclusion,
+        "ignore: no change of the job, or none that needs an update; the plan stops it all the \
+         same (\"alloc was rescheduled because it failed\") and replaces it"
+    );
+}
+
+/// A running allocation whose last unknown state lies past its expiry is
+/// not expired: Nomad's `Expired` holds only for client status unknown
+/// (v1.3.8 nomad/structs/structs.go, `Allocation.Expired`), and its states
+/// say it reconnected.
+#[test]
+fn disconnect_of_a_running_allocation_is_not_called_expired() {
+    let mut c = Cluster::new();
+    let (_, ids) = build_resumable_allocations(&mut c, 2, status::RUNNING, status::RUN, 0.5);
+    client_state(&mut c, &ids[0], status::UNKNOWN, 2 * HOUR);
+    client_state(&mut c, &ids[0], status::RUNNING, HOUR);
+    let step = step_at(&c, v(1, 3, 8), &ids[0], "Disconnect");
+    assert_eq!(
+        step.conclusion,
+        "not expired: its expiry has passed, but Expired needs client status unknown (it is \
+         running)"
+    );
+    let needs = step.facts.iter().find(|f| f.name == "needs to reconnect");
+    assert!(needs.unwrap().value.starts_with("no:"));
+}
+
+/// A failed allocation rescheduled now is stopped and replaced: one Fate
+/// line says both.
+#[test]
+fn a_stopped_and_replaced_allocation_has_one_fate_line() {
+    let mut c = Cluster::new();
+    let job = c.job(mock_job());
+    let ids = c.allocs(&job, 3);
+    failed_since(&mut c, &ids[0], MINUTE);
+    let e = explained(&c, &ids[0]);
+    assert_eq!(e.fate.len(), 2, "{:?}", e.fate);
+    let lines = fate_lines(&e);
+    assert_eq!(lines.len(), 1, "{}", table(&e));
+    assert!(lines[0].starts_with(
+        "Fate: stop: \"alloc was rescheduled because it failed\"; replacement placed"
+    ));
+}

@@ -27,6 +27,7 @@
 //! `reconcile_node_prop_test.go` covers the system-job reconciler, which
 //! plan-inspect does not replay.
 
+mod explain_agrees;
 mod snapshot_gen;
 
 use std::collections::BTreeMap;
@@ -35,6 +36,7 @@ use plan_inspect::model::Snapshot;
 use plan_inspect::read::read_snapshot_from;
 use plan_inspect::render;
 use plan_inspect::replay::{Options, replay};
+use plan_inspect::version::VersionRequest;
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 use snapshot_gen::Choices;
@@ -293,5 +295,51 @@ proptest! {
         // The document's keys and top-level arrays in another order, through the reader.
         let text = reshuffled(&doc, &mut s, true);
         prop_assert_eq!(&out, &output(&read(&text), false), "keys and arrays shuffled");
+    }
+}
+
+/// Releases whose rules differ where explanations do: the seed, D-1 (1.7.0),
+/// D-4b (1.8.0), E-3 (1.9.7), the rewritten filters (1.11.2), 2.0.
+const RELEASES: [&str; 6] = ["seed", "1.7.0", "1.8.0", "1.9.7", "1.11.2", "2.0"];
+
+fn at_release(release: &str) -> Options {
+    Options {
+        nomad_version: Some(release.parse::<VersionRequest>().unwrap()),
+        ..Options::default()
+    }
+}
+
+/// Every allocation of every bundled fixture, under each release.
+#[test]
+fn explain_agrees_with_the_report_on_every_fixture() {
+    let mut files: Vec<_> = ["fixtures", "fixtures/incidents"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(d).unwrap())
+        .map(|f| f.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    for path in files {
+        let text = std::fs::read(&path).unwrap();
+        let snapshot = read_snapshot_from(&text[..], &path.to_string_lossy()).unwrap();
+        for release in RELEASES {
+            if let Err(why) = explain_agrees::check(&snapshot, &at_release(release)) {
+                panic!("{} under {release}: {why}", path.display());
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x0000_8ac3_e642_e6f3),
+        ..ProptestConfig::default()
+    })]
+    /// Every allocation of a generated snapshot, under one of the releases.
+    #[test]
+    fn explain_agrees_with_the_report(doc in document(), release in 0..RELEASES.len()) {
+        let snapshot = read(&doc);
+        let checked = explain_agrees::check(&snapshot, &at_release(RELEASES[release]));
+        prop_assert!(checked.is_ok(), "under {}: {}", RELEASES[release], checked.unwrap_err());
     }
 }

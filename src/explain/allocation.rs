@@ -4,8 +4,7 @@ use super::release_rules;
 use super::{Explanation, Step, Subject, SubjectKind, at, yes_no};
 use crate::model::{Allocation, DelayBase, DelaySteps, Reconnection, ReschedulePolicy};
 use crate::reconciler::{
-    Bucket, GroupTrace, ReconnectDecision, RescheduleBasis, Rules, classify_rule, reason,
-    should_filter,
+    Bucket, GroupTrace, ReconnectDecision, RescheduleBasis, Rules, reason, should_filter,
 };
 use crate::replay::JobReplay;
 use crate::report::{JobReport, Plan};
@@ -29,7 +28,7 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation
             "when",
             "before filterByTainted: no bucket, not rescheduled, not counted",
         )),
-        (None, Some(b)) => steps.push(bucket_step(jr, alloc, b)),
+        (None, Some(b)) => steps.extend(trace.and_then(|t| bucket_step(jr, t, alloc, b))),
         (None, None) => {}
     }
     if let (Some(trace), Some(b)) = (trace, bucket) {
@@ -217,15 +216,16 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
                     at(expiry, now)
                 ),
             );
-            let passed = if now >= expiry {
-                "expired (now >= expiry)"
-            } else {
-                "not expired (now < expiry)"
-            };
             if alloc.expired(now, fields) {
                 "unknown and expired".to_string()
+            } else if now >= expiry {
+                format!(
+                    "not expired: its expiry has passed, but Expired needs client status unknown \
+                     (it is {})",
+                    alloc.client_status
+                )
             } else {
-                format!("{passed}; Expired needs client status unknown")
+                "not expired (now < expiry); Expired needs client status unknown".to_string()
             }
         }
         _ if last.is_zero() => "never unknown".to_string(),
@@ -267,8 +267,17 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
     step
 }
 
-fn bucket_step(jr: &JobReplay<'_, '_>, alloc: &Allocation, bucket: Bucket) -> Step {
-    let rule = classify_rule(alloc, jr.taint);
+/// The bucket with the rule `filterByTainted` recorded for `alloc`.
+fn bucket_step(
+    jr: &JobReplay<'_, '_>,
+    trace: &GroupTrace<'_>,
+    alloc: &Allocation,
+    bucket: Bucket,
+) -> Option<Step> {
+    let at = trace.buckets[bucket]
+        .iter()
+        .position(|a| a.id == alloc.id)?;
+    let rule = *trace.bucket_rules[bucket].get(at)?;
     let node = jr.nodes.get(alloc.node_id.as_str()).copied();
     let rules = jr.taint.rules;
     let order = rules.taint_order();
@@ -290,7 +299,7 @@ fn bucket_step(jr: &JobReplay<'_, '_>, alloc: &Allocation, bucket: Bucket) -> St
     if !earlier.is_empty() {
         step = step.fact("rules not matched", earlier.join("; "));
     }
-    step
+    Some(step)
 }
 
 fn policy_text(p: &ReschedulePolicy) -> String {
@@ -334,6 +343,11 @@ fn delay_text(d: &DelaySteps) -> String {
     }
     format!("{} ({out})", f(d.delay))
 }
+
+/// Why an allocation its policy would not replace now is replaced now
+/// (v1.3.0 scheduler/reconcile_util.go:461).
+const FORCED: &str = "DesiredTransition.ForceReschedule is set, which is checked before the \
+                      reschedule policy";
 
 fn rescheduling(
     jr: &JobReplay<'_, '_>,
@@ -399,10 +413,13 @@ fn rescheduling(
     }
     let basis = RescheduleBasis::of(alloc, rules, &jr.report.eval_id, disconnecting);
     let rescheduled_now = trace.reschedule_now.get(&alloc.id).is_some();
+    let forced = rescheduled_now && trace.reschedule_forced.get(&alloc.id).is_some();
     let replacement = || release_rules::disconnecting_replacement(rules, alloc.own_task_group());
     if let RescheduleBasis::Replace(replace) = basis {
         step = step.fact("disconnect.replace", replace.to_string());
-        let why = if rescheduled_now || !replace {
+        let why = if forced {
+            FORCED
+        } else if rescheduled_now || !replace {
             replacement()
         } else {
             "part of the active deployment without a reschedule transition"
@@ -481,7 +498,9 @@ fn rescheduling(
         );
     }
     let by_policy = basis == RescheduleBasis::Disconnecting;
-    let why = if rescheduled_now {
+    let why = if forced {
+        FORCED.to_string()
+    } else if rescheduled_now {
         if disconnecting && by_policy {
             format!("{}: eligible, and due within 1s of now", replacement())
         } else if disconnecting {
@@ -592,15 +611,20 @@ fn job_update(
 ) -> Option<Step> {
     let u = &trace.updates;
     if u.ignore.get(&alloc.id).is_some() {
-        return Some(Step::new(
-            "Job update",
-            "ignore: no change of the job, or none that needs an update",
-        ));
-    }
-    if u.inplace.get(&alloc.id).is_some() {
         let step = Step::new(
             "Job update",
-            "in-place: the job changed, but not in a way that needs a new allocation",
+            "ignore: no change of the job, or none that needs an update",
+        );
+        return Some(stopped_all_the_same(step, &job.plan, alloc));
+    }
+    if u.inplace.get(&alloc.id).is_some() {
+        let step = stopped_all_the_same(
+            Step::new(
+                "Job update",
+                "in-place: the job changed, but not in a way that needs a new allocation",
+            ),
+            &job.plan,
+            alloc,
         );
         if skips_feasibility(alloc, rules) {
             return Some(step.fact(
@@ -638,6 +662,29 @@ fn job_update(
             u.destructive.len()
         ),
     ))
+}
+
+/// `step`, saying so when the plan stops or replaces `alloc` for another
+/// reason than the job update, as the scheduler's own stops of allocations
+/// on lost nodes do.
+fn stopped_all_the_same(mut step: Step, plan: &Plan, alloc: &Allocation) -> Step {
+    let stop = plan.stop.iter().find(|s| s.alloc_id == alloc.id);
+    let replaced = plan
+        .place
+        .iter()
+        .any(|p| p.previous_alloc_id.as_ref() == Some(&alloc.id));
+    let and_replaces = if replaced { " and replaces it" } else { "" };
+    match stop {
+        Some(s) => step.conclusion.push_str(&format!(
+            "; the plan stops it all the same ({:?}){and_replaces}",
+            s.description
+        )),
+        None if replaced => step
+            .conclusion
+            .push_str("; the plan replaces it all the same"),
+        None => {}
+    }
+    step
 }
 
 /// What the plan does with `alloc`, one line per action.

@@ -223,6 +223,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             reschedule_now: sets.reschedule_now,
             reschedule_later: sets.reschedule_later,
             without_policy: sets.without_policy,
+            reschedule_forced: sets.forced,
             renamed,
         };
         GroupOutcome {

@@ -38,6 +38,9 @@ pub(super) struct GroupSets<'a> {
     /// Untainted allocations whose reschedule time was read from a policy
     /// their group does not have.
     pub without_policy: AllocSet<'a>,
+    /// Allocations rescheduled now by their force-reschedule transition
+    /// alone.
+    pub forced: AllocSet<'a>,
     /// Lost allocations waiting out `stop_after_client_disconnect`.
     pub lost_later: Vec<DelayedReschedule<'a>>,
     /// Whether the disconnecting allocations get timeout evals: always up
@@ -86,6 +89,7 @@ impl<'a> GroupSets<'a> {
             mut now,
             later: mut reschedule_later,
             without_policy,
+            mut forced,
         } = if rules.reschedules_before_reconnecting() {
             let mut sets = buckets[Bucket::Untainted].filter_by_rescheduleable(rctx, false);
             sets.untainted = resumed(sets.untainted.difference(&[&reconnected.stopped]));
@@ -98,6 +102,7 @@ impl<'a> GroupSets<'a> {
             // rescheduled; the migrate set itself is left as it is.
             let m = buckets[Bucket::Migrate].filter_by_rescheduleable(rctx, false);
             now = now.union(&[&m.now]);
+            forced = forced.union(&[&m.forced]);
             reschedule_later.extend(m.later);
         }
         let expiring = working(Bucket::Expiring);
@@ -108,6 +113,7 @@ impl<'a> GroupSets<'a> {
             || rules.times_out_every_disconnecting()
             || tg.disconnect_supported(fields);
         let mut reschedule_now = now.union(&[&split.now]);
+        let forced = forced.union(&[&split.forced]);
         if !rules.reschedules_disconnecting_by_policy() {
             // Every candidate is replaced now.
         } else if disconnect_timeouts {
@@ -128,6 +134,7 @@ impl<'a> GroupSets<'a> {
             reschedule_now,
             reschedule_later,
             without_policy,
+            forced,
             lost,
             lost_later,
             disconnect_timeouts,

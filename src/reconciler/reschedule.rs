@@ -25,6 +25,8 @@ pub struct RescheduleSets<'a> {
     /// Those whose reschedule time was read from a policy their job
     /// version's group does not have.
     pub without_policy: AllocSet<'a>,
+    /// Those in `now` only by their force-reschedule transition.
+    pub forced: AllocSet<'a>,
 }
 
 /// What `updateByReschedulable` needs besides the allocation.
@@ -73,11 +75,16 @@ impl<'a> AllocSet<'a> {
                 later,
                 at,
                 without_policy,
+                forced,
             } = update_by_reschedulable(alloc, ctx, disconnecting);
             if without_policy {
                 sets.without_policy.insert(alloc);
             }
-            if now || (disconnecting && !by_policy) {
+            let at_once = disconnecting && !by_policy;
+            if forced && !at_once {
+                sets.forced.insert(alloc);
+            }
+            if now || at_once {
                 sets.now.insert(alloc);
                 continue;
             }
@@ -195,6 +202,9 @@ pub struct RescheduleDecision {
     /// group has no reschedule policy (which Nomad dereferences from D-1
     /// until E-3).
     pub without_policy: bool,
+    /// `now` comes from `DesiredTransition.ForceReschedule` alone, which
+    /// Nomad checks before the policy: the policy would not replace it now.
+    pub forced: bool,
 }
 
 /// `shouldFilter`: whether an allocation counts as untainted, or is ignored,
@@ -266,6 +276,7 @@ pub fn update_by_reschedulable(
             later: false,
             at: Time::ZERO,
             without_policy: false,
+            forced: false,
         };
     }
     let forced = alloc.desired_transition.should_force_reschedule()
@@ -276,6 +287,7 @@ pub fn update_by_reschedulable(
             later: false,
             at: Time::ZERO,
             without_policy: false,
+            forced,
         };
     }
     let by_policy = ctx.rules.reschedules_disconnecting_by_policy();
@@ -288,6 +300,7 @@ pub fn update_by_reschedulable(
             later: false,
             at,
             without_policy,
+            forced: false,
         };
     }
     let always = by_policy && disconnecting && !ctx.rules.reschedules_disconnecting_later_once();
@@ -297,6 +310,7 @@ pub fn update_by_reschedulable(
         later,
         at,
         without_policy,
+        forced,
     }
 }
 

@@ -29,6 +29,9 @@ pub struct GroupTrace<'a> {
     /// Allocations whose reschedule time was read from a reschedule policy
     /// their job version's group does not have.
     pub without_policy: AllocSet<'a>,
+    /// Allocations rescheduled now by `DesiredTransition.ForceReschedule`
+    /// alone: their policy would not replace them now.
+    pub reschedule_forced: AllocSet<'a>,
     /// Every decision of `computeStopByReconnecting`, in order.
     pub reconnect_decisions: Vec<ReconnectDecision<'a>>,
     /// Planned names the scheduler changed because the reconciler's was held

@@ -70,12 +70,14 @@ pub fn table(e: &Explanation, color: bool, width: u16) -> String {
     if let Some(b) = e.bucket {
         out.push_str(&line("Bucket:", b.as_str()));
     }
-    if e.fate.is_empty() {
-        out.push_str(&line("Fate:", "no change"));
-    }
-    for fate in &e.fate {
-        out.push_str(&line("Fate:", fate));
-    }
+    // One line for every action, so that a stop and its replacement read
+    // as one fate.
+    let fate = if e.fate.is_empty() {
+        "no change".to_string()
+    } else {
+        e.fate.join("; ")
+    };
+    out.push_str(&line("Fate:", &fate));
     for (i, step) in e.steps.iter().enumerate() {
         out.push('\n');
         out.push_str(&line(
