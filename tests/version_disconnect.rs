@@ -151,6 +151,55 @@ fn the_reschedule_eval_of_an_unknown_alloc_replaces_it_without_stopping_it() {
     assert_eq!(old.plan.place[0].previous_alloc_id, None);
 }
 
+/// The same reschedule while the deployment is paused: off the ready path
+/// Nomad stops the previous allocation of a rescheduled placement unless it
+/// is a disconnect update, so the unknown one is stopped, in every release
+/// from D-1 (v1.4.14 scheduler/reconcile.go:869-876, v1.9.7 :919-926,
+/// v1.11.1 scheduler/reconciler/reconcile_cluster.go:961-968).
+#[test]
+fn reconcile_go_869_876_v1_4_14_a_paused_deployment_stops_the_rescheduled_unknown_alloc() {
+    let mut c = Cluster::new();
+    let mut job = resumable(1, Some(HOUR));
+    // The block keeps the group's disconnect support from F-1 on.
+    job.task_groups[0].disconnect = Some(DisconnectStrategy {
+        lost_after: HOUR,
+        ..DisconnectStrategy::default()
+    });
+    job.task_groups[0].reschedule_policy = Some(ReschedulePolicy {
+        attempts: 3,
+        interval: 24 * HOUR,
+        delay: 30 * SECOND,
+        delay_function: "constant".into(),
+        max_delay: 0,
+        unlimited: false,
+    });
+    let job = c.job(job);
+    let id = unknown_alloc(&mut c, &job, 0, 30 * SECOND);
+    c.alloc_mut(&id).followup_eval_id = "reschedule-eval".into();
+    c.snapshot.eval_id = Some("reschedule-eval".into());
+    let d = c.new_deployment(&job);
+    c.deployment_mut(&d).status = deployment_status::PAUSED.into();
+
+    for release in [v(1, 4, 14), v(1, 9, 7), v(1, 11, 1), v(2, 0, 0)] {
+        let r = replay_as(&mut c, release, JOB);
+        let web = group(&r, "web");
+        assert_eq!(web.reschedule_now, [id.as_str()], "{release}");
+        assert_eq!(r.plan.place.len(), 1, "{release}");
+        assert_eq!(previous_id(&r.plan.place[0]).as_deref(), Some(id.as_str()));
+        let stopped: Vec<String> = r.plan.stop.iter().map(|s| s.alloc_id.to_string()).collect();
+        assert_eq!(stopped, [id.clone()], "{release}");
+        assert_eq!(
+            web.desired_changes.reconciler,
+            DesiredChanges {
+                place: 1,
+                stop: 1,
+                ..dc()
+            },
+            "{release}"
+        );
+    }
+}
+
 /// From D-1 an unknown allocation counts toward the group: a group of two
 /// with one unknown gets one placement instead of two, the unknown one now
 /// ignored by the updates instead of by the buckets; and the surplus
