@@ -1781,3 +1781,42 @@ fn explain_names_the_ready_node_reconnecting_rule_from_1_11_2() {
         );
     }
 }
+
+/// From 1.11.0 a group that runs the job's version is "updating spec" only
+/// with its own destructive or in-place updates (v1.11.2
+/// scheduler/reconciler/reconcile_cluster.go:546, :1046); 1.10.5 counts the
+/// in-place updates of the groups before it (scheduler/reconcile.go:974).
+/// Group "api" (no update strategy) is updated in place; group "web" runs
+/// the new version and places one allocation: 1.10.5 creates a deployment
+/// for "web", 1.11.0 none.
+#[test]
+fn reconcile_cluster_go_546_1046_v1_11_2_earlier_in_place_updates_create_no_deployment() {
+    let mut c = Cluster::new();
+    let mut old = job_with(2, Some(no_canary_update()));
+    let mut api = old.task_groups[0].clone();
+    api.name = "api".into();
+    api.count = 1;
+    api.update = None;
+    old.task_groups.insert(0, api);
+    let old = Arc::new(old);
+    let mut spec = inplace_update(&old);
+    spec.version += 1;
+    let job = c.job(spec);
+    c.alloc_in(&old, "api", 0);
+    c.alloc_in(&job, "web", 0);
+
+    let before = replay_as(&mut c, V1105, JOB);
+    assert_eq!(before.plan.in_place_update.len(), 1);
+    assert_created_deployment(
+        &before,
+        &job,
+        deployment_status::DESC_RUNNING,
+        &[("web", 1, 0)],
+    );
+    for release in [V1110, V1111, V1112, V200] {
+        let r = replay_as(&mut c, release, JOB);
+        assert_eq!(r.plan.in_place_update.len(), 1, "{release}");
+        assert_eq!(r.plan.place.len(), 1, "{release}");
+        assert!(r.plan.deployment.is_none(), "{release}");
+    }
+}
