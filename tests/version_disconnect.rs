@@ -200,6 +200,56 @@ fn reconcile_go_869_876_v1_4_14_a_paused_deployment_stops_the_rescheduled_unknow
     }
 }
 
+/// A replacement that expired on its disconnected node, beaten by the
+/// original reconnecting: Nomad takes the reconnect's stops out of the lost
+/// allocations but merges the expiring ones in after, unfiltered, so the
+/// replacement is stopped again as lost and, in a group of two, replaced
+/// (v1.9.7 scheduler/reconcile.go:482, :497-501; v1.11.1
+/// reconciler/reconcile_cluster.go:435-446).
+#[test]
+fn reconcile_go_482_497_501_v1_9_7_an_expiring_replacement_stopped_on_reconnect_is_also_lost() {
+    let mut c = Cluster::new();
+    let mut job = resumable(2, Some(5 * MINUTE));
+    job.task_groups[0].disconnect = Some(DisconnectStrategy {
+        lost_after: 5 * MINUTE,
+        ..DisconnectStrategy::default()
+    });
+    let job = c.job(job);
+    let original = c.alloc(&job, 0);
+    client_state(&mut c, &original, status::UNKNOWN, 2 * MINUTE);
+    let replacement = unknown_alloc(&mut c, &job, 0, 10 * MINUTE);
+    c.alloc_mut(&replacement).create_index = 100;
+    c.alloc_mut(&original).next_allocation = replacement.as_str().into();
+
+    for release in [v(1, 7, 2), v(1, 9, 7), v(1, 11, 1), v(2, 0, 0)] {
+        let r = replay_as(&mut c, release, JOB);
+        let web = group(&r, "web");
+        assert_eq!(web.buckets[Bucket::Expiring].len(), 1, "{release}");
+        let stops: Vec<(String, &str)> = r
+            .plan
+            .stop
+            .iter()
+            .map(|s| (s.alloc_id.to_string(), s.description))
+            .collect();
+        assert_eq!(
+            stops,
+            [
+                (replacement.clone(), desc::RECONNECTED),
+                (replacement.clone(), desc::LOST)
+            ],
+            "{release}"
+        );
+        assert_eq!(r.plan.place.len(), 1, "{release}");
+        assert_eq!(
+            previous_id(&r.plan.place[0]).as_deref(),
+            Some(replacement.as_str()),
+            "{release}"
+        );
+        assert!(r.plan.place[0].lost, "{release}");
+        assert_eq!(web.desired_changes.reconciler.stop, 2, "{release}");
+    }
+}
+
 /// From D-1 an unknown allocation counts toward the group: a group of two
 /// with one unknown gets one placement instead of two, the unknown one now
 /// ignored by the updates instead of by the buckets; and the surplus
