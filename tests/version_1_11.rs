@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use plan_inspect::model::*;
 use plan_inspect::reconciler::{
-    Bucket, DesiredChanges, Rules, TaintContext, TaintRule, TaintedNodes, classify, classify_rule,
-    desc, trigger,
+    Bucket, DesiredChanges, Rules, TaintContext, TaintRule, TaintedNodes, alloc_name, classify,
+    classify_rule, desc, trigger,
 };
 use plan_inspect::report::JobReport;
 use plan_inspect::time::{Duration, SECOND, Time};
@@ -1005,6 +1005,29 @@ fn a_stopped_batch_alloc_is_rescheduled_not_migrated_from_1_11_0() {
     assert!(new.plan.place[0].reschedule);
     assert_eq!(new.plan.stop.len(), 1);
     assert_eq!(new.plan.stop[0].description, desc::MIGRATING);
+}
+
+/// The stopped batch allocation is both migrating and rescheduled now
+/// (v1.11.0 reconcile_cluster.go:425-429); the name index takes the union
+/// of the sets by allocation ID (:490), so the reschedule keeps its name in
+/// a group of three with one other allocation.
+#[test]
+fn reconcile_cluster_go_490_v1_11_0_a_migrating_reschedule_holds_its_name_once() {
+    let mut c = Cluster::new();
+    let id = migrating_batch_alloc(&mut c);
+    let mut spec = (*c.snapshot.jobs[0]).clone();
+    spec.task_groups[0].count = 3;
+    let job = c.job(spec);
+    c.alloc_mut(&id).job = Some(job.clone());
+    c.alloc_mut(&id).desired_transition.reschedule = Some(true);
+    c.alloc(&job, 1);
+    for release in [V1110, V1112, V200] {
+        let r = replay_as(&mut c, release, JOB);
+        assert_eq!(group(&r, "web").reschedule_now, [id.as_str()], "{release}");
+        assert_eq!(r.plan.place.len(), 1, "{release}");
+        assert!(r.plan.place[0].reschedule, "{release}");
+        assert_eq!(r.plan.place[0].name, alloc_name(JOB, "web", 0), "{release}");
+    }
 }
 
 /// A drained batch allocation (`MigrateDisablePlacement`, 1.11.0) gets no

@@ -1297,6 +1297,42 @@ fn a_batch_alloc_is_not_replaced_at_its_follow_up_eval_from_e1() {
     }
 }
 
+/// Between D-1 and E-1 an unknown batch allocation at its follow-up eval is
+/// both untainted and rescheduled now (v1.6.3
+/// scheduler/reconcile_util.go:402-413); Nomad seeds the name index with the
+/// union of the sets by allocation ID (v1.6.3 scheduler/reconcile.go:504), so
+/// its name is held once and the reschedule keeps it instead of being
+/// renamed as a duplicate.
+#[test]
+fn reconcile_go_504_v1_6_3_an_alloc_in_two_sets_holds_its_name_once() {
+    let mut c = Cluster::new();
+    let mut job = resumable(3, Some(HOUR));
+    job.job_type = "batch".into();
+    job.task_groups[0].reschedule_policy = Some(ReschedulePolicy {
+        attempts: 3,
+        interval: 24 * HOUR,
+        delay: 30 * SECOND,
+        delay_function: "constant".into(),
+        max_delay: 0,
+        unlimited: false,
+    });
+    let job = c.job(job);
+    let id = unknown_alloc(&mut c, &job, 0, 30 * SECOND);
+    c.alloc_mut(&id).followup_eval_id = "reschedule-eval".into();
+    c.snapshot.eval_id = Some("reschedule-eval".into());
+    c.alloc(&job, 1);
+
+    for release in [v(1, 6, 3), v(1, 8, 0)] {
+        let r = replay_as(&mut c, release, JOB);
+        let web = group(&r, "web");
+        assert_eq!(web.reschedule_now, [id.as_str()], "{release}");
+        assert_eq!(r.plan.place.len(), 1, "{release}");
+        let place = &r.plan.place[0];
+        assert_eq!(previous_id(place).as_deref(), Some(id.as_str()));
+        assert_eq!(place.name, alloc_name(JOB, "web", 0), "{release}");
+    }
+}
+
 /// The explain table of allocation `id` replayed as `release`.
 fn explain_as(c: &mut Cluster, release: Release, id: &str) -> String {
     use plan_inspect::explain::explain;
