@@ -187,7 +187,7 @@ fn reconcile_go_869_876_v1_4_14_a_paused_deployment_stops_the_rescheduled_unknow
         assert_eq!(r.plan.place.len(), 1, "{release}");
         assert_eq!(previous_id(&r.plan.place[0]).as_deref(), Some(id.as_str()));
         let stopped: Vec<String> = r.plan.stop.iter().map(|s| s.alloc_id.to_string()).collect();
-        assert_eq!(stopped, [id.clone()], "{release}");
+        assert_eq!(stopped, [id.as_str()], "{release}");
         assert_eq!(
             web.desired_changes.reconciler,
             DesiredChanges {
