@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use plan_inspect::model::*;
 use plan_inspect::reconciler::{
-    Bucket, DesiredChanges, Rules, TaintContext, TaintRule, TaintedNodes, classify, classify_rule,
-    desc, trigger,
+    Bucket, DesiredChanges, Rules, TaintContext, TaintRule, TaintedNodes, alloc_name, classify,
+    classify_rule, desc, trigger,
 };
 use plan_inspect::report::JobReport;
 use plan_inspect::time::{Duration, SECOND, Time};
@@ -1007,6 +1007,29 @@ fn a_stopped_batch_alloc_is_rescheduled_not_migrated_from_1_11_0() {
     assert_eq!(new.plan.stop[0].description, desc::MIGRATING);
 }
 
+/// The stopped batch allocation is both migrating and rescheduled now
+/// (v1.11.0 reconcile_cluster.go:425-429); the name index takes the union
+/// of the sets by allocation ID (:490), so the reschedule keeps its name in
+/// a group of three with one other allocation.
+#[test]
+fn reconcile_cluster_go_490_v1_11_0_a_migrating_reschedule_holds_its_name_once() {
+    let mut c = Cluster::new();
+    let id = migrating_batch_alloc(&mut c);
+    let mut spec = (*c.snapshot.jobs[0]).clone();
+    spec.task_groups[0].count = 3;
+    let job = c.job(spec);
+    c.alloc_mut(&id).job = Some(job.clone());
+    c.alloc_mut(&id).desired_transition.reschedule = Some(true);
+    c.alloc(&job, 1);
+    for release in [V1110, V1112, V200] {
+        let r = replay_as(&mut c, release, JOB);
+        assert_eq!(group(&r, "web").reschedule_now, [id.as_str()], "{release}");
+        assert_eq!(r.plan.place.len(), 1, "{release}");
+        assert!(r.plan.place[0].reschedule, "{release}");
+        assert_eq!(r.plan.place[0].name, alloc_name(JOB, "web", 0), "{release}");
+    }
+}
+
 /// A drained batch allocation (`MigrateDisablePlacement`, 1.11.0) gets no
 /// migration placement (reconcile_cluster.go:1026).
 #[test]
@@ -1779,5 +1802,44 @@ fn explain_names_the_ready_node_reconnecting_rule_from_1_11_2() {
             explain_step(&c, release, &id, "Reconnect").as_deref(),
             Some("the replacement's node scored higher: replacement kept")
         );
+    }
+}
+
+/// From 1.11.0 a group that runs the job's version is "updating spec" only
+/// with its own destructive or in-place updates (v1.11.2
+/// scheduler/reconciler/reconcile_cluster.go:546, :1046); 1.10.5 counts the
+/// in-place updates of the groups before it (scheduler/reconcile.go:974).
+/// Group "api" (no update strategy) is updated in place; group "web" runs
+/// the new version and places one allocation: 1.10.5 creates a deployment
+/// for "web", 1.11.0 none.
+#[test]
+fn reconcile_cluster_go_546_1046_v1_11_2_earlier_in_place_updates_create_no_deployment() {
+    let mut c = Cluster::new();
+    let mut old = job_with(2, Some(no_canary_update()));
+    let mut api = old.task_groups[0].clone();
+    api.name = "api".into();
+    api.count = 1;
+    api.update = None;
+    old.task_groups.insert(0, api);
+    let old = Arc::new(old);
+    let mut spec = inplace_update(&old);
+    spec.version += 1;
+    let job = c.job(spec);
+    c.alloc_in(&old, "api", 0);
+    c.alloc_in(&job, "web", 0);
+
+    let before = replay_as(&mut c, V1105, JOB);
+    assert_eq!(before.plan.in_place_update.len(), 1);
+    assert_created_deployment(
+        &before,
+        &job,
+        deployment_status::DESC_RUNNING,
+        &[("web", 1, 0)],
+    );
+    for release in [V1110, V1111, V1112, V200] {
+        let r = replay_as(&mut c, release, JOB);
+        assert_eq!(r.plan.in_place_update.len(), 1, "{release}");
+        assert_eq!(r.plan.place.len(), 1, "{release}");
+        assert!(r.plan.deployment.is_none(), "{release}");
     }
 }

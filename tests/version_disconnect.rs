@@ -151,6 +151,105 @@ fn the_reschedule_eval_of_an_unknown_alloc_replaces_it_without_stopping_it() {
     assert_eq!(old.plan.place[0].previous_alloc_id, None);
 }
 
+/// The same reschedule while the deployment is paused: off the ready path
+/// Nomad stops the previous allocation of a rescheduled placement unless it
+/// is a disconnect update, so the unknown one is stopped, in every release
+/// from D-1 (v1.4.14 scheduler/reconcile.go:869-876, v1.9.7 :919-926,
+/// v1.11.1 scheduler/reconciler/reconcile_cluster.go:961-968).
+#[test]
+fn reconcile_go_869_876_v1_4_14_a_paused_deployment_stops_the_rescheduled_unknown_alloc() {
+    let mut c = Cluster::new();
+    let mut job = resumable(1, Some(HOUR));
+    // The block keeps the group's disconnect support from F-1 on.
+    job.task_groups[0].disconnect = Some(DisconnectStrategy {
+        lost_after: HOUR,
+        ..DisconnectStrategy::default()
+    });
+    job.task_groups[0].reschedule_policy = Some(ReschedulePolicy {
+        attempts: 3,
+        interval: 24 * HOUR,
+        delay: 30 * SECOND,
+        delay_function: "constant".into(),
+        max_delay: 0,
+        unlimited: false,
+    });
+    let job = c.job(job);
+    let id = unknown_alloc(&mut c, &job, 0, 30 * SECOND);
+    c.alloc_mut(&id).followup_eval_id = "reschedule-eval".into();
+    c.snapshot.eval_id = Some("reschedule-eval".into());
+    let d = c.new_deployment(&job);
+    c.deployment_mut(&d).status = deployment_status::PAUSED.into();
+
+    for release in [v(1, 4, 14), v(1, 9, 7), v(1, 11, 1), v(2, 0, 0)] {
+        let r = replay_as(&mut c, release, JOB);
+        let web = group(&r, "web");
+        assert_eq!(web.reschedule_now, [id.as_str()], "{release}");
+        assert_eq!(r.plan.place.len(), 1, "{release}");
+        assert_eq!(previous_id(&r.plan.place[0]).as_deref(), Some(id.as_str()));
+        let stopped: Vec<String> = r.plan.stop.iter().map(|s| s.alloc_id.to_string()).collect();
+        assert_eq!(stopped, [id.as_str()], "{release}");
+        assert_eq!(
+            web.desired_changes.reconciler,
+            DesiredChanges {
+                place: 1,
+                stop: 1,
+                ..dc()
+            },
+            "{release}"
+        );
+    }
+}
+
+/// A replacement that expired on its disconnected node, beaten by the
+/// original reconnecting: Nomad takes the reconnect's stops out of the lost
+/// allocations but merges the expiring ones in after, unfiltered, so the
+/// replacement is stopped again as lost and, in a group of two, replaced
+/// (v1.9.7 scheduler/reconcile.go:482, :497-501; v1.11.1
+/// reconciler/reconcile_cluster.go:435-446).
+#[test]
+fn reconcile_go_482_497_501_v1_9_7_an_expiring_replacement_stopped_on_reconnect_is_also_lost() {
+    let mut c = Cluster::new();
+    let mut job = resumable(2, Some(5 * MINUTE));
+    job.task_groups[0].disconnect = Some(DisconnectStrategy {
+        lost_after: 5 * MINUTE,
+        ..DisconnectStrategy::default()
+    });
+    let job = c.job(job);
+    let original = c.alloc(&job, 0);
+    client_state(&mut c, &original, status::UNKNOWN, 2 * MINUTE);
+    let replacement = unknown_alloc(&mut c, &job, 0, 10 * MINUTE);
+    c.alloc_mut(&replacement).create_index = 100;
+    c.alloc_mut(&original).next_allocation = replacement.as_str().into();
+
+    for release in [v(1, 7, 2), v(1, 9, 7), v(1, 11, 1), v(2, 0, 0)] {
+        let r = replay_as(&mut c, release, JOB);
+        let web = group(&r, "web");
+        assert_eq!(web.buckets[Bucket::Expiring].len(), 1, "{release}");
+        let stops: Vec<(String, &str)> = r
+            .plan
+            .stop
+            .iter()
+            .map(|s| (s.alloc_id.to_string(), s.description))
+            .collect();
+        assert_eq!(
+            stops,
+            [
+                (replacement.clone(), desc::RECONNECTED),
+                (replacement.clone(), desc::LOST)
+            ],
+            "{release}"
+        );
+        assert_eq!(r.plan.place.len(), 1, "{release}");
+        assert_eq!(
+            previous_id(&r.plan.place[0]).as_deref(),
+            Some(replacement.as_str()),
+            "{release}"
+        );
+        assert!(r.plan.place[0].lost, "{release}");
+        assert_eq!(web.desired_changes.reconciler.stop, 2, "{release}");
+    }
+}
+
 /// From D-1 an unknown allocation counts toward the group: a group of two
 /// with one unknown gets one placement instead of two, the unknown one now
 /// ignored by the updates instead of by the buckets; and the surplus
@@ -1195,6 +1294,42 @@ fn a_batch_alloc_is_not_replaced_at_its_follow_up_eval_from_e1() {
         let r = replay_as(&mut c, release, JOB);
         assert_eq!(group(&r, "web").reschedule_now, [id.as_str()], "{release}");
         assert_eq!(r.plan.place.len(), 1, "{release}");
+    }
+}
+
+/// Between D-1 and E-1 an unknown batch allocation at its follow-up eval is
+/// both untainted and rescheduled now (v1.6.3
+/// scheduler/reconcile_util.go:402-413); Nomad seeds the name index with the
+/// union of the sets by allocation ID (v1.6.3 scheduler/reconcile.go:504), so
+/// its name is held once and the reschedule keeps it instead of being
+/// renamed as a duplicate.
+#[test]
+fn reconcile_go_504_v1_6_3_an_alloc_in_two_sets_holds_its_name_once() {
+    let mut c = Cluster::new();
+    let mut job = resumable(3, Some(HOUR));
+    job.job_type = "batch".into();
+    job.task_groups[0].reschedule_policy = Some(ReschedulePolicy {
+        attempts: 3,
+        interval: 24 * HOUR,
+        delay: 30 * SECOND,
+        delay_function: "constant".into(),
+        max_delay: 0,
+        unlimited: false,
+    });
+    let job = c.job(job);
+    let id = unknown_alloc(&mut c, &job, 0, 30 * SECOND);
+    c.alloc_mut(&id).followup_eval_id = "reschedule-eval".into();
+    c.snapshot.eval_id = Some("reschedule-eval".into());
+    c.alloc(&job, 1);
+
+    for release in [v(1, 6, 3), v(1, 8, 0)] {
+        let r = replay_as(&mut c, release, JOB);
+        let web = group(&r, "web");
+        assert_eq!(web.reschedule_now, [id.as_str()], "{release}");
+        assert_eq!(r.plan.place.len(), 1, "{release}");
+        let place = &r.plan.place[0];
+        assert_eq!(previous_id(place).as_deref(), Some(id.as_str()));
+        assert_eq!(place.name, alloc_name(JOB, "web", 0), "{release}");
     }
 }
 

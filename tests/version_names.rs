@@ -39,14 +39,14 @@ fn test_alloc_name_index_duplicates() {
         alloc("76a6a487", "example.cache[0]", "example", "cache"),
     ];
     let set: AllocSet<'_> = allocs.iter().collect();
-    let mut index = NameIndex::new("example", "cache", 4, &[&set], true);
+    let mut index = NameIndex::new("example", "cache", 4, &set, true);
     assert!(index.is_duplicate(0));
     assert!(!index.is_duplicate(1));
     index.unset_index(0);
     assert!(!index.is_duplicate(0));
     assert_eq!(index.next(1), ["example.cache[3]"]);
     // Before D-1b releasing cache[0] frees it.
-    let mut index = NameIndex::new("example", "cache", 4, &[&set], false);
+    let mut index = NameIndex::new("example", "cache", 4, &set, false);
     assert!(!index.is_duplicate(0));
     index.unset_index(0);
     assert_eq!(index.next(1), ["example.cache[0]"]);
@@ -77,7 +77,7 @@ fn releasing_a_name_held_three_times_changes_nothing() {
         alloc("c", "j.g[0]", "j", "g"),
     ];
     let set: AllocSet<'_> = allocs.iter().collect();
-    let mut index = NameIndex::new("j", "g", 3, &[&set], true);
+    let mut index = NameIndex::new("j", "g", 3, &set, true);
     index.unset_index(0);
     index.unset_index(0);
     assert!(index.is_duplicate(0));

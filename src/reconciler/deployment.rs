@@ -126,7 +126,8 @@ impl<'a> GroupContext<'_, 'a, '_> {
 
     /// The group's side of `createDeployment`: a group with an update
     /// strategy and something to deploy attaches its state, unless it
-    /// already runs this job version and updates nothing in it.
+    /// already runs this job version and updates nothing in it; before G-0
+    /// an earlier group's in-place updates still count as its own.
     pub(super) fn deployment_change(
         &self,
         tg: &TaskGroup,
@@ -145,9 +146,13 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let had_running = all
             .iter()
             .any(|a| a.job_version() == job.version && a.job_create_index() == job.create_index);
+        let unchanged = had_running && !updating_spec;
+        if unchanged && self.rules.updates_spec_by_own_group_only() {
+            return None;
+        }
         Some(DeploymentChange::Attach {
             state,
-            only_after_inplace_updates: had_running && !updating_spec,
+            only_after_inplace_updates: unchanged,
         })
     }
 }

@@ -129,9 +129,9 @@ impl<'a> JobFold<'a> {
         changes.ignore += self.results.reconnect_updates.len() as u64;
     }
 
-    /// `createDeployment`'s side that reads beyond the group: a group that
-    /// runs this job version and updates nothing still attaches its state
-    /// when any group so far has in-place updates (`updatingSpec`,
+    /// `createDeployment`'s side that reads beyond the group: before G-0 a
+    /// group that runs this job version and updates nothing still attaches
+    /// its state when any group so far has in-place updates (`updatingSpec`,
     /// `scheduler/reconcile.go:859` at 8ac3e642e6). The first group to
     /// attach to no deployment creates one.
     fn apply_deployment_change(

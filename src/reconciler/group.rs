@@ -59,8 +59,11 @@ impl<'a> GroupContext<'_, 'a, '_> {
             self.job.job_id,
             self.name,
             tg.count,
-            // Disjoint: filterByRescheduleable splits, buckets partition.
-            &[&sets.untainted, &sets.migrate, &sets.reschedule_now, lost],
+            // One allocation in two sets holds its name once (v1.6.3
+            // scheduler/reconcile.go:507 passes the union).
+            &sets
+                .untainted
+                .union(&[&sets.migrate, &sets.reschedule_now, lost]),
             self.rules.renames_duplicate_names(),
         );
         let is_canarying = dstate.desired_canaries != 0 && !dstate.promoted;

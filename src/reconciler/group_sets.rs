@@ -26,7 +26,8 @@ pub(super) struct GroupSets<'a> {
     /// The buckets the later steps work on: those of `filterByTainted`,
     /// less what the reconnects stopped (all reconnecting ones from C-2).
     pub migrate: AllocSet<'a>,
-    /// The lost allocations, with the expiring ones the group does not keep.
+    /// The lost allocations less the reconnect's stops, with every expiring
+    /// one the group does not keep.
     pub lost: AllocSet<'a>,
     pub disconnecting: AllocSet<'a>,
     pub reconnecting: AllocSet<'a>,
@@ -105,8 +106,8 @@ impl<'a> GroupSets<'a> {
             forced = forced.union(&[&m.forced]);
             reschedule_later.extend(m.later);
         }
-        let expiring = working(Bucket::Expiring);
-        let (mut untainted, lost) = merge_expiring(ctx, tg, &expiring, untainted, lost);
+        let expiring = &buckets[Bucket::Expiring];
+        let (mut untainted, lost) = merge_expiring(ctx, tg, expiring, untainted, lost);
 
         let split = disconnecting.filter_by_rescheduleable(rctx, true);
         let disconnect_timeouts = !rules.has_expiring_bucket()
@@ -181,7 +182,10 @@ impl<'a> GroupSets<'a> {
 
 /// The `expiring` allocations (1.7.2 on) join the untainted ones if the
 /// group prevents rescheduling on lost, else the lost ones (v1.7.2
-/// scheduler/reconcile.go:487); returns (untainted, lost).
+/// scheduler/reconcile.go:487); returns (untainted, lost). Nomad merges
+/// them whole, after taking the reconnect's stops out of the other sets, so
+/// an expiring replacement stopped on reconnect is stopped again as lost
+/// (v1.9.7 scheduler/reconcile.go:482, :497-501).
 fn merge_expiring<'a>(
     ctx: &GroupContext<'_, 'a, '_>,
     tg: &TaskGroup,

@@ -164,14 +164,14 @@ pub struct NameIndex {
 }
 
 impl NameIndex {
-    /// `in_use` holds disjoint sets of the group's allocations, whose union
-    /// Nomad passes; with
-    /// `track_duplicates` (D-1b) the index also counts names in use twice.
+    /// `in_use` is the set of the group's allocations holding names, each
+    /// once whatever sets it came from; with `track_duplicates` (D-1b) the
+    /// index also counts names held by two allocations.
     pub fn new(
         job: &str,
         group: &str,
         count: i64,
-        in_use: &[&AllocSet<'_>],
+        in_use: &AllocSet<'_>,
         track_duplicates: bool,
     ) -> NameIndex {
         let count = count.max(0) as u64;
@@ -181,7 +181,6 @@ impl NameIndex {
         // spares two strings per allocation.
         let indexes = in_use
             .iter()
-            .flat_map(|s| s.iter())
             .map(|a| alloc_index_from_name(&a.name, job, group));
         let (bitmap, duplicates) = if track_duplicates {
             let (bitmap, duplicates) = Bitmap::from_indexes_counting(indexes, count);

@@ -143,7 +143,10 @@ impl<'a> GroupContext<'_, 'a, '_> {
     /// `computeReplacements`: the placements go ahead when the deployment
     /// allows it; otherwise only lost replacements and reschedules (outside
     /// a failed deployment) do. A disconnecting allocation is rescheduled
-    /// without being stopped, since it has not failed.
+    /// without being stopped, since it has not failed. Only the ready path
+    /// spares unknown and migrating allocations too; the other stops every
+    /// rescheduled one but a disconnect update, in every release (v1.4.14
+    /// scheduler/reconcile.go:819-822 against :869-876).
     pub(super) fn compute_replacements(
         &self,
         place_ready: bool,
@@ -201,7 +204,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
                 continue;
             }
             out.place.push(p.clone());
-            if !disconnecting(prev) {
+            if !disconnect_updates.contains_key(&prev.id) {
                 out.stop.push(stop_result(prev, desc::RESCHEDULED));
             }
         }

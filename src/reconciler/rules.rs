@@ -575,6 +575,16 @@ impl Rules {
         Switch::G0.in_release(self.release)
     }
 
+    /// G-0 (1.11.0; v1.11.2 scheduler/reconciler/reconcile_cluster.go:546,
+    /// :1046): a group that runs this job version is "updating spec" only
+    /// with destructive or in-place updates of its own; before, the
+    /// in-place updates of the groups reconciled before it counted too
+    /// (v1.10.5 scheduler/reconcile.go:974), so it joined or created a
+    /// deployment after them.
+    pub fn updates_spec_by_own_group_only(&self) -> bool {
+        Switch::G0.in_release(self.release)
+    }
+
     /// G-0 (1.11.0; v1.11.0 scheduler/reconciler/reconcile_cluster.go:1427):
     /// the first batch of delayed reschedules is triggered by
     /// `alloc-reschedule`, later batches still by `alloc-failure`.

@@ -223,7 +223,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
 
         if !migrate.is_empty() {
             let mut migrating_names =
-                NameIndex::new(self.job.job_id, &tg.name, tg.count, &[migrate], false);
+                NameIndex::new(self.job.job_id, &tg.name, tg.count, migrate, false);
             let remove_names = migrating_names.highest(remove as u64);
             let mut stopped = AllocSet::new();
             for alloc in migrate.iter() {
