@@ -353,8 +353,9 @@ fn a_garbage_now_is_a_usage_error() {
             "tomorrow",
         ],
         2,
-        "error: invalid value 'tomorrow' for '--now <RFC3339>': invalid RFC 3339 time \"tomorrow\": \
-         failed to parse four digit integer as year: invalid digit, expected 0-9 but got t\n\n\
+        "error: invalid value 'tomorrow' for '--now <TIME>': \"tomorrow\" is not a time: give an \
+         RFC 3339 time (2022-04-01T03:12:00Z), a Unix timestamp in seconds (1648782720), or a \
+         duration from the snapshot's time with its sign (-30m, +1h30m; units ns, us, ms, s, m, h)\n\n\
          For more information, try '--help'.\n",
     );
 }
