@@ -75,6 +75,9 @@ pub(super) struct Chunked<'r> {
     /// The position of `buf[base]`; kept only when the reader counts lines
     /// (a file is read again instead).
     at: Position,
+    /// Input bytes before `buf[base]`, kept always: with `base` it says
+    /// which input byte each index of `buf` holds.
+    offset: u64,
     /// When `buf` is a read-ahead block taken whole, the newlines its own
     /// bytes (from [`ROOM`]) hold.
     block_lines: Option<usize>,
@@ -104,6 +107,7 @@ impl<'r> Chunked<'r> {
             eof: false,
             whole: true,
             at: Position::START,
+            offset: 0,
             block_lines: None,
             mark: None,
             threads,
@@ -584,10 +588,12 @@ impl<'r> Chunked<'r> {
         }
     }
 
-    /// Counts the lines of the bytes before `keep`, about to be dropped.
-    /// In a block taken whole, a stretch without newlines (all of a compact
-    /// dump) is known as such from the block's count and is not scanned.
+    /// Moves [`Self::offset`] past the bytes before `keep`, about to be
+    /// dropped, and counts their lines. In a block taken whole, a stretch
+    /// without newlines (all of a compact dump) is known as such from the
+    /// block's count and is not scanned.
     fn advance_position(&mut self, keep: usize) {
+        self.offset += (keep - self.base) as u64;
         if !self.reader.counts_lines() {
             return;
         }
