@@ -1083,3 +1083,24 @@ fn nodes_after_a_copying_refill_of_a_file_read_on_several_threads() {
     assert_eq!(two.nodes.len(), i);
     assert_eq!(format!("{two:?}"), format!("{one:?}"));
 }
+
+/// Gives the start of a snapshot, then panics.
+struct Faulty(bool);
+
+impl Read for Faulty {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        assert!(!std::mem::replace(&mut self.0, true), "a faulty reader");
+        buf[..11].copy_from_slice(b"{\"Nodes\": [");
+        Ok(11)
+    }
+}
+
+#[test]
+fn a_panic_while_reading_is_an_error() {
+    let e = read_snapshot_from(Faulty(false), "snap.json").unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("snap.json: internal error in the reader (a scoped thread panicked)"),
+        "{e}"
+    );
+}
