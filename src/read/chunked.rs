@@ -151,7 +151,11 @@ impl<'r> Chunked<'r> {
         Stop::Unexpected {
             history: None,
             error: Some(Located {
-                error: Some(serde::de::Error::custom(internal_error(payload))),
+                // Only a stream too large to keep ends here: a file is read again.
+                error: Some(serde::de::Error::custom(format!(
+                    "{}; save the snapshot to a file and pass its path: it is then read again the exact way",
+                    internal_error(payload)
+                ))),
                 line,
                 column,
                 path: None,
@@ -690,12 +694,13 @@ mod tests {
             panic!("not a located stop");
         };
         assert_eq!((at.line, at.column, at.path), (1, CHUNK + 1, None));
-        let message = at.error.unwrap().to_string();
-        assert!(
-            message.starts_with(
-                "internal error in the reader (index out of bounds: the len is 8388608 but the index is 8388608); please report it"
-            ),
-            "{message}"
+        assert_eq!(
+            at.error.unwrap().to_string(),
+            format!(
+                "internal error in the reader (index out of bounds: the len is {CHUNK} but the \
+                 index is {CHUNK}); please report it with the snapshot's size and shape; save \
+                 the snapshot to a file and pass its path: it is then read again the exact way"
+            )
         );
     }
 }

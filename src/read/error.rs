@@ -255,8 +255,7 @@ pub(super) fn internal_error(payload: &(dyn Any + Send)) -> String {
         .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
         .unwrap_or("a panic");
     format!(
-        "internal error in the reader ({what}); please report it with the snapshot's size and \
-         shape. Reading it from a file (not a pipe) lets plan-inspect read it again another way"
+        "internal error in the reader ({what}); please report it with the snapshot's size and shape"
     )
 }
 
