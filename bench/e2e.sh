@@ -10,6 +10,10 @@
 #   SHAPES="fat" bench/e2e.sh      # small, with nodes of a hundred attributes (about 6 KB a node)
 #   SHAPES="churned" bench/e2e.sh  # small, each allocation's job text with a modify index of its own
 #   SHAPES="manyjobs" bench/e2e.sh # small, 20,000 jobs of a few allocations each (more versions than allocations)
+#   SHAPES="go" bench/e2e.sh       # fat, written as Go writes it: every top-level key, nodes with every field (about 9 KB)
+#   SHAPES="go" SIZES=1000000 bench/e2e.sh
+#                                  # the large dump of issue 34 (6.2 GB, Nodes past 4 GiB, read from a
+#                                  # file on every core), which made the reader panic
 #   RUNS=3 bench/e2e.sh            # best of 3 per measurement
 #
 # Needs GNU time at /usr/bin/time (Debian: apt-get install time); installs
@@ -63,6 +67,8 @@ for n in $SIZES; do
                  gen=(--shape varied --tasks 1 --scores 1 --bare-jobs 1 --own-indexes 1 --allocs "$n" --seed 1) ;;
         manyjobs) snap=$DIR/plan-inspect-bench-manyjobs-$n.json
                  gen=(--shape varied --tasks 1 --scores 1 --bare-jobs 1 --jobs 20000 --allocs "$n" --seed 1) ;;
+        go)      snap=$DIR/plan-inspect-bench-go-$n.json
+                 gen=(--shape varied --tasks 1 --scores 1 --bare-jobs 1 --node-attrs 90 --go-dump 1 --allocs "$n" --seed 1) ;;
         *) echo "bench/e2e.sh: unknown shape $shape" >&2; exit 1 ;;
     esac
     if [ ! -s "$snap" ]; then

@@ -62,6 +62,11 @@ pub struct Spec {
     /// the job between most placements; otherwise the texts of one version
     /// are its few variants.
     pub own_indexes: bool,
+    /// Varied shape: the dump exactly as `nomad operator snapshot state`
+    /// writes it (compact): every top-level key Go's map holds, sorted,
+    /// `SnapshotMeta` as a list, and nodes as clients register them, every
+    /// field in Go's order, several KB each.
+    pub go_dump: bool,
 }
 
 impl Spec {
@@ -87,6 +92,7 @@ impl Spec {
             bare_jobs: false,
             node_attrs: 0,
             own_indexes: false,
+            go_dump: false,
         }
     }
 

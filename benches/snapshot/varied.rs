@@ -5,6 +5,8 @@
 //! without holding them: a first pass draws only what naming needs (node,
 //! kind, version), the second draws the rest again.
 
+mod client;
+
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
@@ -94,6 +96,7 @@ pub struct Cluster {
     scores: usize,
     node_attrs: usize,
     own_indexes: bool,
+    go_dump: bool,
     nodes: Vec<Node>,
     jobs: Vec<JobSpec>,
     slots: Vec<Slot>,
@@ -130,6 +133,7 @@ impl Cluster {
             scores: args.scores,
             node_attrs: args.node_attrs,
             own_indexes: args.own_indexes,
+            go_dump: args.go_dump,
             nodes,
             jobs,
             slots: Vec::with_capacity(args.allocs),
@@ -220,9 +224,10 @@ impl Cluster {
 
     pub fn write(&self, out: &mut impl Write) -> io::Result<()> {
         let mut rng = Rng::new(self.seed.wrapping_add(7));
+        let policies = if self.go_dump { "[]" } else { "null" };
         write!(
             out,
-            r#"{{"ACLPolicies":null,"ACLTokens":[{{"AccessorID":"{}","SecretID":"{}","Name":"bootstrap","Type":"management","Policies":null,"Global":true,"CreateTime":"{}","CreateIndex":8,"ModifyIndex":8}}],"#,
+            r#"{{"ACLPolicies":{policies},"ACLTokens":[{{"AccessorID":"{}","SecretID":"{}","Name":"bootstrap","Type":"management","Policies":null,"Global":true,"CreateTime":"{}","CreateIndex":8,"ModifyIndex":8}}],"#,
             rng.uuid(),
             rng.uuid(),
             time(NOW_NANOS - 90 * 24 * 60 * MINUTE)
@@ -237,10 +242,18 @@ impl Cluster {
             }
             out.write_all(buf.as_bytes())?;
         }
-        out.write_all(b"],\"Deployments\":")?;
+        out.write_all(b"]")?;
+        if self.go_dump {
+            out.write_all(br#","CSIPlugins":[],"CSIVolumes":[]"#)?;
+        }
+        out.write_all(b",\"Deployments\":")?;
         serde_json::to_writer(&mut *out, &self.deployments())?;
         out.write_all(b",\"Evals\":")?;
         serde_json::to_writer(&mut *out, &self.evals(&mut rng))?;
+        let index = 2_000_000 + self.slots.len();
+        if self.go_dump {
+            self.go_indexes_and_summaries(out, index)?;
+        }
         out.write_all(b",\"JobVersions\":[")?;
         let mut first = true;
         for job in &self.jobs {
@@ -265,14 +278,74 @@ impl Cluster {
             if i > 0 {
                 out.write_all(b",")?;
             }
-            serde_json::to_writer(&mut *out, &node_json(node, i, self.node_attrs))?;
+            if self.go_dump {
+                out.write_all(client::go_node(node, i, self.node_attrs).as_bytes())?;
+            } else {
+                serde_json::to_writer(&mut *out, &node_json(node, i, self.node_attrs))?;
+            }
         }
-        let index = 2_000_000 + self.slots.len();
-        writeln!(
-            out,
-            r#"],"SnapshotMeta":{{"ID":"42-{index}-{}","Index":{index},"Term":42}}}}"#,
+        let meta = format!(
+            r#"{{"ID":"42-{index}-{}","Index":{index},"Term":42}}"#,
             NOW_NANOS / 1_000_000
-        )
+        );
+        if self.go_dump {
+            // The keys Go sorts between Nodes and SnapshotMeta ('I' < 'c' < 'n'),
+            // the meta as a list, and the last key.
+            writeln!(
+                out,
+                r#"],"PeriodicLaunches":[],"RootKeys":[],"SITokenAccessors":[],"ScalingEvents":[],"ScalingPolicies":[],"SnapshotMeta":[{meta}],"VaultAccessors":[]}}"#
+            )
+        } else {
+            writeln!(out, r#"],"SnapshotMeta":{meta}}}"#)
+        }
+    }
+
+    /// `Indexes` (a table's last write) and `JobSummaries` (each group's
+    /// allocations by client status), between `Evals` and `JobVersions`.
+    fn go_indexes_and_summaries(&self, out: &mut impl Write, index: usize) -> io::Result<()> {
+        out.write_all(b",\"Indexes\":[")?;
+        for (i, table) in [
+            "allocs",
+            "deployment",
+            "evals",
+            "job_summary",
+            "job_version",
+            "jobs",
+            "nodes",
+        ]
+        .iter()
+        .enumerate()
+        {
+            if i > 0 {
+                out.write_all(b",")?;
+            }
+            write!(out, r#"{{"Key":"{table}","Value":{}}}"#, index - 7 + i)?;
+        }
+        out.write_all(b"],\"JobSummaries\":[")?;
+        for (i, job) in self.jobs.iter().enumerate() {
+            if i > 0 {
+                out.write_all(b",")?;
+            }
+            let groups: Vec<String> = job
+                .groups
+                .iter()
+                .map(|g| {
+                    format!(
+                        r#""{}":{{"Queued":0,"Complete":0,"Failed":0,"Running":{},"Starting":0,"Lost":0,"Unknown":0}}"#,
+                        g.name, g.count
+                    )
+                })
+                .collect();
+            write!(
+                out,
+                r#"{{"JobID":"{}","Namespace":"{}","Summary":{{{}}},"Children":{{"Pending":0,"Running":0,"Dead":0}},"CreateIndex":{},"ModifyIndex":{index}}}"#,
+                job.id,
+                job.namespace,
+                groups.join(","),
+                10 + i
+            )?;
+        }
+        out.write_all(b"]")
     }
 
     /// One allocation as Go prints a `structs.Allocation`.

@@ -12,7 +12,8 @@
 //! held-out snapshot); add `--node-attrs 90` for nodes of a hundred
 //! attributes, as real clients report them (the fat shape of `bench/e2e.sh`);
 //! `--own-indexes 1` gives every allocation's job text a modify index of its
-//! own (the churned shape).
+//! own (the churned shape); `--go-dump 1` writes every top-level key and
+//! field as Go does, with nodes as clients register them (the go shape).
 
 #[path = "../../benches/snapshot/mod.rs"]
 mod snapshot;
@@ -67,6 +68,7 @@ fn parse() -> Spec {
             "--bare-jobs" => spec.bare_jobs = n != 0,
             "--node-attrs" => spec.node_attrs = n_usize,
             "--own-indexes" => spec.own_indexes = n != 0,
+            "--go-dump" => spec.go_dump = n != 0,
             _ => usage(&format!("unknown flag {flag}")),
         }
     }
@@ -79,7 +81,7 @@ fn usage(problem: &str) -> ! {
         "usage: gen-snapshot [--shape varied|uniform] [--nodes N] [--allocs N] [--jobs N] [--seed N]\n\
          \x20                   [--versions N] [--variants N] [--events N] [--tasks N]\n\
          \x20                   [--scores N] [--bare-jobs 0|1] [--node-attrs N]\n\
-         \x20                   [--own-indexes 0|1] > snapshot.json"
+         \x20                   [--own-indexes 0|1] [--go-dump 0|1] > snapshot.json"
     );
     std::process::exit(2)
 }

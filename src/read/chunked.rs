@@ -14,6 +14,7 @@ mod nodes;
 mod position;
 
 use std::io::{self, Read};
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 
 use rayon::ThreadPool;
@@ -22,6 +23,7 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 
 use super::alloc_record::AllocRecord;
 use super::document::{MetaField, State};
+use super::error::internal_error;
 use super::read_ahead::{BLOCK, Next, ROOM, ReadAhead};
 use super::split::{self, Element, Parsed, Spliced, Texts};
 use crate::model::{Deployment, Evaluation, Interner};
@@ -75,6 +77,9 @@ pub(super) struct Chunked<'r> {
     /// The position of `buf[base]`; kept only when the reader counts lines
     /// (a file is read again instead).
     at: Position,
+    /// Input bytes before `buf[base]`, kept always: with `base` it says
+    /// which input byte each index of `buf` holds.
+    offset: u64,
     /// When `buf` is a read-ahead block taken whole, the newlines its own
     /// bytes (from [`ROOM`]) hold.
     block_lines: Option<usize>,
@@ -104,30 +109,58 @@ impl<'r> Chunked<'r> {
             eof: false,
             whole: true,
             at: Position::START,
+            offset: 0,
             block_lines: None,
             mark: None,
             threads,
         }
     }
 
-    /// Walks the document into `st`.
+    /// Walks the document into `st`. A bug that panics here, or on a thread
+    /// of the walk, stops it like unexpected input, placed at the cursor: the
+    /// exact walk then reads the input again where it can.
     pub(super) fn walk(mut self, st: &mut State<'_>) -> Step<()> {
-        let result = self.document(st);
+        let result = panic::catch_unwind(AssertUnwindSafe(|| self.document(st)))
+            .unwrap_or_else(|payload| Err(self.internal(payload.as_ref())));
         match result {
             Err(Stop::Unexpected { error, .. }) => Err(Stop::Unexpected {
                 error: Some(error.unwrap_or_else(|| self.locate(None, None))),
-                history: self.whole.then(|| self.history()),
+                history: self.history(),
             }),
             other => other,
         }
     }
 
-    /// Everything read so far followed by the rest of the reader.
-    fn history(&mut self) -> Vec<u8> {
-        let mut all = self.buf[..self.end].to_vec();
+    /// Everything read so far followed by the rest of the reader, while the
+    /// buffer still holds the whole input.
+    fn history(&mut self) -> Option<Vec<u8>> {
+        let mut all = self.buf.get(..self.end).filter(|_| self.whole)?.to_vec();
         // A read error here shows again in the exact walk, which reports it.
         let _ = self.reader.read_to_end(&mut all);
-        all
+        Some(all)
+    }
+
+    /// The stop for a panic with `payload`, at the cursor as far as the
+    /// buffer's bookkeeping still holds after it.
+    fn internal(&self, payload: &(dyn std::any::Any + Send)) -> Stop {
+        let mut at = self.at;
+        if let Some(bytes) = self.buf.get(self.base..self.pos) {
+            at.pass(bytes);
+        }
+        let (line, column) = at.of((1, 1));
+        Stop::Unexpected {
+            history: None,
+            error: Some(Located {
+                // Only a stream too large to keep ends here: a file is read again.
+                error: Some(serde::de::Error::custom(format!(
+                    "{}; save the snapshot to a file and pass its path: it is then read again the exact way",
+                    internal_error(payload)
+                ))),
+                line,
+                column,
+                path: None,
+            }),
+        }
     }
 
     fn document(&mut self, st: &mut State<'_>) -> Step<()> {
@@ -584,10 +617,12 @@ impl<'r> Chunked<'r> {
         }
     }
 
-    /// Counts the lines of the bytes before `keep`, about to be dropped.
-    /// In a block taken whole, a stretch without newlines (all of a compact
-    /// dump) is known as such from the block's count and is not scanned.
+    /// Moves [`Self::offset`] past the bytes before `keep`, about to be
+    /// dropped, and counts their lines. In a block taken whole, a stretch
+    /// without newlines (all of a compact dump) is known as such from the
+    /// block's count and is not scanned.
     fn advance_position(&mut self, keep: usize) {
+        self.offset += (keep - self.base) as u64;
         if !self.reader.counts_lines() {
             return;
         }
@@ -632,4 +667,40 @@ pub(super) struct Owner {
     pub(super) namespace: String,
     #[serde(rename = "JobID", default)]
     pub(super) job_id: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::ReadFilter;
+    use crate::read::read_ahead::read_ahead;
+
+    #[test]
+    fn a_panic_in_the_walk_is_a_stop_at_the_cursor() {
+        let mut st = State::new("snap.json", ReadFilter::default());
+        let stop = read_ahead(&b"{\"Nodes\": []}"[..], true, |r| {
+            let mut walk = Chunked::new(r, 1);
+            // As a bug might leave it: the cursor at the end of the buffer,
+            // with more said to be buffered.
+            walk.pos = CHUNK;
+            walk.end = CHUNK + 1;
+            walk.walk(&mut st)
+        });
+        let Err(Stop::Unexpected {
+            history: None,
+            error: Some(at),
+        }) = stop
+        else {
+            panic!("not a located stop");
+        };
+        assert_eq!((at.line, at.column, at.path), (1, CHUNK + 1, None));
+        assert_eq!(
+            at.error.unwrap().to_string(),
+            format!(
+                "internal error in the reader (index out of bounds: the len is {CHUNK} but the \
+                 index is {CHUNK}); please report it with the snapshot's size and shape; save \
+                 the snapshot to a file and pass its path: it is then read again the exact way"
+            )
+        );
+    }
 }

@@ -1,5 +1,6 @@
 //! Why a snapshot could not be read, said so that the operator can find the spot.
 
+use std::any::Any;
 use std::fmt;
 use std::io;
 
@@ -168,6 +169,18 @@ impl ReadError {
         )
     }
 
+    /// A bug: a panic while reading, caught, with `payload` its message.
+    pub(super) fn internal(name: &str, payload: &(dyn Any + Send)) -> Self {
+        ReadError::new(
+            name,
+            Kind::Json {
+                position: None,
+                path: None,
+                message: internal_error(payload),
+            },
+        )
+    }
+
     fn new(name: &str, kind: Kind) -> ReadError {
         ReadError {
             name: name.to_string(),
@@ -233,6 +246,18 @@ impl fmt::Display for ReadError {
 const GET_A_SNAPSHOT: &str = "expected the cluster state with Jobs, Nodes and Allocs: run \
     `nomad operator snapshot save backup.snap` and `nomad operator snapshot state backup.snap > state.json`, \
     or build it from the HTTP API with contrib/snapshot-from-api.sh (README: Getting a snapshot from a real cluster)";
+
+/// What to say of a panic with `payload`: a bug, what it said, and what to do.
+pub(super) fn internal_error(payload: &(dyn Any + Send)) -> String {
+    let what = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic");
+    format!(
+        "internal error in the reader ({what}); please report it with the snapshot's size and shape"
+    )
+}
 
 /// No `source`: the message already ends with the I/O error, and `{:#}`
 /// would print it twice.

@@ -48,6 +48,7 @@ mod tests;
 
 use std::fs::File;
 use std::io::{self, BufReader, Cursor, Read};
+use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -184,7 +185,22 @@ pub fn read_snapshot_from(reader: impl Read + Send, name: &str) -> Result<Snapsh
 type Reread<'a> = &'a dyn Fn() -> Result<Snapshot, ReadError>;
 
 /// The fast walk; where it gives up, the exact walk says what is wrong.
+/// A panic anywhere in either (a bug) is an error, never the end of the
+/// process.
 fn read(
+    reader: impl Read + Send,
+    name: &str,
+    filter: &ReadFilter,
+    threads: usize,
+    reread: Option<Reread<'_>>,
+) -> Result<Snapshot, ReadError> {
+    let walks = || fast_then_exact(reader, name, filter, threads, reread);
+    panic::catch_unwind(AssertUnwindSafe(walks))
+        .unwrap_or_else(|payload| Err(ReadError::internal(name, payload.as_ref())))
+}
+
+/// [`read`], unguarded.
+fn fast_then_exact(
     reader: impl Read + Send,
     name: &str,
     filter: &ReadFilter,

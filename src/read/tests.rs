@@ -1130,3 +1130,58 @@ fn impossible_group_counts_are_refused_at_the_count() {
     assert!(e.contains("Count -2 is negative"), "{e}");
     assert!(e.contains("at Allocs[0]"), "{e}");
 }
+
+#[test]
+fn nodes_after_a_copying_refill_of_a_file_read_on_several_threads() {
+    // Read as a file (lines not counted), on two threads: a node longer
+    // than the room before a block cannot be kept in it, so the block is
+    // compacted in place and only partly filled; the node that then runs
+    // past its end is kept at index 0 of the same block. Below 16 MiB the
+    // input is kept whole and never compacted, so this is about the smallest
+    // input that shows it: the long node across the first block boundary
+    // after 16 MiB, and the next block's worth of short nodes.
+    const BLOCK: usize = read_ahead::BLOCK;
+    let boundary = 9 * BLOCK;
+    let long_start = boundary - (read_ahead::ROOM + 24 * 1024);
+    let node = |i: usize, pad: usize| {
+        json!({"ID": format!("n{i:05}"), "Status": "ready", "Meta": {"pad": "m".repeat(pad)}})
+            .to_string()
+    };
+    let mut text = format!("{{\"Nodes\":[{},", node(0, 10));
+    text.push_str(&" ".repeat(long_start - text.len()));
+    text.push_str(&node(1, 300 << 10));
+    let mut i = 2;
+    while text.len() < long_start + BLOCK + (512 << 10) {
+        text.push(',');
+        text.push_str(&node(i, 300));
+        i += 1;
+    }
+    text.push_str("]}");
+    let filter = ReadFilter::default();
+    let reread: Reread<'_> = &|| panic!("the input is well-formed");
+    let one = super::read(text.as_bytes(), "snap.json", &filter, 1, Some(reread)).unwrap();
+    let two = super::read(text.as_bytes(), "snap.json", &filter, 2, Some(reread)).unwrap();
+    assert_eq!(two.nodes.len(), i);
+    assert_eq!(format!("{two:?}"), format!("{one:?}"));
+}
+
+/// Gives the start of a snapshot, then panics.
+struct Faulty(bool);
+
+impl Read for Faulty {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        assert!(!std::mem::replace(&mut self.0, true), "a faulty reader");
+        buf[..11].copy_from_slice(b"{\"Nodes\": [");
+        Ok(11)
+    }
+}
+
+#[test]
+fn a_panic_while_reading_is_an_error() {
+    let e = read_snapshot_from(Faulty(false), "snap.json").unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("snap.json: internal error in the reader (a scoped thread panicked)"),
+        "{e}"
+    );
+}
