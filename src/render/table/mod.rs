@@ -27,8 +27,9 @@ use crate::warning::Warning;
 use grid::{Grid, Yield};
 
 /// The width tables and text are laid out for when the caller knows no
-/// better (output that is not a terminal).
-pub const DEFAULT_WIDTH: u16 = 100;
+/// better (output that is not a terminal, such as a pipe into `less`): the
+/// narrowest terminal in common use.
+pub const DEFAULT_WIDTH: u16 = 80;
 
 /// How to render.
 #[derive(Clone, Copy, Debug)]

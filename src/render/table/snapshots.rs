@@ -186,15 +186,13 @@ fn allocations_with_reschedule_decisions() {
     renderer(false).buckets(&mut out, &job());
     assert_snapshot!(out.trim_start(), @r"
     Allocations
-     Alloc     Name        Version  Canary  Node      Node    Client   Bucket     Reason
-                                                      Status
-    ────────────────────────────────────────────────────────────────────────────────────────────────────
-     9d2a5e81  web.web[1]  3                a0c4e6f8  ready   failed   untainted  node ready;
-                                                                                  reschedule in 1m30s
-     6b1f7c4e  web.web[0]  3                a0c4e6f8  down    running  lost       node down; reschedule
-                                                                                  now
-     c3e8a1f0  web.web[2]  2        yes                                set aside  terminal with a next
-                                                                                  allocation
+     Alloc     Name        Version  Node      Node Status  Client   Bucket     Reason
+    ──────────────────────────────────────────────────────────────────────────────────────────────────
+     9d2a5e81  web.web[1]  3        a0c4e6f8  ready        failed   untainted  node ready; reschedule
+                                                                               in 1m30s
+     6b1f7c4e  web.web[0]  3        a0c4e6f8  down         running  lost       node down; reschedule
+                                                                               now
+    1 allocation untouched (--verbose shows them).
     ");
 }
 
