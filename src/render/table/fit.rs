@@ -121,6 +121,8 @@ fn plan(grid: &Grid, columns: &[Column], limit: usize) -> Plan {
             Yield::Drop => shown[i] = false,
         }
     }
+    // What gave way may leave room for the headers on one line.
+    whole |= comfortable(&shown, &short, true) <= limit;
     let mut widths: Vec<usize> = columns
         .iter()
         .enumerate()
