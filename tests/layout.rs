@@ -237,7 +237,8 @@ fn header_words_are_never_broken() {
     const HEADERS: &str = "Alloc Name Version Canary Node Status Client Bucket Reason Task \
         Group Ignore Place Stop InPlace Destructive Migrate Preemptions Disconnect Reconnect \
         Reschedule Now Later Description Follow-up Eval Previous Flags Deployment Update \
-        Triggered By Wait Until Allocs Desired Total Canaries Auto Promote Revert";
+        Triggered By Wait Until Allocs Desired Total Canaries Auto Promote Revert Destruct \
+        Preempt Discon Recon Resched";
     let words: Vec<&str> = HEADERS.split_whitespace().collect();
     let mut reports: Vec<Report> = fixtures()
         .iter()

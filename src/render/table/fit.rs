@@ -54,7 +54,7 @@ pub(super) fn layout(grid: &Grid, limit: Option<usize>, bold: &dyn Fn(&str) -> S
         .set_content_arrangement(ContentArrangement::Disabled);
     let shown: Vec<usize> = (0..columns.len()).filter(|&i| plan.shown[i]).collect();
     t.set_header(shown.iter().map(|&i| {
-        let header = grid.headers[i];
+        let header = grid.header(i, plan.short[i]);
         let text = if plan.wrap {
             fold(header, plan.widths[i] - EDGE)
         } else {
@@ -65,7 +65,11 @@ pub(super) fn layout(grid: &Grid, limit: Option<usize>, bold: &dyn Fn(&str) -> S
     for row in &grid.rows {
         t.add_row(shown.iter().map(|&i| {
             let cell = row.get(i).map_or("", String::as_str);
-            let cell = if plan.short[i] { grid.short(cell) } else { cell };
+            let cell = if plan.short[i] {
+                grid.short(cell)
+            } else {
+                cell
+            };
             if plan.wrap && columns[i].prose {
                 fold(cell, plan.widths[i] - EDGE)
             } else {
@@ -178,30 +182,43 @@ struct Column {
     short: usize,
     /// The longest word of any cell: prose wraps no narrower.
     word: usize,
-    /// The header on one line, and its longest word.
-    header: usize,
-    header_word: usize,
+    /// The header on one line, and its longest word; whole and
+    /// abbreviated.
+    header: [usize; 2],
+    header_word: [usize; 2],
 }
 
 impl Column {
     fn of(grid: &Grid, i: usize) -> Self {
-        let cells = || grid.rows.iter().filter_map(|r| r.get(i)).map(|c| strip_ansi(c));
+        let cells = || {
+            grid.rows
+                .iter()
+                .filter_map(|r| r.get(i))
+                .map(|c| strip_ansi(c))
+        };
         let widest = |f: &dyn Fn(&str) -> usize| cells().map(|c| f(&c)).max().unwrap_or(0);
         let header = grid.headers[i];
         let content = widest(&|c| c.width());
+        let heads = [grid.header(i, false), grid.header(i, true)];
+        let word = |h: &str| words(h).map(UnicodeWidthStr::width).max().unwrap_or(0) + EDGE;
         Column {
             empty: content == 0,
             prose: PROSE.contains(&header),
             content: content + EDGE,
             short: widest(&|c| grid.short(c).width()) + EDGE,
             word: widest(&|c| words(c).map(UnicodeWidthStr::width).max().unwrap_or(0)) + EDGE,
-            header: header.width() + EDGE,
-            header_word: words(header).map(UnicodeWidthStr::width).max().unwrap_or(0) + EDGE,
+            header: heads.map(|h| h.width() + EDGE),
+            header_word: heads.map(word),
         }
     }
 
-    fn head(&self, whole: bool) -> usize {
-        if whole { self.header } else { self.header_word }
+    fn head(&self, short: bool, whole: bool) -> usize {
+        let k = usize::from(short);
+        if whole {
+            self.header[k]
+        } else {
+            self.header_word[k]
+        }
     }
 
     /// Every cell on one line, with the header whole.
@@ -211,12 +228,12 @@ impl Column {
 
     fn full_with(&self, short: bool, whole: bool) -> usize {
         let content = if short { self.short } else { self.content };
-        content.max(self.head(whole))
+        content.max(self.head(short, whole))
     }
 
-    /// The narrowest a prose column gets.
+    /// The narrowest a prose column gets (prose has no short form).
     fn floor(&self, whole: bool) -> usize {
-        self.head(whole)
+        self.head(false, whole)
             .max(self.word)
             .max(self.content.min(PROSE_FLOOR + EDGE))
     }
@@ -267,4 +284,117 @@ fn strip_ansi(s: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::allocations_grid;
+    use super::*;
+    use proptest::prelude::*;
+
+    const HEADERS: [&str; 9] = [
+        "Alloc",
+        "Name",
+        "Version",
+        "Canary",
+        "Node",
+        "Node Status",
+        "Client",
+        "Bucket",
+        "Reason",
+    ];
+
+    /// An Allocations table: IDs, `job.group[N]` names, statuses, and
+    /// reasons of words up to 21 characters (`max_client_disconnect`).
+    fn grid() -> impl Strategy<Value = Grid> {
+        let word = "[a-z_;:,()]{1,21}";
+        let row = (
+            "[0-9a-f]{8}",
+            "[a-z]{1,8}\\.[a-z]{1,8}\\[[0-9]{1,3}\\]",
+            "[0-9]{1,3}",
+            prop_oneof![Just(""), Just("yes")],
+            "[0-9a-f]{8}",
+            "(ready|down|disconnected)",
+            "(running|failed|unknown)",
+            "(untainted|lost|disconnecting)",
+            prop::collection::vec(word, 1..12),
+        );
+        prop::collection::vec(row, 1..6).prop_map(|rows| {
+            let mut g = allocations_grid("job");
+            for (a, n, v, c, node, ns, cs, b, reason) in rows {
+                g.row(vec![
+                    a,
+                    n,
+                    v,
+                    c.to_string(),
+                    node,
+                    ns,
+                    cs,
+                    b,
+                    reason.join(" "),
+                ]);
+            }
+            g
+        })
+    }
+
+    fn tokens(s: &str) -> impl Iterator<Item = &str> {
+        s.split_whitespace()
+    }
+
+    proptest! {
+        /// No line is wider than the width (below 80, than the table at its
+        /// narrowest when that is wider), and every token of the
+        /// output is a whole token of a cell (or of a name without its job)
+        /// or a header word: nothing is split.
+        #[test]
+        fn lines_fit_and_no_token_is_split(g in grid(), width in 40usize..200) {
+            let text = layout(&g, Some(width), &str::to_string);
+            let floor = layout(&g, Some(1), &str::to_string)
+                .lines()
+                .map(UnicodeWidthStr::width)
+                .max()
+                .unwrap_or(0);
+            // From 80 columns these tables always fit.
+            let most = if width >= 80 { width } else { width.max(floor) };
+            for line in text.lines() {
+                prop_assert!(line.width() <= most, "{width}:\n{text}");
+            }
+            let mut whole: Vec<&str> = HEADERS.iter().flat_map(|h| tokens(h)).collect();
+            for row in &g.rows {
+                for cell in row {
+                    whole.extend(tokens(cell));
+                    whole.extend(tokens(g.short(cell)));
+                }
+            }
+            for line in text.lines().filter(|l| !l.starts_with('─')) {
+                for token in tokens(line) {
+                    prop_assert!(whole.contains(&token), "{token:?} at {width}:\n{text}");
+                }
+            }
+        }
+    }
+
+    /// At 80 columns such a table (reasons of words up to 21) always fits.
+    #[test]
+    fn the_narrowest_allocations_table_fits_80_columns() {
+        let mut g = allocations_grid("job");
+        g.row(
+            [
+                "6b1f7c4e",
+                "job.groupgroup[100]",
+                "100",
+                "yes",
+                "a0c4e6f8",
+                "disconnected",
+                "unknown",
+                "disconnecting",
+                "max_client_disconnect max_client_disconnect",
+            ]
+            .map(str::to_string)
+            .to_vec(),
+        );
+        let text = layout(&g, Some(80), &str::to_string);
+        assert!(text.lines().all(|l| l.width() <= 80), "{text}");
+    }
 }

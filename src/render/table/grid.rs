@@ -5,13 +5,15 @@
 /// What a column gives up when the table does not fit its width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Yield {
-    /// Shows [`Grid::short`]'s form of its cells (a name without its job).
+    /// Shows [`Grid::short`]'s form of its cells (a name without its job)
+    /// and its short header, if it has one.
     Abbreviate,
     /// Is left out.
     Drop,
 }
 
 /// Headers and rows of one table, with the columns that give way in order.
+#[derive(Debug)]
 pub(super) struct Grid {
     pub(super) headers: Vec<&'static str>,
     pub(super) rows: Vec<Vec<String>>,
@@ -19,6 +21,8 @@ pub(super) struct Grid {
     pub(super) yields: Vec<(u8, usize, Yield)>,
     /// The prefix an abbreviated column leaves out of its cells.
     pub(super) prefix: String,
+    /// Shorter headers of abbreviated columns, by column.
+    pub(super) short_headers: Vec<(usize, &'static str)>,
 }
 
 impl Grid {
@@ -28,6 +32,7 @@ impl Grid {
             rows: Vec::new(),
             yields: Vec::new(),
             prefix: String::new(),
+            short_headers: Vec::new(),
         }
     }
 
@@ -43,6 +48,23 @@ impl Grid {
             self.yields.sort_by_key(|&(rank, i, _)| (rank, i));
         }
         self
+    }
+
+    /// The column headed `header`, abbreviated, is headed `short`.
+    pub(super) fn short_header(&mut self, header: &str, short: &'static str) -> &mut Self {
+        if let Some(i) = self.headers.iter().position(|h| *h == header) {
+            self.short_headers.push((i, short));
+        }
+        self
+    }
+
+    /// The header of column `i`, abbreviated or not.
+    pub(super) fn header(&self, i: usize, short: bool) -> &'static str {
+        let found = || self.short_headers.iter().find(|&&(j, _)| j == i);
+        match found() {
+            Some(&(_, h)) if short => h,
+            _ => self.headers[i],
+        }
     }
 
     /// Abbreviated cells leave out `prefix` (an allocation name's

@@ -19,9 +19,7 @@ use owo_colors::OwoColorize;
 use super::wrap::wrap;
 use crate::model::{Id, deployment_status};
 use crate::reconciler::Bucket;
-use crate::report::{
-    BucketEntry, GroupChanges, GroupReport, JobReport, NowSource, Plan, Report,
-};
+use crate::report::{BucketEntry, GroupChanges, GroupReport, JobReport, NowSource, Plan, Report};
 use crate::time::Time;
 use crate::warning::Warning;
 use grid::{Grid, Yield};
@@ -290,11 +288,27 @@ impl Renderer {
             row.extend(shown.iter().map(|(_, f)| f(c).to_string()));
             t.row(row);
         }
-        // Counts that are zero in every group go first, the last first.
+        // Counts that are zero in every group go first, the last first;
+        // then long headers shorten.
         for (rank, i) in (1..header.len()).rev().enumerate() {
             if t.rows.iter().all(|r| r[i] == "0") {
-                t.give_way(u8::try_from(rank).unwrap_or(u8::MAX), header[i], Yield::Drop);
+                t.give_way(
+                    u8::try_from(rank).unwrap_or(u8::MAX),
+                    header[i],
+                    Yield::Drop,
+                );
             }
+        }
+        for (h, short) in [
+            ("Destructive", "Destruct"),
+            ("Preemptions", "Preempt"),
+            ("Disconnect", "Discon"),
+            ("Reconnect", "Recon"),
+            ("Reschedule Now", "Resched Now"),
+            ("Reschedule Later", "Resched Later"),
+        ] {
+            t.short_header(h, short)
+                .give_way(u8::MAX, h, Yield::Abbreviate);
         }
         self.section(out, "Desired changes", &t);
     }
@@ -303,24 +317,7 @@ impl Renderer {
     /// or their bucket moves get a row (a job of 30 with one lost allocation
     /// shows one), and one line counts the rest.
     fn buckets(&self, out: &mut String, job: &JobReport) {
-        let mut t = Grid::new(&[
-            "Alloc",
-            "Name",
-            "Version",
-            "Canary",
-            "Node",
-            "Node Status",
-            "Client",
-            "Bucket",
-            "Reason",
-        ]);
-        t.short_of(format!("{}.", job.id))
-            .give_way(1, "Name", Yield::Abbreviate)
-            .give_way(2, "Version", Yield::Drop)
-            .give_way(3, "Node Status", Yield::Drop)
-            .give_way(4, "Canary", Yield::Drop)
-            .give_way(5, "Client", Yield::Drop)
-            .give_way(6, "Node", Yield::Drop);
+        let mut t = allocations_grid(&job.id);
         let touched = Touched::of(&job.plan);
         let shown = |moved: bool, id: &Id| self.style.verbose || moved || touched.0.contains(id);
         let mut rows = 0;
@@ -387,7 +384,11 @@ impl Renderer {
             self.section(out, "Allocations", &t);
         }
         if untouched > 0 {
-            let what = if untouched == 1 { "allocation" } else { "allocations" };
+            let what = if untouched == 1 {
+                "allocation"
+            } else {
+                "allocations"
+            };
             let line = format!("{untouched} {what} untouched (--verbose shows them).");
             if rows == 0 {
                 out.push_str(&format!("\n{}\n", self.bold("Allocations")));
@@ -617,6 +618,30 @@ impl Renderer {
     }
 }
 
+/// The Allocations table of job `job_id`, empty. Reason and bucket say most;
+/// what the reason repeats or a person looks up later gives way first.
+fn allocations_grid(job_id: &str) -> Grid {
+    let mut t = Grid::new(&[
+        "Alloc",
+        "Name",
+        "Version",
+        "Canary",
+        "Node",
+        "Node Status",
+        "Client",
+        "Bucket",
+        "Reason",
+    ]);
+    t.short_of(format!("{job_id}."))
+        .give_way(1, "Name", Yield::Abbreviate)
+        .give_way(2, "Version", Yield::Drop)
+        .give_way(3, "Node Status", Yield::Drop)
+        .give_way(4, "Canary", Yield::Drop)
+        .give_way(5, "Client", Yield::Drop)
+        .give_way(6, "Node", Yield::Drop);
+    t
+}
+
 /// The Canary column: "yes", or empty so that the column shows only when
 /// some allocation is a canary.
 fn canary_mark(canary: bool) -> &'static str {
@@ -647,7 +672,11 @@ struct Touched<'p>(HashSet<&'p Id>);
 impl<'p> Touched<'p> {
     fn of(p: &'p Plan) -> Self {
         let ids = p.stop.iter().map(|s| &s.alloc_id);
-        let ids = ids.chain(p.place.iter().filter_map(|pl| pl.previous_alloc_id.as_ref()));
+        let ids = ids.chain(
+            p.place
+                .iter()
+                .filter_map(|pl| pl.previous_alloc_id.as_ref()),
+        );
         let ids = ids.chain(p.destructive_update.iter().map(|d| &d.alloc_id));
         let ids = ids.chain(p.in_place_update.iter().map(|u| &u.alloc_id));
         let ids = ids.chain(p.disconnect_updates.iter().map(|u| &u.alloc_id));
