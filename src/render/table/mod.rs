@@ -2,7 +2,8 @@
 //! the buckets, and the plan. Empty sections are left out, and so are jobs
 //! whose plan is a no-op ([`crate::report::Plan::is_noop`], the definition
 //! `--detailed-exitcode` uses) unless `--verbose`: at 3 a.m. only what moves
-//! matters.
+//! matters. For the same reason a job's untouched allocations are one count
+//! line, and tables give way to the width ([`fit`]) rather than overflow.
 //!
 //! Times are shown relative to the evaluation time ("in 4m30s", "12m ago"),
 //! also inside bucket reasons, which are made from their typed facts; the
@@ -33,8 +34,8 @@ pub const DEFAULT_WIDTH: u16 = 80;
 #[derive(Clone, Copy, Debug)]
 pub struct Style {
     pub color: bool,
-    /// Full IDs, exact times, every job and every DesiredChanges column;
-    /// rows never wrap.
+    /// Full IDs, exact times, every job, allocation and DesiredChanges
+    /// column; rows never wrap.
     pub verbose: bool,
     /// The line width to lay out for, in terminal columns (`--verbose`
     /// tables ignore it).
