@@ -58,7 +58,7 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     (
         "COLUMNS",
         "The width tables are laid out for; else the terminal's width when standard output \
-         is a terminal, else 100.",
+         is a terminal, else 80.",
     ),
     (
         "NO_COLOR",
@@ -123,8 +123,10 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = Color::Auto, value_name = "WHEN")]
     pub color: Color,
 
-    /// Full IDs, exact times, every job and every DesiredChanges column; rows
-    /// never wrap, so lines may be wider than 100 columns.
+    /// Every allocation (by default a changing job lists only those the plan
+    /// or their bucket moves, and counts the untouched), every job, every
+    /// column, full IDs and exact times; rows never wrap, so lines may be
+    /// wider than the terminal.
     #[arg(long, short)]
     pub verbose: bool,
 

@@ -314,16 +314,16 @@ mod tests {
     }
 
     #[test]
-    fn width_is_columns_else_the_terminal_else_100() {
+    fn width_is_columns_else_the_terminal_else_80() {
         let os = |s: &str| Some(OsString::from(s));
         assert_eq!(width_from(os("60"), || Some(120)), 60);
         assert_eq!(width_from(os(" 160 "), || None), 160);
         for invalid in ["", "0", "-5", "wide", "70000"] {
             assert_eq!(width_from(os(invalid), || Some(120)), 120, "{invalid}");
-            assert_eq!(width_from(os(invalid), || None), 100, "{invalid}");
+            assert_eq!(width_from(os(invalid), || None), 80, "{invalid}");
         }
-        assert_eq!(width_from(None, || Some(0)), 100);
-        assert_eq!(width_from(None, || None), 100);
+        assert_eq!(width_from(None, || Some(0)), 80);
+        assert_eq!(width_from(None, || None), 80);
     }
 
     #[test]

@@ -1,8 +1,9 @@
-//! A progress bar on stderr while a large snapshot file is read: dumps of big
-//! clusters take a while, and a silent terminal looks hung.
+//! Progress on stderr while a large snapshot is read, from a file or a pipe:
+//! dumps of big clusters take a while, and a silent terminal looks hung.
 
 use std::io::{self, IsTerminal};
 use std::path::Path;
+use std::sync::Once;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use plan_inspect::model::Snapshot;
@@ -12,25 +13,45 @@ use plan_inspect::read::{ReadError, ReadFilter, Source, read_snapshot_observed};
 const THRESHOLD: u64 = 50 * 1024 * 1024;
 
 /// Reads the snapshot on `threads` threads, with a bar when it is a large
-/// file and stderr a terminal.
+/// file and stderr a terminal, or a count of the bytes read once a pipe has
+/// given more than [`THRESHOLD`] (its size is not known ahead).
 pub fn read(source: &Source, filter: &ReadFilter, threads: usize) -> Result<Snapshot, ReadError> {
     let bar = match source {
         Source::Path(path) => bar_for(path),
-        Source::Stdin => None,
+        Source::Stdin => counter(),
     };
     let Some(bar) = bar else {
         return read_snapshot_observed(source, filter, threads, &|_| {});
     };
-    let result = read_snapshot_observed(source, filter, threads, &|n| bar.inc(n));
+    let shown = Once::new();
+    let result = read_snapshot_observed(source, filter, threads, &|n| {
+        bar.inc(n);
+        if bar.is_hidden() && wanted(bar.position(), true) {
+            shown.call_once(|| bar.set_draw_target(ProgressDrawTarget::stderr()));
+        }
+    });
     bar.finish_and_clear();
     result
 }
 
+/// Whether stderr is a terminal that can redraw a bar.
+fn attended() -> bool {
+    io::stderr().is_terminal() && std::env::var("TERM").map_or(true, |t| t != "dumb")
+}
+
+/// A count of bytes read from stdin, hidden until it passes [`THRESHOLD`].
+fn counter() -> Option<ProgressBar> {
+    if !attended() {
+        return None;
+    }
+    let style =
+        ProgressStyle::with_template("reading stdin {spinner} {binary_bytes} ({elapsed})").ok()?;
+    Some(ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden()).with_style(style))
+}
+
 fn bar_for(path: &Path) -> Option<ProgressBar> {
     let size = std::fs::metadata(path).ok()?.len();
-    let attended =
-        io::stderr().is_terminal() && std::env::var("TERM").map_or(true, |t| t != "dumb");
-    if !wanted(size, attended) {
+    if !wanted(size, attended()) {
         return None;
     }
     let style = ProgressStyle::with_template(

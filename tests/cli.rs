@@ -13,7 +13,16 @@ fn bin() -> Command {
 }
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = bin().args(args).output().unwrap();
+    run_with(bin().args(args))
+}
+
+/// [`run`] laid out for `columns`.
+fn run_at(columns: &str, args: &[&str]) -> (i32, String, String) {
+    run_with(bin().env("COLUMNS", columns).args(args))
+}
+
+fn run_with(command: &mut Command) -> (i32, String, String) {
+    let out = command.output().unwrap();
     (
         out.status.code().unwrap(),
         String::from_utf8(out.stdout).unwrap(),
@@ -431,7 +440,7 @@ fn a_snapshot_with_nothing_to_do_says_so_in_one_line() {
         "cache",
         "--detailed-exitcode",
     ];
-    let (code, stdout, stderr) = run(&args);
+    let (code, stdout, stderr) = run_at("100", &args);
     assert_eq!((code, stderr.as_str()), (0, ""));
     assert_eq!(
         stdout,
@@ -495,8 +504,10 @@ fn explain_without_a_match_is_an_error() {
 
 #[test]
 fn eval_takes_a_unique_prefix_and_shows_its_id_and_priority() {
-    let (code, stdout, stderr) =
-        run(&["fixtures/evals.json", "--eval", "5f2c", "--color", "never"]);
+    let (code, stdout, stderr) = run_at(
+        "100",
+        &["fixtures/evals.json", "--eval", "5f2c", "--color", "never"],
+    );
     assert_eq!(code, 0, "{stderr}");
     let head: Vec<&str> = stdout.lines().skip(2).take(2).collect();
     assert_eq!(

@@ -1,6 +1,6 @@
-//! Text laid out for the terminal: tables and explanations at 60, 100 and
-//! 160 columns, long job names, header words, `COLUMNS`, and explanation
-//! bytes compared untrimmed.
+//! Text laid out for the terminal: tables at 80, 100 and 160 columns (golden
+//! files), tables and explanations at 60 to 160, long job names, header
+//! words, `COLUMNS`, and explanation bytes compared untrimmed.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -107,8 +107,23 @@ fn width(line: &str) -> usize {
     console::measure_text_width(line)
 }
 
+/// The bundled snapshots at 80, 100 and 160 columns. At 80 (the width
+/// off a terminal) every table fits: names lose their job before anything
+/// wraps, and reasons wrap between words.
 #[test]
-fn tables_fit_100_and_160_columns() {
+fn golden_tables_at_80_100_and_160_columns() {
+    for name in ["example", "rollout", "mixed-cluster", "evals"] {
+        let path = root().join("fixtures").join(format!("{name}.json"));
+        let report = report_of(&std::fs::read_to_string(path).unwrap());
+        for w in [80, 100, 160] {
+            let text = render::table::render(&report, at(w));
+            insta::assert_snapshot!(format!("{name}_{w}"), text);
+        }
+    }
+}
+
+#[test]
+fn tables_fit_80_100_and_160_columns() {
     let mut texts: Vec<(String, Report)> = fixtures()
         .iter()
         .map(|p| {
@@ -121,7 +136,7 @@ fn tables_fit_100_and_160_columns() {
         report_of(&long_named_snapshot()),
     ));
     for (name, report) in &texts {
-        for w in [100, 160] {
+        for w in [80, 100, 160] {
             for color in [false, true] {
                 let style = Style { color, ..at(w) };
                 for line in render::table::render(report, style).lines() {
@@ -186,27 +201,33 @@ fn at_60_columns_tables_that_cannot_fit_are_at_their_floor() {
 }
 
 #[test]
-fn long_job_names_wrap_at_60_100_and_160_columns() {
+fn long_job_names_are_never_broken_at_60_100_and_160_columns() {
     let report = report_of(&long_named_snapshot());
     for w in [60, 100, 160] {
         let text = render::table::render(&report, at(w));
         insta::assert_snapshot!(format!("long_job_name_{w}"), text);
-        // Before, the name made rows of 134 columns.
         fits_where_it_can(&report, w, "long job name");
     }
-    // In the Allocations table whole at 160, where it fits; wrapped below.
-    let allocations = |w| {
+    // In the tables an allocation name is whole, or without its job (which
+    // the header above says) where it would not fit whole; never broken.
+    let names = |w| {
         let text = render::table::render(&report, at(w));
-        let (_, header, body) = sections(&text)
+        let cells: Vec<String> = sections(&text)
             .into_iter()
-            .find(|(title, _, _)| *title == "Allocations")
-            .unwrap();
-        [header, body].concat().join("\n")
+            .flat_map(|(_, _, body)| body)
+            .flat_map(|l| l.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+            .filter(|c| c.contains("web["))
+            .collect();
+        cells
     };
-    let name = format!("{LONG}.web[1]");
-    assert!(allocations(160).contains(&name));
-    assert!(!allocations(100).contains(&name));
-    assert!(allocations(100).contains(".web[1]"));
+    let whole = format!("{LONG}.web[1]");
+    assert!(names(160).contains(&whole));
+    for w in [60, 100, 160] {
+        for name in names(w) {
+            assert!(name == "web[1]" || name == whole, "at {w}: {name}");
+        }
+    }
+    assert!(names(100).contains(&"web[1]".to_string()));
 }
 
 /// Headers wrap between words only: every word of every header line is a
@@ -216,7 +237,8 @@ fn header_words_are_never_broken() {
     const HEADERS: &str = "Alloc Name Version Canary Node Status Client Bucket Reason Task \
         Group Ignore Place Stop InPlace Destructive Migrate Preemptions Disconnect Reconnect \
         Reschedule Now Later Description Follow-up Eval Previous Flags Deployment Update \
-        Triggered By Wait Until Allocs Desired Total Canaries Auto Promote Revert";
+        Triggered By Wait Until Allocs Desired Total Canaries Auto Promote Revert Destruct \
+        Preempt Discon Recon Resched";
     let words: Vec<&str> = HEADERS.split_whitespace().collect();
     let mut reports: Vec<Report> = fixtures()
         .iter()
@@ -252,17 +274,17 @@ fn bin(columns: Option<&str>, args: &[&str]) -> String {
 }
 
 #[test]
-fn columns_sets_the_width_and_100_is_the_default_off_a_terminal() {
+fn columns_sets_the_width_and_80_is_the_default_off_a_terminal() {
     let path = "fixtures/incidents/client-disconnected.json";
     let report = report_of(&std::fs::read_to_string(root().join(path)).unwrap());
     let table = |w| render::table::render(&report, at(w));
     assert_eq!(bin(Some("60"), &[path]), table(60));
     assert_eq!(bin(Some("160"), &[path]), table(160));
-    assert_eq!(bin(None, &[path]), table(100));
+    assert_eq!(bin(None, &[path]), table(80));
     for invalid in ["", "0", "wide", "-1"] {
         assert_eq!(
             bin(Some(invalid), &[path]),
-            table(100),
+            table(80),
             "COLUMNS={invalid:?}"
         );
     }

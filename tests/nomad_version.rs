@@ -7,9 +7,12 @@ use std::process::{Command, Stdio};
 
 use assert_cmd::cargo::CommandCargoExt;
 
+/// Runs the binary laid out for 100 columns, where the version lines these
+/// tests compare keep to one line.
 fn run(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
     let mut c = Command::cargo_bin("plan-inspect").unwrap();
     c.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("COLUMNS", "100")
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -97,7 +97,8 @@ fn a_system_placement_is_explained_on_its_node() {
     ]);
     assert_eq!(code, 2, "a placement changes the cluster");
     assert!(
-        out.contains("resource fit (CPU, memory, ports, bin packing, preemption) is not checked")
+        words(&out)
+            .contains("resource fit (CPU, memory, ports, bin packing, preemption) is not checked")
     );
 }
 

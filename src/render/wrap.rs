@@ -1,11 +1,12 @@
 //! Free text folded to a line width: words move to the next line, and a
-//! word wider than a line (a long job name) is broken where the line ends.
+//! word wider than a line (a long job name) is broken after its last
+//! punctuation that fits, else where the line ends.
 
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// Word-wraps free text (warnings, headers, one-line summaries) to `width`
 /// columns, with continuation lines indented; a word wider than a line (a
-/// long job name) is broken where the line ends.
+/// long job name) is broken as [`split_at_width`] says.
 pub(crate) fn wrap(text: &str, width: usize) -> String {
     let mut out = String::new();
     let mut line = String::new();
@@ -34,7 +35,9 @@ pub(crate) fn wrap(text: &str, width: usize) -> String {
     out
 }
 
-/// `s` split after as many characters as fit in `width` columns, at least one.
+/// `s` split after as many characters as fit in `width` columns, at least
+/// one: after the last punctuation among them (`-`, `/`, `.`, `_`, `:`) when
+/// there is one, so that a name breaks between its parts.
 fn split_at_width(s: &str, width: usize) -> (&str, &str) {
     let mut used = 0;
     let cut = s
@@ -44,6 +47,10 @@ fn split_at_width(s: &str, width: usize) -> (&str, &str) {
             i > 0 && used > width
         })
         .map_or(s.len(), |(i, _)| i);
+    let cut = match s[..cut].rfind(['-', '/', '.', '_', ':']) {
+        Some(p) if cut < s.len() && p + 1 < cut => p + 1,
+        _ => cut,
+    };
     s.split_at(cut)
 }
 
@@ -63,13 +70,26 @@ mod tests {
     }
 
     #[test]
-    fn a_word_wider_than_the_line_is_broken_at_its_end() {
+    fn a_word_wider_than_the_line_is_broken_at_its_last_punctuation() {
         let name = format!("default/{}", "é".repeat(30));
         assert_eq!(
             wrap(&format!("{name}  service"), 20),
-            "default/éééééééééééé\n  éééééééééééééééééé\n  service\n"
+            "default/\n  éééééééééééééééééé\n  éééééééééééé\n  service\n"
         );
         assert_eq!(split_at_width("abc", 0), ("a", "bc"));
         assert_eq!(split_at_width("abc", 5), ("abc", ""));
+    }
+
+    /// Issue 33: `max_client_disc` / `onnect` was broken mid-word.
+    #[test]
+    fn a_long_word_breaks_after_its_last_punctuation_that_fits() {
+        assert_eq!(
+            split_at_width("max_client_disconnect", 15),
+            ("max_client_", "disconnect")
+        );
+        assert_eq!(
+            split_at_width("default/payments", 12),
+            ("default/", "payments")
+        );
     }
 }

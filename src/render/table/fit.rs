@@ -1,148 +1,159 @@
-//! Column widths within a line width: identifiers, statuses and counts keep
-//! to one line so they can be read and copied; names keep to one line while
-//! they can, and free text wraps.
+//! Laying a [`Grid`] out within a line width. Identifiers, statuses, counts
+//! and names keep to one line so they can be read and copied; when the
+//! table is too wide its headers wrap between words, then columns give way
+//! in their fixed order (a name drops its job, a column is left out), and
+//! only then does free text wrap below its comfortable width, always
+//! between words.
 
-use comfy_table::{ColumnConstraint, ContentArrangement, Table, Width};
+use comfy_table::{ContentArrangement, LineStyle, Table, TableStyle};
 use unicode_width::UnicodeWidthStr;
 
-/// Columns of free text: they take the width left and wrap.
-const PROSE: [&str; 3] = ["Reason", "Description", "Allocs"];
+use super::grid::{Grid, Yield};
 
-/// Columns of names (`job.group[N]`, a task group): whole unless the table
-/// cannot fit otherwise, then wrapped, no narrower than [`NAME_MIN`].
-const NAMES: [&str; 2] = ["Name", "Task Group"];
+/// Columns of free text: they take the width left and wrap between words.
+const PROSE: [&str; 3] = ["Reason", "Description", "Allocs"];
 
 /// A prose column wraps no narrower than this while the table can afford it.
 const PROSE_MIN: usize = 24;
 
-/// How narrow a prose column may get when the table cannot fit otherwise.
+/// How narrow a prose column may get when the table cannot fit otherwise
+/// (never narrower than its longest word).
 const PROSE_FLOOR: usize = 12;
-
-/// How narrow a name column may get.
-const NAME_MIN: usize = 12;
 
 /// The footprint of a column beyond its text: padding (one space each side of
 /// the first column, one after the others) and the blank before all but the
 /// first.
 const EDGE: usize = 2;
 
-/// Sets every column's width within `limit`: identifiers, statuses and
-/// counts as wide as their content (headers wrap only between words, and
-/// only when the table would not fit otherwise); names and prose start at
-/// their floors ([`NAME_MIN`], [`PROSE_FLOOR`], or their content when
-/// narrower), then the prose grows to [`PROSE_MIN`], the names to whole,
-/// and the prose takes the rest. A table whose columns cannot fit even at
-/// their floors is as narrow as they allow.
-/// Without a limit (`--verbose`, whose full IDs cannot fit anyway) nothing
-/// wraps, so every row stays one line for `grep`. A column with nothing in
-/// any row is left out.
-pub(super) fn fit(table: &mut Table, limit: Option<usize>) {
-    let headers: Vec<String> = table
-        .header()
-        .map(|h| h.cell_iter().map(|c| strip_ansi(&c.content())).collect())
-        .unwrap_or_default();
-    let columns: Vec<Column> = headers
-        .iter()
-        .enumerate()
-        .map(|(i, header)| {
-            let cells = table
-                .column_cells_iter(i)
-                .flatten()
-                .map(|c| strip_ansi(&c.content()).width())
-                .max()
-                .unwrap_or(0);
-            let word = header.split(' ').map(|w| w.width()).max().unwrap_or(0);
-            let kind = if PROSE.contains(&header.as_str()) {
-                Kind::Prose
-            } else if NAMES.contains(&header.as_str()) {
-                Kind::Name
-            } else {
-                Kind::Fixed
-            };
-            Column {
-                empty: cells == 0,
-                kind,
-                content: cells + EDGE,
-                header: header.width() + EDGE,
-                word: word + EDGE,
-            }
-        })
+/// A line under the header and nothing else: rows stay one text line each
+/// unless a long cell wraps, and wrapped lines have blank leading columns.
+const TABLE_STYLE: TableStyle =
+    TableStyle::new().header_separator(LineStyle::none().fill('─').junction('─'));
+
+/// The table's text within `limit` columns where it can fit (see the module
+/// documentation); a table whose columns cannot fit even when all have given
+/// way is as narrow as they allow. Without a limit (`--verbose`, whose full
+/// IDs cannot fit anyway) nothing gives way or wraps, so every row stays one
+/// line for `grep`. A column with nothing in any row is left out. `bold`
+/// styles the headers.
+pub(super) fn layout(grid: &Grid, limit: Option<usize>, bold: &dyn Fn(&str) -> String) -> String {
+    let columns: Vec<Column> = (0..grid.headers.len())
+        .map(|i| Column::of(grid, i))
         .collect();
-    let Some(limit) = limit else {
-        for (i, c) in columns.iter().enumerate() {
-            if c.empty
-                && let Some(col) = table.column_mut(i)
-            {
-                col.set_constraint(ColumnConstraint::Hidden);
-            }
-        }
-        table.set_content_arrangement(ContentArrangement::Disabled);
-        return;
+    let plan = match limit {
+        Some(limit) => plan(grid, &columns, limit),
+        None => Plan {
+            shown: columns.iter().map(|c| !c.empty).collect(),
+            short: vec![false; columns.len()],
+            widths: columns.iter().map(|c| c.full(false)).collect(),
+            wrap: false,
+        },
     };
-    let widths = widths(&columns, limit);
-    for (i, (c, width)) in columns.iter().zip(widths).enumerate() {
-        // comfy-table's width leaves out the vertical line.
-        let width = width.saturating_sub(usize::from(i > 0));
-        if let Some(col) = table.column_mut(i) {
-            col.set_constraint(if c.empty {
-                ColumnConstraint::Hidden
+    let mut t = Table::new();
+    t.load_style(TABLE_STYLE)
+        .set_content_arrangement(ContentArrangement::Disabled);
+    let shown: Vec<usize> = (0..columns.len()).filter(|&i| plan.shown[i]).collect();
+    t.set_header(shown.iter().map(|&i| {
+        let header = grid.header(i, plan.short[i]);
+        let text = if plan.wrap {
+            fold(header, plan.widths[i] - EDGE)
+        } else {
+            header.to_string()
+        };
+        text.lines().map(bold).collect::<Vec<_>>().join("\n")
+    }));
+    for row in &grid.rows {
+        t.add_row(shown.iter().map(|&i| {
+            let cell = row.get(i).map_or("", String::as_str);
+            let cell = if plan.short[i] {
+                grid.short(cell)
             } else {
-                ColumnConstraint::Absolute(Width::Fixed(width.try_into().unwrap_or(u16::MAX)))
-            });
-        }
+                cell
+            };
+            if plan.wrap && columns[i].prose {
+                fold(cell, plan.widths[i] - EDGE)
+            } else {
+                cell.to_string()
+            }
+        }));
     }
+    // Two spaces between columns, one before the first.
+    for (k, c) in t.column_iter_mut().enumerate() {
+        c.set_padding((u16::from(k == 0), 1));
+    }
+    t.trim_fmt()
 }
 
-/// Each column's footprint within `limit` (0 for an empty column).
-fn widths(columns: &[Column], limit: usize) -> Vec<usize> {
-    let wants = |c: &Column| match c.kind {
-        Kind::Fixed | Kind::Name => c.full(),
-        Kind::Prose => c.full().min(PROSE_MIN + EDGE),
+/// Which columns show, in which form, and how wide.
+struct Plan {
+    shown: Vec<bool>,
+    short: Vec<bool>,
+    /// Each column's footprint.
+    widths: Vec<usize>,
+    /// Whether headers and prose wrap to the widths.
+    wrap: bool,
+}
+
+/// The layout within `limit`: headers whole if the table is comfortable
+/// with them (names and identifiers whole, prose at [`PROSE_MIN`]), else
+/// wrapped by words; then the columns give way in order until it is
+/// comfortable or none is left; prose then takes the width left, down to
+/// [`PROSE_FLOOR`] or its longest word.
+fn plan(grid: &Grid, columns: &[Column], limit: usize) -> Plan {
+    let mut shown: Vec<bool> = columns.iter().map(|c| !c.empty).collect();
+    let mut short = vec![false; columns.len()];
+    let mut whole = true;
+    let comfortable = |shown: &[bool], short: &[bool], whole: bool| -> usize {
+        columns
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| shown[i])
+            .map(|(i, c)| c.comfortable(short[i], whole))
+            .sum()
     };
-    let whole = columns
-        .iter()
-        .filter(|c| !c.empty)
-        .map(wants)
-        .sum::<usize>()
-        <= limit;
-    // At least the header (whole or by words), and up to `cap` of the content.
-    let upto = |c: &Column, cap: usize| {
-        let head = if whole { c.header } else { c.word };
-        head.max(c.content.min(cap))
-    };
+    let mut yields = grid.yields.iter();
+    while comfortable(&shown, &short, whole) > limit {
+        if whole {
+            whole = false;
+            continue;
+        }
+        let Some(&(_, i, what)) = yields.next() else {
+            break;
+        };
+        match what {
+            Yield::Abbreviate => short[i] = true,
+            Yield::Drop => shown[i] = false,
+        }
+    }
+    // What gave way may leave room for the headers on one line.
+    whole |= comfortable(&shown, &short, true) <= limit;
     let mut widths: Vec<usize> = columns
         .iter()
-        .map(|c| match (c.empty, c.kind) {
-            (true, _) => 0,
-            (false, Kind::Fixed) => upto(c, usize::MAX),
-            (false, Kind::Name) => upto(c, NAME_MIN + EDGE),
-            (false, Kind::Prose) => upto(c, PROSE_FLOOR + EDGE),
+        .enumerate()
+        .map(|(i, c)| match (shown[i], c.prose) {
+            (false, _) => 0,
+            (true, false) => c.full_with(short[i], whole),
+            (true, true) => c.floor(whole),
         })
         .collect();
     let mut left = limit.saturating_sub(widths.iter().sum());
-    // Which columns grow next, and up to how much of their content.
-    let stages = [
-        (Kind::Prose, PROSE_MIN + EDGE),
-        (Kind::Name, usize::MAX),
-        (Kind::Prose, usize::MAX),
-    ];
-    for (kind, cap) in stages {
-        grow(columns, &mut widths, &mut left, |c| {
-            (c.kind == kind && !c.empty).then(|| upto(c, cap))
+    for cap in [PROSE_MIN + EDGE, usize::MAX] {
+        grow(&mut widths, &mut left, |i| {
+            (shown[i] && columns[i].prose).then(|| columns[i].full(false).min(cap))
         });
     }
-    widths
+    Plan {
+        shown,
+        short,
+        widths,
+        wrap: true,
+    }
 }
 
 /// Widens the columns `target` names towards their targets, one character
 /// at a time in turn, while `left` lasts: columns that compete share evenly.
-fn grow(
-    columns: &[Column],
-    widths: &mut [usize],
-    left: &mut usize,
-    target: impl Fn(&Column) -> Option<usize>,
-) {
-    let targets: Vec<Option<usize>> = columns.iter().map(&target).collect();
+fn grow(widths: &mut [usize], left: &mut usize, target: impl Fn(usize) -> Option<usize>) {
+    let targets: Vec<Option<usize>> = (0..widths.len()).map(target).collect();
     while *left > 0 {
         let mut grew = false;
         for (w, t) in widths.iter_mut().zip(&targets) {
@@ -161,31 +172,104 @@ fn grow(
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Fixed,
-    Name,
-    Prose,
-}
-
 /// What one column holds, as footprints.
 struct Column {
     /// No row has anything in it: the column is left out.
     empty: bool,
-    kind: Kind,
-    /// The widest cell.
+    prose: bool,
+    /// The widest cell, whole and abbreviated.
     content: usize,
-    /// The header on one line.
-    header: usize,
-    /// The header's longest word: no column is narrower.
+    short: usize,
+    /// The longest word of any cell: prose wraps no narrower.
     word: usize,
+    /// The header on one line, and its longest word; whole and
+    /// abbreviated.
+    header: [usize; 2],
+    header_word: [usize; 2],
 }
 
 impl Column {
-    /// With the header on one line.
-    fn full(&self) -> usize {
-        self.content.max(self.header)
+    fn of(grid: &Grid, i: usize) -> Self {
+        let cells = || {
+            grid.rows
+                .iter()
+                .filter_map(|r| r.get(i))
+                .map(|c| strip_ansi(c))
+        };
+        let widest = |f: &dyn Fn(&str) -> usize| cells().map(|c| f(&c)).max().unwrap_or(0);
+        let header = grid.headers[i];
+        let content = widest(&|c| c.width());
+        let heads = [grid.header(i, false), grid.header(i, true)];
+        let word = |h: &str| words(h).map(UnicodeWidthStr::width).max().unwrap_or(0) + EDGE;
+        Column {
+            empty: content == 0,
+            prose: PROSE.contains(&header),
+            content: content + EDGE,
+            short: widest(&|c| grid.short(c).width()) + EDGE,
+            word: widest(&|c| words(c).map(UnicodeWidthStr::width).max().unwrap_or(0)) + EDGE,
+            header: heads.map(|h| h.width() + EDGE),
+            header_word: heads.map(word),
+        }
     }
+
+    fn head(&self, short: bool, whole: bool) -> usize {
+        let k = usize::from(short);
+        if whole {
+            self.header[k]
+        } else {
+            self.header_word[k]
+        }
+    }
+
+    /// Every cell on one line, with the header whole.
+    fn full(&self, short: bool) -> usize {
+        self.full_with(short, true)
+    }
+
+    fn full_with(&self, short: bool, whole: bool) -> usize {
+        let content = if short { self.short } else { self.content };
+        content.max(self.head(short, whole))
+    }
+
+    /// The narrowest a prose column gets (prose has no short form).
+    fn floor(&self, whole: bool) -> usize {
+        self.head(false, whole)
+            .max(self.word)
+            .max(self.content.min(PROSE_FLOOR + EDGE))
+    }
+
+    /// The width the column is at ease with: whole, or prose at [`PROSE_MIN`].
+    fn comfortable(&self, short: bool, whole: bool) -> usize {
+        if self.prose {
+            self.floor(whole).max(self.content.min(PROSE_MIN + EDGE))
+        } else {
+            self.full_with(short, whole)
+        }
+    }
+}
+
+fn words(s: &str) -> impl Iterator<Item = &str> {
+    s.split([' ', '\n']).filter(|w| !w.is_empty())
+}
+
+/// `text` folded to lines of `width` columns between words; a word wider
+/// than the line keeps a line of its own, whole.
+fn fold(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = 0;
+    for word in words(text) {
+        let w = word.width();
+        if line > 0 && line + 1 + w > width {
+            out.push('\n');
+            line = 0;
+        } else if line > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(word);
+        line += w;
+    }
+    out
 }
 
 /// `s` without ANSI escape sequences, to measure what is seen.
@@ -204,50 +288,113 @@ fn strip_ansi(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::allocations_grid;
     use super::*;
+    use proptest::prelude::*;
 
-    fn column(kind: Kind, header: &str, cells: usize) -> Column {
-        let word = header.split(' ').map(str::len).max().unwrap_or(0);
-        Column {
-            empty: cells == 0,
-            kind,
-            content: cells + EDGE,
-            header: header.len() + EDGE,
-            word: word + EDGE,
+    const HEADERS: [&str; 9] = [
+        "Alloc",
+        "Name",
+        "Version",
+        "Canary",
+        "Node",
+        "Node Status",
+        "Client",
+        "Bucket",
+        "Reason",
+    ];
+
+    /// An Allocations table: IDs, `job.group[N]` names, statuses, and
+    /// reasons of words up to 21 characters (`max_client_disconnect`).
+    fn grid() -> impl Strategy<Value = Grid> {
+        let word = "[a-z_;:,()]{1,21}";
+        let row = (
+            "[0-9a-f]{8}",
+            "[a-z]{1,8}\\.[a-z]{1,8}\\[[0-9]{1,3}\\]",
+            "[0-9]{1,3}",
+            prop_oneof![Just(""), Just("yes")],
+            "[0-9a-f]{8}",
+            "(ready|down|disconnected)",
+            "(running|failed|unknown)",
+            "(untainted|lost|disconnecting)",
+            prop::collection::vec(word, 1..12),
+        );
+        prop::collection::vec(row, 1..6).prop_map(|rows| {
+            let mut g = allocations_grid("job");
+            for (a, n, v, c, node, ns, cs, b, reason) in rows {
+                g.row(vec![
+                    a,
+                    n,
+                    v,
+                    c.to_string(),
+                    node,
+                    ns,
+                    cs,
+                    b,
+                    reason.join(" "),
+                ]);
+            }
+            g
+        })
+    }
+
+    fn tokens(s: &str) -> impl Iterator<Item = &str> {
+        s.split_whitespace()
+    }
+
+    proptest! {
+        /// No line is wider than the width (below 80, than the table at its
+        /// narrowest when that is wider), and every token of the
+        /// output is a whole token of a cell (or of a name without its job)
+        /// or a header word: nothing is split.
+        #[test]
+        fn lines_fit_and_no_token_is_split(g in grid(), width in 40usize..200) {
+            let text = layout(&g, Some(width), &str::to_string);
+            let floor = layout(&g, Some(1), &str::to_string)
+                .lines()
+                .map(UnicodeWidthStr::width)
+                .max()
+                .unwrap_or(0);
+            // From 80 columns these tables always fit.
+            let most = if width >= 80 { width } else { width.max(floor) };
+            for line in text.lines() {
+                prop_assert!(line.width() <= most, "{width}:\n{text}");
+            }
+            let mut whole: Vec<&str> = HEADERS.iter().flat_map(|h| tokens(h)).collect();
+            for row in &g.rows {
+                for cell in row {
+                    whole.extend(tokens(cell));
+                    whole.extend(tokens(g.short(cell)));
+                }
+            }
+            for line in text.lines().filter(|l| !l.starts_with('─')) {
+                for token in tokens(line) {
+                    prop_assert!(whole.contains(&token), "{token:?} at {width}:\n{text}");
+                }
+            }
         }
     }
 
+    /// At 80 columns such a table (reasons of words up to 21) always fits.
     #[test]
-    fn names_stay_whole_and_prose_takes_the_rest() {
-        let columns = [
-            column(Kind::Fixed, "Alloc", 8),
-            column(Kind::Name, "Name", 30),
-            column(Kind::Prose, "Reason", 80),
-        ];
-        assert_eq!(widths(&columns, 100), [10, 32, 58]);
-    }
-
-    #[test]
-    fn a_long_name_wraps_before_the_prose_goes_below_its_minimum() {
-        let columns = [
-            column(Kind::Fixed, "Alloc", 8),
-            column(Kind::Name, "Name", 70),
-            column(Kind::Prose, "Reason", 80),
-        ];
-        // Whole, the name would leave the reason 18: it wraps instead.
-        assert_eq!(widths(&columns, 100), [10, 64, 26]);
-        assert_eq!(widths(&columns, 60), [10, 24, 26]);
-    }
-
-    #[test]
-    fn below_every_minimum_names_and_prose_keep_their_floors() {
-        let columns = [
-            column(Kind::Fixed, "Node Status", 12),
-            column(Kind::Name, "Name", 70),
-            column(Kind::Prose, "Reason", 80),
-            column(Kind::Fixed, "Canary", 0),
-        ];
-        // The header wraps ("Node" over "Status"): 14, and the floors 14 each.
-        assert_eq!(widths(&columns, 30), [14, 14, 14, 0]);
+    fn the_narrowest_allocations_table_fits_80_columns() {
+        let mut g = allocations_grid("job");
+        g.row(
+            [
+                "6b1f7c4e",
+                "job.groupgroup[100]",
+                "100",
+                "yes",
+                "a0c4e6f8",
+                "disconnected",
+                "unknown",
+                "disconnecting",
+                "max_client_disconnect max_client_disconnect",
+            ]
+            .map(str::to_string)
+            .to_vec(),
+        );
+        let text = layout(&g, Some(80), &str::to_string);
+        assert!(text.lines().all(|l| l.width() <= 80), "{text}");
     }
 }

@@ -2,43 +2,40 @@
 //! the buckets, and the plan. Empty sections are left out, and so are jobs
 //! whose plan is a no-op ([`crate::report::Plan::is_noop`], the definition
 //! `--detailed-exitcode` uses) unless `--verbose`: at 3 a.m. only what moves
-//! matters.
+//! matters. For the same reason a job's untouched allocations are one count
+//! line, and tables give way to the width ([`fit`]) rather than overflow.
 //!
 //! Times are shown relative to the evaluation time ("in 4m30s", "12m ago"),
 //! also inside bucket reasons, which are made from their typed facts; the
 //! JSON keeps those reasons exact.
 
 mod fit;
+mod grid;
 mod relative;
 
 use std::collections::{HashMap, HashSet};
 
-use comfy_table::{ContentArrangement, LineStyle, Table, TableStyle};
 use owo_colors::OwoColorize;
 
 use super::wrap::wrap;
 use crate::model::{Id, deployment_status};
 use crate::reconciler::Bucket;
-use crate::report::{BucketEntry, GroupChanges, GroupReport, JobReport, NowSource, Report};
+use crate::report::{BucketEntry, GroupChanges, GroupReport, JobReport, NowSource, Plan, Report};
 use crate::time::Time;
 use crate::warning::Warning;
-use fit::fit;
+use grid::{Grid, Yield};
 
 /// The width tables and text are laid out for when the caller knows no
-/// better (output that is not a terminal).
-pub const DEFAULT_WIDTH: u16 = 100;
-
-/// A line under the header and nothing else: rows stay one text line each
-/// unless a long cell wraps, and wrapped lines have blank leading columns.
-const TABLE_STYLE: TableStyle =
-    TableStyle::new().header_separator(LineStyle::none().fill('─').junction('─'));
+/// better (output that is not a terminal, such as a pipe into `less`): the
+/// narrowest terminal in common use.
+pub const DEFAULT_WIDTH: u16 = 80;
 
 /// How to render.
 #[derive(Clone, Copy, Debug)]
 pub struct Style {
     pub color: bool,
-    /// Full IDs, exact times, every job and every DesiredChanges column;
-    /// rows never wrap.
+    /// Full IDs, exact times, every job, allocation and DesiredChanges
+    /// column; rows never wrap.
     pub verbose: bool,
     /// The line width to lay out for, in terminal columns (`--verbose`
     /// tables ignore it).
@@ -190,26 +187,14 @@ impl Renderer {
         }
     }
 
-    fn table(&self, header: &[&str]) -> Table {
-        let mut t = Table::new();
-        t.load_style(TABLE_STYLE)
-            .set_content_arrangement(ContentArrangement::Dynamic)
-            .set_width(self.style.width)
-            .set_header(header.iter().map(|h| self.bold(h)));
-        // Two spaces between columns, one before the first.
-        for (i, c) in t.column_iter_mut().enumerate() {
-            c.set_padding((u16::from(i == 0), 1));
-        }
-        t
-    }
-
-    fn section(&self, out: &mut String, title: &str, mut table: Table) {
-        fit(
-            &mut table,
+    fn section(&self, out: &mut String, title: &str, grid: &Grid) {
+        let table = fit::layout(
+            grid,
             (!self.style.verbose).then_some(usize::from(self.style.width)),
+            &|h| self.bold(h),
         );
         let title = self.bold(wrap(title, usize::from(self.style.width)).trim_end());
-        out.push_str(&format!("\n{title}\n{}\n", table.trim_fmt()));
+        out.push_str(&format!("\n{title}\n{table}\n"));
     }
 
     fn job(&self, job: &JobReport, source: &str) -> String {
@@ -286,7 +271,7 @@ impl Renderer {
             "Destructive",
         ];
         header.extend(shown.iter().map(|(h, _)| *h));
-        let mut t = self.table(&header);
+        let mut t = Grid::new(&header);
         for g in &job.groups {
             let c = &g.desired_changes;
             let mut name = g.name.clone();
@@ -302,41 +287,70 @@ impl Renderer {
                 c.destructive_update.to_string(),
             ];
             row.extend(shown.iter().map(|(_, f)| f(c).to_string()));
-            t.add_row(row);
+            t.row(row);
         }
-        self.section(out, "Desired changes", t);
+        // Counts that are zero in every group go first, the last first;
+        // then long headers shorten.
+        for (rank, i) in (1..header.len()).rev().enumerate() {
+            if t.rows.iter().all(|r| r[i] == "0") {
+                t.give_way(
+                    u8::try_from(rank).unwrap_or(u8::MAX),
+                    header[i],
+                    Yield::Drop,
+                );
+            }
+        }
+        for (h, short) in [
+            ("Destructive", "Destruct"),
+            ("Preemptions", "Preempt"),
+            ("Disconnect", "Discon"),
+            ("Reconnect", "Recon"),
+            ("Reschedule Now", "Resched Now"),
+            ("Reschedule Later", "Resched Later"),
+        ] {
+            t.short_header(h, short)
+                .give_way(u8::MAX, h, Yield::Abbreviate);
+        }
+        self.section(out, "Desired changes", &t);
     }
 
+    /// The allocations by bucket. Without `--verbose` only those the plan
+    /// or their bucket moves get a row (a job of 30 with one lost allocation
+    /// shows one), and one line counts the rest.
     fn buckets(&self, out: &mut String, job: &JobReport) {
-        let mut t = self.table(&[
-            "Alloc",
-            "Name",
-            "Version",
-            "Canary",
-            "Node",
-            "Node Status",
-            "Client",
-            "Bucket",
-            "Reason",
-        ]);
+        let mut t = allocations_grid(&job.id);
+        let touched = Touched::of(&job.plan);
+        let shown = |moved: bool, id: &Id| self.style.verbose || moved || touched.0.contains(id);
         let mut rows = 0;
+        let mut untouched = 0;
         for g in &job.groups {
             let rescheduling = Rescheduling::of(g);
             for (bucket, e) in all_entries(g) {
+                let moved = !matches!(bucket, Bucket::Untainted | Bucket::Ignore)
+                    || rescheduling.now.contains(&e.id)
+                    || rescheduling.later.contains_key(&e.id);
+                if !shown(moved, &e.id) {
+                    untouched += 1;
+                    continue;
+                }
                 rows += 1;
                 let mut row = self.allocation(e);
                 row.extend([self.paint_bucket(bucket), self.reason(&rescheduling, e)]);
-                t.add_row(row);
+                t.row(row);
             }
             for (set, e) in system_entries(g) {
+                if !shown(set != "ignore", &e.id) {
+                    untouched += 1;
+                    continue;
+                }
                 rows += 1;
                 let mut row = self.allocation(e);
                 row.extend([set.to_string(), e.reason.to_string()]);
-                t.add_row(row);
+                t.row(row);
             }
             for f in g.system_diff.iter().flat_map(|d| &d.filtered_nodes) {
                 rows += 1;
-                t.add_row(vec![
+                t.row(vec![
                     String::new(),
                     f.name.clone(),
                     String::new(),
@@ -349,8 +363,12 @@ impl Renderer {
                 ]);
             }
             for s in &g.set_aside {
+                if !shown(false, &s.id) {
+                    untouched += 1;
+                    continue;
+                }
                 rows += 1;
-                t.add_row(vec![
+                t.row(vec![
                     self.alloc_id(&s.id),
                     s.name.clone(),
                     s.job_version.to_string(),
@@ -364,7 +382,19 @@ impl Renderer {
             }
         }
         if rows > 0 {
-            self.section(out, "Allocations", t);
+            self.section(out, "Allocations", &t);
+        }
+        if untouched > 0 {
+            let what = if untouched == 1 {
+                "allocation"
+            } else {
+                "allocations"
+            };
+            let line = format!("{untouched} {what} untouched (--verbose shows them).");
+            if rows == 0 {
+                out.push_str(&format!("\n{}\n", self.bold("Allocations")));
+            }
+            out.push_str(&wrap(&line, usize::from(self.style.width)));
         }
     }
 
@@ -396,15 +426,19 @@ impl Renderer {
     fn plan(&self, out: &mut String, job: &JobReport) {
         let p = &job.plan;
         if !p.stop.is_empty() {
-            let mut t = self.table(&[
+            let mut t = Grid::new(&[
                 "Alloc",
                 "Name",
                 "Client Status",
                 "Description",
                 "Follow-up Eval",
             ]);
+            t.short_of(format!("{}.", job.id))
+                .give_way(1, "Name", Yield::Abbreviate)
+                .give_way(2, "Client Status", Yield::Drop)
+                .give_way(3, "Follow-up Eval", Yield::Drop);
             for s in &p.stop {
-                t.add_row(vec![
+                t.row(vec![
                     self.alloc_id(&s.alloc_id),
                     s.name.clone(),
                     s.client_status.as_deref().unwrap_or_default().to_string(),
@@ -415,7 +449,7 @@ impl Renderer {
                         .unwrap_or_default(),
                 ]);
             }
-            self.section(out, "Stop", t);
+            self.section(out, "Stop", &t);
         }
         if !p.place.is_empty() {
             let on_nodes = p.place.iter().any(|pl| pl.node_id.is_some());
@@ -424,7 +458,10 @@ impl Renderer {
                 header.push("Node");
             }
             header.extend(["Previous Alloc", "Flags"]);
-            let mut t = self.table(&header);
+            let mut t = Grid::new(&header);
+            t.short_of(format!("{}.", job.id))
+                .give_way(1, "Name", Yield::Abbreviate)
+                .give_way(2, "Task Group", Yield::Drop);
             for pl in &p.place {
                 let flags: Vec<&str> = [
                     (pl.canary, "canary"),
@@ -452,25 +489,29 @@ impl Renderer {
                         .unwrap_or_default(),
                     flags.join(", "),
                 ]);
-                t.add_row(row);
+                t.row(row);
             }
-            self.section(out, "Place", t);
+            self.section(out, "Place", &t);
         }
         if !p.destructive_update.is_empty() {
-            let mut t = self.table(&["Alloc", "Name", "Reason"]);
+            let mut t = Grid::new(&["Alloc", "Name", "Reason"]);
+            t.short_of(format!("{}.", job.id))
+                .give_way(1, "Name", Yield::Abbreviate);
             for d in &p.destructive_update {
-                t.add_row(vec![
+                t.row(vec![
                     self.alloc_id(&d.alloc_id),
                     d.name.clone(),
                     d.reason.clone(),
                 ]);
             }
-            self.section(out, "Destructive updates", t);
+            self.section(out, "Destructive updates", &t);
         }
         if !p.in_place_update.is_empty() {
-            let mut t = self.table(&["Alloc", "Name", "Deployment"]);
+            let mut t = Grid::new(&["Alloc", "Name", "Deployment"]);
+            t.short_of(format!("{}.", job.id))
+                .give_way(1, "Name", Yield::Abbreviate);
             for u in &p.in_place_update {
-                t.add_row(vec![
+                t.row(vec![
                     self.alloc_id(&u.alloc_id),
                     u.name.clone(),
                     u.deployment_id
@@ -479,7 +520,7 @@ impl Renderer {
                         .unwrap_or_default(),
                 ]);
             }
-            self.section(out, "In-place updates", t);
+            self.section(out, "In-place updates", &t);
         }
         for (title, updates, what) in [
             (
@@ -496,31 +537,33 @@ impl Renderer {
             if updates.is_empty() {
                 continue;
             }
-            let mut t = self.table(&["Alloc", "Update", "Follow-up Eval"]);
+            let mut t = Grid::new(&["Alloc", "Update", "Follow-up Eval"]);
             for u in updates {
-                t.add_row(vec![
+                t.row(vec![
                     self.alloc_id(&u.alloc_id),
                     what.to_string(),
                     self.id(&u.followup_eval_id).to_string(),
                 ]);
             }
-            self.section(out, title, t);
+            self.section(out, title, &t);
         }
         if !p.reconnect_updates.is_empty() {
-            let mut t = self.table(&["Alloc", "Update"]);
+            let mut t = Grid::new(&["Alloc", "Update"]);
             for u in &p.reconnect_updates {
-                t.add_row(vec![
+                t.row(vec![
                     self.alloc_id(&u.alloc_id),
                     "resume on reconnected client".to_string(),
                 ]);
             }
-            self.section(out, "Reconnect updates", t);
+            self.section(out, "Reconnect updates", &t);
         }
         if !p.followup_evals.is_empty() {
-            let mut t = self.table(&["Eval", "Triggered By", "Wait Until", "Task Group", "Allocs"]);
+            let mut t = Grid::new(&["Eval", "Triggered By", "Wait Until", "Task Group", "Allocs"]);
+            t.give_way(1, "Task Group", Yield::Drop)
+                .give_way(2, "Triggered By", Yield::Drop);
             for e in &p.followup_evals {
                 let allocs: Vec<String> = e.alloc_ids.iter().map(|a| self.alloc_id(a)).collect();
-                t.add_row(vec![
+                t.row(vec![
                     self.id(&e.id).to_string(),
                     e.triggered_by.clone(),
                     self.time(e.wait_until),
@@ -528,10 +571,10 @@ impl Renderer {
                     allocs.join(" "),
                 ]);
             }
-            self.section(out, "Follow-up evaluations", t);
+            self.section(out, "Follow-up evaluations", &t);
         }
         if let Some(d) = &p.deployment {
-            let mut t = self.table(&[
+            let mut t = Grid::new(&[
                 "Task Group",
                 "Desired Total",
                 "Desired Canaries",
@@ -539,7 +582,7 @@ impl Renderer {
                 "Auto Revert",
             ]);
             for (name, g) in &d.groups {
-                t.add_row(vec![
+                t.row(vec![
                     name.clone(),
                     g.desired_total.to_string(),
                     g.desired_canaries.to_string(),
@@ -560,20 +603,44 @@ impl Renderer {
                 d.status,
                 d.status_description
             );
-            self.section(out, &title, t);
+            self.section(out, &title, &t);
         }
         if !p.deployment_updates.is_empty() {
-            let mut t = self.table(&["Deployment", "Status", "Description"]);
+            let mut t = Grid::new(&["Deployment", "Status", "Description"]);
             for u in &p.deployment_updates {
-                t.add_row(vec![
+                t.row(vec![
                     self.id(&u.deployment_id).to_string(),
                     u.status.clone(),
                     u.status_description.clone(),
                 ]);
             }
-            self.section(out, "Deployment updates", t);
+            self.section(out, "Deployment updates", &t);
         }
     }
+}
+
+/// The Allocations table of job `job_id`, empty. Reason and bucket say most;
+/// what the reason repeats or a person looks up later gives way first.
+fn allocations_grid(job_id: &str) -> Grid {
+    let mut t = Grid::new(&[
+        "Alloc",
+        "Name",
+        "Version",
+        "Canary",
+        "Node",
+        "Node Status",
+        "Client",
+        "Bucket",
+        "Reason",
+    ]);
+    t.short_of(format!("{job_id}."))
+        .give_way(1, "Name", Yield::Abbreviate)
+        .give_way(2, "Version", Yield::Drop)
+        .give_way(3, "Node Status", Yield::Drop)
+        .give_way(4, "Canary", Yield::Drop)
+        .give_way(5, "Client", Yield::Drop)
+        .give_way(6, "Node", Yield::Drop);
+    t
 }
 
 /// The Canary column: "yes", or empty so that the column shows only when
@@ -595,6 +662,28 @@ impl<'g> Rescheduling<'g> {
             now: g.reschedule_now.iter().collect(),
             later: g.reschedule_later.iter().map(|l| (&l.id, l.at)).collect(),
         }
+    }
+}
+
+/// The allocations the plan changes: stopped, replaced, updated, marked
+/// unknown or given a follow-up evaluation, or resumed. Collected once per
+/// job so that a row's lookup does not scan the plan.
+struct Touched<'p>(HashSet<&'p Id>);
+
+impl<'p> Touched<'p> {
+    fn of(p: &'p Plan) -> Self {
+        let ids = p.stop.iter().map(|s| &s.alloc_id);
+        let ids = ids.chain(
+            p.place
+                .iter()
+                .filter_map(|pl| pl.previous_alloc_id.as_ref()),
+        );
+        let ids = ids.chain(p.destructive_update.iter().map(|d| &d.alloc_id));
+        let ids = ids.chain(p.in_place_update.iter().map(|u| &u.alloc_id));
+        let ids = ids.chain(p.disconnect_updates.iter().map(|u| &u.alloc_id));
+        let ids = ids.chain(p.attribute_updates.iter().map(|u| &u.alloc_id));
+        let ids = ids.chain(p.reconnect_updates.iter().map(|u| &u.alloc_id));
+        Touched(ids.collect())
     }
 }
 

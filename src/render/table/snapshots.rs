@@ -114,10 +114,17 @@ fn job() -> JobReport {
     }
 }
 
+/// Sections are pinned at 100 columns, where they fit whole; the tests at
+/// 80 say so in their names.
 fn renderer(verbose: bool) -> Renderer {
+    at(verbose, 100)
+}
+
+fn at(verbose: bool, width: u16) -> Renderer {
     Renderer {
         style: Style {
             verbose,
+            width,
             ..Style::default()
         },
         now: now(),
@@ -161,8 +168,8 @@ fn header() {
 #[test]
 fn header_of_a_purged_job_without_namespace() {
     let mut job = job();
-    job.namespace = "".into();
-    job.job_type = "".into();
+    job.namespace = String::new();
+    job.job_type = String::new();
     job.purged = true;
     let text = renderer(false).job(&job, "snapshot Now");
     assert_snapshot!(text.lines().next().unwrap(), @"web  purged  version 3  evaluated at 2022-04-01T12:00:00Z (snapshot Now)");
@@ -186,15 +193,103 @@ fn allocations_with_reschedule_decisions() {
     renderer(false).buckets(&mut out, &job());
     assert_snapshot!(out.trim_start(), @r"
     Allocations
-     Alloc     Name        Version  Canary  Node      Node    Client   Bucket     Reason
-                                                      Status
-    ────────────────────────────────────────────────────────────────────────────────────────────────────
-     9d2a5e81  web.web[1]  3                a0c4e6f8  ready   failed   untainted  node ready;
-                                                                                  reschedule in 1m30s
-     6b1f7c4e  web.web[0]  3                a0c4e6f8  down    running  lost       node down; reschedule
-                                                                                  now
-     c3e8a1f0  web.web[2]  2        yes                                set aside  terminal with a next
-                                                                                  allocation
+     Alloc     Name        Version  Node      Node Status  Client   Bucket     Reason
+    ──────────────────────────────────────────────────────────────────────────────────────────────────
+     9d2a5e81  web.web[1]  3        a0c4e6f8  ready        failed   untainted  node ready; reschedule
+                                                                               in 1m30s
+     6b1f7c4e  web.web[0]  3        a0c4e6f8  down         running  lost       node down; reschedule
+                                                                               now
+    1 allocation untouched (--verbose shows them).
+    ");
+}
+
+/// Issue 33: at 80 columns the reason staircased one word a line and
+/// `max_client_disconnect` broke in two. Now the name drops its job and
+/// Version, Node Status and Canary give way first; the reason wraps between
+/// words only.
+#[test]
+fn allocations_at_80_columns_give_way_before_the_reason_wraps() {
+    let mut job = job();
+    job.groups[0].buckets[Bucket::Lost][0].reason =
+        "unknown since 5m ago, max_client_disconnect expires 3m ago: expired".into();
+    job.groups[0].buckets[Bucket::Lost][0].canary = true;
+    let mut out = String::new();
+    at(false, 80).buckets(&mut out, &job);
+    assert_snapshot!(out.trim_start(), @r"
+    Allocations
+     Alloc     Name    Node      Client   Bucket     Reason
+    ───────────────────────────────────────────────────────────────────────────────
+     9d2a5e81  web[1]  a0c4e6f8  failed   untainted  node ready; reschedule in
+                                                     1m30s
+     6b1f7c4e  web[0]  a0c4e6f8  running  lost       unknown since 5m ago,
+                                                     max_client_disconnect expires
+                                                     3m ago: expired; reschedule
+                                                     now
+    1 allocation untouched (--verbose shows them).
+    ");
+}
+
+/// Issue 33: a job of 30 with one lost allocation printed 30 rows.
+#[test]
+fn untouched_allocations_are_one_count_line_unless_verbose() {
+    let mut job = job();
+    let g = &mut job.groups[0];
+    g.set_aside.clear();
+    g.reschedule_later.clear();
+    g.buckets[Bucket::Untainted] = (1..30)
+        .map(|i| {
+            entry(
+                &format!("{i:08x}-0000-4000-8000-000000000000"),
+                &format!("web.web[{i}]"),
+                Some("ready"),
+                "running",
+                (TaintRule::HealthyNode, "node ready"),
+            )
+        })
+        .collect();
+    let mut out = String::new();
+    renderer(false).buckets(&mut out, &job);
+    assert_snapshot!(out.trim_start(), @r"
+    Allocations
+     Alloc     Name        Version  Node      Node Status  Client   Bucket  Reason
+    ──────────────────────────────────────────────────────────────────────────────────────────────────
+     6b1f7c4e  web.web[0]  3        a0c4e6f8  down         running  lost    node down; reschedule now
+    29 allocations untouched (--verbose shows them).
+    ");
+    let mut verbose = String::new();
+    renderer(true).buckets(&mut verbose, &job);
+    assert_eq!(verbose.trim_start().lines().count(), 3 + 30);
+    // An untainted allocation the plan stops is not untouched.
+    job.plan.stop.push(PlanStop {
+        alloc_id: "00000007-0000-4000-8000-000000000000".into(),
+        name: "web.web[7]".into(),
+        task_group: "web".into(),
+        client_status: None,
+        description: "alloc not needed due to job update",
+        followup_eval_id: None,
+    });
+    let mut out = String::new();
+    renderer(false).buckets(&mut out, &job);
+    assert!(out.contains("00000007  web.web[7]"), "{out}");
+    assert!(out.contains("28 allocations untouched"), "{out}");
+}
+
+#[test]
+fn desired_changes_at_80_columns_leave_out_zero_counts() {
+    let mut job = job();
+    let c = &mut job.groups[0].desired_changes;
+    c.reconciler.migrate = 1;
+    c.reconciler.canary = 1;
+    c.disconnect = 1;
+    c.reconnect = 2;
+    let mut out = String::new();
+    at(false, 80).desired_changes(&mut out, &job);
+    assert_snapshot!(out.trim_start(), @r"
+    Desired changes
+     Task   Ignore  Place  Stop  Migrate  Canary  Discon  Recon  Resched  Resched
+     Group                                                       Now      Later
+    ──────────────────────────────────────────────────────────────────────────────
+     web    1       1      1     1        1       1       2      1        1
     ");
 }
 
@@ -402,7 +497,11 @@ fn an_initializing_deployment_is_not_new() {
 fn nothing_to_do() {
     let mut quiet = job();
     quiet.groups.clear();
-    let text = render(&report(vec![quiet], Vec::new()), Style::default());
+    let style = Style {
+        width: 100,
+        ..Style::default()
+    };
+    let text = render(&report(vec![quiet], Vec::new()), style);
     assert_snapshot!(text, @r"
     Replaying Nomad seed (8ac3e642e6), the default: the snapshot shows no later release.
 
@@ -420,7 +519,7 @@ fn warnings_wrap_as_paragraphs() {
         "absent_node",
         "2 allocations are on nodes absent from the snapshot",
     );
-    assert_snapshot!(warnings(&[long, short], false, DEFAULT_WIDTH), @r#"
+    assert_snapshot!(warnings(&[long, short], false, 100), @r#"
     warning: allocation 6b1f7c4e embeds no job; using the current version 3 of job "web" in namespace
       "default" from Jobs (alloc_without_job)
     warning: 2 allocations are on nodes absent from the snapshot (absent_node)
