@@ -126,7 +126,7 @@ fish\t''
 powershell\t''
 zsh\t''"
 complete -c plan-inspect -l no-disconnected-clients -d 'Evaluate as servers older than Nomad 1.3 would (no disconnected-client support)'
-complete -c plan-inspect -s v -l verbose -d 'Every allocation (by default a changing job lists only those the plan or their bucket moves, and counts the untouched), every job, every column, full IDs and exact times; rows never wrap, so lines may be wider than the terminal'
+complete -c plan-inspect -s v -l verbose -d 'Every allocation (by default a changing job lists only those the plan or their bucket moves, and counts the untouched), every job, every column, full IDs and exact times, and in --explain the facts that did not decide the fate; rows never wrap, so lines may be wider than the terminal'
 complete -c plan-inspect -l detailed-exitcode -d 'Exit 2 when the plan would change anything, 0 when it would not'
 complete -c plan-inspect -l man -d 'Print the man page and exit'
 complete -c plan-inspect -s h -l help -d 'Print help (see more with \'--help\')'

@@ -27,8 +27,8 @@ _plan-inspect() {
 '--threads=[Parse allocations and replay jobs on this many threads\: 0 (the default) is one per core, 1 reads and replays on one thread only. The output is the same on any count]:N:_default' \
 '--completions=[Print a shell completion script and exit]:SHELL:(bash elvish fish powershell zsh)' \
 '--no-disconnected-clients[Evaluate as servers older than Nomad 1.3 would (no disconnected-client support)]' \
-'-v[Every allocation (by default a changing job lists only those the plan or their bucket moves, and counts the untouched), every job, every column, full IDs and exact times; rows never wrap, so lines may be wider than the terminal]' \
-'--verbose[Every allocation (by default a changing job lists only those the plan or their bucket moves, and counts the untouched), every job, every column, full IDs and exact times; rows never wrap, so lines may be wider than the terminal]' \
+'-v[Every allocation (by default a changing job lists only those the plan or their bucket moves, and counts the untouched), every job, every column, full IDs and exact times, and in --explain the facts that did not decide the fate; rows never wrap, so lines may be wider than the terminal]' \
+'--verbose[Every allocation (by default a changing job lists only those the plan or their bucket moves, and counts the untouched), every job, every column, full IDs and exact times, and in --explain the facts that did not decide the fate; rows never wrap, so lines may be wider than the terminal]' \
 '--detailed-exitcode[Exit 2 when the plan would change anything, 0 when it would not]' \
 '--man[Print the man page and exit]' \
 '-h[Print help (see more with '\''--help'\'')]' \

@@ -125,8 +125,9 @@ pub struct Cli {
 
     /// Every allocation (by default a changing job lists only those the plan
     /// or their bucket moves, and counts the untouched), every job, every
-    /// column, full IDs and exact times; rows never wrap, so lines may be
-    /// wider than the terminal.
+    /// column, full IDs and exact times, and in --explain the facts that did
+    /// not decide the fate; rows never wrap, so lines may be wider than the
+    /// terminal.
     #[arg(long, short)]
     pub verbose: bool,
 

@@ -75,6 +75,11 @@ pub struct Step {
 pub struct Fact {
     pub name: String,
     pub value: String,
+    /// Background that did not decide the fate (the rules that did not
+    /// match, the arithmetic of a policy that never applied): tables show
+    /// it under `--verbose` only; JSON always has it.
+    #[serde(skip)]
+    pub detail: bool,
 }
 
 impl Step {
@@ -90,7 +95,25 @@ impl Step {
         self.facts.push(Fact {
             name: name.to_string(),
             value: value.into(),
+            detail: false,
         });
+        self
+    }
+
+    /// A fact shown only under `--verbose` ([`Fact::detail`]).
+    fn detail(mut self, name: &str, value: impl Into<String>) -> Step {
+        self = self.fact(name, value);
+        if let Some(f) = self.facts.last_mut() {
+            f.detail = true;
+        }
+        self
+    }
+
+    /// Marks every fact from `from` on as detail.
+    fn details_from(mut self, from: usize) -> Step {
+        for f in self.facts.iter_mut().skip(from) {
+            f.detail = true;
+        }
         self
     }
 }

@@ -83,6 +83,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 &explanation,
                 use_color(cli.color),
                 layout_width(&io::stdout()),
+                cli.verbose,
             ),
         };
         write_stdout(text.as_bytes())?;

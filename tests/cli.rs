@@ -223,6 +223,46 @@ fn a_job_in_another_namespace_is_named_there() {
     );
 }
 
+/// A healthy allocation's explanation says only what decided its fate;
+/// `--verbose` adds the background (issue 33: no "fail time" for an
+/// allocation that never failed, no list of rules that did not match).
+#[test]
+fn explain_shows_background_only_when_verbose() {
+    let args = [
+        "fixtures/example.json",
+        "--explain",
+        "76108192",
+        "--color",
+        "never",
+    ];
+    let (code, short, _) = run(&args);
+    assert_eq!(code, 0);
+    assert!(
+        short.contains("6. Rescheduling: not rescheduled: client running, never failed\n"),
+        "{short}"
+    );
+    for hidden in [
+        "fail time",
+        "next reschedule",
+        "eligible",
+        "rules not matched",
+    ] {
+        assert!(!short.contains(hidden), "{hidden}: {short}");
+    }
+    let (_, long, _) = run(&[&args[..], &["--verbose"]].concat());
+    for shown in [
+        "fail time",
+        "next reschedule",
+        "eligible",
+        "rules not matched",
+    ] {
+        assert!(long.contains(shown), "{shown}: {long}");
+    }
+    // The JSON always has every fact.
+    let (_, json, _) = run(&[&args[..], &["--format", "json"]].concat());
+    assert!(json.contains("\"rules not matched\"") && json.contains("\"fail time\""));
+}
+
 #[test]
 fn usage_errors_exit_two() {
     assert_eq!(run(&["--format", "yaml", "fixtures/example.json"]).0, 2);

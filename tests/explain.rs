@@ -25,7 +25,7 @@ fn step_at(c: &Cluster, release: Release, subject: &str, title: &str) -> Step {
 }
 
 fn table(e: &Explanation) -> String {
-    render::explain::table(e, false, 100)
+    render::explain::table(e, false, 100, true)
 }
 
 /// A resumable group of 2: `web[0]` reconnected 30s ago after 1m unknown,

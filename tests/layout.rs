@@ -323,7 +323,7 @@ fn explanations_are_byte_for_byte_and_have_no_trailing_blanks() {
     for subject in subjects {
         let e = explain(&snapshot, &Options::default(), &subject).unwrap();
         for w in [60, 100, 160] {
-            let out = render::explain::table(&e, false, w);
+            let out = render::explain::table(&e, false, w, true);
             assert!(out.is_ascii(), "{subject} at {w}:\n{out}");
             for line in out.lines() {
                 assert_eq!(line, line.trim_end(), "{subject} at {w}");

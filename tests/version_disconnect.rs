@@ -1339,7 +1339,7 @@ fn explain_as(c: &mut Cluster, release: Release, id: &str) -> String {
     use plan_inspect::replay::Options;
     c.snapshot.nomad_version = Some(VersionRequest::Release(release));
     let e = explain(&c.snapshot, &Options::default(), id).expect("explain failed");
-    plan_inspect::render::explain::table(&e, false, 400)
+    plan_inspect::render::explain::table(&e, false, 400, true)
 }
 
 /// The line of `table` that starts, after its indent, with `start`.

@@ -250,7 +250,7 @@ fn explain_names_the_duplicate_the_scheduler_renamed() {
     c.snapshot.nomad_version = Some(VersionRequest::Release(v(1, 6, 3)));
     let e =
         explain(&c.snapshot, &Options::default(), "mock-service.web[3]").expect("explain failed");
-    let text = plan_inspect::render::explain::table(&e, false, 400);
+    let text = plan_inspect::render::explain::table(&e, false, 400, true);
     assert!(
         text.contains(
             "Name: the reconciler chose mock-service.web[0], which more than one allocation of \

@@ -578,7 +578,7 @@ fn explain_names_the_longest_running_strategy() {
     let (mut c, _, replacement) = reconnect_with_strategy(reconcile_option::LONGEST_RUNNING);
     c.snapshot.nomad_version = Some(VersionRequest::Release(V180));
     let e = explain(&c.snapshot, &Options::default(), &replacement).expect("explain failed");
-    let text = plan_inspect::render::explain::table(&e, false, 400);
+    let text = plan_inspect::render::explain::table(&e, false, 400, true);
     assert!(
         text.contains(
             "Reconnect: job not newer, and by the group's disconnect strategy longest_running \
@@ -956,7 +956,7 @@ fn explain_names_the_replacement_rule_of_the_release() {
     let text = |c: &mut Cluster, release: Release| {
         c.snapshot.nomad_version = Some(VersionRequest::Release(release));
         let e = explain(&c.snapshot, &Options::default(), &original).expect("explain failed");
-        plan_inspect::render::explain::table(&e, false, 400)
+        plan_inspect::render::explain::table(&e, false, 400, true)
     };
     let t = text(&mut c, V191);
     assert!(

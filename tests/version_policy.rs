@@ -109,7 +109,7 @@ fn explain_says_where_nomad_would_panic() {
     let text = |c: &mut Cluster, release: Release| {
         c.snapshot.nomad_version = Some(VersionRequest::Release(release));
         let e = explain(&c.snapshot, &Options::default(), &failed).expect("explain failed");
-        plan_inspect::render::explain::table(&e, false, 400)
+        plan_inspect::render::explain::table(&e, false, 400, true)
     };
     let t = text(&mut c, v(1, 9, 6));
     assert!(

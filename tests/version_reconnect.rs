@@ -443,7 +443,7 @@ fn explain_names_the_1_3_14_reconnect_rules() {
     c.snapshot.nomad_version = Some(VersionRequest::Release(V1314));
     let text = |id: &str| {
         let e = explain(&c.snapshot, &Options::default(), id).expect("explain failed");
-        plan_inspect::render::explain::table(&e, false, 400)
+        plan_inspect::render::explain::table(&e, false, 400, true)
     };
     let original_text = text(&original);
     assert!(

@@ -297,7 +297,7 @@ fn bucket_step(
         )
         .fact("facts", reason(alloc, jr.taint, node));
     if !earlier.is_empty() {
-        step = step.fact("rules not matched", earlier.join("; "));
+        step = step.detail("rules not matched", earlier.join("; "));
     }
     Some(step)
 }
@@ -427,6 +427,14 @@ fn rescheduling(
         step.conclusion = format!("{outcome}: {why}");
         return Some(step);
     }
+    // A running allocation that never failed: the policy's arithmetic
+    // below decides nothing, so it is background.
+    let never_failed = basis == RescheduleBasis::Failure
+        && !rescheduled_now
+        && later.is_none()
+        && !alloc.client_terminal_status()
+        && alloc.client_status.as_str() != crate::model::status::UNKNOWN;
+    let first_detail = step.facts.len();
     let fail_time = basis.fail_time(alloc, rules, now);
     let (next, eligible) = basis.next(alloc, rules, now);
     let source = match basis {
@@ -496,6 +504,10 @@ fn rescheduling(
             "follow-up eval",
             format!("{} ({own})", alloc.followup_eval_id),
         );
+    }
+    if never_failed {
+        step.conclusion = format!("{outcome}: client {}, never failed", alloc.client_status);
+        return Some(step.details_from(first_detail));
     }
     let by_policy = basis == RescheduleBasis::Disconnecting;
     let why = if forced {

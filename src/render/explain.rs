@@ -27,9 +27,9 @@ pub fn json(e: &Explanation) -> String {
 }
 
 /// The explanation for people, laid out for `width` columns: a header, the
-/// bucket and fate, then one table of facts per step. No line ends in a
-/// space.
-pub fn table(e: &Explanation, color: bool, width: u16) -> String {
+/// bucket and fate, then one table of facts per step, detail facts only when
+/// `verbose`. No line ends in a space.
+pub fn table(e: &Explanation, color: bool, width: u16, verbose: bool) -> String {
     let bold = |s: &str| {
         if color {
             s.bold().to_string()
@@ -84,14 +84,15 @@ pub fn table(e: &Explanation, color: bool, width: u16) -> String {
             &format!("{}. {}:", i + 1, step.title),
             &step.conclusion,
         ));
-        if step.facts.is_empty() {
+        let facts: Vec<_> = step.facts.iter().filter(|f| verbose || !f.detail).collect();
+        if facts.is_empty() {
             continue;
         }
         let mut t = Table::new();
         t.load_style(presets::NOTHING)
             .set_content_arrangement(ContentArrangement::Dynamic)
             .set_width(width);
-        for f in &step.facts {
+        for f in facts {
             t.add_row(vec![f.name.as_str(), f.value.as_str()]);
         }
         if let Some(col) = t.column_mut(0) {

@@ -39,7 +39,7 @@ pub fn check(snapshot: &Snapshot, options: &Options) -> Result<(), String> {
 }
 
 fn table(e: &Explanation) -> String {
-    render::explain::table(e, false, 100)
+    render::explain::table(e, false, 100, true)
 }
 
 fn step<'e>(e: &'e Explanation, title: &str) -> Option<&'e Step> {
