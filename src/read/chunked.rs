@@ -23,7 +23,7 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 
 use super::alloc_record::AllocRecord;
 use super::document::{MetaField, State};
-use super::error::internal_error;
+use super::internal::internal_error;
 use super::read_ahead::{BLOCK, Next, ROOM, ReadAhead};
 use super::split::{self, Element, Parsed, Spliced, Texts};
 use crate::model::{Deployment, Evaluation, Interner};

@@ -6,6 +6,8 @@ use std::io;
 
 use serde_path_to_error::{Path, Segment};
 
+use super::internal;
+
 /// A snapshot that cannot be read. `Display` gives the one-line message for
 /// stderr, always starting with the input's name (path or `<stdin>`):
 ///
@@ -176,7 +178,7 @@ impl ReadError {
             Kind::Json {
                 position: None,
                 path: None,
-                message: internal_error(payload),
+                message: internal::internal_error(payload),
             },
         )
     }
@@ -246,18 +248,6 @@ impl fmt::Display for ReadError {
 const GET_A_SNAPSHOT: &str = "expected the cluster state with Jobs, Nodes and Allocs: run \
     `nomad operator snapshot save backup.snap` and `nomad operator snapshot state backup.snap > state.json`, \
     or build it from the HTTP API with contrib/snapshot-from-api.sh (README: Getting a snapshot from a real cluster)";
-
-/// What to say of a panic with `payload`: a bug, what it said, and what to do.
-pub(super) fn internal_error(payload: &(dyn Any + Send)) -> String {
-    let what = payload
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("a panic");
-    format!(
-        "internal error in the reader ({what}); please report it with the snapshot's size and shape"
-    )
-}
 
 /// No `source`: the message already ends with the I/O error, and `{:#}`
 /// would print it twice.

@@ -33,6 +33,7 @@ mod document;
 mod error;
 mod filter;
 mod id_index;
+mod internal;
 mod job_texts;
 mod read_ahead;
 mod resolve;
