@@ -1,6 +1,6 @@
 //! The incident fixtures (`fixtures/incidents/`): golden tables and JSON,
-//! every table line within 100 columns, colors, and the README's worked
-//! examples and jq recipes checked against the binary.
+//! every table line within 100 columns, colors, and the worked examples and
+//! jq recipes of README.md and docs/*.md checked against the binary.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -144,61 +144,90 @@ fn buckets_have_their_colors() {
     );
 }
 
-/// Each `$ plan-inspect ARGS` line in the README followed by a fenced block
-/// is the binary's real output.
-#[test]
-fn readme_examples_are_real_output() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let lines: Vec<&str> = readme.lines().collect();
-    let mut checked = 0;
-    for (i, line) in lines.iter().enumerate() {
-        let Some(args) = line.trim().strip_prefix("$ plan-inspect ") else {
-            continue;
-        };
-        let start = i
-            + lines[i..]
-                .iter()
-                .position(|l| l.starts_with("```"))
-                .unwrap()
-            + 1;
-        let end = start
-            + lines[start..]
-                .iter()
-                .position(|l| l.starts_with("```"))
-                .unwrap();
-        let expected = lines[start..end].join("\n");
-        let out = Command::cargo_bin("plan-inspect")
-            .unwrap()
-            .current_dir(root())
-            .env_remove("COLUMNS")
-            .args(args.split_whitespace())
-            .output()
-            .unwrap();
-        let actual = String::from_utf8(out.stdout).unwrap();
-        let actual: Vec<&str> = actual.lines().map(str::trim_end).collect();
-        assert_eq!(
-            actual.join("\n"),
-            expected,
-            "README example `plan-inspect {args}` is out of date"
-        );
-        checked += 1;
-    }
-    assert!(checked >= INCIDENTS.len(), "only {checked} examples");
+/// README.md and every markdown page under docs/, with their paths: the
+/// examples and recipes they show are checked wherever they are moved.
+fn documents() -> Vec<(PathBuf, String)> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    paths.sort();
+    paths.insert(0, root().join("README.md"));
+    paths
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            (p, text)
+        })
+        .collect()
 }
 
-/// The README's jq recipes run on a bundled snapshot (skipped without jq).
+/// Each `$ plan-inspect ARGS` line of the documents followed by a fenced
+/// block is the binary's real output.
 #[test]
-fn readme_jq_recipes_work() {
+fn documented_examples_are_real_output() {
+    let mut checked = 0;
+    let mut in_readme = 0;
+    for (path, text) in documents() {
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let Some(args) = line.trim().strip_prefix("$ plan-inspect ") else {
+                continue;
+            };
+            let start = i
+                + lines[i..]
+                    .iter()
+                    .position(|l| l.starts_with("```"))
+                    .unwrap()
+                + 1;
+            let end = start
+                + lines[start..]
+                    .iter()
+                    .position(|l| l.starts_with("```"))
+                    .unwrap();
+            let expected = lines[start..end].join("\n");
+            let out = Command::cargo_bin("plan-inspect")
+                .unwrap()
+                .current_dir(root())
+                .env_remove("COLUMNS")
+                .args(args.split_whitespace())
+                .output()
+                .unwrap();
+            let actual = String::from_utf8(out.stdout).unwrap();
+            let actual: Vec<&str> = actual.lines().map(str::trim_end).collect();
+            assert_eq!(
+                actual.join("\n"),
+                expected,
+                "{}: example `plan-inspect {args}` is out of date",
+                path.display()
+            );
+            checked += 1;
+            if path.ends_with("README.md") {
+                in_readme += 1;
+            }
+        }
+    }
+    assert!(in_readme >= 1, "no example in README.md");
+    // The incidents and the --explain example.
+    assert!(checked > INCIDENTS.len(), "only {checked} examples");
+}
+
+/// The documents' jq recipes run on a bundled snapshot (skipped without jq).
+#[test]
+fn documented_jq_recipes_work() {
     if Command::new("jq").arg("--version").output().is_err() {
         eprintln!("jq is not installed: recipes not checked");
         return;
     }
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let bin = Command::cargo_bin("plan-inspect").unwrap();
     let bin = bin.get_program().to_str().unwrap().to_string();
     let mut checked = 0;
-    for line in readme.lines() {
-        let line = line.trim();
+    let documents = documents();
+    let lines = documents
+        .iter()
+        .flat_map(|(path, text)| text.lines().map(move |line| (path, line.trim())));
+    for (path, line) in lines {
         if !line.starts_with("plan-inspect state.json --format json | jq") {
             continue;
         }
@@ -214,10 +243,15 @@ fn readme_jq_recipes_work() {
             .unwrap();
         assert!(
             out.status.success(),
-            "{line}: {}",
+            "{}: {line}: {}",
+            path.display(),
             String::from_utf8_lossy(&out.stderr)
         );
-        assert!(!out.stdout.is_empty(), "{line}: no output");
+        assert!(
+            !out.stdout.is_empty(),
+            "{}: {line}: no output",
+            path.display()
+        );
         checked += 1;
     }
     assert!(checked >= 3, "only {checked} recipes");

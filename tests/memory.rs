@@ -5,7 +5,7 @@
 //! forked from until it execs, and this program grows as other tests run
 //! beside it (the peak then read as 218 MiB against a 214 MiB bound).
 //!
-//! The documented bound (README "Hostile input"): an element of a key
+//! The documented bound (docs/input.md, "Memory"): an element of a key
 //! plan-inspect skips is held once while it is checked (the fast reader's
 //! buffer grows to fit it) and then dropped, so peak RSS stays under 64 MiB
 //! plus 1.5 times the largest skipped element; a string it reads is held at
