@@ -3,7 +3,7 @@
 //! whose plan is a no-op ([`crate::report::Plan::is_noop`], the definition
 //! `--detailed-exitcode` uses) unless `--verbose`: at 3 a.m. only what moves
 //! matters. For the same reason a job's untouched allocations are one count
-//! line, and tables give way to the width ([`fit`]) rather than overflow.
+//! line, and tables give way to the width (`fit.rs`) rather than overflow.
 //!
 //! Times are shown relative to the evaluation time ("in 4m30s", "12m ago"),
 //! also inside bucket reasons, which are made from their typed facts; the
