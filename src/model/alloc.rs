@@ -184,6 +184,10 @@ impl<'de> Deserialize<'de> for AllocStateField {
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("an AllocStateField (0 for ClientStatus)")
             }
+            /// Read as any value, a `null` member comes as itself: Go's zero.
+            fn visit_unit<E: serde::de::Error>(self) -> Result<AllocStateField, E> {
+                Ok(AllocStateField::default())
+            }
             fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<AllocStateField, E> {
                 Ok(if n == 0 {
                     AllocStateField::ClientStatus

@@ -6,6 +6,7 @@ mod alloc;
 mod connect;
 mod deployment;
 mod evaluation;
+mod go_null;
 mod id;
 mod job;
 mod keep_only;
@@ -29,6 +30,7 @@ pub use connect::{
     ConsulMeshConfigEntry, ConsulTerminatingConfigEntry, LogConfig, SidecarTask,
 };
 pub use deployment::{Deployment, DeploymentState, deployment_status};
+pub(crate) use go_null::{GoJson, GoNull, from_slice};
 pub use evaluation::{DesiredUpdates, Evaluation, PlanAnnotations};
 pub use id::Id;
 pub use job::{

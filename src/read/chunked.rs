@@ -24,7 +24,7 @@ use super::alloc_record::AllocRecord;
 use super::document::{MetaField, State};
 use super::read_ahead::{BLOCK, Next, ROOM, ReadAhead};
 use super::split::{self, Element, Parsed, Spliced, Texts};
-use crate::model::{Deployment, Evaluation, Interner};
+use crate::model::{Deployment, Evaluation, GoJson, Interner};
 use crate::time::Time;
 use position::Position;
 
@@ -450,12 +450,12 @@ impl<'r> Chunked<'r> {
         let mut retried = false;
         loop {
             let slice = &self.buf[self.pos..self.end];
-            let mut values = serde_json::Deserializer::from_slice(slice).into_iter::<T>();
+            let mut values = serde_json::Deserializer::from_slice(slice).into_iter::<GoJson<T>>();
             let result = values.next();
             let used = values.byte_offset();
             match result {
                 // A value that ends with the buffer (a number) may go on.
-                Some(Ok(value)) if used < slice.len() || self.eof => {
+                Some(Ok(GoJson(value))) if used < slice.len() || self.eof => {
                     self.pos += used;
                     return Ok(value);
                 }
