@@ -154,7 +154,10 @@ struct Map<A>(A);
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for Map<A> {
     type Error = A::Error;
 
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
         self.0.next_key_seed(seed)
     }
 
@@ -196,7 +199,9 @@ impl<'de, A: EnumAccess<'de>> EnumAccess<'de> for Enum<A> {
         self,
         seed: S,
     ) -> Result<(S::Value, Self::Variant), A::Error> {
-        self.0.variant_seed(seed).map(|(v, access)| (v, Enum(access)))
+        self.0
+            .variant_seed(seed)
+            .map(|(v, access)| (v, Enum(access)))
     }
 }
 

@@ -20,9 +20,7 @@ use super::job_texts::{JobError, JobTexts};
 use super::top_keys::TopKeys;
 use super::warnings::Warnings;
 use super::{ReadError, ReadFilter};
-use crate::model::{
-    self, Allocation, Deployment, Evaluation, GoJson, GoNull, Interner, Job, Node,
-};
+use crate::model::{self, Allocation, Deployment, Evaluation, GoJson, GoNull, Interner, Job, Node};
 use crate::time::Time;
 use crate::version::VersionRequest;
 
@@ -224,10 +222,10 @@ impl<'n> State<'n> {
 
     pub(super) fn set_meta(&mut self, meta: Option<MetaField>) {
         let meta = match meta {
-            Some(MetaField::One(m)) => m,
+            Some(MetaField::One(GoJson(m))) => m,
             // `snapshot state` writes a one-element array; the last entry wins.
             Some(MetaField::Many(list)) => match list.into_iter().last() {
-                Some(m) => m,
+                Some(GoJson(m)) => m,
                 None => return,
             },
             None => return,
@@ -269,12 +267,14 @@ pub(super) const EMPTY_JOB_ID: &str = "a job without an ID: is this `nomad job i
     ({\"Job\": {...}})? Put its \"Job\" object in Jobs (jq '.Job')";
 
 /// `SnapshotMeta` as `nomad operator snapshot state` writes it (an array of
-/// one raft `SnapshotMeta`), or as a plain object.
+/// one raft `SnapshotMeta`), or as a plain object. serde buffers an
+/// untagged value and reads each variant from the buffer, past the
+/// deserializer's `null` rule: the variants apply it themselves.
 #[derive(Deserialize)]
 #[serde(untagged)]
 pub(super) enum MetaField {
-    One(SnapshotMeta),
-    Many(Vec<SnapshotMeta>),
+    One(GoJson<SnapshotMeta>),
+    Many(Vec<GoJson<SnapshotMeta>>),
 }
 
 /// The part of raft's `SnapshotMeta` that dates the snapshot.

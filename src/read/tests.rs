@@ -1072,7 +1072,10 @@ fn a_null_member_reads_as_a_missing_one() {
     let reads = |text: &str| {
         let fast = super::read(text.as_bytes(), "s", &ReadFilter::default(), 2, None);
         let exact = exact(text.as_bytes(), "s", &ReadFilter::default());
-        (format!("{:?}", fast.unwrap()), format!("{:?}", exact.unwrap()))
+        (
+            format!("{:?}", fast.unwrap()),
+            format!("{:?}", exact.unwrap()),
+        )
     };
     let (fast, exact) = reads(&with_nulls);
     assert_eq!(fast, exact);
