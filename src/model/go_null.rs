@@ -13,6 +13,8 @@
 //! same. Where serde already accepted `null` (an `Option`, a `null`-aware
 //! visitor) the type sees exactly what it saw before; other values pass
 //! through untouched, so a wrong type is refused with the same message.
+//! What serde buffers (`untagged`, `flatten`) is read from its buffer past
+//! the wrapper; those few types apply the rule themselves.
 
 use std::fmt;
 use std::marker::PhantomData;
