@@ -13,7 +13,8 @@ use serde_json::Value;
 use crate::model::{
     Allocation, CniConfig, Consul, ConsulConnect, ConsulGateway, Equality, GoValue, Job,
     NetworkResource, Node, RequestedDevice, Resources, RestartPolicy, Service, SidecarService,
-    SidecarTask, TaskGroup, VolumeRequest, deep_equal, deep_equal_as, maps_equal_as, set_equal,
+    SidecarTask, TaskGroup, VolumeRequest, deep_equal, deep_equal_as, maps_equal_as, objects_equal,
+    set_equal,
 };
 use crate::reconciler::Rules;
 pub use check::UpdateCheck;
@@ -391,12 +392,7 @@ fn volumes_equal(
             ka == kb
                 && (&va.name, &va.volume_type, &va.source, va.read_only)
                     == (&vb.name, &vb.volume_type, &vb.source, vb.read_only)
-                && va.other.len() == vb.other.len()
-                && va
-                    .other
-                    .iter()
-                    .zip(&vb.other)
-                    .all(|((ka, xa), (kb, xb))| ka == kb && deep_equal_as(xa, xb, eq))
+                && objects_equal(&va.other, &vb.other, eq)
         })
 }
 

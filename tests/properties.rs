@@ -330,6 +330,70 @@ fn explain_agrees_with_the_report_on_every_fixture() {
     }
 }
 
+/// The snapshots under `fixtures/` the null property is checked on.
+const NULL_FIXTURES: [&str; 11] = [
+    "evals.json",
+    "example.json",
+    "mixed-cluster.json",
+    "rollout.json",
+    "incidents/client-disconnected.json",
+    "incidents/client-reconnected.json",
+    "incidents/disconnect-expired.json",
+    "incidents/failed-alloc-reschedule.json",
+    "incidents/node-down.json",
+    "incidents/node-drain.json",
+    "incidents/rolling-update-canary.json",
+];
+
+fn fixture(name: &str) -> Value {
+    let path = format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+/// The JSON pointers of every object member below the top level (a
+/// top-level key that is `null` is reported as such, in a warning).
+fn members(value: &Value, at: &str, out: &mut Vec<String>) {
+    match value {
+        Value::Object(m) => {
+            for (k, v) in m {
+                let path = format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
+                if !at.is_empty() {
+                    out.push(path.clone());
+                }
+                members(v, &path, out);
+            }
+        }
+        Value::Array(a) => {
+            for (i, v) in a.iter().enumerate() {
+                members(v, &format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The JSON report of `doc` with the member at `pointer` set to `null`, and
+/// with it removed; "refused" where the reader refuses the input (a job
+/// without an ID is refused either way, at positions that differ).
+fn nulled_and_removed(doc: &Value, pointer: &str) -> (String, String) {
+    let mut nulled = doc.clone();
+    *nulled.pointer_mut(pointer).unwrap() = Value::Null;
+    let mut removed = doc.clone();
+    let (parent, key) = pointer.rsplit_once('/').unwrap();
+    let key = key.replace("~1", "/").replace("~0", "~");
+    let object = removed
+        .pointer_mut(parent)
+        .unwrap()
+        .as_object_mut()
+        .unwrap();
+    object.remove(&key).unwrap();
+    let report = |doc: &Value| match read_snapshot_from(doc.to_string().as_bytes(), "null") {
+        Ok(snapshot) => output(&snapshot, false),
+        Err(_) => "refused".to_string(),
+    };
+    (report(&nulled), report(&removed))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
         rng_seed: proptest::test_runner::RngSeed::Fixed(0x0000_8ac3_e642_e6f3),
@@ -341,5 +405,28 @@ proptest! {
         let snapshot = read(&doc);
         let checked = explain_agrees::check(&snapshot, &at_release(RELEASES[release]));
         prop_assert!(checked.is_ok(), "under {}: {}", RELEASES[release], checked.unwrap_err());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x0000_8ac3_e642_e6f2),
+        ..ProptestConfig::default()
+    })]
+    /// Go's encoding/json reads `"Key": null` as a missing key, so does the reader.
+    #[test]
+    fn a_null_member_is_a_missing_one(
+        file in prop::sample::select(&NULL_FIXTURES[..]),
+        generated in document(),
+        pick in any::<prop::sample::Index>(),
+        from_fixture in any::<bool>(),
+    ) {
+        let doc = if from_fixture { fixture(file) } else { generated };
+        let mut all = Vec::new();
+        members(&doc, "", &mut all);
+        prop_assume!(!all.is_empty());
+        let pointer = pick.get(&all);
+        let (nulled, removed) = nulled_and_removed(&doc, pointer);
+        prop_assert_eq!(nulled, removed, "{}", pointer);
     }
 }

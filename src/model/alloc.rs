@@ -60,8 +60,8 @@ pub struct DesiredTransition {
     pub migrate: Option<bool>,
     pub reschedule: Option<bool>,
     pub force_reschedule: Option<bool>,
-    /// Whether the allocation had the key at all: every allocation Nomad
-    /// stores has it, so one without it is a stub or was cut down.
+    /// Whether the allocation had the key, not `null`: every allocation
+    /// Nomad stores has it, so one without it is a stub or was cut down.
     #[serde(skip)]
     pub present: bool,
     /// Set with `reschedule` by a drain or `alloc stop` of a batch
@@ -72,9 +72,9 @@ pub struct DesiredTransition {
 fn present_transition<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<DesiredTransition, D::Error> {
-    let mut t: DesiredTransition = nullable(d)?;
-    t.present = true;
-    Ok(t)
+    let t = Option::<DesiredTransition>::deserialize(d)?;
+    Ok(t.map(|t| DesiredTransition { present: true, ..t })
+        .unwrap_or_default())
 }
 
 impl DesiredTransition {
@@ -183,6 +183,10 @@ impl<'de> Deserialize<'de> for AllocStateField {
             type Value = AllocStateField;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("an AllocStateField (0 for ClientStatus)")
+            }
+            /// Read as any value, a `null` member comes as itself: Go's zero.
+            fn visit_unit<E: serde::de::Error>(self) -> Result<AllocStateField, E> {
+                Ok(AllocStateField::default())
             }
             fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<AllocStateField, E> {
                 Ok(if n == 0 {

@@ -132,9 +132,11 @@ pub struct VolumeRequest {
     pub volume_type: String,
     pub source: String,
     pub read_only: bool,
-    /// Every other field, compared as Nomad's `reflect.DeepEqual` does.
+    /// Every other field, compared as Nomad's `reflect.DeepEqual` does. The
+    /// flattened keys are buffered by serde past the `null` rule, so a
+    /// `null` is kept here, and the comparison reads it as Go would.
     #[serde(flatten)]
-    pub other: BTreeMap<String, serde_json::Value>,
+    pub other: serde_json::Map<String, serde_json::Value>,
 }
 
 /// A `structs.DisconnectStrategy` (the group's `disconnect` block, 1.8.0 on).

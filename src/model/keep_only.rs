@@ -9,7 +9,7 @@ use serde::Deserializer;
 use serde::de::{Deserialize, Error, IgnoredAny, SeqAccess, Unexpected, Visitor};
 use serde_json::value::RawValue;
 
-use super::{Name, TASK_CLIENT_RECONNECTED, TaskEvent};
+use super::{GoNull, Name, TASK_CLIENT_RECONNECTED, TaskEvent};
 
 /// Reads a list (or `null`), keeping the elements `keep` accepts, up to `limit`.
 struct Keep<T, F> {
@@ -75,7 +75,7 @@ pub(super) fn reconnect_events<'de, D: Deserializer<'de>>(
         return Ok(Box::default());
     }
     let mut de = serde_json::Deserializer::from_str(text);
-    let kept = de
+    let kept = GoNull(&mut de)
         .deserialize_any(Keep {
             keep: |e: &EventRecord<'_>| e.event_type == TASK_CLIENT_RECONNECTED,
             limit: usize::MAX,

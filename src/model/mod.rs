@@ -6,6 +6,7 @@ mod alloc;
 mod connect;
 mod deployment;
 mod evaluation;
+mod go_null;
 mod id;
 mod job;
 mod keep_only;
@@ -30,6 +31,7 @@ pub use connect::{
 };
 pub use deployment::{Deployment, DeploymentState, deployment_status};
 pub use evaluation::{DesiredUpdates, Evaluation, PlanAnnotations};
+pub(crate) use go_null::{GoJson, GoNull, from_slice};
 pub use id::Id;
 pub use job::{
     Affinity, CniConfig, Constraint, Consul, ConsulConnect, DEFAULT_KILL_TIMEOUT, DisconnectFields,
@@ -47,7 +49,7 @@ pub use sparse_id::SparseId;
 pub use string_map::StringMap;
 pub use task_states::TaskStates;
 pub use value::{Equality, GoValue};
-pub(crate) use value::{deep_equal, deep_equal_as, maps_equal_as};
+pub(crate) use value::{deep_equal, deep_equal_as, maps_equal_as, objects_equal};
 
 use serde::{Deserialize, Deserializer};
 

@@ -88,9 +88,17 @@ pub(crate) fn deep_equal_as(a: &Value, b: &Value, eq: Equality) -> bool {
     }
 }
 
-fn objects_equal(x: &Map<String, Value>, y: &Map<String, Value>, eq: Equality) -> bool {
+/// Two structs. A `null` member facing a scalar is a missing one, as
+/// encoding/json decodes both to the zero value; facing an object or a list
+/// it is Go's nil pointer, slice or map, which `DeepEqual` tells from an
+/// empty one.
+pub(crate) fn objects_equal(x: &Map<String, Value>, y: &Map<String, Value>, eq: Equality) -> bool {
+    let scalar = |v: &Value| !v.is_object() && !v.is_array();
     let covered = |from: &Map<String, Value>, to: &Map<String, Value>| {
         from.iter().all(|(k, v)| match to.get(k) {
+            Some(w) if v.is_null() && scalar(w) || w.is_null() && scalar(v) => {
+                is_zero(v, eq) && is_zero(w, eq)
+            }
             Some(w) => deep_equal_as(v, w, eq),
             None => is_zero(v, eq),
         })
@@ -143,6 +151,17 @@ mod tests {
 
     fn eq(a: Value, b: Value) -> bool {
         GoValue(a) == GoValue(b)
+    }
+
+    #[test]
+    fn a_null_member_is_a_missing_one() {
+        let null = json!({"Sticky": null, "SizeMB": 300});
+        assert!(eq(null.clone(), json!({"SizeMB": 300})));
+        assert!(eq(null.clone(), json!({"Sticky": false, "SizeMB": 300})));
+        assert!(eq(json!({"Sticky": false, "SizeMB": 300}), null.clone()));
+        assert!(!eq(null.clone(), json!({"Sticky": true, "SizeMB": 300})));
+        assert!(!eq(json!({"Sticky": true, "SizeMB": 300}), null));
+        assert!(!eq(json!({"Volumes": null}), json!({"Volumes": []})));
     }
 
     #[test]

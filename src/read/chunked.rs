@@ -26,7 +26,7 @@ use super::document::{MetaField, State};
 use super::internal::internal_error;
 use super::read_ahead::{BLOCK, Next, ROOM, ReadAhead};
 use super::split::{self, Element, Parsed, Spliced, Texts};
-use crate::model::{Deployment, Evaluation, Interner};
+use crate::model::{Deployment, Evaluation, GoJson, Interner};
 use crate::time::Time;
 use position::Position;
 
@@ -483,12 +483,12 @@ impl<'r> Chunked<'r> {
         let mut retried = false;
         loop {
             let slice = &self.buf[self.pos..self.end];
-            let mut values = serde_json::Deserializer::from_slice(slice).into_iter::<T>();
+            let mut values = serde_json::Deserializer::from_slice(slice).into_iter::<GoJson<T>>();
             let result = values.next();
             let used = values.byte_offset();
             match result {
                 // A value that ends with the buffer (a number) may go on.
-                Some(Ok(value)) if used < slice.len() || self.eof => {
+                Some(Ok(GoJson(value))) if used < slice.len() || self.eof => {
                     self.pos += used;
                     return Ok(value);
                 }

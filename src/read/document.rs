@@ -20,7 +20,7 @@ use super::job_texts::{JobError, JobTexts};
 use super::top_keys::TopKeys;
 use super::warnings::Warnings;
 use super::{ReadError, ReadFilter};
-use crate::model::{Allocation, Deployment, Evaluation, Interner, Job, Node};
+use crate::model::{self, Allocation, Deployment, Evaluation, GoJson, GoNull, Interner, Job, Node};
 use crate::time::Time;
 use crate::version::VersionRequest;
 
@@ -96,7 +96,7 @@ impl<'n> State<'n> {
     pub(super) fn add_job_text(&mut self, text: &[u8]) -> Result<(), serde_json::Error> {
         let job = match self.job_texts.find_exact(text) {
             Some(entry) => self.job_texts.job(entry).map_err(|_| job_error(text))?,
-            None => Arc::new(serde_json::from_slice::<Job>(text)?),
+            None => Arc::new(model::from_slice::<Job>(text)?),
         };
         self.add_job(job).map_err(de::Error::custom)
     }
@@ -107,7 +107,7 @@ impl<'n> State<'n> {
     /// and a cluster of many small jobs has more versions than allocations.
     pub(super) fn add_job_version_text(&mut self, text: &[u8]) -> Result<(), serde_json::Error> {
         if !text.starts_with(b"{") {
-            self.add_job_version(serde_json::from_slice(text)?);
+            self.add_job_version(model::from_slice(text)?);
             return Ok(());
         }
         let job = self.intern(text).map_err(|_| job_error(text))?;
@@ -222,10 +222,10 @@ impl<'n> State<'n> {
 
     pub(super) fn set_meta(&mut self, meta: Option<MetaField>) {
         let meta = match meta {
-            Some(MetaField::One(m)) => m,
+            Some(MetaField::One(GoJson(m))) => m,
             // `snapshot state` writes a one-element array; the last entry wins.
             Some(MetaField::Many(list)) => match list.into_iter().last() {
-                Some(m) => m,
+                Some(GoJson(m)) => m,
                 None => return,
             },
             None => return,
@@ -246,7 +246,7 @@ impl<'n> State<'n> {
 /// Why the job text `text`, which did not parse into a job, does not, with
 /// the line and column in it (the reason kept with its path has neither).
 fn job_error(text: &[u8]) -> serde_json::Error {
-    serde_json::from_slice::<Job>(text)
+    model::from_slice::<Job>(text)
         .err()
         .unwrap_or_else(|| de::Error::custom("not a job"))
 }
@@ -267,12 +267,14 @@ pub(super) const EMPTY_JOB_ID: &str = "a job without an ID: is this `nomad job i
     ({\"Job\": {...}})? Put its \"Job\" object in Jobs (jq '.Job')";
 
 /// `SnapshotMeta` as `nomad operator snapshot state` writes it (an array of
-/// one raft `SnapshotMeta`), or as a plain object.
+/// one raft `SnapshotMeta`), or as a plain object. serde buffers an
+/// untagged value and reads each variant from the buffer, past the
+/// deserializer's `null` rule: the variants apply it themselves.
 #[derive(Deserialize)]
 #[serde(untagged)]
 pub(super) enum MetaField {
-    One(SnapshotMeta),
-    Many(Vec<SnapshotMeta>),
+    One(GoJson<SnapshotMeta>),
+    Many(Vec<GoJson<SnapshotMeta>>),
 }
 
 /// The part of raft's `SnapshotMeta` that dates the snapshot.
@@ -344,7 +346,7 @@ impl<'de> Visitor<'de> for Document<'_, '_> {
                     Ok(())
                 }))?,
                 "SnapshotMeta" => {
-                    st.set_meta(map.next_value()?);
+                    st.set_meta(map.next_value::<GoJson<_>>()?.0);
                     true
                 }
                 "Now" => {
@@ -460,7 +462,7 @@ where
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        let element = T::deserialize(d)?;
+        let element = T::deserialize(GoNull(d))?;
         (self.f)(self.index, element).map_err(de::Error::custom)
     }
 }

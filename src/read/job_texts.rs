@@ -24,7 +24,7 @@ use std::sync::Arc;
 use foldhash::fast::FixedState;
 
 use super::volatile::{self, Near, Span};
-use crate::model::Job;
+use crate::model::{self, GoJson, Job};
 
 /// Why a job text would not parse into a job.
 pub(super) type JobError = serde_path_to_error::Error<serde_json::Error>;
@@ -225,11 +225,11 @@ impl JobTexts {
         }
         let text = &self.entries[entry].text;
         // The path is tracked only to say where a text that fails is wrong.
-        let job = match serde_json::from_slice::<Job>(text) {
+        let job = match model::from_slice::<Job>(text) {
             Ok(job) => Arc::new(job),
             Err(_) => {
                 let mut de = serde_json::Deserializer::from_slice(text);
-                Arc::new(serde_path_to_error::deserialize::<_, Job>(&mut de)?)
+                Arc::new(serde_path_to_error::deserialize::<_, GoJson<Job>>(&mut de)?.0)
             }
         };
         self.jobs[entry] = Some(Arc::clone(&job));

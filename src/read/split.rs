@@ -24,7 +24,7 @@ use super::alloc_record::{AllocRecord, FastRecord};
 use super::chunked::Owner;
 use super::job_texts::JobTexts;
 use super::scan::{JobSpan, Scan, scan};
-use crate::model::{Allocation, Interner};
+use crate::model::{Allocation, GoJson, Interner};
 
 /// The first part's size, in tenths of another part's (see [`guess_starts`]).
 const FIRST_SHARE: usize = 15;
@@ -387,9 +387,9 @@ impl Spliced {
 /// The first JSON value in `bytes` and its length; an end-of-input error
 /// when `bytes` end before it does.
 fn first_value<T: DeserializeOwned>(bytes: &[u8]) -> Result<(T, usize), serde_json::Error> {
-    let mut values = serde_json::Deserializer::from_slice(bytes).into_iter::<T>();
+    let mut values = serde_json::Deserializer::from_slice(bytes).into_iter::<GoJson<T>>();
     match values.next() {
-        Some(Ok(value)) => Ok((value, values.byte_offset())),
+        Some(Ok(GoJson(value))) => Ok((value, values.byte_offset())),
         Some(Err(e)) => Err(e),
         None => Err(serde::de::Error::custom("no value")),
     }

@@ -1185,3 +1185,49 @@ fn a_panic_while_reading_is_an_error() {
         "{e}"
     );
 }
+
+/// Go's encoding/json reads a member that is `null` as a missing one; Nomad
+/// 1.5.4 and later print `"LogConfig": {"Enabled": null, ...}`.
+#[test]
+fn a_null_member_reads_as_a_missing_one() {
+    let mut j = job("web", 1);
+    j["Stop"] = json!(null);
+    j["Dispatched"] = json!(null);
+    j["TaskGroups"][0]["Networks"] = json!([{"Mode": null,
+        "ReservedPorts": [{"Label": "http", "Value": null, "To": null}]}]);
+    j["TaskGroups"][0]["Tasks"] = json!([{"Name": "app", "Driver": null, "User": null,
+        "LogConfig": {"Enabled": null, "Disabled": null, "MaxFiles": 10, "MaxFileSizeMB": 10}}]);
+    let mut a = alloc("a1", j.clone());
+    a["DesiredStatus"] = json!(null);
+    a["AllocStates"] = json!([{"Field": null, "Value": "unknown", "Time": null}]);
+    let with_nulls = json!({"Jobs": [j], "Allocs": [a],
+        "Nodes": [{"ID": "n1", "Status": "ready", "Drain": null, "SchedulingEligibility": null}]})
+    .to_string();
+    let without = drop_nulls(serde_json::from_str(&with_nulls).unwrap()).to_string();
+    assert!(!without.contains("null"));
+    let reads = |text: &str| {
+        let fast = super::read(text.as_bytes(), "s", &ReadFilter::default(), 2, None);
+        let exact = exact(text.as_bytes(), "s", &ReadFilter::default());
+        (
+            format!("{:?}", fast.unwrap()),
+            format!("{:?}", exact.unwrap()),
+        )
+    };
+    let (fast, exact) = reads(&with_nulls);
+    assert_eq!(fast, exact);
+    assert_eq!((fast, exact), reads(&without));
+}
+
+/// `value` with every object member that is `null` removed.
+fn drop_nulls(value: serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::Object(m) => m
+            .into_iter()
+            .filter(|(_, v)| !v.is_null())
+            .map(|(k, v)| (k, drop_nulls(v)))
+            .collect(),
+        Value::Array(a) => a.into_iter().map(drop_nulls).collect(),
+        v => v,
+    }
+}

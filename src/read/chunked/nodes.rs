@@ -12,7 +12,7 @@ use rayon::Scope;
 use serde_json::value::RawValue;
 
 use super::{Chunked, Located, Position, Step, Stop};
-use crate::model::{Interner, Node};
+use crate::model::{self, Interner, Node};
 use crate::read::document::State;
 
 /// Bytes of node text handed to a thread at a time.
@@ -110,7 +110,7 @@ impl Chunked<'_> {
                 scope.spawn(move |_: &Scope<'_>| {
                     let nodes = Interner::install(&interner, || {
                         cuts.iter()
-                            .map(|c| serde_json::from_slice(c.text.get().as_bytes()))
+                            .map(|c| model::from_slice(c.text.get().as_bytes()))
                             .collect()
                     });
                     let _ = tx.send((n, (cuts, nodes)));
