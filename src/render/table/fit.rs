@@ -292,17 +292,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const HEADERS: [&str; 9] = [
-        "Alloc",
-        "Name",
-        "Version",
-        "Canary",
-        "Node",
-        "Node Status",
-        "Client",
-        "Bucket",
-        "Reason",
-    ];
+    const HEADERS: [&str; 9] = super::super::ALLOCATIONS_HEADERS;
 
     /// An Allocations table: IDs, `job.group[N]` names, statuses, and
     /// reasons of words up to 21 characters (`max_client_disconnect`).

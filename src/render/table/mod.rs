@@ -619,20 +619,23 @@ impl Renderer {
     }
 }
 
+/// The Allocations table's columns.
+const ALLOCATIONS_HEADERS: [&str; 9] = [
+    "Alloc",
+    "Name",
+    "Version",
+    "Canary",
+    "Node",
+    "Node Status",
+    "Client",
+    "Bucket",
+    "Reason",
+];
+
 /// The Allocations table of job `job_id`, empty. Reason and bucket say most;
 /// what the reason repeats or a person looks up later gives way first.
 fn allocations_grid(job_id: &str) -> Grid {
-    let mut t = Grid::new(&[
-        "Alloc",
-        "Name",
-        "Version",
-        "Canary",
-        "Node",
-        "Node Status",
-        "Client",
-        "Bucket",
-        "Reason",
-    ]);
+    let mut t = Grid::new(&ALLOCATIONS_HEADERS);
     t.short_of(format!("{job_id}."))
         .give_way(1, "Name", Yield::Abbreviate)
         .give_way(2, "Version", Yield::Drop)
