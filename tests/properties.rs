@@ -350,16 +350,13 @@ fn fixture(name: &str) -> Value {
     serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
 }
 
-/// The JSON pointers of every object member below the top level (a
-/// top-level key that is `null` is reported as such, in a warning).
+/// The JSON pointers of every object member, the top-level keys included.
 fn members(value: &Value, at: &str, out: &mut Vec<String>) {
     match value {
         Value::Object(m) => {
             for (k, v) in m {
                 let path = format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
-                if !at.is_empty() {
-                    out.push(path.clone());
-                }
+                out.push(path.clone());
                 members(v, &path, out);
             }
         }

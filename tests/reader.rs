@@ -587,7 +587,7 @@ fn a_real_dump_without_nodes_says_so_once_in_both_formats() {
     let Some(path) = realworld("no-nodes.json") else {
         return;
     };
-    let expected = "missing_key: the snapshot has no Nodes (the key is absent): every node counts as \
+    let expected = "missing_key: the snapshot has no Nodes (the key is absent or null): every node counts as \
                     garbage-collected, so every allocation not yet terminal (7) is lost and replaced; the dump \
                     looks incomplete";
     let out = run(&[&path, "--format", "json"]);

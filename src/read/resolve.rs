@@ -178,11 +178,8 @@ impl State<'_> {
     /// holds cluster state (absent or null), the deployments its allocations
     /// name, or jobs cut down to list stubs. One warning per kind.
     fn incomplete_warnings(&mut self) {
-        let said = |p: Presence| match p {
-            Presence::Null => Some("null"),
-            Presence::Absent => Some("absent"),
-            Presence::Value => None,
-        };
+        // As in Go, `null` is the key missing: the words are the same.
+        let said = |p: Presence| (p != Presence::Value).then_some("absent or null");
         let presence_nodes = self.keys.presence("Nodes");
         let running = self.allocs.iter().filter(|a| !a.terminal_status()).count();
         let missing = [

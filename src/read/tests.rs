@@ -116,9 +116,9 @@ fn null_arrays_are_empty() {
     assert_eq!(
         s.warnings.iter().map(effect).collect::<Vec<_>>(),
         [
-            "the snapshot has no Allocs (the key is null)",
-            "the snapshot has no Jobs (the key is null)",
-            "the snapshot has no Nodes (the key is null)",
+            "the snapshot has no Allocs (the key is absent or null)",
+            "the snapshot has no Jobs (the key is absent or null)",
+            "the snapshot has no Nodes (the key is absent or null)",
         ]
     );
 }
@@ -312,12 +312,12 @@ fn missing_parts_of_the_state_are_warned_once_by_name() {
             ),
             (
                 "missing_key",
-                "the snapshot has no Deployments (the key is absent) but allocations name 1 deployment(s) \
+                "the snapshot has no Deployments (the key is absent or null) but allocations name 1 deployment(s) \
                  (e.g. d1): the replay sees no deployment, so a rolling update may look unstarted"
             ),
             (
                 "missing_key",
-                "the snapshot has no Nodes (the key is absent): every node counts as garbage-collected, so \
+                "the snapshot has no Nodes (the key is absent or null): every node counts as garbage-collected, so \
                  every allocation not yet terminal (2) is lost and replaced; the dump looks incomplete"
             ),
         ]
