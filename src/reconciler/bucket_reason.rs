@@ -199,7 +199,7 @@ impl<'s> BucketReason<'s> {
                 format!("{}; client {}", node(), self.client_status)
             }
             TaintRule::DisconnectedNodeWithoutLostAfter => format!(
-                "{}; client {}; group without lost_after",
+                "{}; client {}; the group sets no disconnect.lost_after, so it is not waited for",
                 node(),
                 self.client_status
             ),
@@ -215,7 +215,7 @@ impl<'s> BucketReason<'s> {
                 reconnect()
             ),
             TaintRule::DisconnectedNodeUnsupported => format!(
-                "{}; client {}; group without max_client_disconnect",
+                "{}; client {}; the group sets no max_client_disconnect, so it is not waited for",
                 node(),
                 self.client_status
             ),
@@ -268,6 +268,28 @@ mod tests {
         assert_eq!(
             r.sentence(|_| "T".to_string()),
             "client reconnected T, after unknown since T, max_client_disconnect expires T"
+        );
+    }
+
+    /// A group that does not wait for disconnected clients says so in
+    /// words, naming the setting it lacks.
+    #[test]
+    fn a_group_that_does_not_wait_says_which_setting_it_lacks() {
+        let mut r = reason(
+            TaintRule::DisconnectedNodeUnsupported,
+            ReasonTimes::default(),
+        );
+        r.node.status = Some("disconnected");
+        assert_eq!(
+            r.exact(),
+            "node disconnected; client running; the group sets no max_client_disconnect, so it \
+             is not waited for"
+        );
+        r.rule = TaintRule::DisconnectedNodeWithoutLostAfter;
+        assert_eq!(
+            r.exact(),
+            "node disconnected; client running; the group sets no disconnect.lost_after, so it \
+             is not waited for"
         );
     }
 
