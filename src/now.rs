@@ -39,13 +39,15 @@ impl FromStr for NowRequest {
 
     fn from_str(s: &str) -> Result<NowRequest, BadNow> {
         let bad = || BadNow(s.to_string());
-        if let Some(sign) = s.strip_prefix(['-', '+']).map(|_| &s[..1]) {
-            let magnitude = parse_duration(&s[1..]).ok_or_else(bad)?;
-            return Ok(NowRequest::FromSnapshot(if sign == "-" {
-                -magnitude
-            } else {
-                magnitude
-            }));
+        if let Some(rest) = s.strip_prefix('-') {
+            return Ok(NowRequest::FromSnapshot(
+                -parse_duration(rest).ok_or_else(bad)?,
+            ));
+        }
+        if let Some(rest) = s.strip_prefix('+') {
+            return Ok(NowRequest::FromSnapshot(
+                parse_duration(rest).ok_or_else(bad)?,
+            ));
         }
         if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
             let seconds: i64 = s.parse().map_err(|_| bad())?;
@@ -71,11 +73,11 @@ fn parse_duration(s: &str) -> Option<Duration> {
     if s == "0" {
         return Some(0);
     }
-    let mut rest = s;
-    let mut total: i128 = 0;
-    if rest.is_empty() {
+    if s.is_empty() {
         return None;
     }
+    let mut rest = s;
+    let mut total: i128 = 0;
     while !rest.is_empty() {
         let digits = rest
             .find(|c: char| !c.is_ascii_digit() && c != '.')

@@ -299,6 +299,15 @@ impl<'de, E: de::Error> SeqAccess<'de> for Empty<E> {
     }
 }
 
+/// Methods of [`Zero`] whose zero is another method's (`i8` is `i64`'s).
+macro_rules! forward_zero {
+    ($($($method:ident)+ => $to:ident;)*) => {
+        $($(fn $method<V: Visitor<'de>>(self, v: V) -> Result<V::Value, E> {
+            self.$to(v)
+        })+)*
+    };
+}
+
 impl<'de, E: de::Error> Deserializer<'de> for Zero<E> {
     type Error = E;
 
@@ -367,44 +376,12 @@ impl<'de, E: de::Error> Deserializer<'de> for Zero<E> {
         self.deserialize_map(v)
     }
 
-    fn deserialize_i8<V: Visitor<'de>>(self, v: V) -> Result<V::Value, E> {
-        self.deserialize_i64(v)
-    }
-
-    fn deserialize_i16<V: Visitor<'de>>(self, v: V) -> Result<V::Value, E> {
-        self.deserialize_i64(v)
-    }
-
-    fn deserialize_i32<V: Visitor<'de>>(self, v: V) -> Result<V::Value, E> {
-        self.deserialize_i64(v)
-    }
-
-    fn deserialize_u8<V: Visitor<'de>>(self, v: V) -> Result<V::Value, E> {
-        self.deserialize_u64(v)
-    }
-
-    fn deserialize_u16<V: Visitor<'de>>(self, v: V) -> Result<V::Value, E> {
-        self.deserialize_u64(v)
-    }
-
-    fn deserialize_u32<V: Visitor<'de>>(self, v: V) -> Result<V::Value, E> {
-        self.deserialize_u64(v)
-    }
-
-    fn deserialize_f32<V: Visitor<'de>>(self, v: V) -> Result<V::Value, E> {
-        self.deserialize_f64(v)
-    }
-
-    fn deserialize_string<V: Visitor<'de>>(self, v: V) -> Result<V::Value, E> {
-        self.deserialize_str(v)
-    }
-
-    fn deserialize_identifier<V: Visitor<'de>>(self, v: V) -> Result<V::Value, E> {
-        self.deserialize_str(v)
-    }
-
-    fn deserialize_byte_buf<V: Visitor<'de>>(self, v: V) -> Result<V::Value, E> {
-        self.deserialize_bytes(v)
+    forward_zero! {
+        deserialize_i8 deserialize_i16 deserialize_i32 => deserialize_i64;
+        deserialize_u8 deserialize_u16 deserialize_u32 => deserialize_u64;
+        deserialize_f32 => deserialize_f64;
+        deserialize_string deserialize_identifier => deserialize_str;
+        deserialize_byte_buf => deserialize_bytes;
     }
 
     fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, v: V) -> Result<V::Value, E> {

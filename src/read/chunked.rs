@@ -143,23 +143,15 @@ impl<'r> Chunked<'r> {
     /// The stop for a panic with `payload`, at the cursor as far as the
     /// buffer's bookkeeping still holds after it.
     fn internal(&self, payload: &(dyn std::any::Any + Send)) -> Stop {
-        let mut at = self.at;
-        if let Some(bytes) = self.buf.get(self.base..self.pos) {
-            at.pass(bytes);
-        }
-        let (line, column) = at.of((1, 1));
+        let mut at = self.locate(None, None);
+        // Only a stream too large to keep ends here: a file is read again.
+        at.error = Some(serde::de::Error::custom(format!(
+            "{}; save the snapshot to a file and pass its path: it is then read again the exact way",
+            internal_error(payload)
+        )));
         Stop::Unexpected {
             history: None,
-            error: Some(Located {
-                // Only a stream too large to keep ends here: a file is read again.
-                error: Some(serde::de::Error::custom(format!(
-                    "{}; save the snapshot to a file and pass its path: it is then read again the exact way",
-                    internal_error(payload)
-                ))),
-                line,
-                column,
-                path: None,
-            }),
+            error: Some(at),
         }
     }
 
@@ -519,9 +511,10 @@ impl<'r> Chunked<'r> {
     }
 
     /// The document position of an error in the value at the cursor.
+    /// Indexes a bug may have left out of order count as no bytes.
     fn locate(&self, error: Option<serde_json::Error>, path: Option<String>) -> Located {
         let mut at = self.at;
-        at.pass(&self.buf[self.base..self.pos]);
+        at.pass(self.buf.get(self.base..self.pos).unwrap_or_default());
         let (line, column) = at.of(error.as_ref().map_or((1, 1), |e| (e.line(), e.column())));
         Located {
             error,

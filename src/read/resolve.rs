@@ -1,7 +1,7 @@
 //! After the walk: link allocations to jobs and check what only the whole
 //! snapshot can tell (keys come in any order, so none of this can be done earlier).
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
 use std::sync::Arc;
 
@@ -181,7 +181,12 @@ impl State<'_> {
         // As in Go, `null` is the key missing: the words are the same.
         let said = |p: Presence| (p != Presence::Value).then_some("absent or null");
         let presence_nodes = self.keys.presence("Nodes");
-        let running = self.allocs.iter().filter(|a| !a.terminal_status()).count();
+        // Counted only for the warning that says it.
+        let running = if presence_nodes == Presence::Value {
+            0
+        } else {
+            self.allocs.iter().filter(|a| !a.terminal_status()).count()
+        };
         let missing = [
             (
                 "Nodes",
@@ -265,20 +270,19 @@ impl State<'_> {
     /// replay still takes the node as collected and the allocation as lost.
     fn absent_node_warning(&mut self) {
         let known: HashSet<&str, FixedState> = self.nodes.iter().map(|n| n.id.as_str()).collect();
-        let mut absent: Vec<&str> = Vec::new();
+        let mut absent: BTreeSet<&str> = BTreeSet::new();
         let mut allocs = 0;
         for alloc in &self.allocs {
             let node = alloc.node_id.as_str();
             if !node.is_empty() && !alloc.terminal_status() && !known.contains(node) {
                 allocs += 1;
-                absent.push(node);
+                absent.insert(node);
             }
         }
         if allocs == 0 {
             return;
         }
-        absent.sort_unstable();
-        absent.dedup();
+        let absent: Vec<&str> = absent.into_iter().collect();
         let message = if self.nodes.is_empty() {
             format!(
                 "the snapshot's Nodes is empty but {allocs} allocation(s) not yet terminal run on {} \

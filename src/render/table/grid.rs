@@ -36,6 +36,15 @@ impl Grid {
         }
     }
 
+    /// A table of job `job_id`'s allocations whose `Name` column, first to
+    /// give way, drops the `job.` the job header above already says.
+    pub(super) fn of_job(headers: &[&'static str], job_id: &str) -> Self {
+        let mut grid = Grid::new(headers);
+        grid.short_of(format!("{job_id}."))
+            .give_way(1, "Name", Yield::Abbreviate);
+        grid
+    }
+
     pub(super) fn row(&mut self, cells: Vec<String>) {
         self.rows.push(cells);
     }

@@ -426,16 +426,17 @@ impl Renderer {
     fn plan(&self, out: &mut String, job: &JobReport) {
         let p = &job.plan;
         if !p.stop.is_empty() {
-            let mut t = Grid::new(&[
-                "Alloc",
-                "Name",
-                "Client Status",
-                "Description",
-                "Follow-up Eval",
-            ]);
-            t.short_of(format!("{}.", job.id))
-                .give_way(1, "Name", Yield::Abbreviate)
-                .give_way(2, "Client Status", Yield::Drop)
+            let mut t = Grid::of_job(
+                &[
+                    "Alloc",
+                    "Name",
+                    "Client Status",
+                    "Description",
+                    "Follow-up Eval",
+                ],
+                &job.id,
+            );
+            t.give_way(2, "Client Status", Yield::Drop)
                 .give_way(3, "Follow-up Eval", Yield::Drop);
             for s in &p.stop {
                 t.row(vec![
@@ -458,10 +459,8 @@ impl Renderer {
                 header.push("Node");
             }
             header.extend(["Previous Alloc", "Flags"]);
-            let mut t = Grid::new(&header);
-            t.short_of(format!("{}.", job.id))
-                .give_way(1, "Name", Yield::Abbreviate)
-                .give_way(2, "Task Group", Yield::Drop);
+            let mut t = Grid::of_job(&header, &job.id);
+            t.give_way(2, "Task Group", Yield::Drop);
             for pl in &p.place {
                 let flags: Vec<&str> = [
                     (pl.canary, "canary"),
@@ -494,9 +493,7 @@ impl Renderer {
             self.section(out, "Place", &t);
         }
         if !p.destructive_update.is_empty() {
-            let mut t = Grid::new(&["Alloc", "Name", "Reason"]);
-            t.short_of(format!("{}.", job.id))
-                .give_way(1, "Name", Yield::Abbreviate);
+            let mut t = Grid::of_job(&["Alloc", "Name", "Reason"], &job.id);
             for d in &p.destructive_update {
                 t.row(vec![
                     self.alloc_id(&d.alloc_id),
@@ -507,9 +504,7 @@ impl Renderer {
             self.section(out, "Destructive updates", &t);
         }
         if !p.in_place_update.is_empty() {
-            let mut t = Grid::new(&["Alloc", "Name", "Deployment"]);
-            t.short_of(format!("{}.", job.id))
-                .give_way(1, "Name", Yield::Abbreviate);
+            let mut t = Grid::of_job(&["Alloc", "Name", "Deployment"], &job.id);
             for u in &p.in_place_update {
                 t.row(vec![
                     self.alloc_id(&u.alloc_id),
@@ -635,10 +630,8 @@ const ALLOCATIONS_HEADERS: [&str; 9] = [
 /// The Allocations table of job `job_id`, empty. Reason and bucket say most;
 /// what the reason repeats or a person looks up later gives way first.
 fn allocations_grid(job_id: &str) -> Grid {
-    let mut t = Grid::new(&ALLOCATIONS_HEADERS);
-    t.short_of(format!("{job_id}."))
-        .give_way(1, "Name", Yield::Abbreviate)
-        .give_way(2, "Version", Yield::Drop)
+    let mut t = Grid::of_job(&ALLOCATIONS_HEADERS, job_id);
+    t.give_way(2, "Version", Yield::Drop)
         .give_way(3, "Node Status", Yield::Drop)
         .give_way(4, "Canary", Yield::Drop)
         .give_way(5, "Client", Yield::Drop)
