@@ -27,6 +27,7 @@ mod properties;
 mod reader;
 mod reconnect;
 mod reschedule;
+mod reshape;
 mod schema;
 mod secrets;
 mod stop;
