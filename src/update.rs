@@ -17,6 +17,7 @@ use crate::model::{
     set_equal,
 };
 use crate::reconciler::Rules;
+use crate::version::Switch;
 pub use check::UpdateCheck;
 
 /// How an existing allocation meets a new job version.
@@ -86,7 +87,7 @@ fn update_kind<'n>(
         return UpdateKind::Destructive(Arc::new(reason.as_str().into()));
     };
     // Datacenters match exactly until wildcards do (`IsInAnyDC`).
-    let in_dc = if rules.matches_datacenter_globs() {
+    let in_dc = if rules.has(Switch::DatacenterGlob) {
         new_job
             .datacenters
             .iter()
@@ -101,7 +102,7 @@ fn update_kind<'n>(
         );
         return UpdateKind::Destructive(Arc::new(reason.as_str().into()));
     }
-    if rules.checks_node_pool_in_place()
+    if rules.has(Switch::NodePool)
         && new_job.node_pool != "all"
         && node.node_pool != new_job.node_pool
     {
@@ -122,7 +123,7 @@ fn update_kind<'n>(
 /// positive one for a batch or sysbatch group: every in-place update of
 /// such an allocation skips the check, whatever the new job says.
 pub fn skips_feasibility(existing: &Allocation, rules: &Rules) -> bool {
-    rules.updates_run_duration_in_place_unchecked()
+    rules.has(Switch::H2)
         && existing.job.as_deref().is_some_and(|job| {
             matches!(job.job_type.as_str(), "batch" | "sysbatch")
                 && job
@@ -206,7 +207,7 @@ pub fn tasks_updated(
                 .into(),
         );
     };
-    let labelled = rules.labels_update_differences();
+    let labelled = rules.has(Switch::TypedEqual);
     let found = |label: &'static str, reason: String| {
         Some(Difference {
             label: labelled.then_some(label),
@@ -225,7 +226,7 @@ pub fn tasks_updated(
     if let Some(label) = network_updated(&ga.networks, &gb.networks, rules) {
         return changed(label, "task group networks");
     }
-    if rules.placement_prefs_change_is_destructive() {
+    if !rules.has(Switch::PlacementPrefsInPlace) {
         if affinities_updated(a, ga, b, gb, eq) {
             return changed("affinities", "affinities");
         }
@@ -239,10 +240,10 @@ pub fn tasks_updated(
     if let Some((label, reason)) = connect_service_updated(&ga.services, &gb.services, rules) {
         return found(label, reason);
     }
-    if rules.volume_change_is_destructive() && !volumes_equal(&ga.volumes, &gb.volumes, eq) {
+    if rules.has(Switch::B1v) && !volumes_equal(&ga.volumes, &gb.volumes, eq) {
         return changed("volume request", "volume requests");
     }
-    if rules.render_templates_change_is_destructive()
+    if rules.has(Switch::RenderTemplates)
         && render_templates_updated(ga.restart_policy.as_ref(), gb.restart_policy.as_ref())
     {
         return changed(
@@ -261,7 +262,7 @@ pub fn tasks_updated(
             tb.resources.as_ref().unwrap_or(&no_resources),
         );
         let consul = rules
-            .consul_cluster_change_is_destructive()
+            .has(Switch::ConsulCluster)
             .then(|| consul_updated(ta.consul.as_ref(), tb.consul.as_ref(), rules))
             .flatten();
         let networks = network_updated(&ra.networks, &rb.networks, rules);
@@ -285,8 +286,7 @@ pub fn tasks_updated(
             (
                 "task secrets",
                 "secrets",
-                rules.task_secrets_change_is_destructive()
-                    && !secrets_equal(&ta.secrets, &tb.secrets),
+                rules.has(Switch::TaskSecrets) && !secrets_equal(&ta.secrets, &tb.secrets),
             ),
             (
                 consul.unwrap_or("consul"),
@@ -301,13 +301,12 @@ pub fn tasks_updated(
             (
                 "task csi config",
                 "csi plugin",
-                rules.csi_plugin_change_is_destructive()
-                    && !ta.csi_plugin_config.equal_as(&tb.csi_plugin_config, eq),
+                rules.has(Switch::A6) && !ta.csi_plugin_config.equal_as(&tb.csi_plugin_config, eq),
             ),
             (
                 "task volume mount",
                 "volume mounts",
-                rules.volume_change_is_destructive()
+                rules.has(Switch::B1v)
                     && !volume_mounts_equal(&ta.volume_mounts, &tb.volume_mounts, rules),
             ),
             (
@@ -336,23 +335,22 @@ pub fn tasks_updated(
             (
                 "numa",
                 "numa",
-                rules.numa_change_is_destructive() && ra.numa != rb.numa,
+                rules.has(Switch::Numa) && ra.numa != rb.numa,
             ),
             (
                 "task secrets",
                 "secrets size",
-                rules.secrets_size_change_is_destructive() && ra.secrets_mb != rb.secrets_mb,
+                rules.has(Switch::SecretsSize) && ra.secrets_mb != rb.secrets_mb,
             ),
             (
                 "task identity",
                 "identity",
-                rules.identity_change_is_destructive() && !ta.identity.equal_as(&tb.identity, eq),
+                rules.has(Switch::TaskIdentity) && !ta.identity.equal_as(&tb.identity, eq),
             ),
             (
                 "task identity",
                 "identities",
-                rules.identities_change_is_destructive()
-                    && !ta.identities.equal_as(&tb.identities, eq),
+                rules.has(Switch::Identities) && !ta.identities.equal_as(&tb.identities, eq),
             ),
             (
                 if rules.log_switch_reads_enabled() {
@@ -366,7 +364,7 @@ pub fn tasks_updated(
             (
                 "task restart render_templates",
                 "restart render_templates",
-                rules.render_templates_change_is_destructive()
+                rules.has(Switch::RenderTemplates)
                     && render_templates_updated(
                         ta.restart_policy.as_ref(),
                         tb.restart_policy.as_ref(),
@@ -405,7 +403,7 @@ fn render_templates_updated(a: Option<&RestartPolicy>, b: Option<&RestartPolicy>
 /// Whether a task's log collection was switched on or off: 1.5.4 compares
 /// `LogConfig.Enabled`, later releases `LogConfig.Disabled`.
 fn logs_switched(a: &crate::model::Task, b: &crate::model::Task, rules: &Rules) -> bool {
-    if !rules.log_switch_is_destructive() {
+    if !rules.has(Switch::LogsDisabled) {
         return false;
     }
     let logs = |t: &crate::model::Task| t.log_config.clone().unwrap_or_default();
@@ -500,7 +498,7 @@ fn connect_service_updated(
         if sa.port_label != sb.port_label {
             return changed("connect service port label", "port label");
         }
-        if rules.consul_cluster_change_is_destructive() && sa.cluster != sb.cluster {
+        if rules.has(Switch::ConsulCluster) && sa.cluster != sb.cluster {
             return changed("connect service cluster", "cluster");
         }
     }
@@ -569,7 +567,7 @@ fn network_updated(
             ("network dns", !na.dns.equal_as(&nb.dns, eq)),
             (
                 "network cni",
-                rules.cni_change_is_destructive() && !cni_equal(&na.cni, &nb.cni),
+                rules.has(Switch::NetworkCni) && !cni_equal(&na.cni, &nb.cni),
             ),
             (
                 "network port map",
@@ -599,10 +597,10 @@ fn consul_updated(a: Option<&Consul>, b: Option<&Consul>, rules: &Rules) -> Opti
         return Some("consul namespace");
     }
     let (a, b) = a.zip(b)?;
-    if rules.consul_cluster_change_is_destructive() && a.cluster != b.cluster {
+    if rules.has(Switch::ConsulCluster) && a.cluster != b.cluster {
         return Some("consul cluster");
     }
-    if rules.consul_partition_change_is_destructive() && a.partition != b.partition {
+    if rules.has(Switch::ConsulPartition) && a.partition != b.partition {
         return Some("consul partition");
     }
     None
@@ -612,7 +610,7 @@ fn consul_updated(a: Option<&Consul>, b: Option<&Consul>, rules: &Rules) -> Opti
 /// no SELinux label on a mount, so it is left out of their comparison.
 fn volume_mounts_equal(a: &GoValue, b: &GoValue, rules: &Rules) -> bool {
     let eq = rules.update_equality();
-    if rules.selinux_label_change_is_destructive() {
+    if rules.has(Switch::SelinuxLabel) {
         return a.equal_as(b, eq);
     }
     let unlabelled = |v: &GoValue| -> Value {

@@ -10,6 +10,7 @@ use crate::replay::JobReplay;
 use crate::report::{JobReport, Plan};
 use crate::time::format_duration;
 use crate::update::skips_feasibility;
+use crate::version::Switch;
 
 pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation {
     let job = jr.job();
@@ -195,7 +196,7 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
     let last = alloc.unknown_since(fields);
     let setting = release_rules::lost_timeout_setting(jr.taint.rules);
     let mut step = Step::new("Disconnect", "").fact(
-        setting,
+        &setting,
         timeout.map_or("not set".to_string(), format_duration),
     );
     step = step.fact(
@@ -231,12 +232,11 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
         _ if last.is_zero() => "never unknown".to_string(),
         _ => format!("unknown without {setting}: never expires"),
     };
-    let from_states = jr.taint.rules.reconnect_from_alloc_states();
+    let from_states = jr.taint.rules.has(Switch::C1);
     let conclusion = match alloc.last_reconnect() {
         // From C-1 a reconnect is read from the allocation's states.
         _ if from_states => {
-            let needs = if alloc.needs_to_reconnect_from(jr.taint.rules.skips_empty_alloc_states())
-            {
+            let needs = if alloc.needs_to_reconnect_from(jr.taint.rules.has(Switch::H4)) {
                 "yes: its latest client-status state is unknown"
             } else {
                 "no: its latest client-status state is not unknown"
@@ -258,7 +258,7 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
     };
     step.conclusion = conclusion;
     let rules = jr.taint.rules;
-    if !rules.supports_disconnected_clients() && !rules.classifies_without_disconnect_support() {
+    if !rules.supports_disconnected_clients() && !rules.has(Switch::G1) {
         step = step.fact(
             "disconnected clients",
             "not supported (pre-1.3 servers): expiry and unknown are not checked",
@@ -392,7 +392,7 @@ fn rescheduling(
             "{outcome}: {}",
             if filter.untainted() {
                 "counts as running (batch: not failed, or ran successfully)"
-            } else if jr.taint.rules.ignores_evicted_batch_allocs() {
+            } else if jr.taint.rules.has(Switch::B1) {
                 "ignored (desired stop/evict, or complete/lost; batch: evicted, or stopped and not \
                  successful)"
             } else {
@@ -468,7 +468,7 @@ fn rescheduling(
             "next reschedule",
             if next.is_zero() {
                 // E-1 makes lost allocations eligible as well.
-                if rules.retries_failed_placements() && basis == RescheduleBasis::Failure {
+                if rules.has(Switch::E1) && basis == RescheduleBasis::Failure {
                     "none (not failed or lost)".to_string()
                 } else {
                     "none (not failed)".to_string()
@@ -553,12 +553,12 @@ fn reconnect_steps(
         .collect();
     if mine.is_empty() {
         return if bucket == Bucket::Reconnecting {
-            let why = if rules.weighs_replacement_chain() {
+            let why = if rules.has(Switch::E2) {
                 "no allocation down its NextAllocation chain that the servers have not stopped: \
                  it resumes"
-            } else if rules.replaces_reconnecting_by_next_allocation() {
+            } else if rules.has(Switch::D1) {
                 "its NextAllocation is absent or stopped by the servers: it resumes"
-            } else if rules.reconciles_reconnects_first() {
+            } else if rules.has(Switch::C2) {
                 "no allocation of its name placed after it: it resumes"
             } else {
                 "not weighed against a replacement: the group was not over its count"

@@ -3,33 +3,28 @@
 
 use crate::model::{DisconnectFields, TaskGroup};
 use crate::reconciler::Rules;
+use crate::version::Setting;
+use crate::version::Switch;
 
 /// The group setting that times a disconnect out, as the release reads it
 /// (D-4 from 1.8.0, F-1 from 1.10.0).
-pub(super) fn lost_timeout_setting(rules: &Rules) -> &'static str {
-    match rules.disconnect_fields() {
-        DisconnectFields::Legacy => "max_client_disconnect",
-        DisconnectFields::LegacyFirst => {
-            "lost timeout (max_client_disconnect, else disconnect.lost_after)"
+pub(super) fn lost_timeout_setting(rules: &Rules) -> String {
+    let fields = rules.disconnect_fields();
+    let settings = Setting::lost_timeout(fields);
+    match fields {
+        DisconnectFields::Legacy => Setting::in_turn(settings),
+        DisconnectFields::LegacyFirst | DisconnectFields::BlockOnly => {
+            format!("lost timeout ({})", Setting::in_turn(settings))
         }
-        DisconnectFields::BlockOnly => "lost timeout (disconnect.lost_after)",
-        DisconnectFields::BlockStrict => "disconnect.lost_after (0s if unset)",
+        DisconnectFields::BlockStrict => format!("{} (0s if unset)", Setting::in_turn(settings)),
     }
 }
 
 /// The group setting that keeps a disconnected client's allocations
 /// running for a while, as the release reads it (D-4 from 1.8.0, F-1 from
 /// 1.10.0).
-pub(super) fn stop_timeout_setting(rules: &Rules) -> &'static str {
-    match rules.disconnect_fields() {
-        DisconnectFields::Legacy => "stop_after_client_disconnect",
-        DisconnectFields::LegacyFirst => {
-            "stop_after_client_disconnect, else disconnect.stop_on_client_after"
-        }
-        DisconnectFields::BlockOnly | DisconnectFields::BlockStrict => {
-            "disconnect.stop_on_client_after"
-        }
-    }
+pub(super) fn stop_timeout_setting(rules: &Rules) -> String {
+    Setting::in_turn(Setting::stop_timeout(rules.disconnect_fields()))
 }
 
 /// How a disconnecting allocation of `group` is replaced: at once before
@@ -38,7 +33,7 @@ pub(super) fn stop_timeout_setting(rules: &Rules) -> &'static str {
 /// 1.8.0 to 1.11.1 (D-4b); from 1.11.2 (G-1) by its policy, except never
 /// with `replace = false`.
 pub(super) fn disconnecting_replacement(rules: &Rules, group: Option<&TaskGroup>) -> &'static str {
-    if !rules.reschedules_disconnecting_by_policy() {
+    if !rules.has(Switch::D1) {
         return "disconnecting allocations are replaced at once";
     }
     if rules.holds_disconnecting(group) {
@@ -61,7 +56,7 @@ pub(super) fn disconnecting_replacement(rules: &Rules, group: Option<&TaskGroup>
 /// from E-1 (1.8.1, 1.9.0) also lost ones and stopped ones whose
 /// replacement could not be placed.
 pub(super) fn reschedule_eligibility(rules: &Rules) -> &'static str {
-    if rules.retries_failed_placements() {
+    if rules.has(Switch::E1) {
         "not eligible: not failed or lost (nor stopped with its replacement not placed), or \
          attempts or interval exhausted"
     } else {

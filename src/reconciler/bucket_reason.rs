@@ -4,6 +4,7 @@
 use super::TaintRule;
 use crate::model::{Allocation, DisconnectFields, Node};
 use crate::time::Time;
+use crate::version::Setting;
 
 /// What a rule's reason depends on, so that callers describing many
 /// allocations can share the reasons that repeat.
@@ -17,25 +18,58 @@ pub enum ReasonKind {
     Times,
 }
 
+/// What a bucket reason names besides the node: one shape per kind of
+/// sentence, so that rules that read the same facts say them in the same
+/// words. Each rule's row in `tainted.rs` names its shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReasonShape {
+    /// The node alone.
+    Node,
+    /// The desired and client statuses of a terminal allocation.
+    Terminal,
+    /// A migrate transition, and the node.
+    Migrate,
+    /// A terminal canary's statuses and its migrate transition.
+    TerminalCanary,
+    /// The disconnect expiry, passed.
+    Expired,
+    /// A reconnect after the expiry.
+    ReconnectedLate,
+    /// The node and the client status.
+    NodeClient,
+    /// The node, the client status and the setting that keeps it unknown.
+    NodeClientKept,
+    /// A running allocation's node.
+    NodeRunning,
+    /// The node, the client status, and the group setting it lacks.
+    NotWaited(Setting),
+    /// The node and the reconnect.
+    NodeReconnect,
+    /// An unknown client and its expiry.
+    ClientUnknown,
+    /// A failed client's desired status and its reconnect.
+    FailedReconnect,
+}
+
+impl ReasonShape {
+    /// What a reason of this shape depends on.
+    pub fn kind(self) -> ReasonKind {
+        match self {
+            ReasonShape::Node => ReasonKind::Node,
+            ReasonShape::Expired
+            | ReasonShape::ReconnectedLate
+            | ReasonShape::NodeReconnect
+            | ReasonShape::ClientUnknown
+            | ReasonShape::FailedReconnect => ReasonKind::Times,
+            _ => ReasonKind::Statuses,
+        }
+    }
+}
+
 impl TaintRule {
     /// What the reason of this rule names.
     pub fn reason_kind(self) -> ReasonKind {
-        match self {
-            TaintRule::HealthyNode | TaintRule::TaintedNodeKept => ReasonKind::Node,
-            TaintRule::DisconnectExpired
-            | TaintRule::DisconnectExpiring
-            | TaintRule::HealthyNodeReconnectedExpiring
-            | TaintRule::ReadyNodeReconnectedExpiring
-            | TaintRule::ClientUnknown
-            | TaintRule::ClientUnknownCounted
-            | TaintRule::HealthyNodeReconnectedAfterExpiry
-            | TaintRule::HealthyNodeReconnected
-            | TaintRule::ReadyNodeReconnectedAfterExpiry
-            | TaintRule::ReadyNodeReconnected
-            | TaintRule::FailedReconnect
-            | TaintRule::FailedReconnectStopped => ReasonKind::Times,
-            _ => ReasonKind::Statuses,
-        }
+        self.reason().kind()
     }
 }
 
@@ -66,12 +100,8 @@ impl ReasonTimes {
     /// The name of the setting that times the expiry, as the release reads
     /// it: `max_client_disconnect` to 1.7 (and first in 1.8, 1.9), the
     /// `disconnect` block's `lost_after` from 1.10 (F-1).
-    fn setting(&self) -> &'static str {
-        match self.fields {
-            DisconnectFields::Legacy => "max_client_disconnect",
-            DisconnectFields::LegacyFirst => "max_client_disconnect or disconnect.lost_after",
-            DisconnectFields::BlockOnly | DisconnectFields::BlockStrict => "disconnect.lost_after",
-        }
+    fn setting(&self) -> String {
+        Setting::any_of(Setting::lost_timeout(self.fields))
     }
 }
 
@@ -158,67 +188,34 @@ impl<'s> BucketReason<'s> {
             None => format!("needs to reconnect: {}", unknown()),
         };
         let node = || self.node.describe();
-        match self.rule {
-            TaintRule::HealthyNode | TaintRule::TaintedNodeKept => node(),
-            TaintRule::Terminal
-            | TaintRule::TerminalIgnored
-            | TaintRule::ServerTerminalIgnored
-            | TaintRule::DrainedBatchKept => {
-                format!(
-                    "terminal (desired {}, client {})",
-                    self.desired_status, self.client_status
-                )
-            }
-            TaintRule::MigrateTransition => format!("migrate transition set; {}", node()),
-            TaintRule::TerminalCanaryMigrating => format!(
-                "terminal canary (desired {}, client {}), migrate transition set",
-                self.desired_status, self.client_status
+        let client = self.client_status;
+        let desired = self.desired_status;
+        match self.rule.reason() {
+            ReasonShape::Node => node(),
+            ReasonShape::Terminal => format!("terminal (desired {desired}, client {client})"),
+            ReasonShape::Migrate => format!("migrate transition set; {}", node()),
+            ReasonShape::TerminalCanary => format!(
+                "terminal canary (desired {desired}, client {client}), migrate transition set"
             ),
-            TaintRule::DisconnectExpired | TaintRule::DisconnectExpiring => {
-                format!("{}: expired", unknown())
-            }
-            TaintRule::HealthyNodeReconnectedAfterExpiry
-            | TaintRule::ReadyNodeReconnectedAfterExpiry
-            | TaintRule::HealthyNodeReconnectedExpiring
-            | TaintRule::ReadyNodeReconnectedExpiring => {
-                format!("{}, after {}", reconnect(), unknown())
-            }
-            TaintRule::DisconnectedNodePending
-            | TaintRule::NodeGarbageCollected
-            | TaintRule::NodeDown => format!("{}; client {}", node(), self.client_status),
-            TaintRule::DisconnectedNodeKept
-            | TaintRule::DisconnectedNodeRunningKept
-            | TaintRule::NodeDownUnknownKept
-            | TaintRule::NodeDownRunningKept => format!(
-                "{}; client {}; prevent_reschedule_on_lost",
+            ReasonShape::Expired => format!("{}: expired", unknown()),
+            ReasonShape::ReconnectedLate => format!("{}, after {}", reconnect(), unknown()),
+            ReasonShape::NodeClient => format!("{}; client {client}", node()),
+            ReasonShape::NodeClientKept => format!(
+                "{}; client {client}; {}",
                 node(),
-                self.client_status
+                Setting::PreventRescheduleOnLost.name()
             ),
-            TaintRule::DisconnectedNodeRunning => format!("{}; client running", node()),
-            TaintRule::DisconnectedNodeUnknown | TaintRule::DisconnectedNode => {
-                format!("{}; client {}", node(), self.client_status)
-            }
-            TaintRule::DisconnectedNodeWithoutLostAfter => format!(
-                "{}; client {}; the group sets no disconnect.lost_after, so it is not waited for",
+            ReasonShape::NodeRunning => format!("{}; client running", node()),
+            ReasonShape::NotWaited(missing) => format!(
+                "{}; client {client}; the group sets no {}, so it is not waited for",
                 node(),
-                self.client_status
+                missing.name()
             ),
-            TaintRule::HealthyNodeReconnected | TaintRule::ReadyNodeReconnected => {
-                format!("{}; {}", node(), reconnect())
+            ReasonShape::NodeReconnect => format!("{}; {}", node(), reconnect()),
+            ReasonShape::ClientUnknown => format!("client unknown; {}", unknown()),
+            ReasonShape::FailedReconnect => {
+                format!("client failed, desired {desired}; {}", reconnect())
             }
-            TaintRule::ClientUnknown | TaintRule::ClientUnknownCounted => {
-                format!("client unknown; {}", unknown())
-            }
-            TaintRule::FailedReconnect | TaintRule::FailedReconnectStopped => format!(
-                "client failed, desired {}; {}",
-                self.desired_status,
-                reconnect()
-            ),
-            TaintRule::DisconnectedNodeUnsupported => format!(
-                "{}; client {}; the group sets no max_client_disconnect, so it is not waited for",
-                node(),
-                self.client_status
-            ),
         }
     }
 
@@ -325,7 +322,7 @@ mod tests {
             reconnected_at: Some(at("2022-04-01T11:59:30Z")),
             fields: DisconnectFields::Legacy,
         };
-        for rule in TaintRule::ALL {
+        for &rule in TaintRule::ALL {
             let r = reason(rule, times);
             let names_time = r.sentence(|_| "<T>".to_string()).contains("<T>");
             assert_eq!(

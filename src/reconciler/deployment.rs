@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use super::group::GroupContext;
 use super::{AllocSet, DeploymentUpdate, Rules};
 use crate::model::{Deployment, DeploymentState, Job, TaskGroup, deployment_status as ds};
+use crate::version::Switch;
 
 fn update(id: &str, status: &'static str, description: &'static str) -> DeploymentUpdate {
     DeploymentUpdate {
@@ -82,7 +83,7 @@ pub(super) fn deployment_paused(
         Some(d) => Standing {
             paused: d.status == ds::PAUSED
                 || d.status == ds::PENDING
-                || (d.status == ds::INITIALIZING && rules.initializes_multiregion_deployments()),
+                || (d.status == ds::INITIALIZING && rules.has(Switch::B2b)),
             failed: d.status == ds::FAILED,
         },
         // A multiregion deployment is created pending; do not place on it.
@@ -147,7 +148,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             .iter()
             .any(|a| a.job_version() == job.version && a.job_create_index() == job.create_index);
         let unchanged = had_running && !updating_spec;
-        if unchanged && self.rules.updates_spec_by_own_group_only() {
+        if unchanged && self.rules.has(Switch::G0) {
             return None;
         }
         Some(DeploymentChange::Attach {
@@ -182,7 +183,7 @@ pub(super) fn new_deployment(
     };
     // Nomad tests `periodic && parameterized` here, unlike in
     // computeDeploymentPaused; reproduced as is.
-    if !rules.initializes_multiregion_deployments()
+    if !rules.has(Switch::B2b)
         && job.is_multiregion()
         && !(job.is_periodic() && job.is_parameterized())
     {
@@ -231,7 +232,7 @@ pub(super) fn compute_deployment_updates(
             out.push(update(&d.id, ds::SUCCESSFUL, ds::DESC_SUCCESSFUL));
         }
     }
-    if d.status == ds::INITIALIZING && rules.initializes_multiregion_deployments() {
+    if d.status == ds::INITIALIZING && rules.has(Switch::B2b) {
         out.push(update(&d.id, ds::PENDING, ds::DESC_PENDING_FOR_PEER));
     }
     if created && d.requires_promotion() {

@@ -14,6 +14,7 @@ use super::job_state::JobState;
 use super::outcome::{GroupOutcome, GroupProgress};
 use super::{DeploymentUpdate, DesiredChanges, GroupTrace, ReconcileResults, Reconciliation};
 use crate::model::{Deployment, deployment_status as ds};
+use crate::version::Switch;
 
 /// The job's result so far.
 pub(super) struct JobFold<'a> {
@@ -50,7 +51,7 @@ impl<'a> JobFold<'a> {
             created: false,
             sent_in_full: false,
             ids,
-            reconnects_ignored: !rules.reconciles_reconnects_first(),
+            reconnects_ignored: !rules.has(Switch::C2),
             rules,
         }
     }
@@ -162,7 +163,7 @@ impl<'a> JobFold<'a> {
 
     /// `computeDeploymentUpdates`, once every group is merged.
     pub fn finish_deployment(&mut self, job: &JobState<'a, '_>, complete: bool) {
-        self.sent_in_full = self.rules.initializes_multiregion_deployments()
+        self.sent_in_full = self.rules.has(Switch::B2b)
             && self
                 .deployment
                 .as_ref()

@@ -9,6 +9,7 @@ use super::ids::Ids;
 use super::{AllocSet, AllocUpdate, DelayedReschedule, FollowupEval, Rules, desc, trigger};
 use crate::model::Id;
 use crate::time::{SECOND, Time};
+use crate::version::Switch;
 
 /// Allocations due within this window of a batch's first share its eval
 /// (`batchedFailedAllocWindowSize`).
@@ -41,13 +42,13 @@ impl<'a> Followups<'a> {
         let mut f = Followups::default();
         let disconnecting = &sets.disconnecting;
         let lost_later = sets.lost_later.clone();
-        if rules.reschedules_disconnecting_by_policy() {
+        if rules.has(Switch::D1) {
             let timeouts = if sets.disconnect_timeouts {
                 f.create_timeout_later_evals(ids, group, disconnecting, now, rules)
             } else {
                 HashMap::new()
             };
-            if rules.has_expiring_bucket() {
+            if rules.has(Switch::D3) {
                 for alloc in disconnecting.iter() {
                     f.disconnect_updates
                         .entry(&alloc.id)
@@ -123,7 +124,7 @@ impl<'a> Followups<'a> {
             return HashMap::new();
         }
         let delays = disconnecting.delay_by_max_client_disconnect(now, rules.disconnect_fields());
-        let delays = if rules.times_out_every_disconnecting() {
+        let delays = if rules.has(Switch::G1) {
             delays
         } else {
             let future: Vec<_> = delays.into_iter().filter(|d| d.at > now).collect();
@@ -162,7 +163,7 @@ impl<'a> Followups<'a> {
         rules: &Rules,
     ) {
         let allocs: Vec<_> = later.iter().map(|d| d.alloc).collect();
-        let first = if rules.triggers_reschedules_as_reschedule() {
+        let first = if rules.has(Switch::G0) {
             trigger::ALLOC_RESCHEDULE
         } else {
             trigger::RETRY_FAILED_ALLOC
@@ -176,7 +177,7 @@ impl<'a> Followups<'a> {
                     update.followup_eval_id = Arc::clone(eval_id);
                     continue;
                 }
-                if rules.reschedules_stopped_batch_allocs() && migrate.contains(&alloc.id) {
+                if rules.has(Switch::G0) && migrate.contains(&alloc.id) {
                     continue;
                 }
                 self.attribute_updates.insert(

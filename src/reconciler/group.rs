@@ -14,6 +14,7 @@ use super::{
 };
 use crate::model::{Allocation, Deployment, Id, Job, TaskGroup, status};
 use crate::update::UpdateKind;
+use crate::version::Switch;
 
 /// What one group's computation reads besides its allocations.
 pub(super) struct GroupContext<'c, 'a, 'f> {
@@ -31,7 +32,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
     pub fn compute_group(&self, all: AllocSet<'a>, ids: &mut Ids) -> GroupOutcome<'a> {
         let (all, dropped) = self.filter_server_terminal_allocs(all);
         let tg = self.job.job.lookup_task_group(self.name);
-        let zero = tg.is_some_and(|tg| tg.count == 0 && self.rules.removes_scaled_to_zero_groups());
+        let zero = tg.is_some_and(|tg| tg.count == 0 && self.rules.has(Switch::G0));
         let Some(tg) = tg.filter(|_| !zero) else {
             let mut outcome = stop_all(self.cluster, &all, tg.is_none());
             outcome.trace.set_aside = dropped;
@@ -64,7 +65,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             &sets
                 .untainted
                 .union(&[&sets.migrate, &sets.reschedule_now, lost]),
-            self.rules.renames_duplicate_names(),
+            self.rules.has(Switch::D1b),
         );
         let is_canarying = dstate.desired_canaries != 0 && !dstate.promoted;
         let stops = self.compute_stop(
@@ -161,12 +162,12 @@ impl<'a> GroupContext<'_, 'a, '_> {
         stop.extend(migrations.stop);
         place.extend(migrations.place);
         let cap = tg.count.max(0) as usize;
-        if self.rules.caps_placements_at_count() && place.len() > cap {
+        if self.rules.has(Switch::G0) && place.len() > cap {
             place.truncate(cap);
             changes.place = cap as u64;
         }
         let mut renamed = Vec::new();
-        if self.rules.renames_duplicate_names() {
+        if self.rules.has(Switch::D1b) {
             // The scheduler's pass over the placements, destructive first.
             for d in &mut destructive_update {
                 if let Some(name) = name_index.rename_duplicate(&d.name) {
@@ -184,7 +185,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let updating_spec = !destructive.is_empty() || !updates.inplace.is_empty();
         let deployment =
             self.deployment_change(tg, existing_deployment, dstate, &sets.all, updating_spec);
-        let placed = if self.rules.settles_by_emitted_placements() {
+        let placed = if self.rules.has(Switch::G0) {
             place.len()
         } else {
             placements
@@ -221,8 +222,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             set_aside: sets.set_aside,
             buckets: sets.buckets,
             bucket_rules: sets.bucket_rules,
-            reschedule_now_counted: !self.rules.counts_reschedule_now_with_disconnects_only()
-                || !sets.disconnecting.is_empty(),
+            reschedule_now_counted: !self.rules.has(Switch::G0) || !sets.disconnecting.is_empty(),
             reschedule_now: sets.reschedule_now,
             reschedule_later: sets.reschedule_later,
             without_policy: sets.without_policy,
@@ -252,7 +252,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
         &self,
         all: AllocSet<'a>,
     ) -> (AllocSet<'a>, Vec<(&'a Allocation, SetAside)>) {
-        if !self.rules.drops_server_terminal_first() {
+        if !self.rules.has(Switch::G0) {
             return (all, Vec::new());
         }
         let dropped = all.filter(|a| {
@@ -340,8 +340,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
                     || alloc.job_version() < job.version
                     || alloc.job_create_index() < job.create_index
                     || alloc.desired_status != status::RUN
-                    || (self.rules.replaces_failed_reconnects()
-                        && alloc.client_status != status::RUNNING))
+                    || (self.rules.has(Switch::A1) && alloc.client_status != status::RUNNING))
             })
             .map(|alloc| (&alloc.id, alloc))
             .collect()

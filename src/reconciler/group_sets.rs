@@ -5,6 +5,7 @@ use super::reconnect::{ReconnectOutcome, reconcile_reconnecting};
 use super::{AllocSet, Bucket, DelayedReschedule, SetAside, StopResult};
 use super::{RescheduleSets, TaintRules, TaintedSets};
 use crate::model::{Allocation, TaskGroup};
+use crate::version::Switch;
 
 /// What `computeGroup` works from: the allocations set aside, the
 /// `filterByTainted` buckets, and the untainted and disconnecting ones split
@@ -64,7 +65,7 @@ impl<'a> GroupSets<'a> {
         let (canaries, all) = ctx.cancel_unneeded_canaries(all, &mut set_aside);
         let (buckets, bucket_rules) = ctx.cluster.group_buckets(&all);
         let reconnecting = &buckets[Bucket::Reconnecting];
-        let reconnected = if ctx.rules.reconciles_reconnects_first() && !reconnecting.is_empty() {
+        let reconnected = if ctx.rules.has(Switch::C2) && !reconnecting.is_empty() {
             reconcile_reconnecting(
                 reconnecting,
                 &all,
@@ -91,14 +92,14 @@ impl<'a> GroupSets<'a> {
             later: mut reschedule_later,
             without_policy,
             mut forced,
-        } = if rules.reschedules_before_reconnecting() {
+        } = if rules.has(Switch::D1) {
             let mut sets = buckets[Bucket::Untainted].filter_by_rescheduleable(rctx, false);
             sets.untainted = resumed(sets.untainted.difference(&[&reconnected.stopped]));
             sets
         } else {
             resumed(working(Bucket::Untainted)).filter_by_rescheduleable(rctx, false)
         };
-        if rules.reschedules_stopped_batch_allocs() {
+        if rules.has(Switch::G0) {
             // Batch allocations stopped with `alloc stop` migrate and are
             // rescheduled; the migrate set itself is left as it is.
             let m = buckets[Bucket::Migrate].filter_by_rescheduleable(rctx, false);
@@ -110,12 +111,11 @@ impl<'a> GroupSets<'a> {
         let (mut untainted, lost) = merge_expiring(ctx, tg, expiring, untainted, lost);
 
         let split = disconnecting.filter_by_rescheduleable(rctx, true);
-        let disconnect_timeouts = !rules.has_expiring_bucket()
-            || rules.times_out_every_disconnecting()
-            || tg.disconnect_supported(fields);
+        let disconnect_timeouts =
+            !rules.has(Switch::D3) || rules.has(Switch::G1) || tg.disconnect_supported(fields);
         let mut reschedule_now = now.union(&[&split.now]);
         let forced = forced.union(&[&split.forced]);
-        if !rules.reschedules_disconnecting_by_policy() {
+        if !rules.has(Switch::D1) {
             // Every candidate is replaced now.
         } else if disconnect_timeouts {
             untainted = untainted.union(&[&split.untainted]);

@@ -33,7 +33,7 @@ mod trace;
 
 pub use alloc_set::AllocSet;
 pub use bucket::{Bucket, ByBucket};
-pub use bucket_reason::{BucketReason, ReasonKind, ReasonNode, ReasonTimes};
+pub use bucket_reason::{BucketReason, ReasonKind, ReasonNode, ReasonShape, ReasonTimes};
 pub use name_index::{Bitmap, NameIndex, alloc_name};
 pub use reconnect_decision::{ReconnectDecision, ReconnectVerdict};
 pub use reconnect_picker::{ReconcileStrategy, pick_reconnecting_alloc};
@@ -59,6 +59,7 @@ use crate::model::{Allocation, Deployment, Job, TaskGroup};
 use crate::time::Time;
 use crate::update::UpdateKind;
 
+use crate::version::Switch;
 use fold::JobFold;
 use group::GroupContext;
 use ids::Ids;
@@ -120,7 +121,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
                 let last = matrix.len().saturating_sub(1);
                 for (i, (group, set)) in matrix.into_iter().enumerate() {
                     let mut outcome = group::stop_stopped_job(&cluster, input.job, &group, &set);
-                    if input.rules.stops_one_group_of_a_stopped_job() && i != last {
+                    if input.rules.has(Switch::G0b) && i != last {
                         outcome.stop.clear();
                     }
                     fold.add_stopped(&group, outcome);

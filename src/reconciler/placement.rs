@@ -10,6 +10,7 @@ use super::group::GroupContext;
 use super::{AllocSet, AllocUpdate, DestructiveResult, NameIndex, PlaceResult, StopResult, desc};
 use crate::model::{Allocation, Id, TaskGroup, status};
 use crate::update::Difference;
+use crate::version::Switch;
 
 /// The sets placements are counted from, after stops.
 pub(super) struct PlacementSets<'s, 'a> {
@@ -156,16 +157,14 @@ impl<'a> GroupContext<'_, 'a, '_> {
         under_provisioned_by: i64,
     ) -> Replacements<'a> {
         // From D-1 an unknown allocation is kept while its replacement runs.
-        let unknown_kept = self.rules.counts_unknown_allocs();
+        let unknown_kept = self.rules.has(Switch::D1);
         let disconnecting = |a: &Allocation| {
             disconnect_updates.contains_key(&a.id)
                 || (unknown_kept && a.client_status == status::UNKNOWN)
         };
         // From 1.11.0 a migrating allocation rescheduled now is stopped by
         // its migration alone.
-        let migrating = |a: &Allocation| {
-            self.rules.reschedules_stopped_batch_allocs() && sets.migrate.contains(&a.id)
-        };
+        let migrating = |a: &Allocation| self.rules.has(Switch::G0) && sets.migrate.contains(&a.id);
         if place_ready {
             let placed = place.len() as i64;
             let stop = sets
@@ -250,7 +249,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
         // replaced by its reschedule, a drained one not at all.
         let replaced_elsewhere = |a: &Allocation| {
             let t = &a.desired_transition;
-            self.rules.reschedules_stopped_batch_allocs()
+            self.rules.has(Switch::G0)
                 && a.job.as_ref().is_some_and(|j| j.is_batch())
                 && (t.should_reschedule() || t.should_disable_migration_placement())
         };

@@ -7,6 +7,7 @@ use super::stop::must_not_resume;
 use super::{AllocSet, ReconnectDecision, ReconnectVerdict, Rules, desc};
 use crate::model::{Allocation, Id, Job, TaskGroup, status};
 use crate::time::Time;
+use crate::version::Switch;
 
 /// What reconciling the reconnecting allocations decided.
 #[derive(Clone, Debug, Default)]
@@ -41,8 +42,8 @@ pub fn reconcile_reconnecting<'a>(
     now: Time,
     rules: &Rules,
 ) -> ReconnectOutcome<'a> {
-    let successor_only = rules.replaces_reconnecting_by_next_allocation();
-    let whole_chain = rules.weighs_replacement_chain();
+    let successor_only = rules.has(Switch::D1);
+    let whole_chain = rules.has(Switch::E2);
     let strategy = rules.reconcile_strategy(tg);
     let mut out = ReconnectOutcome::default();
     for rec in reconnecting.iter() {

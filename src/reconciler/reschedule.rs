@@ -4,6 +4,7 @@
 use super::{AllocSet, Rules};
 use crate::model::{Allocation, Deployment, DisconnectFields, status};
 use crate::time::{SECOND, Time};
+use crate::version::Switch;
 
 /// Nomad reschedules an allocation whose time is within this window of now,
 /// to absorb clock drift between servers (`rescheduleWindowSize`).
@@ -51,12 +52,10 @@ impl<'a> AllocSet<'a> {
         ctx: RescheduleContext<'_>,
         disconnecting: bool,
     ) -> RescheduleSets<'a> {
-        let by_policy = ctx.rules.reschedules_disconnecting_by_policy();
+        let by_policy = ctx.rules.has(Switch::D1);
         let mut sets = RescheduleSets::default();
         for alloc in self.iter() {
-            if disconnecting
-                && ctx.rules.skips_unknown_disconnecting()
-                && alloc.client_status == status::UNKNOWN
+            if disconnecting && ctx.rules.has(Switch::A3) && alloc.client_status == status::UNKNOWN
             {
                 continue;
             }
@@ -124,8 +123,8 @@ impl Prefilter {
     /// where untainted ones are asked as well, and from E-1 on disconnecting
     /// ones still are.
     pub fn skips_policy(self, rules: &Rules, disconnecting: bool) -> bool {
-        let by_policy = rules.reschedules_disconnecting_by_policy();
-        let retry = rules.retries_failed_placements();
+        let by_policy = rules.has(Switch::D1);
+        let retry = rules.has(Switch::E1);
         self.ignore() || (self.untainted() && (!by_policy || (retry && !disconnecting)))
     }
 }
@@ -149,7 +148,7 @@ pub enum RescheduleBasis {
 
 impl RescheduleBasis {
     pub fn of(alloc: &Allocation, rules: &Rules, eval_id: &str, disconnecting: bool) -> Self {
-        let by_policy = rules.reschedules_disconnecting_by_policy();
+        let by_policy = rules.has(Switch::D1);
         if disconnecting {
             match rules.replaces_disconnecting_at_once(alloc.own_task_group()) {
                 Some(replace) => RescheduleBasis::Replace(replace),
@@ -181,7 +180,7 @@ impl RescheduleBasis {
         match self {
             RescheduleBasis::Replace(replace) => (now, replace),
             RescheduleBasis::Failure => alloc.next_reschedule_time_for(
-                rules.retries_failed_placements(),
+                rules.has(Switch::E1),
                 rules.reschedules_stopped_batch_alloc(alloc),
             ),
             _ => alloc.next_reschedule_time_by_fail_time(self.fail_time(alloc, rules, now)),
@@ -213,20 +212,19 @@ pub struct RescheduleDecision {
 /// be placed is a candidate again.
 pub fn should_filter(alloc: &Allocation, batch: bool, rules: &Rules) -> Prefilter {
     let desired_terminal = matches!(alloc.desired_status.as_str(), status::STOP | status::EVICT);
-    let retry = rules.retries_failed_placements() && alloc.last_reschedule_failed();
+    let retry = rules.has(Switch::E1) && alloc.last_reschedule_failed();
     if batch {
-        if rules.counts_drained_batch_allocs()
+        if rules.has(Switch::H3)
             && alloc
                 .desired_transition
                 .should_disable_migration_placement()
         {
             return Prefilter::Untainted;
         }
-        if rules.reschedules_stopped_batch_allocs() && alloc.desired_transition.should_reschedule()
-        {
+        if rules.has(Switch::G0) && alloc.desired_transition.should_reschedule() {
             return Prefilter::Reschedulable;
         }
-        if alloc.desired_status == status::EVICT && rules.ignores_evicted_batch_allocs() {
+        if alloc.desired_status == status::EVICT && rules.has(Switch::B1) {
             return Prefilter::Ignore;
         }
         if desired_terminal {
@@ -280,7 +278,7 @@ pub fn update_by_reschedulable(
         };
     }
     let forced = alloc.desired_transition.should_force_reschedule()
-        && (!ctx.rules.force_reschedules_client_terminal_only() || alloc.client_terminal_status());
+        && (!ctx.rules.has(Switch::H4) || alloc.client_terminal_status());
     if disconnecting && ctx.rules.holds_disconnecting(alloc.own_task_group()) {
         return RescheduleDecision {
             now: forced,
@@ -290,7 +288,7 @@ pub fn update_by_reschedulable(
             forced,
         };
     }
-    let by_policy = ctx.rules.reschedules_disconnecting_by_policy();
+    let by_policy = ctx.rules.has(Switch::D1);
     let basis = RescheduleBasis::of(alloc, ctx.rules, ctx.eval_id, disconnecting);
     let without_policy = basis == RescheduleBasis::Failure && alloc.reschedule_policy().is_none();
     let (at, eligible) = basis.next(alloc, ctx.rules, ctx.now);
@@ -303,7 +301,7 @@ pub fn update_by_reschedulable(
             forced: false,
         };
     }
-    let always = by_policy && disconnecting && !ctx.rules.reschedules_disconnecting_later_once();
+    let always = by_policy && disconnecting && !ctx.rules.has(Switch::G1);
     let later = eligible && (alloc.followup_eval_id.is_empty() || always);
     RescheduleDecision {
         now: forced,

@@ -10,6 +10,7 @@ use super::{
     TaintedSets, desc,
 };
 use crate::model::{AllocMetric, Allocation, Id, Job, TaskGroup, status};
+use crate::version::Switch;
 
 /// The sets `computeStop` reads.
 pub(super) struct StopInput<'s, 'a> {
@@ -94,7 +95,7 @@ pub(super) fn stop_all<'a>(buckets: &TaintedSets<'a>, rules: &Rules) -> Vec<Stop
             stopping.stop(alloc, client_status, description);
         }
     }
-    if rules.stops_unknown_with_job() {
+    if rules.has(Switch::A3) {
         let unknown = buckets[Bucket::Ignore]
             .iter()
             .filter(|a| a.client_status == status::UNKNOWN);
@@ -132,7 +133,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let mut reconnecting = input.reconnecting.clone();
         // From 1.3.0, until C-2 settles them first: failed reconnects
         // are stopped as failed, to be replaced, and not counted.
-        if self.rules.replaces_failed_reconnects() {
+        if self.rules.has(Switch::A1) {
             let failed = reconnecting
                 .filter(|a| !a.server_terminal_status() && a.client_status == status::FAILED);
             for alloc in failed.iter() {
@@ -148,7 +149,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             reconnecting = reconnecting.difference(&[&failed]);
         }
         // From D-1 unknown allocations are left out of the surplus.
-        let counted = if self.rules.counts_unknown_allocs() {
+        let counted = if self.rules.has(Switch::D1) {
             untainted
                 .iter()
                 .filter(|a| a.client_status != status::UNKNOWN)
@@ -159,7 +160,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let remove = counted as i64 + migrate.len() as i64 + reconnecting.len() as i64 - tg.count;
         if remove > 0 {
             let sets = StopSets {
-                untainted: if self.rules.stops_client_terminal_surplus() {
+                untainted: if self.rules.has(Switch::H3) {
                     untainted.filter(|a| !a.server_terminal_status())
                 } else {
                     untainted.non_terminal()

@@ -1,12 +1,14 @@
 //! Tainted nodes and `filterByTainted`: the buckets.
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 
 use foldhash::fast::FixedState;
 
-use super::{AllocSet, Bucket, BucketReason, ByBucket, Rules};
+use super::{AllocSet, Bucket, BucketReason, ByBucket, ReasonShape, Rules};
 use crate::model::{Allocation, DisconnectFields, Id, Node, Reconnection, node_status, status};
 use crate::time::Time;
+use crate::version::{Setting, Switch};
 
 /// Nodes whose allocations need attention, by ID; `None` is a node the
 /// snapshot no longer has (garbage-collected). Every allocation looks its
@@ -83,43 +85,381 @@ impl<'a> AllocSet<'a> {
     }
 }
 
-/// Which check of `filterByTainted` decided an allocation's bucket;
-/// explanations name the rule, reports the bucket. The checks run in the
-/// order [`TaintRule::order`] gives for the replayed release.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum TaintRule {
-    FailedReconnect,
-    DrainedBatchKept,
-    TerminalIgnored,
-    ServerTerminalIgnored,
-    TerminalCanaryMigrating,
-    Terminal,
-    MigrateTransition,
-    DisconnectExpired,
-    DisconnectExpiring,
-    ClientUnknown,
-    ClientUnknownCounted,
-    FailedReconnectStopped,
-    HealthyNodeReconnectedAfterExpiry,
-    HealthyNodeReconnectedExpiring,
-    HealthyNodeReconnected,
-    HealthyNode,
-    DisconnectedNodeRunning,
-    DisconnectedNodePending,
-    DisconnectedNodeRunningKept,
-    DisconnectedNodeKept,
-    DisconnectedNodeUnsupported,
-    DisconnectedNodeUnknown,
-    DisconnectedNodeWithoutLostAfter,
-    DisconnectedNode,
-    ReadyNodeReconnectedAfterExpiry,
-    ReadyNodeReconnectedExpiring,
-    ReadyNodeReconnected,
-    NodeGarbageCollected,
-    NodeDownUnknownKept,
-    NodeDownRunningKept,
-    NodeDown,
-    TaintedNodeKept,
+/// Declares [`TaintRule`] and its rows from the same list, so that a rule's
+/// variant and its row cannot disagree.
+macro_rules! taint_rules {
+    ($( $rule:ident {
+        in_release: $exists:expr,
+        holds: $holds:expr,
+        bucket: $bucket:ident,
+        reason: $reason:expr,
+        wording: $wording:expr $(,)?
+    } )*) => {
+        /// Which check of `filterByTainted` decided an allocation's bucket;
+        /// explanations name the rule, reports the bucket. The checks run in
+        /// the order [`TaintRule::order`] gives for the replayed release;
+        /// each is one row of [`TAINT_RULES`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum TaintRule {
+            $( $rule, )*
+        }
+
+        /// Every check any release has, one row each: row `i` is the rule
+        /// whose discriminant is `i`.
+        const TAINT_RULES: &[TaintRow] = &[
+            $( TaintRow {
+                in_release: $exists,
+                holds: $holds,
+                bucket: Bucket::$bucket,
+                reason: $reason,
+                wording: $wording,
+            }, )*
+        ];
+
+        impl TaintRule {
+            /// Every rule any release has.
+            pub const ALL: &[TaintRule] = &[$(TaintRule::$rule),*];
+        }
+    };
+}
+
+/// One check of `filterByTainted`: which releases have it, when it holds,
+/// the bucket it decides, what its reason names and how the release words it.
+struct TaintRow {
+    in_release: fn(&Rules) -> bool,
+    /// Whether the check decides the allocation's bucket, given that no
+    /// check before it in [`TaintRule::order`] did.
+    holds: fn(&Facts<'_>) -> bool,
+    bucket: Bucket,
+    reason: ReasonShape,
+    wording: fn(&Terms) -> String,
+}
+
+/// What the wording of a rule depends on in the replayed release.
+struct Terms {
+    /// The setting that times a disconnect out, as the release reads it.
+    timeout: String,
+    /// The settings that keep a lost client's allocations unknown.
+    keep: String,
+    /// The release has A-1 (the 1.3.0 general availability of disconnects).
+    ga: bool,
+    /// The release has G-1's rewritten classification.
+    rewritten: bool,
+}
+
+taint_rules! {
+    FailedReconnect {
+        in_release: |r| r.has(Switch::A1),
+        holds: |f| f.disco && f.reconnected() && f.desired_run && f.failed,
+        bucket: Reconnecting,
+        reason: ReasonShape::FailedReconnect,
+        wording: |_| {
+            "a failed allocation that reconnected, desired to run, is reconnecting (a failed \
+             reconnect)"
+                .into()
+        },
+    }
+    DrainedBatchKept {
+        in_release: |r| r.has(Switch::H3),
+        holds: |f| {
+            f.terminal
+                && f.alloc.server_terminal_status()
+                && f.alloc.desired_transition.should_disable_migration_placement()
+        },
+        bucket: Untainted,
+        reason: ReasonShape::Terminal,
+        wording: |_| {
+            "a server-stopped allocation with MigrateDisablePlacement (a drained batch \
+             allocation), not reconnecting, is untainted"
+                .into()
+        },
+    }
+    TerminalIgnored {
+        in_release: |r| r.has(Switch::D1) && !r.has(Switch::D2),
+        holds: |f| f.terminal && f.disco && f.rules.ignores_terminal(f.alloc),
+        bucket: Ignore,
+        reason: ReasonShape::Terminal,
+        wording: |_| {
+            "a terminal allocation of a disconnect group is ignored (a stopped replacement)".into()
+        },
+    }
+    ServerTerminalIgnored {
+        in_release: |r| r.has(Switch::D2),
+        holds: |f| f.terminal && f.disco && f.rules.ignores_terminal(f.alloc),
+        bucket: Ignore,
+        reason: ReasonShape::Terminal,
+        wording: |t| {
+            if t.rewritten {
+                "a terminal allocation that the server stopped or evicted is ignored".into()
+            } else {
+                "a terminal allocation of a disconnect group that the server stopped or evicted \
+                 is ignored"
+                    .into()
+            }
+        },
+    }
+    TerminalCanaryMigrating {
+        in_release: |r| r.has(Switch::F2),
+        holds: |f| f.terminal && f.alloc.is_canary() && f.alloc.desired_transition.should_migrate(),
+        bucket: Migrate,
+        reason: ReasonShape::TerminalCanary,
+        wording: |_| "a terminal canary with a desired migrate transition means migrate".into(),
+    }
+    Terminal {
+        in_release: |_| true,
+        holds: |f| f.terminal,
+        bucket: Untainted,
+        reason: ReasonShape::Terminal,
+        wording: |t| {
+            if t.ga {
+                "a terminal allocation that has not reconnected is untainted".into()
+            } else {
+                "a terminal allocation is untainted".into()
+            }
+        },
+    }
+    MigrateTransition {
+        in_release: |_| true,
+        holds: |f| f.alloc.desired_transition.should_migrate(),
+        bucket: Migrate,
+        reason: ReasonShape::Migrate,
+        wording: |_| "a desired migrate transition means migrate".into(),
+    }
+    DisconnectExpired {
+        in_release: |r| !r.has(Switch::D3),
+        holds: |f| f.disco && f.expired(),
+        bucket: Lost,
+        reason: ReasonShape::Expired,
+        wording: |t| format!("unknown past its {} expiry means lost", t.timeout),
+    }
+    DisconnectExpiring {
+        in_release: |r| r.has(Switch::D3),
+        holds: |f| f.disco && f.expired(),
+        bucket: Expiring,
+        reason: ReasonShape::Expired,
+        wording: |t| {
+            if t.rewritten {
+                format!(
+                    "unknown past its {} (at once without one) means expiring",
+                    Setting::LostAfter.field()
+                )
+            } else {
+                format!("unknown past its {} expiry means expiring", t.timeout)
+            }
+        },
+    }
+    ClientUnknown {
+        in_release: |r| !r.has(Switch::D1),
+        holds: |f| f.disco && f.unknown && (!f.rules.has(Switch::A1) || f.desired_run),
+        bucket: Ignore,
+        reason: ReasonShape::ClientUnknown,
+        wording: |t| {
+            if t.ga {
+                "an unknown allocation desired to run, not yet expired, is ignored".into()
+            } else {
+                "an unknown allocation not yet expired is ignored".into()
+            }
+        },
+    }
+    ClientUnknownCounted {
+        in_release: |r| r.has(Switch::D1),
+        holds: |f| f.disco && f.unknown && f.desired_run,
+        bucket: Untainted,
+        reason: ReasonShape::ClientUnknown,
+        wording: |_| {
+            "an unknown allocation not yet expired, still desired to run, is untainted".into()
+        },
+    }
+    FailedReconnectStopped {
+        in_release: |r| r.has(Switch::A1),
+        holds: |f| f.disco && f.reconnected() && f.failed && f.alloc.desired_status == status::STOP,
+        bucket: Ignore,
+        reason: ReasonShape::FailedReconnect,
+        wording: |_| "a failed allocation that reconnected, desired to stop, is ignored".into(),
+    }
+    HealthyNodeReconnectedAfterExpiry {
+        in_release: |r| !r.has(Switch::D3),
+        holds: |f| f.node().is_none() && f.reconnect == Reconnection::AfterExpiry,
+        bucket: Lost,
+        reason: ReasonShape::ReconnectedLate,
+        wording: |_| "on an untainted node, reconnected after its expiry means lost".into(),
+    }
+    HealthyNodeReconnectedExpiring {
+        in_release: |r| r.has(Switch::D3),
+        holds: |f| f.node().is_none() && f.reconnect == Reconnection::AfterExpiry,
+        bucket: Expiring,
+        reason: ReasonShape::ReconnectedLate,
+        wording: |_| "on an untainted node, reconnected after its expiry means expiring".into(),
+    }
+    HealthyNodeReconnected {
+        in_release: |_| true,
+        holds: |f| f.node().is_none() && f.reconnect == Reconnection::InTime,
+        bucket: Reconnecting,
+        reason: ReasonShape::NodeReconnect,
+        wording: |t| {
+            if t.rewritten {
+                "on an untainted node, an allocation whose client has not reported since it \
+                 went unknown is reconnecting"
+                    .into()
+            } else {
+                "on an untainted node, reconnected in time means reconnecting".into()
+            }
+        },
+    }
+    HealthyNode {
+        in_release: |_| true,
+        holds: |f| f.node().is_none(),
+        bucket: Untainted,
+        reason: ReasonShape::Node,
+        wording: |_| "on an untainted node, untainted".into(),
+    }
+    DisconnectedNodeRunning {
+        in_release: |_| true,
+        holds: |f| f.on(node_status::DISCONNECTED) && f.disco && f.running,
+        bucket: Disconnecting,
+        reason: ReasonShape::NodeRunning,
+        wording: |_| "running on a disconnected node means disconnecting".into(),
+    }
+    DisconnectedNodePending {
+        in_release: |_| true,
+        holds: |f| {
+            f.on(node_status::DISCONNECTED)
+                && f.alloc.client_status == status::PENDING
+                && (f.disco || !f.rules.has(Switch::A2))
+        },
+        bucket: Lost,
+        reason: ReasonShape::NodeClient,
+        wording: |_| "pending on a disconnected node means lost".into(),
+    }
+    DisconnectedNodeRunningKept {
+        in_release: |r| r.has(Switch::D3),
+        holds: |f| f.on(node_status::DISCONNECTED) && !f.disco && f.running && f.prevents(),
+        bucket: Disconnecting,
+        reason: ReasonShape::NodeClientKept,
+        wording: |t| {
+            format!(
+                "without disconnect support but with {}, running on a disconnected node means \
+                 disconnecting",
+                t.keep
+            )
+        },
+    }
+    DisconnectedNodeKept {
+        in_release: |r| r.has(Switch::D3),
+        holds: |f| f.on(node_status::DISCONNECTED) && !f.disco && f.prevents(),
+        bucket: Untainted,
+        reason: ReasonShape::NodeClientKept,
+        wording: |t| {
+            format!(
+                "without disconnect support but with {}, not running on a disconnected node \
+                 means untainted",
+                t.keep
+            )
+        },
+    }
+    DisconnectedNodeUnsupported {
+        in_release: |r| r.has(Switch::A2),
+        holds: |f| f.on(node_status::DISCONNECTED) && !f.disco,
+        bucket: Lost,
+        reason: ReasonShape::NotWaited(Setting::MaxClientDisconnect),
+        wording: |t| format!("on a disconnected node, a group without {} is lost", t.timeout),
+    }
+    DisconnectedNodeUnknown {
+        in_release: |_| true,
+        holds: |f| f.on(node_status::DISCONNECTED) && f.unknown,
+        bucket: Untainted,
+        reason: ReasonShape::NodeClient,
+        wording: |_| {
+            "unknown on a disconnected node is untainted (its follow-up eval exists)".into()
+        },
+    }
+    DisconnectedNodeWithoutLostAfter {
+        in_release: |_| true,
+        holds: |f| {
+            f.on(node_status::DISCONNECTED) && f.alloc.disconnect_timeout(f.now, f.fields) == f.now
+        },
+        bucket: Lost,
+        reason: ReasonShape::NotWaited(Setting::LostAfter),
+        wording: |_| {
+            format!(
+                "on a disconnected node, a group without {} is lost",
+                Setting::LostAfter.field()
+            )
+        },
+    }
+    DisconnectedNode {
+        in_release: |_| true,
+        holds: |f| f.on(node_status::DISCONNECTED),
+        bucket: Disconnecting,
+        reason: ReasonShape::NodeClient,
+        wording: |_| "otherwise on a disconnected node, disconnecting".into(),
+    }
+    ReadyNodeReconnectedAfterExpiry {
+        in_release: |r| !r.has(Switch::D3),
+        holds: |f| f.on(node_status::READY) && f.reconnect == Reconnection::AfterExpiry,
+        bucket: Lost,
+        reason: ReasonShape::ReconnectedLate,
+        wording: |_| "on a tainted ready node, reconnected after its expiry means lost".into(),
+    }
+    ReadyNodeReconnectedExpiring {
+        in_release: |r| r.has(Switch::D3),
+        holds: |f| f.on(node_status::READY) && f.reconnect == Reconnection::AfterExpiry,
+        bucket: Expiring,
+        reason: ReasonShape::ReconnectedLate,
+        wording: |_| "on a tainted ready node, reconnected after its expiry means expiring".into(),
+    }
+    ReadyNodeReconnected {
+        in_release: |_| true,
+        holds: |f| f.on(node_status::READY) && f.reconnect == Reconnection::InTime,
+        bucket: Reconnecting,
+        reason: ReasonShape::NodeReconnect,
+        wording: |t| {
+            if t.rewritten {
+                "on a tainted ready node, an allocation whose client has not reported since it \
+                 went unknown is reconnecting"
+                    .into()
+            } else {
+                "on a tainted ready node, reconnected in time means reconnecting".into()
+            }
+        },
+    }
+    NodeGarbageCollected {
+        in_release: |_| true,
+        holds: |f| matches!(f.node(), Some(None)),
+        bucket: Lost,
+        reason: ReasonShape::NodeClient,
+        wording: |_| "on a garbage-collected node, lost".into(),
+    }
+    NodeDownUnknownKept {
+        in_release: |r| r.has(Switch::D3),
+        holds: |f| f.on_down_node() && f.unknown && f.prevents(),
+        bucket: Untainted,
+        reason: ReasonShape::NodeClientKept,
+        wording: |t| format!("with {}, unknown on a down node means untainted", t.keep),
+    }
+    NodeDownRunningKept {
+        in_release: |r| r.has(Switch::D3),
+        holds: |f| f.on_down_node() && f.running && f.prevents(),
+        bucket: Disconnecting,
+        reason: ReasonShape::NodeClientKept,
+        wording: |t| format!("with {}, running on a down node means disconnecting", t.keep),
+    }
+    NodeDown {
+        in_release: |_| true,
+        holds: |f| f.on_down_node(),
+        bucket: Lost,
+        reason: ReasonShape::NodeClient,
+        wording: |_| "on a down node, lost".into(),
+    }
+    TaintedNodeKept {
+        in_release: |_| true,
+        holds: |_| true,
+        bucket: Untainted,
+        reason: ReasonShape::Node,
+        wording: |_| {
+            "on a tainted node that is not down (draining, disconnected), untainted".into()
+        },
+    }
 }
 
 /// Every check of 1.11.2 on, in its order: no check asks whether disconnects
@@ -200,41 +540,9 @@ const TAINTED_NODE: &[TaintRule] = &[
 ];
 
 impl TaintRule {
-    /// Every rule any release has.
-    pub const ALL: [TaintRule; 32] = [
-        TaintRule::FailedReconnect,
-        TaintRule::DrainedBatchKept,
-        TaintRule::TerminalIgnored,
-        TaintRule::ServerTerminalIgnored,
-        TaintRule::TerminalCanaryMigrating,
-        TaintRule::Terminal,
-        TaintRule::MigrateTransition,
-        TaintRule::DisconnectExpired,
-        TaintRule::DisconnectExpiring,
-        TaintRule::ClientUnknown,
-        TaintRule::ClientUnknownCounted,
-        TaintRule::FailedReconnectStopped,
-        TaintRule::HealthyNodeReconnectedAfterExpiry,
-        TaintRule::HealthyNodeReconnectedExpiring,
-        TaintRule::HealthyNodeReconnected,
-        TaintRule::HealthyNode,
-        TaintRule::DisconnectedNodeRunning,
-        TaintRule::DisconnectedNodePending,
-        TaintRule::DisconnectedNodeRunningKept,
-        TaintRule::DisconnectedNodeKept,
-        TaintRule::DisconnectedNodeUnsupported,
-        TaintRule::DisconnectedNodeUnknown,
-        TaintRule::DisconnectedNodeWithoutLostAfter,
-        TaintRule::DisconnectedNode,
-        TaintRule::ReadyNodeReconnectedAfterExpiry,
-        TaintRule::ReadyNodeReconnectedExpiring,
-        TaintRule::ReadyNodeReconnected,
-        TaintRule::NodeGarbageCollected,
-        TaintRule::NodeDownUnknownKept,
-        TaintRule::NodeDownRunningKept,
-        TaintRule::NodeDown,
-        TaintRule::TaintedNodeKept,
-    ];
+    fn row(self) -> &'static TaintRow {
+        &TAINT_RULES[self as usize]
+    }
 
     /// The rules `rules`' release has, in the order it tries them: the
     /// seed checks tainted nodes after the allocation's own state; from A-3
@@ -242,15 +550,10 @@ impl TaintRule {
     /// ready-node reconnect checks join the untainted-node ones; from G-1
     /// the rewritten list replaces them all.
     pub fn order(rules: &Rules) -> Vec<TaintRule> {
-        if rules.classifies_without_disconnect_support() {
-            return REWRITTEN
-                .iter()
-                .copied()
-                .filter(|r| r.exists(rules))
-                .collect();
-        }
-        let groups = if !rules.checks_tainted_node_first() {
-            [
+        let groups: &[&[TaintRule]] = if rules.has(Switch::G1) {
+            &[REWRITTEN]
+        } else if !rules.has(Switch::A3) {
+            &[
                 FAILED,
                 ALLOC,
                 HEALTHY_NODE,
@@ -258,8 +561,8 @@ impl TaintRule {
                 READY_NODE,
                 TAINTED_NODE,
             ]
-        } else if rules.checks_ready_nodes_with_untainted() {
-            [
+        } else if rules.has(Switch::D3) {
+            &[
                 FAILED,
                 DISCONNECTED_NODE,
                 ALLOC,
@@ -268,7 +571,7 @@ impl TaintRule {
                 TAINTED_NODE,
             ]
         } else {
-            [
+            &[
                 FAILED,
                 DISCONNECTED_NODE,
                 READY_NODE,
@@ -278,76 +581,20 @@ impl TaintRule {
             ]
         };
         groups
-            .concat()
-            .into_iter()
-            .filter(|r| r.exists(rules))
+            .iter()
+            .flat_map(|g| g.iter().copied())
+            .filter(|r| (r.row().in_release)(rules))
             .collect()
     }
 
-    /// Whether the release of `rules` has this check at all.
-    fn exists(self, rules: &Rules) -> bool {
-        let expiring = rules.has_expiring_bucket();
-        match self {
-            TaintRule::FailedReconnect | TaintRule::FailedReconnectStopped => {
-                rules.replaces_failed_reconnects()
-            }
-            TaintRule::DisconnectedNodeUnsupported => rules.disconnect_support_per_group(),
-            TaintRule::TerminalIgnored => {
-                rules.counts_unknown_allocs() && !rules.ignores_only_server_terminal()
-            }
-            TaintRule::ServerTerminalIgnored => rules.ignores_only_server_terminal(),
-            TaintRule::DrainedBatchKept => rules.counts_drained_batch_allocs(),
-            TaintRule::TerminalCanaryMigrating => rules.migrates_terminal_canaries(),
-            TaintRule::ClientUnknown => !rules.counts_unknown_allocs(),
-            TaintRule::ClientUnknownCounted => rules.counts_unknown_allocs(),
-            TaintRule::DisconnectExpired
-            | TaintRule::HealthyNodeReconnectedAfterExpiry
-            | TaintRule::ReadyNodeReconnectedAfterExpiry => !expiring,
-            TaintRule::DisconnectExpiring
-            | TaintRule::HealthyNodeReconnectedExpiring
-            | TaintRule::ReadyNodeReconnectedExpiring
-            | TaintRule::DisconnectedNodeRunningKept
-            | TaintRule::DisconnectedNodeKept
-            | TaintRule::NodeDownUnknownKept
-            | TaintRule::NodeDownRunningKept => expiring,
-            _ => true,
-        }
+    /// The bucket the rule decides.
+    pub fn bucket(self) -> Bucket {
+        self.row().bucket
     }
 
-    pub fn bucket(self) -> Bucket {
-        match self {
-            TaintRule::Terminal
-            | TaintRule::DrainedBatchKept
-            | TaintRule::ClientUnknownCounted
-            | TaintRule::HealthyNode
-            | TaintRule::DisconnectedNodeUnknown
-            | TaintRule::DisconnectedNodeKept
-            | TaintRule::NodeDownUnknownKept
-            | TaintRule::TaintedNodeKept => Bucket::Untainted,
-            TaintRule::DisconnectExpiring
-            | TaintRule::HealthyNodeReconnectedExpiring
-            | TaintRule::ReadyNodeReconnectedExpiring => Bucket::Expiring,
-            TaintRule::MigrateTransition | TaintRule::TerminalCanaryMigrating => Bucket::Migrate,
-            TaintRule::DisconnectExpired
-            | TaintRule::HealthyNodeReconnectedAfterExpiry
-            | TaintRule::DisconnectedNodePending
-            | TaintRule::DisconnectedNodeUnsupported
-            | TaintRule::DisconnectedNodeWithoutLostAfter
-            | TaintRule::ReadyNodeReconnectedAfterExpiry
-            | TaintRule::NodeGarbageCollected
-            | TaintRule::NodeDown => Bucket::Lost,
-            TaintRule::TerminalIgnored
-            | TaintRule::ServerTerminalIgnored
-            | TaintRule::ClientUnknown
-            | TaintRule::FailedReconnectStopped => Bucket::Ignore,
-            TaintRule::FailedReconnect
-            | TaintRule::HealthyNodeReconnected
-            | TaintRule::ReadyNodeReconnected => Bucket::Reconnecting,
-            TaintRule::DisconnectedNodeRunning
-            | TaintRule::DisconnectedNode
-            | TaintRule::DisconnectedNodeRunningKept
-            | TaintRule::NodeDownRunningKept => Bucket::Disconnecting,
-        }
+    /// What the rule's bucket reason names.
+    pub fn reason(self) -> ReasonShape {
+        self.row().reason
     }
 
     /// Its position in [`TaintRule::order`], counted from 1.
@@ -364,234 +611,98 @@ impl TaintRule {
     /// lost timeout and the setting that keeps allocations unknown are
     /// named as the release reads them (D-4, F-1).
     pub fn describe(self, rules: &Rules) -> String {
-        let (timeout, keep) = match rules.disconnect_fields() {
-            DisconnectFields::Legacy => ("max_client_disconnect", "prevent_reschedule_on_lost"),
-            DisconnectFields::LegacyFirst => (
-                "lost timeout (max_client_disconnect, else disconnect.lost_after)",
-                "disconnect.replace = false or prevent_reschedule_on_lost",
-            ),
-            DisconnectFields::BlockOnly | DisconnectFields::BlockStrict => {
-                ("disconnect.lost_after", "disconnect.replace = false")
-            }
+        let fields = rules.disconnect_fields();
+        let timeout = match Setting::lost_timeout(fields) {
+            [one] => one.name().to_string(),
+            settings => format!("lost timeout ({})", Setting::in_turn(settings)),
         };
-        let ga = rules.replaces_failed_reconnects();
-        let rewritten = rules.classifies_without_disconnect_support();
-        match self {
-            TaintRule::DisconnectExpired => {
-                format!("unknown past its {timeout} expiry means lost")
-            }
-            TaintRule::DisconnectExpiring if rewritten => {
-                "unknown past its lost_after (at once without one) means expiring".into()
-            }
-            TaintRule::DisconnectExpiring => {
-                format!("unknown past its {timeout} expiry means expiring")
-            }
-            TaintRule::DisconnectedNodeRunningKept => {
-                format!(
-                    "without disconnect support but with {keep}, running on a disconnected node \
-                     means disconnecting"
-                )
-            }
-            TaintRule::DisconnectedNodeKept => {
-                format!(
-                    "without disconnect support but with {keep}, not running on a disconnected \
-                     node means untainted"
-                )
-            }
-            TaintRule::DisconnectedNodeUnsupported => {
-                format!("on a disconnected node, a group without {timeout} is lost")
-            }
-            TaintRule::NodeDownUnknownKept => {
-                format!("with {keep}, unknown on a down node means untainted")
-            }
-            TaintRule::NodeDownRunningKept => {
-                format!("with {keep}, running on a down node means disconnecting")
-            }
-            TaintRule::FailedReconnect => {
-                "a failed allocation that reconnected, desired to run, is reconnecting (a failed \
-                 reconnect)"
-                    .into()
-            }
-            TaintRule::TerminalIgnored => {
-                "a terminal allocation of a disconnect group is ignored (a stopped replacement)"
-                    .into()
-            }
-            TaintRule::DrainedBatchKept => {
-                "a server-stopped allocation with MigrateDisablePlacement (a drained batch \
-                 allocation), not reconnecting, is untainted"
-                    .into()
-            }
-            TaintRule::ServerTerminalIgnored if rewritten => {
-                "a terminal allocation that the server stopped or evicted is ignored".into()
-            }
-            TaintRule::ServerTerminalIgnored => {
-                "a terminal allocation of a disconnect group that the server stopped or evicted \
-                 is ignored"
-                    .into()
-            }
-            TaintRule::TerminalCanaryMigrating => {
-                "a terminal canary with a desired migrate transition means migrate".into()
-            }
-            TaintRule::Terminal if ga => {
-                "a terminal allocation that has not reconnected is untainted".into()
-            }
-            TaintRule::Terminal => "a terminal allocation is untainted".into(),
-            TaintRule::MigrateTransition => "a desired migrate transition means migrate".into(),
-            TaintRule::ClientUnknown if ga => {
-                "an unknown allocation desired to run, not yet expired, is ignored".into()
-            }
-            TaintRule::ClientUnknown => "an unknown allocation not yet expired is ignored".into(),
-            TaintRule::ClientUnknownCounted => {
-                "an unknown allocation not yet expired, still desired to run, is untainted".into()
-            }
-            TaintRule::FailedReconnectStopped => {
-                "a failed allocation that reconnected, desired to stop, is ignored".into()
-            }
-            TaintRule::HealthyNodeReconnectedAfterExpiry => {
-                "on an untainted node, reconnected after its expiry means lost".into()
-            }
-            TaintRule::HealthyNodeReconnectedExpiring => {
-                "on an untainted node, reconnected after its expiry means expiring".into()
-            }
-            TaintRule::HealthyNodeReconnected if rewritten => {
-                "on an untainted node, an allocation whose client has not reported since it \
-                 went unknown is reconnecting"
-                    .into()
-            }
-            TaintRule::ReadyNodeReconnected if rewritten => {
-                "on a tainted ready node, an allocation whose client has not reported since it \
-                 went unknown is reconnecting"
-                    .into()
-            }
-            TaintRule::HealthyNodeReconnected => {
-                "on an untainted node, reconnected in time means reconnecting".into()
-            }
-            TaintRule::HealthyNode => "on an untainted node, untainted".into(),
-            TaintRule::DisconnectedNodeRunning => {
-                "running on a disconnected node means disconnecting".into()
-            }
-            TaintRule::DisconnectedNodePending => {
-                "pending on a disconnected node means lost".into()
-            }
-            TaintRule::DisconnectedNodeUnknown => {
-                "unknown on a disconnected node is untainted (its follow-up eval exists)".into()
-            }
-            TaintRule::DisconnectedNodeWithoutLostAfter => {
-                "on a disconnected node, a group without lost_after is lost".into()
-            }
-            TaintRule::DisconnectedNode => "otherwise on a disconnected node, disconnecting".into(),
-            TaintRule::ReadyNodeReconnectedAfterExpiry => {
-                "on a tainted ready node, reconnected after its expiry means lost".into()
-            }
-            TaintRule::ReadyNodeReconnectedExpiring => {
-                "on a tainted ready node, reconnected after its expiry means expiring".into()
-            }
-            TaintRule::ReadyNodeReconnected => {
-                "on a tainted ready node, reconnected in time means reconnecting".into()
-            }
-            TaintRule::NodeGarbageCollected => "on a garbage-collected node, lost".into(),
-            TaintRule::NodeDown => "on a down node, lost".into(),
-            TaintRule::TaintedNodeKept => {
-                "on a tainted node that is not down (draining, disconnected), untainted".into()
-            }
-        }
-    }
-
-    /// Whether this check decides `alloc`'s bucket, given that no check
-    /// before it in [`TaintRule::order`] did; `node` gives the allocation's
-    /// entry in the tainted map (`None`: not tainted).
-    fn holds<'n>(self, f: &Facts<'_>, node: &mut impl FnMut() -> Option<Option<&'n Node>>) -> bool {
-        let a = f.alloc;
-        let rules = f.rules;
-        let running = a.client_status == status::RUNNING;
-        let failed = a.client_status == status::FAILED;
-        let unknown = a.client_status == status::UNKNOWN;
-        let desired_run = a.desired_status == status::RUN;
-        let reconnected = f.reconnect != Reconnection::None;
-        let prevents = || rules.prevents_replacement(a.own_task_group());
-        // From A-1 a terminal allocation that reconnects is not terminal here.
-        let terminal = a.terminal_status() && !(rules.replaces_failed_reconnects() && reconnected);
-        let on = |status: &str, node: Option<Option<&Node>>| {
-            node.flatten().is_some_and(|n| n.status == status)
-        };
-        let late = f.reconnect == Reconnection::AfterExpiry;
-        let in_time = f.reconnect == Reconnection::InTime;
-        match self {
-            TaintRule::FailedReconnect => f.disco && reconnected && desired_run && failed,
-            TaintRule::TerminalIgnored | TaintRule::ServerTerminalIgnored => {
-                terminal && f.disco && rules.ignores_terminal(a)
-            }
-            TaintRule::TerminalCanaryMigrating => {
-                terminal && a.is_canary() && a.desired_transition.should_migrate()
-            }
-            TaintRule::Terminal => terminal,
-            TaintRule::DrainedBatchKept => {
-                terminal
-                    && a.server_terminal_status()
-                    && a.desired_transition.should_disable_migration_placement()
-            }
-            TaintRule::MigrateTransition => a.desired_transition.should_migrate(),
-            TaintRule::DisconnectExpired | TaintRule::DisconnectExpiring => {
-                f.disco && a.expired(f.now, f.fields)
-            }
-            TaintRule::ClientUnknown => {
-                f.disco && unknown && (!rules.replaces_failed_reconnects() || desired_run)
-            }
-            TaintRule::ClientUnknownCounted => f.disco && unknown && desired_run,
-            TaintRule::FailedReconnectStopped => {
-                f.disco && reconnected && failed && a.desired_status == status::STOP
-            }
-            TaintRule::HealthyNodeReconnectedAfterExpiry
-            | TaintRule::HealthyNodeReconnectedExpiring => node().is_none() && late,
-            TaintRule::HealthyNodeReconnected => node().is_none() && in_time,
-            TaintRule::HealthyNode => node().is_none(),
-            TaintRule::DisconnectedNodeRunning => {
-                on(node_status::DISCONNECTED, node()) && f.disco && running
-            }
-            TaintRule::DisconnectedNodePending => {
-                on(node_status::DISCONNECTED, node())
-                    && a.client_status == status::PENDING
-                    && (f.disco || !rules.disconnect_support_per_group())
-            }
-            TaintRule::DisconnectedNodeRunningKept => {
-                on(node_status::DISCONNECTED, node()) && !f.disco && running && prevents()
-            }
-            TaintRule::DisconnectedNodeKept => {
-                on(node_status::DISCONNECTED, node()) && !f.disco && prevents()
-            }
-            TaintRule::DisconnectedNodeUnsupported => {
-                on(node_status::DISCONNECTED, node()) && !f.disco
-            }
-            TaintRule::DisconnectedNodeUnknown => on(node_status::DISCONNECTED, node()) && unknown,
-            TaintRule::DisconnectedNodeWithoutLostAfter => {
-                on(node_status::DISCONNECTED, node())
-                    && a.disconnect_timeout(f.now, f.fields) == f.now
-            }
-            TaintRule::DisconnectedNode => on(node_status::DISCONNECTED, node()),
-            TaintRule::ReadyNodeReconnectedAfterExpiry
-            | TaintRule::ReadyNodeReconnectedExpiring => on(node_status::READY, node()) && late,
-            TaintRule::ReadyNodeReconnected => on(node_status::READY, node()) && in_time,
-            TaintRule::NodeGarbageCollected => matches!(node(), Some(None)),
-            TaintRule::NodeDownUnknownKept => {
-                node().flatten().is_some_and(Node::terminal_status) && unknown && prevents()
-            }
-            TaintRule::NodeDownRunningKept => {
-                node().flatten().is_some_and(Node::terminal_status) && running && prevents()
-            }
-            TaintRule::NodeDown => node().flatten().is_some_and(Node::terminal_status),
-            TaintRule::TaintedNodeKept => true,
-        }
+        let keep = Setting::keeps_unknown(fields)
+            .iter()
+            .map(|s| match s {
+                Setting::Replace => format!("{} = false", s.name()),
+                _ => s.name().to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(" or ");
+        (self.row().wording)(&Terms {
+            timeout,
+            keep,
+            ga: rules.has(Switch::A1),
+            rewritten: rules.has(Switch::G1),
+        })
     }
 }
 
-/// What the checks of `filterByTainted` read about one allocation.
+/// What the checks of `filterByTainted` read about one allocation; its
+/// node's entry in the tainted map is looked up only if a check asks.
 struct Facts<'a> {
     alloc: &'a Allocation,
     rules: &'a Rules,
+    tainted: &'a TaintedNodes<'a>,
+    node: OnceCell<Option<Option<&'a Node>>>,
     now: Time,
     fields: DisconnectFields,
     disco: bool,
     reconnect: Reconnection,
+    /// Terminal, unless it reconnects (from A-1).
+    terminal: bool,
+    running: bool,
+    failed: bool,
+    unknown: bool,
+    desired_run: bool,
+}
+
+impl<'a> Facts<'a> {
+    fn of(alloc: &'a Allocation, ctx: TaintContext<'a, 'a>) -> Facts<'a> {
+        let rules = ctx.rules;
+        let reconnect = reconnection(alloc, ctx);
+        let reconnected = reconnect != Reconnection::None;
+        Facts {
+            alloc,
+            rules,
+            tainted: ctx.tainted,
+            node: OnceCell::new(),
+            now: ctx.now,
+            fields: rules.disconnect_fields(),
+            disco: supports_disconnect(alloc, rules),
+            reconnect,
+            terminal: alloc.terminal_status() && !(rules.has(Switch::A1) && reconnected),
+            running: alloc.client_status == status::RUNNING,
+            failed: alloc.client_status == status::FAILED,
+            unknown: alloc.client_status == status::UNKNOWN,
+            desired_run: alloc.desired_status == status::RUN,
+        }
+    }
+
+    /// The node's entry in the tainted map: `None` when it is not tainted,
+    /// `Some(None)` when it is garbage-collected.
+    fn node(&self) -> Option<Option<&'a Node>> {
+        *self
+            .node
+            .get_or_init(|| self.tainted.get(self.alloc.node_id.as_str()).copied())
+    }
+
+    /// On a tainted node of this status.
+    fn on(&self, status: &str) -> bool {
+        self.node().flatten().is_some_and(|n| n.status == status)
+    }
+
+    fn on_down_node(&self) -> bool {
+        self.node().flatten().is_some_and(Node::terminal_status)
+    }
+
+    fn reconnected(&self) -> bool {
+        self.reconnect != Reconnection::None
+    }
+
+    fn expired(&self) -> bool {
+        self.alloc.expired(self.now, self.fields)
+    }
+
+    /// The allocation's own group keeps it unknown instead of replacing it.
+    fn prevents(&self) -> bool {
+        self.rules.prevents_replacement(self.alloc.own_task_group())
+    }
 }
 
 /// The bucket `filterByTainted` puts one allocation in.
@@ -601,9 +712,13 @@ pub fn classify(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> Bucket {
 
 /// The rule of `filterByTainted` that decides one allocation's bucket.
 pub fn classify_rule(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> TaintRule {
-    classify_rule_with(alloc, ctx, || {
-        ctx.tainted.get(alloc.node_id.as_str()).copied()
-    })
+    let facts = Facts::of(alloc, ctx);
+    ctx.rules
+        .taint_order()
+        .iter()
+        .copied()
+        .find(|r| (r.row().holds)(&facts))
+        .unwrap_or(TaintRule::TaintedNodeKept)
 }
 
 /// Whether disconnect handling applies to `alloc`
@@ -611,16 +726,15 @@ pub fn classify_rule(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> TaintRule
 /// group's disconnect settings, read as the release reads them; from 1.11.2
 /// always.
 pub fn supports_disconnect(alloc: &Allocation, rules: &Rules) -> bool {
-    rules.classifies_without_disconnect_support()
+    rules.has(Switch::G1)
         || (rules.supports_disconnected_clients()
-            && (!rules.disconnect_support_per_group()
-                || alloc.group_allows_disconnect(rules.disconnect_fields())))
+            && (!rules.has(Switch::A2) || alloc.group_allows_disconnect(rules.disconnect_fields())))
 }
 
 /// Whether `alloc` reconnected, as the replayed release tells.
 pub fn reconnection(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> Reconnection {
     let fields = ctx.rules.disconnect_fields();
-    if ctx.rules.replaces_failed_reconnects()
+    if ctx.rules.has(Switch::A1)
         && !(supports_disconnect(alloc, ctx.rules)
             && matches!(
                 alloc.client_status.as_str(),
@@ -629,42 +743,15 @@ pub fn reconnection(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> Reconnecti
     {
         return Reconnection::None;
     }
-    if !ctx.rules.reconnect_from_alloc_states() {
+    if !ctx.rules.has(Switch::C1) {
         return alloc.reconnected(fields);
     }
-    let needs = alloc.needs_to_reconnect_from(ctx.rules.skips_empty_alloc_states());
+    let needs = alloc.needs_to_reconnect_from(ctx.rules.has(Switch::H4));
     match (needs, alloc.expired(ctx.now, fields)) {
         (false, _) => Reconnection::None,
         (true, true) => Reconnection::AfterExpiry,
         (true, false) => Reconnection::InTime,
     }
-}
-
-/// [`classify_rule`], with `tainted` giving the allocation's node's entry
-/// in the tainted map, asked only if a check needs it.
-fn classify_rule_with<'n>(
-    alloc: &Allocation,
-    ctx: TaintContext<'_, '_>,
-    tainted: impl FnOnce() -> Option<Option<&'n Node>>,
-) -> TaintRule {
-    let rules = ctx.rules;
-    let facts = Facts {
-        alloc,
-        rules,
-        now: ctx.now,
-        fields: rules.disconnect_fields(),
-        disco: supports_disconnect(alloc, rules),
-        reconnect: reconnection(alloc, ctx),
-    };
-    let mut tainted = Some(tainted);
-    let mut entry = None;
-    let mut node = || *entry.get_or_insert_with(|| tainted.take().and_then(|f| f()));
-    rules
-        .taint_order()
-        .iter()
-        .copied()
-        .find(|r| r.holds(&facts, &mut node))
-        .unwrap_or(TaintRule::TaintedNodeKept)
 }
 
 /// One line naming the facts that put `alloc` in its bucket, times exact.

@@ -9,6 +9,7 @@ use crate::reconciler::{
     AllocSet, BucketReason, ByBucket, ReasonKind, TaintContext, TaintRule, TaintRules, TaintedSets,
 };
 use crate::report::{BucketEntry, Buckets};
+use crate::version::Switch;
 
 /// Describes allocations in their buckets, sharing repeated strings.
 pub(super) struct EntryMaker<'r> {
@@ -35,7 +36,7 @@ impl<'r> EntryMaker<'r> {
     pub fn buckets(&mut self, sets: &TaintedSets<'r>, rules: &TaintRules) -> Buckets {
         Buckets {
             sets: ByBucket::from_fn(|b| self.entries(&sets[b], &rules[b])),
-            expiring: self.taint.rules.has_expiring_bucket(),
+            expiring: self.taint.rules.has(Switch::D3),
         }
     }
 

@@ -7,6 +7,7 @@ use super::{JobContext, JobWork};
 use crate::model::{Id, node_status, status};
 use crate::reconciler::{AllocUpdate, Reconciliation, TaintedNodes, desc};
 use crate::report::*;
+use crate::version::Switch;
 
 impl<'a> JobContext<'a> {
     /// The plan's stops, sorted: those of `updateNonTerminalAllocsToLost`,
@@ -127,22 +128,20 @@ impl<'a> JobContext<'a> {
         };
         plan.disconnect_updates = followup(&r.disconnect_updates);
         plan.attribute_updates = followup(&r.attribute_updates);
-        plan.reconnects_planned = self.rules.reconnect_updates_change_the_plan();
-        plan.reconnect_updates =
-            r.reconnect_updates
-                .iter()
-                .filter(|_| self.rules.plans_reconnect_updates())
-                .map(|(id, alloc)| PlanReconnect {
-                    alloc_id: (*id).clone(),
-                    alloc_state: self.rules.reconnect_updates_append_state().then(|| {
-                        PlanAllocState {
-                            field: "ClientStatus",
-                            value: alloc.client_status.to_string(),
-                            time: self.now,
-                        }
-                    }),
-                })
-                .collect();
+        plan.reconnects_planned = self.rules.has(Switch::C1);
+        plan.reconnect_updates = r
+            .reconnect_updates
+            .iter()
+            .filter(|_| self.rules.plans_reconnect_updates())
+            .map(|(id, alloc)| PlanReconnect {
+                alloc_id: (*id).clone(),
+                alloc_state: self.rules.has(Switch::C1).then(|| PlanAllocState {
+                    field: "ClientStatus",
+                    value: alloc.client_status.to_string(),
+                    time: self.now,
+                }),
+            })
+            .collect();
         // A delayed evaluation does not create the follow-up evals, though
         // the allocations still name them (generic_sched.go:293, 312-321).
         let followups = r

@@ -7,6 +7,7 @@ use super::ready_nodes::ReadyNodes;
 use crate::model::{Allocation, Job, Node, Reconnection, TaskGroup, node_status, status};
 use crate::reconciler::{Rules, TaintedNodes};
 use crate::time::Time;
+use crate::version::Switch;
 
 /// The sets of the diff: six at the seed, eight from 1.3.0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -151,7 +152,7 @@ impl Disconnect {
     fn of(input: &DiffInput<'_, '_>, alloc: &Allocation) -> Disconnect {
         let rules = input.rules;
         let fields = rules.disconnect_fields();
-        let supported = rules.system_handles_disconnects()
+        let supported = rules.has(Switch::SystemDisconnect)
             && rules.supports_disconnected_clients()
             && alloc.group_allows_disconnect(fields);
         if !supported {
@@ -161,7 +162,7 @@ impl Disconnect {
             alloc.client_status.as_str(),
             status::UNKNOWN | status::RUNNING
         );
-        if rules.reconnect_from_alloc_states() {
+        if rules.has(Switch::C1) {
             // The expiry is only looked at for an allocation yet to reconnect.
             let reconnect = asks && alloc.needs_to_reconnect();
             Disconnect {
@@ -279,7 +280,7 @@ impl<'a> SystemDiff<'a> {
                 } else if disconnect.reconnect && tainted.is_none() {
                     entry(Reconnecting, Why::Reconnected)
                 } else if let Some(node) = tainted {
-                    let finished = match input.rules.system_handles_disconnects() {
+                    let finished = match input.rules.has(Switch::SystemDisconnect) {
                         true => sysbatch,
                         false => exist.job.as_ref().is_some_and(|j| j.is_batch()),
                     };

@@ -12,6 +12,7 @@ use crate::model::{Allocation, Id, Job, Node, TaskGroup, node_status, status};
 use crate::reconciler::{DesiredChanges, Rules, TaintedNodes, desc};
 use crate::time::Time;
 use crate::update::{Difference, tasks_updated};
+use crate::version::Switch;
 
 /// A stop the plan carries.
 #[derive(Clone, Debug)]
@@ -106,8 +107,8 @@ impl<'a> SystemSchedule<'a> {
     pub fn compute(input: &SystemInput<'a, '_>) -> SystemSchedule<'a> {
         let mut all: Vec<&'a Node> = input.nodes.values().copied().collect();
         all.sort_by(|a, b| a.id.cmp(&b.id));
-        let globs = input.rules.system_targets_datacenter_globs();
-        let pools = input.rules.system_targets_node_pool();
+        let globs = input.rules.has(Switch::SystemDatacenterGlob);
+        let pools = input.rules.has(Switch::NodePool);
         let ready = ReadyNodes::new(input.job, &all, globs, pools);
         let (live, terminal): (Vec<&'a Allocation>, Terminal<'a>) = split_terminal(input.allocs);
         let node_fn = |id: &str| input.nodes.get(id).copied();
@@ -280,7 +281,7 @@ impl<'a> SystemSchedule<'a> {
                 destructive.push((entry, unlabelled(reason)));
                 continue;
             };
-            if !in_datacenters(job, node, input.rules.matches_datacenter_globs()) {
+            if !in_datacenters(job, node, input.rules.has(Switch::DatacenterGlob)) {
                 let reason = format!(
                     "node datacenter {:?} is not one of the job's",
                     node.datacenter
@@ -288,7 +289,7 @@ impl<'a> SystemSchedule<'a> {
                 destructive.push((entry, unlabelled(reason)));
                 continue;
             }
-            if input.rules.checks_node_pool_in_place() && !in_pool(job, node) {
+            if input.rules.has(Switch::NodePool) && !in_pool(job, node) {
                 let reason = format!("node pool {:?} is not the job's", node.node_pool);
                 destructive.push((entry, unlabelled(reason)));
                 continue;

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use super::profile::Profile;
+use super::setting::Setting;
 use super::survey::Survey;
 use super::switch::Switch;
 use crate::model::{Snapshot, TaskGroup, reconcile_option};
@@ -16,7 +17,7 @@ use crate::warning::Warning;
 /// One input and the change that reads it.
 struct Input {
     /// What is ignored, e.g. "the disconnect block".
-    what: &'static str,
+    what: String,
     /// The change from which Nomad reads it; `None` for what the seed reads.
     read_from: Option<Switch>,
     /// The change from which Nomad ignores it again, if any.
@@ -25,9 +26,13 @@ struct Input {
 }
 
 impl Input {
-    fn new(what: &'static str, read_from: Option<Switch>, ignored_from: Option<Switch>) -> Input {
+    fn new(
+        what: impl Into<String>,
+        read_from: Option<Switch>,
+        ignored_from: Option<Switch>,
+    ) -> Input {
         Input {
-            what,
+            what: what.into(),
             read_from,
             ignored_from,
             examples: BTreeSet::new(),
@@ -85,16 +90,20 @@ impl Input {
 pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot, survey: &Survey<'_>) -> Vec<Warning> {
     let mut disconnect = Input::new("the disconnect block", Some(Switch::D4), None);
     let mut prevent = Input::new(
-        "prevent_reschedule_on_lost",
+        Setting::PreventRescheduleOnLost.name(),
         Some(Switch::D3),
         Some(Switch::F1),
     );
     let mut legacy = Input::new(
-        "max_client_disconnect and stop_after_client_disconnect",
+        format!(
+            "{} and {}",
+            Setting::MaxClientDisconnect.name(),
+            Setting::StopAfterClientDisconnect.name()
+        ),
         None,
         Some(Switch::F1),
     );
-    let mut run = Input::new("max_run_duration", Some(Switch::H2), None);
+    let mut run = Input::new(Setting::MaxRunDuration.name(), Some(Switch::H2), None);
     let last = Input::new(
         "the reschedule tracker's LastReschedule",
         Some(Switch::E1),

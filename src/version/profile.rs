@@ -126,9 +126,9 @@ impl Profile {
             }
         }
         let missing: Vec<&str> = Switch::ALL
-            .into_iter()
+            .iter()
             .filter(|s| s.in_release(self.release) && !s.implemented())
-            .map(Switch::id)
+            .map(|s| s.id())
             .collect();
         if !missing.is_empty() {
             out.push(Warning::new(

@@ -1,328 +1,650 @@
-//! The reconciler behaviours that changed after the seed, each with the
-//! first patch of every series that has it (docs/nomad-versions.md lists
-//! them with their examples).
+//! The catalogue of reconciler changes after the seed, as data: one row per
+//! change, from which every release's rule set is derived. Adding a change
+//! is one row here plus the code of its behaviour (CONTRIBUTING.md);
+//! docs/nomad-versions.md says what each one means for an operator.
 
 use super::release::{Release, v};
+use super::setting::Setting;
 
 /// One catalogued change of the generic reconciler (or of what it reads).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Switch {
-    /// Failed reconnects are stopped and replaced; unknown allocations of a
-    /// stopped job are stopped.
-    A1,
-    /// Disconnect support is per group (`max_client_disconnect`).
-    A2,
-    /// The disconnected/draining node check runs first.
-    A3,
-    /// A task's `csi_plugin` change is destructive.
-    A6,
-    /// A batch allocation evicted by preemption is not counted.
-    B1,
-    /// With no deployment, a multiregion job is paused only if it uses
-    /// deployments.
-    B2a,
-    /// A multiregion deployment starts `initializing`, which is paused, sent
-    /// in full and moved to `pending`; no deployment means no pause.
-    B2b,
-    /// A group `volume` or task `volume_mount` change is destructive.
-    B1v,
-    /// A reconnect is detected from `AllocStates`, and goes into the plan.
-    C1,
-    /// A reconnect is reconciled first, against its replacements.
-    C2,
-    /// Disconnecting allocations follow the reschedule policy; unknown ones count.
-    D1,
-    /// Only server-terminal allocations of a disconnect group are ignored.
-    D2,
-    /// `prevent_reschedule_on_lost` and the `expiring` bucket.
-    D3,
-    /// The `disconnect` block and its reconcile strategies.
-    D4,
-    /// With a `disconnect` block, `replace = true` replaces at once.
-    D4b,
-    /// The reschedule tracker records failed placements, and such stopped
-    /// allocations can be rescheduled.
-    E1,
-    /// A reconnect is compared with the whole chain of replacements.
-    E2,
-    /// A nil reschedule policy is "not eligible" instead of a panic.
-    E3,
-    /// `max_client_disconnect`, `stop_after_client_disconnect` and
-    /// `prevent_reschedule_on_lost` are ignored.
-    F1,
-    /// A terminal canary with a migrate transition is migrated.
-    F2,
-    /// A blocked evaluation for failed placements is created even when
-    /// follow-up evaluations are.
-    F4,
-    /// The 1.11 package: server-terminal pre-filter, count 0 as a removed
-    /// group, a cap on placements, new counters and triggers.
-    G0,
-    /// Stopping a multi-group job stops one group's allocations only.
-    G0b,
-    /// The classification rewrite: replace follows the reschedule policy.
-    G1,
-    /// A changed `max_run_duration` is an in-place update without a
-    /// feasibility check.
-    H2,
-    /// A client-terminal allocation can be a stop candidate; a drained batch
-    /// allocation is counted.
-    H3,
-    /// Force-reschedule applies to client-terminal allocations only; empty
-    /// `AllocStates` values are skipped.
-    H4,
-    /// A task `identity` change is destructive (#15755).
-    TaskIdentity,
-    /// An allocation stays in place on a node a wildcard datacenter of the
-    /// job matches (#16362).
-    DatacenterGlob,
-    /// Typed `Equal` methods replace `reflect.DeepEqual` in `tasksUpdated`,
-    /// and each difference is labelled (#16421).
-    TypedEqual,
-    /// A change of a task's log collection switch is destructive (#16962).
-    LogsDisabled,
-    /// An allocation on a node outside the job's `node_pool` is replaced (#17443).
-    NodePool,
-    /// A change of `restart.render_templates` is destructive (#18054).
-    RenderTemplates,
-    /// A change of a task's extra `identity` blocks is destructive (#18123).
-    Identities,
-    /// A change of a Consul `cluster` (group, service or task), or of the
-    /// task's Consul namespace, is destructive (#18409, #18597, #19230).
-    ConsulCluster,
-    /// A change of a task's `numa` block is destructive (#18681).
-    Numa,
-    /// A change of a Consul admin `partition` is destructive (#19665).
-    ConsulPartition,
-    /// A change of a volume mount's SELinux label is destructive (#20074).
-    SelinuxLabel,
-    /// A change of `resources.secrets` (the secrets tmpfs size) is
-    /// destructive (#23696).
-    SecretsSize,
-    /// A change of a network's `cni` arguments is destructive (#23764).
-    NetworkCni,
-    /// Affinity and spread changes are updated in place (#25109).
-    PlacementPrefsInPlace,
-    /// A change of a task's `secret` blocks is destructive (#26076).
-    TaskSecrets,
-    /// The system scheduler marks allocations on disconnected nodes unknown,
-    /// loses expired ones and keeps unknown ones for their reconnect (#12555).
-    SystemDisconnect,
-    /// The system scheduler targets the nodes a wildcard datacenter of the
-    /// job matches (#11170).
-    SystemDatacenterGlob,
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// Its name in docs/nomad-versions.md, `A-1` ... `H-4`; a
+    /// `tasksUpdated` or system-scheduler change without one goes by its PR.
+    pub id: &'static str,
+    /// The first patch of each series that has it, oldest series first.
+    pub firsts: &'static [Release],
+    /// The first patches of the change that undid it, if any.
+    pub undone_by: Option<&'static [Release]>,
+    /// Whether plan-inspect replays it; until it does, every profile keeps
+    /// the earlier rule there and says so in a warning.
+    pub replayed: bool,
+    /// The change in one line.
+    pub wording: &'static str,
+    /// The job settings it starts or stops reading.
+    pub reads: &'static [Setting],
+}
+
+/// Declares [`Switch`] and [`CATALOGUE`] from the same rows, so that a
+/// change's variant and its row cannot disagree in order or in number.
+macro_rules! catalogue {
+    ($( $(#[$doc:meta])* $switch:ident {
+        id: $id:literal,
+        firsts: $firsts:expr,
+        $(undone_by: $undone:expr,)?
+        replayed: $replayed:literal,
+        reads: [$($setting:ident),* $(,)?],
+        wording: $wording:literal $(,)?
+    } )*) => {
+        /// A catalogued change, named after its row of [`CATALOGUE`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Switch {
+            $( $(#[$doc])* $switch, )*
+        }
+
+        /// Every change, in catalogue order: row `i` is the switch whose
+        /// discriminant is `i`.
+        pub const CATALOGUE: &[Change] = &[
+            $( Change {
+                id: $id,
+                firsts: $firsts,
+                undone_by: catalogue!(@undone $($undone)?),
+                replayed: $replayed,
+                wording: $wording,
+                reads: &[$(Setting::$setting),*],
+            }, )*
+        ];
+
+        impl Switch {
+            /// Every switch, in catalogue order.
+            pub const ALL: &[Switch] = &[$(Switch::$switch),*];
+        }
+    };
+    (@undone) => { None };
+    (@undone $undone:expr) => { Some($undone) };
+}
+
+catalogue! {
+    /// A-1 (1.3.0; v1.3.0 scheduler/reconcile_util.go:243, reconcile.go:927):
+    /// an allocation that reconnects as `failed` is a failed reconnect,
+    /// stopped as failed and replaced, instead of a terminal allocation left
+    /// to its reschedule policy; the reconnect check runs only for unknown,
+    /// running and failed allocations. With C-1 it also decides whether
+    /// reconnect updates are planned: the seed only logged them, 1.3.0
+    /// dropped even the log (A-5, PR #12555).
+    A1 {
+        id: "A-1",
+        firsts: &[v(1, 3, 0)],
+        replayed: true,
+        reads: [],
+        wording: "failed reconnects are stopped and replaced",
+    }
+    /// A-2 (1.3.0; v1.3.0 nomad/structs/structs.go:9955): disconnect handling
+    /// applies to an allocation only if its own job version's group sets
+    /// `max_client_disconnect`; elsewhere a disconnected node's allocations
+    /// are lost.
+    A2 {
+        id: "A-2",
+        firsts: &[v(1, 3, 0)],
+        replayed: true,
+        reads: [MaxClientDisconnect],
+        wording: "disconnect support is per group",
+    }
+    /// A-3 (1.3.0; v1.3.0 scheduler/reconcile_util.go:257, :365,
+    /// reconcile.go:346, :353): the disconnected and ready-but-tainted node
+    /// checks run before the terminal, migrate, expiry and unknown checks; a
+    /// disconnecting allocation already unknown (a canary cut off by the
+    /// disconnect) is not rescheduled again; stopping a job or removing a
+    /// group also stops its ignored unknown allocations.
+    A3 {
+        id: "A-3",
+        firsts: &[v(1, 3, 0)],
+        replayed: true,
+        reads: [],
+        wording: "the disconnected and draining node checks run first",
+    }
+    /// A-6 (1.3.0; v1.3.0 scheduler/util.go:554): a changed task
+    /// `csi_plugin` block is a destructive update.
+    A6 {
+        id: "A-6",
+        firsts: &[v(1, 3, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a task's csi_plugin change is destructive",
+    }
+    /// B-1 (1.3.2, 1.4.0; v1.3.2 scheduler/reconcile_util.go:427): a batch
+    /// allocation evicted (by preemption) is ignored, so it is replaced, even
+    /// when its tasks ran successfully.
+    B1 {
+        id: "B-1",
+        firsts: &[v(1, 3, 2), v(1, 4, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a batch allocation evicted by preemption is not counted",
+    }
+    /// B-1v (1.3.2, 1.4.0; v1.3.2 scheduler/util.go:529): changed group
+    /// `volume` requests or task `volume_mount`s are a destructive update.
+    B1v {
+        id: "B-1v",
+        firsts: &[v(1, 3, 2), v(1, 4, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a group volume or task volume_mount change is destructive",
+    }
+    /// B-2a (1.3.6, 1.4.0; v1.4.0 scheduler/reconcile.go:286): with no
+    /// deployment, a multiregion job is paused only if it uses deployments
+    /// (services); with B-2b no deployment no longer pauses at all.
+    B2a {
+        id: "B-2a",
+        firsts: &[v(1, 3, 6), v(1, 4, 0)],
+        replayed: true,
+        reads: [],
+        wording: "with no deployment, a multiregion job is paused only if it uses deployments",
+    }
+    /// B-2b (1.3.10, 1.4.5, 1.5.0; v1.4.5 scheduler/reconcile.go:263, :293,
+    /// :297, :525): no deployment no longer pauses; an `initializing`
+    /// deployment is paused, goes into the plan in full and is moved to
+    /// `pending`; a created multiregion deployment starts `running` rather
+    /// than `pending` (the start status is the multiregion deployment
+    /// watcher's, outside the scheduler).
+    B2b {
+        id: "B-2b",
+        firsts: &[v(1, 3, 10), v(1, 4, 5), v(1, 5, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a multiregion deployment starts initializing, which is paused and moved to pending",
+    }
+    /// C-1 (1.3.8, 1.4.3, 1.5.0; v1.3.8 scheduler/reconcile_util.go:241,
+    /// nomad/structs/structs.go:10366, generic_sched.go:420,
+    /// reconcile.go:1208): an allocation needs to reconnect while its latest
+    /// client-status transition is to unknown, and is expired by the
+    /// evaluation time (before, any `Reconnected` task event marked it
+    /// reconnected for good, expired as of that event); each reconnect update
+    /// is an allocation of the plan (`AppendAlloc`, so alone not a no-op)
+    /// and appends a client-status state with the allocation's status, which
+    /// ends its reconnect for later evaluations.
+    C1 {
+        id: "C-1",
+        firsts: &[v(1, 3, 8), v(1, 4, 3), v(1, 5, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a reconnect is detected from AllocStates and goes into the plan",
+    }
+    /// C-2 (1.3.14, 1.4.9, 1.5.4, 1.6.0; v1.3.14 scheduler/reconcile.go:1077,
+    /// :1173): reconnecting allocations are settled right after
+    /// classification, each against every same-named allocation of the group
+    /// placed after it, whatever its bucket; the survivors join the
+    /// untainted. Before, `computeStop` weighed them against untainted
+    /// allocations only while the group was over its count, and counted
+    /// every reconnect update of the job so far as ignored.
+    C2 {
+        id: "C-2",
+        firsts: &[v(1, 3, 14), v(1, 4, 9), v(1, 5, 4), v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a reconnect is reconciled first, against its replacements",
+    }
+    /// D-1 (1.4.14, 1.5.10, 1.6.3, 1.7.0; v1.6.3
+    /// scheduler/reconcile_util.go:328, :480, reconcile.go:473, :824, :997;
+    /// v1.4.14 reconcile.go:437, :445, :1150, :1175):
+    /// - an unknown allocation of a disconnect group is untainted, so it
+    ///   counts toward the group's count and goes through updates, instead
+    ///   of being ignored; the surplus count of `computeStop` leaves it out,
+    ///   and a reschedule of it does not stop it;
+    /// - a disconnecting allocation is replaced only as its reschedule policy
+    ///   allows, now or by a follow-up evaluation (`updateByReschedulable`),
+    ///   instead of always at once;
+    /// - a reconnecting allocation is weighed only against its direct
+    ///   successor (`NextAllocation`), and a failed successor is not stopped
+    ///   when the original is kept;
+    /// - the untainted allocations are filtered for rescheduling before the
+    ///   reconnecting ones are settled, so those resuming are not reschedule
+    ///   candidates (from C-2 to then, after).
+    D1 {
+        id: "D-1",
+        firsts: &[v(1, 4, 14), v(1, 5, 10), v(1, 6, 3), v(1, 7, 0)],
+        replayed: true,
+        reads: [],
+        wording: "disconnecting allocations follow the reschedule policy; unknown ones count",
+    }
+    /// D-1b (1.4.14, 1.5.10, 1.6.3, 1.7.0; v1.6.3
+    /// scheduler/reconcile_util.go:617, :725, generic_sched.go:641): a
+    /// group's name index counts the names held twice; releasing such a name
+    /// keeps it in use; and the scheduler gives a planned allocation whose
+    /// name is held twice the next free name instead.
+    D1b {
+        id: "D-1b",
+        firsts: &[v(1, 4, 14), v(1, 5, 10), v(1, 6, 3), v(1, 7, 0)],
+        replayed: true,
+        reads: [],
+        wording: "duplicate allocation names are fixed in the plan",
+    }
+    /// D-2 (1.5.17, 1.6.10, 1.7.7, 1.8.0; v1.7.7
+    /// scheduler/reconcile_util.go:298): of the terminal allocations of a
+    /// disconnect group, only server-terminal ones are ignored; a complete or
+    /// failed one still desired to run is untainted again.
+    D2 {
+        id: "D-2",
+        firsts: &[v(1, 5, 17), v(1, 6, 10), v(1, 7, 7), v(1, 8, 0)],
+        replayed: true,
+        reads: [],
+        wording: "only server-terminal allocations of a disconnect group are ignored",
+    }
+    /// D-3 (1.7.2, 1.8.0; v1.7.2 scheduler/reconcile_util.go:316, :338;
+    /// reconcile.go:487; nomad/structs/structs.go:6654, :11040):
+    /// `filterByTainted` returns a seventh set, `expiring`, for unknown
+    /// allocations past their disconnect expiry, which were lost before; a
+    /// group can keep allocations of a down or disconnected node as unknown
+    /// (`prevent_reschedule_on_lost`); the reconnect checks of an allocation
+    /// on a tainted ready node run with those of an untainted node, after
+    /// the terminal, migrate, expiry and unknown checks (from A-3 to then
+    /// they ran first, v1.3.0 reconcile_util.go:273).
+    D3 {
+        id: "D-3",
+        firsts: &[v(1, 7, 2), v(1, 8, 0)],
+        replayed: true,
+        reads: [PreventRescheduleOnLost],
+        wording: "prevent_reschedule_on_lost and the expiring bucket",
+    }
+    /// D-4 (1.8.0; v1.8.0 nomad/structs/structs.go:7504, :7519, :7534,
+    /// :11315, :11521; scheduler/reconnecting_picker/reconnecting_picker.go:25,
+    /// scheduler/reconcile.go:1212): the `disconnect` block is read after the
+    /// legacy fields, and its `reconcile` strategy weighs a reconnect.
+    D4 {
+        id: "D-4",
+        firsts: &[v(1, 8, 0)],
+        replayed: true,
+        reads: [LostAfter, StopOnClientAfter, Replace, Reconcile],
+        wording: "the disconnect block and its reconcile strategies",
+    }
+    /// D-4b (1.8.0 to 1.11.1; v1.8.0 nomad/structs/structs.go:11223
+    /// `RescheduleTimeOnDisconnect`): a disconnecting allocation of a group
+    /// with a `disconnect` block is replaced at once if `replace` is true and
+    /// never if it is false, whatever its reschedule policy; G-1 undoes it.
+    D4b {
+        id: "D-4b",
+        firsts: &[v(1, 8, 0)],
+        undone_by: &[v(1, 11, 2), v(2, 0, 0)],
+        replayed: true,
+        reads: [Replace],
+        wording: "with a disconnect block, replace = true replaces at once",
+    }
+    /// E-1 (1.8.1, 1.9.0; v1.8.1 scheduler/reconcile_util.go:417, :465;
+    /// nomad/structs/structs.go:11194): an allocation stopped for
+    /// rescheduling whose replacement could not be placed (reschedule tracker
+    /// `LastReschedule` "no placement") is rescheduled again, and a lost
+    /// allocation is eligible like a failed one; untainted allocations are no
+    /// longer reschedule candidates, ending D-1's force-reschedule quirk.
+    E1 {
+        id: "E-1",
+        firsts: &[v(1, 8, 1), v(1, 9, 0)],
+        replayed: true,
+        reads: [],
+        wording: "the reschedule tracker records failed placements, which can be rescheduled",
+    }
+    /// E-2 (1.9.1, 1.10.0; v1.9.1 scheduler/reconcile.go:1158, the chain at
+    /// :1197): a reconnecting allocation is weighed against every allocation
+    /// of the group down its chain of `NextAllocation`s (a failed
+    /// replacement replaced again is still compared), and when it is kept
+    /// every one of them not stopped yet is stopped, failed ones too.
+    E2 {
+        id: "E-2",
+        firsts: &[v(1, 9, 1), v(1, 10, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a reconnect is compared with the whole chain of replacements",
+    }
+    /// E-3 (1.9.7, 1.10.0; v1.9.7 nomad/structs/structs.go:11467): a nil
+    /// reschedule policy is checked before its attempts are read.
+    E3 {
+        id: "E-3",
+        firsts: &[v(1, 9, 7), v(1, 10, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a nil reschedule policy is not eligible instead of a panic",
+    }
+    /// F-1 (1.10.0; v1.10.0 nomad/structs/structs.go:7621, :7631,
+    /// scheduler/reconcile.go:498): the legacy group fields are ignored; the
+    /// `disconnect` block alone decides.
+    F1 {
+        id: "F-1",
+        firsts: &[v(1, 10, 0)],
+        replayed: true,
+        reads: [MaxClientDisconnect, StopAfterClientDisconnect, PreventRescheduleOnLost],
+        wording: "max_client_disconnect, stop_after_client_disconnect and prevent_reschedule_on_lost are ignored",
+    }
+    /// F-2 (1.10.1, 1.11.0; v1.10.1 scheduler/reconcile_util.go:310): a
+    /// terminal canary with a migrate transition is migrated instead of
+    /// staying untainted, which held its deployment back.
+    F2 {
+        id: "F-2",
+        firsts: &[v(1, 10, 1), v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a terminal canary with a migrate transition is migrated",
+    }
+    /// F-4 (1.10.5, 1.11.0): changes only whether Nomad creates a blocked
+    /// evaluation, which depends on placements failing in the scheduler,
+    /// after the reconciler; plan-inspect models neither, so it stays listed.
+    F4 {
+        id: "F-4",
+        firsts: &[v(1, 10, 5), v(1, 11, 0)],
+        replayed: false,
+        reads: [],
+        wording: "a blocked evaluation for failed placements is created even beside follow-ups",
+    }
+    /// G-0 (1.11.0; v1.11.0 scheduler/reconciler/filters.go:42, :386,
+    /// reconcile_cluster.go:384, :397, :425, :560, :564, :906, :1009, :1427,
+    /// :1656; v1.11.2 reconcile_cluster.go:546, :1046; #26961):
+    /// - a group drops the allocations the server stopped or evicted before
+    ///   anything else, except batch ones without a reschedule transition;
+    /// - a group scaled to `count = 0` is stopped whole like a removed group;
+    /// - a group never places more than its count (canaries, replacements,
+    ///   then migrations are cut to the first `count`; desired `place` is
+    ///   `count`), and its deployment is complete by the placements it emits;
+    /// - a group that runs this job version is "updating spec" only with
+    ///   updates of its own (v1.10.5 reconcile.go:974 counted the in-place
+    ///   updates of every group before it);
+    /// - the first batch of delayed reschedules is triggered by
+    ///   `alloc-reschedule`; `RescheduleNow` is counted only for a group with
+    ///   a disconnecting allocation;
+    /// - a batch allocation with a reschedule transition is a reschedule
+    ///   candidate whatever its client status, migrating allocations are
+    ///   filtered for rescheduling too, and a batch migration with a
+    ///   reschedule or `MigrateDisablePlacement` transition gets no placement.
+    G0 {
+        id: "G-0",
+        firsts: &[v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "the 1.11 reconciler: server-terminal pre-filter, count 0 as a removed group, placements capped at count",
+    }
+    /// G-0b (1.11.0 only; v1.11.0 scheduler/reconciler/reconcile_cluster.go:318):
+    /// stopping a job keeps the stops of one group only, each group's list
+    /// overwriting the last; the desired changes still count every group.
+    /// Nomad keeps the group its map visits last; plan-inspect the last by
+    /// name. Fixed in 1.11.1 (:325).
+    G0b {
+        id: "G-0b",
+        firsts: &[v(1, 11, 0)],
+        undone_by: &[v(1, 11, 1)],
+        replayed: true,
+        reads: [],
+        wording: "stopping a multi-group job stops one group's allocations only",
+    }
+    /// G-1 (1.11.2, 2.0.0; v1.11.2 scheduler/reconciler/filters.go:111, :411,
+    /// :433, :464, reconcile_cluster.go:439, :1618; generic_sched.go:354;
+    /// nomad/structs/alloc.go:753, :779): `filterByTainted` no longer asks
+    /// whether disconnects are supported; expiring allocations are always
+    /// lost; every disconnecting allocation gets a timeout eval, and is
+    /// rescheduled later only once, never with `replace = false`.
+    G1 {
+        id: "G-1",
+        firsts: &[v(1, 11, 2), v(2, 0, 0)],
+        replayed: true,
+        reads: [LostAfter, Replace],
+        wording: "the classification rewrite: replace follows the reschedule policy",
+    }
+    /// H-2 (2.0.3; v2.0.3 scheduler/util.go:845-859): an in-place update
+    /// whose `max_run_duration` reads as changed skips the placement-stack
+    /// check.
+    H2 {
+        id: "H-2",
+        firsts: &[v(2, 0, 3)],
+        replayed: true,
+        reads: [MaxRunDuration],
+        wording: "a changed max_run_duration is an in-place update without a feasibility check",
+    }
+    /// H-3 (2.0.4; #27971, #28018, v2.0.4
+    /// scheduler/reconciler/reconcile_cluster.go:1145, filters.go:162, :474):
+    /// the scale-down stop of `computeStop` passes over server-terminal
+    /// allocations only, so a client-failed one still desired to run can be
+    /// stopped as surplus; a server-terminal allocation with
+    /// `MigrateDisablePlacement` (a drained batch allocation) that is not
+    /// reconnecting is untainted and counted, and gets no replacement.
+    H3 {
+        id: "H-3",
+        firsts: &[v(2, 0, 4)],
+        replayed: true,
+        reads: [],
+        wording: "a client-terminal allocation can be a stop candidate; a drained batch allocation counts",
+    }
+    /// H-4 (after 2.0.5; #28445, main scheduler/reconciler/filters.go:537,
+    /// nomad/structs/alloc.go:864): a force-reschedule transition reschedules
+    /// an allocation now only if its client status is terminal;
+    /// `NeedsToReconnect` skips client-status entries with an empty value.
+    H4 {
+        id: "H-4",
+        firsts: &[Release::Head],
+        replayed: true,
+        reads: [],
+        wording: "force-reschedule applies to client-terminal allocations only; empty AllocStates values are skipped",
+    }
+    /// #15755 (1.5.0; v1.5.0 scheduler/util.go:286): a changed task
+    /// `identity` is a destructive update.
+    TaskIdentity {
+        id: "#15755",
+        firsts: &[v(1, 5, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a task identity change is destructive",
+    }
+    /// #16362 (1.5.1, 1.6.0; v1.5.1 scheduler/util.go:801): the in-place
+    /// check keeps an allocation whose node any of the job's datacenters
+    /// matches as a wildcard (`IsInAnyDC`); before, only exact names.
+    DatacenterGlob {
+        id: "#16362",
+        firsts: &[v(1, 5, 1), v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "an allocation stays in place on a node a wildcard datacenter of the job matches",
+    }
+    /// #16421 (1.5.2, 1.6.0; v1.5.2 scheduler/util.go:174-205): typed
+    /// `Equal` methods replace `reflect.DeepEqual` in `tasksUpdated` (a nil
+    /// list or map equals an empty one, affinities compare as a set), and
+    /// each difference carries a label.
+    TypedEqual {
+        id: "#16421",
+        firsts: &[v(1, 5, 2), v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "tasksUpdated compares with typed Equal methods and labels each difference",
+    }
+    /// #16962 (1.5.4, 1.6.0; v1.5.4 scheduler/util.go:308): switching a
+    /// task's log collection on or off is a destructive update.
+    LogsDisabled {
+        id: "#16962",
+        firsts: &[v(1, 5, 4), v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a change of a task's log collection switch is destructive",
+    }
+    /// #17443 (1.6.0; v1.6.0 scheduler/util.go:49, :64, :643, :890): an
+    /// allocation whose node is not in the new job's `node_pool` (unless
+    /// `all`) is replaced, and the system scheduler reads only the nodes of
+    /// the job's pool.
+    NodePool {
+        id: "#17443",
+        firsts: &[v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "an allocation on a node outside the job's node_pool is replaced",
+    }
+    /// #18054 (1.6.2, 1.7.0; v1.6.2 scheduler/util.go:582): turning
+    /// `restart.render_templates` on or off, on the group or a task, is a
+    /// destructive update.
+    RenderTemplates {
+        id: "#18054",
+        firsts: &[v(1, 6, 2), v(1, 7, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a change of restart.render_templates is destructive",
+    }
+    /// #18123 (1.7.0; v1.7.0 scheduler/util.go:326): a change of a task's
+    /// extra workload `identity` blocks is a destructive update.
+    Identities {
+        id: "#18123",
+        firsts: &[v(1, 7, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a change of a task's extra identity blocks is destructive",
+    }
+    /// #18409, #18597, #19230 (1.7.0; v1.7.0 scheduler/util.go:292, :384,
+    /// :411): a changed Consul `cluster` of the group (when both versions
+    /// set a Consul block) or of a Connect service, and a changed Consul
+    /// namespace or cluster of the task's own Consul block, are destructive.
+    ConsulCluster {
+        id: "#18409",
+        firsts: &[v(1, 7, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a change of a Consul cluster, or of the task's Consul namespace, is destructive",
+    }
+    /// #18681 (1.7.0; v1.7.0 scheduler/util.go:363): a changed task `numa`
+    /// block is a destructive update.
+    Numa {
+        id: "#18681",
+        firsts: &[v(1, 7, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a change of a task's numa block is destructive",
+    }
+    /// #19665 (1.7.3, 1.8.0; v1.7.3 scheduler/util.go:388): a changed Consul
+    /// admin `partition` (when both versions set a Consul block) is a
+    /// destructive update.
+    ConsulPartition {
+        id: "#19665",
+        firsts: &[v(1, 7, 3), v(1, 8, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a change of a Consul admin partition is destructive",
+    }
+    /// #20074 (1.8.0; v1.8.0 nomad/structs/volumes.go:272, compared from
+    /// scheduler/util.go:302): a volume mount's SELinux label is part of the
+    /// mount, so changing it is a destructive update.
+    SelinuxLabel {
+        id: "#20074",
+        firsts: &[v(1, 8, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a change of a volume mount's SELinux label is destructive",
+    }
+    /// #23696 (1.8.3, 1.9.0; v1.8.3 scheduler/util.go:371): a changed
+    /// `resources.secrets` (the secrets tmpfs size) is destructive.
+    SecretsSize {
+        id: "#23696",
+        firsts: &[v(1, 8, 3), v(1, 9, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a change of resources.secrets is destructive",
+    }
+    /// #23764 (1.8.3, 1.9.0; v1.8.3 scheduler/util.go:547): changed `cni`
+    /// arguments of a network are a destructive update.
+    NetworkCni {
+        id: "#23764",
+        firsts: &[v(1, 8, 3), v(1, 9, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a change of a network's cni arguments is destructive",
+    }
+    /// #25109 (1.10.0; v1.10.0 scheduler/util.go:217): the affinity and
+    /// spread checks of `tasksUpdated` are dropped (v1.9.7 util.go:237,
+    /// :242 had them), so such a change is updated in place.
+    PlacementPrefsInPlace {
+        id: "#25109",
+        firsts: &[v(1, 10, 0)],
+        replayed: true,
+        reads: [],
+        wording: "affinity and spread changes are updated in place",
+    }
+    /// #26076 (1.11.0; v1.11.0 scheduler/util.go:233): a change of a task's
+    /// `secret` blocks is a destructive update.
+    TaskSecrets {
+        id: "#26076",
+        firsts: &[v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a change of a task's secret blocks is destructive",
+    }
+    /// #12555 (1.3.0; v1.3.0 scheduler/util.go:103-205): the system
+    /// scheduler's diff marks a running allocation on a disconnected node
+    /// unknown, loses an expired unknown one, keeps an unknown one that may
+    /// reconnect and sets a reconnecting one apart, when the allocation's
+    /// group supports disconnected clients; the seed loses or ignores them
+    /// by node status alone. It also ignores a successfully finished
+    /// allocation on a tainted node for sysbatch jobs (v1.3.0 util.go:184)
+    /// where the seed asked for batch, which no system job is.
+    SystemDisconnect {
+        id: "#12555",
+        firsts: &[v(1, 3, 0)],
+        replayed: true,
+        reads: [MaxClientDisconnect],
+        wording: "the system scheduler keeps allocations of disconnected nodes unknown until they reconnect or expire",
+    }
+    /// #11170 (1.5.0; v1.5.0 scheduler/util.go:70 `IsInDC`): the system
+    /// scheduler targets a ready node whose datacenter one of the job's
+    /// datacenters matches as a wildcard (`dc*`); before, by name only. Its
+    /// in-place check agrees from #16362.
+    SystemDatacenterGlob {
+        id: "#11170",
+        firsts: &[v(1, 5, 0)],
+        replayed: true,
+        reads: [],
+        wording: "the system scheduler targets the nodes a wildcard datacenter of the job matches",
+    }
 }
 
 impl Switch {
-    /// Every switch, in catalogue order.
-    pub const ALL: [Switch; 44] = [
-        Switch::A1,
-        Switch::A2,
-        Switch::A3,
-        Switch::A6,
-        Switch::B1,
-        Switch::B1v,
-        Switch::B2a,
-        Switch::B2b,
-        Switch::C1,
-        Switch::C2,
-        Switch::D1,
-        Switch::D2,
-        Switch::D3,
-        Switch::D4,
-        Switch::D4b,
-        Switch::E1,
-        Switch::E2,
-        Switch::E3,
-        Switch::F1,
-        Switch::F2,
-        Switch::F4,
-        Switch::G0,
-        Switch::G0b,
-        Switch::G1,
-        Switch::H2,
-        Switch::H3,
-        Switch::H4,
-        Switch::TaskIdentity,
-        Switch::DatacenterGlob,
-        Switch::TypedEqual,
-        Switch::LogsDisabled,
-        Switch::NodePool,
-        Switch::RenderTemplates,
-        Switch::Identities,
-        Switch::ConsulCluster,
-        Switch::Numa,
-        Switch::ConsulPartition,
-        Switch::SelinuxLabel,
-        Switch::SecretsSize,
-        Switch::NetworkCni,
-        Switch::PlacementPrefsInPlace,
-        Switch::TaskSecrets,
-        Switch::SystemDisconnect,
-        Switch::SystemDatacenterGlob,
-    ];
+    /// The change's row of [`CATALOGUE`].
+    pub fn row(self) -> &'static Change {
+        &CATALOGUE[self as usize]
+    }
 
-    /// The catalogue's name, `A-1` ... `H-4`; a `tasksUpdated` change of
-    /// its section 5 without one goes by its PR.
+    /// The catalogue's name of the change.
     pub fn id(self) -> &'static str {
-        match self {
-            Switch::A1 => "A-1",
-            Switch::A2 => "A-2",
-            Switch::A3 => "A-3",
-            Switch::A6 => "A-6",
-            Switch::B1 => "B-1",
-            Switch::B1v => "B-1v",
-            Switch::B2a => "B-2a",
-            Switch::B2b => "B-2b",
-            Switch::C1 => "C-1",
-            Switch::C2 => "C-2",
-            Switch::D1 => "D-1",
-            Switch::D2 => "D-2",
-            Switch::D3 => "D-3",
-            Switch::D4 => "D-4",
-            Switch::D4b => "D-4b",
-            Switch::E1 => "E-1",
-            Switch::E2 => "E-2",
-            Switch::E3 => "E-3",
-            Switch::F1 => "F-1",
-            Switch::F2 => "F-2",
-            Switch::F4 => "F-4",
-            Switch::G0 => "G-0",
-            Switch::G0b => "G-0b",
-            Switch::G1 => "G-1",
-            Switch::H2 => "H-2",
-            Switch::H3 => "H-3",
-            Switch::H4 => "H-4",
-            Switch::TaskIdentity => "#15755",
-            Switch::DatacenterGlob => "#16362",
-            Switch::TypedEqual => "#16421",
-            Switch::LogsDisabled => "#16962",
-            Switch::NodePool => "#17443",
-            Switch::RenderTemplates => "#18054",
-            Switch::Identities => "#18123",
-            Switch::ConsulCluster => "#18409",
-            Switch::Numa => "#18681",
-            Switch::ConsulPartition => "#19665",
-            Switch::SelinuxLabel => "#20074",
-            Switch::SecretsSize => "#23696",
-            Switch::NetworkCni => "#23764",
-            Switch::PlacementPrefsInPlace => "#25109",
-            Switch::TaskSecrets => "#26076",
-            Switch::SystemDisconnect => "#12555",
-            Switch::SystemDatacenterGlob => "#11170",
-        }
+        self.row().id
     }
 
     /// The first patch of each series that has the change.
     pub fn firsts(self) -> &'static [Release] {
-        match self {
-            Switch::A1 | Switch::A2 | Switch::A3 | Switch::A6 => const { &[v(1, 3, 0)] },
-            Switch::B1 | Switch::B1v => const { &[v(1, 3, 2), v(1, 4, 0)] },
-            Switch::B2a => const { &[v(1, 3, 6), v(1, 4, 0)] },
-            Switch::B2b => const { &[v(1, 3, 10), v(1, 4, 5), v(1, 5, 0)] },
-            Switch::C1 => const { &[v(1, 3, 8), v(1, 4, 3), v(1, 5, 0)] },
-            Switch::C2 => const { &[v(1, 3, 14), v(1, 4, 9), v(1, 5, 4), v(1, 6, 0)] },
-            Switch::D1 => const { &[v(1, 4, 14), v(1, 5, 10), v(1, 6, 3), v(1, 7, 0)] },
-            Switch::D2 => const { &[v(1, 5, 17), v(1, 6, 10), v(1, 7, 7), v(1, 8, 0)] },
-            Switch::D3 => const { &[v(1, 7, 2), v(1, 8, 0)] },
-            Switch::D4 | Switch::D4b => const { &[v(1, 8, 0)] },
-            Switch::E1 => const { &[v(1, 8, 1), v(1, 9, 0)] },
-            Switch::E2 => const { &[v(1, 9, 1), v(1, 10, 0)] },
-            Switch::E3 => const { &[v(1, 9, 7), v(1, 10, 0)] },
-            Switch::F1 => const { &[v(1, 10, 0)] },
-            Switch::F2 => const { &[v(1, 10, 1), v(1, 11, 0)] },
-            Switch::F4 => const { &[v(1, 10, 5), v(1, 11, 0)] },
-            Switch::G0 | Switch::G0b => const { &[v(1, 11, 0)] },
-            Switch::G1 => const { &[v(1, 11, 2), v(2, 0, 0)] },
-            Switch::H2 => const { &[v(2, 0, 3)] },
-            Switch::H3 => const { &[v(2, 0, 4)] },
-            Switch::H4 => &[Release::Head],
-            Switch::TaskIdentity => const { &[v(1, 5, 0)] },
-            Switch::DatacenterGlob => const { &[v(1, 5, 1), v(1, 6, 0)] },
-            Switch::TypedEqual => const { &[v(1, 5, 2), v(1, 6, 0)] },
-            Switch::LogsDisabled => const { &[v(1, 5, 4), v(1, 6, 0)] },
-            Switch::NodePool => const { &[v(1, 6, 0)] },
-            Switch::RenderTemplates => const { &[v(1, 6, 2), v(1, 7, 0)] },
-            Switch::Identities | Switch::ConsulCluster | Switch::Numa => const { &[v(1, 7, 0)] },
-            Switch::ConsulPartition => const { &[v(1, 7, 3), v(1, 8, 0)] },
-            Switch::SelinuxLabel => const { &[v(1, 8, 0)] },
-            Switch::SecretsSize | Switch::NetworkCni => const { &[v(1, 8, 3), v(1, 9, 0)] },
-            Switch::PlacementPrefsInPlace => const { &[v(1, 10, 0)] },
-            Switch::TaskSecrets => const { &[v(1, 11, 0)] },
-            Switch::SystemDisconnect => const { &[v(1, 3, 0)] },
-            Switch::SystemDatacenterGlob => const { &[v(1, 5, 0)] },
-        }
-    }
-
-    /// The change that undid this one, if any: D-4b ends with G-1 and the
-    /// 1.11.0 job-stop bug with its fix in 1.11.1.
-    fn undone_by(self) -> Option<&'static [Release]> {
-        match self {
-            Switch::D4b => Some(Switch::G1.firsts()),
-            Switch::G0b => Some(const { &[v(1, 11, 1)] }),
-            _ => None,
-        }
+        self.row().firsts
     }
 
     /// Whether `release` behaves this way.
     pub fn in_release(self, release: Release) -> bool {
-        release.has(self.firsts()) && !self.undone_by().is_some_and(|u| release.has(u))
+        let row = self.row();
+        release.has(row.firsts) && !row.undone_by.is_some_and(|u| release.has(u))
     }
 
-    /// Whether plan-inspect replays this change yet; until it does, every
-    /// profile follows the seed's rule there and says so in a warning. F-4
-    /// changes only whether Nomad creates a blocked evaluation, which
-    /// depends on placements failing in the scheduler, after the
-    /// reconciler; plan-inspect models neither, so it stays listed.
+    /// Whether plan-inspect replays this change yet.
     pub fn implemented(self) -> bool {
-        matches!(
-            self,
-            Switch::A1
-                | Switch::A2
-                | Switch::A3
-                | Switch::A6
-                | Switch::B1
-                | Switch::B1v
-                | Switch::B2a
-                | Switch::B2b
-                | Switch::C1
-                | Switch::C2
-                | Switch::TaskIdentity
-                | Switch::DatacenterGlob
-                | Switch::TypedEqual
-                | Switch::LogsDisabled
-                | Switch::NodePool
-                | Switch::RenderTemplates
-                | Switch::Identities
-                | Switch::ConsulCluster
-                | Switch::Numa
-                | Switch::ConsulPartition
-                | Switch::SelinuxLabel
-                | Switch::SecretsSize
-                | Switch::NetworkCni
-                | Switch::PlacementPrefsInPlace
-                | Switch::TaskSecrets
-                | Switch::H2
-                | Switch::D1
-                | Switch::D2
-                | Switch::D3
-                | Switch::D4
-                | Switch::D4b
-                | Switch::E1
-                | Switch::E2
-                | Switch::E3
-                | Switch::F1
-                | Switch::F2
-                | Switch::G0
-                | Switch::G0b
-                | Switch::G1
-                | Switch::H3
-                | Switch::H4
-                | Switch::SystemDisconnect
-                | Switch::SystemDatacenterGlob
-        )
+        self.row().replayed
     }
 }
+
+/// The switches of one release, as a set: what [`Switch::in_release`]
+/// answers for every row, computed once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Switches(u64);
+
+impl Switches {
+    /// Every change `release` has.
+    pub fn of(release: Release) -> Switches {
+        Switches(
+            Switch::ALL
+                .iter()
+                .filter(|s| s.in_release(release))
+                .fold(0, |bits, s| bits | 1 << *s as u32),
+        )
+    }
+
+    /// Whether the release has `switch`.
+    pub fn has(self, switch: Switch) -> bool {
+        self.0 & 1 << switch as u32 != 0
+    }
+}
+
+const _: () = assert!(CATALOGUE.len() <= u64::BITS as usize);
 
 #[cfg(test)]
 mod tests {
@@ -331,7 +653,8 @@ mod tests {
     #[test]
     fn the_1_4_2_and_1_4_3_profiles_differ_exactly_by_the_allocstate_reconnect() {
         let differ: Vec<Switch> = Switch::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|s| s.in_release(v(1, 4, 2)) != s.in_release(v(1, 4, 3)))
             .collect();
         assert_eq!(differ, [Switch::C1]);
@@ -341,7 +664,8 @@ mod tests {
     fn the_seed_has_no_switch_and_head_has_every_one_not_undone() {
         assert!(Switch::ALL.iter().all(|s| !s.in_release(Release::Seed)));
         let head: Vec<Switch> = Switch::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|s| !s.in_release(Release::Head))
             .collect();
         assert_eq!(head, [Switch::D4b, Switch::G0b]);
@@ -357,6 +681,7 @@ mod tests {
         assert!(Switch::G0b.in_release(v(1, 11, 0)));
         assert!(!Switch::G0b.in_release(v(1, 11, 1)));
         assert!(!Switch::G0b.in_release(v(2, 0, 0)));
+        assert_eq!(Switch::D4b.row().undone_by, Some(Switch::G1.firsts()));
     }
 
     #[test]
@@ -364,5 +689,45 @@ mod tests {
         assert!(!Switch::D1.in_release(v(1, 3, 16)));
         assert!(Switch::D1.in_release(v(1, 5, 10)));
         assert!(!Switch::D1.in_release(v(1, 5, 9)));
+    }
+
+    /// The set of a release answers as each row does.
+    #[test]
+    fn a_release_s_switches_are_its_rows() {
+        for release in [
+            Release::Seed,
+            v(1, 4, 3),
+            v(1, 8, 0),
+            v(1, 11, 0),
+            Release::Head,
+        ] {
+            let set = Switches::of(release);
+            for &s in Switch::ALL {
+                assert_eq!(set.has(s), s.in_release(release), "{s:?} {release}");
+            }
+        }
+    }
+
+    /// Every row is named once and is listed for operators.
+    #[test]
+    fn every_row_has_its_own_id_and_is_documented() {
+        let docs = include_str!("../../docs/nomad-versions.md");
+        for (i, row) in CATALOGUE.iter().enumerate() {
+            assert!(
+                CATALOGUE[..i].iter().all(|r| r.id != row.id),
+                "{} twice",
+                row.id
+            );
+            assert!(
+                docs.contains(row.id),
+                "{} not in docs/nomad-versions.md",
+                row.id
+            );
+            assert!(
+                !row.firsts.is_empty() && !row.wording.is_empty(),
+                "{}",
+                row.id
+            );
+        }
     }
 }
