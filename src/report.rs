@@ -3,10 +3,12 @@
 //! These types are the machine-readable contract (`docs/json-schema.md`).
 //! Every list is sorted, so the same snapshot gives the same bytes.
 //!
-//! Strings that many entries repeat (node IDs and statuses, reasons, task
-//! groups, an allocation's name) are shared, bucket entries' mostly with the
+//! Strings that many entries repeat (node IDs and statuses, task groups, an
+//! allocation's name) are shared, bucket entries' mostly with the
 //! snapshot's allocations, and the scheduler's fixed texts are
 //! `&'static str`: a report on a million allocations holds no copy of them.
+//! A bucket entry keeps the facts of its reason, put into words only when
+//! it is written.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -182,8 +184,10 @@ impl Serialize for Buckets {
     }
 }
 
-/// One allocation in a bucket.
-#[derive(Clone, Debug, Serialize)]
+/// One allocation in a bucket. Its reason is kept as facts and put in
+/// words by [`BucketEntry::reason_with`] alone: the JSON with exact times,
+/// the tables relative to now.
+#[derive(Clone, Debug)]
 pub struct BucketEntry {
     pub id: Id,
     pub name: Arc<str>,
@@ -196,44 +200,74 @@ pub struct BucketEntry {
     pub job_version: u64,
     /// A canary of a deployment (`DeploymentStatus.Canary`).
     pub canary: bool,
-    /// The facts below as one sentence with exact times
-    /// ([`BucketReason::exact`]).
-    pub reason: Name,
-    /// The check of `filterByTainted` that chose the bucket; none in a
-    /// system job's diff, which `filterByTainted` does not decide.
-    #[serde(skip)]
-    pub rule: Option<TaintRule>,
-    /// The node carries a drain strategy.
-    #[serde(skip)]
-    pub node_draining: bool,
-    /// The times the rule looked at, for rules of
-    /// [`ReasonKind::Times`](crate::reconciler::ReasonKind::Times).
-    #[serde(skip)]
-    pub times: Option<Box<ReasonTimes>>,
+    /// Why the allocation is in its set.
+    pub why: EntryWhy,
+}
+
+/// Why an allocation is in its set.
+#[derive(Clone, Debug)]
+pub enum EntryWhy {
+    /// The check of `filterByTainted` that chose the bucket, with what it
+    /// read besides the entry's own statuses.
+    Tainted {
+        rule: TaintRule,
+        /// The node carries a drain strategy.
+        node_draining: bool,
+        /// The times the rule looked at, for rules of
+        /// [`ReasonKind::Times`](crate::reconciler::ReasonKind::Times).
+        times: Option<Box<ReasonTimes>>,
+    },
+    /// A system job's diff, which `filterByTainted` does not decide, in
+    /// its own words.
+    Said(Name),
 }
 
 impl BucketEntry {
-    /// The facts behind the entry's bucket, when `filterByTainted` chose it.
-    pub fn facts(&self) -> Option<BucketReason<'_>> {
-        Some(BucketReason {
-            rule: self.rule?,
-            node: ReasonNode {
-                status: self.node_status.as_deref(),
-                draining: self.node_draining,
-            },
-            client_status: &self.client_status,
-            desired_status: &self.desired_status,
-            times: self.times.as_deref().copied().unwrap_or_default(),
-        })
+    /// The reason as one line, its times written by `time`
+    /// ([`BucketReason::sentence`]).
+    pub fn reason_with(&self, time: impl Fn(Time) -> String) -> Cow<'_, str> {
+        match &self.why {
+            EntryWhy::Tainted {
+                rule,
+                node_draining,
+                times,
+            } => Cow::Owned(
+                BucketReason {
+                    rule: *rule,
+                    node: ReasonNode {
+                        status: self.node_status.as_deref(),
+                        draining: *node_draining,
+                    },
+                    client_status: &self.client_status,
+                    desired_status: &self.desired_status,
+                    times: times.as_deref().copied().unwrap_or_default(),
+                }
+                .sentence(time),
+            ),
+            EntryWhy::Said(words) => Cow::Borrowed(words),
+        }
     }
 
-    /// The reason with its times written by `time`; `reason` itself when it
-    /// names no time.
-    pub fn reason_with(&self, time: impl Fn(Time) -> String) -> Cow<'_, str> {
-        match self.facts().filter(|_| self.times.is_some()) {
-            Some(facts) => Cow::Owned(facts.sentence(time)),
-            None => Cow::Borrowed(&self.reason),
-        }
+    /// The reason with exact times, as the JSON writes it.
+    pub fn reason(&self) -> Cow<'_, str> {
+        self.reason_with(|t| t.to_string())
+    }
+}
+
+impl Serialize for BucketEntry {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut entry = s.serialize_struct("BucketEntry", 9)?;
+        entry.serialize_field("id", &self.id)?;
+        entry.serialize_field("name", &self.name)?;
+        entry.serialize_field("node_id", &self.node_id)?;
+        entry.serialize_field("node_status", &self.node_status)?;
+        entry.serialize_field("client_status", &self.client_status)?;
+        entry.serialize_field("desired_status", &self.desired_status)?;
+        entry.serialize_field("job_version", &self.job_version)?;
+        entry.serialize_field("canary", &self.canary)?;
+        entry.serialize_field("reason", &*self.reason())?;
+        entry.end()
     }
 }
 

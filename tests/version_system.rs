@@ -106,7 +106,7 @@ fn test_system_sched_node_disconnected_unknown_expired() {
         let r = replay_as(&mut c, v(1, 3, 0));
         assert_lost(&r, &id);
         assert_eq!(
-            diff(&r).lost[0].reason.as_ref(),
+            diff(&r).lost[0].reason().as_ref(),
             "unknown past its group's disconnect timeout: lost"
         );
         assert_no_plan(&replay_as(&mut c, Release::Seed));
@@ -125,7 +125,7 @@ fn test_system_sched_node_disconnected_ignore_unknown() {
         let r = replay_as(&mut c, v(1, 3, 0));
         assert_no_plan(&r);
         assert_eq!(
-            diff(&r).ignore[0].reason.as_ref(),
+            diff(&r).ignore[0].reason().as_ref(),
             "unknown and desired to run: left alone until its client reconnects"
         );
     }

@@ -98,7 +98,7 @@ macro_rules! taint_rules {
         /// Which check of `filterByTainted` decided an allocation's bucket;
         /// explanations name the rule, reports the bucket. The checks run in
         /// the order [`TaintRule::order`] gives for the replayed release;
-        /// each is one row of [`TAINT_RULES`].
+        /// each is one row of `TAINT_RULES`.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum TaintRule {
             $( $rule, )*

@@ -3,12 +3,12 @@
 use std::sync::Arc;
 
 use super::texts::Texts;
+use crate::model::Allocation;
 use crate::model::NodesById;
-use crate::model::{Allocation, Name};
 use crate::reconciler::{
     AllocSet, BucketReason, ByBucket, ReasonKind, TaintContext, TaintRule, TaintRules, TaintedSets,
 };
-use crate::report::{BucketEntry, Buckets};
+use crate::report::{BucketEntry, Buckets, EntryWhy};
 use crate::version::Switch;
 
 /// Describes allocations in their buckets, sharing repeated strings.
@@ -50,25 +50,18 @@ impl<'r> EntryMaker<'r> {
 
     fn entry(&mut self, a: &'r Allocation, rule: TaintRule) -> BucketEntry {
         let node = self.texts.node(&a.node_id, self.nodes);
-        let (node_id, node_status, node_desc) =
-            (node.id.clone(), node.status.clone(), node.desc.clone());
-        let fields = self.taint.rules.disconnect_fields();
-        let facts = BucketReason::of(a, rule, node.node, fields);
-        let kind = rule.reason_kind();
-        let reason = match kind {
-            ReasonKind::Node => node_desc,
-            ReasonKind::Statuses => self.texts.reason(rule, a, || facts.exact()),
-            ReasonKind::Times => Name::from(facts.exact()),
-        };
+        let (node_id, node_status, node) = (node.id.clone(), node.status.clone(), node.node);
+        let facts = BucketReason::of(a, rule, node, self.taint.rules.disconnect_fields());
         BucketEntry {
             id: a.id.clone(),
             name: Arc::clone(&a.name),
             node_id,
             node_status,
-            reason,
-            rule: Some(rule),
-            node_draining: facts.node.draining,
-            times: (kind == ReasonKind::Times).then(|| Box::new(facts.times)),
+            why: EntryWhy::Tainted {
+                rule,
+                node_draining: facts.node.draining,
+                times: (rule.reason_kind() == ReasonKind::Times).then(|| Box::new(facts.times)),
+            },
             client_status: a.client_status.clone(),
             desired_status: a.desired_status.clone(),
             job_version: a.job_version(),

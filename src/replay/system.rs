@@ -162,10 +162,7 @@ impl<'a> JobContext<'a> {
             desired_status: a.desired_status.clone(),
             job_version: a.job_version(),
             canary: a.is_canary(),
-            reason: Name::from(reason),
-            rule: None,
-            node_draining: node.is_some_and(|n| n.should_drain()),
-            times: None,
+            why: EntryWhy::Said(Name::from(reason)),
         }
     }
 

@@ -8,8 +8,7 @@ use std::sync::Arc;
 use foldhash::fast::FixedState;
 
 use crate::model::NodesById;
-use crate::model::{Allocation, Name, Node};
-use crate::reconciler::{ReasonNode, TaintRule};
+use crate::model::{Name, Node};
 
 /// Shared strings, by the snapshot string each one copies. Looked up once
 /// or twice per allocation, so with a fast hash; none is iterated.
@@ -20,8 +19,6 @@ pub(super) struct Texts<'s> {
     /// groups take few values, so they are nearly always here.
     recent: [Option<Arc<str>>; 4],
     nodes: HashMap<&'s str, NodeTexts<'s>, FixedState>,
-    /// Bucket reasons without times, by rule, node, client and desired status.
-    reasons: HashMap<(TaintRule, &'s str, &'s str, &'s str), Name, FixedState>,
 }
 
 /// A node as bucket entries show it.
@@ -31,8 +28,6 @@ pub(super) struct NodeTexts<'s> {
     /// The allocations' own name of the node, shared.
     pub id: Name,
     pub status: Option<Name>,
-    /// The node as bucket reasons describe it.
-    pub desc: Name,
 }
 
 impl<'s> Texts<'s> {
@@ -46,26 +41,6 @@ impl<'s> Texts<'s> {
         w
     }
 
-    /// The reason of `rule` (one without times) for `alloc`, made by `make`
-    /// for the first allocation of its node and statuses.
-    pub fn reason(
-        &mut self,
-        rule: TaintRule,
-        alloc: &'s Allocation,
-        make: impl FnOnce() -> String,
-    ) -> Name {
-        let key = (
-            rule,
-            &*alloc.node_id,
-            &*alloc.client_status,
-            &*alloc.desired_status,
-        );
-        self.reasons
-            .entry(key)
-            .or_insert_with(|| Name::from(make()))
-            .clone()
-    }
-
     /// The node `id`, as `nodes` has it.
     pub fn node(&mut self, id: &'s Name, nodes: &NodesById<'s>) -> &NodeTexts<'s> {
         self.nodes.entry(id).or_insert_with(|| {
@@ -74,7 +49,6 @@ impl<'s> Texts<'s> {
                 node,
                 id: id.clone(),
                 status: node.map(|n| n.status.clone()),
-                desc: Name::from(ReasonNode::of(node).describe()),
             }
         })
     }

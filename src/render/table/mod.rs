@@ -345,7 +345,7 @@ impl Renderer {
                 }
                 rows += 1;
                 let mut row = self.allocation(e);
-                row.extend([set.to_string(), e.reason.to_string()]);
+                row.extend([set.to_string(), e.reason().into_owned()]);
                 t.row(row);
             }
             for f in g.system_diff.iter().flat_map(|d| &d.filtered_nodes) {

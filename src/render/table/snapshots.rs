@@ -8,11 +8,11 @@ use std::collections::BTreeMap;
 use insta::assert_snapshot;
 
 use super::*;
-use crate::reconciler::{DesiredChanges, TaintRule};
+use crate::reconciler::DesiredChanges;
 use crate::report::{
-    Buckets, Plan, PlanDeployment, PlanDeploymentGroup, PlanDeploymentUpdate, PlanDestructive,
-    PlanFollowupEval, PlanFollowupUpdate, PlanInPlace, PlanPlace, PlanReconnect, PlanStop,
-    RescheduleLater, SetAsideEntry,
+    Buckets, EntryWhy, Plan, PlanDeployment, PlanDeploymentGroup, PlanDeploymentUpdate,
+    PlanDestructive, PlanFollowupEval, PlanFollowupUpdate, PlanInPlace, PlanPlace, PlanReconnect,
+    PlanStop, RescheduleLater, SetAsideEntry,
 };
 use crate::time::SECOND;
 use crate::warning::Warning;
@@ -33,7 +33,7 @@ fn entry(
     name: &str,
     node_status: Option<&str>,
     client: &str,
-    (rule, reason): (TaintRule, &str),
+    reason: &str,
 ) -> BucketEntry {
     BucketEntry {
         id: id.into(),
@@ -44,10 +44,7 @@ fn entry(
         desired_status: "run".into(),
         job_version: 3,
         canary: false,
-        reason: reason.into(),
-        rule: Some(rule),
-        node_draining: false,
-        times: None,
+        why: EntryWhy::Said(reason.into()),
     }
 }
 
@@ -74,14 +71,14 @@ fn job() -> JobReport {
                     "web.web[0]",
                     Some("down"),
                     "running",
-                    (TaintRule::NodeDown, "node down"),
+                    "node down",
                 )];
                 b[Bucket::Untainted] = vec![entry(
                     WEB1,
                     "web.web[1]",
                     Some("ready"),
                     "failed",
-                    (TaintRule::HealthyNode, "node ready"),
+                    "node ready",
                 )];
                 b
             },
@@ -210,8 +207,9 @@ fn allocations_with_reschedule_decisions() {
 #[test]
 fn allocations_at_80_columns_give_way_before_the_reason_wraps() {
     let mut job = job();
-    job.groups[0].buckets[Bucket::Lost][0].reason =
-        "unknown since 5m ago, max_client_disconnect expires 3m ago: expired".into();
+    job.groups[0].buckets[Bucket::Lost][0].why = EntryWhy::Said(
+        "unknown since 5m ago, max_client_disconnect expires 3m ago: expired".into(),
+    );
     job.groups[0].buckets[Bucket::Lost][0].canary = true;
     let mut out = String::new();
     at(false, 80).buckets(&mut out, &job);
@@ -243,7 +241,7 @@ fn untouched_allocations_are_one_count_line_unless_verbose() {
                 &format!("web.web[{i}]"),
                 Some("ready"),
                 "running",
-                (TaintRule::HealthyNode, "node ready"),
+                "node ready",
             )
         })
         .collect();
