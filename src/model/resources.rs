@@ -20,6 +20,8 @@ use super::{NetworkResource, NodeDevice, Resources, nullable};
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct NodeSupply {
+    #[serde(rename = "ID")]
+    pub id: String,
     pub node_resources: Option<NodeResources>,
     pub reserved_resources: Option<NodeReservedResources>,
     /// The pre-0.9 totals, read by releases before 1.7.0 when
