@@ -30,7 +30,7 @@
 //!   `memory_max` only under memory oversubscription, `-1` kept from
 //!   2.0.4), task network, devices and cores, then `AllocsFit`; a miss
 //!   names the dimension and, for amounts, by how much ([`Shortfall`]).
-//! - `score` and `spread`: `ScoreFitBinPack`, `ScoreFitSpread`, the
+//! - [`score`] and [`spread`]: `ScoreFitBinPack`, `ScoreFitSpread`, the
 //!   binpack, job anti-affinity, reschedule penalty, node and device
 //!   affinity and spread scores, and the final score as their mean.
 //!
@@ -57,7 +57,9 @@ pub mod network_index;
 pub mod place;
 pub mod ports;
 pub mod rules;
+pub mod score;
 pub mod shortfall;
+pub mod spread;
 pub mod usage;
 
 pub use allocs_fit::{Check, Fit, allocs_fit};
