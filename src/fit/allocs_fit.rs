@@ -43,7 +43,7 @@ impl Check {
 
 /// `AllocsFit` under the release's rules. Nomad's network `Overcommitted`
 /// check ("bandwidth exceeded", removed in 1.10.3) always passed
-/// (`nomad/structs/network.go:165-175` at 1.3.0), so it is not modelled;
+/// (`nomad/structs/network.go:165-174` at 1.3.0), so it is not modelled;
 /// bandwidth is checked where a task network is offered
 /// ([`NetworkIndex::assign_task_network`]).
 pub fn allocs_fit(

@@ -56,7 +56,7 @@ impl Capacity {
 /// `NodeResources.Comparable`. From 1.7.0 CPU comes from the topology; a
 /// node stored without one (an agent older than 1.7 that the server has
 /// not converted) is read from its legacy block, as `Compatibility` would
-/// convert it (`nomad/structs/cpucompat_linux.go:20-45` at 2.0.5: the
+/// convert it (`nomad/structs/cpucompat_linux.go:20-52` at 2.0.5: the
 /// topology's compute is then the legacy shares).
 fn node_total(r: &NodeResources, rules: &FitRules) -> Comparable {
     let legacy_cpu = || (r.cpu.cpu_shares, r.cpu.reservable_cpu_cores.clone());

@@ -51,9 +51,11 @@
 
 pub mod allocs_fit;
 pub mod capacity;
+pub mod cidr;
 pub mod comparable;
 pub mod devices;
 pub mod network_index;
+pub mod node_refusal;
 pub mod place;
 pub mod ports;
 pub mod rules;

@@ -2,8 +2,9 @@
 //! offers of ports for a new allocation (`nomad/structs/network.go`).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::net::IpAddr;
 
+use super::cidr::cidr_addresses;
+use super::node_refusal::NodeRefusal;
 use super::ports::{PORT_LIMIT, PortSet, parse_port_ranges};
 use super::rules::FitRules;
 use crate::model::resources::{AllocUsage, NodeNetworkAddress, NodeSupply, PortMapping};
@@ -100,7 +101,7 @@ impl<'n> NetworkIndex<'n> {
         Ok(())
     }
 
-    /// Before 1.3.2 (`nomad/structs/network.go:178-241` at 1.3.0): each
+    /// Before 1.3.2 (`nomad/structs/network.go:178-240` at 1.3.0): each
     /// address's ranges, then the global ranges on every address seen so
     /// far; a port reserved twice on one address is a collision, and a
     /// range that does not parse reserves nothing.
@@ -372,33 +373,6 @@ impl<'n> NetworkIndex<'n> {
     }
 }
 
-/// Why a node's own network settings refuse every placement.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NodeRefusal {
-    /// Reserved ports collide (before 1.3.2).
-    Collision(String),
-    /// Reserved ports do not parse (from 1.3.2).
-    Invalid(String),
-}
-
-impl NodeRefusal {
-    /// The scheduler's dimension for it (`scheduler/rank.go:220` at 1.3.2,
-    /// `:220` at 1.3.0).
-    pub fn dimension(&self) -> &'static str {
-        match self {
-            NodeRefusal::Collision(_) => "network: port collision",
-            NodeRefusal::Invalid(_) => "network: invalid node",
-        }
-    }
-
-    /// Nomad's reason.
-    pub fn reason(&self) -> &str {
-        match self {
-            NodeRefusal::Collision(r) | NodeRefusal::Invalid(r) => r,
-        }
-    }
-}
-
 /// Marks `ports` used; the collisions as Go prints a list of reasons.
 fn reserve_all(used: &mut PortSet, ports: &BTreeSet<i64>) -> Option<String> {
     let mut reasons = Vec::new();
@@ -426,28 +400,5 @@ fn mapping(port: &Port, value: i64, address: &str) -> PortMapping {
         to: if port.to == -1 { value } else { port.to },
         host_ip: address.to_string(),
         ignore_collision: false,
-    }
-}
-
-/// The addresses of a CIDR block in order, from its network address
-/// (`yieldIP`); none for a block that does not parse.
-fn cidr_addresses(cidr: &str) -> Box<dyn Iterator<Item = String>> {
-    let Some((ip, bits)) = cidr.split_once('/') else {
-        return Box::new(std::iter::empty());
-    };
-    match (ip.parse::<IpAddr>(), bits.parse::<u32>()) {
-        (Ok(IpAddr::V4(ip)), Ok(bits)) if bits <= 32 => {
-            let mask = u32::MAX.checked_shl(32 - bits).unwrap_or(0);
-            let start = u32::from(ip) & mask;
-            let end = start | !mask;
-            Box::new((start..=end).map(|a| std::net::Ipv4Addr::from(a).to_string()))
-        }
-        (Ok(IpAddr::V6(ip)), Ok(bits)) if bits <= 128 => {
-            let mask = u128::MAX.checked_shl(128 - bits).unwrap_or(0);
-            let start = u128::from(ip) & mask;
-            let end = start | !mask;
-            Box::new((start..=end).map(|a| std::net::Ipv6Addr::from(a).to_string()))
-        }
-        _ => Box::new(std::iter::empty()),
     }
 }

@@ -166,7 +166,7 @@ fn task_memory(r: &Resources, settings: &Settings) -> AllocatedMemory {
 
 /// `cores` of the node's reservable cores that no proposed allocation and
 /// no earlier task of the group holds, with the compute they stand for:
-/// shares per core before 1.7.0 (`SharesPerCore`, `scheduler/rank.go:467-487`
+/// shares per core before 1.7.0 (`SharesPerCore`, `scheduler/rank.go:461-489`
 /// at 1.3.0), the cores' speeds from it.
 fn reserve_cores(
     node: &NodeSupply,

@@ -6,14 +6,14 @@ use crate::version::{Release, v};
 /// Where a node's CPU shares and reservable cores come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CpuSource {
-    /// `NodeResources.Cpu` (`nomad/structs/structs.go:2937` at 1.3.0).
+    /// `NodeResources.Cpu` (`nomad/structs/structs.go:2945-2946` at 1.3.0).
     Legacy,
     /// The topology's usable compute: enabled cores less withheld compute
-    /// (`nomad/structs/structs.go` `NodeResources.Comparable` at 1.7.0,
+    /// (`nomad/structs/structs.go:3185` at 1.7.0,
     /// `client/lib/numalib/topology.go` `UsableCompute`).
     UsableCompute,
     /// The topology's total compute, disabled cores included
-    /// (`NodeResources.Comparable` at 1.8.2).
+    /// (`nomad/structs/structs.go:3215` at 1.8.2).
     TotalCompute,
 }
 
@@ -23,8 +23,8 @@ pub struct FitRules {
     /// An allocation stops counting once its client reports it terminal,
     /// not when the server wants it stopped: `AllocsFit`,
     /// `NetworkIndex.AddAllocs` and `DeviceAccounter.AddAllocs` test
-    /// `ClientTerminalStatus` from 1.4.0 (`nomad/structs/funcs.go:177`),
-    /// `TerminalStatus` before (`funcs.go:174` at 1.3.0).
+    /// `ClientTerminalStatus` from 1.4.0 (`nomad/structs/funcs.go:176`),
+    /// `TerminalStatus` before (`funcs.go:176` at 1.3.0).
     pub client_terminal_only: bool,
     /// A node without `NodeResources` falls back to `Resources` and
     /// `Reserved`, an allocation without `AllocatedResources` to
@@ -33,12 +33,15 @@ pub struct FitRules {
     /// and `:10105` at 1.3.0); removed in 1.7.0.
     pub legacy_fallback: bool,
     pub cpu_source: CpuSource,
-    /// Poststart tasks count with the main tasks (`AllocatedResources.
-    /// Comparable` at 1.9.2); before, they were not counted at all.
+    /// Poststart tasks count with the main tasks
+    /// (`nomad/structs/structs.go:3875` at 1.9.2); before, they were not
+    /// counted at all.
     pub poststart_counted: bool,
-    /// Lifecycle phases (1.9.4): prestart sidecars and poststart tasks run
-    /// with the main tasks, the largest of the prestart, main and poststop
-    /// phases counts, and reserved cores count outside any phase.
+    /// Lifecycle phases (`AllocatedResources.Comparable`,
+    /// `nomad/structs/structs.go:3850` at 1.9.4): prestart sidecars and
+    /// poststart tasks run with the main tasks, the largest of the
+    /// prestart, main and poststop phases counts, and reserved cores count
+    /// outside any phase.
     pub lifecycle_phases: bool,
     /// A node whose reserved port ranges overlap (globally and on an
     /// address) collides with itself: `NetworkIndex.SetNode` before 1.3.2
@@ -46,14 +49,17 @@ pub struct FitRules {
     /// are merged and only a range that does not parse fails the node
     /// ("network: invalid node", `scheduler/rank.go:220` at 1.3.2).
     pub node_ports_merged: bool,
-    /// A dynamic port is not one the same offer already took
-    /// (`portsInOffer` in `NetworkIndex.AssignPorts`, 1.3.11, 1.4.6, 1.5.1).
+    /// A dynamic port is not one the same offer already took (`portsInOffer`
+    /// in `NetworkIndex.AssignPorts`, `nomad/structs/network.go:506` at
+    /// 1.3.11; also 1.4.6 and 1.5.1).
     pub dynamic_ports_avoid_offer: bool,
     /// A reserved port taken on one address of a host network is tried on
-    /// the next (`AssignPorts` at 1.8.3); before, it failed at once.
+    /// the next (`nomad/structs/network.go:529` at 1.8.3); before, it
+    /// failed at once.
     pub reserved_port_next_address: bool,
     /// A port mapping that ignores collisions may share its port
-    /// (`AllocatedPortMapping.IgnoreCollision`, 1.9.0).
+    /// (`AllocatedPortMapping.IgnoreCollision`, `nomad/structs/network.go:438`
+    /// at 1.9.0).
     pub ignore_collision: bool,
     /// `client.node_max_allocs` limits the allocations of a node
     /// ("max allocation exceeded", `nomad/structs/funcs.go:145` at 1.10.2).
@@ -67,12 +73,12 @@ pub struct FitRules {
     pub memory_no_limit: bool,
     /// A node matching none of the affinities still gets its
     /// "node-affinity" score of 0, which lowers its mean
-    /// (`scheduler/rank.go` `NodeAffinityIterator.Next` at 1.10.2; before,
-    /// `scheduler/rank.go:745` at 1.3.0 skipped it).
+    /// (`scheduler/rank.go:975` at 1.10.2; before, `scheduler/rank.go:744`
+    /// at 1.3.0 skipped it).
     pub zero_affinity_scored: bool,
     /// A spread value the targets want none of scores the lowest boost seen
-    /// so far (`lowestSpreadBoost`, `scheduler/spread.go` at 1.6.0); before,
-    /// its boost divided by zero.
+    /// so far (`lowestSpreadBoost`, `scheduler/spread.go:187-200` at 1.6.0);
+    /// before, its boost divided by zero.
     pub spread_lowest_boost: bool,
 }
 

@@ -1,5 +1,5 @@
 //! The rank iterators' scores, each a number the final score averages
-//! (`nomad/structs/funcs.go:235-300` and `scheduler/rank.go:538-793` at
+//! (`nomad/structs/funcs.go:235-297` and `scheduler/rank.go:538-793` at
 //! 1.3.0; `scheduler/feasible/rank.go` from 1.11.0).
 
 use super::capacity::Capacity;
