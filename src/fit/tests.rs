@@ -728,3 +728,122 @@ fn place_reports_devices_with_nomads_strings() {
     let miss = place(&n, &[], &ask, &settings(v(2, 0, 5)), any_device).unwrap_err();
     assert_eq!(miss.dimension, "devices: no devices available");
 }
+
+/// The final score of a node for `ask` under the binpack algorithm, or the
+/// dimension it is exhausted in.
+fn binpack_final(
+    n: &NodeSupply,
+    proposed: &[&AllocUsage],
+    ask: &GroupAsk<'_>,
+    release: crate::version::Release,
+) -> Result<f64, String> {
+    let s = settings(release);
+    let placed = place(n, proposed, ask, &s, any_device).map_err(|m| m.dimension)?;
+    let fit = score::score_fit_bin_pack(&Capacity::of(n, &s.rules), &placed.used);
+    Ok(score::final_score(&[score::binpack(fit)]))
+}
+
+/// `TestBinPackIterator_NoExistingAlloc` (scheduler/rank_test.go, 1.3.0):
+/// a perfect fit scores 1, an overloaded node is exhausted, a node left
+/// half full scores between 0.5 and 0.6.
+#[test]
+fn bin_pack_iterator_no_existing_alloc_v1_3_0() {
+    let sized = |total: i64, reserved: i64| {
+        node(&format!(
+            r#"{{"NodeResources": {{"Cpu": {{"CpuShares": {total}}}, "Memory": {{"MemoryMB": {total}}}}},
+                "ReservedResources": {{"Cpu": {{"CpuShares": {reserved}}},
+                                       "Memory": {{"MemoryMB": {reserved}}}}}}}"#
+        ))
+    };
+    let web = task(1024, 1024);
+    let ask = GroupAsk {
+        disk_mb: 0,
+        network: None,
+        tasks: vec![TaskAsk {
+            name: "web",
+            resources: &web,
+            lifecycle: None,
+        }],
+    };
+    let release = v(1, 3, 0);
+    assert_eq!(
+        binpack_final(&sized(2048, 1024), &[], &ask, release),
+        Ok(1.0)
+    );
+    assert_eq!(
+        binpack_final(&sized(1024, 512), &[], &ask, release),
+        Err("cpu".to_string())
+    );
+    let half = binpack_final(&sized(4096, 1024), &[], &ask, release).unwrap();
+    assert!((0.5..=0.6).contains(&half), "{half}");
+}
+
+/// `TestBinPackIterator_ReservedCores` (scheduler/rank_test.go, 1.3.0):
+/// the node whose two cores are both held is exhausted in "cores"; the
+/// other gives its free core 1.
+#[test]
+fn bin_pack_iterator_reserved_cores_v1_3_0() {
+    let n = node(
+        r#"{"NodeResources": {"Cpu": {"CpuShares": 2048, "TotalCpuCores": 2,
+            "ReservableCpuCores": [0, 1]}, "Memory": {"MemoryMB": 2048}}}"#,
+    );
+    let holding = |cpu: i64, cores: &str, memory: i64| {
+        alloc(&format!(
+            r#"{{"ClientStatus": "pending", "DesiredStatus": "run", "AllocatedResources": {{
+                "Tasks": {{"web": {{"Cpu": {{"CpuShares": {cpu}, "ReservedCores": [{cores}]}},
+                "Memory": {{"MemoryMB": {memory}}}}}}}}}}}"#
+        ))
+    };
+    let (both, first) = (holding(2048, "0, 1", 2048), holding(1024, "0", 1024));
+    let web = Resources {
+        cores: 1,
+        ..task(0, 1024)
+    };
+    let ask = GroupAsk {
+        disk_mb: 0,
+        network: None,
+        tasks: vec![TaskAsk {
+            name: "web",
+            resources: &web,
+            lifecycle: None,
+        }],
+    };
+    let s = settings(v(1, 3, 0));
+    let miss = place(&n, &[&both], &ask, &s, any_device).unwrap_err();
+    assert_eq!(miss, Shortfall::cores(1));
+    let placed = place(&n, &[&first], &ask, &s, any_device).unwrap();
+    assert_eq!(placed.allocated.tasks["web"].cpu.reserved_cores, [1]);
+    assert_eq!(placed.used.cores, [0, 1].into_iter().collect());
+}
+
+/// `TestBinPackIterator_Network_PortCollision_Node` (scheduler/rank_test.go,
+/// 1.3.0): two host networks on one address both reserving port 22
+/// exhaust the node in "network: port collision"; from 1.3.2 the node is
+/// usable.
+#[test]
+fn bin_pack_iterator_network_port_collision_node_v1_3_0() {
+    let n = node(
+        r#"{"NodeResources": {"Cpu": {"CpuShares": 4096}, "Memory": {"MemoryMB": 4096},
+            "Networks": [{"Mode": "host", "Device": "eth0", "CIDR": "192.158.0.100/32",
+                          "IP": "192.158.0.100", "MBits": 1000}],
+            "NodeNetworks": [{"Mode": "host", "Device": "eth0", "Addresses": [
+                {"Alias": "default", "Address": "192.168.0.100", "ReservedPorts": "22,80"},
+                {"Alias": "private", "Address": "192.168.0.100", "ReservedPorts": "22"}]}]},
+          "ReservedResources": {"Cpu": {"CpuShares": 1024}, "Memory": {"MemoryMB": 1024}}}"#,
+    );
+    let web = task(1024, 1024);
+    let ask = GroupAsk {
+        disk_mb: 0,
+        network: None,
+        tasks: vec![TaskAsk {
+            name: "web",
+            resources: &web,
+            lifecycle: None,
+        }],
+    };
+    assert_eq!(
+        binpack_final(&n, &[], &ask, v(1, 3, 0)),
+        Err("network: port collision".to_string())
+    );
+    assert!(binpack_final(&n, &[], &ask, v(1, 3, 2)).is_ok());
+}
