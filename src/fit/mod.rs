@@ -18,7 +18,8 @@
 //!   memory and disk in Nomad's order ("cpu", "cores", "memory", "disk"),
 //!   and for the plan applier ports and devices.
 //! - [`network_index`]: `NetworkIndex` (`nomad/structs/network.go`): the
-//!   node's reserved ports (colliding before 1.3.2, merged after), the
+//!   node's reserved ports (colliding before 1.3.2, merged after; the
+//!   pre-0.9 `Resources` and `Reserved` networks read until 1.11.0), the
 //!   proposed allocations' ports, offers of group ports on host networks
 //!   and of task networks with bandwidth ("network: reserved port
 //!   collision a=80", "network: bandwidth exceeded", "network: dynamic port

@@ -8,7 +8,7 @@ use super::node_refusal::NodeRefusal;
 use super::ports::{PORT_LIMIT, PortSet, parse_port_ranges};
 use super::rules::FitRules;
 use crate::model::resources::{AllocUsage, NodeNetworkAddress, NodeSupply, PortMapping};
-use crate::model::{NetworkResource, Port};
+use crate::model::{NetworkResource, Port, Resources};
 
 /// `DefaultMinDynamicPort` and `DefaultMaxDynamicPort`, the same at every
 /// release (`nomad/structs/network.go:15-19` at 1.3.0).
@@ -52,11 +52,27 @@ impl<'n> NetworkIndex<'n> {
             .reserved_resources
             .as_ref()
             .map_or("", |r| r.networks.reserved_host_ports.as_str());
+        let legacy = |r: &'n Option<Resources>| match r {
+            Some(r) if rules.legacy_node_networks => &r.networks[..],
+            _ => &[],
+        };
+        let mut task_networks = node
+            .node_resources
+            .as_ref()
+            .map_or(&[][..], |r| &r.networks);
+        if task_networks.is_empty() {
+            task_networks = legacy(&node.resources);
+        }
+        let legacy_reserved = if global.is_empty() {
+            legacy(&node.reserved)
+        } else {
+            &[]
+        };
+        for n in task_networks.iter().filter(|n| !n.device.is_empty()) {
+            idx.task_networks.push(n);
+            idx.avail_bandwidth.insert(&n.device, n.mbits);
+        }
         if let Some(r) = &node.node_resources {
-            for n in r.networks.iter().filter(|n| !n.device.is_empty()) {
-                idx.task_networks.push(n);
-                idx.avail_bandwidth.insert(&n.device, n.mbits);
-            }
             for a in r.node_networks.iter().flat_map(|n| &n.addresses) {
                 idx.host_networks.entry(&a.alias).or_default().push(a);
             }
@@ -68,19 +84,35 @@ impl<'n> NetworkIndex<'n> {
             }
         }
         if rules.node_ports_merged {
-            idx.reserve_merged(global).map_err(NodeRefusal::Invalid)?;
+            idx.reserve_merged(global, legacy_reserved)
+                .map_err(NodeRefusal::Invalid)?;
         } else {
-            idx.reserve_colliding(global, &node.id)
+            idx.reserve_colliding(global, legacy_reserved, &node.id)
                 .map_err(NodeRefusal::Collision)?;
         }
         Ok(idx)
     }
 
     /// From 1.3.2 (`nomad/structs/network.go` `SetNode`): the global
-    /// ranges on every task network and address, each address's own on it.
-    fn reserve_merged(&mut self, global: &str) -> Result<(), String> {
-        let global =
+    /// ranges (or, without them, the ports of the legacy `Reserved`
+    /// networks) on every task network and address, each address's own on
+    /// it.
+    fn reserve_merged(&mut self, global: &str, legacy: &[NetworkResource]) -> Result<(), String> {
+        let mut global =
             parse_port_ranges(global).map_err(|e| format!("error parsing reserved_ports: {e}"))?;
+        for n in legacy {
+            let used = self.used.entry(n.ip.clone()).or_default();
+            for p in n.reserved_ports.iter().chain(&n.dynamic_ports) {
+                if !(0..=PORT_LIMIT).contains(&p.value) {
+                    return Err(format!("invalid port {} for reserved_ports", p.value));
+                }
+                used.insert(p.value);
+                global.insert(p.value);
+            }
+            if !n.device.is_empty() {
+                *self.used_bandwidth.entry(n.device.clone()).or_default() += n.mbits;
+            }
+        }
         let ips: Vec<&str> = self.task_networks.iter().map(|n| n.ip.as_str()).collect();
         for ip in ips {
             let used = self.used.entry(ip.to_string()).or_default();
@@ -103,34 +135,53 @@ impl<'n> NetworkIndex<'n> {
 
     /// Before 1.3.2 (`nomad/structs/network.go:178-240` at 1.3.0): each
     /// address's ranges, then the global ranges on every address seen so
-    /// far; a port reserved twice on one address is a collision, and a
-    /// range that does not parse reserves nothing.
-    fn reserve_colliding(&mut self, global: &str, node: &str) -> Result<(), String> {
-        let mut reason = None;
+    /// far, else the legacy `Reserved` networks; a port reserved twice on
+    /// one address is a collision, and a range that does not parse
+    /// reserves nothing. Nomad's outcome of the global ranges replaces that
+    /// of the addresses, so a collision between two addresses is forgotten
+    /// when the global ranges themselves do not collide.
+    fn reserve_colliding(
+        &mut self,
+        global: &str,
+        legacy: &[NetworkResource],
+        node: &str,
+    ) -> Result<(), String> {
+        let mut collide = None;
         let addresses: Vec<&NodeNetworkAddress> =
             self.host_networks.values().flatten().copied().collect();
         for a in addresses {
             let used = self.used.entry(a.address.clone()).or_default();
             let ports = parse_port_ranges(&a.reserved_ports).unwrap_or_default();
             if let Some(r) = reserve_all(used, &ports) {
-                reason = Some(format!(
+                collide = Some(format!(
                     "collision when reserving ports for node network {} in node {node}: {r}",
                     a.alias
                 ));
             }
         }
-        for n in &self.task_networks {
-            self.used.entry(n.ip.clone()).or_default();
+        if !global.is_empty() {
+            for n in &self.task_networks {
+                self.used.entry(n.ip.clone()).or_default();
+            }
+            let global = parse_port_ranges(global).unwrap_or_default();
+            collide = None;
+            for used in self.used.values_mut() {
+                if let Some(r) = reserve_all(used, &global) {
+                    collide = Some(format!(
+                        "collision when reserving port range for node {node}: {r}"
+                    ));
+                }
+            }
         }
-        let global = parse_port_ranges(global).unwrap_or_default();
-        for used in self.used.values_mut() {
-            if let Some(r) = reserve_all(used, &global) {
-                reason = Some(format!(
-                    "collision when reserving port range for node {node}: {r}"
+        for n in legacy {
+            if let Some(r) = self.add_reserved(n) {
+                collide = Some(format!(
+                    "collision when reserving network {} for node {node}: {r}",
+                    n.ip
                 ));
             }
         }
-        reason.map_or(Ok(()), Err)
+        collide.map_or(Ok(()), Err)
     }
 
     /// `AddAllocs`: the ports of the allocations that still count; on a

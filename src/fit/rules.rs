@@ -49,6 +49,12 @@ pub struct FitRules {
     /// are merged and only a range that does not parse fails the node
     /// ("network: invalid node", `scheduler/rank.go:220` at 1.3.2).
     pub node_ports_merged: bool,
+    /// A node without networks in `NodeResources` offers those of its
+    /// pre-0.9 `Resources`, and without `ReservedHostPorts` keeps back the
+    /// ports of its pre-0.9 `Reserved` networks (`NetworkIndex.SetNode`,
+    /// `nomad/structs/network.go:183-187` and `:216-229` at 1.3.0); removed
+    /// in 1.11.0.
+    pub legacy_node_networks: bool,
     /// A dynamic port is not one the same offer already took (`portsInOffer`
     /// in `NetworkIndex.AssignPorts`, `nomad/structs/network.go:506` at
     /// 1.3.11; also 1.4.6 and 1.5.1).
@@ -98,6 +104,7 @@ impl FitRules {
             poststart_counted: release.has(&[v(1, 9, 2)]),
             lifecycle_phases: release.has(&[v(1, 9, 4)]),
             node_ports_merged: release.has(&[v(1, 3, 2)]),
+            legacy_node_networks: !release.has(&[v(1, 11, 0)]),
             dynamic_ports_avoid_offer: release.has(&[v(1, 3, 11), v(1, 4, 6), v(1, 5, 1)]),
             reserved_port_next_address: release.has(&[v(1, 8, 3)]),
             ignore_collision: release.has(&[v(1, 9, 0)]),
@@ -133,6 +140,7 @@ mod tests {
         assert!(!at(1, 9, 1).poststart_counted && at(1, 9, 2).poststart_counted);
         assert!(!at(1, 9, 3).lifecycle_phases && at(1, 9, 4).lifecycle_phases);
         assert!(!at(1, 3, 1).node_ports_merged && at(1, 3, 2).node_ports_merged);
+        assert!(at(1, 10, 5).legacy_node_networks && !at(1, 11, 0).legacy_node_networks);
         assert!(!at(1, 3, 10).dynamic_ports_avoid_offer && at(1, 3, 11).dynamic_ports_avoid_offer);
         assert!(!at(1, 4, 5).dynamic_ports_avoid_offer && at(1, 4, 6).dynamic_ports_avoid_offer);
         assert!(!at(1, 5, 0).dynamic_ports_avoid_offer && at(1, 5, 1).dynamic_ports_avoid_offer);

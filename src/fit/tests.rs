@@ -847,3 +847,64 @@ fn bin_pack_iterator_network_port_collision_node_v1_3_0() {
     );
     assert!(binpack_final(&n, &[], &ask, v(1, 3, 2)).is_ok());
 }
+
+/// In 1.3.0 and 1.3.1 the global ranges' outcome replaces that of the
+/// addresses: two addresses colliding on port 22 pass when the global range
+/// does not collide, and fail without one.
+#[test]
+fn an_address_collision_is_forgotten_after_a_clean_global_range_before_1_3_2() {
+    let with_global = |global: &str| {
+        node(&format!(
+            r#"{{"NodeResources": {{"NodeNetworks": [{{"Addresses": [
+                {{"Alias": "a", "Address": "10.0.0.1", "ReservedPorts": "22"}},
+                {{"Alias": "b", "Address": "10.0.0.1", "ReservedPorts": "22"}}]}}]}},
+              "ReservedResources": {{"Networks": {{"ReservedHostPorts": "{global}"}}}}}}"#
+        ))
+    };
+    let rules = FitRules::of(v(1, 3, 1));
+    assert!(NetworkIndex::of_node(&with_global("9000"), rules).is_ok());
+    let refusal = NetworkIndex::of_node(&with_global(""), rules).unwrap_err();
+    assert_eq!(refusal.dimension(), "network: port collision");
+}
+
+/// A node written before 0.9 offers its `Resources` networks and keeps
+/// back its `Reserved` networks' ports until 1.11.0.
+#[test]
+fn legacy_node_networks_count_until_1_11_0() {
+    let n = node(
+        r#"{"NodeResources": {"Cpu": {"CpuShares": 4000}, "Memory": {"MemoryMB": 4096}},
+            "Resources": {"Networks": [{"Device": "eth0", "CIDR": "10.0.0.1/32",
+                                        "IP": "10.0.0.1", "MBits": 100}]},
+            "Reserved": {"Networks": [{"Device": "eth0", "IP": "10.0.0.1", "MBits": 60,
+                                       "ReservedPorts": [{"Label": "ssh", "Value": 22}]}]}}"#,
+    );
+    let ask = |mbits, port: i64| NetworkResource {
+        mbits,
+        reserved_ports: vec![Port {
+            label: "p".to_string(),
+            value: port,
+            ..Port::default()
+        }],
+        ..NetworkResource::default()
+    };
+    let old = NetworkIndex::of_node(&n, FitRules::of(v(1, 10, 5))).unwrap();
+    assert!(old.assign_task_network(&ask(40, 8080)).is_ok());
+    assert_eq!(
+        old.assign_task_network(&ask(50, 8080)).unwrap_err(),
+        "bandwidth exceeded"
+    );
+    assert_eq!(
+        old.assign_task_network(&ask(10, 22)).unwrap_err(),
+        "reserved port collision p=22"
+    );
+    let new = NetworkIndex::of_node(&n, FitRules::of(v(1, 11, 0))).unwrap();
+    assert_eq!(
+        new.assign_task_network(&ask(10, 22)).unwrap_err(),
+        "no networks available"
+    );
+    let old_130 = NetworkIndex::of_node(&n, FitRules::of(v(1, 3, 0))).unwrap();
+    assert_eq!(
+        old_130.assign_task_network(&ask(10, 22)).unwrap_err(),
+        "reserved port collision p=22"
+    );
+}
