@@ -908,3 +908,68 @@ fn legacy_node_networks_count_until_1_11_0() {
         "reserved port collision p=22"
     );
 }
+
+/// `TestNetworkIndex_SetNode` and `TestNetworkIndex_AddAllocs`
+/// (network_test.go, 2.0.5), observed through offers: the node's reserved
+/// port 22 and the ports of running allocations are taken, a stopping
+/// allocation's from 1.4.0 only, a failed one's never.
+#[test]
+fn network_index_set_node_and_add_allocs_v2_0_5() {
+    let n = node(
+        r#"{"NodeResources": {"Networks": [{"Device": "eth0", "CIDR": "192.168.0.100/32",
+                "IP": "192.168.0.100", "MBits": 1000}],
+            "NodeNetworks": [{"Addresses": [{"Alias": "default", "Address": "192.168.0.100"}]}]},
+          "ReservedResources": {"Networks": {"ReservedHostPorts": "22"}}}"#,
+    );
+    let holder = |client: &str, desired: &str, task: &str, mbits: i64, ports: &str| {
+        alloc(&format!(
+            r#"{{"ClientStatus": "{client}", "DesiredStatus": "{desired}",
+                "AllocatedResources": {{"Tasks": {{"{task}": {{"Networks": [{{"Device": "eth0",
+                "IP": "192.168.0.100", "MBits": {mbits}, "ReservedPorts": [{ports}]}}]}}}}}}}}"#
+        ))
+    };
+    let allocs = [
+        holder(
+            "running",
+            "run",
+            "web",
+            20,
+            r#"{"Label": "one", "Value": 8000}, {"Label": "two", "Value": 9000}"#,
+        ),
+        holder(
+            "running",
+            "run",
+            "api",
+            50,
+            r#"{"Label": "one", "Value": 10000}"#,
+        ),
+        holder(
+            "running",
+            "stop",
+            "api",
+            50,
+            r#"{"Label": "one", "Value": 10001}"#,
+        ),
+        holder(
+            "failed",
+            "run",
+            "api",
+            50,
+            r#"{"Label": "one", "Value": 10002}"#,
+        ),
+    ];
+    let taken = |release, value| {
+        let mut idx = NetworkIndex::of_node(&n, FitRules::of(release)).unwrap();
+        assert_eq!(idx.add_allocs(allocs.iter()), Ok(()));
+        let ask = NetworkResource {
+            reserved_ports: vec![port("p", value, "default")],
+            ..NetworkResource::default()
+        };
+        idx.assign_ports(&ask).is_err()
+    };
+    for value in [22, 8000, 9000, 10000, 10001] {
+        assert!(taken(v(2, 0, 5), value), "{value}");
+    }
+    assert!(!taken(v(2, 0, 5), 10002));
+    assert!(!taken(v(1, 3, 16), 10001));
+}
