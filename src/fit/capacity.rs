@@ -100,7 +100,7 @@ fn total_compute(t: &Topology) -> i64 {
     if t.override_total_compute > 0 {
         return t.override_total_compute;
     }
-    t.cores.iter().map(mhz).sum()
+    t.cores.iter().map(mhz).fold(0, i64::saturating_add)
 }
 
 /// `Topology.UsableCompute`: enabled cores less withheld compute, or the
@@ -109,7 +109,12 @@ fn usable_compute(t: &Topology) -> i64 {
     if t.override_total_compute > 0 {
         return t.override_total_compute;
     }
-    t.cores.iter().filter(|c| !c.disable).map(mhz).sum::<i64>() - t.override_withold_compute
+    t.cores
+        .iter()
+        .filter(|c| !c.disable)
+        .map(mhz)
+        .fold(0, i64::saturating_add)
+        .saturating_sub(t.override_withold_compute)
 }
 
 #[cfg(test)]

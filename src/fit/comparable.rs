@@ -21,21 +21,23 @@ pub struct Comparable {
 }
 
 impl Comparable {
-    /// `Add`: shares, memory and disk add up, cores unite.
+    /// `Add`: shares, memory and disk add up, cores unite. Amounts saturate
+    /// where Go's would wrap: no real node comes near.
     pub fn add(&mut self, o: &Comparable) {
         self.add_cpu(o);
-        self.memory_mb += o.memory_mb;
-        self.memory_max_mb += if o.memory_max_mb != 0 {
+        self.memory_mb = self.memory_mb.saturating_add(o.memory_mb);
+        let ceiling = if o.memory_max_mb != 0 {
             o.memory_max_mb
         } else {
             o.memory_mb
         };
-        self.disk_mb += o.disk_mb;
+        self.memory_max_mb = self.memory_max_mb.saturating_add(ceiling);
+        self.disk_mb = self.disk_mb.saturating_add(o.disk_mb);
     }
 
     /// `AllocatedCpuResources.Add`.
     pub fn add_cpu(&mut self, o: &Comparable) {
-        self.cpu_shares += o.cpu_shares;
+        self.cpu_shares = self.cpu_shares.saturating_add(o.cpu_shares);
         self.cores.extend(o.cores.iter().copied());
     }
 
@@ -51,10 +53,10 @@ impl Comparable {
 
     /// `Subtract`, as a node's reservation leaves its capacity.
     pub fn subtract(&mut self, o: &Comparable) {
-        self.cpu_shares -= o.cpu_shares;
+        self.cpu_shares = self.cpu_shares.saturating_sub(o.cpu_shares);
         self.cores.retain(|c| !o.cores.contains(c));
-        self.memory_mb -= o.memory_mb;
-        self.disk_mb -= o.disk_mb;
+        self.memory_mb = self.memory_mb.saturating_sub(o.memory_mb);
+        self.disk_mb = self.disk_mb.saturating_sub(o.disk_mb);
     }
 
     /// `Superset`: whether these (available) resources hold `used`, else
@@ -62,16 +64,20 @@ impl Comparable {
     /// compared only on a node that has reservable cores.
     pub fn superset(&self, used: &Comparable) -> Result<(), Shortfall> {
         if self.cpu_shares < used.cpu_shares {
-            return Err(Shortfall::cpu(used.cpu_shares - self.cpu_shares));
+            return Err(Shortfall::cpu(
+                used.cpu_shares.saturating_sub(self.cpu_shares),
+            ));
         }
         if !self.cores.is_empty() && !used.cores.is_subset(&self.cores) {
             return Err(Shortfall::cores(used.cores.difference(&self.cores).count()));
         }
         if self.memory_mb < used.memory_mb {
-            return Err(Shortfall::memory(used.memory_mb - self.memory_mb));
+            return Err(Shortfall::memory(
+                used.memory_mb.saturating_sub(self.memory_mb),
+            ));
         }
         if self.disk_mb < used.disk_mb {
-            return Err(Shortfall::disk(used.disk_mb - self.disk_mb));
+            return Err(Shortfall::disk(used.disk_mb.saturating_sub(self.disk_mb)));
         }
         Ok(())
     }

@@ -110,7 +110,8 @@ impl<'n> NetworkIndex<'n> {
                 global.insert(p.value);
             }
             if !n.device.is_empty() {
-                *self.used_bandwidth.entry(n.device.clone()).or_default() += n.mbits;
+                let bw = self.used_bandwidth.entry(n.device.clone()).or_default();
+                *bw = bw.saturating_add(n.mbits);
             }
         }
         let ips: Vec<&str> = self.task_networks.iter().map(|n| n.ip.as_str()).collect();
@@ -258,7 +259,8 @@ impl<'n> NetworkIndex<'n> {
             }
             used.insert(port.value);
         }
-        *self.used_bandwidth.entry(n.device.clone()).or_default() += n.mbits;
+        let bw = self.used_bandwidth.entry(n.device.clone()).or_default();
+        *bw = bw.saturating_add(n.mbits);
         listed(reasons)
     }
 
@@ -371,7 +373,7 @@ impl<'n> NetworkIndex<'n> {
                     .copied()
                     .unwrap_or(0);
                 let used_bw = self.used_bandwidth.get(&n.device).copied().unwrap_or(0);
-                if used_bw + ask.mbits > avail {
+                if used_bw.saturating_add(ask.mbits) > avail {
                     err = "bandwidth exceeded".to_string();
                     continue;
                 }

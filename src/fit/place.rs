@@ -206,13 +206,13 @@ fn reserve_cores(
             .iter()
             .filter_map(|id| t.cores.iter().find(|c| c.id == *id))
             .map(mhz)
-            .sum(),
+            .fold(0, i64::saturating_add),
         None => {
             let cpu = r.map(|r| &r.cpu);
             let per_core = cpu
                 .filter(|c| c.total_cpu_cores > 0)
                 .map_or(0, |c| c.cpu_shares / i64::from(c.total_cpu_cores));
-            per_core * cores
+            per_core.saturating_mul(cores)
         }
     };
     Ok(AllocatedCpu {

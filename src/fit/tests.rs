@@ -973,3 +973,17 @@ fn network_index_set_node_and_add_allocs_v2_0_5() {
     assert!(!taken(v(2, 0, 5), 10002));
     assert!(!taken(v(1, 3, 16), 10001));
 }
+
+/// Absurd amounts saturate rather than overflow: bad input is never a
+/// panic.
+#[test]
+fn absurd_amounts_do_not_overflow() {
+    let n = node(NODE_2K_2_0_5);
+    let huge = alloc(
+        r#"{"AllocatedResources": {"Tasks": {"web": {"Cpu": {"CpuShares": 9223372036854775807},
+            "Memory": {"MemoryMB": 9223372036854775807}}}, "Shared": {"DiskMB": 9223372036854775807}}}"#,
+    );
+    let f = fits(&n, &[&huge, &huge], Check::APPLIER, v(2, 0, 5));
+    assert_eq!(f.used.cpu_shares, i64::MAX);
+    assert_eq!(f.outcome.unwrap_err(), Shortfall::cpu(i64::MAX - 1000));
+}

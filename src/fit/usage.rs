@@ -120,10 +120,10 @@ fn legacy(alloc: &AllocUsage) -> Comparable {
 /// memory.
 fn sum_plain(sum: &mut Comparable, parts: impl Iterator<Item = Comparable>) {
     for p in parts {
-        sum.cpu_shares += p.cpu_shares;
-        sum.memory_mb += p.memory_mb;
-        sum.memory_max_mb += p.memory_max_mb;
-        sum.disk_mb += p.disk_mb;
+        sum.cpu_shares = sum.cpu_shares.saturating_add(p.cpu_shares);
+        sum.memory_mb = sum.memory_mb.saturating_add(p.memory_mb);
+        sum.memory_max_mb = sum.memory_max_mb.saturating_add(p.memory_max_mb);
+        sum.disk_mb = sum.disk_mb.saturating_add(p.disk_mb);
     }
 }
 
