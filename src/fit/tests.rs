@@ -987,3 +987,55 @@ fn absurd_amounts_do_not_overflow() {
     assert_eq!(f.used.cpu_shares, i64::MAX);
     assert_eq!(f.outcome.unwrap_err(), Shortfall::cpu(i64::MAX - 1000));
 }
+
+/// The allocations of the autoscaler-cluster1 snapshot (`../shared/
+/// realworld`, or under `$PLAN_INSPECT_SHARED`): each reads as
+/// `AllocUsage`, and what it holds by its `AllocatedResources` is what its
+/// legacy `Resources` say (none has lifecycle tasks). Skipped, with a note,
+/// where the corpus is absent.
+#[test]
+fn real_allocations_hold_what_their_legacy_resources_say() {
+    let root = std::env::var_os("PLAN_INSPECT_SHARED")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    let path = root.join("realworld/snapshots/autoscaler-cluster1.json");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("skipped: {} is absent", path.display());
+        return;
+    };
+    let snapshot: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let allocs = snapshot["Allocs"].as_array().unwrap();
+    assert!(!allocs.is_empty());
+    for a in allocs {
+        let usage = alloc(&a.to_string());
+        let legacy = &a["Resources"];
+        for release in [v(1, 3, 0), v(2, 0, 5)] {
+            let held = usage::held(
+                &AllocUsage {
+                    client_status: "running".to_string(),
+                    desired_status: "run".to_string(),
+                    ..usage.clone()
+                },
+                &FitRules::of(release),
+            );
+            assert_eq!(
+                Some(held.cpu_shares),
+                legacy["CPU"].as_i64(),
+                "{}",
+                usage.id
+            );
+            assert_eq!(
+                Some(held.memory_mb),
+                legacy["MemoryMB"].as_i64(),
+                "{}",
+                usage.id
+            );
+            assert_eq!(
+                Some(held.disk_mb),
+                legacy["DiskMB"].as_i64(),
+                "{}",
+                usage.id
+            );
+        }
+    }
+}
