@@ -12,6 +12,7 @@ mod job;
 mod keep_only;
 mod name;
 mod node;
+pub mod resources;
 mod snapshot;
 mod sparse_id;
 mod string_map;

@@ -1,0 +1,133 @@
+//! Sets of ports on one address, and the port-range syntax of client
+//! configurations.
+
+use std::collections::BTreeSet;
+
+/// One past the highest port (`MaxValidPort`).
+pub const PORT_LIMIT: i64 = 65536;
+
+/// The ports in use on one address: a bitmap of all 65536, as Nomad keeps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PortSet(Box<[u64]>);
+
+impl Default for PortSet {
+    fn default() -> PortSet {
+        PortSet(vec![0; (PORT_LIMIT / 64) as usize].into_boxed_slice())
+    }
+}
+
+impl PortSet {
+    /// Whether `port` is in use; a port out of range never is.
+    pub fn contains(&self, port: i64) -> bool {
+        (0..PORT_LIMIT).contains(&port) && self.0[(port / 64) as usize] & (1 << (port % 64)) != 0
+    }
+
+    /// Marks `port` used; a port out of range is ignored (callers refuse it
+    /// first, as Nomad does).
+    pub fn insert(&mut self, port: i64) {
+        if (0..PORT_LIMIT).contains(&port) {
+            self.0[(port / 64) as usize] |= 1 << (port % 64);
+        }
+    }
+
+    /// The lowest port of `min..=max` that is free here and not in `also`.
+    pub fn lowest_free(&self, min: i64, max: i64, also: &BTreeSet<i64>) -> Option<i64> {
+        (min.max(0)..=max.min(PORT_LIMIT - 1)).find(|p| !self.contains(*p) && !also.contains(p))
+    }
+}
+
+/// `ParsePortRanges`: "80,100-120, 150" as a set of ports; an error names
+/// what does not parse.
+pub fn parse_port_ranges(spec: &str) -> Result<BTreeSet<i64>, String> {
+    let mut ports = BTreeSet::new();
+    if spec.is_empty() {
+        return Ok(ports);
+    }
+    let number = |s: &str| {
+        s.trim()
+            .parse::<i64>()
+            .map_err(|_| format!("invalid port number {s:?}"))
+    };
+    let valid = |p: i64| {
+        if p <= 0 {
+            Err("port must be > 0".to_string())
+        } else if p > PORT_LIMIT {
+            Err(format!("port must be < {PORT_LIMIT} but found {p}"))
+        } else {
+            Ok(p)
+        }
+    };
+    for part in spec.split(',') {
+        let bounds: Vec<&str> = part.trim().split('-').collect();
+        match bounds[..] {
+            [one] => {
+                ports.insert(valid(number(one)?)?);
+            }
+            [start, end] => {
+                let (start, end) = (number(start)?, number(end)?);
+                if end < start {
+                    return Err(format!(
+                        "invalid range: ending value ({end}) less than starting ({start}) value"
+                    ));
+                }
+                valid(start)?;
+                valid(end)?;
+                ports.extend(start..=end);
+            }
+            _ => {
+                return Err("can only parse single port numbers or port ranges \
+                     (ex. 80,100-120,150)"
+                    .to_string());
+            }
+        }
+    }
+    Ok(ports)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `TestParsePortRanges` (nomad/structs/funcs_test.go, 1.3.0): what
+    /// does not parse, with Nomad's words where they are not Go's parser's.
+    #[test]
+    fn parse_port_ranges_v1_3_0() {
+        assert!(parse_port_ranges("-1").is_err());
+        let err = |s: &str| parse_port_ranges(s).unwrap_err();
+        assert_eq!(err("0"), "port must be > 0");
+        assert_eq!(err("1-65537"), "port must be < 65536 but found 65537");
+        assert_eq!(
+            err("9223372036854775807"),
+            "port must be < 65536 but found 9223372036854775807"
+        );
+    }
+
+    #[test]
+    fn port_ranges_parse_into_a_set() {
+        let ok = |s: &str| {
+            parse_port_ranges(s)
+                .unwrap()
+                .into_iter()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ok("3,1,2"), [1, 2, 3]);
+        assert_eq!(ok("1, 3-5, 7"), [1, 3, 4, 5, 7]);
+        assert_eq!(ok("1,1"), [1]);
+        assert!(ok("").is_empty());
+        for bad in ["1,a", "1-", "5-1", "1-2-3"] {
+            assert!(parse_port_ranges(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_port_set_finds_the_lowest_free_port_outside_exclusions() {
+        let mut s = PortSet::default();
+        s.insert(20000);
+        s.insert(65535);
+        s.insert(70000);
+        assert!(s.contains(20000) && s.contains(65535) && !s.contains(70000));
+        let also = [20001].into_iter().collect();
+        assert_eq!(s.lowest_free(20000, 20005, &also), Some(20002));
+        assert_eq!(s.lowest_free(20000, 20001, &also), None);
+    }
+}
