@@ -1,9 +1,8 @@
 //! plan-inspect replays Nomad's generic scheduler reconciler (Nomad 1.3,
 //! commit 8ac3e642e6) on a snapshot of cluster state.
 //!
-//! The core ([`model`], [`reconciler`], [`update`], [`replay`], [`report`],
-//! [`explain`])
-//! does no I/O: it takes a [`model::Snapshot`] and returns a
+//! The core ([`model`], [`version`], [`reconciler`], [`replay`], [`report`],
+//! [`explain`]) does no I/O: it takes a [`model::Snapshot`] and returns a
 //! [`report::Report`]. Reading ([`read`]) and rendering ([`render`]) live at
 //! the edge. The whole pipeline:
 //!
@@ -41,6 +40,5 @@ pub mod replay;
 pub mod report;
 pub mod system;
 pub mod time;
-pub mod update;
 pub mod version;
 pub mod warning;

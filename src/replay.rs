@@ -20,12 +20,12 @@ use foldhash::fast::FixedState;
 use crate::model::NodesById;
 use crate::model::{Allocation, Deployment, Evaluation, Job, Snapshot, TaskGroup};
 use crate::now::NowRequest;
+use crate::reconciler::UpdateCheck;
 use crate::reconciler::{
     ReconcileInput, Reconciler, Reconciliation, Rules, TaintContext, TaintedNodes, tainted_nodes,
 };
 use crate::report::*;
 use crate::time::{Time, format_duration};
-use crate::update::UpdateCheck;
 use crate::version::{
     Evidence, Profile, Survey, VersionRequest, ignored_inputs, system_scheduler_warning,
 };

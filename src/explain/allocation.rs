@@ -3,13 +3,13 @@
 use super::release_rules;
 use super::{Explanation, Step, Subject, SubjectKind, at, yes_no};
 use crate::model::{Allocation, DelayBase, DelaySteps, Reconnection, ReschedulePolicy};
+use crate::reconciler::skips_feasibility;
 use crate::reconciler::{
     Bucket, GroupTrace, ReconnectDecision, RescheduleBasis, Rules, reason, should_filter,
 };
 use crate::replay::JobReplay;
 use crate::report::{JobReport, Plan};
 use crate::time::format_duration;
-use crate::update::skips_feasibility;
 
 pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation {
     let job = jr.job();

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::connect::set_equal;
-use super::{ConsulGateway, GoValue, SidecarTask, list, nullable};
+use super::{ConsulGateway, GoValue, SidecarTask, list, nullable, reconcile_option};
 use crate::time::Duration;
 
 /// A `structs.Job`.
@@ -171,15 +171,6 @@ pub enum DisconnectFields {
     /// has expired, and an allocation is unknown since the start of its
     /// latest run of unknown states.
     BlockStrict,
-}
-
-/// The `disconnect.reconcile` strategies of Nomad 1.8.0 on.
-pub mod reconcile_option {
-    pub const BEST_SCORE: &str = "best_score";
-    pub const KEEP_ORIGINAL: &str = "keep_original";
-    pub const KEEP_REPLACEMENT: &str = "keep_replacement";
-    pub const LONGEST_RUNNING: &str = "longest_running";
-    pub const ALL: [&str; 4] = [BEST_SCORE, KEEP_ORIGINAL, KEEP_REPLACEMENT, LONGEST_RUNNING];
 }
 
 /// A `structs.UpdateStrategy`.

@@ -12,11 +12,14 @@ mod job;
 mod keep_only;
 mod name;
 mod node;
+mod reconcile_strategy;
+mod release;
 mod snapshot;
 mod sparse_id;
 mod string_map;
 mod task_states;
 mod value;
+mod version_request;
 
 pub use alloc::{
     AllocDeploymentStatus, AllocMetric, AllocState, AllocStateField, Allocation, DelayBase,
@@ -37,19 +40,22 @@ pub use job::{
     Affinity, CniConfig, Constraint, Consul, ConsulConnect, DEFAULT_KILL_TIMEOUT, DisconnectFields,
     DisconnectStrategy, Job, Multiregion, NetworkResource, Numa, Port, RequestedDevice,
     ReschedulePolicy, Resources, RestartPolicy, Service, SidecarService, Task, TaskGroup, TaskLogs,
-    UpdateStrategy, VolumeRequest, reconcile_option,
+    UpdateStrategy, VolumeRequest,
 };
 pub use name::{Interner, Name};
 pub use node::{
     DriverInfo, HostVolume, Node, NodeDevice, NodeDeviceInstance, NodeNetwork, NodeNetworkAddress,
     NodeNetworkMode, NodeResources, NodesById, eligibility, node_status,
 };
+pub use reconcile_strategy::{ReconcileStrategy, reconcile_option};
+pub use release::{HEAD_COMMIT, Release, SEED_COMMIT, SERIES, v};
 pub use snapshot::Snapshot;
 pub use sparse_id::SparseId;
 pub use string_map::StringMap;
 pub use task_states::TaskStates;
 pub use value::{Equality, GoValue};
 pub(crate) use value::{deep_equal, deep_equal_as, maps_equal_as, objects_equal};
+pub use version_request::{BadVersion, VersionRequest, accepted, names};
 
 use serde::{Deserialize, Deserializer};
 

@@ -8,12 +8,12 @@ use super::job_state::{ClusterState, JobState};
 use super::outcome::{GroupOutcome, GroupProgress};
 use super::placement::PlacementSets;
 use super::stop::{self, StopInput};
+use super::update::UpdateKind;
 use super::{
     AllocSet, Bucket, DesiredChanges, GroupTrace, NameIndex, PlacementBasis, RescheduleContext,
     Rules, SetAside, UpdateSplit,
 };
 use crate::model::{Allocation, Deployment, Id, Job, TaskGroup, status};
-use crate::update::UpdateKind;
 
 /// What one group's computation reads besides its allocations.
 pub(super) struct GroupContext<'c, 'a, 'f> {

@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use super::alloc_set::name_order;
 use super::group::GroupContext;
+use super::update::Difference;
 use super::{AllocSet, AllocUpdate, DestructiveResult, NameIndex, PlaceResult, StopResult, desc};
 use crate::model::{Allocation, Id, TaskGroup, status};
-use crate::update::Difference;
 
 /// The sets placements are counted from, after stops.
 pub(super) struct PlacementSets<'s, 'a> {

@@ -5,8 +5,8 @@
 //! method of [`Rules`], read where the reconciler applies it, so that a
 //! version profile changes what a method answers, never the code calling it.
 
-use super::{ReconcileStrategy, TaintRule};
-use crate::model::{Allocation, DisconnectFields, Equality, Job, TaskGroup};
+use super::TaintRule;
+use crate::model::{Allocation, DisconnectFields, Equality, Job, ReconcileStrategy, TaskGroup};
 use crate::version::{Release, Switch};
 
 /// The rules of one replay: chosen once, before any job is reconciled, and

@@ -10,8 +10,8 @@ use crate::feasibility::{Filter, InvalidConstraint, Placed, PlanSoFar, SystemSta
 use crate::model::NodesById;
 use crate::model::{Allocation, Id, Job, Node, TaskGroup, node_status, status};
 use crate::reconciler::{DesiredChanges, Rules, TaintedNodes, desc};
+use crate::reconciler::{Difference, tasks_updated};
 use crate::time::Time;
-use crate::update::{Difference, tasks_updated};
 
 /// A stop the plan carries.
 #[derive(Clone, Debug)]

@@ -8,8 +8,7 @@ use std::sync::Arc;
 use super::profile::Profile;
 use super::survey::Survey;
 use super::switch::Switch;
-use crate::model::{Snapshot, TaskGroup, reconcile_option};
-use crate::reconciler::ReconcileStrategy;
+use crate::model::{ReconcileStrategy, Snapshot, TaskGroup, reconcile_option};
 use crate::time::format_duration;
 use crate::warning::Warning;
 

@@ -2,7 +2,7 @@
 //! first patch of every series that has it (docs/nomad-versions.md lists
 //! them with their examples).
 
-use super::release::{Release, v};
+use crate::model::{Release, v};
 
 /// One catalogued change of the generic reconciler (or of what it reads).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -3,8 +3,8 @@
 //! has any says which, once, instead of implying fidelity.
 
 use super::profile::Profile;
-use super::release::{Release, v};
 use crate::model::Snapshot;
+use crate::model::{Release, v};
 use crate::warning::Warning;
 
 /// The system scheduler changes not replayed, with the first tag of each.

@@ -10,13 +10,13 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::rules::Rules;
 use crate::model::{
     Allocation, CniConfig, Consul, ConsulConnect, ConsulGateway, Equality, GoValue, Job,
     NetworkResource, Node, RequestedDevice, Resources, RestartPolicy, Service, SidecarService,
     SidecarTask, TaskGroup, VolumeRequest, deep_equal, deep_equal_as, maps_equal_as, objects_equal,
     set_equal,
 };
-use crate::reconciler::Rules;
 pub use check::UpdateCheck;
 
 /// How an existing allocation meets a new job version.
