@@ -19,7 +19,7 @@
 //!     .as_bytes(),
 //!     "snapshot.json",
 //! )?;
-//! let report = replay::replay(&snapshot, &replay::Options::default())?;
+//! let report = replay::Replay::new(&snapshot, &replay::Options::default())?.report();
 //! let web = &report.jobs[0];
 //! assert_eq!(web.groups[0].desired_changes.place, 2);
 //! assert_eq!(web.plan.place[1].name, "web.web[1]");

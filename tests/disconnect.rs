@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use plan_inspect::model::*;
 use plan_inspect::reconciler::{Bucket, DesiredChanges, desc, trigger};
-use plan_inspect::replay::{Options, replay};
+use plan_inspect::replay::{Options, Replay};
 use plan_inspect::report::JobReport;
 use plan_inspect::time::{Duration, SECOND};
 use plan_inspect::version::{Release, Switch, VersionRequest, v};
@@ -955,7 +955,11 @@ fn zero_timeout_snapshot(mcd: &str) -> Snapshot {
 fn a_zero_max_client_disconnect_is_set_not_absent() {
     let zero = zero_timeout_snapshot("0");
     assert_eq!(zero.jobs[0].task_groups[0].max_client_disconnect, Some(0));
-    let r = replay(&zero, &Options::default()).unwrap().jobs.remove(0);
+    let r = Replay::new(&zero, &Options::default())
+        .unwrap()
+        .report()
+        .jobs
+        .remove(0);
     let b = buckets_by_id(&r, "g");
     assert_eq!(b["a-unknown"], "lost");
     assert_eq!(b["b-running"], "disconnecting");
@@ -970,7 +974,11 @@ fn a_zero_max_client_disconnect_is_set_not_absent() {
 
     let null = zero_timeout_snapshot("null");
     assert_eq!(null.jobs[0].task_groups[0].max_client_disconnect, None);
-    let r = replay(&null, &Options::default()).unwrap().jobs.remove(0);
+    let r = Replay::new(&null, &Options::default())
+        .unwrap()
+        .report()
+        .jobs
+        .remove(0);
     let b = buckets_by_id(&r, "g");
     assert_eq!(b["a-unknown"], "ignore");
     assert_eq!(b["b-running"], "disconnecting");

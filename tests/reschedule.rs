@@ -843,7 +843,8 @@ fn a_delayed_evaluation_creates_no_followup_evals() {
             eval: Some("eval-1".into()),
             ..Default::default()
         };
-        plan_inspect::replay::replay(&c.snapshot, &options)
+        plan_inspect::replay::Replay::new(&c.snapshot, &options)
+            .map(plan_inspect::replay::Replay::report)
             .unwrap()
             .jobs[0]
             .plan
