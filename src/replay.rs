@@ -18,7 +18,7 @@ use std::fmt;
 use foldhash::fast::FixedState;
 
 use crate::model::NodesById;
-use crate::model::{Allocation, Deployment, Evaluation, Job, Snapshot, TaskGroup};
+use crate::model::{Allocation, Deployment, Evaluation, Job, JobType, Snapshot, TaskGroup};
 use crate::now::NowRequest;
 use crate::reconciler::UpdateCheck;
 use crate::reconciler::{
@@ -621,8 +621,8 @@ impl<'a> JobContext<'a> {
         // A purged job's type comes from the job its allocations embed.
         let embedded = w.allocs.iter().find_map(|a| a.job.as_deref());
         let spec = w.job.or(embedded);
-        let job_type = spec.map_or("service", |j| j.job_type.as_str()).to_string();
-        let batch = job_type == "batch";
+        let job_type = spec.map_or(JobType::Service, |j| j.job_type.clone());
+        let batch = job_type == JobType::Batch;
         let tainted = self.tainted_nodes(&w.allocs);
         let taint = TaintContext {
             tainted: &tainted,

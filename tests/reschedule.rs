@@ -1307,7 +1307,13 @@ fn lost_later_and_reschedule_later_evals_are_described_separately() {
     }
     assert_eq!(r.plan.stop.len(), 1);
     assert_eq!(r.plan.stop[0].alloc_id, lost);
-    assert_eq!(r.plan.stop[0].client_status.as_deref(), Some("lost"));
+    assert_eq!(
+        r.plan.stop[0]
+            .client_status
+            .as_ref()
+            .map(ClientStatus::as_str),
+        Some("lost")
+    );
     assert_eq!(
         r.plan.stop[0].followup_eval_id.as_deref(),
         Some(evals[1].id.as_str())

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::connect::set_equal;
-use super::{ConsulGateway, GoValue, SidecarTask, list, nullable, reconcile_option};
+use super::{ConsulGateway, GoValue, JobType, SidecarTask, list, nullable, reconcile_option};
 use crate::time::Duration;
 
 /// A `structs.Job`.
@@ -17,7 +17,7 @@ pub struct Job {
     pub namespace: String,
     pub name: String,
     #[serde(rename = "Type")]
-    pub job_type: String,
+    pub job_type: JobType,
     pub priority: i64,
     pub stop: bool,
     /// `Status`, `Stable` and `ModifyIndex` change without a new version. Of
@@ -407,12 +407,12 @@ impl Job {
     }
 
     pub fn is_batch(&self) -> bool {
-        self.job_type == "batch"
+        self.job_type == JobType::Batch
     }
 
     /// Scheduled by Nomad's system scheduler: `system` or `sysbatch`.
     pub fn is_system(&self) -> bool {
-        matches!(self.job_type.as_str(), "system" | "sysbatch")
+        matches!(self.job_type, JobType::System | JobType::Sysbatch)
     }
 
     pub fn is_periodic(&self) -> bool {
@@ -425,7 +425,7 @@ impl Job {
 
     /// `Job.UsesDeployments`: only service jobs have deployments.
     pub fn uses_deployments(&self) -> bool {
-        self.job_type == "service"
+        self.job_type == JobType::Service
     }
 
     /// `Job.IsMultiregion`: a multiregion block with at least one region.

@@ -9,13 +9,16 @@ mod evaluation;
 mod go_null;
 mod id;
 mod job;
+mod job_type;
 mod keep_only;
+mod known_names;
 mod name;
 mod node;
 mod reconcile_strategy;
 mod release;
 mod snapshot;
 mod sparse_id;
+pub mod status;
 mod string_map;
 mod task_states;
 mod value;
@@ -24,7 +27,7 @@ mod version_request;
 pub use alloc::{
     AllocDeploymentStatus, AllocMetric, AllocState, AllocStateField, Allocation, DelayBase,
     DelaySteps, DesiredTransition, Reconnection, RescheduleEvent, RescheduleTracker,
-    TASK_CLIENT_RECONNECTED, TaskEvent, TaskState, alloc_index_from_name, status,
+    TASK_CLIENT_RECONNECTED, TaskEvent, TaskState, alloc_index_from_name,
 };
 pub(crate) use connect::set_equal;
 pub use connect::{
@@ -42,6 +45,7 @@ pub use job::{
     ReschedulePolicy, Resources, RestartPolicy, Service, SidecarService, Task, TaskGroup, TaskLogs,
     UpdateStrategy, VolumeRequest,
 };
+pub use job_type::JobType;
 pub use name::{Interner, Name};
 pub use node::{
     DriverInfo, HostVolume, Node, NodeDevice, NodeDeviceInstance, NodeNetwork, NodeNetworkAddress,
@@ -51,6 +55,7 @@ pub use reconcile_strategy::{ReconcileStrategy, reconcile_option};
 pub use release::{HEAD_COMMIT, Release, SEED_COMMIT, SERIES, v};
 pub use snapshot::Snapshot;
 pub use sparse_id::SparseId;
+pub use status::{ClientStatus, DesiredStatus};
 pub use string_map::StringMap;
 pub use task_states::TaskStates;
 pub use value::{Equality, GoValue};

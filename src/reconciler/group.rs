@@ -13,7 +13,7 @@ use super::{
     AllocSet, Bucket, DesiredChanges, GroupTrace, NameIndex, PlacementBasis, RescheduleContext,
     Rules, SetAside, UpdateSplit,
 };
-use crate::model::{Allocation, Deployment, Id, Job, TaskGroup, status};
+use crate::model::{Allocation, ClientStatus, Deployment, DesiredStatus, Id, Job, TaskGroup};
 
 /// What one group's computation reads besides its allocations.
 pub(super) struct GroupContext<'c, 'a, 'f> {
@@ -339,9 +339,9 @@ impl<'a> GroupContext<'_, 'a, '_> {
                     || t.should_force_reschedule()
                     || alloc.job_version() < job.version
                     || alloc.job_create_index() < job.create_index
-                    || alloc.desired_status != status::RUN
+                    || alloc.desired_status != DesiredStatus::Run
                     || (self.rules.replaces_failed_reconnects()
-                        && alloc.client_status != status::RUNNING))
+                        && alloc.client_status != ClientStatus::Running))
             })
             .map(|alloc| (&alloc.id, alloc))
             .collect()

@@ -9,7 +9,7 @@ use super::alloc_set::name_order;
 use super::group::GroupContext;
 use super::update::Difference;
 use super::{AllocSet, AllocUpdate, DestructiveResult, NameIndex, PlaceResult, StopResult, desc};
-use crate::model::{Allocation, Id, TaskGroup, status};
+use crate::model::{Allocation, ClientStatus, Id, TaskGroup};
 
 /// The sets placements are counted from, after stops.
 pub(super) struct PlacementSets<'s, 'a> {
@@ -159,7 +159,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let unknown_kept = self.rules.counts_unknown_allocs();
         let disconnecting = |a: &Allocation| {
             disconnect_updates.contains_key(&a.id)
-                || (unknown_kept && a.client_status == status::UNKNOWN)
+                || (unknown_kept && a.client_status == ClientStatus::Unknown)
         };
         // From 1.11.0 a migrating allocation rescheduled now is stopped by
         // its migration alone.

@@ -3,7 +3,7 @@
 //! (Nomad 1.8.0 on; before, always by the best score).
 
 use super::{ReconnectDecision, ReconnectVerdict};
-use crate::model::{AllocMetric, Allocation, ReconcileStrategy, TaskGroup, status};
+use crate::model::{AllocMetric, Allocation, ClientStatus, ReconcileStrategy, TaskGroup};
 use crate::time::Time;
 
 /// Weighs `original` against `replacement`: a replacement of a newer job
@@ -62,7 +62,7 @@ fn best_score(d: &ReconnectDecision<'_>) -> ReconnectVerdict {
         (Some(o), Some(r)) => r > o,
         _ => false,
     };
-    let running = |a: &Allocation| a.client_status == status::RUNNING;
+    let running = |a: &Allocation| a.client_status == ClientStatus::Running;
     let replacement_running = d.replacement.is_some_and(running);
     if better && (replacement_running || !running(d.reconnecting)) {
         ReconnectVerdict::ReplacementHigherScore

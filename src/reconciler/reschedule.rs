@@ -2,7 +2,7 @@
 //! `filterByRescheduleable`, `shouldFilter`, `updateByReschedulable`.
 
 use super::{AllocSet, Rules};
-use crate::model::{Allocation, Deployment, DisconnectFields, status};
+use crate::model::{Allocation, ClientStatus, Deployment, DesiredStatus, DisconnectFields};
 use crate::time::{SECOND, Time};
 
 /// Nomad reschedules an allocation whose time is within this window of now,
@@ -56,7 +56,7 @@ impl<'a> AllocSet<'a> {
         for alloc in self.iter() {
             if disconnecting
                 && ctx.rules.skips_unknown_disconnecting()
-                && alloc.client_status == status::UNKNOWN
+                && alloc.client_status == ClientStatus::Unknown
             {
                 continue;
             }
@@ -157,7 +157,7 @@ impl RescheduleBasis {
                 None => RescheduleBasis::Disconnected,
             }
         } else if by_policy
-            && alloc.client_status == status::UNKNOWN
+            && alloc.client_status == ClientStatus::Unknown
             && alloc.followup_eval_id == eval_id
         {
             RescheduleBasis::FollowUp
@@ -212,7 +212,10 @@ pub struct RescheduleDecision {
 /// failed placements (E-1) a stopped allocation whose replacement could not
 /// be placed is a candidate again.
 pub fn should_filter(alloc: &Allocation, batch: bool, rules: &Rules) -> Prefilter {
-    let desired_terminal = matches!(alloc.desired_status.as_str(), status::STOP | status::EVICT);
+    let desired_terminal = matches!(
+        alloc.desired_status,
+        DesiredStatus::Stop | DesiredStatus::Evict
+    );
     let retry = rules.retries_failed_placements() && alloc.last_reschedule_failed();
     if batch {
         if rules.counts_drained_batch_allocs()
@@ -226,19 +229,19 @@ pub fn should_filter(alloc: &Allocation, batch: bool, rules: &Rules) -> Prefilte
         {
             return Prefilter::Reschedulable;
         }
-        if alloc.desired_status == status::EVICT && rules.ignores_evicted_batch_allocs() {
+        if alloc.desired_status == DesiredStatus::Evict && rules.ignores_evicted_batch_allocs() {
             return Prefilter::Ignore;
         }
         if desired_terminal {
             return if alloc.ran_successfully() {
                 Prefilter::Untainted
-            } else if retry && alloc.desired_status == status::STOP {
+            } else if retry && alloc.desired_status == DesiredStatus::Stop {
                 Prefilter::Reschedulable
             } else {
                 Prefilter::Ignore
             };
         }
-        return if alloc.client_status == status::FAILED {
+        return if alloc.client_status == ClientStatus::Failed {
             Prefilter::Reschedulable
         } else {
             Prefilter::Untainted
@@ -252,8 +255,8 @@ pub fn should_filter(alloc: &Allocation, batch: bool, rules: &Rules) -> Prefilte
         };
     }
     if matches!(
-        alloc.client_status.as_str(),
-        status::COMPLETE | status::LOST
+        alloc.client_status,
+        ClientStatus::Complete | ClientStatus::Lost
     ) {
         return Prefilter::Ignore;
     }

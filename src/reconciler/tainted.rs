@@ -5,7 +5,9 @@ use std::collections::HashMap;
 use foldhash::fast::FixedState;
 
 use super::{AllocSet, Bucket, BucketReason, ByBucket, Rules};
-use crate::model::{Allocation, DisconnectFields, Id, Node, Reconnection, node_status, status};
+use crate::model::{
+    Allocation, ClientStatus, DesiredStatus, DisconnectFields, Id, Node, Reconnection, node_status,
+};
 use crate::time::Time;
 
 /// Nodes whose allocations need attention, by ID; `None` is a node the
@@ -503,10 +505,10 @@ impl TaintRule {
     fn holds<'n>(self, f: &Facts<'_>, node: &mut impl FnMut() -> Option<Option<&'n Node>>) -> bool {
         let a = f.alloc;
         let rules = f.rules;
-        let running = a.client_status == status::RUNNING;
-        let failed = a.client_status == status::FAILED;
-        let unknown = a.client_status == status::UNKNOWN;
-        let desired_run = a.desired_status == status::RUN;
+        let running = a.client_status == ClientStatus::Running;
+        let failed = a.client_status == ClientStatus::Failed;
+        let unknown = a.client_status == ClientStatus::Unknown;
+        let desired_run = a.desired_status == DesiredStatus::Run;
         let reconnected = f.reconnect != Reconnection::None;
         let prevents = || rules.prevents_replacement(a.own_task_group());
         // From A-1 a terminal allocation that reconnects is not terminal here.
@@ -539,7 +541,7 @@ impl TaintRule {
             }
             TaintRule::ClientUnknownCounted => f.disco && unknown && desired_run,
             TaintRule::FailedReconnectStopped => {
-                f.disco && reconnected && failed && a.desired_status == status::STOP
+                f.disco && reconnected && failed && a.desired_status == DesiredStatus::Stop
             }
             TaintRule::HealthyNodeReconnectedAfterExpiry
             | TaintRule::HealthyNodeReconnectedExpiring => node().is_none() && late,
@@ -550,7 +552,7 @@ impl TaintRule {
             }
             TaintRule::DisconnectedNodePending => {
                 on(node_status::DISCONNECTED, node())
-                    && a.client_status == status::PENDING
+                    && a.client_status == ClientStatus::Pending
                     && (f.disco || !rules.disconnect_support_per_group())
             }
             TaintRule::DisconnectedNodeRunningKept => {
@@ -623,8 +625,8 @@ pub fn reconnection(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> Reconnecti
     if ctx.rules.replaces_failed_reconnects()
         && !(supports_disconnect(alloc, ctx.rules)
             && matches!(
-                alloc.client_status.as_str(),
-                status::UNKNOWN | status::RUNNING | status::FAILED
+                alloc.client_status,
+                ClientStatus::Unknown | ClientStatus::Running | ClientStatus::Failed
             ))
     {
         return Reconnection::None;

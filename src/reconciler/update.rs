@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::rules::Rules;
 use crate::model::{
-    Allocation, CniConfig, Consul, ConsulConnect, ConsulGateway, Equality, GoValue, Job,
+    Allocation, CniConfig, Consul, ConsulConnect, ConsulGateway, Equality, GoValue, Job, JobType,
     NetworkResource, Node, RequestedDevice, Resources, RestartPolicy, Service, SidecarService,
     SidecarTask, TaskGroup, VolumeRequest, deep_equal, deep_equal_as, maps_equal_as, objects_equal,
     set_equal,
@@ -124,7 +124,7 @@ fn update_kind<'n>(
 pub fn skips_feasibility(existing: &Allocation, rules: &Rules) -> bool {
     rules.updates_run_duration_in_place_unchecked()
         && existing.job.as_deref().is_some_and(|job| {
-            matches!(job.job_type.as_str(), "batch" | "sysbatch")
+            matches!(job.job_type, JobType::Batch | JobType::Sysbatch)
                 && job
                     .lookup_task_group(&existing.task_group)
                     .and_then(|tg| tg.max_run_duration)

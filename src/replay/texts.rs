@@ -57,8 +57,8 @@ impl<'s> Texts<'s> {
         let key = (
             rule,
             &*alloc.node_id,
-            &*alloc.client_status,
-            &*alloc.desired_status,
+            alloc.client_status.as_str(),
+            alloc.desired_status.as_str(),
         );
         self.reasons
             .entry(key)

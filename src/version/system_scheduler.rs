@@ -52,7 +52,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::model::Job;
+    use crate::model::{Job, JobType};
     use crate::version::v;
 
     fn snapshot(types: &[&str]) -> Snapshot {
@@ -61,7 +61,7 @@ mod tests {
             let job = Job {
                 id: format!("j{i}"),
                 namespace: "default".into(),
-                job_type: (*t).to_string(),
+                job_type: JobType::from(*t),
                 ..Job::default()
             };
             s.jobs.push(Arc::new(job));
