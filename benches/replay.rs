@@ -16,7 +16,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use plan_inspect::model::{
     Allocation, Job, Node, ReschedulePolicy, Snapshot, Task, TaskGroup, UpdateStrategy,
 };
-use plan_inspect::replay::{Options, replay};
+use plan_inspect::replay::{Options, Replay};
 use plan_inspect::time::Time;
 
 const NOW: i128 = 1_648_774_800_000_000_000;
@@ -124,7 +124,11 @@ fn bench(c: &mut Criterion) {
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(5));
     group.bench_function(format!("single job, {n} allocs"), |b| {
-        b.iter_with_large_drop(|| replay(&snapshot, &Options::default()).expect("the job exists"))
+        b.iter_with_large_drop(|| {
+            Replay::new(&snapshot, &Options::default())
+                .expect("the job exists")
+                .report()
+        })
     });
     group.finish();
 }

@@ -15,9 +15,7 @@ use serde::Serialize;
 
 use crate::model::{Allocation, Snapshot};
 use crate::reconciler::Bucket;
-use crate::replay::{
-    Options, ReplayError, is_system_job, replay_for_explain, replay_system_for_explain,
-};
+use crate::replay::{OneJob, Options, ReplayError};
 use crate::report::NowSource;
 use crate::time::{Time, format_duration};
 use crate::warning::Warning;
@@ -207,40 +205,27 @@ pub fn explain(
     if let Some((name, node)) = subject.rsplit_once('@') {
         let (namespace, job) = placement_job(snapshot, name)?;
         ensure_of_job(options, subject, namespace, job)?;
-        return replay_system_for_explain(snapshot, options, namespace, job, |sr| {
-            system::placement(&sr, name, node)
-        })?;
+        return OneJob::new(snapshot, options, namespace, job)?
+            .schedule(|sr| system::placement(&sr, name, node))?;
     }
     if let Some(alloc) = find_alloc(snapshot, subject)? {
         ensure_of_job(options, subject, &alloc.namespace, &alloc.job_id)?;
-        if is_system_job(snapshot, &alloc.namespace, &alloc.job_id) {
-            return Ok(replay_system_for_explain(
-                snapshot,
-                options,
-                &alloc.namespace,
-                &alloc.job_id,
-                |sr| system::allocation(&sr, alloc),
-            )?);
+        let one = OneJob::new(snapshot, options, &alloc.namespace, &alloc.job_id)?;
+        if one.is_system() {
+            return Ok(one.schedule(|sr| system::allocation(&sr, alloc))?);
         }
-        return Ok(replay_for_explain(
-            snapshot,
-            options,
-            &alloc.namespace,
-            &alloc.job_id,
-            |jr| allocation::explain(&jr, alloc),
-        )?);
+        return Ok(one.trace(|jr| allocation::explain(&jr, alloc))?);
     }
     let (namespace, job) = placement_job(snapshot, subject)?;
     ensure_of_job(options, subject, namespace, job)?;
-    if is_system_job(snapshot, namespace, job) {
+    let one = OneJob::new(snapshot, options, namespace, job)?;
+    if one.is_system() {
         return Err(ExplainError::NeedsNode {
             name: subject.to_string(),
             job: job.to_string(),
         });
     }
-    replay_for_explain(snapshot, options, namespace, job, |jr| {
-        placement::explain(&jr, subject)
-    })?
+    one.trace(|jr| placement::explain(&jr, subject))?
 }
 
 /// An error unless `--job` and `--namespace`, where given, name the job

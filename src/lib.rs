@@ -1,9 +1,8 @@
 //! plan-inspect replays Nomad's generic scheduler reconciler (Nomad 1.3,
 //! commit 8ac3e642e6) on a snapshot of cluster state.
 //!
-//! The core ([`model`], [`reconciler`], [`update`], [`replay`], [`report`],
-//! [`explain`])
-//! does no I/O: it takes a [`model::Snapshot`] and returns a
+//! The core ([`model`], [`version`], [`reconciler`], [`replay`], [`report`],
+//! [`explain`]) does no I/O: it takes a [`model::Snapshot`] and returns a
 //! [`report::Report`]. Reading ([`read`]) and rendering ([`render`]) live at
 //! the edge. The whole pipeline:
 //!
@@ -20,7 +19,7 @@
 //!     .as_bytes(),
 //!     "snapshot.json",
 //! )?;
-//! let report = replay::replay(&snapshot, &replay::Options::default())?;
+//! let report = replay::Replay::new(&snapshot, &replay::Options::default())?.report();
 //! let web = &report.jobs[0];
 //! assert_eq!(web.groups[0].desired_changes.place, 2);
 //! assert_eq!(web.plan.place[1].name, "web.web[1]");
@@ -42,6 +41,5 @@ pub mod replay;
 pub mod report;
 pub mod system;
 pub mod time;
-pub mod update;
 pub mod version;
 pub mod warning;

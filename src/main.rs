@@ -13,7 +13,7 @@ use clap::{CommandFactory, Parser};
 use plan_inspect::explain::explain;
 use plan_inspect::read::{ReadFilter, Source, thread_count};
 use plan_inspect::render;
-use plan_inspect::replay::{Options, prepare};
+use plan_inspect::replay::{Options, Replay};
 use plan_inspect::time::Time;
 
 use cli::{Cli, Color, Format};
@@ -89,7 +89,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         write_stdout(text.as_bytes())?;
         return Ok(exit_code(cli.detailed_exitcode && explanation.changed));
     }
-    let replay = prepare(&snapshot, &options)?;
+    let replay = Replay::new(&snapshot, &options)?;
     let changes = match cli.format {
         // Each job's report is rendered where it was replayed, and written
         // as it comes: a report on a million allocations is never held
@@ -120,8 +120,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             changes
         }
         Format::Table => {
-            let mut report = replay.head();
-            report.warnings = replay.run(|job| job, |job| report.jobs.push(job));
+            let report = replay.report();
             warn(&report.warnings, cli.color);
             let style = render::table::Style {
                 color: use_color(cli.color),

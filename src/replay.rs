@@ -18,14 +18,14 @@ use std::fmt;
 use foldhash::fast::FixedState;
 
 use crate::model::NodesById;
-use crate::model::{Allocation, Deployment, Evaluation, Job, Snapshot, TaskGroup};
+use crate::model::{Allocation, Deployment, Evaluation, Job, JobType, Snapshot, TaskGroup};
 use crate::now::NowRequest;
+use crate::reconciler::UpdateCheck;
 use crate::reconciler::{
     ReconcileInput, Reconciler, Reconciliation, Rules, TaintContext, TaintedNodes, tainted_nodes,
 };
 use crate::report::*;
 use crate::time::{Time, format_duration};
-use crate::update::UpdateCheck;
 use crate::version::{
     Evidence, Profile, Survey, VersionRequest, ignored_inputs, system_scheduler_warning,
 };
@@ -208,57 +208,10 @@ struct JobWork<'a> {
     allocs: Vec<&'a Allocation>,
 }
 
-/// Replays the reconciler for every selected job of `snapshot`.
-pub fn replay(snapshot: &Snapshot, options: &Options) -> Result<Report, ReplayError> {
-    let replay = prepare(snapshot, options)?;
-    let mut report = replay.head();
-    let mut jobs = Vec::new();
-    report.warnings = replay.run(|job| job, |job| jobs.push(job));
-    report.jobs = jobs;
-    Ok(report)
-}
-
-/// Checks the request and finds the jobs to replay, without replaying them.
-pub fn prepare<'s>(snapshot: &'s Snapshot, options: &Options) -> Result<Replay<'s>, ReplayError> {
-    let prep = Prepared::new(snapshot, options)?;
-    let mut work = collect_jobs(snapshot);
-    let (job_filter, ns_filter) = match prep.eval {
-        Some(e) => (Some(e.job_id.as_str()), Some(e.namespace.as_str())),
-        None => (options.job.as_deref(), options.namespace.as_deref()),
-    };
-    if prep.eval.is_none()
-        && let Some(ns) = ns_filter
-        && !work.iter().any(|w| w.namespace == ns)
-    {
-        return Err(ReplayError::NamespaceNotFound {
-            namespace: ns.to_string(),
-            candidates: namespaces_of(&work, None),
-        });
-    }
-    let elsewhere = job_filter.map(|j| namespaces_of(&work, Some(j)));
-    work.retain(|w| {
-        job_filter.is_none_or(|j| j == w.id) && ns_filter.is_none_or(|n| n == w.namespace)
-    });
-    if work.is_empty()
-        && let Some(job) = job_filter
-    {
-        return Err(ReplayError::JobNotFound {
-            job: job.to_string(),
-            namespace: ns_filter.map(str::to_string),
-            elsewhere: elsewhere.unwrap_or_default(),
-        });
-    }
-    Ok(Replay {
-        snapshot,
-        prep,
-        work,
-        threads: options.threads,
-    })
-}
-
-/// A replay ready to run. Its report's head is known before any job is
-/// replayed, so that a renderer can write each job's report as it comes
-/// and drop it, instead of holding a million allocations' worth at once.
+/// A replay of the jobs `--job`, `--namespace` or `--eval` select, ready
+/// to run. Its report's head is known before any job is replayed, so that a
+/// renderer can write each job's report as it comes and drop it, instead of
+/// holding a million allocations' worth at once.
 pub struct Replay<'s> {
     snapshot: &'s Snapshot,
     prep: Prepared<'s>,
@@ -266,10 +219,57 @@ pub struct Replay<'s> {
     threads: usize,
 }
 
-impl Replay<'_> {
+impl<'s> Replay<'s> {
+    /// Checks the request and finds the jobs to replay, without replaying them.
+    pub fn new(snapshot: &'s Snapshot, options: &Options) -> Result<Replay<'s>, ReplayError> {
+        let prep = Prepared::new(snapshot, options)?;
+        let mut work = collect_jobs(snapshot);
+        let (job_filter, ns_filter) = match prep.eval {
+            Some(e) => (Some(e.job_id.as_str()), Some(e.namespace.as_str())),
+            None => (options.job.as_deref(), options.namespace.as_deref()),
+        };
+        if prep.eval.is_none()
+            && let Some(ns) = ns_filter
+            && !work.iter().any(|w| w.namespace == ns)
+        {
+            return Err(ReplayError::NamespaceNotFound {
+                namespace: ns.to_string(),
+                candidates: namespaces_of(&work, None),
+            });
+        }
+        let elsewhere = job_filter.map(|j| namespaces_of(&work, Some(j)));
+        work.retain(|w| {
+            job_filter.is_none_or(|j| j == w.id) && ns_filter.is_none_or(|n| n == w.namespace)
+        });
+        if work.is_empty()
+            && let Some(job) = job_filter
+        {
+            return Err(ReplayError::JobNotFound {
+                job: job.to_string(),
+                namespace: ns_filter.map(str::to_string),
+                elsewhere: elsewhere.unwrap_or_default(),
+            });
+        }
+        Ok(Replay {
+            snapshot,
+            prep,
+            work,
+            threads: options.threads,
+        })
+    }
+
     /// The report without its jobs, with the warnings known before the replay.
     pub fn head(&self) -> Report {
         self.prep.report(Vec::new())
+    }
+
+    /// Replays every job into one report.
+    pub fn report(self) -> Report {
+        let mut report = self.head();
+        let mut jobs = Vec::new();
+        report.warnings = self.run(|job| job, |job| jobs.push(job));
+        report.jobs = jobs;
+        report
     }
 
     /// Replays every job, handing `map` of each one's report to `emit` in
@@ -350,45 +350,6 @@ impl JobReplay<'_, '_> {
     }
 }
 
-/// Replays the job `job_id` of `namespace` alone and hands its report and
-/// trace to `inspect`. `--job` and `--namespace` are not consulted; an
-/// `--eval` must be one of that job.
-pub fn replay_for_explain<R>(
-    snapshot: &Snapshot,
-    options: &Options,
-    namespace: &str,
-    job_id: &str,
-    inspect: impl FnOnce(JobReplay<'_, '_>) -> R,
-) -> Result<R, ReplayError> {
-    let prep = Prepared::new(snapshot, options)?;
-    if let Some(e) = prep.eval
-        && (e.namespace != namespace || e.job_id != job_id)
-    {
-        return Err(ReplayError::EvalOfOtherJob {
-            eval: e.id.clone(),
-            job: job_id.to_string(),
-        });
-    }
-    let work = collect_jobs(snapshot)
-        .into_iter()
-        .find(|w| w.namespace == namespace && w.id == job_id)
-        .ok_or_else(|| ReplayError::JobNotFound {
-            job: job_id.to_string(),
-            namespace: Some(namespace.to_string()),
-            elsewhere: Vec::new(),
-        })?;
-    let ctx = prep.job_context();
-    Ok(ctx.trace_job(&work, |job, rec, taint| {
-        let report = prep.report(vec![job]);
-        inspect(JobReplay {
-            report: &report,
-            reconciliation: rec,
-            taint,
-            nodes: &prep.nodes,
-        })
-    }))
-}
-
 /// One system or sysbatch job's replay with the scheduler's decisions, for
 /// explanations.
 pub struct SystemReplay<'r, 'a> {
@@ -401,42 +362,86 @@ pub struct SystemReplay<'r, 'a> {
 
 pub use system::describe as describe_system_entry;
 
-/// Whether Nomad's system scheduler handles the job `job_id` of `namespace`.
-pub fn is_system_job(snapshot: &Snapshot, namespace: &str, job_id: &str) -> bool {
-    collect_jobs(snapshot)
-        .iter()
-        .any(|w| w.namespace == namespace && w.id == job_id && system_spec(w).is_some())
+/// One job replayed alone with the decisions behind its report, for
+/// explanations: `--job` and `--namespace` are not consulted.
+pub struct OneJob<'s> {
+    snapshot: &'s Snapshot,
+    options: &'s Options,
+    work: JobWork<'s>,
 }
 
-/// Schedules the system or sysbatch job `job_id` of `namespace` alone and
-/// hands its report and decisions to `inspect`.
-pub fn replay_system_for_explain<R>(
-    snapshot: &Snapshot,
-    options: &Options,
-    namespace: &str,
-    job_id: &str,
-    inspect: impl FnOnce(SystemReplay<'_, '_>) -> R,
-) -> Result<R, ReplayError> {
-    let prep = Prepared::new(snapshot, options)?;
-    let work = collect_jobs(snapshot)
-        .into_iter()
-        .find(|w| w.namespace == namespace && w.id == job_id)
-        .ok_or_else(|| ReplayError::JobNotFound {
-            job: job_id.to_string(),
-            namespace: Some(namespace.to_string()),
-            elsewhere: Vec::new(),
-        })?;
-    let ctx = prep.job_context();
-    let tainted = ctx.tainted_nodes(&work.allocs);
-    let schedule = ctx.system_schedule(&work, &tainted);
-    let (job, _) = ctx.system_report(&work, system_spec(&work), &schedule);
-    let report = prep.report(vec![job]);
-    Ok(inspect(SystemReplay {
-        report: &report,
-        schedule: &schedule,
-        job: work.job,
-        nodes: &prep.nodes,
-    }))
+impl<'s> OneJob<'s> {
+    /// The job `job_id` of `namespace`.
+    pub fn new(
+        snapshot: &'s Snapshot,
+        options: &'s Options,
+        namespace: &str,
+        job_id: &str,
+    ) -> Result<OneJob<'s>, ReplayError> {
+        let work = collect_jobs(snapshot)
+            .into_iter()
+            .find(|w| w.namespace == namespace && w.id == job_id)
+            .ok_or_else(|| ReplayError::JobNotFound {
+                job: job_id.to_string(),
+                namespace: Some(namespace.to_string()),
+                elsewhere: Vec::new(),
+            })?;
+        Ok(OneJob {
+            snapshot,
+            options,
+            work,
+        })
+    }
+
+    /// Whether Nomad's system scheduler handles the job.
+    pub fn is_system(&self) -> bool {
+        system_spec(&self.work).is_some()
+    }
+
+    /// Reconciles the job and hands its report and the reconciler's trace to
+    /// `inspect`. An `--eval` must be one of this job.
+    pub fn trace<R>(&self, inspect: impl FnOnce(JobReplay<'_, '_>) -> R) -> Result<R, ReplayError> {
+        let prep = Prepared::new(self.snapshot, self.options)?;
+        if let Some(e) = prep.eval
+            && (e.namespace != self.work.namespace || e.job_id != self.work.id)
+        {
+            return Err(ReplayError::EvalOfOtherJob {
+                eval: e.id.clone(),
+                job: self.work.id.to_string(),
+            });
+        }
+        let ctx = prep.job_context();
+        Ok(ctx.trace_job(&self.work, |job, rec, taint| {
+            let report = prep.report(vec![job]);
+            inspect(JobReplay {
+                report: &report,
+                reconciliation: rec,
+                taint,
+                nodes: &prep.nodes,
+            })
+        }))
+    }
+
+    /// Runs the system scheduler on the job and hands its report and
+    /// decisions to `inspect`.
+    pub fn schedule<R>(
+        &self,
+        inspect: impl FnOnce(SystemReplay<'_, '_>) -> R,
+    ) -> Result<R, ReplayError> {
+        let prep = Prepared::new(self.snapshot, self.options)?;
+        let ctx = prep.job_context();
+        let work = &self.work;
+        let tainted = ctx.tainted_nodes(&work.allocs);
+        let schedule = ctx.system_schedule(work, &tainted);
+        let (job, _) = ctx.system_report(work, system_spec(work), &schedule);
+        let report = prep.report(vec![job]);
+        Ok(inspect(SystemReplay {
+            report: &report,
+            schedule: &schedule,
+            job: work.job,
+            nodes: &prep.nodes,
+        }))
+    }
 }
 
 /// What every job's replay shares: the evaluation, its time, the nodes and
@@ -616,8 +621,8 @@ impl<'a> JobContext<'a> {
         // A purged job's type comes from the job its allocations embed.
         let embedded = w.allocs.iter().find_map(|a| a.job.as_deref());
         let spec = w.job.or(embedded);
-        let job_type = spec.map_or("service", |j| j.job_type.as_str()).to_string();
-        let batch = job_type == "batch";
+        let job_type = spec.map_or(JobType::Service, |j| j.job_type.clone());
+        let batch = job_type == JobType::Batch;
         let tainted = self.tainted_nodes(&w.allocs);
         let taint = TaintContext {
             tainted: &tainted,

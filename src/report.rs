@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::model::{Id, Name};
+use crate::model::{ClientStatus, DesiredStatus, Id, JobType, Name};
 use crate::reconciler::{
     Bucket, BucketReason, ByBucket, DesiredChanges, ReasonNode, ReasonTimes, TaintRule,
 };
@@ -68,7 +68,7 @@ pub struct JobReport {
     pub namespace: String,
     pub id: String,
     #[serde(rename = "type")]
-    pub job_type: String,
+    pub job_type: JobType,
     pub version: u64,
     pub priority: i64,
     /// Stopped, or purged (absent from `Jobs`): every allocation is stopped.
@@ -194,8 +194,8 @@ pub struct BucketEntry {
     pub node_id: Name,
     /// The node's status, or null when the node is garbage-collected.
     pub node_status: Option<Name>,
-    pub client_status: Name,
-    pub desired_status: Name,
+    pub client_status: ClientStatus,
+    pub desired_status: DesiredStatus,
     /// The version of the job the allocation runs (of its embedded job).
     pub job_version: u64,
     /// A canary of a deployment (`DeploymentStatus.Canary`).
@@ -238,8 +238,8 @@ impl BucketEntry {
                         status: self.node_status.as_deref(),
                         draining: *node_draining,
                     },
-                    client_status: &self.client_status,
-                    desired_status: &self.desired_status,
+                    client_status: self.client_status.as_str(),
+                    desired_status: self.desired_status.as_str(),
                     times: times.as_deref().copied().unwrap_or_default(),
                 }
                 .sentence(time),
@@ -314,7 +314,7 @@ pub struct PlanStop {
     pub name: String,
     pub task_group: Arc<str>,
     /// The client status the stop sets (`lost`), or null to leave it.
-    pub client_status: Option<Arc<str>>,
+    pub client_status: Option<ClientStatus>,
     pub description: &'static str,
     pub followup_eval_id: Option<String>,
 }

@@ -501,7 +501,10 @@ fn test_reconciler_tainted_node_rolling_upgrade() {
     assert_eq!(place_indexes(&r), int_range(&[0, 2]));
     assert_eq!(stop_indexes(&r), int_range(&[0, 2]));
     let lost = r.plan.stop.iter().find(|s| s.alloc_id == new[0]).unwrap();
-    assert_eq!(lost.client_status.as_deref(), Some(status::LOST));
+    assert_eq!(
+        lost.client_status.as_ref().map(ClientStatus::as_str),
+        Some(status::LOST)
+    );
     assert_eq!(lost.description, "alloc is lost since its node is down");
     for id in &new[1..3] {
         let migrated = r.plan.stop.iter().find(|s| &s.alloc_id == id).unwrap();
@@ -540,7 +543,10 @@ fn test_reconciler_failed_deployment_tainted_nodes() {
     assert_eq!(place_indexes(&r), int_range(&[0, 1]));
     assert_eq!(stop_indexes(&r), int_range(&[0, 1]));
     let lost = r.plan.stop.iter().find(|s| s.alloc_id == new[0]).unwrap();
-    assert_eq!(lost.client_status.as_deref(), Some(status::LOST));
+    assert_eq!(
+        lost.client_status.as_ref().map(ClientStatus::as_str),
+        Some(status::LOST)
+    );
     assert_eq!(lost.description, "alloc is lost since its node is down");
     let migrated = r.plan.stop.iter().find(|s| s.alloc_id == new[1]).unwrap();
     assert_eq!(migrated.client_status, None);

@@ -2,12 +2,16 @@
 
 use plan_inspect::read::read_snapshot_from;
 use plan_inspect::render;
-use plan_inspect::replay::{Options, replay};
+use plan_inspect::replay::{Options, Replay};
 use serde_json::{Map, Value};
 
 fn output(text: &str) -> String {
     let snapshot = read_snapshot_from(text.as_bytes(), "test").unwrap();
-    render::json::render(&replay(&snapshot, &Options::default()).unwrap())
+    render::json::render(
+        &Replay::new(&snapshot, &Options::default())
+            .unwrap()
+            .report(),
+    )
 }
 
 /// Reverses every array and every object's key order, recursively, except

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use plan_inspect::model::*;
 use plan_inspect::reconciler::{Bucket, DesiredChanges, desc, trigger};
-use plan_inspect::replay::{Options, replay};
+use plan_inspect::replay::{Options, Replay};
 use plan_inspect::report::JobReport;
 use plan_inspect::time::{Duration, SECOND};
 use plan_inspect::version::{Release, Switch, VersionRequest, v};
@@ -309,7 +309,10 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
         assert_eq!(a.job.as_ref().unwrap().version, job.version);
         if let Some((description, client_status)) = tc.stop_desc {
             assert_eq!(stop.description, description);
-            assert_eq!(stop.client_status.as_deref(), client_status);
+            assert_eq!(
+                stop.client_status.as_ref().map(ClientStatus::as_str),
+                client_status
+            );
         }
     }
     assert_results(&r, tc.expected, &[("web", tc.desired)]);
@@ -675,7 +678,10 @@ fn test_reconciler_disconnected_node_follow_up_evals_stop_after_timeout() {
     c.snapshot.now = Some(now().add(6 * MINUTE));
     let r = c.replay_job("mock-service");
     for stop in &r.plan.stop {
-        assert_eq!(stop.client_status.as_deref(), Some(status::LOST));
+        assert_eq!(
+            stop.client_status.as_ref().map(ClientStatus::as_str),
+            Some(status::LOST)
+        );
         // Not asserted by Nomad: the lost description, and no follow-up.
         assert_eq!(stop.description, desc::LOST);
     }
@@ -955,7 +961,11 @@ fn zero_timeout_snapshot(mcd: &str) -> Snapshot {
 fn a_zero_max_client_disconnect_is_set_not_absent() {
     let zero = zero_timeout_snapshot("0");
     assert_eq!(zero.jobs[0].task_groups[0].max_client_disconnect, Some(0));
-    let r = replay(&zero, &Options::default()).unwrap().jobs.remove(0);
+    let r = Replay::new(&zero, &Options::default())
+        .unwrap()
+        .report()
+        .jobs
+        .remove(0);
     let b = buckets_by_id(&r, "g");
     assert_eq!(b["a-unknown"], "lost");
     assert_eq!(b["b-running"], "disconnecting");
@@ -970,7 +980,11 @@ fn a_zero_max_client_disconnect_is_set_not_absent() {
 
     let null = zero_timeout_snapshot("null");
     assert_eq!(null.jobs[0].task_groups[0].max_client_disconnect, None);
-    let r = replay(&null, &Options::default()).unwrap().jobs.remove(0);
+    let r = Replay::new(&null, &Options::default())
+        .unwrap()
+        .report()
+        .jobs
+        .remove(0);
     let b = buckets_by_id(&r, "g");
     assert_eq!(b["a-unknown"], "ignore");
     assert_eq!(b["b-running"], "disconnecting");

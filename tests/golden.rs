@@ -4,7 +4,7 @@ use std::path::Path;
 
 use plan_inspect::read::read_snapshot_from;
 use plan_inspect::render;
-use plan_inspect::replay::{Options, replay};
+use plan_inspect::replay::{Options, Replay};
 use plan_inspect::report::Report;
 
 fn report(name: &str) -> Report {
@@ -13,7 +13,9 @@ fn report(name: &str) -> Report {
         .join(name);
     let file = std::fs::File::open(&path).unwrap();
     let snapshot = read_snapshot_from(file, name).unwrap();
-    replay(&snapshot, &Options::default()).unwrap()
+    Replay::new(&snapshot, &Options::default())
+        .unwrap()
+        .report()
 }
 
 #[test]

@@ -9,7 +9,7 @@ use assert_cmd::cargo::CommandCargoExt;
 use plan_inspect::read::read_snapshot_from;
 use plan_inspect::render;
 use plan_inspect::render::table::Style;
-use plan_inspect::replay::{Options, replay};
+use plan_inspect::replay::{Options, Replay};
 use plan_inspect::report::Report;
 
 const INCIDENTS: [&str; 7] = [
@@ -29,7 +29,9 @@ fn root() -> &'static Path {
 fn report(path: &Path) -> Report {
     let file = std::fs::File::open(path).unwrap();
     let snapshot = read_snapshot_from(file, &path.display().to_string()).unwrap();
-    replay(&snapshot, &Options::default()).unwrap()
+    Replay::new(&snapshot, &Options::default())
+        .unwrap()
+        .report()
 }
 
 fn incident(name: &str) -> Report {

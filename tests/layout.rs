@@ -10,7 +10,7 @@ use plan_inspect::explain::explain;
 use plan_inspect::read::read_snapshot_from;
 use plan_inspect::render;
 use plan_inspect::render::table::Style;
-use plan_inspect::replay::{Options, replay};
+use plan_inspect::replay::{Options, Replay};
 use plan_inspect::report::Report;
 use serde_json::Value;
 
@@ -40,7 +40,9 @@ fn fixtures() -> Vec<PathBuf> {
 
 fn report_of(text: &str) -> Report {
     let snapshot = read_snapshot_from(text.as_bytes(), "snapshot.json").unwrap();
-    replay(&snapshot, &Options::default()).unwrap()
+    Replay::new(&snapshot, &Options::default())
+        .unwrap()
+        .report()
 }
 
 /// The node-down incident with job `web` renamed to [`LONG`].
@@ -309,7 +311,9 @@ fn explanations_are_byte_for_byte_and_have_no_trailing_blanks() {
     });
     let text = std::fs::read_to_string(root().join("fixtures/example.json")).unwrap();
     let snapshot = read_snapshot_from(text.as_bytes(), "example.json").unwrap();
-    let report = replay(&snapshot, &Options::default()).unwrap();
+    let report = Replay::new(&snapshot, &Options::default())
+        .unwrap()
+        .report();
     let subjects = report.jobs.iter().flat_map(|j| {
         let allocs = j.groups.iter().flat_map(|g| {
             g.buckets

@@ -35,7 +35,7 @@ use std::collections::BTreeMap;
 use plan_inspect::model::Snapshot;
 use plan_inspect::read::read_snapshot_from;
 use plan_inspect::render;
-use plan_inspect::replay::{Options, replay};
+use plan_inspect::replay::{Options, Replay};
 use plan_inspect::version::VersionRequest;
 use proptest::prelude::*;
 use serde_json::{Map, Value};
@@ -52,7 +52,9 @@ fn read(doc: &Value) -> Snapshot {
 
 /// The JSON output; with `tables`, the tables are rendered too (checked for panics).
 fn output(snapshot: &Snapshot, tables: bool) -> String {
-    let report = replay(snapshot, &Options::default()).expect("no filters: no error");
+    let report = Replay::new(snapshot, &Options::default())
+        .expect("no filters: no error")
+        .report();
     if tables {
         for verbose in [false, true] {
             render::table::render(

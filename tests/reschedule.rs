@@ -843,7 +843,8 @@ fn a_delayed_evaluation_creates_no_followup_evals() {
             eval: Some("eval-1".into()),
             ..Default::default()
         };
-        plan_inspect::replay::replay(&c.snapshot, &options)
+        plan_inspect::replay::Replay::new(&c.snapshot, &options)
+            .map(plan_inspect::replay::Replay::report)
             .unwrap()
             .jobs[0]
             .plan
@@ -1306,7 +1307,13 @@ fn lost_later_and_reschedule_later_evals_are_described_separately() {
     }
     assert_eq!(r.plan.stop.len(), 1);
     assert_eq!(r.plan.stop[0].alloc_id, lost);
-    assert_eq!(r.plan.stop[0].client_status.as_deref(), Some("lost"));
+    assert_eq!(
+        r.plan.stop[0]
+            .client_status
+            .as_ref()
+            .map(ClientStatus::as_str),
+        Some("lost")
+    );
     assert_eq!(
         r.plan.stop[0].followup_eval_id.as_deref(),
         Some(evals[1].id.as_str())

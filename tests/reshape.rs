@@ -12,7 +12,7 @@ use plan_inspect::explain::explain;
 use plan_inspect::model::Snapshot;
 use plan_inspect::read::read_snapshot_from;
 use plan_inspect::render;
-use plan_inspect::replay::{Options, replay};
+use plan_inspect::replay::{Options, Replay};
 use plan_inspect::version::{Release, VersionRequest, v};
 
 /// FNV-1a, 64 bits: stable across Rust releases and platforms, which
@@ -62,7 +62,7 @@ fn digests(path: &Path, release: Release) -> String {
         nomad_version: Some(VersionRequest::Release(release)),
         ..Options::default()
     };
-    let report = replay(&snapshot, &options).unwrap();
+    let report = Replay::new(&snapshot, &options).unwrap().report();
     let json = render::json::render(&report);
     let mut table = String::new();
     for (verbose, width) in [(false, 80), (true, 160)] {

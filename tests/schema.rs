@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use plan_inspect::read::read_snapshot_from;
 use plan_inspect::render;
-use plan_inspect::replay::{Options, replay};
+use plan_inspect::replay::{Options, Replay};
 use plan_inspect::version::{Release, VersionRequest, v};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
@@ -304,7 +304,7 @@ fn document_at(fixture: &str, release: Release) -> Document {
 fn document_with(fixture: &str, options: &Options) -> Document {
     let path = format!("{}/fixtures/{fixture}", env!("CARGO_MANIFEST_DIR"));
     let snapshot = read_snapshot_from(std::fs::File::open(path).unwrap(), fixture).unwrap();
-    let json = render::json::render(&replay(&snapshot, options).unwrap());
+    let json = render::json::render(&Replay::new(&snapshot, options).unwrap().report());
     typed(fixture, &json)
 }
 
@@ -476,7 +476,11 @@ fn system_jobs_carry_their_diff_and_place_on_nodes_and_others_do_not() {
     // The service and batch jobs' documents have neither field.
     let path = format!("{}/fixtures/example.json", env!("CARGO_MANIFEST_DIR"));
     let snapshot = read_snapshot_from(std::fs::File::open(path).unwrap(), "example.json").unwrap();
-    let json = render::json::render(&replay(&snapshot, &Options::default()).unwrap());
+    let json = render::json::render(
+        &Replay::new(&snapshot, &Options::default())
+            .unwrap()
+            .report(),
+    );
     assert!(!json.contains("system_diff") && !json.contains("\"node_id\": null"));
 }
 
@@ -567,7 +571,7 @@ fn nomad_version_names_the_profile_its_source_and_the_evidence() {
     let doc = |options: &Options| -> Document {
         typed(
             "snap.json",
-            &render::json::render(&replay(&snapshot, options).unwrap()),
+            &render::json::render(&Replay::new(&snapshot, options).unwrap().report()),
         )
     };
     let v = doc(&Options::default()).nomad_version;
@@ -735,7 +739,11 @@ fn the_schema_page_names_every_field_and_only_those() {
     for fixture in FIXTURES {
         let path = format!("{}/fixtures/{fixture}", env!("CARGO_MANIFEST_DIR"));
         let snapshot = read_snapshot_from(std::fs::File::open(path).unwrap(), fixture).unwrap();
-        let json = render::json::render(&replay(&snapshot, &Options::default()).unwrap());
+        let json = render::json::render(
+            &Replay::new(&snapshot, &Options::default())
+                .unwrap()
+                .report(),
+        );
         let value: Value = serde_json::from_str(&json).unwrap();
         walk("$", &value, &root, &mut met, &mut odd);
     }

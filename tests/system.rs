@@ -153,7 +153,9 @@ fn a_bad_constraint_is_one_warning_naming_the_job_and_the_constraint() {
     )
     .unwrap();
     let report =
-        plan_inspect::replay::replay(&snapshot, &plan_inspect::replay::Options::default()).unwrap();
+        plan_inspect::replay::Replay::new(&snapshot, &plan_inspect::replay::Options::default())
+            .unwrap()
+            .report();
     let job = &report.jobs[0];
     assert!(job.plan.place.is_empty());
     assert_eq!(job.groups[0].desired_changes.place, 0);

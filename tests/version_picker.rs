@@ -12,8 +12,9 @@
 
 use std::sync::Arc;
 
+use plan_inspect::model::ReconcileStrategy;
 use plan_inspect::model::*;
-use plan_inspect::reconciler::{DesiredChanges, ReconcileStrategy, desc, pick_reconnecting_alloc};
+use plan_inspect::reconciler::{DesiredChanges, desc, pick_reconnecting_alloc};
 use plan_inspect::time::{Duration, Time};
 use plan_inspect::version::{Release, VersionRequest, v};
 use serde_json::json;

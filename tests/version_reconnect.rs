@@ -804,7 +804,10 @@ pub(crate) fn run_disconnect_canaries_as(tc: CanaryCase, release: Release) -> Jo
         assert!(disconnects.contains(prev), "{prev} has a disconnect update");
     }
     for s in &r.plan.stop {
-        assert_eq!(c.alloc_ref(&s.alloc_id).client_status, status::PENDING);
+        assert_eq!(
+            c.alloc_ref(&s.alloc_id).client_status,
+            ClientStatus::Pending
+        );
     }
     r
 }

@@ -8,7 +8,7 @@
 use plan_inspect::model::*;
 use plan_inspect::read::read_snapshot_from;
 use plan_inspect::reconciler::trigger;
-use plan_inspect::replay::{Options, replay};
+use plan_inspect::replay::{Options, Replay};
 use plan_inspect::version::{Release, VersionRequest, v};
 
 use crate::common::*;
@@ -32,7 +32,7 @@ fn a_follow_up_canceled_by_a_reconnect_proves_1_10_2() {
         r#"{"ID": "e1", "Namespace": "default", "JobID": "web", "Status": "canceled",
             "StatusDescription": "allocs reconnected", "TriggeredBy": "max-disconnect-timeout"}"#,
     );
-    let r = replay(&s, &Options::default()).unwrap();
+    let r = Replay::new(&s, &Options::default()).unwrap().report();
     assert_eq!(r.nomad_version.release, v(1, 10, 2));
     assert_eq!(
         r.nomad_version.evidence.unwrap().fact,
@@ -42,7 +42,7 @@ fn a_follow_up_canceled_by_a_reconnect_proves_1_10_2() {
         r#"{"ID": "e1", "Namespace": "default", "JobID": "web", "Status": "canceled",
             "StatusDescription": "canceled after more recent eval was processed"}"#,
     );
-    let r = replay(&s, &Options::default()).unwrap();
+    let r = Replay::new(&s, &Options::default()).unwrap().report();
     assert_eq!(r.nomad_version.release, Release::Seed);
 }
 
@@ -114,7 +114,7 @@ fn the_old_follow_up_reschedules_the_failed_allocation_when_it_runs() {
         eval: Some("old-followup".into()),
         ..Options::default()
     };
-    let r = replay(&c.snapshot, &options).unwrap();
+    let r = Replay::new(&c.snapshot, &options).unwrap().report();
     let job = r.jobs.iter().find(|j| j.id == JOB).unwrap();
     let failed = &c.snapshot.allocs[0].id;
     assert_eq!(job.plan.place.len(), 1);

@@ -61,7 +61,13 @@ fn assert_no_plan(r: &JobReport) {
 fn assert_lost(r: &JobReport, id: &str) {
     assert_eq!(r.plan.stop.len(), 1, "{:?}", r.plan.stop);
     assert_eq!(r.plan.stop[0].alloc_id, id);
-    assert_eq!(r.plan.stop[0].client_status.as_deref(), Some(status::LOST));
+    assert_eq!(
+        r.plan.stop[0]
+            .client_status
+            .as_ref()
+            .map(ClientStatus::as_str),
+        Some(status::LOST)
+    );
     assert!(r.plan.place.is_empty() && r.plan.disconnect_updates.is_empty());
 }
 
@@ -357,7 +363,12 @@ fn a_lost_mark_frees_its_distinct_property_value_at_every_release() {
             .plan
             .stop
             .iter()
-            .map(|s| (s.alloc_id.to_string(), s.client_status.as_deref()))
+            .map(|s| {
+                (
+                    s.alloc_id.to_string(),
+                    s.client_status.as_ref().map(ClientStatus::as_str),
+                )
+            })
             .collect();
         assert_eq!(stops, [(gone.clone(), Some(status::LOST))], "{release}");
         let on: Vec<Option<&str>> = r.plan.place.iter().map(|p| p.node_id.as_deref()).collect();

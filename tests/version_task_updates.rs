@@ -8,7 +8,7 @@
 
 use plan_inspect::model::*;
 use plan_inspect::reconciler::Rules;
-use plan_inspect::update::{skips_feasibility, tasks_updated};
+use plan_inspect::reconciler::{skips_feasibility, tasks_updated};
 use plan_inspect::version::{Release, v};
 use serde_json::{Value, json};
 
@@ -453,7 +453,7 @@ fn test_service_sched_job_modify_max_run_duration_in_place() {
     second.job_modify_index += 1;
     c.job(second);
     for release in [v(2, 0, 2), v(2, 0, 3)] {
-        c.snapshot.nomad_version = Some(plan_inspect::version::VersionRequest::Release(release));
+        c.snapshot.nomad_version = Some(VersionRequest::Release(release));
         let r = c.replay_job(&first.id);
         let changes = web_changes(&r);
         assert_eq!(

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use plan_inspect::model::*;
 use plan_inspect::reconciler::Rules;
-use plan_inspect::update::{UpdateKind, alloc_update_kind, tasks_updated};
+use plan_inspect::reconciler::{UpdateKind, alloc_update_kind, tasks_updated};
 use plan_inspect::version::{Release, v};
 use serde_json::{Value, json};
 

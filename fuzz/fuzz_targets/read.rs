@@ -7,13 +7,13 @@ use libfuzzer_sys::fuzz_target;
 use plan_inspect::explain::explain;
 use plan_inspect::read::read_snapshot_from;
 use plan_inspect::render;
-use plan_inspect::replay::{Options, replay};
+use plan_inspect::replay::{Options, Replay};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(snapshot) = read_snapshot_from(data, "fuzz") else {
         return;
     };
-    if let Ok(report) = replay(&snapshot, &Options::default()) {
+    if let Ok(report) = Replay::new(&snapshot, &Options::default()).map(Replay::report) {
         render::json::render(&report);
         for (verbose, width) in [(false, 1), (false, 60), (true, 100)] {
             let style = render::table::Style { color: true, verbose, width };

@@ -6,7 +6,7 @@ use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 use plan_inspect::read::read_snapshot_from;
 use plan_inspect::render;
-use plan_inspect::replay::{Options, replay};
+use plan_inspect::replay::{Options, Replay};
 
 #[path = "../../tests/properties/snapshot_gen.rs"]
 #[allow(dead_code)]
@@ -25,7 +25,9 @@ fuzz_target!(|data: &[u8]| {
     let doc = snapshot_gen::snapshot(&mut Fuzzed(&mut u));
     let text = doc.to_string();
     let snapshot = read_snapshot_from(text.as_bytes(), "generated").expect("generated snapshots read");
-    let report = replay(&snapshot, &Options::default()).expect("no --job, no --eval: no error");
+    let report = Replay::new(&snapshot, &Options::default())
+        .expect("no --job, no --eval: no error")
+        .report();
     render::json::render(&report);
     for verbose in [false, true] {
         let style = render::table::Style { color: true, verbose, width: 100 };

@@ -2,14 +2,16 @@
 
 use super::release_rules;
 use super::{Explanation, Step, Subject, SubjectKind, at, yes_no};
-use crate::model::{Allocation, DelayBase, DelaySteps, Reconnection, ReschedulePolicy};
+use crate::model::{
+    Allocation, ClientStatus, DelayBase, DelaySteps, JobType, Reconnection, ReschedulePolicy,
+};
+use crate::reconciler::skips_feasibility;
 use crate::reconciler::{
     Bucket, GroupTrace, ReconnectDecision, RescheduleBasis, Rules, reason, should_filter,
 };
 use crate::replay::JobReplay;
 use crate::report::{JobReport, Plan};
 use crate::time::format_duration;
-use crate::update::skips_feasibility;
 use crate::version::Switch;
 
 pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation {
@@ -171,8 +173,8 @@ fn status(alloc: &Allocation) -> Step {
             alloc.client_status, alloc.desired_status
         ),
     )
-    .fact("client status", &alloc.client_status)
-    .fact("desired status", &alloc.desired_status)
+    .fact("client status", alloc.client_status.as_str())
+    .fact("desired status", alloc.desired_status.as_str())
     .fact(
         "desired transition",
         if transitions.is_empty() {
@@ -386,7 +388,7 @@ fn rescheduling(
         return Some(step);
     }
     let rules = jr.taint.rules;
-    let filter = should_filter(alloc, job.job_type == "batch", rules);
+    let filter = should_filter(alloc, job.job_type == JobType::Batch, rules);
     if filter.skips_policy(rules, disconnecting) {
         step.conclusion = format!(
             "{outcome}: {}",
@@ -433,7 +435,7 @@ fn rescheduling(
         && !rescheduled_now
         && later.is_none()
         && !alloc.client_terminal_status()
-        && alloc.client_status.as_str() != crate::model::status::UNKNOWN;
+        && alloc.client_status != ClientStatus::Unknown;
     let first_detail = step.facts.len();
     let fail_time = basis.fail_time(alloc, rules, now);
     let (next, eligible) = basis.next(alloc, rules, now);

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
+use super::status::{ClientStatus, DesiredStatus};
 use super::{
     DisconnectFields, Id, Job, Name, ReschedulePolicy, SparseId, TaskGroup, TaskStates, nullable,
 };
@@ -28,11 +29,11 @@ pub struct Allocation {
     pub job: Option<Arc<Job>>,
     pub task_group: Name,
     pub metrics: Option<AllocMetric>,
-    pub desired_status: Name,
+    pub desired_status: DesiredStatus,
     pub desired_description: Name,
     #[serde(deserialize_with = "present_transition")]
     pub desired_transition: DesiredTransition,
-    pub client_status: Name,
+    pub client_status: ClientStatus,
     pub task_states: TaskStates,
     #[serde(deserialize_with = "nullable")]
     pub alloc_states: Box<[AllocState]>,
@@ -152,7 +153,8 @@ pub struct TaskEvent {
 #[serde(rename_all = "PascalCase", default)]
 pub struct AllocState {
     pub field: AllocStateField,
-    pub value: Name,
+    /// A client status: the one field Nomad records.
+    pub value: ClientStatus,
     pub time: Time,
 }
 
@@ -251,23 +253,6 @@ pub struct AllocMetric {
     pub first_norm_score: Option<f64>,
 }
 
-/// Client and desired status strings of `nomad/structs`.
-pub mod status {
-    pub const PENDING: &str = "pending";
-    pub const RUNNING: &str = "running";
-    pub const COMPLETE: &str = "complete";
-    pub const FAILED: &str = "failed";
-    pub const LOST: &str = "lost";
-    pub const UNKNOWN: &str = "unknown";
-    pub const RUN: &str = "run";
-    pub const STOP: &str = "stop";
-    pub const EVICT: &str = "evict";
-    /// All client statuses Nomad knows.
-    pub const CLIENT: [&str; 6] = [PENDING, RUNNING, COMPLETE, FAILED, LOST, UNKNOWN];
-    /// All desired statuses Nomad knows.
-    pub const DESIRED: [&str; 3] = [RUN, STOP, EVICT];
-}
-
 /// The task event a client records when it reconnects (`TaskClientReconnected`).
 pub const TASK_CLIENT_RECONNECTED: &str = "Reconnected";
 
@@ -343,13 +328,16 @@ impl Allocation {
     }
 
     pub fn server_terminal_status(&self) -> bool {
-        matches!(self.desired_status.as_str(), status::STOP | status::EVICT)
+        matches!(
+            self.desired_status,
+            DesiredStatus::Stop | DesiredStatus::Evict
+        )
     }
 
     pub fn client_terminal_status(&self) -> bool {
         matches!(
-            self.client_status.as_str(),
-            status::COMPLETE | status::FAILED | status::LOST
+            self.client_status,
+            ClientStatus::Complete | ClientStatus::Failed | ClientStatus::Lost
         )
     }
 
@@ -387,7 +375,9 @@ impl Allocation {
     pub fn last_unknown(&self) -> Time {
         self.alloc_states
             .iter()
-            .filter(|s| s.field == AllocStateField::ClientStatus && s.value == status::UNKNOWN)
+            .filter(|s| {
+                s.field == AllocStateField::ClientStatus && s.value == ClientStatus::Unknown
+            })
             .map(|s| s.time)
             .max()
             .unwrap_or(Time::ZERO)
@@ -407,7 +397,7 @@ impl Allocation {
             if s.field != AllocStateField::ClientStatus {
                 continue;
             }
-            if s.value == status::UNKNOWN {
+            if s.value == ClientStatus::Unknown {
                 since = Some(s.time);
             } else if since.is_some() {
                 break;
@@ -430,7 +420,7 @@ impl Allocation {
     /// `Expired`: an unknown allocation whose disconnect timeout has passed
     /// at `now` (inclusive).
     pub fn expired(&self, now: Time, fields: DisconnectFields) -> bool {
-        self.client_status == status::UNKNOWN
+        self.client_status == ClientStatus::Unknown
             && self
                 .disconnect_expiry(fields)
                 .is_some_and(|expiry| now >= expiry)
@@ -471,9 +461,10 @@ impl Allocation {
             .iter()
             .rev()
             .find(|s| {
-                s.field == AllocStateField::ClientStatus && !(skip_empty && s.value.is_empty())
+                s.field == AllocStateField::ClientStatus
+                    && !(skip_empty && s.value.as_str().is_empty())
             })
-            .is_some_and(|s| s.value == status::UNKNOWN)
+            .is_some_and(|s| s.value == ClientStatus::Unknown)
     }
 
     /// Whether the group of the allocation's own job version supports
@@ -553,7 +544,7 @@ impl Allocation {
     /// `ShouldReschedule`: a failed, still desired allocation within policy.
     pub fn should_reschedule(&self, policy: Option<&ReschedulePolicy>, fail_time: Time) -> bool {
         !self.server_terminal_status()
-            && self.client_status == status::FAILED
+            && self.client_status == ClientStatus::Failed
             && self.reschedule_eligible(policy, fail_time)
     }
 
@@ -630,10 +621,10 @@ impl Allocation {
     ) -> (Time, bool) {
         let failed_placement = retry_failed_placements && self.last_reschedule_failed();
         let status_ok = rescheduled_batch
-            || self.client_status == status::FAILED
-            || (retry_failed_placements && self.client_status == status::LOST);
+            || self.client_status == ClientStatus::Failed
+            || (retry_failed_placements && self.client_status == ClientStatus::Lost);
         // Checked first: most allocations are not failed.
-        if (self.desired_status == status::STOP && !failed_placement) || !status_ok {
+        if (self.desired_status == DesiredStatus::Stop && !failed_placement) || !status_ok {
             return (Time::ZERO, false);
         }
         let fail_time = self.last_event_time();
@@ -690,7 +681,7 @@ impl Allocation {
         let lost = self
             .alloc_states
             .iter()
-            .find(|s| s.field == AllocStateField::ClientStatus && s.value == status::LOST)
+            .find(|s| s.field == AllocStateField::ClientStatus && s.value == ClientStatus::Lost)
             .map(|s| s.time)
             .filter(|t| !t.is_zero())
             .unwrap_or(now);
@@ -798,7 +789,7 @@ mod tests {
                 ..RescheduleTracker::default()
             }),
         );
-        alloc.client_status = status::FAILED.into();
+        alloc.client_status = ClientStatus::Failed;
         alloc.modify_time = i64::MAX;
         // Go: MaxInt64 + MaxInt64 wraps to -2.
         assert_eq!(alloc.next_delay(), -2);

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::connect::set_equal;
-use super::{ConsulGateway, GoValue, SidecarTask, list, nullable};
+use super::{ConsulGateway, GoValue, JobType, SidecarTask, list, nullable, reconcile_option};
 use crate::time::Duration;
 
 /// A `structs.Job`.
@@ -17,7 +17,7 @@ pub struct Job {
     pub namespace: String,
     pub name: String,
     #[serde(rename = "Type")]
-    pub job_type: String,
+    pub job_type: JobType,
     pub priority: i64,
     pub stop: bool,
     /// `Status`, `Stable` and `ModifyIndex` change without a new version. Of
@@ -171,15 +171,6 @@ pub enum DisconnectFields {
     /// has expired, and an allocation is unknown since the start of its
     /// latest run of unknown states.
     BlockStrict,
-}
-
-/// The `disconnect.reconcile` strategies of Nomad 1.8.0 on.
-pub mod reconcile_option {
-    pub const BEST_SCORE: &str = "best_score";
-    pub const KEEP_ORIGINAL: &str = "keep_original";
-    pub const KEEP_REPLACEMENT: &str = "keep_replacement";
-    pub const LONGEST_RUNNING: &str = "longest_running";
-    pub const ALL: [&str; 4] = [BEST_SCORE, KEEP_ORIGINAL, KEEP_REPLACEMENT, LONGEST_RUNNING];
 }
 
 /// A `structs.UpdateStrategy`.
@@ -416,12 +407,12 @@ impl Job {
     }
 
     pub fn is_batch(&self) -> bool {
-        self.job_type == "batch"
+        self.job_type == JobType::Batch
     }
 
     /// Scheduled by Nomad's system scheduler: `system` or `sysbatch`.
     pub fn is_system(&self) -> bool {
-        matches!(self.job_type.as_str(), "system" | "sysbatch")
+        matches!(self.job_type, JobType::System | JobType::Sysbatch)
     }
 
     pub fn is_periodic(&self) -> bool {
@@ -434,7 +425,7 @@ impl Job {
 
     /// `Job.UsesDeployments`: only service jobs have deployments.
     pub fn uses_deployments(&self) -> bool {
-        self.job_type == "service"
+        self.job_type == JobType::Service
     }
 
     /// `Job.IsMultiregion`: a multiregion block with at least one region.

@@ -9,20 +9,26 @@ mod evaluation;
 mod go_null;
 mod id;
 mod job;
+mod job_type;
 mod keep_only;
+mod known_names;
 mod name;
 mod node;
+mod reconcile_strategy;
+mod release;
 pub mod resources;
 mod snapshot;
 mod sparse_id;
+pub mod status;
 mod string_map;
 mod task_states;
 mod value;
+mod version_request;
 
 pub use alloc::{
     AllocDeploymentStatus, AllocMetric, AllocState, AllocStateField, Allocation, DelayBase,
     DelaySteps, DesiredTransition, Reconnection, RescheduleEvent, RescheduleTracker,
-    TASK_CLIENT_RECONNECTED, TaskEvent, TaskState, alloc_index_from_name, status,
+    TASK_CLIENT_RECONNECTED, TaskEvent, TaskState, alloc_index_from_name,
 };
 pub(crate) use connect::set_equal;
 pub use connect::{
@@ -38,19 +44,24 @@ pub use job::{
     Affinity, CniConfig, Constraint, Consul, ConsulConnect, DEFAULT_KILL_TIMEOUT, DisconnectFields,
     DisconnectStrategy, Job, Multiregion, NetworkResource, Numa, Port, RequestedDevice,
     ReschedulePolicy, Resources, RestartPolicy, Service, SidecarService, Task, TaskGroup, TaskLogs,
-    UpdateStrategy, VolumeRequest, reconcile_option,
+    UpdateStrategy, VolumeRequest,
 };
+pub use job_type::JobType;
 pub use name::{Interner, Name};
 pub use node::{
     DriverInfo, HostVolume, Node, NodeDevice, NodeDeviceInstance, NodeNetwork, NodeNetworkAddress,
     NodeNetworkMode, NodeResources, NodesById, eligibility, node_status,
 };
+pub use reconcile_strategy::{ReconcileStrategy, reconcile_option};
+pub use release::{HEAD_COMMIT, Release, SEED_COMMIT, SERIES, v};
 pub use snapshot::Snapshot;
 pub use sparse_id::SparseId;
+pub use status::{ClientStatus, DesiredStatus};
 pub use string_map::StringMap;
 pub use task_states::TaskStates;
 pub use value::{Equality, GoValue};
 pub(crate) use value::{deep_equal, deep_equal_as, maps_equal_as, objects_equal};
+pub use version_request::{BadVersion, VersionRequest, accepted, names};
 
 use serde::{Deserialize, Deserializer};
 

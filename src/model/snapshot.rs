@@ -2,9 +2,8 @@
 
 use std::sync::Arc;
 
-use super::{Allocation, Deployment, Evaluation, Job, Node};
+use super::{Allocation, Deployment, Evaluation, Job, Node, VersionRequest};
 use crate::time::Time;
-use crate::version::VersionRequest;
 use crate::warning::Warning;
 
 /// Everything plan-inspect keeps from a `nomad operator snapshot state` dump.

@@ -10,7 +10,7 @@ use foldhash::fast::FixedState;
 use super::ReadError;
 use super::document::State;
 use super::top_keys::Presence;
-use crate::model::{Allocation, Id, Job, Snapshot, node_status, status};
+use crate::model::{Allocation, Id, Job, Snapshot, node_status};
 
 /// Examples named in a summarising warning, at most.
 const EXAMPLES: usize = 3;
@@ -126,7 +126,7 @@ impl State<'_> {
         }
 
         for alloc in &self.allocs {
-            if !status::CLIENT.contains(&alloc.client_status.as_str()) {
+            if !alloc.client_status.is_known() {
                 self.warnings.push(
                     "unknown_status",
                     format!(
@@ -135,7 +135,7 @@ impl State<'_> {
                     ),
                 );
             }
-            if !status::DESIRED.contains(&alloc.desired_status.as_str()) {
+            if !alloc.desired_status.is_known() {
                 self.warnings.push(
                     "unknown_status",
                     format!(

@@ -480,7 +480,10 @@ fn duplicates_keep_the_last_one() {
     })
     .to_string());
     assert_eq!(s.allocs.len(), 1);
-    assert_eq!(s.allocs[0].client_status, "failed");
+    assert_eq!(
+        s.allocs[0].client_status,
+        crate::model::ClientStatus::Failed
+    );
     assert_eq!(s.jobs.len(), 1);
     assert_eq!(s.jobs[0].version, 2);
     assert_eq!(s.nodes.len(), 1);

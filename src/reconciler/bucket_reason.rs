@@ -154,8 +154,8 @@ impl<'s> BucketReason<'s> {
         BucketReason {
             rule,
             node: ReasonNode::of(node),
-            client_status: &alloc.client_status,
-            desired_status: &alloc.desired_status,
+            client_status: alloc.client_status.as_str(),
+            desired_status: alloc.desired_status.as_str(),
             times: match rule.reason_kind() {
                 ReasonKind::Times => ReasonTimes::of(alloc, fields),
                 _ => ReasonTimes::default(),

@@ -8,12 +8,12 @@ use super::job_state::{ClusterState, JobState};
 use super::outcome::{GroupOutcome, GroupProgress};
 use super::placement::PlacementSets;
 use super::stop::{self, StopInput};
+use super::update::UpdateKind;
 use super::{
     AllocSet, Bucket, DesiredChanges, GroupTrace, NameIndex, PlacementBasis, RescheduleContext,
     Rules, SetAside, UpdateSplit,
 };
-use crate::model::{Allocation, Deployment, Id, Job, TaskGroup, status};
-use crate::update::UpdateKind;
+use crate::model::{Allocation, ClientStatus, Deployment, DesiredStatus, Id, Job, TaskGroup};
 use crate::version::Switch;
 
 /// What one group's computation reads besides its allocations.
@@ -339,8 +339,8 @@ impl<'a> GroupContext<'_, 'a, '_> {
                     || t.should_force_reschedule()
                     || alloc.job_version() < job.version
                     || alloc.job_create_index() < job.create_index
-                    || alloc.desired_status != status::RUN
-                    || (self.rules.has(Switch::A1) && alloc.client_status != status::RUNNING))
+                    || alloc.desired_status != DesiredStatus::Run
+                    || (self.rules.has(Switch::A1) && alloc.client_status != ClientStatus::Running))
             })
             .map(|alloc| (&alloc.id, alloc))
             .collect()

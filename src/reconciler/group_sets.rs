@@ -150,13 +150,16 @@ impl<'a> GroupSets<'a> {
 
     /// The stops settling the reconnects decided, in order.
     pub fn reconnect_stops(&self) -> Vec<StopResult<'a>> {
-        let stop = |&(alloc, client_status, description)| StopResult {
-            alloc,
-            client_status,
-            description,
-            followup_eval_id: None,
-        };
-        self.reconnected.stops.iter().map(stop).collect()
+        self.reconnected
+            .stops
+            .iter()
+            .map(|(alloc, client_status, description)| StopResult {
+                alloc,
+                client_status: client_status.clone(),
+                description,
+                followup_eval_id: None,
+            })
+            .collect()
     }
 
     /// How many allocations were set aside for `reason`.

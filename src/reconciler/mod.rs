@@ -30,13 +30,14 @@ mod set_aside;
 mod stop;
 mod tainted;
 mod trace;
+mod update;
 
 pub use alloc_set::AllocSet;
 pub use bucket::{Bucket, ByBucket};
 pub use bucket_reason::{BucketReason, ReasonKind, ReasonNode, ReasonShape, ReasonTimes};
 pub use name_index::{Bitmap, NameIndex, alloc_name};
 pub use reconnect_decision::{ReconnectDecision, ReconnectVerdict};
-pub use reconnect_picker::{ReconcileStrategy, pick_reconnecting_alloc};
+pub use reconnect_picker::pick_reconnecting_alloc;
 pub use reschedule::{
     DelayedReschedule, Prefilter, RescheduleBasis, RescheduleContext, RescheduleDecision,
     RescheduleSets, should_filter, update_by_reschedulable,
@@ -52,12 +53,15 @@ pub use tainted::{
     reason, tainted_nodes,
 };
 pub use trace::{GroupTrace, PlacementBasis, UpdateSplit};
+pub use update::{
+    Difference, UpdateCheck, UpdateKind, alloc_update_kind, glob_match, skips_feasibility,
+    tasks_updated,
+};
 
 use std::collections::BTreeMap;
 
 use crate::model::{Allocation, Deployment, Job, TaskGroup};
 use crate::time::Time;
-use crate::update::UpdateKind;
 
 use crate::version::Switch;
 use fold::JobFold;

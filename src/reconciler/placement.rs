@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use super::alloc_set::name_order;
 use super::group::GroupContext;
+use super::update::Difference;
 use super::{AllocSet, AllocUpdate, DestructiveResult, NameIndex, PlaceResult, StopResult, desc};
-use crate::model::{Allocation, Id, TaskGroup, status};
-use crate::update::Difference;
+use crate::model::{Allocation, ClientStatus, Id, TaskGroup};
 use crate::version::Switch;
 
 /// The sets placements are counted from, after stops.
@@ -160,7 +160,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let unknown_kept = self.rules.has(Switch::D1);
         let disconnecting = |a: &Allocation| {
             disconnect_updates.contains_key(&a.id)
-                || (unknown_kept && a.client_status == status::UNKNOWN)
+                || (unknown_kept && a.client_status == ClientStatus::Unknown)
         };
         // From 1.11.0 a migrating allocation rescheduled now is stopped by
         // its migration alone.

@@ -5,7 +5,7 @@
 use super::reconnect_picker::pick_reconnecting_alloc;
 use super::stop::must_not_resume;
 use super::{AllocSet, ReconnectDecision, ReconnectVerdict, Rules, desc};
-use crate::model::{Allocation, Id, Job, TaskGroup, status};
+use crate::model::{Allocation, ClientStatus, Id, Job, TaskGroup};
 use crate::time::Time;
 use crate::version::Switch;
 
@@ -19,7 +19,7 @@ pub struct ReconnectOutcome<'a> {
     /// The stops in the order they were decided, each with the client status
     /// it sets and its description; before E-2 a replacement beaten by two
     /// reconnecting allocations is listed twice, as Nomad appends it twice.
-    pub stops: Vec<(&'a Allocation, Option<&'static str>, &'static str)>,
+    pub stops: Vec<(&'a Allocation, Option<ClientStatus>, &'static str)>,
     pub decisions: Vec<ReconnectDecision<'a>>,
 }
 
@@ -47,12 +47,12 @@ pub fn reconcile_reconnecting<'a>(
     let strategy = rules.reconcile_strategy(tg);
     let mut out = ReconnectOutcome::default();
     for rec in reconnecting.iter() {
-        let failed = !rec.server_terminal_status() && rec.client_status == status::FAILED;
+        let failed = !rec.server_terminal_status() && rec.client_status == ClientStatus::Failed;
         if failed || must_not_resume(rec, job) {
             let (verdict, client_status, description) = if failed {
                 (
                     ReconnectVerdict::FailedReconnect,
-                    Some(status::FAILED),
+                    Some(ClientStatus::Failed),
                     desc::RESCHEDULED,
                 )
             } else {
@@ -92,7 +92,7 @@ pub fn reconcile_reconnecting<'a>(
                 let spared = if whole_chain {
                     out.stopped.contains(&replacement.id)
                 } else {
-                    successor_only && replacement.client_status == status::FAILED
+                    successor_only && replacement.client_status == ClientStatus::Failed
                 };
                 if spared {
                     continue;

@@ -3,44 +3,8 @@
 //! (Nomad 1.8.0 on; before, always by the best score).
 
 use super::{ReconnectDecision, ReconnectVerdict};
-use crate::model::{AllocMetric, Allocation, TaskGroup, reconcile_option, status};
+use crate::model::{AllocMetric, Allocation, ClientStatus, ReconcileStrategy, TaskGroup};
 use crate::time::Time;
-
-/// A `disconnect.reconcile` strategy.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ReconcileStrategy {
-    /// The replacement if its node scored better and it runs or the original
-    /// does not; the rule of every release before 1.8.0.
-    #[default]
-    BestScore,
-    KeepOriginal,
-    KeepReplacement,
-    /// The copy whose leader task (or oldest task) started first.
-    LongestRunning,
-}
-
-impl ReconcileStrategy {
-    /// The strategy a job names; "" is the default, best_score. `None` for a
-    /// name Nomad's job validation rejects.
-    pub fn parse(name: &str) -> Option<ReconcileStrategy> {
-        Some(match name {
-            "" | reconcile_option::BEST_SCORE => ReconcileStrategy::BestScore,
-            reconcile_option::KEEP_ORIGINAL => ReconcileStrategy::KeepOriginal,
-            reconcile_option::KEEP_REPLACEMENT => ReconcileStrategy::KeepReplacement,
-            reconcile_option::LONGEST_RUNNING => ReconcileStrategy::LongestRunning,
-            _ => return None,
-        })
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            ReconcileStrategy::BestScore => reconcile_option::BEST_SCORE,
-            ReconcileStrategy::KeepOriginal => reconcile_option::KEEP_ORIGINAL,
-            ReconcileStrategy::KeepReplacement => reconcile_option::KEEP_REPLACEMENT,
-            ReconcileStrategy::LongestRunning => reconcile_option::LONGEST_RUNNING,
-        }
-    }
-}
 
 /// Weighs `original` against `replacement`: a replacement of a newer job
 /// (version, or create index of the embedded job) is kept whatever the
@@ -98,7 +62,7 @@ fn best_score(d: &ReconnectDecision<'_>) -> ReconnectVerdict {
         (Some(o), Some(r)) => r > o,
         _ => false,
     };
-    let running = |a: &Allocation| a.client_status == status::RUNNING;
+    let running = |a: &Allocation| a.client_status == ClientStatus::Running;
     let replacement_running = d.replacement.is_some_and(running);
     if better && (replacement_running || !running(d.reconnecting)) {
         ReconnectVerdict::ReplacementHigherScore

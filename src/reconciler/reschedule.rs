@@ -2,7 +2,7 @@
 //! `filterByRescheduleable`, `shouldFilter`, `updateByReschedulable`.
 
 use super::{AllocSet, Rules};
-use crate::model::{Allocation, Deployment, DisconnectFields, status};
+use crate::model::{Allocation, ClientStatus, Deployment, DesiredStatus, DisconnectFields};
 use crate::time::{SECOND, Time};
 use crate::version::Switch;
 
@@ -55,7 +55,9 @@ impl<'a> AllocSet<'a> {
         let by_policy = ctx.rules.has(Switch::D1);
         let mut sets = RescheduleSets::default();
         for alloc in self.iter() {
-            if disconnecting && ctx.rules.has(Switch::A3) && alloc.client_status == status::UNKNOWN
+            if disconnecting
+                && ctx.rules.has(Switch::A3)
+                && alloc.client_status == ClientStatus::Unknown
             {
                 continue;
             }
@@ -156,7 +158,7 @@ impl RescheduleBasis {
                 None => RescheduleBasis::Disconnected,
             }
         } else if by_policy
-            && alloc.client_status == status::UNKNOWN
+            && alloc.client_status == ClientStatus::Unknown
             && alloc.followup_eval_id == eval_id
         {
             RescheduleBasis::FollowUp
@@ -211,7 +213,10 @@ pub struct RescheduleDecision {
 /// failed placements (E-1) a stopped allocation whose replacement could not
 /// be placed is a candidate again.
 pub fn should_filter(alloc: &Allocation, batch: bool, rules: &Rules) -> Prefilter {
-    let desired_terminal = matches!(alloc.desired_status.as_str(), status::STOP | status::EVICT);
+    let desired_terminal = matches!(
+        alloc.desired_status,
+        DesiredStatus::Stop | DesiredStatus::Evict
+    );
     let retry = rules.has(Switch::E1) && alloc.last_reschedule_failed();
     if batch {
         if rules.has(Switch::H3)
@@ -224,19 +229,19 @@ pub fn should_filter(alloc: &Allocation, batch: bool, rules: &Rules) -> Prefilte
         if rules.has(Switch::G0) && alloc.desired_transition.should_reschedule() {
             return Prefilter::Reschedulable;
         }
-        if alloc.desired_status == status::EVICT && rules.has(Switch::B1) {
+        if alloc.desired_status == DesiredStatus::Evict && rules.has(Switch::B1) {
             return Prefilter::Ignore;
         }
         if desired_terminal {
             return if alloc.ran_successfully() {
                 Prefilter::Untainted
-            } else if retry && alloc.desired_status == status::STOP {
+            } else if retry && alloc.desired_status == DesiredStatus::Stop {
                 Prefilter::Reschedulable
             } else {
                 Prefilter::Ignore
             };
         }
-        return if alloc.client_status == status::FAILED {
+        return if alloc.client_status == ClientStatus::Failed {
             Prefilter::Reschedulable
         } else {
             Prefilter::Untainted
@@ -250,8 +255,8 @@ pub fn should_filter(alloc: &Allocation, batch: bool, rules: &Rules) -> Prefilte
         };
     }
     if matches!(
-        alloc.client_status.as_str(),
-        status::COMPLETE | status::LOST
+        alloc.client_status,
+        ClientStatus::Complete | ClientStatus::Lost
     ) {
         return Prefilter::Ignore;
     }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::model::{Allocation, Deployment, Id};
+use crate::model::{Allocation, ClientStatus, Deployment, Id};
 use crate::time::Time;
 
 /// Stop descriptions of `scheduler/generic_sched.go`.
@@ -35,7 +35,7 @@ pub mod trigger {
 pub struct StopResult<'a> {
     pub alloc: &'a Allocation,
     /// The client status the stop sets (`lost`), or none.
-    pub client_status: Option<&'static str>,
+    pub client_status: Option<ClientStatus>,
     pub description: &'static str,
     pub followup_eval_id: Option<Arc<str>>,
 }

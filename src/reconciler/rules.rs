@@ -6,8 +6,8 @@
 //! [`Rules::has`] whether the replayed release has it. The methods here are
 //! the rules that combine changes or read a group's settings.
 
-use super::{ReconcileStrategy, TaintRule};
-use crate::model::{Allocation, DisconnectFields, Equality, Job, TaskGroup};
+use super::TaintRule;
+use crate::model::{Allocation, DisconnectFields, Equality, Job, ReconcileStrategy, TaskGroup};
 use crate::version::{Release, Switch, Switches};
 
 /// The rules of one replay: chosen once, before any job is reconciled, and

@@ -1,7 +1,7 @@
 //! Allocations a group takes out before `filterByTainted`, and why.
 
 use super::desc;
-use crate::model::status;
+use crate::model::ClientStatus;
 
 /// Why an allocation was taken out before `filterByTainted`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,11 +42,11 @@ impl SetAside {
 impl SetAside {
     /// The stop a set-aside allocation gets, as client status and
     /// description, or none for one that is only ignored.
-    pub(super) fn stop(self) -> Option<(Option<&'static str>, &'static str)> {
+    pub(super) fn stop(self) -> Option<(Option<ClientStatus>, &'static str)> {
         match self {
             SetAside::CancelledCanary => Some((None, desc::NOT_NEEDED)),
             SetAside::CanaryMigrating => Some((None, desc::MIGRATING)),
-            SetAside::CanaryLost => Some((Some(status::LOST), desc::LOST)),
+            SetAside::CanaryLost => Some((Some(ClientStatus::Lost), desc::LOST)),
             SetAside::OldTerminalBatch
             | SetAside::TerminalOfStoppedJob
             | SetAside::ServerTerminal => None,

@@ -9,7 +9,7 @@ use super::{
     AllocSet, Bucket, NameIndex, ReconnectDecision, ReconnectVerdict, Rules, StopResult,
     TaintedSets, desc,
 };
-use crate::model::{AllocMetric, Allocation, Id, Job, TaskGroup, status};
+use crate::model::{AllocMetric, Allocation, ClientStatus, DesiredStatus, Id, Job, TaskGroup};
 use crate::version::Switch;
 
 /// The sets `computeStop` reads.
@@ -48,7 +48,7 @@ impl<'a> Stopping<'a> {
     fn stop(
         &mut self,
         alloc: &'a Allocation,
-        client_status: Option<&'static str>,
+        client_status: Option<ClientStatus>,
         description: &'static str,
     ) {
         self.allocs.push(alloc);
@@ -65,7 +65,7 @@ impl<'a> Stopping<'a> {
         self.allocs.push(alloc);
         self.results.push(StopResult {
             alloc,
-            client_status: Some(status::LOST),
+            client_status: Some(ClientStatus::Lost),
             description: desc::LOST,
             followup_eval_id,
         });
@@ -85,20 +85,21 @@ pub(super) fn stop_all<'a>(buckets: &TaintedSets<'a>, rules: &Rules) -> Vec<Stop
     for (bucket, set) in buckets.iter() {
         let (client_status, description) = match bucket {
             Bucket::Ignore => continue,
-            Bucket::Lost => (Some(status::LOST), desc::LOST),
+            Bucket::Lost => (Some(ClientStatus::Lost), desc::LOST),
             _ => (None, desc::NOT_NEEDED),
         };
         // Expiring allocations the client reported on again are left alone.
-        let still_unknown =
-            |a: &&Allocation| bucket != Bucket::Expiring || a.client_status == status::UNKNOWN;
+        let still_unknown = |a: &&Allocation| {
+            bucket != Bucket::Expiring || a.client_status == ClientStatus::Unknown
+        };
         for alloc in set.iter().filter(still_unknown) {
-            stopping.stop(alloc, client_status, description);
+            stopping.stop(alloc, client_status.clone(), description);
         }
     }
     if rules.has(Switch::A3) {
         let unknown = buckets[Bucket::Ignore]
             .iter()
-            .filter(|a| a.client_status == status::UNKNOWN);
+            .filter(|a| a.client_status == ClientStatus::Unknown);
         for alloc in unknown {
             stopping.not_needed(alloc);
         }
@@ -135,7 +136,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
         // are stopped as failed, to be replaced, and not counted.
         if self.rules.has(Switch::A1) {
             let failed = reconnecting
-                .filter(|a| !a.server_terminal_status() && a.client_status == status::FAILED);
+                .filter(|a| !a.server_terminal_status() && a.client_status == ClientStatus::Failed);
             for alloc in failed.iter() {
                 stopping.reconnect_decisions.push(ReconnectDecision {
                     reconnecting: alloc,
@@ -144,7 +145,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
                     starts: None,
                     verdict: ReconnectVerdict::FailedReconnect,
                 });
-                stopping.stop(alloc, Some(status::FAILED), desc::RESCHEDULED);
+                stopping.stop(alloc, Some(ClientStatus::Failed), desc::RESCHEDULED);
             }
             reconnecting = reconnecting.difference(&[&failed]);
         }
@@ -152,7 +153,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let counted = if self.rules.has(Switch::D1) {
             untainted
                 .iter()
-                .filter(|a| a.client_status != status::UNKNOWN)
+                .filter(|a| a.client_status != ClientStatus::Unknown)
                 .count()
         } else {
             untainted.len()
@@ -410,7 +411,7 @@ struct ReconnectPass<'a> {
 /// run, asked to migrate or reschedule, or of an older job.
 pub(super) fn must_not_resume(alloc: &Allocation, job: &Job) -> bool {
     let t = &alloc.desired_transition;
-    alloc.desired_status != status::RUN
+    alloc.desired_status != DesiredStatus::Run
         || t.should_migrate()
         || t.should_reschedule()
         || t.should_force_reschedule()

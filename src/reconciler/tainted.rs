@@ -6,7 +6,9 @@ use std::collections::HashMap;
 use foldhash::fast::FixedState;
 
 use super::{AllocSet, Bucket, BucketReason, ByBucket, ReasonShape, Rules};
-use crate::model::{Allocation, DisconnectFields, Id, Node, Reconnection, node_status, status};
+use crate::model::{
+    Allocation, ClientStatus, DesiredStatus, DisconnectFields, Id, Node, Reconnection, node_status,
+};
 use crate::time::Time;
 use crate::version::{Setting, Switch};
 
@@ -272,7 +274,7 @@ taint_rules! {
     }
     FailedReconnectStopped {
         in_release: |r| r.has(Switch::A1),
-        holds: |f| f.disco && f.reconnected() && f.failed && f.alloc.desired_status == status::STOP,
+        holds: |f| f.disco && f.reconnected() && f.failed && f.alloc.desired_status == DesiredStatus::Stop,
         bucket: Ignore,
         reason: ReasonShape::FailedReconnect,
         wording: |_| "a failed allocation that reconnected, desired to stop, is ignored".into(),
@@ -324,7 +326,7 @@ taint_rules! {
         in_release: |_| true,
         holds: |f| {
             f.on(node_status::DISCONNECTED)
-                && f.alloc.client_status == status::PENDING
+                && f.alloc.client_status == ClientStatus::Pending
                 && (f.disco || !f.rules.has(Switch::A2))
         },
         bucket: Lost,
@@ -667,10 +669,10 @@ impl<'a> Facts<'a> {
             disco: supports_disconnect(alloc, rules),
             reconnect,
             terminal: alloc.terminal_status() && !(rules.has(Switch::A1) && reconnected),
-            running: alloc.client_status == status::RUNNING,
-            failed: alloc.client_status == status::FAILED,
-            unknown: alloc.client_status == status::UNKNOWN,
-            desired_run: alloc.desired_status == status::RUN,
+            running: alloc.client_status == ClientStatus::Running,
+            failed: alloc.client_status == ClientStatus::Failed,
+            unknown: alloc.client_status == ClientStatus::Unknown,
+            desired_run: alloc.desired_status == DesiredStatus::Run,
         }
     }
 
@@ -737,8 +739,8 @@ pub fn reconnection(alloc: &Allocation, ctx: TaintContext<'_, '_>) -> Reconnecti
     if ctx.rules.has(Switch::A1)
         && !(supports_disconnect(alloc, ctx.rules)
             && matches!(
-                alloc.client_status.as_str(),
-                status::UNKNOWN | status::RUNNING | status::FAILED
+                alloc.client_status,
+                ClientStatus::Unknown | ClientStatus::Running | ClientStatus::Failed
             ))
     {
         return Reconnection::None;

@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
+use super::update::Difference;
 use super::{AllocSet, DelayedReschedule, ReconnectDecision, SetAside, TaintRules, TaintedSets};
 use crate::model::Allocation;
-use crate::update::Difference;
 
 /// What happened inside one task group.
 #[derive(Clone, Debug, Default)]

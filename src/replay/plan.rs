@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use super::texts::Texts;
 use super::{JobContext, JobWork};
-use crate::model::{Id, node_status, status};
+use crate::model::{ClientStatus, Id, node_status};
 use crate::reconciler::{AllocUpdate, Reconciliation, TaintedNodes, desc};
 use crate::report::*;
 use crate::version::Switch;
@@ -33,8 +33,8 @@ impl<'a> JobContext<'a> {
             };
             if alloc.server_terminal_status()
                 && matches!(
-                    alloc.client_status.as_str(),
-                    status::RUNNING | status::PENDING
+                    alloc.client_status,
+                    ClientStatus::Running | ClientStatus::Pending
                 )
                 && down()
             {
@@ -42,7 +42,7 @@ impl<'a> JobContext<'a> {
                     alloc_id: alloc.id.clone(),
                     name: alloc.name.to_string(),
                     task_group: texts.word(&alloc.task_group),
-                    client_status: Some(texts.word(status::LOST)),
+                    client_status: Some(ClientStatus::Lost),
                     description: desc::LOST,
                     followup_eval_id: None,
                 });
@@ -52,7 +52,7 @@ impl<'a> JobContext<'a> {
             alloc_id: s.alloc.id.clone(),
             name: s.alloc.name.to_string(),
             task_group: texts.word(&s.alloc.task_group),
-            client_status: s.client_status.map(|c| texts.word(c)),
+            client_status: s.client_status.clone(),
             description: s.description,
             followup_eval_id: s.followup_eval_id.as_deref().map(str::to_string),
         }));

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use super::{JobContext, JobWork};
-use crate::model::{Allocation, Job, Name};
+use crate::model::{Allocation, Job, JobType, Name};
 use crate::reconciler::TaintedNodes;
 use crate::report::*;
 use crate::system::{Category, DiffEntry, SystemInput, SystemSchedule, Why};
@@ -99,7 +99,7 @@ impl<'a> JobContext<'a> {
         spec: Option<&Job>,
         sched: &SystemSchedule<'a>,
     ) -> (JobReport, Vec<Warning>) {
-        let job_type = spec.map_or("system", |j| j.job_type.as_str()).to_string();
+        let job_type = spec.map_or(JobType::System, |j| j.job_type.clone());
         let mut warnings = Vec::new();
         for c in &sched.invalid_constraints {
             warnings.push(Warning::new(
@@ -259,7 +259,7 @@ impl<'a> JobContext<'a> {
                 alloc_id: s.alloc.id.clone(),
                 name: s.alloc.name.to_string(),
                 task_group: Arc::from(s.alloc.task_group.as_str()),
-                client_status: s.client_status.map(Arc::from),
+                client_status: s.client_status.clone(),
                 description: s.description,
                 followup_eval_id: None,
             })

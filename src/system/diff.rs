@@ -4,7 +4,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::ready_nodes::ReadyNodes;
-use crate::model::{Allocation, Job, Node, Reconnection, TaskGroup, node_status, status};
+use crate::model::{
+    Allocation, ClientStatus, DesiredStatus, Job, JobType, Node, Reconnection, TaskGroup,
+    node_status,
+};
 use crate::reconciler::{Rules, TaintedNodes};
 use crate::time::Time;
 use crate::version::Switch;
@@ -159,8 +162,8 @@ impl Disconnect {
             return Disconnect::default();
         }
         let asks = matches!(
-            alloc.client_status.as_str(),
-            status::UNKNOWN | status::RUNNING
+            alloc.client_status,
+            ClientStatus::Unknown | ClientStatus::Running
         );
         if rules.has(Switch::C1) {
             // The expiry is only looked at for an allocation yet to reconnect.
@@ -245,7 +248,7 @@ impl<'a> SystemDiff<'a> {
         required: &BTreeMap<String, &'a TaskGroup>,
     ) {
         use Category::*;
-        let sysbatch = input.job.is_some_and(|j| j.job_type == "sysbatch");
+        let sysbatch = input.job.is_some_and(|j| j.job_type == JobType::Sysbatch);
         let job_index = input.job.map_or(0, |j| j.job_modify_index);
         let mut existing: BTreeSet<&str> = BTreeSet::new();
         for exist in allocs {
@@ -273,8 +276,8 @@ impl<'a> SystemDiff<'a> {
                 } else if disconnect.expired {
                     entry(Lost, Why::DisconnectExpired)
                 } else if disconnect.supported
-                    && exist.client_status == status::UNKNOWN
-                    && exist.desired_status == status::RUN
+                    && exist.client_status == ClientStatus::Unknown
+                    && exist.desired_status == DesiredStatus::Run
                 {
                     entry(Ignore, Why::AwaitingReconnect)
                 } else if disconnect.reconnect && tainted.is_none() {
@@ -288,7 +291,7 @@ impl<'a> SystemDiff<'a> {
                         entry(Ignore, Why::BatchDone)
                     } else if disconnect.supported
                         && node.is_some_and(|n| n.status == node_status::DISCONNECTED)
-                        && exist.client_status == status::RUNNING
+                        && exist.client_status == ClientStatus::Running
                     {
                         entry(Disconnecting, Why::NodeDisconnected)
                     } else if !exist.terminal_status() && node.is_none_or(|n| n.terminal_status()) {

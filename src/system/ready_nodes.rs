@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::{Job, Node};
-use crate::update::glob_match;
+use crate::reconciler::glob_match;
 
 /// The node is in one of the job's datacenters, by name or, with `globs`,
 /// as a wildcard matches it. Every Nomad client has a datacenter (`dc1` by

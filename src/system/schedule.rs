@@ -8,10 +8,10 @@ use super::diff::{Category, DiffEntry, DiffInput, SystemDiff, Terminal, split_te
 use super::ready_nodes::{ReadyNodes, in_datacenters, in_pool};
 use crate::feasibility::{Filter, InvalidConstraint, Placed, PlanSoFar, SystemStack};
 use crate::model::NodesById;
-use crate::model::{Allocation, Id, Job, Node, TaskGroup, node_status, status};
+use crate::model::{Allocation, ClientStatus, Id, Job, Node, TaskGroup, node_status};
 use crate::reconciler::{DesiredChanges, Rules, TaintedNodes, desc};
+use crate::reconciler::{Difference, tasks_updated};
 use crate::time::Time;
-use crate::update::{Difference, tasks_updated};
 use crate::version::Switch;
 
 /// A stop the plan carries.
@@ -20,7 +20,7 @@ pub struct SystemStop<'a> {
     pub alloc: &'a Allocation,
     pub description: &'static str,
     /// `lost` for allocations on lost nodes.
-    pub client_status: Option<&'static str>,
+    pub client_status: Option<ClientStatus>,
 }
 
 /// A new allocation on a node.
@@ -157,7 +157,7 @@ impl<'a> SystemSchedule<'a> {
                 out.stops.push(SystemStop {
                     alloc,
                     description,
-                    client_status: lost.then_some(status::LOST),
+                    client_status: lost.then_some(ClientStatus::Lost),
                 });
             }
         }
@@ -231,15 +231,15 @@ impl<'a> SystemSchedule<'a> {
             if down
                 && alloc.server_terminal_status()
                 && matches!(
-                    alloc.client_status.as_str(),
-                    status::RUNNING | status::PENDING
+                    alloc.client_status,
+                    ClientStatus::Running | ClientStatus::Pending
                 )
             {
                 plan.stopping.push(placed(input.nodes, alloc));
                 self.stops.push(SystemStop {
                     alloc,
                     description: desc::LOST,
-                    client_status: Some(status::LOST),
+                    client_status: Some(ClientStatus::Lost),
                 });
             }
         }

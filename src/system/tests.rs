@@ -524,7 +524,7 @@ fn test_system_sched_node_down() {
     c.run(Some(&job), |s| {
         assert_eq!(s.stops.len(), 1);
         assert_eq!(s.stops[0].description, desc::LOST);
-        assert_eq!(s.stops[0].client_status, Some("lost"));
+        assert_eq!(s.stops[0].client_status, Some(ClientStatus::Lost));
         assert!(s.placements.is_empty());
     });
 }
@@ -873,7 +873,7 @@ fn test_system_sched_node_drain_down() {
     c.run(Some(&job), |s| {
         assert_eq!(s.stops.len(), 1);
         assert_eq!(s.stops[0].description, desc::LOST);
-        assert_eq!(s.stops[0].client_status, Some("lost"));
+        assert_eq!(s.stops[0].client_status, Some(ClientStatus::Lost));
     });
 }
 
@@ -969,7 +969,7 @@ fn test_sys_batch_node_drain_down() {
     c.run(Some(&job), |s| {
         let lost: Vec<String> = s.stops.iter().map(|st| st.alloc.id.to_string()).collect();
         assert_eq!(lost, ["s00"]);
-        assert_eq!(s.stops[0].client_status, Some("lost"));
+        assert_eq!(s.stops[0].client_status, Some(ClientStatus::Lost));
     });
 }
 

@@ -8,9 +8,9 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use super::release::{Release, SERIES, v};
 use super::survey::Survey;
 use crate::model::{Job, Snapshot};
+use crate::model::{Release, SERIES, v};
 
 /// One kind of later-release fact found in the snapshot.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -9,8 +9,7 @@ use super::profile::Profile;
 use super::setting::Setting;
 use super::survey::Survey;
 use super::switch::Switch;
-use crate::model::{Snapshot, TaskGroup, reconcile_option};
-use crate::reconciler::ReconcileStrategy;
+use crate::model::{ReconcileStrategy, Snapshot, TaskGroup, reconcile_option};
 use crate::time::format_duration;
 use crate::warning::Warning;
 

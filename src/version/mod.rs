@@ -9,8 +9,6 @@
 mod evidence;
 mod ignored;
 mod profile;
-mod release;
-mod request;
 mod setting;
 mod survey;
 mod switch;
@@ -19,9 +17,12 @@ mod system_scheduler;
 pub use evidence::{Evidence, agent_release};
 pub use ignored::ignored_inputs;
 pub use profile::{Profile, VersionSource};
-pub use release::{HEAD_COMMIT, Release, SEED_COMMIT, SERIES, v};
-pub use request::{BadVersion, VersionRequest, accepted, names};
 pub use setting::Setting;
 pub use survey::Survey;
 pub use switch::{CATALOGUE, Change, Switch, Switches};
+// The names of releases are the snapshot's (the model's); they are this
+// module's vocabulary too.
+pub use crate::model::{
+    BadVersion, HEAD_COMMIT, Release, SEED_COMMIT, SERIES, VersionRequest, accepted, names, v,
+};
 pub use system_scheduler::system_scheduler_warning;

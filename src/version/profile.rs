@@ -4,9 +4,9 @@
 use serde::{Serialize, Serializer};
 
 use super::evidence::Evidence;
-use super::release::{Release, SEED_COMMIT};
-use super::request::VersionRequest;
 use super::switch::Switch;
+use crate::model::VersionRequest;
+use crate::model::{Release, SEED_COMMIT};
 use crate::warning::Warning;
 
 /// The replayed release, chosen once per replay.
@@ -78,7 +78,7 @@ impl Profile {
     pub fn describe(&self) -> String {
         let name = match self.release {
             Release::Seed => format!("Nomad seed ({SEED_COMMIT})"),
-            Release::Head => format!("Nomad head ({})", super::release::HEAD_COMMIT),
+            Release::Head => format!("Nomad head ({})", crate::model::HEAD_COMMIT),
             r @ Release::Tag { .. } => format!("Nomad {r}"),
         };
         let why = match (self.auto, self.source, &self.evidence) {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use foldhash::fast::FixedState;
 
-use crate::model::{AllocState, AllocStateField, Job, Snapshot, status};
+use crate::model::{AllocState, AllocStateField, ClientStatus, DesiredStatus, Job, Snapshot};
 
 /// The allocations' embedded jobs and their later-release inputs, each
 /// input as the set of `allocation ID` examples that have it.
@@ -50,7 +50,7 @@ impl<'s> Survey<'s> {
                 survey.last_reschedule.insert(id());
             }
             // The tracker first: the status is text behind a pointer.
-            if a.last_reschedule_failed() && a.desired_status == status::RUN {
+            if a.last_reschedule_failed() && a.desired_status == DesiredStatus::Run {
                 survey.kept_run.insert(id());
             }
             if a.desired_transition.should_disable_migration_placement() {
@@ -70,7 +70,7 @@ fn reconnected(states: &[AllocState]) -> bool {
         return false;
     };
     for s in states {
-        if previous.value == status::UNKNOWN && s.value == status::RUNNING {
+        if previous.value == ClientStatus::Unknown && s.value == ClientStatus::Running {
             return true;
         }
         previous = s;

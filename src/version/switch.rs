@@ -3,8 +3,8 @@
 //! is one row here plus the code of its behaviour (CONTRIBUTING.md);
 //! docs/nomad-versions.md says what each one means for an operator.
 
-use super::release::{Release, v};
 use super::setting::Setting;
+use crate::model::{Release, v};
 
 /// One catalogued change of the generic reconciler (or of what it reads).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 //! has any says which, once, instead of implying fidelity.
 
 use super::profile::Profile;
-use super::release::{Release, v};
 use crate::model::Snapshot;
+use crate::model::{Release, v};
 use crate::warning::Warning;
 
 /// The system scheduler changes not replayed, with the first tag of each.
@@ -52,7 +52,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::model::Job;
+    use crate::model::{Job, JobType};
     use crate::version::v;
 
     fn snapshot(types: &[&str]) -> Snapshot {
@@ -61,7 +61,7 @@ mod tests {
             let job = Job {
                 id: format!("j{i}"),
                 namespace: "default".into(),
-                job_type: (*t).to_string(),
+                job_type: JobType::from(*t),
                 ..Job::default()
             };
             s.jobs.push(Arc::new(job));

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use plan_inspect::model::*;
 use plan_inspect::reconciler::alloc_name;
-use plan_inspect::replay::{Options, replay};
+use plan_inspect::replay::{Options, Replay};
 use plan_inspect::report::{JobReport, Report};
 use plan_inspect::time::Duration;
 
@@ -180,7 +180,9 @@ impl Cluster {
 
     /// Replays with the default options; panics on error.
     pub fn replay(&self) -> Report {
-        replay(&self.snapshot, &Options::default()).expect("replay failed")
+        Replay::new(&self.snapshot, &Options::default())
+            .expect("replay failed")
+            .report()
     }
 
     /// Replays and returns the report of job `id`.

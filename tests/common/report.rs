@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use plan_inspect::model::Id;
+use plan_inspect::model::{ClientStatus, Id};
 use plan_inspect::reconciler::DesiredChanges;
 use plan_inspect::report::{Buckets, JobReport};
 
@@ -44,7 +44,10 @@ pub fn stops(r: &JobReport) -> Vec<(String, String, Option<String>)> {
         (
             s.alloc_id.to_string(),
             s.description.to_string(),
-            s.client_status.as_deref().map(str::to_owned),
+            s.client_status
+                .as_ref()
+                .map(ClientStatus::as_str)
+                .map(str::to_owned),
         )
     }))
 }

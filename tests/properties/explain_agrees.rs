@@ -6,13 +6,15 @@
 use plan_inspect::explain::{Explanation, Step, explain};
 use plan_inspect::model::Snapshot;
 use plan_inspect::render;
-use plan_inspect::replay::{Options, replay};
+use plan_inspect::replay::{Options, Replay};
 use serde_json::Value;
 
 /// Checks every allocation of `snapshot` replayed with `options`; the
 /// message names the allocation and the disagreement.
 pub fn check(snapshot: &Snapshot, options: &Options) -> Result<(), String> {
-    let report = replay(snapshot, options).map_err(|e| e.to_string())?;
+    let report = Replay::new(snapshot, options)
+        .map(Replay::report)
+        .map_err(|e| e.to_string())?;
     let report: Value = serde_json::from_str(&render::json::render(&report)).unwrap();
     for job in report["jobs"].as_array().unwrap() {
         if matches!(job["type"].as_str(), Some("system" | "sysbatch")) {

@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 use owo_colors::OwoColorize;
 
 use super::wrap::wrap;
-use crate::model::{Id, deployment_status};
+use crate::model::{ClientStatus, Id, deployment_status};
 use crate::reconciler::Bucket;
 use crate::report::{BucketEntry, GroupChanges, GroupReport, JobReport, NowSource, Plan, Report};
 use crate::time::Time;
@@ -442,7 +442,10 @@ impl Renderer {
                 t.row(vec![
                     self.alloc_id(&s.alloc_id),
                     s.name.clone(),
-                    s.client_status.as_deref().unwrap_or_default().to_string(),
+                    s.client_status
+                        .as_ref()
+                        .map_or("", ClientStatus::as_str)
+                        .to_string(),
                     s.description.to_string(),
                     s.followup_eval_id
                         .as_deref()

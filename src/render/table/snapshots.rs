@@ -2,7 +2,7 @@
 //! hand: a change to one section's layout shows here, next to its renderer,
 //! before it shows in the golden files of whole snapshots.
 
-use crate::model::Name;
+use crate::model::{JobType, Name};
 use std::collections::BTreeMap;
 
 use insta::assert_snapshot;
@@ -166,7 +166,7 @@ fn header() {
 fn header_of_a_purged_job_without_namespace() {
     let mut job = job();
     job.namespace = String::new();
-    job.job_type = String::new();
+    job.job_type = JobType::default();
     job.purged = true;
     let text = renderer(false).job(&job, "snapshot Now");
     assert_snapshot!(text.lines().next().unwrap(), @"web  purged  version 3  evaluated at 2022-04-01T12:00:00Z (snapshot Now)");

@@ -10,13 +10,13 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::rules::Rules;
 use crate::model::{
-    Allocation, CniConfig, Consul, ConsulConnect, ConsulGateway, Equality, GoValue, Job,
+    Allocation, CniConfig, Consul, ConsulConnect, ConsulGateway, Equality, GoValue, Job, JobType,
     NetworkResource, Node, RequestedDevice, Resources, RestartPolicy, Service, SidecarService,
     SidecarTask, TaskGroup, VolumeRequest, deep_equal, deep_equal_as, maps_equal_as, objects_equal,
     set_equal,
 };
-use crate::reconciler::Rules;
 use crate::version::Switch;
 pub use check::UpdateCheck;
 
@@ -125,7 +125,7 @@ fn update_kind<'n>(
 pub fn skips_feasibility(existing: &Allocation, rules: &Rules) -> bool {
     rules.has(Switch::H2)
         && existing.job.as_deref().is_some_and(|job| {
-            matches!(job.job_type.as_str(), "batch" | "sysbatch")
+            matches!(job.job_type, JobType::Batch | JobType::Sysbatch)
                 && job
                     .lookup_task_group(&existing.task_group)
                     .and_then(|tg| tg.max_run_duration)

@@ -10,7 +10,7 @@ use foldhash::fast::FixedState;
 
 use super::{Difference, UpdateKind, tasks_updated, update_kind};
 use crate::model::{Allocation, Job, Node, TaskGroup};
-use crate::reconciler::Rules;
+use crate::reconciler::rules::Rules;
 
 /// [`alloc_update_kind`](super::alloc_update_kind) for many allocations: all
 /// allocations of one job version compare the same with the new job, so each

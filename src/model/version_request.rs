@@ -103,7 +103,7 @@ impl<'de> serde::Deserialize<'de> for VersionRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::version::release::v;
+    use crate::model::v;
 
     fn parse(s: &str) -> Result<VersionRequest, BadVersion> {
         s.parse()
