@@ -686,17 +686,9 @@ impl<'p> Touched<'p> {
 /// A system job's allocations by the set of the system scheduler's diff.
 fn system_entries(g: &GroupReport) -> impl Iterator<Item = (&'static str, &BucketEntry)> {
     g.system_diff.iter().flat_map(|d| {
-        [
-            ("update", &d.update),
-            ("migrate", &d.migrate),
-            ("stop", &d.stop),
-            ("ignore", &d.ignore),
-            ("lost", &d.lost),
-            ("disconnecting", &d.disconnecting),
-            ("reconnecting", &d.reconnecting),
-        ]
-        .into_iter()
-        .flat_map(|(set, entries)| entries.iter().map(move |e| (set, e)))
+        d.sets()
+            .into_iter()
+            .flat_map(|(set, entries)| entries.iter().map(move |e| (set, e)))
     })
 }
 
