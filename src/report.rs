@@ -23,9 +23,11 @@ use crate::time::Time;
 use crate::version::Profile;
 use crate::warning::Warning;
 
+mod count_gap;
 mod fate;
 mod summary;
 
+pub use count_gap::{CountGap, GapCause, PlanList};
 pub use fate::{Fate, Fates};
 pub use summary::AllocationSummary;
 
