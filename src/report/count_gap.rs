@@ -12,7 +12,7 @@ pub struct CountGap {
     pub list: PlanList,
     /// Entries of the list.
     pub listed: u64,
-    /// The sum of the counts that stand for it ([`PlanList::counted_by`]).
+    /// The sum of the counts that stand for it (as [`PlanList`] says).
     pub counted: u64,
     /// Whether the Migrate count is part of `counted` (it is for stops
     /// and placements) and not zero.
