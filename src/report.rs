@@ -25,6 +25,14 @@ use crate::time::Time;
 use crate::version::Profile;
 use crate::warning::Warning;
 
+mod count_gap;
+mod fate;
+mod summary;
+
+pub use count_gap::{CountGap, GapCause, PlanList};
+pub use fate::{Fate, Fates};
+pub use summary::AllocationSummary;
+
 /// The version of this schema; bumped on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -62,12 +70,13 @@ pub enum NowSource {
     Clock,
 }
 
-/// One job and its plan.
-#[derive(Clone, Debug, Serialize)]
+/// One job and its plan. Serialised (in `summary.rs`) with each group's
+/// `allocations` ([`GroupReport::summaries`]), which need the plan.
+#[derive(Clone, Debug)]
 pub struct JobReport {
     pub namespace: String,
     pub id: String,
-    #[serde(rename = "type")]
+    /// Written as `type`.
     pub job_type: JobType,
     pub version: u64,
     pub priority: i64,
@@ -113,6 +122,21 @@ pub struct SystemDiffReport {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub reconnecting: Vec<BucketEntry>,
     pub filtered_nodes: Vec<FilteredNode>,
+}
+
+impl SystemDiffReport {
+    /// The allocation sets with their names, as the JSON keys them.
+    pub fn sets(&self) -> [(&'static str, &Vec<BucketEntry>); 7] {
+        [
+            ("update", &self.update),
+            ("migrate", &self.migrate),
+            ("stop", &self.stop),
+            ("ignore", &self.ignore),
+            ("lost", &self.lost),
+            ("disconnecting", &self.disconnecting),
+            ("reconnecting", &self.reconnecting),
+        ]
+    }
 }
 
 /// A node that would get a placement but fails a feasibility check.

@@ -13,6 +13,7 @@ mod allocation;
 mod canary;
 mod cli;
 mod contrib;
+mod count_note;
 mod deployment;
 mod determinism;
 mod disconnect;

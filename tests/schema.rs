@@ -70,6 +70,17 @@ struct Group {
     /// System and sysbatch jobs only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     system_diff: Option<SystemDiff>,
+    allocations: Vec<Allocation>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct Allocation {
+    id: String,
+    name: String,
+    bucket: String,
+    fate: String,
+    reason: String,
 }
 
 #[derive(Deserialize, Serialize)]
@@ -443,6 +454,124 @@ fn desired_changes_count_the_plan_and_entries_carry_version_and_canary() {
     );
 }
 
+/// Where each allocation of a group sits, as (ID, bucket or set): the
+/// buckets, the system diff's sets and the set-aside list.
+fn placed_entries(g: &Group) -> BTreeSet<(String, String)> {
+    let b = &g.buckets;
+    let mut sets: Vec<(&str, &Vec<Entry>)> = vec![
+        ("untainted", &b.untainted),
+        ("migrate", &b.migrate),
+        ("lost", &b.lost),
+        ("disconnecting", &b.disconnecting),
+        ("reconnecting", &b.reconnecting),
+        ("ignore", &b.ignore),
+    ];
+    sets.extend(b.expiring.iter().map(|e| ("expiring", e)));
+    if let Some(d) = &g.system_diff {
+        sets.extend([
+            ("update", &d.update),
+            ("migrate", &d.migrate),
+            ("stop", &d.stop),
+            ("ignore", &d.ignore),
+            ("lost", &d.lost),
+        ]);
+    }
+    let mut out: BTreeSet<(String, String)> = sets
+        .into_iter()
+        .flat_map(|(set, es)| es.iter().map(move |e| (e.id.clone(), set.to_string())))
+        .collect();
+    out.extend(
+        g.set_aside
+            .iter()
+            .map(|s| (s.id.clone(), "set_aside".to_string())),
+    );
+    out
+}
+
+/// `allocations` lists each allocation of a group once, sorted, with the
+/// bucket it sits in, and its fate is untouched exactly when no plan list
+/// names it; service, batch, system and sysbatch jobs alike.
+#[test]
+fn allocations_list_every_allocation_once_with_its_bucket_and_fate() {
+    let mut fates = BTreeSet::new();
+    let mut types = BTreeSet::new();
+    for fixture in FIXTURES {
+        for release in [v(1, 3, 0), v(1, 7, 2), v(2, 0, 5)] {
+            for job in document_at(fixture, release).jobs {
+                let p = &job.plan;
+                let named: BTreeSet<&str> = p
+                    .stop
+                    .iter()
+                    .map(|s| s.alloc_id.as_str())
+                    .chain(
+                        p.place
+                            .iter()
+                            .filter_map(|x| x.previous_alloc_id.as_deref()),
+                    )
+                    .chain(p.destructive_update.iter().map(|d| d.alloc_id.as_str()))
+                    .chain(p.in_place_update.iter().map(|u| u.alloc_id.as_str()))
+                    .chain(p.disconnect_updates.iter().map(|u| u.alloc_id.as_str()))
+                    .chain(p.attribute_updates.iter().map(|u| u.alloc_id.as_str()))
+                    .chain(p.reconnect_updates.iter().map(|u| u.alloc_id.as_str()))
+                    .collect();
+                for g in &job.groups {
+                    let listed: Vec<(String, String)> = g
+                        .allocations
+                        .iter()
+                        .map(|a| (a.id.clone(), a.bucket.clone()))
+                        .collect();
+                    let placed = placed_entries(g);
+                    assert_eq!(listed.len(), placed.len(), "{fixture} {}", job.id);
+                    assert_eq!(
+                        listed.into_iter().collect::<BTreeSet<_>>(),
+                        placed,
+                        "{fixture} {}",
+                        job.id
+                    );
+                    assert!(g.allocations.is_sorted_by(|a, b| a.id <= b.id));
+                    for a in &g.allocations {
+                        assert_eq!(
+                            a.fate == "untouched",
+                            !named.contains(a.id.as_str()),
+                            "{fixture} {} {}",
+                            job.id,
+                            a.name
+                        );
+                        fates.insert(a.fate.clone());
+                    }
+                    if !g.allocations.is_empty() {
+                        types.insert(job.job_type.clone());
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(
+        types,
+        ["batch", "service", "sysbatch", "system"]
+            .map(String::from)
+            .into()
+    );
+    // `reschedule_now` and `replace` are in no fixture: the unit tests of
+    // `report::fate` cover them.
+    for fate in [
+        "untouched",
+        "stop",
+        "lost",
+        "migrate",
+        "reschedule_later",
+        "destructive_update",
+        "in_place_update",
+        "disconnect",
+        "reconnect",
+    ] {
+        assert!(
+            fates.contains(fate),
+            "no fixture's allocation is {fate}: {fates:?}"
+        );
+    }
+}
+
 #[test]
 fn system_jobs_carry_their_diff_and_place_on_nodes_and_others_do_not() {
     let doc = document("mixed-cluster.json");
@@ -772,4 +901,129 @@ fn the_schema_page_names_every_field_and_only_those() {
         assert!(met.contains(&(object.to_string(), field.to_string())));
     }
     assert!(all.len() > 80, "{} fields documented", all.len());
+}
+
+/// The README's recipe line that contains `marker`, run on `fixture`
+/// (`state.json` in the recipe): its output lines. None without jq.
+fn readme_recipe(marker: &str, fixture: &str) -> Option<Vec<String>> {
+    use std::process::Command;
+    Command::new("jq").arg("--version").output().ok()?;
+    let readme = include_str!("../README.md");
+    let recipe = readme
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("plan-inspect state.json") && l.contains(marker))
+        .unwrap_or_else(|| panic!("README.md has no recipe with {marker}"));
+    let bin = assert_cmd::cargo::cargo_bin("plan-inspect");
+    let script = recipe
+        .replacen("plan-inspect", bin.to_str().unwrap(), 1)
+        .replacen("state.json", &format!("fixtures/{fixture}"), 1);
+    let out = Command::new("sh")
+        .args(["-c", &script])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{recipe}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    Some(text.lines().map(str::to_string).collect())
+}
+
+/// The README's jq recipes on `allocations` return, on every fixture, the
+/// allocations the buckets and system diffs name (lost ones) and the plan
+/// names (moved ones), system jobs' included, where the buckets alone gave
+/// none of a system job's.
+#[test]
+fn the_readme_recipes_find_every_job_type_s_allocations() {
+    let mut system_lost = 0;
+    for fixture in FIXTURES {
+        let doc = document(fixture);
+        let Some(lost) = readme_recipe(r#"select(.bucket == "lost")"#, fixture) else {
+            eprintln!("jq is not installed: recipes not checked");
+            return;
+        };
+        let mut found: Vec<String> = lost
+            .iter()
+            .map(|l| {
+                let v: Value = serde_json::from_str(l).unwrap();
+                v["name"].as_str().unwrap().to_string()
+            })
+            .collect();
+        let mut expected = Vec::new();
+        for job in &doc.jobs {
+            for g in &job.groups {
+                let system = g.system_diff.iter().flat_map(|d| &d.lost);
+                let names = g.buckets.lost.iter().chain(system).map(|e| e.name.clone());
+                if g.system_diff.as_ref().is_some_and(|d| !d.lost.is_empty()) {
+                    system_lost += 1;
+                }
+                expected.extend(names);
+            }
+        }
+        found.sort();
+        expected.sort();
+        assert_eq!(found, expected, "{fixture}: lost allocations");
+
+        let moved = readme_recipe(r#"select(.fate != "untouched")"#, fixture).unwrap();
+        let mut found: Vec<String> = moved
+            .iter()
+            .map(|l| l.split(' ').next().unwrap().to_string())
+            .collect();
+        let mut expected = Vec::new();
+        for job in &doc.jobs {
+            let p = &job.plan;
+            let named: BTreeSet<&str> = p
+                .stop
+                .iter()
+                .map(|s| s.alloc_id.as_str())
+                .chain(
+                    p.place
+                        .iter()
+                        .filter_map(|x| x.previous_alloc_id.as_deref()),
+                )
+                .chain(p.destructive_update.iter().map(|d| d.alloc_id.as_str()))
+                .chain(p.in_place_update.iter().map(|u| u.alloc_id.as_str()))
+                .chain(p.disconnect_updates.iter().map(|u| u.alloc_id.as_str()))
+                .chain(p.attribute_updates.iter().map(|u| u.alloc_id.as_str()))
+                .chain(p.reconnect_updates.iter().map(|u| u.alloc_id.as_str()))
+                .collect();
+            for g in &job.groups {
+                let b = &g.buckets;
+                let system = g.system_diff.iter().flat_map(|d| {
+                    [&d.update, &d.migrate, &d.stop, &d.ignore, &d.lost]
+                        .into_iter()
+                        .flatten()
+                });
+                let entries = [
+                    &b.untainted,
+                    &b.migrate,
+                    &b.lost,
+                    &b.disconnecting,
+                    &b.reconnecting,
+                    &b.ignore,
+                ]
+                .into_iter()
+                .flatten()
+                .chain(b.expiring.iter().flatten())
+                .chain(system)
+                .map(|e| (&e.id, &e.name))
+                .chain(g.set_aside.iter().map(|s| (&s.id, &s.name)));
+                expected.extend(
+                    entries
+                        .filter(|(id, _)| named.contains(id.as_str()))
+                        .map(|(_, name)| name.clone()),
+                );
+            }
+        }
+        found.sort();
+        expected.sort();
+        assert_eq!(found, expected, "{fixture}: moved allocations");
+    }
+    assert!(
+        system_lost > 0,
+        "no fixture has a system job's lost allocation"
+    );
 }

@@ -17,6 +17,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use super::alloc_record::AllocRecord;
 use super::id_index::IdIndex;
 use super::job_texts::{JobError, JobTexts};
+use super::observer::{Observer, UNOBSERVED};
 use super::top_keys::TopKeys;
 use super::warnings::Warnings;
 use super::{ReadError, ReadFilter};
@@ -55,6 +56,8 @@ pub(super) struct State<'n> {
     pub(super) keys: TopKeys,
     /// Shares the texts of the names read, on every thread of the read.
     pub(super) interner: Arc<Interner>,
+    /// Told of each allocation parsed.
+    pub(super) observer: &'n dyn Observer,
 }
 
 impl<'n> State<'n> {
@@ -82,6 +85,7 @@ impl<'n> State<'n> {
             started: false,
             keys: TopKeys::default(),
             interner: Arc::default(),
+            observer: UNOBSERVED,
         }
     }
 
@@ -178,6 +182,7 @@ impl<'n> State<'n> {
         index: usize,
         record: AllocRecord,
     ) -> Result<(), String> {
+        self.observer.allocation();
         let AllocRecord { mut alloc, job } = record;
         if !self.filter.keeps(&alloc.namespace, &alloc.job_id) {
             return Ok(());

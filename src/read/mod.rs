@@ -35,6 +35,7 @@ mod filter;
 mod id_index;
 mod internal;
 mod job_texts;
+mod observer;
 mod read_ahead;
 mod resolve;
 mod scan;
@@ -57,12 +58,14 @@ use serde::de::DeserializeSeed;
 
 pub use error::ReadError;
 pub use filter::ReadFilter;
+pub use observer::Observer;
 pub use warnings::MAX_PER_CODE;
 pub use workers::thread_count;
 
 use crate::model::{Interner, Snapshot};
 use chunked::{Chunked, Stop};
 use document::{Document, State};
+use observer::UNOBSERVED;
 use read_ahead::{ReadAhead, read_ahead};
 
 /// Where the snapshot comes from.
@@ -105,25 +108,25 @@ pub fn read_snapshot(source: &Source) -> Result<Snapshot, ReadError> {
 
 /// Reads the snapshot, keeping only the allocations `filter` keeps.
 pub fn read_snapshot_filtered(source: &Source, filter: &ReadFilter) -> Result<Snapshot, ReadError> {
-    read_snapshot_observed(source, filter, 0, &|_| {})
+    read_snapshot_observed(source, filter, 0, UNOBSERVED)
 }
 
 /// Like [`read_snapshot_filtered`], parsing allocations on `threads`
 /// threads ([`thread_count`]: 0 is one per core, 1 only the caller's) and
-/// telling `progress` how many bytes of the input were just read (for a
-/// progress bar at the edge). The snapshot is the same on any count.
+/// telling `progress` how many bytes of the input were just read and each
+/// allocation parsed. The snapshot is the same on any count.
 pub fn read_snapshot_observed(
     source: &Source,
     filter: &ReadFilter,
     threads: usize,
-    progress: &(dyn Fn(u64) + Sync),
+    progress: &dyn Observer,
 ) -> Result<Snapshot, ReadError> {
     let threads = thread_count(threads);
     let name = source.name();
     match source {
         Source::Path(path) => {
             let open = || File::open(path).map_err(|e| ReadError::io(&name, e));
-            read(
+            read_observed(
                 Observed {
                     inner: open()?,
                     progress,
@@ -132,12 +135,13 @@ pub fn read_snapshot_observed(
                 filter,
                 threads,
                 Some(&|| exact(open()?, &name, filter)),
+                progress,
             )
         }
         Source::Stdin => {
             let stdin = io::stdin();
             widen_pipe(&stdin);
-            read(
+            read_observed(
                 Observed {
                     inner: stdin,
                     progress,
@@ -146,6 +150,7 @@ pub fn read_snapshot_observed(
                 filter,
                 threads,
                 None,
+                progress,
             )
         }
     }
@@ -167,13 +172,13 @@ fn widen_pipe(_: &io::Stdin) {}
 /// A reader that reports each read's size.
 struct Observed<'p, R> {
     inner: R,
-    progress: &'p (dyn Fn(u64) + Sync),
+    progress: &'p dyn Observer,
 }
 
 impl<R: Read> Read for Observed<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
-        (self.progress)(n as u64);
+        self.progress.bytes(n as u64);
         Ok(n)
     }
 }
@@ -195,7 +200,19 @@ fn read(
     threads: usize,
     reread: Option<Reread<'_>>,
 ) -> Result<Snapshot, ReadError> {
-    let walks = || fast_then_exact(reader, name, filter, threads, reread);
+    read_observed(reader, name, filter, threads, reread, UNOBSERVED)
+}
+
+/// [`read`], telling `observer` of each allocation the fast walk parses.
+fn read_observed(
+    reader: impl Read + Send,
+    name: &str,
+    filter: &ReadFilter,
+    threads: usize,
+    reread: Option<Reread<'_>>,
+    observer: &dyn Observer,
+) -> Result<Snapshot, ReadError> {
+    let walks = || fast_then_exact(reader, name, filter, threads, reread, observer);
     panic::catch_unwind(AssertUnwindSafe(walks))
         .unwrap_or_else(|payload| Err(ReadError::internal(name, payload.as_ref())))
 }
@@ -207,10 +224,12 @@ fn fast_then_exact(
     filter: &ReadFilter,
     threads: usize,
     reread: Option<Reread<'_>>,
+    observer: &dyn Observer,
 ) -> Result<Snapshot, ReadError> {
     let mut input = BufReader::with_capacity(BUFFER, reader);
     let gzip = starts_with(&mut input, &GZIP_MAGIC).map_err(|e| ReadError::io(name, e))?;
     let mut state = State::new(name, filter.clone());
+    state.observer = observer;
     let interner = Arc::clone(&state.interner);
     let walk = |r: &mut ReadAhead| {
         Interner::install(&interner, || Chunked::new(r, threads).walk(&mut state))

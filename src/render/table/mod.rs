@@ -20,7 +20,9 @@ use owo_colors::OwoColorize;
 use super::wrap::wrap;
 use crate::model::{ClientStatus, Id, deployment_status};
 use crate::reconciler::Bucket;
-use crate::report::{BucketEntry, GroupChanges, GroupReport, JobReport, NowSource, Plan, Report};
+use crate::report::{
+    BucketEntry, GapCause, GroupChanges, GroupReport, JobReport, NowSource, Plan, PlanList, Report,
+};
 use crate::time::Time;
 use crate::warning::Warning;
 use grid::{Grid, Yield};
@@ -312,6 +314,9 @@ impl Renderer {
                 .give_way(u8::MAX, h, Yield::Abbreviate);
         }
         self.section(out, "Desired changes", &t);
+        if let Some(note) = count_note(job) {
+            out.push_str(&wrap(&note, usize::from(self.style.width)));
+        }
     }
 
     /// The allocations by bucket. Without `--verbose` only those the plan
@@ -617,6 +622,61 @@ impl Renderer {
     }
 }
 
+/// The line under the desired-changes table when its counts do not add up
+/// to the lists below it ([`JobReport::count_gaps`]): Nomad's counts are
+/// shown as Nomad has them, so the reader is told which differ and why.
+fn count_note(job: &JobReport) -> Option<String> {
+    let gaps = job.count_gaps();
+    if gaps.is_empty() {
+        return None;
+    }
+    let parts: Vec<String> = gaps
+        .iter()
+        .map(|g| {
+            let (one, many, column) = match g.list {
+                PlanList::Stop => ("stop", "stops", "Stop"),
+                PlanList::Place => ("placement", "placements", "Place"),
+                PlanList::DestructiveUpdate => {
+                    ("destructive update", "destructive updates", "Destructive")
+                }
+                PlanList::InPlaceUpdate => ("in-place update", "in-place updates", "InPlace"),
+            };
+            let mut columns = vec![column];
+            if g.with_canary {
+                columns.push("Canary");
+            }
+            if g.with_migrate {
+                columns.push("Migrate");
+            }
+            let (columns, verb) = match columns.split_last() {
+                Some((last, rest)) if !rest.is_empty() => {
+                    (format!("{} and {last}", rest.join(", ")), "count")
+                }
+                _ => (column.to_string(), "counts"),
+            };
+            let what = if g.listed == 1 { one } else { many };
+            format!("{} {what} listed, {columns} {verb} {}", g.listed, g.counted)
+        })
+        .collect();
+    let why = match job.gap_cause() {
+        GapCause::SystemJob => {
+            "Nomad counts a system job's changes before its evictions and rolling limit, \
+             and leaves lost allocations out"
+        }
+        GapCause::StoppedJob => {
+            "stopping a job, this Nomad release counts its unknown allocations as stops \
+             without stopping them"
+        }
+        GapCause::Other => "Nomad counts these apart from its plan here",
+    };
+    Some(format!(
+        "Note: {}. {}{} (docs/nomad-behaviour.md).",
+        parts.join("; "),
+        why[..1].to_uppercase(),
+        &why[1..]
+    ))
+}
+
 /// The Allocations table's columns.
 const ALLOCATIONS_HEADERS: [&str; 9] = [
     "Alloc",
@@ -689,17 +749,9 @@ impl<'p> Touched<'p> {
 /// A system job's allocations by the set of the system scheduler's diff.
 fn system_entries(g: &GroupReport) -> impl Iterator<Item = (&'static str, &BucketEntry)> {
     g.system_diff.iter().flat_map(|d| {
-        [
-            ("update", &d.update),
-            ("migrate", &d.migrate),
-            ("stop", &d.stop),
-            ("ignore", &d.ignore),
-            ("lost", &d.lost),
-            ("disconnecting", &d.disconnecting),
-            ("reconnecting", &d.reconnecting),
-        ]
-        .into_iter()
-        .flat_map(|(set, entries)| entries.iter().map(move |e| (set, e)))
+        d.sets()
+            .into_iter()
+            .flat_map(|(set, entries)| entries.iter().map(move |e| (set, e)))
     })
 }
 

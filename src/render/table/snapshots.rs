@@ -111,6 +111,37 @@ fn job() -> JobReport {
     }
 }
 
+/// A plan of `stops` stops and `places` placements, each of an allocation
+/// of its own: as many as counts that add up need.
+fn plan_of(stops: usize, places: usize) -> Plan {
+    Plan {
+        stop: (0..stops)
+            .map(|i| PlanStop {
+                alloc_id: format!("{i:08x}-0000-4000-8000-000000000000").into(),
+                name: format!("web.web[{i}]"),
+                task_group: "web".into(),
+                client_status: None,
+                description: "alloc not needed due to job update",
+                followup_eval_id: None,
+            })
+            .collect(),
+        place: (0..places)
+            .map(|i| PlanPlace {
+                task_group: "web".into(),
+                name: format!("web.web[{i}]"),
+                canary: false,
+                previous_alloc_id: None,
+                reschedule: false,
+                lost: false,
+                downgrade_non_canary: false,
+                min_job_version: 0,
+                node_id: None,
+            })
+            .collect(),
+        ..Plan::default()
+    }
+}
+
 /// Sections are pinned at 100 columns, where they fit whole; the tests at
 /// 80 say so in their names.
 fn renderer(verbose: bool) -> Renderer {
@@ -174,8 +205,10 @@ fn header_of_a_purged_job_without_namespace() {
 
 #[test]
 fn desired_changes_shows_the_columns_in_use() {
+    let mut job = job();
+    job.plan = plan_of(1, 1);
     let mut out = String::new();
-    renderer(false).desired_changes(&mut out, &job());
+    renderer(false).desired_changes(&mut out, &job);
     assert_snapshot!(out.trim_start(), @r"
     Desired changes
      Task Group  Ignore  Place  Stop  InPlace  Destructive  Reschedule Now  Reschedule Later
@@ -280,6 +313,7 @@ fn desired_changes_at_80_columns_leave_out_zero_counts() {
     c.reconciler.canary = 1;
     c.disconnect = 1;
     c.reconnect = 2;
+    job.plan = plan_of(2, 3);
     let mut out = String::new();
     at(false, 80).desired_changes(&mut out, &job);
     assert_snapshot!(out.trim_start(), @r"
@@ -288,6 +322,101 @@ fn desired_changes_at_80_columns_leave_out_zero_counts() {
      Group                                                       Now      Later
     ──────────────────────────────────────────────────────────────────────────────
      web    1       1      1     1        1       1       2      1        1
+    ");
+}
+
+/// The desired-changes section of `job` at 80 columns.
+fn desired_changes_at_80(job: &JobReport) -> String {
+    let mut out = String::new();
+    at(false, 80).desired_changes(&mut out, job);
+    out.trim_start().to_string()
+}
+
+/// No note while the counts add up to the lists: Stop and Migrate to the
+/// stops, Place, Canary and Migrate to the placements.
+#[test]
+fn no_count_note_when_the_counts_add_up() {
+    let mut job = job();
+    job.plan = plan_of(1, 1);
+    assert!(!desired_changes_at_80(&job).contains("Note"));
+    let c = &mut job.groups[0].desired_changes.reconciler;
+    c.migrate = 1;
+    c.canary = 1;
+    job.plan = plan_of(2, 3);
+    assert!(!desired_changes_at_80(&job).contains("Note"));
+    job.plan = plan_of(2, 2);
+    assert!(desired_changes_at_80(&job).contains("Note"));
+}
+
+/// A system job (mixed-cluster.json's node-exporter): a destructive update
+/// evicted now is a stop and a placement, one held back by the rolling
+/// limit is counted but not listed, and the lost allocation's stop is in
+/// no count.
+#[test]
+fn count_note_of_a_system_job_at_80_columns() {
+    let mut job = job();
+    job.job_type = "system".into();
+    let c = &mut job.groups[0].desired_changes;
+    *c = GroupChanges::default();
+    c.reconciler.ignore = 1;
+    c.reconciler.destructive_update = 2;
+    c.reconciler.migrate = 1;
+    job.plan = plan_of(3, 1);
+    job.plan.destructive_update = vec![PlanDestructive {
+        alloc_id: WEB0.into(),
+        name: "web.web[0]".into(),
+        task_group: "web".into(),
+        reason: "task config changed".into(),
+        label: None,
+    }];
+    assert_snapshot!(desired_changes_at_80(&job), @r"
+    Desired changes
+     Task Group  Ignore  Place  Stop  InPlace  Destructive  Migrate
+    ────────────────────────────────────────────────────────────────
+     web         1       0      0     0        2            1
+    Note: 3 stops listed, Stop and Migrate count 1; 1 destructive update listed,
+      Destructive counts 2. Nomad counts a system job's changes before its evictions
+      and rolling limit, and leaves lost allocations out (docs/nomad-behaviour.md).
+    ");
+}
+
+/// A stopped job at the seed: its unknown allocation is counted as a stop
+/// but not stopped (rollout.json's cache).
+#[test]
+fn count_note_of_a_stopped_job_at_80_columns() {
+    let mut job = job();
+    job.stopped = true;
+    let c = &mut job.groups[0].desired_changes;
+    *c = GroupChanges::default();
+    c.reconciler.stop = 2;
+    job.plan = plan_of(1, 0);
+    assert_snapshot!(desired_changes_at_80(&job), @r"
+    Desired changes
+     Task Group  Ignore  Place  Stop  InPlace  Destructive
+    ───────────────────────────────────────────────────────
+     web         0       0      2     0        0
+    Note: 1 stop listed, Stop counts 2. Stopping a job, this Nomad release counts
+      its unknown allocations as stops without stopping them
+      (docs/nomad-behaviour.md).
+    ");
+}
+
+/// A service job whose stops Nomad counts apart from its plan (the stops
+/// of `updateNonTerminalAllocsToLost`).
+#[test]
+fn count_note_of_another_job_at_80_columns() {
+    let mut job = job();
+    let c = &mut job.groups[0].desired_changes;
+    *c = GroupChanges::default();
+    c.reconciler.stop = 1;
+    job.plan = plan_of(2, 0);
+    assert_snapshot!(desired_changes_at_80(&job), @r"
+    Desired changes
+     Task Group  Ignore  Place  Stop  InPlace  Destructive
+    ───────────────────────────────────────────────────────
+     web         0       0      1     0        0
+    Note: 2 stops listed, Stop counts 1. Nomad counts these apart from its plan here
+      (docs/nomad-behaviour.md).
     ");
 }
 
