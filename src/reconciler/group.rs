@@ -10,10 +10,10 @@ use super::placement::PlacementSets;
 use super::stop::{self, StopInput};
 use super::{
     AllocSet, Bucket, DesiredChanges, GroupTrace, NameIndex, PlacementBasis, RescheduleContext,
-    Rules, SetAside, UpdateSplit,
+    RescheduleFacts, Rules, SetAside, UpdateSplit,
 };
 use crate::model::{Allocation, Deployment, Id, Job, TaskGroup, status};
-use crate::update::UpdateKind;
+use crate::update::{UpdateKind, skips_feasibility};
 
 /// What one group's computation reads besides its allocations.
 pub(super) struct GroupContext<'c, 'a, 'f> {
@@ -29,6 +29,7 @@ pub(super) struct GroupContext<'c, 'a, 'f> {
 impl<'a> GroupContext<'_, 'a, '_> {
     /// `computeGroup`.
     pub fn compute_group(&self, all: AllocSet<'a>, ids: &mut Ids) -> GroupOutcome<'a> {
+        let mut facts = self.cluster.facts_of(all.iter());
         let (all, dropped) = self.filter_server_terminal_allocs(all);
         let tg = self.job.job.lookup_task_group(self.name);
         let zero = tg.is_some_and(|tg| tg.count == 0 && self.rules.removes_scaled_to_zero_groups());
@@ -36,6 +37,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             let mut outcome = stop_all(self.cluster, &all, tg.is_none());
             outcome.trace.set_aside = dropped;
             outcome.trace.scaled_to_zero = zero;
+            outcome.trace.facts = facts;
             return outcome;
         };
         let (mut dstate, existing_deployment) = self.initialize_deployment_state(tg);
@@ -202,6 +204,18 @@ impl<'a> GroupContext<'_, 'a, '_> {
         };
 
         let inplace_update = updates.inplace.iter().collect();
+        if self.cluster.record {
+            let rctx = self.reschedule_context();
+            for (bucket, disconnecting) in
+                [(Bucket::Untainted, false), (Bucket::Disconnecting, true)]
+            {
+                for alloc in sets.buckets[bucket].iter() {
+                    if let Some(f) = facts.get_mut(&alloc.id) {
+                        f.reschedule = Some(RescheduleFacts::of(alloc, rctx, disconnecting));
+                    }
+                }
+            }
+        }
         let trace = GroupTrace {
             removed: false,
             scaled_to_zero: false,
@@ -228,6 +242,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             without_policy: sets.without_policy,
             reschedule_forced: sets.forced,
             renamed,
+            facts,
         };
         GroupOutcome {
             changes,
@@ -314,10 +329,12 @@ impl<'a> GroupContext<'_, 'a, '_> {
                     }
                 },
             );
+        let unchecked = inplace.filter(|a| skips_feasibility(a, self.rules));
         let split = UpdateSplit {
             ignore,
             inplace,
             destructive: why,
+            unchecked,
         };
         (split, destructive)
     }
@@ -358,6 +375,7 @@ pub(super) fn stop_stopped_job<'a>(
 ) -> GroupOutcome<'a> {
     let removed = job.is_none_or(|j| j.lookup_task_group(group).is_none());
     let mut outcome = stop_all(cluster, &set.non_terminal(), removed);
+    outcome.trace.facts = cluster.facts_of(set.iter());
     outcome.trace.set_aside = set
         .iter()
         .filter(|a| a.terminal_status())

@@ -31,6 +31,36 @@ pub fn in_pool(job: &Job, node: &Node) -> bool {
     matches!(job.node_pool.as_str(), "" | "all") || pool == job.node_pool
 }
 
+/// How a system job's targeting sees one node, for explanations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Targeting {
+    /// Outside the job's node pool (from 1.6.0): not read at all.
+    OutsidePool,
+    /// Ready and in the job's datacenters.
+    Targeted,
+    /// Ready, but in none of the job's datacenters (or no job).
+    NotInDatacenters,
+    NotReady,
+}
+
+impl Targeting {
+    /// With `globs` datacenters match as wildcards; with `pools` only the
+    /// job's node pool is read.
+    pub fn of(job: Option<&Job>, node: &Node, globs: bool, pools: bool) -> Targeting {
+        let outside_pool = pools && job.is_some_and(|j| !in_pool(j, node));
+        let in_dcs = job.is_some_and(|j| in_datacenters(j, node, globs));
+        if outside_pool {
+            Targeting::OutsidePool
+        } else if !node.ready() {
+            Targeting::NotReady
+        } else if in_dcs {
+            Targeting::Targeted
+        } else {
+            Targeting::NotInDatacenters
+        }
+    }
+}
+
 /// The ready nodes in the job's datacenters, and every node that is not
 /// ready (in any datacenter).
 #[derive(Clone, Debug, Default)]
