@@ -630,9 +630,7 @@ impl<'a> JobContext<'a> {
         };
         let rec = self.reconcile(w, spec, batch, &tainted, record);
         let mut entries = EntryMaker::new(self.nodes, taint);
-        let groups = group_reports(w.job, &rec, |_, t| {
-            entries.buckets(&t.buckets, &t.bucket_rules)
-        });
+        let groups = group_reports(w.job, &rec, |_, t| entries.buckets(t));
         let stop = self.stops(w, &tainted, &rec, entries.texts());
         let plan = self.plan(w, &rec, entries.texts(), stop);
         let report = JobReport {

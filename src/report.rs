@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use crate::model::{Id, Name};
 use crate::reconciler::{
-    Bucket, BucketReason, ByBucket, DesiredChanges, ReasonNode, ReasonTimes, TaintRule,
+    Bucket, BucketReason, ByBucket, DesiredChanges, ReasonNode, ReasonTimes, TaintRule, Unreplaced,
 };
 use crate::time::Time;
 use crate::version::Profile;
@@ -210,6 +210,9 @@ pub struct BucketEntry {
     /// [`ReasonKind::Times`](crate::reconciler::ReasonKind::Times).
     #[serde(skip)]
     pub times: Option<Box<ReasonTimes>>,
+    /// Why a lost or expiring allocation gets no replacement.
+    #[serde(skip)]
+    pub unreplaced: Option<Unreplaced>,
 }
 
 impl BucketEntry {

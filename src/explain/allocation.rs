@@ -72,6 +72,9 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation
             ),
         );
     }
+    if let Some(why) = trace.and_then(|t| t.unreplaced.get(&alloc.id)) {
+        plan = plan.fact("replacement", why.describe());
+    }
     steps.push(plan);
     Explanation {
         subject: Subject {

@@ -33,6 +33,7 @@ mod set_aside;
 mod stop;
 mod tainted;
 mod trace;
+mod unreplaced;
 
 pub use alloc_facts::{AllocFacts, DisconnectFacts, ReconnectCheck};
 pub use alloc_set::AllocSet;
@@ -58,6 +59,7 @@ pub use tainted::{
     reason, tainted_nodes,
 };
 pub use trace::{GroupTrace, PlacementBasis, UpdateSplit};
+pub use unreplaced::{Keeper, Unreplaced};
 
 use std::collections::BTreeMap;
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::{
     AllocFacts, AllocSet, DelayedReschedule, ReconnectDecision, SetAside, TaintRules, TaintedSets,
+    Unreplaced,
 };
 use crate::model::{Allocation, Id};
 use crate::update::Difference;
@@ -47,6 +48,8 @@ pub struct GroupTrace<'a> {
     /// What each allocation's decisions read, when the replay records it
     /// ([`super::ReconcileInput::record`]); empty otherwise.
     pub facts: BTreeMap<&'a Id, AllocFacts>,
+    /// The lost and expiring allocations that get no replacement, and why.
+    pub unreplaced: BTreeMap<&'a Id, Unreplaced>,
 }
 
 /// The result of `computeUpdates`.

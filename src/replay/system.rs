@@ -113,6 +113,7 @@ impl<'a> JobContext<'a> {
             rule: None,
             node_draining: node.is_some_and(|n| n.should_drain()),
             times: None,
+            unreplaced: None,
         }
     }
 

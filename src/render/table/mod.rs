@@ -412,9 +412,14 @@ impl Renderer {
         ]
     }
 
-    /// The bucket reason, with what the reschedule filters decided.
+    /// The bucket reason, with what the reschedule filters decided and why
+    /// a lost allocation is not replaced.
     fn reason(&self, rescheduling: &Rescheduling<'_>, e: &BucketEntry) -> String {
         let mut reason = e.reason_with(|t| self.time(t)).into_owned();
+        if let Some(why) = e.unreplaced {
+            reason.push_str("; ");
+            reason.push_str(&why.describe());
+        }
         if rescheduling.now.contains(&e.id) {
             reason.push_str("; reschedule now");
         } else if let Some(&at) = rescheduling.later.get(&e.id) {

@@ -48,6 +48,7 @@ fn entry(
         rule: Some(rule),
         node_draining: false,
         times: None,
+        unreplaced: None,
     }
 }
 
