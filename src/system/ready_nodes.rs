@@ -92,3 +92,43 @@ impl<'a> ReadyNodes<'a> {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{eligibility, node_status};
+
+    fn node(status: &str, dc: &str, pool: &str) -> Node {
+        Node {
+            id: "n1".into(),
+            status: status.into(),
+            datacenter: dc.into(),
+            node_pool: pool.into(),
+            scheduling_eligibility: eligibility::ELIGIBLE.into(),
+            ..Node::default()
+        }
+    }
+
+    /// The pool is read first (from 1.6.0), then readiness, then the
+    /// datacenters; a stopped job is targeted as its spec says.
+    #[test]
+    fn targeting_reads_pool_then_readiness_then_datacenters() {
+        let job = Job {
+            datacenters: vec!["dc*".into()],
+            node_pool: "web".into(),
+            stop: true,
+            ..Job::default()
+        };
+        let of = |n: &Node, globs, pools| Targeting::of(Some(&job), n, globs, pools);
+        let ready_dc2 = node(node_status::READY, "dc2", "web");
+        assert_eq!(of(&ready_dc2, true, true), Targeting::Targeted);
+        assert_eq!(of(&ready_dc2, false, true), Targeting::NotInDatacenters);
+        let other_pool = node(node_status::DOWN, "dc2", "batch");
+        assert_eq!(of(&other_pool, true, true), Targeting::OutsidePool);
+        assert_eq!(of(&other_pool, true, false), Targeting::NotReady);
+        assert_eq!(
+            Targeting::of(None, &ready_dc2, true, true),
+            Targeting::NotInDatacenters
+        );
+    }
+}
