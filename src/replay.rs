@@ -22,7 +22,8 @@ use crate::model::{Allocation, Deployment, Evaluation, Job, JobType, Snapshot, T
 use crate::now::NowRequest;
 use crate::reconciler::UpdateCheck;
 use crate::reconciler::{
-    ReconcileInput, Reconciler, Reconciliation, Rules, TaintContext, TaintedNodes, tainted_nodes,
+    ReconcileInput, Reconciler, Reconciliation, ReleaseFacts, Rules, TaintContext, TaintedNodes,
+    tainted_nodes,
 };
 use crate::report::*;
 use crate::time::{Time, format_duration};
@@ -290,7 +291,7 @@ impl<'s> Replay<'s> {
             |w| {
                 let (report, warnings) = match system_spec(w) {
                     Some(spec) => ctx.system_job(w, Some(spec)),
-                    None => ctx.trace_job(w, |report, rec, _| {
+                    None => ctx.trace_job(w, false, |report, rec, _| {
                         let warning = policy_panic::missing_policy_warning(ctx.rules, &report, rec);
                         (report, warning.into_iter().collect())
                     }),
@@ -340,6 +341,8 @@ pub struct JobReplay<'r, 'a> {
     /// The whole report with this one job.
     pub report: &'r Report,
     pub reconciliation: &'r Reconciliation<'a>,
+    /// The replayed release's choices, as the reconciler reads them.
+    pub release: &'r ReleaseFacts,
     pub taint: TaintContext<'r, 'a>,
     pub nodes: &'r NodesById<'a>,
 }
@@ -359,8 +362,6 @@ pub struct SystemReplay<'r, 'a> {
     pub job: Option<&'a Job>,
     pub nodes: &'r NodesById<'a>,
 }
-
-pub use system::describe as describe_system_entry;
 
 /// One job replayed alone with the decisions behind its report, for
 /// explanations: `--job` and `--namespace` are not consulted.
@@ -411,11 +412,13 @@ impl<'s> OneJob<'s> {
             });
         }
         let ctx = prep.job_context();
-        Ok(ctx.trace_job(&self.work, |job, rec, taint| {
+        let release = ReleaseFacts::of(&prep.rules);
+        Ok(ctx.trace_job(&self.work, true, |job, rec, taint| {
             let report = prep.report(vec![job]);
             inspect(JobReplay {
                 report: &report,
                 reconciliation: rec,
+                release: &release,
                 taint,
                 nodes: &prep.nodes,
             })
@@ -432,7 +435,7 @@ impl<'s> OneJob<'s> {
         let ctx = prep.job_context();
         let work = &self.work;
         let tainted = ctx.tainted_nodes(&work.allocs);
-        let schedule = ctx.system_schedule(work, &tainted);
+        let schedule = ctx.system_schedule(work, &tainted, true);
         let (job, _) = ctx.system_report(work, system_spec(work), &schedule);
         let report = prep.report(vec![job]);
         Ok(inspect(SystemReplay {
@@ -616,6 +619,7 @@ impl<'a> JobContext<'a> {
     fn trace_job<R>(
         &self,
         w: &JobWork<'a>,
+        record: bool,
         inspect: impl FnOnce(JobReport, &Reconciliation<'_>, TaintContext<'_, '_>) -> R,
     ) -> R {
         // A purged job's type comes from the job its allocations embed.
@@ -629,11 +633,9 @@ impl<'a> JobContext<'a> {
             rules: self.rules,
             now: self.now,
         };
-        let rec = self.reconcile(w, spec, batch, &tainted);
+        let rec = self.reconcile(w, spec, batch, &tainted, record);
         let mut entries = EntryMaker::new(self.nodes, taint);
-        let groups = group_reports(w.job, &rec, |_, t| {
-            entries.buckets(&t.buckets, &t.bucket_rules)
-        });
+        let groups = group_reports(w.job, &rec, |_, t| entries.buckets(t));
         let stop = self.stops(w, &tainted, &rec, entries.texts());
         let plan = self.plan(w, &rec, entries.texts(), stop);
         let report = JobReport {
@@ -664,6 +666,7 @@ impl<'a> JobContext<'a> {
         spec: Option<&Job>,
         batch: bool,
         tainted: &'r TaintedNodes<'r>,
+        record: bool,
     ) -> Reconciliation<'r>
     where
         'a: 'r,
@@ -691,6 +694,7 @@ impl<'a> JobContext<'a> {
             rules: self.rules,
             now: self.now,
             update_fn: &update_fn,
+            record,
         })
         .compute()
     }

@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use crate::model::{ClientStatus, DesiredStatus, Id, JobType, Name};
 use crate::reconciler::{
-    Bucket, BucketReason, ByBucket, DesiredChanges, ReasonNode, ReasonTimes, TaintRule,
+    Bucket, BucketReason, ByBucket, DesiredChanges, ReasonNode, ReasonTimes, TaintRule, Unreplaced,
 };
 use crate::time::Time;
 use crate::version::Profile;
@@ -226,6 +226,8 @@ pub struct BucketEntry {
     pub canary: bool,
     /// Why the allocation is in its set.
     pub why: EntryWhy,
+    /// Why a lost or expiring allocation gets no replacement.
+    pub unreplaced: Option<Unreplaced>,
 }
 
 /// Why an allocation is in its set.

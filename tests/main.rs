@@ -35,6 +35,7 @@ mod stop;
 mod system;
 mod tainted;
 mod threads;
+mod unreplaced;
 mod update;
 mod version_1_11;
 mod version_2_0;

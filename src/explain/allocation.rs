@@ -1,18 +1,17 @@
 //! The steps the reconciler took for one existing allocation.
 
+use std::borrow::Cow;
+
 use super::release_rules;
 use super::{Explanation, Step, Subject, SubjectKind, at, yes_no};
-use crate::model::{
-    Allocation, ClientStatus, DelayBase, DelaySteps, JobType, Reconnection, ReschedulePolicy,
-};
-use crate::reconciler::skips_feasibility;
+use crate::model::{Allocation, ClientStatus, DelayBase, DelaySteps, ReschedulePolicy};
 use crate::reconciler::{
-    Bucket, GroupTrace, ReconnectDecision, RescheduleBasis, Rules, reason, should_filter,
+    AllocFacts, Bucket, GroupTrace, ReconnectCheck, ReconnectDecision, ReconnectWeighing,
+    RescheduleBasis,
 };
 use crate::replay::JobReplay;
 use crate::report::{JobReport, Plan};
 use crate::time::format_duration;
-use crate::version::Switch;
 
 pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation {
     let job = jr.job();
@@ -24,8 +23,9 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation
             .map(|(_, why)| *why)
     });
     let bucket = trace.and_then(|t| bucket_of(t, alloc));
+    let facts = trace.and_then(|t| t.facts.get(&alloc.id));
     let mut steps = vec![identity(job, alloc), node(jr, alloc), status(alloc)];
-    steps.push(disconnect(jr, alloc));
+    steps.extend(facts.map(|f| disconnect(jr, alloc, f)));
     match (set_aside, bucket) {
         (Some(why), _) => steps.push(Step::new("Set aside", why.describe()).fact(
             "when",
@@ -41,11 +41,11 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation
                 "count = 0: stopped whole, as a removed group is; nothing is rescheduled or placed",
             ));
         }
-        if let Some(step) = rescheduling(jr, trace, alloc, b) {
+        if let Some(step) = facts.and_then(|f| rescheduling(jr, trace, alloc, f, b)) {
             steps.push(step);
         }
         steps.extend(reconnect_steps(jr, trace, alloc, b));
-        if let Some(step) = job_update(jr.taint.rules, trace, job, alloc) {
+        if let Some(step) = job_update(trace, job, alloc) {
             steps.push(step);
         }
     }
@@ -73,6 +73,9 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation
                 at(eval.wait_until, jr.report.now)
             ),
         );
+    }
+    if let Some(why) = trace.and_then(|t| t.unreplaced.get(&alloc.id)) {
+        plan = plan.fact("replacement", why.describe());
     }
     steps.push(plan);
     Explanation {
@@ -189,17 +192,14 @@ fn status(alloc: &Allocation) -> Step {
     step
 }
 
-fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
+fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation, facts: &AllocFacts) -> Step {
     let now = jr.report.now;
-    let fields = jr.taint.rules.disconnect_fields();
-    let timeout = alloc
-        .own_task_group()
-        .and_then(|tg| tg.expiry_timeout(fields));
-    let last = alloc.unknown_since(fields);
+    let d = &facts.disconnect;
+    let last = d.unknown_since;
     let setting = release_rules::lost_timeout_setting(jr.taint.rules);
     let mut step = Step::new("Disconnect", "").fact(
         &setting,
-        timeout.map_or("not set".to_string(), format_duration),
+        d.timeout.map_or("not set".to_string(), format_duration),
     );
     step = step.fact(
         "last unknown",
@@ -209,7 +209,7 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
             at(last, now)
         },
     );
-    let conclusion = match (alloc.disconnect_expiry(fields), timeout) {
+    let conclusion = match (d.expiry, d.timeout) {
         (Some(expiry), Some(timeout)) => {
             step = step.fact(
                 "expiry",
@@ -219,7 +219,7 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
                     at(expiry, now)
                 ),
             );
-            if alloc.expired(now, fields) {
+            if d.expired {
                 "unknown and expired".to_string()
             } else if now >= expiry {
                 format!(
@@ -234,11 +234,9 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
         _ if last.is_zero() => "never unknown".to_string(),
         _ => format!("unknown without {setting}: never expires"),
     };
-    let from_states = jr.taint.rules.has(Switch::C1);
-    let conclusion = match alloc.last_reconnect() {
-        // From C-1 a reconnect is read from the allocation's states.
-        _ if from_states => {
-            let needs = if alloc.needs_to_reconnect_from(jr.taint.rules.has(Switch::H4)) {
+    let conclusion = match d.reconnect {
+        ReconnectCheck::States { needs } => {
+            let needs = if needs {
                 "yes: its latest client-status state is unknown"
             } else {
                 "no: its latest client-status state is not unknown"
@@ -246,8 +244,7 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
             step = step.fact("needs to reconnect", needs);
             conclusion
         }
-        Some(t) => {
-            let late = alloc.reconnected(fields) == Reconnection::AfterExpiry;
+        ReconnectCheck::Event { at: t, late } => {
             step = step
                 .fact("reconnect event", at(t, now))
                 .fact("expired at reconnect", yes_no(late));
@@ -256,11 +253,10 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
                 if late { "too late" } else { "in time" }
             )
         }
-        None => conclusion,
+        ReconnectCheck::None => conclusion,
     };
     step.conclusion = conclusion;
-    let rules = jr.taint.rules;
-    if !rules.supports_disconnected_clients() && !rules.has(Switch::G1) {
+    if !jr.release.disconnects_checked {
         step = step.fact(
             "disconnected clients",
             "not supported (pre-1.3 servers): expiry and unknown are not checked",
@@ -280,24 +276,23 @@ fn bucket_step(
         .iter()
         .position(|a| a.id == alloc.id)?;
     let rule = *trace.bucket_rules[bucket].get(at)?;
-    let node = jr.nodes.get(alloc.node_id.as_str()).copied();
-    let rules = jr.taint.rules;
-    let order = rules.taint_order();
-    let earlier: Vec<String> = order[..rule.number(rules) - 1]
+    let order = &jr.release.taint_order;
+    let number = order.iter().position(|(r, _)| *r == rule).unwrap_or(0) + 1;
+    let earlier: Vec<&str> = order[..number - 1]
         .iter()
-        .map(|r| r.describe(rules))
+        .map(|(_, words)| words.as_str())
         .collect();
+    let words = order.get(number - 1).map_or("", |(_, w)| w.as_str());
+    let reason = jr
+        .job()
+        .groups
+        .iter()
+        .find(|g| g.name == *alloc.task_group)
+        .and_then(|g| g.buckets[bucket].iter().find(|e| e.id == alloc.id))
+        .map_or(Cow::Borrowed(""), |e| e.reason());
     let mut step = Step::new("Bucket", bucket.as_str())
-        .fact(
-            "rule",
-            format!(
-                "{} of {}: {}",
-                rule.number(rules),
-                order.len(),
-                rule.describe(rules)
-            ),
-        )
-        .fact("facts", reason(alloc, jr.taint, node));
+        .fact("rule", format!("{number} of {}: {words}", order.len()))
+        .fact("facts", reason);
     if !earlier.is_empty() {
         step = step.detail("rules not matched", earlier.join("; "));
     }
@@ -355,6 +350,7 @@ fn rescheduling(
     jr: &JobReplay<'_, '_>,
     trace: &GroupTrace<'_>,
     alloc: &Allocation,
+    facts: &AllocFacts,
     bucket: Bucket,
 ) -> Option<Step> {
     let job = jr.job();
@@ -383,18 +379,19 @@ fn rescheduling(
     } else {
         "not rescheduled".to_string()
     };
-    if !alloc.next_allocation.is_empty() && alloc.terminal_status() {
+    let f = facts.reschedule?;
+    if f.replaced {
         step.conclusion = format!("{outcome}: terminal and already replaced");
         return Some(step);
     }
-    let rules = jr.taint.rules;
-    let filter = should_filter(alloc, job.job_type == JobType::Batch, rules);
-    if filter.skips_policy(rules, disconnecting) {
+    let release = jr.release;
+    let filter = f.prefilter;
+    if !f.policy_read {
         step.conclusion = format!(
             "{outcome}: {}",
             if filter.untainted() {
                 "counts as running (batch: not failed, or ran successfully)"
-            } else if jr.taint.rules.has(Switch::B1) {
+            } else if release.ignores_evicted_batch {
                 "ignored (desired stop/evict, or complete/lost; batch: evicted, or stopped and not \
                  successful)"
             } else {
@@ -409,11 +406,12 @@ fn rescheduling(
             format!(
                 "yes (batch: not failed, or ran successfully), and Nomad {} still reads its \
                  policy (from 1.4.14, 1.5.10, 1.6.3 and 1.7.0 until 1.8.1)",
-                rules.release()
+                release.release
             ),
         );
     }
-    let basis = RescheduleBasis::of(alloc, rules, &jr.report.eval_id, disconnecting);
+    let basis = f.basis;
+    let rules = jr.taint.rules;
     let rescheduled_now = trace.reschedule_now.get(&alloc.id).is_some();
     let forced = rescheduled_now && trace.reschedule_forced.get(&alloc.id).is_some();
     let replacement = || release_rules::disconnecting_replacement(rules, alloc.own_task_group());
@@ -437,8 +435,7 @@ fn rescheduling(
         && !alloc.client_terminal_status()
         && alloc.client_status != ClientStatus::Unknown;
     let first_detail = step.facts.len();
-    let fail_time = basis.fail_time(alloc, rules, now);
-    let (next, eligible) = basis.next(alloc, rules, now);
+    let (fail_time, next, eligible) = (f.fail_time, f.next, f.eligible);
     let source = match basis {
         RescheduleBasis::FollowUp => {
             "its last unknown state: this evaluation is the follow-up of its disconnect"
@@ -447,12 +444,11 @@ fn rescheduling(
         _ => "disconnecting: the evaluation time",
     };
     step = step.fact("fail time", format!("{} ({source})", at(fail_time, now)));
-    if let Some(policy) = alloc.reschedule_policy() {
+    if let (Some(policy), Some(attempts)) = (alloc.reschedule_policy(), f.attempts) {
         step = step.fact(
             "attempts",
             format!(
-                "{} within {} before the fail time, of {} allowed ({} recorded)",
-                alloc.reschedule_attempts(policy, fail_time),
+                "{attempts} within {} before the fail time, of {} allowed ({} recorded)",
                 format_duration(policy.interval),
                 if policy.unlimited {
                     "unlimited".to_string()
@@ -463,14 +459,14 @@ fn rescheduling(
             ),
         );
     }
-    let delay = alloc.next_delay_steps();
+    let delay = f.delay;
     step = step
         .fact("next delay", delay_text(&delay))
         .fact(
             "next reschedule",
             if next.is_zero() {
                 // E-1 makes lost allocations eligible as well.
-                if rules.has(Switch::E1) && basis == RescheduleBasis::Failure {
+                if release.retries_failed_placements && basis == RescheduleBasis::Failure {
                     "none (not failed or lost)".to_string()
                 } else {
                     "none (not failed)".to_string()
@@ -484,15 +480,13 @@ fn rescheduling(
             },
         )
         .fact("eligible", yes_no(eligible));
-    if trace.without_policy.get(&alloc.id).is_some()
-        && jr.taint.rules.panics_without_reschedule_policy()
-    {
+    if trace.without_policy.get(&alloc.id).is_some() && release.panics_without_policy {
         step = step.fact(
             "no policy",
             format!(
                 "its job version's group has no reschedule policy: Nomad {} dereferences it here \
                  and panics (fixed in 1.9.7 and 1.10.0); not eligible, as the fixed releases say",
-                jr.taint.rules.release()
+                release.release
             ),
         );
     }
@@ -526,7 +520,7 @@ fn rescheduling(
         format!("{}: eligible, due later", replacement())
     } else if later.is_some() {
         "eligible, due later, no follow-up eval yet".to_string()
-    } else if disconnecting && rules.holds_disconnecting(alloc.own_task_group()) {
+    } else if disconnecting && f.held {
         replacement().to_string()
     } else if !eligible {
         release_rules::reschedule_eligibility(rules).to_string()
@@ -545,7 +539,6 @@ fn reconnect_steps(
     alloc: &Allocation,
     bucket: Bucket,
 ) -> Vec<Step> {
-    let rules = jr.taint.rules;
     let mine: Vec<&ReconnectDecision<'_>> = trace
         .reconnect_decisions
         .iter()
@@ -555,15 +548,20 @@ fn reconnect_steps(
         .collect();
     if mine.is_empty() {
         return if bucket == Bucket::Reconnecting {
-            let why = if rules.has(Switch::E2) {
-                "no allocation down its NextAllocation chain that the servers have not stopped: \
-                 it resumes"
-            } else if rules.has(Switch::D1) {
-                "its NextAllocation is absent or stopped by the servers: it resumes"
-            } else if rules.has(Switch::C2) {
-                "no allocation of its name placed after it: it resumes"
-            } else {
-                "not weighed against a replacement: the group was not over its count"
+            let why = match jr.release.reconnect_weighing {
+                ReconnectWeighing::ReplacementChain => {
+                    "no allocation down its NextAllocation chain that the servers have not \
+                     stopped: it resumes"
+                }
+                ReconnectWeighing::NextAllocation => {
+                    "its NextAllocation is absent or stopped by the servers: it resumes"
+                }
+                ReconnectWeighing::PlacedAfter => {
+                    "no allocation of its name placed after it: it resumes"
+                }
+                ReconnectWeighing::OverCount => {
+                    "not weighed against a replacement: the group was not over its count"
+                }
             };
             vec![Step::new("Reconnect", why)]
         } else {
@@ -617,12 +615,7 @@ fn reconnect_steps(
         .collect()
 }
 
-fn job_update(
-    rules: &Rules,
-    trace: &GroupTrace<'_>,
-    job: &JobReport,
-    alloc: &Allocation,
-) -> Option<Step> {
+fn job_update(trace: &GroupTrace<'_>, job: &JobReport, alloc: &Allocation) -> Option<Step> {
     let u = &trace.updates;
     if u.ignore.get(&alloc.id).is_some() {
         let step = Step::new(
@@ -640,7 +633,7 @@ fn job_update(
             &job.plan,
             alloc,
         );
-        if skips_feasibility(alloc, rules) {
+        if u.unchecked.get(&alloc.id).is_some() {
             return Some(step.fact(
                 "placement check",
                 "skipped: its job version sets max_run_duration, which this release reads as \

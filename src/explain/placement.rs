@@ -3,7 +3,7 @@
 use super::release_rules;
 use super::{ExplainError, Explanation, Step, Subject, SubjectKind};
 use crate::model::Id;
-use crate::reconciler::{PlacementBasis, Rules};
+use crate::reconciler::PlacementBasis;
 use crate::replay::JobReplay;
 
 pub(super) fn explain(jr: &JobReplay<'_, '_>, name: &str) -> Result<Explanation, ExplainError> {
@@ -37,7 +37,8 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, name: &str) -> Result<Explanation,
         .find(|g| g.name == group)
         .map(|g| g.desired_changes.clone())
         .unwrap_or_default();
-    let mut steps = vec![counts(&basis, jr.taint.rules).fact(
+    let stop_setting = release_rules::stop_timeout_setting(jr.taint.rules);
+    let mut steps = vec![counts(&basis, &stop_setting).fact(
         "desired changes",
         format!(
             "place {}, canary {}, destructive {}, migrate {}, stop {}",
@@ -169,12 +170,13 @@ fn existing(b: &PlacementBasis) -> usize {
     b.untainted + b.migrate + b.reschedule + b.reconnecting
 }
 
-fn counts(b: &PlacementBasis, rules: &Rules) -> Step {
+/// The group's counts; `stop_setting` names the setting lost allocations
+/// wait for.
+fn counts(b: &PlacementBasis, stop_setting: &str) -> Step {
     let conclusion = if b.lost_later > 0 {
         format!(
-            "no placements computed: {} lost allocation(s) wait for {}",
+            "no placements computed: {} lost allocation(s) wait for {stop_setting}",
             b.lost_later,
-            release_rules::stop_timeout_setting(rules)
         )
     } else {
         let missing = (b.count - existing(b) as i64).max(0);

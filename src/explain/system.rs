@@ -3,8 +3,8 @@
 
 use super::{ExplainError, Explanation, Step, Subject, SubjectKind, yes_no};
 use crate::model::{Allocation, Node};
-use crate::replay::{SystemReplay, describe_system_entry};
-use crate::system::{Category, DiffEntry, in_datacenters, in_pool};
+use crate::replay::SystemReplay;
+use crate::system::{Category, DiffEntry, Targeting};
 
 /// What resource fit would decide and plan-inspect does not check.
 const FIT_UNCHECKED: &str = "resource fit (CPU, memory, ports, bin packing, preemption) is not \
@@ -18,20 +18,14 @@ fn node_step(sr: &SystemReplay<'_, '_>, node_id: &str) -> Step {
         )
         .fact("node", node_id);
     };
-    let globs = sr.schedule.datacenter_globs;
-    let pools = sr.schedule.node_pools;
-    let targeted = sr
-        .job
-        .is_some_and(|j| in_datacenters(j, node, globs) && (!pools || in_pool(j, node)));
-    let outside_pool = pools && sr.job.is_some_and(|j| !in_pool(j, node));
-    let conclusion = if outside_pool {
-        format!("{node_id} is not in the job's node pool: not targeted")
-    } else if node.ready() && targeted {
-        format!("{node_id} is ready and in the job's datacenters: targeted")
-    } else if node.ready() {
-        format!("{node_id} is ready but not in the job's datacenters: not targeted")
-    } else {
-        format!("{node_id} is not ready: not targeted")
+    let targeting = sr.schedule.targeting.get(node_id).copied();
+    let conclusion = match targeting.unwrap_or(Targeting::NotReady) {
+        Targeting::OutsidePool => format!("{node_id} is not in the job's node pool: not targeted"),
+        Targeting::Targeted => format!("{node_id} is ready and in the job's datacenters: targeted"),
+        Targeting::NotInDatacenters => {
+            format!("{node_id} is ready but not in the job's datacenters: not targeted")
+        }
+        Targeting::NotReady => format!("{node_id} is not ready: not targeted"),
     };
     Step::new("Node", conclusion)
         .fact("node", node_id)
@@ -58,7 +52,7 @@ fn diff_step(sr: &SystemReplay<'_, '_>, e: &DiffEntry<'_>) -> Step {
     let job_index = sr.job.map_or(0, |j| j.job_modify_index);
     let mut step = Step::new(
         "System diff (diffSystemAllocsForNode)",
-        format!("{set}: {}", describe_system_entry(e, sr.job)),
+        format!("{set}: {}", e.why.describe()),
     )
     .fact("job modify index", job_index.to_string());
     if let Some(a) = e.alloc {

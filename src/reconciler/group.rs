@@ -1,6 +1,8 @@
 //! One task group's computation (`computeGroup`): its sets built once, then
 //! each step a function of them, the group's outcome returned whole.
 
+use std::collections::HashSet;
+
 use super::followup::Followups;
 use super::group_sets::GroupSets;
 use super::ids::Ids;
@@ -8,12 +10,15 @@ use super::job_state::{ClusterState, JobState};
 use super::outcome::{GroupOutcome, GroupProgress};
 use super::placement::PlacementSets;
 use super::stop::{self, StopInput};
-use super::update::UpdateKind;
+use super::unreplaced::{Keeper, LostOutcome, Unreplaced};
+use super::update::{UpdateKind, skips_feasibility};
 use super::{
     AllocSet, Bucket, DesiredChanges, GroupTrace, NameIndex, PlacementBasis, RescheduleContext,
-    Rules, SetAside, UpdateSplit,
+    RescheduleFacts, Rules, SetAside, UpdateSplit,
 };
-use crate::model::{Allocation, ClientStatus, Deployment, DesiredStatus, Id, Job, TaskGroup};
+use crate::model::{
+    Allocation, ClientStatus, Deployment, DesiredStatus, DisconnectFields, Id, Job, TaskGroup,
+};
 use crate::version::Switch;
 
 /// What one group's computation reads besides its allocations.
@@ -30,13 +35,19 @@ pub(super) struct GroupContext<'c, 'a, 'f> {
 impl<'a> GroupContext<'_, 'a, '_> {
     /// `computeGroup`.
     pub fn compute_group(&self, all: AllocSet<'a>, ids: &mut Ids) -> GroupOutcome<'a> {
+        let mut facts = self.cluster.facts_of(all.iter());
         let (all, dropped) = self.filter_server_terminal_allocs(all);
         let tg = self.job.job.lookup_task_group(self.name);
         let zero = tg.is_some_and(|tg| tg.count == 0 && self.rules.has(Switch::G0));
         let Some(tg) = tg.filter(|_| !zero) else {
-            let mut outcome = stop_all(self.cluster, &all, tg.is_none());
+            let why = match zero {
+                true => Unreplaced::ScaledToZero,
+                false => Unreplaced::GroupRemoved,
+            };
+            let mut outcome = stop_all(self.cluster, &all, tg.is_none(), why);
             outcome.trace.set_aside = dropped;
             outcome.trace.scaled_to_zero = zero;
+            outcome.trace.facts = facts;
             return outcome;
         };
         let (mut dstate, existing_deployment) = self.initialize_deployment_state(tg);
@@ -130,6 +141,10 @@ impl<'a> GroupContext<'_, 'a, '_> {
                 dstate.desired_total += computed.len() as i64;
             }
         }
+        let replacing: HashSet<&'a Id> = computed
+            .iter()
+            .filter_map(|p| p.previous.map(|a| &a.id))
+            .collect();
         let placements = computed.len();
         let place_ready =
             !self.job.deployment.paused && !self.job.deployment.failed && !is_canarying;
@@ -202,7 +217,38 @@ impl<'a> GroupContext<'_, 'a, '_> {
             GroupProgress::Pending
         };
 
+        let fields = self.rules.disconnect_fields();
+        let expiring = &sets.buckets[Bucket::Expiring];
+        let keeper = match fields {
+            DisconnectFields::BlockOnly | DisconnectFields::BlockStrict => Keeper::ReplaceFalse,
+            DisconnectFields::Legacy | DisconnectFields::LegacyFirst => {
+                Keeper::PreventRescheduleOnLost
+            }
+        };
+        let unreplaced = LostOutcome {
+            lost,
+            kept: (!expiring.is_empty() && self.rules.keeps_expiring(tg))
+                .then_some((expiring, keeper)),
+            place: &place,
+            computed: &replacing,
+            waiting: (!sets.lost_later.is_empty()).then_some(fields),
+            place_ready,
+            count: tg.count,
+        }
+        .unreplaced();
         let inplace_update = updates.inplace.iter().collect();
+        if self.cluster.record {
+            let rctx = self.reschedule_context();
+            for (bucket, disconnecting) in
+                [(Bucket::Untainted, false), (Bucket::Disconnecting, true)]
+            {
+                for alloc in sets.buckets[bucket].iter() {
+                    if let Some(f) = facts.get_mut(&alloc.id) {
+                        f.reschedule = Some(RescheduleFacts::of(alloc, rctx, disconnecting));
+                    }
+                }
+            }
+        }
         let trace = GroupTrace {
             removed: false,
             scaled_to_zero: false,
@@ -228,6 +274,8 @@ impl<'a> GroupContext<'_, 'a, '_> {
             without_policy: sets.without_policy,
             reschedule_forced: sets.forced,
             renamed,
+            facts,
+            unreplaced,
         };
         GroupOutcome {
             changes,
@@ -314,10 +362,12 @@ impl<'a> GroupContext<'_, 'a, '_> {
                     }
                 },
             );
+        let unchecked = inplace.filter(|a| skips_feasibility(a, self.rules));
         let split = UpdateSplit {
             ignore,
             inplace,
             destructive: why,
+            unchecked,
         };
         (split, destructive)
     }
@@ -356,7 +406,12 @@ pub(super) fn stop_stopped_job<'a>(
     set: &AllocSet<'a>,
 ) -> GroupOutcome<'a> {
     let removed = job.is_none_or(|j| j.lookup_task_group(group).is_none());
-    let mut outcome = stop_all(cluster, &set.non_terminal(), removed);
+    let why = match job {
+        None => Unreplaced::JobPurged,
+        Some(_) => Unreplaced::JobStopped,
+    };
+    let mut outcome = stop_all(cluster, &set.non_terminal(), removed, why);
+    outcome.trace.facts = cluster.facts_of(set.iter());
     outcome.trace.set_aside = set
         .iter()
         .filter(|a| a.terminal_status())
@@ -367,8 +422,15 @@ pub(super) fn stop_stopped_job<'a>(
 
 /// `filterAndStopAll`: stops all but the ignored (unknown) allocations, yet
 /// counts them all as stopped, as Nomad does.
-fn stop_all<'a>(cluster: &ClusterState<'a>, set: &AllocSet<'a>, removed: bool) -> GroupOutcome<'a> {
+fn stop_all<'a>(
+    cluster: &ClusterState<'a>,
+    set: &AllocSet<'a>,
+    removed: bool,
+    why: Unreplaced,
+) -> GroupOutcome<'a> {
     let (buckets, bucket_rules) = cluster.group_buckets(set);
+    let lost = [&buckets[Bucket::Lost], &buckets[Bucket::Expiring]];
+    let unreplaced = Unreplaced::all(&lost, why);
     GroupOutcome {
         changes: DesiredChanges {
             stop: set.len() as u64,
@@ -380,6 +442,7 @@ fn stop_all<'a>(cluster: &ClusterState<'a>, set: &AllocSet<'a>, removed: bool) -
             removed,
             buckets,
             bucket_rules,
+            unreplaced,
             ..GroupTrace::default()
         },
         ..GroupOutcome::default()

@@ -3,9 +3,14 @@
 //! `scheduler/reconciler/reconcile_cluster.go`): facts of the job and its
 //! evaluation, and facts of the cluster.
 
+use std::collections::BTreeMap;
+
 use super::deployment::Standing;
-use super::{AllocSet, Rules, TaintContext, TaintRules, TaintedNodes, TaintedSets, UpdateFn};
-use crate::model::{Deployment, Job};
+use super::{
+    AllocFacts, AllocSet, DisconnectFacts, Rules, TaintContext, TaintRules, TaintedNodes,
+    TaintedSets, UpdateFn,
+};
+use crate::model::{Allocation, Deployment, Id, Job};
 use crate::time::Time;
 
 /// The job and its evaluation, fixed before the first group is computed.
@@ -28,6 +33,8 @@ pub(super) struct ClusterState<'a> {
     pub tainted: &'a TaintedNodes<'a>,
     pub rules: &'a Rules,
     pub now: Time,
+    /// Whether groups keep their allocations' facts.
+    pub record: bool,
 }
 
 impl<'a> ClusterState<'a> {
@@ -37,6 +44,26 @@ impl<'a> ClusterState<'a> {
             rules: self.rules,
             now: self.now,
         }
+    }
+
+    /// The disconnect facts of `allocs`, when the replay records facts.
+    pub fn facts_of(
+        &self,
+        allocs: impl IntoIterator<Item = &'a Allocation>,
+    ) -> BTreeMap<&'a Id, AllocFacts> {
+        if !self.record {
+            return BTreeMap::new();
+        }
+        allocs
+            .into_iter()
+            .map(|a| {
+                let facts = AllocFacts {
+                    disconnect: DisconnectFacts::of(a, self.rules, self.now),
+                    reschedule: None,
+                };
+                (&a.id, facts)
+            })
+            .collect()
     }
 
     /// `filterByTainted` on a group's allocations, with each one's rule.

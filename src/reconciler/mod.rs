@@ -6,6 +6,7 @@
 //! groups by name, allocations by ID. Each such order is one that Nomad
 //! itself could take, so every result here is one Nomad could produce.
 
+mod alloc_facts;
 mod alloc_set;
 mod bucket;
 mod bucket_reason;
@@ -23,25 +24,31 @@ mod placement;
 mod reconnect;
 mod reconnect_decision;
 mod reconnect_picker;
+mod release_facts;
 mod reschedule;
+mod reschedule_facts;
 mod results;
 mod rules;
 mod set_aside;
 mod stop;
 mod tainted;
 mod trace;
+mod unreplaced;
 mod update;
 
+pub use alloc_facts::{AllocFacts, DisconnectFacts, ReconnectCheck};
 pub use alloc_set::AllocSet;
 pub use bucket::{Bucket, ByBucket};
 pub use bucket_reason::{BucketReason, ReasonKind, ReasonNode, ReasonShape, ReasonTimes};
 pub use name_index::{Bitmap, NameIndex, alloc_name};
 pub use reconnect_decision::{ReconnectDecision, ReconnectVerdict};
 pub use reconnect_picker::pick_reconnecting_alloc;
+pub use release_facts::{ReconnectWeighing, ReleaseFacts};
 pub use reschedule::{
     DelayedReschedule, Prefilter, RescheduleBasis, RescheduleContext, RescheduleDecision,
     RescheduleSets, should_filter, update_by_reschedulable,
 };
+pub use reschedule_facts::RescheduleFacts;
 pub use results::{
     AllocUpdate, DeploymentUpdate, DesiredChanges, DestructiveResult, FollowupEval, PlaceResult,
     ReconcileResults, StopResult, desc, trigger,
@@ -53,6 +60,7 @@ pub use tainted::{
     reason, tainted_nodes,
 };
 pub use trace::{GroupTrace, PlacementBasis, UpdateSplit};
+pub use unreplaced::{Keeper, Unreplaced};
 pub use update::{
     Difference, UpdateCheck, UpdateKind, alloc_update_kind, glob_match, skips_feasibility,
     tasks_updated,
@@ -88,6 +96,9 @@ pub struct ReconcileInput<'a, 'f> {
     pub rules: &'a Rules,
     pub now: Time,
     pub update_fn: &'f UpdateFn<'a, 'f>,
+    /// Keep what each allocation's decisions read ([`GroupTrace::facts`]),
+    /// for explanations; a plain replay does without.
+    pub record: bool,
 }
 
 /// The reconciler's decisions with what it saw on the way.
@@ -117,6 +128,7 @@ impl<'a, 'f> Reconciler<'a, 'f> {
             tainted: input.tainted,
             rules: input.rules,
             now: input.now,
+            record: input.record,
         };
         let ids = Ids::new(input.eval_id, input.job, input.job_id);
         let mut fold = JobFold::new(retired.current.cloned(), retired.updates, ids, input.rules);

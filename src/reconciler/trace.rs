@@ -1,11 +1,15 @@
 //! What the reconciler saw inside one task group, kept for reports and
 //! explanations so that neither has to redo the reconciler's work.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::update::Difference;
-use super::{AllocSet, DelayedReschedule, ReconnectDecision, SetAside, TaintRules, TaintedSets};
-use crate::model::Allocation;
+use super::{
+    AllocFacts, AllocSet, DelayedReschedule, ReconnectDecision, SetAside, TaintRules, TaintedSets,
+    Unreplaced,
+};
+use crate::model::{Allocation, Id};
 
 /// What happened inside one task group.
 #[derive(Clone, Debug, Default)]
@@ -41,6 +45,11 @@ pub struct GroupTrace<'a> {
     pub updates: UpdateSplit<'a>,
     /// The arithmetic behind the group's placements.
     pub placement: PlacementBasis,
+    /// What each allocation's decisions read, when the replay records it
+    /// ([`super::ReconcileInput::record`]); empty otherwise.
+    pub facts: BTreeMap<&'a Id, AllocFacts>,
+    /// The lost and expiring allocations that get no replacement, and why.
+    pub unreplaced: BTreeMap<&'a Id, Unreplaced>,
 }
 
 /// The result of `computeUpdates`.
@@ -50,6 +59,9 @@ pub struct UpdateSplit<'a> {
     pub inplace: AllocSet<'a>,
     /// Each with the first job spec difference found.
     pub destructive: Vec<(&'a Allocation, Arc<Difference>)>,
+    /// In-place updates that skip the placement check: the release reads
+    /// the allocation's `max_run_duration` as changed on every update.
+    pub unchecked: AllocSet<'a>,
 }
 
 /// The counts `computeCanaries` and `computePlacements` worked from.

@@ -29,41 +29,80 @@ pub fn render_streamed<R>(head: &Report, run: R, out: &mut impl io::Write) -> io
 where
     R: FnOnce(&mut dyn FnMut(&str)) -> Vec<Warning>,
 {
-    let mut bare = head.clone();
-    bare.jobs.clear();
-    bare.warnings.clear();
-    // `jobs` and `warnings` are the document's last keys; the rest is laid
-    // out by the formatter, as inside the document's object.
-    let text = render(&bare);
-    let before = text
-        .strip_suffix("[],\n  \"warnings\": []\n}\n")
-        .expect("jobs and warnings close the document");
-    out.write_all(before.as_bytes())?;
-    let mut f = formatter(1);
-    f.begin_array(out)?;
+    let mut f = formatter(0);
+    f.begin_object(out)?;
+    let Report {
+        schema_version,
+        now,
+        now_source,
+        eval_id,
+        eval_priority,
+        supports_disconnected_clients,
+        nomad_version,
+        jobs: _,
+        warnings: _,
+    } = head;
+    key(&mut f, out, "schema_version", true)?;
+    value(&mut f, out, schema_version)?;
+    key(&mut f, out, "now", false)?;
+    value(&mut f, out, now)?;
+    key(&mut f, out, "now_source", false)?;
+    value(&mut f, out, now_source)?;
+    key(&mut f, out, "eval_id", false)?;
+    value(&mut f, out, eval_id)?;
+    key(&mut f, out, "eval_priority", false)?;
+    value(&mut f, out, eval_priority)?;
+    key(&mut f, out, "supports_disconnected_clients", false)?;
+    value(&mut f, out, supports_disconnected_clients)?;
+    key(&mut f, out, "nomad_version", false)?;
+    value(&mut f, out, nomad_version)?;
+    key(&mut f, out, "jobs", false)?;
+    f.begin_object_value(out)?;
+    let mut jobs = formatter(1);
+    jobs.begin_array(out)?;
     let mut written = Ok(());
     let mut first = true;
     let warnings = run(&mut |job| {
         if written.is_ok() {
-            written = f
+            written = jobs
                 .begin_array_value(out, first)
                 .and_then(|()| out.write_all(job.as_bytes()))
-                .and_then(|()| f.end_array_value(out));
+                .and_then(|()| jobs.end_array_value(out));
             first = false;
         }
     });
     written?;
-    f.end_array(out)?;
+    jobs.end_array(out)?;
     f.end_object_value(out)?;
-    f.begin_object_key(out, false)?;
-    f.begin_string(out)?;
-    f.write_string_fragment(out, "warnings")?;
-    f.end_string(out)?;
-    f.begin_object_value(out)?;
-    out.write_all(&nested(1, &warnings))?;
-    f.end_object_value(out)?;
+    key(&mut f, out, "warnings", false)?;
+    value(&mut f, out, &warnings)?;
     f.end_object(out)?;
     out.write_all(b"\n")
+}
+
+/// A key of the document's top-level object, `first` or after another.
+fn key(
+    f: &mut PrettyFormatter<'_>,
+    out: &mut impl io::Write,
+    name: &str,
+    first: bool,
+) -> io::Result<()> {
+    f.begin_object_key(out, first)?;
+    f.begin_string(out)?;
+    f.write_string_fragment(out, name)?;
+    f.end_string(out)?;
+    f.end_object_key(out)
+}
+
+/// The value of a top-level key, laid out one level deep.
+fn value(
+    f: &mut PrettyFormatter<'_>,
+    out: &mut impl io::Write,
+    value: &impl Serialize,
+) -> io::Result<()> {
+    f.begin_object_value(out)?;
+    out.write_all(&nested(1, value))?;
+    f.end_object_value(out)
 }
 
 /// A job's report as [`render`] writes it in the `jobs` array, for

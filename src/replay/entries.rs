@@ -6,7 +6,7 @@ use super::texts::Texts;
 use crate::model::Allocation;
 use crate::model::NodesById;
 use crate::reconciler::{
-    AllocSet, BucketReason, ByBucket, ReasonKind, TaintContext, TaintRule, TaintRules, TaintedSets,
+    AllocSet, Bucket, BucketReason, ByBucket, GroupTrace, ReasonKind, TaintContext, TaintRule,
 };
 use crate::report::{BucketEntry, Buckets, EntryWhy};
 use crate::version::Switch;
@@ -32,19 +32,35 @@ impl<'r> EntryMaker<'r> {
         &mut self.texts
     }
 
-    /// The entries of `sets`, whose allocations `rules` classified.
-    pub fn buckets(&mut self, sets: &TaintedSets<'r>, rules: &TaintRules) -> Buckets {
+    /// The entries of the group's buckets, each with the rule that
+    /// classified it and, for a lost one, why it is not replaced.
+    pub fn buckets(&mut self, trace: &GroupTrace<'r>) -> Buckets {
         Buckets {
-            sets: ByBucket::from_fn(|b| self.entries(&sets[b], &rules[b])),
+            sets: ByBucket::from_fn(|b| {
+                self.entries(b, &trace.buckets[b], &trace.bucket_rules[b], trace)
+            }),
             expiring: self.taint.rules.has(Switch::D3),
         }
     }
 
-    fn entries(&mut self, set: &AllocSet<'r>, rules: &[TaintRule]) -> Vec<BucketEntry> {
+    fn entries(
+        &mut self,
+        bucket: Bucket,
+        set: &AllocSet<'r>,
+        rules: &[TaintRule],
+        trace: &GroupTrace<'r>,
+    ) -> Vec<BucketEntry> {
         debug_assert_eq!(set.len(), rules.len());
+        let lost = matches!(bucket, Bucket::Lost | Bucket::Expiring);
         set.iter()
             .zip(rules)
-            .map(|(a, &rule)| self.entry(a, rule))
+            .map(|(a, &rule)| {
+                let mut e = self.entry(a, rule);
+                if lost {
+                    e.unreplaced = trace.unreplaced.get(&a.id).copied();
+                }
+                e
+            })
             .collect()
     }
 
@@ -66,6 +82,7 @@ impl<'r> EntryMaker<'r> {
             desired_status: a.desired_status.clone(),
             job_version: a.job_version(),
             canary: a.is_canary(),
+            unreplaced: None,
         }
     }
 }

@@ -7,63 +7,8 @@ use super::{JobContext, JobWork};
 use crate::model::{Allocation, Job, JobType, Name};
 use crate::reconciler::TaintedNodes;
 use crate::report::*;
-use crate::system::{Category, DiffEntry, SystemInput, SystemSchedule, Why};
+use crate::system::{Category, SystemInput, SystemSchedule};
 use crate::warning::Warning;
-
-/// Why a diff entry is where it is, naming the facts used.
-pub fn describe(e: &DiffEntry<'_>, job: Option<&Job>) -> String {
-    match &e.why {
-        Why::NotRequired => match job {
-            None => "job purged: no allocation is required".to_string(),
-            Some(j) if j.stop => "job stopped: no allocation is required".to_string(),
-            Some(j) => match e.alloc.and_then(|a| j.lookup_task_group(&a.task_group)) {
-                None => "task group removed from the job".to_string(),
-                Some(tg) => format!("name not required: group count is {}", tg.count),
-            },
-        },
-        Why::MarkedForMigration => "marked for migration (desired transition)".to_string(),
-        Why::SysbatchDone => {
-            "sysbatch allocation already ran for this job modify index: not run again".to_string()
-        }
-        Why::NodeLost { node_status: None } => {
-            "node missing from the snapshot (garbage-collected): lost".to_string()
-        }
-        Why::NodeLost {
-            node_status: Some(s),
-        } => format!("node {s}: lost"),
-        Why::NodeTainted { node_status } => {
-            format!("node {node_status} and draining or disconnected: left alone")
-        }
-        Why::BatchDone => "batch work finished successfully on a tainted node".to_string(),
-        Why::DisconnectExpired => "unknown past its group's disconnect timeout: lost".to_string(),
-        Why::AwaitingReconnect => {
-            "unknown and desired to run: left alone until its client reconnects".to_string()
-        }
-        Why::NodeDisconnected => {
-            "running on a disconnected node whose group allows disconnects: marked unknown"
-                .to_string()
-        }
-        Why::Reconnected => "its client reconnected on an untainted node".to_string(),
-        Why::NodeNotReady {
-            node_status,
-            eligibility,
-            draining,
-        } => format!(
-            "node not ready (status {node_status}, {eligibility}{}): left alone",
-            if *draining { ", draining" } else { "" }
-        ),
-        Why::NodeNotTargeted { datacenter } => format!(
-            "node datacenter {} is not one of the job's {:?}",
-            datacenter.as_deref().unwrap_or("?"),
-            job.map_or(&[][..], |j| &j.datacenters[..])
-        ),
-        Why::JobChanged { from, to } => {
-            format!("job updated: JobModifyIndex {from} on the allocation, {to} now")
-        }
-        Why::UpToDate => "node ready and targeted, job unchanged".to_string(),
-        Why::Missing => "ready, targeted node without this allocation".to_string(),
-    }
-}
 
 impl<'a> JobContext<'a> {
     /// Schedules a system or sysbatch job and reports it like any other.
@@ -73,7 +18,7 @@ impl<'a> JobContext<'a> {
         spec: Option<&Job>,
     ) -> (JobReport, Vec<Warning>) {
         let tainted = self.tainted_nodes(&w.allocs);
-        let sched = self.system_schedule(w, &tainted);
+        let sched = self.system_schedule(w, &tainted, false);
         self.system_report(w, spec, &sched)
     }
 
@@ -81,6 +26,7 @@ impl<'a> JobContext<'a> {
         &self,
         w: &JobWork<'a>,
         tainted: &TaintedNodes<'a>,
+        record: bool,
     ) -> SystemSchedule<'a> {
         SystemSchedule::compute(&SystemInput {
             job: w.job,
@@ -89,6 +35,7 @@ impl<'a> JobContext<'a> {
             tainted,
             rules: self.rules,
             now: self.now,
+            record,
         })
     }
 
@@ -163,6 +110,7 @@ impl<'a> JobContext<'a> {
             job_version: a.job_version(),
             canary: a.is_canary(),
             why: EntryWhy::Said(Name::from(reason)),
+            unreplaced: None,
         }
     }
 
@@ -186,7 +134,7 @@ impl<'a> JobContext<'a> {
                 Category::Reconnecting => &mut d.reconnecting,
                 _ => &mut d.lost,
             };
-            list.push(self.entry(alloc, describe(e, w.job)));
+            list.push(self.entry(alloc, e.why.describe()));
         }
         for f in &sched.filtered {
             diffs

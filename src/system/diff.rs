@@ -46,9 +46,8 @@ impl Category {
 /// The fact that put an allocation (or a missing one) in its set.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Why {
-    /// Its name is not one the job requires (job stopped or purged, group
-    /// removed or count lowered).
-    NotRequired,
+    /// Its name is not one the job requires.
+    NotRequired(Unrequired),
     /// Marked for migration (`DesiredTransition.Migrate`).
     MarkedForMigration,
     /// A terminal sysbatch allocation whose job version is current.
@@ -75,13 +74,108 @@ pub enum Why {
         draining: bool,
     },
     /// On a ready node the job no longer targets (its datacenter).
-    NodeNotTargeted { datacenter: Option<String> },
+    NodeNotTargeted {
+        datacenter: Option<String>,
+        job_datacenters: Vec<String>,
+    },
     /// The job's `JobModifyIndex` moved past the allocation's.
     JobChanged { from: u64, to: u64 },
     /// Already as the job wants it.
     UpToDate,
     /// A ready, targeted node without an allocation of this name.
     Missing,
+}
+
+/// Why the job requires no allocation of a name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unrequired {
+    JobPurged,
+    JobStopped,
+    GroupRemoved,
+    /// The group's count is below the name's index.
+    CountLowered {
+        count: i64,
+    },
+}
+
+impl Unrequired {
+    fn of(job: Option<&Job>, alloc: &Allocation) -> Unrequired {
+        match job {
+            None => Unrequired::JobPurged,
+            Some(j) if j.stop => Unrequired::JobStopped,
+            Some(j) => match j.lookup_task_group(&alloc.task_group) {
+                None => Unrequired::GroupRemoved,
+                Some(tg) => Unrequired::CountLowered { count: tg.count },
+            },
+        }
+    }
+}
+
+impl Why {
+    /// The fact as one sentence: the reason reports and explanations give.
+    pub fn describe(&self) -> String {
+        match self {
+            Why::NotRequired(Unrequired::JobPurged) => {
+                "job purged: no allocation is required".to_string()
+            }
+            Why::NotRequired(Unrequired::JobStopped) => {
+                "job stopped: no allocation is required".to_string()
+            }
+            Why::NotRequired(Unrequired::GroupRemoved) => {
+                "task group removed from the job".to_string()
+            }
+            Why::NotRequired(Unrequired::CountLowered { count }) => {
+                format!("name not required: group count is {count}")
+            }
+            Why::MarkedForMigration => "marked for migration (desired transition)".to_string(),
+            Why::SysbatchDone => {
+                "sysbatch allocation already ran for this job modify index: not run again"
+                    .to_string()
+            }
+            Why::NodeLost { node_status: None } => {
+                "node missing from the snapshot (garbage-collected): lost".to_string()
+            }
+            Why::NodeLost {
+                node_status: Some(s),
+            } => format!("node {s}: lost"),
+            Why::NodeTainted { node_status } => {
+                format!("node {node_status} and draining or disconnected: left alone")
+            }
+            Why::BatchDone => "batch work finished successfully on a tainted node".to_string(),
+            Why::DisconnectExpired => {
+                "unknown past its group's disconnect timeout: lost".to_string()
+            }
+            Why::AwaitingReconnect => {
+                "unknown and desired to run: left alone until its client reconnects".to_string()
+            }
+            Why::NodeDisconnected => {
+                "running on a disconnected node whose group allows disconnects: marked unknown"
+                    .to_string()
+            }
+            Why::Reconnected => "its client reconnected on an untainted node".to_string(),
+            Why::NodeNotReady {
+                node_status,
+                eligibility,
+                draining,
+            } => format!(
+                "node not ready (status {node_status}, {eligibility}{}): left alone",
+                if *draining { ", draining" } else { "" }
+            ),
+            Why::NodeNotTargeted {
+                datacenter,
+                job_datacenters,
+            } => format!(
+                "node datacenter {} is not one of the job's {:?}",
+                datacenter.as_deref().unwrap_or("?"),
+                job_datacenters
+            ),
+            Why::JobChanged { from, to } => {
+                format!("job updated: JobModifyIndex {from} on the allocation, {to} now")
+            }
+            Why::UpToDate => "node ready and targeted, job unchanged".to_string(),
+            Why::Missing => "ready, targeted node without this allocation".to_string(),
+        }
+    }
 }
 
 /// One tuple of the diff: an allocation name for a node, with its group and
@@ -260,7 +354,7 @@ impl<'a> SystemDiff<'a> {
                     node_id,
                     None,
                     Some(exist),
-                    Why::NotRequired,
+                    Why::NotRequired(Unrequired::of(input.job, exist)),
                 );
                 continue;
             };
@@ -268,76 +362,78 @@ impl<'a> SystemDiff<'a> {
             let entry = |cat, why| (cat, why);
             let disconnect = Disconnect::of(input, exist);
             let tainted = input.tainted.get(exist.node_id.as_str());
-            let (cat, why) =
-                if !exist.terminal_status() && exist.desired_transition.should_migrate() {
-                    entry(Migrate, Why::MarkedForMigration)
-                } else if sysbatch && exist.terminal_status() {
-                    entry(Ignore, Why::SysbatchDone)
-                } else if disconnect.expired {
-                    entry(Lost, Why::DisconnectExpired)
+            let (cat, why) = if !exist.terminal_status()
+                && exist.desired_transition.should_migrate()
+            {
+                entry(Migrate, Why::MarkedForMigration)
+            } else if sysbatch && exist.terminal_status() {
+                entry(Ignore, Why::SysbatchDone)
+            } else if disconnect.expired {
+                entry(Lost, Why::DisconnectExpired)
+            } else if disconnect.supported
+                && exist.client_status == ClientStatus::Unknown
+                && exist.desired_status == DesiredStatus::Run
+            {
+                entry(Ignore, Why::AwaitingReconnect)
+            } else if disconnect.reconnect && tainted.is_none() {
+                entry(Reconnecting, Why::Reconnected)
+            } else if let Some(node) = tainted {
+                let finished = match input.rules.has(Switch::SystemDisconnect) {
+                    true => sysbatch,
+                    false => exist.job.as_ref().is_some_and(|j| j.is_batch()),
+                };
+                if finished && exist.ran_successfully() {
+                    entry(Ignore, Why::BatchDone)
                 } else if disconnect.supported
-                    && exist.client_status == ClientStatus::Unknown
-                    && exist.desired_status == DesiredStatus::Run
+                    && node.is_some_and(|n| n.status == node_status::DISCONNECTED)
+                    && exist.client_status == ClientStatus::Running
                 {
-                    entry(Ignore, Why::AwaitingReconnect)
-                } else if disconnect.reconnect && tainted.is_none() {
-                    entry(Reconnecting, Why::Reconnected)
-                } else if let Some(node) = tainted {
-                    let finished = match input.rules.has(Switch::SystemDisconnect) {
-                        true => sysbatch,
-                        false => exist.job.as_ref().is_some_and(|j| j.is_batch()),
-                    };
-                    if finished && exist.ran_successfully() {
-                        entry(Ignore, Why::BatchDone)
-                    } else if disconnect.supported
-                        && node.is_some_and(|n| n.status == node_status::DISCONNECTED)
-                        && exist.client_status == ClientStatus::Running
-                    {
-                        entry(Disconnecting, Why::NodeDisconnected)
-                    } else if !exist.terminal_status() && node.is_none_or(|n| n.terminal_status()) {
-                        entry(
-                            Lost,
-                            Why::NodeLost {
-                                node_status: node.map(|n| n.status.to_string()),
-                            },
-                        )
-                    } else {
-                        entry(
-                            Ignore,
-                            Why::NodeTainted {
-                                node_status: node.map_or(String::new(), |n| n.status.to_string()),
-                            },
-                        )
-                    }
-                } else if input.ready.not_ready.contains(node_id) {
-                    let node = (input.nodes)(node_id);
+                    entry(Disconnecting, Why::NodeDisconnected)
+                } else if !exist.terminal_status() && node.is_none_or(|n| n.terminal_status()) {
                     entry(
-                        Ignore,
-                        Why::NodeNotReady {
-                            node_status: node.map_or(String::new(), |n| n.status.to_string()),
-                            eligibility: node
-                                .map_or(String::new(), |n| n.scheduling_eligibility.to_string()),
-                            draining: node.is_some_and(|n| n.has_drain_strategy()),
-                        },
-                    )
-                } else if !input.ready.ready.contains_key(node_id) {
-                    entry(
-                        Stop,
-                        Why::NodeNotTargeted {
-                            datacenter: (input.nodes)(node_id).map(|n| n.datacenter.to_string()),
-                        },
-                    )
-                } else if job_index != job_modify_index(exist) {
-                    entry(
-                        Update,
-                        Why::JobChanged {
-                            from: job_modify_index(exist),
-                            to: job_index,
+                        Lost,
+                        Why::NodeLost {
+                            node_status: node.map(|n| n.status.to_string()),
                         },
                     )
                 } else {
-                    entry(Ignore, Why::UpToDate)
-                };
+                    entry(
+                        Ignore,
+                        Why::NodeTainted {
+                            node_status: node.map_or(String::new(), |n| n.status.to_string()),
+                        },
+                    )
+                }
+            } else if input.ready.not_ready.contains(node_id) {
+                let node = (input.nodes)(node_id);
+                entry(
+                    Ignore,
+                    Why::NodeNotReady {
+                        node_status: node.map_or(String::new(), |n| n.status.to_string()),
+                        eligibility: node
+                            .map_or(String::new(), |n| n.scheduling_eligibility.to_string()),
+                        draining: node.is_some_and(|n| n.has_drain_strategy()),
+                    },
+                )
+            } else if !input.ready.ready.contains_key(node_id) {
+                entry(
+                    Stop,
+                    Why::NodeNotTargeted {
+                        datacenter: (input.nodes)(node_id).map(|n| n.datacenter.to_string()),
+                        job_datacenters: input.job.map_or(Vec::new(), |j| j.datacenters.clone()),
+                    },
+                )
+            } else if job_index != job_modify_index(exist) {
+                entry(
+                    Update,
+                    Why::JobChanged {
+                        from: job_modify_index(exist),
+                        to: job_index,
+                    },
+                )
+            } else {
+                entry(Ignore, Why::UpToDate)
+            };
             self.push(cat, &exist.name, node_id, tg, Some(exist), why);
         }
         for (name, tg) in required {

@@ -7,8 +7,8 @@ mod diff;
 mod ready_nodes;
 mod schedule;
 
-pub use diff::{Category, DiffEntry, SystemDiff, Why, split_terminal};
-pub use ready_nodes::{ReadyNodes, in_datacenters, in_pool};
+pub use diff::{Category, DiffEntry, SystemDiff, Unrequired, Why, split_terminal};
+pub use ready_nodes::{ReadyNodes, Targeting};
 pub use schedule::{
     FilteredPlacement, NODE_TAINTED, SystemDestructive, SystemInput, SystemPlacement,
     SystemSchedule, SystemStop,

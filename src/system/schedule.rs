@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use super::diff::{Category, DiffEntry, DiffInput, SystemDiff, Terminal, split_terminal};
-use super::ready_nodes::{ReadyNodes, in_datacenters, in_pool};
+use super::ready_nodes::{ReadyNodes, Targeting, in_datacenters, in_pool};
 use crate::feasibility::{Filter, InvalidConstraint, Placed, PlanSoFar, SystemStack};
 use crate::model::NodesById;
 use crate::model::{Allocation, ClientStatus, Id, Job, Node, TaskGroup, node_status};
@@ -83,6 +83,9 @@ pub struct SystemSchedule<'a> {
     /// The rolling limit held back some destructive updates.
     pub limit_reached: bool,
     pub invalid_constraints: Vec<InvalidConstraint>,
+    /// How the job's targeting sees each node, when the input asks to
+    /// record it ([`SystemInput::record`]).
+    pub targeting: BTreeMap<&'a str, Targeting>,
 }
 
 /// What one job's system scheduling reads.
@@ -94,6 +97,8 @@ pub struct SystemInput<'a, 'r> {
     pub tainted: &'r TaintedNodes<'a>,
     pub rules: &'r Rules,
     pub now: Time,
+    /// Keep how the job's targeting sees each node, for explanations.
+    pub record: bool,
 }
 
 fn placed<'a>(nodes: &NodesById<'a>, a: &'a Allocation) -> Placed<'a> {
@@ -122,10 +127,18 @@ impl<'a> SystemSchedule<'a> {
             rules: input.rules,
             now: input.now,
         });
+        let targeting = match input.record {
+            true => all
+                .iter()
+                .map(|n| (n.id.as_str(), Targeting::of(input.job, n, globs, pools)))
+                .collect(),
+            false => BTreeMap::new(),
+        };
         let mut out = SystemSchedule {
             diff,
             datacenter_globs: globs,
             node_pools: pools,
+            targeting,
             ..SystemSchedule::default()
         };
         let examined: HashSet<&Id> = out

@@ -125,6 +125,7 @@ impl Cluster {
             tainted: &tainted,
             rules: &crate::reconciler::Rules::default(),
             now: crate::time::Time::ZERO,
+            record: false,
         });
         f(&sched)
     }

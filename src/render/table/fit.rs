@@ -8,10 +8,7 @@
 use comfy_table::{ContentArrangement, LineStyle, Table, TableStyle};
 use unicode_width::UnicodeWidthStr;
 
-use super::grid::{Grid, Yield};
-
-/// Columns of free text: they take the width left and wrap between words.
-const PROSE: [&str; 3] = ["Reason", "Description", "Allocs"];
+use super::grid::{Grid, Kind, Yield};
 
 /// A prose column wraps no narrower than this while the table can afford it.
 const PROSE_MIN: usize = 24;
@@ -37,7 +34,7 @@ const TABLE_STYLE: TableStyle =
 /// line for `grep`. A column with nothing in any row is left out. `bold`
 /// styles the headers.
 pub(super) fn layout(grid: &Grid, limit: Option<usize>, bold: &dyn Fn(&str) -> String) -> String {
-    let columns: Vec<Column> = (0..grid.headers.len())
+    let columns: Vec<Column> = (0..grid.columns.len())
         .map(|i| Column::of(grid, i))
         .collect();
     let plan = match limit {
@@ -197,13 +194,12 @@ impl Column {
                 .map(|c| strip_ansi(c))
         };
         let widest = |f: &dyn Fn(&str) -> usize| cells().map(|c| f(&c)).max().unwrap_or(0);
-        let header = grid.headers[i];
         let content = widest(&|c| c.width());
         let heads = [grid.header(i, false), grid.header(i, true)];
         let word = |h: &str| words(h).map(UnicodeWidthStr::width).max().unwrap_or(0) + EDGE;
         Column {
             empty: content == 0,
-            prose: PROSE.contains(&header),
+            prose: grid.columns[i].kind == Kind::Prose,
             content: content + EDGE,
             short: widest(&|c| grid.short(c).width()) + EDGE,
             word: widest(&|c| words(c).map(UnicodeWidthStr::width).max().unwrap_or(0)) + EDGE,
@@ -292,7 +288,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const HEADERS: [&str; 9] = super::super::ALLOCATIONS_HEADERS;
+    const COLUMNS: [super::super::Col; 9] = super::super::ALLOCATIONS_COLUMNS;
 
     /// An Allocations table: IDs, `job.group[N]` names, statuses, and
     /// reasons of words up to 21 characters (`max_client_disconnect`).
@@ -350,7 +346,7 @@ mod tests {
             for line in text.lines() {
                 prop_assert!(line.width() <= most, "{width}:\n{text}");
             }
-            let mut whole: Vec<&str> = HEADERS.iter().flat_map(|h| tokens(h)).collect();
+            let mut whole: Vec<&str> = COLUMNS.iter().flat_map(|c| tokens(c.header)).collect();
             for row in &g.rows {
                 for cell in row {
                     whole.extend(tokens(cell));

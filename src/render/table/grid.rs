@@ -12,10 +12,43 @@ pub(super) enum Yield {
     Drop,
 }
 
+/// What a column holds, which decides how it is laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// Identifiers, statuses, counts and names: kept to one line so they
+    /// can be read and copied.
+    Whole,
+    /// Free text: takes the width left and wraps between words.
+    Prose,
+}
+
+/// A column's header and kind.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Col {
+    pub(super) header: &'static str,
+    pub(super) kind: Kind,
+}
+
+impl Col {
+    pub(super) const fn whole(header: &'static str) -> Col {
+        Col {
+            header,
+            kind: Kind::Whole,
+        }
+    }
+
+    pub(super) const fn prose(header: &'static str) -> Col {
+        Col {
+            header,
+            kind: Kind::Prose,
+        }
+    }
+}
+
 /// Headers and rows of one table, with the columns that give way in order.
 #[derive(Debug)]
 pub(super) struct Grid {
-    pub(super) headers: Vec<&'static str>,
+    pub(super) columns: Vec<Col>,
     pub(super) rows: Vec<Vec<String>>,
     /// `(rank, column, what)`: lower ranks give way first.
     pub(super) yields: Vec<(u8, usize, Yield)>,
@@ -26,9 +59,9 @@ pub(super) struct Grid {
 }
 
 impl Grid {
-    pub(super) fn new(headers: &[&'static str]) -> Self {
+    pub(super) fn new(columns: &[Col]) -> Self {
         Grid {
-            headers: headers.to_vec(),
+            columns: columns.to_vec(),
             rows: Vec::new(),
             yields: Vec::new(),
             prefix: String::new(),
@@ -38,8 +71,8 @@ impl Grid {
 
     /// A table of job `job_id`'s allocations whose `Name` column, first to
     /// give way, drops the `job.` the job header above already says.
-    pub(super) fn of_job(headers: &[&'static str], job_id: &str) -> Self {
-        let mut grid = Grid::new(headers);
+    pub(super) fn of_job(columns: &[Col], job_id: &str) -> Self {
+        let mut grid = Grid::new(columns);
         grid.short_of(format!("{job_id}."))
             .give_way(1, "Name", Yield::Abbreviate);
         grid
@@ -52,7 +85,7 @@ impl Grid {
     /// The column headed `header` gives way as `what` at `rank` (no effect
     /// when the table has no such column).
     pub(super) fn give_way(&mut self, rank: u8, header: &str, what: Yield) -> &mut Self {
-        if let Some(i) = self.headers.iter().position(|h| *h == header) {
+        if let Some(i) = self.position(header) {
             self.yields.push((rank, i, what));
             self.yields.sort_by_key(|&(rank, i, _)| (rank, i));
         }
@@ -61,7 +94,7 @@ impl Grid {
 
     /// The column headed `header`, abbreviated, is headed `short`.
     pub(super) fn short_header(&mut self, header: &str, short: &'static str) -> &mut Self {
-        if let Some(i) = self.headers.iter().position(|h| *h == header) {
+        if let Some(i) = self.position(header) {
             self.short_headers.push((i, short));
         }
         self
@@ -72,8 +105,13 @@ impl Grid {
         let found = || self.short_headers.iter().find(|&&(j, _)| j == i);
         match found() {
             Some(&(_, h)) if short => h,
-            _ => self.headers[i],
+            _ => self.columns[i].header,
         }
+    }
+
+    /// The column headed `header`.
+    fn position(&self, header: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c.header == header)
     }
 
     /// Abbreviated cells leave out `prefix` (an allocation name's

@@ -25,7 +25,7 @@ use crate::report::{
 };
 use crate::time::Time;
 use crate::warning::Warning;
-use grid::{Grid, Yield};
+use grid::{Col, Grid, Yield};
 
 /// The width tables and text are laid out for when the caller knows no
 /// better (output that is not a terminal, such as a pipe into `less`): the
@@ -273,7 +273,8 @@ impl Renderer {
             "Destructive",
         ];
         header.extend(shown.iter().map(|(h, _)| *h));
-        let mut t = Grid::new(&header);
+        let columns: Vec<Col> = header.iter().map(|h| Col::whole(h)).collect();
+        let mut t = Grid::new(&columns);
         for g in &job.groups {
             let c = &g.desired_changes;
             let mut name = g.name.clone();
@@ -416,9 +417,14 @@ impl Renderer {
         ]
     }
 
-    /// The bucket reason, with what the reschedule filters decided.
+    /// The bucket reason, with what the reschedule filters decided and why
+    /// a lost allocation is not replaced.
     fn reason(&self, rescheduling: &Rescheduling<'_>, e: &BucketEntry) -> String {
         let mut reason = e.reason_with(|t| self.time(t)).into_owned();
+        if let Some(why) = e.unreplaced {
+            reason.push_str("; ");
+            reason.push_str(&why.describe());
+        }
         if rescheduling.now.contains(&e.id) {
             reason.push_str("; reschedule now");
         } else if let Some(&at) = rescheduling.later.get(&e.id) {
@@ -433,11 +439,11 @@ impl Renderer {
         if !p.stop.is_empty() {
             let mut t = Grid::of_job(
                 &[
-                    "Alloc",
-                    "Name",
-                    "Client Status",
-                    "Description",
-                    "Follow-up Eval",
+                    Col::whole("Alloc"),
+                    Col::whole("Name"),
+                    Col::whole("Client Status"),
+                    Col::prose("Description"),
+                    Col::whole("Follow-up Eval"),
                 ],
                 &job.id,
             );
@@ -462,11 +468,11 @@ impl Renderer {
         }
         if !p.place.is_empty() {
             let on_nodes = p.place.iter().any(|pl| pl.node_id.is_some());
-            let mut header = vec!["Name", "Task Group"];
+            let mut header = vec![Col::whole("Name"), Col::whole("Task Group")];
             if on_nodes {
-                header.push("Node");
+                header.push(Col::whole("Node"));
             }
-            header.extend(["Previous Alloc", "Flags"]);
+            header.extend([Col::whole("Previous Alloc"), Col::whole("Flags")]);
             let mut t = Grid::of_job(&header, &job.id);
             t.give_way(2, "Task Group", Yield::Drop);
             for pl in &p.place {
@@ -501,7 +507,14 @@ impl Renderer {
             self.section(out, "Place", &t);
         }
         if !p.destructive_update.is_empty() {
-            let mut t = Grid::of_job(&["Alloc", "Name", "Reason"], &job.id);
+            let mut t = Grid::of_job(
+                &[
+                    Col::whole("Alloc"),
+                    Col::whole("Name"),
+                    Col::prose("Reason"),
+                ],
+                &job.id,
+            );
             for d in &p.destructive_update {
                 t.row(vec![
                     self.alloc_id(&d.alloc_id),
@@ -512,7 +525,14 @@ impl Renderer {
             self.section(out, "Destructive updates", &t);
         }
         if !p.in_place_update.is_empty() {
-            let mut t = Grid::of_job(&["Alloc", "Name", "Deployment"], &job.id);
+            let mut t = Grid::of_job(
+                &[
+                    Col::whole("Alloc"),
+                    Col::whole("Name"),
+                    Col::whole("Deployment"),
+                ],
+                &job.id,
+            );
             for u in &p.in_place_update {
                 t.row(vec![
                     self.alloc_id(&u.alloc_id),
@@ -540,7 +560,11 @@ impl Renderer {
             if updates.is_empty() {
                 continue;
             }
-            let mut t = Grid::new(&["Alloc", "Update", "Follow-up Eval"]);
+            let mut t = Grid::new(&[
+                Col::whole("Alloc"),
+                Col::whole("Update"),
+                Col::whole("Follow-up Eval"),
+            ]);
             for u in updates {
                 t.row(vec![
                     self.alloc_id(&u.alloc_id),
@@ -551,7 +575,7 @@ impl Renderer {
             self.section(out, title, &t);
         }
         if !p.reconnect_updates.is_empty() {
-            let mut t = Grid::new(&["Alloc", "Update"]);
+            let mut t = Grid::new(&[Col::whole("Alloc"), Col::whole("Update")]);
             for u in &p.reconnect_updates {
                 t.row(vec![
                     self.alloc_id(&u.alloc_id),
@@ -561,7 +585,13 @@ impl Renderer {
             self.section(out, "Reconnect updates", &t);
         }
         if !p.followup_evals.is_empty() {
-            let mut t = Grid::new(&["Eval", "Triggered By", "Wait Until", "Task Group", "Allocs"]);
+            let mut t = Grid::new(&[
+                Col::whole("Eval"),
+                Col::whole("Triggered By"),
+                Col::whole("Wait Until"),
+                Col::whole("Task Group"),
+                Col::prose("Allocs"),
+            ]);
             t.give_way(1, "Task Group", Yield::Drop)
                 .give_way(2, "Triggered By", Yield::Drop);
             for e in &p.followup_evals {
@@ -578,11 +608,11 @@ impl Renderer {
         }
         if let Some(d) = &p.deployment {
             let mut t = Grid::new(&[
-                "Task Group",
-                "Desired Total",
-                "Desired Canaries",
-                "Auto Promote",
-                "Auto Revert",
+                Col::whole("Task Group"),
+                Col::whole("Desired Total"),
+                Col::whole("Desired Canaries"),
+                Col::whole("Auto Promote"),
+                Col::whole("Auto Revert"),
             ]);
             for (name, g) in &d.groups {
                 t.row(vec![
@@ -609,7 +639,11 @@ impl Renderer {
             self.section(out, &title, &t);
         }
         if !p.deployment_updates.is_empty() {
-            let mut t = Grid::new(&["Deployment", "Status", "Description"]);
+            let mut t = Grid::new(&[
+                Col::whole("Deployment"),
+                Col::whole("Status"),
+                Col::prose("Description"),
+            ]);
             for u in &p.deployment_updates {
                 t.row(vec![
                     self.id(&u.deployment_id).to_string(),
@@ -678,22 +712,22 @@ fn count_note(job: &JobReport) -> Option<String> {
 }
 
 /// The Allocations table's columns.
-const ALLOCATIONS_HEADERS: [&str; 9] = [
-    "Alloc",
-    "Name",
-    "Version",
-    "Canary",
-    "Node",
-    "Node Status",
-    "Client",
-    "Bucket",
-    "Reason",
+const ALLOCATIONS_COLUMNS: [Col; 9] = [
+    Col::whole("Alloc"),
+    Col::whole("Name"),
+    Col::whole("Version"),
+    Col::whole("Canary"),
+    Col::whole("Node"),
+    Col::whole("Node Status"),
+    Col::whole("Client"),
+    Col::whole("Bucket"),
+    Col::prose("Reason"),
 ];
 
 /// The Allocations table of job `job_id`, empty. Reason and bucket say most;
 /// what the reason repeats or a person looks up later gives way first.
 fn allocations_grid(job_id: &str) -> Grid {
-    let mut t = Grid::of_job(&ALLOCATIONS_HEADERS, job_id);
+    let mut t = Grid::of_job(&ALLOCATIONS_COLUMNS, job_id);
     t.give_way(2, "Version", Yield::Drop)
         .give_way(3, "Node Status", Yield::Drop)
         .give_way(4, "Canary", Yield::Drop)

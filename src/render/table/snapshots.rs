@@ -45,6 +45,7 @@ fn entry(
         job_version: 3,
         canary: false,
         why: EntryWhy::Said(reason.into()),
+        unreplaced: None,
     }
 }
 
