@@ -18,12 +18,12 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 
 use rayon::ThreadPool;
-use serde::Deserialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
 
 use super::alloc_record::AllocRecord;
 use super::document::{MetaField, State};
 use super::internal::internal_error;
+use super::owner::Owner;
 use super::read_ahead::{BLOCK, Next, ROOM, ReadAhead};
 use super::split::{self, Element, Parsed, Spliced, Texts};
 use crate::model::{Deployment, Evaluation, GoJson, Interner};
@@ -651,15 +651,6 @@ fn add_parsed(
         *index += 1;
     }
     Ok(())
-}
-
-/// Whose allocation it is, read before deciding to read the rest.
-#[derive(Deserialize)]
-pub(super) struct Owner {
-    #[serde(rename = "Namespace", default)]
-    pub(super) namespace: String,
-    #[serde(rename = "JobID", default)]
-    pub(super) job_id: String,
 }
 
 #[cfg(test)]

@@ -35,6 +35,8 @@ mod filter;
 mod id_index;
 mod internal;
 mod job_texts;
+mod owner;
+mod quoted;
 mod read_ahead;
 mod resolve;
 mod scan;

@@ -21,8 +21,8 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 
 use super::ReadFilter;
 use super::alloc_record::{AllocRecord, FastRecord};
-use super::chunked::Owner;
 use super::job_texts::JobTexts;
+use super::owner::Owner;
 use super::scan::{JobSpan, Scan, scan};
 use crate::model::{Allocation, GoJson, Interner};
 
