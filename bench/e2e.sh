@@ -14,6 +14,10 @@
 #   SHAPES="go" SIZES=1000000 bench/e2e.sh
 #                                  # the large dump of issue 34 (6.2 GB, Nodes past 4 GiB, read from a
 #                                  # file on every core), which made the reader panic
+#   SHAPES="big many" SIZES=cluster bench/e2e.sh
+#                                  # the two clusters of issue 32 at their own sizes: 1M allocations in
+#                                  # 20 jobs on 10,000 nodes, 200k in 10,000 jobs on 2,000 nodes
+#                                  # (SIZES=N scales either: big keeps 20 jobs, many 20 allocations a job)
 #   RUNS=3 bench/e2e.sh            # best of 3 per measurement
 #
 # Needs GNU time at /usr/bin/time (Debian: apt-get install time); installs
@@ -67,6 +71,10 @@ for n in $SIZES; do
                  gen=(--shape varied --tasks 1 --scores 1 --bare-jobs 1 --own-indexes 1 --allocs "$n" --seed 1) ;;
         manyjobs) snap=$DIR/plan-inspect-bench-manyjobs-$n.json
                  gen=(--shape varied --tasks 1 --scores 1 --bare-jobs 1 --jobs 20000 --allocs "$n" --seed 1) ;;
+        big)     snap=$DIR/plan-inspect-bench-big-$n.json
+                 gen=(--cluster big); [ "$n" = cluster ] || gen+=(--allocs "$n") ;;
+        many)    snap=$DIR/plan-inspect-bench-many-$n.json
+                 gen=(--cluster many); [ "$n" = cluster ] || gen+=(--allocs "$n" --jobs $((n / 20)) --nodes $((n / 100))) ;;
         go)      snap=$DIR/plan-inspect-bench-go-$n.json
                  gen=(--shape varied --tasks 1 --scores 1 --bare-jobs 1 --node-attrs 90 --go-dump 1 --allocs "$n" --seed 1) ;;
         *) echo "bench/e2e.sh: unknown shape $shape" >&2; exit 1 ;;

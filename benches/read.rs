@@ -1,4 +1,5 @@
-//! The reader alone, on generated snapshots held in memory: the varied shape
+//! The reader alone, on generated snapshots held in memory: the two
+//! clusters of `gen-snapshot --cluster` scaled down, the varied shape
 //! (as real dumps are), the same with a modify index of its own in every
 //! allocation's job text (churned), and the uniform one, each against the floor of
 //! parsing the same bytes into `serde_json::de::IgnoredAny`. 20,000
@@ -13,7 +14,7 @@ use std::time::Duration;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use plan_inspect::read::read_snapshot_from;
 use serde::de::IgnoredAny;
-use snapshot::{Shape, Spec};
+use snapshot::{Cluster, Shape, Spec};
 
 fn bench(c: &mut Criterion) {
     let n = std::env::var("BENCH_ALLOCS")
@@ -24,7 +25,17 @@ fn bench(c: &mut Criterion) {
         own_indexes: true,
         ..Spec::new(Shape::Varied, n)
     };
+    // The two clusters scaled down: 20 jobs, or 20 allocations a job; 100
+    // allocations a node.
+    let scaled = |cluster: Cluster, jobs: usize| Spec {
+        allocs: n,
+        jobs: jobs.max(1),
+        nodes: (n / 100).max(1),
+        ..cluster.spec()
+    };
     for (spec, name) in [
+        (scaled(Cluster::Big, 20), "big cluster"),
+        (scaled(Cluster::Many, n / 20), "many-jobs cluster"),
         (Spec::new(Shape::Varied, n), "varied"),
         (churned, "churned"),
         (Spec::new(Shape::Uniform, n), "uniform"),

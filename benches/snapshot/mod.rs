@@ -67,6 +67,49 @@ pub struct Spec {
     /// `SnapshotMeta` as a list, and nodes as clients register them, every
     /// field in Go's order, several KB each.
     pub go_dump: bool,
+    /// Varied shape: allocations in a thousand written with `"Job":null`
+    /// (as an allocation of a job the servers no longer hold).
+    pub null_jobs: usize,
+    /// Varied shape: nodes in a hundred garbage-collected: down, still
+    /// named by allocations, but absent from `Nodes`.
+    pub gone_nodes: usize,
+    /// Varied shape: task event messages, exit codes, restart delays,
+    /// images and descriptions drawn per event, not one text each.
+    pub varied_texts: bool,
+}
+
+/// A cluster the dumps of issue 32 were taken from, by name.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Cluster {
+    /// 1M allocations in 20 jobs of 50,000, on 10,000 nodes.
+    Big,
+    /// 200k allocations in 10,000 jobs of 20, on 2,000 nodes.
+    Many,
+}
+
+impl Cluster {
+    /// The spec: Go's dump with every field and key in Go's order, nodes as
+    /// clients fingerprint them, one scored node per allocation, a few
+    /// allocations without a job, some nodes collected and texts that vary.
+    pub fn spec(self) -> Spec {
+        let (allocs, jobs, nodes) = match self {
+            Cluster::Big => (1_000_000, 20, 10_000),
+            Cluster::Many => (200_000, 10_000, 2_000),
+        };
+        Spec {
+            nodes,
+            jobs,
+            tasks: 1,
+            scores: 1,
+            bare_jobs: true,
+            node_attrs: 90,
+            go_dump: true,
+            null_jobs: 5,
+            gone_nodes: 3,
+            varied_texts: true,
+            ..Spec::new(Shape::Varied, allocs)
+        }
+    }
 }
 
 impl Spec {
@@ -93,6 +136,9 @@ impl Spec {
             node_attrs: 0,
             own_indexes: false,
             go_dump: false,
+            null_jobs: 0,
+            gone_nodes: 0,
+            varied_texts: false,
         }
     }
 

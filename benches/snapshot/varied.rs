@@ -33,6 +33,8 @@ struct Node {
     datacenter: &'static str,
     class: &'static str,
     version: &'static str,
+    /// Garbage-collected: named by allocations, absent from `Nodes`.
+    gone: bool,
 }
 
 /// What an allocation is doing at snapshot time.
@@ -97,6 +99,8 @@ pub struct Cluster {
     node_attrs: usize,
     own_indexes: bool,
     go_dump: bool,
+    null_jobs: usize,
+    varied_texts: bool,
     nodes: Vec<Node>,
     jobs: Vec<JobSpec>,
     slots: Vec<Slot>,
@@ -105,7 +109,7 @@ pub struct Cluster {
 impl Cluster {
     pub fn new(args: &Spec) -> Cluster {
         let mut rng = Rng::new(args.seed);
-        let nodes: Vec<Node> = (0..args.nodes)
+        let mut nodes: Vec<Node> = (0..args.nodes)
             .map(|i| Node {
                 id: rng.uuid(),
                 name: format!("ip-10-{}-{}-{}", i / 65536, (i / 256) % 256, i % 256),
@@ -118,8 +122,17 @@ impl Cluster {
                 datacenter: ["dc1", "dc2", "dc3"][rng.below(3) as usize],
                 class: ["", "compute", "storage", "gpu"][rng.below(4) as usize],
                 version: NOMAD_VERSIONS[rng.below(NOMAD_VERSIONS.len() as u64) as usize],
+                gone: false,
             })
             .collect();
+        // Drawn apart, so that the other draws do not depend on `gone_nodes`.
+        let mut collected = Rng::new(args.seed ^ 0x676f_6e65);
+        for node in &mut nodes {
+            if collected.below(100) < args.gone_nodes as u64 {
+                node.gone = true;
+                node.state = NodeState::Down;
+            }
+        }
         let per_job = args.allocs / args.jobs;
         let jobs: Vec<JobSpec> = (0..args.jobs)
             .map(|i| {
@@ -134,6 +147,8 @@ impl Cluster {
             node_attrs: args.node_attrs,
             own_indexes: args.own_indexes,
             go_dump: args.go_dump,
+            null_jobs: args.null_jobs,
+            varied_texts: args.varied_texts,
             nodes,
             jobs,
             slots: Vec::with_capacity(args.allocs),
@@ -203,6 +218,12 @@ impl Cluster {
                 (_, 20..=22) => Kind::Reconnected,
                 _ => Kind::Running,
             }
+        };
+        // Nomad collects a node only once its allocations are terminal.
+        let kind = match (node.gone, job.batch) {
+            (false, _) => kind,
+            (true, true) if roll < 50 => Kind::Complete,
+            (true, _) => Kind::Lost,
         };
         // Most allocations run the current version; the rest are spread over
         // older ones, the older the fewer. Completed ones lean old.
@@ -274,10 +295,12 @@ impl Cluster {
             out.write_all(current.last().expect("a version has a text").as_bytes())?;
         }
         out.write_all(b"],\"Nodes\":[")?;
-        for (i, node) in self.nodes.iter().enumerate() {
-            if i > 0 {
+        let mut first = true;
+        for (i, node) in self.nodes.iter().enumerate().filter(|(_, n)| !n.gone) {
+            if !first {
                 out.write_all(b",")?;
             }
+            first = false;
             if self.go_dump {
                 out.write_all(client::go_node(node, i, self.node_attrs).as_bytes())?;
             } else {
@@ -372,6 +395,10 @@ impl Cluster {
         } else {
             text
         };
+        let null_job = self.null_jobs > 0
+            && Rng::new(alloc_seed(self.seed ^ 0x6e75_6c6c, &job.id, g, k)).below(1000)
+                < self.null_jobs as u64;
+        let text = if null_job { "null" } else { text };
         let current = version + 1 == job.versions;
         let canary = job.canary && current && !kind.terminal() && slot.name_index < 2;
         let (desired, desired_desc, client) = match kind {
@@ -636,35 +663,96 @@ impl Cluster {
             "Building Task Directory",
             r#""message":"Building Task Directory""#,
         );
+        if self.varied_texts && rng.chance(20) {
+            let (path, n) = (
+                ["db", "queue", "cache", "tls"][rng.below(4) as usize],
+                rng.below(900),
+            );
+            let missing = format!(
+                "Missing: vault.read(secret/data/{task}/{path}-{n}), kv.block(config/{path}/{n}/endpoint)"
+            );
+            o.push(',');
+            event(o, "Template", created + 2 * SECOND, &missing, "");
+        }
         if kind != Kind::Pending {
+            let image = if self.varied_texts {
+                format!(
+                    r#""image":"registry.example.com/{task}/{}:{}.{}.{}""#,
+                    ["app", "svc", "worker", "proxy"][rng.below(4) as usize],
+                    rng.below(4),
+                    rng.below(30),
+                    rng.below(100)
+                )
+            } else {
+                r#""image":"registry.example.com/app:1.4.2""#.to_string()
+            };
             o.push(',');
             event(
                 o,
                 "Driver",
                 created + 3 * SECOND,
                 "Downloading image",
-                r#""image":"registry.example.com/app:1.4.2""#,
+                &image,
             );
             o.push(',');
             event(o, "Started", started, "Task started by client", "");
         }
         for r in 0..restarts {
             let at = started + (r as i64 + 1) * 3 * MINUTE;
+            let (exit, message, oom) = if self.varied_texts {
+                match rng.below(4) {
+                    0 => (137, r#"OOM Killed"#.to_string(), true),
+                    1 => (
+                        1,
+                        format!(
+                            "exit status 1: connection refused 10.{}.{}.{}:5432",
+                            rng.below(256),
+                            rng.below(256),
+                            rng.below(256)
+                        ),
+                        false,
+                    ),
+                    2 => (143, "terminated".to_string(), false),
+                    _ => (
+                        2,
+                        format!(
+                            "panic: runtime error: index out of range [{}] with length {}",
+                            rng.below(64) + 3,
+                            rng.below(3)
+                        ),
+                        false,
+                    ),
+                }
+            } else {
+                (137, "OOM Killed".to_string(), true)
+            };
+            let delay = if self.varied_texts {
+                15_000 + rng.below(9_000)
+            } else {
+                15_600
+            };
             o.push(',');
             event(
                 o,
                 "Terminated",
                 at - 20 * SECOND,
-                "Exit Code: 137, Exit Message: \\\"OOM Killed\\\"",
-                r#""exit_code":"137","oom_killed":"true","signal":"0""#,
+                &format!("Exit Code: {exit}, Exit Message: \\\"{message}\\\""),
+                &format!(r#""exit_code":"{exit}","oom_killed":"{oom}","signal":"0""#),
             );
             o.push(',');
             event(
                 o,
                 "Restarting",
                 at - 15 * SECOND,
-                "Task restarting in 15.6s",
-                r#""restart_reason":"Restart within policy","start_delay":"15600000000""#,
+                &format!(
+                    "Task restarting in {}.{}s",
+                    delay / 1000,
+                    delay % 1000 / 100
+                ),
+                &format!(
+                    r#""restart_reason":"Restart within policy","start_delay":"{}""#,
+                    delay * 1_000_000
+                ),
             );
             o.push(',');
             event(o, "Started", at, "Task started by client", "");

@@ -6,6 +6,14 @@
 //!     cargo run --release --example gen-snapshot -- --shape uniform \
 //!         --nodes 10000 --allocs 1000000 --jobs 50 --seed 1 > /tmp/uniform.json
 //!
+//! `--cluster big` and `--cluster many` are the two shapes of issue 32
+//! ([`snapshot::Cluster`]): 1M allocations in 20 jobs on 10,000 nodes, and
+//! 200k in 10,000 jobs on 2,000 nodes, written as Go writes the dump, with
+//! allocations without a job, collected nodes and varied texts; flags after
+//! it change its sizes:
+//!
+//!     gen-snapshot --cluster many --allocs 100000 --jobs 5000 > /tmp/many.json
+//!
 //! Sizes left unset take the shape's defaults ([`snapshot::Spec::new`]).
 //! `--tasks 1 --scores 1 --bare-jobs 1` gives the small varied shape
 //! (about 6 KB per allocation, the one nearest the 4.5 KB of issue 15's
@@ -20,7 +28,7 @@ mod snapshot;
 
 use std::io::{self, BufWriter, Write};
 
-use snapshot::{Shape, Spec};
+use snapshot::{Cluster, Shape, Spec};
 
 fn main() {
     let spec = parse();
@@ -49,8 +57,16 @@ fn parse() -> Spec {
         Some((_, v)) if v == "uniform" => Shape::Uniform,
         Some((_, v)) => usage(&format!("--shape: {v:?} is not varied or uniform")),
     };
-    let mut spec = Spec::new(shape, 100_000);
-    for (flag, value) in args.iter().filter(|(f, _)| f != "--shape") {
+    let mut spec = match args.iter().rfind(|(f, _)| f == "--cluster") {
+        None => Spec::new(shape, 100_000),
+        Some((_, v)) if v == "big" => Cluster::Big.spec(),
+        Some((_, v)) if v == "many" => Cluster::Many.spec(),
+        Some((_, v)) => usage(&format!("--cluster: {v:?} is not big or many")),
+    };
+    for (flag, value) in args
+        .iter()
+        .filter(|(f, _)| f != "--shape" && f != "--cluster")
+    {
         let n: u64 = value
             .parse()
             .unwrap_or_else(|_| usage(&format!("{flag}: {value:?} is not a number")));
@@ -69,6 +85,9 @@ fn parse() -> Spec {
             "--node-attrs" => spec.node_attrs = n_usize,
             "--own-indexes" => spec.own_indexes = n != 0,
             "--go-dump" => spec.go_dump = n != 0,
+            "--null-jobs" => spec.null_jobs = n_usize.min(1000),
+            "--gone-nodes" => spec.gone_nodes = n_usize.min(100),
+            "--varied-texts" => spec.varied_texts = n != 0,
             _ => usage(&format!("unknown flag {flag}")),
         }
     }
@@ -78,10 +97,12 @@ fn parse() -> Spec {
 fn usage(problem: &str) -> ! {
     eprintln!("gen-snapshot: {problem}");
     eprintln!(
-        "usage: gen-snapshot [--shape varied|uniform] [--nodes N] [--allocs N] [--jobs N] [--seed N]\n\
+        "usage: gen-snapshot [--shape varied|uniform | --cluster big|many] [--nodes N] [--allocs N]\n\
+         \x20                   [--jobs N] [--seed N]\n\
          \x20                   [--versions N] [--variants N] [--events N] [--tasks N]\n\
          \x20                   [--scores N] [--bare-jobs 0|1] [--node-attrs N]\n\
-         \x20                   [--own-indexes 0|1] [--go-dump 0|1] > snapshot.json"
+         \x20                   [--own-indexes 0|1] [--go-dump 0|1] [--null-jobs PER_MILLE]\n\
+         \x20                   [--gone-nodes PERCENT] [--varied-texts 0|1] > snapshot.json"
     );
     std::process::exit(2)
 }

@@ -18,14 +18,14 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 
 use rayon::ThreadPool;
-use serde::Deserialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
 
 use super::alloc_record::AllocRecord;
 use super::document::{MetaField, State};
 use super::internal::internal_error;
+use super::owner::Owner;
 use super::read_ahead::{BLOCK, Next, ROOM, ReadAhead};
-use super::split::{self, Element, Parsed, Spliced, Texts};
+use super::split::{self, Element, Embedded, Parsed, Spliced, Texts};
 use crate::model::{Deployment, Evaluation, GoJson, Interner};
 use crate::time::Time;
 use position::Position;
@@ -261,7 +261,7 @@ impl<'r> Chunked<'r> {
         loop {
             self.top_up()?;
             self.peek()?;
-            if frozen.len() != st.job_texts.len() {
+            if stale(frozen.len(), st.job_texts.len()) {
                 frozen = st.job_texts.for_lookup();
             }
             let filter = st.filter.clone();
@@ -281,10 +281,14 @@ impl<'r> Chunked<'r> {
             added?;
             let mut last = None;
             for mut element in parts.into_iter().flat_map(|p| p.elements) {
-                let job = element
-                    .alloc
-                    .as_ref()
-                    .map(|(_, entry)| st.job_texts.job(*entry));
+                let job = match element.alloc.as_ref().map(|(_, text)| text) {
+                    Some(Embedded::Known(entry)) => Some(st.job_texts.job(*entry)),
+                    Some(Embedded::New(span)) => {
+                        let entry = st.job_texts.insert(&self.buf[span.clone()]);
+                        Some(st.job_texts.job(entry))
+                    }
+                    Some(Embedded::Absent) | None => None,
+                };
                 if let (Some((alloc, _)), Some(Ok(job))) = (&mut element.alloc, &job) {
                     alloc.job = Some(Arc::clone(job));
                 } else if job.is_some() {
@@ -386,11 +390,16 @@ impl<'r> Chunked<'r> {
                 _ => return Ok(false),
             }
         };
-        if let Some((mut alloc, entry)) = alloc {
-            let Ok(job) = st.job_texts.job(entry) else {
-                return Ok(false);
+        if let Some((mut alloc, text)) = alloc {
+            alloc.job = match text {
+                Embedded::Known(entry) => match st.job_texts.job(entry) {
+                    Ok(job) => Some(job),
+                    Err(_) => return Ok(false),
+                },
+                Embedded::Absent => None,
+                // Only a part of another thread hands a text back.
+                Embedded::New(_) => return Ok(false),
             };
-            alloc.job = Some(job);
             let record = AllocRecord { alloc, job: None };
             st.add_alloc(key, index, record).or_else(|_| unexpected())?;
         }
@@ -634,6 +643,17 @@ impl<'r> Chunked<'r> {
     }
 }
 
+/// Whether the other threads' copy of the job texts, with `copied` of
+/// them, is to be taken again now that there are `known`. A copy costs a
+/// count and a branch per text: taken every round that added one, it made
+/// the many-jobs shape quadratic (35,000 texts copied 700 times), so past a
+/// few thousand it is taken again only once it lacks an eighth; a text it
+/// lacks is handed back as new and looked up by the reader.
+fn stale(copied: usize, known: usize) -> bool {
+    const SMALL: usize = 4096;
+    known > copied && (known <= SMALL || known - copied >= copied / 8)
+}
+
 /// Adds the parsed elements of `pending`, their jobs set, as elements
 /// `index`, `index + 1`, ...
 fn add_parsed(
@@ -651,15 +671,6 @@ fn add_parsed(
         *index += 1;
     }
     Ok(())
-}
-
-/// Whose allocation it is, read before deciding to read the rest.
-#[derive(Deserialize)]
-pub(super) struct Owner {
-    #[serde(rename = "Namespace", default)]
-    pub(super) namespace: String,
-    #[serde(rename = "JobID", default)]
-    pub(super) job_id: String,
 }
 
 #[cfg(test)]

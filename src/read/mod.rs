@@ -36,6 +36,8 @@ mod id_index;
 mod internal;
 mod job_texts;
 mod observer;
+mod owner;
+mod quoted;
 mod read_ahead;
 mod resolve;
 mod scan;

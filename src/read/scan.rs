@@ -8,6 +8,7 @@
 //! rejected, by the general path that reports it precisely.
 
 use super::job_texts::{JobTexts, Prefix};
+use super::quoted::string_end;
 
 /// What the scan of an allocation element found.
 #[derive(Debug, PartialEq, Eq)]
@@ -103,17 +104,6 @@ pub(super) fn scan(bytes: &[u8], texts: &JobTexts) -> Scan {
         }
     }
     Scan::Incomplete
-}
-
-/// The index of the quote closing the string whose content starts at `from`.
-pub(super) fn string_end(bytes: &[u8], mut from: usize) -> Option<usize> {
-    loop {
-        let at = from + memchr::memchr2(b'"', b'\\', bytes.get(from..)?)?;
-        if bytes[at] == b'"' {
-            return Some(at);
-        }
-        from = at + 2;
-    }
 }
 
 /// The start of the value after the `:` that follows a key ending before `i`.

@@ -10,9 +10,14 @@
 //! one-thread walk would know, so the result is the same as that walk's.
 //!
 //! The first part runs on the caller's thread with the real job texts, and
-//! remembers new ones as it goes; the others see a copy taken at the start
-//! and stop at a text they do not know, for the next round to settle.
+//! remembers new ones as it goes; the others look texts up in a copy, and
+//! hand a text the copy does not know back by its place in the buffer
+//! ([`Embedded::New`]), checked to be JSON, for the reader to add in order.
+//! They do not stop there: where jobs are many, one allocation in five or
+//! so embeds a version not seen before, and parts that stopped at the first
+//! of them left the other threads nearly idle.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use memchr::memmem;
@@ -21,8 +26,8 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 
 use super::ReadFilter;
 use super::alloc_record::{AllocRecord, FastRecord};
-use super::chunked::Owner;
 use super::job_texts::JobTexts;
+use super::owner::Owner;
 use super::scan::{JobSpan, Scan, scan};
 use crate::model::{Allocation, GoJson, Interner};
 
@@ -34,8 +39,20 @@ pub(super) struct Parsed {
     /// Where the element starts and ends in the buffer.
     pub(super) start: usize,
     pub(super) end: usize,
-    /// The allocation and its job text entry; `None` when the filter drops it.
-    pub(super) alloc: Option<(Allocation, usize)>,
+    /// The allocation and its job text; `None` when the filter drops it.
+    pub(super) alloc: Option<(Allocation, Embedded)>,
+}
+
+/// The job text an allocation embeds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Embedded {
+    /// A known text's entry.
+    Known(usize),
+    /// A text the part's copy did not know, one valid JSON value, at these
+    /// bytes of the buffer.
+    New(Range<usize>),
+    /// `"Job": null`, or no `Job` key.
+    Absent,
 }
 
 /// What one part parsed, in order.
@@ -62,17 +79,25 @@ impl Texts<'_> {
         }
     }
 
-    /// The entry for a text the lookup at its start did not recognise: the
-    /// text it is a variant of, or the text itself if this part may add it.
-    fn admit(&mut self, text: &[u8]) -> Option<usize> {
-        match self {
-            Texts::Growing(t) => {
-                let valid = std::str::from_utf8(text).is_ok()
-                    && serde_json::from_slice::<IgnoredAny>(text).is_ok();
-                valid.then(|| t.insert(text))
-            }
-            Texts::Frozen(t) => t.find(text),
+    /// A text the lookup at its start did not recognise, at `span` of
+    /// `bytes`: the text it is a variant of, or, if it is JSON, the text
+    /// itself, added to the reader's texts or handed back as new.
+    fn admit(&mut self, bytes: &[u8], span: Range<usize>) -> Option<Embedded> {
+        let text = &bytes[span.clone()];
+        if let Texts::Frozen(t) = self
+            && let Some(entry) = t.find(text)
+        {
+            return Some(Embedded::Known(entry));
         }
+        let valid =
+            std::str::from_utf8(text).is_ok() && serde_json::from_slice::<IgnoredAny>(text).is_ok();
+        if !valid {
+            return None;
+        }
+        Some(match self {
+            Texts::Growing(t) => Embedded::Known(t.insert(text)),
+            Texts::Frozen(_) => Embedded::New(span),
+        })
     }
 }
 
@@ -236,11 +261,14 @@ fn parse_part(region: Region<'_>, mut texts: Texts<'_>, filter: &ReadFilter) -> 
         if !last && at >= region.len() {
             break at == region.len();
         }
-        let Element::Parsed { alloc, len } =
+        let Element::Parsed { mut alloc, len } =
             parse_element(&mut region[at..], &mut texts, filter, &mut scratch)
         else {
             break false;
         };
+        if let Some((_, Embedded::New(span))) = &mut alloc {
+            *span = offset + at + span.start..offset + at + span.end;
+        }
         let end = at + len;
         elements.push(Parsed {
             start: offset + at,
@@ -267,10 +295,10 @@ fn parse_part(region: Region<'_>, mut texts: Texts<'_>, filter: &ReadFilter) -> 
 /// at once: boxing the allocation would cost an allocation per element.
 #[allow(clippy::large_enum_variant)]
 pub(super) enum Element {
-    /// The allocation and its job text entry (`None` when the filter drops
-    /// it), and the element's length.
+    /// The allocation and its job text (`None` when the filter drops it),
+    /// and the element's length; a new text's place is in `bytes`.
     Parsed {
-        alloc: Option<(Allocation, usize)>,
+        alloc: Option<(Allocation, Embedded)>,
         len: usize,
     },
     /// The bytes end before the element does.
@@ -290,12 +318,13 @@ pub(super) fn parse_element(
     let job = match scan(bytes, texts.get()) {
         Scan::Job(job) => job,
         Scan::Incomplete => return Element::Short,
-        Scan::NoJob => return Element::Unusual,
+        Scan::NoJob => return parse_without_job(bytes, filter),
     };
-    let Some(entry) = job
-        .known
-        .or_else(|| texts.admit(&bytes[job.start..job.end]))
-    else {
+    let embedded = match job.known {
+        Some(entry) => Some(Embedded::Known(entry)),
+        None => texts.admit(bytes, job.start..job.end),
+    };
+    let Some(embedded) = embedded else {
         return Element::Unusual;
     };
     if !filter.is_empty() {
@@ -311,10 +340,33 @@ pub(super) fn parse_element(
     // A record, not an `Allocation`, so that a second `Job` key is still a duplicate.
     match scratch.parse::<FastRecord>(bytes, &job) {
         Splice::Value(FastRecord(AllocRecord { alloc, job: None }), len) => Element::Parsed {
-            alloc: Some((alloc, entry)),
+            alloc: Some((alloc, embedded)),
             len,
         },
         Splice::Short => Element::Short,
+        _ => Element::Unusual,
+    }
+}
+
+/// An element the scan found no job object in: parsed whole, it is an
+/// allocation without a job (`"Job": null` or no `Job` key), or unusual.
+fn parse_without_job(bytes: &[u8], filter: &ReadFilter) -> Element {
+    if !filter.is_empty() {
+        match first_value::<Owner>(bytes) {
+            Ok((owner, len)) if !filter.keeps(&owner.namespace, &owner.job_id) => {
+                return Element::Parsed { alloc: None, len };
+            }
+            Ok(_) => {}
+            Err(e) if e.is_eof() => return Element::Short,
+            Err(_) => return Element::Unusual,
+        }
+    }
+    match first_value::<FastRecord>(bytes) {
+        Ok((FastRecord(AllocRecord { alloc, job: None }), len)) => Element::Parsed {
+            alloc: Some((alloc, Embedded::Absent)),
+            len,
+        },
+        Err(e) if e.is_eof() => Element::Short,
         _ => Element::Unusual,
     }
 }
@@ -478,15 +530,48 @@ mod tests {
         let allocs: Vec<String> = (0..40).map(|i| alloc(&format!("a{i:02}"), "")).collect();
         let text = array(&allocs, ",");
         let want: Vec<String> = (0..40).map(|i| format!("a{i:02}")).collect();
-        // The first text is new: the caller's part learns it, the others stop at it.
+        // The first text is new: the caller's part learns it, the others hand it back.
         let (first, texts) = parts(&text, 2);
-        assert_eq!(ids(&first), want[..ids(&first).len()]);
+        assert_eq!(ids(&first), want);
         assert!(texts.find(JOB.as_bytes()).is_some());
         for threads in [2, 3, 7] {
             let (parts, _) = parts_knowing(&text, threads, &[JOB]);
             assert_eq!(parts.len(), threads, "{threads} threads");
             assert_eq!(ids(&parts), want, "{threads} threads");
         }
+    }
+
+    #[test]
+    fn parts_go_on_past_new_texts_and_allocations_without_a_job() {
+        let api = r#"{"ID":"api","TaskGroups":[{"Name":"api"}]}"#;
+        let allocs: Vec<String> = (0..60)
+            .map(|i| match i % 3 {
+                0 => alloc(&format!("a{i:02}"), ""),
+                1 => format!(r#"{{"ID":"a{i:02}","Job":{api},"JobID":"api","TaskGroup":"api"}}"#),
+                _ => format!(r#"{{"ID":"a{i:02}","Job":null,"JobID":"web","TaskGroup":"web"}}"#),
+            })
+            .collect();
+        let text = array(&allocs, ",");
+        // No text is known: the caller's part learns them, the others hand
+        // them back by their place.
+        let (parts, texts) = parts(&text, 3);
+        assert_eq!(parts.len(), 3);
+        assert_eq!(ids(&parts).len(), 60);
+        assert_eq!(texts.len(), 2);
+        let later: Vec<&Embedded> = parts[1..]
+            .iter()
+            .flat_map(|p| &p.elements)
+            .map(|e| &e.alloc.as_ref().unwrap().1)
+            .collect();
+        let new: Vec<&str> = later
+            .iter()
+            .filter_map(|e| match e {
+                Embedded::New(span) => Some(&text[span.clone()]),
+                _ => None,
+            })
+            .collect();
+        assert!(new.contains(&api) && new.contains(&JOB), "{new:?}");
+        assert!(later.contains(&&Embedded::Absent));
     }
 
     #[test]

@@ -20,7 +20,7 @@ use std::hash::{BuildHasher, Hasher};
 
 use foldhash::fast::FixedState;
 
-use super::scan::string_end;
+use super::quoted::string_end;
 
 /// The top-level keys of a job whose values the servers change.
 const KEYS: [&[u8]; 4] = [b"ModifyIndex", b"Status", b"StatusDescription", b"Stable"];
