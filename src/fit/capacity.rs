@@ -2,6 +2,7 @@
 
 use super::comparable::Comparable;
 use super::rules::{CpuSource, FitRules};
+use crate::model::Resources;
 use crate::model::resources::{Core, NodeResources, NodeSupply, Topology};
 
 /// A node's totals and what it keeps back, as `AllocsFit` and the fit
@@ -18,12 +19,7 @@ impl Capacity {
     pub fn of(node: &NodeSupply, rules: &FitRules) -> Capacity {
         let total = match (&node.node_resources, &node.resources) {
             (Some(r), _) => node_total(r, rules),
-            (None, Some(legacy)) if rules.legacy_fallback => Comparable {
-                cpu_shares: legacy.cpu,
-                memory_mb: legacy.memory_mb,
-                disk_mb: legacy.disk_mb,
-                ..Comparable::default()
-            },
+            (None, Some(legacy)) if rules.legacy_fallback => of_legacy(legacy),
             _ => Comparable::default(),
         };
         let reserved = match (&node.reserved_resources, &node.reserved) {
@@ -34,12 +30,7 @@ impl Capacity {
                 disk_mb: r.disk.disk_mb,
                 ..Comparable::default()
             },
-            (None, Some(legacy)) if rules.legacy_fallback => Comparable {
-                cpu_shares: legacy.cpu,
-                memory_mb: legacy.memory_mb,
-                disk_mb: legacy.disk_mb,
-                ..Comparable::default()
-            },
+            (None, Some(legacy)) if rules.legacy_fallback => of_legacy(legacy),
             _ => Comparable::default(),
         };
         Capacity { total, reserved }
@@ -50,6 +41,16 @@ impl Capacity {
         let mut a = self.total.clone();
         a.subtract(&self.reserved);
         a
+    }
+}
+
+/// The pre-0.9 `Resources` block as totals (or as a reservation).
+fn of_legacy(legacy: &Resources) -> Comparable {
+    Comparable {
+        cpu_shares: legacy.cpu,
+        memory_mb: legacy.memory_mb,
+        disk_mb: legacy.disk_mb,
+        ..Comparable::default()
     }
 }
 

@@ -49,11 +49,12 @@ pub use job::{
 pub use job_type::JobType;
 pub use name::{Interner, Name};
 pub use node::{
-    DriverInfo, HostVolume, Node, NodeDevice, NodeDeviceInstance, NodeNetwork, NodeNetworkAddress,
-    NodeNetworkMode, NodeResources, NodesById, eligibility, node_status,
+    DriverInfo, HostVolume, Node, NodeDevice, NodeDeviceInstance, NodeNetworkMode, NodeResources,
+    NodesById, eligibility, node_status,
 };
 pub use reconcile_strategy::{ReconcileStrategy, reconcile_option};
 pub use release::{HEAD_COMMIT, Release, SEED_COMMIT, SERIES, v};
+pub use resources::{NodeNetwork, NodeNetworkAddress};
 pub use snapshot::Snapshot;
 pub use sparse_id::SparseId;
 pub use status::{ClientStatus, DesiredStatus};

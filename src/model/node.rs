@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use super::resources::NodeNetwork;
 use super::string_map::{self, StringMap};
 use super::{GoValue, Name, nullable};
 
@@ -74,23 +75,6 @@ pub struct NodeResources {
 #[serde(rename_all = "PascalCase", default)]
 pub struct NodeNetworkMode {
     pub mode: String,
-}
-
-/// A `structs.NodeNetworkResource`, for host networks by alias.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase", default)]
-pub struct NodeNetwork {
-    pub mode: String,
-    pub device: String,
-    #[serde(deserialize_with = "nullable")]
-    pub addresses: Vec<NodeNetworkAddress>,
-}
-
-/// A `structs.NodeNetworkAddress`.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase", default)]
-pub struct NodeNetworkAddress {
-    pub alias: String,
 }
 
 /// A `structs.NodeDeviceResource`.

@@ -4,15 +4,13 @@
 //! ask about any job alike. It is made while the JSON is written, from the
 //! group and the job's plan, so a report holds no second copy of it.
 
-use std::borrow::Cow;
-
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 
 use super::{BucketEntry, Fate, Fates, GroupReport, JobReport};
 use crate::model::Id;
 
 /// One allocation of a group, as `allocations` lists it.
-#[derive(Debug, PartialEq, Eq, Serialize)]
+#[derive(Debug, Serialize)]
 pub struct AllocationSummary<'a> {
     pub id: &'a Id,
     pub name: &'a str,
@@ -22,7 +20,24 @@ pub struct AllocationSummary<'a> {
     pub bucket: &'static str,
     pub fate: Fate,
     /// Why the allocation is in its bucket, as the bucket entry says.
-    pub reason: Cow<'a, str>,
+    pub reason: Reason<'a>,
+}
+
+/// The reason of a summary, put into words only as it is written, so that a
+/// large group's list holds no sentence of its own.
+#[derive(Debug)]
+pub enum Reason<'a> {
+    Entry(&'a BucketEntry),
+    Said(&'a str),
+}
+
+impl Serialize for Reason<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Reason::Entry(e) => s.serialize_str(&e.reason()),
+            Reason::Said(words) => s.serialize_str(words),
+        }
+    }
 }
 
 impl GroupReport {
@@ -33,7 +48,7 @@ impl GroupReport {
             name: &e.name,
             bucket,
             fate: fates.of_alloc(&e.id),
-            reason: e.reason(),
+            reason: Reason::Entry(e),
         };
         let buckets = self
             .buckets
@@ -49,7 +64,7 @@ impl GroupReport {
             name: &s.name,
             bucket: "set_aside",
             fate: fates.of_alloc(&s.id),
-            reason: Cow::Borrowed(&s.reason),
+            reason: Reason::Said(&s.reason),
         });
         let mut all: Vec<AllocationSummary<'a>> = buckets.chain(system).chain(set_aside).collect();
         all.sort_by(|a, b| a.id.cmp(b.id));
@@ -57,16 +72,31 @@ impl GroupReport {
     }
 }
 
-/// A group as the JSON writes it: its fields, then `allocations`.
-#[derive(Serialize)]
+/// A group as the JSON writes it: its fields, then `allocations`, listed
+/// only when the group is written, one group at a time.
 struct GroupJson<'a> {
-    #[serde(flatten)]
     group: &'a GroupReport,
-    allocations: Vec<AllocationSummary<'a>>,
+    fates: &'a Fates<'a>,
+}
+
+impl Serialize for GroupJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Written<'a> {
+            #[serde(flatten)]
+            group: &'a GroupReport,
+            allocations: Vec<AllocationSummary<'a>>,
+        }
+        Written {
+            group: self.group,
+            allocations: self.group.summaries(self.fates),
+        }
+        .serialize(s)
+    }
 }
 
 impl Serialize for JobReport {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let fates = Fates::of(&self.plan);
         let groups: Vec<GroupJson<'_>> = self
@@ -74,7 +104,7 @@ impl Serialize for JobReport {
             .iter()
             .map(|group| GroupJson {
                 group,
-                allocations: group.summaries(&fates),
+                fates: &fates,
             })
             .collect();
         let mut job = s.serialize_struct("JobReport", 9)?;
