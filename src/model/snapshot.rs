@@ -33,4 +33,7 @@ pub struct Snapshot {
     pub nomad_version: Option<VersionRequest>,
     /// What the reader found suspicious but usable.
     pub warnings: Vec<Warning>,
+    /// The JSON text in `Jobs` of the job the reader was asked to keep whole
+    /// (`ReadFilter::keep_job_text`), for a job plan's diff.
+    pub planned_job_text: Option<String>,
 }

@@ -58,6 +58,8 @@ pub(super) struct State<'n> {
     pub(super) interner: Arc<Interner>,
     /// Told of each allocation parsed.
     pub(super) observer: &'n dyn Observer,
+    /// The text of the job `filter.keep_job_text` names.
+    pub(super) planned_job_text: Option<String>,
 }
 
 impl<'n> State<'n> {
@@ -86,6 +88,7 @@ impl<'n> State<'n> {
             keys: TopKeys::default(),
             interner: Arc::default(),
             observer: UNOBSERVED,
+            planned_job_text: None,
         }
     }
 
@@ -102,6 +105,9 @@ impl<'n> State<'n> {
             Some(entry) => self.job_texts.job(entry).map_err(|_| job_error(text))?,
             None => Arc::new(model::from_slice::<Job>(text)?),
         };
+        if self.filter.keeps_text(&job.namespace, &job.id) {
+            self.planned_job_text = Some(String::from_utf8_lossy(text).into_owned());
+        }
         self.add_job(job).map_err(de::Error::custom)
     }
 
@@ -325,6 +331,14 @@ impl<'de> Visitor<'de> for Document<'_, '_> {
         st.started = true;
         while let Some(key) = map.next_key::<String>()? {
             let value = match key.as_str() {
+                // A job kept whole is read as text, as the fast walk reads jobs.
+                "Jobs" if st.filter.keep_job_text.is_some() => map.next_value_seed(Each::new(
+                    "an array of jobs",
+                    |_, text: Box<serde_json::value::RawValue>| {
+                        st.add_job_text(text.get().as_bytes())
+                            .map_err(|e| e.to_string())
+                    },
+                ))?,
                 "Jobs" => map.next_value_seed(Each::new("an array of jobs", |_, job| {
                     st.add_job(Arc::new(job))
                 }))?,
