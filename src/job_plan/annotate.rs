@@ -47,7 +47,7 @@ fn updates(d: &DesiredChanges) -> BTreeMap<String, u64> {
 
 /// `annotateCountChange`: a higher count forces creates, a lower destroys.
 /// An unparsable count (never a Nomad job's) annotates nothing.
-fn count_change(group: &mut TaskGroupDiff) {
+pub(crate) fn count_change(group: &mut TaskGroupDiff) {
     let Some(count) = group.fields.iter_mut().find(|f| f.name == "Count") else {
         return;
     };
@@ -69,7 +69,7 @@ fn count_change(group: &mut TaskGroupDiff) {
 }
 
 /// `annotateTask`.
-fn annotate_task(task: &mut TaskDiff, parent: DiffType, release: Switches) {
+pub(crate) fn annotate_task(task: &mut TaskDiff, parent: DiffType, release: Switches) {
     if task.kind == DiffType::None {
         return;
     }

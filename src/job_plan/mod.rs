@@ -25,3 +25,6 @@ pub use canonical::canonicalize;
 pub use diff_types::{DiffType, FieldDiff, JobDiff, ObjectDiff, TaskDiff, TaskGroupDiff};
 pub use job_diff::job_diff;
 pub use plan::{JobPlan, PlanError, admit, job_key, plan_job};
+
+#[cfg(test)]
+mod tests;
