@@ -258,7 +258,11 @@ pub fn validate(job: &Map<String, Value>) -> Vec<String> {
         }
     }
     for g in &groups {
-        let inner = group_errors(g);
+        let mut inner = group_errors(g);
+        let update = g.get("Update").is_some_and(|u| !u.is_null());
+        if update && !matches!(kind.as_str(), "service" | "system") {
+            inner.push(format!("Job type {kind:?} does not allow update block"));
+        }
         if !inner.is_empty() {
             errs.push(format!(
                 "Task group {} validation failed: {}",

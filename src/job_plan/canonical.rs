@@ -47,19 +47,29 @@ pub fn canonicalize(job: &mut Map<String, Value>, release: Release) {
     if let Some(p) = object(job, "Periodic") {
         periodic(p);
     }
-    let update = match job.get_mut("Update").and_then(Value::as_object_mut) {
-        Some(u) => {
-            update_defaults(u);
-            Some(Value::Object(u.clone()))
-        }
-        None if kind == "service" => {
-            let mut u = Map::new();
-            update_defaults(&mut u);
-            job.insert("Update".into(), Value::Object(u.clone()));
-            Some(Value::Object(u))
-        }
+    let mut update = match job.get("Update").and_then(Value::as_object) {
+        Some(u) => Some(u.clone()),
+        None if kind == "service" => Some(Map::new()),
         None => None,
     };
+    if let Some(u) = update.as_mut() {
+        update_defaults(u);
+    }
+    // The stored job keeps only the stagger and parallelism of a job-level
+    // update block, and only when it has parallelism (the HTTP agent's
+    // conversion, command/agent/job_endpoint.go:1160).
+    let parallel = update
+        .as_ref()
+        .and_then(|u| u.get("MaxParallel"))
+        .and_then(Value::as_i64);
+    let legacy = match (&update, parallel) {
+        (Some(u), Some(p)) if p > 0 => {
+            json!({"Stagger": u.get("Stagger").cloned().unwrap_or(json!(0)), "MaxParallel": p})
+        }
+        _ => json!({"Stagger": 0, "MaxParallel": 0}),
+    };
+    job.insert("Update".into(), legacy);
+    let update = update.map(Value::Object);
     // Job-level reschedule and migrate blocks are the API's: merged into the
     // groups, absent from the stored job.
     let reschedule = job.remove("Reschedule").filter(|v| !v.is_null());
@@ -109,8 +119,11 @@ fn task_group(g: &mut Map<String, Value>, job: &JobBlocks) {
     default(disk, "Migrate", json!(false));
     default(disk, "SizeMB", json!(300));
 
-    if let Some(merged) = merged(job.update, g.get("Update")) {
-        let mut u = merged;
+    // The job's block goes to a group that has one, or to every group when
+    // it is not empty (all zero), as `api.TaskGroup.Canonicalize` merges it.
+    let own = g.get("Update").is_some_and(|u| !u.is_null());
+    let job_update = job.update.filter(|u| own || !super::same::is_zero(u));
+    if let Some(mut u) = merged(job_update, g.get("Update")) {
         update_defaults(&mut u);
         g.insert("Update".into(), Value::Object(u));
     }

@@ -127,7 +127,7 @@ fn keyed(list: Option<&Value>) -> BTreeMap<String, &Value> {
         .into_iter()
         .flatten()
         .filter(|v| !v.is_null())
-        .map(|v| (v.to_string(), v))
+        .map(|v| (super::same::key(v), v))
         .collect()
 }
 

@@ -114,7 +114,10 @@ pub(crate) fn networks(
 
 /// A list's elements by their whole text (Nomad hashes the structure).
 fn by_text(v: Option<&Value>) -> BTreeMap<String, &Value> {
-    list(v).into_iter().map(|n| (n.to_string(), n)).collect()
+    list(v)
+        .into_iter()
+        .map(|n| (super::same::key(n), n))
+        .collect()
 }
 
 /// A list's elements by the string field `key` (the last of a value).

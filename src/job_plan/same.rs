@@ -24,6 +24,29 @@ pub(crate) fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// A text that two values have alike exactly when [`same`] holds: the
+/// value without its zero members, keys sorted. It stands for Nomad's
+/// structure hash where a diff matches set members by content.
+pub(crate) fn key(v: &Value) -> String {
+    fn strip(v: &Value) -> Value {
+        match v {
+            Value::Object(m) => Value::Object(
+                m.iter()
+                    .filter(|(_, v)| !is_zero(v))
+                    .map(|(k, v)| (k.clone(), strip(v)))
+                    .collect(),
+            ),
+            Value::Array(a) => Value::Array(a.iter().map(strip).collect()),
+            Value::Number(n) => n
+                .as_f64()
+                .filter(|f| f.fract() == 0.0 && f.abs() < 9e15)
+                .map_or_else(|| v.clone(), |f| Value::from(f as i64)),
+            other => other.clone(),
+        }
+    }
+    strip(v).to_string()
+}
+
 /// Go's zero value of any type, as JSON writes it.
 pub(crate) fn is_zero(v: &Value) -> bool {
     match v {
