@@ -20,6 +20,7 @@ mod disconnect;
 mod explain;
 mod golden;
 mod incidents;
+mod job_plan;
 mod layout;
 mod memory;
 mod nomad_version;
