@@ -227,3 +227,56 @@ fn stdin_feeds_the_snapshot_or_the_job_file_not_both() {
     let (code, _, _) = run(&["-", "--job-file", "-", "--detailed-exitcode"], Some("{}"));
     assert_eq!(code, 1);
 }
+
+/// contrib/ci-job-plan.sh, the README's CI recipe, on the bundled example
+/// (skipped with a note without jq).
+#[test]
+fn the_ci_recipe_gates_on_the_exit_code_and_the_golden_plan() {
+    if Command::new("jq").arg("--version").output().is_err() {
+        eprintln!("jq is not installed: the CI recipe is not checked");
+        return;
+    }
+    let bin = Command::cargo_bin("plan-inspect").unwrap();
+    let bin = bin.get_program().to_str().unwrap().to_string();
+    let dir = tempfile_dir();
+    let script = |job: &str, golden: &str, update: bool| {
+        let out = Command::new("sh")
+            .arg("contrib/ci-job-plan.sh")
+            .args([SNAPSHOT, job, golden])
+            .env("PLAN_INSPECT", &bin)
+            .env("UPDATE_GOLDEN", if update { "1" } else { "0" })
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8(out.stdout).unwrap(),
+        )
+    };
+    let committed = "examples/job-plan/web.plan-summary.json";
+    assert_eq!(script("examples/job-plan/web.json", committed, false).0, 2);
+    let unchanged = dir.join("unchanged.json");
+    let unchanged = unchanged.to_str().unwrap();
+    assert_eq!(
+        script("examples/job-plan/web-unchanged.json", unchanged, true).0,
+        0
+    );
+    assert_eq!(
+        script("examples/job-plan/web-unchanged.json", unchanged, false).0,
+        0
+    );
+    let (code, diff) = script("examples/job-plan/web.json", unchanged, false);
+    assert_eq!(code, 1, "a stale golden file fails the gate");
+    let added = |text: &str| diff.lines().any(|l| l.starts_with('+') && l.contains(text));
+    assert!(added("\"destructive_update\": 1,"), "{diff}");
+    assert!(added("\"forces create/destroy update\""), "{diff}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A fresh directory under the target directory.
+fn tempfile_dir() -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("ci-job-plan-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
