@@ -17,6 +17,40 @@ const HOUR: i64 = 60 * MINUTE;
 /// Fills the defaults into `job` (an object) as the API client and the
 /// server would for `release`.
 pub fn canonicalize(job: &mut Map<String, Value>, release: Release) {
+    api_canonicalize(job, release);
+    server_canonicalize(job, release);
+}
+
+/// What the HTTP agent's conversion and `structs.Job.Canonicalize` change:
+/// the stored job keeps only the stagger and parallelism of a job-level
+/// update block, and only when it has parallelism
+/// (command/agent/job_endpoint.go:1160); the API's job-level reschedule and
+/// migrate blocks (already merged into the groups) are not stored; the node
+/// pool and datacenters get the server's defaults.
+pub(crate) fn server_canonicalize(job: &mut Map<String, Value>, release: Release) {
+    let update = job.get("Update").and_then(Value::as_object);
+    let parallel = update
+        .and_then(|u| u.get("MaxParallel"))
+        .and_then(Value::as_i64);
+    let legacy = match (update, parallel) {
+        (Some(u), Some(p)) if p > 0 => {
+            json!({"Stagger": u.get("Stagger").cloned().unwrap_or(json!(0)), "MaxParallel": p})
+        }
+        _ => json!({"Stagger": 0, "MaxParallel": 0}),
+    };
+    job.insert("Update".into(), legacy);
+    job.remove("Reschedule");
+    job.remove("Migrate");
+    if release >= v(1, 6, 0) && text(job, "NodePool").is_empty() {
+        job.insert("NodePool".into(), json!("default"));
+    }
+    if release >= v(1, 5, 0) && list(job, "Datacenters").is_empty() {
+        job.insert("Datacenters".into(), json!(["*"]));
+    }
+}
+
+/// `api.Job.Canonicalize` of the release.
+pub(crate) fn api_canonicalize(job: &mut Map<String, Value>, release: Release) {
     let id = text(job, "ID");
     default(job, "ID", json!(""));
     default(job, "Name", json!(id));
@@ -30,18 +64,10 @@ pub fn canonicalize(job: &mut Map<String, Value>, release: Release) {
         ("AllAtOnce", json!(false)),
         ("ConsulNamespace", json!("")),
         ("VaultNamespace", json!("")),
+        ("NodePool", json!("")),
         ("Dispatched", json!(false)),
     ] {
         default(job, k, zero);
-    }
-    if text(job, "Namespace").is_empty() {
-        job.insert("Namespace".into(), json!("default"));
-    }
-    if release >= v(1, 6, 0) && text(job, "NodePool").is_empty() {
-        job.insert("NodePool".into(), json!("default"));
-    }
-    if release >= v(1, 5, 0) && list(job, "Datacenters").is_empty() {
-        job.insert("Datacenters".into(), json!(["*"]));
     }
     let kind = text(job, "Type");
     if let Some(p) = object(job, "Periodic") {
@@ -54,27 +80,13 @@ pub fn canonicalize(job: &mut Map<String, Value>, release: Release) {
     };
     if let Some(u) = update.as_mut() {
         update_defaults(u);
+        job.insert("Update".into(), Value::Object(u.clone()));
     }
-    // The stored job keeps only the stagger and parallelism of a job-level
-    // update block, and only when it has parallelism (the HTTP agent's
-    // conversion, command/agent/job_endpoint.go:1160).
-    let parallel = update
-        .as_ref()
-        .and_then(|u| u.get("MaxParallel"))
-        .and_then(Value::as_i64);
-    let legacy = match (&update, parallel) {
-        (Some(u), Some(p)) if p > 0 => {
-            json!({"Stagger": u.get("Stagger").cloned().unwrap_or(json!(0)), "MaxParallel": p})
-        }
-        _ => json!({"Stagger": 0, "MaxParallel": 0}),
-    };
-    job.insert("Update".into(), legacy);
     let update = update.map(Value::Object);
-    // Job-level reschedule and migrate blocks are the API's: merged into the
-    // groups, absent from the stored job.
-    let reschedule = job.remove("Reschedule").filter(|v| !v.is_null());
-    let migrate = job.remove("Migrate").filter(|v| !v.is_null());
+    let reschedule = job.get("Reschedule").filter(|v| !v.is_null()).cloned();
+    let migrate = job.get("Migrate").filter(|v| !v.is_null()).cloned();
     let (job_name, namespace) = (text(job, "Name"), text(job, "Namespace"));
+    let consul_namespace = text(job, "ConsulNamespace");
     let blocks = JobBlocks {
         kind: &kind,
         update: update.as_ref(),
@@ -82,6 +94,7 @@ pub fn canonicalize(job: &mut Map<String, Value>, release: Release) {
         migrate: migrate.as_ref(),
         job_name: &job_name,
         namespace: &namespace,
+        consul_namespace: &consul_namespace,
         release,
     };
     for group in objects(job, "TaskGroups") {
@@ -102,6 +115,7 @@ struct JobBlocks<'a> {
     migrate: Option<&'a Value>,
     job_name: &'a str,
     namespace: &'a str,
+    consul_namespace: &'a str,
     release: Release,
 }
 
@@ -113,6 +127,14 @@ fn task_group(g: &mut Map<String, Value>, job: &JobBlocks) {
             .and_then(|s| s.get("Min"))
             .filter(|m| !m.is_null());
         g.insert("Count".into(), min.cloned().unwrap_or(json!(1)));
+    }
+    if let Some(consul) = object(g, "Consul") {
+        if text(consul, "Namespace").is_empty() {
+            consul.insert("Namespace".into(), json!(job.consul_namespace));
+        }
+        if job.release >= v(1, 7, 0) && text(consul, "Cluster").is_empty() {
+            consul.insert("Cluster".into(), json!("default"));
+        }
     }
     let disk = ensure(g, "EphemeralDisk");
     default(disk, "Sticky", json!(false));

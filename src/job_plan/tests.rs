@@ -1,6 +1,7 @@
 //! Nomad's tests of the job plan, ported (named after file and tag).
 
 mod annotate;
+mod canonical;
 mod group_diff;
 mod job_diff;
 
