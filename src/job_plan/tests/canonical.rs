@@ -34,24 +34,23 @@ fn job_defaults(id: &str, name: &str, kind: &str, parent: &str, namespace: &str)
            "CreateIndex": 0, "ModifyIndex": 0, "JobModifyIndex": 0})
 }
 
-fn update(
-    stagger: i64,
-    parallel: i64,
-    check: &str,
-    min: i64,
-    healthy: i64,
-    progress: i64,
-    revert: bool,
-    canary: i64,
-    promote: bool,
-) -> Value {
+/// An update block: stagger, min healthy, healthy and progress deadlines;
+/// parallelism and canaries; the health check; auto revert and promote.
+fn update(times: [i64; 4], counts: [i64; 2], check: &str, auto: [bool; 2]) -> Value {
+    let [stagger, min, healthy, progress] = times;
+    let [parallel, canary] = counts;
     json!({"Stagger": stagger, "MaxParallel": parallel, "HealthCheck": check, "MinHealthyTime": min,
-           "HealthyDeadline": healthy, "ProgressDeadline": progress, "AutoRevert": revert,
-           "Canary": canary, "AutoPromote": promote})
+           "HealthyDeadline": healthy, "ProgressDeadline": progress, "AutoRevert": auto[0],
+           "Canary": canary, "AutoPromote": auto[1]})
 }
 
 fn default_update() -> Value {
-    update(30 * S, 1, "checks", 10 * S, 5 * M, 10 * M, false, 0, false)
+    update(
+        [30 * S, 10 * S, 5 * M, 10 * M],
+        [1, 0],
+        "checks",
+        [false, false],
+    )
 }
 
 fn restart(delay: i64, attempts: i64, interval: i64, render: bool) -> Value {
@@ -148,7 +147,7 @@ fn jobs_test_go_v1_10_5_canonicalize_periodic() {
 
 #[test]
 fn jobs_test_go_v1_10_5_canonicalize_update_merge() {
-    let job_update = update(S, 1, "checks", 10 * S, 6 * M, 7 * M, false, 0, false);
+    let job_update = update([S, 10 * S, 6 * M, 7 * M], [1, 0], "checks", [false, false]);
     let got = canonical(
         json!({"Name": "foo", "ID": "bar", "ParentID": "lol", "Update": job_update,
         "TaskGroups": [
@@ -170,7 +169,7 @@ fn jobs_test_go_v1_10_5_canonicalize_update_merge() {
     let want = with(
         job_defaults("bar", "foo", "service", "lol", "default"),
         json!({"Update": job_update, "TaskGroups": [
-            group("bar", update(2 * S, 2, "manual", S, 6 * M, 7 * M, true, 1, true),
+            group("bar", update([2 * S, S, 6 * M, 7 * M], [2, 1], "manual", [true, true]),
                   Some(json!({"Namespace": "", "Cluster": "default"}))),
             group("baz", job_update, None)]}),
     );
