@@ -39,15 +39,33 @@ fn group_constraints(g: &mut Map<String, Value>, release: Release) {
         .chain(tasks.iter().flat_map(services))
         .collect();
 
-    if tasks
+    // One Vault constraint per cluster, in task name order.
+    let mut vault_tasks: Vec<(&str, &Value)> = tasks
         .iter()
-        .any(|t| t.get("Vault").is_some_and(|v| !v.is_null()))
-    {
-        add(
-            g,
-            constraint("${attr.vault.version}", ">= 0.6.1", "semver"),
-            Match::Left,
-        );
+        .filter_map(|t| {
+            let vault = t.get("Vault").filter(|v| !v.is_null())?;
+            Some((
+                t.get("Name").and_then(Value::as_str).unwrap_or_default(),
+                vault,
+            ))
+        })
+        .collect();
+    vault_tasks.sort_by_key(|(name, _)| *name);
+    for (_, vault) in vault_tasks {
+        let cluster = vault
+            .get("Cluster")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let c = if release >= v(1, 7, 0) && !matches!(cluster, "" | "default") {
+            constraint(
+                &format!("${{attr.vault.{cluster}.version}}"),
+                ">= 1.11.0",
+                "semver",
+            )
+        } else {
+            constraint("${attr.vault.version}", ">= 0.6.1", "semver")
+        };
+        add(g, c, Match::Left);
     }
     let signals: BTreeSet<String> = tasks.iter().flat_map(task_signals).collect();
     if !signals.is_empty() {
@@ -87,27 +105,41 @@ fn group_constraints(g: &mut Map<String, Value>, release: Release) {
             );
         }
     }
-    let consul = |s: &Value| matches!(provider(s).as_str(), "" | "consul");
-    let consul_version = constraint("${attr.consul.version}", ">= 1.8.0", "semver");
+    let consul = |s: &&Value| matches!(provider(s).as_str(), "" | "consul");
+    // The Consul constraint of a service: its cluster's from 1.7.0.
+    let consul_version = |s: &Value| {
+        let cluster = s.get("Cluster").and_then(Value::as_str).unwrap_or_default();
+        if release >= v(1, 7, 0) && !matches!(cluster, "" | "default") {
+            constraint(
+                &format!("${{attr.consul.{cluster}.version}}"),
+                ">= 1.8.0",
+                "semver",
+            )
+        } else {
+            constraint("${attr.consul.version}", ">= 1.8.0", "semver")
+        }
+    };
     if release >= v(1, 8, 0) {
         // Group services on the group, task services on their task.
-        if group_services.iter().any(consul) {
-            add(g, consul_version.clone(), Match::Left);
+        for s in group_services.iter().filter(consul) {
+            add(g, consul_version(s), Match::Left);
         }
         if let Some(list) = g.get_mut("Tasks").and_then(Value::as_array_mut) {
             for t in list.iter_mut().filter_map(Value::as_object_mut) {
-                if services(&Value::Object(t.clone())).iter().any(consul) {
-                    add(t, consul_version.clone(), Match::Left);
+                for s in services(&Value::Object(t.clone())).iter().filter(consul) {
+                    add(t, consul_version(s), Match::Left);
                 }
             }
         }
     } else if release >= v(1, 7, 0) {
-        // 1.7 looks at task services only when the group has services.
-        if !group_services.is_empty() && all_services.iter().any(consul) {
-            add(g, consul_version, Match::Left);
+        // 1.7 looks at task services only inside its loop over the group's.
+        if !group_services.is_empty() {
+            for s in all_services.iter().filter(consul) {
+                add(g, consul_version(s), Match::Left);
+            }
         }
-    } else if all_services.iter().any(consul) {
-        add(g, consul_version, Match::Left);
+    } else if all_services.iter().any(|s| consul(&s)) {
+        add(g, consul_version(&Value::Null), Match::Left);
     }
     let bridge = g
         .get("Networks")

@@ -1,5 +1,6 @@
 //! Nomad's tests of the job plan, ported (named after file and tag).
 
+mod admission;
 mod annotate;
 mod canonical;
 mod group_diff;
