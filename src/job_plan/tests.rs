@@ -5,6 +5,7 @@ mod annotate;
 mod canonical;
 mod group_diff;
 mod job_diff;
+mod task_diff;
 
 use super::diff_types::{DiffType, FieldDiff};
 
