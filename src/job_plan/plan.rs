@@ -40,7 +40,10 @@ pub enum PlanError {
     /// Nomad's validation message for the job.
     Invalid(String),
     /// The job's namespace is not among the snapshot's `Namespaces`.
-    NoNamespace(String),
+    NoNamespace {
+        job: String,
+        namespace: String,
+    },
     Replay(ReplayError),
 }
 
@@ -48,9 +51,11 @@ impl fmt::Display for PlanError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlanError::Invalid(m) => write!(f, "Nomad would reject the job: {}", m.trim_end()),
-            PlanError::NoNamespace(ns) => {
-                write!(f, "namespace {ns:?} does not exist in the snapshot")
-            }
+            PlanError::NoNamespace { job, namespace } => write!(
+                f,
+                "job {job:?} is in nonexistent namespace {namespace:?}: the snapshot's Namespaces \
+                 do not list it"
+            ),
             PlanError::Replay(e) => e.fmt(f),
         }
     }
@@ -130,6 +135,13 @@ pub fn plan_job(
         .as_deref()
         .and_then(|t| serde_json::from_str(t).ok());
     let old_map = old.as_ref().and_then(Value::as_object);
+    // The state store refuses a job in a namespace it does not have
+    // (v1.10.5 nomad/state/state_store.go:1758); a dump without the
+    // `Namespaces` key is assumed to have it.
+    let known = |names: &Vec<String>| names.iter().any(|n| *n == namespace);
+    if old_map.is_none() && snapshot.namespaces.as_ref().is_some_and(|n| !known(n)) {
+        return Err(PlanError::NoNamespace { job: id, namespace });
+    }
     carry_server_set(&mut job, old_map);
     let job_modify_index = old_map.map_or(0, |o| u64_of(o, "JobModifyIndex"));
     let registered = register(old_map, job.clone());

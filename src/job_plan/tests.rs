@@ -3,6 +3,7 @@
 mod admission;
 mod annotate;
 mod canonical;
+mod endpoint;
 mod group_diff;
 mod job_diff;
 mod task_diff;

@@ -60,6 +60,8 @@ pub(super) struct State<'n> {
     pub(super) observer: &'n dyn Observer,
     /// The text of the job `filter.keep_job_text` names.
     pub(super) planned_job_text: Option<String>,
+    /// The names in `Namespaces`, when the key holds a list.
+    pub(super) namespaces: Option<Vec<String>>,
 }
 
 impl<'n> State<'n> {
@@ -89,6 +91,7 @@ impl<'n> State<'n> {
             interner: Arc::default(),
             observer: UNOBSERVED,
             planned_job_text: None,
+            namespaces: None,
         }
     }
 
@@ -123,6 +126,12 @@ impl<'n> State<'n> {
         let job = self.intern(text).map_err(|_| job_error(text))?;
         self.job_versions.push(job);
         Ok(())
+    }
+
+    /// Keeps a namespace's name (`None`: the key held a list, maybe empty).
+    pub(super) fn add_namespace(&mut self, name: Option<String>) {
+        let names = self.namespaces.get_or_insert_with(Vec::new);
+        names.extend(name);
     }
 
     pub(super) fn add_deployment(&mut self, deployment: Deployment) {
@@ -288,6 +297,13 @@ pub(super) enum MetaField {
     Many(Vec<GoJson<SnapshotMeta>>),
 }
 
+/// The part of a `Namespaces` entry a job plan reads.
+#[derive(Deserialize)]
+pub(super) struct NamespaceName {
+    #[serde(rename = "Name", default)]
+    pub(super) name: String,
+}
+
 /// The part of raft's `SnapshotMeta` that dates the snapshot.
 #[derive(Deserialize)]
 pub(super) struct SnapshotMeta {
@@ -364,6 +380,19 @@ impl<'de> Visitor<'de> for Document<'_, '_> {
                     st.add_eval(e);
                     Ok(())
                 }))?,
+                "Namespaces" => {
+                    let listed = map.next_value_seed(Each::new(
+                        "an array of namespaces",
+                        |_, ns: NamespaceName| {
+                            st.add_namespace(Some(ns.name));
+                            Ok(())
+                        },
+                    ))?;
+                    if listed {
+                        st.add_namespace(None);
+                    }
+                    listed
+                }
                 "SnapshotMeta" => {
                     st.set_meta(map.next_value::<GoJson<_>>()?.0);
                     true

@@ -172,6 +172,7 @@ impl State<'_> {
             nomad_version: self.nomad_version,
             warnings: self.warnings.finish(),
             planned_job_text: self.planned_job_text,
+            namespaces: self.namespaces,
         })
     }
 
