@@ -138,7 +138,7 @@ pub fn plan_job(
     // The state store refuses a job in a namespace it does not have
     // (v1.10.5 nomad/state/state_store.go:1758); a dump without the
     // `Namespaces` key is assumed to have it.
-    let known = |names: &Vec<String>| names.iter().any(|n| *n == namespace);
+    let known = |names: &Vec<String>| names.contains(&namespace);
     if old_map.is_none() && snapshot.namespaces.as_ref().is_some_and(|n| !known(n)) {
         return Err(PlanError::NoNamespace { job: id, namespace });
     }
