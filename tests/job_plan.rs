@@ -280,3 +280,32 @@ fn tempfile_dir() -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// `--diff-verbose` expands an added group's fields and tasks, as
+/// `nomad job plan -verbose` does; without it only their headers show.
+#[test]
+fn diff_verbose_expands_added_tasks() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/job-plan/web.json"
+    ))
+    .unwrap()
+    .replace("\"ID\": \"web\"", "\"ID\": \"api\"");
+    let plan = |verbose: bool| {
+        let mut args = vec![SNAPSHOT, "--job-file", "-", "--color", "never"];
+        if verbose {
+            args.push("--diff-verbose");
+        }
+        run(&args, Some(&text)).1
+    };
+    let (terse, verbose) = (plan(false), plan(true));
+    assert!(terse.starts_with("+ Job: \"api\"\n+ Task Group: \"web\" (3 create)\n  + Task: \"server\" (forces create)\n\n"), "{terse}");
+    assert!(
+        verbose.contains("\n    + Driver:         \"docker\"\n"),
+        "{verbose}"
+    );
+    assert!(
+        verbose.contains("\n  + Count: \"3\" (forces create)\n"),
+        "{verbose}"
+    );
+}

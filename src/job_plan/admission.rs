@@ -220,7 +220,7 @@ fn add(on: &mut Map<String, Value>, c: Value, how: Match) {
 
 /// Nomad's reasons to reject the job, as `structs.Job.Validate` words them
 /// (the checks an API job most often fails); empty when it is accepted.
-pub fn validate(job: &Map<String, Value>) -> Vec<String> {
+pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
     let text = |m: &Map<String, Value>, k: &str| {
         m.get(k)
             .and_then(Value::as_str)
@@ -248,6 +248,14 @@ pub fn validate(job: &Map<String, Value>) -> Vec<String> {
         "service" | "batch" | "system" | "sysbatch" | "_core" => {}
         "" => errs.push("Missing job type".into()),
         other => errs.push(format!("Invalid job type: {other:?}")),
+    }
+    let priority = job.get("Priority").and_then(Value::as_i64).unwrap_or(0);
+    let priority_ok = (1..=100).contains(&priority);
+    // Before 1.5.0 the job's own validation checks the priority; from 1.5.0
+    // the register endpoint does, after it (with the server's maximum, 100 by
+    // default).
+    if !priority_ok && release < v(1, 5, 0) {
+        errs.push("Job priority must be between [1, 100]".into());
     }
     let dcs = job
         .get("Datacenters")
@@ -302,6 +310,16 @@ pub fn validate(job: &Map<String, Value>) -> Vec<String> {
                 multierror(&inner)
             ));
         }
+    }
+    if !priority_ok && release >= v(1, 5, 0) {
+        errs.push("job priority must be between [1, 100]".into());
+    }
+    if job
+        .get("Payload")
+        .and_then(Value::as_str)
+        .is_some_and(|p| !p.is_empty())
+    {
+        errs.push("job can't be submitted with a payload, only dispatched".into());
     }
     errs
 }

@@ -44,6 +44,10 @@ pub(crate) fn server_canonicalize(job: &mut Map<String, Value>, release: Release
     if release >= v(1, 6, 0) && text(job, "NodePool").is_empty() {
         job.insert("NodePool".into(), json!("default"));
     }
+    // `jobCanonicalizer` (1.5.0 on): priority 0 is the server's default.
+    if release >= v(1, 5, 0) && job.get("Priority").and_then(Value::as_i64) == Some(0) {
+        job.insert("Priority".into(), json!(50));
+    }
     if release >= v(1, 5, 0) && list(job, "Datacenters").is_empty() {
         job.insert("Datacenters".into(), json!(["*"]));
     }

@@ -18,6 +18,7 @@ mod plan;
 mod same;
 mod schema;
 mod task_diff;
+mod warnings;
 
 pub use admission::{implied_constraints, validate};
 pub use annotate::annotate;
@@ -25,6 +26,7 @@ pub use canonical::canonicalize;
 pub use diff_types::{DiffType, FieldDiff, JobDiff, ObjectDiff, TaskDiff, TaskGroupDiff};
 pub use job_diff::job_diff;
 pub use plan::{JobPlan, PlanError, admit, job_key, plan_job};
+pub use warnings::{job_warnings, merged as merged_warnings};
 
 #[cfg(test)]
 mod tests;

@@ -77,7 +77,7 @@ pub fn admit(
 ) -> Result<Map<String, Value>, PlanError> {
     canonicalize(&mut job, release);
     implied_constraints(&mut job, release);
-    let errors = validate(&job);
+    let errors = validate(&job, release);
     if !errors.is_empty() {
         return Err(PlanError::Invalid(multierror(&errors)));
     }
@@ -129,6 +129,7 @@ pub fn plan_job(
     .nomad_version
     .release;
     let mut job = admit(job, release)?;
+    let warnings = super::job_warnings(&job, release);
     let (namespace, id) = job_key(&job);
     let old: Option<Value> = snapshot
         .planned_job_text
@@ -181,7 +182,7 @@ pub fn plan_job(
         JobPlan {
             job_modify_index,
             next_periodic_launch: None,
-            warnings: Vec::new(),
+            warnings,
             diff,
         },
     ))

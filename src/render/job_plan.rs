@@ -276,7 +276,10 @@ pub fn text(plan: &JobPlan, color: bool, verbose: bool, job_file: &str) -> Strin
     out.push_str(&o.paint("- All tasks successfully allocated.", Paint::Green));
     out.push_str("\n\n");
     if !plan.warnings.is_empty() {
-        let warnings = format!("Job Warnings:\n{}", plan.warnings.join("\n"));
+        let warnings = format!(
+            "Job Warnings:\n{}",
+            crate::job_plan::merged_warnings(&plan.warnings)
+        );
         out.push_str(&o.paint(&warnings, Paint::Yellow));
         out.push_str("\n\n");
     }

@@ -132,3 +132,27 @@ fn state_store_go_v1_10_5_a_new_job_needs_its_namespace() {
     );
     assert!(plan_job(&Snapshot::default(), job, &options()).is_ok());
 }
+
+/// A priority out of range is refused with the release's words; 0 is the
+/// server's default from 1.5.0 (job_endpoint_hooks_test.go
+/// `Test_jobCanonicalizer_Mutate`).
+#[test]
+fn job_endpoint_hooks_test_go_v1_10_5_priority() {
+    let with = |p: i64| {
+        let mut job = mock_job();
+        job.insert("Priority".into(), json!(p));
+        job
+    };
+    let err = admit(with(101), v(1, 10, 5)).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "Nomad would reject the job: 1 error occurred:\n\t* job priority must be between [1, 100]"
+    );
+    let err = admit(with(101), v(1, 4, 0)).unwrap_err().to_string();
+    assert!(
+        err.contains("* Job priority must be between [1, 100]"),
+        "{err}"
+    );
+    assert_eq!(admit(with(0), v(1, 10, 5)).unwrap()["Priority"], json!(50));
+    assert!(admit(with(0), v(1, 4, 0)).is_err());
+}
