@@ -3,8 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::JobDiff;
-use super::diff_types::{DiffType, TaskDiff, TaskGroupDiff};
+use super::diff_types::{DiffType, JobDiff, TaskDiff, TaskGroupDiff};
 use crate::reconciler::DesiredChanges;
 use crate::version::{Switch, Switches};
 

@@ -201,3 +201,33 @@ pub(crate) fn presence_kind(old: Option<&Value>, new: Option<&Value>) -> Option<
         _ => Some(DiffType::Edited),
     }
 }
+
+/// An object diffed field by field once either side changed, with the type
+/// its presence gives (Nomad's pattern for pointer blocks).
+pub(crate) fn whole_object(
+    old: Option<&Value>,
+    new: Option<&Value>,
+    ty: Type,
+    filter: &[&str],
+    name: &str,
+    contextual: bool,
+) -> Option<ObjectDiff> {
+    let kind = presence_kind(old, new)?;
+    let (o, n) = flat::pair(non_null(old), non_null(new), ty, filter);
+    Some(ObjectDiff {
+        kind,
+        name: name.to_string(),
+        fields: fields(o.as_ref(), n.as_ref(), contextual),
+        objects: Vec::new(),
+    })
+}
+
+/// The elements of a list of named objects by `Name` (the last of a name).
+pub(crate) fn by_name(list: Option<&Value>) -> BTreeMap<&str, &Value> {
+    list.and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|v| !v.is_null())
+        .map(|v| (v.get("Name").and_then(Value::as_str).unwrap_or_default(), v))
+        .collect()
+}

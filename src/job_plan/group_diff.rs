@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::diff_types::{DiffType, ObjectDiff, TaskGroupDiff};
-use super::fields::{self, non_null, primitive_object, primitive_object_set};
+use super::fields::{self, by_name, non_null, primitive_object, primitive_object_set};
 use super::flat;
 use super::nested;
 use super::same::same;
@@ -25,16 +25,6 @@ pub(crate) fn groups(
     names
         .into_iter()
         .map(|name| group(o.get(name).copied(), n.get(name).copied(), contextual))
-        .collect()
-}
-
-/// The elements of a list of named objects by `Name` (the last of a name).
-pub(crate) fn by_name(list: Option<&Value>) -> BTreeMap<&str, &Value> {
-    list.and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter(|v| !v.is_null())
-        .map(|v| (v.get("Name").and_then(Value::as_str).unwrap_or_default(), v))
         .collect()
 }
 

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::diff_types::{DiffType, JobDiff, ObjectDiff, sort_objects};
-use super::fields::{self, non_null, presence_kind, primitive_object_set, string_set, strings};
+use super::fields::{self, non_null, primitive_object_set, string_set, strings, whole_object};
 use super::flat;
 use super::group_diff;
 use super::schema::Type;
@@ -90,26 +90,6 @@ pub fn job_diff(old: Option<&Value>, new: &Value, contextual: bool) -> JobDiff {
         objects,
         task_groups,
     }
-}
-
-/// An object diffed field by field once either side changed, with the type
-/// its presence gives (Nomad's pattern for pointer blocks).
-pub(crate) fn whole_object(
-    old: Option<&Value>,
-    new: Option<&Value>,
-    ty: Type,
-    filter: &[&str],
-    name: &str,
-    contextual: bool,
-) -> Option<ObjectDiff> {
-    let kind = presence_kind(old, new)?;
-    let (o, n) = flat::pair(non_null(old), non_null(new), ty, filter);
-    Some(ObjectDiff {
-        kind,
-        name: name.to_string(),
-        fields: fields::fields(o.as_ref(), n.as_ref(), contextual),
-        objects: Vec::new(),
-    })
 }
 
 /// `periodicDiff`: its fields, and `Specs` as a set when it changed.

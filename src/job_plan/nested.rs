@@ -7,9 +7,10 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::diff_types::{DiffType, ObjectDiff, sort_fields, sort_objects};
-use super::fields::{self, non_null, presence_kind, primitive_object, string_set, strings};
+use super::fields::{
+    self, non_null, presence_kind, primitive_object, string_set, strings, whole_object,
+};
 use super::flat;
-use super::job_diff::whole_object;
 use super::schema::Type;
 
 fn get<'v>(v: Option<&'v Value>, k: &str) -> Option<&'v Value> {

@@ -10,10 +10,12 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::admission::{implied_constraints, multierror, validate};
+use super::annotate::annotate;
 use super::canonical::canonicalize;
 use super::diff_types::JobDiff;
+use super::job_diff::job_diff;
 use super::same::same;
-use super::{annotate, job_diff};
+use super::warnings::job_warnings;
 use crate::model::{self, Job, Release, Snapshot};
 use crate::replay::{Options, Replay, ReplayError};
 use crate::report::Report;
@@ -129,7 +131,7 @@ pub fn plan_job(
     .nomad_version
     .release;
     let mut job = admit(job, release)?;
-    let warnings = super::job_warnings(&job, release);
+    let warnings = job_warnings(&job, release);
     let (namespace, id) = job_key(&job);
     let old: Option<Value> = snapshot
         .planned_job_text

@@ -3,9 +3,8 @@
 use serde_json::Value;
 
 use super::diff_types::{DiffType, ObjectDiff, TaskDiff};
-use super::fields::{self, non_null, primitive_object, primitive_object_set};
+use super::fields::{self, by_name, non_null, primitive_object, primitive_object_set};
 use super::flat;
-use super::group_diff::by_name;
 use super::nested;
 use super::same::same;
 use super::schema::Type;
