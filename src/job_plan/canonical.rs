@@ -8,11 +8,11 @@
 
 use serde_json::{Map, Value, json};
 
+use super::json_map::{
+    HOUR, MINUTE, SECOND, default, ensure, is_missing, list, merged, object, objects, text,
+};
+use super::task_defaults::{JobBlocks, service, task};
 use crate::model::{Release, v};
-
-const SECOND: i64 = 1_000_000_000;
-const MINUTE: i64 = 60 * SECOND;
-const HOUR: i64 = 60 * MINUTE;
 
 /// Fills the defaults into `job` (an object) as the API client and the
 /// server would for `release`.
@@ -111,18 +111,6 @@ pub(crate) fn api_canonicalize(job: &mut Map<String, Value>, release: Release) {
     }
 }
 
-/// What the groups inherit from the job.
-struct JobBlocks<'a> {
-    kind: &'a str,
-    update: Option<&'a Value>,
-    reschedule: Option<&'a Value>,
-    migrate: Option<&'a Value>,
-    job_name: &'a str,
-    namespace: &'a str,
-    consul_namespace: &'a str,
-    release: Release,
-}
-
 fn task_group(g: &mut Map<String, Value>, job: &JobBlocks) {
     default(g, "Name", json!(""));
     if is_missing(g.get("Count")) {
@@ -195,156 +183,6 @@ fn task_group(g: &mut Map<String, Value>, job: &JobBlocks) {
     }
 }
 
-fn task(
-    t: &mut Map<String, Value>,
-    group_restart: &Map<String, Value>,
-    job: &JobBlocks,
-    group: &str,
-) {
-    let r = ensure(t, "Resources");
-    if is_missing(r.get("Cores")) {
-        r.insert("Cores".into(), json!(0));
-        default(r, "CPU", json!(100));
-    }
-    default(r, "CPU", json!(0));
-    default(r, "MemoryMB", json!(300));
-    default(t, "KillTimeout", json!(5 * SECOND));
-    let logs = ensure(t, "LogConfig");
-    default(logs, "MaxFiles", json!(10));
-    default(logs, "MaxFileSizeMB", json!(10));
-    if job.release >= v(1, 5, 5) {
-        default(logs, "Disabled", json!(false));
-    }
-    for a in objects(t, "Artifacts") {
-        artifact(a);
-    }
-    for tmpl in objects(t, "Templates") {
-        template(tmpl);
-    }
-    for a in objects(t, "Affinities") {
-        default(a, "Weight", json!(50));
-    }
-    let name = text(t, "Name");
-    for s in objects(t, "Services") {
-        service(s, job, group, Some(&name));
-    }
-    let mut restart = group_restart.clone();
-    if let Some(Value::Object(given)) = t.get("RestartPolicy") {
-        for (k, v) in given {
-            if !v.is_null() {
-                restart.insert(k.clone(), v.clone());
-            }
-        }
-    }
-    t.insert("RestartPolicy".into(), Value::Object(restart));
-}
-
-/// The API's and the server's service defaults: the generated name, the
-/// address mode, the update check mode, the provider and its namespace.
-fn service(s: &mut Map<String, Value>, job: &JobBlocks, group: &str, task: Option<&str>) {
-    if text(s, "Name").is_empty() {
-        let name = match task {
-            Some(t) => format!("{}-{group}-{t}", job.job_name),
-            None => format!("{}-{group}", job.job_name),
-        };
-        s.insert("Name".into(), json!(name));
-    }
-    let name = text(s, "Name")
-        .replace("${JOB}", job.job_name)
-        .replace("${TASKGROUP}", group)
-        .replace("${TASK}", task.unwrap_or("group"))
-        .replace(
-            "${BASE}",
-            &format!("{}-{group}-{}", job.job_name, task.unwrap_or("group")),
-        );
-    s.insert("Name".into(), json!(name));
-    if let Some(t) = task.filter(|_| text(s, "TaskName").is_empty()) {
-        s.insert("TaskName".into(), json!(t));
-    }
-    for (k, d) in [
-        ("AddressMode", "auto"),
-        ("OnUpdate", "require_healthy"),
-        ("Provider", "consul"),
-    ] {
-        if text(s, k).is_empty() {
-            s.insert(k.into(), json!(d));
-        }
-    }
-    if job.release >= v(1, 7, 0) && text(s, "Cluster").is_empty() {
-        s.insert("Cluster".into(), json!("default"));
-    }
-    match text(s, "Provider").as_str() {
-        "nomad" => {
-            s.insert("Namespace".into(), json!(job.namespace));
-        }
-        _ if text(s, "Namespace").is_empty() => {
-            s.insert("Namespace".into(), json!("default"));
-        }
-        _ => {}
-    }
-    let on_update = text(s, "OnUpdate");
-    let (service_name, task_name) = (text(s, "Name"), text(s, "TaskName"));
-    for c in objects(s, "Checks") {
-        if text(c, "OnUpdate").is_empty() {
-            c.insert("OnUpdate".into(), json!(on_update));
-        }
-        if text(c, "Name").is_empty() {
-            c.insert(
-                "Name".into(),
-                json!(format!("service: {service_name:?} check")),
-            );
-        }
-        if text(c, "TaskName").is_empty() && !task_name.is_empty() {
-            c.insert("TaskName".into(), json!(task_name));
-        }
-    }
-}
-
-fn artifact(a: &mut Map<String, Value>) {
-    default(a, "GetterMode", json!("any"));
-    default(a, "GetterInsecure", json!(false));
-    default(a, "GetterSource", json!(""));
-    if is_missing(a.get("RelativeDest")) {
-        let dest = if text(a, "GetterMode") == "file" {
-            let source = text(a, "GetterSource");
-            let base = source
-                .trim_end_matches('/')
-                .rsplit('/')
-                .next()
-                .unwrap_or("");
-            format!("local/{base}")
-        } else {
-            "local/".to_string()
-        };
-        a.insert("RelativeDest".into(), json!(dest));
-    }
-}
-
-fn template(t: &mut Map<String, Value>) {
-    for (k, d) in [
-        ("SourcePath", json!("")),
-        ("DestPath", json!("")),
-        ("EmbeddedTmpl", json!("")),
-        ("ChangeMode", json!("restart")),
-        ("Once", json!(false)),
-        ("Splay", json!(5 * SECOND)),
-        ("Perms", json!("0644")),
-        ("LeftDelim", json!("{{")),
-        ("RightDelim", json!("}}")),
-        ("Envvars", json!(false)),
-        ("ErrMissingKey", json!(false)),
-        ("VaultGrace", json!(0)),
-    ] {
-        default(t, k, d);
-    }
-    let signal = match t.get("ChangeSignal").and_then(Value::as_str) {
-        Some(s) => s.to_uppercase(),
-        None if text(t, "ChangeMode") == "signal" => "SIGHUP".into(),
-        None => String::new(),
-    };
-    t.insert("ChangeSignal".into(), json!(signal));
-}
-
 fn periodic(p: &mut Map<String, Value>) {
     default(p, "Enabled", json!(true));
     default(p, "Spec", json!(""));
@@ -415,73 +253,4 @@ fn restart_defaults(kind: &str) -> Map<String, Value> {
     m.insert("Mode".into(), json!("fail"));
     m.insert("RenderTemplates".into(), json!(false));
     m
-}
-
-/// The job's block with the group's set values over it (`Merge`), or
-/// whichever exists.
-fn merged(job: Option<&Value>, group: Option<&Value>) -> Option<Map<String, Value>> {
-    let group = group.and_then(Value::as_object);
-    let mut out = job.and_then(Value::as_object).cloned();
-    match (&mut out, group) {
-        (Some(base), Some(g)) => {
-            for (k, v) in g {
-                if !v.is_null() {
-                    base.insert(k.clone(), v.clone());
-                }
-            }
-        }
-        (None, Some(g)) => out = Some(g.clone()),
-        _ => {}
-    }
-    out
-}
-
-fn is_missing(v: Option<&Value>) -> bool {
-    v.is_none_or(Value::is_null)
-}
-
-/// Sets `key` when it is missing or `null`.
-fn default(m: &mut Map<String, Value>, key: &str, value: Value) {
-    if is_missing(m.get(key)) {
-        m.insert(key.to_string(), value);
-    }
-}
-
-/// The object at `key`, made empty when missing or not an object.
-fn ensure<'m>(m: &'m mut Map<String, Value>, key: &str) -> &'m mut Map<String, Value> {
-    if !m.get(key).is_some_and(Value::is_object) {
-        m.insert(key.to_string(), Value::Object(Map::new()));
-    }
-    m.get_mut(key)
-        .and_then(Value::as_object_mut)
-        .expect("set above")
-}
-
-fn object<'m>(m: &'m mut Map<String, Value>, key: &str) -> Option<&'m mut Map<String, Value>> {
-    m.get_mut(key).and_then(Value::as_object_mut)
-}
-
-fn objects<'m>(
-    m: &'m mut Map<String, Value>,
-    key: &str,
-) -> impl Iterator<Item = &'m mut Map<String, Value>> {
-    m.get_mut(key)
-        .and_then(Value::as_array_mut)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_object_mut)
-}
-
-fn text(m: &Map<String, Value>, key: &str) -> String {
-    m.get(key)
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string()
-}
-
-fn list(m: &Map<String, Value>, key: &str) -> Vec<Value> {
-    m.get(key)
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default()
 }

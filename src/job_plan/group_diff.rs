@@ -10,6 +10,8 @@ use super::flat;
 use super::nested;
 use super::same::same;
 use super::schema::Type;
+use super::service_diff;
+use super::task_block_diff;
 use super::task_diff;
 
 /// The groups of two jobs matched by name, sorted by name.
@@ -106,9 +108,9 @@ fn group(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> TaskGrou
     let (a, b) = pair("Scaling");
     objects.extend(nested::scaling(a.as_ref(), b.as_ref(), contextual));
     let (a, b) = pair("Services");
-    objects.extend(nested::services(a.as_ref(), b.as_ref(), contextual));
+    objects.extend(service_diff::services(a.as_ref(), b.as_ref(), contextual));
     let (a, b) = pair("Volumes");
-    objects.extend(nested::volumes(a.as_ref(), b.as_ref(), contextual));
+    objects.extend(task_block_diff::volumes(a.as_ref(), b.as_ref(), contextual));
     let (a, b) = pair("Tasks");
     let tasks = task_diff::tasks(a.as_ref(), b.as_ref(), contextual);
     TaskGroupDiff {

@@ -13,10 +13,14 @@ mod fields;
 mod flat;
 mod group_diff;
 mod job_diff;
+mod json_map;
 mod nested;
 mod plan;
 mod same;
 mod schema;
+mod service_diff;
+mod task_block_diff;
+mod task_defaults;
 mod task_diff;
 mod warnings;
 

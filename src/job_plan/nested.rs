@@ -6,18 +6,16 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::diff_types::{DiffType, ObjectDiff, sort_fields, sort_objects};
-use super::fields::{
-    self, non_null, presence_kind, primitive_object, string_set, strings, whole_object,
-};
+use super::diff_types::{DiffType, ObjectDiff, sort_objects};
+use super::fields::{self, non_null, presence_kind, primitive_object, strings, whole_object};
 use super::flat;
 use super::schema::Type;
 
-fn get<'v>(v: Option<&'v Value>, k: &str) -> Option<&'v Value> {
+pub(crate) fn get<'v>(v: Option<&'v Value>, k: &str) -> Option<&'v Value> {
     v.and_then(|v| non_null(v.get(k)))
 }
 
-fn list(v: Option<&Value>) -> Vec<&Value> {
+pub(crate) fn list(v: Option<&Value>) -> Vec<&Value> {
     v.and_then(Value::as_array)
         .into_iter()
         .flatten()
@@ -26,7 +24,7 @@ fn list(v: Option<&Value>) -> Vec<&Value> {
 }
 
 /// A map or config flattened whole (`flatmap.Flatten(_, nil, false)`).
-fn flattened(
+pub(crate) fn flattened(
     old: Option<&Value>,
     new: Option<&Value>,
     name: &str,
@@ -228,7 +226,7 @@ fn devices(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> Vec<Ob
 
 /// Objects of two lists matched by the string field `key`, each pair diffed
 /// by `diff`, sorted.
-fn matched<'v>(
+pub(crate) fn matched<'v>(
     old: Option<&'v Value>,
     new: Option<&'v Value>,
     key: &str,
@@ -243,247 +241,6 @@ fn matched<'v>(
                 .filter(|(k, _)| !o.contains_key(*k))
                 .filter_map(|(_, v)| diff(None, Some(v))),
         )
-        .collect();
-    sort_objects(&mut out);
-    out
-}
-
-/// `serviceDiffs`: one service each side is one pair; otherwise each old
-/// service takes the free new one with the best score above 2 (same index
-/// 1, same port label 2, same name 3).
-pub(crate) fn services(
-    old: Option<&Value>,
-    new: Option<&Value>,
-    contextual: bool,
-) -> Vec<ObjectDiff> {
-    let (o, n) = (list(old), list(new));
-    if o.len() == 1 && n.len() == 1 {
-        return service(Some(o[0]), Some(n[0]), contextual)
-            .into_iter()
-            .collect();
-    }
-    let text = |v: &Value, k: &str| {
-        v.get(k)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string()
-    };
-    let mut taken = vec![false; n.len()];
-    let mut out = Vec::new();
-    for (i, s) in o.iter().enumerate() {
-        let mut best: Option<(usize, u32)> = None;
-        for (j, c) in n.iter().enumerate() {
-            if taken[j] {
-                continue;
-            }
-            let score = u32::from(i == j)
-                + 2 * u32::from(text(s, "PortLabel") == text(c, "PortLabel"))
-                + 3 * u32::from(text(s, "Name") == text(c, "Name"));
-            if score > 2 && best.is_none_or(|(_, b)| score > b) {
-                best = Some((j, score));
-            }
-        }
-        match best {
-            Some((j, _)) => {
-                taken[j] = true;
-                out.extend(service(Some(s), Some(n[j]), contextual));
-            }
-            None => out.extend(service(Some(s), None, contextual)),
-        }
-    }
-    for (j, c) in n.iter().enumerate() {
-        if !taken[j] {
-            out.extend(service(None, Some(c), contextual));
-        }
-    }
-    sort_objects(&mut out);
-    out
-}
-
-/// `serviceDiff`: fields, tag sets and checks.
-fn service(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> Option<ObjectDiff> {
-    let mut diff = whole_object(old, new, Type::Service, &[], "Service", contextual)?;
-    for key in ["CanaryTags", "Tags"] {
-        diff.objects.extend(string_set(
-            &strings(get(old, key)),
-            &strings(get(new, key)),
-            key,
-            contextual,
-        ));
-    }
-    diff.objects.extend(matched(
-        get(old, "Checks"),
-        get(new, "Checks"),
-        "Name",
-        |o, n| check(o, n, contextual),
-    ));
-    Some(diff)
-}
-
-/// `serviceCheckDiff`: fields, headers, check restart.
-fn check(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> Option<ObjectDiff> {
-    let mut diff = whole_object(old, new, Type::Check, &[], "Check", contextual)?;
-    if let Some(mut header) =
-        flattened(get(old, "Header"), get(new, "Header"), "Header", contextual)
-    {
-        sort_fields(&mut header.fields);
-        diff.objects.push(header);
-    }
-    diff.objects.extend(whole_object(
-        get(old, "CheckRestart"),
-        get(new, "CheckRestart"),
-        Type::CheckRestart,
-        &[],
-        "CheckRestart",
-        contextual,
-    ));
-    Some(diff)
-}
-
-/// `vaultDiff`.
-pub(crate) fn vault(
-    old: Option<&Value>,
-    new: Option<&Value>,
-    contextual: bool,
-) -> Option<ObjectDiff> {
-    let mut diff = whole_object(old, new, Type::Vault, &[], "Vault", contextual)?;
-    // Releases before 1.7 diff the policies as a set.
-    let policies = |v| strings(get(v, "Policies"));
-    if [old, new].iter().any(|v| get(*v, "Policies").is_some()) {
-        diff.objects.extend(string_set(
-            &policies(old),
-            &policies(new),
-            "Policies",
-            contextual,
-        ));
-    }
-    Some(diff)
-}
-
-/// `templateDiffs`: one template each side is one pair; otherwise matched by
-/// destination path.
-pub(crate) fn templates(
-    old: Option<&Value>,
-    new: Option<&Value>,
-    contextual: bool,
-) -> Vec<ObjectDiff> {
-    let (o, n) = (list(old), list(new));
-    if o.len() == 1 && n.len() == 1 {
-        return template(Some(o[0]), Some(n[0]), contextual)
-            .into_iter()
-            .collect();
-    }
-    matched(old, new, "DestPath", |a, b| template(a, b, contextual))
-}
-
-/// `templateDiff`: fields with the `Uid`/`Gid` pointers when set, and the
-/// wait and change script blocks.
-fn template(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> Option<ObjectDiff> {
-    let kind = presence_kind(old, new)?;
-    let (mut o, mut n) = flat::pair(old, new, Type::Template, &[]);
-    for (flat, v) in [(o.as_mut(), old), (n.as_mut(), new)] {
-        if let Some(flat) = flat {
-            for id in ["Uid", "Gid"] {
-                if let Some(s) = get(v, id).and_then(flat::scalar) {
-                    flat.insert(id.into(), s);
-                }
-            }
-        }
-    }
-    let mut diff = ObjectDiff {
-        kind,
-        name: "Template".into(),
-        fields: fields::fields(o.as_ref(), n.as_ref(), contextual),
-        objects: Vec::new(),
-    };
-    if let Some(wait) = presence_kind(get(old, "Wait"), get(new, "Wait")) {
-        let flat = |v: Option<&Value>| v.map(|w| flat::all(Some(w)));
-        let (a, b) = (get(old, "Wait"), get(new, "Wait"));
-        diff.objects.push(ObjectDiff {
-            kind: wait,
-            name: "Template".into(),
-            fields: fields::fields(flat(a).as_ref(), flat(b).as_ref(), contextual),
-            objects: Vec::new(),
-        });
-    }
-    Some(diff)
-}
-
-/// `volumeDiffs`: the group's volume requests by name.
-pub(crate) fn volumes(
-    old: Option<&Value>,
-    new: Option<&Value>,
-    contextual: bool,
-) -> Vec<ObjectDiff> {
-    let map = |v: Option<&Value>| v.and_then(Value::as_object).cloned().unwrap_or_default();
-    let (o, n) = (map(old), map(new));
-    let mut out = Vec::new();
-    for (k, v) in &o {
-        out.extend(volume(Some(v), n.get(k), contextual));
-    }
-    for (k, v) in &n {
-        if !o.contains_key(k) {
-            out.extend(volume(None, Some(v), contextual));
-        }
-    }
-    out
-}
-
-fn volume(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> Option<ObjectDiff> {
-    let mut diff = whole_object(old, new, Type::Volume, &[], "Volume", contextual)?;
-    let (a, b) = (get(old, "MountOptions"), get(new, "MountOptions"));
-    if let Some(kind) = presence_kind(a, b) {
-        let (fa, fb) = (
-            a.map(|v| strip(v, "MountFlags")),
-            b.map(|v| strip(v, "MountFlags")),
-        );
-        let mut mount = ObjectDiff {
-            kind,
-            name: "MountOptions".into(),
-            fields: fields::fields(
-                fa.as_ref().map(|v| flat::all(Some(v))).as_ref(),
-                fb.as_ref().map(|v| flat::all(Some(v))).as_ref(),
-                contextual,
-            ),
-            objects: Vec::new(),
-        };
-        mount.objects.extend(string_set(
-            &strings(get(a, "MountFlags")),
-            &strings(get(b, "MountFlags")),
-            "MountFlags",
-            contextual,
-        ));
-        diff.objects.push(mount);
-    }
-    Some(diff)
-}
-
-fn strip(v: &Value, key: &str) -> Value {
-    let mut v = v.clone();
-    if let Some(m) = v.as_object_mut() {
-        m.remove(key);
-    }
-    v
-}
-
-/// `volumeMountsDiffs`: mounts paired by position.
-pub(crate) fn volume_mounts(
-    old: Option<&Value>,
-    new: Option<&Value>,
-    contextual: bool,
-) -> Vec<ObjectDiff> {
-    let (o, n) = (list(old), list(new));
-    let mut out: Vec<ObjectDiff> = (0..o.len().max(n.len()))
-        .filter_map(|i| {
-            whole_object(
-                o.get(i).copied(),
-                n.get(i).copied(),
-                Type::VolumeMount,
-                &[],
-                "VolumeMount",
-                contextual,
-            )
-        })
         .collect();
     sort_objects(&mut out);
     out

@@ -8,6 +8,8 @@ use super::flat;
 use super::nested;
 use super::same::same;
 use super::schema::Type;
+use super::service_diff;
+use super::task_block_diff;
 
 /// The tasks of two groups matched by name, sorted by name.
 pub(crate) fn tasks(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> Vec<TaskDiff> {
@@ -80,9 +82,9 @@ fn task(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> TaskDiff 
         contextual,
     ));
     let (a, b) = pair("Services");
-    objects.extend(nested::services(a.as_ref(), b.as_ref(), contextual));
+    objects.extend(service_diff::services(a.as_ref(), b.as_ref(), contextual));
     let (a, b) = pair("Vault");
-    objects.extend(nested::vault(a.as_ref(), b.as_ref(), contextual));
+    objects.extend(task_block_diff::vault(a.as_ref(), b.as_ref(), contextual));
     let (a, b) = pair("Consul");
     objects.extend(primitive_object(
         a.as_ref(),
@@ -93,9 +95,17 @@ fn task(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> TaskDiff 
         contextual,
     ));
     let (a, b) = pair("Templates");
-    objects.extend(nested::templates(a.as_ref(), b.as_ref(), contextual));
+    objects.extend(task_block_diff::templates(
+        a.as_ref(),
+        b.as_ref(),
+        contextual,
+    ));
     let (a, b) = pair("VolumeMounts");
-    objects.extend(nested::volume_mounts(a.as_ref(), b.as_ref(), contextual));
+    objects.extend(task_block_diff::volume_mounts(
+        a.as_ref(),
+        b.as_ref(),
+        contextual,
+    ));
     TaskDiff {
         kind,
         name: name.unwrap_or_default().to_string(),
