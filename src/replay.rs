@@ -343,7 +343,8 @@ pub struct JobReplay<'r, 'a> {
     pub reconciliation: &'r Reconciliation<'a>,
     /// The replayed release's choices, as the reconciler reads them.
     pub release: &'r ReleaseFacts,
-    pub taint: TaintContext<'r, 'a>,
+    /// The nodes the replay found tainted.
+    pub tainted: &'r TaintedNodes<'a>,
     pub nodes: &'r NodesById<'a>,
 }
 
@@ -419,7 +420,7 @@ impl<'s> OneJob<'s> {
                 report: &report,
                 reconciliation: rec,
                 release: &release,
-                taint,
+                tainted: taint.tainted,
                 nodes: &prep.nodes,
             })
         }))

@@ -55,7 +55,7 @@ pub use reschedule::{
     DelayedReschedule, Prefilter, RescheduleBasis, RescheduleContext, RescheduleDecision,
     RescheduleSets, should_filter, update_by_reschedulable,
 };
-pub use reschedule_facts::RescheduleFacts;
+pub use reschedule_facts::{DisconnectingReplacement, RescheduleFacts};
 pub use results::{
     AllocUpdate, DeploymentUpdate, DesiredChanges, DestructiveResult, FollowupEval, PlaceResult,
     ReconcileResults, StopResult, desc, trigger,
