@@ -234,3 +234,64 @@ fn diff_test_go_v1_10_5_task_group_diff_shutdown_delay() {
         assert_eq!(got[1].trim(), want);
     }
 }
+
+#[test]
+fn diff_test_go_v1_10_5_task_group_diff_editing_networks_deletes_and_re_adds() {
+    let network = |ports: Value| {
+        json!({"Networks": [{"Mode": "", "Device": "", "CIDR": "", "IP": "", "Hostname": "", "MBits": 0,
+                             "DNS": {"Servers": ["1.1.1.1"]}, "ReservedPorts": null,
+                             "DynamicPorts": ports}]})
+    };
+    let port = json!([{"Label": "bar", "Value": 0, "To": 8081, "HostNetwork": "public", "IgnoreCollision": false}]);
+    assert_eq!(
+        diff(network(Value::Null), network(port), false),
+        expect(
+            r#"
+            Edited group ""
+              Added Network {
+                Added Dynamic Port {
+                  Added HostNetwork: "" => "public"
+                  Added Label: "" => "bar"
+                  Added To: "" => "8081"
+                }
+                Added DNS {
+                  Added Servers: "" => "1.1.1.1"
+                }
+              }
+              Deleted Network {
+                Deleted DNS {
+                  Deleted Servers: "1.1.1.1" => ""
+                }
+              }
+            "#
+        )
+    );
+}
+
+#[test]
+fn diff_test_go_v1_10_5_task_group_diff_update_strategy_edited_with_context() {
+    let s = 1_000_000_000_i64;
+    let update = |parallel: i64| {
+        json!({"Update": {"Stagger": 0, "MaxParallel": parallel, "HealthCheck": "foo",
+                          "MinHealthyTime": s, "HealthyDeadline": 30 * s, "ProgressDeadline": 30 * s,
+                          "AutoRevert": true, "AutoPromote": true, "Canary": 2}})
+    };
+    assert_eq!(
+        diff(update(5), update(7), true),
+        expect(
+            r#"
+            Edited group ""
+              Edited Update {
+                None AutoPromote: "true" => "true"
+                None AutoRevert: "true" => "true"
+                None Canary: "2" => "2"
+                None HealthCheck: "foo" => "foo"
+                None HealthyDeadline: "30000000000" => "30000000000"
+                Edited MaxParallel: "5" => "7"
+                None MinHealthyTime: "1000000000" => "1000000000"
+                None ProgressDeadline: "30000000000" => "30000000000"
+              }
+            "#
+        )
+    );
+}
