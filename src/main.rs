@@ -103,7 +103,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 &head,
                 |emit| {
                     warnings = replay.run(
-                        |job| (job.plan.is_noop(), render::json::job(&job)),
+                        |job| (job.plan.is_settled(), render::json::job(&job)),
                         |(noop, text)| {
                             changes |= !noop;
                             emit(&text);
@@ -128,7 +128,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 width: layout_width(&io::stdout()),
             };
             write_stdout(render::table::render(&report, style).as_bytes())?;
-            let changes = report.jobs.iter().any(|j| !j.plan.is_noop());
+            let changes = report.jobs.iter().any(|j| !j.plan.is_settled());
             // The process ends next, which frees the report at once.
             std::mem::forget(report);
             changes

@@ -265,6 +265,9 @@ struct Destructive {
     /// From Nomad 1.5.2 on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     label: Option<String>,
+    /// Null when the replacement found no node.
+    node_id: Option<String>,
+    score: Option<f64>,
 }
 
 #[derive(Deserialize, Serialize)]
@@ -622,7 +625,7 @@ fn allocations_list_every_allocation_once_with_its_bucket_and_fate() {
 }
 
 #[test]
-fn system_jobs_carry_their_diff_and_place_on_nodes_and_others_do_not() {
+fn system_jobs_carry_their_diff_and_only_other_placements_a_score() {
     let doc = document("mixed-cluster.json");
     for job in &doc.jobs {
         let system = matches!(job.job_type.as_str(), "system" | "sysbatch");
@@ -631,8 +634,13 @@ fn system_jobs_carry_their_diff_and_place_on_nodes_and_others_do_not() {
             "{}",
             job.id
         );
+        // System placements are on nodes and unranked; the others carry
+        // a score exactly when a node took them.
         assert!(
-            job.plan.place.iter().all(|p| p.node_id.is_some() == system),
+            job.plan.place.iter().all(|p| match system {
+                true => p.node_id.is_some() && p.score.is_none(),
+                false => p.node_id.is_some() == p.score.is_some(),
+            }),
             "{}",
             job.id
         );

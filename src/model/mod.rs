@@ -49,8 +49,8 @@ pub use job::{
 pub use job_type::JobType;
 pub use name::{Interner, Name};
 pub use node::{
-    DriverInfo, HostVolume, Node, NodeDevice, NodeDeviceInstance, NodeNetworkMode, NodeResources,
-    NodesById, eligibility, node_status,
+    DriverInfo, HostVolume, Node, NodeDevice, NodeDeviceInstance, NodeResources, NodesById,
+    eligibility, node_status,
 };
 pub use reconcile_strategy::{ReconcileStrategy, reconcile_option};
 pub use release::{HEAD_COMMIT, Release, SEED_COMMIT, SERIES, v};

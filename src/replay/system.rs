@@ -247,6 +247,8 @@ impl<'a> JobContext<'a> {
                 task_group: d.task_group.to_string(),
                 reason: d.reason.clone(),
                 label: d.label,
+                node_id: Some(Arc::from(d.alloc.node_id.as_str())),
+                score: None,
             })
             .collect();
         // The system scheduler creates no follow-up evaluation for them.
