@@ -21,6 +21,7 @@ mod explain;
 mod generic_sched;
 mod golden;
 mod incidents;
+mod layers;
 mod layout;
 mod memory;
 mod nomad_version;

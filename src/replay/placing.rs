@@ -154,6 +154,22 @@ impl<'a> JobContext<'a> {
         }
     }
 
+    /// The warning for placements and in-place updates taken on nodes that
+    /// report no CPU or memory, which a hand-written snapshot may have.
+    pub(super) fn fit_unknown_warning(&self, report: &JobReport) -> Option<Warning> {
+        let n = report.plan.fit_unchecked;
+        (n > 0).then(|| {
+            Warning::new(
+                "resource_fit_unknown",
+                format!(
+                    "{}/{}: {n} placement(s) or in-place update(s) are on nodes that report no CPU or \
+                     memory, where resource fit is not checked",
+                    report.namespace, report.id
+                ),
+            )
+        })
+    }
+
     /// Whether follow-up evaluations stand in for the blocked one: before
     /// F-4 whenever there are follow-ups and this evaluation was not itself
     /// delayed (`process`, scheduler/generic_sched.go:293-296 at 1.3.0); from
@@ -171,22 +187,6 @@ impl<'a> JobContext<'a> {
             followups && !self.delayed_eval
         }
     }
-}
-
-/// The warning for placements and in-place updates taken on nodes that
-/// report no CPU or memory, which a hand-written snapshot may have.
-pub(super) fn fit_unknown_warning(report: &JobReport) -> Option<Warning> {
-    let n = report.plan.fit_unchecked;
-    (n > 0).then(|| {
-        Warning::new(
-            "resource_fit_unknown",
-            format!(
-                "{}/{}: {n} placement(s) or in-place update(s) are on nodes that report no CPU or \
-                 memory, where resource fit is not checked",
-                report.namespace, report.id
-            ),
-        )
-    })
 }
 
 fn node_id(cx: &JobContext<'_>, i: usize) -> Arc<str> {
