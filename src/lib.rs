@@ -35,6 +35,7 @@ pub mod fit;
 pub mod job_plan;
 pub mod model;
 pub mod now;
+pub mod placement;
 pub mod read;
 pub mod reconciler;
 pub mod render;

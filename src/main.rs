@@ -94,7 +94,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 &head,
                 |emit| {
                     warnings = replay.run(
-                        |job| (job.plan.is_noop(), render::json::job(&job)),
+                        |job| (job.plan.is_settled(), render::json::job(&job)),
                         |(noop, text)| {
                             changes |= !noop;
                             emit(&text);
@@ -119,7 +119,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 width: layout_width(&io::stdout()),
             };
             write_stdout(render::table::render(&report, style).as_bytes())?;
-            let changes = report.jobs.iter().any(|j| !j.plan.is_noop());
+            let changes = report.jobs.iter().any(|j| !j.plan.is_settled());
             // The process ends next, which frees the report at once.
             std::mem::forget(report);
             changes
@@ -176,13 +176,19 @@ fn run_job_plan(
             };
             format!(
                 "{}{}",
-                render::job_plan::text(&plan, style.color, cli.diff_verbose, &shown),
+                render::job_plan::text(
+                    &plan,
+                    report.jobs.first(),
+                    style.color,
+                    cli.diff_verbose,
+                    &shown
+                ),
                 render::table::render(&report, style)
             )
         }
     };
     write_stdout(text.as_bytes())?;
-    let changes = report.jobs.iter().any(|j| !j.plan.is_noop());
+    let changes = report.jobs.iter().any(|j| !j.plan.is_settled());
     Ok(exit_code(cli.detailed_exitcode && changes))
 }
 

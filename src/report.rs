@@ -17,6 +17,8 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+pub use crate::placement::{AllocMetric, Score};
+
 use crate::model::{ClientStatus, DesiredStatus, Id, JobType, Name};
 use crate::reconciler::{
     Bucket, BucketReason, ByBucket, DesiredChanges, ReasonNode, ReasonTimes, TaintRule, Unreplaced,
@@ -328,6 +330,18 @@ pub struct Plan {
     pub followup_evals: Vec<PlanFollowupEval>,
     pub deployment: Option<PlanDeployment>,
     pub deployment_updates: Vec<PlanDeploymentUpdate>,
+    /// Task groups with allocations no node could take, sorted by group.
+    pub failed_placements: Vec<FailedPlacement>,
+    /// The evaluation Nomad leaves blocked to place them when capacity
+    /// appears.
+    pub blocked_eval: Option<BlockedEval>,
+    /// Nomad's `QueuedAllocations`: per task group with placements, how
+    /// many are still unplaced after the plan.
+    pub queued_allocations: BTreeMap<String, u64>,
+    /// Placements and in-place updates the placement stage took on nodes
+    /// without resources, where fit was not checked (for a warning).
+    #[serde(skip)]
+    pub fit_unchecked: u64,
     /// Whether the reconnect updates are entries of Nomad's plan (from C-1)
     /// rather than only logged (the seed), and so change something.
     #[serde(skip)]
@@ -355,10 +369,55 @@ pub struct PlanPlace {
     pub lost: bool,
     pub downgrade_non_canary: bool,
     pub min_job_version: u64,
-    /// The node of a system or sysbatch placement; absent for other jobs,
-    /// whose placements are not put on nodes.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The node chosen; null exactly when no node could take it.
     pub node_id: Option<Arc<str>>,
+    /// The chosen node's final score; null for a failed placement and for
+    /// system placements, which are not ranked.
+    pub score: Option<Score>,
+}
+
+/// The failures of one task group: Nomad's `FailedTGAllocs` entry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FailedPlacement {
+    pub task_group: String,
+    /// Allocations that failed: `CoalescedFailures` + 1.
+    pub count: u64,
+    /// The metrics of the first failure.
+    pub metrics: AllocMetric,
+    /// The feasible node that came closest, and what it lacked; null when
+    /// no node passed the feasibility checks. plan-inspect's own, not
+    /// Nomad's.
+    pub nearest_miss: Option<NearestMiss>,
+}
+
+/// The best-scoring node among those exhausted, and its shortfall.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NearestMiss {
+    pub node_id: String,
+    pub node_name: String,
+    /// Nomad's dimension ("memory", "network: reserved port collision").
+    pub dimension: String,
+    /// How much it lacked, where the dimension is an amount.
+    pub lacks: Option<i64>,
+    /// The unit of `lacks`: "MHz", "cores", "MB" or "ports".
+    pub unit: Option<&'static str>,
+}
+
+/// The blocked evaluation a failed placement leaves
+/// (`Evaluation.CreateBlockedEval`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BlockedEval {
+    pub id: String,
+    /// Always `blocked`.
+    pub status: &'static str,
+    /// The trigger of the evaluation replayed.
+    pub triggered_by: String,
+    pub status_description: &'static str,
+    /// Per computed node class seen, whether the job could run on it.
+    pub class_eligibility: BTreeMap<String, bool>,
+    /// Whether a constraint escapes the computed class (`unique.*`), so
+    /// any node change may unblock it.
+    pub escaped_computed_class: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -373,6 +432,22 @@ pub struct PlanDestructive {
     /// none (the node checks of `genericAllocUpdateFn`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<&'static str>,
+    /// The node of the replacement: for a service or batch job the node
+    /// the placement stage picks, null when none could take it (the old
+    /// allocation then keeps running); for a system job the allocation's
+    /// own node.
+    pub node_id: Option<Arc<str>>,
+    /// The chosen node's final score; null for system jobs and failures.
+    pub score: Option<Score>,
+}
+
+impl PlanDestructive {
+    /// Whether the replacement found a node. One that did not leaves the
+    /// old allocation running: Nomad withdraws its stop (`PopUpdate`,
+    /// scheduler/generic_sched.go at 1.3.0).
+    pub fn replaced(&self) -> bool {
+        self.node_id.is_some()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -451,7 +526,8 @@ impl Plan {
     /// Nomad's `Plan.IsNoOp` (nomad/structs/structs.go:11309 at 8ac3e642e6):
     /// nothing for a node (stops, placements, destructive and in-place
     /// updates, disconnect and attribute updates), no new deployment and no
-    /// deployment update. The seed only logs reconnect updates
+    /// deployment update. A destructive update whose replacement found no
+    /// node is not in Nomad's plan. The seed only logs reconnect updates
     /// (scheduler/generic_sched.go:433-435), so alone they are a no-op there;
     /// from C-1 they are plan entries (v1.3.8 generic_sched.go:420). So are
     /// follow-up evaluations alone a no-op, which Nomad creates only for a
@@ -461,12 +537,21 @@ impl Plan {
         (!self.reconnects_planned || self.reconnect_updates.is_empty())
             && self.stop.is_empty()
             && self.place.is_empty()
-            && self.destructive_update.is_empty()
+            && !self
+                .destructive_update
+                .iter()
+                .any(PlanDestructive::replaced)
             && self.in_place_update.is_empty()
             && self.disconnect_updates.is_empty()
             && self.attribute_updates.is_empty()
             && self.deployment.is_none()
             && self.deployment_updates.is_empty()
+    }
+
+    /// A no-op plan with no failed placement: the one predicate of
+    /// `--detailed-exitcode` and of the jobs the tables leave out.
+    pub fn is_settled(&self) -> bool {
+        self.is_noop() && self.failed_placements.is_empty()
     }
 
     /// Whether the plan changes the allocation `alloc_id`, in the terms of
@@ -480,7 +565,7 @@ impl Plan {
             || self
                 .destructive_update
                 .iter()
-                .any(|d| d.alloc_id == *alloc_id)
+                .any(|d| d.alloc_id == *alloc_id && d.replaced())
             || self.in_place_update.iter().any(|u| u.alloc_id == *alloc_id)
             || self
                 .disconnect_updates

@@ -311,7 +311,7 @@ fn layer(m: &Module) -> u8 {
         "time" | "warning" | "now" => 1,
         "model" => 2,
         "version" | "feasibility" => 3,
-        "reconciler" | "fit" | "read" => 4,
+        "reconciler" | "fit" | "placement" | "read" => 4,
         "system" => 5,
         "report" => 6,
         "replay" => 7,

@@ -18,6 +18,7 @@ mod deployment;
 mod determinism;
 mod disconnect;
 mod explain;
+mod generic_sched;
 mod golden;
 mod incidents;
 mod job_plan;

@@ -12,7 +12,8 @@ mod stack;
 mod target;
 mod version;
 
-pub use constraint::{Check, Parsed, check, describe, meets};
+pub use constraint::{Check, DISTINCT_HOSTS, Parsed, check, describe, meets};
+pub use devices::device_serves;
 pub use distinct_property::Placed;
 pub use stack::{Filter, InvalidConstraint, Level, PlanSoFar, SystemStack};
 pub use target::{Target, resolve};

@@ -41,6 +41,20 @@ pub enum Level {
 }
 
 impl Filter {
+    /// The reason Nomad's `AllocMetric.ConstraintFiltered` counts, in its
+    /// words (`scheduler/feasible.go` at 1.3.0 and 1.10.5).
+    pub fn metric(&self) -> &str {
+        match self {
+            Filter::Constraint { text, .. } => text,
+            Filter::Drivers(_) => "missing drivers",
+            Filter::HostVolumes => "missing compatible host volumes",
+            Filter::Devices => "missing devices",
+            Filter::Network(why) if why.starts_with("missing network") => "missing network",
+            Filter::Network(why) | Filter::DistinctProperty(why) => why,
+            Filter::ClassIneligible { .. } => "computed class ineligible",
+        }
+    }
+
     /// One line naming the fact that filtered the node.
     pub fn describe(&self) -> String {
         match self {
@@ -210,6 +224,13 @@ impl<'a> SystemStack<'a> {
         node: &Node,
         plan: &PlanSoFar<'_>,
     ) -> Result<(), Filter> {
+        self.class_checks(tg, node)?;
+        self.distinct_properties(tg, node, plan)
+    }
+
+    /// The checks of Nomad's `FeasibilityWrapper`, whose results are shared
+    /// per computed node class unless a constraint escapes it.
+    pub fn class_checks(&mut self, tg: &'a TaskGroup, node: &Node) -> Result<(), Filter> {
         if let Some(net) = tg.networks.first() {
             self.network = Some(net);
         }
@@ -236,7 +257,7 @@ impl<'a> SystemStack<'a> {
             .copied()
             .unwrap_or(false);
         let key = (tg.name.clone(), class.clone());
-        let group_result = match self.group_classes.get(&key) {
+        match self.group_classes.get(&key) {
             Some(r) if !escaped => r.clone().map_err(|first| Filter::ClassIneligible {
                 class: class.clone(),
                 first: Box::new(first),
@@ -248,12 +269,40 @@ impl<'a> SystemStack<'a> {
                 }
                 r
             }
-        };
-        group_result?;
-        self.distinct_properties(tg, node, plan)
+        }
     }
 
-    fn distinct_properties(
+    /// Whether a job or group constraint escapes the computed class
+    /// (`EvalEligibility.HasEscaped`).
+    pub fn escaped(&self) -> bool {
+        self.job_escaped || self.group_escaped.values().any(|e| *e)
+    }
+
+    /// `EvalEligibility.GetClasses`: a class is eligible when some group
+    /// may run there, ineligible when none may or the job may not. Nodes
+    /// without a computed class are left out.
+    pub fn class_eligibility(&self) -> std::collections::BTreeMap<String, bool> {
+        let mut out = std::collections::BTreeMap::new();
+        for ((_, class), r) in &self.group_classes {
+            if r.is_ok() {
+                out.insert(class.clone(), true);
+            } else {
+                out.entry(class.clone()).or_insert(false);
+            }
+        }
+        for (class, r) in &self.job_classes {
+            if r.is_ok() {
+                out.entry(class.clone()).or_insert(true);
+            } else {
+                out.insert(class.clone(), false);
+            }
+        }
+        out.retain(|class, _| !class.starts_with("node:"));
+        out
+    }
+
+    /// The `distinct_property` checks, which read the plan.
+    pub fn distinct_properties(
         &mut self,
         tg: &'a TaskGroup,
         node: &Node,

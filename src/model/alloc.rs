@@ -1,13 +1,16 @@
 //! Allocations and the per-allocation predicates of `nomad/structs`.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::Deserialize;
 
+use super::resources::{AllocUsage, AllocatedResources};
 use super::status::{ClientStatus, DesiredStatus};
 use super::task_event::TASK_CLIENT_RECONNECTED;
 use super::{
-    DisconnectFields, Id, Job, Name, ReschedulePolicy, SparseId, TaskGroup, TaskStates, nullable,
+    DisconnectFields, Id, Job, Name, ReschedulePolicy, Resources, SparseId, TaskGroup, TaskStates,
+    nullable,
 };
 use crate::time::{Duration, Time};
 
@@ -53,6 +56,28 @@ pub struct Allocation {
     /// a full allocation embeds its job instead.
     #[serde(rename = "JobVersion")]
     pub stub_job_version: Option<u64>,
+    /// What the allocation holds on its node; boxed, as are the pre-0.9
+    /// blocks older dumps carry instead.
+    pub allocated_resources: Option<Box<AllocatedResources>>,
+    pub resources: Option<Box<Resources>>,
+    #[serde(deserialize_with = "nullable")]
+    pub task_resources: BTreeMap<String, Resources>,
+    pub shared_resources: Option<Box<Resources>>,
+}
+
+impl Allocation {
+    /// The allocation's resource fields as the fit arithmetic reads them.
+    pub fn usage(&self) -> AllocUsage {
+        AllocUsage {
+            id: self.id.to_string(),
+            client_status: self.client_status.to_string(),
+            desired_status: self.desired_status.to_string(),
+            allocated_resources: self.allocated_resources.as_deref().cloned(),
+            resources: self.resources.as_deref().cloned(),
+            task_resources: self.task_resources.clone(),
+            shared_resources: self.shared_resources.as_deref().cloned(),
+        }
+    }
 }
 
 /// A `structs.DesiredTransition`.
@@ -182,6 +207,10 @@ pub struct RescheduleEvent {
     pub reschedule_time: i64,
     #[serde(rename = "PrevAllocID")]
     pub prev_alloc_id: Id,
+    /// The node the failed allocation ran on, which the next placement
+    /// avoids (`getSelectOptions`).
+    #[serde(rename = "PrevNodeID")]
+    pub prev_node_id: Name,
     pub delay: Duration,
 }
 
@@ -717,11 +746,13 @@ mod tests {
             RescheduleEvent {
                 reschedule_time: i64::MIN,
                 prev_alloc_id: "a".into(),
+                prev_node_id: Name::default(),
                 delay: i64::MAX,
             },
             RescheduleEvent {
                 reschedule_time: i64::MAX,
                 prev_alloc_id: "b".into(),
+                prev_node_id: Name::default(),
                 delay: i64::MAX,
             },
         ];

@@ -255,6 +255,8 @@ pub struct Task {
     #[serde(deserialize_with = "nullable")]
     pub meta: BTreeMap<String, String>,
     pub resources: Option<Resources>,
+    /// A `null` lifecycle is a main task.
+    pub lifecycle: Option<super::resources::TaskLifecycle>,
     pub kill_timeout: Duration,
     pub affinities: GoValue,
     #[serde(deserialize_with = "list")]

@@ -50,10 +50,7 @@ pub use job::{
 };
 pub use job_type::JobType;
 pub use name::{Interner, Name};
-pub use node::{
-    DriverInfo, HostVolume, Node, NodeNetworkMode, NodeResources, NodesById, eligibility,
-    node_status,
-};
+pub use node::{DriverInfo, HostVolume, Node, NodeResources, NodesById, eligibility, node_status};
 pub use reconcile_strategy::{ReconcileStrategy, reconcile_option};
 pub use release::{HEAD_COMMIT, Release, SEED_COMMIT, SERIES, v};
 pub use resources::{NodeDevice, NodeDeviceInstance, NodeNetwork, NodeNetworkAddress};

@@ -4,7 +4,9 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::resources::{NodeDevice, NodeNetwork};
+use super::Resources;
+pub use super::resources::NodeResources;
+use super::resources::{NodeReservedResources, NodeSupply};
 use super::string_map::{self, StringMap};
 use super::{GoValue, Name, nullable};
 
@@ -36,6 +38,14 @@ pub struct Node {
     #[serde(deserialize_with = "nullable")]
     pub host_volumes: BTreeMap<String, Option<HostVolume>>,
     pub node_resources: Option<NodeResources>,
+    /// What the node keeps back from its `NodeResources`.
+    pub reserved_resources: Option<NodeReservedResources>,
+    /// The pre-0.9 totals (read before 1.7.0 without `NodeResources`).
+    pub resources: Option<Resources>,
+    /// The pre-0.9 reservation.
+    pub reserved: Option<Resources>,
+    /// `client.node_max_allocs` (1.10.2 on); 0 is no limit.
+    pub node_max_allocs: i64,
     /// Written by servers from 1.6.0 on ("default" unless set).
     pub node_pool: Name,
     /// The agent version a `NodeListStub` (`/v1/nodes`) carries instead of
@@ -58,23 +68,18 @@ pub struct HostVolume {
     pub read_only: bool,
 }
 
-/// The parts of `structs.NodeResources` the feasibility checks read.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase", default)]
-pub struct NodeResources {
-    #[serde(deserialize_with = "nullable")]
-    pub networks: Vec<NodeNetworkMode>,
-    #[serde(deserialize_with = "nullable")]
-    pub node_networks: Vec<NodeNetwork>,
-    #[serde(deserialize_with = "nullable")]
-    pub devices: Vec<NodeDevice>,
-}
-
-/// A fingerprinted `structs.NetworkResource` of a node: only its mode matters.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase", default)]
-pub struct NodeNetworkMode {
-    pub mode: String,
+impl Node {
+    /// The node's resource fields as the fit arithmetic reads them.
+    pub fn supply(&self) -> NodeSupply {
+        NodeSupply {
+            id: self.id.clone(),
+            node_resources: self.node_resources.clone(),
+            reserved_resources: self.reserved_resources.clone(),
+            resources: self.resources.clone(),
+            reserved: self.reserved.clone(),
+            node_max_allocs: self.node_max_allocs,
+        }
+    }
 }
 
 /// Scheduling eligibility strings of `nomad/structs`.

@@ -6,7 +6,9 @@
 
 use owo_colors::OwoColorize;
 
+use super::table::failures;
 use crate::job_plan::{DiffType, FieldDiff, JobDiff, JobPlan, ObjectDiff, TaskDiff, TaskGroupDiff};
+use crate::report::JobReport;
 
 /// The colors Nomad's plan output uses.
 #[derive(Clone, Copy)]
@@ -267,13 +269,33 @@ fn go_quote(s: &str) -> String {
 }
 
 /// The plan as `nomad job plan` prints it; `job_file` is named in the
-/// `-check-index` command.
-pub fn text(plan: &JobPlan, color: bool, verbose: bool, job_file: &str) -> String {
+/// `-check-index` command. `job` is the planned job's replay, whose failed
+/// placements make the dry-run's warning (`formatDryRun`,
+/// `command/job_plan.go` at 1.10.5).
+pub fn text(
+    plan: &JobPlan,
+    job: Option<&JobReport>,
+    color: bool,
+    verbose: bool,
+    job_file: &str,
+) -> String {
     let o = Out { color, verbose };
     let mut out = format!("{}\n\n", o.job(&plan.diff).trim());
     out.push_str(&o.paint("Scheduler dry-run:", Paint::Bold));
     out.push('\n');
-    out.push_str(&o.paint("- All tasks successfully allocated.", Paint::Green));
+    let failed = job.map_or_else(Vec::new, |j| {
+        failures::lines(&j.job_type, &j.plan.failed_placements)
+    });
+    match failed.split_first() {
+        None => out.push_str(&o.paint("- All tasks successfully allocated.", Paint::Green)),
+        Some((warning, groups)) => {
+            out.push_str(&o.paint(&format!("- {warning}"), Paint::Yellow));
+            for line in groups {
+                out.push('\n');
+                out.push_str(&o.paint(line, Paint::Yellow));
+            }
+        }
+    }
     out.push_str("\n\n");
     if !plan.warnings.is_empty() {
         let warnings = format!(

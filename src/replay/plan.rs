@@ -60,7 +60,9 @@ impl<'a> JobContext<'a> {
         stop
     }
 
-    /// The plan, around its `stop` list from [`Self::stops`].
+    /// The plan, around its `stop` list from [`Self::stops`], its lists in
+    /// the reconciler's order (the placement stage follows it; the caller
+    /// sorts).
     pub(super) fn plan<'r>(
         &self,
         w: &JobWork<'a>,
@@ -89,6 +91,7 @@ impl<'a> JobContext<'a> {
                 downgrade_non_canary: p.downgrade_non_canary,
                 min_job_version: p.min_job_version,
                 node_id: None,
+                score: None,
             })
             .collect();
         plan.destructive_update = r
@@ -100,6 +103,8 @@ impl<'a> JobContext<'a> {
                 task_group: d.task_group.clone(),
                 reason: d.reason.clone(),
                 label: d.label,
+                node_id: None,
+                score: None,
             })
             .collect();
         // The scheduler moves in-place updates into the current deployment.
@@ -190,7 +195,6 @@ impl<'a> JobContext<'a> {
                 status_description: u.status_description.to_string(),
             })
             .collect();
-        plan.sort();
         plan
     }
 }
@@ -206,5 +210,7 @@ impl Plan {
         self.followup_evals
             .sort_by(|a, b| (a.wait_until, &a.id).cmp(&(b.wait_until, &b.id)));
         self.deployment_updates.sort();
+        self.failed_placements
+            .sort_by(|a, b| a.task_group.cmp(&b.task_group));
     }
 }

@@ -234,6 +234,7 @@ impl<'a> JobContext<'a> {
                 downgrade_non_canary: false,
                 min_job_version: 0,
                 node_id: Some(Arc::from(p.node_id)),
+                score: None,
             })
             .collect();
         plan.destructive_update = sched
@@ -246,6 +247,8 @@ impl<'a> JobContext<'a> {
                 task_group: d.task_group.to_string(),
                 reason: d.reason.clone(),
                 label: d.label,
+                node_id: Some(Arc::from(d.alloc.node_id.as_str())),
+                score: None,
             })
             .collect();
         // The system scheduler creates no follow-up evaluation for them.

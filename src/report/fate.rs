@@ -75,6 +75,7 @@ impl<'p> Fates<'p> {
                 Fate::DestructiveUpdate,
                 plan.destructive_update
                     .iter()
+                    .filter(|d| d.replaced())
                     .map(|d| &d.alloc_id)
                     .collect::<Vec<_>>(),
             ),
@@ -147,6 +148,7 @@ mod tests {
             downgrade_non_canary: false,
             min_job_version: 0,
             node_id: None,
+            score: None,
         }
     }
 

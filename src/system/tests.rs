@@ -22,8 +22,9 @@ fn node(id: &str) -> Node {
         scheduling_eligibility: "eligible".into(),
         computed_class: "v1:mock".into(),
         node_resources: Some(NodeResources {
-            networks: vec![NodeNetworkMode {
+            networks: vec![NetworkResource {
                 mode: "host".into(),
+                ..NetworkResource::default()
             }],
             ..NodeResources::default()
         }),
