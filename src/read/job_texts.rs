@@ -310,9 +310,9 @@ impl JobTexts {
         }
         let text = &self.entries[entry].text;
         // The path is tracked only to say where a text that fails is wrong.
-        let job = match parsed.map_or_else(|| parse(text).ok_or(()), Ok) {
-            Ok(job) => job,
-            Err(_) => {
+        let job = match parsed.or_else(|| parse(text)) {
+            Some(job) => job,
+            None => {
                 let mut de = serde_json::Deserializer::from_slice(text);
                 Arc::new(serde_path_to_error::deserialize::<_, GoJson<Job>>(&mut de)?.0)
             }
