@@ -21,7 +21,6 @@ use rayon::ThreadPool;
 use serde::de::{DeserializeOwned, IgnoredAny};
 
 use super::alloc_record::AllocRecord;
-use super::balance::Balance;
 use super::document::{MetaField, State};
 use super::internal::internal_error;
 use super::owner::Owner;
@@ -259,7 +258,6 @@ impl<'r> Chunked<'r> {
         let mut pending: Vec<Parsed> = Vec::new();
         let mut index = 0;
         let mut frozen = st.job_texts.for_lookup();
-        let mut balance = Balance::default();
         loop {
             self.top_up()?;
             self.peek()?;
@@ -275,7 +273,6 @@ impl<'r> Chunked<'r> {
                 &frozen,
                 &filter,
                 &interner,
-                &mut balance,
                 |region| {
                     let part = split::parse_own(region, &mut st.job_texts, &filter);
                     (part, add_parsed(st, key, &mut index, &mut pending))
@@ -287,9 +284,8 @@ impl<'r> Chunked<'r> {
                 let job = match element.alloc.as_ref().map(|(_, text)| text) {
                     Some(Embedded::Known(entry)) => Some(st.job_texts.job(*entry)),
                     Some(Embedded::New(span)) => {
-                        let text = &self.buf[span.clone()];
-                        let entry = st.job_texts.insert(text);
-                        Some(st.job_texts.job_or(entry, text, element.job.take()))
+                        let entry = st.job_texts.insert(&self.buf[span.clone()]);
+                        Some(st.job_texts.job(entry))
                     }
                     Some(Embedded::Absent) | None => None,
                 };

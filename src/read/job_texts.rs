@@ -284,24 +284,6 @@ impl JobTexts {
 
     /// The job of an entry, parsed the first time it is asked for.
     pub(super) fn job(&mut self, entry: usize) -> Result<Arc<Job>, JobError> {
-        self.job_parsed(entry, None)
-    }
-
-    /// The job of an entry, taking `parsed` as its first parse when that
-    /// was parsed (on another thread, see [`parse`]) from `text`, which
-    /// must then be exactly the entry's text: a variant's job would carry
-    /// the variant's volatile values.
-    pub(super) fn job_or(
-        &mut self,
-        entry: usize,
-        text: &[u8],
-        parsed: Option<Arc<Job>>,
-    ) -> Result<Arc<Job>, JobError> {
-        let parsed = parsed.filter(|_| *self.entries[entry].text == *text);
-        self.job_parsed(entry, parsed)
-    }
-
-    fn job_parsed(&mut self, entry: usize, parsed: Option<Arc<Job>>) -> Result<Arc<Job>, JobError> {
         if self.jobs.len() <= entry {
             self.jobs.resize(self.entries.len(), None);
         }
@@ -310,9 +292,9 @@ impl JobTexts {
         }
         let text = &self.entries[entry].text;
         // The path is tracked only to say where a text that fails is wrong.
-        let job = match parsed.or_else(|| parse(text)) {
-            Some(job) => job,
-            None => {
+        let job = match model::from_slice::<Job>(text) {
+            Ok(job) => Arc::new(job),
+            Err(_) => {
                 let mut de = serde_json::Deserializer::from_slice(text);
                 Arc::new(serde_path_to_error::deserialize::<_, GoJson<Job>>(&mut de)?.0)
             }
@@ -327,12 +309,6 @@ impl JobTexts {
         self.entries.push(Arc::new(entry));
         Link::Entry(index)
     }
-}
-
-/// The job of a text, parsed as [`JobTexts::job`] parses it first; `None`
-/// when it does not parse, which that then says why.
-pub(super) fn parse(text: &[u8]) -> Option<Arc<Job>> {
-    model::from_slice::<Job>(text).ok().map(Arc::new)
 }
 
 /// Bytes past the end read as 0, which valid JSON never contains.

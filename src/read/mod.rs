@@ -28,7 +28,6 @@
 //! (`Allocs[17].AllocStates[0].Time`) and what was expected; see [`ReadError`].
 
 mod alloc_record;
-mod balance;
 mod chunked;
 mod document;
 mod error;

@@ -19,7 +19,6 @@
 
 use std::ops::Range;
 use std::sync::Arc;
-use std::time::Instant;
 
 use memchr::memmem;
 use rayon::{ThreadPool, ThreadPoolBuilder};
@@ -27,11 +26,13 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 
 use super::ReadFilter;
 use super::alloc_record::{AllocRecord, FastRecord};
-use super::balance::{Balance, Pace};
-use super::job_texts::{self, JobTexts};
+use super::job_texts::JobTexts;
 use super::owner::Owner;
 use super::scan::{JobSpan, Scan, scan};
-use crate::model::{Allocation, GoJson, Interner, Job};
+use crate::model::{Allocation, GoJson, Interner};
+
+/// The first part's size, in tenths of another part's (see [`guess_starts`]).
+const FIRST_SHARE: usize = 15;
 
 /// One allocation element a part parsed.
 pub(super) struct Parsed {
@@ -40,9 +41,6 @@ pub(super) struct Parsed {
     pub(super) end: usize,
     /// The allocation and its job text; `None` when the filter drops it.
     pub(super) alloc: Option<(Allocation, Embedded)>,
-    /// For a text handed back as new, its job, parsed on the part's thread
-    /// ([`job_texts::parse`]); the reader takes it if it adds the text.
-    pub(super) job: Option<Arc<Job>>,
 }
 
 /// The job text an allocation embeds.
@@ -81,16 +79,7 @@ impl Texts<'_> {
         }
     }
 
-    /// Parses the job of a known entry now, on the part's thread, if it is
-    /// the reader's own and not parsed yet; an error is met again, in
-    /// order, where the reader asks for the job.
-    fn prepare(&mut self, entry: usize) {
-        if let Texts::Growing(t) = self {
-            let _ = t.job(entry);
-        }
-    }
-
-    /// Notes the deployment's text in the reader's own texts.
+    /// Notes the job's text in the reader's own texts.
     fn remember(&mut self, hint: u64, entry: usize) {
         if let Texts::Growing(t) = self {
             t.remember(hint, entry);
@@ -128,7 +117,6 @@ impl Texts<'_> {
 /// [`parse_own`], and may then do other work while the pool's other threads
 /// parse theirs, with `frozen` texts. Called on a thread of `pool`, the
 /// caller's part is one of the pool's.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn parse_parts<R>(
     pool: &ThreadPool,
     buf: &mut [u8],
@@ -136,10 +124,9 @@ pub(super) fn parse_parts<R>(
     frozen: &JobTexts,
     filter: &ReadFilter,
     interner: &Arc<Interner>,
-    balance: &mut Balance,
     own: impl FnOnce(Region<'_>) -> (Part, R),
 ) -> (Vec<Part>, R) {
-    let starts = guess_starts(buf, start, pool.current_num_threads(), balance);
+    let starts = guess_starts(buf, start, pool.current_num_threads());
     let mut regions = Vec::with_capacity(starts.len());
     let mut rest = &mut buf[start..];
     for (i, &at) in starts.iter().enumerate() {
@@ -156,35 +143,20 @@ pub(super) fn parse_parts<R>(
     }
     let mut regions = regions.into_iter();
     let first = regions.next().expect("a first part");
-    let first_bytes = first.bytes.len();
-    let mut others: Vec<Option<(Part, Pace)>> = (0..regions.len()).map(|_| None).collect();
-    let (first, result, own_time) = pool.in_place_scope(|scope| {
+    let mut others: Vec<Option<Part>> = (0..regions.len()).map(|_| None).collect();
+    let (first, result) = pool.in_place_scope(|scope| {
         for (region, slot) in regions.zip(&mut others) {
             scope.spawn(move |_| {
-                let clock = Instant::now();
-                let bytes = region.bytes.len();
                 let part = Interner::install(interner, || {
                     parse_part(region, Texts::Frozen(frozen), filter)
                 });
-                let time = clock.elapsed();
-                *slot = Some((part, Pace { bytes, time }));
+                *slot = Some(part);
             });
         }
-        let clock = Instant::now();
-        let (part, result) = own(first);
-        (part, result, clock.elapsed())
+        own(first)
     });
-    let (others, paces): (Vec<Part>, Vec<Pace>) = others
-        .into_iter()
-        .map(|p| p.expect("every part ran"))
-        .unzip();
-    let own_pace = Pace {
-        bytes: first_bytes,
-        time: own_time,
-    };
-    balance.learn(own_pace, &paces);
     let mut parts = vec![first];
-    parts.extend(others);
+    parts.extend(others.into_iter().map(|p| p.expect("every part ran")));
     if let Some(unproven) = parts.iter().position(|p| !p.reached) {
         parts.truncate(unproven + 1);
     }
@@ -216,14 +188,17 @@ pub(super) fn parse_own(region: Region<'_>, texts: &mut JobTexts, filter: &ReadF
 
 /// The start of the first part, then a guessed element start near each
 /// further share of the buffer, increasing; fewer when none is found.
-fn guess_starts(buf: &[u8], start: usize, threads: usize, balance: &Balance) -> Vec<usize> {
+fn guess_starts(buf: &[u8], start: usize, threads: usize) -> Vec<usize> {
     let mut starts = vec![start];
     let Some(key) = first_key(buf, start) else {
         return starts;
     };
     let finder = memmem::Finder::new(key);
+    // The other threads share their cores with the read-ahead thread: the
+    // caller's part is larger, though it also adds the last round's
+    // allocations (measured best on two cores at half as large again).
     let len = buf.len() - start;
-    let first = balance.first(len, threads);
+    let first = len * FIRST_SHARE / (FIRST_SHARE + 10 * (threads - 1));
     for i in 1..threads {
         let from = start + first + (len - first) * (i - 1) / (threads - 1);
         let from = from.max(starts[starts.len() - 1] + 1);
@@ -298,24 +273,14 @@ fn parse_part(region: Region<'_>, mut texts: Texts<'_>, filter: &ReadFilter) -> 
         else {
             break false;
         };
-        // The jobs of new texts are parsed here, in parallel, rather than
-        // by the reader as it adds them in order: where jobs are many, one
-        // allocation in six brings a version not seen before.
-        let mut job = None;
-        match &mut alloc {
-            Some((_, Embedded::New(span))) => {
-                job = job_texts::parse(&region[at + span.start..at + span.end]);
-                *span = offset + at + span.start..offset + at + span.end;
-            }
-            Some((_, Embedded::Known(entry))) => texts.prepare(*entry),
-            _ => {}
+        if let Some((_, Embedded::New(span))) = &mut alloc {
+            *span = offset + at + span.start..offset + at + span.end;
         }
         let end = at + len;
         elements.push(Parsed {
             start: offset + at,
             end: offset + end,
             alloc,
-            job,
         });
         // A comma and the next element, or the part ends here.
         let Some(comma) = region[end..].iter().position(|&b| !is_space(b)) else {
@@ -525,17 +490,9 @@ mod tests {
         let mut buf = text.as_bytes().to_vec();
         let pool = pool(threads).unwrap();
         let (parts, ()) = pool.install(|| {
-            let mut balance = Balance::default();
-            parse_parts(
-                &pool,
-                &mut buf,
-                1,
-                &frozen,
-                &filter,
-                &interner,
-                &mut balance,
-                |r| (parse_own(r, &mut texts, &filter), ()),
-            )
+            parse_parts(&pool, &mut buf, 1, &frozen, &filter, &interner, |r| {
+                (parse_own(r, &mut texts, &filter), ())
+            })
         });
         assert_eq!(buf, text.as_bytes());
         (parts, texts)
@@ -558,7 +515,7 @@ mod tests {
         let allocs: Vec<String> = (0..8).map(|i| alloc(&format!("a{i}"), "")).collect();
         for separator in [",", ",\n    ", " , "] {
             let text = array(&allocs, separator);
-            let starts = guess_starts(text.as_bytes(), 1, 3, &Balance::default());
+            let starts = guess_starts(text.as_bytes(), 1, 3);
             assert_eq!(starts.len(), 3, "{text}");
             for &s in &starts[1..] {
                 assert!(text[s..].starts_with(r#"{"ID":"a"#), "{}", &text[s..]);
@@ -660,7 +617,7 @@ mod tests {
                 .join(",")
         );
         let text = array(&[alloc("a0", &nested), alloc("a1", "")], ",");
-        let starts = guess_starts(text.as_bytes(), 1, 2, &Balance::default());
+        let starts = guess_starts(text.as_bytes(), 1, 2);
         assert!(text[starts[1]..].starts_with(r#"{"ID":"e"#));
         // The first part's stretch ends inside `a0`: it parses nothing, and
         // the worker's part is gone; the reader takes `a0` on its own.
