@@ -42,9 +42,9 @@ pub(crate) use go_null::{GoJson, GoNull, from_slice};
 pub use id::Id;
 pub use job::{
     Affinity, CniConfig, Constraint, Consul, ConsulConnect, DEFAULT_KILL_TIMEOUT, DisconnectFields,
-    DisconnectStrategy, Job, Multiregion, NetworkResource, Numa, Port, RequestedDevice,
-    ReschedulePolicy, Resources, RestartPolicy, Service, SidecarService, Task, TaskGroup, TaskLogs,
-    UpdateStrategy, VolumeRequest,
+    DisconnectStrategy, Job, MigrateStrategy, Multiregion, NetworkResource, Numa, Port,
+    RequestedDevice, ReschedulePolicy, Resources, RestartPolicy, Service, SidecarService, Task,
+    TaskGroup, TaskLogs, UpdateStrategy, VolumeRequest,
 };
 pub use job_type::JobType;
 pub use name::{Interner, Name};

@@ -592,6 +592,80 @@ catalogue! {
         reads: [],
         wording: "the system scheduler targets the nodes a wildcard datacenter of the job matches",
     }
+    /// S-1 (1.3.2; v1.3.2 nomad/node_endpoint.go:1479 `createNodeEvals`): a
+    /// node update evaluates a system job only when the node is in one of
+    /// its datacenters; before, every system job. Wildcard datacenters
+    /// follow #11170 (v1.5.0 node_endpoint.go `IsInDC`).
+    NodeEvalsInDatacenter {
+        id: "S-1",
+        firsts: &[v(1, 3, 2)],
+        replayed: true,
+        reads: [],
+        wording: "a node update evaluates only the system jobs of the node's datacenter",
+    }
+    /// S-2 (1.6.0; v1.6.0 nomad/node_endpoint.go:1697): and only when the
+    /// node is in the job's node pool.
+    NodeEvalsInPool {
+        id: "S-2",
+        firsts: &[v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a node update evaluates only the system jobs of the node's pool",
+    }
+    /// S-3 (1.8.4; v1.8.4 nomad/node_endpoint.go:1703): a node update
+    /// creates no evaluation for a sysbatch job's allocation on the node.
+    NodeEvalsSkipSysbatch {
+        id: "S-3",
+        firsts: &[v(1, 8, 4)],
+        replayed: true,
+        reads: [],
+        wording: "a node update no longer evaluates sysbatch jobs",
+    }
+    /// S-4 (1.11.2; v1.11.2 nomad/node_endpoint.go:1837-1895): a node update
+    /// skips a service allocation terminal on both sides, a terminated
+    /// batch allocation, a system job's allocation (left to the system-job
+    /// pass) and a stopped system job. The job is marked seen before the
+    /// skip (:1861), so a skipped first allocation hides the job's others,
+    /// and a system job running on the node gets no evaluation at all.
+    NodeEvalsSkipTerminal {
+        id: "S-4",
+        firsts: &[v(1, 11, 2)],
+        replayed: true,
+        reads: [],
+        wording: "a node update skips terminal allocations and stopped system jobs",
+    }
+    /// S-5 (1.11.3; v1.11.3 nomad/node_endpoint.go:1925): a job is marked
+    /// seen only once its evaluation is made, which undoes S-4's hiding.
+    NodeEvalsSeenAfterEval {
+        id: "S-5",
+        firsts: &[v(1, 11, 3)],
+        replayed: true,
+        reads: [],
+        wording: "a skipped allocation no longer hides its job from a node update",
+    }
+    /// S-6 (1.3.10, 1.4.5, 1.5.0; v1.3.10 nomad/node_endpoint.go:515,
+    /// :1214): a disconnected node that reports `ready` becomes
+    /// `initializing` until its client has updated its allocations, and a
+    /// down or disconnected node's allocation updates are refused; before,
+    /// it became `ready` at once.
+    ReconnectThroughInit {
+        id: "S-6",
+        firsts: &[v(1, 3, 10), v(1, 4, 5), v(1, 5, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a returning node is initializing until its allocations are updated",
+    }
+    /// F-3 (1.10.2, #25923; v1.10.2 nomad/state/state_store.go:4079): an unknown
+    /// allocation reported running again cancels its max-disconnect-timeout
+    /// follow-up evaluation ("allocs reconnected") when no other live
+    /// allocation waits for it.
+    ReconnectCancelsFollowup {
+        id: "F-3",
+        firsts: &[v(1, 10, 2)],
+        replayed: true,
+        reads: [],
+        wording: "a reconnect cancels the disconnect expiry's evaluation",
+    }
 }
 
 impl Switch {

@@ -1,0 +1,369 @@
+//! The story: events applied through the servers in time order, and every
+//! evaluation they lead to replayed at its own time in the broker's order,
+//! each plan applied before the next evaluation reads the cluster.
+
+use crate::model::{ClientStatus, Evaluation, Snapshot, VersionRequest};
+use crate::now::NowRequest;
+use crate::replay::{Options, Replay};
+use crate::report::JobReport;
+use crate::time::{Duration, Time};
+use crate::warning::Warning;
+
+use super::apply::{self, Applied};
+use super::drainer::Drainer;
+use super::error::WhatIfError;
+use super::eval::{NewEval, Origin, PendingEval};
+use super::event::{EventKind, EventSpec, When};
+use super::rules::ServerRules;
+use super::story::{Assumption, EvalFacts, Ignored, Mark, MarkKind, Story, TimelineEntry};
+use super::world::World;
+use super::{blocked::BlockedEvals, events, target};
+
+/// What to replay after the snapshot.
+#[derive(Clone, Debug, Default)]
+pub struct Request {
+    /// `--what-if`, in the order given.
+    pub events: Vec<EventSpec>,
+    /// `--until`.
+    pub until: Option<When>,
+    /// `--assume-healthy-after`.
+    pub healthy_after: Option<Duration>,
+}
+
+/// An event with its node or allocation found and its time fixed.
+pub(super) struct Resolved {
+    pub spec: EventSpec,
+    pub at: Time,
+    /// Index into the snapshot's nodes or allocations.
+    pub target: usize,
+}
+
+/// Replays the story `request` tells on `snapshot`.
+pub fn run(
+    snapshot: &Snapshot,
+    options: &Options,
+    request: &Request,
+) -> Result<Story, WhatIfError> {
+    let baseline = Replay::new(snapshot, options)?;
+    let head = baseline.head();
+    let eval_time = head.now;
+    let rules = ServerRules::of(head.nomad_version.release);
+    let until = match request.until.map(|w| w.resolve(eval_time)) {
+        Some(u) if u < eval_time => {
+            return Err(WhatIfError::UntilInThePast {
+                until: u,
+                eval_time,
+            });
+        }
+        u => u,
+    };
+    let mut resolved = Vec::new();
+    for spec in &request.events {
+        let at = spec.at.map_or(eval_time, |w| w.resolve(eval_time));
+        if at < eval_time {
+            return Err(WhatIfError::EventInThePast {
+                event: spec.text.clone(),
+                at,
+                eval_time,
+            });
+        }
+        let target = match spec.kind {
+            EventKind::AllocFail => target::alloc(&snapshot.allocs, spec)?,
+            _ => target::node(&snapshot.nodes, spec)?,
+        };
+        resolved.push(Resolved {
+            spec: spec.clone(),
+            at,
+            target,
+        });
+    }
+    // Stable: events at the same instant keep the order given.
+    resolved.sort_by_key(|r| r.at);
+    let eval_options = Options {
+        now: None,
+        clock: options.clock,
+        job: None,
+        namespace: None,
+        eval: None,
+        no_disconnected_clients: options.no_disconnected_clients,
+        nomad_version: Some(VersionRequest::Release(rules.release)),
+        threads: 1,
+    };
+    let mut story = Story {
+        report: head,
+        what_if: Vec::new(),
+        timeline: Vec::new(),
+        pending: Vec::new(),
+        until,
+        assumptions: Vec::new(),
+        marks: live_at_start(snapshot, eval_time),
+        node_names: snapshot
+            .nodes
+            .iter()
+            .map(|n| (n.id.clone(), n.name.clone()))
+            .collect(),
+    };
+    let mut engine = Engine {
+        world: World::new(snapshot.clone()),
+        rules,
+        queue: Vec::new(),
+        blocked: BlockedEvals::default(),
+        drainer: Drainer::default(),
+        healthy_after: request.healthy_after.filter(|&d| d > 0),
+        health_due: Vec::new(),
+        until,
+        without_node: 0,
+        eval_options,
+    };
+    let mut next_event = 0;
+    loop {
+        let event_at = resolved.get(next_event).map(|r| r.at);
+        let eval_due = engine.next_eval().map(|i| engine.queue[i].due);
+        let health_at = engine.health_due.iter().map(|(t, _)| *t).min();
+        let drain_at = engine.drainer.next_due();
+        let next = [event_at, health_at, drain_at, eval_due]
+            .into_iter()
+            .flatten()
+            .min();
+        let Some(now) = next else { break };
+        if until.is_some_and(|u| now > u) && event_at != Some(now) {
+            break;
+        }
+        if event_at == Some(now) {
+            let r = &resolved[next_event];
+            next_event += 1;
+            if until.is_some_and(|u| r.at > u) {
+                story
+                    .what_if
+                    .push(events::ignored(&engine.world, r, Ignored::AfterUntil));
+                continue;
+            }
+            let outcome = events::apply(&mut engine.world, &mut engine.drainer, r, &engine.rules);
+            let mut applied = outcome.applied;
+            engine
+                .queue
+                .retain(|p| !outcome.canceled.contains(&p.eval.id));
+            for write in outcome.writes.into_iter().filter(|w| !w.is_empty()) {
+                let pending = engine.world.enqueue(write, now, Origin::Event);
+                applied
+                    .evaluations
+                    .extend(pending.iter().map(|p| p.eval.id.clone()));
+                engine.queue.extend(pending);
+            }
+            story.marks.extend(outcome.marks);
+            if outcome.frees_capacity {
+                engine.unblock(now);
+            }
+            engine.drainer.touch(now);
+            story.what_if.push(applied);
+        } else if health_at == Some(now) {
+            let (due, rest): (Vec<_>, Vec<_>) =
+                engine.health_due.drain(..).partition(|(t, _)| *t == now);
+            engine.health_due = rest;
+            let ids: Vec<String> = due.into_iter().flat_map(|(_, ids)| ids).collect();
+            apply::mark_healthy(&mut engine.world, &ids);
+            engine.drainer.touch(now);
+        } else if drain_at == Some(now) {
+            let made = engine.drainer.step(&mut engine.world, now);
+            if !made.is_empty() {
+                let pending = engine.world.enqueue(made, now, Origin::Event);
+                engine.queue.extend(pending);
+            }
+        } else {
+            let i = engine.next_eval().expect("due");
+            let pending = engine.queue.remove(i);
+            let (job, applied) = engine.evaluate(&pending)?;
+            story.marks.extend(applied.marks.iter().cloned());
+            if !applied.followups.is_empty() {
+                let followups = engine
+                    .world
+                    .enqueue(applied.followups, now, Origin::Followup);
+                engine.queue.extend(followups);
+            }
+            if applied.freed {
+                engine.unblock(now);
+            }
+            engine.drainer.touch(now);
+            story.timeline.push(TimelineEntry {
+                at: now,
+                evaluation: facts(&pending),
+                job,
+            });
+        }
+    }
+    let mut left: Vec<PendingEval> = std::mem::take(&mut engine.queue);
+    left.extend(engine.blocked.into_evals());
+    left.sort_by(|a, b| a.broker_order(b));
+    story.pending = left.iter().map(facts).collect();
+    story.assumptions = Assumption::of(
+        engine.healthy_after,
+        request.events.iter().any(|e| e.kind == EventKind::NodeUp),
+        request
+            .events
+            .iter()
+            .any(|e| e.kind == EventKind::NodeDrain),
+        engine.without_node,
+    );
+    finish(&mut story, baseline, options);
+    Ok(story)
+}
+
+/// The report's jobs: each selected job's first evaluation in the story,
+/// else its replay without events; the timeline narrowed to the selection.
+fn finish(story: &mut Story, baseline: Replay<'_>, options: &Options) {
+    let mut report = baseline.report();
+    let selected = |ns: &str, id: &str| {
+        options.job.as_deref().is_none_or(|j| j == id)
+            && options.namespace.as_deref().is_none_or(|n| n == ns)
+    };
+    story
+        .timeline
+        .retain(|e| selected(&e.job.namespace, &e.job.id));
+    story.pending.retain(|e| selected(&e.namespace, &e.job_id));
+    for job in &mut report.jobs {
+        if let Some(first) = story
+            .timeline
+            .iter()
+            .find(|e| e.job.namespace == job.namespace && e.job.id == job.id)
+        {
+            *job = first.job.clone();
+        }
+    }
+    let skipped = story
+        .what_if
+        .iter()
+        .filter(|e| e.ignored == Some(Ignored::AfterUntil))
+        .count();
+    if skipped > 0 {
+        report.warnings.push(Warning::new(
+            "event_after_until",
+            format!("{skipped} --what-if event(s) come after --until and were not applied"),
+        ));
+        report.warnings.sort();
+    }
+    story.report = report;
+}
+
+/// Every allocation live at the evaluation time, as the picture starts.
+fn live_at_start(snapshot: &Snapshot, at: Time) -> Vec<Mark> {
+    let mut marks: Vec<Mark> = snapshot
+        .allocs
+        .iter()
+        .filter(|a| !a.terminal_status())
+        .map(|a| Mark {
+            at,
+            alloc_id: a.id.to_string(),
+            name: a.name.to_string(),
+            node_id: a.node_id.to_string(),
+            namespace: a.namespace.to_string(),
+            job_id: a.job_id.to_string(),
+            kind: if a.client_status == ClientStatus::Unknown {
+                MarkKind::Unknown
+            } else {
+                MarkKind::Running
+            },
+        })
+        .collect();
+    marks.sort_by(|a, b| a.alloc_id.cmp(&b.alloc_id));
+    marks
+}
+
+fn facts(p: &PendingEval) -> EvalFacts {
+    EvalFacts {
+        id: p.eval.id.clone(),
+        job_id: p.eval.job_id.clone(),
+        namespace: p.eval.namespace.clone(),
+        triggered_by: p.eval.triggered_by.clone(),
+        node_id: p.eval.node_id.clone(),
+        priority: p.eval.priority,
+        created_at: p.created,
+        wait_until: p.eval.wait_until,
+    }
+}
+
+/// The servers' state over the story.
+struct Engine {
+    world: World,
+    rules: ServerRules,
+    queue: Vec<PendingEval>,
+    blocked: BlockedEvals,
+    drainer: Drainer,
+    healthy_after: Option<Duration>,
+    /// Placed allocations that become healthy at a time.
+    health_due: Vec<(Time, Vec<String>)>,
+    until: Option<Time>,
+    without_node: usize,
+    eval_options: Options,
+}
+
+impl Engine {
+    /// The next evaluation the broker hands out: without `--until`, only
+    /// those the events created directly.
+    fn next_eval(&self) -> Option<usize> {
+        (0..self.queue.len())
+            .filter(|&i| self.until.is_some() || self.queue[i].origin == Origin::Event)
+            .min_by(|&a, &b| self.queue[a].broker_order(&self.queue[b]))
+    }
+
+    /// Replays one evaluation on the cluster as it stands, and applies its plan.
+    fn evaluate(&mut self, p: &PendingEval) -> Result<(JobReport, Applied), WhatIfError> {
+        let e = &p.eval;
+        self.world.snapshot.evals.push(Evaluation {
+            id: e.id.clone(),
+            namespace: e.namespace.clone(),
+            job_id: e.job_id.clone(),
+            priority: e.priority,
+            eval_type: e.job_type.to_string(),
+            triggered_by: e.triggered_by.clone(),
+            status: "pending".to_string(),
+            wait_until: e.wait_until.unwrap_or(Time::ZERO),
+            ..Evaluation::default()
+        });
+        let mut options = self.eval_options.clone();
+        options.eval = Some(e.id.clone());
+        options.now = Some(NowRequest::At(p.due));
+        let report = Replay::new(&self.world.snapshot, &options)?.report();
+        let job = report
+            .jobs
+            .into_iter()
+            .next()
+            .expect("the evaluation's job");
+        let applied = apply::apply(
+            &mut self.world,
+            &e.id,
+            &job,
+            p.due,
+            self.healthy_after.is_none(),
+        );
+        self.without_node += applied.without_node;
+        if let Some(d) = self.healthy_after {
+            let placed: Vec<String> = applied
+                .marks
+                .iter()
+                .filter(|m| m.kind == MarkKind::Placed)
+                .map(|m| m.alloc_id.clone())
+                .collect();
+            if !placed.is_empty() {
+                self.health_due.push((p.due.add(d), placed));
+            }
+        }
+        if let Some(blocked) = self.blocked_eval_of(&job, p) {
+            self.blocked.block(blocked);
+        }
+        Ok((job, applied))
+    }
+
+    /// The blocked evaluation a plan leaves behind, if the placement stage
+    /// reports one.
+    fn blocked_eval_of(&self, _job: &JobReport, _p: &PendingEval) -> Option<PendingEval> {
+        None
+    }
+
+    fn unblock(&mut self, now: Time) {
+        let freed: Vec<NewEval> = self.blocked.release();
+        if !freed.is_empty() {
+            let pending = self.world.enqueue(freed, now, Origin::Unblocked);
+            self.queue.extend(pending);
+        }
+    }
+}
