@@ -51,3 +51,4 @@ mod version_system;
 mod version_tainted;
 mod version_task_updates;
 mod version_update;
+mod what_if;

@@ -11,7 +11,7 @@
 
 mod apply;
 mod blocked;
-mod drain_jobs;
+pub mod drain_jobs;
 mod drainer;
 pub mod error;
 pub mod eval;
