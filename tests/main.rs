@@ -52,3 +52,4 @@ mod version_tainted;
 mod version_task_updates;
 mod version_update;
 mod what_if;
+mod what_if_cli;
