@@ -10,6 +10,7 @@
 mod common;
 
 mod allocation;
+mod browser;
 mod canary;
 mod cli;
 mod contrib;
