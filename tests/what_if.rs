@@ -895,3 +895,149 @@ fn the_story_does_not_depend_on_input_order() {
     assert_eq!(a, b);
     let _: Arc<Job> = job;
 }
+
+/// TestServiceSched_NodeDown's cases, reached through `node-down`: the
+/// node-update evaluation of a job with one allocation on the node.
+#[test]
+fn generic_sched_test_go_v1_3_0_service_sched_node_down() {
+    // (desired, client, migrate): what the plan does with the allocation.
+    #[derive(Debug, PartialEq)]
+    enum Want {
+        NoPlan,
+        Lost,
+        NotLost,
+        Failed,
+    }
+    for (desired, client, migrate, want) in [
+        (status::STOP, status::RUNNING, false, Want::Lost),
+        (status::RUN, status::PENDING, true, Want::NotLost),
+        (status::RUN, status::RUNNING, true, Want::NotLost),
+        (status::RUN, status::LOST, false, Want::NoPlan),
+        (status::RUN, status::COMPLETE, false, Want::NoPlan),
+        (status::RUN, status::FAILED, false, Want::Failed),
+        (status::EVICT, status::RUNNING, false, Want::Lost),
+    ] {
+        let mut c = Cluster::new();
+        let job = c.job(mock_job());
+        let alloc = c.alloc_in(&job, "web", 0);
+        let node = c.alloc_ref(&alloc).node_id.to_string();
+        let a = c.alloc_mut(&alloc);
+        a.desired_status = desired.into();
+        a.client_status = client.into();
+        a.desired_transition.migrate = Some(migrate);
+        let case = format!("{desired}/{client}/{migrate}");
+        let s = story(&c, "1.3.0", &[&format!("node-down:{node}")], None);
+        assert_eq!(s.what_if[0].node_status[0].to, node_status::DOWN, "{case}");
+        let entry = &s.timeline[0];
+        assert_eq!(entry.evaluation.triggered_by, "node-update", "{case}");
+        let stops = &entry.job.plan.stop;
+        let got = match stops.iter().find(|st| st.alloc_id.to_string() == alloc) {
+            None => Want::NoPlan,
+            Some(st) if st.client_status == Some(ClientStatus::Lost) => Want::Lost,
+            Some(_) if client == status::FAILED => Want::Failed,
+            Some(_) => Want::NotLost,
+        };
+        assert_eq!(got, want, "{case}");
+    }
+}
+
+/// TestServiceSched_Client_Disconnect_Creates_Updates_and_Evals, from the
+/// missed heartbeat: the node-update evaluation marks the allocation
+/// unknown and creates one delayed follow-up; applied, the allocation is
+/// unknown and still desired to run.
+#[test]
+fn generic_sched_test_go_v1_3_0_client_disconnect_creates_updates_and_evals() {
+    let mut c = Cluster::new();
+    let job = c.job(disconnecting_job(Some(10 * MINUTE)));
+    let alloc = c.alloc_in(&job, "web", 0);
+    let node = c.alloc_ref(&alloc).node_id.to_string();
+    let s = story(&c, "1.3.0", &[&format!("node-down:{node}")], Some("1m"));
+    assert_eq!(s.what_if[0].node_status[0].to, node_status::DISCONNECTED);
+    let plan = &s.timeline[0].job.plan;
+    assert_eq!(plan.disconnect_updates.len(), 1);
+    assert_eq!(plan.followup_evals.len(), 1);
+    assert_eq!(plan.followup_evals[0].wait_until, now().add(10 * MINUTE));
+    assert_eq!(s.pending.len(), 1);
+    assert_eq!(s.pending[0].id, plan.followup_evals[0].id);
+    assert_eq!(s.pending[0].wait_until, Some(now().add(10 * MINUTE)));
+}
+
+/// TestSystemSched_NodeDown, from the missed heartbeat: the system job's
+/// allocation on the down node is stopped.
+#[test]
+fn scheduler_system_test_go_v1_3_0_system_sched_node_down() {
+    let mut c = Cluster::new();
+    let job = c.job(system_job("sys"));
+    let alloc = c.alloc_in(&job, "web", 0);
+    let node = c.alloc_ref(&alloc).node_id.to_string();
+    c.alloc_mut(&alloc).desired_transition.migrate = Some(true);
+    let s = story(&c, "1.3.0", &[&format!("node-down:{node}")], None);
+    let entry = &s.timeline[0];
+    assert_eq!(
+        (
+            entry.evaluation.job_id.as_str(),
+            entry.evaluation.triggered_by.as_str()
+        ),
+        ("sys", "node-update")
+    );
+    let stops: Vec<String> = entry
+        .job
+        .plan
+        .stop
+        .iter()
+        .map(|st| st.alloc_id.to_string())
+        .collect();
+    assert_eq!(stops, [alloc]);
+    assert!(entry.job.plan.place.is_empty());
+}
+
+/// TestSystemSched_NodeDrain, from `node-drain`: a node with only a system
+/// job's allocation is done draining at once; the drainer marks the
+/// system allocation and its node-drain evaluation stops it.
+#[test]
+fn scheduler_system_test_go_v1_3_0_system_sched_node_drain() {
+    let mut c = Cluster::new();
+    let job = c.job(system_job("sys"));
+    let alloc = c.alloc_in(&job, "web", 0);
+    let node = c.alloc_ref(&alloc).node_id.to_string();
+    let s = story(&c, "1.3.0", &[&format!("node-drain:{node}")], Some("1m"));
+    let entry = &s.timeline[0];
+    assert_eq!(entry.evaluation.triggered_by, "node-drain");
+    assert_eq!(entry.evaluation.node_id, None);
+    let stops: Vec<String> = entry
+        .job
+        .plan
+        .stop
+        .iter()
+        .map(|st| st.alloc_id.to_string())
+        .collect();
+    assert_eq!(stops, [alloc]);
+}
+
+/// The drainer drains system allocations last: while a service allocation
+/// is on the node, the system one stays.
+#[test]
+fn drainer_go_v1_3_0_system_allocations_drain_last() {
+    let mut c = Cluster::new();
+    let sys = c.job(system_job("sys"));
+    let sys_alloc = c.alloc_in(&sys, "web", 0);
+    let node = c.alloc_ref(&sys_alloc).node_id.to_string();
+    let mut web = job_with(1, None);
+    web.task_groups[0].migrate = Some(MigrateStrategy { max_parallel: 1 });
+    let web = c.job(web);
+    let web_alloc = c.alloc_in(&web, "web", 0);
+    c.alloc_mut(&web_alloc).node_id = node.as_str().into();
+    c.alloc_mut(&web_alloc).deployment_status = healthy(true);
+    let s = story(&c, "1.3.0", &[&format!("node-drain:{node}")], Some("1m"));
+    let order: Vec<(&str, &str)> = s
+        .timeline
+        .iter()
+        .map(|e| {
+            (
+                e.evaluation.job_id.as_str(),
+                e.evaluation.triggered_by.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(order, [(JOB, "node-drain"), ("sys", "node-drain")]);
+}
