@@ -931,7 +931,7 @@ fn generic_sched_test_go_v1_3_0_service_sched_node_down() {
         let entry = &s.timeline[0];
         assert_eq!(entry.evaluation.triggered_by, "node-update", "{case}");
         let stops = &entry.job.plan.stop;
-        let got = match stops.iter().find(|st| st.alloc_id.to_string() == alloc) {
+        let got = match stops.iter().find(|st| st.alloc_id == *alloc.as_str()) {
             None => Want::NoPlan,
             Some(st) if st.client_status == Some(ClientStatus::Lost) => Want::Lost,
             Some(_) if client == status::FAILED => Want::Failed,
