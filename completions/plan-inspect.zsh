@@ -20,9 +20,14 @@ _plan-inspect() {
 '--namespace=[Only jobs in this namespace]:NS:' \
 '--eval=[Replay this evaluation from the snapshot'\''s \`Evals\` (its job, ID and priority)]:ID:' \
 '--nomad-version=[The Nomad release whose reconciler to replay\: 1.3.0 ... 2.0.5, a series such as 1.8 (its latest patch), head, seed (commit 8ac3e642e6), or auto\: the newest release the snapshot proves, else seed. Overrides the snapshot'\''s NomadVersion key]:VERSION:(auto seed head 1.3 1.3.0 1.3.1 1.3.2 1.3.3 1.3.4 1.3.5 1.3.6 1.3.7 1.3.8 1.3.9 1.3.10 1.3.11 1.3.12 1.3.13 1.3.14 1.3.15 1.3.16 1.4 1.4.0 1.4.1 1.4.2 1.4.3 1.4.4 1.4.5 1.4.6 1.4.7 1.4.8 1.4.9 1.4.10 1.4.11 1.4.12 1.4.13 1.4.14 1.5 1.5.0 1.5.1 1.5.2 1.5.3 1.5.4 1.5.5 1.5.6 1.5.7 1.5.8 1.5.9 1.5.10 1.5.11 1.5.12 1.5.13 1.5.14 1.5.15 1.5.16 1.5.17 1.6 1.6.0 1.6.1 1.6.2 1.6.3 1.6.4 1.6.5 1.6.6 1.6.7 1.6.8 1.6.9 1.6.10 1.7 1.7.0 1.7.1 1.7.2 1.7.3 1.7.4 1.7.5 1.7.6 1.7.7 1.8 1.8.0 1.8.1 1.8.2 1.8.3 1.8.4 1.9 1.9.0 1.9.1 1.9.2 1.9.3 1.9.4 1.9.5 1.9.6 1.9.7 1.10 1.10.0 1.10.1 1.10.2 1.10.3 1.10.4 1.10.5 1.11 1.11.0 1.11.1 1.11.2 1.11.3 2.0 2.0.0 2.0.1 2.0.2 2.0.3 2.0.4 2.0.5)' \
-'--format=[Output format]:FORMAT:(table json)' \
+'--format=[Output format]:FORMAT:((table\:""
+json\:""
+html\:"One self-contained HTML page\: the timeline drawn, and the tables"))' \
 '--color=[When to color the tables]:WHEN:(auto always never)' \
 '--explain=[Explain one allocation (ID or unique ID prefix) or one placement (\`job.group\[index\]\`)\: every step the reconciler took, with its facts]:ALLOC:' \
+'(--explain)*--what-if=[What if\: a node or allocation event, taken through Nomad'\''s servers as the release replayed does, then every evaluation it creates replayed at its time (repeatable, in order)\: node-down\:NODE\[@TIME\], node-drain\:NODE\[\:DEADLINE\], node-ineligible\:NODE, node-up\:NODE\[@TIME\], alloc-fail\:ALLOC\[@TIME\]. NODE is an ID, unique ID prefix or name; TIME an RFC 3339 time or a duration after the evaluation time (30m); DEADLINE a duration (default 1h)]:EVENT:_default' \
+'(--explain)--until=[Follow the story until TIME (RFC 3339, or a duration after the evaluation time)\: each plan applied, then every follow-up, blocked and node-update evaluation due by then, in time order]:TIME:_default' \
+'--assume-healthy-after=[With --what-if or --until\: placed allocations become healthy this long after they start (default\: at once); the drainer waits for it]:DURATION:_default' \
 '-j+[Parse allocations and replay jobs on this many threads\: 0 (the default) is one per core, 1 reads and replays on one thread only. The output is the same on any count]:N:_default' \
 '--threads=[Parse allocations and replay jobs on this many threads\: 0 (the default) is one per core, 1 reads and replays on one thread only. The output is the same on any count]:N:_default' \
 '--completions=[Print a shell completion script and exit]:SHELL:(bash elvish fish powershell zsh)' \

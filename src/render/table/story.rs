@@ -78,7 +78,16 @@ pub fn story(story: &Story, style: Style) -> String {
     } else {
         base.section(&mut out, "Timeline", &t);
     }
-    for e in &story.timeline {
+    let quiet = story
+        .timeline
+        .iter()
+        .filter(|e| !style.verbose && e.job.plan.is_noop())
+        .count();
+    for e in story
+        .timeline
+        .iter()
+        .filter(|e| style.verbose || !e.job.plan.is_noop())
+    {
         let r = Renderer {
             style,
             now: e.at,
@@ -90,6 +99,13 @@ pub fn story(story: &Story, style: Style) -> String {
         };
         out.push('\n');
         out.push_str(&r.job(&e.job, &offset(e.at, start)));
+    }
+    if quiet > 0 {
+        out.push('\n');
+        out.push_str(&wrap(
+            &format!("{quiet} evaluation(s) change nothing (--verbose shows them)."),
+            width,
+        ));
     }
     if !story.pending.is_empty() {
         let mut t = Grid::new(&[
