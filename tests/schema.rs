@@ -1044,6 +1044,7 @@ struct StoryDocument {
     what_if: Vec<WhatIf>,
     timeline: Vec<TimelineEntry>,
     pending: Vec<StoryEvaluation>,
+    canceled: Vec<CanceledEvaluation>,
     until: Option<String>,
     assumptions: Vec<Warning>,
 }
@@ -1085,6 +1086,14 @@ struct Ignored {
 
 #[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
+struct CanceledEvaluation {
+    at: String,
+    by: String,
+    evaluation: StoryEvaluation,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
 struct TimelineEntry {
     at: String,
     evaluation: StoryEvaluation,
@@ -1118,7 +1127,7 @@ fn story_json(events: &[&str], until: Option<&str>) -> String {
 }
 
 /// Stories that between them write every field of the story's types.
-const STORIES: [(&[&str], Option<&str>); 3] = [
+const STORIES: [(&[&str], Option<&str>); 4] = [
     (
         &["node-down:client-2@5m", "node-up:client-2@15m"],
         Some("1h"),
@@ -1132,6 +1141,14 @@ const STORIES: [(&[&str], Option<&str>); 3] = [
         None,
     ),
     (&["node-up:client-3", "node-down:client-1@2h"], Some("1h")),
+    (
+        &[
+            "node-down:client-1",
+            "node-down:client-2",
+            "node-down:client-3",
+        ],
+        None,
+    ),
 ];
 
 #[test]

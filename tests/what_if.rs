@@ -1041,3 +1041,34 @@ fn drainer_go_v1_3_0_system_allocations_drain_last() {
         .collect();
     assert_eq!(order, [(JOB, "node-drain"), ("sys", "node-drain")]);
 }
+
+/// S-7 (1.4.3, v1.4.3 nomad/eval_broker.go:596-603): three nodes of a job
+/// go down at once; its first node-update evaluation runs, and of the two
+/// blocked behind it the broker keeps the newest and cancels the other.
+#[test]
+fn eval_broker_go_v1_4_3_ack_cancels_all_but_the_newest_blocked_evaluation() {
+    let mut c = Cluster::new();
+    let job = c.job(job_with(3, None));
+    let ids = c.allocs(&job, 3);
+    let nodes: Vec<String> = ids
+        .iter()
+        .map(|a| c.alloc_ref(a).node_id.to_string())
+        .collect();
+    let events: Vec<String> = nodes.iter().map(|n| format!("node-down:{n}")).collect();
+    let events: Vec<&str> = events.iter().map(String::as_str).collect();
+    let old = story(&c, "1.4.2", &events, None);
+    assert_eq!(old.timeline.len(), 3);
+    assert!(old.canceled.is_empty());
+    let new = story(&c, "1.4.3", &events, None);
+    let ran: Vec<&str> = new
+        .timeline
+        .iter()
+        .map(|e| e.evaluation.node_id.as_deref().unwrap())
+        .collect();
+    assert_eq!(ran, [nodes[0].as_str(), nodes[2].as_str()]);
+    assert_eq!(new.canceled.len(), 1);
+    assert_eq!(
+        new.canceled[0].evaluation.node_id.as_deref(),
+        Some(nodes[1].as_str())
+    );
+}

@@ -25,6 +25,9 @@ pub struct Outcome {
     pub marks: Vec<Mark>,
     /// A node became ready or eligible, or an allocation terminal.
     pub frees_capacity: bool,
+    /// From S-6, the node whose next heartbeat makes it ready, once the
+    /// evaluations of this instant have run.
+    pub heartbeat: Option<String>,
 }
 
 /// The event `r` at its time.
@@ -40,6 +43,7 @@ pub fn apply(
         canceled: Vec::new(),
         marks: Vec::new(),
         frees_capacity: false,
+        heartbeat: None,
     };
     let now = r.at;
     match r.spec.kind {
@@ -83,8 +87,8 @@ pub fn apply(
 }
 
 /// `node-up`: the client's status update to `ready` (through
-/// `initializing` from S-6), its allocation updates, and from S-6 the
-/// heartbeat that then makes it `ready`.
+/// `initializing` from S-6) and its allocation updates; from S-6 its next
+/// heartbeat ([`heartbeat`]) makes it `ready`.
 fn node_up(world: &mut World, r: &Resolved, rules: &ServerRules, out: &mut Outcome) {
     let now = r.at;
     let id = world.snapshot.nodes[r.target].id.clone();
@@ -110,11 +114,15 @@ fn node_up(world: &mut World, r: &Resolved, rules: &ServerRules, out: &mut Outco
     }
     out.writes.push(reconnects);
     if world.snapshot.nodes[r.target].status == node_status::INIT {
-        let second = status::update(world, &id, node_status::READY, true, rules);
-        out.writes.push(second.evals.clone());
-        out.applied.node_status.push(second);
+        out.heartbeat = Some(id);
     }
     out.frees_capacity = world.snapshot.nodes[r.target].status == node_status::READY;
+}
+
+/// The heartbeat of a node initializing after `node-up`, its allocations
+/// updated: `ready`, with node-update evaluations.
+pub fn heartbeat(world: &mut World, node_id: &str, rules: &ServerRules) -> status::StatusChange {
+    status::update(world, node_id, node_status::READY, true, rules)
 }
 
 /// The event as applied, before its effects.

@@ -25,6 +25,8 @@ pub struct Story {
     /// Evaluations created but not replayed: due after `--until`, or
     /// follow-ups when no `--until` was given.
     pub pending: Vec<EvalFacts>,
+    /// Evaluations canceled before they ran.
+    pub canceled: Vec<Canceled>,
     pub until: Option<Time>,
     pub assumptions: Vec<Assumption>,
     /// What happened to allocations, for the picture: first every live
@@ -88,6 +90,23 @@ pub struct EvalFacts {
     pub priority: i64,
     pub created_at: Time,
     pub wait_until: Option<Time>,
+}
+
+/// An evaluation canceled before it ran, and by whom.
+#[derive(Clone, Debug, Serialize)]
+pub struct Canceled {
+    pub at: Time,
+    pub by: CanceledBy,
+    pub evaluation: EvalFacts,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CanceledBy {
+    /// S-7: the broker kept a newer evaluation of the job.
+    Broker,
+    /// F-3: the state store, as the allocations it waited for reconnected.
+    StateStore,
 }
 
 /// One evaluation replayed at its time, with its job's report.

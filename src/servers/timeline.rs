@@ -7,6 +7,7 @@ use crate::now::NowRequest;
 use crate::replay::{Options, Replay};
 use crate::report::JobReport;
 use crate::time::{Duration, Time};
+use crate::version::Switch;
 use crate::warning::Warning;
 
 use super::apply::{self, Applied};
@@ -15,7 +16,9 @@ use super::error::WhatIfError;
 use super::eval::{NewEval, Origin, PendingEval};
 use super::event::{EventKind, EventSpec, When};
 use super::rules::ServerRules;
-use super::story::{Assumption, EvalFacts, Ignored, Mark, MarkKind, Story, TimelineEntry};
+use super::story::{
+    Assumption, Canceled, CanceledBy, EvalFacts, Ignored, Mark, MarkKind, Story, TimelineEntry,
+};
 use super::world::World;
 use super::{blocked::BlockedEvals, events, target};
 
@@ -94,6 +97,7 @@ pub fn run(
         what_if: Vec::new(),
         timeline: Vec::new(),
         pending: Vec::new(),
+        canceled: Vec::new(),
         until,
         assumptions: Vec::new(),
         marks: live_at_start(snapshot, eval_time),
@@ -111,6 +115,7 @@ pub fn run(
         drainer: Drainer::default(),
         healthy_after: request.healthy_after.filter(|&d| d > 0),
         health_due: Vec::new(),
+        heartbeats: Vec::new(),
         until,
         without_node: 0,
         eval_options,
@@ -121,15 +126,19 @@ pub fn run(
         let eval_due = engine.next_eval().map(|i| engine.queue[i].due);
         let health_at = engine.health_due.iter().map(|(t, _)| *t).min();
         let drain_at = engine.drainer.next_due();
-        let next = [event_at, health_at, drain_at, eval_due]
+        let heartbeat_at = engine.heartbeats.first().map(|h| h.0);
+        // At the same instant: events, health, the drainer, evaluations,
+        // then the heartbeats that wait for them.
+        let next = [event_at, health_at, drain_at, eval_due, heartbeat_at]
             .into_iter()
-            .flatten()
+            .enumerate()
+            .filter_map(|(rank, t)| t.map(|t| (t, rank)))
             .min();
-        let Some(now) = next else { break };
-        if until.is_some_and(|u| now > u) && event_at != Some(now) {
+        let Some((now, rank)) = next else { break };
+        if until.is_some_and(|u| now > u) && rank != 0 {
             break;
         }
-        if event_at == Some(now) {
+        if rank == 0 {
             let r = &resolved[next_event];
             next_event += 1;
             if until.is_some_and(|u| r.at > u) {
@@ -140,9 +149,16 @@ pub fn run(
             }
             let outcome = events::apply(&mut engine.world, &mut engine.drainer, r, &engine.rules);
             let mut applied = outcome.applied;
-            engine
-                .queue
-                .retain(|p| !outcome.canceled.contains(&p.eval.id));
+            let (gone, kept): (Vec<PendingEval>, Vec<PendingEval>) =
+                std::mem::take(&mut engine.queue)
+                    .into_iter()
+                    .partition(|p| outcome.canceled.contains(&p.eval.id));
+            engine.queue = kept;
+            story.canceled.extend(gone.iter().map(|p| Canceled {
+                at: now,
+                by: CanceledBy::StateStore,
+                evaluation: facts(p),
+            }));
             for write in outcome.writes.into_iter().filter(|w| !w.is_empty()) {
                 let pending = engine.world.enqueue(write, now, Origin::Event);
                 applied
@@ -155,20 +171,37 @@ pub fn run(
                 engine.unblock(now);
             }
             engine.drainer.touch(now);
+            if let Some(node) = outcome.heartbeat {
+                engine.heartbeats.push((now, node, story.what_if.len()));
+            }
             story.what_if.push(applied);
-        } else if health_at == Some(now) {
+        } else if rank == 1 {
             let (due, rest): (Vec<_>, Vec<_>) =
                 engine.health_due.drain(..).partition(|(t, _)| *t == now);
             engine.health_due = rest;
             let ids: Vec<String> = due.into_iter().flat_map(|(_, ids)| ids).collect();
             apply::mark_healthy(&mut engine.world, &ids);
             engine.drainer.touch(now);
-        } else if drain_at == Some(now) {
+        } else if rank == 2 {
             let made = engine.drainer.step(&mut engine.world, now);
             if !made.is_empty() {
                 let pending = engine.world.enqueue(made, now, Origin::Event);
                 engine.queue.extend(pending);
             }
+        } else if rank == 4 {
+            let (_, node, entry) = engine.heartbeats.remove(0);
+            let change = events::heartbeat(&mut engine.world, &node, &engine.rules);
+            let pending = engine
+                .world
+                .enqueue(change.evals.clone(), now, Origin::Event);
+            let applied = &mut story.what_if[entry];
+            applied
+                .evaluations
+                .extend(pending.iter().map(|p| p.eval.id.clone()));
+            applied.node_status.push(change);
+            engine.queue.extend(pending);
+            engine.unblock(now);
+            engine.drainer.touch(now);
         } else {
             let i = engine.next_eval().expect("due");
             let pending = engine.queue.remove(i);
@@ -184,6 +217,13 @@ pub fn run(
                 engine.unblock(now);
             }
             engine.drainer.touch(now);
+            story
+                .canceled
+                .extend(engine.ack(&pending, now).iter().map(|p| Canceled {
+                    at: now,
+                    by: CanceledBy::Broker,
+                    evaluation: facts(p),
+                }));
             story.timeline.push(TimelineEntry {
                 at: now,
                 evaluation: facts(&pending),
@@ -291,6 +331,8 @@ struct Engine {
     healthy_after: Option<Duration>,
     /// Placed allocations that become healthy at a time.
     health_due: Vec<(Time, Vec<String>)>,
+    /// Heartbeats due: the time, the node, its `what_if` entry.
+    heartbeats: Vec<(Time, String, usize)>,
     until: Option<Time>,
     without_node: usize,
     eval_options: Options,
@@ -357,6 +399,31 @@ impl Engine {
     /// reports one.
     fn blocked_eval_of(&self, _job: &JobReport, _p: &PendingEval) -> Option<PendingEval> {
         None
+    }
+
+    /// The broker's `Ack` of `done` at `now`: from S-7, of the job's
+    /// evaluations waiting behind it only the one of highest priority, then
+    /// the newest, stays; the others are canceled and returned.
+    fn ack(&mut self, done: &PendingEval, now: Time) -> Vec<PendingEval> {
+        if !self.rules.has(Switch::BrokerCancelsBlocked) {
+            return Vec::new();
+        }
+        let same_job = |p: &PendingEval| {
+            p.eval.namespace == done.eval.namespace
+                && p.eval.job_id == done.eval.job_id
+                && p.due <= now
+        };
+        let keep = self
+            .queue
+            .iter()
+            .filter(|p| same_job(p))
+            .max_by_key(|p| (p.eval.priority, p.batch, p.within))
+            .map(|p| p.eval.id.clone());
+        let (gone, kept) = std::mem::take(&mut self.queue)
+            .into_iter()
+            .partition(|p| same_job(p) && Some(&p.eval.id) != keep.as_ref());
+        self.queue = kept;
+        gone
     }
 
     fn unblock(&mut self, now: Time) {

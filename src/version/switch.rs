@@ -655,6 +655,18 @@ catalogue! {
         reads: [],
         wording: "a returning node is initializing until its allocations are updated",
     }
+    /// S-7 (1.4.3; v1.4.3 nomad/eval_broker.go:596-603 `Ack`,
+    /// `MarkForCancel` :1020): when a job's evaluation is acknowledged, of
+    /// the job's evaluations blocked behind it the broker keeps the one of
+    /// highest priority, then the newest, and cancels the others; before,
+    /// each ran in turn.
+    BrokerCancelsBlocked {
+        id: "S-7",
+        firsts: &[v(1, 4, 3)],
+        replayed: true,
+        reads: [],
+        wording: "the broker runs only the newest of a job's evaluations waiting behind another",
+    }
     /// F-3 (1.10.2, #25923; v1.10.2 nomad/state/state_store.go:4079): an unknown
     /// allocation reported running again cancels its max-disconnect-timeout
     /// follow-up evaluation ("allocs reconnected") when no other live
@@ -725,13 +737,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_1_4_2_and_1_4_3_profiles_differ_exactly_by_the_allocstate_reconnect() {
+    fn the_1_4_2_and_1_4_3_profiles_differ_exactly_by_the_allocstate_reconnect_and_the_broker() {
         let differ: Vec<Switch> = Switch::ALL
             .iter()
             .copied()
             .filter(|s| s.in_release(v(1, 4, 2)) != s.in_release(v(1, 4, 3)))
             .collect();
-        assert_eq!(differ, [Switch::C1]);
+        assert_eq!(differ, [Switch::C1, Switch::BrokerCancelsBlocked]);
     }
 
     #[test]
