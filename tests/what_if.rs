@@ -1072,3 +1072,69 @@ fn eval_broker_go_v1_4_3_ack_cancels_all_but_the_newest_blocked_evaluation() {
         Some(nodes[1].as_str())
     );
 }
+
+/// With `--until`, the snapshot's own pending evaluations run when due and
+/// its blocked ones wait for capacity: here until an allocation fails.
+#[test]
+fn until_carries_on_the_snapshot_s_pending_and_blocked_evaluations() {
+    let mut c = Cluster::new();
+    let job = c.job(job_with(2, None));
+    let ids = c.allocs(&job, 2);
+    let eval = |id: &str, status: &str, triggered_by: &str, wait: Option<Duration>| Evaluation {
+        id: id.to_string(),
+        namespace: "default".to_string(),
+        job_id: JOB.to_string(),
+        priority: 50,
+        eval_type: "service".to_string(),
+        triggered_by: triggered_by.to_string(),
+        status: status.to_string(),
+        wait_until: wait.map_or(Time::ZERO, |w| now().add(w)),
+        ..Evaluation::default()
+    };
+    c.snapshot.evals.push(eval(
+        "e-delayed",
+        "pending",
+        "alloc-failure",
+        Some(10 * MINUTE),
+    ));
+    c.snapshot
+        .evals
+        .push(eval("e-blocked", "blocked", "queued-allocs", None));
+    c.snapshot
+        .evals
+        .push(eval("e-done", "complete", "job-register", None));
+    let ran = |events: &[&str], until: Option<&str>| -> Vec<(Time, String, String)> {
+        story(&c, "1.3.0", events, until)
+            .timeline
+            .into_iter()
+            .map(|e| (e.at, e.evaluation.id, e.evaluation.triggered_by))
+            .collect()
+    };
+    let fail = format!("alloc-fail:{}@30m", ids[0]);
+    let got = ran(&[&fail], Some("1h"));
+    assert_eq!(
+        got[0],
+        (
+            now().add(10 * MINUTE),
+            "e-delayed".into(),
+            "alloc-failure".into()
+        )
+    );
+    // The failure frees capacity: the blocked evaluation runs after it.
+    let at_fail: Vec<&str> = got
+        .iter()
+        .filter(|(t, ..)| *t == now().add(30 * MINUTE))
+        .map(|(_, id, _)| id.as_str())
+        .collect();
+    assert!(at_fail.contains(&"e-blocked"), "{got:?}");
+    assert!(got.iter().all(|(_, id, _)| id != "e-done"));
+    // Without --until they stay where they are.
+    assert!(
+        ran(&[&fail], None)
+            .iter()
+            .all(|(_, id, _)| !id.starts_with("e-"))
+    );
+    let s = story(&c, "1.3.0", &[], Some("5m"));
+    let pending: Vec<&str> = s.pending.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(pending, ["e-blocked", "e-delayed"]);
+}

@@ -22,6 +22,7 @@ pub mod node_evals;
 pub mod node_status;
 mod place;
 pub mod rules;
+mod snapshot_evals;
 pub mod story;
 mod target;
 mod timeline;

@@ -20,7 +20,7 @@ use super::story::{
     Assumption, Canceled, CanceledBy, EvalFacts, Ignored, Mark, MarkKind, Story, TimelineEntry,
 };
 use super::world::World;
-use super::{blocked::BlockedEvals, events, target};
+use super::{blocked::BlockedEvals, events, snapshot_evals, target};
 
 /// What to replay after the snapshot.
 #[derive(Clone, Debug, Default)]
@@ -120,6 +120,14 @@ pub fn run(
         without_node: 0,
         eval_options,
     };
+    if until.is_some() {
+        let (pending, blocked) = snapshot_evals::intake(snapshot, &story.report.eval_id);
+        let pending = engine.world.enqueue(pending, eval_time, Origin::Followup);
+        engine.queue.extend(pending);
+        for b in engine.world.enqueue(blocked, eval_time, Origin::Unblocked) {
+            engine.blocked.block(b);
+        }
+    }
     let mut next_event = 0;
     loop {
         let event_at = resolved.get(next_event).map(|r| r.at);
@@ -389,16 +397,7 @@ impl Engine {
                 self.health_due.push((p.due.add(d), placed));
             }
         }
-        if let Some(blocked) = self.blocked_eval_of(&job, p) {
-            self.blocked.block(blocked);
-        }
         Ok((job, applied))
-    }
-
-    /// The blocked evaluation a plan leaves behind, if the placement stage
-    /// reports one.
-    fn blocked_eval_of(&self, _job: &JobReport, _p: &PendingEval) -> Option<PendingEval> {
-        None
     }
 
     /// The broker's `Ack` of `done` at `now`: from S-7, of the job's

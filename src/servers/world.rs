@@ -75,6 +75,9 @@ impl World {
     /// The evaluations of one server write, numbered in the order they were
     /// made, due at `at` (or their `WaitUntil`); those without an ID get one.
     pub fn enqueue(&mut self, made: Vec<NewEval>, at: Time, origin: Origin) -> Vec<PendingEval> {
+        if made.is_empty() {
+            return Vec::new();
+        }
         self.batches += 1;
         let batch = self.batches;
         made.into_iter()
