@@ -13,6 +13,7 @@ mod apply;
 mod blocked;
 pub mod drain_jobs;
 mod drainer;
+mod engine;
 pub mod error;
 pub mod eval;
 pub mod event;

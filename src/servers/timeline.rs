@@ -2,18 +2,16 @@
 //! evaluation they lead to replayed at its own time in the broker's order,
 //! each plan applied before the next evaluation reads the cluster.
 
-use crate::model::{ClientStatus, Evaluation, Snapshot, VersionRequest};
-use crate::now::NowRequest;
+use crate::model::{ClientStatus, Snapshot, VersionRequest};
 use crate::replay::{Options, Replay};
-use crate::report::JobReport;
 use crate::time::{Duration, Time};
-use crate::version::Switch;
 use crate::warning::Warning;
 
-use super::apply::{self, Applied};
+use super::apply;
 use super::drainer::Drainer;
+use super::engine::Engine;
 use super::error::WhatIfError;
-use super::eval::{NewEval, Origin, PendingEval};
+use super::eval::{Origin, PendingEval};
 use super::event::{EventKind, EventSpec, When};
 use super::rules::ServerRules;
 use super::story::{
@@ -326,110 +324,5 @@ fn facts(p: &PendingEval) -> EvalFacts {
         priority: p.eval.priority,
         created_at: p.created,
         wait_until: p.eval.wait_until,
-    }
-}
-
-/// The servers' state over the story.
-struct Engine {
-    world: World,
-    rules: ServerRules,
-    queue: Vec<PendingEval>,
-    blocked: BlockedEvals,
-    drainer: Drainer,
-    healthy_after: Option<Duration>,
-    /// Placed allocations that become healthy at a time.
-    health_due: Vec<(Time, Vec<String>)>,
-    /// Heartbeats due: the time, the node, its `what_if` entry.
-    heartbeats: Vec<(Time, String, usize)>,
-    until: Option<Time>,
-    without_node: usize,
-    eval_options: Options,
-}
-
-impl Engine {
-    /// The next evaluation the broker hands out: without `--until`, only
-    /// those the events created directly.
-    fn next_eval(&self) -> Option<usize> {
-        (0..self.queue.len())
-            .filter(|&i| self.until.is_some() || self.queue[i].origin == Origin::Event)
-            .min_by(|&a, &b| self.queue[a].broker_order(&self.queue[b]))
-    }
-
-    /// Replays one evaluation on the cluster as it stands, and applies its plan.
-    fn evaluate(&mut self, p: &PendingEval) -> Result<(JobReport, Applied), WhatIfError> {
-        let e = &p.eval;
-        self.world.snapshot.evals.push(Evaluation {
-            id: e.id.clone(),
-            namespace: e.namespace.clone(),
-            job_id: e.job_id.clone(),
-            priority: e.priority,
-            eval_type: e.job_type.to_string(),
-            triggered_by: e.triggered_by.clone(),
-            status: "pending".to_string(),
-            wait_until: e.wait_until.unwrap_or(Time::ZERO),
-            ..Evaluation::default()
-        });
-        let mut options = self.eval_options.clone();
-        options.eval = Some(e.id.clone());
-        options.now = Some(NowRequest::At(p.due));
-        let report = Replay::new(&self.world.snapshot, &options)?.report();
-        let job = report
-            .jobs
-            .into_iter()
-            .next()
-            .expect("the evaluation's job");
-        let applied = apply::apply(
-            &mut self.world,
-            &e.id,
-            &job,
-            p.due,
-            self.healthy_after.is_none(),
-        );
-        self.without_node += applied.without_node;
-        if let Some(d) = self.healthy_after {
-            let placed: Vec<String> = applied
-                .marks
-                .iter()
-                .filter(|m| m.kind == MarkKind::Placed)
-                .map(|m| m.alloc_id.clone())
-                .collect();
-            if !placed.is_empty() {
-                self.health_due.push((p.due.add(d), placed));
-            }
-        }
-        Ok((job, applied))
-    }
-
-    /// The broker's `Ack` of `done` at `now`: from S-7, of the job's
-    /// evaluations waiting behind it only the one of highest priority, then
-    /// the newest, stays; the others are canceled and returned.
-    fn ack(&mut self, done: &PendingEval, now: Time) -> Vec<PendingEval> {
-        if !self.rules.has(Switch::BrokerCancelsBlocked) {
-            return Vec::new();
-        }
-        let same_job = |p: &PendingEval| {
-            p.eval.namespace == done.eval.namespace
-                && p.eval.job_id == done.eval.job_id
-                && p.due <= now
-        };
-        let keep = self
-            .queue
-            .iter()
-            .filter(|p| same_job(p))
-            .max_by_key(|p| (p.eval.priority, p.batch, p.within))
-            .map(|p| p.eval.id.clone());
-        let (gone, kept) = std::mem::take(&mut self.queue)
-            .into_iter()
-            .partition(|p| same_job(p) && Some(&p.eval.id) != keep.as_ref());
-        self.queue = kept;
-        gone
-    }
-
-    fn unblock(&mut self, now: Time) {
-        let freed: Vec<NewEval> = self.blocked.release();
-        if !freed.is_empty() {
-            let pending = self.world.enqueue(freed, now, Origin::Unblocked);
-            self.queue.extend(pending);
-        }
     }
 }
