@@ -213,7 +213,7 @@ pub fn apply(
             world.snapshot.allocs[i].next_allocation = alloc.id.to_string().into();
         }
         mark(&mut out, &alloc, MarkKind::Placed);
-        world.snapshot.allocs.push(alloc);
+        world.push_alloc(alloc);
     }
     out.followups = plan
         .followup_evals

@@ -1,6 +1,8 @@
 //! The cluster as the servers change it over the story: the snapshot, its
 //! next raft index, and the evaluations created so far.
 
+use std::collections::HashMap;
+
 use crate::model::{Allocation, Node, Snapshot};
 use crate::time::Time;
 
@@ -13,6 +15,8 @@ pub struct World {
     next_index: u64,
     /// How many evaluation batches were created, for the broker's order.
     batches: u64,
+    /// Allocations by ID; allocations are only ever added, so positions hold.
+    by_id: HashMap<String, usize>,
 }
 
 impl World {
@@ -30,10 +34,16 @@ impl World {
             .max()
             .unwrap_or(0)
             + 1;
+        // The first of duplicate IDs, as a search in order finds it.
+        let mut by_id = HashMap::new();
+        for (i, a) in snapshot.allocs.iter().enumerate() {
+            by_id.entry(a.id.to_string()).or_insert(i);
+        }
         World {
             snapshot,
             next_index,
             batches: 0,
+            by_id,
         }
     }
 
@@ -62,10 +72,14 @@ impl World {
     }
 
     pub fn alloc_index(&self, id: &str) -> Option<usize> {
-        self.snapshot
-            .allocs
-            .iter()
-            .position(|a| a.id.with_str(|s| s == id))
+        self.by_id.get(id).copied()
+    }
+
+    /// Adds a placed allocation.
+    pub fn push_alloc(&mut self, alloc: Allocation) {
+        self.by_id
+            .insert(alloc.id.to_string(), self.snapshot.allocs.len());
+        self.snapshot.allocs.push(alloc);
     }
 
     pub fn alloc(&self, i: usize) -> &Allocation {
