@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::resources::NodeNetwork;
+use super::resources::{NodeDevice, NodeNetwork};
 use super::string_map::{self, StringMap};
 use super::{GoValue, Name, nullable};
 
@@ -75,29 +75,6 @@ pub struct NodeResources {
 #[serde(rename_all = "PascalCase", default)]
 pub struct NodeNetworkMode {
     pub mode: String,
-}
-
-/// A `structs.NodeDeviceResource`.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase", default)]
-pub struct NodeDevice {
-    pub vendor: String,
-    #[serde(rename = "Type")]
-    pub device_type: String,
-    pub name: String,
-    #[serde(deserialize_with = "nullable")]
-    pub instances: Vec<NodeDeviceInstance>,
-    #[serde(deserialize_with = "nullable")]
-    pub attributes: BTreeMap<String, GoValue>,
-}
-
-/// A `structs.NodeDevice`: one instance of a device.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase", default)]
-pub struct NodeDeviceInstance {
-    #[serde(rename = "ID")]
-    pub id: String,
-    pub healthy: bool,
 }
 
 /// Scheduling eligibility strings of `nomad/structs`.

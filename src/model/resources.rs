@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::{NetworkResource, NodeDevice, Resources, nullable};
+use super::{GoValue, NetworkResource, Resources, nullable};
 
 /// The resource fields of a `structs.Node`.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -112,6 +112,29 @@ pub struct MemoryAmount {
 pub struct DiskAmount {
     #[serde(rename = "DiskMB")]
     pub disk_mb: i64,
+}
+
+/// A `structs.NodeDeviceResource`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct NodeDevice {
+    pub vendor: String,
+    #[serde(rename = "Type")]
+    pub device_type: String,
+    pub name: String,
+    #[serde(deserialize_with = "nullable")]
+    pub instances: Vec<NodeDeviceInstance>,
+    #[serde(deserialize_with = "nullable")]
+    pub attributes: BTreeMap<String, GoValue>,
+}
+
+/// A `structs.NodeDevice`: one instance of a device.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct NodeDeviceInstance {
+    #[serde(rename = "ID")]
+    pub id: String,
+    pub healthy: bool,
 }
 
 /// A `structs.NodeNetworkResource`: one interface of a node.
