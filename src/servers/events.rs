@@ -6,14 +6,21 @@ use crate::time::Time;
 
 use super::drainer::Drainer;
 use super::eval::NewEval;
-use super::event::{DEFAULT_DRAIN_DEADLINE, EventKind};
+use super::event::{DEFAULT_DRAIN_DEADLINE, EventKind, EventSpec};
 use super::heartbeat;
 use super::node_status as status;
 use super::rules::ServerRules;
 use super::story::{AppliedEvent, Ignored, Mark, MarkKind};
-use super::timeline::Resolved;
 use super::update_alloc::{self, AllocUpdate};
 use super::world::World;
+
+/// An event with its node or allocation found and its time fixed.
+pub struct Resolved {
+    pub spec: EventSpec,
+    pub at: Time,
+    /// Index into the snapshot's nodes or allocations.
+    pub target: usize,
+}
 
 /// What an event did.
 pub struct Outcome {

@@ -13,6 +13,7 @@ use super::engine::Engine;
 use super::error::WhatIfError;
 use super::eval::{Origin, PendingEval};
 use super::event::{EventKind, EventSpec, When};
+use super::events::Resolved;
 use super::rules::ServerRules;
 use super::story::{
     Assumption, Canceled, CanceledBy, EvalFacts, Ignored, Mark, MarkKind, Story, TimelineEntry,
@@ -29,14 +30,6 @@ pub struct Request {
     pub until: Option<When>,
     /// `--assume-healthy-after`.
     pub healthy_after: Option<Duration>,
-}
-
-/// An event with its node or allocation found and its time fixed.
-pub(super) struct Resolved {
-    pub spec: EventSpec,
-    pub at: Time,
-    /// Index into the snapshot's nodes or allocations.
-    pub target: usize,
 }
 
 /// Replays the story `request` tells on `snapshot`.
