@@ -165,7 +165,7 @@ fn node_endpoint_test_go_v1_3_0_create_node_evals() {
 
 #[test]
 fn node_endpoint_test_go_v1_5_0_create_node_evals_multiple_dces() {
-    // A system job of dc2 is evaluated for a node of dc1 only before S-1.
+    // A system job of dc2 is evaluated for a node of dc1 only before #12955.
     let mut c = Cluster::new();
     let job = c.job(mock_job());
     let alloc = c.mock_alloc(&job, "web", 0);
@@ -201,7 +201,7 @@ fn node_endpoint_test_go_v2_0_5_create_node_evals_stopped_system_job() {
             .len()
     };
     assert_eq!(evals("2.0.5"), 0);
-    assert_eq!(evals("1.11.1"), 1, "S-4 came with 1.11.2");
+    assert_eq!(evals("1.11.1"), 1, "#27423 came with 1.11.2");
 }
 
 /// A job of `job_type` for the skip cases.
@@ -306,7 +306,7 @@ fn node_endpoint_test_go_v2_0_5_create_node_evals_job_type_skip() {
     }
 }
 
-/// S-3 (1.8.4) skips sysbatch allocations; before, they were evaluated.
+/// #23858 (1.8.4) skips sysbatch allocations; before, they were evaluated.
 #[test]
 fn node_endpoint_go_v1_8_4_sysbatch_allocations_make_no_node_evaluation() {
     let mut c = Cluster::new();
@@ -322,8 +322,8 @@ fn node_endpoint_go_v1_8_4_sysbatch_allocations_make_no_node_evaluation() {
     assert_eq!(evals("1.8.4"), 0);
 }
 
-/// S-4's quirk (v1.11.2 node_endpoint.go:1861): a terminal allocation
-/// listed first hides its job's live one; 1.11.3 (S-5) evaluates the job.
+/// #27423's quirk (v1.11.2 node_endpoint.go:1861): a terminal allocation
+/// listed first hides its job's live one; 1.11.3 (#27499) evaluates the job.
 #[test]
 fn node_endpoint_go_v1_11_2_a_skipped_first_allocation_hides_its_job() {
     let mut c = Cluster::new();
@@ -429,7 +429,7 @@ fn node_endpoint_test_go_v1_3_0_update_alloc_evals_by_trigger() {
     }
 }
 
-/// UpdateAlloc_NodeNotReady: from S-6 a down or disconnected node's
+/// UpdateAlloc_NodeNotReady: from #15808 a down or disconnected node's
 /// updates are refused; before, taken.
 #[test]
 fn node_endpoint_test_go_v1_5_0_update_alloc_node_not_ready() {
@@ -468,7 +468,7 @@ fn disconnected(c: &mut Cluster) -> (String, String) {
 }
 
 /// UpdateStatus_Reconnect: the node is initializing until its client has
-/// updated its allocations, then ready; before S-6 ready at once.
+/// updated its allocations, then ready; before #15808 ready at once.
 #[test]
 fn node_endpoint_test_go_v1_5_0_update_status_reconnect() {
     let mut c = Cluster::new();
@@ -1042,7 +1042,7 @@ fn drainer_go_v1_3_0_system_allocations_drain_last() {
     assert_eq!(order, [(JOB, "node-drain"), ("sys", "node-drain")]);
 }
 
-/// S-7 (1.4.3, v1.4.3 nomad/eval_broker.go:596-603): three nodes of a job
+/// #14621 (1.4.3, v1.4.3 nomad/eval_broker.go:596-603): three nodes of a job
 /// go down at once; its first node-update evaluation runs, and of the two
 /// blocked behind it the broker keeps the newest and cancels the other.
 #[test]

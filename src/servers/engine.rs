@@ -92,7 +92,7 @@ impl Engine {
         Ok((job, applied))
     }
 
-    /// The broker's `Ack` of `done` at `now`: from S-7, of the job's
+    /// The broker's `Ack` of `done` at `now`: from #14621, of the job's
     /// evaluations waiting behind it only the one of highest priority, then
     /// the newest, stays; the others are canceled and returned.
     pub(super) fn ack(&mut self, done: &PendingEval, now: Time) -> Vec<PendingEval> {

@@ -32,7 +32,7 @@ pub struct Outcome {
     pub marks: Vec<Mark>,
     /// A node became ready or eligible, or an allocation terminal.
     pub frees_capacity: bool,
-    /// From S-6, the node whose next heartbeat makes it ready, once the
+    /// From #15808, the node whose next heartbeat makes it ready, once the
     /// evaluations of this instant have run.
     pub heartbeat: Option<String>,
 }
@@ -94,7 +94,7 @@ pub fn apply(
 }
 
 /// `node-up`: the client's status update to `ready` (through
-/// `initializing` from S-6) and its allocation updates; from S-6 its next
+/// `initializing` from #15808) and its allocation updates; from #15808 its next
 /// heartbeat ([`heartbeat`]) makes it `ready`.
 fn node_up(world: &mut World, r: &Resolved, rules: &ServerRules, out: &mut Outcome) {
     let now = r.at;

@@ -6,7 +6,7 @@
 //! `--until` the follow-up, blocked and node evaluations that come due.
 //!
 //! Each Nomad server file's behaviour has its own module; release
-//! differences are rows S-1 to S-6 and F-3 of the catalogue
+//! differences are rows #12955, #17443, #23858, #27423, #27499, #15808 and F-3 of the catalogue
 //! ([`crate::version::Switch`]).
 
 mod apply;

@@ -1,7 +1,7 @@
 //! `Node.createNodeEvals` (nomad/node_endpoint.go): the evaluations a node
 //! update creates. One `node-update` evaluation, with the node's ID, per job
 //! with an allocation on the node, then one per system job that may run
-//! there; rows S-1 to S-5 of the catalogue say which, per release.
+//! there; rows #12955, #17443, #23858, #27423 and #27499 of the catalogue say which, per release.
 
 use std::collections::BTreeSet;
 
@@ -70,7 +70,7 @@ pub fn create(world: &World, node: &Node, rules: &ServerRules) -> Vec<NewEval> {
     evals
 }
 
-/// The S-4 filter: which allocations' jobs the first pass passes over.
+/// The #27423 filter: which allocations' jobs the first pass passes over.
 fn skipped(alloc: &Allocation, job_type: &JobType) -> bool {
     match job_type {
         JobType::Service => alloc.server_terminal_status() && alloc.client_terminal_status(),
@@ -83,7 +83,7 @@ fn skipped(alloc: &Allocation, job_type: &JobType) -> bool {
 fn may_run(job: &Job, node: &Node, rules: &ServerRules) -> bool {
     let in_dc = !rules.has(Switch::NodeEvalsInDatacenter)
         || in_datacenters(job, node, rules.has(Switch::SystemDatacenterGlob));
-    let pooled = !rules.has(Switch::NodeEvalsInPool) || in_pool(job, node);
+    let pooled = !rules.has(Switch::NodePool) || in_pool(job, node);
     let running = !rules.has(Switch::NodeEvalsSkipTerminal) || !job.stop;
     in_dc && pooled && running
 }

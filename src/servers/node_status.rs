@@ -36,7 +36,7 @@ pub fn update(
     let from = node.status.to_string();
     let mut to = requested.to_string();
     if rules.has(Switch::ReconnectThroughInit) && requested == READY {
-        // S-6 (v1.3.10 node_endpoint.go:500-519).
+        // #15808 (v1.3.10 node_endpoint.go:500-519).
         if from == INIT && !allocs_updated && has_live_allocs(world, node_id) {
             to = INIT.to_string();
         }

@@ -72,7 +72,7 @@ pub enum Ignored {
     AlreadyDown,
     /// `node-up` of a node already ready.
     AlreadyReady,
-    /// From S-6, `Node.UpdateAlloc` refuses updates of a node in this status.
+    /// From #15808, `Node.UpdateAlloc` refuses updates of a node in this status.
     UpdateRefused { node_status: String },
     /// After `--until`.
     AfterUntil,
@@ -103,7 +103,7 @@ pub struct Canceled {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CanceledBy {
-    /// S-7: the broker kept a newer evaluation of the job.
+    /// #14621: the broker kept a newer evaluation of the job.
     Broker,
     /// F-3: the state store, as the allocations it waited for reconnected.
     StateStore,

@@ -21,7 +21,7 @@ use super::world::World;
 /// What one allocation update did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AllocUpdate {
-    /// Refused: from S-6 a down or disconnected node may not update.
+    /// Refused: from #15808 a down or disconnected node may not update.
     Refused { node_status: String },
     /// Taken; `eval` when one was created, `canceled` the follow-up
     /// evaluation the state store canceled.
