@@ -123,6 +123,7 @@ complete -c plan-inspect -l explain -d 'Explain one allocation (ID or unique ID 
 complete -c plan-inspect -l what-if -d 'What if: a node or allocation event, taken through Nomad\'s servers as the release replayed does, then every evaluation it creates replayed at its time (repeatable, in order): node-down:NODE[@TIME], node-drain:NODE[:DEADLINE], node-ineligible:NODE, node-up:NODE[@TIME], alloc-fail:ALLOC[@TIME]. NODE is an ID, unique ID prefix or name; TIME an RFC 3339 time or a duration after the evaluation time (30m); DEADLINE a duration (default 1h)' -r
 complete -c plan-inspect -l until -d 'Follow the story until TIME (RFC 3339, or a duration after the evaluation time): each plan applied, then every follow-up, blocked and node-update evaluation due by then, in time order' -r
 complete -c plan-inspect -l assume-healthy-after -d 'With --what-if or --until: placed allocations become healthy this long after they start (default: at once); the drainer waits for it' -r
+complete -c plan-inspect -l job-file -d 'Plan a new version of one job against the snapshot, as `nomad job plan` does: the job as Nomad\'s API JSON (`nomad job run -output`, `nomad job inspect`), `-` for standard input when the snapshot is a file. Shows Nomad\'s job diff and the plan of the new version' -r -F
 complete -c plan-inspect -s j -l threads -d 'Parse allocations and replay jobs on this many threads: 0 (the default) is one per core, 1 reads and replays on one thread only. The output is the same on any count' -r
 complete -c plan-inspect -l completions -d 'Print a shell completion script and exit' -r -f -a "bash\t''
 elvish\t''
@@ -132,6 +133,7 @@ zsh\t''"
 complete -c plan-inspect -l no-disconnected-clients -d 'Evaluate as servers older than Nomad 1.3 would (no disconnected-client support)'
 complete -c plan-inspect -s v -l verbose -d 'Every allocation (by default a changing job lists only those the plan or their bucket moves, and counts the untouched), every job, every column, full IDs and exact times, and in --explain the facts that did not decide the fate; rows never wrap, so lines may be wider than the terminal'
 complete -c plan-inspect -l detailed-exitcode -d 'Exit 2 when the plan would change anything, 0 when it would not'
+complete -c plan-inspect -l diff-verbose -d 'With --job-file: the diff in full, as `nomad job plan -verbose` (added and deleted groups and tasks expanded, the job\'s fields shown even when only its groups changed)'
 complete -c plan-inspect -l man -d 'Print the man page and exit'
 complete -c plan-inspect -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c plan-inspect -s V -l version -d 'Print version'

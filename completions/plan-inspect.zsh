@@ -25,9 +25,10 @@ json\:""
 html\:"One self-contained HTML page\: the timeline drawn, and the tables"))' \
 '--color=[When to color the tables]:WHEN:(auto always never)' \
 '--explain=[Explain one allocation (ID or unique ID prefix) or one placement (\`job.group\[index\]\`)\: every step the reconciler took, with its facts]:ALLOC:' \
-'(--explain)*--what-if=[What if\: a node or allocation event, taken through Nomad'\''s servers as the release replayed does, then every evaluation it creates replayed at its time (repeatable, in order)\: node-down\:NODE\[@TIME\], node-drain\:NODE\[\:DEADLINE\], node-ineligible\:NODE, node-up\:NODE\[@TIME\], alloc-fail\:ALLOC\[@TIME\]. NODE is an ID, unique ID prefix or name; TIME an RFC 3339 time or a duration after the evaluation time (30m); DEADLINE a duration (default 1h)]:EVENT:_default' \
-'(--explain)--until=[Follow the story until TIME (RFC 3339, or a duration after the evaluation time)\: each plan applied, then every follow-up, blocked and node-update evaluation due by then, in time order]:TIME:_default' \
+'(--explain --job-file)*--what-if=[What if\: a node or allocation event, taken through Nomad'\''s servers as the release replayed does, then every evaluation it creates replayed at its time (repeatable, in order)\: node-down\:NODE\[@TIME\], node-drain\:NODE\[\:DEADLINE\], node-ineligible\:NODE, node-up\:NODE\[@TIME\], alloc-fail\:ALLOC\[@TIME\]. NODE is an ID, unique ID prefix or name; TIME an RFC 3339 time or a duration after the evaluation time (30m); DEADLINE a duration (default 1h)]:EVENT:_default' \
+'(--explain --job-file)--until=[Follow the story until TIME (RFC 3339, or a duration after the evaluation time)\: each plan applied, then every follow-up, blocked and node-update evaluation due by then, in time order]:TIME:_default' \
 '--assume-healthy-after=[With --what-if or --until\: placed allocations become healthy this long after they start (default\: at once); the drainer waits for it]:DURATION:_default' \
+'(--job --namespace --eval --explain)--job-file=[Plan a new version of one job against the snapshot, as \`nomad job plan\` does\: the job as Nomad'\''s API JSON (\`nomad job run -output\`, \`nomad job inspect\`), \`-\` for standard input when the snapshot is a file. Shows Nomad'\''s job diff and the plan of the new version]:PATH:_files' \
 '-j+[Parse allocations and replay jobs on this many threads\: 0 (the default) is one per core, 1 reads and replays on one thread only. The output is the same on any count]:N:_default' \
 '--threads=[Parse allocations and replay jobs on this many threads\: 0 (the default) is one per core, 1 reads and replays on one thread only. The output is the same on any count]:N:_default' \
 '--completions=[Print a shell completion script and exit]:SHELL:(bash elvish fish powershell zsh)' \
@@ -35,6 +36,7 @@ html\:"One self-contained HTML page\: the timeline drawn, and the tables"))' \
 '-v[Every allocation (by default a changing job lists only those the plan or their bucket moves, and counts the untouched), every job, every column, full IDs and exact times, and in --explain the facts that did not decide the fate; rows never wrap, so lines may be wider than the terminal]' \
 '--verbose[Every allocation (by default a changing job lists only those the plan or their bucket moves, and counts the untouched), every job, every column, full IDs and exact times, and in --explain the facts that did not decide the fate; rows never wrap, so lines may be wider than the terminal]' \
 '--detailed-exitcode[Exit 2 when the plan would change anything, 0 when it would not]' \
+'--diff-verbose[With --job-file\: the diff in full, as \`nomad job plan -verbose\` (added and deleted groups and tasks expanded, the job'\''s fields shown even when only its groups changed)]' \
 '--man[Print the man page and exit]' \
 '-h[Print help (see more with '\''--help'\'')]' \
 '--help[Print help (see more with '\''--help'\'')]' \

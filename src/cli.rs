@@ -17,6 +17,8 @@ Examples:
   # Why one allocation was replaced, and a CI gate on any change:
   plan-inspect state.json --explain 3c1a9e2b
   plan-inspect state.json --format json --detailed-exitcode | jq '.jobs[].plan.stop'
+  # nomad job plan without a cluster, for CI:
+  plan-inspect state.json --job-file web.json --detailed-exitcode
 
 Exit status:
   0  done; with --detailed-exitcode: the plan changes nothing
@@ -143,13 +145,13 @@ pub struct Cli {
     /// alloc-fail:ALLOC[@TIME]. NODE is an ID, unique ID prefix or name;
     /// TIME an RFC 3339 time or a duration after the evaluation time (30m);
     /// DEADLINE a duration (default 1h).
-    #[arg(long = "what-if", value_name = "EVENT", value_parser = parse_event, conflicts_with = "explain")]
+    #[arg(long = "what-if", value_name = "EVENT", value_parser = parse_event, conflicts_with_all = ["explain", "job_file"])]
     pub what_if: Vec<plan_inspect::servers::EventSpec>,
 
     /// Follow the story until TIME (RFC 3339, or a duration after the
     /// evaluation time): each plan applied, then every follow-up, blocked
     /// and node-update evaluation due by then, in time order.
-    #[arg(long, value_name = "TIME", value_parser = parse_when, conflicts_with = "explain")]
+    #[arg(long, value_name = "TIME", value_parser = parse_when, conflicts_with_all = ["explain", "job_file"])]
     pub until: Option<plan_inspect::servers::When>,
 
     /// With --what-if or --until: placed allocations become healthy this
@@ -160,6 +162,20 @@ pub struct Cli {
     /// Exit 2 when the plan would change anything, 0 when it would not.
     #[arg(long)]
     pub detailed_exitcode: bool,
+
+    /// Plan a new version of one job against the snapshot, as `nomad job
+    /// plan` does: the job as Nomad's API JSON (`nomad job run -output`,
+    /// `nomad job inspect`), `-` for standard input when the snapshot is a
+    /// file. Shows Nomad's job diff and the plan of the new version.
+    #[arg(long, value_name = "PATH", value_hint = ValueHint::FilePath,
+          conflicts_with_all = ["job", "namespace", "eval", "explain"])]
+    pub job_file: Option<PathBuf>,
+
+    /// With --job-file: the diff in full, as `nomad job plan -verbose`
+    /// (added and deleted groups and tasks expanded, the job's fields shown
+    /// even when only its groups changed).
+    #[arg(long, requires = "job_file")]
+    pub diff_verbose: bool,
 
     /// Parse allocations and replay jobs on this many threads: 0 (the
     /// default) is one per core, 1 reads and replays on one thread only.

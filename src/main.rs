@@ -20,7 +20,7 @@ use plan_inspect::time::Time;
 use cli::{Cli, Color, Format};
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse().and_then(check_stdin) {
         Ok(cli) => cli,
         Err(err) => return usage_error(&err, std::env::args_os()),
     };
@@ -49,6 +49,9 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         .snapshot
         .as_deref()
         .context("a snapshot path is required")?;
+    if let Some(job_file) = &cli.job_file {
+        return run_job_plan(cli, path, job_file);
+    }
     // `--eval` picks its job from the snapshot, and `--explain` finds its
     // allocation among all of them (to say when it is of another job than
     // `--job`), so only without them can the reader skip other jobs' allocations.
@@ -59,23 +62,11 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         ReadFilter {
             job: cli.job.clone(),
             namespace: cli.namespace.clone(),
+            ..ReadFilter::default()
         }
     };
     let snapshot = progress::read(&Source::from_arg(path), &filter, cli.threads)?;
-    let options = Options {
-        now: cli.now,
-        clock: Time::from_unix_nanos(
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as i128),
-        ),
-        job: cli.job.clone(),
-        namespace: cli.namespace.clone(),
-        eval: cli.eval.clone(),
-        no_disconnected_clients: cli.no_disconnected_clients,
-        nomad_version: cli.nomad_version,
-        threads: thread_count(cli.threads),
-    };
+    let options = options(cli);
     if let Some(subject) = &cli.explain {
         let explanation = explain(&snapshot, &options, subject)?;
         warn(&explanation.warnings, cli.color);
@@ -172,6 +163,83 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
 /// `--what-if`, `--until` and `--format html` tell a story.
 fn story_wanted(cli: &Cli) -> bool {
     !cli.what_if.is_empty() || cli.until.is_some() || cli.format == Format::Html
+}
+
+/// Standard input can feed the snapshot or the job file, not both.
+fn check_stdin(cli: Cli) -> Result<Cli, clap::Error> {
+    let stdin = |p: &Option<std::path::PathBuf>| p.as_deref().is_some_and(|p| p.as_os_str() == "-");
+    if stdin(&cli.snapshot) && stdin(&cli.job_file) {
+        return Err(Cli::command().error(
+            clap::error::ErrorKind::ArgumentConflict,
+            "--job-file - reads standard input, which the snapshot `-` already reads; \
+             give the snapshot or the job file as a path",
+        ));
+    }
+    Ok(cli)
+}
+
+/// `--job-file`: the job read and planned against the snapshot, printed as
+/// `nomad job plan` prints it (tables) or with `job_plan` (JSON).
+fn run_job_plan(
+    cli: &Cli,
+    snapshot_path: &std::path::Path,
+    job_file: &std::path::Path,
+) -> anyhow::Result<ExitCode> {
+    let job_source = Source::from_arg(job_file);
+    let job = plan_inspect::read::read_job_file(&job_source)?;
+    let filter = ReadFilter {
+        keep_job_text: Some(plan_inspect::job_plan::job_key(&job)),
+        ..ReadFilter::default()
+    };
+    let snapshot = progress::read(&Source::from_arg(snapshot_path), &filter, cli.threads)?;
+    let options = options(cli);
+    let (report, plan) = plan_inspect::job_plan::plan_job(&snapshot, job, &options)?;
+    warn(&report.warnings, cli.color);
+    let text = match cli.format {
+        Format::Json => render::json::render_job_plan(&report, &plan),
+        Format::Html => anyhow::bail!(
+            "--format html draws the timeline of --what-if or --until; --job-file prints table or json"
+        ),
+        Format::Table => {
+            let style = render::table::Style {
+                color: use_color(cli.color),
+                verbose: cli.verbose,
+                width: layout_width(&io::stdout()),
+            };
+            let name = job_file.display().to_string();
+            let shown = if name == "-" {
+                "job.json".to_string()
+            } else {
+                name
+            };
+            format!(
+                "{}{}",
+                render::job_plan::text(&plan, style.color, cli.diff_verbose, &shown),
+                render::table::render(&report, style)
+            )
+        }
+    };
+    write_stdout(text.as_bytes())?;
+    let changes = report.jobs.iter().any(|j| !j.plan.is_noop());
+    Ok(exit_code(cli.detailed_exitcode && changes))
+}
+
+/// The replay's options from the flags.
+fn options(cli: &Cli) -> Options {
+    Options {
+        now: cli.now,
+        clock: Time::from_unix_nanos(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as i128),
+        ),
+        job: cli.job.clone(),
+        namespace: cli.namespace.clone(),
+        eval: cli.eval.clone(),
+        no_disconnected_clients: cli.no_disconnected_clients,
+        nomad_version: cli.nomad_version,
+        threads: thread_count(cli.threads),
+    }
 }
 
 /// 2 for "changes" under `--detailed-exitcode`, else 0.

@@ -21,6 +21,7 @@ mod disconnect;
 mod explain;
 mod golden;
 mod incidents;
+mod job_plan;
 mod layers;
 mod layout;
 mod memory;

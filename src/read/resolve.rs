@@ -171,6 +171,8 @@ impl State<'_> {
             supports_disconnected_clients: self.supports_disconnected_clients,
             nomad_version: self.nomad_version,
             warnings: self.warnings.finish(),
+            planned_job_text: self.planned_job_text,
+            namespaces: self.namespaces,
         })
     }
 

@@ -2,6 +2,7 @@
 
 pub mod explain;
 pub mod html;
+pub mod job_plan;
 pub mod json;
 pub mod table;
 mod wrap;

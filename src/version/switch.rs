@@ -549,9 +549,22 @@ catalogue! {
         reads: [],
         wording: "a change of a network's cni arguments is destructive",
     }
+    /// #17089 (1.5.5; v1.5.5 scheduler/annotate.go:194): a job plan's task
+    /// annotation counts a LogConfig change as in place unless the block
+    /// lists a `Disabled` field, which forces a create/destroy update (the
+    /// contextual diff lists it even unchanged); before, any LogConfig change
+    /// was in place (v1.5.4 annotate.go:187).
+    AnnotateLogsDisabled {
+        id: "#17089",
+        firsts: &[v(1, 5, 5)],
+        replayed: true,
+        reads: [],
+        wording: "a job plan annotates a task whose log config lists Disabled as a create/destroy update",
+    }
     /// #25109 (1.10.0; v1.10.0 scheduler/util.go:217): the affinity and
     /// spread checks of `tasksUpdated` are dropped (v1.9.7 util.go:237,
-    /// :242 had them), so such a change is updated in place.
+    /// :242 had them), so such a change is updated in place; a job plan's
+    /// annotation agrees (v1.10.0 scheduler/annotate.go:191).
     PlacementPrefsInPlace {
         id: "#25109",
         firsts: &[v(1, 10, 0)],
