@@ -23,7 +23,7 @@ _plan__inspect() {
 
     case "${cmd}" in
         plan__inspect)
-            opts="-v -j -h -V --now --job --namespace --eval --no-disconnected-clients --nomad-version --format --color --verbose --explain --detailed-exitcode --job-file --diff-verbose --threads --completions --man --help --version"
+            opts="-v -j -h -V --now --job --namespace --eval --no-disconnected-clients --nomad-version --format --color --verbose --explain --what-if --until --assume-healthy-after --detailed-exitcode --job-file --diff-verbose --threads --completions --man --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -59,7 +59,7 @@ _plan__inspect() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json html" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -71,6 +71,18 @@ _plan__inspect() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o nospace
                     fi
+                    return 0
+                    ;;
+                --what-if)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --assume-healthy-after)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --job-file)

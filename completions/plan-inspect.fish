@@ -114,11 +114,15 @@ head\t''
 2.0.4\t''
 2.0.5\t''"
 complete -c plan-inspect -l format -d 'Output format' -r -f -a "table\t''
-json\t''"
+json\t''
+html\t'One self-contained HTML page: the timeline drawn, and the tables'"
 complete -c plan-inspect -l color -d 'When to color the tables' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c plan-inspect -l explain -d 'Explain one allocation (ID or unique ID prefix) or one placement (`job.group[index]`): every step the reconciler took, with its facts' -r -f
+complete -c plan-inspect -l what-if -d 'What if: a node or allocation event, taken through Nomad\'s servers as the release replayed does, then every evaluation it creates replayed at its time (repeatable, in order): node-down:NODE[@TIME], node-drain:NODE[:DEADLINE], node-ineligible:NODE, node-up:NODE[@TIME], alloc-fail:ALLOC[@TIME]. NODE is an ID, unique ID prefix or name; TIME an RFC 3339 time or a duration after the evaluation time (30m); DEADLINE a duration (default 1h)' -r
+complete -c plan-inspect -l until -d 'Follow the story until TIME (RFC 3339, or a duration after the evaluation time): each plan applied, then every follow-up, blocked and node-update evaluation due by then, in time order' -r
+complete -c plan-inspect -l assume-healthy-after -d 'With --what-if or --until: placed allocations become healthy this long after they start (default: at once); the drainer waits for it' -r
 complete -c plan-inspect -l job-file -d 'Plan a new version of one job against the snapshot, as `nomad job plan` does: the job as Nomad\'s API JSON (`nomad job run -output`, `nomad job inspect`), `-` for standard input when the snapshot is a file. Shows Nomad\'s job diff and the plan of the new version' -r -F
 complete -c plan-inspect -s j -l threads -d 'Parse allocations and replay jobs on this many threads: 0 (the default) is one per core, 1 reads and replays on one thread only. The output is the same on any count' -r
 complete -c plan-inspect -l completions -d 'Print a shell completion script and exit' -r -f -a "bash\t''

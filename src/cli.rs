@@ -138,6 +138,27 @@ pub struct Cli {
     #[arg(long, value_name = "ALLOC", value_hint = ValueHint::Other)]
     pub explain: Option<String>,
 
+    /// What if: a node or allocation event, taken through Nomad's servers
+    /// as the release replayed does, then every evaluation it creates
+    /// replayed at its time (repeatable, in order): node-down:NODE[@TIME],
+    /// node-drain:NODE[:DEADLINE], node-ineligible:NODE, node-up:NODE[@TIME],
+    /// alloc-fail:ALLOC[@TIME]. NODE is an ID, unique ID prefix or name;
+    /// TIME an RFC 3339 time or a duration after the evaluation time (30m);
+    /// DEADLINE a duration (default 1h).
+    #[arg(long = "what-if", value_name = "EVENT", value_parser = parse_event, conflicts_with_all = ["explain", "job_file"])]
+    pub what_if: Vec<plan_inspect::servers::EventSpec>,
+
+    /// Follow the story until TIME (RFC 3339, or a duration after the
+    /// evaluation time): each plan applied, then every follow-up, blocked
+    /// and node-update evaluation due by then, in time order.
+    #[arg(long, value_name = "TIME", value_parser = parse_when, conflicts_with_all = ["explain", "job_file"])]
+    pub until: Option<plan_inspect::servers::When>,
+
+    /// With --what-if or --until: placed allocations become healthy this
+    /// long after they start (default: at once); the drainer waits for it.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub assume_healthy_after: Option<plan_inspect::time::Duration>,
+
     /// Exit 2 when the plan would change anything, 0 when it would not.
     #[arg(long)]
     pub detailed_exitcode: bool,
@@ -175,6 +196,8 @@ pub struct Cli {
 pub enum Format {
     Table,
     Json,
+    /// One self-contained HTML page: the timeline drawn, and the tables.
+    Html,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -222,4 +245,19 @@ impl TypedValueParser for VersionValues {
 fn parse_now(s: &str) -> Result<plan_inspect::now::NowRequest, String> {
     s.parse()
         .map_err(|e: plan_inspect::now::BadNow| e.to_string())
+}
+
+fn parse_event(s: &str) -> Result<plan_inspect::servers::EventSpec, String> {
+    s.parse()
+        .map_err(|e: plan_inspect::servers::BadEvent| e.to_string())
+}
+
+fn parse_when(s: &str) -> Result<plan_inspect::servers::When, String> {
+    s.parse()
+        .map_err(|e: plan_inspect::servers::BadWhen| e.to_string())
+}
+
+fn parse_duration(s: &str) -> Result<plan_inspect::time::Duration, String> {
+    plan_inspect::now::parse_duration(s)
+        .ok_or_else(|| format!("{s:?} is not a duration: give one such as 30s, 5m or 1h30m"))
 }

@@ -41,6 +41,7 @@ pub mod reconciler;
 pub mod render;
 pub mod replay;
 pub mod report;
+pub mod servers;
 pub mod system;
 pub mod time;
 pub mod version;

@@ -14,6 +14,7 @@ use plan_inspect::explain::explain;
 use plan_inspect::read::{ReadFilter, Source, thread_count};
 use plan_inspect::render;
 use plan_inspect::replay::{Options, Replay};
+use plan_inspect::servers::{self, Request};
 use plan_inspect::time::Time;
 
 use cli::{Cli, Color, Format};
@@ -54,7 +55,8 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     // `--eval` picks its job from the snapshot, and `--explain` finds its
     // allocation among all of them (to say when it is of another job than
     // `--job`), so only without them can the reader skip other jobs' allocations.
-    let filter = if cli.eval.is_some() || cli.explain.is_some() {
+    // A story's servers read every job on the nodes its events touch.
+    let filter = if cli.eval.is_some() || cli.explain.is_some() || story_wanted(cli) {
         ReadFilter::default()
     } else {
         ReadFilter {
@@ -70,6 +72,9 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         warn(&explanation.warnings, cli.color);
         let text = match cli.format {
             Format::Json => render::explain::json(&explanation),
+            Format::Html => anyhow::bail!(
+                "--format html draws the timeline of --what-if or --until; --explain prints table or json"
+            ),
             Format::Table => render::explain::table(
                 &explanation,
                 use_color(cli.color),
@@ -79,6 +84,31 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         };
         write_stdout(text.as_bytes())?;
         return Ok(exit_code(cli.detailed_exitcode && explanation.changed));
+    }
+    if story_wanted(cli) {
+        let request = Request {
+            events: cli.what_if.clone(),
+            until: cli.until,
+            healthy_after: cli.assume_healthy_after,
+        };
+        let story = servers::run(&snapshot, &options, &request)?;
+        warn(&story.report.warnings, cli.color);
+        let text = match cli.format {
+            Format::Json => render::json::story(&story),
+            Format::Html => render::html::story(&story),
+            Format::Table => render::table::story(
+                &story,
+                render::table::Style {
+                    color: use_color(cli.color),
+                    verbose: cli.verbose,
+                    width: layout_width(&io::stdout()),
+                },
+            ),
+        };
+        write_stdout(text.as_bytes())?;
+        let changes = story.report.jobs.iter().any(|j| !j.plan.is_noop())
+            || story.timeline.iter().any(|e| !e.job.plan.is_noop());
+        return Ok(exit_code(cli.detailed_exitcode && changes));
     }
     let replay = Replay::new(&snapshot, &options)?;
     let changes = match cli.format {
@@ -110,7 +140,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             written?;
             changes
         }
-        Format::Table => {
+        Format::Table | Format::Html => {
             let report = replay.report();
             warn(&report.warnings, cli.color);
             let style = render::table::Style {
@@ -128,6 +158,11 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     // Likewise the snapshot.
     std::mem::forget(snapshot);
     Ok(exit_code(cli.detailed_exitcode && changes))
+}
+
+/// `--what-if`, `--until` and `--format html` tell a story.
+fn story_wanted(cli: &Cli) -> bool {
+    !cli.what_if.is_empty() || cli.until.is_some() || cli.format == Format::Html
 }
 
 /// Standard input can feed the snapshot or the job file, not both.
@@ -162,6 +197,9 @@ fn run_job_plan(
     warn(&report.warnings, cli.color);
     let text = match cli.format {
         Format::Json => render::json::render_job_plan(&report, &plan),
+        Format::Html => anyhow::bail!(
+            "--format html draws the timeline of --what-if or --until; --job-file prints table or json"
+        ),
         Format::Table => {
             let style = render::table::Style {
                 color: use_color(cli.color),

@@ -69,7 +69,7 @@ impl From<Time> for NowRequest {
 
 /// A Go duration without its sign (`1h30m`, `90s`, `1.5h`, `250ms`);
 /// `None` when malformed or beyond `Duration`.
-fn parse_duration(s: &str) -> Option<Duration> {
+pub fn parse_duration(s: &str) -> Option<Duration> {
     if s == "0" {
         return Some(0);
     }

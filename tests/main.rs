@@ -10,6 +10,7 @@
 mod common;
 
 mod allocation;
+mod browser;
 mod canary;
 mod cli;
 mod contrib;
@@ -54,3 +55,5 @@ mod version_system;
 mod version_tainted;
 mod version_task_updates;
 mod version_update;
+mod what_if;
+mod what_if_cli;

@@ -1265,3 +1265,164 @@ fn the_readme_recipes_find_every_job_type_s_allocations() {
         "no fixture has a system job's lost allocation"
     );
 }
+
+/// The story document of section 9: Document's fields, then the story's.
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct StoryDocument {
+    schema_version: u32,
+    now: String,
+    now_source: String,
+    eval_id: String,
+    eval_priority: Option<i64>,
+    supports_disconnected_clients: bool,
+    nomad_version: NomadVersion,
+    jobs: Vec<Job>,
+    warnings: Vec<Warning>,
+    what_if: Vec<WhatIf>,
+    timeline: Vec<TimelineEntry>,
+    pending: Vec<StoryEvaluation>,
+    canceled: Vec<CanceledEvaluation>,
+    until: Option<String>,
+    assumptions: Vec<Warning>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct WhatIf {
+    event: String,
+    text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    node_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    alloc_id: Option<String>,
+    at: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deadline: Option<String>,
+    node_status: Vec<StatusChange>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    heartbeat: Option<String>,
+    evaluations: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ignored: Option<Ignored>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct StatusChange {
+    from: String,
+    to: String,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct Ignored {
+    reason: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    node_status: Option<String>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct CanceledEvaluation {
+    at: String,
+    by: String,
+    evaluation: StoryEvaluation,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct TimelineEntry {
+    at: String,
+    evaluation: StoryEvaluation,
+    job: Job,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct StoryEvaluation {
+    id: String,
+    job_id: String,
+    namespace: String,
+    triggered_by: String,
+    node_id: Option<String>,
+    priority: i64,
+    created_at: String,
+    wait_until: Option<String>,
+}
+
+/// The story JSON of `events` on the what-if cluster.
+fn story_json(events: &[&str], until: Option<&str>) -> String {
+    let path = format!("{}/tests/what-if/cluster.json", env!("CARGO_MANIFEST_DIR"));
+    let snapshot = read_snapshot_from(std::fs::File::open(path).unwrap(), "cluster.json").unwrap();
+    let request = plan_inspect::servers::Request {
+        events: events.iter().map(|e| e.parse().unwrap()).collect(),
+        until: until.map(|u| u.parse().unwrap()),
+        healthy_after: None,
+    };
+    let story = plan_inspect::servers::run(&snapshot, &Options::default(), &request).unwrap();
+    render::json::story(&story)
+}
+
+/// Stories that between them write every field of the story's types.
+const STORIES: [(&[&str], Option<&str>); 4] = [
+    (
+        &["node-down:client-2@5m", "node-up:client-2@15m"],
+        Some("1h"),
+    ),
+    (
+        &[
+            "node-down:client-2",
+            "alloc-fail:2b7a@1m",
+            "node-drain:client-1:30m",
+        ],
+        None,
+    ),
+    (&["node-up:client-3", "node-down:client-1@2h"], Some("1h")),
+    (
+        &[
+            "node-down:client-1",
+            "node-down:client-2",
+            "node-down:client-3",
+        ],
+        None,
+    ),
+];
+
+#[test]
+fn stories_match_the_schema_and_the_page_names_their_fields() {
+    let tables = schema_tables();
+    // Document's fields, then the story's.
+    let (Shape::Object(_, mut fields), Shape::Object(_, story)) = (
+        schema_shape(&tables, "Document"),
+        schema_shape(&tables, "Story"),
+    ) else {
+        unreachable!("sections are objects")
+    };
+    // A story is never a job plan: --job-file conflicts with its flags.
+    fields.remove("job_plan");
+    fields.extend(story);
+    let root = Shape::Object("Story".to_string(), fields);
+    let (mut met, mut odd) = (BTreeSet::new(), BTreeSet::new());
+    for (events, until) in STORIES {
+        let json = story_json(events, until);
+        let doc: StoryDocument = serde_json::from_str(&json)
+            .unwrap_or_else(|e| panic!("{events:?}: the story does not match the schema: {e}"));
+        let original: Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(serde_json::to_value(&doc).unwrap(), original, "{events:?}");
+        walk("$", &original, &root, &mut met, &mut odd);
+    }
+    assert_eq!(odd, BTreeSet::new());
+    let mut all = BTreeSet::new();
+    documented(&root, &mut all);
+    let story_types = ["Story", "WhatIf", "TimelineEntry", "StoryEvaluation"];
+    let missing: Vec<_> = all
+        .difference(&met)
+        .filter(|(object, _)| story_types.iter().any(|t| object.starts_with(t)))
+        .collect();
+    assert_eq!(
+        missing,
+        Vec::<&(String, String)>::new(),
+        "documented, never output"
+    );
+}

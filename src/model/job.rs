@@ -123,6 +123,16 @@ pub struct TaskGroup {
     /// Batch and sysbatch tasks are stopped after this long (2.0.3 on).
     pub max_run_duration: Option<Duration>,
     pub restart_policy: Option<RestartPolicy>,
+    /// The `migrate` block the drainer reads; Nomad's job register
+    /// endpoint gives every service group one (`max_parallel = 1`).
+    pub migrate: Option<MigrateStrategy>,
+}
+
+/// A `structs.MigrateStrategy`, as far as the drainer reads it.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct MigrateStrategy {
+    pub max_parallel: i64,
 }
 
 /// A `structs.VolumeRequest` of a task group.

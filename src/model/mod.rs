@@ -45,8 +45,8 @@ pub(crate) use go_null::{GoJson, GoNull, from_slice};
 pub use id::Id;
 pub use job::{
     Consul, ConsulConnect, DEFAULT_KILL_TIMEOUT, DisconnectFields, DisconnectStrategy, Job,
-    Multiregion, ReschedulePolicy, RestartPolicy, Service, SidecarService, Task, TaskGroup,
-    TaskLogs, UpdateStrategy, VolumeRequest,
+    MigrateStrategy, Multiregion, ReschedulePolicy, RestartPolicy, Service, SidecarService, Task,
+    TaskGroup, TaskLogs, UpdateStrategy, VolumeRequest,
 };
 pub use job_type::JobType;
 pub use name::{Interner, Name};

@@ -124,6 +124,14 @@ fn value(
     f.end_object_value(out)
 }
 
+/// The story of `--what-if` / `--until`: the document of [`render`] with
+/// `what_if`, `timeline`, `pending`, `until` and `assumptions` after it.
+pub fn story(story: &crate::servers::Story) -> String {
+    let mut out = serde_json::to_string_pretty(story).expect("a story always serializes");
+    out.push('\n');
+    out
+}
+
 /// A job's report as [`render`] writes it in the `jobs` array, for
 /// [`render_streamed`]: made on the thread that replayed the job, so that
 /// the writing thread only copies it out.

@@ -8,7 +8,7 @@ mod ready_nodes;
 mod schedule;
 
 pub use diff::{Category, DiffEntry, SystemDiff, Unrequired, Why, split_terminal};
-pub use ready_nodes::{ReadyNodes, Targeting};
+pub use ready_nodes::{ReadyNodes, Targeting, in_datacenters, in_pool};
 pub use schedule::{
     FilteredPlacement, NODE_TAINTED, SystemDestructive, SystemInput, SystemPlacement,
     SystemSchedule, SystemStop,

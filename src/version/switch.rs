@@ -465,7 +465,9 @@ catalogue! {
     /// allocation whose node is not in the new job's `node_pool` (unless
     /// `all`) is replaced, and the system scheduler and the placement stage
     /// read only the nodes of the job's pool; a failure's `NodesInPool`
-    /// counts them (v1.6.0 scheduler/generic_sched.go:599).
+    /// counts them (v1.6.0 scheduler/generic_sched.go:599); a node update
+    /// evaluates only the system jobs of the node's pool (v1.6.0
+    /// nomad/node_endpoint.go:1697).
     NodePool {
         id: "#17443",
         firsts: &[v(1, 6, 0)],
@@ -611,6 +613,83 @@ catalogue! {
         reads: [],
         wording: "the system scheduler targets the nodes a wildcard datacenter of the job matches",
     }
+    /// #12955 (1.3.2; v1.3.2 nomad/node_endpoint.go:1479 `createNodeEvals`): a
+    /// node update evaluates a system job only when the node is in one of
+    /// its datacenters; before, every system job. Wildcard datacenters
+    /// follow #11170 (v1.5.0 node_endpoint.go `IsInDC`).
+    NodeEvalsInDatacenter {
+        id: "#12955",
+        firsts: &[v(1, 3, 2)],
+        replayed: true,
+        reads: [],
+        wording: "a node update evaluates only the system jobs of the node's datacenter",
+    }
+    /// #23858 (1.8.4; v1.8.4 nomad/node_endpoint.go:1703): a node update
+    /// creates no evaluation for a sysbatch job's allocation on the node.
+    NodeEvalsSkipSysbatch {
+        id: "#23858",
+        firsts: &[v(1, 8, 4)],
+        replayed: true,
+        reads: [],
+        wording: "a node update no longer evaluates sysbatch jobs",
+    }
+    /// #27423 and #27419 (1.11.2; v1.11.2 nomad/node_endpoint.go:1837-1895): a node update
+    /// skips a service allocation terminal on both sides, a terminated
+    /// batch allocation, a system job's allocation (left to the system-job
+    /// pass) and a stopped system job. The job is marked seen before the
+    /// skip (:1861), so a skipped first allocation hides the job's others,
+    /// and a system job running on the node gets no evaluation at all.
+    NodeEvalsSkipTerminal {
+        id: "#27423",
+        firsts: &[v(1, 11, 2)],
+        replayed: true,
+        reads: [],
+        wording: "a node update skips terminal allocations and stopped system jobs",
+    }
+    /// #27499 (1.11.3; v1.11.3 nomad/node_endpoint.go:1925): a job is marked
+    /// seen only once its evaluation is made, which undoes #27423's hiding.
+    NodeEvalsSeenAfterEval {
+        id: "#27499",
+        firsts: &[v(1, 11, 3)],
+        replayed: true,
+        reads: [],
+        wording: "a skipped allocation no longer hides its job from a node update",
+    }
+    /// #15808 (1.3.10, 1.4.5, 1.5.0; v1.3.10 nomad/node_endpoint.go:515,
+    /// :1214): a disconnected node that reports `ready` becomes
+    /// `initializing` until its client has updated its allocations, and a
+    /// down or disconnected node's allocation updates are refused; before,
+    /// it became `ready` at once.
+    ReconnectThroughInit {
+        id: "#15808",
+        firsts: &[v(1, 3, 10), v(1, 4, 5), v(1, 5, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a returning node is initializing until its allocations are updated",
+    }
+    /// #14621 (1.4.3; v1.4.3 nomad/eval_broker.go:596-603 `Ack`,
+    /// `MarkForCancel` :1020): when a job's evaluation is acknowledged, of
+    /// the job's evaluations blocked behind it the broker keeps the one of
+    /// highest priority, then the newest, and cancels the others; before,
+    /// each ran in turn.
+    BrokerCancelsBlocked {
+        id: "#14621",
+        firsts: &[v(1, 4, 3)],
+        replayed: true,
+        reads: [],
+        wording: "the broker runs only the newest of a job's evaluations waiting behind another",
+    }
+    /// F-3 (1.10.2, #25923; v1.10.2 nomad/state/state_store.go:4079): an unknown
+    /// allocation reported running again cancels its max-disconnect-timeout
+    /// follow-up evaluation ("allocs reconnected") when no other live
+    /// allocation waits for it.
+    ReconnectCancelsFollowup {
+        id: "F-3",
+        firsts: &[v(1, 10, 2)],
+        replayed: true,
+        reads: [],
+        wording: "a reconnect cancels the disconnect expiry's evaluation",
+    }
 }
 
 impl Switch {
@@ -670,13 +749,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_1_4_2_and_1_4_3_profiles_differ_exactly_by_the_allocstate_reconnect() {
+    fn the_1_4_2_and_1_4_3_profiles_differ_exactly_by_the_allocstate_reconnect_and_the_broker() {
         let differ: Vec<Switch> = Switch::ALL
             .iter()
             .copied()
             .filter(|s| s.in_release(v(1, 4, 2)) != s.in_release(v(1, 4, 3)))
             .collect();
-        assert_eq!(differ, [Switch::C1]);
+        assert_eq!(differ, [Switch::C1, Switch::BrokerCancelsBlocked]);
     }
 
     #[test]

@@ -14,6 +14,9 @@ pub(super) mod failures;
 mod fit;
 mod grid;
 mod relative;
+mod story;
+
+pub use story::story;
 
 use std::collections::{HashMap, HashSet};
 
@@ -63,7 +66,7 @@ pub fn render(report: &Report, style: Style) -> String {
         now: report.now,
         eval: report
             .eval_priority
-            .map(|priority| (report.eval_id.clone(), priority)),
+            .map(|priority| (report.eval_id.clone(), priority, "--eval".to_string())),
     };
     let width = usize::from(style.width);
     let mut out = String::new();
@@ -141,8 +144,9 @@ fn jobs(n: usize) -> &'static str {
 struct Renderer {
     style: Style,
     now: Time,
-    /// The evaluation `--eval` replays, and its priority.
-    eval: Option<(String, i64)>,
+    /// The evaluation replayed, its priority, and what made it (`--eval`,
+    /// or a trigger in a timeline).
+    eval: Option<(String, i64, String)>,
 }
 
 impl Renderer {
@@ -236,9 +240,9 @@ impl Renderer {
         {
             header = format!("{}{rest}", self.bold(&name));
         }
-        if let Some((id, priority)) = &self.eval {
+        if let Some((id, priority, made_by)) = &self.eval {
             header.push_str(&wrap(
-                &format!("eval {} (--eval), priority {priority}", self.id(id)),
+                &format!("eval {} ({made_by}), priority {priority}", self.id(id)),
                 width,
             ));
         }

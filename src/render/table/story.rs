@@ -1,0 +1,208 @@
+//! The story as tables: the events as the servers took them, the timeline
+//! as one line per evaluation with its plan's counts, each evaluation's
+//! job as the other tables show a job, what was not replayed, and the
+//! assumptions made. Times are offsets from the evaluation time ("+15m").
+
+use super::{Renderer, Style};
+use crate::render::wrap::wrap;
+use crate::report::{JobReport, Plan};
+use crate::servers::story::Ignored;
+use crate::servers::{AppliedEvent, Story};
+use crate::time::{Time, format_duration};
+
+use super::grid::{Col, Grid};
+
+/// The whole story.
+pub fn story(story: &Story, style: Style) -> String {
+    let start = story.report.now;
+    let width = usize::from(style.width);
+    let base = Renderer {
+        style,
+        now: start,
+        eval: None,
+    };
+    let mut out = wrap(
+        &format!("{}.", story.report.nomad_version.describe()),
+        width,
+    );
+    out.push('\n');
+    out.push_str(&wrap(
+        &format!(
+            "Evaluated at {start}{}.",
+            match story.until {
+                Some(u) => format!(", followed until {u} ({})", offset(u, start)),
+                None => ", the evaluations the events create (--until follows what comes next)"
+                    .to_string(),
+            }
+        ),
+        width,
+    ));
+    if !story.what_if.is_empty() {
+        let mut t = Grid::new(&[
+            Col::whole("Time"),
+            Col::whole("Event"),
+            Col::whole("Target"),
+            Col::prose("Servers"),
+            Col::whole("Evals"),
+        ]);
+        for e in &story.what_if {
+            t.row(vec![
+                offset(e.at, start),
+                e.event.name().to_string(),
+                base.id(e.node_id.as_deref().or(e.alloc_id.as_deref()).unwrap_or(""))
+                    .to_string(),
+                servers(e),
+                e.evaluations.len().to_string(),
+            ]);
+        }
+        base.section(&mut out, "What if", &t);
+    }
+    let mut t = Grid::new(&[
+        Col::whole("Time"),
+        Col::whole("Trigger"),
+        Col::whole("Job"),
+        Col::whole("Eval"),
+        Col::prose("Plan"),
+    ]);
+    for e in &story.timeline {
+        t.row(vec![
+            offset(e.at, start),
+            e.evaluation.triggered_by.clone(),
+            job_name(&e.job),
+            base.id(&e.evaluation.id).to_string(),
+            counts(&e.job.plan),
+        ]);
+    }
+    if story.timeline.is_empty() {
+        out.push_str("\nNo evaluation in the timeline.\n");
+    } else {
+        base.section(&mut out, "Timeline", &t);
+    }
+    let quiet = story
+        .timeline
+        .iter()
+        .filter(|e| !style.verbose && e.job.plan.is_noop())
+        .count();
+    for e in story
+        .timeline
+        .iter()
+        .filter(|e| style.verbose || !e.job.plan.is_noop())
+    {
+        let r = Renderer {
+            style,
+            now: e.at,
+            eval: Some((
+                e.evaluation.id.clone(),
+                e.evaluation.priority,
+                e.evaluation.triggered_by.clone(),
+            )),
+        };
+        out.push('\n');
+        out.push_str(&r.job(&e.job, &offset(e.at, start)));
+    }
+    if quiet > 0 {
+        out.push('\n');
+        out.push_str(&wrap(
+            &format!("{quiet} evaluation(s) change nothing (--verbose shows them)."),
+            width,
+        ));
+    }
+    if !story.pending.is_empty() {
+        let mut t = Grid::new(&[
+            Col::whole("Due"),
+            Col::whole("Trigger"),
+            Col::whole("Job"),
+            Col::whole("Eval"),
+        ]);
+        for p in &story.pending {
+            t.row(vec![
+                offset(p.wait_until.unwrap_or(p.created_at), start),
+                p.triggered_by.clone(),
+                format!("{}/{}", p.namespace, p.job_id),
+                base.id(&p.id).to_string(),
+            ]);
+        }
+        let title = match story.until {
+            Some(_) => "Not replayed (due after --until)",
+            None => "Not replayed (follow-ups: give --until to follow them)",
+        };
+        base.section(&mut out, title, &t);
+    }
+    out.push_str(&format!("\n{}\n", base.bold("Assumptions")));
+    for a in &story.assumptions {
+        out.push_str(&wrap(&format!("- {}", a.message), width));
+    }
+    out
+}
+
+/// `+1h30m` after the evaluation time, `+0s` at it.
+fn offset(t: Time, start: Time) -> String {
+    format!("+{}", format_duration(t.sub(start)))
+}
+
+fn job_name(job: &JobReport) -> String {
+    format!("{}/{}", job.namespace, job.id)
+}
+
+/// What the servers did for one event, in words.
+fn servers(e: &AppliedEvent) -> String {
+    if let Some(why) = &e.ignored {
+        return match why {
+            Ignored::AlreadyDown => "already down: no heartbeat to miss".to_string(),
+            Ignored::AlreadyReady => "already ready".to_string(),
+            Ignored::UpdateRefused { node_status } => {
+                format!("allocation update refused: node is {node_status}")
+            }
+            Ignored::AfterUntil => "after --until: not applied".to_string(),
+        };
+    }
+    let mut parts: Vec<String> = e
+        .node_status
+        .iter()
+        .map(|c| format!("node {} -> {}", c.from, c.to))
+        .collect();
+    if let Some(d) = e.deadline {
+        parts.push(format!("draining until {d}, ineligible"));
+    }
+    if parts.is_empty() {
+        parts.push(match e.event {
+            crate::servers::EventKind::NodeIneligible => "ineligible: no evaluation".to_string(),
+            crate::servers::EventKind::AllocFail => "allocation failed".to_string(),
+            _ => "no change".to_string(),
+        });
+    }
+    parts.join("; ")
+}
+
+/// The plan's non-zero counts: `2 stop, 2 place, 1 follow-up`.
+fn counts(p: &Plan) -> String {
+    let lost = p
+        .stop
+        .iter()
+        .filter(|s| {
+            s.client_status
+                .as_ref()
+                .is_some_and(|c| c.as_str() == "lost")
+        })
+        .count();
+    let parts = [
+        (p.stop.len() - lost, "stop"),
+        (lost, "lost"),
+        (p.place.len(), "place"),
+        (p.destructive_update.len(), "destructive"),
+        (p.in_place_update.len(), "in-place"),
+        (p.disconnect_updates.len(), "disconnect"),
+        (p.reconnect_updates.len(), "reconnect"),
+        (p.followup_evals.len(), "follow-up"),
+    ];
+    let shown: Vec<String> = parts
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+    if shown.is_empty() {
+        "no change".to_string()
+    } else {
+        shown.join(", ")
+    }
+}

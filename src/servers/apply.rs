@@ -1,0 +1,255 @@
+//! The plan applier (nomad/plan_apply.go and the state store's
+//! `UpsertPlanResults`): a job's plan written to the cluster. The replay
+//! assumes what Nomad leaves to clients: placed allocations start at once
+//! (and are healthy at once, or after `--assume-healthy-after`), stops
+//! complete at once.
+
+use std::sync::Arc;
+
+use crate::model::{
+    AllocState, AllocStateField, Allocation, ClientStatus, Deployment, DeploymentState,
+    DesiredStatus, Job, deployment_status,
+};
+use crate::report::JobReport;
+use crate::time::Time;
+
+use super::eval::NewEval;
+use super::place;
+use super::story::{Mark, MarkKind};
+use super::world::World;
+
+/// What applying one plan left for the servers to do next.
+#[derive(Default)]
+pub struct Applied {
+    /// The plan's follow-up evaluations.
+    pub followups: Vec<NewEval>,
+    /// An allocation became terminal on a node: capacity was freed.
+    pub freed: bool,
+    /// What happened to allocations, for the picture.
+    pub marks: Vec<Mark>,
+    /// Placements that came without a node.
+    pub without_node: usize,
+}
+
+/// Applies `job`'s plan, made by evaluation `eval_id` at `now`.
+pub fn apply(
+    world: &mut World,
+    eval_id: &str,
+    job: &JobReport,
+    now: Time,
+    healthy_now: bool,
+) -> Applied {
+    let plan = &job.plan;
+    let mut out = Applied::default();
+    let spec: Option<Arc<Job>> = world
+        .snapshot
+        .jobs
+        .iter()
+        .find(|j| j.id == job.id && j.namespace == job.namespace)
+        .cloned();
+    let mark = |out: &mut Applied, alloc: &Allocation, kind: MarkKind| {
+        out.marks.push(Mark {
+            at: now,
+            alloc_id: alloc.id.to_string(),
+            name: alloc.name.to_string(),
+            node_id: alloc.node_id.to_string(),
+            namespace: job.namespace.clone(),
+            job_id: job.id.clone(),
+            kind,
+        });
+    };
+    for stop in &plan.stop {
+        let Some(i) = world.alloc_index(&stop.alloc_id.to_string()) else {
+            continue;
+        };
+        let alloc = &mut world.snapshot.allocs[i];
+        let was_terminal = alloc.terminal_status();
+        alloc.desired_status = DesiredStatus::Stop;
+        alloc.desired_description = stop.description.into();
+        alloc.modify_time = now.unix_nanos_i64();
+        if let Some(f) = &stop.followup_eval_id {
+            alloc.followup_eval_id = f.as_str().into();
+        }
+        let kind = match &stop.client_status {
+            Some(status) => {
+                alloc.client_status = status.clone();
+                if *status == ClientStatus::Lost {
+                    MarkKind::Lost
+                } else {
+                    MarkKind::Stopped
+                }
+            }
+            None if !alloc.client_terminal_status() => {
+                alloc.client_status = ClientStatus::Complete;
+                MarkKind::Stopped
+            }
+            None => MarkKind::Stopped,
+        };
+        out.freed |= !was_terminal;
+        let alloc = world.alloc(i).clone();
+        mark(&mut out, &alloc, kind);
+    }
+    for update in &plan.disconnect_updates {
+        let Some(i) = world.alloc_index(&update.alloc_id.to_string()) else {
+            continue;
+        };
+        let alloc = &mut world.snapshot.allocs[i];
+        alloc.client_status = ClientStatus::Unknown;
+        alloc.followup_eval_id = update.followup_eval_id.as_str().into();
+        push_state(alloc, ClientStatus::Unknown, now);
+        let alloc = world.alloc(i).clone();
+        mark(&mut out, &alloc, MarkKind::Unknown);
+    }
+    for update in &plan.reconnect_updates {
+        let Some(i) = world.alloc_index(&update.alloc_id.to_string()) else {
+            continue;
+        };
+        if let Some(state) = &update.alloc_state {
+            let alloc = &mut world.snapshot.allocs[i];
+            push_state(alloc, ClientStatus::from(state.value.as_str()), state.time);
+        }
+        let alloc = world.alloc(i).clone();
+        mark(&mut out, &alloc, MarkKind::Reconnected);
+    }
+    for update in &plan.attribute_updates {
+        if let Some(i) = world.alloc_index(&update.alloc_id.to_string()) {
+            world.snapshot.allocs[i].followup_eval_id = update.followup_eval_id.as_str().into();
+        }
+    }
+    for update in &plan.in_place_update {
+        if let (Some(i), Some(spec)) = (world.alloc_index(&update.alloc_id.to_string()), &spec) {
+            let alloc = &mut world.snapshot.allocs[i];
+            alloc.job = Some(spec.clone());
+            if let Some(d) = &update.deployment_id {
+                alloc.deployment_id = d.as_str().into();
+            }
+        }
+    }
+    if let Some(d) = &plan.deployment {
+        let index = world.index();
+        world.snapshot.deployments.push(Deployment {
+            id: d.id.clone(),
+            namespace: job.namespace.clone(),
+            job_id: job.id.clone(),
+            job_version: d.job_version,
+            status: d.status.clone(),
+            status_description: d.status_description.clone(),
+            task_groups: d
+                .groups
+                .iter()
+                .map(|(name, g)| {
+                    (
+                        name.clone(),
+                        DeploymentState {
+                            auto_revert: g.auto_revert,
+                            auto_promote: g.auto_promote,
+                            promoted: g.promoted,
+                            desired_canaries: g.desired_canaries,
+                            desired_total: g.desired_total,
+                            ..DeploymentState::default()
+                        },
+                    )
+                })
+                .collect(),
+            create_index: index,
+            modify_index: index,
+            ..Deployment::default()
+        });
+    }
+    for update in &plan.deployment_updates {
+        if let Some(d) = world
+            .snapshot
+            .deployments
+            .iter_mut()
+            .find(|d| d.id == update.deployment_id)
+        {
+            d.status = update.status.clone();
+            d.status_description = update.status_description.clone();
+        }
+    }
+    let deployment_id = plan.deployment.as_ref().map(|d| d.id.clone()).or_else(|| {
+        world
+            .snapshot
+            .deployments
+            .iter()
+            .filter(|d| d.namespace == job.namespace && d.job_id == job.id)
+            .max_by_key(|d| (d.create_index, std::cmp::Reverse(d.id.clone())))
+            .filter(|d| d.status == deployment_status::RUNNING)
+            .map(|d| d.id.clone())
+    });
+    let placements = place::of_plan(world, plan);
+    for (n, p) in placements.into_iter().enumerate() {
+        if p.replaces
+            && let Some(i) = p
+                .previous
+                .as_ref()
+                .and_then(|prev| world.alloc_index(&prev.to_string()))
+        {
+            let old = &mut world.snapshot.allocs[i];
+            old.desired_status = DesiredStatus::Stop;
+            old.desired_description = "alloc is being updated due to job update".into();
+            old.client_status = ClientStatus::Complete;
+            out.freed = true;
+            let old = world.alloc(i).clone();
+            mark(&mut out, &old, MarkKind::Stopped);
+        }
+        if p.node.is_empty() {
+            out.without_node += 1;
+        }
+        let at = place::At {
+            eval_id,
+            n,
+            now,
+            spec: spec.clone(),
+            deployment_id: deployment_id.as_deref(),
+            healthy_now,
+        };
+        let alloc = place::allocation(world, job, &p, &at);
+        if let Some(i) = p
+            .previous
+            .as_ref()
+            .and_then(|prev| world.alloc_index(&prev.to_string()))
+        {
+            world.snapshot.allocs[i].next_allocation = alloc.id.to_string().into();
+        }
+        mark(&mut out, &alloc, MarkKind::Placed);
+        world.push_alloc(alloc);
+    }
+    out.followups = plan
+        .followup_evals
+        .iter()
+        .map(|f| NewEval {
+            id: f.id.clone(),
+            namespace: job.namespace.clone(),
+            job_id: job.id.clone(),
+            job_type: job.job_type.clone(),
+            priority: job.priority,
+            triggered_by: f.triggered_by.clone(),
+            node_id: None,
+            wait_until: Some(f.wait_until),
+        })
+        .collect();
+    out
+}
+
+/// `AppendState(ClientStatus, ...)`.
+fn push_state(alloc: &mut Allocation, value: ClientStatus, time: Time) {
+    let mut states = std::mem::take(&mut alloc.alloc_states).into_vec();
+    states.push(AllocState {
+        field: AllocStateField::ClientStatus,
+        value,
+        time,
+    });
+    alloc.alloc_states = states.into_boxed_slice();
+}
+
+/// Marks placed allocations healthy (after `--assume-healthy-after`).
+pub fn mark_healthy(world: &mut World, alloc_ids: &[String]) {
+    for id in alloc_ids {
+        if let Some(i) = world.alloc_index(id)
+            && let Some(status) = &mut world.snapshot.allocs[i].deployment_status
+        {
+            status.healthy = Some(true);
+        }
+    }
+}

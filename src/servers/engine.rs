@@ -1,0 +1,127 @@
+//! The servers' state over a story: the cluster, the broker's queue, the
+//! blocked-evals tracker, the drainer, and what is due when; evaluating one
+//! evaluation and the broker's acknowledgement of it.
+
+use crate::model::Evaluation;
+use crate::now::NowRequest;
+use crate::replay::{Options, Replay};
+use crate::report::JobReport;
+use crate::time::{Duration, Time};
+use crate::version::Switch;
+
+use super::apply::{self, Applied};
+use super::blocked::BlockedEvals;
+use super::drainer::Drainer;
+use super::error::WhatIfError;
+use super::eval::{NewEval, Origin, PendingEval};
+use super::rules::ServerRules;
+use super::story::MarkKind;
+use super::world::World;
+
+/// The servers' state over the story.
+pub(super) struct Engine {
+    pub(super) world: World,
+    pub(super) rules: ServerRules,
+    pub(super) queue: Vec<PendingEval>,
+    pub(super) blocked: BlockedEvals,
+    pub(super) drainer: Drainer,
+    pub(super) healthy_after: Option<Duration>,
+    /// Placed allocations that become healthy at a time.
+    pub(super) health_due: Vec<(Time, Vec<String>)>,
+    /// Heartbeats due: the time, the node, its `what_if` entry.
+    pub(super) heartbeats: Vec<(Time, String, usize)>,
+    pub(super) until: Option<Time>,
+    pub(super) without_node: usize,
+    pub(super) eval_options: Options,
+}
+
+impl Engine {
+    /// The next evaluation the broker hands out: without `--until`, only
+    /// those the events created directly.
+    pub(super) fn next_eval(&self) -> Option<usize> {
+        (0..self.queue.len())
+            .filter(|&i| self.until.is_some() || self.queue[i].origin == Origin::Event)
+            .min_by(|&a, &b| self.queue[a].broker_order(&self.queue[b]))
+    }
+
+    /// Replays one evaluation on the cluster as it stands, and applies its plan.
+    pub(super) fn evaluate(
+        &mut self,
+        p: &PendingEval,
+    ) -> Result<(JobReport, Applied), WhatIfError> {
+        let e = &p.eval;
+        self.world.snapshot.evals.push(Evaluation {
+            id: e.id.clone(),
+            namespace: e.namespace.clone(),
+            job_id: e.job_id.clone(),
+            priority: e.priority,
+            eval_type: e.job_type.to_string(),
+            triggered_by: e.triggered_by.clone(),
+            status: "pending".to_string(),
+            wait_until: e.wait_until.unwrap_or(Time::ZERO),
+            ..Evaluation::default()
+        });
+        let mut options = self.eval_options.clone();
+        options.eval = Some(e.id.clone());
+        options.now = Some(NowRequest::At(p.due));
+        let report = Replay::new(&self.world.snapshot, &options)?.report();
+        let job = report
+            .jobs
+            .into_iter()
+            .next()
+            .expect("the evaluation's job");
+        let applied = apply::apply(
+            &mut self.world,
+            &e.id,
+            &job,
+            p.due,
+            self.healthy_after.is_none(),
+        );
+        self.without_node += applied.without_node;
+        if let Some(d) = self.healthy_after {
+            let placed: Vec<String> = applied
+                .marks
+                .iter()
+                .filter(|m| m.kind == MarkKind::Placed)
+                .map(|m| m.alloc_id.clone())
+                .collect();
+            if !placed.is_empty() {
+                self.health_due.push((p.due.add(d), placed));
+            }
+        }
+        Ok((job, applied))
+    }
+
+    /// The broker's `Ack` of `done` at `now`: from #14621, of the job's
+    /// evaluations waiting behind it only the one of highest priority, then
+    /// the newest, stays; the others are canceled and returned.
+    pub(super) fn ack(&mut self, done: &PendingEval, now: Time) -> Vec<PendingEval> {
+        if !self.rules.has(Switch::BrokerCancelsBlocked) {
+            return Vec::new();
+        }
+        let same_job = |p: &PendingEval| {
+            p.eval.namespace == done.eval.namespace
+                && p.eval.job_id == done.eval.job_id
+                && p.due <= now
+        };
+        let keep = self
+            .queue
+            .iter()
+            .filter(|p| same_job(p))
+            .max_by_key(|p| (p.eval.priority, p.batch, p.within))
+            .map(|p| p.eval.id.clone());
+        let (gone, kept) = std::mem::take(&mut self.queue)
+            .into_iter()
+            .partition(|p| same_job(p) && Some(&p.eval.id) != keep.as_ref());
+        self.queue = kept;
+        gone
+    }
+
+    pub(super) fn unblock(&mut self, now: Time) {
+        let freed: Vec<NewEval> = self.blocked.release();
+        if !freed.is_empty() {
+            let pending = self.world.enqueue(freed, now, Origin::Unblocked);
+            self.queue.extend(pending);
+        }
+    }
+}

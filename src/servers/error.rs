@@ -1,0 +1,128 @@
+//! What-if requests the snapshot cannot answer (bad input, exit 1).
+
+use std::fmt;
+
+use crate::replay::ReplayError;
+use crate::time::Time;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WhatIfError {
+    /// No node has that ID, name or ID prefix; the snapshot's nodes.
+    NodeNotFound {
+        event: String,
+        node: String,
+        candidates: Vec<String>,
+    },
+    /// The prefix or name matches several nodes.
+    NodeAmbiguous {
+        event: String,
+        node: String,
+        matches: Vec<String>,
+    },
+    AllocNotFound {
+        event: String,
+        alloc: String,
+        candidates: Vec<String>,
+    },
+    AllocAmbiguous {
+        event: String,
+        alloc: String,
+        matches: Vec<String>,
+    },
+    /// The event's time is before the evaluation time.
+    EventInThePast {
+        event: String,
+        at: Time,
+        eval_time: Time,
+    },
+    /// `--until` is before the evaluation time.
+    UntilInThePast { until: Time, eval_time: Time },
+    /// The replay itself refused the request (`--job`, `--now`, ...).
+    Replay(ReplayError),
+}
+
+impl fmt::Display for WhatIfError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WhatIfError::NodeNotFound {
+                event,
+                node,
+                candidates,
+            } if candidates.is_empty() => write!(
+                f,
+                "--what-if {event}: no node {node:?}: the snapshot has no nodes"
+            ),
+            WhatIfError::NodeNotFound {
+                event,
+                node,
+                candidates,
+            } => write!(
+                f,
+                "--what-if {event}: no node has the ID, name or ID prefix {node:?}; the snapshot's \
+                 nodes: {}",
+                candidates.join(", ")
+            ),
+            WhatIfError::NodeAmbiguous {
+                event,
+                node,
+                matches,
+            } => write!(
+                f,
+                "--what-if {event}: {node:?} matches {} nodes: {}; give more of the ID",
+                matches.len(),
+                matches.join(", ")
+            ),
+            WhatIfError::AllocNotFound {
+                event,
+                alloc,
+                candidates,
+            } if candidates.is_empty() => write!(
+                f,
+                "--what-if {event}: no allocation {alloc:?}: the snapshot has no allocations"
+            ),
+            WhatIfError::AllocNotFound {
+                event,
+                alloc,
+                candidates,
+            } => write!(
+                f,
+                "--what-if {event}: no allocation ID starts with {alloc:?}; the snapshot's \
+                 allocations: {}",
+                candidates.join(", ")
+            ),
+            WhatIfError::AllocAmbiguous {
+                event,
+                alloc,
+                matches,
+            } => write!(
+                f,
+                "--what-if {event}: {alloc:?} matches {} allocations: {}; give more of the ID",
+                matches.len(),
+                matches.join(", ")
+            ),
+            WhatIfError::EventInThePast {
+                event,
+                at,
+                eval_time,
+            } => write!(
+                f,
+                "--what-if {event}: {at} is before the evaluation time {eval_time}: give a time \
+                 at or after it, or a duration after it (@30m)"
+            ),
+            WhatIfError::UntilInThePast { until, eval_time } => write!(
+                f,
+                "--until {until} is before the evaluation time {eval_time}: give a time at or \
+                 after it, or a duration after it (2h)"
+            ),
+            WhatIfError::Replay(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for WhatIfError {}
+
+impl From<ReplayError> for WhatIfError {
+    fn from(e: ReplayError) -> WhatIfError {
+        WhatIfError::Replay(e)
+    }
+}

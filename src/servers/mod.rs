@@ -1,0 +1,36 @@
+//! What Nomad's servers do when a node or an allocation changes, and what
+//! happens next: `--what-if` events taken through the release's server
+//! endpoints (heartbeats, node status, the drainer, client allocation
+//! updates), every evaluation they create replayed with the scheduler at
+//! its own time, each plan applied as the plan applier would, and with
+//! `--until` the follow-up, blocked and node evaluations that come due.
+//!
+//! Each Nomad server file's behaviour has its own module; release
+//! differences are rows #12955, #17443, #23858, #27423, #27499, #15808 and F-3 of the catalogue
+//! ([`crate::version::Switch`]).
+
+mod apply;
+mod blocked;
+pub mod drain_jobs;
+mod drainer;
+mod engine;
+pub mod error;
+pub mod eval;
+pub mod event;
+mod events;
+pub mod heartbeat;
+pub mod node_evals;
+pub mod node_status;
+mod place;
+pub mod rules;
+mod snapshot_evals;
+pub mod story;
+mod target;
+mod timeline;
+pub mod update_alloc;
+pub mod world;
+
+pub use error::WhatIfError;
+pub use event::{BadEvent, BadWhen, EventKind, EventSpec, When};
+pub use story::{AppliedEvent, Assumption, EvalFacts, Mark, MarkKind, Story, TimelineEntry};
+pub use timeline::{Request, run};

@@ -1,0 +1,137 @@
+//! The allocations a plan's placements become: on the placement's node,
+//! running, with the previous allocation's reschedule history carried on
+//! (`updateRescheduleTracker`), in the job's current deployment.
+
+use std::sync::Arc;
+
+use crate::model::{
+    AllocDeploymentStatus, Allocation, ClientStatus, DesiredStatus, Id, Job, RescheduleEvent,
+    RescheduleTracker,
+};
+use crate::report::{JobReport, Plan};
+use crate::time::Time;
+
+use super::world::World;
+
+/// One allocation to create.
+pub struct Placement {
+    pub name: String,
+    pub group: String,
+    pub previous: Option<Id>,
+    /// Empty when the placement came without a node.
+    pub node: String,
+    pub reschedule: bool,
+    /// A destructive update: the previous allocation is stopped for it.
+    pub replaces: bool,
+}
+
+/// The plan's placements, then its destructive updates (placed where the
+/// updated allocation ran).
+pub fn of_plan(world: &World, plan: &Plan) -> Vec<Placement> {
+    // A placement no node took is a failed placement, and a destructive
+    // update whose replacement found no node keeps its old allocation.
+    let placed = plan
+        .place
+        .iter()
+        .filter(|p| p.node_id.is_some())
+        .map(|p| Placement {
+            name: p.name.clone(),
+            group: p.task_group.to_string(),
+            previous: p.previous_alloc_id.clone(),
+            node: p.node_id.as_deref().unwrap_or("").to_string(),
+            reschedule: p.reschedule,
+            replaces: false,
+        });
+    let updated = plan
+        .destructive_update
+        .iter()
+        .filter(|d| d.replaced())
+        .map(|d| Placement {
+            name: d.name.clone(),
+            group: d.task_group.clone(),
+            previous: Some(d.alloc_id.clone()),
+            node: d.node_id.as_deref().map(str::to_string).unwrap_or_else(|| {
+                world
+                    .alloc_index(&d.alloc_id.to_string())
+                    .map(|i| world.alloc(i).node_id.to_string())
+                    .unwrap_or_default()
+            }),
+            reschedule: false,
+            replaces: true,
+        });
+    placed.chain(updated).collect()
+}
+
+/// Where and when a placement is made.
+pub struct At<'a> {
+    pub eval_id: &'a str,
+    /// The placement's place in its plan.
+    pub n: usize,
+    pub now: Time,
+    pub spec: Option<Arc<Job>>,
+    pub deployment_id: Option<&'a str>,
+    pub healthy_now: bool,
+}
+
+/// The new allocation, with a deterministic ID.
+pub fn allocation(world: &mut World, job: &JobReport, p: &Placement, at: &At<'_>) -> Allocation {
+    let id = uuid::Uuid::new_v5(
+        &uuid::Uuid::NAMESPACE_OID,
+        format!(
+            "plan-inspect/what-if/alloc/{}/{}/{}",
+            at.eval_id, at.n, p.name
+        )
+        .as_bytes(),
+    )
+    .to_string();
+    let previous = p
+        .previous
+        .as_ref()
+        .and_then(|prev| world.alloc_index(&prev.to_string()))
+        .map(|i| world.alloc(i).clone());
+    let tracker = match (&previous, p.reschedule) {
+        (Some(prev), true) => {
+            let mut events = prev.reschedule_events().to_vec();
+            events.push(RescheduleEvent {
+                reschedule_time: at.now.unix_nanos_i64(),
+                prev_alloc_id: prev.id.clone(),
+                prev_node_id: prev.node_id.clone(),
+                delay: prev.next_delay(),
+            });
+            Some(Box::new(RescheduleTracker {
+                events: Some(events.into_boxed_slice()),
+                last_reschedule: "ok".into(),
+            }))
+        }
+        _ => None,
+    };
+    // The client's health check gives a verdict to every service
+    // allocation, which the drainer counts.
+    let tracked = at.deployment_id.is_some() || job.job_type.as_str() == "service";
+    Allocation {
+        id: Id::from(id.as_str()),
+        namespace: job.namespace.as_str().into(),
+        name: Arc::from(p.name.as_str()),
+        node_id: p.node.as_str().into(),
+        job_id: job.id.as_str().into(),
+        job: at.spec.clone(),
+        task_group: p.group.as_str().into(),
+        desired_status: DesiredStatus::Run,
+        client_status: ClientStatus::Running,
+        previous_allocation: p
+            .previous
+            .as_ref()
+            .map(|prev| prev.to_string())
+            .unwrap_or_default()
+            .into(),
+        deployment_id: at.deployment_id.unwrap_or("").into(),
+        deployment_status: tracked.then(|| AllocDeploymentStatus {
+            healthy: at.healthy_now.then_some(true),
+            canary: false,
+        }),
+        reschedule_tracker: tracker,
+        create_index: world.index(),
+        modify_time: at.now.unix_nanos_i64(),
+        ..Allocation::default()
+    }
+}

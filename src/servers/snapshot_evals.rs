@@ -1,0 +1,34 @@
+//! The evaluations the snapshot's servers already hold (`Evals`), which a
+//! story with `--until` carries on: a `pending` one is handed out at its
+//! `WaitUntil` (at once without one), a `blocked` one waits in the
+//! blocked-evals tracker until capacity appears. The evaluation the replay
+//! itself stands for (`--eval`, `EvalID`) is not run twice. The model
+//! keeps no `NodeID` of an evaluation, so these carry none.
+
+use crate::model::{JobType, Snapshot};
+
+use super::eval::NewEval;
+
+/// The snapshot's pending and blocked evaluations, in that order, each
+/// sorted by ID, leaving out `replayed`.
+pub fn intake(snapshot: &Snapshot, replayed: &str) -> (Vec<NewEval>, Vec<NewEval>) {
+    let mut evals: Vec<_> = snapshot.evals.iter().filter(|e| e.id != replayed).collect();
+    evals.sort_by(|a, b| a.id.cmp(&b.id));
+    let of = |status: &str| -> Vec<NewEval> {
+        evals
+            .iter()
+            .filter(|e| e.status == status)
+            .map(|e| NewEval {
+                id: e.id.clone(),
+                namespace: e.namespace.clone(),
+                job_id: e.job_id.clone(),
+                job_type: JobType::from(e.eval_type.as_str()),
+                priority: e.priority,
+                triggered_by: e.triggered_by.clone(),
+                node_id: None,
+                wait_until: (!e.wait_until.is_zero()).then_some(e.wait_until),
+            })
+            .collect()
+    };
+    (of("pending"), of("blocked"))
+}

@@ -1,0 +1,212 @@
+//! What the servers did over the story, as facts for the renderers: the
+//! events applied, each evaluation with its job's report, what the replay
+//! had to assume, and what happened to allocations when.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::report::{JobReport, Report};
+use crate::time::{Duration, Time, format_duration};
+
+use super::event::EventKind;
+use super::heartbeat::MissedHeartbeat;
+use super::node_status::StatusChange;
+
+/// The whole answer to `--what-if` / `--until`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Story {
+    /// The document of section 6: `jobs` holds each job's plan in its
+    /// first evaluation of the story, or as without `--what-if`.
+    #[serde(flatten)]
+    pub report: Report,
+    pub what_if: Vec<AppliedEvent>,
+    pub timeline: Vec<TimelineEntry>,
+    /// Evaluations created but not replayed: due after `--until`, or
+    /// follow-ups when no `--until` was given.
+    pub pending: Vec<EvalFacts>,
+    /// Evaluations canceled before they ran.
+    pub canceled: Vec<Canceled>,
+    pub until: Option<Time>,
+    pub assumptions: Vec<Assumption>,
+    /// What happened to allocations, for the picture: first every live
+    /// allocation at the evaluation time (`Running`), then each change.
+    #[serde(skip)]
+    pub marks: Vec<Mark>,
+    /// Node names by ID, for the picture's lanes.
+    #[serde(skip)]
+    pub node_names: BTreeMap<String, String>,
+}
+
+/// One `--what-if` event as the servers took it.
+#[derive(Clone, Debug, Serialize)]
+pub struct AppliedEvent {
+    pub event: EventKind,
+    /// As typed.
+    pub text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alloc_id: Option<String>,
+    pub at: Time,
+    /// `node-drain`: the drain's force deadline.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<Time>,
+    /// The node status updates it made, in order.
+    pub node_status: Vec<StatusChange>,
+    /// `node-down`: why the heartbeat's invalidation chose the status.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heartbeat: Option<MissedHeartbeat>,
+    /// The evaluations it created, by ID.
+    pub evaluations: Vec<String>,
+    /// Why it changed nothing, when it did not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ignored: Option<Ignored>,
+}
+
+/// Why an event changed nothing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "reason")]
+pub enum Ignored {
+    /// `node-down` of a node already down: it has no heartbeat to miss.
+    AlreadyDown,
+    /// `node-up` of a node already ready.
+    AlreadyReady,
+    /// From #15808, `Node.UpdateAlloc` refuses updates of a node in this status.
+    UpdateRefused { node_status: String },
+    /// After `--until`.
+    AfterUntil,
+}
+
+/// The evaluation of one timeline entry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EvalFacts {
+    pub id: String,
+    pub job_id: String,
+    pub namespace: String,
+    pub triggered_by: String,
+    /// Set on node-update evaluations only, as Nomad sets it.
+    pub node_id: Option<String>,
+    pub priority: i64,
+    pub created_at: Time,
+    pub wait_until: Option<Time>,
+}
+
+/// An evaluation canceled before it ran, and by whom.
+#[derive(Clone, Debug, Serialize)]
+pub struct Canceled {
+    pub at: Time,
+    pub by: CanceledBy,
+    pub evaluation: EvalFacts,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CanceledBy {
+    /// #14621: the broker kept a newer evaluation of the job.
+    Broker,
+    /// F-3: the state store, as the allocations it waited for reconnected.
+    StateStore,
+}
+
+/// One evaluation replayed at its time, with its job's report.
+#[derive(Clone, Debug, Serialize)]
+pub struct TimelineEntry {
+    pub at: Time,
+    pub evaluation: EvalFacts,
+    pub job: JobReport,
+}
+
+/// Something the replay assumes where Nomad depends on clients.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Assumption {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl Assumption {
+    fn new(code: &'static str, message: impl Into<String>) -> Assumption {
+        Assumption {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// The assumptions every story makes, and those its events add.
+    pub fn of(
+        healthy_after: Option<Duration>,
+        node_up: bool,
+        drain: bool,
+        without_node: usize,
+    ) -> Vec<Assumption> {
+        let mut out = vec![
+            Assumption::new(
+                "placements_start_at_once",
+                "placed allocations start running as soon as their plan is applied",
+            ),
+            match healthy_after {
+                Some(d) if d > 0 => Assumption::new(
+                    "healthy_after",
+                    format!(
+                        "placed allocations become healthy {} after they start",
+                        format_duration(d)
+                    ),
+                ),
+                _ => Assumption::new(
+                    "healthy_at_once",
+                    "placed allocations are healthy as soon as they start",
+                ),
+            },
+            Assumption::new(
+                "stops_complete_at_once",
+                "stopped allocations are complete (lost on a down node) as soon as their plan is applied",
+            ),
+        ];
+        if node_up {
+            out.push(Assumption::new(
+                "client_reports_at_once",
+                "a returning node's client reports its allocations and sends its next heartbeat at the moment it is up",
+            ));
+        }
+        if drain {
+            out.push(Assumption::new(
+                "drainer_acts_at_once",
+                "the drainer marks allocations for migration as soon as a change allows it (Nomad's watchers react within moments)",
+            ));
+        }
+        if without_node > 0 {
+            out.push(Assumption::new(
+                "placements_without_node",
+                format!(
+                    "{without_node} placement(s) came without a node (no placement stage for their job type in this build): \
+                     they are held on no node, which later evaluations read as a garbage-collected node"
+                ),
+            ));
+        }
+        out
+    }
+}
+
+/// A change of one allocation at one time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mark {
+    pub at: Time,
+    pub alloc_id: String,
+    pub name: String,
+    pub node_id: String,
+    pub namespace: String,
+    pub job_id: String,
+    pub kind: MarkKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkKind {
+    /// Live at the evaluation time.
+    Running,
+    Placed,
+    Stopped,
+    Lost,
+    Failed,
+    Unknown,
+    Reconnected,
+}

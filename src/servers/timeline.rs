@@ -1,0 +1,335 @@
+//! The story: events applied through the servers in time order, and every
+//! evaluation they lead to replayed at its own time in the broker's order,
+//! each plan applied before the next evaluation reads the cluster.
+
+use crate::model::{ClientStatus, Snapshot, VersionRequest};
+use crate::replay::{Options, Replay};
+use crate::time::{Duration, Time};
+use crate::warning::Warning;
+
+use super::apply;
+use super::drainer::Drainer;
+use super::engine::Engine;
+use super::error::WhatIfError;
+use super::eval::{NewEval, Origin, PendingEval};
+use super::event::{EventKind, EventSpec, When};
+use super::events::Resolved;
+use super::rules::ServerRules;
+use super::story::{
+    Assumption, Canceled, CanceledBy, EvalFacts, Ignored, Mark, MarkKind, Story, TimelineEntry,
+};
+use super::world::World;
+use super::{blocked::BlockedEvals, events, snapshot_evals, target};
+
+/// What to replay after the snapshot.
+#[derive(Clone, Debug, Default)]
+pub struct Request {
+    /// `--what-if`, in the order given.
+    pub events: Vec<EventSpec>,
+    /// `--until`.
+    pub until: Option<When>,
+    /// `--assume-healthy-after`.
+    pub healthy_after: Option<Duration>,
+}
+
+/// Replays the story `request` tells on `snapshot`.
+pub fn run(
+    snapshot: &Snapshot,
+    options: &Options,
+    request: &Request,
+) -> Result<Story, WhatIfError> {
+    let baseline = Replay::new(snapshot, options)?;
+    let head = baseline.head();
+    let eval_time = head.now;
+    let rules = ServerRules::of(head.nomad_version.release);
+    let until = match request.until.map(|w| w.resolve(eval_time)) {
+        Some(u) if u < eval_time => {
+            return Err(WhatIfError::UntilInThePast {
+                until: u,
+                eval_time,
+            });
+        }
+        u => u,
+    };
+    let mut resolved = Vec::new();
+    for spec in &request.events {
+        let at = spec.at.map_or(eval_time, |w| w.resolve(eval_time));
+        if at < eval_time {
+            return Err(WhatIfError::EventInThePast {
+                event: spec.text.clone(),
+                at,
+                eval_time,
+            });
+        }
+        let target = match spec.kind {
+            EventKind::AllocFail => target::alloc(&snapshot.allocs, spec)?,
+            _ => target::node(&snapshot.nodes, spec)?,
+        };
+        resolved.push(Resolved {
+            spec: spec.clone(),
+            at,
+            target,
+        });
+    }
+    // Stable: events at the same instant keep the order given.
+    resolved.sort_by_key(|r| r.at);
+    let eval_options = Options {
+        now: None,
+        clock: options.clock,
+        job: None,
+        namespace: None,
+        eval: None,
+        no_disconnected_clients: options.no_disconnected_clients,
+        nomad_version: Some(VersionRequest::Release(rules.release)),
+        threads: 1,
+    };
+    let mut story = Story {
+        report: head,
+        what_if: Vec::new(),
+        timeline: Vec::new(),
+        pending: Vec::new(),
+        canceled: Vec::new(),
+        until,
+        assumptions: Vec::new(),
+        marks: live_at_start(snapshot, eval_time),
+        node_names: snapshot
+            .nodes
+            .iter()
+            .map(|n| (n.id.clone(), n.name.clone()))
+            .collect(),
+    };
+    let mut engine = Engine {
+        world: World::new(snapshot.clone()),
+        rules,
+        queue: Vec::new(),
+        blocked: BlockedEvals::default(),
+        drainer: Drainer::default(),
+        healthy_after: request.healthy_after.filter(|&d| d > 0),
+        health_due: Vec::new(),
+        heartbeats: Vec::new(),
+        until,
+        without_node: 0,
+        eval_options,
+    };
+    if until.is_some() {
+        let (pending, blocked) = snapshot_evals::intake(snapshot, &story.report.eval_id);
+        let pending = engine.world.enqueue(pending, eval_time, Origin::Followup);
+        engine.queue.extend(pending);
+        for b in engine.world.enqueue(blocked, eval_time, Origin::Unblocked) {
+            engine.blocked.block(b);
+        }
+    }
+    let mut next_event = 0;
+    loop {
+        let event_at = resolved.get(next_event).map(|r| r.at);
+        let eval_due = engine.next_eval().map(|i| engine.queue[i].due);
+        let health_at = engine.health_due.iter().map(|(t, _)| *t).min();
+        let drain_at = engine.drainer.next_due();
+        let heartbeat_at = engine.heartbeats.first().map(|h| h.0);
+        // At the same instant: events, health, the drainer, evaluations,
+        // then the heartbeats that wait for them.
+        let next = [event_at, health_at, drain_at, eval_due, heartbeat_at]
+            .into_iter()
+            .enumerate()
+            .filter_map(|(rank, t)| t.map(|t| (t, rank)))
+            .min();
+        let Some((now, rank)) = next else { break };
+        if until.is_some_and(|u| now > u) && rank != 0 {
+            break;
+        }
+        if rank == 0 {
+            let r = &resolved[next_event];
+            next_event += 1;
+            if until.is_some_and(|u| r.at > u) {
+                story
+                    .what_if
+                    .push(events::ignored(&engine.world, r, Ignored::AfterUntil));
+                continue;
+            }
+            let outcome = events::apply(&mut engine.world, &mut engine.drainer, r, &engine.rules);
+            let mut applied = outcome.applied;
+            let (gone, kept): (Vec<PendingEval>, Vec<PendingEval>) =
+                std::mem::take(&mut engine.queue)
+                    .into_iter()
+                    .partition(|p| outcome.canceled.contains(&p.eval.id));
+            engine.queue = kept;
+            story.canceled.extend(gone.iter().map(|p| Canceled {
+                at: now,
+                by: CanceledBy::StateStore,
+                evaluation: facts(p),
+            }));
+            for write in outcome.writes.into_iter().filter(|w| !w.is_empty()) {
+                let pending = engine.world.enqueue(write, now, Origin::Event);
+                applied
+                    .evaluations
+                    .extend(pending.iter().map(|p| p.eval.id.clone()));
+                engine.queue.extend(pending);
+            }
+            story.marks.extend(outcome.marks);
+            if outcome.frees_capacity {
+                engine.unblock(now);
+            }
+            engine.drainer.touch(now);
+            if let Some(node) = outcome.heartbeat {
+                engine.heartbeats.push((now, node, story.what_if.len()));
+            }
+            story.what_if.push(applied);
+        } else if rank == 1 {
+            let (due, rest): (Vec<_>, Vec<_>) =
+                engine.health_due.drain(..).partition(|(t, _)| *t == now);
+            engine.health_due = rest;
+            let ids: Vec<String> = due.into_iter().flat_map(|(_, ids)| ids).collect();
+            apply::mark_healthy(&mut engine.world, &ids);
+            engine.drainer.touch(now);
+        } else if rank == 2 {
+            let made = engine.drainer.step(&mut engine.world, now);
+            if !made.is_empty() {
+                let pending = engine.world.enqueue(made, now, Origin::Event);
+                engine.queue.extend(pending);
+            }
+        } else if rank == 4 {
+            let (_, node, entry) = engine.heartbeats.remove(0);
+            let change = events::heartbeat(&mut engine.world, &node, &engine.rules);
+            let pending = engine
+                .world
+                .enqueue(change.evals.clone(), now, Origin::Event);
+            let applied = &mut story.what_if[entry];
+            applied
+                .evaluations
+                .extend(pending.iter().map(|p| p.eval.id.clone()));
+            applied.node_status.push(change);
+            engine.queue.extend(pending);
+            engine.unblock(now);
+            engine.drainer.touch(now);
+        } else {
+            let i = engine.next_eval().expect("due");
+            let pending = engine.queue.remove(i);
+            let (job, applied) = engine.evaluate(&pending)?;
+            story.marks.extend(applied.marks.iter().cloned());
+            if !applied.followups.is_empty() {
+                let followups = engine
+                    .world
+                    .enqueue(applied.followups, now, Origin::Followup);
+                engine.queue.extend(followups);
+            }
+            if applied.freed {
+                engine.unblock(now);
+            }
+            // Blocked after the unblock its own plan may cause, so that only a
+            // later change of capacity lets it run again.
+            if let Some(b) = &job.plan.blocked_eval {
+                let eval = NewEval {
+                    id: b.id.clone(),
+                    triggered_by: b.triggered_by.clone(),
+                    node_id: None,
+                    wait_until: None,
+                    ..pending.eval.clone()
+                };
+                for b in engine.world.enqueue(vec![eval], now, Origin::Unblocked) {
+                    engine.blocked.block(b);
+                }
+            }
+            engine.drainer.touch(now);
+            story
+                .canceled
+                .extend(engine.ack(&pending, now).iter().map(|p| Canceled {
+                    at: now,
+                    by: CanceledBy::Broker,
+                    evaluation: facts(p),
+                }));
+            story.timeline.push(TimelineEntry {
+                at: now,
+                evaluation: facts(&pending),
+                job,
+            });
+        }
+    }
+    let mut left: Vec<PendingEval> = std::mem::take(&mut engine.queue);
+    left.extend(engine.blocked.into_evals());
+    left.sort_by(|a, b| a.broker_order(b));
+    story.pending = left.iter().map(facts).collect();
+    story.assumptions = Assumption::of(
+        engine.healthy_after,
+        request.events.iter().any(|e| e.kind == EventKind::NodeUp),
+        request
+            .events
+            .iter()
+            .any(|e| e.kind == EventKind::NodeDrain),
+        engine.without_node,
+    );
+    finish(&mut story, baseline, options);
+    Ok(story)
+}
+
+/// The report's jobs: each selected job's first evaluation in the story,
+/// else its replay without events; the timeline narrowed to the selection.
+fn finish(story: &mut Story, baseline: Replay<'_>, options: &Options) {
+    let mut report = baseline.report();
+    let selected = |ns: &str, id: &str| {
+        options.job.as_deref().is_none_or(|j| j == id)
+            && options.namespace.as_deref().is_none_or(|n| n == ns)
+    };
+    story
+        .timeline
+        .retain(|e| selected(&e.job.namespace, &e.job.id));
+    story.pending.retain(|e| selected(&e.namespace, &e.job_id));
+    for job in &mut report.jobs {
+        if let Some(first) = story
+            .timeline
+            .iter()
+            .find(|e| e.job.namespace == job.namespace && e.job.id == job.id)
+        {
+            *job = first.job.clone();
+        }
+    }
+    let skipped = story
+        .what_if
+        .iter()
+        .filter(|e| e.ignored == Some(Ignored::AfterUntil))
+        .count();
+    if skipped > 0 {
+        report.warnings.push(Warning::new(
+            "event_after_until",
+            format!("{skipped} --what-if event(s) come after --until and were not applied"),
+        ));
+        report.warnings.sort();
+    }
+    story.report = report;
+}
+
+/// Every allocation live at the evaluation time, as the picture starts.
+fn live_at_start(snapshot: &Snapshot, at: Time) -> Vec<Mark> {
+    let mut marks: Vec<Mark> = snapshot
+        .allocs
+        .iter()
+        .filter(|a| !a.terminal_status())
+        .map(|a| Mark {
+            at,
+            alloc_id: a.id.to_string(),
+            name: a.name.to_string(),
+            node_id: a.node_id.to_string(),
+            namespace: a.namespace.to_string(),
+            job_id: a.job_id.to_string(),
+            kind: if a.client_status == ClientStatus::Unknown {
+                MarkKind::Unknown
+            } else {
+                MarkKind::Running
+            },
+        })
+        .collect();
+    marks.sort_by(|a, b| a.alloc_id.cmp(&b.alloc_id));
+    marks
+}
+
+fn facts(p: &PendingEval) -> EvalFacts {
+    EvalFacts {
+        id: p.eval.id.clone(),
+        job_id: p.eval.job_id.clone(),
+        namespace: p.eval.namespace.clone(),
+        triggered_by: p.eval.triggered_by.clone(),
+        node_id: p.eval.node_id.clone(),
+        priority: p.eval.priority,
+        created_at: p.created,
+        wait_until: p.eval.wait_until,
+    }
+}

@@ -1,0 +1,185 @@
+//! `Node.UpdateAlloc` (nomad/node_endpoint.go, v1.3.0 :1129-1240): a client
+//! reports an allocation's status. A failed allocation whose reschedule
+//! policy allows another attempt gets an `alloc-failure` evaluation; an
+//! allocation the servers hold as `unknown` gets a `reconnect` evaluation
+//! (phase 1 of PR #12333); one whose job is gone, a `job-deregister`
+//! evaluation and a desired stop. The state store then takes the client's
+//! status (`nestedUpdateAllocFromClient`) and, from F-3, cancels the
+//! disconnect follow-up of a reconnecting allocation.
+
+use crate::model::{
+    ClientStatus, DesiredStatus, Job, Name, TASK_CLIENT_RECONNECTED, TaskEvent, TaskState,
+    node_status,
+};
+use crate::time::Time;
+use crate::version::Switch;
+
+use super::eval::{NewEval, trigger};
+use super::rules::ServerRules;
+use super::world::World;
+
+/// What one allocation update did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AllocUpdate {
+    /// Refused: from #15808 a down or disconnected node may not update.
+    Refused { node_status: String },
+    /// Taken; `eval` when one was created, `canceled` the follow-up
+    /// evaluation the state store canceled.
+    Taken {
+        eval: Option<NewEval>,
+        canceled: Option<String>,
+    },
+}
+
+/// The client of allocation `i` reports `reported` at `now`.
+pub fn report(
+    world: &mut World,
+    i: usize,
+    reported: ClientStatus,
+    now: Time,
+    rules: &ServerRules,
+) -> AllocUpdate {
+    let alloc = world.alloc(i).clone();
+    if rules.has(Switch::ReconnectThroughInit) {
+        let status = world.node(&alloc.node_id).map(|n| n.status.to_string());
+        match status.as_deref() {
+            Some(s @ (node_status::DOWN | node_status::DISCONNECTED)) => {
+                return AllocUpdate::Refused {
+                    node_status: s.to_string(),
+                };
+            }
+            None => {
+                return AllocUpdate::Refused {
+                    node_status: "garbage-collected".to_string(),
+                };
+            }
+            Some(_) => {}
+        }
+    }
+    let terminal = matches!(
+        reported,
+        ClientStatus::Complete | ClientStatus::Failed | ClientStatus::Lost
+    );
+    let job: Option<Job> = world
+        .snapshot
+        .jobs
+        .iter()
+        .find(|j| j.id == alloc.job_id.as_str() && j.namespace == alloc.namespace.as_str())
+        .map(|j| j.as_ref().clone());
+    let mut eval = None;
+    let mut deregister = false;
+    if terminal || alloc.client_status == ClientStatus::Unknown {
+        let mut triggered_by = None;
+        let spec = match &job {
+            Some(j) => Some(j),
+            None => {
+                deregister = true;
+                triggered_by = Some(trigger::JOB_DEREGISTER);
+                alloc.job.as_deref()
+            }
+        };
+        if !deregister && reported == ClientStatus::Failed && alloc.followup_eval_id.is_empty() {
+            let group = spec.and_then(|j| j.lookup_task_group(&alloc.task_group));
+            if let Some(tg) = group
+                && alloc.reschedule_eligible(tg.reschedule_policy.as_ref(), now)
+            {
+                triggered_by = Some(trigger::RETRY_FAILED_ALLOC);
+            }
+        }
+        if !deregister && alloc.client_status == ClientStatus::Unknown {
+            triggered_by = Some(trigger::RECONNECT);
+        }
+        if let Some(triggered_by) = triggered_by {
+            eval = Some(NewEval {
+                id: String::new(),
+                namespace: alloc.namespace.to_string(),
+                job_id: alloc.job_id.to_string(),
+                job_type: spec.map(|j| j.job_type.clone()).unwrap_or_default(),
+                priority: spec.map_or(0, |j| j.priority),
+                triggered_by: triggered_by.to_string(),
+                node_id: None,
+                wait_until: None,
+            });
+        }
+    }
+    let canceled = take_client_status(world, i, reported, deregister, now, rules);
+    AllocUpdate::Taken { eval, canceled }
+}
+
+/// `nestedUpdateAllocFromClient`: the client's status and task states; the
+/// F-3 follow-up cancellation. Returns the canceled evaluation's ID.
+fn take_client_status(
+    world: &mut World,
+    i: usize,
+    reported: ClientStatus,
+    deregister: bool,
+    now: Time,
+    rules: &ServerRules,
+) -> Option<String> {
+    let reconnecting = world.alloc(i).needs_to_reconnect()
+        && matches!(
+            reported,
+            ClientStatus::Running | ClientStatus::Complete | ClientStatus::Failed
+        );
+    let followup = world.alloc(i).followup_eval_id.to_string();
+    let task_names: Vec<String> = world
+        .alloc(i)
+        .own_task_group()
+        .map(|tg| tg.tasks.iter().map(|t| t.name.clone()).collect())
+        .unwrap_or_default();
+    let alloc = &mut world.snapshot.allocs[i];
+    let was_unknown = alloc.client_status == ClientStatus::Unknown;
+    alloc.client_status = reported.clone();
+    alloc.modify_time = now.unix_nanos_i64();
+    if deregister {
+        alloc.desired_status = DesiredStatus::Stop;
+    }
+    for task in task_names {
+        if alloc.task_states.get(&task).is_none() {
+            alloc
+                .task_states
+                .insert(Name::from(task.as_str()), TaskState::default());
+        }
+    }
+    let names: Vec<String> = alloc
+        .task_states
+        .iter()
+        .map(|(n, _)| n.to_string())
+        .collect();
+    for name in names {
+        let state = alloc.task_states.get_mut(&name).expect("listed");
+        match reported {
+            ClientStatus::Failed => {
+                state.state = "dead".into();
+                state.failed = true;
+                state.finished_at = now;
+            }
+            ClientStatus::Running if was_unknown => {
+                let mut events = state.events.to_vec();
+                events.push(TaskEvent {
+                    event_type: TASK_CLIENT_RECONNECTED.into(),
+                    time: now.unix_nanos_i64(),
+                });
+                state.events = events.into_boxed_slice();
+                state.state = "running".into();
+            }
+            _ => {}
+        }
+    }
+    if !(rules.has(Switch::ReconnectCancelsFollowup) && reconnecting && !followup.is_empty()) {
+        return None;
+    }
+    world.snapshot.allocs[i].followup_eval_id = Default::default();
+    let (ns, job) = {
+        let a = world.alloc(i);
+        (a.namespace.clone(), a.job_id.clone())
+    };
+    let shared = world.snapshot.allocs.iter().enumerate().any(|(j, a)| {
+        j != i
+            && a.namespace == ns
+            && a.job_id == job
+            && a.followup_eval_id == followup.as_str()
+            && !a.terminal_status()
+    });
+    (!shared).then_some(followup)
+}

@@ -1,0 +1,108 @@
+//! The cluster as the servers change it over the story: the snapshot, its
+//! next raft index, and the evaluations created so far.
+
+use std::collections::HashMap;
+
+use crate::model::{Allocation, Node, Snapshot};
+use crate::time::Time;
+
+use super::eval::{NewEval, Origin, PendingEval, eval_id};
+
+/// The state the servers act on.
+pub struct World {
+    pub snapshot: Snapshot,
+    /// The raft index the next write gets: after every index the snapshot holds.
+    next_index: u64,
+    /// How many evaluation batches were created, for the broker's order.
+    batches: u64,
+    /// Allocations by ID; allocations are only ever added, so positions hold.
+    by_id: HashMap<String, usize>,
+}
+
+impl World {
+    pub fn new(snapshot: Snapshot) -> World {
+        let next_index = snapshot
+            .allocs
+            .iter()
+            .map(|a| a.create_index)
+            .chain(
+                snapshot
+                    .deployments
+                    .iter()
+                    .map(|d| d.create_index.max(d.modify_index)),
+            )
+            .max()
+            .unwrap_or(0)
+            + 1;
+        // The first of duplicate IDs, as a search in order finds it.
+        let mut by_id = HashMap::new();
+        for (i, a) in snapshot.allocs.iter().enumerate() {
+            by_id.entry(a.id.to_string()).or_insert(i);
+        }
+        World {
+            snapshot,
+            next_index,
+            batches: 0,
+            by_id,
+        }
+    }
+
+    /// A new raft index.
+    pub fn index(&mut self) -> u64 {
+        self.next_index += 1;
+        self.next_index
+    }
+
+    pub fn node(&self, id: &str) -> Option<&Node> {
+        self.snapshot.nodes.iter().find(|n| n.id == id)
+    }
+
+    pub fn node_mut(&mut self, id: &str) -> Option<&mut Node> {
+        self.snapshot.nodes.iter_mut().find(|n| n.id == id)
+    }
+
+    /// `AllocsByNode`: every allocation on the node, terminal ones included,
+    /// in the state store's order (by allocation ID).
+    pub fn allocs_on(&self, node_id: &str) -> Vec<usize> {
+        let mut on: Vec<usize> = (0..self.snapshot.allocs.len())
+            .filter(|&i| self.snapshot.allocs[i].node_id == node_id)
+            .collect();
+        on.sort_by(|&a, &b| self.snapshot.allocs[a].id.cmp(&self.snapshot.allocs[b].id));
+        on
+    }
+
+    pub fn alloc_index(&self, id: &str) -> Option<usize> {
+        self.by_id.get(id).copied()
+    }
+
+    /// Adds a placed allocation.
+    pub fn push_alloc(&mut self, alloc: Allocation) {
+        self.by_id
+            .insert(alloc.id.to_string(), self.snapshot.allocs.len());
+        self.snapshot.allocs.push(alloc);
+    }
+
+    pub fn alloc(&self, i: usize) -> &Allocation {
+        &self.snapshot.allocs[i]
+    }
+
+    /// The evaluations of one server write, numbered in the order they were
+    /// made, due at `at` (or their `WaitUntil`); those without an ID get one.
+    pub fn enqueue(&mut self, made: Vec<NewEval>, at: Time, origin: Origin) -> Vec<PendingEval> {
+        if made.is_empty() {
+            return Vec::new();
+        }
+        self.batches += 1;
+        let batch = self.batches;
+        made.into_iter()
+            .enumerate()
+            .map(|(i, mut e)| {
+                if e.id.is_empty() {
+                    let salt = format!("{batch}/{i}");
+                    e.id = eval_id(at, &e.triggered_by, &e.namespace, &e.job_id, &salt);
+                }
+                e.pending(at, batch, i, origin)
+            })
+            .collect()
+    }
+}
