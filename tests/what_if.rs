@@ -1150,3 +1150,50 @@ fn until_carries_on_the_snapshot_s_pending_and_blocked_evaluations() {
     let pending: Vec<&str> = s.pending.iter().map(|p| p.id.as_str()).collect();
     assert_eq!(pending, ["e-blocked", "e-delayed"]);
 }
+
+/// A plan whose replacement no node takes leaves a blocked evaluation
+/// (`queued-allocs`); the tracker runs it again when a node comes back, and
+/// only then is the replacement placed, on that node.
+#[test]
+fn a_failed_placement_waits_blocked_until_a_node_is_ready() {
+    let mut c = Cluster::new();
+    let job = c.job(job_with(1, None));
+    let ids = c.allocs(&job, 1);
+    let first = c.alloc_ref(&ids[0]).node_id.to_string();
+    let spare = c.node("down");
+    eligible(&mut c);
+    let events = [format!("node-down:{first}"), format!("node-up:{spare}@10m")];
+    let events: Vec<&str> = events.iter().map(String::as_str).collect();
+    let s = story(&c, "1.3.0", &events, Some("1h"));
+    let lines: Vec<(Time, &str)> = s
+        .timeline
+        .iter()
+        .filter(|e| e.evaluation.job_id == JOB)
+        .map(|e| (e.at, e.evaluation.triggered_by.as_str()))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            (now(), "node-update"),
+            (now().add(10 * MINUTE), "queued-allocs")
+        ]
+    );
+    let down = &s.timeline[0].job.plan;
+    assert_eq!(down.failed_placements.len(), 1);
+    assert!(down.place.iter().all(|p| p.node_id.is_none()));
+    let blocked = down.blocked_eval.as_ref().expect("a blocked evaluation");
+    let rerun = s
+        .timeline
+        .iter()
+        .find(|e| e.evaluation.triggered_by == "queued-allocs")
+        .unwrap();
+    assert_eq!(rerun.evaluation.id, blocked.id);
+    let placed: Vec<Option<&str>> = rerun
+        .job
+        .plan
+        .place
+        .iter()
+        .map(|p| p.node_id.as_deref())
+        .collect();
+    assert_eq!(placed, [Some(spare.as_str())]);
+}

@@ -27,8 +27,6 @@ pub struct Applied {
     pub freed: bool,
     /// What happened to allocations, for the picture.
     pub marks: Vec<Mark>,
-    /// Placements that came without a node.
-    pub without_node: usize,
 }
 
 /// Applies `job`'s plan, made by evaluation `eval_id` at `now`.
@@ -192,9 +190,6 @@ pub fn apply(
             out.freed = true;
             let old = world.alloc(i).clone();
             mark(&mut out, &old, MarkKind::Stopped);
-        }
-        if p.node.is_empty() {
-            out.without_node += 1;
         }
         let at = place::At {
             eval_id,

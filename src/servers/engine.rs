@@ -31,7 +31,6 @@ pub(super) struct Engine {
     /// Heartbeats due: the time, the node, its `what_if` entry.
     pub(super) heartbeats: Vec<(Time, String, usize)>,
     pub(super) until: Option<Time>,
-    pub(super) without_node: usize,
     pub(super) eval_options: Options,
 }
 
@@ -77,7 +76,6 @@ impl Engine {
             p.due,
             self.healthy_after.is_none(),
         );
-        self.without_node += applied.without_node;
         if let Some(d) = self.healthy_after {
             let placed: Vec<String> = applied
                 .marks

@@ -133,12 +133,7 @@ impl Assumption {
     }
 
     /// The assumptions every story makes, and those its events add.
-    pub fn of(
-        healthy_after: Option<Duration>,
-        node_up: bool,
-        drain: bool,
-        without_node: usize,
-    ) -> Vec<Assumption> {
+    pub fn of(healthy_after: Option<Duration>, node_up: bool, drain: bool) -> Vec<Assumption> {
         let mut out = vec![
             Assumption::new(
                 "placements_start_at_once",
@@ -172,15 +167,6 @@ impl Assumption {
             out.push(Assumption::new(
                 "drainer_acts_at_once",
                 "the drainer marks allocations for migration as soon as a change allows it (Nomad's watchers react within moments)",
-            ));
-        }
-        if without_node > 0 {
-            out.push(Assumption::new(
-                "placements_without_node",
-                format!(
-                    "{without_node} placement(s) came without a node (no placement stage for their job type in this build): \
-                     they are held on no node, which later evaluations read as a garbage-collected node"
-                ),
             ));
         }
         out

@@ -108,7 +108,6 @@ pub fn run(
         health_due: Vec::new(),
         heartbeats: Vec::new(),
         until,
-        without_node: 0,
         eval_options,
     };
     if until.is_some() {
@@ -255,7 +254,6 @@ pub fn run(
             .events
             .iter()
             .any(|e| e.kind == EventKind::NodeDrain),
-        engine.without_node,
     );
     finish(&mut story, baseline, options);
     Ok(story)
