@@ -34,6 +34,7 @@ pub mod feasibility;
 pub mod fit;
 pub mod model;
 pub mod now;
+pub mod placement;
 pub mod read;
 pub mod reconciler;
 pub mod render;

@@ -17,6 +17,8 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+pub use crate::placement::{AllocMetric, Score};
+
 use crate::model::{ClientStatus, DesiredStatus, Id, JobType, Name};
 use crate::reconciler::{
     Bucket, BucketReason, ByBucket, DesiredChanges, ReasonNode, ReasonTimes, TaintRule, Unreplaced,
@@ -328,6 +330,14 @@ pub struct Plan {
     pub followup_evals: Vec<PlanFollowupEval>,
     pub deployment: Option<PlanDeployment>,
     pub deployment_updates: Vec<PlanDeploymentUpdate>,
+    /// Task groups with allocations no node could take, sorted by group.
+    pub failed_placements: Vec<FailedPlacement>,
+    /// The evaluation Nomad leaves blocked to place them when capacity
+    /// appears.
+    pub blocked_eval: Option<BlockedEval>,
+    /// Nomad's `QueuedAllocations`: per task group with placements, how
+    /// many are still unplaced after the plan.
+    pub queued_allocations: BTreeMap<String, u64>,
     /// Whether the reconnect updates are entries of Nomad's plan (from C-1)
     /// rather than only logged (the seed), and so change something.
     #[serde(skip)]
@@ -355,10 +365,55 @@ pub struct PlanPlace {
     pub lost: bool,
     pub downgrade_non_canary: bool,
     pub min_job_version: u64,
-    /// The node of a system or sysbatch placement; absent for other jobs,
-    /// whose placements are not put on nodes.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The node chosen; null exactly when no node could take it.
     pub node_id: Option<Arc<str>>,
+    /// The chosen node's final score; null for a failed placement and for
+    /// system placements, which are not ranked.
+    pub score: Option<Score>,
+}
+
+/// The failures of one task group: Nomad's `FailedTGAllocs` entry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FailedPlacement {
+    pub task_group: String,
+    /// Allocations that failed: `CoalescedFailures` + 1.
+    pub count: u64,
+    /// The metrics of the first failure.
+    pub metrics: AllocMetric,
+    /// The feasible node that came closest, and what it lacked; null when
+    /// no node passed the feasibility checks. plan-inspect's own, not
+    /// Nomad's.
+    pub nearest_miss: Option<NearestMiss>,
+}
+
+/// The best-scoring node among those exhausted, and its shortfall.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NearestMiss {
+    pub node_id: String,
+    pub node_name: String,
+    /// Nomad's dimension ("memory", "network: reserved port collision").
+    pub dimension: String,
+    /// How much it lacked, where the dimension is an amount.
+    pub lacks: Option<i64>,
+    /// The unit of `lacks`: "MHz", "cores", "MB" or "ports".
+    pub unit: Option<&'static str>,
+}
+
+/// The blocked evaluation a failed placement leaves
+/// (`Evaluation.CreateBlockedEval`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BlockedEval {
+    pub id: String,
+    /// Always `blocked`.
+    pub status: &'static str,
+    /// The trigger of the evaluation replayed.
+    pub triggered_by: String,
+    pub status_description: &'static str,
+    /// Per computed node class seen, whether the job could run on it.
+    pub class_eligibility: BTreeMap<String, bool>,
+    /// Whether a constraint escapes the computed class (`unique.*`), so
+    /// any node change may unblock it.
+    pub escaped_computed_class: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]

@@ -177,6 +177,54 @@ struct Plan {
     followup_evals: Vec<FollowupEval>,
     deployment: Option<Deployment>,
     deployment_updates: Vec<DeploymentUpdate>,
+    failed_placements: Vec<FailedPlacement>,
+    blocked_eval: Option<BlockedEval>,
+    queued_allocations: BTreeMap<String, u64>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct FailedPlacement {
+    task_group: String,
+    count: u64,
+    metrics: AllocMetric,
+    nearest_miss: Option<NearestMiss>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct AllocMetric {
+    nodes_evaluated: u64,
+    nodes_filtered: u64,
+    nodes_in_pool: u64,
+    nodes_available: BTreeMap<String, u64>,
+    class_filtered: BTreeMap<String, u64>,
+    constraint_filtered: BTreeMap<String, u64>,
+    nodes_exhausted: u64,
+    class_exhausted: BTreeMap<String, u64>,
+    dimension_exhausted: BTreeMap<String, u64>,
+    quota_exhausted: Vec<String>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct NearestMiss {
+    node_id: String,
+    node_name: String,
+    dimension: String,
+    lacks: Option<i64>,
+    unit: Option<String>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct BlockedEval {
+    id: String,
+    status: String,
+    triggered_by: String,
+    status_description: String,
+    class_eligibility: BTreeMap<String, bool>,
+    escaped_computed_class: bool,
 }
 
 #[derive(Deserialize, Serialize)]
@@ -201,9 +249,10 @@ struct Place {
     lost: bool,
     downgrade_non_canary: bool,
     min_job_version: u64,
-    /// System and sysbatch placements only.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Null exactly for a failed placement.
     node_id: Option<String>,
+    /// Null for a failed placement and for system placements.
+    score: Option<f64>,
 }
 
 #[derive(Deserialize, Serialize)]
@@ -610,7 +659,7 @@ fn system_jobs_carry_their_diff_and_place_on_nodes_and_others_do_not() {
             .unwrap()
             .report(),
     );
-    assert!(!json.contains("system_diff") && !json.contains("\"node_id\": null"));
+    assert!(!json.contains("system_diff"));
 }
 
 /// The seventh bucket is a key of every group from 1.7.2 on, and of none
@@ -774,8 +823,8 @@ fn schema_shape(tables: &Tables, name: &str) -> Shape {
 
 /// A type column: a type the page defines (`array of Entry`), inline fields
 /// (`{id, at}`, optionally `plus `node_id``, each of a named type if one is
-/// given: `{untainted, ...}, each an array of Entry`), a `map of` such, or a
-/// plain value. `at` names an inline object.
+/// given: `{untainted, ...}, each an array of Entry`), a `map of` such or of
+/// plain values, or a plain value. `at` names an inline object.
 fn type_column_shape(tables: &Tables, ty: &str, at: &str) -> Shape {
     let word = Regex::new(r"\b[A-Z][A-Za-z]+\b").unwrap();
     let named = word
@@ -784,7 +833,12 @@ fn type_column_shape(tables: &Tables, ty: &str, at: &str) -> Shape {
         .find(|w| tables.contains_key(*w))
         .map(|w| schema_shape(tables, w));
     let Some(inline) = Regex::new(r"\{([^}]*)\}").unwrap().captures(ty) else {
-        return named.unwrap_or(Shape::Leaf);
+        let shape = named.unwrap_or(Shape::Leaf);
+        return if ty.starts_with("map of") {
+            Shape::Map(Box::new(shape))
+        } else {
+            shape
+        };
     };
     let each = named.unwrap_or(Shape::Leaf);
     let mut fields: BTreeMap<String, Shape> = inline[1]
@@ -887,6 +941,12 @@ fn the_schema_page_names_every_field_and_only_those() {
         let doc = serde_json::to_value(document_at(fixture, release)).unwrap();
         walk("$", &doc, &root, &mut met, &mut odd);
     }
+    // A failed placement and its blocked evaluation, as the library writes
+    // them, in a plan of a fixture's document.
+    let mut doc = serde_json::to_value(document("example.json")).unwrap();
+    doc["jobs"][0]["plan"]["failed_placements"] = failed_placement_json();
+    doc["jobs"][0]["plan"]["blocked_eval"] = blocked_eval_json();
+    walk("$", &doc, &root, &mut met, &mut odd);
     assert_eq!(odd, BTreeSet::new());
     let mut all = BTreeSet::new();
     documented(&root, &mut all);
@@ -901,6 +961,54 @@ fn the_schema_page_names_every_field_and_only_those() {
         assert!(met.contains(&(object.to_string(), field.to_string())));
     }
     assert!(all.len() > 80, "{} fields documented", all.len());
+}
+
+/// A failed placement as the library serializes it, with every field set.
+fn failed_placement_json() -> Value {
+    use plan_inspect::report::{
+        AllocMetric as Metric, FailedPlacement as Failed, NearestMiss as Miss,
+    };
+    let mut metrics = Metric {
+        nodes_evaluated: 3,
+        nodes_in_pool: 3,
+        ..Metric::default()
+    };
+    metrics.nodes_available.insert("dc1".to_string(), 3);
+    metrics.filter_node("large", "${attr.kernel.name} = linux");
+    metrics.exhaust_node("small", "memory");
+    metrics.quota_exhausted.push("q".to_string());
+    let failed = Failed {
+        task_group: "web".to_string(),
+        count: 2,
+        metrics,
+        nearest_miss: Some(Miss {
+            node_id: "n1".to_string(),
+            node_name: "c3".to_string(),
+            dimension: "memory".to_string(),
+            lacks: Some(212),
+            unit: Some("MB"),
+        }),
+    };
+    let value = serde_json::to_value(vec![failed]).unwrap();
+    let typed: Vec<FailedPlacement> = serde_json::from_value(value.clone()).unwrap();
+    assert_eq!(serde_json::to_value(typed).unwrap(), value);
+    value
+}
+
+/// A blocked evaluation as the library serializes it.
+fn blocked_eval_json() -> Value {
+    let blocked = plan_inspect::report::BlockedEval {
+        id: "b".to_string(),
+        status: "blocked",
+        triggered_by: "job-register".to_string(),
+        status_description: "created to place remaining allocations",
+        class_eligibility: BTreeMap::from([("v1:1".to_string(), false)]),
+        escaped_computed_class: false,
+    };
+    let value = serde_json::to_value(blocked).unwrap();
+    let typed: BlockedEval = serde_json::from_value(value.clone()).unwrap();
+    assert_eq!(serde_json::to_value(typed).unwrap(), value);
+    value
 }
 
 /// The README's recipe line that contains `marker`, run on `fixture`

@@ -216,7 +216,10 @@ mod tests {
                 "attribute_updates": [],
                 "followup_evals": [],
                 "deployment": null,
-                "deployment_updates": []
+                "deployment_updates": [],
+                "failed_placements": [],
+                "blocked_eval": null,
+                "queued_allocations": {}
               }
             }
           ],

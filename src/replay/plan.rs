@@ -89,6 +89,7 @@ impl<'a> JobContext<'a> {
                 downgrade_non_canary: p.downgrade_non_canary,
                 min_job_version: p.min_job_version,
                 node_id: None,
+                score: None,
             })
             .collect();
         plan.destructive_update = r
@@ -206,5 +207,7 @@ impl Plan {
         self.followup_evals
             .sort_by(|a, b| (a.wait_until, &a.id).cmp(&(b.wait_until, &b.id)));
         self.deployment_updates.sort();
+        self.failed_placements
+            .sort_by(|a, b| a.task_group.cmp(&b.task_group));
     }
 }

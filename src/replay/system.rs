@@ -234,6 +234,7 @@ impl<'a> JobContext<'a> {
                 downgrade_non_canary: false,
                 min_job_version: 0,
                 node_id: Some(Arc::from(p.node_id)),
+                score: None,
             })
             .collect();
         plan.destructive_update = sched

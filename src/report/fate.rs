@@ -147,6 +147,7 @@ mod tests {
             downgrade_non_canary: false,
             min_job_version: 0,
             node_id: None,
+            score: None,
         }
     }
 

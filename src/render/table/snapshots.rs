@@ -137,6 +137,7 @@ fn plan_of(stops: usize, places: usize) -> Plan {
                 downgrade_non_canary: false,
                 min_job_version: 0,
                 node_id: None,
+                score: None,
             })
             .collect(),
         ..Plan::default()
@@ -469,6 +470,7 @@ fn place() {
             downgrade_non_canary: false,
             min_job_version: 0,
             node_id: None,
+            score: None,
         }],
         ..Plan::default()
     });

@@ -1,0 +1,98 @@
+//! `AllocMetric`: what the placement stage counted while looking for a node
+//! for one allocation (`nomad/structs/structs.go`, `AllocMetric`), kept for
+//! the first failure of each task group as Nomad keeps it in the
+//! evaluation's `FailedTGAllocs`.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+/// Nomad's `AllocMetric` in snake case. Maps are sorted by key; the
+/// strings are Nomad's own (constraint text such as
+/// `${attr.kernel.name} = linux`, "missing drivers", dimensions such as
+/// "memory" or "network: reserved port collision").
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct AllocMetric {
+    /// Nodes the stack looked at.
+    pub nodes_evaluated: u64,
+    /// Nodes a feasibility check removed.
+    pub nodes_filtered: u64,
+    /// Ready nodes of the job's node pool (0 before node pools, 1.6.0).
+    pub nodes_in_pool: u64,
+    /// Ready nodes per datacenter of the job.
+    pub nodes_available: BTreeMap<String, u64>,
+    /// Filtered nodes per node class (`Node.NodeClass`).
+    pub class_filtered: BTreeMap<String, u64>,
+    /// Filtered nodes per failed check, in Nomad's words.
+    pub constraint_filtered: BTreeMap<String, u64>,
+    /// Feasible nodes on which the allocation did not fit.
+    pub nodes_exhausted: u64,
+    /// Exhausted nodes per node class.
+    pub class_exhausted: BTreeMap<String, u64>,
+    /// Exhausted nodes per dimension, in Nomad's words.
+    pub dimension_exhausted: BTreeMap<String, u64>,
+    /// Quotas that were exhausted (Nomad Enterprise; always empty here).
+    pub quota_exhausted: Vec<String>,
+}
+
+impl AllocMetric {
+    /// `FilterNode`: a node removed by the check named `constraint`.
+    pub fn filter_node(&mut self, node_class: &str, constraint: &str) {
+        self.nodes_filtered += 1;
+        if !node_class.is_empty() {
+            *self
+                .class_filtered
+                .entry(node_class.to_string())
+                .or_default() += 1;
+        }
+        if !constraint.is_empty() {
+            *self
+                .constraint_filtered
+                .entry(constraint.to_string())
+                .or_default() += 1;
+        }
+    }
+
+    /// `ExhaustedNode`: a feasible node without room in `dimension`.
+    pub fn exhaust_node(&mut self, node_class: &str, dimension: &str) {
+        self.nodes_exhausted += 1;
+        if !node_class.is_empty() {
+            *self
+                .class_exhausted
+                .entry(node_class.to_string())
+                .or_default() += 1;
+        }
+        if !dimension.is_empty() {
+            *self
+                .dimension_exhausted
+                .entry(dimension.to_string())
+                .or_default() += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filtering_and_exhausting_count_per_class_and_reason_as_nomad_does() {
+        let mut m = AllocMetric::default();
+        m.filter_node("large", "${attr.kernel.name} = linux");
+        m.filter_node("", "missing drivers");
+        m.exhaust_node("large", "memory");
+        m.exhaust_node("", "");
+        assert_eq!(m.nodes_filtered, 2);
+        assert_eq!(m.class_filtered, BTreeMap::from([("large".to_string(), 1)]));
+        assert_eq!(m.constraint_filtered.len(), 2);
+        assert_eq!(m.nodes_exhausted, 2);
+        assert_eq!(
+            m.class_exhausted,
+            BTreeMap::from([("large".to_string(), 1)])
+        );
+        assert_eq!(
+            m.dimension_exhausted,
+            BTreeMap::from([("memory".to_string(), 1)])
+        );
+    }
+}
