@@ -18,7 +18,9 @@ use std::fmt;
 use foldhash::fast::FixedState;
 
 use crate::model::NodesById;
-use crate::model::{Allocation, Deployment, Evaluation, Job, JobType, Snapshot, TaskGroup};
+use crate::model::{
+    Allocation, Deployment, Evaluation, Job, JobType, SchedulerConfig, Snapshot, TaskGroup,
+};
 use crate::now::NowRequest;
 use crate::reconciler::UpdateCheck;
 use crate::reconciler::{
@@ -459,7 +461,16 @@ struct Prepared<'s> {
     warnings: Vec<Warning>,
     nodes: NodesById<'s>,
     deployments: HashMap<(&'s str, &'s str), &'s Deployment>,
+    on_node: AllocsByNode<'s>,
+    scheduler: SchedulerConfig,
 }
+
+/// Non-terminal allocations by node, in allocation ID order.
+pub(crate) type AllocsByNode<'a> = HashMap<&'a str, Vec<&'a Allocation>>;
+
+/// The trigger of an evaluation replayed without `--eval`: a job
+/// registration, as `nomad job run` makes.
+const DEFAULT_TRIGGER: &str = "job-register";
 
 impl<'s> Prepared<'s> {
     fn new(snapshot: &'s Snapshot, options: &Options) -> Result<Prepared<'s>, ReplayError> {
@@ -506,12 +517,22 @@ impl<'s> Prepared<'s> {
             warnings,
             nodes: snapshot.nodes.iter().map(|n| (n.id.as_str(), n)).collect(),
             deployments: latest_deployments(&snapshot.deployments),
+            on_node: system::allocs_by_node(snapshot),
+            scheduler: snapshot
+                .scheduler_config
+                .clone()
+                .unwrap_or_else(SchedulerConfig::server_default),
         })
     }
 
     fn job_context(&self) -> JobContext<'_> {
         JobContext {
             nodes: &self.nodes,
+            on_node: &self.on_node,
+            scheduler: &self.scheduler,
+            triggered_by: self
+                .eval
+                .map_or(DEFAULT_TRIGGER, |e| e.triggered_by.as_str()),
             deployments: &self.deployments,
             eval_id: &self.eval_id,
             eval_priority: self.eval.map(|e| e.priority),
@@ -604,6 +625,13 @@ fn collect_jobs<'s>(snapshot: &'s Snapshot) -> Vec<JobWork<'s>> {
 
 struct JobContext<'a> {
     nodes: &'a NodesById<'a>,
+    /// Every job's non-terminal allocations by node; empty when the
+    /// snapshot has no system or sysbatch job.
+    on_node: &'a AllocsByNode<'a>,
+    /// The cluster's scheduler configuration, or the servers' default.
+    scheduler: &'a SchedulerConfig,
+    /// The trigger of the evaluation replayed, for blocked evaluations.
+    triggered_by: &'a str,
     deployments: &'a HashMap<(&'a str, &'a str), &'a Deployment>,
     eval_id: &'a str,
     eval_priority: Option<i64>,

@@ -338,6 +338,11 @@ pub struct Plan {
     /// Nomad's `QueuedAllocations`: per task group with placements, how
     /// many are still unplaced after the plan.
     pub queued_allocations: BTreeMap<String, u64>,
+    /// Allocations of other jobs evicted to make room (Nomad's
+    /// `NodePreemptions`), sorted by allocation ID; written only when the
+    /// plan preempts.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub preemptions: Vec<PlanPreemption>,
     /// Whether the reconnect updates are entries of Nomad's plan (from C-1)
     /// rather than only logged (the seed), and so change something.
     #[serde(skip)]
@@ -428,6 +433,20 @@ pub struct PlanDestructive {
     /// none (the node checks of `genericAllocUpdateFn`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<&'static str>,
+}
+
+/// An allocation evicted for a placement of higher priority.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct PlanPreemption {
+    pub alloc_id: Id,
+    pub name: String,
+    pub node_id: String,
+    pub namespace: String,
+    pub job_id: String,
+    /// The priority of the job version it runs.
+    pub job_priority: i64,
+    /// The name of the placement it makes room for.
+    pub preempted_by: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]

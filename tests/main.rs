@@ -33,6 +33,7 @@ mod schema;
 mod secrets;
 mod stop;
 mod system;
+mod system_fit;
 mod tainted;
 mod threads;
 mod unreplaced;

@@ -97,8 +97,9 @@ fn a_system_placement_is_explained_on_its_node() {
     ]);
     assert_eq!(code, 2, "a placement changes the cluster");
     assert!(
-        words(&out)
-            .contains("resource fit (CPU, memory, ports, bin packing, preemption) is not checked")
+        words(&out).contains(
+            "resource fit not checked: the snapshot gives the node no CPU or memory totals"
+        )
     );
 }
 

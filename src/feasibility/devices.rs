@@ -163,6 +163,12 @@ fn meets(c: &Constraint, d: &NodeDevice) -> bool {
     }
 }
 
+/// `nodeDeviceMatches`: whether a node device serves a request, by its
+/// name and the request's constraints.
+pub fn serves(d: &NodeDevice, req: &RequestedDevice) -> bool {
+    id_matches(d, &req.name) && req.constraints.iter().all(|c| meets(c, d))
+}
+
 /// `hasDevices`: each request takes `count` healthy instances of one
 /// matching device that still has that many unused.
 pub fn has_devices(required: &[&RequestedDevice], devices: Option<&[NodeDevice]>) -> bool {
@@ -177,12 +183,10 @@ pub fn has_devices(required: &[&RequestedDevice], devices: Option<&[NodeDevice]>
         .map(|d| d.instances.iter().filter(|i| i.healthy).count() as u64)
         .collect();
     required.iter().all(|req| {
-        let found = devices.iter().enumerate().find(|(i, d)| {
-            unused[*i] != 0
-                && unused[*i] >= req.count
-                && id_matches(d, &req.name)
-                && req.constraints.iter().all(|c| meets(c, d))
-        });
+        let found = devices
+            .iter()
+            .enumerate()
+            .find(|(i, d)| unused[*i] != 0 && unused[*i] >= req.count && serves(d, req));
         match found {
             Some((i, _)) => {
                 unused[i] -= req.count;

@@ -13,7 +13,9 @@ mod target;
 mod version;
 
 pub use constraint::{Check, Parsed, check, describe, meets};
+pub use devices::serves as device_serves;
 pub use distinct_property::Placed;
+pub use node_checks::NetworkMiss;
 pub use stack::{Filter, InvalidConstraint, Level, PlanSoFar, SystemStack};
 pub use target::{Target, resolve};
 pub use version::{Flavour, Version, VersionConstraints};

@@ -1,12 +1,12 @@
 //! `SystemStack`: the checks that filter nodes for a system or sysbatch
 //! task group, with results shared per computed node class.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::constraint::{Check, Parsed, describe, meets};
 use super::devices::has_devices;
 use super::distinct_property::{Placed, PropertySet};
-use super::node_checks::{has_drivers, has_host_volumes, network};
+use super::node_checks::{NetworkMiss, has_drivers, has_host_volumes, network};
 use super::target::{escapes, resolve};
 use crate::model::{Constraint, Job, NetworkResource, Node, RequestedDevice, TaskGroup};
 
@@ -24,7 +24,7 @@ pub enum Filter {
     Drivers(Vec<String>),
     HostVolumes,
     Devices,
-    Network(String),
+    Network(NetworkMiss),
     DistinctProperty(String),
     /// Another node of the same computed class failed a cached check.
     ClassIneligible {
@@ -41,6 +41,21 @@ pub enum Level {
 }
 
 impl Filter {
+    /// The string Nomad's `AllocMetric` counts the node under
+    /// (`ConstraintFiltered`), as `nomad job plan` prints it.
+    pub fn reason(&self) -> String {
+        match self {
+            Filter::Constraint { text, .. } => text.clone(),
+            Filter::Drivers(_) => "missing drivers".to_string(),
+            Filter::HostVolumes => "missing compatible host volumes".to_string(),
+            Filter::Devices => "missing devices".to_string(),
+            Filter::Network(NetworkMiss::Mode(_)) => "missing network".to_string(),
+            Filter::Network(miss) => miss.describe(),
+            Filter::DistinctProperty(why) => why.clone(),
+            Filter::ClassIneligible { .. } => "computed class ineligible".to_string(),
+        }
+    }
+
     /// One line naming the fact that filtered the node.
     pub fn describe(&self) -> String {
         match self {
@@ -59,7 +74,7 @@ impl Filter {
             Filter::Drivers(d) => format!("missing drivers ({})", d.join(", ")),
             Filter::HostVolumes => "missing compatible host volumes".to_string(),
             Filter::Devices => "missing devices".to_string(),
-            Filter::Network(why) => why.clone(),
+            Filter::Network(miss) => miss.describe(),
             Filter::DistinctProperty(why) => why.clone(),
             Filter::ClassIneligible { class, first } => {
                 format!("computed class {class} ineligible: {}", first.describe())
@@ -100,11 +115,14 @@ pub struct SystemStack<'a> {
     parsed: Parsed,
 }
 
+/// The class key of a node without a computed class.
+const NODE_CLASS_PREFIX: &str = "node:";
+
 /// The class results are shared by. A node without a computed class is a
 /// class of its own: plan-inspect cannot compute Nomad's hash.
 fn class_of(node: &Node) -> String {
     if node.computed_class.is_empty() {
-        format!("node:{}", node.id)
+        format!("{NODE_CLASS_PREFIX}{}", node.id)
     } else {
         node.computed_class.to_string()
     }
@@ -143,6 +161,36 @@ impl<'a> SystemStack<'a> {
             invalid: BTreeSet::new(),
             parsed: Parsed::default(),
         }
+    }
+
+    /// `GetClasses`: per computed class seen so far, whether the job may
+    /// run there; a group's verdict stands unless the job's rules the class
+    /// out. Nodes without a computed class are left out.
+    pub fn class_eligibility(&self) -> BTreeMap<String, bool> {
+        let mut out = BTreeMap::new();
+        for ((_, class), r) in &self.group_classes {
+            let eligible = r.is_ok();
+            let seen = out.entry(class.clone()).or_insert(eligible);
+            *seen |= eligible;
+        }
+        for (class, r) in &self.job_classes {
+            match r {
+                Ok(()) => {
+                    out.entry(class.clone()).or_insert(true);
+                }
+                Err(_) => {
+                    out.insert(class.clone(), false);
+                }
+            }
+        }
+        out.retain(|class, _| !class.starts_with(NODE_CLASS_PREFIX));
+        out
+    }
+
+    /// `HasEscaped`: a job or group constraint reads what the computed
+    /// class leaves out, so class results are not shared.
+    pub fn escaped(&self) -> bool {
+        self.job_escaped || self.group_escaped.values().any(|e| *e)
     }
 
     /// The broken constraints seen so far.
@@ -197,7 +245,7 @@ impl<'a> SystemStack<'a> {
         if let Some(net) = self.network {
             let mut probe = tg.clone();
             probe.networks = vec![net.clone()];
-            network(&probe, node).map_err(|m| Filter::Network(m.describe()))?;
+            network(&probe, node).map_err(Filter::Network)?;
         }
         Ok(())
     }

@@ -4,6 +4,7 @@
 //! 1.3.0, `scheduler/feasible/rank.go` from 1.11.0).
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use super::allocs_fit::{Check, allocs_fit};
 use super::capacity::{Capacity, mhz};
@@ -18,7 +19,7 @@ use crate::model::resources::{
     AllocUsage, AllocatedCpu, AllocatedMemory, AllocatedResources, AllocatedShared,
     AllocatedTaskResources, NodeSupply, TaskLifecycle,
 };
-use crate::model::{NetworkResource, NodeDevice, RequestedDevice, Resources};
+use crate::model::{NetworkResource, NodeDevice, RequestedDevice, Resources, TaskGroup};
 
 /// What one allocation of a group asks of a node.
 #[derive(Clone, Debug)]
@@ -36,6 +37,37 @@ pub struct TaskAsk<'a> {
     pub name: &'a str,
     pub resources: &'a Resources,
     pub lifecycle: Option<&'a TaskLifecycle>,
+}
+
+impl<'a> GroupAsk<'a> {
+    /// The ask of one allocation of `tg`.
+    pub fn of(tg: &'a TaskGroup) -> GroupAsk<'a> {
+        const NONE: &Resources = &Resources {
+            cpu: 0,
+            cores: 0,
+            memory_mb: 0,
+            memory_max_mb: 0,
+            disk_mb: 0,
+            iops: 0,
+            networks: Vec::new(),
+            devices: Vec::new(),
+            numa: None,
+            secrets_mb: 0,
+        };
+        GroupAsk {
+            disk_mb: tg.disk_mb(),
+            network: tg.networks.first(),
+            tasks: tg
+                .tasks
+                .iter()
+                .map(|t| TaskAsk {
+                    name: &t.name,
+                    resources: t.resources.as_ref().unwrap_or(NONE),
+                    lifecycle: t.lifecycle.as_ref(),
+                })
+                .collect(),
+        }
+    }
 }
 
 /// The scheduler settings fit depends on.
@@ -234,13 +266,17 @@ pub fn place_evicting<'a>(
     let new = AllocUsage {
         client_status: "pending".to_string(),
         desired_status: "run".to_string(),
-        allocated_resources: Some(total),
+        allocated_resources: Some(Arc::new(total)),
         ..AllocUsage::default()
     };
     let mut all = proposed.clone();
     all.push(&new);
     let fit = allocs_fit(node, &all, Check::SCHEDULER, rules);
-    let allocated = new.allocated_resources.clone().unwrap_or_default();
+    let allocated = new
+        .allocated_resources
+        .as_deref()
+        .cloned()
+        .unwrap_or_default();
     if let Err(short) = fit.outcome {
         let Some(p) = preemptor.as_mut() else {
             return Err(short);

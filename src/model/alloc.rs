@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
+use super::resources::{AllocUsage, AllocatedResources};
 use super::status::{ClientStatus, DesiredStatus};
 use super::{
     DisconnectFields, Id, Job, Name, ReschedulePolicy, SparseId, TaskGroup, TaskStates, nullable,
@@ -28,6 +29,9 @@ pub struct Allocation {
     #[serde(skip)]
     pub job: Option<Arc<Job>>,
     pub task_group: Name,
+    /// What the allocation holds on its node, for fit and preemption;
+    /// pre-0.9 allocations without it hold nothing here.
+    pub allocated_resources: Option<Arc<AllocatedResources>>,
     pub metrics: Option<AllocMetric>,
     pub desired_status: DesiredStatus,
     pub desired_description: Name,
@@ -307,6 +311,17 @@ impl AllocMetric {
 }
 
 impl Allocation {
+    /// What the allocation holds, as the fit arithmetic reads it.
+    pub fn usage(&self) -> AllocUsage {
+        AllocUsage {
+            id: self.id.to_string(),
+            client_status: self.client_status.as_str().to_string(),
+            desired_status: self.desired_status.as_str().to_string(),
+            allocated_resources: self.allocated_resources.clone(),
+            ..AllocUsage::default()
+        }
+    }
+
     /// The task group of the allocation's own job version.
     pub fn own_task_group(&self) -> Option<&TaskGroup> {
         self.job.as_deref()?.lookup_task_group(&self.task_group)

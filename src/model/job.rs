@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::connect::set_equal;
+use super::resources::TaskLifecycle;
 use super::{ConsulGateway, GoValue, JobType, SidecarTask, list, nullable, reconcile_option};
 use crate::time::Duration;
 
@@ -121,6 +122,15 @@ pub struct TaskGroup {
     /// Batch and sysbatch tasks are stopped after this long (2.0.3 on).
     pub max_run_duration: Option<Duration>,
     pub restart_policy: Option<RestartPolicy>,
+    /// The `migrate` block; preemption reads its `max_parallel`.
+    pub migrate: Option<MigrateStrategy>,
+}
+
+/// A group's `structs.MigrateStrategy`, as far as preemption reads it.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct MigrateStrategy {
+    pub max_parallel: i64,
 }
 
 /// A `structs.VolumeRequest` of a task group.
@@ -294,6 +304,8 @@ pub struct Task {
     #[serde(deserialize_with = "nullable")]
     pub meta: BTreeMap<String, String>,
     pub resources: Option<Resources>,
+    /// Its lifecycle hook; `None` for a main task.
+    pub lifecycle: Option<TaskLifecycle>,
     pub kill_timeout: Duration,
     pub affinities: GoValue,
     #[serde(deserialize_with = "list")]
@@ -452,6 +464,15 @@ impl Job {
 }
 
 impl TaskGroup {
+    /// The group's `EphemeralDisk.SizeMB`, 0 without the block.
+    pub fn disk_mb(&self) -> i64 {
+        self.ephemeral_disk
+            .0
+            .get("SizeMB")
+            .and_then(|v| v.as_i64())
+            .unwrap_or(0)
+    }
+
     pub fn lookup_task(&self, name: &str) -> Option<&Task> {
         self.tasks.iter().find(|t| t.name == name)
     }

@@ -17,6 +17,7 @@ mod node;
 mod reconcile_strategy;
 mod release;
 pub mod resources;
+mod scheduler_config;
 mod snapshot;
 mod sparse_id;
 pub mod status;
@@ -49,12 +50,13 @@ pub use job::{
 pub use job_type::JobType;
 pub use name::{Interner, Name};
 pub use node::{
-    DriverInfo, HostVolume, Node, NodeDevice, NodeDeviceInstance, NodeNetworkMode, NodeResources,
-    NodesById, eligibility, node_status,
+    DriverInfo, HostVolume, Node, NodeDevice, NodeDeviceInstance, NodesById, eligibility,
+    node_status,
 };
 pub use reconcile_strategy::{ReconcileStrategy, reconcile_option};
 pub use release::{HEAD_COMMIT, Release, SEED_COMMIT, SERIES, v};
-pub use resources::{NodeNetwork, NodeNetworkAddress};
+pub use resources::{NodeNetwork, NodeNetworkAddress, NodeResources};
+pub use scheduler_config::{PreemptionConfig, SchedulerConfig};
 pub use snapshot::Snapshot;
 pub use sparse_id::SparseId;
 pub use status::{ClientStatus, DesiredStatus};

@@ -4,7 +4,8 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::resources::NodeNetwork;
+use super::Resources;
+use super::resources::{NodeReservedResources, NodeResources, NodeSupply};
 use super::string_map::{self, StringMap};
 use super::{GoValue, Name, nullable};
 
@@ -36,6 +37,14 @@ pub struct Node {
     #[serde(deserialize_with = "nullable")]
     pub host_volumes: BTreeMap<String, Option<HostVolume>>,
     pub node_resources: Option<NodeResources>,
+    /// What the client keeps back from allocations.
+    pub reserved_resources: Option<NodeReservedResources>,
+    /// The pre-0.9 totals and reservation, read before 1.7.0 when the
+    /// blocks above are absent.
+    pub resources: Option<Resources>,
+    pub reserved: Option<Resources>,
+    /// `client.node_max_allocs` (1.10.2 on); 0 is no limit.
+    pub node_max_allocs: i64,
     /// Written by servers from 1.6.0 on ("default" unless set).
     pub node_pool: Name,
     /// The agent version a `NodeListStub` (`/v1/nodes`) carries instead of
@@ -56,25 +65,6 @@ pub struct DriverInfo {
 #[serde(rename_all = "PascalCase", default)]
 pub struct HostVolume {
     pub read_only: bool,
-}
-
-/// The parts of `structs.NodeResources` the feasibility checks read.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase", default)]
-pub struct NodeResources {
-    #[serde(deserialize_with = "nullable")]
-    pub networks: Vec<NodeNetworkMode>,
-    #[serde(deserialize_with = "nullable")]
-    pub node_networks: Vec<NodeNetwork>,
-    #[serde(deserialize_with = "nullable")]
-    pub devices: Vec<NodeDevice>,
-}
-
-/// A fingerprinted `structs.NetworkResource` of a node: only its mode matters.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase", default)]
-pub struct NodeNetworkMode {
-    pub mode: String,
 }
 
 /// A `structs.NodeDeviceResource`.
@@ -151,3 +141,17 @@ impl Node {
 /// Nodes by ID, as the replay looks every allocation's node up; with a fast
 /// hash, as no output depends on its order.
 pub type NodesById<'a> = std::collections::HashMap<&'a str, &'a Node, foldhash::fast::FixedState>;
+
+impl Node {
+    /// The node's resources as the fit arithmetic reads them.
+    pub fn supply(&self) -> NodeSupply {
+        NodeSupply {
+            id: self.id.clone(),
+            node_resources: self.node_resources.clone(),
+            reserved_resources: self.reserved_resources.clone(),
+            resources: self.resources.clone(),
+            reserved: self.reserved.clone(),
+            node_max_allocs: self.node_max_allocs,
+        }
+    }
+}

@@ -11,6 +11,7 @@
 //! write a subset of the same keys.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Deserialize;
 
@@ -169,7 +170,8 @@ pub struct AllocUsage {
     pub id: String,
     pub client_status: String,
     pub desired_status: String,
-    pub allocated_resources: Option<AllocatedResources>,
+    /// Shared with the snapshot's allocation, not copied.
+    pub allocated_resources: Option<Arc<AllocatedResources>>,
     /// The pre-0.9 total, read before 1.7.0 when `AllocatedResources` is
     /// absent.
     pub resources: Option<Resources>,

@@ -22,8 +22,9 @@ fn node(id: &str) -> Node {
         scheduling_eligibility: "eligible".into(),
         computed_class: "v1:mock".into(),
         node_resources: Some(NodeResources {
-            networks: vec![NodeNetworkMode {
+            networks: vec![NetworkResource {
                 mode: "host".into(),
+                ..NetworkResource::default()
             }],
             ..NodeResources::default()
         }),
@@ -126,6 +127,7 @@ impl Cluster {
             rules: &crate::reconciler::Rules::default(),
             now: crate::time::Time::ZERO,
             record: false,
+            fit: None,
         });
         f(&sched)
     }

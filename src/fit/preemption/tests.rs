@@ -6,6 +6,8 @@
 use super::super::comparable::Comparable;
 use super::super::place::{Eviction, GroupAsk, Settings, TaskAsk, place_evicting};
 use super::super::rules::FitRules;
+use std::sync::Arc;
+
 use super::*;
 use crate::model::resources::{AllocatedDevice, AllocatedResources, AllocatedTaskResources};
 use crate::model::{NetworkResource, NodeDevice, Port, RequestedDevice, Resources, from_slice};
@@ -134,7 +136,7 @@ fn usage(x: &Alloc) -> AllocUsage {
         id: x.id.to_string(),
         client_status: "running".to_string(),
         desired_status: "run".to_string(),
-        allocated_resources: Some(r),
+        allocated_resources: Some(Arc::new(r)),
         ..AllocUsage::default()
     }
 }
