@@ -5,191 +5,18 @@
 //! re-running the reconciler's rules; the renderers turn it into text.
 
 mod allocation;
+mod error;
+mod explanation;
 mod placement;
 mod release_rules;
 mod system;
 
-use std::fmt;
-
-use serde::Serialize;
-
 use crate::model::{Allocation, Snapshot};
-use crate::reconciler::Bucket;
-use crate::replay::{OneJob, Options, ReplayError};
-use crate::report::NowSource;
-use crate::time::{Time, format_duration};
-use crate::warning::Warning;
+use crate::replay::{OneJob, Options};
 
-/// What `--explain` explains and why, in order.
-#[derive(Clone, Debug, Serialize)]
-pub struct Explanation {
-    pub subject: Subject,
-    pub namespace: String,
-    pub job: String,
-    /// The current job version.
-    pub job_version: u64,
-    pub task_group: String,
-    pub now: Time,
-    pub now_source: NowSource,
-    pub eval_id: String,
-    /// The allocation's bucket; `None` when set aside, or for a placement.
-    pub bucket: Option<Bucket>,
-    /// What the plan does, one line per action; empty when nothing.
-    pub fate: Vec<String>,
-    /// Whether the plan changes the subject as `Plan.IsNoOp` counts changes
-    /// ([`crate::report::Plan::touches`]); a placement always does. This is
-    /// what `--detailed-exitcode` reports for `--explain`.
-    pub changed: bool,
-    pub steps: Vec<Step>,
-    /// The replay's warnings, as the report has them.
-    pub warnings: Vec<Warning>,
-}
-
-/// The allocation or placement explained.
-#[derive(Clone, Debug, Serialize)]
-pub struct Subject {
-    pub kind: SubjectKind,
-    /// The allocation ID; `None` for a placement.
-    pub id: Option<String>,
-    pub name: String,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SubjectKind {
-    Allocation,
-    Placement,
-}
-
-/// One step of the reconciler: what it concluded and from which facts.
-#[derive(Clone, Debug, Serialize)]
-pub struct Step {
-    pub title: String,
-    pub conclusion: String,
-    pub facts: Vec<Fact>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct Fact {
-    pub name: String,
-    pub value: String,
-    /// Background that did not decide the fate (the rules that did not
-    /// match, the arithmetic of a policy that never applied): tables show
-    /// it under `--verbose` only; JSON always has it.
-    #[serde(skip)]
-    pub detail: bool,
-}
-
-impl Step {
-    fn new(title: &str, conclusion: impl Into<String>) -> Step {
-        Step {
-            title: title.to_string(),
-            conclusion: conclusion.into(),
-            facts: Vec::new(),
-        }
-    }
-
-    fn fact(mut self, name: &str, value: impl Into<String>) -> Step {
-        self.facts.push(Fact {
-            name: name.to_string(),
-            value: value.into(),
-            detail: false,
-        });
-        self
-    }
-
-    /// A fact shown only under `--verbose` ([`Fact::detail`]).
-    fn detail(mut self, name: &str, value: impl Into<String>) -> Step {
-        self = self.fact(name, value);
-        if let Some(f) = self.facts.last_mut() {
-            f.detail = true;
-        }
-        self
-    }
-
-    /// Marks every fact from `from` on as detail.
-    fn details_from(mut self, from: usize) -> Step {
-        for f in self.facts.iter_mut().skip(from) {
-            f.detail = true;
-        }
-        self
-    }
-}
-
-/// Why a subject cannot be explained.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ExplainError {
-    NotFound(String),
-    /// The prefix matches several allocations: `ID (name)` of each.
-    Ambiguous {
-        subject: String,
-        candidates: Vec<String>,
-    },
-    /// The subject is of another job than `--job` (and `--namespace`).
-    NotOfJob {
-        subject: String,
-        /// `namespace/job` of the subject, or of each job with such a placement name.
-        found: Vec<String>,
-        job: String,
-    },
-    /// The name belongs to a job whose plan does not place it.
-    NotPlaced {
-        name: String,
-        job: String,
-    },
-    /// A system or sysbatch job places per node: the subject must name one.
-    NeedsNode {
-        name: String,
-        job: String,
-    },
-    Replay(ReplayError),
-}
-
-impl fmt::Display for ExplainError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ExplainError::NotFound(s) => write!(
-                f,
-                "no allocation ID starts with {s:?}, and no job's task group has a placement of that name"
-            ),
-            ExplainError::Ambiguous {
-                subject,
-                candidates,
-            } => write!(
-                f,
-                "{subject:?} matches {} allocations: {}",
-                candidates.len(),
-                candidates.join(", ")
-            ),
-            ExplainError::NotOfJob {
-                subject,
-                found,
-                job,
-            } => write!(
-                f,
-                "{subject:?} is of {}, not of --job {job:?}; drop --job to explain it",
-                found.join(", ")
-            ),
-            ExplainError::NotPlaced { name, job } => {
-                write!(f, "the plan of job {job:?} places no {name:?}")
-            }
-            ExplainError::NeedsNode { name, job } => write!(
-                f,
-                "job {job:?} is a system or sysbatch job, which places {name:?} once per node: \
-                 name the node as {name}@NODE (a node ID or ID prefix)"
-            ),
-            ExplainError::Replay(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for ExplainError {}
-
-impl From<ReplayError> for ExplainError {
-    fn from(e: ReplayError) -> ExplainError {
-        ExplainError::Replay(e)
-    }
-}
+pub use error::ExplainError;
+pub use explanation::{Explanation, Fact, Step, Subject, SubjectKind};
+use explanation::{at, yes_no};
 
 /// Explains `subject`: an allocation ID or unique ID prefix, else a
 /// placement name (`job.group[index]`); a system or sysbatch job's
@@ -324,24 +151,11 @@ fn placement_job<'s>(
     }
 }
 
-/// A time with its distance from `now`: `2022-04-01T12:05:00Z (in 5m)`.
-fn at(t: Time, now: Time) -> String {
-    let d = t.sub(now);
-    match d {
-        0 => format!("{t} (now)"),
-        d if d > 0 => format!("{t} (in {})", format_duration(d)),
-        d => format!("{t} ({} ago)", format_duration(d.saturating_neg())),
-    }
-}
-
-fn yes_no(b: bool) -> &'static str {
-    if b { "yes" } else { "no" }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::read::read_snapshot_from;
+    use crate::time::Time;
 
     fn snapshot() -> Snapshot {
         let text = r#"{

@@ -3,9 +3,11 @@
 //! and the plan they would submit.
 
 mod entries;
+mod error;
 mod eval_lookup;
 mod groups;
 mod in_order;
+mod options;
 mod plan;
 mod policy_panic;
 mod snapshot_time;
@@ -13,7 +15,6 @@ mod system;
 mod texts;
 
 use std::collections::HashMap;
-use std::fmt;
 
 use foldhash::fast::FixedState;
 
@@ -28,14 +29,15 @@ use crate::reconciler::{
     tainted_nodes,
 };
 use crate::report::*;
-use crate::time::{Time, format_duration};
-use crate::version::{
-    Evidence, Profile, Survey, VersionRequest, ignored_inputs, system_scheduler_warning,
-};
+use crate::time::Time;
+use crate::version::{Evidence, Profile, Survey, ignored_inputs, system_scheduler_warning};
 use crate::warning::Warning;
 use entries::EntryMaker;
 use groups::group_reports;
 use in_order::for_each_in_order;
+
+pub use error::ReplayError;
+pub use options::Options;
 
 /// The evaluation ID used when neither `--eval` nor the snapshot names one.
 ///
@@ -43,154 +45,6 @@ use in_order::for_each_in_order;
 /// `FollowupEvalID` is empty matches it and is rescheduled at once, which
 /// Nomad's unit tests rely on but no real evaluation does.
 pub const PLACEHOLDER_EVAL_ID: &str = "plan-inspect-replay";
-
-/// What to replay, and how.
-#[derive(Clone, Debug, Default)]
-pub struct Options {
-    /// `--now`.
-    pub now: Option<NowRequest>,
-    /// The machine's clock, used only when nothing else dates the snapshot.
-    pub clock: Time,
-    /// `--job`.
-    pub job: Option<String>,
-    /// `--namespace`.
-    pub namespace: Option<String>,
-    /// `--eval`: replay this evaluation from the snapshot's `Evals`.
-    pub eval: Option<String>,
-    /// `--no-disconnected-clients`.
-    pub no_disconnected_clients: bool,
-    /// `--nomad-version`; the snapshot's `NomadVersion` key, else `auto`,
-    /// when absent.
-    pub nomad_version: Option<VersionRequest>,
-    /// Jobs are replayed on up to this many threads while the caller's
-    /// hands on their reports (0 and 1: all on the caller's); the report is
-    /// the same on any count.
-    pub threads: usize,
-}
-
-/// A request the snapshot cannot answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ReplayError {
-    /// No evaluation ID starts with it; the snapshot's evaluations, `ID (job)`.
-    EvalNotFound {
-        eval: String,
-        candidates: Vec<String>,
-    },
-    /// The prefix matches several evaluations: `ID (job)` of each.
-    EvalAmbiguous {
-        eval: String,
-        candidates: Vec<String>,
-    },
-    /// `--eval` and `--job` (or `--namespace`) name different jobs.
-    EvalNotOfJob {
-        eval: String,
-        eval_job: String,
-        job: String,
-    },
-    /// `--eval` names an evaluation of another job than the one explained.
-    EvalOfOtherJob { eval: String, job: String },
-    /// No job has that ID (in that namespace); where the ID is found in
-    /// other namespaces, those.
-    JobNotFound {
-        job: String,
-        namespace: Option<String>,
-        elsewhere: Vec<String>,
-    },
-    /// `--now` is an offset from the snapshot's time, and nothing dates it.
-    NowWithoutSnapshotTime { offset: crate::time::Duration },
-    /// `--namespace` names a namespace that no job or allocation of the
-    /// snapshot is in; the namespaces of its jobs and of the allocations
-    /// read (the reader skips other namespaces' allocations).
-    NamespaceNotFound {
-        namespace: String,
-        candidates: Vec<String>,
-    },
-}
-
-impl fmt::Display for ReplayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReplayError::EvalNotFound { eval, candidates } if candidates.is_empty() => {
-                write!(f, "no evaluation {eval:?}: the snapshot has no Evals")
-            }
-            ReplayError::EvalNotFound { eval, candidates } => write!(
-                f,
-                "no evaluation ID starts with {eval:?}; the snapshot's Evals: {}",
-                candidates.join(", ")
-            ),
-            ReplayError::EvalAmbiguous { eval, candidates } => write!(
-                f,
-                "{eval:?} matches {} evaluations: {}; give more of the ID",
-                candidates.len(),
-                candidates.join(", ")
-            ),
-            ReplayError::EvalNotOfJob {
-                eval,
-                eval_job,
-                job,
-            } => write!(
-                f,
-                "evaluation {eval} is of job {eval_job:?}, not of --job {job:?}; drop --job, or pick an \
-                 evaluation of that job"
-            ),
-            ReplayError::EvalOfOtherJob { eval, job } => {
-                write!(f, "evaluation {eval:?} is not an evaluation of job {job:?}")
-            }
-            ReplayError::JobNotFound {
-                job,
-                namespace: Some(ns),
-                elsewhere,
-            } if !elsewhere.is_empty() => write!(
-                f,
-                "no job {job:?} in namespace {ns:?}; the snapshot has it in {}: pass that \
-                 --namespace, or drop it",
-                quoted(elsewhere)
-            ),
-            ReplayError::JobNotFound {
-                job,
-                namespace: Some(ns),
-                ..
-            } => {
-                write!(f, "no job {job:?} in namespace {ns:?} in the snapshot")
-            }
-            ReplayError::JobNotFound {
-                job,
-                namespace: None,
-                ..
-            } => write!(f, "no job {job:?} in the snapshot"),
-            ReplayError::NowWithoutSnapshotTime { offset } => write!(
-                f,
-                "--now {}{} is an offset from the snapshot's time, and nothing dates this snapshot \
-                 (no Now key, no SnapshotMeta): give an RFC 3339 time or a Unix timestamp",
-                if *offset < 0 { "" } else { "+" },
-                format_duration(*offset)
-            ),
-            ReplayError::NamespaceNotFound {
-                namespace,
-                candidates,
-            } if candidates.is_empty() => write!(
-                f,
-                "no namespace {namespace:?}: the snapshot has no jobs or allocations"
-            ),
-            ReplayError::NamespaceNotFound {
-                namespace,
-                candidates,
-            } => write!(
-                f,
-                "no job or allocation in namespace {namespace:?}; the snapshot's namespaces: {}",
-                quoted(candidates)
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ReplayError {}
-
-/// `"a", "b"`: names as the user would type them.
-fn quoted(names: &[String]) -> String {
-    let quoted: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
-    quoted.join(", ")
-}
 
 /// The namespaces of `work`, sorted and each once.
 fn namespaces_of(work: &[JobWork<'_>], only_job: Option<&str>) -> Vec<String> {
@@ -345,7 +199,8 @@ pub struct JobReplay<'r, 'a> {
     pub reconciliation: &'r Reconciliation<'a>,
     /// The replayed release's choices, as the reconciler reads them.
     pub release: &'r ReleaseFacts,
-    pub taint: TaintContext<'r, 'a>,
+    /// The nodes the replay found tainted.
+    pub tainted: &'r TaintedNodes<'a>,
     pub nodes: &'r NodesById<'a>,
 }
 
@@ -421,7 +276,7 @@ impl<'s> OneJob<'s> {
                 report: &report,
                 reconciliation: rec,
                 release: &release,
-                taint,
+                tainted: taint.tainted,
                 nodes: &prep.nodes,
             })
         }))
@@ -517,7 +372,7 @@ impl<'s> Prepared<'s> {
             warnings,
             nodes: snapshot.nodes.iter().map(|n| (n.id.as_str(), n)).collect(),
             deployments: latest_deployments(&snapshot.deployments),
-            on_node: system::allocs_by_node(snapshot),
+            on_node: allocs_by_node(snapshot),
             scheduler: snapshot
                 .scheduler_config
                 .clone()
@@ -726,4 +581,22 @@ impl<'a> JobContext<'a> {
         })
         .compute()
     }
+}
+
+/// Every non-terminal allocation by node, in allocation ID order (the
+/// order preemption takes its candidates in); nothing when no job is
+/// scheduled by the system scheduler.
+fn allocs_by_node(snapshot: &Snapshot) -> AllocsByNode<'_> {
+    let mut out: AllocsByNode<'_> = HashMap::new();
+    let system = |t: &JobType| matches!(t, JobType::System | JobType::Sysbatch);
+    if !snapshot.jobs.iter().any(|j| system(&j.job_type)) {
+        return out;
+    }
+    for a in snapshot.allocs.iter().filter(|a| !a.terminal_status()) {
+        out.entry(a.node_id.as_str()).or_default().push(a);
+    }
+    for list in out.values_mut() {
+        list.sort_by(|a, b| a.id.cmp(&b.id));
+    }
+    out
 }

@@ -20,6 +20,7 @@ mod disconnect;
 mod explain;
 mod golden;
 mod incidents;
+mod layers;
 mod layout;
 mod memory;
 mod nomad_version;

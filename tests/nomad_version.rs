@@ -191,7 +191,7 @@ fn a_disconnect_block_replayed_with_the_seed_is_named_as_ignored() {
             (
                 "input_ignored".to_string(),
                 "the disconnect block of default/web group web (lost_after = 15m0s) ignored: \
-                 replaying Nomad seed semantics, which read it only from Nomad 1.8.0 on (D-4)"
+                 replaying Nomad seed semantics, which read it only from Nomad 1.8.0 on (D-4a)"
                     .to_string()
             ),
             (

@@ -796,7 +796,7 @@ pub(crate) fn disconnecting_with_block(c: &mut Cluster, block: DisconnectStrateg
     id
 }
 
-/// The catalogue's D-4 example: with a `disconnect` block (`replace` true
+/// The catalogue's D-4a example: with a `disconnect` block (`replace` true
 /// by the server's default) the disconnecting allocation is replaced in the
 /// disconnect eval itself from 1.8.0 (D-4b), where 1.7.7 waits for the
 /// reschedule delay (v1.8.0 nomad/structs/structs.go:11223,
@@ -1179,7 +1179,7 @@ fn test_alloc_set_filter_by_tainted_disco_client_reconnected_alloc_untainted_sin
     }
 }
 
-/// Open point 2 (D-4, F-1): `disconnect { replace = false }` without
+/// Open point 2 (D-4a, F-1): `disconnect { replace = false }` without
 /// `lost_after` does not keep the allocation of a down node in the count.
 /// It is disconnecting and marked unknown (with no follow-up eval: there is
 /// no lost timeout), but only a lost timeout or, in 1.8 and 1.9, the legacy
@@ -1438,7 +1438,7 @@ fn explain_states_the_reschedule_rule_of_the_release() {
 
 /// The Disconnect step names the release's lost timeout when an unknown
 /// allocation has none: `max_client_disconnect` to 1.7, a lost timeout
-/// from 1.8.0 (D-4).
+/// from 1.8.0 (D-4a).
 #[test]
 fn explain_names_the_missing_lost_timeout_of_the_release() {
     let mut c = Cluster::new();
@@ -1458,7 +1458,7 @@ fn explain_names_the_missing_lost_timeout_of_the_release() {
 /// The Bucket step names the lost timeout and the setting that keeps an
 /// allocation unknown as the release reads them: `max_client_disconnect`
 /// and `prevent_reschedule_on_lost` to 1.7, also the `disconnect` block in
-/// 1.8 and 1.9 (D-4), the block alone from 1.10.0 (F-1).
+/// 1.8 and 1.9 (D-4a), the block alone from 1.10.0 (F-1).
 #[test]
 fn explain_names_the_disconnect_settings_of_the_release() {
     let mut c = Cluster::new();

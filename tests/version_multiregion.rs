@@ -1,4 +1,4 @@
-//! Multiregion deployments as 1.3.6 (B-2a) and 1.3.10 (B-2b) changed
+//! Multiregion deployments as 1.3.6 (B-2 #14659) and 1.3.10 (B-2 #15325) changed
 //! `computeDeploymentPaused`: when a multiregion job holds its placements
 //! back, and the `initializing` deployment status. Multiregion itself is
 //! Enterprise; these replay the OSS code path.
@@ -124,7 +124,7 @@ fn test_reconciler_compute_deployment_paused_v1_3_10() {
     }
 }
 
-/// B-2a: a multiregion batch job without a deployment is paused until 1.3.5
+/// B-2 #14659: a multiregion batch job without a deployment is paused until 1.3.5
 /// and places from 1.3.6 and in 1.4.0, as batch jobs use no deployments.
 #[test]
 fn a_multiregion_batch_job_places_from_1_3_6() {
@@ -141,7 +141,7 @@ fn a_multiregion_batch_job_places_from_1_3_6() {
     }
 }
 
-/// B-2b: with no deployment a multiregion service is paused and creates a
+/// B-2 #15325: with no deployment a multiregion service is paused and creates a
 /// pending deployment until 1.3.9 and 1.4.4; from 1.3.10 and 1.4.5 it
 /// places at once and its deployment is created running.
 #[test]
@@ -167,7 +167,7 @@ fn a_multiregion_service_without_deployment_places_from_1_3_10_and_1_4_5() {
     }
 }
 
-/// B-2b: from 1.3.10 and 1.4.5 an initializing deployment holds placements
+/// B-2 #15325: from 1.3.10 and 1.4.5 an initializing deployment holds placements
 /// back, goes into the plan in full with the groups' state, and is moved to
 /// pending (v1.4.5 scheduler/reconcile.go:263, :297, :525). Before, the
 /// status means nothing to the reconciler: the job places on it.

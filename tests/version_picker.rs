@@ -1,5 +1,5 @@
 //! Which copy survives a reconnect by the group's `disconnect.reconcile`
-//! strategy (D-4, 1.8.0): best_score, keep_original, keep_replacement or
+//! strategy (D-4a, 1.8.0): best_score, keep_original, keep_replacement or
 //! longest_running, after "a replacement of a newer job is kept"; and from
 //! E-2 (1.9.1, 1.10.0) against the whole chain of replacements.
 //!
@@ -535,7 +535,7 @@ fn replay_at(c: &mut Cluster, release: Release) -> plan_inspect::report::JobRepo
     c.replay_job(JOB)
 }
 
-/// D-4's strategies start at 1.8.0 (no backport): 1.7.7 reads no
+/// D-4a's strategies start at 1.8.0 (no backport): 1.7.7 reads no
 /// `disconnect` block and weighs by the best score, keeping the replacement
 /// that scored higher; 1.8.0 keeps the original under longest_running and
 /// keep_original, the replacement under best_score and keep_replacement.

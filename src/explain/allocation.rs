@@ -6,8 +6,8 @@ use super::release_rules;
 use super::{Explanation, Step, Subject, SubjectKind, at, yes_no};
 use crate::model::{Allocation, ClientStatus, DelayBase, DelaySteps, ReschedulePolicy};
 use crate::reconciler::{
-    AllocFacts, Bucket, GroupTrace, ReconnectCheck, ReconnectDecision, ReconnectWeighing,
-    RescheduleBasis,
+    AllocFacts, Bucket, DisconnectingReplacement, GroupTrace, ReconnectCheck, ReconnectDecision,
+    ReconnectWeighing, RescheduleBasis,
 };
 use crate::replay::JobReplay;
 use crate::report::{JobReport, Plan};
@@ -130,7 +130,7 @@ fn identity(job: &JobReport, alloc: &Allocation) -> Step {
 }
 
 fn node(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Step {
-    let tainted = jr.taint.tainted.contains_key(alloc.node_id.as_str());
+    let tainted = jr.tainted.contains_key(alloc.node_id.as_str());
     let taint = if tainted { "tainted" } else { "not tainted" };
     let Some(node) = jr.nodes.get(alloc.node_id.as_str()) else {
         return Step::new(
@@ -196,7 +196,7 @@ fn disconnect(jr: &JobReplay<'_, '_>, alloc: &Allocation, facts: &AllocFacts) ->
     let now = jr.report.now;
     let d = &facts.disconnect;
     let last = d.unknown_since;
-    let setting = release_rules::lost_timeout_setting(jr.taint.rules);
+    let setting = release_rules::lost_timeout_setting(jr.release.fields);
     let mut step = Step::new("Disconnect", "").fact(
         &setting,
         d.timeout.map_or("not set".to_string(), format_duration),
@@ -411,10 +411,9 @@ fn rescheduling(
         );
     }
     let basis = f.basis;
-    let rules = jr.taint.rules;
     let rescheduled_now = trace.reschedule_now.get(&alloc.id).is_some();
     let forced = rescheduled_now && trace.reschedule_forced.get(&alloc.id).is_some();
-    let replacement = || release_rules::disconnecting_replacement(rules, alloc.own_task_group());
+    let replacement = || release_rules::disconnecting_replacement(f.disconnecting);
     if let RescheduleBasis::Replace(replace) = basis {
         step = step.fact("disconnect.replace", replace.to_string());
         let why = if forced {
@@ -520,10 +519,10 @@ fn rescheduling(
         format!("{}: eligible, due later", replacement())
     } else if later.is_some() {
         "eligible, due later, no follow-up eval yet".to_string()
-    } else if disconnecting && f.held {
+    } else if disconnecting && f.disconnecting == DisconnectingReplacement::Held {
         replacement().to_string()
     } else if !eligible {
-        release_rules::reschedule_eligibility(rules).to_string()
+        release_rules::reschedule_eligibility(release).to_string()
     } else if !alloc.followup_eval_id.is_empty() {
         "already has a follow-up eval".to_string()
     } else {

@@ -37,7 +37,7 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, name: &str) -> Result<Explanation,
         .find(|g| g.name == group)
         .map(|g| g.desired_changes.clone())
         .unwrap_or_default();
-    let stop_setting = release_rules::stop_timeout_setting(jr.taint.rules);
+    let stop_setting = release_rules::stop_timeout_setting(jr.release.fields);
     let mut steps = vec![counts(&basis, &stop_setting).fact(
         "desired changes",
         format!(

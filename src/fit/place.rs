@@ -17,9 +17,11 @@ use super::shortfall::Shortfall;
 use super::usage;
 use crate::model::resources::{
     AllocUsage, AllocatedCpu, AllocatedMemory, AllocatedResources, AllocatedShared,
-    AllocatedTaskResources, NodeSupply, TaskLifecycle,
+    AllocatedTaskResources, NodeSupply,
 };
-use crate::model::{NetworkResource, NodeDevice, RequestedDevice, Resources, TaskGroup};
+use crate::model::{
+    NetworkResource, NodeDevice, RequestedDevice, Resources, TaskGroup, TaskLifecycle,
+};
 
 /// What one allocation of a group asks of a node.
 #[derive(Clone, Debug)]

@@ -6,6 +6,7 @@ use serde::Deserialize;
 
 use super::resources::{AllocUsage, AllocatedResources};
 use super::status::{ClientStatus, DesiredStatus};
+use super::task_event::TASK_CLIENT_RECONNECTED;
 use super::{
     DisconnectFields, Id, Job, Name, ReschedulePolicy, SparseId, TaskGroup, TaskStates, nullable,
 };
@@ -95,61 +96,6 @@ impl DesiredTransition {
     pub fn should_disable_migration_placement(&self) -> bool {
         self.migrate_disable_placement == Some(true)
     }
-}
-
-/// A `structs.TaskState`.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(from = "TaskStateRecord")]
-pub struct TaskState {
-    pub state: Name,
-    pub failed: bool,
-    pub finished_at: Time,
-    /// `LastStartOfTask`: `LastRestart` if the task restarted, else
-    /// `StartedAt`; the one of the three fields the reconnect picker reads,
-    /// kept alone to keep a task state small.
-    pub last_start: Time,
-    /// Only the `Reconnected` events, the only ones the scheduler reads: a
-    /// long-lived task has dozens, and a million allocations would hold them all.
-    pub events: Box<[TaskEvent]>,
-}
-
-/// A task state as the snapshot writes it.
-#[derive(Default, Deserialize)]
-#[serde(rename_all = "PascalCase", default)]
-struct TaskStateRecord {
-    state: Name,
-    failed: bool,
-    finished_at: Time,
-    started_at: Time,
-    restarts: u64,
-    last_restart: Time,
-    #[serde(deserialize_with = "super::keep_only::reconnect_events")]
-    events: Box<[TaskEvent]>,
-}
-
-impl From<TaskStateRecord> for TaskState {
-    fn from(r: TaskStateRecord) -> TaskState {
-        TaskState {
-            state: r.state,
-            failed: r.failed,
-            finished_at: r.finished_at,
-            last_start: if r.restarts > 0 {
-                r.last_restart
-            } else {
-                r.started_at
-            },
-            events: r.events,
-        }
-    }
-}
-
-/// A `structs.TaskEvent`; `Time` is Unix nanoseconds.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase", default)]
-pub struct TaskEvent {
-    #[serde(rename = "Type")]
-    pub event_type: Name,
-    pub time: i64,
 }
 
 /// A `structs.AllocState`: a recorded transition of one field.
@@ -256,9 +202,6 @@ pub struct AllocMetric {
     )]
     pub first_norm_score: Option<f64>,
 }
-
-/// The task event a client records when it reconnects (`TaskClientReconnected`).
-pub const TASK_CLIENT_RECONNECTED: &str = "Reconnected";
 
 /// Where `NextDelay` starts from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -57,7 +57,7 @@ pub mod deployment_status {
     pub const PENDING: &str = "pending";
     pub const BLOCKED: &str = "blocked";
     pub const UNBLOCKING: &str = "unblocking";
-    /// Set by the multiregion deployment watcher from B-2b on; no earlier
+    /// Set by the multiregion deployment watcher from B-2 #15325 on; no earlier
     /// release writes it.
     pub const INITIALIZING: &str = "initializing";
 

@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::connect::set_equal;
-use super::resources::TaskLifecycle;
 use super::{ConsulGateway, GoValue, JobType, SidecarTask, list, nullable, reconcile_option};
 use crate::time::Duration;
 
@@ -285,6 +284,15 @@ pub struct Port {
     pub value: i64,
     pub to: i64,
     pub host_network: String,
+}
+
+/// A `structs.TaskLifecycleConfig`.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct TaskLifecycle {
+    /// `prestart`, `poststart` or `poststop`.
+    pub hook: String,
+    pub sidecar: bool,
 }
 
 /// A `structs.Task`.

@@ -22,6 +22,7 @@ mod snapshot;
 mod sparse_id;
 pub mod status;
 mod string_map;
+mod task_event;
 mod task_states;
 mod value;
 mod version_request;
@@ -29,7 +30,7 @@ mod version_request;
 pub use alloc::{
     AllocDeploymentStatus, AllocMetric, AllocState, AllocStateField, Allocation, DelayBase,
     DelaySteps, DesiredTransition, Reconnection, RescheduleEvent, RescheduleTracker,
-    TASK_CLIENT_RECONNECTED, TaskEvent, TaskState, alloc_index_from_name,
+    alloc_index_from_name,
 };
 pub(crate) use connect::set_equal;
 pub use connect::{
@@ -44,24 +45,24 @@ pub use id::Id;
 pub use job::{
     Affinity, CniConfig, Constraint, Consul, ConsulConnect, DEFAULT_KILL_TIMEOUT, DisconnectFields,
     DisconnectStrategy, Job, Multiregion, NetworkResource, Numa, Port, RequestedDevice,
-    ReschedulePolicy, Resources, RestartPolicy, Service, SidecarService, Task, TaskGroup, TaskLogs,
-    UpdateStrategy, VolumeRequest,
+    ReschedulePolicy, Resources, RestartPolicy, Service, SidecarService, Task, TaskGroup,
+    TaskLifecycle, TaskLogs, UpdateStrategy, VolumeRequest,
 };
 pub use job_type::JobType;
 pub use name::{Interner, Name};
-pub use node::{
-    DriverInfo, HostVolume, Node, NodeDevice, NodeDeviceInstance, NodesById, eligibility,
-    node_status,
-};
+pub use node::{DriverInfo, HostVolume, Node, NodesById, eligibility, node_status};
 pub use reconcile_strategy::{ReconcileStrategy, reconcile_option};
 pub use release::{HEAD_COMMIT, Release, SEED_COMMIT, SERIES, v};
-pub use resources::{NodeNetwork, NodeNetworkAddress, NodeResources};
+pub use resources::{
+    NodeDevice, NodeDeviceInstance, NodeNetwork, NodeNetworkAddress, NodeResources,
+};
 pub use scheduler_config::{PreemptionConfig, SchedulerConfig};
 pub use snapshot::Snapshot;
 pub use sparse_id::SparseId;
 pub use status::{ClientStatus, DesiredStatus};
 pub use string_map::StringMap;
-pub use task_states::TaskStates;
+pub use task_event::{TASK_CLIENT_RECONNECTED, TaskEvent};
+pub use task_states::{TaskState, TaskStates};
 pub use value::{Equality, GoValue};
 pub(crate) use value::{deep_equal, deep_equal_as, maps_equal_as, objects_equal};
 pub use version_request::{BadVersion, VersionRequest, accepted, names};

@@ -67,29 +67,6 @@ pub struct HostVolume {
     pub read_only: bool,
 }
 
-/// A `structs.NodeDeviceResource`.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase", default)]
-pub struct NodeDevice {
-    pub vendor: String,
-    #[serde(rename = "Type")]
-    pub device_type: String,
-    pub name: String,
-    #[serde(deserialize_with = "nullable")]
-    pub instances: Vec<NodeDeviceInstance>,
-    #[serde(deserialize_with = "nullable")]
-    pub attributes: BTreeMap<String, GoValue>,
-}
-
-/// A `structs.NodeDevice`: one instance of a device.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase", default)]
-pub struct NodeDeviceInstance {
-    #[serde(rename = "ID")]
-    pub id: String,
-    pub healthy: bool,
-}
-
 /// Scheduling eligibility strings of `nomad/structs`.
 pub mod eligibility {
     pub const ELIGIBLE: &str = "eligible";

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::{NetworkResource, NodeDevice, Resources, nullable};
+use super::{GoValue, NetworkResource, Resources, TaskLifecycle, nullable};
 
 /// The resource fields of a `structs.Node`.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -113,6 +113,29 @@ pub struct MemoryAmount {
 pub struct DiskAmount {
     #[serde(rename = "DiskMB")]
     pub disk_mb: i64,
+}
+
+/// A `structs.NodeDeviceResource`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct NodeDevice {
+    pub vendor: String,
+    #[serde(rename = "Type")]
+    pub device_type: String,
+    pub name: String,
+    #[serde(deserialize_with = "nullable")]
+    pub instances: Vec<NodeDeviceInstance>,
+    #[serde(deserialize_with = "nullable")]
+    pub attributes: BTreeMap<String, GoValue>,
+}
+
+/// A `structs.NodeDevice`: one instance of a device.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct NodeDeviceInstance {
+    #[serde(rename = "ID")]
+    pub id: String,
+    pub healthy: bool,
 }
 
 /// A `structs.NodeNetworkResource`: one interface of a node.
@@ -261,15 +284,6 @@ pub struct PortMapping {
     pub host_ip: String,
     /// The port may be shared with others that ignore collisions (1.9.0 on).
     pub ignore_collision: bool,
-}
-
-/// A `structs.TaskLifecycleConfig`.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "PascalCase", default)]
-pub struct TaskLifecycle {
-    /// `prestart`, `poststart` or `poststop`.
-    pub hook: String,
-    pub sidecar: bool,
 }
 
 /// A task group's `EphemeralDisk` block.

@@ -4,7 +4,9 @@ use std::fmt;
 
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 
-use super::{Name, TaskState};
+use super::Name;
+use super::task_event::TaskEvent;
+use crate::time::Time;
 
 /// Task states by name, sorted by name. A Go map in Nomad; here a sorted
 /// boxed slice, because an allocation has a handful of tasks and a
@@ -90,5 +92,51 @@ impl<'de> Deserialize<'de> for TaskStates {
             }
         }
         d.deserialize_any(V)
+    }
+}
+
+/// A `structs.TaskState`.
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+#[serde(from = "TaskStateRecord")]
+pub struct TaskState {
+    pub state: Name,
+    pub failed: bool,
+    pub finished_at: Time,
+    /// `LastStartOfTask`: `LastRestart` if the task restarted, else
+    /// `StartedAt`; the one of the three fields the reconnect picker reads,
+    /// kept alone to keep a task state small.
+    pub last_start: Time,
+    /// Only the `Reconnected` events, the only ones the scheduler reads: a
+    /// long-lived task has dozens, and a million allocations would hold them all.
+    pub events: Box<[TaskEvent]>,
+}
+
+/// A task state as the snapshot writes it.
+#[derive(Default, serde::Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+struct TaskStateRecord {
+    state: Name,
+    failed: bool,
+    finished_at: Time,
+    started_at: Time,
+    restarts: u64,
+    last_restart: Time,
+    #[serde(deserialize_with = "super::keep_only::reconnect_events")]
+    events: Box<[TaskEvent]>,
+}
+
+impl From<TaskStateRecord> for TaskState {
+    fn from(r: TaskStateRecord) -> TaskState {
+        TaskState {
+            state: r.state,
+            failed: r.failed,
+            finished_at: r.finished_at,
+            last_start: if r.restarts > 0 {
+                r.last_restart
+            } else {
+                r.started_at
+            },
+            events: r.events,
+        }
     }
 }

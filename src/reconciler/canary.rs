@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use super::group::GroupContext;
+use super::context::GroupContext;
 use super::{AllocSet, Bucket, NameIndex, PlaceResult, SetAside};
 use crate::model::{Allocation, Deployment, Id, TaskGroup, deployment_status};
 

@@ -2,7 +2,8 @@
 
 use std::collections::BTreeMap;
 
-use super::group::GroupContext;
+use super::context::GroupContext;
+use super::job_state::Standing;
 use super::{AllocSet, DeploymentUpdate, Rules};
 use crate::model::{Deployment, DeploymentState, Job, TaskGroup, deployment_status as ds};
 use crate::version::Switch;
@@ -63,14 +64,6 @@ pub(super) fn cancel_unneeded_deployments<'a>(
         old,
         updates,
     }
-}
-
-/// Whether the current deployment holds placements back.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Standing {
-    /// Paused or pending: nothing is placed on it.
-    pub paused: bool,
-    pub failed: bool,
 }
 
 /// `computeDeploymentPaused`.

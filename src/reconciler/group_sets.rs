@@ -1,6 +1,6 @@
 //! A group's allocations sorted once, before any decision is made from them.
 
-use super::group::GroupContext;
+use super::context::GroupContext;
 use super::reconnect::{ReconnectOutcome, reconcile_reconnecting};
 use super::{AllocSet, Bucket, DelayedReschedule, SetAside, StopResult};
 use super::{RescheduleSets, TaintRules, TaintedSets};

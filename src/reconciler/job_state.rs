@@ -5,7 +5,6 @@
 
 use std::collections::BTreeMap;
 
-use super::deployment::Standing;
 use super::{
     AllocFacts, AllocSet, DisconnectFacts, Rules, TaintContext, TaintRules, TaintedNodes,
     TaintedSets, UpdateFn,
@@ -70,4 +69,12 @@ impl<'a> ClusterState<'a> {
     pub fn group_buckets(&self, set: &AllocSet<'a>) -> (TaintedSets<'a>, TaintRules) {
         set.classify_by_tainted(self.taint())
     }
+}
+
+/// Whether the current deployment holds placements back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Standing {
+    /// Paused or pending: nothing is placed on it.
+    pub paused: bool,
+    pub failed: bool,
 }

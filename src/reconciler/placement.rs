@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::alloc_set::name_order;
-use super::group::GroupContext;
+use super::context::GroupContext;
 use super::update::Difference;
 use super::{AllocSet, AllocUpdate, DestructiveResult, NameIndex, PlaceResult, StopResult, desc};
 use crate::model::{Allocation, ClientStatus, Id, TaskGroup};

@@ -135,7 +135,7 @@ impl Rules {
         self.has(Switch::SystemDisconnect) && self.has(Switch::C1)
     }
 
-    /// Which disconnect settings of a group the release reads. D-4 (1.8.0;
+    /// Which disconnect settings of a group the release reads. D-4a (1.8.0;
     /// v1.8.0 nomad/structs/structs.go:7519 `GetDisconnectLostTimeout`,
     /// :7534, :7504, :11521 `Expired`): `max_client_disconnect` and
     /// `stop_after_client_disconnect` if set, else the `disconnect` block's
@@ -150,7 +150,7 @@ impl Rules {
             DisconnectFields::BlockStrict
         } else if self.has(Switch::F1) {
             DisconnectFields::BlockOnly
-        } else if self.has(Switch::D4) {
+        } else if self.has(Switch::D4a) {
             DisconnectFields::LegacyFirst
         } else {
             DisconnectFields::Legacy
@@ -159,10 +159,10 @@ impl Rules {
 
     /// Whether `filterByTainted` keeps allocations of `group` on a down or
     /// disconnected node as unknown (`PreventRescheduleOnDisconnect`): the
-    /// legacy `prevent_reschedule_on_lost` (D-3), or from D-4 (1.8.0; v1.8.0
+    /// legacy `prevent_reschedule_on_lost` (D-3), or from D-4a (1.8.0; v1.8.0
     /// nomad/structs/structs.go:11315) also `disconnect { replace = false }`.
     pub fn prevents_replacement(&self, group: Option<&TaskGroup>) -> bool {
-        if !self.has(Switch::D4) {
+        if !self.has(Switch::D4a) {
             return self.prevents_reschedule_on_lost(group);
         }
         group.is_some_and(|tg| !tg.replaces(self.disconnect_fields()))
@@ -182,13 +182,13 @@ impl Rules {
     }
 
     /// How a reconnecting allocation is weighed against a replacement of the
-    /// same job: by the current job's group `disconnect.reconcile` from D-4
+    /// same job: by the current job's group `disconnect.reconcile` from D-4a
     /// (1.8.0; v1.8.0 scheduler/reconnecting_picker/reconnecting_picker.go:25,
     /// scheduler/reconcile.go:1212), a missing block or strategy (and a name
     /// Nomad's validation rejects) being best_score; before, always by the
     /// best score (C-2's `pickReconnectingAlloc`).
     pub fn reconcile_strategy(&self, group: &TaskGroup) -> ReconcileStrategy {
-        if !self.has(Switch::D4) {
+        if !self.has(Switch::D4a) {
             return ReconcileStrategy::BestScore;
         }
         group
@@ -254,9 +254,9 @@ impl Rules {
     }
 
     /// Whether a multiregion job with no current deployment holds its
-    /// placements back, as its deployment would be created pending. B-2a
+    /// placements back, as its deployment would be created pending. B-2 #14659
     /// (1.3.6, 1.4.0; v1.4.0 scheduler/reconcile.go:286) limits this to jobs
-    /// that use deployments (services); B-2b (1.3.10, 1.4.5, 1.5.0; v1.4.5
+    /// that use deployments (services); B-2 #15325 (1.3.10, 1.4.5, 1.5.0; v1.4.5
     /// scheduler/reconcile.go:293) drops the rule.
     pub fn pauses_multiregion_without_deployment(&self, job: &Job) -> bool {
         !self.has(Switch::B2b)

@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::group::GroupContext;
+use super::context::GroupContext;
 use super::{
     AllocSet, Bucket, NameIndex, ReconnectDecision, ReconnectVerdict, Rules, StopResult,
     TaintedSets, desc,

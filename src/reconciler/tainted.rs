@@ -611,7 +611,7 @@ impl TaintRule {
 
     /// The rule as a sentence, as the release of `rules` states it: its
     /// lost timeout and the setting that keeps allocations unknown are
-    /// named as the release reads them (D-4, F-1).
+    /// named as the release reads them (D-4a, F-1).
     pub fn describe(self, rules: &Rules) -> String {
         let fields = rules.disconnect_fields();
         let timeout = match Setting::lost_timeout(fields) {

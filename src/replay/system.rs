@@ -1,11 +1,11 @@
 //! System and sysbatch jobs: the system scheduler's decisions as a job report.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use super::{AllocsByNode, JobContext, JobWork};
+use super::{JobContext, JobWork};
 use crate::fit::{FitRules, Settings};
-use crate::model::{Allocation, Job, JobType, Name, Snapshot};
+use crate::model::{Allocation, Job, JobType, Name};
 use crate::reconciler::TaintedNodes;
 use crate::report::*;
 use crate::system::{Category, FitInput, SystemInput, SystemSchedule};
@@ -367,21 +367,3 @@ impl<'a> JobContext<'a> {
 
 /// `blockedEvalFailedPlacements` (`scheduler/generic_sched.go:60` at 1.3.0).
 const BLOCKED_FAILED_PLACEMENTS: &str = "created to place remaining allocations";
-
-/// Every non-terminal allocation by node, in allocation ID order (the
-/// order preemption takes its candidates in); nothing when no job is
-/// scheduled by the system scheduler.
-pub(super) fn allocs_by_node(snapshot: &Snapshot) -> AllocsByNode<'_> {
-    let mut out: AllocsByNode<'_> = HashMap::new();
-    let system = |t: &JobType| matches!(t, JobType::System | JobType::Sysbatch);
-    if !snapshot.jobs.iter().any(|j| system(&j.job_type)) {
-        return out;
-    }
-    for a in snapshot.allocs.iter().filter(|a| !a.terminal_status()) {
-        out.entry(a.node_id.as_str()).or_default().push(a);
-    }
-    for list in out.values_mut() {
-        list.sort_by(|a, b| a.id.cmp(&b.id));
-    }
-    out
-}

@@ -87,7 +87,7 @@ impl Input {
 /// The warnings for every ignored kind of input in `snapshot`, whose
 /// allocations `survey` went through.
 pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot, survey: &Survey<'_>) -> Vec<Warning> {
-    let mut disconnect = Input::new("the disconnect block", Some(Switch::D4), None);
+    let mut disconnect = Input::new("the disconnect block", Some(Switch::D4a), None);
     let mut prevent = Input::new(
         Setting::PreventRescheduleOnLost.name(),
         Some(Switch::D3),
@@ -141,7 +141,7 @@ pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot, survey: &Survey<'_
     let strategy = strategies
         .iter()
         .next()
-        .filter(|_| profile.follows(Switch::D4))
+        .filter(|_| profile.follows(Switch::D4a))
         .map(|first| {
             let more = match strategies.len() - 1 {
                 0 => String::new(),

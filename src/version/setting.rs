@@ -59,7 +59,7 @@ impl Setting {
     }
 
     /// The settings that time a disconnected allocation out, in the order
-    /// the release reads them (D-4 reads the legacy one first, F-1 the
+    /// the release reads them (D-4a reads the legacy one first, F-1 the
     /// block alone).
     pub fn lost_timeout(fields: DisconnectFields) -> &'static [Setting] {
         match fields {

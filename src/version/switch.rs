@@ -9,8 +9,9 @@ use crate::model::{Release, v};
 /// One catalogued change of the generic reconciler (or of what it reads).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Change {
-    /// Its name in docs/nomad-versions.md, `A-1` ... `H-4`; a
-    /// `tasksUpdated` or system-scheduler change without one goes by its PR.
+    /// Its ID in the shared catalogue of release changes, `A-1` ... `H-4`
+    /// (B-2's two changes add their PR); a `tasksUpdated` or
+    /// system-scheduler change without one goes by its PR.
     pub id: &'static str,
     /// The first patch of each series that has it, oldest series first.
     pub firsts: &'static [Release],
@@ -131,24 +132,24 @@ catalogue! {
         reads: [],
         wording: "a group volume or task volume_mount change is destructive",
     }
-    /// B-2a (1.3.6, 1.4.0; v1.4.0 scheduler/reconcile.go:286): with no
+    /// B-2 #14659 (1.3.6, 1.4.0; v1.4.0 scheduler/reconcile.go:286): with no
     /// deployment, a multiregion job is paused only if it uses deployments
-    /// (services); with B-2b no deployment no longer pauses at all.
+    /// (services); with B-2 #15325 no deployment no longer pauses at all.
     B2a {
-        id: "B-2a",
+        id: "B-2 #14659",
         firsts: &[v(1, 3, 6), v(1, 4, 0)],
         replayed: true,
         reads: [],
         wording: "with no deployment, a multiregion job is paused only if it uses deployments",
     }
-    /// B-2b (1.3.10, 1.4.5, 1.5.0; v1.4.5 scheduler/reconcile.go:263, :293,
+    /// B-2 #15325 (1.3.10, 1.4.5, 1.5.0; v1.4.5 scheduler/reconcile.go:263, :293,
     /// :297, :525): no deployment no longer pauses; an `initializing`
     /// deployment is paused, goes into the plan in full and is moved to
     /// `pending`; a created multiregion deployment starts `running` rather
     /// than `pending` (the start status is the multiregion deployment
     /// watcher's, outside the scheduler).
     B2b {
-        id: "B-2b",
+        id: "B-2 #15325",
         firsts: &[v(1, 3, 10), v(1, 4, 5), v(1, 5, 0)],
         replayed: true,
         reads: [],
@@ -246,12 +247,12 @@ catalogue! {
         reads: [PreventRescheduleOnLost],
         wording: "prevent_reschedule_on_lost and the expiring bucket",
     }
-    /// D-4 (1.8.0; v1.8.0 nomad/structs/structs.go:7504, :7519, :7534,
+    /// D-4a (1.8.0; v1.8.0 nomad/structs/structs.go:7504, :7519, :7534,
     /// :11315, :11521; scheduler/reconnecting_picker/reconnecting_picker.go:25,
     /// scheduler/reconcile.go:1212): the `disconnect` block is read after the
     /// legacy fields, and its `reconcile` strategy weighs a reconnect.
-    D4 {
-        id: "D-4",
+    D4a {
+        id: "D-4a",
         firsts: &[v(1, 8, 0)],
         replayed: true,
         reads: [LostAfter, StopOnClientAfter, Replace, Reconcile],
@@ -718,6 +719,31 @@ mod tests {
             for &s in Switch::ALL {
                 assert_eq!(set.has(s), s.in_release(release), "{s:?} {release}");
             }
+        }
+    }
+
+    /// The IDs of the shared catalogue's profile matrix (its section 3);
+    /// warnings print them, so a row goes by exactly one of them.
+    const SHARED_IDS: &[&str] = &[
+        "A-1", "A-2", "A-3", "A-4", "A-5", "A-6", "B-1", "B-1v", "B-2", "C-1", "C-2", "D-1",
+        "D-1b", "D-2", "D-3", "D-4a", "D-4b", "E-1", "E-2", "E-3", "F-1", "F-2", "F-3", "F-4",
+        "G-0", "G-0b", "G-0c", "G-1", "H-1", "H-2", "H-3", "H-4",
+    ];
+
+    #[test]
+    fn every_row_goes_by_the_shared_catalogue_id_or_its_pr() {
+        let pr = |s: &str| {
+            s.strip_prefix('#')
+                .is_some_and(|n| n.parse::<u32>().is_ok())
+        };
+        for row in CATALOGUE {
+            let (id, rest) = row.id.split_once(' ').unwrap_or((row.id, ""));
+            assert!(
+                (SHARED_IDS.contains(&id) && (rest.is_empty() || pr(rest)))
+                    || (pr(id) && rest.is_empty()),
+                "{} is not an ID of the shared catalogue",
+                row.id
+            );
         }
     }
 
