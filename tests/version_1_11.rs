@@ -13,7 +13,7 @@ use plan_inspect::reconciler::{
 };
 use plan_inspect::report::JobReport;
 use plan_inspect::time::{Duration, SECOND, Time};
-use plan_inspect::version::{Release, VersionRequest, v};
+use plan_inspect::version::{Release, Switches, VersionRequest, v};
 
 use crate::common::*;
 use crate::disconnect::{reconnected, stopped};
@@ -571,7 +571,7 @@ fn the_disconnected_client_flag_is_ignored_from_1_11_2() {
 #[test]
 fn the_rule_list_of_1_11_2_is_the_rewritten_one() {
     let rules = Rules::new(V1112, true);
-    let order = TaintRule::order(&rules);
+    let order = TaintRule::order(Switches::of(V1112));
     assert_eq!(order.len(), 19);
     assert_eq!(order[0], TaintRule::FailedReconnect);
     assert_eq!(order[6], TaintRule::DisconnectedNodeUnknown);
@@ -580,8 +580,8 @@ fn the_rule_list_of_1_11_2_is_the_rewritten_one() {
         TaintRule::DisconnectExpiring.describe(&rules),
         "unknown past its lost_after (at once without one) means expiring"
     );
-    assert_eq!(TaintRule::order(&Rules::new(v(2, 0, 3), true)), order);
-    assert_ne!(TaintRule::order(&Rules::new(V1111, true)), order);
+    assert_eq!(TaintRule::order(Switches::of(v(2, 0, 3))), order);
+    assert_ne!(TaintRule::order(Switches::of(V1111)), order);
 }
 
 /// `filterByTainted` at v1.11.2 (scheduler/reconciler/filters.go:111-234),

@@ -5,9 +5,9 @@
 //! Nomad's tests of the change ported under the profile of their tag.
 
 use plan_inspect::model::*;
-use plan_inspect::reconciler::{DesiredChanges, Rules, TaintRule};
+use plan_inspect::reconciler::{DesiredChanges, TaintRule};
 use plan_inspect::report::JobReport;
-use plan_inspect::version::{Release, VersionRequest, v};
+use plan_inspect::version::{Release, Switches, VersionRequest, v};
 
 use crate::common::*;
 use crate::version_1_11::disconnect_job;
@@ -27,7 +27,7 @@ fn replay_as(c: &mut Cluster, release: Release, id: &str) -> JobReport {
 /// from 2.0.4 the drained-batch rule (H-3) joins it second.
 #[test]
 fn the_rule_table_of_2_0_3_keeps_the_order_of_1_11_2() {
-    let order = |r| TaintRule::order(&Rules::new(r, true));
+    let order = |r| TaintRule::order(Switches::of(r));
     assert_eq!(order(V203), order(v(1, 11, 2)));
     assert_eq!(order(V203), order(v(2, 0, 2)));
     let mut with_drained = order(V203);

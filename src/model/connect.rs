@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::{GoValue, Resources, list, nullable};
+use super::{GoValue, Resources, list, nullable, set_equal};
 use crate::time::Duration;
 
 /// A `structs.ConsulGateway`.
@@ -136,12 +136,6 @@ fn both_nil_or<T>(a: Option<&T>, b: Option<&T>, eq: impl Fn(&T, &T) -> bool) -> 
         (Some(x), Some(y)) => eq(x, y),
         (x, y) => x.is_none() && y.is_none(),
     }
-}
-
-/// Nomad's order-insensitive list comparison: equal lengths and every element
-/// of `a` matches some element of `b` (duplicates are not counted).
-pub(crate) fn set_equal<T>(a: &[T], b: &[T], eq: impl Fn(&T, &T) -> bool) -> bool {
-    a.len() == b.len() && a.iter().all(|x| b.iter().any(|y| eq(x, y)))
 }
 
 /// `opaqueMapsEqual`: two empty maps are equal whether nil or not; otherwise

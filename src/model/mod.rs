@@ -4,6 +4,7 @@
 
 mod alloc;
 mod connect;
+mod constraint;
 mod deployment;
 mod evaluation;
 mod go_null;
@@ -23,6 +24,7 @@ mod sparse_id;
 pub mod status;
 mod string_map;
 mod task_event;
+mod task_resources;
 mod task_states;
 mod value;
 mod version_request;
@@ -32,20 +34,19 @@ pub use alloc::{
     DelaySteps, DesiredTransition, Reconnection, RescheduleEvent, RescheduleTracker,
     alloc_index_from_name,
 };
-pub(crate) use connect::set_equal;
 pub use connect::{
     ConsulGateway, ConsulGatewayBindAddress, ConsulGatewayProxy, ConsulGatewayTlsConfig,
     ConsulIngressConfigEntry, ConsulIngressListener, ConsulIngressService, ConsulLinkedService,
     ConsulMeshConfigEntry, ConsulTerminatingConfigEntry, LogConfig, SidecarTask,
 };
+pub use constraint::{Affinity, Constraint};
 pub use deployment::{Deployment, DeploymentState, deployment_status};
 pub use evaluation::{DesiredUpdates, Evaluation, PlanAnnotations};
 pub(crate) use go_null::{GoJson, GoNull, from_slice};
 pub use id::Id;
 pub use job::{
-    Affinity, CniConfig, Constraint, Consul, ConsulConnect, DEFAULT_KILL_TIMEOUT, DisconnectFields,
-    DisconnectStrategy, Job, Multiregion, NetworkResource, Numa, Port, RequestedDevice,
-    ReschedulePolicy, Resources, RestartPolicy, Service, SidecarService, Task, TaskGroup,
+    Consul, ConsulConnect, DEFAULT_KILL_TIMEOUT, DisconnectFields, DisconnectStrategy, Job,
+    Multiregion, ReschedulePolicy, RestartPolicy, Service, SidecarService, Task, TaskGroup,
     TaskLifecycle, TaskLogs, UpdateStrategy, VolumeRequest,
 };
 pub use job_type::JobType;
@@ -62,9 +63,10 @@ pub use sparse_id::SparseId;
 pub use status::{ClientStatus, DesiredStatus};
 pub use string_map::StringMap;
 pub use task_event::{TASK_CLIENT_RECONNECTED, TaskEvent};
+pub use task_resources::{CniConfig, NetworkResource, Numa, Port, RequestedDevice, Resources};
 pub use task_states::{TaskState, TaskStates};
 pub use value::{Equality, GoValue};
-pub(crate) use value::{deep_equal, deep_equal_as, maps_equal_as, objects_equal};
+pub(crate) use value::{deep_equal, deep_equal_as, maps_equal_as, objects_equal, set_equal};
 pub use version_request::{BadVersion, VersionRequest, accepted, names};
 
 use serde::{Deserialize, Deserializer};

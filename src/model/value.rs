@@ -1,4 +1,5 @@
-//! Opaque parts of a job spec that Nomad compares with `reflect.DeepEqual`.
+//! Opaque parts of a job spec that Nomad compares with `reflect.DeepEqual`,
+//! and its order-insensitive comparison of typed lists.
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -104,6 +105,12 @@ pub(crate) fn objects_equal(x: &Map<String, Value>, y: &Map<String, Value>, eq: 
         })
     };
     covered(x, y) && y.iter().all(|(k, v)| x.contains_key(k) || is_zero(v, eq))
+}
+
+/// Nomad's order-insensitive list comparison: equal lengths and every element
+/// of `a` matches some element of `b` (duplicates are not counted).
+pub(crate) fn set_equal<T>(a: &[T], b: &[T], eq: impl Fn(&T, &T) -> bool) -> bool {
+    a.len() == b.len() && a.iter().all(|x| b.iter().any(|y| eq(x, y)))
 }
 
 /// [`GoValue::map_equal`] on two decoded JSON values.

@@ -24,6 +24,7 @@ mod job_state;
 mod name_index;
 mod outcome;
 mod placement;
+mod reason_shape;
 mod reconciliation;
 mod reconnect;
 mod reconnect_decision;
@@ -35,6 +36,7 @@ mod results;
 mod rules;
 mod set_aside;
 mod stop;
+mod taint_rule;
 mod tainted;
 mod trace;
 mod unreplaced;
@@ -44,9 +46,10 @@ pub use alloc_facts::{AllocFacts, DisconnectFacts, ReconnectCheck};
 pub use alloc_reconciler::Reconciler;
 pub use alloc_set::AllocSet;
 pub use bucket::{Bucket, ByBucket};
-pub use bucket_reason::{BucketReason, ReasonKind, ReasonNode, ReasonShape, ReasonTimes};
+pub use bucket_reason::{BucketReason, ReasonNode, ReasonTimes};
 pub use input::{ReconcileInput, UpdateFn};
 pub use name_index::{Bitmap, NameIndex, alloc_name};
+pub use reason_shape::{ReasonKind, ReasonShape};
 pub use reconciliation::Reconciliation;
 pub use reconnect_decision::{ReconnectDecision, ReconnectVerdict};
 pub use reconnect_picker::pick_reconnecting_alloc;
@@ -62,9 +65,10 @@ pub use results::{
 };
 pub use rules::Rules;
 pub use set_aside::SetAside;
+pub use taint_rule::TaintRule;
 pub use tainted::{
-    TaintContext, TaintRule, TaintRules, TaintedNodes, TaintedSets, classify, classify_rule,
-    reason, tainted_nodes,
+    TaintContext, TaintRules, TaintedNodes, TaintedSets, classify, classify_rule, reason,
+    tainted_nodes,
 };
 pub use trace::{GroupTrace, PlacementBasis, UpdateSplit};
 pub use unreplaced::{Keeper, Unreplaced};

@@ -57,7 +57,7 @@ impl Rules {
             disconnected_clients: supports_disconnected_clients,
             taint_order: TaintOrder::of(&[]),
         };
-        rules.taint_order = TaintOrder::of(&TaintRule::order(&rules));
+        rules.taint_order = TaintOrder::of(&TaintRule::order(rules.switches));
         rules
     }
 
@@ -281,7 +281,11 @@ mod tests {
             });
         for release in [Release::Seed, Release::Head].into_iter().chain(tags) {
             let rules = Rules::new(release, true);
-            assert_eq!(rules.taint_order(), TaintRule::order(&rules), "{release:?}");
+            assert_eq!(
+                rules.taint_order(),
+                TaintRule::order(Switches::of(release)),
+                "{release:?}"
+            );
             assert!(!rules.taint_order().is_empty(), "{release:?}");
         }
     }

@@ -1,0 +1,27 @@
+//! The constraints a job, group, task or requested device sets on where it
+//! runs, and the affinities of a requested device.
+
+use serde::Deserialize;
+
+/// A `structs.Constraint`.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct Constraint {
+    #[serde(rename = "LTarget")]
+    pub l_target: String,
+    #[serde(rename = "RTarget")]
+    pub r_target: String,
+    pub operand: String,
+}
+
+/// A `structs.Affinity`.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct Affinity {
+    #[serde(rename = "LTarget")]
+    pub l_target: String,
+    #[serde(rename = "RTarget")]
+    pub r_target: String,
+    pub operand: String,
+    pub weight: i64,
+}

@@ -1,0 +1,473 @@
+//! The checks of `filterByTainted` as each release states them: one row per
+//! rule (which releases have it, its bucket, its reason and its wording) and
+//! the order a release tries them in. When a rule holds is in `tainted.rs`.
+
+use super::{Bucket, ReasonShape};
+use crate::version::{Setting, Switch, Switches};
+
+/// Declares [`TaintRule`] and its rows from the same list, so that a rule's
+/// variant and its row cannot disagree.
+macro_rules! taint_rules {
+    ($( $rule:ident {
+        in_release: $exists:expr,
+        bucket: $bucket:ident,
+        reason: $reason:expr,
+        wording: $wording:expr $(,)?
+    } )*) => {
+        /// Which check of `filterByTainted` decided an allocation's bucket;
+        /// explanations name the rule, reports the bucket. The checks run in
+        /// the order [`TaintRule::order`] gives for the replayed release;
+        /// each is one row of `TAINT_RULES`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum TaintRule {
+            $( $rule, )*
+        }
+
+        /// Every check any release has, one row each: row `i` is the rule
+        /// whose discriminant is `i`.
+        const TAINT_RULES: &[TaintRow] = &[
+            $( TaintRow {
+                in_release: $exists,
+                bucket: Bucket::$bucket,
+                reason: $reason,
+                wording: $wording,
+            }, )*
+        ];
+
+        impl TaintRule {
+            /// Every rule any release has.
+            pub const ALL: &[TaintRule] = &[$(TaintRule::$rule),*];
+        }
+    };
+}
+
+/// One check of `filterByTainted` as a release states it: which releases
+/// have it, the bucket it decides, what its reason names and how the
+/// release words it. When it holds is [`TaintRule::holds`].
+pub(super) struct TaintRow {
+    in_release: fn(&Switches) -> bool,
+    bucket: Bucket,
+    reason: ReasonShape,
+    pub(super) wording: fn(&Terms) -> String,
+}
+
+/// What the wording of a rule depends on in the replayed release.
+pub(super) struct Terms {
+    /// The setting that times a disconnect out, as the release reads it.
+    pub(super) timeout: String,
+    /// The settings that keep a lost client's allocations unknown.
+    pub(super) keep: String,
+    /// The release has A-1 (the 1.3.0 general availability of disconnects).
+    pub(super) ga: bool,
+    /// The release has G-1's rewritten classification.
+    pub(super) rewritten: bool,
+}
+
+taint_rules! {
+    FailedReconnect {
+        in_release: |r| r.has(Switch::A1),
+        bucket: Reconnecting,
+        reason: ReasonShape::FailedReconnect,
+        wording: |_| {
+            "a failed allocation that reconnected, desired to run, is reconnecting (a failed \
+             reconnect)"
+                .into()
+        },
+    }
+    DrainedBatchKept {
+        in_release: |r| r.has(Switch::H3),
+        bucket: Untainted,
+        reason: ReasonShape::Terminal,
+        wording: |_| {
+            "a server-stopped allocation with MigrateDisablePlacement (a drained batch \
+             allocation), not reconnecting, is untainted"
+                .into()
+        },
+    }
+    TerminalIgnored {
+        in_release: |r| r.has(Switch::D1) && !r.has(Switch::D2),
+        bucket: Ignore,
+        reason: ReasonShape::Terminal,
+        wording: |_| {
+            "a terminal allocation of a disconnect group is ignored (a stopped replacement)".into()
+        },
+    }
+    ServerTerminalIgnored {
+        in_release: |r| r.has(Switch::D2),
+        bucket: Ignore,
+        reason: ReasonShape::Terminal,
+        wording: |t| {
+            if t.rewritten {
+                "a terminal allocation that the server stopped or evicted is ignored".into()
+            } else {
+                "a terminal allocation of a disconnect group that the server stopped or evicted \
+                 is ignored"
+                    .into()
+            }
+        },
+    }
+    TerminalCanaryMigrating {
+        in_release: |r| r.has(Switch::F2),
+        bucket: Migrate,
+        reason: ReasonShape::TerminalCanary,
+        wording: |_| "a terminal canary with a desired migrate transition means migrate".into(),
+    }
+    Terminal {
+        in_release: |_| true,
+        bucket: Untainted,
+        reason: ReasonShape::Terminal,
+        wording: |t| {
+            if t.ga {
+                "a terminal allocation that has not reconnected is untainted".into()
+            } else {
+                "a terminal allocation is untainted".into()
+            }
+        },
+    }
+    MigrateTransition {
+        in_release: |_| true,
+        bucket: Migrate,
+        reason: ReasonShape::Migrate,
+        wording: |_| "a desired migrate transition means migrate".into(),
+    }
+    DisconnectExpired {
+        in_release: |r| !r.has(Switch::D3),
+        bucket: Lost,
+        reason: ReasonShape::Expired,
+        wording: |t| format!("unknown past its {} expiry means lost", t.timeout),
+    }
+    DisconnectExpiring {
+        in_release: |r| r.has(Switch::D3),
+        bucket: Expiring,
+        reason: ReasonShape::Expired,
+        wording: |t| {
+            if t.rewritten {
+                format!(
+                    "unknown past its {} (at once without one) means expiring",
+                    Setting::LostAfter.field()
+                )
+            } else {
+                format!("unknown past its {} expiry means expiring", t.timeout)
+            }
+        },
+    }
+    ClientUnknown {
+        in_release: |r| !r.has(Switch::D1),
+        bucket: Ignore,
+        reason: ReasonShape::ClientUnknown,
+        wording: |t| {
+            if t.ga {
+                "an unknown allocation desired to run, not yet expired, is ignored".into()
+            } else {
+                "an unknown allocation not yet expired is ignored".into()
+            }
+        },
+    }
+    ClientUnknownCounted {
+        in_release: |r| r.has(Switch::D1),
+        bucket: Untainted,
+        reason: ReasonShape::ClientUnknown,
+        wording: |_| {
+            "an unknown allocation not yet expired, still desired to run, is untainted".into()
+        },
+    }
+    FailedReconnectStopped {
+        in_release: |r| r.has(Switch::A1),
+        bucket: Ignore,
+        reason: ReasonShape::FailedReconnect,
+        wording: |_| "a failed allocation that reconnected, desired to stop, is ignored".into(),
+    }
+    HealthyNodeReconnectedAfterExpiry {
+        in_release: |r| !r.has(Switch::D3),
+        bucket: Lost,
+        reason: ReasonShape::ReconnectedLate,
+        wording: |_| "on an untainted node, reconnected after its expiry means lost".into(),
+    }
+    HealthyNodeReconnectedExpiring {
+        in_release: |r| r.has(Switch::D3),
+        bucket: Expiring,
+        reason: ReasonShape::ReconnectedLate,
+        wording: |_| "on an untainted node, reconnected after its expiry means expiring".into(),
+    }
+    HealthyNodeReconnected {
+        in_release: |_| true,
+        bucket: Reconnecting,
+        reason: ReasonShape::NodeReconnect,
+        wording: |t| {
+            if t.rewritten {
+                "on an untainted node, an allocation whose client has not reported since it \
+                 went unknown is reconnecting"
+                    .into()
+            } else {
+                "on an untainted node, reconnected in time means reconnecting".into()
+            }
+        },
+    }
+    HealthyNode {
+        in_release: |_| true,
+        bucket: Untainted,
+        reason: ReasonShape::Node,
+        wording: |_| "on an untainted node, untainted".into(),
+    }
+    DisconnectedNodeRunning {
+        in_release: |_| true,
+        bucket: Disconnecting,
+        reason: ReasonShape::NodeRunning,
+        wording: |_| "running on a disconnected node means disconnecting".into(),
+    }
+    DisconnectedNodePending {
+        in_release: |_| true,
+        bucket: Lost,
+        reason: ReasonShape::NodeClient,
+        wording: |_| "pending on a disconnected node means lost".into(),
+    }
+    DisconnectedNodeRunningKept {
+        in_release: |r| r.has(Switch::D3),
+        bucket: Disconnecting,
+        reason: ReasonShape::NodeClientKept,
+        wording: |t| {
+            format!(
+                "without disconnect support but with {}, running on a disconnected node means \
+                 disconnecting",
+                t.keep
+            )
+        },
+    }
+    DisconnectedNodeKept {
+        in_release: |r| r.has(Switch::D3),
+        bucket: Untainted,
+        reason: ReasonShape::NodeClientKept,
+        wording: |t| {
+            format!(
+                "without disconnect support but with {}, not running on a disconnected node \
+                 means untainted",
+                t.keep
+            )
+        },
+    }
+    DisconnectedNodeUnsupported {
+        in_release: |r| r.has(Switch::A2),
+        bucket: Lost,
+        reason: ReasonShape::NotWaited(Setting::MaxClientDisconnect),
+        wording: |t| format!("on a disconnected node, a group without {} is lost", t.timeout),
+    }
+    DisconnectedNodeUnknown {
+        in_release: |_| true,
+        bucket: Untainted,
+        reason: ReasonShape::NodeClient,
+        wording: |_| {
+            "unknown on a disconnected node is untainted (its follow-up eval exists)".into()
+        },
+    }
+    DisconnectedNodeWithoutLostAfter {
+        in_release: |_| true,
+        bucket: Lost,
+        reason: ReasonShape::NotWaited(Setting::LostAfter),
+        wording: |_| {
+            format!(
+                "on a disconnected node, a group without {} is lost",
+                Setting::LostAfter.field()
+            )
+        },
+    }
+    DisconnectedNode {
+        in_release: |_| true,
+        bucket: Disconnecting,
+        reason: ReasonShape::NodeClient,
+        wording: |_| "otherwise on a disconnected node, disconnecting".into(),
+    }
+    ReadyNodeReconnectedAfterExpiry {
+        in_release: |r| !r.has(Switch::D3),
+        bucket: Lost,
+        reason: ReasonShape::ReconnectedLate,
+        wording: |_| "on a tainted ready node, reconnected after its expiry means lost".into(),
+    }
+    ReadyNodeReconnectedExpiring {
+        in_release: |r| r.has(Switch::D3),
+        bucket: Expiring,
+        reason: ReasonShape::ReconnectedLate,
+        wording: |_| "on a tainted ready node, reconnected after its expiry means expiring".into(),
+    }
+    ReadyNodeReconnected {
+        in_release: |_| true,
+        bucket: Reconnecting,
+        reason: ReasonShape::NodeReconnect,
+        wording: |t| {
+            if t.rewritten {
+                "on a tainted ready node, an allocation whose client has not reported since it \
+                 went unknown is reconnecting"
+                    .into()
+            } else {
+                "on a tainted ready node, reconnected in time means reconnecting".into()
+            }
+        },
+    }
+    NodeGarbageCollected {
+        in_release: |_| true,
+        bucket: Lost,
+        reason: ReasonShape::NodeClient,
+        wording: |_| "on a garbage-collected node, lost".into(),
+    }
+    NodeDownUnknownKept {
+        in_release: |r| r.has(Switch::D3),
+        bucket: Untainted,
+        reason: ReasonShape::NodeClientKept,
+        wording: |t| format!("with {}, unknown on a down node means untainted", t.keep),
+    }
+    NodeDownRunningKept {
+        in_release: |r| r.has(Switch::D3),
+        bucket: Disconnecting,
+        reason: ReasonShape::NodeClientKept,
+        wording: |t| format!("with {}, running on a down node means disconnecting", t.keep),
+    }
+    NodeDown {
+        in_release: |_| true,
+        bucket: Lost,
+        reason: ReasonShape::NodeClient,
+        wording: |_| "on a down node, lost".into(),
+    }
+    TaintedNodeKept {
+        in_release: |_| true,
+        bucket: Untainted,
+        reason: ReasonShape::Node,
+        wording: |_| {
+            "on a tainted node that is not down (draining, disconnected), untainted".into()
+        },
+    }
+}
+
+/// Every check of 1.11.2 on, in its order: no check asks whether disconnects
+/// are supported, a disconnected node is checked after the allocation's own
+/// state and before a migrate transition, and the reconnect checks hold on
+/// untainted and ready nodes alike (v1.11.2 scheduler/reconciler/filters.go:111).
+const REWRITTEN: &[TaintRule] = &[
+    TaintRule::FailedReconnect,
+    TaintRule::DrainedBatchKept,
+    TaintRule::ServerTerminalIgnored,
+    TaintRule::TerminalCanaryMigrating,
+    TaintRule::Terminal,
+    TaintRule::DisconnectExpiring,
+    TaintRule::FailedReconnectStopped,
+    TaintRule::DisconnectedNodeUnknown,
+    TaintRule::DisconnectedNodePending,
+    TaintRule::DisconnectedNodeWithoutLostAfter,
+    TaintRule::DisconnectedNode,
+    TaintRule::MigrateTransition,
+    TaintRule::HealthyNodeReconnected,
+    TaintRule::ReadyNodeReconnected,
+    TaintRule::HealthyNode,
+    TaintRule::NodeGarbageCollected,
+    TaintRule::NodeDownUnknownKept,
+    TaintRule::NodeDownRunningKept,
+    TaintRule::NodeDown,
+    TaintRule::TaintedNodeKept,
+];
+
+/// The checks of a reconnecting failed allocation.
+const FAILED: &[TaintRule] = &[TaintRule::FailedReconnect];
+
+/// The checks of the allocation alone.
+const ALLOC: &[TaintRule] = &[
+    TaintRule::TerminalIgnored,
+    TaintRule::ServerTerminalIgnored,
+    TaintRule::TerminalCanaryMigrating,
+    TaintRule::Terminal,
+    TaintRule::MigrateTransition,
+    TaintRule::DisconnectExpired,
+    TaintRule::DisconnectExpiring,
+    TaintRule::ClientUnknown,
+    TaintRule::ClientUnknownCounted,
+    TaintRule::FailedReconnectStopped,
+];
+
+/// The checks on an untainted node.
+const HEALTHY_NODE: &[TaintRule] = &[
+    TaintRule::HealthyNodeReconnectedAfterExpiry,
+    TaintRule::HealthyNodeReconnectedExpiring,
+    TaintRule::HealthyNodeReconnected,
+    TaintRule::HealthyNode,
+];
+
+/// The checks on a disconnected node.
+const DISCONNECTED_NODE: &[TaintRule] = &[
+    TaintRule::DisconnectedNodeRunning,
+    TaintRule::DisconnectedNodePending,
+    TaintRule::DisconnectedNodeRunningKept,
+    TaintRule::DisconnectedNodeKept,
+    TaintRule::DisconnectedNodeUnsupported,
+];
+
+/// The reconnect checks on a ready node that is tainted (draining).
+const READY_NODE: &[TaintRule] = &[
+    TaintRule::ReadyNodeReconnectedAfterExpiry,
+    TaintRule::ReadyNodeReconnectedExpiring,
+    TaintRule::ReadyNodeReconnected,
+];
+
+/// The checks on any other tainted node.
+const TAINTED_NODE: &[TaintRule] = &[
+    TaintRule::NodeGarbageCollected,
+    TaintRule::NodeDownUnknownKept,
+    TaintRule::NodeDownRunningKept,
+    TaintRule::NodeDown,
+    TaintRule::TaintedNodeKept,
+];
+
+impl TaintRule {
+    pub(super) fn row(self) -> &'static TaintRow {
+        &TAINT_RULES[self as usize]
+    }
+
+    /// The rules of the release with `switches`, in the order it tries them:
+    /// the seed checks tainted nodes after the allocation's own state; from A-3
+    /// the disconnected and tainted ready nodes come first; from D-3 the
+    /// ready-node reconnect checks join the untainted-node ones; from G-1
+    /// the rewritten list replaces them all.
+    pub fn order(switches: Switches) -> Vec<TaintRule> {
+        let groups: &[&[TaintRule]] = if switches.has(Switch::G1) {
+            &[REWRITTEN]
+        } else if !switches.has(Switch::A3) {
+            &[
+                FAILED,
+                ALLOC,
+                HEALTHY_NODE,
+                DISCONNECTED_NODE,
+                READY_NODE,
+                TAINTED_NODE,
+            ]
+        } else if switches.has(Switch::D3) {
+            &[
+                FAILED,
+                DISCONNECTED_NODE,
+                ALLOC,
+                HEALTHY_NODE,
+                READY_NODE,
+                TAINTED_NODE,
+            ]
+        } else {
+            &[
+                FAILED,
+                DISCONNECTED_NODE,
+                READY_NODE,
+                ALLOC,
+                HEALTHY_NODE,
+                TAINTED_NODE,
+            ]
+        };
+        groups
+            .iter()
+            .flat_map(|g| g.iter().copied())
+            .filter(|r| (r.row().in_release)(&switches))
+            .collect()
+    }
+
+    /// The bucket the rule decides.
+    pub fn bucket(self) -> Bucket {
+        self.row().bucket
+    }
+
+    /// What the rule's bucket reason names.
+    pub fn reason(self) -> ReasonShape {
+        self.row().reason
+    }
+}
