@@ -119,6 +119,7 @@ complete -c plan-inspect -l color -d 'When to color the tables' -r -f -a "auto\t
 always\t''
 never\t''"
 complete -c plan-inspect -l explain -d 'Explain one allocation (ID or unique ID prefix) or one placement (`job.group[index]`): every step the reconciler took, with its facts' -r -f
+complete -c plan-inspect -l job-file -d 'Plan a new version of one job against the snapshot, as `nomad job plan` does: the job as Nomad\'s API JSON (`nomad job run -output`, `nomad job inspect`), `-` for standard input when the snapshot is a file. Shows Nomad\'s job diff and the plan of the new version' -r -F
 complete -c plan-inspect -s j -l threads -d 'Parse allocations and replay jobs on this many threads: 0 (the default) is one per core, 1 reads and replays on one thread only. The output is the same on any count' -r
 complete -c plan-inspect -l completions -d 'Print a shell completion script and exit' -r -f -a "bash\t''
 elvish\t''
@@ -128,6 +129,7 @@ zsh\t''"
 complete -c plan-inspect -l no-disconnected-clients -d 'Evaluate as servers older than Nomad 1.3 would (no disconnected-client support)'
 complete -c plan-inspect -s v -l verbose -d 'Every allocation (by default a changing job lists only those the plan or their bucket moves, and counts the untouched), every job, every column, full IDs and exact times, and in --explain the facts that did not decide the fate; rows never wrap, so lines may be wider than the terminal'
 complete -c plan-inspect -l detailed-exitcode -d 'Exit 2 when the plan would change anything, 0 when it would not'
+complete -c plan-inspect -l diff-verbose -d 'With --job-file: the diff in full, as `nomad job plan -verbose` (added and deleted groups and tasks expanded, the job\'s fields shown even when only its groups changed)'
 complete -c plan-inspect -l man -d 'Print the man page and exit'
 complete -c plan-inspect -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c plan-inspect -s V -l version -d 'Print version'

@@ -23,6 +23,7 @@ _plan-inspect() {
 '--format=[Output format]:FORMAT:(table json)' \
 '--color=[When to color the tables]:WHEN:(auto always never)' \
 '--explain=[Explain one allocation (ID or unique ID prefix) or one placement (\`job.group\[index\]\`)\: every step the reconciler took, with its facts]:ALLOC:' \
+'(--job --namespace --eval --explain)--job-file=[Plan a new version of one job against the snapshot, as \`nomad job plan\` does\: the job as Nomad'\''s API JSON (\`nomad job run -output\`, \`nomad job inspect\`), \`-\` for standard input when the snapshot is a file. Shows Nomad'\''s job diff and the plan of the new version]:PATH:_files' \
 '-j+[Parse allocations and replay jobs on this many threads\: 0 (the default) is one per core, 1 reads and replays on one thread only. The output is the same on any count]:N:_default' \
 '--threads=[Parse allocations and replay jobs on this many threads\: 0 (the default) is one per core, 1 reads and replays on one thread only. The output is the same on any count]:N:_default' \
 '--completions=[Print a shell completion script and exit]:SHELL:(bash elvish fish powershell zsh)' \
@@ -30,6 +31,7 @@ _plan-inspect() {
 '-v[Every allocation (by default a changing job lists only those the plan or their bucket moves, and counts the untouched), every job, every column, full IDs and exact times, and in --explain the facts that did not decide the fate; rows never wrap, so lines may be wider than the terminal]' \
 '--verbose[Every allocation (by default a changing job lists only those the plan or their bucket moves, and counts the untouched), every job, every column, full IDs and exact times, and in --explain the facts that did not decide the fate; rows never wrap, so lines may be wider than the terminal]' \
 '--detailed-exitcode[Exit 2 when the plan would change anything, 0 when it would not]' \
+'--diff-verbose[With --job-file\: the diff in full, as \`nomad job plan -verbose\` (added and deleted groups and tasks expanded, the job'\''s fields shown even when only its groups changed)]' \
 '--man[Print the man page and exit]' \
 '-h[Print help (see more with '\''--help'\'')]' \
 '--help[Print help (see more with '\''--help'\'')]' \

@@ -17,6 +17,8 @@ Examples:
   # Why one allocation was replaced, and a CI gate on any change:
   plan-inspect state.json --explain 3c1a9e2b
   plan-inspect state.json --format json --detailed-exitcode | jq '.jobs[].plan.stop'
+  # nomad job plan without a cluster, for CI:
+  plan-inspect state.json --job-file web.json --detailed-exitcode
 
 Exit status:
   0  done; with --detailed-exitcode: the plan changes nothing
@@ -139,6 +141,20 @@ pub struct Cli {
     /// Exit 2 when the plan would change anything, 0 when it would not.
     #[arg(long)]
     pub detailed_exitcode: bool,
+
+    /// Plan a new version of one job against the snapshot, as `nomad job
+    /// plan` does: the job as Nomad's API JSON (`nomad job run -output`,
+    /// `nomad job inspect`), `-` for standard input when the snapshot is a
+    /// file. Shows Nomad's job diff and the plan of the new version.
+    #[arg(long, value_name = "PATH", value_hint = ValueHint::FilePath,
+          conflicts_with_all = ["job", "namespace", "eval", "explain"])]
+    pub job_file: Option<PathBuf>,
+
+    /// With --job-file: the diff in full, as `nomad job plan -verbose`
+    /// (added and deleted groups and tasks expanded, the job's fields shown
+    /// even when only its groups changed).
+    #[arg(long, requires = "job_file")]
+    pub diff_verbose: bool,
 
     /// Parse allocations and replay jobs on this many threads: 0 (the
     /// default) is one per core, 1 reads and replays on one thread only.

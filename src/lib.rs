@@ -32,6 +32,7 @@
 pub mod explain;
 pub mod feasibility;
 pub mod fit;
+pub mod job_plan;
 pub mod model;
 pub mod now;
 pub mod placement;

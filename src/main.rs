@@ -21,7 +21,7 @@ use plan_inspect::warning::Warning;
 use cli::{Cli, Color, Format};
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse().and_then(check_stdin) {
         Ok(cli) => cli,
         Err(err) => return usage_error(&err, std::env::args_os()),
     };
@@ -50,6 +50,9 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         .snapshot
         .as_deref()
         .context("a snapshot path is required")?;
+    if let Some(job_file) = &cli.job_file {
+        return run_job_plan(cli, path, job_file);
+    }
     // `--eval` picks its job from the snapshot, and `--explain` finds its
     // allocation among all of them (to say when it is of another job than
     // `--job`), so only without them can the reader skip other jobs' allocations.
@@ -59,26 +62,14 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         ReadFilter {
             job: cli.job.clone(),
             namespace: cli.namespace.clone(),
+            ..ReadFilter::default()
         }
     };
     let mut snapshot = progress::read(&Source::from_arg(path), &filter, cli.threads)?;
     if let Some(w) = filtered_fit_warning(&snapshot, &filter) {
         snapshot.warnings.push(w);
     }
-    let options = Options {
-        now: cli.now,
-        clock: Time::from_unix_nanos(
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as i128),
-        ),
-        job: cli.job.clone(),
-        namespace: cli.namespace.clone(),
-        eval: cli.eval.clone(),
-        no_disconnected_clients: cli.no_disconnected_clients,
-        nomad_version: cli.nomad_version,
-        threads: thread_count(cli.threads),
-    };
+    let options = options(cli);
     if let Some(subject) = &cli.explain {
         let explanation = explain(&snapshot, &options, subject)?;
         warn(&explanation.warnings, cli.color);
@@ -108,7 +99,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 &head,
                 |emit| {
                     warnings = replay.run(
-                        |job| (job.plan.is_noop(), render::json::job(&job)),
+                        |job| (job.plan.is_settled(), render::json::job(&job)),
                         |(noop, text)| {
                             changes |= !noop;
                             emit(&text);
@@ -133,7 +124,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 width: layout_width(&io::stdout()),
             };
             write_stdout(render::table::render(&report, style).as_bytes())?;
-            let changes = report.jobs.iter().any(|j| !j.plan.is_noop());
+            let changes = report.jobs.iter().any(|j| !j.plan.is_settled());
             // The process ends next, which frees the report at once.
             std::mem::forget(report);
             changes
@@ -142,6 +133,86 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     // Likewise the snapshot.
     std::mem::forget(snapshot);
     Ok(exit_code(cli.detailed_exitcode && changes))
+}
+
+/// Standard input can feed the snapshot or the job file, not both.
+fn check_stdin(cli: Cli) -> Result<Cli, clap::Error> {
+    let stdin = |p: &Option<std::path::PathBuf>| p.as_deref().is_some_and(|p| p.as_os_str() == "-");
+    if stdin(&cli.snapshot) && stdin(&cli.job_file) {
+        return Err(Cli::command().error(
+            clap::error::ErrorKind::ArgumentConflict,
+            "--job-file - reads standard input, which the snapshot `-` already reads; \
+             give the snapshot or the job file as a path",
+        ));
+    }
+    Ok(cli)
+}
+
+/// `--job-file`: the job read and planned against the snapshot, printed as
+/// `nomad job plan` prints it (tables) or with `job_plan` (JSON).
+fn run_job_plan(
+    cli: &Cli,
+    snapshot_path: &std::path::Path,
+    job_file: &std::path::Path,
+) -> anyhow::Result<ExitCode> {
+    let job_source = Source::from_arg(job_file);
+    let job = plan_inspect::read::read_job_file(&job_source)?;
+    let filter = ReadFilter {
+        keep_job_text: Some(plan_inspect::job_plan::job_key(&job)),
+        ..ReadFilter::default()
+    };
+    let snapshot = progress::read(&Source::from_arg(snapshot_path), &filter, cli.threads)?;
+    let options = options(cli);
+    let (report, plan) = plan_inspect::job_plan::plan_job(&snapshot, job, &options)?;
+    warn(&report.warnings, cli.color);
+    let text = match cli.format {
+        Format::Json => render::json::render_job_plan(&report, &plan),
+        Format::Table => {
+            let style = render::table::Style {
+                color: use_color(cli.color),
+                verbose: cli.verbose,
+                width: layout_width(&io::stdout()),
+            };
+            let name = job_file.display().to_string();
+            let shown = if name == "-" {
+                "job.json".to_string()
+            } else {
+                name
+            };
+            format!(
+                "{}{}",
+                render::job_plan::text(
+                    &plan,
+                    report.jobs.first(),
+                    style.color,
+                    cli.diff_verbose,
+                    &shown
+                ),
+                render::table::render(&report, style)
+            )
+        }
+    };
+    write_stdout(text.as_bytes())?;
+    let changes = report.jobs.iter().any(|j| !j.plan.is_settled());
+    Ok(exit_code(cli.detailed_exitcode && changes))
+}
+
+/// The replay's options from the flags.
+fn options(cli: &Cli) -> Options {
+    Options {
+        now: cli.now,
+        clock: Time::from_unix_nanos(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as i128),
+        ),
+        job: cli.job.clone(),
+        namespace: cli.namespace.clone(),
+        eval: cli.eval.clone(),
+        no_disconnected_clients: cli.no_disconnected_clients,
+        nomad_version: cli.nomad_version,
+        threads: thread_count(cli.threads),
+    }
 }
 
 /// 2 for "changes" under `--detailed-exitcode`, else 0.

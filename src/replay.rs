@@ -8,29 +8,34 @@ mod eval_lookup;
 mod groups;
 mod in_order;
 mod options;
+mod placing;
 mod plan;
 mod policy_panic;
 mod snapshot_time;
 mod system;
 mod texts;
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use foldhash::fast::FixedState;
 
+use crate::fit::{FitRules, Settings};
 use crate::model::NodesById;
 use crate::model::{
     Allocation, Deployment, Evaluation, Job, JobType, SchedulerConfig, Snapshot, TaskGroup,
 };
 use crate::now::NowRequest;
-use crate::reconciler::UpdateCheck;
+use crate::placement::{Cluster, Placer, Setup};
 use crate::reconciler::{
     ReconcileInput, Reconciler, Reconciliation, ReleaseFacts, Rules, TaintContext, TaintedNodes,
     tainted_nodes,
 };
+use crate::reconciler::{UpdateCheck, UpdateKind, skips_feasibility};
 use crate::report::*;
 use crate::time::Time;
-use crate::version::{Evidence, Profile, Survey, ignored_inputs, system_scheduler_warning};
+use crate::version::{Evidence, Profile, Survey, Switch, ignored_inputs, system_scheduler_warning};
 use crate::warning::Warning;
 use entries::EntryMaker;
 use groups::group_reports;
@@ -149,7 +154,8 @@ impl<'s> Replay<'s> {
                     Some(spec) => ctx.system_job(w, Some(spec)),
                     None => ctx.trace_job(w, false, |report, rec, _| {
                         let warning = policy_panic::missing_policy_warning(ctx.rules, &report, rec);
-                        (report, warning.into_iter().collect())
+                        let unknown = ctx.fit_unknown_warning(&report);
+                        (report, warning.into_iter().chain(unknown).collect())
                     }),
                 };
                 (map(report), warnings)
@@ -318,6 +324,9 @@ struct Prepared<'s> {
     deployments: HashMap<(&'s str, &'s str), &'s Deployment>,
     on_node: AllocsByNode<'s>,
     scheduler: SchedulerConfig,
+    /// The nodes and what runs on them, for the placement stage.
+    cluster: Cluster<'s>,
+    placement: Setup,
 }
 
 /// Non-terminal allocations by node, in allocation ID order.
@@ -358,11 +367,28 @@ impl<'s> Prepared<'s> {
             (None, Some(id)) => id.clone(),
             (None, None) => PLACEHOLDER_EVAL_ID.to_string(),
         };
+        let scheduler = snapshot
+            .scheduler_config
+            .clone()
+            .unwrap_or_else(SchedulerConfig::server_default);
+        let fit_rules = FitRules::of(profile.release);
+        let release_rules = Rules::new(profile.release, true);
+        let placement = Setup {
+            settings: Settings {
+                rules: fit_rules,
+                memory_oversubscription: scheduler.memory_oversubscription_enabled,
+            },
+            globs: release_rules.has(Switch::SystemDatacenterGlob),
+            pools: release_rules.has(Switch::NodePool),
+            spread_algorithm: scheduler.scheduler_algorithm == "spread",
+        };
         Ok(Prepared {
             now,
             now_source,
             eval,
             eval_id,
+            cluster: Cluster::new(snapshot, &fit_rules),
+            placement,
             rules: Rules::new(
                 profile.release,
                 !options.no_disconnected_clients
@@ -373,10 +399,7 @@ impl<'s> Prepared<'s> {
             nodes: snapshot.nodes.iter().map(|n| (n.id.as_str(), n)).collect(),
             deployments: latest_deployments(&snapshot.deployments),
             on_node: allocs_by_node(snapshot),
-            scheduler: snapshot
-                .scheduler_config
-                .clone()
-                .unwrap_or_else(SchedulerConfig::server_default),
+            scheduler,
         })
     }
 
@@ -389,9 +412,12 @@ impl<'s> Prepared<'s> {
                 .eval
                 .map_or(DEFAULT_TRIGGER, |e| e.triggered_by.as_str()),
             deployments: &self.deployments,
+            cluster: &self.cluster,
+            placement: self.placement,
             eval_id: &self.eval_id,
             eval_priority: self.eval.map(|e| e.priority),
             delayed_eval: self.eval.is_some_and(|e| !e.wait_until.is_zero()),
+            eval_wait_until: self.eval.map_or(Time::default(), |e| e.wait_until),
             rules: &self.rules,
             now: self.now,
         }
@@ -488,10 +514,13 @@ struct JobContext<'a> {
     /// The trigger of the evaluation replayed, for blocked evaluations.
     triggered_by: &'a str,
     deployments: &'a HashMap<(&'a str, &'a str), &'a Deployment>,
+    cluster: &'a Cluster<'a>,
+    placement: Setup,
     eval_id: &'a str,
     eval_priority: Option<i64>,
     /// The replayed evaluation was itself delayed (`WaitUntil` set).
     delayed_eval: bool,
+    eval_wait_until: Time,
     rules: &'a Rules,
     now: Time,
 }
@@ -516,11 +545,17 @@ impl<'a> JobContext<'a> {
             rules: self.rules,
             now: self.now,
         };
-        let rec = self.reconcile(w, spec, batch, &tainted, record);
+        let generic = !matches!(job_type, JobType::System | JobType::Sysbatch);
+        let placer = generic.then(|| self.placer(w)).flatten().map(RefCell::new);
+        let rec = self.reconcile(w, spec, batch, &tainted, record, placer.as_ref());
         let mut entries = EntryMaker::new(self.nodes, taint);
         let groups = group_reports(w.job, &rec, |_, t| entries.buckets(t));
         let stop = self.stops(w, &tainted, &rec, entries.texts());
-        let plan = self.plan(w, &rec, entries.texts(), stop);
+        let mut plan = self.plan(w, &rec, entries.texts(), stop);
+        if let Some(placer) = placer {
+            self.place(w, &rec, &mut plan, placer.into_inner());
+        }
+        plan.sort();
         let report = JobReport {
             namespace: w.namespace.to_string(),
             id: w.id.to_string(),
@@ -550,6 +585,7 @@ impl<'a> JobContext<'a> {
         batch: bool,
         tainted: &'r TaintedNodes<'r>,
         record: bool,
+        placer: Option<&RefCell<Placer<'r>>>,
     ) -> Reconciliation<'r>
     where
         'a: 'r,
@@ -561,9 +597,21 @@ impl<'a> JobContext<'a> {
         };
         let check = UpdateCheck::new(*self.rules);
         let update_fn = |alloc: &'r Allocation, job: &'r Job, tg: &'r TaskGroup| {
-            check.kind(alloc, job, tg, || {
+            let kind = check.kind(alloc, job, tg, || {
                 self.nodes.get(alloc.node_id.as_str()).copied()
-            })
+            });
+            match placer {
+                Some(p) if kind == UpdateKind::InPlace && !skips_feasibility(alloc, self.rules) => {
+                    match p.borrow_mut().check_in_place(alloc, tg) {
+                        Ok(()) => kind,
+                        Err(misfit) => {
+                            let why = misfit.describe(&alloc.node_id);
+                            UpdateKind::Destructive(Arc::new(why.as_str().into()))
+                        }
+                    }
+                }
+                _ => kind,
+            }
         };
         Reconciler::new(ReconcileInput {
             job: w.job,

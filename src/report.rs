@@ -343,6 +343,11 @@ pub struct Plan {
     /// plan preempts.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub preemptions: Vec<PlanPreemption>,
+    /// Placements and in-place updates taken on nodes without resources,
+    /// where fit was not checked (by the placement stage or, for system
+    /// jobs, the system scheduler), for the `resource_fit_unknown` warning.
+    #[serde(skip)]
+    pub fit_unchecked: u64,
     /// Whether the reconnect updates are entries of Nomad's plan (from C-1)
     /// rather than only logged (the seed), and so change something.
     #[serde(skip)]
@@ -433,6 +438,22 @@ pub struct PlanDestructive {
     /// none (the node checks of `genericAllocUpdateFn`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<&'static str>,
+    /// The node of the replacement: for a service or batch job the node
+    /// the placement stage picks, null when none could take it (the old
+    /// allocation then keeps running); for a system job the allocation's
+    /// own node.
+    pub node_id: Option<Arc<str>>,
+    /// The chosen node's final score; null for system jobs and failures.
+    pub score: Option<Score>,
+}
+
+impl PlanDestructive {
+    /// Whether the replacement found a node. One that did not leaves the
+    /// old allocation running: Nomad withdraws its stop (`PopUpdate`,
+    /// scheduler/generic_sched.go at 1.3.0).
+    pub fn replaced(&self) -> bool {
+        self.node_id.is_some()
+    }
 }
 
 /// An allocation evicted for a placement of higher priority.
@@ -525,7 +546,8 @@ impl Plan {
     /// Nomad's `Plan.IsNoOp` (nomad/structs/structs.go:11309 at 8ac3e642e6):
     /// nothing for a node (stops, placements, destructive and in-place
     /// updates, disconnect and attribute updates), no new deployment and no
-    /// deployment update. The seed only logs reconnect updates
+    /// deployment update. A destructive update whose replacement found no
+    /// node is not in Nomad's plan. The seed only logs reconnect updates
     /// (scheduler/generic_sched.go:433-435), so alone they are a no-op there;
     /// from C-1 they are plan entries (v1.3.8 generic_sched.go:420). So are
     /// follow-up evaluations alone a no-op, which Nomad creates only for a
@@ -535,12 +557,21 @@ impl Plan {
         (!self.reconnects_planned || self.reconnect_updates.is_empty())
             && self.stop.is_empty()
             && self.place.is_empty()
-            && self.destructive_update.is_empty()
+            && !self
+                .destructive_update
+                .iter()
+                .any(PlanDestructive::replaced)
             && self.in_place_update.is_empty()
             && self.disconnect_updates.is_empty()
             && self.attribute_updates.is_empty()
             && self.deployment.is_none()
             && self.deployment_updates.is_empty()
+    }
+
+    /// A no-op plan with no failed placement: the one predicate of
+    /// `--detailed-exitcode` and of the jobs the tables leave out.
+    pub fn is_settled(&self) -> bool {
+        self.is_noop() && self.failed_placements.is_empty()
     }
 
     /// Whether the plan changes the allocation `alloc_id`, in the terms of
@@ -554,7 +585,7 @@ impl Plan {
             || self
                 .destructive_update
                 .iter()
-                .any(|d| d.alloc_id == *alloc_id)
+                .any(|d| d.alloc_id == *alloc_id && d.replaced())
             || self.in_place_update.iter().any(|u| u.alloc_id == *alloc_id)
             || self
                 .disconnect_updates

@@ -315,7 +315,7 @@ fn layer(m: &Module) -> u8 {
         "system" => 5,
         "report" => 6,
         "replay" => 7,
-        "explain" => 8,
+        "explain" | "job_plan" => 8,
         "render" => 9,
         "cli" | "progress" => 10,
         other => panic!("src/{other} is in no layer of docs/architecture.md"),

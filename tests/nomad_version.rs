@@ -215,7 +215,7 @@ fn a_disconnect_block_replayed_with_the_seed_is_named_as_ignored() {
 }
 
 #[test]
-fn a_later_profile_names_the_changes_it_does_not_replay_yet() {
+fn a_later_profile_replays_every_catalogued_change() {
     let codes = |version: &str| {
         let doc = json(
             &["-", "--format", "json", "--nomad-version", version],
@@ -223,16 +223,10 @@ fn a_later_profile_names_the_changes_it_does_not_replay_yet() {
         );
         warnings(&doc)
     };
-    // Every switch up to 1.10.4 is replayed; 1.10.5 adds F-4, which is not.
+    // Every switch is replayed, F-4 (1.10.5) since the placement stage.
     assert_eq!(codes("1.10.4"), []);
-    let w = codes("1.10.5");
-    let names: Vec<&str> = w.iter().map(|(c, _)| c.as_str()).collect();
-    assert_eq!(names, ["nomad_version_partial"]);
-    assert_eq!(
-        w[0].1,
-        "Nomad 1.10.5 has a change plan-inspect does not replay yet (F-4 in \
-         docs/nomad-versions.md); there the replay keeps the rule of earlier releases"
-    );
+    assert_eq!(codes("1.10.5"), []);
+    assert_eq!(codes("2.0.5"), []);
 }
 
 /// A reconcile strategy Nomad knows is replayed (no warning from 1.8.0 on);

@@ -279,6 +279,9 @@ struct Destructive {
     /// From Nomad 1.5.2 on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     label: Option<String>,
+    /// Null when the replacement found no node.
+    node_id: Option<String>,
+    score: Option<f64>,
 }
 
 #[derive(Deserialize, Serialize)]
@@ -636,7 +639,7 @@ fn allocations_list_every_allocation_once_with_its_bucket_and_fate() {
 }
 
 #[test]
-fn system_jobs_carry_their_diff_and_place_on_nodes_and_others_do_not() {
+fn system_jobs_carry_their_diff_and_only_other_placements_a_score() {
     let doc = document("mixed-cluster.json");
     for job in &doc.jobs {
         let system = matches!(job.job_type.as_str(), "system" | "sysbatch");
@@ -645,8 +648,13 @@ fn system_jobs_carry_their_diff_and_place_on_nodes_and_others_do_not() {
             "{}",
             job.id
         );
+        // System placements are on nodes and unranked; the others carry
+        // a score exactly when a node took them.
         assert!(
-            job.plan.place.iter().all(|p| p.node_id.is_some() == system),
+            job.plan.place.iter().all(|p| match system {
+                true => p.node_id.is_some() && p.score.is_none(),
+                false => p.node_id.is_some() == p.score.is_some(),
+            }),
             "{}",
             job.id
         );
@@ -825,10 +833,21 @@ fn schema_tables() -> Tables {
 
 /// The shape of the type `name` (a section of the page).
 fn schema_shape(tables: &Tables, name: &str) -> Shape {
+    schema_shape_within(tables, name, 0)
+}
+
+/// How deep a type may nest in itself (an ObjectDiff's objects) before the
+/// shape stops: deeper than any document the tests walk.
+const NESTING: usize = 6;
+
+fn schema_shape_within(tables: &Tables, name: &str, depth: usize) -> Shape {
     let mut fields = BTreeMap::new();
+    if depth > NESTING {
+        return Shape::Leaf;
+    }
     for (names, ty) in &tables[name] {
         for n in names {
-            let shape = type_column_shape(tables, ty, &format!("{name}.{n}"));
+            let shape = type_column_shape(tables, ty, &format!("{name}.{n}"), depth + 1);
             fields.insert(n.clone(), shape);
         }
     }
@@ -839,13 +858,13 @@ fn schema_shape(tables: &Tables, name: &str) -> Shape {
 /// (`{id, at}`, optionally `plus `node_id``, each of a named type if one is
 /// given: `{untainted, ...}, each an array of Entry`), a `map of` such or of
 /// plain values, or a plain value. `at` names an inline object.
-fn type_column_shape(tables: &Tables, ty: &str, at: &str) -> Shape {
+fn type_column_shape(tables: &Tables, ty: &str, at: &str, depth: usize) -> Shape {
     let word = Regex::new(r"\b[A-Z][A-Za-z]+\b").unwrap();
     let named = word
         .find_iter(ty)
         .map(|m| m.as_str())
         .find(|w| tables.contains_key(*w))
-        .map(|w| schema_shape(tables, w));
+        .map(|w| schema_shape_within(tables, w, depth));
     let Some(inline) = Regex::new(r"\{([^}]*)\}").unwrap().captures(ty) else {
         let shape = named.unwrap_or(Shape::Leaf);
         return if ty.starts_with("map of") {
@@ -955,6 +974,9 @@ fn the_schema_page_names_every_field_and_only_those() {
         let doc = serde_json::to_value(document_at(fixture, release)).unwrap();
         walk("$", &doc, &root, &mut met, &mut odd);
     }
+    for doc in job_plan_documents() {
+        walk("$", &doc, &root, &mut met, &mut odd);
+    }
     // A failed placement and its blocked evaluation, as the library writes
     // them, in a plan of a fixture's document.
     let mut doc = serde_json::to_value(document("example.json")).unwrap();
@@ -976,6 +998,114 @@ fn the_schema_page_names_every_field_and_only_those() {
         assert!(met.contains(&(object.to_string(), field.to_string())));
     }
     assert!(all.len() > 80, "{} fields documented", all.len());
+}
+
+/// The `--job-file` documents of the bundled example: the image change,
+/// and the same job under a new ID (a new job).
+fn job_plan_documents() -> Vec<Value> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/job-plan");
+    let text = std::fs::read_to_string(format!("{dir}/web.json")).unwrap();
+    [
+        text.clone(),
+        text.replace("\"ID\": \"web\"", "\"ID\": \"api\""),
+    ]
+    .iter()
+    .map(|job| {
+        let job = plan_inspect::read::parse_job_file(job.as_bytes(), "web.json").unwrap();
+        let key = plan_inspect::job_plan::job_key(&job);
+        let filter = plan_inspect::read::ReadFilter {
+            keep_job_text: Some(key),
+            ..Default::default()
+        };
+        let source = plan_inspect::read::Source::Path(format!("{dir}/snapshot.json").into());
+        let snapshot = plan_inspect::read::read_snapshot_filtered(&source, &filter).unwrap();
+        let (report, plan) =
+            plan_inspect::job_plan::plan_job(&snapshot, job, &Options::default()).unwrap();
+        serde_json::from_str(&render::json::render_job_plan(&report, &plan)).unwrap()
+    })
+    .collect()
+}
+
+/// A job plan's document holds the report's fields and `job_plan`, and
+/// nothing else: read into the mirror types it writes back the same.
+#[test]
+fn job_plan_documents_match_the_schema() {
+    for doc in job_plan_documents() {
+        let typed: PlanDocument = serde_json::from_value(doc.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&typed).unwrap(), doc);
+        assert_eq!(typed.document.jobs.len(), 1);
+    }
+}
+
+#[derive(Deserialize, Serialize)]
+struct PlanDocument {
+    #[serde(flatten)]
+    document: Document,
+    job_plan: JobPlan,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct JobPlan {
+    job_modify_index: u64,
+    next_periodic_launch: Option<String>,
+    warnings: Vec<String>,
+    diff: JobDiff,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct JobDiff {
+    #[serde(rename = "type")]
+    kind: String,
+    id: String,
+    fields: Vec<FieldDiff>,
+    objects: Vec<ObjectDiff>,
+    task_groups: Vec<TaskGroupDiff>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct TaskGroupDiff {
+    #[serde(rename = "type")]
+    kind: String,
+    name: String,
+    updates: BTreeMap<String, u64>,
+    fields: Vec<FieldDiff>,
+    objects: Vec<ObjectDiff>,
+    tasks: Vec<TaskDiff>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct TaskDiff {
+    #[serde(rename = "type")]
+    kind: String,
+    name: String,
+    annotations: Vec<String>,
+    fields: Vec<FieldDiff>,
+    objects: Vec<ObjectDiff>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct ObjectDiff {
+    #[serde(rename = "type")]
+    kind: String,
+    name: String,
+    fields: Vec<FieldDiff>,
+    objects: Vec<ObjectDiff>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct FieldDiff {
+    #[serde(rename = "type")]
+    kind: String,
+    name: String,
+    old: String,
+    new: String,
+    annotations: Vec<String>,
 }
 
 /// A failed placement as the library serializes it, with every field set.

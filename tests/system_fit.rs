@@ -65,6 +65,11 @@ fn alloc(id: &str, job: &Value, node: &str, name: &str, resources: Value) -> Val
 
 /// The plan of `job` replayed at `version` on the snapshot.
 fn replay(doc: &Value, job: &str, version: &str) -> Value {
+    job_of(&report(doc, version), job)["plan"].clone()
+}
+
+/// The whole report replayed at `version` on the snapshot.
+fn report(doc: &Value, version: &str) -> Value {
     let mut child = Command::cargo_bin("plan-inspect")
         .unwrap()
         .args(["-", "--format", "json", "--now", NOW])
@@ -79,8 +84,7 @@ fn replay(doc: &Value, job: &str, version: &str) -> Value {
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    job_of(&report, job)["plan"].clone()
+    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 /// The report of job `id`.
@@ -99,6 +103,32 @@ fn snapshot(nodes: Vec<Value>, jobs: Vec<Value>, allocs: Vec<Value>) -> Value {
 
 fn count(plan: &Value, key: &str) -> usize {
     plan[key].as_array().map_or(0, Vec::len)
+}
+
+/// A node without CPU or memory totals takes its placement unchecked, and
+/// the one `resource_fit_unknown` warning, the placement stage's, counts
+/// that placement only.
+#[test]
+fn a_system_placement_on_a_node_without_totals_is_counted_once() {
+    let mut bare = node("node-2");
+    let resources = bare["NodeResources"].as_object_mut().unwrap();
+    resources.remove("Cpu");
+    resources.remove("Memory");
+    let doc = snapshot(vec![node("node-1"), bare], vec![system_job("sys")], vec![]);
+    let report = report(&doc, "1.10.5");
+    assert_eq!(count(&job_of(&report, "sys")["plan"], "place"), 2);
+    let unknown: Vec<&Value> = report["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["code"] == "resource_fit_unknown")
+        .collect();
+    assert_eq!(unknown.len(), 1, "{report}");
+    let message = unknown[0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("default/sys: 1 placement(s)"),
+        "{message}"
+    );
 }
 
 mod failures;

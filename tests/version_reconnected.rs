@@ -3,7 +3,7 @@
 //! and cancels that evaluation ("allocs reconnected"). The reconciler is
 //! unchanged; the snapshot shows the new state, which auto reads as
 //! evidence, and the replay reads `FollowupEvalID` as each release's
-//! reconciler does. F-4 (blocked evaluations) is not replayed.
+//! reconciler does.
 
 use plan_inspect::model::*;
 use plan_inspect::read::read_snapshot_from;

@@ -163,9 +163,9 @@ fn meets(c: &Constraint, d: &NodeDevice) -> bool {
     }
 }
 
-/// `nodeDeviceMatches`: whether a node device serves a request, by its
-/// name and the request's constraints.
-pub fn serves(d: &NodeDevice, req: &RequestedDevice) -> bool {
+/// Whether node device `d` serves `req`: its name matches and its
+/// attributes meet the request's constraints.
+pub fn device_serves(d: &NodeDevice, req: &RequestedDevice) -> bool {
     id_matches(d, &req.name) && req.constraints.iter().all(|c| meets(c, d))
 }
 
@@ -186,7 +186,7 @@ pub fn has_devices(required: &[&RequestedDevice], devices: Option<&[NodeDevice]>
         let found = devices
             .iter()
             .enumerate()
-            .find(|(i, d)| unused[*i] != 0 && unused[*i] >= req.count && serves(d, req));
+            .find(|(i, d)| unused[*i] != 0 && unused[*i] >= req.count && device_serves(d, req));
         match found {
             Some((i, _)) => {
                 unused[i] -= req.count;

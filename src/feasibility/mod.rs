@@ -12,8 +12,8 @@ mod stack;
 mod target;
 mod version;
 
-pub use constraint::{Check, Parsed, check, describe, meets};
-pub use devices::serves as device_serves;
+pub use constraint::{Check, DISTINCT_HOSTS, Parsed, check, describe, meets};
+pub use devices::device_serves;
 pub use distinct_property::Placed;
 pub use node_checks::NetworkMiss;
 pub use stack::{Filter, InvalidConstraint, Level, PlanSoFar, SystemStack};

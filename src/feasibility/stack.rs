@@ -1,6 +1,7 @@
 //! `SystemStack`: the checks that filter nodes for a system or sysbatch
 //! task group, with results shared per computed node class.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::constraint::{Check, Parsed, describe, meets};
@@ -41,18 +42,19 @@ pub enum Level {
 }
 
 impl Filter {
-    /// The string Nomad's `AllocMetric` counts the node under
-    /// (`ConstraintFiltered`), as `nomad job plan` prints it.
-    pub fn reason(&self) -> String {
+    /// The reason Nomad's `AllocMetric.ConstraintFiltered` counts, in its
+    /// words (`scheduler/feasible.go` at 1.3.0 and 1.10.5), as `nomad job
+    /// plan` prints it.
+    pub fn metric(&self) -> Cow<'_, str> {
         match self {
-            Filter::Constraint { text, .. } => text.clone(),
-            Filter::Drivers(_) => "missing drivers".to_string(),
-            Filter::HostVolumes => "missing compatible host volumes".to_string(),
-            Filter::Devices => "missing devices".to_string(),
-            Filter::Network(NetworkMiss::Mode(_)) => "missing network".to_string(),
-            Filter::Network(miss) => miss.describe(),
-            Filter::DistinctProperty(why) => why.clone(),
-            Filter::ClassIneligible { .. } => "computed class ineligible".to_string(),
+            Filter::Constraint { text, .. } => Cow::Borrowed(text),
+            Filter::Drivers(_) => Cow::Borrowed("missing drivers"),
+            Filter::HostVolumes => Cow::Borrowed("missing compatible host volumes"),
+            Filter::Devices => Cow::Borrowed("missing devices"),
+            Filter::Network(NetworkMiss::Mode(_)) => Cow::Borrowed("missing network"),
+            Filter::Network(miss) => Cow::Owned(miss.describe()),
+            Filter::DistinctProperty(why) => Cow::Borrowed(why),
+            Filter::ClassIneligible { .. } => Cow::Borrowed("computed class ineligible"),
         }
     }
 
@@ -258,6 +260,13 @@ impl<'a> SystemStack<'a> {
         node: &Node,
         plan: &PlanSoFar<'_>,
     ) -> Result<(), Filter> {
+        self.class_checks(tg, node)?;
+        self.distinct_properties(tg, node, plan)
+    }
+
+    /// The checks of Nomad's `FeasibilityWrapper`, whose results are shared
+    /// per computed node class unless a constraint escapes it.
+    pub fn class_checks(&mut self, tg: &'a TaskGroup, node: &Node) -> Result<(), Filter> {
         if let Some(net) = tg.networks.first() {
             self.network = Some(net);
         }
@@ -284,7 +293,7 @@ impl<'a> SystemStack<'a> {
             .copied()
             .unwrap_or(false);
         let key = (tg.name.clone(), class.clone());
-        let group_result = match self.group_classes.get(&key) {
+        match self.group_classes.get(&key) {
             Some(r) if !escaped => r.clone().map_err(|first| Filter::ClassIneligible {
                 class: class.clone(),
                 first: Box::new(first),
@@ -296,12 +305,11 @@ impl<'a> SystemStack<'a> {
                 }
                 r
             }
-        };
-        group_result?;
-        self.distinct_properties(tg, node, plan)
+        }
     }
 
-    fn distinct_properties(
+    /// The `distinct_property` checks, which read the plan.
+    pub fn distinct_properties(
         &mut self,
         tg: &'a TaskGroup,
         node: &Node,

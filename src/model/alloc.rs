@@ -1,5 +1,6 @@
 //! Allocations and the per-allocation predicates of `nomad/structs`.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::Deserialize;
@@ -8,7 +9,8 @@ use super::resources::{AllocUsage, AllocatedResources};
 use super::status::{ClientStatus, DesiredStatus};
 use super::task_event::TASK_CLIENT_RECONNECTED;
 use super::{
-    DisconnectFields, Id, Job, Name, ReschedulePolicy, SparseId, TaskGroup, TaskStates, nullable,
+    DisconnectFields, Id, Job, Name, ReschedulePolicy, Resources, SparseId, TaskGroup, TaskStates,
+    nullable,
 };
 use crate::time::{Duration, Time};
 
@@ -30,8 +32,7 @@ pub struct Allocation {
     #[serde(skip)]
     pub job: Option<Arc<Job>>,
     pub task_group: Name,
-    /// What the allocation holds on its node, for fit and preemption;
-    /// pre-0.9 allocations without it hold nothing here.
+    /// What the allocation holds on its node, for fit and preemption.
     pub allocated_resources: Option<Arc<AllocatedResources>>,
     pub metrics: Option<AllocMetric>,
     pub desired_status: DesiredStatus,
@@ -57,6 +58,12 @@ pub struct Allocation {
     /// a full allocation embeds its job instead.
     #[serde(rename = "JobVersion")]
     pub stub_job_version: Option<u64>,
+    /// The pre-0.9 blocks older dumps carry instead of
+    /// `AllocatedResources`; boxed, as most allocations lack them.
+    pub resources: Option<Box<Resources>>,
+    #[serde(deserialize_with = "nullable")]
+    pub task_resources: BTreeMap<String, Resources>,
+    pub shared_resources: Option<Box<Resources>>,
 }
 
 /// A `structs.DesiredTransition`.
@@ -186,6 +193,10 @@ pub struct RescheduleEvent {
     pub reschedule_time: i64,
     #[serde(rename = "PrevAllocID")]
     pub prev_alloc_id: Id,
+    /// The node the failed allocation ran on, which the next placement
+    /// avoids (`getSelectOptions`).
+    #[serde(rename = "PrevNodeID")]
+    pub prev_node_id: Name,
     pub delay: Duration,
 }
 
@@ -261,7 +272,9 @@ impl Allocation {
             client_status: self.client_status.as_str().to_string(),
             desired_status: self.desired_status.as_str().to_string(),
             allocated_resources: self.allocated_resources.clone(),
-            ..AllocUsage::default()
+            resources: self.resources.as_deref().cloned(),
+            task_resources: self.task_resources.clone(),
+            shared_resources: self.shared_resources.as_deref().cloned(),
         }
     }
 
@@ -732,11 +745,13 @@ mod tests {
             RescheduleEvent {
                 reschedule_time: i64::MIN,
                 prev_alloc_id: "a".into(),
+                prev_node_id: Name::default(),
                 delay: i64::MAX,
             },
             RescheduleEvent {
                 reschedule_time: i64::MAX,
                 prev_alloc_id: "b".into(),
+                prev_node_id: Name::default(),
                 delay: i64::MAX,
             },
         ];

@@ -39,9 +39,10 @@ pub struct Node {
     pub node_resources: Option<NodeResources>,
     /// What the client keeps back from allocations.
     pub reserved_resources: Option<NodeReservedResources>,
-    /// The pre-0.9 totals and reservation, read before 1.7.0 when the
-    /// blocks above are absent.
+    /// The pre-0.9 totals, read before 1.7.0 when the blocks above are
+    /// absent.
     pub resources: Option<Resources>,
+    /// The pre-0.9 reservation, read with `resources`.
     pub reserved: Option<Resources>,
     /// `client.node_max_allocs` (1.10.2 on); 0 is no limit.
     pub node_max_allocs: i64,

@@ -35,4 +35,10 @@ pub struct Snapshot {
     pub scheduler_config: Option<SchedulerConfig>,
     /// What the reader found suspicious but usable.
     pub warnings: Vec<Warning>,
+    /// The JSON text in `Jobs` of the job the reader was asked to keep whole
+    /// (`ReadFilter::keep_job_text`), for a job plan's diff.
+    pub planned_job_text: Option<String>,
+    /// The names in `Namespaces`, when the dump has that key (a job plan
+    /// refuses a new job in a namespace it does not list).
+    pub namespaces: Option<Vec<String>>,
 }

@@ -5,8 +5,17 @@
 //! It sits above the node checks ([`crate::feasibility`]) and the fit
 //! arithmetic ([`crate::fit`]) and imports only downward.
 
+pub mod ask;
+pub mod cluster;
+pub mod failure;
 pub mod metric;
+pub mod placer;
+pub mod ranking;
 pub mod score;
+pub mod targets;
 
+pub use cluster::Cluster;
+pub use failure::Failure;
 pub use metric::AllocMetric;
+pub use placer::{Choice, Misfit, Placer, Setup};
 pub use score::Score;

@@ -21,7 +21,7 @@ use rayon::ThreadPool;
 use serde::de::{DeserializeOwned, IgnoredAny};
 
 use super::alloc_record::AllocRecord;
-use super::document::{MetaField, State};
+use super::document::{MetaField, NamespaceName, State};
 use super::internal::internal_error;
 use super::owner::Owner;
 use super::read_ahead::{BLOCK, Next, ROOM, ReadAhead};
@@ -195,6 +195,16 @@ impl<'r> Chunked<'r> {
                 st.add_eval(e);
                 Ok(())
             })?,
+            "Namespaces" => {
+                let listed = self.each(key, |_, ns: NamespaceName| {
+                    st.add_namespace(Some(ns.name));
+                    Ok(())
+                })?;
+                if listed {
+                    st.add_namespace(None);
+                }
+                listed
+            }
             "SnapshotMeta" => {
                 let meta: Option<MetaField> = self.value(None)?;
                 st.set_meta(meta);

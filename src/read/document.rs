@@ -61,6 +61,10 @@ pub(super) struct State<'n> {
     pub(super) interner: Arc<Interner>,
     /// Told of each allocation parsed.
     pub(super) observer: &'n dyn Observer,
+    /// The text of the job `filter.keep_job_text` names.
+    pub(super) planned_job_text: Option<String>,
+    /// The names in `Namespaces`, when the key holds a list.
+    pub(super) namespaces: Option<Vec<String>>,
 }
 
 impl<'n> State<'n> {
@@ -90,6 +94,8 @@ impl<'n> State<'n> {
             keys: TopKeys::default(),
             interner: Arc::default(),
             observer: UNOBSERVED,
+            planned_job_text: None,
+            namespaces: None,
         }
     }
 
@@ -106,6 +112,9 @@ impl<'n> State<'n> {
             Some(entry) => self.job_texts.job(entry).map_err(|_| job_error(text))?,
             None => Arc::new(model::from_slice::<Job>(text)?),
         };
+        if self.filter.keeps_text(&job.namespace, &job.id) {
+            self.planned_job_text = Some(String::from_utf8_lossy(text).into_owned());
+        }
         self.add_job(job).map_err(de::Error::custom)
     }
 
@@ -121,6 +130,12 @@ impl<'n> State<'n> {
         let job = self.intern(text).map_err(|_| job_error(text))?;
         self.job_versions.push(job);
         Ok(())
+    }
+
+    /// Keeps a namespace's name (`None`: the key held a list, maybe empty).
+    pub(super) fn add_namespace(&mut self, name: Option<String>) {
+        let names = self.namespaces.get_or_insert_with(Vec::new);
+        names.extend(name);
     }
 
     pub(super) fn add_deployment(&mut self, deployment: Deployment) {
@@ -286,6 +301,13 @@ pub(super) enum MetaField {
     Many(Vec<GoJson<SnapshotMeta>>),
 }
 
+/// The part of a `Namespaces` entry a job plan reads.
+#[derive(Deserialize)]
+pub(super) struct NamespaceName {
+    #[serde(rename = "Name", default)]
+    pub(super) name: String,
+}
+
 /// The part of raft's `SnapshotMeta` that dates the snapshot.
 #[derive(Deserialize)]
 pub(super) struct SnapshotMeta {
@@ -329,6 +351,14 @@ impl<'de> Visitor<'de> for Document<'_, '_> {
         st.started = true;
         while let Some(key) = map.next_key::<String>()? {
             let value = match key.as_str() {
+                // A job kept whole is read as text, as the fast walk reads jobs.
+                "Jobs" if st.filter.keep_job_text.is_some() => map.next_value_seed(Each::new(
+                    "an array of jobs",
+                    |_, text: Box<serde_json::value::RawValue>| {
+                        st.add_job_text(text.get().as_bytes())
+                            .map_err(|e| e.to_string())
+                    },
+                ))?,
                 "Jobs" => map.next_value_seed(Each::new("an array of jobs", |_, job| {
                     st.add_job(Arc::new(job))
                 }))?,
@@ -354,6 +384,19 @@ impl<'de> Visitor<'de> for Document<'_, '_> {
                     st.add_eval(e);
                     Ok(())
                 }))?,
+                "Namespaces" => {
+                    let listed = map.next_value_seed(Each::new(
+                        "an array of namespaces",
+                        |_, ns: NamespaceName| {
+                            st.add_namespace(Some(ns.name));
+                            Ok(())
+                        },
+                    ))?;
+                    if listed {
+                        st.add_namespace(None);
+                    }
+                    listed
+                }
                 "SnapshotMeta" => {
                     st.set_meta(map.next_value::<GoJson<_>>()?.0);
                     true

@@ -40,12 +40,45 @@ pub(super) struct JobTexts {
     /// The job of each entry, parsed on first use: the texts of jobs a
     /// `--job` filter drops are never parsed.
     jobs: Vec<Option<Arc<Job>>>,
+    /// The entries last found for each job ([`Self::prefix_hinted`]), the
+    /// latest first.
+    hints: HashMap<u64, Hinted, FixedState>,
 }
 
 struct Entry {
     text: Box<[u8]>,
     /// Where the text's volatile values are.
     volatile: Box<[Span]>,
+}
+
+/// The texts last found for one job, the latest first: as many as a job
+/// usually has versions in use at once.
+#[derive(Clone, Default)]
+struct Hinted {
+    entries: [usize; HINTED],
+    len: usize,
+}
+
+const HINTED: usize = 4;
+
+impl Hinted {
+    fn entries(&self) -> &[usize] {
+        &self.entries[..self.len]
+    }
+
+    /// Puts `entry` first, dropping the oldest if full.
+    fn note(&mut self, entry: usize) {
+        if self.entries().first() == Some(&entry) {
+            return;
+        }
+        let at = self.entries().iter().position(|&e| e == entry);
+        let end = at.unwrap_or(self.len.min(HINTED - 1));
+        self.entries.copy_within(..end, 1);
+        self.entries[0] = entry;
+        if at.is_none() {
+            self.len = (self.len + 1).min(HINTED);
+        }
+    }
 }
 
 /// A branch on one bit of one byte: texts with the bit set go right.
@@ -97,6 +130,39 @@ impl JobTexts {
             Near::Differs => Prefix::Unknown,
             Near::Short => Prefix::Short,
         }
+    }
+
+    /// [`Self::prefix_of`], trying first the entries last found for the
+    /// allocation's job (`hint`, see [`Self::remember`]).
+    ///
+    /// A job has a few versions, and its allocations embed their texts or
+    /// variants of them: comparing with those nearly always settles it,
+    /// without the walk down the tree (a dozen and more dependent loads,
+    /// most of them cache misses, where texts are tens of thousands). A
+    /// hinted text that is not the one costs a comparison up to the first
+    /// byte that differs. At most one entry matches: two texts the same
+    /// bytes were variants of would be variants of each other, and the
+    /// second would not have been added.
+    pub(super) fn prefix_hinted(&self, bytes: &[u8], hint: Option<u64>) -> Prefix {
+        let hinted = hint.and_then(|h| self.hints.get(&h));
+        for &entry in hinted.map_or(&[][..], |h| h.entries()) {
+            let Entry { text, volatile } = &*self.entries[entry];
+            if let Near::Variant(len) = volatile::compare(text, volatile, bytes) {
+                return Prefix::Known { entry, len };
+            }
+        }
+        self.prefix_of(bytes)
+    }
+
+    /// Notes `entry` as a text of the job whose hash is `hint`.
+    pub(super) fn remember(&mut self, hint: u64, entry: usize) {
+        self.hints.entry(hint).or_default().note(entry);
+    }
+
+    /// The entries noted for the job whose hash is `hint`.
+    #[cfg(test)]
+    pub(super) fn hints_to(&self, hint: u64) -> &[usize] {
+        self.hints.get(&hint).map_or(&[][..], |h| h.entries())
     }
 
     /// The entry of which the complete text `text` is a variant whose
@@ -204,6 +270,7 @@ impl JobTexts {
             root: self.root,
             shapes: self.shapes.clone(),
             jobs: Vec::new(),
+            hints: self.hints.clone(),
         }
     }
 
@@ -332,6 +399,37 @@ mod tests {
             r#"{"ID":"a","Version":3,"Status":"pending","Stable":false,"ModifyIndex":1040}"#;
         assert_eq!(t.prefix_of(other.as_bytes()), Prefix::Unknown);
         assert_eq!(t.find(other.as_bytes()), None);
+    }
+
+    #[test]
+    fn hints_are_tried_latest_first_and_fall_back_to_the_tree() {
+        let known =
+            r#"{"ID":"a","Version":1,"Status":"pending","Stable":false,"ModifyIndex":1040}"#;
+        let mut t = texts(&[known, r#"{"ID":"b","Version":1}"#]);
+        let longer = r#"{"ID":"a","Version":1,"Status":"dead","Stable":true,"ModifyIndex":99999}"#;
+        let input = format!("{longer},\"JobID\":\"a\"}}");
+        let found = Prefix::Known {
+            entry: 0,
+            len: longer.len(),
+        };
+        for (job, hints) in [&[][..], &[1], &[0], &[1, 0]].into_iter().enumerate() {
+            let job = job as u64;
+            for &e in hints.iter().rev() {
+                t.remember(job, e);
+            }
+            assert_eq!(t.hints_to(job), hints);
+            assert_eq!(t.prefix_hinted(input.as_bytes(), Some(job)), found);
+            assert_eq!(t.prefix_hinted(input.as_bytes(), None), found);
+        }
+    }
+
+    #[test]
+    fn a_job_keeps_its_latest_hints() {
+        let mut h = Hinted::default();
+        for e in [1, 2, 3, 2, 4, 5, 4] {
+            h.note(e);
+        }
+        assert_eq!(h.entries(), [4, 5, 2, 3]);
     }
 
     #[test]

@@ -34,6 +34,7 @@ mod error;
 mod filter;
 mod id_index;
 mod internal;
+mod job_file;
 mod job_texts;
 mod observer;
 mod owner;
@@ -60,6 +61,7 @@ use serde::de::DeserializeSeed;
 
 pub use error::ReadError;
 pub use filter::ReadFilter;
+pub use job_file::{JobFileError, parse_job_file, read_job_file};
 pub use observer::Observer;
 pub use warnings::MAX_PER_CODE;
 pub use workers::thread_count;

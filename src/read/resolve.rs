@@ -172,6 +172,8 @@ impl State<'_> {
             nomad_version: self.nomad_version,
             scheduler_config: self.scheduler_config,
             warnings: self.warnings.finish(),
+            planned_job_text: self.planned_job_text,
+            namespaces: self.namespaces,
         })
     }
 

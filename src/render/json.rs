@@ -5,6 +5,7 @@ use std::io;
 use serde::Serialize;
 use serde_json::ser::{Formatter, PrettyFormatter};
 
+use crate::job_plan::JobPlan;
 use crate::report::{JobReport, Report};
 use crate::warning::Warning;
 
@@ -13,6 +14,24 @@ pub fn render(report: &Report) -> String {
     let mut out = Vec::new();
     render_to(report, &mut out).expect("a report always serializes");
     String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// The document of a job plan: the report with `job_plan` at the top level
+/// (contract section 10).
+pub fn render_job_plan(report: &Report, plan: &JobPlan) -> String {
+    #[derive(Serialize)]
+    struct WithPlan<'a> {
+        #[serde(flatten)]
+        report: &'a Report,
+        job_plan: &'a JobPlan,
+    }
+    let mut out = serde_json::to_string_pretty(&WithPlan {
+        report,
+        job_plan: plan,
+    })
+    .expect("a report always serializes");
+    out.push('\n');
+    out
 }
 
 /// The same text, written as it is produced: a large report is never held twice.

@@ -60,7 +60,9 @@ impl<'a> JobContext<'a> {
         stop
     }
 
-    /// The plan, around its `stop` list from [`Self::stops`].
+    /// The plan, around its `stop` list from [`Self::stops`], its lists in
+    /// the reconciler's order (the placement stage follows it; the caller
+    /// sorts).
     pub(super) fn plan<'r>(
         &self,
         w: &JobWork<'a>,
@@ -101,6 +103,8 @@ impl<'a> JobContext<'a> {
                 task_group: d.task_group.clone(),
                 reason: d.reason.clone(),
                 label: d.label,
+                node_id: None,
+                score: None,
             })
             .collect();
         // The scheduler moves in-place updates into the current deployment.
@@ -191,7 +195,6 @@ impl<'a> JobContext<'a> {
                 status_description: u.status_description.to_string(),
             })
             .collect();
-        plan.sort();
         plan
     }
 }

@@ -77,17 +77,6 @@ impl<'a> JobContext<'a> {
                 ),
             ));
         }
-        if !sched.unsized_nodes.is_empty() {
-            let n = sched.unsized_nodes.len();
-            warnings.push(Warning::new(
-                "resource_fit_unknown",
-                format!(
-                    "{}/{}: {n} node(s) carry no CPU or memory totals in the snapshot; \
-                     placements on them are not checked for resource fit or preemption",
-                    w.namespace, w.id
-                ),
-            ));
-        }
         if let Some(job) = w.job {
             let csi = job
                 .task_groups
@@ -104,7 +93,7 @@ impl<'a> JobContext<'a> {
                 ));
             }
         }
-        let report = JobReport {
+        let mut report = JobReport {
             namespace: w.namespace.to_string(),
             id: w.id.to_string(),
             job_type,
@@ -115,6 +104,17 @@ impl<'a> JobContext<'a> {
             groups: self.system_groups(w, sched),
             plan: self.system_plan(w, sched),
         };
+        report.plan.fit_unchecked = report
+            .plan
+            .place
+            .iter()
+            .filter(|p| {
+                p.node_id
+                    .as_deref()
+                    .is_some_and(|n| sched.unsized_nodes.contains(n))
+            })
+            .count() as u64;
+        warnings.extend(self.fit_unknown_warning(&report));
         (report, warnings)
     }
 
@@ -268,6 +268,8 @@ impl<'a> JobContext<'a> {
                 task_group: d.task_group.to_string(),
                 reason: d.reason.clone(),
                 label: d.label,
+                node_id: Some(Arc::from(d.alloc.node_id.as_str())),
+                score: None,
             })
             .collect();
         // The system scheduler creates no follow-up evaluation for them.

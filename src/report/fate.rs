@@ -75,6 +75,7 @@ impl<'p> Fates<'p> {
                 Fate::DestructiveUpdate,
                 plan.destructive_update
                     .iter()
+                    .filter(|d| d.replaced())
                     .map(|d| &d.alloc_id)
                     .collect::<Vec<_>>(),
             ),

@@ -64,7 +64,7 @@ impl Failures {
         let all_filtered = *queued <= 0;
         let merged = self.filtered.entry(group.to_string()).or_default();
         merged.nodes_evaluated += 1;
-        merged.filter_node(&node.node_class, &filter.reason());
+        merged.filter_node(&node.node_class, &filter.metric());
         if all_filtered && !exists {
             let metric = merged.clone();
             match self.failed.iter_mut().find(|f| f.task_group == group) {

@@ -324,13 +324,14 @@ catalogue! {
         reads: [],
         wording: "a terminal canary with a migrate transition is migrated",
     }
-    /// F-4 (1.10.5, 1.11.0): changes only whether Nomad creates a blocked
-    /// evaluation, which depends on placements failing in the scheduler,
-    /// after the reconciler; plan-inspect models neither, so it stays listed.
+    /// F-4 (1.10.5, 1.11.0; v1.10.5 scheduler/generic_sched.go:302, v1.3.0
+    /// :293-296): whether a failed placement leaves a blocked evaluation
+    /// beside follow-ups, decided after the placement stage
+    /// (`replay/placing.rs`).
     F4 {
         id: "F-4",
         firsts: &[v(1, 10, 5), v(1, 11, 0)],
-        replayed: false,
+        replayed: true,
         reads: [],
         wording: "a blocked evaluation for failed placements is created even beside follow-ups",
     }
@@ -462,8 +463,9 @@ catalogue! {
     }
     /// #17443 (1.6.0; v1.6.0 scheduler/util.go:49, :64, :643, :890): an
     /// allocation whose node is not in the new job's `node_pool` (unless
-    /// `all`) is replaced, and the system scheduler reads only the nodes of
-    /// the job's pool.
+    /// `all`) is replaced, and the system scheduler and the placement stage
+    /// read only the nodes of the job's pool; a failure's `NodesInPool`
+    /// counts them (v1.6.0 scheduler/generic_sched.go:599).
     NodePool {
         id: "#17443",
         firsts: &[v(1, 6, 0)],
@@ -548,9 +550,22 @@ catalogue! {
         reads: [],
         wording: "a change of a network's cni arguments is destructive",
     }
+    /// #17089 (1.5.5; v1.5.5 scheduler/annotate.go:194): a job plan's task
+    /// annotation counts a LogConfig change as in place unless the block
+    /// lists a `Disabled` field, which forces a create/destroy update (the
+    /// contextual diff lists it even unchanged); before, any LogConfig change
+    /// was in place (v1.5.4 annotate.go:187).
+    AnnotateLogsDisabled {
+        id: "#17089",
+        firsts: &[v(1, 5, 5)],
+        replayed: true,
+        reads: [],
+        wording: "a job plan annotates a task whose log config lists Disabled as a create/destroy update",
+    }
     /// #25109 (1.10.0; v1.10.0 scheduler/util.go:217): the affinity and
     /// spread checks of `tasksUpdated` are dropped (v1.9.7 util.go:237,
-    /// :242 had them), so such a change is updated in place.
+    /// :242 had them), so such a change is updated in place; a job plan's
+    /// annotation agrees (v1.10.0 scheduler/annotate.go:191).
     PlacementPrefsInPlace {
         id: "#25109",
         firsts: &[v(1, 10, 0)],
@@ -585,7 +600,10 @@ catalogue! {
     /// #11170 (1.5.0; v1.5.0 scheduler/util.go:70 `IsInDC`): the system
     /// scheduler targets a ready node whose datacenter one of the job's
     /// datacenters matches as a wildcard (`dc*`); before, by name only. Its
-    /// in-place check agrees from #16362.
+    /// in-place check agrees from #16362. `readyNodesInDCs` serves the
+    /// placement stage of service and batch jobs too, which from here also
+    /// stops counting a job datacenter without ready nodes in
+    /// `NodesAvailable` (v1.4.0 scheduler/util.go:355 set it to 0).
     SystemDatacenterGlob {
         id: "#11170",
         firsts: &[v(1, 5, 0)],

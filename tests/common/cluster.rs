@@ -44,13 +44,31 @@ impl Cluster {
     /// Adds a node with `status`; returns its ID.
     pub fn node(&mut self, status: &str) -> String {
         let id = self.id("node");
-        self.snapshot.nodes.push(Node {
+        let mut node = Node {
             id: id.clone(),
             name: id.clone(),
             datacenter: "dc1".into(),
             status: status.into(),
+            // What mock.Job's group needs of a node: the exec driver and a
+            // host network. No CPU or memory, so the placement stage does
+            // not check fit here, as Nomad's reconciler tests do not.
+            node_resources: Some(NodeResources {
+                networks: vec![NetworkResource {
+                    mode: "host".into(),
+                    ..NetworkResource::default()
+                }],
+                ..NodeResources::default()
+            }),
             ..Node::default()
-        });
+        };
+        node.drivers.insert(
+            "exec".into(),
+            Some(DriverInfo {
+                detected: true,
+                healthy: true,
+            }),
+        );
+        self.snapshot.nodes.push(node);
         id
     }
 

@@ -1,6 +1,7 @@
 //! Tables for people (warnings apart, for stderr): per job a header, the DesiredChanges by task group,
 //! the buckets, and the plan. Empty sections are left out, and so are jobs
-//! whose plan is a no-op ([`crate::report::Plan::is_noop`], the definition
+//! whose plan is a no-op with no failed placement
+//! ([`crate::report::Plan::is_settled`], the definition
 //! `--detailed-exitcode` uses) unless `--verbose`: at 3 a.m. only what moves
 //! matters. For the same reason a job's untouched allocations are one count
 //! line, and tables give way to the width (`fit.rs`) rather than overflow.
@@ -9,6 +10,7 @@
 //! also inside bucket reasons, which are made from their typed facts; the
 //! JSON keeps those reasons exact.
 
+pub(super) mod failures;
 mod fit;
 mod grid;
 mod relative;
@@ -79,7 +81,7 @@ pub fn render(report: &Report, style: Style) -> String {
     let shown: Vec<&JobReport> = report
         .jobs
         .iter()
-        .filter(|j| style.verbose || !j.plan.is_noop())
+        .filter(|j| style.verbose || !j.plan.is_settled())
         .collect();
     if shown.is_empty() {
         let n = report.jobs.len();
@@ -491,8 +493,7 @@ impl Renderer {
                     row.push(
                         pl.node_id
                             .as_deref()
-                            .map(|n| self.id(n).to_string())
-                            .unwrap_or_default(),
+                            .map_or("(failed)".to_string(), |n| self.id(n).to_string()),
                     );
                 }
                 row.extend([
@@ -505,6 +506,19 @@ impl Renderer {
                 t.row(row);
             }
             self.section(out, "Place", &t);
+        }
+        let failed = failures::lines(&job.job_type, &p.failed_placements);
+        if !failed.is_empty() {
+            out.push('\n');
+            let width = usize::from(self.style.width);
+            for line in failed {
+                let body = line.trim_start();
+                let indent = &line[..line.len() - body.len()];
+                let wrapped = wrap(body, width.saturating_sub(indent.len()).max(20));
+                for part in wrapped.lines() {
+                    out.push_str(&format!("{indent}{part}\n"));
+                }
+            }
         }
         if !p.preemptions.is_empty() {
             let mut t = Grid::of_job(

@@ -370,6 +370,8 @@ fn count_note_of_a_system_job_at_80_columns() {
         task_group: "web".into(),
         reason: "task config changed".into(),
         label: None,
+        node_id: None,
+        score: None,
     }];
     assert_snapshot!(desired_changes_at_80(&job), @r"
     Desired changes
@@ -491,6 +493,8 @@ fn destructive_and_in_place_updates() {
             task_group: "web".into(),
             reason: "task config changed".into(),
             label: None,
+            node_id: None,
+            score: None,
         }],
         in_place_update: vec![PlanInPlace {
             alloc_id: WEB1.into(),

@@ -1,0 +1,379 @@
+//! The register endpoint's admission on a canonical job: the implied
+//! constraints (`jobImpliedConstraints`, nomad/job_endpoint_hooks.go) and the
+//! validation Nomad answers a bad job with (`structs.Job.Validate`, the
+//! common checks), for the release replayed.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Map, Value, json};
+
+use crate::model::{Release, v};
+
+/// Adds the constraints the release's server adds: Vault, signals, Nomad
+/// and Consul service discovery, bridge networking.
+pub fn implied_constraints(job: &mut Map<String, Value>, release: Release) {
+    let Some(groups) = job.get_mut("TaskGroups").and_then(Value::as_array_mut) else {
+        return;
+    };
+    for g in groups.iter_mut().filter_map(Value::as_object_mut) {
+        group_constraints(g, release);
+    }
+}
+
+fn group_constraints(g: &mut Map<String, Value>, release: Release) {
+    let tasks: Vec<Value> = g
+        .get("Tasks")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let services = |v: &Value| -> Vec<Value> {
+        v.get("Services")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let group_services = services(&Value::Object(g.clone()));
+    let all_services: Vec<Value> = group_services
+        .iter()
+        .cloned()
+        .chain(tasks.iter().flat_map(services))
+        .collect();
+
+    // One Vault constraint per cluster, in task name order.
+    let mut vault_tasks: Vec<(&str, &Value)> = tasks
+        .iter()
+        .filter_map(|t| {
+            let vault = t.get("Vault").filter(|v| !v.is_null())?;
+            Some((
+                t.get("Name").and_then(Value::as_str).unwrap_or_default(),
+                vault,
+            ))
+        })
+        .collect();
+    vault_tasks.sort_by_key(|(name, _)| *name);
+    for (_, vault) in vault_tasks {
+        let cluster = vault
+            .get("Cluster")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let c = if release >= v(1, 7, 0) && !matches!(cluster, "" | "default") {
+            constraint(
+                &format!("${{attr.vault.{cluster}.version}}"),
+                ">= 1.11.0",
+                "semver",
+            )
+        } else {
+            constraint("${attr.vault.version}", ">= 0.6.1", "semver")
+        };
+        add(g, c, Match::Left);
+    }
+    let signals: BTreeSet<String> = tasks.iter().flat_map(task_signals).collect();
+    if !signals.is_empty() {
+        let joined = signals.into_iter().collect::<Vec<_>>().join(",");
+        add(
+            g,
+            constraint("${attr.os.signals}", &joined, "set_contains"),
+            Match::Full,
+        );
+    }
+    let provider = |s: &Value| {
+        s.get("Provider")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let nomad: Vec<&Value> = all_services
+        .iter()
+        .filter(|s| provider(s) == "nomad")
+        .collect();
+    if !nomad.is_empty() {
+        add(
+            g,
+            constraint("${attr.nomad.service_discovery}", "true", "="),
+            Match::Full,
+        );
+        let checks = nomad.iter().any(|s| {
+            s.get("Checks")
+                .and_then(Value::as_array)
+                .is_some_and(|c| !c.is_empty())
+        });
+        if checks && release >= v(1, 5, 0) {
+            add(
+                g,
+                constraint("${attr.nomad.version}", ">= 1.4.0", "semver"),
+                Match::Full,
+            );
+        }
+    }
+    let consul = |s: &&Value| matches!(provider(s).as_str(), "" | "consul");
+    // The Consul constraint of a service: its cluster's from 1.7.0.
+    let consul_version = |s: &Value| {
+        let cluster = s.get("Cluster").and_then(Value::as_str).unwrap_or_default();
+        if release >= v(1, 7, 0) && !matches!(cluster, "" | "default") {
+            constraint(
+                &format!("${{attr.consul.{cluster}.version}}"),
+                ">= 1.8.0",
+                "semver",
+            )
+        } else {
+            constraint("${attr.consul.version}", ">= 1.8.0", "semver")
+        }
+    };
+    if release >= v(1, 8, 0) {
+        // Group services on the group, task services on their task.
+        for s in group_services.iter().filter(consul) {
+            add(g, consul_version(s), Match::Left);
+        }
+        if let Some(list) = g.get_mut("Tasks").and_then(Value::as_array_mut) {
+            for t in list.iter_mut().filter_map(Value::as_object_mut) {
+                for s in services(&Value::Object(t.clone())).iter().filter(consul) {
+                    add(t, consul_version(s), Match::Left);
+                }
+            }
+        }
+    } else if release >= v(1, 7, 0) {
+        // 1.7 looks at task services only inside its loop over the group's.
+        if !group_services.is_empty() {
+            for s in all_services.iter().filter(consul) {
+                add(g, consul_version(s), Match::Left);
+            }
+        }
+    } else if all_services.iter().any(|s| consul(&s)) {
+        add(g, consul_version(&Value::Null), Match::Left);
+    }
+    let bridge = g
+        .get("Networks")
+        .and_then(Value::as_array)
+        .is_some_and(|n| {
+            n.iter()
+                .any(|n| n.get("Mode").and_then(Value::as_str) == Some("bridge"))
+        });
+    if bridge && release >= v(1, 8, 0) {
+        for plugin in ["bridge", "firewall", "host-local", "loopback", "portmap"] {
+            let target = format!("${{attr.plugins.cni.version.{plugin}}}");
+            add(g, constraint(&target, ">= 0.4.0", "semver"), Match::Left);
+        }
+    }
+}
+
+/// The signals a task needs: its kill signal, a Vault or template change
+/// signal.
+fn task_signals(t: &Value) -> Vec<String> {
+    let s = |v: Option<&Value>, k: &str| {
+        v.and_then(|v| v.get(k))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let mut out = Vec::new();
+    let vault = t.get("Vault").filter(|v| !v.is_null());
+    if vault.is_some() && s(vault, "ChangeMode") == "signal" {
+        out.push(s(vault, "ChangeSignal"));
+    }
+    let kill = s(Some(t), "KillSignal");
+    if !kill.is_empty() {
+        out.push(kill);
+    }
+    for tmpl in t
+        .get("Templates")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if s(Some(tmpl), "ChangeMode") == "signal" {
+            out.push(s(Some(tmpl), "ChangeSignal"));
+        }
+    }
+    out
+}
+
+fn constraint(l: &str, r: &str, op: &str) -> Value {
+    json!({"LTarget": l, "RTarget": r, "Operand": op})
+}
+
+/// How an existing constraint stands for the implied one.
+enum Match {
+    /// The same constraint.
+    Full,
+    /// Any constraint on the same attribute.
+    Left,
+}
+
+fn add(on: &mut Map<String, Value>, c: Value, how: Match) {
+    let list = on.entry("Constraints").or_insert(Value::Null);
+    if list.is_null() {
+        *list = json!([]);
+    }
+    let Some(list) = list.as_array_mut() else {
+        return;
+    };
+    let found = list.iter().any(|e| match how {
+        Match::Full => ["LTarget", "RTarget", "Operand"]
+            .iter()
+            .all(|k| e.get(*k) == c.get(*k)),
+        Match::Left => e.get("LTarget") == c.get("LTarget"),
+    });
+    if !found {
+        list.push(c);
+    }
+}
+
+/// Nomad's reasons to reject the job, as `structs.Job.Validate` words them
+/// (the checks an API job most often fails); empty when it is accepted.
+pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
+    let text = |m: &Map<String, Value>, k: &str| {
+        m.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let mut errs = Vec::new();
+    if text(job, "Region").is_empty() && job.get("Multiregion").is_none_or(Value::is_null) {
+        errs.push("Missing job region".to_string());
+    }
+    let id = text(job, "ID");
+    if id.is_empty() {
+        errs.push("Missing job ID".into());
+    } else if id.contains(' ') {
+        errs.push("Job ID contains a space".into());
+    }
+    if text(job, "Name").is_empty() {
+        errs.push("Missing job name".into());
+    }
+    if text(job, "Namespace").is_empty() {
+        errs.push("Job must be in a namespace".into());
+    }
+    let kind = text(job, "Type");
+    match kind.as_str() {
+        "service" | "batch" | "system" | "sysbatch" | "_core" => {}
+        "" => errs.push("Missing job type".into()),
+        other => errs.push(format!("Invalid job type: {other:?}")),
+    }
+    let priority = job.get("Priority").and_then(Value::as_i64).unwrap_or(0);
+    let priority_ok = (1..=100).contains(&priority);
+    // Before 1.5.0 the job's own validation checks the priority; from 1.5.0
+    // the register endpoint does, after it (with the server's maximum, 100 by
+    // default).
+    if !priority_ok && release < v(1, 5, 0) {
+        errs.push("Job priority must be between [1, 100]".into());
+    }
+    let dcs = job
+        .get("Datacenters")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    if dcs.is_empty() && job.get("Multiregion").is_none_or(Value::is_null) {
+        errs.push("Missing job datacenters".into());
+    } else if dcs.iter().any(|d| d.as_str().is_none_or(str::is_empty)) {
+        errs.push("Job datacenter must be non-empty string".into());
+    }
+    let groups: Vec<&Map<String, Value>> = job
+        .get("TaskGroups")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object)
+        .collect();
+    if groups.is_empty() {
+        errs.push("Missing job task groups".into());
+    }
+    let mut seen: Vec<String> = Vec::new();
+    for (i, g) in groups.iter().enumerate() {
+        let name = text(g, "Name");
+        let count = g.get("Count").and_then(Value::as_i64).unwrap_or(0);
+        if name.is_empty() {
+            errs.push(format!("Job task group {} missing name", i + 1));
+        } else if let Some(j) = seen.iter().position(|n| *n == name) {
+            errs.push(format!(
+                "Job task group {} redefines '{name}' from group {}",
+                i + 1,
+                j + 1
+            ));
+        }
+        seen.push(name.clone());
+        if kind == "system" && count > 1 {
+            errs.push(format!(
+                "Job task group {name} has count {count}. Count cannot exceed 1 with system scheduler"
+            ));
+        }
+    }
+    for g in &groups {
+        let mut inner = group_errors(g);
+        let update = g.get("Update").is_some_and(|u| !u.is_null());
+        if update && !matches!(kind.as_str(), "service" | "system") {
+            inner.push(format!("Job type {kind:?} does not allow update block"));
+        }
+        if !inner.is_empty() {
+            errs.push(format!(
+                "Task group {} validation failed: {}",
+                text(g, "Name"),
+                multierror(&inner)
+            ));
+        }
+    }
+    if !priority_ok && release >= v(1, 5, 0) {
+        errs.push("job priority must be between [1, 100]".into());
+    }
+    if job
+        .get("Payload")
+        .and_then(Value::as_str)
+        .is_some_and(|p| !p.is_empty())
+    {
+        errs.push("job can't be submitted with a payload, only dispatched".into());
+    }
+    errs
+}
+
+fn group_errors(g: &Map<String, Value>) -> Vec<String> {
+    let mut errs = Vec::new();
+    if g.get("Count").and_then(Value::as_i64).unwrap_or(0) < 0 {
+        errs.push("Task group count can't be negative".to_string());
+    }
+    let tasks: Vec<&Map<String, Value>> = g
+        .get("Tasks")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object)
+        .collect();
+    if tasks.is_empty() {
+        errs.push("Missing tasks for task group".into());
+    }
+    let mut names: Vec<String> = Vec::new();
+    for (i, t) in tasks.iter().enumerate() {
+        let name = t
+            .get("Name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        if name.is_empty() {
+            errs.push(format!("Task {} missing name", i + 1));
+        } else if let Some(j) = names.iter().position(|n| *n == name) {
+            errs.push(format!(
+                "Task {} redefines '{name}' from task {}",
+                i + 1,
+                j + 1
+            ));
+        }
+        names.push(name.clone());
+        if t.get("Driver")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .is_empty()
+        {
+            errs.push(format!(
+                "Task {name} validation failed: {}",
+                multierror(&["Missing task driver".to_string()])
+            ));
+        }
+    }
+    errs
+}
+
+/// go-multierror's text.
+pub fn multierror(errs: &[String]) -> String {
+    let points: String = errs.iter().map(|e| format!("\t* {e}\n")).collect();
+    let n = errs.len();
+    let what = if n == 1 { "error" } else { "errors" };
+    format!("{n} {what} occurred:\n{points}\n")
+}

@@ -1,0 +1,36 @@
+//! Planning a new version of one job against a snapshot, as `nomad job
+//! plan` does on a live cluster (contract section 10): the API job made
+//! canonical and admitted as the register endpoint does, diffed against the
+//! job in the snapshot as `Job.Diff` does, annotated with the plan's counts.
+//! Pure: it takes JSON values and returns facts; reading and printing are
+//! elsewhere.
+
+mod admission;
+mod annotate;
+mod canonical;
+mod diff_types;
+mod fields;
+mod flat;
+mod group_diff;
+mod job_diff;
+mod json_map;
+mod nested;
+mod plan;
+mod same;
+mod schema;
+mod service_diff;
+mod task_block_diff;
+mod task_defaults;
+mod task_diff;
+mod warnings;
+
+pub use admission::{implied_constraints, validate};
+pub use annotate::annotate;
+pub use canonical::canonicalize;
+pub use diff_types::{DiffType, FieldDiff, JobDiff, ObjectDiff, TaskDiff, TaskGroupDiff};
+pub use job_diff::job_diff;
+pub use plan::{JobPlan, PlanError, admit, job_key, plan_job};
+pub use warnings::{job_warnings, merged as merged_warnings};
+
+#[cfg(test)]
+mod tests;

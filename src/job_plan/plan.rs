@@ -1,0 +1,295 @@
+//! `Job.Plan` (nomad/nomad/job_endpoint.go): the job admitted, registered
+//! into a copy of the snapshot as the state store would, evaluated by the
+//! scheduler of its type, its diff annotated with the plan's counts.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use super::admission::{implied_constraints, multierror, validate};
+use super::annotate::annotate;
+use super::canonical::canonicalize;
+use super::diff_types::JobDiff;
+use super::job_diff::job_diff;
+use super::same::same;
+use super::warnings::job_warnings;
+use crate::model::{self, Job, Release, Snapshot};
+use crate::replay::{Options, Replay, ReplayError};
+use crate::report::Report;
+use crate::version::Switches;
+
+/// What `nomad job plan` answers besides the evaluation (contract section
+/// 10's `job_plan`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct JobPlan {
+    /// The current job's `JobModifyIndex` (0 for a new job), for
+    /// `nomad job run -check-index`.
+    pub job_modify_index: u64,
+    /// The next launch of a periodic job; not computed (cron is not
+    /// evaluated offline), so always null.
+    pub next_periodic_launch: Option<String>,
+    /// The register endpoint's warnings.
+    pub warnings: Vec<String>,
+    pub diff: JobDiff,
+}
+
+/// A job Nomad would reject, or a snapshot that cannot be planned against.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlanError {
+    /// Nomad's validation message for the job.
+    Invalid(String),
+    /// The job's namespace is not among the snapshot's `Namespaces`.
+    NoNamespace {
+        job: String,
+        namespace: String,
+    },
+    Replay(ReplayError),
+}
+
+impl fmt::Display for PlanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlanError::Invalid(m) => write!(f, "Nomad would reject the job: {}", m.trim_end()),
+            PlanError::NoNamespace { job, namespace } => write!(
+                f,
+                "job {job:?} is in nonexistent namespace {namespace:?}: the snapshot's Namespaces \
+                 do not list it"
+            ),
+            PlanError::Replay(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PlanError {}
+
+impl From<ReplayError> for PlanError {
+    fn from(e: ReplayError) -> Self {
+        PlanError::Replay(e)
+    }
+}
+
+/// The job as the server stores it for `release`, with the warnings of its
+/// admission, or Nomad's reasons to refuse it.
+pub fn admit(
+    mut job: Map<String, Value>,
+    release: Release,
+) -> Result<Map<String, Value>, PlanError> {
+    canonicalize(&mut job, release);
+    implied_constraints(&mut job, release);
+    let errors = validate(&job, release);
+    if !errors.is_empty() {
+        return Err(PlanError::Invalid(multierror(&errors)));
+    }
+    Ok(job)
+}
+
+/// The namespace and ID a job file's job is planned under.
+pub fn job_key(job: &Map<String, Value>) -> (String, String) {
+    let text = |k: &str| {
+        job.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let ns = Some(text("Namespace"))
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "default".into());
+    (ns, text("ID"))
+}
+
+/// The fields the state store sets, which never make a spec change.
+const SERVER_SET: &[&str] = &[
+    "Status",
+    "StatusDescription",
+    "Stable",
+    "Version",
+    "CreateIndex",
+    "ModifyIndex",
+    "JobModifyIndex",
+    "SubmitTime",
+];
+
+/// Plans `job` (the API job of the job file) against `snapshot`, whose
+/// `planned_job_text` is the current version's JSON when the job exists.
+pub fn plan_job(
+    snapshot: &Snapshot,
+    job: Map<String, Value>,
+    options: &Options,
+) -> Result<(Report, JobPlan), PlanError> {
+    let release = Replay::new(
+        snapshot,
+        &Options {
+            job: None,
+            namespace: None,
+            ..options.clone()
+        },
+    )?
+    .head()
+    .nomad_version
+    .release;
+    let mut job = admit(job, release)?;
+    let warnings = job_warnings(&job, release);
+    let (namespace, id) = job_key(&job);
+    let old: Option<Value> = snapshot
+        .planned_job_text
+        .as_deref()
+        .and_then(|t| serde_json::from_str(t).ok());
+    let old_map = old.as_ref().and_then(Value::as_object);
+    // The state store refuses a job in a namespace it does not have
+    // (v1.10.5 nomad/state/state_store.go:1758); a dump without the
+    // `Namespaces` key is assumed to have it.
+    let known = |names: &Vec<String>| names.contains(&namespace);
+    if old_map.is_none() && snapshot.namespaces.as_ref().is_some_and(|n| !known(n)) {
+        return Err(PlanError::NoNamespace { job: id, namespace });
+    }
+    carry_server_set(&mut job, old_map);
+    let job_modify_index = old_map.map_or(0, |o| u64_of(o, "JobModifyIndex"));
+    let registered = register(old_map, job.clone());
+    let mut planned = snapshot.clone();
+    if let Some(new) = registered {
+        let bytes = serde_json::to_vec(&new).unwrap_or_default();
+        let parsed: Job = model::from_slice(&bytes).map_err(|e| {
+            PlanError::Invalid(format!("the canonical job does not read back: {e}"))
+        })?;
+        planned
+            .jobs
+            .retain(|j| !(j.namespace == namespace && j.id == id));
+        planned.jobs.push(Arc::new(parsed));
+    }
+    // The plan endpoint's planner says no to "servers meet minimum version"
+    // (v1.10.5 nomad/job_endpoint.go:1896 with scheduler/testing.go:262;
+    // v2.0.5 job_endpoint.go:1892, scheduler/structs/structs.go:237): the
+    // reconciler runs without disconnected-client support.
+    let eval_options = Options {
+        job: Some(id.clone()),
+        namespace: Some(namespace.clone()),
+        no_disconnected_clients: true,
+        eval: None,
+        ..options.clone()
+    };
+    let report = Replay::new(&planned, &eval_options)?.report();
+    let mut diff = job_diff(old.as_ref(), &Value::Object(job), true);
+    let desired: BTreeMap<String, _> = report
+        .jobs
+        .iter()
+        .flat_map(|j| &j.groups)
+        .map(|g| (g.name.clone(), g.desired_changes.reconciler.clone()))
+        .collect();
+    annotate(&mut diff, &desired, Switches::of(release));
+    Ok((
+        report,
+        JobPlan {
+            job_modify_index,
+            next_periodic_launch: None,
+            warnings,
+            diff,
+        },
+    ))
+}
+
+/// Server-set blocks an API job cannot carry (a task's default workload
+/// identity, a scaling policy's ID) are taken from the current version, so
+/// that they never count as a change.
+fn carry_server_set(job: &mut Map<String, Value>, old: Option<&Map<String, Value>>) {
+    let Some(old) = old else { return };
+    let groups = |m: &Map<String, Value>| {
+        m.get("TaskGroups")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let old_groups = groups(old);
+    let named = |list: &[Value], name: &str| {
+        list.iter()
+            .find(|v| v.get("Name").and_then(Value::as_str) == Some(name))
+            .cloned()
+    };
+    let Some(new_groups) = job.get_mut("TaskGroups").and_then(Value::as_array_mut) else {
+        return;
+    };
+    for g in new_groups.iter_mut().filter_map(Value::as_object_mut) {
+        let name = g
+            .get("Name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let Some(og) = named(&old_groups, &name) else {
+            continue;
+        };
+        if let (Some(Value::Object(s)), Some(id)) =
+            (g.get_mut("Scaling"), og.pointer("/Scaling/ID"))
+        {
+            s.entry("ID").or_insert_with(|| id.clone());
+        }
+        let old_tasks = og
+            .get("Tasks")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        for t in g
+            .get_mut("Tasks")
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+        {
+            let Some(t) = t.as_object_mut() else { continue };
+            let tname = t
+                .get("Name")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
+            if let Some(ot) = named(&old_tasks, &tname)
+                && t.get("Identity").is_none_or(Value::is_null)
+                && let Some(identity) = ot.get("Identity").filter(|v| !v.is_null())
+            {
+                t.insert("Identity".into(), identity.clone());
+            }
+        }
+    }
+}
+
+/// The job the plan's snapshot holds, as `Job.Plan` upserts it: none when
+/// the spec did not change (the current job stays, `SpecChanged`); else the
+/// next version at the current `JobModifyIndex` + 1, or version 0 at index
+/// 100 for a new job.
+fn register(old: Option<&Map<String, Value>>, mut job: Map<String, Value>) -> Option<Value> {
+    let set = |job: &mut Map<String, Value>, k: &str, v: Value| {
+        job.insert(k.to_string(), v);
+    };
+    match old {
+        Some(old) => {
+            let mut compared = job.clone();
+            for k in SERVER_SET {
+                match old.get(*k) {
+                    Some(v) => compared.insert((*k).to_string(), v.clone()),
+                    None => compared.remove(*k),
+                };
+            }
+            if same(&Value::Object(old.clone()), &Value::Object(compared)) {
+                return None;
+            }
+            let index = u64_of(old, "JobModifyIndex") + 1;
+            set(&mut job, "Version", json!(u64_of(old, "Version") + 1));
+            set(&mut job, "CreateIndex", json!(u64_of(old, "CreateIndex")));
+            set(&mut job, "ModifyIndex", json!(index));
+            set(&mut job, "JobModifyIndex", json!(index));
+            set(&mut job, "Status", json!("pending"));
+        }
+        None => {
+            for k in ["CreateIndex", "ModifyIndex", "JobModifyIndex"] {
+                set(&mut job, k, json!(100));
+            }
+            set(&mut job, "Version", json!(0));
+            set(&mut job, "Status", json!("pending"));
+        }
+    }
+    set(&mut job, "Stable", json!(false));
+    Some(Value::Object(job))
+}
+
+fn u64_of(m: &Map<String, Value>, k: &str) -> u64 {
+    m.get(k).and_then(Value::as_u64).unwrap_or(0)
+}

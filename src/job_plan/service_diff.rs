@@ -1,0 +1,102 @@
+//! `serviceDiffs` and `serviceCheckDiffs` (nomad/structs/diff.go): a
+//! group's or task's services, matched as Nomad matches them, and their
+//! checks.
+
+use serde_json::Value;
+
+use super::diff_types::{ObjectDiff, sort_fields, sort_objects};
+use super::fields::{string_set, strings, whole_object};
+use super::nested::{flattened, get, list, matched};
+use super::schema::Type;
+
+/// `serviceDiffs`: one service each side is one pair; otherwise each old
+/// service takes the free new one with the best score above 2 (same index
+/// 1, same port label 2, same name 3).
+pub(crate) fn services(
+    old: Option<&Value>,
+    new: Option<&Value>,
+    contextual: bool,
+) -> Vec<ObjectDiff> {
+    let (o, n) = (list(old), list(new));
+    if o.len() == 1 && n.len() == 1 {
+        return service(Some(o[0]), Some(n[0]), contextual)
+            .into_iter()
+            .collect();
+    }
+    let text = |v: &Value, k: &str| {
+        v.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let mut taken = vec![false; n.len()];
+    let mut out = Vec::new();
+    for (i, s) in o.iter().enumerate() {
+        let mut best: Option<(usize, u32)> = None;
+        for (j, c) in n.iter().enumerate() {
+            if taken[j] {
+                continue;
+            }
+            let score = u32::from(i == j)
+                + 2 * u32::from(text(s, "PortLabel") == text(c, "PortLabel"))
+                + 3 * u32::from(text(s, "Name") == text(c, "Name"));
+            if score > 2 && best.is_none_or(|(_, b)| score > b) {
+                best = Some((j, score));
+            }
+        }
+        match best {
+            Some((j, _)) => {
+                taken[j] = true;
+                out.extend(service(Some(s), Some(n[j]), contextual));
+            }
+            None => out.extend(service(Some(s), None, contextual)),
+        }
+    }
+    for (j, c) in n.iter().enumerate() {
+        if !taken[j] {
+            out.extend(service(None, Some(c), contextual));
+        }
+    }
+    sort_objects(&mut out);
+    out
+}
+
+/// `serviceDiff`: fields, tag sets and checks.
+fn service(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> Option<ObjectDiff> {
+    let mut diff = whole_object(old, new, Type::Service, &[], "Service", contextual)?;
+    for key in ["CanaryTags", "Tags"] {
+        diff.objects.extend(string_set(
+            &strings(get(old, key)),
+            &strings(get(new, key)),
+            key,
+            contextual,
+        ));
+    }
+    diff.objects.extend(matched(
+        get(old, "Checks"),
+        get(new, "Checks"),
+        "Name",
+        |o, n| check(o, n, contextual),
+    ));
+    Some(diff)
+}
+
+/// `serviceCheckDiff`: fields, headers, check restart.
+fn check(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> Option<ObjectDiff> {
+    let mut diff = whole_object(old, new, Type::Check, &[], "Check", contextual)?;
+    if let Some(mut header) =
+        flattened(get(old, "Header"), get(new, "Header"), "Header", contextual)
+    {
+        sort_fields(&mut header.fields);
+        diff.objects.push(header);
+    }
+    diff.objects.extend(whole_object(
+        get(old, "CheckRestart"),
+        get(new, "CheckRestart"),
+        Type::CheckRestart,
+        &[],
+        "CheckRestart",
+        contextual,
+    ));
+    Some(diff)
+}

@@ -1,0 +1,175 @@
+//! The API's and the server's defaults of a task and what it holds: its
+//! resources, kill timeout, log config, artifacts, templates, services and
+//! restart policy (api/tasks.go, api/services.go, structs Canonicalize).
+
+use serde_json::{Map, Value, json};
+
+use super::json_map::{SECOND, default, ensure, is_missing, objects, text};
+use crate::model::{Release, v};
+
+/// What the groups inherit from the job.
+pub(crate) struct JobBlocks<'a> {
+    pub(crate) kind: &'a str,
+    pub(crate) update: Option<&'a Value>,
+    pub(crate) reschedule: Option<&'a Value>,
+    pub(crate) migrate: Option<&'a Value>,
+    pub(crate) job_name: &'a str,
+    pub(crate) namespace: &'a str,
+    pub(crate) consul_namespace: &'a str,
+    pub(crate) release: Release,
+}
+
+pub(crate) fn task(
+    t: &mut Map<String, Value>,
+    group_restart: &Map<String, Value>,
+    job: &JobBlocks,
+    group: &str,
+) {
+    let r = ensure(t, "Resources");
+    if is_missing(r.get("Cores")) {
+        r.insert("Cores".into(), json!(0));
+        default(r, "CPU", json!(100));
+    }
+    default(r, "CPU", json!(0));
+    default(r, "MemoryMB", json!(300));
+    default(t, "KillTimeout", json!(5 * SECOND));
+    let logs = ensure(t, "LogConfig");
+    default(logs, "MaxFiles", json!(10));
+    default(logs, "MaxFileSizeMB", json!(10));
+    if job.release >= v(1, 5, 5) {
+        default(logs, "Disabled", json!(false));
+    }
+    for a in objects(t, "Artifacts") {
+        artifact(a);
+    }
+    for tmpl in objects(t, "Templates") {
+        template(tmpl);
+    }
+    for a in objects(t, "Affinities") {
+        default(a, "Weight", json!(50));
+    }
+    let name = text(t, "Name");
+    for s in objects(t, "Services") {
+        service(s, job, group, Some(&name));
+    }
+    let mut restart = group_restart.clone();
+    if let Some(Value::Object(given)) = t.get("RestartPolicy") {
+        for (k, v) in given {
+            if !v.is_null() {
+                restart.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    t.insert("RestartPolicy".into(), Value::Object(restart));
+}
+
+/// The API's and the server's service defaults: the generated name, the
+/// address mode, the update check mode, the provider and its namespace.
+pub(crate) fn service(
+    s: &mut Map<String, Value>,
+    job: &JobBlocks,
+    group: &str,
+    task: Option<&str>,
+) {
+    if text(s, "Name").is_empty() {
+        let name = match task {
+            Some(t) => format!("{}-{group}-{t}", job.job_name),
+            None => format!("{}-{group}", job.job_name),
+        };
+        s.insert("Name".into(), json!(name));
+    }
+    let name = text(s, "Name")
+        .replace("${JOB}", job.job_name)
+        .replace("${TASKGROUP}", group)
+        .replace("${TASK}", task.unwrap_or("group"))
+        .replace(
+            "${BASE}",
+            &format!("{}-{group}-{}", job.job_name, task.unwrap_or("group")),
+        );
+    s.insert("Name".into(), json!(name));
+    if let Some(t) = task.filter(|_| text(s, "TaskName").is_empty()) {
+        s.insert("TaskName".into(), json!(t));
+    }
+    for (k, d) in [
+        ("AddressMode", "auto"),
+        ("OnUpdate", "require_healthy"),
+        ("Provider", "consul"),
+    ] {
+        if text(s, k).is_empty() {
+            s.insert(k.into(), json!(d));
+        }
+    }
+    if job.release >= v(1, 7, 0) && text(s, "Cluster").is_empty() {
+        s.insert("Cluster".into(), json!("default"));
+    }
+    match text(s, "Provider").as_str() {
+        "nomad" => {
+            s.insert("Namespace".into(), json!(job.namespace));
+        }
+        _ if text(s, "Namespace").is_empty() => {
+            s.insert("Namespace".into(), json!("default"));
+        }
+        _ => {}
+    }
+    let on_update = text(s, "OnUpdate");
+    let (service_name, task_name) = (text(s, "Name"), text(s, "TaskName"));
+    for c in objects(s, "Checks") {
+        if text(c, "OnUpdate").is_empty() {
+            c.insert("OnUpdate".into(), json!(on_update));
+        }
+        if text(c, "Name").is_empty() {
+            c.insert(
+                "Name".into(),
+                json!(format!("service: {service_name:?} check")),
+            );
+        }
+        if text(c, "TaskName").is_empty() && !task_name.is_empty() {
+            c.insert("TaskName".into(), json!(task_name));
+        }
+    }
+}
+
+fn artifact(a: &mut Map<String, Value>) {
+    default(a, "GetterMode", json!("any"));
+    default(a, "GetterInsecure", json!(false));
+    default(a, "GetterSource", json!(""));
+    if is_missing(a.get("RelativeDest")) {
+        let dest = if text(a, "GetterMode") == "file" {
+            let source = text(a, "GetterSource");
+            let base = source
+                .trim_end_matches('/')
+                .rsplit('/')
+                .next()
+                .unwrap_or("");
+            format!("local/{base}")
+        } else {
+            "local/".to_string()
+        };
+        a.insert("RelativeDest".into(), json!(dest));
+    }
+}
+
+fn template(t: &mut Map<String, Value>) {
+    for (k, d) in [
+        ("SourcePath", json!("")),
+        ("DestPath", json!("")),
+        ("EmbeddedTmpl", json!("")),
+        ("ChangeMode", json!("restart")),
+        ("Once", json!(false)),
+        ("Splay", json!(5 * SECOND)),
+        ("Perms", json!("0644")),
+        ("LeftDelim", json!("{{")),
+        ("RightDelim", json!("}}")),
+        ("Envvars", json!(false)),
+        ("ErrMissingKey", json!(false)),
+        ("VaultGrace", json!(0)),
+    ] {
+        default(t, k, d);
+    }
+    let signal = match t.get("ChangeSignal").and_then(Value::as_str) {
+        Some(s) => s.to_uppercase(),
+        None if text(t, "ChangeMode") == "signal" => "SIGHUP".into(),
+        None => String::new(),
+    };
+    t.insert("ChangeSignal".into(), json!(signal));
+}

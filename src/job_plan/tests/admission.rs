@@ -1,0 +1,224 @@
+//! nomad/job_endpoint_hooks_test.go `Test_jobImpliedConstraints_Mutate`
+//! (v1.10.5): the constraints the register endpoint adds, and
+//! nomad/job_endpoint_test.go's `ImplicitConstraints` cases.
+
+use serde_json::{Map, Value, json};
+
+use super::super::admission::implied_constraints;
+use crate::model::v;
+
+fn mutate(job: Value) -> Value {
+    let mut job: Map<String, Value> = serde_json::from_value(job).unwrap();
+    implied_constraints(&mut job, v(1, 10, 5));
+    Value::Object(job)
+}
+
+fn c(l: &str, r: &str, op: &str) -> Value {
+    json!({"LTarget": l, "RTarget": r, "Operand": op})
+}
+
+fn vault() -> Value {
+    c("${attr.vault.version}", ">= 0.6.1", "semver")
+}
+
+fn consul() -> Value {
+    c("${attr.consul.version}", ">= 1.8.0", "semver")
+}
+
+fn one_group(group: Value) -> Value {
+    json!({"Name": "example", "TaskGroups": [group]})
+}
+
+/// The constraints of the first group (none when absent).
+fn group_constraints(job: &Value) -> Value {
+    job["TaskGroups"][0]
+        .get("Constraints")
+        .cloned()
+        .unwrap_or(json!([]))
+}
+
+#[test]
+fn job_endpoint_hooks_test_go_v1_10_5_implied_constraints_no_needed_constraints() {
+    let job = one_group(json!({"Name": "example-group-1"}));
+    assert_eq!(mutate(job.clone()), job);
+}
+
+#[test]
+fn job_endpoint_hooks_test_go_v1_10_5_implied_constraints_vault() {
+    let tasks = |vaults: &[Value]| {
+        let tasks: Vec<Value> = vaults
+            .iter()
+            .enumerate()
+            .map(|(i, v)| json!({"Name": format!("group1-task{}", i + 1), "Vault": v}))
+            .collect();
+        one_group(json!({"Name": "group1", "Tasks": tasks}))
+    };
+    // task with vault; group with multiple tasks with vault
+    assert_eq!(
+        group_constraints(&mutate(tasks(&[json!({})]))),
+        json!([vault()])
+    );
+    assert_eq!(
+        group_constraints(&mutate(tasks(&[json!({}), json!({}), json!({})]))),
+        json!([vault()])
+    );
+    // group with multiple vault clusters
+    let infra = json!({"Cluster": "infra"});
+    assert_eq!(
+        group_constraints(&mutate(tasks(&[infra.clone(), infra, json!({})]))),
+        json!([
+            c("${attr.vault.infra.version}", ">= 1.11.0", "semver"),
+            vault()
+        ])
+    );
+    // existing vault version constraint; vault with other constraints
+    let mut existing = tasks(&[json!({})]);
+    existing["TaskGroups"][0]["Constraints"] =
+        json!([c("${attr.vault.version}", ">= 1.0.0", "semver")]);
+    assert_eq!(
+        group_constraints(&mutate(existing)),
+        json!([c("${attr.vault.version}", ">= 1.0.0", "semver")])
+    );
+    let mut other = tasks(&[json!({})]);
+    other["TaskGroups"][0]["Constraints"] = json!([c("${node.class}", "high-memory", "=")]);
+    assert_eq!(
+        group_constraints(&mutate(other)),
+        json!([c("${node.class}", "high-memory", "="), vault()])
+    );
+}
+
+#[test]
+fn job_endpoint_hooks_test_go_v1_10_5_implied_constraints_multiple_groups_only_one_with_vault() {
+    let job = json!({"Name": "example", "TaskGroups": [
+        {"Name": "group1", "Tasks": [{"Name": "group1-task1"}]},
+        {"Name": "group2", "Tasks": [{"Name": "group2-task1", "Vault": {}}]},
+        {"Name": "group3", "Tasks": [{"Name": "group3-task1"}]}]});
+    let out = mutate(job);
+    assert!(out["TaskGroups"][0].get("Constraints").is_none());
+    assert_eq!(out["TaskGroups"][1]["Constraints"], json!([vault()]));
+    assert!(out["TaskGroups"][2].get("Constraints").is_none());
+}
+
+#[test]
+fn job_endpoint_hooks_test_go_v1_10_5_implied_constraints_signals() {
+    // task with vault signal change
+    let job = one_group(json!({"Name": "example-group-1", "Tasks": [
+        {"Name": "group1-task1", "Vault": {"ChangeSignal": "SIGINT", "ChangeMode": "signal"}}]}));
+    assert_eq!(
+        group_constraints(&mutate(job)),
+        json!([vault(), c("${attr.os.signals}", "SIGINT", "set_contains")])
+    );
+    // task with kill signal
+    let job = one_group(json!({"Name": "example-group-1", "Tasks": [
+        {"Name": "group1-task1", "KillSignal": "SIGINT"}]}));
+    assert_eq!(
+        group_constraints(&mutate(job)),
+        json!([c("${attr.os.signals}", "SIGINT", "set_contains")])
+    );
+    // multiple tasks with template signal change
+    let job = one_group(json!({"Name": "example-group-1", "Tasks": [
+        {"Name": "group1-task1", "Templates": [{"ChangeMode": "signal", "ChangeSignal": "SIGINT"}]},
+        {"Name": "group1-task2", "Templates": [{"ChangeMode": "signal", "ChangeSignal": "SIGHUP"}]}]}));
+    assert_eq!(
+        group_constraints(&mutate(job)),
+        json!([c("${attr.os.signals}", "SIGHUP,SIGINT", "set_contains")])
+    );
+}
+
+#[test]
+fn job_endpoint_hooks_test_go_v1_10_5_implied_constraints_service_discovery() {
+    let nomad = c("${attr.nomad.service_discovery}", "true", "=");
+    let service = |provider: &str| json!({"Name": "example-group-service-1", "Provider": provider});
+    let group = |services: Value, constraints: Option<Value>| {
+        let mut g = json!({"Name": "example-group-1", "Services": services});
+        if let Some(list) = constraints {
+            g["Constraints"] = list;
+        }
+        one_group(g)
+    };
+    let high_memory = c("${node.class}", "high-memory", "=");
+    let cases = [
+        // task group nomad discovery; ... constraint found; ... other constraints
+        (
+            group(json!([service("nomad")]), None),
+            json!([nomad.clone()]),
+        ),
+        (
+            group(json!([service("nomad")]), Some(json!([nomad.clone()]))),
+            json!([nomad.clone()]),
+        ),
+        (
+            group(
+                json!([service("nomad")]),
+                Some(json!([high_memory.clone()])),
+            ),
+            json!([high_memory.clone(), nomad.clone()]),
+        ),
+        // task group Consul discovery; ... constraint found; ... other constraints
+        (group(json!([service("consul")]), None), json!([consul()])),
+        (
+            group(json!([service("consul")]), Some(json!([consul()]))),
+            json!([consul()]),
+        ),
+        (
+            group(
+                json!([service("consul")]),
+                Some(json!([high_memory.clone()])),
+            ),
+            json!([high_memory, consul()]),
+        ),
+        // task group Consul discovery with multiple clusters
+        (
+            group(
+                json!([service("consul"), {"Name": "example-group-service-2", "Provider": "consul", "Cluster": "infra"}]),
+                None,
+            ),
+            json!([
+                consul(),
+                c("${attr.consul.infra.version}", ">= 1.8.0", "semver")
+            ]),
+        ),
+        // task group with empty provider
+        (
+            group(json!([{"Name": "example-group-service-1"}]), None),
+            json!([consul()]),
+        ),
+    ];
+    for (n, (job, want)) in cases.into_iter().enumerate() {
+        assert_eq!(group_constraints(&mutate(job)), want, "case {}", n + 1);
+    }
+}
+
+#[test]
+fn job_endpoint_hooks_test_go_v1_10_5_implied_constraints_task_level_service() {
+    let job = one_group(json!({"Name": "example-group-1", "Tasks": [
+        {"Name": "example-task-1", "Services": [{"Name": "example-task-service-1"}]}]}));
+    let out = mutate(job);
+    assert!(out["TaskGroups"][0].get("Constraints").is_none());
+    assert_eq!(
+        out["TaskGroups"][0]["Tasks"][0]["Constraints"],
+        json!([consul()])
+    );
+}
+
+#[test]
+fn job_endpoint_hooks_test_go_v1_10_5_implied_constraints_bridge_network() {
+    let job = one_group(json!({"Name": "group-with-bridge", "Networks": [{"Mode": "bridge"}]}));
+    let cni = |p: &str| {
+        c(
+            &format!("${{attr.plugins.cni.version.{p}}}"),
+            ">= 0.4.0",
+            "semver",
+        )
+    };
+    assert_eq!(
+        group_constraints(&mutate(job)),
+        json!([
+            cni("bridge"),
+            cni("firewall"),
+            cni("host-local"),
+            cni("loopback"),
+            cni("portmap")
+        ])
+    );
+}

@@ -1,0 +1,205 @@
+//! api/jobs_test.go `TestJobs_Canonicalize` (v1.10.5): the API client's
+//! defaults, on the API's JSON.
+
+use serde_json::{Map, Value, json};
+
+use super::super::canonical::api_canonicalize;
+use super::super::same::same;
+use crate::model::v;
+
+const S: i64 = 1_000_000_000;
+const M: i64 = 60 * S;
+const H: i64 = 60 * M;
+
+fn canonical(input: Value) -> Value {
+    let mut job: Map<String, Value> = serde_json::from_value(input).unwrap();
+    api_canonicalize(&mut job, v(1, 10, 5));
+    Value::Object(job)
+}
+
+fn assert_same(got: &Value, want: &Value) {
+    assert!(
+        same(got, want),
+        "got {}\nwant {}",
+        serde_json::to_string_pretty(got).unwrap(),
+        serde_json::to_string_pretty(want).unwrap()
+    );
+}
+
+fn job_defaults(id: &str, name: &str, kind: &str, parent: &str, namespace: &str) -> Value {
+    json!({"ID": id, "Name": name, "Region": "global", "Namespace": namespace, "Type": kind,
+           "ParentID": parent, "Priority": 50, "NodePool": "", "AllAtOnce": false,
+           "ConsulNamespace": "", "VaultNamespace": "", "NomadTokenID": "", "Status": "",
+           "StatusDescription": "", "Stop": false, "Stable": false, "Version": 0,
+           "CreateIndex": 0, "ModifyIndex": 0, "JobModifyIndex": 0})
+}
+
+/// An update block: stagger, min healthy, healthy and progress deadlines;
+/// parallelism and canaries; the health check; auto revert and promote.
+fn update(times: [i64; 4], counts: [i64; 2], check: &str, auto: [bool; 2]) -> Value {
+    let [stagger, min, healthy, progress] = times;
+    let [parallel, canary] = counts;
+    json!({"Stagger": stagger, "MaxParallel": parallel, "HealthCheck": check, "MinHealthyTime": min,
+           "HealthyDeadline": healthy, "ProgressDeadline": progress, "AutoRevert": auto[0],
+           "Canary": canary, "AutoPromote": auto[1]})
+}
+
+fn default_update() -> Value {
+    update(
+        [30 * S, 10 * S, 5 * M, 10 * M],
+        [1, 0],
+        "checks",
+        [false, false],
+    )
+}
+
+fn restart(delay: i64, attempts: i64, interval: i64, render: bool) -> Value {
+    json!({"Delay": delay, "Attempts": attempts, "Interval": interval, "Mode": "fail", "RenderTemplates": render})
+}
+
+fn service_reschedule() -> Value {
+    json!({"Attempts": 0, "Interval": 0, "DelayFunction": "exponential", "Delay": 30 * S,
+           "MaxDelay": H, "Unlimited": true})
+}
+
+fn disk() -> Value {
+    json!({"Sticky": false, "Migrate": false, "SizeMB": 300})
+}
+
+fn migrate() -> Value {
+    json!({"MaxParallel": 1, "HealthCheck": "checks", "MinHealthyTime": 10 * S, "HealthyDeadline": 5 * M})
+}
+
+fn task(name: &str, restart_policy: Value) -> Value {
+    json!({"Name": name, "KillTimeout": 5 * S,
+           "LogConfig": {"MaxFiles": 10, "MaxFileSizeMB": 10, "Disabled": false},
+           "Resources": {"CPU": 100, "Cores": 0, "MemoryMB": 300},
+           "RestartPolicy": restart_policy})
+}
+
+fn with(mut base: Value, extra: Value) -> Value {
+    let (Some(b), Value::Object(e)) = (base.as_object_mut(), extra) else {
+        unreachable!()
+    };
+    b.extend(e);
+    base
+}
+
+#[test]
+fn jobs_test_go_v1_10_5_canonicalize_empty() {
+    let got = canonical(json!({"TaskGroups": [{"Tasks": [{}]}]}));
+    let want = with(
+        job_defaults("", "", "service", "", "default"),
+        json!({"Update": default_update(), "TaskGroups": [{
+            "Name": "", "Count": 1, "EphemeralDisk": disk(),
+            "RestartPolicy": restart(15 * S, 2, 30 * M, false),
+            "ReschedulePolicy": service_reschedule(), "Update": default_update(),
+            "Migrate": migrate(), "Tasks": [task("", restart(15 * S, 2, 30 * M, false))]}]}),
+    );
+    assert_same(&got, &want);
+}
+
+#[test]
+fn jobs_test_go_v1_10_5_canonicalize_batch() {
+    let got = canonical(json!({"Type": "batch", "TaskGroups": [{"Tasks": [{}]}]}));
+    let want = with(
+        job_defaults("", "", "batch", "", "default"),
+        json!({"TaskGroups": [{
+            "Name": "", "Count": 1, "EphemeralDisk": disk(),
+            "RestartPolicy": restart(15 * S, 3, 24 * H, false),
+            "ReschedulePolicy": {"Attempts": 1, "Interval": 24 * H, "DelayFunction": "constant",
+                                 "Delay": 5 * S, "MaxDelay": 0, "Unlimited": false},
+            "Tasks": [task("", restart(15 * S, 3, 24 * H, false))]}]}),
+    );
+    assert_same(&got, &want);
+    let group = &got["TaskGroups"][0];
+    assert!(group.get("Update").is_none() && group.get("Migrate").is_none());
+}
+
+#[test]
+fn jobs_test_go_v1_10_5_canonicalize_partial() {
+    let got = canonical(
+        json!({"Name": "foo", "Namespace": "bar", "ID": "bar", "ParentID": "lol",
+        "TaskGroups": [{"Name": "bar", "Tasks": [{"Name": "task1"}]}]}),
+    );
+    let want = with(
+        job_defaults("bar", "foo", "service", "lol", "bar"),
+        json!({"Update": default_update(), "TaskGroups": [{
+            "Name": "bar", "Count": 1, "EphemeralDisk": disk(),
+            "RestartPolicy": restart(15 * S, 2, 30 * M, false),
+            "ReschedulePolicy": service_reschedule(), "Update": default_update(),
+            "Migrate": migrate(), "Tasks": [task("task1", restart(15 * S, 2, 30 * M, false))]}]}),
+    );
+    assert_same(&got, &want);
+}
+
+#[test]
+fn jobs_test_go_v1_10_5_canonicalize_periodic() {
+    let got = canonical(json!({"ID": "bar", "Periodic": {}}));
+    let want = with(
+        job_defaults("bar", "bar", "service", "", "default"),
+        json!({"Update": default_update(),
+               "Periodic": {"Enabled": true, "Spec": "", "Specs": [], "SpecType": "cron",
+                            "ProhibitOverlap": false, "TimeZone": "UTC"}}),
+    );
+    assert_same(&got, &want);
+}
+
+#[test]
+fn jobs_test_go_v1_10_5_canonicalize_update_merge() {
+    let job_update = update([S, 10 * S, 6 * M, 7 * M], [1, 0], "checks", [false, false]);
+    let got = canonical(
+        json!({"Name": "foo", "ID": "bar", "ParentID": "lol", "Update": job_update,
+        "TaskGroups": [
+            {"Name": "bar", "Consul": {"Namespace": ""},
+             "Update": {"Stagger": 2 * S, "MaxParallel": 2, "HealthCheck": "manual",
+                        "MinHealthyTime": S, "AutoRevert": true, "Canary": 1, "AutoPromote": true},
+             "Tasks": [{"Name": "task1"}]},
+            {"Name": "baz", "Tasks": [{"Name": "task1"}]}]}),
+    );
+    let group = |name: &str, u: Value, consul: Option<Value>| {
+        let mut g = json!({"Name": name, "Count": 1, "EphemeralDisk": disk(),
+            "RestartPolicy": restart(15 * S, 2, 30 * M, false), "ReschedulePolicy": service_reschedule(),
+            "Update": u, "Migrate": migrate(), "Tasks": [task("task1", restart(15 * S, 2, 30 * M, false))]});
+        if let Some(c) = consul {
+            g["Consul"] = c;
+        }
+        g
+    };
+    let want = with(
+        job_defaults("bar", "foo", "service", "lol", "default"),
+        json!({"Update": job_update, "TaskGroups": [
+            group("bar", update([2 * S, S, 6 * M, 7 * M], [2, 1], "manual", [true, true]),
+                  Some(json!({"Namespace": "", "Cluster": "default"}))),
+            group("baz", job_update, None)]}),
+    );
+    assert_same(&got, &want);
+}
+
+#[test]
+fn jobs_test_go_v1_10_5_canonicalize_restart_merge() {
+    let got = canonical(
+        json!({"Name": "foo", "ID": "bar", "ParentID": "lol", "TaskGroups": [
+        {"Name": "bar", "RestartPolicy": {"Delay": 15 * S, "Attempts": 2, "Interval": 30 * M, "Mode": "fail"},
+         "Tasks": [{"Name": "task1", "RestartPolicy": {"Attempts": 5, "Delay": S, "RenderTemplates": true}}]},
+        {"Name": "baz", "RestartPolicy": {"Delay": 20 * S, "Attempts": 2, "Interval": 30 * M, "Mode": "fail"},
+         "Consul": {"Namespace": ""}, "Tasks": [{"Name": "task1"}]}]}),
+    );
+    let group = |name: &str, delay: i64, task_restart: Value, consul: Option<Value>| {
+        let mut g = json!({"Name": name, "Count": 1, "EphemeralDisk": disk(),
+            "RestartPolicy": restart(delay, 2, 30 * M, false), "ReschedulePolicy": service_reschedule(),
+            "Update": default_update(), "Migrate": migrate(), "Tasks": [task("task1", task_restart)]});
+        if let Some(c) = consul {
+            g["Consul"] = c;
+        }
+        g
+    };
+    let want = with(
+        job_defaults("bar", "foo", "service", "lol", "default"),
+        json!({"Update": default_update(), "TaskGroups": [
+            group("bar", 15 * S, restart(S, 5, 30 * M, true), None),
+            group("baz", 20 * S, restart(20 * S, 2, 30 * M, false),
+                  Some(json!({"Namespace": "", "Cluster": "default"})))]}),
+    );
+    assert_same(&got, &want);
+}

@@ -1,0 +1,215 @@
+//! The register endpoint's warnings (`structs.Job.Warnings`, from
+//! nomad/job_endpoint_hooks.go `jobValidate`), as the release words them.
+
+use serde_json::{Map, Value};
+
+use super::admission::multierror;
+use crate::model::{Release, v};
+
+/// The warnings of the canonical job, one per entry of Nomad's list.
+pub fn job_warnings(job: &Map<String, Value>, release: Release) -> Vec<String> {
+    let groups: Vec<&Map<String, Value>> = job
+        .get("TaskGroups")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object)
+        .collect();
+    let mut out = Vec::new();
+    let (mut any_auto, mut all_auto) = (false, true);
+    for g in &groups {
+        let inner = group_warnings(g, release);
+        if !inner.is_empty() {
+            let name = g.get("Name").and_then(Value::as_str).unwrap_or_default();
+            out.push(format!(
+                "Group {name:?} has warnings: {}",
+                multierror(&inner)
+            ));
+        }
+        if let Some(u) = g.get("Update").and_then(Value::as_object) {
+            let auto = u
+                .get("AutoPromote")
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
+            let canary = u.get("Canary").and_then(Value::as_i64).unwrap_or(0);
+            any_auto |= auto;
+            all_auto &= canary == 0 || auto;
+        }
+    }
+    if any_auto && !all_auto {
+        out.push("auto_promote must be true for all groups to enable automatic promotion".into());
+    }
+    let spec = job
+        .get("Periodic")
+        .and_then(|p| p.get("Spec"))
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    if release >= v(1, 6, 2) && !spec.is_empty() {
+        out.push(
+            "cron is deprecated and may be removed in a future release. Use crons instead".into(),
+        );
+    }
+    out
+}
+
+fn group_warnings(g: &Map<String, Value>, release: Release) -> Vec<String> {
+    let int = |m: &Map<String, Value>, k: &str| m.get(k).and_then(Value::as_i64).unwrap_or(0);
+    let set = |k: &str| g.get(k).is_some_and(|v| !v.is_null());
+    let mut out = Vec::new();
+    let count = int(g, "Count");
+    if let Some(u) = g.get("Update").and_then(Value::as_object) {
+        let parallel = int(u, "MaxParallel");
+        if count > 1 && parallel > count {
+            out.push(format!(
+                "Update max parallel count is greater than task group count ({parallel} > {count}). \
+                 A destructive change would result in the simultaneous replacement of all allocations."
+            ));
+        }
+    }
+    let prevent = g
+        .get("PreventRescheduleOnLost")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    if release >= v(1, 10, 0) {
+        if set("MaxClientDisconnect") {
+            out.push(
+                "MaxClientDisconnect is deprecated and ignored in favor of Disconnect.LostAfter"
+                    .into(),
+            );
+        }
+        if set("StopAfterClientDisconnect") {
+            out.push("StopAfterClientDisconnect is deprecated and ignored favor of Disconnect.StopOnClientAfter".into());
+        }
+        if prevent {
+            out.push(
+                "PreventRescheduleOnLost is deprecated and ignored in favor of Disconnect.Replace"
+                    .into(),
+            );
+        }
+    } else if release >= v(1, 8, 0) {
+        if set("MaxClientDisconnect") {
+            out.push("MaxClientDisconnect will be deprecated favor of Disconnect.LostAfter".into());
+        }
+        if set("StopAfterClientDisconnect") {
+            out.push("StopAfterClientDisconnect will be deprecated favor of Disconnect.StopOnClientAfter".into());
+        }
+        if prevent {
+            out.push(
+                "PreventRescheduleOnLost will be deprecated favor of Disconnect.Replace".into(),
+            );
+        }
+    }
+    let first_mbits = g
+        .get("Networks")
+        .and_then(Value::as_array)
+        .and_then(|n| n.first())
+        .and_then(|n| n.get("MBits"))
+        .and_then(Value::as_i64)
+        .unwrap_or(0);
+    if first_mbits > 0 {
+        out.push("mbits has been deprecated as of Nomad 0.12.0. Please remove mbits from the network block".into());
+    }
+    for t in g
+        .get("Tasks")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let Some(t) = t.as_object() else { continue };
+        let inner = task_warnings(t);
+        if !inner.is_empty() {
+            let name = t.get("Name").and_then(Value::as_str).unwrap_or_default();
+            out.push(format!(
+                "Task {name:?} has warnings: {}",
+                multierror(&inner)
+            ));
+        }
+    }
+    out
+}
+
+fn task_warnings(t: &Map<String, Value>) -> Vec<String> {
+    let resources = t.get("Resources");
+    let iops = resources
+        .and_then(|r| r.get("IOPS"))
+        .and_then(Value::as_i64)
+        .unwrap_or(0);
+    let networks = resources
+        .and_then(|r| r.get("Networks"))
+        .and_then(Value::as_array)
+        .is_some_and(|n| !n.is_empty());
+    let mut out = Vec::new();
+    if iops != 0 {
+        out.push(
+            "IOPS has been deprecated as of Nomad 0.9.0. Please remove IOPS from resource block."
+                .into(),
+        );
+    }
+    if networks {
+        out.push(
+            "task network resources have been deprecated as of Nomad 0.12.0. Please configure \
+             networking via group network block."
+                .into(),
+        );
+    }
+    out
+}
+
+/// `helper.MergeMultierrorWarnings`: the text `nomad job plan` prints.
+pub fn merged(warnings: &[String]) -> String {
+    let head = match warnings.len() {
+        1 => "1 warning:\n".to_string(),
+        n => format!("{n} warnings:\n"),
+    };
+    warnings
+        .iter()
+        .fold(head, |acc, w| format!("{acc}\n* {}", w.trim()))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// structs_test.go `TestJob_Warnings` (v1.10.5) cases, and the group
+    /// deprecations of 1.8 and 1.10.
+    #[test]
+    fn structs_test_go_v1_10_5_job_warnings() {
+        let job = |groups: Value| -> Map<String, Value> {
+            serde_json::from_value(json!({"TaskGroups": groups})).unwrap()
+        };
+        let higher = job(json!([{"Name": "web", "Count": 2, "Update": {"MaxParallel": 10}}]));
+        let got = job_warnings(&higher, v(1, 10, 5));
+        assert_eq!(got.len(), 1);
+        assert!(got[0].starts_with("Group \"web\" has warnings: 1 error occurred:\n\t* Update max parallel count is greater than task group count (10 > 2)."), "{got:?}");
+        let ok = job(json!([{"Name": "web", "Count": 10, "Update": {"MaxParallel": 5}}]));
+        assert!(job_warnings(&ok, v(1, 10, 5)).is_empty());
+        let mixed = job(json!([
+            {"Name": "a", "Count": 1, "Update": {"AutoPromote": true, "Canary": 1}},
+            {"Name": "b", "Count": 1, "Update": {"AutoPromote": false, "Canary": 1}}]));
+        assert_eq!(
+            job_warnings(&mixed, v(1, 10, 5)),
+            ["auto_promote must be true for all groups to enable automatic promotion"]
+        );
+        let legacy =
+            job(json!([{"Name": "web", "Count": 1, "MaxClientDisconnect": 60_000_000_000_i64}]));
+        assert!(
+            job_warnings(&legacy, v(1, 10, 5))[0]
+                .contains("MaxClientDisconnect is deprecated and ignored")
+        );
+        assert!(
+            job_warnings(&legacy, v(1, 8, 0))[0].contains("MaxClientDisconnect will be deprecated")
+        );
+        assert!(job_warnings(&legacy, v(1, 7, 7)).is_empty());
+    }
+
+    #[test]
+    fn warnings_merge_as_nomad_prints_them() {
+        assert_eq!(merged(&["a".into()]), "1 warning:\n\n* a");
+        assert_eq!(
+            merged(&["a".into(), "b\n\n".into()]),
+            "2 warnings:\n\n* a\n* b"
+        );
+    }
+}

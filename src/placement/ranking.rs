@@ -1,0 +1,90 @@
+//! The rank iterators of the generic stack for one task group: bin packing
+//! or spread fit, job anti-affinity, the node reschedule penalty and node
+//! affinities, normalised to their mean (`scheduler/rank.go`).
+
+use crate::feasibility::{Check, Parsed, meets};
+use crate::fit::score::{
+    binpack, final_score, job_anti_affinity, node_affinity, node_reschedule_penalty,
+    score_fit_bin_pack, score_fit_spread,
+};
+use crate::fit::{Capacity, Comparable, FitRules};
+use crate::model::{Affinity, Constraint, GoValue, Job, Node, TaskGroup};
+
+/// The scorers of one task group.
+pub struct Ranking {
+    desired_count: i64,
+    spread_algorithm: bool,
+    affinities: Vec<Affinity>,
+    rules: FitRules,
+    parsed: Parsed,
+}
+
+/// The job's, the group's and its tasks' affinities, in that order
+/// (`NodeAffinityIterator.SetTaskGroup`).
+pub fn affinities_of(job: &Job, tg: &TaskGroup) -> Vec<Affinity> {
+    let read =
+        |v: &GoValue| -> Vec<Affinity> { serde_json::from_value(v.0.clone()).unwrap_or_default() };
+    let mut out = read(&job.affinities);
+    out.extend(read(&tg.affinities));
+    for task in &tg.tasks {
+        out.extend(read(&task.affinities));
+    }
+    out
+}
+
+impl Ranking {
+    pub fn new(
+        tg: &TaskGroup,
+        spread_algorithm: bool,
+        affinities: Vec<Affinity>,
+        rules: FitRules,
+    ) -> Ranking {
+        Ranking {
+            desired_count: tg.count,
+            spread_algorithm,
+            affinities,
+            rules,
+            parsed: Parsed::default(),
+        }
+    }
+
+    /// The final score of a node on which the allocation fits, using
+    /// `used` in all, with `collisions` allocations of the same job and
+    /// group already there.
+    pub fn score(
+        &mut self,
+        node: &Node,
+        capacity: &Capacity,
+        used: &Comparable,
+        collisions: usize,
+        penalised: bool,
+    ) -> f64 {
+        let available = capacity.available();
+        let fit = if available.cpu_shares <= 0 || available.memory_mb <= 0 {
+            // A node without resources (a hand-written snapshot): no fit
+            // score rather than a division by zero.
+            0.0
+        } else if self.spread_algorithm {
+            score_fit_spread(capacity, used)
+        } else {
+            score_fit_bin_pack(capacity, used)
+        };
+        let mut scores = vec![binpack(fit)];
+        scores.extend(job_anti_affinity(collisions, self.desired_count));
+        scores.extend(node_reschedule_penalty(penalised));
+        let matches: Vec<(i64, bool)> = self
+            .affinities
+            .iter()
+            .map(|a| {
+                let c = Constraint {
+                    l_target: a.l_target.clone(),
+                    r_target: a.r_target.clone(),
+                    operand: a.operand.clone(),
+                };
+                (a.weight, meets(&c, node, &mut self.parsed) == Check::Met)
+            })
+            .collect();
+        scores.extend(node_affinity(&matches, &self.rules));
+        final_score(&scores)
+    }
+}

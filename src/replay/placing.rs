@@ -1,0 +1,204 @@
+//! The placement stage of a service or batch job's plan: each placement
+//! and destructive replacement on a node, or counted as failed, and the
+//! blocked evaluation and queued allocations that follow.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use super::{JobContext, JobWork};
+use crate::model::{Allocation, ClientStatus, Id, Job};
+use crate::placement::{Placer, Score};
+use crate::reconciler::Reconciliation;
+use crate::report::{BlockedEval, FailedPlacement, JobReport, NearestMiss, Plan};
+use crate::version::Switch;
+use crate::warning::Warning;
+
+/// Nomad's `structs.EvalTriggerQueuedAllocs`.
+const TRIGGER_QUEUED_ALLOCS: &str = "queued-allocs";
+/// Nomad's `blockedEvalFailedPlacements`.
+const BLOCKED_FAILED_PLACEMENTS: &str = "created to place remaining allocations";
+
+/// The nodes a replacement of `prev` avoids (`getSelectOptions`): the node
+/// a failed allocation ran on, and those of its earlier reschedules.
+fn penalty_nodes(prev: Option<&Allocation>) -> Vec<&str> {
+    let Some(prev) = prev else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if prev.client_status == ClientStatus::Failed {
+        out.push(prev.node_id.as_str());
+    }
+    if let Some(t) = &prev.reschedule_tracker {
+        out.extend(t.events.iter().flatten().map(|e| e.prev_node_id.as_str()));
+    }
+    out
+}
+
+impl<'a> JobContext<'a> {
+    /// The placement stage of a live job's evaluation, before the
+    /// reconciler runs: its in-place checks share the stack (and its class
+    /// cache) with the placements.
+    pub(super) fn placer(&self, w: &JobWork<'a>) -> Option<Placer<'a>> {
+        let job = w.job.filter(|j| !j.stop)?;
+        let none = std::iter::empty();
+        Some(Placer::new(
+            self.cluster,
+            job,
+            &w.allocs,
+            none,
+            self.placement,
+        ))
+    }
+
+    /// `computePlacements`: destructive replacements first, each stopping
+    /// its allocation before looking for a node (the stop is withdrawn if
+    /// none is found), then the placements, in the reconciler's order.
+    pub(super) fn place<'r>(
+        &self,
+        w: &JobWork<'a>,
+        rec: &Reconciliation<'r>,
+        plan: &mut Plan,
+        mut placer: Placer<'r>,
+    ) where
+        'a: 'r,
+    {
+        let Some(job) = w.job.filter(|j| !j.stop) else {
+            return;
+        };
+        let r = &rec.results;
+        for alloc in &r.inplace_update {
+            placer.commit_in_place(alloc);
+        }
+        if r.place.is_empty() && r.destructive_update.is_empty() {
+            plan.fit_unchecked = placer.unchecked();
+            return;
+        }
+        let by_id: HashMap<&Id, &'r Allocation> = w.allocs.iter().map(|a| (&a.id, *a)).collect();
+        for s in &plan.stop {
+            if let Some(&alloc) = by_id.get(&s.alloc_id) {
+                placer.stop(alloc);
+            }
+        }
+        let group = |name: &str| job.task_groups.iter().find(|tg| tg.name == name);
+        let mut queued: BTreeMap<String, u64> = BTreeMap::new();
+        for (k, d) in r.destructive_update.iter().enumerate() {
+            let Some(tg) = group(&d.task_group) else {
+                continue;
+            };
+            *queued.entry(tg.name.clone()).or_default() += 1;
+            let Some(&alloc) = by_id.get(&d.alloc.id) else {
+                continue;
+            };
+            if placer.failed(&tg.name) {
+                placer.place(tg, &[]);
+                continue;
+            }
+            placer.stop(alloc);
+            match placer.place(tg, &penalty_nodes(Some(alloc))) {
+                Some(c) => {
+                    plan.destructive_update[k].node_id = Some(node_id(self, c.node));
+                    plan.destructive_update[k].score = Some(Score(c.score));
+                }
+                None => placer.unstop(alloc),
+            }
+        }
+        for (k, p) in r.place.iter().enumerate() {
+            let Some(tg) = group(p.task_group) else {
+                continue;
+            };
+            *queued.entry(tg.name.clone()).or_default() += 1;
+            let prev = p.previous.and_then(|a| by_id.get(&a.id).copied());
+            if let Some(c) = placer.place(tg, &penalty_nodes(prev)) {
+                plan.place[k].node_id = Some(node_id(self, c.node));
+                plan.place[k].score = Some(Score(c.score));
+            }
+        }
+        for (name, n) in &mut queued {
+            *n = placer.failures().get(name).map_or(0, |f| f.count);
+        }
+        plan.queued_allocations = queued;
+        plan.fit_unchecked = placer.unchecked();
+        plan.failed_placements = placer
+            .failures()
+            .iter()
+            .map(|(name, f)| FailedPlacement {
+                task_group: name.clone(),
+                count: f.count,
+                metrics: f.metric.clone(),
+                nearest_miss: f.nearest.as_ref().map(|(i, short)| {
+                    let node = self.cluster.nodes[*i];
+                    NearestMiss {
+                        node_id: node.id.clone(),
+                        node_name: node.name.clone(),
+                        dimension: short.dimension.clone(),
+                        lacks: short.lacks.map(|l| l.amount),
+                        unit: short.lacks.map(|l| l.unit),
+                    }
+                }),
+            })
+            .collect();
+        if !plan.failed_placements.is_empty() && !self.blocked_suppressed(rec) {
+            let (class_eligibility, escaped) = placer.eligibility();
+            plan.blocked_eval = Some(BlockedEval {
+                id: blocked_eval_id(self.eval_id, job),
+                status: "blocked",
+                triggered_by: TRIGGER_QUEUED_ALLOCS.to_string(),
+                status_description: BLOCKED_FAILED_PLACEMENTS,
+                class_eligibility: if escaped {
+                    BTreeMap::new()
+                } else {
+                    class_eligibility
+                },
+                escaped_computed_class: escaped,
+            });
+        }
+    }
+
+    /// The warning for placements and in-place updates taken on nodes that
+    /// report no CPU or memory, which a hand-written snapshot may have; the
+    /// one such warning, for service, batch and system jobs alike.
+    pub(super) fn fit_unknown_warning(&self, report: &JobReport) -> Option<Warning> {
+        let n = report.plan.fit_unchecked;
+        (n > 0).then(|| {
+            Warning::new(
+                "resource_fit_unknown",
+                format!(
+                    "{}/{}: {n} placement(s) or in-place update(s) are on nodes that report no CPU or \
+                     memory, where resource fit is not checked",
+                    report.namespace, report.id
+                ),
+            )
+        })
+    }
+
+    /// Whether follow-up evaluations stand in for the blocked one: before
+    /// F-4 whenever there are follow-ups and this evaluation was not itself
+    /// delayed (`process`, scheduler/generic_sched.go:293-296 at 1.3.0); from
+    /// F-4 only while the delayed evaluation's time has not come
+    /// (generic_sched.go:302 at 1.10.5).
+    fn blocked_suppressed(&self, rec: &Reconciliation<'_>) -> bool {
+        let followups = rec
+            .results
+            .desired_followup_evals
+            .values()
+            .any(|v| !v.is_empty());
+        if self.rules.has(Switch::F4) {
+            followups && self.delayed_eval && self.now <= self.eval_wait_until
+        } else {
+            followups && !self.delayed_eval
+        }
+    }
+}
+
+fn node_id(cx: &JobContext<'_>, i: usize) -> Arc<str> {
+    Arc::from(cx.cluster.nodes[i].id.as_str())
+}
+
+/// A blocked evaluation's ID, derived from the evaluation and the job.
+fn blocked_eval_id(eval_id: &str, job: &Job) -> String {
+    let name = format!(
+        "plan-inspect/blocked-eval/{eval_id}/{}/{}",
+        job.namespace, job.id
+    );
+    uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_OID, name.as_bytes()).to_string()
+}

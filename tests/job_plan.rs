@@ -1,0 +1,311 @@
+//! `--job-file` end to end on the bundled example (examples/job-plan), as
+//! the README's CI recipe runs it: exit codes, the golden JSON, bad job files.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use assert_cmd::cargo::CommandCargoExt;
+use serde_json::Value;
+
+const SNAPSHOT: &str = "examples/job-plan/snapshot.json";
+
+fn run(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
+    let mut c = Command::cargo_bin("plan-inspect").unwrap();
+    c.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn plan_json(job_file: &str) -> (i32, Value) {
+    let (code, out, err) = run(
+        &[
+            SNAPSHOT,
+            "--job-file",
+            job_file,
+            "--format",
+            "json",
+            "--detailed-exitcode",
+        ],
+        None,
+    );
+    assert!(!out.is_empty(), "{err}");
+    (code, serde_json::from_str(&out).unwrap())
+}
+
+#[test]
+fn an_unchanged_job_plans_nothing_and_exits_zero() {
+    let (code, doc) = plan_json("examples/job-plan/web-unchanged.json");
+    assert_eq!(code, 0);
+    let plan = &doc["job_plan"];
+    assert_eq!(plan["diff"]["type"], "None");
+    assert_eq!(plan["job_modify_index"], 4200);
+    assert_eq!(
+        plan["diff"]["task_groups"][0]["updates"],
+        serde_json::json!({"ignore": 3})
+    );
+    assert_eq!(
+        doc["jobs"][0]["version"], 3,
+        "the spec did not change: no new version"
+    );
+}
+
+#[test]
+fn a_new_image_is_one_destructive_update_and_exits_two() {
+    let (code, doc) = plan_json("examples/job-plan/web.json");
+    assert_eq!(code, 2);
+    let golden: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/examples/job-plan/web.plan.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    assert!(
+        doc == golden,
+        "examples/job-plan/web.plan.json is out of date: run `cargo run -- {SNAPSHOT} \
+         --job-file examples/job-plan/web.json --format json > examples/job-plan/web.plan.json` \
+         and check the difference"
+    );
+    let task = &doc["job_plan"]["diff"]["task_groups"][0]["tasks"][0];
+    assert_eq!(
+        task["annotations"],
+        serde_json::json!(["forces create/destroy update"])
+    );
+    assert_eq!(doc["jobs"][0]["version"], 4);
+    assert_eq!(
+        doc["supports_disconnected_clients"], false,
+        "the plan endpoint's bare planner"
+    );
+}
+
+#[test]
+fn scaling_up_creates_and_updates_in_place() {
+    let (code, doc) = plan_json("examples/job-plan/web-scale.json");
+    assert_eq!(code, 2);
+    let group = &doc["job_plan"]["diff"]["task_groups"][0];
+    assert_eq!(
+        group["updates"],
+        serde_json::json!({"create": 2, "in-place update": 3})
+    );
+    assert_eq!(group["fields"][0]["name"], "Count");
+    assert_eq!(
+        group["fields"][0]["annotations"],
+        serde_json::json!(["forces create"])
+    );
+}
+
+#[test]
+fn the_table_mirrors_nomad_job_plan() {
+    let (code, out, _) = run(
+        &[
+            SNAPSHOT,
+            "--job-file",
+            "examples/job-plan/web.json",
+            "--color",
+            "never",
+        ],
+        None,
+    );
+    assert_eq!(code, 0);
+    let expected = "\
++/- Job: \"web\"
++/- Task Group: \"web\" (1 create/destroy update, 2 ignore)
+  +/- Task: \"server\" (forces create/destroy update)
+    +/- Config {
+      +/- image:    \"example/web:1.4.2\" => \"example/web:1.5.0\"
+          ports[0]: \"http\"
+        }
+
+Scheduler dry-run:
+- All tasks successfully allocated.
+
+Job Modify Index: 4200
+To submit the job with version verification run:
+
+nomad job run -check-index 4200 examples/job-plan/web.json
+";
+    assert!(out.starts_with(expected), "{out}");
+}
+
+#[test]
+fn a_new_job_is_all_added_at_index_zero() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/job-plan/web.json"
+    ))
+    .unwrap()
+    .replace("\"ID\": \"web\"", "\"ID\": \"api\"");
+    let (code, out, err) = run(
+        &[
+            SNAPSHOT,
+            "--job-file",
+            "-",
+            "--format",
+            "json",
+            "--detailed-exitcode",
+        ],
+        Some(&text),
+    );
+    assert_eq!(code, 2, "{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    let plan = &doc["job_plan"];
+    assert_eq!(plan["job_modify_index"], 0);
+    assert_eq!(plan["diff"]["type"], "Added");
+    assert_eq!(
+        plan["diff"]["task_groups"][0]["updates"],
+        serde_json::json!({"create": 3})
+    );
+    assert_eq!(
+        plan["diff"]["task_groups"][0]["tasks"][0]["annotations"],
+        serde_json::json!(["forces create"])
+    );
+    assert_eq!(doc["jobs"][0]["plan"]["place"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn hcl_is_refused_with_the_command_that_converts_it() {
+    let (code, out, err) = run(
+        &[SNAPSHOT, "--job-file", "-"],
+        Some("job \"web\" {\n  group \"web\" {}\n}\n"),
+    );
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert_eq!(
+        err.trim_end(),
+        "plan-inspect: <stdin>:1:1: not JSON (HCL?): plan-inspect reads a job as Nomad's API JSON; \
+         convert it with `nomad job run -output job.nomad.hcl > job.json`"
+    );
+}
+
+#[test]
+fn a_job_nomad_rejects_is_an_error_with_nomads_message() {
+    let job = r#"{"Job": {"ID": "web", "Datacenters": ["dc1"], "TaskGroups": [{"Name": "web", "Tasks": [{"Name": "server"}]}]}}"#;
+    let (code, out, err) = run(
+        &[SNAPSHOT, "--job-file", "-", "--detailed-exitcode"],
+        Some(job),
+    );
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(
+        err.contains("Task group web validation failed: 1 error occurred:\n\t* Task server validation failed: 1 error occurred:\n\t* Missing task driver"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_snapshot_is_not_a_job_file() {
+    let (code, out, err) = run(&[SNAPSHOT, "--job-file", SNAPSHOT], None);
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(
+        err.contains("examples/job-plan/snapshot.json:1:1: found an object with"),
+        "{err}"
+    );
+}
+
+#[test]
+fn stdin_feeds_the_snapshot_or_the_job_file_not_both() {
+    let (code, _, err) = run(&["-", "--job-file", "-"], Some("{}"));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("give the snapshot or the job file as a path"),
+        "{err}"
+    );
+    let (code, _, _) = run(&["-", "--job-file", "-", "--detailed-exitcode"], Some("{}"));
+    assert_eq!(code, 1);
+}
+
+/// contrib/ci-job-plan.sh, the README's CI recipe, on the bundled example
+/// (skipped with a note without jq).
+#[test]
+fn the_ci_recipe_gates_on_the_exit_code_and_the_golden_plan() {
+    if Command::new("jq").arg("--version").output().is_err() {
+        eprintln!("jq is not installed: the CI recipe is not checked");
+        return;
+    }
+    let bin = Command::cargo_bin("plan-inspect").unwrap();
+    let bin = bin.get_program().to_str().unwrap().to_string();
+    let dir = tempfile_dir();
+    let script = |job: &str, golden: &str, update: bool| {
+        let out = Command::new("sh")
+            .arg("contrib/ci-job-plan.sh")
+            .args([SNAPSHOT, job, golden])
+            .env("PLAN_INSPECT", &bin)
+            .env("UPDATE_GOLDEN", if update { "1" } else { "0" })
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8(out.stdout).unwrap(),
+        )
+    };
+    let committed = "examples/job-plan/web.plan-summary.json";
+    assert_eq!(script("examples/job-plan/web.json", committed, false).0, 2);
+    let unchanged = dir.join("unchanged.json");
+    let unchanged = unchanged.to_str().unwrap();
+    assert_eq!(
+        script("examples/job-plan/web-unchanged.json", unchanged, true).0,
+        0
+    );
+    assert_eq!(
+        script("examples/job-plan/web-unchanged.json", unchanged, false).0,
+        0
+    );
+    let (code, diff) = script("examples/job-plan/web.json", unchanged, false);
+    assert_eq!(code, 1, "a stale golden file fails the gate");
+    let added = |text: &str| diff.lines().any(|l| l.starts_with('+') && l.contains(text));
+    assert!(added("\"destructive_update\": 1,"), "{diff}");
+    assert!(added("\"forces create/destroy update\""), "{diff}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A fresh directory under the target directory.
+fn tempfile_dir() -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("ci-job-plan-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `--diff-verbose` expands an added group's fields and tasks, as
+/// `nomad job plan -verbose` does; without it only their headers show.
+#[test]
+fn diff_verbose_expands_added_tasks() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/job-plan/web.json"
+    ))
+    .unwrap()
+    .replace("\"ID\": \"web\"", "\"ID\": \"api\"");
+    let plan = |verbose: bool| {
+        let mut args = vec![SNAPSHOT, "--job-file", "-", "--color", "never"];
+        if verbose {
+            args.push("--diff-verbose");
+        }
+        run(&args, Some(&text)).1
+    };
+    let (terse, verbose) = (plan(false), plan(true));
+    assert!(terse.starts_with("+ Job: \"api\"\n+ Task Group: \"web\" (3 create)\n  + Task: \"server\" (forces create)\n\n"), "{terse}");
+    assert!(
+        verbose.contains("\n    + Driver:         \"docker\"\n"),
+        "{verbose}"
+    );
+    assert!(
+        verbose.contains("\n  + Count: \"3\" (forces create)\n"),
+        "{verbose}"
+    );
+}
