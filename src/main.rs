@@ -11,11 +11,13 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{CommandFactory, Parser};
 use plan_inspect::explain::explain;
+use plan_inspect::model::{JobType, Snapshot};
 use plan_inspect::read::{ReadFilter, Source, thread_count};
 use plan_inspect::render;
 use plan_inspect::replay::{Options, Replay};
 use plan_inspect::servers::{self, Request};
 use plan_inspect::time::Time;
+use plan_inspect::warning::Warning;
 
 use cli::{Cli, Color, Format};
 
@@ -65,7 +67,10 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             ..ReadFilter::default()
         }
     };
-    let snapshot = progress::read(&Source::from_arg(path), &filter, cli.threads)?;
+    let mut snapshot = progress::read(&Source::from_arg(path), &filter, cli.threads)?;
+    if let Some(w) = filtered_fit_warning(&snapshot, &filter) {
+        snapshot.warnings.push(w);
+    }
     let options = options(cli);
     if let Some(subject) = &cli.explain {
         let explanation = explain(&snapshot, &options, subject)?;
@@ -321,7 +326,7 @@ fn usage_error_code(clap_code: i32, args: impl Iterator<Item = OsString>) -> u8 
 
 /// Warnings go to stderr whatever the format (the JSON document has them too),
 /// before the answer on stdout.
-fn warn(warnings: &[plan_inspect::warning::Warning], when: Color) {
+fn warn(warnings: &[Warning], when: Color) {
     if warnings.is_empty() {
         return;
     }
@@ -395,6 +400,29 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain()
         .filter_map(|e| e.downcast_ref::<io::Error>())
         .any(|e| e.kind() == io::ErrorKind::BrokenPipe)
+}
+
+/// Allocations of other jobs were not read, and a system job's placements
+/// are fitted against its nodes' allocations of every job: said once.
+fn filtered_fit_warning(snapshot: &Snapshot, filter: &ReadFilter) -> Option<Warning> {
+    if filter.is_empty() {
+        return None;
+    }
+    let system = snapshot.jobs.iter().filter(|j| {
+        matches!(j.job_type, JobType::System | JobType::Sysbatch)
+            && filter.keeps(&j.namespace, &j.id)
+    });
+    let n = system.count();
+    (n > 0).then(|| {
+        Warning::new(
+            "resource_fit_filtered",
+            format!(
+                "--job/--namespace left other jobs' allocations unread: the {n} system or sysbatch \
+                 job(s) selected are fitted on their nodes without them (nor preempt them); \
+                 run without the filter for the full fit"
+            ),
+        )
+    })
 }
 
 #[cfg(test)]

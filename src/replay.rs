@@ -23,7 +23,9 @@ use foldhash::fast::FixedState;
 
 use crate::fit::{FitRules, Settings};
 use crate::model::NodesById;
-use crate::model::{Allocation, Deployment, Evaluation, Job, JobType, Snapshot, TaskGroup};
+use crate::model::{
+    Allocation, Deployment, Evaluation, Job, JobType, SchedulerConfig, Snapshot, TaskGroup,
+};
 use crate::now::NowRequest;
 use crate::placement::{Cluster, Placer, Setup};
 use crate::reconciler::{
@@ -320,10 +322,19 @@ struct Prepared<'s> {
     warnings: Vec<Warning>,
     nodes: NodesById<'s>,
     deployments: HashMap<(&'s str, &'s str), &'s Deployment>,
+    on_node: AllocsByNode<'s>,
+    scheduler: SchedulerConfig,
     /// The nodes and what runs on them, for the placement stage.
     cluster: Cluster<'s>,
     placement: Setup,
 }
+
+/// Non-terminal allocations by node, in allocation ID order.
+pub(crate) type AllocsByNode<'a> = HashMap<&'a str, Vec<&'a Allocation>>;
+
+/// The trigger of an evaluation replayed without `--eval`: a job
+/// registration, as `nomad job run` makes.
+const DEFAULT_TRIGGER: &str = "job-register";
 
 impl<'s> Prepared<'s> {
     fn new(snapshot: &'s Snapshot, options: &Options) -> Result<Prepared<'s>, ReplayError> {
@@ -356,16 +367,20 @@ impl<'s> Prepared<'s> {
             (None, Some(id)) => id.clone(),
             (None, None) => PLACEHOLDER_EVAL_ID.to_string(),
         };
+        let scheduler = snapshot
+            .scheduler_config
+            .clone()
+            .unwrap_or_else(SchedulerConfig::server_default);
         let fit_rules = FitRules::of(profile.release);
         let release_rules = Rules::new(profile.release, true);
         let placement = Setup {
             settings: Settings {
                 rules: fit_rules,
-                memory_oversubscription: false,
+                memory_oversubscription: scheduler.memory_oversubscription_enabled,
             },
             globs: release_rules.has(Switch::SystemDatacenterGlob),
             pools: release_rules.has(Switch::NodePool),
-            spread_algorithm: false,
+            spread_algorithm: scheduler.scheduler_algorithm == "spread",
         };
         Ok(Prepared {
             now,
@@ -383,12 +398,19 @@ impl<'s> Prepared<'s> {
             warnings,
             nodes: snapshot.nodes.iter().map(|n| (n.id.as_str(), n)).collect(),
             deployments: latest_deployments(&snapshot.deployments),
+            on_node: allocs_by_node(snapshot),
+            scheduler,
         })
     }
 
     fn job_context(&self) -> JobContext<'_> {
         JobContext {
             nodes: &self.nodes,
+            on_node: &self.on_node,
+            scheduler: &self.scheduler,
+            triggered_by: self
+                .eval
+                .map_or(DEFAULT_TRIGGER, |e| e.triggered_by.as_str()),
             deployments: &self.deployments,
             cluster: &self.cluster,
             placement: self.placement,
@@ -484,6 +506,13 @@ fn collect_jobs<'s>(snapshot: &'s Snapshot) -> Vec<JobWork<'s>> {
 
 struct JobContext<'a> {
     nodes: &'a NodesById<'a>,
+    /// Every job's non-terminal allocations by node; empty when the
+    /// snapshot has no system or sysbatch job.
+    on_node: &'a AllocsByNode<'a>,
+    /// The cluster's scheduler configuration, or the servers' default.
+    scheduler: &'a SchedulerConfig,
+    /// The trigger of the evaluation replayed, for blocked evaluations.
+    triggered_by: &'a str,
     deployments: &'a HashMap<(&'a str, &'a str), &'a Deployment>,
     cluster: &'a Cluster<'a>,
     placement: Setup,
@@ -600,4 +629,22 @@ impl<'a> JobContext<'a> {
         })
         .compute()
     }
+}
+
+/// Every non-terminal allocation by node, in allocation ID order (the
+/// order preemption takes its candidates in); nothing when no job is
+/// scheduled by the system scheduler.
+fn allocs_by_node(snapshot: &Snapshot) -> AllocsByNode<'_> {
+    let mut out: AllocsByNode<'_> = HashMap::new();
+    let system = |t: &JobType| matches!(t, JobType::System | JobType::Sysbatch);
+    if !snapshot.jobs.iter().any(|j| system(&j.job_type)) {
+        return out;
+    }
+    for a in snapshot.allocs.iter().filter(|a| !a.terminal_status()) {
+        out.entry(a.node_id.as_str()).or_default().push(a);
+    }
+    for list in out.values_mut() {
+        list.sort_by(|a, b| a.id.cmp(&b.id));
+    }
+    out
 }

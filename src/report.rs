@@ -338,8 +338,14 @@ pub struct Plan {
     /// Nomad's `QueuedAllocations`: per task group with placements, how
     /// many are still unplaced after the plan.
     pub queued_allocations: BTreeMap<String, u64>,
-    /// Placements and in-place updates the placement stage took on nodes
-    /// without resources, where fit was not checked (for a warning).
+    /// Allocations of other jobs evicted to make room (Nomad's
+    /// `NodePreemptions`), sorted by allocation ID; written only when the
+    /// plan preempts.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub preemptions: Vec<PlanPreemption>,
+    /// Placements and in-place updates taken on nodes without resources,
+    /// where fit was not checked (by the placement stage or, for system
+    /// jobs, the system scheduler), for the `resource_fit_unknown` warning.
     #[serde(skip)]
     pub fit_unchecked: u64,
     /// Whether the reconnect updates are entries of Nomad's plan (from C-1)
@@ -448,6 +454,20 @@ impl PlanDestructive {
     pub fn replaced(&self) -> bool {
         self.node_id.is_some()
     }
+}
+
+/// An allocation evicted for a placement of higher priority.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct PlanPreemption {
+    pub alloc_id: Id,
+    pub name: String,
+    pub node_id: String,
+    pub namespace: String,
+    pub job_id: String,
+    /// The priority of the job version it runs.
+    pub job_priority: i64,
+    /// The name of the placement it makes room for.
+    pub preempted_by: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]

@@ -180,6 +180,20 @@ struct Plan {
     failed_placements: Vec<FailedPlacement>,
     blocked_eval: Option<BlockedEval>,
     queued_allocations: BTreeMap<String, u64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    preemptions: Vec<Preemption>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct Preemption {
+    alloc_id: String,
+    name: String,
+    node_id: String,
+    namespace: String,
+    job_id: String,
+    job_priority: i64,
+    preempted_by: String,
 }
 
 #[derive(Deserialize, Serialize)]
@@ -968,6 +982,7 @@ fn the_schema_page_names_every_field_and_only_those() {
     let mut doc = serde_json::to_value(document("example.json")).unwrap();
     doc["jobs"][0]["plan"]["failed_placements"] = failed_placement_json();
     doc["jobs"][0]["plan"]["blocked_eval"] = blocked_eval_json();
+    doc["jobs"][0]["plan"]["preemptions"] = preemption_json();
     walk("$", &doc, &root, &mut met, &mut odd);
     assert_eq!(odd, BTreeSet::new());
     let mut all = BTreeSet::new();
@@ -1121,6 +1136,23 @@ fn failed_placement_json() -> Value {
     };
     let value = serde_json::to_value(vec![failed]).unwrap();
     let typed: Vec<FailedPlacement> = serde_json::from_value(value.clone()).unwrap();
+    assert_eq!(serde_json::to_value(typed).unwrap(), value);
+    value
+}
+
+/// A preemption as the library serializes it.
+fn preemption_json() -> Value {
+    let p = plan_inspect::report::PlanPreemption {
+        alloc_id: "a1".into(),
+        name: "batch.work[0]".to_string(),
+        node_id: "n1".to_string(),
+        namespace: "default".to_string(),
+        job_id: "batch".to_string(),
+        job_priority: 20,
+        preempted_by: "agent.agent[0]".to_string(),
+    };
+    let value = serde_json::to_value(vec![p]).unwrap();
+    let typed: Vec<Preemption> = serde_json::from_value(value.clone()).unwrap();
     assert_eq!(serde_json::to_value(typed).unwrap(), value);
     value
 }

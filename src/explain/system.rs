@@ -6,9 +6,9 @@ use crate::model::{Allocation, Node};
 use crate::replay::SystemReplay;
 use crate::system::{Category, DiffEntry, Targeting};
 
-/// What resource fit would decide and plan-inspect does not check.
-const FIT_UNCHECKED: &str = "resource fit (CPU, memory, ports, bin packing, preemption) is not \
-    checked: Nomad could still fail to place here, or preempt to make room";
+/// What an in-place update does not check.
+const IN_PLACE_FIT_UNCHECKED: &str = "not checked for an in-place update: Nomad could still find \
+    that the group no longer fits its node and replace the allocation";
 
 fn node_step(sr: &SystemReplay<'_, '_>, node_id: &str) -> Step {
     let Some(node) = sr.nodes.get(node_id).copied() else {
@@ -131,7 +131,7 @@ pub(super) fn allocation(sr: &SystemReplay<'_, '_>, alloc: &Allocation) -> Expla
                 "Update (inplaceUpdate)",
                 "in place: no task change needs a new allocation",
             )
-            .fact("resource fit", FIT_UNCHECKED),
+            .fact("resource fit", IN_PLACE_FIT_UNCHECKED),
         );
     }
     let mut fate: Vec<String> = s
@@ -222,7 +222,7 @@ pub(super) fn placement(
                 "every filtering check passes: placed",
             )
             .fact("checks", "job and group constraints, drivers, host volumes, devices, network, distinct_property")
-            .fact("resource fit", FIT_UNCHECKED),
+            .fact("resource fit", fit_fact(sr, name, node_id)),
         );
         let previous = p
             .previous
@@ -239,6 +239,18 @@ pub(super) fn placement(
                 format!("filtered: {}", f.filter.describe()),
             )
             .fact("desired changes", "Place lowered by one for this node"),
+        );
+    } else if let Some(e) = s
+        .exhausted
+        .iter()
+        .find(|e| e.node_id == node_id && e.name == name)
+    {
+        steps.push(
+            Step::new(
+                "Resource fit (BinPackIterator)",
+                format!("the node {}: failed placement", e.shortfall),
+            )
+            .fact("dimension", e.shortfall.dimension.as_str()),
         );
     } else if s.skipped.iter().any(|(n, id)| n == name && *id == node_id) {
         steps.push(Step::new(
@@ -257,4 +269,22 @@ pub(super) fn placement(
         fate,
         steps,
     ))
+}
+
+/// What resource fit decided for a placement made.
+fn fit_fact(sr: &SystemReplay<'_, '_>, name: &str, node_id: &str) -> String {
+    let s = sr.schedule;
+    if s.unsized_nodes.contains(node_id) {
+        return "not checked: the snapshot gives the node no CPU or memory totals".to_string();
+    }
+    let evicted: Vec<&str> = s
+        .preemptions
+        .iter()
+        .filter(|p| p.by == name && p.alloc.node_id.as_str() == node_id)
+        .map(|p| p.alloc.name.as_ref())
+        .collect();
+    match evicted.is_empty() {
+        true => "fits beside what the node runs".to_string(),
+        false => format!("fits after preempting {}", evicted.join(", ")),
+    }
 }

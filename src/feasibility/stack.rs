@@ -1,12 +1,13 @@
 //! `SystemStack`: the checks that filter nodes for a system or sysbatch
 //! task group, with results shared per computed node class.
 
-use std::collections::{BTreeSet, HashMap};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::constraint::{Check, Parsed, describe, meets};
 use super::devices::has_devices;
 use super::distinct_property::{Placed, PropertySet};
-use super::node_checks::{has_drivers, has_host_volumes, network};
+use super::node_checks::{NetworkMiss, has_drivers, has_host_volumes, network};
 use super::target::{escapes, resolve};
 use crate::model::{Constraint, Job, NetworkResource, Node, RequestedDevice, TaskGroup};
 
@@ -24,7 +25,7 @@ pub enum Filter {
     Drivers(Vec<String>),
     HostVolumes,
     Devices,
-    Network(String),
+    Network(NetworkMiss),
     DistinctProperty(String),
     /// Another node of the same computed class failed a cached check.
     ClassIneligible {
@@ -42,16 +43,18 @@ pub enum Level {
 
 impl Filter {
     /// The reason Nomad's `AllocMetric.ConstraintFiltered` counts, in its
-    /// words (`scheduler/feasible.go` at 1.3.0 and 1.10.5).
-    pub fn metric(&self) -> &str {
+    /// words (`scheduler/feasible.go` at 1.3.0 and 1.10.5), as `nomad job
+    /// plan` prints it.
+    pub fn metric(&self) -> Cow<'_, str> {
         match self {
-            Filter::Constraint { text, .. } => text,
-            Filter::Drivers(_) => "missing drivers",
-            Filter::HostVolumes => "missing compatible host volumes",
-            Filter::Devices => "missing devices",
-            Filter::Network(why) if why.starts_with("missing network") => "missing network",
-            Filter::Network(why) | Filter::DistinctProperty(why) => why,
-            Filter::ClassIneligible { .. } => "computed class ineligible",
+            Filter::Constraint { text, .. } => Cow::Borrowed(text),
+            Filter::Drivers(_) => Cow::Borrowed("missing drivers"),
+            Filter::HostVolumes => Cow::Borrowed("missing compatible host volumes"),
+            Filter::Devices => Cow::Borrowed("missing devices"),
+            Filter::Network(NetworkMiss::Mode(_)) => Cow::Borrowed("missing network"),
+            Filter::Network(miss) => Cow::Owned(miss.describe()),
+            Filter::DistinctProperty(why) => Cow::Borrowed(why),
+            Filter::ClassIneligible { .. } => Cow::Borrowed("computed class ineligible"),
         }
     }
 
@@ -73,7 +76,7 @@ impl Filter {
             Filter::Drivers(d) => format!("missing drivers ({})", d.join(", ")),
             Filter::HostVolumes => "missing compatible host volumes".to_string(),
             Filter::Devices => "missing devices".to_string(),
-            Filter::Network(why) => why.clone(),
+            Filter::Network(miss) => miss.describe(),
             Filter::DistinctProperty(why) => why.clone(),
             Filter::ClassIneligible { class, first } => {
                 format!("computed class {class} ineligible: {}", first.describe())
@@ -114,11 +117,14 @@ pub struct SystemStack<'a> {
     parsed: Parsed,
 }
 
+/// The class key of a node without a computed class.
+const NODE_CLASS_PREFIX: &str = "node:";
+
 /// The class results are shared by. A node without a computed class is a
 /// class of its own: plan-inspect cannot compute Nomad's hash.
 fn class_of(node: &Node) -> String {
     if node.computed_class.is_empty() {
-        format!("node:{}", node.id)
+        format!("{NODE_CLASS_PREFIX}{}", node.id)
     } else {
         node.computed_class.to_string()
     }
@@ -157,6 +163,36 @@ impl<'a> SystemStack<'a> {
             invalid: BTreeSet::new(),
             parsed: Parsed::default(),
         }
+    }
+
+    /// `GetClasses`: per computed class seen so far, whether the job may
+    /// run there; a group's verdict stands unless the job's rules the class
+    /// out. Nodes without a computed class are left out.
+    pub fn class_eligibility(&self) -> BTreeMap<String, bool> {
+        let mut out = BTreeMap::new();
+        for ((_, class), r) in &self.group_classes {
+            let eligible = r.is_ok();
+            let seen = out.entry(class.clone()).or_insert(eligible);
+            *seen |= eligible;
+        }
+        for (class, r) in &self.job_classes {
+            match r {
+                Ok(()) => {
+                    out.entry(class.clone()).or_insert(true);
+                }
+                Err(_) => {
+                    out.insert(class.clone(), false);
+                }
+            }
+        }
+        out.retain(|class, _| !class.starts_with(NODE_CLASS_PREFIX));
+        out
+    }
+
+    /// `HasEscaped`: a job or group constraint reads what the computed
+    /// class leaves out, so class results are not shared.
+    pub fn escaped(&self) -> bool {
+        self.job_escaped || self.group_escaped.values().any(|e| *e)
     }
 
     /// The broken constraints seen so far.
@@ -211,7 +247,7 @@ impl<'a> SystemStack<'a> {
         if let Some(net) = self.network {
             let mut probe = tg.clone();
             probe.networks = vec![net.clone()];
-            network(&probe, node).map_err(|m| Filter::Network(m.describe()))?;
+            network(&probe, node).map_err(Filter::Network)?;
         }
         Ok(())
     }
@@ -270,35 +306,6 @@ impl<'a> SystemStack<'a> {
                 r
             }
         }
-    }
-
-    /// Whether a job or group constraint escapes the computed class
-    /// (`EvalEligibility.HasEscaped`).
-    pub fn escaped(&self) -> bool {
-        self.job_escaped || self.group_escaped.values().any(|e| *e)
-    }
-
-    /// `EvalEligibility.GetClasses`: a class is eligible when some group
-    /// may run there, ineligible when none may or the job may not. Nodes
-    /// without a computed class are left out.
-    pub fn class_eligibility(&self) -> std::collections::BTreeMap<String, bool> {
-        let mut out = std::collections::BTreeMap::new();
-        for ((_, class), r) in &self.group_classes {
-            if r.is_ok() {
-                out.insert(class.clone(), true);
-            } else {
-                out.entry(class.clone()).or_insert(false);
-            }
-        }
-        for (class, r) in &self.job_classes {
-            if r.is_ok() {
-                out.entry(class.clone()).or_insert(true);
-            } else {
-                out.insert(class.clone(), false);
-            }
-        }
-        out.retain(|class, _| !class.starts_with("node:"));
-        out
     }
 
     /// The `distinct_property` checks, which read the plan.

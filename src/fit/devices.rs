@@ -68,6 +68,16 @@ impl<'n> DeviceAccounter<'n> {
         collision
     }
 
+    /// The node device an allocation's instances belong to, with its
+    /// count of free healthy instances (`FreeCount`); `None` when the node
+    /// no longer has it.
+    pub fn lookup(&self, held: &AllocatedDevice) -> Option<(&'n NodeDevice, usize)> {
+        self.devices
+            .iter()
+            .find(|(d, _)| same_device(d, held))
+            .map(|(d, instances)| (*d, instances.iter().filter(|(_, h)| *h == 0).count()))
+    }
+
     /// `AssignDevice`: `count` free instances of the first device that has
     /// that many and that `matches` accepts (its name and constraints, as
     /// the feasibility checks decide). Nomad prefers the device with the

@@ -26,11 +26,14 @@
 //!   selection failed", "network: no addresses available for x network").
 //! - [`devices`]: `DeviceAccounter` and `AssignDevice` ("devices: no devices
 //!   match request").
-//! - [`place`](mod@place): the fit half of `BinPackIterator.Next`, without preemption:
+//! - [`place`](mod@place): the fit half of `BinPackIterator.Next`, with
+//!   preemption when the scheduler allows it ([`place_evicting`]):
 //!   the group's ports, each task's memory (secrets from 1.8.3,
 //!   `memory_max` only under memory oversubscription, `-1` kept from
 //!   2.0.4), task network, devices and cores, then `AllocsFit`; a miss
 //!   names the dimension and, for amounts, by how much ([`Shortfall`]).
+//! - [`preemption`]: the `Preemptor`: which lower-priority allocations a
+//!   node evicts for a port, bandwidth, a device or the fit.
 //! - [`score`] and [`spread`]: `ScoreFitBinPack`, `ScoreFitSpread`, the
 //!   binpack, job anti-affinity, reschedule penalty, node and device
 //!   affinity and spread scores, and the final score as their mean.
@@ -43,7 +46,7 @@
 //! given as `${meta.*}` templates; `IgnoreCollision` on a group's ports
 //! (1.9.0), which the job model does not read yet; device constraints and
 //! affinities (the feasibility checks own them); NUMA ("numa-cores");
-//! preemption; the property sets that count spread values; the plan
+//! the property sets that count spread values; the plan
 //! applier's host volume claims (1.10.0). Nomad ranks a random sample of
 //! the feasible nodes and picks dynamic ports and cores at random:
 //! plan-inspect ranks every feasible node, picks the best final score with
@@ -59,6 +62,7 @@ pub mod network_index;
 pub mod node_refusal;
 pub mod place;
 pub mod ports;
+pub mod preemption;
 pub mod rules;
 pub mod score;
 pub mod shortfall;
@@ -68,7 +72,8 @@ pub mod usage;
 pub use allocs_fit::{Check, Fit, allocs_fit};
 pub use capacity::Capacity;
 pub use comparable::Comparable;
-pub use place::{GroupAsk, Placed, Settings, TaskAsk, place};
+pub use place::{Eviction, GroupAsk, Placed, Settings, TaskAsk, place, place_evicting};
+pub use preemption::{Candidate, Preemptor};
 pub use rules::FitRules;
 pub use shortfall::{Lack, Shortfall};
 

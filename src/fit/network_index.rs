@@ -185,6 +185,16 @@ impl<'n> NetworkIndex<'n> {
         collide.map_or(Ok(()), Err)
     }
 
+    /// The bandwidth a task network device offers (`AvailBandwidth`).
+    pub fn avail_bandwidth(&self, device: &str) -> i64 {
+        self.avail_bandwidth.get(device).copied().unwrap_or(0)
+    }
+
+    /// The bandwidth in use on a device (`UsedBandwidth`).
+    pub fn used_bandwidth(&self, device: &str) -> i64 {
+        self.used_bandwidth.get(device).copied().unwrap_or(0)
+    }
+
     /// `AddAllocs`: the ports of the allocations that still count; on a
     /// collision, Nomad's reason for the last one.
     pub fn add_allocs<'a>(

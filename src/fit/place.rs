@@ -4,20 +4,24 @@
 //! 1.3.0, `scheduler/feasible/rank.go` from 1.11.0).
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use super::allocs_fit::{Check, allocs_fit};
 use super::capacity::{Capacity, mhz};
 use super::comparable::Comparable;
 use super::devices::DeviceAccounter;
 use super::network_index::NetworkIndex;
+use super::preemption::{Candidate, Preemptor, VictimGroup};
 use super::rules::{CpuSource, FitRules};
 use super::shortfall::Shortfall;
 use super::usage;
 use crate::model::resources::{
     AllocUsage, AllocatedCpu, AllocatedMemory, AllocatedResources, AllocatedShared,
-    AllocatedTaskResources, NodeSupply, TaskLifecycle,
+    AllocatedTaskResources, NodeSupply,
 };
-use crate::model::{NetworkResource, NodeDevice, RequestedDevice, Resources};
+use crate::model::{
+    NetworkResource, NodeDevice, RequestedDevice, Resources, TaskGroup, TaskLifecycle,
+};
 
 /// What one allocation of a group asks of a node.
 #[derive(Clone, Debug)]
@@ -37,6 +41,37 @@ pub struct TaskAsk<'a> {
     pub lifecycle: Option<&'a TaskLifecycle>,
 }
 
+impl<'a> GroupAsk<'a> {
+    /// The ask of one allocation of `tg`.
+    pub fn of(tg: &'a TaskGroup) -> GroupAsk<'a> {
+        const NONE: &Resources = &Resources {
+            cpu: 0,
+            cores: 0,
+            memory_mb: 0,
+            memory_max_mb: 0,
+            disk_mb: 0,
+            iops: 0,
+            networks: Vec::new(),
+            devices: Vec::new(),
+            numa: None,
+            secrets_mb: 0,
+        };
+        GroupAsk {
+            disk_mb: tg.disk_mb(),
+            network: tg.networks.first(),
+            tasks: tg
+                .tasks
+                .iter()
+                .map(|t| TaskAsk {
+                    name: &t.name,
+                    resources: t.resources.as_ref().unwrap_or(NONE),
+                    lifecycle: t.lifecycle.as_ref(),
+                })
+                .collect(),
+        }
+    }
+}
+
 /// The scheduler settings fit depends on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
@@ -46,12 +81,28 @@ pub struct Settings {
     pub memory_oversubscription: bool,
 }
 
-/// A fitting placement: the allocation's resources, and what the node then
-/// uses in all (what the fit score reads).
+/// A fitting placement: the allocation's resources, what the node then
+/// uses in all (what the fit score reads), and the allocations it evicts.
 #[derive(Clone, Debug)]
 pub struct Placed {
     pub allocated: AllocatedResources,
     pub used: Comparable,
+    /// The IDs of the allocations preempted for it, in Nomad's order.
+    pub preempted: Vec<String>,
+}
+
+/// What a placement may evict when the scheduler preempts: the placing
+/// job, and the proposed allocations as candidates.
+#[derive(Clone, Copy, Debug)]
+pub struct Eviction<'c, 'a> {
+    pub priority: i64,
+    pub namespace: &'c str,
+    pub job_id: &'c str,
+    /// The proposed allocations with their jobs; one that is not here is
+    /// never evicted.
+    pub candidates: &'c [Candidate<'a>],
+    /// The job and group of every allocation the plan preempts already.
+    pub preempted: &'c [VictimGroup<'c>],
 }
 
 /// Whether `ask` fits on `node` beside `proposed` (the node's allocations
@@ -68,7 +119,23 @@ pub fn place(
     settings: &Settings,
     device_matches: impl Fn(&NodeDevice, &RequestedDevice) -> bool,
 ) -> Result<Placed, Shortfall> {
+    place_evicting(node, proposed, ask, settings, device_matches, None)
+}
+
+/// [`place`], preempting lower-priority allocations where the ports,
+/// bandwidth, devices or the fit fall short and `eviction` allows it
+/// (`BinPackIterator` with eviction on). Reserved cores are never
+/// preempted for, as in Nomad.
+pub fn place_evicting<'a>(
+    node: &NodeSupply,
+    proposed: &[&'a AllocUsage],
+    ask: &GroupAsk<'_>,
+    settings: &Settings,
+    device_matches: impl Fn(&NodeDevice, &RequestedDevice) -> bool,
+    eviction: Option<&Eviction<'a, 'a>>,
+) -> Result<Placed, Shortfall> {
     let rules = &settings.rules;
+    let mut proposed: Vec<&'a AllocUsage> = proposed.to_vec();
     let mut idx = NetworkIndex::of_node(node, *rules)
         .map_err(|refusal| Shortfall::named(refusal.dimension()))?;
     idx.add_allocs(proposed.iter().copied())
@@ -76,6 +143,31 @@ pub fn place(
     let node_devices = node.node_resources.as_ref().map_or(&[][..], |r| &r.devices);
     let mut devices = DeviceAccounter::new(node_devices, *rules);
     devices.add_allocs(proposed.iter().copied());
+    let mut preemptor = eviction.map(|e| {
+        let mut p = Preemptor::new(e.priority, e.namespace, e.job_id, node, rules);
+        p.set_preemptions(e.preempted.iter().copied());
+        p
+    });
+    let candidates_of = |proposed: &[&'a AllocUsage]| -> Vec<&Candidate<'a>> {
+        let all = eviction.map_or(&[][..], |e| e.candidates);
+        proposed
+            .iter()
+            .filter_map(|u| all.iter().find(|c| c.usage.id == u.id))
+            .collect()
+    };
+    let mut evicted: Vec<&'a AllocUsage> = Vec::new();
+    // Evicts `chosen`, and indexes the ports of what remains again.
+    let evict = |chosen: Vec<&Candidate<'a>>,
+                 proposed: &mut Vec<&'a AllocUsage>,
+                 evicted: &mut Vec<&'a AllocUsage>| {
+        evicted.extend(chosen.iter().map(|c| c.usage));
+        proposed.retain(|u| !chosen.iter().any(|c| c.usage.id == u.id));
+    };
+    let reindex = |proposed: &[&'a AllocUsage]| {
+        let mut idx = NetworkIndex::of_node(node, *rules).ok()?;
+        let _ = idx.add_allocs(proposed.iter().copied());
+        Some(idx)
+    };
 
     let mut total = AllocatedResources {
         shared: AllocatedShared {
@@ -85,7 +177,22 @@ pub fn place(
         ..AllocatedResources::default()
     };
     if let Some(network) = ask.network {
-        let offer = idx.assign_ports(network).map_err(network_error)?;
+        let offer = match (idx.assign_ports(network), preemptor.as_mut()) {
+            (Ok(offer), _) => offer,
+            (Err(e), None) => return Err(network_error(e)),
+            (Err(e), Some(p)) => {
+                p.set_candidates(&candidates_of(&proposed));
+                let chosen = p.for_network(network, &idx).ok_or_else(|| {
+                    preemption_failed(network_error(e), rules.network_preemption_exhausts)
+                })?;
+                evict(chosen, &mut proposed, &mut evicted);
+                idx =
+                    reindex(&proposed).ok_or_else(|| Shortfall::named("network: invalid node"))?;
+                idx.assign_ports(network).map_err(|e| {
+                    preemption_failed(network_error(e), rules.network_preemption_exhausts)
+                })?
+            }
+        };
         idx.add_reserved_ports(&offer);
         total.shared.networks = vec![network.clone()];
         total.shared.ports = offer;
@@ -101,19 +208,55 @@ pub fn place(
             ..AllocatedTaskResources::default()
         };
         if let Some(network) = r.networks.first() {
-            let offer = idx.assign_task_network(network).map_err(network_error)?;
+            let offer = match (idx.assign_task_network(network), preemptor.as_mut()) {
+                (Ok(offer), _) => offer,
+                (Err(e), None) => return Err(network_error(e)),
+                (Err(e), Some(p)) => {
+                    p.set_candidates(&candidates_of(&proposed));
+                    let chosen = p.for_network(network, &idx).ok_or_else(|| {
+                        preemption_failed(network_error(e), rules.network_preemption_exhausts)
+                    })?;
+                    evict(chosen, &mut proposed, &mut evicted);
+                    idx = reindex(&proposed)
+                        .ok_or_else(|| Shortfall::named("network: invalid node"))?;
+                    idx.assign_task_network(network).map_err(|e| {
+                        preemption_failed(network_error(e), rules.network_preemption_exhausts)
+                    })?
+                }
+            };
             idx.add_reserved(&offer);
             res.networks = vec![offer];
         }
         for req in &r.devices {
-            let offer = devices
-                .assign(req, |d| device_matches(d, req))
-                .map_err(|e| Shortfall::named(format!("devices: {e}")))?;
+            let offer = match (
+                devices.assign(req, |d| device_matches(d, req)),
+                preemptor.as_mut(),
+            ) {
+                (Ok(offer), _) => offer,
+                (Err(e), None) => return Err(device_error(e)),
+                (Err(e), Some(p)) => {
+                    p.set_candidates(&candidates_of(&proposed));
+                    let chosen = p
+                        .for_device(req, &devices, |d| device_matches(d, req))
+                        .ok_or_else(|| {
+                            preemption_failed(device_error(e), rules.device_preemption_exhausts)
+                        })?;
+                    evict(chosen, &mut proposed, &mut evicted);
+                    // Nomad retries on a fresh accounter but goes on
+                    // reserving on the first one, where the evicted
+                    // allocations still hold their instances.
+                    let mut retry = DeviceAccounter::new(node_devices, *rules);
+                    retry.add_allocs(proposed.iter().copied());
+                    retry.assign(req, |d| device_matches(d, req)).map_err(|e| {
+                        preemption_failed(device_error(e), rules.device_preemption_exhausts)
+                    })?
+                }
+            };
             devices.add_reserved(&offer);
             res.devices.push(offer);
         }
         if r.cores > 0 {
-            res.cpu = reserve_cores(node, proposed, &total, r.cores, rules)?;
+            res.cpu = reserve_cores(node, &proposed, &total, r.cores, rules)?;
         }
         total.tasks.insert(task.name.to_string(), res);
         if let Some(l) = task.lifecycle {
@@ -125,18 +268,48 @@ pub fn place(
     let new = AllocUsage {
         client_status: "pending".to_string(),
         desired_status: "run".to_string(),
-        allocated_resources: Some(total),
+        allocated_resources: Some(Arc::new(total)),
         ..AllocUsage::default()
     };
-    let mut all = proposed.to_vec();
+    let mut all = proposed.clone();
     all.push(&new);
     let fit = allocs_fit(node, &all, Check::SCHEDULER, rules);
-    fit.outcome?;
-    let allocated = new.allocated_resources.unwrap_or_default();
+    let allocated = new
+        .allocated_resources
+        .as_deref()
+        .cloned()
+        .unwrap_or_default();
+    if let Err(short) = fit.outcome {
+        let Some(p) = preemptor.as_mut() else {
+            return Err(short);
+        };
+        p.set_candidates(&candidates_of(&proposed));
+        let ask = usage::flatten(&allocated, rules);
+        match p.for_task_group(&ask) {
+            Some(chosen) if !chosen.is_empty() => {
+                evicted.extend(chosen.iter().map(|c| c.usage));
+            }
+            _ => return Err(short),
+        }
+    }
     Ok(Placed {
         allocated,
         used: fit.used,
+        preempted: evicted.iter().map(|u| u.id.clone()).collect(),
     })
+}
+
+/// A shortfall after preemption found nothing: before the release that
+/// counts it, Nomad skipped the node without marking it exhausted.
+fn preemption_failed(short: Shortfall, exhausts: bool) -> Shortfall {
+    match exhausts {
+        true => short,
+        false => short.unrecorded(),
+    }
+}
+
+fn device_error(e: &str) -> Shortfall {
+    Shortfall::named(format!("devices: {e}"))
 }
 
 fn network_error(e: String) -> Shortfall {

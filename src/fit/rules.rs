@@ -86,6 +86,15 @@ pub struct FitRules {
     /// so far (`lowestSpreadBoost`, `scheduler/spread.go:187-200` at 1.6.0);
     /// before, its boost divided by zero.
     pub spread_lowest_boost: bool,
+    /// A node where preempting for a port or bandwidth found nothing, or
+    /// whose offer still failed after the evictions, counts as exhausted
+    /// in that network dimension (`scheduler/rank.go:325` and `:343` at
+    /// 1.5.15, 1.6.8 and 1.7.5); before, Nomad skipped it unrecorded
+    /// (`scheduler/rank.go:313-317` at 1.3.0).
+    pub network_preemption_exhausts: bool,
+    /// The same for a device request (`scheduler/rank.go:447` and `:464`
+    /// at 1.7.7; before, `scheduler/rank.go:424-427` at 1.3.0).
+    pub device_preemption_exhausts: bool,
 }
 
 impl FitRules {
@@ -113,6 +122,8 @@ impl FitRules {
             memory_no_limit: release.has(&[v(2, 0, 4)]),
             zero_affinity_scored: release.has(&[v(1, 10, 2)]),
             spread_lowest_boost: release.has(&[v(1, 6, 0)]),
+            network_preemption_exhausts: release.has(&[v(1, 5, 15), v(1, 6, 8), v(1, 7, 5)]),
+            device_preemption_exhausts: release.has(&[v(1, 7, 7)]),
         }
     }
 
@@ -156,6 +167,11 @@ mod tests {
         assert!(!at(1, 10, 1).zero_affinity_scored && at(1, 10, 2).zero_affinity_scored);
         assert!(!at(1, 9, 7).zero_affinity_scored);
         assert!(!at(1, 5, 17).spread_lowest_boost && at(1, 6, 0).spread_lowest_boost);
+        let net = |ma, mi, p| at(ma, mi, p).network_preemption_exhausts;
+        assert!(!net(1, 5, 14) && net(1, 5, 15) && !net(1, 6, 0) && net(1, 6, 8));
+        assert!(!net(1, 7, 4) && net(1, 7, 5) && net(2, 0, 5));
+        let dev = |ma, mi, p| at(ma, mi, p).device_preemption_exhausts;
+        assert!(!dev(1, 7, 6) && dev(1, 7, 7) && !dev(1, 6, 9) && dev(1, 8, 0));
     }
 
     #[test]

@@ -9,6 +9,9 @@ use std::fmt;
 pub struct Shortfall {
     pub dimension: String,
     pub lacks: Option<Lack>,
+    /// Nomad skipped the node without counting it exhausted (a preemption
+    /// that found nothing, before the releases that count it).
+    pub unrecorded: bool,
 }
 
 /// An amount a node lacks.
@@ -25,6 +28,15 @@ impl Shortfall {
         Shortfall {
             dimension: dimension.into(),
             lacks: None,
+            unrecorded: false,
+        }
+    }
+
+    /// The same shortfall, which Nomad's metrics do not count.
+    pub fn unrecorded(self) -> Shortfall {
+        Shortfall {
+            unrecorded: true,
+            ..self
         }
     }
 
@@ -32,6 +44,7 @@ impl Shortfall {
         Shortfall {
             dimension: dimension.to_string(),
             lacks: Some(Lack { amount, unit }),
+            unrecorded: false,
         }
     }
 

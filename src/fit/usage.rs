@@ -11,6 +11,12 @@ pub fn held(alloc: &AllocUsage, rules: &FitRules) -> Comparable {
     if !rules.counts(&alloc.client_status, &alloc.desired_status) {
         return Comparable::default();
     }
+    comparable(alloc, rules)
+}
+
+/// `Allocation.ComparableResources`: what `alloc` holds whatever its
+/// statuses, as the preemptor reads its candidates.
+pub fn comparable(alloc: &AllocUsage, rules: &FitRules) -> Comparable {
     match &alloc.allocated_resources {
         Some(r) => flatten(r, rules),
         None if rules.legacy_fallback => legacy(alloc),

@@ -32,6 +32,8 @@ pub struct Allocation {
     #[serde(skip)]
     pub job: Option<Arc<Job>>,
     pub task_group: Name,
+    /// What the allocation holds on its node, for fit and preemption.
+    pub allocated_resources: Option<Arc<AllocatedResources>>,
     pub metrics: Option<AllocMetric>,
     pub desired_status: DesiredStatus,
     pub desired_description: Name,
@@ -56,28 +58,12 @@ pub struct Allocation {
     /// a full allocation embeds its job instead.
     #[serde(rename = "JobVersion")]
     pub stub_job_version: Option<u64>,
-    /// What the allocation holds on its node; boxed, as are the pre-0.9
-    /// blocks older dumps carry instead.
-    pub allocated_resources: Option<Box<AllocatedResources>>,
+    /// The pre-0.9 blocks older dumps carry instead of
+    /// `AllocatedResources`; boxed, as most allocations lack them.
     pub resources: Option<Box<Resources>>,
     #[serde(deserialize_with = "nullable")]
     pub task_resources: BTreeMap<String, Resources>,
     pub shared_resources: Option<Box<Resources>>,
-}
-
-impl Allocation {
-    /// The allocation's resource fields as the fit arithmetic reads them.
-    pub fn usage(&self) -> AllocUsage {
-        AllocUsage {
-            id: self.id.to_string(),
-            client_status: self.client_status.to_string(),
-            desired_status: self.desired_status.to_string(),
-            allocated_resources: self.allocated_resources.as_deref().cloned(),
-            resources: self.resources.as_deref().cloned(),
-            task_resources: self.task_resources.clone(),
-            shared_resources: self.shared_resources.as_deref().cloned(),
-        }
-    }
 }
 
 /// A `structs.DesiredTransition`.
@@ -279,6 +265,19 @@ impl AllocMetric {
 }
 
 impl Allocation {
+    /// What the allocation holds, as the fit arithmetic reads it.
+    pub fn usage(&self) -> AllocUsage {
+        AllocUsage {
+            id: self.id.to_string(),
+            client_status: self.client_status.as_str().to_string(),
+            desired_status: self.desired_status.as_str().to_string(),
+            allocated_resources: self.allocated_resources.clone(),
+            resources: self.resources.as_deref().cloned(),
+            task_resources: self.task_resources.clone(),
+            shared_resources: self.shared_resources.as_deref().cloned(),
+        }
+    }
+
     /// The task group of the allocation's own job version.
     pub fn own_task_group(&self) -> Option<&TaskGroup> {
         self.job.as_deref()?.lookup_task_group(&self.task_group)

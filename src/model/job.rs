@@ -123,12 +123,14 @@ pub struct TaskGroup {
     /// Batch and sysbatch tasks are stopped after this long (2.0.3 on).
     pub max_run_duration: Option<Duration>,
     pub restart_policy: Option<RestartPolicy>,
-    /// The `migrate` block the drainer reads; Nomad's job register
-    /// endpoint gives every service group one (`max_parallel = 1`).
+    /// The `migrate` block: the drainer and preemption read its
+    /// `max_parallel`; Nomad's job register endpoint gives every service
+    /// group one (`max_parallel = 1`).
     pub migrate: Option<MigrateStrategy>,
 }
 
-/// A `structs.MigrateStrategy`, as far as the drainer reads it.
+/// A group's `structs.MigrateStrategy`, as far as the drainer and
+/// preemption read it.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct MigrateStrategy {
@@ -248,6 +250,15 @@ pub struct SidecarService {
     pub port: String,
 }
 
+/// A `structs.TaskLifecycleConfig`.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct TaskLifecycle {
+    /// `prestart`, `poststart` or `poststop`.
+    pub hook: String,
+    pub sidecar: bool,
+}
+
 /// A `structs.Task`.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
@@ -265,8 +276,8 @@ pub struct Task {
     #[serde(deserialize_with = "nullable")]
     pub meta: BTreeMap<String, String>,
     pub resources: Option<Resources>,
-    /// A `null` lifecycle is a main task.
-    pub lifecycle: Option<super::resources::TaskLifecycle>,
+    /// Its lifecycle hook; `None` for a main task.
+    pub lifecycle: Option<TaskLifecycle>,
     pub kill_timeout: Duration,
     pub affinities: GoValue,
     #[serde(deserialize_with = "list")]
@@ -355,6 +366,15 @@ impl Job {
 }
 
 impl TaskGroup {
+    /// The group's `EphemeralDisk.SizeMB`, 0 without the block.
+    pub fn disk_mb(&self) -> i64 {
+        self.ephemeral_disk
+            .0
+            .get("SizeMB")
+            .and_then(|v| v.as_i64())
+            .unwrap_or(0)
+    }
+
     pub fn lookup_task(&self, name: &str) -> Option<&Task> {
         self.tasks.iter().find(|t| t.name == name)
     }

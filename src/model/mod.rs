@@ -18,6 +18,7 @@ mod node;
 mod reconcile_strategy;
 mod release;
 pub mod resources;
+mod scheduler_config;
 mod snapshot;
 mod sparse_id;
 pub mod status;
@@ -46,14 +47,17 @@ pub use id::Id;
 pub use job::{
     Consul, ConsulConnect, DEFAULT_KILL_TIMEOUT, DisconnectFields, DisconnectStrategy, Job,
     MigrateStrategy, Multiregion, ReschedulePolicy, RestartPolicy, Service, SidecarService, Task,
-    TaskGroup, TaskLogs, UpdateStrategy, VolumeRequest,
+    TaskGroup, TaskLifecycle, TaskLogs, UpdateStrategy, VolumeRequest,
 };
 pub use job_type::JobType;
 pub use name::{Interner, Name};
-pub use node::{DriverInfo, HostVolume, Node, NodeResources, NodesById, eligibility, node_status};
+pub use node::{DriverInfo, HostVolume, Node, NodesById, eligibility, node_status};
 pub use reconcile_strategy::{ReconcileStrategy, reconcile_option};
 pub use release::{HEAD_COMMIT, Release, SEED_COMMIT, SERIES, v};
-pub use resources::{NodeDevice, NodeDeviceInstance, NodeNetwork, NodeNetworkAddress};
+pub use resources::{
+    NodeDevice, NodeDeviceInstance, NodeNetwork, NodeNetworkAddress, NodeResources,
+};
+pub use scheduler_config::{PreemptionConfig, SchedulerConfig};
 pub use snapshot::Snapshot;
 pub use sparse_id::SparseId;
 pub use status::{ClientStatus, DesiredStatus};

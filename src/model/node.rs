@@ -5,8 +5,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::Resources;
-pub use super::resources::NodeResources;
-use super::resources::{NodeReservedResources, NodeSupply};
+use super::resources::{NodeReservedResources, NodeResources, NodeSupply};
 use super::string_map::{self, StringMap};
 use super::{GoValue, Name, nullable};
 
@@ -38,11 +37,12 @@ pub struct Node {
     #[serde(deserialize_with = "nullable")]
     pub host_volumes: BTreeMap<String, Option<HostVolume>>,
     pub node_resources: Option<NodeResources>,
-    /// What the node keeps back from its `NodeResources`.
+    /// What the client keeps back from allocations.
     pub reserved_resources: Option<NodeReservedResources>,
-    /// The pre-0.9 totals (read before 1.7.0 without `NodeResources`).
+    /// The pre-0.9 totals, read before 1.7.0 when the blocks above are
+    /// absent.
     pub resources: Option<Resources>,
-    /// The pre-0.9 reservation.
+    /// The pre-0.9 reservation, read with `resources`.
     pub reserved: Option<Resources>,
     /// `client.node_max_allocs` (1.10.2 on); 0 is no limit.
     pub node_max_allocs: i64,
@@ -66,20 +66,6 @@ pub struct DriverInfo {
 #[serde(rename_all = "PascalCase", default)]
 pub struct HostVolume {
     pub read_only: bool,
-}
-
-impl Node {
-    /// The node's resource fields as the fit arithmetic reads them.
-    pub fn supply(&self) -> NodeSupply {
-        NodeSupply {
-            id: self.id.clone(),
-            node_resources: self.node_resources.clone(),
-            reserved_resources: self.reserved_resources.clone(),
-            resources: self.resources.clone(),
-            reserved: self.reserved.clone(),
-            node_max_allocs: self.node_max_allocs,
-        }
-    }
 }
 
 /// Scheduling eligibility strings of `nomad/structs`.
@@ -133,3 +119,17 @@ impl Node {
 /// Nodes by ID, as the replay looks every allocation's node up; with a fast
 /// hash, as no output depends on its order.
 pub type NodesById<'a> = std::collections::HashMap<&'a str, &'a Node, foldhash::fast::FixedState>;
+
+impl Node {
+    /// The node's resources as the fit arithmetic reads them.
+    pub fn supply(&self) -> NodeSupply {
+        NodeSupply {
+            id: self.id.clone(),
+            node_resources: self.node_resources.clone(),
+            reserved_resources: self.reserved_resources.clone(),
+            resources: self.resources.clone(),
+            reserved: self.reserved.clone(),
+            node_max_allocs: self.node_max_allocs,
+        }
+    }
+}

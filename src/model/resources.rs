@@ -11,10 +11,11 @@
 //! write a subset of the same keys.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::{GoValue, NetworkResource, Resources, nullable};
+use super::{GoValue, NetworkResource, Resources, TaskLifecycle, nullable};
 
 /// The resource fields of a `structs.Node`.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -192,7 +193,8 @@ pub struct AllocUsage {
     pub id: String,
     pub client_status: String,
     pub desired_status: String,
-    pub allocated_resources: Option<AllocatedResources>,
+    /// Shared with the snapshot's allocation, not copied.
+    pub allocated_resources: Option<Arc<AllocatedResources>>,
     /// The pre-0.9 total, read before 1.7.0 when `AllocatedResources` is
     /// absent.
     pub resources: Option<Resources>,
@@ -282,15 +284,6 @@ pub struct PortMapping {
     pub host_ip: String,
     /// The port may be shared with others that ignore collisions (1.9.0 on).
     pub ignore_collision: bool,
-}
-
-/// A `structs.TaskLifecycleConfig`.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "PascalCase", default)]
-pub struct TaskLifecycle {
-    /// `prestart`, `poststart` or `poststop`.
-    pub hook: String,
-    pub sidecar: bool,
 }
 
 /// A task group's `EphemeralDisk` block.

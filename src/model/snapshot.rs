@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::{Allocation, Deployment, Evaluation, Job, Node, VersionRequest};
+use super::{Allocation, Deployment, Evaluation, Job, Node, SchedulerConfig, VersionRequest};
 use crate::time::Time;
 use crate::warning::Warning;
 
@@ -31,6 +31,8 @@ pub struct Snapshot {
     pub supports_disconnected_clients: Option<bool>,
     /// Extension `NomadVersion`: the release to replay.
     pub nomad_version: Option<VersionRequest>,
+    /// Extension `SchedulerConfig`: the cluster's scheduler configuration.
+    pub scheduler_config: Option<SchedulerConfig>,
     /// What the reader found suspicious but usable.
     pub warnings: Vec<Warning>,
     /// The JSON text in `Jobs` of the job the reader was asked to keep whole

@@ -8,6 +8,7 @@
 //! going to the lower node ID, so its node is one Nomad could pick.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
 
 use super::ask::ask_of;
 use super::cluster::Cluster;
@@ -288,7 +289,7 @@ impl<'a> Placer<'a> {
     fn judge(&mut self, tg: &'a TaskGroup, i: usize, ask: &GroupAsk<'_>) -> Verdict {
         let node = self.cluster.nodes[i];
         if let Err(f) = self.checks.class_checks(tg, node) {
-            return Verdict::Filtered(f.metric().to_string());
+            return Verdict::Filtered(f.metric().into_owned());
         }
         let job_id = self.job.id.as_str();
         let proposed = proposed_on(
@@ -313,7 +314,7 @@ impl<'a> Placer<'a> {
             proposed: self.proposed.clone(),
         };
         if let Err(f) = self.checks.distinct_properties(tg, node, &plan) {
-            return Verdict::Filtered(f.metric().to_string());
+            return Verdict::Filtered(f.metric().into_owned());
         }
         let collisions = proposed
             .iter()
@@ -336,7 +337,7 @@ impl<'a> Placer<'a> {
                 usage: Box::new(AllocUsage {
                     client_status: "pending".to_string(),
                     desired_status: "run".to_string(),
-                    allocated_resources: Some(placed.allocated),
+                    allocated_resources: Some(Arc::new(placed.allocated)),
                     ..AllocUsage::default()
                 }),
             },

@@ -26,7 +26,7 @@ use super::internal::internal_error;
 use super::owner::Owner;
 use super::read_ahead::{BLOCK, Next, ROOM, ReadAhead};
 use super::split::{self, Element, Embedded, Parsed, Spliced, Texts};
-use crate::model::{Deployment, Evaluation, GoJson, Interner};
+use crate::model::{Deployment, Evaluation, GoJson, Interner, SchedulerConfig};
 use crate::time::Time;
 use position::Position;
 
@@ -224,6 +224,11 @@ impl<'r> Chunked<'r> {
             }
             "NomadVersion" => {
                 st.nomad_version = self.value(None)?;
+                true
+            }
+            "SchedulerConfig" => {
+                let config: Option<GoJson<SchedulerConfig>> = self.value(None)?;
+                st.scheduler_config = config.map(|c| c.0);
                 true
             }
             // Skipped unread but checked, element by element for arrays so

@@ -21,7 +21,9 @@ use super::observer::{Observer, UNOBSERVED};
 use super::top_keys::TopKeys;
 use super::warnings::Warnings;
 use super::{ReadError, ReadFilter};
-use crate::model::{self, Allocation, Deployment, Evaluation, GoJson, GoNull, Interner, Job, Node};
+use crate::model::{
+    self, Allocation, Deployment, Evaluation, GoJson, GoNull, Interner, Job, Node, SchedulerConfig,
+};
 use crate::time::Time;
 use crate::version::VersionRequest;
 
@@ -44,6 +46,7 @@ pub(super) struct State<'n> {
     pub(super) eval_id: Option<String>,
     pub(super) supports_disconnected_clients: Option<bool>,
     pub(super) nomad_version: Option<VersionRequest>,
+    pub(super) scheduler_config: Option<SchedulerConfig>,
     /// Embedded job texts and their parsed jobs; dropped with the state.
     pub(super) job_texts: JobTexts,
     pub(super) warnings: Warnings,
@@ -83,6 +86,7 @@ impl<'n> State<'n> {
             eval_id: None,
             supports_disconnected_clients: None,
             nomad_version: None,
+            scheduler_config: None,
             job_texts: JobTexts::default(),
             warnings: Warnings::default(),
             pending: None,
@@ -411,6 +415,11 @@ impl<'de> Visitor<'de> for Document<'_, '_> {
                 }
                 "NomadVersion" => {
                     st.nomad_version = map.next_value()?;
+                    true
+                }
+                "SchedulerConfig" => {
+                    let config: Option<GoJson<SchedulerConfig>> = map.next_value()?;
+                    st.scheduler_config = config.map(|c| c.0);
                     true
                 }
                 // Anything else (ACLTokens hold secrets) is skipped unread.

@@ -170,6 +170,7 @@ impl State<'_> {
             eval_id: self.eval_id,
             supports_disconnected_clients: self.supports_disconnected_clients,
             nomad_version: self.nomad_version,
+            scheduler_config: self.scheduler_config,
             warnings: self.warnings.finish(),
             planned_job_text: self.planned_job_text,
             namespaces: self.namespaces,

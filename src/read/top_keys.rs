@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 const STATE: [&str; 4] = ["Jobs", "Allocs", "Allocations", "Nodes"];
 
 /// Keys the reader takes, as `&'static str` so both walks record the same.
-const KNOWN: [&str; 11] = [
+const KNOWN: [&str; 12] = [
     "Jobs",
     "JobVersions",
     "Nodes",
@@ -21,6 +21,7 @@ const KNOWN: [&str; 11] = [
     "Now",
     "EvalID",
     "SupportsDisconnectedClients",
+    "SchedulerConfig",
 ];
 
 /// Other keys named in a message, at most.

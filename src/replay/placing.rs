@@ -155,7 +155,8 @@ impl<'a> JobContext<'a> {
     }
 
     /// The warning for placements and in-place updates taken on nodes that
-    /// report no CPU or memory, which a hand-written snapshot may have.
+    /// report no CPU or memory, which a hand-written snapshot may have; the
+    /// one such warning, for service, batch and system jobs alike.
     pub(super) fn fit_unknown_warning(&self, report: &JobReport) -> Option<Warning> {
         let n = report.plan.fit_unchecked;
         (n > 0).then(|| {

@@ -212,5 +212,6 @@ impl Plan {
         self.deployment_updates.sort();
         self.failed_placements
             .sort_by(|a, b| a.task_group.cmp(&b.task_group));
+        self.preemptions.sort();
     }
 }

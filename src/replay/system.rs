@@ -4,10 +4,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use super::{JobContext, JobWork};
+use crate::fit::{FitRules, Settings};
 use crate::model::{Allocation, Job, JobType, Name};
 use crate::reconciler::TaintedNodes;
 use crate::report::*;
-use crate::system::{Category, SystemInput, SystemSchedule};
+use crate::system::{Category, FitInput, SystemInput, SystemSchedule};
 use crate::warning::Warning;
 
 impl<'a> JobContext<'a> {
@@ -36,7 +37,26 @@ impl<'a> JobContext<'a> {
             rules: self.rules,
             now: self.now,
             record,
+            fit: Some(self.fit_input(w)),
         })
+    }
+
+    /// Resource fit under the release's rules and the scheduler
+    /// configuration; preemption as it allows for the job's type.
+    fn fit_input(&self, w: &JobWork<'a>) -> FitInput<'a, 'a> {
+        let config = &self.scheduler.preemption_config;
+        let sysbatch = w.job.is_some_and(|j| j.job_type == JobType::Sysbatch);
+        FitInput {
+            settings: Settings {
+                rules: FitRules::of(self.rules.release()),
+                memory_oversubscription: self.scheduler.memory_oversubscription_enabled,
+            },
+            preempt: match sysbatch {
+                true => config.sys_batch_scheduler_enabled,
+                false => config.system_scheduler_enabled,
+            },
+            on_node: self.on_node,
+        }
     }
 
     /// The job's report and warnings from its schedule.
@@ -57,17 +77,6 @@ impl<'a> JobContext<'a> {
                 ),
             ));
         }
-        let fits = sched.placements.len() + sched.in_place.len();
-        if fits > 0 {
-            warnings.push(Warning::new(
-                "resource_fit_unchecked",
-                format!(
-                    "{}/{}: {fits} placement(s) or in-place update(s) assume the task group fits on its node: \
-                     resource fit (CPU, memory, ports, bin packing, preemption) is not checked",
-                    w.namespace, w.id
-                ),
-            ));
-        }
         if let Some(job) = w.job {
             let csi = job
                 .task_groups
@@ -84,7 +93,7 @@ impl<'a> JobContext<'a> {
                 ));
             }
         }
-        let report = JobReport {
+        let mut report = JobReport {
             namespace: w.namespace.to_string(),
             id: w.id.to_string(),
             job_type,
@@ -95,6 +104,17 @@ impl<'a> JobContext<'a> {
             groups: self.system_groups(w, sched),
             plan: self.system_plan(w, sched),
         };
+        report.plan.fit_unchecked = report
+            .plan
+            .place
+            .iter()
+            .filter(|p| {
+                p.node_id
+                    .as_deref()
+                    .is_some_and(|n| sched.unsized_nodes.contains(n))
+            })
+            .count() as u64;
+        warnings.extend(self.fit_unknown_warning(&report));
         (report, warnings)
     }
 
@@ -237,6 +257,7 @@ impl<'a> JobContext<'a> {
                 score: None,
             })
             .collect();
+        self.system_failures(w, sched, &mut plan);
         plan.destructive_update = sched
             .destructive
             .iter()
@@ -293,3 +314,58 @@ impl<'a> JobContext<'a> {
         plan
     }
 }
+
+impl<'a> JobContext<'a> {
+    /// The failed placements, the blocked evaluation, what stays queued
+    /// and the preemptions.
+    fn system_failures(&self, w: &JobWork<'a>, sched: &SystemSchedule<'a>, plan: &mut Plan) {
+        plan.failed_placements = sched
+            .failures
+            .failed
+            .iter()
+            .map(|f| FailedPlacement {
+                task_group: f.task_group.clone(),
+                count: f.coalesced + 1,
+                metrics: f.metric.clone(),
+                nearest_miss: f.exhausted.as_ref().map(|(id, name, short)| NearestMiss {
+                    node_id: id.clone(),
+                    node_name: name.clone(),
+                    dimension: short.dimension.clone(),
+                    lacks: short.lacks.map(|l| l.amount),
+                    unit: short.lacks.map(|l| l.unit),
+                }),
+            })
+            .collect();
+        plan.blocked_eval = sched.blocked.as_ref().map(|b| {
+            let name = format!(
+                "plan-inspect/blocked/{}/{}/{}",
+                self.eval_id, w.namespace, w.id
+            );
+            BlockedEval {
+                id: uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_OID, name.as_bytes()).to_string(),
+                status: "blocked",
+                triggered_by: self.triggered_by.to_string(),
+                status_description: BLOCKED_FAILED_PLACEMENTS,
+                class_eligibility: b.class_eligibility.clone(),
+                escaped_computed_class: b.escaped,
+            }
+        });
+        plan.queued_allocations = sched.failures.queued();
+        plan.preemptions = sched
+            .preemptions
+            .iter()
+            .map(|p| PlanPreemption {
+                alloc_id: p.alloc.id.clone(),
+                name: p.alloc.name.to_string(),
+                node_id: p.alloc.node_id.to_string(),
+                namespace: p.alloc.namespace.to_string(),
+                job_id: p.alloc.job_id.to_string(),
+                job_priority: p.alloc.job.as_ref().map_or(0, |j| j.priority),
+                preempted_by: p.by.clone(),
+            })
+            .collect();
+    }
+}
+
+/// `blockedEvalFailedPlacements` (`scheduler/generic_sched.go:60` at 1.3.0).
+const BLOCKED_FAILED_PLACEMENTS: &str = "created to place remaining allocations";

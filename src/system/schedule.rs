@@ -2,12 +2,17 @@
 //! the stops, in-place against destructive updates, the evictions under the
 //! rolling limit, the annotation and the placements.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::sync::Arc;
 
 use super::diff::{Category, DiffEntry, DiffInput, SystemDiff, Terminal, split_terminal};
+use super::failures::Failures;
+use super::fit::FitInput;
 use super::ready_nodes::{ReadyNodes, Targeting, in_datacenters, in_pool};
 use crate::feasibility::{Filter, InvalidConstraint, Placed, PlanSoFar, SystemStack};
+use crate::fit::Shortfall;
 use crate::model::NodesById;
+use crate::model::resources::AllocatedResources;
 use crate::model::{Allocation, ClientStatus, Id, Job, Node, TaskGroup, node_status};
 use crate::reconciler::{DesiredChanges, Rules, TaintedNodes, desc};
 use crate::reconciler::{Difference, tasks_updated};
@@ -32,6 +37,29 @@ pub struct SystemPlacement<'a> {
     /// The allocation replaced: a destructive update's, or the terminal one
     /// of the same name on the node.
     pub previous: Option<&'a Allocation>,
+    /// What it holds on the node, when resource fit was checked.
+    pub allocated: Option<Arc<AllocatedResources>>,
+}
+
+/// An allocation of another job evicted for a placement (Nomad's
+/// `NodePreemptions`).
+#[derive(Clone, Debug)]
+pub struct SystemPreemption<'a> {
+    pub alloc: &'a Allocation,
+    /// The name of the placement it makes room for.
+    pub by: String,
+    pub task_group: &'a str,
+}
+
+/// The blocked evaluation the first exhausted placement leaves
+/// (`addBlocked`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Blocked {
+    pub node_id: String,
+    /// Per computed class seen so far, whether the job may run there; empty
+    /// when a constraint escapes the class.
+    pub class_eligibility: BTreeMap<String, bool>,
+    pub escaped: bool,
 }
 
 /// A placement the feasibility checks turned down.
@@ -86,6 +114,25 @@ pub struct SystemSchedule<'a> {
     /// How the job's targeting sees each node, when the input asks to
     /// record it ([`SystemInput::record`]).
     pub targeting: BTreeMap<&'a str, Targeting>,
+    /// Allocations evicted for the placements, in placement order.
+    pub preemptions: Vec<SystemPreemption<'a>>,
+    /// The failed placements and what stays queued.
+    pub failures: Failures,
+    pub blocked: Option<Blocked>,
+    /// Nodes the snapshot gives no resources for, where placements were
+    /// not checked for fit.
+    pub unsized_nodes: BTreeSet<&'a str>,
+    /// Placements that passed the feasibility checks but found no room.
+    pub exhausted: Vec<ExhaustedPlacement<'a>>,
+}
+
+/// A feasible node without room for a placement.
+#[derive(Clone, Debug)]
+pub struct ExhaustedPlacement<'a> {
+    pub name: String,
+    pub task_group: &'a str,
+    pub node_id: &'a str,
+    pub shortfall: Shortfall,
 }
 
 /// What one job's system scheduling reads.
@@ -99,6 +146,8 @@ pub struct SystemInput<'a, 'r> {
     pub now: Time,
     /// Keep how the job's targeting sees each node, for explanations.
     pub record: bool,
+    /// Resource fit and preemption; `None` checks only feasibility.
+    pub fit: Option<FitInput<'a, 'r>>,
 }
 
 fn placed<'a>(nodes: &NodesById<'a>, a: &'a Allocation) -> Placed<'a> {
@@ -221,8 +270,8 @@ impl<'a> SystemSchedule<'a> {
                 evicted,
             });
         }
-        if let Some(stack) = stack.as_mut() {
-            out.place(&ready, stack, &mut plan, place);
+        if let (Some(stack), Some(job)) = (stack.as_mut(), stack_job) {
+            out.place(input, job, &ready, stack, &mut plan, place);
         }
         if let Some(stack) = &stack {
             out.invalid_constraints = stack.invalid_constraints().iter().cloned().collect();
@@ -357,47 +406,6 @@ impl<'a> SystemSchedule<'a> {
         for (e, _) in destructive {
             if let Some(tg) = e.task_group {
                 bump(&tg.name, |d| d.destructive_update += 1);
-            }
-        }
-    }
-
-    /// `computePlacements`: one node at a time; a filtered node lowers the
-    /// annotation's `Place`, wrapping below zero as Nomad's uint64 does.
-    fn place(
-        &mut self,
-        ready: &ReadyNodes<'a>,
-        stack: &mut SystemStack<'a>,
-        plan: &mut PlanSoFar<'a>,
-        place: Vec<(String, &'a TaskGroup, &'a str, Option<&'a Allocation>)>,
-    ) {
-        for (name, tg, node_id, previous) in place {
-            let Some(node) = ready.ready.get(node_id).copied() else {
-                self.skipped.push((name, node_id));
-                continue;
-            };
-            match stack.select(tg, node, plan) {
-                Ok(()) => {
-                    plan.proposed.push(Placed {
-                        node: Some(node),
-                        task_group: &tg.name,
-                    });
-                    self.placements.push(SystemPlacement {
-                        name,
-                        task_group: tg,
-                        node_id: &node.id,
-                        previous,
-                    });
-                }
-                Err(filter) => {
-                    let d = self.desired.entry(tg.name.clone()).or_default();
-                    d.place = d.place.wrapping_sub(1);
-                    self.filtered.push(FilteredPlacement {
-                        name,
-                        task_group: &tg.name,
-                        node_id: &node.id,
-                        filter,
-                    });
-                }
             }
         }
     }

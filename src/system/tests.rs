@@ -127,6 +127,7 @@ impl Cluster {
             rules: &crate::reconciler::Rules::default(),
             now: crate::time::Time::ZERO,
             record: false,
+            fit: None,
         });
         f(&sched)
     }

@@ -690,6 +690,19 @@ catalogue! {
         reads: [],
         wording: "a reconnect cancels the disconnect expiry's evaluation",
     }
+    /// #25850 (1.10.2, backported as #25863; v1.10.2
+    /// scheduler/scheduler_system.go:404, :293, :327): a task group filtered
+    /// out of every node it was to be placed on is a failed placement only
+    /// if it has no allocation the plan keeps (ignored or updated in
+    /// place); before, it was listed whenever every placement was filtered
+    /// (v1.3.0 scheduler_system.go:362).
+    SystemFilteredWithExisting {
+        id: "#25850",
+        firsts: &[v(1, 10, 2)],
+        replayed: true,
+        reads: [],
+        wording: "a system group filtered out everywhere fails only if it runs nowhere already",
+    }
 }
 
 impl Switch {

@@ -67,6 +67,7 @@ pub fn lines(job_type: &JobType, failed: &[FailedPlacement]) -> Vec<String> {
                     .lacks
                     .zip(miss.unit)
                     .map(|(amount, unit)| Lack { amount, unit }),
+                unrecorded: false,
             };
             item(format!("Nearest miss: node {} {short}", miss.node_name));
         }

@@ -524,6 +524,30 @@ impl Renderer {
                 }
             }
         }
+        if !p.preemptions.is_empty() {
+            let mut t = Grid::of_job(
+                &[
+                    Col::whole("Alloc"),
+                    Col::whole("Name"),
+                    Col::whole("Job"),
+                    Col::whole("Priority"),
+                    Col::whole("Node"),
+                    Col::whole("Preempted By"),
+                ],
+                &job.id,
+            );
+            for e in &p.preemptions {
+                t.row(vec![
+                    self.alloc_id(&e.alloc_id),
+                    e.name.clone(),
+                    format!("{}/{}", e.namespace, e.job_id),
+                    e.job_priority.to_string(),
+                    self.id(&e.node_id).to_string(),
+                    e.preempted_by.clone(),
+                ]);
+            }
+            self.section(out, "Preemptions", &t);
+        }
         if !p.destructive_update.is_empty() {
             let mut t = Grid::of_job(
                 &[

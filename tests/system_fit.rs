@@ -1,0 +1,135 @@
+//! Resource fit, failed placements and preemption of system jobs: the
+//! placement and preemption cases of scheduler/scheduler_system_test.go,
+//! ported under the tag they come from and replayed at that release (and
+//! at 1.10.5, the last release whose system scheduler plan-inspect
+//! replays in full), on snapshots built from Nomad's mocks
+//! (nomad/mock/mock.go `Node`, `SystemJob`, `Job` at v1.3.0).
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use assert_cmd::cargo::CommandCargoExt;
+use serde_json::{Value, json};
+
+const NOW: &str = "2024-01-01T00:00:00Z";
+
+/// `mock.Node()`: 4000 MHz, 8192 MB, 100 GB, eth0 at 1000 Mbit/s, with
+/// 100 MHz, 256 MB, 4 GB and port 22 reserved.
+fn node(id: &str) -> Value {
+    json!({
+        "ID": id, "Name": id, "Datacenter": "dc1", "Status": "ready",
+        "SchedulingEligibility": "eligible", "NodeClass": "linux-medium-pci",
+        "ComputedClass": "v1:mock", "NodePool": "default",
+        "Attributes": {"kernel.name": "linux", "arch": "x86", "driver.exec": "1",
+                       "unique.hostname": id},
+        "Drivers": {"exec": {"Detected": true, "Healthy": true}},
+        "NodeResources": {
+            "Cpu": {"CpuShares": 4000}, "Memory": {"MemoryMB": 8192},
+            "Disk": {"DiskMB": 102400},
+            "Networks": [{"Mode": "host", "Device": "eth0", "CIDR": "192.168.0.100/32",
+                          "MBits": 1000}],
+            "NodeNetworks": [{"Mode": "host", "Device": "eth0",
+                "Addresses": [{"Alias": "default", "Address": "192.168.0.100",
+                               "Family": "ipv4"}]}]},
+        "ReservedResources": {"Cpu": {"CpuShares": 100}, "Memory": {"MemoryMB": 256},
+            "Disk": {"DiskMB": 4096}, "Networks": {"ReservedHostPorts": "22"}}
+    })
+}
+
+/// `mock.SystemJob()`: priority 100, one group "web" whose task asks
+/// 500 MHz, 256 MB and 50 Mbit/s with a dynamic port; the default 300 MB
+/// disk.
+fn system_job(id: &str) -> Value {
+    json!({
+        "ID": id, "Name": "my-job", "Namespace": "default", "Type": "system",
+        "Priority": 100, "Datacenters": ["dc1"], "Status": "pending",
+        "Constraints": [{"LTarget": "${attr.kernel.name}", "RTarget": "linux", "Operand": "="}],
+        "TaskGroups": [{"Name": "web", "Count": 1, "EphemeralDisk": {"SizeMB": 300},
+            "Tasks": [{"Name": "web", "Driver": "exec", "Config": {"command": "/bin/date"},
+                "Resources": {"CPU": 500, "MemoryMB": 256,
+                    "Networks": [{"MBits": 50, "DynamicPorts": [{"Label": "http"}]}]}}]}],
+        "Version": 0, "CreateIndex": 42, "ModifyIndex": 99, "JobModifyIndex": 99
+    })
+}
+
+/// An allocation of `job` (embedded) on `node` holding `resources`.
+fn alloc(id: &str, job: &Value, node: &str, name: &str, resources: Value) -> Value {
+    json!({
+        "ID": id, "Namespace": "default", "Name": name, "NodeID": node,
+        "JobID": job["ID"], "Job": job, "TaskGroup": job["TaskGroups"][0]["Name"],
+        "DesiredStatus": "run", "ClientStatus": "running",
+        "DesiredTransition": {}, "AllocatedResources": resources,
+        "CreateIndex": 100, "ModifyIndex": 100
+    })
+}
+
+/// The plan of `job` replayed at `version` on the snapshot.
+fn replay(doc: &Value, job: &str, version: &str) -> Value {
+    job_of(&report(doc, version), job)["plan"].clone()
+}
+
+/// The whole report replayed at `version` on the snapshot.
+fn report(doc: &Value, version: &str) -> Value {
+    let mut child = Command::cargo_bin("plan-inspect")
+        .unwrap()
+        .args(["-", "--format", "json", "--now", NOW])
+        .args(["--nomad-version", version])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let text = serde_json::to_vec(doc).unwrap();
+    child.stdin.take().unwrap().write_all(&text).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The report of job `id`.
+fn job_of<'r>(report: &'r Value, id: &str) -> &'r Value {
+    report["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|j| j["id"] == id)
+        .unwrap_or_else(|| panic!("no job {id}"))
+}
+
+fn snapshot(nodes: Vec<Value>, jobs: Vec<Value>, allocs: Vec<Value>) -> Value {
+    json!({"Jobs": jobs, "Nodes": nodes, "Allocs": allocs, "Deployments": [], "Now": NOW})
+}
+
+fn count(plan: &Value, key: &str) -> usize {
+    plan[key].as_array().map_or(0, Vec::len)
+}
+
+/// A node without CPU or memory totals takes its placement unchecked, and
+/// the one `resource_fit_unknown` warning, the placement stage's, counts
+/// that placement only.
+#[test]
+fn a_system_placement_on_a_node_without_totals_is_counted_once() {
+    let mut bare = node("node-2");
+    let resources = bare["NodeResources"].as_object_mut().unwrap();
+    resources.remove("Cpu");
+    resources.remove("Memory");
+    let doc = snapshot(vec![node("node-1"), bare], vec![system_job("sys")], vec![]);
+    let report = report(&doc, "1.10.5");
+    assert_eq!(count(&job_of(&report, "sys")["plan"], "place"), 2);
+    let unknown: Vec<&Value> = report["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["code"] == "resource_fit_unknown")
+        .collect();
+    assert_eq!(unknown.len(), 1, "{report}");
+    let message = unknown[0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("default/sys: 1 placement(s)"),
+        "{message}"
+    );
+}
+
+mod failures;
+mod preemption;
