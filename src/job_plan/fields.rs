@@ -223,6 +223,33 @@ pub(crate) fn whole_object(
 }
 
 /// The elements of a list of named objects by `Name` (the last of a name).
+/// The members of two named lists matched by `Name`, each pair diffed by
+/// `diff`, in name order (how Nomad pairs task groups and tasks).
+pub(crate) fn matched_by_name<'v, T>(
+    old: Option<&'v Value>,
+    new: Option<&'v Value>,
+    diff: impl Fn(Option<&'v Value>, Option<&'v Value>) -> T,
+) -> Vec<T> {
+    let (o, n) = (by_name(old), by_name(new));
+    let mut names: Vec<&str> = o.keys().chain(n.keys()).copied().collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+        .into_iter()
+        .map(|name| diff(o.get(name).copied(), n.get(name).copied()))
+        .collect()
+}
+
+/// Added, deleted, unchanged or edited, from the two sides of a named object.
+pub(crate) fn pair_kind(old: Option<&Value>, new: Option<&Value>) -> DiffType {
+    match (old, new) {
+        (None, _) => DiffType::Added,
+        (_, None) => DiffType::Deleted,
+        (Some(o), Some(n)) if super::same::same(o, n) => DiffType::None,
+        _ => DiffType::Edited,
+    }
+}
+
 pub(crate) fn by_name(list: Option<&Value>) -> BTreeMap<&str, &Value> {
     list.and_then(Value::as_array)
         .into_iter()

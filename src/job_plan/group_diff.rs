@@ -4,11 +4,10 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::diff_types::{DiffType, ObjectDiff, TaskGroupDiff};
-use super::fields::{self, by_name, non_null, primitive_object, primitive_object_set};
+use super::diff_types::{ObjectDiff, TaskGroupDiff};
+use super::fields::{self, non_null, primitive_object, primitive_object_set};
 use super::flat;
 use super::nested;
-use super::same::same;
 use super::schema::Type;
 use super::service_diff;
 use super::task_block_diff;
@@ -20,23 +19,11 @@ pub(crate) fn groups(
     new: Option<&Value>,
     contextual: bool,
 ) -> Vec<TaskGroupDiff> {
-    let (o, n) = (by_name(old), by_name(new));
-    let mut names: Vec<&str> = o.keys().chain(n.keys()).copied().collect();
-    names.sort_unstable();
-    names.dedup();
-    names
-        .into_iter()
-        .map(|name| group(o.get(name).copied(), n.get(name).copied(), contextual))
-        .collect()
+    fields::matched_by_name(old, new, |o, n| group(o, n, contextual))
 }
 
 fn group(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> TaskGroupDiff {
-    let kind = match (old, new) {
-        (None, _) => DiffType::Added,
-        (_, None) => DiffType::Deleted,
-        (Some(o), Some(n)) if same(o, n) => DiffType::None,
-        _ => DiffType::Edited,
-    };
+    let kind = fields::pair_kind(old, new);
     let name = new
         .or(old)
         .and_then(|g| g.get("Name"))
