@@ -37,6 +37,7 @@ mod schema;
 mod secrets;
 mod stop;
 mod system;
+mod system_deployment;
 mod system_fit;
 mod tainted;
 mod threads;
