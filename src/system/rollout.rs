@@ -254,3 +254,6 @@ fn status_updates(d: &mut WorkingDeployment, complete: bool, job: &Job) -> Vec<S
     }
     out
 }
+
+#[cfg(test)]
+mod tests;
