@@ -763,3 +763,39 @@ fn scheduler_system_test_go_v1_11_0_canaries_with_infeasible_nodes_limit() {
     assert_eq!(stopped, on);
     assert!(replay_as(&mut c, V1105).plan.deployment.is_none());
 }
+
+/// Stopping a job with an active deployment (v1.11.0 reconcile_node.go:430,
+/// scheduler_system.go:384-449): every node still running an allocation
+/// cancels it again, and with no group left to wait for the scheduler then
+/// marks it successful; the plan carries the deployment and all three
+/// updates.
+#[test]
+fn a_stopped_job_s_deployment_is_cancelled_per_node_then_successful() {
+    let mut c = Cluster::new();
+    let nodes = nodes(&mut c, 2);
+    let mut job = system_job(&[("web", update(1, 0, false))]);
+    job.stop = true;
+    let job = c.job(job);
+    for n in &nodes {
+        alloc_on(&mut c, &job, "web", n);
+    }
+    let d = deployment_of(&mut c, &job, deployment_status::RUNNING);
+    c.set_deployment_state(&d, "web", state(2, 2));
+    let r = replay_as(&mut c, V1110);
+    assert_eq!(r.plan.stop.len(), 2);
+    let updates: Vec<(&str, &str)> = r
+        .plan
+        .deployment_updates
+        .iter()
+        .map(|u| (u.status.as_str(), u.status_description.as_str()))
+        .collect();
+    let cancelled = ("cancelled", deployment_status::DESC_STOPPED_JOB);
+    let successful = ("successful", deployment_status::DESC_SUCCESSFUL);
+    assert_eq!(updates, [cancelled, cancelled, successful]);
+    assert_eq!(
+        r.plan.deployment.as_ref().map(|d| d.id.as_str()),
+        Some(d.as_str())
+    );
+    let before = replay_as(&mut c, V1105);
+    assert!(before.plan.deployment_updates.is_empty());
+}

@@ -155,7 +155,11 @@ impl NodeDeployments {
                 }
                 Category::Update => {
                     updates += 1;
-                    let Some(tg) = e.task_group else { continue };
+                    // A sysbatch allocation run again is no canary (:349).
+                    let live = e.alloc.is_some_and(|a| !a.terminal_status());
+                    let Some(tg) = e.task_group.filter(|_| live) else {
+                        continue;
+                    };
                     let state_unpromoted = match &self.current {
                         None => true,
                         Some(c) => c

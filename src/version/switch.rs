@@ -730,7 +730,9 @@ catalogue! {
     ///   rolling-update evaluation follows (#27007, :690; sysbatch
     ///   scheduler_sysbatch.go:516);
     /// - an allocation on a not-ready node whose job changed is stopped
-    ///   (#26953, reconcile_node.go:268); before, it was left alone.
+    ///   (#26953, reconcile_node.go:268); before, it was left alone. The
+    ///   diff's terminal-status checks are gone (:170, :251), which
+    ///   changes nothing: it only sees live allocations.
     ///
     /// Sysbatch jobs get no deployment and keep the old `Place` count
     /// (scheduler_sysbatch.go:234, :363).
