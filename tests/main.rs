@@ -35,6 +35,7 @@ mod reschedule;
 mod reshape;
 mod schema;
 mod secrets;
+mod spread;
 mod stop;
 mod system;
 mod system_fit;
