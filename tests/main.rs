@@ -29,6 +29,7 @@ mod memory;
 mod nomad_version;
 mod placement;
 mod properties;
+mod rank;
 mod reader;
 mod reconnect;
 mod reschedule;
