@@ -350,3 +350,48 @@ mod distinct_property_iterator {
         assert_eq!(feasible(&none, &n, &stopping, &proposed), [0, 1, 2]);
     }
 }
+
+/// `TestCheckConstraint` and `TestCheckLexicalOrder` (scheduler/feasible_test.go,
+/// v1.3.0): every operand with found values and with Go's nil (not found).
+#[test]
+fn feasible_test_go_v1_3_0_check_constraint() {
+    let side = |v: Option<&'static str>| Target {
+        value: v,
+        found: v.is_some(),
+    };
+    let cases: &[(&str, Option<&str>, Option<&str>, bool)] = &[
+        ("=", Some("foo"), Some("foo"), true),
+        ("is", Some("foo"), Some("foo"), true),
+        ("==", Some("foo"), Some("foo"), true),
+        ("==", Some("foo"), None, false),
+        ("==", None, Some("foo"), false),
+        ("==", None, None, false),
+        ("!=", Some("foo"), Some("foo"), false),
+        ("!=", Some("foo"), Some("bar"), true),
+        ("!=", None, Some("foo"), true),
+        ("!=", Some("foo"), None, true),
+        ("!=", None, None, false),
+        ("not", Some("foo"), Some("bar"), true),
+        ("version", Some("1.2.3"), Some("~> 1.0"), true),
+        ("version", None, Some("~> 1.0"), false),
+        ("regexp", Some("foobarbaz"), Some("[\\w]+"), true),
+        ("regexp", None, Some("[\\w]+"), false),
+        ("<", Some("foo"), Some("bar"), false),
+        ("<", None, Some("bar"), false),
+        ("set_contains", Some("foo,bar,baz"), Some("foo,  bar  "), true),
+        ("set_contains", Some("foo,bar,baz"), Some("foo,bam"), false),
+        ("is_set", Some("foo"), None, true),
+        ("is_set", None, None, false),
+        ("is_not_set", None, None, true),
+        ("is_not_set", Some("foo"), None, false),
+        // TestCheckLexicalOrder.
+        ("<", Some("bar"), Some("foo"), true),
+        ("<=", Some("foo"), Some("foo"), true),
+        (">", Some("bar"), Some("foo"), false),
+        (">=", Some("bar"), Some("bar"), true),
+    ];
+    for &(op, l, r, want) in cases {
+        let got = check(op, &side(l), &side(r)) == Check::Met;
+        assert_eq!(got, want, "{l:?} {op} {r:?}");
+    }
+}
