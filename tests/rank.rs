@@ -115,3 +115,26 @@ fn rank_test_go_v1_3_0_bin_pack_iterator_existing_alloc_planned_evict() {
     assert_eq!(node, NODE0);
     assert!((0.5..0.95).contains(&score), "{score}");
 }
+
+/// `TestNodeAntiAffinity_PenaltyNodes` (rank_test.go v1.3.0): the node a
+/// failed allocation ran on scores -1 for its replacement, the other none.
+/// Here the two empty nodes tie on bin packing, so the penalty alone sends
+/// the reschedule of the allocation that failed on node 0 to node 1.
+#[test]
+fn rank_test_go_v1_3_0_node_anti_affinity_penalty_nodes() {
+    let mut web = group("web", 1024, 1024);
+    web["ReschedulePolicy"] = json!({"Attempts": 1, "Interval": 86_400_000_000_000u64,
+        "Delay": 5_000_000_000u64, "DelayFunction": "constant", "MaxDelay": 3_600_000_000_000u64});
+    let mut failed = alloc("f1", "j", "web", NODE0, 1024, 1024);
+    failed["JobVersion"] = json!(1);
+    failed["ClientStatus"] = json!("failed");
+    failed["TaskStates"] = json!({"web": {"State": "dead", "Failed": true,
+        "FinishedAt": "2022-03-31T23:59:50Z"}});
+    let r = replay(&[NODE0, NODE1], job(vec![web]), vec![failed]);
+    let p = &r.plan.place[0];
+    assert_eq!(p.previous_alloc_id.as_ref().map(|i| i.to_string()).as_deref(), Some("f1"));
+    assert_eq!(placed(&r, "web").0, NODE1);
+    // Without the failure the tie goes to the lower node ID.
+    let r = replay(&[NODE0, NODE1], job(vec![group("web", 1024, 1024)]), Vec::new());
+    assert_eq!(placed(&r, "web").0, NODE0);
+}
