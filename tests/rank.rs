@@ -51,7 +51,8 @@ fn alloc(id: &str, job: &str, group: &str, node: &str, mhz: i64, mb: i64) -> Val
 
 fn replay(nodes: &[&str], job: Value, allocs: Vec<Value>) -> JobReport {
     let nodes: Vec<Value> = nodes.iter().map(|n| node(n)).collect();
-    let snapshot = json!({"Now": "2022-04-01T00:00:00Z", "Jobs": [job], "Nodes": nodes, "Allocs": allocs});
+    let snapshot =
+        json!({"Now": "2022-04-01T00:00:00Z", "Jobs": [job], "Nodes": nodes, "Allocs": allocs});
     let text = snapshot.to_string();
     let snapshot = read_snapshot_from(text.as_bytes(), "snapshot.json").unwrap();
     let options = Options {
@@ -64,8 +65,16 @@ fn replay(nodes: &[&str], job: Value, allocs: Vec<Value>) -> JobReport {
 
 /// The node and score of the placement of `group`.
 fn placed(r: &JobReport, group: &str) -> (String, f64) {
-    let p = r.plan.place.iter().find(|p| &*p.task_group == group).unwrap();
-    (p.node_id.as_deref().unwrap().to_string(), p.score.unwrap().0)
+    let p = r
+        .plan
+        .place
+        .iter()
+        .find(|p| &*p.task_group == group)
+        .unwrap();
+    (
+        p.node_id.as_deref().unwrap().to_string(),
+        p.score.unwrap().0,
+    )
 }
 
 /// `TestBinPackIterator_PlannedAlloc`: the plan has already filled node 0
@@ -132,9 +141,19 @@ fn rank_test_go_v1_3_0_node_anti_affinity_penalty_nodes() {
         "FinishedAt": "2022-03-31T23:59:50Z"}});
     let r = replay(&[NODE0, NODE1], job(vec![web]), vec![failed]);
     let p = &r.plan.place[0];
-    assert_eq!(p.previous_alloc_id.as_ref().map(|i| i.to_string()).as_deref(), Some("f1"));
+    assert_eq!(
+        p.previous_alloc_id
+            .as_ref()
+            .map(|i| i.to_string())
+            .as_deref(),
+        Some("f1")
+    );
     assert_eq!(placed(&r, "web").0, NODE1);
     // Without the failure the tie goes to the lower node ID.
-    let r = replay(&[NODE0, NODE1], job(vec![group("web", 1024, 1024)]), Vec::new());
+    let r = replay(
+        &[NODE0, NODE1],
+        job(vec![group("web", 1024, 1024)]),
+        Vec::new(),
+    );
     assert_eq!(placed(&r, "web").0, NODE0);
 }

@@ -204,3 +204,58 @@ fn a_numa_affinity_is_warned_about_from_1_7_0() {
     );
     assert!(r.warnings.iter().all(|w| !w.message.contains("numa")));
 }
+
+/// `TestSpreadOnLargeCluster` (spread_test.go, v1.3.0), scaled down from
+/// 10,000 nodes so the suite stays quick: nodes alternate between dc-1 and
+/// dc-2, each with a rack; the job spreads evenly on `${meta.rack}` (a
+/// block without weight or targets, as the test writes it) and asks 6000
+/// MHz and 6000 MB per allocation. The allocations per rack must differ by
+/// at most one (`validateEqualSpread`). Nomad's uneven racks are random;
+/// here rack `r{i}` holds `i + 1` nodes.
+#[test]
+fn spread_test_go_v1_3_0_spread_on_large_cluster() {
+    let even = |nodes: usize, racks: usize| (0..nodes).map(|i| i % racks).collect::<Vec<_>>();
+    let uneven = |racks: usize| {
+        (0..racks)
+            .flat_map(|r| std::iter::repeat_n(r, r + 1))
+            .collect::<Vec<_>>()
+    };
+    let cases = [
+        ("even racks=10 allocs=50", even(200, 10), 50),
+        ("many even racks=100 allocs=50", even(200, 100), 50),
+        ("uneven racks=19 allocs=50", uneven(19), 50),
+    ];
+    for (name, racks, allocs) in cases {
+        let nodes: Vec<Value> = racks
+            .iter()
+            .enumerate()
+            .map(|(i, rack)| {
+                let dc = ["dc-1", "dc-2"][i % 2];
+                let mut n = node(dc, i);
+                n["Meta"] = json!({"rack": format!("r{rack}")});
+                n["NodeResources"]["Cpu"]["CpuShares"] = json!(14000);
+                n["NodeResources"]["Memory"]["MemoryMB"] = json!(32000);
+                n
+            })
+            .collect();
+        let mut j = job(
+            allocs,
+            &["dc-1", "dc-2"],
+            Value::Null,
+            json!({"CPU": 6000, "MemoryMB": 6000}),
+        );
+        j["Spreads"] = json!([{"Attribute": "${meta.rack}"}]);
+        let r = replay(nodes, j, v(1, 3, 0));
+        let plan = &r.jobs[0].plan;
+        assert!(plan.failed_placements.is_empty(), "{name}");
+        let mut per_rack: BTreeMap<usize, usize> = racks.iter().map(|r| (*r, 0)).collect();
+        for p in &plan.place {
+            let id = p.node_id.as_deref().unwrap();
+            let i: usize = id[5..9].parse().unwrap();
+            *per_rack.get_mut(&racks[i]).unwrap() += 1;
+        }
+        let (min, max) = (per_rack.values().min(), per_rack.values().max());
+        assert!(max.unwrap() - min.unwrap() <= 1, "{name}: {per_rack:?}");
+        assert_eq!(per_rack.values().sum::<usize>(), allocs as usize, "{name}");
+    }
+}

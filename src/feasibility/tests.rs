@@ -378,7 +378,12 @@ fn feasible_test_go_v1_3_0_check_constraint() {
         ("regexp", None, Some("[\\w]+"), false),
         ("<", Some("foo"), Some("bar"), false),
         ("<", None, Some("bar"), false),
-        ("set_contains", Some("foo,bar,baz"), Some("foo,  bar  "), true),
+        (
+            "set_contains",
+            Some("foo,bar,baz"),
+            Some("foo,  bar  "),
+            true,
+        ),
         ("set_contains", Some("foo,bar,baz"), Some("foo,bam"), false),
         ("is_set", Some("foo"), None, true),
         ("is_set", None, None, false),
