@@ -82,6 +82,10 @@ fn by_dc(targets: &[(&str, i64)]) -> Value {
     json!([{"Weight": 100, "Attribute": "${node.datacenter}", "SpreadTarget": targets}])
 }
 
+/// Spread targets as (value, percent), and allocations as (datacenter, count).
+type Targets = &'static [(&'static str, i64)];
+type Counts = &'static [(&'static str, usize)];
+
 const DEFAULT_TASK: fn() -> Value = || json!({"CPU": 100, "MemoryMB": 300});
 
 /// `TestSpread_ImplicitTargets` (v1.6.0): 12 allocations over four nodes in
@@ -90,7 +94,7 @@ const DEFAULT_TASK: fn() -> Value = || json!({"CPU": 100, "MemoryMB": 300});
 #[test]
 fn spread_test_go_v1_6_0_implicit_targets() {
     let dcs = ["dc1", "dc2", "dc3"];
-    let cases: [(&[(&str, i64)], &[(&str, usize)]); 3] = [
+    let cases: [(Targets, Counts); 3] = [
         (&[("dc1", 50)], &[("dc1", 6)]),
         (&[("dc1", 50), ("*", 50)], &[("dc1", 6)]),
         (
