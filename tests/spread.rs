@@ -263,3 +263,49 @@ fn spread_test_go_v1_3_0_spread_on_large_cluster() {
         assert_eq!(per_rack.values().sum::<usize>(), allocs as usize, "{name}");
     }
 }
+
+/// An allocation updated in place is in Nomad's plan (`NodeAllocation`)
+/// while it is still in the state, so a property set counts it twice
+/// (v1.3.0 scheduler/generic_sched.go:424, propertyset.go:175): with
+/// `distinct_property` allowing 2 per rack and the rack's one allocation
+/// updated in place, a second allocation no longer fits the rack.
+#[test]
+fn an_in_place_update_counts_twice_in_a_distinct_property() {
+    let spec = |version: u64, priority: i64| {
+        let mut j = job(2, &["dc1"], Value::Null, DEFAULT_TASK());
+        j["Version"] = json!(version);
+        j["Priority"] = json!(priority);
+        j["JobModifyIndex"] = json!(version * 10);
+        j["TaskGroups"][0]["Constraints"] = json!([{"LTarget": "${meta.rack}", "RTarget": "2",
+                                                    "Operand": "distinct_property"}]);
+        j
+    };
+    let mut n = node("dc1", 0);
+    n["Meta"] = json!({"rack": "r0"});
+    let id = n["ID"].clone();
+    let alloc = json!({
+        "ID": "a1", "Name": "j.g[0]", "Namespace": "default", "JobID": "j", "TaskGroup": "g",
+        "NodeID": id, "JobVersion": 1, "Job": spec(1, 50),
+        "DesiredStatus": "run", "ClientStatus": "running",
+        "AllocatedResources": {"Tasks": {"t": {"Cpu": {"CpuShares": 100},
+                                              "Memory": {"MemoryMB": 300}}},
+                               "Shared": {"DiskMB": 300}}
+    });
+    let snapshot = json!({"Now": "2023-06-01T00:00:00Z", "Jobs": [spec(2, 60)],
+                          "Nodes": [n], "Allocs": [alloc]});
+    let text = snapshot.to_string();
+    let snapshot = read_snapshot_from(text.as_bytes(), "snapshot.json").unwrap();
+    let options = Options {
+        nomad_version: Some(VersionRequest::Release(v(1, 3, 0))),
+        ..Options::default()
+    };
+    let report = Replay::new(&snapshot, &options).unwrap().report();
+    let plan = &report.jobs[0].plan;
+    assert_eq!(plan.in_place_update.len(), 1);
+    assert_eq!(plan.failed_placements.len(), 1);
+    let filtered = &plan.failed_placements[0].metrics.constraint_filtered;
+    assert_eq!(
+        filtered.keys().collect::<Vec<_>>(),
+        ["distinct_property: ${meta.rack}=r0 used by 2 allocs"]
+    );
+}
