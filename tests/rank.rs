@@ -50,7 +50,10 @@ fn alloc(id: &str, job: &str, group: &str, node: &str, mhz: i64, mb: i64) -> Val
 }
 
 fn replay(nodes: &[&str], job: Value, allocs: Vec<Value>) -> JobReport {
-    let nodes: Vec<Value> = nodes.iter().map(|n| node(n)).collect();
+    replay_nodes(nodes.iter().map(|n| node(n)).collect(), job, allocs)
+}
+
+fn replay_nodes(nodes: Vec<Value>, job: Value, allocs: Vec<Value>) -> JobReport {
     let snapshot =
         json!({"Now": "2022-04-01T00:00:00Z", "Jobs": [job], "Nodes": nodes, "Allocs": allocs});
     let text = snapshot.to_string();
@@ -156,4 +159,40 @@ fn rank_test_go_v1_3_0_node_anti_affinity_penalty_nodes() {
         Vec::new(),
     );
     assert_eq!(placed(&r, "web").0, NODE0);
+}
+
+/// A node named `name` with `total` MHz and MB of which `reserved` are
+/// kept back.
+fn sized(id: &str, total: i64, reserved: i64) -> Value {
+    let mut n = node(id);
+    n["NodeResources"]["Cpu"]["CpuShares"] = json!(total);
+    n["NodeResources"]["Memory"]["MemoryMB"] = json!(total);
+    n["ReservedResources"] = json!({"Cpu": {"CpuShares": reserved},
+                                    "Memory": {"MemoryMB": reserved}});
+    n
+}
+
+/// `TestBinPackIterator_NoExistingAlloc_MixedReserve` (rank_test.go
+/// v1.3.0): an ask of 1000 fits "no-reserved" (1100) best, then
+/// "reserved" (2000 less 800), then "reserved2" (2000 less 500), never
+/// "overloaded" (900). Node IDs run the other way, so the scores decide,
+/// not the tie-break; each replay drops the node that won before.
+#[test]
+fn rank_test_go_v1_3_0_bin_pack_iterator_no_existing_alloc_mixed_reserve() {
+    let all = [
+        ("0-overloaded", 900, 0),
+        ("1-reserved2", 2000, 500),
+        ("2-reserved", 2000, 800),
+        ("3-no-reserved", 1100, 0),
+    ];
+    let mut left: Vec<_> = all.to_vec();
+    for want in ["3-no-reserved", "2-reserved", "1-reserved2"] {
+        let nodes: Vec<Value> = left.iter().map(|(id, t, r)| sized(id, *t, *r)).collect();
+        let r = replay_nodes(nodes, job(vec![group("web", 1000, 1000)]), Vec::new());
+        assert_eq!(placed(&r, "web").0, want);
+        left.retain(|(id, _, _)| *id != want);
+    }
+    let overloaded = vec![sized("0-overloaded", 900, 0)];
+    let failed = replay_nodes(overloaded, job(vec![group("web", 1000, 1000)]), Vec::new());
+    assert_eq!(failed.plan.failed_placements[0].metrics.nodes_exhausted, 1);
 }
