@@ -309,3 +309,30 @@ fn an_in_place_update_counts_twice_in_a_distinct_property() {
         ["distinct_property: ${meta.rack}=r0 used by 2 allocs"]
     );
 }
+
+/// The same snapshot with its nodes in the opposite order places the same
+/// allocations on the same nodes with the same scores: the evaluation's
+/// lowest boost and the sums it keeps depend on the node-ID order alone.
+#[test]
+fn spread_placements_do_not_depend_on_the_input_order() {
+    let dcs = ["dc1", "dc2", "dc3"];
+    let spreads = by_dc(&[("dc1", 50), ("dc2", 50), ("*", 0)]);
+    let run = |nodes: Vec<Value>| {
+        let r = replay(
+            nodes,
+            job(12, &dcs, spreads.clone(), DEFAULT_TASK()),
+            v(1, 6, 0),
+        );
+        r.jobs[0]
+            .plan
+            .place
+            .iter()
+            .map(|p| (p.name.clone(), p.node_id.clone(), p.score.map(|s| s.0)))
+            .collect::<Vec<_>>()
+    };
+    let forward = run(twelve_nodes());
+    let mut reversed = twelve_nodes();
+    reversed.reverse();
+    assert_eq!(forward, run(reversed));
+    assert_eq!(forward.len(), 12);
+}
