@@ -13,9 +13,12 @@ pub mod placer;
 pub mod ranking;
 pub mod score;
 pub mod targets;
+pub mod verdict;
 
 pub use cluster::Cluster;
 pub use failure::Failure;
 pub use metric::AllocMetric;
 pub use placer::{Choice, Misfit, Placer, Setup};
 pub use score::Score;
+pub use targets::Untargeted;
+pub use verdict::{NodeVerdict, PlacementRecord, Recorder, ScoreParts};

@@ -3,8 +3,9 @@
 //! affinities, normalised to their mean (`scheduler/rank.go`).
 
 use crate::feasibility::{Check, Parsed, meets};
+use super::verdict::{BINPACK, JOB_ANTI_AFFINITY, NODE_AFFINITY, NODE_RESCHEDULE_PENALTY, ScoreParts};
 use crate::fit::score::{
-    binpack, final_score, job_anti_affinity, node_affinity, node_reschedule_penalty,
+    binpack, job_anti_affinity, node_affinity, node_reschedule_penalty,
     score_fit_bin_pack, score_fit_spread,
 };
 use crate::fit::{Capacity, Comparable, FitRules};
@@ -48,9 +49,9 @@ impl Ranking {
         }
     }
 
-    /// The final score of a node on which the allocation fits, using
-    /// `used` in all, with `collisions` allocations of the same job and
-    /// group already there.
+    /// The scores of a node on which the allocation fits, using `used` in
+    /// all, with `collisions` allocations of the same job and group already
+    /// there, each under its name, and their mean, the final score.
     pub fn score(
         &mut self,
         node: &Node,
@@ -58,7 +59,7 @@ impl Ranking {
         used: &Comparable,
         collisions: usize,
         penalised: bool,
-    ) -> f64 {
+    ) -> ScoreParts {
         let available = capacity.available();
         let fit = if available.cpu_shares <= 0 || available.memory_mb <= 0 {
             // A node without resources (a hand-written snapshot): no fit
@@ -69,9 +70,9 @@ impl Ranking {
         } else {
             score_fit_bin_pack(capacity, used)
         };
-        let mut scores = vec![binpack(fit)];
-        scores.extend(job_anti_affinity(collisions, self.desired_count));
-        scores.extend(node_reschedule_penalty(penalised));
+        let mut scores = vec![(BINPACK, binpack(fit))];
+        scores.extend(job_anti_affinity(collisions, self.desired_count).map(|s| (JOB_ANTI_AFFINITY, s)));
+        scores.extend(node_reschedule_penalty(penalised).map(|s| (NODE_RESCHEDULE_PENALTY, s)));
         let matches: Vec<(i64, bool)> = self
             .affinities
             .iter()
@@ -84,7 +85,7 @@ impl Ranking {
                 (a.weight, meets(&c, node, &mut self.parsed) == Check::Met)
             })
             .collect();
-        scores.extend(node_affinity(&matches, &self.rules));
-        final_score(&scores)
+        scores.extend(node_affinity(&matches, &self.rules).map(|s| (NODE_AFFINITY, s)));
+        ScoreParts::new(scores)
     }
 }
