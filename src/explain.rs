@@ -18,8 +18,8 @@ use crate::replay::{OneJob, Options};
 
 pub use error::ExplainError;
 pub use explanation::{Explanation, Fact, Step, Subject, SubjectKind};
-pub use node::{Amounts, NodeAdd, NodeAlloc, NodeExplanation, NodeFacts, NodeFree, explain_node};
 use explanation::{at, yes_no};
+pub use node::{Amounts, NodeAdd, NodeAlloc, NodeExplanation, NodeFacts, NodeFree, explain_node};
 
 /// Explains `subject`: an allocation ID or unique ID prefix, else a
 /// placement name (`job.group[index]`); a system or sysbatch job's
@@ -102,7 +102,11 @@ pub fn find_node<'s>(snapshot: &'s Snapshot, text: &str) -> Result<&'s Node, Exp
     by_name.sort_by(|a, b| a.id.cmp(&b.id));
     by_name.dedup_by(|a, b| a.id == b.id);
     let listed = |nodes: &[&Node]| -> Vec<String> {
-        let mut out: Vec<String> = nodes.iter().take(NODES_LISTED).map(|n| node_words(n)).collect();
+        let mut out: Vec<String> = nodes
+            .iter()
+            .take(NODES_LISTED)
+            .map(|n| node_words(n))
+            .collect();
         if nodes.len() > NODES_LISTED {
             out.push(format!("and {} more", nodes.len() - NODES_LISTED));
         }

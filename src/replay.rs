@@ -288,17 +288,19 @@ impl<'s> OneJob<'s> {
         let ctx = prep.job_context();
         let release = ReleaseFacts::of(&prep.rules);
         let explain = self.explain.as_deref();
-        Ok(ctx.trace_job(&self.work, true, explain, |job, rec, taint, records| {
-            let report = prep.report(vec![job]);
-            inspect(JobReplay {
-                report: &report,
-                reconciliation: rec,
-                release: &release,
-                tainted: taint.tainted,
-                nodes: &prep.nodes,
-                placements: records,
-            })
-        }))
+        Ok(
+            ctx.trace_job(&self.work, true, explain, |job, rec, taint, records| {
+                let report = prep.report(vec![job]);
+                inspect(JobReplay {
+                    report: &report,
+                    reconciliation: rec,
+                    release: &release,
+                    tainted: taint.tainted,
+                    nodes: &prep.nodes,
+                    placements: records,
+                })
+            }),
+        )
     }
 
     /// Runs the system scheduler on the job and hands its report and

@@ -271,7 +271,9 @@ fn plan_on_node(
     let held = |id: &Id| holds.get(id).copied().unwrap_or_default();
     let (mut adds, mut frees) = (Vec::new(), Vec::new());
     for job in &report.jobs {
-        let spec = jobs.get(&(job.namespace.as_str(), job.id.as_str())).copied();
+        let spec = jobs
+            .get(&(job.namespace.as_str(), job.id.as_str()))
+            .copied();
         let add = |name: &str, group: &str, kind, previous: Option<String>, score| NodeAdd {
             name: name.to_string(),
             namespace: job.namespace.clone(),
@@ -292,9 +294,19 @@ fn plan_on_node(
             resources: held(&a.id),
         };
         let plan = &job.plan;
-        for p in plan.place.iter().filter(|p| p.node_id.as_deref() == Some(node_id)) {
+        for p in plan
+            .place
+            .iter()
+            .filter(|p| p.node_id.as_deref() == Some(node_id))
+        {
             let previous = p.previous_alloc_id.as_ref().map(|id| id.to_string());
-            adds.push(add(&p.name, &p.task_group, "place", previous, p.score.map(|s| s.0)));
+            adds.push(add(
+                &p.name,
+                &p.task_group,
+                "place",
+                previous,
+                p.score.map(|s| s.0),
+            ));
         }
         for s in &plan.stop {
             if let Some(a) = allocs.get(&s.alloc_id) {
@@ -303,7 +315,11 @@ fn plan_on_node(
         }
         for p in &plan.preemptions {
             if let Some(a) = allocs.get(&p.alloc_id) {
-                frees.push(free(a, "preemption", &format!("preempted for {}", p.preempted_by)));
+                frees.push(free(
+                    a,
+                    "preemption",
+                    &format!("preempted for {}", p.preempted_by),
+                ));
             }
         }
         if matches!(job.job_type, JobType::System | JobType::Sysbatch) {
@@ -316,14 +332,22 @@ fn plan_on_node(
             if placed_on == node_id {
                 let previous = Some(d.alloc_id.to_string());
                 let score = d.score.map(|s| s.0);
-                adds.push(add(&d.name, &d.task_group, "destructive_update", previous, score));
+                adds.push(add(
+                    &d.name,
+                    &d.task_group,
+                    "destructive_update",
+                    previous,
+                    score,
+                ));
             }
             if let Some(a) = allocs.get(&d.alloc_id) {
                 frees.push(free(a, "destructive_update", &d.reason));
             }
         }
     }
-    adds.sort_by(|a, b| (&a.namespace, &a.job_id, &a.name).cmp(&(&b.namespace, &b.job_id, &b.name)));
+    adds.sort_by(|a, b| {
+        (&a.namespace, &a.job_id, &a.name).cmp(&(&b.namespace, &b.job_id, &b.name))
+    });
     frees.sort_by(|a, b| a.alloc_id.cmp(&b.alloc_id).then(a.kind.cmp(b.kind)));
     frees.dedup_by(|a, b| a.alloc_id == b.alloc_id);
     (adds, frees)

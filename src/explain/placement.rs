@@ -107,7 +107,11 @@ pub(super) fn explain(
         };
         match &p.node_id {
             Some(node) => fate.push(format!("{line}: {} on node {node}", p.name)),
-            None => fate.push(format!("failed placement: {} (no node takes it)", p.name)),
+            None => fate.push(format!(
+                "{}: {}: no node takes it",
+                line.replacen("placed", "not placed", 1),
+                p.name
+            )),
         }
         let mut step = Step::new("Placement", why)
             .fact("canary", super::yes_no(p.canary))

@@ -85,7 +85,11 @@ fn ranked<'r, 'a>(record: &'r PlacementRecord<'a>) -> Vec<(usize, &'a Node, &'r 
             _ => None,
         })
         .collect();
-    fits.sort_by(|a, b| b.2.final_score.total_cmp(&a.2.final_score).then(a.0.cmp(&b.0)));
+    fits.sort_by(|a, b| {
+        b.2.final_score
+            .total_cmp(&a.2.final_score)
+            .then(a.0.cmp(&b.0))
+    });
     fits
 }
 
@@ -102,10 +106,7 @@ pub(super) fn steps(record: &PlacementRecord<'_>, nearest: Option<&NearestMiss>)
                 .or_default()
                 .push(label(node)),
             NodeVerdict::Filtered(why) => filtered.entry(why).or_default().push(label(node)),
-            NodeVerdict::Exhausted(s) => exhausted
-                .entry(&s.dimension)
-                .or_default()
-                .push((node, s)),
+            NodeVerdict::Exhausted(s) => exhausted.entry(&s.dimension).or_default().push((node, s)),
             NodeVerdict::Fits(_) => {}
         }
     }
@@ -152,38 +153,39 @@ pub(super) fn steps(record: &PlacementRecord<'_>, nearest: Option<&NearestMiss>)
 
     let feasible = evaluated - n_filtered;
     if feasible > 0 {
-    let mut resources = Step::new(
-        "Resources",
-        match n_exhausted {
-            0 => format!("all {feasible} feasible nodes have room"),
-            n => format!("{n} of {feasible} feasible nodes have no room"),
-        },
-    );
-    let mut dims: Vec<(&str, Vec<(&Node, &Shortfall)>)> = exhausted.into_iter().collect();
-    dims.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(b.0)));
-    for (dim, mut nodes) in dims {
-        // The least short first; a dimension that is no amount keeps ID order.
-        nodes.sort_by_key(|(_, s)| s.lacks.map_or(i64::MAX, |l| l.amount));
-        let value = match nodes[0].1.lacks {
-            Some(_) => {
-                let shown: Vec<String> = nodes
-                    .iter()
-                    .take(EXAMPLES)
-                    .map(|(n, s)| format!("{} {s}", label(n)))
-                    .collect();
-                let rest = nodes.len().saturating_sub(EXAMPLES);
-                let more = if rest > 0 {
-                    format!(" and {rest} more")
-                } else {
-                    String::new()
-                };
-                format!("{} nodes: {}{more}", nodes.len(), shown.join(", "))
-            }
-            None => examples(nodes.iter().map(|(n, _)| label(n))),
-        };
-        resources = resources.fact(dim, value);
-    }
-    steps.push(resources);
+        let mut resources = Step::new(
+            "Resources",
+            match n_exhausted {
+                0 => format!("all {feasible} feasible nodes have room"),
+                n => format!("{n} of {feasible} feasible nodes have no room"),
+            },
+        );
+        let mut dims: Vec<(&str, Vec<(&Node, &Shortfall)>)> = exhausted.into_iter().collect();
+        dims.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(b.0)));
+        for (dim, mut nodes) in dims {
+            // The least short first; a dimension that is no amount keeps ID order.
+            nodes.sort_by_key(|(_, s)| s.lacks.map_or(i64::MAX, |l| l.amount));
+            let value = match nodes[0].1.lacks {
+                Some(_) => {
+                    let shown: Vec<String> = nodes
+                        .iter()
+                        .take(EXAMPLES)
+                        .map(|(n, s)| format!("{} {s}", label(n)))
+                        .collect();
+                    let rest = nodes.len().saturating_sub(EXAMPLES);
+                    let more = if rest > 0 {
+                        format!(" and {rest} more")
+                    } else {
+                        String::new()
+                    };
+                    let noun = if nodes.len() == 1 { "node" } else { "nodes" };
+                    format!("{} {noun}: {}{more}", nodes.len(), shown.join(", "))
+                }
+                None => examples(nodes.iter().map(|(n, _)| label(n))),
+            };
+            resources = resources.fact(dim, value);
+        }
+        steps.push(resources);
     }
 
     if !fits.is_empty() {
@@ -221,7 +223,14 @@ pub(super) fn steps(record: &PlacementRecord<'_>, nearest: Option<&NearestMiss>)
         steps.push(scores);
     }
 
-    steps.push(choice(record, &fits, evaluated, n_filtered, n_exhausted, nearest));
+    steps.push(choice(
+        record,
+        &fits,
+        evaluated,
+        n_filtered,
+        n_exhausted,
+        nearest,
+    ));
     steps
 }
 
@@ -292,12 +301,16 @@ fn choice(
     if let Some((_, other, p)) = runner_up {
         step = step.fact(
             "runner-up",
-            format!(
-                "{} with {:.4}, {:.4} lower",
-                label(other),
-                p.final_score,
-                parts.final_score - p.final_score
-            ),
+            if p.final_score == parts.final_score {
+                format!("{} with {:.4}, tied", label(other), p.final_score)
+            } else {
+                format!(
+                    "{} with {:.4}, {:.4} lower",
+                    label(other),
+                    p.final_score,
+                    parts.final_score - p.final_score
+                )
+            },
         );
     }
     step.detail(
@@ -352,17 +365,20 @@ pub(super) fn node_step(record: &PlacementRecord<'_>, node_id: &str) -> Step {
                 if let NodeVerdict::Fits(p) = &record.nodes[best].1 {
                     s = s.fact(
                         "chosen instead",
-                        format!(
-                            "{} with {:.4}, {:.4} higher{}",
-                            label(record.nodes[best].0),
-                            p.final_score,
-                            p.final_score - parts.final_score,
-                            if p.final_score == parts.final_score {
-                                " (a tie: the lower node ID wins)"
-                            } else {
-                                ""
-                            }
-                        ),
+                        if p.final_score == parts.final_score {
+                            format!(
+                                "{} with {:.4}, tied: the lower node ID wins",
+                                label(record.nodes[best].0),
+                                p.final_score
+                            )
+                        } else {
+                            format!(
+                                "{} with {:.4}, {:.4} higher",
+                                label(record.nodes[best].0),
+                                p.final_score,
+                                p.final_score - parts.final_score
+                            )
+                        },
                     );
                 }
             }

@@ -219,7 +219,12 @@ impl<'a> Placer<'a> {
         let mut failure = Failure::default();
         if let Some(r) = self.recorder.as_deref_mut() {
             r.penalised(penalty);
-            r.untargeted(&self.cluster.nodes, self.job, self.setup.pools, self.setup.globs);
+            r.untargeted(
+                &self.cluster.nodes,
+                self.job,
+                self.setup.pools,
+                self.setup.globs,
+            );
         }
         for ci in 0..self.candidates.len() {
             let i = self.candidates[ci];

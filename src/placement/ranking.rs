@@ -2,11 +2,13 @@
 //! or spread fit, job anti-affinity, the node reschedule penalty and node
 //! affinities, normalised to their mean (`scheduler/rank.go`).
 
+use super::verdict::{
+    BINPACK, JOB_ANTI_AFFINITY, NODE_AFFINITY, NODE_RESCHEDULE_PENALTY, ScoreParts,
+};
 use crate::feasibility::{Check, Parsed, meets};
-use super::verdict::{BINPACK, JOB_ANTI_AFFINITY, NODE_AFFINITY, NODE_RESCHEDULE_PENALTY, ScoreParts};
 use crate::fit::score::{
-    binpack, job_anti_affinity, node_affinity, node_reschedule_penalty,
-    score_fit_bin_pack, score_fit_spread,
+    binpack, job_anti_affinity, node_affinity, node_reschedule_penalty, score_fit_bin_pack,
+    score_fit_spread,
 };
 use crate::fit::{Capacity, Comparable, FitRules};
 use crate::model::{Affinity, Constraint, GoValue, Job, Node, TaskGroup};
@@ -71,7 +73,9 @@ impl Ranking {
             score_fit_bin_pack(capacity, used)
         };
         let mut scores = vec![(BINPACK, binpack(fit))];
-        scores.extend(job_anti_affinity(collisions, self.desired_count).map(|s| (JOB_ANTI_AFFINITY, s)));
+        scores.extend(
+            job_anti_affinity(collisions, self.desired_count).map(|s| (JOB_ANTI_AFFINITY, s)),
+        );
         scores.extend(node_reschedule_penalty(penalised).map(|s| (NODE_RESCHEDULE_PENALTY, s)));
         let matches: Vec<(i64, bool)> = self
             .affinities

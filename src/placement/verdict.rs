@@ -2,9 +2,9 @@
 //! kept only for the placement `--explain` names: a plain replay never
 //! arms a [`Recorder`] and pays nothing for it.
 
+use super::targets::{Untargeted, untargeted};
 use crate::fit::Shortfall;
 use crate::fit::score::final_score;
-use super::targets::{Untargeted, untargeted};
 use crate::model::{Job, Node};
 
 /// Nomad's names of the rank iterators' scores (`ScoreMetaData.Scores`).
@@ -120,7 +120,10 @@ impl<'a> Recorder<'a> {
 
     /// The record, its nodes sorted by ID as the cluster keeps them.
     pub fn finish(mut self) -> PlacementRecord<'a> {
-        let chosen = self.record.chosen.map(|c| self.record.nodes[c].0.id.clone());
+        let chosen = self
+            .record
+            .chosen
+            .map(|c| self.record.nodes[c].0.id.clone());
         self.record.nodes.sort_by(|a, b| a.0.id.cmp(&b.0.id));
         self.record.chosen =
             chosen.and_then(|id| self.record.nodes.iter().position(|(n, _)| n.id == id));

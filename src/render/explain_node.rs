@@ -78,7 +78,17 @@ pub fn table(e: &NodeExplanation, color: bool, width: u16, verbose: bool) -> Str
     out.push('\n');
     out.push_str(&bold("Resources"));
     out.push('\n');
-    let mut t = grid(width, &["", "CPU MHz", "cores", "memory MB", "memory max MB", "disk MB"]);
+    let mut t = grid(
+        width,
+        &[
+            "",
+            "CPU MHz",
+            "cores",
+            "memory MB",
+            "memory max MB",
+            "disk MB",
+        ],
+    );
     let mut capacity_row = |label: &str, a: &Amounts| {
         let mut row = vec![label.to_string()];
         row.extend(amounts(a));
@@ -99,7 +109,10 @@ pub fn table(e: &NodeExplanation, color: bool, width: u16, verbose: bool) -> Str
         s
     };
     capacity_row("plan adds", &sum(&mut e.adds.iter().map(|a| &a.resources)));
-    capacity_row("plan frees", &sum(&mut e.frees.iter().map(|f| &f.resources)));
+    capacity_row(
+        "plan frees",
+        &sum(&mut e.frees.iter().map(|f| &f.resources)),
+    );
     capacity_row("after plan", &e.used_after);
     capacity_row("left", &e.left);
     right_align(&mut t, 1..6);
@@ -131,18 +144,15 @@ pub fn table(e: &NodeExplanation, color: bool, width: u16, verbose: bool) -> Str
         out.push_str(&bold("Running"));
         out.push('\n');
         // Statuses and cores only under --verbose, to keep the rest unbroken.
-        let mut header = vec!["alloc", "job", "name"];
+        // The name holds the job; its namespace is in the JSON.
+        let mut header = vec!["alloc", "name"];
         if verbose {
             header.extend(["status", "cores"]);
         }
-        header.extend(["CPU MHz", "memory MB", "disk MB"]);
+        header.extend(["MHz", "mem MB", "disk MB"]);
         let mut t = grid(width, &header);
         for a in &e.running {
-            let mut row = vec![
-                id(&a.alloc_id),
-                format!("{}/{}", a.namespace, a.job_id),
-                a.name.clone(),
-            ];
+            let mut row = vec![id(&a.alloc_id), a.name.clone()];
             if verbose {
                 row.push(format!("{}/{}", a.client_status, a.desired_status));
                 row.push(a.resources.cores.to_string());
@@ -160,19 +170,18 @@ pub fn table(e: &NodeExplanation, color: bool, width: u16, verbose: bool) -> Str
         out.push('\n');
         let mut t = grid(
             width,
-            &["name", "job", "kind", "score", "CPU MHz", "memory MB", "disk MB"],
+            &["name", "kind", "score", "MHz", "mem MB", "disk MB"],
         );
         for a in &e.adds {
             let mut row = vec![
                 a.name.clone(),
-                format!("{}/{}", a.namespace, a.job_id),
                 a.kind.replace('_', " "),
                 a.score.map_or(String::new(), |s| format!("{s:.4}")),
             ];
             row.extend(short_amounts(&a.resources));
             t.add_row(row);
         }
-        right_align(&mut t, 3..7);
+        right_align(&mut t, 2..6);
         out.push_str(&t.trim_fmt());
         out.push('\n');
     }
@@ -182,7 +191,7 @@ pub fn table(e: &NodeExplanation, color: bool, width: u16, verbose: bool) -> Str
         out.push('\n');
         let mut t = grid(
             width,
-            &["alloc", "name", "kind", "why", "CPU MHz", "memory MB", "disk MB"],
+            &["alloc", "name", "kind", "why", "MHz", "mem MB", "disk MB"],
         );
         for f in &e.frees {
             let mut row = vec![

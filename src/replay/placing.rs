@@ -114,7 +114,14 @@ impl<'a> JobContext<'a> {
                     None => placer.unstop(alloc),
                 }
             }
-            note(&mut placer, &mut records, &mut first_failure, explain, &tg.name, &d.name);
+            note(
+                &mut placer,
+                &mut records,
+                &mut first_failure,
+                explain,
+                &tg.name,
+                &d.name,
+            );
         }
         for (k, p) in r.place.iter().enumerate() {
             let Some(tg) = group(p.task_group) else {
@@ -127,7 +134,14 @@ impl<'a> JobContext<'a> {
                 plan.place[k].node_id = Some(node_id(self, c.node));
                 plan.place[k].score = Some(Score(c.score));
             }
-            note(&mut placer, &mut records, &mut first_failure, explain, &tg.name, &p.name);
+            note(
+                &mut placer,
+                &mut records,
+                &mut first_failure,
+                explain,
+                &tg.name,
+                &p.name,
+            );
         }
         for (name, n) in &mut queued {
             *n = placer.failures().get(name).map_or(0, |f| f.count);
