@@ -56,10 +56,10 @@ fn untargeted_words(u: Untargeted, node: &Node) -> String {
             format!("not ready: status {}", node.status)
         }
         Untargeted::NotReady if node.has_drain_strategy() => "not ready: draining".to_string(),
-        Untargeted::NotReady => format!(
-            "not ready: eligibility {:?}",
-            node.scheduling_eligibility.as_str()
-        ),
+        Untargeted::NotReady => match node.scheduling_eligibility.as_str() {
+            "" => "not ready: no eligibility".to_string(),
+            e => format!("not ready: {e}"),
+        },
     }
 }
 
