@@ -117,7 +117,7 @@ fn a_placement_tells_every_node_s_verdict_and_why_the_chosen_node_won() {
         targets.conclusion,
         "4 of 5 nodes are ready and in the job's datacenters and node pool: the stack evaluates them"
     );
-    assert_eq!(fact(targets, "not ready: status down"), "1 node: node-2");
+    assert_eq!(fact(targets, "status down"), "1 node: node-2");
     let feasibility = step(&e, "Feasibility");
     assert_eq!(
         feasibility.conclusion,
@@ -188,7 +188,7 @@ fn name_at_node_on_a_service_placement_tells_that_node_s_verdict() {
     let e = explained(&s, "web.web[0]@node-2");
     assert_eq!(
         step(&e, "Node").conclusion,
-        "node-2: not ready: status down, not evaluated"
+        "node-2: status down, not evaluated"
     );
     let err = explain(&s, &Options::default(), "web.web[0]@zz").unwrap_err();
     assert_eq!(

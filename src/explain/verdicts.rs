@@ -46,19 +46,17 @@ fn examples<'n>(names: impl IntoIterator<Item = &'n str>) -> String {
     }
 }
 
-/// What `readyNodesInDCsAndPool` leaves out, in words, with the node's
-/// field that makes it not ready.
+/// What `readyNodesInDCsAndPool` leaves out, in words: for a node that is
+/// not ready, the field that makes it so.
 fn untargeted_words(u: Untargeted, node: &Node) -> String {
     match u {
         Untargeted::OutsidePool => "outside the job's node pool".to_string(),
         Untargeted::OutsideDatacenters => "outside the job's datacenters".to_string(),
-        Untargeted::NotReady if node.status != "ready" => {
-            format!("not ready: status {}", node.status)
-        }
-        Untargeted::NotReady if node.has_drain_strategy() => "not ready: draining".to_string(),
+        Untargeted::NotReady if node.status != "ready" => format!("status {}", node.status),
+        Untargeted::NotReady if node.has_drain_strategy() => "draining".to_string(),
         Untargeted::NotReady => match node.scheduling_eligibility.as_str() {
-            "" => "not ready: no eligibility".to_string(),
-            e => format!("not ready: {e}"),
+            "" => "eligibility unset".to_string(),
+            e => e.to_string(),
         },
     }
 }
