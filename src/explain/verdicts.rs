@@ -359,26 +359,26 @@ pub(super) fn node_step(record: &PlacementRecord<'_>, node_id: &str) -> Step {
                 format!("{}: fits, ranked {rank} of {}", label(node), fits.len())
             };
             let mut s = step(conclusion).fact("scores", score_words(parts));
-            if let Some(best) = record.chosen.filter(|&c| c != at) {
-                if let NodeVerdict::Fits(p) = &record.nodes[best].1 {
-                    s = s.fact(
-                        "chosen instead",
-                        if p.final_score == parts.final_score {
-                            format!(
-                                "{} with {:.4}, tied: the lower node ID wins",
-                                label(record.nodes[best].0),
-                                p.final_score
-                            )
-                        } else {
-                            format!(
-                                "{} with {:.4}, {:.4} higher",
-                                label(record.nodes[best].0),
-                                p.final_score,
-                                p.final_score - parts.final_score
-                            )
-                        },
-                    );
-                }
+            if let Some(best) = record.chosen.filter(|&c| c != at)
+                && let NodeVerdict::Fits(p) = &record.nodes[best].1
+            {
+                s = s.fact(
+                    "chosen instead",
+                    if p.final_score == parts.final_score {
+                        format!(
+                            "{} with {:.4}, tied: the lower node ID wins",
+                            label(record.nodes[best].0),
+                            p.final_score
+                        )
+                    } else {
+                        format!(
+                            "{} with {:.4}, {:.4} higher",
+                            label(record.nodes[best].0),
+                            p.final_score,
+                            p.final_score - parts.final_score
+                        )
+                    },
+                );
             }
             s
         }

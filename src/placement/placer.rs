@@ -235,7 +235,7 @@ impl<'a> Placer<'a> {
             let noted = match self.judge(tg, i, &ask) {
                 Verdict::Filtered(why) => {
                     metric.filter_node(class, &why);
-                    recorder.then(|| (NodeVerdict::Filtered(why), false))
+                    recorder.then_some((NodeVerdict::Filtered(why), false))
                 }
                 Verdict::Exhausted(short) => {
                     metric.exhaust_node(class, &short.dimension);
@@ -256,7 +256,7 @@ impl<'a> Placer<'a> {
                     if better {
                         best = Some((Choice { node: i, score }, usage));
                     }
-                    recorder.then(|| (NodeVerdict::Fits(parts), better))
+                    recorder.then_some((NodeVerdict::Fits(parts), better))
                 }
             };
             if let (Some(r), Some((verdict, best))) = (self.recorder.as_deref_mut(), noted) {
