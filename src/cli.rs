@@ -145,7 +145,7 @@ pub struct Cli {
     /// runs there, what the plan of the jobs --job and --namespace select
     /// adds there and frees, and what is left.
     #[arg(long, value_name = "NODE", value_hint = ValueHint::Other,
-          conflicts_with_all = ["explain", "job_file", "eval"])]
+          conflicts_with_all = ["explain", "job_file"])]
     pub explain_node: Option<String>,
 
     /// What if: a node or allocation event, taken through Nomad's servers

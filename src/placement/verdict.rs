@@ -30,14 +30,6 @@ impl ScoreParts {
             components,
         }
     }
-
-    /// The score named `name`, where the node got one.
-    pub fn get(&self, name: &str) -> Option<f64> {
-        self.components
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, s)| *s)
-    }
 }
 
 /// What the stack made of one node.
@@ -56,8 +48,6 @@ pub enum NodeVerdict {
 /// The verdicts of one placement attempt.
 #[derive(Clone, Debug, Default)]
 pub struct PlacementRecord<'a> {
-    /// The placement's name (`job.group[index]`).
-    pub name: String,
     /// Every node of the snapshot with its verdict, in node-ID order.
     pub nodes: Vec<(&'a Node, NodeVerdict)>,
     /// The node chosen, an index into `nodes`.
@@ -70,8 +60,6 @@ pub struct PlacementRecord<'a> {
     /// The name of the group's first failed placement in the evaluation,
     /// whose metrics Nomad keeps.
     pub first_failure: Option<String>,
-    /// Whether this placement replaces an allocation destructively.
-    pub destructive: bool,
 }
 
 /// Collects one placement's verdicts as the stack reaches them.
@@ -81,14 +69,8 @@ pub struct Recorder<'a> {
 }
 
 impl<'a> Recorder<'a> {
-    pub fn new(name: &str, destructive: bool) -> Recorder<'a> {
-        Recorder {
-            record: PlacementRecord {
-                name: name.to_string(),
-                destructive,
-                ..PlacementRecord::default()
-            },
-        }
+    pub fn new() -> Recorder<'a> {
+        Recorder::default()
     }
 
     pub fn penalised(&mut self, nodes: &[&str]) {
@@ -139,7 +121,6 @@ mod tests {
     fn score_parts_keep_nomad_s_names_and_their_mean() {
         let parts = ScoreParts::new(vec![(BINPACK, 0.5), (JOB_ANTI_AFFINITY, -0.5)]);
         assert_eq!(parts.final_score, 0.0);
-        assert_eq!(parts.get(BINPACK), Some(0.5));
-        assert_eq!(parts.get(NODE_AFFINITY), None);
+        assert_eq!(parts.components[1], (JOB_ANTI_AFFINITY, -0.5));
     }
 }

@@ -88,9 +88,9 @@ impl<'a> JobContext<'a> {
         let mut queued: BTreeMap<String, u64> = BTreeMap::new();
         // The first failed placement of each group, while explaining.
         let mut first_failure: BTreeMap<&str, &str> = BTreeMap::new();
-        let arm = |placer: &mut Placer<'r>, name: &str, destructive: bool| {
+        let arm = |placer: &mut Placer<'r>, name: &str| {
             if explain == Some(name) {
-                placer.record(Recorder::new(name, destructive));
+                placer.record(Recorder::new());
             }
         };
         for (k, d) in r.destructive_update.iter().enumerate() {
@@ -101,7 +101,7 @@ impl<'a> JobContext<'a> {
             let Some(&alloc) = by_id.get(&d.alloc.id) else {
                 continue;
             };
-            arm(&mut placer, &d.name, true);
+            arm(&mut placer, &d.name);
             if placer.failed(&tg.name) {
                 placer.place(tg, &[]);
             } else {
@@ -129,7 +129,7 @@ impl<'a> JobContext<'a> {
             };
             *queued.entry(tg.name.clone()).or_default() += 1;
             let prev = p.previous.and_then(|a| by_id.get(&a.id).copied());
-            arm(&mut placer, &p.name, false);
+            arm(&mut placer, &p.name);
             if let Some(c) = placer.place(tg, &penalty_nodes(prev)) {
                 plan.place[k].node_id = Some(node_id(self, c.node));
                 plan.place[k].score = Some(Score(c.score));
