@@ -4,7 +4,6 @@
 
 use super::targets::{Untargeted, untargeted};
 use crate::fit::Shortfall;
-use crate::fit::score::final_score;
 use crate::model::{Job, Node};
 
 /// Nomad's names of the rank iterators' scores (`ScoreMetaData.Scores`).
@@ -22,11 +21,15 @@ pub struct ScoreParts {
 }
 
 impl ScoreParts {
-    /// The parts and their mean.
+    /// The parts and their mean, as [`crate::fit::score::final_score`] takes it, without a
+    /// second list: every node that fits is scored on the hot path.
     pub fn new(components: Vec<(&'static str, f64)>) -> ScoreParts {
-        let values: Vec<f64> = components.iter().map(|(_, s)| *s).collect();
+        let final_score = match components.len() {
+            0 => 0.0,
+            n => components.iter().map(|(_, s)| *s).sum::<f64>() / n as f64,
+        };
         ScoreParts {
-            final_score: final_score(&values),
+            final_score,
             components,
         }
     }
@@ -117,10 +120,16 @@ impl<'a> Recorder<'a> {
 mod tests {
     use super::*;
 
+    use crate::fit::score::final_score;
+
     #[test]
     fn score_parts_keep_nomad_s_names_and_their_mean() {
         let parts = ScoreParts::new(vec![(BINPACK, 0.5), (JOB_ANTI_AFFINITY, -0.5)]);
         assert_eq!(parts.final_score, 0.0);
         assert_eq!(parts.components[1], (JOB_ANTI_AFFINITY, -0.5));
+        let odd = [0.1, 0.7, -0.3333333, 0.25];
+        let named = odd.iter().map(|s| (NODE_AFFINITY, *s)).collect();
+        assert_eq!(ScoreParts::new(named).final_score, final_score(&odd));
+        assert_eq!(ScoreParts::new(Vec::new()).final_score, 0.0);
     }
 }
