@@ -285,6 +285,46 @@ fn the_verdicts_stay_bounded_however_many_nodes() {
     );
 }
 
+/// Nomad caches a check's verdict per computed class within an evaluation:
+/// a later placement's nodes of a class that failed read "computed class
+/// ineligible", and the explanation names the check behind it.
+#[test]
+fn a_class_found_ineligible_earlier_names_the_check_it_failed() {
+    let class = |n: Value, c: &str| with(n, "ComputedClass", json!(c));
+    let nodes = vec![
+        class(windows(0, "w-0"), "v1:windows"),
+        class(windows(1, "w-1"), "v1:windows"),
+        class(node(2, "l-2", 4000, 8192), "v1:linux"),
+        class(node(3, "l-3", 4000, 8192), "v1:linux"),
+    ];
+    let s = snapshot(nodes, job(2));
+    let first = explained(&s, "web.web[0]");
+    assert_eq!(
+        fact(step(&first, "Feasibility"), "${attr.kernel.name} = linux"),
+        "1 node: w-0"
+    );
+    assert_eq!(
+        fact(
+            step(&first, "Feasibility"),
+            "computed class ineligible (${attr.kernel.name} = linux)"
+        ),
+        "1 node: w-1"
+    );
+    let second = explained(&s, "web.web[1]");
+    assert_eq!(
+        fact(
+            step(&second, "Feasibility"),
+            "computed class ineligible (${attr.kernel.name} = linux)"
+        ),
+        "2 nodes: w-0, w-1"
+    );
+    let e = explained(&s, "web.web[1]@w-0");
+    assert_eq!(
+        fact(step(&e, "Node"), "class failed"),
+        "${attr.kernel.name} = linux"
+    );
+}
+
 #[test]
 fn explain_node_shows_capacity_what_runs_what_the_plan_adds_and_what_is_left() {
     let s = cluster();

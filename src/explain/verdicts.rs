@@ -95,7 +95,7 @@ fn ranked<'r, 'a>(record: &'r PlacementRecord<'a>) -> Vec<(usize, &'a Node, &'r 
 /// nearest miss of the group's first failure.
 pub(super) fn steps(record: &PlacementRecord<'_>, nearest: Option<&NearestMiss>) -> Vec<Step> {
     let mut untargeted: BTreeMap<String, Vec<&str>> = BTreeMap::new();
-    let mut filtered: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    let mut filtered: BTreeMap<String, Vec<&str>> = BTreeMap::new();
     let mut exhausted: BTreeMap<&str, Vec<(&Node, &Shortfall)>> = BTreeMap::new();
     for (node, verdict) in &record.nodes {
         match verdict {
@@ -103,7 +103,13 @@ pub(super) fn steps(record: &PlacementRecord<'_>, nearest: Option<&NearestMiss>)
                 .entry(untargeted_words(*u, node))
                 .or_default()
                 .push(label(node)),
-            NodeVerdict::Filtered(why) => filtered.entry(why).or_default().push(label(node)),
+            NodeVerdict::Filtered { check, first } => {
+                let key = match first {
+                    Some(first) => format!("{check} ({first})"),
+                    None => check.clone(),
+                };
+                filtered.entry(key).or_default().push(label(node))
+            }
             NodeVerdict::Exhausted(s) => exhausted.entry(&s.dimension).or_default().push((node, s)),
             NodeVerdict::Fits(_) => {}
         }
@@ -123,9 +129,7 @@ pub(super) fn steps(record: &PlacementRecord<'_>, nearest: Option<&NearestMiss>)
              the stack evaluates them"
         ),
     );
-    let mut untargeted: Vec<(String, Vec<&str>)> = untargeted.into_iter().collect();
-    untargeted.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
-    for (why, names) in untargeted {
+    for (why, names) in by_count(untargeted) {
         targets = targets.fact(&why, examples(names));
     }
     steps.push(targets);
@@ -145,7 +149,7 @@ pub(super) fn steps(record: &PlacementRecord<'_>, nearest: Option<&NearestMiss>)
         },
     );
     for (why, names) in by_count(filtered) {
-        feasibility = feasibility.fact(why, examples(names));
+        feasibility = feasibility.fact(&why, examples(names));
     }
     steps.push(feasibility);
 
@@ -233,9 +237,9 @@ pub(super) fn steps(record: &PlacementRecord<'_>, nearest: Option<&NearestMiss>)
 }
 
 /// Groups sorted by how many nodes they hold, most first, then by reason.
-fn by_count<'k>(groups: BTreeMap<&'k str, Vec<&'k str>>) -> Vec<(&'k str, Vec<&'k str>)> {
+fn by_count(groups: BTreeMap<String, Vec<&str>>) -> Vec<(String, Vec<&str>)> {
     let mut out: Vec<_> = groups.into_iter().collect();
-    out.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(b.0)));
+    out.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
     out
 }
 
@@ -344,8 +348,12 @@ pub(super) fn node_step(record: &PlacementRecord<'_>, node_id: &str) -> Step {
         .fact("eligibility", node.scheduling_eligibility.as_str())
         .fact("datacenter", node.datacenter.as_str())
         .fact("node pool", node.node_pool.as_str()),
-        NodeVerdict::Filtered(why) => {
-            step(format!("{}: filtered by {why}", label(node))).fact("check", why.as_str())
+        NodeVerdict::Filtered { check, first } => {
+            let s = step(format!("{}: filtered by {check}", label(node))).fact("check", check);
+            match first {
+                Some(first) => s.fact("class failed", first),
+                None => s,
+            }
         }
         NodeVerdict::Exhausted(s) => {
             step(format!("{}: no room, it {s}", label(node))).fact("dimension", &s.dimension)

@@ -17,7 +17,7 @@ use super::metric::AllocMetric;
 use super::ranking::{Ranking, affinities_of};
 use super::targets::untargeted;
 use super::verdict::{NodeVerdict, PlacementRecord, Recorder};
-use crate::feasibility::{DISTINCT_HOSTS, Placed, PlanSoFar, SystemStack, device_serves};
+use crate::feasibility::{DISTINCT_HOSTS, Filter, Placed, PlanSoFar, SystemStack, device_serves};
 use crate::fit::{Comparable, GroupAsk, Settings, Shortfall, place};
 use crate::model::resources::AllocUsage;
 use crate::model::{Allocation, Constraint, Id, Job, TaskGroup};
@@ -235,7 +235,11 @@ impl<'a> Placer<'a> {
             let noted = match self.judge(tg, i, &ask) {
                 Verdict::Filtered(why) => {
                     metric.filter_node(class, &why);
-                    recorder.then_some((NodeVerdict::Filtered(why), false))
+                    let check = NodeVerdict::Filtered {
+                        check: why,
+                        first: None,
+                    };
+                    recorder.then_some((check, false))
                 }
                 Verdict::Exhausted(short) => {
                     metric.exhaust_node(class, &short.dimension);
@@ -327,6 +331,11 @@ impl<'a> Placer<'a> {
     fn judge(&mut self, tg: &'a TaskGroup, i: usize, ask: &GroupAsk<'_>) -> Verdict {
         let node = self.cluster.nodes[i];
         if let Err(f) = self.checks.class_checks(tg, node) {
+            if let (Some(r), Filter::ClassIneligible { first, .. }) =
+                (self.recorder.as_deref_mut(), &f)
+            {
+                r.class_cause(first.metric().into_owned());
+            }
             return Verdict::Filtered(f.metric().into_owned());
         }
         let job_id = self.job.id.as_str();

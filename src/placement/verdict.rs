@@ -39,9 +39,13 @@ impl ScoreParts {
 #[derive(Clone, Debug, PartialEq)]
 pub enum NodeVerdict {
     Untargeted(Untargeted),
-    /// A feasibility check removed it, in Nomad's words (the metric's
-    /// `ConstraintFiltered` key).
-    Filtered(String),
+    /// A feasibility check removed it: `check` in Nomad's words (the
+    /// metric's `ConstraintFiltered` key); for "computed class ineligible",
+    /// `first` is the check an earlier node of its class failed.
+    Filtered {
+        check: String,
+        first: Option<String>,
+    },
     /// It passed the checks but had no room.
     Exhausted(Shortfall),
     /// The allocation fits, with these scores.
@@ -69,6 +73,8 @@ pub struct PlacementRecord<'a> {
 #[derive(Debug, Default)]
 pub struct Recorder<'a> {
     record: PlacementRecord<'a>,
+    /// The class check behind the next node's "computed class ineligible".
+    class_cause: Option<String>,
 }
 
 impl<'a> Recorder<'a> {
@@ -89,7 +95,17 @@ impl<'a> Recorder<'a> {
         }
     }
 
-    pub fn verdict(&mut self, node: &'a Node, verdict: NodeVerdict) {
+    /// The node's class is ineligible because one of its nodes failed
+    /// `first`; said of the verdict given next.
+    pub fn class_cause(&mut self, first: String) {
+        self.class_cause = Some(first);
+    }
+
+    pub fn verdict(&mut self, node: &'a Node, mut verdict: NodeVerdict) {
+        let cause = self.class_cause.take();
+        if let NodeVerdict::Filtered { first, .. } = &mut verdict {
+            *first = cause;
+        }
         self.record.nodes.push((node, verdict));
     }
 
