@@ -12,6 +12,7 @@ pub mod metric;
 pub mod placer;
 pub mod ranking;
 pub mod score;
+pub mod spread;
 pub mod targets;
 pub mod verdict;
 
@@ -20,5 +21,6 @@ pub use failure::Failure;
 pub use metric::AllocMetric;
 pub use placer::{Choice, Misfit, Placer, Setup};
 pub use score::Score;
+pub use spread::SpreadRules;
 pub use targets::Untargeted;
 pub use verdict::{NodeVerdict, PlacementRecord, Recorder, ScoreParts};

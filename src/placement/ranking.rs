@@ -1,9 +1,11 @@
 //! The rank iterators of the generic stack for one task group: bin packing
-//! or spread fit, job anti-affinity, the node reschedule penalty and node
-//! affinities, normalised to their mean (`scheduler/rank.go`).
+//! or spread fit, job anti-affinity, the node reschedule penalty, node
+//! affinities and spread blocks ([`super::spread`]), normalised to their
+//! mean in that order (`scheduler/rank.go`, `scheduler/stack.go`).
 
 use super::verdict::{
-    BINPACK, JOB_ANTI_AFFINITY, NODE_AFFINITY, NODE_RESCHEDULE_PENALTY, ScoreParts,
+    ALLOCATION_SPREAD, BINPACK, JOB_ANTI_AFFINITY, NODE_AFFINITY, NODE_RESCHEDULE_PENALTY,
+    ScoreParts,
 };
 use crate::feasibility::{Check, Parsed, meets};
 use crate::fit::score::{
@@ -53,7 +55,8 @@ impl Ranking {
 
     /// The scores of a node on which the allocation fits, using `used` in
     /// all, with `collisions` allocations of the same job and group already
-    /// there, each under its name, and their mean, the final score.
+    /// there and its "allocation-spread" score `spread`, each under its
+    /// name, and their mean, the final score.
     pub fn score(
         &mut self,
         node: &Node,
@@ -61,6 +64,7 @@ impl Ranking {
         used: &Comparable,
         collisions: usize,
         penalised: bool,
+        spread: Option<f64>,
     ) -> ScoreParts {
         let available = capacity.available();
         let fit = if available.cpu_shares <= 0 || available.memory_mb <= 0 {
@@ -90,6 +94,7 @@ impl Ranking {
             })
             .collect();
         scores.extend(node_affinity(&matches, &self.rules).map(|s| (NODE_AFFINITY, s)));
+        scores.extend(spread.map(|s| (ALLOCATION_SPREAD, s)));
         ScoreParts::new(scores)
     }
 }

@@ -11,6 +11,7 @@ pub const BINPACK: &str = "binpack";
 pub const JOB_ANTI_AFFINITY: &str = "job-anti-affinity";
 pub const NODE_RESCHEDULE_PENALTY: &str = "node-reschedule-penalty";
 pub const NODE_AFFINITY: &str = "node-affinity";
+pub const ALLOCATION_SPREAD: &str = "allocation-spread";
 
 /// The scores a node got, each under Nomad's name, in the order the
 /// iterators appended them, and their mean (`NormScore`).
