@@ -311,6 +311,17 @@ pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
             ));
         }
     }
+    if let Some(p) = job.get("Periodic").and_then(Value::as_object)
+        && p.get("Enabled").and_then(Value::as_bool) == Some(true)
+    {
+        if !matches!(kind.as_str(), "batch" | "sysbatch") {
+            errs.push("Periodic can only be used with \"batch\" or \"sysbatch\" scheduler".into());
+        }
+        let inner = super::periodic::validate(p, release);
+        if !inner.is_empty() {
+            errs.push(multierror(&inner));
+        }
+    }
     if !priority_ok && release >= v(1, 5, 0) {
         errs.push("job priority must be between [1, 100]".into());
     }

@@ -8,6 +8,8 @@
 mod admission;
 mod annotate;
 mod canonical;
+mod cron;
+mod cron_next;
 mod diff_types;
 mod fields;
 mod flat;
@@ -15,6 +17,7 @@ mod group_diff;
 mod job_diff;
 mod json_map;
 mod nested;
+mod periodic;
 mod plan;
 mod same;
 mod schema;

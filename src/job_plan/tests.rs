@@ -3,6 +3,7 @@
 mod admission;
 mod annotate;
 mod canonical;
+mod cron;
 mod endpoint;
 mod group_diff;
 mod job_diff;
