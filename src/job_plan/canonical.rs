@@ -28,6 +28,7 @@ pub fn canonicalize(job: &mut Map<String, Value>, release: Release) {
 /// migrate blocks (already merged into the groups) are not stored; the node
 /// pool and datacenters get the server's defaults.
 pub(crate) fn server_canonicalize(job: &mut Map<String, Value>, release: Release) {
+    super::api_names::to_stored(job);
     let update = job.get("Update").and_then(Value::as_object);
     let parallel = update
         .and_then(|u| u.get("MaxParallel"))

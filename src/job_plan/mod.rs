@@ -7,13 +7,16 @@
 
 mod admission;
 mod annotate;
+mod api_names;
 mod canonical;
+mod connect_diff;
 mod cron;
 mod cron_next;
 mod diff_types;
 mod fields;
 mod flat;
 mod group_diff;
+mod job_blocks;
 mod job_diff;
 mod json_map;
 mod nested;

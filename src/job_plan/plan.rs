@@ -188,14 +188,15 @@ pub fn plan_job(
     let report = Replay::new(&planned, &eval_options)?.report();
     let now = report.now.unix_nanos_i64().div_euclid(SECOND);
     let next = next_launch(&job, now, release).map_err(PlanError::Periodic)?;
-    let mut diff = job_diff(old.as_ref(), &Value::Object(job), true);
+    let rules = Switches::of(release);
+    let mut diff = job_diff(old.as_ref(), &Value::Object(job), true, rules);
     let desired: BTreeMap<String, _> = report
         .jobs
         .iter()
         .flat_map(|j| &j.groups)
         .map(|g| (g.name.clone(), g.desired_changes.reconciler.clone()))
         .collect();
-    annotate(&mut diff, &desired, Switches::of(release));
+    annotate(&mut diff, &desired, rules);
     Ok((
         report,
         JobPlan {
