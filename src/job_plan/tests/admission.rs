@@ -222,3 +222,64 @@ fn job_endpoint_hooks_test_go_v1_10_5_implied_constraints_bridge_network() {
         ])
     );
 }
+
+#[test]
+fn job_endpoint_hooks_test_go_v1_10_5_implied_constraints_numa() {
+    let job = one_group(json!({"Name": "group1", "Tasks": [
+        {"Resources": {"NUMA": {"Affinity": "require"}}}]}));
+    assert_eq!(
+        group_constraints(&mutate(job.clone())),
+        json!([
+            c("${attr.nomad.version}", ">= 1.6.3-dev", "semver"),
+            c("${attr.kernel.name}", "linux", "=")
+        ])
+    );
+    // NUMA "none" asks for nothing; before 1.7.0 there is no NUMA.
+    let mut none = job.clone();
+    none["TaskGroups"][0]["Tasks"][0]["Resources"]["NUMA"]["Affinity"] = "none".into();
+    assert_eq!(group_constraints(&mutate(none)), json!([]));
+    let mut old: Map<String, Value> = serde_json::from_value(job).unwrap();
+    implied_constraints(&mut old, v(1, 6, 5));
+    assert_eq!(group_constraints(&Value::Object(old)), json!([]));
+}
+
+#[test]
+fn job_endpoint_hooks_test_go_v1_10_5_implied_constraints_tproxy() {
+    let job = one_group(json!({"Name": "group-with-tproxy",
+        "Services": [{"Connect": {"SidecarService": {"Proxy": {"TransparentProxy": {}}}}}],
+        "Networks": [{"Mode": "bridge"}]}));
+    let cni = |p: &str| {
+        c(
+            &format!("${{attr.plugins.cni.version.{p}}}"),
+            ">= 0.4.0",
+            "semver",
+        )
+    };
+    assert_eq!(
+        group_constraints(&mutate(job)),
+        json!([
+            consul(),
+            cni("bridge"),
+            cni("firewall"),
+            cni("host-local"),
+            cni("loopback"),
+            cni("portmap"),
+            c(
+                "${attr.plugins.cni.version.consul-cni}",
+                ">= 1.4.2",
+                "semver"
+            ),
+            c("${attr.nomad.version}", ">= 1.8.0-dev", "semver")
+        ])
+    );
+}
+
+#[test]
+fn job_endpoint_hooks_test_go_v1_10_5_implied_constraints_task_schedule() {
+    let job = one_group(json!({"Name": "group-with-schedule",
+        "Tasks": [{"Name": "task-with-schedule", "Schedule": {"Cron": null}}]}));
+    assert_eq!(
+        group_constraints(&mutate(job)),
+        json!([c("${attr.nomad.version}", ">= 1.8.0-dev", "semver")])
+    );
+}
