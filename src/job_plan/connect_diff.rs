@@ -1,13 +1,12 @@
 //! `connectDiffs` and the blocks under it (nomad/structs/diff.go): the
 //! sidecar service with its proxy (upstreams, expose paths, transparent
-//! proxy, config), the sidecar task and the gateway's mesh mode.
+//! proxy, config) and the sidecar task; the gateway is `gateway_diff`.
 
 use serde_json::{Value, json};
 
 use super::diff_types::{DiffType, ObjectDiff, sort_objects};
-use super::fields::{
-    presence_kind, primitive_object, primitive_object_set, string_set, whole_object,
-};
+use super::fields::{primitive_object, primitive_object_set, string_set, whole_object};
+use super::gateway_diff::gateway;
 use super::nested::{self, get, list};
 use super::same::{is_zero, same};
 use super::schema::Type;
@@ -29,7 +28,7 @@ pub(crate) fn connect(
     let (a, b) = pair("SidecarTask");
     diff.objects.extend(sidecar_task(a, b, contextual, rules));
     let (a, b) = pair("Gateway");
-    diff.objects.extend(gateway(a, b));
+    diff.objects.extend(gateway(a, b, contextual));
     Some(diff)
 }
 
@@ -252,24 +251,4 @@ fn transparent_proxy(prev: Option<&Value>, next: Option<&Value>, contextual: boo
         );
     }
     diff
-}
-
-/// `connectGatewayDiff`, as far as plan-inspect reads a gateway: the
-/// `Gateway` object and its `Mesh` object (which has no fields), typed by
-/// presence. The proxy, ingress and terminating entries under a gateway
-/// are not diffed (docs/job-plan.md).
-fn gateway(prev: Option<&Value>, next: Option<&Value>) -> Option<ObjectDiff> {
-    let kind = presence_kind(prev, next)?;
-    let mesh = presence_kind(get(prev, "Mesh"), get(next, "Mesh")).map(|kind| ObjectDiff {
-        kind,
-        name: "Mesh".into(),
-        fields: Vec::new(),
-        objects: Vec::new(),
-    });
-    Some(ObjectDiff {
-        kind,
-        name: "Gateway".into(),
-        fields: Vec::new(),
-        objects: mesh.into_iter().collect(),
-    })
 }

@@ -15,6 +15,7 @@ mod cron_next;
 mod diff_types;
 mod fields;
 mod flat;
+mod gateway_diff;
 mod group_diff;
 mod job_blocks;
 mod job_diff;

@@ -174,7 +174,7 @@ fn network(
     diff.objects.extend(primitive_object(
         args(old),
         args(new),
-        Type::CniArgs,
+        Type::AnyScalars,
         &[],
         "CNIConfig",
         contextual,

@@ -62,8 +62,16 @@ pub(crate) enum Type {
     UiLink,
     MultiregionStrategy,
     MultiregionRegion,
-    /// A CNI block's `Args` map, flattened on its own: every key a field.
-    CniArgs,
+    /// No known fields, every scalar one: a CNI block's `Args` map, and
+    /// the gateway blocks whose members are all blocks.
+    AnyScalars,
+    GatewayProxy,
+    GatewayTls,
+    GatewaySds,
+    IngressListener,
+    IngressService,
+    HeaderModifiers,
+    LinkedService,
 }
 
 use Field::*;
@@ -325,7 +333,28 @@ pub(crate) fn fields(ty: Type) -> &'static [(&'static str, Field)] {
         Type::Ui => &[("Description", Str)],
         Type::UiLink => &[("Label", Str), ("Url", Str)],
         Type::MultiregionStrategy => &[("MaxParallel", Num), ("OnFailure", Str)],
-        Type::CniArgs => &[],
+        Type::AnyScalars => &[],
+        Type::GatewayProxy => &[
+            ("EnvoyGatewayBindTaggedAddresses", Bool),
+            ("EnvoyGatewayNoDefaultBind", Bool),
+            ("EnvoyDNSDiscoveryType", Str),
+        ],
+        Type::GatewayTls => &[
+            ("Enabled", Bool),
+            ("TLSMinVersion", Str),
+            ("TLSMaxVersion", Str),
+        ],
+        Type::GatewaySds => &[("ClusterName", Str), ("CertResource", Str)],
+        Type::IngressListener => &[("Port", Num), ("Protocol", Str)],
+        Type::IngressService => &[("Name", Str)],
+        Type::HeaderModifiers => &[("Add", Map), ("Set", Map)],
+        Type::LinkedService => &[
+            ("Name", Str),
+            ("CAFile", Str),
+            ("CertFile", Str),
+            ("KeyFile", Str),
+            ("SNI", Str),
+        ],
         Type::MultiregionRegion => &[
             ("Name", Str),
             ("Count", Num),
@@ -349,6 +378,12 @@ pub(crate) fn skipped(ty: Type) -> &'static [&'static str] {
         Type::Template => &["Uid", "Gid"],
         Type::Scaling => &["ID", "CreateIndex", "ModifyIndex"],
         Type::SidecarTask => &["KillTimeout", "ShutdownDelay"],
+        Type::GatewayProxy => &["ConnectTimeout"],
+        Type::IngressService => &[
+            "MaxConnections",
+            "MaxPendingRequests",
+            "MaxConcurrentRequests",
+        ],
         _ => &[],
     }
 }

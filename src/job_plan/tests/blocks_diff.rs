@@ -694,3 +694,122 @@ fn diff_test_go_v2_0_5_diff_sidecar_volumes() {
     let before = sidecar_task(Some(&old), Some(&new), true, rules_of(v(1, 10, 1))).unwrap();
     assert!(before.objects.iter().all(|o| o.name != "VolumeMount"));
 }
+
+/// `TestTaskGroupDiff` "TaskGroup Services edited" (contextual), the
+/// gateway of its Connect block.
+#[test]
+fn diff_test_go_v2_0_5_task_group_diff_services_edited_gateway() {
+    let gateway = |timeout: i64,
+                   tagged: bool,
+                   addr: &str,
+                   port: i64,
+                   dns: &str,
+                   nodef: bool,
+                   foo: i64,
+                   tls: bool,
+                   listener: Value,
+                   linked: &str| {
+        json!({
+            "Proxy": {"ConnectTimeout": timeout, "EnvoyGatewayBindTaggedAddresses": tagged,
+                "EnvoyGatewayBindAddresses": {"service1": {"Address": addr, "Port": port}},
+                "EnvoyDNSDiscoveryType": dns, "EnvoyGatewayNoDefaultBind": nodef,
+                "Config": {"foo": foo}},
+            "Ingress": {"TLS": {"Enabled": tls, "TLSMinVersion": "", "TLSMaxVersion": "",
+                                "CipherSuites": null, "SDS": null},
+                        "Listeners": [listener]},
+            "Terminating": {"Services": [{"Name": linked, "CAFile": format!("ca{}.pem", &linked[6..]),
+                "CertFile": format!("cert{}.pem", &linked[6..]),
+                "KeyFile": format!("key{}.pem", &linked[6..]), "SNI": format!("{linked}.consul")}]},
+            "Mesh": {}})
+    };
+    let old = gateway(
+        1_000_000_000,
+        false,
+        "10.0.0.1",
+        2001,
+        "STRICT_DNS",
+        false,
+        1,
+        false,
+        json!({"Port": 3001, "Protocol": "tcp", "Services": [{"Name": "listener1", "Hosts": null}]}),
+        "linked1",
+    );
+    let new = gateway(
+        2_000_000_000,
+        true,
+        "10.0.0.2",
+        2002,
+        "LOGICAL_DNS",
+        true,
+        2,
+        true,
+        json!({"Port": 3002, "Protocol": "http", "Services": [{"Name": "listener2",
+               "Hosts": ["127.0.0.1", "127.0.0.1:3002"]}]}),
+        "linked2",
+    );
+    let diff = super::super::gateway_diff::gateway(Some(&old), Some(&new), true).unwrap();
+    let mut got = Vec::new();
+    lines(&[], &[diff], 0, &mut got);
+    assert_eq!(
+        got,
+        expect(
+            r#"
+            Edited Gateway {
+              Edited Proxy {
+                Edited ConnectTimeout: "1s" => "2s"
+                Edited EnvoyDNSDiscoveryType: "STRICT_DNS" => "LOGICAL_DNS"
+                Edited EnvoyGatewayBindTaggedAddresses: "false" => "true"
+                Edited EnvoyGatewayNoDefaultBind: "false" => "true"
+                Edited EnvoyGatewayBindAddresses {
+                  Edited service1: "10.0.0.1:2001" => "10.0.0.2:2002"
+                }
+                Edited Config {
+                  Edited foo: "1" => "2"
+                }
+              }
+              Edited Ingress {
+                Edited TLS {
+                  Edited Enabled: "false" => "true"
+                  None TLSMaxVersion: "" => ""
+                  None TLSMinVersion: "" => ""
+                }
+                Added Listener {
+                  Added Port: "" => "3002"
+                  Added Protocol: "" => "http"
+                  Added ConsulIngressService {
+                    Added Name: "" => "listener2"
+                    Added Hosts {
+                      Added Hosts: "" => "127.0.0.1"
+                      Added Hosts: "" => "127.0.0.1:3002"
+                    }
+                  }
+                }
+                Deleted Listener {
+                  Deleted Port: "3001" => ""
+                  Deleted Protocol: "tcp" => ""
+                  Deleted ConsulIngressService {
+                    Deleted Name: "listener1" => ""
+                  }
+                }
+              }
+              Edited Terminating {
+                Added Service {
+                  Added CAFile: "" => "ca2.pem"
+                  Added CertFile: "" => "cert2.pem"
+                  Added KeyFile: "" => "key2.pem"
+                  Added Name: "" => "linked2"
+                  Added SNI: "" => "linked2.consul"
+                }
+                Deleted Service {
+                  Deleted CAFile: "ca1.pem" => ""
+                  Deleted CertFile: "cert1.pem" => ""
+                  Deleted KeyFile: "key1.pem" => ""
+                  Deleted Name: "linked1" => ""
+                  Deleted SNI: "linked1.consul" => ""
+                }
+              }
+            }
+            "#
+        )
+    );
+}
