@@ -813,3 +813,125 @@ fn diff_test_go_v2_0_5_task_group_diff_services_edited_gateway() {
         )
     );
 }
+
+/// `TestServicesDiff` "Service with different identity name and aud".
+#[test]
+fn diff_test_go_v2_0_5_services_diff_identity_name_and_aud() {
+    let service = |name: &str, aud: &[&str], file: bool| {
+        let mut id = identity(false, file);
+        id["Name"] = name.into();
+        id["Audience"] = json!(aud);
+        json!([{"Name": name, "Provider": "consul", "PortLabel": "http", "Identity": id}])
+    };
+    assert_eq!(
+        service_lines(
+            service("test", &["consul.io"], true),
+            service("test2", &["consul.io", "nomad.dev"], false),
+            V2
+        ),
+        expect(
+            r#"
+            Edited Service {
+              Edited Name: "test" => "test2"
+              Edited Identity {
+                Edited File: "true" => "false"
+                Edited Name: "test" => "test2"
+                Added Audience {
+                  Added Audience: "" => "nomad.dev"
+                }
+              }
+            }
+            "#
+        )
+    );
+}
+
+/// `TestTaskGroupDiff` "TaskGroup Services edited" (contextual), the
+/// sidecar service its Connect block gains.
+#[test]
+fn diff_test_go_v2_0_5_task_group_diff_services_edited_sidecar_service() {
+    let old =
+        json!({"Native": false, "SidecarService": null, "SidecarTask": null, "Gateway": null});
+    let new = json!({"Native": true, "SidecarTask": null, "Gateway": null, "SidecarService": {
+        "Tags": null, "Port": "http", "DisableDefaultTCPCheck": false, "Meta": null,
+        "Proxy": {"LocalServiceAddress": "127.0.0.1", "LocalServicePort": 8080,
+            "Upstreams": [{"DestinationName": "foo", "DestinationNamespace": "ns2",
+                "DestinationPartition": "", "DestinationPeer": "", "DestinationType": "",
+                "LocalBindPort": 8000, "Datacenter": "dc2", "LocalBindAddress": "127.0.0.2",
+                "LocalBindSocketPath": "", "LocalBindSocketMode": "",
+                "MeshGateway": {"Mode": "remote"}, "Config": null}],
+            "Expose": {"Paths": [{"Path": "/health", "Protocol": "http", "LocalPathPort": 9001,
+                                  "ListenerPort": "api_expose_healthcheck"}]},
+            "Config": {"foo": "qux"},
+            "TransparentProxy": {"UID": "101", "OutboundPort": 15001,
+                "ExcludeInboundPorts": ["www", "9000"], "ExcludeOutboundPorts": [4443],
+                "ExcludeOutboundCIDRs": ["10.0.0.0/8"], "ExcludeUIDs": ["1", "10"],
+                "NoDNS": true}}}});
+    let diff =
+        super::super::connect_diff::connect(Some(&old), Some(&new), true, rules_of(V2)).unwrap();
+    let mut got = Vec::new();
+    lines(&[], &[diff], 0, &mut got);
+    assert_eq!(
+        got,
+        expect(
+            r#"
+            Edited ConsulConnect {
+              Edited Native: "false" => "true"
+              Added SidecarService {
+                Added DisableDefaultTCPCheck: "" => "false"
+                Added Port: "" => "http"
+                Added ConsulProxy {
+                  Added LocalServiceAddress: "" => "127.0.0.1"
+                  Added LocalServicePort: "" => "8080"
+                  Added ConsulUpstreams {
+                    Added Datacenter: "" => "dc2"
+                    Added DestinationName: "" => "foo"
+                    Added DestinationNamespace: "" => "ns2"
+                    None DestinationPartition: "" => ""
+                    None DestinationPeer: "" => ""
+                    None DestinationType: "" => ""
+                    Added LocalBindAddress: "" => "127.0.0.2"
+                    Added LocalBindPort: "" => "8000"
+                    None LocalBindSocketMode: "" => ""
+                    None LocalBindSocketPath: "" => ""
+                    Added MeshGateway {
+                      Added Mode: "" => "remote"
+                    }
+                  }
+                  Added Expose {
+                    Added Paths {
+                      Added ListenerPort: "" => "api_expose_healthcheck"
+                      Added LocalPathPort: "" => "9001"
+                      Added Path: "" => "/health"
+                      Added Protocol: "" => "http"
+                    }
+                  }
+                  Added TransparentProxy {
+                    Added NoDNS: "" => "true"
+                    Added OutboundPort: "" => "15001"
+                    Added UID: "" => "101"
+                    Added ExcludeInboundPorts {
+                      Added ExcludeInboundPorts: "" => "9000"
+                      Added ExcludeInboundPorts: "" => "www"
+                    }
+                    Added ExcludeOutboundPorts {
+                      Added ExcludeOutboundPorts: "" => "4443"
+                    }
+                    Added ExcludeOutboundCIDRs {
+                      Added ExcludeOutboundCIDRs: "" => "10.0.0.0/8"
+                    }
+                    Added ExcludeUIDs {
+                      Added ExcludeUIDs: "" => "1"
+                      Added ExcludeUIDs: "" => "10"
+                    }
+                  }
+                  Added Config {
+                    Added foo: "" => "qux"
+                  }
+                }
+              }
+            }
+            "#
+        )
+    );
+}
