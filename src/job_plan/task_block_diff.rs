@@ -227,7 +227,8 @@ pub(crate) fn schedule(
     )
 }
 
-/// `secretsDiffs`: secrets matched by name, each flattened whole.
+/// `secretsDiffs`: secrets matched by name, each flattened whole (a
+/// secret's `null` members are nil maps, which flatten to nothing).
 pub(crate) fn secrets(
     old: Option<&Value>,
     new: Option<&Value>,
@@ -238,8 +239,25 @@ pub(crate) fn secrets(
         Some(ObjectDiff {
             kind,
             name: "Secret".into(),
-            fields: fields::fields(Some(&flat::all(a)), Some(&flat::all(b)), contextual),
+            fields: fields::fields(
+                Some(&flat::all(a.map(without_nulls).as_ref())),
+                Some(&flat::all(b.map(without_nulls).as_ref())),
+                contextual,
+            ),
             objects: Vec::new(),
         })
     })
+}
+
+/// An object without its `null` members.
+fn without_nulls(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .filter(|(_, x)| !x.is_null())
+                .map(|(k, x)| (k.clone(), x.clone()))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
 }

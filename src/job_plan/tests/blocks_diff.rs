@@ -935,3 +935,66 @@ fn diff_test_go_v2_0_5_task_group_diff_services_edited_sidecar_service() {
         )
     );
 }
+
+/// `TestTaskDiff` "Secret edited", "Secret added", "Secret deleted".
+#[test]
+fn diff_test_go_v2_0_5_task_diff_secrets() {
+    let secret = |provider: &str, path: &str, foo: &str, env: Value| {
+        json!({"Name": "foo", "Provider": provider, "Path": path, "Config": {"foo": foo},
+               "Env": env})
+    };
+    let t = |s: Value| json!({"Name": "t", "Secrets": s});
+    assert_eq!(
+        task(
+            t(json!([secret(
+                "bar",
+                "/foo/bar",
+                "bar",
+                json!({"foo": "bar"})
+            )])),
+            t(json!([secret(
+                "bar1",
+                "/foo/bar1",
+                "bar1",
+                json!({"foo": "bar"})
+            )])),
+            V2
+        ),
+        expect(
+            r#"
+            Edited Secret {
+              Edited Config[foo]: "bar" => "bar1"
+              Edited Path: "/foo/bar" => "/foo/bar1"
+              Edited Provider: "bar" => "bar1"
+            }
+            "#
+        )
+    );
+    let one = t(json!([secret("bar", "/foo/bar", "bar", Value::Null)]));
+    assert_eq!(
+        task(t(json!([])), one.clone(), V2),
+        expect(
+            r#"
+            Added Secret {
+              Added Config[foo]: "" => "bar"
+              Added Name: "" => "foo"
+              Added Path: "" => "/foo/bar"
+              Added Provider: "" => "bar"
+            }
+            "#
+        )
+    );
+    assert_eq!(
+        task(one, t(json!([])), V2),
+        expect(
+            r#"
+            Deleted Secret {
+              Deleted Config[foo]: "bar" => ""
+              Deleted Name: "foo" => ""
+              Deleted Path: "/foo/bar" => ""
+              Deleted Provider: "bar" => ""
+            }
+            "#
+        )
+    );
+}
