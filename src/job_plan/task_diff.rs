@@ -66,9 +66,10 @@ fn task(old: Option<&Value>, new: Option<&Value>, contextual: bool, rules: Switc
         ));
     }
     let (a, b) = pair("Artifacts");
-    objects.extend(primitive_object_set(
+    objects.extend(fields::primitive_object_set_by(
         a.as_ref(),
         b.as_ref(),
+        Some("RelativeDest"),
         Type::Artifact,
         &[],
         "Artifact",

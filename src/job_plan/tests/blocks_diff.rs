@@ -998,3 +998,74 @@ fn diff_test_go_v2_0_5_task_diff_secrets() {
         )
     );
 }
+
+/// `TestTaskDiff` "Artifacts edited": artifacts are matched by their
+/// destination (`TaskArtifact.DiffID`), so one is edited in place.
+#[test]
+fn diff_test_go_v2_0_5_task_diff_artifacts_edited() {
+    let artifact =
+        |source: &str, options: Value, headers: Value, mode: &str, dest: &str, chown: bool| {
+            json!({"GetterSource": source, "GetterOptions": options, "GetterHeaders": headers,
+               "GetterMode": mode, "GetterInsecure": false, "RelativeDest": dest,
+               "Chown": chown})
+        };
+    let t = |a: Value| json!({"Name": "t", "Artifacts": a});
+    let old = t(json!([
+        artifact("foo", json!({"foo": "bar"}), Value::Null, "", "foo", false),
+        artifact(
+            "bar",
+            json!({"bar": "baz"}),
+            json!({"User": "user1"}),
+            "dir",
+            "bar",
+            false
+        )
+    ]));
+    let new = t(json!([
+        artifact(
+            "foo/bar",
+            json!({"foo": "bar"}),
+            Value::Null,
+            "",
+            "foo",
+            false
+        ),
+        artifact(
+            "bam",
+            json!({"bam": "baz"}),
+            json!({"User": "user2", "User-Agent": "nomad"}),
+            "file",
+            "bam",
+            true
+        )
+    ]));
+    assert_eq!(
+        task(old, new, V2),
+        expect(
+            r#"
+            Edited Artifact {
+              Edited GetterSource: "foo" => "foo/bar"
+            }
+            Added Artifact {
+              Added Chown: "" => "true"
+              Added GetterHeaders[User-Agent]: "" => "nomad"
+              Added GetterHeaders[User]: "" => "user2"
+              Added GetterInsecure: "" => "false"
+              Added GetterMode: "" => "file"
+              Added GetterOptions[bam]: "" => "baz"
+              Added GetterSource: "" => "bam"
+              Added RelativeDest: "" => "bam"
+            }
+            Deleted Artifact {
+              Deleted Chown: "false" => ""
+              Deleted GetterHeaders[User]: "user1" => ""
+              Deleted GetterInsecure: "false" => ""
+              Deleted GetterMode: "dir" => ""
+              Deleted GetterOptions[bar]: "baz" => ""
+              Deleted GetterSource: "bar" => ""
+              Deleted RelativeDest: "bar" => ""
+            }
+            "#
+        )
+    );
+}
