@@ -379,6 +379,27 @@ pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
     {
         errs.push("job can't be submitted with a payload, only dispatched".into());
     }
+    // The community edition's validators refuse Enterprise features
+    // (v1.7.0 nomad/job_endpoint_hook_numa_ce.go, v1.8.0
+    // job_endpoint_hook_sched_ce.go), after `jobValidate`.
+    let tasks = || {
+        groups
+            .iter()
+            .filter_map(|g| g.get("Tasks").and_then(Value::as_array))
+            .flatten()
+    };
+    let numa = tasks().any(|t| {
+        t.pointer("/Resources/NUMA/Affinity")
+            .and_then(Value::as_str)
+            .is_some_and(|a| a != "none")
+    });
+    if numa && release >= v(1, 7, 0) {
+        errs.push("numa scheduling requires Nomad Enterprise".into());
+    }
+    let schedule = tasks().any(|t| t.get("Schedule").is_some_and(|s| !s.is_null()));
+    if schedule && release >= v(1, 8, 0) {
+        errs.push("task schedules requires Nomad Enterprise".into());
+    }
     errs
 }
 

@@ -283,3 +283,30 @@ fn job_endpoint_hooks_test_go_v1_10_5_implied_constraints_task_schedule() {
         json!([c("${attr.nomad.version}", ">= 1.8.0-dev", "semver")])
     );
 }
+
+/// The community edition refuses NUMA (1.7.0 on) and task schedules (1.8.0
+/// on) after the job's own validation (v1.10.5 nomad/job_endpoint.go:81-92,
+/// job_endpoint_hook_numa_ce.go, job_endpoint_hook_sched_ce.go).
+#[test]
+fn the_community_edition_refuses_numa_and_task_schedules() {
+    use super::super::admission::validate;
+    let job = |task: Value| -> Map<String, Value> {
+        serde_json::from_value(json!({"ID": "j", "Name": "j", "Namespace": "default",
+            "Region": "global", "Type": "batch", "Priority": 50, "Datacenters": ["dc1"],
+            "TaskGroups": [{"Name": "g", "Count": 1, "Tasks": [task]}]}))
+        .unwrap()
+    };
+    let numa = job(json!({"Name": "t", "Driver": "exec",
+        "Resources": {"NUMA": {"Affinity": "require"}}}));
+    assert_eq!(
+        validate(&numa, v(1, 10, 5)),
+        ["numa scheduling requires Nomad Enterprise"]
+    );
+    assert!(validate(&numa, v(1, 6, 5)).is_empty());
+    let sched = job(json!({"Name": "t", "Driver": "exec", "Schedule": {"Cron": null}}));
+    assert_eq!(
+        validate(&sched, v(1, 10, 5)),
+        ["task schedules requires Nomad Enterprise"]
+    );
+    assert!(validate(&sched, v(1, 7, 7)).is_empty());
+}
