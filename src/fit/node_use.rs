@@ -170,3 +170,105 @@ impl<'a> NodeFreeAsk<'a> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::feasibility::device_serves;
+    use crate::fit::{TaskAsk, place};
+    use crate::model::{Resources, from_slice};
+    use crate::version::v;
+
+    const NODE: &str = r#"{"NodeResources": {
+        "Cpu": {"CpuShares": 4000}, "Memory": {"MemoryMB": 4096}, "Disk": {"DiskMB": 10000},
+        "NodeNetworks": [{"Mode": "host", "Device": "eth0",
+                          "Addresses": [{"Alias": "default", "Address": "10.0.0.1"}]}]},
+      "ReservedResources": {"Cpu": {"CpuShares": 500}, "Memory": {"MemoryMB": 512},
+        "Networks": {"ReservedHostPorts": "22,20000"}}}"#;
+
+    const RUNNING: &str = r#"{"ID": "a1", "ClientStatus": "running", "DesiredStatus": "run",
+        "AllocatedResources": {
+        "Tasks": {"web": {"Cpu": {"CpuShares": 1500}, "Memory": {"MemoryMB": 1024}}},
+        "Shared": {"DiskMB": 300,
+            "Ports": [{"Label": "http", "Value": 20001, "HostIP": "10.0.0.1"}]}}}"#;
+
+    /// The running totals judge every ask as `place` does over the whole
+    /// list of proposed allocations, and give the same resources, as
+    /// placements are added one by one.
+    #[test]
+    fn running_totals_judge_and_allocate_as_place_does() {
+        let node: NodeSupply = from_slice(NODE.as_bytes()).unwrap();
+        let settings = Settings {
+            rules: FitRules::of(v(1, 10, 5)),
+            memory_oversubscription: false,
+        };
+        let available = super::super::Capacity::of(&node, &settings.rules).available();
+        let running: AllocUsage = from_slice(RUNNING.as_bytes()).unwrap();
+        let dynamic: NetworkResource = from_slice(
+            br#"{"Mode": "host", "DynamicPorts": [{"Label": "http", "HostNetwork": "default"}]}"#,
+        )
+        .unwrap();
+        let taken: NetworkResource = from_slice(
+            br#"{"Mode": "host", "ReservedPorts": [{"Label": "ssh", "Value": 22, "HostNetwork": "default"}]}"#,
+        )
+        .unwrap();
+        let small: Resources = from_slice(br#"{"CPU": 500, "MemoryMB": 600}"#).unwrap();
+        let large: Resources = from_slice(br#"{"CPU": 500, "MemoryMB": 3000}"#).unwrap();
+        let ask = |network, resources| GroupAsk {
+            disk_mb: 300,
+            network,
+            tasks: vec![TaskAsk {
+                name: "web",
+                resources,
+                lifecycle: None,
+            }],
+        };
+        let asks = [
+            ask(Some(&dynamic), &small),
+            ask(Some(&taken), &small),
+            ask(None, &large),
+        ];
+        let mut proposed: Vec<AllocUsage> = vec![running];
+        let mut outcomes = Vec::new();
+        for _ in 0..5 {
+            let refs: Vec<&AllocUsage> = proposed.iter().collect();
+            let totals = NodeUse::of(&node, &refs, settings.rules);
+            for a in &asks {
+                let free = NodeFreeAsk::of(a, &settings).unwrap();
+                let whole = place(&node, &refs, a, &settings, device_serves);
+                let fast = totals.fits(&node, &available, &free, &settings.rules);
+                match (&whole, &fast) {
+                    (Ok(p), Ok(used)) => {
+                        assert_eq!(&p.used, used);
+                        let mine = totals.allocate(&free).unwrap();
+                        assert_eq!(mine.shared.ports.len(), p.allocated.shared.ports.len());
+                        for (m, w) in mine.shared.ports.iter().zip(&p.allocated.shared.ports) {
+                            assert_eq!((m.value, &m.host_ip), (w.value, &w.host_ip));
+                        }
+                    }
+                    (Err(w), Err(f)) => assert_eq!(w, f),
+                    _ => panic!("place gave {whole:?}, the totals {fast:?}"),
+                }
+                outcomes.push(fast.is_ok());
+            }
+            // Place one more of the first ask, as the plan would.
+            let placed = place(&node, &refs, &asks[0], &settings, device_serves).ok();
+            let Some(p) = placed else { break };
+            let mut totals = totals;
+            let new = AllocUsage {
+                client_status: "pending".to_string(),
+                desired_status: "run".to_string(),
+                allocated_resources: Some(Arc::new(p.allocated)),
+                ..AllocUsage::default()
+            };
+            totals.add(&new, settings.rules);
+            proposed.push(new);
+            let refs: Vec<&AllocUsage> = proposed.iter().collect();
+            let again = NodeUse::of(&node, &refs, settings.rules);
+            assert_eq!((totals.count, &totals.used), (again.count, &again.used));
+        }
+        // The dynamic ask fits until memory runs out; the taken port and
+        // the large ask never do.
+        assert_eq!(outcomes.iter().filter(|ok| **ok).count(), 4);
+    }
+}
