@@ -13,6 +13,7 @@ pub mod placer;
 pub mod ranked;
 pub mod ranking;
 pub mod score;
+pub mod spread;
 pub mod targets;
 
 pub use cluster::Cluster;
@@ -20,3 +21,4 @@ pub use failure::Failure;
 pub use metric::AllocMetric;
 pub use placer::{Choice, Misfit, Placer, Setup};
 pub use score::Score;
+pub use spread::SpreadRules;

@@ -29,6 +29,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::cluster::Cluster;
 use super::failure::Failure;
+use super::spread::Spreads;
 use super::targets::{in_datacenters, in_pool};
 use crate::feasibility::{Placed, SystemStack};
 use crate::model::{Allocation, Job, TaskGroup};
@@ -91,13 +92,14 @@ impl<'a> Placer<'a> {
                 node: node_of(a),
                 task_group: &a.task_group,
             })
-            .collect();
+            .collect::<Vec<_>>();
         let mut placer = Placer {
             cluster,
             job,
             setup,
             candidates,
             by_dc,
+            spreads: Spreads::new(job, existing.clone(), setup.spread),
             checks: SystemStack::new(job, existing),
             stopped: HashSet::new(),
             stopping: Vec::new(),
@@ -181,11 +183,19 @@ impl<'a> Placer<'a> {
             .filter_map(|id| self.cluster.position(id))
             .filter(|i| self.candidates.binary_search(i).is_ok())
             .collect();
+        // Spread scores move with every placement, on every node, and are
+        // scored in node order (the lowest boost so far): such a group is
+        // judged on every node each time.
+        let round = self.spreads.round(tg, &self.stopping, &self.proposed);
+        if round.is_some() {
+            g.indexable = false;
+            g.index = None;
+        }
         let ranked = match g.index.is_some() {
             true => self.ranked_best(&mut g, &penalty),
             false => None,
         };
-        let best = ranked.or_else(|| self.scan(&mut g, &penalty));
+        let best = ranked.or_else(|| self.scan(&mut g, &penalty, round.as_ref()));
         if let Some(choice) = &best {
             let i = choice.node;
             if !self.cluster.known[i] {
@@ -222,6 +232,7 @@ impl<'a> Placer<'a> {
         self.stop(existing);
         let verdict = self.judge(&mut g, i);
         let usage = matches!(verdict, Verdict::Fits { .. }).then(|| self.allocate(&g, i));
+        let round = self.spreads.round(tg, &self.stopping, &self.proposed);
         self.unstop(existing);
         if let Some((use_before, logged)) = before {
             self.changed.remove(&i);
@@ -231,6 +242,9 @@ impl<'a> Placer<'a> {
             self.log.truncate(logged);
         }
         self.groups.insert(tg.name.clone(), g);
+        if let (Verdict::Fits { .. }, Some(r)) = (&verdict, &round) {
+            self.spreads.score(r, self.cluster.nodes[i]);
+        }
         match (verdict, usage) {
             (Verdict::Filtered(why), _) => Err(Misfit::Filtered(why.into_owned())),
             (Verdict::Exhausted(short), _) => Err(Misfit::Exhausted(short)),
@@ -250,6 +264,13 @@ impl<'a> Placer<'a> {
     pub fn commit_in_place(&mut self, alloc: &'a Allocation) {
         if let Some(usage) = self.checked.remove(&alloc.id) {
             self.updated.insert(&alloc.id, usage);
+            // The plan's NodeAllocation holds it too, so the property sets
+            // count it beside its existing self (v1.3.0 propertyset.go:175).
+            let node = self.cluster.position(&alloc.node_id);
+            self.proposed.push(Placed {
+                node: node.map(|i| self.cluster.nodes[i]),
+                task_group: &alloc.task_group,
+            });
             self.touch(alloc);
         }
     }

@@ -4,6 +4,7 @@
 use super::super::failure::Failure;
 use super::super::metric::AllocMetric;
 use super::super::ranked::RankIndex;
+use super::super::spread::Round;
 use super::group::Group;
 use super::judge::Verdict;
 use super::setup::Choice;
@@ -13,7 +14,12 @@ impl<'a> Placer<'a> {
     /// Every candidate through the stack, in node order: the choice, or
     /// the group's failure with Nomad's metrics and the nearest miss. The
     /// group's ranking is built on its first scan.
-    pub(super) fn scan(&mut self, g: &mut Group<'a>, penalty: &[usize]) -> Option<Choice> {
+    pub(super) fn scan(
+        &mut self,
+        g: &mut Group<'a>,
+        penalty: &[usize],
+        round: Option<&Round>,
+    ) -> Option<Choice> {
         let mut metric = AllocMetric {
             nodes_available: self.by_dc.clone(),
             nodes_in_pool: if self.setup.pools {
@@ -40,12 +46,15 @@ impl<'a> Placer<'a> {
                 Verdict::Fits { used, collisions } => {
                     let capacity = &self.cluster.capacities[i];
                     let penalised = penalty.contains(&i);
+                    let spread = round.and_then(|r| self.spreads.score(r, node));
                     let score = g
                         .ranking
-                        .score(node, capacity, &used, collisions, penalised);
+                        .score(node, capacity, &used, collisions, penalised, spread);
                     if let Some(r) = &mut index {
                         let plain = match penalised {
-                            true => g.ranking.score(node, capacity, &used, collisions, false),
+                            true => g
+                                .ranking
+                                .score(node, capacity, &used, collisions, false, None),
                             false => score,
                         };
                         if !r.set(i, Some(plain)) {
@@ -88,7 +97,10 @@ impl<'a> Placer<'a> {
                 Verdict::Fits { used, collisions } => {
                     let capacity = &self.cluster.capacities[i];
                     let node = self.cluster.nodes[i];
-                    Some(g.ranking.score(node, capacity, &used, collisions, false))
+                    Some(
+                        g.ranking
+                            .score(node, capacity, &used, collisions, false, None),
+                    )
                 }
                 _ => None,
             };
@@ -106,7 +118,9 @@ impl<'a> Placer<'a> {
             if let Verdict::Fits { used, collisions } = self.judge(g, i) {
                 let capacity = &self.cluster.capacities[i];
                 let node = self.cluster.nodes[i];
-                let score = g.ranking.score(node, capacity, &used, collisions, true);
+                let score = g
+                    .ranking
+                    .score(node, capacity, &used, collisions, true, None);
                 let better = best
                     .as_ref()
                     .is_none_or(|b| score > b.score || (score == b.score && i < b.node));

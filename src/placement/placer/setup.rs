@@ -1,5 +1,6 @@
 //! What a job's placement stage is set up with, and what it gives back.
 
+use super::super::spread::SpreadRules;
 use crate::fit::Settings;
 
 /// What decides which nodes a job sees and how fit is counted.
@@ -12,6 +13,7 @@ pub struct Setup {
     pub pools: bool,
     /// `SchedulerConfig.SchedulerAlgorithm` is `spread`.
     pub spread_algorithm: bool,
+    pub spread: SpreadRules,
 }
 
 /// A node chosen for one allocation.

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::super::cluster::Cluster;
 use super::super::failure::Failure;
+use super::super::spread::Spreads;
 use super::group::Group;
 use super::setup::Setup;
 use crate::feasibility::{Placed, SystemStack};
@@ -35,6 +36,7 @@ pub struct Placer<'a> {
     pub(super) candidates: Vec<usize>,
     pub(super) by_dc: BTreeMap<String, u64>,
     pub(super) checks: SystemStack<'a>,
+    pub(super) spreads: Spreads<'a>,
     pub(super) stopped: HashSet<&'a Id>,
     pub(super) stopping: Vec<Placed<'a>>,
     pub(super) added: HashMap<usize, Vec<Added<'a>>>,
