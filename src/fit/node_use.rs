@@ -34,7 +34,7 @@ pub struct NodeUse {
 }
 
 /// One allocation of a group whose ask does not depend on the node
-/// ([`NodeFreeAsk::of`]): what [`crate::fit::place`] would give it, but its
+/// ([`NodeFreeAsk::of`]): what [`crate::fit::place()`] would give it, but its
 /// ports.
 #[derive(Clone, Debug)]
 pub struct NodeFreeAsk<'a> {
@@ -85,7 +85,7 @@ impl NodeUse {
 
     /// Whether one more allocation of `ask` fits on `node`, whose
     /// resources less its reservation are `available`: the group's ports,
-    /// then `AllocsFit`, in [`crate::fit::place`]'s order and with its
+    /// then `AllocsFit`, in [`crate::fit::place()`]'s order and with its
     /// shortfalls. On success, what the node then uses in all.
     pub fn fits(
         &self,
@@ -113,7 +113,7 @@ impl NodeUse {
     }
 
     /// The resources of one allocation of `ask` placed here, its ports
-    /// the lowest free ones, as [`crate::fit::place`] offers them.
+    /// the lowest free ones, as [`crate::fit::place()`] offers them.
     pub fn allocate(&self, ask: &NodeFreeAsk<'_>) -> Result<AllocatedResources, Shortfall> {
         let mut out = ask.resources.clone();
         if let Some(network) = ask.network {
@@ -128,7 +128,7 @@ impl NodeUse {
 
 impl<'a> NodeFreeAsk<'a> {
     /// The ask when no task asks for a network, devices or cores, else
-    /// `None`: [`crate::fit::place`]'s resources for it, less the ports.
+    /// `None`: [`crate::fit::place()`]'s resources for it, less the ports.
     pub fn of(ask: &GroupAsk<'a>, settings: &Settings) -> Option<NodeFreeAsk<'a>> {
         let mut total = AllocatedResources {
             shared: AllocatedShared {

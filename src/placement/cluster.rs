@@ -78,7 +78,13 @@ impl<'a> Cluster<'a> {
             let Some(&i) = index.get(alloc.node_id.as_str()) else {
                 continue;
             };
-            let usage = alloc.usage();
+            let mut usage = alloc.usage();
+            if usage.allocated_resources.is_some() {
+                // The pre-0.9 blocks are read only without AllocatedResources.
+                usage.resources = None;
+                usage.task_resources.clear();
+                usage.shared_resources = None;
+            }
             if rules.counts(&usage.client_status, &usage.desired_status) {
                 running[i].push(Running { alloc, usage });
                 by_job
