@@ -31,6 +31,7 @@ use super::cluster::Cluster;
 use super::failure::Failure;
 use super::spread::Spreads;
 use super::targets::{in_datacenters, in_pool};
+use super::verdict::{PlacementRecord, Recorder};
 use crate::feasibility::{Placed, SystemStack};
 use crate::model::{Allocation, Job, TaskGroup};
 use group::Group;
@@ -114,6 +115,7 @@ impl<'a> Placer<'a> {
             log: Vec::new(),
             shared_use: cluster.rules() == setup.settings.rules,
             groups: HashMap::new(),
+            recorder: None,
         };
         for alloc in stops {
             placer.stop(alloc);
@@ -166,18 +168,32 @@ impl<'a> Placer<'a> {
         (self.checks.class_eligibility(), self.checks.escaped())
     }
 
+    /// Records every node's verdict for the next [`Placer::place`].
+    pub fn record(&mut self, recorder: Recorder<'a>) {
+        self.recorder = Some(Box::new(recorder));
+    }
+
+    /// The verdicts recorded since [`Placer::record`].
+    pub fn recorded(&mut self) -> Option<PlacementRecord<'a>> {
+        self.recorder.take().map(|r| r.finish())
+    }
+
     /// Places one allocation of `tg`, avoiding `penalty` nodes where it
     /// can; a later failure of the same group only adds to its count, as
     /// `CoalescedFailures` does.
     pub fn place(&mut self, tg: &'a TaskGroup, penalty: &[&str]) -> Option<Choice> {
         if let Some(f) = self.failures.get_mut(&tg.name) {
             f.count += 1;
+            if let Some(r) = self.recorder.as_deref_mut() {
+                r.coalesced();
+            }
             return None;
         }
         let mut g = self.group(tg);
         if !self.candidates.is_empty() {
             self.checks.enter(tg);
         }
+        let penalty_ids = penalty;
         let penalty: Vec<usize> = penalty
             .iter()
             .filter_map(|id| self.cluster.position(id))
@@ -191,11 +207,11 @@ impl<'a> Placer<'a> {
             g.indexable = false;
             g.index = None;
         }
-        let ranked = match g.index.is_some() {
+        let ranked = match g.index.is_some() && self.recorder.is_none() {
             true => self.ranked_best(&mut g, &penalty),
             false => None,
         };
-        let best = ranked.or_else(|| self.scan(&mut g, &penalty, round.as_ref()));
+        let best = ranked.or_else(|| self.scan(&mut g, &penalty, penalty_ids, round.as_ref()));
         if let Some(choice) = &best {
             let i = choice.node;
             if !self.cluster.known[i] {

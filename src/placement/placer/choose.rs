@@ -5,6 +5,7 @@ use super::super::failure::Failure;
 use super::super::metric::AllocMetric;
 use super::super::ranked::RankIndex;
 use super::super::spread::Round;
+use super::super::verdict::NodeVerdict;
 use super::group::Group;
 use super::judge::Verdict;
 use super::setup::Choice;
@@ -18,6 +19,7 @@ impl<'a> Placer<'a> {
         &mut self,
         g: &mut Group<'a>,
         penalty: &[usize],
+        penalty_ids: &[&str],
         round: Option<&Round>,
     ) -> Option<Choice> {
         let mut metric = AllocMetric {
@@ -32,29 +34,50 @@ impl<'a> Placer<'a> {
         let mut index = (g.indexable && g.index.is_none()).then(RankIndex::default);
         let mut best: Option<Choice> = None;
         let mut failure = Failure::default();
+        if let Some(r) = self.recorder.as_deref_mut() {
+            r.penalised(penalty_ids);
+            r.untargeted(
+                &self.cluster.nodes,
+                self.job,
+                self.setup.pools,
+                self.setup.globs,
+            );
+        }
         for ci in 0..self.candidates.len() {
             let i = self.candidates[ci];
             let node = self.cluster.nodes[i];
             metric.nodes_evaluated += 1;
             let class = node.node_class.as_str();
-            match self.judge(g, i) {
-                Verdict::Filtered(why) => metric.filter_node(class, &why),
+            let recording = self.recorder.is_some();
+            let noted = match self.judge(g, i) {
+                Verdict::Filtered(why) => {
+                    metric.filter_node(class, &why);
+                    recording.then(|| {
+                        let check = why.into_owned();
+                        (NodeVerdict::Filtered { check, first: None }, false)
+                    })
+                }
                 Verdict::Exhausted(short) => {
                     metric.exhaust_node(class, &short.dimension);
+                    let noted = recording.then(|| (NodeVerdict::Exhausted(short.clone()), false));
                     failure.consider(i, short);
+                    noted
                 }
                 Verdict::Fits { used, collisions } => {
                     let capacity = &self.cluster.capacities[i];
                     let penalised = penalty.contains(&i);
                     let spread = round.and_then(|r| self.spreads.score(r, node));
-                    let score = g
+                    let parts = g
                         .ranking
                         .score(node, capacity, &used, collisions, penalised, spread);
+                    let score = parts.final_score;
                     if let Some(r) = &mut index {
                         let plain = match penalised {
-                            true => g
-                                .ranking
-                                .score(node, capacity, &used, collisions, false, None),
+                            true => {
+                                g.ranking
+                                    .score(node, capacity, &used, collisions, false, None)
+                                    .final_score
+                            }
                             false => score,
                         };
                         if !r.set(i, Some(plain)) {
@@ -62,9 +85,17 @@ impl<'a> Placer<'a> {
                             g.indexable = false;
                         }
                     }
-                    if best.as_ref().is_none_or(|b| score > b.score) {
+                    let better = best.as_ref().is_none_or(|b| score > b.score);
+                    if better {
                         best = Some(Choice { node: i, score });
                     }
+                    recording.then_some((NodeVerdict::Fits(parts), better))
+                }
+            };
+            if let (Some(r), Some((verdict, better))) = (self.recorder.as_deref_mut(), noted) {
+                r.verdict(node, verdict);
+                if better {
+                    r.best_so_far();
                 }
             }
         }
@@ -97,10 +128,10 @@ impl<'a> Placer<'a> {
                 Verdict::Fits { used, collisions } => {
                     let capacity = &self.cluster.capacities[i];
                     let node = self.cluster.nodes[i];
-                    Some(
-                        g.ranking
-                            .score(node, capacity, &used, collisions, false, None),
-                    )
+                    let parts = g
+                        .ranking
+                        .score(node, capacity, &used, collisions, false, None);
+                    Some(parts.final_score)
                 }
                 _ => None,
             };
@@ -120,7 +151,8 @@ impl<'a> Placer<'a> {
                 let node = self.cluster.nodes[i];
                 let score = g
                     .ranking
-                    .score(node, capacity, &used, collisions, true, None);
+                    .score(node, capacity, &used, collisions, true, None)
+                    .final_score;
                 let better = best
                     .as_ref()
                     .is_none_or(|b| score > b.score || (score == b.score && i < b.node));

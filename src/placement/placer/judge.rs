@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::group::{ELIGIBLE, Group, INELIGIBLE};
 use super::state::{Added, Changed, Placer};
-use crate::feasibility::{CLASS_INELIGIBLE, DISTINCT_HOSTS, PlanSoFar, device_serves};
+use crate::feasibility::{CLASS_INELIGIBLE, DISTINCT_HOSTS, Filter, PlanSoFar, device_serves};
 use crate::fit::{Capacity, Comparable, NodeUse, Shortfall, place};
 use crate::model::Id;
 use crate::model::resources::AllocUsage;
@@ -35,7 +35,13 @@ impl<'a> Placer<'a> {
         let node = self.cluster.nodes[i];
         self.checks.enter(tg);
         let class = self.cluster.class[i] as usize;
-        match g.classes.get(class).copied() {
+        // The recorder wants the first cause of a class ruled out, which
+        // only the stack's own cache gives.
+        let cached = match self.recorder {
+            Some(_) => None,
+            None => g.classes.get(class).copied(),
+        };
+        match cached {
             Some(ELIGIBLE) => {}
             Some(INELIGIBLE) => return Verdict::Filtered(Cow::Borrowed(CLASS_INELIGIBLE)),
             _ => {
@@ -48,6 +54,11 @@ impl<'a> Placer<'a> {
                     };
                 }
                 if let Err(f) = checked {
+                    if let (Some(r), Filter::ClassIneligible { first, .. }) =
+                        (self.recorder.as_deref_mut(), &f)
+                    {
+                        r.class_cause(first.metric().into_owned());
+                    }
                     return Verdict::Filtered(Cow::Owned(f.metric().into_owned()));
                 }
             }

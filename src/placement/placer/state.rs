@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use super::super::cluster::Cluster;
 use super::super::failure::Failure;
 use super::super::spread::Spreads;
+use super::super::verdict::Recorder;
 use super::group::Group;
 use super::setup::Setup;
 use crate::feasibility::{Placed, SystemStack};
@@ -57,4 +58,7 @@ pub struct Placer<'a> {
     /// The cluster's shared node use counts under these rules.
     pub(super) shared_use: bool,
     pub(super) groups: HashMap<String, Group<'a>>,
+    /// Armed by `--explain` for the placement it names: that placement
+    /// judges every node, in order, as the recorder wants each verdict.
+    pub(super) recorder: Option<Box<Recorder<'a>>>,
 }
