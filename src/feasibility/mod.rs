@@ -16,7 +16,7 @@ pub use constraint::{Check, DISTINCT_HOSTS, Parsed, check, describe, meets};
 pub use devices::device_serves;
 pub use distinct_property::Placed;
 pub use node_checks::NetworkMiss;
-pub use stack::{Filter, InvalidConstraint, Level, PlanSoFar, SystemStack};
+pub use stack::{CLASS_INELIGIBLE, Filter, InvalidConstraint, Level, PlanSoFar, SystemStack};
 pub use target::{Target, resolve};
 pub use version::{Flavour, Version, VersionConstraints};
 
