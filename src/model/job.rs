@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::{
-    Constraint, ConsulGateway, GoValue, JobType, NetworkResource, Resources, SidecarTask, list,
-    nullable, reconcile_option,
+    Constraint, ConsulGateway, GoValue, JobType, NetworkResource, Resources, SidecarTask,
+    SortedMap, list, nullable, reconcile_option,
 };
 use crate::time::Duration;
 
@@ -43,7 +43,7 @@ pub struct Job {
     pub affinities: GoValue,
     pub spreads: GoValue,
     #[serde(deserialize_with = "nullable")]
-    pub meta: BTreeMap<String, String>,
+    pub meta: SortedMap<String, String>,
     pub multiregion: Option<Multiregion>,
     pub periodic: GoValue,
     pub parameterized_job: GoValue,
@@ -108,7 +108,7 @@ pub struct TaskGroup {
     #[serde(deserialize_with = "list")]
     pub tasks: Vec<Task>,
     #[serde(deserialize_with = "nullable")]
-    pub meta: BTreeMap<String, String>,
+    pub meta: SortedMap<String, String>,
     pub stop_after_client_disconnect: Option<Duration>,
     pub max_client_disconnect: Option<Duration>,
     #[serde(deserialize_with = "list")]
@@ -274,7 +274,7 @@ pub struct Task {
     pub vault: GoValue,
     pub templates: GoValue,
     #[serde(deserialize_with = "nullable")]
-    pub meta: BTreeMap<String, String>,
+    pub meta: SortedMap<String, String>,
     pub resources: Option<Resources>,
     /// Its lifecycle hook; `None` for a main task.
     pub lifecycle: Option<TaskLifecycle>,
@@ -351,12 +351,15 @@ impl Job {
 
     /// `Job.CombinedTaskMeta`: task meta over group meta over job meta.
     pub fn combined_task_meta(&self, group: &str, task: &str) -> BTreeMap<String, String> {
+        let own = |m: &SortedMap<String, String>| -> BTreeMap<String, String> {
+            m.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
+        };
         let Some(tg) = self.lookup_task_group(group) else {
-            return self.meta.clone();
+            return own(&self.meta);
         };
         let mut meta = tg
             .lookup_task(task)
-            .map(|t| t.meta.clone())
+            .map(|t| own(&t.meta))
             .unwrap_or_default();
         for (k, v) in tg.meta.iter().chain(&self.meta) {
             meta.entry(k.clone()).or_insert_with(|| v.clone());

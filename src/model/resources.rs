@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::{GoValue, NetworkResource, Resources, TaskLifecycle, nullable};
+use super::{GoValue, NetworkResource, Resources, SortedMap, TaskLifecycle, nullable};
 
 /// The resource fields of a `structs.Node`.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -210,10 +210,10 @@ pub struct AllocUsage {
 #[serde(rename_all = "PascalCase", default)]
 pub struct AllocatedResources {
     #[serde(deserialize_with = "nullable")]
-    pub tasks: BTreeMap<String, AllocatedTaskResources>,
+    pub tasks: SortedMap<String, AllocatedTaskResources>,
     /// A `null` entry is a main task.
     #[serde(deserialize_with = "nullable")]
-    pub task_lifecycles: BTreeMap<String, Option<TaskLifecycle>>,
+    pub task_lifecycles: SortedMap<String, Option<TaskLifecycle>>,
     pub shared: AllocatedShared,
 }
 
