@@ -102,7 +102,7 @@ pub struct TaskGroup {
     pub networks: Vec<NetworkResource>,
     pub affinities: GoValue,
     pub spreads: GoValue,
-    pub consul: Option<Consul>,
+    pub consul: Option<Box<Consul>>,
     #[serde(deserialize_with = "list")]
     pub services: Vec<Service>,
     #[serde(deserialize_with = "list")]
@@ -228,7 +228,8 @@ pub struct Consul {
 pub struct Service {
     pub name: String,
     pub port_label: String,
-    pub connect: Option<ConsulConnect>,
+    /// Boxed: most services have no Connect block, which is large.
+    pub connect: Option<Box<ConsulConnect>>,
     /// The Consul cluster of the service (1.7.0 on).
     pub cluster: String,
 }
@@ -289,7 +290,7 @@ pub struct Task {
     /// Workload identities beyond the default one (1.7.0 on).
     pub identities: GoValue,
     /// The task's own Consul block (1.7.0 on).
-    pub consul: Option<Consul>,
+    pub consul: Option<Box<Consul>>,
     /// `secret` blocks (1.11.0 on).
     pub secrets: GoValue,
     pub log_config: Option<TaskLogs>,
