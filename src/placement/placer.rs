@@ -16,8 +16,9 @@ use super::failure::Failure;
 use super::metric::AllocMetric;
 use super::ranking::{Ranking, affinities_of};
 use super::spread::{SpreadRules, Spreads};
-use super::targets::{in_datacenters, in_pool};
-use crate::feasibility::{DISTINCT_HOSTS, Placed, PlanSoFar, SystemStack, device_serves};
+use super::targets::untargeted;
+use super::verdict::{NodeVerdict, PlacementRecord, Recorder};
+use crate::feasibility::{DISTINCT_HOSTS, Filter, Placed, PlanSoFar, SystemStack, device_serves};
 use crate::fit::{Comparable, GroupAsk, Settings, Shortfall, place};
 use crate::model::resources::AllocUsage;
 use crate::model::{Allocation, Constraint, Id, Job, TaskGroup};
@@ -69,6 +70,8 @@ pub struct Placer<'a> {
     updated: HashMap<&'a Id, AllocUsage>,
     /// Placements and in-place updates taken on nodes without resources.
     unchecked: u64,
+    /// Armed by `--explain` for the placement it names.
+    recorder: Option<Box<Recorder<'a>>>,
 }
 
 /// Why an in-place update no longer fits its node.
@@ -102,10 +105,7 @@ impl<'a> Placer<'a> {
         }
         let mut candidates = Vec::new();
         for (i, node) in cluster.nodes.iter().enumerate() {
-            if setup.pools && !in_pool(job, node) {
-                continue;
-            }
-            if node.ready() && in_datacenters(job, node, setup.globs) {
+            if untargeted(job, node, setup.pools, setup.globs).is_none() {
                 candidates.push(i);
                 *by_dc.entry(node.datacenter.to_string()).or_insert(0) += 1;
             }
@@ -135,6 +135,7 @@ impl<'a> Placer<'a> {
             checked: HashMap::new(),
             updated: HashMap::new(),
             unchecked: 0,
+            recorder: None,
         };
         for alloc in stops {
             placer.stop(alloc);
@@ -181,12 +182,25 @@ impl<'a> Placer<'a> {
         (self.checks.class_eligibility(), self.checks.escaped())
     }
 
+    /// Records every node's verdict for the next [`Placer::place`].
+    pub fn record(&mut self, recorder: Recorder<'a>) {
+        self.recorder = Some(Box::new(recorder));
+    }
+
+    /// The verdicts recorded since [`Placer::record`].
+    pub fn recorded(&mut self) -> Option<PlacementRecord<'a>> {
+        self.recorder.take().map(|r| r.finish())
+    }
+
     /// Places one allocation of `tg`, avoiding `penalty` nodes where it
     /// can; a later failure of the same group only adds to its count, as
     /// `CoalescedFailures` does.
     pub fn place(&mut self, tg: &'a TaskGroup, penalty: &[&str]) -> Option<Choice> {
         if let Some(f) = self.failures.get_mut(&tg.name) {
             f.count += 1;
+            if let Some(r) = self.recorder.as_deref_mut() {
+                r.coalesced();
+            }
             return None;
         }
         let mut metric = AllocMetric {
@@ -208,16 +222,35 @@ impl<'a> Placer<'a> {
         let round = self.spreads.round(tg, &self.stopping, &self.proposed);
         let mut best: Option<(Choice, Box<AllocUsage>)> = None;
         let mut failure = Failure::default();
+        if let Some(r) = self.recorder.as_deref_mut() {
+            r.penalised(penalty);
+            r.untargeted(
+                &self.cluster.nodes,
+                self.job,
+                self.setup.pools,
+                self.setup.globs,
+            );
+        }
         for ci in 0..self.candidates.len() {
             let i = self.candidates[ci];
             let node = self.cluster.nodes[i];
             metric.nodes_evaluated += 1;
             let class = node.node_class.as_str();
-            match self.judge(tg, i, &ask) {
-                Verdict::Filtered(why) => metric.filter_node(class, &why),
+            let recorder = self.recorder.is_some();
+            let noted = match self.judge(tg, i, &ask) {
+                Verdict::Filtered(why) => {
+                    metric.filter_node(class, &why);
+                    let check = NodeVerdict::Filtered {
+                        check: why,
+                        first: None,
+                    };
+                    recorder.then_some((check, false))
+                }
                 Verdict::Exhausted(short) => {
                     metric.exhaust_node(class, &short.dimension);
+                    let noted = recorder.then(|| (NodeVerdict::Exhausted(short.clone()), false));
                     failure.consider(i, short);
+                    noted
                 }
                 Verdict::Fits {
                     usage,
@@ -227,10 +260,19 @@ impl<'a> Placer<'a> {
                     let penalised = penalty.contains(&node.id.as_str());
                     let capacity = &self.cluster.capacities[i];
                     let spread = round.as_ref().and_then(|r| self.spreads.score(r, node));
-                    let score = ranking.score(node, capacity, &used, collisions, penalised, spread);
-                    if best.as_ref().is_none_or(|(b, _)| score > b.score) {
+                    let parts = ranking.score(node, capacity, &used, collisions, penalised, spread);
+                    let score = parts.final_score;
+                    let better = best.as_ref().is_none_or(|(b, _)| score > b.score);
+                    if better {
                         best = Some((Choice { node: i, score }, usage));
                     }
+                    recorder.then_some((NodeVerdict::Fits(parts), better))
+                }
+            };
+            if let (Some(r), Some((verdict, best))) = (self.recorder.as_deref_mut(), noted) {
+                r.verdict(node, verdict);
+                if best {
+                    r.best_so_far();
                 }
             }
         }
@@ -306,6 +348,11 @@ impl<'a> Placer<'a> {
     fn judge(&mut self, tg: &'a TaskGroup, i: usize, ask: &GroupAsk<'_>) -> Verdict {
         let node = self.cluster.nodes[i];
         if let Err(f) = self.checks.class_checks(tg, node) {
+            if let (Some(r), Filter::ClassIneligible { first, .. }) =
+                (self.recorder.as_deref_mut(), &f)
+            {
+                r.class_cause(first.metric().into_owned());
+            }
             return Verdict::Filtered(f.metric().into_owned());
         }
         let job_id = self.job.id.as_str();
