@@ -32,6 +32,7 @@ mod chunked;
 mod document;
 mod error;
 mod filter;
+mod held;
 mod id_index;
 mod internal;
 mod job_file;
