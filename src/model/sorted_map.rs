@@ -72,6 +72,22 @@ impl<K: Ord, V> SortedMap<K, V> {
         }
     }
 
+    /// The value of `key`, inserted as the default first when absent: what
+    /// `BTreeMap::entry(key).or_default()` gives.
+    pub fn get_or_default(&mut self, key: K) -> &mut V
+    where
+        V: Default,
+    {
+        let i = match self.find(&key) {
+            Ok(i) => i,
+            Err(i) => {
+                self.entries.insert(i, (key, V::default()));
+                i
+            }
+        };
+        &mut self.entries[i].1
+    }
+
     /// Takes `key` out, returning its value.
     pub fn remove<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<V>
     where
@@ -200,6 +216,17 @@ mod tests {
         assert_eq!(ours["api"], 4);
         assert_eq!(ours.get("nope"), None);
         assert_eq!(ours.len(), 3);
+    }
+
+    #[test]
+    fn get_or_default_inserts_in_order_once() {
+        let mut m: SortedMap<String, i64> = SortedMap::new();
+        m.insert("c".to_string(), 3);
+        *m.get_or_default("a".to_string()) += 1;
+        *m.get_or_default("a".to_string()) += 1;
+        *m.get_or_default("c".to_string()) += 1;
+        let got: Vec<(&String, &i64)> = m.iter().collect();
+        assert_eq!(got, [(&"a".to_string(), &2), (&"c".to_string(), &4)]);
     }
 
     #[test]

@@ -137,7 +137,7 @@ pub fn apply(
         e.status = d.status.clone();
         e.status_description = d.status_description.clone();
         for (name, g) in &d.groups {
-            let state = e.task_groups.entry(name.clone()).or_default();
+            let state = e.task_groups.get_or_default(name.clone());
             state.desired_total = g.desired_total;
             state.desired_canaries = g.desired_canaries;
         }

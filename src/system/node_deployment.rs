@@ -5,14 +5,14 @@
 //! what one node decides (a deployment created, one set aside) is what the
 //! next node sees.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use super::deployment_state::{StatusUpdate, WorkingDeployment, replays_deployments};
 use super::diff::{Category, SystemDiff, Terminal};
 use super::ready_nodes::ReadyNodes;
 use super::why::Why;
 use crate::model::deployment_status as ds;
-use crate::model::{Allocation, Deployment, DeploymentState, Job, Node, TaskGroup};
+use crate::model::{Allocation, Deployment, DeploymentState, Job, Node, SortedMap, TaskGroup};
 use crate::reconciler::Rules;
 use crate::version::Switch;
 
@@ -305,7 +305,7 @@ fn new_deployment(job: &Job, id: &str) -> Deployment {
         job_spec_modify_index: job.job_modify_index,
         job_create_index: job.create_index,
         is_multiregion: job.is_multiregion(),
-        task_groups: BTreeMap::new(),
+        task_groups: SortedMap::new(),
         status: ds::RUNNING.to_string(),
         status_description: ds::DESC_RUNNING.to_string(),
         eval_priority: job.priority,
