@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use crate::feasibility::{CsiState, VolumeRules, Volumes};
 use crate::fit::{Capacity, FitRules};
 use crate::model::resources::{AllocUsage, NodeSupply};
 use crate::model::{Allocation, Node, Snapshot};
@@ -30,6 +31,8 @@ pub struct Cluster<'a> {
     /// checked on the node.
     pub known: Vec<bool>,
     index: HashMap<&'a str, usize>,
+    /// The CSI volumes and their claims, when the dump has them.
+    csi: Option<CsiState<'a>>,
 }
 
 impl<'a> Cluster<'a> {
@@ -68,6 +71,21 @@ impl<'a> Cluster<'a> {
             running,
             known,
             index,
+            csi: CsiState::new(snapshot),
+        }
+    }
+
+    /// Whether the dump has a `CSIVolumes` table, so that CSI volume
+    /// requests are checked.
+    pub fn has_csi_volumes(&self) -> bool {
+        self.csi.is_some()
+    }
+
+    /// What the volume checks read under `rules`.
+    pub fn volumes(&self, rules: VolumeRules) -> Volumes<'_> {
+        Volumes {
+            rules,
+            csi: self.csi.as_ref(),
         }
     }
 

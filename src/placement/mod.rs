@@ -17,5 +17,5 @@ pub mod targets;
 pub use cluster::Cluster;
 pub use failure::Failure;
 pub use metric::AllocMetric;
-pub use placer::{Choice, Misfit, Placer, Setup};
+pub use placer::{Choice, Misfit, Placer, Select, Setup};
 pub use score::Score;

@@ -16,7 +16,9 @@ use super::failure::Failure;
 use super::metric::AllocMetric;
 use super::ranking::{Ranking, affinities_of};
 use super::targets::{in_datacenters, in_pool};
-use crate::feasibility::{DISTINCT_HOSTS, Placed, PlanSoFar, SystemStack, device_serves};
+use crate::feasibility::{
+    DISTINCT_HOSTS, Eligibility, Placed, PlanSoFar, SystemStack, VolumeRules, device_serves,
+};
 use crate::fit::{Comparable, GroupAsk, Settings, Shortfall, place};
 use crate::model::resources::AllocUsage;
 use crate::model::{Allocation, Constraint, Id, Job, TaskGroup};
@@ -31,6 +33,18 @@ pub struct Setup {
     pub pools: bool,
     /// `SchedulerConfig.SchedulerAlgorithm` is `spread`.
     pub spread_algorithm: bool,
+    /// How the release checks volumes.
+    pub volumes: VolumeRules,
+}
+
+/// How one allocation is placed (`SelectOptions`): its name (which
+/// `per_alloc` volumes read), the nodes it avoids, and the node it
+/// prefers (a sticky ephemeral disk's previous node), tried alone first.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Select<'s> {
+    pub name: &'s str,
+    pub penalty: &'s [&'s str],
+    pub preferred: Option<usize>,
 }
 
 /// A node chosen for one allocation.
@@ -122,7 +136,7 @@ impl<'a> Placer<'a> {
             setup,
             candidates,
             by_dc,
-            checks: SystemStack::new(job, existing),
+            checks: SystemStack::new(job, existing).with_volumes(cluster.volumes(setup.volumes)),
             stopped: HashSet::new(),
             stopping: Vec::new(),
             added: HashMap::new(),
@@ -177,14 +191,50 @@ impl<'a> Placer<'a> {
         (self.checks.class_eligibility(), self.checks.escaped())
     }
 
-    /// Places one allocation of `tg`, avoiding `penalty` nodes where it
-    /// can; a later failure of the same group only adds to its count, as
-    /// `CoalescedFailures` does.
-    pub fn place(&mut self, tg: &'a TaskGroup, penalty: &[&str]) -> Option<Choice> {
+    /// Places one allocation of `tg` as `select` asks; a later failure of
+    /// the same group only adds to its count, as `CoalescedFailures` does.
+    /// A preferred node is ranked alone first (`GenericStack.Select`), and
+    /// only if it cannot take the allocation are all nodes ranked, the
+    /// metrics starting afresh.
+    pub fn place(&mut self, tg: &'a TaskGroup, select: &Select<'_>) -> Option<Choice> {
         if let Some(f) = self.failures.get_mut(&tg.name) {
             f.count += 1;
             return None;
         }
+        let ranked = select
+            .preferred
+            .and_then(|p| self.rank(tg, select, Some(p)).ok())
+            .map(Ok)
+            .unwrap_or_else(|| self.rank(tg, select, None));
+        let (choice, usage) = match ranked {
+            Ok(best) => best,
+            Err(failure) => {
+                self.failures.insert(tg.name.clone(), failure);
+                return None;
+            }
+        };
+        if !self.cluster.known[choice.node] {
+            self.unchecked += 1;
+        }
+        self.added.entry(choice.node).or_default().push(Added {
+            task_group: &tg.name,
+            usage: *usage,
+        });
+        self.proposed.push(Placed {
+            node: Some(self.cluster.nodes[choice.node]),
+            task_group: &tg.name,
+        });
+        Some(choice)
+    }
+
+    /// One `Select` over the candidates, or over `only` that node: the
+    /// best node with what the allocation holds there, or the failure.
+    fn rank(
+        &mut self,
+        tg: &'a TaskGroup,
+        select: &Select<'_>,
+        only: Option<usize>,
+    ) -> Result<(Choice, Box<AllocUsage>), Failure> {
         let mut metric = AllocMetric {
             nodes_available: self.by_dc.clone(),
             nodes_in_pool: if self.setup.pools {
@@ -203,13 +253,22 @@ impl<'a> Placer<'a> {
         );
         let mut best: Option<(Choice, Box<AllocUsage>)> = None;
         let mut failure = Failure::default();
-        for ci in 0..self.candidates.len() {
-            let i = self.candidates[ci];
+        let count = if only.is_some() {
+            1
+        } else {
+            self.candidates.len()
+        };
+        for ci in 0..count {
+            let i = only.unwrap_or_else(|| self.candidates[ci]);
             let node = self.cluster.nodes[i];
             metric.nodes_evaluated += 1;
             let class = node.node_class.as_str();
-            match self.judge(tg, i, &ask) {
+            match self.judge(tg, select.name, i, &ask) {
                 Verdict::Filtered(why) => metric.filter_node(class, &why),
+                Verdict::Ends(why) => {
+                    metric.filter_node(class, &why);
+                    break;
+                }
                 Verdict::Exhausted(short) => {
                     metric.exhaust_node(class, &short.dimension);
                     failure.consider(i, short);
@@ -219,7 +278,7 @@ impl<'a> Placer<'a> {
                     used,
                     collisions,
                 } => {
-                    let penalised = penalty.contains(&node.id.as_str());
+                    let penalised = select.penalty.contains(&node.id.as_str());
                     let capacity = &self.cluster.capacities[i];
                     let score = ranking.score(node, capacity, &used, collisions, penalised);
                     if best.as_ref().is_none_or(|(b, _)| score > b.score) {
@@ -228,24 +287,11 @@ impl<'a> Placer<'a> {
                 }
             }
         }
-        let Some((choice, usage)) = best else {
+        best.ok_or_else(|| {
             failure.count = 1;
             failure.metric = metric;
-            self.failures.insert(tg.name.clone(), failure);
-            return None;
-        };
-        if !self.cluster.known[choice.node] {
-            self.unchecked += 1;
-        }
-        self.added.entry(choice.node).or_default().push(Added {
-            task_group: &tg.name,
-            usage: *usage,
-        });
-        self.proposed.push(Placed {
-            node: Some(self.cluster.nodes[choice.node]),
-            task_group: &tg.name,
-        });
-        Some(choice)
+            failure
+        })
     }
 
     /// The in-place half of `genericAllocUpdateFn`: whether `tg`, as
@@ -261,10 +307,10 @@ impl<'a> Placer<'a> {
             return Err(Misfit::NodeGone);
         };
         self.stop(existing);
-        let verdict = self.judge(tg, i, &ask_of(tg));
+        let verdict = self.judge(tg, &existing.name, i, &ask_of(tg));
         self.unstop(existing);
         match verdict {
-            Verdict::Filtered(why) => Err(Misfit::Filtered(why)),
+            Verdict::Filtered(why) | Verdict::Ends(why) => Err(Misfit::Filtered(why)),
             Verdict::Exhausted(short) => Err(Misfit::Exhausted(short)),
             Verdict::Fits { usage, .. } => {
                 if !self.cluster.known[i] {
@@ -284,12 +330,23 @@ impl<'a> Placer<'a> {
         }
     }
 
-    /// One node through the stack: the class-cached checks, then
-    /// `distinct_hosts`, `distinct_property` and resource fit.
-    fn judge(&mut self, tg: &'a TaskGroup, i: usize, ask: &GroupAsk<'_>) -> Verdict {
+    /// One node through the stack for the allocation `name`: the
+    /// class-cached checks and those that hold only for now (volumes),
+    /// then `distinct_hosts`, `distinct_property` and resource fit.
+    fn judge(&mut self, tg: &'a TaskGroup, name: &str, i: usize, ask: &GroupAsk<'_>) -> Verdict {
         let node = self.cluster.nodes[i];
-        if let Err(f) = self.checks.class_checks(tg, node) {
-            return Verdict::Filtered(f.metric().into_owned());
+        let eligibility = match self.checks.class_checks(tg, name, node) {
+            Ok(e) => e,
+            Err(f) => return Verdict::Filtered(f.metric().into_owned()),
+        };
+        if let Err(f) = self.checks.available(tg, name, node) {
+            let why = f.metric().into_owned();
+            // Before #13274 the wrapper's fast path for an eligible class
+            // ended the selection at an unavailable node.
+            return match eligibility {
+                Eligibility::Cached if !self.setup.volumes.eligible_continues => Verdict::Ends(why),
+                _ => Verdict::Filtered(why),
+            };
         }
         let job_id = self.job.id.as_str();
         let proposed = proposed_on(
@@ -363,6 +420,8 @@ impl Misfit {
 /// What the stack made of one node.
 enum Verdict {
     Filtered(String),
+    /// Filtered, and no later node is looked at.
+    Ends(String),
     Exhausted(Shortfall),
     /// The allocation fits, holding `usage`; the node then uses `used`
     /// in all and has `collisions` allocations of the same job and group.

@@ -40,7 +40,7 @@ impl<'a> SystemSchedule<'a> {
                 self.skipped.push((name, node_id));
                 continue;
             };
-            if let Err(filter) = stack.select(tg, node, plan) {
+            if let Err(filter) = stack.select(tg, &name, node, plan) {
                 let d = self.desired.entry(tg.name.clone()).or_default();
                 d.place = d.place.wrapping_sub(1);
                 let exists = existing.contains(tg.name.as_str());

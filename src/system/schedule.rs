@@ -9,7 +9,7 @@ use super::diff::{Category, DiffEntry, DiffInput, SystemDiff, Terminal, split_te
 use super::failures::Failures;
 use super::fit::FitInput;
 use super::ready_nodes::{ReadyNodes, Targeting, in_datacenters, in_pool};
-use crate::feasibility::{Filter, InvalidConstraint, Placed, PlanSoFar, SystemStack};
+use crate::feasibility::{Filter, InvalidConstraint, Placed, PlanSoFar, SystemStack, Volumes};
 use crate::fit::Shortfall;
 use crate::model::NodesById;
 use crate::model::resources::AllocatedResources;
@@ -148,6 +148,8 @@ pub struct SystemInput<'a, 'r> {
     pub record: bool,
     /// Resource fit and preemption; `None` checks only feasibility.
     pub fit: Option<FitInput<'a, 'r>>,
+    /// The release's volume checks and the CSI volumes they read.
+    pub volumes: Volumes<'a>,
 }
 
 fn placed<'a>(nodes: &NodesById<'a>, a: &'a Allocation) -> Placed<'a> {
@@ -207,7 +209,8 @@ impl<'a> SystemSchedule<'a> {
         out.lost_marks(input, &mut plan);
         let stack_job = input.job.filter(|j| !j.stop);
         let existing: Vec<Placed<'a>> = live.iter().map(|a| placed(input.nodes, a)).collect();
-        let mut stack = stack_job.map(|j| SystemStack::new(j, existing));
+        let mut stack =
+            stack_job.map(|j| SystemStack::new(j, existing).with_volumes(input.volumes));
         for (cat, description, lost) in [
             (Category::Stop, desc::NOT_NEEDED, false),
             (Category::Migrate, NODE_TAINTED, false),
@@ -361,7 +364,7 @@ impl<'a> SystemSchedule<'a> {
             };
             // The allocation is staged as stopping while its node is checked.
             plan.stopping.push(placed(input.nodes, alloc));
-            let verdict = stack.select(tg, node, plan);
+            let verdict = stack.select(tg, &alloc.name, node, plan);
             plan.stopping.pop();
             match verdict {
                 Ok(()) => {
