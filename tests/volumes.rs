@@ -273,7 +273,7 @@ fn generic_sched_test_go_v1_3_2_csi_topology() {
     assert!(r.plan.blocked_eval.is_none());
     for (name, node) in placed(&r) {
         let index: usize = node[..8].parse().unwrap();
-        let want = if name.ends_with("[0]") { 0 } else { 1 };
+        let want: usize = name[name.len() - 2..name.len() - 1].parse().unwrap();
         assert_eq!(index % 4, want, "{name} on {node}");
     }
     let r = replay(snapshot, v(1, 3, 1));

@@ -209,7 +209,7 @@ impl<'a> CsiState<'a> {
     ) -> Result<(), String> {
         let schedulable = self.schedulable(vol);
         if read_only {
-            if !(schedulable && !vol.exhausted()) {
+            if !schedulable || vol.exhausted() {
                 return Err(format!(
                     "CSI volume {} is unschedulable or has exhausted its available reader claims",
                     vol.id

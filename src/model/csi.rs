@@ -4,7 +4,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::de::IgnoredAny;
+use std::fmt;
+
+use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
 use super::{VolumeRequest, nullable};
@@ -102,8 +104,35 @@ pub struct CsiNodeInfo {
 /// The keys of a map whose values are not read; `None` for `null` or a
 /// missing key.
 fn keys<'de, D: Deserializer<'de>>(d: D) -> Result<Option<BTreeSet<String>>, D::Error> {
-    let map: Option<BTreeMap<String, IgnoredAny>> = Option::deserialize(d)?;
-    Ok(map.map(|m| m.into_keys().collect()))
+    Option::<Keys>::deserialize(d).map(|k| k.map(|k| k.0))
+}
+
+/// A map's keys, its values skipped.
+struct Keys(BTreeSet<String>);
+
+impl<'de> Deserialize<'de> for Keys {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Keys, D::Error> {
+        d.deserialize_map(KeysVisitor)
+    }
+}
+
+struct KeysVisitor;
+
+impl<'de> Visitor<'de> for KeysVisitor {
+    type Value = Keys;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a map of allocation IDs")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Keys, A::Error> {
+        let mut keys = BTreeSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            map.next_value::<IgnoredAny>()?;
+            keys.insert(key);
+        }
+        Ok(Keys(keys))
+    }
 }
 
 impl CsiVolume {

@@ -209,7 +209,7 @@ impl<'a> Placer<'a> {
         let (choice, usage) = match ranked {
             Ok(best) => best,
             Err(failure) => {
-                self.failures.insert(tg.name.clone(), failure);
+                self.failures.insert(tg.name.clone(), *failure);
                 return None;
             }
         };
@@ -234,7 +234,7 @@ impl<'a> Placer<'a> {
         tg: &'a TaskGroup,
         select: &Select<'_>,
         only: Option<usize>,
-    ) -> Result<(Choice, Box<AllocUsage>), Failure> {
+    ) -> Result<(Choice, Box<AllocUsage>), Box<Failure>> {
         let mut metric = AllocMetric {
             nodes_available: self.by_dc.clone(),
             nodes_in_pool: if self.setup.pools {
@@ -290,7 +290,7 @@ impl<'a> Placer<'a> {
         best.ok_or_else(|| {
             failure.count = 1;
             failure.metric = metric;
-            failure
+            Box::new(failure)
         })
     }
 
