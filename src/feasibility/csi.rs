@@ -13,7 +13,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use super::volumes::VolumeRules;
+use super::volume_rules::VolumeRules;
 use crate::model::access_mode as mode;
 use crate::model::{
     ClientStatus, CsiPlugin, CsiTopology, CsiVolume, DesiredStatus, Node, Snapshot, TaskGroup,
@@ -32,6 +32,11 @@ pub struct CsiState<'a> {
     by_node: HashMap<&'a str, BTreeMap<&'a str, &'a str>>,
     /// The namespace and job of every allocation that holds a write claim.
     writers: HashMap<String, (&'a str, &'a str)>,
+}
+
+/// Whether the group asks for a CSI volume.
+fn asks_csi(tg: &TaskGroup) -> bool {
+    tg.volumes.values().any(|v| v.volume_type == "csi")
 }
 
 /// `FilterConstraintCSIVolumeNotFoundTemplate` before #28312.
@@ -56,39 +61,44 @@ impl<'a> CsiState<'a> {
             .csi_plugins
             .as_ref()
             .map(|ps| ps.iter().map(|p| (p.id.as_str(), p)).collect());
-        let claimed: HashSet<&str> = listed
-            .iter()
-            .flat_map(|v| v.writers())
-            .map(String::as_str)
-            .collect();
         let mut by_node: HashMap<&str, BTreeMap<&str, &str>> = HashMap::new();
         let mut writers = HashMap::new();
-        let mut allocs: Vec<_> = snapshot.allocs.iter().collect();
-        allocs.sort_by(|a, b| a.id.cmp(&b.id));
-        for alloc in allocs {
-            if alloc.id.with_str(|id| claimed.contains(id)) {
-                writers.insert(
-                    alloc.id.to_string(),
-                    (alloc.namespace.as_str(), alloc.job_id.as_str()),
-                );
+        // Without volumes, every request is missing whatever the counts and
+        // claims: the allocations are not read (a dump lists the table even
+        // when it is empty).
+        if !listed.is_empty() {
+            let claimed: HashSet<&str> = listed
+                .iter()
+                .flat_map(|v| v.writers())
+                .map(String::as_str)
+                .collect();
+            let mut asking = Vec::new();
+            for alloc in &snapshot.allocs {
+                if alloc.id.with_str(|id| claimed.contains(id)) {
+                    writers.insert(
+                        alloc.id.to_string(),
+                        (alloc.namespace.as_str(), alloc.job_id.as_str()),
+                    );
+                }
+                let wants = alloc.desired_status == DesiredStatus::Run
+                    || alloc.client_status == ClientStatus::Running;
+                let tg = alloc
+                    .job
+                    .as_deref()
+                    .and_then(|j| j.task_groups.iter().find(|g| g.name == alloc.task_group));
+                if let Some(tg) = tg.filter(|tg| wants && asks_csi(tg)) {
+                    asking.push((alloc, tg));
+                }
             }
-            let wants = alloc.desired_status == DesiredStatus::Run
-                || alloc.client_status == ClientStatus::Running;
-            let Some(tg) = alloc
-                .job
-                .as_deref()
-                .and_then(|j| j.task_groups.iter().find(|g| g.name == alloc.task_group))
-            else {
-                continue;
-            };
-            if !wants {
-                continue;
-            }
-            for req in tg.volumes.values().filter(|v| v.volume_type == "csi") {
-                by_node
-                    .entry(alloc.node_id.as_str())
-                    .or_default()
-                    .insert(req.source.as_str(), alloc.namespace.as_str());
+            // The last allocation by ID names a source's namespace.
+            asking.sort_by(|a, b| a.0.id.cmp(&b.0.id));
+            for (alloc, tg) in asking {
+                for req in tg.volumes.values().filter(|v| v.volume_type == "csi") {
+                    by_node
+                        .entry(alloc.node_id.as_str())
+                        .or_default()
+                        .insert(req.source.as_str(), alloc.namespace.as_str());
+                }
             }
         }
         Some(CsiState {

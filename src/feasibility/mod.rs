@@ -12,6 +12,7 @@ mod node_checks;
 mod stack;
 mod target;
 mod version;
+mod volume_rules;
 mod volumes;
 
 pub use constraint::{Check, DISTINCT_HOSTS, Parsed, check, describe, meets};
@@ -22,7 +23,8 @@ pub use node_checks::NetworkMiss;
 pub use stack::{Eligibility, Filter, InvalidConstraint, Level, PlanSoFar, SystemStack};
 pub use target::{Target, resolve};
 pub use version::{Flavour, Version, VersionConstraints};
-pub use volumes::{VolumeRules, Volumes, has_host_volumes};
+pub use volume_rules::VolumeRules;
+pub use volumes::{Volumes, has_host_volumes};
 
 #[cfg(test)]
 mod tests;
