@@ -157,7 +157,8 @@ impl<'s> Replay<'s> {
                         let warning = policy_panic::missing_policy_warning(ctx.rules, &report, rec);
                         let unknown = ctx.fit_unknown_warning(&report);
                         let csi = ctx.csi_unchecked_warning(w);
-                        let more = warning.into_iter().chain(unknown).chain(csi);
+                        let dhv = ctx.dynamic_host_volume_warning(w);
+                        let more = warning.into_iter().chain(unknown).chain(csi).chain(dhv);
                         (report, more.collect())
                     }),
                 };

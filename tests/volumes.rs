@@ -534,3 +534,25 @@ fn a_sticky_disk_prefers_its_node_only_with_unchanged_targets_from_1_11_0() {
     assert_eq!(at(v(1, 10, 5)), Some(node_id(0)));
     assert_eq!(at(v(1, 11, 0)), Some(node_id(1)));
 }
+
+/// A dynamic host volume (1.10.0 on: a node volume with an `ID`) is
+/// checked as a static one, and one warning per job says so.
+#[test]
+fn a_dynamic_host_volume_is_checked_as_static_and_warned() {
+    let mut n = node(0);
+    n["HostVolumes"] = json!({"data": {"Name": "data", "ID": "dhv-1", "ReadOnly": false}});
+    let snapshot = json!({"Jobs": [host_job(1, false)], "Allocs": [], "Nodes": [n, node(1)]});
+    let report = run(snapshot, v(1, 10, 5));
+    assert_eq!(placed(&report.jobs[0])[0].1, node_id(0));
+    let w: Vec<_> = report
+        .warnings
+        .iter()
+        .filter(|w| w.code == "dynamic_host_volume_unchecked")
+        .collect();
+    assert_eq!(w.len(), 1);
+    assert!(
+        w[0].message.starts_with("default/mock-service: 1 node(s)"),
+        "{}",
+        w[0].message
+    );
+}

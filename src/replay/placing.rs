@@ -2,7 +2,7 @@
 //! and destructive replacement on a node, or counted as failed, and the
 //! blocked evaluation and queued allocations that follow.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use super::{JobContext, JobWork};
@@ -238,6 +238,49 @@ impl<'a> JobContext<'a> {
                 format!(
                     "{}/{}: {csi} task group(s) request CSI volumes, but the snapshot has no CSIVolumes \
                      table: their availability is not checked",
+                    w.namespace, w.id
+                ),
+            )
+        })
+    }
+
+    /// The warning for a job whose host volume requests name a dynamic
+    /// host volume (one with an `ID`, 1.10.0 on) on some node: it is
+    /// checked as a static one, since the dump has no `HostVolumes` table
+    /// with its state, capabilities and claims.
+    pub(super) fn dynamic_host_volume_warning(&self, w: &JobWork<'_>) -> Option<Warning> {
+        let job = w.job.filter(|j| !j.stop)?;
+        let sources: BTreeSet<&str> = job
+            .task_groups
+            .iter()
+            .flat_map(|tg| tg.volumes.values())
+            .filter(|v| v.volume_type == "host")
+            .map(|v| v.source.as_str())
+            .collect();
+        if sources.is_empty() {
+            return None;
+        }
+        let dynamic = |name: &str| {
+            let base = name.rfind('[').map_or(name, |i| &name[..i]);
+            sources.contains(name) || sources.contains(base)
+        };
+        let nodes = self
+            .cluster
+            .nodes
+            .iter()
+            .filter(|n| {
+                n.host_volumes
+                    .iter()
+                    .any(|(name, v)| v.as_ref().is_some_and(|v| !v.id.is_empty()) && dynamic(name))
+            })
+            .count();
+        (nodes > 0).then(|| {
+            Warning::new(
+                "dynamic_host_volume_unchecked",
+                format!(
+                    "{}/{}: {nodes} node(s) offer a requested host volume as a dynamic host volume, \
+                     checked as a static one: the snapshot has no HostVolumes table with its state, \
+                     capabilities and claims",
                     w.namespace, w.id
                 ),
             )

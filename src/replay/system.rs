@@ -79,6 +79,7 @@ impl<'a> JobContext<'a> {
             ));
         }
         warnings.extend(self.csi_unchecked_warning(w));
+        warnings.extend(self.dynamic_host_volume_warning(w));
         let mut report = JobReport {
             namespace: w.namespace.to_string(),
             id: w.id.to_string(),
