@@ -28,7 +28,7 @@ use crate::model::{
     Allocation, Deployment, Evaluation, Job, JobType, SchedulerConfig, Snapshot, TaskGroup,
 };
 use crate::now::NowRequest;
-use crate::placement::{Cluster, Placer, Setup};
+use crate::placement::{Cluster, Placer, Setup, SpreadRules};
 use crate::reconciler::{
     ReconcileInput, Reconciler, Reconciliation, ReleaseFacts, Rules, TaintContext, TaintedNodes,
     tainted_nodes,
@@ -385,6 +385,10 @@ impl<'s> Prepared<'s> {
             globs: release_rules.has(Switch::SystemDatacenterGlob),
             pools: release_rules.has(Switch::NodePool),
             spread_algorithm: scheduler.scheduler_algorithm == "spread",
+            spread: SpreadRules {
+                lowest_boost: release_rules.has(Switch::SpreadLowestBoost),
+                implicit_as_one: release_rules.has(Switch::SpreadImplicitTargets),
+            },
             volumes: VolumeRules {
                 eligible_continues: release_rules.has(Switch::EligibleClassContinues),
                 host_per_alloc: release_rules.has(Switch::HostVolumePerAlloc),

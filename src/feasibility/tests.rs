@@ -222,3 +222,181 @@ fn targets_interpolate_node_fields_attributes_and_meta() {
     assert_eq!(meets(&c, &node, &mut Parsed::default()), Check::Met);
     assert_eq!(describe(&c), "${attr.kernel.name} = linux");
 }
+
+/// The `DistinctPropertyIterator` cases of scheduler/feasible_test.go at
+/// v1.3.0 over the property sets alone: nodes whose `${meta.rack}` is
+/// their index, the job's existing allocations (state), the plan's stops
+/// and placements, as (group, node). Allocations of other jobs, which the
+/// Go tests mix in to show they are ignored, never reach the sets: the
+/// placement stage hands them the job's own.
+mod distinct_property_iterator {
+    use super::super::distinct_property::PropertySet;
+    use super::*;
+    use crate::model::from_slice;
+
+    fn racks(n: usize) -> Vec<Node> {
+        (0..n)
+            .map(|i| {
+                let j = format!(r#"{{"ID": "n{i}", "Meta": {{"rack": "{i}"}}}}"#);
+                from_slice(j.as_bytes()).unwrap()
+            })
+            .collect()
+    }
+
+    fn at<'a>(nodes: &'a [Node], allocs: &[(&'a str, usize)]) -> Vec<Placed<'a>> {
+        allocs
+            .iter()
+            .map(|&(tg, i)| Placed {
+                node: Some(&nodes[i]),
+                task_group: tg,
+            })
+            .collect()
+    }
+
+    fn distinct(count: &str) -> Vec<Constraint> {
+        vec![Constraint {
+            l_target: "${meta.rack}".into(),
+            r_target: count.into(),
+            operand: "distinct_property".into(),
+        }]
+    }
+
+    /// The nodes every set of `sets` lets `tg` onto.
+    fn feasible(
+        sets: &[PropertySet],
+        nodes: &[Node],
+        stopping: &[Placed<'_>],
+        proposed: &[Placed<'_>],
+    ) -> Vec<usize> {
+        (0..nodes.len())
+            .filter(|&i| {
+                sets.iter()
+                    .all(|s| s.satisfied(&nodes[i], stopping, proposed).is_ok())
+            })
+            .collect()
+    }
+
+    /// `TestDistinctPropertyIterator_JobDistinctProperty`: one allocation
+    /// per rack across the job's groups; alloc1 is both in the state and
+    /// in the plan (an update), counted twice; rack 4's only allocation is
+    /// stopped by the plan, so only node 4 takes group "baz".
+    #[test]
+    fn feasible_test_go_v1_3_0_job_distinct_property() {
+        let n = racks(5);
+        let existing = at(&n, &[("bar", 0), ("bar", 1), ("baz", 3), ("baz", 4)]);
+        let sets = PropertySet::all(&distinct(""), None, &existing);
+        let proposed = at(&n, &[("bar", 0), ("baz", 2)]);
+        let stopping = at(&n, &[("baz", 4)]);
+        assert_eq!(feasible(&sets, &n, &stopping, &proposed), [4]);
+        assert_eq!(
+            sets[0].satisfied(&n[0], &stopping, &proposed),
+            Err("distinct_property: ${meta.rack}=0 used by 2 allocs".to_string())
+        );
+    }
+
+    /// `..._JobDistinctProperty_Count`: two per rack; racks 0 and 1 are
+    /// full, and rack 2's one placement is offset by a stop there (a single
+    /// stop of a value placed again still clears it).
+    #[test]
+    fn feasible_test_go_v1_3_0_job_distinct_property_count() {
+        let n = racks(3);
+        let existing = at(&n, &[("bar", 0), ("bar", 1), ("baz", 0)]);
+        let sets = PropertySet::all(&distinct("2"), None, &existing);
+        let proposed = at(
+            &n,
+            &[("bar", 0), ("baz", 0), ("bar", 1), ("baz", 1), ("bar", 2)],
+        );
+        let stopping = at(&n, &[("baz", 2)]);
+        assert_eq!(feasible(&sets, &n, &stopping, &proposed), [2]);
+    }
+
+    /// `..._JobDistinctProperty_RemoveAndReplace`: the rack's allocation is
+    /// stopped and replaced in the same plan, so it is still used.
+    #[test]
+    fn feasible_test_go_v1_3_0_job_distinct_property_remove_and_replace() {
+        let n = racks(1);
+        let existing = at(&n, &[("bar", 0)]);
+        let sets = PropertySet::all(&distinct(""), None, &existing);
+        let (stopping, proposed) = (at(&n, &[("bar", 0)]), at(&n, &[("bar", 0)]));
+        assert!(feasible(&sets, &n, &stopping, &proposed).is_empty());
+    }
+
+    /// `..._JobDistinctProperty_Infeasible` and `..._Infeasible_Count`:
+    /// both racks already used (once, then twice) by other groups.
+    #[test]
+    fn feasible_test_go_v1_3_0_job_distinct_property_infeasible() {
+        let n = racks(2);
+        let sets = PropertySet::all(&distinct(""), None, &at(&n, &[("baz", 1)]));
+        assert!(feasible(&sets, &n, &[], &at(&n, &[("bar", 0)])).is_empty());
+        let existing = at(&n, &[("bar", 1), ("baz", 1)]);
+        let sets = PropertySet::all(&distinct("2"), None, &existing);
+        let proposed = at(&n, &[("bar", 0), ("baz", 0)]);
+        assert!(feasible(&sets, &n, &[], &proposed).is_empty());
+    }
+
+    /// `TestDistinctPropertyIterator_TaskGroupDistinctProperty`: the group
+    /// "example" is distinct per rack; rack 0 is proposed, rack 1 used and
+    /// rack 2's allocation stopped, so node 2 alone; group "baz", without
+    /// the constraint, has no set and takes all three.
+    #[test]
+    fn feasible_test_go_v1_3_0_task_group_distinct_property() {
+        let n = racks(3);
+        let existing = at(&n, &[("example", 1), ("example", 2)]);
+        let sets = PropertySet::all(&distinct(""), Some("example"), &existing);
+        let proposed = at(&n, &[("example", 0)]);
+        let stopping = at(&n, &[("example", 2)]);
+        assert_eq!(feasible(&sets, &n, &stopping, &proposed), [2]);
+        let none = PropertySet::all(&[], Some("baz"), &existing);
+        assert_eq!(feasible(&none, &n, &stopping, &proposed), [0, 1, 2]);
+    }
+}
+
+/// `TestCheckConstraint` and `TestCheckLexicalOrder` (scheduler/feasible_test.go,
+/// v1.3.0): every operand with found values and with Go's nil (not found).
+#[test]
+fn feasible_test_go_v1_3_0_check_constraint() {
+    let side = |v: Option<&'static str>| Target {
+        value: v,
+        found: v.is_some(),
+    };
+    let cases: &[(&str, Option<&str>, Option<&str>, bool)] = &[
+        ("=", Some("foo"), Some("foo"), true),
+        ("is", Some("foo"), Some("foo"), true),
+        ("==", Some("foo"), Some("foo"), true),
+        ("==", Some("foo"), None, false),
+        ("==", None, Some("foo"), false),
+        ("==", None, None, false),
+        ("!=", Some("foo"), Some("foo"), false),
+        ("!=", Some("foo"), Some("bar"), true),
+        ("!=", None, Some("foo"), true),
+        ("!=", Some("foo"), None, true),
+        ("!=", None, None, false),
+        ("not", Some("foo"), Some("bar"), true),
+        ("version", Some("1.2.3"), Some("~> 1.0"), true),
+        ("version", None, Some("~> 1.0"), false),
+        ("regexp", Some("foobarbaz"), Some("[\\w]+"), true),
+        ("regexp", None, Some("[\\w]+"), false),
+        ("<", Some("foo"), Some("bar"), false),
+        ("<", None, Some("bar"), false),
+        (
+            "set_contains",
+            Some("foo,bar,baz"),
+            Some("foo,  bar  "),
+            true,
+        ),
+        ("set_contains", Some("foo,bar,baz"), Some("foo,bam"), false),
+        ("is_set", Some("foo"), None, true),
+        ("is_set", None, None, false),
+        ("is_not_set", None, None, true),
+        ("is_not_set", Some("foo"), None, false),
+        // TestCheckLexicalOrder.
+        ("<", Some("bar"), Some("foo"), true),
+        ("<=", Some("foo"), Some("foo"), true),
+        (">", Some("bar"), Some("foo"), false),
+        (">=", Some("bar"), Some("bar"), true),
+    ];
+    for &(op, l, r, want) in cases {
+        let got = check(op, &side(l), &side(r)) == Check::Met;
+        assert_eq!(got, want, "{l:?} {op} {r:?}");
+    }
+}

@@ -34,9 +34,10 @@
 //!   names the dimension and, for amounts, by how much ([`Shortfall`]).
 //! - [`preemption`]: the `Preemptor`: which lower-priority allocations a
 //!   node evicts for a port, bandwidth, a device or the fit.
-//! - [`score`] and [`spread`]: `ScoreFitBinPack`, `ScoreFitSpread`, the
-//!   binpack, job anti-affinity, reschedule penalty, node and device
-//!   affinity and spread scores, and the final score as their mean.
+//! - [`score`]: `ScoreFitBinPack`, `ScoreFitSpread`, the binpack, job
+//!   anti-affinity, reschedule penalty, node and device affinity scores,
+//!   and the final score as their mean (spread blocks, which need the
+//!   plan's property sets, are the placement stage's).
 //!
 //! Each release difference is a flag of [`FitRules`] with its file and line.
 //!
@@ -45,8 +46,7 @@
 //! plan's stops and evictions, plus its placements); host network names
 //! given as `${meta.*}` templates; `IgnoreCollision` on a group's ports
 //! (1.9.0), which the job model does not read yet; device constraints and
-//! affinities (the feasibility checks own them); NUMA ("numa-cores");
-//! the property sets that count spread values; the plan
+//! affinities (the feasibility checks own them); NUMA ("numa-cores"); the plan
 //! applier's host volume claims (1.10.0). Nomad ranks a random sample of
 //! the feasible nodes and picks dynamic ports and cores at random:
 //! plan-inspect ranks every feasible node, picks the best final score with
@@ -66,7 +66,6 @@ pub mod preemption;
 pub mod rules;
 pub mod score;
 pub mod shortfall;
-pub mod spread;
 pub mod usage;
 
 pub use allocs_fit::{Check, Fit, allocs_fit};

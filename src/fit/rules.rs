@@ -82,10 +82,6 @@ pub struct FitRules {
     /// (`scheduler/rank.go:975` at 1.10.2; before, `scheduler/rank.go:744`
     /// at 1.3.0 skipped it).
     pub zero_affinity_scored: bool,
-    /// A spread value the targets want none of scores the lowest boost seen
-    /// so far (`lowestSpreadBoost`, `scheduler/spread.go:187-200` at 1.6.0);
-    /// before, its boost divided by zero.
-    pub spread_lowest_boost: bool,
     /// A node where preempting for a port or bandwidth found nothing, or
     /// whose offer still failed after the evictions, counts as exhausted
     /// in that network dimension (`scheduler/rank.go:325` and `:343` at
@@ -121,7 +117,6 @@ impl FitRules {
             secrets_counted: release.has(&[v(1, 8, 3)]),
             memory_no_limit: release.has(&[v(2, 0, 4)]),
             zero_affinity_scored: release.has(&[v(1, 10, 2)]),
-            spread_lowest_boost: release.has(&[v(1, 6, 0)]),
             network_preemption_exhausts: release.has(&[v(1, 5, 15), v(1, 6, 8), v(1, 7, 5)]),
             device_preemption_exhausts: release.has(&[v(1, 7, 7)]),
         }
@@ -166,7 +161,6 @@ mod tests {
         assert!(!at(1, 11, 3).memory_no_limit);
         assert!(!at(1, 10, 1).zero_affinity_scored && at(1, 10, 2).zero_affinity_scored);
         assert!(!at(1, 9, 7).zero_affinity_scored);
-        assert!(!at(1, 5, 17).spread_lowest_boost && at(1, 6, 0).spread_lowest_boost);
         let net = |ma, mi, p| at(ma, mi, p).network_preemption_exhausts;
         assert!(!net(1, 5, 14) && net(1, 5, 15) && !net(1, 6, 0) && net(1, 6, 8));
         assert!(!net(1, 7, 4) && net(1, 7, 5) && net(2, 0, 5));

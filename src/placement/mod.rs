@@ -12,6 +12,7 @@ pub mod metric;
 pub mod placer;
 pub mod ranking;
 pub mod score;
+pub mod spread;
 pub mod targets;
 
 pub use cluster::Cluster;
@@ -19,3 +20,4 @@ pub use failure::Failure;
 pub use metric::AllocMetric;
 pub use placer::{Choice, Misfit, Placer, Select, Setup};
 pub use score::Score;
+pub use spread::SpreadRules;

@@ -15,6 +15,7 @@ use super::cluster::Cluster;
 use super::failure::Failure;
 use super::metric::AllocMetric;
 use super::ranking::{Ranking, affinities_of};
+use super::spread::{SpreadRules, Spreads};
 use super::targets::{in_datacenters, in_pool};
 use crate::feasibility::{
     DISTINCT_HOSTS, Eligibility, Placed, PlanSoFar, SystemStack, VolumeRules, device_serves,
@@ -33,6 +34,7 @@ pub struct Setup {
     pub pools: bool,
     /// `SchedulerConfig.SchedulerAlgorithm` is `spread`.
     pub spread_algorithm: bool,
+    pub spread: SpreadRules,
     /// How the release checks volumes.
     pub volumes: VolumeRules,
 }
@@ -69,6 +71,7 @@ pub struct Placer<'a> {
     candidates: Vec<usize>,
     by_dc: BTreeMap<String, u64>,
     checks: SystemStack<'a>,
+    spreads: Spreads<'a>,
     stopped: HashSet<&'a Id>,
     stopping: Vec<Placed<'a>>,
     added: HashMap<usize, Vec<Added<'a>>>,
@@ -129,13 +132,14 @@ impl<'a> Placer<'a> {
                 node: node_of(a),
                 task_group: &a.task_group,
             })
-            .collect();
+            .collect::<Vec<_>>();
         let mut placer = Placer {
             cluster,
             job,
             setup,
             candidates,
             by_dc,
+            spreads: Spreads::new(job, existing.clone(), setup.spread),
             checks: SystemStack::new(job, existing).with_volumes(cluster.volumes(setup.volumes)),
             stopped: HashSet::new(),
             stopping: Vec::new(),
@@ -251,6 +255,7 @@ impl<'a> Placer<'a> {
             affinities_of(self.job, tg),
             self.setup.settings.rules,
         );
+        let round = self.spreads.round(tg, &self.stopping, &self.proposed);
         let mut best: Option<(Choice, Box<AllocUsage>)> = None;
         let mut failure = Failure::default();
         let count = if only.is_some() {
@@ -280,7 +285,8 @@ impl<'a> Placer<'a> {
                 } => {
                     let penalised = select.penalty.contains(&node.id.as_str());
                     let capacity = &self.cluster.capacities[i];
-                    let score = ranking.score(node, capacity, &used, collisions, penalised);
+                    let spread = round.as_ref().and_then(|r| self.spreads.score(r, node));
+                    let score = ranking.score(node, capacity, &used, collisions, penalised, spread);
                     if best.as_ref().is_none_or(|(b, _)| score > b.score) {
                         best = Some((Choice { node: i, score }, usage));
                     }
@@ -308,7 +314,11 @@ impl<'a> Placer<'a> {
         };
         self.stop(existing);
         let verdict = self.judge(tg, &existing.name, i, &ask_of(tg));
+        let round = self.spreads.round(tg, &self.stopping, &self.proposed);
         self.unstop(existing);
+        if let (Verdict::Fits { .. }, Some(r)) = (&verdict, &round) {
+            self.spreads.score(r, self.cluster.nodes[i]);
+        }
         match verdict {
             Verdict::Filtered(why) | Verdict::Ends(why) => Err(Misfit::Filtered(why)),
             Verdict::Exhausted(short) => Err(Misfit::Exhausted(short)),
@@ -327,6 +337,13 @@ impl<'a> Placer<'a> {
     pub fn commit_in_place(&mut self, alloc: &'a Allocation) {
         if let Some(usage) = self.checked.remove(&alloc.id) {
             self.updated.insert(&alloc.id, usage);
+            // The plan's NodeAllocation holds it too, so the property sets
+            // count it beside its existing self (v1.3.0 propertyset.go:175).
+            let node = self.cluster.position(&alloc.node_id);
+            self.proposed.push(Placed {
+                node: node.map(|i| self.cluster.nodes[i]),
+                task_group: &alloc.task_group,
+            });
         }
     }
 

@@ -1,6 +1,7 @@
 //! The rank iterators of the generic stack for one task group: bin packing
-//! or spread fit, job anti-affinity, the node reschedule penalty and node
-//! affinities, normalised to their mean (`scheduler/rank.go`).
+//! or spread fit, job anti-affinity, the node reschedule penalty, node
+//! affinities and spread blocks ([`super::spread`]), normalised to their
+//! mean in that order (`scheduler/rank.go`, `scheduler/stack.go`).
 
 use crate::feasibility::{Check, Parsed, meets};
 use crate::fit::score::{
@@ -50,7 +51,7 @@ impl Ranking {
 
     /// The final score of a node on which the allocation fits, using
     /// `used` in all, with `collisions` allocations of the same job and
-    /// group already there.
+    /// group already there and its "allocation-spread" score `spread`.
     pub fn score(
         &mut self,
         node: &Node,
@@ -58,6 +59,7 @@ impl Ranking {
         used: &Comparable,
         collisions: usize,
         penalised: bool,
+        spread: Option<f64>,
     ) -> f64 {
         let available = capacity.available();
         let fit = if available.cpu_shares <= 0 || available.memory_mb <= 0 {
@@ -85,6 +87,7 @@ impl Ranking {
             })
             .collect();
         scores.extend(node_affinity(&matches, &self.rules));
+        scores.extend(spread);
         final_score(&scores)
     }
 }

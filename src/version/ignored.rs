@@ -109,6 +109,7 @@ pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot, survey: &Survey<'_
         None,
     );
     let no_migrate = Input::new("MigrateDisablePlacement", Some(Switch::G0), None);
+    let mut numa = Input::new("the numa block", Some(Switch::NumaCores), None);
     let mut strategies = BTreeSet::new();
     let mut seen = std::collections::HashSet::new();
     for job in snapshot.jobs.iter().chain(survey.embedded.iter().copied()) {
@@ -134,7 +135,14 @@ pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot, survey: &Survey<'_
                 legacy.examples.insert(group.clone());
             }
             if tg.max_run_duration.is_some() {
-                run.examples.insert(group);
+                run.examples.insert(group.clone());
+            }
+            for task in &tg.tasks {
+                let affinity = task.resources.as_ref().and_then(|r| r.numa.as_ref());
+                if let Some(a) = affinity.filter(|a| !matches!(a.affinity.as_str(), "" | "none")) {
+                    let example = format!("{group} task {} (affinity = {})", task.name, a.affinity);
+                    numa.examples.insert(example);
+                }
             }
         }
     }
@@ -163,12 +171,37 @@ pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot, survey: &Survey<'_
         prevent.warning(profile, "groups"),
         legacy.warning(profile, "groups"),
         run.warning(profile, "groups"),
+        numa.warning(profile, "tasks")
+            .or_else(|| numa_affinity_warning(&numa.examples, profile)),
         last.warning_of(&survey.last_reschedule, profile, "allocations"),
         no_migrate.warning_of(&survey.no_migrate, profile, "allocations"),
     ]
     .into_iter()
     .flatten()
     .collect()
+}
+
+/// From #18818 on: a task's NUMA affinity is read only by Nomad
+/// Enterprise's core selector, which the replay does not follow.
+fn numa_affinity_warning(examples: &BTreeSet<String>, profile: &Profile) -> Option<Warning> {
+    let first = examples.iter().next()?;
+    if !profile.follows(Switch::NumaCores) {
+        return None;
+    }
+    let more = match examples.len() - 1 {
+        0 => String::new(),
+        n => format!(" and of {n} more tasks"),
+    };
+    Some(Warning::new(
+        "input_ignored",
+        format!(
+            "the numa affinity of {first}{more} ignored: Nomad Enterprise places such a task's \
+             reserved cores on one NUMA node ({}), which plan-inspect does not replay; it takes \
+             the lowest free cores, as the community edition does (whose job registration \
+             rejects the affinity)",
+            Switch::NumaCores.id()
+        ),
+    ))
 }
 
 /// The settings of a group's disconnect block, as a job file writes them.

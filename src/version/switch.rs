@@ -793,6 +793,46 @@ catalogue! {
         reads: [],
         wording: "a sticky disk prefers its node only while the job's pool and datacenters are unchanged",
     }
+    /// #17198 (1.3.15, 1.4.10, 1.5.6, 1.6.0; v1.6.0 scheduler/spread.go:187-200):
+    /// a spread target of 0% scores the lowest boost the evaluation has seen
+    /// so far (starting at -1) instead of dividing by zero (v1.3.0
+    /// spread.go:178 gave -Inf, which sank the node's final score); every
+    /// targeted boost lower than it becomes the new lowest.
+    SpreadLowestBoost {
+        id: "#17198",
+        firsts: &[v(1, 3, 15), v(1, 4, 10), v(1, 5, 6), v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a 0% spread target scores the lowest boost so far instead of -Inf",
+    }
+    /// #17195 (1.3.15, 1.4.10, 1.5.6, 1.6.0; v1.6.0 scheduler/spread.go:99,
+    /// :108, propertyset.go:258, :270, :370): values that no target of a
+    /// spread block names count together as the implicit target, so a node
+    /// of one such value sees the allocations of all of them; before, each
+    /// value counted alone against the whole implicit remainder (v1.3.0
+    /// propertyset.go:250-270).
+    SpreadImplicitTargets {
+        id: "#17195",
+        firsts: &[v(1, 3, 15), v(1, 4, 10), v(1, 5, 6), v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "values outside a spread's targets count together as its implicit target",
+    }
+    /// #18818 (1.7.0; v1.7.0 scheduler/rank.go:499-510, numa_ce.go:25-35,
+    /// nomad/job_endpoint_hook_numa_ce.go:16-24): reserved cores are chosen
+    /// by a core selector that honours a task's `numa` affinity in Nomad
+    /// Enterprise (a node without a NUMA node that can hold them is
+    /// exhausted as "numa-cores"); the community edition takes the first
+    /// free cores whatever the affinity and its job registration rejects an
+    /// affinity other than `none`. The replay is the community edition's and
+    /// warns about a `prefer` or `require` affinity.
+    NumaCores {
+        id: "#18818",
+        firsts: &[v(1, 7, 0)],
+        replayed: true,
+        reads: [],
+        wording: "reserved cores follow the task's numa affinity (Nomad Enterprise)",
+    }
 }
 
 impl Switch {
