@@ -23,7 +23,7 @@ _plan__inspect() {
 
     case "${cmd}" in
         plan__inspect)
-            opts="-v -j -h -V --now --job --namespace --eval --no-disconnected-clients --nomad-version --format --color --verbose --explain --what-if --until --assume-healthy-after --detailed-exitcode --job-file --diff-verbose --threads --completions --man --help --version"
+            opts="-v -j -h -V --now --job --namespace --eval --no-disconnected-clients --nomad-version --format --color --verbose --explain --explain-node --what-if --until --assume-healthy-after --detailed-exitcode --job-file --diff-verbose --threads --completions --man --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -67,6 +67,13 @@ _plan__inspect() {
                     return 0
                     ;;
                 --explain)
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace
+                    fi
+                    return 0
+                    ;;
+                --explain-node)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o nospace

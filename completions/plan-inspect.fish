@@ -119,7 +119,8 @@ html\t'One self-contained HTML page: the timeline drawn, and the tables'"
 complete -c plan-inspect -l color -d 'When to color the tables' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c plan-inspect -l explain -d 'Explain one allocation (ID or unique ID prefix) or one placement (`job.group[index]`): every step the reconciler took, with its facts' -r -f
+complete -c plan-inspect -l explain -d 'Explain one allocation (ID or unique ID prefix) or one placement (`job.group[index]`): every step the reconciler took, with its facts, and for a placement every node\'s verdict (filtered, exhausted, the top scores, the choice). `job.group[index]@NODE` tells NODE\'s verdict in full (for a system job: the placement on NODE)' -r -f
+complete -c plan-inspect -l explain-node -d 'Explain one node (ID, name or unique ID prefix): its capacity, what runs there, what the plan of the jobs --job and --namespace select adds there and frees, and what is left' -r -f
 complete -c plan-inspect -l what-if -d 'What if: a node or allocation event, taken through Nomad\'s servers as the release replayed does, then every evaluation it creates replayed at its time (repeatable, in order): node-down:NODE[@TIME], node-drain:NODE[:DEADLINE], node-ineligible:NODE, node-up:NODE[@TIME], alloc-fail:ALLOC[@TIME]. NODE is an ID, unique ID prefix or name; TIME an RFC 3339 time or a duration after the evaluation time (30m); DEADLINE a duration (default 1h)' -r
 complete -c plan-inspect -l until -d 'Follow the story until TIME (RFC 3339, or a duration after the evaluation time): each plan applied, then every follow-up, blocked and node-update evaluation due by then, in time order' -r
 complete -c plan-inspect -l assume-healthy-after -d 'With --what-if or --until: placed allocations become healthy this long after they start (default: at once); the drainer waits for it' -r

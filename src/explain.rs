@@ -7,20 +7,25 @@
 mod allocation;
 mod error;
 mod explanation;
+mod node;
 mod placement;
 mod release_rules;
 mod system;
+mod verdicts;
 
-use crate::model::{Allocation, Snapshot};
+use crate::model::{Allocation, Node, Snapshot};
 use crate::replay::{OneJob, Options};
 
 pub use error::ExplainError;
 pub use explanation::{Explanation, Fact, Step, Subject, SubjectKind};
 use explanation::{at, yes_no};
+pub use node::{Amounts, NodeAdd, NodeAlloc, NodeExplanation, NodeFacts, NodeFree, explain_node};
 
 /// Explains `subject`: an allocation ID or unique ID prefix, else a
 /// placement name (`job.group[index]`); a system or sysbatch job's
 /// placement is on a node: `job.group[index]@NODE` (an ID or ID prefix).
+/// A service or batch placement may name a node too (an ID, name or ID
+/// prefix), whose verdict is then told in full.
 /// `--job` and `--namespace` do not narrow the search; they must name the
 /// subject's job, so that a subject of another job is an error rather than a
 /// different story.
@@ -32,8 +37,12 @@ pub fn explain(
     if let Some((name, node)) = subject.rsplit_once('@') {
         let (namespace, job) = placement_job(snapshot, name)?;
         ensure_of_job(options, subject, namespace, job)?;
-        return OneJob::new(snapshot, options, namespace, job)?
-            .schedule(|sr| system::placement(&sr, name, node))?;
+        let one = OneJob::new(snapshot, options, namespace, job)?;
+        if one.is_system() {
+            return one.schedule(|sr| system::placement(&sr, name, node))?;
+        }
+        let node = find_node(snapshot, node)?;
+        return generic_placement(snapshot, options, (namespace, job), name, Some(&node.id));
     }
     if let Some(alloc) = find_alloc(snapshot, subject)? {
         ensure_of_job(options, subject, &alloc.namespace, &alloc.job_id)?;
@@ -52,7 +61,84 @@ pub fn explain(
             job: job.to_string(),
         });
     }
-    one.trace(|jr| placement::explain(&jr, subject))?
+    generic_placement(snapshot, options, (namespace, job), subject, None)
+}
+
+/// A service or batch job's placement `name`, replayed with the placement
+/// stage's verdicts recorded; a placement counted with its group's first
+/// failure is told with that failure's verdicts, from a second replay.
+fn generic_placement(
+    snapshot: &Snapshot,
+    options: &Options,
+    (namespace, job): (&str, &str),
+    name: &str,
+    node: Option<&str>,
+) -> Result<Explanation, ExplainError> {
+    let one = OneJob::new(snapshot, options, namespace, job)?.explaining(name);
+    let (mut e, first) = one.trace(|jr| placement::explain(&jr, name, node))??;
+    if let Some(first) = first {
+        let group = e.task_group.clone();
+        let one = OneJob::new(snapshot, options, namespace, job)?.explaining(&first);
+        e.steps
+            .extend(one.trace(|jr| placement::first_failure(&jr, &group, node))?);
+    }
+    Ok(e)
+}
+
+/// The node whose ID is `text`, else whose name is, else the one whose ID
+/// starts with it.
+pub fn find_node<'s>(snapshot: &'s Snapshot, text: &str) -> Result<&'s Node, ExplainError> {
+    if let Some(n) = snapshot.nodes.iter().find(|n| n.id == text) {
+        return Ok(n);
+    }
+    let mut by_name: Vec<&Node> = snapshot.nodes.iter().filter(|n| n.name == text).collect();
+    if by_name.is_empty() {
+        by_name = snapshot
+            .nodes
+            .iter()
+            .filter(|n| n.id.starts_with(text))
+            .collect();
+    }
+    by_name.sort_by(|a, b| a.id.cmp(&b.id));
+    by_name.dedup_by(|a, b| a.id == b.id);
+    let listed = |nodes: &[&Node]| -> Vec<String> {
+        let mut out: Vec<String> = nodes
+            .iter()
+            .take(NODES_LISTED)
+            .map(|n| node_words(n))
+            .collect();
+        if nodes.len() > NODES_LISTED {
+            out.push(format!("and {} more", nodes.len() - NODES_LISTED));
+        }
+        out
+    };
+    match by_name.as_slice() {
+        [one] => Ok(one),
+        [] => {
+            let mut all: Vec<&Node> = snapshot.nodes.iter().collect();
+            all.sort_by(|a, b| a.id.cmp(&b.id));
+            Err(ExplainError::NodeNotFound {
+                node: text.to_string(),
+                candidates: listed(&all),
+            })
+        }
+        many => Err(ExplainError::NodeAmbiguous {
+            node: text.to_string(),
+            matches: listed(many),
+        }),
+    }
+}
+
+/// Nodes an error lists before it counts the rest.
+const NODES_LISTED: usize = 10;
+
+/// `ID (name)`, or the ID alone when the node has no other name.
+fn node_words(n: &Node) -> String {
+    if n.name.is_empty() || n.name == n.id {
+        n.id.clone()
+    } else {
+        format!("{} ({})", n.id, n.name)
+    }
 }
 
 /// An error unless `--job` and `--namespace`, where given, name the job

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{CommandFactory, Parser};
-use plan_inspect::explain::explain;
+use plan_inspect::explain::{explain, explain_node};
 use plan_inspect::model::{JobType, Snapshot};
 use plan_inspect::read::{ReadFilter, Source, thread_count};
 use plan_inspect::render;
@@ -58,7 +58,12 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     // allocation among all of them (to say when it is of another job than
     // `--job`), so only without them can the reader skip other jobs' allocations.
     // A story's servers read every job on the nodes its events touch.
-    let filter = if cli.eval.is_some() || cli.explain.is_some() || story_wanted(cli) {
+    // `--explain-node` counts every allocation on its node.
+    let filter = if cli.eval.is_some()
+        || cli.explain.is_some()
+        || cli.explain_node.is_some()
+        || story_wanted(cli)
+    {
         ReadFilter::default()
     } else {
         ReadFilter {
@@ -89,6 +94,24 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         };
         write_stdout(text.as_bytes())?;
         return Ok(exit_code(cli.detailed_exitcode && explanation.changed));
+    }
+    if let Some(node) = &cli.explain_node {
+        let explanation = explain_node(&snapshot, &options, node)?;
+        warn(&explanation.warnings, cli.color);
+        let text = match cli.format {
+            Format::Json => render::explain_node::json(&explanation),
+            Format::Html => anyhow::bail!(
+                "--format html draws the timeline of --what-if or --until; --explain-node prints table or json"
+            ),
+            Format::Table => render::explain_node::table(
+                &explanation,
+                use_color(cli.color),
+                layout_width(&io::stdout()),
+                cli.verbose,
+            ),
+        };
+        write_stdout(text.as_bytes())?;
+        return Ok(exit_code(false));
     }
     if story_wanted(cli) {
         let request = Request {

@@ -28,7 +28,7 @@ use crate::model::{
     Allocation, Deployment, Evaluation, Job, JobType, SchedulerConfig, Snapshot, TaskGroup,
 };
 use crate::now::NowRequest;
-use crate::placement::{Cluster, Placer, Setup, SpreadRules};
+use crate::placement::{Cluster, PlacementRecord, Placer, Setup, SpreadRules};
 use crate::reconciler::{
     ReconcileInput, Reconciler, Reconciliation, ReleaseFacts, Rules, TaintContext, TaintedNodes,
     tainted_nodes,
@@ -153,7 +153,7 @@ impl<'s> Replay<'s> {
             |w| {
                 let (report, warnings) = match system_spec(w) {
                     Some(spec) => ctx.system_job(w, Some(spec)),
-                    None => ctx.trace_job(w, false, |report, rec, _| {
+                    None => ctx.trace_job(w, false, None, |report, rec, _, _| {
                         let warning = policy_panic::missing_policy_warning(ctx.rules, &report, rec);
                         let unknown = ctx.fit_unknown_warning(&report);
                         let csi = ctx.csi_unchecked_warning(w);
@@ -212,6 +212,9 @@ pub struct JobReplay<'r, 'a> {
     /// The nodes the replay found tainted.
     pub tainted: &'r TaintedNodes<'a>,
     pub nodes: &'r NodesById<'a>,
+    /// Every node's verdict for each attempt at the placement
+    /// [`OneJob::explaining`] names, in the order the stack made them.
+    pub placements: &'r [PlacementRecord<'r>],
 }
 
 impl JobReplay<'_, '_> {
@@ -236,6 +239,7 @@ pub struct OneJob<'s> {
     snapshot: &'s Snapshot,
     options: &'s Options,
     work: JobWork<'s>,
+    explain: Option<String>,
 }
 
 impl<'s> OneJob<'s> {
@@ -258,7 +262,14 @@ impl<'s> OneJob<'s> {
             snapshot,
             options,
             work,
+            explain: None,
         })
+    }
+
+    /// Records every node's verdict for the placement `name` (`job.group[N]`).
+    pub fn explaining(mut self, name: &str) -> OneJob<'s> {
+        self.explain = Some(name.to_string());
+        self
     }
 
     /// Whether Nomad's system scheduler handles the job.
@@ -280,16 +291,20 @@ impl<'s> OneJob<'s> {
         }
         let ctx = prep.job_context();
         let release = ReleaseFacts::of(&prep.rules);
-        Ok(ctx.trace_job(&self.work, true, |job, rec, taint| {
-            let report = prep.report(vec![job]);
-            inspect(JobReplay {
-                report: &report,
-                reconciliation: rec,
-                release: &release,
-                tainted: taint.tainted,
-                nodes: &prep.nodes,
-            })
-        }))
+        let explain = self.explain.as_deref();
+        Ok(
+            ctx.trace_job(&self.work, true, explain, |job, rec, taint, records| {
+                let report = prep.report(vec![job]);
+                inspect(JobReplay {
+                    report: &report,
+                    reconciliation: rec,
+                    release: &release,
+                    tainted: taint.tainted,
+                    nodes: &prep.nodes,
+                    placements: records,
+                })
+            }),
+        )
     }
 
     /// Runs the system scheduler on the job and hands its report and
@@ -542,13 +557,20 @@ struct JobContext<'a> {
 }
 
 impl<'a> JobContext<'a> {
-    /// Reconciles one job and hands its report, the reconciler's trace and
-    /// the taint context to `inspect`.
+    /// Reconciles one job and hands its report, the reconciler's trace,
+    /// the taint context and the verdicts of the placement named
+    /// `explain` to `inspect`.
     fn trace_job<R>(
         &self,
         w: &JobWork<'a>,
         record: bool,
-        inspect: impl FnOnce(JobReport, &Reconciliation<'_>, TaintContext<'_, '_>) -> R,
+        explain: Option<&str>,
+        inspect: impl FnOnce(
+            JobReport,
+            &Reconciliation<'_>,
+            TaintContext<'_, '_>,
+            &[PlacementRecord<'_>],
+        ) -> R,
     ) -> R {
         // A purged job's type comes from the job its allocations embed.
         let embedded = w.allocs.iter().find_map(|a| a.job.as_deref());
@@ -568,9 +590,10 @@ impl<'a> JobContext<'a> {
         let groups = group_reports(w.job, &rec, |_, t| entries.buckets(t));
         let stop = self.stops(w, &tainted, &rec, entries.texts());
         let mut plan = self.plan(w, &rec, entries.texts(), stop);
-        if let Some(placer) = placer {
-            self.place(w, &rec, &mut plan, placer.into_inner());
-        }
+        let records = match placer {
+            Some(placer) => self.place(w, &rec, &mut plan, placer.into_inner(), explain),
+            None => Vec::new(),
+        };
         plan.sort();
         let report = JobReport {
             namespace: w.namespace.to_string(),
@@ -583,7 +606,7 @@ impl<'a> JobContext<'a> {
             groups,
             plan,
         };
-        inspect(report, &rec, taint)
+        inspect(report, &rec, taint, &records)
     }
 
     /// `taintedNodes`.

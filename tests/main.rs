@@ -19,6 +19,7 @@ mod deployment;
 mod determinism;
 mod disconnect;
 mod explain;
+mod explain_verdicts;
 mod generic_sched;
 mod golden;
 mod incidents;

@@ -1458,3 +1458,121 @@ fn stories_match_the_schema_and_the_page_names_their_fields() {
         "documented, never output"
     );
 }
+
+/// The `--explain-node` document of docs/json-schema.md.
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct ExplainNodeDocument {
+    schema_version: u32,
+    explain_node: NodeExplanation,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct NodeExplanation {
+    node: NodeFacts,
+    now: String,
+    now_source: String,
+    fit_checked: bool,
+    capacity: Amounts,
+    reserved: Amounts,
+    running: Vec<NodeAlloc>,
+    adds: Vec<NodeAdd>,
+    frees: Vec<NodeFree>,
+    used: Amounts,
+    used_after: Amounts,
+    left: Amounts,
+    warnings: Vec<Warning>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct NodeFacts {
+    id: String,
+    name: String,
+    datacenter: String,
+    node_pool: String,
+    node_class: String,
+    status: String,
+    eligibility: String,
+    draining: bool,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct Amounts {
+    cpu_mhz: i64,
+    cores: i64,
+    memory_mb: i64,
+    memory_max_mb: i64,
+    disk_mb: i64,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct NodeAlloc {
+    alloc_id: String,
+    name: String,
+    namespace: String,
+    job_id: String,
+    task_group: String,
+    client_status: String,
+    desired_status: String,
+    resources: Amounts,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct NodeAdd {
+    name: String,
+    namespace: String,
+    job_id: String,
+    task_group: String,
+    kind: String,
+    previous_alloc_id: Option<String>,
+    score: Option<f64>,
+    resources: Amounts,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct NodeFree {
+    alloc_id: String,
+    name: String,
+    namespace: String,
+    job_id: String,
+    kind: String,
+    why: String,
+    resources: Amounts,
+}
+
+/// `--explain-node` documents match their types, which reject unknown
+/// fields, and the page names every field they have and only those.
+#[test]
+fn explain_node_documents_match_the_schema_and_the_page_names_their_fields() {
+    let tables = schema_tables();
+    let root = schema_shape(&tables, "ExplainNode");
+    let (mut met, mut odd) = (BTreeSet::new(), BTreeSet::new());
+    let path = format!("{}/fixtures/mixed-cluster.json", env!("CARGO_MANIFEST_DIR"));
+    let snapshot = read_snapshot_from(std::fs::File::open(path).unwrap(), "mixed").unwrap();
+    // client-1 runs two allocations, takes a placement and frees a stop;
+    // client-2 takes a service placement with a score.
+    for node in ["client-1", "client-2"] {
+        let e = plan_inspect::explain::explain_node(&snapshot, &Options::default(), node).unwrap();
+        let json = render::explain_node::json(&e);
+        let doc: ExplainNodeDocument = serde_json::from_str(&json)
+            .unwrap_or_else(|e| panic!("{node}: the document does not match the schema: {e}"));
+        let original: Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(serde_json::to_value(&doc).unwrap(), original, "{node}");
+        walk("$", &original, &root, &mut met, &mut odd);
+    }
+    assert_eq!(odd, BTreeSet::new());
+    let mut all = BTreeSet::new();
+    documented(&root, &mut all);
+    let missing: Vec<_> = all.difference(&met).collect();
+    assert_eq!(
+        missing,
+        Vec::<&(String, String)>::new(),
+        "documented, never output"
+    );
+}

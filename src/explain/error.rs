@@ -30,6 +30,16 @@ pub enum ExplainError {
         name: String,
         job: String,
     },
+    /// No node has that ID, name or ID prefix: the snapshot's nodes.
+    NodeNotFound {
+        node: String,
+        candidates: Vec<String>,
+    },
+    /// The name or prefix matches several nodes.
+    NodeAmbiguous {
+        node: String,
+        matches: Vec<String>,
+    },
     Replay(ReplayError),
 }
 
@@ -65,6 +75,20 @@ impl fmt::Display for ExplainError {
                 f,
                 "job {job:?} is a system or sysbatch job, which places {name:?} once per node: \
                  name the node as {name}@NODE (a node ID or ID prefix)"
+            ),
+            ExplainError::NodeNotFound { node, candidates } if candidates.is_empty() => {
+                write!(f, "no node {node:?}: the snapshot has no nodes")
+            }
+            ExplainError::NodeNotFound { node, candidates } => write!(
+                f,
+                "no node has the ID, name or ID prefix {node:?}; the snapshot's nodes: {}",
+                candidates.join(", ")
+            ),
+            ExplainError::NodeAmbiguous { node, matches } => write!(
+                f,
+                "{node:?} matches {} nodes: {}; give more of the ID",
+                matches.len(),
+                matches.join(", ")
             ),
             ExplainError::Replay(e) => e.fmt(f),
         }

@@ -1,12 +1,21 @@
-//! Why a group needs one placement, from the counts the reconciler kept.
+//! Why a group needs one placement, from the counts the reconciler kept,
+//! and where it goes, from the placement stage's verdicts on every node.
 
 use super::release_rules;
+use super::verdicts;
 use super::{ExplainError, Explanation, Step, Subject, SubjectKind};
 use crate::model::Id;
 use crate::reconciler::PlacementBasis;
 use crate::replay::JobReplay;
 
-pub(super) fn explain(jr: &JobReplay<'_, '_>, name: &str) -> Result<Explanation, ExplainError> {
+/// The placement `name`; with `node`, that node's verdict too. Also the
+/// name of the group's first failed placement when this one was counted
+/// with it without a look at the nodes, whose verdicts tell why.
+pub(super) fn explain(
+    jr: &JobReplay<'_, '_>,
+    name: &str,
+    node: Option<&str>,
+) -> Result<(Explanation, Option<String>), ExplainError> {
     let job = jr.job();
     let places: Vec<_> = job.plan.place.iter().filter(|p| p.name == name).collect();
     let destructive: Vec<_> = job
@@ -96,7 +105,14 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, name: &str) -> Result<Explanation,
                 "new allocation placed",
             )
         };
-        fate.push(format!("{line}: {}", p.name));
+        match &p.node_id {
+            Some(node) => fate.push(format!("{line}: {} on node {node}", p.name)),
+            None => fate.push(format!(
+                "{}: {}: no node takes it",
+                line.replacen("placed", "not placed", 1),
+                p.name
+            )),
+        }
         let mut step = Step::new("Placement", why)
             .fact("canary", super::yes_no(p.canary))
             .fact("reschedule", super::yes_no(p.reschedule))
@@ -113,10 +129,17 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, name: &str) -> Result<Explanation,
         steps.push(step);
     }
     for d in &destructive {
-        fate.push(format!(
-            "destructive update of {}: {}",
-            d.alloc_id, d.reason
-        ));
+        fate.push(match &d.node_id {
+            Some(node) => format!(
+                "destructive update of {}: {}; replacement on node {node}",
+                d.alloc_id, d.reason
+            ),
+            None => format!(
+                "destructive update of {}: {}; no node takes the replacement, the allocation \
+                 keeps running",
+                d.alloc_id, d.reason
+            ),
+        });
         steps.push(
             Step::new(
                 "Destructive update",
@@ -144,11 +167,45 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, name: &str) -> Result<Explanation,
             .fact("reconciler's name", from),
         );
     }
-    Ok(Explanation {
+    let nearest = job
+        .plan
+        .failed_placements
+        .iter()
+        .find(|f| f.task_group == group)
+        .and_then(|f| f.nearest_miss.as_ref());
+    let mut first_failure = None;
+    for record in jr.placements {
+        if record.coalesced {
+            let first = record.first_failure.clone().unwrap_or_default();
+            steps.push(
+                Step::new(
+                    "Nodes",
+                    format!(
+                        "not looked for: group {group} already failed at {first} in this \
+                         evaluation, and Nomad counts this one with that failure \
+                         (CoalescedFailures) without trying the nodes again; the verdicts \
+                         that follow are that failure's"
+                    ),
+                )
+                .fact("first failure", &first),
+            );
+            first_failure = Some(first);
+            continue;
+        }
+        steps.extend(verdicts::steps(record, nearest));
+        if let Some(node) = node {
+            steps.push(verdicts::node_step(record, node));
+        }
+    }
+    let subject = match node {
+        Some(node) => format!("{name}@{node}"),
+        None => name.to_string(),
+    };
+    let explanation = Explanation {
         subject: Subject {
             kind: SubjectKind::Placement,
             id: None,
-            name: name.to_string(),
+            name: subject,
         },
         namespace: job.namespace.clone(),
         job: job.id.clone(),
@@ -162,9 +219,29 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, name: &str) -> Result<Explanation,
         changed: true,
         steps,
         warnings: jr.report.warnings.clone(),
-    })
+    };
+    Ok((explanation, first_failure))
 }
 
+/// The verdicts of the first failure of `group`, the placement `first`,
+/// which a coalesced placement shares; with `node`, that node's verdict too.
+pub(super) fn first_failure(jr: &JobReplay<'_, '_>, group: &str, node: Option<&str>) -> Vec<Step> {
+    let nearest = jr
+        .job()
+        .plan
+        .failed_placements
+        .iter()
+        .find(|f| f.task_group == group)
+        .and_then(|f| f.nearest_miss.as_ref());
+    let mut steps = Vec::new();
+    for record in jr.placements.iter().filter(|r| !r.coalesced) {
+        steps.extend(verdicts::steps(record, nearest));
+        if let Some(node) = node {
+            steps.push(verdicts::node_step(record, node));
+        }
+    }
+    steps
+}
 /// What `computePlacements` counts as already there.
 fn existing(b: &PlacementBasis) -> usize {
     b.untainted + b.migrate + b.reschedule + b.reconnecting

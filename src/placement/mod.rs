@@ -14,6 +14,7 @@ pub mod ranking;
 pub mod score;
 pub mod spread;
 pub mod targets;
+pub mod verdict;
 
 pub use cluster::Cluster;
 pub use failure::Failure;
@@ -21,3 +22,5 @@ pub use metric::AllocMetric;
 pub use placer::{Choice, Misfit, Placer, Select, Setup};
 pub use score::Score;
 pub use spread::SpreadRules;
+pub use targets::Untargeted;
+pub use verdict::{NodeVerdict, PlacementRecord, Recorder, ScoreParts};

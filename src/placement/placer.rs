@@ -16,9 +16,10 @@ use super::failure::Failure;
 use super::metric::AllocMetric;
 use super::ranking::{Ranking, affinities_of};
 use super::spread::{SpreadRules, Spreads};
-use super::targets::{in_datacenters, in_pool};
+use super::targets::untargeted;
+use super::verdict::{NodeVerdict, PlacementRecord, Recorder};
 use crate::feasibility::{
-    DISTINCT_HOSTS, Eligibility, Placed, PlanSoFar, SystemStack, VolumeRules, device_serves,
+    DISTINCT_HOSTS, Eligibility, Filter, Placed, PlanSoFar, SystemStack, VolumeRules, device_serves,
 };
 use crate::fit::{Comparable, GroupAsk, Settings, Shortfall, place};
 use crate::model::resources::AllocUsage;
@@ -83,6 +84,8 @@ pub struct Placer<'a> {
     updated: HashMap<&'a Id, AllocUsage>,
     /// Placements and in-place updates taken on nodes without resources.
     unchecked: u64,
+    /// Armed by `--explain` for the placement it names.
+    recorder: Option<Box<Recorder<'a>>>,
 }
 
 /// Why an in-place update no longer fits its node.
@@ -116,10 +119,7 @@ impl<'a> Placer<'a> {
         }
         let mut candidates = Vec::new();
         for (i, node) in cluster.nodes.iter().enumerate() {
-            if setup.pools && !in_pool(job, node) {
-                continue;
-            }
-            if node.ready() && in_datacenters(job, node, setup.globs) {
+            if untargeted(job, node, setup.pools, setup.globs).is_none() {
                 candidates.push(i);
                 *by_dc.entry(node.datacenter.to_string()).or_insert(0) += 1;
             }
@@ -149,6 +149,7 @@ impl<'a> Placer<'a> {
             checked: HashMap::new(),
             updated: HashMap::new(),
             unchecked: 0,
+            recorder: None,
         };
         for alloc in stops {
             placer.stop(alloc);
@@ -195,14 +196,27 @@ impl<'a> Placer<'a> {
         (self.checks.class_eligibility(), self.checks.escaped())
     }
 
+    /// Records every node's verdict for the next [`Placer::place`].
+    pub fn record(&mut self, recorder: Recorder<'a>) {
+        self.recorder = Some(Box::new(recorder));
+    }
+
+    /// The verdicts recorded since [`Placer::record`].
+    pub fn recorded(&mut self) -> Option<PlacementRecord<'a>> {
+        self.recorder.take().map(|r| r.finish())
+    }
+
     /// Places one allocation of `tg` as `select` asks; a later failure of
     /// the same group only adds to its count, as `CoalescedFailures` does.
     /// A preferred node is ranked alone first (`GenericStack.Select`), and
     /// only if it cannot take the allocation are all nodes ranked, the
-    /// metrics starting afresh.
+    /// metrics starting afresh (a recording then holds both rankings).
     pub fn place(&mut self, tg: &'a TaskGroup, select: &Select<'_>) -> Option<Choice> {
         if let Some(f) = self.failures.get_mut(&tg.name) {
             f.count += 1;
+            if let Some(r) = self.recorder.as_deref_mut() {
+                r.coalesced();
+            }
             return None;
         }
         let ranked = select
@@ -258,6 +272,15 @@ impl<'a> Placer<'a> {
         let round = self.spreads.round(tg, &self.stopping, &self.proposed);
         let mut best: Option<(Choice, Box<AllocUsage>)> = None;
         let mut failure = Failure::default();
+        if let Some(r) = self.recorder.as_deref_mut() {
+            r.penalised(select.penalty);
+            r.untargeted(
+                &self.cluster.nodes,
+                self.job,
+                self.setup.pools,
+                self.setup.globs,
+            );
+        }
         let count = if only.is_some() {
             1
         } else {
@@ -268,15 +291,25 @@ impl<'a> Placer<'a> {
             let node = self.cluster.nodes[i];
             metric.nodes_evaluated += 1;
             let class = node.node_class.as_str();
-            match self.judge(tg, select.name, i, &ask) {
-                Verdict::Filtered(why) => metric.filter_node(class, &why),
-                Verdict::Ends(why) => {
+            let recorder = self.recorder.is_some();
+            let verdict = self.judge(tg, select.name, i, &ask);
+            // Before #13274 an unavailable node of an eligible class ends
+            // the search.
+            let ends = matches!(verdict, Verdict::Ends(_));
+            let noted = match verdict {
+                Verdict::Filtered(why) | Verdict::Ends(why) => {
                     metric.filter_node(class, &why);
-                    break;
+                    let check = NodeVerdict::Filtered {
+                        check: why,
+                        first: None,
+                    };
+                    recorder.then_some((check, false))
                 }
                 Verdict::Exhausted(short) => {
                     metric.exhaust_node(class, &short.dimension);
+                    let noted = recorder.then(|| (NodeVerdict::Exhausted(short.clone()), false));
                     failure.consider(i, short);
+                    noted
                 }
                 Verdict::Fits {
                     usage,
@@ -286,11 +319,23 @@ impl<'a> Placer<'a> {
                     let penalised = select.penalty.contains(&node.id.as_str());
                     let capacity = &self.cluster.capacities[i];
                     let spread = round.as_ref().and_then(|r| self.spreads.score(r, node));
-                    let score = ranking.score(node, capacity, &used, collisions, penalised, spread);
-                    if best.as_ref().is_none_or(|(b, _)| score > b.score) {
+                    let parts = ranking.score(node, capacity, &used, collisions, penalised, spread);
+                    let score = parts.final_score;
+                    let better = best.as_ref().is_none_or(|(b, _)| score > b.score);
+                    if better {
                         best = Some((Choice { node: i, score }, usage));
                     }
+                    recorder.then_some((NodeVerdict::Fits(parts), better))
                 }
+            };
+            if let (Some(r), Some((verdict, best))) = (self.recorder.as_deref_mut(), noted) {
+                r.verdict(node, verdict);
+                if best {
+                    r.best_so_far();
+                }
+            }
+            if ends {
+                break;
             }
         }
         best.ok_or_else(|| {
@@ -347,14 +392,20 @@ impl<'a> Placer<'a> {
         }
     }
 
-    /// One node through the stack for the allocation `name`: the
-    /// class-cached checks and those that hold only for now (volumes),
-    /// then `distinct_hosts`, `distinct_property` and resource fit.
+    /// One node through the stack: the class-cached checks, then
+    /// `distinct_hosts`, `distinct_property` and resource fit.
     fn judge(&mut self, tg: &'a TaskGroup, name: &str, i: usize, ask: &GroupAsk<'_>) -> Verdict {
         let node = self.cluster.nodes[i];
         let eligibility = match self.checks.class_checks(tg, name, node) {
             Ok(e) => e,
-            Err(f) => return Verdict::Filtered(f.metric().into_owned()),
+            Err(f) => {
+                if let (Some(r), Filter::ClassIneligible { first, .. }) =
+                    (self.recorder.as_deref_mut(), &f)
+                {
+                    r.class_cause(first.metric().into_owned());
+                }
+                return Verdict::Filtered(f.metric().into_owned());
+            }
         };
         if let Err(f) = self.checks.available(tg, name, node) {
             let why = f.metric().into_owned();

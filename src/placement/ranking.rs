@@ -3,10 +3,14 @@
 //! affinities and spread blocks ([`super::spread`]), normalised to their
 //! mean in that order (`scheduler/rank.go`, `scheduler/stack.go`).
 
+use super::verdict::{
+    ALLOCATION_SPREAD, BINPACK, JOB_ANTI_AFFINITY, NODE_AFFINITY, NODE_RESCHEDULE_PENALTY,
+    ScoreParts,
+};
 use crate::feasibility::{Check, Parsed, meets};
 use crate::fit::score::{
-    binpack, final_score, job_anti_affinity, node_affinity, node_reschedule_penalty,
-    score_fit_bin_pack, score_fit_spread,
+    binpack, job_anti_affinity, node_affinity, node_reschedule_penalty, score_fit_bin_pack,
+    score_fit_spread,
 };
 use crate::fit::{Capacity, Comparable, FitRules};
 use crate::model::{Affinity, Constraint, GoValue, Job, Node, TaskGroup};
@@ -49,9 +53,10 @@ impl Ranking {
         }
     }
 
-    /// The final score of a node on which the allocation fits, using
-    /// `used` in all, with `collisions` allocations of the same job and
-    /// group already there and its "allocation-spread" score `spread`.
+    /// The scores of a node on which the allocation fits, using `used` in
+    /// all, with `collisions` allocations of the same job and group already
+    /// there and its "allocation-spread" score `spread`, each under its
+    /// name, and their mean, the final score.
     pub fn score(
         &mut self,
         node: &Node,
@@ -60,7 +65,7 @@ impl Ranking {
         collisions: usize,
         penalised: bool,
         spread: Option<f64>,
-    ) -> f64 {
+    ) -> ScoreParts {
         let available = capacity.available();
         let fit = if available.cpu_shares <= 0 || available.memory_mb <= 0 {
             // A node without resources (a hand-written snapshot): no fit
@@ -71,9 +76,11 @@ impl Ranking {
         } else {
             score_fit_bin_pack(capacity, used)
         };
-        let mut scores = vec![binpack(fit)];
-        scores.extend(job_anti_affinity(collisions, self.desired_count));
-        scores.extend(node_reschedule_penalty(penalised));
+        let mut scores = vec![(BINPACK, binpack(fit))];
+        scores.extend(
+            job_anti_affinity(collisions, self.desired_count).map(|s| (JOB_ANTI_AFFINITY, s)),
+        );
+        scores.extend(node_reschedule_penalty(penalised).map(|s| (NODE_RESCHEDULE_PENALTY, s)));
         let matches: Vec<(i64, bool)> = self
             .affinities
             .iter()
@@ -86,8 +93,8 @@ impl Ranking {
                 (a.weight, meets(&c, node, &mut self.parsed) == Check::Met)
             })
             .collect();
-        scores.extend(node_affinity(&matches, &self.rules));
-        scores.extend(spread);
-        final_score(&scores)
+        scores.extend(node_affinity(&matches, &self.rules).map(|s| (NODE_AFFINITY, s)));
+        scores.extend(spread.map(|s| (ALLOCATION_SPREAD, s)));
+        ScoreParts::new(scores)
     }
 }

@@ -30,3 +30,30 @@ pub fn in_pool(job: &Job, node: &Node) -> bool {
     };
     matches!(job.node_pool.as_str(), "" | "all") || pool == job.node_pool
 }
+
+/// Why a node was never handed to the stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Untargeted {
+    /// Outside the job's node pool (1.6.0 on).
+    OutsidePool,
+    /// Not ready: down, disconnected, initializing, ineligible or draining.
+    NotReady,
+    /// Outside the job's datacenters.
+    OutsideDatacenters,
+}
+
+/// Why `readyNodesInDCsAndPool` leaves `node` out for `job`, checked in
+/// its order (pool, readiness, datacenter); `None` for a node it hands to
+/// the stack. `pools` and `globs` are the release's node pools and
+/// datacenter wildcards.
+pub fn untargeted(job: &Job, node: &Node, pools: bool, globs: bool) -> Option<Untargeted> {
+    if pools && !in_pool(job, node) {
+        Some(Untargeted::OutsidePool)
+    } else if !node.ready() {
+        Some(Untargeted::NotReady)
+    } else if !in_datacenters(job, node, globs) {
+        Some(Untargeted::OutsideDatacenters)
+    } else {
+        None
+    }
+}

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::{JobContext, JobWork};
 use crate::model::{Allocation, ClientStatus, Id, Job, TaskGroup};
-use crate::placement::{Placer, Score, Select};
+use crate::placement::{PlacementRecord, Placer, Recorder, Score, Select};
 use crate::reconciler::Reconciliation;
 use crate::report::{BlockedEval, FailedPlacement, JobReport, NearestMiss, Plan};
 use crate::version::Switch;
@@ -53,17 +53,22 @@ impl<'a> JobContext<'a> {
     /// `computePlacements`: destructive replacements first, each stopping
     /// its allocation before looking for a node (the stop is withdrawn if
     /// none is found), then the placements, in the reconciler's order.
+    /// Each attempt at a placement named `explain` records every node's
+    /// verdict, returned in order.
     pub(super) fn place<'r>(
         &self,
         w: &JobWork<'a>,
         rec: &Reconciliation<'r>,
         plan: &mut Plan,
         mut placer: Placer<'r>,
-    ) where
+        explain: Option<&str>,
+    ) -> Vec<PlacementRecord<'r>>
+    where
         'a: 'r,
     {
+        let mut records = Vec::new();
         let Some(job) = w.job.filter(|j| !j.stop) else {
-            return;
+            return records;
         };
         let r = &rec.results;
         for alloc in &r.inplace_update {
@@ -71,7 +76,7 @@ impl<'a> JobContext<'a> {
         }
         if r.place.is_empty() && r.destructive_update.is_empty() {
             plan.fit_unchecked = placer.unchecked();
-            return;
+            return records;
         }
         let by_id: HashMap<&Id, &'r Allocation> = w.allocs.iter().map(|a| (&a.id, *a)).collect();
         for s in &plan.stop {
@@ -81,6 +86,13 @@ impl<'a> JobContext<'a> {
         }
         let group = |name: &str| job.task_groups.iter().find(|tg| tg.name == name);
         let mut queued: BTreeMap<String, u64> = BTreeMap::new();
+        // The first failed placement of each group, while explaining.
+        let mut first_failure: BTreeMap<&str, &str> = BTreeMap::new();
+        let arm = |placer: &mut Placer<'r>, name: &str| {
+            if explain == Some(name) {
+                placer.record(Recorder::new());
+            }
+        };
         for (k, d) in r.destructive_update.iter().enumerate() {
             let Some(tg) = group(&d.task_group) else {
                 continue;
@@ -89,23 +101,32 @@ impl<'a> JobContext<'a> {
             let Some(&alloc) = by_id.get(&d.alloc.id) else {
                 continue;
             };
+            arm(&mut placer, &d.name);
             if placer.failed(&tg.name) {
                 placer.place(tg, &Select::default());
-                continue;
-            }
-            placer.stop(alloc);
-            let select = Select {
-                name: &d.alloc.name,
-                penalty: &penalty_nodes(Some(alloc)),
-                preferred: self.preferred_node(job, tg, Some(alloc)),
-            };
-            match placer.place(tg, &select) {
-                Some(c) => {
-                    plan.destructive_update[k].node_id = Some(node_id(self, c.node));
-                    plan.destructive_update[k].score = Some(Score(c.score));
+            } else {
+                placer.stop(alloc);
+                let select = Select {
+                    name: &d.name,
+                    penalty: &penalty_nodes(Some(alloc)),
+                    preferred: self.preferred_node(job, tg, Some(alloc)),
+                };
+                match placer.place(tg, &select) {
+                    Some(c) => {
+                        plan.destructive_update[k].node_id = Some(node_id(self, c.node));
+                        plan.destructive_update[k].score = Some(Score(c.score));
+                    }
+                    None => placer.unstop(alloc),
                 }
-                None => placer.unstop(alloc),
             }
+            note(
+                &mut placer,
+                &mut records,
+                &mut first_failure,
+                explain,
+                &tg.name,
+                &d.name,
+            );
         }
         for (k, p) in r.place.iter().enumerate() {
             let Some(tg) = group(p.task_group) else {
@@ -113,6 +134,7 @@ impl<'a> JobContext<'a> {
             };
             *queued.entry(tg.name.clone()).or_default() += 1;
             let prev = p.previous.and_then(|a| by_id.get(&a.id).copied());
+            arm(&mut placer, &p.name);
             let select = Select {
                 name: &p.name,
                 penalty: &penalty_nodes(prev),
@@ -122,6 +144,14 @@ impl<'a> JobContext<'a> {
                 plan.place[k].node_id = Some(node_id(self, c.node));
                 plan.place[k].score = Some(Score(c.score));
             }
+            note(
+                &mut placer,
+                &mut records,
+                &mut first_failure,
+                explain,
+                &tg.name,
+                &p.name,
+            );
         }
         for (name, n) in &mut queued {
             *n = placer.failures().get(name).map_or(0, |f| f.count);
@@ -162,6 +192,7 @@ impl<'a> JobContext<'a> {
                 escaped_computed_class: escaped,
             });
         }
+        records
     }
 
     /// `findPreferredNode`: a replacement whose group keeps its ephemeral
@@ -303,6 +334,31 @@ impl<'a> JobContext<'a> {
         } else {
             followups && !self.delayed_eval
         }
+    }
+}
+
+/// While explaining: keeps the record of an attempt at the placement
+/// `name` of group `tg`, and the group's first failure, which a later
+/// coalesced attempt names.
+fn note<'r, 'n>(
+    placer: &mut Placer<'r>,
+    records: &mut Vec<PlacementRecord<'r>>,
+    first_failure: &mut BTreeMap<&'n str, &'n str>,
+    explain: Option<&str>,
+    tg: &'n str,
+    name: &'n str,
+) {
+    if explain.is_none() {
+        return;
+    }
+    if placer.failed(tg) {
+        first_failure.entry(tg).or_insert(name);
+    }
+    if let Some(mut record) = placer.recorded() {
+        if record.coalesced {
+            record.first_failure = first_failure.get(tg).map(|n| n.to_string());
+        }
+        records.push(record);
     }
 }
 
