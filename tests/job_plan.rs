@@ -309,3 +309,58 @@ fn diff_verbose_expands_added_tasks() {
         "{verbose}"
     );
 }
+
+/// A periodic batch job: `next_periodic_launch` is the spec's next time
+/// after `--now` in the job's zone, and the dry-run says it as `nomad job
+/// plan` does; a service job may not be periodic (Nomad's message).
+#[test]
+fn a_periodic_job_shows_its_next_launch() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/job-plan/web.json"
+    ))
+    .unwrap()
+    .replace("\"ID\": \"web\"", "\"ID\": \"nightly\"");
+    let mut job: Value = serde_json::from_str(&text).unwrap();
+    let job = job.get_mut("Job").unwrap_or(&mut Value::Null).take();
+    let mut job = if job.is_null() {
+        serde_json::from_str(&text).unwrap()
+    } else {
+        job
+    };
+    job["Type"] = "batch".into();
+    job["Update"] = Value::Null;
+    for g in job["TaskGroups"].as_array_mut().unwrap() {
+        g["Update"] = Value::Null;
+    }
+    job["Periodic"] = serde_json::json!({"Enabled": true, "Spec": "30 2 * * *",
+        "TimeZone": "Europe/Berlin"});
+    let now = "2026-03-28T12:00:00Z";
+    let args = [SNAPSHOT, "--job-file", "-", "--now", now];
+    let (code, out, err) = run(
+        &[&args[..], &["--format", "json"]].concat(),
+        Some(&job.to_string()),
+    );
+    assert_eq!(code, 0, "{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        doc["job_plan"]["next_periodic_launch"], "2026-03-30T02:30:00+02:00",
+        "02:30 does not exist on 29 March in Berlin: cronexpr skips the day"
+    );
+    let (_, table, _) = run(
+        &[&args[..], &["--color", "never"]].concat(),
+        Some(&job.to_string()),
+    );
+    assert!(
+        table.contains("- If submitted now, next periodic launch would be at 2026-03-30T02:30:00+02:00 (36h30m0s from now).\n"),
+        "{table}"
+    );
+    job["Type"] = "service".into();
+    let (code, out, err) = run(&args, Some(&job.to_string()));
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(
+        err.contains("Periodic can only be used with \"batch\" or \"sysbatch\" scheduler"),
+        "{err}"
+    );
+}

@@ -9,8 +9,9 @@ use serde_json::{Map, Value, json};
 
 use crate::model::{Release, v};
 
-/// Adds the constraints the release's server adds: Vault, signals, Nomad
-/// and Consul service discovery, bridge networking.
+/// Adds the constraints the release's server adds: Vault, NUMA, signals,
+/// Nomad and Consul service discovery, bridge networking, transparent proxy
+/// and task schedules.
 pub fn implied_constraints(job: &mut Map<String, Value>, release: Release) {
     let Some(groups) = job.get_mut("TaskGroups").and_then(Value::as_array_mut) else {
         return;
@@ -66,6 +67,25 @@ fn group_constraints(g: &mut Map<String, Value>, release: Release) {
             constraint("${attr.vault.version}", ">= 0.6.1", "semver")
         };
         add(g, c, Match::Left);
+    }
+    // NUMA-aware tasks need a 1.7 client on Linux (from 1.7.0,
+    // v1.7.0 nomad/job_endpoint_hooks.go `numaVersionConstraint`).
+    let numa = tasks.iter().any(|t| {
+        t.pointer("/Resources/NUMA/Affinity")
+            .and_then(Value::as_str)
+            .is_some_and(|a| a != "none")
+    });
+    if numa && release >= v(1, 7, 0) {
+        add(
+            g,
+            constraint("${attr.nomad.version}", ">= 1.6.3-dev", "semver"),
+            Match::Full,
+        );
+        add(
+            g,
+            constraint("${attr.kernel.name}", "linux", "="),
+            Match::Full,
+        );
     }
     let signals: BTreeSet<String> = tasks.iter().flat_map(task_signals).collect();
     if !signals.is_empty() {
@@ -153,6 +173,33 @@ fn group_constraints(g: &mut Map<String, Value>, release: Release) {
             let target = format!("${{attr.plugins.cni.version.{plugin}}}");
             add(g, constraint(&target, ">= 0.4.0", "semver"), Match::Left);
         }
+    }
+    if release < v(1, 8, 0) {
+        return;
+    }
+    // A group service's transparent proxy needs the consul-cni plugin and a
+    // 1.8 client; a task schedule a 1.8 client (v1.8.0
+    // nomad/job_endpoint_hooks.go:355-362).
+    let tproxy = group_services.iter().any(|s| {
+        s.pointer("/Connect/SidecarService/Proxy/TransparentProxy")
+            .is_some_and(|t| !t.is_null())
+    });
+    if tproxy {
+        let cni = constraint(
+            "${attr.plugins.cni.version.consul-cni}",
+            ">= 1.4.2",
+            "semver",
+        );
+        add(g, cni, Match::Left);
+        let nomad = constraint("${attr.nomad.version}", ">= 1.8.0-dev", "semver");
+        add(g, nomad, Match::Left);
+    }
+    if tasks
+        .iter()
+        .any(|t| t.get("Schedule").is_some_and(|s| !s.is_null()))
+    {
+        let nomad = constraint("${attr.nomad.version}", ">= 1.8.0-dev", "semver");
+        add(g, nomad, Match::Left);
     }
 }
 
@@ -311,6 +358,17 @@ pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
             ));
         }
     }
+    if let Some(p) = job.get("Periodic").and_then(Value::as_object)
+        && p.get("Enabled").and_then(Value::as_bool) == Some(true)
+    {
+        if !matches!(kind.as_str(), "batch" | "sysbatch") {
+            errs.push("Periodic can only be used with \"batch\" or \"sysbatch\" scheduler".into());
+        }
+        let inner = super::periodic::validate(p, release);
+        if !inner.is_empty() {
+            errs.push(multierror(&inner));
+        }
+    }
     if !priority_ok && release >= v(1, 5, 0) {
         errs.push("job priority must be between [1, 100]".into());
     }
@@ -320,6 +378,27 @@ pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
         .is_some_and(|p| !p.is_empty())
     {
         errs.push("job can't be submitted with a payload, only dispatched".into());
+    }
+    // The community edition's validators refuse Enterprise features
+    // (v1.7.0 nomad/job_endpoint_hook_numa_ce.go, v1.8.0
+    // job_endpoint_hook_sched_ce.go), after `jobValidate`.
+    let tasks = || {
+        groups
+            .iter()
+            .filter_map(|g| g.get("Tasks").and_then(Value::as_array))
+            .flatten()
+    };
+    let numa = tasks().any(|t| {
+        t.pointer("/Resources/NUMA/Affinity")
+            .and_then(Value::as_str)
+            .is_some_and(|a| a != "none")
+    });
+    if numa && release >= v(1, 7, 0) {
+        errs.push("numa scheduling requires Nomad Enterprise".into());
+    }
+    let schedule = tasks().any(|t| t.get("Schedule").is_some_and(|s| !s.is_null()));
+    if schedule && release >= v(1, 8, 0) {
+        errs.push("task schedules requires Nomad Enterprise".into());
     }
     errs
 }

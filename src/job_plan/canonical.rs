@@ -28,6 +28,7 @@ pub fn canonicalize(job: &mut Map<String, Value>, release: Release) {
 /// migrate blocks (already merged into the groups) are not stored; the node
 /// pool and datacenters get the server's defaults.
 pub(crate) fn server_canonicalize(job: &mut Map<String, Value>, release: Release) {
+    super::api_names::to_stored(job);
     let update = job.get("Update").and_then(Value::as_object);
     let parallel = update
         .and_then(|u| u.get("MaxParallel"))
@@ -76,6 +77,9 @@ pub(crate) fn api_canonicalize(job: &mut Map<String, Value>, release: Release) {
     let kind = text(job, "Type");
     if let Some(p) = object(job, "Periodic") {
         periodic(p);
+    }
+    if let Some(m) = object(job, "Multiregion") {
+        multiregion(m);
     }
     let mut update = match job.get("Update").and_then(Value::as_object) {
         Some(u) => Some(u.clone()),
@@ -180,6 +184,20 @@ fn task_group(g: &mut Map<String, Value>, job: &JobBlocks) {
     }
     for t in objects(g, "Tasks") {
         task(t, &restart, job, &group_name);
+    }
+}
+
+/// `Multiregion.Canonicalize`: a zero strategy, and each region's count
+/// (1), datacenters and meta.
+fn multiregion(m: &mut Map<String, Value>) {
+    let strategy = ensure(m, "Strategy");
+    default(strategy, "MaxParallel", json!(0));
+    default(strategy, "OnFailure", json!(""));
+    default(m, "Regions", json!([]));
+    for r in objects(m, "Regions") {
+        default(r, "Count", json!(1));
+        default(r, "Datacenters", json!([]));
+        default(r, "Meta", json!({}));
     }
 }
 

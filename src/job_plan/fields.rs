@@ -93,7 +93,22 @@ pub(crate) fn primitive_object_set(
     name: &str,
     contextual: bool,
 ) -> Vec<ObjectDiff> {
-    let (o, n) = (keyed(old), keyed(new));
+    primitive_object_set_by(old, new, None, ty, filter, name, contextual)
+}
+
+/// `primitiveObjectSetDiff` of a type with a `DiffID` (an artifact's
+/// `RelativeDest`): objects whose `id` field is set are matched by it, so
+/// an edit is one edited object; the others by content.
+pub(crate) fn primitive_object_set_by(
+    old: Option<&Value>,
+    new: Option<&Value>,
+    id: Option<&str>,
+    ty: Type,
+    filter: &[&str],
+    name: &str,
+    contextual: bool,
+) -> Vec<ObjectDiff> {
+    let (o, n) = (keyed(old, id), keyed(new, id));
     let mut out: Vec<ObjectDiff> = Vec::new();
     for (k, v) in &o {
         out.extend(primitive_object(
@@ -121,13 +136,21 @@ pub(crate) fn primitive_object_set(
     out
 }
 
-/// The elements of a list by their canonical text.
-fn keyed(list: Option<&Value>) -> BTreeMap<String, &Value> {
+/// The elements of a list by their `id` field when it is set, else by
+/// their canonical text.
+fn keyed<'v>(list: Option<&'v Value>, id: Option<&str>) -> BTreeMap<String, &'v Value> {
     list.and_then(Value::as_array)
         .into_iter()
         .flatten()
         .filter(|v| !v.is_null())
-        .map(|v| (super::same::key(v), v))
+        .map(|v| {
+            let by_id = id
+                .and_then(|k| v.get(k))
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+                .map(|s| format!("id:{s}"));
+            (by_id.unwrap_or_else(|| super::same::key(v)), v)
+        })
         .collect()
 }
 

@@ -12,17 +12,24 @@ use super::schema::Type;
 use super::service_diff;
 use super::task_block_diff;
 use super::task_diff;
+use crate::version::{Switch, Switches};
 
 /// The groups of two jobs matched by name, sorted by name.
 pub(crate) fn groups(
     old: Option<&Value>,
     new: Option<&Value>,
     contextual: bool,
+    rules: Switches,
 ) -> Vec<TaskGroupDiff> {
-    fields::matched_by_name(old, new, |o, n| group(o, n, contextual))
+    fields::matched_by_name(old, new, |o, n| group(o, n, contextual, rules))
 }
 
-fn group(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> TaskGroupDiff {
+fn group(
+    old: Option<&Value>,
+    new: Option<&Value>,
+    contextual: bool,
+    rules: Switches,
+) -> TaskGroupDiff {
     let kind = fields::pair_kind(old, new);
     let name = new
         .or(old)
@@ -78,6 +85,9 @@ fn group(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> TaskGrou
         ("Consul", Type::Consul, &[], "Consul"),
         ("Update", Type::Update, &["Stagger"], "Update"),
     ] {
+        if key == "Migrate" && !rules.has(Switch::DiffGroupMigrate) {
+            continue;
+        }
         let (a, b) = pair(key);
         objects.extend(primitive_object(
             a.as_ref(),
@@ -91,15 +101,20 @@ fn group(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> TaskGrou
     let (a, b) = pair("Disconnect");
     objects.extend(nested::disconnect(a.as_ref(), b.as_ref(), contextual));
     let (a, b) = pair("Networks");
-    objects.extend(nested::networks(a.as_ref(), b.as_ref(), contextual));
+    objects.extend(nested::networks(a.as_ref(), b.as_ref(), contextual, rules));
     let (a, b) = pair("Scaling");
     objects.extend(nested::scaling(a.as_ref(), b.as_ref(), contextual));
     let (a, b) = pair("Services");
-    objects.extend(service_diff::services(a.as_ref(), b.as_ref(), contextual));
+    objects.extend(service_diff::services(
+        a.as_ref(),
+        b.as_ref(),
+        contextual,
+        rules,
+    ));
     let (a, b) = pair("Volumes");
     objects.extend(task_block_diff::volumes(a.as_ref(), b.as_ref(), contextual));
     let (a, b) = pair("Tasks");
-    let tasks = task_diff::tasks(a.as_ref(), b.as_ref(), contextual);
+    let tasks = task_diff::tasks(a.as_ref(), b.as_ref(), contextual, rules);
     TaskGroupDiff {
         kind,
         name: name.unwrap_or_default().to_string(),

@@ -6,9 +6,12 @@ use super::diff_types::{DiffType, JobDiff, ObjectDiff, sort_objects};
 use super::fields::{self, non_null, primitive_object_set, string_set, strings, whole_object};
 use super::flat;
 use super::group_diff;
+use super::job_blocks;
 use super::schema::Type;
+use crate::version::{Switch, Switches};
 
-/// The fields Nomad leaves out of a job's diff: server-set or diffed elsewhere.
+/// The fields Nomad leaves out of a job's diff: server-set or diffed
+/// elsewhere; `VaultToken` too from #14424.
 const JOB_FILTER: &[&str] = &[
     "ID",
     "Status",
@@ -24,10 +27,16 @@ const JOB_FILTER: &[&str] = &[
     "VaultToken",
 ];
 
-/// `old.Diff(new, contextual)`; `old` is none for a new job.
-pub fn job_diff(old: Option<&Value>, new: &Value, contextual: bool) -> JobDiff {
+/// `old.Diff(new, contextual)` as the release with `rules` diffs; `old` is
+/// none for a new job.
+pub fn job_diff(old: Option<&Value>, new: &Value, contextual: bool, rules: Switches) -> JobDiff {
     let old = non_null(old);
-    let (o, n) = flat::pair(old, Some(new), Type::Job, JOB_FILTER);
+    let filter = if rules.has(Switch::DiffSkipsVaultToken) {
+        JOB_FILTER
+    } else {
+        &JOB_FILTER[..JOB_FILTER.len() - 1]
+    };
+    let (o, n) = flat::pair(old, Some(new), Type::Job, filter);
     let fields = fields::fields(o.as_ref(), n.as_ref(), false);
     let get = |v: Option<&Value>, k: &str| v.and_then(|v| v.get(k)).cloned();
     let (old_of, new_of) = (|k| get(old, k), |k| get(Some(new), k));
@@ -63,10 +72,21 @@ pub fn job_diff(old: Option<&Value>, new: &Value, contextual: bool) -> JobDiff {
         new_of("ParameterizedJob").as_ref(),
         contextual,
     ));
+    objects.extend(job_blocks::multiregion(
+        old_of("Multiregion").as_ref(),
+        new_of("Multiregion").as_ref(),
+        contextual,
+    ));
+    objects.extend(job_blocks::ui(
+        old_of("UI").as_ref(),
+        new_of("UI").as_ref(),
+        contextual,
+    ));
     let task_groups = group_diff::groups(
         old_of("TaskGroups").as_ref(),
         new_of("TaskGroups").as_ref(),
         contextual,
+        rules,
     );
     let kind = match old {
         None => DiffType::Added,

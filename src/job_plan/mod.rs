@@ -7,14 +7,21 @@
 
 mod admission;
 mod annotate;
+mod api_names;
 mod canonical;
+mod connect_diff;
+mod cron;
+mod cron_next;
 mod diff_types;
 mod fields;
 mod flat;
+mod gateway_diff;
 mod group_diff;
+mod job_blocks;
 mod job_diff;
 mod json_map;
 mod nested;
+mod periodic;
 mod plan;
 mod same;
 mod schema;

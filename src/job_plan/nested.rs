@@ -10,6 +10,7 @@ use super::diff_types::{DiffType, ObjectDiff, sort_objects};
 use super::fields::{self, non_null, presence_kind, primitive_object, strings, whole_object};
 use super::flat;
 use super::schema::Type;
+use crate::version::{Switch, Switches};
 
 pub(crate) fn get<'v>(v: Option<&'v Value>, k: &str) -> Option<&'v Value> {
     v.and_then(|v| non_null(v.get(k)))
@@ -74,18 +75,22 @@ pub(crate) fn resources(
     old: Option<&Value>,
     new: Option<&Value>,
     contextual: bool,
+    rules: Switches,
 ) -> Option<ObjectDiff> {
     let mut diff = whole_object(old, new, Type::Resources, &[], "Resources", contextual)?;
     diff.objects.extend(networks(
         get(old, "Networks"),
         get(new, "Networks"),
         contextual,
+        rules,
     ));
     diff.objects.extend(devices(
         get(old, "Devices"),
         get(new, "Devices"),
         contextual,
     ));
+    diff.objects
+        .extend(numa(get(old, "NUMA"), get(new, "NUMA"), contextual));
     Some(diff)
 }
 
@@ -95,16 +100,17 @@ pub(crate) fn networks(
     old: Option<&Value>,
     new: Option<&Value>,
     contextual: bool,
+    rules: Switches,
 ) -> Vec<ObjectDiff> {
     let (o, n) = (by_text(old), by_text(new));
     let mut out: Vec<ObjectDiff> = o
         .iter()
         .filter(|(k, _)| !n.contains_key(*k))
-        .filter_map(|(_, v)| network(Some(v), None, contextual))
+        .filter_map(|(_, v)| network(Some(v), None, contextual, rules))
         .chain(
             n.iter()
                 .filter(|(k, _)| !o.contains_key(*k))
-                .filter_map(|(_, v)| network(None, Some(v), contextual)),
+                .filter_map(|(_, v)| network(None, Some(v), contextual, rules)),
         )
         .collect();
     sort_objects(&mut out);
@@ -135,10 +141,19 @@ fn by_field<'v>(v: Option<&'v Value>, key: &str) -> BTreeMap<String, &'v Value> 
         .collect()
 }
 
-/// `NetworkResource.Diff`.
-fn network(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> Option<ObjectDiff> {
-    let filter = ["Device", "CIDR", "IP", "MBits"];
-    let mut diff = whole_object(old, new, Type::Network, &filter, "Network", contextual)?;
+/// `NetworkResource.Diff`: `MBits` is left out from #23489.
+fn network(
+    old: Option<&Value>,
+    new: Option<&Value>,
+    contextual: bool,
+    rules: Switches,
+) -> Option<ObjectDiff> {
+    let filter: &[&str] = if rules.has(Switch::DiffSkipsMbits) {
+        &["Device", "CIDR", "IP", "MBits"]
+    } else {
+        &["Device", "CIDR", "IP"]
+    };
+    let mut diff = whole_object(old, new, Type::Network, filter, "Network", contextual)?;
     diff.objects.extend(ports(
         get(old, "ReservedPorts"),
         get(new, "ReservedPorts"),
@@ -154,7 +169,22 @@ fn network(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> Option
     if let Some(dns) = dns(get(old, "DNS"), get(new, "DNS"), contextual) {
         diff.objects.push(dns);
     }
+    // `CNIConfig.Diff`: the arguments map, typed by its fields.
+    let args = |v| get(get(v, "CNI"), "Args");
+    diff.objects.extend(primitive_object(
+        args(old),
+        args(new),
+        Type::AnyScalars,
+        &[],
+        "CNIConfig",
+        contextual,
+    ));
     Some(diff)
+}
+
+/// `NUMA.Diff`: its fields, typed by presence.
+fn numa(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> Option<ObjectDiff> {
+    whole_object(old, new, Type::Numa, &[], "NUMA", contextual)
 }
 
 /// `portDiffs`: ports matched by label.

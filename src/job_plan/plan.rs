@@ -14,11 +14,13 @@ use super::annotate::annotate;
 use super::canonical::canonicalize;
 use super::diff_types::JobDiff;
 use super::job_diff::job_diff;
+use super::periodic::{next_launch, rfc3339};
 use super::same::same;
 use super::warnings::job_warnings;
 use crate::model::{self, Job, Release, Snapshot};
 use crate::replay::{Options, Replay, ReplayError};
 use crate::report::Report;
+use crate::time::{Duration, SECOND};
 use crate::version::Switches;
 
 /// What `nomad job plan` answers besides the evaluation (contract section
@@ -28,9 +30,14 @@ pub struct JobPlan {
     /// The current job's `JobModifyIndex` (0 for a new job), for
     /// `nomad job run -check-index`.
     pub job_modify_index: u64,
-    /// The next launch of a periodic job; not computed (cron is not
-    /// evaluated offline), so always null.
+    /// The next launch of a periodic job after the evaluation time, in
+    /// RFC 3339 in the job's time zone; null when the job is not periodic,
+    /// is disabled or parameterized, or its spec matches no later time.
     pub next_periodic_launch: Option<String>,
+    /// How long after the evaluation time (truncated to seconds) that
+    /// launch is, as `nomad job plan` says it.
+    #[serde(skip)]
+    pub next_periodic_wait: Option<Duration>,
     /// The register endpoint's warnings.
     pub warnings: Vec<String>,
     pub diff: JobDiff,
@@ -41,6 +48,9 @@ pub struct JobPlan {
 pub enum PlanError {
     /// Nomad's validation message for the job.
     Invalid(String),
+    /// Nomad's plan fails on the periodic spec (`Failed to parse cron
+    /// expression`), which validation accepted.
+    Periodic(String),
     /// The job's namespace is not among the snapshot's `Namespaces`.
     NoNamespace {
         job: String,
@@ -57,6 +67,11 @@ impl fmt::Display for PlanError {
                 f,
                 "job {job:?} is in nonexistent namespace {namespace:?}: the snapshot's Namespaces \
                  do not list it"
+            ),
+            PlanError::Periodic(m) => write!(
+                f,
+                "Nomad's plan fails: Failed to parse cron expression: {m}; fix the job's \
+                 periodic spec"
             ),
             PlanError::Replay(e) => e.fmt(f),
         }
@@ -171,19 +186,23 @@ pub fn plan_job(
         ..options.clone()
     };
     let report = Replay::new(&planned, &eval_options)?.report();
-    let mut diff = job_diff(old.as_ref(), &Value::Object(job), true);
+    let now = report.now.unix_nanos_i64().div_euclid(SECOND);
+    let next = next_launch(&job, now, release).map_err(PlanError::Periodic)?;
+    let rules = Switches::of(release);
+    let mut diff = job_diff(old.as_ref(), &Value::Object(job), true, rules);
     let desired: BTreeMap<String, _> = report
         .jobs
         .iter()
         .flat_map(|j| &j.groups)
         .map(|g| (g.name.clone(), g.desired_changes.reconciler.clone()))
         .collect();
-    annotate(&mut diff, &desired, Switches::of(release));
+    annotate(&mut diff, &desired, rules);
     Ok((
         report,
         JobPlan {
             job_modify_index,
-            next_periodic_launch: None,
+            next_periodic_launch: next.as_ref().map(|(t, zone)| rfc3339(*t, zone)),
+            next_periodic_wait: next.map(|(t, _)| (t - now) * SECOND),
             warnings,
             diff,
         },

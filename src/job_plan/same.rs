@@ -47,7 +47,10 @@ pub(crate) fn key(v: &Value) -> String {
     strip(v).to_string()
 }
 
-/// Go's zero value of any type, as JSON writes it.
+/// Go's zero value of any type, as JSON writes it. An object with members
+/// is a struct a pointer points to (Go writes every field of a struct), so
+/// it is never the nil pointer, even with only zero fields: an added
+/// `sidecar_service {}` is a change.
 pub(crate) fn is_zero(v: &Value) -> bool {
     match v {
         Value::Null => true,
@@ -55,7 +58,7 @@ pub(crate) fn is_zero(v: &Value) -> bool {
         Value::Number(n) => n.as_f64() == Some(0.0),
         Value::String(s) => s.is_empty(),
         Value::Array(a) => a.is_empty(),
-        Value::Object(m) => m.values().all(is_zero),
+        Value::Object(m) => m.is_empty(),
     }
 }
 

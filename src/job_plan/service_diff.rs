@@ -1,13 +1,16 @@
 //! `serviceDiffs` and `serviceCheckDiffs` (nomad/structs/diff.go): a
-//! group's or task's services, matched as Nomad matches them, and their
-//! checks.
+//! group's or task's services, matched as Nomad matches them, their checks,
+//! Connect blocks, identities and weights.
 
 use serde_json::Value;
 
+use super::connect_diff::connect;
 use super::diff_types::{ObjectDiff, sort_fields, sort_objects};
-use super::fields::{string_set, strings, whole_object};
+use super::fields::{presence_kind, string_set, strings, whole_object};
 use super::nested::{flattened, get, list, matched};
 use super::schema::Type;
+use super::task_block_diff::identity;
+use crate::version::Switches;
 
 /// `serviceDiffs`: one service each side is one pair; otherwise each old
 /// service takes the free new one with the best score above 2 (same index
@@ -16,10 +19,11 @@ pub(crate) fn services(
     old: Option<&Value>,
     new: Option<&Value>,
     contextual: bool,
+    rules: Switches,
 ) -> Vec<ObjectDiff> {
     let (o, n) = (list(old), list(new));
     if o.len() == 1 && n.len() == 1 {
-        return service(Some(o[0]), Some(n[0]), contextual)
+        return service(Some(o[0]), Some(n[0]), contextual, rules)
             .into_iter()
             .collect();
     }
@@ -47,22 +51,28 @@ pub(crate) fn services(
         match best {
             Some((j, _)) => {
                 taken[j] = true;
-                out.extend(service(Some(s), Some(n[j]), contextual));
+                out.extend(service(Some(s), Some(n[j]), contextual, rules));
             }
-            None => out.extend(service(Some(s), None, contextual)),
+            None => out.extend(service(Some(s), None, contextual, rules)),
         }
     }
     for (j, c) in n.iter().enumerate() {
         if !taken[j] {
-            out.extend(service(None, Some(c), contextual));
+            out.extend(service(None, Some(c), contextual, rules));
         }
     }
     sort_objects(&mut out);
     out
 }
 
-/// `serviceDiff`: fields, tag sets and checks.
-fn service(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> Option<ObjectDiff> {
+/// `serviceDiff`: fields, tag sets, checks, Connect, the workload identity
+/// and the weights.
+fn service(
+    old: Option<&Value>,
+    new: Option<&Value>,
+    contextual: bool,
+    rules: Switches,
+) -> Option<ObjectDiff> {
     let mut diff = whole_object(old, new, Type::Service, &[], "Service", contextual)?;
     for key in ["CanaryTags", "Tags"] {
         diff.objects.extend(string_set(
@@ -78,7 +88,45 @@ fn service(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> Option
         "Name",
         |o, n| check(o, n, contextual),
     ));
+    diff.objects.extend(connect(
+        get(old, "Connect"),
+        get(new, "Connect"),
+        contextual,
+        rules,
+    ));
+    diff.objects.extend(identity(
+        get(old, "Identity"),
+        get(new, "Identity"),
+        contextual,
+    ));
+    diff.objects.extend(weights(
+        get(old, "Weights"),
+        get(new, "Weights"),
+        contextual,
+    ));
     Some(diff)
+}
+
+/// `weightsDiff`: only weights above zero are fields.
+fn weights(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> Option<ObjectDiff> {
+    let kind = presence_kind(old, new)?;
+    let flat = |v: Option<&Value>| {
+        v.map(|w| {
+            ["Passing", "Warning"]
+                .into_iter()
+                .filter_map(|k| {
+                    let n = w.get(k).and_then(Value::as_i64).filter(|n| *n > 0)?;
+                    Some((k.to_string(), n.to_string()))
+                })
+                .collect::<super::flat::Flat>()
+        })
+    };
+    Some(ObjectDiff {
+        kind,
+        name: "Weights".into(),
+        fields: super::fields::fields(flat(old).as_ref(), flat(new).as_ref(), contextual),
+        objects: Vec::new(),
+    })
 }
 
 /// `serviceCheckDiff`: fields, headers, check restart.

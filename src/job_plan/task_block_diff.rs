@@ -1,6 +1,7 @@
 //! The task blocks `nomad/structs/diff.go` diffs with their own rules: the
 //! Vault block, templates (matched by destination), the group's volume
-//! requests and the task's volume mounts.
+//! requests, the task's volume mounts, workload identities, actions, the
+//! task schedule and secrets.
 
 use serde_json::Value;
 
@@ -157,4 +158,106 @@ pub(crate) fn volume_mounts(
         .collect();
     sort_objects(&mut out);
     out
+}
+
+/// `idDiff`: a workload identity's fields and its audience set.
+pub(crate) fn identity(
+    old: Option<&Value>,
+    new: Option<&Value>,
+    contextual: bool,
+) -> Option<ObjectDiff> {
+    let mut diff = whole_object(old, new, Type::Identity, &[], "Identity", contextual)?;
+    diff.objects.extend(string_set(
+        &strings(get(old, "Audience")),
+        &strings(get(new, "Audience")),
+        "Audience",
+        contextual,
+    ));
+    Some(diff)
+}
+
+/// `idSliceDiffs`: identities matched by name.
+pub(crate) fn identities(
+    old: Option<&Value>,
+    new: Option<&Value>,
+    contextual: bool,
+) -> Vec<ObjectDiff> {
+    matched(old, new, "Name", |a, b| identity(a, b, contextual))
+}
+
+/// `actionDiffs`: actions paired by position, each with its fields and
+/// its argument set.
+pub(crate) fn actions(
+    old: Option<&Value>,
+    new: Option<&Value>,
+    contextual: bool,
+) -> Vec<ObjectDiff> {
+    let (o, n) = (list(old), list(new));
+    let mut out: Vec<ObjectDiff> = (0..o.len().max(n.len()))
+        .filter_map(|i| {
+            let (a, b) = (o.get(i).copied(), n.get(i).copied());
+            let mut diff = whole_object(a, b, Type::Action, &[], "Action", contextual)?;
+            diff.objects.extend(string_set(
+                &strings(get(a, "Args")),
+                &strings(get(b, "Args")),
+                "Args",
+                contextual,
+            ));
+            Some(diff)
+        })
+        .collect();
+    sort_objects(&mut out);
+    out
+}
+
+/// `scheduleDiff`: the task schedule's cron block as a `Schedule` object
+/// typed by its fields.
+pub(crate) fn schedule(
+    old: Option<&Value>,
+    new: Option<&Value>,
+    contextual: bool,
+) -> Option<ObjectDiff> {
+    fields::primitive_object(
+        get(old, "Cron"),
+        get(new, "Cron"),
+        Type::ScheduleCron,
+        &[],
+        "Schedule",
+        contextual,
+    )
+}
+
+/// `secretsDiffs`: secrets matched by name, each flattened whole (a
+/// secret's `null` members are nil maps, which flatten to nothing).
+pub(crate) fn secrets(
+    old: Option<&Value>,
+    new: Option<&Value>,
+    contextual: bool,
+) -> Vec<ObjectDiff> {
+    matched(old, new, "Name", |a, b| {
+        let kind = presence_kind(a, b)?;
+        Some(ObjectDiff {
+            kind,
+            name: "Secret".into(),
+            fields: fields::fields(
+                Some(&flat::all(a.map(without_nulls).as_ref())),
+                Some(&flat::all(b.map(without_nulls).as_ref())),
+                contextual,
+            ),
+            objects: Vec::new(),
+        })
+    })
+}
+
+/// An object without its `null` members.
+fn without_nulls(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .filter(|(_, x)| !x.is_null())
+                .map(|(k, x)| (k.clone(), x.clone()))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
 }

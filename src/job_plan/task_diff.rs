@@ -9,13 +9,19 @@ use super::nested;
 use super::schema::Type;
 use super::service_diff;
 use super::task_block_diff;
+use crate::version::{Switch, Switches};
 
 /// The tasks of two groups matched by name, sorted by name.
-pub(crate) fn tasks(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> Vec<TaskDiff> {
-    fields::matched_by_name(old, new, |o, n| task(o, n, contextual))
+pub(crate) fn tasks(
+    old: Option<&Value>,
+    new: Option<&Value>,
+    contextual: bool,
+    rules: Switches,
+) -> Vec<TaskDiff> {
+    fields::matched_by_name(old, new, |o, n| task(o, n, contextual, rules))
 }
 
-fn task(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> TaskDiff {
+fn task(old: Option<&Value>, new: Option<&Value>, contextual: bool, rules: Switches) -> TaskDiff {
     let kind = fields::pair_kind(old, new);
     let name = new
         .or(old)
@@ -44,7 +50,7 @@ fn task(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> TaskDiff 
     let (a, b) = pair("Config");
     objects.extend(nested::config(a.as_ref(), b.as_ref(), contextual));
     let (a, b) = pair("Resources");
-    objects.extend(nested::resources(a.as_ref(), b.as_ref(), contextual));
+    objects.extend(nested::resources(a.as_ref(), b.as_ref(), contextual, rules));
     for (key, ty, name) in [
         ("LogConfig", Type::LogConfig, "LogConfig"),
         ("DispatchPayload", Type::DispatchPayload, "DispatchPayload"),
@@ -60,18 +66,26 @@ fn task(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> TaskDiff 
         ));
     }
     let (a, b) = pair("Artifacts");
-    objects.extend(primitive_object_set(
+    objects.extend(fields::primitive_object_set_by(
         a.as_ref(),
         b.as_ref(),
+        Some("RelativeDest"),
         Type::Artifact,
         &[],
         "Artifact",
         contextual,
     ));
     let (a, b) = pair("Services");
-    objects.extend(service_diff::services(a.as_ref(), b.as_ref(), contextual));
+    objects.extend(service_diff::services(
+        a.as_ref(),
+        b.as_ref(),
+        contextual,
+        rules,
+    ));
     let (a, b) = pair("Vault");
     objects.extend(task_block_diff::vault(a.as_ref(), b.as_ref(), contextual));
+    let (a, b) = pair("Secrets");
+    objects.extend(task_block_diff::secrets(a.as_ref(), b.as_ref(), contextual));
     let (a, b) = pair("Consul");
     objects.extend(primitive_object(
         a.as_ref(),
@@ -87,8 +101,30 @@ fn task(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> TaskDiff 
         b.as_ref(),
         contextual,
     ));
-    let (a, b) = pair("VolumeMounts");
-    objects.extend(task_block_diff::volume_mounts(
+    let (a, b) = pair("Identity");
+    objects.extend(task_block_diff::identity(
+        a.as_ref(),
+        b.as_ref(),
+        contextual,
+    ));
+    let (a, b) = pair("Identities");
+    objects.extend(task_block_diff::identities(
+        a.as_ref(),
+        b.as_ref(),
+        contextual,
+    ));
+    let (a, b) = pair("Actions");
+    objects.extend(task_block_diff::actions(a.as_ref(), b.as_ref(), contextual));
+    if rules.has(Switch::DiffTaskVolumeMounts) {
+        let (a, b) = pair("VolumeMounts");
+        objects.extend(task_block_diff::volume_mounts(
+            a.as_ref(),
+            b.as_ref(),
+            contextual,
+        ));
+    }
+    let (a, b) = pair("Schedule");
+    objects.extend(task_block_diff::schedule(
         a.as_ref(),
         b.as_ref(),
         contextual,

@@ -2,7 +2,9 @@
 
 mod admission;
 mod annotate;
+mod blocks_diff;
 mod canonical;
+mod cron;
 mod endpoint;
 mod group_diff;
 mod job_diff;
@@ -114,4 +116,9 @@ fn expect(text: &str) -> Vec<String> {
         .filter(|l| !l.trim().is_empty())
         .map(|l| l[indent..].trim_end().to_string())
         .collect()
+}
+
+/// The diff rules of a release.
+fn rules_of(release: crate::model::Release) -> crate::version::Switches {
+    crate::version::Switches::of(release)
 }

@@ -296,6 +296,14 @@ pub fn text(
             }
         }
     }
+    if let (Some(at), Some(wait)) = (&plan.next_periodic_launch, plan.next_periodic_wait) {
+        let line = format!(
+            "- If submitted now, next periodic launch would be at {at} ({} from now).",
+            crate::time::format_duration(wait)
+        );
+        out.push('\n');
+        out.push_str(&o.paint(&line, Paint::Green));
+    }
     out.push_str("\n\n");
     if !plan.warnings.is_empty() {
         let warnings = format!(

@@ -793,6 +793,77 @@ catalogue! {
         reads: [],
         wording: "a sticky disk prefers its node only while the job's pool and datacenters are unchanged",
     }
+    /// #14424 (1.3.6, 1.4.0; v1.4.0 nomad/structs/diff.go:72): a job
+    /// plan's diff leaves the job's `VaultToken` out; before, a token in the
+    /// job file was a field of the job's diff (v1.3.5 diff.go:71).
+    DiffSkipsVaultToken {
+        id: "#14424",
+        firsts: &[v(1, 3, 6), v(1, 4, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job plan's diff leaves the Vault token out",
+    }
+    /// #19990 (1.5.16, 1.6.9, 1.7.6, 1.8.0; v1.8.0 nomad/structs/diff.go:1762,
+    /// :1846 `consulProxyExposeDiff`): a job plan's diff of a Connect proxy lists
+    /// its `expose` block (an `Expose` object with its `Paths`); before, an
+    /// expose change did not show.
+    DiffConnectExpose {
+        id: "#19990",
+        firsts: &[v(1, 5, 16), v(1, 6, 9), v(1, 7, 6), v(1, 8, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job plan's diff shows a Connect proxy's expose paths",
+    }
+    /// #20144 (1.8.0; v1.8.0 nomad/structs/diff.go:1766, :1880
+    /// `consulTProxyDiff`): a job plan's diff of a Connect proxy carries a
+    /// `TransparentProxy` object, of type `None` and empty when the block is
+    /// unchanged or absent on both sides.
+    DiffTransparentProxy {
+        id: "#20144",
+        firsts: &[v(1, 8, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job plan's diff of a Connect proxy lists its transparent proxy, even unchanged",
+    }
+    /// #20575 (1.8.0; v1.8.0 nomad/structs/diff.go:596): a job plan's task
+    /// diff lists the task's volume mounts; before, a volume mount change
+    /// did not show.
+    DiffTaskVolumeMounts {
+        id: "#20575",
+        firsts: &[v(1, 8, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job plan's task diff shows volume mounts",
+    }
+    /// #23489 (1.8.2, 1.9.0; v1.9.0 nomad/structs/diff.go:2631): a job
+    /// plan's diff of a network leaves `MBits` out; before, it was a field
+    /// (v1.8.1 diff.go:2631).
+    DiffSkipsMbits {
+        id: "#23489",
+        firsts: &[v(1, 8, 2), v(1, 9, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job plan's diff of a network leaves mbits out",
+    }
+    /// #25528 (1.10.0; v1.10.0 nomad/structs/diff.go:297): a job plan's
+    /// group diff lists the group's `migrate` block; before, a migrate
+    /// change did not show.
+    DiffGroupMigrate {
+        id: "#25528",
+        firsts: &[v(1, 10, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job plan's group diff shows the migrate block",
+    }
+    /// #25878 (1.10.2, 1.11.0; v1.11.0 nomad/structs/diff.go:1773): a job
+    /// plan's diff of a Connect sidecar task lists its volume mounts.
+    DiffSidecarVolumeMounts {
+        id: "#25878",
+        firsts: &[v(1, 10, 2), v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job plan's diff of a sidecar task shows its volume mounts",
+    }
     /// #17198 (1.3.15, 1.4.10, 1.5.6, 1.6.0; v1.6.0 scheduler/spread.go:187-200):
     /// a spread target of 0% scores the lowest boost the evaluation has seen
     /// so far (starting at -1) instead of dividing by zero (v1.3.0

@@ -222,3 +222,91 @@ fn job_endpoint_hooks_test_go_v1_10_5_implied_constraints_bridge_network() {
         ])
     );
 }
+
+#[test]
+fn job_endpoint_hooks_test_go_v1_10_5_implied_constraints_numa() {
+    let job = one_group(json!({"Name": "group1", "Tasks": [
+        {"Resources": {"NUMA": {"Affinity": "require"}}}]}));
+    assert_eq!(
+        group_constraints(&mutate(job.clone())),
+        json!([
+            c("${attr.nomad.version}", ">= 1.6.3-dev", "semver"),
+            c("${attr.kernel.name}", "linux", "=")
+        ])
+    );
+    // NUMA "none" asks for nothing; before 1.7.0 there is no NUMA.
+    let mut none = job.clone();
+    none["TaskGroups"][0]["Tasks"][0]["Resources"]["NUMA"]["Affinity"] = "none".into();
+    assert_eq!(group_constraints(&mutate(none)), json!([]));
+    let mut old: Map<String, Value> = serde_json::from_value(job).unwrap();
+    implied_constraints(&mut old, v(1, 6, 5));
+    assert_eq!(group_constraints(&Value::Object(old)), json!([]));
+}
+
+#[test]
+fn job_endpoint_hooks_test_go_v1_10_5_implied_constraints_tproxy() {
+    let job = one_group(json!({"Name": "group-with-tproxy",
+        "Services": [{"Connect": {"SidecarService": {"Proxy": {"TransparentProxy": {}}}}}],
+        "Networks": [{"Mode": "bridge"}]}));
+    let cni = |p: &str| {
+        c(
+            &format!("${{attr.plugins.cni.version.{p}}}"),
+            ">= 0.4.0",
+            "semver",
+        )
+    };
+    assert_eq!(
+        group_constraints(&mutate(job)),
+        json!([
+            consul(),
+            cni("bridge"),
+            cni("firewall"),
+            cni("host-local"),
+            cni("loopback"),
+            cni("portmap"),
+            c(
+                "${attr.plugins.cni.version.consul-cni}",
+                ">= 1.4.2",
+                "semver"
+            ),
+            c("${attr.nomad.version}", ">= 1.8.0-dev", "semver")
+        ])
+    );
+}
+
+#[test]
+fn job_endpoint_hooks_test_go_v1_10_5_implied_constraints_task_schedule() {
+    let job = one_group(json!({"Name": "group-with-schedule",
+        "Tasks": [{"Name": "task-with-schedule", "Schedule": {"Cron": null}}]}));
+    assert_eq!(
+        group_constraints(&mutate(job)),
+        json!([c("${attr.nomad.version}", ">= 1.8.0-dev", "semver")])
+    );
+}
+
+/// The community edition refuses NUMA (1.7.0 on) and task schedules (1.8.0
+/// on) after the job's own validation (v1.10.5 nomad/job_endpoint.go:81-92,
+/// job_endpoint_hook_numa_ce.go, job_endpoint_hook_sched_ce.go).
+#[test]
+fn the_community_edition_refuses_numa_and_task_schedules() {
+    use super::super::admission::validate;
+    let job = |task: Value| -> Map<String, Value> {
+        serde_json::from_value(json!({"ID": "j", "Name": "j", "Namespace": "default",
+            "Region": "global", "Type": "batch", "Priority": 50, "Datacenters": ["dc1"],
+            "TaskGroups": [{"Name": "g", "Count": 1, "Tasks": [task]}]}))
+        .unwrap()
+    };
+    let numa = job(json!({"Name": "t", "Driver": "exec",
+        "Resources": {"NUMA": {"Affinity": "require"}}}));
+    assert_eq!(
+        validate(&numa, v(1, 10, 5)),
+        ["numa scheduling requires Nomad Enterprise"]
+    );
+    assert!(validate(&numa, v(1, 6, 5)).is_empty());
+    let sched = job(json!({"Name": "t", "Driver": "exec", "Schedule": {"Cron": null}}));
+    assert_eq!(
+        validate(&sched, v(1, 10, 5)),
+        ["task schedules requires Nomad Enterprise"]
+    );
+    assert!(validate(&sched, v(1, 7, 7)).is_empty());
+}

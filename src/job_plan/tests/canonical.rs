@@ -203,3 +203,95 @@ fn jobs_test_go_v1_10_5_canonicalize_restart_merge() {
     );
     assert_same(&got, &want);
 }
+
+#[test]
+fn jobs_test_go_v1_10_5_canonicalize_multiregion() {
+    let got = canonical(json!({"Name": "foo", "ID": "bar", "ParentID": "lol",
+        "Multiregion": {"Regions": [{"Name": "west", "Count": 1}]}}));
+    let want = with(
+        job_defaults("bar", "foo", "service", "lol", "default"),
+        json!({"Update": default_update(), "Multiregion": {
+            "Strategy": {"MaxParallel": 0, "OnFailure": ""},
+            "Regions": [{"Name": "west", "Count": 1, "Datacenters": [], "Meta": {}}]}}),
+    );
+    assert_same(&got, &want);
+    // The strategy is a block of its own: a missing one is not the default.
+    assert!(got["Multiregion"]["Strategy"].is_object());
+}
+
+/// The services' pass also applies the server's `Service.Canonicalize`
+/// (the task name on the service and its checks, the Consul namespace
+/// `default`), which Nomad runs next; they are in the expected job too.
+#[test]
+fn jobs_test_go_v1_10_5_canonicalize_example_template() {
+    let input = json!({"ID": "example_template", "Name": "example_template",
+    "Datacenters": ["dc1"], "Type": "service",
+    "Update": {"MaxParallel": 1, "AutoPromote": true},
+    "TaskGroups": [{"Name": "cache", "Count": 1,
+        "RestartPolicy": {"Interval": 5 * M, "Attempts": 10, "Delay": 25 * S, "Mode": "delay"},
+        "Update": {"AutoRevert": true}, "EphemeralDisk": {"SizeMB": 300},
+        "Tasks": [{"Name": "redis", "Driver": "docker",
+            "Config": {"image": "redis:7", "port_map": [{"db": 6379}]},
+            "RestartPolicy": {"Attempts": 20},
+            "Resources": {"CPU": 500, "MemoryMB": 256,
+                "Networks": [{"MBits": 10, "DynamicPorts": [{"Label": "db"}]}]},
+            "Services": [{"Name": "redis-cache", "Tags": ["global", "cache"],
+                "CanaryTags": ["canary", "global", "cache"], "PortLabel": "db",
+                "Checks": [{"Name": "alive", "Type": "tcp", "Interval": 10 * S,
+                            "Timeout": 2 * S}]}],
+            "Templates": [
+                {"EmbeddedTmpl": "---", "DestPath": "local/file.yml"},
+                {"EmbeddedTmpl": "FOO=bar\n", "DestPath": "local/file.env", "Envvars": true}
+            ]}]}]});
+    let template = |dest: &str, body: &str, envvars: bool| {
+        json!({"SourcePath": "", "DestPath": dest, "EmbeddedTmpl": body, "ChangeMode": "restart",
+               "ChangeSignal": "", "Splay": 5 * S, "Perms": "0644", "LeftDelim": "{{",
+               "RightDelim": "}}", "Envvars": envvars, "VaultGrace": 0, "ErrMissingKey": false,
+               "Once": false})
+    };
+    let group_restart = json!({"Interval": 5 * M, "Attempts": 10, "Delay": 25 * S,
+                               "Mode": "delay", "RenderTemplates": false});
+    let mut task_restart = group_restart.clone();
+    task_restart["Attempts"] = 20.into();
+    let mut redis = task("redis", task_restart);
+    redis = with(
+        redis,
+        json!({"Driver": "docker", "Config": {"image": "redis:7", "port_map": [{"db": 6379}]},
+            "Resources": {"CPU": 500, "Cores": 0, "MemoryMB": 256,
+                "Networks": [{"MBits": 10, "DynamicPorts": [{"Label": "db"}]}]},
+            "Services": [{"Name": "redis-cache", "Tags": ["global", "cache"],
+                "CanaryTags": ["canary", "global", "cache"], "PortLabel": "db",
+                "AddressMode": "auto", "OnUpdate": "require_healthy", "Provider": "consul",
+                "Cluster": "default", "TaskName": "redis", "Namespace": "default",
+                "Checks": [{"Name": "alive", "Type": "tcp", "Interval": 10 * S, "Timeout": 2 * S,
+                            "OnUpdate": "require_healthy", "TaskName": "redis"}]}],
+            "Templates": [template("local/file.yml", "---", false),
+                          template("local/file.env", "FOO=bar\n", true)]}),
+    );
+    let job_update = update(
+        [30 * S, 10 * S, 5 * M, 10 * M],
+        [1, 0],
+        "checks",
+        [false, true],
+    );
+    let group_update = update(
+        [30 * S, 10 * S, 5 * M, 10 * M],
+        [1, 0],
+        "checks",
+        [true, true],
+    );
+    let want = with(
+        job_defaults(
+            "example_template",
+            "example_template",
+            "service",
+            "",
+            "default",
+        ),
+        json!({"Datacenters": ["dc1"], "Update": job_update, "TaskGroups": [{
+            "Name": "cache", "Count": 1, "RestartPolicy": group_restart,
+            "ReschedulePolicy": service_reschedule(), "EphemeralDisk": disk(),
+            "Update": group_update, "Migrate": migrate(), "Tasks": [redis]}]}),
+    );
+    assert_same(&canonical(input), &want);
+}

@@ -9,7 +9,12 @@ use super::{expect, go_job, group_lines};
 /// The group diff of `old` and `new`, as lines without the group's own.
 fn diff(old: Value, new: Value, contextual: bool) -> Vec<String> {
     let job = |g: Value| go_job(json!({"ID": "j", "TaskGroups": [g]}));
-    let d = job_diff(Some(&job(old)), &job(new), contextual);
+    let d = job_diff(
+        Some(&job(old)),
+        &job(new),
+        contextual,
+        super::rules_of(crate::model::v(1, 10, 5)),
+    );
     group_lines(&d.task_groups[0])
 }
 

@@ -7,7 +7,12 @@ use super::{expect, go_job, lines};
 use crate::job_plan::DiffType;
 
 fn diff(old: Option<Value>, new: Value, contextual: bool) -> (DiffType, Vec<String>) {
-    let d = job_diff(old.map(go_job).as_ref(), &go_job(new), contextual);
+    let d = job_diff(
+        old.map(go_job).as_ref(),
+        &go_job(new),
+        contextual,
+        super::rules_of(crate::model::v(1, 10, 5)),
+    );
     let mut out = Vec::new();
     lines(&d.fields, &d.objects, 0, &mut out);
     (d.kind, out)

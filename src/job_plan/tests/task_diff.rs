@@ -10,7 +10,12 @@ use super::{expect, go_job, group_lines};
 /// left out).
 fn diff(old: Value, new: Value, contextual: bool) -> Vec<String> {
     let job = |t: Value| go_job(json!({"ID": "j", "TaskGroups": [{"Name": "g", "Tasks": [t]}]}));
-    let d = job_diff(Some(&job(old)), &job(new), contextual);
+    let d = job_diff(
+        Some(&job(old)),
+        &job(new),
+        contextual,
+        super::rules_of(crate::model::v(1, 10, 5)),
+    );
     group_lines(&d.task_groups[0])
         .into_iter()
         .skip(2)
