@@ -36,7 +36,7 @@ use crate::reconciler::{
 use crate::reconciler::{UpdateCheck, UpdateKind, skips_feasibility};
 use crate::report::*;
 use crate::time::Time;
-use crate::version::{Evidence, Profile, Survey, Switch, ignored_inputs, system_scheduler_warning};
+use crate::version::{Evidence, Profile, Survey, Switch, ignored_inputs};
 use crate::warning::Warning;
 use entries::EntryMaker;
 use groups::group_reports;
@@ -374,7 +374,6 @@ impl<'s> Prepared<'s> {
         let profile = Profile::choose(options.nomad_version, snapshot.nomad_version, &evidence);
         warnings.extend(profile.warnings());
         warnings.extend(ignored_inputs(&profile, snapshot, &survey));
-        warnings.extend(system_scheduler_warning(&profile, snapshot));
         warnings.sort();
         warnings.dedup();
         let eval = match &options.eval {

@@ -5,6 +5,8 @@ use std::process::{Command, Stdio};
 
 use assert_cmd::cargo::CommandCargoExt;
 
+use crate::common::piped;
+
 fn bin() -> Command {
     let mut c = Command::cargo_bin("plan-inspect").unwrap();
     c.current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -154,26 +156,7 @@ fn an_unknown_job_is_an_error() {
 
 /// Runs with `snapshot` on stdin.
 fn run_stdin(snapshot: &str, args: &[&str]) -> (i32, String, String) {
-    let mut child = bin()
-        .arg("-")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(snapshot.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    piped(bin().arg("-").args(args), snapshot.as_bytes())
 }
 
 /// Jobs `web` in `prod` and `api` in `default`, and the allocation of a

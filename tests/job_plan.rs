@@ -1,31 +1,19 @@
 //! `--job-file` end to end on the bundled example (examples/job-plan), as
 //! the README's CI recipe runs it: exit codes, the golden JSON, bad job files.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use assert_cmd::cargo::CommandCargoExt;
+
+use crate::common::piped;
 use serde_json::Value;
 
 const SNAPSHOT: &str = "examples/job-plan/snapshot.json";
 
 fn run(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
     let mut c = Command::cargo_bin("plan-inspect").unwrap();
-    c.current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = c.spawn().unwrap();
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
-    drop(input);
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    c.current_dir(env!("CARGO_MANIFEST_DIR")).args(args);
+    piped(&mut c, stdin.unwrap_or("").as_bytes())
 }
 
 fn plan_json(job_file: &str) -> (i32, Value) {

@@ -40,6 +40,7 @@ mod secrets;
 mod spread;
 mod stop;
 mod system;
+mod system_deployment;
 mod system_fit;
 mod tainted;
 mod threads;

@@ -2,10 +2,11 @@
 //! precedence, what the output says about the replayed release, and the
 //! warnings for what that release does not read.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use assert_cmd::cargo::CommandCargoExt;
+
+use crate::common::piped;
 
 /// Runs the binary laid out for 100 columns, where the version lines these
 /// tests compare keep to one line.
@@ -13,20 +14,8 @@ fn run(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
     let mut c = Command::cargo_bin("plan-inspect").unwrap();
     c.current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("COLUMNS", "100")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = c.spawn().unwrap();
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
-    drop(input);
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+        .args(args);
+    piped(&mut c, stdin.unwrap_or("").as_bytes())
 }
 
 /// A service group with `disconnect { lost_after = "15m" }` whose only

@@ -3,33 +3,20 @@
 //! and the secret-bearing parts of a task it keeps for comparison (`Env`,
 //! `Vault`, `Templates`) are never printed, in any output mode or error.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use assert_cmd::cargo::CommandCargoExt;
+
+use crate::common::piped;
 
 const MARKER: &str = "MARKER-5ec2e7";
 
 /// Runs the binary, feeding `stdin` when given; stdout and stderr together.
 fn output(args: &[&str], stdin: Option<&[u8]>) -> (i32, String) {
-    let mut child = Command::cargo_bin("plan-inspect")
-        .unwrap()
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    if let Some(bytes) = stdin {
-        input.write_all(bytes).unwrap();
-    }
-    drop(input);
-    let out = child.wait_with_output().unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.code().unwrap(), text)
+    let mut c = Command::cargo_bin("plan-inspect").unwrap();
+    c.current_dir(env!("CARGO_MANIFEST_DIR")).args(args);
+    let (code, stdout, stderr) = piped(&mut c, stdin.unwrap_or_default());
+    (code, stdout + &stderr)
 }
 
 const MODES: &[&[&str]] = &[

@@ -20,7 +20,9 @@ pub use csi::CsiState;
 pub use devices::device_serves;
 pub use distinct_property::Placed;
 pub use node_checks::NetworkMiss;
-pub use stack::{Eligibility, Filter, InvalidConstraint, Level, PlanSoFar, SystemStack};
+pub use stack::{
+    CLASS_INELIGIBLE, Eligibility, Filter, InvalidConstraint, Level, PlanSoFar, SystemStack,
+};
 pub use target::{Target, resolve};
 pub use version::{Flavour, Version, VersionConstraints};
 pub use volume_rules::VolumeRules;

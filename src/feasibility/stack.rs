@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use super::constraint::{Check, Parsed, describe, meets};
+use super::constraint::{Check, DISTINCT_PROPERTY, Parsed, describe, meets};
 use super::devices::has_devices;
 use super::distinct_property::{Placed, PropertySet};
 use super::node_checks::{NetworkMiss, has_drivers, network};
@@ -58,7 +58,7 @@ impl Filter {
             Filter::Network(NetworkMiss::Mode(_)) => Cow::Borrowed("missing network"),
             Filter::Network(miss) => Cow::Owned(miss.describe()),
             Filter::DistinctProperty(why) => Cow::Borrowed(why),
-            Filter::ClassIneligible { .. } => Cow::Borrowed("computed class ineligible"),
+            Filter::ClassIneligible { .. } => Cow::Borrowed(CLASS_INELIGIBLE),
         }
     }
 
@@ -132,6 +132,10 @@ pub struct SystemStack<'a> {
     parsed: Parsed,
     volumes: Volumes<'a>,
 }
+
+/// What `AllocMetric.ConstraintFiltered` counts for a node whose computed
+/// class the cache already rules out.
+pub const CLASS_INELIGIBLE: &str = "computed class ineligible";
 
 /// The class key of a node without a computed class.
 const NODE_CLASS_PREFIX: &str = "node:";
@@ -224,6 +228,37 @@ impl<'a> SystemStack<'a> {
     /// class leaves out, so class results are not shared.
     pub fn escaped(&self) -> bool {
         self.job_escaped || self.group_escaped.values().any(|e| *e)
+    }
+
+    /// Whether the class checks of `tg` are shared per computed class:
+    /// neither the job's constraints nor the group's escape it.
+    pub fn caches(&self, tg: &TaskGroup) -> bool {
+        !self.job_escaped
+            && !self
+                .group_escaped
+                .get(tg.name.as_str())
+                .copied()
+                .unwrap_or(false)
+    }
+
+    /// Whether the job or `tg` has a `distinct_property` constraint, whose
+    /// verdict on a node changes with the plan's placements on other nodes.
+    pub fn has_distinct_properties(&self, tg: &TaskGroup) -> bool {
+        !self.job_properties.is_empty()
+            || tg
+                .constraints
+                .iter()
+                .any(|c| c.operand == DISTINCT_PROPERTY)
+    }
+
+    /// What [`SystemStack::class_checks`] does first for every node: the
+    /// network checker takes the group's network, if it has one. A caller
+    /// that answers for a class from its own copy of the cache calls this
+    /// instead, so that the checker's network stays as Nomad leaves it.
+    pub fn enter(&mut self, tg: &'a TaskGroup) {
+        if let Some(net) = tg.networks.first() {
+            self.network = Some(net);
+        }
     }
 
     /// The broken constraints seen so far.
@@ -335,9 +370,7 @@ impl<'a> SystemStack<'a> {
         alloc_name: &str,
         node: &Node,
     ) -> Result<Eligibility, Filter> {
-        if let Some(net) = tg.networks.first() {
-            self.network = Some(net);
-        }
+        self.enter(tg);
         let class = class_of(node);
         // Job-level checks, cached per class unless a constraint escapes.
         let job_result = match self.job_classes.get(&class) {

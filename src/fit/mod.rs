@@ -26,6 +26,8 @@
 //!   selection failed", "network: no addresses available for x network").
 //! - [`devices`]: `DeviceAccounter` and `AssignDevice` ("devices: no devices
 //!   match request").
+//! - [`node_use`]: what a node's proposed allocations use, as running
+//!   totals the placement stage builds once and updates with its plan.
 //! - [`place`](mod@place): the fit half of `BinPackIterator.Next`, with
 //!   preemption when the scheduler allows it ([`place_evicting`]):
 //!   the group's ports, each task's memory (secrets from 1.8.3,
@@ -60,6 +62,7 @@ pub mod comparable;
 pub mod devices;
 pub mod network_index;
 pub mod node_refusal;
+pub mod node_use;
 pub mod place;
 pub mod ports;
 pub mod preemption;
@@ -71,6 +74,7 @@ pub mod usage;
 pub use allocs_fit::{Check, Fit, allocs_fit};
 pub use capacity::Capacity;
 pub use comparable::Comparable;
+pub use node_use::{NodeFreeAsk, NodeUse};
 pub use place::{Eviction, GroupAsk, Placed, Settings, TaskAsk, place, place_evicting};
 pub use preemption::{Candidate, Preemptor};
 pub use rules::FitRules;

@@ -2,6 +2,7 @@
 //! offers of ports for a new allocation (`nomad/structs/network.go`).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 use super::cidr::cidr_addresses;
 use super::node_refusal::NodeRefusal;
@@ -18,31 +19,38 @@ const DYNAMIC_PORTS: (i64, i64) = (20000, 32000);
 /// CIDR; plan-inspect stops after this many.
 const ADDRESSES_PER_NETWORK: usize = 65536;
 
-/// The network use of one node.
+/// The network use of one node. It owns what it reads of the node (shared
+/// between copies), so that a node's index can be built once per replay and
+/// copied for each plan that places on the node.
 #[derive(Clone, Debug)]
-pub struct NetworkIndex<'n> {
+pub struct NetworkIndex {
     rules: FitRules,
-    /// The node's networks for task-level asks (those with a device).
-    task_networks: Vec<&'n NetworkResource>,
-    /// Host network addresses by alias, in the node's order.
-    host_networks: BTreeMap<&'n str, Vec<&'n NodeNetworkAddress>>,
-    avail_bandwidth: HashMap<&'n str, i64>,
+    nets: Arc<NodeNets>,
     used_bandwidth: HashMap<String, i64>,
     used: HashMap<String, PortSet>,
     min_dynamic: i64,
     max_dynamic: i64,
 }
 
-impl<'n> NetworkIndex<'n> {
+/// The node's own networks, as `SetNode` reads them.
+#[derive(Debug, Default)]
+struct NodeNets {
+    /// The node's networks for task-level asks (those with a device).
+    task_networks: Vec<NetworkResource>,
+    /// Host network addresses by alias, in the node's order.
+    host_networks: BTreeMap<String, Vec<NodeNetworkAddress>>,
+    avail_bandwidth: HashMap<String, i64>,
+}
+
+impl NetworkIndex {
     /// `SetNode`: the node's networks and the ports it keeps back. A node
     /// whose reserved ports collide (before 1.3.2) or do not parse (from
     /// 1.3.2) is exhausted for every placement; the error is Nomad's reason.
-    pub fn of_node(node: &'n NodeSupply, rules: FitRules) -> Result<NetworkIndex<'n>, NodeRefusal> {
+    pub fn of_node(node: &NodeSupply, rules: FitRules) -> Result<NetworkIndex, NodeRefusal> {
+        let mut nets = NodeNets::default();
         let mut idx = NetworkIndex {
             rules,
-            task_networks: Vec::new(),
-            host_networks: BTreeMap::new(),
-            avail_bandwidth: HashMap::new(),
+            nets: Arc::default(),
             used_bandwidth: HashMap::new(),
             used: HashMap::new(),
             min_dynamic: DYNAMIC_PORTS.0,
@@ -52,29 +60,34 @@ impl<'n> NetworkIndex<'n> {
             .reserved_resources
             .as_ref()
             .map_or("", |r| r.networks.reserved_host_ports.as_str());
-        let legacy = |r: &'n Option<Resources>| match r {
-            Some(r) if rules.legacy_node_networks => &r.networks[..],
-            _ => &[],
-        };
+        fn legacy(r: &Option<Resources>, rules: FitRules) -> &[NetworkResource] {
+            match r {
+                Some(r) if rules.legacy_node_networks => &r.networks[..],
+                _ => &[],
+            }
+        }
         let mut task_networks = node
             .node_resources
             .as_ref()
             .map_or(&[][..], |r| &r.networks);
         if task_networks.is_empty() {
-            task_networks = legacy(&node.resources);
+            task_networks = legacy(&node.resources, rules);
         }
         let legacy_reserved = if global.is_empty() {
-            legacy(&node.reserved)
+            legacy(&node.reserved, rules)
         } else {
             &[]
         };
         for n in task_networks.iter().filter(|n| !n.device.is_empty()) {
-            idx.task_networks.push(n);
-            idx.avail_bandwidth.insert(&n.device, n.mbits);
+            nets.task_networks.push(n.clone());
+            nets.avail_bandwidth.insert(n.device.clone(), n.mbits);
         }
         if let Some(r) = &node.node_resources {
             for a in r.node_networks.iter().flat_map(|n| &n.addresses) {
-                idx.host_networks.entry(&a.alias).or_default().push(a);
+                nets.host_networks
+                    .entry(a.alias.clone())
+                    .or_default()
+                    .push(a.clone());
             }
             if r.min_dynamic_port > 0 {
                 idx.min_dynamic = r.min_dynamic_port;
@@ -83,6 +96,7 @@ impl<'n> NetworkIndex<'n> {
                 idx.max_dynamic = r.max_dynamic_port;
             }
         }
+        idx.nets = Arc::new(nets);
         if rules.node_ports_merged {
             idx.reserve_merged(global, legacy_reserved)
                 .map_err(NodeRefusal::Invalid)?;
@@ -114,14 +128,12 @@ impl<'n> NetworkIndex<'n> {
                 *bw = bw.saturating_add(n.mbits);
             }
         }
-        let ips: Vec<&str> = self.task_networks.iter().map(|n| n.ip.as_str()).collect();
-        for ip in ips {
-            let used = self.used.entry(ip.to_string()).or_default();
+        let nets = Arc::clone(&self.nets);
+        for n in &nets.task_networks {
+            let used = self.used.entry(n.ip.clone()).or_default();
             global.iter().for_each(|p| used.insert(*p));
         }
-        let addresses: Vec<&NodeNetworkAddress> =
-            self.host_networks.values().flatten().copied().collect();
-        for a in addresses {
+        for a in nets.host_networks.values().flatten() {
             let own = parse_port_ranges(&a.reserved_ports).map_err(|e| {
                 format!(
                     "error parsing reserved_ports for network {:?}: {e}",
@@ -148,9 +160,8 @@ impl<'n> NetworkIndex<'n> {
         node: &str,
     ) -> Result<(), String> {
         let mut collide = None;
-        let addresses: Vec<&NodeNetworkAddress> =
-            self.host_networks.values().flatten().copied().collect();
-        for a in addresses {
+        let nets = Arc::clone(&self.nets);
+        for a in nets.host_networks.values().flatten() {
             let used = self.used.entry(a.address.clone()).or_default();
             let ports = parse_port_ranges(&a.reserved_ports).unwrap_or_default();
             if let Some(r) = reserve_all(used, &ports) {
@@ -161,7 +172,7 @@ impl<'n> NetworkIndex<'n> {
             }
         }
         if !global.is_empty() {
-            for n in &self.task_networks {
+            for n in &nets.task_networks {
                 self.used.entry(n.ip.clone()).or_default();
             }
             let global = parse_port_ranges(global).unwrap_or_default();
@@ -187,7 +198,7 @@ impl<'n> NetworkIndex<'n> {
 
     /// The bandwidth a task network device offers (`AvailBandwidth`).
     pub fn avail_bandwidth(&self, device: &str) -> i64 {
-        self.avail_bandwidth.get(device).copied().unwrap_or(0)
+        self.nets.avail_bandwidth.get(device).copied().unwrap_or(0)
     }
 
     /// The bandwidth in use on a device (`UsedBandwidth`).
@@ -344,11 +355,10 @@ impl<'n> NetworkIndex<'n> {
             let mut err = None;
             let mut taken = None;
             for a in self.addresses(&port.host_network) {
-                let free = self
-                    .used
-                    .get(&a.address)
-                    .map_or_else(PortSet::default, Clone::clone)
-                    .lowest_free(self.min_dynamic, self.max_dynamic, &exclude);
+                let free = self.used.get(&a.address).map_or_else(
+                    || PortSet::default().lowest_free(self.min_dynamic, self.max_dynamic, &exclude),
+                    |u| u.lowest_free(self.min_dynamic, self.max_dynamic, &exclude),
+                );
                 match free {
                     Some(value) => {
                         taken = Some(mapping(port, value, &a.address));
@@ -364,8 +374,8 @@ impl<'n> NetworkIndex<'n> {
         Ok(offer)
     }
 
-    fn addresses(&self, alias: &str) -> impl Iterator<Item = &&'n NodeNetworkAddress> {
-        self.host_networks.get(alias).into_iter().flatten()
+    fn addresses(&self, alias: &str) -> impl Iterator<Item = &NodeNetworkAddress> {
+        self.nets.host_networks.get(alias).into_iter().flatten()
     }
 
     /// `AssignNetwork` (`AssignTaskNetwork` from 1.9): an offer for a
@@ -375,9 +385,10 @@ impl<'n> NetworkIndex<'n> {
     /// collision ...", "no networks available").
     pub fn assign_task_network(&self, ask: &NetworkResource) -> Result<NetworkResource, String> {
         let mut err = "no networks available".to_string();
-        for n in &self.task_networks {
+        for n in &self.nets.task_networks {
             for ip in cidr_addresses(&n.cidr).take(ADDRESSES_PER_NETWORK) {
                 let avail = self
+                    .nets
                     .avail_bandwidth
                     .get(n.device.as_str())
                     .copied()
@@ -404,7 +415,8 @@ impl<'n> NetworkIndex<'n> {
                 let mut exclude: BTreeSet<i64> =
                     ask.reserved_ports.iter().map(|p| p.value).collect();
                 let mut dynamic = Vec::new();
-                let free = used.cloned().unwrap_or_default();
+                let none = PortSet::default();
+                let free = used.unwrap_or(&none);
                 for p in &ask.dynamic_ports {
                     match free.lowest_free(self.min_dynamic, self.max_dynamic, &exclude) {
                         Some(value) => {

@@ -312,13 +312,13 @@ fn device_error(e: &str) -> Shortfall {
     Shortfall::named(format!("devices: {e}"))
 }
 
-fn network_error(e: String) -> Shortfall {
+pub(super) fn network_error(e: String) -> Shortfall {
     Shortfall::named(format!("network: {e}"))
 }
 
 /// A task's allocated memory: its ask, with secrets from 1.8.3, and its
 /// ceiling only when oversubscription is on.
-fn task_memory(r: &Resources, settings: &Settings) -> AllocatedMemory {
+pub(super) fn task_memory(r: &Resources, settings: &Settings) -> AllocatedMemory {
     let rules = &settings.rules;
     let secrets = if rules.secrets_counted {
         r.secrets_mb

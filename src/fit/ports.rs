@@ -6,27 +6,37 @@ use std::collections::BTreeSet;
 /// One past the highest port (`MaxValidPort`).
 pub const PORT_LIMIT: i64 = 65536;
 
-/// The ports in use on one address: a bitmap of all 65536, as Nomad keeps.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PortSet(Box<[u64]>);
+/// Ports per block of a [`PortSet`].
+const BLOCK_PORTS: i64 = 1024;
 
-impl Default for PortSet {
-    fn default() -> PortSet {
-        PortSet(vec![0; (PORT_LIMIT / 64) as usize].into_boxed_slice())
-    }
-}
+/// The ports in use on one address, as Nomad's bitmap of all 65536, kept
+/// in blocks of 1024 made on first use: a node's index is built once and
+/// copied for each plan that places on it, and most addresses use a few
+/// ports of one or two blocks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PortSet(Vec<Option<Box<[u64; 16]>>>);
 
 impl PortSet {
     /// Whether `port` is in use; a port out of range never is.
     pub fn contains(&self, port: i64) -> bool {
-        (0..PORT_LIMIT).contains(&port) && self.0[(port / 64) as usize] & (1 << (port % 64)) != 0
+        (0..PORT_LIMIT).contains(&port)
+            && self
+                .0
+                .get((port / BLOCK_PORTS) as usize)
+                .and_then(Option::as_ref)
+                .is_some_and(|b| b[(port % BLOCK_PORTS / 64) as usize] & (1 << (port % 64)) != 0)
     }
 
     /// Marks `port` used; a port out of range is ignored (callers refuse it
     /// first, as Nomad does).
     pub fn insert(&mut self, port: i64) {
         if (0..PORT_LIMIT).contains(&port) {
-            self.0[(port / 64) as usize] |= 1 << (port % 64);
+            let block = (port / BLOCK_PORTS) as usize;
+            if self.0.len() <= block {
+                self.0.resize(block + 1, None);
+            }
+            let bits = self.0[block].get_or_insert_with(|| Box::new([0; 16]));
+            bits[(port % BLOCK_PORTS / 64) as usize] |= 1 << (port % 64);
         }
     }
 

@@ -278,6 +278,18 @@ impl Allocation {
         }
     }
 
+    /// Drops the pre-0.9 `Resources`, `TaskResources` and
+    /// `SharedResources` of an allocation that has `AllocatedResources`:
+    /// Nomad reads them only without it (see `fit::usage`), and Nomad
+    /// still writes them on every allocation, a block of networks each.
+    pub fn forget_superseded_resources(&mut self) {
+        if self.allocated_resources.is_some() {
+            self.resources = None;
+            self.task_resources = BTreeMap::new();
+            self.shared_resources = None;
+        }
+    }
+
     /// The task group of the allocation's own job version.
     pub fn own_task_group(&self) -> Option<&TaskGroup> {
         self.job.as_deref()?.lookup_task_group(&self.task_group)

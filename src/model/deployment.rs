@@ -1,10 +1,8 @@
 //! Deployments.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
-use super::nullable;
+use super::{SortedMap, nullable};
 use crate::time::Duration;
 
 /// A `structs.Deployment`.
@@ -22,7 +20,7 @@ pub struct Deployment {
     pub job_create_index: u64,
     pub is_multiregion: bool,
     #[serde(deserialize_with = "nullable")]
-    pub task_groups: BTreeMap<String, DeploymentState>,
+    pub task_groups: SortedMap<String, DeploymentState>,
     pub status: String,
     pub status_description: String,
     pub eval_priority: i64,

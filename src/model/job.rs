@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::{
-    Constraint, ConsulGateway, GoValue, JobType, NetworkResource, Resources, SidecarTask, list,
-    nullable, reconcile_option,
+    Constraint, ConsulGateway, GoValue, JobType, NetworkResource, Resources, SidecarTask,
+    SortedMap, list, nullable, reconcile_option,
 };
 use crate::time::Duration;
 
@@ -43,7 +43,7 @@ pub struct Job {
     pub affinities: GoValue,
     pub spreads: GoValue,
     #[serde(deserialize_with = "nullable")]
-    pub meta: BTreeMap<String, String>,
+    pub meta: SortedMap<String, String>,
     pub multiregion: Option<Multiregion>,
     pub periodic: GoValue,
     pub parameterized_job: GoValue,
@@ -102,13 +102,13 @@ pub struct TaskGroup {
     pub networks: Vec<NetworkResource>,
     pub affinities: GoValue,
     pub spreads: GoValue,
-    pub consul: Option<Consul>,
+    pub consul: Option<Box<Consul>>,
     #[serde(deserialize_with = "list")]
     pub services: Vec<Service>,
     #[serde(deserialize_with = "list")]
     pub tasks: Vec<Task>,
     #[serde(deserialize_with = "nullable")]
-    pub meta: BTreeMap<String, String>,
+    pub meta: SortedMap<String, String>,
     pub stop_after_client_disconnect: Option<Duration>,
     pub max_client_disconnect: Option<Duration>,
     #[serde(deserialize_with = "list")]
@@ -228,7 +228,8 @@ pub struct Consul {
 pub struct Service {
     pub name: String,
     pub port_label: String,
-    pub connect: Option<ConsulConnect>,
+    /// Boxed: most services have no Connect block, which is large.
+    pub connect: Option<Box<ConsulConnect>>,
     /// The Consul cluster of the service (1.7.0 on).
     pub cluster: String,
 }
@@ -274,7 +275,7 @@ pub struct Task {
     pub vault: GoValue,
     pub templates: GoValue,
     #[serde(deserialize_with = "nullable")]
-    pub meta: BTreeMap<String, String>,
+    pub meta: SortedMap<String, String>,
     pub resources: Option<Resources>,
     /// Its lifecycle hook; `None` for a main task.
     pub lifecycle: Option<TaskLifecycle>,
@@ -289,7 +290,7 @@ pub struct Task {
     /// Workload identities beyond the default one (1.7.0 on).
     pub identities: GoValue,
     /// The task's own Consul block (1.7.0 on).
-    pub consul: Option<Consul>,
+    pub consul: Option<Box<Consul>>,
     /// `secret` blocks (1.11.0 on).
     pub secrets: GoValue,
     pub log_config: Option<TaskLogs>,
@@ -351,12 +352,15 @@ impl Job {
 
     /// `Job.CombinedTaskMeta`: task meta over group meta over job meta.
     pub fn combined_task_meta(&self, group: &str, task: &str) -> BTreeMap<String, String> {
+        let own = |m: &SortedMap<String, String>| -> BTreeMap<String, String> {
+            m.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
+        };
         let Some(tg) = self.lookup_task_group(group) else {
-            return self.meta.clone();
+            return own(&self.meta);
         };
         let mut meta = tg
             .lookup_task(task)
-            .map(|t| t.meta.clone())
+            .map(|t| own(&t.meta))
             .unwrap_or_default();
         for (k, v) in tg.meta.iter().chain(&self.meta) {
             meta.entry(k.clone()).or_insert_with(|| v.clone());

@@ -21,6 +21,7 @@ mod release;
 pub mod resources;
 mod scheduler_config;
 mod snapshot;
+mod sorted_map;
 mod sparse_id;
 pub mod status;
 mod string_map;
@@ -63,6 +64,7 @@ pub use resources::{
 };
 pub use scheduler_config::{PreemptionConfig, SchedulerConfig};
 pub use snapshot::Snapshot;
+pub use sorted_map::SortedMap;
 pub use sparse_id::SparseId;
 pub use status::{ClientStatus, DesiredStatus};
 pub use string_map::StringMap;

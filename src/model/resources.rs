@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::{GoValue, NetworkResource, Resources, TaskLifecycle, nullable};
+use super::{GoValue, NetworkResource, Resources, SortedMap, TaskLifecycle, nullable};
 
 /// The resource fields of a `structs.Node`.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -210,11 +210,66 @@ pub struct AllocUsage {
 #[serde(rename_all = "PascalCase", default)]
 pub struct AllocatedResources {
     #[serde(deserialize_with = "nullable")]
-    pub tasks: BTreeMap<String, AllocatedTaskResources>,
+    pub tasks: SortedMap<String, AllocatedTaskResources>,
     /// A `null` entry is a main task.
     #[serde(deserialize_with = "nullable")]
-    pub task_lifecycles: BTreeMap<String, Option<TaskLifecycle>>,
+    pub task_lifecycles: SortedMap<String, Option<TaskLifecycle>>,
     pub shared: AllocatedShared,
+}
+
+impl AllocatedResources {
+    /// A hash of what the allocation holds when that is only CPU, memory
+    /// and disk (no networks, ports or devices, which differ from one
+    /// allocation to the next): allocations of one group version then hold
+    /// the same, and [`Self::same_plain`] lets the reader share one copy.
+    pub fn plain_hash(&self) -> Option<u64> {
+        use std::hash::{BuildHasher, Hash, Hasher};
+        let plain = self.shared.networks.is_empty()
+            && self.shared.ports.is_empty()
+            && self
+                .tasks
+                .values()
+                .all(|t| t.networks.is_empty() && t.devices.is_empty());
+        if !plain {
+            return None;
+        }
+        let mut h = foldhash::fast::FixedState::default().build_hasher();
+        self.shared.disk_mb.hash(&mut h);
+        for (name, t) in &self.tasks {
+            name.hash(&mut h);
+            t.cpu.cpu_shares.hash(&mut h);
+            t.cpu.reserved_cores.hash(&mut h);
+            t.memory.memory_mb.hash(&mut h);
+            t.memory.memory_max_mb.hash(&mut h);
+        }
+        for (name, l) in &self.task_lifecycles {
+            name.hash(&mut h);
+            l.as_ref().map(|l| (&l.hook, l.sidecar)).hash(&mut h);
+        }
+        Some(h.finish())
+    }
+
+    /// Whether two allocations of [`Self::plain_hash`] hold the same.
+    pub fn same_plain(&self, other: &AllocatedResources) -> bool {
+        let task = |a: &AllocatedTaskResources, b: &AllocatedTaskResources| {
+            a.cpu.cpu_shares == b.cpu.cpu_shares
+                && a.cpu.reserved_cores == b.cpu.reserved_cores
+                && a.memory.memory_mb == b.memory.memory_mb
+                && a.memory.memory_max_mb == b.memory.memory_max_mb
+                && a.networks.is_empty() == b.networks.is_empty()
+                && a.devices.is_empty() == b.devices.is_empty()
+        };
+        self.shared.disk_mb == other.shared.disk_mb
+            && self.shared.networks.is_empty() == other.shared.networks.is_empty()
+            && self.shared.ports.is_empty() == other.shared.ports.is_empty()
+            && self.task_lifecycles == other.task_lifecycles
+            && self.tasks.len() == other.tasks.len()
+            && self
+                .tasks
+                .iter()
+                .zip(&other.tasks)
+                .all(|((n, a), (m, b))| n == m && task(a, b))
+    }
 }
 
 /// A `structs.AllocatedTaskResources`.

@@ -1,10 +1,12 @@
 //! The nodes of a snapshot and what runs on each, indexed once per replay
-//! so that no placement scans the allocations.
+//! and shared by every job's placement stage, so that no job walks the
+//! allocations, and none walks the nodes but the ones it ranks.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use crate::feasibility::{CsiState, VolumeRules, Volumes};
-use crate::fit::{Capacity, FitRules};
+use crate::fit::{Capacity, Comparable, FitRules, NodeUse};
 use crate::model::resources::{AllocUsage, NodeSupply};
 use crate::model::{Allocation, Node, Snapshot};
 
@@ -13,6 +15,14 @@ use crate::model::{Allocation, Node, Snapshot};
 pub struct Running<'a> {
     pub alloc: &'a Allocation,
     pub usage: AllocUsage,
+}
+
+/// Ready nodes of one datacenter and node pool: whether a job targets
+/// them is decided once, on the first of them.
+#[derive(Clone, Copy, Debug)]
+pub struct ReadyGroup<'a> {
+    pub first: &'a Node,
+    pub count: u64,
 }
 
 /// The snapshot's nodes, sorted by ID, with their supply, capacity and
@@ -25,11 +35,24 @@ pub struct Cluster<'a> {
     pub nodes: Vec<&'a Node>,
     pub supplies: Vec<NodeSupply>,
     pub capacities: Vec<Capacity>,
+    /// What each node offers to allocations (capacity less reservation).
+    pub available: Vec<Comparable>,
     pub running: Vec<Vec<Running<'a>>>,
     /// Whether the node reports any CPU or memory. Every Nomad client
     /// does; a snapshot written by hand may not, and fit is then not
     /// checked on the node.
     pub known: Vec<bool>,
+    /// Each node's computed class as a number (a node without one is a
+    /// class of its own), and how many there are.
+    pub class: Vec<u32>,
+    pub classes: usize,
+    /// The ready nodes in ID order, each with its group in `groups`.
+    pub ready: Vec<(usize, u32)>,
+    pub groups: Vec<ReadyGroup<'a>>,
+    /// The running allocations of each job ID: their node and group.
+    pub by_job: HashMap<&'a str, Vec<(usize, &'a str)>>,
+    rules: FitRules,
+    uses: Vec<OnceLock<NodeUse>>,
     index: HashMap<&'a str, usize>,
     /// The CSI volumes and their claims, when the dump has them.
     csi: Option<CsiState<'a>>,
@@ -47,29 +70,51 @@ impl<'a> Cluster<'a> {
             .collect();
         let supplies: Vec<NodeSupply> = nodes.iter().map(|n| n.supply()).collect();
         let capacities: Vec<Capacity> = supplies.iter().map(|s| Capacity::of(s, rules)).collect();
+        let available = capacities.iter().map(Capacity::available).collect();
         let known = capacities
             .iter()
             .map(|c| c.total.cpu_shares > 0 || c.total.memory_mb > 0)
             .collect();
         let mut running: Vec<Vec<Running<'a>>> = vec![Vec::new(); nodes.len()];
+        let mut by_job: HashMap<&str, Vec<(usize, &str)>> = HashMap::new();
         for alloc in &snapshot.allocs {
             let Some(&i) = index.get(alloc.node_id.as_str()) else {
                 continue;
             };
-            let usage = alloc.usage();
+            let mut usage = alloc.usage();
+            if usage.allocated_resources.is_some() {
+                // The pre-0.9 blocks are read only without AllocatedResources.
+                usage.resources = None;
+                usage.task_resources.clear();
+                usage.shared_resources = None;
+            }
             if rules.counts(&usage.client_status, &usage.desired_status) {
                 running[i].push(Running { alloc, usage });
+                by_job
+                    .entry(alloc.job_id.as_str())
+                    .or_default()
+                    .push((i, alloc.task_group.as_str()));
             }
         }
         for list in &mut running {
             list.sort_by(|a, b| a.alloc.id.cmp(&b.alloc.id));
         }
+        let (class, classes) = classes_of(&nodes);
+        let (ready, groups) = ready_groups(&nodes);
         Cluster {
+            uses: nodes.iter().map(|_| OnceLock::new()).collect(),
             nodes,
             supplies,
             capacities,
+            available,
             running,
             known,
+            class,
+            classes,
+            ready,
+            groups,
+            by_job,
+            rules: *rules,
             index,
             csi: CsiState::new(snapshot),
         }
@@ -89,8 +134,62 @@ impl<'a> Cluster<'a> {
         }
     }
 
+    /// The rules the running allocations were counted under.
+    pub fn rules(&self) -> FitRules {
+        self.rules
+    }
+
     /// The index of the node with this ID.
     pub fn position(&self, node_id: &str) -> Option<usize> {
         self.index.get(node_id).copied()
     }
+
+    /// What node `i`'s running allocations use, summed on first need and
+    /// then shared by every job.
+    pub fn node_use(&self, i: usize) -> &NodeUse {
+        self.uses[i].get_or_init(|| {
+            let usages: Vec<&AllocUsage> = self.running[i].iter().map(|r| &r.usage).collect();
+            NodeUse::of(&self.supplies[i], &usages, self.rules)
+        })
+    }
+}
+
+/// Numbers for the nodes' computed classes, in order of first sight.
+fn classes_of(nodes: &[&Node]) -> (Vec<u32>, usize) {
+    let mut seen: HashMap<&str, u32> = HashMap::new();
+    let mut next = 0u32;
+    let class = nodes
+        .iter()
+        .map(|n| {
+            let mut fresh = || {
+                next += 1;
+                next - 1
+            };
+            match n.computed_class.as_str() {
+                "" => fresh(),
+                c => *seen.entry(c).or_insert_with(fresh),
+            }
+        })
+        .collect();
+    (class, next as usize)
+}
+
+/// The ready nodes grouped by datacenter and node pool.
+fn ready_groups<'a>(nodes: &[&'a Node]) -> (Vec<(usize, u32)>, Vec<ReadyGroup<'a>>) {
+    let mut seen: HashMap<(&str, &str), u32> = HashMap::new();
+    let mut groups: Vec<ReadyGroup<'a>> = Vec::new();
+    let mut ready = Vec::new();
+    for (i, node) in nodes.iter().enumerate().filter(|(_, n)| n.ready()) {
+        let key = (node.datacenter.as_str(), node.node_pool.as_str());
+        let g = *seen.entry(key).or_insert_with(|| {
+            groups.push(ReadyGroup {
+                first: node,
+                count: 0,
+            });
+            (groups.len() - 1) as u32
+        });
+        groups[g as usize].count += 1;
+        ready.push((i, g));
+    }
+    (ready, groups)
 }

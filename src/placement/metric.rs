@@ -39,34 +39,28 @@ impl AllocMetric {
     /// `FilterNode`: a node removed by the check named `constraint`.
     pub fn filter_node(&mut self, node_class: &str, constraint: &str) {
         self.nodes_filtered += 1;
-        if !node_class.is_empty() {
-            *self
-                .class_filtered
-                .entry(node_class.to_string())
-                .or_default() += 1;
-        }
-        if !constraint.is_empty() {
-            *self
-                .constraint_filtered
-                .entry(constraint.to_string())
-                .or_default() += 1;
-        }
+        count(&mut self.class_filtered, node_class);
+        count(&mut self.constraint_filtered, constraint);
     }
 
     /// `ExhaustedNode`: a feasible node without room in `dimension`.
     pub fn exhaust_node(&mut self, node_class: &str, dimension: &str) {
         self.nodes_exhausted += 1;
-        if !node_class.is_empty() {
-            *self
-                .class_exhausted
-                .entry(node_class.to_string())
-                .or_default() += 1;
-        }
-        if !dimension.is_empty() {
-            *self
-                .dimension_exhausted
-                .entry(dimension.to_string())
-                .or_default() += 1;
+        count(&mut self.class_exhausted, node_class);
+        count(&mut self.dimension_exhausted, dimension);
+    }
+}
+
+/// One more under `key`, unless it is empty; a key is copied only the
+/// first time, as every node of a scan is counted.
+fn count(map: &mut BTreeMap<String, u64>, key: &str) {
+    if key.is_empty() {
+        return;
+    }
+    match map.get_mut(key) {
+        Some(n) => *n += 1,
+        None => {
+            map.insert(key.to_string(), 1);
         }
     }
 }

@@ -10,6 +10,7 @@ pub mod cluster;
 pub mod failure;
 pub mod metric;
 pub mod placer;
+pub mod ranked;
 pub mod ranking;
 pub mod score;
 pub mod spread;

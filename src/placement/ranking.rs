@@ -19,7 +19,8 @@ use crate::model::{Affinity, Constraint, GoValue, Job, Node, TaskGroup};
 pub struct Ranking {
     desired_count: i64,
     spread_algorithm: bool,
-    affinities: Vec<Affinity>,
+    /// Each affinity's weight and its test as a constraint.
+    affinities: Vec<(i64, Constraint)>,
     rules: FitRules,
     parsed: Parsed,
 }
@@ -47,7 +48,17 @@ impl Ranking {
         Ranking {
             desired_count: tg.count,
             spread_algorithm,
-            affinities,
+            affinities: affinities
+                .into_iter()
+                .map(|a| {
+                    let c = Constraint {
+                        l_target: a.l_target,
+                        r_target: a.r_target,
+                        operand: a.operand,
+                    };
+                    (a.weight, c)
+                })
+                .collect(),
             rules,
             parsed: Parsed::default(),
         }
@@ -84,14 +95,7 @@ impl Ranking {
         let matches: Vec<(i64, bool)> = self
             .affinities
             .iter()
-            .map(|a| {
-                let c = Constraint {
-                    l_target: a.l_target.clone(),
-                    r_target: a.r_target.clone(),
-                    operand: a.operand.clone(),
-                };
-                (a.weight, meets(&c, node, &mut self.parsed) == Check::Met)
-            })
+            .map(|(weight, c)| (*weight, meets(c, node, &mut self.parsed) == Check::Met))
             .collect();
         scores.extend(node_affinity(&matches, &self.rules).map(|s| (NODE_AFFINITY, s)));
         scores.extend(spread.map(|s| (ALLOCATION_SPREAD, s)));

@@ -15,6 +15,7 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::alloc_record::AllocRecord;
+use super::held::Held;
 use super::id_index::IdIndex;
 use super::job_texts::{JobError, JobTexts};
 use super::observer::{Observer, UNOBSERVED};
@@ -63,6 +64,8 @@ pub(super) struct State<'n> {
     pub(super) keys: TopKeys,
     /// Shares the texts of the names read, on every thread of the read.
     pub(super) interner: Arc<Interner>,
+    /// One copy of each plain `AllocatedResources`.
+    held: Held,
     /// Told of each allocation parsed.
     pub(super) observer: &'n dyn Observer,
     /// The text of the job `filter.keep_job_text` names.
@@ -99,6 +102,7 @@ impl<'n> State<'n> {
             started: false,
             keys: TopKeys::default(),
             interner: Arc::default(),
+            held: Held::default(),
             observer: UNOBSERVED,
             planned_job_text: None,
             namespaces: None,
@@ -212,6 +216,7 @@ impl<'n> State<'n> {
         if !self.filter.keeps(&alloc.namespace, &alloc.job_id) {
             return Ok(());
         }
+        self.held.share(&mut alloc);
         if let Some(raw) = job {
             match self.intern(raw.get().as_bytes()) {
                 Ok(job) => alloc.job = Some(job),

@@ -33,6 +33,7 @@ mod csi;
 mod document;
 mod error;
 mod filter;
+mod held;
 mod id_index;
 mod internal;
 mod job_file;

@@ -1,7 +1,5 @@
 //! Deployment bookkeeping: cancel, pause, create, complete.
 
-use std::collections::BTreeMap;
-
 use super::context::GroupContext;
 use super::job_state::Standing;
 use super::{AllocSet, DeploymentUpdate, Rules};
@@ -167,7 +165,7 @@ pub(super) fn new_deployment(
         job_spec_modify_index: job.job_modify_index,
         job_create_index: job.create_index,
         is_multiregion: job.is_multiregion(),
-        task_groups: BTreeMap::new(),
+        task_groups: Default::default(),
         status: ds::RUNNING.to_string(),
         status_description: ds::DESC_RUNNING.to_string(),
         eval_priority,

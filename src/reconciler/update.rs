@@ -235,7 +235,7 @@ pub fn tasks_updated(
             return changed("spreads", "spreads");
         }
     }
-    if let Some(what) = consul_updated(ga.consul.as_ref(), gb.consul.as_ref(), rules) {
+    if let Some(what) = consul_updated(ga.consul.as_deref(), gb.consul.as_deref(), rules) {
         return changed(what, what);
     }
     if let Some((label, reason)) = connect_service_updated(&ga.services, &gb.services, rules) {
@@ -264,7 +264,7 @@ pub fn tasks_updated(
         );
         let consul = rules
             .has(Switch::ConsulCluster)
-            .then(|| consul_updated(ta.consul.as_ref(), tb.consul.as_ref(), rules))
+            .then(|| consul_updated(ta.consul.as_deref(), tb.consul.as_deref(), rules))
             .flatten();
         let networks = network_updated(&ra.networks, &rb.networks, rules);
         // Evaluated together for brevity; the first difference in Nomad's
@@ -492,7 +492,7 @@ fn connect_service_updated(
                 format!("connect service {:?}: {what} changed", sa.name),
             ))
         };
-        if let Some((label, what)) = connect_updated(sa.connect.as_ref(), sb.connect.as_ref()) {
+        if let Some((label, what)) = connect_updated(sa.connect.as_deref(), sb.connect.as_deref()) {
             return changed(label, what);
         }
         // The Connect plumbing is derived from the port label.

@@ -8,7 +8,8 @@ use crate::fit::{FitRules, Settings};
 use crate::model::{Allocation, Job, JobType, Name};
 use crate::reconciler::TaintedNodes;
 use crate::report::*;
-use crate::system::{Category, FitInput, SystemInput, SystemSchedule};
+use crate::system::{Category, FitInput, SystemInput, SystemSchedule, WorkingDeployment};
+use crate::version::Switch;
 use crate::warning::Warning;
 
 impl<'a> JobContext<'a> {
@@ -29,6 +30,12 @@ impl<'a> JobContext<'a> {
         tainted: &TaintedNodes<'a>,
         record: bool,
     ) -> SystemSchedule<'a> {
+        let name = format!(
+            "plan-inspect/deployment/{}/{}/{}",
+            self.eval_id, w.namespace, w.id
+        );
+        let new_deployment_id =
+            uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_OID, name.as_bytes()).to_string();
         SystemSchedule::compute(&SystemInput {
             job: w.job,
             allocs: &w.allocs,
@@ -39,6 +46,8 @@ impl<'a> JobContext<'a> {
             record,
             fit: Some(self.fit_input(w)),
             volumes: self.cluster.volumes(self.placement.volumes),
+            deployment: self.deployments.get(&(w.namespace, w.id)).copied(),
+            new_deployment_id: &new_deployment_id,
         })
     }
 
@@ -157,6 +166,15 @@ impl<'a> JobContext<'a> {
         names
             .into_iter()
             .map(|name| {
+                // `desiredUpdates` counts them from 1.11.0 (util.go:708).
+                let counted = |c: Category| match self.rules.has(Switch::SystemDeployments) {
+                    true => sched
+                        .diff
+                        .of(c)
+                        .filter(|e| e.task_group.is_some_and(|tg| tg.name == name))
+                        .count() as u64,
+                    false => 0,
+                };
                 let tg = w
                     .job
                     .filter(|j| !j.stop)
@@ -198,6 +216,8 @@ impl<'a> JobContext<'a> {
                     reschedule_later: Vec::new(),
                     desired_changes: GroupChanges {
                         reconciler: sched.desired.get(name).cloned().unwrap_or_default(),
+                        disconnect: counted(Category::Disconnecting),
+                        reconnect: counted(Category::Reconnecting),
                         ..GroupChanges::default()
                     },
                     system_diff: Some(diff),
@@ -234,7 +254,7 @@ impl<'a> JobContext<'a> {
             .map(|p| PlanPlace {
                 task_group: Arc::from(p.task_group.name.as_str()),
                 name: p.name.clone(),
-                canary: false,
+                canary: p.canary,
                 previous_alloc_id: p.previous.map(|a| a.id.clone()),
                 reschedule: false,
                 lost: false,
@@ -274,7 +294,17 @@ impl<'a> JobContext<'a> {
             .map(|a| PlanInPlace {
                 alloc_id: a.id.clone(),
                 name: a.name.to_string(),
-                deployment_id: None,
+                deployment_id: sched.in_place_deployment.clone(),
+            })
+            .collect();
+        plan.deployment = sched.deployment.as_ref().map(plan_deployment);
+        plan.deployment_updates = sched
+            .deployment_updates
+            .iter()
+            .map(|u| PlanDeploymentUpdate {
+                deployment_id: u.deployment_id.clone(),
+                status: u.status.to_string(),
+                status_description: u.description.to_string(),
             })
             .collect();
         let changes =
@@ -351,6 +381,32 @@ impl<'a> JobContext<'a> {
                 preempted_by: p.by.clone(),
             })
             .collect();
+    }
+}
+
+/// The deployment a system job's plan carries: its groups without a
+/// state (Nomad's nil ones) are left out.
+fn plan_deployment(d: &WorkingDeployment) -> PlanDeployment {
+    PlanDeployment {
+        id: d.deployment.id.clone(),
+        status: d.deployment.status.clone(),
+        status_description: d.deployment.status_description.clone(),
+        job_version: d.deployment.job_version,
+        groups: d
+            .groups
+            .iter()
+            .filter_map(|(name, s)| {
+                let s = s.as_ref()?;
+                let group = PlanDeploymentGroup {
+                    desired_total: s.desired_total,
+                    desired_canaries: s.desired_canaries,
+                    auto_revert: s.auto_revert,
+                    auto_promote: s.auto_promote,
+                    promoted: s.promoted,
+                };
+                Some((name.clone(), group))
+            })
+            .collect(),
     }
 }
 

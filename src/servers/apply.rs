@@ -123,7 +123,30 @@ pub fn apply(
             }
         }
     }
-    if let Some(d) = &plan.deployment {
+    // `UpsertDeployment`: a system job's plan (1.11.0 on) may carry the job's
+    // existing deployment, whose groups' totals it updates.
+    let existing = plan.deployment.as_ref().and_then(|d| {
+        world
+            .snapshot
+            .deployments
+            .iter_mut()
+            .find(|e| e.id == d.id)
+            .map(|e| (d, e))
+    });
+    if let Some((d, e)) = existing {
+        e.status = d.status.clone();
+        e.status_description = d.status_description.clone();
+        for (name, g) in &d.groups {
+            if !e.task_groups.contains_key(name) {
+                e.task_groups.insert(name.clone(), Default::default());
+            }
+            let Some(state) = e.task_groups.get_mut(name) else {
+                continue;
+            };
+            state.desired_total = g.desired_total;
+            state.desired_canaries = g.desired_canaries;
+        }
+    } else if let Some(d) = &plan.deployment {
         let index = world.index();
         world.snapshot.deployments.push(Deployment {
             id: d.id.clone(),
@@ -165,16 +188,33 @@ pub fn apply(
             d.status_description = update.status_description.clone();
         }
     }
-    let deployment_id = plan.deployment.as_ref().map(|d| d.id.clone()).or_else(|| {
-        world
-            .snapshot
-            .deployments
-            .iter()
-            .filter(|d| d.namespace == job.namespace && d.job_id == job.id)
-            .max_by_key(|d| (d.create_index, std::cmp::Reverse(d.id.clone())))
-            .filter(|d| d.status == deployment_status::RUNNING)
-            .map(|d| d.id.clone())
-    });
+    let active = |status: &str| {
+        use deployment_status as ds;
+        matches!(
+            status,
+            ds::RUNNING
+                | ds::PAUSED
+                | ds::BLOCKED
+                | ds::UNBLOCKING
+                | ds::PENDING
+                | ds::INITIALIZING
+        )
+    };
+    let deployment_id = plan
+        .deployment
+        .as_ref()
+        .filter(|d| active(&d.status))
+        .map(|d| d.id.clone())
+        .or_else(|| {
+            world
+                .snapshot
+                .deployments
+                .iter()
+                .filter(|d| d.namespace == job.namespace && d.job_id == job.id)
+                .max_by_key(|d| (d.create_index, std::cmp::Reverse(d.id.clone())))
+                .filter(|d| d.status == deployment_status::RUNNING)
+                .map(|d| d.id.clone())
+        });
     let placements = place::of_plan(world, plan);
     for (n, p) in placements.into_iter().enumerate() {
         if p.replaces

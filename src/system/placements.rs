@@ -4,16 +4,17 @@
 
 use std::collections::{BTreeMap, HashSet};
 
+use super::deployment_state::replays_deployments;
 use super::diff::Category;
 use super::failures::{Failures, Targets};
 use super::fit::PlanFit;
 use super::ready_nodes::ReadyNodes;
 use super::schedule::{
     Blocked, ExhaustedPlacement, FilteredPlacement, SystemInput, SystemPlacement, SystemPreemption,
-    SystemSchedule,
+    SystemSchedule, Tuple,
 };
 use crate::feasibility::{Placed, PlanSoFar, SystemStack};
-use crate::model::{Allocation, Id, Job, TaskGroup};
+use crate::model::{Allocation, Id, Job};
 use crate::version::Switch;
 
 impl<'a> SystemSchedule<'a> {
@@ -29,20 +30,25 @@ impl<'a> SystemSchedule<'a> {
         ready: &ReadyNodes<'a>,
         stack: &mut SystemStack<'a>,
         plan: &mut PlanSoFar<'a>,
-        place: Vec<(String, &'a TaskGroup, &'a str, Option<&'a Allocation>)>,
+        place: Vec<Tuple<'a>>,
     ) {
-        self.failures = Failures::new(place.iter().map(|(_, tg, _, _)| tg.name.as_str()));
+        self.failures = Failures::new(place.iter().map(|(_, tg, _, _, _)| tg.name.as_str()));
+        let system_deployments = replays_deployments(input.rules, job);
         let targets = self.targets(input, job, ready);
         let existing = self.existing_groups(input);
         let mut gone: HashSet<&'a Id> = self.stops.iter().map(|s| &s.alloc.id).collect();
-        for (name, tg, node_id, previous) in place {
+        for (name, tg, node_id, previous, canary) in place {
             let Some(node) = ready.ready.get(node_id).copied() else {
                 self.skipped.push((name, node_id));
                 continue;
             };
             if let Err(filter) = stack.select(tg, &name, node, plan) {
-                let d = self.desired.entry(tg.name.clone()).or_default();
-                d.place = d.place.wrapping_sub(1);
+                if system_deployments {
+                    self.placement_failed(&tg.name, previous.is_some());
+                } else {
+                    let d = self.desired.entry(tg.name.clone()).or_default();
+                    d.place = d.place.wrapping_sub(1);
+                }
                 let exists = existing.contains(tg.name.as_str());
                 self.failures.filtered(&tg.name, node, &filter, exists);
                 self.filtered.push(FilteredPlacement {
@@ -87,6 +93,9 @@ impl<'a> SystemSchedule<'a> {
                             Some(fitted.allocated)
                         }
                         Err(short) => {
+                            if system_deployments {
+                                self.placement_failed(&tg.name, previous.is_some());
+                            }
                             self.exhausted.push(ExhaustedPlacement {
                                 name: name.clone(),
                                 task_group: &tg.name,
@@ -118,6 +127,7 @@ impl<'a> SystemSchedule<'a> {
                 node_id: &node.id,
                 previous,
                 allocated,
+                canary: canary && self.deployment.is_some(),
             });
         }
     }

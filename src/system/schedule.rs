@@ -5,17 +5,18 @@
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
 
+use super::deployment_state::{GroupCounts, StatusUpdate, WorkingDeployment, replays_deployments};
 use super::diff::{Category, DiffEntry, DiffInput, SystemDiff, Terminal, split_terminal};
 use super::failures::Failures;
 use super::fit::FitInput;
-use super::ready_nodes::{ReadyNodes, Targeting, in_datacenters, in_pool};
+use super::node_deployment::{NodeDeployments, NodeReconcilerInput};
+use super::ready_nodes::{ReadyNodes, Targeting};
 use crate::feasibility::{Filter, InvalidConstraint, Placed, PlanSoFar, SystemStack, Volumes};
 use crate::fit::Shortfall;
 use crate::model::NodesById;
 use crate::model::resources::AllocatedResources;
-use crate::model::{Allocation, ClientStatus, Id, Job, Node, TaskGroup, node_status};
+use crate::model::{Allocation, ClientStatus, Deployment, Id, Job, Node, TaskGroup, node_status};
 use crate::reconciler::{DesiredChanges, Rules, TaintedNodes, desc};
-use crate::reconciler::{Difference, tasks_updated};
 use crate::time::Time;
 use crate::version::Switch;
 
@@ -39,6 +40,8 @@ pub struct SystemPlacement<'a> {
     pub previous: Option<&'a Allocation>,
     /// What it holds on the node, when resource fit was checked.
     pub allocated: Option<Arc<AllocatedResources>>,
+    /// A canary of the job's deployment (from 1.11.0).
+    pub canary: bool,
 }
 
 /// An allocation of another job evicted for a placement (Nomad's
@@ -84,6 +87,10 @@ pub struct SystemDestructive<'a> {
     pub evicted: bool,
 }
 
+/// A placement to make: its name, group, node, the allocation it replaces
+/// and whether it is a canary.
+pub(super) type Tuple<'a> = (String, &'a TaskGroup, &'a str, Option<&'a Allocation>, bool);
+
 /// Everything the system scheduler decides for one job.
 #[derive(Clone, Debug, Default)]
 pub struct SystemSchedule<'a> {
@@ -124,6 +131,13 @@ pub struct SystemSchedule<'a> {
     pub unsized_nodes: BTreeSet<&'a str>,
     /// Placements that passed the feasibility checks but found no room.
     pub exhausted: Vec<ExhaustedPlacement<'a>>,
+    /// Per group, the node reconciler's counts (from 1.11.0, system jobs).
+    pub counts: BTreeMap<String, GroupCounts>,
+    /// The deployment the plan carries (from 1.11.0, system jobs).
+    pub deployment: Option<WorkingDeployment>,
+    pub deployment_updates: Vec<StatusUpdate>,
+    /// The deployment in-place updates move into.
+    pub in_place_deployment: Option<String>,
 }
 
 /// A feasible node without room for a placement.
@@ -150,9 +164,13 @@ pub struct SystemInput<'a, 'r> {
     pub fit: Option<FitInput<'a, 'r>>,
     /// The release's volume checks and the CSI volumes they read.
     pub volumes: Volumes<'a>,
+    /// The job's latest deployment (read from 1.11.0 for system jobs).
+    pub deployment: Option<&'a Deployment>,
+    /// The ID of a deployment this evaluation creates.
+    pub new_deployment_id: &'r str,
 }
 
-fn placed<'a>(nodes: &NodesById<'a>, a: &'a Allocation) -> Placed<'a> {
+pub(super) fn placed<'a>(nodes: &NodesById<'a>, a: &'a Allocation) -> Placed<'a> {
     Placed {
         node: nodes.get(a.node_id.as_str()).copied(),
         task_group: &a.task_group,
@@ -168,7 +186,7 @@ impl<'a> SystemSchedule<'a> {
         let ready = ReadyNodes::new(input.job, &all, globs, pools);
         let (live, terminal): (Vec<&'a Allocation>, Terminal<'a>) = split_terminal(input.allocs);
         let node_fn = |id: &str| input.nodes.get(id).copied();
-        let diff = SystemDiff::new(&DiffInput {
+        let mut diff = SystemDiff::new(&DiffInput {
             job: input.job,
             ready: &ready,
             tainted: input.tainted,
@@ -185,11 +203,25 @@ impl<'a> SystemSchedule<'a> {
                 .collect(),
             false => BTreeMap::new(),
         };
+        let (deployment, deployment_updates) = match input.job {
+            Some(job) if input.rules.has(Switch::SystemDeployments) => {
+                let nr = NodeReconcilerInput {
+                    rules: input.rules,
+                    deployment: input.deployment,
+                    new_deployment_id: input.new_deployment_id,
+                };
+                NodeDeployments::of(&nr, job, &ready, &live, &terminal, &mut diff)
+            }
+            _ => (None, Vec::new()),
+        };
         let mut out = SystemSchedule {
             diff,
             datacenter_globs: globs,
             node_pools: pools,
             targeting,
+            in_place_deployment: deployment.as_ref().map(|d| d.deployment.id.clone()),
+            deployment,
+            deployment_updates,
             ..SystemSchedule::default()
         };
         let examined: HashSet<&Id> = out
@@ -237,6 +269,17 @@ impl<'a> SystemSchedule<'a> {
         }
         let destructive = out.split_updates(input, stack_job, stack.as_mut(), &mut plan, updates);
         out.annotate(&destructive);
+        let system_deployments = input
+            .job
+            .is_some_and(|j| replays_deployments(input.rules, j));
+        if system_deployments {
+            out.count_candidates(&destructive);
+        }
+        let pending_limit = system_deployments && input.rules.has(Switch::SystemPendingLimit);
+        let mut limits = input
+            .rules
+            .has(Switch::SystemDeployments)
+            .then(|| out.group_limits(stack_job, destructive.len(), pending_limit));
         let limit = match stack_job
             .and_then(|j| j.update.as_ref())
             .filter(|u| u.rolling())
@@ -244,16 +287,26 @@ impl<'a> SystemSchedule<'a> {
             Some(u) => u.max_parallel.max(0) as usize,
             None => destructive.len(),
         };
-        out.limit_reached = destructive.len() > limit;
-        let mut place: Vec<(String, &'a TaskGroup, &'a str, Option<&'a Allocation>)> = out
+        out.limit_reached = limits.is_none() && destructive.len() > limit;
+        let mut place: Vec<Tuple<'a>> = out
             .diff
             .of(Category::Place)
-            .filter_map(|e| Some((e.name.clone(), e.task_group?, e.node_id, e.alloc)))
+            .filter_map(|e| Some((e.name.clone(), e.task_group?, e.node_id, e.alloc, false)))
             .collect();
         for (i, (entry, difference)) in destructive.into_iter().enumerate() {
-            let evicted = i < limit;
             let (Some(alloc), Some(tg)) = (entry.alloc, entry.task_group) else {
                 continue;
+            };
+            let evicted = match limits.as_mut() {
+                None => i < limit,
+                Some(limits) => {
+                    let slot = limits.entry(alloc.task_group.to_string()).or_default();
+                    let evicted = *slot > 0;
+                    if evicted && !entry.canary {
+                        *slot -= 1;
+                    }
+                    evicted
+                }
             };
             if evicted {
                 plan.stopping.push(placed(input.nodes, alloc));
@@ -262,7 +315,13 @@ impl<'a> SystemSchedule<'a> {
                     description: desc::UPDATING,
                     client_status: None,
                 });
-                place.push((entry.name.clone(), tg, &alloc.node_id, Some(alloc)));
+                place.push((
+                    entry.name.clone(),
+                    tg,
+                    &alloc.node_id,
+                    Some(alloc),
+                    entry.canary,
+                ));
             }
             out.destructive.push(SystemDestructive {
                 alloc,
@@ -278,6 +337,9 @@ impl<'a> SystemSchedule<'a> {
         }
         if let Some(stack) = &stack {
             out.invalid_constraints = stack.invalid_constraints().iter().cloned().collect();
+        }
+        if let Some(job) = input.job.filter(|_| system_deployments) {
+            out.finish_deployment(job);
         }
         out
     }
@@ -308,117 +370,6 @@ impl<'a> SystemSchedule<'a> {
                 });
             }
         }
-    }
-
-    /// `inplaceUpdate`: the updates that can keep their allocation, and the
-    /// destructive rest (in diff order) with the reason each needs a new one.
-    fn split_updates(
-        &mut self,
-        input: &SystemInput<'a, '_>,
-        job: Option<&'a Job>,
-        mut stack: Option<&mut SystemStack<'a>>,
-        plan: &mut PlanSoFar<'a>,
-        updates: Vec<DiffEntry<'a>>,
-    ) -> Vec<(DiffEntry<'a>, Difference)> {
-        let mut destructive = Vec::new();
-        for entry in updates {
-            let (Some(alloc), Some(tg), Some(job)) = (entry.alloc, entry.task_group, job) else {
-                continue;
-            };
-            // `inplaceUpdate` asks the same `tasksUpdated` as the generic
-            // scheduler, so it follows the replayed release's rules.
-            let changed = match alloc.job.as_deref() {
-                Some(old) => tasks_updated(job, old, &tg.name, input.rules),
-                None => Some(unlabelled(
-                    "the allocation embeds no job to compare with".to_string(),
-                )),
-            };
-            if let Some(d) = changed {
-                destructive.push((entry, d));
-                continue;
-            }
-            if alloc.terminal_status() {
-                self.in_place_terminal.push(alloc);
-                continue;
-            }
-            let Some(node) = input.nodes.get(alloc.node_id.as_str()).copied() else {
-                let reason = format!("node {} is not in the snapshot", alloc.node_id);
-                destructive.push((entry, unlabelled(reason)));
-                continue;
-            };
-            if !in_datacenters(job, node, input.rules.has(Switch::DatacenterGlob)) {
-                let reason = format!(
-                    "node datacenter {:?} is not one of the job's",
-                    node.datacenter
-                );
-                destructive.push((entry, unlabelled(reason)));
-                continue;
-            }
-            if input.rules.has(Switch::NodePool) && !in_pool(job, node) {
-                let reason = format!("node pool {:?} is not the job's", node.node_pool);
-                destructive.push((entry, unlabelled(reason)));
-                continue;
-            }
-            let Some(stack) = stack.as_deref_mut() else {
-                continue;
-            };
-            // The allocation is staged as stopping while its node is checked.
-            plan.stopping.push(placed(input.nodes, alloc));
-            let verdict = stack.select(tg, &alloc.name, node, plan);
-            plan.stopping.pop();
-            match verdict {
-                Ok(()) => {
-                    plan.proposed.push(placed(input.nodes, alloc));
-                    self.in_place.push(alloc);
-                }
-                Err(filter) => {
-                    let reason = format!("its node no longer fits: {}", filter.describe());
-                    destructive.push((entry, unlabelled(reason)));
-                }
-            }
-        }
-        destructive
-    }
-
-    /// `desiredUpdates`, before the evictions add their replacements.
-    fn annotate(&mut self, destructive: &[(DiffEntry<'a>, Difference)]) {
-        let mut bump = |group: &str, f: fn(&mut DesiredChanges)| {
-            f(self.desired.entry(group.to_string()).or_default());
-        };
-        for e in &self.diff.entries {
-            let group = match e.category {
-                // A stop counts under the allocation's own group.
-                Category::Stop => e.alloc.map(|a| a.task_group.as_str()),
-                _ => e.task_group.map(|tg| tg.name.as_str()),
-            };
-            let Some(group) = group else { continue };
-            match e.category {
-                Category::Place => bump(group, |d| d.place += 1),
-                Category::Stop => bump(group, |d| d.stop += 1),
-                Category::Ignore => bump(group, |d| d.ignore += 1),
-                Category::Migrate => bump(group, |d| d.migrate += 1),
-                Category::Update
-                | Category::Lost
-                | Category::Disconnecting
-                | Category::Reconnecting => {}
-            }
-        }
-        for a in self.in_place.iter().chain(&self.in_place_terminal) {
-            bump(&a.task_group, |d| d.in_place_update += 1);
-        }
-        for (e, _) in destructive {
-            if let Some(tg) = e.task_group {
-                bump(&tg.name, |d| d.destructive_update += 1);
-            }
-        }
-    }
-}
-
-/// A reason Nomad's `tasksUpdated` does not name.
-fn unlabelled(reason: String) -> Difference {
-    Difference {
-        label: None,
-        reason,
     }
 }
 

@@ -13,7 +13,7 @@ use crate::model::*;
 use crate::reconciler::{TaintedNodes, desc, tainted_nodes};
 
 /// `mock.Node`: ready, eligible, dc1, linux, the exec driver.
-fn node(id: &str) -> Node {
+pub(super) fn node(id: &str) -> Node {
     let mut n = Node {
         id: id.into(),
         name: id.into(),
@@ -43,7 +43,7 @@ fn node(id: &str) -> Node {
 }
 
 /// `mock.SystemJob` (or `mock.Job` with `count`, or `mock.SystemBatchJob`).
-fn job(job_type: &str, group: &str, count: i64) -> Job {
+pub(super) fn job(job_type: &str, group: &str, count: i64) -> Job {
     let name = if job_type == "sysbatch" {
         "my-sysbatch"
     } else {
@@ -81,13 +81,13 @@ fn system_job() -> Job {
     job("system", "web", 1)
 }
 
-fn older(job: &Job) -> Arc<Job> {
+pub(super) fn older(job: &Job) -> Arc<Job> {
     let mut old = job.clone();
     old.job_modify_index -= 1;
     Arc::new(old)
 }
 
-fn alloc(id: &str, node: &str, name: &str, job: Arc<Job>) -> Allocation {
+pub(super) fn alloc(id: &str, node: &str, name: &str, job: Arc<Job>) -> Allocation {
     Allocation {
         id: id.into(),
         namespace: "default".into(),
@@ -129,6 +129,8 @@ impl Cluster {
             record: false,
             fit: None,
             volumes: Default::default(),
+            deployment: None,
+            new_deployment_id: "",
         });
         f(&sched)
     }

@@ -12,7 +12,6 @@ mod profile;
 mod setting;
 mod survey;
 mod switch;
-mod system_scheduler;
 
 pub use evidence::{Evidence, agent_release};
 pub use ignored::ignored_inputs;
@@ -25,4 +24,3 @@ pub use switch::{CATALOGUE, Change, Switch, Switches};
 pub use crate::model::{
     BadVersion, HEAD_COMMIT, Release, SEED_COMMIT, SERIES, VersionRequest, accepted, names, v,
 };
-pub use system_scheduler::system_scheduler_warning;

@@ -793,6 +793,78 @@ catalogue! {
         reads: [],
         wording: "a sticky disk prefers its node only while the job's pool and datacenters are unchanged",
     }
+    /// #26708 (1.11.0, with #26953, #27007, #26868; v1.11.0
+    /// scheduler/reconciler/reconcile_node.go:35 `Compute`, :98
+    /// `computeForNode`, scheduler/scheduler_system.go:229
+    /// `computeJobAllocs`, scheduler_sysbatch.go:212): system jobs go
+    /// through the node reconciler with system deployments.
+    /// - a group with an `update` block gets a deployment when the job has
+    ///   no allocation of this version (reconcile_node.go:398-416, :469
+    ///   `createDeployment`); an active deployment of an older version or
+    ///   of a stopped job is cancelled, a successful one set aside (:428);
+    /// - the deployment's desired total is the group's feasible nodes, its
+    ///   canaries `canary` percent of the destructive updates rounded up and
+    ///   capped at `max_parallel`; the canaries beyond are taken out of the
+    ///   plan with the stop of their allocation (scheduler_system.go:384-446,
+    ///   :729 `evictUnneededCanaries`); it completes (successful) when every
+    ///   group is healthy, and needs promotion while canaries wait (:840);
+    /// - placements and in-place updates carry the active deployment
+    ///   (:478, util.go:690), an updated group's canaries are marked so
+    ///   (reconcile_node.go:297, scheduler_system.go:618);
+    /// - the annotation's `Place` is the group's feasible nodes (every place,
+    ///   update and ignore tuple less the nodes that turned it down, :371)
+    ///   instead of the place tuples less the filtered nodes, and it counts
+    ///   `Disconnect` and `Reconnect` (util.go:708);
+    /// - `max_parallel` limits destructive updates per group (the group's,
+    ///   else the job's, else none; a stagger is no longer needed) and no
+    ///   rolling-update evaluation follows (#27007, :690; sysbatch
+    ///   scheduler_sysbatch.go:516);
+    /// - an allocation on a not-ready node whose job changed is stopped
+    ///   (#26953, reconcile_node.go:268); before, it was left alone. The
+    ///   diff's terminal-status checks are gone (:170, :251), which
+    ///   changes nothing: it only sees live allocations.
+    ///
+    /// Sysbatch jobs get no deployment and keep the old `Place` count
+    /// (scheduler_sysbatch.go:234, :363).
+    SystemDeployments {
+        id: "#26708",
+        firsts: &[v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "system jobs get deployments, canaries and max_parallel per group from the node reconciler",
+    }
+    /// #27265 (1.11.2, 2.0.0; v1.11.2 scheduler/reconciler/reconcile_node.go:150-240):
+    /// the node reconciler no longer asks whether the allocation's group
+    /// supports disconnected clients (nor the servers' version): every
+    /// running allocation on a disconnected node is marked unknown, every
+    /// unknown one is kept or, past its timeout, lost.
+    SystemDisconnectUngated {
+        id: "#27265",
+        firsts: &[v(1, 11, 2), v(2, 0, 0)],
+        replayed: true,
+        reads: [],
+        wording: "the system scheduler handles disconnects for every group",
+    }
+    /// #27284 (1.11.2, 2.0.0; v1.11.2 scheduler/scheduler_system.go:707-726):
+    /// an allocation of the current deployment not yet healthy nor
+    /// unhealthy counts against its group's `max_parallel`.
+    SystemPendingLimit {
+        id: "#27284",
+        firsts: &[v(1, 11, 2), v(2, 0, 0)],
+        replayed: true,
+        reads: [],
+        wording: "pending allocations of a system deployment count against max_parallel",
+    }
+    /// #27605 (1.11.3, 2.0.0; v1.11.3 scheduler/reconciler/reconcile_node.go:82-88,
+    /// :534): no deployment is created while a ready node of the job's runs
+    /// a client older than 1.11.0.
+    SystemOldClients {
+        id: "#27605",
+        firsts: &[v(1, 11, 3), v(2, 0, 0)],
+        replayed: true,
+        reads: [],
+        wording: "no system deployment while an eligible node runs a pre-1.11 client",
+    }
     /// #14424 (1.3.6, 1.4.0; v1.4.0 nomad/structs/diff.go:72): a job
     /// plan's diff leaves the job's `VaultToken` out; before, a token in the
     /// job file was a field of the job's diff (v1.3.5 diff.go:71).

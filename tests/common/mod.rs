@@ -11,9 +11,10 @@ mod alloc;
 mod assert;
 mod cluster;
 mod job;
+mod process;
 mod report;
 
-pub use {alloc::*, assert::*, cluster::*, job::*, report::*};
+pub use {alloc::*, assert::*, cluster::*, job::*, process::*, report::*};
 
 use plan_inspect::time::{Duration, SECOND, Time};
 

@@ -14,7 +14,7 @@ impl<'a> Preemptor<'a> {
     pub fn for_network(
         &self,
         ask: &NetworkResource,
-        idx: &NetworkIndex<'_>,
+        idx: &NetworkIndex,
     ) -> Option<Vec<&'a Candidate<'a>>> {
         if self.current.is_empty() {
             return None;

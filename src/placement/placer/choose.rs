@@ -1,0 +1,182 @@
+//! Choosing a node for one allocation of a group: by judging every
+//! candidate, or from the group's ranking kept since its first placement.
+
+use super::super::failure::Failure;
+use super::super::metric::AllocMetric;
+use super::super::ranked::RankIndex;
+use super::super::spread::Round;
+use super::super::verdict::NodeVerdict;
+use super::group::Group;
+use super::judge::Verdict;
+use super::setup::{Choice, Select};
+use super::state::Placer;
+
+impl<'a> Placer<'a> {
+    /// Every candidate through the stack, in node order, or `only` that
+    /// node: the choice, or the failure with Nomad's metrics and the
+    /// nearest miss. The group's ranking is built on its first scan of
+    /// every candidate.
+    pub(super) fn scan(
+        &mut self,
+        g: &mut Group<'a>,
+        select: &Select<'_>,
+        penalty: &[usize],
+        round: Option<&Round>,
+        only: Option<usize>,
+    ) -> Result<Choice, Box<Failure>> {
+        let mut metric = AllocMetric {
+            nodes_available: self.by_dc.clone(),
+            nodes_in_pool: if self.setup.pools {
+                self.candidates.len() as u64
+            } else {
+                0
+            },
+            ..AllocMetric::default()
+        };
+        let mut index =
+            (only.is_none() && g.indexable && g.index.is_none()).then(RankIndex::default);
+        let mut best: Option<Choice> = None;
+        let mut failure = Failure::default();
+        if let Some(r) = self.recorder.as_deref_mut() {
+            r.penalised(select.penalty);
+            r.untargeted(
+                &self.cluster.nodes,
+                self.job,
+                self.setup.pools,
+                self.setup.globs,
+            );
+        }
+        let count = match only {
+            Some(_) => 1,
+            None => self.candidates.len(),
+        };
+        for ci in 0..count {
+            let i = only.unwrap_or_else(|| self.candidates[ci]);
+            let node = self.cluster.nodes[i];
+            metric.nodes_evaluated += 1;
+            let class = node.node_class.as_str();
+            let recording = self.recorder.is_some();
+            let verdict = self.judge(g, select.name, i);
+            // Before #13274 an unavailable node of an eligible class ends
+            // the search.
+            let ends = matches!(verdict, Verdict::Ends(_));
+            let noted = match verdict {
+                Verdict::Filtered(why) | Verdict::Ends(why) => {
+                    metric.filter_node(class, &why);
+                    recording.then(|| {
+                        let check = why.into_owned();
+                        (NodeVerdict::Filtered { check, first: None }, false)
+                    })
+                }
+                Verdict::Exhausted(short) => {
+                    metric.exhaust_node(class, &short.dimension);
+                    let noted = recording.then(|| (NodeVerdict::Exhausted(short.clone()), false));
+                    failure.consider(i, short);
+                    noted
+                }
+                Verdict::Fits { used, collisions } => {
+                    let capacity = &self.cluster.capacities[i];
+                    let penalised = penalty.contains(&i);
+                    let spread = round.and_then(|r| self.spreads.score(r, node));
+                    let parts = g
+                        .ranking
+                        .score(node, capacity, &used, collisions, penalised, spread);
+                    let score = parts.final_score;
+                    if let Some(r) = &mut index {
+                        let plain = match penalised {
+                            true => {
+                                g.ranking
+                                    .score(node, capacity, &used, collisions, false, None)
+                                    .final_score
+                            }
+                            false => score,
+                        };
+                        if !r.set(i, Some(plain)) {
+                            index = None;
+                            g.indexable = false;
+                        }
+                    }
+                    let better = best.as_ref().is_none_or(|b| score > b.score);
+                    if better {
+                        best = Some(Choice { node: i, score });
+                    }
+                    recording.then_some((NodeVerdict::Fits(parts), better))
+                }
+            };
+            if let (Some(r), Some((verdict, better))) = (self.recorder.as_deref_mut(), noted) {
+                r.verdict(node, verdict);
+                if better {
+                    r.best_so_far();
+                }
+            }
+            if ends {
+                index = None;
+                break;
+            }
+        }
+        if let Some(mut r) = index {
+            r.synced = self.log.len();
+            g.index = Some(r);
+        }
+        best.ok_or_else(|| {
+            failure.count = 1;
+            failure.metric = metric;
+            Box::new(failure)
+        })
+    }
+
+    /// The choice from the group's ranking once the nodes changed since
+    /// are judged again: the best node outside the penalty, or a penalty
+    /// node with its penalised score if that is better (the lower node on
+    /// a tie). `None` when no node fits, for [`Placer::scan`] to count.
+    /// Only groups without volumes are ranked so, so no allocation name
+    /// is read.
+    pub(super) fn ranked_best(&mut self, g: &mut Group<'a>, penalty: &[usize]) -> Option<Choice> {
+        let mut index = g.index.take()?;
+        let mut changed = self.log[index.synced..].to_vec();
+        changed.sort_unstable();
+        changed.dedup();
+        for i in changed {
+            if self.candidates.binary_search(&i).is_err() {
+                continue;
+            }
+            let score = match self.judge(g, "", i) {
+                Verdict::Fits { used, collisions } => {
+                    let capacity = &self.cluster.capacities[i];
+                    let node = self.cluster.nodes[i];
+                    let parts = g
+                        .ranking
+                        .score(node, capacity, &used, collisions, false, None);
+                    Some(parts.final_score)
+                }
+                _ => None,
+            };
+            if !index.set(i, score) {
+                g.indexable = false;
+                return None;
+            }
+        }
+        index.synced = self.log.len();
+        let mut best = index
+            .best(|i| penalty.contains(&i))
+            .map(|(node, score)| Choice { node, score });
+        g.index = Some(index);
+        for &i in penalty {
+            if let Verdict::Fits { used, collisions } = self.judge(g, "", i) {
+                let capacity = &self.cluster.capacities[i];
+                let node = self.cluster.nodes[i];
+                let score = g
+                    .ranking
+                    .score(node, capacity, &used, collisions, true, None)
+                    .final_score;
+                let better = best
+                    .as_ref()
+                    .is_none_or(|b| score > b.score || (score == b.score && i < b.node));
+                if better {
+                    best = Some(Choice { node: i, score });
+                }
+            }
+        }
+        best
+    }
+}

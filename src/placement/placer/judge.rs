@@ -1,0 +1,254 @@
+//! One node through the stack for one allocation of a group, against
+//! what the plan leaves and adds there.
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use super::group::{ELIGIBLE, Group, INELIGIBLE};
+use super::state::{Added, Changed, Placer};
+use crate::feasibility::{
+    CLASS_INELIGIBLE, DISTINCT_HOSTS, Eligibility, Filter, PlanSoFar, device_serves,
+};
+use crate::fit::{Capacity, Comparable, NodeUse, Shortfall, place};
+use crate::model::Id;
+use crate::model::resources::AllocUsage;
+
+use super::super::cluster::Cluster;
+
+/// What the stack made of one node.
+pub(super) enum Verdict {
+    /// A check filtered the node, in Nomad's words.
+    Filtered(Cow<'static, str>),
+    /// Filtered, and no later node is looked at.
+    Ends(Cow<'static, str>),
+    Exhausted(Shortfall),
+    /// The allocation fits; the node then uses `used` in all and has
+    /// `collisions` allocations of the same job and group.
+    Fits {
+        used: Comparable,
+        collisions: usize,
+    },
+}
+
+impl<'a> Placer<'a> {
+    /// The class-cached checks, the volume checks for the allocation
+    /// `name`, then `distinct_hosts`, `distinct_property` and resource fit.
+    pub(super) fn judge(&mut self, g: &mut Group<'a>, name: &str, i: usize) -> Verdict {
+        let tg = g.tg;
+        let node = self.cluster.nodes[i];
+        self.checks.enter(tg);
+        let class = self.cluster.class[i] as usize;
+        // The recorder wants the first cause of a class ruled out, which
+        // only the stack's own cache gives.
+        let cached = match self.recorder {
+            Some(_) => None,
+            None => g.classes.get(class).copied(),
+        };
+        let eligibility = match cached {
+            Some(ELIGIBLE) => Eligibility::Cached,
+            Some(INELIGIBLE) => return Verdict::Filtered(Cow::Borrowed(CLASS_INELIGIBLE)),
+            _ => {
+                let checked = self.checks.class_checks(tg, name, node);
+                if let Some(c) = g.classes.get_mut(class) {
+                    *c = if checked.is_ok() {
+                        ELIGIBLE
+                    } else {
+                        INELIGIBLE
+                    };
+                }
+                match checked {
+                    Ok(e) => e,
+                    Err(f) => {
+                        if let (Some(r), Filter::ClassIneligible { first, .. }) =
+                            (self.recorder.as_deref_mut(), &f)
+                        {
+                            r.class_cause(first.metric().into_owned());
+                        }
+                        return Verdict::Filtered(Cow::Owned(f.metric().into_owned()));
+                    }
+                }
+            }
+        };
+        let available = match g.volumes {
+            true => self.checks.available(tg, name, node),
+            false => Ok(()),
+        };
+        if let Err(f) = available {
+            let why = Cow::Owned(f.metric().into_owned());
+            // Before #13274 the wrapper's fast path for an eligible class
+            // ended the selection at an unavailable node.
+            return match eligibility {
+                Eligibility::Cached if !self.setup.volumes.eligible_continues => Verdict::Ends(why),
+                _ => Verdict::Filtered(why),
+            };
+        }
+        self.refresh(i);
+        let own = self.own_at(i);
+        let in_job: u32 = own.iter().map(|(_, n)| n).sum();
+        let in_group = own
+            .iter()
+            .find(|(g, _)| *g == tg.name)
+            .map_or(0, |(_, n)| *n);
+        let (by_job, by_group) = g.distinct;
+        if (by_job && in_job > 0) || (by_group && in_group > 0) {
+            return Verdict::Filtered(Cow::Borrowed(DISTINCT_HOSTS));
+        }
+        if g.properties {
+            let plan = PlanSoFar {
+                stopping: self.stopping.clone(),
+                proposed: self.proposed.clone(),
+            };
+            if let Err(f) = self.checks.distinct_properties(tg, node, &plan) {
+                return Verdict::Filtered(Cow::Owned(f.metric().into_owned()));
+            }
+        }
+        let collisions = in_group as usize;
+        if !self.cluster.known[i] {
+            return Verdict::Fits {
+                used: Comparable::default(),
+                collisions,
+            };
+        }
+        let settings = &self.setup.settings;
+        let supply = &self.cluster.supplies[i];
+        let fit = match &g.free {
+            Some(free) => {
+                let available = match self.shared_use {
+                    true => Cow::Borrowed(&self.cluster.available[i]),
+                    false => Cow::Owned(Capacity::of(supply, &settings.rules).available()),
+                };
+                self.use_at(i)
+                    .fits(supply, &available, free, &settings.rules)
+            }
+            None => {
+                let usages = self.proposed_usages(i);
+                place(supply, &usages, &g.ask, settings, device_serves).map(|p| p.used)
+            }
+        };
+        match fit {
+            Ok(used) => Verdict::Fits { used, collisions },
+            Err(short) => Verdict::Exhausted(short),
+        }
+    }
+
+    /// What one allocation of the group placed on node `i` holds there,
+    /// its ports and cores the lowest free ones.
+    pub(super) fn allocate(&mut self, g: &Group<'a>, i: usize) -> Box<AllocUsage> {
+        if !self.cluster.known[i] {
+            return Box::default();
+        }
+        let allocated = match &g.free {
+            Some(free) => {
+                self.refresh(i);
+                self.use_at(i).allocate(free)
+            }
+            None => {
+                let usages = self.proposed_usages(i);
+                let supply = &self.cluster.supplies[i];
+                place(supply, &usages, &g.ask, &self.setup.settings, device_serves)
+                    .map(|p| p.allocated)
+            }
+        };
+        debug_assert!(allocated.is_ok(), "a node judged to fit refused");
+        Box::new(AllocUsage {
+            client_status: "pending".to_string(),
+            desired_status: "run".to_string(),
+            allocated_resources: Some(Arc::new(allocated.unwrap_or_default())),
+            ..AllocUsage::default()
+        })
+    }
+
+    /// Puts an allocation of `task_group` on node `i`.
+    pub(super) fn add(&mut self, i: usize, task_group: &'a str, usage: Box<AllocUsage>) {
+        self.refresh(i);
+        let mut entry = match self.changed.remove(&i) {
+            Some(Some(c)) => c,
+            _ => Changed {
+                usage: self.cluster.node_use(i).clone(),
+                own: self.own.get(&i).cloned().unwrap_or_default(),
+            },
+        };
+        entry.usage.add(&usage, self.setup.settings.rules);
+        bump(&mut entry.own, task_group);
+        self.changed.insert(i, Some(entry));
+        self.log.push(i);
+        self.added.entry(i).or_default().push(Added {
+            task_group,
+            usage: *usage,
+        });
+    }
+
+    /// Sums node `i` again if the plan changed it since it was last
+    /// summed (or, where the cluster's sums count under other rules, the
+    /// first time).
+    fn refresh(&mut self, i: usize) {
+        let stale = match self.changed.get(&i) {
+            Some(entry) => entry.is_none(),
+            None => !self.shared_use,
+        };
+        if !stale {
+            return;
+        }
+        let cluster: &'a Cluster<'a> = self.cluster;
+        let job_id = self.job.id.as_str();
+        let mut own = Vec::new();
+        for r in &cluster.running[i] {
+            if r.alloc.job_id.as_str() == job_id && !self.stopped.contains(&r.alloc.id) {
+                bump(&mut own, &r.alloc.task_group);
+            }
+        }
+        for a in self.added.get(&i).into_iter().flatten() {
+            bump(&mut own, a.task_group);
+        }
+        let usages = self.proposed_usages(i);
+        let usage = NodeUse::of(&cluster.supplies[i], &usages, self.setup.settings.rules);
+        self.changed.insert(i, Some(Changed { usage, own }));
+    }
+
+    /// What node `i`'s proposed allocations use ([`Placer::refresh`] first).
+    fn use_at(&self, i: usize) -> &NodeUse {
+        match self.changed.get(&i) {
+            Some(Some(c)) => &c.usage,
+            _ => self.cluster.node_use(i),
+        }
+    }
+
+    /// The job's proposed allocations on node `i`, by group.
+    fn own_at(&self, i: usize) -> &[(&'a str, u32)] {
+        match self.changed.get(&i) {
+            Some(Some(c)) => &c.own,
+            _ => self.own.get(&i).map_or(&[], Vec::as_slice),
+        }
+    }
+
+    /// `ProposedAllocs` of node `i`.
+    fn proposed_usages(&self, i: usize) -> Vec<&AllocUsage> {
+        proposed_on(self.cluster, &self.stopped, &self.updated, &self.added, i)
+    }
+}
+
+/// One more allocation of `group`.
+fn bump<'a>(own: &mut Vec<(&'a str, u32)>, group: &'a str) {
+    match own.iter_mut().find(|(g, _)| *g == group) {
+        Some((_, n)) => *n += 1,
+        None => own.push((group, 1)),
+    }
+}
+
+/// `ProposedAllocs`: node `i`'s running allocations less the plan's stops,
+/// with its in-place updates' new resources, plus its placements.
+fn proposed_on<'s>(
+    cluster: &'s Cluster<'_>,
+    stopped: &HashSet<&Id>,
+    updated: &'s HashMap<&Id, AllocUsage>,
+    added: &'s HashMap<usize, Vec<Added<'_>>>,
+    i: usize,
+) -> Vec<&'s AllocUsage> {
+    let running = cluster.running[i]
+        .iter()
+        .filter(|r| !stopped.contains(&r.alloc.id))
+        .map(|r| updated.get(&r.alloc.id).unwrap_or(&r.usage));
+    let added = added.get(&i).into_iter().flatten().map(|a| &a.usage);
+    running.chain(added).collect()
+}

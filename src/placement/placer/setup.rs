@@ -1,0 +1,37 @@
+//! What a job's placement stage is set up with, and what it gives back.
+
+use super::super::spread::SpreadRules;
+use crate::feasibility::VolumeRules;
+use crate::fit::Settings;
+
+/// What decides which nodes a job sees and how fit is counted.
+#[derive(Clone, Copy, Debug)]
+pub struct Setup {
+    pub settings: Settings,
+    /// Datacenters match as wildcards (1.5.0).
+    pub globs: bool,
+    /// Only the job's node pool is read (1.6.0).
+    pub pools: bool,
+    /// `SchedulerConfig.SchedulerAlgorithm` is `spread`.
+    pub spread_algorithm: bool,
+    pub spread: SpreadRules,
+    /// How the release checks volumes.
+    pub volumes: VolumeRules,
+}
+
+/// How one allocation is placed (`SelectOptions`): its name (which
+/// `per_alloc` volumes read), the nodes it avoids, and the node it
+/// prefers (a sticky ephemeral disk's previous node), tried alone first.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Select<'s> {
+    pub name: &'s str,
+    pub penalty: &'s [&'s str],
+    pub preferred: Option<usize>,
+}
+
+/// A node chosen for one allocation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    pub node: usize,
+    pub score: f64,
+}

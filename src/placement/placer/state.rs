@@ -1,0 +1,64 @@
+//! The state of one evaluation's placement stage: the nodes it targets,
+//! the class cache, what the plan stops, updates and adds so far, and
+//! each group's ranking.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use super::super::cluster::Cluster;
+use super::super::failure::Failure;
+use super::super::spread::Spreads;
+use super::super::verdict::Recorder;
+use super::group::Group;
+use super::setup::Setup;
+use crate::feasibility::{Placed, SystemStack};
+use crate::fit::NodeUse;
+use crate::model::resources::AllocUsage;
+use crate::model::{Id, Job};
+
+/// An allocation this plan puts on a node.
+pub(super) struct Added<'a> {
+    pub task_group: &'a str,
+    pub usage: AllocUsage,
+}
+
+/// A node whose allocations the plan changed: what they use, and the
+/// job's own allocations there by group; `None` until judged again.
+pub(super) struct Changed<'a> {
+    pub usage: NodeUse,
+    pub own: Vec<(&'a str, u32)>,
+}
+
+/// The placement stage of one evaluation.
+pub struct Placer<'a> {
+    pub(super) cluster: &'a Cluster<'a>,
+    pub(super) job: &'a Job,
+    pub(super) setup: Setup,
+    /// Ready nodes in the job's datacenters and pool, by index.
+    pub(super) candidates: Vec<usize>,
+    pub(super) by_dc: BTreeMap<String, u64>,
+    pub(super) checks: SystemStack<'a>,
+    pub(super) spreads: Spreads<'a>,
+    pub(super) stopped: HashSet<&'a Id>,
+    pub(super) stopping: Vec<Placed<'a>>,
+    pub(super) added: HashMap<usize, Vec<Added<'a>>>,
+    pub(super) proposed: Vec<Placed<'a>>,
+    pub(super) failures: BTreeMap<String, Failure>,
+    /// In-place updates that fit, with what they will hold; those the plan
+    /// keeps are committed into `updated`, which placements then read.
+    pub(super) checked: HashMap<&'a Id, AllocUsage>,
+    pub(super) updated: HashMap<&'a Id, AllocUsage>,
+    /// Placements and in-place updates taken on nodes without resources.
+    pub(super) unchecked: u64,
+    /// The job's running allocations per node, by group.
+    pub(super) own: HashMap<usize, Vec<(&'a str, u32)>>,
+    /// The nodes the plan changed, with their use once judged again.
+    pub(super) changed: HashMap<usize, Option<Changed<'a>>>,
+    /// Every change of a node, in order, for the rankings to catch up.
+    pub(super) log: Vec<usize>,
+    /// The cluster's shared node use counts under these rules.
+    pub(super) shared_use: bool,
+    pub(super) groups: HashMap<String, Group<'a>>,
+    /// Armed by `--explain` for the placement it names: that placement
+    /// judges every node, in order, as the recorder wants each verdict.
+    pub(super) recorder: Option<Box<Recorder<'a>>>,
+}

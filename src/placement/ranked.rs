@@ -1,0 +1,79 @@
+//! The feasible nodes of one task group in score order, kept across the
+//! group's placements: after a placement only the nodes the plan changed
+//! are judged again, instead of every node for every placement.
+
+use std::collections::{BTreeSet, HashMap};
+
+/// Nodes on which the group fits, best score first, ties to the lower
+/// node index: the order in which a scan of every node in index order,
+/// keeping a strictly better score, finds its choice.
+#[derive(Debug, Default)]
+pub struct RankIndex {
+    ranked: BTreeSet<(u64, usize)>,
+    scores: HashMap<usize, (u64, f64)>,
+    /// How much of the plan's log of changed nodes is reflected here.
+    pub synced: usize,
+}
+
+/// A key that sorts scores from the highest down: the float's bits in
+/// total order, with -0.0 made 0.0, as `>` holds them equal.
+fn key(score: f64) -> u64 {
+    let bits = (score + 0.0).to_bits();
+    let ascending = if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
+    };
+    !ascending
+}
+
+impl RankIndex {
+    /// Node `i`'s score without a reschedule penalty, or `None` where the
+    /// group does not fit. False for a score that is not a number, which
+    /// `>` does not order: the caller then ranks by scanning.
+    pub fn set(&mut self, i: usize, score: Option<f64>) -> bool {
+        if let Some((k, _)) = self.scores.remove(&i) {
+            self.ranked.remove(&(k, i));
+        }
+        match score {
+            Some(s) if s.is_nan() => false,
+            Some(s) => {
+                self.ranked.insert((key(s), i));
+                self.scores.insert(i, (key(s), s));
+                true
+            }
+            None => true,
+        }
+    }
+
+    /// The best node that `skip` does not leave out, with its score.
+    pub fn best(&self, skip: impl Fn(usize) -> bool) -> Option<(usize, f64)> {
+        self.ranked
+            .iter()
+            .find(|(_, i)| !skip(*i))
+            .map(|&(_, node)| (node, self.scores[&node].1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_best_score_comes_first_and_ties_go_to_the_lower_node() {
+        let mut r = RankIndex::default();
+        for (i, s) in [(0, 0.5), (1, 0.9), (2, -0.0), (3, 0.9), (4, 0.0), (5, -1.0)] {
+            assert!(r.set(i, Some(s)));
+        }
+        assert_eq!(r.best(|_| false).map(|c| c.0), Some(1));
+        assert_eq!(r.best(|i| i == 1).map(|c| c.0), Some(3));
+        assert_eq!(r.best(|i| i == 1 || i == 3).map(|c| c.0), Some(0));
+        // -0.0 and 0.0 tie: the lower node wins, with its own score.
+        let c = r.best(|i| i < 2 || i == 3).unwrap();
+        assert_eq!((c.0, c.1.to_bits()), (2, (-0.0f64).to_bits()));
+        assert!(r.set(1, None));
+        assert!(r.set(3, Some(0.1)));
+        assert_eq!(r.best(|_| false).map(|c| c.0), Some(0));
+        assert!(!r.set(6, Some(f64::NAN)));
+    }
+}
