@@ -21,6 +21,7 @@ use std::sync::Arc;
 
 use foldhash::fast::FixedState;
 
+use crate::feasibility::VolumeRules;
 use crate::fit::{FitRules, Settings};
 use crate::model::NodesById;
 use crate::model::{
@@ -155,7 +156,10 @@ impl<'s> Replay<'s> {
                     None => ctx.trace_job(w, false, None, |report, rec, _, _| {
                         let warning = policy_panic::missing_policy_warning(ctx.rules, &report, rec);
                         let unknown = ctx.fit_unknown_warning(&report);
-                        (report, warning.into_iter().chain(unknown).collect())
+                        let csi = ctx.csi_unchecked_warning(w);
+                        let dhv = ctx.dynamic_host_volume_warning(w);
+                        let more = warning.into_iter().chain(unknown).chain(csi).chain(dhv);
+                        (report, more.collect())
                     }),
                 };
                 (map(report), warnings)
@@ -398,6 +402,14 @@ impl<'s> Prepared<'s> {
             spread: SpreadRules {
                 lowest_boost: release_rules.has(Switch::SpreadLowestBoost),
                 implicit_as_one: release_rules.has(Switch::SpreadImplicitTargets),
+            },
+            volumes: VolumeRules {
+                eligible_continues: release_rules.has(Switch::EligibleClassContinues),
+                host_per_alloc: release_rules.has(Switch::HostVolumePerAlloc),
+                host_per_node: release_rules.has(Switch::HostVolumePerNode),
+                topology_contains: release_rules.has(Switch::CsiTopologyContains),
+                sticky_needs_dynamic: release_rules.has(Switch::StickyHostVolumeDynamic),
+                csi_missing_listed: release_rules.has(Switch::CsiMissingListed),
             },
         };
         Ok(Prepared {

@@ -60,5 +60,6 @@ mod version_system;
 mod version_tainted;
 mod version_task_updates;
 mod version_update;
+mod volumes;
 mod what_if;
 mod what_if_cli;

@@ -1,7 +1,7 @@
-//! The per-node checks of a task group besides its constraints: drivers,
-//! host volumes, network mode and host networks.
+//! The per-node checks of a task group besides its constraints and
+//! volumes: drivers, network mode and host networks.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use super::target::resolve;
 use super::version::{Flavour, Version, VersionConstraints};
@@ -28,30 +28,6 @@ fn go_parse_bool(s: &str) -> Option<bool> {
         "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
         _ => None,
     }
-}
-
-/// `HostVolumeChecker`: every requested host volume exists on the node, and
-/// a read-only one is only requested read-only.
-pub fn has_host_volumes(tg: &TaskGroup, node: &Node) -> bool {
-    let mut by_source: BTreeMap<&str, Vec<bool>> = BTreeMap::new();
-    for req in tg.volumes.values().filter(|v| v.volume_type == "host") {
-        by_source
-            .entry(req.source.as_str())
-            .or_default()
-            .push(req.read_only);
-    }
-    if by_source.len() > node.host_volumes.len() {
-        return false;
-    }
-    by_source.iter().all(|(source, read_only)| {
-        match node.host_volumes.get(*source) {
-            None => false,
-            // A nil volume config would make Nomad dereference nil; treat it
-            // as absent.
-            Some(None) => false,
-            Some(Some(v)) => !v.read_only || read_only.iter().all(|r| *r),
-        }
-    })
 }
 
 /// Why `NetworkChecker` filtered a node.

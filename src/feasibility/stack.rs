@@ -7,8 +7,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::constraint::{Check, DISTINCT_PROPERTY, Parsed, describe, meets};
 use super::devices::has_devices;
 use super::distinct_property::{Placed, PropertySet};
-use super::node_checks::{NetworkMiss, has_drivers, has_host_volumes, network};
+use super::node_checks::{NetworkMiss, has_drivers, network};
 use super::target::{escapes, resolve};
+use super::volumes::{Volumes, has_host_volumes};
 use crate::model::{Constraint, Job, NetworkResource, Node, RequestedDevice, TaskGroup};
 
 /// Why a node was filtered for a task group.
@@ -24,6 +25,8 @@ pub enum Filter {
     },
     Drivers(Vec<String>),
     HostVolumes,
+    /// `CSIVolumeChecker`'s reason, in Nomad's words.
+    Csi(String),
     Devices,
     Network(NetworkMiss),
     DistinctProperty(String),
@@ -50,6 +53,7 @@ impl Filter {
             Filter::Constraint { text, .. } => Cow::Borrowed(text),
             Filter::Drivers(_) => Cow::Borrowed("missing drivers"),
             Filter::HostVolumes => Cow::Borrowed("missing compatible host volumes"),
+            Filter::Csi(why) => Cow::Borrowed(why),
             Filter::Devices => Cow::Borrowed("missing devices"),
             Filter::Network(NetworkMiss::Mode(_)) => Cow::Borrowed("missing network"),
             Filter::Network(miss) => Cow::Owned(miss.describe()),
@@ -75,6 +79,7 @@ impl Filter {
             }
             Filter::Drivers(d) => format!("missing drivers ({})", d.join(", ")),
             Filter::HostVolumes => "missing compatible host volumes".to_string(),
+            Filter::Csi(why) => why.clone(),
             Filter::Devices => "missing devices".to_string(),
             Filter::Network(miss) => miss.describe(),
             Filter::DistinctProperty(why) => why.clone(),
@@ -83,6 +88,16 @@ impl Filter {
             }
         }
     }
+}
+
+/// How a node passed the class-cached checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Eligibility {
+    /// The checks ran on this node.
+    Checked,
+    /// Another node of its computed class already passed them: Nomad's
+    /// fast path for an eligible class.
+    Cached,
 }
 
 /// A broken constraint met while checking, for a warning.
@@ -115,6 +130,7 @@ pub struct SystemStack<'a> {
     network: Option<&'a NetworkResource>,
     invalid: BTreeSet<InvalidConstraint>,
     parsed: Parsed,
+    volumes: Volumes<'a>,
 }
 
 /// What `AllocMetric.ConstraintFiltered` counts for a node whose computed
@@ -166,7 +182,22 @@ impl<'a> SystemStack<'a> {
             network: None,
             invalid: BTreeSet::new(),
             parsed: Parsed::default(),
+            volumes: Volumes::default(),
         }
+    }
+
+    /// The stack with the volume checks of a release; from #28312 a group
+    /// that asks for CSI volumes escapes its computed class.
+    pub fn with_volumes(mut self, volumes: Volumes<'a>) -> SystemStack<'a> {
+        if volumes.rules.csi_missing_listed {
+            for tg in &self.job.task_groups {
+                if tg.volumes.values().any(|v| v.volume_type == "csi") {
+                    self.group_escaped.insert(tg.name.as_str(), true);
+                }
+            }
+        }
+        self.volumes = volumes;
+        self
     }
 
     /// `GetClasses`: per computed class seen so far, whether the job may
@@ -259,7 +290,12 @@ impl<'a> SystemStack<'a> {
         Ok(())
     }
 
-    fn group_checks(&mut self, tg: &'a TaskGroup, node: &Node) -> Result<(), Filter> {
+    fn group_checks(
+        &mut self,
+        tg: &'a TaskGroup,
+        alloc_name: &str,
+        node: &Node,
+    ) -> Result<(), Filter> {
         let drivers: BTreeSet<&str> = tg.tasks.iter().map(|t| t.driver.as_str()).collect();
         if !has_drivers(&drivers, node) {
             return Err(Filter::Drivers(
@@ -267,7 +303,8 @@ impl<'a> SystemStack<'a> {
             ));
         }
         self.constraints(&group_constraints(tg), Level::Group, node)?;
-        if !has_host_volumes(tg, node) {
+        let rules = self.volumes.rules;
+        if !rules.host_per_node && !has_host_volumes(tg, alloc_name, node, rules) {
             return Err(Filter::HostVolumes);
         }
         let requested: Vec<&RequestedDevice> = tg
@@ -287,21 +324,52 @@ impl<'a> SystemStack<'a> {
         Ok(())
     }
 
-    /// `Select` on a single node: `Ok` when `tg` may be placed there as far
-    /// as the filtering checks go (resource fit is not checked).
+    /// `Select` on a single node for the allocation `alloc_name`: `Ok`
+    /// when `tg` may be placed there as far as the filtering checks go
+    /// (resource fit is not checked).
     pub fn select(
         &mut self,
         tg: &'a TaskGroup,
+        alloc_name: &str,
         node: &Node,
         plan: &PlanSoFar<'_>,
     ) -> Result<(), Filter> {
-        self.class_checks(tg, node)?;
+        self.class_checks(tg, alloc_name, node)?;
+        self.available(tg, alloc_name, node)?;
         self.distinct_properties(tg, node, plan)
+    }
+
+    /// The wrapper's checks that hold only for now and so are never
+    /// shared by a class (`tgAvailable`): CSI volumes, and host volumes
+    /// from #18679.
+    pub fn available(&self, tg: &TaskGroup, alloc_name: &str, node: &Node) -> Result<(), Filter> {
+        let rules = self.volumes.rules;
+        if rules.host_per_node && !has_host_volumes(tg, alloc_name, node, rules) {
+            return Err(Filter::HostVolumes);
+        }
+        match self.volumes.csi {
+            Some(csi) => csi
+                .check(
+                    &self.job.namespace,
+                    &self.job.id,
+                    tg,
+                    alloc_name,
+                    node,
+                    rules,
+                )
+                .map_err(Filter::Csi),
+            None => Ok(()),
+        }
     }
 
     /// The checks of Nomad's `FeasibilityWrapper`, whose results are shared
     /// per computed node class unless a constraint escapes it.
-    pub fn class_checks(&mut self, tg: &'a TaskGroup, node: &Node) -> Result<(), Filter> {
+    pub fn class_checks(
+        &mut self,
+        tg: &'a TaskGroup,
+        alloc_name: &str,
+        node: &Node,
+    ) -> Result<Eligibility, Filter> {
         self.enter(tg);
         let class = class_of(node);
         // Job-level checks, cached per class unless a constraint escapes.
@@ -327,16 +395,20 @@ impl<'a> SystemStack<'a> {
             .unwrap_or(false);
         let key = (tg.name.clone(), class.clone());
         match self.group_classes.get(&key) {
-            Some(r) if !escaped => r.clone().map_err(|first| Filter::ClassIneligible {
-                class: class.clone(),
-                first: Box::new(first),
-            }),
+            Some(r) if !escaped => {
+                r.clone()
+                    .map(|()| Eligibility::Cached)
+                    .map_err(|first| Filter::ClassIneligible {
+                        class: class.clone(),
+                        first: Box::new(first),
+                    })
+            }
             _ => {
-                let r = self.group_checks(tg, node);
+                let r = self.group_checks(tg, alloc_name, node);
                 if !escaped {
                     self.group_classes.entry(key).or_insert(r.clone());
                 }
-                r
+                r.map(|()| Eligibility::Checked)
             }
         }
     }

@@ -5,6 +5,7 @@
 mod alloc;
 mod connect;
 mod constraint;
+mod csi;
 mod deployment;
 mod evaluation;
 mod go_null;
@@ -41,6 +42,9 @@ pub use connect::{
     ConsulMeshConfigEntry, ConsulTerminatingConfigEntry, LogConfig, SidecarTask,
 };
 pub use constraint::{Affinity, Constraint};
+pub use csi::{
+    CsiCapability, CsiInfo, CsiNodeInfo, CsiPlugin, CsiTopology, CsiVolume, access_mode,
+};
 pub use deployment::{Deployment, DeploymentState, deployment_status};
 pub use evaluation::{DesiredUpdates, Evaluation, PlanAnnotations};
 pub(crate) use go_null::{GoJson, GoNull, from_slice};

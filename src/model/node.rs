@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::Resources;
+use super::csi::CsiInfo;
 use super::resources::{NodeReservedResources, NodeResources, NodeSupply};
 use super::string_map::{self, StringMap};
 use super::{GoValue, Name, nullable};
@@ -36,6 +37,9 @@ pub struct Node {
     pub drivers: BTreeMap<String, Option<DriverInfo>>,
     #[serde(deserialize_with = "nullable")]
     pub host_volumes: BTreeMap<String, Option<HostVolume>>,
+    /// The node's CSI node plugins by plugin ID; `null` entries are absent.
+    #[serde(rename = "CSINodePlugins", deserialize_with = "nullable")]
+    pub csi_node_plugins: BTreeMap<String, Option<CsiInfo>>,
     pub node_resources: Option<NodeResources>,
     /// What the client keeps back from allocations.
     pub reserved_resources: Option<NodeReservedResources>,
@@ -66,6 +70,9 @@ pub struct DriverInfo {
 #[serde(rename_all = "PascalCase", default)]
 pub struct HostVolume {
     pub read_only: bool,
+    /// A dynamic host volume's ID (1.10.0 on); empty for a static one.
+    #[serde(rename = "ID")]
+    pub id: String,
 }
 
 /// Scheduling eligibility strings of `nomad/structs`.

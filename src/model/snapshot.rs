@@ -2,7 +2,10 @@
 
 use std::sync::Arc;
 
-use super::{Allocation, Deployment, Evaluation, Job, Node, SchedulerConfig, VersionRequest};
+use super::{
+    Allocation, CsiPlugin, CsiVolume, Deployment, Evaluation, Job, Node, SchedulerConfig,
+    VersionRequest,
+};
 use crate::time::Time;
 use crate::warning::Warning;
 
@@ -33,6 +36,12 @@ pub struct Snapshot {
     pub nomad_version: Option<VersionRequest>,
     /// Extension `SchedulerConfig`: the cluster's scheduler configuration.
     pub scheduler_config: Option<SchedulerConfig>,
+    /// `CSIVolumes`; `None` when the dump has no such table (absent or
+    /// `null`), and CSI volume requests are then not checked.
+    pub csi_volumes: Option<Vec<CsiVolume>>,
+    /// `CSIPlugins`; `None` when absent or `null`, and each volume's own
+    /// `Schedulable` is read instead of the plugin's health.
+    pub csi_plugins: Option<Vec<CsiPlugin>>,
     /// What the reader found suspicious but usable.
     pub warnings: Vec<Warning>,
     /// The JSON text in `Jobs` of the job the reader was asked to keep whole

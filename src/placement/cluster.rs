@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use crate::feasibility::{CsiState, VolumeRules, Volumes};
 use crate::fit::{Capacity, Comparable, FitRules, NodeUse};
 use crate::model::resources::{AllocUsage, NodeSupply};
 use crate::model::{Allocation, Node, Snapshot};
@@ -53,6 +54,8 @@ pub struct Cluster<'a> {
     rules: FitRules,
     uses: Vec<OnceLock<NodeUse>>,
     index: HashMap<&'a str, usize>,
+    /// The CSI volumes and their claims, when the dump has them.
+    csi: Option<CsiState<'a>>,
 }
 
 impl<'a> Cluster<'a> {
@@ -113,6 +116,21 @@ impl<'a> Cluster<'a> {
             by_job,
             rules: *rules,
             index,
+            csi: CsiState::new(snapshot),
+        }
+    }
+
+    /// Whether the dump has a `CSIVolumes` table, so that CSI volume
+    /// requests are checked.
+    pub fn has_csi_volumes(&self) -> bool {
+        self.csi.is_some()
+    }
+
+    /// What the volume checks read under `rules`.
+    pub fn volumes(&self, rules: VolumeRules) -> Volumes<'_> {
+        Volumes {
+            rules,
+            csi: self.csi.as_ref(),
         }
     }
 

@@ -20,7 +20,7 @@ pub mod verdict;
 pub use cluster::Cluster;
 pub use failure::Failure;
 pub use metric::AllocMetric;
-pub use placer::{Choice, Misfit, Placer, Setup};
+pub use placer::{Choice, Misfit, Placer, Select, Setup};
 pub use score::Score;
 pub use spread::SpreadRules;
 pub use targets::Untargeted;

@@ -15,8 +15,10 @@
 //! reschedule penalty, which is the same choice as judging every node.
 //! A group whose checks are not shared per computed class (an escaped
 //! constraint) or whose verdicts move with placements on other nodes
-//! (`distinct_property`) is judged on every node each time. A placement
-//! that finds no node is judged on every node too, for Nomad's metrics.
+//! (`distinct_property`), or that asks for volumes (checked per node and
+//! per allocation name, outside any class verdict), is judged on every
+//! node each time; so is a placement with a preferred node, and one that
+//! finds no node, for Nomad's metrics.
 
 mod choose;
 mod group;
@@ -37,7 +39,7 @@ use crate::model::{Allocation, Job, TaskGroup};
 use group::Group;
 use judge::Verdict;
 pub use misfit::Misfit;
-pub use setup::{Choice, Setup};
+pub use setup::{Choice, Select, Setup};
 pub use state::Placer;
 
 impl<'a> Placer<'a> {
@@ -101,7 +103,7 @@ impl<'a> Placer<'a> {
             candidates,
             by_dc,
             spreads: Spreads::new(job, existing.clone(), setup.spread),
-            checks: SystemStack::new(job, existing),
+            checks: SystemStack::new(job, existing).with_volumes(cluster.volumes(setup.volumes)),
             stopped: HashSet::new(),
             stopping: Vec::new(),
             added: HashMap::new(),
@@ -178,10 +180,12 @@ impl<'a> Placer<'a> {
         self.recorder.take().map(|r| r.finish())
     }
 
-    /// Places one allocation of `tg`, avoiding `penalty` nodes where it
-    /// can; a later failure of the same group only adds to its count, as
-    /// `CoalescedFailures` does.
-    pub fn place(&mut self, tg: &'a TaskGroup, penalty: &[&str]) -> Option<Choice> {
+    /// Places one allocation of `tg` as `select` asks; a later failure of
+    /// the same group only adds to its count, as `CoalescedFailures` does.
+    /// A preferred node is judged alone first (`GenericStack.Select`), and
+    /// only if it cannot take the allocation are all nodes judged, the
+    /// metrics starting afresh (a recording then holds both).
+    pub fn place(&mut self, tg: &'a TaskGroup, select: &Select<'_>) -> Option<Choice> {
         if let Some(f) = self.failures.get_mut(&tg.name) {
             f.count += 1;
             if let Some(r) = self.recorder.as_deref_mut() {
@@ -190,11 +194,11 @@ impl<'a> Placer<'a> {
             return None;
         }
         let mut g = self.group(tg);
-        if !self.candidates.is_empty() {
+        if !self.candidates.is_empty() || select.preferred.is_some() {
             self.checks.enter(tg);
         }
-        let penalty_ids = penalty;
-        let penalty: Vec<usize> = penalty
+        let penalty: Vec<usize> = select
+            .penalty
             .iter()
             .filter_map(|id| self.cluster.position(id))
             .filter(|i| self.candidates.binary_search(i).is_ok())
@@ -207,11 +211,28 @@ impl<'a> Placer<'a> {
             g.indexable = false;
             g.index = None;
         }
-        let ranked = match g.index.is_some() && self.recorder.is_none() {
+        let preferred = select.preferred.and_then(|p| {
+            self.scan(&mut g, select, &penalty, round.as_ref(), Some(p))
+                .ok()
+        });
+        let ranked = match preferred.is_none()
+            && select.preferred.is_none()
+            && g.index.is_some()
+            && self.recorder.is_none()
+        {
             true => self.ranked_best(&mut g, &penalty),
             false => None,
         };
-        let best = ranked.or_else(|| self.scan(&mut g, &penalty, penalty_ids, round.as_ref()));
+        let best = match preferred.or(ranked) {
+            Some(choice) => Some(choice),
+            None => match self.scan(&mut g, select, &penalty, round.as_ref(), None) {
+                Ok(choice) => Some(choice),
+                Err(failure) => {
+                    self.failures.insert(tg.name.clone(), *failure);
+                    None
+                }
+            },
+        };
         if let Some(choice) = &best {
             let i = choice.node;
             if !self.cluster.known[i] {
@@ -246,7 +267,7 @@ impl<'a> Placer<'a> {
         let before = (!self.stopped.contains(&existing.id))
             .then(|| (self.changed.remove(&i), self.log.len()));
         self.stop(existing);
-        let verdict = self.judge(&mut g, i);
+        let verdict = self.judge(&mut g, &existing.name, i);
         let usage = matches!(verdict, Verdict::Fits { .. }).then(|| self.allocate(&g, i));
         let round = self.spreads.round(tg, &self.stopping, &self.proposed);
         self.unstop(existing);
@@ -262,7 +283,9 @@ impl<'a> Placer<'a> {
             self.spreads.score(r, self.cluster.nodes[i]);
         }
         match (verdict, usage) {
-            (Verdict::Filtered(why), _) => Err(Misfit::Filtered(why.into_owned())),
+            (Verdict::Filtered(why) | Verdict::Ends(why), _) => {
+                Err(Misfit::Filtered(why.into_owned()))
+            }
             (Verdict::Exhausted(short), _) => Err(Misfit::Exhausted(short)),
             (Verdict::Fits { .. }, usage) => {
                 if !self.cluster.known[i] {

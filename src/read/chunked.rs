@@ -26,7 +26,9 @@ use super::internal::internal_error;
 use super::owner::Owner;
 use super::read_ahead::{BLOCK, Next, ROOM, ReadAhead};
 use super::split::{self, Element, Embedded, Parsed, Spliced, Texts};
-use crate::model::{Deployment, Evaluation, GoJson, Interner, SchedulerConfig};
+use crate::model::{
+    CsiPlugin, CsiVolume, Deployment, Evaluation, GoJson, Interner, SchedulerConfig,
+};
 use crate::time::Time;
 use position::Position;
 
@@ -230,6 +232,26 @@ impl<'r> Chunked<'r> {
                 let config: Option<GoJson<SchedulerConfig>> = self.value(None)?;
                 st.scheduler_config = config.map(|c| c.0);
                 true
+            }
+            "CSIVolumes" => {
+                let listed = self.each(key, |_, v: CsiVolume| {
+                    st.add_csi_volume(Some(v));
+                    Ok(())
+                })?;
+                if listed {
+                    st.add_csi_volume(None);
+                }
+                listed
+            }
+            "CSIPlugins" => {
+                let listed = self.each(key, |_, p: CsiPlugin| {
+                    st.add_csi_plugin(Some(p));
+                    Ok(())
+                })?;
+                if listed {
+                    st.add_csi_plugin(None);
+                }
+                listed
             }
             // Skipped unread but checked, element by element for arrays so
             // that a large one never has to fit in the buffer.

@@ -23,7 +23,8 @@ use super::top_keys::TopKeys;
 use super::warnings::Warnings;
 use super::{ReadError, ReadFilter};
 use crate::model::{
-    self, Allocation, Deployment, Evaluation, GoJson, GoNull, Interner, Job, Node, SchedulerConfig,
+    self, Allocation, CsiPlugin, CsiVolume, Deployment, Evaluation, GoJson, GoNull, Interner, Job,
+    Node, SchedulerConfig,
 };
 use crate::time::Time;
 use crate::version::VersionRequest;
@@ -48,6 +49,9 @@ pub(super) struct State<'n> {
     pub(super) supports_disconnected_clients: Option<bool>,
     pub(super) nomad_version: Option<VersionRequest>,
     pub(super) scheduler_config: Option<SchedulerConfig>,
+    /// `CSIVolumes` and `CSIPlugins`, once listed.
+    pub(super) csi_volumes: Option<Vec<CsiVolume>>,
+    pub(super) csi_plugins: Option<Vec<CsiPlugin>>,
     /// Embedded job texts and their parsed jobs; dropped with the state.
     pub(super) job_texts: JobTexts,
     pub(super) warnings: Warnings,
@@ -90,6 +94,8 @@ impl<'n> State<'n> {
             supports_disconnected_clients: None,
             nomad_version: None,
             scheduler_config: None,
+            csi_volumes: None,
+            csi_plugins: None,
             job_texts: JobTexts::default(),
             warnings: Warnings::default(),
             pending: None,
@@ -426,6 +432,32 @@ impl<'de> Visitor<'de> for Document<'_, '_> {
                     let config: Option<GoJson<SchedulerConfig>> = map.next_value()?;
                     st.scheduler_config = config.map(|c| c.0);
                     true
+                }
+                "CSIVolumes" => {
+                    let listed = map.next_value_seed(Each::new(
+                        "an array of CSI volumes",
+                        |_, v: CsiVolume| {
+                            st.add_csi_volume(Some(v));
+                            Ok(())
+                        },
+                    ))?;
+                    if listed {
+                        st.add_csi_volume(None);
+                    }
+                    listed
+                }
+                "CSIPlugins" => {
+                    let listed = map.next_value_seed(Each::new(
+                        "an array of CSI plugins",
+                        |_, p: CsiPlugin| {
+                            st.add_csi_plugin(Some(p));
+                            Ok(())
+                        },
+                    ))?;
+                    if listed {
+                        st.add_csi_plugin(None);
+                    }
+                    listed
                 }
                 // Anything else (ACLTokens hold secrets) is skipped unread.
                 _ => {

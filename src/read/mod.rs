@@ -29,6 +29,7 @@
 
 mod alloc_record;
 mod chunked;
+mod csi;
 mod document;
 mod error;
 mod filter;
@@ -49,6 +50,8 @@ mod volatile;
 mod warnings;
 mod workers;
 
+#[cfg(test)]
+mod csi_tests;
 #[cfg(test)]
 mod tests;
 

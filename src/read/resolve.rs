@@ -32,6 +32,7 @@ impl State<'_> {
             return Err(ReadError::not_a_snapshot(self.name, found));
         }
         self.incomplete_warnings();
+        self.settle_csi();
         let current: HashMap<(&str, &str), &Arc<Job>, FixedState> = self
             .jobs
             .iter()
@@ -171,6 +172,8 @@ impl State<'_> {
             supports_disconnected_clients: self.supports_disconnected_clients,
             nomad_version: self.nomad_version,
             scheduler_config: self.scheduler_config,
+            csi_volumes: self.csi_volumes,
+            csi_plugins: self.csi_plugins,
             warnings: self.warnings.finish(),
             planned_job_text: self.planned_job_text,
             namespaces: self.namespaces,

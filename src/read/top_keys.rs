@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 const STATE: [&str; 4] = ["Jobs", "Allocs", "Allocations", "Nodes"];
 
 /// Keys the reader takes, as `&'static str` so both walks record the same.
-const KNOWN: [&str; 12] = [
+const KNOWN: [&str; 14] = [
     "Jobs",
     "JobVersions",
     "Nodes",
@@ -22,6 +22,8 @@ const KNOWN: [&str; 12] = [
     "EvalID",
     "SupportsDisconnectedClients",
     "SchedulerConfig",
+    "CSIVolumes",
+    "CSIPlugins",
 ];
 
 /// Other keys named in a message, at most.

@@ -2,12 +2,12 @@
 //! and destructive replacement on a node, or counted as failed, and the
 //! blocked evaluation and queued allocations that follow.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use super::{JobContext, JobWork};
-use crate::model::{Allocation, ClientStatus, Id, Job};
-use crate::placement::{PlacementRecord, Placer, Recorder, Score};
+use crate::model::{Allocation, ClientStatus, Id, Job, TaskGroup};
+use crate::placement::{PlacementRecord, Placer, Recorder, Score, Select};
 use crate::reconciler::Reconciliation;
 use crate::report::{BlockedEval, FailedPlacement, JobReport, NearestMiss, Plan};
 use crate::version::Switch;
@@ -103,10 +103,15 @@ impl<'a> JobContext<'a> {
             };
             arm(&mut placer, &d.name);
             if placer.failed(&tg.name) {
-                placer.place(tg, &[]);
+                placer.place(tg, &Select::default());
             } else {
                 placer.stop(alloc);
-                match placer.place(tg, &penalty_nodes(Some(alloc))) {
+                let select = Select {
+                    name: &d.name,
+                    penalty: &penalty_nodes(Some(alloc)),
+                    preferred: self.preferred_node(job, tg, Some(alloc)),
+                };
+                match placer.place(tg, &select) {
                     Some(c) => {
                         plan.destructive_update[k].node_id = Some(node_id(self, c.node));
                         plan.destructive_update[k].score = Some(Score(c.score));
@@ -130,7 +135,12 @@ impl<'a> JobContext<'a> {
             *queued.entry(tg.name.clone()).or_default() += 1;
             let prev = p.previous.and_then(|a| by_id.get(&a.id).copied());
             arm(&mut placer, &p.name);
-            if let Some(c) = placer.place(tg, &penalty_nodes(prev)) {
+            let select = Select {
+                name: &p.name,
+                penalty: &penalty_nodes(prev),
+                preferred: self.preferred_node(job, tg, prev),
+            };
+            if let Some(c) = placer.place(tg, &select) {
                 plan.place[k].node_id = Some(node_id(self, c.node));
                 plan.place[k].score = Some(Score(c.score));
             }
@@ -185,6 +195,43 @@ impl<'a> JobContext<'a> {
         records
     }
 
+    /// `findPreferredNode`: a replacement whose group keeps its ephemeral
+    /// disk (`sticky`; from #16826 also `migrate`) tries the previous
+    /// allocation's node first, if that node is ready; from #26662 only
+    /// while the job's node pool and datacenters are those of the previous
+    /// allocation's job version. Before #26662 the node is tried even
+    /// outside the job's datacenters and pool, as Nomad does.
+    fn preferred_node(
+        &self,
+        job: &Job,
+        tg: &TaskGroup,
+        prev: Option<&Allocation>,
+    ) -> Option<usize> {
+        let prev = prev?;
+        if self.rules.has(Switch::PreferredNodeSameTargets) {
+            // Nomad reads the previous job's datacenters unguarded; an
+            // allocation without its job gets no preference.
+            let old = prev.job.as_deref()?;
+            if old.node_pool != job.node_pool || old.datacenters != job.datacenters {
+                return None;
+            }
+        }
+        let disk = |key: &str| {
+            tg.ephemeral_disk
+                .0
+                .get(key)
+                .and_then(serde_json::Value::as_bool)
+                .unwrap_or(false)
+        };
+        let keeps =
+            disk("Sticky") || (self.rules.has(Switch::MigrateImpliesSticky) && disk("Migrate"));
+        if !keeps {
+            return None;
+        }
+        let i = self.cluster.position(&prev.node_id)?;
+        self.cluster.nodes[i].ready().then_some(i)
+    }
+
     /// The warning for placements and in-place updates taken on nodes that
     /// report no CPU or memory, which a hand-written snapshot may have; the
     /// one such warning, for service, batch and system jobs alike.
@@ -197,6 +244,75 @@ impl<'a> JobContext<'a> {
                     "{}/{}: {n} placement(s) or in-place update(s) are on nodes that report no CPU or \
                      memory, where resource fit is not checked",
                     report.namespace, report.id
+                ),
+            )
+        })
+    }
+
+    /// The warning for a job whose groups request CSI volumes when the
+    /// dump has no `CSIVolumes` table to check them against (Nomad would
+    /// find none and filter every node); the one such warning, for every
+    /// job type.
+    pub(super) fn csi_unchecked_warning(&self, w: &JobWork<'_>) -> Option<Warning> {
+        if self.cluster.has_csi_volumes() {
+            return None;
+        }
+        let job = w.job.filter(|j| !j.stop)?;
+        let csi = job
+            .task_groups
+            .iter()
+            .filter(|tg| tg.volumes.values().any(|v| v.volume_type == "csi"))
+            .count();
+        (csi > 0).then(|| {
+            Warning::new(
+                "csi_unchecked",
+                format!(
+                    "{}/{}: {csi} task group(s) request CSI volumes, but the snapshot has no CSIVolumes \
+                     table: their availability is not checked",
+                    w.namespace, w.id
+                ),
+            )
+        })
+    }
+
+    /// The warning for a job whose host volume requests name a dynamic
+    /// host volume (one with an `ID`, 1.10.0 on) on some node: it is
+    /// checked as a static one, since the dump has no `HostVolumes` table
+    /// with its state, capabilities and claims.
+    pub(super) fn dynamic_host_volume_warning(&self, w: &JobWork<'_>) -> Option<Warning> {
+        let job = w.job.filter(|j| !j.stop)?;
+        let sources: BTreeSet<&str> = job
+            .task_groups
+            .iter()
+            .flat_map(|tg| tg.volumes.values())
+            .filter(|v| v.volume_type == "host")
+            .map(|v| v.source.as_str())
+            .collect();
+        if sources.is_empty() {
+            return None;
+        }
+        let dynamic = |name: &str| {
+            let base = name.rfind('[').map_or(name, |i| &name[..i]);
+            sources.contains(name) || sources.contains(base)
+        };
+        let nodes = self
+            .cluster
+            .nodes
+            .iter()
+            .filter(|n| {
+                n.host_volumes
+                    .iter()
+                    .any(|(name, v)| v.as_ref().is_some_and(|v| !v.id.is_empty()) && dynamic(name))
+            })
+            .count();
+        (nodes > 0).then(|| {
+            Warning::new(
+                "dynamic_host_volume_unchecked",
+                format!(
+                    "{}/{}: {nodes} node(s) offer a requested host volume as a dynamic host volume, \
+                     checked as a static one: the snapshot has no HostVolumes table with its state, \
+                     capabilities and claims",
+                    w.namespace, w.id
                 ),
             )
         })

@@ -45,6 +45,7 @@ impl<'a> JobContext<'a> {
             now: self.now,
             record,
             fit: Some(self.fit_input(w)),
+            volumes: self.cluster.volumes(self.placement.volumes),
             deployment: self.deployments.get(&(w.namespace, w.id)).copied(),
             new_deployment_id: &new_deployment_id,
         })
@@ -86,22 +87,8 @@ impl<'a> JobContext<'a> {
                 ),
             ));
         }
-        if let Some(job) = w.job {
-            let csi = job
-                .task_groups
-                .iter()
-                .filter(|tg| tg.volumes.values().any(|v| v.volume_type == "csi"))
-                .count();
-            if csi > 0 {
-                warnings.push(Warning::new(
-                    "csi_unchecked",
-                    format!(
-                        "{}/{}: {csi} task group(s) request CSI volumes, whose availability is not checked",
-                        w.namespace, w.id
-                    ),
-                ));
-            }
-        }
+        warnings.extend(self.csi_unchecked_warning(w));
+        warnings.extend(self.dynamic_host_volume_warning(w));
         let mut report = JobReport {
             namespace: w.namespace.to_string(),
             id: w.id.to_string(),

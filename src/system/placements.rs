@@ -42,7 +42,7 @@ impl<'a> SystemSchedule<'a> {
                 self.skipped.push((name, node_id));
                 continue;
             };
-            if let Err(filter) = stack.select(tg, node, plan) {
+            if let Err(filter) = stack.select(tg, &name, node, plan) {
                 if system_deployments {
                     self.placement_failed(&tg.name, previous.is_some());
                 } else {

@@ -11,7 +11,7 @@ use super::failures::Failures;
 use super::fit::FitInput;
 use super::node_deployment::{NodeDeployments, NodeReconcilerInput};
 use super::ready_nodes::{ReadyNodes, Targeting};
-use crate::feasibility::{Filter, InvalidConstraint, Placed, PlanSoFar, SystemStack};
+use crate::feasibility::{Filter, InvalidConstraint, Placed, PlanSoFar, SystemStack, Volumes};
 use crate::fit::Shortfall;
 use crate::model::NodesById;
 use crate::model::resources::AllocatedResources;
@@ -162,6 +162,8 @@ pub struct SystemInput<'a, 'r> {
     pub record: bool,
     /// Resource fit and preemption; `None` checks only feasibility.
     pub fit: Option<FitInput<'a, 'r>>,
+    /// The release's volume checks and the CSI volumes they read.
+    pub volumes: Volumes<'a>,
     /// The job's latest deployment (read from 1.11.0 for system jobs).
     pub deployment: Option<&'a Deployment>,
     /// The ID of a deployment this evaluation creates.
@@ -239,7 +241,8 @@ impl<'a> SystemSchedule<'a> {
         out.lost_marks(input, &mut plan);
         let stack_job = input.job.filter(|j| !j.stop);
         let existing: Vec<Placed<'a>> = live.iter().map(|a| placed(input.nodes, a)).collect();
-        let mut stack = stack_job.map(|j| SystemStack::new(j, existing));
+        let mut stack =
+            stack_job.map(|j| SystemStack::new(j, existing).with_volumes(input.volumes));
         for (cat, description, lost) in [
             (Category::Stop, desc::NOT_NEEDED, false),
             (Category::Migrate, NODE_TAINTED, false),

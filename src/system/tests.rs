@@ -128,6 +128,7 @@ impl Cluster {
             now: crate::time::Time::ZERO,
             record: false,
             fit: None,
+            volumes: Default::default(),
             deployment: None,
             new_deployment_id: "",
         });

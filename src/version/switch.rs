@@ -703,6 +703,96 @@ catalogue! {
         reads: [],
         wording: "a system group filtered out everywhere fails only if it runs nowhere already",
     }
+    /// #13274 (1.3.2, 1.4.0; v1.3.2 scheduler/feasible.go:1138): a node of a
+    /// computed class already found eligible whose volumes are unavailable
+    /// (CSI, host volumes from #18679) is skipped; before, the wrapper's
+    /// eligible fast path returned no node at all (v1.3.1
+    /// feasible.go:1138), which ends a service or batch placement's walk
+    /// over the nodes at that node.
+    EligibleClassContinues {
+        id: "#13274",
+        firsts: &[v(1, 3, 2), v(1, 4, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a node of an eligible class with unavailable volumes is skipped, not the end of the search",
+    }
+    /// #15780 (1.5.0; v1.5.0 scheduler/feasible.go:164): a `per_alloc` host
+    /// volume request names the volume `source[N]` of the allocation's
+    /// index; before, `per_alloc` was not read for host volumes.
+    HostVolumePerAlloc {
+        id: "#15780",
+        firsts: &[v(1, 5, 0)],
+        replayed: true,
+        reads: [],
+        wording: "per_alloc host volumes name one volume per allocation index",
+    }
+    /// #18679 (1.4.14, 1.5.10, 1.6.3, 1.7.0; v1.7.0 scheduler/stack.go:265,
+    /// :414): host volumes are checked on every node beside CSI volumes
+    /// (`tgAvailable`); before, with the class-cached checks, so the first
+    /// node of a computed class decided for all of them.
+    HostVolumePerNode {
+        id: "#18679",
+        firsts: &[v(1, 4, 14), v(1, 5, 10), v(1, 6, 3), v(1, 7, 0)],
+        replayed: true,
+        reads: [],
+        wording: "host volumes are checked on every node, not once per computed class",
+    }
+    /// #24522 (1.10.0; v1.10.0 nomad/structs/node.go:71, :85, read at
+    /// scheduler/feasible.go:463): a node's CSI topology matches a volume's
+    /// when it has every one of the volume's segments; before, only when
+    /// the segments were equal.
+    CsiTopologyContains {
+        id: "#24522",
+        firsts: &[v(1, 10, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a node's CSI topology matches a volume's when it contains its segments",
+    }
+    /// #28202 (2.0.4; v2.0.4 scheduler/feasible/feasible.go:400): a
+    /// `sticky` host volume request cannot use a static host volume.
+    StickyHostVolumeDynamic {
+        id: "#28202",
+        firsts: &[v(2, 0, 4)],
+        replayed: true,
+        reads: [],
+        wording: "a sticky host volume request refuses a static host volume",
+    }
+    /// #28312 (2.0.5; v2.0.5 scheduler/feasible/feasible.go:32, :566,
+    /// context.go:295): CSI volumes missing from the state filter every
+    /// node as "missing CSI volume(s) a, b" before the other CSI checks
+    /// (before: "missing CSI Volume a", v2.0.4 feasible.go:32), and a group
+    /// with CSI volumes escapes its computed class, so its blocked
+    /// evaluation carries no class eligibility. The blocked evaluation's
+    /// new list of missing volumes is not in plan-inspect's output.
+    CsiMissingListed {
+        id: "#28312",
+        firsts: &[v(2, 0, 5)],
+        replayed: true,
+        reads: [],
+        wording: "missing CSI volumes are listed together and CSI groups escape the computed class",
+    }
+    /// #16826 (1.5.4, 1.6.0; v1.5.4 scheduler/generic_sched.go:796): an
+    /// ephemeral disk with `migrate` prefers the previous allocation's
+    /// node as `sticky` does; before, only `sticky` (v1.3.0
+    /// generic_sched.go:784).
+    MigrateImpliesSticky {
+        id: "#16826",
+        firsts: &[v(1, 5, 4), v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "an ephemeral disk with migrate prefers the previous node as sticky does",
+    }
+    /// #26662 (1.11.0; v1.11.0 scheduler/generic_sched.go:868, :871): no
+    /// node is preferred for a sticky disk when the job's node pool or
+    /// datacenters differ from the previous allocation's job version;
+    /// before, its node was tried even outside them.
+    PreferredNodeSameTargets {
+        id: "#26662",
+        firsts: &[v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a sticky disk prefers its node only while the job's pool and datacenters are unchanged",
+    }
     /// #26708 (1.11.0, with #26953, #27007, #26868; v1.11.0
     /// scheduler/reconciler/reconcile_node.go:35 `Compute`, :98
     /// `computeForNode`, scheduler/scheduler_system.go:229

@@ -8,20 +8,22 @@ use super::super::spread::Round;
 use super::super::verdict::NodeVerdict;
 use super::group::Group;
 use super::judge::Verdict;
-use super::setup::Choice;
+use super::setup::{Choice, Select};
 use super::state::Placer;
 
 impl<'a> Placer<'a> {
-    /// Every candidate through the stack, in node order: the choice, or
-    /// the group's failure with Nomad's metrics and the nearest miss. The
-    /// group's ranking is built on its first scan.
+    /// Every candidate through the stack, in node order, or `only` that
+    /// node: the choice, or the failure with Nomad's metrics and the
+    /// nearest miss. The group's ranking is built on its first scan of
+    /// every candidate.
     pub(super) fn scan(
         &mut self,
         g: &mut Group<'a>,
+        select: &Select<'_>,
         penalty: &[usize],
-        penalty_ids: &[&str],
         round: Option<&Round>,
-    ) -> Option<Choice> {
+        only: Option<usize>,
+    ) -> Result<Choice, Box<Failure>> {
         let mut metric = AllocMetric {
             nodes_available: self.by_dc.clone(),
             nodes_in_pool: if self.setup.pools {
@@ -31,11 +33,12 @@ impl<'a> Placer<'a> {
             },
             ..AllocMetric::default()
         };
-        let mut index = (g.indexable && g.index.is_none()).then(RankIndex::default);
+        let mut index =
+            (only.is_none() && g.indexable && g.index.is_none()).then(RankIndex::default);
         let mut best: Option<Choice> = None;
         let mut failure = Failure::default();
         if let Some(r) = self.recorder.as_deref_mut() {
-            r.penalised(penalty_ids);
+            r.penalised(select.penalty);
             r.untargeted(
                 &self.cluster.nodes,
                 self.job,
@@ -43,14 +46,22 @@ impl<'a> Placer<'a> {
                 self.setup.globs,
             );
         }
-        for ci in 0..self.candidates.len() {
-            let i = self.candidates[ci];
+        let count = match only {
+            Some(_) => 1,
+            None => self.candidates.len(),
+        };
+        for ci in 0..count {
+            let i = only.unwrap_or_else(|| self.candidates[ci]);
             let node = self.cluster.nodes[i];
             metric.nodes_evaluated += 1;
             let class = node.node_class.as_str();
             let recording = self.recorder.is_some();
-            let noted = match self.judge(g, i) {
-                Verdict::Filtered(why) => {
+            let verdict = self.judge(g, select.name, i);
+            // Before #13274 an unavailable node of an eligible class ends
+            // the search.
+            let ends = matches!(verdict, Verdict::Ends(_));
+            let noted = match verdict {
+                Verdict::Filtered(why) | Verdict::Ends(why) => {
                     metric.filter_node(class, &why);
                     recording.then(|| {
                         let check = why.into_owned();
@@ -98,23 +109,28 @@ impl<'a> Placer<'a> {
                     r.best_so_far();
                 }
             }
+            if ends {
+                index = None;
+                break;
+            }
         }
         if let Some(mut r) = index {
             r.synced = self.log.len();
             g.index = Some(r);
         }
-        if best.is_none() {
+        best.ok_or_else(|| {
             failure.count = 1;
             failure.metric = metric;
-            self.failures.insert(g.tg.name.clone(), failure);
-        }
-        best
+            Box::new(failure)
+        })
     }
 
     /// The choice from the group's ranking once the nodes changed since
     /// are judged again: the best node outside the penalty, or a penalty
     /// node with its penalised score if that is better (the lower node on
     /// a tie). `None` when no node fits, for [`Placer::scan`] to count.
+    /// Only groups without volumes are ranked so, so no allocation name
+    /// is read.
     pub(super) fn ranked_best(&mut self, g: &mut Group<'a>, penalty: &[usize]) -> Option<Choice> {
         let mut index = g.index.take()?;
         let mut changed = self.log[index.synced..].to_vec();
@@ -124,7 +140,7 @@ impl<'a> Placer<'a> {
             if self.candidates.binary_search(&i).is_err() {
                 continue;
             }
-            let score = match self.judge(g, i) {
+            let score = match self.judge(g, "", i) {
                 Verdict::Fits { used, collisions } => {
                     let capacity = &self.cluster.capacities[i];
                     let node = self.cluster.nodes[i];
@@ -146,7 +162,7 @@ impl<'a> Placer<'a> {
             .map(|(node, score)| Choice { node, score });
         g.index = Some(index);
         for &i in penalty {
-            if let Verdict::Fits { used, collisions } = self.judge(g, i) {
+            if let Verdict::Fits { used, collisions } = self.judge(g, "", i) {
                 let capacity = &self.cluster.capacities[i];
                 let node = self.cluster.nodes[i];
                 let score = g

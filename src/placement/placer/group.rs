@@ -22,6 +22,9 @@ pub(super) struct Group<'a> {
     pub ranking: Ranking,
     /// The job or group has a `distinct_property` constraint.
     pub properties: bool,
+    /// The group asks for volumes, which are checked on every node for
+    /// each allocation's name, outside any class verdict.
+    pub volumes: bool,
     /// `distinct_hosts` at the job level, and at the group's.
     pub distinct: (bool, bool),
     /// Per computed class, the verdict of its checks for this group, as
@@ -43,7 +46,11 @@ impl<'a> Group<'a> {
     ) -> Group<'a> {
         let ask = ask_of(tg);
         let distinct = |cs: &[Constraint]| cs.iter().any(|c| c.operand == DISTINCT_HOSTS);
-        let cacheable = checks.caches(tg);
+        let volumes = !tg.volumes.is_empty();
+        // A group with volumes keeps to the stack's own class cache, which
+        // tells a cached verdict from a checked one (#13274), and is judged
+        // on every node each time, since `per_alloc` volumes differ by name.
+        let cacheable = checks.caches(tg) && !volumes;
         let properties = checks.has_distinct_properties(tg);
         Group {
             tg,
@@ -56,6 +63,7 @@ impl<'a> Group<'a> {
                 setup.settings.rules,
             ),
             properties,
+            volumes,
             distinct: (distinct(&job.constraints), distinct(&tg.constraints)),
             classes: vec![UNKNOWN; if cacheable { classes } else { 0 }],
             indexable: cacheable && !properties,

@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use super::group::{ELIGIBLE, Group, INELIGIBLE};
 use super::state::{Added, Changed, Placer};
-use crate::feasibility::{CLASS_INELIGIBLE, DISTINCT_HOSTS, Filter, PlanSoFar, device_serves};
+use crate::feasibility::{
+    CLASS_INELIGIBLE, DISTINCT_HOSTS, Eligibility, Filter, PlanSoFar, device_serves,
+};
 use crate::fit::{Capacity, Comparable, NodeUse, Shortfall, place};
 use crate::model::Id;
 use crate::model::resources::AllocUsage;
@@ -18,6 +20,8 @@ use super::super::cluster::Cluster;
 pub(super) enum Verdict {
     /// A check filtered the node, in Nomad's words.
     Filtered(Cow<'static, str>),
+    /// Filtered, and no later node is looked at.
+    Ends(Cow<'static, str>),
     Exhausted(Shortfall),
     /// The allocation fits; the node then uses `used` in all and has
     /// `collisions` allocations of the same job and group.
@@ -28,9 +32,9 @@ pub(super) enum Verdict {
 }
 
 impl<'a> Placer<'a> {
-    /// The class-cached checks, then `distinct_hosts`,
-    /// `distinct_property` and resource fit.
-    pub(super) fn judge(&mut self, g: &mut Group<'a>, i: usize) -> Verdict {
+    /// The class-cached checks, the volume checks for the allocation
+    /// `name`, then `distinct_hosts`, `distinct_property` and resource fit.
+    pub(super) fn judge(&mut self, g: &mut Group<'a>, name: &str, i: usize) -> Verdict {
         let tg = g.tg;
         let node = self.cluster.nodes[i];
         self.checks.enter(tg);
@@ -41,11 +45,11 @@ impl<'a> Placer<'a> {
             Some(_) => None,
             None => g.classes.get(class).copied(),
         };
-        match cached {
-            Some(ELIGIBLE) => {}
+        let eligibility = match cached {
+            Some(ELIGIBLE) => Eligibility::Cached,
             Some(INELIGIBLE) => return Verdict::Filtered(Cow::Borrowed(CLASS_INELIGIBLE)),
             _ => {
-                let checked = self.checks.class_checks(tg, node);
+                let checked = self.checks.class_checks(tg, name, node);
                 if let Some(c) = g.classes.get_mut(class) {
                     *c = if checked.is_ok() {
                         ELIGIBLE
@@ -53,15 +57,31 @@ impl<'a> Placer<'a> {
                         INELIGIBLE
                     };
                 }
-                if let Err(f) = checked {
-                    if let (Some(r), Filter::ClassIneligible { first, .. }) =
-                        (self.recorder.as_deref_mut(), &f)
-                    {
-                        r.class_cause(first.metric().into_owned());
+                match checked {
+                    Ok(e) => e,
+                    Err(f) => {
+                        if let (Some(r), Filter::ClassIneligible { first, .. }) =
+                            (self.recorder.as_deref_mut(), &f)
+                        {
+                            r.class_cause(first.metric().into_owned());
+                        }
+                        return Verdict::Filtered(Cow::Owned(f.metric().into_owned()));
                     }
-                    return Verdict::Filtered(Cow::Owned(f.metric().into_owned()));
                 }
             }
+        };
+        let available = match g.volumes {
+            true => self.checks.available(tg, name, node),
+            false => Ok(()),
+        };
+        if let Err(f) = available {
+            let why = Cow::Owned(f.metric().into_owned());
+            // Before #13274 the wrapper's fast path for an eligible class
+            // ended the selection at an unavailable node.
+            return match eligibility {
+                Eligibility::Cached if !self.setup.volumes.eligible_continues => Verdict::Ends(why),
+                _ => Verdict::Filtered(why),
+            };
         }
         self.refresh(i);
         let own = self.own_at(i);

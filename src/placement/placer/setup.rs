@@ -1,6 +1,7 @@
 //! What a job's placement stage is set up with, and what it gives back.
 
 use super::super::spread::SpreadRules;
+use crate::feasibility::VolumeRules;
 use crate::fit::Settings;
 
 /// What decides which nodes a job sees and how fit is counted.
@@ -14,6 +15,18 @@ pub struct Setup {
     /// `SchedulerConfig.SchedulerAlgorithm` is `spread`.
     pub spread_algorithm: bool,
     pub spread: SpreadRules,
+    /// How the release checks volumes.
+    pub volumes: VolumeRules,
+}
+
+/// How one allocation is placed (`SelectOptions`): its name (which
+/// `per_alloc` volumes read), the nodes it avoids, and the node it
+/// prefers (a sticky ephemeral disk's previous node), tried alone first.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Select<'s> {
+    pub name: &'s str,
+    pub penalty: &'s [&'s str],
+    pub preferred: Option<usize>,
 }
 
 /// A node chosen for one allocation.
