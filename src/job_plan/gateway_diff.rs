@@ -175,6 +175,14 @@ fn ingress(prev: Option<&Value>, next: Option<&Value>, contextual: bool) -> Opti
     Some(diff)
 }
 
+/// The `Name` an ingress or linked service is matched by.
+fn name_of(s: &Value) -> String {
+    s.get("Name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// Objects of two lists matched by `key` (the last of a key), sorted.
 fn keyed<'v>(
     prev: Option<&'v Value>,
@@ -232,16 +240,10 @@ fn listener(prev: Option<&Value>, next: Option<&Value>, contextual: bool) -> Opt
         contextual,
         |_, _| {},
     )?;
-    let name = |s: &Value| {
-        s.get("Name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string()
-    };
     diff.objects.extend(keyed(
         get(prev, "Services"),
         get(next, "Services"),
-        name,
+        name_of,
         |a, b| ingress_service(a, b, contextual),
     ));
     Some(diff)
@@ -307,16 +309,10 @@ fn terminating(prev: Option<&Value>, next: Option<&Value>, contextual: bool) -> 
         contextual,
         |_, _| {},
     )?;
-    let name = |s: &Value| {
-        s.get("Name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string()
-    };
     diff.objects.extend(keyed(
         get(prev, "Services"),
         get(next, "Services"),
-        name,
+        name_of,
         |a, b| object(a, b, Type::LinkedService, "Service", contextual, |_, _| {}),
     ));
     Some(diff)
