@@ -422,3 +422,69 @@ fn node_pools_from_1_6_0() {
     let m = &r.plan.failed_placements[0].metrics;
     assert_eq!((m.nodes_in_pool, m.nodes_evaluated), (0, 3));
 }
+
+/// #17548 (1.6.0; v1.6.0 scheduler/feasible.go:812): a job in the pool
+/// `all` constrained to `${node.pool} = gpu` runs on the gpu node; before,
+/// the target is unknown and every node is filtered by the constraint
+/// (v1.3.0 scheduler/feasible.go:800).
+#[test]
+fn node_pool_target_in_a_constraint_from_1_6_0() {
+    let mut pooled = nodes(3);
+    pooled[2]["NodePool"] = json!("gpu");
+    // The pool is part of the computed class (nomad/structs/node_class.go:48).
+    pooled[2]["ComputedClass"] = json!("v1:gpu");
+    let mut j = job(1);
+    j["NodePool"] = json!("all");
+    j["Constraints"] = json!([{"LTarget": "${node.pool}", "RTarget": "gpu", "Operand": "="}]);
+    for release in [v(1, 6, 0), v(2, 0, 5)] {
+        let r = replay_at(pooled.clone(), j.clone(), release);
+        assert_eq!(
+            placed_nodes(&r),
+            ["00000002-0000-4000-8000-000000000000"],
+            "{release}"
+        );
+    }
+    for release in [v(1, 3, 0), v(1, 5, 6)] {
+        let r = replay_at(pooled.clone(), j.clone(), release);
+        assert!(placed_nodes(&r).is_empty(), "{release}");
+        let m = &r.plan.failed_placements[0].metrics;
+        // One node of each class checks it; the other mock node is filtered
+        // from the class cache.
+        assert_eq!(m.nodes_filtered, 3, "{release}");
+        assert_eq!(m.constraint_filtered["${node.pool} = gpu"], 2, "{release}");
+    }
+}
+
+/// #17548 in an affinity (v1.6.0 scheduler/rank.go:764): the gpu node
+/// scores the affinity and wins; before, no node matches it and the tie
+/// goes to the lowest node ID.
+#[test]
+fn node_pool_target_in_an_affinity_from_1_6_0() {
+    let mut pooled = nodes(3);
+    pooled[2]["NodePool"] = json!("gpu");
+    // The pool is part of the computed class (nomad/structs/node_class.go:48).
+    pooled[2]["ComputedClass"] = json!("v1:gpu");
+    let mut j = job(1);
+    j["NodePool"] = json!("all");
+    j["Affinities"] =
+        json!([{"LTarget": "${node.pool}", "RTarget": "gpu", "Operand": "=", "Weight": 50}]);
+    let r = replay_at(pooled.clone(), j.clone(), v(2, 0, 5));
+    assert_eq!(placed_nodes(&r), ["00000002-0000-4000-8000-000000000000"]);
+    let r = replay_at(pooled, j, v(1, 3, 0));
+    assert_eq!(placed_nodes(&r), ["00000000-0000-4000-8000-000000000000"]);
+}
+
+/// #13651 (1.3.2, 1.4.0): an unknown target is the empty string, so
+/// `${node.bogus} != ""` no longer holds (v1.3.0 scheduler/feasible.go:800
+/// returned nil, which differs from "").
+#[test]
+fn an_unknown_target_is_empty_from_1_3_2() {
+    let mut j = job(1);
+    j["Constraints"] = json!([{"LTarget": "${node.bogus}", "RTarget": "", "Operand": "!="}]);
+    let r = replay_at(nodes(1), j.clone(), v(1, 3, 0));
+    assert_eq!(placed_nodes(&r).len(), 1);
+    for release in [v(1, 3, 2), v(2, 0, 5)] {
+        let r = replay_at(nodes(1), j.clone(), release);
+        assert!(placed_nodes(&r).is_empty(), "{release}");
+    }
+}

@@ -11,7 +11,9 @@ use super::failures::Failures;
 use super::fit::FitInput;
 use super::node_deployment::{NodeDeployments, NodeReconcilerInput};
 use super::ready_nodes::{ReadyNodes, Targeting};
-use crate::feasibility::{Filter, InvalidConstraint, Placed, PlanSoFar, SystemStack, Volumes};
+use crate::feasibility::{
+    Filter, InvalidConstraint, Placed, PlanSoFar, SystemStack, TargetRules, Volumes,
+};
 use crate::fit::Shortfall;
 use crate::model::NodesById;
 use crate::model::resources::AllocatedResources;
@@ -241,8 +243,11 @@ impl<'a> SystemSchedule<'a> {
         out.lost_marks(input, &mut plan);
         let stack_job = input.job.filter(|j| !j.stop);
         let existing: Vec<Placed<'a>> = live.iter().map(|a| placed(input.nodes, a)).collect();
-        let mut stack =
-            stack_job.map(|j| SystemStack::new(j, existing).with_volumes(input.volumes));
+        let mut stack = stack_job.map(|j| {
+            SystemStack::new(j, existing)
+                .with_volumes(input.volumes)
+                .with_targets(TargetRules::of(input.rules.release()))
+        });
         for (cat, description, lost) in [
             (Category::Stop, desc::NOT_NEEDED, false),
             (Category::Migrate, NODE_TAINTED, false),
