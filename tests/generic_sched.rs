@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 /// `mock.Node()` at 1.3.0: 4000 MHz, 8192 MB, 100 GiB of disk, less 100
 /// MHz, 256 MB, 4 GiB and port 22 reserved; linux, the exec driver.
-fn node(i: usize) -> Value {
+pub(super) fn node(i: usize) -> Value {
     json!({
         "ID": format!("{i:08}-0000-4000-8000-000000000000"),
         "Name": format!("node-{i}"),
@@ -46,7 +46,7 @@ fn node(i: usize) -> Value {
 /// `mock.Job()` at 1.3.0: group "web" of `count`, one exec task of 500
 /// MHz and 256 MB with two dynamic ports on a 50 Mbit network, 150 MB of
 /// disk, on linux.
-fn job(count: i64) -> Value {
+pub(super) fn job(count: i64) -> Value {
     json!({
         "ID": "mock-service", "Name": "mock-service", "Namespace": "default",
         "Type": "service", "Priority": 50, "Version": 0, "Datacenters": ["dc1"],
@@ -55,7 +55,7 @@ fn job(count: i64) -> Value {
     })
 }
 
-fn group(name: &str, count: i64) -> Value {
+pub(super) fn group(name: &str, count: i64) -> Value {
     json!({
         "Name": name, "Count": count,
         "EphemeralDisk": {"SizeMB": 150},
@@ -87,11 +87,11 @@ fn replay(nodes: Vec<Value>, job: Value) -> JobReport {
     replay_at(nodes, job, v(1, 3, 0))
 }
 
-fn nodes(n: usize) -> Vec<Value> {
+pub(super) fn nodes(n: usize) -> Vec<Value> {
     (0..n).map(node).collect()
 }
 
-fn placed_nodes(r: &JobReport) -> Vec<String> {
+pub(super) fn placed_nodes(r: &JobReport) -> Vec<String> {
     r.plan
         .place
         .iter()

@@ -10,6 +10,7 @@
 mod common;
 
 mod allocation;
+mod blocked_eval;
 mod browser;
 mod canary;
 mod cli;
