@@ -68,7 +68,7 @@ pub(super) fn group(name: &str, count: i64) -> Value {
     })
 }
 
-fn replay_at(nodes: Vec<Value>, job: Value, release: Release) -> JobReport {
+pub(super) fn replay_at(nodes: Vec<Value>, job: Value, release: Release) -> JobReport {
     let snapshot = json!({
         "Now": "2022-04-01T00:00:00Z",
         "Jobs": [job], "Nodes": nodes, "Allocs": []

@@ -39,6 +39,7 @@ mod reshape;
 mod schema;
 mod secrets;
 mod spread;
+mod stack;
 mod stop;
 mod system;
 mod system_deployment;
