@@ -34,6 +34,7 @@ pub(crate) enum Type {
     LogConfig,
     Artifact,
     Template,
+    ChangeScript,
     Vault,
     Periodic,
     Parameterized,
@@ -161,6 +162,7 @@ pub(crate) fn fields(ty: Type) -> &'static [(&'static str, Field)] {
             ("MemoryMaxMB", Num),
             ("DiskMB", Num),
             ("IOPS", Num),
+            ("SecretsMB", Num),
         ],
         Type::Network => &[
             ("Mode", Str),
@@ -175,6 +177,7 @@ pub(crate) fn fields(ty: Type) -> &'static [(&'static str, Field)] {
             ("Value", Num),
             ("To", Num),
             ("HostNetwork", Str),
+            ("IgnoreCollision", Bool),
         ],
         Type::LogConfig => &[
             ("MaxFiles", Num),
@@ -202,6 +205,12 @@ pub(crate) fn fields(ty: Type) -> &'static [(&'static str, Field)] {
             ("Envvars", Bool),
             ("VaultGrace", Num),
             ("ErrMissingKey", Bool),
+        ],
+        Type::ChangeScript => &[
+            ("Command", Str),
+            ("Timeout", Num),
+            ("FailOnError", Bool),
+            ("RunOnFirstRender", Bool),
         ],
         Type::Vault => &[
             ("Role", Str),
@@ -235,6 +244,8 @@ pub(crate) fn fields(ty: Type) -> &'static [(&'static str, Field)] {
             ("Namespace", Str),
             ("OnUpdate", Str),
             ("Provider", Str),
+            ("Cluster", Str),
+            ("Kind", Str),
         ],
         Type::Check => &[
             ("Name", Str),
@@ -255,11 +266,14 @@ pub(crate) fn fields(ty: Type) -> &'static [(&'static str, Field)] {
             ("TaskName", Str),
             ("SuccessBeforePassing", Num),
             ("FailuresBeforeCritical", Num),
+            ("FailuresBeforeWarning", Num),
             ("Body", Str),
             ("OnUpdate", Str),
+            ("Notes", Str),
+            ("TLSServerName", Str),
         ],
         Type::CheckRestart => &[("Limit", Num), ("Grace", Num), ("IgnoreWarnings", Bool)],
-        Type::Consul => &[("Namespace", Str)],
+        Type::Consul => &[("Namespace", Str), ("Cluster", Str), ("Partition", Str)],
         Type::Scaling => &[
             ("Type", Str),
             ("Target", Map),
@@ -275,6 +289,7 @@ pub(crate) fn fields(ty: Type) -> &'static [(&'static str, Field)] {
             ("AccessMode", Str),
             ("AttachmentMode", Str),
             ("PerAlloc", Bool),
+            ("Sticky", Bool),
         ],
         Type::VolumeMount => &[
             ("Volume", Str),
