@@ -189,7 +189,9 @@ pub(crate) fn fields(ty: Type) -> &'static [(&'static str, Field)] {
             ("GetterOptions", Map),
             ("GetterHeaders", Map),
             ("GetterMode", Str),
+            ("GetterInsecure", Bool),
             ("RelativeDest", Str),
+            ("Chown", Bool),
         ],
         Type::Template => &[
             ("SourcePath", Str),
@@ -220,6 +222,7 @@ pub(crate) fn fields(ty: Type) -> &'static [(&'static str, Field)] {
             ("DisableFile", Bool),
             ("ChangeMode", Str),
             ("ChangeSignal", Str),
+            ("AllowTokenExpiration", Bool),
         ],
         Type::Periodic => &[
             ("Enabled", Bool),
@@ -296,6 +299,7 @@ pub(crate) fn fields(ty: Type) -> &'static [(&'static str, Field)] {
             ("Destination", Str),
             ("ReadOnly", Bool),
             ("PropagationMode", Str),
+            ("SELinuxLabel", Str),
         ],
         Type::Identity => &[
             ("Name", Str),
