@@ -17,6 +17,7 @@ mod fields;
 mod flat;
 mod gateway_diff;
 mod group_diff;
+mod identities;
 mod job_blocks;
 mod job_diff;
 mod json_map;

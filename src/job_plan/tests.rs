@@ -21,6 +21,7 @@ mod canonical;
 mod cron;
 mod endpoint;
 mod group_diff;
+mod identities;
 mod job_diff;
 mod rows_group_v2_0_5;
 mod rows_task_v2_0_5;

@@ -1,5 +1,6 @@
-//! The register endpoint's warnings (`structs.Job.Warnings`, from
-//! nomad/job_endpoint_hooks.go `jobValidate`), as the release words them.
+//! The register endpoint's warnings (`structs.Job.Warnings` and the Vault
+//! identity warnings of nomad/job_endpoint_hooks.go `jobValidate`, then
+//! `memoryOversubscriptionValidate`), as the release words them.
 
 use serde_json::{Map, Value};
 
@@ -48,6 +49,35 @@ pub fn job_warnings(job: &Map<String, Value>, release: Release) -> Vec<String> {
         out.push(
             "cron is deprecated and may be removed in a future release. Use crons instead".into(),
         );
+    }
+    // `jobValidate` adds the Vault identity warnings after the job's own.
+    out.extend(super::identities::identity_checks(job, release).0);
+    out
+}
+
+/// `memoryOversubscriptionValidate` (v1.3.0 and v2.0.5
+/// nomad/job_endpoint_hooks.go): with oversubscription off in the
+/// scheduler configuration, each task asking for `memory_max` is told it
+/// will be ignored (the node pool's own setting is Enterprise's).
+pub(crate) fn memory_max_warnings(job: &Map<String, Value>, oversubscription: bool) -> Vec<String> {
+    if oversubscription {
+        return Vec::new();
+    }
+    let list = |v: Option<&Value>| v.and_then(Value::as_array).cloned().unwrap_or_default();
+    let mut out = Vec::new();
+    for g in list(job.get("TaskGroups")) {
+        let group = g.get("Name").and_then(Value::as_str).unwrap_or_default();
+        for t in list(g.get("Tasks")) {
+            let max = t.pointer("/Resources/MemoryMaxMB").and_then(Value::as_i64);
+            if max.is_some_and(|m| m != 0) {
+                let task = t.get("Name").and_then(Value::as_str).unwrap_or_default();
+                out.push(format!(
+                    "Memory oversubscription is not enabled; Task \"{group}.{task}\" memory_max \
+                     value will be ignored. Update the Scheduler Configuration to allow \
+                     oversubscription."
+                ));
+            }
+        }
     }
     out
 }
