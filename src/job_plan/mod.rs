@@ -8,6 +8,7 @@
 mod admission;
 mod annotate;
 mod api_names;
+mod block_warnings;
 mod canonical;
 mod connect_diff;
 mod cron;

@@ -30,6 +30,7 @@ mod rows_v1_3_0;
 mod rows_v1_6_0;
 mod rows_v1_8_0;
 mod task_diff;
+mod warnings;
 
 use super::diff_types::{DiffType, FieldDiff};
 

@@ -5,6 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::admission::multierror;
+use super::block_warnings;
 use crate::model::{Release, v};
 
 /// The warnings of the canonical job, one per entry of Nomad's list.
@@ -36,6 +37,9 @@ pub fn job_warnings(job: &Map<String, Value>, release: Release) -> Vec<String> {
             any_auto |= auto;
             all_auto &= canary == 0 || auto;
         }
+    }
+    for g in &groups {
+        out.extend(block_warnings::shutdown_delays(g, release));
     }
     if any_auto && !all_auto {
         out.push("auto_promote must be true for all groups to enable automatic promotion".into());
@@ -139,6 +143,7 @@ fn group_warnings(g: &Map<String, Value>, release: Release) -> Vec<String> {
     if first_mbits > 0 {
         out.push("mbits has been deprecated as of Nomad 0.12.0. Please remove mbits from the network block".into());
     }
+    out.extend(block_warnings::services(g, release));
     for t in g
         .get("Tasks")
         .and_then(Value::as_array)
@@ -146,7 +151,7 @@ fn group_warnings(g: &Map<String, Value>, release: Release) -> Vec<String> {
         .flatten()
     {
         let Some(t) = t.as_object() else { continue };
-        let inner = task_warnings(t);
+        let inner = task_warnings(t, release);
         if !inner.is_empty() {
             let name = t.get("Name").and_then(Value::as_str).unwrap_or_default();
             out.push(format!(
@@ -158,7 +163,7 @@ fn group_warnings(g: &Map<String, Value>, release: Release) -> Vec<String> {
     out
 }
 
-fn task_warnings(t: &Map<String, Value>) -> Vec<String> {
+fn task_warnings(t: &Map<String, Value>, release: Release) -> Vec<String> {
     let resources = t.get("Resources");
     let iops = resources
         .and_then(|r| r.get("IOPS"))
@@ -170,10 +175,10 @@ fn task_warnings(t: &Map<String, Value>) -> Vec<String> {
         .is_some_and(|n| !n.is_empty());
     let mut out = Vec::new();
     if iops != 0 {
-        out.push(
-            "IOPS has been deprecated as of Nomad 0.9.0. Please remove IOPS from resource block."
-                .into(),
-        );
+        out.push(format!(
+            "IOPS has been deprecated as of Nomad 0.9.0. Please remove IOPS from resource {}.",
+            block_warnings::block_word(release)
+        ));
     }
     if networks {
         out.push(
@@ -182,6 +187,9 @@ fn task_warnings(t: &Map<String, Value>) -> Vec<String> {
                 .into(),
         );
     }
+    out.extend(block_warnings::templates(t, release));
+    out.extend(block_warnings::services(t, release));
+    out.extend(block_warnings::identities(t, release));
     out
 }
 
