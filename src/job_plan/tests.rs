@@ -24,6 +24,7 @@ mod group_diff;
 mod identities;
 mod job_diff;
 mod rows_group_v2_0_5;
+mod rows_services_v2_0_5;
 mod rows_task_v2_0_5;
 mod rows_v1_10_5;
 mod rows_v1_3_0;
@@ -168,6 +169,23 @@ fn task_rows(
     group_rows(group(old), group(new), contextual, release)
         .into_iter()
         .skip(1)
+        .map(|l| l.strip_prefix("  ").unwrap_or(&l).to_string())
+        .collect()
+}
+
+/// The diff of two tasks' services at `release`, as the objects' lines
+/// (the task's own contextual fields left out).
+fn services_rows(
+    old: Value,
+    new: Value,
+    contextual: bool,
+    release: crate::model::Release,
+) -> Vec<String> {
+    let task = |s: Value| serde_json::json!({"@": "Task", "Name": "t", "Services": s});
+    task_rows(task(old), task(new), contextual, release)
+        .into_iter()
+        .skip(1)
+        .skip_while(|l| !l.starts_with("   ") && !l.ends_with('{'))
         .map(|l| l.strip_prefix("  ").unwrap_or(&l).to_string())
         .collect()
 }
