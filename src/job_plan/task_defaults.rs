@@ -43,6 +43,9 @@ pub(crate) fn task(
     if let Some(vault) = object(t, "Vault") {
         vault_defaults(vault, job.release);
     }
+    if job.release >= v(1, 7, 0) {
+        identities(t);
+    }
     for a in objects(t, "Artifacts") {
         artifact(a);
     }
@@ -191,4 +194,43 @@ fn vault_defaults(vault: &mut Map<String, Value>, release: Release) {
     }
     default(vault, "ChangeMode", json!("restart"));
     default(vault, "ChangeSignal", json!("SIGHUP"));
+}
+
+/// `Task.Canonicalize`'s identities (1.7.0 on): an unnamed identity is the
+/// default one, which only Nomad may be the audience of, and the last
+/// default in the list becomes the task's `Identity`.
+fn identities(t: &mut Map<String, Value>) {
+    let list = t.get_mut("Identities").and_then(Value::as_array_mut);
+    let mut default_at = None;
+    for (i, w) in list.into_iter().flatten().enumerate() {
+        if let Some(w) = w.as_object_mut() {
+            identity(w);
+            if text(w, "Name") == "default" {
+                default_at = Some(i);
+            }
+        }
+    }
+    let moved = default_at.and_then(|i| {
+        let list = t.get_mut("Identities").and_then(Value::as_array_mut)?;
+        Some(list.remove(i))
+    });
+    if let Some(w) = moved {
+        t.insert("Identity".into(), w);
+    } else if let Some(w) = object(t, "Identity") {
+        identity(w);
+    }
+}
+
+/// `WorkloadIdentity.Canonicalize`.
+fn identity(w: &mut Map<String, Value>) {
+    if text(w, "Name").is_empty() {
+        w.insert("Name".into(), json!("default"));
+    }
+    if text(w, "Name") == "default" {
+        w.insert("Audience".into(), json!(["nomadproject.io"]));
+    }
+    let signal = text(w, "ChangeSignal");
+    if !signal.is_empty() {
+        w.insert("ChangeSignal".into(), json!(signal.to_uppercase()));
+    }
 }

@@ -226,3 +226,32 @@ fn job_endpoint_test_go_v2_0_5_register_validate_memory_max() {
     let (_, plan) = plan_job(&enabled, job, &options()).unwrap();
     assert_eq!(plan.warnings, Vec::<String>::new());
 }
+
+/// `Task.Canonicalize` (1.7.0 on): an unnamed identity in the list is the
+/// task's default identity, its audience Nomad's; signals are upper case.
+#[test]
+fn structs_task_canonicalize_moves_the_default_identity() {
+    let mut job = mock_job();
+    job["TaskGroups"][0]["Tasks"][0]["Identities"] = json!([
+        {"Name": "vault_default", "Audience": ["vault.io"], "ChangeSignal": "sighup"},
+        {"Audience": ["x"], "Env": true}
+    ]);
+    let admitted = admit(job.clone(), v(1, 7, 0)).unwrap();
+    let task = &admitted["TaskGroups"][0]["Tasks"][0];
+    assert_eq!(
+        task["Identity"],
+        json!({"Name": "default", "Audience": ["nomadproject.io"], "Env": true})
+    );
+    assert_eq!(
+        task["Identities"],
+        json!([{"Name": "vault_default", "Audience": ["vault.io"], "ChangeSignal": "SIGHUP"}])
+    );
+    let before = admit(job, v(1, 6, 0)).unwrap();
+    assert_eq!(
+        before["TaskGroups"][0]["Tasks"][0]["Identities"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+}
