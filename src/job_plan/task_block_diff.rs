@@ -18,7 +18,7 @@ pub(crate) fn vault(
     contextual: bool,
 ) -> Option<ObjectDiff> {
     let mut diff = whole_object(old, new, Type::Vault, &[], "Vault", contextual)?;
-    // Releases before 1.7 diff the policies as a set.
+    // Releases before 1.10 diff the policies as a set; later ones have none.
     let policies = |v| strings(get(v, "Policies"));
     if [old, new].iter().any(|v| get(*v, "Policies").is_some()) {
         diff.objects.extend(string_set(
