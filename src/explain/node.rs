@@ -11,7 +11,8 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::{ExplainError, find_node};
+use super::error::ExplainError;
+use super::subject::find_node;
 use crate::feasibility::device_serves;
 use crate::fit::usage::{comparable, flatten};
 use crate::fit::{Comparable, FitRules, Settings, place};

@@ -2,7 +2,8 @@
 //! rule (which releases have it, its bucket, its reason and its wording) and
 //! the order a release tries them in. When a rule holds is in `tainted.rs`.
 
-use super::{Bucket, ReasonShape};
+use super::bucket::Bucket;
+use super::reason_shape::ReasonShape;
 use crate::version::{Setting, Switch, Switches};
 
 /// Declares [`TaintRule`] and its rows from the same list, so that a rule's
@@ -181,27 +182,19 @@ taint_rules! {
         in_release: |r| !r.has(Switch::D3),
         bucket: Lost,
         reason: ReasonShape::ReconnectedLate,
-        wording: |_| "on an untainted node, reconnected after its expiry means lost".into(),
+        wording: |_| reconnected_late(ON_UNTAINTED, "lost"),
     }
     HealthyNodeReconnectedExpiring {
         in_release: |r| r.has(Switch::D3),
         bucket: Expiring,
         reason: ReasonShape::ReconnectedLate,
-        wording: |_| "on an untainted node, reconnected after its expiry means expiring".into(),
+        wording: |_| reconnected_late(ON_UNTAINTED, "expiring"),
     }
     HealthyNodeReconnected {
         in_release: |_| true,
         bucket: Reconnecting,
         reason: ReasonShape::NodeReconnect,
-        wording: |t| {
-            if t.rewritten {
-                "on an untainted node, an allocation whose client has not reported since it \
-                 went unknown is reconnecting"
-                    .into()
-            } else {
-                "on an untainted node, reconnected in time means reconnecting".into()
-            }
-        },
+        wording: |t| reconnected(t, ON_UNTAINTED),
     }
     HealthyNode {
         in_release: |_| true,
@@ -249,7 +242,7 @@ taint_rules! {
         in_release: |r| r.has(Switch::A2),
         bucket: Lost,
         reason: ReasonShape::NotWaited(Setting::MaxClientDisconnect),
-        wording: |t| format!("on a disconnected node, a group without {} is lost", t.timeout),
+        wording: |t| lost_without(&t.timeout),
     }
     DisconnectedNodeUnknown {
         in_release: |_| true,
@@ -263,12 +256,7 @@ taint_rules! {
         in_release: |_| true,
         bucket: Lost,
         reason: ReasonShape::NotWaited(Setting::LostAfter),
-        wording: |_| {
-            format!(
-                "on a disconnected node, a group without {} is lost",
-                Setting::LostAfter.field()
-            )
-        },
+        wording: |_| lost_without(Setting::LostAfter.field()),
     }
     DisconnectedNode {
         in_release: |_| true,
@@ -280,27 +268,19 @@ taint_rules! {
         in_release: |r| !r.has(Switch::D3),
         bucket: Lost,
         reason: ReasonShape::ReconnectedLate,
-        wording: |_| "on a tainted ready node, reconnected after its expiry means lost".into(),
+        wording: |_| reconnected_late(ON_READY, "lost"),
     }
     ReadyNodeReconnectedExpiring {
         in_release: |r| r.has(Switch::D3),
         bucket: Expiring,
         reason: ReasonShape::ReconnectedLate,
-        wording: |_| "on a tainted ready node, reconnected after its expiry means expiring".into(),
+        wording: |_| reconnected_late(ON_READY, "expiring"),
     }
     ReadyNodeReconnected {
         in_release: |_| true,
         bucket: Reconnecting,
         reason: ReasonShape::NodeReconnect,
-        wording: |t| {
-            if t.rewritten {
-                "on a tainted ready node, an allocation whose client has not reported since it \
-                 went unknown is reconnecting"
-                    .into()
-            } else {
-                "on a tainted ready node, reconnected in time means reconnecting".into()
-            }
-        },
+        wording: |t| reconnected(t, ON_READY),
     }
     NodeGarbageCollected {
         in_release: |_| true,
@@ -334,6 +314,33 @@ taint_rules! {
             "on a tainted node that is not down (draining, disconnected), untainted".into()
         },
     }
+}
+
+/// Where the untainted-node reconnect checks hold; their rows and the
+/// tainted-ready-node ones differ only in the node they name.
+const ON_UNTAINTED: &str = "on an untainted node";
+/// Where the tainted-ready-node reconnect checks hold.
+const ON_READY: &str = "on a tainted ready node";
+
+/// The wording of a reconnect past its expiry, `on` a node, deciding `bucket`.
+fn reconnected_late(on: &str, bucket: &str) -> String {
+    format!("{on}, reconnected after its expiry means {bucket}")
+}
+
+/// The wording of a reconnect in time, `on` a node.
+fn reconnected(t: &Terms, on: &str) -> String {
+    if t.rewritten {
+        format!(
+            "{on}, an allocation whose client has not reported since it went unknown is reconnecting"
+        )
+    } else {
+        format!("{on}, reconnected in time means reconnecting")
+    }
+}
+
+/// The wording of a disconnected node's group that lacks `setting`.
+fn lost_without(setting: &str) -> String {
+    format!("on a disconnected node, a group without {setting} is lost")
 }
 
 /// Every check of 1.11.2 on, in its order: no check asks whether disconnects
