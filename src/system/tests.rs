@@ -402,6 +402,47 @@ fn test_system_sched_job_register_add_node() {
     });
 }
 
+/// A cluster of `nodes`, each running an allocation of `system_job()`.
+fn system_everywhere(nodes: Vec<Node>) -> Cluster {
+    let mut c = Cluster::new(nodes);
+    running_everywhere(&mut c, &Arc::new(system_job()));
+    c
+}
+
+/// `job` registered again (`JobModifyIndex` 100): an in-place update of
+/// its allocations unless something else changes too.
+fn reregistered(mut job: Job) -> Job {
+    job.job_modify_index = 100;
+    job
+}
+
+/// `job` registered again with another command: a destructive update.
+fn other_command(job: Job) -> Job {
+    let mut job = reregistered(job);
+    job.task_groups[0].tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
+    job
+}
+
+/// Runs `job`, a destructive update of allocations `{prefix}00` to
+/// `{prefix}02` on three nodes, with a fourth node added: each replacement
+/// names the allocation it replaces, the new node's placement none.
+fn assert_chained(mut c: Cluster, job: &Job, prefix: &str) {
+    c.nodes.push(node("node-new"));
+    c.run(Some(job), |s| {
+        let mut chained: Vec<Option<String>> = s
+            .placements
+            .iter()
+            .map(|p| p.previous.map(|a| a.id.to_string()))
+            .collect();
+        chained.sort();
+        let replaced = (0..3).map(|i| Some(format!("{prefix}{i:02}")));
+        assert_eq!(
+            chained,
+            [None].into_iter().chain(replaced).collect::<Vec<_>>()
+        );
+    });
+}
+
 fn running_everywhere(c: &mut Cluster, job: &Arc<Job>) {
     for (i, n) in c.nodes.clone().iter().enumerate() {
         c.allocs.push(alloc(
@@ -415,12 +456,8 @@ fn running_everywhere(c: &mut Cluster, job: &Arc<Job>) {
 
 #[test]
 fn test_system_sched_job_modify() {
-    let mut c = Cluster::new(nodes(10));
-    let old = Arc::new(system_job());
-    running_everywhere(&mut c, &old);
-    let mut job = system_job();
-    job.job_modify_index = 100;
-    job.task_groups[0].tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
+    let c = system_everywhere(nodes(10));
+    let job = other_command(system_job());
     c.run(Some(&job), |s| {
         assert_eq!(s.stops.len(), 10);
         assert!(s.stops.iter().all(|st| st.description == desc::UPDATING));
@@ -438,11 +475,8 @@ fn test_system_sched_job_modify() {
 
 #[test]
 fn test_system_sched_job_modify_rolling() {
-    let mut c = Cluster::new(nodes(10));
-    let old = Arc::new(system_job());
-    running_everywhere(&mut c, &old);
-    let mut job = system_job();
-    job.job_modify_index = 100;
+    let c = system_everywhere(nodes(10));
+    let mut job = reregistered(system_job());
     job.update = Some(UpdateStrategy {
         stagger: 30 * crate::time::SECOND,
         max_parallel: 5,
@@ -460,11 +494,8 @@ fn test_system_sched_job_modify_rolling() {
 
 #[test]
 fn test_system_sched_job_modify_in_place() {
-    let mut c = Cluster::new(nodes(10));
-    let old = Arc::new(system_job());
-    running_everywhere(&mut c, &old);
-    let mut job = system_job();
-    job.job_modify_index = 100;
+    let c = system_everywhere(nodes(10));
+    let job = reregistered(system_job());
     c.run(Some(&job), |s| {
         assert!(s.stops.is_empty());
         assert!(s.placements.is_empty());
@@ -481,8 +512,7 @@ fn test_system_sched_job_modify_remove_dc() {
     let mut old = system_job();
     old.datacenters = vec!["dc1".into(), "dc2".into()];
     running_everywhere(&mut c, &Arc::new(old));
-    let mut job = system_job();
-    job.job_modify_index = 100;
+    let job = reregistered(system_job());
     c.run(Some(&job), |s| {
         let stops: Vec<(&str, &str)> = s
             .stops
@@ -590,25 +620,8 @@ fn test_system_sched_existing_alloc_no_nodes() {
 #[test]
 fn test_system_sched_chained_alloc() {
     // A destructive update chains each replacement to the allocation it replaces.
-    let mut c = Cluster::new(nodes(3));
-    let old = Arc::new(system_job());
-    running_everywhere(&mut c, &old);
-    let mut job = system_job();
-    job.job_modify_index = 100;
-    job.task_groups[0].tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
-    c.nodes.push(node("node-new"));
-    c.run(Some(&job), |s| {
-        let mut chained: Vec<Option<String>> = s
-            .placements
-            .iter()
-            .map(|p| p.previous.map(|a| a.id.to_string()))
-            .collect();
-        chained.sort();
-        assert_eq!(
-            chained,
-            [None, Some("a00"), Some("a01"), Some("a02")].map(|id| id.map(String::from))
-        );
-    });
+    let c = system_everywhere(nodes(3));
+    assert_chained(c, &other_command(system_job()), "a");
 }
 
 #[test]
@@ -744,9 +757,7 @@ fn test_sys_batch_job_modify() {
         a.client_status = "complete".into();
         c.allocs.push(a);
     }
-    let mut new = job("sysbatch", "pinger", 1);
-    new.job_modify_index = 100;
-    new.task_groups[0].tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
+    let new = other_command(job("sysbatch", "pinger", 1));
     c.run(Some(&new), |s| {
         assert_eq!(s.placements.len(), 3);
         assert!(s.placements.iter().all(|p| p.previous.is_some()));
@@ -769,8 +780,7 @@ fn test_sys_batch_job_modify_in_place() {
         a.client_status = "complete".into();
         c.allocs.push(a);
     }
-    let mut new = job("sysbatch", "pinger", 1);
-    new.job_modify_index = 100;
+    let new = reregistered(job("sysbatch", "pinger", 1));
     c.run(Some(&new), |s| {
         assert!(s.placements.is_empty() && s.in_place.is_empty() && s.stops.is_empty());
         assert_eq!(s.desired["pinger"].in_place_update, 2);
@@ -781,11 +791,8 @@ fn test_sys_batch_job_modify_in_place() {
 fn place_wraps_below_zero_for_a_filtered_replacement() {
     // contract 4: a destructive update's replacement that the node now
     // filters lowers Place, which Nomad never raised for it: uint64 wraps.
-    let mut c = Cluster::new(vec![node("n")]);
-    let old = Arc::new(system_job());
-    running_everywhere(&mut c, &old);
-    let mut job = system_job();
-    job.job_modify_index = 100;
+    let c = system_everywhere(vec![node("n")]);
+    let mut job = reregistered(system_job());
     job.task_groups[0].tasks[0].driver = "docker".into();
     c.run(Some(&job), |s| {
         assert_eq!(s.destructive.len(), 1);
@@ -1086,24 +1093,8 @@ fn test_sys_batch_queued_allocs_mult_tg() {
 #[test]
 fn test_sys_batch_chained_alloc() {
     let mut c = Cluster::new(nodes(3));
-    let old = Arc::new(sysbatch_job());
-    sysbatch_everywhere(&mut c, &old, "running");
-    let mut job = sysbatch_job();
-    job.job_modify_index = 100;
-    job.task_groups[0].tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
-    c.nodes.push(node("node-new"));
-    c.run(Some(&job), |s| {
-        let mut chained: Vec<Option<String>> = s
-            .placements
-            .iter()
-            .map(|p| p.previous.map(|a| a.id.to_string()))
-            .collect();
-        chained.sort();
-        assert_eq!(
-            chained,
-            [None, Some("s00"), Some("s01"), Some("s02")].map(|id| id.map(String::from))
-        );
-    });
+    sysbatch_everywhere(&mut c, &Arc::new(sysbatch_job()), "running");
+    assert_chained(c, &other_command(sysbatch_job()), "s");
 }
 
 #[test]
@@ -1206,8 +1197,7 @@ fn util_79_270_861_a_node_evicts_its_lowest_allocation_id_first() {
     let mut api = alloc("b0", "n", "my-job.api[0]", Arc::clone(&old));
     api.task_group = "api".into();
     c.allocs.extend([api, web]);
-    let mut job = (*old).clone();
-    job.job_modify_index = 100;
+    let mut job = reregistered((*old).clone());
     job.update = Some(UpdateStrategy {
         stagger: 30 * crate::time::SECOND,
         max_parallel: 1,
