@@ -412,7 +412,9 @@ impl<'r> Chunked<'r> {
             let mut texts = Texts::Growing(&mut st.job_texts);
             let bytes = &mut self.buf[self.pos..self.end];
             match split::parse_element(bytes, &mut texts, &st.filter, scratch) {
-                Element::Parsed { alloc, job, len, .. } => break (alloc, job, len),
+                Element::Parsed {
+                    alloc, job, len, ..
+                } => break (alloc, job, len),
                 Element::Short if !self.eof => {
                     self.fill()?;
                 }

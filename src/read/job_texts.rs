@@ -345,14 +345,19 @@ mod tests {
         for (text, entry) in [(v1, 0), (v2, 1), (longer, 0)] {
             let input = format!("{text},\"JobID\":\"a\"}}");
             let found = Some((entry, text.len()));
-            assert_eq!(t.prefix_hinted(input.as_bytes(), Some(job)), found, "{text}");
+            assert_eq!(
+                t.prefix_hinted(input.as_bytes(), Some(job)),
+                found,
+                "{text}"
+            );
             assert_eq!(t.prefix_hinted(input.as_bytes(), None), None);
             assert_eq!(t.prefix_hinted(input.as_bytes(), Some(8)), None);
             // Cut before its end: not found by the hint.
             let cut = &input[..text.len() - 1];
             assert_eq!(t.prefix_hinted(cut.as_bytes(), Some(job)), None);
         }
-        let other = r#"{"ID":"a","Version":3,"Status":"pending","Stable":false,"ModifyIndex":1040}"#;
+        let other =
+            r#"{"ID":"a","Version":3,"Status":"pending","Stable":false,"ModifyIndex":1040}"#;
         assert_eq!(t.prefix_hinted(other.as_bytes(), Some(job)), None);
     }
 

@@ -30,9 +30,9 @@ use serde::de::DeserializeOwned;
 use super::ReadFilter;
 use super::alloc_record::{AllocRecord, FastRecord};
 use super::job_texts::{JobTexts, Lookup, NewText};
-use super::volatile::Key;
 use super::owner::Owner;
 use super::scan::{JobSpan, Scan, scan};
+use super::volatile::Key;
 use crate::model::{Allocation, GoJson, Interner};
 
 /// The first part's size, in tenths of another part's (see [`guess_starts`]).
@@ -572,7 +572,11 @@ mod tests {
     }
 
     fn texts_of(parts: &[Part]) -> Vec<&Embedded> {
-        parts.iter().flat_map(|p| &p.elements).map(|e| &e.job).collect()
+        parts
+            .iter()
+            .flat_map(|p| &p.elements)
+            .map(|e| &e.job)
+            .collect()
     }
 
     #[test]
@@ -608,7 +612,11 @@ mod tests {
         // The text is new: every part hands it back.
         let first = parts(&text, 2);
         assert_eq!(ids(&first), want);
-        assert!(texts_of(&first).iter().all(|e| matches!(e, Embedded::New(_))));
+        assert!(
+            texts_of(&first)
+                .iter()
+                .all(|e| matches!(e, Embedded::New(_)))
+        );
         for threads in [2, 3, 7] {
             let (parts, _) = parts_knowing(&text, threads, &[JOB]);
             assert_eq!(parts.len(), threads, "{threads} threads");
@@ -646,14 +654,23 @@ mod tests {
                 .collect();
             assert!(new.len() > 2);
             let distinct = new.iter().filter(|n| !Arc::ptr_eq(n, new[0])).count();
-            assert!(distinct > 0 && new.iter().all(|n| Arc::ptr_eq(n, new[0]) || Arc::ptr_eq(n, new[1])));
+            assert!(
+                distinct > 0
+                    && new
+                        .iter()
+                        .all(|n| Arc::ptr_eq(n, new[0]) || Arc::ptr_eq(n, new[1]))
+            );
             for n in new {
                 texts.add(n);
             }
-            assert!(part.elements.iter().any(|e| matches!(e.job, Embedded::Absent)));
+            assert!(
+                part.elements
+                    .iter()
+                    .any(|e| matches!(e.job, Embedded::Absent))
+            );
         }
         assert_eq!(texts.len(), 2);
-        let versions: Vec<String> = (0..2).map(|e| texts.job(e).unwrap().id.to_string()).collect();
+        let versions: Vec<String> = (0..2).map(|e| texts.job(e).unwrap().id.clone()).collect();
         assert_eq!(versions, ["web", "api"]);
     }
 
