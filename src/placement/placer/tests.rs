@@ -5,7 +5,7 @@
 use serde_json::json;
 
 use super::*;
-use crate::feasibility::VolumeRules;
+use crate::feasibility::{TargetRules, VolumeRules};
 use crate::fit::{FitRules, Settings};
 use crate::model::{Node, Snapshot, from_slice};
 use crate::placement::{AllocMetric, Recorder, SpreadRules};
@@ -41,6 +41,7 @@ fn failed_metrics(snapshot: &Snapshot, job: &Job, recording: bool) -> Vec<AllocM
         spread_algorithm: false,
         spread: SpreadRules::default(),
         volumes: VolumeRules::default(),
+        targets: TargetRules::default(),
     };
     let mut placer = Placer::new(&cluster, job, &[], [], setup);
     for tg in &job.task_groups {
