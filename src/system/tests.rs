@@ -68,7 +68,7 @@ pub(super) fn job(job_type: &str, group: &str, count: i64) -> Job {
             tasks: vec![Task {
                 name: group.into(),
                 driver: "exec".into(),
-                config: GoValue(serde_json::json!({"command": "/bin/date"})),
+                config: GoValue::from(serde_json::json!({"command": "/bin/date"})),
                 ..Task::default()
             }],
             ..TaskGroup::default()
@@ -210,7 +210,7 @@ fn test_diff_system_allocs_for_node() {
     let old = older(&job);
     let zip = node("zip");
     let mut drain = node("drainNode");
-    drain.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    drain.drain_strategy = GoValue::from(serde_json::json!({"Deadline": 0}));
     let mut dead = node("dead");
     dead.status = "down".into();
     let tainted: TaintedNodes<'_> = [("dead", Some(&dead)), ("drainNode", Some(&drain))]
@@ -291,7 +291,7 @@ fn test_diff_system_allocs() {
     let job = Arc::new(system_job());
     let old = older(&job);
     let mut drain = node("drain");
-    drain.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    drain.drain_strategy = GoValue::from(serde_json::json!({"Deadline": 0}));
     let mut dead = node("dead");
     dead.status = "down".into();
     let others: Vec<Node> = ["foo", "bar", "baz", "pipe"]
@@ -420,7 +420,7 @@ fn test_system_sched_job_modify() {
     running_everywhere(&mut c, &old);
     let mut job = system_job();
     job.job_modify_index = 100;
-    job.task_groups[0].tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
+    job.task_groups[0].tasks[0].config = GoValue::from(serde_json::json!({"command": "/bin/other"}));
     c.run(Some(&job), |s| {
         assert_eq!(s.stops.len(), 10);
         assert!(s.stops.iter().all(|st| st.description == desc::UPDATING));
@@ -448,7 +448,7 @@ fn test_system_sched_job_modify_rolling() {
         max_parallel: 5,
         ..UpdateStrategy::default()
     });
-    job.task_groups[0].tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
+    job.task_groups[0].tasks[0].config = GoValue::from(serde_json::json!({"command": "/bin/other"}));
     c.run(Some(&job), |s| {
         assert_eq!(s.stops.len(), 5);
         assert_eq!(s.placements.len(), 5);
@@ -523,7 +523,7 @@ fn test_system_sched_job_deregister_stopped() {
 fn test_system_sched_node_down() {
     let mut n = node("down");
     n.status = "down".into();
-    n.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    n.drain_strategy = GoValue::from(serde_json::json!({"Deadline": 0}));
     let mut c = Cluster::new(vec![n]);
     let job = Arc::new(system_job());
     running_everywhere(&mut c, &job);
@@ -538,7 +538,7 @@ fn test_system_sched_node_down() {
 #[test]
 fn test_system_sched_node_drain() {
     let mut n = node("drain");
-    n.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    n.drain_strategy = GoValue::from(serde_json::json!({"Deadline": 0}));
     let mut c = Cluster::new(vec![n]);
     let job = Arc::new(system_job());
     running_everywhere(&mut c, &job);
@@ -595,7 +595,7 @@ fn test_system_sched_chained_alloc() {
     running_everywhere(&mut c, &old);
     let mut job = system_job();
     job.job_modify_index = 100;
-    job.task_groups[0].tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
+    job.task_groups[0].tasks[0].config = GoValue::from(serde_json::json!({"command": "/bin/other"}));
     c.nodes.push(node("node-new"));
     c.run(Some(&job), |s| {
         let mut chained: Vec<Option<String>> = s
@@ -616,7 +616,7 @@ fn test_system_sched_plan_with_drained_node() {
     // A drained node (with a drain strategy, ineligible) keeps its
     // allocation of one group until it is marked to migrate; that one is stopped.
     let mut drained = node("drained");
-    drained.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    drained.drain_strategy = GoValue::from(serde_json::json!({"Deadline": 0}));
     drained.scheduling_eligibility = "ineligible".into();
     let mut c = Cluster::new(vec![drained, node("ready")]);
     let job = Arc::new(system_job());
@@ -746,7 +746,7 @@ fn test_sys_batch_job_modify() {
     }
     let mut new = job("sysbatch", "pinger", 1);
     new.job_modify_index = 100;
-    new.task_groups[0].tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
+    new.task_groups[0].tasks[0].config = GoValue::from(serde_json::json!({"command": "/bin/other"}));
     c.run(Some(&new), |s| {
         assert_eq!(s.placements.len(), 3);
         assert!(s.placements.iter().all(|p| p.previous.is_some()));
@@ -871,7 +871,7 @@ fn job_constraint_add_node(mut job: Job) {
 fn test_system_sched_node_drain_down() {
     // A drained node that went down: its allocation is lost.
     let mut n = node("n");
-    n.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    n.drain_strategy = GoValue::from(serde_json::json!({"Deadline": 0}));
     n.status = "down".into();
     let mut c = Cluster::new(vec![n]);
     let job = Arc::new(system_job());
@@ -967,7 +967,7 @@ fn test_sys_batch_node_down() {
 #[test]
 fn test_sys_batch_node_drain_down() {
     let mut n = node("n");
-    n.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    n.drain_strategy = GoValue::from(serde_json::json!({"Deadline": 0}));
     n.status = "down".into();
     let mut c = Cluster::new(vec![n]);
     let job = Arc::new(sysbatch_job());
@@ -982,7 +982,7 @@ fn test_sys_batch_node_drain_down() {
 #[test]
 fn test_sys_batch_node_drain() {
     let mut n = node("n");
-    n.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    n.drain_strategy = GoValue::from(serde_json::json!({"Deadline": 0}));
     let mut c = Cluster::new(vec![n]);
     let job = Arc::new(sysbatch_job());
     sysbatch_everywhere(&mut c, &job, "running");
@@ -1049,7 +1049,7 @@ fn test_sys_batch_existing_alloc_no_nodes() {
 #[test]
 fn test_sys_batch_plan_with_drained_node() {
     let mut drained = node("drained");
-    drained.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    drained.drain_strategy = GoValue::from(serde_json::json!({"Deadline": 0}));
     drained.scheduling_eligibility = "ineligible".into();
     let mut c = Cluster::new(vec![drained, node("ready")]);
     let job = Arc::new(sysbatch_job());
@@ -1090,7 +1090,7 @@ fn test_sys_batch_chained_alloc() {
     sysbatch_everywhere(&mut c, &old, "running");
     let mut job = sysbatch_job();
     job.job_modify_index = 100;
-    job.task_groups[0].tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
+    job.task_groups[0].tasks[0].config = GoValue::from(serde_json::json!({"command": "/bin/other"}));
     c.nodes.push(node("node-new"));
     c.run(Some(&job), |s| {
         let mut chained: Vec<Option<String>> = s
@@ -1214,7 +1214,7 @@ fn util_79_270_861_a_node_evicts_its_lowest_allocation_id_first() {
         ..UpdateStrategy::default()
     });
     for tg in &mut job.task_groups {
-        tg.tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
+        tg.tasks[0].config = GoValue::from(serde_json::json!({"command": "/bin/other"}));
     }
     job.task_groups[0].constraints.push(Constraint {
         l_target: "${node.class}".into(),
