@@ -220,19 +220,36 @@ impl<'de> Visitor<'de> for JsonVisitor {
 /// `false`, `""`, or an object of zeros) on the other, since Go prints every
 /// field and a missing one can only mean its zero value. `null` and `[]` stay
 /// distinct, as a nil and an empty slice do for `DeepEqual`.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(transparent)]
-pub struct GoValue(pub Json);
+///
+/// One pointer, none allocated for `null`: a task has a dozen of these and
+/// most are unset.
+#[derive(Clone, Debug, Default)]
+pub struct GoValue(Option<Box<Json>>);
+
+/// What an unset [`GoValue`] reads as.
+static NULL: Json = Json::Null;
+
+impl<'de> Deserialize<'de> for GoValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<GoValue, D::Error> {
+        Json::deserialize(d).map(GoValue::from)
+    }
+}
 
 impl PartialEq for GoValue {
     fn eq(&self, other: &GoValue) -> bool {
-        deep_equal(&self.0, &other.0)
+        deep_equal(self.json(), other.json())
+    }
+}
+
+impl From<Json> for GoValue {
+    fn from(v: Json) -> GoValue {
+        GoValue((!v.is_null()).then(|| Box::new(v)))
     }
 }
 
 impl From<Value> for GoValue {
     fn from(v: Value) -> GoValue {
-        GoValue(Json::from(v))
+        GoValue::from(Json::from(v))
     }
 }
 
@@ -249,18 +266,23 @@ pub enum Equality {
 }
 
 impl GoValue {
+    /// The value read.
+    pub fn json(&self) -> &Json {
+        self.0.as_deref().unwrap_or(&NULL)
+    }
+
     pub fn is_null(&self) -> bool {
-        self.0.is_null()
+        self.0.is_none()
     }
 
     /// An object's member `key`.
     pub fn get(&self, key: &str) -> Option<&Json> {
-        self.0.get(key)
+        self.json().get(key)
     }
 
     /// The value as `serde_json` holds it, to be read into a typed struct.
     pub fn to_value(&self) -> Value {
-        Value::from(&self.0)
+        Value::from(self.json())
     }
 
     /// `reflect.DeepEqual` on a Go map (`map[string]string`, or
@@ -268,24 +290,24 @@ impl GoValue {
     /// struct, a key present on one side only is a difference even when its
     /// value is a zero value.
     pub fn map_equal(&self, other: &GoValue) -> bool {
-        maps_equal(&self.0, &other.0)
+        maps_equal(self.json(), other.json())
     }
 
     /// A struct-like part compared under `eq`.
     pub fn equal_as(&self, other: &GoValue, eq: Equality) -> bool {
-        deep_equal_as(&self.0, &other.0, eq)
+        deep_equal_as(self.json(), other.json(), eq)
     }
 
     /// A Go map compared under `eq`; under [`Equality::Typed`] nil and
     /// empty maps and lists are equal at any depth, as for the opaque maps
     /// of a task's config.
     pub fn map_equal_as(&self, other: &GoValue, eq: Equality) -> bool {
-        maps_equal_as(&self.0, &other.0, eq)
+        maps_equal_as(self.json(), other.json(), eq)
     }
 
     /// The elements of a JSON array (empty for `null`).
     pub fn elements(&self) -> &[Json] {
-        self.0.as_array().unwrap_or(&[])
+        self.json().as_array().unwrap_or(&[])
     }
 }
 
@@ -336,7 +358,9 @@ pub(crate) fn objects_equal(x: &[(Name, Json)], y: &[(Name, Json)], eq: Equality
             None => is_zero(v, eq),
         })
     };
-    covered(x, y) && y.iter().all(|(k, v)| member(x, k).is_some() || is_zero(v, eq))
+    covered(x, y)
+        && y.iter()
+            .all(|(k, v)| member(x, k).is_some() || is_zero(v, eq))
 }
 
 /// Nomad's order-insensitive list comparison: equal lengths and every element
@@ -431,12 +455,17 @@ mod tests {
     #[test]
     fn typed_equality_takes_nil_lists_as_empty_and_nil_maps_as_empty_maps() {
         let (deep, typed) = (Equality::Deep, Equality::Typed);
-        let (a, b) = (GoValue::from(json!({"A": null})), GoValue::from(json!({"A": []})));
+        let (a, b) = (
+            GoValue::from(json!({"A": null})),
+            GoValue::from(json!({"A": []})),
+        );
         assert!(!a.equal_as(&b, deep));
         assert!(a.equal_as(&b, typed));
         assert!(GoValue::from(json!({})).equal_as(&b, typed));
         // A nil pointer to a struct still differs from an empty struct.
-        assert!(!GoValue::from(json!({"A": null})).equal_as(&GoValue::from(json!({"A": {}})), typed));
+        assert!(
+            !GoValue::from(json!({"A": null})).equal_as(&GoValue::from(json!({"A": {}})), typed)
+        );
         let map = |v: Value| GoValue::from(v);
         assert!(!map(json!(null)).map_equal_as(&map(json!({})), deep));
         assert!(map(json!(null)).map_equal_as(&map(json!({})), typed));
@@ -455,7 +484,12 @@ mod tests {
     #[test]
     fn an_object_is_sorted_with_the_last_of_a_repeated_key() {
         let v: Json = crate::model::from_slice(br#"{"b": 1, "a": null, "b": [2, "x"]}"#).unwrap();
-        let keys: Vec<&str> = v.as_object().unwrap().iter().map(|(k, _)| k.as_str()).collect();
+        let keys: Vec<&str> = v
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, _)| k.as_str())
+            .collect();
         assert_eq!(keys, ["a", "b"]);
         assert_eq!(v.get("a"), Some(&Json::Null));
         assert_eq!(Value::from(&v), json!({"a": null, "b": [2, "x"]}));
@@ -473,8 +507,13 @@ mod tests {
     }
 
     #[test]
-    fn a_value_is_three_words() {
+    fn a_value_is_three_words_and_an_unset_one_allocates_nothing() {
         assert_eq!(size_of::<Json>(), 3 * size_of::<usize>());
+        assert_eq!(size_of::<GoValue>(), size_of::<usize>());
+        let v: GoValue = crate::model::from_slice(b"null").unwrap();
+        assert!(v.is_null() && v.0.is_none());
+        assert_eq!(v.json(), &Json::Null);
+        assert!(!GoValue::from(json!({})).is_null());
     }
 
     #[test]

@@ -10,10 +10,10 @@ use std::sync::Arc;
 
 use super::rules::Rules;
 use crate::model::{
-    Allocation, CniConfig, Consul, ConsulConnect, ConsulGateway, Equality, GoValue, Job, JobType, Json,
-    NetworkResource, Node, RequestedDevice, Resources, RestartPolicy, Service, SidecarService,
-    SidecarTask, TaskGroup, VolumeRequest, deep_equal, deep_equal_as, maps_equal_as, objects_equal,
-    set_equal,
+    Allocation, CniConfig, Consul, ConsulConnect, ConsulGateway, Equality, GoValue, Job, JobType,
+    Json, NetworkResource, Node, RequestedDevice, Resources, RestartPolicy, Service,
+    SidecarService, SidecarTask, TaskGroup, VolumeRequest, deep_equal, deep_equal_as,
+    maps_equal_as, objects_equal, set_equal,
 };
 use crate::version::Switch;
 pub use check::UpdateCheck;
@@ -395,7 +395,7 @@ fn volumes_equal(
 
 /// The members of a flattened object.
 fn members(v: &GoValue) -> &[(crate::model::Name, Json)] {
-    v.0.as_object().unwrap_or(&[])
+    v.json().as_object().unwrap_or(&[])
 }
 
 /// `renderTemplatesUpdated`: a nil policy renders no templates.
@@ -423,7 +423,7 @@ fn logs_switched(a: &crate::model::Task, b: &crate::model::Task, rules: &Rules) 
 /// `GetterHeaders` are maps, compared under `eq`.
 fn artifacts_equal(a: &GoValue, b: &GoValue, eq: Equality) -> bool {
     const MAPS: [&str; 2] = ["GetterOptions", "GetterHeaders"];
-    let (Json::Array(xs), Json::Array(ys)) = (&a.0, &b.0) else {
+    let (Json::Array(xs), Json::Array(ys)) = (a.json(), b.json()) else {
         return a.equal_as(b, eq);
     };
     let split = |v: &Json| v.without(MAPS);
@@ -599,10 +599,13 @@ fn volume_mounts_equal(a: &GoValue, b: &GoValue, rules: &Rules) -> bool {
         return a.equal_as(b, eq);
     }
     let unlabelled = |v: &GoValue| -> Json {
-        match &v.0 {
-            Json::Array(mounts) => {
-                Json::Array(mounts.iter().map(|m| m.without(["SELinuxLabel"]).0).collect())
-            }
+        match v.json() {
+            Json::Array(mounts) => Json::Array(
+                mounts
+                    .iter()
+                    .map(|m| m.without(["SELinuxLabel"]).0)
+                    .collect(),
+            ),
             other => other.clone(),
         }
     };

@@ -420,7 +420,8 @@ fn test_system_sched_job_modify() {
     running_everywhere(&mut c, &old);
     let mut job = system_job();
     job.job_modify_index = 100;
-    job.task_groups[0].tasks[0].config = GoValue::from(serde_json::json!({"command": "/bin/other"}));
+    job.task_groups[0].tasks[0].config =
+        GoValue::from(serde_json::json!({"command": "/bin/other"}));
     c.run(Some(&job), |s| {
         assert_eq!(s.stops.len(), 10);
         assert!(s.stops.iter().all(|st| st.description == desc::UPDATING));
@@ -448,7 +449,8 @@ fn test_system_sched_job_modify_rolling() {
         max_parallel: 5,
         ..UpdateStrategy::default()
     });
-    job.task_groups[0].tasks[0].config = GoValue::from(serde_json::json!({"command": "/bin/other"}));
+    job.task_groups[0].tasks[0].config =
+        GoValue::from(serde_json::json!({"command": "/bin/other"}));
     c.run(Some(&job), |s| {
         assert_eq!(s.stops.len(), 5);
         assert_eq!(s.placements.len(), 5);
@@ -595,7 +597,8 @@ fn test_system_sched_chained_alloc() {
     running_everywhere(&mut c, &old);
     let mut job = system_job();
     job.job_modify_index = 100;
-    job.task_groups[0].tasks[0].config = GoValue::from(serde_json::json!({"command": "/bin/other"}));
+    job.task_groups[0].tasks[0].config =
+        GoValue::from(serde_json::json!({"command": "/bin/other"}));
     c.nodes.push(node("node-new"));
     c.run(Some(&job), |s| {
         let mut chained: Vec<Option<String>> = s
@@ -746,7 +749,8 @@ fn test_sys_batch_job_modify() {
     }
     let mut new = job("sysbatch", "pinger", 1);
     new.job_modify_index = 100;
-    new.task_groups[0].tasks[0].config = GoValue::from(serde_json::json!({"command": "/bin/other"}));
+    new.task_groups[0].tasks[0].config =
+        GoValue::from(serde_json::json!({"command": "/bin/other"}));
     c.run(Some(&new), |s| {
         assert_eq!(s.placements.len(), 3);
         assert!(s.placements.iter().all(|p| p.previous.is_some()));
@@ -1090,7 +1094,8 @@ fn test_sys_batch_chained_alloc() {
     sysbatch_everywhere(&mut c, &old, "running");
     let mut job = sysbatch_job();
     job.job_modify_index = 100;
-    job.task_groups[0].tasks[0].config = GoValue::from(serde_json::json!({"command": "/bin/other"}));
+    job.task_groups[0].tasks[0].config =
+        GoValue::from(serde_json::json!({"command": "/bin/other"}));
     c.nodes.push(node("node-new"));
     c.run(Some(&job), |s| {
         let mut chained: Vec<Option<String>> = s
