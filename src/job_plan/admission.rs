@@ -265,6 +265,9 @@ fn add(on: &mut Map<String, Value>, c: Value, how: Match) {
     }
 }
 
+/// The servers' default `job_max_count` (`structs.JobDefaultMaxCount`).
+const JOB_MAX_COUNT: i64 = 50_000;
+
 /// Nomad's reasons to reject the job, as `structs.Job.Validate` words them
 /// (the checks an API job most often fails); empty when it is accepted.
 pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
@@ -369,8 +372,11 @@ pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
             errs.push(multierror(&inner));
         }
     }
-    if !priority_ok && release >= v(1, 5, 0) {
-        errs.push("job priority must be between [1, 100]".into());
+    // `jobValidate` after the job's own checks (v2.0.5
+    // nomad/job_endpoint_hooks.go:490): core type, payload, priority, the
+    // identities, the servers' job_max_count (its default from 1.11.0).
+    if kind == "_core" {
+        errs.push("job type cannot be core".into());
     }
     if job
         .get("Payload")
@@ -378,6 +384,19 @@ pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
         .is_some_and(|p| !p.is_empty())
     {
         errs.push("job can't be submitted with a payload, only dispatched".into());
+    }
+    if !priority_ok && release >= v(1, 5, 0) {
+        errs.push("job priority must be between [1, 100]".into());
+    }
+    errs.extend(super::identities::identity_checks(job, release).1);
+    let total: i64 = groups
+        .iter()
+        .filter_map(|g| g.get("Count").and_then(Value::as_i64))
+        .sum();
+    if release >= v(1, 11, 0) && total > JOB_MAX_COUNT {
+        errs.push(format!(
+            "total count was greater than configured job_max_count: {total} > {JOB_MAX_COUNT}"
+        ));
     }
     // The community edition's validators refuse Enterprise features
     // (v1.7.0 nomad/job_endpoint_hook_numa_ce.go, v1.8.0

@@ -42,6 +42,17 @@ pub(crate) fn server_canonicalize(job: &mut Map<String, Value>, release: Release
     job.insert("Update".into(), legacy);
     job.remove("Reschedule");
     job.remove("Migrate");
+    // The stored Vault block has no policies from 1.10.0 (#25155); the
+    // agent's conversion drops the API's.
+    if release >= v(1, 10, 0) {
+        for g in objects(job, "TaskGroups") {
+            for t in objects(g, "Tasks") {
+                if let Some(vault) = object(t, "Vault") {
+                    vault.remove("Policies");
+                }
+            }
+        }
+    }
     if release >= v(1, 6, 0) && text(job, "NodePool").is_empty() {
         job.insert("NodePool".into(), json!("default"));
     }

@@ -36,16 +36,23 @@ fn group(
         .and_then(|g| g.get("Name"))
         .and_then(Value::as_str);
     let (mut o, mut n) = flat::pair(old, new, Type::TaskGroup, &["Name"]);
-    // The one pointer Nomad flattens by hand, and only when both groups exist.
+    // The pointers Nomad flattens by hand, only when both groups exist: the
+    // legacy disconnect fields until F-1 dropped them.
+    let pointers: &[&str] = if rules.has(Switch::F1) {
+        &["ShutdownDelay"]
+    } else {
+        &[
+            "ShutdownDelay",
+            "StopAfterClientDisconnect",
+            "MaxClientDisconnect",
+        ]
+    };
     if let (Some(of), Some(nf)) = (o.as_mut(), n.as_mut()) {
         for (flat, g) in [(of, old), (nf, new)] {
-            let delay = g
-                .and_then(|g| g.get("ShutdownDelay"))
-                .filter(|v| !v.is_null());
-            flat.insert(
-                "ShutdownDelay".into(),
-                delay.and_then(flat::scalar).unwrap_or_default(),
-            );
+            for &key in pointers {
+                let value = g.and_then(|g| g.get(key)).filter(|v| !v.is_null());
+                flat.insert(key.into(), value.and_then(flat::scalar).unwrap_or_default());
+            }
         }
     }
     let fields = fields::fields(o.as_ref(), n.as_ref(), false);

@@ -8,6 +8,7 @@
 mod admission;
 mod annotate;
 mod api_names;
+mod block_warnings;
 mod canonical;
 mod connect_diff;
 mod cron;
@@ -17,6 +18,7 @@ mod fields;
 mod flat;
 mod gateway_diff;
 mod group_diff;
+mod identities;
 mod job_blocks;
 mod job_diff;
 mod json_map;

@@ -13,11 +13,12 @@ use super::admission::{implied_constraints, multierror, validate};
 use super::annotate::annotate;
 use super::canonical::canonicalize;
 use super::diff_types::JobDiff;
+use super::identities::implicit_identities;
 use super::job_diff::job_diff;
 use super::periodic::{next_launch, rfc3339};
 use super::same::same;
-use super::warnings::job_warnings;
-use crate::model::{self, Job, Release, Snapshot};
+use super::warnings::{job_warnings, memory_max_warnings};
+use crate::model::{self, Job, Release, SchedulerConfig, Snapshot};
 use crate::replay::{Options, Replay, ReplayError};
 use crate::report::Report;
 use crate::time::{Duration, SECOND};
@@ -94,6 +95,7 @@ pub fn admit(
 ) -> Result<Map<String, Value>, PlanError> {
     canonicalize(&mut job, release);
     implied_constraints(&mut job, release);
+    implicit_identities(&mut job, release);
     let errors = validate(&job, release);
     if !errors.is_empty() {
         return Err(PlanError::Invalid(multierror(&errors)));
@@ -146,7 +148,12 @@ pub fn plan_job(
     .nomad_version
     .release;
     let mut job = admit(job, release)?;
-    let warnings = job_warnings(&job, release);
+    let oversubscription = snapshot.scheduler_config.as_ref().map_or(
+        SchedulerConfig::server_default().memory_oversubscription_enabled,
+        |c| c.memory_oversubscription_enabled,
+    );
+    let mut warnings = job_warnings(&job, release);
+    warnings.extend(memory_max_warnings(&job, oversubscription));
     let (namespace, id) = job_key(&job);
     let old: Option<Value> = snapshot
         .planned_job_text

@@ -34,6 +34,7 @@ pub(crate) enum Type {
     LogConfig,
     Artifact,
     Template,
+    ChangeScript,
     Vault,
     Periodic,
     Parameterized,
@@ -161,6 +162,7 @@ pub(crate) fn fields(ty: Type) -> &'static [(&'static str, Field)] {
             ("MemoryMaxMB", Num),
             ("DiskMB", Num),
             ("IOPS", Num),
+            ("SecretsMB", Num),
         ],
         Type::Network => &[
             ("Mode", Str),
@@ -175,6 +177,7 @@ pub(crate) fn fields(ty: Type) -> &'static [(&'static str, Field)] {
             ("Value", Num),
             ("To", Num),
             ("HostNetwork", Str),
+            ("IgnoreCollision", Bool),
         ],
         Type::LogConfig => &[
             ("MaxFiles", Num),
@@ -186,7 +189,9 @@ pub(crate) fn fields(ty: Type) -> &'static [(&'static str, Field)] {
             ("GetterOptions", Map),
             ("GetterHeaders", Map),
             ("GetterMode", Str),
+            ("GetterInsecure", Bool),
             ("RelativeDest", Str),
+            ("Chown", Bool),
         ],
         Type::Template => &[
             ("SourcePath", Str),
@@ -203,6 +208,12 @@ pub(crate) fn fields(ty: Type) -> &'static [(&'static str, Field)] {
             ("VaultGrace", Num),
             ("ErrMissingKey", Bool),
         ],
+        Type::ChangeScript => &[
+            ("Command", Str),
+            ("Timeout", Num),
+            ("FailOnError", Bool),
+            ("RunOnFirstRender", Bool),
+        ],
         Type::Vault => &[
             ("Role", Str),
             ("Namespace", Str),
@@ -211,6 +222,7 @@ pub(crate) fn fields(ty: Type) -> &'static [(&'static str, Field)] {
             ("DisableFile", Bool),
             ("ChangeMode", Str),
             ("ChangeSignal", Str),
+            ("AllowTokenExpiration", Bool),
         ],
         Type::Periodic => &[
             ("Enabled", Bool),
@@ -235,6 +247,8 @@ pub(crate) fn fields(ty: Type) -> &'static [(&'static str, Field)] {
             ("Namespace", Str),
             ("OnUpdate", Str),
             ("Provider", Str),
+            ("Cluster", Str),
+            ("Kind", Str),
         ],
         Type::Check => &[
             ("Name", Str),
@@ -255,11 +269,14 @@ pub(crate) fn fields(ty: Type) -> &'static [(&'static str, Field)] {
             ("TaskName", Str),
             ("SuccessBeforePassing", Num),
             ("FailuresBeforeCritical", Num),
+            ("FailuresBeforeWarning", Num),
             ("Body", Str),
             ("OnUpdate", Str),
+            ("Notes", Str),
+            ("TLSServerName", Str),
         ],
         Type::CheckRestart => &[("Limit", Num), ("Grace", Num), ("IgnoreWarnings", Bool)],
-        Type::Consul => &[("Namespace", Str)],
+        Type::Consul => &[("Namespace", Str), ("Cluster", Str), ("Partition", Str)],
         Type::Scaling => &[
             ("Type", Str),
             ("Target", Map),
@@ -275,12 +292,14 @@ pub(crate) fn fields(ty: Type) -> &'static [(&'static str, Field)] {
             ("AccessMode", Str),
             ("AttachmentMode", Str),
             ("PerAlloc", Bool),
+            ("Sticky", Bool),
         ],
         Type::VolumeMount => &[
             ("Volume", Str),
             ("Destination", Str),
             ("ReadOnly", Bool),
             ("PropagationMode", Str),
+            ("SELinuxLabel", Str),
         ],
         Type::Identity => &[
             ("Name", Str),

@@ -18,7 +18,7 @@ pub(crate) fn vault(
     contextual: bool,
 ) -> Option<ObjectDiff> {
     let mut diff = whole_object(old, new, Type::Vault, &[], "Vault", contextual)?;
-    // Releases before 1.7 diff the policies as a set.
+    // Releases before 1.10 diff the policies as a set; later ones have none.
     let policies = |v| strings(get(v, "Policies"));
     if [old, new].iter().any(|v| get(*v, "Policies").is_some()) {
         diff.objects.extend(string_set(
@@ -47,8 +47,9 @@ pub(crate) fn templates(
     matched(old, new, "DestPath", |a, b| template(a, b, contextual))
 }
 
-/// `templateDiff`: fields with the `Uid`/`Gid` pointers when set, and the
-/// wait and change script blocks.
+/// `templateDiff`: fields with the `Uid`/`Gid` pointers when set, the wait
+/// block (named `Template`, as Nomad names it) and the change script with
+/// its arguments as a set (`changeScriptDiff`, from 1.4.0 as the block).
 fn template(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> Option<ObjectDiff> {
     let kind = presence_kind(old, new)?;
     let (mut o, mut n) = flat::pair(old, new, Type::Template, &[]);
@@ -76,6 +77,16 @@ fn template(old: Option<&Value>, new: Option<&Value>, contextual: bool) -> Optio
             fields: fields::fields(flat(a).as_ref(), flat(b).as_ref(), contextual),
             objects: Vec::new(),
         });
+    }
+    let (a, b) = (get(old, "ChangeScript"), get(new, "ChangeScript"));
+    if let Some(mut script) =
+        whole_object(a, b, Type::ChangeScript, &[], "ChangeScript", contextual)
+    {
+        let args = |v| strings(get(v, "Args"));
+        script
+            .objects
+            .extend(string_set(&args(a), &args(b), "Args", contextual));
+        diff.objects.push(script);
     }
     Some(diff)
 }

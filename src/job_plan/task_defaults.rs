@@ -1,10 +1,11 @@
 //! The API's and the server's defaults of a task and what it holds: its
-//! resources, kill timeout, log config, artifacts, templates, services and
-//! restart policy (api/tasks.go, api/services.go, structs Canonicalize).
+//! resources, kill timeout, log config, Vault block, artifacts, templates,
+//! services and restart policy (api/tasks.go, api/services.go, structs
+//! Canonicalize).
 
 use serde_json::{Map, Value, json};
 
-use super::json_map::{SECOND, default, ensure, is_missing, objects, text};
+use super::json_map::{SECOND, default, ensure, is_missing, object, objects, text};
 use crate::model::{Release, v};
 
 /// What the groups inherit from the job.
@@ -38,6 +39,12 @@ pub(crate) fn task(
     default(logs, "MaxFileSizeMB", json!(10));
     if job.release >= v(1, 5, 5) {
         default(logs, "Disabled", json!(false));
+    }
+    if let Some(vault) = object(t, "Vault") {
+        vault_defaults(vault, job.release);
+    }
+    if job.release >= v(1, 7, 0) {
+        identities(t);
     }
     for a in objects(t, "Artifacts") {
         artifact(a);
@@ -172,4 +179,58 @@ fn template(t: &mut Map<String, Value>) {
         None => String::new(),
     };
     t.insert("ChangeSignal".into(), json!(signal));
+}
+
+/// `api.Vault.Canonicalize`: the HCL parser fills only some of these, so a
+/// job file from `nomad job run -output` leaves the change signal out.
+fn vault_defaults(vault: &mut Map<String, Value>, release: Release) {
+    default(vault, "Env", json!(true));
+    if release >= v(1, 6, 0) {
+        default(vault, "DisableFile", json!(false));
+    }
+    default(vault, "Namespace", json!(""));
+    if release >= v(1, 7, 0) && text(vault, "Cluster").is_empty() {
+        vault.insert("Cluster".into(), json!("default"));
+    }
+    default(vault, "ChangeMode", json!("restart"));
+    default(vault, "ChangeSignal", json!("SIGHUP"));
+}
+
+/// `Task.Canonicalize`'s identities (1.7.0 on): an unnamed identity is the
+/// default one, which only Nomad may be the audience of, and the last
+/// default in the list becomes the task's `Identity`.
+fn identities(t: &mut Map<String, Value>) {
+    let list = t.get_mut("Identities").and_then(Value::as_array_mut);
+    let mut default_at = None;
+    for (i, w) in list.into_iter().flatten().enumerate() {
+        if let Some(w) = w.as_object_mut() {
+            identity(w);
+            if text(w, "Name") == "default" {
+                default_at = Some(i);
+            }
+        }
+    }
+    let moved = default_at.and_then(|i| {
+        let list = t.get_mut("Identities").and_then(Value::as_array_mut)?;
+        Some(list.remove(i))
+    });
+    if let Some(w) = moved {
+        t.insert("Identity".into(), w);
+    } else if let Some(w) = object(t, "Identity") {
+        identity(w);
+    }
+}
+
+/// `WorkloadIdentity.Canonicalize`.
+fn identity(w: &mut Map<String, Value>) {
+    if text(w, "Name").is_empty() {
+        w.insert("Name".into(), json!("default"));
+    }
+    if text(w, "Name") == "default" {
+        w.insert("Audience".into(), json!(["nomadproject.io"]));
+    }
+    let signal = text(w, "ChangeSignal");
+    if !signal.is_empty() {
+        w.insert("ChangeSignal".into(), json!(signal.to_uppercase()));
+    }
 }

@@ -1,5 +1,19 @@
 //! Nomad's tests of the job plan, ported (named after file and tag).
 
+/// Table cases of `TestTaskGroupDiff` and `TestTaskDiff`, one test per row:
+/// `name: old, new, contextual, expected lines;`, the objects as the Go
+/// test builds them (`@` names a Go struct whose missing fields are zero).
+macro_rules! diff_cases {
+    ($diff:ident at $release:expr;
+     $($(#[$doc:meta])* $name:ident: $old:tt, $new:tt, $ctx:expr, $want:expr;)*) => {
+        $($(#[$doc])* #[test] fn $name() {
+            let (old, new) = (serde_json::json!($old), serde_json::json!($new));
+            let got = super::$diff(old, new, $ctx, $release);
+            assert_eq!(got, super::expect($want));
+        })*
+    };
+}
+
 mod admission;
 mod annotate;
 mod blocks_diff;
@@ -7,8 +21,17 @@ mod canonical;
 mod cron;
 mod endpoint;
 mod group_diff;
+mod identities;
 mod job_diff;
+mod rows_group_v2_0_5;
+mod rows_services_v2_0_5;
+mod rows_task_v2_0_5;
+mod rows_v1_10_5;
+mod rows_v1_3_0;
+mod rows_v1_6_0;
+mod rows_v1_8_0;
 mod task_diff;
+mod warnings;
 
 use super::diff_types::{DiffType, FieldDiff};
 
@@ -121,4 +144,141 @@ fn expect(text: &str) -> Vec<String> {
 /// The diff rules of a release.
 fn rules_of(release: crate::model::Release) -> crate::version::Switches {
     crate::version::Switches::of(release)
+}
+
+/// The one group's diff of two groups at `release`, as lines.
+fn group_rows(
+    old: Value,
+    new: Value,
+    contextual: bool,
+    release: crate::model::Release,
+) -> Vec<String> {
+    let job = |g: Value| go(serde_json::json!({"@": "Job", "ID": "j", "TaskGroups": [g]}));
+    let d = super::job_diff(Some(&job(old)), &job(new), contextual, rules_of(release));
+    group_lines(&d.task_groups[0])
+}
+
+/// The one task's diff of two tasks at `release`, as lines from its header.
+fn task_rows(
+    old: Value,
+    new: Value,
+    contextual: bool,
+    release: crate::model::Release,
+) -> Vec<String> {
+    let group = |t: Value| serde_json::json!({"@": "TaskGroup", "Name": "g", "Tasks": [t]});
+    group_rows(group(old), group(new), contextual, release)
+        .into_iter()
+        .skip(1)
+        .map(|l| l.strip_prefix("  ").unwrap_or(&l).to_string())
+        .collect()
+}
+
+/// The diff of two tasks' services at `release`, as the objects' lines
+/// (the task's own contextual fields left out).
+fn services_rows(
+    old: Value,
+    new: Value,
+    contextual: bool,
+    release: crate::model::Release,
+) -> Vec<String> {
+    let task = |s: Value| serde_json::json!({"@": "Task", "Name": "t", "Services": s});
+    task_rows(task(old), task(new), contextual, release)
+        .into_iter()
+        .skip(1)
+        .skip_while(|l| !l.starts_with("   ") && !l.ends_with('{'))
+        .map(|l| l.strip_prefix("  ").unwrap_or(&l).to_string())
+        .collect()
+}
+
+/// A value as Go's encoder writes a struct a Go test builds: each object
+/// tagged `@` (its Go type) gets the fields that type has, zero when
+/// the test leaves them out.
+fn go(mut v: Value) -> Value {
+    go_fill(&mut v);
+    v
+}
+
+fn go_fill(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            if let Some(Value::String(name)) = m.remove("@") {
+                if let Some(ty) = go_type(&name) {
+                    fill(v, ty);
+                } else if let Some(zeros) = go_zeros(&name) {
+                    let Some(m) = v.as_object_mut() else { return };
+                    for (k, zero) in zeros {
+                        m.entry(k.to_string()).or_insert(zero);
+                    }
+                }
+            }
+            for child in v.as_object_mut().into_iter().flat_map(|m| m.values_mut()) {
+                go_fill(child);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(go_fill),
+        _ => {}
+    }
+}
+
+/// The schema type of a Go struct name.
+fn go_type(name: &str) -> Option<Type> {
+    Some(match name {
+        "Job" => Type::Job,
+        "TaskGroup" => Type::TaskGroup,
+        "Task" => Type::Task,
+        "Constraint" => Type::Constraint,
+        "Affinity" => Type::Affinity,
+        "RestartPolicy" => Type::RestartPolicy,
+        "ReschedulePolicy" => Type::ReschedulePolicy,
+        "MigrateStrategy" => Type::Migrate,
+        "UpdateStrategy" => Type::Update,
+        "EphemeralDisk" => Type::EphemeralDisk,
+        "Resources" => Type::Resources,
+        "NetworkResource" => Type::Network,
+        "Port" => Type::Port,
+        "LogConfig" => Type::LogConfig,
+        "TaskArtifact" => Type::Artifact,
+        "Template" => Type::Template,
+        "ChangeScript" => Type::ChangeScript,
+        "Vault" => Type::Vault,
+        "DispatchPayloadConfig" => Type::DispatchPayload,
+        "RequestedDevice" => Type::Device,
+        "Service" => Type::Service,
+        "ServiceCheck" => Type::Check,
+        "CheckRestart" => Type::CheckRestart,
+        "Consul" => Type::Consul,
+        "ScalingPolicy" => Type::Scaling,
+        "VolumeRequest" => Type::Volume,
+        "VolumeMount" => Type::VolumeMount,
+        "WorkloadIdentity" => Type::Identity,
+        "Action" => Type::Action,
+        "ConsulConnect" => Type::Connect,
+        "ConsulSidecarService" => Type::SidecarService,
+        "SidecarTask" => Type::SidecarTask,
+        "ConsulProxy" => Type::Proxy,
+        "ConsulUpstream" => Type::Upstream,
+        "ConsulMeshGateway" => Type::MeshGateway,
+        "ConsulExposePath" => Type::ExposePath,
+        "ConsulTransparentProxy" => Type::TransparentProxy,
+        "ConsulGatewayProxy" => Type::GatewayProxy,
+        "ConsulGatewayTLSConfig" => Type::GatewayTls,
+        "ConsulIngressListener" => Type::IngressListener,
+        "ConsulIngressService" => Type::IngressService,
+        "ConsulLinkedService" => Type::LinkedService,
+        _ => return None,
+    })
+}
+
+/// The fields of Go structs whose diff flattens them whole (every field,
+/// pointers as `nil`), as Go's encoder writes their zero values.
+fn go_zeros(name: &str) -> Option<Vec<(&'static str, Value)>> {
+    Some(match name {
+        "DisconnectStrategy" => vec![
+            ("LostAfter", Value::from(0)),
+            ("StopOnClientAfter", Value::Null),
+            ("Replace", Value::Null),
+            ("Reconcile", Value::from("")),
+        ],
+        _ => return None,
+    })
 }

@@ -1,9 +1,11 @@
-//! The register endpoint's warnings (`structs.Job.Warnings`, from
-//! nomad/job_endpoint_hooks.go `jobValidate`), as the release words them.
+//! The register endpoint's warnings (`structs.Job.Warnings` and the Vault
+//! identity warnings of nomad/job_endpoint_hooks.go `jobValidate`, then
+//! `memoryOversubscriptionValidate`), as the release words them.
 
 use serde_json::{Map, Value};
 
 use super::admission::multierror;
+use super::block_warnings;
 use crate::model::{Release, v};
 
 /// The warnings of the canonical job, one per entry of Nomad's list.
@@ -36,6 +38,9 @@ pub fn job_warnings(job: &Map<String, Value>, release: Release) -> Vec<String> {
             all_auto &= canary == 0 || auto;
         }
     }
+    for g in &groups {
+        out.extend(block_warnings::shutdown_delays(g, release));
+    }
     if any_auto && !all_auto {
         out.push("auto_promote must be true for all groups to enable automatic promotion".into());
     }
@@ -48,6 +53,35 @@ pub fn job_warnings(job: &Map<String, Value>, release: Release) -> Vec<String> {
         out.push(
             "cron is deprecated and may be removed in a future release. Use crons instead".into(),
         );
+    }
+    // `jobValidate` adds the Vault identity warnings after the job's own.
+    out.extend(super::identities::identity_checks(job, release).0);
+    out
+}
+
+/// `memoryOversubscriptionValidate` (v1.3.0 and v2.0.5
+/// nomad/job_endpoint_hooks.go): with oversubscription off in the
+/// scheduler configuration, each task asking for `memory_max` is told it
+/// will be ignored (the node pool's own setting is Enterprise's).
+pub(crate) fn memory_max_warnings(job: &Map<String, Value>, oversubscription: bool) -> Vec<String> {
+    if oversubscription {
+        return Vec::new();
+    }
+    let list = |v: Option<&Value>| v.and_then(Value::as_array).cloned().unwrap_or_default();
+    let mut out = Vec::new();
+    for g in list(job.get("TaskGroups")) {
+        let group = g.get("Name").and_then(Value::as_str).unwrap_or_default();
+        for t in list(g.get("Tasks")) {
+            let max = t.pointer("/Resources/MemoryMaxMB").and_then(Value::as_i64);
+            if max.is_some_and(|m| m != 0) {
+                let task = t.get("Name").and_then(Value::as_str).unwrap_or_default();
+                out.push(format!(
+                    "Memory oversubscription is not enabled; Task \"{group}.{task}\" memory_max \
+                     value will be ignored. Update the Scheduler Configuration to allow \
+                     oversubscription."
+                ));
+            }
+        }
     }
     out
 }
@@ -109,6 +143,7 @@ fn group_warnings(g: &Map<String, Value>, release: Release) -> Vec<String> {
     if first_mbits > 0 {
         out.push("mbits has been deprecated as of Nomad 0.12.0. Please remove mbits from the network block".into());
     }
+    out.extend(block_warnings::services(g, release));
     for t in g
         .get("Tasks")
         .and_then(Value::as_array)
@@ -116,7 +151,7 @@ fn group_warnings(g: &Map<String, Value>, release: Release) -> Vec<String> {
         .flatten()
     {
         let Some(t) = t.as_object() else { continue };
-        let inner = task_warnings(t);
+        let inner = task_warnings(t, release);
         if !inner.is_empty() {
             let name = t.get("Name").and_then(Value::as_str).unwrap_or_default();
             out.push(format!(
@@ -128,7 +163,7 @@ fn group_warnings(g: &Map<String, Value>, release: Release) -> Vec<String> {
     out
 }
 
-fn task_warnings(t: &Map<String, Value>) -> Vec<String> {
+fn task_warnings(t: &Map<String, Value>, release: Release) -> Vec<String> {
     let resources = t.get("Resources");
     let iops = resources
         .and_then(|r| r.get("IOPS"))
@@ -140,10 +175,10 @@ fn task_warnings(t: &Map<String, Value>) -> Vec<String> {
         .is_some_and(|n| !n.is_empty());
     let mut out = Vec::new();
     if iops != 0 {
-        out.push(
-            "IOPS has been deprecated as of Nomad 0.9.0. Please remove IOPS from resource block."
-                .into(),
-        );
+        out.push(format!(
+            "IOPS has been deprecated as of Nomad 0.9.0. Please remove IOPS from resource {}.",
+            block_warnings::block_word(release)
+        ));
     }
     if networks {
         out.push(
@@ -152,6 +187,9 @@ fn task_warnings(t: &Map<String, Value>) -> Vec<String> {
                 .into(),
         );
     }
+    out.extend(block_warnings::templates(t, release));
+    out.extend(block_warnings::services(t, release));
+    out.extend(block_warnings::identities(t, release));
     out
 }
 

@@ -307,6 +307,9 @@ catalogue! {
     /// F-1 (1.10.0; v1.10.0 nomad/structs/structs.go:7621, :7631,
     /// scheduler/reconcile.go:498): the legacy group fields are ignored; the
     /// `disconnect` block alone decides.
+    /// - a job plan's group diff no longer lists `StopAfterClientDisconnect`
+    ///   and `MaxClientDisconnect` (v1.9.7 nomad/structs/diff.go:265-291
+    ///   flattened both pointers by hand when both groups exist)
     F1 {
         id: "F-1",
         firsts: &[v(1, 10, 0)],

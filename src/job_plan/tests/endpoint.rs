@@ -11,7 +11,7 @@ use crate::replay::Options;
 use crate::version::VersionRequest;
 
 /// `mock.Job()` as API JSON (its actions and check arguments left out).
-fn mock_job() -> Map<String, Value> {
+pub(super) fn mock_job() -> Map<String, Value> {
     let s = 1_000_000_000_i64;
     serde_json::from_value(json!({
         "Region": "global", "ID": "mock-service", "Name": "my-job", "Namespace": "default",
@@ -45,7 +45,7 @@ fn mock_job() -> Map<String, Value> {
     .unwrap()
 }
 
-fn options() -> Options {
+pub(super) fn options() -> Options {
     Options {
         now: Some("2025-06-01T00:00:00Z".parse().unwrap()),
         nomad_version: Some(VersionRequest::Release(v(1, 10, 5))),

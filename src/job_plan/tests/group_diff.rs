@@ -300,3 +300,36 @@ fn diff_test_go_v1_10_5_task_group_diff_update_strategy_edited_with_context() {
         )
     );
 }
+
+/// F-1 (#25284): from 1.10.0 the legacy disconnect fields are no longer
+/// fields of the group diff; 1.9.7 still flattened them by hand.
+#[test]
+fn legacy_disconnect_fields_leave_the_diff_with_f_1() {
+    let g = |max: Value, stop: Value| json!({"Name": "foo", "MaxClientDisconnect": max, "StopAfterClientDisconnect": stop});
+    let s = 1_000_000_000_i64;
+    let (old, new) = (g(json!(10 * s), Value::Null), g(json!(20 * s), json!(s)));
+    let at = |release| {
+        let job = |g: Value| go_job(json!({"ID": "j", "TaskGroups": [g]}));
+        let d = job_diff(
+            Some(&job(old.clone())),
+            &job(new.clone()),
+            false,
+            super::rules_of(release),
+        );
+        group_lines(&d.task_groups[0])
+    };
+    assert_eq!(
+        at(crate::model::v(1, 9, 7)),
+        expect(
+            r#"
+            Edited group "foo"
+              Edited MaxClientDisconnect: "10000000000" => "20000000000"
+              Added StopAfterClientDisconnect: "" => "1000000000"
+            "#
+        )
+    );
+    assert_eq!(
+        at(crate::model::v(1, 10, 0)),
+        expect(r#"Edited group "foo""#)
+    );
+}

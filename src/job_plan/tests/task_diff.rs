@@ -171,3 +171,25 @@ fn diff_test_go_v1_10_5_task_diff_resources_edited_memory_max() {
         )
     );
 }
+
+/// A field of the release that one side leaves out (a job file written
+/// before the field existed) reads as its zero value: no change of its own.
+#[test]
+fn a_zero_field_one_side_leaves_out_is_no_change() {
+    let artifact = |extra: Value, driver: &str| {
+        let mut a = json!({"GetterSource": "http://x/y.tgz", "RelativeDest": "local/"});
+        a.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        json!({"Name": "t", "Driver": driver, "Artifacts": [a],
+               "VolumeMounts": [{"Volume": "v", "Destination": "/d", "ReadOnly": false}],
+               "Vault": {"Role": "r"}})
+    };
+    let mut old_obj = artifact(json!({"GetterInsecure": false, "Chown": false}), "exec");
+    old_obj["VolumeMounts"][0]["SELinuxLabel"] = json!("");
+    old_obj["Vault"]["AllowTokenExpiration"] = json!(false);
+    assert_eq!(
+        diff(old_obj, artifact(json!({}), "docker"), false),
+        expect(r#"Edited Driver: "exec" => "docker""#)
+    );
+}
