@@ -335,6 +335,11 @@ pub struct Plan {
     /// The evaluation Nomad leaves blocked to place them when capacity
     /// appears.
     pub blocked_eval: Option<BlockedEval>,
+    /// The blocked evaluations a system or sysbatch evaluation leaves after
+    /// `blocked_eval`, one per further task group whose first failure
+    /// found no room; written only when there are some.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub more_blocked_evals: Vec<BlockedEval>,
     /// Nomad's `QueuedAllocations`: per task group with placements, how
     /// many are still unplaced after the plan.
     pub queued_allocations: BTreeMap<String, u64>,
@@ -410,20 +415,29 @@ pub struct NearestMiss {
 }
 
 /// The blocked evaluation a failed placement leaves
-/// (`Evaluation.CreateBlockedEval`).
+/// (`Evaluation.CreateBlockedEval`), or the replayed evaluation blocked
+/// again (`ReblockEval`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BlockedEval {
     pub id: String,
     /// Always `blocked`.
     pub status: &'static str,
-    /// The trigger of the evaluation replayed.
+    /// `queued-allocs`; a reblocked evaluation keeps its own.
     pub triggered_by: String,
-    pub status_description: &'static str,
+    pub status_description: String,
     /// Per computed node class seen, whether the job could run on it.
     pub class_eligibility: BTreeMap<String, bool>,
     /// Whether a constraint escapes the computed class (`unique.*`), so
     /// any node change may unblock it.
     pub escaped_computed_class: bool,
+    /// The node whose failed placement left it: system and sysbatch jobs
+    /// only (`addBlocked` sets `NodeID`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_id: Option<String>,
+    /// The replayed evaluation was itself blocked: it is put back with
+    /// this run's class eligibility instead of a new one being created.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub reblocked: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
