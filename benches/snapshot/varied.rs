@@ -75,6 +75,9 @@ struct JobSpec {
     canary: bool,
     /// No service checks, templates or task environments.
     bare: bool,
+    /// The current version's first task asks for more memory than any
+    /// node has, as after an update that overshot: its placements fail.
+    oversized: bool,
     groups: Vec<Group>,
     /// texts[version][variant].
     texts: Vec<Vec<String>>,
@@ -1014,6 +1017,7 @@ impl JobSpec {
             versions,
             canary: !batch && i % 4 == 1,
             bare: args.bare_jobs,
+            oversized: i % 20 == 13,
             groups,
             texts: Vec::new(),
             deployments: (0..versions).map(|_| rng.uuid()).collect(),
@@ -1036,9 +1040,12 @@ impl JobSpec {
             .groups
             .iter()
             .map(|group| {
-                let tasks: Vec<Value> = (0..group.tasks)
+                let mut tasks: Vec<Value> = (0..group.tasks)
                     .map(|t| task_json(&self.id, TASK_NAMES[t], t, image_rev, self.bare))
                     .collect();
+                if self.oversized && v + 1 == self.versions {
+                    tasks[0]["Resources"]["MemoryMB"] = json!(OVERSIZED_MB);
+                }
                 json!({
                     "Name": group.name, "Count": group.count,
                     "Update": if self.batch { Value::Null } else { json!({
@@ -1112,6 +1119,10 @@ fn with_modify_index(text: &str, index: u64) -> String {
         .expect("more follows");
     format!("{}{index}{}", &text[..at], &text[at + digits..])
 }
+
+/// The memory of an oversized job's current version: more than the
+/// 32,000 MB every generated node has.
+const OVERSIZED_MB: usize = 49_152;
 
 fn task_json(job: &str, task: &str, t: usize, image_rev: usize, bare: bool) -> Value {
     let env: Map<String, Value> = (0..if bare { 0 } else { 2 + t })

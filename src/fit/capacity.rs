@@ -42,6 +42,17 @@ impl Capacity {
         a.subtract(&self.reserved);
         a
     }
+
+    /// The CPU and memory of [`Capacity::available`], without copying the
+    /// core sets: what the score reads for every node it ranks.
+    pub fn available_cpu_memory(&self) -> (i64, i64) {
+        (
+            self.total
+                .cpu_shares
+                .saturating_sub(self.reserved.cpu_shares),
+            self.total.memory_mb.saturating_sub(self.reserved.memory_mb),
+        )
+    }
 }
 
 /// The pre-0.9 `Resources` block as totals (or as a reservation).

@@ -307,16 +307,30 @@ impl NetworkIndex {
     /// as `"network: <error>"`. Dynamic ports are the lowest free ones where
     /// Nomad picks at random.
     pub fn assign_ports(&self, ask: &NetworkResource) -> Result<Vec<PortMapping>, String> {
-        let mut offer = Vec::new();
-        let mut in_offer = BTreeSet::new();
-        let mut reserved_by_network: BTreeMap<&str, BTreeSet<i64>> = BTreeMap::new();
+        let mut offer = Vec::with_capacity(ask.reserved_ports.len() + ask.dynamic_ports.len());
+        self.offer_ports(ask, |port, value, address| {
+            offer.push(mapping(port, value, address));
+        })?;
+        Ok(offer)
+    }
+
+    /// Whether [`NetworkIndex::assign_ports`] makes an offer, with its
+    /// error, without building the offer: what judging a node needs.
+    pub fn ports_free(&self, ask: &NetworkResource) -> Result<(), String> {
+        self.offer_ports(ask, |_, _, _| ())
+    }
+
+    /// The walk of [`NetworkIndex::assign_ports`]: each port of the offer,
+    /// in order, is handed to `take` with its value and address.
+    fn offer_ports(
+        &self,
+        ask: &NetworkResource,
+        mut take: impl FnMut(&Port, i64, &str),
+    ) -> Result<(), String> {
+        let mut in_offer: Vec<i64> = Vec::new();
         let no_addresses =
             |p: &Port| format!("no addresses available for {} network", p.host_network);
         for port in &ask.reserved_ports {
-            reserved_by_network
-                .entry(&port.host_network)
-                .or_default()
-                .insert(port.value);
             let mut err = None;
             let mut taken = None;
             for a in self.addresses(&port.host_network) {
@@ -336,42 +350,41 @@ impl NetworkIndex {
                     err = Some(collision);
                     continue;
                 }
-                taken = Some(mapping(port, port.value, &a.address));
+                taken = Some(a.address.as_str());
                 break;
             }
-            let taken = taken.ok_or_else(|| err.unwrap_or_else(|| no_addresses(port)))?;
-            in_offer.insert(taken.value);
-            offer.push(taken);
+            let address = taken.ok_or_else(|| err.unwrap_or_else(|| no_addresses(port)))?;
+            take(port, port.value, address);
+            in_offer.push(port.value);
         }
-        let empty = BTreeSet::new();
+        let none = PortSet::default();
         for port in &ask.dynamic_ports {
-            let mut exclude = reserved_by_network
-                .get(port.host_network.as_str())
-                .unwrap_or(&empty)
-                .clone();
-            if self.rules.dynamic_ports_avoid_offer {
-                exclude.extend(&in_offer);
-            }
+            // The group's reserved ports on the same host network, and with
+            // the rule every port offered so far.
+            let excluded = |p: i64| {
+                ask.reserved_ports
+                    .iter()
+                    .any(|r| r.value == p && r.host_network == port.host_network)
+                    || (self.rules.dynamic_ports_avoid_offer && in_offer.contains(&p))
+            };
             let mut err = None;
             let mut taken = None;
             for a in self.addresses(&port.host_network) {
-                let free = self.used.get(&a.address).map_or_else(
-                    || PortSet::default().lowest_free(self.min_dynamic, self.max_dynamic, &exclude),
-                    |u| u.lowest_free(self.min_dynamic, self.max_dynamic, &exclude),
-                );
-                match free {
+                let used = self.used.get(&a.address).unwrap_or(&none);
+                match used.lowest_free(self.min_dynamic, self.max_dynamic, excluded) {
                     Some(value) => {
-                        taken = Some(mapping(port, value, &a.address));
+                        taken = Some((value, a.address.as_str()));
                         break;
                     }
                     None => err = Some("dynamic port selection failed".to_string()),
                 }
             }
-            let taken = taken.ok_or_else(|| err.unwrap_or_else(|| no_addresses(port)))?;
-            in_offer.insert(taken.value);
-            offer.push(taken);
+            let (value, address) =
+                taken.ok_or_else(|| err.unwrap_or_else(|| no_addresses(port)))?;
+            take(port, value, address);
+            in_offer.push(value);
         }
-        Ok(offer)
+        Ok(())
     }
 
     fn addresses(&self, alias: &str) -> impl Iterator<Item = &NodeNetworkAddress> {
@@ -418,7 +431,8 @@ impl NetworkIndex {
                 let none = PortSet::default();
                 let free = used.unwrap_or(&none);
                 for p in &ask.dynamic_ports {
-                    match free.lowest_free(self.min_dynamic, self.max_dynamic, &exclude) {
+                    let excluded = |port: i64| exclude.contains(&port);
+                    match free.lowest_free(self.min_dynamic, self.max_dynamic, excluded) {
                         Some(value) => {
                             exclude.insert(value);
                             let to = if p.to == -1 { value } else { p.to };

@@ -96,7 +96,7 @@ impl NodeUse {
     ) -> Result<Comparable, Shortfall> {
         let idx = self.network.as_ref().map_err(Clone::clone)?;
         if let Some(network) = ask.network {
-            idx.assign_ports(network).map_err(network_error)?;
+            idx.ports_free(network).map_err(network_error)?;
         }
         let count = i64::try_from(self.count + 1).unwrap_or(i64::MAX);
         if rules.node_max_allocs && node.node_max_allocs != 0 && node.node_max_allocs < count {

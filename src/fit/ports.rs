@@ -40,9 +40,46 @@ impl PortSet {
         }
     }
 
-    /// The lowest port of `min..=max` that is free here and not in `also`.
-    pub fn lowest_free(&self, min: i64, max: i64, also: &BTreeSet<i64>) -> Option<i64> {
-        (min.max(0)..=max.min(PORT_LIMIT - 1)).find(|p| !self.contains(*p) && !also.contains(p))
+    /// The lowest port of `min..=max` that is free here and not
+    /// `excluded`.
+    pub fn lowest_free(&self, min: i64, max: i64, excluded: impl Fn(i64) -> bool) -> Option<i64> {
+        let max = max.min(PORT_LIMIT - 1);
+        let mut from = min.max(0);
+        while let Some(p) = self.next_free(from, max) {
+            if !excluded(p) {
+                return Some(p);
+            }
+            from = p + 1;
+        }
+        None
+    }
+
+    /// The lowest port of `from..=to` not in use, a word of 64 ports at a
+    /// time; a block never used is free throughout.
+    fn next_free(&self, from: i64, to: i64) -> Option<i64> {
+        let mut p = from;
+        while p <= to {
+            let block = (p / BLOCK_PORTS) as usize;
+            let Some(Some(bits)) = self.0.get(block) else {
+                return Some(p);
+            };
+            let base = block as i64 * BLOCK_PORTS;
+            let mut word = ((p - base) / 64) as usize;
+            let mut free = !bits[word] & (!0u64 << (p % 64));
+            loop {
+                if free != 0 {
+                    let q = base + word as i64 * 64 + i64::from(free.trailing_zeros());
+                    return (q <= to).then_some(q);
+                }
+                word += 1;
+                if word == bits.len() {
+                    break;
+                }
+                free = !bits[word];
+            }
+            p = base + BLOCK_PORTS;
+        }
+        None
     }
 }
 
@@ -136,8 +173,42 @@ mod tests {
         s.insert(65535);
         s.insert(70000);
         assert!(s.contains(20000) && s.contains(65535) && !s.contains(70000));
-        let also = [20001].into_iter().collect();
-        assert_eq!(s.lowest_free(20000, 20005, &also), Some(20002));
-        assert_eq!(s.lowest_free(20000, 20001, &also), None);
+        let also = |p: i64| p == 20001;
+        assert_eq!(s.lowest_free(20000, 20005, also), Some(20002));
+        assert_eq!(s.lowest_free(20000, 20001, also), None);
+    }
+
+    /// The word-at-a-time search finds the port a walk one port at a time
+    /// finds, across words, blocks, absent blocks and the range's ends.
+    #[test]
+    fn the_lowest_free_port_is_the_one_a_walk_port_by_port_finds() {
+        let mut s = PortSet::default();
+        for p in (19990..21100).chain(22000..22048).chain(30000..31024) {
+            s.insert(p);
+        }
+        s.insert(65534);
+        let walk = |min: i64, max: i64, ex: &dyn Fn(i64) -> bool| {
+            (min.max(0)..=max.min(PORT_LIMIT - 1)).find(|p| !s.contains(*p) && !ex(*p))
+        };
+        let none = |_: i64| false;
+        let some = |p: i64| p == 21100 || p == 31024 || p % 7 == 0;
+        for (min, max) in [
+            (20000, 32000),
+            (20000, 21099),
+            (20000, 21100),
+            (21990, 22100),
+            (30000, 31023),
+            (30000, 32000),
+            (-5, 10),
+            (65533, 70000),
+            (65534, 65534),
+            (100, 50),
+            (22047, 22048),
+        ] {
+            assert_eq!(s.lowest_free(min, max, none), walk(min, max, &none));
+            assert_eq!(s.lowest_free(min, max, some), walk(min, max, &some));
+        }
+        assert_eq!(s.lowest_free(20000, 32000, none), Some(21100));
+        assert_eq!(s.lowest_free(20000, 32000, some), Some(21101));
     }
 }

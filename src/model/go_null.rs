@@ -24,9 +24,7 @@ use serde::de::{
 };
 use serde::{Deserialize, forward_to_deserialize_any};
 
-/// serde_json's name for the newtype that captures a value's text
-/// (`RawValue`): it must reach serde_json unwrapped to be recognised.
-const RAW_VALUE: &str = "$serde_json::private::RawValue";
+use super::in_place::RAW_VALUE;
 
 /// A `T` read under Go's `null` rule, for entry points that name a type
 /// (`serde_json::from_slice::<GoJson<Job>>`).
@@ -78,6 +76,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for GoNull<D> {
         name: &'static str,
         v: V,
     ) -> Result<V::Value, D::Error> {
+        // A raw value must reach serde_json unwrapped to be recognised.
         if name == RAW_VALUE {
             self.0.deserialize_newtype_struct(name, v)
         } else {

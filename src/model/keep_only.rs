@@ -7,9 +7,8 @@ use std::marker::PhantomData;
 
 use serde::Deserializer;
 use serde::de::{Deserialize, Error, IgnoredAny, SeqAccess, Unexpected, Visitor};
-use serde_json::value::RawValue;
 
-use super::{GoNull, Name, TASK_CLIENT_RECONNECTED, TaskEvent};
+use super::{GoNull, Name, TASK_CLIENT_RECONNECTED, TaskEvent, TextUse, with_text};
 
 /// Reads a list (or `null`), keeping the elements `keep` accepts, up to `limit`.
 struct Keep<T, F> {
@@ -54,42 +53,46 @@ struct EventRecord<'a> {
     time: i64,
 }
 
-/// A task's events: only `Reconnected` ones. The list is taken as text and
-/// parsed only when that text has the word, which few do: a long-lived task
-/// keeps dozens of events that the scheduler never reads.
+/// A task's events: only `Reconnected` ones. The list's text is read in
+/// place and parsed only when it has the word, which few do: a long-lived
+/// task keeps dozens of events that the scheduler never reads.
 pub(super) fn reconnect_events<'de, D: Deserializer<'de>>(
     d: D,
 ) -> Result<Box<[TaskEvent]>, D::Error> {
-    let Some(raw) = Option::<Box<RawValue>>::deserialize(d)? else {
-        return Ok(Box::default());
-    };
-    let text = raw.get();
-    if !text.starts_with('[') {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(D::Error::custom)?;
-        return Err(D::Error::invalid_type(
-            unexpected(&value),
-            &"a list or null",
-        ));
+    Ok(with_text(d, ReconnectEvents)?.unwrap_or_default())
+}
+
+/// The `Reconnected` events of an event list's text.
+struct ReconnectEvents;
+
+impl TextUse for ReconnectEvents {
+    type Out = Box<[TaskEvent]>;
+
+    fn take<E: Error>(self, text: &str) -> Result<Box<[TaskEvent]>, E> {
+        if !text.starts_with('[') {
+            let value: serde_json::Value = serde_json::from_str(text).map_err(E::custom)?;
+            return Err(E::invalid_type(unexpected(&value), &"a list or null"));
+        }
+        if memchr::memmem::find(text.as_bytes(), TASK_CLIENT_RECONNECTED.as_bytes()).is_none() {
+            return Ok(Box::default());
+        }
+        let mut de = serde_json::Deserializer::from_str(text);
+        let kept = GoNull(&mut de)
+            .deserialize_any(Keep {
+                keep: |e: &EventRecord<'_>| e.event_type == TASK_CLIENT_RECONNECTED,
+                limit: usize::MAX,
+                element: PhantomData,
+            })
+            .map_err(|e| E::custom(format!("in Events: {e}")))?;
+        Ok(kept
+            .into_vec()
+            .into_iter()
+            .map(|e| TaskEvent {
+                event_type: Name::from(&*e.event_type),
+                time: e.time,
+            })
+            .collect())
     }
-    if memchr::memmem::find(text.as_bytes(), TASK_CLIENT_RECONNECTED.as_bytes()).is_none() {
-        return Ok(Box::default());
-    }
-    let mut de = serde_json::Deserializer::from_str(text);
-    let kept = GoNull(&mut de)
-        .deserialize_any(Keep {
-            keep: |e: &EventRecord<'_>| e.event_type == TASK_CLIENT_RECONNECTED,
-            limit: usize::MAX,
-            element: PhantomData,
-        })
-        .map_err(|e| D::Error::custom(format!("in Events: {e}")))?;
-    Ok(kept
-        .into_vec()
-        .into_iter()
-        .map(|e| TaskEvent {
-            event_type: Name::from(&*e.event_type),
-            time: e.time,
-        })
-        .collect())
 }
 
 /// What a value that is not a list is, for the type error.

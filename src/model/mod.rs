@@ -10,6 +10,7 @@ mod deployment;
 mod evaluation;
 mod go_null;
 mod id;
+mod in_place;
 mod job;
 mod job_type;
 mod keep_only;
@@ -49,6 +50,7 @@ pub use deployment::{Deployment, DeploymentState, deployment_status};
 pub use evaluation::{DesiredUpdates, Evaluation, PlanAnnotations};
 pub(crate) use go_null::{GoJson, GoNull, from_slice};
 pub use id::Id;
+pub(crate) use in_place::{TextUse, with_text};
 pub use job::{
     Consul, ConsulConnect, DEFAULT_KILL_TIMEOUT, DisconnectFields, DisconnectStrategy, Job,
     MigrateStrategy, Multiregion, ReschedulePolicy, RestartPolicy, Service, SidecarService, Task,

@@ -25,6 +25,16 @@ pub struct ReadyGroup<'a> {
     pub count: u64,
 }
 
+/// The ready nodes of one datacenter and node pool that share a computed
+/// class, in ID order, and how many of them carry each node class: what a
+/// failed scan counts at once for a class its cache rules out.
+#[derive(Clone, Debug)]
+pub struct ClassNodes<'a> {
+    pub class: u32,
+    pub nodes: Vec<usize>,
+    pub node_classes: Vec<(&'a str, u64)>,
+}
+
 /// The snapshot's nodes, sorted by ID, with their supply, capacity and
 /// running allocations (those that count under the release's fit rules:
 /// `ProposedAllocs` reads non-terminal allocations before 1.4.0 and those
@@ -49,6 +59,9 @@ pub struct Cluster<'a> {
     /// The ready nodes in ID order, each with its group in `groups`.
     pub ready: Vec<(usize, u32)>,
     pub groups: Vec<ReadyGroup<'a>>,
+    /// Each group's nodes by computed class, classes in order of their
+    /// first node.
+    pub group_classes: Vec<Vec<ClassNodes<'a>>>,
     /// The running allocations of each job ID: their node and group.
     pub by_job: HashMap<&'a str, Vec<(usize, &'a str)>>,
     rules: FitRules,
@@ -101,6 +114,7 @@ impl<'a> Cluster<'a> {
         }
         let (class, classes) = classes_of(&nodes);
         let (ready, groups) = ready_groups(&nodes);
+        let group_classes = classes_by_group(&nodes, &class, &ready, groups.len());
         Cluster {
             uses: nodes.iter().map(|_| OnceLock::new()).collect(),
             nodes,
@@ -113,6 +127,7 @@ impl<'a> Cluster<'a> {
             classes,
             ready,
             groups,
+            group_classes,
             by_job,
             rules: *rules,
             index,
@@ -192,4 +207,38 @@ fn ready_groups<'a>(nodes: &[&'a Node]) -> (Vec<(usize, u32)>, Vec<ReadyGroup<'a
         ready.push((i, g));
     }
     (ready, groups)
+}
+
+/// The ready nodes of each group split by computed class.
+fn classes_by_group<'a>(
+    nodes: &[&'a Node],
+    class: &[u32],
+    ready: &[(usize, u32)],
+    groups: usize,
+) -> Vec<Vec<ClassNodes<'a>>> {
+    let mut out: Vec<Vec<ClassNodes<'a>>> = vec![Vec::new(); groups];
+    let mut seen: HashMap<(u32, u32), usize> = HashMap::new();
+    for &(i, g) in ready {
+        let list = &mut out[g as usize];
+        let at = *seen.entry((g, class[i])).or_insert_with(|| {
+            list.push(ClassNodes {
+                class: class[i],
+                nodes: Vec::new(),
+                node_classes: Vec::new(),
+            });
+            list.len() - 1
+        });
+        let entry = &mut list[at];
+        entry.nodes.push(i);
+        let node_class = nodes[i].node_class.as_str();
+        match entry
+            .node_classes
+            .iter_mut()
+            .find(|(c, _)| *c == node_class)
+        {
+            Some((_, n)) => *n += 1,
+            None => entry.node_classes.push((node_class, 1)),
+        }
+    }
+    out
 }

@@ -43,6 +43,20 @@ impl AllocMetric {
         count(&mut self.constraint_filtered, constraint);
     }
 
+    /// `FilterNode` for many nodes removed by the same check, given as
+    /// their count per node class: the same counts as one call per node.
+    pub fn filter_nodes(&mut self, node_classes: &[(&str, u64)], constraint: &str) {
+        let n: u64 = node_classes.iter().map(|(_, n)| n).sum();
+        if n == 0 {
+            return;
+        }
+        self.nodes_filtered += n;
+        for (class, k) in node_classes {
+            add(&mut self.class_filtered, class, *k);
+        }
+        add(&mut self.constraint_filtered, constraint, n);
+    }
+
     /// `ExhaustedNode`: a feasible node without room in `dimension`.
     pub fn exhaust_node(&mut self, node_class: &str, dimension: &str) {
         self.nodes_exhausted += 1;
@@ -54,13 +68,18 @@ impl AllocMetric {
 /// One more under `key`, unless it is empty; a key is copied only the
 /// first time, as every node of a scan is counted.
 fn count(map: &mut BTreeMap<String, u64>, key: &str) {
-    if key.is_empty() {
+    add(map, key, 1);
+}
+
+/// `n` more under `key`, as `n` calls of [`count`].
+fn add(map: &mut BTreeMap<String, u64>, key: &str, n: u64) {
+    if key.is_empty() || n == 0 {
         return;
     }
     match map.get_mut(key) {
-        Some(n) => *n += 1,
+        Some(k) => *k += n,
         None => {
-            map.insert(key.to_string(), 1);
+            map.insert(key.to_string(), n);
         }
     }
 }
@@ -88,5 +107,21 @@ mod tests {
             m.dimension_exhausted,
             BTreeMap::from([("memory".to_string(), 1)])
         );
+    }
+
+    #[test]
+    fn filtering_nodes_at_once_counts_as_one_by_one() {
+        let mut one = AllocMetric::default();
+        for class in ["large", "", "large", "small"] {
+            one.filter_node(class, "computed class ineligible");
+        }
+        let mut many = AllocMetric::default();
+        many.filter_nodes(
+            &[("large", 2), ("", 1), ("small", 1)],
+            "computed class ineligible",
+        );
+        many.filter_nodes(&[("huge", 0)], "missing drivers");
+        assert_eq!(many, one);
+        assert_eq!(many.nodes_filtered, 4);
     }
 }

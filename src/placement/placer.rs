@@ -26,6 +26,8 @@ mod judge;
 mod misfit;
 mod setup;
 mod state;
+#[cfg(test)]
+mod tests;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -40,6 +42,7 @@ use group::Group;
 use judge::Verdict;
 pub use misfit::Misfit;
 pub use setup::{Choice, Select, Setup};
+use state::NodeMap;
 pub use state::Placer;
 
 impl<'a> Placer<'a> {
@@ -79,7 +82,10 @@ impl<'a> Placer<'a> {
             .filter(|(_, g)| targeted[*g as usize])
             .map(|(i, _)| *i)
             .collect();
-        let mut own: HashMap<usize, Vec<(&str, u32)>> = HashMap::new();
+        let targeted = (0..cluster.groups.len() as u32)
+            .filter(|g| targeted[*g as usize])
+            .collect();
+        let mut own: NodeMap<Vec<(&str, u32)>> = NodeMap::default();
         for (i, group) in cluster.by_job.get(job.id.as_str()).into_iter().flatten() {
             let counts = own.entry(*i).or_default();
             match counts.iter_mut().find(|(g, _)| g == group) {
@@ -101,6 +107,7 @@ impl<'a> Placer<'a> {
             job,
             setup,
             candidates,
+            targeted,
             by_dc,
             spreads: Spreads::new(job, existing.clone(), setup.spread, setup.targets),
             checks: SystemStack::new(job, existing)
@@ -108,14 +115,14 @@ impl<'a> Placer<'a> {
                 .with_targets(setup.targets),
             stopped: HashSet::new(),
             stopping: Vec::new(),
-            added: HashMap::new(),
+            added: NodeMap::default(),
             proposed: Vec::new(),
             failures: BTreeMap::new(),
             checked: HashMap::new(),
             updated: HashMap::new(),
             unchecked: 0,
             own,
-            changed: HashMap::new(),
+            changed: NodeMap::default(),
             log: Vec::new(),
             shared_use: cluster.rules() == setup.settings.rules,
             groups: HashMap::new(),

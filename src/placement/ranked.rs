@@ -4,13 +4,15 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use foldhash::fast::FixedState;
+
 /// Nodes on which the group fits, best score first, ties to the lower
 /// node index: the order in which a scan of every node in index order,
 /// keeping a strictly better score, finds its choice.
 #[derive(Debug, Default)]
 pub struct RankIndex {
     ranked: BTreeSet<(u64, usize)>,
-    scores: HashMap<usize, (u64, f64)>,
+    scores: HashMap<usize, (u64, f64), FixedState>,
     /// How much of the plan's log of changed nodes is reflected here.
     pub synced: usize,
 }

@@ -78,8 +78,8 @@ impl Ranking {
         penalised: bool,
         spread: Option<f64>,
     ) -> ScoreParts {
-        let available = capacity.available();
-        let fit = if available.cpu_shares <= 0 || available.memory_mb <= 0 {
+        let (cpu, memory) = capacity.available_cpu_memory();
+        let fit = if cpu <= 0 || memory <= 0 {
             // A node without resources (a hand-written snapshot): no fit
             // score rather than a division by zero.
             0.0

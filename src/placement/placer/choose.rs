@@ -6,10 +6,11 @@ use super::super::metric::AllocMetric;
 use super::super::ranked::RankIndex;
 use super::super::spread::Round;
 use super::super::verdict::NodeVerdict;
-use super::group::Group;
+use super::group::{ELIGIBLE, Group, INELIGIBLE, UNKNOWN};
 use super::judge::Verdict;
 use super::setup::{Choice, Select};
 use super::state::Placer;
+use crate::feasibility::CLASS_INELIGIBLE;
 
 impl<'a> Placer<'a> {
     /// Every candidate through the stack, in node order, or `only` that
@@ -46,12 +47,21 @@ impl<'a> Placer<'a> {
                 self.setup.globs,
             );
         }
-        let count = match only {
-            Some(_) => 1,
-            None => self.candidates.len(),
+        // Where the group shares its class verdicts, the nodes of a class
+        // ruled out are counted at once and only the rest are judged.
+        let picked = match only {
+            Some(i) => Some(vec![i]),
+            None if self.recorder.is_none() && !g.classes.is_empty() => {
+                Some(self.by_class(g, select.name, &mut metric))
+            }
+            None => None,
         };
+        let count = picked.as_ref().map_or(self.candidates.len(), Vec::len);
         for ci in 0..count {
-            let i = only.unwrap_or_else(|| self.candidates[ci]);
+            let i = match &picked {
+                Some(p) => p[ci],
+                None => self.candidates[ci],
+            };
             let node = self.cluster.nodes[i];
             metric.nodes_evaluated += 1;
             let class = node.node_class.as_str();
@@ -123,6 +133,69 @@ impl<'a> Placer<'a> {
             failure.metric = metric;
             Box::new(failure)
         })
+    }
+
+    /// Nomad's fast path for a computed class its cache holds ineligible
+    /// (`FeasibilityWrapper`, "computed class ineligible"), taken for all
+    /// the class's candidates at once: the first candidate of each class
+    /// not checked yet goes through the class checks (a class found
+    /// ineligible counts it with its own reason), the candidates of
+    /// ineligible classes are counted as filtered, and those of eligible
+    /// classes are returned in ID order to be judged one by one. The
+    /// counts are those of a scan node by node: the class checks of one
+    /// class read no other class's verdict, and filtered nodes only add
+    /// to the metrics.
+    fn by_class(&mut self, g: &mut Group<'a>, name: &str, metric: &mut AllocMetric) -> Vec<usize> {
+        let cluster = self.cluster;
+        let targeted = std::mem::take(&mut self.targeted);
+        let buckets = || {
+            targeted
+                .iter()
+                .flat_map(|t| &cluster.group_classes[*t as usize])
+        };
+        let mut firsts: Vec<(u32, usize)> = buckets()
+            .filter(|b| g.classes[b.class as usize] == UNKNOWN)
+            .map(|b| (b.class, b.nodes[0]))
+            .collect();
+        firsts.sort_unstable();
+        firsts.dedup_by_key(|(class, _)| *class);
+        firsts.sort_unstable_by_key(|(_, i)| *i);
+        let mut own_reason = Vec::new();
+        for (class, i) in firsts {
+            let node = cluster.nodes[i];
+            g.classes[class as usize] = match self.checks.class_checks(g.tg, name, node) {
+                Ok(_) => ELIGIBLE,
+                Err(f) => {
+                    metric.filter_node(node.node_class.as_str(), &f.metric());
+                    own_reason.push(i);
+                    INELIGIBLE
+                }
+            };
+        }
+        let mut judged = Vec::new();
+        let mut counted = 0;
+        for b in buckets() {
+            if g.classes[b.class as usize] == ELIGIBLE {
+                judged.extend_from_slice(&b.nodes);
+                continue;
+            }
+            counted += b.nodes.len();
+            if own_reason.binary_search(&b.nodes[0]).is_ok() {
+                let first = cluster.nodes[b.nodes[0]].node_class.as_str();
+                let rest: Vec<(&str, u64)> = b
+                    .node_classes
+                    .iter()
+                    .map(|&(c, n)| (c, n - u64::from(c == first)))
+                    .collect();
+                metric.filter_nodes(&rest, CLASS_INELIGIBLE);
+            } else {
+                metric.filter_nodes(&b.node_classes, CLASS_INELIGIBLE);
+            }
+        }
+        metric.nodes_evaluated += counted as u64;
+        self.targeted = targeted;
+        judged.sort_unstable();
+        judged
     }
 
     /// The choice from the group's ranking once the nodes changed since

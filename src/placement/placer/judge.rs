@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::group::{ELIGIBLE, Group, INELIGIBLE};
-use super::state::{Added, Changed, Placer};
+use super::state::{Added, Changed, NodeMap, Placer};
 use crate::feasibility::{
     CLASS_INELIGIBLE, DISTINCT_HOSTS, Eligibility, Filter, PlanSoFar, device_serves,
 };
@@ -242,7 +242,7 @@ fn proposed_on<'s>(
     cluster: &'s Cluster<'_>,
     stopped: &HashSet<&Id>,
     updated: &'s HashMap<&Id, AllocUsage>,
-    added: &'s HashMap<usize, Vec<Added<'_>>>,
+    added: &'s NodeMap<Vec<Added<'_>>>,
     i: usize,
 ) -> Vec<&'s AllocUsage> {
     let running = cluster.running[i]

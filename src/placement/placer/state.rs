@@ -4,6 +4,8 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use foldhash::fast::FixedState;
+
 use super::super::cluster::Cluster;
 use super::super::failure::Failure;
 use super::super::spread::Spreads;
@@ -14,6 +16,9 @@ use crate::feasibility::{Placed, SystemStack};
 use crate::fit::NodeUse;
 use crate::model::resources::AllocUsage;
 use crate::model::{Id, Job};
+
+/// A map by node index, read on every node judged: hashed without SipHash.
+pub(super) type NodeMap<V> = HashMap<usize, V, FixedState>;
 
 /// An allocation this plan puts on a node.
 pub(super) struct Added<'a> {
@@ -35,12 +40,14 @@ pub struct Placer<'a> {
     pub(super) setup: Setup,
     /// Ready nodes in the job's datacenters and pool, by index.
     pub(super) candidates: Vec<usize>,
+    /// The groups of ready nodes (`Cluster::groups`) the job targets.
+    pub(super) targeted: Vec<u32>,
     pub(super) by_dc: BTreeMap<String, u64>,
     pub(super) checks: SystemStack<'a>,
     pub(super) spreads: Spreads<'a>,
     pub(super) stopped: HashSet<&'a Id>,
     pub(super) stopping: Vec<Placed<'a>>,
-    pub(super) added: HashMap<usize, Vec<Added<'a>>>,
+    pub(super) added: NodeMap<Vec<Added<'a>>>,
     pub(super) proposed: Vec<Placed<'a>>,
     pub(super) failures: BTreeMap<String, Failure>,
     /// In-place updates that fit, with what they will hold; those the plan
@@ -50,9 +57,9 @@ pub struct Placer<'a> {
     /// Placements and in-place updates taken on nodes without resources.
     pub(super) unchecked: u64,
     /// The job's running allocations per node, by group.
-    pub(super) own: HashMap<usize, Vec<(&'a str, u32)>>,
+    pub(super) own: NodeMap<Vec<(&'a str, u32)>>,
     /// The nodes the plan changed, with their use once judged again.
-    pub(super) changed: HashMap<usize, Option<Changed<'a>>>,
+    pub(super) changed: NodeMap<Option<Changed<'a>>>,
     /// Every change of a node, in order, for the rankings to catch up.
     pub(super) log: Vec<usize>,
     /// The cluster's shared node use counts under these rules.
