@@ -194,7 +194,7 @@ fn task_group(g: &mut Map<String, Value>, job: &JobBlocks) {
         service(s, job, &group_name, None);
     }
     for n in objects(g, "Networks") {
-        super::connect::network_defaults(n);
+        super::injected_task::network_defaults(n);
     }
     for t in objects(g, "Tasks") {
         task(t, &restart, job, &group_name);

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::connect::{
+use super::injected_task::{
     cluster_of, consul_grpc, consul_version, envoy_args, envoy_task, guess_driver, inject_port,
     is_set, push_task, task_defaults, task_of_kind,
 };
@@ -103,7 +103,7 @@ pub(crate) fn gateway(
         .and_then(|c| c.get("SidecarTask"))
         .and_then(Value::as_object)
         .cloned();
-    if let Some(task) = super::connect::task_at(g, at) {
+    if let Some(task) = super::injected_task::task_at(g, at) {
         if let Some(st) = sidecar_task {
             merge_sidecar_task(task, &st, rules);
         }

@@ -22,6 +22,7 @@ mod flat;
 mod gateway_diff;
 mod group_diff;
 mod identities;
+mod injected_task;
 mod job_blocks;
 mod job_diff;
 mod json_map;
