@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use foldhash::fast::FixedState;
 
-use crate::feasibility::VolumeRules;
+use crate::feasibility::{TargetRules, VolumeRules};
 use crate::fit::{FitRules, Settings};
 use crate::model::NodesById;
 use crate::model::{
@@ -351,9 +351,8 @@ struct Prepared<'s> {
 /// Non-terminal allocations by node, in allocation ID order.
 pub(crate) type AllocsByNode<'a> = HashMap<&'a str, Vec<&'a Allocation>>;
 
-/// The trigger of an evaluation replayed without `--eval`: a job
-/// registration, as `nomad job run` makes.
-const DEFAULT_TRIGGER: &str = "job-register";
+/// Nomad's `structs.EvalStatusBlocked`.
+const EVAL_STATUS_BLOCKED: &str = "blocked";
 
 impl<'s> Prepared<'s> {
     fn new(snapshot: &'s Snapshot, options: &Options) -> Result<Prepared<'s>, ReplayError> {
@@ -411,6 +410,7 @@ impl<'s> Prepared<'s> {
                 sticky_needs_dynamic: release_rules.has(Switch::StickyHostVolumeDynamic),
                 csi_missing_listed: release_rules.has(Switch::CsiMissingListed),
             },
+            targets: TargetRules::of(profile.release),
         };
         Ok(Prepared {
             now,
@@ -438,15 +438,13 @@ impl<'s> Prepared<'s> {
             nodes: &self.nodes,
             on_node: &self.on_node,
             scheduler: &self.scheduler,
-            triggered_by: self
-                .eval
-                .map_or(DEFAULT_TRIGGER, |e| e.triggered_by.as_str()),
             deployments: &self.deployments,
             cluster: &self.cluster,
             placement: self.placement,
             eval_id: &self.eval_id,
             eval_priority: self.eval.map(|e| e.priority),
             delayed_eval: self.eval.is_some_and(|e| !e.wait_until.is_zero()),
+            reblocks: self.eval.filter(|e| e.status == EVAL_STATUS_BLOCKED),
             eval_wait_until: self.eval.map_or(Time::default(), |e| e.wait_until),
             rules: &self.rules,
             now: self.now,
@@ -541,8 +539,6 @@ struct JobContext<'a> {
     on_node: &'a AllocsByNode<'a>,
     /// The cluster's scheduler configuration, or the servers' default.
     scheduler: &'a SchedulerConfig,
-    /// The trigger of the evaluation replayed, for blocked evaluations.
-    triggered_by: &'a str,
     deployments: &'a HashMap<(&'a str, &'a str), &'a Deployment>,
     cluster: &'a Cluster<'a>,
     placement: Setup,
@@ -550,6 +546,9 @@ struct JobContext<'a> {
     eval_priority: Option<i64>,
     /// The replayed evaluation was itself delayed (`WaitUntil` set).
     delayed_eval: bool,
+    /// The replayed evaluation when it is itself blocked (an unblocked
+    /// evaluation run again): Nomad puts it back rather than create one.
+    reblocks: Option<&'a Evaluation>,
     eval_wait_until: Time,
     rules: &'a Rules,
     now: Time,

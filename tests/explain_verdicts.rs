@@ -162,7 +162,8 @@ fn a_placement_tells_every_node_s_verdict_and_why_the_chosen_node_won() {
 }
 
 /// `NAME@NODE` on a service job explains the service placement, with that
-/// node's verdict; it used to run the system scheduler's story.
+/// node's verdict, not the system scheduler's story (which only a system or
+/// sysbatch job has).
 #[test]
 fn name_at_node_on_a_service_placement_tells_that_node_s_verdict() {
     let s = cluster();

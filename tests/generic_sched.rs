@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 /// `mock.Node()` at 1.3.0: 4000 MHz, 8192 MB, 100 GiB of disk, less 100
 /// MHz, 256 MB, 4 GiB and port 22 reserved; linux, the exec driver.
-fn node(i: usize) -> Value {
+pub(super) fn node(i: usize) -> Value {
     json!({
         "ID": format!("{i:08}-0000-4000-8000-000000000000"),
         "Name": format!("node-{i}"),
@@ -46,7 +46,7 @@ fn node(i: usize) -> Value {
 /// `mock.Job()` at 1.3.0: group "web" of `count`, one exec task of 500
 /// MHz and 256 MB with two dynamic ports on a 50 Mbit network, 150 MB of
 /// disk, on linux.
-fn job(count: i64) -> Value {
+pub(super) fn job(count: i64) -> Value {
     json!({
         "ID": "mock-service", "Name": "mock-service", "Namespace": "default",
         "Type": "service", "Priority": 50, "Version": 0, "Datacenters": ["dc1"],
@@ -55,7 +55,7 @@ fn job(count: i64) -> Value {
     })
 }
 
-fn group(name: &str, count: i64) -> Value {
+pub(super) fn group(name: &str, count: i64) -> Value {
     json!({
         "Name": name, "Count": count,
         "EphemeralDisk": {"SizeMB": 150},
@@ -68,7 +68,7 @@ fn group(name: &str, count: i64) -> Value {
     })
 }
 
-fn replay_at(nodes: Vec<Value>, job: Value, release: Release) -> JobReport {
+pub(super) fn replay_at(nodes: Vec<Value>, job: Value, release: Release) -> JobReport {
     let snapshot = json!({
         "Now": "2022-04-01T00:00:00Z",
         "Jobs": [job], "Nodes": nodes, "Allocs": []
@@ -87,11 +87,11 @@ fn replay(nodes: Vec<Value>, job: Value) -> JobReport {
     replay_at(nodes, job, v(1, 3, 0))
 }
 
-fn nodes(n: usize) -> Vec<Value> {
+pub(super) fn nodes(n: usize) -> Vec<Value> {
     (0..n).map(node).collect()
 }
 
-fn placed_nodes(r: &JobReport) -> Vec<String> {
+pub(super) fn placed_nodes(r: &JobReport) -> Vec<String> {
     r.plan
         .place
         .iter()
@@ -421,4 +421,70 @@ fn node_pools_from_1_6_0() {
     let r = replay_at(pooled, j, v(1, 5, 6));
     let m = &r.plan.failed_placements[0].metrics;
     assert_eq!((m.nodes_in_pool, m.nodes_evaluated), (0, 3));
+}
+
+/// #17548 (1.6.0; v1.6.0 scheduler/feasible.go:812): a job in the pool
+/// `all` constrained to `${node.pool} = gpu` runs on the gpu node; before,
+/// the target is unknown and every node is filtered by the constraint
+/// (v1.3.0 scheduler/feasible.go:800).
+#[test]
+fn node_pool_target_in_a_constraint_from_1_6_0() {
+    let mut pooled = nodes(3);
+    pooled[2]["NodePool"] = json!("gpu");
+    // The pool is part of the computed class (nomad/structs/node_class.go:48).
+    pooled[2]["ComputedClass"] = json!("v1:gpu");
+    let mut j = job(1);
+    j["NodePool"] = json!("all");
+    j["Constraints"] = json!([{"LTarget": "${node.pool}", "RTarget": "gpu", "Operand": "="}]);
+    for release in [v(1, 6, 0), v(2, 0, 5)] {
+        let r = replay_at(pooled.clone(), j.clone(), release);
+        assert_eq!(
+            placed_nodes(&r),
+            ["00000002-0000-4000-8000-000000000000"],
+            "{release}"
+        );
+    }
+    for release in [v(1, 3, 0), v(1, 5, 6)] {
+        let r = replay_at(pooled.clone(), j.clone(), release);
+        assert!(placed_nodes(&r).is_empty(), "{release}");
+        let m = &r.plan.failed_placements[0].metrics;
+        // One node of each class checks it; the other mock node is filtered
+        // from the class cache.
+        assert_eq!(m.nodes_filtered, 3, "{release}");
+        assert_eq!(m.constraint_filtered["${node.pool} = gpu"], 2, "{release}");
+    }
+}
+
+/// #17548 in an affinity (v1.6.0 scheduler/rank.go:764): the gpu node
+/// scores the affinity and wins; before, no node matches it and the tie
+/// goes to the lowest node ID.
+#[test]
+fn node_pool_target_in_an_affinity_from_1_6_0() {
+    let mut pooled = nodes(3);
+    pooled[2]["NodePool"] = json!("gpu");
+    // The pool is part of the computed class (nomad/structs/node_class.go:48).
+    pooled[2]["ComputedClass"] = json!("v1:gpu");
+    let mut j = job(1);
+    j["NodePool"] = json!("all");
+    j["Affinities"] =
+        json!([{"LTarget": "${node.pool}", "RTarget": "gpu", "Operand": "=", "Weight": 50}]);
+    let r = replay_at(pooled.clone(), j.clone(), v(2, 0, 5));
+    assert_eq!(placed_nodes(&r), ["00000002-0000-4000-8000-000000000000"]);
+    let r = replay_at(pooled, j, v(1, 3, 0));
+    assert_eq!(placed_nodes(&r), ["00000000-0000-4000-8000-000000000000"]);
+}
+
+/// #13651 (1.3.2, 1.4.0): an unknown target is the empty string, so
+/// `${node.bogus} != ""` no longer holds (v1.3.0 scheduler/feasible.go:800
+/// returned nil, which differs from "").
+#[test]
+fn an_unknown_target_is_empty_from_1_3_2() {
+    let mut j = job(1);
+    j["Constraints"] = json!([{"LTarget": "${node.bogus}", "RTarget": "", "Operand": "!="}]);
+    let r = replay_at(nodes(1), j.clone(), v(1, 3, 0));
+    assert_eq!(placed_nodes(&r).len(), 1);
+    for release in [v(1, 3, 2), v(2, 0, 5)] {
+        let r = replay_at(nodes(1), j.clone(), release);
+        assert!(placed_nodes(&r).is_empty(), "{release}");
+    }
 }

@@ -10,6 +10,7 @@
 mod common;
 
 mod allocation;
+mod blocked_eval;
 mod browser;
 mod canary;
 mod cli;
@@ -38,6 +39,7 @@ mod reshape;
 mod schema;
 mod secrets;
 mod spread;
+mod stack;
 mod stop;
 mod system;
 mod system_deployment;

@@ -22,13 +22,7 @@ fn test_reconciler_place_no_existing() {
             place: 10,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                place: 10,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges { place: 10, ..dc() }),
     );
     assert_eq!(place_indexes(&r), int_range(&[0, 9]));
 }
@@ -47,14 +41,11 @@ fn test_reconciler_place_existing() {
             place: 5,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                place: 5,
-                ignore: 5,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges {
+            place: 5,
+            ignore: 5,
+            ..dc()
+        }),
     );
     assert_eq!(place_indexes(&r), int_range(&[5, 9]));
 }

@@ -87,13 +87,7 @@ fn test_reconciler_reschedule_later_batch() {
             attribute_updates: 1,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                ignore: 4,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges { ignore: 4, ..dc() }),
     );
     assert_eq!(attribute_update_indexes(&c, &r), vec![2]);
     assert_eq!(r.plan.attribute_updates[0].alloc_id, ids[2]);
@@ -139,13 +133,7 @@ fn test_reconciler_reschedule_later_with_batched_evals_batch() {
             attribute_updates: 7,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                ignore: 10,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges { ignore: 10, ..dc() }),
     );
     assert_eq!(attribute_update_indexes(&c, &r), int_range(&[0, 6]));
     for u in &r.plan.attribute_updates {
@@ -177,15 +165,12 @@ fn test_reconciler_reschedule_now_batch() {
             stop: 1,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                place: 1,
-                stop: 1,
-                ignore: 3,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges {
+            place: 1,
+            stop: 1,
+            ignore: 3,
+            ..dc()
+        }),
     );
     assert_eq!(place_indexes(&r), vec![2]);
     assert_previous_allocs(&c, &r, 1);
@@ -244,14 +229,11 @@ fn test_reconciler_reschedule_later_service() {
             attribute_updates: 1,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                place: 1,
-                ignore: 4,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges {
+            place: 1,
+            ignore: 4,
+            ..dc()
+        }),
     );
     assert_eq!(place_indexes(&r), vec![4]);
     assert_eq!(attribute_update_indexes(&c, &r), vec![1]);
@@ -288,14 +270,11 @@ fn test_reconciler_service_client_status_complete() {
             place: 1,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                place: 1,
-                ignore: 4,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges {
+            place: 1,
+            ignore: 4,
+            ..dc()
+        }),
     );
     assert_eq!(place_indexes(&r), vec![4]);
 }
@@ -320,14 +299,11 @@ fn test_reconciler_service_desired_stop_client_status_complete() {
             place: 1,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                place: 1,
-                ignore: 4,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges {
+            place: 1,
+            ignore: 4,
+            ..dc()
+        }),
     );
     assert_eq!(place_indexes(&r), vec![4]);
     assert!(r.plan.followup_evals.is_empty());
@@ -362,15 +338,12 @@ fn test_reconciler_reschedule_now_service() {
             stop: 1,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                place: 2,
-                ignore: 3,
-                stop: 1,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges {
+            place: 2,
+            ignore: 3,
+            stop: 1,
+            ..dc()
+        }),
     );
     assert_eq!(place_indexes(&r), vec![1, 4]);
     assert_previous_allocs(&c, &r, 1);

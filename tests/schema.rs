@@ -179,6 +179,8 @@ struct Plan {
     deployment_updates: Vec<DeploymentUpdate>,
     failed_placements: Vec<FailedPlacement>,
     blocked_eval: Option<BlockedEval>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    more_blocked_evals: Vec<BlockedEval>,
     queued_allocations: BTreeMap<String, u64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     preemptions: Vec<Preemption>,
@@ -239,6 +241,10 @@ struct BlockedEval {
     status_description: String,
     class_eligibility: BTreeMap<String, bool>,
     escaped_computed_class: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    node_id: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    reblocked: bool,
 }
 
 #[derive(Deserialize, Serialize)]
@@ -982,6 +988,7 @@ fn the_schema_page_names_every_field_and_only_those() {
     let mut doc = serde_json::to_value(document("example.json")).unwrap();
     doc["jobs"][0]["plan"]["failed_placements"] = failed_placement_json();
     doc["jobs"][0]["plan"]["blocked_eval"] = blocked_eval_json();
+    doc["jobs"][0]["plan"]["more_blocked_evals"] = Value::Array(vec![blocked_eval_json()]);
     doc["jobs"][0]["plan"]["preemptions"] = preemption_json();
     walk("$", &doc, &root, &mut met, &mut odd);
     assert_eq!(odd, BTreeSet::new());
@@ -1163,9 +1170,11 @@ fn blocked_eval_json() -> Value {
         id: "b".to_string(),
         status: "blocked",
         triggered_by: "job-register".to_string(),
-        status_description: "created to place remaining allocations",
+        status_description: "created to place remaining allocations".to_string(),
         class_eligibility: BTreeMap::from([("v1:1".to_string(), false)]),
         escaped_computed_class: false,
+        node_id: Some("n".to_string()),
+        reblocked: true,
     };
     let value = serde_json::to_value(blocked).unwrap();
     let typed: BlockedEval = serde_json::from_value(value.clone()).unwrap();

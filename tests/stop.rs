@@ -30,14 +30,11 @@ fn test_reconciler_scale_down_partial() {
             stop: 10,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                ignore: 10,
-                stop: 10,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges {
+            ignore: 10,
+            stop: 10,
+            ..dc()
+        }),
     );
     assert_eq!(stop_indexes(&r), int_range(&[10, 19]));
     assert!(
@@ -64,13 +61,7 @@ fn test_reconciler_scale_down_zero() {
             stop: 20,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                stop: 20,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges { stop: 20, ..dc() }),
     );
     assert_eq!(stop_indexes(&r), int_range(&[0, 19]));
 }
@@ -96,13 +87,7 @@ fn test_reconciler_scale_down_zero_duplicate_names() {
             stop: 20,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                stop: 20,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges { stop: 20, ..dc() }),
     );
     assert_eq!(stop_indexes(&r), expected);
 }

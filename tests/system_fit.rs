@@ -5,11 +5,12 @@
 //! replays in full), on snapshots built from Nomad's mocks
 //! (nomad/mock/mock.go `Node`, `SystemJob`, `Job` at v1.3.0).
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use assert_cmd::cargo::CommandCargoExt;
 use serde_json::{Value, json};
+
+use crate::common::piped;
 
 const NOW: &str = "2024-01-01T00:00:00Z";
 
@@ -70,21 +71,21 @@ fn replay(doc: &Value, job: &str, version: &str) -> Value {
 
 /// The whole report replayed at `version` on the snapshot.
 fn report(doc: &Value, version: &str) -> Value {
-    let mut child = Command::cargo_bin("plan-inspect")
-        .unwrap()
-        .args(["-", "--format", "json", "--now", NOW])
-        .args(["--nomad-version", version])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let text = serde_json::to_vec(doc).unwrap();
-    child.stdin.take().unwrap().write_all(&text).unwrap();
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
-    serde_json::from_slice(&out.stdout).unwrap()
+    let out = plan_inspect(doc, &["--format", "json", "--nomad-version", version]);
+    serde_json::from_str(&out).unwrap()
+}
+
+/// What the binary prints with `args` for the snapshot on its stdin, at
+/// `NOW` and 200 columns; it must succeed.
+fn plan_inspect(doc: &Value, args: &[&str]) -> String {
+    let mut command = Command::cargo_bin("plan-inspect").unwrap();
+    command
+        .args(["-", "--now", NOW])
+        .args(args)
+        .env("COLUMNS", "200");
+    let (code, out, err) = piped(&mut command, &serde_json::to_vec(doc).unwrap());
+    assert_eq!(code, 0, "{err}");
+    out
 }
 
 /// The report of job `id`.

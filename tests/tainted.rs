@@ -42,15 +42,12 @@ fn test_reconciler_lost_node() {
             stop: 2,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                place: 2,
-                stop: 2,
-                ignore: 8,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges {
+            place: 2,
+            stop: 2,
+            ignore: 8,
+            ..dc()
+        }),
     );
     assert_eq!(stop_indexes(&r), int_range(&[0, 1]));
     assert_eq!(place_indexes(&r), int_range(&[0, 1]));
@@ -81,15 +78,12 @@ fn test_reconciler_lost_node_scale_up() {
             stop: 2,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                place: 7,
-                stop: 2,
-                ignore: 8,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges {
+            place: 7,
+            stop: 2,
+            ignore: 8,
+            ..dc()
+        }),
     );
     assert_eq!(stop_indexes(&r), int_range(&[0, 1]));
     assert_eq!(place_indexes(&r), int_range(&[0, 1, 10, 14]));
@@ -112,14 +106,11 @@ fn test_reconciler_lost_node_scale_down() {
             stop: 5,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                stop: 5,
-                ignore: 5,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges {
+            stop: 5,
+            ignore: 5,
+            ..dc()
+        }),
     );
     assert_eq!(stop_indexes(&r), int_range(&[0, 1, 7, 9]));
 }
@@ -140,14 +131,11 @@ fn test_reconciler_drain_node() {
             stop: 2,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                migrate: 2,
-                ignore: 8,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges {
+            migrate: 2,
+            ignore: 8,
+            ..dc()
+        }),
     );
     assert_eq!(stop_indexes(&r), int_range(&[0, 1]));
     assert_eq!(place_indexes(&r), int_range(&[0, 1]));
@@ -174,15 +162,12 @@ fn test_reconciler_drain_node_scale_up() {
             stop: 2,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                place: 5,
-                migrate: 2,
-                ignore: 8,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges {
+            place: 5,
+            migrate: 2,
+            ignore: 8,
+            ..dc()
+        }),
     );
     assert_eq!(stop_indexes(&r), int_range(&[0, 1]));
     assert_eq!(place_indexes(&r), int_range(&[0, 1, 10, 14]));
@@ -208,15 +193,12 @@ fn test_reconciler_drain_node_scale_down() {
             stop: 3,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                migrate: 1,
-                stop: 2,
-                ignore: 7,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges {
+            migrate: 1,
+            stop: 2,
+            ignore: 7,
+            ..dc()
+        }),
     );
     assert_eq!(stop_indexes(&r), int_range(&[0, 2]));
     assert_eq!(place_indexes(&r), vec![0]);

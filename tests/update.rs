@@ -32,13 +32,10 @@ fn test_reconciler_inplace() {
             inplace: 10,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                in_place_update: 10,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges {
+            in_place_update: 10,
+            ..dc()
+        }),
     );
     assert_eq!(inplace_indexes(&r), int_range(&[0, 9]));
 }
@@ -60,14 +57,11 @@ fn test_reconciler_inplace_scale_up() {
             inplace: 10,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                place: 5,
-                in_place_update: 10,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges {
+            place: 5,
+            in_place_update: 10,
+            ..dc()
+        }),
     );
     assert_eq!(inplace_indexes(&r), int_range(&[0, 9]));
     assert_eq!(place_indexes(&r), int_range(&[10, 14]));
@@ -90,14 +84,11 @@ fn test_reconciler_inplace_scale_down() {
             stop: 5,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                stop: 5,
-                in_place_update: 5,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges {
+            stop: 5,
+            in_place_update: 5,
+            ..dc()
+        }),
     );
     assert_eq!(inplace_indexes(&r), int_range(&[0, 4]));
     assert_eq!(stop_indexes(&r), int_range(&[5, 9]));
@@ -142,16 +133,13 @@ fn test_reconciler_inplace_rollback() {
             attribute_updates: 1,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                place: 2,
-                stop: 1,
-                in_place_update: 1,
-                destructive_update: 1,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges {
+            place: 2,
+            stop: 1,
+            in_place_update: 1,
+            destructive_update: 1,
+            ..dc()
+        }),
     );
     assert_eq!(r.plan.followup_evals.len(), 1, "follow-up evals");
     assert_eq!(inplace_indexes(&r), vec![0]);
@@ -185,13 +173,10 @@ fn test_reconciler_destructive() {
             destructive: 10,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                destructive_update: 10,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges {
+            destructive_update: 10,
+            ..dc()
+        }),
     );
     assert_eq!(destructive_indexes(&r), int_range(&[0, 9]));
 }
@@ -218,13 +203,10 @@ fn test_reconciler_destructive_max_parallel() {
             destructive: 10,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                destructive_update: 10,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges {
+            destructive_update: 10,
+            ..dc()
+        }),
     );
     assert_eq!(destructive_indexes(&r), int_range(&[0, 9]));
 }
@@ -246,14 +228,11 @@ fn test_reconciler_destructive_scale_up() {
             destructive: 10,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                place: 5,
-                destructive_update: 10,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges {
+            place: 5,
+            destructive_update: 10,
+            ..dc()
+        }),
     );
     assert_eq!(destructive_indexes(&r), int_range(&[0, 9]));
     assert_eq!(place_indexes(&r), int_range(&[10, 14]));
@@ -276,14 +255,11 @@ fn test_reconciler_destructive_scale_down() {
             stop: 5,
             ..Expect::default()
         },
-        &[(
-            "web",
-            DesiredChanges {
-                stop: 5,
-                destructive_update: 5,
-                ..DesiredChanges::default()
-            },
-        )],
+        &web(DesiredChanges {
+            stop: 5,
+            destructive_update: 5,
+            ..dc()
+        }),
     );
     assert_eq!(stop_indexes(&r), int_range(&[5, 9]));
     assert_eq!(destructive_indexes(&r), int_range(&[0, 4]));

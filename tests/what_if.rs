@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use plan_inspect::model::*;
 use plan_inspect::replay::Options;
+use plan_inspect::report::Plan;
 use plan_inspect::servers::rules::ServerRules;
 use plan_inspect::servers::story::Ignored;
 use plan_inspect::servers::update_alloc::{self, AllocUpdate};
@@ -39,10 +40,55 @@ fn try_story(
     run(&c.snapshot, &options, &request)
 }
 
+/// The story of `node-down` on `node`, without `--until`.
+fn node_down(c: &Cluster, version: &str, node: &str) -> Story {
+    story(c, version, &[&format!("node-down:{node}")], None)
+}
+
 /// The one node status `node-down` chose.
 fn node_down_status(c: &Cluster, version: &str, node: &str) -> String {
-    let s = story(c, version, &[&format!("node-down:{node}")], None);
-    s.what_if[0].node_status[0].to.clone()
+    node_down(c, version, node).what_if[0].node_status[0]
+        .to
+        .clone()
+}
+
+/// How many evaluations `node-down` on `node` creates.
+fn node_down_evaluations(c: &Cluster, version: &str, node: &str) -> usize {
+    node_down(c, version, node).what_if[0].evaluations.len()
+}
+
+/// A cluster with `job` and one allocation of it (group "web", index 0)
+/// whose client status is `client`; the allocation and its node.
+fn one_alloc(job: Job, client: &str) -> (Cluster, String, String) {
+    let mut c = Cluster::new();
+    let job = c.job(job);
+    let alloc = c.alloc_in(&job, "web", 0);
+    c.alloc_mut(&alloc).client_status = client.into();
+    let node = c.alloc_ref(&alloc).node_id.to_string();
+    (c, alloc, node)
+}
+
+/// A cluster with `job` and `count` allocations of it, each on a node of
+/// its own; the allocations and the first one's node.
+fn allocs_of(job: Job, count: u64) -> (Cluster, Vec<String>, String) {
+    let mut c = Cluster::new();
+    let job = c.job(job);
+    let ids = c.allocs(&job, count);
+    let node = c.alloc_ref(&ids[0]).node_id.to_string();
+    (c, ids, node)
+}
+
+/// Each evaluation of the timeline: when it ran and what triggered it.
+fn timeline(s: &Story) -> Vec<(Time, &str)> {
+    s.timeline
+        .iter()
+        .map(|e| (e.at, e.evaluation.triggered_by.as_str()))
+        .collect()
+}
+
+/// The IDs of the allocations `plan` stops.
+fn stopped(plan: &Plan) -> Vec<String> {
+    plan.stop.iter().map(|st| st.alloc_id.to_string()).collect()
 }
 
 /// A job whose group keeps allocations of a disconnected node for `mcd`.
@@ -52,13 +98,20 @@ fn disconnecting_job(mcd: Option<Duration>) -> Job {
     job
 }
 
+/// A job whose group's `disconnect` block keeps them for `lost_after`
+/// (read from 1.8.0).
+fn lost_after_job(lost_after: Duration) -> Job {
+    let mut job = job_with(3, None);
+    job.task_groups[0].disconnect = Some(DisconnectStrategy {
+        lost_after,
+        ..DisconnectStrategy::default()
+    });
+    job
+}
+
 /// heartbeat_test.go's setup: one allocation on the node, unknown since `since`.
 fn heartbeat_case(job: Job, since: Duration) -> (Cluster, String) {
-    let mut c = Cluster::new();
-    let job = c.job(job);
-    let alloc = c.mock_alloc(&job, "web", 0);
-    let node = c.alloc_ref(&alloc).node_id.to_string();
-    c.alloc_mut(&alloc).client_status = status::UNKNOWN.into();
+    let (mut c, alloc, node) = one_alloc(job, status::UNKNOWN);
     went_unknown(&mut c, &alloc, since);
     (c, node)
 }
@@ -89,14 +142,6 @@ fn heartbeat_test_go_v1_3_0_invalidate_heartbeat_disconnected_client() {
 
 #[test]
 fn heartbeat_test_go_v1_8_0_invalidate_heartbeat_disconnected_client() {
-    let block = |lost_after| {
-        let mut job = job_with(3, None);
-        job.task_groups[0].disconnect = Some(DisconnectStrategy {
-            lost_after,
-            ..DisconnectStrategy::default()
-        });
-        job
-    };
     for version in ["1.8.0", "2.0.5"] {
         for (name, since, want) in [
             ("has-pending-reconnects", 0, node_status::DISCONNECTED),
@@ -107,7 +152,7 @@ fn heartbeat_test_go_v1_8_0_invalidate_heartbeat_disconnected_client() {
                 node_status::DOWN,
             ),
         ] {
-            let (c, node) = heartbeat_case(block(5 * SECOND), since);
+            let (c, node) = heartbeat_case(lost_after_job(5 * SECOND), since);
             assert_eq!(
                 node_down_status(&c, version, &node),
                 want,
@@ -116,7 +161,7 @@ fn heartbeat_test_go_v1_8_0_invalidate_heartbeat_disconnected_client() {
         }
     }
     // Before 1.8 the block is not read: no lost timeout, so down.
-    let (c, node) = heartbeat_case(block(5 * SECOND), 0);
+    let (c, node) = heartbeat_case(lost_after_job(5 * SECOND), 0);
     assert_eq!(node_down_status(&c, "1.7.7", &node), node_status::DOWN);
 }
 
@@ -141,12 +186,10 @@ fn system_job(id: &str) -> Job {
 
 #[test]
 fn node_endpoint_test_go_v1_3_0_create_node_evals() {
-    let mut c = Cluster::new();
-    let job = c.job(mock_job());
-    let alloc = c.mock_alloc(&job, "web", 0);
-    let node = c.alloc_ref(&alloc).node_id.to_string();
+    // mock.Alloc() is pending.
+    let (mut c, _, node) = one_alloc(mock_job(), status::PENDING);
     c.job(system_job("sys"));
-    let s = story(&c, "1.3.0", &[&format!("node-down:{node}")], None);
+    let s = node_down(&c, "1.3.0", &node);
     assert_eq!(s.what_if[0].evaluations.len(), 2);
     let evals: Vec<_> = s.timeline.iter().map(|e| &e.evaluation).collect();
     // The broker hands out the system job's first: priority 100 over 50.
@@ -166,10 +209,7 @@ fn node_endpoint_test_go_v1_3_0_create_node_evals() {
 #[test]
 fn node_endpoint_test_go_v1_5_0_create_node_evals_multiple_dces() {
     // A system job of dc2 is evaluated for a node of dc1 only before #12955.
-    let mut c = Cluster::new();
-    let job = c.job(mock_job());
-    let alloc = c.mock_alloc(&job, "web", 0);
-    let node = c.alloc_ref(&alloc).node_id.to_string();
+    let (mut c, _, node) = one_alloc(mock_job(), status::PENDING);
     let mut sys = system_job("sys-dc2");
     sys.datacenters = vec!["dc2".to_string()];
     c.job(sys);
@@ -177,7 +217,7 @@ fn node_endpoint_test_go_v1_5_0_create_node_evals_multiple_dces() {
     glob.datacenters = vec!["dc*".to_string()];
     c.job(glob);
     let jobs = |version: &str| -> Vec<String> {
-        story(&c, version, &[&format!("node-down:{node}")], None)
+        node_down(&c, version, &node)
             .timeline
             .iter()
             .map(|e| e.evaluation.job_id.clone())
@@ -195,13 +235,12 @@ fn node_endpoint_test_go_v2_0_5_create_node_evals_stopped_system_job() {
     let mut sys = system_job("sys");
     sys.stop = true;
     c.job(sys);
-    let evals = |version: &str| {
-        story(&c, version, &[&format!("node-down:{node}")], None).what_if[0]
-            .evaluations
-            .len()
-    };
-    assert_eq!(evals("2.0.5"), 0);
-    assert_eq!(evals("1.11.1"), 1, "#27423 came with 1.11.2");
+    assert_eq!(node_down_evaluations(&c, "2.0.5", &node), 0);
+    assert_eq!(
+        node_down_evaluations(&c, "1.11.1", &node),
+        1,
+        "#27423 came with 1.11.2"
+    );
 }
 
 /// A job of `job_type` for the skip cases.
@@ -295,31 +334,18 @@ fn node_endpoint_test_go_v2_0_5_create_node_evals_job_type_skip() {
             0,
         ),
     ] {
-        let mut c = Cluster::new();
-        let job = c.job(typed_job(job_type));
-        let alloc = c.mock_alloc(&job, "web", 0);
-        let node = c.alloc_ref(&alloc).node_id.to_string();
+        let (mut c, alloc, node) = one_alloc(typed_job(job_type), client);
         c.alloc_mut(&alloc).desired_status = desired.into();
-        c.alloc_mut(&alloc).client_status = client.into();
-        let s = story(&c, "2.0.5", &[&format!("node-down:{node}")], None);
-        assert_eq!(s.what_if[0].evaluations.len(), want, "{name}");
+        assert_eq!(node_down_evaluations(&c, "2.0.5", &node), want, "{name}");
     }
 }
 
 /// #23858 (1.8.4) skips sysbatch allocations; before, they were evaluated.
 #[test]
 fn node_endpoint_go_v1_8_4_sysbatch_allocations_make_no_node_evaluation() {
-    let mut c = Cluster::new();
-    let job = c.job(typed_job(JobType::Sysbatch));
-    let alloc = c.mock_alloc(&job, "web", 0);
-    let node = c.alloc_ref(&alloc).node_id.to_string();
-    let evals = |version: &str| {
-        story(&c, version, &[&format!("node-down:{node}")], None).what_if[0]
-            .evaluations
-            .len()
-    };
-    assert_eq!(evals("1.8.3"), 1);
-    assert_eq!(evals("1.8.4"), 0);
+    let (c, _, node) = one_alloc(typed_job(JobType::Sysbatch), status::PENDING);
+    assert_eq!(node_down_evaluations(&c, "1.8.3", &node), 1);
+    assert_eq!(node_down_evaluations(&c, "1.8.4", &node), 0);
 }
 
 /// #27423's quirk (v1.11.2 node_endpoint.go:1861): a terminal allocation
@@ -335,13 +361,8 @@ fn node_endpoint_go_v1_11_2_a_skipped_first_allocation_hides_its_job() {
     let live = c.alloc_in(&job, "web", 1);
     c.alloc_mut(&live).node_id = node.as_str().into();
     assert!(done < live, "the terminal allocation is listed first");
-    let evals = |version: &str| {
-        story(&c, version, &[&format!("node-down:{node}")], None).what_if[0]
-            .evaluations
-            .len()
-    };
-    assert_eq!(evals("1.11.2"), 0);
-    assert_eq!(evals("1.11.3"), 1);
+    assert_eq!(node_down_evaluations(&c, "1.11.2", &node), 0);
+    assert_eq!(node_down_evaluations(&c, "1.11.3", &node), 1);
 }
 
 /// The servers' state for calling `Node.UpdateAlloc` directly.
@@ -402,10 +423,7 @@ fn node_endpoint_test_go_v1_3_0_update_alloc_evals_by_trigger() {
             true,
         ),
     ] {
-        let mut c = Cluster::new();
-        let job = c.job(mock_job());
-        let alloc = c.mock_alloc(&job, "web", 0);
-        c.alloc_mut(&alloc).client_status = server.into();
+        let (mut c, alloc, _) = one_alloc(mock_job(), server);
         if invalid_group {
             c.alloc_mut(&alloc).task_group = "invalid".into();
         }
@@ -487,20 +505,12 @@ fn node_endpoint_test_go_v1_5_0_update_status_reconnect() {
             (node_status::INIT, node_status::READY)
         ]
     );
-    let triggers: Vec<&str> = s
-        .timeline
-        .iter()
-        .map(|e| e.evaluation.triggered_by.as_str())
-        .collect();
+    let triggers: Vec<&str> = timeline(&s).into_iter().map(|(_, t)| t).collect();
     assert_eq!(triggers, ["node-update", "reconnect", "node-update"]);
     let s = story(&c, "1.3.0", &[&up], None);
     assert_eq!(s.what_if[0].node_status.len(), 1);
     assert_eq!(s.what_if[0].node_status[0].to, node_status::READY);
-    let triggers: Vec<&str> = s
-        .timeline
-        .iter()
-        .map(|e| e.evaluation.triggered_by.as_str())
-        .collect();
+    let triggers: Vec<&str> = timeline(&s).into_iter().map(|(_, t)| t).collect();
     assert_eq!(triggers, ["node-update", "reconnect"]);
 }
 
@@ -529,16 +539,8 @@ fn node_up_reconnects_the_unknown_allocation() {
 /// F-3 (1.10.2): the reconnect cancels the disconnect's follow-up.
 #[test]
 fn state_store_go_v1_10_2_a_reconnect_cancels_the_disconnect_followup() {
-    let mut c = Cluster::new();
     // From 1.10.0 (F-1) only the disconnect block is read.
-    let mut job = job_with(3, None);
-    job.task_groups[0].disconnect = Some(DisconnectStrategy {
-        lost_after: 15 * MINUTE,
-        ..DisconnectStrategy::default()
-    });
-    let job = c.job(job);
-    let ids = c.allocs(&job, 3);
-    let node = c.alloc_ref(&ids[0]).node_id.to_string();
+    let (c, _, node) = allocs_of(lost_after_job(15 * MINUTE), 3);
     let events = [format!("node-down:{node}"), format!("node-up:{node}@5m")];
     let events: Vec<&str> = events.iter().map(String::as_str).collect();
     let pending = |version: &str| -> Vec<String> {
@@ -557,18 +559,11 @@ fn state_store_go_v1_10_2_a_reconnect_cancels_the_disconnect_followup() {
 /// replays 15 minutes later.
 #[test]
 fn node_down_until_replays_the_disconnect_expiry() {
-    let mut c = Cluster::new();
-    let job = c.job(disconnecting_job(Some(15 * MINUTE)));
-    let ids = c.allocs(&job, 3);
-    let node = c.alloc_ref(&ids[0]).node_id.to_string();
+    let (c, ids, node) = allocs_of(disconnecting_job(Some(15 * MINUTE)), 3);
     let s = story(&c, "1.3.0", &[&format!("node-down:{node}@10m")], Some("1h"));
     assert_eq!(s.what_if[0].at, now().add(10 * MINUTE));
     assert_eq!(s.what_if[0].node_status[0].to, node_status::DISCONNECTED);
-    let lines: Vec<(Time, &str)> = s
-        .timeline
-        .iter()
-        .map(|e| (e.at, e.evaluation.triggered_by.as_str()))
-        .collect();
+    let lines = timeline(&s);
     assert_eq!(lines[0], (now().add(10 * MINUTE), "node-update"));
     assert_eq!(lines[1], (now().add(25 * MINUTE), "max-disconnect-timeout"));
     let first = &s.timeline[0].job.plan;
@@ -594,9 +589,7 @@ fn node_down_until_replays_the_disconnect_expiry() {
 /// plan reschedules after the policy's delay, which `--until` follows.
 #[test]
 fn alloc_fail_is_rescheduled_after_its_delay() {
-    let mut c = Cluster::new();
-    let job = c.job(job_with(3, None));
-    let ids = c.allocs(&job, 3);
+    let (c, ids, _) = allocs_of(job_with(3, None), 3);
     let s = story(
         &c,
         "1.3.0",
@@ -604,11 +597,7 @@ fn alloc_fail_is_rescheduled_after_its_delay() {
         Some("10m"),
     );
     assert_eq!(s.what_if[0].alloc_id.as_deref(), Some(ids[1].as_str()));
-    let lines: Vec<(Time, &str)> = s
-        .timeline
-        .iter()
-        .map(|e| (e.at, e.evaluation.triggered_by.as_str()))
-        .collect();
+    let lines = timeline(&s);
     assert_eq!(lines[0], (now().add(MINUTE), "alloc-failure"));
     // mock.Job's policy: a constant 5s delay.
     assert_eq!(lines[1], (now().add(MINUTE + 5 * SECOND), "alloc-failure"));
@@ -624,9 +613,7 @@ fn alloc_fail_is_rescheduled_after_its_delay() {
 /// A system job's failed allocation: no reschedule policy, no evaluation.
 #[test]
 fn alloc_fail_of_a_system_job_makes_no_evaluation() {
-    let mut c = Cluster::new();
-    let job = c.job(system_job("sys"));
-    let alloc = c.alloc_in(&job, "web", 0);
+    let (c, alloc, _) = one_alloc(system_job("sys"), status::RUNNING);
     let s = story(&c, "1.3.0", &[&format!("alloc-fail:{alloc}")], None);
     assert!(s.what_if[0].evaluations.is_empty());
     assert!(s.timeline.is_empty());
@@ -634,10 +621,7 @@ fn alloc_fail_of_a_system_job_makes_no_evaluation() {
 
 #[test]
 fn node_ineligible_makes_no_evaluation() {
-    let mut c = Cluster::new();
-    let job = c.job(job_with(3, None));
-    let ids = c.allocs(&job, 3);
-    let node = c.alloc_ref(&ids[0]).node_id.to_string();
+    let (c, _, node) = allocs_of(job_with(3, None), 3);
     let s = story(
         &c,
         "1.3.0",
@@ -650,14 +634,11 @@ fn node_ineligible_makes_no_evaluation() {
 
 #[test]
 fn events_already_in_effect_are_said_so() {
-    let mut c = Cluster::new();
-    let job = c.job(job_with(1, None));
-    let alloc = c.alloc_in(&job, "web", 0);
-    let node = c.alloc_ref(&alloc).node_id.to_string();
+    let (mut c, _, node) = one_alloc(job_with(1, None), status::RUNNING);
     let s = story(&c, "1.3.0", &[&format!("node-up:{node}")], None);
     assert_eq!(s.what_if[0].ignored, Some(Ignored::AlreadyReady));
     c.node_mut(&node).status = node_status::DOWN.into();
-    let s = story(&c, "1.3.0", &[&format!("node-down:{node}")], None);
+    let s = node_down(&c, "1.3.0", &node);
     assert_eq!(s.what_if[0].ignored, Some(Ignored::AlreadyDown));
 }
 
@@ -796,12 +777,9 @@ fn eligible(c: &mut Cluster) {
 /// become healthy; with `--assume-healthy-after` it waits for them.
 #[test]
 fn node_drain_migrates_max_parallel_at_a_time() {
-    let mut c = Cluster::new();
     let mut job = job_with(3, None);
     job.task_groups[0].migrate = Some(MigrateStrategy { max_parallel: 1 });
-    let job = c.job(job);
-    let ids = c.allocs(&job, 3);
-    let node = c.alloc_ref(&ids[0]).node_id.to_string();
+    let (mut c, ids, node) = allocs_of(job, 3);
     for id in &ids {
         c.alloc_mut(id).node_id = node.as_str().into();
         c.alloc_mut(id).deployment_status = healthy(true);
@@ -816,51 +794,39 @@ fn node_drain_migrates_max_parallel_at_a_time() {
         until: Some("2h".parse().unwrap()),
         healthy_after,
     };
+    let drains = |s: &Story| -> Vec<Time> {
+        timeline(s)
+            .into_iter()
+            .filter(|(_, t)| *t == "node-drain")
+            .map(|(at, _)| at)
+            .collect()
+    };
     let s = run(&c.snapshot, &options, &request(None)).unwrap();
-    let drains: Vec<Time> = s
-        .timeline
-        .iter()
-        .filter(|e| e.evaluation.triggered_by == "node-drain")
-        .map(|e| e.at)
-        .collect();
-    assert_eq!(drains, [now(), now(), now()]);
+    assert_eq!(drains(&s), [now(), now(), now()]);
     assert_eq!(s.what_if[0].deadline, Some(now().add(HOUR)));
     let s = run(&c.snapshot, &options, &request(Some(MINUTE))).unwrap();
-    let drains: Vec<Time> = s
-        .timeline
-        .iter()
-        .filter(|e| e.evaluation.triggered_by == "node-drain")
-        .map(|e| e.at)
-        .collect();
-    assert_eq!(drains, [now(), now().add(MINUTE), now().add(2 * MINUTE)]);
+    assert_eq!(
+        drains(&s),
+        [now(), now().add(MINUTE), now().add(2 * MINUTE)]
+    );
 }
 
 /// A group without a `migrate` block is left for the deadline.
 #[test]
 fn node_drain_without_migrate_waits_for_the_deadline() {
-    let mut c = Cluster::new();
-    let job = c.job(job_with(2, None));
-    let ids = c.allocs(&job, 2);
-    let node = c.alloc_ref(&ids[0]).node_id.to_string();
+    let (c, _, node) = allocs_of(job_with(2, None), 2);
     let s = story(
         &c,
         "1.3.0",
         &[&format!("node-drain:{node}:30m")],
         Some("1h"),
     );
-    let at: Vec<(Time, &str)> = s
-        .timeline
-        .iter()
-        .map(|e| (e.at, e.evaluation.triggered_by.as_str()))
-        .collect();
-    assert_eq!(at, [(now().add(30 * MINUTE), "node-drain")]);
+    assert_eq!(timeline(&s), [(now().add(30 * MINUTE), "node-drain")]);
 }
 
 #[test]
 fn bad_targets_and_times_are_errors_naming_what_is_valid() {
-    let mut c = Cluster::new();
-    let job = c.job(job_with(2, None));
-    let ids = c.allocs(&job, 2);
+    let (c, ids, _) = allocs_of(job_with(2, None), 2);
     let err = |events: &[&str], until: Option<&str>| {
         try_story(&c, "1.3.0", events, until)
             .unwrap_err()
@@ -927,16 +893,12 @@ fn generic_sched_test_go_v1_3_0_service_sched_node_down() {
         (status::RUN, status::FAILED, false, Want::Failed),
         (status::EVICT, status::RUNNING, false, Want::Lost),
     ] {
-        let mut c = Cluster::new();
-        let job = c.job(mock_job());
-        let alloc = c.alloc_in(&job, "web", 0);
-        let node = c.alloc_ref(&alloc).node_id.to_string();
+        let (mut c, alloc, node) = one_alloc(mock_job(), client);
         let a = c.alloc_mut(&alloc);
         a.desired_status = desired.into();
-        a.client_status = client.into();
         a.desired_transition.migrate = Some(migrate);
         let case = format!("{desired}/{client}/{migrate}");
-        let s = story(&c, "1.3.0", &[&format!("node-down:{node}")], None);
+        let s = node_down(&c, "1.3.0", &node);
         assert_eq!(s.what_if[0].node_status[0].to, node_status::DOWN, "{case}");
         let entry = &s.timeline[0];
         assert_eq!(entry.evaluation.triggered_by, "node-update", "{case}");
@@ -957,10 +919,7 @@ fn generic_sched_test_go_v1_3_0_service_sched_node_down() {
 /// unknown and still desired to run.
 #[test]
 fn generic_sched_test_go_v1_3_0_client_disconnect_creates_updates_and_evals() {
-    let mut c = Cluster::new();
-    let job = c.job(disconnecting_job(Some(10 * MINUTE)));
-    let alloc = c.alloc_in(&job, "web", 0);
-    let node = c.alloc_ref(&alloc).node_id.to_string();
+    let (c, _, node) = one_alloc(disconnecting_job(Some(10 * MINUTE)), status::RUNNING);
     let s = story(&c, "1.3.0", &[&format!("node-down:{node}")], Some("1m"));
     assert_eq!(s.what_if[0].node_status[0].to, node_status::DISCONNECTED);
     let plan = &s.timeline[0].job.plan;
@@ -976,12 +935,9 @@ fn generic_sched_test_go_v1_3_0_client_disconnect_creates_updates_and_evals() {
 /// allocation on the down node is stopped.
 #[test]
 fn scheduler_system_test_go_v1_3_0_system_sched_node_down() {
-    let mut c = Cluster::new();
-    let job = c.job(system_job("sys"));
-    let alloc = c.alloc_in(&job, "web", 0);
-    let node = c.alloc_ref(&alloc).node_id.to_string();
+    let (mut c, alloc, node) = one_alloc(system_job("sys"), status::RUNNING);
     c.alloc_mut(&alloc).desired_transition.migrate = Some(true);
-    let s = story(&c, "1.3.0", &[&format!("node-down:{node}")], None);
+    let s = node_down(&c, "1.3.0", &node);
     let entry = &s.timeline[0];
     assert_eq!(
         (
@@ -990,14 +946,7 @@ fn scheduler_system_test_go_v1_3_0_system_sched_node_down() {
         ),
         ("sys", "node-update")
     );
-    let stops: Vec<String> = entry
-        .job
-        .plan
-        .stop
-        .iter()
-        .map(|st| st.alloc_id.to_string())
-        .collect();
-    assert_eq!(stops, [alloc]);
+    assert_eq!(stopped(&entry.job.plan), [alloc]);
     assert!(entry.job.plan.place.is_empty());
 }
 
@@ -1006,32 +955,19 @@ fn scheduler_system_test_go_v1_3_0_system_sched_node_down() {
 /// system allocation and its node-drain evaluation stops it.
 #[test]
 fn scheduler_system_test_go_v1_3_0_system_sched_node_drain() {
-    let mut c = Cluster::new();
-    let job = c.job(system_job("sys"));
-    let alloc = c.alloc_in(&job, "web", 0);
-    let node = c.alloc_ref(&alloc).node_id.to_string();
+    let (c, alloc, node) = one_alloc(system_job("sys"), status::RUNNING);
     let s = story(&c, "1.3.0", &[&format!("node-drain:{node}")], Some("1m"));
     let entry = &s.timeline[0];
     assert_eq!(entry.evaluation.triggered_by, "node-drain");
     assert_eq!(entry.evaluation.node_id, None);
-    let stops: Vec<String> = entry
-        .job
-        .plan
-        .stop
-        .iter()
-        .map(|st| st.alloc_id.to_string())
-        .collect();
-    assert_eq!(stops, [alloc]);
+    assert_eq!(stopped(&entry.job.plan), [alloc]);
 }
 
 /// The drainer drains system allocations last: while a service allocation
 /// is on the node, the system one stays.
 #[test]
 fn drainer_go_v1_3_0_system_allocations_drain_last() {
-    let mut c = Cluster::new();
-    let sys = c.job(system_job("sys"));
-    let sys_alloc = c.alloc_in(&sys, "web", 0);
-    let node = c.alloc_ref(&sys_alloc).node_id.to_string();
+    let (mut c, _, node) = one_alloc(system_job("sys"), status::RUNNING);
     let mut web = job_with(1, None);
     web.task_groups[0].migrate = Some(MigrateStrategy { max_parallel: 1 });
     let web = c.job(web);
@@ -1059,9 +995,7 @@ fn drainer_go_v1_3_0_system_allocations_drain_last() {
 /// blocked behind it the broker keeps the newest and cancels the other.
 #[test]
 fn eval_broker_go_v1_4_3_ack_cancels_all_but_the_newest_blocked_evaluation() {
-    let mut c = Cluster::new();
-    let job = c.job(job_with(3, None));
-    let ids = c.allocs(&job, 3);
+    let (c, ids, _) = allocs_of(job_with(3, None), 3);
     let nodes: Vec<String> = ids
         .iter()
         .map(|a| c.alloc_ref(a).node_id.to_string())
@@ -1089,9 +1023,7 @@ fn eval_broker_go_v1_4_3_ack_cancels_all_but_the_newest_blocked_evaluation() {
 /// its blocked ones wait for capacity: here until an allocation fails.
 #[test]
 fn until_carries_on_the_snapshot_s_pending_and_blocked_evaluations() {
-    let mut c = Cluster::new();
-    let job = c.job(job_with(2, None));
-    let ids = c.allocs(&job, 2);
+    let (mut c, ids, _) = allocs_of(job_with(2, None), 2);
     let eval = |id: &str, status: &str, triggered_by: &str, wait: Option<Duration>| Evaluation {
         id: id.to_string(),
         namespace: "default".to_string(),
@@ -1156,10 +1088,7 @@ fn until_carries_on_the_snapshot_s_pending_and_blocked_evaluations() {
 /// only then is the replacement placed, on that node.
 #[test]
 fn a_failed_placement_waits_blocked_until_a_node_is_ready() {
-    let mut c = Cluster::new();
-    let job = c.job(job_with(1, None));
-    let ids = c.allocs(&job, 1);
-    let first = c.alloc_ref(&ids[0]).node_id.to_string();
+    let (mut c, _, first) = allocs_of(job_with(1, None), 1);
     let spare = c.node("down");
     eligible(&mut c);
     let events = [format!("node-down:{first}"), format!("node-up:{spare}@10m")];

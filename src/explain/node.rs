@@ -4,14 +4,15 @@
 //! Read from the replay's report and the placement stage's view of the
 //! cluster (what each allocation holds, what the node offers). A
 //! placement's resources are what its group asks of this node
-//! ([`crate::fit::place`] on the node alone: the same amounts the stack
+//! ([`crate::fit::place()`] on the node alone: the same amounts the stack
 //! allocated, the cores counted rather than named).
 
 use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::{ExplainError, find_node};
+use super::error::ExplainError;
+use super::subject::find_node;
 use crate::feasibility::device_serves;
 use crate::fit::usage::{comparable, flatten};
 use crate::fit::{Comparable, FitRules, Settings, place};

@@ -1,9 +1,10 @@
 //! Why a group needs one placement, from the counts the reconciler kept,
 //! and where it goes, from the placement stage's verdicts on every node.
 
+use super::error::ExplainError;
+use super::explanation::{Explanation, Step, Subject, SubjectKind, yes_no};
 use super::release_rules;
 use super::verdicts;
-use super::{ExplainError, Explanation, Step, Subject, SubjectKind};
 use crate::model::Id;
 use crate::reconciler::PlacementBasis;
 use crate::replay::JobReplay;
@@ -114,9 +115,9 @@ pub(super) fn explain(
             )),
         }
         let mut step = Step::new("Placement", why)
-            .fact("canary", super::yes_no(p.canary))
-            .fact("reschedule", super::yes_no(p.reschedule))
-            .fact("lost", super::yes_no(p.lost));
+            .fact("canary", yes_no(p.canary))
+            .fact("reschedule", yes_no(p.reschedule))
+            .fact("lost", yes_no(p.lost));
         if let Some(prev) = &p.previous_alloc_id {
             step = step.fact("previous allocation", prev);
         }

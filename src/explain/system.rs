@@ -1,7 +1,8 @@
 //! `--explain` for system and sysbatch jobs: an allocation, or a placement
 //! `job.group[N]@NODE`, as the system scheduler decided it.
 
-use super::{ExplainError, Explanation, Step, Subject, SubjectKind, yes_no};
+use super::error::ExplainError;
+use super::explanation::{Explanation, Step, Subject, SubjectKind, yes_no};
 use crate::model::{Allocation, Node};
 use crate::replay::SystemReplay;
 use crate::system::{Category, DiffEntry, Targeting};

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::Step;
+use super::explanation::Step;
 use crate::fit::Shortfall;
 use crate::model::Node;
 use crate::placement::{NodeVerdict, PlacementRecord, ScoreParts, Untargeted};

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use regex::Regex;
 
-use super::target::{Target, resolve};
+use super::target::{Target, TargetRules, resolve};
 use super::version::{Flavour, Version, VersionConstraints};
 use crate::model::{Constraint, Node};
 
@@ -38,16 +38,28 @@ pub fn describe(c: &Constraint) -> String {
 /// job, not once per node.
 #[derive(Debug, Default)]
 pub struct Parsed {
+    targets: TargetRules,
     regexps: HashMap<String, Option<Regex>>,
     versions: HashMap<(String, Flavour), Option<VersionConstraints>>,
 }
 
+impl Parsed {
+    /// An empty cache for an evaluation whose targets resolve as `targets`.
+    pub fn new(targets: TargetRules) -> Parsed {
+        Parsed {
+            targets,
+            ..Parsed::default()
+        }
+    }
+}
+
 /// `meetsConstraint`: resolves both sides on `node` and checks them.
 pub fn meets(c: &Constraint, node: &Node, parsed: &mut Parsed) -> Check {
+    let targets = parsed.targets;
     check_with(
         &c.operand,
-        &resolve(&c.l_target, node),
-        &resolve(&c.r_target, node),
+        &resolve(&c.l_target, node, targets),
+        &resolve(&c.r_target, node, targets),
         parsed,
     )
 }

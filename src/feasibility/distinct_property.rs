@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::constraint::DISTINCT_PROPERTY;
-use super::target::resolve;
+use super::target::{TargetRules, resolve};
 use crate::model::{Constraint, Node};
 
 /// One allocation as a property set counts it: its node and task group.
@@ -23,14 +23,15 @@ pub struct PropertySet {
     group: Option<String>,
     allowed: Result<u64, String>,
     existing: BTreeMap<String, u64>,
+    targets: TargetRules,
 }
 
-fn property<'n>(node: Option<&'n Node>, target: &'n str) -> Option<&'n str> {
+fn property<'n>(node: Option<&'n Node>, target: &'n str, rules: TargetRules) -> Option<&'n str> {
     let node = node?;
     if target.is_empty() {
         return None;
     }
-    resolve(target, node).text()
+    resolve(target, node, rules).text()
 }
 
 impl PropertySet {
@@ -40,6 +41,7 @@ impl PropertySet {
         constraints: &[Constraint],
         group: Option<&str>,
         existing: &[Placed<'a>],
+        targets: TargetRules,
     ) -> Vec<PropertySet> {
         constraints
             .iter()
@@ -57,6 +59,7 @@ impl PropertySet {
                     group: group.map(str::to_string),
                     allowed,
                     existing: BTreeMap::new(),
+                    targets,
                 };
                 set.existing = set.count(existing);
                 set
@@ -71,7 +74,7 @@ impl PropertySet {
     fn count(&self, allocs: &[Placed<'_>]) -> BTreeMap<String, u64> {
         let mut out = BTreeMap::new();
         for a in allocs.iter().filter(|a| self.counts(a)) {
-            if let Some(v) = property(a.node, &self.target) {
+            if let Some(v) = property(a.node, &self.target, self.targets) {
                 *out.entry(v.to_string()).or_insert(0) += 1;
             }
         }
@@ -92,7 +95,7 @@ impl PropertySet {
         proposed: &[Placed<'_>],
     ) -> Result<(), String> {
         let allowed = self.allowed.clone()?;
-        let Some(value) = property(Some(node), &self.target) else {
+        let Some(value) = property(Some(node), &self.target, self.targets) else {
             return Err(format!("missing property {:?}", self.target));
         };
         let proposed_use = self.count(proposed);

@@ -23,7 +23,7 @@ pub use node_checks::NetworkMiss;
 pub use stack::{
     CLASS_INELIGIBLE, Eligibility, Filter, InvalidConstraint, Level, PlanSoFar, SystemStack,
 };
-pub use target::{Target, resolve};
+pub use target::{Target, TargetRules, resolve};
 pub use version::{Flavour, Version, VersionConstraints};
 pub use volume_rules::VolumeRules;
 pub use volumes::{Volumes, has_host_volumes};

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use super::target::resolve;
+use super::target::{TargetRules, resolve};
 use super::version::{Flavour, Version, VersionConstraints};
 use crate::model::{Node, Port, TaskGroup};
 
@@ -56,7 +56,7 @@ impl NetworkMiss {
 /// `NetworkChecker` on the group's first network: the node fingerprinted a
 /// network of that mode (a pre-0.12 client passes for `bridge`), and every
 /// port's host network is one of the node's aliases.
-pub fn network(tg: &TaskGroup, node: &Node) -> Result<(), NetworkMiss> {
+pub fn network(tg: &TaskGroup, node: &Node, targets: TargetRules) -> Result<(), NetworkMiss> {
     let Some(net) = tg.networks.first() else {
         return Ok(());
     };
@@ -82,7 +82,7 @@ pub fn network(tg: &TaskGroup, node: &Node) -> Result<(), NetworkMiss> {
         .chain(&net.reserved_ports)
         .collect();
     for port in ports.iter().filter(|p| !p.host_network.is_empty()) {
-        let value = resolve(&port.host_network, node);
+        let value = resolve(&port.host_network, node, targets);
         let Some(name) = value.text() else {
             return Err(NetworkMiss::InvalidHostNetwork {
                 template: port.host_network.clone(),

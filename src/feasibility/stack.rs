@@ -8,7 +8,7 @@ use super::constraint::{Check, DISTINCT_PROPERTY, Parsed, describe, meets};
 use super::devices::has_devices;
 use super::distinct_property::{Placed, PropertySet};
 use super::node_checks::{NetworkMiss, has_drivers, network};
-use super::target::{escapes, resolve};
+use super::target::{TargetRules, escapes, resolve};
 use super::volumes::{Volumes, has_host_volumes};
 use crate::model::{Constraint, Job, NetworkResource, Node, RequestedDevice, TaskGroup};
 
@@ -131,6 +131,7 @@ pub struct SystemStack<'a> {
     invalid: BTreeSet<InvalidConstraint>,
     parsed: Parsed,
     volumes: Volumes<'a>,
+    targets: TargetRules,
 }
 
 /// What `AllocMetric.ConstraintFiltered` counts for a node whose computed
@@ -176,14 +177,36 @@ impl<'a> SystemStack<'a> {
                 .map(|tg| (tg.name.as_str(), escaped(&group_constraints(tg))))
                 .collect(),
             group_classes: HashMap::new(),
-            job_properties: PropertySet::all(&job.constraints, None, &existing),
+            job_properties: PropertySet::all(
+                &job.constraints,
+                None,
+                &existing,
+                TargetRules::default(),
+            ),
             group_properties: HashMap::new(),
             existing,
             network: None,
             invalid: BTreeSet::new(),
             parsed: Parsed::default(),
             volumes: Volumes::default(),
+            targets: TargetRules::default(),
         }
+    }
+
+    /// The stack with the release's rules for `${...}` targets (the
+    /// default is the seed's). The job's distinct properties read them too.
+    pub fn with_targets(mut self, targets: TargetRules) -> SystemStack<'a> {
+        self.targets = targets;
+        self.parsed = Parsed::new(targets);
+        self.job_properties =
+            PropertySet::all(&self.job.constraints, None, &self.existing, targets);
+        self
+    }
+
+    /// How the stack resolves `${...}` targets, which the ranking of its
+    /// nodes shares.
+    pub fn targets(&self) -> TargetRules {
+        self.targets
     }
 
     /// The stack with the volume checks of a release; from #28312 a group
@@ -277,7 +300,9 @@ impl<'a> SystemStack<'a> {
             }
             if check != Check::Met {
                 let left = c.l_target.starts_with("${").then(|| {
-                    let value = resolve(&c.l_target, node).text().map(str::to_string);
+                    let value = resolve(&c.l_target, node, self.targets)
+                        .text()
+                        .map(str::to_string);
                     (c.l_target.clone(), value)
                 });
                 return Err(Filter::Constraint {
@@ -319,7 +344,7 @@ impl<'a> SystemStack<'a> {
         if let Some(net) = self.network {
             let mut probe = tg.clone();
             probe.networks = vec![net.clone()];
-            network(&probe, node).map_err(Filter::Network)?;
+            network(&probe, node, self.targets).map_err(Filter::Network)?;
         }
         Ok(())
     }
@@ -421,7 +446,12 @@ impl<'a> SystemStack<'a> {
         plan: &PlanSoFar<'_>,
     ) -> Result<(), Filter> {
         if !self.group_properties.contains_key(&tg.name) {
-            let sets = PropertySet::all(&tg.constraints, Some(&tg.name), &self.existing);
+            let sets = PropertySet::all(
+                &tg.constraints,
+                Some(&tg.name),
+                &self.existing,
+                self.targets,
+            );
             self.group_properties.insert(tg.name.clone(), sets);
         }
         let group = &self.group_properties[&tg.name];

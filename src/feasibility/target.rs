@@ -1,10 +1,33 @@
 //! `resolveTarget`: the value a constraint's left or right side names on a node.
 
-use crate::model::{Node, StringMap};
+use crate::model::{Node, Release, StringMap};
+use crate::version::Switch;
 
-/// A resolved side of a constraint. Go returns an `interface{}` and a found
-/// flag: a missing attribute or meta key is the empty string, not found; an
-/// unknown `${...}` is nil, not found. The difference shows with `!=`.
+/// How the replayed release resolves `${...}` targets: one flag per
+/// catalogue row. The default is the seed's rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TargetRules {
+    /// #17548: `${node.pool}` names the node's pool; before, it is an
+    /// unknown target.
+    pub node_pool: bool,
+    /// #13651: an unknown target resolves to the empty string, not nil.
+    pub unknown_empty: bool,
+}
+
+impl TargetRules {
+    /// The rules of `release`.
+    pub fn of(release: Release) -> TargetRules {
+        TargetRules {
+            node_pool: Switch::NodePoolTarget.in_release(release),
+            unknown_empty: Switch::UnknownTargetEmpty.in_release(release),
+        }
+    }
+}
+
+/// A resolved side of a constraint. Go returns a value and a found flag: a
+/// missing attribute or meta key is the empty string, not found; an
+/// unknown `${...}` is nil, not found, until #13651 made it the empty
+/// string. The difference shows with `!=`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Target<'n> {
     /// `None` is Go's nil.
@@ -27,8 +50,10 @@ impl<'n> Target<'n> {
 }
 
 /// Resolves `target` (a literal, or `${node.*}`, `${attr.*}`, `${meta.*}`)
-/// against `node`.
-pub fn resolve<'n>(target: &'n str, node: &'n Node) -> Target<'n> {
+/// against `node`, as `rules` say. A node without a pool comes from a dump
+/// made before pools: its `${node.pool}` is `default`, the pool Nomad
+/// gives it on upgrade.
+pub fn resolve<'n>(target: &'n str, node: &'n Node, rules: TargetRules) -> Target<'n> {
     if !target.starts_with("${") {
         return Target::found(target);
     }
@@ -48,10 +73,14 @@ pub fn resolve<'n>(target: &'n str, node: &'n Node) -> Target<'n> {
         "${node.datacenter}" => Target::found(&node.datacenter),
         "${node.unique.name}" => Target::found(&node.name),
         "${node.class}" => Target::found(&node.node_class),
+        "${node.pool}" if rules.node_pool => Target::found(match node.node_pool.as_str() {
+            "" => "default",
+            p => p,
+        }),
         t if t.starts_with("${attr.") => lookup(&node.attributes, key("${attr.")),
         t if t.starts_with("${meta.") => lookup(&node.meta, key("${meta.")),
         _ => Target {
-            value: None,
+            value: rules.unknown_empty.then_some(""),
             found: false,
         },
     }

@@ -205,15 +205,42 @@ fn targets_interpolate_node_fields_attributes_and_meta() {
     };
     node.attributes.insert("kernel.name".into(), "linux".into());
     node.meta.insert("rack".into(), "r1".into());
-    assert_eq!(resolve("${node.unique.id}", &node).text(), Some("n1"));
-    assert_eq!(resolve("${node.unique.name}", &node).text(), Some("host-1"));
-    assert_eq!(resolve("${node.datacenter}", &node).text(), Some("dc2"));
-    assert_eq!(resolve("${node.class}", &node).text(), Some("gpu"));
-    assert_eq!(resolve("${attr.kernel.name}", &node).text(), Some("linux"));
-    assert_eq!(resolve("${meta.rack}", &node).text(), Some("r1"));
-    assert_eq!(resolve("${meta.missing}", &node).value, Some(""));
-    assert_eq!(resolve("${node.bogus}", &node).value, None);
-    assert_eq!(resolve("literal", &node).text(), Some("literal"));
+    assert_eq!(
+        resolve("${node.unique.id}", &node, TargetRules::default()).text(),
+        Some("n1")
+    );
+    assert_eq!(
+        resolve("${node.unique.name}", &node, TargetRules::default()).text(),
+        Some("host-1")
+    );
+    assert_eq!(
+        resolve("${node.datacenter}", &node, TargetRules::default()).text(),
+        Some("dc2")
+    );
+    assert_eq!(
+        resolve("${node.class}", &node, TargetRules::default()).text(),
+        Some("gpu")
+    );
+    assert_eq!(
+        resolve("${attr.kernel.name}", &node, TargetRules::default()).text(),
+        Some("linux")
+    );
+    assert_eq!(
+        resolve("${meta.rack}", &node, TargetRules::default()).text(),
+        Some("r1")
+    );
+    assert_eq!(
+        resolve("${meta.missing}", &node, TargetRules::default()).value,
+        Some("")
+    );
+    assert_eq!(
+        resolve("${node.bogus}", &node, TargetRules::default()).value,
+        None
+    );
+    assert_eq!(
+        resolve("literal", &node, TargetRules::default()).text(),
+        Some("literal")
+    );
     let c = Constraint {
         l_target: "${attr.kernel.name}".into(),
         r_target: "linux".into(),
@@ -284,7 +311,7 @@ mod distinct_property_iterator {
     fn feasible_test_go_v1_3_0_job_distinct_property() {
         let n = racks(5);
         let existing = at(&n, &[("bar", 0), ("bar", 1), ("baz", 3), ("baz", 4)]);
-        let sets = PropertySet::all(&distinct(""), None, &existing);
+        let sets = PropertySet::all(&distinct(""), None, &existing, TargetRules::default());
         let proposed = at(&n, &[("bar", 0), ("baz", 2)]);
         let stopping = at(&n, &[("baz", 4)]);
         assert_eq!(feasible(&sets, &n, &stopping, &proposed), [4]);
@@ -301,7 +328,7 @@ mod distinct_property_iterator {
     fn feasible_test_go_v1_3_0_job_distinct_property_count() {
         let n = racks(3);
         let existing = at(&n, &[("bar", 0), ("bar", 1), ("baz", 0)]);
-        let sets = PropertySet::all(&distinct("2"), None, &existing);
+        let sets = PropertySet::all(&distinct("2"), None, &existing, TargetRules::default());
         let proposed = at(
             &n,
             &[("bar", 0), ("baz", 0), ("bar", 1), ("baz", 1), ("bar", 2)],
@@ -316,7 +343,7 @@ mod distinct_property_iterator {
     fn feasible_test_go_v1_3_0_job_distinct_property_remove_and_replace() {
         let n = racks(1);
         let existing = at(&n, &[("bar", 0)]);
-        let sets = PropertySet::all(&distinct(""), None, &existing);
+        let sets = PropertySet::all(&distinct(""), None, &existing, TargetRules::default());
         let (stopping, proposed) = (at(&n, &[("bar", 0)]), at(&n, &[("bar", 0)]));
         assert!(feasible(&sets, &n, &stopping, &proposed).is_empty());
     }
@@ -326,10 +353,15 @@ mod distinct_property_iterator {
     #[test]
     fn feasible_test_go_v1_3_0_job_distinct_property_infeasible() {
         let n = racks(2);
-        let sets = PropertySet::all(&distinct(""), None, &at(&n, &[("baz", 1)]));
+        let sets = PropertySet::all(
+            &distinct(""),
+            None,
+            &at(&n, &[("baz", 1)]),
+            TargetRules::default(),
+        );
         assert!(feasible(&sets, &n, &[], &at(&n, &[("bar", 0)])).is_empty());
         let existing = at(&n, &[("bar", 1), ("baz", 1)]);
-        let sets = PropertySet::all(&distinct("2"), None, &existing);
+        let sets = PropertySet::all(&distinct("2"), None, &existing, TargetRules::default());
         let proposed = at(&n, &[("bar", 0), ("baz", 0)]);
         assert!(feasible(&sets, &n, &[], &proposed).is_empty());
     }
@@ -342,11 +374,16 @@ mod distinct_property_iterator {
     fn feasible_test_go_v1_3_0_task_group_distinct_property() {
         let n = racks(3);
         let existing = at(&n, &[("example", 1), ("example", 2)]);
-        let sets = PropertySet::all(&distinct(""), Some("example"), &existing);
+        let sets = PropertySet::all(
+            &distinct(""),
+            Some("example"),
+            &existing,
+            TargetRules::default(),
+        );
         let proposed = at(&n, &[("example", 0)]);
         let stopping = at(&n, &[("example", 2)]);
         assert_eq!(feasible(&sets, &n, &stopping, &proposed), [2]);
-        let none = PropertySet::all(&[], Some("baz"), &existing);
+        let none = PropertySet::all(&[], Some("baz"), &existing, TargetRules::default());
         assert_eq!(feasible(&none, &n, &stopping, &proposed), [0, 1, 2]);
     }
 }
@@ -399,4 +436,47 @@ fn feasible_test_go_v1_3_0_check_constraint() {
         let got = check(op, &side(l), &side(r)) == Check::Met;
         assert_eq!(got, want, "{l:?} {op} {r:?}");
     }
+}
+
+/// #17548 (v1.6.0 scheduler/feasible.go:812): `${node.pool}` is the node's
+/// pool (a node from before pools is in `default`); without the row it is
+/// unknown, nil until #13651 (v1.3.0 feasible.go:800), then the empty
+/// string (v1.4.0 feasible.go:800).
+#[test]
+fn node_pool_target_resolves_from_1_6_0_and_unknown_targets_by_release() {
+    use crate::model::v;
+    let mut node = Node {
+        node_pool: "gpu".into(),
+        ..Node::default()
+    };
+    let at = |release| TargetRules::of(release);
+    assert_eq!(
+        resolve("${node.pool}", &node, at(v(1, 6, 0))).text(),
+        Some("gpu")
+    );
+    assert_eq!(
+        resolve("${node.pool}", &node, at(v(2, 0, 5))).text(),
+        Some("gpu")
+    );
+    let before = resolve("${node.pool}", &node, at(v(1, 5, 6)));
+    assert_eq!((before.value, before.found), (Some(""), false));
+    let seed = resolve("${node.pool}", &node, at(v(1, 3, 0)));
+    assert_eq!((seed.value, seed.found), (None, false));
+    let backport = resolve("${node.bogus}", &node, at(v(1, 3, 2)));
+    assert_eq!((backport.value, backport.found), (Some(""), false));
+    node.node_pool = "".into();
+    assert_eq!(
+        resolve("${node.pool}", &node, at(v(1, 6, 0))).text(),
+        Some("default")
+    );
+    // `!=` against "" tells nil from the empty string.
+    let c = Constraint {
+        l_target: "${node.bogus}".into(),
+        r_target: String::new(),
+        operand: "!=".into(),
+    };
+    let met = |release| meets(&c, &node, &mut Parsed::new(at(release)));
+    assert_eq!(met(v(1, 3, 1)), Check::Met);
+    assert_eq!(met(v(1, 3, 2)), Check::Unmet);
+    assert_eq!(met(v(2, 0, 5)), Check::Unmet);
 }

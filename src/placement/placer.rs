@@ -102,8 +102,10 @@ impl<'a> Placer<'a> {
             setup,
             candidates,
             by_dc,
-            spreads: Spreads::new(job, existing.clone(), setup.spread),
-            checks: SystemStack::new(job, existing).with_volumes(cluster.volumes(setup.volumes)),
+            spreads: Spreads::new(job, existing.clone(), setup.spread, setup.targets),
+            checks: SystemStack::new(job, existing)
+                .with_volumes(cluster.volumes(setup.volumes))
+                .with_targets(setup.targets),
             stopped: HashSet::new(),
             stopping: Vec::new(),
             added: HashMap::new(),

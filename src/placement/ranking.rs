@@ -7,7 +7,7 @@ use super::verdict::{
     ALLOCATION_SPREAD, BINPACK, JOB_ANTI_AFFINITY, NODE_AFFINITY, NODE_RESCHEDULE_PENALTY,
     ScoreParts,
 };
-use crate::feasibility::{Check, Parsed, meets};
+use crate::feasibility::{Check, Parsed, TargetRules, meets};
 use crate::fit::score::{
     binpack, job_anti_affinity, node_affinity, node_reschedule_penalty, score_fit_bin_pack,
     score_fit_spread,
@@ -44,6 +44,7 @@ impl Ranking {
         spread_algorithm: bool,
         affinities: Vec<Affinity>,
         rules: FitRules,
+        targets: TargetRules,
     ) -> Ranking {
         Ranking {
             desired_count: tg.count,
@@ -60,7 +61,7 @@ impl Ranking {
                 })
                 .collect(),
             rules,
-            parsed: Parsed::default(),
+            parsed: Parsed::new(targets),
         }
     }
 

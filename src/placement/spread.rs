@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Deserialize;
 
-use crate::feasibility::{Placed, resolve};
+use crate::feasibility::{Placed, TargetRules, resolve};
 use crate::model::{GoValue, Job, Node, TaskGroup};
 
 /// The target value standing for "every other value" (`implicitTarget`).
@@ -93,9 +93,13 @@ impl Desired {
 }
 
 /// The value a spread attribute names on a node (`getProperty`).
-fn property<'n>(node: Option<&'n Node>, attribute: &'n str) -> Option<&'n str> {
+fn property<'n>(
+    node: Option<&'n Node>,
+    attribute: &'n str,
+    targets: TargetRules,
+) -> Option<&'n str> {
     match node {
-        Some(n) if !attribute.is_empty() => resolve(attribute, n).text(),
+        Some(n) if !attribute.is_empty() => resolve(attribute, n, targets).text(),
         _ => None,
     }
 }
@@ -107,6 +111,7 @@ struct ValueSet {
     /// The values the targets name, once values outside them count as one.
     explicit: BTreeSet<String>,
     existing: BTreeMap<String, u64>,
+    targets: TargetRules,
 }
 
 impl ValueSet {
@@ -122,7 +127,7 @@ impl ValueSet {
     fn count(&self, allocs: &[Placed<'_>], group: &str) -> BTreeMap<String, u64> {
         let mut out = BTreeMap::new();
         for a in allocs.iter().filter(|a| a.task_group == group) {
-            if let Some(v) = property(a.node, &self.attribute) {
+            if let Some(v) = property(a.node, &self.attribute, self.targets) {
                 *out.entry(self.key(v).to_string()).or_insert(0) += 1;
             }
         }
@@ -183,6 +188,7 @@ pub struct Spreads<'a> {
     sum_weights: i64,
     lowest_boost: f64,
     rules: SpreadRules,
+    targets: TargetRules,
 }
 
 /// The counts one selection reads (`Reset` repopulating every set), for
@@ -195,8 +201,13 @@ pub struct Round {
 
 impl<'a> Spreads<'a> {
     /// The iterator for `job`, whose non-terminal allocations `existing`
-    /// are counted.
-    pub fn new(job: &Job, existing: Vec<Placed<'a>>, rules: SpreadRules) -> Spreads<'a> {
+    /// are counted, attributes resolving as `targets` say.
+    pub fn new(
+        job: &Job,
+        existing: Vec<Placed<'a>>,
+        rules: SpreadRules,
+        targets: TargetRules,
+    ) -> Spreads<'a> {
         Spreads {
             job_blocks: blocks_of(&job.spreads),
             existing,
@@ -204,6 +215,7 @@ impl<'a> Spreads<'a> {
             sum_weights: 0,
             lowest_boost: -1.0,
             rules,
+            targets,
         }
     }
 
@@ -221,6 +233,7 @@ impl<'a> Spreads<'a> {
                     attribute: b.attribute.clone(),
                     explicit,
                     existing: BTreeMap::new(),
+                    targets: self.targets,
                 };
                 set.existing = set.count(&self.existing, &tg.name);
                 set
@@ -267,7 +280,7 @@ impl<'a> Spreads<'a> {
         let group = &self.groups[&round.group];
         let mut total = 0.0;
         for (set, uses) in group.sets.iter().zip(&round.uses) {
-            let Some(raw) = property(Some(node), &set.attribute) else {
+            let Some(raw) = property(Some(node), &set.attribute, set.targets) else {
                 total -= 1.0;
                 continue;
             };

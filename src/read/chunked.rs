@@ -294,48 +294,40 @@ impl<'r> Chunked<'r> {
         // Parsed and proven, added while the next round is parsed.
         let mut pending: Vec<Parsed> = Vec::new();
         let mut index = 0;
-        let mut frozen = st.job_texts.for_lookup();
         loop {
             self.top_up()?;
             self.peek()?;
-            if stale(frozen.len(), st.job_texts.len()) {
-                frozen = st.job_texts.for_lookup();
-            }
             let filter = st.filter.clone();
             let interner = Arc::clone(&st.interner);
+            // The parts look texts up in the set as the round begins; the
+            // texts they met are added below, in order.
+            let known = std::mem::take(&mut st.job_texts);
             let (parts, added) = split::parse_parts(
                 pool,
                 &mut self.buf[..self.end],
                 self.pos,
-                &frozen,
+                &known,
                 &filter,
                 &interner,
                 |region| {
-                    let part = split::parse_own(region, &mut st.job_texts, &filter);
+                    let part = split::parse_shared(region, &known, &filter);
                     (part, add_parsed(st, key, &mut index, &mut pending))
                 },
             );
+            st.job_texts = known;
             added?;
             let mut last = None;
             for mut element in parts.into_iter().flat_map(|p| p.elements) {
-                let job = match element.alloc.as_ref().map(|(_, text)| text) {
-                    Some(Embedded::Known(entry)) => Some(st.job_texts.job(*entry)),
-                    Some(Embedded::New(span)) => {
-                        let entry = st.job_texts.insert(&self.buf[span.clone()]);
-                        Some(st.job_texts.job(entry))
-                    }
-                    Some(Embedded::Absent) | None => None,
+                let entry = match &element.job {
+                    Embedded::Known(entry) => Some(*entry),
+                    Embedded::New(new) => Some(st.job_texts.add(new)),
+                    Embedded::Absent => None,
                 };
-                if let (Some((alloc, _)), Some(Ok(job))) = (&mut element.alloc, &job) {
-                    alloc.job = Some(Arc::clone(job));
-                } else if job.is_some() {
-                    // The general path says what is wrong, exactly as on one thread.
-                    add_parsed(st, key, &mut index, &mut pending)?;
-                    self.pos = element.start;
-                    self.alloc(key, index, &|| format!("{key}[{index}]"), st, &mut scratch)?;
-                    index += 1;
-                    last = Some(self.pos);
-                    break;
+                if let (Some(entry), Some(hint)) = (entry, element.hint) {
+                    st.job_texts.remember(hint, entry);
+                }
+                if let (Some(alloc), Some(entry)) = (&mut element.alloc, entry) {
+                    alloc.job = st.job_texts.job(entry);
                 }
                 last = Some(element.end);
                 pending.push(element);
@@ -416,25 +408,25 @@ impl<'r> Chunked<'r> {
         st: &mut State<'_>,
         scratch: &mut Spliced,
     ) -> Step<bool> {
-        let (alloc, len) = loop {
+        let (alloc, job, len) = loop {
             let mut texts = Texts::Growing(&mut st.job_texts);
             let bytes = &mut self.buf[self.pos..self.end];
             match split::parse_element(bytes, &mut texts, &st.filter, scratch) {
-                Element::Parsed { alloc, len } => break (alloc, len),
+                Element::Parsed {
+                    alloc, job, len, ..
+                } => break (alloc, job, len),
                 Element::Short if !self.eof => {
                     self.fill()?;
                 }
                 _ => return Ok(false),
             }
         };
-        if let Some((mut alloc, text)) = alloc {
-            alloc.job = match text {
-                Embedded::Known(entry) => match st.job_texts.job(entry) {
-                    Ok(job) => Some(job),
-                    Err(_) => return Ok(false),
-                },
+        if let Some(mut alloc) = alloc {
+            alloc.job = match job {
+                // The job of a text an allocation kept embeds is parsed.
+                Embedded::Known(entry) => st.job_texts.job(entry),
                 Embedded::Absent => None,
-                // Only a part of another thread hands a text back.
+                // Only a part that shares the set hands a text back.
                 Embedded::New(_) => return Ok(false),
             };
             let record = AllocRecord { alloc, job: None };
@@ -680,17 +672,6 @@ impl<'r> Chunked<'r> {
     }
 }
 
-/// Whether the other threads' copy of the job texts, with `copied` of
-/// them, is to be taken again now that there are `known`. A copy costs a
-/// count and a branch per text: taken every round that added one, it made
-/// the many-jobs shape quadratic (35,000 texts copied 700 times), so past a
-/// few thousand it is taken again only once it lacks an eighth; a text it
-/// lacks is handed back as new and looked up by the reader.
-fn stale(copied: usize, known: usize) -> bool {
-    const SMALL: usize = 4096;
-    known > copied && (known <= SMALL || known - copied >= copied / 8)
-}
-
 /// Adds the parsed elements of `pending`, their jobs set, as elements
 /// `index`, `index + 1`, ...
 fn add_parsed(
@@ -700,7 +681,7 @@ fn add_parsed(
     pending: &mut Vec<Parsed>,
 ) -> Step<()> {
     for element in pending.drain(..) {
-        if let Some((alloc, _)) = element.alloc {
+        if let Some(alloc) = element.alloc {
             let record = AllocRecord { alloc, job: None };
             st.add_alloc(key, *index, record)
                 .or_else(|_| unexpected())?;

@@ -118,8 +118,9 @@ impl<'n> State<'n> {
     /// `JobVersions`) shares that job. A variant does not: the job of
     /// record's own `ModifyIndex` is read. Its text is not kept.
     pub(super) fn add_job_text(&mut self, text: &[u8]) -> Result<(), serde_json::Error> {
-        let job = match self.job_texts.find_exact(text) {
-            Some(entry) => self.job_texts.job(entry).map_err(|_| job_error(text))?,
+        let shared = self.job_texts.find_exact(text);
+        let job = match shared.and_then(|entry| self.job_texts.job(entry)) {
+            Some(job) => job,
             None => Arc::new(model::from_slice::<Job>(text)?),
         };
         if self.filter.keeps_text(&job.namespace, &job.id) {
@@ -251,8 +252,7 @@ impl<'n> State<'n> {
 
     /// The job for an embedded job text, parsed only the first time the text is seen.
     fn intern(&mut self, text: &[u8]) -> Result<Arc<Job>, JobError> {
-        let entry = self.job_texts.insert(text);
-        self.job_texts.job(entry)
+        Ok(self.job_texts.insert(text)?.1)
     }
 
     pub(super) fn set_meta(&mut self, meta: Option<MetaField>) {

@@ -1,54 +1,111 @@
-//! The distinct embedded job texts seen so far, each with its job parsed on
-//! first use.
+//! The distinct embedded job texts seen so far, known by a hash of their
+//! bytes rather than kept, each with its job parsed once.
 //!
 //! Every allocation embeds the job version it was placed with, and all the
-//! allocations of one version embed the same bytes. The texts are kept in a
-//! crit-bit tree, so that the text at the start of the bytes still to read is
-//! recognised by looking at a handful of bytes and then one `memcmp`: the fast
-//! walk skips kilobytes of known job per allocation without scanning them.
+//! allocations of one version embed the same bytes (or a variant of them,
+//! below). Where jobs are many the distinct texts are many too (35,000 per
+//! 200,000 allocations of 10,000 jobs, 2.7 KB each): kept to compare the
+//! next allocation's text with, they were a fifth of the reader's memory.
+//! Only their [`Key`] is kept: the length, where the volatile values are, and
+//! a 128-bit hash of the text without them.
 //!
-//! That is sound because a complete JSON value ends where its text ends: if
-//! the input starts with a known (valid) job text, the value there is exactly
-//! that text. The same fact makes the texts prefix-free, which a crit-bit tree
-//! needs: two of them always differ at a position both have.
+//! An allocation's text is recognised in one of two ways:
+//! - its job's last texts: an allocation's `Namespace` and `JobID` come
+//!   before its `Job` in Nomad's order, and a job has a few versions, so the
+//!   texts last found for that job are tried first, by hashing the bytes
+//!   ahead as each text's key lays them out ([`Key::prefix_of`]: no scan for
+//!   the value's end, and a text of another length is ruled out by its last
+//!   bytes before anything is hashed);
+//! - otherwise the value's end is found by a scan and the complete text's
+//!   key looked up by its hash.
+//!
+//! **Collisions.** A text is taken for a known one when their 128-bit hashes
+//! (xxHash's XXH3-128, with its fixed default seed, so the same input always
+//! reads the same way) are equal, without comparing bytes. For texts that are
+//! not built to collide, the chance that any two of `n` distinct texts share
+//! a hash is at most `n² / 2¹²⁹`: about 10⁻²⁸ for 35,000 texts, 10⁻²⁶ for a
+//! million, far below the odds of a memory error in the machine reading them.
+//! XXH3 is not a cryptographic hash, so a snapshot written on purpose to
+//! collide could make one allocation embed the job of another text of the
+//! same shape; that can only mislead the report on that same snapshot,
+//! which the user supplies, and it is read the same way every time. A
+//! recognised text is not parsed again: on a collision it would not be
+//! checked to be JSON, and the allocation would get the other text's job.
 //!
 //! A text that differs from a known one only in the values the servers change
-//! without a new version ([`volatile`]) is that text's variant: it shares the
-//! known text's entry and is neither kept nor parsed again. The crit-bit
-//! lookup finds the variant's text when the volatile values have the same
-//! lengths; otherwise a hash of the text without them does.
+//! without a new version ([`volatile`]) is that text's variant: its hash
+//! leaves those values out, so it shares the known text's entry and is
+//! neither parsed nor kept again.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use foldhash::fast::FixedState;
+use serde::de::IgnoredAny;
+use xxhash_rust::xxh3::xxh3_128;
 
-use super::volatile::{self, Near, Span};
+use super::volatile::Key;
 use crate::model::{self, GoJson, Job};
 
 /// Why a job text would not parse into a job.
 pub(super) type JobError = serde_path_to_error::Error<serde_json::Error>;
 
-/// The set of job texts, each parsed into a [`Job`] at most once.
+/// The set of job texts, each with its job once parsed.
 #[derive(Default)]
 pub(super) struct JobTexts {
-    entries: Vec<Arc<Entry>>,
-    nodes: Vec<Node>,
-    root: Option<Link>,
-    /// The first entry of each shape ([`volatile::shape`]).
-    shapes: HashMap<u64, usize, FixedState>,
-    /// The job of each entry, parsed on first use: the texts of jobs a
-    /// `--job` filter drops are never parsed.
-    jobs: Vec<Option<Arc<Job>>>,
+    entries: Vec<Entry>,
+    /// The entry of each shape ([`Key::shape`]): a text and its variants.
+    shapes: HashMap<u128, usize, FixedState>,
     /// The entries last found for each job ([`Self::prefix_hinted`]), the
     /// latest first.
     hints: HashMap<u64, Hinted, FixedState>,
 }
 
 struct Entry {
-    text: Box<[u8]>,
-    /// Where the text's volatile values are.
-    volatile: Box<[Span]>,
+    key: Key,
+    /// A hash of the first text of the entry, whole ([`Self::find_exact`]).
+    exact: u128,
+    /// `None` while only allocations a `--job` filter drops embedded it:
+    /// their texts are checked, never parsed.
+    job: Option<Arc<Job>>,
+}
+
+/// A text not among the known ones, checked (and its job parsed, when an
+/// allocation kept needs it) away from the set, to be added in order
+/// ([`JobTexts::add`]).
+pub(super) struct NewText {
+    key: Key,
+    exact: u128,
+    job: Option<Arc<Job>>,
+}
+
+impl NewText {
+    /// The new text `text`, whose key is `key`: checked to be JSON, with its
+    /// job parsed if `parse`. `Err` when it is not JSON or, parsed, not a job.
+    pub(super) fn check(text: &[u8], key: Key, parse: bool) -> Result<NewText, Option<JobError>> {
+        if std::str::from_utf8(text).is_err() {
+            return Err(None);
+        }
+        let job = if parse {
+            Some(parse_job(text).map_err(Some)?)
+        } else {
+            serde_json::from_slice::<IgnoredAny>(text).map_err(|_| None)?;
+            None
+        };
+        Ok(NewText {
+            key,
+            exact: xxh3_128(text),
+            job,
+        })
+    }
+
+    pub(super) fn shape(&self) -> u128 {
+        self.key.shape()
+    }
+
+    pub(super) fn has_job(&self) -> bool {
+        self.job.is_some()
+    }
 }
 
 /// The texts last found for one job, the latest first: as many as a job
@@ -81,77 +138,30 @@ impl Hinted {
     }
 }
 
-/// A branch on one bit of one byte: texts with the bit set go right.
-#[derive(Clone)]
-struct Node {
-    position: usize,
-    mask: u8,
-    children: [Link; 2],
-}
-
-#[derive(Clone, Copy)]
-enum Link {
-    Node(usize),
-    Entry(usize),
-}
-
-/// What [`JobTexts::prefix_of`] found at the start of some bytes.
-#[derive(Debug, PartialEq, Eq)]
-pub(super) enum Prefix {
-    /// The bytes start with this entry's text.
-    Known { entry: usize, len: usize },
-    /// The bytes start with no known text.
-    Unknown,
-    /// The bytes end before they could be told apart: read more.
-    Short,
+/// What [`JobTexts::lookup`] found for a complete text.
+pub(super) enum Lookup {
+    /// The text, or a variant of it, is this entry's.
+    Known(usize),
+    /// It is new: its key, to add it by.
+    New(Key),
 }
 
 impl JobTexts {
-    /// The known text, or a variant of it, that `bytes` starts with.
-    pub(super) fn prefix_of(&self, bytes: &[u8]) -> Prefix {
-        let Some(mut link) = self.root else {
-            return Prefix::Unknown;
-        };
-        let entry = loop {
-            match link {
-                Link::Entry(e) => break e,
-                Link::Node(n) => {
-                    let node = &self.nodes[n];
-                    let Some(&byte) = bytes.get(node.position) else {
-                        return Prefix::Short;
-                    };
-                    link = node.children[usize::from(byte & node.mask != 0)];
-                }
-            }
-        };
-        let Entry { text, volatile } = &*self.entries[entry];
-        match volatile::compare(text, volatile, bytes) {
-            Near::Variant(len) => Prefix::Known { entry, len },
-            Near::Differs => Prefix::Unknown,
-            Near::Short => Prefix::Short,
-        }
-    }
-
-    /// [`Self::prefix_of`], trying first the entries last found for the
-    /// allocation's job (`hint`, see [`Self::remember`]).
+    /// The entry and length of the text last found for the allocation's job
+    /// (`hint`, see [`Self::remember`]) that `bytes` start with, or a variant
+    /// of it.
     ///
     /// A job has a few versions, and its allocations embed their texts or
-    /// variants of them: comparing with those nearly always settles it,
-    /// without the walk down the tree (a dozen and more dependent loads,
-    /// most of them cache misses, where texts are tens of thousands). A
-    /// hinted text that is not the one costs a comparison up to the first
-    /// byte that differs. At most one entry matches: two texts the same
-    /// bytes were variants of would be variants of each other, and the
-    /// second would not have been added.
-    pub(super) fn prefix_hinted(&self, bytes: &[u8], hint: Option<u64>) -> Prefix {
-        let hinted = hint.and_then(|h| self.hints.get(&h));
-        for &entry in hinted.map_or(&[][..], |h| h.entries()) {
-            let Entry { text, volatile } = &*self.entries[entry];
-            if let Near::Variant(len) = volatile::compare(text, volatile, bytes) {
-                return Prefix::Known { entry, len };
-            }
-        }
-        self.prefix_of(bytes)
+    /// variants of them: trying those nearly always settles it, without
+    /// finding where the value ends. At most one entry matches: two texts
+    /// the same bytes were variants of would be variants of each other, and
+    /// the second would not have been added.
+    pub(super) fn prefix_hinted(&self, bytes: &[u8], hint: Option<u64>) -> Option<(usize, usize)> {
+        let hinted = self.hints.get(&hint?)?;
+        hinted
+            .entries()
+            .iter()
+            .find_map(|&entry| Some((entry, self.entries[entry].key.prefix_of(bytes)?)))
     }
 
     /// Notes `entry` as a text of the job whose hash is `hint`.
@@ -165,155 +175,102 @@ impl JobTexts {
         self.hints.get(&hint).map_or(&[][..], |h| h.entries())
     }
 
-    /// The entry of which the complete text `text` is a variant whose
-    /// volatile values differ in length, which [`Self::prefix_of`] misses.
-    fn variant_of(&self, text: &[u8]) -> Option<usize> {
-        let spans = volatile::spans(text);
-        self.variant_of_shape(text, volatile::shape(text, &spans))
+    /// The entry of the complete text `text` or of a text it is a variant
+    /// of, or its key if neither is known.
+    pub(super) fn lookup(&self, text: &[u8]) -> Lookup {
+        let key = Key::of(text);
+        match self.shapes.get(&key.shape()) {
+            Some(&entry) => Lookup::Known(entry),
+            None => Lookup::New(key),
+        }
     }
 
-    /// The entry of the first text of `shape`, if `text` is its variant.
-    fn variant_of_shape(&self, text: &[u8], shape: u64) -> Option<usize> {
-        let &entry = self.shapes.get(&shape)?;
-        let known = &self.entries[entry];
-        let near = volatile::compare(&known.text, &known.volatile, text);
-        (near == Near::Variant(text.len())).then_some(entry)
-    }
-
-    /// The entry of this text or of a text it is a variant of, added if
-    /// neither is known. The caller vouches that it is one complete JSON
-    /// value.
-    pub(super) fn insert(&mut self, text: &[u8]) -> usize {
-        if let Prefix::Known { entry, len } = self.prefix_of(text)
-            && len == text.len()
-        {
-            return entry;
-        }
-        let spans = volatile::spans(text);
-        let shape = volatile::shape(text, &spans);
-        if let Some(entry) = self.variant_of_shape(text, shape) {
-            return entry;
-        }
-        let entry = Entry {
-            text: text.into(),
-            volatile: spans.into(),
-        };
-        let Some(root) = self.root else {
-            self.root = Some(self.push(entry, shape));
-            return 0;
-        };
-        // The closest text, then the first bit where the new one differs.
-        let mut link = root;
-        while let Link::Node(n) = link {
-            let node = &self.nodes[n];
-            let byte = text.get(node.position).copied().unwrap_or(0);
-            link = node.children[usize::from(byte & node.mask != 0)];
-        }
-        let Link::Entry(closest) = link else {
-            unreachable!("the loop ends at an entry")
-        };
-        let other = &self.entries[closest].text;
-        let Some(position) =
-            (0..text.len().max(other.len())).find(|&i| byte_at(text, i) != byte_at(other, i))
-        else {
-            return closest;
-        };
-        let diff = byte_at(text, position) ^ byte_at(other, position);
-        let mask = 1u8 << (7 - diff.leading_zeros());
-        let right = byte_at(text, position) & mask != 0;
-        // The new branch goes below every branch on an earlier bit.
-        let mut parent: Option<(usize, usize)> = None;
-        let mut link = root;
-        while let Link::Node(n) = link {
-            let node = &self.nodes[n];
-            if node.position > position || (node.position == position && node.mask < mask) {
-                break;
+    /// The entry of `new`, added unless a text of its shape was added since
+    /// it was found new; its job is kept if the entry has none yet.
+    pub(super) fn add(&mut self, new: &NewText) -> usize {
+        if let Some(&entry) = self.shapes.get(&new.key.shape()) {
+            let known = &mut self.entries[entry];
+            if known.job.is_none() {
+                known.job = new.job.clone();
             }
-            let side = usize::from(byte_at(text, node.position) & node.mask != 0);
-            parent = Some((n, side));
-            link = node.children[side];
+            return entry;
         }
-        let leaf = self.push(entry, shape);
-        let children = if right { [link, leaf] } else { [leaf, link] };
-        self.nodes.push(Node {
-            position,
-            mask,
-            children,
+        self.shapes.insert(new.key.shape(), self.entries.len());
+        self.entries.push(Entry {
+            key: new.key.clone(),
+            exact: new.exact,
+            job: new.job.clone(),
         });
-        let branch = Link::Node(self.nodes.len() - 1);
-        match parent {
-            Some((n, side)) => self.nodes[n].children[side] = branch,
-            None => self.root = Some(branch),
-        }
         self.entries.len() - 1
     }
 
-    /// The entry of this text or of a text it is a variant of, if known.
-    pub(super) fn find(&self, text: &[u8]) -> Option<usize> {
-        match self.prefix_of(text) {
-            Prefix::Known { entry, len } if len == text.len() => Some(entry),
-            _ => self.variant_of(text),
+    /// The entry of this text or of a text it is a variant of, added if
+    /// neither is known, and its job, parsed if it had none. The caller
+    /// vouches that it is one complete JSON value.
+    pub(super) fn insert(&mut self, text: &[u8]) -> Result<(usize, Arc<Job>), JobError> {
+        match self.lookup(text) {
+            Lookup::Known(entry) => Ok((entry, self.parse_into(entry, text)?)),
+            Lookup::New(key) => {
+                let job = parse_job(text)?;
+                let exact = xxh3_128(text);
+                let new = NewText {
+                    key,
+                    exact,
+                    job: Some(Arc::clone(&job)),
+                };
+                Ok((self.add(&new), job))
+            }
         }
     }
 
+    /// The job of `entry`, parsed from `text`, one of its texts, if it had
+    /// none yet.
+    pub(super) fn parse_into(&mut self, entry: usize, text: &[u8]) -> Result<Arc<Job>, JobError> {
+        let job = &mut self.entries[entry].job;
+        if let Some(job) = job {
+            return Ok(Arc::clone(job));
+        }
+        Ok(Arc::clone(job.insert(parse_job(text)?)))
+    }
+
     /// How many texts there are.
+    #[cfg(test)]
     pub(super) fn len(&self) -> usize {
         self.entries.len()
     }
 
-    /// A copy to look texts up in on another thread: it shares the texts
-    /// (one count each), not the jobs parsed so far.
-    pub(super) fn for_lookup(&self) -> JobTexts {
-        JobTexts {
-            entries: self.entries.clone(),
-            nodes: self.nodes.clone(),
-            root: self.root,
-            shapes: self.shapes.clone(),
-            jobs: Vec::new(),
-            hints: self.hints.clone(),
-        }
-    }
-
-    /// The entry of exactly this text, not of a text it is a variant of.
+    /// The entry whose first text is exactly `text`, not one it is a
+    /// variant of.
     pub(super) fn find_exact(&self, text: &[u8]) -> Option<usize> {
-        match self.prefix_of(text) {
-            Prefix::Known { entry, .. } if *self.entries[entry].text == *text => Some(entry),
-            _ => None,
-        }
-    }
-
-    /// The job of an entry, parsed the first time it is asked for.
-    pub(super) fn job(&mut self, entry: usize) -> Result<Arc<Job>, JobError> {
-        if self.jobs.len() <= entry {
-            self.jobs.resize(self.entries.len(), None);
-        }
-        if let Some(job) = &self.jobs[entry] {
-            return Ok(Arc::clone(job));
-        }
-        let text = &self.entries[entry].text;
-        // The path is tracked only to say where a text that fails is wrong.
-        let job = match model::from_slice::<Job>(text) {
-            Ok(job) => Arc::new(job),
-            Err(_) => {
-                let mut de = serde_json::Deserializer::from_slice(text);
-                Arc::new(serde_path_to_error::deserialize::<_, GoJson<Job>>(&mut de)?.0)
-            }
+        let Lookup::Known(entry) = self.lookup(text) else {
+            return None;
         };
-        self.jobs[entry] = Some(Arc::clone(&job));
-        Ok(job)
+        let known = &self.entries[entry];
+        (known.key.len() == text.len() && known.exact == xxh3_128(text)).then_some(entry)
     }
 
-    fn push(&mut self, entry: Entry, shape: u64) -> Link {
-        let index = self.entries.len();
-        self.shapes.entry(shape).or_insert(index);
-        self.entries.push(Arc::new(entry));
-        Link::Entry(index)
+    /// The job of an entry, if parsed.
+    pub(super) fn job(&self, entry: usize) -> Option<Arc<Job>> {
+        self.entries[entry].job.clone()
+    }
+
+    /// Whether the entry's job is parsed.
+    pub(super) fn has_job(&self, entry: usize) -> bool {
+        self.entries[entry].job.is_some()
     }
 }
 
-/// Bytes past the end read as 0, which valid JSON never contains.
-fn byte_at(text: &[u8], i: usize) -> u8 {
-    text.get(i).copied().unwrap_or(0)
+/// The job of a text; the path is tracked only to say where a text that
+/// fails is wrong.
+fn parse_job(text: &[u8]) -> Result<Arc<Job>, JobError> {
+    match model::from_slice::<Job>(text) {
+        Ok(job) => Ok(Arc::new(job)),
+        Err(_) => {
+            let mut de = serde_json::Deserializer::from_slice(text);
+            let job = serde_path_to_error::deserialize::<_, GoJson<Job>>(&mut de)?.0;
+            Ok(Arc::new(job))
+        }
+    }
 }
 
 #[cfg(test)]
@@ -323,13 +280,20 @@ mod tests {
     fn texts(list: &[&str]) -> JobTexts {
         let mut t = JobTexts::default();
         for (i, s) in list.iter().enumerate() {
-            assert_eq!(t.insert(s.as_bytes()), i, "{s}");
+            assert_eq!(t.insert(s.as_bytes()).unwrap().0, i, "{s}");
         }
         t
     }
 
+    fn known(t: &JobTexts, text: &str) -> Option<usize> {
+        match t.lookup(text.as_bytes()) {
+            Lookup::Known(entry) => Some(entry),
+            Lookup::New(_) => None,
+        }
+    }
+
     #[test]
-    fn recognises_every_text_at_the_start_of_longer_input() {
+    fn recognises_every_text_and_only_those() {
         let list = [
             r#"{"ID":"a","Version":1}"#,
             r#"{"ID":"a","Version":2}"#,
@@ -339,88 +303,62 @@ mod tests {
             r#"{}"#,
             r#"{"ID":"a","Version":1,"X":[]}"#,
         ];
-        let t = texts(&list);
+        let mut t = texts(&list);
         for (i, s) in list.iter().enumerate() {
-            let input = format!("{s},\"JobID\":\"a\"}}");
-            assert_eq!(
-                t.prefix_of(input.as_bytes()),
-                Prefix::Known {
-                    entry: i,
-                    len: s.len()
-                },
-                "{s}"
-            );
-            assert_eq!(t.find(s.as_bytes()), Some(i));
+            assert_eq!(known(&t, s), Some(i), "{s}");
+            assert_eq!(t.find_exact(s.as_bytes()), Some(i), "{s}");
+            assert_eq!(t.insert(s.as_bytes()).unwrap().0, i, "{s}");
         }
+        assert_eq!(t.len(), list.len());
+        assert_eq!(known(&t, r#"{"ID":"c"}"#), None);
+        assert_eq!(known(&t, r#"{"ID":"a","Version":3}"#), None);
     }
 
     #[test]
-    fn an_unseen_text_is_unknown_and_inserting_twice_keeps_one() {
-        let mut t = texts(&[r#"{"ID":"a"}"#, r#"{"ID":"b"}"#]);
-        assert_eq!(t.prefix_of(br#"{"ID":"c"},"#), Prefix::Unknown);
-        assert_eq!(t.prefix_of(br#"{"ID":"a","V":1},"#), Prefix::Unknown);
-        assert_eq!(t.find(br#"{"ID":"c"}"#), None);
-        assert_eq!(t.insert(br#"{"ID":"b"}"#), 1);
-        assert_eq!(t.insert(br#"{"ID":"c"}"#), 2);
-        assert_eq!(t.find(br#"{"ID":"c"}"#), Some(2));
-    }
-
-    #[test]
-    fn input_cut_before_a_match_asks_for_more() {
-        let t = texts(&[r#"{"ID":"a","Version":1}"#, r#"{"ID":"a","Version":2}"#]);
-        assert_eq!(t.prefix_of(br#"{"ID":"a","Ver"#), Prefix::Short);
-        assert_eq!(t.prefix_of(br#"{"ID":"a","Version":1"#), Prefix::Short);
-        assert_eq!(t.prefix_of(br#"{"ID":"z","Version":1"#), Prefix::Unknown);
-        assert_eq!(JobTexts::default().prefix_of(b"{"), Prefix::Unknown);
-    }
-
-    #[test]
-    fn a_variant_in_volatile_values_is_its_known_text() {
+    fn a_variant_in_volatile_values_is_its_known_text_but_not_exactly() {
         let t = texts(&[
             r#"{"ID":"a","Version":1,"Status":"pending","Stable":false,"ModifyIndex":1040}"#,
             r#"{"ID":"a","Version":2,"Status":"pending","Stable":false,"ModifyIndex":1050}"#,
         ]);
-        // Of the same lengths: found by the lookup at the start of the input.
-        let same = r#"{"ID":"a","Version":2,"Status":"running","Stable":false,"ModifyIndex":1057}"#;
-        let input = format!("{same},\"JobID\":\"a\"}}");
-        assert_eq!(
-            t.prefix_of(input.as_bytes()),
-            Prefix::Known {
-                entry: 1,
-                len: same.len()
-            }
-        );
-        // Of other lengths: found by its shape once the text is complete.
-        let longer = r#"{"ID":"a","Version":1,"Status":"dead","Stable":true,"ModifyIndex":99999}"#;
-        assert_eq!(t.find(longer.as_bytes()), Some(0));
-        assert_eq!(t.variant_of(longer.as_bytes()), Some(0));
-        // Anything else is a text of its own.
+        for variant in [
+            r#"{"ID":"a","Version":2,"Status":"running","Stable":false,"ModifyIndex":1057}"#,
+            r#"{"ID":"a","Version":2,"Status":"dead","Stable":true,"ModifyIndex":99999}"#,
+        ] {
+            assert_eq!(known(&t, variant), Some(1), "{variant}");
+            assert_eq!(t.find_exact(variant.as_bytes()), None, "{variant}");
+        }
         let other =
             r#"{"ID":"a","Version":3,"Status":"pending","Stable":false,"ModifyIndex":1040}"#;
-        assert_eq!(t.prefix_of(other.as_bytes()), Prefix::Unknown);
-        assert_eq!(t.find(other.as_bytes()), None);
+        assert_eq!(known(&t, other), None);
     }
 
     #[test]
-    fn hints_are_tried_latest_first_and_fall_back_to_the_tree() {
-        let known =
-            r#"{"ID":"a","Version":1,"Status":"pending","Stable":false,"ModifyIndex":1040}"#;
-        let mut t = texts(&[known, r#"{"ID":"b","Version":1}"#]);
+    fn hints_find_texts_and_variants_of_any_length_at_the_start_of_longer_input() {
+        let v1 = r#"{"ID":"a","Version":1,"Status":"pending","Stable":false,"ModifyIndex":1040}"#;
+        let v2 = r#"{"ID":"a","Version":2,"Status":"pending","Stable":false,"ModifyIndex":1050}"#;
+        let mut t = texts(&[v1, v2, r#"{"ID":"b","Version":1}"#]);
+        let job = 7;
+        t.remember(job, 0);
+        t.remember(job, 1);
+        assert_eq!(t.hints_to(job), [1, 0]);
         let longer = r#"{"ID":"a","Version":1,"Status":"dead","Stable":true,"ModifyIndex":99999}"#;
-        let input = format!("{longer},\"JobID\":\"a\"}}");
-        let found = Prefix::Known {
-            entry: 0,
-            len: longer.len(),
-        };
-        for (job, hints) in [&[][..], &[1], &[0], &[1, 0]].into_iter().enumerate() {
-            let job = job as u64;
-            for &e in hints.iter().rev() {
-                t.remember(job, e);
-            }
-            assert_eq!(t.hints_to(job), hints);
-            assert_eq!(t.prefix_hinted(input.as_bytes(), Some(job)), found);
-            assert_eq!(t.prefix_hinted(input.as_bytes(), None), found);
+        for (text, entry) in [(v1, 0), (v2, 1), (longer, 0)] {
+            let input = format!("{text},\"JobID\":\"a\"}}");
+            let found = Some((entry, text.len()));
+            assert_eq!(
+                t.prefix_hinted(input.as_bytes(), Some(job)),
+                found,
+                "{text}"
+            );
+            assert_eq!(t.prefix_hinted(input.as_bytes(), None), None);
+            assert_eq!(t.prefix_hinted(input.as_bytes(), Some(8)), None);
+            // Cut before its end: not found by the hint.
+            let cut = &input[..text.len() - 1];
+            assert_eq!(t.prefix_hinted(cut.as_bytes(), Some(job)), None);
         }
+        let other =
+            r#"{"ID":"a","Version":3,"Status":"pending","Stable":false,"ModifyIndex":1040}"#;
+        assert_eq!(t.prefix_hinted(other.as_bytes(), Some(job)), None);
     }
 
     #[test]
@@ -436,10 +374,31 @@ mod tests {
     fn jobs_are_parsed_once_and_shared() {
         let mut t = texts(&[r#"{"ID":"web","Version":3}"#]);
         let a = t.job(0).unwrap();
+        assert_eq!(t.insert(br#"{"ID":"web","Version":3}"#).unwrap().0, 0);
         let b = t.job(0).unwrap();
         assert!(Arc::ptr_eq(&a, &b));
         assert_eq!((a.id.as_str(), a.version), ("web", 3));
-        let bad = t.insert(br#"{"ID":7}"#);
-        assert!(t.job(bad).is_err());
+        assert!(t.insert(br#"{"ID":7}"#).is_err());
+        assert_eq!(t.len(), 1);
+    }
+
+    #[test]
+    fn a_text_added_unparsed_gets_its_job_later() {
+        let text = br#"{"ID":"web","Version":3}"#;
+        let mut t = JobTexts::default();
+        let Lookup::New(key) = t.lookup(text) else {
+            panic!("known");
+        };
+        let unparsed = NewText::check(text, key.clone(), false).ok().unwrap();
+        let entry = t.add(&unparsed);
+        assert!(!t.has_job(entry));
+        let parsed = NewText::check(text, key, true).ok().unwrap();
+        assert_eq!(t.add(&parsed), entry);
+        assert_eq!(t.job(entry).unwrap().version, 3);
+        assert!(NewText::check(b"{\"ID\":", Key::of(b"{"), false).is_err());
+        assert!(matches!(
+            NewText::check(br#"{"ID":7}"#, Key::of(b"{}"), true),
+            Err(Some(_))
+        ));
     }
 }

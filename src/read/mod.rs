@@ -12,12 +12,11 @@
 //!
 //! Every allocation embeds its job version, usually the same text as thousands
 //! of others: each distinct text is parsed once, and those allocations share
-//! one `Arc<Job>`. The fast walk does not even scan a text it has seen: it
-//! recognises it with a crit-bit lookup and one comparison (`job_texts`),
-//! then parses the allocation with the job spliced out (`scan`). Texts that
-//! differ only in values the servers change without a new version are one
-//! text (`volatile`). The reader keeps one copy of each distinct text until
-//! it returns.
+//! one `Arc<Job>`. The fast walk does not even scan a text it has seen for the
+//! same job: it recognises it by a 128-bit hash of the bytes ahead
+//! (`job_texts`, which keeps hashes, not texts), then parses the allocation
+//! with the job spliced out (`scan`). Texts that differ only in values the
+//! servers change without a new version are one text (`volatile`).
 //!
 //! Suspicious but usable input becomes warnings (duplicate IDs, unknown status
 //! strings, allocations without an embedded job or of a purged job), at most

@@ -1,6 +1,6 @@
 //! A structural scan of one allocation element that finds its end and its
-//! embedded job without parsing either, so that a job text seen before is
-//! skipped with one comparison ([`JobTexts::prefix_of`]).
+//! embedded job without parsing either, so that a job text seen before for
+//! the same job is skipped with one hash ([`JobTexts::prefix_hinted`]).
 //!
 //! The scan only tracks strings and nesting; it validates nothing. Whatever
 //! it lets through is parsed by serde_json afterwards (the allocation with
@@ -11,7 +11,7 @@ use std::hash::{BuildHasher, Hasher};
 
 use foldhash::fast::FixedState;
 
-use super::job_texts::{JobTexts, Prefix};
+use super::job_texts::JobTexts;
 use super::quoted::string_end;
 
 /// What the scan of an allocation element found.
@@ -31,7 +31,8 @@ pub(super) enum Scan {
 pub(super) struct JobSpan {
     pub(super) start: usize,
     pub(super) end: usize,
-    /// The known text it is, when it was recognised rather than scanned.
+    /// The known text it is, when it was recognised by its job's hint
+    /// rather than scanned.
     pub(super) known: Option<usize>,
     /// A hash of the allocation's `Namespace` and `JobID`, when the
     /// `JobID` comes before its job, as Nomad writes it
@@ -83,22 +84,17 @@ pub(super) fn scan(bytes: &[u8], texts: &JobTexts) -> Scan {
                 if bytes[value] != b'{' {
                     return Scan::NoJob;
                 }
-                match texts.prefix_hinted(&bytes[value..], hint) {
-                    Prefix::Known { entry, len } => {
-                        return Scan::Job(JobSpan {
-                            start: value,
-                            end: value + len,
-                            known: Some(entry),
-                            hint,
-                        });
-                    }
-                    Prefix::Unknown => {
-                        open_job = Some(value);
-                        depth += 1;
-                        i = value + 1;
-                    }
-                    Prefix::Short => return Scan::Incomplete,
+                if let Some((entry, len)) = texts.prefix_hinted(&bytes[value..], hint) {
+                    return Scan::Job(JobSpan {
+                        start: value,
+                        end: value + len,
+                        known: Some(entry),
+                        hint,
+                    });
                 }
+                open_job = Some(value);
+                depth += 1;
+                i = value + 1;
             }
             b'{' | b'[' => {
                 depth += 1;
@@ -181,20 +177,27 @@ mod tests {
     }
 
     #[test]
-    fn recognises_a_known_job_without_scanning_it() {
+    fn recognises_a_known_text_of_the_job_without_scanning_it() {
         let mut texts = JobTexts::default();
-        let entry = texts.insert(JOB.as_bytes());
+        let (entry, _) = texts.insert(JOB.as_bytes()).unwrap();
+        let prefix = r#"{"Namespace":"n","JobID":"web","Job":"#;
+        let input = format!("{prefix}{JOB}");
+        let hint = job(&format!("{input}}}"), &texts).hint.unwrap();
+        texts.remember(hint, entry);
         // Cut right after the job: nothing past it is needed.
-        let input = format!(r#"{{"Job":{JOB}"#);
         assert_eq!(
             job(&input, &texts),
             JobSpan {
-                start: 7,
-                end: 7 + JOB.len(),
+                start: prefix.len(),
+                end: prefix.len() + JOB.len(),
                 known: Some(entry),
-                hint: None,
+                hint: Some(hint),
             }
         );
+        // Without the hint, the job is scanned to its end.
+        let unhinted = format!(r#"{{"Job":{JOB}}}"#);
+        assert_eq!(job(&unhinted, &texts).known, None);
+        assert_eq!(scan(&unhinted.as_bytes()[..20], &texts), Scan::Incomplete);
     }
 
     #[test]

@@ -16,9 +16,7 @@
 //! a string without escapes, a boolean), so that it is valid JSON and would
 //! parse into the same job but for those fields.
 
-use std::hash::{BuildHasher, Hasher};
-
-use foldhash::fast::FixedState;
+use xxhash_rust::xxh3::Xxh3;
 
 use super::quoted::string_end;
 
@@ -47,10 +45,10 @@ pub(super) struct Span {
     kind: Kind,
 }
 
-/// What [`compare`] found.
+/// What [`variant_len`] found.
 #[derive(Debug, PartialEq, Eq)]
-pub(super) enum Near {
-    /// The bytes start with a variant of the text this long.
+enum Near {
+    /// The bytes start with a value of the kind this long.
     Variant(usize),
     /// They start with something else.
     Differs,
@@ -97,39 +95,98 @@ pub(super) fn spans(text: &[u8]) -> Vec<Span> {
     }
 }
 
-/// Whether `bytes` start with `text`, whose volatile values are at `spans`,
-/// each value possibly replaced by another of its kind.
-pub(super) fn compare(text: &[u8], spans: &[Span], bytes: &[u8]) -> Near {
-    let (mut t, mut b) = (0, 0);
-    for span in spans {
-        match same(&text[t..span.start], &bytes[b..]) {
-            Near::Variant(n) => b += n,
-            other => return other,
+/// What a job text is known by: its length, where its volatile values are,
+/// and a 128-bit hash of it without them ([`shape`]). A text and its
+/// variants share the hash; nothing else does but by a collision (see
+/// [`super::job_texts`]).
+#[derive(Clone, Debug)]
+pub(super) struct Key {
+    len: usize,
+    shape: u128,
+    spans: Box<[Span]>,
+    /// The text's last bytes (up to 8, after its last volatile value): a
+    /// text of another length seldom has them there, which rules it out
+    /// before anything is hashed.
+    tail: [u8; TAIL],
+    tail_len: u8,
+}
+
+const TAIL: usize = 8;
+
+impl Key {
+    /// The key of the complete job text `text`.
+    pub(super) fn of(text: &[u8]) -> Key {
+        let spans = spans(text);
+        let shape = shape(text, &spans);
+        let after = spans.last().map_or(0, |s| s.end);
+        let tail_len = (text.len() - after).min(TAIL);
+        let mut tail = [0; TAIL];
+        tail[..tail_len].copy_from_slice(&text[text.len() - tail_len..]);
+        Key {
+            len: text.len(),
+            shape,
+            spans: spans.into(),
+            tail,
+            tail_len: tail_len as u8,
         }
-        match variant_len(span.kind, &bytes[b..]) {
-            Near::Variant(n) => b += n,
-            other => return other,
-        }
-        t = span.end;
     }
-    match same(&text[t..], &bytes[b..]) {
-        Near::Variant(n) => Near::Variant(b + n),
-        other => other,
+
+    /// The hash a text and its variants share.
+    pub(super) fn shape(&self) -> u128 {
+        self.shape
+    }
+
+    /// The length of the first text of the key.
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The length of the text of this key, or of a variant of it, that
+    /// `bytes` start with, if they do: the bytes are laid out as the key's
+    /// text (its stretches between volatile values of the same lengths,
+    /// each volatile value one of its kind of any length) and hashed.
+    pub(super) fn prefix_of(&self, bytes: &[u8]) -> Option<usize> {
+        // Where each stretch of the text is in `bytes`.
+        let mut stretches = [(0, 0); KEYS.len() + 1];
+        let (mut t, mut b) = (0, 0);
+        for (i, span) in self.spans.iter().enumerate() {
+            let before = span.start - t;
+            let value = b + before;
+            let Near::Variant(n) = variant_len(span.kind, bytes.get(value..)?) else {
+                return None;
+            };
+            *stretches.get_mut(i)? = (b, value);
+            b = value + n;
+            t = span.end;
+        }
+        let end = b + (self.len - t);
+        let tail = usize::from(self.tail_len);
+        if bytes.get(end - tail..end)? != &self.tail[..tail] {
+            return None;
+        }
+        let mut hasher = Xxh3::new();
+        for (span, &(from, to)) in self.spans.iter().zip(&stretches) {
+            hasher.update(&bytes[from..to]);
+            hasher.update(&[span.kind as u8]);
+        }
+        hasher.update(&bytes[b..end]);
+        (hasher.digest128() == self.shape).then_some(end)
     }
 }
 
-/// A hash of `text` without its volatile values: a text and its variants
-/// share it.
-pub(super) fn shape(text: &[u8], spans: &[Span]) -> u64 {
-    let mut hasher = FixedState::default().build_hasher();
+/// A 128-bit hash of `text` with each volatile value (at `spans`) replaced by
+/// a byte for its kind, which no JSON text has outside a string and none
+/// inside one unescaped: a text and its variants share it.
+fn shape(text: &[u8], spans: &[Span]) -> u128 {
+    let mut hasher = Xxh3::new();
     let mut t = 0;
     for span in spans {
-        hasher.write(&text[t..span.start]);
-        hasher.write_u8(span.kind as u8);
+        hasher.update(&text[t..span.start]);
+        hasher.update(&[span.kind as u8]);
         t = span.end;
     }
-    hasher.write(&text[t..]);
-    hasher.finish()
+    hasher.update(&text[t..]);
+    hasher.digest128()
 }
 
 /// Whether `bytes` start with `expected`.
@@ -243,8 +300,8 @@ mod tests {
 
     const JOB: &str = r#"{"ID":"web","TaskGroups":[{"Name":"web","ModifyIndex":3}],"Status":"running","Stable":false,"Version":2,"ModifyIndex":1040,"JobModifyIndex":1004}"#;
 
-    fn variant(of: &str, bytes: &str) -> Near {
-        compare(of.as_bytes(), &spans(of.as_bytes()), bytes.as_bytes())
+    fn variant(of: &str, bytes: &str) -> Option<usize> {
+        Key::of(of.as_bytes()).prefix_of(bytes.as_bytes())
     }
 
     #[test]
@@ -282,14 +339,11 @@ mod tests {
             .replace("1040", "98765")
             .replace(r#""running""#, r#""dead""#)
             .replace("false", "true");
-        assert_eq!(
-            variant(JOB, &format!("{other},\"x\"")),
-            Near::Variant(other.len())
-        );
-        assert_eq!(variant(JOB, JOB), Near::Variant(JOB.len()));
+        assert_eq!(variant(JOB, &format!("{other},\"x\"")), Some(other.len()));
+        assert_eq!(variant(JOB, JOB), Some(JOB.len()));
         let described = r#"{"StatusDescription":"","Version":1}"#;
         let moved = r#"{"StatusDescription":"été 2022","Version":1}"#;
-        assert_eq!(variant(described, moved), Near::Variant(moved.len()));
+        assert_eq!(variant(described, moved), Some(moved.len()));
     }
 
     #[test]
@@ -308,36 +362,28 @@ mod tests {
             JOB.replace("false", "fals"),
             JOB.replace("false", "0"),
         ] {
-            assert_eq!(variant(JOB, &other), Near::Differs, "{other}");
+            assert_eq!(variant(JOB, &other), None, "{other}");
         }
     }
 
     #[test]
-    fn bytes_that_end_inside_a_variant_ask_for_more() {
+    fn bytes_that_end_inside_a_variant_are_no_match() {
         let other = JOB.replace("1040", "1041");
         for cut in [
             10,
             JOB.find("\"running").unwrap() + 3,
             other.find("1041").unwrap() + 4,
         ] {
-            assert_eq!(
-                variant(JOB, &other[..cut]),
-                Near::Short,
-                "{}",
-                &other[..cut]
-            );
+            assert_eq!(variant(JOB, &other[..cut]), None, "{}", &other[..cut]);
         }
         let stable = JOB.find("false").unwrap();
-        assert_eq!(variant(JOB, &JOB[..stable + 2]), Near::Short);
-        assert_eq!(
-            variant(JOB, &JOB.replace("false", "tr")[..stable + 2]),
-            Near::Short
-        );
+        assert_eq!(variant(JOB, &JOB[..stable + 2]), None);
+        assert_eq!(variant(JOB, &JOB[..JOB.len() - 1]), None);
     }
 
     #[test]
     fn variants_share_a_shape_and_other_texts_do_not() {
-        let of = |t: &str| shape(t.as_bytes(), &spans(t.as_bytes()));
+        let of = |t: &str| Key::of(t.as_bytes()).shape();
         assert_eq!(of(JOB), of(&JOB.replace("1040", "7")));
         assert_ne!(of(JOB), of(&JOB.replace("1004", "7")));
         assert_ne!(of(JOB), of(&JOB.replace("false", "null")));

@@ -2,7 +2,8 @@
 //! the replay asks for it (`--explain`), so that an explanation states the
 //! decision instead of making it again.
 
-use super::{RescheduleFacts, Rules};
+use super::reschedule_facts::RescheduleFacts;
+use super::rules::Rules;
 use crate::model::{Allocation, Reconnection};
 use crate::time::{Duration, Time};
 use crate::version::Switch;

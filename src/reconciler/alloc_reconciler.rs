@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::AllocSet;
+use super::alloc_set::AllocSet;
 use super::context::GroupContext;
 use super::deployment;
 use super::fold::JobFold;

@@ -1,7 +1,8 @@
 //! Why an allocation is in its bucket: the facts `filterByTainted` used, and
 //! the one sentence every output makes from them.
 
-use super::{ReasonKind, ReasonShape, TaintRule};
+use super::reason_shape::{ReasonKind, ReasonShape};
+use super::taint_rule::TaintRule;
 use crate::model::{Allocation, DisconnectFields, Node};
 use crate::time::Time;
 use crate::version::Setting;

@@ -2,8 +2,12 @@
 
 use std::borrow::Cow;
 
+use super::alloc_set::AllocSet;
+use super::bucket::Bucket;
 use super::context::GroupContext;
-use super::{AllocSet, Bucket, NameIndex, PlaceResult, SetAside};
+use super::name_index::NameIndex;
+use super::results::PlaceResult;
+use super::set_aside::SetAside;
 use crate::model::{Allocation, Deployment, Id, TaskGroup, deployment_status};
 
 /// What `computeCanaries` decided.

@@ -2,8 +2,11 @@
 //! filters every step applies to the group's allocations before it reads
 //! them.
 
+use super::alloc_set::AllocSet;
 use super::job_state::{ClusterState, JobState};
-use super::{AllocSet, RescheduleContext, Rules, SetAside};
+use super::reschedule::RescheduleContext;
+use super::rules::Rules;
+use super::set_aside::SetAside;
 use crate::model::{Allocation, Deployment};
 use crate::version::Switch;
 

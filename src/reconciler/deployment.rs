@@ -1,8 +1,10 @@
 //! Deployment bookkeeping: cancel, pause, create, complete.
 
+use super::alloc_set::AllocSet;
 use super::context::GroupContext;
 use super::job_state::Standing;
-use super::{AllocSet, DeploymentUpdate, Rules};
+use super::results::DeploymentUpdate;
+use super::rules::Rules;
 use crate::model::{Deployment, DeploymentState, Job, TaskGroup, deployment_status as ds};
 use crate::version::Switch;
 

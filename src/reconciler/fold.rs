@@ -7,12 +7,14 @@
 
 use std::collections::BTreeMap;
 
-use super::Rules;
 use super::deployment::{self, DeploymentChange};
 use super::ids::Ids;
 use super::job_state::JobState;
 use super::outcome::{GroupOutcome, GroupProgress};
-use super::{DeploymentUpdate, DesiredChanges, GroupTrace, ReconcileResults, Reconciliation};
+use super::reconciliation::Reconciliation;
+use super::results::{DeploymentUpdate, DesiredChanges, ReconcileResults};
+use super::rules::Rules;
+use super::trace::GroupTrace;
 use crate::model::{Deployment, deployment_status as ds};
 use crate::version::Switch;
 

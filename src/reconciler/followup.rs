@@ -4,9 +4,12 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
+use super::alloc_set::AllocSet;
 use super::group_sets::GroupSets;
 use super::ids::Ids;
-use super::{AllocSet, AllocUpdate, DelayedReschedule, FollowupEval, Rules, desc, trigger};
+use super::reschedule::DelayedReschedule;
+use super::results::{AllocUpdate, FollowupEval, desc, trigger};
+use super::rules::Rules;
 use crate::model::Id;
 use crate::time::{SECOND, Time};
 use crate::version::Switch;

@@ -3,20 +3,23 @@
 
 use std::collections::HashSet;
 
+use super::alloc_set::AllocSet;
+use super::bucket::Bucket;
 use super::context::GroupContext;
 use super::followup::Followups;
 use super::group_sets::GroupSets;
 use super::ids::Ids;
 use super::job_state::ClusterState;
+use super::name_index::NameIndex;
 use super::outcome::{GroupOutcome, GroupProgress};
 use super::placement::PlacementSets;
+use super::reschedule_facts::RescheduleFacts;
+use super::results::DesiredChanges;
+use super::set_aside::SetAside;
 use super::stop::{self, StopInput};
+use super::trace::{GroupTrace, PlacementBasis, UpdateSplit};
 use super::unreplaced::{Keeper, LostOutcome, Unreplaced};
 use super::update::{UpdateKind, skips_feasibility};
-use super::{
-    AllocSet, Bucket, DesiredChanges, GroupTrace, NameIndex, PlacementBasis, RescheduleFacts,
-    SetAside, UpdateSplit,
-};
 use crate::model::{Allocation, ClientStatus, DesiredStatus, DisconnectFields, Id, Job, TaskGroup};
 use crate::version::Switch;
 

@@ -1,9 +1,13 @@
 //! A group's allocations sorted once, before any decision is made from them.
 
+use super::alloc_set::AllocSet;
+use super::bucket::Bucket;
 use super::context::GroupContext;
 use super::reconnect::{ReconnectOutcome, reconcile_reconnecting};
-use super::{AllocSet, Bucket, DelayedReschedule, SetAside, StopResult};
-use super::{RescheduleSets, TaintRules, TaintedSets};
+use super::reschedule::{DelayedReschedule, RescheduleSets};
+use super::results::StopResult;
+use super::set_aside::SetAside;
+use super::tainted::{TaintRules, TaintedSets};
 use crate::model::{Allocation, TaskGroup};
 use crate::version::Switch;
 

@@ -1,6 +1,8 @@
 //! The inputs of one reconcile, as `computeJobAllocs` gathers them.
 
-use super::{Rules, TaintedNodes, UpdateKind};
+use super::rules::Rules;
+use super::tainted::TaintedNodes;
+use super::update::UpdateKind;
 use crate::model::{Allocation, Deployment, Job, TaskGroup};
 use crate::time::Time;
 

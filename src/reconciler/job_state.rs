@@ -5,10 +5,11 @@
 
 use std::collections::BTreeMap;
 
-use super::{
-    AllocFacts, AllocSet, DisconnectFacts, Rules, TaintContext, TaintRules, TaintedNodes,
-    TaintedSets, UpdateFn,
-};
+use super::alloc_facts::{AllocFacts, DisconnectFacts};
+use super::alloc_set::AllocSet;
+use super::input::UpdateFn;
+use super::rules::Rules;
+use super::tainted::{TaintContext, TaintRules, TaintedNodes, TaintedSets};
 use crate::model::{Allocation, Deployment, Id, Job};
 use crate::time::Time;
 

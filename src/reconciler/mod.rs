@@ -36,6 +36,7 @@ mod results;
 mod rules;
 mod set_aside;
 mod stop;
+mod taint_order;
 mod taint_rule;
 mod tainted;
 mod trace;

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use super::AllocSet;
+use super::alloc_set::AllocSet;
 use crate::model::alloc_index_from_name;
 
 /// `structs.AllocName`.

@@ -3,10 +3,10 @@
 use std::collections::BTreeMap;
 
 use super::deployment::DeploymentChange;
-use super::{
-    AllocUpdate, DesiredChanges, DestructiveResult, FollowupEval, GroupTrace, PlaceResult,
-    StopResult,
+use super::results::{
+    AllocUpdate, DesiredChanges, DestructiveResult, FollowupEval, PlaceResult, StopResult,
 };
+use super::trace::GroupTrace;
 use crate::model::{Allocation, Id};
 
 /// One group's decisions, in the order it made them, with what it saw.

@@ -5,10 +5,11 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::alloc_set::name_order;
+use super::alloc_set::{AllocSet, name_order};
 use super::context::GroupContext;
+use super::name_index::NameIndex;
+use super::results::{AllocUpdate, DestructiveResult, PlaceResult, StopResult, desc};
 use super::update::Difference;
-use super::{AllocSet, AllocUpdate, DestructiveResult, NameIndex, PlaceResult, StopResult, desc};
 use crate::model::{Allocation, ClientStatus, Id, TaskGroup};
 use crate::version::Switch;
 

@@ -2,7 +2,8 @@
 
 use std::collections::BTreeMap;
 
-use super::{GroupTrace, ReconcileResults};
+use super::results::ReconcileResults;
+use super::trace::GroupTrace;
 
 /// The reconciler's decisions with what it saw on the way.
 #[derive(Clone, Debug)]

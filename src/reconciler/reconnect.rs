@@ -2,9 +2,12 @@
 //! reconnecting allocation is settled against its replacements before
 //! anything else in its group is reconciled.
 
+use super::alloc_set::AllocSet;
+use super::reconnect_decision::{ReconnectDecision, ReconnectVerdict};
 use super::reconnect_picker::pick_reconnecting_alloc;
+use super::results::desc;
+use super::rules::Rules;
 use super::stop::must_not_resume;
-use super::{AllocSet, ReconnectDecision, ReconnectVerdict, Rules, desc};
 use crate::model::{Allocation, ClientStatus, Id, Job, TaskGroup};
 use crate::time::Time;
 use crate::version::Switch;

@@ -2,7 +2,7 @@
 //! its replacements is kept, by the group's `disconnect.reconcile` strategy
 //! (Nomad 1.8.0 on; before, always by the best score).
 
-use super::{ReconnectDecision, ReconnectVerdict};
+use super::reconnect_decision::{ReconnectDecision, ReconnectVerdict};
 use crate::model::{AllocMetric, Allocation, ClientStatus, ReconcileStrategy, TaskGroup};
 use crate::time::Time;
 

@@ -1,7 +1,8 @@
 //! The replayed release's choices that explanations name, read once from
 //! [`Rules`] by the reconciler so that no report asks the rules again.
 
-use super::{Rules, TaintRule};
+use super::rules::Rules;
+use super::taint_rule::TaintRule;
 use crate::model::DisconnectFields;
 use crate::version::Release;
 use crate::version::Switch;

@@ -1,7 +1,8 @@
 //! Which failed allocations are rescheduled now, later, or not at all:
 //! `filterByRescheduleable`, `shouldFilter`, `updateByReschedulable`.
 
-use super::{AllocSet, Rules};
+use super::alloc_set::AllocSet;
+use super::rules::Rules;
 use crate::model::{Allocation, ClientStatus, Deployment, DesiredStatus, DisconnectFields};
 use crate::time::{SECOND, Time};
 use crate::version::Switch;

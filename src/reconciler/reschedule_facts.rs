@@ -1,7 +1,8 @@
 //! What the reschedule filters read about one allocation: the prefilter,
 //! the basis its time is counted from, and the delay arithmetic.
 
-use super::{Prefilter, RescheduleBasis, RescheduleContext, Rules, should_filter};
+use super::reschedule::{Prefilter, RescheduleBasis, RescheduleContext, should_filter};
+use super::rules::Rules;
 use crate::model::{Allocation, DelaySteps, TaskGroup};
 use crate::time::Time;
 use crate::version::Switch;

@@ -6,7 +6,7 @@
 //! [`Rules::has`] whether the replayed release has it. The methods here are
 //! the rules that combine changes or read a group's settings.
 
-use super::TaintRule;
+use super::taint_rule::TaintRule;
 use crate::model::{Allocation, DisconnectFields, Equality, Job, ReconcileStrategy, TaskGroup};
 use crate::version::{Release, Switch, Switches};
 

@@ -1,6 +1,6 @@
 //! Allocations a group takes out before `filterByTainted`, and why.
 
-use super::desc;
+use super::results::desc;
 use crate::model::ClientStatus;
 
 /// Why an allocation was taken out before `filterByTainted`.

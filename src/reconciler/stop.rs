@@ -4,11 +4,14 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use super::alloc_set::AllocSet;
+use super::bucket::Bucket;
 use super::context::GroupContext;
-use super::{
-    AllocSet, Bucket, NameIndex, ReconnectDecision, ReconnectVerdict, Rules, StopResult,
-    TaintedSets, desc,
-};
+use super::name_index::NameIndex;
+use super::reconnect_decision::{ReconnectDecision, ReconnectVerdict};
+use super::results::{StopResult, desc};
+use super::rules::Rules;
+use super::tainted::TaintedSets;
 use crate::model::{AllocMetric, Allocation, ClientStatus, DesiredStatus, Id, Job, TaskGroup};
 use crate::version::Switch;
 

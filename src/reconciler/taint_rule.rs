@@ -1,8 +1,10 @@
 //! The checks of `filterByTainted` as each release states them: one row per
-//! rule (which releases have it, its bucket, its reason and its wording) and
-//! the order a release tries them in. When a rule holds is in `tainted.rs`.
+//! rule (which releases have it, its bucket, its reason and its wording).
+//! The order a release tries them in is `taint_order.rs`; when a rule holds
+//! is in `tainted.rs`.
 
-use super::{Bucket, ReasonShape};
+use super::bucket::Bucket;
+use super::reason_shape::ReasonShape;
 use crate::version::{Setting, Switch, Switches};
 
 /// Declares [`TaintRule`] and its rows from the same list, so that a rule's
@@ -181,27 +183,19 @@ taint_rules! {
         in_release: |r| !r.has(Switch::D3),
         bucket: Lost,
         reason: ReasonShape::ReconnectedLate,
-        wording: |_| "on an untainted node, reconnected after its expiry means lost".into(),
+        wording: |_| reconnected_late(ON_UNTAINTED, "lost"),
     }
     HealthyNodeReconnectedExpiring {
         in_release: |r| r.has(Switch::D3),
         bucket: Expiring,
         reason: ReasonShape::ReconnectedLate,
-        wording: |_| "on an untainted node, reconnected after its expiry means expiring".into(),
+        wording: |_| reconnected_late(ON_UNTAINTED, "expiring"),
     }
     HealthyNodeReconnected {
         in_release: |_| true,
         bucket: Reconnecting,
         reason: ReasonShape::NodeReconnect,
-        wording: |t| {
-            if t.rewritten {
-                "on an untainted node, an allocation whose client has not reported since it \
-                 went unknown is reconnecting"
-                    .into()
-            } else {
-                "on an untainted node, reconnected in time means reconnecting".into()
-            }
-        },
+        wording: |t| reconnected(t, ON_UNTAINTED),
     }
     HealthyNode {
         in_release: |_| true,
@@ -249,7 +243,7 @@ taint_rules! {
         in_release: |r| r.has(Switch::A2),
         bucket: Lost,
         reason: ReasonShape::NotWaited(Setting::MaxClientDisconnect),
-        wording: |t| format!("on a disconnected node, a group without {} is lost", t.timeout),
+        wording: |t| lost_without(&t.timeout),
     }
     DisconnectedNodeUnknown {
         in_release: |_| true,
@@ -263,12 +257,7 @@ taint_rules! {
         in_release: |_| true,
         bucket: Lost,
         reason: ReasonShape::NotWaited(Setting::LostAfter),
-        wording: |_| {
-            format!(
-                "on a disconnected node, a group without {} is lost",
-                Setting::LostAfter.field()
-            )
-        },
+        wording: |_| lost_without(Setting::LostAfter.field()),
     }
     DisconnectedNode {
         in_release: |_| true,
@@ -280,27 +269,19 @@ taint_rules! {
         in_release: |r| !r.has(Switch::D3),
         bucket: Lost,
         reason: ReasonShape::ReconnectedLate,
-        wording: |_| "on a tainted ready node, reconnected after its expiry means lost".into(),
+        wording: |_| reconnected_late(ON_READY, "lost"),
     }
     ReadyNodeReconnectedExpiring {
         in_release: |r| r.has(Switch::D3),
         bucket: Expiring,
         reason: ReasonShape::ReconnectedLate,
-        wording: |_| "on a tainted ready node, reconnected after its expiry means expiring".into(),
+        wording: |_| reconnected_late(ON_READY, "expiring"),
     }
     ReadyNodeReconnected {
         in_release: |_| true,
         bucket: Reconnecting,
         reason: ReasonShape::NodeReconnect,
-        wording: |t| {
-            if t.rewritten {
-                "on a tainted ready node, an allocation whose client has not reported since it \
-                 went unknown is reconnecting"
-                    .into()
-            } else {
-                "on a tainted ready node, reconnected in time means reconnecting".into()
-            }
-        },
+        wording: |t| reconnected(t, ON_READY),
     }
     NodeGarbageCollected {
         in_release: |_| true,
@@ -336,129 +317,41 @@ taint_rules! {
     }
 }
 
-/// Every check of 1.11.2 on, in its order: no check asks whether disconnects
-/// are supported, a disconnected node is checked after the allocation's own
-/// state and before a migrate transition, and the reconnect checks hold on
-/// untainted and ready nodes alike (v1.11.2 scheduler/reconciler/filters.go:111).
-const REWRITTEN: &[TaintRule] = &[
-    TaintRule::FailedReconnect,
-    TaintRule::DrainedBatchKept,
-    TaintRule::ServerTerminalIgnored,
-    TaintRule::TerminalCanaryMigrating,
-    TaintRule::Terminal,
-    TaintRule::DisconnectExpiring,
-    TaintRule::FailedReconnectStopped,
-    TaintRule::DisconnectedNodeUnknown,
-    TaintRule::DisconnectedNodePending,
-    TaintRule::DisconnectedNodeWithoutLostAfter,
-    TaintRule::DisconnectedNode,
-    TaintRule::MigrateTransition,
-    TaintRule::HealthyNodeReconnected,
-    TaintRule::ReadyNodeReconnected,
-    TaintRule::HealthyNode,
-    TaintRule::NodeGarbageCollected,
-    TaintRule::NodeDownUnknownKept,
-    TaintRule::NodeDownRunningKept,
-    TaintRule::NodeDown,
-    TaintRule::TaintedNodeKept,
-];
+/// Where the untainted-node reconnect checks hold; their rows and the
+/// tainted-ready-node ones differ only in the node they name.
+const ON_UNTAINTED: &str = "on an untainted node";
+/// Where the tainted-ready-node reconnect checks hold.
+const ON_READY: &str = "on a tainted ready node";
 
-/// The checks of a reconnecting failed allocation.
-const FAILED: &[TaintRule] = &[TaintRule::FailedReconnect];
+/// The wording of a reconnect past its expiry, `on` a node, deciding `bucket`.
+fn reconnected_late(on: &str, bucket: &str) -> String {
+    format!("{on}, reconnected after its expiry means {bucket}")
+}
 
-/// The checks of the allocation alone.
-const ALLOC: &[TaintRule] = &[
-    TaintRule::TerminalIgnored,
-    TaintRule::ServerTerminalIgnored,
-    TaintRule::TerminalCanaryMigrating,
-    TaintRule::Terminal,
-    TaintRule::MigrateTransition,
-    TaintRule::DisconnectExpired,
-    TaintRule::DisconnectExpiring,
-    TaintRule::ClientUnknown,
-    TaintRule::ClientUnknownCounted,
-    TaintRule::FailedReconnectStopped,
-];
+/// The wording of a reconnect in time, `on` a node.
+fn reconnected(t: &Terms, on: &str) -> String {
+    if t.rewritten {
+        format!(
+            "{on}, an allocation whose client has not reported since it went unknown is reconnecting"
+        )
+    } else {
+        format!("{on}, reconnected in time means reconnecting")
+    }
+}
 
-/// The checks on an untainted node.
-const HEALTHY_NODE: &[TaintRule] = &[
-    TaintRule::HealthyNodeReconnectedAfterExpiry,
-    TaintRule::HealthyNodeReconnectedExpiring,
-    TaintRule::HealthyNodeReconnected,
-    TaintRule::HealthyNode,
-];
-
-/// The checks on a disconnected node.
-const DISCONNECTED_NODE: &[TaintRule] = &[
-    TaintRule::DisconnectedNodeRunning,
-    TaintRule::DisconnectedNodePending,
-    TaintRule::DisconnectedNodeRunningKept,
-    TaintRule::DisconnectedNodeKept,
-    TaintRule::DisconnectedNodeUnsupported,
-];
-
-/// The reconnect checks on a ready node that is tainted (draining).
-const READY_NODE: &[TaintRule] = &[
-    TaintRule::ReadyNodeReconnectedAfterExpiry,
-    TaintRule::ReadyNodeReconnectedExpiring,
-    TaintRule::ReadyNodeReconnected,
-];
-
-/// The checks on any other tainted node.
-const TAINTED_NODE: &[TaintRule] = &[
-    TaintRule::NodeGarbageCollected,
-    TaintRule::NodeDownUnknownKept,
-    TaintRule::NodeDownRunningKept,
-    TaintRule::NodeDown,
-    TaintRule::TaintedNodeKept,
-];
+/// The wording of a disconnected node's group that lacks `setting`.
+fn lost_without(setting: &str) -> String {
+    format!("on a disconnected node, a group without {setting} is lost")
+}
 
 impl TaintRule {
     pub(super) fn row(self) -> &'static TaintRow {
         &TAINT_RULES[self as usize]
     }
 
-    /// The rules of the release with `switches`, in the order it tries them:
-    /// the seed checks tainted nodes after the allocation's own state; from A-3
-    /// the disconnected and tainted ready nodes come first; from D-3 the
-    /// ready-node reconnect checks join the untainted-node ones; from G-1
-    /// the rewritten list replaces them all.
-    pub fn order(switches: Switches) -> Vec<TaintRule> {
-        let groups: &[&[TaintRule]] = if switches.has(Switch::G1) {
-            &[REWRITTEN]
-        } else if !switches.has(Switch::A3) {
-            &[
-                FAILED,
-                ALLOC,
-                HEALTHY_NODE,
-                DISCONNECTED_NODE,
-                READY_NODE,
-                TAINTED_NODE,
-            ]
-        } else if switches.has(Switch::D3) {
-            &[
-                FAILED,
-                DISCONNECTED_NODE,
-                ALLOC,
-                HEALTHY_NODE,
-                READY_NODE,
-                TAINTED_NODE,
-            ]
-        } else {
-            &[
-                FAILED,
-                DISCONNECTED_NODE,
-                READY_NODE,
-                ALLOC,
-                HEALTHY_NODE,
-                TAINTED_NODE,
-            ]
-        };
-        groups
-            .iter()
-            .flat_map(|g| g.iter().copied())
-            .filter(|r| (r.row().in_release)(&switches))
-            .collect()
+    /// Whether the release with `switches` has this check.
+    pub(super) fn in_release(self, switches: &Switches) -> bool {
+        (self.row().in_release)(switches)
     }
 
     /// The bucket the rule decides.

@@ -5,8 +5,11 @@ use std::collections::HashMap;
 
 use foldhash::fast::FixedState;
 
-use super::taint_rule::Terms;
-use super::{AllocSet, Bucket, BucketReason, ByBucket, Rules, TaintRule};
+use super::alloc_set::AllocSet;
+use super::bucket::{Bucket, ByBucket};
+use super::bucket_reason::BucketReason;
+use super::rules::Rules;
+use super::taint_rule::{TaintRule, Terms};
 use crate::model::{
     Allocation, ClientStatus, DesiredStatus, DisconnectFields, Id, Node, Reconnection, node_status,
 };

@@ -4,11 +4,14 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use super::alloc_facts::AllocFacts;
+use super::alloc_set::AllocSet;
+use super::reconnect_decision::ReconnectDecision;
+use super::reschedule::DelayedReschedule;
+use super::set_aside::SetAside;
+use super::tainted::{TaintRules, TaintedSets};
+use super::unreplaced::Unreplaced;
 use super::update::Difference;
-use super::{
-    AllocFacts, AllocSet, DelayedReschedule, ReconnectDecision, SetAside, TaintRules, TaintedSets,
-    Unreplaced,
-};
 use crate::model::{Allocation, Id};
 
 /// What happened inside one task group.

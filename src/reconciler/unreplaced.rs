@@ -4,7 +4,8 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use super::{AllocSet, PlaceResult};
+use super::alloc_set::AllocSet;
+use super::results::PlaceResult;
 use crate::model::{DisconnectFields, Id};
 
 /// Why a lost or expiring allocation is not replaced.

@@ -13,10 +13,12 @@ use crate::report::{BlockedEval, FailedPlacement, JobReport, NearestMiss, Plan};
 use crate::version::Switch;
 use crate::warning::Warning;
 
-/// Nomad's `structs.EvalTriggerQueuedAllocs`.
-const TRIGGER_QUEUED_ALLOCS: &str = "queued-allocs";
-/// Nomad's `blockedEvalFailedPlacements`.
-const BLOCKED_FAILED_PLACEMENTS: &str = "created to place remaining allocations";
+/// Nomad's `structs.EvalTriggerQueuedAllocs`, the trigger
+/// `CreateBlockedEval` gives.
+pub(super) const TRIGGER_QUEUED_ALLOCS: &str = "queued-allocs";
+/// Nomad's `blockedEvalFailedPlacements` (`scheduler/generic_sched.go:60`
+/// at 1.3.0).
+pub(super) const BLOCKED_FAILED_PLACEMENTS: &str = "created to place remaining allocations";
 
 /// The nodes a replacement of `prev` avoids (`getSelectOptions`): the node
 /// a failed allocation ran on, and those of its earlier reschedules.
@@ -177,22 +179,57 @@ impl<'a> JobContext<'a> {
                 }),
             })
             .collect();
-        if !plan.failed_placements.is_empty() && !self.blocked_suppressed(rec) {
+        if !plan.failed_placements.is_empty() {
             let (class_eligibility, escaped) = placer.eligibility();
-            plan.blocked_eval = Some(BlockedEval {
-                id: blocked_eval_id(self.eval_id, job),
-                status: "blocked",
-                triggered_by: TRIGGER_QUEUED_ALLOCS.to_string(),
-                status_description: BLOCKED_FAILED_PLACEMENTS,
-                class_eligibility: if escaped {
-                    BTreeMap::new()
-                } else {
-                    class_eligibility
-                },
-                escaped_computed_class: escaped,
-            });
+            plan.blocked_eval = self.blocked_eval(rec, job, class_eligibility, escaped);
         }
         records
+    }
+
+    /// The blocked evaluation of an evaluation with failed placements
+    /// (`process` and `createBlockedEval`, scheduler/generic_sched.go:288-302
+    /// and :219-237 at 1.3.0, :251-265 and :181-199 at 2.0.5): one for the
+    /// whole evaluation, whatever the number of failed groups, its class
+    /// eligibility merged over them (`GetClasses`) and left out when a
+    /// constraint escapes the class. An evaluation that is itself blocked
+    /// is put back instead (`ReblockEval`, :200-209 at 1.3.0, :161-171 at
+    /// 2.0.5), keeping its ID, trigger and description, and then with its
+    /// class eligibility even when escaped, as Nomad writes it.
+    fn blocked_eval(
+        &self,
+        rec: &Reconciliation<'_>,
+        job: &Job,
+        class_eligibility: BTreeMap<String, bool>,
+        escaped: bool,
+    ) -> Option<BlockedEval> {
+        if let Some(eval) = self.reblocks {
+            return Some(BlockedEval {
+                id: eval.id.clone(),
+                status: "blocked",
+                triggered_by: eval.triggered_by.clone(),
+                status_description: eval.status_description.clone(),
+                class_eligibility,
+                escaped_computed_class: escaped,
+                node_id: None,
+                reblocked: true,
+            });
+        }
+        if self.blocked_suppressed(rec) {
+            return None;
+        }
+        Some(BlockedEval {
+            id: blocked_eval_id(self.eval_id, job),
+            status: "blocked",
+            triggered_by: TRIGGER_QUEUED_ALLOCS.to_string(),
+            status_description: BLOCKED_FAILED_PLACEMENTS.to_string(),
+            class_eligibility: match escaped {
+                true => BTreeMap::new(),
+                false => class_eligibility,
+            },
+            escaped_computed_class: escaped,
+            node_id: None,
+            reblocked: false,
+        })
     }
 
     /// `findPreferredNode`: a replacement whose group keeps its ephemeral

@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+use super::placing::{BLOCKED_FAILED_PLACEMENTS, TRIGGER_QUEUED_ALLOCS};
 use super::{JobContext, JobWork};
 use crate::fit::{FitRules, Settings};
 use crate::model::{Allocation, Job, JobType, Name};
@@ -353,20 +354,25 @@ impl<'a> JobContext<'a> {
                 }),
             })
             .collect();
-        plan.blocked_eval = sched.blocked.as_ref().map(|b| {
+        // `addBlocked`: `CreateBlockedEval`'s trigger, and the node.
+        let mut blocked = sched.blocked.iter().map(|b| {
             let name = format!(
-                "plan-inspect/blocked/{}/{}/{}",
-                self.eval_id, w.namespace, w.id
+                "plan-inspect/blocked/{}/{}/{}/{}/{}",
+                self.eval_id, w.namespace, w.id, b.task_group, b.node_id
             );
             BlockedEval {
                 id: uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_OID, name.as_bytes()).to_string(),
                 status: "blocked",
-                triggered_by: self.triggered_by.to_string(),
-                status_description: BLOCKED_FAILED_PLACEMENTS,
+                triggered_by: TRIGGER_QUEUED_ALLOCS.to_string(),
+                status_description: BLOCKED_FAILED_PLACEMENTS.to_string(),
                 class_eligibility: b.class_eligibility.clone(),
                 escaped_computed_class: b.escaped,
+                node_id: Some(b.node_id.clone()),
+                reblocked: false,
             }
         });
+        plan.blocked_eval = blocked.next();
+        plan.more_blocked_evals = blocked.collect();
         plan.queued_allocations = sched.failures.queued();
         plan.preemptions = sched
             .preemptions
@@ -409,6 +415,3 @@ fn plan_deployment(d: &WorkingDeployment) -> PlanDeployment {
             .collect(),
     }
 }
-
-/// `blockedEvalFailedPlacements` (`scheduler/generic_sched.go:60` at 1.3.0).
-const BLOCKED_FAILED_PLACEMENTS: &str = "created to place remaining allocations";

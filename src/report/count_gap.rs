@@ -4,7 +4,7 @@
 //! lists disagree"); a reader adding up the columns should be told so
 //! rather than left to doubt either.
 
-use super::JobReport;
+use super::job::{GroupChanges, JobReport};
 
 /// One of the plan's lists whose length the desired-changes counts miss.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,7 +49,7 @@ impl JobReport {
     /// The plan's lists whose length differs from the counts of the
     /// job's groups that stand for them; empty when every one adds up.
     pub fn count_gaps(&self) -> Vec<CountGap> {
-        let sum = |f: fn(&super::GroupChanges) -> u64| {
+        let sum = |f: fn(&GroupChanges) -> u64| {
             self.groups
                 .iter()
                 .fold(0u64, |n, g| n.saturating_add(f(&g.desired_changes)))

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::Plan;
+use super::plan::Plan;
 use crate::model::{ClientStatus, Id};
 
 /// An allocation's fate. When the plan does several things to one

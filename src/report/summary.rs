@@ -6,7 +6,9 @@
 
 use serde::{Serialize, Serializer};
 
-use super::{BucketEntry, Fate, Fates, GroupReport, JobReport};
+use super::buckets::BucketEntry;
+use super::fate::{Fate, Fates};
+use super::job::{GroupReport, JobReport};
 use crate::model::Id;
 
 /// One allocation of a group, as `allocations` lists it.

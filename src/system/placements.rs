@@ -102,13 +102,16 @@ impl<'a> SystemSchedule<'a> {
                                 node_id: &node.id,
                                 shortfall: short.clone(),
                             });
-                            if self.failures.exhausted(&tg.name, node, &short, &targets)
-                                && self.blocked.is_none()
-                            {
-                                self.blocked = Some(Blocked {
+                            if self.failures.exhausted(&tg.name, node, &short, &targets) {
+                                let escaped = stack.escaped();
+                                self.blocked.push(Blocked {
+                                    task_group: tg.name.clone(),
                                     node_id: node.id.clone(),
-                                    class_eligibility: stack.class_eligibility(),
-                                    escaped: stack.escaped(),
+                                    class_eligibility: match escaped {
+                                        true => BTreeMap::new(),
+                                        false => stack.class_eligibility(),
+                                    },
+                                    escaped,
                                 });
                             }
                             continue;

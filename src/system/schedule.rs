@@ -11,7 +11,9 @@ use super::failures::Failures;
 use super::fit::FitInput;
 use super::node_deployment::{NodeDeployments, NodeReconcilerInput};
 use super::ready_nodes::{ReadyNodes, Targeting};
-use crate::feasibility::{Filter, InvalidConstraint, Placed, PlanSoFar, SystemStack, Volumes};
+use crate::feasibility::{
+    Filter, InvalidConstraint, Placed, PlanSoFar, SystemStack, TargetRules, Volumes,
+};
 use crate::fit::Shortfall;
 use crate::model::NodesById;
 use crate::model::resources::AllocatedResources;
@@ -54,13 +56,16 @@ pub struct SystemPreemption<'a> {
     pub task_group: &'a str,
 }
 
-/// The blocked evaluation the first exhausted placement leaves
-/// (`addBlocked`).
+/// The blocked evaluation the first exhausted placement of a task group
+/// leaves on its node (`addBlocked`, scheduler/scheduler_system.go:407 and
+/// :485-501 at 1.3.0, :562 and :650-667 at 2.0.5): one per such group, so
+/// one evaluation may leave several.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Blocked {
+    pub task_group: String,
     pub node_id: String,
     /// Per computed class seen so far, whether the job may run there; empty
-    /// when a constraint escapes the class.
+    /// when a constraint escapes the class (as `createBlockedEval` too).
     pub class_eligibility: BTreeMap<String, bool>,
     pub escaped: bool,
 }
@@ -125,7 +130,8 @@ pub struct SystemSchedule<'a> {
     pub preemptions: Vec<SystemPreemption<'a>>,
     /// The failed placements and what stays queued.
     pub failures: Failures,
-    pub blocked: Option<Blocked>,
+    /// In the order the failures happened.
+    pub blocked: Vec<Blocked>,
     /// Nodes the snapshot gives no resources for, where placements were
     /// not checked for fit.
     pub unsized_nodes: BTreeSet<&'a str>,
@@ -241,8 +247,11 @@ impl<'a> SystemSchedule<'a> {
         out.lost_marks(input, &mut plan);
         let stack_job = input.job.filter(|j| !j.stop);
         let existing: Vec<Placed<'a>> = live.iter().map(|a| placed(input.nodes, a)).collect();
-        let mut stack =
-            stack_job.map(|j| SystemStack::new(j, existing).with_volumes(input.volumes));
+        let mut stack = stack_job.map(|j| {
+            SystemStack::new(j, existing)
+                .with_volumes(input.volumes)
+                .with_targets(TargetRules::of(input.rules.release()))
+        });
         for (cat, description, lost) in [
             (Category::Stop, desc::NOT_NEEDED, false),
             (Category::Migrate, NODE_TAINTED, false),

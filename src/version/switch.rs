@@ -1043,6 +1043,27 @@ catalogue! {
         reads: [],
         wording: "reserved cores follow the task's numa affinity (Nomad Enterprise)",
     }
+    /// #13651 (1.3.2 as #13728, 1.4.0; v1.4.0 scheduler/feasible.go:800,
+    /// v1.3.2 :769-800): a `${...}` target the scheduler does not know resolves
+    /// to the empty string, not found; before, to nil (v1.3.0
+    /// feasible.go:800), so `!=` against `""` held and now fails.
+    UnknownTargetEmpty {
+        id: "#13651",
+        firsts: &[v(1, 3, 2), v(1, 4, 0)],
+        replayed: true,
+        reads: [],
+        wording: "an unknown constraint target is the empty string instead of nil",
+    }
+    /// #17548 (1.6.0; v1.6.0 scheduler/feasible.go:812-813): `${node.pool}`
+    /// in a constraint, affinity, spread, `distinct_property` or host
+    /// network names the node's pool; before, it is an unknown target.
+    NodePoolTarget {
+        id: "#17548",
+        firsts: &[v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "${node.pool} names the node's pool in constraints and affinities",
+    }
 }
 
 impl Switch {

@@ -176,3 +176,37 @@ fn scheduler_system_test_go_v1_10_5_job_constraint_run_multiple_times_destructiv
         assert_eq!(plan["queued_allocations"], json!({"web": 1}));
     }
 }
+
+/// `addBlocked` (scheduler_system.go:407, :487-501 at 1.3.0; :562,
+/// :652-667 at 2.0.5): each task group's first placement that finds no
+/// room leaves a blocked evaluation of its own, on that node, triggered
+/// by `queued-allocs` (`CreateBlockedEval`); later failures of the group
+/// only add to its count. Two groups too big for either node: two blocked
+/// evaluations, the second in `more_blocked_evals`.
+#[test]
+fn a_system_evaluation_leaves_one_blocked_evaluation_per_exhausted_group() {
+    let mut job = system_job("sys");
+    let mut web2 = job["TaskGroups"][0].clone();
+    web2["Name"] = json!("web2");
+    job["TaskGroups"].as_array_mut().unwrap().push(web2);
+    for tg in job["TaskGroups"].as_array_mut().unwrap() {
+        tg["EphemeralDisk"]["SizeMB"] = json!(200 * 1024);
+    }
+    let doc = snapshot(vec![node("n1"), node("n2")], vec![job], vec![]);
+    for release in ["1.3.0", "1.10.5", "2.0.5"] {
+        let plan = replay(&doc, "sys", release);
+        assert_eq!(count(&plan, "failed_placements"), 2, "{release}: {plan}");
+        let first = &plan["blocked_eval"];
+        let more = plan["more_blocked_evals"].as_array().unwrap();
+        assert_eq!(more.len(), 1, "{release}: {plan}");
+        for b in [first, &more[0]] {
+            assert_eq!(b["status"], "blocked");
+            assert_eq!(b["triggered_by"], "queued-allocs", "{release}");
+            assert_eq!(b["class_eligibility"], json!({"v1:mock": true}));
+        }
+        assert_ne!(first["id"], more[0]["id"]);
+        let on: Vec<&Value> = [first, &more[0]].iter().map(|b| &b["node_id"]).collect();
+        assert!(on.iter().all(|n| n.is_string()), "{plan}");
+        assert_eq!(plan["queued_allocations"], json!({"web": 2, "web2": 2}));
+    }
+}

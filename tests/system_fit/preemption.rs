@@ -26,18 +26,20 @@ fn service(id: &str, priority: i64, cpu: i64) -> (Value, Value) {
     (job, a)
 }
 
+/// One node, `sys` and a service allocation of priority `priority` holding
+/// 3600 of the node's 3900 MHz left: `sys` fits only by preempting it.
+fn crowded(priority: i64, sys: Value) -> Value {
+    let (svc, svc_alloc) = service("svc", priority, 3600);
+    snapshot(vec![node("n1")], vec![svc, sys], vec![svc_alloc])
+}
+
 /// TestSystemSched_ExhaustResources (scheduler/scheduler_system_test.go at
 /// v1.3.0): a service allocation of priority 50 holds 3600 of the node's
 /// 3900 MHz; the system job (priority 100) evicts it and is placed, with
 /// nothing queued. Without the service allocation there is no preemption.
 #[test]
 fn scheduler_system_test_go_v1_3_0_exhaust_resources() {
-    let (svc, svc_alloc) = service("svc", 50, 3600);
-    let doc = snapshot(
-        vec![node("n1")],
-        vec![svc, system_job("sys")],
-        vec![svc_alloc],
-    );
+    let doc = crowded(50, system_job("sys"));
     for release in ["1.3.0", "1.10.5"] {
         let plan = replay(&doc, "sys", release);
         assert_eq!(count(&plan, "place"), 1, "{release}: {plan}");
@@ -56,12 +58,7 @@ fn scheduler_system_test_go_v1_3_0_exhaust_resources() {
 /// The job's desired changes count the preemption, as Nomad's annotation.
 #[test]
 fn a_preemption_counts_in_the_placing_groups_desired_changes() {
-    let (svc, svc_alloc) = service("svc", 50, 3600);
-    let doc = snapshot(
-        vec![node("n1")],
-        vec![svc, system_job("sys")],
-        vec![svc_alloc],
-    );
+    let doc = crowded(50, system_job("sys"));
     let plan = replay(&doc, "sys", "1.3.0");
     assert_eq!(count(&plan, "preemptions"), 1);
     let report = full_report(&doc);
@@ -75,12 +72,7 @@ fn a_preemption_counts_in_the_placing_groups_desired_changes() {
 /// CPU.
 #[test]
 fn an_allocation_within_ten_priority_points_is_not_preempted() {
-    let (svc, svc_alloc) = service("svc", 91, 3600);
-    let doc = snapshot(
-        vec![node("n1")],
-        vec![svc, system_job("sys")],
-        vec![svc_alloc],
-    );
+    let doc = crowded(91, system_job("sys"));
     let plan = replay(&doc, "sys", "1.3.0");
     assert_eq!(count(&plan, "place"), 0, "{plan}");
     assert!(plan.get("preemptions").is_none(), "{plan}");
@@ -94,14 +86,9 @@ fn an_allocation_within_ten_priority_points_is_not_preempted() {
 /// system preemption stops system jobs.
 #[test]
 fn the_scheduler_configuration_switches_preemption_per_job_type() {
-    let (svc, svc_alloc) = service("svc", 50, 3600);
     let mut batch = system_job("sys");
     batch["Type"] = json!("sysbatch");
-    let mut doc = snapshot(
-        vec![node("n1")],
-        vec![svc.clone(), batch],
-        vec![svc_alloc.clone()],
-    );
+    let mut doc = crowded(50, batch);
     let plan = replay(&doc, "sys", "1.3.0");
     assert_eq!(count(&plan, "place"), 0, "{plan}");
     assert_eq!(count(&plan, "failed_placements"), 1);
@@ -109,11 +96,7 @@ fn the_scheduler_configuration_switches_preemption_per_job_type() {
     let plan = replay(&doc, "sys", "1.3.0");
     assert_eq!(count(&plan, "preemptions"), 1, "{plan}");
 
-    let mut doc = snapshot(
-        vec![node("n1")],
-        vec![svc, system_job("sys")],
-        vec![svc_alloc],
-    );
+    let mut doc = crowded(50, system_job("sys"));
     doc["SchedulerConfig"] = json!({"PreemptionConfig": {"SystemSchedulerEnabled": false}});
     let plan = replay(&doc, "sys", "1.3.0");
     assert_eq!(count(&plan, "place"), 0, "{plan}");
@@ -218,49 +201,17 @@ fn scheduler_system_test_go_v1_3_0_preemption() {
     }
 }
 
-/// The whole report.
+/// The whole report, at the release the snapshot implies.
 fn full_report(doc: &Value) -> Value {
-    let mut child = Command::cargo_bin("plan-inspect")
-        .unwrap()
-        .args(["-", "--format", "json", "--now", NOW])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(&serde_json::to_vec(doc).unwrap())
-        .unwrap();
-    serde_json::from_slice(&child.wait_with_output().unwrap().stdout).unwrap()
+    serde_json::from_str(&plan_inspect(doc, &["--format", "json"])).unwrap()
 }
 
 /// The table lists the evicted allocation under "Preemptions" with its job,
 /// priority and the placement it makes room for.
 #[test]
 fn the_table_lists_preemptions() {
-    let (svc, svc_alloc) = service("svc", 50, 3600);
-    let doc = snapshot(
-        vec![node("n1")],
-        vec![svc, system_job("sys")],
-        vec![svc_alloc],
-    );
-    let mut child = Command::cargo_bin("plan-inspect")
-        .unwrap()
-        .args(["-", "--now", NOW, "--color", "never", "--verbose"])
-        .env("COLUMNS", "200")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(&serde_json::to_vec(&doc).unwrap())
-        .unwrap();
-    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    let doc = crowded(50, system_job("sys"));
+    let out = plan_inspect(&doc, &["--color", "never", "--verbose"]);
     let mut lines = out.lines().skip_while(|l| l.trim() != "Preemptions");
     let row = lines
         .find(|l| l.contains("svc-alloc"))

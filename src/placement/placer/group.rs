@@ -61,6 +61,7 @@ impl<'a> Group<'a> {
                 setup.spread_algorithm,
                 affinities_of(job, tg),
                 setup.settings.rules,
+                checks.targets(),
             ),
             properties,
             volumes,

@@ -1,7 +1,7 @@
 //! What a job's placement stage is set up with, and what it gives back.
 
 use super::super::spread::SpreadRules;
-use crate::feasibility::VolumeRules;
+use crate::feasibility::{TargetRules, VolumeRules};
 use crate::fit::Settings;
 
 /// What decides which nodes a job sees and how fit is counted.
@@ -17,6 +17,8 @@ pub struct Setup {
     pub spread: SpreadRules,
     /// How the release checks volumes.
     pub volumes: VolumeRules,
+    /// How the release resolves `${...}` targets.
+    pub targets: TargetRules,
 }
 
 /// How one allocation is placed (`SelectOptions`): its name (which

@@ -53,7 +53,7 @@ fn scores(
     proposed: &[Placed<'_>],
     rules: SpreadRules,
 ) -> Vec<f64> {
-    let mut spreads = Spreads::new(job, on(nodes, existing), rules);
+    let mut spreads = Spreads::new(job, on(nodes, existing), rules, TargetRules::default());
     let round = spreads.round(&job.task_groups[0], &[], proposed).unwrap();
     nodes
         .iter()
@@ -182,6 +182,7 @@ fn spread_test_go_v1_3_0_even_spread_score_boost() {
         attribute: "${node.datacenter}".to_string(),
         explicit: BTreeSet::new(),
         existing: BTreeMap::new(),
+        targets: TargetRules::default(),
     };
     let uses = set.combined("web", &on(&ns, &[1, 2]), &on(&ns, &[0, 1, 2]));
     assert_eq!(uses["dc2"], 0);
@@ -242,7 +243,7 @@ fn spread_weights_sum_over_the_groups_of_an_evaluation() {
         {"Name": "b", "Count": 2, "Spreads": [{"Weight": 50, "Attribute": "${node.datacenter}",
             "SpreadTarget": [{"Value": "dc1", "Percent": 50}, {"Value": "dc2", "Percent": 50}]}]}]});
     let job: Job = from_slice(j.to_string().as_bytes()).unwrap();
-    let mut spreads = Spreads::new(&job, Vec::new(), V1_6_0);
+    let mut spreads = Spreads::new(&job, Vec::new(), V1_6_0, TargetRules::default());
     let b = &job.task_groups[1];
     let mut alone = spreads.clone();
     let r = alone.round(b, &[], &[]).unwrap();

@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use foldhash::fast::FixedState;
 
-use super::{Difference, UpdateKind, tasks_updated, update_kind};
+use super::difference::Difference;
+use super::tasks::tasks_updated;
+use super::{UpdateKind, update_kind};
 use crate::model::{Allocation, Job, Node, TaskGroup};
 use crate::reconciler::rules::Rules;
 

@@ -3,9 +3,12 @@
 
 use std::sync::Arc;
 
-use serde_json::json;
+use serde_json::{Value, json};
 
+use super::connect::{connect_service_updated, connect_sidecar_service_updated, connect_updated};
+use super::network::network_updated;
 use super::*;
+use crate::model::{ConsulConnect, NetworkResource, Service, SidecarService};
 
 /// A job shaped like Nomad's `mock.Job()` after `Canonicalize`.
 fn mock_job() -> Value {

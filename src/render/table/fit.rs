@@ -284,11 +284,11 @@ fn strip_ansi(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::allocations_grid;
+    use super::super::allocations::{ALLOCATIONS_COLUMNS, allocations_grid};
     use super::*;
     use proptest::prelude::*;
 
-    const COLUMNS: [super::super::Col; 9] = super::super::ALLOCATIONS_COLUMNS;
+    const COLUMNS: [super::super::grid::Col; 9] = ALLOCATIONS_COLUMNS;
 
     /// An Allocations table: IDs, `job.group[N]` names, statuses, and
     /// reasons of words up to 21 characters (`max_client_disconnect`).

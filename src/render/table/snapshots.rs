@@ -8,13 +8,14 @@ use std::collections::BTreeMap;
 use insta::assert_snapshot;
 
 use super::*;
-use crate::reconciler::DesiredChanges;
+use crate::reconciler::{Bucket, DesiredChanges};
 use crate::report::{
-    Buckets, EntryWhy, Plan, PlanDeployment, PlanDeploymentGroup, PlanDeploymentUpdate,
-    PlanDestructive, PlanFollowupEval, PlanFollowupUpdate, PlanInPlace, PlanPlace, PlanReconnect,
-    PlanStop, RescheduleLater, SetAsideEntry,
+    BucketEntry, Buckets, EntryWhy, GroupChanges, GroupReport, Plan, PlanDeployment,
+    PlanDeploymentGroup, PlanDeploymentUpdate, PlanDestructive, PlanFollowupEval,
+    PlanFollowupUpdate, PlanInPlace, PlanPlace, PlanReconnect, PlanStop, RescheduleLater,
+    SetAsideEntry,
 };
-use crate::time::SECOND;
+use crate::time::{SECOND, Time};
 use crate::warning::Warning;
 
 const WEB0: &str = "6b1f7c4e-0000-4000-8000-000000000000";

@@ -3,7 +3,7 @@
 //! job as the other tables show a job, what was not replayed, and the
 //! assumptions made. Times are offsets from the evaluation time ("+15m").
 
-use super::{Renderer, Style};
+use super::renderer::{Renderer, Style};
 use crate::render::wrap::wrap;
 use crate::report::{JobReport, Plan};
 use crate::servers::story::Ignored;

@@ -6,6 +6,18 @@ const HIGH: i64 = 100;
 const LOW: i64 = 30;
 const LOW2: i64 = 40;
 
+/// `a0` of most cases: a high-priority allocation of `cpu` MHz and 2256 MB
+/// with 150 Mbit/s of eth0, which no case may preempt.
+fn busy_a0(cpu: i64) -> Alloc {
+    a(
+        "a0",
+        HIGH,
+        cpu,
+        2256,
+        &[("eth0", "192.168.0.100", 150, &[])],
+    )
+}
+
 fn dev(mut x: Alloc, name: &'static str, ids: &'static [&'static str]) -> Alloc {
     x.device = Some((name, ids));
     x
@@ -54,13 +66,7 @@ fn cases() -> Vec<Case> {
         case(
             "preemption impossible - static port needed is used by higher priority alloc",
             vec![
-                a(
-                    "a0",
-                    HIGH,
-                    1200,
-                    2256,
-                    &[("eth0", "192.168.0.100", 150, &[])],
-                ),
+                busy_a0(1200),
                 a(
                     "a1",
                     HIGH,
@@ -78,13 +84,7 @@ fn cases() -> Vec<Case> {
             ..case(
                 "preempt only from device that has allocation with unused reserved port",
                 vec![
-                    a(
-                        "a0",
-                        HIGH,
-                        1200,
-                        2256,
-                        &[("eth0", "192.168.0.100", 150, &[])],
-                    ),
+                    busy_a0(1200),
                     a(
                         "a1",
                         HIGH,
@@ -102,13 +102,7 @@ fn cases() -> Vec<Case> {
         case(
             "Combination of high/low priority allocs, without static ports",
             vec![
-                a(
-                    "a0",
-                    HIGH,
-                    2800,
-                    2256,
-                    &[("eth0", "192.168.0.100", 150, &[])],
-                ),
+                busy_a0(2800),
                 Alloc {
                     group_net: Some(("eth0", "192.168.0.201", 300, &[])),
                     ..a("a1", LOW, 200, 256, &[("eth0", "192.168.0.200", 200, &[])])
@@ -143,13 +137,7 @@ fn cases() -> Vec<Case> {
         case(
             "Preemption needed for all resources except network",
             vec![
-                a(
-                    "a0",
-                    HIGH,
-                    2800,
-                    2256,
-                    &[("eth0", "192.168.0.100", 150, &[])],
-                ),
+                busy_a0(2800),
                 a("a1", LOW, 200, 256, &[("eth0", "192.168.0.200", 50, &[])]),
                 a("a2", LOW, 200, 512, &[]),
                 a("a3", LOW, 700, 276, &[]),
@@ -161,13 +149,7 @@ fn cases() -> Vec<Case> {
         case(
             "Only one low priority alloc needs to be preempted",
             vec![
-                a(
-                    "a0",
-                    HIGH,
-                    1200,
-                    2256,
-                    &[("eth0", "192.168.0.100", 150, &[])],
-                ),
+                busy_a0(1200),
                 a("a1", LOW, 200, 256, &[("eth0", "192.168.0.100", 500, &[])]),
                 a("a2", LOW, 200, 256, &[("eth0", "192.168.0.200", 320, &[])]),
             ],
@@ -178,13 +160,7 @@ fn cases() -> Vec<Case> {
         case(
             "one alloc meets static port need, another meets remaining mbits needed",
             vec![
-                a(
-                    "a0",
-                    HIGH,
-                    1200,
-                    2256,
-                    &[("eth0", "192.168.0.100", 150, &[])],
-                ),
+                busy_a0(1200),
                 a(
                     "a1",
                     LOW,
@@ -201,13 +177,7 @@ fn cases() -> Vec<Case> {
         case(
             "alloc that meets static port need also meets other needs",
             vec![
-                a(
-                    "a0",
-                    HIGH,
-                    1200,
-                    2256,
-                    &[("eth0", "192.168.0.100", 150, &[])],
-                ),
+                busy_a0(1200),
                 a(
                     "a1",
                     LOW,
@@ -232,13 +202,7 @@ fn cases() -> Vec<Case> {
             ..case(
                 "alloc from job that has existing evictions not chosen for preemption",
                 vec![
-                    a(
-                        "a0",
-                        HIGH,
-                        1200,
-                        2256,
-                        &[("eth0", "192.168.0.100", 150, &[])],
-                    ),
+                    busy_a0(1200),
                     a("a1", LOW, 200, 256, &[("eth0", "192.168.0.200", 500, &[])]),
                     a("a2", LOW2, 200, 256, &[("eth0", "192.168.0.100", 300, &[])]),
                 ],
@@ -248,35 +212,45 @@ fn cases() -> Vec<Case> {
             )
         },
     ];
-    fn gpu(name: &'static str, count: u64) -> Option<(&'static str, u64)> {
-        Some((name, count))
-    }
-    out.extend([
+    // The device cases ask 1000 MHz, 512 MB and `count` devices of `name`
+    // at priority 100.
+    let device_case = |desc, allocs, (name, count): (&'static str, u64), want| {
         case(
+            desc,
+            allocs,
+            100,
+            (1000, 512, None, Some((name, count))),
+            want,
+        )
+    };
+    // Every 1080ti instance held by one low-priority allocation.
+    let all_1080ti_in_a0 = || {
+        vec![
+            dev(
+                a("a0", LOW, 500, 512, &[]),
+                "1080ti",
+                &["dev0", "dev1", "dev2", "dev3"],
+            ),
+            dev(a("a1", LOW, 200, 512, &[]), "F100", &["fpga1"]),
+        ]
+    };
+    out.extend([
+        device_case(
             "Preemption with one device instance per alloc",
             vec![
                 dev(a("a0", LOW, 500, 512, &[]), "1080ti", &["dev0"]),
                 dev(a("a1", LOW, 200, 512, &[]), "1080ti", &["dev1"]),
             ],
-            100,
-            (1000, 512, None, gpu("nvidia/gpu/1080ti", 4)),
+            ("nvidia/gpu/1080ti", 4),
             Some(vec!["a0", "a1"]),
         ),
-        case(
+        device_case(
             "Preemption multiple devices used",
-            vec![
-                dev(
-                    a("a0", LOW, 500, 512, &[]),
-                    "1080ti",
-                    &["dev0", "dev1", "dev2", "dev3"],
-                ),
-                dev(a("a1", LOW, 200, 512, &[]), "F100", &["fpga1"]),
-            ],
-            100,
-            (1000, 512, None, gpu("nvidia/gpu/1080ti", 4)),
+            all_1080ti_in_a0(),
+            ("nvidia/gpu/1080ti", 4),
             Some(vec!["a0"]),
         ),
-        case(
+        device_case(
             "Preemption with allocs across multiple devices that match",
             vec![
                 dev(a("a0", LOW, 500, 512, &[]), "1080ti", &["dev0", "dev1"]),
@@ -285,11 +259,10 @@ fn cases() -> Vec<Case> {
                 dev(a("a3", LOW, 100, 256, &[]), "2080ti", &["dev6", "dev7"]),
                 dev(a("a4", LOW, 200, 512, &[]), "F100", &["fpga1"]),
             ],
-            100,
-            (1000, 512, None, gpu("gpu", 4)),
+            ("gpu", 4),
             Some(vec!["a2", "a3"]),
         ),
-        case(
+        device_case(
             "Preemption with lower/higher priority combinations",
             vec![
                 dev(a("a0", LOW, 500, 512, &[]), "1080ti", &["dev0", "dev1"]),
@@ -299,34 +272,19 @@ fn cases() -> Vec<Case> {
                 dev(a("a4", LOW, 100, 256, &[]), "2080ti", &["dev8"]),
                 dev(a("a5", LOW, 200, 512, &[]), "F100", &["fpga1"]),
             ],
-            100,
-            (1000, 512, None, gpu("gpu", 4)),
+            ("gpu", 4),
             Some(vec!["a2", "a3"]),
         ),
-        case(
+        device_case(
             "Device preemption not possible due to more instances needed than available",
-            vec![
-                dev(
-                    a("a0", LOW, 500, 512, &[]),
-                    "1080ti",
-                    &["dev0", "dev1", "dev2", "dev3"],
-                ),
-                dev(a("a1", LOW, 200, 512, &[]), "F100", &["fpga1"]),
-            ],
-            100,
-            (1000, 512, None, gpu("gpu", 6)),
+            all_1080ti_in_a0(),
+            ("gpu", 6),
             None,
         ),
         case(
             "Filter out allocs whose resource usage superset is also in the preemption list",
             vec![
-                a(
-                    "a0",
-                    HIGH,
-                    1800,
-                    2256,
-                    &[("eth0", "192.168.0.100", 150, &[])],
-                ),
+                busy_a0(1800),
                 a("a1", LOW, 1500, 256, &[("eth0", "192.168.0.100", 100, &[])]),
                 a("a2", LOW, 600, 256, &[("eth0", "192.168.0.200", 300, &[])]),
             ],

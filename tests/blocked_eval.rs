@@ -1,0 +1,186 @@
+//! Blocked evaluations as Nomad creates them: one per service or batch
+//! evaluation with its class eligibility merged over the task groups
+//! (`createBlockedEval`, scheduler/generic_sched.go:219-237 at 1.3.0,
+//! :181-199 at 2.0.5), the replayed evaluation put back when it is itself
+//! blocked (`ReblockEval`), and one per failed task group of a system job
+//! (`addBlocked`). The cases of scheduler/generic_sched_test.go that assert
+//! on the blocked evaluation, at 1.3.0 and 2.0.5, on the mock node and job
+//! of tests/generic_sched.rs.
+
+use plan_inspect::read::read_snapshot_from;
+use plan_inspect::replay::{Options, Replay};
+use plan_inspect::report::JobReport;
+use plan_inspect::version::{Release, VersionRequest, v};
+use serde_json::{Value, json};
+
+use super::generic_sched::{group, job, node, nodes, placed_nodes};
+
+const BOTH: [Release; 2] = [v(1, 3, 0), v(2, 0, 5)];
+
+/// The ID of the evaluation replayed with `--eval`.
+const EVAL: &str = "e0000000-0000-4000-8000-000000000000";
+
+/// Replays `job`'s evaluation `EVAL` of status `status` at `release`.
+fn replay_eval(nodes: Vec<Value>, job: Value, status: &str, release: Release) -> JobReport {
+    let eval = json!({
+        "ID": EVAL, "Namespace": "default", "JobID": job["ID"], "Priority": 50,
+        "Type": job["Type"], "TriggeredBy": "job-register", "Status": status
+    });
+    let snapshot = json!({
+        "Now": "2022-04-01T00:00:00Z",
+        "Jobs": [job], "Nodes": nodes, "Allocs": [], "Evals": [eval]
+    });
+    let text = snapshot.to_string();
+    let snapshot = read_snapshot_from(text.as_bytes(), "snapshot.json").unwrap();
+    let options = Options {
+        nomad_version: Some(VersionRequest::Release(release)),
+        eval: Some(EVAL.to_string()),
+        ..Options::default()
+    };
+    let mut report = Replay::new(&snapshot, &options).unwrap().report();
+    report.jobs.remove(0)
+}
+
+/// TestServiceSched_JobRegister_CreateBlockedEval (1.3.0, 2.0.5): a node
+/// with all its CPU reserved and a windows node; the ten placements fail
+/// as one entry (nine coalesced), two nodes available in dc1 (and in the
+/// pool at 2.0.5), and the one blocked evaluation finds the full node's
+/// class eligible and the windows class not, without escaping.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_create_blocked_eval() {
+    let mut full = node(0);
+    full["ReservedResources"]["Cpu"]["CpuShares"] = json!(4000);
+    let mut windows = node(1);
+    windows["Attributes"]["kernel.name"] = json!("windows");
+    windows["ComputedClass"] = json!("v1:windows");
+    for release in BOTH {
+        let r = replay_eval(
+            vec![full.clone(), windows.clone()],
+            job(10),
+            "pending",
+            release,
+        );
+        assert!(placed_nodes(&r).is_empty(), "{release}");
+        let [failed] = r.plan.failed_placements.as_slice() else {
+            panic!("{release}: {:?}", r.plan.failed_placements);
+        };
+        assert_eq!((failed.task_group.as_str(), failed.count), ("web", 10));
+        assert_eq!(failed.metrics.nodes_available["dc1"], 2, "{release}");
+        let in_pool = if release == v(2, 0, 5) { 2 } else { 0 };
+        assert_eq!(failed.metrics.nodes_in_pool, in_pool, "{release}");
+        let blocked = r.plan.blocked_eval.as_ref().unwrap();
+        assert_eq!(blocked.status, "blocked");
+        assert_eq!(blocked.triggered_by, "queued-allocs");
+        assert_ne!(blocked.id, EVAL);
+        assert!(!blocked.reblocked && blocked.node_id.is_none());
+        let classes: Vec<(&str, bool)> = blocked
+            .class_eligibility
+            .iter()
+            .map(|(c, e)| (c.as_str(), *e))
+            .collect();
+        assert_eq!(classes, [("v1:mock", true), ("v1:windows", false)]);
+        assert!(!blocked.escaped_computed_class);
+        assert!(r.plan.more_blocked_evals.is_empty());
+        assert_eq!(r.plan.queued_allocations["web"], 10);
+    }
+}
+
+/// TestServiceSched_JobRegister_FeasibleAndInfeasibleTG (1.3.0, 2.0.5): a
+/// node of class `class_0`; group `web` asks for it and `web2` for
+/// `class_1`: web's two placements are made, web2's two fail (one
+/// coalesced), and the evaluation leaves one blocked evaluation for both
+/// groups, in which the class is eligible (web's verdict wins over web2's).
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_feasible_and_infeasible_tg() {
+    let mut n = node(0);
+    n["NodeClass"] = json!("class_0");
+    n["ComputedClass"] = json!("v1:class_0");
+    let mut j = job(2);
+    j["TaskGroups"][0]["Constraints"] = json!([
+        {"LTarget": "${attr.kernel.name}", "RTarget": "linux", "Operand": "="},
+        {"LTarget": "${node.class}", "RTarget": "class_0", "Operand": "="}
+    ]);
+    let mut tg2 = group("web2", 2);
+    tg2["Constraints"] = json!([
+        {"LTarget": "${attr.kernel.name}", "RTarget": "linux", "Operand": "="},
+        {"LTarget": "${node.class}", "RTarget": "class_1", "Operand": "="}
+    ]);
+    j["TaskGroups"].as_array_mut().unwrap().push(tg2);
+    for release in BOTH {
+        let r = replay_eval(vec![n.clone()], j.clone(), "pending", release);
+        assert_eq!(placed_nodes(&r).len(), 2, "{release}");
+        let [failed] = r.plan.failed_placements.as_slice() else {
+            panic!("{release}: {:?}", r.plan.failed_placements);
+        };
+        assert_eq!((failed.task_group.as_str(), failed.count), ("web2", 2));
+        let blocked = r.plan.blocked_eval.as_ref().unwrap();
+        assert_eq!(
+            blocked.class_eligibility.iter().collect::<Vec<_>>(),
+            [(&"v1:class_0".to_string(), &true)],
+            "{release}"
+        );
+        assert!(r.plan.more_blocked_evals.is_empty());
+        assert_eq!(r.plan.queued_allocations["web"], 0);
+        assert_eq!(r.plan.queued_allocations["web2"], 2);
+    }
+}
+
+/// TestServiceSched_EvaluateBlockedEval (1.3.0, 2.0.5): a blocked
+/// evaluation run again with still no node is put back, the same
+/// evaluation (`ReblockEval`), keeping its ID and trigger; no new one.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_evaluate_blocked_eval() {
+    for release in BOTH {
+        let r = replay_eval(Vec::new(), job(10), "blocked", release);
+        assert_eq!(r.plan.failed_placements[0].count, 10, "{release}");
+        let blocked = r.plan.blocked_eval.as_ref().unwrap();
+        assert_eq!(blocked.id, EVAL, "{release}");
+        assert!(blocked.reblocked);
+        assert_eq!(blocked.triggered_by, "job-register");
+        assert_eq!(blocked.status, "blocked");
+    }
+}
+
+/// TestServiceSched_EvaluateBlockedEval_Finished (1.3.0, 2.0.5): the same
+/// on ten nodes places all ten; nothing is blocked again and nothing stays
+/// queued.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_evaluate_blocked_eval_finished() {
+    for release in BOTH {
+        let r = replay_eval(nodes(10), job(10), "blocked", release);
+        assert_eq!(placed_nodes(&r).len(), 10, "{release}");
+        assert!(r.plan.blocked_eval.is_none(), "{release}");
+        assert_eq!(r.plan.queued_allocations["web"], 0);
+    }
+}
+
+/// A reblocked evaluation carries the class eligibility even when a
+/// constraint escapes the class (generic_sched.go:203-207 at 1.3.0,
+/// :164-168 at 2.0.5), where a new blocked evaluation has none
+/// (:224-227 at 1.3.0). Group `web` asks for a class no node has; `web2`
+/// reads `unique.hostname`, which escapes the class for the evaluation.
+#[test]
+fn a_reblocked_evaluation_keeps_its_classes_when_escaped() {
+    let mut j = job(1);
+    j["TaskGroups"][0]["Constraints"] =
+        json!([{"LTarget": "${node.class}", "RTarget": "nope", "Operand": "="}]);
+    let mut tg2 = group("web2", 1);
+    tg2["Constraints"] =
+        json!([{"LTarget": "${attr.unique.hostname}", "RTarget": "node-0", "Operand": "="}]);
+    j["TaskGroups"].as_array_mut().unwrap().push(tg2);
+    for release in BOTH {
+        let new = replay_eval(nodes(1), j.clone(), "pending", release);
+        assert_eq!(placed_nodes(&new).len(), 1, "{release}");
+        let blocked = new.plan.blocked_eval.as_ref().unwrap();
+        assert!(blocked.escaped_computed_class && !blocked.reblocked);
+        assert!(blocked.class_eligibility.is_empty(), "{release}");
+        let again = replay_eval(nodes(1), j.clone(), "blocked", release);
+        let blocked = again.plan.blocked_eval.as_ref().unwrap();
+        assert!(blocked.escaped_computed_class && blocked.reblocked);
+        assert_eq!(
+            blocked.class_eligibility.iter().collect::<Vec<_>>(),
+            [(&"v1:mock".to_string(), &false)],
+            "{release}"
+        );
+    }
+}

@@ -1,0 +1,162 @@
+//! scheduler/stack_test.go at 1.3.0 and 2.0.5 (scheduler/feasible/ at
+//! 2.0.5), the `Select` cases of the generic stack asserted on what
+//! plan-inspect records: the chosen node, the explanation's filtered and
+//! exhausted nodes, and the failure metrics. Not ported: `SetNodes` and
+//! `SetJob` (they read the iterators' internals), `Select_MetricsReset`
+//! (it counts the two nodes Nomad samples; plan-inspect ranks every node),
+//! the `AllocationTime` half of `Select_Size` (a clock), `Select_Secrets`
+//! (2.0.5: plan-inspect has no secrets-provider checker yet) and the
+//! system stack's cases, which tests/system_fit.rs covers through the
+//! system scheduler.
+
+use plan_inspect::explain::{Step, explain};
+use plan_inspect::read::read_snapshot_from;
+use plan_inspect::replay::Options;
+use plan_inspect::version::{Release, VersionRequest, v};
+use serde_json::{Value, json};
+
+use super::generic_sched::{job, node, placed_nodes, replay_at};
+
+const BOTH: [Release; 2] = [v(1, 3, 0), v(2, 0, 5)];
+
+fn id(i: usize) -> String {
+    format!("{i:08}-0000-4000-8000-000000000000")
+}
+
+/// The step `title` of `--explain mock-service.web[0]` at `release`.
+fn explained(nodes: Vec<Value>, job: Value, release: Release, title: &str) -> Step {
+    let text = json!({
+        "Now": "2022-04-01T00:00:00Z", "Jobs": [job], "Nodes": nodes, "Allocs": []
+    })
+    .to_string();
+    let snapshot = read_snapshot_from(text.as_bytes(), "snapshot.json").unwrap();
+    let options = Options {
+        nomad_version: Some(VersionRequest::Release(release)),
+        ..Options::default()
+    };
+    let e = explain(&snapshot, &options, "mock-service.web[0]").unwrap();
+    e.steps
+        .into_iter()
+        .find(|s| s.title == title)
+        .unwrap_or_else(|| panic!("no step {title}"))
+}
+
+fn fact<'s>(s: &'s Step, name: &str) -> &'s str {
+    s.facts
+        .iter()
+        .find(|f| f.name == name)
+        .map(|f| f.value.as_str())
+        .unwrap_or_else(|| panic!("no fact {name} in {s:?}"))
+}
+
+/// TestServiceStack_Select_Size: one node, and the job is placed there.
+#[test]
+fn stack_test_go_v1_3_0_v2_0_5_service_select_size() {
+    for release in BOTH {
+        let r = replay_at(vec![node(0)], job(1), release);
+        assert_eq!(placed_nodes(&r), [id(0)], "{release}");
+    }
+}
+
+/// TestServiceStack_Select_DriverFilter: only node 0 has the `foo`
+/// driver the task asks for.
+#[test]
+fn stack_test_go_v1_3_0_v2_0_5_service_select_driver_filter() {
+    let mut zero = node(0);
+    zero["Attributes"]["driver.foo"] = json!("1");
+    zero["Drivers"]["foo"] = json!({"Detected": true, "Healthy": true});
+    zero["ComputedClass"] = json!("v1:foo");
+    let mut j = job(1);
+    j["TaskGroups"][0]["Tasks"][0]["Driver"] = json!("foo");
+    for release in BOTH {
+        let r = replay_at(vec![zero.clone(), node(1)], j.clone(), release);
+        assert_eq!(placed_nodes(&r), [id(0)], "{release}");
+    }
+}
+
+/// TestServiceStack_Select_ConstraintFilter: node 0 runs freebsd, which
+/// the job asks for; node 1 is filtered by the constraint (one node
+/// filtered, of class `linux-medium-pci`).
+#[test]
+fn stack_test_go_v1_3_0_v2_0_5_service_select_constraint_filter() {
+    let mut zero = node(0);
+    zero["Attributes"]["kernel.name"] = json!("freebsd");
+    zero["ComputedClass"] = json!("v1:freebsd");
+    let mut j = job(1);
+    j["Constraints"][0]["RTarget"] = json!("freebsd");
+    for release in BOTH {
+        let r = replay_at(vec![zero.clone(), node(1)], j.clone(), release);
+        assert_eq!(placed_nodes(&r), [id(0)], "{release}");
+        let step = explained(
+            vec![zero.clone(), node(1)],
+            j.clone(),
+            release,
+            "Feasibility",
+        );
+        assert_eq!(step.conclusion, "1 of 2 evaluated nodes are filtered");
+        assert_eq!(
+            fact(&step, "${attr.kernel.name} = freebsd"),
+            "1 node: node-1"
+        );
+    }
+}
+
+/// TestServiceStack_Select_BinPack_Overflow: node 1 has all its CPU
+/// reserved; node 0 is chosen and node 1 is the one exhausted node, in
+/// `cpu`.
+#[test]
+fn stack_test_go_v1_3_0_v2_0_5_service_select_bin_pack_overflow() {
+    let mut one = node(1);
+    one["ReservedResources"]["Cpu"]["CpuShares"] = json!(4000);
+    for release in BOTH {
+        let r = replay_at(vec![node(0), one.clone()], job(1), release);
+        assert_eq!(placed_nodes(&r), [id(0)], "{release}");
+        let step = explained(vec![node(0), one.clone()], job(1), release, "Resources");
+        assert_eq!(step.conclusion, "1 of 2 feasible nodes have no room");
+        assert!(fact(&step, "cpu").starts_with("1 node: node-1"), "{step:?}");
+    }
+}
+
+/// TestServiceStack_Select_HostVolume (2.0.5; the `per_alloc` half needs
+/// #15780, 1.5.0): the node with host volume `unique` takes the
+/// allocation; with `per_alloc`, index 0 goes to the node with
+/// `per_alloc[0]`, index 1 to the one with `per_alloc[1]`, and index 2
+/// finds none, filtered on all three nodes as "missing compatible host
+/// volumes".
+#[test]
+fn stack_test_go_v2_0_5_service_select_host_volume() {
+    let vol = |name: &str| json!({"Name": name, "Path": format!("/tmp/{name}")});
+    let mut n1 = node(1);
+    n1["HostVolumes"] = json!({"unique": vol("unique"), "per_alloc[0]": vol("per_alloc[0]")});
+    n1["ComputedClass"] = json!("v1:vol1");
+    let mut n2 = node(2);
+    n2["HostVolumes"] = json!({"per_alloc[1]": vol("per_alloc[1]")});
+    n2["ComputedClass"] = json!("v1:vol2");
+    let nodes = vec![node(0), n1, n2];
+    let mut j = job(1);
+    j["TaskGroups"][0]["Volumes"] =
+        json!({"unique": {"Name": "unique", "Type": "host", "Source": "unique"}});
+    let r = replay_at(nodes.clone(), j.clone(), v(2, 0, 5));
+    assert_eq!(placed_nodes(&r), [id(1)]);
+    let mut j = job(3);
+    j["TaskGroups"][0]["Volumes"] = json!({"per_alloc": {"Name": "per_alloc", "Type": "host",
+                                            "Source": "per_alloc", "PerAlloc": true}});
+    let r = replay_at(nodes, j, v(2, 0, 5));
+    let by_name: Vec<(&str, Option<&str>)> = r
+        .plan
+        .place
+        .iter()
+        .map(|p| (p.name.as_str(), p.node_id.as_deref()))
+        .collect();
+    assert_eq!(
+        by_name,
+        [
+            ("mock-service.web[0]", Some(id(1).as_str())),
+            ("mock-service.web[1]", Some(id(2).as_str())),
+            ("mock-service.web[2]", None),
+        ]
+    );
+    let m = &r.plan.failed_placements[0].metrics;
+    assert_eq!(m.constraint_filtered.len(), 1);
+    assert_eq!(m.constraint_filtered["missing compatible host volumes"], 3);
+}
