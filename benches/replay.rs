@@ -50,7 +50,7 @@ fn job(version: u64, image: &str) -> Arc<Job> {
             tasks: vec![Task {
                 name: "app".into(),
                 driver: "docker".into(),
-                config: plan_inspect::model::GoValue(serde_json::json!({ "image": image })),
+                config: plan_inspect::model::GoValue::from(serde_json::json!({ "image": image })),
                 kill_timeout: 5_000_000_000,
                 ..Task::default()
             }],

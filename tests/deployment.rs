@@ -1012,7 +1012,7 @@ fn multiregion(count: i64) -> Job {
     let mut j = job_of(count, None);
     j.task_groups[0].update = Some(no_canary_update());
     j.multiregion = Some(Multiregion {
-        regions: GoValue(json!([{"Name": "east"}, {"Name": "west"}])),
+        regions: GoValue::from(json!([{"Name": "east"}, {"Name": "west"}])),
     });
     j
 }
@@ -1044,7 +1044,7 @@ fn a_new_multiregion_job_waits_for_its_peers() {
 fn a_periodic_multiregion_job_places_but_its_deployment_is_pending() {
     let mut c = Cluster::new();
     let mut spec = multiregion(2);
-    spec.periodic = GoValue(json!({"Enabled": true, "Spec": "*/5 * * * *"}));
+    spec.periodic = GoValue::from(json!({"Enabled": true, "Spec": "*/5 * * * *"}));
     c.job(spec);
     let r = c.replay_job(JOB);
     assert_eq!(r.plan.place.len(), 2);

@@ -130,7 +130,7 @@ fn drained_alloc_migrating() {
     let job = c.job(mock_job());
     let ids = c.allocs(&job, 10);
     let node = c.alloc_mut(&ids[3]).node_id.clone();
-    c.node_mut(&node).drain_strategy = GoValue(serde_json::json!({"Deadline": 3600}));
+    c.node_mut(&node).drain_strategy = GoValue::from(serde_json::json!({"Deadline": 3600}));
     c.alloc_mut(&ids[3]).desired_transition.migrate = Some(true);
     let e = explained(&c, &ids[3]);
     assert_eq!(e.bucket, Some(Bucket::Migrate));

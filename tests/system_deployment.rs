@@ -50,7 +50,7 @@ pub(crate) fn system_job(groups: &[(&str, Option<UpdateStrategy>)]) -> Job {
 pub(crate) fn destructively_updated(old: &Job) -> Job {
     let mut j = old.clone();
     for tg in &mut j.task_groups {
-        tg.tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
+        tg.tasks[0].config = GoValue::from(serde_json::json!({"command": "/bin/other"}));
     }
     j.version += 1;
     j.job_modify_index += 1;

@@ -234,7 +234,7 @@ pub(crate) fn nodes() -> Vec<Node> {
     };
     let mut draining = node("draining", "");
     // mock.DrainNode().DrainStrategy: a deadline-bound drain.
-    draining.drain_strategy = GoValue(serde_json::json!({
+    draining.drain_strategy = GoValue::from(serde_json::json!({
         "DrainSpec": {"Deadline": 0, "IgnoreSystemJobs": false},
         "ForceDeadline": "0001-01-01T00:00:00Z",
         "StartedAt": "0001-01-01T00:00:00Z"
@@ -617,7 +617,7 @@ fn test_alloc_set_filter_by_tainted_disco_client_running_reconnecting_and_replac
 
 /// A drain strategy as `mock.DrainNode` leaves it.
 pub(crate) fn drain_strategy() -> GoValue {
-    GoValue(json!({
+    GoValue::from(json!({
         "DrainSpec": {"Deadline": 0, "IgnoreSystemJobs": false},
         "ForceDeadline": "0001-01-01T00:00:00Z",
         "StartedAt": "0001-01-01T00:00:00Z"

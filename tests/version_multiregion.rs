@@ -28,14 +28,14 @@ fn case_job(batch: bool, multiregion: bool, periodic: bool, parameterized: bool)
     }
     if multiregion {
         j.multiregion = Some(Multiregion {
-            regions: GoValue(json!([{"Name": "east"}, {"Name": "west"}])),
+            regions: GoValue::from(json!([{"Name": "east"}, {"Name": "west"}])),
         });
     }
     if periodic {
-        j.periodic = GoValue(json!({"Enabled": true, "Spec": "*/5 * * * *"}));
+        j.periodic = GoValue::from(json!({"Enabled": true, "Spec": "*/5 * * * *"}));
     }
     if parameterized {
-        j.parameterized_job = GoValue(json!({"Payload": "required"}));
+        j.parameterized_job = GoValue::from(json!({"Payload": "required"}));
     }
     j
 }

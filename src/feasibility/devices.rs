@@ -122,7 +122,7 @@ fn resolve(target: &str, d: &NodeDevice) -> Option<Attribute> {
             .strip_prefix("${device.attr.")
             .map(|k| k.strip_suffix('}').unwrap_or(k))
             .and_then(|k| d.attributes.get(k))
-            .and_then(|v| Attribute::from_json(&v.0)),
+            .and_then(|v| Attribute::from_json(&v.to_value())),
     }
 }
 

@@ -193,6 +193,9 @@ fn task_group(g: &mut Map<String, Value>, job: &JobBlocks) {
     for s in objects(g, "Services") {
         service(s, job, &group_name, None);
     }
+    for n in objects(g, "Networks") {
+        super::injected_task::network_defaults(n);
+    }
     for t in objects(g, "Tasks") {
         task(t, &restart, job, &group_name);
     }

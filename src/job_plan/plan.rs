@@ -12,6 +12,7 @@ use serde_json::{Map, Value, json};
 use super::admission::{implied_constraints, multierror, validate};
 use super::annotate::annotate;
 use super::canonical::canonicalize;
+use super::connect::connect;
 use super::diff_types::JobDiff;
 use super::identities::implicit_identities;
 use super::job_diff::job_diff;
@@ -94,6 +95,7 @@ pub fn admit(
     release: Release,
 ) -> Result<Map<String, Value>, PlanError> {
     canonicalize(&mut job, release);
+    connect(&mut job, release).map_err(PlanError::Invalid)?;
     implied_constraints(&mut job, release);
     implicit_identities(&mut job, release);
     let errors = validate(&job, release);

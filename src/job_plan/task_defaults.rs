@@ -26,20 +26,9 @@ pub(crate) fn task(
     job: &JobBlocks,
     group: &str,
 ) {
-    let r = ensure(t, "Resources");
-    if is_missing(r.get("Cores")) {
-        r.insert("Cores".into(), json!(0));
-        default(r, "CPU", json!(100));
-    }
-    default(r, "CPU", json!(0));
-    default(r, "MemoryMB", json!(300));
+    resources(ensure(t, "Resources"));
     default(t, "KillTimeout", json!(5 * SECOND));
-    let logs = ensure(t, "LogConfig");
-    default(logs, "MaxFiles", json!(10));
-    default(logs, "MaxFileSizeMB", json!(10));
-    if job.release >= v(1, 5, 5) {
-        default(logs, "Disabled", json!(false));
-    }
+    log_config(ensure(t, "LogConfig"), job.release);
     if let Some(vault) = object(t, "Vault") {
         vault_defaults(vault, job.release);
     }
@@ -68,6 +57,35 @@ pub(crate) fn task(
         }
     }
     t.insert("RestartPolicy".into(), Value::Object(restart));
+}
+
+/// `api.Resources.Canonicalize`: 100 MHz unless cores are asked for, 300 MB.
+fn resources(r: &mut Map<String, Value>) {
+    if is_missing(r.get("Cores")) {
+        r.insert("Cores".into(), json!(0));
+        default(r, "CPU", json!(100));
+    }
+    default(r, "CPU", json!(0));
+    default(r, "MemoryMB", json!(300));
+}
+
+/// `api.LogConfig.Canonicalize`: 10 files of 10 MB.
+fn log_config(logs: &mut Map<String, Value>, release: Release) {
+    default(logs, "MaxFiles", json!(10));
+    default(logs, "MaxFileSizeMB", json!(10));
+    if release >= v(1, 5, 5) {
+        default(logs, "Disabled", json!(false));
+    }
+}
+
+/// `api.SidecarTask.Canonicalize` on a Connect service's `sidecar_task`:
+/// the task defaults (resources, logs, a 5s kill timeout) and a zero
+/// shutdown delay, all of which later override the injected task's own.
+fn sidecar_task(st: &mut Map<String, Value>, release: Release) {
+    resources(ensure(st, "Resources"));
+    log_config(ensure(st, "LogConfig"), release);
+    default(st, "KillTimeout", json!(5 * SECOND));
+    default(st, "ShutdownDelay", json!(0));
 }
 
 /// The API's and the server's service defaults: the generated name, the
@@ -117,6 +135,9 @@ pub(crate) fn service(
             s.insert("Namespace".into(), json!("default"));
         }
         _ => {}
+    }
+    if let Some(st) = object(s, "Connect").and_then(|c| object(c, "SidecarTask")) {
+        sidecar_task(st, job.release);
     }
     let on_update = text(s, "OnUpdate");
     let (service_name, task_name) = (text(s, "Name"), text(s, "TaskName"));

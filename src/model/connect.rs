@@ -141,7 +141,7 @@ fn both_nil_or<T>(a: Option<&T>, b: Option<&T>, eq: impl Fn(&T, &T) -> bool) -> 
 /// `opaqueMapsEqual`: two empty maps are equal whether nil or not; otherwise
 /// `DeepEqual` on maps, where a key with a zero value still counts.
 fn opaque_maps_equal(a: &GoValue, b: &GoValue) -> bool {
-    let empty = |v: &GoValue| v.is_null() || v.0.as_object().is_some_and(|m| m.is_empty());
+    let empty = |v: &GoValue| v.is_null() || v.json().as_object().is_some_and(<[_]>::is_empty);
     (empty(a) && empty(b)) || a.map_equal(b)
 }
 

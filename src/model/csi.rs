@@ -190,7 +190,7 @@ impl VolumeRequest {
     fn flag(&self, key: &str) -> bool {
         self.other
             .get(key)
-            .and_then(serde_json::Value::as_bool)
+            .and_then(super::Json::as_bool)
             .unwrap_or(false)
     }
 

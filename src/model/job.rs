@@ -150,7 +150,7 @@ pub struct VolumeRequest {
     /// flattened keys are buffered by serde past the `null` rule, so a
     /// `null` is kept here, and the comparison reads it as Go would.
     #[serde(flatten)]
-    pub other: serde_json::Map<String, serde_json::Value>,
+    pub other: GoValue,
 }
 
 /// A `structs.DisconnectStrategy` (the group's `disconnect` block, 1.8.0 on).
@@ -373,7 +373,6 @@ impl TaskGroup {
     /// The group's `EphemeralDisk.SizeMB`, 0 without the block.
     pub fn disk_mb(&self) -> i64 {
         self.ephemeral_disk
-            .0
             .get("SizeMB")
             .and_then(|v| v.as_i64())
             .unwrap_or(0)

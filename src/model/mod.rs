@@ -73,7 +73,7 @@ pub use string_map::StringMap;
 pub use task_event::{TASK_CLIENT_RECONNECTED, TaskEvent};
 pub use task_resources::{CniConfig, NetworkResource, Numa, Port, RequestedDevice, Resources};
 pub use task_states::{TaskState, TaskStates};
-pub use value::{Equality, GoValue};
+pub use value::{Equality, GoValue, Json};
 pub(crate) use value::{deep_equal, deep_equal_as, maps_equal_as, objects_equal, set_equal};
 pub use version_request::{BadVersion, VersionRequest, accepted, names};
 

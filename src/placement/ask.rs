@@ -8,7 +8,7 @@ use crate::model::resources::EphemeralDisk;
 /// resources and lifecycle.
 pub fn ask_of(tg: &TaskGroup) -> GroupAsk<'_> {
     let disk: EphemeralDisk =
-        serde_json::from_value(tg.ephemeral_disk.0.clone()).unwrap_or_default();
+        serde_json::from_value(tg.ephemeral_disk.to_value()).unwrap_or_default();
     GroupAsk {
         disk_mb: disk.size_mb,
         network: tg.networks.first(),

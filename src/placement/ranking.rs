@@ -29,7 +29,7 @@ pub struct Ranking {
 /// (`NodeAffinityIterator.SetTaskGroup`).
 pub fn affinities_of(job: &Job, tg: &TaskGroup) -> Vec<Affinity> {
     let read =
-        |v: &GoValue| -> Vec<Affinity> { serde_json::from_value(v.0.clone()).unwrap_or_default() };
+        |v: &GoValue| -> Vec<Affinity> { serde_json::from_value(v.to_value()).unwrap_or_default() };
     let mut out = read(&job.affinities);
     out.extend(read(&tg.affinities));
     for task in &tg.tasks {

@@ -60,7 +60,7 @@ fn null_as_empty<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Target>, 
 /// The blocks a job or group sets; a list Nomad could not have written
 /// reads as none.
 pub fn blocks_of(spreads: &GoValue) -> Vec<Block> {
-    serde_json::from_value(spreads.0.clone()).unwrap_or_default()
+    serde_json::from_value(spreads.to_value()).unwrap_or_default()
 }
 
 /// `spreadInfo`: a block's weight and the count it wants of each value.

@@ -255,9 +255,8 @@ impl<'a> JobContext<'a> {
         }
         let disk = |key: &str| {
             tg.ephemeral_disk
-                .0
                 .get(key)
-                .and_then(serde_json::Value::as_bool)
+                .and_then(crate::model::Json::as_bool)
                 .unwrap_or(false)
         };
         let keeps =

@@ -48,7 +48,7 @@ impl Drainer {
     ) -> Time {
         let force_deadline = now.add(deadline);
         let node = world.node_mut(node_id).expect("resolved node");
-        node.drain_strategy = GoValue(json!({
+        node.drain_strategy = GoValue::from(json!({
             "Deadline": deadline,
             "ForceDeadline": force_deadline.to_rfc3339(),
             "IgnoreSystemJobs": false,

@@ -73,7 +73,7 @@ pub(super) fn job(job_type: &str, group: &str, count: i64) -> Job {
             tasks: vec![Task {
                 name: group.into(),
                 driver: "exec".into(),
-                config: GoValue(serde_json::json!({"command": "/bin/date"})),
+                config: GoValue::from(serde_json::json!({"command": "/bin/date"})),
                 ..Task::default()
             }],
             ..TaskGroup::default()
@@ -162,7 +162,8 @@ fn reregistered(mut job: Job) -> Job {
 /// `job` registered again with another command: a destructive update.
 fn other_command(job: Job) -> Job {
     let mut job = reregistered(job);
-    job.task_groups[0].tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
+    job.task_groups[0].tasks[0].config =
+        GoValue::from(serde_json::json!({"command": "/bin/other"}));
     job
 }
 

@@ -900,9 +900,12 @@ catalogue! {
         reads: [],
         wording: "a job plan's diff of a Connect proxy lists its transparent proxy, even unchanged",
     }
-    /// #20575 (1.8.0; v1.8.0 nomad/structs/diff.go:596): a job plan's task
-    /// diff lists the task's volume mounts; before, a volume mount change
-    /// did not show.
+    /// #20575 (1.8.0; v1.8.0 nomad/structs/diff.go:596,
+    /// structs/services.go:1538):
+    /// - a job plan's task diff lists the task's volume mounts; before, a
+    ///   volume mount change did not show;
+    /// - a Connect `sidecar_task`'s volume mounts replace the injected
+    ///   sidecar's.
     DiffTaskVolumeMounts {
         id: "#20575",
         firsts: &[v(1, 8, 0)],
@@ -938,6 +941,67 @@ catalogue! {
         replayed: true,
         reads: [],
         wording: "a job plan's diff of a sidecar task shows its volume mounts",
+    }
+    /// #13184 (1.3.2, 1.4.0; v1.3.2 nomad/job_endpoint_hook_connect.go:329,
+    /// :456): an ingress gateway whose listener asks for TLS settings
+    /// (`IsCustomizedTLS`) gets its injected task a third constraint, Consul
+    /// `>= 1.11.2`.
+    ConnectGatewayTls {
+        id: "#13184",
+        firsts: &[v(1, 3, 2), v(1, 4, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job's ingress gateway with custom TLS needs Consul 1.11.2",
+    }
+    /// #17065 (1.6.0; v1.6.0 nomad/job_endpoint_hook_connect.go:245, :279):
+    /// the injected Connect sidecar runs on `podman` when the group's tasks
+    /// use podman and none docker; before, always `docker`.
+    ConnectSidecarPodman {
+        id: "#17065",
+        firsts: &[v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job's Connect sidecar runs on podman in a podman-only group",
+    }
+    /// #19450 (1.7.2, 1.8.0; v1.8.0 nomad/job_endpoint_hook_connect.go:83,
+    /// :125, :521): the constraints of an injected sidecar or gateway task
+    /// name the service's Consul cluster (`${attr.consul.<cluster>.version}`,
+    /// `.grpc`) when it is not `default`.
+    ConnectClusterConstraints {
+        id: "#19450",
+        firsts: &[v(1, 7, 2), v(1, 8, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job's Connect tasks are constrained on their Consul cluster",
+    }
+    /// #20611 (1.8.0; v1.8.0 nomad/job_endpoint_hook_connect.go:378): an
+    /// injected gateway task runs on the driver guessed as for sidecars
+    /// (podman in a podman-only group); before, always `docker`.
+    ConnectGatewayPodman {
+        id: "#20611",
+        firsts: &[v(1, 8, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job's Connect gateway runs on podman in a podman-only group",
+    }
+    /// #27191 (1.11.1, 2.0.0; v2.0.5 nomad/structs/services.go:1655): a `sidecar_task`'s identities replace
+    /// the injected task's.
+    ConnectSidecarIdentities {
+        id: "#27191",
+        firsts: &[v(1, 11, 1), v(2, 0, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job's Connect sidecar_task sets the sidecar's identities",
+    }
+    /// #26449 (1.11.0; v1.11.0 nomad/job_endpoint_hook_connect.go:448): a
+    /// gateway in a `cni/*` network gets the bind addresses of a bridge
+    /// network; before, those of a host network (none).
+    ConnectCniGateway {
+        id: "#26449",
+        firsts: &[v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job's Connect gateway in a cni network binds as in a bridge one",
     }
     /// #17198 (1.3.15, 1.4.10, 1.5.6, 1.6.0; v1.6.0 scheduler/spread.go:187-200):
     /// a spread target of 0% scores the lowest boost the evaluation has seen

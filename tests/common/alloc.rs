@@ -179,7 +179,7 @@ pub fn drain(c: &mut Cluster, ids: &[String]) {
         c.alloc_mut(id).desired_transition.migrate = Some(true);
         let node = c.alloc_mut(id).node_id.clone();
         let n = c.node_mut(&node);
-        n.drain_strategy = GoValue(json!({
+        n.drain_strategy = GoValue::from(json!({
             "DrainSpec": {"Deadline": 0, "IgnoreSystemJobs": false},
             "ForceDeadline": "0001-01-01T00:00:00Z",
             "StartedAt": "0001-01-01T00:00:00Z"

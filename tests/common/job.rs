@@ -85,7 +85,7 @@ pub fn destructive_update(job: &Job) -> Job {
     let mut j = job.clone();
     for tg in &mut j.task_groups {
         for t in &mut tg.tasks {
-            t.config = GoValue(json!({"command": "/bin/other"}));
+            t.config = GoValue::from(json!({"command": "/bin/other"}));
         }
     }
     j.job_modify_index += 1;

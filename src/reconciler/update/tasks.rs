@@ -1,14 +1,12 @@
 //! `tasksUpdated`: whether two versions of a task group differ in anything
 //! an in-place update cannot apply, and the first such difference.
 
-use serde_json::Value;
-
 use super::connect::{connect_service_updated, consul_updated};
 use super::difference::Difference;
 use super::network::network_updated;
 use crate::model::{
-    Equality, GoValue, Job, RequestedDevice, Resources, RestartPolicy, TaskGroup, VolumeRequest,
-    deep_equal, deep_equal_as, maps_equal_as, objects_equal, set_equal,
+    Equality, GoValue, Job, Json, RequestedDevice, Resources, RestartPolicy, TaskGroup,
+    VolumeRequest, deep_equal, deep_equal_as, maps_equal_as, objects_equal, set_equal,
 };
 use crate::reconciler::rules::Rules;
 use crate::version::Switch;
@@ -217,8 +215,13 @@ fn volumes_equal(
             ka == kb
                 && (&va.name, &va.volume_type, &va.source, va.read_only)
                     == (&vb.name, &vb.volume_type, &vb.source, vb.read_only)
-                && objects_equal(&va.other, &vb.other, eq)
+                && objects_equal(members(&va.other), members(&vb.other), eq)
         })
+}
+
+/// The members of a flattened object.
+fn members(v: &GoValue) -> &[(crate::model::Name, Json)] {
+    v.json().as_object().unwrap_or(&[])
 }
 
 /// `renderTemplatesUpdated`: a nil policy renders no templates.
@@ -246,18 +249,10 @@ fn logs_switched(a: &crate::model::Task, b: &crate::model::Task, rules: &Rules) 
 /// `GetterHeaders` are maps, compared under `eq`.
 fn artifacts_equal(a: &GoValue, b: &GoValue, eq: Equality) -> bool {
     const MAPS: [&str; 2] = ["GetterOptions", "GetterHeaders"];
-    let (Value::Array(xs), Value::Array(ys)) = (&a.0, &b.0) else {
+    let (Json::Array(xs), Json::Array(ys)) = (a.json(), b.json()) else {
         return a.equal_as(b, eq);
     };
-    let split = |v: &Value| -> (Value, [Value; 2]) {
-        let mut rest = v.clone();
-        let maps = MAPS.map(|k| {
-            rest.as_object_mut()
-                .and_then(|o| o.remove(k))
-                .unwrap_or(Value::Null)
-        });
-        (rest, maps)
-    };
+    let split = |v: &Json| v.without(MAPS);
     xs.len() == ys.len()
         && xs.iter().zip(ys).all(|(x, y)| {
             let ((rx, mx), (ry, my)) = (split(x), split(y));
@@ -269,24 +264,13 @@ fn artifacts_equal(a: &GoValue, b: &GoValue, eq: Equality) -> bool {
 /// lists are equal, and so are the nil and empty `Config` and `Env` maps of
 /// a secret.
 fn secrets_equal(a: &GoValue, b: &GoValue) -> bool {
-    artifacts_like_equal(a, b, &["Config", "Env"])
+    artifacts_like_equal(a, b, ["Config", "Env"])
 }
 
 /// Lists of structs holding the maps `maps`, under typed equality.
-fn artifacts_like_equal(a: &GoValue, b: &GoValue, maps: &[&str]) -> bool {
+fn artifacts_like_equal<const N: usize>(a: &GoValue, b: &GoValue, maps: [&str; N]) -> bool {
     let (xs, ys) = (a.elements(), b.elements());
-    let split = |v: &Value| -> (Value, Vec<Value>) {
-        let mut rest = v.clone();
-        let taken = maps
-            .iter()
-            .map(|k| {
-                rest.as_object_mut()
-                    .and_then(|o| o.remove(*k))
-                    .unwrap_or(Value::Null)
-            })
-            .collect();
-        (rest, taken)
-    };
+    let split = |v: &Json| v.without(maps);
     xs.len() == ys.len()
         && xs.iter().zip(ys).all(|(x, y)| {
             let ((rx, mx), (ry, my)) = (split(x), split(y));
@@ -305,14 +289,16 @@ fn volume_mounts_equal(a: &GoValue, b: &GoValue, rules: &Rules) -> bool {
     if rules.has(Switch::SelinuxLabel) {
         return a.equal_as(b, eq);
     }
-    let unlabelled = |v: &GoValue| -> Value {
-        let mut v = v.0.clone();
-        if let Value::Array(mounts) = &mut v {
-            for m in mounts.iter_mut().filter_map(Value::as_object_mut) {
-                m.remove("SELinuxLabel");
-            }
+    let unlabelled = |v: &GoValue| -> Json {
+        match v.json() {
+            Json::Array(mounts) => Json::Array(
+                mounts
+                    .iter()
+                    .map(|m| m.without(["SELinuxLabel"]).0)
+                    .collect(),
+            ),
+            other => other.clone(),
         }
-        v
     };
     deep_equal_as(&unlabelled(a), &unlabelled(b), eq)
 }
@@ -323,7 +309,7 @@ fn volume_mounts_equal(a: &GoValue, b: &GoValue, rules: &Rules) -> bool {
 /// compares them as a set: equal lengths and each of the new version's
 /// found among the old (v1.5.2 nomad/structs/structs.go:9287).
 fn affinities_updated(a: &Job, ga: &TaskGroup, b: &Job, gb: &TaskGroup, eq: Equality) -> bool {
-    let all = |job: &'_ Job, tg: &'_ TaskGroup| -> Vec<Value> {
+    let all = |job: &'_ Job, tg: &'_ TaskGroup| -> Vec<Json> {
         let tasks = tg.tasks.iter().map(|t| &t.affinities);
         [&job.affinities, &tg.affinities]
             .into_iter()
@@ -334,7 +320,7 @@ fn affinities_updated(a: &Job, ga: &TaskGroup, b: &Job, gb: &TaskGroup, eq: Equa
     };
     let (xs, ys) = (all(a, ga), all(b, gb));
     match eq {
-        Equality::Deep => !deep_equal(&Value::Array(xs), &Value::Array(ys)),
+        Equality::Deep => !deep_equal(&Json::Array(xs.into()), &Json::Array(ys.into())),
         Equality::Typed => !set_equal(&xs, &ys, |x, y| deep_equal_as(x, y, eq)),
     }
 }
@@ -343,12 +329,12 @@ fn affinities_updated(a: &Job, ga: &TaskGroup, b: &Job, gb: &TaskGroup, eq: Equa
 /// also sees `Spread`'s unexported memoized string, which snapshots do not
 /// carry; it is ignored here.
 fn spreads_updated(a: &Job, ga: &TaskGroup, b: &Job, gb: &TaskGroup, eq: Equality) -> bool {
-    let all = |job: &'_ Job, tg: &'_ TaskGroup| -> Vec<Value> {
+    let all = |job: &'_ Job, tg: &'_ TaskGroup| -> Box<[Json]> {
         [&job.spreads, &tg.spreads]
             .into_iter()
             .flat_map(GoValue::elements)
             .cloned()
             .collect()
     };
-    !deep_equal_as(&Value::Array(all(a, ga)), &Value::Array(all(b, gb)), eq)
+    !deep_equal_as(&Json::Array(all(a, ga)), &Json::Array(all(b, gb)), eq)
 }

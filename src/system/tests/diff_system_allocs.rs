@@ -77,7 +77,7 @@ fn test_diff_system_allocs_for_node() {
     let old = older(&job);
     let zip = node("zip");
     let mut drain = node("drainNode");
-    drain.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    drain.drain_strategy = GoValue::from(serde_json::json!({"Deadline": 0}));
     let mut dead = node("dead");
     dead.status = "down".into();
     let tainted: TaintedNodes<'_> = [("dead", Some(&dead)), ("drainNode", Some(&drain))]
@@ -158,7 +158,7 @@ fn test_diff_system_allocs() {
     let job = Arc::new(system_job());
     let old = older(&job);
     let mut drain = node("drain");
-    drain.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    drain.drain_strategy = GoValue::from(serde_json::json!({"Deadline": 0}));
     let mut dead = node("dead");
     dead.status = "down".into();
     let others: Vec<Node> = ["foo", "bar", "baz", "pipe"]

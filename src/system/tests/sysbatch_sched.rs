@@ -147,7 +147,7 @@ fn test_sys_batch_node_down() {
 #[test]
 fn test_sys_batch_node_drain_down() {
     let mut n = node("n");
-    n.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    n.drain_strategy = GoValue::from(serde_json::json!({"Deadline": 0}));
     n.status = "down".into();
     let mut c = Cluster::new(vec![n]);
     let job = Arc::new(sysbatch_job());
@@ -162,7 +162,7 @@ fn test_sys_batch_node_drain_down() {
 #[test]
 fn test_sys_batch_node_drain() {
     let mut n = node("n");
-    n.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    n.drain_strategy = GoValue::from(serde_json::json!({"Deadline": 0}));
     let mut c = Cluster::new(vec![n]);
     let job = Arc::new(sysbatch_job());
     sysbatch_everywhere(&mut c, &job, "running");
@@ -229,7 +229,7 @@ fn test_sys_batch_existing_alloc_no_nodes() {
 #[test]
 fn test_sys_batch_plan_with_drained_node() {
     let mut drained = node("drained");
-    drained.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    drained.drain_strategy = GoValue::from(serde_json::json!({"Deadline": 0}));
     drained.scheduling_eligibility = "ineligible".into();
     let mut c = Cluster::new(vec![drained, node("ready")]);
     let job = Arc::new(sysbatch_job());

@@ -87,7 +87,8 @@ fn test_system_sched_job_modify_rolling() {
         max_parallel: 5,
         ..UpdateStrategy::default()
     });
-    job.task_groups[0].tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
+    job.task_groups[0].tasks[0].config =
+        GoValue::from(serde_json::json!({"command": "/bin/other"}));
     c.run(Some(&job), |s| {
         assert_eq!(s.stops.len(), 5);
         assert_eq!(s.placements.len(), 5);
@@ -158,7 +159,7 @@ fn test_system_sched_job_deregister_stopped() {
 fn test_system_sched_node_down() {
     let mut n = node("down");
     n.status = "down".into();
-    n.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    n.drain_strategy = GoValue::from(serde_json::json!({"Deadline": 0}));
     let mut c = Cluster::new(vec![n]);
     let job = Arc::new(system_job());
     running_everywhere(&mut c, &job);
@@ -173,7 +174,7 @@ fn test_system_sched_node_down() {
 #[test]
 fn test_system_sched_node_drain() {
     let mut n = node("drain");
-    n.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    n.drain_strategy = GoValue::from(serde_json::json!({"Deadline": 0}));
     let mut c = Cluster::new(vec![n]);
     let job = Arc::new(system_job());
     running_everywhere(&mut c, &job);
@@ -234,7 +235,7 @@ fn test_system_sched_plan_with_drained_node() {
     // A drained node (with a drain strategy, ineligible) keeps its
     // allocation of one group until it is marked to migrate; that one is stopped.
     let mut drained = node("drained");
-    drained.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    drained.drain_strategy = GoValue::from(serde_json::json!({"Deadline": 0}));
     drained.scheduling_eligibility = "ineligible".into();
     let mut c = Cluster::new(vec![drained, node("ready")]);
     let job = Arc::new(system_job());
@@ -348,7 +349,7 @@ fn test_system_sched_job_constraint_add_node() {
 fn test_system_sched_node_drain_down() {
     // A drained node that went down: its allocation is lost.
     let mut n = node("n");
-    n.drain_strategy = GoValue(serde_json::json!({"Deadline": 0}));
+    n.drain_strategy = GoValue::from(serde_json::json!({"Deadline": 0}));
     n.status = "down".into();
     let mut c = Cluster::new(vec![n]);
     let job = Arc::new(system_job());

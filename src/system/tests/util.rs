@@ -110,7 +110,7 @@ fn util_79_270_861_a_node_evicts_its_lowest_allocation_id_first() {
         ..UpdateStrategy::default()
     });
     for tg in &mut job.task_groups {
-        tg.tasks[0].config = GoValue(serde_json::json!({"command": "/bin/other"}));
+        tg.tasks[0].config = GoValue::from(serde_json::json!({"command": "/bin/other"}));
     }
     job.task_groups[0].constraints.push(Constraint {
         l_target: "${node.class}".into(),
