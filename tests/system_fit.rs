@@ -106,30 +106,62 @@ fn count(plan: &Value, key: &str) -> usize {
     plan[key].as_array().map_or(0, Vec::len)
 }
 
-/// A node without CPU or memory totals takes its placement unchecked, and
-/// the one `resource_fit_unknown` warning, the placement stage's, counts
-/// that placement only.
+/// A node without a resources block (a dump cut down by hand; Nomad's
+/// scheduler would dereference nil there) takes its placement unchecked,
+/// and the one `resource_fit_unknown` warning, the placement stage's,
+/// counts that placement only.
 #[test]
-fn a_system_placement_on_a_node_without_totals_is_counted_once() {
+fn a_system_placement_on_a_node_without_resources_is_counted_once() {
     let mut bare = node("node-2");
-    let resources = bare["NodeResources"].as_object_mut().unwrap();
+    let fields = bare.as_object_mut().unwrap();
+    fields.remove("NodeResources");
+    fields.remove("ReservedResources");
+    let doc = snapshot(vec![node("node-1"), bare], vec![system_job("sys")], vec![]);
+    for version in ["1.6.5", "1.10.5"] {
+        let report = report(&doc, version);
+        assert_eq!(count(&job_of(&report, "sys")["plan"], "place"), 2);
+        let unknown: Vec<&Value> = report["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|w| w["code"] == "resource_fit_unknown")
+            .collect();
+        assert_eq!(unknown.len(), 1, "{report}");
+        let message = unknown[0]["message"].as_str().unwrap();
+        assert!(
+            message.starts_with("default/sys: 1 placement(s)"),
+            "{message}"
+        );
+    }
+}
+
+/// A node whose resources block reports no CPU or memory is checked as
+/// Nomad's `AllocsFit` checks it (v1.3.0 nomad/structs/funcs.go:199-202,
+/// v2.0.5 :194-197): exhausted in `cpu`, the first dimension compared,
+/// with no warning.
+#[test]
+fn a_system_placement_on_a_node_at_zero_is_exhausted_in_cpu() {
+    let mut zero = node("node-2");
+    let resources = zero["NodeResources"].as_object_mut().unwrap();
     resources.remove("Cpu");
     resources.remove("Memory");
-    let doc = snapshot(vec![node("node-1"), bare], vec![system_job("sys")], vec![]);
-    let report = report(&doc, "1.10.5");
-    assert_eq!(count(&job_of(&report, "sys")["plan"], "place"), 2);
-    let unknown: Vec<&Value> = report["warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|w| w["code"] == "resource_fit_unknown")
-        .collect();
-    assert_eq!(unknown.len(), 1, "{report}");
-    let message = unknown[0]["message"].as_str().unwrap();
-    assert!(
-        message.starts_with("default/sys: 1 placement(s)"),
-        "{message}"
-    );
+    let doc = snapshot(vec![node("node-1"), zero], vec![system_job("sys")], vec![]);
+    for version in ["1.3.0", "1.10.5"] {
+        let report = report(&doc, version);
+        let plan = &job_of(&report, "sys")["plan"];
+        assert_eq!(count(plan, "place"), 1, "{plan}");
+        assert_eq!(count(plan, "failed_placements"), 1, "{plan}");
+        let m = &plan["failed_placements"][0]["metrics"];
+        assert_eq!(m["dimension_exhausted"], json!({"cpu": 1}), "{plan}");
+        assert!(
+            report["warnings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|w| w["code"] != "resource_fit_unknown"),
+            "{report}"
+        );
+    }
 }
 
 mod failures;

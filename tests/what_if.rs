@@ -1126,3 +1126,39 @@ fn a_failed_placement_waits_blocked_until_a_node_is_ready() {
         .collect();
     assert_eq!(placed, [Some(spare.as_str())]);
 }
+
+/// A system evaluation that finds no room for two groups leaves a blocked
+/// evaluation per group (`more_blocked_evals`); the tracker keeps one per
+/// job, the newest (nomad/blocked_evals.go `processBlockJobDuplicate`,
+/// :240 at 1.3.0, :298 at 2.0.5), so the last one made is still pending.
+#[test]
+fn blocked_evals_go_v1_3_0_a_system_job_keeps_its_newest_blocked_evaluation() {
+    let mut c = Cluster::new();
+    let mut job = system_job("sys");
+    job.task_groups[0].tasks[0].resources.as_mut().unwrap().cpu = 5000;
+    let mut api = job.task_groups[0].clone();
+    api.name = "api".into();
+    job.task_groups.push(api);
+    c.job(job);
+    let node = c.node("down");
+    eligible(&mut c);
+    let s = story(&c, "1.3.0", &[&format!("node-up:{node}")], None);
+    let sys = s
+        .timeline
+        .iter()
+        .find(|e| e.evaluation.job_id == "sys")
+        .expect("the system job's evaluation");
+    let plan = &sys.job.plan;
+    assert_eq!(plan.failed_placements.len(), 2, "{plan:?}");
+    let first = plan.blocked_eval.as_ref().expect("a blocked evaluation");
+    assert_eq!(plan.more_blocked_evals.len(), 1, "{plan:?}");
+    let newest = &plan.more_blocked_evals[0];
+    let pending: Vec<&str> = s
+        .pending
+        .iter()
+        .filter(|p| p.job_id == "sys")
+        .map(|p| p.id.as_str())
+        .collect();
+    assert_eq!(pending, [newest.id.as_str()]);
+    assert_ne!(first.id, newest.id);
+}

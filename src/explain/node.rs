@@ -30,7 +30,7 @@ pub struct NodeExplanation {
     pub node: NodeFacts,
     pub now: Time,
     pub now_source: NowSource,
-    /// The node reports CPU or memory; without, fit is not checked there.
+    /// The node has a resources block; without one, fit is not checked there.
     pub fit_checked: bool,
     /// What the node offers in all, and what it keeps for itself.
     pub capacity: Amounts,

@@ -276,7 +276,7 @@ pub(super) fn placement(
 fn fit_fact(sr: &SystemReplay<'_, '_>, name: &str, node_id: &str) -> String {
     let s = sr.schedule;
     if s.unsized_nodes.contains(node_id) {
-        return "not checked: the snapshot gives the node no CPU or memory totals".to_string();
+        return "not checked: the snapshot gives the node no resources block".to_string();
     }
     let evicted: Vec<&str> = s
         .preemptions

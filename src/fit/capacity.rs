@@ -36,6 +36,14 @@ impl Capacity {
         Capacity { total, reserved }
     }
 
+    /// Whether `AllocsFit` can read the node's totals at all: it has a
+    /// `NodeResources` block (at any size, even zero), or before 1.7.0 the
+    /// legacy `Resources` block. Without one Nomad's scheduler dereferences
+    /// nil (see docs/nomad-behaviour.md), so such a node is not checked.
+    pub fn described(node: &NodeSupply, rules: &FitRules) -> bool {
+        node.node_resources.is_some() || (rules.legacy_fallback && node.resources.is_some())
+    }
+
     /// What allocations may use: the totals less the reservation.
     pub fn available(&self) -> Comparable {
         let mut a = self.total.clone();

@@ -48,9 +48,10 @@ pub struct Cluster<'a> {
     /// What each node offers to allocations (capacity less reservation).
     pub available: Vec<Comparable>,
     pub running: Vec<Vec<Running<'a>>>,
-    /// Whether the node reports any CPU or memory. Every Nomad client
-    /// does; a snapshot written by hand may not, and fit is then not
-    /// checked on the node.
+    /// Whether the node has a resources block, so that fit is checked
+    /// there (at zero CPU or memory too, as Nomad does). Every Nomad client
+    /// writes one; a snapshot cut down by hand may not, and Nomad would
+    /// crash on such a node.
     pub known: Vec<bool>,
     /// Each node's computed class as a number (a node without one is a
     /// class of its own), and how many there are.
@@ -84,9 +85,9 @@ impl<'a> Cluster<'a> {
         let supplies: Vec<NodeSupply> = nodes.iter().map(|n| n.supply()).collect();
         let capacities: Vec<Capacity> = supplies.iter().map(|s| Capacity::of(s, rules)).collect();
         let available = capacities.iter().map(Capacity::available).collect();
-        let known = capacities
+        let known = supplies
             .iter()
-            .map(|c| c.total.cpu_shares > 0 || c.total.memory_mb > 0)
+            .map(|s| Capacity::described(s, rules))
             .collect();
         let mut running: Vec<Vec<Running<'a>>> = vec![Vec::new(); nodes.len()];
         let mut by_job: HashMap<&str, Vec<(usize, &str)>> = HashMap::new();

@@ -63,7 +63,7 @@ pub fn table(e: &NodeExplanation, color: bool, width: u16, verbose: bool) -> Str
     out.push_str(&wrap(&format!("evaluated at {}", e.now), w));
     if !e.fit_checked {
         out.push_str(&wrap(
-            "The node reports no CPU or memory: the placement stage does not check fit on it.",
+            "The node has no resources block: the placement stage does not check fit on it.",
             w,
         ));
     }

@@ -268,17 +268,17 @@ impl<'a> JobContext<'a> {
         self.cluster.nodes[i].ready().then_some(i)
     }
 
-    /// The warning for placements and in-place updates taken on nodes that
-    /// report no CPU or memory, which a hand-written snapshot may have; the
-    /// one such warning, for service, batch and system jobs alike.
+    /// The warning for placements and in-place updates taken on nodes
+    /// without a resources block, which a dump cut down by hand may have;
+    /// the one such warning, for service, batch and system jobs alike.
     pub(super) fn fit_unknown_warning(&self, report: &JobReport) -> Option<Warning> {
         let n = report.plan.fit_unchecked;
         (n > 0).then(|| {
             Warning::new(
                 "resource_fit_unknown",
                 format!(
-                    "{}/{}: {n} placement(s) or in-place update(s) are on nodes that report no CPU or \
-                     memory, where resource fit is not checked",
+                    "{}/{}: {n} placement(s) or in-place update(s) are on nodes without a resources \
+                     block, where resource fit is not checked",
                     report.namespace, report.id
                 ),
             )

@@ -41,9 +41,10 @@ pub struct Plan {
     /// plan preempts.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub preemptions: Vec<PlanPreemption>,
-    /// Placements and in-place updates taken on nodes without resources,
-    /// where fit was not checked (by the placement stage or, for system
-    /// jobs, the system scheduler), for the `resource_fit_unknown` warning.
+    /// Placements and in-place updates taken on nodes without a resources
+    /// block, where fit was not checked (by the placement stage or, for
+    /// system jobs, the system scheduler), for the `resource_fit_unknown`
+    /// warning.
     #[serde(skip)]
     pub fit_unchecked: u64,
     /// Whether the reconnect updates are entries of Nomad's plan (from C-1)

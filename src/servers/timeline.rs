@@ -215,18 +215,25 @@ pub fn run(
                 engine.unblock(now);
             }
             // Blocked after the unblock its own plan may cause, so that only a
-            // later change of capacity lets it run again.
-            if let Some(b) = &job.plan.blocked_eval {
-                let eval = NewEval {
+            // later change of capacity lets it run again. A system evaluation's
+            // blocked evaluations per group are tracked in the order made; the
+            // tracker keeps one per job, the newest (nomad/blocked_evals.go
+            // at 2.0.5 `processBlockJobDuplicate`, :298), so the last waits.
+            let blocked: Vec<NewEval> = job
+                .plan
+                .blocked_eval
+                .iter()
+                .chain(&job.plan.more_blocked_evals)
+                .map(|b| NewEval {
                     id: b.id.clone(),
                     triggered_by: b.triggered_by.clone(),
                     node_id: None,
                     wait_until: None,
                     ..pending.eval.clone()
-                };
-                for b in engine.world.enqueue(vec![eval], now, Origin::Unblocked) {
-                    engine.blocked.block(b);
-                }
+                })
+                .collect();
+            for b in engine.world.enqueue(blocked, now, Origin::Unblocked) {
+                engine.blocked.block(b);
             }
             engine.drainer.touch(now);
             story

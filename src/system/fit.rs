@@ -38,13 +38,11 @@ pub struct Fitted<'a> {
 }
 
 impl<'a> FitInput<'a, '_> {
-    /// Whether the snapshot says what the node offers: a node without CPU
-    /// and memory totals comes from a dump cut down to what the reconciler
-    /// reads (every Nomad client fingerprints both), so fit is not checked
-    /// there.
+    /// Whether the snapshot says what the node offers: a node without a
+    /// resources block comes from a dump cut down to what the reconciler
+    /// reads (every Nomad client writes one), so fit is not checked there.
     pub fn sized(&self, node: &Node) -> bool {
-        let total = Capacity::of(&node.supply(), &self.settings.rules).total;
-        total.cpu_shares > 0 || total.memory_mb > 0
+        Capacity::described(&node.supply(), &self.settings.rules)
     }
 
     /// Fits one allocation of `tg` on `node` beside what the node runs:

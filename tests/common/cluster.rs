@@ -3,6 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use plan_inspect::model::resources::NodeReservedResources;
 use plan_inspect::model::*;
 use plan_inspect::reconciler::alloc_name;
 use plan_inspect::replay::{Options, Replay};
@@ -49,16 +50,10 @@ impl Cluster {
             name: id.clone(),
             datacenter: "dc1".into(),
             status: status.into(),
-            // What mock.Job's group needs of a node: the exec driver and a
-            // host network. No CPU or memory, so the placement stage does
-            // not check fit here, as Nomad's reconciler tests do not.
-            node_resources: Some(NodeResources {
-                networks: vec![NetworkResource {
-                    mode: "host".into(),
-                    ..NetworkResource::default()
-                }],
-                ..NodeResources::default()
-            }),
+            // Nomad's mock.Node(): its resources, reservation and the
+            // `default` host network mock.Job's ports ask for.
+            node_resources: Some(mock_node_resources()),
+            reserved_resources: Some(mock_node_reserved()),
             ..Node::default()
         };
         node.drivers.insert(
@@ -260,4 +255,33 @@ pub fn unknown_alloc(c: &mut Cluster, job: &Arc<Job>, index: u64, ago: Duration)
     c.alloc_mut(&id).client_status = status::UNKNOWN.into();
     client_state(c, &id, status::UNKNOWN, ago);
     id
+}
+
+/// `mock.Node()`'s `NodeResources`: 4000 MHz, 8192 MB, 100 GB of disk, one
+/// host interface and the host network `default` on its address.
+pub fn mock_node_resources() -> NodeResources {
+    serde_json::from_value(serde_json::json!({
+        "Cpu": {"CpuShares": 4000},
+        "Memory": {"MemoryMB": 8192},
+        "Disk": {"DiskMB": 100 * 1024},
+        "Networks": [{"Mode": "host", "Device": "eth0", "CIDR": "192.168.0.100/32", "MBits": 1000}],
+        "NodeNetworks": [{
+            "Mode": "host",
+            "Device": "eth0",
+            "Speed": 1000,
+            "Addresses": [{"Alias": "default", "Address": "192.168.0.100", "Family": "ipv4"}]
+        }]
+    }))
+    .unwrap()
+}
+
+/// `mock.Node()`'s `ReservedResources`: 100 MHz, 256 MB, 4 GB and port 22.
+pub fn mock_node_reserved() -> NodeReservedResources {
+    serde_json::from_value(serde_json::json!({
+        "Cpu": {"CpuShares": 100},
+        "Memory": {"MemoryMB": 256},
+        "Disk": {"DiskMB": 4 * 1024},
+        "Networks": {"ReservedHostPorts": "22"}
+    }))
+    .unwrap()
 }

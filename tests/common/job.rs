@@ -9,7 +9,8 @@ use serde_json::{Value, json};
 use super::{Cluster, HOUR, MINUTE};
 
 /// Nomad's `mock.Job()`: service job, group "web" of 10, reschedule policy
-/// 2 attempts in 10m with a constant 5s delay, no update strategy.
+/// 2 attempts in 10m with a constant 5s delay, no update strategy; its
+/// ports on the host network `default`, as the job's canonicalization sets.
 pub fn mock_job_json() -> Value {
     json!({
         "ID": "mock-service",
@@ -26,7 +27,10 @@ pub fn mock_job_json() -> Value {
                 "Attempts": 2, "Interval": 600_000_000_000i64, "Delay": 5_000_000_000i64,
                 "DelayFunction": "constant", "MaxDelay": 0, "Unlimited": false
             },
-            "Networks": [{"Mode": "host", "DynamicPorts": [{"Label": "http"}, {"Label": "admin"}]}],
+            "Networks": [{"Mode": "host", "DynamicPorts": [
+                {"Label": "http", "HostNetwork": "default"},
+                {"Label": "admin", "HostNetwork": "default"}
+            ]}],
             "Tasks": [{
                 "Name": "web",
                 "Driver": "exec",
