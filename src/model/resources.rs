@@ -15,7 +15,10 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::{GoValue, NetworkResource, Resources, SortedMap, TaskLifecycle, nullable};
+use super::{
+    ClientStatus, DesiredStatus, GoValue, Id, NetworkResource, Resources, SortedMap, TaskLifecycle,
+    nullable,
+};
 
 /// The resource fields of a `structs.Node`.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -185,24 +188,27 @@ pub struct ReservedNetworks {
     pub reserved_host_ports: String,
 }
 
-/// The resource fields of a `structs.Allocation`.
+/// The resource fields of a `structs.Allocation`. The placement stage keeps
+/// one per allocation that holds resources on its node (every running one
+/// of a million-allocation dump), so it is small: the ID without a copy of
+/// its text, the statuses as their enums, the rare pre-0.9 blocks boxed.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct AllocUsage {
     #[serde(rename = "ID")]
-    pub id: String,
-    pub client_status: String,
-    pub desired_status: String,
+    pub id: Id,
+    pub client_status: ClientStatus,
+    pub desired_status: DesiredStatus,
     /// Shared with the snapshot's allocation, not copied.
     pub allocated_resources: Option<Arc<AllocatedResources>>,
     /// The pre-0.9 total, read before 1.7.0 when `AllocatedResources` is
     /// absent.
-    pub resources: Option<Resources>,
+    pub resources: Option<Box<Resources>>,
     /// The pre-0.9 per-task resources, summed with `SharedResources` when
     /// `Resources` is absent too.
     #[serde(deserialize_with = "nullable")]
     pub task_resources: BTreeMap<String, Resources>,
-    pub shared_resources: Option<Resources>,
+    pub shared_resources: Option<Box<Resources>>,
 }
 
 /// A `structs.AllocatedResources`.
