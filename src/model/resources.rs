@@ -550,4 +550,19 @@ mod tests {
             (300, false, true)
         );
     }
+
+    #[test]
+    fn an_allocation_usage_is_small_and_reads_as_before() {
+        // The placement stage keeps one per running allocation for the whole replay.
+        assert!(size_of::<AllocUsage>() <= 13 * size_of::<usize>());
+        let a: AllocUsage = from_slice(
+            br#"{"ID": "5d1f0b1e-6a1c-4f6e-9a0b-3c2d1e0f9a8b", "ClientStatus": "running",
+                "DesiredStatus": "stop", "Resources": {"CPU": 250}}"#,
+        )
+        .unwrap();
+        assert_eq!(a.id, "5d1f0b1e-6a1c-4f6e-9a0b-3c2d1e0f9a8b");
+        assert_eq!(a.client_status.as_str(), "running");
+        assert_eq!(a.desired_status.as_str(), "stop");
+        assert_eq!(a.resources.unwrap().cpu, 250);
+    }
 }
