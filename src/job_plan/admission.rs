@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 use serde_json::{Map, Value, json};
 
 use crate::model::{Release, v};
+use crate::version::{Switch, Switches};
 
 /// Adds the constraints the release's server adds: Vault, NUMA, signals,
 /// Nomad and Consul service discovery, bridge networking, transparent proxy
@@ -174,17 +175,14 @@ fn group_constraints(g: &mut Map<String, Value>, release: Release) {
             add(g, constraint(&target, ">= 0.4.0", "semver"), Match::Left);
         }
     }
-    if release < v(1, 8, 0) {
-        return;
-    }
     // A group service's transparent proxy needs the consul-cni plugin and a
-    // 1.8 client; a task schedule a 1.8 client (v1.8.0
+    // 1.8 client (#20244); a task schedule a 1.8 client (v1.8.0
     // nomad/job_endpoint_hooks.go:355-362).
     let tproxy = group_services.iter().any(|s| {
         s.pointer("/Connect/SidecarService/Proxy/TransparentProxy")
             .is_some_and(|t| !t.is_null())
     });
-    if tproxy {
+    if tproxy && Switches::of(release).has(Switch::ConnectTransparentProxy) {
         let cni = constraint(
             "${attr.plugins.cni.version.consul-cni}",
             ">= 1.4.2",
@@ -194,10 +192,10 @@ fn group_constraints(g: &mut Map<String, Value>, release: Release) {
         let nomad = constraint("${attr.nomad.version}", ">= 1.8.0-dev", "semver");
         add(g, nomad, Match::Left);
     }
-    if tasks
+    let schedule = tasks
         .iter()
-        .any(|t| t.get("Schedule").is_some_and(|s| !s.is_null()))
-    {
+        .any(|t| t.get("Schedule").is_some_and(|s| !s.is_null()));
+    if schedule && release >= v(1, 8, 0) {
         let nomad = constraint("${attr.nomad.version}", ">= 1.8.0-dev", "semver");
         add(g, nomad, Match::Left);
     }
