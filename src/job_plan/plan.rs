@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::admission::{implied_constraints, multierror, validate};
+use super::admission::{implied_constraints, validate};
 use super::annotate::annotate;
 use super::canonical::canonicalize;
 use super::connect::connect;
@@ -19,6 +19,7 @@ use super::diff_types::JobDiff;
 use super::expose_check::{expose_checks, expose_error};
 use super::identities::implicit_identities;
 use super::job_diff::job_diff;
+use super::multierror::multierror;
 use super::periodic::{next_launch, rfc3339};
 use super::same::same;
 use super::warnings::{job_warnings, memory_max_warnings};

@@ -1050,6 +1050,16 @@ catalogue! {
         reads: [],
         wording: "a job's Connect upstreams on unix sockets are told apart by path",
     }
+    /// #24329 (1.9.2; v1.9.2 nomad/structs/services.go `validateConsulService`):
+    /// a Connect native service without a port is refused (`Service <name>
+    /// is Connect Native and requires setting the port`).
+    ConnectNativePort {
+        id: "#24329",
+        firsts: &[v(1, 9, 2)],
+        replayed: true,
+        reads: [],
+        wording: "a job's Connect native service must set its port",
+    }
     /// #28362 (2.0.5; v2.0.5 nomad/structs/services.go:487): a service
     /// check's hash, whose first six hex digits name the port of an exposed
     /// check, is SHA-256; before, SHA-1.
