@@ -279,3 +279,31 @@ fn job_endpoint_hook_expose_check_test_go_v1_8_0_an_unchanged_exposed_check_plan
         );
     assert_eq!(plan_at(Some(stored), two, v(1, 8, 0)), DiffType::Edited);
 }
+
+/// A group `consul` block with an admin partition as a 1.8.0 server stores
+/// it: the partition constraint before the implied ones (the Consul hook
+/// runs first). The job file plans no change; the inspected job gets the
+/// constraint a second time, as the server appends it (a change).
+#[test]
+fn job_endpoint_hook_consul_go_v1_8_0_partition_constraint_plans_nothing() {
+    let mut stored = countdash_stored();
+    let g = &mut stored["TaskGroups"][0];
+    g["Consul"] = json!({"Namespace": "", "Cluster": "default", "Partition": "foo"});
+    let partition =
+        json!({"LTarget": "${attr.consul.partition}", "RTarget": "foo", "Operand": "="});
+    g["Constraints"]
+        .as_array_mut()
+        .unwrap()
+        .insert(0, partition);
+    let mut file = countdash_file();
+    file["TaskGroups"][0]["Consul"] = json!({"Partition": "foo"});
+    assert_eq!(
+        plan_at(Some(stored.clone()), file, v(1, 8, 0)),
+        DiffType::None
+    );
+    let inspected = stored.as_object().unwrap().clone();
+    assert_eq!(
+        plan_at(Some(stored), inspected, v(1, 8, 0)),
+        DiffType::Edited
+    );
+}
