@@ -24,6 +24,7 @@ mod expose_check;
 mod fields;
 mod flat;
 mod gateway_diff;
+mod gateway_validate;
 mod group_diff;
 mod identities;
 mod injected_task;

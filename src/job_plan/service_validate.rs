@@ -6,6 +6,7 @@
 
 use serde_json::{Map, Value};
 
+use super::gateway_validate::gateway_error;
 use super::injected_task::is_set;
 use super::json_map::{list, text};
 use super::multierror::multierror;
@@ -66,8 +67,9 @@ pub(crate) fn task_service_error(t: &Map<String, Value>, rules: Switches) -> Opt
 }
 
 /// The Connect part of `Service.Validate`, in its order: a TCP check of a
-/// sidecar service, the Connect block's own check, a native service's task
-/// and (from 1.9.2, #24329) port; a Nomad service may have no Connect block.
+/// sidecar service, the Connect block's own check (one kind; a gateway's
+/// blocks), a native service's task and (from 1.9.2, #24329) port; a Nomad
+/// service may have no Connect block.
 fn service_errors(s: &Map<String, Value>, rules: Switches) -> Vec<String> {
     let mut errs = Vec::new();
     let connect = s.get("Connect").and_then(Value::as_object);
@@ -90,6 +92,8 @@ fn service_errors(s: &Map<String, Value>, rules: Switches) -> Vec<String> {
                     "Consul Connect must be exclusively native, make use of a sidecar, or represent a Gateway"
                         .into(),
                 );
+            } else if let Some(gw) = c.get("Gateway").and_then(Value::as_object) {
+                errs.extend(gateway_error(gw, rules));
             }
             let name = text(s, "Name");
             if native && text(s, "TaskName").is_empty() {

@@ -26,6 +26,7 @@ mod connect_validate;
 mod cron;
 mod endpoint;
 mod expose_check;
+mod gateway_validate;
 mod group_diff;
 mod identities;
 mod job_diff;

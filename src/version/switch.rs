@@ -1060,6 +1060,18 @@ catalogue! {
         reads: [],
         wording: "a job's Connect native service must set its port",
     }
+    /// #15749 (1.3.10, 1.4.5, 1.5.0; v1.5.0 nomad/structs/services.go
+    /// `ConsulIngressService.Validate`): a service of an HTTP-like ingress
+    /// listener may leave out its hosts, and a `*` service with hosts is
+    /// refused; before, a service other than `*` needed hosts (v1.3.0
+    /// services.go `ConsulIngressService.Validate`).
+    IngressHostsOptional {
+        id: "#15749",
+        firsts: &[v(1, 3, 10), v(1, 4, 5), v(1, 5, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job's HTTP ingress gateway services need no hosts",
+    }
     /// #28362 (2.0.5; v2.0.5 nomad/structs/services.go:487): a service
     /// check's hash, whose first six hex digits name the port of an exposed
     /// check, is SHA-256; before, SHA-1.
