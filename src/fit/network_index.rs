@@ -9,7 +9,7 @@ use super::node_refusal::NodeRefusal;
 use super::ports::{PORT_LIMIT, PortSet, parse_port_ranges};
 use super::rules::FitRules;
 use crate::model::resources::{AllocUsage, NodeNetworkAddress, NodeSupply, PortMapping};
-use crate::model::{NetworkResource, Port, Resources};
+use crate::model::{LegacyResources, NetworkResource, Port, Resources};
 
 /// `DefaultMinDynamicPort` and `DefaultMaxDynamicPort`, the same at every
 /// release (`nomad/structs/network.go:15-19` at 1.3.0).
@@ -249,7 +249,7 @@ impl NetworkIndex {
                     }
                 }
                 None => {
-                    for (task, res) in &alloc.task_resources {
+                    for (task, res) in &LegacyResources::of(&alloc.legacy).task_resources {
                         if let Some(n) = res.networks.first()
                             && let Some(r) = self.add_reserved(n)
                         {

@@ -3,6 +3,7 @@
 //! that Go's encoding/json writes.
 
 mod alloc;
+mod alloc_wire;
 mod connect;
 mod constraint;
 mod csi;
@@ -14,6 +15,7 @@ mod in_place;
 mod job;
 mod job_type;
 mod keep_only;
+mod legacy;
 mod known_names;
 mod name;
 mod node;
@@ -57,6 +59,7 @@ pub use job::{
     TaskGroup, TaskLifecycle, TaskLogs, UpdateStrategy, VolumeRequest,
 };
 pub use job_type::JobType;
+pub use legacy::LegacyResources;
 pub use name::{Interner, Name};
 pub use node::{DriverInfo, HostVolume, Node, NodesById, eligibility, node_status};
 pub use reconcile_strategy::{ReconcileStrategy, reconcile_option};
