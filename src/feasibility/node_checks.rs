@@ -85,8 +85,8 @@ pub fn network(tg: &TaskGroup, node: &Node, targets: TargetRules) -> Result<(), 
         let value = resolve(&port.host_network, node, targets);
         let Some(name) = value.text() else {
             return Err(NetworkMiss::InvalidHostNetwork {
-                template: port.host_network.clone(),
-                port: port.label.clone(),
+                template: port.host_network.to_string(),
+                port: port.label.to_string(),
             });
         };
         let aliased = node
@@ -97,7 +97,7 @@ pub fn network(tg: &TaskGroup, node: &Node, targets: TargetRules) -> Result<(), 
         if !aliased {
             return Err(NetworkMiss::HostNetwork {
                 name: name.to_string(),
-                port: port.label.clone(),
+                port: port.label.to_string(),
             });
         }
     }

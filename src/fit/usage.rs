@@ -2,8 +2,8 @@
 
 use super::comparable::Comparable;
 use super::rules::FitRules;
-use crate::model::{LegacyResources, Resources};
 use crate::model::resources::{AllocUsage, AllocatedResources, AllocatedTaskResources};
+use crate::model::{LegacyResources, Resources};
 
 /// The resources `alloc` holds on its node, as `AllocsFit` counts them;
 /// zero for an allocation that no longer counts (see [`FitRules::counts`]).

@@ -4,10 +4,10 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
+use super::alloc_wire::AllocationWire;
 use super::resources::{AllocUsage, AllocatedResources};
 use super::status::{ClientStatus, DesiredStatus};
 use super::task_event::TASK_CLIENT_RECONNECTED;
-use super::alloc_wire::AllocationWire;
 use super::{
     DisconnectFields, Id, Job, LegacyResources, Name, ReschedulePolicy, SparseId, TaskGroup,
     TaskStates,

