@@ -4,7 +4,6 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::alloc_wire::AllocationWire;
 use super::resources::{AllocUsage, AllocatedResources};
 use super::status::{ClientStatus, DesiredStatus};
 use super::task_event::TASK_CLIENT_RECONNECTED;
@@ -15,8 +14,10 @@ use super::{
 use crate::time::{Duration, Time};
 
 /// A `structs.Allocation`.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(from = "AllocationWire")]
+///
+/// Read through `AllocationWire` (`alloc_wire`), which folds the pre-0.9
+/// blocks into one box.
+#[derive(Clone, Debug, Default)]
 pub struct Allocation {
     pub id: Id,
     pub namespace: Name,

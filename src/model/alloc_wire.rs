@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
 
 use super::alloc::{
     AllocDeploymentStatus, AllocMetric, AllocState, Allocation, DesiredTransition,
@@ -20,42 +20,42 @@ use super::{
 /// as they would for it.
 #[derive(Default, Deserialize)]
 #[serde(rename = "Allocation", rename_all = "PascalCase", default)]
-pub(super) struct AllocationWire {
+struct AllocationWire {
     #[serde(rename = "ID")]
-    pub(super) id: Id,
-    pub(super) namespace: Name,
-    pub(super) name: Arc<str>,
+    id: Id,
+    namespace: Name,
+    name: Arc<str>,
     #[serde(rename = "NodeID")]
-    pub(super) node_id: Name,
+    node_id: Name,
     #[serde(rename = "JobID")]
-    pub(super) job_id: Name,
-    pub(super) task_group: Name,
-    pub(super) allocated_resources: Option<Arc<AllocatedResources>>,
-    pub(super) metrics: Option<AllocMetric>,
-    pub(super) desired_status: DesiredStatus,
-    pub(super) desired_description: Name,
+    job_id: Name,
+    task_group: Name,
+    allocated_resources: Option<Arc<AllocatedResources>>,
+    metrics: Option<AllocMetric>,
+    desired_status: DesiredStatus,
+    desired_description: Name,
     #[serde(deserialize_with = "present_transition")]
-    pub(super) desired_transition: DesiredTransition,
-    pub(super) client_status: ClientStatus,
-    pub(super) task_states: TaskStates,
+    desired_transition: DesiredTransition,
+    client_status: ClientStatus,
+    task_states: TaskStates,
     #[serde(deserialize_with = "nullable")]
-    pub(super) alloc_states: Box<[AllocState]>,
-    pub(super) previous_allocation: SparseId,
-    pub(super) next_allocation: SparseId,
+    alloc_states: Box<[AllocState]>,
+    previous_allocation: SparseId,
+    next_allocation: SparseId,
     #[serde(rename = "DeploymentID")]
-    pub(super) deployment_id: Name,
-    pub(super) deployment_status: Option<AllocDeploymentStatus>,
-    pub(super) reschedule_tracker: Option<Box<RescheduleTracker>>,
+    deployment_id: Name,
+    deployment_status: Option<AllocDeploymentStatus>,
+    reschedule_tracker: Option<Box<RescheduleTracker>>,
     #[serde(rename = "FollowupEvalID")]
-    pub(super) followup_eval_id: SparseId,
-    pub(super) create_index: u64,
-    pub(super) modify_time: i64,
+    followup_eval_id: SparseId,
+    create_index: u64,
+    modify_time: i64,
     #[serde(rename = "JobVersion")]
-    pub(super) stub_job_version: Option<u64>,
-    pub(super) resources: Option<Resources>,
+    stub_job_version: Option<u64>,
+    resources: Option<Resources>,
     #[serde(deserialize_with = "nullable")]
-    pub(super) task_resources: BTreeMap<String, Resources>,
-    pub(super) shared_resources: Option<Resources>,
+    task_resources: BTreeMap<String, Resources>,
+    shared_resources: Option<Resources>,
 }
 
 impl From<AllocationWire> for Allocation {
@@ -98,7 +98,7 @@ impl From<AllocationWire> for Allocation {
 /// `AllocUsage` as its JSON keys read.
 #[derive(Default, Deserialize)]
 #[serde(rename = "AllocUsage", rename_all = "PascalCase", default)]
-pub(super) struct AllocUsageWire {
+struct AllocUsageWire {
     #[serde(rename = "ID")]
     id: Id,
     client_status: ClientStatus,
@@ -124,5 +124,17 @@ impl From<AllocUsageWire> for AllocUsage {
             }
             .boxed(),
         }
+    }
+}
+
+impl<'de> Deserialize<'de> for Allocation {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Allocation, D::Error> {
+        AllocationWire::deserialize(d).map(Allocation::from)
+    }
+}
+
+impl<'de> Deserialize<'de> for AllocUsage {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<AllocUsage, D::Error> {
+        AllocUsageWire::deserialize(d).map(AllocUsage::from)
     }
 }

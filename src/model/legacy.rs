@@ -93,7 +93,7 @@ mod tests {
     fn a_bad_block_is_an_error_naming_the_allocation() {
         let e = from_slice::<Allocation>(br#"{"Resources": 5}"#).unwrap_err();
         assert!(e.to_string().contains("struct Resources"), "{e}");
-        let e = from_slice::<Allocation>(br#"[1]"#).unwrap_err();
-        assert!(e.to_string().contains("Allocation"), "{e}");
+        let e = from_slice::<Allocation>(br#""a1""#).unwrap_err();
+        assert!(e.to_string().contains("struct Allocation"), "{e}");
     }
 }

@@ -15,7 +15,6 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::alloc_wire::AllocUsageWire;
 use super::{
     ClientStatus, DesiredStatus, GoValue, Id, LegacyResources, Name, NetworkResource, Resources,
     SortedMap, TaskLifecycle, list, nullable,
@@ -193,8 +192,9 @@ pub struct ReservedNetworks {
 /// one per allocation that holds resources on its node (every running one
 /// of a million-allocation dump), so it is small: the ID without a copy of
 /// its text, the statuses as their enums, the rare pre-0.9 blocks in one box.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(from = "AllocUsageWire")]
+///
+/// Read through `AllocUsageWire` (`alloc_wire`).
+#[derive(Clone, Debug, Default)]
 pub struct AllocUsage {
     pub id: Id,
     pub client_status: ClientStatus,
