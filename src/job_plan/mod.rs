@@ -38,6 +38,7 @@ mod plan;
 mod same;
 mod schema;
 mod service_diff;
+mod service_check;
 mod service_validate;
 mod sidecar_merge;
 mod task_block_diff;
