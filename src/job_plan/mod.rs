@@ -40,6 +40,7 @@ mod schema;
 mod service_diff;
 mod service_check;
 mod service_validate;
+mod tproxy_validate;
 mod sidecar_merge;
 mod task_block_diff;
 mod task_defaults;

@@ -10,6 +10,7 @@ use super::injected_task::is_set;
 use super::json_map::{list, text};
 use super::multierror::multierror;
 use super::service_check::{consul_check_error, go_q, nomad_check_error, requires_port};
+use super::tproxy_validate::tproxy_error;
 use crate::version::{Switch, Switches};
 
 /// `Task group service validation failed: ...` for the group's services,
@@ -270,8 +271,9 @@ fn nomad_service_errors(s: &Map<String, Value>, rules: Switches, errs: &mut Vec<
 
 /// The Consul provider's rules in Nomad's order: each check (its port, a
 /// TCP check of a sidecar service, its own rules), the kind (#26170), then
-/// the Connect block: exactly one of sidecar, native or gateway (a
-/// gateway's blocks), a native service's task and (#24329) port.
+/// the Connect block: a sidecar's transparent proxy (#20244), exactly one
+/// of sidecar, native or gateway (a gateway's blocks), a native service's
+/// task and (#24329) port.
 fn consul_service_errors(s: &Map<String, Value>, rules: Switches, errs: &mut Vec<String>) {
     let connect = s.get("Connect").and_then(Value::as_object);
     let sidecar = connect.is_some_and(|c| is_set(c, "SidecarService"));
@@ -301,7 +303,15 @@ fn consul_service_errors(s: &Map<String, Value>, rules: Switches, errs: &mut Vec
     let Some(c) = connect else { return };
     let native = c.get("Native").and_then(Value::as_bool) == Some(true);
     let kinds = [sidecar, native, is_set(c, "Gateway")];
-    if kinds.iter().filter(|k| **k).count() != 1 {
+    let tproxy = c
+        .get("SidecarService")
+        .and_then(|sc| sc.pointer("/Proxy/TransparentProxy"))
+        .and_then(Value::as_object)
+        .filter(|_| rules.has(Switch::ConnectTransparentProxy))
+        .and_then(tproxy_error);
+    if let Some(e) = tproxy {
+        errs.push(e);
+    } else if kinds.iter().filter(|k| **k).count() != 1 {
         errs.push(
             "Consul Connect must be exclusively native, make use of a sidecar, or represent a Gateway"
                 .into(),

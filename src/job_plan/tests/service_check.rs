@@ -312,3 +312,42 @@ fn structs_go_v1_10_5_task_service_checks() {
             .replacen("5 errors", "6 errors", 1)
     );
 }
+
+fn tproxy(tp: Value, r: Release) -> String {
+    service(
+        json!({"Name": "api", "PortLabel": "9090",
+               "Connect": {"SidecarService": {"Proxy": {"TransparentProxy": tp}}}}),
+        r,
+    )
+}
+
+/// connect_test.go `TestConnectTransparentProxy_Validate` (v1.8.0), and
+/// the proxy's errors replacing the rest of the Connect block's.
+#[test]
+fn connect_test_go_v1_8_0_transparent_proxy_validate() {
+    let r = v(1, 8, 0);
+    assert_eq!(tproxy(json!({}), r), "");
+    let cases = [
+        (json!({"ExcludeOutboundCIDRs": ["192.168.1.1"]}),
+         "could not parse transparent proxy excluded outbound CIDR as network prefix: netip.ParsePrefix(\"192.168.1.1\"): no '/'"),
+        (json!({"UID": "foo"}),
+         "transparent proxy block has invalid UID field: invalid user ID \"foo\": invalid syntax"),
+        (json!({"ExcludeUIDs": ["500000"]}),
+         "transparent proxy block has invalid ExcludeUIDs field: invalid user ID \"500000\": value out of range"),
+        (json!({"ExcludeOutboundCIDRs": ["10.0.0.0/33"]}), "netip.ParsePrefix(\"10.0.0.0/33\"): prefix length out of range"),
+        (json!({"ExcludeOutboundCIDRs": ["10.0.0.0/08"]}), "bad bits after slash: \"08\""),
+        (json!({"ExcludeOutboundCIDRs": ["10.0.0/8"]}), "ParseAddr(\"10.0.0\"): IPv4 address too short"),
+        (json!({"ExcludeOutboundCIDRs": ["10.0.x.1/8"]}), "ParseAddr(\"10.0.x.1\"): unexpected character (at \"x.1\")"),
+    ];
+    for (tp, want) in cases {
+        let err = tproxy(tp.clone(), r);
+        assert!(err.contains(want), "{tp}: {err}");
+    }
+    for ok in ["10.0.0.0/8", "::1/128", "fd00::/8", "0.0.0.0/0"] {
+        assert_eq!(tproxy(json!({"ExcludeOutboundCIDRs": [ok]}), r), "", "{ok}");
+    }
+    let two = tproxy(json!({"UID": "x", "ExcludeUIDs": ["-1"]}), r);
+    assert!(two.contains("2 errors occurred"), "{two}");
+    // Not checked before the transparent proxy (#20244).
+    assert_eq!(tproxy(json!({"UID": "foo"}), v(1, 7, 7)), "");
+}
