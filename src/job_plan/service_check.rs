@@ -27,15 +27,20 @@ pub(crate) fn nomad_check_error(c: &Map<String, Value>, rules: Switches) -> Opti
         return Some(e);
     }
     let restart = c.get("CheckRestart").and_then(Value::as_object);
-    let consul_only = |what: &str| Some(format!("{what} may only be set for Consul service checks"));
+    let consul_only =
+        |what: &str| Some(format!("{what} may only be set for Consul service checks"));
     if flag(c, "Expose") {
         return consul_only("expose");
     }
     if text(c, "OnUpdate") == "ignore_warnings" {
-        return Some("on_update may only be set to ignore_warnings for Consul service checks".into());
+        return Some(
+            "on_update may only be set to ignore_warnings for Consul service checks".into(),
+        );
     }
     if restart.is_some_and(|r| flag(r, "IgnoreWarnings")) {
-        return Some("ignore_warnings on check_restart only supported for Consul service checks".into());
+        return Some(
+            "ignore_warnings on check_restart only supported for Consul service checks".into(),
+        );
     }
     if text(c, "AddressMode") == "driver" {
         return consul_only("address_mode = driver");
@@ -227,7 +232,10 @@ fn consul_only_error(c: &Map<String, Value>, kind: &str, rules: Switches) -> Opt
 /// relative, or refuses it: a control character, a bad `%` escape, or a
 /// leading `:` (a missing scheme).
 fn url_scheme(path: &str) -> Result<bool, ()> {
-    if path.chars().any(|ch| (ch as u32) < 0x20 || ch as u32 == 0x7f) {
+    if path
+        .chars()
+        .any(|ch| (ch as u32) < 0x20 || ch as u32 == 0x7f)
+    {
         return Err(());
     }
     let b = path.as_bytes();

@@ -15,7 +15,10 @@ use super::service_check::go_q;
 /// The proxy's error, if any.
 pub(crate) fn tproxy_error(tp: &Map<String, Value>) -> Option<String> {
     let mut errs = Vec::new();
-    for cidr in list(tp, "ExcludeOutboundCIDRs").iter().filter_map(Value::as_str) {
+    for cidr in list(tp, "ExcludeOutboundCIDRs")
+        .iter()
+        .filter_map(Value::as_str)
+    {
         if let Err(e) = parse_prefix(cidr) {
             errs.push(format!(
                 "could not parse transparent proxy excluded outbound CIDR as network prefix: netip.ParsePrefix({}): {e}",

@@ -40,7 +40,10 @@ fn with(mut c: Value, key: &str, value: Value) -> Value {
 fn services_test_go_v1_10_5_check_pass_fail_types() {
     let r = v(1, 10, 5);
     for kind in ["tcp", "http", "grpc"] {
-        assert_eq!(consul(with(check(kind), "SuccessBeforePassing", json!(3)), r), None);
+        assert_eq!(
+            consul(with(check(kind), "SuccessBeforePassing", json!(3)), r),
+            None
+        );
         let c = with(check(kind), "FailuresBeforeCritical", json!(3));
         assert_eq!(consul(with(c, "FailuresBeforeWarning", json!(2)), r), None);
     }
@@ -65,11 +68,17 @@ fn services_test_go_v1_10_5_check_on_update_check_restart_conflict() {
     let r = v(1, 10, 5);
     let restart = |ignore: bool| json!({"IgnoreWarnings": ignore, "Limit": 3, "Grace": 5 * S});
     let c = |on: &str, ignore: bool| {
-        with(with(check("script"), "CheckRestart", restart(ignore)), "OnUpdate", json!(on))
+        with(
+            with(check("script"), "CheckRestart", restart(ignore)),
+            "OnUpdate",
+            json!(on),
+        )
     };
     assert_eq!(
         consul(c("ignore_warnings", false), r).as_deref(),
-        Some("on_update value \"ignore_warnings\" not supported with check_restart ignore_warnings value \"false\"")
+        Some(
+            "on_update value \"ignore_warnings\" not supported with check_restart ignore_warnings value \"false\""
+        )
     );
     assert_eq!(
         consul(c("ignore", false), r).as_deref(),
@@ -83,27 +92,55 @@ fn services_test_go_v1_10_5_check_validate_nomad() {
     let r = v(1, 10, 5);
     let tcp = json!({"Type": "tcp", "Interval": 3 * S, "Timeout": S});
     let cases = [
-        (json!({"Type": "grpc"}), Some("invalid check type (\"grpc\"), must be one of tcp, http")),
-        (json!({"Type": "script"}), Some("invalid check type (\"script\"), must be one of tcp, http")),
-        (with(tcp.clone(), "Expose", json!(true)), Some("expose may only be set for Consul service checks")),
-        (with(tcp.clone(), "OnUpdate", json!("ignore_warnings")),
-         Some("on_update may only be set to ignore_warnings for Consul service checks")),
-        (with(tcp.clone(), "SuccessBeforePassing", json!(3)),
-         Some("success_before_passing may only be set for Consul service checks")),
-        (with(tcp.clone(), "FailuresBeforeCritical", json!(3)),
-         Some("failures_before_critical may only be set for Consul service checks")),
-        (with(tcp.clone(), "FailuresBeforeWarning", json!(3)),
-         Some("failures_before_warning may only be set for Consul service checks")),
+        (
+            json!({"Type": "grpc"}),
+            Some("invalid check type (\"grpc\"), must be one of tcp, http"),
+        ),
+        (
+            json!({"Type": "script"}),
+            Some("invalid check type (\"script\"), must be one of tcp, http"),
+        ),
+        (
+            with(tcp.clone(), "Expose", json!(true)),
+            Some("expose may only be set for Consul service checks"),
+        ),
+        (
+            with(tcp.clone(), "OnUpdate", json!("ignore_warnings")),
+            Some("on_update may only be set to ignore_warnings for Consul service checks"),
+        ),
+        (
+            with(tcp.clone(), "SuccessBeforePassing", json!(3)),
+            Some("success_before_passing may only be set for Consul service checks"),
+        ),
+        (
+            with(tcp.clone(), "FailuresBeforeCritical", json!(3)),
+            Some("failures_before_critical may only be set for Consul service checks"),
+        ),
+        (
+            with(tcp.clone(), "FailuresBeforeWarning", json!(3)),
+            Some("failures_before_warning may only be set for Consul service checks"),
+        ),
         (with(tcp.clone(), "CheckRestart", json!({})), None),
-        (with(tcp.clone(), "CheckRestart", json!({"IgnoreWarnings": true})),
-         Some("ignore_warnings on check_restart only supported for Consul service checks")),
-        (with(tcp.clone(), "AddressMode", json!("driver")),
-         Some("address_mode = driver may only be set for Consul service checks")),
-        (json!({"Type": "http", "Interval": 3 * S, "Timeout": S, "Path": "/health", "Method": "POST"}), None),
-        (json!({"Type": "http", "Interval": 3 * S, "Timeout": S, "Path": "/health", "Method": "BAD"}),
-         Some("method type \"BAD\" not supported in Nomad http check")),
-        (with(tcp.clone(), "TLSServerName", json!("example.com")),
-         Some("tls_server_name may only be set for Consul service checks")),
+        (
+            with(tcp.clone(), "CheckRestart", json!({"IgnoreWarnings": true})),
+            Some("ignore_warnings on check_restart only supported for Consul service checks"),
+        ),
+        (
+            with(tcp.clone(), "AddressMode", json!("driver")),
+            Some("address_mode = driver may only be set for Consul service checks"),
+        ),
+        (
+            json!({"Type": "http", "Interval": 3 * S, "Timeout": S, "Path": "/health", "Method": "POST"}),
+            None,
+        ),
+        (
+            json!({"Type": "http", "Interval": 3 * S, "Timeout": S, "Path": "/health", "Method": "BAD"}),
+            Some("method type \"BAD\" not supported in Nomad http check"),
+        ),
+        (
+            with(tcp.clone(), "TLSServerName", json!("example.com")),
+            Some("tls_server_name may only be set for Consul service checks"),
+        ),
         (with(tcp, "TLSSkipVerify", json!(true)), None),
     ];
     for (c, want) in cases {
@@ -118,31 +155,72 @@ fn services_test_go_v1_10_5_check_common_rules() {
     let r = v(1, 10, 5);
     let http = check("http");
     let cases = [
-        (with(http.clone(), "Path", json!("")), "http type must have http path"),
-        (with(http.clone(), "Path", json!("http://x/y")), "http type must have relative http path"),
-        (with(http.clone(), "Path", json!("/a%zz")), "http type must have valid http path"),
-        (with(check("script"), "Command", json!("")), "script type must have a valid script path"),
-        (with(http.clone(), "Interval", json!(0)),
-         "missing required value interval. Interval cannot be less than 1s"),
-        (with(http.clone(), "Interval", json!(S / 2)), "interval (500ms) cannot be lower than 1s"),
-        (with(http.clone(), "Timeout", json!(0)),
-         "missing required value timeout. Timeout cannot be less than 1s"),
-        (with(http.clone(), "Timeout", json!(S / 10)),
-         "timeout (100ms) is lower than required minimum timeout 1s"),
-        (with(http.clone(), "InitialStatus", json!("ok")),
-         "invalid initial check state (ok), must be one of \"passing\", \"warning\", \"critical\" or empty"),
-        (with(http.clone(), "AddressMode", json!("auto")),
-         "invalid address_mode \"auto\" - auto only valid for services"),
-        (with(http.clone(), "AddressMode", json!("x")), "invalid address_mode \"x\""),
-        (with(http.clone(), "OnUpdate", json!("x")),
-         "on_update must be \"require_healthy\", \"ignore_warnings\", or \"ignore\"; got \"x\""),
-        (with(http.clone(), "CheckRestart", json!({"Limit": -1, "Grace": -2})),
-         "2 errors occurred:\n\t* limit must be greater than or equal to 0 but found -1\n\t* grace \
-          period must be greater than or equal to 0 but found -2\n\n"),
+        (
+            with(http.clone(), "Path", json!("")),
+            "http type must have http path",
+        ),
+        (
+            with(http.clone(), "Path", json!("http://x/y")),
+            "http type must have relative http path",
+        ),
+        (
+            with(http.clone(), "Path", json!("/a%zz")),
+            "http type must have valid http path",
+        ),
+        (
+            with(check("script"), "Command", json!("")),
+            "script type must have a valid script path",
+        ),
+        (
+            with(http.clone(), "Interval", json!(0)),
+            "missing required value interval. Interval cannot be less than 1s",
+        ),
+        (
+            with(http.clone(), "Interval", json!(S / 2)),
+            "interval (500ms) cannot be lower than 1s",
+        ),
+        (
+            with(http.clone(), "Timeout", json!(0)),
+            "missing required value timeout. Timeout cannot be less than 1s",
+        ),
+        (
+            with(http.clone(), "Timeout", json!(S / 10)),
+            "timeout (100ms) is lower than required minimum timeout 1s",
+        ),
+        (
+            with(http.clone(), "InitialStatus", json!("ok")),
+            "invalid initial check state (ok), must be one of \"passing\", \"warning\", \"critical\" or empty",
+        ),
+        (
+            with(http.clone(), "AddressMode", json!("auto")),
+            "invalid address_mode \"auto\" - auto only valid for services",
+        ),
+        (
+            with(http.clone(), "AddressMode", json!("x")),
+            "invalid address_mode \"x\"",
+        ),
+        (
+            with(http.clone(), "OnUpdate", json!("x")),
+            "on_update must be \"require_healthy\", \"ignore_warnings\", or \"ignore\"; got \"x\"",
+        ),
+        (
+            with(
+                http.clone(),
+                "CheckRestart",
+                json!({"Limit": -1, "Grace": -2}),
+            ),
+            "2 errors occurred:\n\t* limit must be greater than or equal to 0 but found -1\n\t* grace \
+          period must be greater than or equal to 0 but found -2\n\n",
+        ),
         (with(http.clone(), "Expose", json!(false)), ""),
-        (with(check("tcp"), "Expose", json!(true)), "expose may only be set on HTTP or gRPC checks"),
-        (with(http, "Type", json!("docker")),
-         "invalid check type (\"docker\"), must be one of grpc, tcp, http, script"),
+        (
+            with(check("tcp"), "Expose", json!(true)),
+            "expose may only be set on HTTP or gRPC checks",
+        ),
+        (
+            with(http, "Type", json!("docker")),
+            "invalid check type (\"docker\"), must be one of grpc, tcp, http, script",
+        ),
     ];
     for (c, want) in cases {
         assert_eq!(consul(c.clone(), r).unwrap_or_default(), want, "{c}");
@@ -156,7 +234,8 @@ fn services_go_v1_3_0_and_v1_4_0_nomad_service_checks() {
     let s = json!({"Name": "web", "Provider": "nomad", "PortLabel": "http",
                    "Checks": [{"Name": "c", "Type": "tcp", "Interval": S, "Timeout": S}]});
     assert!(
-        service(s.clone(), v(1, 3, 0)).contains("Service with provider nomad cannot include Check blocks")
+        service(s.clone(), v(1, 3, 0))
+            .contains("Service with provider nomad cannot include Check blocks")
     );
     assert_eq!(service(s, v(1, 4, 0)), "");
     assert_eq!(
@@ -251,9 +330,11 @@ fn services_test_go_v1_10_5_service_validate_name_and_address() {
         assert!(addr(mode, "example.com").contains(refused), "{mode}");
     }
     assert!(addr("driver", "example.com").contains(refused));
-    assert!(addr("bogus", "").contains(
-        "Service address_mode must be \"auto\", \"host\", or \"driver\"; not \"bogus\""
-    ));
+    assert!(
+        addr("bogus", "").contains(
+            "Service address_mode must be \"auto\", \"host\", or \"driver\"; not \"bogus\""
+        )
+    );
     let provider = service(json!({"Name": "s", "Provider": "other"}), r);
     assert!(provider.contains("Service provider must be \"consul\", or \"nomad\"; not \"other\""));
     let on_update = service(json!({"Name": "s", "OnUpdate": "never"}), r);
@@ -279,7 +360,8 @@ fn services_go_service_rules_per_release() {
     let id = json!({"Name": "s", "Identity": {"Name": "consul-service_s", "Audience": []}});
     assert_eq!(service(id.clone(), v(1, 6, 0)), "");
     assert!(
-        service(id, v(1, 7, 0)).contains("Service identity must provide at least one target aud value")
+        service(id, v(1, 7, 0))
+            .contains("Service identity must provide at least one target aud value")
     );
 }
 
@@ -328,16 +410,34 @@ fn connect_test_go_v1_8_0_transparent_proxy_validate() {
     let r = v(1, 8, 0);
     assert_eq!(tproxy(json!({}), r), "");
     let cases = [
-        (json!({"ExcludeOutboundCIDRs": ["192.168.1.1"]}),
-         "could not parse transparent proxy excluded outbound CIDR as network prefix: netip.ParsePrefix(\"192.168.1.1\"): no '/'"),
-        (json!({"UID": "foo"}),
-         "transparent proxy block has invalid UID field: invalid user ID \"foo\": invalid syntax"),
-        (json!({"ExcludeUIDs": ["500000"]}),
-         "transparent proxy block has invalid ExcludeUIDs field: invalid user ID \"500000\": value out of range"),
-        (json!({"ExcludeOutboundCIDRs": ["10.0.0.0/33"]}), "netip.ParsePrefix(\"10.0.0.0/33\"): prefix length out of range"),
-        (json!({"ExcludeOutboundCIDRs": ["10.0.0.0/08"]}), "bad bits after slash: \"08\""),
-        (json!({"ExcludeOutboundCIDRs": ["10.0.0/8"]}), "ParseAddr(\"10.0.0\"): IPv4 address too short"),
-        (json!({"ExcludeOutboundCIDRs": ["10.0.x.1/8"]}), "ParseAddr(\"10.0.x.1\"): unexpected character (at \"x.1\")"),
+        (
+            json!({"ExcludeOutboundCIDRs": ["192.168.1.1"]}),
+            "could not parse transparent proxy excluded outbound CIDR as network prefix: netip.ParsePrefix(\"192.168.1.1\"): no '/'",
+        ),
+        (
+            json!({"UID": "foo"}),
+            "transparent proxy block has invalid UID field: invalid user ID \"foo\": invalid syntax",
+        ),
+        (
+            json!({"ExcludeUIDs": ["500000"]}),
+            "transparent proxy block has invalid ExcludeUIDs field: invalid user ID \"500000\": value out of range",
+        ),
+        (
+            json!({"ExcludeOutboundCIDRs": ["10.0.0.0/33"]}),
+            "netip.ParsePrefix(\"10.0.0.0/33\"): prefix length out of range",
+        ),
+        (
+            json!({"ExcludeOutboundCIDRs": ["10.0.0.0/08"]}),
+            "bad bits after slash: \"08\"",
+        ),
+        (
+            json!({"ExcludeOutboundCIDRs": ["10.0.0/8"]}),
+            "ParseAddr(\"10.0.0\"): IPv4 address too short",
+        ),
+        (
+            json!({"ExcludeOutboundCIDRs": ["10.0.x.1/8"]}),
+            "ParseAddr(\"10.0.x.1\"): unexpected character (at \"x.1\")",
+        ),
     ];
     for (tp, want) in cases {
         let err = tproxy(tp.clone(), r);
@@ -350,4 +450,23 @@ fn connect_test_go_v1_8_0_transparent_proxy_validate() {
     assert!(two.contains("2 errors occurred"), "{two}");
     // Not checked before the transparent proxy (#20244).
     assert_eq!(tproxy(json!({"UID": "foo"}), v(1, 7, 7)), "");
+}
+
+/// Nested as `structs.Job.Validate` nests them: a task service's bad
+/// check inside its task's errors, through `admit`.
+#[test]
+fn structs_go_v1_10_5_service_check_errors_nest_in_the_task() {
+    let mut job = super::endpoint::mock_job();
+    job["TaskGroups"][0]["Tasks"][0]["Services"][0]["Checks"][0]["Interval"] = json!(S / 2);
+    let err = super::super::admit(job, v(1, 10, 5))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(
+            "* Task web validation failed: 1 error occurred:\n\t* 1 error occurred:\n\t* \
+             service[0] \"web-frontend\" validation failed: 1 error occurred:\n\t* Check \
+             check-table invalid: interval (500ms) cannot be lower than 1s"
+        ),
+        "{err:?}"
+    );
 }
