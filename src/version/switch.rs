@@ -1299,7 +1299,10 @@ mod tests {
             .copied()
             .filter(|s| !s.in_release(Release::Head))
             .collect();
-        assert_eq!(head, [Switch::D4b, Switch::G0b]);
+        assert_eq!(
+            head,
+            [Switch::D4b, Switch::G0b, Switch::NomadCheckTlsSkipVerify]
+        );
     }
 
     #[test]
