@@ -1143,6 +1143,86 @@ catalogue! {
         reads: [],
         wording: "${node.pool} names the node's pool in constraints and affinities",
     }
+    /// #13715 (1.4.0; v1.4.0 nomad/structs/services.go `validateNomad`,
+    /// `validateCommon`): a Nomad service may have `tcp` and `http` checks
+    /// with Nomad's own restrictions, and a check's type and HTTP path
+    /// errors are worded anew; before, a Nomad service with any check is
+    /// refused (v1.3.0 services.go `validateNomadService`).
+    NomadServiceChecks {
+        id: "#13715",
+        firsts: &[v(1, 4, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a Nomad service may have tcp and http checks",
+    }
+    /// #17334 (1.6.0; v1.6.0 nomad/structs/services.go `validateNomad`): a
+    /// Nomad service's check may not set `tls_server_name`.
+    NomadCheckTlsServerName {
+        id: "#17334",
+        firsts: &[v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a Nomad service's check may not set tls_server_name",
+    }
+    /// #18333 (1.4.13, 1.5.9, 1.6.2, 1.7.0; v1.7.0 nomad/structs/services.go
+    /// `validateNomad`): a Nomad service's check may not set
+    /// `tls_skip_verify`; undone by #24781 (1.9.6, 1.10.0), which supports it.
+    NomadCheckTlsSkipVerify {
+        id: "#18333",
+        firsts: &[v(1, 4, 13), v(1, 5, 9), v(1, 6, 2), v(1, 7, 0)],
+        undone_by: &[v(1, 9, 6), v(1, 10, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a Nomad service's check may not set tls_skip_verify",
+    }
+    /// #18239 (1.7.0; v1.7.0 nomad/structs/services.go `validateIdentity`):
+    /// a service's identity must name an audience.
+    ServiceIdentityAudience {
+        id: "#18239",
+        firsts: &[v(1, 7, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a service's identity must name at least one audience",
+    }
+    /// #19336 (1.7.3, 1.8.0; v1.8.0 nomad/structs/services.go
+    /// `validateConsul`, `validateNomad`): a check's
+    /// `failures_before_warning` is checked as `failures_before_critical` is.
+    CheckFailuresBeforeWarning {
+        id: "#19336",
+        firsts: &[v(1, 7, 3), v(1, 8, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a check's failures_before_warning is validated",
+    }
+    /// #22397 (1.9.0; v1.9.0 nomad/structs/services.go `validateConsul`): a
+    /// Consul check's notes may not be longer than 255 characters.
+    CheckNotesLength {
+        id: "#22397",
+        firsts: &[v(1, 9, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a Consul check's notes are at most 255 characters",
+    }
+    /// #25632 (1.10.4, 1.11.0; v1.11.0 nomad/structs/services.go
+    /// `Service.Validate`, structs.go `validateServices`): `alloc_ipv6` is
+    /// an address mode of group services and checks.
+    AllocIpv6AddressMode {
+        id: "#25632",
+        firsts: &[v(1, 10, 4), v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "services and checks accept address_mode alloc_ipv6",
+    }
+    /// #26170 (1.10.3, 1.11.0; v1.11.0 nomad/structs/services.go
+    /// `validateConsulService`): a Consul service's `kind` must be one of
+    /// Consul's service kinds or empty.
+    ConsulServiceKind {
+        id: "#26170",
+        firsts: &[v(1, 10, 3), v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a Consul service's kind must be a Consul service kind",
+    }
 }
 
 impl Switch {
@@ -1219,7 +1299,10 @@ mod tests {
             .copied()
             .filter(|s| !s.in_release(Release::Head))
             .collect();
-        assert_eq!(head, [Switch::D4b, Switch::G0b]);
+        assert_eq!(
+            head,
+            [Switch::D4b, Switch::G0b, Switch::NomadCheckTlsSkipVerify]
+        );
     }
 
     #[test]
