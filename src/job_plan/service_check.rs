@@ -46,7 +46,7 @@ pub(crate) fn nomad_check_error(c: &Map<String, Value>, rules: Switches) -> Opti
         return consul_only("address_mode = driver");
     }
     let method = text(c, "Method");
-    if text(c, "Type") == "http" && !method.is_empty() && !HTTP_METHODS.contains(&method.as_str()) {
+    if text(c, "Type") == "http" && !method.is_empty() && !is_method_http(&method) {
         return Some(format!(
             "method type {} not supported in Nomad http check",
             go_q(&method)
@@ -75,10 +75,14 @@ pub(crate) fn requires_port(c: &Map<String, Value>) -> bool {
     matches!(text(c, "Type").as_str(), "grpc" | "http" | "tcp")
 }
 
-/// Go's `http.Method*` names (`helper.IsMethodHTTP`).
-const HTTP_METHODS: [&str; 9] = [
-    "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "CONNECT", "OPTIONS", "TRACE",
-];
+/// Go's `http.Method*` names, in any case (`helper.IsMethodHTTP`,
+/// helper/funcs.go:443-457 at v2.0.5).
+pub(crate) fn is_method_http(method: &str) -> bool {
+    const METHODS: [&str; 9] = [
+        "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "CONNECT", "OPTIONS", "TRACE",
+    ];
+    METHODS.contains(&method.to_uppercase().as_str())
+}
 
 /// The shared rules in Nomad's order: type and its specifics, interval,
 /// timeout, initial status, address mode, on_update; from 1.4.0 then the

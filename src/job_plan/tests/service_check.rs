@@ -134,6 +134,10 @@ fn services_test_go_v1_10_5_check_validate_nomad() {
             None,
         ),
         (
+            json!({"Type": "http", "Interval": 3 * S, "Timeout": S, "Path": "/health", "Method": "post"}),
+            None,
+        ),
+        (
             json!({"Type": "http", "Interval": 3 * S, "Timeout": S, "Path": "/health", "Method": "BAD"}),
             Some("method type \"BAD\" not supported in Nomad http check"),
         ),
@@ -469,4 +473,22 @@ fn structs_go_v1_10_5_service_check_errors_nest_in_the_task() {
         ),
         "{err:?}"
     );
+}
+
+/// helper/funcs_test.go `Test_IsMethodHTTP` (v2.0.5): any case of the nine
+/// methods, nothing else.
+#[test]
+fn funcs_test_go_v2_0_5_is_method_http() {
+    use super::super::service_check::is_method_http;
+    for m in [
+        "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "CONNECT", "OPTIONS", "TRACE",
+    ] {
+        let title = format!("{}{}", &m[..1], m[1..].to_lowercase());
+        for form in [m.to_string(), title, m.to_lowercase()] {
+            assert!(is_method_http(&form), "{form}");
+        }
+    }
+    for not in ["GETTER", "!GET", ""] {
+        assert!(!is_method_http(not), "{not}");
+    }
 }
