@@ -4,10 +4,14 @@
 //! exhausted nodes, and the failure metrics. Not ported: `SetNodes` and
 //! `SetJob` (they read the iterators' internals), `Select_MetricsReset`
 //! (it counts the two nodes Nomad samples; plan-inspect ranks every node),
-//! the `AllocationTime` half of `Select_Size` (a clock), `Select_Secrets`
-//! (2.0.5: plan-inspect has no secrets-provider checker yet) and the
-//! system stack's cases, which tests/system_fit.rs covers through the
-//! system scheduler.
+//! the `AllocationTime` half of `Select_Size` (a clock) and the system
+//! stack's cases other than `Select_Secrets`, which tests/system_fit.rs
+//! covers through the system scheduler.
+//!
+//! A `Select` call is replayed as the evaluation that makes it: a preferred
+//! node is the previous node of a sticky disk's replacement, and an
+//! allocation name is the placement's. Nomad's preferred node need not be
+//! among the stack's nodes; plan-inspect's must be in the snapshot.
 
 use plan_inspect::explain::{Step, explain};
 use plan_inspect::read::read_snapshot_from;
@@ -18,6 +22,8 @@ use serde_json::{Value, json};
 use super::generic_sched::{job, node, placed_nodes, replay_at};
 
 const BOTH: [Release; 2] = [v(1, 3, 0), v(2, 0, 5)];
+/// The first tag of `SecretsProviderChecker` (#26303) and the newest.
+const SECRETS: [Release; 2] = [v(1, 11, 0), v(2, 0, 5)];
 
 fn id(i: usize) -> String {
     format!("{i:08}-0000-4000-8000-000000000000")
@@ -159,4 +165,73 @@ fn stack_test_go_v2_0_5_service_select_host_volume() {
     let m = &r.plan.failed_placements[0].metrics;
     assert_eq!(m.constraint_filtered.len(), 1);
     assert_eq!(m.constraint_filtered["missing compatible host volumes"], 3);
+}
+
+/// `job` with task `secret` blocks of `providers`.
+fn with_secrets(mut j: Value, providers: &[&str]) -> Value {
+    let secrets: Vec<Value> = providers
+        .iter()
+        .map(|p| json!({"Name": format!("s-{p}"), "Provider": p, "Path": "x"}))
+        .collect();
+    j["TaskGroups"][0]["Tasks"][0]["Secrets"] = json!(secrets);
+    j
+}
+
+/// Node `i` with the secrets provider `foo` fingerprinted, in a computed
+/// class of its own as `ComputeClass` makes it.
+fn foo_node(i: usize) -> Value {
+    let mut n = node(i);
+    n["Attributes"]["plugins.secrets.foo.version"] = json!("0.0.1");
+    n["ComputedClass"] = json!("v1:foo");
+    n
+}
+
+/// TestServiceStack_Select_Secrets (#26303): only node 0 fingerprinted
+/// the provider `foo` of the task's `secret` block, and the job lands
+/// there; with the provider on node 1 instead the placement follows it
+/// (without the checker the tie of node IDs picks node 0, as at 1.10.5).
+/// With the provider on no node both are filtered, the second by the
+/// class cache.
+#[test]
+fn stack_test_go_v1_11_0_v2_0_5_service_select_secrets() {
+    let j = with_secrets(job(1), &["foo"]);
+    for release in SECRETS {
+        let r = replay_at(vec![foo_node(0), node(1)], j.clone(), release);
+        assert_eq!(placed_nodes(&r), [id(0)], "{release}");
+        let r = replay_at(vec![node(0), foo_node(1)], j.clone(), release);
+        assert_eq!(placed_nodes(&r), [id(1)], "{release}");
+        let r = replay_at(vec![node(0), node(1)], j.clone(), release);
+        assert!(placed_nodes(&r).is_empty(), "{release}");
+        let m = &r.plan.failed_placements[0].metrics;
+        assert_eq!(m.nodes_filtered, 2);
+        // The second node of the class is ruled out by the class cache.
+        assert_eq!(m.constraint_filtered["missing secrets provider"], 1);
+        assert_eq!(m.constraint_filtered["computed class ineligible"], 1);
+        let step = explained(
+            vec![node(0), foo_node(1)],
+            j.clone(),
+            release,
+            "Feasibility",
+        );
+        assert_eq!(fact(&step, "missing secrets provider"), "1 node: node-0");
+    }
+    let r = replay_at(vec![node(0), foo_node(1)], j, v(1, 10, 5));
+    assert_eq!(placed_nodes(&r), [id(0)]);
+}
+
+/// TestSystemStack_Select_Secrets (#26303): the system job runs on the
+/// node with the provider only; once the attribute is gone from it too,
+/// no node takes the group.
+#[test]
+fn stack_test_go_v1_11_0_v2_0_5_system_select_secrets() {
+    let mut j = with_secrets(job(1), &["foo"]);
+    j["Type"] = json!("system");
+    for release in SECRETS {
+        let r = replay_at(vec![foo_node(0), node(1)], j.clone(), release);
+        assert_eq!(placed_nodes(&r), [id(0)], "{release}");
+        let r = replay_at(vec![node(0), node(1)], j.clone(), release);
+        assert!(placed_nodes(&r).is_empty(), "{release}");
+    }
+    let r = replay_at(vec![foo_node(0), node(1)], j, v(1, 10, 5));
+    assert_eq!(placed_nodes(&r), [id(0), id(1)]);
 }

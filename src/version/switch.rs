@@ -587,6 +587,20 @@ catalogue! {
         reads: [],
         wording: "a change of a task's secret blocks is destructive",
     }
+    /// #26303 (1.11.0; v1.11.0 scheduler/feasible/feasible.go:38, :187,
+    /// :194-204, stack.go:277, :438, :509): a node must have fingerprinted
+    /// the provider of every task `secret` block of the group as the
+    /// attribute `plugins.secrets.<provider>.version`, else it is filtered
+    /// as "missing secrets provider"; the check is the last of those cached
+    /// per computed class, after the network's, in the generic and system
+    /// stacks alike. Before, providers were not checked.
+    SecretsProviders {
+        id: "#26303",
+        firsts: &[v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a node must have the provider of every task secret block",
+    }
     /// #12555 (1.3.0; v1.3.0 scheduler/util.go:103-205): the system
     /// scheduler's diff marks a running allocation on a disconnected node
     /// unknown, loses an expired unknown one, keeps an unknown one that may
