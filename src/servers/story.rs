@@ -97,6 +97,13 @@ pub struct EvalFacts {
 pub struct Canceled {
     pub at: Time,
     pub by: CanceledBy,
+    /// Nomad's `EvalStatusCancelled`.
+    pub status: &'static str,
+    /// The `StatusDescription` Nomad writes on it.
+    pub status_description: String,
+    /// The job's evaluation kept in its place, where one is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kept_eval_id: Option<String>,
     pub evaluation: EvalFacts,
 }
 
@@ -107,6 +114,39 @@ pub enum CanceledBy {
     Broker,
     /// F-3: the state store, as the allocations it waited for reconnected.
     StateStore,
+    /// The blocked-evals tracker kept a later blocked evaluation of the
+    /// job, and the leader canceled this one.
+    BlockedEvals,
+}
+
+impl Canceled {
+    /// `evaluation`, canceled at `at` by `by` for `kept_eval_id`, with
+    /// the status description Nomad writes: v2.0.5 nomad/leader.go:1220
+    /// (broker), nomad/state/state_store.go:4214 (state store), and
+    /// nomad/leader.go:1169 (v1.3.0 :908) for a duplicate blocked one.
+    pub fn new(
+        at: Time,
+        by: CanceledBy,
+        kept_eval_id: Option<String>,
+        evaluation: EvalFacts,
+    ) -> Canceled {
+        let status_description = match by {
+            CanceledBy::Broker => "canceled after more recent eval was processed".to_string(),
+            CanceledBy::StateStore => "allocs reconnected".to_string(),
+            CanceledBy::BlockedEvals => format!(
+                "existing blocked evaluation exists for job {:?}",
+                evaluation.job_id
+            ),
+        };
+        Canceled {
+            at,
+            by,
+            status: "canceled",
+            status_description,
+            kept_eval_id,
+            evaluation,
+        }
+    }
 }
 
 /// One evaluation replayed at its time, with its job's report.
