@@ -15,7 +15,7 @@ use super::drainer::Drainer;
 use super::error::WhatIfError;
 use super::eval::{NewEval, Origin, PendingEval};
 use super::rules::ServerRules;
-use super::story::{Canceled, CanceledBy, MarkKind};
+use super::story::{Canceled, CanceledBy, EvalFacts, MarkKind};
 use super::world::World;
 
 /// The servers' state over the story.
@@ -131,7 +131,7 @@ impl Engine {
                     now,
                     CanceledBy::BlockedEvals,
                     Some(d.kept_id),
-                    d.canceled.facts(),
+                    EvalFacts::of(&d.canceled),
                 )
             })
             .collect()

@@ -4,7 +4,6 @@ use std::cmp::Ordering;
 
 use serde::Serialize;
 
-use super::story::EvalFacts;
 use crate::model::JobType;
 use crate::time::Time;
 
@@ -82,20 +81,6 @@ pub struct PendingEval {
 }
 
 impl PendingEval {
-    /// What the story says of it.
-    pub fn facts(&self) -> EvalFacts {
-        EvalFacts {
-            id: self.eval.id.clone(),
-            job_id: self.eval.job_id.clone(),
-            namespace: self.eval.namespace.clone(),
-            triggered_by: self.eval.triggered_by.clone(),
-            node_id: self.eval.node_id.clone(),
-            priority: self.eval.priority,
-            created_at: self.created,
-            wait_until: self.eval.wait_until,
-        }
-    }
-
     /// The broker's order for evaluations due at the same instant: higher
     /// priority first, then the older write, then by job ID (Nomad's
     /// pending heap orders by priority, then `CreateIndex`; the evaluations

@@ -9,6 +9,7 @@ use serde::Serialize;
 use crate::report::{JobReport, Report};
 use crate::time::{Duration, Time, format_duration};
 
+use super::eval::PendingEval;
 use super::event::EventKind;
 use super::heartbeat::MissedHeartbeat;
 use super::node_status::StatusChange;
@@ -90,6 +91,22 @@ pub struct EvalFacts {
     pub priority: i64,
     pub created_at: Time,
     pub wait_until: Option<Time>,
+}
+
+impl EvalFacts {
+    /// What the story says of `p`.
+    pub fn of(p: &PendingEval) -> EvalFacts {
+        EvalFacts {
+            id: p.eval.id.clone(),
+            job_id: p.eval.job_id.clone(),
+            namespace: p.eval.namespace.clone(),
+            triggered_by: p.eval.triggered_by.clone(),
+            node_id: p.eval.node_id.clone(),
+            priority: p.eval.priority,
+            created_at: p.created,
+            wait_until: p.eval.wait_until,
+        }
+    }
 }
 
 /// An evaluation canceled before it ran, and by whom.

@@ -16,7 +16,7 @@ use super::event::{EventKind, EventSpec, When};
 use super::events::Resolved;
 use super::rules::ServerRules;
 use super::story::{
-    Assumption, Canceled, CanceledBy, Ignored, Mark, MarkKind, Story, TimelineEntry,
+    Assumption, Canceled, CanceledBy, EvalFacts, Ignored, Mark, MarkKind, Story, TimelineEntry,
 };
 use super::world::World;
 use super::{blocked::BlockedEvals, events, snapshot_evals, target};
@@ -154,7 +154,7 @@ pub fn run(
             engine.queue = kept;
             story.canceled.extend(
                 gone.iter()
-                    .map(|p| Canceled::new(now, CanceledBy::StateStore, None, p.facts())),
+                    .map(|p| Canceled::new(now, CanceledBy::StateStore, None, EvalFacts::of(p))),
             );
             for write in outcome.writes.into_iter().filter(|w| !w.is_empty()) {
                 let pending = engine.world.enqueue(write, now, Origin::Event);
@@ -236,13 +236,14 @@ pub fn run(
             engine.drainer.touch(now);
             let (gone, kept) = engine.ack(&pending, now);
             story.canceled.extend(
-                gone.iter()
-                    .map(|p| Canceled::new(now, CanceledBy::Broker, kept.clone(), p.facts())),
+                gone.iter().map(|p| {
+                    Canceled::new(now, CanceledBy::Broker, kept.clone(), EvalFacts::of(p))
+                }),
             );
             story.canceled.extend(duplicates);
             story.timeline.push(TimelineEntry {
                 at: now,
-                evaluation: pending.facts(),
+                evaluation: EvalFacts::of(&pending),
                 job,
             });
         }
@@ -250,7 +251,7 @@ pub fn run(
     let mut left: Vec<PendingEval> = std::mem::take(&mut engine.queue);
     left.extend(engine.blocked.into_evals());
     left.sort_by(|a, b| a.broker_order(b));
-    story.pending = left.iter().map(PendingEval::facts).collect();
+    story.pending = left.iter().map(EvalFacts::of).collect();
     story.assumptions = Assumption::of(
         engine.healthy_after,
         request.events.iter().any(|e| e.kind == EventKind::NodeUp),
