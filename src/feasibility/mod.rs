@@ -35,3 +35,5 @@ mod node_check_tests;
 mod tests;
 #[cfg(test)]
 mod volume_tests;
+#[cfg(test)]
+mod wrapper_tests;
