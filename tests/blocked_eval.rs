@@ -190,8 +190,9 @@ fn a_reblocked_evaluation_keeps_its_classes_when_escaped() {
 }
 
 /// Three nodes, each full with one allocation of `web` (5000 MB of its
-/// 7936): a lost allocation's replacement fits nowhere.
-fn full_cluster(evals: Value) -> plan_inspect::model::Snapshot {
+/// 7936): a lost allocation's replacement fits nowhere, unless `spare`
+/// empty nodes are added.
+fn full_cluster(evals: Value, spare: usize) -> plan_inspect::model::Snapshot {
     let mut j = job(3);
     j["ID"] = json!("web");
     j["TaskGroups"][0]["Tasks"][0]["Resources"] = json!({"CPU": 500, "MemoryMB": 5000});
@@ -208,7 +209,7 @@ fn full_cluster(evals: Value) -> plan_inspect::model::Snapshot {
             })
         })
         .collect();
-    let snapshot = json!({"Now": "2022-04-01T00:00:00Z", "Jobs": [j], "Nodes": nodes(3),
+    let snapshot = json!({"Now": "2022-04-01T00:00:00Z", "Jobs": [j], "Nodes": nodes(3 + spare),
                           "Allocs": allocs, "Evals": evals});
     read_snapshot_from(snapshot.to_string().as_bytes(), "snapshot.json").unwrap()
 }
@@ -241,7 +242,7 @@ fn story_at(
 /// plan, unblocks nothing (else the first would have been let go).
 #[test]
 fn blocked_evals_go_v1_3_0_v2_0_5_a_second_blocked_evaluation_cancels_the_first() {
-    let snapshot = full_cluster(json!([]));
+    let snapshot = full_cluster(json!([]), 0);
     for release in BOTH {
         let s = story_at(
             &snapshot,
@@ -285,7 +286,7 @@ fn the_snapshot_s_duplicate_blocked_evaluations_leave_one() {
     };
     let first = "b1000000-0000-4000-8000-000000000000";
     let second = "b2000000-0000-4000-8000-000000000000";
-    let snapshot = full_cluster(json!([eval(second), eval(first)]));
+    let snapshot = full_cluster(json!([eval(second), eval(first)]), 0);
     let s = story_at(&snapshot, v(2, 0, 5), &[], Some("1m"));
     let [c] = s.canceled.as_slice() else {
         panic!("{:?}", s.canceled);
@@ -302,7 +303,7 @@ fn the_snapshot_s_duplicate_blocked_evaluations_leave_one() {
 /// the evaluation kept.
 #[test]
 fn the_story_table_lists_the_canceled_duplicate() {
-    let snapshot = full_cluster(json!([]));
+    let snapshot = full_cluster(json!([]), 0);
     let s = story_at(
         &snapshot,
         v(2, 0, 5),
@@ -327,4 +328,46 @@ fn the_story_table_lists_the_canceled_duplicate() {
         )),
         "{line}"
     );
+}
+
+/// `nestedUpsertEval` (v1.3.0 nomad/state/state_store.go:3042, v2.0.5
+/// :3522) and `Untrack` (v1.3.0 nomad/fsm.go:779): the snapshot holds a
+/// blocked evaluation of `web`; node 0 goes down and the node-update
+/// evaluation places the replacement on the spare node 3, so it completes
+/// with no failed placement, and the state store cancels the blocked one,
+/// which never runs. Its description names itself at 1.3.0 and the
+/// successful evaluation from #17071 (1.3.15).
+#[test]
+fn state_store_go_v1_3_0_v1_3_15_a_successful_evaluation_cancels_the_blocked_one() {
+    let blocked = "b1000000-0000-4000-8000-000000000000";
+    let eval = json!({"ID": blocked, "Namespace": "default", "JobID": "web", "Priority": 50,
+                      "Type": "service", "TriggeredBy": "queued-allocs", "Status": "blocked"});
+    let snapshot = full_cluster(json!([eval]), 1);
+    for (release, names_success) in [(v(1, 3, 0), false), (v(1, 3, 15), true), (v(2, 0, 5), true)] {
+        let s = story_at(&snapshot, release, &["node-down:node-0@1m"], Some("1h"));
+        let [entry] = s.timeline.as_slice() else {
+            panic!("{release}: {:?}", s.timeline.len());
+        };
+        assert!(entry.job.plan.failed_placements.is_empty(), "{release}");
+        let [c] = s.canceled.as_slice() else {
+            panic!("{release}: {:?}", s.canceled);
+        };
+        assert_eq!(c.by, CanceledBy::SuccessfulEval);
+        assert_eq!(c.evaluation.id, blocked);
+        assert_eq!(
+            c.kept_eval_id.as_deref(),
+            Some(entry.evaluation.id.as_str())
+        );
+        assert_eq!(c.at, entry.at);
+        let named = if names_success {
+            entry.evaluation.id.as_str()
+        } else {
+            blocked
+        };
+        assert_eq!(
+            c.status_description,
+            format!("evaluation \"{named}\" successful")
+        );
+        assert!(s.pending.is_empty(), "{release}");
+    }
 }

@@ -43,6 +43,17 @@ impl BlockedEvals {
         }
     }
 
+    /// `Untrack` (v1.3.0 nomad/fsm.go:779, v2.0.5 :982): the job's
+    /// tracked evaluation, dropped as a successful evaluation of the job
+    /// cancels it.
+    pub fn untrack(&mut self, namespace: &str, job_id: &str) -> Option<PendingEval> {
+        let i = self
+            .evals
+            .iter()
+            .position(|e| e.eval.namespace == namespace && e.eval.job_id == job_id)?;
+        Some(self.evals.remove(i))
+    }
+
     /// `Unblock`: every tracked evaluation, to enqueue again.
     pub fn release(&mut self) -> Vec<NewEval> {
         std::mem::take(&mut self.evals)

@@ -134,13 +134,36 @@ pub enum CanceledBy {
     /// The blocked-evals tracker kept a later blocked evaluation of the
     /// job, and the leader canceled this one.
     BlockedEvals,
+    /// A later evaluation of the job completed with no failed placement,
+    /// and the state store canceled this blocked one.
+    SuccessfulEval,
 }
 
 impl Canceled {
+    /// The blocked `evaluation` the successful evaluation `successful`
+    /// cancels at `at`; before #17071 (`names_success` false) Nomad's
+    /// description named the blocked evaluation itself (v1.3.0
+    /// nomad/state/state_store.go:3063).
+    pub fn by_success(
+        at: Time,
+        successful: String,
+        evaluation: EvalFacts,
+        names_success: bool,
+    ) -> Canceled {
+        let mut c = Canceled::new(at, CanceledBy::SuccessfulEval, Some(successful), evaluation);
+        if !names_success {
+            c.status_description = format!("evaluation {:?} successful", c.evaluation.id);
+        }
+        c
+    }
+
     /// `evaluation`, canceled at `at` by `by` for `kept_eval_id`, with
     /// the status description Nomad writes: v2.0.5 nomad/leader.go:1220
-    /// (broker), nomad/state/state_store.go:4214 (state store), and
-    /// nomad/leader.go:1169 (v1.3.0 :908) for a duplicate blocked one.
+    /// (broker), nomad/state/state_store.go:4214 (state store),
+    /// nomad/leader.go:1169 (v1.3.0 :908) for a duplicate blocked one, and
+    /// state_store.go:3543 for one a success cancels, which names
+    /// `kept_eval_id`, the successful evaluation ([`Canceled::by_success`]
+    /// for the releases before #17071).
     pub fn new(
         at: Time,
         by: CanceledBy,
@@ -153,6 +176,10 @@ impl Canceled {
             CanceledBy::BlockedEvals => format!(
                 "existing blocked evaluation exists for job {:?}",
                 evaluation.job_id
+            ),
+            CanceledBy::SuccessfulEval => format!(
+                "evaluation {:?} successful",
+                kept_eval_id.as_deref().unwrap_or_default()
             ),
         };
         Canceled {

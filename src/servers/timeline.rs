@@ -5,6 +5,7 @@
 use crate::model::{ClientStatus, Snapshot, VersionRequest};
 use crate::replay::{Options, Replay};
 use crate::time::{Duration, Time};
+use crate::version::Switch;
 use crate::warning::Warning;
 
 use super::apply;
@@ -241,6 +242,21 @@ pub fn run(
                 }),
             );
             story.canceled.extend(duplicates);
+            // A complete evaluation with no failed placement cancels the
+            // job's blocked evaluation (v1.3.0 nomad/state/state_store.go:3042,
+            // v2.0.5 :3522) and the tracker lets it go.
+            if job.plan.failed_placements.is_empty()
+                && let Some(b) = engine
+                    .blocked
+                    .untrack(&pending.eval.namespace, &pending.eval.job_id)
+            {
+                story.canceled.push(Canceled::by_success(
+                    now,
+                    pending.eval.id.clone(),
+                    EvalFacts::of(&b),
+                    engine.rules.has(Switch::CanceledNamesSuccess),
+                ));
+            }
             story.timeline.push(TimelineEntry {
                 at: now,
                 evaluation: EvalFacts::of(&pending),

@@ -696,6 +696,18 @@ catalogue! {
         reads: [],
         wording: "the broker runs only the newest of a job's evaluations waiting behind another",
     }
+    /// #17071 (1.3.15, 1.4.10, 1.5.6, 1.6.0; v1.6.0
+    /// nomad/state/state_store.go:3261): the blocked evaluation a job's
+    /// successful evaluation cancels is described as "evaluation "<the
+    /// successful one>" successful"; before, it named its own ID (v1.3.0
+    /// state_store.go:3063).
+    CanceledNamesSuccess {
+        id: "#17071",
+        firsts: &[v(1, 3, 15), v(1, 4, 10), v(1, 5, 6), v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a blocked evaluation canceled by a success names the successful evaluation",
+    }
     /// F-3 (1.10.2, #25923; v1.10.2 nomad/state/state_store.go:4079): an unknown
     /// allocation reported running again cancels its max-disconnect-timeout
     /// follow-up evaluation ("allocs reconnected") when no other live
