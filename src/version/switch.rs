@@ -698,9 +698,9 @@ catalogue! {
     }
     /// #17071 (1.3.15, 1.4.10, 1.5.6, 1.6.0; v1.6.0
     /// nomad/state/state_store.go:3261): the blocked evaluation a job's
-    /// successful evaluation cancels is described as "evaluation "<the
-    /// successful one>" successful"; before, it named its own ID (v1.3.0
-    /// state_store.go:3063).
+    /// successful evaluation cancels is described as `evaluation "<id>"
+    /// successful` with the successful evaluation's ID; before, with its
+    /// own (v1.3.0 state_store.go:3063).
     CanceledNamesSuccess {
         id: "#17071",
         firsts: &[v(1, 3, 15), v(1, 4, 10), v(1, 5, 6), v(1, 6, 0)],
