@@ -1,5 +1,5 @@
 //! The per-node checks of a task group besides its constraints and
-//! volumes: drivers, network mode and host networks.
+//! volumes: drivers, network mode and host networks, secrets providers.
 
 use std::collections::BTreeSet;
 
@@ -19,6 +19,31 @@ pub fn has_drivers(drivers: &BTreeSet<&str>, node: &Node) -> bool {
             .and_then(|v| go_parse_bool(v))
             .unwrap_or(false),
     })
+}
+
+/// The providers of the group's task `secret` blocks, each once (an
+/// empty provider included, which no node has).
+pub fn secrets_providers(tg: &TaskGroup) -> BTreeSet<&str> {
+    tg.tasks
+        .iter()
+        .flat_map(|t| t.secrets.elements())
+        .map(|s| s.get("Provider").and_then(|p| p.as_str()).unwrap_or(""))
+        .collect()
+}
+
+/// `SecretsProviderChecker` (#26303): the providers the node has not
+/// fingerprinted as `plugins.secrets.<provider>.version`; the node passes
+/// when there are none.
+pub fn missing_secrets_providers<'p>(providers: &BTreeSet<&'p str>, node: &Node) -> Vec<&'p str> {
+    providers
+        .iter()
+        .copied()
+        .filter(|p| {
+            node.attributes
+                .get(format!("plugins.secrets.{p}.version").as_str())
+                .is_none()
+        })
+        .collect()
 }
 
 /// Go's `strconv.ParseBool`.

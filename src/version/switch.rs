@@ -592,6 +592,20 @@ catalogue! {
         reads: [],
         wording: "a change of a task's secret blocks is destructive",
     }
+    /// #26303 (1.11.0; v1.11.0 scheduler/feasible/feasible.go:38, :187,
+    /// :194-204, stack.go:277, :438, :509): a node must have fingerprinted
+    /// the provider of every task `secret` block of the group as the
+    /// attribute `plugins.secrets.<provider>.version`, else it is filtered
+    /// as "missing secrets provider"; the check is the last of those cached
+    /// per computed class, after the network's, in the generic and system
+    /// stacks alike. Before, providers were not checked.
+    SecretsProviders {
+        id: "#26303",
+        firsts: &[v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a node must have the provider of every task secret block",
+    }
     /// #12555 (1.3.0; v1.3.0 scheduler/util.go:103-205): the system
     /// scheduler's diff marks a running allocation on a disconnected node
     /// unknown, loses an expired unknown one, keeps an unknown one that may
@@ -686,6 +700,18 @@ catalogue! {
         replayed: true,
         reads: [],
         wording: "the broker runs only the newest of a job's evaluations waiting behind another",
+    }
+    /// #17071 (1.3.15, 1.4.10, 1.5.6, 1.6.0; v1.6.0
+    /// nomad/state/state_store.go:3261): the blocked evaluation a job's
+    /// successful evaluation cancels is described as `evaluation "<id>"
+    /// successful` with the successful evaluation's ID; before, with its
+    /// own (v1.3.0 state_store.go:3063).
+    CanceledNamesSuccess {
+        id: "#17071",
+        firsts: &[v(1, 3, 15), v(1, 4, 10), v(1, 5, 6), v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a blocked evaluation canceled by a success names the successful evaluation",
     }
     /// F-3 (1.10.2, #25923; v1.10.2 nomad/state/state_store.go:4079): an unknown
     /// allocation reported running again cancels its max-disconnect-timeout
