@@ -38,12 +38,14 @@ impl Board {
 /// A slot for one shape's board, built by the first job that asks.
 type Slot = Arc<OnceLock<Option<Arc<Board>>>>;
 
-/// The boards of a replay, by shape, up to a bound on their entries: a
-/// cluster of many different asks keeps only the first boards and ranks
-/// the rest by scanning, so memory stays bounded.
+/// The boards of a replay, by shape. A shape gets its board the second
+/// time a job asks for it (a shape seen once costs nothing more than its
+/// scan), and only up to a bound on all boards' entries, so that a
+/// cluster of many different asks ranks the rest by scanning in bounded
+/// memory.
 #[derive(Debug, Default)]
 pub struct Boards {
-    slots: Mutex<(HashMap<String, Slot>, usize)>,
+    slots: Mutex<(HashMap<String, Option<Slot>>, usize)>,
 }
 
 /// At most this many board entries (24 bytes each) in all.
@@ -51,8 +53,9 @@ const MAX_ENTRIES: usize = 2_000_000;
 
 impl Boards {
     /// The board of `shape`, built with `build` if no job built it yet;
-    /// `None` when the bound is reached or the board has no order.
-    /// `nodes` is how many entries a new board may need.
+    /// `None` the first time the shape is asked for, when the bound is
+    /// reached, or when the board has no order. `nodes` is how many
+    /// entries a new board may need.
     pub fn get(
         &self,
         shape: String,
@@ -62,12 +65,16 @@ impl Boards {
         let slot = {
             let mut guard = self.slots.lock().unwrap_or_else(|e| e.into_inner());
             let (slots, entries) = &mut *guard;
-            match slots.get(&shape) {
-                Some(s) => s.clone(),
-                None if *entries + nodes > MAX_ENTRIES => return None,
+            match slots.get_mut(&shape) {
+                Some(Some(s)) => s.clone(),
                 None => {
+                    slots.insert(shape, None);
+                    return None;
+                }
+                Some(_) if *entries + nodes > MAX_ENTRIES => return None,
+                Some(empty) => {
                     *entries += nodes;
-                    slots.entry(shape).or_default().clone()
+                    empty.insert(Slot::default()).clone()
                 }
             }
         };
@@ -78,7 +85,10 @@ impl Boards {
     #[cfg(test)]
     pub fn built(&self) -> usize {
         let guard = self.slots.lock().unwrap_or_else(|e| e.into_inner());
-        let built = |s: &&Slot| s.get().is_some_and(Option::is_some);
+        let built = |s: &&Option<Slot>| {
+            s.as_ref()
+                .is_some_and(|s| s.get().is_some_and(Option::is_some))
+        };
         guard.0.values().filter(built).count()
     }
 }

@@ -47,7 +47,12 @@ impl<'a> Placer<'a> {
             open[i] = true;
         }
         let touched: Vec<usize> = {
-            let mut t: Vec<usize> = self.own.keys().chain(self.changed.keys()).copied().collect();
+            let mut t: Vec<usize> = self
+                .own
+                .keys()
+                .chain(self.changed.keys())
+                .copied()
+                .collect();
             t.sort_unstable();
             t.dedup();
             t.retain(|&i| open[i]);
@@ -97,8 +102,14 @@ impl<'a> Placer<'a> {
                         .ok()?,
                     false => Default::default(),
                 };
-                let parts =
-                    ranking.score(cluster.nodes[i], &cluster.capacities[i], &used, 0, false, None);
+                let parts = ranking.score(
+                    cluster.nodes[i],
+                    &cluster.capacities[i],
+                    &used,
+                    0,
+                    false,
+                    None,
+                );
                 Some((i, parts.final_score))
             });
             Board::of(scores.collect::<Vec<_>>())

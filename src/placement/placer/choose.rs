@@ -150,7 +150,12 @@ impl<'a> Placer<'a> {
     /// counts are those of a scan node by node: the class checks of one
     /// class read no other class's verdict, and filtered nodes only add
     /// to the metrics.
-    pub(super) fn by_class(&mut self, g: &mut Group<'a>, name: &str, metric: &mut AllocMetric) -> Vec<usize> {
+    pub(super) fn by_class(
+        &mut self,
+        g: &mut Group<'a>,
+        name: &str,
+        metric: &mut AllocMetric,
+    ) -> Vec<usize> {
         let cluster = self.cluster;
         let targeted = std::mem::take(&mut self.targeted);
         let buckets = || {

@@ -254,5 +254,8 @@ fn board_rankings_choose_as_a_scan_of_every_node() {
         boards += cluster.boards.built();
     }
     // The boards were read, not passed by, and some groups ran out.
-    assert!(boards >= 12 && failures >= 24, "{boards} boards, {failures} failures");
+    assert!(
+        boards >= 12 && failures >= 24,
+        "{boards} boards, {failures} failures"
+    );
 }
