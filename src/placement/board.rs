@@ -2,12 +2,10 @@
 //! leaves it: the nodes it fits, best plain score first. Jobs of the same
 //! shape (same ask, same scorers) read one board instead of judging every
 //! node again; each job judges only the nodes its own plan or its own
-//! allocations make different (see [`super::ranked::RankIndex`]).
+//! allocations make different (the group's `RankIndex` keeps those).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
-
-use super::ranked::key;
 
 /// The nodes an ask fits untouched, in the order a scan in node order
 /// keeping a strictly better score finds them: best score first, ties to
@@ -33,6 +31,18 @@ impl Board {
         entries.sort_unstable_by_key(|&(k, i, _)| (k, i));
         Some(Board { entries })
     }
+}
+
+/// A key that sorts scores from the highest down: the float's bits in
+/// total order, with -0.0 made 0.0, as `>` holds them equal.
+pub fn key(score: f64) -> u64 {
+    let bits = (score + 0.0).to_bits();
+    let ascending = if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
+    };
+    !ascending
 }
 
 /// A slot for one shape's board, built by the first job that asks.

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use foldhash::fast::FixedState;
 
-use super::board::Board;
+use super::board::{Board, key};
 
 /// Nodes on which the group fits, best score first, ties to the lower
 /// node index: the order in which a scan of every node in index order,
@@ -33,18 +33,6 @@ struct Base {
     open: Vec<bool>,
     /// Every board entry before this one is closed.
     cursor: usize,
-}
-
-/// A key that sorts scores from the highest down: the float's bits in
-/// total order, with -0.0 made 0.0, as `>` holds them equal.
-pub(super) fn key(score: f64) -> u64 {
-    let bits = (score + 0.0).to_bits();
-    let ascending = if bits >> 63 == 1 {
-        !bits
-    } else {
-        bits | 1 << 63
-    };
-    !ascending
 }
 
 impl RankIndex {

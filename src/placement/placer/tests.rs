@@ -255,7 +255,7 @@ fn board_rankings_choose_as_a_scan_of_every_node() {
     }
     // The boards were read, not passed by, and some groups ran out.
     assert!(
-        boards >= 12 && failures >= 24,
+        boards >= 12 && failures >= 12,
         "{boards} boards, {failures} failures"
     );
 }
