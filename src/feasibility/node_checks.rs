@@ -2,10 +2,11 @@
 //! volumes: drivers, network mode and host networks, secrets providers.
 
 use std::collections::BTreeSet;
+use std::sync::LazyLock;
 
 use super::target::{TargetRules, resolve};
 use super::version::{Flavour, Version, VersionConstraints};
-use crate::model::{Node, Port, TaskGroup};
+use crate::model::{NetworkResource, Node, Port};
 
 /// `DriverChecker`: every task's driver is detected and healthy, or, on a
 /// client too old to report driver info, its `driver.<name>` attribute is true.
@@ -78,13 +79,14 @@ impl NetworkMiss {
     }
 }
 
-/// `NetworkChecker` on the group's first network: the node fingerprinted a
+/// `NetworkChecker` on the group's network: the node fingerprinted a
 /// network of that mode (a pre-0.12 client passes for `bridge`), and every
 /// port's host network is one of the node's aliases.
-pub fn network(tg: &TaskGroup, node: &Node, targets: TargetRules) -> Result<(), NetworkMiss> {
-    let Some(net) = tg.networks.first() else {
-        return Ok(());
-    };
+pub fn network(
+    net: &NetworkResource,
+    node: &Node,
+    targets: TargetRules,
+) -> Result<(), NetworkMiss> {
     let mode = if net.mode.is_empty() {
         "host"
     } else {
@@ -131,7 +133,9 @@ pub fn network(tg: &TaskGroup, node: &Node, targets: TargetRules) -> Result<(), 
 
 /// A client older than 0.12 never fingerprints the bridge network.
 fn predates_bridge(node: &Node) -> bool {
-    let older = VersionConstraints::parse("< 0.12", Flavour::Version);
+    static OLDER: LazyLock<Option<VersionConstraints>> =
+        LazyLock::new(|| VersionConstraints::parse("< 0.12", Flavour::Version));
+    let older = OLDER.as_ref();
     let version = node
         .attributes
         .get("nomad.version")

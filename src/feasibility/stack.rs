@@ -351,9 +351,7 @@ impl<'a> SystemStack<'a> {
             return Err(Filter::Devices);
         }
         if let Some(net) = self.network {
-            let mut probe = tg.clone();
-            probe.networks = vec![net.clone()];
-            network(&probe, node, self.targets).map_err(Filter::Network)?;
+            network(net, node, self.targets).map_err(Filter::Network)?;
         }
         if self.targets.secrets_providers {
             let missing = missing_secrets_providers(&secrets_providers(tg), node);
