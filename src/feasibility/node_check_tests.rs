@@ -192,11 +192,11 @@ fn feasible_test_go_v1_3_0_v2_0_5_network_checker_bridge_upgrade_path() {
                      "NodeResources": {"Networks": [{"Mode": "host", "Device": "eth0"}]}}))
     };
     assert_eq!(
-        network(&tg, &client("0.11.0"), TargetRules::default()),
+        network(&tg.networks[0], &client("0.11.0"), TargetRules::default()),
         Ok(())
     );
     assert_eq!(
-        network(&tg, &client("0.12.0"), TargetRules::default()),
+        network(&tg.networks[0], &client("0.12.0"), TargetRules::default()),
         Err(NetworkMiss::Mode("bridge".to_string()))
     );
 }

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use super::target::{TargetRules, resolve};
 use super::version::{Flavour, Version, VersionConstraints};
-use crate::model::{NetworkResource, Node, Port};
+use crate::model::{NetworkResource, Node, Port, TaskGroup};
 
 /// `DriverChecker`: every task's driver is detected and healthy, or, on a
 /// client too old to report driver info, its `driver.<name>` attribute is true.
