@@ -309,10 +309,7 @@ impl<'r> Chunked<'r> {
                 &known,
                 &filter,
                 &interner,
-                |region| {
-                    let part = split::parse_shared(region, &known, &filter);
-                    (part, add_parsed(st, key, &mut index, &mut pending))
-                },
+                || add_parsed(st, key, &mut index, &mut pending),
             );
             st.job_texts = known;
             added?;
