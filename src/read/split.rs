@@ -1,18 +1,25 @@
-//! The allocation array parsed in parts, one per thread, from one buffer.
+//! The allocation array parsed in parts (pieces of a round's buffer) on
+//! several threads, from one buffer.
 //!
 //! A JSON array cannot be cut at an element boundary without scanning it
-//! from the start, so the cut is guessed: near each share of the buffer, the
-//! first `{` that follows a `,` and opens with the key the first element
+//! from the start, so the cut is guessed: near each [`PIECE`] of the buffer,
+//! the first `{` that follows a `,` and opens with the key the first element
 //! opens with (`"ID"`). Each part is parsed element by element from its
 //! guess. A guess is proven right when the part before it, itself proven,
 //! ends exactly there; the parts after the first unproven one are dropped.
 //! A proven part was parsed from a true element start with the texts the
 //! one-thread walk would know, so the result is the same as that walk's.
 //!
-//! Every part, the caller's among them, looks job texts up in the set as it
-//! was when the round began, shared by all (it holds hashes, not texts, and
-//! is not copied). A text the set does not know is checked, and its job
-//! parsed, on the part's thread, once per part, and handed back
+//! The parts are many more than the threads, and each thread takes the next
+//! part no one has taken ([`pieces`]): with one fixed share per thread, the
+//! walking thread waited at the end of every round for a share whose thread
+//! the kernel had not run yet, which on a machine busy with other work cost
+//! more than the second thread gave.
+//!
+//! Every thread, the caller's among them, looks job texts up in the set as
+//! it was when the round began, shared by all (it holds hashes, not texts,
+//! and is not copied). A text the set does not know is checked, and its job
+//! parsed, on the thread, once per thread and round, and handed back
 //! ([`Embedded::New`]); the reader adds them in order after the round,
 //! keeping the first of a text two parts met, as one thread would. Where jobs
 //! are many, one allocation in six embeds a version not seen before, so the
@@ -41,6 +48,10 @@ mod pieces;
 /// least one per thread, taken by the threads one at a time. Small enough
 /// that the last piece taken leaves the others little to wait for.
 const PIECE: usize = 256 << 10;
+
+/// Bytes of an allocation element without its job, about the least a real
+/// one takes.
+const ELEMENT_GUESS: usize = 2 << 10;
 
 /// One allocation element a part parsed.
 pub(super) struct Parsed {
@@ -279,7 +290,9 @@ fn parse_part(region: Region<'_>, texts: &mut Texts<'_>, filter: &ReadFilter) ->
         offset,
         last,
     } = region;
-    let mut elements = Vec::new();
+    // Room for the elements of a piece of small allocations, so that the
+    // list is not grown, and moved, element by element.
+    let mut elements = Vec::with_capacity(region.len() / ELEMENT_GUESS + 1);
     let mut scratch = Spliced::default();
     let mut at = 0;
     let reached = loop {
@@ -525,9 +538,8 @@ mod tests {
         let interner = Arc::new(Interner::default());
         let mut buf = text.as_bytes().to_vec();
         let pool = pool(threads).unwrap();
-        let (parts, ()) = pool.install(|| {
-            parse_parts(&pool, &mut buf, 1, &texts, &filter, &interner, || ())
-        });
+        let (parts, ()) =
+            pool.install(|| parse_parts(&pool, &mut buf, 1, &texts, &filter, &interner, || ()));
         assert_eq!(buf, text.as_bytes());
         (parts, texts)
     }
@@ -545,7 +557,11 @@ mod tests {
             offset: 1,
             last: true,
         };
-        let part = parse_part(region, &mut Texts::Growing(&mut texts), &ReadFilter::default());
+        let part = parse_part(
+            region,
+            &mut Texts::Growing(&mut texts),
+            &ReadFilter::default(),
+        );
         (part, texts)
     }
 
