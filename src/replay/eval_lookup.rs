@@ -1,7 +1,8 @@
 //! `--eval`: the evaluation named by its ID or, as the Nomad CLI allows, an
 //! unambiguous prefix of it.
 
-use super::{Options, ReplayError};
+use super::error::ReplayError;
+use super::options::Options;
 use crate::model::Evaluation;
 
 /// The evaluation whose ID is `id`, else the only one whose ID starts with

@@ -1,0 +1,58 @@
+//! The default answer: every selected job replayed, as tables or as the
+//! JSON document.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use plan_inspect::model::Snapshot;
+use plan_inspect::render;
+use plan_inspect::replay::{Options, Replay};
+
+use crate::cli::{Cli, Format};
+use crate::exit::exit_code;
+use crate::terminal::{style, warn, write_stdout};
+
+/// Under `--detailed-exitcode`, 2 when any job's plan is not settled.
+pub fn run(cli: &Cli, snapshot: &Snapshot, options: &Options) -> anyhow::Result<ExitCode> {
+    let replay = Replay::new(snapshot, options)?;
+    let changes = match cli.format {
+        // Each job's report is rendered where it was replayed, and written
+        // as it comes: a report on a million allocations is never held
+        // whole. Its warnings come after.
+        Format::Json => {
+            let head = replay.head();
+            let mut changes = false;
+            let mut out = io::BufWriter::with_capacity(1 << 20, io::stdout().lock());
+            let mut warnings = Vec::new();
+            let written = render::json::render_streamed(
+                &head,
+                |emit| {
+                    warnings = replay.run(
+                        |job| (job.plan.is_settled(), render::json::job(&job)),
+                        |(noop, text)| {
+                            changes |= !noop;
+                            emit(&text);
+                        },
+                    );
+                    warnings.clone()
+                },
+                &mut out,
+            )
+            .and_then(|()| out.flush());
+            // Said even when stdout closed early: the replay ran to its end.
+            warn(&warnings, cli.color);
+            written?;
+            changes
+        }
+        Format::Table | Format::Html => {
+            let report = replay.report();
+            warn(&report.warnings, cli.color);
+            write_stdout(render::table::render(&report, style(cli)).as_bytes())?;
+            let changes = report.jobs.iter().any(|j| !j.plan.is_settled());
+            // The process ends next, which frees the report at once.
+            std::mem::forget(report);
+            changes
+        }
+    };
+    Ok(exit_code(cli.detailed_exitcode && changes))
+}
