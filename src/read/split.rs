@@ -188,15 +188,23 @@ pub(super) fn parse_parts<R>(
         rest = after;
     }
     let pieces = pieces::Pieces::new(regions);
+    let work = || {
+        let mut texts = Texts::Shared {
+            known,
+            met: HashMap::default(),
+        };
+        pieces.work(|region| {
+            let part = parse_part(region, &mut texts, filter);
+            let reached = part.reached;
+            (part, reached)
+        });
+    };
     let result = pool.in_place_scope(|scope| {
         for _ in 1..threads {
-            let pieces = &pieces;
-            scope.spawn(move |_| {
-                Interner::install(interner, || pieces.work(known, filter));
-            });
+            scope.spawn(|_| Interner::install(interner, work));
         }
         let result = own();
-        pieces.work(known, filter);
+        work();
         result
     });
     (pieces.proven(), result)
