@@ -352,3 +352,78 @@ fn a_periodic_job_shows_its_next_launch() {
         "{err}"
     );
 }
+
+/// The bundled Connect job (examples/job-plan/countdash.json): admitted as
+/// a 1.10.5 server would, with the sidecar task and the exposed check's
+/// port named from the check's SHA-1 hash, as the stored job has them.
+#[test]
+fn a_connect_job_gets_its_sidecar_and_exposed_check_port() {
+    let (code, doc) = plan_json("examples/job-plan/countdash.json");
+    assert_eq!(code, 2);
+    let diff = &doc["job_plan"]["diff"];
+    assert_eq!(diff["type"], "Added");
+    let text = diff.to_string();
+    for wanted in [
+        "connect-proxy-count-api",
+        "svc_count-api_ck_aaeca5",
+        "LocalPathPort",
+    ] {
+        assert!(text.contains(wanted), "{wanted} not in {text}");
+    }
+}
+
+fn countdash_with(from: &str, to: &str) -> String {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/job-plan/countdash.json"
+    ))
+    .unwrap();
+    assert!(text.contains(from));
+    text.replace(from, to)
+}
+
+/// Nomad's Connect validator refuses a sidecar outside a bridge network:
+/// exit 1, nothing on stdout, Nomad's words on stderr. With the check still
+/// exposed the expose-check mutator refuses the network first, as Nomad's
+/// mutators run before its validators.
+#[test]
+fn a_connect_job_nomad_refuses_is_an_error_with_nomads_message() {
+    let host = countdash_with(r#""Mode": "bridge""#, r#""Mode": "host""#);
+    let (code, out, err) = run(&[SNAPSHOT, "--job-file", "-"], Some(&host));
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(
+        err.contains(
+            "error in job mutator expose-check: group \"api\" must use bridge network for exposing service check(s)"
+        ),
+        "{err}"
+    );
+    let job = host.replace(r#""Expose": true"#, r#""Expose": false"#);
+    let (code, out, err) = run(
+        &[SNAPSHOT, "--job-file", "-", "--detailed-exitcode"],
+        Some(&job),
+    );
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(
+        err.contains(
+            "1 error occurred:\n\t* Consul Connect sidecar requires bridge network, found \"host\" in group \"api\""
+        ),
+        "{err}"
+    );
+}
+
+/// The expose-check mutator fails on a service port it cannot resolve (a
+/// dynamic port has no value at registration); the error names it.
+#[test]
+fn an_exposed_check_without_a_local_port_is_refused_by_the_mutator() {
+    let job = countdash_with(r#""PortLabel": "9001""#, r#""PortLabel": "http""#);
+    let (code, out, err) = run(&[SNAPSHOT, "--job-file", "-"], Some(&job));
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(
+        err.contains(
+            "error in job mutator expose-check: unable to determine local service port for service check api->count-api->api-health"
+        ),
+        "{err}"
+    );
+}

@@ -7,7 +7,10 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value, json};
 
+use super::multierror::multierror;
+use super::service_validate::{group_service_error, task_service_error};
 use crate::model::{Release, v};
+use crate::version::{Switch, Switches};
 
 /// Adds the constraints the release's server adds: Vault, NUMA, signals,
 /// Nomad and Consul service discovery, bridge networking, transparent proxy
@@ -174,17 +177,14 @@ fn group_constraints(g: &mut Map<String, Value>, release: Release) {
             add(g, constraint(&target, ">= 0.4.0", "semver"), Match::Left);
         }
     }
-    if release < v(1, 8, 0) {
-        return;
-    }
     // A group service's transparent proxy needs the consul-cni plugin and a
-    // 1.8 client; a task schedule a 1.8 client (v1.8.0
+    // 1.8 client (#20244); a task schedule a 1.8 client (v1.8.0
     // nomad/job_endpoint_hooks.go:355-362).
     let tproxy = group_services.iter().any(|s| {
         s.pointer("/Connect/SidecarService/Proxy/TransparentProxy")
             .is_some_and(|t| !t.is_null())
     });
-    if tproxy {
+    if tproxy && Switches::of(release).has(Switch::ConnectTransparentProxy) {
         let cni = constraint(
             "${attr.plugins.cni.version.consul-cni}",
             ">= 1.4.2",
@@ -194,10 +194,10 @@ fn group_constraints(g: &mut Map<String, Value>, release: Release) {
         let nomad = constraint("${attr.nomad.version}", ">= 1.8.0-dev", "semver");
         add(g, nomad, Match::Left);
     }
-    if tasks
+    let schedule = tasks
         .iter()
-        .any(|t| t.get("Schedule").is_some_and(|s| !s.is_null()))
-    {
+        .any(|t| t.get("Schedule").is_some_and(|s| !s.is_null()));
+    if schedule && release >= v(1, 8, 0) {
         let nomad = constraint("${attr.nomad.version}", ">= 1.8.0-dev", "semver");
         add(g, nomad, Match::Left);
     }
@@ -348,11 +348,7 @@ pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
         }
     }
     for g in &groups {
-        let mut inner = group_errors(g);
-        let update = g.get("Update").is_some_and(|u| !u.is_null());
-        if update && !matches!(kind.as_str(), "service" | "system") {
-            inner.push(format!("Job type {kind:?} does not allow update block"));
-        }
+        let inner = group_errors(g, &kind, Switches::of(release));
         if !inner.is_empty() {
             errs.push(format!(
                 "Task group {} validation failed: {}",
@@ -422,7 +418,10 @@ pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
     errs
 }
 
-fn group_errors(g: &Map<String, Value>) -> Vec<String> {
+/// `TaskGroup.Validate`'s checks in its order: the count, the tasks, the
+/// job type's update block, task names, the group's services, then each
+/// task's own checks.
+fn group_errors(g: &Map<String, Value>, kind: &str, rules: Switches) -> Vec<String> {
     let mut errs = Vec::new();
     if g.get("Count").and_then(Value::as_i64).unwrap_or(0) < 0 {
         errs.push("Task group count can't be negative".to_string());
@@ -437,13 +436,19 @@ fn group_errors(g: &Map<String, Value>) -> Vec<String> {
     if tasks.is_empty() {
         errs.push("Missing tasks for task group".into());
     }
-    let mut names: Vec<String> = Vec::new();
-    for (i, t) in tasks.iter().enumerate() {
-        let name = t
-            .get("Name")
+    let update = g.get("Update").is_some_and(|u| !u.is_null());
+    if update && !matches!(kind, "service" | "system") {
+        errs.push(format!("Job type {kind:?} does not allow update block"));
+    }
+    let name_of = |t: &Map<String, Value>| {
+        t.get("Name")
             .and_then(Value::as_str)
             .unwrap_or_default()
-            .to_string();
+            .to_string()
+    };
+    let mut names: Vec<String> = Vec::new();
+    for (i, t) in tasks.iter().enumerate() {
+        let name = name_of(t);
         if name.is_empty() {
             errs.push(format!("Task {} missing name", i + 1));
         } else if let Some(j) = names.iter().position(|n| *n == name) {
@@ -453,25 +458,26 @@ fn group_errors(g: &Map<String, Value>) -> Vec<String> {
                 j + 1
             ));
         }
-        names.push(name.clone());
+        names.push(name);
+    }
+    errs.extend(group_service_error(g, rules));
+    for t in &tasks {
+        let mut inner = Vec::new();
         if t.get("Driver")
             .and_then(Value::as_str)
             .unwrap_or_default()
             .is_empty()
         {
+            inner.push("Missing task driver".to_string());
+        }
+        inner.extend(task_service_error(t, rules));
+        if !inner.is_empty() {
             errs.push(format!(
-                "Task {name} validation failed: {}",
-                multierror(&["Missing task driver".to_string()])
+                "Task {} validation failed: {}",
+                name_of(t),
+                multierror(&inner)
             ));
         }
     }
     errs
-}
-
-/// go-multierror's text.
-pub fn multierror(errs: &[String]) -> String {
-    let points: String = errs.iter().map(|e| format!("\t* {e}\n")).collect();
-    let n = errs.len();
-    let what = if n == 1 { "error" } else { "errors" };
-    format!("{n} {what} occurred:\n{points}\n")
 }

@@ -5,8 +5,8 @@
 
 use serde_json::{Map, Value};
 
-use super::admission::multierror;
 use super::json_map::text;
+use super::multierror::multierror;
 use crate::model::{Release, v};
 
 /// The objects of a list field.

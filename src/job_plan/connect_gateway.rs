@@ -41,8 +41,7 @@ pub(crate) fn gateway(
         return Ok(());
     };
     api_defaults(gw);
-    let bridge =
-        mode == "bridge" || (rules.has(Switch::ConnectCniGateway) && mode.starts_with("cni/"));
+    let bridge = mode == "bridge" || (rules.has(Switch::ConnectCni) && mode.starts_with("cni/"));
     let proxy = proxy(gw, bridge);
     gw.insert("Proxy".into(), proxy);
     let has = |k: &str| is_set(gw, k);

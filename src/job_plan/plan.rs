@@ -9,13 +9,17 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::admission::{implied_constraints, multierror, validate};
+use super::admission::{implied_constraints, validate};
 use super::annotate::annotate;
 use super::canonical::canonicalize;
 use super::connect::connect;
+use super::connect_validate::connect_error;
+use super::consul_hook::{consul_error, consul_hook};
 use super::diff_types::JobDiff;
+use super::expose_check::{expose_checks, expose_error};
 use super::identities::implicit_identities;
 use super::job_diff::job_diff;
+use super::multierror::multierror;
 use super::periodic::{next_launch, rfc3339};
 use super::same::same;
 use super::warnings::{job_warnings, memory_max_warnings};
@@ -94,11 +98,29 @@ pub fn admit(
     mut job: Map<String, Value>,
     release: Release,
 ) -> Result<Map<String, Value>, PlanError> {
+    // The mutators in the server's order; the first error stops them, named
+    // after its mutator (v1.10.5 nomad/job_endpoint_hooks.go:118).
+    let mutator = |name: &'static str| {
+        move |e: String| PlanError::Invalid(format!("error in job mutator {name}: {e}"))
+    };
     canonicalize(&mut job, release);
-    connect(&mut job, release).map_err(PlanError::Invalid)?;
+    consul_hook(&mut job, release);
+    connect(&mut job, release).map_err(mutator("connect"))?;
+    expose_checks(&mut job, release).map_err(mutator("expose-check"))?;
     implied_constraints(&mut job, release);
     implicit_identities(&mut job, release);
-    let errors = validate(&job, release);
+    // Every validator runs; their errors make one list, the hooks' before
+    // the job's own checks.
+    let rules = Switches::of(release);
+    let mut errors: Vec<String> = [
+        connect_error(&job, rules),
+        expose_error(&job, rules),
+        consul_error(&job, release),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    errors.extend(validate(&job, release));
     if !errors.is_empty() {
         return Err(PlanError::Invalid(multierror(&errors)));
     }

@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value};
 
-use super::admission::multierror;
 use super::block_warnings;
+use super::multierror::multierror;
 use crate::model::{Release, v};
 
 /// The warnings of the canonical job, one per entry of Nomad's list.

@@ -517,9 +517,14 @@ catalogue! {
         reads: [],
         wording: "a change of a task's numa block is destructive",
     }
-    /// #19665 (1.7.3, 1.8.0; v1.7.3 scheduler/util.go:388): a changed Consul
-    /// admin `partition` (when both versions set a Consul block) is a
-    /// destructive update.
+    /// #19665 (1.7.3, 1.8.0; v1.7.3 scheduler/util.go:388,
+    /// nomad/job_endpoint_hook_consul.go:24, :43, :60, :79):
+    /// - a changed Consul admin `partition` (when both versions set a Consul
+    ///   block) is a destructive update;
+    /// - the register endpoint gives a group or task whose `consul` block
+    ///   has a partition the constraint `${attr.consul.partition} = <it>`
+    ///   (`${attr.consul.<cluster>.partition}` on another cluster), and
+    ///   refuses a task partition that differs from its group's.
     ConsulPartition {
         id: "#19665",
         firsts: &[v(1, 7, 3), v(1, 8, 0)],
@@ -993,15 +998,89 @@ catalogue! {
         reads: [],
         wording: "a job's Connect sidecar_task sets the sidecar's identities",
     }
-    /// #26449 (1.11.0; v1.11.0 nomad/job_endpoint_hook_connect.go:448): a
-    /// gateway in a `cni/*` network gets the bind addresses of a bridge
-    /// network; before, those of a host network (none).
-    ConnectCniGateway {
+    /// #26449 (1.11.0; v1.11.0 nomad/job_endpoint_hook_connect.go:448,
+    /// :635, job_endpoint_hook_expose_check.go:140):
+    /// - a gateway in a `cni/*` network gets the bind addresses of a bridge
+    ///   network; before, those of a host network (none);
+    /// - the Connect validator accepts a `cni/*` network for sidecars,
+    ///   gateways and exposed checks, and words its network errors anew
+    ///   (`connect sidecar: must have exactly one network for Consul
+    ///   Connect: ...`); before, a sidecar or exposed check needed `bridge`,
+    ///   a gateway `bridge` or `host` (v1.10.5 job_endpoint_hook_connect.go:637,
+    ///   :670, job_endpoint_hook_expose_check.go:140).
+    ConnectCni {
         id: "#26449",
         firsts: &[v(1, 11, 0)],
         replayed: true,
         reads: [],
-        wording: "a job's Connect gateway in a cni network binds as in a bridge one",
+        wording: "a job's Connect services may use a cni network",
+    }
+    /// #16550 (1.3.14, 1.4.9, 1.5.4, 1.6.0; v1.6.0
+    /// nomad/job_endpoint_hook_connect.go:558): the Connect validator writes
+    /// an upstream's listen address as `net.JoinHostPort` does (an IPv6
+    /// address in brackets) when it compares them; before, `addr:port`
+    /// (v1.3.0 job_endpoint_hook_connect.go:512).
+    ConnectUpstreamHostPort {
+        id: "#16550",
+        firsts: &[v(1, 3, 14), v(1, 4, 9), v(1, 5, 4), v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job's Connect upstream addresses are compared in host:port form",
+    }
+    /// #20244 (1.8.0; v1.8.0 nomad/job_endpoint_hook_connect.go:593-613,
+    /// job_endpoint_hooks.go:355): a group service's transparent proxy
+    /// gets the group the `consul-cni` and Nomad 1.8 constraints, and the
+    /// Connect validator refuses it with a network `dns` block (unless
+    /// `no_dns`), an excluded inbound port that is neither a number nor a
+    /// reserved port's label, or a second Connect service in the group.
+    ConnectTransparentProxy {
+        id: "#20244",
+        firsts: &[v(1, 8, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job's Connect transparent proxy is constrained and validated",
+    }
+    /// #22312 (1.8.1; v1.8.1 nomad/job_endpoint_hook_connect.go:584): an
+    /// upstream bound to a unix socket listens on its socket path, so two
+    /// socket upstreams no longer collide on `:0`.
+    ConnectUpstreamSocket {
+        id: "#22312",
+        firsts: &[v(1, 8, 1)],
+        replayed: true,
+        reads: [],
+        wording: "a job's Connect upstreams on unix sockets are told apart by path",
+    }
+    /// #24329 (1.9.2; v1.9.2 nomad/structs/services.go `validateConsulService`):
+    /// a Connect native service without a port is refused (`Service <name>
+    /// is Connect Native and requires setting the port`).
+    ConnectNativePort {
+        id: "#24329",
+        firsts: &[v(1, 9, 2)],
+        replayed: true,
+        reads: [],
+        wording: "a job's Connect native service must set its port",
+    }
+    /// #15749 (1.3.10, 1.4.5, 1.5.0; v1.5.0 nomad/structs/services.go
+    /// `ConsulIngressService.Validate`): a service of an HTTP-like ingress
+    /// listener may leave out its hosts, and a `*` service with hosts is
+    /// refused; before, a service other than `*` needed hosts (v1.3.0
+    /// services.go `ConsulIngressService.Validate`).
+    IngressHostsOptional {
+        id: "#15749",
+        firsts: &[v(1, 3, 10), v(1, 4, 5), v(1, 5, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job's HTTP ingress gateway services need no hosts",
+    }
+    /// #28362 (2.0.5; v2.0.5 nomad/structs/services.go:487): a service
+    /// check's hash, whose first six hex digits name the port of an exposed
+    /// check, is SHA-256; before, SHA-1.
+    CheckHashSha256 {
+        id: "#28362",
+        firsts: &[v(2, 0, 5)],
+        replayed: true,
+        reads: [],
+        wording: "an exposed check's port is named from a SHA-256 hash",
     }
     /// #17198 (1.3.15, 1.4.10, 1.5.6, 1.6.0; v1.6.0 scheduler/spread.go:187-200):
     /// a spread target of 0% scores the lowest boost the evaluation has seen

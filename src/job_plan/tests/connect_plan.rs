@@ -223,3 +223,87 @@ fn job_endpoint_hook_connect_test_go_v2_0_5_native_task_not_found_is_refused() {
         "{err}"
     );
 }
+
+/// An exposed check as a 1.8.0 server stores it: its generated port
+/// `svc_count-api_ck_aaeca5` (the digits begin SHA-1 of the check's hash
+/// text, computed with Python's hashlib), the port on the group's network,
+/// and the expose path on the sidecar's proxy. The job file with
+/// `expose = true` and no port plans no change against it; a second check
+/// is a change.
+#[test]
+fn job_endpoint_hook_expose_check_test_go_v1_8_0_an_unchanged_exposed_check_plans_nothing() {
+    let label = "svc_count-api_ck_aaeca5";
+    let mut stored = countdash_stored();
+    let g = &mut stored["TaskGroups"][0];
+    g["Networks"][0]["DynamicPorts"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"Label": label, "Value": 0, "To": -1, "HostNetwork": "default"}));
+    let service = &mut g["Services"][0];
+    service["Checks"] = json!([{
+        "Name": "api-health", "Type": "http", "Command": "", "Args": null, "Path": "/health",
+        "Protocol": "", "PortLabel": label, "Expose": true, "AddressMode": "",
+        "Interval": 10 * S, "Timeout": 2 * S, "InitialStatus": "", "TLSServerName": "",
+        "TLSSkipVerify": false, "Method": "", "Header": null, "CheckRestart": null,
+        "GRPCService": "", "GRPCUseTLS": false, "TaskName": "", "SuccessBeforePassing": 0,
+        "FailuresBeforeCritical": 0, "FailuresBeforeWarning": 0, "Body": "",
+        "OnUpdate": "require_healthy"
+    }]);
+    service["Connect"]["SidecarService"]["Proxy"] = json!({
+        "LocalServiceAddress": "", "LocalServicePort": 0, "Upstreams": null, "Config": null,
+        "TransparentProxy": null,
+        "Expose": {"Paths": [{"Path": "/health", "Protocol": "", "LocalPathPort": 9001,
+                              "ListenerPort": label}]}
+    });
+    let mut file = countdash_file();
+    file["TaskGroups"][0]["Services"][0]["Checks"] = json!([{
+        "Name": "api-health", "Type": "http", "Path": "/health", "Expose": true,
+        "Interval": 10 * S, "Timeout": 2 * S
+    }]);
+    assert_eq!(
+        plan_at(Some(stored.clone()), file.clone(), v(1, 8, 0)),
+        DiffType::None
+    );
+    let inspected = stored.as_object().unwrap().clone();
+    assert_eq!(
+        plan_at(Some(stored.clone()), inspected, v(1, 8, 0)),
+        DiffType::None
+    );
+    let mut two = file;
+    two["TaskGroups"][0]["Services"][0]["Checks"]
+        .as_array_mut()
+        .unwrap()
+        .push(
+            json!({"Name": "ready", "Type": "http", "Path": "/ready", "Expose": true,
+                     "Interval": 10 * S, "Timeout": 2 * S}),
+        );
+    assert_eq!(plan_at(Some(stored), two, v(1, 8, 0)), DiffType::Edited);
+}
+
+/// A group `consul` block with an admin partition as a 1.8.0 server stores
+/// it: the partition constraint before the implied ones (the Consul hook
+/// runs first). The job file plans no change; the inspected job gets the
+/// constraint a second time, as the server appends it (a change).
+#[test]
+fn job_endpoint_hook_consul_go_v1_8_0_partition_constraint_plans_nothing() {
+    let mut stored = countdash_stored();
+    let g = &mut stored["TaskGroups"][0];
+    g["Consul"] = json!({"Namespace": "", "Cluster": "default", "Partition": "foo"});
+    let partition =
+        json!({"LTarget": "${attr.consul.partition}", "RTarget": "foo", "Operand": "="});
+    g["Constraints"]
+        .as_array_mut()
+        .unwrap()
+        .insert(0, partition);
+    let mut file = countdash_file();
+    file["TaskGroups"][0]["Consul"] = json!({"Partition": "foo"});
+    assert_eq!(
+        plan_at(Some(stored.clone()), file, v(1, 8, 0)),
+        DiffType::None
+    );
+    let inspected = stored.as_object().unwrap().clone();
+    assert_eq!(
+        plan_at(Some(stored), inspected, v(1, 8, 0)),
+        DiffType::Edited
+    );
+}
