@@ -38,7 +38,7 @@ impl<'n> DeviceAccounter<'n> {
         for alloc in allocs {
             if !self
                 .rules
-                .counts(&alloc.client_status, &alloc.desired_status)
+                .counts(alloc.client_status.as_str(), alloc.desired_status.as_str())
             {
                 continue;
             }

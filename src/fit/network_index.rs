@@ -216,7 +216,7 @@ impl NetworkIndex {
         for alloc in allocs {
             if !self
                 .rules
-                .counts(&alloc.client_status, &alloc.desired_status)
+                .counts(alloc.client_status.as_str(), alloc.desired_status.as_str())
             {
                 continue;
             }

@@ -11,11 +11,11 @@ use super::place::{GroupAsk, Settings, network_error, task_memory};
 use super::rules::FitRules;
 use super::shortfall::Shortfall;
 use super::usage;
-use crate::model::NetworkResource;
 use crate::model::resources::{
     AllocUsage, AllocatedCpu, AllocatedResources, AllocatedShared, AllocatedTaskResources,
     NodeSupply, PortMapping,
 };
+use crate::model::{ClientStatus, DesiredStatus, NetworkResource};
 
 /// The proposed allocations of one node, summed as `AllocsFit` sums them,
 /// with their ports indexed.
@@ -158,8 +158,8 @@ impl<'a> NodeFreeAsk<'a> {
             }
         }
         let pending = AllocUsage {
-            client_status: "pending".to_string(),
-            desired_status: "run".to_string(),
+            client_status: ClientStatus::Pending,
+            desired_status: DesiredStatus::Run,
             allocated_resources: Some(Arc::new(total.clone())),
             ..AllocUsage::default()
         };
@@ -256,8 +256,8 @@ mod tests {
             let Some(p) = placed else { break };
             let mut totals = totals;
             let new = AllocUsage {
-                client_status: "pending".to_string(),
-                desired_status: "run".to_string(),
+                client_status: ClientStatus::Pending,
+                desired_status: DesiredStatus::Run,
                 allocated_resources: Some(Arc::new(p.allocated)),
                 ..AllocUsage::default()
             };

@@ -20,7 +20,8 @@ use crate::model::resources::{
     AllocatedTaskResources, NodeSupply,
 };
 use crate::model::{
-    NetworkResource, NodeDevice, RequestedDevice, Resources, TaskGroup, TaskLifecycle,
+    ClientStatus, DesiredStatus, NetworkResource, NodeDevice, RequestedDevice, Resources,
+    TaskGroup, TaskLifecycle,
 };
 
 /// What one allocation of a group asks of a node.
@@ -266,8 +267,8 @@ pub fn place_evicting<'a>(
         }
     }
     let new = AllocUsage {
-        client_status: "pending".to_string(),
-        desired_status: "run".to_string(),
+        client_status: ClientStatus::Pending,
+        desired_status: DesiredStatus::Run,
         allocated_resources: Some(Arc::new(total)),
         ..AllocUsage::default()
     };
@@ -295,7 +296,7 @@ pub fn place_evicting<'a>(
     Ok(Placed {
         allocated,
         used: fit.used,
-        preempted: evicted.iter().map(|u| u.id.clone()).collect(),
+        preempted: evicted.iter().map(|u| u.id.to_string()).collect(),
     })
 }
 

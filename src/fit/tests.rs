@@ -131,9 +131,9 @@ const LIVE_2_0_5: &str = r#"{"ID": "test-alloc-live", "ClientStatus": "pending",
 
 fn with_status(json: &str, id: &str, client: &str, desired: &str) -> AllocUsage {
     AllocUsage {
-        id: id.to_string(),
-        client_status: client.to_string(),
-        desired_status: desired.to_string(),
+        id: id.into(),
+        client_status: client.into(),
+        desired_status: desired.into(),
         ..alloc(json)
     }
 }
@@ -1012,8 +1012,8 @@ fn real_allocations_hold_what_their_legacy_resources_say() {
         for release in [v(1, 3, 0), v(2, 0, 5)] {
             let held = usage::held(
                 &AllocUsage {
-                    client_status: "running".to_string(),
-                    desired_status: "run".to_string(),
+                    client_status: "running".into(),
+                    desired_status: "run".into(),
                     ..usage.clone()
                 },
                 &FitRules::of(release),

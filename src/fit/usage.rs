@@ -8,7 +8,7 @@ use crate::model::resources::{AllocUsage, AllocatedResources, AllocatedTaskResou
 /// The resources `alloc` holds on its node, as `AllocsFit` counts them;
 /// zero for an allocation that no longer counts (see [`FitRules::counts`]).
 pub fn held(alloc: &AllocUsage, rules: &FitRules) -> Comparable {
-    if !rules.counts(&alloc.client_status, &alloc.desired_status) {
+    if !rules.counts(alloc.client_status.as_str(), alloc.desired_status.as_str()) {
         return Comparable::default();
     }
     comparable(alloc, rules)
@@ -115,7 +115,7 @@ fn legacy(alloc: &AllocUsage) -> Comparable {
     }
     let mut sum = alloc
         .shared_resources
-        .as_ref()
+        .as_deref()
         .map(from)
         .unwrap_or_default();
     sum_plain(&mut sum, alloc.task_resources.values().map(from));

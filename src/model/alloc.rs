@@ -268,13 +268,13 @@ impl Allocation {
     /// What the allocation holds, as the fit arithmetic reads it.
     pub fn usage(&self) -> AllocUsage {
         AllocUsage {
-            id: self.id.to_string(),
-            client_status: self.client_status.as_str().to_string(),
-            desired_status: self.desired_status.as_str().to_string(),
+            id: self.id.clone(),
+            client_status: self.client_status.clone(),
+            desired_status: self.desired_status.clone(),
             allocated_resources: self.allocated_resources.clone(),
-            resources: self.resources.as_deref().cloned(),
+            resources: self.resources.clone(),
             task_resources: self.task_resources.clone(),
-            shared_resources: self.shared_resources.as_deref().cloned(),
+            shared_resources: self.shared_resources.clone(),
         }
     }
 

@@ -15,7 +15,10 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::{GoValue, NetworkResource, Resources, SortedMap, TaskLifecycle, nullable};
+use super::{
+    ClientStatus, DesiredStatus, GoValue, Id, NetworkResource, Resources, SortedMap, TaskLifecycle,
+    nullable,
+};
 
 /// The resource fields of a `structs.Node`.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -185,24 +188,27 @@ pub struct ReservedNetworks {
     pub reserved_host_ports: String,
 }
 
-/// The resource fields of a `structs.Allocation`.
+/// The resource fields of a `structs.Allocation`. The placement stage keeps
+/// one per allocation that holds resources on its node (every running one
+/// of a million-allocation dump), so it is small: the ID without a copy of
+/// its text, the statuses as their enums, the rare pre-0.9 blocks boxed.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct AllocUsage {
     #[serde(rename = "ID")]
-    pub id: String,
-    pub client_status: String,
-    pub desired_status: String,
+    pub id: Id,
+    pub client_status: ClientStatus,
+    pub desired_status: DesiredStatus,
     /// Shared with the snapshot's allocation, not copied.
     pub allocated_resources: Option<Arc<AllocatedResources>>,
     /// The pre-0.9 total, read before 1.7.0 when `AllocatedResources` is
     /// absent.
-    pub resources: Option<Resources>,
+    pub resources: Option<Box<Resources>>,
     /// The pre-0.9 per-task resources, summed with `SharedResources` when
     /// `Resources` is absent too.
     #[serde(deserialize_with = "nullable")]
     pub task_resources: BTreeMap<String, Resources>,
-    pub shared_resources: Option<Resources>,
+    pub shared_resources: Option<Box<Resources>>,
 }
 
 /// A `structs.AllocatedResources`.
@@ -543,5 +549,20 @@ mod tests {
             (disk.size_mb, disk.sticky, disk.migrate),
             (300, false, true)
         );
+    }
+
+    #[test]
+    fn an_allocation_usage_is_small_and_reads_as_before() {
+        // The placement stage keeps one per running allocation for the whole replay.
+        assert!(size_of::<AllocUsage>() <= 13 * size_of::<usize>());
+        let a: AllocUsage = from_slice(
+            br#"{"ID": "5d1f0b1e-6a1c-4f6e-9a0b-3c2d1e0f9a8b", "ClientStatus": "running",
+                "DesiredStatus": "stop", "Resources": {"CPU": 250}}"#,
+        )
+        .unwrap();
+        assert_eq!(a.id, "5d1f0b1e-6a1c-4f6e-9a0b-3c2d1e0f9a8b");
+        assert_eq!(a.client_status.as_str(), "running");
+        assert_eq!(a.desired_status.as_str(), "stop");
+        assert_eq!(a.resources.unwrap().cpu, 250);
     }
 }

@@ -102,7 +102,7 @@ impl<'a> Cluster<'a> {
                 usage.task_resources.clear();
                 usage.shared_resources = None;
             }
-            if rules.counts(&usage.client_status, &usage.desired_status) {
+            if rules.counts(usage.client_status.as_str(), usage.desired_status.as_str()) {
                 running[i].push(Running { alloc, usage });
                 by_job
                     .entry(alloc.job_id.as_str())
@@ -112,6 +112,8 @@ impl<'a> Cluster<'a> {
         }
         for list in &mut running {
             list.sort_by(|a, b| a.alloc.id.cmp(&b.alloc.id));
+            // Kept for the whole replay: no spare room from the doubling.
+            list.shrink_to_fit();
         }
         let (class, classes) = classes_of(&nodes);
         let (ready, groups) = ready_groups(&nodes);

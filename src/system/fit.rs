@@ -10,7 +10,7 @@ use crate::feasibility::device_serves;
 use crate::fit::preemption::VictimGroup;
 use crate::fit::{Candidate, Capacity, Eviction, GroupAsk, Settings, Shortfall, place_evicting};
 use crate::model::resources::{AllocUsage, AllocatedResources};
-use crate::model::{Allocation, Id, Job, Node, TaskGroup};
+use crate::model::{Allocation, ClientStatus, DesiredStatus, Id, Job, Node, TaskGroup};
 
 /// What resource fit reads beyond the job.
 pub struct FitInput<'a, 'r> {
@@ -71,9 +71,9 @@ impl<'a> FitInput<'a, '_> {
                 .iter()
                 .enumerate()
                 .map(|(i, r)| AllocUsage {
-                    id: format!("plan-inspect/placement/{i}"),
-                    client_status: "pending".to_string(),
-                    desired_status: "run".to_string(),
+                    id: Id::from(format!("plan-inspect/placement/{i}")),
+                    client_status: ClientStatus::Pending,
+                    desired_status: DesiredStatus::Run,
                     allocated_resources: Some(Arc::clone(r)),
                     ..AllocUsage::default()
                 }),

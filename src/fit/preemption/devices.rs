@@ -5,13 +5,13 @@ use std::collections::BTreeMap;
 
 use super::super::devices::DeviceAccounter;
 use super::{Candidate, Detail, Preemptor};
-use crate::model::{NodeDevice, RequestedDevice};
+use crate::model::{Id, NodeDevice, RequestedDevice};
 
 /// The candidates holding instances of one device, and how many each holds.
 #[derive(Default)]
 struct Holders<'d, 'a> {
     allocs: Vec<&'d Detail<'a>>,
-    instances: BTreeMap<&'a str, u64>,
+    instances: BTreeMap<&'a Id, u64>,
 }
 
 impl<'a> Preemptor<'a> {
@@ -46,7 +46,7 @@ impl<'a> Preemptor<'a> {
                 let (_, holders) = by_device.entry(key).or_insert((free, Holders::default()));
                 holders.allocs.push(d);
                 let count = u64::try_from(held.device_ids.len()).unwrap_or(u64::MAX);
-                *holders.instances.entry(d.c.usage.id.as_str()).or_default() += count;
+                *holders.instances.entry(&d.c.usage.id).or_default() += count;
             }
         }
         let needed = ask.count;
@@ -56,7 +56,7 @@ impl<'a> Preemptor<'a> {
             let mut chosen = Vec::new();
             'groups: for group in self.by_priority(holders.allocs.clone()) {
                 for d in group {
-                    count += holders.instances[d.c.usage.id.as_str()];
+                    count += holders.instances[&d.c.usage.id];
                     chosen.push(d);
                     if count + u64::try_from(*free).unwrap_or(u64::MAX) >= needed {
                         options.push((chosen, &holders.instances));
@@ -73,12 +73,12 @@ impl<'a> Preemptor<'a> {
 /// first until the request's count is reached; the option whose distinct
 /// priorities sum lowest wins, the first on a tie.
 fn best_option<'a>(
-    options: Vec<(Vec<&Detail<'a>>, &BTreeMap<&str, u64>)>,
+    options: Vec<(Vec<&Detail<'a>>, &BTreeMap<&Id, u64>)>,
     needed: u64,
 ) -> Option<Vec<&'a Candidate<'a>>> {
     let mut best: Option<(i64, Vec<&'a Candidate<'a>>)> = None;
     for (mut allocs, instances) in options {
-        let held = |d: &Detail<'_>| instances[d.c.usage.id.as_str()];
+        let held = |d: &Detail<'_>| instances[&d.c.usage.id];
         allocs.sort_by_key(|d| std::cmp::Reverse(held(d)));
         let mut count = 0;
         let mut priorities = Vec::new();

@@ -23,10 +23,11 @@ pub fn networks(alloc: &AllocUsage, rules: &FitRules) -> Vec<FlatNetwork> {
     let Some(r) = &alloc.allocated_resources else {
         if rules.legacy_fallback {
             let legacy: Vec<&Resources> = match &alloc.resources {
-                Some(r) => vec![r],
+                Some(r) => vec![&**r],
                 None => alloc
                     .shared_resources
-                    .iter()
+                    .as_deref()
+                    .into_iter()
                     .chain(alloc.task_resources.values())
                     .collect(),
             };

@@ -133,9 +133,9 @@ fn usage(x: &Alloc) -> AllocUsage {
     r.tasks.insert("web".to_string(), task);
     r.shared.networks = x.group_net.iter().map(net).collect();
     AllocUsage {
-        id: x.id.to_string(),
-        client_status: "running".to_string(),
-        desired_status: "run".to_string(),
+        id: x.id.into(),
+        client_status: "running".into(),
+        desired_status: "run".into(),
         allocated_resources: Some(Arc::new(r)),
         ..AllocUsage::default()
     }

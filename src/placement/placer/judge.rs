@@ -11,8 +11,8 @@ use crate::feasibility::{
     CLASS_INELIGIBLE, DISTINCT_HOSTS, Eligibility, Filter, PlanSoFar, device_serves,
 };
 use crate::fit::{Capacity, Comparable, NodeUse, Shortfall, place};
-use crate::model::Id;
 use crate::model::resources::AllocUsage;
+use crate::model::{ClientStatus, DesiredStatus, Id};
 
 use super::super::cluster::Cluster;
 
@@ -152,8 +152,8 @@ impl<'a> Placer<'a> {
         };
         debug_assert!(allocated.is_ok(), "a node judged to fit refused");
         Box::new(AllocUsage {
-            client_status: "pending".to_string(),
-            desired_status: "run".to_string(),
+            client_status: ClientStatus::Pending,
+            desired_status: DesiredStatus::Run,
             allocated_resources: Some(Arc::new(allocated.unwrap_or_default())),
             ..AllocUsage::default()
         })
