@@ -5,11 +5,15 @@
 //! blocked (`ReblockEval`), and one per failed task group of a system job
 //! (`addBlocked`). The cases of scheduler/generic_sched_test.go that assert
 //! on the blocked evaluation, at 1.3.0 and 2.0.5, on the mock node and job
-//! of tests/generic_sched.rs.
+//! of tests/generic_sched.rs. With `--what-if`, the blocked-evals
+//! tracker's one blocked evaluation per job and the leader's cancellation
+//! of the duplicates.
 
 use plan_inspect::read::read_snapshot_from;
 use plan_inspect::replay::{Options, Replay};
 use plan_inspect::report::JobReport;
+use plan_inspect::servers::story::CanceledBy;
+use plan_inspect::servers::{Request, Story, run};
 use plan_inspect::version::{Release, VersionRequest, v};
 use serde_json::{Value, json};
 
@@ -182,5 +186,188 @@ fn a_reblocked_evaluation_keeps_its_classes_when_escaped() {
             [(&"v1:mock".to_string(), &false)],
             "{release}"
         );
+    }
+}
+
+/// Three nodes, each full with one allocation of `web` (5000 MB of its
+/// 7936): a lost allocation's replacement fits nowhere, unless `spare`
+/// empty nodes are added.
+fn full_cluster(evals: Value, spare: usize) -> plan_inspect::model::Snapshot {
+    let mut j = job(3);
+    j["ID"] = json!("web");
+    j["TaskGroups"][0]["Tasks"][0]["Resources"] = json!({"CPU": 500, "MemoryMB": 5000});
+    let allocs: Vec<Value> = (0..3)
+        .map(|i| {
+            json!({
+                "ID": format!("a{i}000000-0000-4000-8000-000000000000"),
+                "Namespace": "default", "JobID": "web", "TaskGroup": "web",
+                "Name": format!("web.web[{i}]"), "NodeID": nodes(3)[i]["ID"], "Job": j,
+                "ClientStatus": "running", "DesiredStatus": "run",
+                "AllocatedResources": {"Tasks": {"web": {"Cpu": {"CpuShares": 500},
+                                                          "Memory": {"MemoryMB": 5000}}},
+                                       "Shared": {"DiskMB": 150}}
+            })
+        })
+        .collect();
+    let snapshot = json!({"Now": "2022-04-01T00:00:00Z", "Jobs": [j], "Nodes": nodes(3 + spare),
+                          "Allocs": allocs, "Evals": evals});
+    read_snapshot_from(snapshot.to_string().as_bytes(), "snapshot.json").unwrap()
+}
+
+fn story_at(
+    snapshot: &plan_inspect::model::Snapshot,
+    release: Release,
+    events: &[&str],
+    until: Option<&str>,
+) -> Story {
+    let options = Options {
+        nomad_version: Some(VersionRequest::Release(release)),
+        ..Options::default()
+    };
+    let request = Request {
+        events: events.iter().map(|e| e.parse().unwrap()).collect(),
+        until: until.map(|u| u.parse().unwrap()),
+        healthy_after: None,
+    };
+    run(snapshot, &options, &request).unwrap()
+}
+
+/// `processBlockJobDuplicate` (v1.3.0 nomad/blocked_evals.go:240, v2.0.5
+/// :298) and the leader's reaper (v1.3.0 nomad/leader.go:907-908, v2.0.5
+/// :1168-1169): node 0 goes down, its allocation's replacement fits
+/// nowhere and the evaluation leaves a blocked one; five minutes later
+/// node 1 goes down and the next evaluation blocks again. The tracker
+/// keeps the later and the leader cancels the first, "existing blocked
+/// evaluation exists for job "web"". A lost allocation, written with the
+/// plan, unblocks nothing (else the first would have been let go).
+#[test]
+fn blocked_evals_go_v1_3_0_v2_0_5_a_second_blocked_evaluation_cancels_the_first() {
+    let snapshot = full_cluster(json!([]), 0);
+    for release in BOTH {
+        let s = story_at(
+            &snapshot,
+            release,
+            &["node-down:node-0", "node-down:node-1@5m"],
+            None,
+        );
+        let blocked: Vec<&str> = s
+            .timeline
+            .iter()
+            .map(|e| e.job.plan.blocked_eval.as_ref().unwrap().id.as_str())
+            .collect();
+        assert_eq!(blocked.len(), 2, "{release}");
+        let [c] = s.canceled.as_slice() else {
+            panic!("{release}: {:?}", s.canceled);
+        };
+        assert_eq!(c.by, CanceledBy::BlockedEvals);
+        assert_eq!(c.evaluation.id, blocked[0]);
+        assert_eq!(c.kept_eval_id.as_deref(), Some(blocked[1]));
+        assert_eq!(c.at, s.timeline[1].at);
+        assert_eq!(c.status, "canceled");
+        assert_eq!(
+            c.status_description,
+            "existing blocked evaluation exists for job \"web\""
+        );
+        let waiting: Vec<&str> = s.pending.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(waiting, [blocked[1]], "{release}");
+    }
+}
+
+/// The snapshot's own blocked evaluations of one job (a leader reaps such
+/// duplicates within a second): with `--until` the tracker takes them in
+/// ID order and keeps the last, canceling the other at the evaluation
+/// time. Nomad keeps the one of the highest Raft index, which the model
+/// does not keep.
+#[test]
+fn the_snapshot_s_duplicate_blocked_evaluations_leave_one() {
+    let eval = |id: &str| {
+        json!({"ID": id, "Namespace": "default", "JobID": "web", "Priority": 50,
+               "Type": "service", "TriggeredBy": "queued-allocs", "Status": "blocked"})
+    };
+    let first = "b1000000-0000-4000-8000-000000000000";
+    let second = "b2000000-0000-4000-8000-000000000000";
+    let snapshot = full_cluster(json!([eval(second), eval(first)]), 0);
+    let s = story_at(&snapshot, v(2, 0, 5), &[], Some("1m"));
+    let [c] = s.canceled.as_slice() else {
+        panic!("{:?}", s.canceled);
+    };
+    assert_eq!(c.by, CanceledBy::BlockedEvals);
+    assert_eq!(c.evaluation.id, first);
+    assert_eq!(c.kept_eval_id.as_deref(), Some(second));
+    assert_eq!(c.at, s.report.now);
+    let waiting: Vec<&str> = s.pending.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(waiting, [second]);
+}
+
+/// The tables list the canceled evaluation with Nomad's description and
+/// the evaluation kept.
+#[test]
+fn the_story_table_lists_the_canceled_duplicate() {
+    let snapshot = full_cluster(json!([]), 0);
+    let s = story_at(
+        &snapshot,
+        v(2, 0, 5),
+        &["node-down:node-0", "node-down:node-1@5m"],
+        None,
+    );
+    let style = plan_inspect::render::table::Style {
+        color: false,
+        verbose: true,
+        width: 200,
+    };
+    let text = plan_inspect::render::table::story(&s, style);
+    let kept = s.canceled[0].kept_eval_id.as_deref().unwrap();
+    let line = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Canceled"))
+        .find(|l| l.contains(&s.canceled[0].evaluation.id))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        line.contains(&format!(
+            "existing blocked evaluation exists for job \"web\" (kept {kept})"
+        )),
+        "{line}"
+    );
+}
+
+/// `nestedUpsertEval` (v1.3.0 nomad/state/state_store.go:3042, v2.0.5
+/// :3522) and `Untrack` (v1.3.0 nomad/fsm.go:779): the snapshot holds a
+/// blocked evaluation of `web`; node 0 goes down and the node-update
+/// evaluation places the replacement on the spare node 3, so it completes
+/// with no failed placement, and the state store cancels the blocked one,
+/// which never runs. Its description names itself at 1.3.0 and the
+/// successful evaluation from #17071 (1.3.15).
+#[test]
+fn state_store_go_v1_3_0_v1_3_15_a_successful_evaluation_cancels_the_blocked_one() {
+    let blocked = "b1000000-0000-4000-8000-000000000000";
+    let eval = json!({"ID": blocked, "Namespace": "default", "JobID": "web", "Priority": 50,
+                      "Type": "service", "TriggeredBy": "queued-allocs", "Status": "blocked"});
+    let snapshot = full_cluster(json!([eval]), 1);
+    for (release, names_success) in [(v(1, 3, 0), false), (v(1, 3, 15), true), (v(2, 0, 5), true)] {
+        let s = story_at(&snapshot, release, &["node-down:node-0@1m"], Some("1h"));
+        let [entry] = s.timeline.as_slice() else {
+            panic!("{release}: {:?}", s.timeline.len());
+        };
+        assert!(entry.job.plan.failed_placements.is_empty(), "{release}");
+        let [c] = s.canceled.as_slice() else {
+            panic!("{release}: {:?}", s.canceled);
+        };
+        assert_eq!(c.by, CanceledBy::SuccessfulEval);
+        assert_eq!(c.evaluation.id, blocked);
+        assert_eq!(
+            c.kept_eval_id.as_deref(),
+            Some(entry.evaluation.id.as_str())
+        );
+        assert_eq!(c.at, entry.at);
+        let named = if names_success {
+            entry.evaluation.id.as_str()
+        } else {
+            blocked
+        };
+        assert_eq!(
+            c.status_description,
+            format!("evaluation \"{named}\" successful")
+        );
+        assert!(s.pending.is_empty(), "{release}");
     }
 }

@@ -1368,6 +1368,10 @@ struct Ignored {
 struct CanceledEvaluation {
     at: String,
     by: String,
+    status: String,
+    status_description: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kept_eval_id: Option<String>,
     evaluation: StoryEvaluation,
 }
 

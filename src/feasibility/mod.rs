@@ -2,7 +2,8 @@
 //! `NewSystemStack` that filter nodes (scheduler/stack.go, feasible.go,
 //! propertyset.go at 8ac3e642e6). Resource fit (bin packing, ports,
 //! preemption) is `crate::fit`'s. Volumes are checked as the release
-//! does (`volumes.rs`, `csi.rs`).
+//! does (`volumes.rs`, `csi.rs`), secrets providers from 1.11.0
+//! (`node_checks.rs`).
 
 mod constraint;
 mod csi;
@@ -29,6 +30,10 @@ pub use volume_rules::VolumeRules;
 pub use volumes::{Volumes, has_host_volumes};
 
 #[cfg(test)]
+mod node_check_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod volume_tests;
+#[cfg(test)]
+mod wrapper_tests;

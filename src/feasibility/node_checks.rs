@@ -1,11 +1,12 @@
 //! The per-node checks of a task group besides its constraints and
-//! volumes: drivers, network mode and host networks.
+//! volumes: drivers, network mode and host networks, secrets providers.
 
 use std::collections::BTreeSet;
+use std::sync::LazyLock;
 
 use super::target::{TargetRules, resolve};
 use super::version::{Flavour, Version, VersionConstraints};
-use crate::model::{Node, Port, TaskGroup};
+use crate::model::{NetworkResource, Node, Port, TaskGroup};
 
 /// `DriverChecker`: every task's driver is detected and healthy, or, on a
 /// client too old to report driver info, its `driver.<name>` attribute is true.
@@ -19,6 +20,31 @@ pub fn has_drivers(drivers: &BTreeSet<&str>, node: &Node) -> bool {
             .and_then(|v| go_parse_bool(v))
             .unwrap_or(false),
     })
+}
+
+/// The providers of the group's task `secret` blocks, each once (an
+/// empty provider included, which no node has).
+pub fn secrets_providers(tg: &TaskGroup) -> BTreeSet<&str> {
+    tg.tasks
+        .iter()
+        .flat_map(|t| t.secrets.elements())
+        .map(|s| s.get("Provider").and_then(|p| p.as_str()).unwrap_or(""))
+        .collect()
+}
+
+/// `SecretsProviderChecker` (#26303): the providers the node has not
+/// fingerprinted as `plugins.secrets.<provider>.version`; the node passes
+/// when there are none.
+pub fn missing_secrets_providers<'p>(providers: &BTreeSet<&'p str>, node: &Node) -> Vec<&'p str> {
+    providers
+        .iter()
+        .copied()
+        .filter(|p| {
+            node.attributes
+                .get(format!("plugins.secrets.{p}.version").as_str())
+                .is_none()
+        })
+        .collect()
 }
 
 /// Go's `strconv.ParseBool`.
@@ -53,13 +79,14 @@ impl NetworkMiss {
     }
 }
 
-/// `NetworkChecker` on the group's first network: the node fingerprinted a
+/// `NetworkChecker` on the group's network: the node fingerprinted a
 /// network of that mode (a pre-0.12 client passes for `bridge`), and every
 /// port's host network is one of the node's aliases.
-pub fn network(tg: &TaskGroup, node: &Node, targets: TargetRules) -> Result<(), NetworkMiss> {
-    let Some(net) = tg.networks.first() else {
-        return Ok(());
-    };
+pub fn network(
+    net: &NetworkResource,
+    node: &Node,
+    targets: TargetRules,
+) -> Result<(), NetworkMiss> {
     let mode = if net.mode.is_empty() {
         "host"
     } else {
@@ -106,7 +133,9 @@ pub fn network(tg: &TaskGroup, node: &Node, targets: TargetRules) -> Result<(), 
 
 /// A client older than 0.12 never fingerprints the bridge network.
 fn predates_bridge(node: &Node) -> bool {
-    let older = VersionConstraints::parse("< 0.12", Flavour::Version);
+    static OLDER: LazyLock<Option<VersionConstraints>> =
+        LazyLock::new(|| VersionConstraints::parse("< 0.12", Flavour::Version));
+    let older = OLDER.as_ref();
     let version = node
         .attributes
         .get("nomad.version")

@@ -7,7 +7,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::constraint::{Check, DISTINCT_PROPERTY, Parsed, describe, meets};
 use super::devices::has_devices;
 use super::distinct_property::{Placed, PropertySet};
-use super::node_checks::{NetworkMiss, has_drivers, network};
+use super::node_checks::{
+    NetworkMiss, has_drivers, missing_secrets_providers, network, secrets_providers,
+};
 use super::target::{TargetRules, escapes, resolve};
 use super::volumes::{Volumes, has_host_volumes};
 use crate::model::{Constraint, Job, NetworkResource, Node, RequestedDevice, TaskGroup};
@@ -29,6 +31,8 @@ pub enum Filter {
     Csi(String),
     Devices,
     Network(NetworkMiss),
+    /// #26303: the providers of the group's `secret` blocks the node lacks.
+    SecretsProviders(Vec<String>),
     DistinctProperty(String),
     /// Another node of the same computed class failed a cached check.
     ClassIneligible {
@@ -46,7 +50,8 @@ pub enum Level {
 
 impl Filter {
     /// The reason Nomad's `AllocMetric.ConstraintFiltered` counts, in its
-    /// words (`scheduler/feasible.go` at 1.3.0 and 1.10.5), as `nomad job
+    /// words (`scheduler/feasible.go` at 1.3.0 and 1.10.5, feasible/ at
+    /// 2.0.5), as `nomad job
     /// plan` prints it.
     pub fn metric(&self) -> Cow<'_, str> {
         match self {
@@ -57,6 +62,7 @@ impl Filter {
             Filter::Devices => Cow::Borrowed("missing devices"),
             Filter::Network(NetworkMiss::Mode(_)) => Cow::Borrowed("missing network"),
             Filter::Network(miss) => Cow::Owned(miss.describe()),
+            Filter::SecretsProviders(_) => Cow::Borrowed("missing secrets provider"),
             Filter::DistinctProperty(why) => Cow::Borrowed(why),
             Filter::ClassIneligible { .. } => Cow::Borrowed(CLASS_INELIGIBLE),
         }
@@ -82,6 +88,9 @@ impl Filter {
             Filter::Csi(why) => why.clone(),
             Filter::Devices => "missing devices".to_string(),
             Filter::Network(miss) => miss.describe(),
+            Filter::SecretsProviders(p) => {
+                format!("missing secrets provider ({})", p.join(", "))
+            }
             Filter::DistinctProperty(why) => why.clone(),
             Filter::ClassIneligible { class, first } => {
                 format!("computed class {class} ineligible: {}", first.describe())
@@ -342,9 +351,15 @@ impl<'a> SystemStack<'a> {
             return Err(Filter::Devices);
         }
         if let Some(net) = self.network {
-            let mut probe = tg.clone();
-            probe.networks = vec![net.clone()];
-            network(&probe, node, self.targets).map_err(Filter::Network)?;
+            network(net, node, self.targets).map_err(Filter::Network)?;
+        }
+        if self.targets.secrets_providers {
+            let missing = missing_secrets_providers(&secrets_providers(tg), node);
+            if !missing.is_empty() {
+                return Err(Filter::SecretsProviders(
+                    missing.iter().map(|p| p.to_string()).collect(),
+                ));
+            }
         }
         Ok(())
     }

@@ -3,8 +3,9 @@
 use crate::model::{Node, Release, StringMap};
 use crate::version::Switch;
 
-/// How the replayed release resolves `${...}` targets: one flag per
-/// catalogue row. The default is the seed's rules.
+/// How the replayed release reads a node's attributes: the `${...}`
+/// targets of constraints and the attributes its implicit checks ask for,
+/// one flag per catalogue row. The default is the seed's rules.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TargetRules {
     /// #17548: `${node.pool}` names the node's pool; before, it is an
@@ -12,6 +13,9 @@ pub struct TargetRules {
     pub node_pool: bool,
     /// #13651: an unknown target resolves to the empty string, not nil.
     pub unknown_empty: bool,
+    /// #26303: every `secret` block's provider must be fingerprinted on
+    /// the node as `plugins.secrets.<provider>.version`.
+    pub secrets_providers: bool,
 }
 
 impl TargetRules {
@@ -20,6 +24,7 @@ impl TargetRules {
         TargetRules {
             node_pool: Switch::NodePoolTarget.in_release(release),
             unknown_empty: Switch::UnknownTargetEmpty.in_release(release),
+            secrets_providers: Switch::SecretsProviders.in_release(release),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The volume checkers, after Nomad's scheduler/feasible_test.go
-//! (`TestCSIVolumeChecker`, `TestHostVolumeChecker`,
-//! `TestHostVolumeChecker_ReadOnly`) at the tags named, on the mock nodes
+//! (`TestCSIVolumeChecker`, `TestCSIVolumeChecker_PerAllocBlocking`,
+//! `TestHostVolumeChecker`, `TestHostVolumeChecker_ReadOnly`) at the tags
+//! named, on the mock nodes
 //! of nomad/mock/mock.go.
 
 use std::sync::Arc;
@@ -349,4 +350,57 @@ fn a_sticky_request_refuses_a_static_host_volume_from_2_0_4() {
     assert!(at(false, json!({})));
     assert!(!at(true, json!({})));
     assert!(at(true, json!({"ID": "dhv-1"})));
+}
+
+/// TestCSIVolumeChecker_PerAllocBlocking (v2.0.5 feasible_test.go:1197):
+/// a `per_alloc` request for `test-volume` with no volume fails on every
+/// node for `web[0]` and `web[1]`; once `test-volume[1]` exists, `web[1]`
+/// passes everywhere and `web[0]` still fails. (Nomad also lists the
+/// missing volumes on the eligibility tracker for the blocked evaluation,
+/// which the report does not carry.) Before #28312, as at 1.3.0, the same
+/// verdicts with the older wording.
+#[test]
+fn feasible_test_go_v2_0_5_csi_volume_checker_per_alloc_blocking() {
+    let plugin = foo_plugin(true, json!({"Segments": {"rack": "R1"}}));
+    let nodes: Vec<Node> = (0..3)
+        .map(|i| node(&format!("n{i}"), plugin.clone()))
+        .collect();
+    let tg = group(json!({"test-volume": {"Name": "test-volume", "Type": "csi",
+                                          "Source": "test-volume", "PerAlloc": true}}));
+    let snapshot = |volumes: Vec<Value>| Snapshot {
+        csi_volumes: Some(volumes.into_iter().map(parse).collect()),
+        csi_plugins: Some(vec![parse(json!({"ID": "foo", "NodesHealthy": 3}))]),
+        ..Snapshot::default()
+    };
+    let listed = VolumeRules {
+        csi_missing_listed: true,
+        ..VolumeRules::default()
+    };
+    for (rules, missing) in [
+        (listed, "missing CSI volume(s) test-volume"),
+        (rules_at_1_3_0(), "missing CSI Volume test-volume"),
+    ] {
+        let none = snapshot(Vec::new());
+        let state = CsiState::new(&none).unwrap();
+        for n in &nodes {
+            for i in 0..2 {
+                assert_eq!(
+                    state.check("default", "j", &tg, &format!("web[{i}]"), n, rules),
+                    Err(format!("{missing}[{i}]"))
+                );
+            }
+        }
+        let one = snapshot(vec![json!({
+            "ID": "test-volume[1]", "Namespace": "default", "PluginID": "foo",
+            "AccessMode": "multi-node-multi-writer", "AttachmentMode": "file-system",
+            "ReadAllocs": {}, "WriteAllocs": {}})]);
+        let state = CsiState::new(&one).unwrap();
+        for n in &nodes {
+            assert_eq!(
+                state.check("default", "j", &tg, "web[0]", n, rules),
+                Err(format!("{missing}[0]"))
+            );
+            assert_eq!(state.check("default", "j", &tg, "web[1]", n, rules), Ok(()));
+        }
+    }
 }

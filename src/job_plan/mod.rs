@@ -37,12 +37,14 @@ mod periodic;
 mod plan;
 mod same;
 mod schema;
+mod service_check;
 mod service_diff;
 mod service_validate;
 mod sidecar_merge;
 mod task_block_diff;
 mod task_defaults;
 mod task_diff;
+mod tproxy_validate;
 mod warnings;
 
 pub use admission::{implied_constraints, validate};

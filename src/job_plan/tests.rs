@@ -37,6 +37,7 @@ mod rows_v1_10_5;
 mod rows_v1_3_0;
 mod rows_v1_6_0;
 mod rows_v1_8_0;
+mod service_check;
 mod service_validate;
 mod task_diff;
 mod warnings;

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use super::board::Boards;
 use crate::feasibility::{CsiState, VolumeRules, Volumes};
 use crate::fit::{Capacity, Comparable, FitRules, NodeUse};
 use crate::model::resources::{AllocUsage, NodeSupply};
@@ -70,6 +71,8 @@ pub struct Cluster<'a> {
     index: HashMap<&'a str, usize>,
     /// The CSI volumes and their claims, when the dump has them.
     csi: Option<CsiState<'a>>,
+    /// Each job shape's standing on the untouched nodes, shared by jobs.
+    pub boards: Boards,
 }
 
 impl<'a> Cluster<'a> {
@@ -133,6 +136,7 @@ impl<'a> Cluster<'a> {
             rules: *rules,
             index,
             csi: CsiState::new(snapshot),
+            boards: Boards::default(),
         }
     }
 

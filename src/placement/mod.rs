@@ -6,6 +6,7 @@
 //! arithmetic ([`crate::fit`]) and imports only downward.
 
 pub mod ask;
+pub mod board;
 pub mod cluster;
 pub mod failure;
 pub mod metric;

@@ -20,6 +20,7 @@
 //! node each time; so is a placement with a preferred node, and one that
 //! finds no node, for Nomad's metrics.
 
+mod boarded;
 mod choose;
 mod group;
 mod judge;
@@ -224,6 +225,9 @@ impl<'a> Placer<'a> {
             self.scan(&mut g, select, &penalty, round.as_ref(), Some(p))
                 .ok()
         });
+        if preferred.is_none() && select.preferred.is_none() {
+            self.board_index(&mut g, select.name);
+        }
         let ranked = match preferred.is_none()
             && select.preferred.is_none()
             && g.index.is_some()
@@ -254,6 +258,7 @@ impl<'a> Placer<'a> {
                 task_group: &tg.name,
             });
         }
+        g.sorted = None;
         self.groups.insert(tg.name.clone(), g);
         best
     }

@@ -3,37 +3,59 @@
 //! are judged again, instead of every node for every placement.
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 use foldhash::fast::FixedState;
+
+use super::board::{Board, key};
 
 /// Nodes on which the group fits, best score first, ties to the lower
 /// node index: the order in which a scan of every node in index order,
 /// keeping a strictly better score, finds its choice.
+///
+/// It may stand on a shared [`Board`]: then the board's entries whose node
+/// is open count, and every node set here is closed on the board, its
+/// own score (if any) kept here instead.
 #[derive(Debug, Default)]
 pub struct RankIndex {
     ranked: BTreeSet<(u64, usize)>,
     scores: HashMap<usize, (u64, f64), FixedState>,
     /// How much of the plan's log of changed nodes is reflected here.
     pub synced: usize,
+    base: Option<Base>,
 }
 
-/// A key that sorts scores from the highest down: the float's bits in
-/// total order, with -0.0 made 0.0, as `>` holds them equal.
-fn key(score: f64) -> u64 {
-    let bits = (score + 0.0).to_bits();
-    let ascending = if bits >> 63 == 1 {
-        !bits
-    } else {
-        bits | 1 << 63
-    };
-    !ascending
+/// A board and which of its nodes count for this group.
+#[derive(Debug)]
+struct Base {
+    board: Arc<Board>,
+    /// By node index: the board's entry counts.
+    open: Vec<bool>,
+    /// Every board entry before this one is closed.
+    cursor: usize,
 }
 
 impl RankIndex {
+    /// An index that reads `board` for the nodes `open` marks (by node
+    /// index); nodes set later are read from the index itself.
+    pub fn on(board: Arc<Board>, open: Vec<bool>) -> RankIndex {
+        RankIndex {
+            base: Some(Base {
+                board,
+                open,
+                cursor: 0,
+            }),
+            ..RankIndex::default()
+        }
+    }
+
     /// Node `i`'s score without a reschedule penalty, or `None` where the
     /// group does not fit. False for a score that is not a number, which
     /// `>` does not order: the caller then ranks by scanning.
     pub fn set(&mut self, i: usize, score: Option<f64>) -> bool {
+        if let Some(o) = self.base.as_mut().and_then(|b| b.open.get_mut(i)) {
+            *o = false;
+        }
         if let Some((k, _)) = self.scores.remove(&i) {
             self.ranked.remove(&(k, i));
         }
@@ -49,11 +71,27 @@ impl RankIndex {
     }
 
     /// The best node that `skip` does not leave out, with its score.
-    pub fn best(&self, skip: impl Fn(usize) -> bool) -> Option<(usize, f64)> {
-        self.ranked
+    pub fn best(&mut self, skip: impl Fn(usize) -> bool) -> Option<(usize, f64)> {
+        let own = self
+            .ranked
             .iter()
             .find(|(_, i)| !skip(*i))
-            .map(|&(_, node)| (node, self.scores[&node].1))
+            .map(|&(k, node)| (k, node, self.scores[&node].1));
+        let based = self.base.as_mut().and_then(|b| {
+            let entries = &b.board.entries;
+            while b.cursor < entries.len() && !b.open[entries[b.cursor].1] {
+                b.cursor += 1;
+            }
+            entries[b.cursor..]
+                .iter()
+                .find(|e| b.open[e.1] && !skip(e.1))
+                .copied()
+        });
+        let best = match (own, based) {
+            (Some(a), Some(b)) => Some(if (b.0, b.1) < (a.0, a.1) { b } else { a }),
+            (a, b) => a.or(b),
+        };
+        best.map(|(_, node, score)| (node, score))
     }
 }
 

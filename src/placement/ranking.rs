@@ -22,6 +22,7 @@ pub struct Ranking {
     /// Each affinity's weight and its test as a constraint.
     affinities: Vec<(i64, Constraint)>,
     rules: FitRules,
+    targets: TargetRules,
     parsed: Parsed,
 }
 
@@ -61,8 +62,24 @@ impl Ranking {
                 })
                 .collect(),
             rules,
+            targets,
             parsed: Parsed::new(targets),
         }
+    }
+
+    /// What the scores of a node without allocations of the job depend
+    /// on besides the node and what it uses, in words: equal for two
+    /// groups that score every such node alike.
+    pub fn shape(&self) -> String {
+        format!(
+            "{:?}",
+            (
+                self.spread_algorithm,
+                &self.affinities,
+                self.rules,
+                self.targets
+            )
+        )
     }
 
     /// The scores of a node on which the allocation fits, using `used` in

@@ -25,7 +25,7 @@ use super::document::{MetaField, NamespaceName, State};
 use super::internal::internal_error;
 use super::owner::Owner;
 use super::read_ahead::{BLOCK, Next, ROOM, ReadAhead};
-use super::split::{self, Element, Embedded, Parsed, Spliced, Texts};
+use super::split::{self, Element, Embedded, Part, Spliced, Texts};
 use crate::model::{
     CsiPlugin, CsiVolume, Deployment, Evaluation, GoJson, Interner, SchedulerConfig,
 };
@@ -263,7 +263,7 @@ impl<'r> Chunked<'r> {
     }
 
     /// Allocations; with a filter, those of other jobs are only scanned.
-    /// With more than one thread, what is buffered is parsed in parts on a
+    /// With more than one thread, what is buffered is parsed in parts by a
     /// pool of that many ([`split`]), and the proven parts are kept in order;
     /// should the pool not start, on this thread alone.
     fn allocs(&mut self, key: &str, st: &mut State<'_>) -> Step<bool> {
@@ -292,7 +292,7 @@ impl<'r> Chunked<'r> {
         }
         let mut scratch = Spliced::default();
         // Parsed and proven, added while the next round is parsed.
-        let mut pending: Vec<Parsed> = Vec::new();
+        let mut pending: Vec<Part> = Vec::new();
         let mut index = 0;
         loop {
             self.top_up()?;
@@ -302,22 +302,19 @@ impl<'r> Chunked<'r> {
             // The parts look texts up in the set as the round begins; the
             // texts they met are added below, in order.
             let known = std::mem::take(&mut st.job_texts);
-            let (parts, added) = split::parse_parts(
+            let (mut parts, added) = split::parse_parts(
                 pool,
                 &mut self.buf[..self.end],
                 self.pos,
                 &known,
                 &filter,
                 &interner,
-                |region| {
-                    let part = split::parse_shared(region, &known, &filter);
-                    (part, add_parsed(st, key, &mut index, &mut pending))
-                },
+                || add_parsed(st, key, &mut index, &mut pending),
             );
             st.job_texts = known;
             added?;
             let mut last = None;
-            for mut element in parts.into_iter().flat_map(|p| p.elements) {
+            for element in parts.iter_mut().flat_map(|p| &mut p.elements) {
                 let entry = match &element.job {
                     Embedded::Known(entry) => Some(*entry),
                     Embedded::New(new) => Some(st.job_texts.add(new)),
@@ -330,8 +327,9 @@ impl<'r> Chunked<'r> {
                     alloc.job = st.job_texts.job(entry);
                 }
                 last = Some(element.end);
-                pending.push(element);
             }
+            // Kept in their parts: each allocation is moved once more, into the snapshot.
+            pending.extend(parts);
             match last {
                 Some(end) => self.pos = end,
                 None => {
@@ -672,15 +670,15 @@ impl<'r> Chunked<'r> {
     }
 }
 
-/// Adds the parsed elements of `pending`, their jobs set, as elements
-/// `index`, `index + 1`, ...
+/// Adds the parsed elements of the parts in `pending`, their jobs set, as
+/// elements `index`, `index + 1`, ...
 fn add_parsed(
     st: &mut State<'_>,
     key: &str,
     index: &mut usize,
-    pending: &mut Vec<Parsed>,
+    pending: &mut Vec<Part>,
 ) -> Step<()> {
-    for element in pending.drain(..) {
+    for element in pending.drain(..).flat_map(|p| p.elements) {
         if let Some(alloc) = element.alloc {
             let record = AllocRecord { alloc, job: None };
             st.add_alloc(key, *index, record)

@@ -1,18 +1,25 @@
-//! The allocation array parsed in parts, one per thread, from one buffer.
+//! The allocation array parsed in parts (pieces of a round's buffer) on
+//! several threads, from one buffer.
 //!
 //! A JSON array cannot be cut at an element boundary without scanning it
-//! from the start, so the cut is guessed: near each share of the buffer, the
-//! first `{` that follows a `,` and opens with the key the first element
+//! from the start, so the cut is guessed: near each [`PIECE`] of the buffer,
+//! the first `{` that follows a `,` and opens with the key the first element
 //! opens with (`"ID"`). Each part is parsed element by element from its
 //! guess. A guess is proven right when the part before it, itself proven,
 //! ends exactly there; the parts after the first unproven one are dropped.
 //! A proven part was parsed from a true element start with the texts the
 //! one-thread walk would know, so the result is the same as that walk's.
 //!
-//! Every part, the caller's among them, looks job texts up in the set as it
-//! was when the round began, shared by all (it holds hashes, not texts, and
-//! is not copied). A text the set does not know is checked, and its job
-//! parsed, on the part's thread, once per part, and handed back
+//! The parts are many more than the threads, and each thread takes the next
+//! part no one has taken ([`pieces`]): with one fixed share per thread, the
+//! walking thread waited at the end of every round for a share whose thread
+//! the kernel had not run yet, which on a machine busy with other work cost
+//! more than the second thread gave.
+//!
+//! Every thread, the caller's among them, looks job texts up in the set as
+//! it was when the round began, shared by all (it holds hashes, not texts,
+//! and is not copied). A text the set does not know is checked, and its job
+//! parsed, on the thread, once per thread and round, and handed back
 //! ([`Embedded::New`]); the reader adds them in order after the round,
 //! keeping the first of a text two parts met, as one thread would. Where jobs
 //! are many, one allocation in six embeds a version not seen before, so the
@@ -35,8 +42,16 @@ use super::scan::{JobSpan, Scan, scan};
 use super::volatile::Key;
 use crate::model::{Allocation, GoJson, Interner};
 
-/// The first part's size, in tenths of another part's (see [`guess_starts`]).
-const FIRST_SHARE: usize = 15;
+mod pieces;
+
+/// Bytes of a piece: a round's buffer is cut into pieces this large, at
+/// least one per thread, taken by the threads one at a time. Small enough
+/// that the last piece taken leaves the others little to wait for.
+const PIECE: usize = 256 << 10;
+
+/// Bytes of an allocation element without its job, about the least a real
+/// one takes.
+const ELEMENT_GUESS: usize = 2 << 10;
 
 /// One allocation element a part parsed.
 pub(super) struct Parsed {
@@ -136,15 +151,16 @@ impl Texts<'_> {
     }
 }
 
-/// Parses the complete allocation elements of `buf[start..]` in up to one
-/// part per thread of `pool`, and returns the proven parts, the first one first, with
-/// what `own` returned. `start` must be an element start.
+/// Parses the complete allocation elements of `buf[start..]` in pieces on
+/// the threads of `pool`, and returns the proven pieces, the first one first,
+/// with what `own` returned. `start` must be an element start.
 ///
-/// Each part has its own stretch of `buf`, which it changes while it
-/// parses and puts back. The first is the caller's: `own` parses it with
-/// [`parse_shared`], and may then do other work while the pool's other
-/// threads parse theirs, all with the `known` texts. Called on a thread of
-/// `pool`, the caller's part is one of the pool's.
+/// The caller runs `own` (adding the last round's allocations) while the
+/// pool's other threads start on the pieces, then takes pieces itself: the
+/// threads take the next piece not yet taken ([`pieces`]), so that none waits
+/// on another's share while a piece is left, whether another thread is slow
+/// to start, or does not run at all on a machine busy with other work. Each
+/// thread looks job texts up in `known`. Called on a thread of `pool`.
 pub(super) fn parse_parts<R>(
     pool: &ThreadPool,
     buf: &mut [u8],
@@ -152,9 +168,11 @@ pub(super) fn parse_parts<R>(
     known: &JobTexts,
     filter: &ReadFilter,
     interner: &Arc<Interner>,
-    own: impl FnOnce(Region<'_>) -> (Part, R),
+    own: impl FnOnce() -> R,
 ) -> (Vec<Part>, R) {
-    let starts = guess_starts(buf, start, pool.current_num_threads());
+    let threads = pool.current_num_threads();
+    let count = threads.max((buf.len() - start).div_ceil(PIECE));
+    let starts = guess_starts(buf, start, count);
     let mut regions = Vec::with_capacity(starts.len());
     let mut rest = &mut buf[start..];
     for (i, &at) in starts.iter().enumerate() {
@@ -169,24 +187,27 @@ pub(super) fn parse_parts<R>(
         });
         rest = after;
     }
-    let mut regions = regions.into_iter();
-    let first = regions.next().expect("a first part");
-    let mut others: Vec<Option<Part>> = (0..regions.len()).map(|_| None).collect();
-    let (first, result) = pool.in_place_scope(|scope| {
-        for (region, slot) in regions.zip(&mut others) {
-            scope.spawn(move |_| {
-                let part = Interner::install(interner, || parse_shared(region, known, filter));
-                *slot = Some(part);
-            });
+    let pieces = pieces::Pieces::new(regions);
+    let work = || {
+        let mut texts = Texts::Shared {
+            known,
+            met: HashMap::default(),
+        };
+        pieces.work(|region| {
+            let part = parse_part(region, &mut texts, filter);
+            let reached = part.reached;
+            (part, reached)
+        });
+    };
+    let result = pool.in_place_scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(|_| Interner::install(interner, work));
         }
-        own(first)
+        let result = own();
+        work();
+        result
     });
-    let mut parts = vec![first];
-    parts.extend(others.into_iter().map(|p| p.expect("every part ran")));
-    if let Some(unproven) = parts.iter().position(|p| !p.reached) {
-        parts.truncate(unproven + 1);
-    }
-    (parts, result)
+    (pieces.proven(), result)
 }
 
 /// The threads that parse the parts, one per part, kept for the whole
@@ -207,31 +228,17 @@ pub(super) struct Region<'b> {
     last: bool,
 }
 
-/// A part, looking job texts up in `known`.
-pub(super) fn parse_shared(region: Region<'_>, known: &JobTexts, filter: &ReadFilter) -> Part {
-    let texts = Texts::Shared {
-        known,
-        met: HashMap::default(),
-    };
-    parse_part(region, texts, filter)
-}
-
-/// The start of the first part, then a guessed element start near each
-/// further share of the buffer, increasing; fewer when none is found.
-fn guess_starts(buf: &[u8], start: usize, threads: usize) -> Vec<usize> {
+/// The start of the first piece, then a guessed element start near each
+/// further `count`th of the buffer, increasing; fewer when none is found.
+fn guess_starts(buf: &[u8], start: usize, count: usize) -> Vec<usize> {
     let mut starts = vec![start];
     let Some(key) = first_key(buf, start) else {
         return starts;
     };
     let finder = memmem::Finder::new(key);
-    // The other threads share their cores with the read-ahead thread: the
-    // caller's part is larger, though it also adds the last round's
-    // allocations (measured best on two cores at half as large again).
     let len = buf.len() - start;
-    let first = len * FIRST_SHARE / (FIRST_SHARE + 10 * (threads - 1));
-    for i in 1..threads {
-        let from = start + first + (len - first) * (i - 1) / (threads - 1);
-        let from = from.max(starts[starts.len() - 1] + 1);
+    for i in 1..count {
+        let from = (start + len * i / count).max(starts[starts.len() - 1] + 1);
         match next_start(buf, from, &finder) {
             Some(at) => starts.push(at),
             None => break,
@@ -285,13 +292,15 @@ fn before_space(buf: &[u8], at: usize) -> Option<usize> {
 
 /// Parses the elements of `region`, which starts with one, at its `offset`
 /// in the buffer; the next part's region follows unless it is the `last`.
-fn parse_part(region: Region<'_>, mut texts: Texts<'_>, filter: &ReadFilter) -> Part {
+fn parse_part(region: Region<'_>, texts: &mut Texts<'_>, filter: &ReadFilter) -> Part {
     let Region {
         bytes: region,
         offset,
         last,
     } = region;
-    let mut elements = Vec::new();
+    // Room for the elements of a piece of small allocations, so that the
+    // list is not grown, and moved, element by element.
+    let mut elements = Vec::with_capacity(region.len() / ELEMENT_GUESS + 1);
     let mut scratch = Spliced::default();
     let mut at = 0;
     let reached = loop {
@@ -303,7 +312,7 @@ fn parse_part(region: Region<'_>, mut texts: Texts<'_>, filter: &ReadFilter) -> 
             job,
             hint,
             len,
-        } = parse_element(&mut region[at..], &mut texts, filter, &mut scratch)
+        } = parse_element(&mut region[at..], texts, filter, &mut scratch)
         else {
             break false;
         };
@@ -537,11 +546,8 @@ mod tests {
         let interner = Arc::new(Interner::default());
         let mut buf = text.as_bytes().to_vec();
         let pool = pool(threads).unwrap();
-        let (parts, ()) = pool.install(|| {
-            parse_parts(&pool, &mut buf, 1, &texts, &filter, &interner, |r| {
-                (parse_shared(r, &texts, &filter), ())
-            })
-        });
+        let (parts, ()) =
+            pool.install(|| parse_parts(&pool, &mut buf, 1, &texts, &filter, &interner, || ()));
         assert_eq!(buf, text.as_bytes());
         (parts, texts)
     }
@@ -559,7 +565,11 @@ mod tests {
             offset: 1,
             last: true,
         };
-        let part = parse_part(region, Texts::Growing(&mut texts), &ReadFilter::default());
+        let part = parse_part(
+            region,
+            &mut Texts::Growing(&mut texts),
+            &ReadFilter::default(),
+        );
         (part, texts)
     }
 

@@ -23,7 +23,8 @@ use super::world::World;
 pub struct Applied {
     /// The plan's follow-up evaluations.
     pub followups: Vec<NewEval>,
-    /// An allocation became terminal on a node: capacity was freed.
+    /// A client reported an allocation terminal: capacity was freed, and
+    /// the blocked evaluations are let go.
     pub freed: bool,
     /// What happened to allocations, for the picture.
     pub marks: Vec<Mark>,
@@ -83,7 +84,11 @@ pub fn apply(
             }
             None => MarkKind::Stopped,
         };
-        out.freed |= !was_terminal;
+        // Only a client's report of its stopped allocation unblocks
+        // (v1.3.0 nomad/fsm.go:835-895 `applyAllocClientUpdate`); a status
+        // the scheduler sets, as `lost`, is written with the plan, which
+        // unblocks nothing (fsm.go:1004-1019 `applyPlanResults`).
+        out.freed |= !was_terminal && stop.client_status.is_none();
         let alloc = world.alloc(i).clone();
         mark(&mut out, &alloc, kind);
     }

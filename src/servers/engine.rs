@@ -15,7 +15,7 @@ use super::drainer::Drainer;
 use super::error::WhatIfError;
 use super::eval::{NewEval, Origin, PendingEval};
 use super::rules::ServerRules;
-use super::story::MarkKind;
+use super::story::{Canceled, CanceledBy, EvalFacts, MarkKind};
 use super::world::World;
 
 /// The servers' state over the story.
@@ -92,10 +92,15 @@ impl Engine {
 
     /// The broker's `Ack` of `done` at `now`: from #14621, of the job's
     /// evaluations waiting behind it only the one of highest priority, then
-    /// the newest, stays; the others are canceled and returned.
-    pub(super) fn ack(&mut self, done: &PendingEval, now: Time) -> Vec<PendingEval> {
+    /// the newest, stays; the others are canceled and returned with the
+    /// one kept.
+    pub(super) fn ack(
+        &mut self,
+        done: &PendingEval,
+        now: Time,
+    ) -> (Vec<PendingEval>, Option<String>) {
         if !self.rules.has(Switch::BrokerCancelsBlocked) {
-            return Vec::new();
+            return (Vec::new(), None);
         }
         let same_job = |p: &PendingEval| {
             p.eval.namespace == done.eval.namespace
@@ -112,7 +117,24 @@ impl Engine {
             .into_iter()
             .partition(|p| same_job(p) && Some(&p.eval.id) != keep.as_ref());
         self.queue = kept;
-        gone
+        (gone, keep)
+    }
+
+    /// Hands `blocked` to the tracker; the duplicates it drops are canceled
+    /// by the leader at `now`.
+    pub(super) fn block(&mut self, blocked: Vec<PendingEval>, now: Time) -> Vec<Canceled> {
+        blocked
+            .into_iter()
+            .filter_map(|b| self.blocked.block(b))
+            .map(|d| {
+                Canceled::new(
+                    now,
+                    CanceledBy::BlockedEvals,
+                    Some(d.kept_id),
+                    EvalFacts::of(&d.canceled),
+                )
+            })
+            .collect()
     }
 
     pub(super) fn unblock(&mut self, now: Time) {

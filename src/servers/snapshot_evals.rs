@@ -3,7 +3,10 @@
 //! `WaitUntil` (at once without one), a `blocked` one waits in the
 //! blocked-evals tracker until capacity appears. The evaluation the replay
 //! itself stands for (`--eval`, `EvalID`) is not run twice. The model
-//! keeps no `NodeID` of an evaluation, so these carry none.
+//! keeps no `NodeID` of an evaluation, so these carry none, nor its Raft
+//! indexes: of a job's several blocked evaluations (which a live leader
+//! reduces to one within a second) the tracker keeps the last by ID where
+//! Nomad keeps the one of the highest index, and cancels the others.
 
 use crate::model::{JobType, Snapshot};
 

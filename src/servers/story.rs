@@ -9,6 +9,7 @@ use serde::Serialize;
 use crate::report::{JobReport, Report};
 use crate::time::{Duration, Time, format_duration};
 
+use super::eval::PendingEval;
 use super::event::EventKind;
 use super::heartbeat::MissedHeartbeat;
 use super::node_status::StatusChange;
@@ -92,11 +93,34 @@ pub struct EvalFacts {
     pub wait_until: Option<Time>,
 }
 
+impl EvalFacts {
+    /// What the story says of `p`.
+    pub fn of(p: &PendingEval) -> EvalFacts {
+        EvalFacts {
+            id: p.eval.id.clone(),
+            job_id: p.eval.job_id.clone(),
+            namespace: p.eval.namespace.clone(),
+            triggered_by: p.eval.triggered_by.clone(),
+            node_id: p.eval.node_id.clone(),
+            priority: p.eval.priority,
+            created_at: p.created,
+            wait_until: p.eval.wait_until,
+        }
+    }
+}
+
 /// An evaluation canceled before it ran, and by whom.
 #[derive(Clone, Debug, Serialize)]
 pub struct Canceled {
     pub at: Time,
     pub by: CanceledBy,
+    /// Nomad's `EvalStatusCancelled`.
+    pub status: &'static str,
+    /// The `StatusDescription` Nomad writes on it.
+    pub status_description: String,
+    /// The job's evaluation kept in its place, where one is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kept_eval_id: Option<String>,
     pub evaluation: EvalFacts,
 }
 
@@ -107,6 +131,66 @@ pub enum CanceledBy {
     Broker,
     /// F-3: the state store, as the allocations it waited for reconnected.
     StateStore,
+    /// The blocked-evals tracker kept a later blocked evaluation of the
+    /// job, and the leader canceled this one.
+    BlockedEvals,
+    /// A later evaluation of the job completed with no failed placement,
+    /// and the state store canceled this blocked one.
+    SuccessfulEval,
+}
+
+impl Canceled {
+    /// The blocked `evaluation` the successful evaluation `successful`
+    /// cancels at `at`; before #17071 (`names_success` false) Nomad's
+    /// description named the blocked evaluation itself (v1.3.0
+    /// nomad/state/state_store.go:3063).
+    pub fn by_success(
+        at: Time,
+        successful: String,
+        evaluation: EvalFacts,
+        names_success: bool,
+    ) -> Canceled {
+        let mut c = Canceled::new(at, CanceledBy::SuccessfulEval, Some(successful), evaluation);
+        if !names_success {
+            c.status_description = format!("evaluation {:?} successful", c.evaluation.id);
+        }
+        c
+    }
+
+    /// `evaluation`, canceled at `at` by `by` for `kept_eval_id`, with
+    /// the status description Nomad writes: v2.0.5 nomad/leader.go:1220
+    /// (broker), nomad/state/state_store.go:4214 (state store),
+    /// nomad/leader.go:1169 (v1.3.0 :908) for a duplicate blocked one, and
+    /// state_store.go:3543 for one a success cancels, which names
+    /// `kept_eval_id`, the successful evaluation ([`Canceled::by_success`]
+    /// for the releases before #17071).
+    pub fn new(
+        at: Time,
+        by: CanceledBy,
+        kept_eval_id: Option<String>,
+        evaluation: EvalFacts,
+    ) -> Canceled {
+        let status_description = match by {
+            CanceledBy::Broker => "canceled after more recent eval was processed".to_string(),
+            CanceledBy::StateStore => "allocs reconnected".to_string(),
+            CanceledBy::BlockedEvals => format!(
+                "existing blocked evaluation exists for job {:?}",
+                evaluation.job_id
+            ),
+            CanceledBy::SuccessfulEval => format!(
+                "evaluation {:?} successful",
+                kept_eval_id.as_deref().unwrap_or_default()
+            ),
+        };
+        Canceled {
+            at,
+            by,
+            status: "canceled",
+            status_description,
+            kept_eval_id,
+            evaluation,
+        }
+    }
 }
 
 /// One evaluation replayed at its time, with its job's report.

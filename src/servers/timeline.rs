@@ -5,6 +5,7 @@
 use crate::model::{ClientStatus, Snapshot, VersionRequest};
 use crate::replay::{Options, Replay};
 use crate::time::{Duration, Time};
+use crate::version::Switch;
 use crate::warning::Warning;
 
 use super::apply;
@@ -114,9 +115,9 @@ pub fn run(
         let (pending, blocked) = snapshot_evals::intake(snapshot, &story.report.eval_id);
         let pending = engine.world.enqueue(pending, eval_time, Origin::Followup);
         engine.queue.extend(pending);
-        for b in engine.world.enqueue(blocked, eval_time, Origin::Unblocked) {
-            engine.blocked.block(b);
-        }
+        let blocked = engine.world.enqueue(blocked, eval_time, Origin::Unblocked);
+        let canceled = engine.block(blocked, eval_time);
+        story.canceled.extend(canceled);
     }
     let mut next_event = 0;
     loop {
@@ -152,11 +153,10 @@ pub fn run(
                     .into_iter()
                     .partition(|p| outcome.canceled.contains(&p.eval.id));
             engine.queue = kept;
-            story.canceled.extend(gone.iter().map(|p| Canceled {
-                at: now,
-                by: CanceledBy::StateStore,
-                evaluation: facts(p),
-            }));
+            story.canceled.extend(
+                gone.iter()
+                    .map(|p| Canceled::new(now, CanceledBy::StateStore, None, EvalFacts::of(p))),
+            );
             for write in outcome.writes.into_iter().filter(|w| !w.is_empty()) {
                 let pending = engine.world.enqueue(write, now, Origin::Event);
                 applied
@@ -217,8 +217,8 @@ pub fn run(
             // Blocked after the unblock its own plan may cause, so that only a
             // later change of capacity lets it run again. A system evaluation's
             // blocked evaluations per group are tracked in the order made; the
-            // tracker keeps one per job, the newest (nomad/blocked_evals.go
-            // at 2.0.5 `processBlockJobDuplicate`, :298), so the last waits.
+            // tracker keeps one per job, the last, and the leader cancels the
+            // others and any the job had blocked before.
             let blocked: Vec<NewEval> = job
                 .plan
                 .blocked_eval
@@ -232,20 +232,34 @@ pub fn run(
                     ..pending.eval.clone()
                 })
                 .collect();
-            for b in engine.world.enqueue(blocked, now, Origin::Unblocked) {
-                engine.blocked.block(b);
-            }
+            let blocked = engine.world.enqueue(blocked, now, Origin::Unblocked);
+            let duplicates = engine.block(blocked, now);
             engine.drainer.touch(now);
-            story
-                .canceled
-                .extend(engine.ack(&pending, now).iter().map(|p| Canceled {
-                    at: now,
-                    by: CanceledBy::Broker,
-                    evaluation: facts(p),
-                }));
+            let (gone, kept) = engine.ack(&pending, now);
+            story.canceled.extend(
+                gone.iter().map(|p| {
+                    Canceled::new(now, CanceledBy::Broker, kept.clone(), EvalFacts::of(p))
+                }),
+            );
+            story.canceled.extend(duplicates);
+            // A complete evaluation with no failed placement cancels the
+            // job's blocked evaluation (v1.3.0 nomad/state/state_store.go:3042,
+            // v2.0.5 :3522) and the tracker lets it go.
+            if job.plan.failed_placements.is_empty()
+                && let Some(b) = engine
+                    .blocked
+                    .untrack(&pending.eval.namespace, &pending.eval.job_id)
+            {
+                story.canceled.push(Canceled::by_success(
+                    now,
+                    pending.eval.id.clone(),
+                    EvalFacts::of(&b),
+                    engine.rules.has(Switch::CanceledNamesSuccess),
+                ));
+            }
             story.timeline.push(TimelineEntry {
                 at: now,
-                evaluation: facts(&pending),
+                evaluation: EvalFacts::of(&pending),
                 job,
             });
         }
@@ -253,7 +267,7 @@ pub fn run(
     let mut left: Vec<PendingEval> = std::mem::take(&mut engine.queue);
     left.extend(engine.blocked.into_evals());
     left.sort_by(|a, b| a.broker_order(b));
-    story.pending = left.iter().map(facts).collect();
+    story.pending = left.iter().map(EvalFacts::of).collect();
     story.assumptions = Assumption::of(
         engine.healthy_after,
         request.events.iter().any(|e| e.kind == EventKind::NodeUp),
@@ -324,17 +338,4 @@ fn live_at_start(snapshot: &Snapshot, at: Time) -> Vec<Mark> {
         .collect();
     marks.sort_by(|a, b| a.alloc_id.cmp(&b.alloc_id));
     marks
-}
-
-fn facts(p: &PendingEval) -> EvalFacts {
-    EvalFacts {
-        id: p.eval.id.clone(),
-        job_id: p.eval.job_id.clone(),
-        namespace: p.eval.namespace.clone(),
-        triggered_by: p.eval.triggered_by.clone(),
-        node_id: p.eval.node_id.clone(),
-        priority: p.eval.priority,
-        created_at: p.created,
-        wait_until: p.eval.wait_until,
-    }
 }

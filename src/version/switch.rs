@@ -592,6 +592,20 @@ catalogue! {
         reads: [],
         wording: "a change of a task's secret blocks is destructive",
     }
+    /// #26303 (1.11.0; v1.11.0 scheduler/feasible/feasible.go:38, :187,
+    /// :194-204, stack.go:277, :438, :509): a node must have fingerprinted
+    /// the provider of every task `secret` block of the group as the
+    /// attribute `plugins.secrets.<provider>.version`, else it is filtered
+    /// as "missing secrets provider"; the check is the last of those cached
+    /// per computed class, after the network's, in the generic and system
+    /// stacks alike. Before, providers were not checked.
+    SecretsProviders {
+        id: "#26303",
+        firsts: &[v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a node must have the provider of every task secret block",
+    }
     /// #12555 (1.3.0; v1.3.0 scheduler/util.go:103-205): the system
     /// scheduler's diff marks a running allocation on a disconnected node
     /// unknown, loses an expired unknown one, keeps an unknown one that may
@@ -686,6 +700,18 @@ catalogue! {
         replayed: true,
         reads: [],
         wording: "the broker runs only the newest of a job's evaluations waiting behind another",
+    }
+    /// #17071 (1.3.15, 1.4.10, 1.5.6, 1.6.0; v1.6.0
+    /// nomad/state/state_store.go:3261): the blocked evaluation a job's
+    /// successful evaluation cancels is described as `evaluation "<id>"
+    /// successful` with the successful evaluation's ID; before, with its
+    /// own (v1.3.0 state_store.go:3063).
+    CanceledNamesSuccess {
+        id: "#17071",
+        firsts: &[v(1, 3, 15), v(1, 4, 10), v(1, 5, 6), v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a blocked evaluation canceled by a success names the successful evaluation",
     }
     /// F-3 (1.10.2, #25923; v1.10.2 nomad/state/state_store.go:4079): an unknown
     /// allocation reported running again cancels its max-disconnect-timeout
@@ -1143,6 +1169,86 @@ catalogue! {
         reads: [],
         wording: "${node.pool} names the node's pool in constraints and affinities",
     }
+    /// #13715 (1.4.0; v1.4.0 nomad/structs/services.go `validateNomad`,
+    /// `validateCommon`): a Nomad service may have `tcp` and `http` checks
+    /// with Nomad's own restrictions, and a check's type and HTTP path
+    /// errors are worded anew; before, a Nomad service with any check is
+    /// refused (v1.3.0 services.go `validateNomadService`).
+    NomadServiceChecks {
+        id: "#13715",
+        firsts: &[v(1, 4, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a Nomad service may have tcp and http checks",
+    }
+    /// #17334 (1.6.0; v1.6.0 nomad/structs/services.go `validateNomad`): a
+    /// Nomad service's check may not set `tls_server_name`.
+    NomadCheckTlsServerName {
+        id: "#17334",
+        firsts: &[v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a Nomad service's check may not set tls_server_name",
+    }
+    /// #18333 (1.4.13, 1.5.9, 1.6.2, 1.7.0; v1.7.0 nomad/structs/services.go
+    /// `validateNomad`): a Nomad service's check may not set
+    /// `tls_skip_verify`; undone by #24781 (1.9.6, 1.10.0), which supports it.
+    NomadCheckTlsSkipVerify {
+        id: "#18333",
+        firsts: &[v(1, 4, 13), v(1, 5, 9), v(1, 6, 2), v(1, 7, 0)],
+        undone_by: &[v(1, 9, 6), v(1, 10, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a Nomad service's check may not set tls_skip_verify",
+    }
+    /// #18239 (1.7.0; v1.7.0 nomad/structs/services.go `validateIdentity`):
+    /// a service's identity must name an audience.
+    ServiceIdentityAudience {
+        id: "#18239",
+        firsts: &[v(1, 7, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a service's identity must name at least one audience",
+    }
+    /// #19336 (1.7.3, 1.8.0; v1.8.0 nomad/structs/services.go
+    /// `validateConsul`, `validateNomad`): a check's
+    /// `failures_before_warning` is checked as `failures_before_critical` is.
+    CheckFailuresBeforeWarning {
+        id: "#19336",
+        firsts: &[v(1, 7, 3), v(1, 8, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a check's failures_before_warning is validated",
+    }
+    /// #22397 (1.9.0; v1.9.0 nomad/structs/services.go `validateConsul`): a
+    /// Consul check's notes may not be longer than 255 characters.
+    CheckNotesLength {
+        id: "#22397",
+        firsts: &[v(1, 9, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a Consul check's notes are at most 255 characters",
+    }
+    /// #25632 (1.10.4, 1.11.0; v1.11.0 nomad/structs/services.go
+    /// `Service.Validate`, structs.go `validateServices`): `alloc_ipv6` is
+    /// an address mode of group services and checks.
+    AllocIpv6AddressMode {
+        id: "#25632",
+        firsts: &[v(1, 10, 4), v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "services and checks accept address_mode alloc_ipv6",
+    }
+    /// #26170 (1.10.3, 1.11.0; v1.11.0 nomad/structs/services.go
+    /// `validateConsulService`): a Consul service's `kind` must be one of
+    /// Consul's service kinds or empty.
+    ConsulServiceKind {
+        id: "#26170",
+        firsts: &[v(1, 10, 3), v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a Consul service's kind must be a Consul service kind",
+    }
 }
 
 impl Switch {
@@ -1219,7 +1325,10 @@ mod tests {
             .copied()
             .filter(|s| !s.in_release(Release::Head))
             .collect();
-        assert_eq!(head, [Switch::D4b, Switch::G0b]);
+        assert_eq!(
+            head,
+            [Switch::D4b, Switch::G0b, Switch::NomadCheckTlsSkipVerify]
+        );
     }
 
     #[test]

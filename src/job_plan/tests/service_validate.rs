@@ -48,7 +48,7 @@ fn services_test_go_v1_10_5_service_validate_connect() {
         group_error(json!({"Name": "testservice", "Provider": "nomad"}), r),
         None
     );
-    let tcp = json!({"Name": "api", "Provider": "consul", "Connect": {"SidecarService": {}},
+    let tcp = json!({"Name": "api", "Provider": "consul", "PortLabel": "http", "Connect": {"SidecarService": {}},
                      "Checks": [{"Name": "alive", "Type": "tcp"}]});
     assert!(
         group_error(tcp, r)

@@ -51,9 +51,14 @@ impl<'a> Placer<'a> {
         // ruled out are counted at once and only the rest are judged.
         let picked = match only {
             Some(i) => Some(vec![i]),
-            None if self.recorder.is_none() && !g.classes.is_empty() => {
-                Some(self.by_class(g, select.name, &mut metric))
-            }
+            None if self.recorder.is_none() && !g.classes.is_empty() => match g.sorted.take() {
+                // The class checks already ran for this placement.
+                Some((counted, judged)) => {
+                    metric = counted;
+                    Some(judged)
+                }
+                None => Some(self.by_class(g, select.name, &mut metric)),
+            },
             None => None,
         };
         let count = picked.as_ref().map_or(self.candidates.len(), Vec::len);
@@ -145,7 +150,12 @@ impl<'a> Placer<'a> {
     /// counts are those of a scan node by node: the class checks of one
     /// class read no other class's verdict, and filtered nodes only add
     /// to the metrics.
-    fn by_class(&mut self, g: &mut Group<'a>, name: &str, metric: &mut AllocMetric) -> Vec<usize> {
+    pub(super) fn by_class(
+        &mut self,
+        g: &mut Group<'a>,
+        name: &str,
+        metric: &mut AllocMetric,
+    ) -> Vec<usize> {
         let cluster = self.cluster;
         let targeted = std::mem::take(&mut self.targeted);
         let buckets = || {

@@ -2,6 +2,7 @@
 //! its scorers, its class verdicts and its ranking.
 
 use super::super::ask::ask_of;
+use super::super::metric::AllocMetric;
 use super::super::ranked::RankIndex;
 use super::super::ranking::{Ranking, affinities_of};
 use super::setup::Setup;
@@ -34,6 +35,9 @@ pub(super) struct Group<'a> {
     /// The group is ranked once and kept ([`RankIndex`]).
     pub indexable: bool,
     pub index: Option<RankIndex>,
+    /// The class checks' counts and the nodes left to judge, when the
+    /// current placement ran them before a scan (`Placer::board_index`).
+    pub sorted: Option<(AllocMetric, Vec<usize>)>,
 }
 
 impl<'a> Group<'a> {
@@ -69,6 +73,7 @@ impl<'a> Group<'a> {
             classes: vec![UNKNOWN; if cacheable { classes } else { 0 }],
             indexable: cacheable && !properties,
             index: None,
+            sorted: None,
         }
     }
 }

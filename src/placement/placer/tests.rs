@@ -110,3 +110,152 @@ fn a_failed_scan_counts_ineligible_classes_as_node_by_node() {
     let b = &by_class[1];
     assert_eq!((b.nodes_evaluated, b.nodes_filtered), (11, 7));
 }
+
+/// A small generator of varied clusters for the board test.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self, below: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % below
+    }
+}
+
+/// A cluster of `n` nodes of varied size, class and datacenter (a few
+/// without resources), each running a few allocations of jobs "web" and
+/// "other".
+fn varied_cluster(rng: &mut Rng, n: usize) -> Snapshot {
+    let mut nodes = Vec::new();
+    let mut allocs = Vec::new();
+    for i in 0..n {
+        let class = format!("v1:{}", rng.next(4));
+        let mut node = json!({
+            "ID": format!("n{i:03}"), "Datacenter": format!("dc{}", 1 + rng.next(3)),
+            "ComputedClass": class, "Status": "ready", "SchedulingEligibility": "eligible",
+            "Attributes": {"kernel.name": if rng.next(5) == 0 { "windows" } else { "linux" },
+                           "driver.docker": "1", "rack": format!("r{}", rng.next(3))},
+            "NodeResources": {"Cpu": {"CpuShares": 1000 + 500 * rng.next(6)},
+                              "Memory": {"MemoryMB": 1024 * (1 + rng.next(4))},
+                              "Disk": {"DiskMB": 10000}},
+        });
+        if rng.next(15) == 0 {
+            node.as_object_mut().unwrap().remove("NodeResources");
+        }
+        nodes.push(from_slice(node.to_string().as_bytes()).unwrap());
+        for a in 0..rng.next(4) {
+            let job = if rng.next(3) == 0 { "web" } else { "other" };
+            let alloc = json!({
+                "ID": format!("a{i:03}-{a}"), "NodeID": format!("n{i:03}"), "JobID": job,
+                "TaskGroup": if rng.next(2) == 0 { "a" } else { "b" }, "Name": "x",
+                "ClientStatus": "running", "DesiredStatus": "run",
+                "AllocatedResources": {
+                    "Tasks": {"app": {"Cpu": {"CpuShares": 100 * (1 + rng.next(5))},
+                                      "Memory": {"MemoryMB": 128 * (1 + rng.next(4))}}},
+                    "Shared": {"DiskMB": 300}}});
+            allocs.push(from_slice(alloc.to_string().as_bytes()).unwrap());
+        }
+    }
+    Snapshot {
+        nodes,
+        allocs,
+        ..Snapshot::default()
+    }
+}
+
+/// Every placement of `job`, as node ID and score bits, and the
+/// failures' metrics: through the stack as it runs, or with every
+/// placement recorded, which judges every node in order.
+fn placements(
+    cluster: &Cluster<'_>,
+    job: &Job,
+    snapshot: &Snapshot,
+    recording: bool,
+) -> (Vec<Option<(usize, u64)>>, Vec<AllocMetric>) {
+    let rules = FitRules::of(v(1, 10, 5));
+    let setup = Setup {
+        settings: Settings {
+            rules,
+            memory_oversubscription: false,
+        },
+        globs: true,
+        pools: true,
+        spread_algorithm: job.priority % 2 == 1,
+        spread: SpreadRules::default(),
+        volumes: VolumeRules::default(),
+        targets: TargetRules::default(),
+    };
+    let own: Vec<&Allocation> = snapshot
+        .allocs
+        .iter()
+        .filter(|a| a.job_id.as_str() == job.id)
+        .collect();
+    let stops = own.iter().copied().step_by(3);
+    let mut placer = Placer::new(cluster, job, &own, stops, setup);
+    let penalty = ["n003", "n010", "n011"];
+    let mut out = Vec::new();
+    for k in 0..16 {
+        for tg in &job.task_groups {
+            if recording {
+                placer.record(Recorder::new());
+            }
+            let select = Select {
+                name: "web",
+                penalty: if k % 4 == 1 { &penalty } else { &[] },
+                ..Select::default()
+            };
+            let choice = placer.place(tg, &select);
+            out.push(choice.map(|c| (c.node, c.score.to_bits())));
+            placer.recorded();
+        }
+    }
+    let metrics = placer.failures().values().map(|f| f.metric.clone());
+    (out, metrics.collect())
+}
+
+/// The shared board with the nodes a job touches judged again chooses
+/// what judging every node for every placement chooses, on varied
+/// clusters, for jobs that share a board and one that does not.
+#[test]
+fn board_rankings_choose_as_a_scan_of_every_node() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let (mut boards, mut failures) = (0, 0);
+    for round in 0..12 {
+        let snapshot = varied_cluster(&mut rng, 40);
+        let rules = FitRules::of(v(1, 10, 5));
+        let cluster = Cluster::new(&snapshot, &rules);
+        let affinity = json!([{"LTarget": "${attr.rack}", "RTarget": "r1",
+                               "Operand": "=", "Weight": 50}]);
+        let jobs = [
+            ("web", 300, 512),
+            ("other", 300, 512),
+            ("third", 1500, 256),
+            ("huge", 5000, 256),
+        ];
+        for (id, cpu, mem) in jobs {
+            let group = |name: &str| {
+                json!({"Name": name, "Count": 4,
+                       "Affinities": if round % 3 == 0 { affinity.clone() } else { json!(null) },
+                       "Tasks": [{"Name": "app", "Driver": "docker",
+                                  "Resources": {"CPU": cpu, "MemoryMB": mem}}]})
+            };
+            let j = json!({"ID": id, "Type": "service", "Priority": 50 + round,
+                "Datacenters": if round % 2 == 0 { json!(["dc1", "dc2"]) } else { json!(["*"]) },
+                "Constraints": [{"LTarget": "${attr.kernel.name}", "RTarget": "linux",
+                                 "Operand": "="}],
+                "TaskGroups": [group("a"), group("b")]});
+            let job: Job = from_slice(j.to_string().as_bytes()).unwrap();
+            let fast = placements(&cluster, &job, &snapshot, false);
+            let scanned = placements(&cluster, &job, &snapshot, true);
+            assert_eq!(fast, scanned, "round {round}, job {id}");
+            failures += fast.1.len();
+        }
+        boards += cluster.boards.built();
+    }
+    // The boards were read, not passed by, and some groups ran out.
+    assert!(
+        boards >= 12 && failures >= 12,
+        "{boards} boards, {failures} failures"
+    );
+}

@@ -1,7 +1,7 @@
 //! The story as tables: the events as the servers took them, the timeline
 //! as one line per evaluation with its plan's counts, each evaluation's
-//! job as the other tables show a job, what was not replayed, and the
-//! assumptions made. Times are offsets from the evaluation time ("+15m").
+//! job as the other tables show a job, what was not replayed, what was
+//! canceled before it ran, and the assumptions made. Times are offsets from the evaluation time ("+15m").
 
 use super::renderer::{Renderer, Style};
 use crate::render::wrap::wrap;
@@ -127,6 +127,29 @@ pub fn story(story: &Story, style: Style) -> String {
             None => "Not replayed (follow-ups: give --until to follow them)",
         };
         base.section(&mut out, title, &t);
+    }
+    if !story.canceled.is_empty() {
+        let mut t = Grid::new(&[
+            Col::whole("Time"),
+            Col::whole("Trigger"),
+            Col::whole("Job"),
+            Col::whole("Eval"),
+            Col::prose("Why"),
+        ]);
+        for c in &story.canceled {
+            let kept = match &c.kept_eval_id {
+                Some(id) => format!(" (kept {})", base.id(id)),
+                None => String::new(),
+            };
+            t.row(vec![
+                offset(c.at, start),
+                c.evaluation.triggered_by.clone(),
+                format!("{}/{}", c.evaluation.namespace, c.evaluation.job_id),
+                base.id(&c.evaluation.id).to_string(),
+                format!("{}{kept}", c.status_description),
+            ]);
+        }
+        base.section(&mut out, "Canceled", &t);
     }
     out.push_str(&format!("\n{}\n", base.bold("Assumptions")));
     for a in &story.assumptions {

@@ -1,0 +1,140 @@
+//! A transparent proxy's own checks (`ConsulTransparentProxy.Validate`,
+//! v1.8.0 nomad/structs/connect.go, from #20144): its excluded outbound
+//! CIDRs parse as Go's `netip.ParsePrefix` parses them, its UID and
+//! excluded UIDs as 16-bit unsigned numbers. One error is returned bare,
+//! more as a multierror.
+
+use std::net::Ipv6Addr;
+
+use serde_json::{Map, Value};
+
+use super::json_map::{list, text};
+use super::multierror::multierror;
+use super::service_check::go_q;
+
+/// The proxy's error, if any.
+pub(crate) fn tproxy_error(tp: &Map<String, Value>) -> Option<String> {
+    let mut errs = Vec::new();
+    for cidr in list(tp, "ExcludeOutboundCIDRs")
+        .iter()
+        .filter_map(Value::as_str)
+    {
+        if let Err(e) = parse_prefix(cidr) {
+            errs.push(format!(
+                "could not parse transparent proxy excluded outbound CIDR as network prefix: netip.ParsePrefix({}): {e}",
+                go_q(cidr)
+            ));
+        }
+    }
+    let uid = text(tp, "UID");
+    if !uid.is_empty()
+        && let Err(e) = uid_error(&uid)
+    {
+        errs.push(format!(
+            "transparent proxy block has invalid UID field: {e}"
+        ));
+    }
+    for raw in list(tp, "ExcludeUIDs").iter().filter_map(Value::as_str) {
+        if let Err(e) = uid_error(raw) {
+            errs.push(format!(
+                "transparent proxy block has invalid ExcludeUIDs field: {e}"
+            ));
+        }
+    }
+    match errs.len() {
+        0 => None,
+        1 => errs.pop(),
+        _ => Some(multierror(&errs)),
+    }
+}
+
+/// `strconv.ParseUint(s, 10, 16)`'s refusal, worded as Nomad wraps it.
+fn uid_error(raw: &str) -> Result<(), String> {
+    let why = if raw.is_empty() || !raw.bytes().all(|b| b.is_ascii_digit()) {
+        "invalid syntax"
+    } else if raw.parse::<u16>().is_err() {
+        "value out of range"
+    } else {
+        return Ok(());
+    };
+    Err(format!("invalid user ID {}: {why}", go_q(raw)))
+}
+
+/// `netip.ParsePrefix`'s reason to refuse `s`.
+fn parse_prefix(s: &str) -> Result<(), String> {
+    let Some(slash) = s.rfind('/') else {
+        return Err("no '/'".into());
+    };
+    let (addr, bits) = (&s[..slash], &s[slash + 1..]);
+    let max = parse_addr(addr)?;
+    let bad_bits = || format!("bad bits after slash: {}", go_q(bits));
+    if bits.len() > 1 && !(b'1'..=b'9').contains(&bits.as_bytes()[0]) {
+        return Err(bad_bits());
+    }
+    let n: i64 = bits.parse().map_err(|_| bad_bits())?;
+    if !(0..=max).contains(&n) {
+        return Err("prefix length out of range".into());
+    }
+    Ok(())
+}
+
+/// `netip.ParseAddr`'s reason to refuse `s`, or the address's bit length.
+/// IPv4 is parsed field by field with Go's words; an IPv6 address Rust
+/// refuses is reported as `unable to parse IP` (Go names the exact fault).
+fn parse_addr(s: &str) -> Result<i64, String> {
+    let fail = |msg: &str, at: Option<&str>| {
+        let at = at.map(|a| format!(" (at {})", go_q(a))).unwrap_or_default();
+        Err(format!("ParseAddr({}): {msg}{at}", go_q(s)))
+    };
+    match s.bytes().find(|b| matches!(b, b'.' | b':' | b'%')) {
+        Some(b'.') => ipv4(s).map_or_else(|(m, at)| fail(m, at), |()| Ok(32)),
+        Some(b':') => {
+            let (ip, zone) = s.split_once('%').map_or((s, None), |(a, z)| (a, Some(z)));
+            match (ip.parse::<Ipv6Addr>(), zone) {
+                (Ok(_), None) => Ok(128),
+                (Ok(_), Some(z)) if !z.is_empty() => {
+                    Err("IPv6 zones cannot be present in a prefix".into())
+                }
+                _ => fail("unable to parse IP", None),
+            }
+        }
+        Some(_) => fail("missing IPv6 address", None),
+        None => fail("unable to parse IP", None),
+    }
+}
+
+/// Go's IPv4 field parser: its message and the rest of the input it stopped at.
+fn ipv4(s: &str) -> Result<(), (&'static str, Option<&str>)> {
+    let b = s.as_bytes();
+    let (mut val, mut digits, mut dots) = (0u32, 0, 0);
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'0'..=b'9' => {
+                if digits == 1 && val == 0 {
+                    return Err(("IPv4 field has octet with leading zero", None));
+                }
+                val = val * 10 + u32::from(c - b'0');
+                digits += 1;
+                if val > 255 {
+                    return Err(("IPv4 field has value >255", None));
+                }
+            }
+            b'.' => {
+                if i == 0 || i == b.len() - 1 || b[i - 1] == b'.' {
+                    return Err(("IPv4 field must have at least one digit", Some(&s[i..])));
+                }
+                if dots == 3 {
+                    return Err(("IPv4 address too long", None));
+                }
+                dots += 1;
+                val = 0;
+                digits = 0;
+            }
+            _ => return Err(("unexpected character", Some(&s[i..]))),
+        }
+    }
+    if dots < 3 {
+        return Err(("IPv4 address too short", None));
+    }
+    Ok(())
+}

@@ -1,0 +1,118 @@
+//! A group's first ranking read from the cluster's board for its shape
+//! ([`crate::placement::board`]): the class checks run as a scan runs
+//! them, the untouched nodes of eligible classes take the board's plain
+//! score, and only the nodes the job's allocations or its plan touch are
+//! judged here.
+
+use std::sync::Arc;
+
+use super::super::board::Board;
+use super::super::metric::AllocMetric;
+use super::super::ranked::RankIndex;
+use super::group::Group;
+use super::judge::Verdict;
+use super::state::Placer;
+
+impl<'a> Placer<'a> {
+    /// Sets the group's ranking from its board where the group's choice
+    /// does not depend on anything a board leaves out (no recording, no
+    /// preferred node, no spread round, an ask the same on every node and
+    /// node use counted under the cluster's rules). The class checks'
+    /// counts are kept for a scan of the same placement.
+    pub(super) fn board_index(&mut self, g: &mut Group<'a>, name: &str) {
+        if !g.indexable
+            || g.index.is_some()
+            || g.classes.is_empty()
+            || g.free.is_none()
+            || !self.shared_use
+            || self.recorder.is_some()
+        {
+            return;
+        }
+        let Some(board) = self.board(g) else {
+            return;
+        };
+        let mut metric = AllocMetric {
+            nodes_available: self.by_dc.clone(),
+            nodes_in_pool: if self.setup.pools {
+                self.candidates.len() as u64
+            } else {
+                0
+            },
+            ..AllocMetric::default()
+        };
+        let judged = self.by_class(g, name, &mut metric);
+        let mut open = vec![false; self.cluster.nodes.len()];
+        for &i in &judged {
+            open[i] = true;
+        }
+        let touched: Vec<usize> = {
+            let mut t: Vec<usize> = self
+                .own
+                .keys()
+                .chain(self.changed.keys())
+                .copied()
+                .collect();
+            t.sort_unstable();
+            t.dedup();
+            t.retain(|&i| open[i]);
+            t
+        };
+        for &i in &touched {
+            open[i] = false;
+        }
+        let mut index = RankIndex::on(board, open);
+        for i in touched {
+            let score = match self.judge(g, "", i) {
+                Verdict::Fits { used, collisions } => {
+                    let capacity = &self.cluster.capacities[i];
+                    let node = self.cluster.nodes[i];
+                    let parts = g
+                        .ranking
+                        .score(node, capacity, &used, collisions, false, None);
+                    Some(parts.final_score)
+                }
+                _ => None,
+            };
+            if !index.set(i, score) {
+                g.indexable = false;
+                g.sorted = Some((metric, judged));
+                return;
+            }
+        }
+        index.synced = self.log.len();
+        g.index = Some(index);
+        g.sorted = Some((metric, judged));
+    }
+
+    /// The board of the group's shape, built on first need from every
+    /// ready node as the snapshot leaves it.
+    fn board(&self, g: &mut Group<'a>) -> Option<Arc<Board>> {
+        let free = g.free.as_ref()?;
+        let shape = format!("{:?}|{:?}|{}", free.held, free.network, g.ranking.shape());
+        let cluster = self.cluster;
+        let rules = &self.setup.settings.rules;
+        let ranking = &mut g.ranking;
+        cluster.boards.get(shape, cluster.ready.len(), || {
+            let scores = cluster.ready.iter().filter_map(|&(i, _)| {
+                let used = match cluster.known[i] {
+                    true => cluster
+                        .node_use(i)
+                        .fits(&cluster.supplies[i], &cluster.available[i], free, rules)
+                        .ok()?,
+                    false => Default::default(),
+                };
+                let parts = ranking.score(
+                    cluster.nodes[i],
+                    &cluster.capacities[i],
+                    &used,
+                    0,
+                    false,
+                    None,
+                );
+                Some((i, parts.final_score))
+            });
+            Board::of(scores.collect::<Vec<_>>())
+        })
+    }
+}
