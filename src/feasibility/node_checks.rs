@@ -112,8 +112,8 @@ pub fn network(
         let value = resolve(&port.host_network, node, targets);
         let Some(name) = value.text() else {
             return Err(NetworkMiss::InvalidHostNetwork {
-                template: port.host_network.clone(),
-                port: port.label.clone(),
+                template: port.host_network.to_string(),
+                port: port.label.to_string(),
             });
         };
         let aliased = node
@@ -124,7 +124,7 @@ pub fn network(
         if !aliased {
             return Err(NetworkMiss::HostNetwork {
                 name: name.to_string(),
-                port: port.label.clone(),
+                port: port.label.to_string(),
             });
         }
     }

@@ -9,7 +9,7 @@ use super::node_refusal::NodeRefusal;
 use super::ports::{PORT_LIMIT, PortSet, parse_port_ranges};
 use super::rules::FitRules;
 use crate::model::resources::{AllocUsage, NodeNetworkAddress, NodeSupply, PortMapping};
-use crate::model::{NetworkResource, Port, Resources};
+use crate::model::{LegacyResources, Name, NetworkResource, Port, Resources};
 
 /// `DefaultMinDynamicPort` and `DefaultMaxDynamicPort`, the same at every
 /// release (`nomad/structs/network.go:15-19` at 1.3.0).
@@ -80,7 +80,7 @@ impl NetworkIndex {
         };
         for n in task_networks.iter().filter(|n| !n.device.is_empty()) {
             nets.task_networks.push(n.clone());
-            nets.avail_bandwidth.insert(n.device.clone(), n.mbits);
+            nets.avail_bandwidth.insert(n.device.to_string(), n.mbits);
         }
         if let Some(r) = &node.node_resources {
             for a in r.node_networks.iter().flat_map(|n| &n.addresses) {
@@ -115,7 +115,7 @@ impl NetworkIndex {
         let mut global =
             parse_port_ranges(global).map_err(|e| format!("error parsing reserved_ports: {e}"))?;
         for n in legacy {
-            let used = self.used.entry(n.ip.clone()).or_default();
+            let used = self.used.entry(n.ip.to_string()).or_default();
             for p in n.reserved_ports.iter().chain(&n.dynamic_ports) {
                 if !(0..=PORT_LIMIT).contains(&p.value) {
                     return Err(format!("invalid port {} for reserved_ports", p.value));
@@ -124,13 +124,13 @@ impl NetworkIndex {
                 global.insert(p.value);
             }
             if !n.device.is_empty() {
-                let bw = self.used_bandwidth.entry(n.device.clone()).or_default();
+                let bw = self.used_bandwidth.entry(n.device.to_string()).or_default();
                 *bw = bw.saturating_add(n.mbits);
             }
         }
         let nets = Arc::clone(&self.nets);
         for n in &nets.task_networks {
-            let used = self.used.entry(n.ip.clone()).or_default();
+            let used = self.used.entry(n.ip.to_string()).or_default();
             global.iter().for_each(|p| used.insert(*p));
         }
         for a in nets.host_networks.values().flatten() {
@@ -173,7 +173,7 @@ impl NetworkIndex {
         }
         if !global.is_empty() {
             for n in &nets.task_networks {
-                self.used.entry(n.ip.clone()).or_default();
+                self.used.entry(n.ip.to_string()).or_default();
             }
             let global = parse_port_ranges(global).unwrap_or_default();
             collide = None;
@@ -249,7 +249,7 @@ impl NetworkIndex {
                     }
                 }
                 None => {
-                    for (task, res) in &alloc.task_resources {
+                    for (task, res) in &LegacyResources::of(&alloc.legacy).task_resources {
                         if let Some(n) = res.networks.first()
                             && let Some(r) = self.add_reserved(n)
                         {
@@ -269,7 +269,7 @@ impl NetworkIndex {
     /// `AddReserved`: a task network's ports on its IP and its bandwidth on
     /// its device; the reasons of any collision, as Go prints a list.
     pub fn add_reserved(&mut self, n: &NetworkResource) -> Option<String> {
-        let used = self.used.entry(n.ip.clone()).or_default();
+        let used = self.used.entry(n.ip.to_string()).or_default();
         let mut reasons = Vec::new();
         for port in n.reserved_ports.iter().chain(&n.dynamic_ports) {
             if !(0..PORT_LIMIT).contains(&port.value) {
@@ -280,7 +280,7 @@ impl NetworkIndex {
             }
             used.insert(port.value);
         }
-        let bw = self.used_bandwidth.entry(n.device.clone()).or_default();
+        let bw = self.used_bandwidth.entry(n.device.to_string()).or_default();
         *bw = bw.saturating_add(n.mbits);
         listed(reasons)
     }
@@ -292,7 +292,7 @@ impl NetworkIndex {
             if !(0..PORT_LIMIT).contains(&port.value) {
                 return Some(format!("[invalid port {}]", port.value));
             }
-            let used = self.used.entry(port.host_ip.clone()).or_default();
+            let used = self.used.entry(port.host_ip.to_string()).or_default();
             if used.contains(port.value) && !(self.rules.ignore_collision && port.ignore_collision)
             {
                 reasons.push(format!("port {} already in use", port.value));
@@ -406,7 +406,11 @@ impl NetworkIndex {
                     .get(n.device.as_str())
                     .copied()
                     .unwrap_or(0);
-                let used_bw = self.used_bandwidth.get(&n.device).copied().unwrap_or(0);
+                let used_bw = self
+                    .used_bandwidth
+                    .get(n.device.as_str())
+                    .copied()
+                    .unwrap_or(0);
                 if used_bw.saturating_add(ask.mbits) > avail {
                     err = "bandwidth exceeded".to_string();
                     continue;
@@ -451,9 +455,9 @@ impl NetworkIndex {
                 }
                 return Ok(NetworkResource {
                     device: n.device.clone(),
-                    ip,
+                    ip: ip.into(),
                     dynamic_ports: dynamic,
-                    cidr: String::new(),
+                    cidr: Name::default(),
                     ..ask.clone()
                 });
             }
@@ -487,7 +491,7 @@ fn mapping(port: &Port, value: i64, address: &str) -> PortMapping {
         label: port.label.clone(),
         value,
         to: if port.to == -1 { value } else { port.to },
-        host_ip: address.to_string(),
+        host_ip: address.to_string().into(),
         ignore_collision: false,
     }
 }

@@ -311,19 +311,19 @@ fn two_ip_node() -> NodeSupply {
 
 fn port(label: &str, value: i64, host_network: &str) -> Port {
     Port {
-        label: label.to_string(),
+        label: label.into(),
         value,
         to: value,
-        host_network: host_network.to_string(),
+        host_network: host_network.into(),
     }
 }
 
 fn mapping(value: i64, host_ip: &str) -> PortMapping {
     PortMapping {
-        label: "static".to_string(),
+        label: "static".into(),
         value,
         to: value,
-        host_ip: host_ip.to_string(),
+        host_ip: host_ip.into(),
         ignore_collision: false,
     }
 }
@@ -881,7 +881,7 @@ fn legacy_node_networks_count_until_1_11_0() {
     let ask = |mbits, port: i64| NetworkResource {
         mbits,
         reserved_ports: vec![Port {
-            label: "p".to_string(),
+            label: "p".into(),
             value: port,
             ..Port::default()
         }],

@@ -2,8 +2,8 @@
 
 use super::comparable::Comparable;
 use super::rules::FitRules;
-use crate::model::Resources;
 use crate::model::resources::{AllocUsage, AllocatedResources, AllocatedTaskResources};
+use crate::model::{LegacyResources, Resources};
 
 /// The resources `alloc` holds on its node, as `AllocsFit` counts them;
 /// zero for an allocation that no longer counts (see [`FitRules::counts`]).
@@ -110,15 +110,16 @@ fn legacy(alloc: &AllocUsage) -> Comparable {
         disk_mb: r.disk_mb,
         ..Comparable::default()
     };
-    if let Some(r) = &alloc.resources {
+    let blocks = LegacyResources::of(&alloc.legacy);
+    if let Some(r) = &blocks.resources {
         return from(r);
     }
-    let mut sum = alloc
+    let mut sum = blocks
         .shared_resources
-        .as_deref()
+        .as_ref()
         .map(from)
         .unwrap_or_default();
-    sum_plain(&mut sum, alloc.task_resources.values().map(from));
+    sum_plain(&mut sum, blocks.task_resources.values().map(from));
     sum
 }
 

@@ -1,6 +1,5 @@
 //! Allocations and the per-allocation predicates of `nomad/structs`.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::Deserialize;
@@ -9,27 +8,25 @@ use super::resources::{AllocUsage, AllocatedResources};
 use super::status::{ClientStatus, DesiredStatus};
 use super::task_event::TASK_CLIENT_RECONNECTED;
 use super::{
-    DisconnectFields, Id, Job, Name, ReschedulePolicy, Resources, SparseId, TaskGroup, TaskStates,
-    nullable,
+    DisconnectFields, Id, Job, LegacyResources, Name, ReschedulePolicy, SparseId, TaskGroup,
+    TaskStates,
 };
 use crate::time::{Duration, Time};
 
 /// A `structs.Allocation`.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase", default)]
+///
+/// Read through `AllocationWire` (`alloc_wire`), which folds the pre-0.9
+/// blocks into one box.
+#[derive(Clone, Debug, Default)]
 pub struct Allocation {
-    #[serde(rename = "ID")]
     pub id: Id,
     pub namespace: Name,
     /// Shared, not copied, by the report's entry for the allocation.
     pub name: Arc<str>,
-    #[serde(rename = "NodeID")]
     pub node_id: Name,
-    #[serde(rename = "JobID")]
     pub job_id: Name,
     /// The job version the allocation was placed with. The reader interns
     /// embedded jobs, so allocations of one version share one `Job`.
-    #[serde(skip)]
     pub job: Option<Arc<Job>>,
     pub task_group: Name,
     /// What the allocation holds on its node, for fit and preemption.
@@ -37,33 +34,25 @@ pub struct Allocation {
     pub metrics: Option<AllocMetric>,
     pub desired_status: DesiredStatus,
     pub desired_description: Name,
-    #[serde(deserialize_with = "present_transition")]
     pub desired_transition: DesiredTransition,
     pub client_status: ClientStatus,
     pub task_states: TaskStates,
-    #[serde(deserialize_with = "nullable")]
     pub alloc_states: Box<[AllocState]>,
     pub previous_allocation: SparseId,
     pub next_allocation: SparseId,
-    #[serde(rename = "DeploymentID")]
     pub deployment_id: Name,
     pub deployment_status: Option<AllocDeploymentStatus>,
     /// Boxed: most allocations were never rescheduled.
     pub reschedule_tracker: Option<Box<RescheduleTracker>>,
-    #[serde(rename = "FollowupEvalID")]
     pub followup_eval_id: SparseId,
     pub create_index: u64,
     pub modify_time: i64,
     /// Only an `AllocListStub` (a list endpoint's entry) has `JobVersion`;
     /// a full allocation embeds its job instead.
-    #[serde(rename = "JobVersion")]
     pub stub_job_version: Option<u64>,
     /// The pre-0.9 blocks older dumps carry instead of
-    /// `AllocatedResources`; boxed, as most allocations lack them.
-    pub resources: Option<Box<Resources>>,
-    #[serde(deserialize_with = "nullable")]
-    pub task_resources: BTreeMap<String, Resources>,
-    pub shared_resources: Option<Box<Resources>>,
+    /// `AllocatedResources`, in one box: most allocations lack them.
+    pub legacy: Option<Box<LegacyResources>>,
 }
 
 /// A `structs.DesiredTransition`.
@@ -82,7 +71,7 @@ pub struct DesiredTransition {
     pub migrate_disable_placement: Option<bool>,
 }
 
-fn present_transition<'de, D: serde::Deserializer<'de>>(
+pub(super) fn present_transition<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<DesiredTransition, D::Error> {
     let t = Option::<DesiredTransition>::deserialize(d)?;
@@ -272,9 +261,7 @@ impl Allocation {
             client_status: self.client_status.clone(),
             desired_status: self.desired_status.clone(),
             allocated_resources: self.allocated_resources.clone(),
-            resources: self.resources.clone(),
-            task_resources: self.task_resources.clone(),
-            shared_resources: self.shared_resources.clone(),
+            legacy: self.legacy.clone(),
         }
     }
 
@@ -284,9 +271,7 @@ impl Allocation {
     /// still writes them on every allocation, a block of networks each.
     pub fn forget_superseded_resources(&mut self) {
         if self.allocated_resources.is_some() {
-            self.resources = None;
-            self.task_resources = BTreeMap::new();
-            self.shared_resources = None;
+            self.legacy = None;
         }
     }
 

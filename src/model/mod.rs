@@ -3,6 +3,7 @@
 //! that Go's encoding/json writes.
 
 mod alloc;
+mod alloc_wire;
 mod connect;
 mod constraint;
 mod csi;
@@ -15,6 +16,7 @@ mod job;
 mod job_type;
 mod keep_only;
 mod known_names;
+mod legacy;
 mod name;
 mod node;
 mod reconcile_strategy;
@@ -57,6 +59,7 @@ pub use job::{
     TaskGroup, TaskLifecycle, TaskLogs, UpdateStrategy, VolumeRequest,
 };
 pub use job_type::JobType;
+pub use legacy::LegacyResources;
 pub use name::{Interner, Name};
 pub use node::{DriverInfo, HostVolume, Node, NodesById, eligibility, node_status};
 pub use reconcile_strategy::{ReconcileStrategy, reconcile_option};

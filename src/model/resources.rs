@@ -16,8 +16,8 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 use super::{
-    ClientStatus, DesiredStatus, GoValue, Id, NetworkResource, Resources, SortedMap, TaskLifecycle,
-    nullable,
+    ClientStatus, DesiredStatus, GoValue, Id, LegacyResources, Name, NetworkResource, Resources,
+    SortedMap, TaskLifecycle, list, nullable,
 };
 
 /// The resource fields of a `structs.Node`.
@@ -191,24 +191,19 @@ pub struct ReservedNetworks {
 /// The resource fields of a `structs.Allocation`. The placement stage keeps
 /// one per allocation that holds resources on its node (every running one
 /// of a million-allocation dump), so it is small: the ID without a copy of
-/// its text, the statuses as their enums, the rare pre-0.9 blocks boxed.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase", default)]
+/// its text, the statuses as their enums, the rare pre-0.9 blocks in one box.
+///
+/// Read through `AllocUsageWire` (`alloc_wire`).
+#[derive(Clone, Debug, Default)]
 pub struct AllocUsage {
-    #[serde(rename = "ID")]
     pub id: Id,
     pub client_status: ClientStatus,
     pub desired_status: DesiredStatus,
     /// Shared with the snapshot's allocation, not copied.
     pub allocated_resources: Option<Arc<AllocatedResources>>,
-    /// The pre-0.9 total, read before 1.7.0 when `AllocatedResources` is
-    /// absent.
-    pub resources: Option<Box<Resources>>,
-    /// The pre-0.9 per-task resources, summed with `SharedResources` when
-    /// `Resources` is absent too.
-    #[serde(deserialize_with = "nullable")]
-    pub task_resources: BTreeMap<String, Resources>,
-    pub shared_resources: Option<Box<Resources>>,
+    /// The pre-0.9 blocks, read before 1.7.0 when `AllocatedResources` is
+    /// absent; one box, as most allocations lack them.
+    pub legacy: Option<Box<LegacyResources>>,
 }
 
 /// A `structs.AllocatedResources`.
@@ -284,7 +279,7 @@ impl AllocatedResources {
 pub struct AllocatedTaskResources {
     pub cpu: AllocatedCpu,
     pub memory: AllocatedMemory,
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub networks: Vec<NetworkResource>,
     #[serde(deserialize_with = "nullable")]
     pub devices: Vec<AllocatedDevice>,
@@ -326,11 +321,11 @@ pub struct AllocatedDevice {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct AllocatedShared {
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub networks: Vec<NetworkResource>,
     #[serde(rename = "DiskMB")]
     pub disk_mb: i64,
-    #[serde(deserialize_with = "nullable")]
+    #[serde(deserialize_with = "list")]
     pub ports: Vec<PortMapping>,
 }
 
@@ -338,11 +333,11 @@ pub struct AllocatedShared {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct PortMapping {
-    pub label: String,
+    pub label: Name,
     pub value: i64,
     pub to: i64,
     #[serde(rename = "HostIP")]
-    pub host_ip: String,
+    pub host_ip: Name,
     /// The port may be shared with others that ignore collisions (1.9.0 on).
     pub ignore_collision: bool,
 }
@@ -485,9 +480,10 @@ mod tests {
         assert_eq!(ar.tasks["batch_pause"].memory.memory_mb, 256);
         assert_eq!(ar.task_lifecycles["batch_pause"], None);
         assert_eq!(ar.shared.disk_mb, 300);
-        assert_eq!(a.resources.as_ref().unwrap().disk_mb, 300);
-        assert_eq!(a.task_resources["batch_pause"].cpu, 100);
-        assert_eq!(a.shared_resources.as_ref().unwrap().disk_mb, 300);
+        let legacy = a.legacy.as_deref().unwrap();
+        assert_eq!(legacy.resources.as_ref().unwrap().disk_mb, 300);
+        assert_eq!(legacy.task_resources["batch_pause"].cpu, 100);
+        assert_eq!(legacy.shared_resources.as_ref().unwrap().disk_mb, 300);
     }
 
     /// Shapes of `nomad/mock/alloc.go` at 2.0.5 (`Alloc`, with a group
@@ -554,7 +550,8 @@ mod tests {
     #[test]
     fn an_allocation_usage_is_small_and_reads_as_before() {
         // The placement stage keeps one per running allocation for the whole replay.
-        assert!(size_of::<AllocUsage>() <= 13 * size_of::<usize>());
+        // The pre-0.9 blocks are one pointer, where inline they took five words.
+        assert!(size_of::<AllocUsage>() <= 9 * size_of::<usize>());
         let a: AllocUsage = from_slice(
             br#"{"ID": "5d1f0b1e-6a1c-4f6e-9a0b-3c2d1e0f9a8b", "ClientStatus": "running",
                 "DesiredStatus": "stop", "Resources": {"CPU": 250}}"#,
@@ -563,6 +560,8 @@ mod tests {
         assert_eq!(a.id, "5d1f0b1e-6a1c-4f6e-9a0b-3c2d1e0f9a8b");
         assert_eq!(a.client_status.as_str(), "running");
         assert_eq!(a.desired_status.as_str(), "stop");
-        assert_eq!(a.resources.unwrap().cpu, 250);
+        assert_eq!(a.legacy.unwrap().resources.unwrap().cpu, 250);
+        let none: AllocUsage = from_slice(br#"{"Resources": null, "TaskResources": {}}"#).unwrap();
+        assert!(none.legacy.is_none());
     }
 }

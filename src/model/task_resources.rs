@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::{Affinity, Constraint, GoValue, list, set_equal};
+use super::{Affinity, Constraint, GoValue, Name, list, set_equal};
 
 /// A task's `structs.Resources`.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -58,15 +58,15 @@ pub struct RequestedDevice {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct NetworkResource {
-    pub mode: String,
-    pub device: String,
+    pub mode: Name,
+    pub device: Name,
     #[serde(rename = "CIDR")]
-    pub cidr: String,
+    pub cidr: Name,
     #[serde(rename = "IP")]
-    pub ip: String,
+    pub ip: Name,
     #[serde(rename = "MBits")]
     pub mbits: i64,
-    pub hostname: String,
+    pub hostname: Name,
     #[serde(rename = "DNS")]
     pub dns: GoValue,
     #[serde(deserialize_with = "list")]
@@ -89,10 +89,10 @@ pub struct CniConfig {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct Port {
-    pub label: String,
+    pub label: Name,
     pub value: i64,
     pub to: i64,
-    pub host_network: String,
+    pub host_network: Name,
 }
 
 impl Resources {

@@ -101,9 +101,7 @@ impl<'a> Cluster<'a> {
             let mut usage = alloc.usage();
             if usage.allocated_resources.is_some() {
                 // The pre-0.9 blocks are read only without AllocatedResources.
-                usage.resources = None;
-                usage.task_resources.clear();
-                usage.shared_resources = None;
+                usage.legacy = None;
             }
             if rules.counts(usage.client_status.as_str(), usage.desired_status.as_str()) {
                 running[i].push(Running { alloc, usage });

@@ -25,7 +25,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde::{Deserialize, forward_to_deserialize_any};
 use serde_json::value::RawValue;
 
-use crate::model::{Allocation, Resources, TextUse, from_slice, with_text};
+use crate::model::{Allocation, LegacyResources, Resources, TextUse, from_slice, with_text};
 
 /// The key of the embedded job.
 const JOB: &str = "Job";
@@ -132,22 +132,25 @@ impl Legacy {
     /// Gives `alloc` the blocks, as the allocation's own fields would have
     /// read them; an error names the block.
     fn parse_into<E: de::Error>(&self, alloc: &mut Allocation) -> Result<(), E> {
+        let mut blocks = LegacyResources::default();
         for (i, span) in self.spans.iter().enumerate() {
             let Some(span) = span else { continue };
             let text = &self.text.as_bytes()[span.clone()];
             let named = |e: serde_json::Error| E::custom(format!("in {}: {e}", LEGACY[i]));
             match i {
-                0 => alloc.resources = Some(from_slice::<Box<Resources>>(text).map_err(named)?),
+                0 => blocks.resources = from_slice::<Option<Resources>>(text).map_err(named)?,
                 1 => {
-                    alloc.task_resources =
-                        from_slice::<BTreeMap<String, Resources>>(text).map_err(named)?;
+                    blocks.task_resources = from_slice::<Option<BTreeMap<String, Resources>>>(text)
+                        .map_err(named)?
+                        .unwrap_or_default();
                 }
                 _ => {
-                    alloc.shared_resources =
-                        Some(from_slice::<Box<Resources>>(text).map_err(named)?);
+                    blocks.shared_resources =
+                        from_slice::<Option<Resources>>(text).map_err(named)?;
                 }
             }
         }
+        alloc.legacy = blocks.boxed();
         Ok(())
     }
 }
@@ -387,16 +390,19 @@ mod tests {
         let without = format!(r#"{{"ID": "a1", {legacy}, "TaskGroup": "web"}}"#);
         let r = record(&without).unwrap();
         let whole: Allocation = from_slice(without.as_bytes()).unwrap();
-        let resources = r.alloc.resources.as_deref().unwrap();
+        let blocks = r.alloc.legacy.as_deref().unwrap();
+        let resources = blocks.resources.as_ref().unwrap();
         assert_eq!(resources.cpu, 100);
         assert_eq!(resources.networks[0].ip, "10.0.0.1");
         assert_eq!(resources.networks[0].dynamic_ports[0].label, "http");
-        assert!(resources.equals(whole.resources.as_deref().unwrap()));
-        assert_eq!(r.alloc.task_resources["web"].memory_mb, 256);
-        assert_eq!(r.alloc.shared_resources.unwrap().disk_mb, 300);
+        let whole_blocks = whole.legacy.as_deref().unwrap();
+        assert!(resources.equals(whole_blocks.resources.as_ref().unwrap()));
+        assert_eq!(blocks.task_resources["web"].memory_mb, 256);
+        assert_eq!(blocks.shared_resources.as_ref().unwrap().disk_mb, 300);
         assert_eq!(r.alloc.task_group, "web");
         let FastRecord(fast) = serde_json::from_str(&without).unwrap();
-        assert_eq!(fast.alloc.resources.unwrap().networks[0].ip, "10.0.0.1");
+        let fast_blocks = fast.alloc.legacy.unwrap();
+        assert_eq!(fast_blocks.resources.unwrap().networks[0].ip, "10.0.0.1");
         // In Go's order `AllocatedResources` comes after them; in any order
         // the blocks it supersedes are neither kept nor checked.
         for text in [
@@ -405,11 +411,10 @@ mod tests {
         ] {
             let r = record(&text).unwrap();
             assert!(r.alloc.allocated_resources.is_some());
-            assert!(r.alloc.resources.is_none() && r.alloc.shared_resources.is_none());
-            assert!(r.alloc.task_resources.is_empty());
+            assert!(r.alloc.legacy.is_none());
         }
         let nulls = record(r#"{"Resources": null, "TaskResources": null}"#).unwrap();
-        assert!(nulls.alloc.resources.is_none() && nulls.alloc.task_resources.is_empty());
+        assert!(nulls.alloc.legacy.is_none());
     }
 
     #[test]

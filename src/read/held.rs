@@ -66,8 +66,7 @@ mod tests {
         );
         assert!(Arc::ptr_eq(&ra, &rb));
         assert_eq!(rb.tasks["app"].memory.memory_mb, 512);
-        assert!(b.resources.is_none() && b.shared_resources.is_none());
-        assert!(b.task_resources.is_empty());
+        assert!(b.legacy.is_none());
     }
 
     #[test]
@@ -93,7 +92,8 @@ mod tests {
         let mut held = Held::default();
         let mut old = alloc(r#"{"Resources": {"CPU": 200}, "SharedResources": {"DiskMB": 300}}"#);
         held.share(&mut old);
-        assert_eq!(old.resources.unwrap().cpu, 200);
-        assert_eq!(old.shared_resources.unwrap().disk_mb, 300);
+        let legacy = old.legacy.unwrap();
+        assert_eq!(legacy.resources.unwrap().cpu, 200);
+        assert_eq!(legacy.shared_resources.unwrap().disk_mb, 300);
     }
 }

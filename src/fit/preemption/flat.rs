@@ -3,7 +3,7 @@
 
 use super::super::rules::FitRules;
 use crate::model::resources::AllocUsage;
-use crate::model::{NetworkResource, Resources};
+use crate::model::{LegacyResources, NetworkResource, Resources};
 
 /// One device's share of an allocation's networks.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -22,13 +22,13 @@ pub fn networks(alloc: &AllocUsage, rules: &FitRules) -> Vec<FlatNetwork> {
     let mut out: Vec<FlatNetwork> = Vec::new();
     let Some(r) = &alloc.allocated_resources else {
         if rules.legacy_fallback {
-            let legacy: Vec<&Resources> = match &alloc.resources {
-                Some(r) => vec![&**r],
-                None => alloc
+            let blocks = LegacyResources::of(&alloc.legacy);
+            let legacy: Vec<&Resources> = match &blocks.resources {
+                Some(r) => vec![r],
+                None => blocks
                     .shared_resources
-                    .as_deref()
-                    .into_iter()
-                    .chain(alloc.task_resources.values())
+                    .iter()
+                    .chain(blocks.task_resources.values())
                     .collect(),
             };
             for n in legacy.into_iter().flat_map(|r| &r.networks) {
@@ -68,7 +68,7 @@ fn add(out: &mut Vec<FlatNetwork>, n: &NetworkResource) {
             f.reserved_ports.extend(ports);
         }
         None => out.push(FlatNetwork {
-            device: n.device.clone(),
+            device: n.device.to_string(),
             mbits: n.mbits,
             reserved_ports: ports.collect(),
         }),

@@ -71,8 +71,8 @@ type Net = (&'static str, &'static str, i64, &'static [i64]);
 
 fn net(n: &Net) -> NetworkResource {
     NetworkResource {
-        device: n.0.to_string(),
-        ip: n.1.to_string(),
+        device: n.0.into(),
+        ip: n.1.into(),
         mbits: n.2,
         reserved_ports: n.3.iter().map(|p| port(*p)).collect(),
         ..NetworkResource::default()
@@ -81,7 +81,7 @@ fn net(n: &Net) -> NetworkResource {
 
 fn port(value: i64) -> Port {
     Port {
-        label: format!("p{value}"),
+        label: format!("p{value}").into(),
         value,
         ..Port::default()
     }
