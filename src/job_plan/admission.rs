@@ -470,7 +470,7 @@ fn group_errors(g: &Map<String, Value>, kind: &str, rules: Switches) -> Vec<Stri
         {
             inner.push("Missing task driver".to_string());
         }
-        inner.extend(task_service_error(t, rules));
+        inner.extend(task_service_error(t, g, rules));
         if !inner.is_empty() {
             errs.push(format!(
                 "Task {} validation failed: {}",

@@ -3,6 +3,8 @@
 //! nested as `structs.Job.Validate` nests them. What of the latter is not
 //! replayed is listed in docs/job-plan.md.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use serde_json::{Map, Value};
 
 use super::gateway_validate::gateway_error;
@@ -68,12 +70,23 @@ pub(crate) fn group_service_error(g: &Map<String, Value>, rules: Switches) -> Op
     })
 }
 
+/// Port labels named by a task's services and checks, each with the names
+/// of the services that name it, sorted as Nomad lists them.
+type Referenced = BTreeMap<String, BTreeSet<String>>;
+
 /// A task's services: their own Connect checks, and a Connect block at all,
-/// which only group services may have; one nested list, as
-/// `validateServices(task)` returns it.
-pub(crate) fn task_service_error(t: &Map<String, Value>, rules: Switches) -> Option<String> {
+/// which only group services may have, then the port labels they name that
+/// neither the group's first network nor the task's own networks define;
+/// one nested list, as `validateServices(task, group networks)` returns it
+/// (nomad/structs/structs.go:7269-7415 at v1.3.0, :8377-8582 at v2.0.5).
+pub(crate) fn task_service_error(
+    t: &Map<String, Value>,
+    g: &Map<String, Value>,
+    rules: Switches,
+) -> Option<String> {
     let mut errs = Vec::new();
     let mut known: Vec<String> = Vec::new();
+    let mut referenced = Referenced::new();
     for (i, s) in list(t, "Services")
         .iter()
         .filter_map(Value::as_object)
@@ -100,21 +113,62 @@ pub(crate) fn task_service_error(t: &Map<String, Value>, rules: Switches) -> Opt
             errs.push(format!("service {} is duplicate", go_q(&name)));
         }
         known.push(key);
+        let port = text(s, "PortLabel");
+        if !port.is_empty() && (mode != "driver" || port.parse::<i64>().is_err()) {
+            referenced.entry(port).or_default().insert(name.clone());
+        }
         if is_set(s, "Connect") {
             errs.push(format!(
                 "service {} cannot have \"connect\" block, only services defined in a \"group\" block can",
                 go_q(&name)
             ));
         }
-        errs.extend(task_check_errors(s, rules));
+        errs.extend(task_check_errors(s, rules, &mut referenced));
+    }
+    let defined = port_labels(g, t);
+    for (port, services) in referenced {
+        if !defined.contains(&port) {
+            let names: Vec<&str> = services.iter().map(String::as_str).collect();
+            errs.push(format!(
+                "port label {} referenced by services {} does not exist",
+                go_q(&port),
+                names.join(", ")
+            ));
+        }
     }
     (!errs.is_empty()).then(|| multierror(&errs))
 }
 
+/// The labels of the group's first network's ports and of the ports of
+/// the task's own (deprecated) networks (`NetworkResource.PortLabels`).
+fn port_labels(g: &Map<String, Value>, t: &Map<String, Value>) -> BTreeSet<String> {
+    let group = list(g, "Networks").into_iter().take(1);
+    let task = t
+        .get("Resources")
+        .and_then(Value::as_object)
+        .map(|r| list(r, "Networks"))
+        .unwrap_or_default();
+    group
+        .chain(task)
+        .filter_map(|n| n.as_object().cloned())
+        .flat_map(|n| {
+            ["ReservedPorts", "DynamicPorts"]
+                .into_iter()
+                .flat_map(|k| list(&n, k))
+                .filter_map(|p| p.as_object().map(|p| text(p, "Label")))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 /// A task service's checks: unique names, no group-only address mode, a
-/// port to check that is a label, or a number with `address_mode =
-/// "driver"`. Whether the label exists in the networks is not replayed.
-fn task_check_errors(s: &Map<String, Value>, rules: Switches) -> Vec<String> {
+/// port to check that is a label (added to `referenced` under the
+/// service's name), or a number with `address_mode = "driver"`.
+fn task_check_errors(
+    s: &Map<String, Value>,
+    rules: Switches,
+    referenced: &mut Referenced,
+) -> Vec<String> {
     let mut errs = Vec::new();
     let service = go_q(&text(s, "Name"));
     let mut known: Vec<String> = Vec::new();
@@ -142,6 +196,7 @@ fn task_check_errors(s: &Map<String, Value>, rules: Switches) -> Vec<String> {
             continue;
         }
         let Ok(number) = port.parse::<i64>() else {
+            referenced.entry(port).or_default().insert(text(s, "Name"));
             continue;
         };
         if mode == "driver" {

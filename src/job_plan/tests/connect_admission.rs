@@ -107,7 +107,10 @@ fn job_endpoint_test_go_v1_10_5_validate_job_consul_connect() {
 #[test]
 fn job_endpoint_hooks_go_v2_0_5_validator_and_mutator_errors() {
     let r = v(2, 0, 5);
-    let mut job = connect_job(json!([{"Mode": "host"}]));
+    // The mock's services name ports "http" and "admin": a host network
+    // without them would add Nomad's port label errors to the list.
+    let host = json!([{"Mode": "host", "DynamicPorts": [{"Label": "http"}, {"Label": "admin"}]}]);
+    let mut job = connect_job(host);
     job["Priority"] = json!(200);
     let err = admit(job, r).unwrap_err().to_string();
     assert_eq!(

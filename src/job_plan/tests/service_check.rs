@@ -385,18 +385,73 @@ fn structs_go_v1_10_5_task_service_checks() {
                     with(with(check("tcp"), "PortLabel", json!("0")), "AddressMode", json!("driver"))]},
         {"Name": "s", "Provider": "consul", "PortLabel": "8080"}
     ]});
-    let err = task_service_error(t.as_object().unwrap(), rules_of(r)).unwrap();
+    let no_group = json!({"Name": "g"});
+    let err = task_service_error(
+        t.as_object().unwrap(),
+        no_group.as_object().unwrap(),
+        rules_of(r),
+    )
+    .unwrap();
     assert_eq!(
         err,
-        "5 errors occurred:\n\
+        "7 errors occurred:\n\
          \t* service \"s\" cannot use address_mode=\"alloc\", only services defined in a \"group\" block can use this mode\n\
          \t* check \"check\" is duplicate\n\
          \t* check \"check\" cannot use a numeric port 0 without setting address_mode=\"driver\"\n\
          \t* check \"check\" is duplicate\n\
          \t* check \"check\" has invalid numeric port 0\n\
-         \t* service \"s\" is duplicate\n\n"
-            .replacen("5 errors", "6 errors", 1)
+         \t* service \"s\" is duplicate\n\
+         \t* port label \"8080\" referenced by services s does not exist\n\n"
     );
+}
+
+/// structs_test.go `TestTask_Validate_Service_Check_AddressMode`-style
+/// port labels (structs.go `validateServices`, :7372-7413 at v1.3.0,
+/// :8537-8582 at v2.0.5): a label a service or check names must be a port
+/// of the group's first network or of the task's own networks; a numeric
+/// port of a `driver` service is not a label; missing labels are listed
+/// sorted, each with its services sorted.
+#[test]
+fn structs_go_v1_3_0_v2_0_5_service_port_labels_must_exist() {
+    let task = json!({"Name": "t",
+    "Resources": {"Networks": [{"DynamicPorts": [{"Label": "task-port"}]}]},
+    "Services": [
+        {"Name": "b", "Provider": "consul", "PortLabel": "http"},
+        {"Name": "a", "Provider": "consul", "PortLabel": "http"},
+        {"Name": "c", "Provider": "consul", "PortLabel": "task-port",
+         "Checks": [with(check("tcp"), "PortLabel", json!("admin"))]},
+        {"Name": "d", "Provider": "consul", "PortLabel": "9090", "AddressMode": "driver"},
+        {"Name": "e", "Provider": "consul", "PortLabel": "second"}
+    ]});
+    let group = json!({"Name": "g", "Networks": [
+        {"ReservedPorts": [{"Label": "admin", "Value": 9000}]},
+        {"DynamicPorts": [{"Label": "second"}]}
+    ]});
+    for r in [v(1, 3, 0), v(2, 0, 5)] {
+        let err = task_service_error(
+            task.as_object().unwrap(),
+            group.as_object().unwrap(),
+            rules_of(r),
+        )
+        .unwrap();
+        assert_eq!(
+            err,
+            "2 errors occurred:\n\
+             \t* port label \"http\" referenced by services a, b does not exist\n\
+             \t* port label \"second\" referenced by services e does not exist\n\n",
+            "{r}"
+        );
+    }
+    let defined = json!({"Name": "g", "Networks": [
+        {"ReservedPorts": [{"Label": "admin", "Value": 9000}],
+         "DynamicPorts": [{"Label": "http"}, {"Label": "second"}]}
+    ]});
+    let ok = task_service_error(
+        task.as_object().unwrap(),
+        defined.as_object().unwrap(),
+        rules_of(v(2, 0, 5)),
+    );
+    assert_eq!(ok, None);
 }
 
 fn tproxy(tp: Value, r: Release) -> String {
