@@ -10,7 +10,6 @@ use super::super::board::Board;
 use super::super::metric::AllocMetric;
 use super::super::ranked::RankIndex;
 use super::group::Group;
-use super::judge::Verdict;
 use super::state::Placer;
 
 impl<'a> Placer<'a> {
@@ -63,17 +62,7 @@ impl<'a> Placer<'a> {
         }
         let mut index = RankIndex::on(board, open);
         for i in touched {
-            let score = match self.judge(g, "", i) {
-                Verdict::Fits { used, collisions } => {
-                    let capacity = &self.cluster.capacities[i];
-                    let node = self.cluster.nodes[i];
-                    let parts = g
-                        .ranking
-                        .score(node, capacity, &used, collisions, false, None);
-                    Some(parts.final_score)
-                }
-                _ => None,
-            };
+            let score = self.unpenalised_score(g, i);
             if !index.set(i, score) {
                 g.indexable = false;
                 g.sorted = Some((metric, judged));

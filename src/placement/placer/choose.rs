@@ -208,6 +208,23 @@ impl<'a> Placer<'a> {
         judged
     }
 
+    /// Node `i`'s final score for the group without a reschedule penalty or
+    /// spread, or `None` where the group does not fit: what a rank index
+    /// keeps.
+    pub(super) fn unpenalised_score(&mut self, g: &mut Group<'a>, i: usize) -> Option<f64> {
+        match self.judge(g, "", i) {
+            Verdict::Fits { used, collisions } => {
+                let capacity = &self.cluster.capacities[i];
+                let node = self.cluster.nodes[i];
+                let parts = g
+                    .ranking
+                    .score(node, capacity, &used, collisions, false, None);
+                Some(parts.final_score)
+            }
+            _ => None,
+        }
+    }
+
     /// The choice from the group's ranking once the nodes changed since
     /// are judged again: the best node outside the penalty, or a penalty
     /// node with its penalised score if that is better (the lower node on
@@ -223,17 +240,7 @@ impl<'a> Placer<'a> {
             if self.candidates.binary_search(&i).is_err() {
                 continue;
             }
-            let score = match self.judge(g, "", i) {
-                Verdict::Fits { used, collisions } => {
-                    let capacity = &self.cluster.capacities[i];
-                    let node = self.cluster.nodes[i];
-                    let parts = g
-                        .ranking
-                        .score(node, capacity, &used, collisions, false, None);
-                    Some(parts.final_score)
-                }
-                _ => None,
-            };
+            let score = self.unpenalised_score(g, i);
             if !index.set(i, score) {
                 g.indexable = false;
                 return None;
