@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::json_map::text;
 use super::multierror::multierror;
+use crate::model::go_quote;
 use crate::time::{SECOND, format_duration};
 use crate::version::{Switch, Switches};
 
@@ -49,7 +50,7 @@ pub(crate) fn nomad_check_error(c: &Map<String, Value>, rules: Switches) -> Opti
     if text(c, "Type") == "http" && !method.is_empty() && !is_method_http(&method) {
         return Some(format!(
             "method type {} not supported in Nomad http check",
-            go_q(&method)
+            go_quote(&method)
         ));
     }
     if int(c, "SuccessBeforePassing") != 0 {
@@ -94,13 +95,13 @@ fn common_error(c: &Map<String, Value>, allowed: &[&str], rules: Switches) -> Op
         return Some(if new {
             format!(
                 "invalid check type ({}), must be one of {}",
-                go_q(&kind),
+                go_quote(&kind),
                 allowed.join(", ")
             )
         } else {
             format!(
                 "invalid type ({}), must be one of \"http\", \"tcp\", or \"script\" type",
-                go_q(&text(c, "Type"))
+                go_quote(&text(c, "Type"))
             )
         });
     }
@@ -154,7 +155,7 @@ fn common_error(c: &Map<String, Value>, allowed: &[&str], rules: Switches) -> Op
         "auto" => {
             return Some("invalid address_mode \"auto\" - auto only valid for services".into());
         }
-        other => return Some(format!("invalid address_mode {}", go_q(other))),
+        other => return Some(format!("invalid address_mode {}", go_quote(other))),
     }
     let on_update = text(c, "OnUpdate");
     if !matches!(
@@ -163,7 +164,7 @@ fn common_error(c: &Map<String, Value>, allowed: &[&str], rules: Switches) -> Op
     ) {
         return Some(format!(
             "on_update must be \"require_healthy\", \"ignore_warnings\", or \"ignore\"; got {}",
-            go_q(&on_update)
+            go_quote(&on_update)
         ));
     }
     if new { restart_error(c) } else { None }
@@ -222,7 +223,7 @@ fn consul_only_error(c: &Map<String, Value>, kind: &str, rules: Switches) -> Opt
         } else if n > 0 && !pass_fail {
             return Some(format!(
                 "{name} not supported for check of type {}",
-                go_q(&raw_type)
+                go_quote(&raw_type)
             ));
         }
     }
@@ -275,25 +276,4 @@ fn flag(m: &Map<String, Value>, key: &str) -> bool {
 
 fn int(m: &Map<String, Value>, key: &str) -> i64 {
     m.get(key).and_then(Value::as_i64).unwrap_or(0)
-}
-
-/// Go's `%q`: quoted, printable characters kept.
-pub(crate) fn go_q(s: &str) -> String {
-    let mut out = String::from("\"");
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() && (c as u32) < 0x80 => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }

@@ -11,8 +11,9 @@ use super::gateway_validate::gateway_error;
 use super::injected_task::is_set;
 use super::json_map::{list, text};
 use super::multierror::multierror;
-use super::service_check::{consul_check_error, go_q, nomad_check_error, requires_port};
+use super::service_check::{consul_check_error, nomad_check_error, requires_port};
 use super::tproxy_validate::tproxy_error;
+use crate::model::{go_plus_quote, go_quote};
 use crate::version::{Switch, Switches};
 
 /// `Task group service validation failed: ...` for the group's services,
@@ -38,7 +39,7 @@ pub(crate) fn group_service_error(g: &Map<String, Value>, rules: Switches) -> Op
             ));
             continue;
         }
-        let name = go_q(&text(s, "Name"));
+        let name = go_quote(&text(s, "Name"));
         if text(s, "AddressMode") == "driver" {
             errs.push(format!(
                 "service {name} cannot use address_mode=\"driver\", only services defined in a \"task\" block can use this mode"
@@ -97,7 +98,7 @@ pub(crate) fn task_service_error(
         if !inner.is_empty() {
             errs.push(format!(
                 "service[{i}] {} validation failed: {}",
-                go_plus_q(&name),
+                go_plus_quote(&name),
                 multierror(&inner)
             ));
         }
@@ -105,12 +106,12 @@ pub(crate) fn task_service_error(
         if group_only_mode(&mode, rules) {
             errs.push(format!(
                 "service {} cannot use address_mode=\"{mode}\", only services defined in a \"group\" block can use this mode",
-                go_q(&name)
+                go_quote(&name)
             ));
         }
         let key = format!("{name}{}", text(s, "PortLabel"));
         if known.contains(&key) {
-            errs.push(format!("service {} is duplicate", go_q(&name)));
+            errs.push(format!("service {} is duplicate", go_quote(&name)));
         }
         known.push(key);
         let port = text(s, "PortLabel");
@@ -120,7 +121,7 @@ pub(crate) fn task_service_error(
         if is_set(s, "Connect") {
             errs.push(format!(
                 "service {} cannot have \"connect\" block, only services defined in a \"group\" block can",
-                go_q(&name)
+                go_quote(&name)
             ));
         }
         errs.extend(task_check_errors(s, rules, &mut referenced));
@@ -131,7 +132,7 @@ pub(crate) fn task_service_error(
             let names: Vec<&str> = services.iter().map(String::as_str).collect();
             errs.push(format!(
                 "port label {} referenced by services {} does not exist",
-                go_q(&port),
+                go_quote(&port),
                 names.join(", ")
             ));
         }
@@ -170,12 +171,12 @@ fn task_check_errors(
     referenced: &mut Referenced,
 ) -> Vec<String> {
     let mut errs = Vec::new();
-    let service = go_q(&text(s, "Name"));
+    let service = go_quote(&text(s, "Name"));
     let mut known: Vec<String> = Vec::new();
     for c in list(s, "Checks").iter().filter_map(Value::as_object) {
         let name = text(c, "Name");
         if known.contains(&name) {
-            errs.push(format!("check {} is duplicate", go_q(&name)));
+            errs.push(format!("check {} is duplicate", go_quote(&name)));
         }
         known.push(name.clone());
         let mode = text(c, "AddressMode");
@@ -192,7 +193,7 @@ fn task_check_errors(
             port = text(s, "PortLabel");
         }
         if port.is_empty() {
-            errs.push(format!("check {} is missing a port", go_q(&name)));
+            errs.push(format!("check {} is missing a port", go_quote(&name)));
             continue;
         }
         let Ok(number) = port.parse::<i64>() else {
@@ -203,13 +204,13 @@ fn task_check_errors(
             if number <= 0 {
                 errs.push(format!(
                     "check {} has invalid numeric port {number}",
-                    go_q(&name)
+                    go_quote(&name)
                 ));
             }
         } else {
             errs.push(format!(
                 "check {} cannot use a numeric port {number} without setting address_mode=\"driver\"",
-                go_q(&name)
+                go_quote(&name)
             ));
         }
     }
@@ -230,7 +231,7 @@ fn service_errors(s: &Map<String, Value>, rules: Switches) -> Vec<String> {
     if !valid_name(&name) {
         errs.push(format!(
             "Service name must be valid per RFC 1123 and can contain only alphanumeric characters or dashes and must be no longer than 63 characters: {}",
-            go_q(&name)
+            go_quote(&name)
         ));
     }
     let mode = text(s, "AddressMode");
@@ -240,7 +241,7 @@ fn service_errors(s: &Map<String, Value>, rules: Switches) -> Vec<String> {
         "alloc_ipv6" if rules.has(Switch::AllocIpv6AddressMode) => address_rule(s, &mut errs),
         other => errs.push(format!(
             "Service address_mode must be \"auto\", \"host\", or \"driver\"; not {}",
-            go_q(other)
+            go_quote(other)
         )),
     }
     let on_update = text(s, "OnUpdate");
@@ -250,7 +251,7 @@ fn service_errors(s: &Map<String, Value>, rules: Switches) -> Vec<String> {
     ) {
         errs.push(format!(
             "Service on_update must be \"require_healthy\", \"ignore_warnings\", or \"ignore\"; not {}",
-            go_q(&on_update)
+            go_quote(&on_update)
         ));
     }
     match text(s, "Provider").as_str() {
@@ -258,7 +259,7 @@ fn service_errors(s: &Map<String, Value>, rules: Switches) -> Vec<String> {
         "nomad" => nomad_service_errors(s, rules, &mut errs),
         other => errs.push(format!(
             "Service provider must be \"consul\", or \"nomad\"; not {}",
-            go_q(other)
+            go_quote(other)
         )),
     }
     let identity = s.get("Identity").and_then(Value::as_object);
@@ -296,7 +297,7 @@ fn check_port_error(s: &Map<String, Value>, c: &Map<String, Value>) -> Option<St
             format!(
                 "Check {} invalid: check requires a port but neither check nor service {} have a port",
                 text(c, "Name"),
-                go_plus_q(&text(s, "Name"))
+                go_plus_quote(&text(s, "Name"))
             )
         },
     )
@@ -384,24 +385,4 @@ fn consul_service_errors(s: &Map<String, Value>, rules: Switches, errs: &mut Vec
             "Service {name} is Connect Native and requires setting the port"
         ));
     }
-}
-
-/// Go's `%+q`: quoted, every non-ASCII character escaped.
-fn go_plus_q(s: &str) -> String {
-    let mut out = String::from("\"");
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_ascii() && !c.is_ascii_control() => out.push(c),
-            c if (c as u32) < 0x80 => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c if (c as u32) <= 0xFFFF => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push_str(&format!("\\U{:08x}", c as u32)),
-        }
-    }
-    out.push('"');
-    out
 }

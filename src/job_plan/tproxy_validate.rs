@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::json_map::{list, text};
 use super::multierror::multierror;
-use super::service_check::go_q;
+use crate::model::go_quote;
 
 /// The proxy's error, if any.
 pub(crate) fn tproxy_error(tp: &Map<String, Value>) -> Option<String> {
@@ -22,7 +22,7 @@ pub(crate) fn tproxy_error(tp: &Map<String, Value>) -> Option<String> {
         if let Err(e) = parse_prefix(cidr) {
             errs.push(format!(
                 "could not parse transparent proxy excluded outbound CIDR as network prefix: netip.ParsePrefix({}): {e}",
-                go_q(cidr)
+                go_quote(cidr)
             ));
         }
     }
@@ -57,7 +57,7 @@ fn uid_error(raw: &str) -> Result<(), String> {
     } else {
         return Ok(());
     };
-    Err(format!("invalid user ID {}: {why}", go_q(raw)))
+    Err(format!("invalid user ID {}: {why}", go_quote(raw)))
 }
 
 /// `netip.ParsePrefix`'s reason to refuse `s`.
@@ -67,7 +67,7 @@ fn parse_prefix(s: &str) -> Result<(), String> {
     };
     let (addr, bits) = (&s[..slash], &s[slash + 1..]);
     let max = parse_addr(addr)?;
-    let bad_bits = || format!("bad bits after slash: {}", go_q(bits));
+    let bad_bits = || format!("bad bits after slash: {}", go_quote(bits));
     if bits.len() > 1 && !(b'1'..=b'9').contains(&bits.as_bytes()[0]) {
         return Err(bad_bits());
     }
@@ -83,8 +83,10 @@ fn parse_prefix(s: &str) -> Result<(), String> {
 /// refuses is reported as `unable to parse IP` (Go names the exact fault).
 fn parse_addr(s: &str) -> Result<i64, String> {
     let fail = |msg: &str, at: Option<&str>| {
-        let at = at.map(|a| format!(" (at {})", go_q(a))).unwrap_or_default();
-        Err(format!("ParseAddr({}): {msg}{at}", go_q(s)))
+        let at = at
+            .map(|a| format!(" (at {})", go_quote(a)))
+            .unwrap_or_default();
+        Err(format!("ParseAddr({}): {msg}{at}", go_quote(s)))
     };
     match s.bytes().find(|b| matches!(b, b'.' | b':' | b'%')) {
         Some(b'.') => ipv4(s).map_or_else(|(m, at)| fail(m, at), |()| Ok(32)),

@@ -10,6 +10,7 @@ mod csi;
 mod deployment;
 mod evaluation;
 mod go_null;
+mod go_quote;
 mod id;
 mod in_place;
 mod job;
@@ -51,6 +52,7 @@ pub use csi::{
 pub use deployment::{Deployment, DeploymentState, deployment_status};
 pub use evaluation::{DesiredUpdates, Evaluation, PlanAnnotations};
 pub(crate) use go_null::{GoJson, GoNull, from_slice};
+pub use go_quote::{go_plus_quote, go_quote};
 pub use id::Id;
 pub(crate) use in_place::{TextUse, with_text};
 pub use job::{

@@ -8,6 +8,7 @@ use owo_colors::OwoColorize;
 
 use super::table::failures;
 use crate::job_plan::{DiffType, FieldDiff, JobDiff, JobPlan, ObjectDiff, TaskDiff, TaskGroupDiff};
+use crate::model::go_quote;
 use crate::report::JobReport;
 
 /// The colors Nomad's plan output uses.
@@ -244,28 +245,6 @@ fn longest(fields: &[FieldDiff], objects: &[ObjectDiff]) -> (usize, usize) {
         .max()
         .unwrap_or(0);
     (field, marker)
-}
-
-/// Go's `%q` of a string: double quotes, with `"`, `\` and control
-/// characters escaped.
-fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// The plan as `nomad job plan` prints it; `job_file` is named in the
