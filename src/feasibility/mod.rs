@@ -9,6 +9,7 @@ mod constraint;
 mod csi;
 mod devices;
 mod distinct_property;
+mod memo;
 mod node_checks;
 mod stack;
 mod target;
@@ -20,6 +21,7 @@ pub use constraint::{Check, DISTINCT_HOSTS, Parsed, check, describe, meets};
 pub use csi::CsiState;
 pub use devices::device_serves;
 pub use distinct_property::Placed;
+pub use memo::ClassMemo;
 pub use node_checks::NetworkMiss;
 pub use stack::{
     CLASS_INELIGIBLE, Eligibility, Filter, InvalidConstraint, Level, PlanSoFar, SystemStack,

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::board::Boards;
-use crate::feasibility::{CsiState, VolumeRules, Volumes};
+use crate::feasibility::{ClassMemo, CsiState, VolumeRules, Volumes};
 use crate::fit::{Capacity, Comparable, FitRules, NodeUse};
 use crate::model::resources::{AllocUsage, NodeSupply};
 use crate::model::{Allocation, Node, Snapshot};
@@ -73,6 +73,9 @@ pub struct Cluster<'a> {
     csi: Option<CsiState<'a>>,
     /// Each job shape's standing on the untouched nodes, shared by jobs.
     pub boards: Boards,
+    /// The class checks' outcomes, shared by jobs whose checks read the
+    /// same inputs.
+    pub memo: ClassMemo,
 }
 
 impl<'a> Cluster<'a> {
@@ -137,6 +140,7 @@ impl<'a> Cluster<'a> {
             index,
             csi: CsiState::new(snapshot),
             boards: Boards::default(),
+            memo: ClassMemo::default(),
         }
     }
 

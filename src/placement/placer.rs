@@ -113,7 +113,8 @@ impl<'a> Placer<'a> {
             spreads: Spreads::new(job, existing.clone(), setup.spread, setup.targets),
             checks: SystemStack::new(job, existing)
                 .with_volumes(cluster.volumes(setup.volumes))
-                .with_targets(setup.targets),
+                .with_targets(setup.targets)
+                .with_memo(&cluster.memo),
             stopped: HashSet::new(),
             stopping: Vec::new(),
             added: NodeMap::default(),
