@@ -15,35 +15,35 @@ use std::sync::{Arc, Mutex};
 use foldhash::fast::FixedState;
 
 use super::node_checks::secrets_providers;
-use super::stack::{Filter, InvalidConstraint, group_constraints};
 use super::target::TargetRules;
 use crate::model::{Job, NetworkResource, Node, TaskGroup};
 
-/// The outcome of one check on one node: its verdict and the broken
-/// constraints it met on the way.
-#[derive(Debug)]
-pub(super) struct Outcome {
-    pub result: Result<(), Filter>,
-    pub invalid: Vec<InvalidConstraint>,
-}
-
 /// The check inputs seen so far (by their key text, with how many stacks
 /// asked for each) and the outcomes kept, by input and node.
-#[derive(Default)]
-struct Table {
+struct Table<T> {
     keys: HashMap<String, (u32, u32), FixedState>,
-    outcomes: HashMap<(u32, usize), Arc<Outcome>, FixedState>,
+    outcomes: HashMap<(u32, usize), Arc<T>, FixedState>,
 }
 
 /// The outcomes of the replay's class checks. Inputs that only one
 /// evaluation asks for are not kept, and the memo holds a bounded number
 /// of outcomes: past it, checks run as if there were no memo.
-#[derive(Default)]
-pub struct ClassMemo {
-    table: Mutex<Table>,
+pub struct Memo<T> {
+    table: Mutex<Table<T>>,
 }
 
-impl std::fmt::Debug for ClassMemo {
+impl<T> Default for Memo<T> {
+    fn default() -> Memo<T> {
+        Memo {
+            table: Mutex::new(Table {
+                keys: HashMap::default(),
+                outcomes: HashMap::default(),
+            }),
+        }
+    }
+}
+
+impl<T> std::fmt::Debug for Memo<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("ClassMemo")
     }
@@ -67,7 +67,7 @@ fn node_key(node: &Node) -> usize {
     std::ptr::from_ref(node) as usize
 }
 
-impl ClassMemo {
+impl<T> Memo<T> {
     /// The key of a check's inputs, written out in full by the caller.
     pub(super) fn key(&self, text: String) -> Key {
         let mut guard = self.table.lock().unwrap_or_else(|e| e.into_inner());
@@ -81,7 +81,7 @@ impl ClassMemo {
     }
 
     /// The outcome kept for `key` on `node`, if any.
-    pub(super) fn get(&self, key: Key, node: &Node) -> Option<Arc<Outcome>> {
+    pub(super) fn get(&self, key: Key, node: &Node) -> Option<Arc<T>> {
         if !key.shared {
             return None;
         }
@@ -91,7 +91,7 @@ impl ClassMemo {
 
     /// Keeps `outcome` for `key` on `node` where the input is shared and
     /// the bound allows.
-    pub(super) fn put(&self, key: Key, node: &Node, outcome: Outcome) {
+    pub(super) fn put(&self, key: Key, node: &Node, outcome: T) {
         if !key.shared {
             return;
         }
@@ -134,168 +134,13 @@ pub(super) fn group_key(
         .iter()
         .flat_map(|t| t.resources.iter().flat_map(|r| &r.devices))
         .collect();
+    let constraints: Vec<_> = tg
+        .constraints
+        .iter()
+        .chain(tg.tasks.iter().flat_map(|t| &t.constraints))
+        .collect();
     format!(
-        "group|{drivers:?}|{:?}|{devices:?}|{network:?}|{:?}|{targets:?}",
-        group_constraints(tg),
+        "group|{drivers:?}|{constraints:?}|{devices:?}|{network:?}|{:?}|{targets:?}",
         secrets_providers(tg),
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use serde_json::{Value, json};
-
-    use super::super::stack::SystemStack;
-    use super::super::target::TargetRules;
-    use super::ClassMemo;
-    use crate::model::{Job, Node, from_slice, v};
-
-    fn parse<T: for<'de> serde::Deserialize<'de>>(v: Value) -> T {
-        from_slice(v.to_string().as_bytes()).unwrap()
-    }
-
-    /// A small deterministic generator, so that a failure reproduces.
-    struct Draw(u64);
-
-    impl Draw {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (self.0 >> 33) % n
-        }
-
-        fn pick<T: Clone>(&mut self, from: &[T]) -> T {
-            from[self.below(from.len() as u64) as usize].clone()
-        }
-    }
-
-    /// A node that differs from the others in every input the class
-    /// checks read: attributes, meta, drivers, networks, devices, secrets
-    /// providers; some share a computed class.
-    fn node(i: usize, d: &mut Draw) -> Node {
-        let mut attributes = json!({
-            "kernel.name": d.pick(&["linux", "windows"]),
-            "os.name": d.pick(&["ubuntu", "debian"]),
-            "arch": d.pick(&["amd64", "arm64"]),
-            "nomad.version": d.pick(&["1.3.0", "1.6.2", "0.11.0"]),
-        });
-        if d.below(2) == 0 {
-            attributes["plugins.secrets.vault.version"] = json!("1.0.0");
-        }
-        let healthy = |d: &mut Draw| json!({"Detected": true, "Healthy": d.below(3) > 0});
-        let mut networks = vec![json!({"Mode": "host", "Device": "eth0"})];
-        if d.below(2) == 0 {
-            networks.push(json!({"Mode": "bridge"}));
-        }
-        let aliases = match d.below(2) {
-            0 => json!([{"Addresses": [{"Alias": "public", "Address": "10.0.0.1"}]}]),
-            _ => json!([]),
-        };
-        let devices = match d.below(2) {
-            0 => json!([{"Vendor": "nvidia", "Type": "gpu", "Name": "t4",
-                         "Instances": [{"ID": "g0", "Healthy": true}]}]),
-            _ => json!([]),
-        };
-        let class = match d.below(3) {
-            0 => String::new(),
-            _ => format!("v1:{}", d.below(4)),
-        };
-        parse(json!({
-            "ID": format!("node-{i:02}"), "Status": "ready", "ComputedClass": class,
-            "NodePool": d.pick(&["default", "gpu"]),
-            "Attributes": attributes,
-            "Meta": {"rack": d.pick(&["r1", "r2"])},
-            "Drivers": {"docker": healthy(d), "exec": healthy(d)},
-            "NodeResources": {"Networks": networks, "NodeNetworks": aliases, "Devices": devices},
-        }))
-    }
-
-    fn constraint(l: &str, op: &str, r: &str) -> Value {
-        json!({"LTarget": l, "RTarget": r, "Operand": op})
-    }
-
-    /// A job of one or two groups drawn from a few choices of every input.
-    fn job(i: usize, d: &mut Draw) -> Job {
-        let job_constraints = [
-            json!([]),
-            json!([constraint("${attr.kernel.name}", "=", "linux")]),
-            json!([constraint("${attr.os.name}", "regexp", "[")]),
-            json!([constraint("${node.pool}", "!=", "gpu")]),
-        ];
-        let group_constraints = [
-            json!([]),
-            json!([constraint("${meta.rack}", "=", "r1")]),
-            json!([constraint("${attr.nomad.version}", "version", ">= 1.4")]),
-        ];
-        let task_constraints = [json!([]), json!([constraint("${attr.arch}", "=", "amd64")])];
-        let networks = [
-            json!([]),
-            json!([{"Mode": "host"}]),
-            json!([{"Mode": "bridge"}]),
-            json!([{"Mode": "host", "DynamicPorts": [{"Label": "http", "HostNetwork": "public"}]}]),
-        ];
-        let devices = [json!([]), json!([{"Name": "nvidia/gpu", "Count": 1}])];
-        let secrets = [
-            json!([]),
-            json!([{"Name": "s", "Provider": "vault", "Path": "x"}]),
-        ];
-        let groups: Vec<Value> = (0..1 + d.below(2))
-            .map(|g| {
-                json!({"Name": format!("g{g}"), "Count": 1,
-                       "Constraints": d.pick(&group_constraints),
-                       "Networks": d.pick(&networks),
-                       "Tasks": [{"Name": "t", "Driver": d.pick(&["docker", "exec"]),
-                                  "Constraints": d.pick(&task_constraints),
-                                  "Resources": {"CPU": 100, "MemoryMB": 64,
-                                                "Devices": d.pick(&devices)},
-                                  "Secrets": d.pick(&secrets)}]})
-            })
-            .collect();
-        parse(
-            json!({"ID": format!("job-{i}"), "Namespace": "default", "Type": "service",
-                     "Constraints": d.pick(&job_constraints), "TaskGroups": groups}),
-        )
-    }
-
-    /// Every job's class checks on every node, with the replay's memo and
-    /// without, give the same verdicts, broken constraints and class
-    /// eligibility: the memo's key holds every input the checks read (a
-    /// key that left one out would hand a job another's verdict).
-    #[test]
-    fn shared_verdicts_equal_the_checks_run_per_evaluation() {
-        let mut d = Draw(32);
-        let nodes: Vec<Node> = (0..16).map(|i| node(i, &mut d)).collect();
-        let jobs: Vec<Job> = (0..300).map(|i| job(i, &mut d)).collect();
-        let memo = ClassMemo::default();
-        let mut shared = 0;
-        for (k, j) in jobs.iter().enumerate() {
-            let targets = TargetRules::of([v(1, 3, 0), v(1, 6, 0), v(2, 0, 5)][k % 3]);
-            let mut plain = SystemStack::new(j, Vec::new()).with_targets(targets);
-            let mut memoized = SystemStack::new(j, Vec::new())
-                .with_targets(targets)
-                .with_memo(&memo);
-            let kept = memo.kept();
-            for tg in &j.task_groups {
-                for n in 0..nodes.len() {
-                    let node = &nodes[(n + k) % nodes.len()];
-                    let name = format!("{}.{}[0]", j.id, tg.name);
-                    assert_eq!(
-                        memoized.class_checks(tg, &name, node),
-                        plain.class_checks(tg, &name, node),
-                        "job {k} group {} node {}",
-                        tg.name,
-                        node.id
-                    );
-                }
-            }
-            shared += usize::from(memo.kept() == kept);
-            assert_eq!(memoized.invalid_constraints(), plain.invalid_constraints());
-            assert_eq!(memoized.class_eligibility(), plain.class_eligibility());
-        }
-        // Most jobs found every outcome they needed already kept.
-        assert!(shared > 150, "{shared} jobs ran on kept outcomes only");
-        assert!(memo.kept() > 0);
-    }
 }

@@ -21,16 +21,18 @@ pub use constraint::{Check, DISTINCT_HOSTS, Parsed, check, describe, meets};
 pub use csi::CsiState;
 pub use devices::device_serves;
 pub use distinct_property::Placed;
-pub use memo::ClassMemo;
 pub use node_checks::NetworkMiss;
 pub use stack::{
-    CLASS_INELIGIBLE, Eligibility, Filter, InvalidConstraint, Level, PlanSoFar, SystemStack,
+    CLASS_INELIGIBLE, ClassMemo, Eligibility, Filter, InvalidConstraint, Level, PlanSoFar,
+    SystemStack,
 };
 pub use target::{Target, TargetRules, resolve};
 pub use version::{Flavour, Version, VersionConstraints};
 pub use volume_rules::VolumeRules;
 pub use volumes::{Volumes, has_host_volumes};
 
+#[cfg(test)]
+mod memo_tests;
 #[cfg(test)]
 mod node_check_tests;
 #[cfg(test)]

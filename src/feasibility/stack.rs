@@ -9,7 +9,7 @@ use foldhash::fast::FixedState;
 use super::constraint::{Check, DISTINCT_PROPERTY, Parsed, describe, meets};
 use super::devices::has_devices;
 use super::distinct_property::{Placed, PropertySet};
-use super::memo::{ClassMemo, Key, Outcome, group_key, job_key};
+use super::memo::{Key, Memo, group_key, job_key};
 use super::node_checks::{
     NetworkMiss, has_drivers, missing_secrets_providers, network, secrets_providers,
 };
@@ -151,6 +151,17 @@ pub struct SystemStack<'a> {
     group_keys: Vec<(&'a TaskGroup, Option<&'a NetworkResource>, Option<Key>)>,
 }
 
+/// The outcome of one class check on one node: its verdict and the broken
+/// constraints it met on the way.
+#[derive(Debug)]
+pub struct Outcome {
+    result: Result<(), Filter>,
+    invalid: Vec<InvalidConstraint>,
+}
+
+/// The replay's shared class check outcomes, by their inputs and node.
+pub type ClassMemo = Memo<Outcome>;
+
 /// What `AllocMetric.ConstraintFiltered` counts for a node whose computed
 /// class the cache already rules out.
 pub const CLASS_INELIGIBLE: &str = "computed class ineligible";
@@ -168,7 +179,7 @@ fn class_of(node: &Node) -> Name {
     }
 }
 
-pub(super) fn group_constraints(tg: &TaskGroup) -> Vec<&Constraint> {
+fn group_constraints(tg: &TaskGroup) -> Vec<&Constraint> {
     tg.constraints
         .iter()
         .chain(tg.tasks.iter().flat_map(|t| &t.constraints))

@@ -60,6 +60,8 @@ pub struct Cluster<'a> {
     pub classes: usize,
     /// The ready nodes in ID order, each with its group in `groups`.
     pub ready: Vec<(usize, u32)>,
+    /// Each node's group in `groups`, [`NOT_READY`] for a node not ready.
+    pub ready_group: Vec<u32>,
     pub groups: Vec<ReadyGroup<'a>>,
     /// Each group's nodes by computed class, classes in order of their
     /// first node.
@@ -122,6 +124,10 @@ impl<'a> Cluster<'a> {
         let (class, classes) = classes_of(&nodes);
         let (ready, groups) = ready_groups(&nodes);
         let group_classes = classes_by_group(&nodes, &class, &ready, groups.len());
+        let mut ready_group = vec![NOT_READY; nodes.len()];
+        for &(i, g) in &ready {
+            ready_group[i] = g;
+        }
         Cluster {
             uses: nodes.iter().map(|_| OnceLock::new()).collect(),
             nodes,
@@ -133,6 +139,7 @@ impl<'a> Cluster<'a> {
             class,
             classes,
             ready,
+            ready_group,
             groups,
             group_classes,
             by_job,
@@ -177,6 +184,9 @@ impl<'a> Cluster<'a> {
         })
     }
 }
+
+/// The ready group of a node that is not ready.
+pub const NOT_READY: u32 = u32::MAX;
 
 /// Numbers for the nodes' computed classes, in order of first sight.
 fn classes_of(nodes: &[&Node]) -> (Vec<u32>, usize) {
