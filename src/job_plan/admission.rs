@@ -7,8 +7,9 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value, json};
 
+use super::group_service_validate::{group_service_error, script_check_error};
 use super::multierror::multierror;
-use super::service_validate::{group_service_error, task_service_error};
+use super::service_validate::task_service_error;
 use crate::model::{Release, v};
 use crate::version::{Switch, Switches};
 
@@ -461,6 +462,7 @@ fn group_errors(g: &Map<String, Value>, kind: &str, rules: Switches) -> Vec<Stri
         names.push(name);
     }
     errs.extend(group_service_error(g, rules));
+    errs.extend(script_check_error(g));
     for t in &tasks {
         let mut inner = Vec::new();
         if t.get("Driver")

@@ -26,6 +26,7 @@ mod flat;
 mod gateway_diff;
 mod gateway_validate;
 mod group_diff;
+mod group_service_validate;
 mod identities;
 mod injected_task;
 mod job_blocks;
