@@ -27,6 +27,7 @@ mod gateway_diff;
 mod gateway_validate;
 mod group_diff;
 mod group_service_validate;
+mod group_validate;
 mod identities;
 mod injected_task;
 mod job_blocks;

@@ -29,6 +29,7 @@ mod expose_check;
 mod gateway_validate;
 mod group_diff;
 mod group_service_validate;
+mod group_validate;
 mod identities;
 mod job_diff;
 mod rows_group_v2_0_5;
