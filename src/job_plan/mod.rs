@@ -25,6 +25,7 @@ mod fields;
 mod flat;
 mod gateway_diff;
 mod gateway_validate;
+mod go_url;
 mod group_diff;
 mod group_service_validate;
 mod group_validate;

@@ -27,6 +27,7 @@ mod cron;
 mod endpoint;
 mod expose_check;
 mod gateway_validate;
+mod go_parsers;
 mod group_diff;
 mod group_service_validate;
 mod group_validate;
