@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use super::group_service_validate::{group_service_error, script_check_error};
 use super::json_map::{list, text};
 use super::multierror::multierror;
+use super::reschedule_validate::reschedule_errors;
 use super::service_validate::task_service_error;
 use crate::model::go_quote;
 use crate::time::format_duration as go_duration;
@@ -57,6 +58,14 @@ pub(crate) fn group_errors(
     match g.get("RestartPolicy").and_then(Value::as_object) {
         Some(r) => nested(restart_errors(r), &mut errs),
         None => errs.push(format!("Task Group {name} should have a restart policy")),
+    }
+    // A system or sysbatch group's policy is not checked: which of them
+    // the API gives one, and the words refusing it, vary by release.
+    if matches!(kind, "service" | "batch") {
+        match g.get("ReschedulePolicy").and_then(Value::as_object) {
+            Some(r) => nested(reschedule_errors(r), &mut errs),
+            None => errs.push(format!("Task Group {name} should have a reschedule policy")),
+        }
     }
     match g.get("EphemeralDisk").and_then(Value::as_object) {
         Some(d) if int(d, "SizeMB") < 10 => errs.push(format!(

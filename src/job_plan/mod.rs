@@ -38,6 +38,7 @@ mod multierror;
 mod nested;
 mod periodic;
 mod plan;
+mod reschedule_validate;
 mod same;
 mod schema;
 mod service_check;

@@ -1283,9 +1283,9 @@ catalogue! {
         wording: "a group service's check of any type may name a task",
     }
     /// #19886 (1.8.0; v1.8.0 nomad/structs/structs.go `TaskGroup.Validate`,
-    /// v1.7.7 :6858, :6907): the errors of a group's restart policy and update
-    /// block join the group's list one by one; before, each policy's list
-    /// is one bullet of it, worded as its own multierror.
+    /// v1.7.7 :6858, :6907): the errors of a group's restart and reschedule
+    /// policies and update block join the group's list one by one; before,
+    /// each one's list is one bullet of it, worded as its own multierror.
     GroupErrorsFlattened {
         id: "#19886",
         firsts: &[v(1, 8, 0)],

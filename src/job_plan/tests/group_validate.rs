@@ -6,6 +6,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::admit;
 use super::super::group_validate::group_errors;
+use super::super::reschedule_validate::reschedule_errors;
 use super::endpoint::mock_job;
 use super::rules_of;
 use crate::model::{Release, v};
@@ -30,17 +31,28 @@ fn restart() -> Value {
 
 #[test]
 fn structs_test_go_v1_3_0_v2_0_5_task_group_validate() {
-    for r in [v(1, 3, 0), v(2, 0, 5)] {
-        let g = json!({"Count": -1, "RestartPolicy": restart()});
-        assert_eq!(
-            errors(g, "service", r),
-            [
-                "Missing task group name",
-                "Task group count can't be negative",
-                "Missing tasks for task group",
-                "Task Group  should have an ephemeral disk object"
-            ]
-        );
+    // Nomad's group leaves the delay function out, so its reschedule
+    // policy is refused too: one nested list at 1.3.0, flat at 2.0.5.
+    let reschedule = [
+        "Invalid delay function \"\", must be one of [\"constant\" \"exponential\" \"fibonacci\"]",
+        "Max Delay cannot be less than 5s (got 5s)",
+        "Max Delay cannot be less than Delay 5s (got 0s)",
+    ];
+    let nested = format!("3 errors occurred:\n\t* {}\n\n", reschedule.join("\n\t* "));
+    for (r, policy) in [
+        (v(1, 3, 0), vec![nested.as_str()]),
+        (v(2, 0, 5), reschedule.to_vec()),
+    ] {
+        let g = json!({"Count": -1, "RestartPolicy": restart(),
+            "ReschedulePolicy": {"Interval": 300 * S, "Attempts": 5, "Delay": 5 * S}});
+        let mut want = vec![
+            "Missing task group name",
+            "Task group count can't be negative",
+            "Missing tasks for task group",
+        ];
+        want.extend(policy);
+        want.push("Task Group  should have an ephemeral disk object");
+        assert_eq!(errors(g, "service", r), want);
         let reserved = |label: &str| json!({"Label": label, "Value": 123});
         let task = |name: &str, ports: Value| json!({"Name": name, "Resources": {"Networks": [{"ReservedPorts": ports}]}});
         let across = json!({"Tasks": [task("task-a", json!([reserved("foo")])),
@@ -78,7 +90,7 @@ fn structs_test_go_v1_3_0_v2_0_5_task_group_validate() {
         let labels = json!({"Networks": [{"DynamicPorts": [{"Label": "http", "To": 80}]}],
             "Tasks": [{"Resources": {"Networks": [{"DynamicPorts": [{"Label": "http", "To": 80}]}]}}]});
         assert_eq!(
-            errors(labels, "service", r)[4],
+            errors(labels, "service", r)[5],
             "Task group network validation failed: 1 error occurred:\n\t* Port label http \
              already in use by taskgroup network\n\n"
         );
@@ -91,7 +103,7 @@ fn structs_test_go_v2_0_5_update_strategy_validate() {
                    "HealthyDeadline": -15, "ProgressDeadline": -25, "AutoRevert": false,
                    "Canary": -1});
     let g = json!({"Name": "web", "Count": 1, "Tasks": [{"Name": "web", "Driver": "exec"}],
-                   "RestartPolicy": restart(), "EphemeralDisk": {"SizeMB": 300}, "Update": u});
+                   "RestartPolicy": restart(), "ReschedulePolicy": {}, "EphemeralDisk": {"SizeMB": 300}, "Update": u});
     assert_eq!(
         errors(g, "service", v(2, 0, 5)),
         [
@@ -112,7 +124,7 @@ fn structs_test_go_v2_0_5_update_strategy_validate() {
 fn structs_test_go_v2_0_5_scaling_policy_validate() {
     let scaled = |count: i64, policy: Value| {
         let g = json!({"Name": "web", "Count": count, "Tasks": [{"Name": "web", "Driver": "exec"}],
-                       "RestartPolicy": restart(), "EphemeralDisk": {"SizeMB": 300},
+                       "RestartPolicy": restart(), "ReschedulePolicy": {}, "EphemeralDisk": {"SizeMB": 300},
                        "Scaling": policy});
         errors(g, "service", v(2, 0, 5))
     };
@@ -178,5 +190,103 @@ fn structs_go_v1_7_7_v1_8_0_group_policy_errors_flatten() {
     assert_eq!(
         admit(job, v(1, 8, 0)).unwrap_err().to_string(),
         format!("{head}{restart}\n\t* {disk}")
+    );
+}
+
+#[test]
+fn structs_test_go_v2_0_5_reschedule_policy_validate() {
+    const M: i64 = 60 * S;
+    let check = |policy: Value, want: &[&str]| {
+        assert_eq!(
+            reschedule_errors(policy.as_object().unwrap()),
+            want,
+            "{policy}"
+        );
+    };
+    check(json!({"Attempts": 0, "Interval": 0}), &[]);
+    check(json!({"Attempts": -1, "Interval": 5 * M}), &[]);
+    check(
+        json!({"Attempts": 1, "Interval": 5 * M, "Delay": 10 * S, "DelayFunction": "constant"}),
+        &[],
+    );
+    check(
+        json!({"Attempts": 5, "Interval": 60 * M, "Delay": 30 * S, "MaxDelay": 5 * M,
+               "DelayFunction": "exponential"}),
+        &[],
+    );
+    check(
+        json!({"Attempts": 5, "Interval": 15 * M, "Delay": 10 * S, "MaxDelay": 5 * M,
+               "DelayFunction": "fibonacci"}),
+        &[],
+    );
+    check(
+        json!({"Attempts": 1, "Interval": S, "DelayFunction": "blah"}),
+        &[
+            "Delay cannot be less than 5s (got 0s)",
+            "Invalid delay function \"blah\", must be one of [\"constant\" \"exponential\" \"fibonacci\"]",
+            "Max Delay cannot be less than 5s (got 0s)",
+            "Interval cannot be less than 15s (got 1s)",
+        ],
+    );
+    check(
+        json!({"Attempts": 1, "Interval": 8 * S, "DelayFunction": "exponential",
+               "Delay": 15 * S, "MaxDelay": 5 * S}),
+        &[
+            "Max Delay cannot be less than Delay 15s (got 5s)",
+            "Interval cannot be less than 15s (got 8s)",
+        ],
+    );
+    check(
+        json!({"Attempts": 1, "Interval": S, "DelayFunction": "constant"}),
+        &[
+            "Delay cannot be less than 5s (got 0s)",
+            "Interval cannot be less than 15s (got 1s)",
+        ],
+    );
+    check(
+        json!({"Attempts": 10, "Interval": 60 * M, "Delay": 20 * M, "DelayFunction": "constant"}),
+        &[
+            "Nomad can only make 3 attempts in 1h0m0s with initial delay 20m0s and delay function \"constant\"",
+            "Set the interval to at least 3h20m0s to accommodate 10 attempts",
+        ],
+    );
+    check(
+        json!({"Attempts": 10, "Interval": 30 * M, "Delay": 5 * M, "MaxDelay": 40 * M,
+               "DelayFunction": "exponential"}),
+        &[
+            "Nomad can only make 3 attempts in 30m0s with initial delay 5m0s, delay function \"exponential\", and delay ceiling 40m0s",
+            "Set the interval to at least 4h40m0s to accommodate 10 attempts",
+        ],
+    );
+    check(
+        json!({"Attempts": 10, "Interval": 60 * M, "Delay": 20 * M, "MaxDelay": 80 * M,
+               "DelayFunction": "fibonacci"}),
+        &[
+            "Nomad can only make 4 attempts in 1h0m0s with initial delay 20m0s, delay function \"fibonacci\", and delay ceiling 1h20m0s",
+            "Set the interval to at least 8h0m0s to accommodate 10 attempts",
+        ],
+    );
+    check(
+        json!({"Attempts": 1, "Unlimited": true, "DelayFunction": "exponential",
+               "Delay": 5 * M, "MaxDelay": 60 * M}),
+        &[
+            "Interval must be a non zero value if Attempts > 0",
+            "Reschedule Policy with Attempts = 1, Interval = 0s, and Unlimited = true is ambiguous",
+            "If Attempts >0, Unlimited cannot also be set to true",
+        ],
+    );
+    check(
+        json!({"Attempts": 1, "Interval": S, "Unlimited": true, "DelayFunction": "exponential"}),
+        &[
+            "Reschedule Policy with Attempts = 1, Interval = 1s, and Unlimited = true is ambiguous",
+            "If Attempts >0, Unlimited cannot also be set to true",
+            "Delay cannot be less than 5s (got 0s)",
+            "Max Delay cannot be less than 5s (got 0s)",
+        ],
+    );
+    check(
+        json!({"Unlimited": true, "DelayFunction": "exponential", "Delay": 5 * S,
+               "MaxDelay": 60 * M}),
+        &[],
     );
 }
