@@ -216,7 +216,8 @@ pub(super) fn parse_parts<R>(
         held.with(|held| {
             pieces.work(|region| {
                 let mut part = parse_part(region, &mut texts, filter);
-                held_sets::share(held, &mut part);
+                let allocs = part.elements.iter_mut().filter_map(|e| e.alloc.as_mut());
+                held_sets::share(held, allocs);
                 let reached = part.reached;
                 (part, reached)
             });

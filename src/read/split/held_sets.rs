@@ -10,7 +10,7 @@
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use super::Part;
+use crate::model::Allocation;
 use crate::read::held::Held;
 
 /// The sets of the threads not parsing at the moment.
@@ -33,9 +33,9 @@ impl HeldSets {
     }
 }
 
-/// Points the allocations of `part` at `held`'s copies of their resources.
-pub(super) fn share(held: &mut Held, part: &mut Part) {
-    for alloc in part.elements.iter_mut().filter_map(|e| e.alloc.as_mut()) {
+/// Points `allocs` at `held`'s copies of their resources.
+pub(super) fn share<'a>(held: &mut Held, allocs: impl Iterator<Item = &'a mut Allocation>) {
+    for alloc in allocs {
         held.share(alloc);
     }
 }
@@ -45,30 +45,20 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::model::{Allocation, from_slice};
-    use crate::read::split::{Embedded, Parsed};
+    use crate::model::from_slice;
+    use crate::model::resources::AllocatedResources;
 
     const PLAIN: &str = r#"{"ID": "a", "AllocatedResources": {"Tasks": {"app":
         {"Cpu": {"CpuShares": 200}, "Memory": {"MemoryMB": 512}}}, "Shared": {"DiskMB": 300}}}"#;
 
-    fn part(allocs: usize) -> Part {
-        let elements = (0..allocs)
-            .map(|_| Parsed {
-                end: 0,
-                alloc: Some(from_slice::<Allocation>(PLAIN.as_bytes()).unwrap()),
-                job: Embedded::Absent,
-                hint: None,
-            })
-            .collect();
-        Part {
-            elements,
-            reached: true,
-        }
+    fn part(allocs: usize) -> Vec<Allocation> {
+        (0..allocs)
+            .map(|_| from_slice::<Allocation>(PLAIN.as_bytes()).unwrap())
+            .collect()
     }
 
-    fn resources(part: &Part, i: usize) -> &Arc<crate::model::resources::AllocatedResources> {
-        let alloc = part.elements[i].alloc.as_ref().unwrap();
-        alloc.allocated_resources.as_ref().unwrap()
+    fn resources(part: &[Allocation], i: usize) -> &Arc<AllocatedResources> {
+        part[i].allocated_resources.as_ref().unwrap()
     }
 
     #[test]
@@ -76,8 +66,8 @@ mod tests {
         let sets = HeldSets::default();
         let (mut first, mut second) = (part(2), part(1));
         assert!(!Arc::ptr_eq(resources(&first, 0), resources(&first, 1)));
-        sets.with(|held| share(held, &mut first));
-        sets.with(|held| share(held, &mut second));
+        sets.with(|held| share(held, first.iter_mut()));
+        sets.with(|held| share(held, second.iter_mut()));
         assert!(Arc::ptr_eq(resources(&first, 0), resources(&first, 1)));
         assert!(Arc::ptr_eq(resources(&first, 0), resources(&second, 0)));
     }
@@ -87,8 +77,8 @@ mod tests {
         let sets = HeldSets::default();
         let (mut first, mut second) = (part(1), part(1));
         sets.with(|a| {
-            share(a, &mut first);
-            sets.with(|b| share(b, &mut second));
+            share(a, first.iter_mut());
+            sets.with(|b| share(b, second.iter_mut()));
         });
         assert!(!Arc::ptr_eq(resources(&first, 0), resources(&second, 0)));
         assert_eq!(sets.idle().len(), 2);
