@@ -3,8 +3,8 @@
 //!
 //! A JSON array cannot be cut at an element boundary without scanning it
 //! from the start, so the cut is guessed: past each piece's offset in the
-//! buffer ([`piece_offsets`]), the first `{` that follows a `,` and opens with the key the first element
-//! opens with (`"ID"`). Each part is parsed element by element from its
+//! buffer ([`piece_offsets`]), the first `{` that follows a `,` and opens
+//! with the key the first element opens with (`"ID"`). Each part is parsed element by element from its
 //! guess. A guess is proven right when the part before it, itself proven,
 //! ends exactly there; the parts after the first unproven one are dropped.
 //! A proven part was parsed from a true element start with the texts the
