@@ -302,16 +302,19 @@ impl<'r> Chunked<'r> {
             // The parts look texts up in the set as the round begins; the
             // texts they met are added below, in order.
             let known = std::mem::take(&mut st.job_texts);
-            let (mut parts, added) = split::parse_parts(
-                pool,
-                &mut self.buf[..self.end],
-                self.pos,
-                &known,
-                &filter,
-                &interner,
-                || add_parsed(st, key, &mut index, &mut pending),
-            );
+            let held = std::mem::take(&mut st.held_sets);
+            let with = split::With {
+                known: &known,
+                filter: &filter,
+                interner: &interner,
+                held: &held,
+            };
+            let (mut parts, added) =
+                split::parse_parts(pool, &mut self.buf[..self.end], self.pos, &with, || {
+                    add_parsed(st, key, &mut index, &mut pending)
+                });
             st.job_texts = known;
+            st.held_sets = held;
             added?;
             let mut last = None;
             for element in parts.iter_mut().flat_map(|p| &mut p.elements) {
@@ -670,8 +673,8 @@ impl<'r> Chunked<'r> {
     }
 }
 
-/// Adds the parsed elements of the parts in `pending`, their jobs set, as
-/// elements `index`, `index + 1`, ...
+/// Adds the parsed elements of the parts in `pending`, their jobs set and
+/// their resources shared on their threads, as elements `index`, `index + 1`, ...
 fn add_parsed(
     st: &mut State<'_>,
     key: &str,
@@ -681,7 +684,7 @@ fn add_parsed(
     for element in pending.drain(..).flat_map(|p| p.elements) {
         if let Some(alloc) = element.alloc {
             let record = AllocRecord { alloc, job: None };
-            st.add_alloc(key, *index, record)
+            st.add_shared_alloc(key, *index, record)
                 .or_else(|_| unexpected())?;
         }
         *index += 1;

@@ -19,6 +19,7 @@ use super::held::Held;
 use super::id_index::IdIndex;
 use super::job_texts::{JobError, JobTexts};
 use super::observer::{Observer, UNOBSERVED};
+use super::split::HeldSets;
 use super::top_keys::TopKeys;
 use super::warnings::Warnings;
 use super::{ReadError, ReadFilter};
@@ -66,6 +67,8 @@ pub(super) struct State<'n> {
     pub(super) interner: Arc<Interner>,
     /// One copy of each plain `AllocatedResources`.
     held: Held,
+    /// The same, one set per thread that parses parts of the allocations.
+    pub(super) held_sets: HeldSets,
     /// Told of each allocation parsed.
     pub(super) observer: &'n dyn Observer,
     /// The text of the job `filter.keep_job_text` names.
@@ -103,6 +106,7 @@ impl<'n> State<'n> {
             keys: TopKeys::default(),
             interner: Arc::default(),
             held: Held::default(),
+            held_sets: HeldSets::default(),
             observer: UNOBSERVED,
             planned_job_text: None,
             namespaces: None,
@@ -212,12 +216,35 @@ impl<'n> State<'n> {
         index: usize,
         record: AllocRecord,
     ) -> Result<(), String> {
+        self.keep_alloc(key, index, record, true)
+    }
+
+    /// [`Self::add_alloc`] for an allocation whose resources the thread
+    /// that parsed it shared already ([`HeldSets`]).
+    pub(super) fn add_shared_alloc(
+        &mut self,
+        key: &str,
+        index: usize,
+        record: AllocRecord,
+    ) -> Result<(), String> {
+        self.keep_alloc(key, index, record, false)
+    }
+
+    fn keep_alloc(
+        &mut self,
+        key: &str,
+        index: usize,
+        record: AllocRecord,
+        share: bool,
+    ) -> Result<(), String> {
         self.observer.allocation();
         let AllocRecord { mut alloc, job } = record;
         if !self.filter.keeps(&alloc.namespace, &alloc.job_id) {
             return Ok(());
         }
-        self.held.share(&mut alloc);
+        if share {
+            self.held.share(&mut alloc);
+        }
         if let Some(raw) = job {
             match self.intern(raw.get().as_bytes()) {
                 Ok(job) => alloc.job = Some(job),

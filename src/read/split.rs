@@ -2,9 +2,9 @@
 //! several threads, from one buffer.
 //!
 //! A JSON array cannot be cut at an element boundary without scanning it
-//! from the start, so the cut is guessed: near each [`PIECE`] of the buffer,
-//! the first `{` that follows a `,` and opens with the key the first element
-//! opens with (`"ID"`). Each part is parsed element by element from its
+//! from the start, so the cut is guessed: past each piece's offset in the
+//! buffer ([`piece_offsets`]), the first `{` that follows a `,` and opens
+//! with the key the first element opens with (`"ID"`). Each part is parsed element by element from its
 //! guess. A guess is proven right when the part before it, itself proven,
 //! ends exactly there; the parts after the first unproven one are dropped.
 //! A proven part was parsed from a true element start with the texts the
@@ -42,12 +42,18 @@ use super::scan::{JobSpan, Scan, scan};
 use super::volatile::Key;
 use crate::model::{Allocation, GoJson, Interner};
 
+mod held_sets;
 mod pieces;
 
-/// Bytes of a piece: a round's buffer is cut into pieces this large, at
-/// least one per thread, taken by the threads one at a time. Small enough
-/// that the last piece taken leaves the others little to wait for.
+pub(super) use held_sets::HeldSets;
+
+/// Bytes of a piece at most: a round's buffer is cut into pieces, at least
+/// one per thread, taken by the threads one at a time ([`piece_offsets`]).
 const PIECE: usize = 256 << 10;
+
+/// Bytes of a piece at least, unless the round is too short to give each
+/// thread one that long.
+const LEAST_PIECE: usize = 64 << 10;
 
 /// Bytes of an allocation element without its job, about the least a real
 /// one takes.
@@ -151,6 +157,17 @@ impl Texts<'_> {
     }
 }
 
+/// What the threads of a round read with.
+#[derive(Clone, Copy)]
+pub(super) struct With<'a> {
+    /// The job texts as the round began.
+    pub(super) known: &'a JobTexts,
+    pub(super) filter: &'a ReadFilter,
+    pub(super) interner: &'a Arc<Interner>,
+    /// Each thread's copies of plain resources ([`held_sets`]).
+    pub(super) held: &'a HeldSets,
+}
+
 /// Parses the complete allocation elements of `buf[start..]` in pieces on
 /// the threads of `pool`, and returns the proven pieces, the first one first,
 /// with what `own` returned. `start` must be an element start.
@@ -165,14 +182,17 @@ pub(super) fn parse_parts<R>(
     pool: &ThreadPool,
     buf: &mut [u8],
     start: usize,
-    known: &JobTexts,
-    filter: &ReadFilter,
-    interner: &Arc<Interner>,
+    with: &With<'_>,
     own: impl FnOnce() -> R,
 ) -> (Vec<Part>, R) {
+    let With {
+        known,
+        filter,
+        interner,
+        held,
+    } = *with;
     let threads = pool.current_num_threads();
-    let count = threads.max((buf.len() - start).div_ceil(PIECE));
-    let starts = guess_starts(buf, start, count);
+    let starts = guess_starts(buf, start, &piece_offsets(buf.len() - start, threads));
     let mut regions = Vec::with_capacity(starts.len());
     let mut rest = &mut buf[start..];
     for (i, &at) in starts.iter().enumerate() {
@@ -193,10 +213,14 @@ pub(super) fn parse_parts<R>(
             known,
             met: HashMap::default(),
         };
-        pieces.work(|region| {
-            let part = parse_part(region, &mut texts, filter);
-            let reached = part.reached;
-            (part, reached)
+        held.with(|held| {
+            pieces.work(|region| {
+                let mut part = parse_part(region, &mut texts, filter);
+                let allocs = part.elements.iter_mut().filter_map(|e| e.alloc.as_mut());
+                held_sets::share(held, allocs);
+                let reached = part.reached;
+                (part, reached)
+            });
         });
     };
     let result = pool.in_place_scope(|scope| {
@@ -228,17 +252,38 @@ pub(super) struct Region<'b> {
     last: bool,
 }
 
+/// Where the pieces of a round of `len` bytes start, from its start: a
+/// piece is a share of what is left after it, between [`LEAST_PIECE`] and
+/// [`PIECE`], so that they shrink towards the end. The round ends when the
+/// last piece taken does, and the other threads wait for it: a short one
+/// keeps that wait short, and the long ones before keep the pieces few.
+/// At least one piece per thread.
+fn piece_offsets(len: usize, threads: usize) -> Vec<usize> {
+    let threads = threads.max(1);
+    let least = len.div_ceil(threads).clamp(1, LEAST_PIECE);
+    let mut offsets = vec![0];
+    let mut at = 0;
+    loop {
+        let left = len - at;
+        let size = (left / (2 * threads)).clamp(least, PIECE);
+        if size >= left {
+            return offsets;
+        }
+        at += size;
+        offsets.push(at);
+    }
+}
+
 /// The start of the first piece, then a guessed element start near each
-/// further `count`th of the buffer, increasing; fewer when none is found.
-fn guess_starts(buf: &[u8], start: usize, count: usize) -> Vec<usize> {
+/// further offset from it, increasing; fewer when none is found.
+fn guess_starts(buf: &[u8], start: usize, offsets: &[usize]) -> Vec<usize> {
     let mut starts = vec![start];
     let Some(key) = first_key(buf, start) else {
         return starts;
     };
     let finder = memmem::Finder::new(key);
-    let len = buf.len() - start;
-    for i in 1..count {
-        let from = (start + len * i / count).max(starts[starts.len() - 1] + 1);
+    for &offset in offsets.iter().skip(1) {
+        let from = (start + offset).max(starts[starts.len() - 1] + 1);
         match next_start(buf, from, &finder) {
             Some(at) => starts.push(at),
             None => break,
@@ -546,8 +591,14 @@ mod tests {
         let interner = Arc::new(Interner::default());
         let mut buf = text.as_bytes().to_vec();
         let pool = pool(threads).unwrap();
-        let (parts, ()) =
-            pool.install(|| parse_parts(&pool, &mut buf, 1, &texts, &filter, &interner, || ()));
+        let held = HeldSets::default();
+        let with = With {
+            known: &texts,
+            filter: &filter,
+            interner: &interner,
+            held: &held,
+        };
+        let (parts, ()) = pool.install(|| parse_parts(&pool, &mut buf, 1, &with, || ()));
         assert_eq!(buf, text.as_bytes());
         (parts, texts)
     }
@@ -594,12 +645,32 @@ mod tests {
         let allocs: Vec<String> = (0..8).map(|i| alloc(&format!("a{i}"), "")).collect();
         for separator in [",", ",\n    ", " , "] {
             let text = array(&allocs, separator);
-            let starts = guess_starts(text.as_bytes(), 1, 3);
+            let starts = guess_starts(text.as_bytes(), 1, &piece_offsets(text.len() - 1, 3));
             assert_eq!(starts.len(), 3, "{text}");
             for &s in &starts[1..] {
                 assert!(text[s..].starts_with(r#"{"ID":"a"#), "{}", &text[s..]);
             }
         }
+    }
+
+    #[test]
+    fn pieces_shrink_towards_the_end_of_a_round_and_each_thread_gets_one() {
+        let sizes = |len: usize, threads: usize| {
+            let mut offsets = piece_offsets(len, threads);
+            offsets.push(len);
+            offsets.windows(2).map(|w| w[1] - w[0]).collect::<Vec<_>>()
+        };
+        let round = sizes(2 << 20, 2);
+        assert_eq!(round.iter().sum::<usize>(), 2 << 20);
+        assert_eq!(round[0], PIECE);
+        assert!(round.windows(2).all(|w| w[1] <= w[0]), "{round:?}");
+        assert!(round[round.len() - 2] == LEAST_PIECE, "{round:?}");
+        assert!(round.len() < (2 << 20) / LEAST_PIECE / 2, "{round:?}");
+        for threads in [1, 2, 3, 7] {
+            assert_eq!(sizes(4096, threads).len(), threads);
+            assert!(sizes(1 << 20, threads).len() > threads);
+        }
+        assert_eq!(sizes(1, 4), [1]);
     }
 
     #[test]
@@ -717,7 +788,7 @@ mod tests {
                 .join(",")
         );
         let text = array(&[alloc("a0", &nested), alloc("a1", "")], ",");
-        let starts = guess_starts(text.as_bytes(), 1, 2);
+        let starts = guess_starts(text.as_bytes(), 1, &piece_offsets(text.len() - 1, 2));
         assert!(text[starts[1]..].starts_with(r#"{"ID":"e"#));
         // The first part's stretch ends inside `a0`: it parses nothing, and
         // the worker's part is gone; the reader takes `a0` on its own.
