@@ -8,6 +8,7 @@
 mod constraint;
 mod csi;
 mod devices;
+mod distinct_hosts;
 mod distinct_property;
 mod node_checks;
 mod stack;
@@ -19,6 +20,7 @@ mod volumes;
 pub use constraint::{Check, DISTINCT_HOSTS, Parsed, check, describe, meets};
 pub use csi::CsiState;
 pub use devices::device_serves;
+pub use distinct_hosts::DistinctHostsRules;
 pub use distinct_property::Placed;
 pub use node_checks::NetworkMiss;
 pub use stack::{

@@ -92,7 +92,10 @@ impl<'a> Placer<'a> {
             .map_or(0, |(_, n)| *n);
         let (by_job, by_group) = g.distinct;
         if (by_job && in_job > 0) || (by_group && in_group > 0) {
-            return Verdict::Filtered(Cow::Borrowed(DISTINCT_HOSTS));
+            let group = (!by_job).then_some(tg.name.as_str());
+            if !self.setup.distinct_hosts.namespaced || self.in_namespace(i, group) {
+                return Verdict::Filtered(Cow::Borrowed(DISTINCT_HOSTS));
+            }
         }
         if g.properties {
             let plan = PlanSoFar {
@@ -220,6 +223,21 @@ impl<'a> Placer<'a> {
             Some(Some(c)) => &c.own,
             _ => self.own.get(&i).map_or(&[], Vec::as_slice),
         }
+    }
+
+    /// Whether node `i` keeps or gets an allocation of the job in the job's
+    /// own namespace (of `group` alone, when given): what collides under
+    /// `distinct_hosts` from #19004, where the job ID alone no longer does.
+    fn in_namespace(&self, i: usize, group: Option<&str>) -> bool {
+        let of_group = |tg: &str| group.is_none_or(|g| g == tg);
+        let added = self.added.get(&i).into_iter().flatten();
+        added.into_iter().any(|a| of_group(a.task_group))
+            || self.cluster.running[i].iter().any(|r| {
+                r.alloc.job_id.as_str() == self.job.id
+                    && r.alloc.namespace.as_str() == self.job.namespace
+                    && of_group(&r.alloc.task_group)
+                    && !self.stopped.contains(&r.alloc.id)
+            })
     }
 
     /// `ProposedAllocs` of node `i`.
