@@ -23,6 +23,7 @@ mod explain;
 mod explain_verdicts;
 mod feasible;
 mod generic_sched;
+mod generic_sched_placement;
 mod golden;
 mod incidents;
 mod job_plan;

@@ -81,4 +81,6 @@ pub use rules::FitRules;
 pub use shortfall::{Lack, Shortfall};
 
 #[cfg(test)]
+mod rank_tests;
+#[cfg(test)]
 mod tests;
