@@ -24,6 +24,7 @@ mod explain_verdicts;
 mod feasible;
 mod generic_sched;
 mod generic_sched_placement;
+mod generic_sched_spread;
 mod golden;
 mod incidents;
 mod job_plan;
