@@ -201,3 +201,108 @@ fn rank_test_go_v2_0_5_bin_pack_iterator_max_alloc() {
     let r = replay(nodes, job(vec![one]), vec![a], v(1, 10, 1));
     assert_eq!(on(&r), ["n0"]);
 }
+
+/// A node of 4096 MHz and MB with `meta`, whose `eth0` address is
+/// `first` (ports 9091-10000 reserved) and `eth1` address `second`.
+fn aliased(id: &str, meta: Value, first: (&str, &str), second: (&str, &str)) -> Value {
+    let mut n = node(id);
+    n["Meta"] = meta;
+    n["NodeResources"]["Cpu"]["CpuShares"] = json!(4096);
+    n["NodeResources"]["Memory"]["MemoryMB"] = json!(4096);
+    // The network checker wants a host network device, which Nomad's
+    // iterator test does without.
+    n["NodeResources"]["Networks"] = json!([{"Mode": "host", "Device": "eth0",
+        "IP": first.1, "CIDR": format!("{}/32", first.1), "MBits": 1000}]);
+    n["NodeResources"]["NodeNetworks"] = json!([
+        {"Mode": "host", "Device": "eth0", "Addresses": [
+            {"Alias": first.0, "Address": first.1, "ReservedPorts": "9091-10000"}]},
+        {"Mode": "host", "Device": "eth1", "Addresses": [
+            {"Alias": second.0, "Address": second.1}]}
+    ]);
+    n
+}
+
+/// A group whose two dynamic ports name their host networks by the
+/// templates `http` and `stats`.
+fn templated(http: &str, stats: &str) -> Value {
+    let mut web = group("web", 1024, 1024);
+    web["Networks"] = json!([{"DynamicPorts": [
+        {"Label": "http", "Value": 8080, "To": 8080, "HostNetwork": http},
+        {"Label": "stats", "Value": 9090, "To": 9090, "HostNetwork": stats}
+    ]}]);
+    web
+}
+
+/// `TestBinPackIterator_Network_Interpolation_Success`: each node resolves
+/// `${meta.test_network}` and `${meta.some_network}` to aliases it has,
+/// so each takes the group. Before the bin packer resolved the templates
+/// here, it looked for an alias named `${meta.test_network}` and found
+/// the node exhausted.
+#[test]
+fn rank_test_go_v1_3_0_v2_0_5_bin_pack_iterator_network_interpolation_success() {
+    let nodes = [
+        aliased(
+            "n0",
+            json!({"test_network": "private", "some_network": "public"}),
+            ("private", "192.168.0.101"),
+            ("public", "9.9.9.9"),
+        ),
+        aliased(
+            "n1",
+            json!({"test_network": "first", "some_network": "second"}),
+            ("first", "192.168.0.100"),
+            ("second", "8.8.8.8"),
+        ),
+    ];
+    let web = templated("${meta.test_network}", "${meta.some_network}");
+    for release in BOTH {
+        for n in &nodes {
+            let r = replay(vec![n.clone()], job(vec![web.clone()]), Vec::new(), release);
+            assert_eq!(placed(&r).len(), 1, "{release} {}", n["ID"]);
+            assert_eq!(failure(&r), None, "{release}");
+        }
+        // The system stack ends in the same bin packer.
+        let mut system = job(vec![web.clone()]);
+        system["Type"] = json!("system");
+        let r = replay(nodes.to_vec(), system, Vec::new(), release);
+        assert_eq!(placed_on(&r), ["n0", "n1"], "{release}");
+    }
+}
+
+/// The nodes of the placements, sorted.
+fn placed_on(r: &JobReport) -> Vec<String> {
+    let mut on: Vec<String> = r
+        .plan
+        .place
+        .iter()
+        .filter_map(|p| p.node_id.as_deref().map(str::to_string))
+        .collect();
+    on.sort();
+    on
+}
+
+/// `TestBinPackIterator_Host_Network_Interpolation_Absent_Value` and
+/// `..._Interface_Not_Exists`: a template naming a meta key the node lacks,
+/// or an alias it does not have, leaves no node. Nomad's bin packer skips
+/// the first unrecorded and exhausts the second; in the whole stack the
+/// network checker has filtered both already ("invalid host network
+/// template", "missing host network"), as here.
+#[test]
+fn rank_test_go_v1_3_0_v2_0_5_bin_pack_iterator_host_network_interpolation_absent_value() {
+    let n = aliased(
+        "n0",
+        json!({"test_network": "private", "some_network": "absent"}),
+        ("private", "192.168.0.100"),
+        ("public", "8.8.8.8"),
+    );
+    for release in BOTH {
+        for stats in ["${meta.absent_network}", "${meta.some_network}"] {
+            let web = templated("${meta.test_network}", stats);
+            let r = replay(vec![n.clone()], job(vec![web]), Vec::new(), release);
+            assert!(placed(&r).is_empty(), "{release} {stats}");
+            let f = &r.plan.failed_placements[0];
+            assert_eq!(f.metrics.nodes_filtered, 1, "{release} {stats}");
+            assert_eq!(f.metrics.nodes_exhausted, 0, "{release} {stats}");
+        }
+    }
+}

@@ -10,6 +10,7 @@ mod csi;
 mod devices;
 mod distinct_hosts;
 mod distinct_property;
+mod host_networks;
 mod node_checks;
 mod stack;
 mod target;
@@ -22,6 +23,7 @@ pub use csi::CsiState;
 pub use devices::device_serves;
 pub use distinct_hosts::DistinctHostsRules;
 pub use distinct_property::Placed;
+pub use host_networks::{HostNetworks, host_networks};
 pub use node_checks::NetworkMiss;
 pub use stack::{
     CLASS_INELIGIBLE, Eligibility, Filter, InvalidConstraint, Level, PlanSoFar, SystemStack,
