@@ -82,6 +82,8 @@ pub use rules::FitRules;
 pub use shortfall::{Lack, Shortfall};
 
 #[cfg(test)]
+mod device_rank_tests;
+#[cfg(test)]
 mod rank_tests;
 #[cfg(test)]
 mod tests;
