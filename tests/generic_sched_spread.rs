@@ -54,8 +54,12 @@ fn per_dc(r: &JobReport) -> BTreeMap<&'static str, usize> {
     for p in &r.plan.place {
         let id = p.node_id.as_deref().expect("placed");
         let index: usize = id[..8].parse().unwrap();
-        *out.entry(if index % 2 == 0 { "dc2" } else { "dc1" })
-            .or_insert(0) += 1;
+        *out.entry(if index.is_multiple_of(2) {
+            "dc2"
+        } else {
+            "dc1"
+        })
+        .or_insert(0) += 1;
     }
     out
 }

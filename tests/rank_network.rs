@@ -35,14 +35,17 @@ fn placed(r: &JobReport) -> Vec<(String, f64)> {
         .collect()
 }
 
-/// The failed count of the job's one group and its exhausted dimensions.
-fn failure(r: &JobReport) -> Option<(u64, u64, Vec<(String, u64)>)> {
+/// The failed count of the job's one group, its exhausted nodes and
+/// dimensions.
+type Failure = (u64, u64, Vec<(String, u64)>);
+
+fn failure(r: &JobReport) -> Option<Failure> {
     let f = r.plan.failed_placements.first()?;
     let dims = f
         .metrics
         .dimension_exhausted
         .iter()
-        .map(|(d, n)| (d.to_string(), *n))
+        .map(|(d, n)| (d.clone(), *n))
         .collect();
     Some((f.count, f.metrics.nodes_exhausted, dims))
 }
