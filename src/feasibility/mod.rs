@@ -34,6 +34,8 @@ pub use volume_rules::VolumeRules;
 pub use volumes::{Volumes, has_host_volumes};
 
 #[cfg(test)]
+mod device_tests;
+#[cfg(test)]
 mod node_check_tests;
 #[cfg(test)]
 mod tests;
