@@ -51,6 +51,14 @@ fn constraints(
     ]
 }
 
+/// A case's name, the node's devices, the requests and whether they fit.
+type Case<'d> = (
+    &'static str,
+    Option<&'d [NodeDevice]>,
+    Vec<RequestedDevice>,
+    bool,
+);
+
 #[test]
 fn feasible_test_go_v1_3_0_device_checker() {
     let nvidia = vec![device("1080ti", true)];
@@ -59,7 +67,7 @@ fn feasible_test_go_v1_3_0_device_checker() {
         has_devices(&reqs.iter().collect::<Vec<_>>(), devices)
     };
     let one = |name| vec![request(name, 1, &[])];
-    let cases: Vec<(&str, Option<&[NodeDevice]>, Vec<RequestedDevice>, bool)> = vec![
+    let cases: Vec<Case<'_>> = vec![
         ("no devices on node", None, one("gpu"), false),
         ("no requested devices on empty node", None, vec![], true),
         ("gpu devices by type", Some(&nvidia), one("gpu"), true),
