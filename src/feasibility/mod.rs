@@ -11,6 +11,7 @@ mod devices;
 mod distinct_hosts;
 mod distinct_property;
 mod host_networks;
+mod memo;
 mod node_checks;
 mod stack;
 mod target;
@@ -26,7 +27,8 @@ pub use distinct_property::Placed;
 pub use host_networks::{HostNetworks, host_networks};
 pub use node_checks::NetworkMiss;
 pub use stack::{
-    CLASS_INELIGIBLE, Eligibility, Filter, InvalidConstraint, Level, PlanSoFar, SystemStack,
+    CLASS_INELIGIBLE, ClassMemo, Eligibility, Filter, InvalidConstraint, Level, PlanSoFar,
+    SystemStack,
 };
 pub use target::{Target, TargetRules, resolve};
 pub use version::{Flavour, Version, VersionConstraints};
@@ -35,6 +37,8 @@ pub use volumes::{Volumes, has_host_volumes};
 
 #[cfg(test)]
 mod device_tests;
+#[cfg(test)]
+mod memo_tests;
 #[cfg(test)]
 mod node_check_tests;
 #[cfg(test)]
