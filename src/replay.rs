@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use foldhash::fast::FixedState;
 
-use crate::feasibility::{TargetRules, VolumeRules};
+use crate::feasibility::{DistinctHostsRules, TargetRules, VolumeRules};
 use crate::fit::{FitRules, Settings};
 use crate::model::NodesById;
 use crate::model::{
@@ -411,6 +411,7 @@ impl<'s> Prepared<'s> {
                 csi_missing_listed: release_rules.has(Switch::CsiMissingListed),
             },
             targets: TargetRules::of(profile.release),
+            distinct_hosts: DistinctHostsRules::of(profile.release),
         };
         Ok(Prepared {
             now,

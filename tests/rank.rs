@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 const NODE0: &str = "00000000-0000-4000-8000-000000000000";
 const NODE1: &str = "11111111-0000-4000-8000-000000000000";
 
-fn node(id: &str) -> Value {
+pub(super) fn node(id: &str) -> Value {
     json!({
         "ID": id, "Name": id, "Datacenter": "dc1", "Status": "ready",
         "SchedulingEligibility": "eligible",
@@ -24,21 +24,21 @@ fn node(id: &str) -> Value {
     })
 }
 
-fn group(name: &str, mhz: i64, mb: i64) -> Value {
+pub(super) fn group(name: &str, mhz: i64, mb: i64) -> Value {
     json!({
         "Name": name, "Count": 1, "EphemeralDisk": {"SizeMB": 0},
         "Tasks": [{"Name": "web", "Driver": "exec", "Resources": {"CPU": mhz, "MemoryMB": mb}}]
     })
 }
 
-fn job(groups: Vec<Value>) -> Value {
+pub(super) fn job(groups: Vec<Value>) -> Value {
     json!({"ID": "j", "Name": "j", "Namespace": "default", "Type": "service",
            "Priority": 50, "Version": 1, "Datacenters": ["dc1"], "TaskGroups": groups})
 }
 
 /// An allocation holding `mhz` and `mb` on `node`, pending and desired to
 /// run, of `job` and `group`.
-fn alloc(id: &str, job: &str, group: &str, node: &str, mhz: i64, mb: i64) -> Value {
+pub(super) fn alloc(id: &str, job: &str, group: &str, node: &str, mhz: i64, mb: i64) -> Value {
     json!({
         "ID": id, "Name": format!("{job}.{group}[0]"), "Namespace": "default",
         "JobID": job, "TaskGroup": group, "NodeID": node, "JobVersion": 0,

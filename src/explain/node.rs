@@ -13,9 +13,9 @@ use serde::Serialize;
 
 use super::error::ExplainError;
 use super::subject::find_node;
-use crate::feasibility::device_serves;
+use crate::feasibility::{HostNetworks, TargetRules, device_serves, host_networks};
 use crate::fit::usage::{comparable, flatten};
-use crate::fit::{Comparable, FitRules, Settings, place};
+use crate::fit::{Comparable, FitRules, GroupAsk, Settings, place};
 use crate::model::{Allocation, Id, Job, JobType, SchedulerConfig, Snapshot};
 use crate::placement::Cluster;
 use crate::placement::ask::ask_of;
@@ -200,7 +200,18 @@ pub fn explain_node(
             return Amounts::default();
         };
         let supply = &cluster.supplies[i];
-        place(supply, &[], &ask_of(tg), &settings, device_serves)
+        let ask = ask_of(tg);
+        let resolved = ask.network.map_or(HostNetworks::Plain, |n| {
+            host_networks(n, node, TargetRules::of(report.nomad_version.release))
+        });
+        let ask = match &resolved {
+            HostNetworks::Resolved(n) => GroupAsk {
+                network: Some(n),
+                ..ask
+            },
+            _ => ask,
+        };
+        place(supply, &[], &ask, &settings, device_serves)
             .map(|p| Amounts::of(&flatten(&p.allocated, &rules)))
             .unwrap_or_default()
     };

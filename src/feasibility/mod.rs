@@ -8,7 +8,9 @@
 mod constraint;
 mod csi;
 mod devices;
+mod distinct_hosts;
 mod distinct_property;
+mod host_networks;
 mod memo;
 mod node_checks;
 mod stack;
@@ -20,7 +22,9 @@ mod volumes;
 pub use constraint::{Check, DISTINCT_HOSTS, Parsed, check, describe, meets};
 pub use csi::CsiState;
 pub use devices::device_serves;
+pub use distinct_hosts::DistinctHostsRules;
 pub use distinct_property::Placed;
+pub use host_networks::{HostNetworks, host_networks};
 pub use node_checks::NetworkMiss;
 pub use stack::{
     CLASS_INELIGIBLE, ClassMemo, Eligibility, Filter, InvalidConstraint, Level, PlanSoFar,
@@ -31,6 +35,8 @@ pub use version::{Flavour, Version, VersionConstraints};
 pub use volume_rules::VolumeRules;
 pub use volumes::{Volumes, has_host_volumes};
 
+#[cfg(test)]
+mod device_tests;
 #[cfg(test)]
 mod memo_tests;
 #[cfg(test)]

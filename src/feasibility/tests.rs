@@ -251,7 +251,8 @@ fn targets_interpolate_node_fields_attributes_and_meta() {
 }
 
 /// The `DistinctPropertyIterator` cases of scheduler/feasible_test.go at
-/// v1.3.0 over the property sets alone: nodes whose `${meta.rack}` is
+/// v1.3.0 and scheduler/feasible/feasible_test.go at v2.0.5 (the same
+/// cases) over the property sets alone: nodes whose `${meta.rack}` is
 /// their index, the job's existing allocations (state), the plan's stops
 /// and placements, as (group, node). Allocations of other jobs, which the
 /// Go tests mix in to show they are ignored, never reach the sets: the
@@ -259,7 +260,7 @@ fn targets_interpolate_node_fields_attributes_and_meta() {
 mod distinct_property_iterator {
     use super::super::distinct_property::PropertySet;
     use super::*;
-    use crate::model::from_slice;
+    use crate::model::{from_slice, v};
 
     fn racks(n: usize) -> Vec<Node> {
         (0..n)
@@ -288,6 +289,12 @@ mod distinct_property_iterator {
         }]
     }
 
+    /// The target rules at 1.3.0 and 2.0.5; the property sets read nothing
+    /// else that differs between them.
+    fn tags() -> [TargetRules; 2] {
+        [TargetRules::of(v(1, 3, 0)), TargetRules::of(v(2, 0, 5))]
+    }
+
     /// The nodes every set of `sets` lets `tg` onto.
     fn feasible(
         sets: &[PropertySet],
@@ -308,62 +315,65 @@ mod distinct_property_iterator {
     /// in the plan (an update), counted twice; rack 4's only allocation is
     /// stopped by the plan, so only node 4 takes group "baz".
     #[test]
-    fn feasible_test_go_v1_3_0_job_distinct_property() {
-        let n = racks(5);
-        let existing = at(&n, &[("bar", 0), ("bar", 1), ("baz", 3), ("baz", 4)]);
-        let sets = PropertySet::all(&distinct(""), None, &existing, TargetRules::default());
-        let proposed = at(&n, &[("bar", 0), ("baz", 2)]);
-        let stopping = at(&n, &[("baz", 4)]);
-        assert_eq!(feasible(&sets, &n, &stopping, &proposed), [4]);
-        assert_eq!(
-            sets[0].satisfied(&n[0], &stopping, &proposed),
-            Err("distinct_property: ${meta.rack}=0 used by 2 allocs".to_string())
-        );
+    fn feasible_test_go_v1_3_0_v2_0_5_job_distinct_property() {
+        for rules in tags() {
+            let n = racks(5);
+            let existing = at(&n, &[("bar", 0), ("bar", 1), ("baz", 3), ("baz", 4)]);
+            let sets = PropertySet::all(&distinct(""), None, &existing, rules);
+            let proposed = at(&n, &[("bar", 0), ("baz", 2)]);
+            let stopping = at(&n, &[("baz", 4)]);
+            assert_eq!(feasible(&sets, &n, &stopping, &proposed), [4]);
+            assert_eq!(
+                sets[0].satisfied(&n[0], &stopping, &proposed),
+                Err("distinct_property: ${meta.rack}=0 used by 2 allocs".to_string())
+            );
+        }
     }
 
     /// `..._JobDistinctProperty_Count`: two per rack; racks 0 and 1 are
     /// full, and rack 2's one placement is offset by a stop there (a single
     /// stop of a value placed again still clears it).
     #[test]
-    fn feasible_test_go_v1_3_0_job_distinct_property_count() {
-        let n = racks(3);
-        let existing = at(&n, &[("bar", 0), ("bar", 1), ("baz", 0)]);
-        let sets = PropertySet::all(&distinct("2"), None, &existing, TargetRules::default());
-        let proposed = at(
-            &n,
-            &[("bar", 0), ("baz", 0), ("bar", 1), ("baz", 1), ("bar", 2)],
-        );
-        let stopping = at(&n, &[("baz", 2)]);
-        assert_eq!(feasible(&sets, &n, &stopping, &proposed), [2]);
+    fn feasible_test_go_v1_3_0_v2_0_5_job_distinct_property_count() {
+        for rules in tags() {
+            let n = racks(3);
+            let existing = at(&n, &[("bar", 0), ("bar", 1), ("baz", 0)]);
+            let sets = PropertySet::all(&distinct("2"), None, &existing, rules);
+            let proposed = at(
+                &n,
+                &[("bar", 0), ("baz", 0), ("bar", 1), ("baz", 1), ("bar", 2)],
+            );
+            let stopping = at(&n, &[("baz", 2)]);
+            assert_eq!(feasible(&sets, &n, &stopping, &proposed), [2]);
+        }
     }
 
     /// `..._JobDistinctProperty_RemoveAndReplace`: the rack's allocation is
     /// stopped and replaced in the same plan, so it is still used.
     #[test]
-    fn feasible_test_go_v1_3_0_job_distinct_property_remove_and_replace() {
-        let n = racks(1);
-        let existing = at(&n, &[("bar", 0)]);
-        let sets = PropertySet::all(&distinct(""), None, &existing, TargetRules::default());
-        let (stopping, proposed) = (at(&n, &[("bar", 0)]), at(&n, &[("bar", 0)]));
-        assert!(feasible(&sets, &n, &stopping, &proposed).is_empty());
+    fn feasible_test_go_v1_3_0_v2_0_5_job_distinct_property_remove_and_replace() {
+        for rules in tags() {
+            let n = racks(1);
+            let existing = at(&n, &[("bar", 0)]);
+            let sets = PropertySet::all(&distinct(""), None, &existing, rules);
+            let (stopping, proposed) = (at(&n, &[("bar", 0)]), at(&n, &[("bar", 0)]));
+            assert!(feasible(&sets, &n, &stopping, &proposed).is_empty());
+        }
     }
 
     /// `..._JobDistinctProperty_Infeasible` and `..._Infeasible_Count`:
     /// both racks already used (once, then twice) by other groups.
     #[test]
-    fn feasible_test_go_v1_3_0_job_distinct_property_infeasible() {
-        let n = racks(2);
-        let sets = PropertySet::all(
-            &distinct(""),
-            None,
-            &at(&n, &[("baz", 1)]),
-            TargetRules::default(),
-        );
-        assert!(feasible(&sets, &n, &[], &at(&n, &[("bar", 0)])).is_empty());
-        let existing = at(&n, &[("bar", 1), ("baz", 1)]);
-        let sets = PropertySet::all(&distinct("2"), None, &existing, TargetRules::default());
-        let proposed = at(&n, &[("bar", 0), ("baz", 0)]);
-        assert!(feasible(&sets, &n, &[], &proposed).is_empty());
+    fn feasible_test_go_v1_3_0_v2_0_5_job_distinct_property_infeasible() {
+        for rules in tags() {
+            let n = racks(2);
+            let sets = PropertySet::all(&distinct(""), None, &at(&n, &[("baz", 1)]), rules);
+            assert!(feasible(&sets, &n, &[], &at(&n, &[("bar", 0)])).is_empty());
+            let existing = at(&n, &[("bar", 1), ("baz", 1)]);
+            let sets = PropertySet::all(&distinct("2"), None, &existing, rules);
+            let proposed = at(&n, &[("bar", 0), ("baz", 0)]);
+            assert!(feasible(&sets, &n, &[], &proposed).is_empty());
+        }
     }
 
     /// `TestDistinctPropertyIterator_TaskGroupDistinctProperty`: the group
@@ -371,20 +381,17 @@ mod distinct_property_iterator {
     /// rack 2's allocation stopped, so node 2 alone; group "baz", without
     /// the constraint, has no set and takes all three.
     #[test]
-    fn feasible_test_go_v1_3_0_task_group_distinct_property() {
-        let n = racks(3);
-        let existing = at(&n, &[("example", 1), ("example", 2)]);
-        let sets = PropertySet::all(
-            &distinct(""),
-            Some("example"),
-            &existing,
-            TargetRules::default(),
-        );
-        let proposed = at(&n, &[("example", 0)]);
-        let stopping = at(&n, &[("example", 2)]);
-        assert_eq!(feasible(&sets, &n, &stopping, &proposed), [2]);
-        let none = PropertySet::all(&[], Some("baz"), &existing, TargetRules::default());
-        assert_eq!(feasible(&none, &n, &stopping, &proposed), [0, 1, 2]);
+    fn feasible_test_go_v1_3_0_v2_0_5_task_group_distinct_property() {
+        for rules in tags() {
+            let n = racks(3);
+            let existing = at(&n, &[("example", 1), ("example", 2)]);
+            let sets = PropertySet::all(&distinct(""), Some("example"), &existing, rules);
+            let proposed = at(&n, &[("example", 0)]);
+            let stopping = at(&n, &[("example", 2)]);
+            assert_eq!(feasible(&sets, &n, &stopping, &proposed), [2]);
+            let none = PropertySet::all(&[], Some("baz"), &existing, rules);
+            assert_eq!(feasible(&none, &n, &stopping, &proposed), [0, 1, 2]);
+        }
     }
 }
 

@@ -45,8 +45,9 @@
 //!
 //! Left for the wiring into the placement stage: reading these types from
 //! `Node` and `Allocation`; the proposed allocations (the node's, less the
-//! plan's stops and evictions, plus its placements); host network names
-//! given as `${meta.*}` templates; `IgnoreCollision` on a group's ports
+//! plan's stops and evictions, plus its placements); a group port's
+//! `host_network` template, resolved on each node
+//! (`crate::feasibility::host_networks`); `IgnoreCollision` on a group's ports
 //! (1.9.0), which the job model does not read yet; device constraints and
 //! affinities (the feasibility checks own them); NUMA ("numa-cores"); the plan
 //! applier's host volume claims (1.10.0). Nomad ranks a random sample of
@@ -80,5 +81,9 @@ pub use preemption::{Candidate, Preemptor};
 pub use rules::FitRules;
 pub use shortfall::{Lack, Shortfall};
 
+#[cfg(test)]
+mod device_rank_tests;
+#[cfg(test)]
+mod rank_tests;
 #[cfg(test)]
 mod tests;

@@ -127,9 +127,18 @@ impl NodeUse {
 }
 
 impl<'a> NodeFreeAsk<'a> {
-    /// The ask when no task asks for a network, devices or cores, else
-    /// `None`: [`crate::fit::place()`]'s resources for it, less the ports.
+    /// The ask when no task asks for a network, devices or cores and no
+    /// group port names a `host_network` template, else `None`:
+    /// [`crate::fit::place()`]'s resources for it, less the ports.
     pub fn of(ask: &GroupAsk<'a>, settings: &Settings) -> Option<NodeFreeAsk<'a>> {
+        // A `host_network` template is resolved on each node.
+        let ports = ask
+            .network
+            .into_iter()
+            .flat_map(|n| n.dynamic_ports.iter().chain(&n.reserved_ports));
+        if ports.into_iter().any(|p| p.host_network.starts_with("${")) {
+            return None;
+        }
         let mut total = AllocatedResources {
             shared: AllocatedShared {
                 disk_mb: ask.disk_mb,

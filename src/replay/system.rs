@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::placing::{BLOCKED_FAILED_PLACEMENTS, TRIGGER_QUEUED_ALLOCS};
 use super::{JobContext, JobWork};
+use crate::feasibility::TargetRules;
 use crate::fit::{FitRules, Settings};
 use crate::model::{Allocation, Job, JobType, Name};
 use crate::reconciler::TaintedNodes;
@@ -67,6 +68,7 @@ impl<'a> JobContext<'a> {
                 false => config.system_scheduler_enabled,
             },
             on_node: self.on_node,
+            targets: TargetRules::of(self.rules.release()),
         }
     }
 

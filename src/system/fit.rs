@@ -6,7 +6,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::feasibility::device_serves;
+use crate::feasibility::{HostNetworks, TargetRules, device_serves, host_networks};
 use crate::fit::preemption::VictimGroup;
 use crate::fit::{Candidate, Capacity, Eviction, GroupAsk, Settings, Shortfall, place_evicting};
 use crate::model::resources::{AllocUsage, AllocatedResources};
@@ -19,6 +19,8 @@ pub struct FitInput<'a, 'r> {
     pub preempt: bool,
     /// Every job's non-terminal allocations on each node, by allocation ID.
     pub on_node: &'r HashMap<&'a str, Vec<&'a Allocation>>,
+    /// How the release resolves a group port's `host_network` template.
+    pub targets: TargetRules,
 }
 
 /// The plan so far as fit reads it.
@@ -112,10 +114,26 @@ impl<'a> FitInput<'a, '_> {
             preempted: &groups,
         };
         let proposed: Vec<&AllocUsage> = usages.iter().collect();
+        let ask = GroupAsk::of(tg);
+        let resolved = match ask.network {
+            Some(n) => host_networks(n, node, self.targets),
+            None => HostNetworks::Plain,
+        };
+        let ask = match &resolved {
+            HostNetworks::Plain => ask,
+            HostNetworks::Resolved(n) => GroupAsk {
+                network: Some(n),
+                ..ask
+            },
+            // Nomad skips the node unrecorded.
+            HostNetworks::Unresolved => {
+                return Err(Shortfall::named("network: host network template").unrecorded());
+            }
+        };
         let placed = place_evicting(
             &node.supply(),
             &proposed,
-            &GroupAsk::of(tg),
+            &ask,
             &self.settings,
             device_serves,
             self.preempt.then_some(&eviction),

@@ -805,6 +805,29 @@ catalogue! {
         reads: [],
         wording: "missing CSI volumes are listed together and CSI groups escape the computed class",
     }
+    /// #16907 (1.3.14, 1.4.9, 1.5.4, 1.6.0; v1.6.0 scheduler/feasible.go:572-587):
+    /// a `distinct_hosts` constraint whose `RTarget` parses as a Go boolean
+    /// `false` does not apply; an empty or unparsable one still does. Only
+    /// the first `distinct_hosts` constraint of the job or group is read.
+    /// Before, any such constraint applied (v1.3.0 feasible.go:556-564).
+    DistinctHostsFalse {
+        id: "#16907",
+        firsts: &[v(1, 3, 14), v(1, 4, 9), v(1, 5, 4), v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "distinct_hosts = false turns the constraint off",
+    }
+    /// #19004 (1.5.11, 1.6.4, 1.7.0; v1.7.0 scheduler/feasible.go:631-634):
+    /// `distinct_hosts` counts only allocations of the job in its own
+    /// namespace; before, any allocation with the job's ID, in any
+    /// namespace, took the node (v1.3.0 feasible.go:608-611).
+    DistinctHostsNamespace {
+        id: "#19004",
+        firsts: &[v(1, 5, 11), v(1, 6, 4), v(1, 7, 0)],
+        replayed: true,
+        reads: [],
+        wording: "distinct_hosts ignores jobs of the same ID in other namespaces",
+    }
     /// #16826 (1.5.4, 1.6.0; v1.5.4 scheduler/generic_sched.go:796): an
     /// ephemeral disk with `migrate` prefers the previous allocation's
     /// node as `sticky` does; before, only `sticky` (v1.3.0

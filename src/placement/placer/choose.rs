@@ -75,7 +75,9 @@ impl<'a> Placer<'a> {
                     })
                 }
                 Verdict::Exhausted(short) => {
-                    metric.exhaust_node(class, &short.dimension);
+                    if !short.unrecorded {
+                        metric.exhaust_node(class, &short.dimension);
+                    }
                     let noted = recording.then(|| (NodeVerdict::Exhausted(short.clone()), false));
                     failure.consider(i, short);
                     noted

@@ -6,7 +6,7 @@ use super::super::metric::AllocMetric;
 use super::super::ranked::RankIndex;
 use super::super::ranking::{Ranking, affinities_of};
 use super::setup::Setup;
-use crate::feasibility::{DISTINCT_HOSTS, SystemStack};
+use crate::feasibility::SystemStack;
 use crate::fit::{GroupAsk, NodeFreeAsk};
 use crate::model::{Constraint, Job, TaskGroup};
 
@@ -49,7 +49,7 @@ impl<'a> Group<'a> {
         classes: usize,
     ) -> Group<'a> {
         let ask = ask_of(tg);
-        let distinct = |cs: &[Constraint]| cs.iter().any(|c| c.operand == DISTINCT_HOSTS);
+        let distinct = |cs: &[Constraint]| setup.distinct_hosts.applies(cs);
         let volumes = !tg.volumes.is_empty();
         // A group with volumes keeps to the stack's own class cache, which
         // tells a cached verdict from a checked one (#13274), and is judged

@@ -8,9 +8,10 @@ use std::sync::Arc;
 use super::group::{ELIGIBLE, Group, INELIGIBLE};
 use super::state::{Added, Changed, NodeMap, Placer};
 use crate::feasibility::{
-    CLASS_INELIGIBLE, DISTINCT_HOSTS, Eligibility, Filter, PlanSoFar, device_serves,
+    CLASS_INELIGIBLE, DISTINCT_HOSTS, Eligibility, Filter, HostNetworks, PlanSoFar, device_serves,
+    host_networks,
 };
-use crate::fit::{Capacity, Comparable, NodeUse, Shortfall, place};
+use crate::fit::{Capacity, Comparable, GroupAsk, NodeUse, Shortfall, place};
 use crate::model::resources::AllocUsage;
 use crate::model::{ClientStatus, DesiredStatus, Id};
 
@@ -92,7 +93,10 @@ impl<'a> Placer<'a> {
             .map_or(0, |(_, n)| *n);
         let (by_job, by_group) = g.distinct;
         if (by_job && in_job > 0) || (by_group && in_group > 0) {
-            return Verdict::Filtered(Cow::Borrowed(DISTINCT_HOSTS));
+            let group = (!by_job).then_some(tg.name.as_str());
+            if !self.setup.distinct_hosts.namespaced || self.in_namespace(i, group) {
+                return Verdict::Filtered(Cow::Borrowed(DISTINCT_HOSTS));
+            }
         }
         if g.properties {
             let plan = PlanSoFar {
@@ -123,7 +127,13 @@ impl<'a> Placer<'a> {
             }
             None => {
                 let usages = self.proposed_usages(i);
-                place(supply, &usages, &g.ask, settings, device_serves).map(|p| p.used)
+                let resolved = self.host_networks_on(g, i);
+                let Some(ask) = on_node(&g.ask, &resolved) else {
+                    // Nomad skips the node unrecorded.
+                    let why = Shortfall::named("network: host network template");
+                    return Verdict::Exhausted(why.unrecorded());
+                };
+                place(supply, &usages, &ask, settings, device_serves).map(|p| p.used)
             }
         };
         match fit {
@@ -146,7 +156,9 @@ impl<'a> Placer<'a> {
             None => {
                 let usages = self.proposed_usages(i);
                 let supply = &self.cluster.supplies[i];
-                place(supply, &usages, &g.ask, &self.setup.settings, device_serves)
+                let resolved = self.host_networks_on(g, i);
+                let ask = on_node(&g.ask, &resolved).unwrap_or(Cow::Borrowed(&g.ask));
+                place(supply, &usages, &ask, &self.setup.settings, device_serves)
                     .map(|p| p.allocated)
             }
         };
@@ -222,9 +234,46 @@ impl<'a> Placer<'a> {
         }
     }
 
+    /// The group's network as node `i` sees it: its `host_network`
+    /// templates resolved there.
+    fn host_networks_on(&self, g: &Group<'a>, i: usize) -> HostNetworks {
+        match g.ask.network {
+            Some(n) => host_networks(n, self.cluster.nodes[i], self.setup.targets),
+            None => HostNetworks::Plain,
+        }
+    }
+
+    /// Whether node `i` keeps or gets an allocation of the job in the job's
+    /// own namespace (of `group` alone, when given): what collides under
+    /// `distinct_hosts` from #19004, where the job ID alone no longer does.
+    fn in_namespace(&self, i: usize, group: Option<&str>) -> bool {
+        let of_group = |tg: &str| group.is_none_or(|g| g == tg);
+        let added = self.added.get(&i).into_iter().flatten();
+        added.into_iter().any(|a| of_group(a.task_group))
+            || self.cluster.running[i].iter().any(|r| {
+                r.alloc.job_id.as_str() == self.job.id
+                    && r.alloc.namespace.as_str() == self.job.namespace
+                    && of_group(&r.alloc.task_group)
+                    && !self.stopped.contains(&r.alloc.id)
+            })
+    }
+
     /// `ProposedAllocs` of node `i`.
     fn proposed_usages(&self, i: usize) -> Vec<&AllocUsage> {
         proposed_on(self.cluster, &self.stopped, &self.updated, &self.added, i)
+    }
+}
+
+/// `ask` with its group network as a node resolved it; `None` when a
+/// template did not resolve there.
+fn on_node<'x>(ask: &'x GroupAsk<'x>, resolved: &'x HostNetworks) -> Option<Cow<'x, GroupAsk<'x>>> {
+    match resolved {
+        HostNetworks::Plain => Some(Cow::Borrowed(ask)),
+        HostNetworks::Resolved(n) => Some(Cow::Owned(GroupAsk {
+            network: Some(n),
+            ..ask.clone()
+        })),
+        HostNetworks::Unresolved => None,
     }
 }
 

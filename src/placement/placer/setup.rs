@@ -1,7 +1,7 @@
 //! What a job's placement stage is set up with, and what it gives back.
 
 use super::super::spread::SpreadRules;
-use crate::feasibility::{TargetRules, VolumeRules};
+use crate::feasibility::{DistinctHostsRules, TargetRules, VolumeRules};
 use crate::fit::Settings;
 
 /// What decides which nodes a job sees and how fit is counted.
@@ -19,6 +19,8 @@ pub struct Setup {
     pub volumes: VolumeRules,
     /// How the release resolves `${...}` targets.
     pub targets: TargetRules,
+    /// How the release reads `distinct_hosts`.
+    pub distinct_hosts: DistinctHostsRules,
 }
 
 /// How one allocation is placed (`SelectOptions`): its name (which

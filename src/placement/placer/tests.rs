@@ -5,7 +5,7 @@
 use serde_json::json;
 
 use super::*;
-use crate::feasibility::{TargetRules, VolumeRules};
+use crate::feasibility::{DistinctHostsRules, TargetRules, VolumeRules};
 use crate::fit::{FitRules, Settings};
 use crate::model::{Node, Snapshot, from_slice};
 use crate::placement::{AllocMetric, Recorder, SpreadRules};
@@ -42,6 +42,7 @@ fn failed_metrics(snapshot: &Snapshot, job: &Job, recording: bool) -> Vec<AllocM
         spread: SpreadRules::default(),
         volumes: VolumeRules::default(),
         targets: TargetRules::default(),
+        distinct_hosts: DistinctHostsRules::default(),
     };
     let mut placer = Placer::new(&cluster, job, &[], [], setup);
     for tg in &job.task_groups {
@@ -185,6 +186,7 @@ fn placements(
         spread: SpreadRules::default(),
         volumes: VolumeRules::default(),
         targets: TargetRules::default(),
+        distinct_hosts: DistinctHostsRules::default(),
     };
     let own: Vec<&Allocation> = snapshot
         .allocs
