@@ -21,6 +21,8 @@ use foldhash::fast::FixedState;
 use serde::de::{Deserialize, Deserializer, Visitor};
 use serde::{Serialize, Serializer};
 
+use super::parts::{self, Parts};
+
 /// An immutable, cheaply cloned string; compares, orders and hashes as its text.
 ///
 /// An [`ArcStr`] is a thin pointer to one block holding the count, the
@@ -71,6 +73,8 @@ struct Installed {
     /// one of a few (statuses, namespaces, jobs, groups): this small table
     /// stays in the cache, where `seen`, with every node's ID in it, does not.
     recent: Box<[(u64, Name); RECENT]>,
+    /// The job parts read on the thread holding the set ([`super::Shared`]).
+    parts: Parts,
 }
 
 /// Slots in [`Installed::recent`].
@@ -81,6 +85,7 @@ impl Installed {
         Installed {
             seen: HashSet::default(),
             recent: Box::new(std::array::from_fn(|_| (0, Name::default()))),
+            parts: Parts::default(),
         }
     }
 
@@ -111,11 +116,15 @@ impl Interner {
     /// Runs `f` with a set of `interner`'s texts installed on this thread:
     /// equal names read in it share one copy.
     pub fn install<R>(interner: &Arc<Interner>, f: impl FnOnce() -> R) -> R {
-        let set = interner.idle().pop().unwrap_or_else(Installed::new);
+        let mut set = interner.idle().pop().unwrap_or_else(Installed::new);
+        let previous_parts = parts::swap(Some(std::mem::take(&mut set.parts)));
         let previous = CURRENT.with(|c| c.replace(Some(set)));
         let result = f();
         let set = CURRENT.with(|c| std::mem::replace(&mut *c.borrow_mut(), previous));
-        interner.idle().extend(set);
+        let read = parts::swap(previous_parts).unwrap_or_default();
+        interner
+            .idle()
+            .extend(set.map(|set| Installed { parts: read, ..set }));
         result
     }
 

@@ -1,0 +1,47 @@
+//! The table of parts [`super::Shared`] reads share: per thread of a read,
+//! installed with the interner's set of names ([`super::Interner::install`]),
+//! each part by its type and the hash of its text.
+
+use std::any::{Any, TypeId};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use foldhash::fast::FixedState;
+
+/// The parts read so far on one thread of a read.
+#[derive(Default)]
+pub(crate) struct Parts(HashMap<(TypeId, u128), Arc<dyn Any + Send + Sync>, FixedState>);
+
+thread_local! {
+    static PARTS: RefCell<Option<Parts>> = const { RefCell::new(None) };
+}
+
+/// Installs `parts` on this thread, giving back those installed before.
+pub(super) fn swap(parts: Option<Parts>) -> Option<Parts> {
+    PARTS.with(|p| p.replace(parts))
+}
+
+/// Whether a table is installed on this thread.
+pub(super) fn installed() -> bool {
+    PARTS.with(|p| p.borrow().is_some())
+}
+
+/// The `T` kept for the text whose hash is `key`.
+pub(super) fn get<T: Any + Send + Sync>(key: u128) -> Option<Arc<T>> {
+    PARTS.with(|p| {
+        let p = p.borrow();
+        let found = p.as_ref()?.0.get(&(TypeId::of::<T>(), key))?;
+        Arc::clone(found).downcast::<T>().ok()
+    })
+}
+
+/// Keeps `value` for the text whose hash is `key`.
+pub(super) fn keep<T: Any + Send + Sync>(key: u128, value: &Arc<T>) {
+    PARTS.with(|p| {
+        if let Some(p) = p.borrow_mut().as_mut() {
+            let value: Arc<dyn Any + Send + Sync> = Arc::clone(value) as _;
+            p.0.insert((TypeId::of::<T>(), key), value);
+        }
+    });
+}
