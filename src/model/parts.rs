@@ -1,6 +1,6 @@
 //! The table of parts [`super::Shared`] reads share: per thread of a read,
 //! installed with the interner's set of names ([`super::Interner::install`]),
-//! each part by its type and the hash of its text.
+//! each part by its type and the hash of its text or of its value.
 
 use std::any::{Any, TypeId};
 use std::cell::RefCell;
@@ -11,7 +11,14 @@ use foldhash::fast::FixedState;
 
 /// The parts read so far on one thread of a read.
 #[derive(Default)]
-pub(crate) struct Parts(HashMap<(TypeId, u128), Arc<dyn Any + Send + Sync>, FixedState>);
+pub(crate) struct Parts(HashMap<(TypeId, By, u128), Arc<dyn Any + Send + Sync>, FixedState>);
+
+/// What a part's hash is of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum By {
+    Text,
+    Value,
+}
 
 thread_local! {
     static PARTS: RefCell<Option<Parts>> = const { RefCell::new(None) };
@@ -27,21 +34,21 @@ pub(super) fn installed() -> bool {
     PARTS.with(|p| p.borrow().is_some())
 }
 
-/// The `T` kept for the text whose hash is `key`.
-pub(super) fn get<T: Any + Send + Sync>(key: u128) -> Option<Arc<T>> {
+/// The `T` kept for the text or value whose hash is `key`.
+pub(super) fn get<T: Any + Send + Sync>(by: By, key: u128) -> Option<Arc<T>> {
     PARTS.with(|p| {
         let p = p.borrow();
-        let found = p.as_ref()?.0.get(&(TypeId::of::<T>(), key))?;
+        let found = p.as_ref()?.0.get(&(TypeId::of::<T>(), by, key))?;
         Arc::clone(found).downcast::<T>().ok()
     })
 }
 
-/// Keeps `value` for the text whose hash is `key`.
-pub(super) fn keep<T: Any + Send + Sync>(key: u128, value: &Arc<T>) {
+/// Keeps `value` for the text or value whose hash is `key`.
+pub(super) fn keep<T: Any + Send + Sync>(by: By, key: u128, value: &Arc<T>) {
     PARTS.with(|p| {
         if let Some(p) = p.borrow_mut().as_mut() {
             let value: Arc<dyn Any + Send + Sync> = Arc::clone(value) as _;
-            p.0.insert((TypeId::of::<T>(), key), value);
+            p.0.insert((TypeId::of::<T>(), by, key), value);
         }
     });
 }

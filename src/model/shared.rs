@@ -8,26 +8,32 @@
 //! such part is captured as its text, known by a 128-bit hash of it
 //! (xxHash's XXH3-128, with its fixed seed), and parsed only the first time
 //! that text is met on the thread; later texts get the first one's copy.
+//! Most of what differs between versions is what the model does not keep
+//! (a service's tags and checks): a task group or task whose text is new is
+//! also known by a hash of its value as parsed, its `Debug` rendering (every
+//! field, derived, and the hand-written ones print their whole text), and
+//! shares the copy of an equal value read before.
 //!
 //! **Soundness.** A part's value depends on its text alone (the same bytes
 //! decode the same way wherever they stand), so equal texts may share one
-//! value. Texts are not kept to be compared: two distinct texts are taken
-//! for one only if their hashes are equal, which for `n` texts not built to
-//! collide happens with a chance of at most `n² / 2¹²⁹` (10⁻²⁸ for 100,000
-//! parts), the bound the reader's job texts rest on too (`read::job_texts`).
+//! value, and equal values may share one copy. Neither texts nor renderings
+//! are kept to be compared: two distinct ones are taken for one only if
+//! their hashes are equal, which for `n` of them not built to collide
+//! happens with a chance of at most `n² / 2¹²⁹` (10⁻²⁸ for 100,000 parts),
+//! the bound the reader's job texts rest on too (`read::job_texts`).
 //! Anything the capture cannot read (a deserializer that buffers) fails the
 //! shared read, and the caller reads the text again without sharing.
 
 use std::cell::Cell;
-use std::fmt;
+use std::fmt::{self, Write};
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
 use serde::de::{Deserialize, DeserializeOwned, Deserializer, Error};
-use xxhash_rust::xxh3::xxh3_128;
+use xxhash_rust::xxh3::{Xxh3Default, xxh3_128};
 
-use super::parts;
+use super::parts::{self, By};
 use super::{GoValue, Json, TextUse, from_slice, with_text};
 
 /// A value that equal texts read into share: cloned by its count, changed
@@ -72,7 +78,7 @@ impl<'de, T: Part> Deserialize<'de> for Shared<T> {
         if !sharing() {
             return T::deserialize(d).map(Shared::from);
         }
-        let found = with_text(d, Find(PhantomData))?;
+        let found = with_text(d, Find::<T>::by_value())?;
         Ok(Shared(found.unwrap_or_default()))
     }
 }
@@ -82,7 +88,7 @@ pub(crate) fn shared_value<'de, D: Deserializer<'de>>(d: D) -> Result<GoValue, D
     if !sharing() {
         return GoValue::deserialize(d);
     }
-    let found = with_text(d, Find::<Json>(PhantomData))?;
+    let found = with_text(d, Find::<Json>::by_text())?;
     Ok(found.map(GoValue::from_shared).unwrap_or_default())
 }
 
@@ -98,9 +104,12 @@ pub(crate) fn from_slice_shared<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> serd
 }
 
 /// A type whose values equal texts may share.
-pub(crate) trait Part: Default + DeserializeOwned + Send + Sync + 'static {}
+pub(crate) trait Part:
+    Default + fmt::Debug + DeserializeOwned + Send + Sync + 'static
+{
+}
 
-impl<T: Default + DeserializeOwned + Send + Sync + 'static> Part for T {}
+impl<T: Default + fmt::Debug + DeserializeOwned + Send + Sync + 'static> Part for T {}
 
 thread_local! {
     /// Whether a shared read runs on this thread.
@@ -111,19 +120,61 @@ fn sharing() -> bool {
     SHARING.with(Cell::get) && parts::installed()
 }
 
-/// Finds a part's text among those met, or parses and keeps it.
-struct Find<T>(PhantomData<T>);
+/// Finds a part's text among those met, or parses it and, `by_value`,
+/// finds its value among those met; keeps what it did not find.
+struct Find<T> {
+    by_value: bool,
+    part: PhantomData<T>,
+}
+
+impl<T> Find<T> {
+    fn by_text() -> Find<T> {
+        Find {
+            by_value: false,
+            part: PhantomData,
+        }
+    }
+
+    fn by_value() -> Find<T> {
+        Find {
+            by_value: true,
+            part: PhantomData,
+        }
+    }
+}
 
 impl<T: Part> TextUse for Find<T> {
     type Out = Arc<T>;
 
     fn take<E: Error>(self, text: &str) -> Result<Arc<T>, E> {
         let key = xxh3_128(text.as_bytes());
-        if let Some(known) = parts::get::<T>(key) {
+        if let Some(known) = parts::get::<T>(By::Text, key) {
             return Ok(known);
         }
-        let value = Arc::new(from_slice::<T>(text.as_bytes()).map_err(E::custom)?);
-        parts::keep(key, &value);
+        let mut value = Arc::new(from_slice::<T>(text.as_bytes()).map_err(E::custom)?);
+        if self.by_value {
+            let rendered = rendering_hash(&*value);
+            match parts::get::<T>(By::Value, rendered) {
+                Some(known) => value = known,
+                None => parts::keep(By::Value, rendered, &value),
+            }
+        }
+        parts::keep(By::Text, key, &value);
         Ok(value)
     }
+}
+
+/// The hash of `value`'s `Debug` rendering, rendered into the hasher.
+fn rendering_hash(value: &impl fmt::Debug) -> u128 {
+    struct Hashing(Xxh3Default);
+    impl Write for Hashing {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            self.0.update(s.as_bytes());
+            Ok(())
+        }
+    }
+    let mut h = Hashing(Xxh3Default::new());
+    // Writing into a hasher cannot fail.
+    let _ = write!(h, "{value:?}");
+    h.0.digest128()
 }

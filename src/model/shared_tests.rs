@@ -108,3 +108,29 @@ fn a_changed_part_is_copied_first() {
         &jobs[1].task_groups[1]
     ));
 }
+
+#[test]
+fn parts_whose_texts_differ_only_in_what_the_model_drops_share_one_copy() {
+    let with_tags = |tags: &str| {
+        format!(
+            r#"{{"ID": "web", "TaskGroups": [{{"Name": "api", "Count": 2,
+                "Services": [{{"Name": "api", "Tags": [{tags}]}}],
+                "Tasks": [{{"Name": "app", "Config": {{"image": "a"}}}}]}}]}}"#
+        )
+    };
+    let jobs = read(&[
+        &with_tags(r#""v1""#),
+        &with_tags(r#""v2""#),
+        &with_tags(r#""v2", "x""#).replace(r#""Count": 2"#, r#""Count": 3"#),
+    ]);
+    assert!(Shared::ptr_eq(
+        &jobs[0].task_groups[0],
+        &jobs[1].task_groups[0]
+    ));
+    assert!(!Shared::ptr_eq(
+        &jobs[1].task_groups[0],
+        &jobs[2].task_groups[0]
+    ));
+    assert_eq!(jobs[2].task_groups[0].count, 3);
+    assert_eq!(jobs[1].task_groups[0].services[0].name, "api");
+}
