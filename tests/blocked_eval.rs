@@ -274,29 +274,47 @@ fn blocked_evals_go_v1_3_0_v2_0_5_a_second_blocked_evaluation_cancels_the_first(
 }
 
 /// The snapshot's own blocked evaluations of one job (a leader reaps such
-/// duplicates within a second): with `--until` the tracker takes them in
-/// ID order and keeps the last, canceling the other at the evaluation
-/// time. Nomad keeps the one of the highest Raft index, which the model
-/// does not keep.
+/// duplicates within a second): with `--until` they are taken in ID order,
+/// as `restoreEvals` does (v1.3.0 nomad/leader.go:556-578), and the
+/// tracker keeps the one of the higher `max(CreateIndex, SnapshotIndex)`,
+/// the later on a tie (`processBlockJobDuplicate` with `latestEvalIndex`,
+/// v1.3.0 nomad/blocked_evals.go:240-294, v2.0.5 :298-352), canceling the
+/// other at the evaluation time, with the evaluation kept at that moment.
 #[test]
-fn the_snapshot_s_duplicate_blocked_evaluations_leave_one() {
-    let eval = |id: &str| {
+fn blocked_evals_go_v1_3_0_v2_0_5_the_snapshot_s_duplicates_keep_the_highest_index() {
+    let eval = |id: &str, create: u64, snapshot: u64| {
         json!({"ID": id, "Namespace": "default", "JobID": "web", "Priority": 50,
-               "Type": "service", "TriggeredBy": "queued-allocs", "Status": "blocked"})
+               "Type": "service", "TriggeredBy": "queued-allocs", "Status": "blocked",
+               "CreateIndex": create, "SnapshotIndex": snapshot, "ModifyIndex": create})
     };
-    let first = "b1000000-0000-4000-8000-000000000000";
-    let second = "b2000000-0000-4000-8000-000000000000";
-    let snapshot = full_cluster(json!([eval(second), eval(first)]), 0);
-    let s = story_at(&snapshot, v(2, 0, 5), &[], Some("1m"));
-    let [c] = s.canceled.as_slice() else {
-        panic!("{:?}", s.canceled);
-    };
-    assert_eq!(c.by, CanceledBy::BlockedEvals);
-    assert_eq!(c.evaluation.id, first);
-    assert_eq!(c.kept_eval_id.as_deref(), Some(second));
-    assert_eq!(c.at, s.report.now);
+    let a = "b1000000-0000-4000-8000-000000000000";
+    let b = "b2000000-0000-4000-8000-000000000000";
+    let c = "b3000000-0000-4000-8000-000000000000";
+    // `a` was re-blocked at index 30: its snapshot index wins over `b`'s
+    // creation at 20; `c`, restored last, is older than both.
+    let snapshot = full_cluster(json!([eval(c, 10, 10), eval(b, 20, 0), eval(a, 5, 30)]), 0);
+    for release in BOTH {
+        let s = story_at(&snapshot, release, &[], Some("1m"));
+        let canceled: Vec<(&str, Option<&str>)> = s
+            .canceled
+            .iter()
+            .map(|c| (c.evaluation.id.as_str(), c.kept_eval_id.as_deref()))
+            .collect();
+        assert_eq!(canceled, [(b, Some(a)), (c, Some(a))], "{release}");
+        assert!(
+            s.canceled
+                .iter()
+                .all(|c| c.by == CanceledBy::BlockedEvals && c.at == s.report.now)
+        );
+        let waiting: Vec<&str> = s.pending.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(waiting, [a], "{release}");
+    }
+    // On equal indexes the one restored later, the later ID, stays.
+    let tie = full_cluster(json!([eval(b, 20, 0), eval(a, 20, 0)]), 0);
+    let s = story_at(&tie, v(2, 0, 5), &[], Some("1m"));
     let waiting: Vec<&str> = s.pending.iter().map(|p| p.id.as_str()).collect();
-    assert_eq!(waiting, [second]);
+    assert_eq!(waiting, [b]);
+    assert_eq!(s.canceled[0].evaluation.id, a);
 }
 
 /// The tables list the canceled evaluation with Nomad's description and

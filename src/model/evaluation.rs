@@ -17,6 +17,9 @@ pub struct Evaluation {
     #[serde(rename = "JobID")]
     pub job_id: String,
     pub priority: i64,
+    /// The node a node-update or node-drain evaluation is for.
+    #[serde(rename = "NodeID")]
+    pub node_id: String,
     #[serde(rename = "Type")]
     pub eval_type: String,
     pub triggered_by: String,
@@ -30,6 +33,20 @@ pub struct Evaluation {
     /// What the scheduler decided, kept on every finished evaluation from
     /// Nomad 1.11.0 on (`PlanAnnotations`).
     pub plan_annotations: Option<PlanAnnotations>,
+    pub create_index: u64,
+    /// The state index the scheduler saw: a re-blocked evaluation keeps its
+    /// `CreateIndex` but carries a newer `SnapshotIndex`.
+    pub snapshot_index: u64,
+}
+
+impl Evaluation {
+    /// The Raft index of the evaluation's latest write, by which the
+    /// blocked-evals tracker keeps the newer of a job's two blocked
+    /// evaluations (`latestEvalIndex`, v1.3.0 nomad/blocked_evals.go:288-294,
+    /// v2.0.5 :346-352).
+    pub fn latest_index(&self) -> u64 {
+        self.create_index.max(self.snapshot_index)
+    }
 }
 
 /// A `structs.PlanAnnotations`: Nomad's own desired changes per group.

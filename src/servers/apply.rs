@@ -262,6 +262,7 @@ pub fn apply(
             triggered_by: f.triggered_by.clone(),
             node_id: None,
             wait_until: Some(f.wait_until),
+            raft_index: None,
         })
         .collect();
     out

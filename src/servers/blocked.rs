@@ -30,8 +30,7 @@ impl BlockedEvals {
             self.evals.push(eval);
             return None;
         };
-        let written = |e: &PendingEval| (e.batch, e.within);
-        if written(&self.evals[i]) <= written(&eval) {
+        if self.evals[i].written() <= eval.written() {
             let kept_id = eval.eval.id.clone();
             let canceled = std::mem::replace(&mut self.evals[i], eval);
             Some(Duplicate { canceled, kept_id })

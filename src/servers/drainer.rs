@@ -159,6 +159,7 @@ fn batch_drain(world: &mut World, marked: &[usize]) -> Vec<NewEval> {
                 triggered_by: trigger::NODE_DRAIN.to_string(),
                 node_id: None,
                 wait_until: None,
+                raft_index: None,
             });
     }
     jobs.into_values().collect()

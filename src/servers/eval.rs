@@ -41,6 +41,9 @@ pub struct NewEval {
     /// Set by node updates only.
     pub node_id: Option<String>,
     pub wait_until: Option<Time>,
+    /// The Raft index of a snapshot's evaluation (`Evaluation::latest_index`);
+    /// none for those the story writes, which come after every such index.
+    pub raft_index: Option<u64>,
 }
 
 impl NewEval {
@@ -81,6 +84,17 @@ pub struct PendingEval {
 }
 
 impl PendingEval {
+    /// The order of the writes that made evaluations: the snapshot's by
+    /// their Raft index, then the story's by write and place in it.
+    pub fn written(&self) -> (bool, u64, u64, usize) {
+        (
+            self.eval.raft_index.is_none(),
+            self.eval.raft_index.unwrap_or(0),
+            self.batch,
+            self.within,
+        )
+    }
+
     /// The broker's order for evaluations due at the same instant: higher
     /// priority first, then the older write, then by job ID (Nomad's
     /// pending heap orders by priority, then `CreateIndex`; the evaluations

@@ -26,6 +26,7 @@ pub fn create(world: &World, node: &Node, rules: &ServerRules) -> Vec<NewEval> {
         triggered_by: trigger::NODE_UPDATE.to_string(),
         node_id: Some(node.id.clone()),
         wait_until: None,
+        raft_index: None,
     };
     for i in world.allocs_on(&node.id) {
         let alloc = world.alloc(i);

@@ -2,11 +2,12 @@
 //! story with `--until` carries on: a `pending` one is handed out at its
 //! `WaitUntil` (at once without one), a `blocked` one waits in the
 //! blocked-evals tracker until capacity appears. The evaluation the replay
-//! itself stands for (`--eval`, `EvalID`) is not run twice. The model
-//! keeps no `NodeID` of an evaluation, so these carry none, nor its Raft
-//! indexes: of a job's several blocked evaluations (which a live leader
-//! reduces to one within a second) the tracker keeps the last by ID where
-//! Nomad keeps the one of the highest index, and cancels the others.
+//! itself stands for (`--eval`, `EvalID`) is not run twice. They are taken
+//! in ID order, as a new leader restores them (`restoreEvals`, v1.3.0
+//! nomad/leader.go:556-578), so of a job's several blocked evaluations
+//! (which a live leader reduces to one within a second) the tracker keeps
+//! the one of the highest Raft index, the later by ID on a tie, and
+//! cancels the others.
 
 use crate::model::{JobType, Snapshot};
 
@@ -28,8 +29,9 @@ pub fn intake(snapshot: &Snapshot, replayed: &str) -> (Vec<NewEval>, Vec<NewEval
                 job_type: JobType::from(e.eval_type.as_str()),
                 priority: e.priority,
                 triggered_by: e.triggered_by.clone(),
-                node_id: None,
+                node_id: (!e.node_id.is_empty()).then(|| e.node_id.clone()),
                 wait_until: (!e.wait_until.is_zero()).then_some(e.wait_until),
+                raft_index: Some(e.latest_index()),
             })
             .collect()
     };

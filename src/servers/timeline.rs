@@ -229,6 +229,7 @@ pub fn run(
                     triggered_by: b.triggered_by.clone(),
                     node_id: None,
                     wait_until: None,
+                    raft_index: None,
                     ..pending.eval.clone()
                 })
                 .collect();

@@ -99,6 +99,7 @@ pub fn report(
                 triggered_by: triggered_by.to_string(),
                 node_id: None,
                 wait_until: None,
+                raft_index: None,
             });
         }
     }
