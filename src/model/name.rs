@@ -64,6 +64,9 @@ impl Name {
 #[derive(Default)]
 pub struct Interner {
     idle: Mutex<Vec<Installed>>,
+    /// The job parts read by all the threads ([`super::Shared`]): met
+    /// seldom, and most often on another thread than their equals.
+    parts: Arc<Mutex<Parts>>,
 }
 
 /// A set of texts, taken by one thread at a time.
@@ -73,8 +76,6 @@ struct Installed {
     /// one of a few (statuses, namespaces, jobs, groups): this small table
     /// stays in the cache, where `seen`, with every node's ID in it, does not.
     recent: Box<[(u64, Name); RECENT]>,
-    /// The job parts read on the thread holding the set ([`super::Shared`]).
-    parts: Parts,
 }
 
 /// Slots in [`Installed::recent`].
@@ -85,7 +86,6 @@ impl Installed {
         Installed {
             seen: HashSet::default(),
             recent: Box::new(std::array::from_fn(|_| (0, Name::default()))),
-            parts: Parts::default(),
         }
     }
 
@@ -116,15 +116,13 @@ impl Interner {
     /// Runs `f` with a set of `interner`'s texts installed on this thread:
     /// equal names read in it share one copy.
     pub fn install<R>(interner: &Arc<Interner>, f: impl FnOnce() -> R) -> R {
-        let mut set = interner.idle().pop().unwrap_or_else(Installed::new);
-        let previous_parts = parts::swap(Some(std::mem::take(&mut set.parts)));
+        let set = interner.idle().pop().unwrap_or_else(Installed::new);
+        let previous_parts = parts::swap(Some(Arc::clone(&interner.parts)));
         let previous = CURRENT.with(|c| c.replace(Some(set)));
         let result = f();
         let set = CURRENT.with(|c| std::mem::replace(&mut *c.borrow_mut(), previous));
-        let read = parts::swap(previous_parts).unwrap_or_default();
-        interner
-            .idle()
-            .extend(set.map(|set| Installed { parts: read, ..set }));
+        parts::swap(previous_parts);
+        interner.idle().extend(set);
         result
     }
 

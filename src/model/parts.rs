@@ -1,15 +1,16 @@
-//! The table of parts [`super::Shared`] reads share: per thread of a read,
-//! installed with the interner's set of names ([`super::Interner::install`]),
-//! each part by its type and the hash of its text or of its value.
+//! The table of parts [`super::Shared`] reads share: one per read, held by
+//! its interner and installed with it on each of the read's threads
+//! ([`super::Interner::install`]), each part by its type and the hash of
+//! its text or of its value.
 
 use std::any::{Any, TypeId};
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use foldhash::fast::FixedState;
 
-/// The parts read so far on one thread of a read.
+/// The parts read so far by the threads of a read.
 #[derive(Default)]
 pub(crate) struct Parts(HashMap<(TypeId, By, u128), Arc<dyn Any + Send + Sync>, FixedState>);
 
@@ -21,11 +22,11 @@ pub(super) enum By {
 }
 
 thread_local! {
-    static PARTS: RefCell<Option<Parts>> = const { RefCell::new(None) };
+    static PARTS: RefCell<Option<Arc<Mutex<Parts>>>> = const { RefCell::new(None) };
 }
 
 /// Installs `parts` on this thread, giving back those installed before.
-pub(super) fn swap(parts: Option<Parts>) -> Option<Parts> {
+pub(super) fn swap(parts: Option<Arc<Mutex<Parts>>>) -> Option<Arc<Mutex<Parts>>> {
     PARTS.with(|p| p.replace(parts))
 }
 
@@ -38,7 +39,8 @@ pub(super) fn installed() -> bool {
 pub(super) fn get<T: Any + Send + Sync>(by: By, key: u128) -> Option<Arc<T>> {
     PARTS.with(|p| {
         let p = p.borrow();
-        let found = p.as_ref()?.0.get(&(TypeId::of::<T>(), by, key))?;
+        let p = p.as_ref()?.lock().unwrap_or_else(PoisonError::into_inner);
+        let found = p.0.get(&(TypeId::of::<T>(), by, key))?;
         Arc::clone(found).downcast::<T>().ok()
     })
 }
@@ -46,8 +48,9 @@ pub(super) fn get<T: Any + Send + Sync>(by: By, key: u128) -> Option<Arc<T>> {
 /// Keeps `value` for the text or value whose hash is `key`.
 pub(super) fn keep<T: Any + Send + Sync>(by: By, key: u128, value: &Arc<T>) {
     PARTS.with(|p| {
-        if let Some(p) = p.borrow_mut().as_mut() {
+        if let Some(p) = p.borrow().as_ref() {
             let value: Arc<dyn Any + Send + Sync> = Arc::clone(value) as _;
+            let mut p = p.lock().unwrap_or_else(PoisonError::into_inner);
             p.0.insert((TypeId::of::<T>(), by, key), value);
         }
     });

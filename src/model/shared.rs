@@ -7,7 +7,8 @@
 //! with [`from_slice_shared`] under an installed [`super::Interner`], each
 //! such part is captured as its text, known by a 128-bit hash of it
 //! (xxHash's XXH3-128, with its fixed seed), and parsed only the first time
-//! that text is met on the thread; later texts get the first one's copy.
+//! that text is met by any thread of the read; later texts get the first
+//! one's copy.
 //! Most of what differs between versions is what the model does not keep
 //! (a service's tags and checks): a task group or task whose text is new is
 //! also known by a hash of its value as parsed, its `Debug` rendering (every
@@ -93,8 +94,7 @@ pub(crate) fn shared_value<'de, D: Deserializer<'de>>(d: D) -> Result<GoValue, D
 }
 
 /// `T` from the JSON text `bytes` under Go's `null` rule, its parts shared
-/// with equal texts read before on this thread (when an interner is
-/// installed). An error may be the capture's: read the text again with
+/// with equal ones read before under the installed interner, if any. An error may be the capture's: read the text again with
 /// [`from_slice`] for the error to report.
 pub(crate) fn from_slice_shared<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> serde_json::Result<T> {
     let before = SHARING.with(|s| s.replace(true));
