@@ -33,29 +33,37 @@ fn job(version: u64, image: &str) -> Arc<Job> {
         job_modify_index: 100 + version,
         create_index: 10,
         datacenters: vec!["dc1".into()],
-        task_groups: vec![TaskGroup {
-            name: "web".into(),
-            count: 0,
-            update: Some(UpdateStrategy {
-                max_parallel: 100,
-                ..UpdateStrategy::default()
-            }),
-            reschedule_policy: Some(ReschedulePolicy {
-                delay: 30_000_000_000,
-                delay_function: "exponential".into(),
-                max_delay: 3_600_000_000_000,
-                unlimited: true,
-                ..ReschedulePolicy::default()
-            }),
-            tasks: vec![Task {
-                name: "app".into(),
-                driver: "docker".into(),
-                config: plan_inspect::model::GoValue::from(serde_json::json!({ "image": image })),
-                kill_timeout: 5_000_000_000,
-                ..Task::default()
-            }],
-            ..TaskGroup::default()
-        }],
+        task_groups: vec![
+            TaskGroup {
+                name: "web".into(),
+                count: 0,
+                update: Some(UpdateStrategy {
+                    max_parallel: 100,
+                    ..UpdateStrategy::default()
+                }),
+                reschedule_policy: Some(ReschedulePolicy {
+                    delay: 30_000_000_000,
+                    delay_function: "exponential".into(),
+                    max_delay: 3_600_000_000_000,
+                    unlimited: true,
+                    ..ReschedulePolicy::default()
+                }),
+                tasks: vec![
+                    Task {
+                        name: "app".into(),
+                        driver: "docker".into(),
+                        config: plan_inspect::model::GoValue::from(
+                            serde_json::json!({ "image": image }),
+                        ),
+                        kill_timeout: 5_000_000_000,
+                        ..Task::default()
+                    }
+                    .into(),
+                ],
+                ..TaskGroup::default()
+            }
+            .into(),
+        ],
         ..Job::default()
     })
 }

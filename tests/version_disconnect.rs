@@ -438,7 +438,7 @@ fn test_alloc_set_filter_by_rescheduleable_v1_6_3() {
     };
     let job_of_group = |g: TaskGroup| {
         let mut j = mock_job();
-        j.task_groups[0] = g;
+        j.task_groups[0] = g.into();
         Arc::new(j)
     };
     let no_reschedule = job_of_group(tg("noRescheduleTG", 0));

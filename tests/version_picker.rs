@@ -32,7 +32,7 @@ fn job(version: u64, create_index: u64, groups: Vec<TaskGroup>) -> Arc<Job> {
     Arc::new(Job {
         version,
         create_index,
-        task_groups: groups,
+        task_groups: groups.into_iter().map(Into::into).collect(),
         ..Job::default()
     })
 }
@@ -47,6 +47,7 @@ fn group(name: &str, tasks: &[(&str, bool)]) -> TaskGroup {
                 leader,
                 ..Task::default()
             })
+            .map(Into::into)
             .collect(),
         ..TaskGroup::default()
     }

@@ -695,7 +695,7 @@ mod tests {
 
     fn alloc_with(tg: TaskGroup, tracker: Option<RescheduleTracker>) -> Allocation {
         let job = Job {
-            task_groups: vec![tg],
+            task_groups: vec![tg.into()],
             ..Job::default()
         };
         Allocation {
@@ -711,7 +711,7 @@ mod tests {
         let tg = TaskGroup {
             name: "web".into(),
             stop_after_client_disconnect: Some(i64::MAX),
-            tasks: vec![Task::default()],
+            tasks: vec![Task::default().into()],
             ..TaskGroup::default()
         };
         let now = Time::parse_rfc3339("2022-04-01T00:00:00Z").unwrap();

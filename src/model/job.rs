@@ -4,8 +4,9 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use super::shared::shared_value;
 use super::{
-    Constraint, ConsulGateway, GoValue, JobType, NetworkResource, Resources, SidecarTask,
+    Constraint, ConsulGateway, GoValue, JobType, NetworkResource, Resources, Shared, SidecarTask,
     SortedMap, list, nullable, reconcile_option,
 };
 use crate::time::Duration;
@@ -38,9 +39,12 @@ pub struct Job {
     pub constraints: Vec<Constraint>,
     /// The job-level update block; the system scheduler's rolling limit.
     pub update: Option<UpdateStrategy>,
+    /// Shared with the job's other versions where their texts are equal.
     #[serde(deserialize_with = "list")]
-    pub task_groups: Vec<TaskGroup>,
+    pub task_groups: Vec<Shared<TaskGroup>>,
+    #[serde(deserialize_with = "shared_value")]
     pub affinities: GoValue,
+    #[serde(deserialize_with = "shared_value")]
     pub spreads: GoValue,
     #[serde(deserialize_with = "nullable")]
     pub meta: SortedMap<String, String>,
@@ -97,16 +101,20 @@ pub struct TaskGroup {
     pub count: i64,
     pub update: Option<UpdateStrategy>,
     pub reschedule_policy: Option<ReschedulePolicy>,
+    #[serde(deserialize_with = "shared_value")]
     pub ephemeral_disk: GoValue,
     #[serde(deserialize_with = "list")]
     pub networks: Vec<NetworkResource>,
+    #[serde(deserialize_with = "shared_value")]
     pub affinities: GoValue,
+    #[serde(deserialize_with = "shared_value")]
     pub spreads: GoValue,
     pub consul: Option<Box<Consul>>,
     #[serde(deserialize_with = "list")]
     pub services: Vec<Service>,
+    /// Shared with other groups' where their texts are equal.
     #[serde(deserialize_with = "list")]
-    pub tasks: Vec<Task>,
+    pub tasks: Vec<Shared<Task>>,
     #[serde(deserialize_with = "nullable")]
     pub meta: SortedMap<String, String>,
     pub stop_after_client_disconnect: Option<Duration>,
@@ -269,10 +277,15 @@ pub struct Task {
     /// The group's leader task, whose start decides `longest_running`.
     pub leader: bool,
     pub user: String,
+    #[serde(deserialize_with = "shared_value")]
     pub config: GoValue,
+    #[serde(deserialize_with = "shared_value")]
     pub env: GoValue,
+    #[serde(deserialize_with = "shared_value")]
     pub artifacts: GoValue,
+    #[serde(deserialize_with = "shared_value")]
     pub vault: GoValue,
+    #[serde(deserialize_with = "shared_value")]
     pub templates: GoValue,
     #[serde(deserialize_with = "nullable")]
     pub meta: SortedMap<String, String>,
@@ -280,18 +293,23 @@ pub struct Task {
     /// Its lifecycle hook; `None` for a main task.
     pub lifecycle: Option<TaskLifecycle>,
     pub kill_timeout: Duration,
+    #[serde(deserialize_with = "shared_value")]
     pub affinities: GoValue,
     #[serde(deserialize_with = "list")]
     pub constraints: Vec<Constraint>,
-    #[serde(rename = "CSIPluginConfig")]
+    #[serde(rename = "CSIPluginConfig", deserialize_with = "shared_value")]
     pub csi_plugin_config: GoValue,
+    #[serde(deserialize_with = "shared_value")]
     pub volume_mounts: GoValue,
+    #[serde(deserialize_with = "shared_value")]
     pub identity: GoValue,
     /// Workload identities beyond the default one (1.7.0 on).
+    #[serde(deserialize_with = "shared_value")]
     pub identities: GoValue,
     /// The task's own Consul block (1.7.0 on).
     pub consul: Option<Box<Consul>>,
     /// `secret` blocks (1.11.0 on).
+    #[serde(deserialize_with = "shared_value")]
     pub secrets: GoValue,
     pub log_config: Option<TaskLogs>,
     pub restart_policy: Option<RestartPolicy>,
@@ -318,7 +336,10 @@ pub const DEFAULT_KILL_TIMEOUT: Duration = 5 * crate::time::SECOND;
 
 impl Job {
     pub fn lookup_task_group(&self, name: &str) -> Option<&TaskGroup> {
-        self.task_groups.iter().find(|tg| tg.name == name)
+        self.task_groups
+            .iter()
+            .find(|tg| tg.name == name)
+            .map(|tg| &**tg)
     }
 
     pub fn is_batch(&self) -> bool {
@@ -379,7 +400,7 @@ impl TaskGroup {
     }
 
     pub fn lookup_task(&self, name: &str) -> Option<&Task> {
-        self.tasks.iter().find(|t| t.name == name)
+        self.tasks.iter().find(|t| t.name == name).map(|t| &**t)
     }
 
     /// `GetDisconnectLostTimeout`: how long an allocation may stay unknown

@@ -20,10 +20,14 @@ mod known_names;
 mod legacy;
 mod name;
 mod node;
+mod parts;
 mod reconcile_strategy;
 mod release;
 pub mod resources;
 mod scheduler_config;
+mod shared;
+#[cfg(test)]
+mod shared_tests;
 mod snapshot;
 mod sorted_map;
 mod sparse_id;
@@ -70,6 +74,8 @@ pub use resources::{
     NodeDevice, NodeDeviceInstance, NodeNetwork, NodeNetworkAddress, NodeResources,
 };
 pub use scheduler_config::{PreemptionConfig, SchedulerConfig};
+pub use shared::Shared;
+pub(crate) use shared::from_slice_shared;
 pub use snapshot::Snapshot;
 pub use sorted_map::SortedMap;
 pub use sparse_id::SparseId;

@@ -21,6 +21,8 @@ use foldhash::fast::FixedState;
 use serde::de::{Deserialize, Deserializer, Visitor};
 use serde::{Serialize, Serializer};
 
+use super::parts::{self, Parts};
+
 /// An immutable, cheaply cloned string; compares, orders and hashes as its text.
 ///
 /// An [`ArcStr`] is a thin pointer to one block holding the count, the
@@ -62,6 +64,9 @@ impl Name {
 #[derive(Default)]
 pub struct Interner {
     idle: Mutex<Vec<Installed>>,
+    /// The job parts read by all the threads ([`super::Shared`]): met
+    /// seldom, and most often on another thread than their equals.
+    parts: Arc<Mutex<Parts>>,
 }
 
 /// A set of texts, taken by one thread at a time.
@@ -112,9 +117,11 @@ impl Interner {
     /// equal names read in it share one copy.
     pub fn install<R>(interner: &Arc<Interner>, f: impl FnOnce() -> R) -> R {
         let set = interner.idle().pop().unwrap_or_else(Installed::new);
+        let previous_parts = parts::swap(Some(Arc::clone(&interner.parts)));
         let previous = CURRENT.with(|c| c.replace(Some(set)));
         let result = f();
         let set = CURRENT.with(|c| std::mem::replace(&mut *c.borrow_mut(), previous));
+        parts::swap(previous_parts);
         interner.idle().extend(set);
         result
     }

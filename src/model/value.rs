@@ -8,6 +8,7 @@
 //! without spare room, and keys and strings as shared [`Name`]s.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::Deserialize;
 use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
@@ -222,9 +223,10 @@ impl<'de> Visitor<'de> for JsonVisitor {
 /// distinct, as a nil and an empty slice do for `DeepEqual`.
 ///
 /// One pointer, none allocated for `null`: a task has a dozen of these and
-/// most are unset.
+/// most are unset. Shared: a job's versions mostly repeat them
+/// ([`super::Shared`]).
 #[derive(Clone, Debug, Default)]
-pub struct GoValue(Option<Box<Json>>);
+pub struct GoValue(Option<Arc<Json>>);
 
 /// What an unset [`GoValue`] reads as.
 static NULL: Json = Json::Null;
@@ -243,7 +245,14 @@ impl PartialEq for GoValue {
 
 impl From<Json> for GoValue {
     fn from(v: Json) -> GoValue {
-        GoValue((!v.is_null()).then(|| Box::new(v)))
+        GoValue((!v.is_null()).then(|| Arc::new(v)))
+    }
+}
+
+impl GoValue {
+    /// A value read before, shared ([`super::Shared`]).
+    pub(super) fn from_shared(v: Arc<Json>) -> GoValue {
+        GoValue((!v.is_null()).then_some(v))
     }
 }
 

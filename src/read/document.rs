@@ -125,7 +125,10 @@ impl<'n> State<'n> {
         let shared = self.job_texts.find_exact(text);
         let job = match shared.and_then(|entry| self.job_texts.job(entry)) {
             Some(job) => job,
-            None => Arc::new(model::from_slice::<Job>(text)?),
+            None => match model::from_slice_shared::<Job>(text) {
+                Ok(job) => Arc::new(job),
+                Err(_) => Arc::new(model::from_slice::<Job>(text)?),
+            },
         };
         if self.filter.keeps_text(&job.namespace, &job.id) {
             self.planned_job_text = Some(String::from_utf8_lossy(text).into_owned());

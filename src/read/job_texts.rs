@@ -260,10 +260,11 @@ impl JobTexts {
     }
 }
 
-/// The job of a text; the path is tracked only to say where a text that
-/// fails is wrong.
+/// The job of a text, its parts shared with the versions read before; the
+/// path is tracked only to say where a text that fails is wrong, read again
+/// without sharing.
 fn parse_job(text: &[u8]) -> Result<Arc<Job>, JobError> {
-    match model::from_slice::<Job>(text) {
+    match model::from_slice_shared::<Job>(text) {
         Ok(job) => Ok(Arc::new(job)),
         Err(_) => {
             let mut de = serde_json::Deserializer::from_slice(text);

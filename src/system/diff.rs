@@ -70,7 +70,7 @@ fn required(job: Option<&Job>) -> BTreeMap<String, &TaskGroup> {
     if let Some(job) = job.filter(|j| !j.stop) {
         for tg in &job.task_groups {
             for i in 0..tg.count.max(0) {
-                out.insert(format!("{}.{}[{i}]", job.name, tg.name), tg);
+                out.insert(format!("{}.{}[{i}]", job.name, tg.name), &**tg);
             }
         }
     }

@@ -67,17 +67,23 @@ pub(super) fn job(job_type: &str, group: &str, count: i64) -> Job {
             r_target: "linux".into(),
             operand: "=".into(),
         }],
-        task_groups: vec![TaskGroup {
-            name: group.into(),
-            count,
-            tasks: vec![Task {
+        task_groups: vec![
+            TaskGroup {
                 name: group.into(),
-                driver: "exec".into(),
-                config: GoValue::from(serde_json::json!({"command": "/bin/date"})),
-                ..Task::default()
-            }],
-            ..TaskGroup::default()
-        }],
+                count,
+                tasks: vec![
+                    Task {
+                        name: group.into(),
+                        driver: "exec".into(),
+                        config: GoValue::from(serde_json::json!({"command": "/bin/date"})),
+                        ..Task::default()
+                    }
+                    .into(),
+                ],
+                ..TaskGroup::default()
+            }
+            .into(),
+        ],
         ..Job::default()
     }
 }

@@ -37,7 +37,7 @@ fn for_node<'a>(
         .map(|i| {
             (
                 format!("{}.{}[{i}]", job.name, job.task_groups[0].name),
-                &job.task_groups[0],
+                &*job.task_groups[0],
             )
         })
         .collect();
