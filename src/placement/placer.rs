@@ -22,6 +22,7 @@
 
 mod boarded;
 mod choose;
+mod evict;
 mod group;
 mod judge;
 mod misfit;
@@ -39,6 +40,8 @@ use super::targets::{in_datacenters, in_pool};
 use super::verdict::{PlacementRecord, Recorder};
 use crate::feasibility::{Placed, SystemStack};
 use crate::model::{Allocation, Job, TaskGroup};
+use evict::Eviction;
+pub use evict::Preemption;
 use group::Group;
 use judge::Verdict;
 pub use misfit::Misfit;
@@ -128,6 +131,7 @@ impl<'a> Placer<'a> {
             shared_use: cluster.rules() == setup.settings.rules,
             groups: HashMap::new(),
             recorder: None,
+            eviction: Eviction::default(),
         };
         for alloc in stops {
             placer.stop(alloc);
@@ -241,8 +245,14 @@ impl<'a> Placer<'a> {
             None => match self.scan(&mut g, select, &penalty, round.as_ref(), None) {
                 Ok(choice) => Some(choice),
                 Err(failure) => {
-                    self.failures.insert(tg.name.clone(), *failure);
-                    None
+                    let evicting = self.evicting_pass(&mut g, select, &penalty, round.as_ref());
+                    match evicting.unwrap_or(Err(failure)) {
+                        Ok(choice) => Some(choice),
+                        Err(failure) => {
+                            self.failures.insert(tg.name.clone(), *failure);
+                            None
+                        }
+                    }
                 }
             },
         };
@@ -251,7 +261,10 @@ impl<'a> Placer<'a> {
             if !self.cluster.known[i] {
                 self.unchecked += 1;
             }
-            let usage = self.allocate(&g, i);
+            let usage = match self.take_evicted(select.name, &tg.name) {
+                Some(usage) => usage,
+                None => self.allocate(&g, i),
+            };
             self.add(i, &tg.name, usage);
             self.proposed.push(Placed {
                 node: Some(self.cluster.nodes[i]),

@@ -34,9 +34,11 @@ impl<'a> Placer<'a> {
             },
             ..AllocMetric::default()
         };
-        let mut index =
-            (only.is_none() && g.indexable && g.index.is_none()).then(RankIndex::default);
+        let evicting = self.eviction.on;
+        let mut index = (!evicting && only.is_none() && g.indexable && g.index.is_none())
+            .then(RankIndex::default);
         let mut best: Option<Choice> = None;
+        let mut best_evicted = None;
         let mut failure = Failure::default();
         if let Some(r) = self.recorder.as_deref_mut() {
             r.penalised(select.penalty);
@@ -84,7 +86,9 @@ impl<'a> Placer<'a> {
                     })
                 }
                 Verdict::Exhausted(short) => {
-                    metric.exhaust_node(class, &short.dimension);
+                    if !short.unrecorded {
+                        metric.exhaust_node(class, &short.dimension);
+                    }
                     let noted = recording.then(|| (NodeVerdict::Exhausted(short.clone()), false));
                     failure.consider(i, short);
                     noted
@@ -96,6 +100,10 @@ impl<'a> Placer<'a> {
                     let parts = g
                         .ranking
                         .score(node, capacity, &used, collisions, penalised, spread);
+                    let (parts, evicted) = match evicting {
+                        true => self.preemption_scored(parts),
+                        false => (parts, None),
+                    };
                     let score = parts.final_score;
                     if let Some(r) = &mut index {
                         let plain = match penalised {
@@ -114,6 +122,7 @@ impl<'a> Placer<'a> {
                     let better = best.as_ref().is_none_or(|b| score > b.score);
                     if better {
                         best = Some(Choice { node: i, score });
+                        best_evicted = evicted;
                     }
                     recording.then_some((NodeVerdict::Fits(parts), better))
                 }
@@ -132,6 +141,9 @@ impl<'a> Placer<'a> {
         if let Some(mut r) = index {
             r.synced = self.log.len();
             g.index = Some(r);
+        }
+        if evicting {
+            self.choose_evicted(best_evicted);
         }
         best.ok_or_else(|| {
             failure.count = 1;

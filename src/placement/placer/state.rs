@@ -10,6 +10,7 @@ use super::super::cluster::Cluster;
 use super::super::failure::Failure;
 use super::super::spread::Spreads;
 use super::super::verdict::Recorder;
+use super::evict::Eviction;
 use super::group::Group;
 use super::setup::Setup;
 use crate::feasibility::{Placed, SystemStack};
@@ -68,4 +69,6 @@ pub struct Placer<'a> {
     /// Armed by `--explain` for the placement it names: that placement
     /// judges every node, in order, as the recorder wants each verdict.
     pub(super) recorder: Option<Box<Recorder<'a>>>,
+    /// Preemption, its switch, victims and the pass that evicts.
+    pub(super) eviction: Eviction<'a>,
 }
