@@ -166,4 +166,5 @@ fn a_system_placement_on_a_node_at_zero_is_exhausted_in_cpu() {
 
 mod failures;
 mod generic_preemption;
+mod in_place;
 mod preemption;

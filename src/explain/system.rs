@@ -5,11 +5,7 @@ use super::error::ExplainError;
 use super::explanation::{Explanation, Step, Subject, SubjectKind, yes_no};
 use crate::model::{Allocation, Node};
 use crate::replay::SystemReplay;
-use crate::system::{Category, DiffEntry, Targeting};
-
-/// What an in-place update does not check.
-const IN_PLACE_FIT_UNCHECKED: &str = "not checked for an in-place update: Nomad could still find \
-    that the group no longer fits its node and replace the allocation";
+use crate::system::{Category, DiffEntry, InPlaceFit, Targeting};
 
 fn node_step(sr: &SystemReplay<'_, '_>, node_id: &str) -> Step {
     let Some(node) = sr.nodes.get(node_id).copied() else {
@@ -132,7 +128,7 @@ pub(super) fn allocation(sr: &SystemReplay<'_, '_>, alloc: &Allocation) -> Expla
                 "Update (inplaceUpdate)",
                 "in place: no task change needs a new allocation",
             )
-            .fact("resource fit", IN_PLACE_FIT_UNCHECKED),
+            .fact("resource fit", in_place_fit(s.in_place_fit.get(&alloc.id))),
         );
     }
     let mut fate: Vec<String> = s
@@ -287,5 +283,19 @@ fn fit_fact(sr: &SystemReplay<'_, '_>, name: &str, node_id: &str) -> String {
     match evicted.is_empty() {
         true => "fits beside what the node runs".to_string(),
         false => format!("fits after preempting {}", evicted.join(", ")),
+    }
+}
+
+/// How the in-place update's group fits its node, in words.
+fn in_place_fit(fit: Option<&InPlaceFit>) -> String {
+    match fit {
+        Some(InPlaceFit::Fits) => "fits beside what the node runs".to_string(),
+        Some(InPlaceFit::Preempting(n)) => format!(
+            "fits only by preempting {n} allocation(s); Nomad keeps the update in place and \
+             leaves them running (inplaceUpdate drops the preemptions)"
+        ),
+        Some(InPlaceFit::Unchecked) | None => {
+            "not checked: the snapshot gives the node no resources block".to_string()
+        }
     }
 }

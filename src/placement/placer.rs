@@ -30,6 +30,7 @@ mod setup;
 mod state;
 #[cfg(test)]
 mod tests;
+mod victims;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -40,14 +41,14 @@ use super::targets::{in_datacenters, in_pool};
 use super::verdict::{PlacementRecord, Recorder};
 use crate::feasibility::{Placed, SystemStack};
 use crate::model::{Allocation, Job, TaskGroup};
-use evict::Eviction;
-pub use evict::Preemption;
 use group::Group;
 use judge::Verdict;
 pub use misfit::Misfit;
 pub use setup::{Choice, Select, Setup};
 use state::NodeMap;
 pub use state::Placer;
+use victims::Eviction;
+pub use victims::Preemption;
 
 impl<'a> Placer<'a> {
     /// The stack for `job`, whose non-terminal allocations `job_allocs`

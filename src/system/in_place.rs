@@ -1,11 +1,16 @@
 //! `inplaceUpdate` and `desiredUpdates` of the system scheduler: which
 //! updates keep their allocation, and the plan annotation.
 
+use std::collections::HashSet;
+
 use super::diff::{Category, DiffEntry};
+use super::fit::PlanFit;
+use super::in_place_fit::InPlaceFit;
 use super::ready_nodes::{in_datacenters, in_pool};
 use super::schedule::{SystemInput, SystemSchedule, placed};
 use crate::feasibility::{PlanSoFar, SystemStack};
-use crate::model::Job;
+use crate::fit::Shortfall;
+use crate::model::{Allocation, Id, Job, Node, TaskGroup};
 use crate::reconciler::{DesiredChanges, Difference, tasks_updated};
 use crate::version::Switch;
 
@@ -66,18 +71,63 @@ impl<'a> SystemSchedule<'a> {
             plan.stopping.push(placed(input.nodes, alloc));
             let verdict = stack.select(tg, &alloc.name, node, plan);
             plan.stopping.pop();
-            match verdict {
-                Ok(()) => {
+            if let Err(filter) = verdict {
+                let reason = format!("its node no longer fits: {}", filter.describe());
+                destructive.push((entry, unlabelled(reason)));
+                continue;
+            }
+            match self.in_place_fit(input, job, tg, node, alloc) {
+                Ok(fit) => {
+                    self.in_place_fit.insert(&alloc.id, fit);
                     plan.proposed.push(placed(input.nodes, alloc));
                     self.in_place.push(alloc);
                 }
-                Err(filter) => {
-                    let reason = format!("its node no longer fits: {}", filter.describe());
+                Err(short) => {
+                    let reason = format!("its node no longer fits: it {short}");
                     destructive.push((entry, unlabelled(reason)));
                 }
             }
         }
         destructive
+    }
+
+    /// The end of `inplaceUpdate`'s `Select`: the system stack's bin packing
+    /// on the allocation's own node, with the allocation and the plan's
+    /// stops staged as gone (v1.3.0 scheduler/util.go:859-877, v2.0.5
+    /// :626-645). Nomad keeps the update in place whenever an option comes
+    /// back, even one that would preempt: it copies only the option's task
+    /// resources and never adds its preemptions to the plan (v1.3.0
+    /// util.go:907-918, v2.0.5 :675-691), so those allocations keep running.
+    fn in_place_fit(
+        &self,
+        input: &SystemInput<'a, '_>,
+        job: &Job,
+        tg: &TaskGroup,
+        node: &'a Node,
+        alloc: &'a Allocation,
+    ) -> Result<InPlaceFit, Shortfall> {
+        let Some(fit) = &input.fit else {
+            return Ok(InPlaceFit::Unchecked);
+        };
+        if !fit.sized(node) {
+            return Ok(InPlaceFit::Unchecked);
+        }
+        let gone: HashSet<&'a Id> = self
+            .stops
+            .iter()
+            .map(|s| &s.alloc.id)
+            .chain([&alloc.id])
+            .collect();
+        let view = PlanFit {
+            gone: &gone,
+            preempted: &[],
+            placed_here: Vec::new(),
+        };
+        let fitted = fit.fit(job, tg, node, &view)?;
+        Ok(match fitted.preempted.len() {
+            0 => InPlaceFit::Fits,
+            n => InPlaceFit::Preempting(n),
+        })
     }
 
     /// `desiredUpdates`, before the evictions add their replacements.

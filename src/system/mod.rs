@@ -10,6 +10,7 @@ mod diff;
 mod failures;
 mod fit;
 mod in_place;
+mod in_place_fit;
 mod node_deployment;
 mod placements;
 mod ready_nodes;
@@ -21,6 +22,7 @@ pub use deployment_state::{GroupCounts, StatusUpdate, WorkingDeployment};
 pub use diff::{Category, DiffEntry, SystemDiff, split_terminal};
 pub use failures::{FailedGroup, Failures, Targets};
 pub use fit::{FitInput, Fitted, PlanFit};
+pub use in_place_fit::InPlaceFit;
 pub use ready_nodes::{ReadyNodes, Targeting, in_datacenters, in_pool};
 pub use schedule::{
     ExhaustedPlacement, FilteredPlacement, NODE_TAINTED, SystemDestructive, SystemInput,

@@ -9,6 +9,7 @@ use super::deployment_state::{GroupCounts, StatusUpdate, WorkingDeployment, repl
 use super::diff::{Category, DiffEntry, DiffInput, SystemDiff, Terminal, split_terminal};
 use super::failures::Failures;
 use super::fit::FitInput;
+use super::in_place_fit::InPlaceFit;
 use super::node_deployment::{NodeDeployments, NodeReconcilerInput};
 use super::ready_nodes::{ReadyNodes, Targeting};
 use crate::feasibility::{
@@ -117,6 +118,8 @@ pub struct SystemSchedule<'a> {
     /// In-place updates the plan carries (terminal ones it leaves out).
     pub in_place: Vec<&'a Allocation>,
     pub in_place_terminal: Vec<&'a Allocation>,
+    /// How each in-place update (of `in_place`) fits its node.
+    pub in_place_fit: BTreeMap<&'a Id, InPlaceFit>,
     pub destructive: Vec<SystemDestructive<'a>>,
     /// The plan annotation, by task group.
     pub desired: BTreeMap<String, DesiredChanges>,

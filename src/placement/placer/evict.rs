@@ -17,47 +17,17 @@ use std::sync::Arc;
 use super::group::Group;
 use super::setup::{Choice, Select};
 use super::state::Placer;
+use super::victims::{Evicted, Preemption};
 use crate::feasibility::device_serves;
 use crate::fit::preemption::VictimGroup;
 use crate::fit::preemption::score::{PREEMPTION, net_priority, preemption_score};
 use crate::fit::{Candidate, Comparable, Shortfall, place_evicting};
-use crate::model::resources::{AllocUsage, AllocatedResources};
-use crate::model::{Allocation, ClientStatus, DesiredStatus};
+use crate::model::resources::AllocUsage;
+use crate::model::{ClientStatus, DesiredStatus};
 
 use super::super::failure::Failure;
 use super::super::spread::Round;
 use super::super::verdict::ScoreParts;
-
-/// An allocation of another job the plan evicts.
-#[derive(Clone, Debug)]
-pub struct Preemption<'a> {
-    pub alloc: &'a Allocation,
-    /// The name of the placement it makes room for.
-    pub by: String,
-    /// The placing group, whose desired changes count it.
-    pub task_group: String,
-}
-
-/// What a node judged with eviction on evicts, and what the allocation
-/// then holds there.
-pub(super) struct Evicted<'a> {
-    victims: Vec<&'a Allocation>,
-    allocated: AllocatedResources,
-}
-
-/// The evaluation's preemption state.
-#[derive(Default)]
-pub(super) struct Eviction<'a> {
-    /// The scheduler configuration allows it for the job's type.
-    enabled: bool,
-    /// The evicting pass is running.
-    pub on: bool,
-    /// The node judged last fits by evicting (evicting pass only).
-    last: Option<Evicted<'a>>,
-    /// The evicting pass's choice.
-    chosen: Option<Evicted<'a>>,
-    done: Vec<Preemption<'a>>,
-}
 
 impl<'a> Placer<'a> {
     /// Lets placements that find no node preempt, as the scheduler
