@@ -427,3 +427,36 @@ fn an_exposed_check_without_a_local_port_is_refused_by_the_mutator() {
         "{err}"
     );
 }
+
+/// `TaskGroup.Validate`'s group-wide rules end to end: an update block
+/// whose healthy deadline passes its progress deadline, and two group
+/// services alike but for their provider, refused at the snapshot's
+/// release (1.10.5) with Nomad's words: exit 1, nothing on stdout.
+#[test]
+fn a_group_nomad_refuses_is_an_error_with_nomads_words() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/job-plan/web.json"
+    ))
+    .unwrap();
+    let mut job: Value = serde_json::from_str(&text).unwrap();
+    let group = &mut job["Job"]["TaskGroups"][0];
+    group["Update"] = serde_json::json!({"HealthyDeadline": 600_000_000_000_i64,
+                                         "ProgressDeadline": 300_000_000_000_i64});
+    group["Services"] = serde_json::json!([{"Name": "web", "PortLabel": "http"},
+        {"Name": "web", "PortLabel": "http", "Provider": "nomad"}]);
+    let (code, out, err) = run(
+        &[SNAPSHOT, "--job-file", "-", "--detailed-exitcode"],
+        Some(&job.to_string()),
+    );
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(
+        err.contains(
+            "Task group web validation failed: 2 errors occurred:\n\t* Healthy deadline must be \
+             less than progress deadline: 10m0s > 5m0s\n\t* Task group service validation \
+             failed: 2 errors occurred:\n\t* Services are not unique: [group->web:http]\n\t* \
+             Multiple service providers used: task group services must use the same provider\n"
+        ),
+        "{err}"
+    );
+}

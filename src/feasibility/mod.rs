@@ -9,6 +9,7 @@ mod constraint;
 mod csi;
 mod devices;
 mod distinct_property;
+mod memo;
 mod node_checks;
 mod stack;
 mod target;
@@ -22,13 +23,16 @@ pub use devices::device_serves;
 pub use distinct_property::Placed;
 pub use node_checks::NetworkMiss;
 pub use stack::{
-    CLASS_INELIGIBLE, Eligibility, Filter, InvalidConstraint, Level, PlanSoFar, SystemStack,
+    CLASS_INELIGIBLE, ClassMemo, Eligibility, Filter, InvalidConstraint, Level, PlanSoFar,
+    SystemStack,
 };
 pub use target::{Target, TargetRules, resolve};
 pub use version::{Flavour, Version, VersionConstraints};
 pub use volume_rules::VolumeRules;
 pub use volumes::{Volumes, has_host_volumes};
 
+#[cfg(test)]
+mod memo_tests;
 #[cfg(test)]
 mod node_check_tests;
 #[cfg(test)]

@@ -4,15 +4,18 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use foldhash::fast::FixedState;
+
 use super::constraint::{Check, DISTINCT_PROPERTY, Parsed, describe, meets};
 use super::devices::has_devices;
 use super::distinct_property::{Placed, PropertySet};
+use super::memo::{Key, Memo, group_key, job_key};
 use super::node_checks::{
     NetworkMiss, has_drivers, missing_secrets_providers, network, secrets_providers,
 };
 use super::target::{TargetRules, escapes, resolve};
 use super::volumes::{Volumes, has_host_volumes};
-use crate::model::{Constraint, Job, NetworkResource, Node, RequestedDevice, TaskGroup};
+use crate::model::{Constraint, Job, Name, NetworkResource, Node, RequestedDevice, TaskGroup};
 
 /// Why a node was filtered for a task group.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -128,9 +131,9 @@ pub struct PlanSoFar<'a> {
 pub struct SystemStack<'a> {
     job: &'a Job,
     job_escaped: bool,
-    job_classes: HashMap<String, Result<(), Filter>>,
+    job_classes: HashMap<Name, Result<(), Filter>, FixedState>,
     group_escaped: HashMap<&'a str, bool>,
-    group_classes: HashMap<(String, String), Result<(), Filter>>,
+    group_classes: HashMap<(&'a str, Name), Result<(), Filter>, FixedState>,
     job_properties: Vec<PropertySet>,
     group_properties: HashMap<String, Vec<PropertySet>>,
     existing: Vec<Placed<'a>>,
@@ -141,7 +144,23 @@ pub struct SystemStack<'a> {
     parsed: Parsed,
     volumes: Volumes<'a>,
     targets: TargetRules,
+    /// The replay's shared outcomes, with this stack's keys into it: the
+    /// job's checks, and each group's under the network it is checked with.
+    memo: Option<&'a ClassMemo>,
+    job_key: Option<Option<Key>>,
+    group_keys: Vec<(&'a TaskGroup, Option<&'a NetworkResource>, Option<Key>)>,
 }
+
+/// The outcome of one class check on one node: its verdict and the broken
+/// constraints it met on the way.
+#[derive(Debug)]
+pub struct Outcome {
+    result: Result<(), Filter>,
+    invalid: Vec<InvalidConstraint>,
+}
+
+/// The replay's shared class check outcomes, by their inputs and node.
+pub type ClassMemo = Memo<Outcome>;
 
 /// What `AllocMetric.ConstraintFiltered` counts for a node whose computed
 /// class the cache already rules out.
@@ -152,11 +171,11 @@ const NODE_CLASS_PREFIX: &str = "node:";
 
 /// The class results are shared by. A node without a computed class is a
 /// class of its own: plan-inspect cannot compute Nomad's hash.
-fn class_of(node: &Node) -> String {
+fn class_of(node: &Node) -> Name {
     if node.computed_class.is_empty() {
-        format!("{NODE_CLASS_PREFIX}{}", node.id)
+        Name::from(format!("{NODE_CLASS_PREFIX}{}", node.id))
     } else {
-        node.computed_class.to_string()
+        node.computed_class.clone()
     }
 }
 
@@ -179,13 +198,13 @@ impl<'a> SystemStack<'a> {
         SystemStack {
             job,
             job_escaped: escaped(&job_constraints),
-            job_classes: HashMap::new(),
+            job_classes: HashMap::default(),
             group_escaped: job
                 .task_groups
                 .iter()
                 .map(|tg| (tg.name.as_str(), escaped(&group_constraints(tg))))
                 .collect(),
-            group_classes: HashMap::new(),
+            group_classes: HashMap::default(),
             job_properties: PropertySet::all(
                 &job.constraints,
                 None,
@@ -199,7 +218,18 @@ impl<'a> SystemStack<'a> {
             parsed: Parsed::default(),
             volumes: Volumes::default(),
             targets: TargetRules::default(),
+            memo: None,
+            job_key: None,
+            group_keys: Vec::new(),
         }
+    }
+
+    /// The stack with the replay's shared class check outcomes: checks
+    /// whose inputs another evaluation already ran on a node are not run
+    /// again. What this stack records is the same either way.
+    pub fn with_memo(mut self, memo: &'a ClassMemo) -> SystemStack<'a> {
+        self.memo = Some(memo);
+        self
     }
 
     /// The stack with the release's rules for `${...}` targets (the
@@ -239,16 +269,16 @@ impl<'a> SystemStack<'a> {
         let mut out = BTreeMap::new();
         for ((_, class), r) in &self.group_classes {
             let eligible = r.is_ok();
-            let seen = out.entry(class.clone()).or_insert(eligible);
+            let seen = out.entry(class.to_string()).or_insert(eligible);
             *seen |= eligible;
         }
         for (class, r) in &self.job_classes {
             match r {
                 Ok(()) => {
-                    out.entry(class.clone()).or_insert(true);
+                    out.entry(class.to_string()).or_insert(true);
                 }
                 Err(_) => {
-                    out.insert(class.clone(), false);
+                    out.insert(class.to_string(), false);
                 }
             }
         }
@@ -298,11 +328,17 @@ impl<'a> SystemStack<'a> {
         &self.invalid
     }
 
-    fn constraints(&mut self, cs: &[&Constraint], level: Level, node: &Node) -> Result<(), Filter> {
+    fn constraints(
+        &mut self,
+        cs: &[&Constraint],
+        level: Level,
+        node: &Node,
+        invalid: &mut Vec<InvalidConstraint>,
+    ) -> Result<(), Filter> {
         for c in cs {
             let check = meets(c, node, &mut self.parsed);
             if let Check::Invalid(why) = &check {
-                self.invalid.insert(InvalidConstraint {
+                invalid.push(InvalidConstraint {
                     constraint: describe(c),
                     why: why.clone(),
                 });
@@ -329,6 +365,7 @@ impl<'a> SystemStack<'a> {
         tg: &'a TaskGroup,
         alloc_name: &str,
         node: &Node,
+        invalid: &mut Vec<InvalidConstraint>,
     ) -> Result<(), Filter> {
         let drivers: BTreeSet<&str> = tg.tasks.iter().map(|t| t.driver.as_str()).collect();
         if !has_drivers(&drivers, node) {
@@ -336,7 +373,7 @@ impl<'a> SystemStack<'a> {
                 drivers.iter().map(|d| d.to_string()).collect(),
             ));
         }
-        self.constraints(&group_constraints(tg), Level::Group, node)?;
+        self.constraints(&group_constraints(tg), Level::Group, node, invalid)?;
         let rules = self.volumes.rules;
         if !rules.host_per_node && !has_host_volumes(tg, alloc_name, node, rules) {
             return Err(Filter::HostVolumes);
@@ -415,12 +452,11 @@ impl<'a> SystemStack<'a> {
         // Job-level checks, cached per class unless a constraint escapes.
         let job_result = match self.job_classes.get(&class) {
             Some(r) if !self.job_escaped => r.clone().map_err(|first| Filter::ClassIneligible {
-                class: class.clone(),
+                class: class.to_string(),
                 first: Box::new(first),
             }),
             _ => {
-                let cs: Vec<&Constraint> = self.job.constraints.iter().collect();
-                let r = self.constraints(&cs, Level::Job, node);
+                let r = self.job_checks(node);
                 if !self.job_escaped {
                     self.job_classes.entry(class.clone()).or_insert(r.clone());
                 }
@@ -433,24 +469,105 @@ impl<'a> SystemStack<'a> {
             .get(tg.name.as_str())
             .copied()
             .unwrap_or(false);
-        let key = (tg.name.clone(), class.clone());
+        let key = (tg.name.as_str(), class);
         match self.group_classes.get(&key) {
             Some(r) if !escaped => {
                 r.clone()
                     .map(|()| Eligibility::Cached)
                     .map_err(|first| Filter::ClassIneligible {
-                        class: class.clone(),
+                        class: key.1.to_string(),
                         first: Box::new(first),
                     })
             }
             _ => {
-                let r = self.group_checks(tg, alloc_name, node);
+                let r = self.shared_group_checks(tg, alloc_name, node, escaped);
                 if !escaped {
                     self.group_classes.entry(key).or_insert(r.clone());
                 }
                 r.map(|()| Eligibility::Checked)
             }
         }
+    }
+
+    /// The job's constraints on `node`, from the memo where another
+    /// evaluation with the same constraints ran them there.
+    fn job_checks(&mut self, node: &Node) -> Result<(), Filter> {
+        let key = match (self.memo, self.job_escaped) {
+            (Some(memo), false) => *self
+                .job_key
+                .get_or_insert_with(|| Some(memo.key(job_key(self.job, self.targets)))),
+            _ => None,
+        };
+        self.memoized(key, node, |stack, invalid| {
+            let cs: Vec<&Constraint> = stack.job.constraints.iter().collect();
+            stack.constraints(&cs, Level::Job, node, invalid)
+        })
+    }
+
+    /// The group's checks on `node`, from the memo where another
+    /// evaluation with the same inputs ran them there. A group that
+    /// escapes its class or asks for volumes (which read the allocation's
+    /// name) is always checked.
+    fn shared_group_checks(
+        &mut self,
+        tg: &'a TaskGroup,
+        alloc_name: &str,
+        node: &Node,
+        escaped: bool,
+    ) -> Result<(), Filter> {
+        let key = match self.memo {
+            Some(memo) if !escaped && tg.volumes.is_empty() => {
+                let net = self.network;
+                let known = self.group_keys.iter().find(|(g, n, _)| {
+                    std::ptr::eq(*g, tg)
+                        && match (n, net) {
+                            (Some(a), Some(b)) => std::ptr::eq(*a, b),
+                            (a, b) => a.is_none() && b.is_none(),
+                        }
+                });
+                match known {
+                    Some((_, _, k)) => *k,
+                    None => {
+                        let k = Some(memo.key(group_key(tg, net, self.targets)));
+                        self.group_keys.push((tg, net, k));
+                        k
+                    }
+                }
+            }
+            _ => None,
+        };
+        self.memoized(key, node, |stack, invalid| {
+            stack.group_checks(tg, alloc_name, node, invalid)
+        })
+    }
+
+    /// `check` on `node`, or its outcome kept under `key`; the broken
+    /// constraints it meets are noted either way.
+    fn memoized(
+        &mut self,
+        key: Option<Key>,
+        node: &Node,
+        check: impl FnOnce(&mut Self, &mut Vec<InvalidConstraint>) -> Result<(), Filter>,
+    ) -> Result<(), Filter> {
+        let memo = self.memo.zip(key);
+        if let Some(kept) = memo.and_then(|(m, k)| m.get(k, node)) {
+            self.invalid.extend(kept.invalid.iter().cloned());
+            return kept.result.clone();
+        }
+        let mut invalid = Vec::new();
+        let result = check(self, &mut invalid);
+        self.invalid.extend(invalid.iter().cloned());
+        if let Some((m, k)) = memo {
+            m.put(
+                k,
+                node,
+                Outcome {
+                    result: result.clone(),
+                    invalid,
+                },
+            );
+        }
+        result
     }
 
     /// The `distinct_property` checks, which read the plan.

@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value, json};
 
+use super::group_validate::group_errors;
 use super::multierror::multierror;
-use super::service_validate::{group_service_error, task_service_error};
 use crate::model::{Release, v};
 use crate::version::{Switch, Switches};
 
@@ -347,8 +347,10 @@ pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
             ));
         }
     }
+    let global_multiregion =
+        job.get("Multiregion").is_some_and(|m| !m.is_null()) && text(job, "Region") == "global";
     for g in &groups {
-        let inner = group_errors(g, &kind, Switches::of(release));
+        let inner = group_errors(g, &kind, global_multiregion, Switches::of(release));
         if !inner.is_empty() {
             errs.push(format!(
                 "Task group {} validation failed: {}",
@@ -414,70 +416,6 @@ pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
     let schedule = tasks().any(|t| t.get("Schedule").is_some_and(|s| !s.is_null()));
     if schedule && release >= v(1, 8, 0) {
         errs.push("task schedules requires Nomad Enterprise".into());
-    }
-    errs
-}
-
-/// `TaskGroup.Validate`'s checks in its order: the count, the tasks, the
-/// job type's update block, task names, the group's services, then each
-/// task's own checks.
-fn group_errors(g: &Map<String, Value>, kind: &str, rules: Switches) -> Vec<String> {
-    let mut errs = Vec::new();
-    if g.get("Count").and_then(Value::as_i64).unwrap_or(0) < 0 {
-        errs.push("Task group count can't be negative".to_string());
-    }
-    let tasks: Vec<&Map<String, Value>> = g
-        .get("Tasks")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_object)
-        .collect();
-    if tasks.is_empty() {
-        errs.push("Missing tasks for task group".into());
-    }
-    let update = g.get("Update").is_some_and(|u| !u.is_null());
-    if update && !matches!(kind, "service" | "system") {
-        errs.push(format!("Job type {kind:?} does not allow update block"));
-    }
-    let name_of = |t: &Map<String, Value>| {
-        t.get("Name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string()
-    };
-    let mut names: Vec<String> = Vec::new();
-    for (i, t) in tasks.iter().enumerate() {
-        let name = name_of(t);
-        if name.is_empty() {
-            errs.push(format!("Task {} missing name", i + 1));
-        } else if let Some(j) = names.iter().position(|n| *n == name) {
-            errs.push(format!(
-                "Task {} redefines '{name}' from task {}",
-                i + 1,
-                j + 1
-            ));
-        }
-        names.push(name);
-    }
-    errs.extend(group_service_error(g, rules));
-    for t in &tasks {
-        let mut inner = Vec::new();
-        if t.get("Driver")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .is_empty()
-        {
-            inner.push("Missing task driver".to_string());
-        }
-        inner.extend(task_service_error(t, g, rules));
-        if !inner.is_empty() {
-            errs.push(format!(
-                "Task {} validation failed: {}",
-                name_of(t),
-                multierror(&inner)
-            ));
-        }
     }
     errs
 }

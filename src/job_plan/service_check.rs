@@ -5,6 +5,7 @@
 
 use serde_json::{Map, Value};
 
+use super::go_url::{UrlRead, url_read};
 use super::json_map::text;
 use super::multierror::multierror;
 use crate::model::go_quote;
@@ -113,10 +114,12 @@ fn common_error(c: &Map<String, Value>, allowed: &[&str], rules: Switches) -> Op
                 let valid = if new { "" } else { "valid " };
                 return Some(format!("http type must have {a}{valid}http path"));
             }
-            match url_scheme(&path) {
-                Err(()) => return Some(format!("http type must have {a}valid http path")),
-                Ok(true) => return Some(format!("http type must have {a}relative http path")),
-                Ok(false) => {}
+            match url_read(&path) {
+                UrlRead::Refused => return Some(format!("http type must have {a}valid http path")),
+                UrlRead::Absolute => {
+                    return Some(format!("http type must have {a}relative http path"));
+                }
+                UrlRead::Relative => {}
             }
         }
         "script" if text(c, "Command").is_empty() => {
@@ -231,43 +234,6 @@ fn consul_only_error(c: &Map<String, Value>, kind: &str, rules: Switches) -> Opt
         return Some("notes must not be longer than 255 characters".into());
     }
     None
-}
-
-/// Whether Go's `url.Parse` takes the path as absolute (`Ok(true)`), as
-/// relative, or refuses it: a control character, a bad `%` escape, or a
-/// leading `:` (a missing scheme).
-fn url_scheme(path: &str) -> Result<bool, ()> {
-    if path
-        .chars()
-        .any(|ch| (ch as u32) < 0x20 || ch as u32 == 0x7f)
-    {
-        return Err(());
-    }
-    let b = path.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let hex = |k: usize| b.get(k).is_some_and(u8::is_ascii_hexdigit);
-            if !hex(i + 1) || !hex(i + 2) {
-                return Err(());
-            }
-            i += 2;
-        }
-        i += 1;
-    }
-    for (i, ch) in path.char_indices() {
-        match ch {
-            c if c.is_ascii_alphabetic() => {}
-            c if c.is_ascii_digit() || matches!(c, '+' | '-' | '.') => {
-                if i == 0 {
-                    return Ok(false);
-                }
-            }
-            ':' => return if i == 0 { Err(()) } else { Ok(true) },
-            _ => return Ok(false),
-        }
-    }
-    Ok(false)
 }
 
 fn flag(m: &Map<String, Value>, key: &str) -> bool {

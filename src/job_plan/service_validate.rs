@@ -1,7 +1,7 @@
-//! `structs.Service.Validate` and the group and task service validation
-//! around it (nomad/structs/services.go, structs.go `validateServices`),
-//! nested as `structs.Job.Validate` nests them. What of the latter is not
-//! replayed is listed in docs/job-plan.md.
+//! `structs.Service.Validate` (nomad/structs/services.go) and a task's
+//! service validation around it (structs.go `validateServices(task, ...)`),
+//! nested as `structs.Job.Validate` nests them; the group-wide rules are in
+//! `group_service_validate`.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -15,61 +15,6 @@ use super::service_check::{consul_check_error, nomad_check_error, requires_port}
 use super::tproxy_validate::tproxy_error;
 use crate::model::{go_plus_quote, go_quote};
 use crate::version::{Switch, Switches};
-
-/// `Task group service validation failed: ...` for the group's services,
-/// or nothing.
-pub(crate) fn group_service_error(g: &Map<String, Value>, rules: Switches) -> Option<String> {
-    let tasks: Vec<String> = list(g, "Tasks")
-        .iter()
-        .filter_map(Value::as_object)
-        .map(|t| text(t, "Name"))
-        .collect();
-    let mut errs = Vec::new();
-    for (i, s) in list(g, "Services")
-        .iter()
-        .filter_map(Value::as_object)
-        .enumerate()
-    {
-        let inner = service_errors(s, rules);
-        if !inner.is_empty() {
-            errs.push(format!(
-                "Service[{i}] {} validation failed: {}",
-                text(s, "Name"),
-                multierror(&inner)
-            ));
-            continue;
-        }
-        let name = go_quote(&text(s, "Name"));
-        if text(s, "AddressMode") == "driver" {
-            errs.push(format!(
-                "service {name} cannot use address_mode=\"driver\", only services defined in a \"task\" block can use this mode"
-            ));
-        }
-        for c in list(s, "Checks").iter().filter_map(Value::as_object) {
-            let task = text(c, "TaskName");
-            if task.is_empty() {
-                continue;
-            }
-            if text(c, "AddressMode") == "driver" {
-                errs.push(format!(
-                    "Check {name} invalid: cannot use address_mode=\"driver\", only checks defined in a \"task\" service block can use this mode"
-                ));
-            }
-            if !tasks.contains(&task) {
-                errs.push(format!(
-                    "Check {} invalid: refers to non-existent task {task}",
-                    text(c, "Name")
-                ));
-            }
-        }
-    }
-    (!errs.is_empty()).then(|| {
-        format!(
-            "Task group service validation failed: {}",
-            multierror(&errs)
-        )
-    })
-}
 
 /// Port labels named by a task's services and checks, each with the names
 /// of the services that name it, sorted as Nomad lists them.
@@ -225,7 +170,7 @@ fn group_only_mode(mode: &str, rules: Switches) -> bool {
 /// `Service.Validate` in its order: the name (interpolations allowed),
 /// address mode and address, `on_update`, the provider's own rules, and
 /// (from #18239) the identity's audience.
-fn service_errors(s: &Map<String, Value>, rules: Switches) -> Vec<String> {
+pub(crate) fn service_errors(s: &Map<String, Value>, rules: Switches) -> Vec<String> {
     let mut errs = Vec::new();
     let name = text(s, "Name");
     if !valid_name(&name) {

@@ -7,6 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::json_map::{SECOND, default, ensure, is_missing, object, objects, text};
 use crate::model::{Release, v};
+use crate::version::{Switch, Switches};
 
 /// What the groups inherit from the job.
 pub(crate) struct JobBlocks<'a> {
@@ -112,7 +113,12 @@ pub(crate) fn service(
             &format!("{}-{group}-{}", job.job_name, task.unwrap_or("group")),
         );
     s.insert("Name".into(), json!(name));
-    if let Some(t) = task.filter(|_| text(s, "TaskName").is_empty()) {
+    // From #14033 the server names a task service's task, and its checks
+    // the service's task, but never a task literally named `group`, the
+    // name it gives group services (v1.4.0 nomad/structs/services.go:644, :226).
+    let plumbed = Switches::of(job.release).has(Switch::ServiceTaskNames);
+    let own = task.filter(|t| plumbed && *t != "group");
+    if let Some(t) = own.filter(|_| text(s, "TaskName").is_empty()) {
         s.insert("TaskName".into(), json!(t));
     }
     for (k, d) in [
@@ -151,7 +157,8 @@ pub(crate) fn service(
                 json!(format!("service: {service_name:?} check")),
             );
         }
-        if text(c, "TaskName").is_empty() && !task_name.is_empty() {
+        if plumbed && text(c, "TaskName").is_empty() && !matches!(task_name.as_str(), "" | "group")
+        {
             c.insert("TaskName".into(), json!(task_name));
         }
     }

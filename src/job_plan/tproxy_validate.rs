@@ -4,8 +4,6 @@
 //! excluded UIDs as 16-bit unsigned numbers. One error is returned bare,
 //! more as a multierror.
 
-use std::net::Ipv6Addr;
-
 use serde_json::{Map, Value};
 
 use super::json_map::{list, text};
@@ -78,9 +76,8 @@ fn parse_prefix(s: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// `netip.ParseAddr`'s reason to refuse `s`, or the address's bit length.
-/// IPv4 is parsed field by field with Go's words; an IPv6 address Rust
-/// refuses is reported as `unable to parse IP` (Go names the exact fault).
+/// `netip.ParseAddr`'s reason to refuse `s`, or the address's bit length;
+/// an IPv6 address with a zone is refused as `ParsePrefix` refuses it.
 fn parse_addr(s: &str) -> Result<i64, String> {
     let fail = |msg: &str, at: Option<&str>| {
         let at = at
@@ -90,23 +87,110 @@ fn parse_addr(s: &str) -> Result<i64, String> {
     };
     match s.bytes().find(|b| matches!(b, b'.' | b':' | b'%')) {
         Some(b'.') => ipv4(s).map_or_else(|(m, at)| fail(m, at), |()| Ok(32)),
-        Some(b':') => {
-            let (ip, zone) = s.split_once('%').map_or((s, None), |(a, z)| (a, Some(z)));
-            match (ip.parse::<Ipv6Addr>(), zone) {
-                (Ok(_), None) => Ok(128),
-                (Ok(_), Some(z)) if !z.is_empty() => {
-                    Err("IPv6 zones cannot be present in a prefix".into())
-                }
-                _ => fail("unable to parse IP", None),
-            }
-        }
+        Some(b':') => match ipv6(s) {
+            Ok(false) => Ok(128),
+            Ok(true) => Err("IPv6 zones cannot be present in a prefix".into()),
+            Err((m, at)) => fail(m, at),
+        },
         Some(_) => fail("missing IPv6 address", None),
         None => fail("unable to parse IP", None),
     }
 }
 
+/// A refusal: Go's message and the rest of the input it stopped at.
+type Refusal<'a> = (&'static str, Option<&'a str>);
+
+/// Go's IPv6 parser (`netip.parseIPv6`): whether the address has a zone,
+/// or why it is refused.
+fn ipv6(input: &str) -> Result<bool, Refusal<'_>> {
+    let (mut s, zone) = input
+        .split_once('%')
+        .map_or((input, None), |(a, z)| (a, Some(z)));
+    if zone == Some("") {
+        return Err(("zone must be a non-empty string", None));
+    }
+    let mut ellipsis = None;
+    if let Some(rest) = s.strip_prefix("::") {
+        ellipsis = Some(0);
+        s = rest;
+        if s.is_empty() {
+            return Ok(zone.is_some());
+        }
+    }
+    let mut i = 0;
+    while i < 16 {
+        let b = s.as_bytes();
+        let (mut off, mut acc) = (0, 0u32);
+        while let Some(d) = b.get(off).and_then(|&c| (c as char).to_digit(16)) {
+            acc = (acc << 4) + d;
+            if off > 3 {
+                return Err(("each group must have 4 or less digits", Some(s)));
+            }
+            if acc > 0xffff {
+                return Err(("IPv6 field has value >=2^16", Some(s)));
+            }
+            off += 1;
+        }
+        if off == 0 {
+            return Err((
+                "each colon-separated field must have at least one digit",
+                Some(s),
+            ));
+        }
+        if b.get(off) == Some(&b'.') {
+            if ellipsis.is_none() && i != 12 {
+                return Err((
+                    "embedded IPv4 address must replace the final 2 fields of the address",
+                    Some(s),
+                ));
+            }
+            if i + 4 > 16 {
+                return Err((
+                    "too many hex fields to fit an embedded IPv4 at the end of the address",
+                    Some(s),
+                ));
+            }
+            ipv4(s)?;
+            s = "";
+            i += 4;
+            break;
+        }
+        i += 2;
+        s = &s[off..];
+        if s.is_empty() {
+            break;
+        }
+        if !s.starts_with(':') {
+            return Err(("unexpected character, want colon", Some(s)));
+        } else if s.len() == 1 {
+            return Err(("colon must be followed by more characters", Some(s)));
+        }
+        s = &s[1..];
+        if s.starts_with(':') {
+            if ellipsis.is_some() {
+                return Err(("multiple :: in address", Some(s)));
+            }
+            ellipsis = Some(i);
+            s = &s[1..];
+            if s.is_empty() {
+                break;
+            }
+        }
+    }
+    if !s.is_empty() {
+        return Err(("trailing garbage after address", Some(s)));
+    }
+    if i < 16 && ellipsis.is_none() {
+        return Err(("address string too short", None));
+    }
+    if i == 16 && ellipsis.is_some() {
+        return Err(("the :: must expand to at least one field of zeros", None));
+    }
+    Ok(zone.is_some())
+}
+
 /// Go's IPv4 field parser: its message and the rest of the input it stopped at.
-fn ipv4(s: &str) -> Result<(), (&'static str, Option<&str>)> {
+fn ipv4(s: &str) -> Result<(), Refusal<'_>> {
     let b = s.as_bytes();
     let (mut val, mut digits, mut dots) = (0u32, 0, 0);
     for (i, &c) in b.iter().enumerate() {

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::board::Boards;
-use crate::feasibility::{CsiState, VolumeRules, Volumes};
+use crate::feasibility::{ClassMemo, CsiState, VolumeRules, Volumes};
 use crate::fit::{Capacity, Comparable, FitRules, NodeUse};
 use crate::model::resources::{AllocUsage, NodeSupply};
 use crate::model::{Allocation, Node, Snapshot};
@@ -60,6 +60,8 @@ pub struct Cluster<'a> {
     pub classes: usize,
     /// The ready nodes in ID order, each with its group in `groups`.
     pub ready: Vec<(usize, u32)>,
+    /// Each node's group in `groups`, [`NOT_READY`] for a node not ready.
+    pub ready_group: Vec<u32>,
     pub groups: Vec<ReadyGroup<'a>>,
     /// Each group's nodes by computed class, classes in order of their
     /// first node.
@@ -73,6 +75,9 @@ pub struct Cluster<'a> {
     csi: Option<CsiState<'a>>,
     /// Each job shape's standing on the untouched nodes, shared by jobs.
     pub boards: Boards,
+    /// The class checks' outcomes, shared by jobs whose checks read the
+    /// same inputs.
+    pub memo: ClassMemo,
 }
 
 impl<'a> Cluster<'a> {
@@ -119,6 +124,10 @@ impl<'a> Cluster<'a> {
         let (class, classes) = classes_of(&nodes);
         let (ready, groups) = ready_groups(&nodes);
         let group_classes = classes_by_group(&nodes, &class, &ready, groups.len());
+        let mut ready_group = vec![NOT_READY; nodes.len()];
+        for &(i, g) in &ready {
+            ready_group[i] = g;
+        }
         Cluster {
             uses: nodes.iter().map(|_| OnceLock::new()).collect(),
             nodes,
@@ -130,6 +139,7 @@ impl<'a> Cluster<'a> {
             class,
             classes,
             ready,
+            ready_group,
             groups,
             group_classes,
             by_job,
@@ -137,6 +147,7 @@ impl<'a> Cluster<'a> {
             index,
             csi: CsiState::new(snapshot),
             boards: Boards::default(),
+            memo: ClassMemo::default(),
         }
     }
 
@@ -173,6 +184,9 @@ impl<'a> Cluster<'a> {
         })
     }
 }
+
+/// The ready group of a node that is not ready.
+pub const NOT_READY: u32 = u32::MAX;
 
 /// Numbers for the nodes' computed classes, in order of first sight.
 fn classes_of(nodes: &[&Node]) -> (Vec<u32>, usize) {

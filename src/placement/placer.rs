@@ -34,7 +34,7 @@ mod victims;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use super::cluster::Cluster;
+use super::cluster::{Cluster, NOT_READY};
 use super::failure::Failure;
 use super::spread::Spreads;
 use super::targets::{in_datacenters, in_pool};
@@ -81,14 +81,16 @@ impl<'a> Placer<'a> {
                 taken
             })
             .collect();
-        let candidates = cluster
-            .ready
+        let pool = cluster
+            .groups
             .iter()
-            .filter(|(_, g)| targeted[*g as usize])
-            .map(|(i, _)| *i)
-            .collect();
+            .zip(&targeted)
+            .filter(|(_, t)| **t)
+            .map(|(g, _)| g.count)
+            .sum();
+        let in_target = targeted;
         let targeted = (0..cluster.groups.len() as u32)
-            .filter(|g| targeted[*g as usize])
+            .filter(|g| in_target[*g as usize])
             .collect();
         let mut own: NodeMap<Vec<(&str, u32)>> = NodeMap::default();
         for (i, group) in cluster.by_job.get(job.id.as_str()).into_iter().flatten() {
@@ -111,13 +113,15 @@ impl<'a> Placer<'a> {
             cluster,
             job,
             setup,
-            candidates,
+            pool,
             targeted,
+            in_target,
             by_dc,
             spreads: Spreads::new(job, existing.clone(), setup.spread, setup.targets),
             checks: SystemStack::new(job, existing)
                 .with_volumes(cluster.volumes(setup.volumes))
-                .with_targets(setup.targets),
+                .with_targets(setup.targets)
+                .with_memo(&cluster.memo),
             stopped: HashSet::new(),
             stopping: Vec::new(),
             added: NodeMap::default(),
@@ -209,14 +213,14 @@ impl<'a> Placer<'a> {
             return None;
         }
         let mut g = self.group(tg);
-        if !self.candidates.is_empty() || select.preferred.is_some() {
+        if self.pool > 0 || select.preferred.is_some() {
             self.checks.enter(tg);
         }
         let penalty: Vec<usize> = select
             .penalty
             .iter()
             .filter_map(|id| self.cluster.position(id))
-            .filter(|i| self.candidates.binary_search(i).is_ok())
+            .filter(|&i| self.is_candidate(i))
             .collect();
         // Spread scores move with every placement, on every node, and are
         // scored in node order (the lowest boost so far): such a group is
@@ -354,6 +358,17 @@ impl<'a> Placer<'a> {
                 self.cluster.classes,
             ),
         }
+    }
+
+    /// Whether node `i` is ready and in the job's datacenters and pool.
+    fn is_candidate(&self, i: usize) -> bool {
+        let g = self.cluster.ready_group[i];
+        g != NOT_READY && self.in_target[g as usize]
+    }
+
+    /// Whether node `i` is a candidate of a class eligible for the group.
+    fn is_open(&self, g: &Group<'a>, i: usize) -> bool {
+        self.is_candidate(i) && g.classes[self.cluster.class[i] as usize] == group::ELIGIBLE
     }
 
     /// Marks the node of `alloc` changed.

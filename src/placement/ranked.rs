@@ -2,7 +2,7 @@
 //! group's placements: after a placement only the nodes the plan changed
 //! are judged again, instead of every node for every placement.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use foldhash::fast::FixedState;
@@ -25,24 +25,24 @@ pub struct RankIndex {
     base: Option<Base>,
 }
 
-/// A board and which of its nodes count for this group.
+/// A board and which of its nodes this group judged itself.
 #[derive(Debug)]
 struct Base {
     board: Arc<Board>,
-    /// By node index: the board's entry counts.
-    open: Vec<bool>,
-    /// Every board entry before this one is closed.
+    /// Nodes whose board entry no longer counts: their score is here.
+    closed: HashSet<usize, FixedState>,
+    /// No board entry before this one counts.
     cursor: usize,
 }
 
 impl RankIndex {
-    /// An index that reads `board` for the nodes `open` marks (by node
-    /// index); nodes set later are read from the index itself.
-    pub fn on(board: Arc<Board>, open: Vec<bool>) -> RankIndex {
+    /// An index that reads `board` for the nodes [`RankIndex::best`]
+    /// calls open; nodes set later are read from the index itself.
+    pub fn on(board: Arc<Board>) -> RankIndex {
         RankIndex {
             base: Some(Base {
                 board,
-                open,
+                closed: HashSet::default(),
                 cursor: 0,
             }),
             ..RankIndex::default()
@@ -53,8 +53,8 @@ impl RankIndex {
     /// group does not fit. False for a score that is not a number, which
     /// `>` does not order: the caller then ranks by scanning.
     pub fn set(&mut self, i: usize, score: Option<f64>) -> bool {
-        if let Some(o) = self.base.as_mut().and_then(|b| b.open.get_mut(i)) {
-            *o = false;
+        if let Some(b) = self.base.as_mut() {
+            b.closed.insert(i);
         }
         if let Some((k, _)) = self.scores.remove(&i) {
             self.ranked.remove(&(k, i));
@@ -70,8 +70,14 @@ impl RankIndex {
         }
     }
 
-    /// The best node that `skip` does not leave out, with its score.
-    pub fn best(&mut self, skip: impl Fn(usize) -> bool) -> Option<(usize, f64)> {
+    /// The best node that `skip` does not leave out, with its score. A
+    /// board entry counts for a node `open` takes (the same answer each
+    /// time) and that was not set here.
+    pub fn best(
+        &mut self,
+        open: impl Fn(usize) -> bool,
+        skip: impl Fn(usize) -> bool,
+    ) -> Option<(usize, f64)> {
         let own = self
             .ranked
             .iter()
@@ -79,12 +85,13 @@ impl RankIndex {
             .map(|&(k, node)| (k, node, self.scores[&node].1));
         let based = self.base.as_mut().and_then(|b| {
             let entries = &b.board.entries;
-            while b.cursor < entries.len() && !b.open[entries[b.cursor].1] {
+            let counts = |i: usize| open(i) && !b.closed.contains(&i);
+            while b.cursor < entries.len() && !counts(entries[b.cursor].1) {
                 b.cursor += 1;
             }
             entries[b.cursor..]
                 .iter()
-                .find(|e| b.open[e.1] && !skip(e.1))
+                .find(|e| counts(e.1) && !skip(e.1))
                 .copied()
         });
         let best = match (own, based) {
@@ -105,15 +112,15 @@ mod tests {
         for (i, s) in [(0, 0.5), (1, 0.9), (2, -0.0), (3, 0.9), (4, 0.0), (5, -1.0)] {
             assert!(r.set(i, Some(s)));
         }
-        assert_eq!(r.best(|_| false).map(|c| c.0), Some(1));
-        assert_eq!(r.best(|i| i == 1).map(|c| c.0), Some(3));
-        assert_eq!(r.best(|i| i == 1 || i == 3).map(|c| c.0), Some(0));
+        assert_eq!(r.best(|_| true, |_| false).map(|c| c.0), Some(1));
+        assert_eq!(r.best(|_| true, |i| i == 1).map(|c| c.0), Some(3));
+        assert_eq!(r.best(|_| true, |i| i == 1 || i == 3).map(|c| c.0), Some(0));
         // -0.0 and 0.0 tie: the lower node wins, with its own score.
-        let c = r.best(|i| i < 2 || i == 3).unwrap();
+        let c = r.best(|_| true, |i| i < 2 || i == 3).unwrap();
         assert_eq!((c.0, c.1.to_bits()), (2, (-0.0f64).to_bits()));
         assert!(r.set(1, None));
         assert!(r.set(3, Some(0.1)));
-        assert_eq!(r.best(|_| false).map(|c| c.0), Some(0));
+        assert_eq!(r.best(|_| true, |_| false).map(|c| c.0), Some(0));
         assert!(!r.set(6, Some(f64::NAN)));
     }
 }

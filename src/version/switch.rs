@@ -1249,6 +1249,50 @@ catalogue! {
         reads: [],
         wording: "a Consul service's kind must be a Consul service kind",
     }
+    /// #13869 (1.3.3 as #13874, 1.4.0; v1.3.3 nomad/structs/structs.go:6620-6730,
+    /// v2.0.5 :7432-7541): `TaskGroup.validateServices` refuses two services
+    /// of a group with the same name and port on the same task (or both on
+    /// the group), listed once each as `task->name:port`, sorted.
+    ServiceUniqueness {
+        id: "#13869",
+        firsts: &[v(1, 3, 3), v(1, 4, 0)],
+        replayed: true,
+        reads: [],
+        wording: "services of a group must differ by task, name or port",
+    }
+    /// #14033 (1.4.0; v1.4.0 nomad/structs/services.go:644, :226,
+    /// structs.go `validateServices`): the server sets a task service's
+    /// `task` to its task, and a check's `task` to its service's, and a
+    /// task-level service or check may name only its own task; before, a
+    /// task-level check naming any task is refused (v1.3.0 structs.go:6608).
+    ServiceTaskNames {
+        id: "#14033",
+        firsts: &[v(1, 4, 0)],
+        replayed: true,
+        reads: [],
+        wording: "services and checks carry their task's name",
+    }
+    /// #14864 (1.4.2; v1.4.1 nomad/structs/structs.go:6678-6681, removed at
+    /// v1.4.2): a group service's check naming a task may be of
+    /// any type; before, only `script` and `grpc` checks may name one.
+    GroupCheckTaskAnyType {
+        id: "#14864",
+        firsts: &[v(1, 4, 2)],
+        replayed: true,
+        reads: [],
+        wording: "a group service's check of any type may name a task",
+    }
+    /// #19886 (1.8.0; v1.8.0 nomad/structs/structs.go `TaskGroup.Validate`,
+    /// v1.7.7 :6858, :6907): the errors of a group's restart and reschedule
+    /// policies and update block join the group's list one by one; before,
+    /// each one's list is one bullet of it, worded as its own multierror.
+    GroupErrorsFlattened {
+        id: "#19886",
+        firsts: &[v(1, 8, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a group's policy errors are listed one by one",
+    }
 }
 
 impl Switch {

@@ -293,7 +293,12 @@ fn the_community_edition_refuses_numa_and_task_schedules() {
     let job = |task: Value| -> Map<String, Value> {
         serde_json::from_value(json!({"ID": "j", "Name": "j", "Namespace": "default",
             "Region": "global", "Type": "batch", "Priority": 50, "Datacenters": ["dc1"],
-            "TaskGroups": [{"Name": "g", "Count": 1, "Tasks": [task]}]}))
+            "TaskGroups": [{"Name": "g", "Count": 1, "Tasks": [task],
+                "RestartPolicy": {"Attempts": 3, "Interval": 86_400_000_000_000_i64,
+                                  "Delay": 15_000_000_000_i64, "Mode": "fail"},
+                "ReschedulePolicy": {"Attempts": 1, "Interval": 86_400_000_000_000_i64,
+                                     "Delay": 5_000_000_000_i64, "DelayFunction": "constant"},
+                "EphemeralDisk": {"SizeMB": 300}}]}))
         .unwrap()
     };
     let numa = job(json!({"Name": "t", "Driver": "exec",

@@ -23,7 +23,8 @@ pub(super) fn mock_job() -> Map<String, Value> {
             "Constraints": [{"LTarget": "${attr.consul.version}", "RTarget": ">= 1.8.0", "Operand": "semver"}],
             "EphemeralDisk": {"SizeMB": 150},
             "RestartPolicy": {"Attempts": 3, "Interval": 600 * s, "Delay": 60 * s, "Mode": "delay"},
-            "ReschedulePolicy": {"Attempts": 2, "Interval": 600 * s, "Delay": 5 * s, "DelayFunction": "constant"},
+            "ReschedulePolicy": {"Attempts": 2, "Interval": 600 * s, "Delay": 5 * s, "DelayFunction": "constant",
+                                 "MaxDelay": 0, "Unlimited": false},
             "Networks": [{"Mode": "host", "DynamicPorts": [{"Label": "http"}, {"Label": "admin"}]}],
             "Tasks": [{
                 "Name": "web", "Driver": "exec", "Config": {"command": "/bin/date"},

@@ -5,8 +5,9 @@
 
 use serde_json::{Value, json};
 
+use super::super::group_service_validate::group_service_error;
 use super::super::service_check::{consul_check_error, nomad_check_error};
-use super::super::service_validate::{group_service_error, task_service_error};
+use super::super::service_validate::task_service_error;
 use super::rules_of;
 use crate::model::{Release, v};
 

@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::super::admit;
-use super::super::service_validate::group_service_error;
+use super::super::group_service_validate::group_service_error;
 use super::endpoint::mock_job;
 use super::rules_of;
 use crate::model::{Release, v};

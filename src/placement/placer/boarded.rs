@@ -33,18 +33,10 @@ impl<'a> Placer<'a> {
         };
         let mut metric = AllocMetric {
             nodes_available: self.by_dc.clone(),
-            nodes_in_pool: if self.setup.pools {
-                self.candidates.len() as u64
-            } else {
-                0
-            },
+            nodes_in_pool: if self.setup.pools { self.pool } else { 0 },
             ..AllocMetric::default()
         };
-        let judged = self.by_class(g, name, &mut metric);
-        let mut open = vec![false; self.cluster.nodes.len()];
-        for &i in &judged {
-            open[i] = true;
-        }
+        self.by_class(g, name, &mut metric);
         let touched: Vec<usize> = {
             let mut t: Vec<usize> = self
                 .own
@@ -54,24 +46,21 @@ impl<'a> Placer<'a> {
                 .collect();
             t.sort_unstable();
             t.dedup();
-            t.retain(|&i| open[i]);
+            t.retain(|&i| self.is_open(g, i));
             t
         };
-        for &i in &touched {
-            open[i] = false;
-        }
-        let mut index = RankIndex::on(board, open);
+        let mut index = RankIndex::on(board);
         for i in touched {
             let score = self.unpenalised_score(g, i);
             if !index.set(i, score) {
                 g.indexable = false;
-                g.sorted = Some((metric, judged));
+                g.sorted = Some(metric);
                 return;
             }
         }
         index.synced = self.log.len();
         g.index = Some(index);
-        g.sorted = Some((metric, judged));
+        g.sorted = Some(metric);
     }
 
     /// The board of the group's shape, built on first need from every

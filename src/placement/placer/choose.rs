@@ -27,11 +27,7 @@ impl<'a> Placer<'a> {
     ) -> Result<Choice, Box<Failure>> {
         let mut metric = AllocMetric {
             nodes_available: self.by_dc.clone(),
-            nodes_in_pool: if self.setup.pools {
-                self.candidates.len() as u64
-            } else {
-                0
-            },
+            nodes_in_pool: if self.setup.pools { self.pool } else { 0 },
             ..AllocMetric::default()
         };
         let evicting = self.eviction.on;
@@ -52,23 +48,18 @@ impl<'a> Placer<'a> {
         // Where the group shares its class verdicts, the nodes of a class
         // ruled out are counted at once and only the rest are judged.
         let picked = match only {
-            Some(i) => Some(vec![i]),
-            None if self.recorder.is_none() && !g.classes.is_empty() => match g.sorted.take() {
-                // The class checks already ran for this placement.
-                Some((counted, judged)) => {
-                    metric = counted;
-                    Some(judged)
+            Some(i) => vec![i],
+            None if self.recorder.is_none() && !g.classes.is_empty() => {
+                match g.sorted.take() {
+                    // The class checks already ran for this placement.
+                    Some(counted) => metric = counted,
+                    None => self.by_class(g, select.name, &mut metric),
                 }
-                None => Some(self.by_class(g, select.name, &mut metric)),
-            },
-            None => None,
+                self.eligible(g)
+            }
+            None => self.candidates(),
         };
-        let count = picked.as_ref().map_or(self.candidates.len(), Vec::len);
-        for ci in 0..count {
-            let i = match &picked {
-                Some(p) => p[ci],
-                None => self.candidates[ci],
-            };
+        for i in picked {
             let node = self.cluster.nodes[i];
             metric.nodes_evaluated += 1;
             let class = node.node_class.as_str();
@@ -156,18 +147,13 @@ impl<'a> Placer<'a> {
     /// (`FeasibilityWrapper`, "computed class ineligible"), taken for all
     /// the class's candidates at once: the first candidate of each class
     /// not checked yet goes through the class checks (a class found
-    /// ineligible counts it with its own reason), the candidates of
-    /// ineligible classes are counted as filtered, and those of eligible
-    /// classes are returned in ID order to be judged one by one. The
+    /// ineligible counts it with its own reason) and the candidates of
+    /// ineligible classes are counted as filtered; those of eligible
+    /// classes ([`Placer::eligible`]) are left to be judged one by one. The
     /// counts are those of a scan node by node: the class checks of one
     /// class read no other class's verdict, and filtered nodes only add
     /// to the metrics.
-    pub(super) fn by_class(
-        &mut self,
-        g: &mut Group<'a>,
-        name: &str,
-        metric: &mut AllocMetric,
-    ) -> Vec<usize> {
+    pub(super) fn by_class(&mut self, g: &mut Group<'a>, name: &str, metric: &mut AllocMetric) {
         let cluster = self.cluster;
         let targeted = std::mem::take(&mut self.targeted);
         let buckets = || {
@@ -194,11 +180,9 @@ impl<'a> Placer<'a> {
                 }
             };
         }
-        let mut judged = Vec::new();
         let mut counted = 0;
         for b in buckets() {
             if g.classes[b.class as usize] == ELIGIBLE {
-                judged.extend_from_slice(&b.nodes);
                 continue;
             }
             counted += b.nodes.len();
@@ -216,8 +200,32 @@ impl<'a> Placer<'a> {
         }
         metric.nodes_evaluated += counted as u64;
         self.targeted = targeted;
+    }
+
+    /// The candidates of the classes [`Placer::by_class`] found eligible,
+    /// in ID order.
+    fn eligible(&self, g: &Group<'a>) -> Vec<usize> {
+        let cluster = self.cluster;
+        let mut judged: Vec<usize> = self
+            .targeted
+            .iter()
+            .flat_map(|t| &cluster.group_classes[*t as usize])
+            .filter(|b| g.classes[b.class as usize] == ELIGIBLE)
+            .flat_map(|b| b.nodes.iter().copied())
+            .collect();
         judged.sort_unstable();
         judged
+    }
+
+    /// Every candidate, in ID order.
+    fn candidates(&self) -> Vec<usize> {
+        let cluster = self.cluster;
+        cluster
+            .ready
+            .iter()
+            .filter(|(_, g)| self.in_target[*g as usize])
+            .map(|(i, _)| *i)
+            .collect()
     }
 
     /// Node `i`'s final score for the group without a reschedule penalty or
@@ -249,7 +257,7 @@ impl<'a> Placer<'a> {
         changed.sort_unstable();
         changed.dedup();
         for i in changed {
-            if self.candidates.binary_search(&i).is_err() {
+            if !self.is_candidate(i) {
                 continue;
             }
             let score = self.unpenalised_score(g, i);
@@ -260,7 +268,7 @@ impl<'a> Placer<'a> {
         }
         index.synced = self.log.len();
         let mut best = index
-            .best(|i| penalty.contains(&i))
+            .best(|i| self.is_open(g, i), |i| penalty.contains(&i))
             .map(|(node, score)| Choice { node, score });
         g.index = Some(index);
         for &i in penalty {

@@ -35,9 +35,9 @@ pub(super) struct Group<'a> {
     /// The group is ranked once and kept ([`RankIndex`]).
     pub indexable: bool,
     pub index: Option<RankIndex>,
-    /// The class checks' counts and the nodes left to judge, when the
-    /// current placement ran them before a scan (`Placer::board_index`).
-    pub sorted: Option<(AllocMetric, Vec<usize>)>,
+    /// The class checks' counts, when the current placement ran them
+    /// before a scan (`Placer::board_index`).
+    pub sorted: Option<AllocMetric>,
 }
 
 impl<'a> Group<'a> {

@@ -39,10 +39,13 @@ pub struct Placer<'a> {
     pub(super) cluster: &'a Cluster<'a>,
     pub(super) job: &'a Job,
     pub(super) setup: Setup,
-    /// Ready nodes in the job's datacenters and pool, by index.
-    pub(super) candidates: Vec<usize>,
-    /// The groups of ready nodes (`Cluster::groups`) the job targets.
+    /// How many ready nodes are in the job's datacenters and pool (the
+    /// candidates).
+    pub(super) pool: u64,
+    /// The groups of ready nodes (`Cluster::groups`) the job targets, and
+    /// by group whether it does.
     pub(super) targeted: Vec<u32>,
+    pub(super) in_target: Vec<bool>,
     pub(super) by_dc: BTreeMap<String, u64>,
     pub(super) checks: SystemStack<'a>,
     pub(super) spreads: Spreads<'a>,

@@ -1,0 +1,367 @@
+//! `TaskGroup.Validate` (nomad/structs/structs.go; v1.3.0 :6303-6491,
+//! v2.0.5 :7111-7300) in its order, for the checks a job from
+//! `nomad job run -output` commonly fails; docs/job-plan.md lists what is
+//! not replayed.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value};
+
+use super::group_service_validate::{group_service_error, script_check_error};
+use super::json_map::{list, text};
+use super::multierror::multierror;
+use super::reschedule_validate::reschedule_errors;
+use super::service_validate::task_service_error;
+use crate::model::go_quote;
+use crate::time::format_duration as go_duration;
+use crate::version::{Switch, Switches};
+
+/// The group's errors, each a bullet of `Task group <name> validation
+/// failed`.
+/// `global_multiregion`: the job is multiregion and in region `global`,
+/// where a group of count 0 may be below its scaling minimum.
+pub(crate) fn group_errors(
+    g: &Map<String, Value>,
+    kind: &str,
+    global_multiregion: bool,
+    rules: Switches,
+) -> Vec<String> {
+    let mut errs = Vec::new();
+    let name = text(g, "Name");
+    if name.is_empty() {
+        errs.push("Missing task group name".to_string());
+    } else if name.contains('\0') {
+        errs.push("Task group name contains null character".into());
+    }
+    if int(g, "Count") < 0 {
+        errs.push("Task group count can't be negative".into());
+    }
+    let tasks: Vec<&Map<String, Value>> = g
+        .get("Tasks")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object)
+        .collect();
+    if tasks.is_empty() {
+        errs.push("Missing tasks for task group".into());
+    }
+    // A policy's own list is one bullet until #19886, then its errors join
+    // the group's.
+    let nested = |inner: Vec<String>, errs: &mut Vec<String>| {
+        if rules.has(Switch::GroupErrorsFlattened) {
+            errs.extend(inner);
+        } else if !inner.is_empty() {
+            errs.push(multierror(&inner));
+        }
+    };
+    match g.get("RestartPolicy").and_then(Value::as_object) {
+        Some(r) => nested(restart_errors(r), &mut errs),
+        None => errs.push(format!("Task Group {name} should have a restart policy")),
+    }
+    // A system or sysbatch group's policy is not checked: which of them
+    // the API gives one, and the words refusing it, vary by release.
+    if matches!(kind, "service" | "batch") {
+        match g.get("ReschedulePolicy").and_then(Value::as_object) {
+            Some(r) => nested(reschedule_errors(r), &mut errs),
+            None => errs.push(format!("Task Group {name} should have a reschedule policy")),
+        }
+    }
+    match g.get("EphemeralDisk").and_then(Value::as_object) {
+        Some(d) if int(d, "SizeMB") < 10 => errs.push(format!(
+            "minimum DiskMB value is 10; got {}",
+            int(d, "SizeMB")
+        )),
+        Some(_) => {}
+        None => errs.push(format!(
+            "Task Group {name} should have an ephemeral disk object"
+        )),
+    }
+    if let Some(u) = g.get("Update").and_then(Value::as_object) {
+        if !matches!(kind, "service" | "system") {
+            errs.push(format!("Job type {kind:?} does not allow update block"));
+        }
+        nested(update_errors(u), &mut errs);
+    }
+    let mut names: Vec<String> = Vec::new();
+    for (i, t) in tasks.iter().enumerate() {
+        let name = text(t, "Name");
+        if name.is_empty() {
+            errs.push(format!("Task {} missing name", i + 1));
+        } else if let Some(j) = names.iter().position(|n| *n == name) {
+            errs.push(format!(
+                "Task {} redefines '{name}' from task {}",
+                i + 1,
+                j + 1
+            ));
+        }
+        names.push(name);
+    }
+    let leaders = tasks
+        .iter()
+        .filter(|t| t.get("Leader").and_then(Value::as_bool) == Some(true))
+        .count();
+    if leaders > 1 {
+        errs.push("Only one task may be marked as leader".into());
+    }
+    let networks = network_errors(g, &tasks);
+    if !networks.is_empty() {
+        errs.push(format!(
+            "Task group network validation failed: {}",
+            multierror(&networks)
+        ));
+    }
+    errs.extend(group_service_error(g, rules));
+    errs.extend(script_check_error(g));
+    let scaling = scaling_errors(g, global_multiregion);
+    if !scaling.is_empty() {
+        errs.push(format!(
+            "Task group scaling policy validation failed: {}",
+            multierror(&scaling)
+        ));
+    }
+    for t in &tasks {
+        let mut inner = Vec::new();
+        if text(t, "Driver").is_empty() {
+            inner.push("Missing task driver".to_string());
+        }
+        inner.extend(task_service_error(t, g, rules));
+        if !inner.is_empty() {
+            errs.push(format!(
+                "Task {} validation failed: {}",
+                text(t, "Name"),
+                multierror(&inner)
+            ));
+        }
+    }
+    errs
+}
+
+fn int(m: &Map<String, Value>, key: &str) -> i64 {
+    m.get(key).and_then(Value::as_i64).unwrap_or(0)
+}
+
+/// `RestartPolicy.Validate` (v2.0.5 structs.go:6565-6586): the mode, an
+/// ambiguous zero attempts, the 5s minimum interval, the attempts' delays
+/// within the interval (Go's wrapping product).
+fn restart_errors(r: &Map<String, Value>) -> Vec<String> {
+    let mut errs = Vec::new();
+    let mode = text(r, "Mode");
+    if !matches!(mode.as_str(), "delay" | "fail") {
+        errs.push(format!("Unsupported restart mode: {}", go_quote(&mode)));
+    }
+    let (attempts, interval, delay) = (int(r, "Attempts"), int(r, "Interval"), int(r, "Delay"));
+    if attempts == 0 && mode != "fail" {
+        errs.push(format!(
+            "Restart policy {} with {attempts} attempts is ambiguous",
+            go_quote(&mode)
+        ));
+    }
+    if interval < 5_000_000_000 {
+        errs.push(format!(
+            "Interval can not be less than 5s (got {})",
+            go_duration(interval)
+        ));
+    }
+    if attempts.wrapping_mul(delay) > interval {
+        errs.push(format!(
+            "Nomad can't restart the TaskGroup {attempts} times in an interval of {} with a delay of {}",
+            go_duration(interval),
+            go_duration(delay)
+        ));
+    }
+    errs
+}
+
+/// `UpdateStrategy.Validate` (v2.0.5 structs.go:5464-5505).
+fn update_errors(u: &Map<String, Value>) -> Vec<String> {
+    let mut errs = Vec::new();
+    let check = text(u, "HealthCheck");
+    if !matches!(check.as_str(), "checks" | "task_states" | "manual") {
+        errs.push(format!("Invalid health check given: {}", go_quote(&check)));
+    }
+    let (parallel, canary) = (int(u, "MaxParallel"), int(u, "Canary"));
+    if parallel < 0 {
+        errs.push(format!(
+            "Max parallel can not be less than zero: {parallel} < 0"
+        ));
+    }
+    if canary < 0 {
+        errs.push(format!(
+            "Canary count can not be less than zero: {canary} < 0"
+        ));
+    }
+    if canary == 0 && u.get("AutoPromote").and_then(Value::as_bool) == Some(true) {
+        errs.push("Auto Promote requires a Canary count greater than zero".into());
+    }
+    let min = int(u, "MinHealthyTime");
+    let healthy = int(u, "HealthyDeadline");
+    let progress = int(u, "ProgressDeadline");
+    let d = go_duration;
+    if min < 0 {
+        errs.push(format!(
+            "Minimum healthy time may not be less than zero: {}",
+            d(min)
+        ));
+    }
+    if healthy <= 0 {
+        errs.push(format!(
+            "Healthy deadline must be greater than zero: {}",
+            d(healthy)
+        ));
+    }
+    if progress < 0 {
+        errs.push(format!(
+            "Progress deadline must be zero or greater: {}",
+            d(progress)
+        ));
+    }
+    if min >= healthy {
+        errs.push(format!(
+            "Minimum healthy time must be less than healthy deadline: {} > {}",
+            d(min),
+            d(healthy)
+        ));
+    }
+    if progress != 0 && healthy >= progress {
+        errs.push(format!(
+            "Healthy deadline must be less than progress deadline: {} > {}",
+            d(healthy),
+            d(progress)
+        ));
+    }
+    let stagger = int(u, "Stagger");
+    if stagger <= 0 {
+        errs.push(format!("Stagger must be greater than zero: {}", d(stagger)));
+    }
+    errs
+}
+
+/// `TaskGroup.validateNetworks` (v1.3.0 structs.go:6494-6587, v2.0.5
+/// :7303-7428) without its CNI argument, collision-mode and hostname
+/// checks: port labels unique against the group's networks, static ports
+/// unique per host network, values and mappings within 16 bits. A port's
+/// `IgnoreCollision` (1.9) is honoured at every release.
+fn network_errors(g: &Map<String, Value>, tasks: &[&Map<String, Value>]) -> Vec<String> {
+    let mut errs = Vec::new();
+    let mut labels: BTreeSet<String> = BTreeSet::new();
+    let mut statics: BTreeMap<(String, i64), String> = BTreeMap::new();
+    let ports = |n: &Value| -> Vec<Map<String, Value>> {
+        let Some(n) = n.as_object() else {
+            return Vec::new();
+        };
+        ["ReservedPorts", "DynamicPorts"]
+            .into_iter()
+            .flat_map(|k| list(n, k))
+            .filter_map(|p| p.as_object().cloned())
+            .collect()
+    };
+    let mut static_port = |p: &Map<String, Value>, owner: String, errs: &mut Vec<String>| {
+        let (label, value) = (text(p, "Label"), int(p, "Value"));
+        if value == 0 {
+            return;
+        }
+        let mut host = text(p, "HostNetwork");
+        if host.is_empty() {
+            host = "default".into();
+        }
+        if let Some(other) = statics.get(&(host.clone(), value)) {
+            if p.get("IgnoreCollision").and_then(Value::as_bool) != Some(true) {
+                errs.push(format!("Static port {value} already reserved by {other}"));
+            }
+        } else if value > i64::from(u16::MAX) {
+            errs.push(format!(
+                "Port {label} ({value}) cannot be greater than {}",
+                u16::MAX
+            ));
+        } else {
+            statics.insert((host, value), owner);
+        }
+    };
+    for n in list(g, "Networks") {
+        for p in ports(&n) {
+            let label = text(&p, "Label");
+            if !labels.insert(label.clone()) {
+                errs.push(format!(
+                    "Port label {label} already in use by taskgroup network"
+                ));
+            }
+            static_port(&p, format!("taskgroup network:{label}"), &mut errs);
+            let to = int(&p, "To");
+            if to < -1 {
+                errs.push(format!(
+                    "Port {} cannot be mapped to negative value {to}",
+                    go_quote(&label)
+                ));
+            } else if to > i64::from(u16::MAX) {
+                errs.push(format!(
+                    "Port {} cannot be mapped to a port ({to}) greater than {}",
+                    go_quote(&label),
+                    u16::MAX
+                ));
+            }
+        }
+    }
+    for t in tasks {
+        let networks = t
+            .get("Resources")
+            .and_then(Value::as_object)
+            .map(|r| list(r, "Networks"))
+            .unwrap_or_default();
+        for p in networks.iter().flat_map(ports) {
+            let label = text(&p, "Label");
+            if labels.contains(&label) {
+                errs.push(format!(
+                    "Port label {label} already in use by taskgroup network"
+                ));
+            }
+            static_port(&p, format!("{}:{label}", text(t, "Name")), &mut errs);
+        }
+    }
+    errs
+}
+
+/// `TaskGroup.validateScalingPolicy` (v2.0.5 structs.go:7583-7613) on the
+/// policy as the agent converts it (a missing `max` is -1, a missing `min`
+/// the group's count, the type `horizontal`).
+fn scaling_errors(g: &Map<String, Value>, global_multiregion: bool) -> Vec<String> {
+    let Some(p) = g.get("Scaling").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let count = int(g, "Count");
+    let number = |k: &str, missing: i64| p.get(k).and_then(Value::as_i64).unwrap_or(missing);
+    let (min, max) = (number("Min", count), number("Max", -1));
+    let mut kind = text(p, "Type");
+    if kind.is_empty() {
+        kind = "horizontal".into();
+    }
+    let mut errs = Vec::new();
+    if kind != "horizontal" {
+        errs.push(format!("scaling policy type \"{kind}\" is not valid"));
+    }
+    if max < 0 {
+        errs.push("maximum count must be specified and non-negative".into());
+    } else if max < min {
+        errs.push("maximum count must not be less than minimum count".into());
+    }
+    if min < 0 {
+        errs.push("minimum count must be specified and non-negative".into());
+    }
+    let mut errs: Vec<String> = errs
+        .into_iter()
+        .map(|e| format!("Scaling policy invalid: {e}"))
+        .collect();
+    if max < count {
+        errs.push(
+            "Scaling policy invalid: task group count must not be greater than maximum count in scaling policy"
+                .into(),
+        );
+    }
+    if count < min && !(global_multiregion && count == 0) {
+        errs.push(
+            "Scaling policy invalid: task group count must not be less than minimum count in scaling policy"
+                .into(),
+        );
+    }
+    errs
+}
