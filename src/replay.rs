@@ -586,11 +586,14 @@ impl<'a> JobContext<'a> {
         let placer = generic.then(|| self.placer(w)).flatten().map(RefCell::new);
         let rec = self.reconcile(w, spec, batch, &tainted, record, placer.as_ref());
         let mut entries = EntryMaker::new(self.nodes, taint);
-        let groups = group_reports(w.job, &rec, |_, t| entries.buckets(t));
+        let mut groups = group_reports(w.job, &rec, |_, t| entries.buckets(t));
         let stop = self.stops(w, &tainted, &rec, entries.texts());
         let mut plan = self.plan(w, &rec, entries.texts(), stop);
         let records = match placer {
-            Some(placer) => self.place(w, &rec, &mut plan, placer.into_inner(), explain),
+            Some(placer) => {
+                let placer = placer.into_inner();
+                self.place(w, &rec, &mut plan, &mut groups, placer, explain)
+            }
             None => Vec::new(),
         };
         plan.sort();

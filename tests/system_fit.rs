@@ -1,4 +1,5 @@
-//! Resource fit, failed placements and preemption of system jobs: the
+//! Resource fit, failed placements and preemption of system jobs (and, in
+//! `generic_preemption`, preemption by service and batch jobs): the
 //! placement and preemption cases of scheduler/scheduler_system_test.go,
 //! ported under the tag they come from and replayed at that release (and
 //! at 1.10.5, the last release whose system scheduler plan-inspect
@@ -165,5 +166,6 @@ fn a_system_placement_on_a_node_at_zero_is_exhausted_in_cpu() {
 }
 
 mod failures;
+mod generic_preemption;
 mod in_place;
 mod preemption;

@@ -8,6 +8,7 @@ use super::verdicts;
 use crate::model::Id;
 use crate::reconciler::PlacementBasis;
 use crate::replay::JobReplay;
+use crate::report::JobReport;
 
 /// The placement `name`; with `node`, that node's verdict too. Also the
 /// name of the group's first failed placement when this one was counted
@@ -148,6 +149,9 @@ pub(super) fn explain(
             )
             .fact("first difference", &d.reason),
         );
+    }
+    if let Some(step) = preemption_step(job, name) {
+        steps.push(step);
     }
     let renamed = jr.reconciliation.groups.get(group).and_then(|t| {
         t.renamed
@@ -294,4 +298,34 @@ fn counts(b: &PlacementBasis, stop_setting: &str) -> Step {
         );
     }
     step
+}
+
+/// The allocations the placement `name` preempts, when no node had room
+/// for it without (the preemption pass of `selectNextOption`).
+fn preemption_step(job: &JobReport, name: &str) -> Option<Step> {
+    let evicted: Vec<_> = job
+        .plan
+        .preemptions
+        .iter()
+        .filter(|p| p.preempted_by == name)
+        .collect();
+    let node = &evicted.first()?.node_id;
+    let names: Vec<&str> = evicted.iter().map(|p| p.name.as_str()).collect();
+    let mut step = Step::new(
+        "Preemption",
+        format!(
+            "no node had room without preempting: on node {node} it preempts {}",
+            names.join(", ")
+        ),
+    );
+    for p in evicted {
+        step = step.fact(
+            "preempts",
+            format!(
+                "{} ({}, job {}/{} at priority {})",
+                p.alloc_id, p.name, p.namespace, p.job_id, p.job_priority
+            ),
+        );
+    }
+    Some(step)
 }

@@ -22,6 +22,7 @@
 
 mod boarded;
 mod choose;
+mod evict;
 mod group;
 mod judge;
 mod misfit;
@@ -29,6 +30,7 @@ mod setup;
 mod state;
 #[cfg(test)]
 mod tests;
+mod victims;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -45,6 +47,8 @@ pub use misfit::Misfit;
 pub use setup::{Choice, Select, Setup};
 use state::NodeMap;
 pub use state::Placer;
+use victims::Eviction;
+pub use victims::Preemption;
 
 impl<'a> Placer<'a> {
     /// The stack for `job`, whose non-terminal allocations `job_allocs`
@@ -132,6 +136,7 @@ impl<'a> Placer<'a> {
             shared_use: cluster.rules() == setup.settings.rules,
             groups: HashMap::new(),
             recorder: None,
+            eviction: Eviction::default(),
         };
         for alloc in stops {
             placer.stop(alloc);
@@ -245,8 +250,14 @@ impl<'a> Placer<'a> {
             None => match self.scan(&mut g, select, &penalty, round.as_ref(), None) {
                 Ok(choice) => Some(choice),
                 Err(failure) => {
-                    self.failures.insert(tg.name.clone(), *failure);
-                    None
+                    let evicting = self.evicting_pass(&mut g, select, &penalty, round.as_ref());
+                    match evicting.unwrap_or(Err(failure)) {
+                        Ok(choice) => Some(choice),
+                        Err(failure) => {
+                            self.failures.insert(tg.name.clone(), *failure);
+                            None
+                        }
+                    }
                 }
             },
         };
@@ -255,7 +266,10 @@ impl<'a> Placer<'a> {
             if !self.cluster.known[i] {
                 self.unchecked += 1;
             }
-            let usage = self.allocate(&g, i);
+            let usage = match self.take_evicted(select.name, &tg.name) {
+                Some(usage) => usage,
+                None => self.allocate(&g, i),
+            };
             self.add(i, &tg.name, usage);
             self.proposed.push(Placed {
                 node: Some(self.cluster.nodes[i]),

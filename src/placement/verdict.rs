@@ -115,6 +115,14 @@ impl<'a> Recorder<'a> {
         self.record.chosen = self.record.nodes.len().checked_sub(1);
     }
 
+    /// The stack runs again from the start (preemption's second pass):
+    /// the verdicts so far are dropped, as Nomad's metrics are.
+    pub fn restart(&mut self) {
+        self.record.nodes.clear();
+        self.record.chosen = None;
+        self.class_cause = None;
+    }
+
     /// The stack did not run: the group failed already.
     pub fn coalesced(&mut self) {
         self.record.coalesced = true;

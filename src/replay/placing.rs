@@ -6,10 +6,12 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use super::{JobContext, JobWork};
-use crate::model::{Allocation, ClientStatus, Id, Job, TaskGroup};
+use crate::model::{Allocation, ClientStatus, Id, Job, JobType, TaskGroup};
 use crate::placement::{PlacementRecord, Placer, Recorder, Score, Select};
 use crate::reconciler::Reconciliation;
-use crate::report::{BlockedEval, FailedPlacement, JobReport, NearestMiss, Plan};
+use crate::report::{
+    BlockedEval, FailedPlacement, GroupReport, JobReport, NearestMiss, Plan, PlanPreemption,
+};
 use crate::version::Switch;
 use crate::warning::Warning;
 
@@ -43,25 +45,31 @@ impl<'a> JobContext<'a> {
     pub(super) fn placer(&self, w: &JobWork<'a>) -> Option<Placer<'a>> {
         let job = w.job.filter(|j| !j.stop)?;
         let none = std::iter::empty();
-        Some(Placer::new(
-            self.cluster,
-            job,
-            &w.allocs,
-            none,
-            self.placement,
-        ))
+        let config = &self.scheduler.preemption_config;
+        // `selectNextOption` reads the batch switch for batch jobs and the
+        // service switch for any other job the generic scheduler runs.
+        let preempt = match job.job_type {
+            JobType::Batch => config.batch_scheduler_enabled,
+            _ => config.service_scheduler_enabled,
+        };
+        Some(
+            Placer::new(self.cluster, job, &w.allocs, none, self.placement)
+                .with_preemption(preempt),
+        )
     }
 
     /// `computePlacements`: destructive replacements first, each stopping
     /// its allocation before looking for a node (the stop is withdrawn if
     /// none is found), then the placements, in the reconciler's order.
     /// Each attempt at a placement named `explain` records every node's
-    /// verdict, returned in order.
+    /// verdict, returned in order. The allocations preempted go into the
+    /// plan and count in the placing group's desired changes.
     pub(super) fn place<'r>(
         &self,
         w: &JobWork<'a>,
         rec: &Reconciliation<'r>,
         plan: &mut Plan,
+        groups: &mut [GroupReport],
         mut placer: Placer<'r>,
         explain: Option<&str>,
     ) -> Vec<PlacementRecord<'r>>
@@ -155,6 +163,7 @@ impl<'a> JobContext<'a> {
                 &p.name,
             );
         }
+        preemptions(&placer, plan, groups);
         for (name, n) in &mut queued {
             *n = placer.failures().get(name).map_or(0, |f| f.count);
         }
@@ -395,6 +404,27 @@ fn note<'r, 'n>(
             record.first_failure = first_failure.get(tg).map(|n| n.to_string());
         }
         records.push(record);
+    }
+}
+
+/// `handlePreemptions`: each evicted allocation in the plan, and one more
+/// preemption in the desired changes of the group that placed
+/// (generic_sched.go:821-843 at 1.3.0, :937-960 at 2.0.5).
+fn preemptions(placer: &Placer<'_>, plan: &mut Plan, groups: &mut [GroupReport]) {
+    for p in placer.preemptions() {
+        let a = p.alloc;
+        plan.preemptions.push(PlanPreemption {
+            alloc_id: a.id.clone(),
+            name: a.name.to_string(),
+            node_id: a.node_id.to_string(),
+            namespace: a.namespace.to_string(),
+            job_id: a.job_id.to_string(),
+            job_priority: a.job.as_ref().map_or(0, |j| j.priority),
+            preempted_by: p.by.clone(),
+        });
+        if let Some(g) = groups.iter_mut().find(|g| g.name == p.task_group) {
+            g.desired_changes.reconciler.preemptions += 1;
+        }
     }
 }
 

@@ -34,6 +34,7 @@ mod devices;
 pub mod distance;
 mod flat;
 mod network;
+pub mod score;
 
 use std::collections::{BTreeMap, HashMap};
 

@@ -30,9 +30,11 @@ impl<'a> Placer<'a> {
             nodes_in_pool: if self.setup.pools { self.pool } else { 0 },
             ..AllocMetric::default()
         };
-        let mut index =
-            (only.is_none() && g.indexable && g.index.is_none()).then(RankIndex::default);
+        let evicting = self.eviction.on;
+        let mut index = (!evicting && only.is_none() && g.indexable && g.index.is_none())
+            .then(RankIndex::default);
         let mut best: Option<Choice> = None;
+        let mut best_evicted = None;
         let mut failure = Failure::default();
         if let Some(r) = self.recorder.as_deref_mut() {
             r.penalised(select.penalty);
@@ -89,6 +91,10 @@ impl<'a> Placer<'a> {
                     let parts = g
                         .ranking
                         .score(node, capacity, &used, collisions, penalised, spread);
+                    let (parts, evicted) = match evicting {
+                        true => self.preemption_scored(parts),
+                        false => (parts, None),
+                    };
                     let score = parts.final_score;
                     if let Some(r) = &mut index {
                         let plain = match penalised {
@@ -107,6 +113,7 @@ impl<'a> Placer<'a> {
                     let better = best.as_ref().is_none_or(|b| score > b.score);
                     if better {
                         best = Some(Choice { node: i, score });
+                        best_evicted = evicted;
                     }
                     recording.then_some((NodeVerdict::Fits(parts), better))
                 }
@@ -125,6 +132,9 @@ impl<'a> Placer<'a> {
         if let Some(mut r) = index {
             r.synced = self.log.len();
             g.index = Some(r);
+        }
+        if evicting {
+            self.choose_evicted(best_evicted);
         }
         best.ok_or_else(|| {
             failure.count = 1;

@@ -117,6 +117,7 @@ impl<'a> Placer<'a> {
         let settings = &self.setup.settings;
         let supply = &self.cluster.supplies[i];
         let fit = match &g.free {
+            _ if self.eviction.on => self.fit_evicting(g, i),
             Some(free) => {
                 let available = match self.shared_use {
                     true => Cow::Borrowed(&self.cluster.available[i]),
@@ -259,7 +260,7 @@ impl<'a> Placer<'a> {
     }
 
     /// `ProposedAllocs` of node `i`.
-    fn proposed_usages(&self, i: usize) -> Vec<&AllocUsage> {
+    pub(super) fn proposed_usages(&self, i: usize) -> Vec<&AllocUsage> {
         proposed_on(self.cluster, &self.stopped, &self.updated, &self.added, i)
     }
 }

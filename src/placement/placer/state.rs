@@ -12,6 +12,7 @@ use super::super::spread::Spreads;
 use super::super::verdict::Recorder;
 use super::group::Group;
 use super::setup::Setup;
+use super::victims::Eviction;
 use crate::feasibility::{Placed, SystemStack};
 use crate::fit::NodeUse;
 use crate::model::resources::AllocUsage;
@@ -71,4 +72,6 @@ pub struct Placer<'a> {
     /// Armed by `--explain` for the placement it names: that placement
     /// judges every node, in order, as the recorder wants each verdict.
     pub(super) recorder: Option<Box<Recorder<'a>>>,
+    /// Preemption, its switch, victims and the pass that evicts.
+    pub(super) eviction: Eviction<'a>,
 }
