@@ -26,6 +26,8 @@ impl<'a> SystemSchedule<'a> {
         updates: Vec<DiffEntry<'a>>,
     ) -> Vec<(DiffEntry<'a>, Difference)> {
         let mut destructive = Vec::new();
+        // What the plan stops so far, the same for every update.
+        let mut gone: HashSet<&'a Id> = self.stops.iter().map(|s| &s.alloc.id).collect();
         for entry in updates {
             let (Some(alloc), Some(tg), Some(job)) = (entry.alloc, entry.task_group, job) else {
                 continue;
@@ -76,7 +78,7 @@ impl<'a> SystemSchedule<'a> {
                 destructive.push((entry, unlabelled(reason)));
                 continue;
             }
-            match self.in_place_fit(input, job, tg, node, alloc) {
+            match in_place_fit(input, job, tg, node, alloc, &mut gone) {
                 Ok(fit) => {
                     self.in_place_fit.insert(&alloc.id, fit);
                     plan.proposed.push(placed(input.nodes, alloc));
@@ -89,45 +91,6 @@ impl<'a> SystemSchedule<'a> {
             }
         }
         destructive
-    }
-
-    /// The end of `inplaceUpdate`'s `Select`: the system stack's bin packing
-    /// on the allocation's own node, with the allocation and the plan's
-    /// stops staged as gone (v1.3.0 scheduler/util.go:859-877, v2.0.5
-    /// :626-645). Nomad keeps the update in place whenever an option comes
-    /// back, even one that would preempt: it copies only the option's task
-    /// resources and never adds its preemptions to the plan (v1.3.0
-    /// util.go:907-918, v2.0.5 :675-691), so those allocations keep running.
-    fn in_place_fit(
-        &self,
-        input: &SystemInput<'a, '_>,
-        job: &Job,
-        tg: &TaskGroup,
-        node: &'a Node,
-        alloc: &'a Allocation,
-    ) -> Result<InPlaceFit, Shortfall> {
-        let Some(fit) = &input.fit else {
-            return Ok(InPlaceFit::Unchecked);
-        };
-        if !fit.sized(node) {
-            return Ok(InPlaceFit::Unchecked);
-        }
-        let gone: HashSet<&'a Id> = self
-            .stops
-            .iter()
-            .map(|s| &s.alloc.id)
-            .chain([&alloc.id])
-            .collect();
-        let view = PlanFit {
-            gone: &gone,
-            preempted: &[],
-            placed_here: Vec::new(),
-        };
-        let fitted = fit.fit(job, tg, node, &view)?;
-        Ok(match fitted.preempted.len() {
-            0 => InPlaceFit::Fits,
-            n => InPlaceFit::Preempting(n),
-        })
     }
 
     /// `desiredUpdates`, before the evictions add their replacements.
@@ -162,6 +125,44 @@ impl<'a> SystemSchedule<'a> {
             }
         }
     }
+}
+
+/// The end of `inplaceUpdate`'s `Select`: the system stack's bin packing
+/// on the allocation's own node, with the allocation and the plan's
+/// stops staged as gone (v1.3.0 scheduler/util.go:859-877, v2.0.5
+/// :626-645). Nomad keeps the update in place whenever an option comes
+/// back, even one that would preempt: it copies only the option's task
+/// resources and never adds its preemptions to the plan (v1.3.0
+/// util.go:907-918, v2.0.5 :675-691), so those allocations keep running.
+fn in_place_fit<'a>(
+    input: &SystemInput<'a, '_>,
+    job: &Job,
+    tg: &TaskGroup,
+    node: &'a Node,
+    alloc: &'a Allocation,
+    gone: &mut HashSet<&'a Id>,
+) -> Result<InPlaceFit, Shortfall> {
+    let Some(fit) = &input.fit else {
+        return Ok(InPlaceFit::Unchecked);
+    };
+    if !fit.sized(node) {
+        return Ok(InPlaceFit::Unchecked);
+    }
+    let staged = gone.insert(&alloc.id);
+    let view = PlanFit {
+        gone,
+        preempted: &[],
+        placed_here: Vec::new(),
+    };
+    let fitted = fit.fit(job, tg, node, &view);
+    if staged {
+        gone.remove(&alloc.id);
+    }
+    let fitted = fitted?;
+    Ok(match fitted.preempted.len() {
+        0 => InPlaceFit::Fits,
+        n => InPlaceFit::Preempting(n),
+    })
 }
 
 /// A reason Nomad's `tasksUpdated` does not name.
