@@ -6,6 +6,7 @@
 //! device affinity (1.0 for a clock over 1.4 GHz); plan-inspect does not
 //! score device affinities yet, so only its placement is asserted here.
 
+use super::tests::web_ask;
 use super::*;
 use crate::feasibility::device_serves;
 use crate::model::resources::{AllocUsage, NodeSupply};
@@ -53,15 +54,7 @@ fn assigned(
         }],
         ..Resources::default()
     };
-    let ask = GroupAsk {
-        disk_mb: 0,
-        network: None,
-        tasks: vec![TaskAsk {
-            name: "web",
-            resources: &r,
-            lifecycle: None,
-        }],
-    };
+    let ask = web_ask(&r);
     let settings = Settings {
         rules: FitRules::of(release),
         memory_oversubscription: true,

@@ -3,9 +3,10 @@
 //! (`TestServiceSched_JobRegister_MemoryMaxHonored`, 1.3.0 and 2.0.5): the
 //! allocated `memory_max` of the one task as the bin packer sets it.
 
+use super::tests::{any_device, web_ask};
 use super::*;
 use crate::model::resources::NodeSupply;
-use crate::model::{RequestedDevice, Resources, from_slice};
+use crate::model::{Resources, from_slice};
 use crate::version::{Release, v};
 
 /// A 4096 MHz, 4096 MB node.
@@ -13,10 +14,6 @@ fn node() -> NodeSupply {
     let json = r#"{"NodeResources": {"Cpu": {"CpuShares": 4096},
         "Memory": {"MemoryMB": 4096}, "Disk": {"DiskMB": 10000}}}"#;
     from_slice(json.as_bytes()).unwrap()
-}
-
-fn any_device(_: &crate::model::NodeDevice, _: &RequestedDevice) -> bool {
-    true
 }
 
 /// The allocated memory and ceiling of task "web" asking `memory` and
@@ -28,15 +25,7 @@ fn allocated(release: Release, oversubscription: bool, memory: i64, max: i64) ->
         memory_max_mb: max,
         ..Resources::default()
     };
-    let ask = GroupAsk {
-        disk_mb: 0,
-        network: None,
-        tasks: vec![TaskAsk {
-            name: "web",
-            resources: &r,
-            lifecycle: None,
-        }],
-    };
+    let ask = web_ask(&r);
     let settings = Settings {
         rules: FitRules::of(release),
         memory_oversubscription: oversubscription,

@@ -537,7 +537,7 @@ fn settings(release: crate::version::Release) -> Settings {
     }
 }
 
-fn any_device(_: &crate::model::NodeDevice, _: &RequestedDevice) -> bool {
+pub(super) fn any_device(_: &crate::model::NodeDevice, _: &RequestedDevice) -> bool {
     true
 }
 
@@ -1037,5 +1037,19 @@ fn real_allocations_hold_what_their_legacy_resources_say() {
                 usage.id
             );
         }
+    }
+}
+
+/// The ask of a group with no disk and no network whose one task "web"
+/// asks `resources`.
+pub(super) fn web_ask(resources: &Resources) -> GroupAsk<'_> {
+    GroupAsk {
+        disk_mb: 0,
+        network: None,
+        tasks: vec![TaskAsk {
+            name: "web",
+            resources,
+            lifecycle: None,
+        }],
     }
 }
