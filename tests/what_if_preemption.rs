@@ -125,7 +125,10 @@ fn a_system_update_evicts_a_service_allocation_whose_job_blocks_until_a_node_ret
 
         let cache = entries(&json, "cache");
         let evicted = cache[0];
-        assert_eq!(evicted["evaluation"]["triggered_by"], "preemption", "{release}");
+        assert_eq!(
+            evicted["evaluation"]["triggered_by"], "preemption",
+            "{release}"
+        );
         assert_eq!(evicted["evaluation"]["id"], victim["eval_id"]);
         assert_eq!(evicted["evaluation"]["priority"], 30);
         assert_eq!(evicted["at"], first["at"]);
@@ -156,7 +159,10 @@ fn a_system_update_evicts_a_service_allocation_whose_job_blocks_until_a_node_ret
             .iter()
             .filter(|m| m.job_id == "logs" && m.kind == MarkKind::Placed)
             .count();
-        assert_eq!(live, 3, "{release}: logs placed on client-1, client-2, client-3");
+        assert_eq!(
+            live, 3,
+            "{release}: logs placed on client-1, client-2, client-3"
+        );
         assert!(json["pending"].as_array().unwrap().is_empty(), "{release}");
     }
 }
@@ -195,7 +201,10 @@ fn without_until_the_preemption_evaluation_is_listed_as_not_replayed() {
         panic!("{pending:?}");
     };
     assert_eq!(p["triggered_by"], "preemption");
-    assert_eq!((p["job_id"].as_str(), p["priority"].as_i64()), (Some("cache"), Some(30)));
+    assert_eq!(
+        (p["job_id"].as_str(), p["priority"].as_i64()),
+        (Some("cache"), Some(30))
+    );
     assert_eq!(p["id"], first["preempted"][0]["eval_id"]);
 }
 
@@ -307,7 +316,12 @@ fn service_preemption_when_the_configuration_allows_it() {
         assert_eq!(waiting.len(), 1, "{release}: {waiting:?}");
         assert_eq!(waiting[0]["job_id"], "low");
     }
-    let (_, json) = story(&two_services(), v(1, 3, 0), &["node-down:client-2"], Some("10m"));
+    let (_, json) = story(
+        &two_services(),
+        v(1, 3, 0),
+        &["node-down:client-2"],
+        Some("10m"),
+    );
     let high = entries(&json, "high");
     assert!(placed_on(high[0]).is_empty());
     assert!(high[0].get("preempted").is_none());
@@ -366,14 +380,36 @@ fn scheduler_sysbatch_test_go_v1_3_0_and_v2_0_5_sys_batch_preemption() {
         batch("job4", 100),
     ];
     let allocs = json!([
-        alloc("a1000000-0000-4000-8000-000000000000", &jobs[0], "my-job[0]",
-            held(512, 1024, 200, json!([]), 5120)),
-        alloc("a2000000-0000-4000-8000-000000000000", &jobs[1], "my-job[2]",
-            held(512, 1024, 200, json!([]), 5120)),
-        alloc("a3000000-0000-4000-8000-000000000000", &jobs[2], "my-job[0]",
-            held(1024, 25, 400, json!([]), 5120)),
-        alloc("a4000000-0000-4000-8000-000000000000", &jobs[3], "my-job4[0]",
-            held(1024, 2048, 100, json!([{"Label": "web", "Value": 80}]), 2048)),
+        alloc(
+            "a1000000-0000-4000-8000-000000000000",
+            &jobs[0],
+            "my-job[0]",
+            held(512, 1024, 200, json!([]), 5120)
+        ),
+        alloc(
+            "a2000000-0000-4000-8000-000000000000",
+            &jobs[1],
+            "my-job[2]",
+            held(512, 1024, 200, json!([]), 5120)
+        ),
+        alloc(
+            "a3000000-0000-4000-8000-000000000000",
+            &jobs[2],
+            "my-job[0]",
+            held(1024, 25, 400, json!([]), 5120)
+        ),
+        alloc(
+            "a4000000-0000-4000-8000-000000000000",
+            &jobs[3],
+            "my-job4[0]",
+            held(
+                1024,
+                2048,
+                100,
+                json!([{"Label": "web", "Value": 80}]),
+                2048
+            )
+        ),
     ]);
     let sysbatch = json!({"ID": "sysbatch", "Name": "my-job", "Namespace": "default",
         "Type": "sysbatch", "Priority": 100, "Datacenters": ["dc1"], "Status": "pending",
@@ -408,7 +444,12 @@ fn scheduler_sysbatch_test_go_v1_3_0_and_v2_0_5_sys_batch_preemption() {
         let mut nodes = placed_on(plan);
         nodes.sort_unstable();
         assert_eq!(nodes, [n0, n1], "{release}");
-        assert!(plan["job"]["plan"]["failed_placements"].as_array().unwrap().is_empty());
+        assert!(
+            plan["job"]["plan"]["failed_placements"]
+                .as_array()
+                .unwrap()
+                .is_empty()
+        );
         let by = placed_alloc(&story, "sysbatch", n0);
         let preempted = plan["preempted"].as_array().unwrap();
         let jobs: Vec<&str> = preempted
@@ -419,7 +460,10 @@ fn scheduler_sysbatch_test_go_v1_3_0_and_v2_0_5_sys_batch_preemption() {
         for p in preempted {
             assert_eq!(p["node_id"], n0);
             assert_eq!(p["desired_status"], "evict");
-            assert_eq!(p["desired_description"], format!("Preempted by alloc ID {by}"));
+            assert_eq!(
+                p["desired_description"],
+                format!("Preempted by alloc ID {by}")
+            );
         }
         // Each job of a victim has its evaluation, in job order, and job4
         // none: the broker hands them out by priority (job3's 40 first).

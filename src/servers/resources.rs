@@ -65,12 +65,17 @@ impl Offers {
     /// without resources, or one the replay's plans crowd), the amounts
     /// it asks of the node alone, without ports, devices or cores, so
     /// that they cannot collide with what runs there.
-    pub fn offer(&mut self, world: &World, node_id: &str, tg: &TaskGroup) -> Option<Arc<AllocatedResources>> {
+    pub fn offer(
+        &mut self,
+        world: &World,
+        node_id: &str,
+        tg: &TaskGroup,
+    ) -> Option<Arc<AllocatedResources>> {
         let node = world.node(node_id)?;
         let ask = crate::placement::ask::ask_of(tg);
-        let resolved = ask
-            .network
-            .map_or(HostNetworks::Plain, |n| host_networks(n, node, self.targets));
+        let resolved = ask.network.map_or(HostNetworks::Plain, |n| {
+            host_networks(n, node, self.targets)
+        });
         let ask = match &resolved {
             HostNetworks::Resolved(n) => GroupAsk {
                 network: Some(n),

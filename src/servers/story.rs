@@ -244,8 +244,14 @@ impl Assumption {
         }
     }
 
-    /// The assumptions every story makes, and those its events add.
-    pub fn of(healthy_after: Option<Duration>, node_up: bool, drain: bool) -> Vec<Assumption> {
+    /// The assumptions every story makes, and those its events and
+    /// evictions add.
+    pub fn of(
+        healthy_after: Option<Duration>,
+        node_up: bool,
+        drain: bool,
+        evicted: bool,
+    ) -> Vec<Assumption> {
         let mut out = vec![
             Assumption::new(
                 "placements_start_at_once",
@@ -269,6 +275,12 @@ impl Assumption {
                 "stopped allocations are complete (lost on a down node) as soon as their plan is applied",
             ),
         ];
+        if evicted {
+            out.push(Assumption::new(
+                "evictions_complete_at_once",
+                "preempted allocations are complete as soon as the plan that evicts them is applied",
+            ));
+        }
         if node_up {
             out.push(Assumption::new(
                 "client_reports_at_once",

@@ -284,6 +284,7 @@ pub fn run(
             .events
             .iter()
             .any(|e| e.kind == EventKind::NodeDrain),
+        story.timeline.iter().any(|e| !e.preempted.is_empty()),
     );
     finish(&mut story, baseline, options);
     Ok(story)
