@@ -2,7 +2,7 @@
 //! (desired `evict`, `Preempted by alloc ID <id>`, v1.3.0
 //! nomad/state/state_store.go:6562-6565), frees their capacity, and
 //! writes one `preemption` evaluation per victim job at its priority
-//! (v1.3.0 nomad/plan_apply.go:284-302, v2.0.5 :364-382), which the story
+//! (v1.3.0 nomad/plan_apply.go:284-302, v2.0.5 :355-382), which the story
 //! then replays: the victim's job is replaced elsewhere or blocked until
 //! capacity appears. TestSysBatch_Preemption
 //! (scheduler/scheduler_sysbatch_test.go at v1.3.0 and v2.0.5) is ported

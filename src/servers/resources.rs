@@ -43,7 +43,12 @@ impl Offers {
             .into_iter()
             .map(|n| (n.to_string(), Vec::new()))
             .collect();
-        for a in &world.snapshot.allocs {
+        let allocs = if held.is_empty() {
+            &[][..]
+        } else {
+            &world.snapshot.allocs[..]
+        };
+        for a in allocs {
             if let Some(on) = held.get_mut(a.node_id.as_str())
                 && rules.counts(a.client_status.as_str(), a.desired_status.as_str())
             {
