@@ -225,6 +225,35 @@ fn a_victim_whose_job_is_gone_is_evicted_without_an_evaluation() {
     assert!(json["pending"].as_array().unwrap().is_empty());
 }
 
+/// The picture ends the evicted allocation's bar as preempted, and the
+/// tables list it under "Evicted" with the allocation placed in its stead.
+#[test]
+fn the_picture_and_the_tables_show_the_eviction() {
+    let (story, _) = story(&fixture(), v(1, 3, 0), &["node-down:client-3"], Some("10m"));
+    let page = render::html::story(&story);
+    let bar = page
+        .lines()
+        .find(|l| l.contains(&format!("data-alloc=\"{CACHE_ALLOC}\"")))
+        .unwrap_or_else(|| panic!("{page}"));
+    assert!(bar.contains("data-status=\"preempted\""), "{bar}");
+    let style = render::table::Style {
+        color: false,
+        verbose: false,
+        width: 120,
+    };
+    let tables = render::table::story(&story, style);
+    let by = placed_alloc(&story, "logs", CLIENT_1);
+    let row = tables
+        .lines()
+        .skip_while(|l| !l.starts_with("Evicted"))
+        .find(|l| l.contains(&CACHE_ALLOC[..8]))
+        .unwrap_or_else(|| panic!("{tables}"));
+    assert!(
+        row.contains(&by[..8]) && row.contains("default/cache"),
+        "{row}"
+    );
+}
+
 /// The same story from a snapshot whose lists come in another order is
 /// the same document, byte for byte.
 #[test]
