@@ -1,9 +1,8 @@
 //! `--format html`: the story as one self-contained page (no script, no
 //! network): the timeline drawn as an inline SVG, one lane per node with
-//! each allocation a bar from its start to its stop (or its eviction),
-//! unknown stretches,
-//! missed heartbeats and disconnect expiries marked, evaluations as ticks,
-//! then the tables. Elements carry `data-` attributes naming what they
+//! each allocation a bar from its start to its stop or eviction, unknown
+//! stretches, missed heartbeats and disconnect expiries marked,
+//! evaluations as ticks, then the tables. Elements carry `data-` attributes naming what they
 //! draw, which the browser test reads.
 
 use std::collections::BTreeMap;
