@@ -69,3 +69,4 @@ mod version_update;
 mod volumes;
 mod what_if;
 mod what_if_cli;
+mod what_if_preemption;

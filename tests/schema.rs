@@ -1381,6 +1381,23 @@ struct TimelineEntry {
     at: String,
     evaluation: StoryEvaluation,
     job: Job,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    preempted: Vec<StoryPreemption>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct StoryPreemption {
+    alloc_id: String,
+    name: String,
+    node_id: String,
+    namespace: String,
+    job_id: String,
+    preempted_by_alloc_id: String,
+    desired_status: String,
+    desired_description: String,
+    client_status: String,
+    eval_id: Option<String>,
 }
 
 #[derive(Deserialize, Serialize)]
@@ -1396,10 +1413,10 @@ struct StoryEvaluation {
     wait_until: Option<String>,
 }
 
-/// The story JSON of `events` on the what-if cluster.
-fn story_json(events: &[&str], until: Option<&str>) -> String {
-    let path = format!("{}/tests/what-if/cluster.json", env!("CARGO_MANIFEST_DIR"));
-    let snapshot = read_snapshot_from(std::fs::File::open(path).unwrap(), "cluster.json").unwrap();
+/// The story JSON of `events` on the what-if snapshot `fixture`.
+fn story_json(fixture: &str, events: &[&str], until: Option<&str>) -> String {
+    let path = format!("{}/tests/what-if/{fixture}", env!("CARGO_MANIFEST_DIR"));
+    let snapshot = read_snapshot_from(std::fs::File::open(path).unwrap(), fixture).unwrap();
     let request = plan_inspect::servers::Request {
         events: events.iter().map(|e| e.parse().unwrap()).collect(),
         until: until.map(|u| u.parse().unwrap()),
@@ -1410,12 +1427,14 @@ fn story_json(events: &[&str], until: Option<&str>) -> String {
 }
 
 /// Stories that between them write every field of the story's types.
-const STORIES: [(&[&str], Option<&str>); 4] = [
+const STORIES: [(&str, &[&str], Option<&str>); 5] = [
     (
+        "cluster.json",
         &["node-down:client-2@5m", "node-up:client-2@15m"],
         Some("1h"),
     ),
     (
+        "cluster.json",
         &[
             "node-down:client-2",
             "alloc-fail:2b7a@1m",
@@ -1423,14 +1442,24 @@ const STORIES: [(&[&str], Option<&str>); 4] = [
         ],
         None,
     ),
-    (&["node-up:client-3", "node-down:client-1@2h"], Some("1h")),
     (
+        "cluster.json",
+        &["node-up:client-3", "node-down:client-1@2h"],
+        Some("1h"),
+    ),
+    (
+        "cluster.json",
         &[
             "node-down:client-1",
             "node-down:client-2",
             "node-down:client-3",
         ],
         None,
+    ),
+    (
+        "preemption.json",
+        &["node-down:client-3", "node-up:client-3@30m"],
+        Some("1h"),
     ),
 ];
 
@@ -1449,8 +1478,8 @@ fn stories_match_the_schema_and_the_page_names_their_fields() {
     fields.extend(story);
     let root = Shape::Object("Story".to_string(), fields);
     let (mut met, mut odd) = (BTreeSet::new(), BTreeSet::new());
-    for (events, until) in STORIES {
-        let json = story_json(events, until);
+    for (fixture, events, until) in STORIES {
+        let json = story_json(fixture, events, until);
         let doc: StoryDocument = serde_json::from_str(&json)
             .unwrap_or_else(|e| panic!("{events:?}: the story does not match the schema: {e}"));
         let original: Value = serde_json::from_str(&json).unwrap();
@@ -1460,7 +1489,13 @@ fn stories_match_the_schema_and_the_page_names_their_fields() {
     assert_eq!(odd, BTreeSet::new());
     let mut all = BTreeSet::new();
     documented(&root, &mut all);
-    let story_types = ["Story", "WhatIf", "TimelineEntry", "StoryEvaluation"];
+    let story_types = [
+        "Story",
+        "WhatIf",
+        "TimelineEntry",
+        "StoryEvaluation",
+        "StoryPreemption",
+    ];
     let missing: Vec<_> = all
         .difference(&met)
         .filter(|(object, _)| story_types.iter().any(|t| object.starts_with(t)))

@@ -1,8 +1,8 @@
 //! `--format html`: the story as one self-contained page (no script, no
 //! network): the timeline drawn as an inline SVG, one lane per node with
-//! each allocation a bar from its start to its stop, unknown stretches,
-//! missed heartbeats and disconnect expiries marked, evaluations as ticks,
-//! then the tables. Elements carry `data-` attributes naming what they
+//! each allocation a bar from its start to its stop or eviction, unknown
+//! stretches, missed heartbeats and disconnect expiries marked,
+//! evaluations as ticks, then the tables. Elements carry `data-` attributes naming what they
 //! draw, which the browser test reads.
 
 use std::collections::BTreeMap;
@@ -29,6 +29,7 @@ pub fn story(story: &Story) -> String {
         ".bar{stroke:#333;stroke-width:.5}\n",
         ".bar[data-status=running]{fill:#4c9a5f}.bar[data-status=complete]{fill:#8aa}\n",
         ".bar[data-status=lost]{fill:#c0504d}.bar[data-status=failed]{fill:#e08a1e}\n",
+        ".bar[data-status=preempted]{fill:#d4b13c}\n",
         ".unknown{fill:#b9a0d9;opacity:.85}\n",
         ".tick{stroke:#225;stroke-width:2}.disconnect{stroke:#c0504d;stroke-width:2;stroke-dasharray:4 3}\n",
         ".expiry{stroke:#7b4fb0;stroke-width:2;stroke-dasharray:2 2}\n",
@@ -103,6 +104,7 @@ fn svg(out: &mut String, story: &Story) {
             MarkKind::Stopped => bar.end = bar.end.or(Some((m.at, "complete"))),
             MarkKind::Lost => bar.end = Some((m.at, "lost")),
             MarkKind::Failed => bar.end = Some((m.at, "failed")),
+            MarkKind::Preempted => bar.end = Some((m.at, "preempted")),
         }
     }
     let height = TOP + LANE * lanes.len() as f64 + 30.0;

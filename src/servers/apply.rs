@@ -1,8 +1,9 @@
 //! The plan applier (nomad/plan_apply.go and the state store's
-//! `UpsertPlanResults`): a job's plan written to the cluster. The replay
-//! assumes what Nomad leaves to clients: placed allocations start at once
-//! (and are healthy at once, or after `--assume-healthy-after`), stops
-//! complete at once.
+//! `UpsertPlanResults`): a job's plan written to the cluster, its
+//! preempted allocations evicted (`preempt`). The replay assumes what
+//! Nomad leaves to clients: placed allocations start at once (and are
+//! healthy at once, or after `--assume-healthy-after`), stops and
+//! evictions complete at once.
 
 use std::sync::Arc;
 
@@ -12,10 +13,13 @@ use crate::model::{
 };
 use crate::report::JobReport;
 use crate::time::Time;
+use crate::version::Release;
 
 use super::eval::NewEval;
 use super::place;
-use super::story::{Mark, MarkKind};
+use super::preempt::{self, Placed};
+use super::resources::Offers;
+use super::story::{Mark, MarkKind, Preempted};
 use super::world::World;
 
 /// What applying one plan left for the servers to do next.
@@ -23,6 +27,10 @@ use super::world::World;
 pub struct Applied {
     /// The plan's follow-up evaluations.
     pub followups: Vec<NewEval>,
+    /// The allocations the plan evicted.
+    pub preempted: Vec<Preempted>,
+    /// The `preemption` evaluations written with the plan.
+    pub preemption_evals: Vec<NewEval>,
     /// A client reported an allocation terminal: capacity was freed, and
     /// the blocked evaluations are let go.
     pub freed: bool,
@@ -30,9 +38,11 @@ pub struct Applied {
     pub marks: Vec<Mark>,
 }
 
-/// Applies `job`'s plan, made by evaluation `eval_id` at `now`.
+/// Applies `job`'s plan, made by evaluation `eval_id` at `now` under
+/// `release`.
 pub fn apply(
     world: &mut World,
+    release: Release,
     eval_id: &str,
     job: &JobReport,
     now: Time,
@@ -216,21 +226,40 @@ pub fn apply(
                 .map(|d| d.id.clone())
         });
     let placements = place::of_plan(world, plan);
+    for p in placements.iter().filter(|p| p.replaces) {
+        let Some(i) = p
+            .previous
+            .as_ref()
+            .and_then(|prev| world.alloc_index(&prev.to_string()))
+        else {
+            continue;
+        };
+        let old = &mut world.snapshot.allocs[i];
+        old.desired_status = DesiredStatus::Stop;
+        old.desired_description = "alloc is being updated due to job update".into();
+        old.client_status = ClientStatus::Complete;
+        out.freed = true;
+        let old = world.alloc(i).clone();
+        mark(&mut out, &old, MarkKind::Stopped);
+    }
+    let placed: Vec<Placed> = placements
+        .iter()
+        .enumerate()
+        .map(|(n, p)| Placed {
+            name: p.name.clone(),
+            node: p.node.clone(),
+            alloc_id: place::alloc_id(eval_id, n, &p.name),
+        })
+        .collect();
+    // Written in one transaction with the placements; evicted first here so
+    // that the placements' resources are offered on the nodes they freed.
+    let evicted = preempt::evict(world, eval_id, &plan.preemptions, &placed, now);
+    out.freed |= evicted.freed;
+    out.marks.extend(evicted.marks);
+    out.preempted = evicted.preempted;
+    out.preemption_evals = evicted.evals;
+    let mut offers = Offers::new(world, release, placements.iter().map(|p| p.node.as_str()));
     for (n, p) in placements.into_iter().enumerate() {
-        if p.replaces
-            && let Some(i) = p
-                .previous
-                .as_ref()
-                .and_then(|prev| world.alloc_index(&prev.to_string()))
-        {
-            let old = &mut world.snapshot.allocs[i];
-            old.desired_status = DesiredStatus::Stop;
-            old.desired_description = "alloc is being updated due to job update".into();
-            old.client_status = ClientStatus::Complete;
-            out.freed = true;
-            let old = world.alloc(i).clone();
-            mark(&mut out, &old, MarkKind::Stopped);
-        }
         let at = place::At {
             eval_id,
             n,
@@ -239,7 +268,11 @@ pub fn apply(
             deployment_id: deployment_id.as_deref(),
             healthy_now,
         };
-        let alloc = place::allocation(world, job, &p, &at);
+        let mut alloc = place::allocation(world, job, &p, &at);
+        alloc.allocated_resources = spec
+            .as_deref()
+            .and_then(|s| s.lookup_task_group(&p.group))
+            .and_then(|tg| offers.offer(world, &p.node, tg));
         if let Some(i) = p
             .previous
             .as_ref()

@@ -71,6 +71,7 @@ impl Engine {
             .expect("the evaluation's job");
         let applied = apply::apply(
             &mut self.world,
+            self.rules.release,
             &e.id,
             &job,
             p.due,

@@ -15,6 +15,7 @@ pub mod trigger {
     pub const RECONNECT: &str = "reconnect";
     pub const JOB_DEREGISTER: &str = "job-deregister";
     pub const QUEUED_ALLOCS: &str = "queued-allocs";
+    pub const PREEMPTION: &str = "preemption";
 }
 
 /// What made an evaluation, which decides whether it runs without `--until`.

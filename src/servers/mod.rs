@@ -22,6 +22,8 @@ pub mod heartbeat;
 pub mod node_evals;
 pub mod node_status;
 mod place;
+mod preempt;
+mod resources;
 pub mod rules;
 mod snapshot_evals;
 pub mod story;
@@ -32,5 +34,7 @@ pub mod world;
 
 pub use error::WhatIfError;
 pub use event::{BadEvent, BadWhen, EventKind, EventSpec, When};
-pub use story::{AppliedEvent, Assumption, EvalFacts, Mark, MarkKind, Story, TimelineEntry};
+pub use story::{
+    AppliedEvent, Assumption, EvalFacts, Mark, MarkKind, Preempted, Story, TimelineEntry,
+};
 pub use timeline::{Request, run};

@@ -8,7 +8,7 @@ use crate::model::{
     AllocDeploymentStatus, Allocation, ClientStatus, DesiredStatus, Id, Job, RescheduleEvent,
     RescheduleTracker,
 };
-use crate::report::{JobReport, Plan};
+use crate::report::{JobReport, Plan, PlanDestructive};
 use crate::time::Time;
 
 use super::world::World;
@@ -25,8 +25,8 @@ pub struct Placement {
     pub replaces: bool,
 }
 
-/// The plan's placements, then its destructive updates (placed where the
-/// updated allocation ran).
+/// The plan's placements, then its destructive updates not among them
+/// (placed where the updated allocation ran).
 pub fn of_plan(world: &World, plan: &Plan) -> Vec<Placement> {
     // A placement no node took is a failed placement, and a destructive
     // update whose replacement found no node keeps its old allocation.
@@ -42,10 +42,17 @@ pub fn of_plan(world: &World, plan: &Plan) -> Vec<Placement> {
             reschedule: p.reschedule,
             replaces: false,
         });
+    // A system job's plan lists each destructive update's replacement
+    // among its placements too, with the updated allocation as previous.
+    let listed = |d: &&PlanDestructive| {
+        plan.place
+            .iter()
+            .any(|p| p.previous_alloc_id.as_ref() == Some(&d.alloc_id))
+    };
     let updated = plan
         .destructive_update
         .iter()
-        .filter(|d| d.replaced())
+        .filter(|d| d.replaced() && !listed(d))
         .map(|d| Placement {
             name: d.name.clone(),
             group: d.task_group.clone(),
@@ -73,17 +80,19 @@ pub struct At<'a> {
     pub healthy_now: bool,
 }
 
-/// The new allocation, with a deterministic ID.
-pub fn allocation(world: &mut World, job: &JobReport, p: &Placement, at: &At<'_>) -> Allocation {
-    let id = uuid::Uuid::new_v5(
+/// The ID of the allocation of placement `n`, named `name`, of the plan of
+/// evaluation `eval_id`: the same on every run.
+pub fn alloc_id(eval_id: &str, n: usize, name: &str) -> String {
+    uuid::Uuid::new_v5(
         &uuid::Uuid::NAMESPACE_OID,
-        format!(
-            "plan-inspect/what-if/alloc/{}/{}/{}",
-            at.eval_id, at.n, p.name
-        )
-        .as_bytes(),
+        format!("plan-inspect/what-if/alloc/{eval_id}/{n}/{name}").as_bytes(),
     )
-    .to_string();
+    .to_string()
+}
+
+/// The new allocation, with [`alloc_id`].
+pub fn allocation(world: &mut World, job: &JobReport, p: &Placement, at: &At<'_>) -> Allocation {
+    let id = alloc_id(at.eval_id, at.n, &p.name);
     let previous = p
         .previous
         .as_ref()

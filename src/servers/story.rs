@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::model::{ClientStatus, DesiredStatus};
 use crate::report::{JobReport, Report};
 use crate::time::{Duration, Time, format_duration};
 
@@ -199,6 +200,33 @@ pub struct TimelineEntry {
     pub at: Time,
     pub evaluation: EvalFacts,
     pub job: JobReport,
+    /// The allocations its plan evicted, as the plan applier wrote them;
+    /// written only when there are some.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub preempted: Vec<Preempted>,
+}
+
+/// An allocation of another job evicted for one of the plan's placements,
+/// as the plan applier writes it (`PreemptedByAllocation`, desired status
+/// `evict`) and its client then reports it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Preempted {
+    pub alloc_id: String,
+    pub name: String,
+    pub node_id: String,
+    pub namespace: String,
+    pub job_id: String,
+    /// The allocation placed in its stead: its `PreemptedByAllocation`,
+    /// and one of that allocation's `PreemptedAllocations`.
+    pub preempted_by_alloc_id: String,
+    /// Nomad's `evict`.
+    pub desired_status: DesiredStatus,
+    /// Nomad's `Preempted by alloc ID <id>`.
+    pub desired_description: String,
+    /// What the client reports once it killed the allocation's tasks.
+    pub client_status: ClientStatus,
+    /// The `preemption` evaluation of its job, null when the job is gone.
+    pub eval_id: Option<String>,
 }
 
 /// Something the replay assumes where Nomad depends on clients.
@@ -216,8 +244,14 @@ impl Assumption {
         }
     }
 
-    /// The assumptions every story makes, and those its events add.
-    pub fn of(healthy_after: Option<Duration>, node_up: bool, drain: bool) -> Vec<Assumption> {
+    /// The assumptions every story makes, and those its events and
+    /// evictions add.
+    pub fn of(
+        healthy_after: Option<Duration>,
+        node_up: bool,
+        drain: bool,
+        evicted: bool,
+    ) -> Vec<Assumption> {
         let mut out = vec![
             Assumption::new(
                 "placements_start_at_once",
@@ -241,6 +275,12 @@ impl Assumption {
                 "stopped allocations are complete (lost on a down node) as soon as their plan is applied",
             ),
         ];
+        if evicted {
+            out.push(Assumption::new(
+                "evictions_complete_at_once",
+                "preempted allocations are complete as soon as the plan that evicts them is applied",
+            ));
+        }
         if node_up {
             out.push(Assumption::new(
                 "client_reports_at_once",
@@ -279,4 +319,6 @@ pub enum MarkKind {
     Failed,
     Unknown,
     Reconnected,
+    /// Evicted for a placement of higher priority.
+    Preempted,
 }

@@ -211,6 +211,13 @@ pub fn run(
                     .enqueue(applied.followups, now, Origin::Followup);
                 engine.queue.extend(followups);
             }
+            // Written with the plan, so after the follow-ups the scheduler
+            // created before submitting it.
+            let preemption_evals =
+                engine
+                    .world
+                    .enqueue(applied.preemption_evals, now, Origin::Followup);
+            engine.queue.extend(preemption_evals);
             if applied.freed {
                 engine.unblock(now);
             }
@@ -262,6 +269,7 @@ pub fn run(
                 at: now,
                 evaluation: EvalFacts::of(&pending),
                 job,
+                preempted: applied.preempted,
             });
         }
     }
@@ -276,6 +284,7 @@ pub fn run(
             .events
             .iter()
             .any(|e| e.kind == EventKind::NodeDrain),
+        story.timeline.iter().any(|e| !e.preempted.is_empty()),
     );
     finish(&mut story, baseline, options);
     Ok(story)

@@ -7,7 +7,7 @@ use super::renderer::{Renderer, Style};
 use crate::render::wrap::wrap;
 use crate::report::{JobReport, Plan};
 use crate::servers::story::Ignored;
-use crate::servers::{AppliedEvent, Story};
+use crate::servers::{AppliedEvent, Preempted, Story};
 use crate::time::{Time, format_duration};
 
 use super::grid::{Col, Grid};
@@ -99,6 +99,9 @@ pub fn story(story: &Story, style: Style) -> String {
         };
         out.push('\n');
         out.push_str(&r.job(&e.job, &offset(e.at, start)));
+        if !e.preempted.is_empty() {
+            preempted(&r, &mut out, &e.preempted);
+        }
     }
     if quiet > 0 {
         out.push('\n');
@@ -158,6 +161,33 @@ pub fn story(story: &Story, style: Style) -> String {
     out
 }
 
+/// The allocations the plan applier evicted, each with the allocation
+/// placed in its stead and its job's `preemption` evaluation.
+fn preempted(r: &Renderer, out: &mut String, preempted: &[Preempted]) {
+    let mut t = Grid::new(&[
+        Col::whole("Alloc"),
+        Col::whole("Name"),
+        Col::whole("Job"),
+        Col::whole("Node"),
+        Col::whole("Preempted By"),
+        Col::prose("Eval"),
+    ]);
+    for p in preempted {
+        t.row(vec![
+            r.id(&p.alloc_id).to_string(),
+            p.name.clone(),
+            format!("{}/{}", p.namespace, p.job_id),
+            r.id(&p.node_id).to_string(),
+            r.id(&p.preempted_by_alloc_id).to_string(),
+            match &p.eval_id {
+                Some(id) => r.id(id).to_string(),
+                None => "none: the job is gone".to_string(),
+            },
+        ]);
+    }
+    r.section(out, "Evicted (desired evict, client complete)", &t);
+}
+
 /// `+1h30m` after the evaluation time, `+0s` at it.
 fn offset(t: Time, start: Time) -> String {
     format!("+{}", format_duration(t.sub(start)))
@@ -213,6 +243,7 @@ fn counts(p: &Plan) -> String {
         (lost, "lost"),
         (p.place.len(), "place"),
         (p.destructive_update.len(), "destructive"),
+        (p.preemptions.len(), "preempted"),
         (p.in_place_update.len(), "in-place"),
         (p.disconnect_updates.len(), "disconnect"),
         (p.reconnect_updates.len(), "reconnect"),
