@@ -7,9 +7,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
+use super::disconnect_validate::{group_disconnect_errors, migrate_errors};
 use super::group_service_validate::{group_service_error, script_check_error};
 use super::json_map::{list, text};
 use super::multierror::multierror;
+use super::placement_validate::{
+    affinity_errors, constraint_errors, spread_errors, task_constraint_errors,
+};
 use super::reschedule_validate::reschedule_errors;
 use super::service_validate::task_service_error;
 use crate::model::go_quote;
@@ -46,6 +50,15 @@ pub(crate) fn group_errors(
     if tasks.is_empty() {
         errs.push("Missing tasks for task group".into());
     }
+    match group_disconnect_errors(g, kind, rules) {
+        Ok(more) => errs.extend(more),
+        Err(more) => {
+            errs.extend(more);
+            return errs;
+        }
+    }
+    errs.extend(constraint_errors(g, rules));
+    errs.extend(affinity_errors(g, kind, rules));
     // A policy's own list is one bullet until #19886, then its errors join
     // the group's.
     let nested = |inner: Vec<String>, errs: &mut Vec<String>| {
@@ -59,10 +72,19 @@ pub(crate) fn group_errors(
         Some(r) => nested(restart_errors(r), &mut errs),
         None => errs.push(format!("Task Group {name} should have a restart policy")),
     }
-    // A system or sysbatch group's policy is not checked: which of them
-    // the API gives one, and the words refusing it, vary by release.
-    if matches!(kind, "service" | "batch") {
-        match g.get("ReschedulePolicy").and_then(Value::as_object) {
+    errs.extend(spread_errors(g, kind, rules));
+    let sysbatch_refused = kind == "sysbatch" && rules.has(Switch::SysbatchNoReschedule);
+    let reschedule = g.get("ReschedulePolicy").and_then(Value::as_object);
+    if kind == "system" || sysbatch_refused {
+        if reschedule.is_some() {
+            errs.push(if rules.has(Switch::SysbatchNoReschedule) {
+                "System or sysbatch jobs should not have a reschedule policy".into()
+            } else {
+                "System jobs should not have a reschedule policy".into()
+            });
+        }
+    } else {
+        match reschedule {
             Some(r) => nested(reschedule_errors(r), &mut errs),
             None => errs.push(format!("Task Group {name} should have a reschedule policy")),
         }
@@ -83,6 +105,7 @@ pub(crate) fn group_errors(
         }
         nested(update_errors(u), &mut errs);
     }
+    nested(migrate_errors(g, kind), &mut errs);
     let mut names: Vec<String> = Vec::new();
     for (i, t) in tasks.iter().enumerate() {
         let name = text(t, "Name");
@@ -125,6 +148,8 @@ pub(crate) fn group_errors(
         if text(t, "Driver").is_empty() {
             inner.push("Missing task driver".to_string());
         }
+        inner.extend(task_constraint_errors(t, rules));
+        inner.extend(affinity_errors(t, kind, rules));
         inner.extend(task_service_error(t, g, rules));
         if !inner.is_empty() {
             errs.push(format!(

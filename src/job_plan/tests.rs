@@ -33,6 +33,7 @@ mod group_service_validate;
 mod group_validate;
 mod identities;
 mod job_diff;
+mod placement_validate;
 mod rows_group_v2_0_5;
 mod rows_services_v2_0_5;
 mod rows_task_v2_0_5;

@@ -1316,6 +1316,63 @@ catalogue! {
         reads: [],
         wording: "a group's policy errors are listed one by one",
     }
+    /// #15941 (1.3.10, 1.4.5, 1.5.0; v1.5.0 nomad/structs/structs.go
+    /// `Job.Validate`, `TaskGroup.Validate`, `Spread.Validate`): the words
+    /// refusing an affinity or spread in a system job, and a spread's
+    /// weight, say `block` where they said `stanza`.
+    StanzaIsBlock {
+        id: "#15941",
+        firsts: &[v(1, 3, 10), v(1, 4, 5), v(1, 5, 0)],
+        replayed: true,
+        reads: [],
+        wording: "validation errors say block instead of stanza",
+    }
+    /// #26279 (1.11.0; v1.11.0 api/tasks.go `TaskGroup.Canonicalize`,
+    /// nomad/structs/structs.go `TaskGroup.Validate`): a sysbatch group no
+    /// longer gets the API's default reschedule policy, and one it sets is
+    /// refused as a system group's is (`System or sysbatch jobs should not
+    /// have a reschedule policy`; before, `System jobs should not ...` and
+    /// a sysbatch policy was checked as a batch one is).
+    SysbatchNoReschedule {
+        id: "#26279",
+        firsts: &[v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a sysbatch group has no reschedule policy",
+    }
+    /// #27355 (1.11.2, 2.0.0; v2.0.5 nomad/structs/constraint.go:34,
+    /// structs.go:10062): a constraint's interpolated attribute must be one
+    /// Nomad resolves (`${node.*}` fields, `${attr.`, `${device.`,
+    /// `${meta.`), and a missing one is worded `no attribute provided but
+    /// is required by operator`.
+    ConstraintAttributeChecked {
+        id: "#27355",
+        firsts: &[v(1, 11, 2), v(2, 0, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a constraint's attribute is validated",
+    }
+    /// #27170 (1.11.1, 2.0.0; v1.11.1 go.mod): go-version 1.8.0 words its
+    /// errors in lower case, so a `version` constraint or affinity target
+    /// that does not parse is refused with `malformed constraint: ...` and
+    /// a version number too large with `error parsing version: ...`.
+    GoVersionLowerCase {
+        id: "#27170",
+        firsts: &[v(1, 11, 1), v(2, 0, 0)],
+        replayed: true,
+        reads: [],
+        wording: "go-version's errors are in lower case",
+    }
+    /// #27803 (2.0.3; v2.0.5 nomad/structs/structs.go:7135): a group's
+    /// `max_run_duration` must be above zero and only batch and sysbatch
+    /// jobs may set it.
+    MaxRunDuration {
+        id: "#27803",
+        firsts: &[v(2, 0, 3)],
+        replayed: true,
+        reads: [],
+        wording: "a group's max_run_duration is validated",
+    }
 }
 
 impl Switch {
