@@ -24,6 +24,7 @@ mod connect_gateway;
 mod connect_plan;
 mod connect_validate;
 mod cron;
+mod disconnect_validate;
 mod endpoint;
 mod expose_check;
 mod gateway_validate;
