@@ -240,6 +240,9 @@ catalogue! {
     /// on a tainted ready node run with those of an untainted node, after
     /// the terminal, migrate, expiry and unknown checks (from A-3 to then
     /// they ran first, v1.3.0 reconcile_util.go:273).
+    /// - a job plan refuses `prevent_reschedule_on_lost` with
+    ///   `max_client_disconnect` and reschedule attempts (v1.7.2
+    ///   nomad/structs/structs.go `Job.Validate`, #19431)
     D3 {
         id: "D-3",
         firsts: &[v(1, 7, 2), v(1, 8, 0)],
@@ -251,6 +254,10 @@ catalogue! {
     /// :11315, :11521; scheduler/reconnecting_picker/reconnecting_picker.go:25,
     /// scheduler/reconcile.go:1212): the `disconnect` block is read after the
     /// legacy fields, and its `reconcile` strategy weighs a reconnect.
+    /// - a job plan validates the block (v2.0.5 nomad/structs/group.go:66),
+    ///   and until F-1 a legacy field beside its counterpart in the block
+    ///   ends the group's validation with that one error (v1.9.7
+    ///   structs.go:7496-7508)
     D4a {
         id: "D-4a",
         firsts: &[v(1, 8, 0)],
@@ -310,6 +317,8 @@ catalogue! {
     /// - a job plan's group diff no longer lists `StopAfterClientDisconnect`
     ///   and `MaxClientDisconnect` (v1.9.7 nomad/structs/diff.go:265-291
     ///   flattened both pointers by hand when both groups exist)
+    /// - a job plan no longer validates them (v1.9.7 structs.go:4655-4670,
+    ///   :7488-7494)
     F1 {
         id: "F-1",
         firsts: &[v(1, 10, 0)],
@@ -1307,7 +1316,8 @@ catalogue! {
     }
     /// #19886 (1.8.0; v1.8.0 nomad/structs/structs.go `TaskGroup.Validate`,
     /// v1.7.7 :6858, :6907): the errors of a group's restart and reschedule
-    /// policies and update block join the group's list one by one; before,
+    /// policies and update and migrate blocks join the group's list one by
+    /// one; before,
     /// each one's list is one bullet of it, worded as its own multierror.
     GroupErrorsFlattened {
         id: "#19886",
