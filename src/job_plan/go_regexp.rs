@@ -76,7 +76,7 @@ impl Parser<'_> {
                 }
                 '{' => match repeat_counts(self.s, i) {
                     Some((min, max, after)) => {
-                        if min < 0 || min > 1000 || max > 1000 || (max >= 0 && min > max) {
+                        if !(0..=1000).contains(&min) || max > 1000 || (max >= 0 && min > max) {
                             return Err(("invalid repeat count", self.text(i, after)));
                         }
                         let start = i;
@@ -216,8 +216,7 @@ impl Parser<'_> {
                     t += 1;
                     let mut value: u32 = 0;
                     let mut digits = 0;
-                    loop {
-                        let Some(c) = self.at(t) else { break };
+                    while let Some(c) = self.at(t) {
                         t += 1;
                         if c == '}' {
                             if digits > 0 {
@@ -283,11 +282,13 @@ impl Parser<'_> {
         let mut first = true;
         while first || self.at(t) != Some(']') {
             first = false;
-            if s.len() > t + 2 && s[t] == '[' && s[t + 1] == ':' {
-                if let Some(end) = self.named_class(t)? {
-                    t = end;
-                    continue;
-                }
+            if s.len() > t + 2
+                && s[t] == '['
+                && s[t + 1] == ':'
+                && let Some(end) = self.named_class(t)?
+            {
+                t = end;
+                continue;
             }
             match (self.at(t), self.at(t + 1)) {
                 (Some('\\'), Some('p' | 'P')) => {
