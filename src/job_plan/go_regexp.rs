@@ -1,5 +1,5 @@
 //! Whether Go's `regexp.Compile` refuses a pattern, and its words when it
-//! does (`error parsing regexp: <code>: `<text>``): the checks of Go's
+//! does (``error parsing regexp: CODE: `TEXT` ``): the checks of Go's
 //! `regexp/syntax` parser in Perl mode, in its left-to-right order, so the
 //! first fault found is the one Go reports. A constraint's `regexp`
 //! target is refused with these words by `Constraint.Validate`.

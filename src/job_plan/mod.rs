@@ -38,6 +38,7 @@ mod job_diff;
 mod json_map;
 mod multierror;
 mod nested;
+mod network_validate;
 mod periodic;
 mod placement_validate;
 mod plan;

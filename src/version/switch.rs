@@ -1373,6 +1373,18 @@ catalogue! {
         reads: [],
         wording: "go-version's errors are in lower case",
     }
+    /// #23956 (1.9.0; v1.9.0 nomad/structs/structs.go `validateNetworks`):
+    /// a static port with `ignore_collision` may repeat another's value on
+    /// its host network, and only in a `host` (or unset) network mode
+    /// (`Port "http" collision may not be ignored on non-host network mode
+    /// "bridge"`); before, the field is not Nomad's and a repeat is refused.
+    IgnoreCollision {
+        id: "#23956",
+        firsts: &[v(1, 9, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a static port may ignore collisions in host mode",
+    }
     /// #27803 (2.0.3; v2.0.5 nomad/structs/structs.go:7135): a group's
     /// `max_run_duration` must be above zero and only batch and sysbatch
     /// jobs may set it.

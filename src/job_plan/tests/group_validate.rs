@@ -290,3 +290,34 @@ fn structs_test_go_v2_0_5_reschedule_policy_validate() {
         &[],
     );
 }
+
+/// `TestTaskGroupNetwork_Validate` (v2.0.5): `ignore_collision` lets two
+/// static ports share a value in host mode only; before #23956 (1.9.0) the
+/// field is not Nomad's and the repeat is refused.
+#[test]
+fn structs_test_go_v2_0_5_task_group_network_validate_ignore_collision() {
+    let group = |mode: &str| {
+        let port = |label: &str| json!({"Label": label, "Value": 10, "IgnoreCollision": true});
+        json!({"Name": "web", "Networks": [{"Mode": mode,
+            "ReservedPorts": [port("one"), port("two")]}]})
+    };
+    let networks = |mode: &str, r: Release| {
+        errors(group(mode), "service", r)
+            .into_iter()
+            .filter(|e| e.starts_with("Task group network"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(networks("host", v(2, 0, 5)), Vec::<String>::new());
+    let refused = networks("not-host", v(2, 0, 5)).join("\n");
+    assert!(
+        refused.contains(
+            "Port \"one\" collision may not be ignored on non-host network mode \"not-host\""
+        ),
+        "{refused}"
+    );
+    let before = networks("host", v(1, 8, 4)).join("\n");
+    assert!(
+        before.contains("Static port 10 already reserved by taskgroup network:one"),
+        "{before}"
+    );
+}
