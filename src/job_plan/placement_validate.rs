@@ -19,26 +19,29 @@ pub(crate) fn constraint_errors(owner: &Map<String, Value>, rules: Switches) -> 
 }
 
 /// The affinities' errors, or their refusal in a system job (a JSON list,
-/// even empty, is a block Nomad refuses: its `Affinities` is not nil).
+/// even empty, is a block Nomad refuses: the agent keeps an empty list of
+/// affinities, v2.0.5 command/agent/job_endpoint.go:2252).
 pub(crate) fn affinity_errors(
     owner: &Map<String, Value>,
     kind: &str,
     rules: Switches,
 ) -> Vec<String> {
     if kind == "system" {
-        return refused(owner, "Affinities", "an affinity", rules);
+        return refused(owner, "Affinities", "an affinity", true, rules);
     }
     numbered(owner, "Affinities", "Affinity", |a| affinity(a, rules))
 }
 
-/// The spreads' errors, or their refusal in a system job.
+/// The spreads' errors, or their refusal in a system job (only a list with
+/// spreads: the agent drops an empty one, v2.0.5
+/// command/agent/job_endpoint.go:1165, :1299).
 pub(crate) fn spread_errors(
     owner: &Map<String, Value>,
     kind: &str,
     rules: Switches,
 ) -> Vec<String> {
     if kind == "system" {
-        return refused(owner, "Spreads", "a spread", rules);
+        return refused(owner, "Spreads", "a spread", false, rules);
     }
     numbered(owner, "Spreads", "Spread", |s| spread(s, rules))
 }
@@ -85,8 +88,18 @@ fn numbered(
         .collect()
 }
 
-fn refused(owner: &Map<String, Value>, key: &str, what: &str, rules: Switches) -> Vec<String> {
-    if !owner.get(key).is_some_and(Value::is_array) {
+fn refused(
+    owner: &Map<String, Value>,
+    key: &str,
+    what: &str,
+    empty_counts: bool,
+    rules: Switches,
+) -> Vec<String> {
+    let given = owner
+        .get(key)
+        .and_then(Value::as_array)
+        .is_some_and(|l| empty_counts || !l.is_empty());
+    if !given {
         return Vec::new();
     }
     let word = if rules.has(Switch::StanzaIsBlock) {

@@ -535,6 +535,17 @@ fn structs_test_go_v1_3_0_v2_0_5_system_job_validate() {
         assert_eq!(all.matches("may not have an affinity").count(), 3, "{all}");
         assert_eq!(all.matches("may not have a spread").count(), 2, "{all}");
     }
+    // The agent keeps an empty list of affinities and drops an empty list
+    // of spreads.
+    let mut empty = clean.clone();
+    empty.insert("Affinities".into(), json!([]));
+    empty.insert("Spreads".into(), json!([]));
+    let all = validate(&empty, v(2, 0, 5)).join("\n");
+    assert!(
+        all.contains("System jobs may not have an affinity block"),
+        "{all}"
+    );
+    assert!(!all.contains("spread"), "{all}");
 }
 
 /// `TestTask_Validate` (v2.0.5): a task's constraints are checked and may
