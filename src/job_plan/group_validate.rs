@@ -15,6 +15,7 @@ use super::placement_validate::{
 };
 use super::reschedule_validate::reschedule_errors;
 use super::service_validate::task_service_error;
+use super::task_validate::{legacy_log_storage_error, task_head_errors};
 use crate::model::go_quote;
 use crate::time::format_duration as go_duration;
 use crate::version::{Switch, Switches};
@@ -144,12 +145,11 @@ pub(crate) fn group_errors(
     }
     for t in &tasks {
         let mut inner = Vec::new();
-        if text(t, "Driver").is_empty() {
-            inner.push("Missing task driver".to_string());
-        }
+        inner.extend(task_head_errors(t, g, rules));
         inner.extend(task_constraint_errors(t, rules));
         inner.extend(affinity_errors(t, kind, rules));
         inner.extend(task_service_error(t, g, rules));
+        inner.extend(legacy_log_storage_error(t, g, rules));
         if !inner.is_empty() {
             errs.push(format!(
                 "Task {} validation failed: {}",

@@ -52,6 +52,7 @@ mod sidecar_merge;
 mod task_block_diff;
 mod task_defaults;
 mod task_diff;
+mod task_validate;
 mod tproxy_validate;
 mod warnings;
 

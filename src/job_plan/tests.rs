@@ -45,6 +45,7 @@ mod rows_v1_8_0;
 mod service_check;
 mod service_validate;
 mod task_diff;
+mod task_validate;
 mod warnings;
 
 use super::diff_types::{DiffType, FieldDiff};

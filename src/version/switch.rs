@@ -1385,6 +1385,27 @@ catalogue! {
         reads: [],
         wording: "a static port may ignore collisions in host mode",
     }
+    /// #17344 (1.6.0; v1.6.0 nomad/structs/structs.go `Task.Validate`,
+    /// `LogConfig.Validate`): whether a task's log files fit the group's
+    /// ephemeral disk is one of its log config's errors; before (v1.5.17
+    /// structs.go `Task.Validate`) it was the task's own error after its
+    /// services.
+    TaskValidateRefactor {
+        id: "#17344",
+        firsts: &[v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a task's log storage is checked with its log config",
+    }
+    /// #27001 (1.11.0; v1.11.0 nomad/structs/structs.go `Task.Validate`):
+    /// a task may not be named `alloc`.
+    TaskNamedAlloc {
+        id: "#27001",
+        firsts: &[v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a task may not be named alloc",
+    }
     /// #27803 (2.0.3; v2.0.5 nomad/structs/structs.go:7135): a group's
     /// `max_run_duration` must be above zero and only batch and sysbatch
     /// jobs may set it.

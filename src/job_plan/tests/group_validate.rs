@@ -102,7 +102,7 @@ fn structs_test_go_v2_0_5_update_strategy_validate() {
     let u = json!({"MaxParallel": -1, "HealthCheck": "foo", "MinHealthyTime": -10,
                    "HealthyDeadline": -15, "ProgressDeadline": -25, "AutoRevert": false,
                    "Canary": -1});
-    let g = json!({"Name": "web", "Count": 1, "Tasks": [{"Name": "web", "Driver": "exec"}],
+    let g = json!({"Name": "web", "Count": 1, "Tasks": [{"Name": "web", "Driver": "exec", "Resources": {}, "LogConfig": {"MaxFiles": 1, "MaxFileSizeMB": 1}}],
                    "RestartPolicy": restart(), "ReschedulePolicy": {}, "EphemeralDisk": {"SizeMB": 300}, "Update": u});
     assert_eq!(
         errors(g, "service", v(2, 0, 5)),
@@ -123,7 +123,7 @@ fn structs_test_go_v2_0_5_update_strategy_validate() {
 #[test]
 fn structs_test_go_v2_0_5_scaling_policy_validate() {
     let scaled = |count: i64, policy: Value| {
-        let g = json!({"Name": "web", "Count": count, "Tasks": [{"Name": "web", "Driver": "exec"}],
+        let g = json!({"Name": "web", "Count": count, "Tasks": [{"Name": "web", "Driver": "exec", "Resources": {}, "LogConfig": {"MaxFiles": 1, "MaxFileSizeMB": 1}}],
                        "RestartPolicy": restart(), "ReschedulePolicy": {}, "EphemeralDisk": {"SizeMB": 300},
                        "Scaling": policy});
         errors(g, "service", v(2, 0, 5))
@@ -178,6 +178,7 @@ fn structs_go_v1_7_7_v1_8_0_group_policy_errors_flatten() {
     let mut job: Map<String, Value> = mock_job();
     job["TaskGroups"][0]["RestartPolicy"]["Attempts"] = json!(11);
     job["TaskGroups"][0]["EphemeralDisk"]["SizeMB"] = json!(5);
+    job["TaskGroups"][0]["Tasks"][0]["LogConfig"] = json!({"MaxFiles": 1, "MaxFileSizeMB": 1});
     let head = "Nomad would reject the job: 1 error occurred:\n\t* Task group web validation \
                 failed: 2 errors occurred:\n\t* ";
     let restart = "Nomad can't restart the TaskGroup 11 times in an interval of 10m0s with a \
