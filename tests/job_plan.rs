@@ -460,3 +460,39 @@ fn a_group_nomad_refuses_is_an_error_with_nomads_words() {
         "{err}"
     );
 }
+
+/// The placement blocks' and disconnect block's checks end to end at the
+/// snapshot's release (1.10.5): a job constraint whose regexp Go cannot
+/// compile, a group affinity of weight zero and a disconnect block with a
+/// bad reconcile option are refused with Nomad's words, exit 1, nothing on
+/// stdout.
+#[test]
+fn placement_blocks_nomad_refuses_are_an_error_with_nomads_words() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/job-plan/web.json"
+    ))
+    .unwrap();
+    let mut job: Value = serde_json::from_str(&text).unwrap();
+    job["Job"]["Constraints"] = serde_json::json!([{"LTarget": "${attr.os.name}",
+        "Operand": "regexp", "RTarget": "linux(64"}]);
+    let group = &mut job["Job"]["TaskGroups"][0];
+    group["Affinities"] = serde_json::json!([{"LTarget": "${node.class}", "Operand": "=",
+        "RTarget": "large", "Weight": 0}]);
+    group["Disconnect"] = serde_json::json!({"LostAfter": 60_000_000_000_i64,
+        "Reconcile": "newest"});
+    let (code, out, err) = run(
+        &[SNAPSHOT, "--job-file", "-", "--detailed-exitcode"],
+        Some(&job.to_string()),
+    );
+    assert_eq!((code, out.as_str()), (1, ""));
+    for want in [
+        "\t* Constraint 1 validation failed: 1 error occurred:\n\t* Regular expression failed \
+         to compile: error parsing regexp: missing closing ): `linux(64`\n",
+        "\t* Task group web validation failed: 2 errors occurred:\n\t* reconcile option is \
+         invalid: newest\n\t* Affinity 1 validation failed: 1 error occurred:\n\t* Affinity \
+         weight cannot be zero\n",
+    ] {
+        assert!(err.contains(want), "{want:?} not in {err}");
+    }
+}

@@ -7,8 +7,10 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value, json};
 
+use super::disconnect_validate::job_group_errors;
 use super::group_validate::group_errors;
 use super::multierror::multierror;
+use super::placement_validate::{affinity_errors, constraint_errors, spread_errors};
 use crate::model::{Release, v};
 use crate::version::{Switch, Switches};
 
@@ -314,8 +316,10 @@ pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
         .unwrap_or_default();
     if dcs.is_empty() && job.get("Multiregion").is_none_or(Value::is_null) {
         errs.push("Missing job datacenters".into());
-    } else if dcs.iter().any(|d| d.as_str().is_none_or(str::is_empty)) {
-        errs.push("Job datacenter must be non-empty string".into());
+    } else {
+        for _ in dcs.iter().filter(|d| d.as_str().is_none_or(str::is_empty)) {
+            errs.push("Job datacenter must be non-empty string".into());
+        }
     }
     let groups: Vec<&Map<String, Value>> = job
         .get("TaskGroups")
@@ -327,10 +331,13 @@ pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
     if groups.is_empty() {
         errs.push("Missing job task groups".into());
     }
+    let rules = Switches::of(release);
+    errs.extend(constraint_errors(job, rules));
+    errs.extend(affinity_errors(job, &kind, rules));
+    errs.extend(spread_errors(job, &kind, rules));
     let mut seen: Vec<String> = Vec::new();
     for (i, g) in groups.iter().enumerate() {
         let name = text(g, "Name");
-        let count = g.get("Count").and_then(Value::as_i64).unwrap_or(0);
         if name.is_empty() {
             errs.push(format!("Job task group {} missing name", i + 1));
         } else if let Some(j) = seen.iter().position(|n| *n == name) {
@@ -340,17 +347,13 @@ pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
                 j + 1
             ));
         }
-        seen.push(name.clone());
-        if kind == "system" && count > 1 {
-            errs.push(format!(
-                "Job task group {name} has count {count}. Count cannot exceed 1 with system scheduler"
-            ));
-        }
+        seen.push(name);
+        errs.extend(job_group_errors(g, &kind, rules));
     }
     let global_multiregion =
         job.get("Multiregion").is_some_and(|m| !m.is_null()) && text(job, "Region") == "global";
     for g in &groups {
-        let inner = group_errors(g, &kind, global_multiregion, Switches::of(release));
+        let inner = group_errors(g, &kind, global_multiregion, rules);
         if !inner.is_empty() {
             errs.push(format!(
                 "Task group {} validation failed: {}",

@@ -13,6 +13,7 @@ use super::json_map::{
 };
 use super::task_defaults::{JobBlocks, service, task};
 use crate::model::{Release, v};
+use crate::version::{Switch, Switches};
 
 /// Fills the defaults into `job` (an object) as the API client and the
 /// server would for `release`.
@@ -159,7 +160,10 @@ fn task_group(g: &mut Map<String, Value>, job: &JobBlocks) {
     if let Some(r) = merged(job.reschedule, g.get("ReschedulePolicy")) {
         g.insert("ReschedulePolicy".into(), Value::Object(r));
     }
-    if job.kind != "system" || g.get("ReschedulePolicy").is_some_and(|r| !r.is_null()) {
+    // No default for a system group, nor from #26279 a sysbatch one.
+    let none_by_default = job.kind == "system"
+        || (job.kind == "sysbatch" && Switches::of(job.release).has(Switch::SysbatchNoReschedule));
+    if !none_by_default || g.get("ReschedulePolicy").is_some_and(|r| !r.is_null()) {
         let r = ensure(g, "ReschedulePolicy");
         for (k, d) in reschedule_defaults(job.kind) {
             default(r, k, d);

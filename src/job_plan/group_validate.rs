@@ -3,15 +3,19 @@
 //! `nomad job run -output` commonly fails; docs/job-plan.md lists what is
 //! not replayed.
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use serde_json::{Map, Value};
 
+use super::disconnect_validate::{group_disconnect_errors, migrate_errors};
 use super::group_service_validate::{group_service_error, script_check_error};
-use super::json_map::{list, text};
+use super::json_map::text;
 use super::multierror::multierror;
+use super::network_validate::network_errors;
+use super::placement_validate::{
+    affinity_errors, constraint_errors, spread_errors, task_constraint_errors,
+};
 use super::reschedule_validate::reschedule_errors;
 use super::service_validate::task_service_error;
+use super::task_validate::{legacy_log_storage_error, task_head_errors};
 use crate::model::go_quote;
 use crate::time::format_duration as go_duration;
 use crate::version::{Switch, Switches};
@@ -46,6 +50,15 @@ pub(crate) fn group_errors(
     if tasks.is_empty() {
         errs.push("Missing tasks for task group".into());
     }
+    match group_disconnect_errors(g, kind, rules) {
+        Ok(more) => errs.extend(more),
+        Err(more) => {
+            errs.extend(more);
+            return errs;
+        }
+    }
+    errs.extend(constraint_errors(g, rules));
+    errs.extend(affinity_errors(g, kind, rules));
     // A policy's own list is one bullet until #19886, then its errors join
     // the group's.
     let nested = |inner: Vec<String>, errs: &mut Vec<String>| {
@@ -59,10 +72,19 @@ pub(crate) fn group_errors(
         Some(r) => nested(restart_errors(r), &mut errs),
         None => errs.push(format!("Task Group {name} should have a restart policy")),
     }
-    // A system or sysbatch group's policy is not checked: which of them
-    // the API gives one, and the words refusing it, vary by release.
-    if matches!(kind, "service" | "batch") {
-        match g.get("ReschedulePolicy").and_then(Value::as_object) {
+    errs.extend(spread_errors(g, kind, rules));
+    let sysbatch_refused = kind == "sysbatch" && rules.has(Switch::SysbatchNoReschedule);
+    let reschedule = g.get("ReschedulePolicy").and_then(Value::as_object);
+    if kind == "system" || sysbatch_refused {
+        if reschedule.is_some() {
+            errs.push(if rules.has(Switch::SysbatchNoReschedule) {
+                "System or sysbatch jobs should not have a reschedule policy".into()
+            } else {
+                "System jobs should not have a reschedule policy".into()
+            });
+        }
+    } else {
+        match reschedule {
             Some(r) => nested(reschedule_errors(r), &mut errs),
             None => errs.push(format!("Task Group {name} should have a reschedule policy")),
         }
@@ -83,6 +105,7 @@ pub(crate) fn group_errors(
         }
         nested(update_errors(u), &mut errs);
     }
+    nested(migrate_errors(g, kind), &mut errs);
     let mut names: Vec<String> = Vec::new();
     for (i, t) in tasks.iter().enumerate() {
         let name = text(t, "Name");
@@ -104,7 +127,7 @@ pub(crate) fn group_errors(
     if leaders > 1 {
         errs.push("Only one task may be marked as leader".into());
     }
-    let networks = network_errors(g, &tasks);
+    let networks = network_errors(g, &tasks, rules);
     if !networks.is_empty() {
         errs.push(format!(
             "Task group network validation failed: {}",
@@ -122,10 +145,11 @@ pub(crate) fn group_errors(
     }
     for t in &tasks {
         let mut inner = Vec::new();
-        if text(t, "Driver").is_empty() {
-            inner.push("Missing task driver".to_string());
-        }
+        inner.extend(task_head_errors(t, g, rules));
+        inner.extend(task_constraint_errors(t, rules));
+        inner.extend(affinity_errors(t, kind, rules));
         inner.extend(task_service_error(t, g, rules));
+        inner.extend(legacy_log_storage_error(t, g, rules));
         if !inner.is_empty() {
             errs.push(format!(
                 "Task {} validation failed: {}",
@@ -233,90 +257,6 @@ fn update_errors(u: &Map<String, Value>) -> Vec<String> {
     let stagger = int(u, "Stagger");
     if stagger <= 0 {
         errs.push(format!("Stagger must be greater than zero: {}", d(stagger)));
-    }
-    errs
-}
-
-/// `TaskGroup.validateNetworks` (v1.3.0 structs.go:6494-6587, v2.0.5
-/// :7303-7428) without its CNI argument, collision-mode and hostname
-/// checks: port labels unique against the group's networks, static ports
-/// unique per host network, values and mappings within 16 bits. A port's
-/// `IgnoreCollision` (1.9) is honoured at every release.
-fn network_errors(g: &Map<String, Value>, tasks: &[&Map<String, Value>]) -> Vec<String> {
-    let mut errs = Vec::new();
-    let mut labels: BTreeSet<String> = BTreeSet::new();
-    let mut statics: BTreeMap<(String, i64), String> = BTreeMap::new();
-    let ports = |n: &Value| -> Vec<Map<String, Value>> {
-        let Some(n) = n.as_object() else {
-            return Vec::new();
-        };
-        ["ReservedPorts", "DynamicPorts"]
-            .into_iter()
-            .flat_map(|k| list(n, k))
-            .filter_map(|p| p.as_object().cloned())
-            .collect()
-    };
-    let mut static_port = |p: &Map<String, Value>, owner: String, errs: &mut Vec<String>| {
-        let (label, value) = (text(p, "Label"), int(p, "Value"));
-        if value == 0 {
-            return;
-        }
-        let mut host = text(p, "HostNetwork");
-        if host.is_empty() {
-            host = "default".into();
-        }
-        if let Some(other) = statics.get(&(host.clone(), value)) {
-            if p.get("IgnoreCollision").and_then(Value::as_bool) != Some(true) {
-                errs.push(format!("Static port {value} already reserved by {other}"));
-            }
-        } else if value > i64::from(u16::MAX) {
-            errs.push(format!(
-                "Port {label} ({value}) cannot be greater than {}",
-                u16::MAX
-            ));
-        } else {
-            statics.insert((host, value), owner);
-        }
-    };
-    for n in list(g, "Networks") {
-        for p in ports(&n) {
-            let label = text(&p, "Label");
-            if !labels.insert(label.clone()) {
-                errs.push(format!(
-                    "Port label {label} already in use by taskgroup network"
-                ));
-            }
-            static_port(&p, format!("taskgroup network:{label}"), &mut errs);
-            let to = int(&p, "To");
-            if to < -1 {
-                errs.push(format!(
-                    "Port {} cannot be mapped to negative value {to}",
-                    go_quote(&label)
-                ));
-            } else if to > i64::from(u16::MAX) {
-                errs.push(format!(
-                    "Port {} cannot be mapped to a port ({to}) greater than {}",
-                    go_quote(&label),
-                    u16::MAX
-                ));
-            }
-        }
-    }
-    for t in tasks {
-        let networks = t
-            .get("Resources")
-            .and_then(Value::as_object)
-            .map(|r| list(r, "Networks"))
-            .unwrap_or_default();
-        for p in networks.iter().flat_map(ports) {
-            let label = text(&p, "Label");
-            if labels.contains(&label) {
-                errs.push(format!(
-                    "Port label {label} already in use by taskgroup network"
-                ));
-            }
-            static_port(&p, format!("{}:{label}", text(t, "Name")), &mut errs);
-        }
     }
     errs
 }

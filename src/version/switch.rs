@@ -240,6 +240,9 @@ catalogue! {
     /// on a tainted ready node run with those of an untainted node, after
     /// the terminal, migrate, expiry and unknown checks (from A-3 to then
     /// they ran first, v1.3.0 reconcile_util.go:273).
+    /// - a job plan refuses `prevent_reschedule_on_lost` with
+    ///   `max_client_disconnect` and reschedule attempts (v1.7.2
+    ///   nomad/structs/structs.go `Job.Validate`, #19431)
     D3 {
         id: "D-3",
         firsts: &[v(1, 7, 2), v(1, 8, 0)],
@@ -251,6 +254,10 @@ catalogue! {
     /// :11315, :11521; scheduler/reconnecting_picker/reconnecting_picker.go:25,
     /// scheduler/reconcile.go:1212): the `disconnect` block is read after the
     /// legacy fields, and its `reconcile` strategy weighs a reconnect.
+    /// - a job plan validates the block (v2.0.5 nomad/structs/group.go:66),
+    ///   and until F-1 a legacy field beside its counterpart in the block
+    ///   ends the group's validation with that one error (v1.9.7
+    ///   structs.go:7496-7508)
     D4a {
         id: "D-4a",
         firsts: &[v(1, 8, 0)],
@@ -310,6 +317,8 @@ catalogue! {
     /// - a job plan's group diff no longer lists `StopAfterClientDisconnect`
     ///   and `MaxClientDisconnect` (v1.9.7 nomad/structs/diff.go:265-291
     ///   flattened both pointers by hand when both groups exist)
+    /// - a job plan no longer validates them (v1.9.7 structs.go:4655-4670,
+    ///   :7488-7494)
     F1 {
         id: "F-1",
         firsts: &[v(1, 10, 0)],
@@ -1307,7 +1316,8 @@ catalogue! {
     }
     /// #19886 (1.8.0; v1.8.0 nomad/structs/structs.go `TaskGroup.Validate`,
     /// v1.7.7 :6858, :6907): the errors of a group's restart and reschedule
-    /// policies and update block join the group's list one by one; before,
+    /// policies and update and migrate blocks join the group's list one by
+    /// one; before,
     /// each one's list is one bullet of it, worded as its own multierror.
     GroupErrorsFlattened {
         id: "#19886",
@@ -1315,6 +1325,96 @@ catalogue! {
         replayed: true,
         reads: [],
         wording: "a group's policy errors are listed one by one",
+    }
+    /// #15941 (1.3.10, 1.4.5, 1.5.0; v1.5.0 nomad/structs/structs.go
+    /// `Job.Validate`, `TaskGroup.Validate`, `Spread.Validate`): the words
+    /// refusing an affinity or spread in a system job, and a spread's
+    /// weight, say `block` where they said `stanza`.
+    StanzaIsBlock {
+        id: "#15941",
+        firsts: &[v(1, 3, 10), v(1, 4, 5), v(1, 5, 0)],
+        replayed: true,
+        reads: [],
+        wording: "validation errors say block instead of stanza",
+    }
+    /// #26279 (1.11.0; v1.11.0 api/tasks.go `TaskGroup.Canonicalize`,
+    /// nomad/structs/structs.go `TaskGroup.Validate`): a sysbatch group no
+    /// longer gets the API's default reschedule policy, and one it sets is
+    /// refused as a system group's is (`System or sysbatch jobs should not
+    /// have a reschedule policy`; before, `System jobs should not ...` and
+    /// a sysbatch policy was checked as a batch one is).
+    SysbatchNoReschedule {
+        id: "#26279",
+        firsts: &[v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a sysbatch group has no reschedule policy",
+    }
+    /// #27355 (1.11.2, 2.0.0; v2.0.5 nomad/structs/constraint.go:34,
+    /// structs.go:10062): a constraint's interpolated attribute must be one
+    /// Nomad resolves (`${node.*}` fields, `${attr.`, `${device.`,
+    /// `${meta.`), and a missing one is worded `no attribute provided but
+    /// is required by operator`.
+    ConstraintAttributeChecked {
+        id: "#27355",
+        firsts: &[v(1, 11, 2), v(2, 0, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a constraint's attribute is validated",
+    }
+    /// #27170 (1.11.1, 2.0.0; v1.11.1 go.mod): go-version 1.8.0 words its
+    /// errors in lower case, so a `version` constraint or affinity target
+    /// that does not parse is refused with `malformed constraint: ...` and
+    /// a version number too large with `error parsing version: ...`.
+    GoVersionLowerCase {
+        id: "#27170",
+        firsts: &[v(1, 11, 1), v(2, 0, 0)],
+        replayed: true,
+        reads: [],
+        wording: "go-version's errors are in lower case",
+    }
+    /// #23956 (1.9.0; v1.9.0 nomad/structs/structs.go `validateNetworks`):
+    /// a static port with `ignore_collision` may repeat another's value on
+    /// its host network, and only in a `host` (or unset) network mode
+    /// (`Port "http" collision may not be ignored on non-host network mode
+    /// "bridge"`); before, the field is not Nomad's and a repeat is refused.
+    IgnoreCollision {
+        id: "#23956",
+        firsts: &[v(1, 9, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a static port may ignore collisions in host mode",
+    }
+    /// #17344 (1.6.0; v1.6.0 nomad/structs/structs.go `Task.Validate`,
+    /// `LogConfig.Validate`): whether a task's log files fit the group's
+    /// ephemeral disk is one of its log config's errors; before (v1.5.17
+    /// structs.go `Task.Validate`) it was the task's own error after its
+    /// services.
+    TaskValidateRefactor {
+        id: "#17344",
+        firsts: &[v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a task's log storage is checked with its log config",
+    }
+    /// #27001 (1.11.0; v1.11.0 nomad/structs/structs.go `Task.Validate`):
+    /// a task may not be named `alloc`.
+    TaskNamedAlloc {
+        id: "#27001",
+        firsts: &[v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a task may not be named alloc",
+    }
+    /// #27803 (2.0.3; v2.0.5 nomad/structs/structs.go:7135): a group's
+    /// `max_run_duration` must be above zero and only batch and sysbatch
+    /// jobs may set it.
+    MaxRunDuration {
+        id: "#27803",
+        firsts: &[v(2, 0, 3)],
+        replayed: true,
+        reads: [],
+        wording: "a group's max_run_duration is validated",
     }
 }
 

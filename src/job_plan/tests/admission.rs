@@ -302,13 +302,17 @@ fn the_community_edition_refuses_numa_and_task_schedules() {
         .unwrap()
     };
     let numa = job(json!({"Name": "t", "Driver": "exec",
+        "LogConfig": {"MaxFiles": 1, "MaxFileSizeMB": 1},
         "Resources": {"NUMA": {"Affinity": "require"}}}));
     assert_eq!(
         validate(&numa, v(1, 10, 5)),
         ["numa scheduling requires Nomad Enterprise"]
     );
     assert!(validate(&numa, v(1, 6, 5)).is_empty());
-    let sched = job(json!({"Name": "t", "Driver": "exec", "Schedule": {"Cron": null}}));
+    let sched = job(
+        json!({"Name": "t", "Driver": "exec", "Schedule": {"Cron": null},
+        "Resources": {}, "LogConfig": {"MaxFiles": 1, "MaxFileSizeMB": 1}}),
+    );
     assert_eq!(
         validate(&sched, v(1, 10, 5)),
         ["task schedules requires Nomad Enterprise"]

@@ -39,6 +39,7 @@ pub(super) fn mock_job() -> Map<String, Value> {
                      "Cluster": "default"},
                     {"Name": "${TASK}-admin", "PortLabel": "admin", "Cluster": "default"}],
                 "Resources": {"CPU": 500, "MemoryMB": 256},
+                "LogConfig": {"MaxFiles": 10, "MaxFileSizeMB": 10},
                 "Meta": {"foo": "bar"}}],
             "Meta": {"elb_check_type": "http", "elb_check_interval": "30s", "elb_check_min": "3"}}],
         "Meta": {"owner": "armon"}

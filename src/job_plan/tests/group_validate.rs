@@ -102,7 +102,7 @@ fn structs_test_go_v2_0_5_update_strategy_validate() {
     let u = json!({"MaxParallel": -1, "HealthCheck": "foo", "MinHealthyTime": -10,
                    "HealthyDeadline": -15, "ProgressDeadline": -25, "AutoRevert": false,
                    "Canary": -1});
-    let g = json!({"Name": "web", "Count": 1, "Tasks": [{"Name": "web", "Driver": "exec"}],
+    let g = json!({"Name": "web", "Count": 1, "Tasks": [{"Name": "web", "Driver": "exec", "Resources": {}, "LogConfig": {"MaxFiles": 1, "MaxFileSizeMB": 1}}],
                    "RestartPolicy": restart(), "ReschedulePolicy": {}, "EphemeralDisk": {"SizeMB": 300}, "Update": u});
     assert_eq!(
         errors(g, "service", v(2, 0, 5)),
@@ -123,7 +123,7 @@ fn structs_test_go_v2_0_5_update_strategy_validate() {
 #[test]
 fn structs_test_go_v2_0_5_scaling_policy_validate() {
     let scaled = |count: i64, policy: Value| {
-        let g = json!({"Name": "web", "Count": count, "Tasks": [{"Name": "web", "Driver": "exec"}],
+        let g = json!({"Name": "web", "Count": count, "Tasks": [{"Name": "web", "Driver": "exec", "Resources": {}, "LogConfig": {"MaxFiles": 1, "MaxFileSizeMB": 1}}],
                        "RestartPolicy": restart(), "ReschedulePolicy": {}, "EphemeralDisk": {"SizeMB": 300},
                        "Scaling": policy});
         errors(g, "service", v(2, 0, 5))
@@ -178,6 +178,7 @@ fn structs_go_v1_7_7_v1_8_0_group_policy_errors_flatten() {
     let mut job: Map<String, Value> = mock_job();
     job["TaskGroups"][0]["RestartPolicy"]["Attempts"] = json!(11);
     job["TaskGroups"][0]["EphemeralDisk"]["SizeMB"] = json!(5);
+    job["TaskGroups"][0]["Tasks"][0]["LogConfig"] = json!({"MaxFiles": 1, "MaxFileSizeMB": 1});
     let head = "Nomad would reject the job: 1 error occurred:\n\t* Task group web validation \
                 failed: 2 errors occurred:\n\t* ";
     let restart = "Nomad can't restart the TaskGroup 11 times in an interval of 10m0s with a \
@@ -288,5 +289,36 @@ fn structs_test_go_v2_0_5_reschedule_policy_validate() {
         json!({"Unlimited": true, "DelayFunction": "exponential", "Delay": 5 * S,
                "MaxDelay": 60 * M}),
         &[],
+    );
+}
+
+/// `TestTaskGroupNetwork_Validate` (v2.0.5): `ignore_collision` lets two
+/// static ports share a value in host mode only; before #23956 (1.9.0) the
+/// field is not Nomad's and the repeat is refused.
+#[test]
+fn structs_test_go_v2_0_5_task_group_network_validate_ignore_collision() {
+    let group = |mode: &str| {
+        let port = |label: &str| json!({"Label": label, "Value": 10, "IgnoreCollision": true});
+        json!({"Name": "web", "Networks": [{"Mode": mode,
+            "ReservedPorts": [port("one"), port("two")]}]})
+    };
+    let networks = |mode: &str, r: Release| {
+        errors(group(mode), "service", r)
+            .into_iter()
+            .filter(|e| e.starts_with("Task group network"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(networks("host", v(2, 0, 5)), Vec::<String>::new());
+    let refused = networks("not-host", v(2, 0, 5)).join("\n");
+    assert!(
+        refused.contains(
+            "Port \"one\" collision may not be ignored on non-host network mode \"not-host\""
+        ),
+        "{refused}"
+    );
+    let before = networks("host", v(1, 8, 4)).join("\n");
+    assert!(
+        before.contains("Static port 10 already reserved by taskgroup network:one"),
+        "{before}"
     );
 }
