@@ -36,9 +36,13 @@ pub use volume_rules::VolumeRules;
 pub use volumes::{Volumes, has_host_volumes};
 
 #[cfg(test)]
+mod check_tests;
+#[cfg(test)]
 mod device_tests;
 #[cfg(test)]
 mod memo_tests;
+#[cfg(test)]
+mod network_tests;
 #[cfg(test)]
 mod node_check_tests;
 #[cfg(test)]
