@@ -40,6 +40,8 @@ mod check_tests;
 #[cfg(test)]
 mod device_tests;
 #[cfg(test)]
+mod host_volume_tests;
+#[cfg(test)]
 mod memo_tests;
 #[cfg(test)]
 mod network_tests;
