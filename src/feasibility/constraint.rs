@@ -4,6 +4,7 @@ use std::collections::HashMap;
 
 use regex::Regex;
 
+use super::regexp;
 use super::target::{Target, TargetRules, resolve};
 use super::version::{Flavour, Version, VersionConstraints};
 use crate::model::{Constraint, Node};
@@ -163,12 +164,12 @@ fn version_match(flavour: Flavour, left: &str, right: &str, parsed: &mut Parsed)
     }
 }
 
-/// `checkRegexpMatch`: an unanchored search, RE2 syntax.
+/// `checkRegexpMatch`: an unanchored search, with Go's syntax.
 fn regexp_match(left: &str, pattern: &str, parsed: &mut Parsed) -> Check {
     let re = parsed
         .regexps
         .entry(pattern.to_string())
-        .or_insert_with(|| Regex::new(pattern).ok());
+        .or_insert_with(|| regexp::compile(pattern));
     match re {
         Some(re) => Check::from(re.is_match(left)),
         None => Check::Invalid(format!("{pattern:?} is not a valid regular expression")),

@@ -13,6 +13,7 @@ mod distinct_property;
 mod host_networks;
 mod memo;
 mod node_checks;
+mod regexp;
 mod stack;
 mod target;
 mod version;
