@@ -232,7 +232,7 @@ fn constraint(op: &str, l: &str, r: &str) -> Constraint {
 }
 
 /// `TestConstraintChecker` (v1.3.0 feasible_test.go:854, v2.0.5 :1648):
-/// four `mock.Node()`s, each but one missing a constraint. v2.0.5 adds a
+/// four `mock.Node()`s, each but one missing a constraint. v1.6.0 adds a
 /// `${node.pool} != prod` constraint and a fourth node in pool `prod`.
 #[test]
 fn feasible_test_go_v1_3_0_v2_0_5_constraint_checker() {
@@ -266,10 +266,12 @@ fn feasible_test_go_v1_3_0_v2_0_5_constraint_checker() {
         [false, false, true]
     );
     constraints.insert(3, constraint("!=", "${node.pool}", "prod"));
-    assert_eq!(
-        feasible(V2_0_5, &nodes, &constraints),
-        [false, false, true, false]
-    );
+    for release in [v(1, 6, 0), V2_0_5] {
+        assert_eq!(
+            feasible(release, &nodes, &constraints),
+            [false, false, true, false]
+        );
+    }
     // Node 3 also fails the class constraint; as node 2 in pool `prod` it
     // fails on the pool alone, which before #17548 is an unknown target.
     nodes[2].node_pool = "prod".into();
