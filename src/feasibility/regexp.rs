@@ -1,8 +1,9 @@
 //! Go's `regexp` syntax (RE2) on the `regex` crate, for the `regexp`
 //! operand. The two differ where a node's value can tell: Go's `\d`, `\w`,
 //! `\s` and `\b` are ASCII, the crate's Unicode ("é" is a word character
-//! only to the crate); Go reads `\Q...\E` as a literal and `[` inside a
-//! class as itself, where the crate has no `\Q` and nests classes. The
+//! only to the crate); Go reads `\Q...\E` as a literal, `[` inside a
+//! class as itself and `\<` as `<`, where the crate has no `\Q`, nests
+//! classes and reads `\<` as a word boundary. The
 //! pattern is rewritten into the crate's syntax with Go's meaning before it
 //! is compiled.
 
@@ -47,6 +48,10 @@ fn translate(pattern: &str) -> String {
                         out.push_str("(?-u:\\");
                         out.push(e);
                         out.push(')');
+                    } else if matches!(e, '<' | '>') {
+                        // Go: an escaped punctuation mark is itself; the
+                        // crate reads these two as word boundaries.
+                        out.push(e);
                     } else if e == 'Q' {
                         let mut literal = String::new();
                         while let Some(l) = chars.next() {
@@ -146,6 +151,11 @@ mod tests {
         assert_eq!(matches(r"^[[:alpha:]]+$", "é"), Some(false));
         assert_eq!(matches(r"\\d", r"\d"), Some(true), "an escaped backslash");
         assert_eq!(matches(r"\101", "A"), Some(true), "octal");
+        assert_eq!(
+            matches(r"^\<a\>$", "<a>"),
+            Some(true),
+            "escaped punctuation"
+        );
         assert_eq!(matches(r"(", "("), None);
         assert_eq!(matches(r"a\", "a"), None, "a trailing backslash");
     }
