@@ -5,7 +5,9 @@
 //! `ProposedAllocs` reads the same way, and the placement the iterator
 //! would be asked for is the one the reconciler makes. Where the iterator
 //! leaves one node, the placement lands there; where it leaves none, the
-//! placement fails with every node filtered by "distinct_hosts".
+//! placement fails with every node filtered by "distinct_hosts". Then two
+//! release changes of the checkers end to end: numeric orderings (#14722)
+//! and the `none` network mode (#14300).
 
 use plan_inspect::read::read_snapshot_from;
 use plan_inspect::replay::{Options, Replay};
@@ -201,5 +203,69 @@ fn feasible_test_go_v1_3_0_v2_0_5_distinct_hosts_iterator_task_group_distinct_ho
         let mut placed = placed_nodes(&r);
         placed.sort();
         assert_eq!(placed, [id(0), id(1)], "{release}");
+    }
+}
+
+/// `node(i)` with its own computed class, so that each is checked on its
+/// own, and `attributes` added.
+fn node_with(i: usize, attributes: Value) -> Value {
+    let mut n = super::generic_sched::node(i);
+    n["ComputedClass"] = json!(format!("v1:node-{i}"));
+    for (k, v) in attributes.as_object().into_iter().flatten() {
+        n["Attributes"][k] = v.clone();
+    }
+    n
+}
+
+/// #14722 end to end (`TestCheckOrder`, v2.0.5 feasible_test.go:1935):
+/// `${attr.cpu.numcores} >= 8` on a 4-core and a 16-core node. From 1.4.0
+/// the 16-core node takes the placement; at 1.3.x both compare as strings
+/// ("16" < "8") and the placement fails with both nodes filtered by the
+/// constraint.
+#[test]
+fn feasible_test_go_v1_4_0_check_order_numeric_constraint() {
+    let nodes = vec![
+        node_with(0, json!({"cpu.numcores": "4"})),
+        node_with(1, json!({"cpu.numcores": "16"})),
+    ];
+    let constraint = json!([{"LTarget": "${attr.cpu.numcores}", "RTarget": "8", "Operand": ">="}]);
+    let run = |release| {
+        let j = job("default", vec![group("bar", 1)], constraint.clone());
+        replay(nodes.clone(), vec![j], vec![], release)
+    };
+    for release in [v(1, 4, 0), v(2, 0, 5)] {
+        assert_eq!(placed_nodes(&run(release)), [id(1)], "{release}");
+    }
+    for release in [v(1, 3, 0), v(1, 3, 16)] {
+        let r = run(release);
+        assert!(placed_nodes(&r).is_empty(), "{release}");
+        let f = &r.plan.failed_placements[0];
+        assert_eq!(f.count, 1);
+        assert_eq!(
+            f.metrics.constraint_filtered["${attr.cpu.numcores} >= 8"],
+            2
+        );
+    }
+}
+
+/// #14300 end to end: a group whose network mode is `none` is placed from
+/// 1.4.2 and 1.5.0; before, every node is filtered as "missing network".
+#[test]
+fn feasible_test_go_v1_4_2_network_mode_none() {
+    let mut bar = group("bar", 1);
+    bar["Networks"] = json!([{"Mode": "none"}]);
+    let run = |release| {
+        let j = job("default", vec![bar.clone()], json!([]));
+        let nodes = vec![node_with(0, json!({})), node_with(1, json!({}))];
+        replay(nodes, vec![j], vec![], release)
+    };
+    for release in [v(1, 4, 2), v(1, 5, 0), v(2, 0, 5)] {
+        assert_eq!(placed_nodes(&run(release)).len(), 1, "{release}");
+    }
+    for release in [v(1, 3, 0), v(1, 4, 1)] {
+        let r = run(release);
+        assert!(placed_nodes(&r).is_empty(), "{release}");
+        let f = &r.plan.failed_placements[0];
+        assert_eq!(f.metrics.constraint_filtered["missing network"], 2);
     }
 }

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 
 use regex::Regex;
 
+use super::regexp;
 use super::target::{Target, TargetRules, resolve};
 use super::version::{Flavour, Version, VersionConstraints};
 use crate::model::{Constraint, Node};
@@ -77,12 +78,8 @@ fn check_with(operand: &str, l: &Target<'_>, r: &Target<'_>, parsed: &mut Parsed
         "=" | "==" | "is" => Check::from(both && l.value == r.value),
         "!=" | "not" => Check::from(l.value != r.value),
         "<" | "<=" | ">" | ">=" => Check::from(
-            both && strings().is_some_and(|(a, b)| match operand {
-                "<" => a < b,
-                "<=" => a <= b,
-                ">" => a > b,
-                _ => a >= b,
-            }),
+            both && strings()
+                .is_some_and(|(a, b)| order(operand, a, b, parsed.targets.numeric_order)),
         ),
         "is_set" => Check::from(l.found),
         "is_not_set" => Check::from(!l.found),
@@ -110,6 +107,41 @@ fn check_with(operand: &str, l: &Target<'_>, r: &Target<'_>, parsed: &mut Parsed
     }
 }
 
+/// `checkLexicalOrder`, and from #14722 `checkOrder`: integers when both
+/// sides parse as Go's `strconv.ParseInt` reads one, else floats as
+/// `ParseFloat` reads one, else strings byte by byte.
+fn order(operand: &str, a: &str, b: &str, numeric: bool) -> bool {
+    let ordering = if numeric {
+        match (a.parse::<i64>(), b.parse::<i64>()) {
+            (Ok(x), Ok(y)) => Some(x.partial_cmp(&y)),
+            _ => go_float(a).zip(go_float(b)).map(|(x, y)| x.partial_cmp(&y)),
+        }
+    } else {
+        None
+    };
+    // NaN orders with nothing: every comparison of it is false.
+    let ordering = ordering.unwrap_or_else(|| Some(a.cmp(b)));
+    ordering.is_some_and(|o| match operand {
+        "<" => o.is_lt(),
+        "<=" => o.is_le(),
+        ">" => o.is_gt(),
+        _ => o.is_ge(),
+    })
+}
+
+/// A float as Go's `ParseFloat` reads one: a value beyond `f64`'s range is
+/// an error there, not an infinity, unless the text spells infinity. Go
+/// also reads hexadecimal floats (`0x1p4`), which no attribute carries in
+/// practice; they compare as strings here.
+fn go_float(text: &str) -> Option<f64> {
+    let f: f64 = text.parse().ok()?;
+    let spelled = || {
+        let digits = text.trim_start_matches(['+', '-']).to_ascii_lowercase();
+        digits == "inf" || digits == "infinity"
+    };
+    (f.is_finite() || f.is_nan() || spelled()).then_some(f)
+}
+
 /// `checkVersionMatch`. A left side that is no version just fails; a right
 /// side that is no constraint is a broken constraint.
 fn version_match(flavour: Flavour, left: &str, right: &str, parsed: &mut Parsed) -> Check {
@@ -132,12 +164,12 @@ fn version_match(flavour: Flavour, left: &str, right: &str, parsed: &mut Parsed)
     }
 }
 
-/// `checkRegexpMatch`: an unanchored search, RE2 syntax.
+/// `checkRegexpMatch`: an unanchored search, with Go's syntax.
 fn regexp_match(left: &str, pattern: &str, parsed: &mut Parsed) -> Check {
     let re = parsed
         .regexps
         .entry(pattern.to_string())
-        .or_insert_with(|| Regex::new(pattern).ok());
+        .or_insert_with(|| regexp::compile(pattern));
     match re {
         Some(re) => Check::from(re.is_match(left)),
         None => Check::Invalid(format!("{pattern:?} is not a valid regular expression")),

@@ -13,6 +13,7 @@ mod distinct_property;
 mod host_networks;
 mod memo;
 mod node_checks;
+mod regexp;
 mod stack;
 mod target;
 mod version;
@@ -36,9 +37,15 @@ pub use volume_rules::VolumeRules;
 pub use volumes::{Volumes, has_host_volumes};
 
 #[cfg(test)]
+mod check_tests;
+#[cfg(test)]
 mod device_tests;
 #[cfg(test)]
+mod host_volume_tests;
+#[cfg(test)]
 mod memo_tests;
+#[cfg(test)]
+mod network_tests;
 #[cfg(test)]
 mod node_check_tests;
 #[cfg(test)]

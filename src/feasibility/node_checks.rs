@@ -80,8 +80,9 @@ impl NetworkMiss {
 }
 
 /// `NetworkChecker` on the group's network: the node fingerprinted a
-/// network of that mode (a pre-0.12 client passes for `bridge`), and every
-/// port's host network is one of the node's aliases.
+/// network of that mode (a pre-0.12 client passes for `bridge`; from
+/// #14300 mode `none` needs none), and every port's host network is one
+/// of the node's aliases.
 pub fn network(
     net: &NetworkResource,
     node: &Node,
@@ -92,6 +93,9 @@ pub fn network(
     } else {
         net.mode.as_str()
     };
+    if mode == "none" && targets.network_none {
+        return Ok(());
+    }
     let has_mode = node.node_resources.as_ref().is_some_and(|r| {
         r.networks
             .iter()

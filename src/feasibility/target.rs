@@ -4,8 +4,9 @@ use crate::model::{Node, Release, StringMap};
 use crate::version::Switch;
 
 /// How the replayed release reads a node's attributes: the `${...}`
-/// targets of constraints and the attributes its implicit checks ask for,
-/// one flag per catalogue row. The default is the seed's rules.
+/// targets of constraints, how their orderings compare them and the
+/// attributes its implicit checks ask for, one flag per catalogue row.
+/// The default is the seed's rules.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TargetRules {
     /// #17548: `${node.pool}` names the node's pool; before, it is an
@@ -16,6 +17,10 @@ pub struct TargetRules {
     /// #26303: every `secret` block's provider must be fingerprinted on
     /// the node as `plugins.secrets.<provider>.version`.
     pub secrets_providers: bool,
+    /// #14722: orderings compare numbers as numbers, strings lexically.
+    pub numeric_order: bool,
+    /// #14300: a group's `none` network needs no network on the node.
+    pub network_none: bool,
 }
 
 impl TargetRules {
@@ -25,6 +30,8 @@ impl TargetRules {
             node_pool: Switch::NodePoolTarget.in_release(release),
             unknown_empty: Switch::UnknownTargetEmpty.in_release(release),
             secrets_providers: Switch::SecretsProviders.in_release(release),
+            numeric_order: Switch::NumericOrder.in_release(release),
+            network_none: Switch::NetworkModeNone.in_release(release),
         }
     }
 }

@@ -90,11 +90,11 @@ fn csi_requests() -> Value {
     })
 }
 
-/// TestCSIVolumeChecker (v1.3.0 scheduler/feasible_test.go:283): each
+/// TestCSIVolumeChecker (v1.3.0 scheduler/feasible_test.go:246, v2.0.5 :936): each
 /// node's verdict, with the reason Nomad records. The mock allocation has
 /// no name, so `per_alloc` adds no suffix.
 #[test]
-fn feasible_test_go_v1_3_0_csi_volume_checker() {
+fn feasible_test_go_v1_3_0_v2_0_5_csi_volume_checker() {
     let snapshot = csi_snapshot();
     let state = CsiState::new(&snapshot).unwrap();
     let nodes = csi_nodes();
@@ -150,7 +150,16 @@ fn feasible_test_go_v1_3_0_csi_volume_checker() {
         ),
     ];
     for (name, n, requests, want) in cases {
-        assert_eq!(check(n, requests), want, "{name}");
+        assert_eq!(check(n, requests.clone()), want, "{name}");
+        // The same table at 2.0.5 gives the same reasons.
+        let at_2_0_5 = state.check("default", "other-job", &group(requests), "", &nodes[n], {
+            VolumeRules {
+                topology_contains: true,
+                csi_missing_listed: true,
+                ..VolumeRules::default()
+            }
+        });
+        assert_eq!(at_2_0_5, want, "{name} at 2.0.5");
     }
     // A request for a volume the state lacks is never feasible.
     let mut missing = csi_requests();
@@ -262,7 +271,7 @@ fn host_node(volumes: Value) -> Node {
     parse(json!({"ID": "h", "HostVolumes": volumes}))
 }
 
-/// TestHostVolumeChecker (v1.3.0 feasible_test.go:84): the node must have
+/// TestHostVolumeChecker (v1.3.0 feasible_test.go:92): the node must have
 /// every requested source.
 #[test]
 fn feasible_test_go_v1_3_0_host_volume_checker() {
@@ -318,7 +327,7 @@ fn feasible_test_go_v1_5_0_host_volume_checker_per_alloc() {
     assert!(!has_host_volumes(&tg, "example.web[1]", &node, rules));
 }
 
-/// TestHostVolumeChecker_ReadOnly (v1.3.0 feasible_test.go:147): a
+/// TestHostVolumeChecker_ReadOnly (v1.3.0 feasible_test.go:176): a
 /// read-only volume takes only read-only requests.
 #[test]
 fn feasible_test_go_v1_3_0_host_volume_checker_read_only() {

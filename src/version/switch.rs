@@ -1191,6 +1191,29 @@ catalogue! {
         reads: [],
         wording: "an unknown constraint target is the empty string instead of nil",
     }
+    /// #14722 (1.4.0; v1.3.0 scheduler/feasible.go:820-821, :853-880; v1.4.0
+    /// feasible.go:821-822, :854-910): `<`, `<=`, `>` and `>=` in a
+    /// constraint or affinity compare both sides as integers when both
+    /// parse as one, else as floats when both parse as one, else as
+    /// strings; before, always as strings ("10" < "9").
+    NumericOrder {
+        id: "#14722",
+        firsts: &[v(1, 4, 0)],
+        replayed: true,
+        reads: [],
+        wording: "constraint orderings compare numbers as numbers",
+    }
+    /// #14300 (1.4.2, 1.5.0; v1.4.2 scheduler/feasible.go:386, v1.5.0 :393):
+    /// a group whose network mode is `none` passes `NetworkChecker` on any
+    /// node; before, it needed a fingerprinted network of mode `none`,
+    /// which no client reports (v1.3.0 feasible.go:383-398).
+    NetworkModeNone {
+        id: "#14300",
+        firsts: &[v(1, 4, 2), v(1, 5, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a group with network mode none needs no network on the node",
+    }
     /// #17548 (1.6.0; v1.6.0 scheduler/feasible.go:812-813): `${node.pool}`
     /// in a constraint, affinity, spread, `distinct_property` or host
     /// network names the node's pool; before, it is an unknown target.
