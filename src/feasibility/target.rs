@@ -1,5 +1,6 @@
 //! `resolveTarget`: the value a constraint's left or right side names on a node.
 
+use super::devices::DeviceRules;
 use crate::model::{Node, Release, StringMap};
 use crate::version::Switch;
 
@@ -16,6 +17,8 @@ pub struct TargetRules {
     /// #26303: every `secret` block's provider must be fingerprinted on
     /// the node as `plugins.secrets.<provider>.version`.
     pub secrets_providers: bool,
+    /// `${device.ids}` and the other device rules.
+    pub devices: DeviceRules,
 }
 
 impl TargetRules {
@@ -25,6 +28,7 @@ impl TargetRules {
             node_pool: Switch::NodePoolTarget.in_release(release),
             unknown_empty: Switch::UnknownTargetEmpty.in_release(release),
             secrets_providers: Switch::SecretsProviders.in_release(release),
+            devices: DeviceRules::of(release),
         }
     }
 }

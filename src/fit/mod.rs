@@ -76,11 +76,13 @@ pub use allocs_fit::{Check, Fit, allocs_fit};
 pub use capacity::Capacity;
 pub use comparable::Comparable;
 pub use node_use::{NodeFreeAsk, NodeUse};
-pub use place::{Eviction, GroupAsk, Placed, Settings, TaskAsk, place, place_evicting};
+pub use place::{Eviction, GroupAsk, Packed, Placed, Settings, TaskAsk, place, place_evicting};
 pub use preemption::{Candidate, Preemptor};
 pub use rules::FitRules;
 pub use shortfall::{Lack, Shortfall};
 
+#[cfg(test)]
+mod device_alloc_tests;
 #[cfg(test)]
 mod device_rank_tests;
 #[cfg(test)]
