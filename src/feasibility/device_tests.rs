@@ -183,12 +183,42 @@ fn feasible_test_go_v2_0_5_device_checker() {
         ("no devices on node", none, one("gpu"), false),
         ("gpu devices by type", &nvidia, one("gpu"), true),
         ("wrong devices by type", &nvidia, one("fpga"), false),
-        ("devices by type unhealthy node", &unhealthy, one("gpu"), false),
-        ("gpu devices by vendor/type", &nvidia, one("nvidia/gpu"), true),
-        ("wrong devices by vendor/type", &nvidia, one("nvidia/fpga"), false),
-        ("gpu devices by vendor/type/model", &nvidia, one("nvidia/gpu/1080ti"), true),
-        ("wrong devices by vendor/type/model", &nvidia, one("nvidia/fpga/F100"), false),
-        ("too many requested", &nvidia, vec![request("gpu", 3, &[])], false),
+        (
+            "devices by type unhealthy node",
+            &unhealthy,
+            one("gpu"),
+            false,
+        ),
+        (
+            "gpu devices by vendor/type",
+            &nvidia,
+            one("nvidia/gpu"),
+            true,
+        ),
+        (
+            "wrong devices by vendor/type",
+            &nvidia,
+            one("nvidia/fpga"),
+            false,
+        ),
+        (
+            "gpu devices by vendor/type/model",
+            &nvidia,
+            one("nvidia/gpu/1080ti"),
+            true,
+        ),
+        (
+            "wrong devices by vendor/type/model",
+            &nvidia,
+            one("nvidia/fpga/F100"),
+            false,
+        ),
+        (
+            "too many requested",
+            &nvidia,
+            vec![request("gpu", 3, &[])],
+            false,
+        ),
         (
             "meets constraints requirement",
             &nvidia,
@@ -276,7 +306,11 @@ fn device_count_spans_devices_from_1_11_0() {
     let three = vec![request("nvidia/gpu", 3, &[])];
     let two_then_two = vec![request("nvidia/gpu", 2, &[]), request("gpu", 2, &[])];
     let five = vec![request("gpu", 5, &[])];
-    for (release, spans) in [(v(1, 10, 5), false), (v(1, 11, 0), true), (v(2, 0, 5), true)] {
+    for (release, spans) in [
+        (v(1, 10, 5), false),
+        (v(1, 11, 0), true),
+        (v(2, 0, 5), true),
+    ] {
         assert_eq!(passes(release, &both, &three), spans, "{release}");
         assert!(passes(release, &both, &two_then_two), "{release}");
         assert!(!passes(release, &both, &five), "{release}");

@@ -29,7 +29,9 @@ const RTX_2080TI: &str = r#"{"Type": "gpu", "Vendor": "nvidia", "Name": "2080ti"
     "Instances": [{"ID": "2080ti-0", "Healthy": true}, {"ID": "2080ti-1", "Healthy": true}]}"#;
 
 fn devices(json: &[&str]) -> Vec<NodeDevice> {
-    json.iter().map(|d| from_slice(d.as_bytes()).unwrap()).collect()
+    json.iter()
+        .map(|d| from_slice(d.as_bytes()).unwrap())
+        .collect()
 }
 
 /// `devNode()`.
@@ -147,7 +149,14 @@ fn device_test_go_v1_3_0_v2_0_5_device_allocator_allocate_constraints() {
     ];
     for release in BOTH {
         for (name, constraints, want) in &cases {
-            let o = offer(release, &multiple_nvidia(), name, 1, constraints.clone(), vec![]);
+            let o = offer(
+                release,
+                &multiple_nvidia(),
+                name,
+                1,
+                constraints.clone(),
+                vec![],
+            );
             match want {
                 None => assert!(o.is_err(), "{release} {name} {constraints:?}"),
                 Some(device) => {
@@ -162,9 +171,23 @@ fn device_test_go_v1_3_0_v2_0_5_device_allocator_allocate_constraints() {
     // "-contains-id": the named instance of the 1080ti, at 2.0.5; at 1.3.0
     // `${device.ids}` is not a target, so no device serves the request.
     let contains = || vec![c("${device.ids}", "set_contains", "1080ti-1")];
-    let o = offer(v(2, 0, 5), &multiple_nvidia(), "nvidia/gpu", 1, contains(), vec![]);
+    let o = offer(
+        v(2, 0, 5),
+        &multiple_nvidia(),
+        "nvidia/gpu",
+        1,
+        contains(),
+        vec![],
+    );
     assert_eq!(got(&o.unwrap()), ("1080ti", vec!["1080ti-1"]));
-    let o = offer(v(1, 3, 0), &multiple_nvidia(), "nvidia/gpu", 1, contains(), vec![]);
+    let o = offer(
+        v(1, 3, 0),
+        &multiple_nvidia(),
+        "nvidia/gpu",
+        1,
+        contains(),
+        vec![],
+    );
     assert!(o.is_err());
 }
 
@@ -208,7 +231,14 @@ fn device_test_go_v1_3_0_v2_0_5_device_allocator_affinities() {
     ];
     for release in BOTH {
         for (name, affinities, device, matched) in &cases {
-            let o = offer(release, &multiple_nvidia(), name, 1, vec![], affinities.clone());
+            let o = offer(
+                release,
+                &multiple_nvidia(),
+                name,
+                1,
+                vec![],
+                affinities.clone(),
+            );
             let o = o.unwrap();
             let (got_name, ids) = got(&o);
             assert_eq!((got_name, ids.len()), (*device, 1), "{release} {name}");
@@ -234,8 +264,16 @@ fn devices_that_score_alike_go_to_the_first_in_node_order() {
 /// its ID meets the `${device.ids}` constraint, whichever side names it.
 #[test]
 fn device_instances_meet_device_ids_from_1_5_9() {
-    let right = vec![constraint("${device.ids}", "set_contains_any", "1080ti-1,x")];
-    let left = vec![constraint("1080ti-1,x", "set_contains_any", "${device.ids}")];
+    let right = vec![constraint(
+        "${device.ids}",
+        "set_contains_any",
+        "1080ti-1,x",
+    )];
+    let left = vec![constraint(
+        "1080ti-1,x",
+        "set_contains_any",
+        "${device.ids}",
+    )];
     for (release, filtered) in [
         (v(1, 5, 8), false),
         (v(1, 5, 9), true),
@@ -245,7 +283,14 @@ fn device_instances_meet_device_ids_from_1_5_9() {
     ] {
         let want = if filtered { "1080ti-1" } else { "1080ti-0" };
         for constraints in [&right, &left] {
-            let o = offer(release, &multiple_nvidia(), "gpu", 1, constraints.clone(), vec![]);
+            let o = offer(
+                release,
+                &multiple_nvidia(),
+                "gpu",
+                1,
+                constraints.clone(),
+                vec![],
+            );
             assert_eq!(got(&o.unwrap()), ("1080ti", vec![want]), "{release}");
         }
     }
@@ -263,7 +308,14 @@ fn device_offers_are_never_short_from_1_11_1() {
         (v(1, 11, 1), false),
         (v(2, 0, 0), false),
     ] {
-        let o = offer(release, &multiple_nvidia(), "gpu", 2, one_id.clone(), vec![]);
+        let o = offer(
+            release,
+            &multiple_nvidia(),
+            "gpu",
+            2,
+            one_id.clone(),
+            vec![],
+        );
         match short {
             true => assert_eq!(got(&o.unwrap()), ("1080ti", vec!["1080ti-1"])),
             false => assert_eq!(o.unwrap_err(), "no devices match request", "{release}"),
