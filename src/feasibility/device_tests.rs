@@ -6,7 +6,8 @@
 //! without a space); at 2.0.5 also `${device.ids}` (#15455) and a request
 //! counted over two devices (#26649).
 
-use super::devices::{DeviceRules, device_serves, has_devices};
+use super::device_rules::DeviceRules;
+use super::devices::{device_serves, has_devices};
 use crate::model::resources::NodeDevice;
 use crate::model::{Constraint, RequestedDevice, from_slice};
 use crate::version::{Release, v};

@@ -1,6 +1,6 @@
 //! `resolveTarget`: the value a constraint's left or right side names on a node.
 
-use super::devices::DeviceRules;
+use super::device_rules::DeviceRules;
 use crate::model::{Node, Release, StringMap};
 use crate::version::Switch;
 
