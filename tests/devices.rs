@@ -174,3 +174,34 @@ fn a_request_counted_over_two_devices_passes_feasibility_from_1_11_0() {
         );
     }
 }
+
+/// Where Nomad walks a node's devices as a Go map, the replay takes them by
+/// vendor, type and name, so the order of the snapshot's `Devices` array
+/// does not change the plan: group "one" takes its GPU from the "a" device
+/// (two instances) in either order, which leaves no device with the two
+/// that group "two" asks for.
+#[test]
+fn the_order_of_a_node_s_devices_does_not_change_the_plan() {
+    let group = |name: &str, count: u64| {
+        json!({"Name": name, "Count": 1, "EphemeralDisk": {"SizeMB": 100},
+               "Tasks": [{"Name": "t", "Driver": "exec", "Resources": {"CPU": 100,
+                   "MemoryMB": 100, "Devices": [{"Name": "gpu", "Count": count}]}}]})
+    };
+    let mut j = job(json!({"Name": "gpu", "Count": 1}));
+    j["TaskGroups"] = json!([group("one", 1), group("two", 2)]);
+    let (a, b) = (gpu("a", 2, 1000), gpu("b", 1, 1000));
+    let mut reports = Vec::new();
+    for devices in [vec![a.clone(), b.clone()], vec![b, a]] {
+        let s = snapshot(vec![node(0, devices)], j.clone());
+        let r = replay(&s, v(2, 0, 5));
+        let failed: Vec<&str> = r
+            .plan
+            .failed_placements
+            .iter()
+            .map(|f| f.task_group.as_str())
+            .collect();
+        assert_eq!(failed, ["two"]);
+        reports.push(serde_json::to_string(&r).unwrap());
+    }
+    assert_eq!(reports[0], reports[1]);
+}

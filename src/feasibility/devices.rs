@@ -137,8 +137,8 @@ pub fn affinity_met(a: &Affinity, d: &NodeDevice, rules: DeviceRules) -> bool {
 
 /// `hasDevices`: each request takes `count` healthy instances of one
 /// matching device that still has that many unused, the devices tried in
-/// the node's order where Nomad walks a Go map; with #26649 it takes what
-/// each matching device has left until its count is reached.
+/// vendor, type and name order where Nomad walks a Go map; with #26649 it
+/// takes what each matching device has left until its count is reached.
 pub fn has_devices(
     required: &[&RequestedDevice],
     devices: Option<&[NodeDevice]>,
@@ -150,6 +150,8 @@ pub fn has_devices(
     let Some(devices) = devices.filter(|d| !d.is_empty()) else {
         return false;
     };
+    let mut devices: Vec<&NodeDevice> = devices.iter().collect();
+    devices.sort_by_key(|d| (&d.vendor, &d.device_type, &d.name));
     let mut unused: Vec<u64> = devices
         .iter()
         .map(|d| d.instances.iter().filter(|i| i.healthy).count() as u64)

@@ -247,17 +247,25 @@ fn device_test_go_v1_3_0_v2_0_5_device_allocator_affinities() {
     }
 }
 
-/// Of devices that score alike, the first in the node's order wins
-/// (Nomad keeps the last its map walk meets, so either is one it could
-/// choose).
+/// Of devices that score alike, the first by vendor, type and name wins
+/// whatever the node's order (Nomad keeps the last its map walk meets, so
+/// either is one it could choose), and instances go by ID.
 #[test]
-fn devices_that_score_alike_go_to_the_first_in_node_order() {
+fn devices_that_score_alike_go_to_the_first_by_name() {
     let shared = vec![affinity("${device.attr.memory}", "=", "11 GiB", 50)];
-    for nodes in [multiple_nvidia(), devices(&[RTX_2080TI, GTX_1080TI])] {
+    let reversed = RTX_2080TI.replace(
+        r#""2080ti-0", "Healthy": true}, {"ID": "2080ti-1""#,
+        r#""2080ti-1", "Healthy": true}, {"ID": "2080ti-0""#,
+    );
+    for nodes in [multiple_nvidia(), devices(&[&reversed, GTX_1080TI])] {
         let o = offer(v(2, 0, 5), &nodes, "gpu", 1, vec![], shared.clone()).unwrap();
-        assert_eq!(o.device.name, nodes[0].name);
+        assert_eq!(got(&o), ("1080ti", vec!["1080ti-0"]));
         assert_eq!(o.matched_weight, 50.0);
     }
+    let faster = vec![affinity("${device.attr.cuda_cores}", ">", "4000", 50)];
+    let nodes = devices(&[&reversed, GTX_1080TI]);
+    let o = offer(v(2, 0, 5), &nodes, "gpu", 1, vec![], faster).unwrap();
+    assert_eq!(got(&o), ("2080ti", vec!["2080ti-0"]));
 }
 
 /// #18141: from 1.5.9, 1.6.2 and 1.7.0 an instance is offered only when

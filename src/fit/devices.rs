@@ -16,20 +16,25 @@ pub struct DeviceAccounter<'n> {
 }
 
 impl<'n> DeviceAccounter<'n> {
-    /// `NewDeviceAccounter`: unhealthy instances are never offered.
+    /// `NewDeviceAccounter`: unhealthy instances are never offered. Nomad
+    /// keeps devices and instances in Go maps; here devices go by vendor,
+    /// type and name and instances by ID, so the snapshot's array order
+    /// does not change the choice.
     pub fn new(devices: &'n [NodeDevice], rules: FitRules) -> DeviceAccounter<'n> {
-        let devices = devices
+        let mut devices: Vec<(&'n NodeDevice, Vec<(&'n str, u32)>)> = devices
             .iter()
             .map(|d| {
-                let free = d
+                let mut free: Vec<(&str, u32)> = d
                     .instances
                     .iter()
                     .filter(|i| i.healthy)
                     .map(|i| (i.id.as_str(), 0))
                     .collect();
+                free.sort_by_key(|(id, _)| *id);
                 (d, free)
             })
             .collect();
+        devices.sort_by_key(|(d, _)| device_key(d));
         DeviceAccounter { rules, devices }
     }
 
@@ -82,9 +87,9 @@ impl<'n> DeviceAccounter<'n> {
 
     /// `AssignDevice` (`createOffer` from 1.9.0): free instances of the
     /// matching device whose affinities score best, with the affinity
-    /// weights it matched. Devices are tried in the node's order where
-    /// Nomad walks a Go map, and the first of equal scores wins (Nomad
-    /// keeps the last it meets); instances in the node's order. The
+    /// weights it matched. Devices are tried in vendor, type and name order
+    /// where Nomad walks a Go map, and the first of equal scores wins (Nomad
+    /// keeps the last it meets); instances by ID. The
     /// instances taken follow the release's `${device.ids}` rules
     /// ([`DeviceRules`]). The error is Nomad's, reported as
     /// `"devices: <error>"`.
@@ -174,6 +179,11 @@ fn affinity_score(d: &NodeDevice, ask: &RequestedDevice, rules: DeviceRules) -> 
         .map(|a| a.weight as f64)
         .sum();
     (matched / total, matched)
+}
+
+/// A device's `DeviceIdTuple`: vendor, type and name.
+fn device_key(d: &NodeDevice) -> (&str, &str, &str) {
+    (&d.vendor, &d.device_type, &d.name)
 }
 
 /// `DeviceIdTuple` equality: vendor, type and name.
