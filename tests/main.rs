@@ -18,6 +18,7 @@ mod contrib;
 mod count_note;
 mod deployment;
 mod determinism;
+mod devices;
 mod disconnect;
 mod explain;
 mod explain_verdicts;

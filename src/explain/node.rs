@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use super::error::ExplainError;
 use super::subject::find_node;
-use crate::feasibility::{HostNetworks, TargetRules, device_serves, host_networks};
+use crate::feasibility::{HostNetworks, TargetRules, host_networks};
 use crate::fit::usage::{comparable, flatten};
 use crate::fit::{Comparable, FitRules, GroupAsk, Settings, place};
 use crate::model::{Allocation, Id, Job, JobType, SchedulerConfig, Snapshot};
@@ -211,7 +211,7 @@ pub fn explain_node(
             },
             _ => ask,
         };
-        place(supply, &[], &ask, &settings, device_serves)
+        place(supply, &[], &ask, &settings)
             .map(|p| Amounts::of(&flatten(&p.allocated, &rules)))
             .unwrap_or_default()
     };

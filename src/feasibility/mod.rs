@@ -7,6 +7,8 @@
 
 mod constraint;
 mod csi;
+mod device_attribute;
+mod device_rules;
 mod devices;
 mod distinct_hosts;
 mod distinct_property;
@@ -22,7 +24,8 @@ mod volumes;
 
 pub use constraint::{Check, DISTINCT_HOSTS, Parsed, check, describe, meets};
 pub use csi::CsiState;
-pub use devices::device_serves;
+pub use device_rules::DeviceRules;
+pub use devices::{affinity_met, device_serves, instance_serves};
 pub use distinct_hosts::DistinctHostsRules;
 pub use distinct_property::Placed;
 pub use host_networks::{HostNetworks, host_networks};

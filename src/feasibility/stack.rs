@@ -384,7 +384,7 @@ impl<'a> SystemStack<'a> {
             .flat_map(|t| t.resources.iter().flat_map(|r| &r.devices))
             .collect();
         let devices = node.node_resources.as_ref().map(|r| r.devices.as_slice());
-        if !has_devices(&requested, devices) {
+        if !has_devices(&requested, devices, self.targets.devices) {
             return Err(Filter::Devices);
         }
         if let Some(net) = self.network {

@@ -1,5 +1,6 @@
 //! `resolveTarget`: the value a constraint's left or right side names on a node.
 
+use super::device_rules::DeviceRules;
 use crate::model::{Node, Release, StringMap};
 use crate::version::Switch;
 
@@ -21,6 +22,8 @@ pub struct TargetRules {
     pub numeric_order: bool,
     /// #14300: a group's `none` network needs no network on the node.
     pub network_none: bool,
+    /// `${device.ids}` and the other device rules.
+    pub devices: DeviceRules,
 }
 
 impl TargetRules {
@@ -32,6 +35,7 @@ impl TargetRules {
             secrets_providers: Switch::SecretsProviders.in_release(release),
             numeric_order: Switch::NumericOrder.in_release(release),
             network_none: Switch::NetworkModeNone.in_release(release),
+            devices: DeviceRules::of(release),
         }
     }
 }

@@ -25,7 +25,8 @@
 //!   collision a=80", "network: bandwidth exceeded", "network: dynamic port
 //!   selection failed", "network: no addresses available for x network").
 //! - [`devices`]: `DeviceAccounter` and `AssignDevice` ("devices: no devices
-//!   match request").
+//!   match request"): the matching device whose affinities score best, its
+//!   instances as the release's `${device.ids}` rules allow.
 //! - [`node_use`]: what a node's proposed allocations use, as running
 //!   totals the placement stage builds once and updates with its plan.
 //! - [`place`](mod@place): the fit half of `BinPackIterator.Next`, with
@@ -48,8 +49,7 @@
 //! plan's stops and evictions, plus its placements); a group port's
 //! `host_network` template, resolved on each node
 //! (`crate::feasibility::host_networks`); `IgnoreCollision` on a group's ports
-//! (1.9.0), which the job model does not read yet; device constraints and
-//! affinities (the feasibility checks own them); NUMA ("numa-cores"); the plan
+//! (1.9.0), which the job model does not read yet; NUMA ("numa-cores"); the plan
 //! applier's host volume claims (1.10.0). Nomad ranks a random sample of
 //! the feasible nodes and picks dynamic ports and cores at random:
 //! plan-inspect ranks every feasible node, picks the best final score with
@@ -76,11 +76,13 @@ pub use allocs_fit::{Check, Fit, allocs_fit};
 pub use capacity::Capacity;
 pub use comparable::Comparable;
 pub use node_use::{NodeFreeAsk, NodeUse};
-pub use place::{Eviction, GroupAsk, Placed, Settings, TaskAsk, place, place_evicting};
+pub use place::{Eviction, GroupAsk, Packed, Placed, Settings, TaskAsk, place, place_evicting};
 pub use preemption::{Candidate, Preemptor};
 pub use rules::FitRules;
 pub use shortfall::{Lack, Shortfall};
 
+#[cfg(test)]
+mod device_alloc_tests;
 #[cfg(test)]
 mod device_rank_tests;
 #[cfg(test)]

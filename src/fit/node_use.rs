@@ -183,7 +183,6 @@ impl<'a> NodeFreeAsk<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::feasibility::device_serves;
     use crate::fit::{TaskAsk, place};
     use crate::model::{Resources, from_slice};
     use crate::version::v;
@@ -244,7 +243,7 @@ mod tests {
             let totals = NodeUse::of(&node, &refs, settings.rules);
             for a in &asks {
                 let free = NodeFreeAsk::of(a, &settings).unwrap();
-                let whole = place(&node, &refs, a, &settings, device_serves);
+                let whole = place(&node, &refs, a, &settings);
                 let fast = totals.fits(&node, &available, &free, &settings.rules);
                 match (&whole, &fast) {
                     (Ok(p), Ok(used)) => {
@@ -261,7 +260,7 @@ mod tests {
                 outcomes.push(fast.is_ok());
             }
             // Place one more of the first ask, as the plan would.
-            let placed = place(&node, &refs, &asks[0], &settings, device_serves).ok();
+            let placed = place(&node, &refs, &asks[0], &settings).ok();
             let Some(p) = placed else { break };
             let mut totals = totals;
             let new = AllocUsage {

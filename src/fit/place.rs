@@ -13,15 +13,16 @@ use super::devices::DeviceAccounter;
 use super::network_index::NetworkIndex;
 use super::preemption::{Candidate, Preemptor, VictimGroup};
 use super::rules::{CpuSource, FitRules};
+use super::score;
 use super::shortfall::Shortfall;
 use super::usage;
+use crate::feasibility::device_serves;
 use crate::model::resources::{
     AllocUsage, AllocatedCpu, AllocatedMemory, AllocatedResources, AllocatedShared,
     AllocatedTaskResources, NodeSupply,
 };
 use crate::model::{
-    ClientStatus, DesiredStatus, NetworkResource, NodeDevice, RequestedDevice, Resources,
-    TaskGroup, TaskLifecycle,
+    ClientStatus, DesiredStatus, NetworkResource, NodeDevice, Resources, TaskGroup, TaskLifecycle,
 };
 
 /// What one allocation of a group asks of a node.
@@ -88,8 +89,18 @@ pub struct Settings {
 pub struct Placed {
     pub allocated: AllocatedResources,
     pub used: Comparable,
+    /// The "devices" score of the requests' device affinities.
+    pub devices: Option<f64>,
     /// The IDs of the allocations preempted for it, in Nomad's order.
     pub preempted: Vec<String>,
+}
+
+/// What the bin packer scores a node by: what the node uses in all with
+/// the allocation on it, and the "devices" score of its device affinities.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Packed {
+    pub used: Comparable,
+    pub devices: Option<f64>,
 }
 
 /// What a placement may evict when the scheduler preempts: the placing
@@ -109,18 +120,16 @@ pub struct Eviction<'c, 'a> {
 /// Whether `ask` fits on `node` beside `proposed` (the node's allocations
 /// with this plan's stops removed and its placements added). On failure,
 /// the dimension Nomad's `AllocMetric` counts and by how much it fell
-/// short where that is an amount. `device_matches` says whether a node
-/// device serves a request (its name and constraints), as the feasibility
-/// checks decide; dynamic ports and cores are the lowest free ones, where
-/// Nomad picks at random.
+/// short where that is an amount. A device request takes the matching
+/// device its affinities score best (`"devices"`); dynamic ports and cores
+/// are the lowest free ones, where Nomad picks at random.
 pub fn place(
     node: &NodeSupply,
     proposed: &[&AllocUsage],
     ask: &GroupAsk<'_>,
     settings: &Settings,
-    device_matches: impl Fn(&NodeDevice, &RequestedDevice) -> bool,
 ) -> Result<Placed, Shortfall> {
-    place_evicting(node, proposed, ask, settings, device_matches, None)
+    place_evicting(node, proposed, ask, settings, None)
 }
 
 /// [`place`], preempting lower-priority allocations where the ports,
@@ -132,7 +141,6 @@ pub fn place_evicting<'a>(
     proposed: &[&'a AllocUsage],
     ask: &GroupAsk<'_>,
     settings: &Settings,
-    device_matches: impl Fn(&NodeDevice, &RequestedDevice) -> bool,
     eviction: Option<&Eviction<'a, 'a>>,
 ) -> Result<Placed, Shortfall> {
     let rules = &settings.rules;
@@ -198,6 +206,8 @@ pub fn place_evicting<'a>(
         total.shared.networks = vec![network.clone()];
         total.shared.ports = offer;
     }
+    // The device affinity weights matched, and all of them.
+    let mut affinity_weights = (0.0, 0.0);
     for task in &ask.tasks {
         let r = task.resources;
         let mut res = AllocatedTaskResources {
@@ -229,32 +239,38 @@ pub fn place_evicting<'a>(
             res.networks = vec![offer];
         }
         for req in &r.devices {
-            let offer = match (
-                devices.assign(req, |d| device_matches(d, req)),
-                preemptor.as_mut(),
-            ) {
+            let serves = |d: &NodeDevice| device_serves(d, req, rules.devices);
+            let offer = match (devices.assign(req), preemptor.as_mut()) {
                 (Ok(offer), _) => offer,
                 (Err(e), None) => return Err(device_error(e)),
                 (Err(e), Some(p)) => {
                     p.set_candidates(&candidates_of(&proposed));
-                    let chosen = p
-                        .for_device(req, &devices, |d| device_matches(d, req))
-                        .ok_or_else(|| {
-                            preemption_failed(device_error(e), rules.device_preemption_exhausts)
-                        })?;
+                    let chosen = p.for_device(req, &devices, serves).ok_or_else(|| {
+                        preemption_failed(device_error(e), rules.device_preemption_exhausts)
+                    })?;
                     evict(chosen, &mut proposed, &mut evicted);
-                    // Nomad retries on a fresh accounter but goes on
-                    // reserving on the first one, where the evicted
-                    // allocations still hold their instances.
+                    // The offer comes from an accounter without the
+                    // victims; until #27880 the task's later requests are
+                    // offered from the first one, where they still hold
+                    // their instances.
                     let mut retry = DeviceAccounter::new(node_devices, *rules);
                     retry.add_allocs(proposed.iter().copied());
-                    retry.assign(req, |d| device_matches(d, req)).map_err(|e| {
+                    let offer = retry.assign(req).map_err(|e| {
                         preemption_failed(device_error(e), rules.device_preemption_exhausts)
-                    })?
+                    })?;
+                    if rules.devices.eviction_frees {
+                        devices = retry;
+                    }
+                    offer
                 }
             };
-            devices.add_reserved(&offer);
-            res.devices.push(offer);
+            devices.add_reserved(&offer.device);
+            if !req.affinities.is_empty() {
+                let weights = req.affinities.iter().map(|a| (a.weight as f64).abs());
+                affinity_weights.1 += weights.sum::<f64>();
+                affinity_weights.0 += offer.matched_weight;
+            }
+            res.devices.push(offer.device);
         }
         if r.cores > 0 {
             res.cpu = reserve_cores(node, &proposed, &total, r.cores, rules)?;
@@ -296,6 +312,7 @@ pub fn place_evicting<'a>(
     Ok(Placed {
         allocated,
         used: fit.used,
+        devices: score::device_affinity(affinity_weights.0, affinity_weights.1),
         preempted: evicted.iter().map(|u| u.id.to_string()).collect(),
     })
 }

@@ -3,7 +3,7 @@
 //! (`TestServiceSched_JobRegister_MemoryMaxHonored`, 1.3.0 and 2.0.5): the
 //! allocated `memory_max` of the one task as the bin packer sets it.
 
-use super::tests::{any_device, web_ask};
+use super::tests::web_ask;
 use super::*;
 use crate::model::resources::NodeSupply;
 use crate::model::{Resources, from_slice};
@@ -30,7 +30,7 @@ fn allocated(release: Release, oversubscription: bool, memory: i64, max: i64) ->
         rules: FitRules::of(release),
         memory_oversubscription: oversubscription,
     };
-    let placed = place(&node(), &[], &ask, &settings, any_device).unwrap();
+    let placed = place(&node(), &[], &ask, &settings).unwrap();
     let m = &placed.allocated.tasks["web"].memory;
     (m.memory_mb, m.memory_max_mb)
 }

@@ -1,6 +1,7 @@
 //! What changed in resource fit from one Nomad release to the next, each
 //! change a flag with the file and line where it shows at its first tag.
 
+use crate::feasibility::DeviceRules;
 use crate::version::{Release, v};
 
 /// Where a node's CPU shares and reservable cores come from.
@@ -91,6 +92,8 @@ pub struct FitRules {
     /// The same for a device request (`scheduler/rank.go:447` and `:464`
     /// at 1.7.7; before, `scheduler/rank.go:424-427` at 1.3.0).
     pub device_preemption_exhausts: bool,
+    /// How device requests match and take instances (catalogue rows).
+    pub devices: DeviceRules,
 }
 
 impl FitRules {
@@ -119,6 +122,7 @@ impl FitRules {
             zero_affinity_scored: release.has(&[v(1, 10, 2)]),
             network_preemption_exhausts: release.has(&[v(1, 5, 15), v(1, 6, 8), v(1, 7, 5)]),
             device_preemption_exhausts: release.has(&[v(1, 7, 7)]),
+            devices: DeviceRules::of(release),
         }
     }
 

@@ -504,22 +504,15 @@ fn device_accounter_v2_0_5() {
         count,
         ..RequestedDevice::default()
     };
-    let any = |_: &crate::model::NodeDevice| true;
-    assert_eq!(old.assign(&ask(2), any).unwrap().device_ids, ["d1", "d3"]);
+    assert_eq!(old.assign(&ask(2)).unwrap().device.device_ids, ["d1", "d3"]);
+    assert_eq!(new.assign(&ask(2)).unwrap_err(), "no devices match request");
+    assert_eq!(new.assign(&ask(1)).unwrap().device.device_ids, ["d3"]);
     assert_eq!(
-        new.assign(&ask(2), any).unwrap_err(),
-        "no devices match request"
-    );
-    assert_eq!(new.assign(&ask(1), any).unwrap().device_ids, ["d3"]);
-    assert_eq!(
-        new.assign(&ask(0), any).unwrap_err(),
+        new.assign(&ask(0)).unwrap_err(),
         "invalid request of zero devices"
     );
     let none = devices::DeviceAccounter::new(&[], FitRules::of(v(2, 0, 5)));
-    assert_eq!(
-        none.assign(&ask(1), any).unwrap_err(),
-        "no devices available"
-    );
+    assert_eq!(none.assign(&ask(1)).unwrap_err(), "no devices available");
 }
 
 fn task(cpu: i64, memory: i64) -> Resources {
@@ -535,10 +528,6 @@ fn settings(release: crate::version::Release) -> Settings {
         rules: FitRules::of(release),
         memory_oversubscription: false,
     }
-}
-
-pub(super) fn any_device(_: &crate::model::NodeDevice, _: &RequestedDevice) -> bool {
-    true
 }
 
 /// A group that does not fit names the dimension and the amount short,
@@ -557,7 +546,7 @@ fn place_reports_the_exhausted_dimension_and_shortfall() {
             lifecycle: None,
         }],
     };
-    let miss = place(&n, &[], &ask, &settings(v(2, 0, 5)), any_device).unwrap_err();
+    let miss = place(&n, &[], &ask, &settings(v(2, 0, 5))).unwrap_err();
     assert_eq!(miss.to_string(), "lacks 212 MB memory");
     let small = task(500, 512);
     let ask = GroupAsk {
@@ -568,7 +557,7 @@ fn place_reports_the_exhausted_dimension_and_shortfall() {
         }],
         ..ask
     };
-    let placed = place(&n, &[], &ask, &settings(v(2, 0, 5)), any_device).unwrap();
+    let placed = place(&n, &[], &ask, &settings(v(2, 0, 5))).unwrap();
     assert_eq!(
         (
             placed.used.cpu_shares,
@@ -577,7 +566,7 @@ fn place_reports_the_exhausted_dimension_and_shortfall() {
         ),
         (500, 512, 300)
     );
-    let miss = place(&n, &[&web], &ask, &settings(v(2, 0, 5)), any_device).unwrap_err();
+    let miss = place(&n, &[&web], &ask, &settings(v(2, 0, 5))).unwrap_err();
     assert_eq!(miss, Shortfall::cpu(500));
 }
 
@@ -602,9 +591,9 @@ fn place_reports_port_collisions_with_nomads_strings() {
             lifecycle: None,
         }],
     };
-    let miss = place(&n, &[&web], &ask, &settings(v(2, 0, 5)), any_device).unwrap_err();
+    let miss = place(&n, &[&web], &ask, &settings(v(2, 0, 5))).unwrap_err();
     assert_eq!(miss.dimension, "network: reserved port collision main=8000");
-    let miss = place(&n, &[&web, &web], &ask, &settings(v(2, 0, 5)), any_device).unwrap_err();
+    let miss = place(&n, &[&web, &web], &ask, &settings(v(2, 0, 5))).unwrap_err();
     assert_eq!(miss.dimension, "network: port collision");
     let bandwidth = Resources {
         networks: vec![NetworkResource {
@@ -622,7 +611,7 @@ fn place_reports_port_collisions_with_nomads_strings() {
             lifecycle: None,
         }],
     };
-    let miss = place(&n, &[], &ask, &settings(v(1, 3, 0)), any_device).unwrap_err();
+    let miss = place(&n, &[], &ask, &settings(v(1, 3, 0))).unwrap_err();
     assert_eq!(miss.dimension, "network: bandwidth exceeded");
 }
 
@@ -644,14 +633,14 @@ fn place_reserves_cores_by_release() {
             lifecycle: None,
         }],
     };
-    let placed = place(&n, &[], &ask, &settings(v(1, 3, 0)), any_device).unwrap();
+    let placed = place(&n, &[], &ask, &settings(v(1, 3, 0))).unwrap();
     let cpu = &placed.allocated.tasks["web"].cpu;
     assert_eq!(
         (cpu.cpu_shares, cpu.reserved_cores.as_slice()),
         (1000, &[0][..])
     );
     let topo = node(NODE_2K_2_0_5);
-    let placed = place(&topo, &[], &ask, &settings(v(2, 0, 5)), any_device).unwrap();
+    let placed = place(&topo, &[], &ask, &settings(v(2, 0, 5))).unwrap();
     assert_eq!(placed.allocated.tasks["web"].cpu.cpu_shares, 1000);
     let three = Resources {
         cores: 3,
@@ -665,7 +654,7 @@ fn place_reserves_cores_by_release() {
         }],
         ..ask
     };
-    let miss = place(&topo, &[], &ask, &settings(v(2, 0, 5)), any_device).unwrap_err();
+    let miss = place(&topo, &[], &ask, &settings(v(2, 0, 5))).unwrap_err();
     assert_eq!(miss, Shortfall::cores(1));
 }
 
@@ -693,7 +682,7 @@ fn place_task_memory_by_release_and_oversubscription() {
             rules: FitRules::of(release),
             memory_oversubscription: oversubscription,
         };
-        let placed = place(&n, &[], &ask, &s, any_device).unwrap();
+        let placed = place(&n, &[], &ask, &s).unwrap();
         let m = &placed.allocated.tasks["web"].memory;
         (m.memory_mb, m.memory_max_mb)
     };
@@ -725,7 +714,7 @@ fn place_reports_devices_with_nomads_strings() {
             lifecycle: None,
         }],
     };
-    let miss = place(&n, &[], &ask, &settings(v(2, 0, 5)), any_device).unwrap_err();
+    let miss = place(&n, &[], &ask, &settings(v(2, 0, 5))).unwrap_err();
     assert_eq!(miss.dimension, "devices: no devices available");
 }
 
@@ -738,7 +727,7 @@ fn binpack_final(
     release: crate::version::Release,
 ) -> Result<f64, String> {
     let s = settings(release);
-    let placed = place(n, proposed, ask, &s, any_device).map_err(|m| m.dimension)?;
+    let placed = place(n, proposed, ask, &s).map_err(|m| m.dimension)?;
     let fit = score::score_fit_bin_pack(&Capacity::of(n, &s.rules), &placed.used);
     Ok(score::final_score(&[score::binpack(fit)]))
 }
@@ -809,9 +798,9 @@ fn bin_pack_iterator_reserved_cores_v1_3_0() {
         }],
     };
     let s = settings(v(1, 3, 0));
-    let miss = place(&n, &[&both], &ask, &s, any_device).unwrap_err();
+    let miss = place(&n, &[&both], &ask, &s).unwrap_err();
     assert_eq!(miss, Shortfall::cores(1));
-    let placed = place(&n, &[&first], &ask, &s, any_device).unwrap();
+    let placed = place(&n, &[&first], &ask, &s).unwrap();
     assert_eq!(placed.allocated.tasks["web"].cpu.reserved_cores, [1]);
     assert_eq!(placed.used.cores, [0, 1].into_iter().collect());
 }

@@ -1,10 +1,11 @@
 //! The rank iterators of the generic stack for one task group: bin packing
-//! or spread fit, job anti-affinity, the node reschedule penalty, node
-//! affinities and spread blocks ([`super::spread`]), normalised to their
-//! mean in that order (`scheduler/rank.go`, `scheduler/stack.go`).
+//! or spread fit and the device affinities' score, job anti-affinity, the
+//! node reschedule penalty, node affinities and spread blocks
+//! ([`super::spread`]), normalised to their mean in that order
+//! (`scheduler/rank.go`, `scheduler/stack.go`).
 
 use super::verdict::{
-    ALLOCATION_SPREAD, BINPACK, JOB_ANTI_AFFINITY, NODE_AFFINITY, NODE_RESCHEDULE_PENALTY,
+    ALLOCATION_SPREAD, BINPACK, DEVICES, JOB_ANTI_AFFINITY, NODE_AFFINITY, NODE_RESCHEDULE_PENALTY,
     ScoreParts,
 };
 use crate::feasibility::{Check, Parsed, TargetRules, meets};
@@ -12,7 +13,7 @@ use crate::fit::score::{
     binpack, job_anti_affinity, node_affinity, node_reschedule_penalty, score_fit_bin_pack,
     score_fit_spread,
 };
-use crate::fit::{Capacity, Comparable, FitRules};
+use crate::fit::{Capacity, FitRules, Packed};
 use crate::model::{Affinity, Constraint, GoValue, Job, Node, TaskGroup};
 
 /// The scorers of one task group.
@@ -83,14 +84,14 @@ impl Ranking {
     }
 
     /// The scores of a node on which the allocation fits, using `used` in
-    /// all, with `collisions` allocations of the same job and group already
+    /// all (the bin packer's "binpack" and "devices" scores), with `collisions` allocations of the same job and group already
     /// there and its "allocation-spread" score `spread`, each under its
     /// name, and their mean, the final score.
     pub fn score(
         &mut self,
         node: &Node,
         capacity: &Capacity,
-        used: &Comparable,
+        used: &Packed,
         collisions: usize,
         penalised: bool,
         spread: Option<f64>,
@@ -101,11 +102,12 @@ impl Ranking {
             // score rather than a division by zero.
             0.0
         } else if self.spread_algorithm {
-            score_fit_spread(capacity, used)
+            score_fit_spread(capacity, &used.used)
         } else {
-            score_fit_bin_pack(capacity, used)
+            score_fit_bin_pack(capacity, &used.used)
         };
         let mut scores = vec![(BINPACK, binpack(fit))];
+        scores.extend(used.devices.map(|s| (DEVICES, s)));
         scores.extend(
             job_anti_affinity(collisions, self.desired_count).map(|s| (JOB_ANTI_AFFINITY, s)),
         );

@@ -8,6 +8,7 @@ use crate::model::{Job, Node};
 
 /// Nomad's names of the rank iterators' scores (`ScoreMetaData.Scores`).
 pub const BINPACK: &str = "binpack";
+pub const DEVICES: &str = "devices";
 pub const JOB_ANTI_AFFINITY: &str = "job-anti-affinity";
 pub const NODE_RESCHEDULE_PENALTY: &str = "node-reschedule-penalty";
 pub const NODE_AFFINITY: &str = "node-affinity";

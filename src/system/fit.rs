@@ -6,7 +6,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::feasibility::{HostNetworks, TargetRules, device_serves, host_networks};
+use crate::feasibility::{HostNetworks, TargetRules, host_networks};
 use crate::fit::preemption::VictimGroup;
 use crate::fit::{Candidate, Capacity, Eviction, GroupAsk, Settings, Shortfall, place_evicting};
 use crate::model::resources::{AllocUsage, AllocatedResources};
@@ -135,7 +135,6 @@ impl<'a> FitInput<'a, '_> {
             &proposed,
             &ask,
             &self.settings,
-            device_serves,
             self.preempt.then_some(&eviction),
         )?;
         let preempted = placed

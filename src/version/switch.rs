@@ -1180,6 +1180,67 @@ catalogue! {
         reads: [],
         wording: "reserved cores follow the task's numa affinity (Nomad Enterprise)",
     }
+    /// #15455 (1.4.5, 1.5.0; v1.5.0 scheduler/feasible.go:1383-1388, v1.4.5
+    /// :1376): `${device.ids}` in a device constraint or affinity is the
+    /// device's instance IDs joined by commas, unhealthy ones included;
+    /// before, an unknown target, not found (v1.3.0 feasible.go:1360).
+    DeviceIdsTarget {
+        id: "#15455",
+        firsts: &[v(1, 4, 5), v(1, 5, 0)],
+        replayed: true,
+        reads: [],
+        wording: "${device.ids} names a device's instances in device constraints",
+    }
+    /// #18141 (1.5.9, 1.6.2, 1.7.0; v1.7.0 scheduler/device.go:117-121,
+    /// :138-166): the device allocator offers only free instances whose ID
+    /// meets the request's `${device.ids}` constraints (the other side
+    /// resolved on the left, the ID on the right). It still asks only that
+    /// the device have enough free instances, so an offer can come out
+    /// short of the count, and the task gets fewer instances than it asked.
+    DeviceIdsFiltered {
+        id: "#18141",
+        firsts: &[v(1, 5, 9), v(1, 6, 2), v(1, 7, 0)],
+        replayed: true,
+        reads: [],
+        wording: "device instances are offered only when their ID meets ${device.ids}",
+    }
+    /// #26649 (1.11.0; v1.11.0 scheduler/feasible/feasible.go:1531-1540,
+    /// v1.10.5 scheduler/feasible.go:1471): the `DeviceChecker` counts one
+    /// request over every matching device of the node; before, one device
+    /// had to have the whole count. The allocator (v1.11.0
+    /// scheduler/feasible/device.go:122-143) still takes every instance from
+    /// one device, so a node that passes only by adding devices up is
+    /// exhausted as "devices: no devices match request".
+    DeviceCountSpans {
+        id: "#26649",
+        firsts: &[v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "one device request may be counted over several devices of a node",
+    }
+    /// #27177 (1.11.1, 2.0.0; v2.0.0 scheduler/feasible/device.go:122-150):
+    /// a device offers only when as many free instances as asked meet the
+    /// `${device.ids}` constraints, so no offer is short (v1.11.0
+    /// scheduler/feasible/device.go:123-138 counted every free instance).
+    DeviceIdsCounted {
+        id: "#27177",
+        firsts: &[v(1, 11, 1), v(2, 0, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a device offers only instances that meet ${device.ids}, never too few",
+    }
+    /// #27880 (2.0.1; v2.0.1 scheduler/feasible/rank.go:644): after
+    /// preempting for a device request, the task's later device requests
+    /// are offered from the allocator that counts the victims gone; before
+    /// (v2.0.0 rank.go:630-655, v1.3.0 scheduler/rank.go:436), from the
+    /// first one, where the victims still hold their instances.
+    DeviceEvictionFrees {
+        id: "#27880",
+        firsts: &[v(2, 0, 1)],
+        replayed: true,
+        reads: [],
+        wording: "instances freed by a device preemption serve the task's later requests",
+    }
     /// #13651 (1.3.2 as #13728, 1.4.0; v1.4.0 scheduler/feasible.go:800,
     /// v1.3.2 :769-800): a `${...}` target the scheduler does not know resolves
     /// to the empty string, not found; before, to nil (v1.3.0

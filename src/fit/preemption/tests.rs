@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use super::*;
 use crate::model::resources::{AllocatedDevice, AllocatedResources, AllocatedTaskResources};
-use crate::model::{NetworkResource, NodeDevice, Port, RequestedDevice, Resources, from_slice};
+use crate::model::{NetworkResource, Port, RequestedDevice, Resources, from_slice};
 use crate::version::{Release, v};
 
 #[test]
@@ -141,17 +141,6 @@ fn usage(x: &Alloc) -> AllocUsage {
     }
 }
 
-/// `nodeDeviceMatches` on the request's name alone.
-fn name_matches(d: &NodeDevice, req: &RequestedDevice) -> bool {
-    let parts: Vec<&str> = req.name.split('/').collect();
-    match parts[..] {
-        [kind] => d.device_type == kind,
-        [vendor, kind] => d.vendor == vendor && d.device_type == kind,
-        [vendor, kind, name] => d.vendor == vendor && d.device_type == kind && d.name == name,
-        _ => false,
-    }
-}
-
 struct Case {
     desc: &'static str,
     allocs: Vec<Alloc>,
@@ -226,14 +215,7 @@ fn run(case: &Case, release: Release) {
         preempted: &preempted,
     };
     let proposed: Vec<&AllocUsage> = usages.iter().collect();
-    let got = place_evicting(
-        &n,
-        &proposed,
-        &ask,
-        &settings,
-        name_matches,
-        Some(&eviction),
-    );
+    let got = place_evicting(&n, &proposed, &ask, &settings, Some(&eviction));
     match &case.want {
         None => assert!(got.is_err(), "{}: {got:?}", case.desc),
         Some(want) => {

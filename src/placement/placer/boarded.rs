@@ -11,6 +11,7 @@ use super::super::metric::AllocMetric;
 use super::super::ranked::RankIndex;
 use super::group::Group;
 use super::state::Placer;
+use crate::fit::Packed;
 
 impl<'a> Placer<'a> {
     /// Sets the group's ranking from its board where the group's choice
@@ -79,6 +80,10 @@ impl<'a> Placer<'a> {
                         .fits(&cluster.supplies[i], &cluster.available[i], free, rules)
                         .ok()?,
                     false => Default::default(),
+                };
+                let used = Packed {
+                    used,
+                    devices: None,
                 };
                 let parts = ranking.score(
                     cluster.nodes[i],

@@ -18,10 +18,9 @@ use super::group::Group;
 use super::setup::{Choice, Select};
 use super::state::Placer;
 use super::victims::{Evicted, Preemption};
-use crate::feasibility::device_serves;
 use crate::fit::preemption::VictimGroup;
 use crate::fit::preemption::score::{PREEMPTION, net_priority, preemption_score};
-use crate::fit::{Candidate, Comparable, Shortfall, place_evicting};
+use crate::fit::{Candidate, Packed, Shortfall, place_evicting};
 use crate::model::resources::AllocUsage;
 use crate::model::{ClientStatus, DesiredStatus};
 
@@ -79,11 +78,7 @@ impl<'a> Placer<'a> {
     /// in all (its victims still counted where the preemptor freed CPU,
     /// memory or disk, as `AllocsFit` summed them before it ran). The
     /// victims are kept for [`Placer::preemption_scored`].
-    pub(super) fn fit_evicting(
-        &mut self,
-        g: &Group<'a>,
-        i: usize,
-    ) -> Result<Comparable, Shortfall> {
+    pub(super) fn fit_evicting(&mut self, g: &Group<'a>, i: usize) -> Result<Packed, Shortfall> {
         self.eviction.last = None;
         let cluster = self.cluster;
         let usages = self.proposed_usages(i);
@@ -128,7 +123,6 @@ impl<'a> Placer<'a> {
             &usages,
             &g.ask,
             &self.setup.settings,
-            device_serves,
             Some(&eviction),
         )?;
         let victims = placed
@@ -141,11 +135,15 @@ impl<'a> Placer<'a> {
                     .map(|r| r.alloc)
             })
             .collect();
+        let packed = Packed {
+            used: placed.used,
+            devices: placed.devices,
+        };
         self.eviction.last = Some(Evicted {
             victims,
             allocated: placed.allocated,
         });
-        Ok(placed.used)
+        Ok(packed)
     }
 
     /// The scores of the node judged last with its "preemption" score

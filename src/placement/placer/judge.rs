@@ -8,10 +8,9 @@ use std::sync::Arc;
 use super::group::{ELIGIBLE, Group, INELIGIBLE};
 use super::state::{Added, Changed, NodeMap, Placer};
 use crate::feasibility::{
-    CLASS_INELIGIBLE, DISTINCT_HOSTS, Eligibility, Filter, HostNetworks, PlanSoFar, device_serves,
-    host_networks,
+    CLASS_INELIGIBLE, DISTINCT_HOSTS, Eligibility, Filter, HostNetworks, PlanSoFar, host_networks,
 };
-use crate::fit::{Capacity, Comparable, GroupAsk, NodeUse, Shortfall, place};
+use crate::fit::{Capacity, GroupAsk, NodeUse, Packed, Shortfall, place};
 use crate::model::resources::AllocUsage;
 use crate::model::{ClientStatus, DesiredStatus, Id};
 
@@ -24,10 +23,11 @@ pub(super) enum Verdict {
     /// Filtered, and no later node is looked at.
     Ends(Cow<'static, str>),
     Exhausted(Shortfall),
-    /// The allocation fits; the node then uses `used` in all and has
-    /// `collisions` allocations of the same job and group.
+    /// The allocation fits; the node then uses `used` in all (with its
+    /// device affinities' score) and has `collisions` allocations of the
+    /// same job and group.
     Fits {
-        used: Comparable,
+        used: Packed,
         collisions: usize,
     },
 }
@@ -110,7 +110,7 @@ impl<'a> Placer<'a> {
         let collisions = in_group as usize;
         if !self.cluster.known[i] {
             return Verdict::Fits {
-                used: Comparable::default(),
+                used: Packed::default(),
                 collisions,
             };
         }
@@ -125,6 +125,10 @@ impl<'a> Placer<'a> {
                 };
                 self.use_at(i)
                     .fits(supply, &available, free, &settings.rules)
+                    .map(|used| Packed {
+                        used,
+                        devices: None,
+                    })
             }
             None => {
                 let usages = self.proposed_usages(i);
@@ -134,7 +138,10 @@ impl<'a> Placer<'a> {
                     let why = Shortfall::named("network: host network template");
                     return Verdict::Exhausted(why.unrecorded());
                 };
-                place(supply, &usages, &ask, settings, device_serves).map(|p| p.used)
+                place(supply, &usages, &ask, settings).map(|p| Packed {
+                    used: p.used,
+                    devices: p.devices,
+                })
             }
         };
         match fit {
@@ -159,8 +166,7 @@ impl<'a> Placer<'a> {
                 let supply = &self.cluster.supplies[i];
                 let resolved = self.host_networks_on(g, i);
                 let ask = on_node(&g.ask, &resolved).unwrap_or(Cow::Borrowed(&g.ask));
-                place(supply, &usages, &ask, &self.setup.settings, device_serves)
-                    .map(|p| p.allocated)
+                place(supply, &usages, &ask, &self.setup.settings).map(|p| p.allocated)
             }
         };
         debug_assert!(allocated.is_ok(), "a node judged to fit refused");
