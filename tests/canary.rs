@@ -766,10 +766,10 @@ fn test_reconciler_failed_deployment_auto_revert_cancel_canaries() {
     });
     let mut v1 = spec.clone();
     v1.version = 1;
-    v1.task_groups[0].meta = [("version".to_string(), "1".to_string())].into();
+    v1.task_groups[0].meta = [("version".into(), "1".into())].into();
     let mut v2 = spec;
     v2.version = 2;
-    v2.task_groups[0].meta = [("version".to_string(), "2".to_string())].into();
+    v2.task_groups[0].meta = [("version".into(), "2".into())].into();
     let v1 = Arc::new(v1);
     let v2 = c.job(v2);
     let d = c.new_deployment(&v2);

@@ -641,7 +641,7 @@ fn test_reconciler_force_reschedule_service() {
         attempts: 1,
         interval: 24 * 60 * MINUTE,
         delay: 5 * SECOND,
-        delay_function: String::new(),
+        delay_function: Default::default(),
         max_delay: 60 * MINUTE,
         unlimited: false,
     });
@@ -689,7 +689,7 @@ fn test_reconciler_reschedule_not_service() {
         attempts: 0,
         interval: 24 * 60 * MINUTE,
         delay: 5 * SECOND,
-        delay_function: String::new(),
+        delay_function: Default::default(),
         max_delay: 60 * MINUTE,
         unlimited: false,
     });
@@ -794,8 +794,8 @@ fn reschedule_later_with_eval(wait_until: Time) -> (Cluster, String) {
     a.task_states.insert("web".into(), failed_state(now()));
     c.snapshot.evals.push(Evaluation {
         id: "eval-1".into(),
-        namespace: job.namespace.clone(),
-        job_id: job.id.clone(),
+        namespace: job.namespace.to_string(),
+        job_id: job.id.to_string(),
         priority: 50,
         eval_type: "service".into(),
         triggered_by: "alloc-failure".into(),

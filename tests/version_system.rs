@@ -340,7 +340,7 @@ fn a_lost_mark_frees_its_distinct_property_value_at_every_release() {
     let mut job = system_job();
     job.constraints.push(Constraint {
         l_target: "${meta.rack}".into(),
-        r_target: String::new(),
+        r_target: Default::default(),
         operand: "distinct_property".into(),
     });
     let job = c.job(job);

@@ -176,7 +176,7 @@ fn heartbeat_go_v1_3_0_an_initializing_node_goes_down() {
 /// mock.SystemJob(): priority 100, in dc1.
 fn system_job(id: &str) -> Job {
     let mut job = mock_job();
-    job.id = id.to_string();
+    job.id = id.into();
     job.job_type = JobType::System;
     job.priority = 100;
     job.task_groups[0].count = 1;
@@ -211,10 +211,10 @@ fn node_endpoint_test_go_v1_5_0_create_node_evals_multiple_dces() {
     // A system job of dc2 is evaluated for a node of dc1 only before #12955.
     let (mut c, _, node) = one_alloc(mock_job(), status::PENDING);
     let mut sys = system_job("sys-dc2");
-    sys.datacenters = vec!["dc2".to_string()];
+    sys.datacenters = vec!["dc2".into()];
     c.job(sys);
     let mut glob = system_job("sys-glob");
-    glob.datacenters = vec!["dc*".to_string()];
+    glob.datacenters = vec!["dc*".into()];
     c.job(glob);
     let jobs = |version: &str| -> Vec<String> {
         node_down(&c, version, &node)
@@ -246,7 +246,7 @@ fn node_endpoint_test_go_v2_0_5_create_node_evals_stopped_system_job() {
 /// A job of `job_type` for the skip cases.
 fn typed_job(job_type: JobType) -> Job {
     let mut job = mock_job();
-    job.id = format!("{job_type}-job");
+    job.id = format!("{job_type}-job").into();
     job.job_type = job_type;
     job
 }

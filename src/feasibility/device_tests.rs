@@ -31,9 +31,9 @@ fn request(name: &str, count: u64, constraints: &[(&str, &str, &str)]) -> Reques
         constraints: constraints
             .iter()
             .map(|(l, op, r)| Constraint {
-                l_target: l.to_string(),
-                r_target: r.to_string(),
-                operand: op.to_string(),
+                l_target: l.to_string().into(),
+                r_target: r.to_string().into(),
+                operand: op.to_string().into(),
             })
             .collect(),
         ..RequestedDevice::default()

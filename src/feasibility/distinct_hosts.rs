@@ -51,12 +51,12 @@ mod tests {
     fn hosts(r_target: &str) -> Vec<Constraint> {
         vec![
             Constraint {
-                l_target: String::new(),
+                l_target: Default::default(),
                 r_target: r_target.into(),
                 operand: DISTINCT_HOSTS.into(),
             },
             Constraint {
-                l_target: String::new(),
+                l_target: Default::default(),
                 r_target: "true".into(),
                 operand: DISTINCT_HOSTS.into(),
             },

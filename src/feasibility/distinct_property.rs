@@ -55,7 +55,7 @@ impl PropertySet {
                     })
                 };
                 let mut set = PropertySet {
-                    target: c.l_target.clone(),
+                    target: c.l_target.to_string(),
                     group: group.map(str::to_string),
                     allowed,
                     existing: BTreeMap::new(),

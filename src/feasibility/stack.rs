@@ -348,7 +348,7 @@ impl<'a> SystemStack<'a> {
                     let value = resolve(&c.l_target, node, self.targets)
                         .text()
                         .map(str::to_string);
-                    (c.l_target.clone(), value)
+                    (c.l_target.to_string(), value)
                 });
                 return Err(Filter::Constraint {
                     text: describe(c),

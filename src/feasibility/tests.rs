@@ -479,7 +479,7 @@ fn node_pool_target_resolves_from_1_6_0_and_unknown_targets_by_release() {
     // `!=` against "" tells nil from the empty string.
     let c = Constraint {
         l_target: "${node.bogus}".into(),
-        r_target: String::new(),
+        r_target: Default::default(),
         operand: "!=".into(),
     };
     let met = |release| meets(&c, &node, &mut Parsed::new(at(release)));

@@ -3,15 +3,17 @@
 
 use serde::Deserialize;
 
+use super::Name;
+
 /// A `structs.Constraint`.
 #[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct Constraint {
     #[serde(rename = "LTarget")]
-    pub l_target: String,
+    pub l_target: Name,
     #[serde(rename = "RTarget")]
-    pub r_target: String,
-    pub operand: String,
+    pub r_target: Name,
+    pub operand: Name,
 }
 
 /// A `structs.Affinity`.

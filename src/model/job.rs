@@ -6,8 +6,8 @@ use serde::Deserialize;
 
 use super::shared::shared_value;
 use super::{
-    Constraint, ConsulGateway, GoValue, JobType, NetworkResource, Resources, Shared, SidecarTask,
-    SortedMap, list, nullable, reconcile_option,
+    Constraint, ConsulGateway, GoValue, JobType, Name, NetworkResource, Resources, Shared,
+    SidecarTask, SortedMap, list, nullable, reconcile_option,
 };
 use crate::time::Duration;
 
@@ -16,9 +16,9 @@ use crate::time::Duration;
 #[serde(rename_all = "PascalCase", default)]
 pub struct Job {
     #[serde(rename = "ID")]
-    pub id: String,
-    pub namespace: String,
-    pub name: String,
+    pub id: Name,
+    pub namespace: Name,
+    pub name: Name,
     #[serde(rename = "Type")]
     pub job_type: JobType,
     pub priority: i64,
@@ -27,14 +27,14 @@ pub struct Job {
     /// a job embedded in allocations they are those of the first text of its
     /// version read (texts differing only there share one job); no rule
     /// reads them there.
-    pub status: String,
+    pub status: Name,
     pub stable: bool,
     pub version: u64,
     pub create_index: u64,
     pub modify_index: u64,
     pub job_modify_index: u64,
     #[serde(deserialize_with = "list")]
-    pub datacenters: Vec<String>,
+    pub datacenters: Vec<Name>,
     #[serde(deserialize_with = "list")]
     pub constraints: Vec<Constraint>,
     /// The job-level update block; the system scheduler's rolling limit.
@@ -47,13 +47,13 @@ pub struct Job {
     #[serde(deserialize_with = "shared_value")]
     pub spreads: GoValue,
     #[serde(deserialize_with = "nullable")]
-    pub meta: SortedMap<String, String>,
+    pub meta: SortedMap<Name, Name>,
     pub multiregion: Option<Multiregion>,
     pub periodic: GoValue,
     pub parameterized_job: GoValue,
     pub dispatched: bool,
     /// Written by servers from 1.6.0 on ("default" unless set).
-    pub node_pool: String,
+    pub node_pool: Name,
     /// A tag set on this version (1.9.0 on).
     pub version_tag: GoValue,
 }
@@ -116,7 +116,7 @@ pub struct TaskGroup {
     #[serde(deserialize_with = "list")]
     pub tasks: Vec<Shared<Task>>,
     #[serde(deserialize_with = "nullable")]
-    pub meta: SortedMap<String, String>,
+    pub meta: SortedMap<Name, Name>,
     pub stop_after_client_disconnect: Option<Duration>,
     pub max_client_disconnect: Option<Duration>,
     #[serde(deserialize_with = "list")]
@@ -214,7 +214,7 @@ pub struct ReschedulePolicy {
     pub attempts: i64,
     pub interval: Duration,
     pub delay: Duration,
-    pub delay_function: String,
+    pub delay_function: Name,
     pub max_delay: Duration,
     pub unlimited: bool,
 }
@@ -234,12 +234,12 @@ pub struct Consul {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct Service {
-    pub name: String,
-    pub port_label: String,
+    pub name: Name,
+    pub port_label: Name,
     /// Boxed: most services have no Connect block, which is large.
     pub connect: Option<Box<ConsulConnect>>,
     /// The Consul cluster of the service (1.7.0 on).
-    pub cluster: String,
+    pub cluster: Name,
 }
 
 /// A `structs.ConsulConnect`.
@@ -273,10 +273,10 @@ pub struct TaskLifecycle {
 #[serde(rename_all = "PascalCase", default)]
 pub struct Task {
     pub name: String,
-    pub driver: String,
+    pub driver: Name,
     /// The group's leader task, whose start decides `longest_running`.
     pub leader: bool,
-    pub user: String,
+    pub user: Name,
     #[serde(deserialize_with = "shared_value")]
     pub config: GoValue,
     #[serde(deserialize_with = "shared_value")]
@@ -288,7 +288,7 @@ pub struct Task {
     #[serde(deserialize_with = "shared_value")]
     pub templates: GoValue,
     #[serde(deserialize_with = "nullable")]
-    pub meta: SortedMap<String, String>,
+    pub meta: SortedMap<Name, Name>,
     pub resources: Option<Resources>,
     /// Its lifecycle hook; `None` for a main task.
     pub lifecycle: Option<TaskLifecycle>,
@@ -373,8 +373,10 @@ impl Job {
 
     /// `Job.CombinedTaskMeta`: task meta over group meta over job meta.
     pub fn combined_task_meta(&self, group: &str, task: &str) -> BTreeMap<String, String> {
-        let own = |m: &SortedMap<String, String>| -> BTreeMap<String, String> {
-            m.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
+        let own = |m: &SortedMap<Name, Name>| -> BTreeMap<String, String> {
+            m.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
         };
         let Some(tg) = self.lookup_task_group(group) else {
             return own(&self.meta);
@@ -384,7 +386,7 @@ impl Job {
             .map(|t| own(&t.meta))
             .unwrap_or_default();
         for (k, v) in tg.meta.iter().chain(&self.meta) {
-            meta.entry(k.clone()).or_insert_with(|| v.clone());
+            meta.entry(k.to_string()).or_insert_with(|| v.to_string());
         }
         meta
     }

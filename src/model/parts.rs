@@ -10,9 +10,13 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use foldhash::fast::FixedState;
 
-/// The parts read so far by the threads of a read.
+/// The parts read so far by the threads of a read: one table per type and
+/// kind of hash, so that a slot holds the 128-bit hash and the part alone
+/// (32 bytes; a many-jobs read keeps some 200,000).
 #[derive(Default)]
-pub(crate) struct Parts(HashMap<(TypeId, By, u128), Arc<dyn Any + Send + Sync>, FixedState>);
+pub(crate) struct Parts(HashMap<(TypeId, By), Table, FixedState>);
+
+type Table = HashMap<u128, Arc<dyn Any + Send + Sync>, FixedState>;
 
 /// What a part's hash is of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -40,7 +44,7 @@ pub(super) fn get<T: Any + Send + Sync>(by: By, key: u128) -> Option<Arc<T>> {
     PARTS.with(|p| {
         let p = p.borrow();
         let p = p.as_ref()?.lock().unwrap_or_else(PoisonError::into_inner);
-        let found = p.0.get(&(TypeId::of::<T>(), by, key))?;
+        let found = p.0.get(&(TypeId::of::<T>(), by))?.get(&key)?;
         Arc::clone(found).downcast::<T>().ok()
     })
 }
@@ -51,7 +55,9 @@ pub(super) fn keep<T: Any + Send + Sync>(by: By, key: u128, value: &Arc<T>) {
         if let Some(p) = p.borrow().as_ref() {
             let value: Arc<dyn Any + Send + Sync> = Arc::clone(value) as _;
             let mut p = p.lock().unwrap_or_else(PoisonError::into_inner);
-            p.0.insert((TypeId::of::<T>(), by, key), value);
+            p.0.entry((TypeId::of::<T>(), by))
+                .or_default()
+                .insert(key, value);
         }
     });
 }

@@ -65,7 +65,7 @@ impl<'a> Placer<'a> {
             // readyNodesInDCs counts every job datacenter, even empty ones,
             // before 1.5.0 (scheduler/util.go:353-356 at 1.3.0).
             for dc in &job.datacenters {
-                by_dc.insert(dc.clone(), 0);
+                by_dc.insert(dc.to_string(), 0);
             }
         }
         let targeted: Vec<bool> = cluster

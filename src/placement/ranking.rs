@@ -55,9 +55,9 @@ impl Ranking {
                 .into_iter()
                 .map(|a| {
                     let c = Constraint {
-                        l_target: a.l_target,
-                        r_target: a.r_target,
-                        operand: a.operand,
+                        l_target: a.l_target.into(),
+                        r_target: a.r_target.into(),
+                        operand: a.operand.into(),
                     };
                     (a.weight, c)
                 })

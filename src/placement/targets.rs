@@ -16,7 +16,7 @@ pub fn in_datacenters(job: &Job, node: &Node, globs: bool) -> bool {
                 .datacenters
                 .iter()
                 .any(|dc| glob_match(dc, &node.datacenter)),
-            false => job.datacenters.iter().any(|dc| *dc == node.datacenter),
+            false => job.datacenters.contains(&node.datacenter),
         }
 }
 

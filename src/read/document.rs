@@ -36,7 +36,7 @@ pub(super) struct State<'n> {
     /// Allocations this filter drops are never kept.
     pub(super) filter: ReadFilter,
     pub(super) jobs: Vec<Arc<Job>>,
-    job_index: HashMap<(String, String), usize, FixedState>,
+    job_index: HashMap<(model::Name, model::Name), usize, FixedState>,
     pub(super) job_versions: Vec<Arc<Job>>,
     pub(super) nodes: Vec<Node>,
     node_index: IdIndex,

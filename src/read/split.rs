@@ -751,7 +751,9 @@ mod tests {
             );
         }
         assert_eq!(texts.len(), 2);
-        let versions: Vec<String> = (0..2).map(|e| texts.job(e).unwrap().id.clone()).collect();
+        let versions: Vec<String> = (0..2)
+            .map(|e| texts.job(e).unwrap().id.to_string())
+            .collect();
         assert_eq!(versions, ["web", "api"]);
     }
 

@@ -160,8 +160,8 @@ pub(super) fn new_deployment(
 ) -> Deployment {
     let mut d = Deployment {
         id,
-        namespace: job.namespace.clone(),
-        job_id: job.id.clone(),
+        namespace: job.namespace.to_string(),
+        job_id: job.id.to_string(),
         job_version: job.version,
         job_modify_index: job.modify_index,
         job_spec_modify_index: job.job_modify_index,

@@ -93,7 +93,7 @@ fn update_kind<'n>(
             .iter()
             .any(|dc| glob_match(dc, &node.datacenter))
     } else {
-        new_job.datacenters.iter().any(|dc| *dc == node.datacenter)
+        new_job.datacenters.contains(&node.datacenter)
     };
     if !in_dc {
         let reason = format!(

@@ -64,7 +64,7 @@ pub fn create(world: &World, node: &Node, rules: &ServerRules) -> Vec<NewEval> {
         .collect();
     system.sort_by(|a, b| (&a.namespace, &a.id).cmp(&(&b.namespace, &b.id)));
     for job in system {
-        if seen.insert((job.namespace.clone(), job.id.clone())) {
+        if seen.insert((job.namespace.to_string(), job.id.to_string())) {
             evals.push(make(&job.namespace, &job.id, job));
         }
     }

@@ -231,89 +231,90 @@ impl<'a> SystemDiff<'a> {
             let entry = |cat, why| (cat, why);
             let disconnect = Disconnect::of(input, exist);
             let tainted = input.tainted.get(exist.node_id.as_str());
-            let (cat, why) = if !exist.terminal_status()
-                && exist.desired_transition.should_migrate()
-            {
-                entry(Migrate, Why::MarkedForMigration)
-            } else if sysbatch && exist.terminal_status() {
-                entry(Ignore, Why::SysbatchDone)
-            } else if disconnect.expired {
-                entry(Lost, Why::DisconnectExpired)
-            } else if disconnect.supported
-                && exist.client_status == ClientStatus::Unknown
-                && exist.desired_status == DesiredStatus::Run
-            {
-                entry(Ignore, Why::AwaitingReconnect)
-            } else if disconnect.reconnect && tainted.is_none() {
-                entry(Reconnecting, Why::Reconnected)
-            } else if let Some(node) = tainted {
-                let finished = match input.rules.has(Switch::SystemDisconnect) {
-                    true => sysbatch,
-                    false => exist.job.as_ref().is_some_and(|j| j.is_batch()),
-                };
-                if finished && exist.ran_successfully() {
-                    entry(Ignore, Why::BatchDone)
+            let (cat, why) =
+                if !exist.terminal_status() && exist.desired_transition.should_migrate() {
+                    entry(Migrate, Why::MarkedForMigration)
+                } else if sysbatch && exist.terminal_status() {
+                    entry(Ignore, Why::SysbatchDone)
+                } else if disconnect.expired {
+                    entry(Lost, Why::DisconnectExpired)
                 } else if disconnect.supported
-                    && node.is_some_and(|n| n.status == node_status::DISCONNECTED)
-                    && exist.client_status == ClientStatus::Running
+                    && exist.client_status == ClientStatus::Unknown
+                    && exist.desired_status == DesiredStatus::Run
                 {
-                    entry(Disconnecting, Why::NodeDisconnected)
-                } else if !exist.terminal_status() && node.is_none_or(|n| n.terminal_status()) {
+                    entry(Ignore, Why::AwaitingReconnect)
+                } else if disconnect.reconnect && tainted.is_none() {
+                    entry(Reconnecting, Why::Reconnected)
+                } else if let Some(node) = tainted {
+                    let finished = match input.rules.has(Switch::SystemDisconnect) {
+                        true => sysbatch,
+                        false => exist.job.as_ref().is_some_and(|j| j.is_batch()),
+                    };
+                    if finished && exist.ran_successfully() {
+                        entry(Ignore, Why::BatchDone)
+                    } else if disconnect.supported
+                        && node.is_some_and(|n| n.status == node_status::DISCONNECTED)
+                        && exist.client_status == ClientStatus::Running
+                    {
+                        entry(Disconnecting, Why::NodeDisconnected)
+                    } else if !exist.terminal_status() && node.is_none_or(|n| n.terminal_status()) {
+                        entry(
+                            Lost,
+                            Why::NodeLost {
+                                node_status: node.map(|n| n.status.to_string()),
+                            },
+                        )
+                    } else {
+                        entry(
+                            Ignore,
+                            Why::NodeTainted {
+                                node_status: node.map_or(String::new(), |n| n.status.to_string()),
+                            },
+                        )
+                    }
+                } else if input.ready.not_ready.contains(node_id)
+                    && input.rules.has(Switch::SystemDeployments)
+                    && job_index != job_modify_index(exist)
+                {
                     entry(
-                        Lost,
-                        Why::NodeLost {
-                            node_status: node.map(|n| n.status.to_string()),
+                        Stop,
+                        Why::NotReadyJobChanged {
+                            from: job_modify_index(exist),
+                            to: job_index,
+                        },
+                    )
+                } else if input.ready.not_ready.contains(node_id) {
+                    let node = (input.nodes)(node_id);
+                    entry(
+                        Ignore,
+                        Why::NodeNotReady {
+                            node_status: node.map_or(String::new(), |n| n.status.to_string()),
+                            eligibility: node
+                                .map_or(String::new(), |n| n.scheduling_eligibility.to_string()),
+                            draining: node.is_some_and(|n| n.has_drain_strategy()),
+                        },
+                    )
+                } else if !input.ready.ready.contains_key(node_id) {
+                    entry(
+                        Stop,
+                        Why::NodeNotTargeted {
+                            datacenter: (input.nodes)(node_id).map(|n| n.datacenter.to_string()),
+                            job_datacenters: input.job.map_or(Vec::new(), |j| {
+                                j.datacenters.iter().map(ToString::to_string).collect()
+                            }),
+                        },
+                    )
+                } else if job_index != job_modify_index(exist) {
+                    entry(
+                        Update,
+                        Why::JobChanged {
+                            from: job_modify_index(exist),
+                            to: job_index,
                         },
                     )
                 } else {
-                    entry(
-                        Ignore,
-                        Why::NodeTainted {
-                            node_status: node.map_or(String::new(), |n| n.status.to_string()),
-                        },
-                    )
-                }
-            } else if input.ready.not_ready.contains(node_id)
-                && input.rules.has(Switch::SystemDeployments)
-                && job_index != job_modify_index(exist)
-            {
-                entry(
-                    Stop,
-                    Why::NotReadyJobChanged {
-                        from: job_modify_index(exist),
-                        to: job_index,
-                    },
-                )
-            } else if input.ready.not_ready.contains(node_id) {
-                let node = (input.nodes)(node_id);
-                entry(
-                    Ignore,
-                    Why::NodeNotReady {
-                        node_status: node.map_or(String::new(), |n| n.status.to_string()),
-                        eligibility: node
-                            .map_or(String::new(), |n| n.scheduling_eligibility.to_string()),
-                        draining: node.is_some_and(|n| n.has_drain_strategy()),
-                    },
-                )
-            } else if !input.ready.ready.contains_key(node_id) {
-                entry(
-                    Stop,
-                    Why::NodeNotTargeted {
-                        datacenter: (input.nodes)(node_id).map(|n| n.datacenter.to_string()),
-                        job_datacenters: input.job.map_or(Vec::new(), |j| j.datacenters.clone()),
-                    },
-                )
-            } else if job_index != job_modify_index(exist) {
-                entry(
-                    Update,
-                    Why::JobChanged {
-                        from: job_modify_index(exist),
-                        to: job_index,
-                    },
-                )
-            } else {
-                entry(Ignore, Why::UpToDate)
-            };
+                    entry(Ignore, Why::UpToDate)
+                };
             self.push(cat, &exist.name, node_id, tg, Some(exist), why);
         }
         for (name, tg) in required {

@@ -298,8 +298,8 @@ fn required_groups(job: &Job) -> Vec<(String, &TaskGroup)> {
 fn new_deployment(job: &Job, id: &str) -> Deployment {
     Deployment {
         id: id.to_string(),
-        namespace: job.namespace.clone(),
-        job_id: job.id.clone(),
+        namespace: job.namespace.to_string(),
+        job_id: job.id.to_string(),
         job_version: job.version,
         job_modify_index: job.modify_index,
         job_spec_modify_index: job.job_modify_index,

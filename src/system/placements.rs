@@ -143,7 +143,7 @@ impl<'a> SystemSchedule<'a> {
         let mut nodes_available: BTreeMap<String, u64> = BTreeMap::new();
         if !self.datacenter_globs {
             for dc in &job.datacenters {
-                nodes_available.insert(dc.clone(), 0);
+                nodes_available.insert(dc.to_string(), 0);
             }
         }
         for node in ready.ready.values() {

@@ -152,8 +152,8 @@ impl Cluster {
         let id = self.id("deployment");
         self.deployment(Deployment {
             id: id.clone(),
-            namespace: job.namespace.clone(),
-            job_id: job.id.clone(),
+            namespace: job.namespace.to_string(),
+            job_id: job.id.to_string(),
             job_version: job.version,
             job_modify_index: job.modify_index,
             job_spec_modify_index: job.job_modify_index,

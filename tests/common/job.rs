@@ -124,7 +124,7 @@ pub fn one_attempt_policy() -> ReschedulePolicy {
         attempts: 1,
         interval: 24 * HOUR,
         delay: 5 * SECOND,
-        delay_function: String::new(),
+        delay_function: Default::default(),
         max_delay: HOUR,
         unlimited: false,
     }

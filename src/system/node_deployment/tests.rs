@@ -84,7 +84,7 @@ fn compute<'a>(
 fn deployment(job: &Job, status: &str) -> Deployment {
     Deployment {
         id: "existing".into(),
-        job_id: job.id.clone(),
+        job_id: job.id.to_string(),
         job_create_index: job.create_index,
         job_version: job.version,
         status: status.into(),

@@ -64,7 +64,7 @@ fn util_1020_propertyset_166_a_lost_mark_frees_its_distinct_property_value() {
     let mut job = system_job();
     job.constraints.push(Constraint {
         l_target: "${meta.rack}".into(),
-        r_target: String::new(),
+        r_target: Default::default(),
         operand: "distinct_property".into(),
     });
     let job = Arc::new(job);
