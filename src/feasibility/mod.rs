@@ -5,6 +5,7 @@
 //! does (`volumes.rs`, `csi.rs`), secrets providers from 1.11.0
 //! (`node_checks.rs`).
 
+mod class_row;
 mod constraint;
 mod csi;
 mod devices;
@@ -19,6 +20,7 @@ mod version;
 mod volume_rules;
 mod volumes;
 
+pub use class_row::ClassRow;
 pub use constraint::{Check, DISTINCT_HOSTS, Parsed, check, describe, meets};
 pub use csi::CsiState;
 pub use devices::device_serves;

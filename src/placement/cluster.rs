@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::board::Boards;
+use super::class_rows::ClassRows;
 use crate::feasibility::{ClassMemo, CsiState, VolumeRules, Volumes};
 use crate::fit::{Capacity, Comparable, FitRules, NodeUse};
 use crate::model::resources::{AllocUsage, NodeSupply};
@@ -78,6 +79,8 @@ pub struct Cluster<'a> {
     /// The class checks' outcomes, shared by jobs whose checks read the
     /// same inputs.
     pub memo: ClassMemo,
+    /// Groups' whole class checks, shared by jobs with the same inputs.
+    pub rows: ClassRows,
 }
 
 impl<'a> Cluster<'a> {
@@ -148,6 +151,7 @@ impl<'a> Cluster<'a> {
             csi: CsiState::new(snapshot),
             boards: Boards::default(),
             memo: ClassMemo::default(),
+            rows: ClassRows::default(),
         }
     }
 
