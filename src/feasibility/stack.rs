@@ -134,7 +134,7 @@ pub struct SystemStack<'a> {
     job: &'a Job,
     pub(super) job_escaped: bool,
     pub(super) job_classes: HashMap<Name, Result<(), Filter>, FixedState>,
-    pub(super) group_escaped: HashMap<&'a str, bool>,
+    pub(super) group_escaped: HashMap<&'a str, bool, FixedState>,
     pub(super) group_classes: HashMap<(&'a str, Name), Result<(), Filter>, FixedState>,
     job_properties: Vec<PropertySet>,
     group_properties: HashMap<String, Vec<PropertySet>>,
