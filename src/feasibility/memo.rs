@@ -60,6 +60,13 @@ pub(super) struct Key {
     shared: bool,
 }
 
+impl Key {
+    /// The input's number, once a second stack asked for the same input.
+    pub(super) fn shared_id(self) -> Option<u32> {
+        self.shared.then_some(self.id)
+    }
+}
+
 /// The memo key of a node: its place in memory, which the snapshot keeps
 /// for the replay, so that two nodes with equal IDs but different
 /// attributes never share an outcome.

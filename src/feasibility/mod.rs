@@ -5,6 +5,7 @@
 //! does (`volumes.rs`, `csi.rs`), secrets providers from 1.11.0
 //! (`node_checks.rs`).
 
+mod class_row;
 mod constraint;
 mod csi;
 mod device_attribute;
@@ -22,6 +23,7 @@ mod version;
 mod volume_rules;
 mod volumes;
 
+pub use class_row::ClassRow;
 pub use constraint::{Check, DISTINCT_HOSTS, Parsed, check, describe, meets};
 pub use csi::CsiState;
 pub use device_rules::DeviceRules;

@@ -3,9 +3,11 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 use foldhash::fast::FixedState;
 
+use super::class_row::ClassRow;
 use super::constraint::{Check, DISTINCT_PROPERTY, Parsed, describe, meets};
 use super::devices::has_devices;
 use super::distinct_property::{Placed, PropertySet};
@@ -130,17 +132,17 @@ pub struct PlanSoFar<'a> {
 /// the evaluation, across in-place checks and placements.
 pub struct SystemStack<'a> {
     job: &'a Job,
-    job_escaped: bool,
-    job_classes: HashMap<Name, Result<(), Filter>, FixedState>,
-    group_escaped: HashMap<&'a str, bool>,
-    group_classes: HashMap<(&'a str, Name), Result<(), Filter>, FixedState>,
+    pub(super) job_escaped: bool,
+    pub(super) job_classes: HashMap<Name, Result<(), Filter>, FixedState>,
+    pub(super) group_escaped: HashMap<&'a str, bool, FixedState>,
+    pub(super) group_classes: HashMap<(&'a str, Name), Result<(), Filter>, FixedState>,
     job_properties: Vec<PropertySet>,
     group_properties: HashMap<String, Vec<PropertySet>>,
     existing: Vec<Placed<'a>>,
     /// Nomad's network checker keeps the last group's network when a group
     /// has none; so does this.
     network: Option<&'a NetworkResource>,
-    invalid: BTreeSet<InvalidConstraint>,
+    pub(super) invalid: BTreeSet<InvalidConstraint>,
     parsed: Parsed,
     volumes: Volumes<'a>,
     targets: TargetRules,
@@ -149,6 +151,9 @@ pub struct SystemStack<'a> {
     memo: Option<&'a ClassMemo>,
     job_key: Option<Option<Key>>,
     group_keys: Vec<(&'a TaskGroup, Option<&'a NetworkResource>, Option<Key>)>,
+    /// A group's class verdicts taken whole from another evaluation
+    /// ([`ClassRow`]), read where the maps above have no entry.
+    pub(super) adopted: Option<(&'a str, Arc<ClassRow>)>,
 }
 
 /// The outcome of one class check on one node: its verdict and the broken
@@ -221,6 +226,7 @@ impl<'a> SystemStack<'a> {
             memo: None,
             job_key: None,
             group_keys: Vec::new(),
+            adopted: None,
         }
     }
 
@@ -267,12 +273,18 @@ impl<'a> SystemStack<'a> {
     /// out. Nodes without a computed class are left out.
     pub fn class_eligibility(&self) -> BTreeMap<String, bool> {
         let mut out = BTreeMap::new();
-        for ((_, class), r) in &self.group_classes {
+        let adopted = self.adopted.iter().map(|(_, row)| row);
+        let groups = self.group_classes.iter().map(|((_, c), r)| (c, r));
+        for (class, r) in groups.chain(adopted.clone().flat_map(|row| &row.group)) {
             let eligible = r.is_ok();
             let seen = out.entry(class.to_string()).or_insert(eligible);
             *seen |= eligible;
         }
-        for (class, r) in &self.job_classes {
+        for (class, r) in self
+            .job_classes
+            .iter()
+            .chain(adopted.flat_map(|row| &row.job))
+        {
             match r {
                 Ok(()) => {
                     out.entry(class.to_string()).or_insert(true);
@@ -450,7 +462,7 @@ impl<'a> SystemStack<'a> {
         self.enter(tg);
         let class = class_of(node);
         // Job-level checks, cached per class unless a constraint escapes.
-        let job_result = match self.job_classes.get(&class) {
+        let job_result = match self.job_class(&class) {
             Some(r) if !self.job_escaped => r.clone().map_err(|first| Filter::ClassIneligible {
                 class: class.to_string(),
                 first: Box::new(first),
@@ -470,7 +482,7 @@ impl<'a> SystemStack<'a> {
             .copied()
             .unwrap_or(false);
         let key = (tg.name.as_str(), class);
-        match self.group_classes.get(&key) {
+        match self.group_class(&key) {
             Some(r) if !escaped => {
                 r.clone()
                     .map(|()| Eligibility::Cached)
@@ -492,12 +504,7 @@ impl<'a> SystemStack<'a> {
     /// The job's constraints on `node`, from the memo where another
     /// evaluation with the same constraints ran them there.
     fn job_checks(&mut self, node: &Node) -> Result<(), Filter> {
-        let key = match (self.memo, self.job_escaped) {
-            (Some(memo), false) => *self
-                .job_key
-                .get_or_insert_with(|| Some(memo.key(job_key(self.job, self.targets)))),
-            _ => None,
-        };
+        let key = self.job_memo_key();
         self.memoized(key, node, |stack, invalid| {
             let cs: Vec<&Constraint> = stack.job.constraints.iter().collect();
             stack.constraints(&cs, Level::Job, node, invalid)
@@ -515,30 +522,64 @@ impl<'a> SystemStack<'a> {
         node: &Node,
         escaped: bool,
     ) -> Result<(), Filter> {
-        let key = match self.memo {
-            Some(memo) if !escaped && tg.volumes.is_empty() => {
-                let net = self.network;
-                let known = self.group_keys.iter().find(|(g, n, _)| {
-                    std::ptr::eq(*g, tg)
-                        && match (n, net) {
-                            (Some(a), Some(b)) => std::ptr::eq(*a, b),
-                            (a, b) => a.is_none() && b.is_none(),
-                        }
-                });
-                match known {
-                    Some((_, _, k)) => *k,
-                    None => {
-                        let k = Some(memo.key(group_key(tg, net, self.targets)));
-                        self.group_keys.push((tg, net, k));
-                        k
-                    }
-                }
-            }
-            _ => None,
-        };
+        let key = self.group_memo_key(tg, escaped);
         self.memoized(key, node, |stack, invalid| {
             stack.group_checks(tg, alloc_name, node, invalid)
         })
+    }
+
+    /// The memo key of the job's checks, unless a constraint escapes the
+    /// class or there is no memo.
+    pub(super) fn job_memo_key(&mut self) -> Option<Key> {
+        match (self.memo, self.job_escaped) {
+            (Some(memo), false) => *self
+                .job_key
+                .get_or_insert_with(|| Some(memo.key(job_key(self.job, self.targets)))),
+            _ => None,
+        }
+    }
+
+    /// The memo key of `tg`'s checks under the network the checker holds,
+    /// unless the group escapes its class, asks for volumes or there is no
+    /// memo.
+    pub(super) fn group_memo_key(&mut self, tg: &'a TaskGroup, escaped: bool) -> Option<Key> {
+        let memo = self.memo.filter(|_| !escaped && tg.volumes.is_empty())?;
+        let net = self.network;
+        let known = self.group_keys.iter().find(|(g, n, _)| {
+            std::ptr::eq(*g, tg)
+                && match (n, net) {
+                    (Some(a), Some(b)) => std::ptr::eq(*a, b),
+                    (a, b) => a.is_none() && b.is_none(),
+                }
+        });
+        match known {
+            Some((_, _, k)) => *k,
+            None => {
+                let k = Some(memo.key(group_key(tg, net, self.targets)));
+                self.group_keys.push((tg, net, k));
+                k
+            }
+        }
+    }
+
+    /// The job's verdict cached for `class`, in this stack or its adopted row.
+    fn job_class(&self, class: &Name) -> Option<&Result<(), Filter>> {
+        let adopted = || {
+            self.adopted
+                .as_ref()
+                .and_then(|(_, row)| row.job.get(class))
+        };
+        self.job_classes.get(class).or_else(adopted)
+    }
+
+    /// The group's verdict cached for a class, in this stack or its
+    /// adopted row.
+    fn group_class(&self, key: &(&'a str, Name)) -> Option<&Result<(), Filter>> {
+        let adopted = || match &self.adopted {
+            Some((tg, row)) if *tg == key.0 => row.group.get(&key.1),
+            _ => None,
+        };
+        self.group_classes.get(key).or_else(adopted)
     }
 
     /// `check` on `node`, or its outcome kept under `key`; the broken

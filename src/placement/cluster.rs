@@ -5,7 +5,10 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use foldhash::fast::FixedState;
+
 use super::board::Boards;
+use super::class_rows::ClassRows;
 use crate::feasibility::{ClassMemo, CsiState, VolumeRules, Volumes};
 use crate::fit::{Capacity, Comparable, FitRules, NodeUse};
 use crate::model::resources::{AllocUsage, NodeSupply};
@@ -67,10 +70,10 @@ pub struct Cluster<'a> {
     /// first node.
     pub group_classes: Vec<Vec<ClassNodes<'a>>>,
     /// The running allocations of each job ID: their node and group.
-    pub by_job: HashMap<&'a str, Vec<(usize, &'a str)>>,
+    pub by_job: HashMap<&'a str, Vec<(usize, &'a str)>, FixedState>,
     rules: FitRules,
     uses: Vec<OnceLock<NodeUse>>,
-    index: HashMap<&'a str, usize>,
+    index: HashMap<&'a str, usize, FixedState>,
     /// The CSI volumes and their claims, when the dump has them.
     csi: Option<CsiState<'a>>,
     /// Each job shape's standing on the untouched nodes, shared by jobs.
@@ -78,6 +81,8 @@ pub struct Cluster<'a> {
     /// The class checks' outcomes, shared by jobs whose checks read the
     /// same inputs.
     pub memo: ClassMemo,
+    /// Groups' whole class checks, shared by jobs with the same inputs.
+    pub rows: ClassRows,
 }
 
 impl<'a> Cluster<'a> {
@@ -85,7 +90,7 @@ impl<'a> Cluster<'a> {
         let mut nodes: Vec<&Node> = snapshot.nodes.iter().collect();
         nodes.sort_by(|a, b| a.id.cmp(&b.id));
         nodes.dedup_by(|a, b| a.id == b.id);
-        let index: HashMap<&str, usize> = nodes
+        let index: HashMap<&str, usize, FixedState> = nodes
             .iter()
             .enumerate()
             .map(|(i, n)| (n.id.as_str(), i))
@@ -98,7 +103,7 @@ impl<'a> Cluster<'a> {
             .map(|s| Capacity::described(s, rules))
             .collect();
         let mut running: Vec<Vec<Running<'a>>> = vec![Vec::new(); nodes.len()];
-        let mut by_job: HashMap<&str, Vec<(usize, &str)>> = HashMap::new();
+        let mut by_job: HashMap<&str, Vec<(usize, &str)>, FixedState> = HashMap::default();
         for alloc in &snapshot.allocs {
             let Some(&i) = index.get(alloc.node_id.as_str()) else {
                 continue;
@@ -148,6 +153,7 @@ impl<'a> Cluster<'a> {
             csi: CsiState::new(snapshot),
             boards: Boards::default(),
             memo: ClassMemo::default(),
+            rows: ClassRows::default(),
         }
     }
 

@@ -57,6 +57,25 @@ impl AllocMetric {
         add(&mut self.constraint_filtered, constraint, n);
     }
 
+    /// Adds what `other`'s calls counted (not its datacenters' or pool's
+    /// nodes), as if they had been made here.
+    pub fn merge(&mut self, other: &AllocMetric) {
+        self.nodes_evaluated += other.nodes_evaluated;
+        self.nodes_filtered += other.nodes_filtered;
+        self.nodes_exhausted += other.nodes_exhausted;
+        let maps = [
+            (&mut self.class_filtered, &other.class_filtered),
+            (&mut self.constraint_filtered, &other.constraint_filtered),
+            (&mut self.class_exhausted, &other.class_exhausted),
+            (&mut self.dimension_exhausted, &other.dimension_exhausted),
+        ];
+        for (mine, theirs) in maps {
+            for (key, n) in theirs {
+                add(mine, key, *n);
+            }
+        }
+    }
+
     /// `ExhaustedNode`: a feasible node without room in `dimension`.
     pub fn exhaust_node(&mut self, node_class: &str, dimension: &str) {
         self.nodes_exhausted += 1;

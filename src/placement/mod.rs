@@ -7,6 +7,7 @@
 
 pub mod ask;
 pub mod board;
+pub mod class_rows;
 pub mod cluster;
 pub mod failure;
 pub mod metric;

@@ -122,19 +122,19 @@ impl<'a> Placer<'a> {
                 .with_volumes(cluster.volumes(setup.volumes))
                 .with_targets(setup.targets)
                 .with_memo(&cluster.memo),
-            stopped: HashSet::new(),
+            stopped: HashSet::default(),
             stopping: Vec::new(),
             added: NodeMap::default(),
             proposed: Vec::new(),
             failures: BTreeMap::new(),
-            checked: HashMap::new(),
-            updated: HashMap::new(),
+            checked: HashMap::default(),
+            updated: HashMap::default(),
             unchecked: 0,
             own,
             changed: NodeMap::default(),
             log: Vec::new(),
             shared_use: cluster.rules() == setup.settings.rules,
-            groups: HashMap::new(),
+            groups: HashMap::default(),
             recorder: None,
             eviction: Eviction::default(),
         };

@@ -182,24 +182,25 @@ fn job_facts(snapshot: &Snapshot, survey: &Survey<'_>) -> Vec<Evidence> {
         if !seen.insert(Arc::as_ptr(job)) {
             continue;
         }
-        let name = job_name(job);
+        // Named only for the examples a fact gives: most jobs give none.
+        let name = || job_name(job);
         if !job.version_tag.is_null() {
-            tag.examples.insert(name.clone());
+            tag.examples.insert(name());
         }
         if !job.node_pool.is_empty() {
             pool.examples
                 .insert(format!("{}/{}", job.namespace, job.id));
         }
         for tg in &job.task_groups {
-            let group = format!("{name} group {}", tg.name);
+            let group = || format!("{} group {}", name(), tg.name);
             if tg.disconnect.is_some() {
-                disconnect.examples.insert(group.clone());
+                disconnect.examples.insert(group());
             }
             if tg.prevent_reschedule_on_lost {
-                prevent.examples.insert(group.clone());
+                prevent.examples.insert(group());
             }
             if tg.max_run_duration.is_some() {
-                run.examples.insert(group);
+                run.examples.insert(group());
             }
         }
     }

@@ -117,30 +117,34 @@ pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot, survey: &Survey<'_
             continue;
         }
         for tg in &job.task_groups {
-            let group = format!("{}/{} group {}", job.namespace, job.id, tg.name);
+            // Named only for the examples a group gives: most give none.
+            let group = || format!("{}/{} group {}", job.namespace, job.id, tg.name);
             if let Some(settings) = disconnect_settings(tg) {
-                disconnect.examples.insert(format!("{group} ({settings})"));
+                disconnect
+                    .examples
+                    .insert(format!("{} ({settings})", group()));
             }
             if let Some(d) = tg
                 .disconnect
                 .as_ref()
                 .filter(|d| ReconcileStrategy::parse(&d.reconcile).is_none())
             {
-                strategies.insert(format!("{group} (reconcile = {})", d.reconcile));
+                strategies.insert(format!("{} (reconcile = {})", group(), d.reconcile));
             }
             if tg.prevent_reschedule_on_lost {
-                prevent.examples.insert(group.clone());
+                prevent.examples.insert(group());
             }
             if tg.max_client_disconnect.is_some() || tg.stop_after_client_disconnect.is_some() {
-                legacy.examples.insert(group.clone());
+                legacy.examples.insert(group());
             }
             if tg.max_run_duration.is_some() {
-                run.examples.insert(group.clone());
+                run.examples.insert(group());
             }
             for task in &tg.tasks {
                 let affinity = task.resources.as_ref().and_then(|r| r.numa.as_ref());
                 if let Some(a) = affinity.filter(|a| !matches!(a.affinity.as_str(), "" | "none")) {
-                    let example = format!("{group} task {} (affinity = {})", task.name, a.affinity);
+                    let example =
+                        format!("{} task {} (affinity = {})", group(), task.name, a.affinity);
                     numa.examples.insert(example);
                 }
             }

@@ -1,6 +1,9 @@
 //! Choosing a node for one allocation of a group: by judging every
 //! candidate, or from the group's ranking kept since its first placement.
 
+use std::sync::Arc;
+
+use super::super::class_rows::{Row, RowKey};
 use super::super::failure::Failure;
 use super::super::metric::AllocMetric;
 use super::super::ranked::RankIndex;
@@ -153,7 +156,44 @@ impl<'a> Placer<'a> {
     /// counts are those of a scan node by node: the class checks of one
     /// class read no other class's verdict, and filtered nodes only add
     /// to the metrics.
+    ///
+    /// A group whose stack has checked nothing yet takes the row another
+    /// job with the same check inputs left
+    /// ([`ClassRows`](super::super::class_rows::ClassRows)), or leaves one.
     pub(super) fn by_class(&mut self, g: &mut Group<'a>, name: &str, metric: &mut AllocMetric) {
+        let key = self.row_key(g);
+        if let Some(row) = key.as_ref().and_then(|k| self.cluster.rows.get(k)) {
+            self.checks.adopt(g.tg, row.stack.clone());
+            g.classes.copy_from_slice(&row.classes);
+            metric.merge(&row.metric);
+            return;
+        }
+        let mut counted = AllocMetric::default();
+        self.check_classes(g, name, &mut counted);
+        metric.merge(&counted);
+        if let Some(key) = key {
+            let row = Row {
+                classes: g.classes.clone(),
+                metric: counted,
+                stack: Arc::new(self.checks.row(g.tg)),
+            };
+            self.cluster.rows.put(key, row);
+        }
+    }
+
+    /// The key of the group's row where it may take or leave one: its
+    /// stack has checked nothing and the job targets some nodes.
+    fn row_key(&mut self, g: &Group<'a>) -> Option<RowKey> {
+        if self.targeted.is_empty() || !self.checks.is_fresh() {
+            return None;
+        }
+        debug_assert!(g.classes.iter().all(|&c| c == UNKNOWN));
+        let (job, group) = self.checks.row_key(g.tg)?;
+        Some((job, group, self.targeted.clone()))
+    }
+
+    /// [`Placer::by_class`] class by class.
+    fn check_classes(&mut self, g: &mut Group<'a>, name: &str, metric: &mut AllocMetric) {
         let cluster = self.cluster;
         let targeted = std::mem::take(&mut self.targeted);
         let buckets = || {

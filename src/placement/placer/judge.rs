@@ -5,6 +5,8 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use foldhash::fast::FixedState;
+
 use super::group::{ELIGIBLE, Group, INELIGIBLE};
 use super::state::{Added, Changed, NodeMap, Placer};
 use crate::feasibility::{
@@ -296,8 +298,8 @@ fn bump<'a>(own: &mut Vec<(&'a str, u32)>, group: &'a str) {
 /// with its in-place updates' new resources, plus its placements.
 fn proposed_on<'s>(
     cluster: &'s Cluster<'_>,
-    stopped: &HashSet<&Id>,
-    updated: &'s HashMap<&Id, AllocUsage>,
+    stopped: &HashSet<&Id, FixedState>,
+    updated: &'s HashMap<&Id, AllocUsage, FixedState>,
     added: &'s NodeMap<Vec<Added<'_>>>,
     i: usize,
 ) -> Vec<&'s AllocUsage> {

@@ -49,15 +49,15 @@ pub struct Placer<'a> {
     pub(super) by_dc: BTreeMap<String, u64>,
     pub(super) checks: SystemStack<'a>,
     pub(super) spreads: Spreads<'a>,
-    pub(super) stopped: HashSet<&'a Id>,
+    pub(super) stopped: HashSet<&'a Id, FixedState>,
     pub(super) stopping: Vec<Placed<'a>>,
     pub(super) added: NodeMap<Vec<Added<'a>>>,
     pub(super) proposed: Vec<Placed<'a>>,
     pub(super) failures: BTreeMap<String, Failure>,
     /// In-place updates that fit, with what they will hold; those the plan
     /// keeps are committed into `updated`, which placements then read.
-    pub(super) checked: HashMap<&'a Id, AllocUsage>,
-    pub(super) updated: HashMap<&'a Id, AllocUsage>,
+    pub(super) checked: HashMap<&'a Id, AllocUsage, FixedState>,
+    pub(super) updated: HashMap<&'a Id, AllocUsage, FixedState>,
     /// Placements and in-place updates taken on nodes without resources.
     pub(super) unchecked: u64,
     /// The job's running allocations per node, by group.
@@ -68,7 +68,7 @@ pub struct Placer<'a> {
     pub(super) log: Vec<usize>,
     /// The cluster's shared node use counts under these rules.
     pub(super) shared_use: bool,
-    pub(super) groups: HashMap<String, Group<'a>>,
+    pub(super) groups: HashMap<String, Group<'a>, FixedState>,
     /// Armed by `--explain` for the placement it names: that placement
     /// judges every node, in order, as the recorder wants each verdict.
     pub(super) recorder: Option<Box<Recorder<'a>>>,

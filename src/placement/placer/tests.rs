@@ -261,3 +261,88 @@ fn board_rankings_choose_as_a_scan_of_every_node() {
         "{boards} boards, {failures} failures"
     );
 }
+
+/// Each placement's node and score bits, the failures' metrics and the
+/// class eligibility a blocked evaluation would carry, for `job` on
+/// `cluster` with nothing recorded.
+fn placed_with_eligibility(
+    cluster: &Cluster<'_>,
+    job: &Job,
+) -> (
+    (Vec<Option<(usize, u64)>>, Vec<AllocMetric>),
+    BTreeMap<String, bool>,
+    bool,
+) {
+    let rules = FitRules::of(v(1, 10, 5));
+    let setup = Setup {
+        settings: Settings {
+            rules,
+            memory_oversubscription: false,
+        },
+        globs: true,
+        pools: true,
+        spread_algorithm: false,
+        spread: SpreadRules::default(),
+        volumes: VolumeRules::default(),
+        targets: TargetRules::default(),
+        distinct_hosts: DistinctHostsRules::default(),
+    };
+    let mut placer = Placer::new(cluster, job, &[], [], setup);
+    let mut out = Vec::new();
+    for _ in 0..6 {
+        for tg in &job.task_groups {
+            let choice = placer.place(tg, &Select::default());
+            out.push(choice.map(|c| (c.node, c.score.to_bits())));
+        }
+    }
+    let metrics = placer.failures().values().map(|f| f.metric.clone());
+    let (eligibility, escaped) = placer.eligibility();
+    ((out, metrics.collect()), eligibility, escaped)
+}
+
+/// Jobs whose class checks read the same inputs take a group's checks
+/// whole from the row an earlier job left: their choices, failures'
+/// metrics and class eligibility are those of the job on a cluster of
+/// its own, where nothing is shared.
+#[test]
+fn class_rows_answer_as_a_cluster_of_its_own() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut rows = 0;
+    for round in 0..8 {
+        let snapshot = varied_cluster(&mut rng, 40);
+        let rules = FitRules::of(v(1, 10, 5));
+        let shared = Cluster::new(&snapshot, &rules);
+        let jobs = [
+            ("one", json!(["dc1", "dc2"])),
+            ("two", json!(["dc1", "dc2"])),
+            ("three", json!(["dc1", "dc2"])),
+            ("four", json!(["dc2"])),
+            ("five", json!(["dc2"])),
+            ("six", json!(["dc1", "dc2"])),
+        ];
+        for (id, datacenters) in jobs {
+            let group = |name: &str, cpu: u64, driver: &str| {
+                json!({"Name": name, "Count": 3,
+                       "Tasks": [{"Name": "app", "Driver": driver,
+                                  "Resources": {"CPU": cpu, "MemoryMB": 256}}]})
+            };
+            let j = json!({"ID": id, "Type": "service", "Datacenters": datacenters,
+                "Constraints": [{"LTarget": "${attr.kernel.name}", "RTarget": "linux",
+                                 "Operand": "="}],
+                "TaskGroups": [group("b", 4000, "docker"),
+                               group("a", 300 + 100 * round, "docker"),
+                               group("c", 100, "exec")]});
+            let job: Job = from_slice(j.to_string().as_bytes()).unwrap();
+            let alone = Cluster::new(&snapshot, &rules);
+            assert_eq!(
+                placed_with_eligibility(&shared, &job),
+                placed_with_eligibility(&alone, &job),
+                "round {round}, job {id}"
+            );
+            assert_eq!(alone.rows.kept(), 0);
+        }
+        rows += shared.rows.kept();
+    }
+    // Rows were left for both sets of datacenters and taken by later jobs.
+    assert!(rows >= 16, "{rows} rows");
+}
