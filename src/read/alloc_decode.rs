@@ -89,7 +89,7 @@ pub(super) fn decode(bytes: &[u8], job: Option<&JobSpan>) -> Option<(Allocation,
             return None;
         }
         i = skip_space(bytes, i + 1)?;
-        i = match KEYS.iter().position(|k| *k == key) {
+        i = match field_of(key.as_bytes()) {
             None => skip_value(bytes, i)?,
             Some(field) => {
                 let bit = 1u32 << field;
@@ -129,6 +129,42 @@ pub(super) fn decode(bytes: &[u8], job: Option<&JobSpan>) -> Option<(Allocation,
         alloc.legacy = legacy_blocks(bytes, &legacy)?;
     }
     Some((alloc, i + 1))
+}
+
+/// The index in [`KEYS`] of `key`: told apart by length and first byte,
+/// then compared once.
+pub(super) fn field_of(key: &[u8]) -> Option<usize> {
+    let i = match (key.len(), *key.first()?) {
+        (2, b'I') => 0,
+        (9, b'N') => 1,
+        (4, b'N') => 2,
+        (6, b'N') => 3,
+        (5, b'J') => 4,
+        (3, b'J') => 5,
+        (9, b'T') => 6,
+        (9, b'R') => 7,
+        (15, b'S') => 8,
+        (13, b'T') => 9,
+        (18, b'A') => 10,
+        (7, b'M') => 11,
+        (13, b'D') => 12,
+        (18, b'D') => 13,
+        (17, b'D') => 14,
+        (12, b'C') => 15,
+        (10, b'T') => 16,
+        (11, b'A') => 17,
+        (18, b'P') => 18,
+        (14, b'N') => 19,
+        (12, b'D') => 20,
+        (16, b'D') => 21,
+        (17, b'R') => 22,
+        (14, b'F') => 23,
+        (11, b'C') => 24,
+        (10, b'M') => 25,
+        (10, b'J') => 26,
+        _ => return None,
+    };
+    (KEYS[i].as_bytes() == key).then_some(i)
 }
 
 /// Reads the value at `at` of the field `KEYS[field]` into `alloc`; the

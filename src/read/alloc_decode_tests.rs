@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, forward_to_deserialize_any};
 
-use super::alloc_decode::{KEYS, decode};
+use super::alloc_decode::{KEYS, decode, field_of};
 use super::alloc_record::FastRecord;
 use super::job_texts::JobTexts;
 use super::lexeme::skip_value;
@@ -179,6 +179,12 @@ fn the_keys_read_are_the_allocations_fields_and_its_job() {
     let mut keys = KEYS.to_vec();
     keys.sort_unstable();
     assert_eq!(fields, keys);
+    for (i, key) in KEYS.iter().enumerate() {
+        assert_eq!(field_of(key.as_bytes()), Some(i), "{key}");
+    }
+    for other in ["NodeName", "ModifyIndex", "CreateTime", "IDs", "id", "Jobs"] {
+        assert_eq!(field_of(other.as_bytes()), None, "{other}");
+    }
 }
 
 /// Bytes a mutation puts in: JSON's structure, and what breaks it.

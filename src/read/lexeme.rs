@@ -28,29 +28,27 @@ pub(super) fn skip_space(bytes: &[u8], mut at: usize) -> Option<usize> {
 /// after its closing quote, if it has no escapes and is valid UTF-8.
 pub(super) fn plain_string(bytes: &[u8], at: usize) -> Option<(&str, usize)> {
     let from = at + 1;
-    let close = from + memchr::memchr2(b'"', b'\\', bytes.get(from..)?)?;
-    if bytes[close] != b'"' {
+    let stop = string_stop(bytes, from)?;
+    if bytes[stop] != b'"' {
         return None;
     }
-    let content = &bytes[from..close];
-    if content.iter().any(|&b| b < 0x20) {
-        return None;
-    }
-    Some((std::str::from_utf8(content).ok()?, close + 1))
+    let text = std::str::from_utf8(&bytes[from..stop]).ok()?;
+    Some((text, stop + 1))
 }
 
 /// A string whose opening quote is at `at`, escapes allowed; the index after it.
 fn skip_string(bytes: &[u8], at: usize) -> Option<usize> {
     let mut from = at + 1;
     loop {
-        let stop = from + memchr::memchr2(b'"', b'\\', bytes.get(from..)?)?;
+        let stop = string_stop(bytes, from)?;
         let run = &bytes[from..stop];
-        if run.iter().any(|&b| b < 0x20) || (!run.is_ascii() && std::str::from_utf8(run).is_err())
-        {
+        if !run.is_ascii() && std::str::from_utf8(run).is_err() {
             return None;
         }
-        if bytes[stop] == b'"' {
-            return Some(stop + 1);
+        match bytes[stop] {
+            b'"' => return Some(stop + 1),
+            b'\\' => {}
+            _ => return None,
         }
         from = match *bytes.get(stop + 1)? {
             b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => stop + 2,
@@ -64,6 +62,32 @@ fn skip_string(bytes: &[u8], at: usize) -> Option<usize> {
             _ => return None,
         };
     }
+}
+
+/// The index of the first quote, backslash or control character at or
+/// after `from` inside a string: eight bytes at a time, since most strings
+/// here are IDs and names of a few dozen bytes, too short for `memchr`'s
+/// setup to pay.
+fn string_stop(bytes: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    // A set high bit for each byte of `v` that is zero (the lowest is exact).
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let mut i = from;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let x = u64::from_le_bytes(chunk.try_into().ok()?);
+        let stops = zero(x ^ (ONES * u64::from(b'"')))
+            | zero(x ^ (ONES * u64::from(b'\\')))
+            | (x.wrapping_sub(ONES * 0x20) & !x & HIGH);
+        if stops != 0 {
+            return Some(i + stops.trailing_zeros() as usize / 8);
+        }
+        i += 8;
+    }
+    let rest = bytes.get(i..)?;
+    rest.iter()
+        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+        .map(|p| i + p)
 }
 
 /// A number by JSON's grammar at `at`; the index after it.
@@ -264,6 +288,20 @@ mod tests {
         assert_eq!(unsigned(b"-1", 0), None);
         for text in ["01", "1.5", "1e3", "-", "x"] {
             assert_eq!(integer(text.as_bytes(), 0), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_string_stops_at_its_first_quote_backslash_or_control_character() {
+        for len in 0..20 {
+            for stop in [b'"', b'\\', 0x1f, 0x00] {
+                let mut text = vec![b'a'; len];
+                text.extend_from_slice(&[0xc3, 0xa9]);
+                text.push(stop);
+                text.extend_from_slice(b"\"x\\");
+                assert_eq!(string_stop(&text, 0), Some(len + 2), "{len} {stop}");
+            }
+            assert_eq!(string_stop(&vec![b' '; len], 0), None);
         }
     }
 
