@@ -88,10 +88,17 @@ fn with_member(text: &str, key: &str, member: &str) -> String {
 #[test]
 fn every_field_reads_as_serde_reads_it() {
     let base = record();
-    let pretty = serde_json::to_string_pretty(&serde_json::from_str::<serde_json::Value>(&base).unwrap())
-        .unwrap();
+    let pretty =
+        serde_json::to_string_pretty(&serde_json::from_str::<serde_json::Value>(&base).unwrap())
+            .unwrap();
     let legacy = with_member(&base, "AllocatedResources", r#""AllocatedResources":null"#);
-    let mut texts = vec![base.clone(), pretty, legacy, "{}".to_string(), "{ }".to_string()];
+    let mut texts = vec![
+        base.clone(),
+        pretty,
+        legacy,
+        "{}".to_string(),
+        "{ }".to_string(),
+    ];
     for key in KEYS.iter().filter(|k| **k != "Job") {
         texts.push(with_member(&base, key, &format!(r#""{key}":null"#)));
         texts.push(with_member(&base, key, r#""Unread":[1,{"a":"\u00e9"}]"#));
@@ -117,7 +124,10 @@ fn the_job_the_scan_found_is_stepped_over() {
     let (alloc, len) = decode(text.as_bytes(), Some(&span)).unwrap();
     assert_eq!(len, text.len());
     let spliced = text.replacen(job, "null", 1);
-    assert_eq!(Some((format!("{alloc:?}"), spliced.len())), by_serde(spliced.as_bytes()));
+    assert_eq!(
+        Some((format!("{alloc:?}"), spliced.len())),
+        by_serde(spliced.as_bytes())
+    );
     // A second `Job`, or none where the scan found one, is serde's to say.
     let twice = format!("{},\"Job\":null}}", &text[..text.len() - 1]);
     assert!(decode(twice.as_bytes(), Some(&span)).is_none());

@@ -127,7 +127,11 @@ fn skip_number(bytes: &[u8], at: usize) -> Option<usize> {
 pub(super) fn integer(bytes: &[u8], at: usize) -> Option<(bool, u64, usize)> {
     let negative = bytes.get(at) == Some(&b'-');
     let from = at + usize::from(negative);
-    let n = bytes.get(from..)?.iter().take_while(|b| b.is_ascii_digit()).count();
+    let n = bytes
+        .get(from..)?
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
     // A leading zero is only `0` itself.
     if n == 0 || (n > 1 && bytes[from] == b'0') {
         return None;
@@ -263,8 +267,21 @@ mod tests {
     #[test]
     fn what_serde_json_refuses_is_refused() {
         for text in [
-            "01", "1.", "-", "1e", "+1", "[1,]", "{\"a\" 1}", "{\"a\":1,}", "tru", "nul",
-            "\"a\u{1}\"", r#""\x""#, r#""\u12G4""#, "[1 2]", "{1:2}",
+            "01",
+            "1.",
+            "-",
+            "1e",
+            "+1",
+            "[1,]",
+            "{\"a\" 1}",
+            "{\"a\":1,}",
+            "tru",
+            "nul",
+            "\"a\u{1}\"",
+            r#""\x""#,
+            r#""\u12G4""#,
+            "[1 2]",
+            "{1:2}",
         ] {
             assert!(!skips(text), "{text}");
             let serde = serde_json::from_str::<serde::de::IgnoredAny>(text);
@@ -281,7 +298,10 @@ mod tests {
         assert_eq!(unsigned(b"0 ", 0), Some((0, 1)));
         assert_eq!(signed(b"-0 ", 0), None);
         assert!(serde_json::from_str::<i64>("-0").is_err());
-        assert_eq!(signed(b"1648716000000000000,", 0), Some((1_648_716_000_000_000_000, 19)));
+        assert_eq!(
+            signed(b"1648716000000000000,", 0),
+            Some((1_648_716_000_000_000_000, 19))
+        );
         assert_eq!(unsigned(b"18446744073709551615", 0), Some((u64::MAX, 20)));
         assert_eq!(unsigned(b"18446744073709551616", 0), None);
         assert_eq!(signed(b"9223372036854775808", 0), None);
