@@ -26,6 +26,7 @@
 //! Errors name the input, the line and column, the JSON path
 //! (`Allocs[17].AllocStates[0].Time`) and what was expected; see [`ReadError`].
 
+mod alloc_decode;
 mod alloc_record;
 mod chunked;
 mod csi;
@@ -37,6 +38,7 @@ mod id_index;
 mod internal;
 mod job_file;
 mod job_texts;
+mod lexeme;
 mod observer;
 mod owner;
 mod quoted;
@@ -49,6 +51,8 @@ mod volatile;
 mod warnings;
 mod workers;
 
+#[cfg(test)]
+mod alloc_decode_tests;
 #[cfg(test)]
 mod csi_tests;
 #[cfg(test)]

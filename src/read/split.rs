@@ -35,6 +35,7 @@ use rayon::{ThreadPool, ThreadPoolBuilder};
 use serde::de::DeserializeOwned;
 
 use super::ReadFilter;
+use super::alloc_decode;
 use super::alloc_record::{AllocRecord, FastRecord};
 use super::job_texts::{JobTexts, Lookup, NewText};
 use super::owner::Owner;
@@ -441,6 +442,14 @@ pub(super) fn parse_element(
             len,
         };
     }
+    if let Some((alloc, len)) = alloc_decode::decode(bytes, Some(&job)) {
+        return Element::Parsed {
+            alloc: Some(alloc),
+            job: embedded,
+            hint: job.hint,
+            len,
+        };
+    }
     // A record, not an `Allocation`, so that a second `Job` key is still a duplicate.
     match scratch.parse::<FastRecord>(bytes, &job) {
         Splice::Value(FastRecord(AllocRecord { alloc, job: None }), len) => Element::Parsed {
@@ -471,6 +480,14 @@ fn parse_without_job(bytes: &[u8], filter: &ReadFilter) -> Element {
             Err(e) if e.is_eof() => return Element::Short,
             Err(_) => return Element::Unusual,
         }
+    }
+    if let Some((alloc, len)) = alloc_decode::decode(bytes, None) {
+        return Element::Parsed {
+            alloc: Some(alloc),
+            job: Embedded::Absent,
+            hint: None,
+            len,
+        };
     }
     match first_value::<FastRecord>(bytes) {
         Ok((FastRecord(AllocRecord { alloc, job: None }), len)) => Element::Parsed {

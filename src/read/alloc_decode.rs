@@ -1,0 +1,267 @@
+//! A hand-written reader of one allocation element for the fast walk: it
+//! matches the top-level keys `Allocation` reads by their bytes, reads the
+//! plain ones (IDs, names, statuses, integers) straight from the buffer,
+//! steps over the keys it does not read and the embedded job (already found
+//! by [`super::scan`]) without building anything, and hands only the
+//! nested blocks it keeps (resources, task states, metrics, ...) to serde_json.
+//!
+//! Serde's derived visitor spent most of an allocation's parse on the
+//! members it ignores and on per-field dispatch; this reads the same
+//! allocation, field for field. It gives up (`None`) on anything it is not
+//! sure reads the same: an escape in a key or a plain string, a number that
+//! is not a plain integer, a key given twice, a value of the wrong kind,
+//! bytes that end early. The caller then parses the element with serde as
+//! before, which reads it or says exactly what is wrong, so errors and
+//! positions are serde's own. Go's rule for `null` holds as it does there:
+//! a `null` member leaves the field at its zero value, which is the field's
+//! default, as if the key were missing.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde::de::value::BorrowedStrDeserializer;
+
+use super::lexeme::{null, plain_string, signed, skip_space, skip_value, unsigned};
+use super::scan::JobSpan;
+use crate::model::{Allocation, GoJson, LegacyResources, Resources, from_slice};
+
+/// The keys read, in Go's field order; the index is the key's bit in the
+/// set of keys seen. `Job` is the embedded job; the rest are `Allocation`'s.
+pub(super) const KEYS: [&str; 27] = [
+    "ID",
+    "Namespace",
+    "Name",
+    "NodeID",
+    "JobID",
+    "Job",
+    "TaskGroup",
+    "Resources",
+    "SharedResources",
+    "TaskResources",
+    "AllocatedResources",
+    "Metrics",
+    "DesiredStatus",
+    "DesiredDescription",
+    "DesiredTransition",
+    "ClientStatus",
+    "TaskStates",
+    "AllocStates",
+    "PreviousAllocation",
+    "NextAllocation",
+    "DeploymentID",
+    "DeploymentStatus",
+    "RescheduleTracker",
+    "FollowupEvalID",
+    "CreateIndex",
+    "ModifyTime",
+    "JobVersion",
+];
+
+/// The index of `Job` in [`KEYS`].
+const JOB: usize = 5;
+
+/// The pre-0.9 blocks, by their index in [`KEYS`].
+const LEGACY: [usize; 3] = [7, 9, 8];
+
+/// The allocation element at the start of `bytes` and its length, with its
+/// embedded job at `job` (from the scan) or without one (`"Job": null` or
+/// no `Job` key); `None` when serde must read it instead.
+pub(super) fn decode(bytes: &[u8], job: Option<&JobSpan>) -> Option<(Allocation, usize)> {
+    if bytes.first() != Some(&b'{') {
+        return None;
+    }
+    let mut alloc = Allocation::default();
+    let mut legacy: [Option<Range<usize>>; 3] = [None, None, None];
+    let mut seen = 0u32;
+    let mut i = skip_space(bytes, 1)?;
+    if bytes[i] == b'}' {
+        return Some((alloc, i + 1));
+    }
+    loop {
+        if bytes[i] != b'"' {
+            return None;
+        }
+        let (key, after) = plain_string(bytes, i)?;
+        i = skip_space(bytes, after)?;
+        if bytes[i] != b':' {
+            return None;
+        }
+        i = skip_space(bytes, i + 1)?;
+        i = match field_of(key.as_bytes()) {
+            None => skip_value(bytes, i)?,
+            Some(field) => {
+                let bit = 1u32 << field;
+                if seen & bit != 0 {
+                    return None;
+                }
+                seen |= bit;
+                if field == JOB {
+                    // The scan's job is the first `Job` key's object.
+                    match job {
+                        Some(job) if job.start == i => job.end,
+                        Some(_) => return None,
+                        None => null(bytes, i)?,
+                    }
+                } else if let Some(end) = null(bytes, i) {
+                    end
+                } else if let Some(block) = LEGACY.iter().position(|&l| l == field) {
+                    let end = skip_value(bytes, i)?;
+                    legacy[block] = Some(i..end);
+                    end
+                } else {
+                    read_field(&mut alloc, field, bytes, i)?
+                }
+            }
+        };
+        i = skip_space(bytes, i)?;
+        match bytes[i] {
+            b',' => i = skip_space(bytes, i + 1)?,
+            b'}' => break,
+            _ => return None,
+        }
+    }
+    if job.is_some() && seen & (1 << JOB) == 0 {
+        return None;
+    }
+    if alloc.allocated_resources.is_none() {
+        alloc.legacy = legacy_blocks(bytes, &legacy)?;
+    }
+    Some((alloc, i + 1))
+}
+
+/// The index in [`KEYS`] of `key`: told apart by length and first byte,
+/// then compared once.
+pub(super) fn field_of(key: &[u8]) -> Option<usize> {
+    let i = match (key.len(), *key.first()?) {
+        (2, b'I') => 0,
+        (9, b'N') => 1,
+        (4, b'N') => 2,
+        (6, b'N') => 3,
+        (5, b'J') => 4,
+        (3, b'J') => 5,
+        (9, b'T') => 6,
+        (9, b'R') => 7,
+        (15, b'S') => 8,
+        (13, b'T') => 9,
+        (18, b'A') => 10,
+        (7, b'M') => 11,
+        (13, b'D') => 12,
+        (18, b'D') => 13,
+        (17, b'D') => 14,
+        (12, b'C') => 15,
+        (10, b'T') => 16,
+        (11, b'A') => 17,
+        (18, b'P') => 18,
+        (14, b'N') => 19,
+        (12, b'D') => 20,
+        (16, b'D') => 21,
+        (17, b'R') => 22,
+        (14, b'F') => 23,
+        (11, b'C') => 24,
+        (10, b'M') => 25,
+        (10, b'J') => 26,
+        _ => return None,
+    };
+    (KEYS[i].as_bytes() == key).then_some(i)
+}
+
+/// Reads the value at `at` of the field `KEYS[field]` into `alloc`; the
+/// index after the value.
+fn read_field(alloc: &mut Allocation, field: usize, bytes: &[u8], at: usize) -> Option<usize> {
+    let a = alloc;
+    match field {
+        0 => text(&mut a.id, bytes, at),
+        1 => text(&mut a.namespace, bytes, at),
+        2 => text(&mut a.name, bytes, at),
+        3 => text(&mut a.node_id, bytes, at),
+        4 => text(&mut a.job_id, bytes, at),
+        6 => text(&mut a.task_group, bytes, at),
+        10 => nested(&mut a.allocated_resources, bytes, at),
+        11 => nested(&mut a.metrics, bytes, at),
+        12 => text(&mut a.desired_status, bytes, at),
+        13 => text(&mut a.desired_description, bytes, at),
+        14 => {
+            // Present, not `null`: the transition says so.
+            let mut transition = None;
+            let end = nested(&mut transition, bytes, at)?;
+            a.desired_transition = transition?;
+            a.desired_transition.present = true;
+            Some(end)
+        }
+        15 => text(&mut a.client_status, bytes, at),
+        16 => nested(&mut a.task_states, bytes, at),
+        17 => {
+            let mut states = None;
+            let end = nested(&mut states, bytes, at)?;
+            a.alloc_states = states.unwrap_or_default();
+            Some(end)
+        }
+        18 => text(&mut a.previous_allocation, bytes, at),
+        19 => text(&mut a.next_allocation, bytes, at),
+        20 => text(&mut a.deployment_id, bytes, at),
+        21 => nested(&mut a.deployment_status, bytes, at),
+        22 => nested(&mut a.reschedule_tracker, bytes, at),
+        23 => text(&mut a.followup_eval_id, bytes, at),
+        24 => {
+            let (n, end) = unsigned(bytes, at)?;
+            a.create_index = n;
+            Some(end)
+        }
+        25 => {
+            let (n, end) = signed(bytes, at)?;
+            a.modify_time = n;
+            Some(end)
+        }
+        26 => {
+            let (n, end) = unsigned(bytes, at)?;
+            a.stub_job_version = Some(n);
+            Some(end)
+        }
+        _ => None,
+    }
+}
+
+/// A string field: a plain string at `at`, as its type reads one.
+fn text<'a, T: Deserialize<'a>>(slot: &mut T, bytes: &'a [u8], at: usize) -> Option<usize> {
+    if bytes[at] != b'"' {
+        return None;
+    }
+    let (s, end) = plain_string(bytes, at)?;
+    let d = BorrowedStrDeserializer::<serde_json::Error>::new(s);
+    *slot = T::deserialize(d).ok()?;
+    Some(end)
+}
+
+/// A nested block at `at`, read by serde_json under Go's `null` rule.
+fn nested<T: DeserializeOwned>(slot: &mut T, bytes: &[u8], at: usize) -> Option<usize> {
+    let mut values = serde_json::Deserializer::from_slice(&bytes[at..]).into_iter::<GoJson<T>>();
+    let Some(Ok(GoJson(value))) = values.next() else {
+        return None;
+    };
+    *slot = value;
+    Some(at + values.byte_offset())
+}
+
+/// The pre-0.9 blocks at `spans`, read as the allocation's own fields would
+/// read them: what an allocation without `AllocatedResources` holds.
+fn legacy_blocks(
+    bytes: &[u8],
+    spans: &[Option<Range<usize>>; 3],
+) -> Option<Option<Box<LegacyResources>>> {
+    let text = |i: usize| spans[i].clone().map(|s| &bytes[s]);
+    let mut blocks = LegacyResources::default();
+    if let Some(t) = text(0) {
+        blocks.resources = from_slice::<Option<Resources>>(t).ok()?;
+    }
+    if let Some(t) = text(1) {
+        blocks.task_resources = from_slice::<Option<BTreeMap<String, Resources>>>(t)
+            .ok()?
+            .unwrap_or_default();
+    }
+    if let Some(t) = text(2) {
+        blocks.shared_resources = from_slice::<Option<Resources>>(t).ok()?;
+    }
+    Some(blocks.boxed())
+}
