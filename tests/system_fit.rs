@@ -2,8 +2,8 @@
 //! `generic_preemption`, preemption by service and batch jobs): the
 //! placement and preemption cases of scheduler/scheduler_system_test.go,
 //! ported under the tag they come from and replayed at that release (and
-//! at 1.10.5, the last release whose system scheduler plan-inspect
-//! replays in full), on snapshots built from Nomad's mocks
+//! at 1.10.5, the last release before 1.11.0's node reconciler, whose
+//! cases are in tests/system_deployment.rs), on snapshots built from Nomad's mocks
 //! (nomad/mock/mock.go `Node`, `SystemJob`, `Job` at v1.3.0).
 
 use std::process::Command;

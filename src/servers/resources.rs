@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::feasibility::{HostNetworks, TargetRules, device_serves, host_networks};
+use crate::feasibility::{HostNetworks, TargetRules, host_networks};
 use crate::fit::{FitRules, GroupAsk, Settings, place};
 use crate::model::resources::{AllocUsage, AllocatedResources};
 use crate::model::{ClientStatus, DesiredStatus, SchedulerConfig, TaskGroup};
@@ -91,12 +91,10 @@ impl Offers {
         let supply = node.supply();
         let on = self.held.entry(node_id.to_string()).or_default();
         let proposed: Vec<&AllocUsage> = on.iter().collect();
-        let allocated = match place(&supply, &proposed, &ask, &self.settings, device_serves) {
+        let allocated = match place(&supply, &proposed, &ask, &self.settings) {
             Ok(p) => p.allocated,
             Err(_) => {
-                let mut alone = place(&supply, &[], &ask, &self.settings, device_serves)
-                    .ok()?
-                    .allocated;
+                let mut alone = place(&supply, &[], &ask, &self.settings).ok()?.allocated;
                 alone.shared.networks.clear();
                 alone.shared.ports.clear();
                 for t in alone.tasks.values_mut() {
