@@ -13,6 +13,7 @@ mod device_rules;
 mod devices;
 mod distinct_hosts;
 mod distinct_property;
+mod filter;
 mod host_networks;
 mod memo;
 mod node_checks;
@@ -30,12 +31,10 @@ pub use device_rules::DeviceRules;
 pub use devices::{affinity_met, device_serves, instance_serves};
 pub use distinct_hosts::DistinctHostsRules;
 pub use distinct_property::Placed;
+pub use filter::{CLASS_INELIGIBLE, Eligibility, Filter, InvalidConstraint, Level};
 pub use host_networks::{HostNetworks, host_networks};
 pub use node_checks::NetworkMiss;
-pub use stack::{
-    CLASS_INELIGIBLE, ClassMemo, Eligibility, Filter, InvalidConstraint, Level, PlanSoFar,
-    SystemStack,
-};
+pub use stack::{ClassMemo, PlanSoFar, SystemStack};
 pub use target::{Target, TargetRules, resolve};
 pub use version::{Flavour, Version, VersionConstraints};
 pub use volume_rules::VolumeRules;

@@ -1,7 +1,6 @@
 //! `SystemStack`: the checks that filter nodes for a system or sysbatch
 //! task group, with results shared per computed node class.
 
-use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -11,115 +10,12 @@ use super::class_row::ClassRow;
 use super::constraint::{Check, DISTINCT_PROPERTY, Parsed, describe, meets};
 use super::devices::has_devices;
 use super::distinct_property::{Placed, PropertySet};
+use super::filter::{Eligibility, Filter, InvalidConstraint, Level};
 use super::memo::{Key, Memo, group_key, job_key};
-use super::node_checks::{
-    NetworkMiss, has_drivers, missing_secrets_providers, network, secrets_providers,
-};
+use super::node_checks::{has_drivers, missing_secrets_providers, network, secrets_providers};
 use super::target::{TargetRules, escapes, resolve};
 use super::volumes::{Volumes, has_host_volumes};
 use crate::model::{Constraint, Job, Name, NetworkResource, Node, RequestedDevice, TaskGroup};
-
-/// Why a node was filtered for a task group.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Filter {
-    /// A job, group or task constraint is not met.
-    /// `left` is the node's value of the constraint's left side, when it
-    /// interpolates one (`None`: not set on the node).
-    Constraint {
-        text: String,
-        level: Level,
-        left: Option<(String, Option<String>)>,
-    },
-    Drivers(Vec<String>),
-    HostVolumes,
-    /// `CSIVolumeChecker`'s reason, in Nomad's words.
-    Csi(String),
-    Devices,
-    Network(NetworkMiss),
-    /// #26303: the providers of the group's `secret` blocks the node lacks.
-    SecretsProviders(Vec<String>),
-    DistinctProperty(String),
-    /// Another node of the same computed class failed a cached check.
-    ClassIneligible {
-        class: String,
-        first: Box<Filter>,
-    },
-}
-
-/// Where a constraint was declared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
-    Job,
-    Group,
-}
-
-impl Filter {
-    /// The reason Nomad's `AllocMetric.ConstraintFiltered` counts, in its
-    /// words (`scheduler/feasible.go` at 1.3.0 and 1.10.5, feasible/ at
-    /// 2.0.5), as `nomad job
-    /// plan` prints it.
-    pub fn metric(&self) -> Cow<'_, str> {
-        match self {
-            Filter::Constraint { text, .. } => Cow::Borrowed(text),
-            Filter::Drivers(_) => Cow::Borrowed("missing drivers"),
-            Filter::HostVolumes => Cow::Borrowed("missing compatible host volumes"),
-            Filter::Csi(why) => Cow::Borrowed(why),
-            Filter::Devices => Cow::Borrowed("missing devices"),
-            Filter::Network(NetworkMiss::Mode(_)) => Cow::Borrowed("missing network"),
-            Filter::Network(miss) => Cow::Owned(miss.describe()),
-            Filter::SecretsProviders(_) => Cow::Borrowed("missing secrets provider"),
-            Filter::DistinctProperty(why) => Cow::Borrowed(why),
-            Filter::ClassIneligible { .. } => Cow::Borrowed(CLASS_INELIGIBLE),
-        }
-    }
-
-    /// One line naming the fact that filtered the node.
-    pub fn describe(&self) -> String {
-        match self {
-            Filter::Constraint { text, level, left } => {
-                let level = match level {
-                    Level::Job => "job",
-                    Level::Group => "group",
-                };
-                let node = match left {
-                    None => String::new(),
-                    Some((target, Some(v))) => format!(" (node: {target} = {v:?})"),
-                    Some((target, None)) => format!(" (node: {target} not set)"),
-                };
-                format!("{level} constraint \"{text}\" not met{node}")
-            }
-            Filter::Drivers(d) => format!("missing drivers ({})", d.join(", ")),
-            Filter::HostVolumes => "missing compatible host volumes".to_string(),
-            Filter::Csi(why) => why.clone(),
-            Filter::Devices => "missing devices".to_string(),
-            Filter::Network(miss) => miss.describe(),
-            Filter::SecretsProviders(p) => {
-                format!("missing secrets provider ({})", p.join(", "))
-            }
-            Filter::DistinctProperty(why) => why.clone(),
-            Filter::ClassIneligible { class, first } => {
-                format!("computed class {class} ineligible: {}", first.describe())
-            }
-        }
-    }
-}
-
-/// How a node passed the class-cached checks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Eligibility {
-    /// The checks ran on this node.
-    Checked,
-    /// Another node of its computed class already passed them: Nomad's
-    /// fast path for an eligible class.
-    Cached,
-}
-
-/// A broken constraint met while checking, for a warning.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct InvalidConstraint {
-    pub constraint: String,
-    pub why: String,
-}
 
 /// The plan as far as distinct properties read it.
 #[derive(Clone, Debug, Default)]
@@ -166,10 +62,6 @@ pub struct Outcome {
 
 /// The replay's shared class check outcomes, by their inputs and node.
 pub type ClassMemo = Memo<Outcome>;
-
-/// What `AllocMetric.ConstraintFiltered` counts for a node whose computed
-/// class the cache already rules out.
-pub const CLASS_INELIGIBLE: &str = "computed class ineligible";
 
 /// The class key of a node without a computed class.
 const NODE_CLASS_PREFIX: &str = "node:";
@@ -639,5 +531,60 @@ impl<'a> SystemStack<'a> {
                 .map_err(Filter::DistinctProperty)?;
         }
         Ok(())
+    }
+}
+
+impl<'a> SystemStack<'a> {
+    /// Whether no class was checked yet and no broken constraint met: the
+    /// only state a row is made in and adopted in.
+    pub fn is_fresh(&self) -> bool {
+        self.job_classes.is_empty()
+            && self.group_classes.is_empty()
+            && self.adopted.is_none()
+            && self.invalid.is_empty()
+    }
+
+    /// The inputs of `tg`'s class checks as the memo numbers them (the
+    /// job's, the group's under the network the checker then holds), once
+    /// other stacks asked for both; `None` where the checks escape their
+    /// class or read volumes. Takes the group's network first, as the
+    /// class checks do.
+    pub fn row_key(&mut self, tg: &'a TaskGroup) -> Option<(u32, u32)> {
+        let escaped = self
+            .group_escaped
+            .get(tg.name.as_str())
+            .copied()
+            .unwrap_or(false);
+        if self.job_escaped || escaped {
+            return None;
+        }
+        self.enter(tg);
+        let job = self.job_memo_key()?.shared_id()?;
+        let group = self.group_memo_key(tg, escaped)?.shared_id()?;
+        Some((job, group))
+    }
+
+    /// The class cache of a stack that was fresh before the class checks
+    /// of `tg` alone ran, as a row.
+    pub fn row(&self, tg: &TaskGroup) -> ClassRow {
+        ClassRow {
+            job: self.job_classes.clone(),
+            group: self
+                .group_classes
+                .iter()
+                .filter(|((g, _), _)| *g == tg.name)
+                .map(|((_, class), r)| (class.clone(), r.clone()))
+                .collect(),
+            invalid: self.invalid.iter().cloned().collect(),
+        }
+    }
+
+    /// Takes `row` as this fresh stack's class cache for `tg`, as if its
+    /// checks had run here.
+    pub fn adopt(&mut self, tg: &'a TaskGroup, row: Arc<ClassRow>) {
+        debug_assert!(self.is_fresh(), "a row is adopted by a fresh stack");
+        self.enter(tg);
+        self.invalid.extend(row.invalid.iter().cloned());
+        self.adopted = Some((tg.name.as_str(), row));
     }
 }

@@ -46,9 +46,9 @@ fn multiple_nvidia() -> Vec<NodeDevice> {
 
 fn constraint(l: &str, op: &str, r: &str) -> Constraint {
     Constraint {
-        l_target: l.to_string(),
-        r_target: r.to_string(),
-        operand: op.to_string(),
+        l_target: l.into(),
+        r_target: r.into(),
+        operand: op.into(),
     }
 }
 

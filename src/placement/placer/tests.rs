@@ -262,17 +262,17 @@ fn board_rankings_choose_as_a_scan_of_every_node() {
     );
 }
 
+/// Each placement's node and score bits with the failures' metrics.
+type Placements = (Vec<Option<(usize, u64)>>, Vec<AllocMetric>);
+
+/// The class eligibility a blocked evaluation would carry, and whether it
+/// escaped.
+type Eligibility = (BTreeMap<String, bool>, bool);
+
 /// Each placement's node and score bits, the failures' metrics and the
 /// class eligibility a blocked evaluation would carry, for `job` on
 /// `cluster` with nothing recorded.
-fn placed_with_eligibility(
-    cluster: &Cluster<'_>,
-    job: &Job,
-) -> (
-    (Vec<Option<(usize, u64)>>, Vec<AllocMetric>),
-    BTreeMap<String, bool>,
-    bool,
-) {
+fn placed_with_eligibility(cluster: &Cluster<'_>, job: &Job) -> (Placements, Eligibility) {
     let rules = FitRules::of(v(1, 10, 5));
     let setup = Setup {
         settings: Settings {
@@ -297,7 +297,7 @@ fn placed_with_eligibility(
     }
     let metrics = placer.failures().values().map(|f| f.metric.clone());
     let (eligibility, escaped) = placer.eligibility();
-    ((out, metrics.collect()), eligibility, escaped)
+    ((out, metrics.collect()), (eligibility, escaped))
 }
 
 /// Jobs whose class checks read the same inputs take a group's checks
