@@ -26,6 +26,7 @@ mod feasible;
 mod generic_sched;
 mod generic_sched_modify;
 mod generic_sched_placement;
+mod generic_sched_queued;
 mod generic_sched_spread;
 mod golden;
 mod incidents;

@@ -94,7 +94,7 @@ fn rank_test_go_v1_3_0_v2_0_5_bin_pack_iterator_network_success() {
 /// ("bandwidth tracking is deprecated") and its expected failure does not
 /// follow from the code it skips: bandwidth is checked only where a task
 /// network is offered (`AssignNetwork`, nomad/structs/network.go:519-529
-/// at 1.3.0, :575-586 at 2.0.5), not for the group's ports
+/// at 1.3.0, `AssignTaskNetwork` :576-586 at 2.0.5), not for the group's ports
 /// (`AssignPorts`), so 700 used and 300 asked fill the 1000 exactly and
 /// the node fits. One more Mbit exhausts it in "network: bandwidth
 /// exceeded", the dimension the test names.
