@@ -263,3 +263,94 @@ fn generic_sched_test_go_v1_6_0_v2_0_5_job_register_scheduler_algorithm() {
         }
     }
 }
+
+/// TestServiceSched_ReservedCores_InPlace (added at 1.10.1 with #25705;
+/// here at 1.10.1 and 2.0.5): two allocations of a one-core task hold
+/// cores 1 and 2 of the node's four; the count grows to three. Both are
+/// updated in place (they keep their cores, scheduler/util.go
+/// `genericAllocUpdateFn`), the third is placed on the node's free cores,
+/// and nothing fails or is blocked. The plan does not list the cores an
+/// allocation gets, so that part of Nomad's assertion has no counterpart.
+#[test]
+fn generic_sched_test_go_v1_10_1_v2_0_5_reserved_cores_in_place() {
+    let mut n = node(0);
+    n["NodeResources"]["Cpu"] =
+        json!({"CpuShares": 14000, "TotalCpuCores": 4, "ReservableCpuCores": [0, 1, 2, 3]});
+    let mut old = job(2);
+    old["JobModifyIndex"] = json!(1);
+    old["TaskGroups"][0]["Tasks"][0]["Resources"]["Cores"] = json!(1);
+    let mut new = old.clone();
+    new["TaskGroups"][0]["Count"] = json!(3);
+    let new = registered_again(new);
+    let allocs: Vec<Value> = (0..2)
+        .map(|i| {
+            let mut a = alloc(
+                &format!("a{i}"),
+                &format!("my-job.web[{i}]"),
+                0,
+                &old,
+                3500,
+                256,
+            );
+            a["AllocatedResources"]["Tasks"]["web"]["Cpu"]["ReservedCores"] = json!([i + 1]);
+            a
+        })
+        .collect();
+    let s = snapshot(vec![n], vec![new], allocs, Value::Null);
+    for release in [v(1, 10, 1), v(2, 0, 5)] {
+        let r = replay(&s, "mock-service", release);
+        assert_eq!(r.plan.in_place_update.len(), 2, "{release}: {:?}", r.plan);
+        assert!(r.plan.destructive_update.is_empty(), "{release}");
+        assert_eq!(
+            placed_nodes(&r),
+            [id(0)],
+            "{release}: {:#?}",
+            r.plan.failed_placements
+        );
+        assert!(r.plan.failed_placements.is_empty(), "{release}");
+        assert!(r.plan.blocked_eval.is_none(), "{release}");
+    }
+}
+
+/// An in-place update keeps its allocation's ports (`genericAllocUpdateFn`,
+/// scheduler/util.go:879-898 at 1.3.0): two allocations holding ports
+/// 20000-20003 on the mock node are updated in place as the count grows to
+/// three, and the third is placed beside them. Counting the updates with
+/// the ports of fresh offers instead made both take the same ones, and the
+/// node collided with itself for the placement.
+#[test]
+fn an_in_place_update_keeps_its_ports_for_later_placements() {
+    let mut old = job(2);
+    old["JobModifyIndex"] = json!(1);
+    let mut new = old.clone();
+    new["TaskGroups"][0]["Count"] = json!(3);
+    let new = registered_again(new);
+    let allocs: Vec<Value> = (0..2)
+        .map(|i| {
+            let mut a = alloc(
+                &format!("a{i}"),
+                &format!("mock-service.web[{i}]"),
+                0,
+                &old,
+                500,
+                256,
+            );
+            a["AllocatedResources"]["Tasks"]["web"]["Networks"] = json!([{
+                "Device": "eth0", "IP": "192.168.0.100", "MBits": 50,
+                "DynamicPorts": [{"Label": "http", "Value": 20000 + 2 * i},
+                                 {"Label": "admin", "Value": 20001 + 2 * i}]}]);
+            a
+        })
+        .collect();
+    let s = snapshot(vec![node(0)], vec![new], allocs, Value::Null);
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        assert_eq!(r.plan.in_place_update.len(), 2, "{release}");
+        assert_eq!(
+            placed_nodes(&r),
+            [id(0)],
+            "{release}: {:?}",
+            r.plan.failed_placements
+        );
+    }
+}
