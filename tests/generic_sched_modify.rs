@@ -354,3 +354,91 @@ fn an_in_place_update_keeps_its_ports_for_later_placements() {
         );
     }
 }
+
+/// TestServiceSched_JobRegister_EphemeralDisk (added at 1.11.0 with
+/// #26662; here at 1.11.0 and 2.0.5): ten allocations of a job with a
+/// `sticky` disk, placed by a first evaluation on mock nodes of 2.0.5's
+/// size (four cores of 3500 MHz). A change of CPU replaces each on its own
+/// node; a change of node pool, or of datacenters, to the one node in
+/// "test" (with `migrate` too) replaces them all there.
+#[test]
+fn generic_sched_test_go_v1_11_0_v2_0_5_job_register_ephemeral_disk() {
+    let big = |i: usize| {
+        let mut n = node(i);
+        n["NodeResources"]["Cpu"]["CpuShares"] = json!(14000);
+        n
+    };
+    let sticky = |migrate: bool| {
+        let mut j = job(10);
+        j["JobModifyIndex"] = json!(1);
+        j["TaskGroups"][0]["EphemeralDisk"] =
+            json!({"SizeMB": 150, "Sticky": true, "Migrate": migrate});
+        j
+    };
+    // The first evaluation's placements: `on(i)` is the node of web[i].
+    let running = |old: &Value, on: &dyn Fn(usize) -> usize| -> Vec<Value> {
+        (0..10)
+            .map(|i| {
+                alloc(
+                    &format!("a{i}"),
+                    &format!("mock-service.web[{i}]"),
+                    on(i),
+                    old,
+                    500,
+                    256,
+                )
+            })
+            .collect()
+    };
+    let replaced_on = |r: &JobReport| -> Vec<(String, String)> {
+        let mut on: Vec<(String, String)> = r
+            .plan
+            .destructive_update
+            .iter()
+            .map(|d| {
+                (
+                    d.alloc_id.to_string(),
+                    d.node_id.as_deref().unwrap_or("").to_string(),
+                )
+            })
+            .collect();
+        on.sort();
+        on
+    };
+    let ids = |f: &dyn Fn(usize) -> usize| -> Vec<(String, String)> {
+        let mut v: Vec<(String, String)> = (0..10).map(|i| (format!("a{i}"), id(f(i)))).collect();
+        v.sort();
+        v
+    };
+    // Same pool: each stays on its node.
+    let old = sticky(false);
+    let mut new = registered_again(old.clone());
+    new["TaskGroups"][0]["Tasks"][0]["Resources"]["CPU"] = json!(510);
+    let s = snapshot(
+        (0..10).map(big).collect(),
+        vec![new],
+        running(&old, &|i| i),
+        Value::Null,
+    );
+    for release in [v(1, 11, 0), v(2, 0, 5)] {
+        let r = replay(&s, "mock-service", release);
+        assert_eq!(replaced_on(&r), ids(&|i| i), "{release}");
+    }
+    // A new pool or datacenter holding only node 5: all move there.
+    let old = sticky(true);
+    let mut nodes: Vec<Value> = (0..6).map(big).collect();
+    nodes[5]["NodePool"] = json!("test");
+    let mut pool = registered_again(old.clone());
+    pool["NodePool"] = json!("test");
+    let mut dc_nodes: Vec<Value> = (0..6).map(big).collect();
+    dc_nodes[5]["Datacenter"] = json!("test");
+    let mut dc = registered_again(old.clone());
+    dc["Datacenters"] = json!(["test"]);
+    for (nodes, new) in [(nodes, pool), (dc_nodes, dc)] {
+        let s = snapshot(nodes, vec![new], running(&old, &|i| i / 2), Value::Null);
+        for release in [v(1, 11, 0), v(2, 0, 5)] {
+            let r = replay(&s, "mock-service", release);
+            assert_eq!(replaced_on(&r), ids(&|_| 5), "{release}");
+        }
+    }
+}
