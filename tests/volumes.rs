@@ -601,3 +601,32 @@ fn scheduler_system_test_go_v1_5_0_v2_0_5_csi_topology() {
         assert!(r.plan.more_blocked_evals.is_empty(), "{release}");
     }
 }
+
+/// TestServiceSched_JobRegister_StickyStaticHostVolume (added at 2.0.4;
+/// here at 2.0.5): a `sticky` request for a static host volume, which
+/// only dynamic volumes honour, finds no node: the one node is filtered
+/// by the host volume check, the placement fails and a blocked evaluation
+/// is created. (Before #28202, at 2.0.3, the checker passed it:
+/// src/feasibility host volume tests.)
+#[test]
+fn generic_sched_test_go_v2_0_5_job_register_sticky_static_host_volume() {
+    let mut n = node(0);
+    n["HostVolumes"] = json!({"foo": {"Name": "foo", "Path": "/srv/foo"}});
+    let j = job(
+        1,
+        json!({"foo": {"Type": "host", "Source": "foo", "Sticky": true}}),
+    );
+    let snapshot = json!({"Jobs": [j], "Nodes": [n], "Allocs": []});
+    let r = replay(snapshot, v(2, 0, 5));
+    assert!(placed(&r).is_empty());
+    let [failed] = r.plan.failed_placements.as_slice() else {
+        panic!("{:?}", r.plan.failed_placements);
+    };
+    assert_eq!(failed.count, 1);
+    assert_eq!(
+        failed.metrics.constraint_filtered["missing compatible host volumes"], 1,
+        "{:?}",
+        failed.metrics.constraint_filtered
+    );
+    assert!(r.plan.blocked_eval.is_some());
+}
