@@ -180,7 +180,6 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_job_modify_node_reschedule_penalty() {
     // tracker names it (`getSelectOptions`, scheduler/generic_sched.go:722
     // at 1.3.0, :802 at 2.0.5).
     let new = registered_again(penalty_job("/bin/other"));
-    let mut failed = failed;
     failed["NextAllocation"] = json!("a-new");
     let mut replacement = alloc("a-new", "mock-service.web[1]", 2, &j, 500, 256);
     replacement["PreviousAllocation"] = json!("a-failed");
