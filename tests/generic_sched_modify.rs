@@ -313,10 +313,10 @@ fn generic_sched_test_go_v1_10_1_v2_0_5_reserved_cores_in_place() {
 
 /// An in-place update keeps its allocation's ports (`genericAllocUpdateFn`,
 /// scheduler/util.go:879-898 at 1.3.0): two allocations holding ports
-/// 20000-20003 on the mock node are updated in place as the count grows to
-/// three, and the third is placed beside them. Counting the updates with
-/// the ports of fresh offers instead made both take the same ones, and the
-/// node collided with itself for the placement.
+/// 25000-25003 on the mock node are updated in place as the count grows to
+/// three, and the third is placed beside them. Counted with the ports of
+/// fresh offers instead, both updates took the same lowest free ports and
+/// the node collided with itself ("network: port collision").
 #[test]
 fn an_in_place_update_keeps_its_ports_for_later_placements() {
     let mut old = job(2);
@@ -336,8 +336,8 @@ fn an_in_place_update_keeps_its_ports_for_later_placements() {
             );
             a["AllocatedResources"]["Tasks"]["web"]["Networks"] = json!([{
                 "Device": "eth0", "IP": "192.168.0.100", "MBits": 50,
-                "DynamicPorts": [{"Label": "http", "Value": 20000 + 2 * i},
-                                 {"Label": "admin", "Value": 20001 + 2 * i}]}]);
+                "DynamicPorts": [{"Label": "http", "Value": 25000 + 2 * i},
+                                 {"Label": "admin", "Value": 25001 + 2 * i}]}]);
             a
         })
         .collect();
