@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 
+use plan_inspect::explain::explain;
 use plan_inspect::read::read_snapshot_from;
 use plan_inspect::replay::{Options, Replay};
 use plan_inspect::report::JobReport;
@@ -169,4 +170,44 @@ fn spread_test_go_v1_3_0_v2_0_5_spread_panic_downgrade() {
         );
         assert!(r.plan.failed_placements.is_empty(), "{release}");
     }
+}
+
+/// TestServiceSched_Spread_NodeLimitForFeasibilityChecks (added at 2.0.1;
+/// here at 2.0.5): with `NodeLimitForFeasibilityChecks` 5 in the scheduler
+/// configuration and a datacenter spread, Nomad ranks five of twenty
+/// nodes and reports 5 evaluated. plan-inspect ranks every feasible node
+/// (docs/nomad-behaviour.md), so the setting does not change its choice,
+/// which is one Nomad could make: all twenty tie. Forced: the one
+/// allocation is placed and nothing fails; the explanation ranks all
+/// twenty where Nomad's metric says five.
+#[test]
+fn generic_sched_test_go_v2_0_5_spread_node_limit_for_feasibility_checks() {
+    let mut j = job(1);
+    j["TaskGroups"][0]["Spreads"] = json!([{"Attribute": "${node.datacenter}", "Weight": 100}]);
+    let nodes: Vec<Value> = (0..20).map(node).collect();
+    let text = json!({
+        "Now": "2022-04-01T00:00:00Z", "Jobs": [j], "Nodes": nodes, "Allocs": [],
+        "SchedulerConfig": {"SchedulerAlgorithm": "binpack", "NodeLimitForFeasibilityChecks": 5}
+    })
+    .to_string();
+    let snapshot = read_snapshot_from(text.as_bytes(), "snapshot.json").unwrap();
+    let options = Options {
+        nomad_version: Some(VersionRequest::Release(v(2, 0, 5))),
+        ..Options::default()
+    };
+    let r = Replay::new(&snapshot, &options)
+        .unwrap()
+        .report()
+        .jobs
+        .remove(0);
+    assert_eq!(r.plan.place.len(), 1);
+    assert!(r.plan.place[0].node_id.is_some());
+    assert!(r.plan.failed_placements.is_empty());
+    let e = explain(&snapshot, &options, &r.plan.place[0].name).unwrap();
+    let scores = e.steps.iter().find(|s| s.title == "Scores").unwrap();
+    assert!(
+        scores.conclusion.starts_with("20 nodes fit"),
+        "{}",
+        scores.conclusion
+    );
 }

@@ -196,3 +196,32 @@ fn rank_test_go_v1_3_0_bin_pack_iterator_no_existing_alloc_mixed_reserve() {
     let failed = replay_nodes(overloaded, job(vec![group("web", 1000, 1000)]), Vec::new());
     assert_eq!(failed.plan.failed_placements[0].metrics.nodes_exhausted, 1);
 }
+
+/// `TestFeasibleRankIterator` (rank_test.go v1.3.0, v2.0.5
+/// scheduler/feasible/rank_test.go): every feasible node comes out of the
+/// ranking. Ten nodes that all fit the ask are all scored, in the
+/// explanation's count, before the best is chosen.
+#[test]
+fn rank_test_go_v1_3_0_v2_0_5_feasible_rank_iterator() {
+    let ids: Vec<String> = (0..10)
+        .map(|i| format!("{i:08}-0000-4000-8000-000000000000"))
+        .collect();
+    let nodes: Vec<Value> = ids.iter().map(|id| node(id)).collect();
+    let snapshot = json!({"Now": "2022-04-01T00:00:00Z",
+        "Jobs": [job(vec![group("web", 1024, 1024)])], "Nodes": nodes, "Allocs": []});
+    let text = snapshot.to_string();
+    let snapshot = read_snapshot_from(text.as_bytes(), "snapshot.json").unwrap();
+    for release in [v(1, 3, 0), v(2, 0, 5)] {
+        let options = Options {
+            nomad_version: Some(VersionRequest::Release(release)),
+            ..Options::default()
+        };
+        let e = plan_inspect::explain::explain(&snapshot, &options, "j.web[0]").unwrap();
+        let scores = e.steps.iter().find(|s| s.title == "Scores").unwrap();
+        assert!(
+            scores.conclusion.starts_with("10 nodes fit"),
+            "{release}: {}",
+            scores.conclusion
+        );
+    }
+}

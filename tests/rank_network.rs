@@ -88,6 +88,40 @@ fn rank_test_go_v1_3_0_v2_0_5_bin_pack_iterator_network_success() {
     }
 }
 
+/// `TestBinPackIterator_Network_Failure`: another allocation on the node
+/// uses 300 Mbit of `eth0` in its task and 400 in its group; the ask is a
+/// group network of 250 and a task network of 300. Nomad skips the test
+/// ("bandwidth tracking is deprecated") and its expected failure does not
+/// follow from the code it skips: bandwidth is checked only where a task
+/// network is offered (`AssignNetwork`, nomad/structs/network.go:519-529
+/// at 1.3.0, `AssignTaskNetwork` :576-586 at 2.0.5), not for the group's ports
+/// (`AssignPorts`), so 700 used and 300 asked fill the 1000 exactly and
+/// the node fits. One more Mbit exhausts it in "network: bandwidth
+/// exceeded", the dimension the test names.
+#[test]
+fn rank_test_go_v1_3_0_v2_0_5_bin_pack_iterator_network_failure() {
+    let mut planned = alloc("a1", "other", "web", "n0", 2048, 2048);
+    planned["AllocatedResources"]["Tasks"]["web"]["Networks"] =
+        json!([{"Device": "eth0", "IP": "192.168.0.1", "MBits": 300}]);
+    planned["AllocatedResources"]["Shared"]["Networks"] =
+        json!([{"Device": "eth0", "IP": "192.168.0.1", "MBits": 400}]);
+    let web = |task_mbits: i64| {
+        let mut web = group("web", 1024, 1024);
+        web["Networks"] = json!([{"Device": "eth0", "MBits": 250}]);
+        web["Tasks"][0]["Resources"]["Networks"] = json!([{"Device": "eth0", "MBits": task_mbits}]);
+        job(vec![web])
+    };
+    for release in BOTH {
+        let nodes = || vec![networked("n0", 4096)];
+        let r = replay(nodes(), web(300), vec![planned.clone()], release);
+        assert_eq!(placed(&r), [("n0".to_string(), 1.0)], "{release}");
+        let r = replay(nodes(), web(301), vec![planned.clone()], release);
+        assert!(placed(&r).is_empty(), "{release}");
+        let want = vec![("network: bandwidth exceeded".to_string(), 1)];
+        assert_eq!(failure(&r), Some((1, 1, want)), "{release}");
+    }
+}
+
 /// `TestBinPackIterator_Network_PortCollision_Alloc`: two allocations of
 /// another job already hold port 5000 on the node's one address, which
 /// fails the node as "network: port collision" whatever the ask.

@@ -799,3 +799,100 @@ fn a_stopped_job_s_deployment_is_cancelled_per_node_then_successful() {
     let before = replay_as(&mut c, V1105);
     assert!(before.plan.deployment_updates.is_empty());
 }
+
+/// TestEvictAndPlace (scheduler_system_test.go at v1.11.0, a unit test of
+/// `evictAndPlace`; here at 1.11.0 and 2.0.5 through the replay): each
+/// group's allocations run on every node and all need a destructive
+/// update; the group's `max_parallel`, else the job's, limits how many are
+/// stopped and placed again. `limited` (whether any group hit its limit)
+/// is internal; the counts are what the plan shows.
+#[test]
+fn scheduler_system_test_go_v1_11_0_evict_and_place() {
+    // (case, allocations per group, group limits, job limit, placements)
+    type Case = (
+        &'static str,
+        &'static [&'static str],
+        usize,
+        &'static [Option<i64>],
+        i64,
+        usize,
+    );
+    let cases: [Case; 7] = [
+        ("one group limit less than allocs", &["a"], 4, &[None], 2, 2),
+        ("one group limit equals allocs", &["a"], 4, &[None], 4, 4),
+        (
+            "one group limit greater than allocs",
+            &["a"],
+            2,
+            &[None],
+            4,
+            2,
+        ),
+        (
+            "group limit supercedes job limit",
+            &["a"],
+            4,
+            &[Some(2)],
+            1,
+            2,
+        ),
+        (
+            "two groups limit less than allocs on one",
+            &["a", "b"],
+            4,
+            &[Some(2), Some(4)],
+            0,
+            6,
+        ),
+        (
+            "two groups neither limited",
+            &["a", "b"],
+            2,
+            &[Some(4), Some(4)],
+            0,
+            4,
+        ),
+        (
+            "two groups one uses job limit",
+            &["a", "b"],
+            4,
+            &[Some(4), None],
+            2,
+            6,
+        ),
+    ];
+    for (name, groups, count, limits, job_limit, want) in cases {
+        for release in [V1110, v(2, 0, 5)] {
+            let mut c = Cluster::new();
+            let nodes = nodes(&mut c, count);
+            let specs: Vec<(&str, Option<UpdateStrategy>)> = groups
+                .iter()
+                .zip(limits)
+                .map(|(g, l)| {
+                    let update = l.map(|max_parallel| UpdateStrategy {
+                        max_parallel,
+                        stagger: SECOND,
+                        ..UpdateStrategy::default()
+                    });
+                    (*g, update)
+                })
+                .collect();
+            let old = Arc::new(system_job(&specs));
+            for g in groups.iter() {
+                for n in &nodes {
+                    alloc_on(&mut c, &old, g, n);
+                }
+            }
+            let mut job = destructively_updated(&old);
+            job.update = Some(UpdateStrategy {
+                max_parallel: job_limit,
+                stagger: SECOND,
+                ..UpdateStrategy::default()
+            });
+            c.job(job);
+            let r = replay_as(&mut c, release);
+            assert_eq!(r.plan.place.len(), want, "{release} {name}");
+            assert_eq!(r.plan.stop.len(), want, "{release} {name}");
+        }
+    }
+}

@@ -165,6 +165,49 @@ fn a_system_placement_on_a_node_at_zero_is_exhausted_in_cpu() {
     }
 }
 
+/// TestSystemSched_NilDeploymentState (scheduler_system_test.go, added at
+/// 2.0.0; here at 2.0.5 and 1.11.0, whose node reconciler reads system
+/// deployments): a system job of two groups runs on both nodes; its
+/// successful deployment has no state for "web" (a `null` in the dump)
+/// and one for "api". Nomad asserts the evaluation completes without a
+/// panic; here the snapshot is read and the replay changes nothing.
+#[test]
+fn scheduler_system_test_go_v2_0_5_nil_deployment_state() {
+    let mut job = system_job("sys");
+    let mut api = job["TaskGroups"][0].clone();
+    api["Name"] = json!("api");
+    api["Tasks"][0]["Name"] = json!("api");
+    job["TaskGroups"].as_array_mut().unwrap().push(api);
+    let mut allocs = Vec::new();
+    for n in ["node-1", "node-2"] {
+        for tg in ["web", "api"] {
+            let resources = json!({"Tasks": {tg: {"Cpu": {"CpuShares": 500},
+                "Memory": {"MemoryMB": 256}}}, "Shared": {"DiskMB": 300}});
+            let mut a = alloc(
+                &format!("{n}-{tg}"),
+                &job,
+                n,
+                &format!("my-job.{tg}[0]"),
+                resources,
+            );
+            a["TaskGroup"] = json!(tg);
+            allocs.push(a);
+        }
+    }
+    let mut doc = snapshot(vec![node("node-1"), node("node-2")], vec![job], allocs);
+    doc["Deployments"] = json!([{
+        "ID": "d1", "Namespace": "default", "JobID": "sys", "JobVersion": 0,
+        "JobCreateIndex": 42, "JobModifyIndex": 99, "Status": "successful",
+        "TaskGroups": {"web": null, "api": {"DesiredTotal": 2, "HealthyAllocs": 2}}
+    }]);
+    for version in ["1.11.0", "2.0.5"] {
+        let plan = replay(&doc, "sys", version);
+        for key in ["place", "stop", "destructive_update", "failed_placements"] {
+            assert_eq!(count(&plan, key), 0, "{version} {key}: {plan}");
+        }
+    }
+}
+
 mod failures;
 mod generic_preemption;
 mod in_place;

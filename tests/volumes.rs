@@ -556,3 +556,77 @@ fn a_dynamic_host_volume_is_checked_as_static_and_warned() {
         w[0].message
     );
 }
+
+/// TestSystemSched_CSITopology (scheduler_system_test.go, added at 1.5.0;
+/// here at 1.5.0 and 2.0.5): twelve nodes in four zones, each running its
+/// zone's plugin; a multi-writer volume of a non-default namespace needs
+/// zone 0. The system job runs on the three zone-0 nodes only, and no
+/// blocked evaluation is created (what Nomad asserts).
+#[test]
+fn scheduler_system_test_go_v1_5_0_v2_0_5_csi_topology() {
+    let ns = "non-default-namespace";
+    let zones = ["zone-0", "zone-1", "zone-2", "zone-3"];
+    let nodes: Vec<Value> = (0..12)
+        .map(|i| {
+            let zone = zones[i % 4];
+            let mut n = csi_node(i, &format!("test-plugin-{zone}"), 3);
+            n["Datacenter"] = json!(zone);
+            n["ComputedClass"] = json!(format!("v1:{zone}"));
+            n["CSINodePlugins"][format!("test-plugin-{zone}")]["NodeInfo"]["AccessibleTopology"] =
+                json!({"Segments": {"zone": zone}});
+            n
+        })
+        .collect();
+    let mut vol = volume("myvolume", "test-plugin-zone-0", "multi-node-multi-writer");
+    vol["Namespace"] = json!(ns);
+    vol["RequestedTopologies"] = json!({"Required": [{"Segments": {"zone": "zone-0"}}]});
+    let mut j = job(
+        1,
+        json!({"myvolume": {"Type": "csi", "Name": "unique", "Source": "myvolume"}}),
+    );
+    j["Type"] = json!("system");
+    j["Namespace"] = json!(ns);
+    j["Datacenters"] = json!(zones);
+    let plugins: Vec<Value> = zones
+        .iter()
+        .map(|z| json!({"ID": format!("test-plugin-{z}"), "NodesHealthy": 3}))
+        .collect();
+    let snapshot = json!({"Jobs": [j], "Nodes": nodes, "Allocs": [],
+                          "CSIVolumes": [vol], "CSIPlugins": plugins});
+    for release in [v(1, 5, 0), v(2, 0, 5)] {
+        let r = replay(snapshot.clone(), release);
+        let on: BTreeSet<String> = placed(&r).into_iter().map(|(_, n)| n).collect();
+        assert_eq!(on, [0, 4, 8].map(node_id).into(), "{release}");
+        assert!(r.plan.blocked_eval.is_none(), "{release}");
+        assert!(r.plan.more_blocked_evals.is_empty(), "{release}");
+    }
+}
+
+/// TestServiceSched_JobRegister_StickyStaticHostVolume (added at 2.0.4;
+/// here at 2.0.5): a `sticky` request for a static host volume, which
+/// only dynamic volumes honour, finds no node: the one node is filtered
+/// by the host volume check, the placement fails and a blocked evaluation
+/// is created. (Before #28202, at 2.0.3, the checker passed it:
+/// src/feasibility host volume tests.)
+#[test]
+fn generic_sched_test_go_v2_0_5_job_register_sticky_static_host_volume() {
+    let mut n = node(0);
+    n["HostVolumes"] = json!({"foo": {"Name": "foo", "Path": "/srv/foo"}});
+    let j = job(
+        1,
+        json!({"foo": {"Type": "host", "Source": "foo", "Sticky": true}}),
+    );
+    let snapshot = json!({"Jobs": [j], "Nodes": [n], "Allocs": []});
+    let r = replay(snapshot, v(2, 0, 5));
+    assert!(placed(&r).is_empty());
+    let [failed] = r.plan.failed_placements.as_slice() else {
+        panic!("{:?}", r.plan.failed_placements);
+    };
+    assert_eq!(failed.count, 1);
+    assert_eq!(
+        failed.metrics.constraint_filtered["missing compatible host volumes"], 1,
+        "{:?}",
+        failed.metrics.constraint_filtered
+    );
+    assert!(r.plan.blocked_eval.is_some());
+}

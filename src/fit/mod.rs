@@ -27,6 +27,8 @@
 //! - [`devices`]: `DeviceAccounter` and `AssignDevice` ("devices: no devices
 //!   match request"): the matching device whose affinities score best, its
 //!   instances as the release's `${device.ids}` rules allow.
+//! - [`in_place`]: what an in-place update keeps of its allocation (its
+//!   ports and devices; its reserved cores from 1.10.1).
 //! - [`node_use`]: what a node's proposed allocations use, as running
 //!   totals the placement stage builds once and updates with its plan.
 //! - [`place`](mod@place): the fit half of `BinPackIterator.Next`, with
@@ -61,6 +63,7 @@ pub mod capacity;
 pub mod cidr;
 pub mod comparable;
 pub mod devices;
+pub mod in_place;
 pub mod network_index;
 pub mod node_refusal;
 pub mod node_use;
@@ -75,6 +78,7 @@ pub mod usage;
 pub use allocs_fit::{Check, Fit, allocs_fit};
 pub use capacity::Capacity;
 pub use comparable::Comparable;
+pub use in_place::in_place_resources;
 pub use node_use::{NodeFreeAsk, NodeUse};
 pub use place::{Eviction, GroupAsk, Packed, Placed, Settings, TaskAsk, place, place_evicting};
 pub use preemption::{Candidate, Preemptor};

@@ -92,6 +92,10 @@ pub struct FitRules {
     /// The same for a device request (`scheduler/rank.go:447` and `:464`
     /// at 1.7.7; before, `scheduler/rank.go:424-427` at 1.3.0).
     pub device_preemption_exhausts: bool,
+    /// An in-place update keeps its allocation's reserved cores
+    /// (`genericAllocUpdateFn`, scheduler/util.go:950 at 1.10.1, #25705);
+    /// before, it took the cores of its new offer.
+    pub in_place_keeps_cores: bool,
     /// How device requests match and take instances (catalogue rows).
     pub devices: DeviceRules,
 }
@@ -122,6 +126,7 @@ impl FitRules {
             zero_affinity_scored: release.has(&[v(1, 10, 2)]),
             network_preemption_exhausts: release.has(&[v(1, 5, 15), v(1, 6, 8), v(1, 7, 5)]),
             device_preemption_exhausts: release.has(&[v(1, 7, 7)]),
+            in_place_keeps_cores: release.has(&[v(1, 10, 1)]),
             devices: DeviceRules::of(release),
         }
     }
@@ -164,6 +169,8 @@ mod tests {
         assert!(!at(2, 0, 3).memory_no_limit && at(2, 0, 4).memory_no_limit);
         assert!(!at(1, 11, 3).memory_no_limit);
         assert!(!at(1, 10, 1).zero_affinity_scored && at(1, 10, 2).zero_affinity_scored);
+        assert!(!at(1, 10, 0).in_place_keeps_cores && at(1, 10, 1).in_place_keeps_cores);
+        assert!(!at(1, 9, 7).in_place_keeps_cores && at(2, 0, 5).in_place_keeps_cores);
         assert!(!at(1, 9, 7).zero_affinity_scored);
         let net = |ma, mi, p| at(ma, mi, p).network_preemption_exhausts;
         assert!(!net(1, 5, 14) && net(1, 5, 15) && !net(1, 6, 0) && net(1, 6, 8));

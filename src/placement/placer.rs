@@ -33,6 +33,7 @@ mod tests;
 mod victims;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
 
 use super::cluster::{Cluster, NOT_READY};
 use super::failure::Failure;
@@ -40,6 +41,7 @@ use super::spread::Spreads;
 use super::targets::{in_datacenters, in_pool};
 use super::verdict::{PlacementRecord, Recorder};
 use crate::feasibility::{Placed, SystemStack};
+use crate::fit::in_place_resources;
 use crate::model::{Allocation, Job, TaskGroup};
 use group::Group;
 use judge::Verdict;
@@ -284,7 +286,9 @@ impl<'a> Placer<'a> {
     /// The in-place half of `genericAllocUpdateFn`: whether `tg`, as
     /// updated, still passes the stack on `existing`'s node with `existing`
     /// itself counted as stopped (scheduler/util.go at 1.3.0). A fit is
-    /// remembered for [`Placer::commit_in_place`].
+    /// remembered for [`Placer::commit_in_place`] with what the update
+    /// keeps of `existing` ([`in_place_resources`]; an allocation without
+    /// `AllocatedResources`, from before 0.9, keeps the new offer).
     pub fn check_in_place(
         &mut self,
         existing: &'a Allocation,
@@ -300,7 +304,16 @@ impl<'a> Placer<'a> {
             .then(|| (self.changed.remove(&i), self.log.len()));
         self.stop(existing);
         let verdict = self.judge(&mut g, &existing.name, i);
-        let usage = matches!(verdict, Verdict::Fits { .. }).then(|| self.allocate(&g, i));
+        let usage = matches!(verdict, Verdict::Fits { .. }).then(|| {
+            let mut usage = self.allocate(&g, i);
+            if let (Some(offer), Some(old)) =
+                (&usage.allocated_resources, &existing.allocated_resources)
+            {
+                let kept = in_place_resources(offer, old, &self.setup.settings.rules);
+                usage.allocated_resources = Some(Arc::new(kept));
+            }
+            usage
+        });
         let round = self.spreads.round(tg, &self.stopping, &self.proposed);
         self.unstop(existing);
         if let Some((use_before, logged)) = before {

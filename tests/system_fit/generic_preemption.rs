@@ -202,3 +202,64 @@ fn explain_and_table_show_the_preemptions() {
         assert!(row.contains(word), "{word} in {row}");
     }
 }
+
+/// TestPreemptionMultiple (scheduler/preemption_test.go:1389 at v1.3.0,
+/// scheduler/integration/preemption_test.go:21 at v2.0.5): a node with four
+/// GPUs, each held by one of four allocations of a priority 5 job; a
+/// priority 100 job places two allocations of two GPUs each, which
+/// preempts all four.
+#[test]
+fn preemption_test_go_v1_3_0_v2_0_5_preemption_multiple() {
+    let mut n = node("n1");
+    n["ReservedResources"] = json!({});
+    n["NodeResources"]["Devices"] = json!([{
+        "Type": "gpu", "Vendor": "nvidia", "Name": "1080ti",
+        "Attributes": {
+            "memory": {"Int": 11, "Unit": "GiB"}, "cuda_cores": {"Int": 3584},
+            "graphics_clock": {"Int": 1480, "Unit": "MHz"},
+            "memory_bandwidth": {"Int": 11, "Unit": "GB/s"}},
+        "Instances": (0..4).map(|i| json!({"ID": format!("dev{i}"), "Healthy": true}))
+            .collect::<Vec<_>>()
+    }]);
+    let gpus = |mut job: Value, count: i64| {
+        job["TaskGroups"][0]["Tasks"][0]["Resources"]["Devices"] =
+            json!([{"Name": "gpu", "Count": count}]);
+        job
+    };
+    let low = gpus(service_job("low", 5, 4, 500, 256), 1);
+    let high = gpus(service_job("high", 100, 2, 500, 256), 2);
+    let allocs: Vec<Value> = (0..4)
+        .map(|i| {
+            let resources = json!({"Tasks": {"web": {
+                "Cpu": {"CpuShares": 500}, "Memory": {"MemoryMB": 256},
+                "Devices": [{"Type": "gpu", "Vendor": "nvidia", "Name": "1080ti",
+                             "DeviceIDs": [format!("dev{i}")]}]}},
+                "Shared": {"DiskMB": 150}});
+            alloc(
+                &format!("low-{i}"),
+                &low,
+                "n1",
+                &format!("low.web[{i}]"),
+                resources,
+            )
+        })
+        .collect();
+    let doc = preempting(snapshot(vec![n], vec![low, high], allocs), true, false);
+    for release in ["1.3.0", "2.0.5"] {
+        let plan = replay(&doc, "high", release);
+        assert_eq!(count(&plan, "place"), 2, "{release}: {plan}");
+        assert_eq!(count(&plan, "failed_placements"), 0, "{release}: {plan}");
+        assert_eq!(
+            preempted(&plan),
+            ["low-0", "low-1", "low-2", "low-3"],
+            "{release}: {plan}"
+        );
+        let nodes: Vec<&Value> = plan["preemptions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| &p["node_id"])
+            .collect();
+        assert!(nodes.iter().all(|n| *n == "n1"), "{release}: {plan}");
+    }
+}
