@@ -43,6 +43,7 @@ mod periodic;
 mod placement_validate;
 mod plan;
 mod reschedule_validate;
+mod resources_validate;
 mod same;
 mod schema;
 mod service_check;
@@ -54,6 +55,7 @@ mod task_defaults;
 mod task_diff;
 mod task_validate;
 mod tproxy_validate;
+mod volume_validate;
 mod warnings;
 
 pub use admission::{implied_constraints, validate};

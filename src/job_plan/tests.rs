@@ -46,6 +46,8 @@ mod service_check;
 mod service_validate;
 mod task_diff;
 mod task_validate;
+mod volume_validate;
+mod resources_validate;
 mod warnings;
 
 use super::diff_types::{DiffType, FieldDiff};

@@ -226,7 +226,7 @@ fn job_endpoint_hooks_test_go_v1_10_5_implied_constraints_bridge_network() {
 #[test]
 fn job_endpoint_hooks_test_go_v1_10_5_implied_constraints_numa() {
     let job = one_group(json!({"Name": "group1", "Tasks": [
-        {"Resources": {"NUMA": {"Affinity": "require"}}}]}));
+        {"Resources": {"CPU": 100, "MemoryMB": 300, "NUMA": {"Affinity": "require"}}}]}));
     assert_eq!(
         group_constraints(&mutate(job.clone())),
         json!([
@@ -303,7 +303,7 @@ fn the_community_edition_refuses_numa_and_task_schedules() {
     };
     let numa = job(json!({"Name": "t", "Driver": "exec",
         "LogConfig": {"MaxFiles": 1, "MaxFileSizeMB": 1},
-        "Resources": {"NUMA": {"Affinity": "require"}}}));
+        "Resources": {"CPU": 100, "MemoryMB": 300, "NUMA": {"Affinity": "require"}}}));
     assert_eq!(
         validate(&numa, v(1, 10, 5)),
         ["numa scheduling requires Nomad Enterprise"]
@@ -311,7 +311,7 @@ fn the_community_edition_refuses_numa_and_task_schedules() {
     assert!(validate(&numa, v(1, 6, 5)).is_empty());
     let sched = job(
         json!({"Name": "t", "Driver": "exec", "Schedule": {"Cron": null},
-        "Resources": {}, "LogConfig": {"MaxFiles": 1, "MaxFileSizeMB": 1}}),
+        "Resources": {"CPU": 100, "MemoryMB": 300}, "LogConfig": {"MaxFiles": 1, "MaxFileSizeMB": 1}}),
     );
     assert_eq!(
         validate(&sched, v(1, 10, 5)),

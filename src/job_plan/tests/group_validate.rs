@@ -102,7 +102,7 @@ fn structs_test_go_v2_0_5_update_strategy_validate() {
     let u = json!({"MaxParallel": -1, "HealthCheck": "foo", "MinHealthyTime": -10,
                    "HealthyDeadline": -15, "ProgressDeadline": -25, "AutoRevert": false,
                    "Canary": -1});
-    let g = json!({"Name": "web", "Count": 1, "Tasks": [{"Name": "web", "Driver": "exec", "Resources": {}, "LogConfig": {"MaxFiles": 1, "MaxFileSizeMB": 1}}],
+    let g = json!({"Name": "web", "Count": 1, "Tasks": [{"Name": "web", "Driver": "exec", "Resources": {"CPU": 100, "MemoryMB": 300}, "LogConfig": {"MaxFiles": 1, "MaxFileSizeMB": 1}}],
                    "RestartPolicy": restart(), "ReschedulePolicy": {}, "EphemeralDisk": {"SizeMB": 300}, "Update": u});
     assert_eq!(
         errors(g, "service", v(2, 0, 5)),
@@ -123,7 +123,7 @@ fn structs_test_go_v2_0_5_update_strategy_validate() {
 #[test]
 fn structs_test_go_v2_0_5_scaling_policy_validate() {
     let scaled = |count: i64, policy: Value| {
-        let g = json!({"Name": "web", "Count": count, "Tasks": [{"Name": "web", "Driver": "exec", "Resources": {}, "LogConfig": {"MaxFiles": 1, "MaxFileSizeMB": 1}}],
+        let g = json!({"Name": "web", "Count": count, "Tasks": [{"Name": "web", "Driver": "exec", "Resources": {"CPU": 100, "MemoryMB": 300}, "LogConfig": {"MaxFiles": 1, "MaxFileSizeMB": 1}}],
                        "RestartPolicy": restart(), "ReschedulePolicy": {}, "EphemeralDisk": {"SizeMB": 300},
                        "Scaling": policy});
         errors(g, "service", v(2, 0, 5))
