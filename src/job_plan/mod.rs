@@ -51,6 +51,7 @@ mod service_diff;
 mod service_validate;
 mod sidecar_merge;
 mod task_block_diff;
+mod task_blocks_validate;
 mod task_defaults;
 mod task_diff;
 mod task_validate;

@@ -45,6 +45,7 @@ mod rows_v1_8_0;
 mod service_check;
 mod service_validate;
 mod task_diff;
+mod task_blocks_validate;
 mod task_validate;
 mod volume_validate;
 mod resources_validate;

@@ -1578,6 +1578,18 @@ catalogue! {
         reads: [],
         wording: "a task's numa block is validated",
     }
+    /// #13972 (1.3.4, 1.4.0; v1.4.0 nomad/structs/structs.go
+    /// `Template.Validate`): a template's change mode may be `script`, with a
+    /// `change_script` that names a command (a missing `change_script`
+    /// panics Nomad 1.3.4 until #14374, 1.3.5; plan-inspect refuses it as
+    /// 1.3.5 does); before, `script` is an invalid change mode.
+    TemplateChangeScript {
+        id: "#13972",
+        firsts: &[v(1, 3, 4), v(1, 4, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a template's change mode may be script",
+    }
     /// #28297 (2.0.5; v2.0.5 nomad/structs/structs.go:2427): negative
     /// `cores` are refused.
     NegativeCores {

@@ -1,0 +1,216 @@
+//! The task's artifacts, templates, dispatch payload and lifecycle:
+//! nomad/structs/structs_test.go `TestTask_Validate_Template`,
+//! `TestTemplate_Validate`, `TestTaskArtifact_Validate_Dest`,
+//! `TestTaskArtifact_Validate_Checksum` and the lifecycle and dispatch
+//! payload cases (v1.3.0, v2.0.5).
+
+use serde_json::{Value, json};
+
+use super::super::task_blocks_validate::task_block_errors;
+use super::rules_of;
+use crate::model::{Release, v};
+
+fn errors(t: Value, r: Release) -> Vec<String> {
+    task_block_errors(t.as_object().unwrap(), rules_of(r))
+}
+
+fn template(tmpl: Value, r: Release) -> Vec<String> {
+    errors(json!({"Templates": [tmpl]}), r)
+}
+
+/// `Template 1 validation failed: ...` with these errors.
+fn failed(errs: &[&str]) -> Vec<String> {
+    let list: String = errs.iter().map(|e| format!("\t* {e}\n")).collect();
+    let what = if errs.len() == 1 { "error" } else { "errors" };
+    vec![format!(
+        "Template 1 validation failed: {} {what} occurred:\n{list}\n",
+        errs.len()
+    )]
+}
+
+#[test]
+fn structs_test_go_v1_3_0_v2_0_5_template_validate() {
+    let good = || json!({"SourcePath": "foo", "DestPath": "local/foo", "ChangeMode": "noop"});
+    for (r, modes) in [
+        (v(1, 3, 0), "noop, signal, restart"),
+        (v(2, 0, 5), "noop, signal, script, restart"),
+    ] {
+        let invalid = format!("Invalid change mode. Must be one of the following: {modes}");
+        assert_eq!(
+            template(json!({}), r),
+            failed(&[
+                "Must specify a source path or have an embedded template",
+                "Must specify a destination for the template",
+                &invalid,
+            ])
+        );
+        let mut t = good();
+        t["Splay"] = json!(-100);
+        assert_eq!(template(t, r), failed(&["Must specify positive splay value"]));
+        let mut t = good();
+        t["ChangeMode"] = json!("signal");
+        assert_eq!(
+            template(t, r),
+            failed(&["Must specify signal value when change mode is signal"])
+        );
+        let mut t = good();
+        t["DestPath"] = json!("../../root");
+        assert_eq!(
+            template(t, r),
+            failed(&["destination escapes allocation directory"])
+        );
+        assert!(template(good(), r).is_empty());
+        let mut t = good();
+        t["Perms"] = json!("0444");
+        assert!(template(t, r).is_empty());
+        let mut t = good();
+        t["Perms"] = json!("zza");
+        assert_eq!(
+            template(t, r),
+            failed(&[
+                "Failed to parse \"zza\" as octal: strconv.ParseUint: parsing \"zza\": invalid syntax"
+            ])
+        );
+        let mut t = good();
+        t["Perms"] = json!("17777");
+        assert_eq!(
+            template(t, r),
+            failed(&[
+                "Failed to parse \"17777\" as octal: strconv.ParseUint: parsing \"17777\": value out of range"
+            ])
+        );
+        let wait = |min: i64, max: i64| {
+            let mut t = good();
+            t["Wait"] = json!({"Min": min * 1_000_000_000, "Max": max * 1_000_000_000});
+            template(t, r)
+        };
+        assert_eq!(
+            wait(10, 5),
+            failed(&["wait min 10s is greater than max 5s"])
+        );
+        assert!(wait(5, 5).is_empty());
+        assert!(wait(5, 10).is_empty());
+    }
+    // #13972 (1.3.4, 1.4.0): the script change mode.
+    let script = |s: Value| {
+        let mut t = good();
+        t["ChangeMode"] = json!("script");
+        if !s.is_null() {
+            t["ChangeScript"] = s;
+        }
+        t
+    };
+    let r = v(2, 0, 5);
+    assert_eq!(
+        template(script(Value::Null), r),
+        failed(&["must specify change script configuration value when change mode is script"])
+    );
+    assert_eq!(
+        template(script(json!({"Command": ""})), r),
+        failed(&["must specify script path value when change mode is script"])
+    );
+    assert!(template(script(json!({"Command": "/bin/foo"})), r).is_empty());
+    assert!(template(script(json!({"Command": "/bin/foo"})), v(1, 3, 4)).is_empty());
+    assert_eq!(
+        template(script(json!({"Command": "/bin/foo"})), v(1, 3, 3)),
+        failed(&["Invalid change mode. Must be one of the following: noop, signal, restart"])
+    );
+}
+
+#[test]
+fn structs_test_go_v1_3_0_v2_0_5_task_validate_template() {
+    for r in [v(1, 3, 0), v(2, 0, 5)] {
+        let good = json!({"SourcePath": "foo", "DestPath": "local/foo", "ChangeMode": "noop"});
+        assert_eq!(
+            errors(json!({"Templates": [good, good]}), r),
+            ["Template 2 has same destination as 1"]
+        );
+        let env = json!({"Envvars": true, "ChangeMode": "signal", "ChangeSignal": "SIGHUP",
+            "EmbeddedTmpl": "x", "DestPath": "local/env"});
+        assert_eq!(
+            errors(json!({"Templates": [env]}), r),
+            failed(&["cannot use signals with env var templates"])
+        );
+    }
+}
+
+#[test]
+fn structs_test_go_v1_3_0_v2_0_5_task_artifact_validate_dest() {
+    let artifact = |dest: &str| {
+        errors(
+            json!({"Artifacts": [{"GetterSource": "google.com", "RelativeDest": dest}]}),
+            v(2, 0, 5),
+        )
+    };
+    // Nomad's relative path starting `..` counts as escaping, so does a
+    // directory `..x` beside the task's.
+    for fine in ["", "local/", "local/..", "/etc/passwd", "../task2", "..x"] {
+        assert!(artifact(fine).is_empty(), "{fine}");
+    }
+    for escaping in ["local/../../..", "../../x", "../..x"] {
+        assert_eq!(
+            artifact(escaping),
+            ["Artifact 1 validation failed: 1 error occurred:\n\t* destination escapes allocation directory\n\n"],
+            "{escaping}"
+        );
+    }
+    assert_eq!(
+        errors(
+            json!({"Artifacts": [{"GetterMode": "link", "RelativeDest": "local/"}]}),
+            v(1, 3, 0)
+        ),
+        [
+            "Artifact 1 validation failed: 2 errors occurred:\n\t* source must be specified\n\t* invalid artifact mode \"link\"; must be one of: any, file, dir\n\n"
+        ]
+    );
+}
+
+#[test]
+fn structs_test_go_v1_3_0_v2_0_5_task_artifact_validate_checksum() {
+    let checked = |sum: &str| {
+        errors(
+            json!({"Artifacts": [{"GetterSource": "foo.com", "RelativeDest": "local/",
+                "GetterOptions": {"checksum": sum}}]}),
+            v(2, 0, 5),
+        )
+    };
+    let one = |e: &str| {
+        vec![format!(
+            "Artifact 1 validation failed: 1 error occurred:\n\t* {e}\n\n"
+        )]
+    };
+    assert_eq!(
+        checked("md5:test"),
+        one("invalid checksum: encoding/hex: invalid byte: U+0074 't'")
+    );
+    assert_eq!(
+        checked("md5:abc"),
+        one("invalid checksum: encoding/hex: odd length hex string")
+    );
+    assert_eq!(checked("md5:abcd"), one("invalid md5 checksum: abcd"));
+    assert_eq!(checked("md5"), one("checksum must be given as \"type:value\"; got \"md5\""));
+    assert_eq!(checked("  "), one("checksum value cannot be empty"));
+    assert_eq!(checked("crc:00"), one("unsupported checksum type: crc"));
+    assert!(checked("md5:00112233445566778899aabbccddeeff").is_empty());
+    assert!(checked("sha256:${ARTIFACT_CHECKSUM}").is_empty());
+}
+
+#[test]
+fn dispatch_payload_and_lifecycle() {
+    for r in [v(1, 3, 0), v(2, 0, 5)] {
+        assert_eq!(
+            errors(json!({"DispatchPayload": {"File": "../../../foo"}}), r),
+            ["Dispatch Payload validation failed: destination escapes allocation directory"]
+        );
+        assert!(errors(json!({"DispatchPayload": {"File": "../secret"}}), r).is_empty());
+        assert_eq!(
+            errors(json!({"Lifecycle": {"Hook": ""}}), r),
+            ["Lifecycle validation failed: no lifecycle hook provided"]
+        );
+        assert_eq!(
+            errors(json!({"Lifecycle": {"Hook": "prestop"}}), r),
+            ["Lifecycle validation failed: invalid hook: prestop"]
+        );
+        assert!(errors(json!({"Lifecycle": {"Hook": "poststop", "Sidecar": true}}), r).is_empty());
+    }
+}
