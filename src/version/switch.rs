@@ -1590,6 +1590,24 @@ catalogue! {
         reads: [],
         wording: "a template's change mode may be script",
     }
+    /// #18292 (1.8.0; v1.8.0 nomad/structs/structs.go `Job.Validate`): a
+    /// job's `ui` description may be at most 1000 bytes.
+    UiDescription {
+        id: "#18292",
+        firsts: &[v(1, 8, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job's UI description is at most 1000 bytes",
+    }
+    /// #24055 (1.9.0; v1.9.0 nomad/structs/structs.go `Job.Validate`): a
+    /// job's version tag description may be at most 1000 bytes.
+    VersionTagDescription {
+        id: "#24055",
+        firsts: &[v(1, 9, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job's version tag description is at most 1000 bytes",
+    }
     /// #28297 (2.0.5; v2.0.5 nomad/structs/structs.go:2427): negative
     /// `cores` are refused.
     NegativeCores {
