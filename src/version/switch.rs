@@ -1608,6 +1608,16 @@ catalogue! {
         reads: [],
         wording: "a job's version tag description is at most 1000 bytes",
     }
+    /// #23538 (1.8.3, 1.9.0; v1.8.3 nomad/structs/structs.go
+    /// `validateNetworks`): a network's CNI arguments may not repeat another
+    /// network's key nor hold a `;`.
+    CniArgs {
+        id: "#23538",
+        firsts: &[v(1, 8, 3), v(1, 9, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a network's CNI arguments are validated",
+    }
     /// #28297 (2.0.5; v2.0.5 nomad/structs/structs.go:2427): negative
     /// `cores` are refused.
     NegativeCores {
