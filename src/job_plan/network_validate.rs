@@ -138,7 +138,10 @@ fn cni_errors(n: &Map<String, Value>, seen: &mut BTreeSet<String>) -> Vec<String
             errs.push(format!("duplicate CNI arg {}", go_quote(k)));
         }
         if k.contains(';') {
-            errs.push(format!("invalid ';' character in CNI arg key {}", go_quote(k)));
+            errs.push(format!(
+                "invalid ';' character in CNI arg key {}",
+                go_quote(k)
+            ));
         }
         let v = v.as_str().unwrap_or_default();
         if v.contains(';') {

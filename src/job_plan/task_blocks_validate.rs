@@ -54,13 +54,12 @@ pub(crate) fn task_block_errors(t: &Map<String, Value>, rules: Switches) -> Vec<
             }
         }
     }
-    if let Some(p) = t.get("DispatchPayload").and_then(Value::as_object) {
-        if escapes("task/local/", &text(p, "File")) {
-            errs.push(
-                "Dispatch Payload validation failed: destination escapes allocation directory"
-                    .into(),
-            );
-        }
+    if let Some(p) = t.get("DispatchPayload").and_then(Value::as_object)
+        && escapes("task/local/", &text(p, "File"))
+    {
+        errs.push(
+            "Dispatch Payload validation failed: destination escapes allocation directory".into(),
+        );
     }
     if let Some(l) = t.get("Lifecycle").and_then(Value::as_object) {
         let hook = text(l, "Hook");
@@ -209,8 +208,7 @@ fn template_errors(t: &Map<String, Value>, rules: Switches) -> Vec<String> {
         }
         "script" if script_mode => match t.get("ChangeScript").and_then(Value::as_object) {
             None => errs.push(
-                "must specify change script configuration value when change mode is script"
-                    .into(),
+                "must specify change script configuration value when change mode is script".into(),
             ),
             Some(s) if text(s, "Command").is_empty() => {
                 errs.push("must specify script path value when change mode is script".into());
@@ -229,25 +227,25 @@ fn template_errors(t: &Map<String, Value>, rules: Switches) -> Vec<String> {
         errs.push("Must specify positive splay value".into());
     }
     let perms = text(t, "Perms");
-    if !perms.is_empty() {
-        if let Some(e) = octal_error(&perms) {
-            errs.push(format!(
-                "Failed to parse {} as octal: strconv.ParseUint: parsing {}: {e}",
-                go_quote(&perms),
-                go_quote(&perms)
-            ));
-        }
+    if !perms.is_empty()
+        && let Some(e) = octal_error(&perms)
+    {
+        errs.push(format!(
+            "Failed to parse {} as octal: strconv.ParseUint: parsing {}: {e}",
+            go_quote(&perms),
+            go_quote(&perms)
+        ));
     }
     if let Some(w) = t.get("Wait").and_then(Value::as_object) {
         let bound = |k: &str| w.get(k).and_then(Value::as_i64);
-        if let (Some(min), Some(max)) = (bound("Min"), bound("Max")) {
-            if min > max {
-                errs.push(format!(
-                    "wait min {} is greater than max {}",
-                    go_duration(min),
-                    go_duration(max)
-                ));
-            }
+        if let (Some(min), Some(max)) = (bound("Min"), bound("Max"))
+            && min > max
+        {
+            errs.push(format!(
+                "wait min {} is greater than max {}",
+                go_duration(min),
+                go_duration(max)
+            ));
         }
     }
     errs

@@ -193,7 +193,9 @@ pub(crate) fn legacy_mount_errors(
                 ))
             } else {
                 (!defined(g, &volume)).then(|| {
-                    format!("Task {name} has a volume mount ({i}) referencing undefined volume {volume}")
+                    format!(
+                        "Task {name} has a volume mount ({i}) referencing undefined volume {volume}"
+                    )
                 })
             }
         })
@@ -264,12 +266,10 @@ pub(crate) fn mount_errors(
 }
 
 fn mounts(t: &Map<String, Value>) -> impl Iterator<Item = Map<String, Value>> {
-    list(t, "VolumeMounts")
-        .into_iter()
-        .filter_map(|m| match m {
-            Value::Object(m) => Some(m),
-            _ => None,
-        })
+    list(t, "VolumeMounts").into_iter().filter_map(|m| match m {
+        Value::Object(m) => Some(m),
+        _ => None,
+    })
 }
 
 fn defined(g: &Map<String, Value>, volume: &str) -> bool {

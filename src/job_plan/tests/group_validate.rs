@@ -337,7 +337,12 @@ fn structs_test_go_v1_3_0_v2_0_5_task_group_network_validate_hostname_and_cni() 
         assert!(check(named("foobar"), r).is_empty());
         assert!(check(named("${NOMAD_ALLOC_ID}..x"), r).is_empty());
         assert!(check(named("web.example.com."), r).is_empty());
-        for bad in ["............", "a..b", &"x".repeat(64), &"abcdefgh.".repeat(29)] {
+        for bad in [
+            "............",
+            "a..b",
+            &"x".repeat(64),
+            &"abcdefgh.".repeat(29),
+        ] {
             assert_eq!(
                 check(named(bad), r),
                 ["Hostname is not a valid DNS name"],
@@ -353,7 +358,10 @@ fn structs_test_go_v1_3_0_v2_0_5_task_group_network_validate_hostname_and_cni() 
                 .collect(),
         )
     };
-    let duplicate = cni(vec![json!({"static": "first_value"}), json!({"static": "new_value"})]);
+    let duplicate = cni(vec![
+        json!({"static": "first_value"}),
+        json!({"static": "new_value"}),
+    ]);
     assert_eq!(
         check(duplicate.clone(), v(2, 0, 5)),
         ["duplicate CNI arg \"static\""]

@@ -26,8 +26,16 @@ fn one(err: &str) -> Option<String> {
 #[test]
 fn structs_test_go_v1_3_0_v2_0_5_task_validate_resources() {
     for r in [v(1, 3, 0), v(2, 0, 5)] {
-        assert_eq!(check(json!({"CPU": 1, "MemoryMB": 10}), r), None, "minimum {r}");
-        assert_eq!(check(json!({"CPU": 100, "MemoryMB": 300}), r), None, "default {r}");
+        assert_eq!(
+            check(json!({"CPU": 1, "MemoryMB": 10}), r),
+            None,
+            "minimum {r}"
+        );
+        assert_eq!(
+            check(json!({"CPU": 100, "MemoryMB": 300}), r),
+            None,
+            "default {r}"
+        );
         let full = json!({"CPU": 1000, "MemoryMB": 1000, "MemoryMaxMB": 2000,
             "Networks": [{"Mode": "host", "MBits": 1000}]});
         assert_eq!(check(full, r), None, "full {r}");
@@ -97,7 +105,10 @@ fn secrets_size_within_memory_from_1_8_3() {
     );
     assert_eq!(check(big, v(1, 8, 2)), None);
     assert_eq!(
-        check(json!({"CPU": 100, "MemoryMB": 200, "SecretsMB": -1}), v(2, 0, 5)),
+        check(
+            json!({"CPU": 100, "MemoryMB": 200, "SecretsMB": -1}),
+            v(2, 0, 5)
+        ),
         one("SecretsMB value (-1) cannot be negative")
     );
 }
@@ -134,9 +145,11 @@ fn structs_test_go_v1_3_0_v2_0_5_requested_device_validate() {
 #[test]
 fn structs_test_go_v2_0_5_task_group_validate_kill_timeout() {
     const MIN: i64 = 60_000_000_000;
-    let t = obj(json!({"Name": "web", "Driver": "exec", "KillTimeout": 35 * MIN,
+    let t = obj(
+        json!({"Name": "web", "Driver": "exec", "KillTimeout": 35 * MIN,
         "Resources": {"CPU": 100, "MemoryMB": 300},
-        "LogConfig": {"MaxFiles": 1, "MaxFileSizeMB": 1}}));
+        "LogConfig": {"MaxFiles": 1, "MaxFileSizeMB": 1}}),
+    );
     let g = |progress: i64| {
         obj(json!({"EphemeralDisk": {"SizeMB": 300},
             "Update": {"ProgressDeadline": progress}}))

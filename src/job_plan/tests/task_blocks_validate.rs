@@ -46,7 +46,10 @@ fn structs_test_go_v1_3_0_v2_0_5_template_validate() {
         );
         let mut t = good();
         t["Splay"] = json!(-100);
-        assert_eq!(template(t, r), failed(&["Must specify positive splay value"]));
+        assert_eq!(
+            template(t, r),
+            failed(&["Must specify positive splay value"])
+        );
         let mut t = good();
         t["ChangeMode"] = json!("signal");
         assert_eq!(
@@ -150,7 +153,9 @@ fn structs_test_go_v1_3_0_v2_0_5_task_artifact_validate_dest() {
     for escaping in ["local/../../..", "../../x", "../..x"] {
         assert_eq!(
             artifact(escaping),
-            ["Artifact 1 validation failed: 1 error occurred:\n\t* destination escapes allocation directory\n\n"],
+            [
+                "Artifact 1 validation failed: 1 error occurred:\n\t* destination escapes allocation directory\n\n"
+            ],
             "{escaping}"
         );
     }
@@ -188,7 +193,10 @@ fn structs_test_go_v1_3_0_v2_0_5_task_artifact_validate_checksum() {
         one("invalid checksum: encoding/hex: odd length hex string")
     );
     assert_eq!(checked("md5:abcd"), one("invalid md5 checksum: abcd"));
-    assert_eq!(checked("md5"), one("checksum must be given as \"type:value\"; got \"md5\""));
+    assert_eq!(
+        checked("md5"),
+        one("checksum must be given as \"type:value\"; got \"md5\"")
+    );
     assert_eq!(checked("  "), one("checksum value cannot be empty"));
     assert_eq!(checked("crc:00"), one("unsupported checksum type: crc"));
     assert!(checked("md5:00112233445566778899aabbccddeeff").is_empty());
@@ -211,6 +219,12 @@ fn dispatch_payload_and_lifecycle() {
             errors(json!({"Lifecycle": {"Hook": "prestop"}}), r),
             ["Lifecycle validation failed: invalid hook: prestop"]
         );
-        assert!(errors(json!({"Lifecycle": {"Hook": "poststop", "Sidecar": true}}), r).is_empty());
+        assert!(
+            errors(
+                json!({"Lifecycle": {"Hook": "poststop", "Sidecar": true}}),
+                r
+            )
+            .is_empty()
+        );
     }
 }

@@ -227,7 +227,12 @@ fn volume_errors_take_their_place_in_the_group_s_list() {
                           "Mode": "fail"},
         "EphemeralDisk": {"SizeMB": 300},
         "Volumes": {"b": {"Type": "host"}, "a": {"Type": "nfs"}}});
-    let errs = group_errors(g.as_object().unwrap(), "system", false, rules_of(v(1, 5, 17)));
+    let errs = group_errors(
+        g.as_object().unwrap(),
+        "system",
+        false,
+        rules_of(v(1, 5, 17)),
+    );
     let task_err = "Task web validation failed: 1 error occurred:\n\t* ShutdownDelay must be a positive value\n\n";
     let mount = "Task web has a volume mount (0) referencing undefined volume data";
     assert_eq!(
@@ -242,7 +247,12 @@ fn volume_errors_take_their_place_in_the_group_s_list() {
             task_err,
         ]
     );
-    let errs = group_errors(g.as_object().unwrap(), "system", false, rules_of(v(1, 6, 0)));
+    let errs = group_errors(
+        g.as_object().unwrap(),
+        "system",
+        false,
+        rules_of(v(1, 6, 0)),
+    );
     let task_err = "Task web validation failed: 2 errors occurred:\n\t* ShutdownDelay must be a positive value\n\t* Volume Mount (0) references undefined volume data\n\n";
     assert_eq!(errs[3..], [task_err, task_err]);
 }
