@@ -17,6 +17,7 @@ use super::reschedule_validate::reschedule_errors;
 use super::service_validate::task_service_error;
 use super::task_blocks_validate::task_block_errors;
 use super::task_validate::{legacy_log_storage_error, task_head_errors};
+use super::vault_csi_validate::csi_plugin_errors;
 use super::volume_validate::{legacy_mount_errors, mount_errors, volume_errors};
 use crate::model::go_quote;
 use crate::time::format_duration as go_duration;
@@ -156,6 +157,7 @@ pub(crate) fn group_errors(
         inner.extend(legacy_log_storage_error(t, g, rules));
         inner.extend(task_block_errors(t, rules));
         inner.extend(mount_errors(t, g, rules));
+        inner.extend(csi_plugin_errors(t, rules));
         if !inner.is_empty() {
             errs.push(format!(
                 "Task {} validation failed: {}",

@@ -56,6 +56,7 @@ mod task_defaults;
 mod task_diff;
 mod task_validate;
 mod tproxy_validate;
+mod vault_csi_validate;
 mod volume_validate;
 mod warnings;
 

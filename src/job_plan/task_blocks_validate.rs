@@ -3,8 +3,9 @@
 //! (`TaskArtifact.Validate`, v2.0.5 :9878), templates (`Template.Validate`,
 //! v2.0.5 :8922) and their destinations, the dispatch payload
 //! (`DispatchPayloadConfig.Validate`, v2.0.5 :6145) and the lifecycle
-//! (`TaskLifecycleConfig.Validate`, v2.0.5 :6177). Vault, actions and the
-//! Connect proxy task's checks between them are not replayed.
+//! (`TaskLifecycleConfig.Validate`, v2.0.5 :6177), with the Vault block
+//! between artifacts and templates. Actions and the Connect proxy task's
+//! checks are not replayed.
 
 use std::collections::BTreeMap;
 
@@ -12,6 +13,7 @@ use serde_json::{Map, Value};
 
 use super::json_map::{list, text};
 use super::multierror::multierror;
+use super::vault_csi_validate::vault_error;
 use crate::model::go_quote;
 use crate::time::format_duration as go_duration;
 use crate::version::{Switch, Switches};
@@ -30,6 +32,7 @@ pub(crate) fn task_block_errors(t: &Map<String, Value>, rules: Switches) -> Vec<
             ));
         }
     }
+    errs.extend(vault_error(t, rules));
     let mut destinations: BTreeMap<String, usize> = BTreeMap::new();
     for (i, tmpl) in list(t, "Templates").iter().enumerate() {
         let Some(tmpl) = tmpl.as_object() else {

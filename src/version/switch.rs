@@ -1618,6 +1618,36 @@ catalogue! {
         reads: [],
         wording: "a network's CNI arguments are validated",
     }
+    /// #18343 (1.7.0; v1.7.0 nomad/structs/structs.go `Vault.Validate`): a
+    /// task's `vault` block may leave its policies out (workload
+    /// identities); before, `Policy list cannot be empty`.
+    VaultIdentity {
+        id: "#18343",
+        firsts: &[v(1, 7, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a vault block may have no policies",
+    }
+    /// #25155 (1.10.0; v1.10.0 nomad/structs/structs.go `Vault.Validate`):
+    /// a `vault` block may name the `root` policy (tokens are gone);
+    /// before, it is refused.
+    VaultTokensRemoved {
+        id: "#25155",
+        firsts: &[v(1, 10, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a vault block's root policy is not refused",
+    }
+    /// #19441 (1.5.12, 1.6.5, 1.7.2; v1.7.2 nomad/structs/structs.go
+    /// `Task.Validate`): a CSI plugin's `stage_publish_base_dir` may not be
+    /// within its `mount_dir`.
+    CsiStageDirOutsideMount {
+        id: "#19441",
+        firsts: &[v(1, 5, 12), v(1, 6, 5), v(1, 7, 2)],
+        replayed: true,
+        reads: [],
+        wording: "a CSI plugin's stage directory may not be within its mount directory",
+    }
     /// #28297 (2.0.5; v2.0.5 nomad/structs/structs.go:2427): negative
     /// `cores` are refused.
     NegativeCores {

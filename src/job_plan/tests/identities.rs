@@ -102,9 +102,15 @@ fn job_endpoint_hooks_test_go_v1_7_0_validate_vault() {
           with Vault, policies will be ignored"
         ]
     );
-    // Before 1.7.0 there are no identity checks.
+    // Before 1.7.0 there are no identity checks, but `Vault.Validate`
+    // itself refuses the empty policy list (#18343 lifted it).
     let (err, _) = admission(vault_job(with(Value::Null), Value::Null), v(1, 6, 0));
-    assert_eq!(err, "");
+    assert!(
+        err.ends_with(
+            "* Vault validation failed: 1 error occurred:\n\t* Policy list cannot be empty"
+        ),
+        "{err}"
+    );
 }
 
 /// The Vault block from `nomad job run -output` (the HCL parser fills the

@@ -228,3 +228,77 @@ fn dispatch_payload_and_lifecycle() {
         );
     }
 }
+
+/// `TestVault_Validate` (v1.3.0, v2.0.5) and the releases that changed it.
+#[test]
+fn structs_test_go_v1_3_0_v2_0_5_vault_validate() {
+    let vault = |v: Value, r: Release| errors(json!({"Vault": v}), r);
+    let failed = |errs: &[&str]| {
+        let list: String = errs.iter().map(|e| format!("\t* {e}\n")).collect();
+        let what = if errs.len() == 1 { "error" } else { "errors" };
+        vec![format!(
+            "Vault validation failed: {} {what} occurred:\n{list}\n",
+            errs.len()
+        )]
+    };
+    let bad = json!({"Policies": ["foo", "root"], "ChangeMode": "signal"});
+    assert_eq!(
+        vault(bad.clone(), v(1, 3, 0)),
+        failed(&[
+            "Can not specify \"root\" policy",
+            "Signal must be specified when using change mode \"signal\""
+        ])
+    );
+    // #25155 (1.10.0): the root policy is no longer refused.
+    assert_eq!(
+        vault(bad, v(2, 0, 5)),
+        failed(&["Signal must be specified when using change mode \"signal\""])
+    );
+    // #18343 (1.7.0): no policies.
+    let none = json!({"ChangeMode": "restart"});
+    assert_eq!(
+        vault(none.clone(), v(1, 6, 10)),
+        failed(&["Policy list cannot be empty"])
+    );
+    assert!(vault(none, v(1, 7, 0)).is_empty());
+    assert_eq!(
+        vault(json!({"ChangeMode": "reload"}), v(2, 0, 5)),
+        failed(&["Unknown change mode \"reload\""])
+    );
+}
+
+/// The CSI plugin block (structs_test.go `TestTask_Validate_CSIPluginConfig`,
+/// v1.3.0, v2.0.5), and from #19441 (1.5.12, 1.6.5, 1.7.2) the stage
+/// directory outside the mount directory.
+#[test]
+fn structs_test_go_v1_3_0_v2_0_5_task_validate_csi_plugin_config() {
+    use super::super::vault_csi_validate::csi_plugin_errors;
+    let csi = |c: Value, r: Release| {
+        csi_plugin_errors(
+            json!({"CSIPluginConfig": c}).as_object().unwrap(),
+            rules_of(r),
+        )
+    };
+    assert_eq!(
+        csi(json!({"Type": "nonsense"}), v(1, 3, 0)),
+        [
+            "CSIPluginConfig must have a non-empty PluginID",
+            "CSIPluginConfig PluginType must be one of 'node', 'controller', or 'monolith', got: \"nonsense\""
+        ]
+    );
+    let nested = json!({"ID": "p", "Type": "node", "MountDir": "/csi",
+        "StagePublishBaseDir": "/csi/stage"});
+    assert_eq!(
+        csi(nested.clone(), v(2, 0, 5)),
+        [
+            "CSIPluginConfig StagePublishBaseDir must not be a subdirectory of MountDir, got: StagePublishBaseDir=\"/csi/stage\" MountDir=\"/csi\""
+        ]
+    );
+    assert!(csi(nested.clone(), v(1, 6, 4)).is_empty());
+    assert_eq!(csi(nested, v(1, 6, 5)).len(), 1);
+    for apart in ["/local/csi", "csi/stage", "/csi/../stage"] {
+        let c = json!({"ID": "p", "Type": "monolith", "MountDir": "/csi",
+            "StagePublishBaseDir": apart});
+        assert!(csi(c, v(2, 0, 5)).is_empty(), "{apart}");
+    }
+}
