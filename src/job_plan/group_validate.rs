@@ -5,6 +5,7 @@
 
 use serde_json::{Map, Value};
 
+use super::actions_secrets_validate::secret_errors;
 use super::disconnect_validate::{group_disconnect_errors, migrate_errors};
 use super::group_service_validate::{group_service_error, script_check_error};
 use super::json_map::text;
@@ -158,6 +159,7 @@ pub(crate) fn group_errors(
         inner.extend(task_block_errors(t, rules));
         inner.extend(mount_errors(t, g, rules));
         inner.extend(csi_plugin_errors(t, rules));
+        inner.extend(secret_errors(t, rules));
         if !inner.is_empty() {
             errs.push(format!(
                 "Task {} validation failed: {}",

@@ -5,6 +5,7 @@
 //! Pure: it takes JSON values and returns facts; reading and printing are
 //! elsewhere.
 
+mod actions_secrets_validate;
 mod admission;
 mod annotate;
 mod api_names;

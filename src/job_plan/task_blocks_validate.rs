@@ -4,13 +4,14 @@
 //! v2.0.5 :8922) and their destinations, the dispatch payload
 //! (`DispatchPayloadConfig.Validate`, v2.0.5 :6145) and the lifecycle
 //! (`TaskLifecycleConfig.Validate`, v2.0.5 :6177), with the Vault block
-//! between artifacts and templates. Actions and the Connect proxy task's
-//! checks are not replayed.
+//! between artifacts and templates and the actions after the templates.
+//! The Connect proxy task's checks are not replayed.
 
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
+use super::actions_secrets_validate::action_errors;
 use super::json_map::{list, text};
 use super::multierror::multierror;
 use super::vault_csi_validate::vault_error;
@@ -57,6 +58,7 @@ pub(crate) fn task_block_errors(t: &Map<String, Value>, rules: Switches) -> Vec<
             }
         }
     }
+    errs.extend(action_errors(t, rules));
     if let Some(p) = t.get("DispatchPayload").and_then(Value::as_object)
         && escapes("task/local/", &text(p, "File"))
     {

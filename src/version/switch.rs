@@ -1648,6 +1648,26 @@ catalogue! {
         reads: [],
         wording: "a CSI plugin's stage directory may not be within its mount directory",
     }
+    /// #18904 (1.7.0; v1.7.0 nomad/structs/structs.go `Task.Validate`,
+    /// actions.go `Action.Validate`): a task's actions, which came with
+    /// 1.7.0, need a command and a name, each name once.
+    ActionsValidated {
+        id: "#18904",
+        firsts: &[v(1, 7, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a task's actions are validated",
+    }
+    /// #26076 (1.11.0; v1.11.0 nomad/structs/structs.go `Task.Validate`,
+    /// `Secret.Validate`): a task's secrets, which came with 1.11.0, are
+    /// validated.
+    SecretsValidated {
+        id: "#26076",
+        firsts: &[v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a task's secrets are validated",
+    }
     /// #28297 (2.0.5; v2.0.5 nomad/structs/structs.go:2427): negative
     /// `cores` are refused.
     NegativeCores {

@@ -302,3 +302,54 @@ fn structs_test_go_v1_3_0_v2_0_5_task_validate_csi_plugin_config() {
         assert!(csi(c, v(2, 0, 5)).is_empty(), "{apart}");
     }
 }
+
+/// actions_test.go `TestAction_Validate` (v2.0.5) and the task's duplicate
+/// names, from #18904 (1.7.0).
+#[test]
+fn actions_test_go_v2_0_5_action_validate() {
+    let actions = |a: Value, r: Release| errors(json!({"Actions": a}), r);
+    let good = json!({"Name": "echo", "Command": "/bin/echo", "Args": ["hi"]});
+    assert!(actions(json!([good]), v(2, 0, 5)).is_empty());
+    let three = json!([good, good, good]);
+    assert_eq!(
+        actions(three.clone(), v(1, 7, 0)),
+        ["Action echo defined multiple times"]
+    );
+    assert!(actions(three, v(1, 6, 10)).is_empty());
+    let long = "x".repeat(129);
+    assert_eq!(
+        actions(json!([{"Name": "has space"}, {"Name": long, "Command": "c"},
+                       {"Name": "é".repeat(128), "Command": "c"}]), v(2, 0, 5)),
+        [
+            "Action has space validation failed: 2 errors occurred:\n\t* command cannot be empty\n\t* invalid name 'has space'\n\n".to_string(),
+            format!("Action {long} validation failed: 1 error occurred:\n\t* invalid name '{long}'\n\n"),
+        ]
+    );
+}
+
+/// structs_test.go `TestTask_Validate_Secret` and `TestSecrets_Validate`
+/// (v2.0.5), from #26076 (1.11.0).
+#[test]
+fn structs_test_go_v2_0_5_task_validate_secret() {
+    use super::super::actions_secrets_validate::secret_errors;
+    let secrets = |t: Value, r: Release| secret_errors(t.as_object().unwrap(), rules_of(r));
+    let good = json!({"Name": "db", "Provider": "nomad", "Path": "p"});
+    assert!(secrets(json!({"Secrets": [good]}), v(2, 0, 5)).is_empty());
+    let vault = json!({"Name": "db", "Provider": "vault", "Path": "p", "Env": {"A": "b"}});
+    assert_eq!(
+        secrets(json!({"Secrets": [good, vault]}), v(1, 11, 0)),
+        [
+            "Duplicate secret \"db\" found",
+            "Secret \"db\" has provider \"vault\" but no vault block",
+            "Secret \"db\" is invalid: 1 error occurred:\n\t* vault provider cannot use the env block\n\n",
+        ]
+    );
+    assert!(secrets(json!({"Secrets": [good, good]}), v(1, 10, 5)).is_empty());
+    let custom = json!({"Name": "bad-name", "Provider": "", "Config": {"a": 1}});
+    assert_eq!(
+        secrets(json!({"Secrets": [custom]}), v(2, 0, 5)),
+        [
+            "Secret \"bad-name\" is invalid: 4 errors occurred:\n\t* secret name must match regex ^[a-zA-Z0-9_]{1,128}$\n\t* secret provider cannot be empty\n\t* secret path cannot be empty\n\t* custom plugin provider  cannot use the config block\n\n"
+        ]
+    );
+}
