@@ -57,7 +57,7 @@ pub(crate) fn action_errors(t: &Map<String, Value>, rules: Switches) -> Vec<Stri
 /// From #26076 (1.11.0, where secrets came): a secret's name given twice,
 /// a `vault` secret without a Vault block, and its own faults.
 pub(crate) fn secret_errors(t: &Map<String, Value>, rules: Switches) -> Vec<String> {
-    if !rules.has(Switch::SecretsValidated) {
+    if !rules.has(Switch::TaskSecrets) {
         return Vec::new();
     }
     let vault = t.get("Vault").is_some_and(|v| !v.is_null());

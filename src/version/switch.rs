@@ -595,7 +595,9 @@ catalogue! {
         wording: "affinity and spread changes are updated in place",
     }
     /// #26076 (1.11.0; v1.11.0 scheduler/util.go:233): a change of a task's
-    /// `secret` blocks is a destructive update.
+    /// `secret` blocks is a destructive update; and (v1.11.0
+    /// nomad/structs/structs.go `Task.Validate`, `Secret.Validate`) the
+    /// secrets, which came with it, are validated.
     TaskSecrets {
         id: "#26076",
         firsts: &[v(1, 11, 0)],
@@ -1657,16 +1659,6 @@ catalogue! {
         replayed: true,
         reads: [],
         wording: "a task's actions are validated",
-    }
-    /// #26076 (1.11.0; v1.11.0 nomad/structs/structs.go `Task.Validate`,
-    /// `Secret.Validate`): a task's secrets, which came with 1.11.0, are
-    /// validated.
-    SecretsValidated {
-        id: "#26076",
-        firsts: &[v(1, 11, 0)],
-        replayed: true,
-        reads: [],
-        wording: "a task's secrets are validated",
     }
     /// #28297 (2.0.5; v2.0.5 nomad/structs/structs.go:2427): negative
     /// `cores` are refused.
