@@ -156,7 +156,7 @@ pub(crate) fn group_errors(
         inner.extend(affinity_errors(t, kind, rules));
         inner.extend(task_service_error(t, g, rules));
         inner.extend(legacy_log_storage_error(t, g, rules));
-        inner.extend(task_block_errors(t, rules));
+        inner.extend(task_block_errors(t, g, rules));
         inner.extend(mount_errors(t, g, rules));
         inner.extend(csi_plugin_errors(t, rules));
         inner.extend(secret_errors(t, rules));

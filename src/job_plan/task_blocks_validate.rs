@@ -4,8 +4,8 @@
 //! v2.0.5 :8922) and their destinations, the dispatch payload
 //! (`DispatchPayloadConfig.Validate`, v2.0.5 :6145) and the lifecycle
 //! (`TaskLifecycleConfig.Validate`, v2.0.5 :6177), with the Vault block
-//! between artifacts and templates and the actions after the templates.
-//! The Connect proxy task's checks are not replayed.
+//! between artifacts and templates, the actions after the templates, and
+//! last a Connect proxy task's own checks.
 
 use std::collections::BTreeMap;
 
@@ -20,7 +20,11 @@ use crate::time::format_duration as go_duration;
 use crate::version::{Switch, Switches};
 
 /// The task's errors of these blocks, in Nomad's order.
-pub(crate) fn task_block_errors(t: &Map<String, Value>, rules: Switches) -> Vec<String> {
+pub(crate) fn task_block_errors(
+    t: &Map<String, Value>,
+    g: &Map<String, Value>,
+    rules: Switches,
+) -> Vec<String> {
     let mut errs = Vec::new();
     for (i, a) in list(t, "Artifacts").iter().enumerate() {
         let Some(a) = a.as_object() else { continue };
@@ -74,6 +78,62 @@ pub(crate) fn task_block_errors(t: &Map<String, Value>, rules: Switches) -> Vec<
             _ => errs.push(format!("Lifecycle validation failed: invalid hook: {hook}")),
         }
     }
+    errs.extend(connect_proxy_errors(t, g, rules));
+    errs
+}
+
+/// A Connect proxy task (kind `connect-proxy:<service>`): no services of
+/// its own, not the leader, and a group service of that name with a
+/// sidecar (v1.3.0 structs.go:7227, v2.0.5 :8341; `ValidateConnectProxyService`,
+/// v2.0.5 :8729).
+fn connect_proxy_errors(
+    t: &Map<String, Value>,
+    g: &Map<String, Value>,
+    rules: Switches,
+) -> Vec<String> {
+    let kind = text(t, "Kind");
+    let Some(service) = kind.strip_prefix("connect-proxy:") else {
+        return Vec::new();
+    };
+    let mut errs = Vec::new();
+    if !list(t, "Services").is_empty() {
+        let word = if rules.has(Switch::StanzaIsBlock) {
+            "block"
+        } else {
+            "stanza"
+        };
+        errs.push(format!("Connect proxy task must not have a service {word}"));
+    }
+    if t.get("Leader").and_then(Value::as_bool) == Some(true) {
+        errs.push("Connect proxy task must not have leader set".into());
+    }
+    let mut names = Vec::new();
+    for s in list(g, "Services") {
+        let sidecar = s
+            .get("Connect")
+            .and_then(|c| c.get("SidecarService"))
+            .is_some_and(|v| !v.is_null());
+        if !sidecar {
+            continue;
+        }
+        let name = s.get("Name").and_then(Value::as_str).unwrap_or_default();
+        if name == service {
+            return errs;
+        }
+        names.push(name.to_string());
+    }
+    errs.push(if names.is_empty() {
+        format!(
+            "No Connect services in task group with Connect proxy ({})",
+            go_quote(service)
+        )
+    } else {
+        format!(
+            "Connect proxy service name ({}) not found in Connect services from task group: [{}]",
+            go_quote(service),
+            names.join(" ")
+        )
+    });
     errs
 }
 

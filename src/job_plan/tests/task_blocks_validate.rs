@@ -4,14 +4,14 @@
 //! `TestTaskArtifact_Validate_Checksum` and the lifecycle and dispatch
 //! payload cases (v1.3.0, v2.0.5).
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::super::task_blocks_validate::task_block_errors;
 use super::rules_of;
 use crate::model::{Release, v};
 
 fn errors(t: Value, r: Release) -> Vec<String> {
-    task_block_errors(t.as_object().unwrap(), rules_of(r))
+    task_block_errors(t.as_object().unwrap(), &Map::new(), rules_of(r))
 }
 
 fn template(tmpl: Value, r: Release) -> Vec<String> {
@@ -352,4 +352,40 @@ fn structs_test_go_v2_0_5_task_validate_secret() {
             "Secret \"bad-name\" is invalid: 4 errors occurred:\n\t* secret name must match regex ^[a-zA-Z0-9_]{1,128}$\n\t* secret provider cannot be empty\n\t* secret path cannot be empty\n\t* custom plugin provider  cannot use the config block\n\n"
         ]
     );
+}
+
+/// structs_test.go `TestTask_Validate_ConnectProxyKind` (v1.3.0, v2.0.5):
+/// a proxy task with services or leadership, and its service missing from
+/// the group's Connect services; `stanza` before #15941.
+#[test]
+fn structs_test_go_v1_3_0_v2_0_5_task_validate_connect_proxy_kind() {
+    let proxy = |t: Value, services: Value, r: Release| {
+        let g = json!({"Services": services});
+        task_block_errors(t.as_object().unwrap(), g.as_object().unwrap(), rules_of(r))
+    };
+    let sidecar = |name: &str| json!({"Name": name, "Connect": {"SidecarService": {}}});
+    let t = json!({"Kind": "connect-proxy:redis", "Leader": true,
+        "Services": [{"Name": "x"}]});
+    assert_eq!(
+        proxy(t.clone(), json!([]), v(1, 3, 0)),
+        [
+            "Connect proxy task must not have a service stanza",
+            "Connect proxy task must not have leader set",
+            "No Connect services in task group with Connect proxy (\"redis\")"
+        ]
+    );
+    assert_eq!(
+        proxy(
+            t,
+            json!([sidecar("db"), {"Name": "redis"}, sidecar("web")]),
+            v(2, 0, 5)
+        ),
+        [
+            "Connect proxy task must not have a service block",
+            "Connect proxy task must not have leader set",
+            "Connect proxy service name (\"redis\") not found in Connect services from task group: [db web]"
+        ]
+    );
+    let ok = json!({"Kind": "connect-proxy:redis"});
+    assert!(proxy(ok, json!([sidecar("redis")]), v(2, 0, 5)).is_empty());
 }
