@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use super::actions_secrets_validate::secret_errors;
 use super::disconnect_validate::{group_disconnect_errors, migrate_errors};
 use super::group_service_validate::{group_service_error, script_check_error};
+use super::identity_validate::identity_errors;
 use super::json_map::text;
 use super::multierror::multierror;
 use super::network_validate::network_errors;
@@ -159,6 +160,7 @@ pub(crate) fn group_errors(
         inner.extend(task_block_errors(t, g, rules));
         inner.extend(mount_errors(t, g, rules));
         inner.extend(csi_plugin_errors(t, rules));
+        inner.extend(identity_errors(t, rules));
         inner.extend(secret_errors(t, rules));
         if !inner.is_empty() {
             errs.push(format!(

@@ -33,6 +33,7 @@ mod group_diff;
 mod group_service_validate;
 mod group_validate;
 mod identities;
+mod identity_validate;
 mod injected_task;
 mod job_blocks;
 mod job_diff;

@@ -33,6 +33,7 @@ mod group_diff;
 mod group_service_validate;
 mod group_validate;
 mod identities;
+mod identity_validate;
 mod job_diff;
 mod placement_validate;
 mod resources_validate;

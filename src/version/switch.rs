@@ -498,7 +498,8 @@ catalogue! {
         wording: "a change of restart.render_templates is destructive",
     }
     /// #18123 (1.7.0; v1.7.0 scheduler/util.go:326): a change of a task's
-    /// extra workload `identity` blocks is a destructive update.
+    /// extra workload `identity` blocks is a destructive update; and
+    /// (v1.7.0 nomad/structs/structs.go `Task.Validate`) they are validated.
     Identities {
         id: "#18123",
         firsts: &[v(1, 7, 0)],
@@ -1659,6 +1660,17 @@ catalogue! {
         replayed: true,
         reads: [],
         wording: "a task's actions are validated",
+    }
+    /// #24038 (1.9.0; v1.9.0 nomad/structs/structs.go `Task.Validate`,
+    /// workload_id.go `WorkloadIdentity.Validate`): a task's default
+    /// identity is validated as its extra ones are, and an identity's
+    /// `filepath` needs `file = true`.
+    DefaultIdentityValidated {
+        id: "#24038",
+        firsts: &[v(1, 9, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a task's default identity and identity file paths are validated",
     }
     /// #28297 (2.0.5; v2.0.5 nomad/structs/structs.go:2427): negative
     /// `cores` are refused.

@@ -239,7 +239,8 @@ fn job_endpoint_test_go_v2_0_5_register_validate_memory_max() {
 fn structs_task_canonicalize_moves_the_default_identity() {
     let mut job = mock_job();
     job["TaskGroups"][0]["Tasks"][0]["Identities"] = json!([
-        {"Name": "vault_default", "Audience": ["vault.io"], "ChangeSignal": "sighup"},
+        {"Name": "vault_default", "Audience": ["vault.io"], "ChangeMode": "signal",
+         "ChangeSignal": "sighup"},
         {"Audience": ["x"], "Env": true}
     ]);
     let admitted = admit(job.clone(), v(1, 7, 0)).unwrap();
@@ -250,7 +251,8 @@ fn structs_task_canonicalize_moves_the_default_identity() {
     );
     assert_eq!(
         task["Identities"],
-        json!([{"Name": "vault_default", "Audience": ["vault.io"], "ChangeSignal": "SIGHUP"}])
+        json!([{"Name": "vault_default", "Audience": ["vault.io"], "ChangeMode": "signal",
+                "ChangeSignal": "SIGHUP"}])
     );
     let before = admit(job, v(1, 6, 0)).unwrap();
     assert_eq!(
