@@ -496,3 +496,43 @@ fn placement_blocks_nomad_refuses_are_an_error_with_nomads_words() {
         assert!(err.contains(want), "{want:?} not in {err}");
     }
 }
+
+/// Volume requests, volume mounts and task resources end to end at the
+/// snapshot's release (1.10.5): a CSI volume without modes shared by three
+/// allocations, a mount of a volume the group does not define, a
+/// `memory_max` below the memory, refused with Nomad's words, exit 1,
+/// nothing on stdout.
+#[test]
+fn volumes_and_resources_nomad_refuses_are_an_error_with_nomads_words() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/job-plan/web.json"
+    ))
+    .unwrap();
+    let mut job: Value = serde_json::from_str(&text).unwrap();
+    let group = &mut job["Job"]["TaskGroups"][0];
+    group["Volumes"] = serde_json::json!({"data": {"Name": "data", "Type": "csi",
+        "Source": "data", "AccessMode": "single-node-writer",
+        "AttachmentMode": "file-system", "PerAlloc": true, "Sticky": true}});
+    let task = &mut group["Tasks"][0];
+    task["VolumeMounts"] = serde_json::json!([{"Volume": "data", "Destination": "/srv"},
+        {"Volume": "cache", "Destination": "/cache", "SELinuxLabel": "y"}]);
+    task["Resources"]["MemoryMaxMB"] = serde_json::json!(128);
+    let (code, out, err) = run(
+        &[SNAPSHOT, "--job-file", "-", "--detailed-exitcode"],
+        Some(&job.to_string()),
+    );
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(
+        err.contains(
+            "Task group web validation failed: 2 errors occurred:\n\t* Task group volume \
+             validation for data failed: 1 error occurred:\n\t* volume cannot be per_alloc and \
+             sticky at the same time\n\n\n\t* Task server validation failed: 3 errors \
+             occurred:\n\t* 1 error occurred:\n\t* MemoryMaxMB value (128) should be larger \
+             than MemoryMB value (256)\n\n\n\t* Volume Mount (1) references undefined volume \
+             cache\n\t* Volume Mount (1) is invalid: \"1 error occurred:\n\t* volume mount has \
+             an invalid SELinux label: \"y\"\n\n\"\n"
+        ),
+        "{err}"
+    );
+}

@@ -335,6 +335,7 @@ pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
     errs.extend(constraint_errors(job, rules));
     errs.extend(affinity_errors(job, &kind, rules));
     errs.extend(spread_errors(job, &kind, rules));
+    errs.extend(description_errors(job, rules));
     let mut seen: Vec<String> = Vec::new();
     for (i, g) in groups.iter().enumerate() {
         let name = text(g, "Name");
@@ -419,6 +420,32 @@ pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
     let schedule = tasks().any(|t| t.get("Schedule").is_some_and(|s| !s.is_null()));
     if schedule && release >= v(1, 8, 0) {
         errs.push("task schedules requires Nomad Enterprise".into());
+    }
+    errs
+}
+
+/// The UI block's description (#18292, 1.8.0) and the version tag's
+/// (#24055, 1.9.0) are at most 1000 bytes (v2.0.5
+/// nomad/structs/structs.go:4811-4821).
+fn description_errors(job: &Map<String, Value>, rules: Switches) -> Vec<String> {
+    let length = |block: &str| {
+        job.get(block)
+            .and_then(|b| b.get("Description"))
+            .and_then(Value::as_str)
+            .map_or(0, str::len)
+    };
+    let mut errs = Vec::new();
+    let ui = length("UI");
+    if ui > 1000 && rules.has(Switch::UiDescription) {
+        errs.push(format!(
+            "UI description must be under 1000 characters, currently {ui}"
+        ));
+    }
+    let tag = length("VersionTag");
+    if tag > 1000 && rules.has(Switch::VersionTagDescription) {
+        errs.push(format!(
+            "Tagged version description must be under 1000 characters, currently {tag}"
+        ));
     }
     errs
 }

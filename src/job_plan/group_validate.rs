@@ -5,8 +5,10 @@
 
 use serde_json::{Map, Value};
 
+use super::actions_secrets_validate::secret_errors;
 use super::disconnect_validate::{group_disconnect_errors, migrate_errors};
 use super::group_service_validate::{group_service_error, script_check_error};
+use super::identity_validate::identity_errors;
 use super::json_map::text;
 use super::multierror::multierror;
 use super::network_validate::network_errors;
@@ -15,7 +17,10 @@ use super::placement_validate::{
 };
 use super::reschedule_validate::reschedule_errors;
 use super::service_validate::task_service_error;
+use super::task_blocks_validate::task_block_errors;
 use super::task_validate::{legacy_log_storage_error, task_head_errors};
+use super::vault_csi_validate::csi_plugin_errors;
+use super::volume_validate::{legacy_mount_errors, mount_errors, volume_errors};
 use crate::model::go_quote;
 use crate::time::format_duration as go_duration;
 use crate::version::{Switch, Switches};
@@ -127,6 +132,7 @@ pub(crate) fn group_errors(
     if leaders > 1 {
         errs.push("Only one task may be marked as leader".into());
     }
+    errs.extend(volume_errors(g, kind, rules));
     let networks = network_errors(g, &tasks, rules);
     if !networks.is_empty() {
         errs.push(format!(
@@ -144,12 +150,18 @@ pub(crate) fn group_errors(
         ));
     }
     for t in &tasks {
+        errs.extend(legacy_mount_errors(t, g, rules));
         let mut inner = Vec::new();
-        inner.extend(task_head_errors(t, g, rules));
+        inner.extend(task_head_errors(t, g, kind, rules));
         inner.extend(task_constraint_errors(t, rules));
         inner.extend(affinity_errors(t, kind, rules));
         inner.extend(task_service_error(t, g, rules));
         inner.extend(legacy_log_storage_error(t, g, rules));
+        inner.extend(task_block_errors(t, g, rules));
+        inner.extend(mount_errors(t, g, rules));
+        inner.extend(csi_plugin_errors(t, rules));
+        inner.extend(identity_errors(t, rules));
+        inner.extend(secret_errors(t, rules));
         if !inner.is_empty() {
             errs.push(format!(
                 "Task {} validation failed: {}",

@@ -5,6 +5,7 @@
 //! Pure: it takes JSON values and returns facts; reading and printing are
 //! elsewhere.
 
+mod actions_secrets_validate;
 mod admission;
 mod annotate;
 mod api_names;
@@ -32,6 +33,7 @@ mod group_diff;
 mod group_service_validate;
 mod group_validate;
 mod identities;
+mod identity_validate;
 mod injected_task;
 mod job_blocks;
 mod job_diff;
@@ -43,6 +45,7 @@ mod periodic;
 mod placement_validate;
 mod plan;
 mod reschedule_validate;
+mod resources_validate;
 mod same;
 mod schema;
 mod service_check;
@@ -50,10 +53,13 @@ mod service_diff;
 mod service_validate;
 mod sidecar_merge;
 mod task_block_diff;
+mod task_blocks_validate;
 mod task_defaults;
 mod task_diff;
 mod task_validate;
 mod tproxy_validate;
+mod vault_csi_validate;
+mod volume_validate;
 mod warnings;
 
 pub use admission::{implied_constraints, validate};

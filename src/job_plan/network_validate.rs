@@ -13,10 +13,10 @@ fn int(m: &Map<String, Value>, key: &str) -> i64 {
 }
 
 /// `TaskGroup.validateNetworks` (v1.3.0 structs.go:6494-6587, v2.0.5
-/// :7303-7428) without its CNI argument and hostname checks: port labels
-/// unique against the group's networks, static ports unique per host
-/// network, values and mappings within 16 bits; from #23956 (1.9.0) a
-/// port's `ignore_collision`, only in host mode.
+/// :7303-7428): port labels unique against the group's networks, static
+/// ports unique per host network, values and mappings within 16 bits; from
+/// #23956 (1.9.0) a port's `ignore_collision`, only in host mode; from
+/// #23538 (1.8.3) CNI arguments; each network's hostname.
 pub(crate) fn network_errors(
     g: &Map<String, Value>,
     tasks: &[&Map<String, Value>],
@@ -27,6 +27,7 @@ pub(crate) fn network_errors(
             && p.get("IgnoreCollision").and_then(Value::as_bool) == Some(true)
     };
     let mut errs = Vec::new();
+    let mut cni_keys: BTreeSet<String> = BTreeSet::new();
     let mut labels: BTreeSet<String> = BTreeSet::new();
     let mut statics: BTreeMap<(String, i64), String> = BTreeMap::new();
     let ports = |n: &Value| -> Vec<Map<String, Value>> {
@@ -92,6 +93,14 @@ pub(crate) fn network_errors(
                 ));
             }
         }
+        let Some(n) = n.as_object() else { continue };
+        if rules.has(Switch::CniArgs) {
+            errs.extend(cni_errors(n, &mut cni_keys));
+        }
+        let hostname = text(n, "Hostname");
+        if !hostname.is_empty() && !hostname.contains("${") && !is_domain_name(&hostname) {
+            errs.push("Hostname is not a valid DNS name".into());
+        }
     }
     for t in tasks {
         let networks = t
@@ -110,4 +119,92 @@ pub(crate) fn network_errors(
         }
     }
     errs
+}
+
+/// A network's CNI arguments: a key another network set, a `;` in a key or
+/// value. Nomad walks a Go map, so one network's faults come in any order;
+/// plan-inspect takes its keys sorted.
+fn cni_errors(n: &Map<String, Value>, seen: &mut BTreeSet<String>) -> Vec<String> {
+    let Some(args) = n
+        .get("CNI")
+        .and_then(|c| c.get("Args"))
+        .and_then(Value::as_object)
+    else {
+        return Vec::new();
+    };
+    let mut errs = Vec::new();
+    for (k, v) in args {
+        if !seen.insert(k.clone()) {
+            errs.push(format!("duplicate CNI arg {}", go_quote(k)));
+        }
+        if k.contains(';') {
+            errs.push(format!(
+                "invalid ';' character in CNI arg key {}",
+                go_quote(k)
+            ));
+        }
+        let v = v.as_str().unwrap_or_default();
+        if v.contains(';') {
+            errs.push(format!(
+                "invalid ';' character in CNI arg value {}",
+                go_quote(v)
+            ));
+        }
+    }
+    errs
+}
+
+/// miekg/dns `IsDomainName` (v1.1.50): the name made fully qualified, no
+/// two dots in a row, each label under 64 bytes and the whole within the
+/// 255-byte wire limit (a backslash escape, `\x` or `\DDD`, counts one
+/// byte).
+fn is_domain_name(s: &str) -> bool {
+    let mut name = s.to_string();
+    if !is_fqdn(&name) {
+        name.push('.');
+    }
+    let b = name.as_bytes();
+    let (mut off, mut begin, mut was_dot) = (0usize, 0usize, false);
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => {
+                if off + 1 > 256 {
+                    return false;
+                }
+                let ddd = i + 3 < b.len() && b[i + 1..=i + 3].iter().all(u8::is_ascii_digit);
+                let skip = if ddd { 3 } else { 1 };
+                i += skip;
+                begin += skip;
+                was_dot = false;
+            }
+            b'.' => {
+                if was_dot {
+                    return false;
+                }
+                was_dot = true;
+                let label = i - begin;
+                if label >= 64 {
+                    return false;
+                }
+                off += 1 + label;
+                if off > 256 {
+                    return false;
+                }
+                begin = i + 1;
+            }
+            _ => was_dot = false,
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether the name ends in a dot not escaped by a backslash.
+fn is_fqdn(s: &str) -> bool {
+    let Some(body) = s.strip_suffix('.') else {
+        return false;
+    };
+    let slashes = body.len() - body.trim_end_matches('\\').len();
+    slashes % 2 == 0
 }

@@ -71,6 +71,47 @@ pub(crate) fn task_constraint_errors(t: &Map<String, Value>, rules: Switches) ->
     errs
 }
 
+/// `RequestedDevice.Validate` (v1.3.0 structs.go:2860, v2.0.5 :3125): its
+/// name, its constraints (a task-level operand refused) and affinities; a
+/// missing affinity weight is the 50 `api.Affinity.Canonicalize` fills.
+pub(crate) fn device_errors(d: &Map<String, Value>, rules: Switches) -> Vec<String> {
+    let mut errs = Vec::new();
+    if text(d, "Name").is_empty() {
+        errs.push(
+            "device name must be given as one of the following: type, vendor/type, or vendor/type/name"
+                .to_string(),
+        );
+    }
+    for (i, c) in list(d, "Constraints").iter().enumerate() {
+        let Some(c) = c.as_object() else { continue };
+        let operand = text(c, "Operand");
+        if matches!(operand.as_str(), "distinct_hosts" | "distinct_property") {
+            errs.push(format!(
+                "Constraint {} validation failed: using unsupported operand {}",
+                i + 1,
+                go_quote(&operand)
+            ));
+            continue;
+        }
+        let inner = constraint(c, rules);
+        if !inner.is_empty() {
+            errs.push(format!(
+                "Constraint {} validation failed: {}",
+                i + 1,
+                multierror(&inner)
+            ));
+        }
+    }
+    errs.extend(numbered(d, "Affinities", "Affinity", |a| {
+        let mut a = a.clone();
+        if a.get("Weight").is_none_or(Value::is_null) {
+            a.insert("Weight".into(), Value::from(50));
+        }
+        affinity(&a, rules)
+    }));
+    errs
+}
+
 fn numbered(
     owner: &Map<String, Value>,
     key: &str,

@@ -1,12 +1,15 @@
 //! The head of `Task.Validate` (nomad/structs/structs.go; v1.3.0 :7108,
-//! v2.0.5 :8191): the task's name, driver, kill timeout and shutdown
-//! delay, that it has resources, and its log config
-//! (`LogConfig.Validate`). Resources' own checks are not replayed.
+//! v2.0.5 :8191): the task's name, driver, kill timeout (from #17344,
+//! 1.6.0, against a service group's progress deadline) and shutdown delay,
+//! its resources (`Resources.Validate`), and its log config
+//! (`LogConfig.Validate`).
 
 use serde_json::{Map, Value};
 
 use super::json_map::text;
 use super::multierror::multierror;
+use super::resources_validate::resources_error;
+use crate::time::format_duration as go_duration;
 use crate::version::{Switch, Switches};
 
 fn int(m: &Map<String, Value>, key: &str) -> i64 {
@@ -17,6 +20,7 @@ fn int(m: &Map<String, Value>, key: &str) -> i64 {
 pub(crate) fn task_head_errors(
     t: &Map<String, Value>,
     g: &Map<String, Value>,
+    kind: &str,
     rules: Switches,
 ) -> Vec<String> {
     let mut errs = Vec::new();
@@ -35,14 +39,28 @@ pub(crate) fn task_head_errors(
     if text(t, "Driver").is_empty() {
         errs.push("Missing task driver".into());
     }
-    if int(t, "KillTimeout") < 0 {
+    let kill = int(t, "KillTimeout");
+    if kill < 0 {
         errs.push("KillTimeout must be a positive value".into());
+    } else if kind == "service" && rules.has(Switch::TaskValidateRefactor) {
+        let progress = g
+            .get("Update")
+            .and_then(Value::as_object)
+            .map_or(0, |u| int(u, "ProgressDeadline"));
+        if progress > 0 && kill > progress {
+            errs.push(format!(
+                "KillTimout ({}) longer than the group's ProgressDeadline ({})",
+                go_duration(kill),
+                go_duration(progress)
+            ));
+        }
     }
     if int(t, "ShutdownDelay") < 0 {
         errs.push("ShutdownDelay must be a positive value".into());
     }
-    if t.get("Resources").is_none_or(Value::is_null) {
-        errs.push("Missing task resources".into());
+    match t.get("Resources").and_then(Value::as_object) {
+        None => errs.push("Missing task resources".into()),
+        Some(r) => errs.extend(resources_error(r, rules)),
     }
     match t.get("LogConfig").and_then(Value::as_object) {
         None => errs.push("Missing Log Config".into()),

@@ -498,7 +498,8 @@ catalogue! {
         wording: "a change of restart.render_templates is destructive",
     }
     /// #18123 (1.7.0; v1.7.0 scheduler/util.go:326): a change of a task's
-    /// extra workload `identity` blocks is a destructive update.
+    /// extra workload `identity` blocks is a destructive update; and
+    /// (v1.7.0 nomad/structs/structs.go `Task.Validate`) they are validated.
     Identities {
         id: "#18123",
         firsts: &[v(1, 7, 0)],
@@ -552,7 +553,9 @@ catalogue! {
         wording: "a change of a volume mount's SELinux label is destructive",
     }
     /// #23696 (1.8.3, 1.9.0; v1.8.3 scheduler/util.go:371): a changed
-    /// `resources.secrets` (the secrets tmpfs size) is destructive.
+    /// `resources.secrets` (the secrets tmpfs size) is destructive, and
+    /// (v1.8.3 nomad/structs/structs.go `Resources.Validate`) it may be
+    /// neither negative nor above the task's memory.
     SecretsSize {
         id: "#23696",
         firsts: &[v(1, 8, 3), v(1, 9, 0)],
@@ -593,7 +596,9 @@ catalogue! {
         wording: "affinity and spread changes are updated in place",
     }
     /// #26076 (1.11.0; v1.11.0 scheduler/util.go:233): a change of a task's
-    /// `secret` blocks is a destructive update.
+    /// `secret` blocks is a destructive update; and (v1.11.0
+    /// nomad/structs/structs.go `Task.Validate`, `Secret.Validate`) the
+    /// secrets, which came with it, are validated.
     TaskSecrets {
         id: "#26076",
         firsts: &[v(1, 11, 0)],
@@ -761,7 +766,10 @@ catalogue! {
     }
     /// #15780 (1.5.0; v1.5.0 scheduler/feasible.go:164): a `per_alloc` host
     /// volume request names the volume `source[N]` of the allocation's
-    /// index; before, `per_alloc` was not read for host volumes.
+    /// index; before, `per_alloc` was not read for host volumes. Its
+    /// validation (v1.5.0 nomad/structs/volumes.go `VolumeRequest.Validate`)
+    /// accepts a `per_alloc` host volume and checks it for canaries as a CSI
+    /// one; before, a `per_alloc` host volume is refused.
     HostVolumePerAlloc {
         id: "#15780",
         firsts: &[v(1, 5, 0)],
@@ -1473,7 +1481,9 @@ catalogue! {
     /// `LogConfig.Validate`): whether a task's log files fit the group's
     /// ephemeral disk is one of its log config's errors; before (v1.5.17
     /// structs.go `Task.Validate`) it was the task's own error after its
-    /// services.
+    /// services. Its mounts of an empty or undefined volume become its own
+    /// errors (before, the group's), and a service task's kill timeout may
+    /// not pass its group's progress deadline.
     TaskValidateRefactor {
         id: "#17344",
         firsts: &[v(1, 6, 0)],
@@ -1499,6 +1509,177 @@ catalogue! {
         replayed: true,
         reads: [],
         wording: "a group's max_run_duration is validated",
+    }
+    /// #16030 (1.3.10, 1.4.5, 1.5.0; v1.5.0 nomad/structs/volumes.go
+    /// `VolumeRequest.Validate`): a `per_alloc` volume is refused in system
+    /// and sysbatch jobs.
+    PerAllocNotSystem {
+        id: "#16030",
+        firsts: &[v(1, 3, 10), v(1, 4, 5), v(1, 5, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a per_alloc volume is refused in system and sysbatch jobs",
+    }
+    /// #24896 (1.10.0; v1.10.0 nomad/structs/volumes.go
+    /// `VolumeRequest.Validate`): a host volume may have an attachment mode
+    /// and one of the host access modes (a reader one read-only); before,
+    /// any access or attachment mode on a host volume is refused.
+    HostVolumeModes {
+        id: "#24896",
+        firsts: &[v(1, 10, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a host volume may have access and attachment modes",
+    }
+    /// #24714 (1.10.0; v1.10.0 nomad/structs/volumes.go
+    /// `VolumeRequest.Validate`): a volume may not be both `per_alloc` and
+    /// `sticky`.
+    StickyPerAlloc {
+        id: "#24714",
+        firsts: &[v(1, 10, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a volume may not be both per_alloc and sticky",
+    }
+    /// #27159 (1.11.1, 2.0.0; v1.11.1 nomad/structs/volumes.go
+    /// `VolumeRequest.Validate`): a host volume's unknown access mode is
+    /// named in its error; before, Go printed `%!s(MISSING)` for it.
+    HostAccessModeNamed {
+        id: "#27159",
+        firsts: &[v(1, 11, 1), v(2, 0, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a host volume's unknown access mode is named",
+    }
+    /// #19839 (1.8.0; v1.8.0 nomad/structs/volumes.go `VolumeMount.Validate`,
+    /// structs.go `Task.Validate`): a volume mount's own faults (empty
+    /// volume, propagation mode, SELinux label) are one nested list,
+    /// `Volume Mount (0) is invalid: "..."`, after its undefined volume.
+    VolumeMountValidate {
+        id: "#19839",
+        firsts: &[v(1, 8, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a volume mount's faults are listed together, with its SELinux label",
+    }
+    /// #19670 (1.7.3; v1.7.3 nomad/structs/structs.go `Resources.Validate`):
+    /// `memory_max = -1` (no limit) is accepted; before, it is below the
+    /// memory and refused.
+    MemoryMaxNoLimit {
+        id: "#19670",
+        firsts: &[v(1, 7, 3)],
+        replayed: true,
+        reads: [],
+        wording: "memory_max may be -1",
+    }
+    /// #23837 (1.9.0; v1.9.0 nomad/structs/structs.go `Resources.Validate`):
+    /// a `numa` block's affinity and the devices it names are validated.
+    NumaValidate {
+        id: "#23837",
+        firsts: &[v(1, 9, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a task's numa block is validated",
+    }
+    /// #13972 (1.3.4, 1.4.0; v1.4.0 nomad/structs/structs.go
+    /// `Template.Validate`): a template's change mode may be `script`, with a
+    /// `change_script` that names a command (a missing `change_script`
+    /// panics Nomad 1.3.4 until #14374, 1.3.5; plan-inspect refuses it as
+    /// 1.3.5 does); before, `script` is an invalid change mode.
+    TemplateChangeScript {
+        id: "#13972",
+        firsts: &[v(1, 3, 4), v(1, 4, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a template's change mode may be script",
+    }
+    /// #18292 (1.8.0; v1.8.0 nomad/structs/structs.go `Job.Validate`): a
+    /// job's `ui` description may be at most 1000 bytes.
+    UiDescription {
+        id: "#18292",
+        firsts: &[v(1, 8, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job's UI description is at most 1000 bytes",
+    }
+    /// #24055 (1.9.0; v1.9.0 nomad/structs/structs.go `Job.Validate`): a
+    /// job's version tag description may be at most 1000 bytes.
+    VersionTagDescription {
+        id: "#24055",
+        firsts: &[v(1, 9, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job's version tag description is at most 1000 bytes",
+    }
+    /// #23538 (1.8.3, 1.9.0; v1.8.3 nomad/structs/structs.go
+    /// `validateNetworks`): a network's CNI arguments may not repeat another
+    /// network's key nor hold a `;`.
+    CniArgs {
+        id: "#23538",
+        firsts: &[v(1, 8, 3), v(1, 9, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a network's CNI arguments are validated",
+    }
+    /// #18343 (1.7.0; v1.7.0 nomad/structs/structs.go `Vault.Validate`): a
+    /// task's `vault` block may leave its policies out (workload
+    /// identities); before, `Policy list cannot be empty`.
+    VaultIdentity {
+        id: "#18343",
+        firsts: &[v(1, 7, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a vault block may have no policies",
+    }
+    /// #25155 (1.10.0; v1.10.0 nomad/structs/structs.go `Vault.Validate`):
+    /// a `vault` block may name the `root` policy (tokens are gone);
+    /// before, it is refused.
+    VaultTokensRemoved {
+        id: "#25155",
+        firsts: &[v(1, 10, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a vault block's root policy is not refused",
+    }
+    /// #19441 (1.5.12, 1.6.5, 1.7.2; v1.7.2 nomad/structs/structs.go
+    /// `Task.Validate`): a CSI plugin's `stage_publish_base_dir` may not be
+    /// within its `mount_dir`.
+    CsiStageDirOutsideMount {
+        id: "#19441",
+        firsts: &[v(1, 5, 12), v(1, 6, 5), v(1, 7, 2)],
+        replayed: true,
+        reads: [],
+        wording: "a CSI plugin's stage directory may not be within its mount directory",
+    }
+    /// #18904 (1.7.0; v1.7.0 nomad/structs/structs.go `Task.Validate`,
+    /// actions.go `Action.Validate`): a task's actions, which came with
+    /// 1.7.0, need a command and a name, each name once.
+    ActionsValidated {
+        id: "#18904",
+        firsts: &[v(1, 7, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a task's actions are validated",
+    }
+    /// #24038 (1.9.0; v1.9.0 nomad/structs/structs.go `Task.Validate`,
+    /// workload_id.go `WorkloadIdentity.Validate`): a task's default
+    /// identity is validated as its extra ones are, and an identity's
+    /// `filepath` needs `file = true`.
+    DefaultIdentityValidated {
+        id: "#24038",
+        firsts: &[v(1, 9, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a task's default identity and identity file paths are validated",
+    }
+    /// #28297 (2.0.5; v2.0.5 nomad/structs/structs.go:2427): negative
+    /// `cores` are refused.
+    NegativeCores {
+        id: "#28297",
+        firsts: &[v(2, 0, 5)],
+        replayed: true,
+        reads: [],
+        wording: "negative cores are refused",
     }
 }
 
@@ -1533,26 +1714,27 @@ impl Switch {
 /// The switches of one release, as a set: what [`Switch::in_release`]
 /// answers for every row, computed once.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Switches(u128);
+pub struct Switches([u128; 2]);
 
 impl Switches {
     /// Every change `release` has.
     pub fn of(release: Release) -> Switches {
-        Switches(
-            Switch::ALL
-                .iter()
-                .filter(|s| s.in_release(release))
-                .fold(0, |bits, s| bits | 1 << *s as u32),
-        )
+        let mut bits = [0; 2];
+        for s in Switch::ALL.iter().filter(|s| s.in_release(release)) {
+            let i = *s as usize;
+            bits[i / 128] |= 1 << (i % 128);
+        }
+        Switches(bits)
     }
 
     /// Whether the release has `switch`.
     pub fn has(self, switch: Switch) -> bool {
-        self.0 & 1 << switch as u32 != 0
+        let i = switch as usize;
+        self.0[i / 128] & 1 << (i % 128) != 0
     }
 }
 
-const _: () = assert!(CATALOGUE.len() <= u128::BITS as usize);
+const _: () = assert!(CATALOGUE.len() <= 2 * u128::BITS as usize);
 
 #[cfg(test)]
 mod tests {

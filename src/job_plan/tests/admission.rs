@@ -226,7 +226,7 @@ fn job_endpoint_hooks_test_go_v1_10_5_implied_constraints_bridge_network() {
 #[test]
 fn job_endpoint_hooks_test_go_v1_10_5_implied_constraints_numa() {
     let job = one_group(json!({"Name": "group1", "Tasks": [
-        {"Resources": {"NUMA": {"Affinity": "require"}}}]}));
+        {"Resources": {"CPU": 100, "MemoryMB": 300, "NUMA": {"Affinity": "require"}}}]}));
     assert_eq!(
         group_constraints(&mutate(job.clone())),
         json!([
@@ -303,7 +303,7 @@ fn the_community_edition_refuses_numa_and_task_schedules() {
     };
     let numa = job(json!({"Name": "t", "Driver": "exec",
         "LogConfig": {"MaxFiles": 1, "MaxFileSizeMB": 1},
-        "Resources": {"NUMA": {"Affinity": "require"}}}));
+        "Resources": {"CPU": 100, "MemoryMB": 300, "NUMA": {"Affinity": "require"}}}));
     assert_eq!(
         validate(&numa, v(1, 10, 5)),
         ["numa scheduling requires Nomad Enterprise"]
@@ -311,11 +311,47 @@ fn the_community_edition_refuses_numa_and_task_schedules() {
     assert!(validate(&numa, v(1, 6, 5)).is_empty());
     let sched = job(
         json!({"Name": "t", "Driver": "exec", "Schedule": {"Cron": null},
-        "Resources": {}, "LogConfig": {"MaxFiles": 1, "MaxFileSizeMB": 1}}),
+        "Resources": {"CPU": 100, "MemoryMB": 300}, "LogConfig": {"MaxFiles": 1, "MaxFileSizeMB": 1}}),
     );
     assert_eq!(
         validate(&sched, v(1, 10, 5)),
         ["task schedules requires Nomad Enterprise"]
     );
     assert!(validate(&sched, v(1, 7, 7)).is_empty());
+}
+
+/// `TestJob_Validate`'s UI and version tag descriptions (v2.0.5
+/// structs_test.go): over 1000 bytes refused, from #18292 (1.8.0) and
+/// #24055 (1.9.0).
+#[test]
+fn structs_test_go_v2_0_5_job_validate_descriptions() {
+    use super::super::admission::validate;
+    let job = |ui: usize, tag: usize| -> Map<String, Value> {
+        serde_json::from_value(json!({"ID": "j", "Name": "j", "Namespace": "default",
+            "Region": "global", "Type": "batch", "Priority": 50, "Datacenters": ["dc1"],
+            "UI": {"Description": "é".repeat(ui / 2)},
+            "VersionTag": {"Name": "v1", "Description": "x".repeat(tag)},
+            "TaskGroups": [{"Name": "g", "Count": 1, "Tasks": [{"Name": "t", "Driver": "exec",
+                "Resources": {"CPU": 100, "MemoryMB": 300},
+                "LogConfig": {"MaxFiles": 1, "MaxFileSizeMB": 1}}],
+                "RestartPolicy": {"Attempts": 3, "Interval": 86_400_000_000_000_i64,
+                                  "Delay": 15_000_000_000_i64, "Mode": "fail"},
+                "ReschedulePolicy": {"Attempts": 1, "Interval": 86_400_000_000_000_i64,
+                                     "Delay": 5_000_000_000_i64, "DelayFunction": "constant"},
+                "EphemeralDisk": {"SizeMB": 300}}]}))
+        .unwrap()
+    };
+    assert!(validate(&job(1000, 1000), v(2, 0, 5)).is_empty());
+    assert_eq!(
+        validate(&job(1002, 1001), v(2, 0, 5)),
+        [
+            "UI description must be under 1000 characters, currently 1002",
+            "Tagged version description must be under 1000 characters, currently 1001"
+        ]
+    );
+    assert_eq!(
+        validate(&job(1002, 1001), v(1, 8, 0)),
+        ["UI description must be under 1000 characters, currently 1002"]
+    );
+    assert!(validate(&job(1002, 1001), v(1, 7, 7)).is_empty());
 }

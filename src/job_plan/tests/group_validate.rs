@@ -102,7 +102,7 @@ fn structs_test_go_v2_0_5_update_strategy_validate() {
     let u = json!({"MaxParallel": -1, "HealthCheck": "foo", "MinHealthyTime": -10,
                    "HealthyDeadline": -15, "ProgressDeadline": -25, "AutoRevert": false,
                    "Canary": -1});
-    let g = json!({"Name": "web", "Count": 1, "Tasks": [{"Name": "web", "Driver": "exec", "Resources": {}, "LogConfig": {"MaxFiles": 1, "MaxFileSizeMB": 1}}],
+    let g = json!({"Name": "web", "Count": 1, "Tasks": [{"Name": "web", "Driver": "exec", "Resources": {"CPU": 100, "MemoryMB": 300}, "LogConfig": {"MaxFiles": 1, "MaxFileSizeMB": 1}}],
                    "RestartPolicy": restart(), "ReschedulePolicy": {}, "EphemeralDisk": {"SizeMB": 300}, "Update": u});
     assert_eq!(
         errors(g, "service", v(2, 0, 5)),
@@ -123,7 +123,7 @@ fn structs_test_go_v2_0_5_update_strategy_validate() {
 #[test]
 fn structs_test_go_v2_0_5_scaling_policy_validate() {
     let scaled = |count: i64, policy: Value| {
-        let g = json!({"Name": "web", "Count": count, "Tasks": [{"Name": "web", "Driver": "exec", "Resources": {}, "LogConfig": {"MaxFiles": 1, "MaxFileSizeMB": 1}}],
+        let g = json!({"Name": "web", "Count": count, "Tasks": [{"Name": "web", "Driver": "exec", "Resources": {"CPU": 100, "MemoryMB": 300}, "LogConfig": {"MaxFiles": 1, "MaxFileSizeMB": 1}}],
                        "RestartPolicy": restart(), "ReschedulePolicy": {}, "EphemeralDisk": {"SizeMB": 300},
                        "Scaling": policy});
         errors(g, "service", v(2, 0, 5))
@@ -320,5 +320,64 @@ fn structs_test_go_v2_0_5_task_group_network_validate_ignore_collision() {
     assert!(
         before.contains("Static port 10 already reserved by taskgroup network:one"),
         "{before}"
+    );
+}
+
+/// `TestTaskGroupNetwork_Validate`'s hostname (v1.3.0, v2.0.5) and CNI
+/// argument cases (v2.0.5; #23538, 1.8.3 and 1.9.0).
+#[test]
+fn structs_test_go_v1_3_0_v2_0_5_task_group_network_validate_hostname_and_cni() {
+    use super::super::network_validate::network_errors;
+    let check = |networks: Value, r: Release| {
+        let g = json!({"Networks": networks});
+        network_errors(g.as_object().unwrap(), &[], rules_of(r))
+    };
+    for r in [v(1, 3, 0), v(2, 0, 5)] {
+        let named = |h: &str| json!([{"Mode": "bridge", "Hostname": h}]);
+        assert!(check(named("foobar"), r).is_empty());
+        assert!(check(named("${NOMAD_ALLOC_ID}..x"), r).is_empty());
+        assert!(check(named("web.example.com."), r).is_empty());
+        for bad in [
+            "............",
+            "a..b",
+            &"x".repeat(64),
+            &"abcdefgh.".repeat(29),
+        ] {
+            assert_eq!(
+                check(named(bad), r),
+                ["Hostname is not a valid DNS name"],
+                "{bad}"
+            );
+        }
+        assert!(check(named(&"x".repeat(63)), r).is_empty());
+    }
+    let cni = |args: Vec<Value>| {
+        Value::Array(
+            args.into_iter()
+                .map(|a| json!({"CNI": {"Args": a}}))
+                .collect(),
+        )
+    };
+    let duplicate = cni(vec![
+        json!({"static": "first_value"}),
+        json!({"static": "new_value"}),
+    ]);
+    assert_eq!(
+        check(duplicate.clone(), v(2, 0, 5)),
+        ["duplicate CNI arg \"static\""]
+    );
+    assert!(check(duplicate, v(1, 8, 2)).is_empty());
+    let valid = cni(vec![
+        json!({"static": "first_value"}),
+        json!({"new_key": "new_value"}),
+        json!({"newest_key": "new_value", "second_key": "second_value"}),
+    ]);
+    assert!(check(valid, v(1, 8, 3)).is_empty());
+    assert_eq!(
+        check(cni(vec![json!({"static;": "first_value;"})]), v(1, 9, 0)),
+        [
+            "invalid ';' character in CNI arg key \"static;\"",
+            "invalid ';' character in CNI arg value \"first_value;\""
+        ]
     );
 }

@@ -102,9 +102,15 @@ fn job_endpoint_hooks_test_go_v1_7_0_validate_vault() {
           with Vault, policies will be ignored"
         ]
     );
-    // Before 1.7.0 there are no identity checks.
+    // Before 1.7.0 there are no identity checks, but `Vault.Validate`
+    // itself refuses the empty policy list (#18343 lifted it).
     let (err, _) = admission(vault_job(with(Value::Null), Value::Null), v(1, 6, 0));
-    assert_eq!(err, "");
+    assert!(
+        err.ends_with(
+            "* Vault validation failed: 1 error occurred:\n\t* Policy list cannot be empty"
+        ),
+        "{err}"
+    );
 }
 
 /// The Vault block from `nomad job run -output` (the HCL parser fills the
@@ -233,7 +239,8 @@ fn job_endpoint_test_go_v2_0_5_register_validate_memory_max() {
 fn structs_task_canonicalize_moves_the_default_identity() {
     let mut job = mock_job();
     job["TaskGroups"][0]["Tasks"][0]["Identities"] = json!([
-        {"Name": "vault_default", "Audience": ["vault.io"], "ChangeSignal": "sighup"},
+        {"Name": "vault_default", "Audience": ["vault.io"], "ChangeMode": "signal",
+         "ChangeSignal": "sighup"},
         {"Audience": ["x"], "Env": true}
     ]);
     let admitted = admit(job.clone(), v(1, 7, 0)).unwrap();
@@ -244,7 +251,8 @@ fn structs_task_canonicalize_moves_the_default_identity() {
     );
     assert_eq!(
         task["Identities"],
-        json!([{"Name": "vault_default", "Audience": ["vault.io"], "ChangeSignal": "SIGHUP"}])
+        json!([{"Name": "vault_default", "Audience": ["vault.io"], "ChangeMode": "signal",
+                "ChangeSignal": "SIGHUP"}])
     );
     let before = admit(job, v(1, 6, 0)).unwrap();
     assert_eq!(

@@ -13,7 +13,7 @@ fn obj(v: Value) -> Map<String, Value> {
 
 fn head(t: Value, disk: i64, r: Release) -> Vec<String> {
     let g = obj(json!({"EphemeralDisk": {"SizeMB": disk}}));
-    task_head_errors(&obj(t), &g, rules_of(r))
+    task_head_errors(&obj(t), &g, "service", rules_of(r))
 }
 
 #[test]
@@ -35,7 +35,7 @@ fn structs_test_go_v1_3_0_v2_0_5_task_validate() {
         let ok = json!({"Name": "web", "Driver": "docker",
             "Resources": {"CPU": 100, "MemoryMB": 100}, "LogConfig": logs});
         assert!(head(ok, 200, r).is_empty(), "{r}");
-        let timeouts = json!({"Name": "web", "Driver": "docker", "Resources": {},
+        let timeouts = json!({"Name": "web", "Driver": "docker", "Resources": {"CPU": 100, "MemoryMB": 100},
             "LogConfig": logs, "KillTimeout": -1, "ShutdownDelay": -1});
         assert_eq!(
             head(timeouts, 200, r),
@@ -46,7 +46,7 @@ fn structs_test_go_v1_3_0_v2_0_5_task_validate() {
         );
     }
     // #27001 (1.11.0): the name `alloc` is refused.
-    let alloc = json!({"Name": "alloc", "Driver": "exec", "Resources": {}, "LogConfig": logs});
+    let alloc = json!({"Name": "alloc", "Driver": "exec", "Resources": {"CPU": 100, "MemoryMB": 100}, "LogConfig": logs});
     assert_eq!(
         head(alloc.clone(), 300, v(2, 0, 5)),
         ["Task cannot be named \"alloc\""]
@@ -59,7 +59,7 @@ fn structs_test_go_v1_3_0_v2_0_5_task_validate() {
 /// task's services before.
 #[test]
 fn structs_test_go_v1_3_0_v2_0_5_task_validate_log_config() {
-    let t = json!({"Name": "web", "Driver": "exec", "Resources": {},
+    let t = json!({"Name": "web", "Driver": "exec", "Resources": {"CPU": 100, "MemoryMB": 100},
         "LogConfig": {"MaxFiles": 10, "MaxFileSizeMB": 10}});
     let words = "log storage (100 MB) must be less than requested disk capacity (1 MB)";
     assert_eq!(
@@ -76,7 +76,7 @@ fn structs_test_go_v1_3_0_v2_0_5_task_validate_log_config() {
         legacy_log_storage_error(&obj(t), &g, rules_of(v(1, 5, 17))).as_deref(),
         Some(words)
     );
-    let bad = json!({"Name": "web", "Driver": "exec", "Resources": {},
+    let bad = json!({"Name": "web", "Driver": "exec", "Resources": {"CPU": 100, "MemoryMB": 100},
         "LogConfig": {"MaxFiles": 0, "MaxFileSizeMB": 0}});
     assert_eq!(
         head(bad, 300, v(1, 3, 0)),
