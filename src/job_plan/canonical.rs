@@ -93,9 +93,11 @@ pub(crate) fn api_canonicalize(job: &mut Map<String, Value>, release: Release) {
     if let Some(m) = object(job, "Multiregion") {
         multiregion(m);
     }
+    // A service job, and from #26777 a system job, gets the default block.
+    let system_default = kind == "system" && Switches::of(release).has(Switch::SystemUpdateDefault);
     let mut update = match job.get("Update").and_then(Value::as_object) {
         Some(u) => Some(u.clone()),
-        None if kind == "service" => Some(Map::new()),
+        None if kind == "service" || system_default => Some(Map::new()),
         None => None,
     };
     if let Some(u) = update.as_mut() {
