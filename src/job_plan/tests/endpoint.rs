@@ -175,7 +175,14 @@ fn job_endpoint_test_go_v1_10_5_plan_scaling() {
         .map(|o| o.name.as_str())
         .collect();
     assert!(objects.contains(&"Scaling"), "{objects:?}");
-    assert_eq!(report.jobs[0].plan.place.len(), 10);
+    let plan = &report.jobs[0].plan;
+    assert_eq!(plan.place.len(), 10);
+    let failed: Vec<&str> = plan
+        .failed_placements
+        .iter()
+        .map(|f| f.task_group.as_str())
+        .collect();
+    assert_eq!(failed, ["web"], "the failed group's metrics");
 }
 
 /// A new job in a namespace the dump's `Namespaces` does not list is
