@@ -1,21 +1,28 @@
-//! nomad/structs/diff_test.go `TestTaskGroupDiff` (v1.10.5), the common
+//! nomad/structs/diff_test.go `TestTaskGroupDiff` (v1.10.5, the
+//! same text at v2.0.5, so checked at both tags), the common
 //! cases: each group is the one group of a job, as a plan diffs it.
 
 use serde_json::{Value, json};
 
 use super::super::job_diff;
 use super::{expect, go_job, group_lines};
+use crate::model::v;
 
 /// The group diff of `old` and `new`, as lines without the group's own.
 fn diff(old: Value, new: Value, contextual: bool) -> Vec<String> {
     let job = |g: Value| go_job(json!({"ID": "j", "TaskGroups": [g]}));
-    let d = job_diff(
-        Some(&job(old)),
-        &job(new),
-        contextual,
-        super::rules_of(crate::model::v(1, 10, 5)),
-    );
-    group_lines(&d.task_groups[0])
+    let at = |release| {
+        let d = job_diff(
+            Some(&job(old.clone())),
+            &job(new.clone()),
+            contextual,
+            super::rules_of(release),
+        );
+        group_lines(&d.task_groups[0])
+    };
+    let got = at(v(1, 10, 5));
+    assert_eq!(at(v(2, 0, 5)), got, "v2.0.5 differs");
+    got
 }
 
 #[test]
