@@ -327,16 +327,15 @@ fn jobs_test_go_v2_0_5_canonicalize_missing_update_for_system_job() {
     assert!(before["TaskGroups"][0].get("Update").is_none());
 }
 
-/// The server stores that default as a 1.11 agent converts it: the job keeps
-/// its stagger and parallelism, the group the whole block.
+/// The server accepts that default and stores it as a 1.11 agent converts
+/// it: the job keeps its stagger and parallelism, the group the whole block.
 #[test]
 fn a_system_job_is_stored_with_the_default_update_from_1_11_0() {
     let stored = |release| {
-        let mut job: Map<String, Value> = serde_json::from_value(json!({"ID": "sys",
-            "Type": "system", "TaskGroups": [{"Name": "g", "Tasks": [{"Name": "t"}]}]}))
-        .unwrap();
-        super::super::canonical::canonicalize(&mut job, release);
-        job
+        let job = json!({"ID": "sys", "Type": "system", "Datacenters": ["dc1"],
+            "TaskGroups": [{"Name": "g", "Tasks": [{"Name": "t", "Driver": "exec",
+                "Config": {"command": "/bin/date"}}]}]});
+        super::super::admit(serde_json::from_value(job).unwrap(), release).unwrap()
     };
     let now = stored(v(1, 11, 0));
     assert_eq!(now["Update"], json!({"Stagger": 30 * S, "MaxParallel": 1}));
