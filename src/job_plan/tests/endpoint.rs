@@ -226,3 +226,29 @@ fn job_endpoint_hooks_test_go_v1_10_5_priority() {
     assert_eq!(admit(with(0), v(1, 10, 5)).unwrap()["Priority"], json!(50));
     assert!(admit(with(0), v(1, 4, 0)).is_err());
 }
+
+/// A system job without an update block, stored as a 2.0.5 server stores
+/// it (the API's default update block, #26777), planned unchanged: no
+/// change. Without the default the groups' update blocks show as deleted.
+#[test]
+fn an_unchanged_system_job_without_update_plans_no_change_at_2_0_5() {
+    let s = 1_000_000_000_i64;
+    let system = |update: Option<Value>| {
+        let mut job = mock_job();
+        job.insert("Type".into(), json!("system"));
+        let group = job["TaskGroups"][0].as_object_mut().unwrap();
+        group.remove("ReschedulePolicy");
+        group.insert("Count".into(), json!(1));
+        if let Some(u) = update {
+            job.insert("Update".into(), u);
+        }
+        job
+    };
+    let default_update = json!({"Stagger": 30 * s, "MaxParallel": 1, "HealthCheck": "checks",
+        "MinHealthyTime": 10 * s, "HealthyDeadline": 300 * s, "ProgressDeadline": 600 * s,
+        "AutoRevert": false, "Canary": 0, "AutoPromote": false});
+    let snapshot = registered_at(system(Some(default_update)), v(2, 0, 5));
+    let (_, plan) = plan_job(&snapshot, system(None), &options_at(v(2, 0, 5))).unwrap();
+    let group = &plan.diff.task_groups[0];
+    assert_eq!(plan.diff.kind, crate::job_plan::DiffType::None, "{group:?}");
+}
