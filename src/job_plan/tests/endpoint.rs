@@ -162,11 +162,22 @@ fn job_endpoint_test_go_v1_10_5_plan_of_a_changed_job_is_its_next_version() {
 
 #[test]
 fn job_endpoint_test_go_v1_10_5_plan_scaling() {
+    plan_scaling(v(1, 10, 5));
+}
+
+#[test]
+fn job_endpoint_test_go_v2_0_5_plan_scaling() {
+    plan_scaling(v(2, 0, 5));
+}
+
+/// A new job with a scaling block whose task fits no node: the block is in
+/// the diff and the group fails.
+fn plan_scaling(release: Release) {
     let mut job = mock_job();
     job["TaskGroups"][0]["Tasks"][0]["Resources"]["MemoryMB"] = json!(999_999_999);
     job["TaskGroups"][0]["Scaling"] =
         json!({"Min": 1, "Max": 100, "Type": "horizontal", "Enabled": true});
-    let (report, plan) = plan_job(&Snapshot::default(), job, &options()).unwrap();
+    let (report, plan) = plan_job(&Snapshot::default(), job, &options_at(release)).unwrap();
     assert_eq!(plan.job_modify_index, 0);
     assert_eq!(plan.diff.kind, crate::job_plan::DiffType::Added);
     let objects: Vec<&str> = plan.diff.task_groups[0]

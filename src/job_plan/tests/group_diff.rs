@@ -326,7 +326,7 @@ fn legacy_disconnect_fields_leave_the_diff_with_f_1() {
         group_lines(&d.task_groups[0])
     };
     assert_eq!(
-        at(crate::model::v(1, 9, 7)),
+        at(v(1, 9, 7)),
         expect(
             r#"
             Edited group "foo"
@@ -335,8 +335,5 @@ fn legacy_disconnect_fields_leave_the_diff_with_f_1() {
             "#
         )
     );
-    assert_eq!(
-        at(crate::model::v(1, 10, 0)),
-        expect(r#"Edited group "foo""#)
-    );
+    assert_eq!(at(v(1, 10, 0)), expect(r#"Edited group "foo""#));
 }
