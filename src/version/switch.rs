@@ -1445,6 +1445,17 @@ catalogue! {
         reads: [],
         wording: "a system job without an update block gets the default one",
     }
+    /// #25298 (1.10.0; v1.10.0 api/tasks.go `TaskGroup.Canonicalize`): a
+    /// group without a `consul` block no longer gets an empty one (the job's
+    /// Consul namespace, and from 1.7.0 the cluster `default`); before,
+    /// every group the HTTP API registers has one.
+    GroupConsulOptional {
+        id: "#25298",
+        firsts: &[v(1, 10, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a group without a consul block gets none",
+    }
     /// #27355 (1.11.2, 2.0.0; v2.0.5 nomad/structs/constraint.go:34,
     /// structs.go:10062): a constraint's interpolated attribute must be one
     /// Nomad resolves (`${node.*}` fields, `${attr.`, `${device.`,

@@ -263,3 +263,19 @@ fn an_unchanged_system_job_without_update_plans_no_change_at_2_0_5() {
     let group = &plan.diff.task_groups[0];
     assert_eq!(plan.diff.kind, crate::job_plan::DiffType::None, "{group:?}");
 }
+
+/// Until #25298 (1.10.0) the API gives every group a Consul block, so a
+/// 1.8.0 server stores one (cluster `default`) for a job file without it;
+/// planned unchanged, that block is no change.
+#[test]
+fn an_unchanged_job_with_the_stored_group_consul_block_plans_no_change_at_1_8_0() {
+    let mut stored = mock_job();
+    stored["TaskGroups"][0]["Consul"] = json!({});
+    let snapshot = registered_at(stored, v(1, 8, 0));
+    let text = snapshot.planned_job_text.as_deref().unwrap();
+    let consul = &serde_json::from_str::<Value>(text).unwrap()["TaskGroups"][0]["Consul"];
+    assert_eq!(consul, &json!({"Namespace": "", "Cluster": "default"}));
+    let (_, plan) = plan_job(&snapshot, mock_job(), &options_at(v(1, 8, 0))).unwrap();
+    let group = &plan.diff.task_groups[0];
+    assert_eq!(plan.diff.kind, crate::job_plan::DiffType::None, "{group:?}");
+}
