@@ -93,9 +93,11 @@ pub(crate) fn api_canonicalize(job: &mut Map<String, Value>, release: Release) {
     if let Some(m) = object(job, "Multiregion") {
         multiregion(m);
     }
+    // A service job, and from #26777 a system job, gets the default block.
+    let system_default = kind == "system" && Switches::of(release).has(Switch::SystemUpdateDefault);
     let mut update = match job.get("Update").and_then(Value::as_object) {
         Some(u) => Some(u.clone()),
-        None if kind == "service" => Some(Map::new()),
+        None if kind == "service" || system_default => Some(Map::new()),
         None => None,
     };
     if let Some(u) = update.as_mut() {
@@ -136,6 +138,11 @@ fn task_group(g: &mut Map<String, Value>, job: &JobBlocks) {
             .filter(|m| !m.is_null());
         g.insert("Count".into(), min.cloned().unwrap_or(json!(1)));
     }
+    // Until #25298 every group gets a Consul block.
+    let rules = Switches::of(job.release);
+    if !rules.has(Switch::GroupConsulOptional) && is_missing(g.get("Consul")) {
+        g.insert("Consul".into(), json!({}));
+    }
     if let Some(consul) = object(g, "Consul") {
         if text(consul, "Namespace").is_empty() {
             consul.insert("Namespace".into(), json!(job.consul_namespace));
@@ -161,8 +168,8 @@ fn task_group(g: &mut Map<String, Value>, job: &JobBlocks) {
         g.insert("ReschedulePolicy".into(), Value::Object(r));
     }
     // No default for a system group, nor from #26279 a sysbatch one.
-    let none_by_default = job.kind == "system"
-        || (job.kind == "sysbatch" && Switches::of(job.release).has(Switch::SysbatchNoReschedule));
+    let none_by_default =
+        job.kind == "system" || (job.kind == "sysbatch" && rules.has(Switch::SysbatchNoReschedule));
     if !none_by_default || g.get("ReschedulePolicy").is_some_and(|r| !r.is_null()) {
         let r = ensure(g, "ReschedulePolicy");
         for (k, d) in reschedule_defaults(job.kind) {

@@ -38,6 +38,8 @@ mod job_diff;
 mod placement_validate;
 mod resources_validate;
 mod rows_group_v2_0_5;
+mod rows_job_v1_3_0;
+mod rows_job_v2_0_5;
 mod rows_services_v2_0_5;
 mod rows_task_v2_0_5;
 mod rows_v1_10_5;
@@ -165,6 +167,23 @@ fn rules_of(release: crate::model::Release) -> crate::version::Switches {
     crate::version::Switches::of(release)
 }
 
+/// The diff of two jobs at `release`, as lines: its kind, then its fields,
+/// objects and groups.
+fn job_rows(
+    old: Value,
+    new: Value,
+    contextual: bool,
+    release: crate::model::Release,
+) -> Vec<String> {
+    let d = super::job_diff(Some(&go(old)), &go(new), contextual, rules_of(release));
+    let mut out = vec![format!("{:?} job", d.kind)];
+    lines(&d.fields, &d.objects, 1, &mut out);
+    for g in &d.task_groups {
+        out.extend(group_lines(g).into_iter().map(|l| format!("  {l}")));
+    }
+    out
+}
+
 /// The one group's diff of two groups at `release`, as lines.
 fn group_rows(
     old: Value,
@@ -247,6 +266,8 @@ fn go_type(name: &str) -> Option<Type> {
         "Task" => Type::Task,
         "Constraint" => Type::Constraint,
         "Affinity" => Type::Affinity,
+        "PeriodicConfig" => Type::Periodic,
+        "ParameterizedJobConfig" => Type::Parameterized,
         "RestartPolicy" => Type::RestartPolicy,
         "ReschedulePolicy" => Type::ReschedulePolicy,
         "MigrateStrategy" => Type::Migrate,

@@ -1442,6 +1442,28 @@ catalogue! {
         reads: [],
         wording: "a sysbatch group has no reschedule policy",
     }
+    /// #26777 (1.11.0; v1.11.0 api/jobs.go `Job.Canonicalize`): a system
+    /// job without an update block gets the API's default one, as a service
+    /// job does, so its groups get it too (and with it a system deployment,
+    /// #26708); before, a system job had none.
+    SystemUpdateDefault {
+        id: "#26777",
+        firsts: &[v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a system job without an update block gets the default one",
+    }
+    /// #25298 (1.10.0; v1.10.0 api/tasks.go `TaskGroup.Canonicalize`): a
+    /// group without a `consul` block no longer gets an empty one (the job's
+    /// Consul namespace, and from 1.7.0 the cluster `default`); before,
+    /// every group the HTTP API registers has one.
+    GroupConsulOptional {
+        id: "#25298",
+        firsts: &[v(1, 10, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a group without a consul block gets none",
+    }
     /// #27355 (1.11.2, 2.0.0; v2.0.5 nomad/structs/constraint.go:34,
     /// structs.go:10062): a constraint's interpolated attribute must be one
     /// Nomad resolves (`${node.*}` fields, `${attr.`, `${device.`,

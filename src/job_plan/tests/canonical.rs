@@ -1,5 +1,7 @@
-//! api/jobs_test.go `TestJobs_Canonicalize` (v1.10.5): the API client's
-//! defaults, on the API's JSON.
+//! api/jobs_test.go `TestJobs_Canonicalize` (v1.10.5, and v2.0.5's one new
+//! case): the API client's defaults, on the API's JSON. The v1.10.5 cases
+//! are v2.0.5's too, word for word, so each is checked at both tags, and
+//! at v1.3.0, whose table has the same eight jobs.
 
 use serde_json::{Map, Value, json};
 
@@ -11,10 +13,43 @@ const S: i64 = 1_000_000_000;
 const M: i64 = 60 * S;
 const H: i64 = 60 * M;
 
-fn canonical(input: Value) -> Value {
-    let mut job: Map<String, Value> = serde_json::from_value(input).unwrap();
-    api_canonicalize(&mut job, v(1, 10, 5));
+fn canonical_at(input: &Value, release: crate::model::Release) -> Value {
+    let mut job: Map<String, Value> = serde_json::from_value(input.clone()).unwrap();
+    api_canonicalize(&mut job, release);
     Value::Object(job)
+}
+
+/// The job canonical at v1.10.5, which v2.0.5 gives too. v1.3.0's cases
+/// (the same jobs) expect it with an empty Consul block in every group
+/// (until #25298) and without the Consul cluster `default` (1.7.0); the
+/// services' task names, which the server sets from 1.4.0 (#14033), are not
+/// set at v1.3.0 either.
+fn canonical(input: Value) -> Value {
+    let got = canonical_at(&input, v(1, 10, 5));
+    assert_eq!(canonical_at(&input, v(2, 0, 5)), got, "v2.0.5 differs");
+    let mut at_1_3 = got.clone();
+    for g in at_1_3["TaskGroups"].as_array_mut().into_iter().flatten() {
+        if g.get("Consul").is_none() {
+            g["Consul"] = json!({"Namespace": ""});
+        }
+    }
+    before_1_4(&mut at_1_3);
+    assert_same(&canonical_at(&input, v(1, 3, 0)), &at_1_3);
+    got
+}
+
+fn before_1_4(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            if m.get("Cluster") == Some(&json!("default")) {
+                m.remove("Cluster");
+            }
+            m.remove("TaskName");
+            m.values_mut().for_each(before_1_4);
+        }
+        Value::Array(a) => a.iter_mut().for_each(before_1_4),
+        _ => {}
+    }
 }
 
 fn assert_same(got: &Value, want: &Value) {
@@ -294,4 +329,45 @@ fn jobs_test_go_v1_10_5_canonicalize_example_template() {
             "Update": group_update, "Migrate": migrate(), "Tasks": [redis]}]}),
     );
     assert_same(&canonical(input), &want);
+}
+
+/// #26777 (1.11.0): a system job without an update block gets the default
+/// one, and its groups with it; before, neither had one.
+#[test]
+fn jobs_test_go_v2_0_5_canonicalize_missing_update_for_system_job() {
+    let input = json!({"Name": "foo", "ID": "bar", "ParentID": "lol", "Type": "system",
+        "TaskGroups": [{"Name": "bar", "Tasks": [{"Name": "task1"}]}]});
+    let group = json!({"Name": "bar", "Count": 1, "EphemeralDisk": disk(),
+        "RestartPolicy": restart(15 * S, 2, 30 * M, false), "Update": default_update(),
+        "Tasks": [task("task1", restart(15 * S, 2, 30 * M, false))]});
+    let want = with(
+        job_defaults("bar", "foo", "system", "lol", "default"),
+        json!({"Update": default_update(), "TaskGroups": [group]}),
+    );
+    let got = canonical_at(&input, v(2, 0, 5));
+    assert_same(&got, &want);
+    let g = &got["TaskGroups"][0];
+    assert!(g.get("ReschedulePolicy").is_none() && g.get("Migrate").is_none());
+
+    let before = canonical_at(&input, v(1, 10, 5));
+    assert!(before.get("Update").is_none());
+    assert!(before["TaskGroups"][0].get("Update").is_none());
+}
+
+/// The server accepts that default and stores it as a 1.11 agent converts
+/// it: the job keeps its stagger and parallelism, the group the whole block.
+#[test]
+fn a_system_job_is_stored_with_the_default_update_from_1_11_0() {
+    let stored = |release| {
+        let job = json!({"ID": "sys", "Type": "system", "Datacenters": ["dc1"],
+            "TaskGroups": [{"Name": "g", "Tasks": [{"Name": "t", "Driver": "exec",
+                "Config": {"command": "/bin/date"}}]}]});
+        super::super::admit(serde_json::from_value(job).unwrap(), release).unwrap()
+    };
+    let now = stored(v(1, 11, 0));
+    assert_eq!(now["Update"], json!({"Stagger": 30 * S, "MaxParallel": 1}));
+    assert_eq!(now["TaskGroups"][0]["Update"]["MaxParallel"], json!(1));
+    let before = stored(v(1, 10, 5));
+    assert_eq!(before["Update"], json!({"Stagger": 0, "MaxParallel": 0}));
+    assert!(before["TaskGroups"][0].get("Update").is_none());
 }

@@ -88,7 +88,7 @@ fn countdash_group(restart: &Value) -> Value {
                                            {"Label": "connect-proxy-count-api", "Value": 0,
                                             "To": -1, "HostNetwork": "default"}],
                           "CNI": null}],
-            "Consul": null,
+            "Consul": {"Namespace": "", "Cluster": "default", "Partition": ""},
             "Services": [{
                 "Name": "count-api", "TaskName": "", "PortLabel": "9001",
                 "AddressMode": "auto", "Address": "", "EnableTagOverride": false,

@@ -1,21 +1,28 @@
-//! nomad/structs/diff_test.go `TestTaskGroupDiff` (v1.10.5), the common
+//! nomad/structs/diff_test.go `TestTaskGroupDiff` (v1.10.5, the
+//! same text at v2.0.5, so checked at both tags), the common
 //! cases: each group is the one group of a job, as a plan diffs it.
 
 use serde_json::{Value, json};
 
 use super::super::job_diff;
 use super::{expect, go_job, group_lines};
+use crate::model::v;
 
 /// The group diff of `old` and `new`, as lines without the group's own.
 fn diff(old: Value, new: Value, contextual: bool) -> Vec<String> {
     let job = |g: Value| go_job(json!({"ID": "j", "TaskGroups": [g]}));
-    let d = job_diff(
-        Some(&job(old)),
-        &job(new),
-        contextual,
-        super::rules_of(crate::model::v(1, 10, 5)),
-    );
-    group_lines(&d.task_groups[0])
+    let at = |release| {
+        let d = job_diff(
+            Some(&job(old.clone())),
+            &job(new.clone()),
+            contextual,
+            super::rules_of(release),
+        );
+        group_lines(&d.task_groups[0])
+    };
+    let got = at(v(1, 10, 5));
+    assert_eq!(at(v(2, 0, 5)), got, "v2.0.5 differs");
+    got
 }
 
 #[test]
@@ -319,7 +326,7 @@ fn legacy_disconnect_fields_leave_the_diff_with_f_1() {
         group_lines(&d.task_groups[0])
     };
     assert_eq!(
-        at(crate::model::v(1, 9, 7)),
+        at(v(1, 9, 7)),
         expect(
             r#"
             Edited group "foo"
@@ -328,8 +335,5 @@ fn legacy_disconnect_fields_leave_the_diff_with_f_1() {
             "#
         )
     );
-    assert_eq!(
-        at(crate::model::v(1, 10, 0)),
-        expect(r#"Edited group "foo""#)
-    );
+    assert_eq!(at(v(1, 10, 0)), expect(r#"Edited group "foo""#));
 }

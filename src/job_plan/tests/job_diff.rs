@@ -1,21 +1,29 @@
 //! nomad/structs/diff_test.go `TestJobDiff` (v1.10.5), the job-level cases.
+//! v2.0.5's test has the same text, so each case is checked at both tags.
 
 use serde_json::{Value, json};
 
 use super::super::job_diff;
 use super::{expect, go_job, lines};
 use crate::job_plan::DiffType;
+use crate::model::v;
 
+/// The diff at v1.10.5, which v2.0.5 gives too.
 fn diff(old: Option<Value>, new: Value, contextual: bool) -> (DiffType, Vec<String>) {
-    let d = job_diff(
-        old.map(go_job).as_ref(),
-        &go_job(new),
-        contextual,
-        super::rules_of(crate::model::v(1, 10, 5)),
-    );
-    let mut out = Vec::new();
-    lines(&d.fields, &d.objects, 0, &mut out);
-    (d.kind, out)
+    let at = |release| {
+        let d = job_diff(
+            old.clone().map(go_job).as_ref(),
+            &go_job(new.clone()),
+            contextual,
+            super::rules_of(release),
+        );
+        let mut out = Vec::new();
+        lines(&d.fields, &d.objects, 0, &mut out);
+        (d.kind, out)
+    };
+    let got = at(v(1, 10, 5));
+    assert_eq!(at(v(2, 0, 5)), got, "v2.0.5 differs");
+    got
 }
 
 fn primitive_job(

@@ -1,23 +1,29 @@
-//! nomad/structs/diff_test.go `TestTaskDiff` (v1.10.5), the common cases:
+//! nomad/structs/diff_test.go `TestTaskDiff` (v1.10.5, the
+//! same text at v2.0.5, so checked at both tags), the common cases:
 //! each task is the one task of a group of a job, as a plan diffs it.
 
 use serde_json::{Value, json};
 
 use super::super::job_diff;
 use super::{expect, go_job, group_lines};
+use crate::model::v;
 
 /// The task's diff as lines (the group's own line and its tasks' header
 /// left out).
 fn diff(old: Value, new: Value, contextual: bool) -> Vec<String> {
     let job = |t: Value| go_job(json!({"ID": "j", "TaskGroups": [{"Name": "g", "Tasks": [t]}]}));
-    let d = job_diff(
-        Some(&job(old)),
-        &job(new),
-        contextual,
-        super::rules_of(crate::model::v(1, 10, 5)),
-    );
-    group_lines(&d.task_groups[0])
-        .into_iter()
+    let at = |release| {
+        let d = job_diff(
+            Some(&job(old.clone())),
+            &job(new.clone()),
+            contextual,
+            super::rules_of(release),
+        );
+        group_lines(&d.task_groups[0])
+    };
+    let got = at(v(1, 10, 5));
+    assert_eq!(at(v(2, 0, 5)), got, "v2.0.5 differs");
+    got.into_iter()
         .skip(2)
         .map(|l| l.trim_start_matches("    ").to_string())
         .collect()
