@@ -40,6 +40,7 @@ mod resources_validate;
 mod rows_group_v2_0_5;
 mod rows_job_v1_3_0;
 mod rows_job_v2_0_5;
+mod rows_services_v1_3_0;
 mod rows_services_v2_0_5;
 mod rows_task_v2_0_5;
 mod rows_v1_10_5;
