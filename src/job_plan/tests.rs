@@ -18,6 +18,7 @@ mod admission;
 mod annotate;
 mod blocks_diff;
 mod canonical;
+mod canonical_v1_3_0;
 mod connect;
 mod connect_admission;
 mod connect_gateway;
