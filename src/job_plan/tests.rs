@@ -29,6 +29,7 @@ mod disconnect_validate;
 mod endpoint;
 mod expose_check;
 mod gateway_validate;
+mod go_equal;
 mod go_parsers;
 mod group_diff;
 mod group_service_validate;

@@ -1,78 +1,20 @@
 //! api/jobs_test.go `TestJobs_Canonicalize` at v1.3.0: its own eight
-//! cases, compared as `reflect.DeepEqual` compares the API's structs. Their
-//! pointers and slices are nil or not, so a missing field (a nil pointer,
-//! `null` in Go's JSON) is not its zero value; only the fields Go holds by
-//! value read as zero when missing.
+//! cases, compared as `reflect.DeepEqual` compares the API's structs.
 
 use serde_json::{Map, Value, json};
 
 use super::super::canonical::api_canonicalize;
+use super::go_equal::{assert_go_equal, differs};
 use crate::model::v;
 
 const S: i64 = 1_000_000_000;
 const M: i64 = 60 * S;
 const H: i64 = 60 * M;
 
-/// The API structs' fields held by value, by the key their struct sits
-/// under ("" for the job): Go's encoder writes them zero, so a missing one
-/// is zero.
-const VALUE_FIELDS: &[(&str, &[&str])] = &[
-    ("", &["Dispatched"]),
-    ("Tasks", &["Name", "Driver", "Leader", "Kind"]),
-    ("Consul", &["Namespace"]),
-    ("DynamicPorts", &["Label", "Value", "To", "HostNetwork"]),
-    ("Regions", &["Name"]),
-];
-
 fn canonical(input: Value) -> Value {
     let mut job: Map<String, Value> = serde_json::from_value(input).unwrap();
     api_canonicalize(&mut job, v(1, 3, 0));
     Value::Object(job)
-}
-
-/// Where `got` and `want` differ as Go's values would, as a path.
-fn differs(got: &Value, want: &Value, under: &str, path: &str) -> Option<String> {
-    match (got, want) {
-        (Value::Object(x), Value::Object(y)) => {
-            let by_value = VALUE_FIELDS
-                .iter()
-                .find(|(k, _)| *k == under)
-                .map_or(&[][..], |(_, f)| f);
-            x.keys().chain(y.keys()).find_map(|k| {
-                let here = format!("{path}.{k}");
-                let (a, b) = (x.get(k), y.get(k));
-                let absent = |v: Option<&Value>| v.is_none_or(Value::is_null);
-                match (a, b) {
-                    _ if absent(a) && absent(b) => None,
-                    (Some(a), Some(b)) if !a.is_null() && !b.is_null() => differs(a, b, k, &here),
-                    (Some(v), _) | (_, Some(v))
-                        if by_value.contains(&k.as_str()) && super::super::same::is_zero(v) =>
-                    {
-                        None
-                    }
-                    _ => Some(here),
-                }
-            })
-        }
-        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
-            .iter()
-            .zip(y)
-            .enumerate()
-            .find_map(|(i, (a, b))| differs(a, b, under, &format!("{path}[{i}]"))),
-        (Value::Number(x), Value::Number(y)) if x.as_f64() == y.as_f64() => None,
-        _ if got == want => None,
-        _ => Some(path.to_string()),
-    }
-}
-
-fn assert_go_equal(got: &Value, want: &Value) {
-    if let Some(at) = differs(got, want, "", "job") {
-        panic!(
-            "differs at {at}\ngot {}\nwant {}",
-            serde_json::to_string_pretty(got).unwrap(),
-            serde_json::to_string_pretty(want).unwrap()
-        );
-    }
 }
 
 fn job(id: &str, name: &str, kind: &str, parent: &str, namespace: &str, extra: Value) -> Value {
