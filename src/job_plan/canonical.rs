@@ -81,14 +81,30 @@ pub(crate) fn api_canonicalize(job: &mut Map<String, Value>, release: Release) {
         ("AllAtOnce", json!(false)),
         ("ConsulNamespace", json!("")),
         ("VaultNamespace", json!("")),
-        ("NodePool", json!("")),
         ("Dispatched", json!(false)),
+        ("NomadTokenID", json!("")),
+        ("Status", json!("")),
+        ("StatusDescription", json!("")),
+        ("Stable", json!(false)),
+        ("Version", json!(0)),
+        ("CreateIndex", json!(0)),
+        ("ModifyIndex", json!(0)),
+        ("JobModifyIndex", json!(0)),
     ] {
         default(job, k, zero);
     }
+    // The API's job has a node pool from 1.6.0, and fills its Consul and
+    // Vault tokens until 1.10.0.
+    if release >= v(1, 6, 0) {
+        default(job, "NodePool", json!(""));
+    }
+    if release < v(1, 10, 0) {
+        default(job, "ConsulToken", json!(""));
+        default(job, "VaultToken", json!(""));
+    }
     let kind = text(job, "Type");
     if let Some(p) = object(job, "Periodic") {
-        periodic(p);
+        periodic(p, release);
     }
     if let Some(m) = object(job, "Multiregion") {
         multiregion(m);
@@ -186,7 +202,7 @@ fn task_group(g: &mut Map<String, Value>, job: &JobBlocks) {
         default(m, "MinHealthyTime", json!(10 * SECOND));
         default(m, "HealthyDeadline", json!(5 * MINUTE));
     }
-    let mut restart = restart_defaults(job.kind);
+    let mut restart = restart_defaults(job.kind, job.release);
     if let Some(Value::Object(given)) = g.get("RestartPolicy") {
         for (k, v) in given {
             if !v.is_null() {
@@ -226,8 +242,12 @@ fn multiregion(m: &mut Map<String, Value>) {
     }
 }
 
-fn periodic(p: &mut Map<String, Value>) {
+/// `PeriodicConfig.Canonicalize`; the cron list exists from 1.6.2.
+fn periodic(p: &mut Map<String, Value>, release: Release) {
     default(p, "Enabled", json!(true));
+    if release >= v(1, 6, 2) {
+        default(p, "Specs", json!([]));
+    }
     default(p, "Spec", json!(""));
     default(p, "SpecType", json!("cron"));
     default(p, "ProhibitOverlap", json!(false));
@@ -283,8 +303,8 @@ fn reschedule_defaults(kind: &str) -> [(&'static str, Value); 6] {
 }
 
 /// The API's restart policy defaults: service and system jobs restart twice
-/// in 30 minutes, others three times a day.
-fn restart_defaults(kind: &str) -> Map<String, Value> {
+/// in 30 minutes, others three times a day; `RenderTemplates` from 1.6.2.
+fn restart_defaults(kind: &str, release: Release) -> Map<String, Value> {
     let (attempts, interval) = match kind {
         "service" | "system" => (2, 30 * MINUTE),
         _ => (3, 24 * HOUR),
@@ -294,6 +314,8 @@ fn restart_defaults(kind: &str) -> Map<String, Value> {
     m.insert("Interval".into(), json!(interval));
     m.insert("Delay".into(), json!(15 * SECOND));
     m.insert("Mode".into(), json!("fail"));
-    m.insert("RenderTemplates".into(), json!(false));
+    if release >= v(1, 6, 2) {
+        m.insert("RenderTemplates".into(), json!(false));
+    }
     m
 }

@@ -10,7 +10,7 @@ use super::fields::{presence_kind, string_set, strings, whole_object};
 use super::nested::{flattened, get, list, matched};
 use super::schema::Type;
 use super::task_block_diff::identity;
-use crate::version::Switches;
+use crate::version::{Switch, Switches};
 
 /// `serviceDiffs`: one service each side is one pair; otherwise each old
 /// service takes the free new one with the best score above 2 (same index
@@ -66,14 +66,23 @@ pub(crate) fn services(
 }
 
 /// `serviceDiff`: fields, tag sets, checks, Connect, the workload identity
-/// and the weights.
+/// and the weights. A field the release's `Service` struct lacks is left
+/// out: Nomad's decoder drops it before the diff sees the job.
 fn service(
     old: Option<&Value>,
     new: Option<&Value>,
     contextual: bool,
     rules: Switches,
 ) -> Option<ObjectDiff> {
-    let mut diff = whole_object(old, new, Type::Service, &[], "Service", contextual)?;
+    let absent = [
+        (Switch::ConsulCluster, "Cluster"),
+        (Switch::ConsulServiceKind, "Kind"),
+    ]
+    .into_iter()
+    .filter(|&(s, _)| !rules.has(s))
+    .map(|(_, f)| f)
+    .collect::<Vec<_>>();
+    let mut diff = whole_object(old, new, Type::Service, &absent, "Service", contextual)?;
     for key in ["CanaryTags", "Tags"] {
         diff.objects.extend(string_set(
             &strings(get(old, key)),

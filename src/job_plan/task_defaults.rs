@@ -40,7 +40,7 @@ pub(crate) fn task(
         artifact(a);
     }
     for tmpl in objects(t, "Templates") {
-        template(tmpl);
+        template(tmpl, job.release);
     }
     for a in objects(t, "Affinities") {
         default(a, "Weight", json!(50));
@@ -184,22 +184,28 @@ fn artifact(a: &mut Map<String, Value>) {
     }
 }
 
-fn template(t: &mut Map<String, Value>) {
+/// `api.Template.Canonicalize`: `ErrMissingKey` is filled from 1.4.3,
+/// `Once` from 1.10.2.
+fn template(t: &mut Map<String, Value>, release: Release) {
     for (k, d) in [
         ("SourcePath", json!("")),
         ("DestPath", json!("")),
         ("EmbeddedTmpl", json!("")),
         ("ChangeMode", json!("restart")),
-        ("Once", json!(false)),
         ("Splay", json!(5 * SECOND)),
         ("Perms", json!("0644")),
         ("LeftDelim", json!("{{")),
         ("RightDelim", json!("}}")),
         ("Envvars", json!(false)),
-        ("ErrMissingKey", json!(false)),
         ("VaultGrace", json!(0)),
     ] {
         default(t, k, d);
+    }
+    if release >= v(1, 4, 3) {
+        default(t, "ErrMissingKey", json!(false));
+    }
+    if release >= v(1, 10, 2) {
+        default(t, "Once", json!(false));
     }
     let signal = match t.get("ChangeSignal").and_then(Value::as_str) {
         Some(s) => s.to_uppercase(),
