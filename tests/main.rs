@@ -27,6 +27,7 @@ mod generic_sched;
 mod generic_sched_modify;
 mod generic_sched_placement;
 mod generic_sched_queued;
+mod generic_sched_reconcile;
 mod generic_sched_spread;
 mod golden;
 mod incidents;

@@ -1,0 +1,70 @@
+//! The reconciler-side cases of scheduler/generic_sched_test.go at 1.3.0
+//! and 2.0.5 (job modify, deregister, batch runs), through the replay on
+//! `mock.Node()` and `mock.Job()` as tests/generic_sched.rs builds them:
+//! what the plan stops, updates and places, and where.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Value, json};
+
+use super::generic_sched::nodes;
+use super::generic_sched_modify::{
+    BOTH, alloc, job_with_command, registered_again, replay, snapshot,
+};
+
+/// Ten running allocations `my-job.web[i]` of `job`, one on each of nodes
+/// 0-9, with IDs `run-i`.
+fn running(job: &Value) -> Vec<Value> {
+    (0..10)
+        .map(|i| alloc(&format!("run-{i}"), &format!("my-job.web[{i}]"), i, job, 500, 256))
+        .collect()
+}
+
+/// Five server-terminal allocations (desired `stop`, client `status`) of
+/// `job` on nodes 0-4 with the names of the first five running ones.
+fn terminal(job: &Value, status: &str) -> Vec<Value> {
+    (0..5)
+        .map(|i| {
+            let mut a = alloc(&format!("term-{i}"), &format!("my-job.web[{i}]"), i, job, 500, 256);
+            a["DesiredStatus"] = json!("stop");
+            a["ClientStatus"] = json!(status);
+            a
+        })
+        .collect()
+}
+
+fn ids<T: ToString>(list: impl Iterator<Item = T>) -> BTreeSet<String> {
+    list.map(|i| i.to_string()).collect()
+}
+
+fn run_ids() -> BTreeSet<String> {
+    (0..10).map(|i| format!("run-{i}")).collect()
+}
+
+/// TestServiceSched_JobModify: ten running allocations and five
+/// server-terminal failed ones; the task's command changes. Every running
+/// allocation is replaced (ten evictions, ten placements), the terminal
+/// ones are neither stopped nor rescheduled, and nothing fails. The mock
+/// job has no update block, so no rolling limit holds any back.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_job_modify() {
+    let old = job_with_command(10, "/bin/date");
+    let new = registered_again(job_with_command(10, "/bin/other"));
+    let mut allocs = running(&old);
+    allocs.extend(terminal(&old, "failed"));
+    let s = snapshot(nodes(10), vec![new], allocs, Value::Null);
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        let replaced = ids(r.plan.destructive_update.iter().map(|d| &d.alloc_id));
+        assert_eq!(replaced, run_ids(), "{release}");
+        assert!(
+            r.plan.destructive_update.iter().all(|d| d.node_id.is_some()),
+            "{release}: {:#?}",
+            r.plan.destructive_update
+        );
+        assert!(r.plan.stop.is_empty(), "{release}: {:?}", r.plan.stop);
+        assert!(r.plan.place.is_empty(), "{release}: {:?}", r.plan.place);
+        assert!(r.plan.failed_placements.is_empty(), "{release}");
+        assert!(r.plan.blocked_eval.is_none(), "{release}");
+    }
+}
