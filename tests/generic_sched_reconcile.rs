@@ -68,3 +68,77 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_job_modify() {
         assert!(r.plan.blocked_eval.is_none(), "{release}");
     }
 }
+
+/// TestServiceSched_JobModify_CountZero: the group's count drops to zero.
+/// Every allocation the server still wants running is stopped (at 2.0.5
+/// half of them have failed on the client, and are stopped all the same
+/// rather than rescheduled), the five server-terminal ones are left
+/// alone, and nothing is placed or updated.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_job_modify_count_zero() {
+    let old = job_with_command(10, "/bin/date");
+    let mut new = registered_again(old.clone());
+    new["TaskGroups"][0]["Count"] = json!(0);
+    for release in BOTH {
+        let mut allocs = running(&old);
+        if release == BOTH[1] {
+            for a in allocs.iter_mut().step_by(2) {
+                a["ClientStatus"] = json!("failed");
+            }
+        }
+        allocs.extend(terminal(&old, "pending"));
+        let s = snapshot(nodes(10), vec![new.clone()], allocs, Value::Null);
+        let r = replay(&s, "mock-service", release);
+        let stopped = ids(r.plan.stop.iter().map(|s| &s.alloc_id));
+        assert_eq!(stopped, run_ids(), "{release}");
+        assert!(r.plan.place.is_empty(), "{release}: {:?}", r.plan.place);
+        assert!(r.plan.destructive_update.is_empty(), "{release}");
+        assert!(r.plan.in_place_update.is_empty(), "{release}");
+        assert!(r.plan.failed_placements.is_empty(), "{release}");
+    }
+}
+
+/// Ten running allocations of the mock job, all on the one node
+/// `mock.Alloc()` names, which the state does not hold.
+fn on_missing_node(job: &Value) -> Vec<Value> {
+    (0..10)
+        .map(|i| {
+            let mut a = alloc(&format!("run-{i}"), &format!("my-job.web[{i}]"), 0, job, 500, 256);
+            a["NodeID"] = json!("12345678-abcd-efab-cdef-123456789abc");
+            a
+        })
+        .collect()
+}
+
+/// TestServiceSched_JobDeregister_Purged: the job is gone from the state;
+/// all ten of its allocations are stopped and nothing is placed.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_job_deregister_purged() {
+    let j = job_with_command(10, "/bin/date");
+    let s = snapshot(Vec::new(), Vec::new(), on_missing_node(&j), Value::Null);
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        assert!(r.purged, "{release}");
+        let stopped = ids(r.plan.stop.iter().map(|s| &s.alloc_id));
+        assert_eq!(stopped, run_ids(), "{release}");
+        assert!(r.plan.place.is_empty(), "{release}");
+    }
+}
+
+/// TestServiceSched_JobDeregister_Stopped: the job is stopped; all ten
+/// allocations are stopped and no allocation of "web" is left queued.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_job_deregister_stopped() {
+    let mut j = job_with_command(10, "/bin/date");
+    let allocs = on_missing_node(&j);
+    j["Stop"] = json!(true);
+    let s = snapshot(Vec::new(), vec![j], allocs, Value::Null);
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        assert!(r.stopped, "{release}");
+        let stopped = ids(r.plan.stop.iter().map(|s| &s.alloc_id));
+        assert_eq!(stopped, run_ids(), "{release}");
+        assert!(r.plan.place.is_empty(), "{release}");
+        assert_eq!(r.plan.queued_allocations.get("web").copied().unwrap_or(0), 0, "{release}");
+    }
+}
