@@ -5,6 +5,8 @@
 
 use std::collections::BTreeSet;
 
+use plan_inspect::model::Snapshot;
+use plan_inspect::read::read_snapshot_from;
 use serde_json::{Value, json};
 
 use super::generic_sched::nodes;
@@ -140,5 +142,60 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_job_deregister_stopped() {
         assert_eq!(stopped, run_ids(), "{release}");
         assert!(r.plan.place.is_empty(), "{release}");
         assert_eq!(r.plan.queued_allocations.get("web").copied().unwrap_or(0), 0, "{release}");
+    }
+}
+
+/// The snapshot `doc` as the replay reads it.
+fn read(doc: &Value) -> Snapshot {
+    read_snapshot_from(doc.to_string().as_bytes(), "snapshot.json").unwrap()
+}
+
+/// TestServiceSched_JobModify_InPlace: ten healthy allocations of an
+/// older deployment; the new version only adds an update block. All ten
+/// are updated in place into the new deployment (Nomad asserts their
+/// deployment ID changes), none is evicted or placed anew, and the old
+/// deployment is cancelled. The kept ports and devices are not in a plan.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_job_modify_in_place() {
+    let old = job_with_command(10, "/bin/date");
+    let mut new = registered_again(old.clone());
+    new["TaskGroups"][0]["Update"] = json!({
+        "MaxParallel": 4, "HealthCheck": "checks",
+        "MinHealthyTime": 10_000_000_000u64, "HealthyDeadline": 600_000_000_000u64
+    });
+    let mut allocs = running(&old);
+    for a in &mut allocs {
+        a["DeploymentID"] = json!("d-old");
+        a["DeploymentStatus"] = json!({"Healthy": true});
+    }
+    let doc = json!({
+        "Now": "2022-04-01T00:00:00Z", "Jobs": [new], "Nodes": nodes(10), "Allocs": allocs,
+        "Deployments": [{
+            "ID": "d-old", "Namespace": "default", "JobID": "mock-service", "JobVersion": 0,
+            "JobModifyIndex": 1, "Status": "running",
+            "TaskGroups": {"web": {"DesiredTotal": 10, "HealthyAllocs": 10}}
+        }]
+    });
+    let s = read(&doc);
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        let updated = ids(r.plan.in_place_update.iter().map(|u| &u.alloc_id));
+        assert_eq!(updated, run_ids(), "{release}");
+        let deployment = r.plan.deployment.as_ref().expect("a new deployment");
+        assert_ne!(deployment.id, "d-old", "{release}");
+        assert!(
+            r.plan
+                .in_place_update
+                .iter()
+                .all(|u| u.deployment_id.as_deref() == Some(deployment.id.as_str())),
+            "{release}: {:?}",
+            r.plan.in_place_update
+        );
+        let [cancel] = r.plan.deployment_updates.as_slice() else {
+            panic!("{release}: {:?}", r.plan.deployment_updates);
+        };
+        assert_eq!((cancel.deployment_id.as_str(), cancel.status.as_str()), ("d-old", "cancelled"));
+        assert!(r.plan.stop.is_empty() && r.plan.place.is_empty(), "{release}");
+        assert!(r.plan.destructive_update.is_empty(), "{release}");
     }
 }
