@@ -9,9 +9,9 @@ use plan_inspect::model::Snapshot;
 use plan_inspect::read::read_snapshot_from;
 use serde_json::{Value, json};
 
-use super::generic_sched::nodes;
+use super::generic_sched::{nodes, placed_nodes};
 use super::generic_sched_modify::{
-    BOTH, alloc, job_with_command, registered_again, replay, snapshot,
+    BOTH, alloc, id, job_with_command, registered_again, replay, snapshot,
 };
 
 /// Ten running allocations `my-job.web[i]` of `job`, one on each of nodes
@@ -197,5 +197,70 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_job_modify_in_place() {
         assert_eq!((cancel.deployment_id.as_str(), cancel.status.as_str()), ("d-old", "cancelled"));
         assert!(r.plan.stop.is_empty() && r.plan.place.is_empty(), "{release}");
         assert!(r.plan.destructive_update.is_empty(), "{release}");
+    }
+}
+
+/// TestServiceSched_JobModify_Rolling: the command changes with
+/// `max_parallel` 4. Four of the ten allocations are replaced (four
+/// evictions, four placements), and the new deployment wants ten without
+/// canaries.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_job_modify_rolling() {
+    let old = job_with_command(10, "/bin/date");
+    let mut new = registered_again(job_with_command(10, "/bin/other"));
+    new["TaskGroups"][0]["Update"] = json!({
+        "MaxParallel": 4, "HealthCheck": "checks",
+        "MinHealthyTime": 10_000_000_000u64, "HealthyDeadline": 600_000_000_000u64
+    });
+    let s = snapshot(nodes(10), vec![new], running(&old), Value::Null);
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        assert_eq!(r.plan.destructive_update.len(), 4, "{release}");
+        assert!(
+            r.plan.destructive_update.iter().all(|d| d.node_id.is_some()),
+            "{release}"
+        );
+        assert!(r.plan.stop.is_empty() && r.plan.place.is_empty(), "{release}");
+        let deployment = r.plan.deployment.as_ref().expect("a deployment");
+        let web = &deployment.groups["web"];
+        assert_eq!((web.desired_total, web.desired_canaries), (10, 0), "{release}");
+    }
+}
+
+/// TestServiceSched_JobModify_Datacenters: three allocations, one per
+/// node in dc1, dc2 and dc3; the job drops dc3 and grows to four. The
+/// allocations in dc1 and dc2 stay on their nodes (updated in place), the
+/// one in dc3 is replaced, and the replacement and the new allocation
+/// land on the nodes of dc1 and dc2 only.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_job_modify_datacenters() {
+    let three: Vec<Value> = (0..3)
+        .map(|i| {
+            let mut n = super::generic_sched::node(i);
+            n["Datacenter"] = json!(format!("dc{}", i + 1));
+            n
+        })
+        .collect();
+    let mut old = job_with_command(3, "/bin/date");
+    old["Datacenters"] = json!(["dc1", "dc2", "dc3"]);
+    let mut new = registered_again(old.clone());
+    new["TaskGroups"][0]["Count"] = json!(4);
+    new["Datacenters"] = json!(["dc1", "dc2"]);
+    let allocs: Vec<Value> = running(&old).into_iter().take(3).collect();
+    let s = snapshot(three, vec![new], allocs, Value::Null);
+    let eligible: BTreeSet<String> = [id(0), id(1)].into();
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        let kept = ids(r.plan.in_place_update.iter().map(|u| &u.alloc_id));
+        assert_eq!(kept, ids(["run-0", "run-1"].iter()), "{release}");
+        let [d] = r.plan.destructive_update.as_slice() else {
+            panic!("{release}: {:#?}", r.plan);
+        };
+        assert_eq!(d.alloc_id.to_string(), "run-2", "{release}");
+        let mut used: BTreeSet<String> = placed_nodes(&r).into_iter().collect();
+        used.extend(d.node_id.iter().map(|n| n.to_string()));
+        assert!(used.is_subset(&eligible), "{release}: {used:?}");
+        assert_eq!(r.plan.place.len(), 1, "{release}");
+        assert!(r.plan.stop.is_empty() && r.plan.failed_placements.is_empty(), "{release}");
     }
 }
