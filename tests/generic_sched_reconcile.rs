@@ -264,3 +264,55 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_job_modify_datacenters() {
         assert!(r.plan.stop.is_empty() && r.plan.failed_placements.is_empty(), "{release}");
     }
 }
+
+/// TestServiceSched_JobModify_Canaries: the command changes with two
+/// canaries and `max_parallel` 2. Nothing is evicted; two canaries are
+/// placed, and the deployment wants ten with two canaries.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_job_modify_canaries() {
+    let old = job_with_command(10, "/bin/date");
+    let mut new = registered_again(job_with_command(10, "/bin/other"));
+    new["TaskGroups"][0]["Update"] = json!({
+        "MaxParallel": 2, "Canary": 2, "HealthCheck": "checks",
+        "MinHealthyTime": 10_000_000_000u64, "HealthyDeadline": 600_000_000_000u64
+    });
+    let s = snapshot(nodes(10), vec![new], running(&old), Value::Null);
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        assert!(r.plan.stop.is_empty(), "{release}");
+        assert!(r.plan.destructive_update.is_empty(), "{release}");
+        assert_eq!(r.plan.place.len(), 2, "{release}");
+        assert!(r.plan.place.iter().all(|p| p.canary), "{release}");
+        assert_eq!(placed_nodes(&r).len(), 2, "{release}");
+        let deployment = r.plan.deployment.as_ref().expect("a deployment");
+        let web = &deployment.groups["web"];
+        assert_eq!((web.desired_total, web.desired_canaries), (10, 2), "{release}");
+    }
+}
+
+/// TestServiceSched_JobModify_InPlace08: one allocation written before
+/// 0.9, without `AllocatedResources`; only a service tag changes. The
+/// allocation is updated in place, not evicted, and nothing else is
+/// placed or fails.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_job_modify_in_place08() {
+    let with_tag = |tag: &str| {
+        let mut j = job_with_command(1, "/bin/date");
+        j["TaskGroups"][0]["Tasks"][0]["Services"] =
+            json!([{"Name": "web-frontend", "PortLabel": "http", "Tags": [tag, "frontend"]}]);
+        j
+    };
+    let old = with_tag("pci:${meta.pci-dss}");
+    let new = registered_again(with_tag("newtag"));
+    let mut legacy = alloc("run-0", "my-job.web[0]", 0, &old, 500, 256);
+    legacy.as_object_mut().unwrap().remove("AllocatedResources");
+    let s = snapshot(nodes(1), vec![new], vec![legacy], Value::Null);
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        let updated = ids(r.plan.in_place_update.iter().map(|u| &u.alloc_id));
+        assert_eq!(updated, ids(["run-0"].iter()), "{release}: {:#?}", r.plan);
+        assert!(r.plan.stop.is_empty() && r.plan.place.is_empty(), "{release}");
+        assert!(r.plan.destructive_update.is_empty(), "{release}");
+        assert!(r.plan.failed_placements.is_empty(), "{release}");
+    }
+}
