@@ -316,3 +316,69 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_job_modify_in_place08() {
         assert!(r.plan.failed_placements.is_empty(), "{release}");
     }
 }
+
+/// TestServiceSched_NodeUpdate: ten allocations of the mock job on one
+/// node, four running and six pending. A node update finds nothing to
+/// do: no stop, no placement, nothing queued. Nomad writes `"web": 0`
+/// into the evaluation's queued allocations when nothing is to be placed
+/// (scheduler/generic_sched.go:424-428 at 2.0.5); plan-inspect's
+/// `queued_allocations` lists only groups with placements
+/// (docs/json-schema.md), so it has no entry here.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_node_update() {
+    let j = job_with_command(10, "/bin/date");
+    let allocs: Vec<Value> = (0..10)
+        .map(|i| {
+            let mut a = alloc(&format!("run-{i}"), &format!("my-job.web[{i}]"), 0, &j, 500, 256);
+            if i >= 4 {
+                a["ClientStatus"] = json!("pending");
+            }
+            a
+        })
+        .collect();
+    let s = snapshot(nodes(1), vec![j], allocs, Value::Null);
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        assert!(r.plan.is_noop(), "{release}: {:#?}", r.plan);
+        assert!(r.plan.queued_allocations.values().all(|n| *n == 0), "{release}");
+    }
+}
+
+/// `mock.DrainNode()`: the mock node, draining and so ineligible.
+fn drain_node(i: usize) -> Value {
+    let mut n = super::generic_sched::node(i);
+    n["SchedulingEligibility"] = json!("ineligible");
+    n["DrainStrategy"] = json!({"Deadline": 3_600_000_000_000u64});
+    n
+}
+
+/// Ten running allocations of `job` on node 0, each marked to migrate.
+fn migrating(job: &Value) -> Vec<Value> {
+    (0..10)
+        .map(|i| {
+            let mut a = alloc(&format!("run-{i}"), &format!("my-job.web[{i}]"), 0, job, 500, 256);
+            a["DesiredTransition"] = json!({"Migrate": true});
+            a
+        })
+        .collect()
+}
+
+/// TestServiceSched_NodeDrain: ten allocations marked to migrate off a
+/// draining node, ten other nodes ready. All ten are stopped on the
+/// drained node and ten replacements are placed, none on it.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_node_drain() {
+    let j = job_with_command(10, "/bin/date");
+    let mut all = vec![drain_node(0)];
+    all.extend((1..11).map(super::generic_sched::node));
+    let s = snapshot(all, vec![j.clone()], migrating(&j), Value::Null);
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        let stopped = ids(r.plan.stop.iter().map(|s| &s.alloc_id));
+        assert_eq!(stopped, run_ids(), "{release}");
+        let placed = placed_nodes(&r);
+        assert_eq!(placed.len(), 10, "{release}: {:#?}", r.plan.place);
+        assert!(!placed.contains(&id(0)), "{release}");
+        assert!(r.plan.failed_placements.is_empty(), "{release}");
+    }
+}
