@@ -382,3 +382,40 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_node_drain() {
         assert!(r.plan.failed_placements.is_empty(), "{release}");
     }
 }
+
+/// TestServiceSched_NodeDrain_Down: ten allocations on a draining node
+/// that is down, the cluster's only node. Allocations 0-3 carry the
+/// client status "stop" and 4-5 run, all six marked to migrate; 6-9 have
+/// completed. The six are stopped as lost; the completed ones are not.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_node_drain_down() {
+    let j = job_with_command(10, "/bin/date");
+    let mut n = drain_node(0);
+    n["Status"] = json!("down");
+    let allocs: Vec<Value> = (0..10)
+        .map(|i| {
+            let mut a = alloc(&format!("run-{i}"), &format!("my-job.web[{i}]"), 0, &j, 500, 256);
+            match i {
+                0..4 => a["ClientStatus"] = json!("stop"),
+                4..6 => {}
+                _ => {
+                    a["ClientStatus"] = json!("complete");
+                    a["TaskStates"] = json!({"web": {"State": "dead",
+                        "Events": [{"Type": "Terminated", "ExitCode": 0}]}});
+                }
+            }
+            if i < 6 {
+                a["DesiredTransition"] = json!({"Migrate": true});
+            }
+            a
+        })
+        .collect();
+    let s = snapshot(vec![n], vec![j], allocs, Value::Null);
+    let lost: BTreeSet<String> = (0..6).map(|i| format!("run-{i}")).collect();
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        let stopped = ids(r.plan.stop.iter().map(|s| &s.alloc_id));
+        assert_eq!(stopped, lost, "{release}: {:#?}", r.plan.stop);
+        assert!(placed_nodes(&r).is_empty(), "{release}");
+    }
+}
