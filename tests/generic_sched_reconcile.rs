@@ -419,3 +419,90 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_node_drain_down() {
         assert!(placed_nodes(&r).is_empty(), "{release}");
     }
 }
+
+/// The mock job as a batch job of one, with `mock.Job()`'s reschedule
+/// policy (two attempts in ten minutes, 5s constant delay).
+fn batch_job() -> Value {
+    let mut j = job_with_command(1, "/bin/date");
+    j["Type"] = json!("batch");
+    j["TaskGroups"][0]["ReschedulePolicy"] = json!({
+        "Attempts": 2, "Interval": 600_000_000_000u64, "Delay": 5_000_000_000u64,
+        "DelayFunction": "constant"
+    });
+    j
+}
+
+/// The batch job's one allocation `my-job.web[0]` on node 0, its client
+/// status `status`, its task dead since `finished`.
+fn batch_alloc(job: &Value, status: &str, finished: &str) -> Value {
+    let mut a = alloc("run-0", "my-job.web[0]", 0, job, 500, 256);
+    a["ClientStatus"] = json!(status);
+    a["TaskStates"] = json!({"web": {"State": "dead", "Failed": status == "failed",
+        "StartedAt": "2022-03-31T23:00:00Z", "FinishedAt": finished,
+        "Events": [{"Type": "Terminated", "ExitCode": i32::from(status == "failed")}]}});
+    a
+}
+
+/// TestBatchSched_Run_CompleteAlloc: the batch job's one allocation has
+/// completed. Nothing is planned: it is not run again.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_batch_run_complete_alloc() {
+    let j = batch_job();
+    let a = batch_alloc(&j, "complete", "2022-03-31T23:59:50Z");
+    let s = snapshot(nodes(1), vec![j], vec![a], Value::Null);
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        assert!(r.plan.is_noop(), "{release}: {:#?}", r.plan);
+    }
+}
+
+/// TestBatchSched_Run_FailedAlloc: the one allocation failed 10s ago,
+/// past the 5s delay. It is rescheduled now: one placement linked to it,
+/// on the one node, nothing left queued.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_batch_run_failed_alloc() {
+    let j = batch_job();
+    let a = batch_alloc(&j, "failed", "2022-03-31T23:59:50Z");
+    let s = snapshot(nodes(1), vec![j], vec![a], Value::Null);
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        let [p] = r.plan.place.as_slice() else {
+            panic!("{release}: {:#?}", r.plan);
+        };
+        assert!(p.reschedule, "{release}");
+        assert_eq!(p.previous_alloc_id.as_ref().map(ToString::to_string).as_deref(), Some("run-0"));
+        assert_eq!(placed_nodes(&r), vec![id(0)], "{release}");
+        assert_eq!(r.plan.queued_allocations.get("web"), Some(&0), "{release}");
+    }
+}
+
+/// TestBatchSched_Run_FailedAllocQueuedAllocations: as above, but the one
+/// node is draining. The replacement finds no node, and one allocation of
+/// "web" stays queued.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_batch_run_failed_alloc_queued_allocations() {
+    let j = batch_job();
+    let a = batch_alloc(&j, "failed", "2022-03-31T23:59:50Z");
+    let s = snapshot(vec![drain_node(0)], vec![j], vec![a], Value::Null);
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        assert!(placed_nodes(&r).is_empty(), "{release}");
+        assert_eq!(r.plan.queued_allocations.get("web"), Some(&1), "{release}");
+    }
+}
+
+/// TestBatchSched_ReRun_SuccessfullyFinishedAlloc: the one allocation
+/// finished successfully on a node now draining, another node is ready.
+/// Nothing is planned: a successful batch allocation is neither migrated
+/// nor run again.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_batch_rerun_successfully_finished_alloc() {
+    let j = batch_job();
+    let a = batch_alloc(&j, "complete", "2022-03-31T23:59:50Z");
+    let two = vec![drain_node(0), super::generic_sched::node(1)];
+    let s = snapshot(two, vec![j], vec![a], Value::Null);
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        assert!(r.plan.is_noop(), "{release}: {:#?}", r.plan);
+    }
+}
