@@ -506,3 +506,70 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_batch_rerun_successfully_finished_alloc()
         assert!(r.plan.is_noop(), "{release}: {:#?}", r.plan);
     }
 }
+
+/// TestBatchSched_JobModify_InPlace_Terminal and
+/// TestBatchSched_JobModify_Destructive_Terminal: ten completed
+/// allocations of the batch job's current version (the destructive case's
+/// second version adds an environment variable and its allocations run
+/// that version). Nothing is planned: finished batch work is not redone.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_batch_job_modify_terminal() {
+    let mut first = batch_job();
+    first["TaskGroups"][0]["Count"] = json!(10);
+    let mut second = registered_again(first.clone());
+    second["TaskGroups"][0]["Tasks"][0]["Env"] = json!({"foo": "bar"});
+    for j in [first, second] {
+        let allocs: Vec<Value> = (0..10)
+            .map(|i| {
+                let mut a = batch_alloc(&j, "complete", "2022-03-31T23:59:50Z");
+                a["ID"] = json!(format!("run-{i}"));
+                a["Name"] = json!(format!("my-job.web[{i}]"));
+                a["NodeID"] = json!(id(i));
+                a
+            })
+            .collect();
+        let s = snapshot(nodes(10), vec![j.clone()], allocs, Value::Null);
+        for release in BOTH {
+            let r = replay(&s, "mock-service", release);
+            assert!(r.plan.is_noop(), "{release} v{}: {:#?}", j["Version"], r.plan);
+        }
+    }
+}
+
+/// TestBatchSched_NodeDrain_Running_OldJob: the batch job's running
+/// allocation of the old version sits on a draining node (not marked to
+/// migrate); the new version adds an environment variable. It is replaced
+/// destructively, the replacement on the other, ready node.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_batch_node_drain_running_old_job() {
+    let old = batch_job();
+    let mut new = registered_again(old.clone());
+    new["TaskGroups"][0]["Tasks"][0]["Env"] = json!({"foo": "bar"});
+    let a = alloc("run-0", "my-job.web[0]", 0, &old, 500, 256);
+    let two = vec![drain_node(0), super::generic_sched::node(1)];
+    let s = snapshot(two, vec![new], vec![a], Value::Null);
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        let [d] = r.plan.destructive_update.as_slice() else {
+            panic!("{release}: {:#?}", r.plan);
+        };
+        assert_eq!(d.alloc_id.to_string(), "run-0", "{release}");
+        assert_eq!(d.node_id.as_deref(), Some(id(1).as_str()), "{release}");
+        assert!(r.plan.stop.is_empty() && r.plan.place.is_empty(), "{release}");
+    }
+}
+
+/// TestBatchSched_NodeDrain_Complete: the batch job's one allocation
+/// completed on a node now draining; another node is ready. Nothing is
+/// planned.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_batch_node_drain_complete() {
+    let j = batch_job();
+    let a = batch_alloc(&j, "complete", "2022-03-31T23:59:50Z");
+    let two = vec![drain_node(0), super::generic_sched::node(1)];
+    let s = snapshot(two, vec![j], vec![a], Value::Null);
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        assert!(r.plan.is_noop(), "{release}: {:#?}", r.plan);
+    }
+}
