@@ -573,3 +573,53 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_batch_node_drain_complete() {
         assert!(r.plan.is_noop(), "{release}: {:#?}", r.plan);
     }
 }
+
+/// TestBatchSched_Run_LostAlloc: a batch job "my-job" of three with
+/// `web[0]` and `web[1]` running and a second `web[1]` stopped and
+/// complete without task states, so it did not run successfully and does
+/// not count. Only `web[2]` is placed.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_batch_run_lost_alloc() {
+    let mut j = batch_job();
+    j["ID"] = json!("my-job");
+    j["Name"] = json!("my-job");
+    j["TaskGroups"][0]["Count"] = json!(3);
+    let mut allocs: Vec<Value> = (0..2)
+        .map(|i| alloc(&format!("run-{i}"), &format!("my-job.web[{i}]"), 0, &j, 500, 256))
+        .collect();
+    let mut stopped = alloc("stopped-1", "my-job.web[1]", 0, &j, 500, 256);
+    stopped["DesiredStatus"] = json!("stop");
+    stopped["ClientStatus"] = json!("complete");
+    allocs.push(stopped);
+    let s = snapshot(nodes(1), vec![j], allocs, Value::Null);
+    for release in BOTH {
+        let r = replay(&s, "my-job", release);
+        let names: Vec<&str> = r.plan.place.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["my-job.web[2]"], "{release}");
+        assert_eq!(placed_nodes(&r), vec![id(0)], "{release}");
+        assert!(r.plan.stop.is_empty(), "{release}");
+    }
+}
+
+/// TestBatchSched_ScaleDown_SameName: five running allocations of a
+/// batch job of one, all named `my-job.web[0]`; the job is registered
+/// again unchanged. Four are stopped and one is kept, updated in place
+/// (Nomad asserts it keeps its metrics, which a plan does not list).
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_batch_scale_down_same_name() {
+    let old = batch_job();
+    let allocs: Vec<Value> = (0..5)
+        .map(|i| alloc(&format!("run-{i}"), "my-job.web[0]", 0, &old, 500, 256))
+        .collect();
+    let mut new = old.clone();
+    new["JobModifyIndex"] = json!(2);
+    let s = snapshot(nodes(1), vec![new], allocs, Value::Null);
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        let stopped = ids(r.plan.stop.iter().map(|s| &s.alloc_id));
+        let kept = ids(r.plan.in_place_update.iter().map(|u| &u.alloc_id));
+        assert_eq!((stopped.len(), kept.len()), (4, 1), "{release}: {:#?}", r.plan);
+        assert!(stopped.is_disjoint(&kept), "{release}");
+        assert!(r.plan.place.is_empty(), "{release}");
+    }
+}
