@@ -23,7 +23,12 @@ pub(super) fn id(i: usize) -> String {
     format!("{i:08}-0000-4000-8000-000000000000")
 }
 
-pub(super) fn snapshot(nodes: Vec<Value>, jobs: Vec<Value>, allocs: Vec<Value>, config: Value) -> Snapshot {
+pub(super) fn snapshot(
+    nodes: Vec<Value>,
+    jobs: Vec<Value>,
+    allocs: Vec<Value>,
+    config: Value,
+) -> Snapshot {
     let mut doc = json!({
         "Now": "2022-04-01T00:00:00Z", "Jobs": jobs, "Nodes": nodes, "Allocs": allocs
     });
@@ -65,7 +70,14 @@ pub(super) fn registered_again(mut job: Value) -> Value {
 
 /// An allocation of the mock job's group "web" named `name` on node `n`,
 /// running `job`, holding `cpu` MHz and `mem` MB.
-pub(super) fn alloc(alloc_id: &str, name: &str, n: usize, job: &Value, cpu: i64, mem: i64) -> Value {
+pub(super) fn alloc(
+    alloc_id: &str,
+    name: &str,
+    n: usize,
+    job: &Value,
+    cpu: i64,
+    mem: i64,
+) -> Value {
     json!({
         "ID": alloc_id, "Name": name, "Namespace": "default",
         "JobID": job["ID"], "TaskGroup": "web", "NodeID": id(n),

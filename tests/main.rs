@@ -24,6 +24,7 @@ mod explain;
 mod explain_verdicts;
 mod feasible;
 mod generic_sched;
+mod generic_sched_batch;
 mod generic_sched_modify;
 mod generic_sched_placement;
 mod generic_sched_queued;
