@@ -499,3 +499,60 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_node_drain_down() {
         assert!(placed_nodes(&r).is_empty(), "{release}");
     }
 }
+
+/// A running deployment of the mock job's version 0, as `mock.Deployment()`.
+fn old_deployment() -> Value {
+    json!({
+        "ID": "d-old", "Namespace": "default", "JobID": "mock-service", "JobVersion": 0,
+        "JobModifyIndex": 1, "Status": "running",
+        "TaskGroups": {"web": {"DesiredTotal": 10}}
+    })
+}
+
+/// The only deployment update of `r`'s plan, as (ID, status, description).
+fn cancelled(r: &plan_inspect::report::JobReport) -> (String, String, String) {
+    let [u] = r.plan.deployment_updates.as_slice() else {
+        panic!("{:#?}", r.plan.deployment_updates);
+    };
+    let u = u.clone();
+    (u.deployment_id, u.status, u.status_description)
+}
+
+/// TestServiceSched_CancelDeployment_Stopped: the job, stopped in its
+/// latest modification, has a running deployment of the modification
+/// before. The deployment is cancelled as a stopped job's, nothing placed.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_cancel_deployment_stopped() {
+    let mut j = registered_again(job_with_command(10, "/bin/date"));
+    j["Stop"] = json!(true);
+    let s = read(&json!({
+        "Now": "2022-04-01T00:00:00Z", "Jobs": [j], "Nodes": [], "Allocs": [],
+        "Deployments": [old_deployment()]
+    }));
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        let want = ("d-old", "cancelled", "Cancelled because job is stopped");
+        let got = cancelled(&r);
+        assert_eq!((got.0.as_str(), got.1.as_str(), got.2.as_str()), want, "{release}");
+        assert!(r.plan.place.is_empty(), "{release}");
+    }
+}
+
+/// TestServiceSched_CancelDeployment_NewerJob: the job was registered
+/// again after its running deployment was made, and no node is ready. The
+/// deployment is cancelled for the newer version; nothing is placed.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_cancel_deployment_newer_job() {
+    let j = registered_again(job_with_command(10, "/bin/date"));
+    let s = read(&json!({
+        "Now": "2022-04-01T00:00:00Z", "Jobs": [j], "Nodes": [], "Allocs": [],
+        "Deployments": [old_deployment()]
+    }));
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        let want = ("d-old", "cancelled", "Cancelled due to newer version of job");
+        let got = cancelled(&r);
+        assert_eq!((got.0.as_str(), got.1.as_str(), got.2.as_str()), want, "{release}");
+        assert!(placed_nodes(&r).is_empty(), "{release}");
+    }
+}
