@@ -556,3 +556,77 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_cancel_deployment_newer_job() {
         assert!(placed_nodes(&r).is_empty(), "{release}");
     }
 }
+
+/// The mock job of two with one reschedule attempt in 15 minutes after a
+/// constant `delay_s` seconds, and its two allocations on nodes 0 and 1,
+/// the second failed at `finished`.
+fn one_failed(delay_s: u64, finished: &str) -> (Value, Vec<Value>) {
+    let mut j = job_with_command(2, "/bin/date");
+    j["TaskGroups"][0]["ReschedulePolicy"] = json!({
+        "Attempts": 1, "Interval": 900_000_000_000u64, "Delay": delay_s * 1_000_000_000,
+        "MaxDelay": 60_000_000_000u64, "DelayFunction": "constant"
+    });
+    let ok = alloc("run-0", "my-job.web[0]", 0, &j, 500, 256);
+    let mut failed = alloc("run-1", "my-job.web[1]", 1, &j, 500, 256);
+    failed["ClientStatus"] = json!("failed");
+    failed["TaskStates"] = json!({"web": {"State": "dead", "Failed": true,
+        "StartedAt": "2022-03-31T23:00:00Z", "FinishedAt": finished}});
+    (j, vec![ok, failed])
+}
+
+/// TestServiceSched_Reschedule_OnceNow: of two allocations, one failed
+/// 10s ago, past its 5s delay: it is rescheduled now, one placement
+/// linked to it. When that replacement fails too, its tracker holds the
+/// one attempt the policy allows, and nothing more is placed.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_reschedule_once_now() {
+    let (j, mut allocs) = one_failed(5, "2022-03-31T23:59:50Z");
+    let s = snapshot(nodes(10), vec![j.clone()], allocs.clone(), Value::Null);
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        let [p] = r.plan.place.as_slice() else {
+            panic!("{release}: {:#?}", r.plan);
+        };
+        assert!(p.reschedule, "{release}");
+        let prev = p.previous_alloc_id.as_ref().map(ToString::to_string);
+        assert_eq!(prev.as_deref(), Some("run-1"), "{release}");
+        assert!(p.node_id.is_some(), "{release}");
+    }
+    allocs[1]["NextAllocation"] = json!("run-2");
+    let mut second = alloc("run-2", "my-job.web[1]", 2, &j, 500, 256);
+    second["PreviousAllocation"] = json!("run-1");
+    second["ClientStatus"] = json!("failed");
+    second["TaskStates"] = json!({"web": {"State": "dead", "Failed": true,
+        "StartedAt": "2022-03-31T23:59:55Z", "FinishedAt": "2022-03-31T23:59:58Z"}});
+    second["RescheduleTracker"] = json!({"Events": [{
+        "RescheduleTime": 1_648_771_195_000_000_000u64, "PrevAllocID": "run-1",
+        "PrevNodeID": id(1), "Delay": 5_000_000_000u64}]});
+    allocs.push(second);
+    let s = snapshot(nodes(10), vec![j], allocs, Value::Null);
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        assert!(r.plan.place.is_empty(), "{release}: {:#?}", r.plan.place);
+        assert!(r.plan.followup_evals.is_empty(), "{release}");
+    }
+}
+
+/// TestServiceSched_Reschedule_Later: the allocation failed just now with
+/// a 15s delay. Nothing is placed; one follow-up evaluation waits until
+/// 15s from now, and the failed allocation is updated to point at it.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_reschedule_later() {
+    let (j, allocs) = one_failed(15, "2022-04-01T00:00:00Z");
+    let s = snapshot(nodes(10), vec![j], allocs, Value::Null);
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        assert!(r.plan.place.is_empty(), "{release}: {:#?}", r.plan.place);
+        let [e] = r.plan.followup_evals.as_slice() else {
+            panic!("{release}: {:#?}", r.plan.followup_evals);
+        };
+        assert_eq!(e.wait_until.to_string(), "2022-04-01T00:00:15Z", "{release}");
+        let [u] = r.plan.attribute_updates.as_slice() else {
+            panic!("{release}: {:#?}", r.plan.attribute_updates);
+        };
+        assert_eq!((u.alloc_id.to_string(), &u.followup_eval_id), ("run-1".into(), &e.id));
+    }
+}
