@@ -630,3 +630,67 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_reschedule_later() {
         assert_eq!((u.alloc_id.to_string(), &u.followup_eval_id), ("run-1".into(), &e.id));
     }
 }
+
+/// TestServiceSched_Migrate_NonCanary: a stable job of one with a canary
+/// in its update block and a successful deployment; its running
+/// allocation on the one node is marked to migrate. It is migrated, not
+/// canaried: stopped and replaced by a non-canary placement on the same
+/// node, the only one.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_migrate_non_canary() {
+    let mut j = job_with_command(1, "/bin/date");
+    j["Stable"] = json!(true);
+    j["TaskGroups"][0]["Update"] = json!({"MaxParallel": 1, "Canary": 1});
+    let mut a = alloc("run-0", "my-job.web[0]", 0, &j, 500, 256);
+    a["DeploymentID"] = json!("d-ok");
+    a["DesiredTransition"] = json!({"Migrate": true});
+    let s = read(&json!({
+        "Now": "2022-04-01T00:00:00Z", "Jobs": [j], "Nodes": nodes(1), "Allocs": [a],
+        "Deployments": [{
+            "ID": "d-ok", "Namespace": "default", "JobID": "mock-service", "JobVersion": 0,
+            "Status": "successful", "StatusDescription": "Deployment completed successfully",
+            "TaskGroups": {"web": {"DesiredTotal": 1}}
+        }]
+    }));
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        let stopped = ids(r.plan.stop.iter().map(|s| &s.alloc_id));
+        assert_eq!(stopped, ids(["run-0"].iter()), "{release}");
+        let [p] = r.plan.place.as_slice() else {
+            panic!("{release}: {:#?}", r.plan.place);
+        };
+        assert!(!p.canary, "{release}");
+        assert_eq!(p.node_id.as_deref(), Some(id(0).as_str()), "{release}");
+    }
+}
+
+/// TestServiceSched_RunningWithNextAllocation: a job of two with three
+/// pending allocations, `web[0]` already replaced by `web[2]` (its next
+/// allocation); the command changes. All three old allocations are
+/// stopped or replaced, and exactly two allocations of the new version
+/// are placed.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_running_with_next_allocation() {
+    let mut old = job_with_command(2, "/bin/date");
+    old["Stable"] = json!(true);
+    let new = registered_again(job_with_command(2, "/bin/other"));
+    let mut allocs: Vec<Value> = (0..3)
+        .map(|i| {
+            let mut a = alloc(&format!("run-{i}"), &format!("my-job.web[{i}]"), 0, &old, 500, 256);
+            a["ClientStatus"] = json!("pending");
+            a
+        })
+        .collect();
+    allocs[2]["PreviousAllocation"] = json!("run-0");
+    allocs[0]["NextAllocation"] = json!("run-2");
+    let s = snapshot(nodes(1), vec![new], allocs, Value::Null);
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        let mut gone = ids(r.plan.stop.iter().map(|s| &s.alloc_id));
+        gone.extend(ids(r.plan.destructive_update.iter().map(|d| &d.alloc_id)));
+        assert_eq!(gone, ids(["run-0", "run-1", "run-2"].iter()), "{release}: {:#?}", r.plan);
+        let placed = r.plan.place.iter().filter(|p| p.node_id.is_some()).count()
+            + r.plan.destructive_update.iter().filter(|d| d.node_id.is_some()).count();
+        assert_eq!(placed, 2, "{release}: {:#?}", r.plan);
+    }
+}
