@@ -694,3 +694,56 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_running_with_next_allocation() {
         assert_eq!(placed, 2, "{release}: {:#?}", r.plan);
     }
 }
+
+/// TestServiceSched_Reschedule_MultipleNow: three attempts in 30 minutes,
+/// 5s delay. Nomad runs an evaluation after each failure; here each is the
+/// state it sees: the chain of `k` failed replacements of `web[1]`, the
+/// last one's tracker holding `k` events. While `k` is under three the
+/// last failed allocation is rescheduled now (a placement linked to it);
+/// after the third attempt nothing is placed.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_reschedule_multiple_now() {
+    let (mut j, first) = one_failed(5, "2022-03-31T23:59:50Z");
+    j["TaskGroups"][0]["ReschedulePolicy"] = json!({
+        "Attempts": 3, "Interval": 1_800_000_000_000u64, "Delay": 5_000_000_000u64,
+        "DelayFunction": "constant"
+    });
+    let (ok, failed) = (&first[0], &first[1]);
+    for k in 0..=3usize {
+        let mut allocs = vec![ok.clone()];
+        let mut events = Vec::new();
+        for step in 0..=k {
+            let this = format!("run-{}", step + 1);
+            let mut a = failed.clone();
+            a["ID"] = json!(this);
+            a["NodeID"] = json!(id(step + 1));
+            a["Job"] = j.clone();
+            if step > 0 {
+                a["PreviousAllocation"] = json!(format!("run-{step}"));
+                a["RescheduleTracker"] = json!({"Events": events.clone()});
+            }
+            if step < k {
+                a["NextAllocation"] = json!(format!("run-{}", step + 2));
+            }
+            events.push(json!({"RescheduleTime": 1_648_771_195_000_000_000u64,
+                "PrevAllocID": this, "PrevNodeID": id(step + 1), "Delay": 5_000_000_000u64}));
+            allocs.push(a);
+        }
+        let s = snapshot(nodes(10), vec![j.clone()], allocs, Value::Null);
+        let last = format!("run-{}", k + 1);
+        for release in BOTH {
+            let r = replay(&s, "mock-service", release);
+            let prev: Vec<String> = r
+                .plan
+                .place
+                .iter()
+                .map(|p| p.previous_alloc_id.as_ref().map(ToString::to_string).unwrap_or_default())
+                .collect();
+            if k < 3 {
+                assert_eq!(prev, [last.clone()], "{release} after {k} attempts");
+            } else {
+                assert!(prev.is_empty(), "{release} after {k} attempts: {prev:?}");
+            }
+        }
+    }
+}
