@@ -747,3 +747,38 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_reschedule_multiple_now() {
         }
     }
 }
+
+/// TestDeployment_FailedAllocs_Reschedule: of two allocations in the
+/// job's deployment, one failed ten hours ago and is marked to
+/// reschedule. While the deployment runs it is replaced (one placement);
+/// once the deployment has failed nothing is planned.
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_deployment_failed_allocs_reschedule() {
+    let (mut j, mut allocs) = one_failed(5, "2022-03-31T14:00:00Z");
+    j["CreateIndex"] = json!(5);
+    j["TaskGroups"][0]["ReschedulePolicy"] =
+        json!({"Attempts": 1, "Interval": 900_000_000_000u64});
+    for a in &mut allocs {
+        a["Job"] = j.clone();
+        a["DeploymentID"] = json!("d-1");
+    }
+    allocs[1]["TaskStates"]["web"]["State"] = json!("start");
+    allocs[1]["DesiredTransition"] = json!({"Reschedule": true});
+    for (status, placed) in [("running", 1), ("failed", 0)] {
+        let s = read(&json!({
+            "Now": "2022-04-01T00:00:00Z", "Jobs": [j], "Nodes": nodes(10), "Allocs": allocs,
+            "Deployments": [{
+                "ID": "d-1", "Namespace": "default", "JobID": "mock-service", "JobVersion": 0,
+                "JobCreateIndex": 5, "Status": status,
+                "TaskGroups": {"web": {"DesiredTotal": 2}}
+            }]
+        }));
+        for release in BOTH {
+            let r = replay(&s, "mock-service", release);
+            assert_eq!(placed_nodes(&r).len(), placed, "{release} {status}: {:#?}", r.plan);
+            if placed == 0 {
+                assert!(r.plan.is_noop(), "{release}: {:#?}", r.plan);
+            }
+        }
+    }
+}
