@@ -782,3 +782,74 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_deployment_failed_allocs_reschedule() {
         }
     }
 }
+
+/// TestServiceSched_Migrate_CanaryStatus: a stable job of three, one
+/// canary, its successful deployment; three allocations on the one node.
+/// The command changes: one canary is placed there, in a new deployment,
+/// and nothing is stopped. Then that node goes down and a second node
+/// joins: all four are stopped as lost, and the three of version 0 are
+/// replaced on the new node; the lost canary is not replaced. Nomad
+/// places those three with version 0; the plan marks them
+/// `downgrade_non_canary` (docs/nomad-behaviour.md).
+#[test]
+fn generic_sched_test_go_v1_3_0_v2_0_5_migrate_canary_status() {
+    let mut old = job_with_command(3, "/bin/date");
+    old["Stable"] = json!(true);
+    old["TaskGroups"][0]["Update"] = json!({"MaxParallel": 1, "Canary": 1});
+    let mut new = registered_again(old.clone());
+    new["Stable"] = json!(false);
+    new["TaskGroups"][0]["Tasks"][0]["Config"] = json!({"command": "/bin/other"});
+    let mut allocs: Vec<Value> = (0..3)
+        .map(|i| {
+            let mut a = alloc(&format!("run-{i}"), &format!("my-job.web[{i}]"), 0, &old, 500, 256);
+            a["DeploymentID"] = json!("d-ok");
+            a
+        })
+        .collect();
+    let ok = json!({
+        "ID": "d-ok", "Namespace": "default", "JobID": "mock-service", "JobVersion": 0,
+        "JobModifyIndex": 1, "Status": "successful",
+        "StatusDescription": "Deployment completed successfully",
+        "TaskGroups": {"web": {"DesiredTotal": 3}}
+    });
+    let s = read(&json!({
+        "Now": "2022-04-01T00:00:00Z", "Jobs": [new], "Nodes": nodes(1), "Allocs": allocs,
+        "Deployments": [ok]
+    }));
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        let [p] = r.plan.place.as_slice() else {
+            panic!("{release}: {:#?}", r.plan);
+        };
+        assert!(p.canary, "{release}");
+        assert_eq!(p.node_id.as_deref(), Some(id(0).as_str()), "{release}");
+        assert!(r.plan.deployment.is_some(), "{release}");
+        assert!(r.plan.stop.is_empty() && r.plan.destructive_update.is_empty(), "{release}");
+    }
+    let mut canary = alloc("canary", "my-job.web[0]", 0, &new, 500, 256);
+    canary["DeploymentID"] = json!("d-new");
+    canary["DeploymentStatus"] = json!({"Canary": true});
+    allocs.push(canary);
+    let mut down = super::generic_sched::node(0);
+    down["Status"] = json!("down");
+    let s = read(&json!({
+        "Now": "2022-04-01T00:00:00Z", "Jobs": [new],
+        "Nodes": [down, super::generic_sched::node(1)], "Allocs": allocs,
+        "Deployments": [ok, {
+            "ID": "d-new", "Namespace": "default", "JobID": "mock-service", "JobVersion": 1,
+            "JobModifyIndex": 2, "Status": "running",
+            "TaskGroups": {"web": {"DesiredTotal": 3, "DesiredCanaries": 1,
+                                   "PlacedCanaries": ["canary"]}}
+        }]
+    }));
+    for release in BOTH {
+        let r = replay(&s, "mock-service", release);
+        let stopped = ids(r.plan.stop.iter().map(|s| &s.alloc_id));
+        assert_eq!(stopped, ids(["run-0", "run-1", "run-2", "canary"].iter()), "{release}");
+        let replaced = ids(r.plan.place.iter().filter_map(|p| p.previous_alloc_id.as_ref()));
+        assert_eq!(replaced, ids(["run-0", "run-1", "run-2"].iter()), "{release}: {:#?}", r.plan.place);
+        assert_eq!(placed_nodes(&r), vec![id(1); 3], "{release}");
+        assert!(r.plan.place.iter().all(|p| !p.canary), "{release}");
+        assert!(r.plan.place.iter().all(|p| p.downgrade_non_canary), "{release}");
+    }
+}
