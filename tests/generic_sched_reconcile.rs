@@ -918,3 +918,46 @@ fn generic_sched_test_go_v1_10_1_v2_0_5_node_drain_canaries() {
         assert!(r.plan.destructive_update.is_empty(), "{release}");
     }
 }
+
+/// TestServiceSched_BlockedReschedule (added at 1.8.1; here at 1.8.1 and
+/// 2.0.5), its first two evaluations: the job's one allocation failed just
+/// now with a 15s delay, so nothing is stopped or placed and a follow-up
+/// evaluation waits 15s, the allocation pointing at it. At that time the
+/// allocation is rescheduled: stopped and replaced. The later steps
+/// change a node's memory between evaluations and match the blocked
+/// evaluation by ID, harness state a snapshot does not carry.
+#[test]
+fn generic_sched_test_go_v1_8_1_v2_0_5_blocked_reschedule() {
+    let (mut j, allocs) = one_failed(15, "2022-04-01T00:00:00Z");
+    j["TaskGroups"][0]["Count"] = json!(1);
+    j["TaskGroups"][0]["ReschedulePolicy"]["Attempts"] = json!(3);
+    let mut failed = allocs[1].clone();
+    failed["Job"] = j.clone();
+    failed["Name"] = json!("my-job.web[0]");
+    failed["NodeID"] = json!(id(0));
+    let s = snapshot(nodes(1), vec![j.clone()], vec![failed.clone()], Value::Null);
+    let releases = [v(1, 8, 1), BOTH[1]];
+    for release in releases {
+        let r = replay(&s, "mock-service", release);
+        assert!(r.plan.stop.is_empty() && r.plan.place.is_empty(), "{release}");
+        let [e] = r.plan.followup_evals.as_slice() else {
+            panic!("{release}: {:#?}", r.plan.followup_evals);
+        };
+        assert_eq!(e.wait_until.to_string(), "2022-04-01T00:00:15Z", "{release}");
+        assert_eq!(r.plan.attribute_updates.len(), 1, "{release}");
+    }
+    failed["FollowupEvalID"] = json!("e-1");
+    let later = read(&json!({
+        "Now": "2022-04-01T00:00:15Z", "Jobs": [j], "Nodes": nodes(1), "Allocs": [failed]
+    }));
+    for release in releases {
+        let r = replay(&later, "mock-service", release);
+        let stopped = ids(r.plan.stop.iter().map(|s| &s.alloc_id));
+        assert_eq!(stopped, ids(["run-1"].iter()), "{release}: {:#?}", r.plan);
+        let [p] = r.plan.place.as_slice() else {
+            panic!("{release}: {:#?}", r.plan.place);
+        };
+        assert!(p.reschedule, "{release}");
+        assert_eq!(p.node_id.as_deref(), Some(id(0).as_str()), "{release}");
+    }
+}
