@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use plan_inspect::model::Snapshot;
+use plan_inspect::model::{ClientStatus, Snapshot};
 use plan_inspect::read::read_snapshot_from;
 use plan_inspect::version::v;
 use serde_json::{Value, json};
@@ -959,5 +959,44 @@ fn generic_sched_test_go_v1_8_1_v2_0_5_blocked_reschedule() {
         };
         assert!(p.reschedule, "{release}");
         assert_eq!(p.node_id.as_deref(), Some(id(0).as_str()), "{release}");
+    }
+}
+
+/// TestServiceSched_StopAfterClientDisconnect (1.3.0), its four cases: the
+/// job's one running allocation is on the only node, now down, with
+/// `stop_after_client_disconnect` of 0 or 1s and a lost record (an
+/// `AllocStates` entry) from 10s ago, 10 minutes ahead, or none. The
+/// allocation is stopped as lost in every case. Where its wait is over
+/// (no wait, or lost 10s ago) its replacement finds no node and a blocked
+/// evaluation is made; otherwise a follow-up evaluation waits.
+#[test]
+fn generic_sched_test_go_v1_3_0_stop_after_client_disconnect() {
+    let cases: [(u64, Option<&str>, bool); 4] = [
+        (0, None, true),
+        (1, None, false),
+        (1, Some("2022-03-31T23:59:50Z"), true),
+        (1, Some("2022-04-01T00:10:00Z"), false),
+    ];
+    for (stop_s, when, rescheduled) in cases {
+        let mut j = job_with_command(1, "/bin/date");
+        if stop_s > 0 {
+            j["TaskGroups"][0]["StopAfterClientDisconnect"] = json!(stop_s * 1_000_000_000);
+        }
+        let mut a = alloc("run-0", "my-job.web[0]", 0, &j, 500, 256);
+        if let Some(t) = when {
+            a["AllocStates"] = json!([{"Field": "ClientStatus", "Value": "lost", "Time": t}]);
+        }
+        let mut down = super::generic_sched::node(0);
+        down["Status"] = json!("down");
+        let s = snapshot(vec![down], vec![j], vec![a], Value::Null);
+        let case = format!("stop {stop_s}s, lost at {when:?}");
+        let r = replay(&s, "mock-service", v(1, 3, 0));
+        let [stop] = r.plan.stop.as_slice() else {
+            panic!("{case}: {:#?}", r.plan);
+        };
+        assert_eq!(stop.alloc_id.to_string(), "run-0", "{case}");
+        assert_eq!(stop.client_status, Some(ClientStatus::Lost), "{case}");
+        assert_eq!(r.plan.blocked_eval.is_some(), rescheduled, "{case}: {:#?}", r.plan);
+        assert_eq!(r.plan.followup_evals.len(), usize::from(!rescheduled), "{case}");
     }
 }
