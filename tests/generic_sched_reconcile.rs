@@ -1000,3 +1000,38 @@ fn generic_sched_test_go_v1_3_0_stop_after_client_disconnect() {
         assert_eq!(r.plan.followup_evals.len(), usize::from(!rescheduled), "{case}");
     }
 }
+
+/// TestServiceSched_StopOnClientAfter (added at 1.10.0; here at 1.10.0
+/// and 2.0.5), its three cases, as above with the `disconnect` block's
+/// `stop_on_client_after`: none (a blocked evaluation), 1s with a lost
+/// record from 10s ago (blocked), 1s without one (a follow-up evaluation).
+/// The allocation is stopped as lost in each.
+#[test]
+fn generic_sched_test_go_v1_10_0_v2_0_5_stop_on_client_after() {
+    let cases: [(Value, Option<&str>, bool); 3] = [
+        (json!({}), None, true),
+        (json!({"StopOnClientAfter": 1_000_000_000u64}), Some("2022-03-31T23:59:50Z"), true),
+        (json!({"StopOnClientAfter": 1_000_000_000u64}), None, false),
+    ];
+    for (disconnect, when, blocked) in cases {
+        let mut j = job_with_command(1, "/bin/date");
+        j["TaskGroups"][0]["Disconnect"] = disconnect.clone();
+        let mut a = alloc("run-0", "my-job.web[0]", 0, &j, 500, 256);
+        if let Some(t) = when {
+            a["AllocStates"] = json!([{"Field": "ClientStatus", "Value": "lost", "Time": t}]);
+        }
+        let mut down = super::generic_sched::node(0);
+        down["Status"] = json!("down");
+        let s = snapshot(vec![down], vec![j], vec![a], Value::Null);
+        for release in [v(1, 10, 0), BOTH[1]] {
+            let case = format!("{release} {disconnect}, lost at {when:?}");
+            let r = replay(&s, "mock-service", release);
+            let [stop] = r.plan.stop.as_slice() else {
+                panic!("{case}: {:#?}", r.plan);
+            };
+            assert_eq!(stop.client_status, Some(ClientStatus::Lost), "{case}");
+            assert_eq!(r.plan.blocked_eval.is_some(), blocked, "{case}: {:#?}", r.plan);
+            assert_eq!(r.plan.followup_evals.len(), usize::from(!blocked), "{case}");
+        }
+    }
+}
