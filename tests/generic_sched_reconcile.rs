@@ -1035,3 +1035,44 @@ fn generic_sched_test_go_v1_10_0_v2_0_5_stop_on_client_after() {
         }
     }
 }
+
+/// TestServiceSched_BlockedDisconnectReplace (added at 1.10.5; here at
+/// 1.10.5 and 2.0.5): the job's one running allocation is on the only
+/// node, now disconnected; its group's `disconnect` block has `lost_after`
+/// 12h and `replace`, its reschedule delay is 15s. Nothing is stopped or
+/// placed; the allocation is updated to unknown, with a follow-up
+/// evaluation for the disconnect timeout 12 hours on. Nomad also makes a
+/// second follow-up, `alloc-reschedule` for the 15s delay; plan-inspect
+/// does not (an open difference, listed in fixtures/nomad/README.md), so
+/// only the first is asserted.
+#[test]
+fn generic_sched_test_go_v1_10_5_v2_0_5_blocked_disconnect_replace() {
+    let (mut j, allocs) = one_failed(15, "2022-04-01T00:00:00Z");
+    j["TaskGroups"][0]["Count"] = json!(1);
+    j["TaskGroups"][0]["ReschedulePolicy"]["Attempts"] = json!(3);
+    j["TaskGroups"][0]["Disconnect"] = json!({
+        "LostAfter": 43_200_000_000_000u64, "Replace": true, "Reconcile": "best_score"
+    });
+    let mut a = allocs[1].clone();
+    a["Job"] = j.clone();
+    a["Name"] = json!("my-job.web[0]");
+    a["NodeID"] = json!(id(0));
+    a["ClientStatus"] = json!("running");
+    let mut node = super::generic_sched::node(0);
+    node["Status"] = json!("disconnected");
+    let s = snapshot(vec![node], vec![j], vec![a], Value::Null);
+    for release in [v(1, 10, 5), BOTH[1]] {
+        let r = replay(&s, "mock-service", release);
+        assert!(r.plan.stop.is_empty(), "{release}: {:#?}", r.plan);
+        assert!(placed_nodes(&r).is_empty(), "{release}");
+        let updated = ids(r.plan.disconnect_updates.iter().map(|u| &u.alloc_id));
+        assert_eq!(updated, ids(["run-1"].iter()), "{release}: {:#?}", r.plan);
+        let timeout = r
+            .plan
+            .followup_evals
+            .iter()
+            .find(|e| e.triggered_by == "max-disconnect-timeout")
+            .expect("a disconnect timeout evaluation");
+        assert_eq!(timeout.wait_until.to_string(), "2022-04-01T12:00:00Z", "{release}");
+    }
+}
