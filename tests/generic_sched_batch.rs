@@ -6,8 +6,9 @@
 use serde_json::{Value, json};
 
 use super::generic_sched::{node, nodes, placed_nodes};
-use super::generic_sched_modify::job_with_command;
-use super::generic_sched_modify::{BOTH, alloc, id, registered_again, replay, snapshot};
+use super::generic_sched_modify::{
+    BOTH, alloc, id, job_with_command, registered_again, replay, snapshot,
+};
 use super::generic_sched_reconcile::{drain_node, ids};
 
 /// The mock job as a batch job of one, with `mock.Job()`'s reschedule

@@ -534,7 +534,11 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_cancel_deployment_stopped() {
         let r = replay(&s, "mock-service", release);
         let want = ("d-old", "cancelled", "Cancelled because job is stopped");
         let got = cancelled(&r);
-        assert_eq!((got.0.as_str(), got.1.as_str(), got.2.as_str()), want, "{release}");
+        assert_eq!(
+            (got.0.as_str(), got.1.as_str(), got.2.as_str()),
+            want,
+            "{release}"
+        );
         assert!(r.plan.place.is_empty(), "{release}");
     }
 }
@@ -551,9 +555,17 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_cancel_deployment_newer_job() {
     }));
     for release in BOTH {
         let r = replay(&s, "mock-service", release);
-        let want = ("d-old", "cancelled", "Cancelled due to newer version of job");
+        let want = (
+            "d-old",
+            "cancelled",
+            "Cancelled due to newer version of job",
+        );
         let got = cancelled(&r);
-        assert_eq!((got.0.as_str(), got.1.as_str(), got.2.as_str()), want, "{release}");
+        assert_eq!(
+            (got.0.as_str(), got.1.as_str(), got.2.as_str()),
+            want,
+            "{release}"
+        );
         assert!(placed_nodes(&r).is_empty(), "{release}");
     }
 }
@@ -624,11 +636,18 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_reschedule_later() {
         let [e] = r.plan.followup_evals.as_slice() else {
             panic!("{release}: {:#?}", r.plan.followup_evals);
         };
-        assert_eq!(e.wait_until.to_string(), "2022-04-01T00:00:15Z", "{release}");
+        assert_eq!(
+            e.wait_until.to_string(),
+            "2022-04-01T00:00:15Z",
+            "{release}"
+        );
         let [u] = r.plan.attribute_updates.as_slice() else {
             panic!("{release}: {:#?}", r.plan.attribute_updates);
         };
-        assert_eq!((u.alloc_id.to_string(), &u.followup_eval_id), ("run-1".into(), &e.id));
+        assert_eq!(
+            (u.alloc_id.to_string(), &u.followup_eval_id),
+            ("run-1".into(), &e.id)
+        );
     }
 }
 
@@ -677,7 +696,14 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_running_with_next_allocation() {
     let new = registered_again(job_with_command(2, "/bin/other"));
     let mut allocs: Vec<Value> = (0..3)
         .map(|i| {
-            let mut a = alloc(&format!("run-{i}"), &format!("my-job.web[{i}]"), 0, &old, 500, 256);
+            let mut a = alloc(
+                &format!("run-{i}"),
+                &format!("my-job.web[{i}]"),
+                0,
+                &old,
+                500,
+                256,
+            );
             a["ClientStatus"] = json!("pending");
             a
         })
@@ -689,9 +715,18 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_running_with_next_allocation() {
         let r = replay(&s, "mock-service", release);
         let mut gone = ids(r.plan.stop.iter().map(|s| &s.alloc_id));
         gone.extend(ids(r.plan.destructive_update.iter().map(|d| &d.alloc_id)));
-        assert_eq!(gone, ids(["run-0", "run-1", "run-2"].iter()), "{release}: {:#?}", r.plan);
+        assert_eq!(
+            gone,
+            ids(["run-0", "run-1", "run-2"].iter()),
+            "{release}: {:#?}",
+            r.plan
+        );
         let placed = r.plan.place.iter().filter(|p| p.node_id.is_some()).count()
-            + r.plan.destructive_update.iter().filter(|d| d.node_id.is_some()).count();
+            + r.plan
+                .destructive_update
+                .iter()
+                .filter(|d| d.node_id.is_some())
+                .count();
         assert_eq!(placed, 2, "{release}: {:#?}", r.plan);
     }
 }
@@ -738,10 +773,19 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_reschedule_multiple_now() {
                 .plan
                 .place
                 .iter()
-                .map(|p| p.previous_alloc_id.as_ref().map(ToString::to_string).unwrap_or_default())
+                .map(|p| {
+                    p.previous_alloc_id
+                        .as_ref()
+                        .map(ToString::to_string)
+                        .unwrap_or_default()
+                })
                 .collect();
             if k < 3 {
-                assert_eq!(prev, [last.clone()], "{release} after {k} attempts");
+                assert_eq!(
+                    prev,
+                    std::slice::from_ref(&last),
+                    "{release} after {k} attempts"
+                );
             } else {
                 assert!(prev.is_empty(), "{release} after {k} attempts: {prev:?}");
             }
@@ -757,8 +801,7 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_reschedule_multiple_now() {
 fn generic_sched_test_go_v1_3_0_v2_0_5_deployment_failed_allocs_reschedule() {
     let (mut j, mut allocs) = one_failed(5, "2022-03-31T14:00:00Z");
     j["CreateIndex"] = json!(5);
-    j["TaskGroups"][0]["ReschedulePolicy"] =
-        json!({"Attempts": 1, "Interval": 900_000_000_000u64});
+    j["TaskGroups"][0]["ReschedulePolicy"] = json!({"Attempts": 1, "Interval": 900_000_000_000u64});
     for a in &mut allocs {
         a["Job"] = j.clone();
         a["DeploymentID"] = json!("d-1");
@@ -776,7 +819,12 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_deployment_failed_allocs_reschedule() {
         }));
         for release in BOTH {
             let r = replay(&s, "mock-service", release);
-            assert_eq!(placed_nodes(&r).len(), placed, "{release} {status}: {:#?}", r.plan);
+            assert_eq!(
+                placed_nodes(&r).len(),
+                placed,
+                "{release} {status}: {:#?}",
+                r.plan
+            );
             if placed == 0 {
                 assert!(r.plan.is_noop(), "{release}: {:#?}", r.plan);
             }
@@ -802,7 +850,14 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_migrate_canary_status() {
     new["TaskGroups"][0]["Tasks"][0]["Config"] = json!({"command": "/bin/other"});
     let mut allocs: Vec<Value> = (0..3)
         .map(|i| {
-            let mut a = alloc(&format!("run-{i}"), &format!("my-job.web[{i}]"), 0, &old, 500, 256);
+            let mut a = alloc(
+                &format!("run-{i}"),
+                &format!("my-job.web[{i}]"),
+                0,
+                &old,
+                500,
+                256,
+            );
             a["DeploymentID"] = json!("d-ok");
             a
         })
@@ -825,7 +880,10 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_migrate_canary_status() {
         assert!(p.canary, "{release}");
         assert_eq!(p.node_id.as_deref(), Some(id(0).as_str()), "{release}");
         assert!(r.plan.deployment.is_some(), "{release}");
-        assert!(r.plan.stop.is_empty() && r.plan.destructive_update.is_empty(), "{release}");
+        assert!(
+            r.plan.stop.is_empty() && r.plan.destructive_update.is_empty(),
+            "{release}"
+        );
     }
     let mut canary = alloc("canary", "my-job.web[0]", 0, &new, 500, 256);
     canary["DeploymentID"] = json!("d-new");
@@ -846,12 +904,28 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_migrate_canary_status() {
     for release in BOTH {
         let r = replay(&s, "mock-service", release);
         let stopped = ids(r.plan.stop.iter().map(|s| &s.alloc_id));
-        assert_eq!(stopped, ids(["run-0", "run-1", "run-2", "canary"].iter()), "{release}");
-        let replaced = ids(r.plan.place.iter().filter_map(|p| p.previous_alloc_id.as_ref()));
-        assert_eq!(replaced, ids(["run-0", "run-1", "run-2"].iter()), "{release}: {:#?}", r.plan.place);
+        assert_eq!(
+            stopped,
+            ids(["run-0", "run-1", "run-2", "canary"].iter()),
+            "{release}"
+        );
+        let replaced = ids(r
+            .plan
+            .place
+            .iter()
+            .filter_map(|p| p.previous_alloc_id.as_ref()));
+        assert_eq!(
+            replaced,
+            ids(["run-0", "run-1", "run-2"].iter()),
+            "{release}: {:#?}",
+            r.plan.place
+        );
         assert_eq!(placed_nodes(&r), vec![id(1); 3], "{release}");
         assert!(r.plan.place.iter().all(|p| !p.canary), "{release}");
-        assert!(r.plan.place.iter().all(|p| p.downgrade_non_canary), "{release}");
+        assert!(
+            r.plan.place.iter().all(|p| p.downgrade_non_canary),
+            "{release}"
+        );
     }
 }
 
@@ -874,7 +948,14 @@ fn generic_sched_test_go_v1_10_1_v2_0_5_node_drain_canaries() {
     new["Meta"] = json!({"owner": "changed"});
     let mut allocs: Vec<Value> = (0..2)
         .map(|i| {
-            let mut a = alloc(&format!("run-{i}"), &format!("my-job.web[{i}]"), 0, &old, 500, 256);
+            let mut a = alloc(
+                &format!("run-{i}"),
+                &format!("my-job.web[{i}]"),
+                0,
+                &old,
+                500,
+                256,
+            );
             a["ClientStatus"] = json!("pending");
             a
         })
@@ -914,7 +995,10 @@ fn generic_sched_test_go_v1_10_1_v2_0_5_node_drain_canaries() {
         };
         assert!(p.canary, "{release}");
         assert_eq!(p.node_id.as_deref(), Some(id(0).as_str()), "{release}");
-        assert_eq!(r.groups[0].desired_changes.reconciler.canary, 1, "{release}");
+        assert_eq!(
+            r.groups[0].desired_changes.reconciler.canary, 1,
+            "{release}"
+        );
         assert!(r.plan.destructive_update.is_empty(), "{release}");
     }
 }
@@ -939,11 +1023,18 @@ fn generic_sched_test_go_v1_8_1_v2_0_5_blocked_reschedule() {
     let releases = [v(1, 8, 1), BOTH[1]];
     for release in releases {
         let r = replay(&s, "mock-service", release);
-        assert!(r.plan.stop.is_empty() && r.plan.place.is_empty(), "{release}");
+        assert!(
+            r.plan.stop.is_empty() && r.plan.place.is_empty(),
+            "{release}"
+        );
         let [e] = r.plan.followup_evals.as_slice() else {
             panic!("{release}: {:#?}", r.plan.followup_evals);
         };
-        assert_eq!(e.wait_until.to_string(), "2022-04-01T00:00:15Z", "{release}");
+        assert_eq!(
+            e.wait_until.to_string(),
+            "2022-04-01T00:00:15Z",
+            "{release}"
+        );
         assert_eq!(r.plan.attribute_updates.len(), 1, "{release}");
     }
     failed["FollowupEvalID"] = json!("e-1");
@@ -996,8 +1087,17 @@ fn generic_sched_test_go_v1_3_0_stop_after_client_disconnect() {
         };
         assert_eq!(stop.alloc_id.to_string(), "run-0", "{case}");
         assert_eq!(stop.client_status, Some(ClientStatus::Lost), "{case}");
-        assert_eq!(r.plan.blocked_eval.is_some(), rescheduled, "{case}: {:#?}", r.plan);
-        assert_eq!(r.plan.followup_evals.len(), usize::from(!rescheduled), "{case}");
+        assert_eq!(
+            r.plan.blocked_eval.is_some(),
+            rescheduled,
+            "{case}: {:#?}",
+            r.plan
+        );
+        assert_eq!(
+            r.plan.followup_evals.len(),
+            usize::from(!rescheduled),
+            "{case}"
+        );
     }
 }
 
@@ -1010,7 +1110,11 @@ fn generic_sched_test_go_v1_3_0_stop_after_client_disconnect() {
 fn generic_sched_test_go_v1_10_0_v2_0_5_stop_on_client_after() {
     let cases: [(Value, Option<&str>, bool); 3] = [
         (json!({}), None, true),
-        (json!({"StopOnClientAfter": 1_000_000_000u64}), Some("2022-03-31T23:59:50Z"), true),
+        (
+            json!({"StopOnClientAfter": 1_000_000_000u64}),
+            Some("2022-03-31T23:59:50Z"),
+            true,
+        ),
         (json!({"StopOnClientAfter": 1_000_000_000u64}), None, false),
     ];
     for (disconnect, when, blocked) in cases {
@@ -1030,7 +1134,12 @@ fn generic_sched_test_go_v1_10_0_v2_0_5_stop_on_client_after() {
                 panic!("{case}: {:#?}", r.plan);
             };
             assert_eq!(stop.client_status, Some(ClientStatus::Lost), "{case}");
-            assert_eq!(r.plan.blocked_eval.is_some(), blocked, "{case}: {:#?}", r.plan);
+            assert_eq!(
+                r.plan.blocked_eval.is_some(),
+                blocked,
+                "{case}: {:#?}",
+                r.plan
+            );
             assert_eq!(r.plan.followup_evals.len(), usize::from(!blocked), "{case}");
         }
     }
@@ -1073,6 +1182,10 @@ fn generic_sched_test_go_v1_10_5_v2_0_5_blocked_disconnect_replace() {
             .iter()
             .find(|e| e.triggered_by == "max-disconnect-timeout")
             .expect("a disconnect timeout evaluation");
-        assert_eq!(timeout.wait_until.to_string(), "2022-04-01T12:00:00Z", "{release}");
+        assert_eq!(
+            timeout.wait_until.to_string(),
+            "2022-04-01T12:00:00Z",
+            "{release}"
+        );
     }
 }
