@@ -929,19 +929,22 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_migrate_canary_status() {
     }
 }
 
-/// TestServiceSched_NodeDrain_Canaries (added at 1.10.1; here at 1.10.1
-/// and 2.0.5): two allocations of version 0 on a ready node; two canaries
+/// TestServiceSched_NodeDrain_Canaries as rewritten at 1.11.0 (here at
+/// 1.11.0 and 2.0.5; the 1.10.1 form is another scenario): two allocations of version 0 on a ready node; two canaries
 /// of version 1 were placed on a node now draining, one since stopped and
 /// replaced by a canary on the ready node, the other running and marked
 /// to migrate. The migrating canary is stopped on the drained node and
 /// one canary is placed on the ready node, the only new placement.
 /// Nomad's test counts one stop on the drained node; plan-inspect also
 /// stops the already stopped canary `c-0`: a terminal canary marked to
-/// migrate goes to `migrate` (scheduler/reconcile_util.go:313 at 1.10.1),
+/// migrate goes to `migrate` (scheduler/reconciler/filters.go:189 at
+/// 1.11.0). At 2.0.5 `classifyAllocs` ignores any server-terminal
+/// allocation first (filters.go:166-171, #28010 in 2.0.3), where
+/// plan-inspect does so only with disconnect support;
 /// and no step found in Nomad drops its stop. Not resolved, so both
 /// answers pass here; fixtures/nomad/README.md lists it.
 #[test]
-fn generic_sched_test_go_v1_10_1_v2_0_5_node_drain_canaries() {
+fn generic_sched_test_go_v1_11_0_v2_0_5_node_drain_canaries() {
     let mut old = job_with_command(2, "/bin/date");
     old["TaskGroups"][0]["Update"] = json!({"Canary": 2});
     let mut new = registered_again(old.clone());
@@ -985,7 +988,7 @@ fn generic_sched_test_go_v1_10_1_v2_0_5_node_drain_canaries() {
                                    "PlacedCanaries": ["c-0", "c-1", "c-2"], "PlacedAllocs": 3}}
         }]
     }));
-    for release in [v(1, 10, 1), BOTH[1]] {
+    for release in [v(1, 11, 0), BOTH[1]] {
         let r = replay(&s, "mock-service", release);
         let stopped = ids(r.plan.stop.iter().map(|s| &s.alloc_id));
         assert!(stopped.contains("c-1"), "{release}: {:#?}", r.plan);
