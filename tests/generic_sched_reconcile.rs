@@ -930,18 +930,17 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_migrate_canary_status() {
 }
 
 /// TestServiceSched_NodeDrain_Canaries as rewritten at 1.11.0 (here at
-/// 1.11.0 and 2.0.5; the 1.10.1 form is another scenario): two allocations of version 0 on a ready node; two canaries
-/// of version 1 were placed on a node now draining, one since stopped and
-/// replaced by a canary on the ready node, the other running and marked
-/// to migrate. The migrating canary is stopped on the drained node and
-/// one canary is placed on the ready node, the only new placement.
-/// Nomad's test counts one stop on the drained node; plan-inspect also
-/// stops the already stopped canary `c-0`: a terminal canary marked to
-/// migrate goes to `migrate` (scheduler/reconciler/filters.go:189 at
-/// 1.11.0). At 2.0.5 `classifyAllocs` ignores any server-terminal
-/// allocation first (filters.go:166-171, #28010 in 2.0.3), where
-/// plan-inspect does so only with disconnect support;
-/// and no step found in Nomad drops its stop. Not resolved, so both
+/// 1.11.0 and 2.0.5; its 1.10.1 form is another scenario): two allocations
+/// of version 0 on a ready node; two canaries of version 1 were placed on
+/// a node now draining, one since stopped and replaced by a canary on the
+/// ready node, the other running and marked to migrate. The migrating
+/// canary is stopped on the drained node and one canary is placed on the
+/// ready node, the only new placement. Nomad's test counts one stop on the
+/// drained node; plan-inspect also stops the already stopped canary `c-0`,
+/// as a terminal canary marked to migrate (scheduler/reconciler/filters.go:189
+/// at 1.11.0). At 2.0.5 `classifyAllocs` ignores every server-terminal
+/// allocation before that rule (filters.go:166-171, #28010 in 2.0.3);
+/// plan-inspect does so only with disconnect support. Open, so both
 /// answers pass here; fixtures/nomad/README.md lists it.
 #[test]
 fn generic_sched_test_go_v1_11_0_v2_0_5_node_drain_canaries() {
