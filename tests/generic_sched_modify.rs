@@ -17,13 +17,18 @@ use serde_json::{Value, json};
 
 use super::generic_sched::{job, node, nodes, placed_nodes};
 
-const BOTH: [Release; 2] = [v(1, 3, 0), v(2, 0, 5)];
+pub(super) const BOTH: [Release; 2] = [v(1, 3, 0), v(2, 0, 5)];
 
-fn id(i: usize) -> String {
+pub(super) fn id(i: usize) -> String {
     format!("{i:08}-0000-4000-8000-000000000000")
 }
 
-fn snapshot(nodes: Vec<Value>, jobs: Vec<Value>, allocs: Vec<Value>, config: Value) -> Snapshot {
+pub(super) fn snapshot(
+    nodes: Vec<Value>,
+    jobs: Vec<Value>,
+    allocs: Vec<Value>,
+    config: Value,
+) -> Snapshot {
     let mut doc = json!({
         "Now": "2022-04-01T00:00:00Z", "Jobs": jobs, "Nodes": nodes, "Allocs": allocs
     });
@@ -42,14 +47,14 @@ fn at(release: Release) -> Options {
 }
 
 /// The report of job `job` in a replay of `snapshot` at `release`.
-fn replay(snapshot: &Snapshot, job: &str, release: Release) -> JobReport {
+pub(super) fn replay(snapshot: &Snapshot, job: &str, release: Release) -> JobReport {
     let report = Replay::new(snapshot, &at(release)).unwrap().report();
     report.jobs.into_iter().find(|j| j.id == job).unwrap()
 }
 
 /// The mock job with its task's `command`, for updates that are
 /// destructive.
-fn job_with_command(count: i64, command: &str) -> Value {
+pub(super) fn job_with_command(count: i64, command: &str) -> Value {
     let mut j = job(count);
     j["TaskGroups"][0]["Tasks"][0]["Config"] = json!({"command": command});
     j
@@ -57,7 +62,7 @@ fn job_with_command(count: i64, command: &str) -> Value {
 
 /// `job` as a later registration, version 1: Nomad's state store bumps
 /// `JobModifyIndex` on every upsert.
-fn registered_again(mut job: Value) -> Value {
+pub(super) fn registered_again(mut job: Value) -> Value {
     job["Version"] = json!(1);
     job["JobModifyIndex"] = json!(2);
     job
@@ -65,7 +70,14 @@ fn registered_again(mut job: Value) -> Value {
 
 /// An allocation of the mock job's group "web" named `name` on node `n`,
 /// running `job`, holding `cpu` MHz and `mem` MB.
-fn alloc(alloc_id: &str, name: &str, n: usize, job: &Value, cpu: i64, mem: i64) -> Value {
+pub(super) fn alloc(
+    alloc_id: &str,
+    name: &str,
+    n: usize,
+    job: &Value,
+    cpu: i64,
+    mem: i64,
+) -> Value {
     json!({
         "ID": alloc_id, "Name": name, "Namespace": "default",
         "JobID": job["ID"], "TaskGroup": "web", "NodeID": id(n),
