@@ -17,9 +17,8 @@ pub fn in_place_resources(
     rules: &FitRules,
 ) -> AllocatedResources {
     let mut kept = offer.clone();
-    for (name, task) in offer.tasks.iter() {
+    for (name, task) in kept.tasks.iter_mut() {
         let old = existing.tasks.get(name.as_str());
-        let mut task = task.clone();
         task.networks = old.map(|t| t.networks.clone()).unwrap_or_default();
         task.devices = old.map(|t| t.devices.clone()).unwrap_or_default();
         if rules.in_place_keeps_cores {
@@ -27,7 +26,6 @@ pub fn in_place_resources(
                 .map(|t| t.cpu.reserved_cores.clone())
                 .unwrap_or_default();
         }
-        kept.tasks.insert(name.clone(), task);
     }
     kept.shared.networks = existing.shared.networks.clone();
     kept.shared.ports = existing.shared.ports.clone();

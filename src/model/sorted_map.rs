@@ -135,6 +135,13 @@ impl<K, V> SortedMap<K, V> {
         self.entries.iter().map(|(_, v)| v)
     }
 
+    /// The entries in key order, values mutable (keys stay sorted).
+    pub fn iter_mut(
+        &mut self,
+    ) -> impl DoubleEndedIterator<Item = (&K, &mut V)> + ExactSizeIterator {
+        self.entries.iter_mut().map(|(k, v)| (&*k, v))
+    }
+
     pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut V> + ExactSizeIterator {
         self.entries.iter_mut().map(|(_, v)| v)
     }
