@@ -929,6 +929,70 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_migrate_canary_status() {
     }
 }
 
+/// TestServiceSched_NodeDrain_Canaries in its first form (added at 1.10.1;
+/// here at 1.10.1 and 1.10.5), which 1.11.0 rewrote: two allocations of
+/// version 0 on a ready node; on a draining node two canaries of version
+/// 1, both stopped and marked to migrate, and a running canary that
+/// replaced the first; the group has no `update` block. Nomad stops the two
+/// stopped canaries again, as terminal canaries marked to migrate (v1.10.5
+/// scheduler/reconcile_util.go:313), and places nothing. From 1.11.0 the
+/// same snapshot stops nothing: `filterServerTerminalAllocs` drops both
+/// before the canaries are read (v1.11.0 reconciler/reconcile_cluster.go:403),
+/// which is why the test was rewritten (code reading; Nomad's test no
+/// longer runs this snapshot).
+#[test]
+fn generic_sched_test_go_v1_10_1_v1_10_5_node_drain_canaries() {
+    let old = job_with_command(2, "/bin/date");
+    let mut new = registered_again(old.clone());
+    new["Meta"] = json!({"owner": "changed"});
+    let mut allocs: Vec<Value> = (0..2)
+        .map(|i| {
+            let name = format!("my-job.web[{i}]");
+            let mut a = alloc(&format!("run-{i}"), &name, 0, &old, 500, 256);
+            a["ClientStatus"] = json!("pending");
+            a
+        })
+        .collect();
+    for (i, alloc_id) in ["c-0", "c-1"].into_iter().enumerate() {
+        let mut a = alloc(alloc_id, &format!("my-job.web[{i}]"), 1, &new, 500, 256);
+        a["DesiredStatus"] = json!("stop");
+        a["ClientStatus"] = json!("complete");
+        a["DeploymentID"] = json!("d-new");
+        a["DeploymentStatus"] = json!({"Healthy": false, "Canary": true});
+        a["DesiredTransition"] = json!({"Migrate": true});
+        allocs.push(a);
+    }
+    let mut replacement = alloc("c-2", "my-job.web[0]", 1, &new, 500, 256);
+    replacement["DeploymentID"] = json!("d-new");
+    replacement["DeploymentStatus"] = json!({"Healthy": false, "Canary": true});
+    replacement["PreviousAllocation"] = json!("c-0");
+    allocs.push(replacement);
+    let s = read(&json!({
+        "Now": "2022-04-01T00:00:00Z", "Jobs": [new],
+        "Nodes": [super::generic_sched::node(0), drain_node(1)], "Allocs": allocs,
+        "Deployments": [{
+            "ID": "d-new", "Namespace": "default", "JobID": "mock-service", "JobVersion": 1,
+            "JobModifyIndex": 2, "Status": "running",
+            "TaskGroups": {"web": {"DesiredTotal": 2, "DesiredCanaries": 2,
+                                   "PlacedCanaries": ["c-0", "c-1", "c-2"], "PlacedAllocs": 3}}
+        }]
+    }));
+    for release in [v(1, 10, 1), v(1, 10, 5)] {
+        let r = replay(&s, "mock-service", release);
+        let stopped = ids(r.plan.stop.iter().map(|s| &s.alloc_id));
+        assert_eq!(
+            stopped,
+            ids(["c-0", "c-1"].iter()),
+            "{release}: {:#?}",
+            r.plan
+        );
+        assert!(r.plan.place.is_empty(), "{release}: {:#?}", r.plan.place);
+    }
+    let r = replay(&s, "mock-service", v(1, 11, 0));
+    assert!(r.plan.stop.is_empty(), "{:#?}", r.plan.stop);
+    assert!(r.plan.place.is_empty(), "{:#?}", r.plan.place);
+}
+
 /// TestServiceSched_NodeDrain_Canaries as rewritten at 1.11.0 (here at
 /// 1.11.0 and 2.0.5; its 1.10.1 form is another scenario): two allocations
 /// of version 0 on a ready node; two canaries of version 1 were placed on
