@@ -36,6 +36,37 @@ fn the_rule_table_of_2_0_3_keeps_the_order_of_1_11_2() {
     assert_eq!(order(Release::Head), with_drained);
 }
 
+/// #28010 (2.0.3, the rule table of H-2) changed no answer: a batch
+/// allocation that ran successfully and was then stopped by the server, in
+/// a group without a disconnect block, is ignored and replaced at 2.0.2
+/// and 2.0.3 alike (v2.0.2 scheduler/reconciler/filters.go:141-146, v2.0.3
+/// :141-146). The server-terminal check stopped asking whether the group
+/// supports disconnects at 1.11.2 (G-1; v1.11.1 filters.go:181): 1.11.1
+/// kept it untainted, a successful batch run that needs no replacement.
+#[test]
+fn a_stopped_batch_allocation_is_ignored_alike_at_2_0_2_and_2_0_3() {
+    let mut c = Cluster::new();
+    let job = c.job(batch_job(2));
+    let running = c.alloc(&job, 0);
+    c.alloc_mut(&running).client_status = status::RUNNING.into();
+    let stopped = c.alloc(&job, 1);
+    {
+        let a = c.alloc_mut(&stopped);
+        a.client_status = status::COMPLETE.into();
+        a.desired_status = status::STOP.into();
+        ran(a);
+    }
+    let old = replay_as(&mut c, v(1, 11, 1), JOB);
+    assert_eq!(bucket_of(&old, &stopped), "untainted");
+    assert!(old.plan.place.is_empty());
+    for release in [v(1, 11, 2), v(2, 0, 2), V203] {
+        let r = replay_as(&mut c, release, JOB);
+        assert_eq!(bucket_of(&r, &stopped), "ignore", "{release}");
+        assert_eq!(place_indexes(&r), [1], "{release}");
+        assert_eq!(web_changes(&r).ignore, 2, "{release}");
+    }
+}
+
 /// `mock.BatchJob()`'s shape on `mock.Job()`: a batch job of `count`.
 fn batch_job(count: i64) -> Job {
     let mut j = mock_job();

@@ -401,7 +401,9 @@ catalogue! {
     }
     /// H-2 (2.0.3; v2.0.3 scheduler/util.go:845-859): an in-place update
     /// whose `max_run_duration` reads as changed skips the placement-stack
-    /// check.
+    /// check. The same release's rule table for `filterByTainted` (#28010,
+    /// v2.0.3 scheduler/reconciler/filters.go:130) keeps 1.11.2's checks and
+    /// order, so it is no switch.
     H2 {
         id: "H-2",
         firsts: &[v(2, 0, 3)],
