@@ -3,6 +3,8 @@
 //! and the plan they would submit.
 
 mod downgrade;
+#[cfg(test)]
+mod downgrade_tests;
 mod entries;
 mod error;
 mod eval_lookup;
