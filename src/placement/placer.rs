@@ -49,8 +49,8 @@ use judge::Verdict;
 pub use misfit::Misfit;
 pub use setup::{Choice, Select, Setup};
 use state::NodeMap;
-use target::Target;
 pub use state::Placer;
+use target::Target;
 use victims::Eviction;
 pub use victims::Preemption;
 
@@ -247,7 +247,7 @@ impl<'a> Placer<'a> {
             });
         }
         g.sorted = None;
-        self.groups.insert(tg.name.clone(), g);
+        self.groups.insert(self.group_key(tg), g);
         best
     }
 
@@ -291,7 +291,7 @@ impl<'a> Placer<'a> {
             }
             self.log.truncate(logged);
         }
-        self.groups.insert(tg.name.clone(), g);
+        self.groups.insert(self.group_key(tg), g);
         if let (Verdict::Fits { .. }, Some(r)) = (&verdict, &round) {
             self.spreads.score(r, self.cluster.nodes[i]);
         }
@@ -327,9 +327,10 @@ impl<'a> Placer<'a> {
         }
     }
 
-    /// The group's state for this evaluation, taken out while it is used.
+    /// The group's state for this evaluation and job version, taken out
+    /// while it is used.
     fn group(&mut self, tg: &'a TaskGroup) -> Group<'a> {
-        match self.groups.remove(&tg.name) {
+        match self.groups.remove(&self.group_key(tg)) {
             Some(g) if std::ptr::eq(g.tg, tg) => g,
             _ => Group::new(
                 tg,
@@ -339,6 +340,12 @@ impl<'a> Placer<'a> {
                 self.cluster.classes,
             ),
         }
+    }
+
+    /// Where the group's state is kept: versions of a job may share a
+    /// group (the reader shares equal texts), not its state.
+    fn group_key(&self, tg: &TaskGroup) -> (String, usize) {
+        (tg.name.clone(), std::ptr::from_ref(self.job) as usize)
     }
 
     /// Whether node `i` is ready and in the job's datacenters and pool.

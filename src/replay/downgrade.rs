@@ -155,12 +155,7 @@ pub(super) fn version_gaps_warning(report: &JobReport) -> Option<Warning> {
     if gaps.from_allocs.is_empty() && gaps.unknown.is_empty() {
         return None;
     }
-    let list = |s: &BTreeSet<u64>| {
-        s.iter()
-            .map(u64::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let list = |s: &BTreeSet<u64>| s.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
     let mut parts = Vec::new();
     if !gaps.from_allocs.is_empty() {
         parts.push(format!(

@@ -34,7 +34,11 @@ impl<'a> Placer<'a> {
         };
         let mut metric = AllocMetric {
             nodes_available: self.target.by_dc.clone(),
-            nodes_in_pool: if self.setup.pools { self.target.pool } else { 0 },
+            nodes_in_pool: if self.setup.pools {
+                self.target.pool
+            } else {
+                0
+            },
             ..AllocMetric::default()
         };
         self.by_class(g, name, &mut metric);

@@ -30,7 +30,11 @@ impl<'a> Placer<'a> {
     ) -> Result<Choice, Box<Failure>> {
         let mut metric = AllocMetric {
             nodes_available: self.target.by_dc.clone(),
-            nodes_in_pool: if self.setup.pools { self.target.pool } else { 0 },
+            nodes_in_pool: if self.setup.pools {
+                self.target.pool
+            } else {
+                0
+            },
             ..AllocMetric::default()
         };
         let evicting = self.eviction.on;
@@ -247,7 +251,8 @@ impl<'a> Placer<'a> {
     fn eligible(&self, g: &Group<'a>) -> Vec<usize> {
         let cluster = self.cluster;
         let mut judged: Vec<usize> = self
-            .target.targeted
+            .target
+            .targeted
             .iter()
             .flat_map(|t| &cluster.group_classes[*t as usize])
             .filter(|b| g.classes[b.class as usize] == ELIGIBLE)

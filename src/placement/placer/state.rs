@@ -63,7 +63,8 @@ pub struct Placer<'a> {
     pub(super) log: Vec<usize>,
     /// The cluster's shared node use counts under these rules.
     pub(super) shared_use: bool,
-    pub(super) groups: HashMap<String, Group<'a>, FixedState>,
+    /// By group name and job version (its address).
+    pub(super) groups: HashMap<(String, usize), Group<'a>, FixedState>,
     /// Armed by `--explain` for the placement it names: that placement
     /// judges every node, in order, as the recorder wants each verdict.
     pub(super) recorder: Option<Box<Recorder<'a>>>,
