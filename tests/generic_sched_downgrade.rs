@@ -279,3 +279,45 @@ fn the_json_names_an_older_version_only_where_used() {
     sorted.sort();
     assert_eq!(sorted, vec![None, Some(1)]);
 }
+
+/// Under `--until` the placements of version 1 become allocations that
+/// run version 1 (`AppendAlloc` with the older job): when their node goes
+/// down five minutes on, the next evaluation finds them at version 1.
+#[test]
+fn a_placement_of_an_older_version_runs_it_under_until() {
+    use plan_inspect::servers::{Request, run};
+    let v1 = job_v1();
+    let mut v2 = v1.clone();
+    v2["Version"] = json!(2);
+    v2["JobModifyIndex"] = json!(20);
+    v2["Datacenters"] = json!(["dc2"]);
+    let doc = snapshot(ten_nodes("Datacenter", "dc2"), v1, v2, true);
+    let snapshot = read_snapshot_from(doc.to_string().as_bytes(), "snapshot.json").unwrap();
+    let options = Options {
+        nomad_version: Some(VersionRequest::Release(v(2, 0, 5))),
+        ..Options::default()
+    };
+    let first = replay(&doc, v(2, 0, 5));
+    let (_, replacement) = canary_and_replacement(&first.jobs[0]);
+    let node = replacement.node_id.as_deref().unwrap()[..8].to_string();
+    let request = Request {
+        events: vec![
+            "node-down:00000002".parse().unwrap(),
+            format!("node-down:{node}@5m").parse().unwrap(),
+        ],
+        until: Some("30m".parse().unwrap()),
+        healthy_after: None,
+    };
+    let story = run(&snapshot, &options, &request).unwrap();
+    let [_, second] = story.timeline.as_slice() else {
+        panic!("{} evaluations", story.timeline.len());
+    };
+    let on_node: Vec<u64> = second.job.groups[0]
+        .buckets
+        .iter()
+        .flat_map(|(_, entries)| entries)
+        .filter(|e| e.node_id.starts_with(&node))
+        .map(|e| e.job_version)
+        .collect();
+    assert_eq!(on_node, vec![1]);
+}
