@@ -2,6 +2,9 @@
 //! `GenericScheduler.process` and `computeJobAllocs` gather, the reconcile,
 //! and the plan they would submit.
 
+mod downgrade;
+#[cfg(test)]
+mod downgrade_tests;
 mod entries;
 mod error;
 mod eval_lookup;
@@ -38,6 +41,7 @@ use crate::report::*;
 use crate::time::Time;
 use crate::version::{Evidence, Profile, Survey, Switch, ignored_inputs};
 use crate::warning::Warning;
+use downgrade::History;
 use entries::EntryMaker;
 use groups::group_reports;
 use in_order::for_each_in_order;
@@ -158,7 +162,13 @@ impl<'s> Replay<'s> {
                         let unknown = ctx.fit_unknown_warning(&report);
                         let csi = ctx.csi_unchecked_warning(w);
                         let dhv = ctx.dynamic_host_volume_warning(w);
-                        let more = warning.into_iter().chain(unknown).chain(csi).chain(dhv);
+                        let gaps = downgrade::version_gaps_warning(&report);
+                        let more = warning
+                            .into_iter()
+                            .chain(unknown)
+                            .chain(csi)
+                            .chain(dhv)
+                            .chain(gaps);
                         (report, more.collect())
                     }),
                 };
@@ -341,6 +351,8 @@ struct Prepared<'s> {
     warnings: Vec<Warning>,
     nodes: NodesById<'s>,
     deployments: HashMap<(&'s str, &'s str), &'s Deployment>,
+    /// Every deployment and job version, for placements of older versions.
+    history: History<'s>,
     on_node: AllocsByNode<'s>,
     scheduler: SchedulerConfig,
     /// The nodes and what runs on them, for the placement stage.
@@ -429,6 +441,7 @@ impl<'s> Prepared<'s> {
             warnings,
             nodes: snapshot.nodes.iter().map(|n| (n.id.as_str(), n)).collect(),
             deployments: latest_deployments(&snapshot.deployments),
+            history: History::new(snapshot),
             on_node: allocs_by_node(snapshot),
             scheduler,
         })
@@ -440,6 +453,7 @@ impl<'s> Prepared<'s> {
             on_node: &self.on_node,
             scheduler: &self.scheduler,
             deployments: &self.deployments,
+            history: &self.history,
             cluster: &self.cluster,
             placement: self.placement,
             eval_id: &self.eval_id,
@@ -541,6 +555,7 @@ struct JobContext<'a> {
     /// The cluster's scheduler configuration, or the servers' default.
     scheduler: &'a SchedulerConfig,
     deployments: &'a HashMap<(&'a str, &'a str), &'a Deployment>,
+    history: &'a History<'a>,
     cluster: &'a Cluster<'a>,
     placement: Setup,
     eval_id: &'a str,

@@ -33,6 +33,7 @@ pub use plan::{
     BlockedEval, FailedPlacement, NearestMiss, Plan, PlanAllocState, PlanDeployment,
     PlanDeploymentGroup, PlanDeploymentUpdate, PlanDestructive, PlanFollowupEval,
     PlanFollowupUpdate, PlanInPlace, PlanPlace, PlanPreemption, PlanReconnect, PlanStop,
+    VersionGaps,
 };
 pub use summary::AllocationSummary;
 

@@ -121,12 +121,17 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_service_sched_even_spread() {
 }
 
 /// TestSpreadPanicDowngrade: four allocations of version 1, which spreads
-/// on `${node.unique.name}`, one of them a canary and one failed, on five
-/// nodes; version 2 drops the spread and keeps the canary update of one
-/// at a time. Nomad asserts the evaluation is processed into one plan
+/// on `${node.unique.name}`, one of them a canary and one failed (with
+/// `mock.Job()`'s reschedule policy), on five nodes; version 2 drops the
+/// spread and keeps the canary update of one at a time. Nomad asserts the evaluation is processed into one plan
 /// (it once panicked when a placement took the older version's spread);
 /// here the replay completes, the failed allocation is replaced, and every
-/// placement lands on a node.
+/// placement lands on a node. At 1.3.0 the spread change is destructive,
+/// so version 2 starts with a canary and the replacement is made with
+/// version 1, whose job-level `update` block has no `max_parallel`
+/// (`downgradedJobForPlacement`; the dump has no `JobVersions`, so the
+/// allocations give it); at 2.0.5 it is an in-place update, no canary,
+/// and the replacement is version 2's.
 #[test]
 fn spread_test_go_v1_3_0_v2_0_5_spread_panic_downgrade() {
     let nodes: Vec<Value> = (0..5).map(node).collect();
@@ -136,6 +141,11 @@ fn spread_test_go_v1_3_0_v2_0_5_spread_panic_downgrade() {
     job1["Spreads"] = json!([{"Attribute": "${node.unique.name}", "Weight": 50,
                               "SpreadTarget": []}]);
     job1["Update"] = json!({"Stagger": 30_000_000_000u64, "MaxParallel": 0});
+    job1["JobModifyIndex"] = json!(10);
+    job1["TaskGroups"][0]["ReschedulePolicy"] = json!({
+        "Attempts": 2, "Interval": 600_000_000_000u64, "Delay": 5_000_000_000u64,
+        "DelayFunction": "constant"
+    });
     job1["TaskGroups"][0]["Update"] = json!({
         "Stagger": 30_000_000_000u64, "MaxParallel": 1, "HealthCheck": "checks",
         "MinHealthyTime": 30_000_000_000u64, "HealthyDeadline": 540_000_000_000u64,
@@ -143,6 +153,7 @@ fn spread_test_go_v1_3_0_v2_0_5_spread_panic_downgrade() {
     });
     let mut job2 = job1.clone();
     job2["Version"] = json!(2);
+    job2["JobModifyIndex"] = json!(20);
     job2["Spreads"] = Value::Null;
     let allocs: Vec<Value> = (0..4)
         .map(|i| {
@@ -169,6 +180,9 @@ fn spread_test_go_v1_3_0_v2_0_5_spread_panic_downgrade() {
             "{release}"
         );
         assert!(r.plan.failed_placements.is_empty(), "{release}");
+        let replacement = r.plan.place.iter().find(|p| p.reschedule).unwrap();
+        let older = (release == v(1, 3, 0)).then_some(1);
+        assert_eq!(replacement.job_version, older, "{release}");
     }
 }
 

@@ -25,6 +25,7 @@ mod explain_verdicts;
 mod feasible;
 mod generic_sched;
 mod generic_sched_batch;
+mod generic_sched_downgrade;
 mod generic_sched_modify;
 mod generic_sched_placement;
 mod generic_sched_queued;

@@ -269,6 +269,9 @@ struct Place {
     lost: bool,
     downgrade_non_canary: bool,
     min_job_version: u64,
+    /// Only for a placement made with an older job version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    job_version: Option<u64>,
     /// Null exactly for a failed placement.
     node_id: Option<String>,
     /// Null for a failed placement and for system placements.
@@ -990,6 +993,7 @@ fn the_schema_page_names_every_field_and_only_those() {
     doc["jobs"][0]["plan"]["blocked_eval"] = blocked_eval_json();
     doc["jobs"][0]["plan"]["more_blocked_evals"] = Value::Array(vec![blocked_eval_json()]);
     doc["jobs"][0]["plan"]["preemptions"] = preemption_json();
+    doc["jobs"][0]["plan"]["place"] = downgraded_place_json();
     walk("$", &doc, &root, &mut met, &mut odd);
     assert_eq!(odd, BTreeSet::new());
     let mut all = BTreeSet::new();
@@ -1116,6 +1120,30 @@ struct FieldDiff {
 }
 
 /// A failed placement as the library serializes it, with every field set.
+/// A placement made with an older job version, as the library writes it.
+fn downgraded_place_json() -> Value {
+    use plan_inspect::report::{PlanPlace, Score};
+    let place = PlanPlace {
+        task_group: "web".into(),
+        name: "web.web[1]".to_string(),
+        canary: false,
+        previous_alloc_id: Some("a1".into()),
+        reschedule: true,
+        lost: false,
+        downgrade_non_canary: true,
+        min_job_version: 1,
+        job_version: Some(1),
+        deployment_id: Some(None),
+        node_id: Some("n1".into()),
+        score: Some(Score(0.5)),
+    };
+    let value = serde_json::to_value(vec![place]).unwrap();
+    assert_eq!(value[0]["job_version"], 1);
+    let typed: Vec<Place> = serde_json::from_value(value.clone()).unwrap();
+    assert_eq!(serde_json::to_value(typed).unwrap(), value);
+    value
+}
+
 fn failed_placement_json() -> Value {
     use plan_inspect::report::{
         AllocMetric as Metric, FailedPlacement as Failed, NearestMiss as Miss,

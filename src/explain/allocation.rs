@@ -321,6 +321,7 @@ fn fate(plan: &Plan, alloc: &Allocation) -> Vec<String> {
         .iter()
         .filter(|p| p.previous_alloc_id.as_ref() == Some(id))
     {
+        let older = p.job_version.map(|v| format!("job version {v}"));
         let flags: Vec<&str> = [
             (p.canary, "canary"),
             (p.reschedule, "reschedule"),
@@ -330,6 +331,7 @@ fn fate(plan: &Plan, alloc: &Allocation) -> Vec<String> {
         ]
         .into_iter()
         .filter_map(|(set, f)| set.then_some(f))
+        .chain(older.as_deref())
         .collect();
         out.push(format!(
             "replacement placed: {} ({})",

@@ -123,10 +123,12 @@ pub(super) fn explain(
             step = step.fact("previous allocation", prev);
         }
         if p.downgrade_non_canary {
-            step = step.fact(
-                "downgrade non-canary",
-                "yes: placed with the old job version",
-            );
+            let made = match p.job_version {
+                Some(v) => format!("yes: placed with job version {v}, an older one"),
+                None => "yes, but no older version qualifies: placed with the current version"
+                    .to_string(),
+            };
+            step = step.fact("downgrade non-canary", made);
         }
         steps.push(step);
     }

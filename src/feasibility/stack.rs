@@ -76,6 +76,12 @@ fn class_of(node: &Node) -> Name {
     }
 }
 
+/// Whether a constraint of `cs` escapes the computed class.
+fn escaping<'c>(cs: impl IntoIterator<Item = &'c Constraint>) -> bool {
+    cs.into_iter()
+        .any(|c| escapes(&c.l_target) || escapes(&c.r_target))
+}
+
 fn group_constraints(tg: &TaskGroup) -> Vec<&Constraint> {
     tg.constraints
         .iter()
@@ -87,19 +93,14 @@ impl<'a> SystemStack<'a> {
     /// A stack for `job`, whose `existing` non-terminal allocations count
     /// towards its distinct properties.
     pub fn new(job: &'a Job, existing: Vec<Placed<'a>>) -> SystemStack<'a> {
-        let escaped = |cs: &[&Constraint]| {
-            cs.iter()
-                .any(|c| escapes(&c.l_target) || escapes(&c.r_target))
-        };
-        let job_constraints: Vec<&Constraint> = job.constraints.iter().collect();
         SystemStack {
             job,
-            job_escaped: escaped(&job_constraints),
+            job_escaped: escaping(&job.constraints),
             job_classes: HashMap::default(),
             group_escaped: job
                 .task_groups
                 .iter()
-                .map(|tg| (tg.name.as_str(), escaped(&group_constraints(tg))))
+                .map(|tg| (tg.name.as_str(), escaping(group_constraints(tg))))
                 .collect(),
             group_classes: HashMap::default(),
             job_properties: PropertySet::all(
@@ -149,15 +150,42 @@ impl<'a> SystemStack<'a> {
     /// The stack with the volume checks of a release; from #28312 a group
     /// that asks for CSI volumes escapes its computed class.
     pub fn with_volumes(mut self, volumes: Volumes<'a>) -> SystemStack<'a> {
-        if volumes.rules.csi_missing_listed {
+        self.volumes = volumes;
+        self.escape_csi_groups();
+        self
+    }
+
+    fn escape_csi_groups(&mut self) {
+        if self.volumes.rules.csi_missing_listed {
             for tg in &self.job.task_groups {
                 if tg.volumes.values().any(|v| v.volume_type == "csi") {
                     self.group_escaped.insert(tg.name.as_str(), true);
                 }
             }
         }
-        self.volumes = volumes;
-        self
+    }
+
+    /// `GenericStack.SetJob` to another version of the same job, as the
+    /// placement of an older version does and undoes: its constraints and
+    /// escapes are read from `job`, while the class verdicts, kept by
+    /// group name, stay (`EvalEligibility.SetJob` keeps them), as do the
+    /// group `distinct_property` sets; the job's `distinct_property` sets
+    /// are added to, not replaced (`DistinctPropertyIterator.SetJob`).
+    pub fn set_job(&mut self, job: &'a Job) {
+        self.job = job;
+        self.job_escaped = escaping(&job.constraints);
+        for tg in &job.task_groups {
+            self.group_escaped
+                .insert(tg.name.as_str(), escaping(group_constraints(tg)));
+        }
+        self.escape_csi_groups();
+        self.job_properties.extend(PropertySet::all(
+            &job.constraints,
+            None,
+            &self.existing,
+            self.targets,
+        ));
+        self.job_key = None;
     }
 
     /// `GetClasses`: per computed class seen so far, whether the job may

@@ -200,9 +200,20 @@ pub fn plan_job(
         let parsed: Job = model::from_slice(&bytes).map_err(|e| {
             PlanError::Invalid(format!("the canonical job does not read back: {e}"))
         })?;
-        planned
-            .jobs
-            .retain(|j| !(j.namespace == namespace && j.id == id));
+        let (replaced, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut planned.jobs)
+            .into_iter()
+            .partition(|j| j.namespace == namespace && j.id == id);
+        planned.jobs = kept;
+        // The version it replaces stays one of the job's versions, as the
+        // state's job version table keeps it.
+        for old in replaced {
+            let kept = |j: &Arc<Job>| {
+                j.namespace == old.namespace && j.id == old.id && j.version == old.version
+            };
+            if !planned.job_versions.iter().any(kept) {
+                planned.job_versions.push(old);
+            }
+        }
         planned.jobs.push(Arc::new(parsed));
     }
     // The plan endpoint's planner says no to "servers meet minimum version"

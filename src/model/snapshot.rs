@@ -16,8 +16,12 @@ use crate::warning::Warning;
 pub struct Snapshot {
     /// The current version of every job (`Jobs`).
     pub jobs: Vec<Arc<Job>>,
-    /// Older job versions (`JobVersions`), used when an allocation embeds no job.
+    /// Older job versions (`JobVersions`), used when an allocation embeds no job
+    /// and for placements of an older version.
     pub job_versions: Vec<Arc<Job>>,
+    /// The dump has a `JobVersions` list (maybe empty): it holds every
+    /// version Nomad's state does, so a version missing from it is missing.
+    pub job_versions_listed: bool,
     pub nodes: Vec<Node>,
     /// Allocations; each one's `job` is already resolved by the reader where possible.
     pub allocs: Vec<Allocation>,
@@ -50,4 +54,18 @@ pub struct Snapshot {
     /// The names in `Namespaces`, when the dump has that key (a job plan
     /// refuses a new job in a namespace it does not list).
     pub namespaces: Option<Vec<String>>,
+}
+
+impl Snapshot {
+    /// Version `version` of job `id` in `namespace`: from `Jobs`, else
+    /// `JobVersions`, else an allocation that embeds it.
+    pub fn job_version(&self, namespace: &str, id: &str, version: u64) -> Option<&Arc<Job>> {
+        let is = |j: &&Arc<Job>| j.namespace == namespace && j.id == id && j.version == version;
+        let embedded = self.allocs.iter().filter_map(|a| a.job.as_ref());
+        self.jobs
+            .iter()
+            .chain(&self.job_versions)
+            .chain(embedded)
+            .find(is)
+    }
 }

@@ -24,10 +24,12 @@ mod boarded;
 mod choose;
 mod evict;
 mod group;
+mod job_version;
 mod judge;
 mod misfit;
 mod setup;
 mod state;
+mod target;
 #[cfg(test)]
 mod tests;
 mod victims;
@@ -38,7 +40,6 @@ use std::sync::Arc;
 use super::cluster::{Cluster, NOT_READY};
 use super::failure::Failure;
 use super::spread::Spreads;
-use super::targets::{in_datacenters, in_pool};
 use super::verdict::{PlacementRecord, Recorder};
 use crate::feasibility::{Placed, SystemStack};
 use crate::fit::in_place_resources;
@@ -49,6 +50,7 @@ pub use misfit::Misfit;
 pub use setup::{Choice, Select, Setup};
 use state::NodeMap;
 pub use state::Placer;
+use target::Target;
 use victims::Eviction;
 pub use victims::Preemption;
 
@@ -62,38 +64,7 @@ impl<'a> Placer<'a> {
         stops: impl IntoIterator<Item = &'a Allocation>,
         setup: Setup,
     ) -> Placer<'a> {
-        let mut by_dc = BTreeMap::new();
-        if !setup.globs {
-            // readyNodesInDCs counts every job datacenter, even empty ones,
-            // before 1.5.0 (scheduler/util.go:353-356 at 1.3.0).
-            for dc in &job.datacenters {
-                by_dc.insert(dc.to_string(), 0);
-            }
-        }
-        let targeted: Vec<bool> = cluster
-            .groups
-            .iter()
-            .map(|g| {
-                let node = g.first;
-                let taken =
-                    (!setup.pools || in_pool(job, node)) && in_datacenters(job, node, setup.globs);
-                if taken {
-                    *by_dc.entry(node.datacenter.to_string()).or_insert(0) += g.count;
-                }
-                taken
-            })
-            .collect();
-        let pool = cluster
-            .groups
-            .iter()
-            .zip(&targeted)
-            .filter(|(_, t)| **t)
-            .map(|(g, _)| g.count)
-            .sum();
-        let in_target = targeted;
-        let targeted = (0..cluster.groups.len() as u32)
-            .filter(|g| in_target[*g as usize])
-            .collect();
+        let target = Target::of(cluster, job, &setup);
         let mut own: NodeMap<Vec<(&str, u32)>> = NodeMap::default();
         for (i, group) in cluster.by_job.get(job.id.as_str()).into_iter().flatten() {
             let counts = own.entry(*i).or_default();
@@ -115,10 +86,7 @@ impl<'a> Placer<'a> {
             cluster,
             job,
             setup,
-            pool,
-            targeted,
-            in_target,
-            by_dc,
+            target,
             spreads: Spreads::new(job, existing.clone(), setup.spread, setup.targets),
             checks: SystemStack::new(job, existing)
                 .with_volumes(cluster.volumes(setup.volumes))
@@ -215,7 +183,7 @@ impl<'a> Placer<'a> {
             return None;
         }
         let mut g = self.group(tg);
-        if self.pool > 0 || select.preferred.is_some() {
+        if self.target.pool > 0 || select.preferred.is_some() {
             self.checks.enter(tg);
         }
         let penalty: Vec<usize> = select
@@ -279,7 +247,7 @@ impl<'a> Placer<'a> {
             });
         }
         g.sorted = None;
-        self.groups.insert(tg.name.clone(), g);
+        self.groups.insert(self.group_key(tg), g);
         best
     }
 
@@ -323,7 +291,7 @@ impl<'a> Placer<'a> {
             }
             self.log.truncate(logged);
         }
-        self.groups.insert(tg.name.clone(), g);
+        self.groups.insert(self.group_key(tg), g);
         if let (Verdict::Fits { .. }, Some(r)) = (&verdict, &round) {
             self.spreads.score(r, self.cluster.nodes[i]);
         }
@@ -359,9 +327,10 @@ impl<'a> Placer<'a> {
         }
     }
 
-    /// The group's state for this evaluation, taken out while it is used.
+    /// The group's state for this evaluation and job version, taken out
+    /// while it is used.
     fn group(&mut self, tg: &'a TaskGroup) -> Group<'a> {
-        match self.groups.remove(&tg.name) {
+        match self.groups.remove(&self.group_key(tg)) {
             Some(g) if std::ptr::eq(g.tg, tg) => g,
             _ => Group::new(
                 tg,
@@ -373,10 +342,16 @@ impl<'a> Placer<'a> {
         }
     }
 
+    /// Where the group's state is kept: versions of a job may share a
+    /// group (the reader shares equal texts), not its state.
+    fn group_key(&self, tg: &TaskGroup) -> (String, usize) {
+        (tg.name.clone(), std::ptr::from_ref(self.job) as usize)
+    }
+
     /// Whether node `i` is ready and in the job's datacenters and pool.
     fn is_candidate(&self, i: usize) -> bool {
         let g = self.cluster.ready_group[i];
-        g != NOT_READY && self.in_target[g as usize]
+        g != NOT_READY && self.target.in_target[g as usize]
     }
 
     /// Whether node `i` is a candidate of a class eligible for the group.

@@ -219,6 +219,18 @@ impl<'a> Spreads<'a> {
         }
     }
 
+    /// `SpreadIterator.SetJob` to another version of the same job: its
+    /// spreads, unless it has none at all (`null`: the last job's stay),
+    /// and every group's sets built again; the sum of the weights is not
+    /// reset, so a group built again adds its weights once more, as in
+    /// Nomad.
+    pub fn set_job(&mut self, job: &Job) {
+        if !job.spreads.is_null() {
+            self.job_blocks = blocks_of(&job.spreads);
+        }
+        self.groups.clear();
+    }
+
     /// `SetTaskGroup`: the group's sets and desired counts, built the first
     /// time the group is seen, whose weights then join the sum.
     fn set_group(&mut self, tg: &TaskGroup) -> &GroupSpread {

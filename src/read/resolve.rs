@@ -162,6 +162,7 @@ impl State<'_> {
         Ok(Snapshot {
             jobs: self.jobs,
             job_versions: self.job_versions,
+            job_versions_listed: self.keys.presence("JobVersions") == Presence::Value,
             nodes: self.nodes,
             allocs: self.allocs,
             deployments: self.deployments,

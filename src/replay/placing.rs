@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
+use super::downgrade::Downgrade;
 use super::{JobContext, JobWork};
 use crate::model::{Allocation, ClientStatus, Id, Job, JobType, TaskGroup};
 use crate::placement::{PlacementRecord, Placer, Recorder, Score, Select};
@@ -138,6 +139,10 @@ impl<'a> JobContext<'a> {
                 &d.name,
             );
         }
+        let mut older: HashMap<(&str, u64), Option<Downgrade<'r>>> = HashMap::new();
+        // Once a placement of an older version names its deployment, every
+        // later placement takes it too (`deploymentID` is not reset).
+        let mut deployment_id: Option<Option<String>> = None;
         for (k, p) in r.place.iter().enumerate() {
             let Some(tg) = group(p.task_group) else {
                 continue;
@@ -145,12 +150,43 @@ impl<'a> JobContext<'a> {
             *queued.entry(tg.name.clone()).or_default() += 1;
             let prev = p.previous.and_then(|a| by_id.get(&a.id).copied());
             arm(&mut placer, &p.name);
+            let downgrade = match p.downgrade_non_canary {
+                true => *older
+                    .entry((p.task_group, p.min_job_version))
+                    .or_insert_with(|| {
+                        self.history.downgrade(
+                            job,
+                            &w.allocs,
+                            p.task_group,
+                            p.min_job_version,
+                            &mut plan.version_gaps,
+                        )
+                    }),
+                false => None,
+            };
+            if let Some(d) = downgrade {
+                deployment_id = Some(d.deployment_id.map(str::to_string));
+            }
+            plan.place[k].deployment_id = deployment_id.clone();
+            // The stack takes the older version only for a group that has
+            // not failed yet, and not for the current version itself.
+            let older_job = downgrade
+                .filter(|d| d.job.version != job.version && !placer.failed(&tg.name))
+                .map(|d| (d.job, self.retargets(d.job, job)));
+            if let Some((old, retarget)) = older_job {
+                placer.set_job(old, retarget);
+                plan.place[k].job_version = Some(old.version);
+            }
             let select = Select {
                 name: &p.name,
                 penalty: &penalty_nodes(prev),
                 preferred: self.preferred_node(job, tg, prev),
             };
-            if let Some(c) = placer.place(tg, &select) {
+            let placed = placer.place(downgrade.map_or(tg, |d| d.tg), &select);
+            if let Some((_, retarget)) = older_job {
+                placer.set_job(job, retarget);
+            }
+            if let Some(c) = placed {
                 plan.place[k].node_id = Some(node_id(self, c.node));
                 plan.place[k].score = Some(Score(c.score));
             }
@@ -239,6 +275,15 @@ impl<'a> JobContext<'a> {
             node_id: None,
             reblocked: false,
         })
+    }
+
+    /// Whether a placement of `old` is made on other nodes than those of
+    /// the current `job` (`needsToSetNodes`, from #17652): their
+    /// datacenters differ as sets, or their node pools.
+    fn retargets(&self, old: &Job, job: &Job) -> bool {
+        let set = |j: &Job| j.datacenters.iter().cloned().collect::<BTreeSet<_>>();
+        self.rules.has(Switch::DowngradeTargets)
+            && (set(old) != set(job) || old.node_pool != job.node_pool)
     }
 
     /// `findPreferredNode`: a replacement whose group keeps its ephemeral

@@ -90,6 +90,8 @@ impl<'a> JobContext<'a> {
                 lost: p.lost,
                 downgrade_non_canary: p.downgrade_non_canary,
                 min_job_version: p.min_job_version,
+                job_version: None,
+                deployment_id: None,
                 node_id: None,
                 score: None,
             })

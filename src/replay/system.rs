@@ -263,6 +263,8 @@ impl<'a> JobContext<'a> {
                 lost: false,
                 downgrade_non_canary: false,
                 min_job_version: 0,
+                job_version: None,
+                deployment_id: None,
                 node_id: Some(Arc::from(p.node_id)),
                 score: None,
             })

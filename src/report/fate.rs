@@ -147,6 +147,8 @@ mod tests {
             lost,
             downgrade_non_canary: false,
             min_job_version: 0,
+            job_version: None,
+            deployment_id: None,
             node_id: None,
             score: None,
         }

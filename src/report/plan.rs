@@ -1,7 +1,7 @@
 //! The concrete plan for one job: what it stops, places and updates, what
 //! fails to place, and the evaluations and deployment changes it creates.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -51,6 +51,20 @@ pub struct Plan {
     /// rather than only logged (the seed), and so change something.
     #[serde(skip)]
     pub reconnects_planned: bool,
+    /// Job versions a dump without `JobVersions` could not give for
+    /// placements of an older version, for the `job_versions_missing`
+    /// warning.
+    #[serde(skip)]
+    pub version_gaps: VersionGaps,
+}
+
+/// Versions a dump without `JobVersions` could not answer for from
+/// `Jobs`: those taken from the allocations that embed them, and those
+/// found nowhere.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VersionGaps {
+    pub from_allocs: BTreeSet<u64>,
+    pub unknown: BTreeSet<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -74,6 +88,15 @@ pub struct PlanPlace {
     pub lost: bool,
     pub downgrade_non_canary: bool,
     pub min_job_version: u64,
+    /// The older job version the placement is made with
+    /// (`downgradedJobForPlacement`); left out for the current version.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job_version: Option<u64>,
+    /// The deployment Nomad gives the allocation when it is not the plan's:
+    /// set by a placement of an older version, for it and every later
+    /// placement of the evaluation (`None` inside: no deployment).
+    #[serde(skip)]
+    pub deployment_id: Option<Option<String>>,
     /// The node chosen; null exactly when no node could take it.
     pub node_id: Option<Arc<str>>,
     /// The chosen node's final score; null for a failed placement and for

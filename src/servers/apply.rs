@@ -260,12 +260,23 @@ pub fn apply(
     out.preemption_evals = evicted.evals;
     let mut offers = Offers::new(world, release, placements.iter().map(|p| p.node.as_str()));
     for (n, p) in placements.into_iter().enumerate() {
+        // A placement of an older version runs that version's spec.
+        let older = p.job_version.and_then(|v| {
+            world
+                .snapshot
+                .job_version(&job.namespace, &job.id, v)
+                .cloned()
+        });
+        let spec = older.or_else(|| spec.clone());
         let at = place::At {
             eval_id,
             n,
             now,
             spec: spec.clone(),
-            deployment_id: deployment_id.as_deref(),
+            deployment_id: match &p.deployment_id {
+                Some(given) => given.as_deref(),
+                None => deployment_id.as_deref(),
+            },
             healthy_now,
         };
         let mut alloc = place::allocation(world, job, &p, &at);

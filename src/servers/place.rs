@@ -23,6 +23,11 @@ pub struct Placement {
     pub reschedule: bool,
     /// A destructive update: the previous allocation is stopped for it.
     pub replaces: bool,
+    /// The older job version it is made with, if not the current one.
+    pub job_version: Option<u64>,
+    /// The deployment Nomad gives it, where not the plan's (`None`
+    /// inside: none).
+    pub deployment_id: Option<Option<String>>,
 }
 
 /// The plan's placements, then its destructive updates not among them
@@ -41,6 +46,8 @@ pub fn of_plan(world: &World, plan: &Plan) -> Vec<Placement> {
             node: p.node_id.as_deref().unwrap_or("").to_string(),
             reschedule: p.reschedule,
             replaces: false,
+            job_version: p.job_version,
+            deployment_id: p.deployment_id.clone(),
         });
     // A system job's plan lists each destructive update's replacement
     // among its placements too, with the updated allocation as previous.
@@ -65,6 +72,8 @@ pub fn of_plan(world: &World, plan: &Plan) -> Vec<Placement> {
             }),
             reschedule: false,
             replaces: true,
+            job_version: None,
+            deployment_id: None,
         });
     placed.chain(updated).collect()
 }

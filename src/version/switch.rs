@@ -869,6 +869,21 @@ catalogue! {
         reads: [],
         wording: "a sticky disk prefers its node only while the job's pool and datacenters are unchanged",
     }
+    /// #17652 (1.4.11 as #17653, 1.5.7, 1.6.0 with #17598; v1.4.11
+    /// scheduler/generic_sched.go:565-566, :605-606, :716 `needsToSetNodes`;
+    /// v1.6.0 :568-569, :609-610, :740): a placement made with an older job
+    /// version (`downgradedJobForPlacement`) is placed on the ready nodes of
+    /// that version's datacenters and, from 1.6.0, node pool, where they
+    /// differ from the current version's, its failure's `NodesAvailable`
+    /// and `NodesInPool` counting them; before, on the nodes of the current
+    /// version, set once for the evaluation (v1.3.0 generic_sched.go:501).
+    DowngradeTargets {
+        id: "#17652",
+        firsts: &[v(1, 4, 11), v(1, 5, 7), v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a placement of an older job version targets that version's datacenters and node pool",
+    }
     /// #26708 (1.11.0, with #26953, #27007, #26868; v1.11.0
     /// scheduler/reconciler/reconcile_node.go:35 `Compute`, :98
     /// `computeForNode`, scheduler/scheduler_system.go:229

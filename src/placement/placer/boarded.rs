@@ -33,8 +33,12 @@ impl<'a> Placer<'a> {
             return;
         };
         let mut metric = AllocMetric {
-            nodes_available: self.by_dc.clone(),
-            nodes_in_pool: if self.setup.pools { self.pool } else { 0 },
+            nodes_available: self.target.by_dc.clone(),
+            nodes_in_pool: if self.setup.pools {
+                self.target.pool
+            } else {
+                0
+            },
             ..AllocMetric::default()
         };
         self.by_class(g, name, &mut metric);

@@ -29,8 +29,12 @@ impl<'a> Placer<'a> {
         only: Option<usize>,
     ) -> Result<Choice, Box<Failure>> {
         let mut metric = AllocMetric {
-            nodes_available: self.by_dc.clone(),
-            nodes_in_pool: if self.setup.pools { self.pool } else { 0 },
+            nodes_available: self.target.by_dc.clone(),
+            nodes_in_pool: if self.setup.pools {
+                self.target.pool
+            } else {
+                0
+            },
             ..AllocMetric::default()
         };
         let evicting = self.eviction.on;
@@ -43,7 +47,7 @@ impl<'a> Placer<'a> {
             r.penalised(select.penalty);
             r.untargeted(
                 &self.cluster.nodes,
-                self.job,
+                self.target.job,
                 self.setup.pools,
                 self.setup.globs,
             );
@@ -184,18 +188,18 @@ impl<'a> Placer<'a> {
     /// The key of the group's row where it may take or leave one: its
     /// stack has checked nothing and the job targets some nodes.
     fn row_key(&mut self, g: &Group<'a>) -> Option<RowKey> {
-        if self.targeted.is_empty() || !self.checks.is_fresh() {
+        if self.target.targeted.is_empty() || !self.checks.is_fresh() {
             return None;
         }
         debug_assert!(g.classes.iter().all(|&c| c == UNKNOWN));
         let (job, group) = self.checks.row_key(g.tg)?;
-        Some((job, group, self.targeted.clone()))
+        Some((job, group, self.target.targeted.clone()))
     }
 
     /// [`Placer::by_class`] class by class.
     fn check_classes(&mut self, g: &mut Group<'a>, name: &str, metric: &mut AllocMetric) {
         let cluster = self.cluster;
-        let targeted = std::mem::take(&mut self.targeted);
+        let targeted = std::mem::take(&mut self.target.targeted);
         let buckets = || {
             targeted
                 .iter()
@@ -239,7 +243,7 @@ impl<'a> Placer<'a> {
             }
         }
         metric.nodes_evaluated += counted as u64;
-        self.targeted = targeted;
+        self.target.targeted = targeted;
     }
 
     /// The candidates of the classes [`Placer::by_class`] found eligible,
@@ -247,6 +251,7 @@ impl<'a> Placer<'a> {
     fn eligible(&self, g: &Group<'a>) -> Vec<usize> {
         let cluster = self.cluster;
         let mut judged: Vec<usize> = self
+            .target
             .targeted
             .iter()
             .flat_map(|t| &cluster.group_classes[*t as usize])
@@ -263,7 +268,7 @@ impl<'a> Placer<'a> {
         cluster
             .ready
             .iter()
-            .filter(|(_, g)| self.in_target[*g as usize])
+            .filter(|(_, g)| self.target.in_target[*g as usize])
             .map(|(i, _)| *i)
             .collect()
     }

@@ -12,6 +12,7 @@ use super::super::spread::Spreads;
 use super::super::verdict::Recorder;
 use super::group::Group;
 use super::setup::Setup;
+use super::target::Target;
 use super::victims::Eviction;
 use crate::feasibility::{Placed, SystemStack};
 use crate::fit::NodeUse;
@@ -39,14 +40,8 @@ pub struct Placer<'a> {
     pub(super) cluster: &'a Cluster<'a>,
     pub(super) job: &'a Job,
     pub(super) setup: Setup,
-    /// How many ready nodes are in the job's datacenters and pool (the
-    /// candidates).
-    pub(super) pool: u64,
-    /// The groups of ready nodes (`Cluster::groups`) the job targets, and
-    /// by group whether it does.
-    pub(super) targeted: Vec<u32>,
-    pub(super) in_target: Vec<bool>,
-    pub(super) by_dc: BTreeMap<String, u64>,
+    /// The nodes the job targets.
+    pub(super) target: Target<'a>,
     pub(super) checks: SystemStack<'a>,
     pub(super) spreads: Spreads<'a>,
     pub(super) stopped: HashSet<&'a Id, FixedState>,
@@ -68,7 +63,8 @@ pub struct Placer<'a> {
     pub(super) log: Vec<usize>,
     /// The cluster's shared node use counts under these rules.
     pub(super) shared_use: bool,
-    pub(super) groups: HashMap<String, Group<'a>, FixedState>,
+    /// By group name and job version (its address).
+    pub(super) groups: HashMap<(String, usize), Group<'a>, FixedState>,
     /// Armed by `--explain` for the placement it names: that placement
     /// judges every node, in order, as the recorder wants each verdict.
     pub(super) recorder: Option<Box<Recorder<'a>>>,

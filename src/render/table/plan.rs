@@ -51,6 +51,7 @@ impl Renderer {
             let mut t = Grid::of_job(&header, &job.id);
             t.give_way(2, "Task Group", Yield::Drop);
             for pl in &p.place {
+                let older = pl.job_version.map(|v| format!("job version {v}"));
                 let flags: Vec<&str> = [
                     (pl.canary, "canary"),
                     (pl.reschedule, "reschedule"),
@@ -60,6 +61,7 @@ impl Renderer {
                 .iter()
                 .filter(|(on, _)| *on)
                 .map(|(_, f)| *f)
+                .chain(older.as_deref())
                 .collect();
                 let mut row = vec![pl.name.clone(), pl.task_group.to_string()];
                 if on_nodes {

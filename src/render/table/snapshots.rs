@@ -137,6 +137,8 @@ fn plan_of(stops: usize, places: usize) -> Plan {
                 lost: false,
                 downgrade_non_canary: false,
                 min_job_version: 0,
+                job_version: None,
+                deployment_id: None,
                 node_id: None,
                 score: None,
             })
@@ -472,6 +474,8 @@ fn place() {
             lost: true,
             downgrade_non_canary: false,
             min_job_version: 0,
+            job_version: None,
+            deployment_id: None,
             node_id: None,
             score: None,
         }],
