@@ -1,5 +1,5 @@
 //! Why one ask fits none of some untouched ready nodes, summed per bucket
-//! of [`Cluster::group_classes`]: a failed placement read from a board
+//! of [`Cluster::group_classes`](super::Cluster::group_classes): a failed placement read from a board
 //! counts the nodes of its eligible classes at once, as a scan of each
 //! would, and judges again only the nodes its job touched. Without it
 //! every failure walked every candidate (jobs x nodes).
@@ -8,7 +8,6 @@ use std::collections::HashMap;
 
 use foldhash::fast::FixedState;
 
-use super::cluster::Cluster;
 use super::failure::Failure;
 use super::metric::AllocMetric;
 use crate::fit::Shortfall;
@@ -28,31 +27,34 @@ pub struct BucketMisses {
 /// An ask's verdicts on every ready node as the snapshot leaves it.
 #[derive(Debug, Default)]
 pub struct Misses {
-    /// By ready group, then bucket, in [`Cluster::group_classes`]' order.
+    /// By ready group, then bucket, in the order they were given.
     pub buckets: Vec<Vec<BucketMisses>>,
     /// The exhausted nodes' shortfalls by node index.
     pub shortfalls: HashMap<usize, Shortfall, FixedState>,
 }
 
 impl Misses {
-    /// The misses of the ask whose verdict on node `i` is `verdict(i)`.
-    pub fn of(cluster: &Cluster<'_>, verdict: impl Fn(usize) -> Result<(), Shortfall>) -> Misses {
+    /// The misses of the ask whose verdict on node `i` is `verdict(i)`, on
+    /// the buckets of node indexes of each ready group; `node_class(i)` is
+    /// the node's class, as the metrics count it.
+    pub fn of<'n>(
+        groups: impl Iterator<Item = Vec<&'n [usize]>>,
+        node_class: impl Fn(usize) -> &'n str,
+        verdict: impl Fn(usize) -> Result<(), Shortfall>,
+    ) -> Misses {
         let mut shortfalls = HashMap::default();
-        let buckets = cluster
-            .group_classes
-            .iter()
-            .map(|classes| {
-                classes
-                    .iter()
-                    .map(|b| {
+        let buckets = groups
+            .map(|buckets| {
+                buckets
+                    .into_iter()
+                    .map(|nodes| {
                         let mut m = BucketMisses::default();
-                        for &i in &b.nodes {
+                        for &i in nodes {
                             match verdict(i) {
                                 Ok(()) => m.fits += 1,
                                 Err(short) => {
                                     if !short.unrecorded {
-                                        let class = cluster.nodes[i].node_class.as_str();
-                                        m.metric.exhaust_node(class, &short.dimension);
+                                        m.metric.exhaust_node(node_class(i), &short.dimension);
                                     }
                                     m.nearest.push((Failure::rank(&short), i));
                                     shortfalls.insert(i, short);

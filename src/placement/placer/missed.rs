@@ -27,9 +27,12 @@ impl<'a> Placer<'a> {
         let cluster = self.cluster;
         let rules = self.setup.settings.rules;
         let misses = board.misses.get_or_init(|| {
-            Misses::of(cluster, |i| {
-                cluster.fit_untouched(i, free, &rules).map(drop)
-            })
+            let groups = cluster.group_classes.iter();
+            Misses::of(
+                groups.map(|bs| bs.iter().map(|b| b.nodes.as_slice()).collect()),
+                |i| cluster.nodes[i].node_class.as_str(),
+                |i| cluster.fit_untouched(i, free, &rules).map(drop),
+            )
         });
         let mut metric = AllocMetric {
             nodes_available: self.by_dc.clone(),
