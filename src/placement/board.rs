@@ -7,6 +7,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use super::misses::Misses;
+
 /// The nodes an ask fits untouched, in the order a scan in node order
 /// keeping a strictly better score finds them: best score first, ties to
 /// the lower node index.
@@ -14,6 +16,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 pub struct Board {
     /// (sort key of the score, node index, score).
     pub entries: Vec<(u64, usize, f64)>,
+    /// Why the ask fits none of the other ready nodes, on the shape's
+    /// first failed placement.
+    pub misses: OnceLock<Misses>,
 }
 
 impl Board {
@@ -29,7 +34,10 @@ impl Board {
             entries.push((key(s), i, s));
         }
         entries.sort_unstable_by_key(|&(k, i, _)| (k, i));
-        Some(Board { entries })
+        Some(Board {
+            entries,
+            misses: OnceLock::new(),
+        })
     }
 }
 
@@ -100,5 +108,18 @@ impl Boards {
                 .is_some_and(|s| s.get().is_some_and(Option::is_some))
         };
         guard.0.values().filter(built).count()
+    }
+
+    /// How many boards counted a failure from their misses.
+    #[cfg(test)]
+    pub fn missed(&self) -> usize {
+        let guard = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        let missed = |s: &&Option<Slot>| {
+            s.as_ref()
+                .and_then(|s| s.get())
+                .and_then(Option::as_ref)
+                .is_some_and(|b| b.misses.get().is_some())
+        };
+        guard.0.values().filter(missed).count()
     }
 }

@@ -10,7 +10,7 @@ use foldhash::fast::FixedState;
 use super::board::Boards;
 use super::class_rows::ClassRows;
 use crate::feasibility::{ClassMemo, CsiState, VolumeRules, Volumes};
-use crate::fit::{Capacity, Comparable, FitRules, NodeUse};
+use crate::fit::{Capacity, Comparable, FitRules, NodeFreeAsk, NodeUse, Shortfall};
 use crate::model::resources::{AllocUsage, NodeSupply};
 use crate::model::{Allocation, Node, Snapshot};
 
@@ -179,6 +179,23 @@ impl<'a> Cluster<'a> {
     /// The index of the node with this ID.
     pub fn position(&self, node_id: &str) -> Option<usize> {
         self.index.get(node_id).copied()
+    }
+
+    /// What node `i` would use in all with one more allocation of `ask`,
+    /// as the snapshot leaves it, or why the ask does not fit. A node
+    /// without a resources block takes anything, unchecked.
+    pub fn fit_untouched(
+        &self,
+        i: usize,
+        ask: &NodeFreeAsk<'_>,
+        rules: &FitRules,
+    ) -> Result<Comparable, Shortfall> {
+        match self.known[i] {
+            true => self
+                .node_use(i)
+                .fits(&self.supplies[i], &self.available[i], ask, rules),
+            false => Ok(Comparable::default()),
+        }
     }
 
     /// What node `i`'s running allocations use, summed on first need and

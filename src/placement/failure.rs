@@ -20,13 +20,18 @@ impl Failure {
     /// kept: an amount beats a dimension that is not one, a smaller amount
     /// a larger one; the earlier node (lower ID) wins a tie.
     pub fn consider(&mut self, i: usize, short: Shortfall) {
-        let rank = |s: &Shortfall| s.lacks.map_or(i64::MAX, |l| l.amount);
         let closer = match &self.nearest {
             None => true,
-            Some((_, kept)) => rank(&short) < rank(kept),
+            Some((_, kept)) => Failure::rank(&short) < Failure::rank(kept),
         };
         if closer {
             self.nearest = Some((i, short));
         }
+    }
+
+    /// How far a shortfall is from fitting: its amount, or past every
+    /// amount for a dimension that is not one.
+    pub fn rank(short: &Shortfall) -> i64 {
+        short.lacks.map_or(i64::MAX, |l| l.amount)
     }
 }

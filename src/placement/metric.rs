@@ -82,6 +82,23 @@ impl AllocMetric {
         count(&mut self.class_exhausted, node_class);
         count(&mut self.dimension_exhausted, dimension);
     }
+
+    /// Takes back one [`AllocMetric::exhaust_node`] call.
+    pub fn unexhaust_node(&mut self, node_class: &str, dimension: &str) {
+        self.nodes_exhausted -= 1;
+        uncount(&mut self.class_exhausted, node_class);
+        uncount(&mut self.dimension_exhausted, dimension);
+    }
+}
+
+/// One less under `key`, which goes when none is left.
+fn uncount(map: &mut BTreeMap<String, u64>, key: &str) {
+    if let Some(n) = map.get_mut(key) {
+        *n -= 1;
+        if *n == 0 {
+            map.remove(key);
+        }
+    }
 }
 
 /// One more under `key`, unless it is empty; a key is copied only the

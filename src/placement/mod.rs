@@ -11,6 +11,7 @@ pub mod class_rows;
 pub mod cluster;
 pub mod failure;
 pub mod metric;
+pub mod misses;
 pub mod placer;
 pub mod ranked;
 pub mod ranking;

@@ -17,8 +17,10 @@
 //! constraint) or whose verdicts move with placements on other nodes
 //! (`distinct_property`), or that asks for volumes (checked per node and
 //! per allocation name, outside any class verdict), is judged on every
-//! node each time; so is a placement with a preferred node, and one that
-//! finds no node, for Nomad's metrics.
+//! node each time; so is a placement with a preferred node. A placement
+//! that finds no node reports Nomad's metrics of a scan of every
+//! candidate: a ranked group reads the untouched nodes' verdicts from its
+//! board's misses ([`Misses`](super::misses::Misses)), others scan.
 
 mod boarded;
 mod choose;
@@ -27,6 +29,7 @@ mod group;
 mod job_version;
 mod judge;
 mod misfit;
+mod missed;
 mod setup;
 mod state;
 mod target;
@@ -207,17 +210,23 @@ impl<'a> Placer<'a> {
         if preferred.is_none() && select.preferred.is_none() {
             self.board_index(&mut g, select.name);
         }
-        let ranked = match preferred.is_none()
+        let ranks = preferred.is_none()
             && select.preferred.is_none()
             && g.index.is_some()
-            && self.recorder.is_none()
-        {
+            && self.recorder.is_none();
+        let ranked = match ranks {
             true => self.ranked_best(&mut g, &penalty),
             false => None,
         };
+        let counted = match (&preferred, &ranked) {
+            (None, None) if ranks => self.board_failure(&mut g, select).map(Err),
+            _ => None,
+        };
         let best = match preferred.or(ranked) {
             Some(choice) => Some(choice),
-            None => match self.scan(&mut g, select, &penalty, round.as_ref(), None) {
+            None => match counted
+                .unwrap_or_else(|| self.scan(&mut g, select, &penalty, round.as_ref(), None))
+            {
                 Ok(choice) => Some(choice),
                 Err(failure) => {
                     let evicting = self.evicting_pass(&mut g, select, &penalty, round.as_ref());

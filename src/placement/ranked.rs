@@ -70,6 +70,11 @@ impl RankIndex {
         }
     }
 
+    /// The board the index stands on, if any.
+    pub fn board(&self) -> Option<&Arc<Board>> {
+        self.base.as_ref().map(|b| &b.board)
+    }
+
     /// The best node that `skip` does not leave out, with its score. A
     /// board entry counts for a node `open` takes (the same answer each
     /// time) and that was not set here.

@@ -78,13 +78,7 @@ impl<'a> Placer<'a> {
         let ranking = &mut g.ranking;
         cluster.boards.get(shape, cluster.ready.len(), || {
             let scores = cluster.ready.iter().filter_map(|&(i, _)| {
-                let used = match cluster.known[i] {
-                    true => cluster
-                        .node_use(i)
-                        .fits(&cluster.supplies[i], &cluster.available[i], free, rules)
-                        .ok()?,
-                    false => Default::default(),
-                };
+                let used = cluster.fit_untouched(i, free, rules).ok()?;
                 let used = Packed {
                     used,
                     devices: None,

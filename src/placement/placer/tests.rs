@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::*;
 use crate::feasibility::{DistinctHostsRules, TargetRules, VolumeRules};
-use crate::fit::{FitRules, Settings};
+use crate::fit::{FitRules, Settings, Shortfall};
 use crate::model::{Node, Snapshot, from_slice};
 use crate::placement::{AllocMetric, Recorder, SpreadRules};
 use crate::version::v;
@@ -166,14 +166,14 @@ fn varied_cluster(rng: &mut Rng, n: usize) -> Snapshot {
 }
 
 /// Every placement of `job`, as node ID and score bits, and the
-/// failures' metrics: through the stack as it runs, or with every
-/// placement recorded, which judges every node in order.
+/// failures' metrics and nearest misses: through the stack as it runs, or
+/// with every placement recorded, which judges every node in order.
 fn placements(
     cluster: &Cluster<'_>,
     job: &Job,
     snapshot: &Snapshot,
     recording: bool,
-) -> (Vec<Option<(usize, u64)>>, Vec<AllocMetric>) {
+) -> (Vec<Option<(usize, u64)>>, Vec<Missed>) {
     let rules = FitRules::of(v(1, 10, 5));
     let setup = Setup {
         settings: Settings {
@@ -212,17 +212,19 @@ fn placements(
             placer.recorded();
         }
     }
-    let metrics = placer.failures().values().map(|f| f.metric.clone());
-    (out, metrics.collect())
+    let failures = placer.failures().values();
+    let failures = failures.map(|f| (f.metric.clone(), f.nearest.clone()));
+    (out, failures.collect())
 }
 
 /// The shared board with the nodes a job touches judged again chooses
-/// what judging every node for every placement chooses, on varied
-/// clusters, for jobs that share a board and one that does not.
+/// what judging every node for every placement chooses, and its misses
+/// count the failures a scan counts, on varied clusters, for jobs that
+/// share a board and one that does not.
 #[test]
 fn board_rankings_choose_as_a_scan_of_every_node() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let (mut boards, mut failures) = (0, 0);
+    let (mut boards, mut failures, mut missed) = (0, 0, 0);
     for round in 0..12 {
         let snapshot = varied_cluster(&mut rng, 40);
         let rules = FitRules::of(v(1, 10, 5));
@@ -234,6 +236,7 @@ fn board_rankings_choose_as_a_scan_of_every_node() {
             ("other", 300, 512),
             ("third", 1500, 256),
             ("huge", 5000, 256),
+            ("huger", 5000, 256),
         ];
         for (id, cpu, mem) in jobs {
             let group = |name: &str| {
@@ -254,13 +257,18 @@ fn board_rankings_choose_as_a_scan_of_every_node() {
             failures += fast.1.len();
         }
         boards += cluster.boards.built();
+        missed += cluster.boards.missed();
     }
-    // The boards were read, not passed by, and some groups ran out.
+    // The boards were read, not passed by, and some groups ran out, some
+    // counted from a board's misses.
     assert!(
-        boards >= 12 && failures >= 12,
-        "{boards} boards, {failures} failures"
+        boards >= 12 && failures >= 12 && missed >= 6,
+        "{boards} boards, {failures} failures, {missed} boards with misses"
     );
 }
+
+/// A failure's metrics and nearest miss.
+type Missed = (AllocMetric, Option<(usize, Shortfall)>);
 
 /// Each placement's node and score bits with the failures' metrics.
 type Placements = (Vec<Option<(usize, u64)>>, Vec<AllocMetric>);
