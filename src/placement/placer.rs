@@ -42,6 +42,7 @@ use std::sync::Arc;
 
 use super::cluster::{Cluster, NOT_READY};
 use super::failure::Failure;
+use super::metric::AllocMetric;
 use super::spread::Spreads;
 use super::verdict::{PlacementRecord, Recorder};
 use crate::feasibility::{Placed, SystemStack};
@@ -355,6 +356,20 @@ impl<'a> Placer<'a> {
     /// group (the reader shares equal texts), not its state.
     fn group_key(&self, tg: &TaskGroup) -> (String, usize) {
         (tg.name.clone(), std::ptr::from_ref(self.job) as usize)
+    }
+
+    /// The metrics of a placement before any node is looked at: the
+    /// targeted nodes per datacenter and in the pool.
+    fn fresh_metric(&self) -> AllocMetric {
+        AllocMetric {
+            nodes_available: self.target.by_dc.clone(),
+            nodes_in_pool: if self.setup.pools {
+                self.target.pool
+            } else {
+                0
+            },
+            ..AllocMetric::default()
+        }
     }
 
     /// Whether node `i` is ready and in the job's datacenters and pool.

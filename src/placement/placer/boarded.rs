@@ -7,7 +7,6 @@
 use std::sync::Arc;
 
 use super::super::board::Board;
-use super::super::metric::AllocMetric;
 use super::super::ranked::RankIndex;
 use super::group::Group;
 use super::state::Placer;
@@ -32,15 +31,7 @@ impl<'a> Placer<'a> {
         let Some(board) = self.board(g) else {
             return;
         };
-        let mut metric = AllocMetric {
-            nodes_available: self.target.by_dc.clone(),
-            nodes_in_pool: if self.setup.pools {
-                self.target.pool
-            } else {
-                0
-            },
-            ..AllocMetric::default()
-        };
+        let mut metric = self.fresh_metric();
         self.by_class(g, name, &mut metric);
         let touched: Vec<usize> = {
             let mut t: Vec<usize> = self

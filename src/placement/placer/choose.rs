@@ -28,15 +28,7 @@ impl<'a> Placer<'a> {
         round: Option<&Round>,
         only: Option<usize>,
     ) -> Result<Choice, Box<Failure>> {
-        let mut metric = AllocMetric {
-            nodes_available: self.target.by_dc.clone(),
-            nodes_in_pool: if self.setup.pools {
-                self.target.pool
-            } else {
-                0
-            },
-            ..AllocMetric::default()
-        };
+        let mut metric = self.fresh_metric();
         let evicting = self.eviction.on;
         let mut index = (!evicting && only.is_none() && g.indexable && g.index.is_none())
             .then(RankIndex::default);

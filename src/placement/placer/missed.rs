@@ -4,7 +4,6 @@
 //! plan touch are judged again, as the ranking itself does.
 
 use super::super::failure::Failure;
-use super::super::metric::AllocMetric;
 use super::super::misses::Misses;
 use super::group::{ELIGIBLE, Group};
 use super::judge::Verdict;
@@ -34,11 +33,7 @@ impl<'a> Placer<'a> {
                 |i| cluster.fit_untouched(i, free, &rules).map(drop),
             )
         });
-        let mut metric = AllocMetric {
-            nodes_available: self.by_dc.clone(),
-            nodes_in_pool: if self.setup.pools { self.pool } else { 0 },
-            ..AllocMetric::default()
-        };
+        let mut metric = self.fresh_metric();
         match g.sorted.take() {
             Some(counted) => metric = counted,
             None => self.by_class(g, select.name, &mut metric),
@@ -55,7 +50,7 @@ impl<'a> Placer<'a> {
         touched.retain(|&i| self.is_open(g, i));
         let mut fits = 0;
         let mut nearest: Vec<(usize, Shortfall)> = Vec::new();
-        for &t in &self.targeted {
+        for &t in &self.target.targeted {
             let buckets = cluster.group_classes[t as usize].iter();
             for (b, m) in buckets.zip(&misses.buckets[t as usize]) {
                 if g.classes[b.class as usize] != ELIGIBLE {
