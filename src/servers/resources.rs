@@ -26,7 +26,8 @@ pub struct Offers {
 }
 
 impl Offers {
-    /// Reads what the nodes `nodes` hold, once, at release `release`.
+    /// Reads what the nodes `nodes` hold, once, at release `release`: their
+    /// own allocations, so a plan costs what it places on, not the cluster.
     pub fn new<'n>(
         world: &World,
         release: Release,
@@ -39,22 +40,19 @@ impl Offers {
             .clone()
             .unwrap_or_else(SchedulerConfig::server_default)
             .memory_oversubscription_enabled;
-        let mut held: HashMap<String, Vec<AllocUsage>> = nodes
+        let held: HashMap<String, Vec<AllocUsage>> = nodes
             .into_iter()
-            .map(|n| (n.to_string(), Vec::new()))
+            .map(|n| {
+                let on = world
+                    .on_node(n)
+                    .iter()
+                    .map(|&i| world.alloc(i))
+                    .filter(|a| rules.counts(a.client_status.as_str(), a.desired_status.as_str()))
+                    .map(|a| a.usage())
+                    .collect();
+                (n.to_string(), on)
+            })
             .collect();
-        let allocs = if held.is_empty() {
-            &[][..]
-        } else {
-            &world.snapshot.allocs[..]
-        };
-        for a in allocs {
-            if let Some(on) = held.get_mut(a.node_id.as_str())
-                && rules.counts(a.client_status.as_str(), a.desired_status.as_str())
-            {
-                on.push(a.usage());
-            }
-        }
         Offers {
             settings: Settings {
                 rules,
