@@ -17,6 +17,10 @@ Examples:
   # Why one allocation was replaced, and a CI gate on any change:
   plan-inspect state.json --explain 3c1a9e2b
   plan-inspect state.json --format json --detailed-exitcode | jq '.jobs[].plan.stop'
+  # If client-7 went down now: what the servers do over the next hour, and
+  # the evaluation that decides that allocation's fate in the end:
+  plan-inspect state.json --what-if node-down:client-7 --until 1h
+  plan-inspect state.json --what-if node-down:client-7 --until 1h --explain 3c1a9e2b
   # nomad job plan without a cluster, for CI:
   plan-inspect state.json --job-file web.json --detailed-exitcode
 
