@@ -193,7 +193,6 @@ pub fn apply(
                 .collect(),
             create_index: index,
             modify_index: index,
-            ..Deployment::default()
         });
     }
     for update in &plan.deployment_updates {
