@@ -228,3 +228,19 @@ fn html_is_refused_with_explain() {
         "{stderr}"
     );
 }
+
+/// `--job` narrows the story; an allocation of another job is an error
+/// naming both, as without a story.
+#[test]
+fn an_allocation_of_another_job_than_job_is_an_error_naming_both() {
+    let (code, stdout, stderr) = explain_in(CLUSTER, &STORY, WEB_1, &["--job", "logs"]);
+    assert_eq!(code, 1);
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.ends_with(
+            "plan-inspect: \"2b7a4d3f\" is of job default/web, not of --job \"logs\"; drop --job \
+             to explain it\n"
+        ),
+        "{stderr}"
+    );
+}

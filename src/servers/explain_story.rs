@@ -6,7 +6,7 @@
 //! then.
 
 use crate::explain::{self, ExplainError, Explanation, StoryEvaluation, StoryPlace};
-use crate::model::{Id, JobType, Snapshot};
+use crate::model::{Allocation, Id, JobType, Snapshot};
 use crate::replay::Options;
 use crate::report::JobReport;
 
@@ -33,7 +33,7 @@ pub fn explain(
     subject: &str,
 ) -> Result<Explanation, WhatIfError> {
     let whole = tell(snapshot, options, request, None)?;
-    let target = target(snapshot, &whole.world, subject)?;
+    let target = target(snapshot, options, &whole.world, subject)?;
     let decided: Vec<(&TimelineEntry, Decided)> = whole
         .story
         .timeline
@@ -74,9 +74,15 @@ pub fn explain(
 }
 
 /// An allocation ID or unique ID prefix among every allocation the story
-/// knows (the snapshot's and those it placed), else a placement name,
-/// with `@NODE` for a node.
-fn target(snapshot: &Snapshot, world: &World, subject: &str) -> Result<Target, WhatIfError> {
+/// knows (the snapshot's and those it placed), of the job `--job` and
+/// `--namespace` name where given, else a placement name, with `@NODE` for
+/// a node.
+fn target(
+    snapshot: &Snapshot,
+    options: &Options,
+    world: &World,
+    subject: &str,
+) -> Result<Target, WhatIfError> {
     if let Some((name, node)) = subject.rsplit_once('@') {
         let node = explain::find_node(snapshot, node).map_err(WhatIfError::Explain)?;
         return Ok(Target::Placement {
@@ -85,8 +91,13 @@ fn target(snapshot: &Snapshot, world: &World, subject: &str) -> Result<Target, W
         });
     }
     let allocs = &world.snapshot.allocs;
+    let of_job = |a: &Allocation| {
+        explain::ensure_of_job(options, subject, &a.namespace, &a.job_id)
+            .map(|()| Target::Alloc(a.id.clone()))
+            .map_err(WhatIfError::Explain)
+    };
     if let Some(a) = allocs.iter().find(|a| a.id == subject) {
-        return Ok(Target::Alloc(a.id.clone()));
+        return of_job(a);
     }
     let mut matches: Vec<_> = allocs
         .iter()
@@ -99,7 +110,7 @@ fn target(snapshot: &Snapshot, world: &World, subject: &str) -> Result<Target, W
             name: subject.to_string(),
             node: None,
         }),
-        [one] => Ok(Target::Alloc(one.id.clone())),
+        [one] => of_job(one),
         many => Err(WhatIfError::Explain(ExplainError::Ambiguous {
             subject: subject.to_string(),
             candidates: many
