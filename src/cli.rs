@@ -17,6 +17,10 @@ Examples:
   # Why one allocation was replaced, and a CI gate on any change:
   plan-inspect state.json --explain 3c1a9e2b
   plan-inspect state.json --format json --detailed-exitcode | jq '.jobs[].plan.stop'
+  # If client-7 went down now: what the servers do over the next hour, and
+  # the evaluation that decides that allocation's fate in the end:
+  plan-inspect state.json --what-if node-down:client-7 --until 1h
+  plan-inspect state.json --what-if node-down:client-7 --until 1h --explain 3c1a9e2b
   # nomad job plan without a cluster, for CI:
   plan-inspect state.json --job-file web.json --detailed-exitcode
 
@@ -137,7 +141,10 @@ pub struct Cli {
     /// (`job.group[index]`): every step the reconciler took, with its facts,
     /// and for a placement every node's verdict (filtered, exhausted, the
     /// top scores, the choice). `job.group[index]@NODE` tells NODE's verdict
-    /// in full (for a system job: the placement on NODE).
+    /// in full (for a system job: the placement on NODE). With --what-if or
+    /// --until: in the last evaluation of the story that decided it (placed
+    /// it, or changed the allocation), on the cluster as the story left it
+    /// then; an allocation the story placed is explained too.
     #[arg(long, value_name = "ALLOC", value_hint = ValueHint::Other)]
     pub explain: Option<String>,
 
@@ -155,13 +162,13 @@ pub struct Cli {
     /// alloc-fail:ALLOC[@TIME]. NODE is an ID, unique ID prefix or name;
     /// TIME an RFC 3339 time or a duration after the evaluation time (30m);
     /// DEADLINE a duration (default 1h).
-    #[arg(long = "what-if", value_name = "EVENT", value_parser = parse_event, conflicts_with_all = ["explain", "explain_node", "job_file"])]
+    #[arg(long = "what-if", value_name = "EVENT", value_parser = parse_event, conflicts_with_all = ["explain_node", "job_file"])]
     pub what_if: Vec<plan_inspect::servers::EventSpec>,
 
     /// Follow the story until TIME (RFC 3339, or a duration after the
     /// evaluation time): each plan applied, then every follow-up, blocked
     /// and node-update evaluation due by then, in time order.
-    #[arg(long, value_name = "TIME", value_parser = parse_when, conflicts_with_all = ["explain", "explain_node", "job_file"])]
+    #[arg(long, value_name = "TIME", value_parser = parse_when, conflicts_with_all = ["explain_node", "job_file"])]
     pub until: Option<plan_inspect::servers::When>,
 
     /// With --what-if or --until: placed allocations become healthy this

@@ -20,10 +20,10 @@ use crate::model::Snapshot;
 use crate::replay::{OneJob, Options};
 
 pub use error::ExplainError;
-pub use explanation::{Explanation, Fact, Step, Subject, SubjectKind};
+pub use explanation::{Explanation, Fact, Step, StoryEvaluation, StoryPlace, Subject, SubjectKind};
 pub use node::{Amounts, NodeAdd, NodeAlloc, NodeExplanation, NodeFacts, NodeFree, explain_node};
-pub use subject::find_node;
-use subject::{ensure_of_job, find_alloc, placement_job};
+pub use subject::{ensure_of_job, find_node};
+use subject::{find_alloc, placement_job};
 
 /// Explains `subject`: an allocation ID or unique ID prefix, else a
 /// placement name (`job.group[index]`); a system or sysbatch job's

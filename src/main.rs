@@ -77,7 +77,10 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         snapshot.warnings.push(w);
     }
     let options = options(cli);
-    let code = if let Some(subject) = &cli.explain {
+    let in_story = !cli.what_if.is_empty() || cli.until.is_some();
+    let code = if let Some(subject) = cli.explain.as_ref().filter(|_| in_story) {
+        commands::explain::in_story(cli, &snapshot, &options, subject)?
+    } else if let Some(subject) = &cli.explain {
         commands::explain::allocation(cli, &snapshot, &options, subject)?
     } else if let Some(node) = &cli.explain_node {
         commands::explain::node(cli, &snapshot, &options, node)?

@@ -93,6 +93,7 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation
         changed: job.plan.touches(&alloc.id),
         steps,
         warnings: jr.report.warnings.clone(),
+        story: None,
     }
 }
 

@@ -30,6 +30,33 @@ pub struct Explanation {
     pub steps: Vec<Step>,
     /// The replay's warnings, as the report has them.
     pub warnings: Vec<Warning>,
+    /// With `--what-if` or `--until`: the evaluation of the story it is
+    /// explained in; written only then.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub story: Option<StoryPlace>,
+}
+
+/// Where in a story the subject is explained: the last evaluation that
+/// decided it, on the cluster as the story had left it then.
+#[derive(Clone, Debug, Serialize)]
+pub struct StoryPlace {
+    /// The evaluation explained, the last of `decided_in`.
+    pub evaluation: StoryEvaluation,
+    /// Every evaluation of the story whose plan decided the subject (placed
+    /// it, or changed the allocation), in the order they ran.
+    pub decided_in: Vec<StoryEvaluation>,
+    /// When the subject is an allocation the story placed: its ID, and the
+    /// explanation is of the placement that made it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placed_alloc_id: Option<String>,
+}
+
+/// One evaluation of a story, as its timeline names it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StoryEvaluation {
+    pub id: String,
+    pub at: Time,
+    pub triggered_by: String,
 }
 
 /// The allocation or placement explained.

@@ -226,6 +226,7 @@ pub(super) fn explain(
         changed: true,
         steps,
         warnings: jr.report.warnings.clone(),
+        story: None,
     };
     Ok((explanation, first_failure))
 }

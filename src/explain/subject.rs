@@ -63,7 +63,7 @@ fn node_words(n: &Node) -> String {
 
 /// An error unless `--job` and `--namespace`, where given, name the job
 /// (`namespace`, `job`) that `subject` belongs to.
-pub(super) fn ensure_of_job(
+pub fn ensure_of_job(
     options: &Options,
     subject: &str,
     namespace: &str,

@@ -83,6 +83,7 @@ fn explanation(
         fate,
         steps,
         warnings: sr.report.warnings.clone(),
+        story: None,
     }
 }
 

@@ -6,7 +6,7 @@ use owo_colors::OwoColorize;
 use serde::Serialize;
 
 use super::wrap::wrap;
-use crate::explain::{Explanation, SubjectKind};
+use crate::explain::{Explanation, StoryEvaluation, SubjectKind};
 use crate::report::{NowSource, SCHEMA_VERSION};
 
 #[derive(Serialize)]
@@ -63,10 +63,28 @@ pub fn table(e: &Explanation, color: bool, width: u16, verbose: bool) -> String 
             e.namespace, e.job, e.job_version, e.task_group
         ),
     );
-    out.push_str(&wrap(
-        &format!("evaluated at {} ({source}), eval {}", e.now, e.eval_id),
-        usize::from(width),
-    ));
+    match &e.story {
+        None => out.push_str(&wrap(
+            &format!("evaluated at {} ({source}), eval {}", e.now, e.eval_id),
+            usize::from(width),
+        )),
+        Some(story) => {
+            let one =
+                |s: &StoryEvaluation| format!("eval {} ({}) at {}", s.id, s.triggered_by, s.at);
+            let placed = story.placed_alloc_id.as_ref().map_or(String::new(), |id| {
+                format!(", which placed allocation {id}")
+            });
+            out.push_str(&line(
+                "In the story:",
+                &format!("decided last in {}{placed}", one(&story.evaluation)),
+            ));
+            let before = &story.decided_in[..story.decided_in.len().saturating_sub(1)];
+            if !before.is_empty() {
+                let list: Vec<String> = before.iter().map(one).collect();
+                out.push_str(&line("Decided before by:", &list.join("; ")));
+            }
+        }
+    }
     if let Some(b) = e.bucket {
         out.push_str(&line("Bucket:", b.as_str()));
     }

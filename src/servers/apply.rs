@@ -158,11 +158,20 @@ pub fn apply(
         }
     } else if let Some(d) = &plan.deployment {
         let index = world.index();
+        // `NewDeployment`: of the job as it stands, which the next
+        // evaluation's reconciler checks (a deployment of another
+        // `JobCreateIndex` is of an older job, and canceled).
+        let of_job = spec.as_deref();
         world.snapshot.deployments.push(Deployment {
             id: d.id.clone(),
             namespace: job.namespace.clone(),
             job_id: job.id.clone(),
             job_version: d.job_version,
+            job_modify_index: of_job.map_or(0, |j| j.modify_index),
+            job_spec_modify_index: of_job.map_or(0, |j| j.job_modify_index),
+            job_create_index: of_job.map_or(0, |j| j.create_index),
+            is_multiregion: of_job.is_some_and(Job::is_multiregion),
+            eval_priority: job.priority,
             status: d.status.clone(),
             status_description: d.status_description.clone(),
             task_groups: d
@@ -184,7 +193,6 @@ pub fn apply(
                 .collect(),
             create_index: index,
             modify_index: index,
-            ..Deployment::default()
         });
     }
     for update in &plan.deployment_updates {
@@ -291,6 +299,9 @@ pub fn apply(
         {
             world.snapshot.allocs[i].next_allocation = alloc.id.to_string().into();
         }
+        if alloc.is_canary() {
+            record_canary(world, &alloc);
+        }
         mark(&mut out, &alloc, MarkKind::Placed);
         world.push_alloc(alloc);
     }
@@ -310,6 +321,25 @@ pub fn apply(
         })
         .collect();
     out
+}
+
+/// `updateDeploymentWithAlloc`'s canary list: a placed canary joins its
+/// deployment group's placed canaries, which the next evaluation's
+/// reconciler reads (v1.10.5 nomad/state/state_store.go:5848, the same
+/// from 1.3.0). The health counts kept beside it come from clients and the
+/// deployment watcher, which the story does not replay.
+fn record_canary(world: &mut World, alloc: &Allocation) {
+    let state = world
+        .snapshot
+        .deployments
+        .iter_mut()
+        .find(|d| d.id == alloc.deployment_id.as_str())
+        .and_then(|d| d.task_groups.get_mut(alloc.task_group.as_str()));
+    if let Some(state) = state
+        && !state.placed_canaries.iter().any(|c| alloc.id == *c)
+    {
+        state.placed_canaries.push(alloc.id.to_string());
+    }
 }
 
 /// `AppendState(ClientStatus, ...)`.

@@ -43,11 +43,9 @@ impl Engine {
             .min_by(|&a, &b| self.queue[a].broker_order(&self.queue[b]))
     }
 
-    /// Replays one evaluation on the cluster as it stands, and applies its plan.
-    pub(super) fn evaluate(
-        &mut self,
-        p: &PendingEval,
-    ) -> Result<(JobReport, Applied), WhatIfError> {
+    /// Hands `p` to the scheduler: the evaluation written to the cluster,
+    /// and the options that replay it at its time.
+    pub(super) fn dequeue(&mut self, p: &PendingEval) -> Options {
         let e = &p.eval;
         self.world.snapshot.evals.push(Evaluation {
             id: e.id.clone(),
@@ -63,6 +61,16 @@ impl Engine {
         let mut options = self.eval_options.clone();
         options.eval = Some(e.id.clone());
         options.now = Some(NowRequest::At(p.due));
+        options
+    }
+
+    /// Replays one evaluation on the cluster as it stands, and applies its plan.
+    pub(super) fn evaluate(
+        &mut self,
+        p: &PendingEval,
+    ) -> Result<(JobReport, Applied), WhatIfError> {
+        let options = self.dequeue(p);
+        let e = &p.eval;
         let report = Replay::new(&self.world.snapshot, &options)?.report();
         let job = report
             .jobs

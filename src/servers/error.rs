@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::explain::ExplainError;
 use crate::replay::ReplayError;
 use crate::time::Time;
 
@@ -39,6 +40,15 @@ pub enum WhatIfError {
     UntilInThePast { until: Time, eval_time: Time },
     /// The replay itself refused the request (`--job`, `--now`, ...).
     Replay(ReplayError),
+    /// `--explain` in a story: the subject cannot be explained.
+    Explain(ExplainError),
+    /// `--explain` in a story: no evaluation of the story decides the
+    /// subject (the allocation's full ID, where it names one).
+    NotDecided {
+        subject: String,
+        allocation: Option<String>,
+        evaluations: usize,
+    },
 }
 
 impl fmt::Display for WhatIfError {
@@ -115,6 +125,33 @@ impl fmt::Display for WhatIfError {
                  after it, or a duration after it (2h)"
             ),
             WhatIfError::Replay(e) => e.fmt(f),
+            WhatIfError::Explain(e) => e.fmt(f),
+            WhatIfError::NotDecided {
+                subject,
+                allocation,
+                evaluations,
+            } => {
+                match allocation {
+                    Some(id) if id != subject => write!(
+                        f,
+                        "--explain {subject:?}: no evaluation of the story changes allocation {id}"
+                    )?,
+                    Some(_) => write!(
+                        f,
+                        "--explain {subject:?}: no evaluation of the story changes the allocation"
+                    )?,
+                    None => write!(
+                        f,
+                        "--explain {subject:?}: no allocation ID starts with it, and no evaluation \
+                         of the story places it"
+                    )?,
+                }
+                write!(
+                    f,
+                    " ({evaluations} evaluation(s) replayed); without --what-if and --until, \
+                     --explain explains it in the snapshot's evaluation"
+                )
+            }
         }
     }
 }

@@ -18,6 +18,7 @@ pub mod error;
 pub mod eval;
 pub mod event;
 mod events;
+mod explain_story;
 pub mod heartbeat;
 pub mod node_evals;
 pub mod node_status;
@@ -34,6 +35,7 @@ pub mod world;
 
 pub use error::WhatIfError;
 pub use event::{BadEvent, BadWhen, EventKind, EventSpec, When};
+pub use explain_story::explain;
 pub use story::{
     AppliedEvent, Assumption, EvalFacts, Mark, MarkKind, Preempted, Story, TimelineEntry,
 };

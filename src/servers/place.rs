@@ -23,6 +23,8 @@ pub struct Placement {
     pub reschedule: bool,
     /// A destructive update: the previous allocation is stopped for it.
     pub replaces: bool,
+    /// A canary of the deployment: the scheduler marks the allocation one.
+    pub canary: bool,
     /// The older job version it is made with, if not the current one.
     pub job_version: Option<u64>,
     /// The deployment Nomad gives it, where not the plan's (`None`
@@ -46,6 +48,7 @@ pub fn of_plan(world: &World, plan: &Plan) -> Vec<Placement> {
             node: p.node_id.as_deref().unwrap_or("").to_string(),
             reschedule: p.reschedule,
             replaces: false,
+            canary: p.canary,
             job_version: p.job_version,
             deployment_id: p.deployment_id.clone(),
         });
@@ -72,6 +75,7 @@ pub fn of_plan(world: &World, plan: &Plan) -> Vec<Placement> {
             }),
             reschedule: false,
             replaces: true,
+            canary: false,
             job_version: None,
             deployment_id: None,
         });
@@ -126,6 +130,9 @@ pub fn allocation(world: &mut World, job: &JobReport, p: &Placement, at: &At<'_>
     // The client's health check gives a verdict to every service
     // allocation, which the drainer counts.
     let tracked = at.deployment_id.is_some() || job.job_type.as_str() == "service";
+    // A canary placed with a deployment is marked one (v1.10.5
+    // scheduler/generic_sched.go:701, the same from 1.3.0 to 2.0.5).
+    let canary = p.canary && at.deployment_id.is_some();
     Allocation {
         id: Id::from(id.as_str()),
         namespace: job.namespace.as_str().into(),
@@ -145,7 +152,7 @@ pub fn allocation(world: &mut World, job: &JobReport, p: &Placement, at: &At<'_>
         deployment_id: at.deployment_id.unwrap_or("").into(),
         deployment_status: tracked.then(|| AllocDeploymentStatus {
             healthy: at.healthy_now.then_some(true),
-            canary: false,
+            canary,
         }),
         reschedule_tracker: tracker,
         create_index: world.index(),

@@ -26,7 +26,8 @@ pub struct Offers {
 }
 
 impl Offers {
-    /// Reads what the nodes `nodes` hold, once, at release `release`.
+    /// Reads what the nodes `nodes` hold, once, at release `release`: their
+    /// own allocations, so a plan costs what it places on, not the cluster.
     pub fn new<'n>(
         world: &World,
         release: Release,
@@ -39,22 +40,19 @@ impl Offers {
             .clone()
             .unwrap_or_else(SchedulerConfig::server_default)
             .memory_oversubscription_enabled;
-        let mut held: HashMap<String, Vec<AllocUsage>> = nodes
+        let held: HashMap<String, Vec<AllocUsage>> = nodes
             .into_iter()
-            .map(|n| (n.to_string(), Vec::new()))
+            .map(|n| {
+                let on = world
+                    .on_node(n)
+                    .iter()
+                    .map(|&i| world.alloc(i))
+                    .filter(|a| rules.counts(a.client_status.as_str(), a.desired_status.as_str()))
+                    .map(|a| a.usage())
+                    .collect();
+                (n.to_string(), on)
+            })
             .collect();
-        let allocs = if held.is_empty() {
-            &[][..]
-        } else {
-            &world.snapshot.allocs[..]
-        };
-        for a in allocs {
-            if let Some(on) = held.get_mut(a.node_id.as_str())
-                && rules.counts(a.client_status.as_str(), a.desired_status.as_str())
-            {
-                on.push(a.usage());
-            }
-        }
         Offers {
             settings: Settings {
                 rules,
@@ -113,5 +111,84 @@ impl Offers {
             ..AllocUsage::default()
         });
         Some(allocated)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::timeline::{Request, tell};
+    use super::*;
+    use crate::read::read_snapshot_from;
+    use crate::replay::Options;
+
+    /// What the nodes hold, counted from every allocation of the cluster.
+    fn recount(world: &World, release: Release, nodes: &[&str]) -> String {
+        let rules = FitRules::of(release);
+        let mut held: Vec<(String, Vec<AllocUsage>)> =
+            nodes.iter().map(|n| (n.to_string(), Vec::new())).collect();
+        for a in &world.snapshot.allocs {
+            for (n, on) in &mut held {
+                if a.node_id == n.as_str()
+                    && rules.counts(a.client_status.as_str(), a.desired_status.as_str())
+                {
+                    on.push(a.usage());
+                }
+            }
+        }
+        format!("{held:?}")
+    }
+
+    fn read(offers: &Offers, nodes: &[&str]) -> String {
+        let held: Vec<(String, &Vec<AllocUsage>)> = nodes
+            .iter()
+            .map(|n| (n.to_string(), &offers.held[*n]))
+            .collect();
+        format!("{held:?}")
+    }
+
+    /// At every evaluation of a story that moves allocations about (a node
+    /// down, then back), what each node holds, read from the world's
+    /// per-node index, is what a count over every allocation finds.
+    #[test]
+    fn what_a_node_holds_is_a_full_recount_at_every_evaluation_of_a_story() {
+        let text = include_str!("../../fixtures/mixed-cluster.json");
+        let snapshot = read_snapshot_from(text.as_bytes(), "mixed-cluster.json").unwrap();
+        let request = Request {
+            events: ["node-down:00000001@5m", "node-up:00000001@20m"]
+                .iter()
+                .map(|e| e.parse().unwrap())
+                .collect(),
+            until: Some("2h".parse().unwrap()),
+            healthy_after: None,
+        };
+        let options = Options::default();
+        let whole = tell(&snapshot, &options, &request, None).unwrap();
+        let evaluations = whole.story.timeline.len();
+        let placed = whole
+            .story
+            .timeline
+            .iter()
+            .filter(|e| e.job.plan.place.iter().any(|p| p.node_id.is_some()))
+            .count();
+        assert!(placed >= 3, "{placed} plans place");
+        let nodes: Vec<&str> = snapshot.nodes.iter().map(|n| n.id.as_str()).collect();
+        let release = whole.story.report.nomad_version.release;
+        for stop in (0..evaluations).map(Some).chain([None]) {
+            let told = tell(&snapshot, &options, &request, stop).unwrap();
+            let offers = Offers::new(&told.world, release, nodes.iter().copied());
+            assert_eq!(
+                read(&offers, &nodes),
+                recount(&told.world, release, &nodes),
+                "before evaluation {stop:?}"
+            );
+            for n in &nodes {
+                let mut on: Vec<usize> = (0..told.world.snapshot.allocs.len())
+                    .filter(|&i| told.world.alloc(i).node_id == *n)
+                    .collect();
+                assert_eq!(told.world.on_node(n), on.as_slice());
+                on.sort_by(|&a, &b| told.world.alloc(a).id.cmp(&told.world.alloc(b).id));
+                assert_eq!(told.world.allocs_on(n), on);
+            }
+        }
     }
 }

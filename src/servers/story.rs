@@ -197,6 +197,10 @@ impl Canceled {
 /// One evaluation replayed at its time, with its job's report.
 #[derive(Clone, Debug, Serialize)]
 pub struct TimelineEntry {
+    /// How many evaluations the story replayed before this one, of every
+    /// job: its place in the story before `--job` narrows the timeline.
+    #[serde(skip)]
+    pub seq: usize,
     pub at: Time,
     pub evaluation: EvalFacts,
     pub job: JobReport,

@@ -39,6 +39,27 @@ pub fn run(
     options: &Options,
     request: &Request,
 ) -> Result<Story, WhatIfError> {
+    Ok(tell(snapshot, options, request, None)?.story)
+}
+
+/// A story told to its end, or up to an evaluation.
+pub(super) struct Told {
+    pub story: Story,
+    /// The cluster as the story left it.
+    pub world: World,
+    /// Set when the story stopped: the options that replay the evaluation
+    /// it stopped at, which `world` holds, on `world`.
+    pub stopped: Option<Options>,
+}
+
+/// Tells the story; with `stop`, only until the evaluation of that
+/// [`TimelineEntry::seq`] is handed to the scheduler.
+pub(super) fn tell(
+    snapshot: &Snapshot,
+    options: &Options,
+    request: &Request,
+    stop: Option<usize>,
+) -> Result<Told, WhatIfError> {
     let baseline = Replay::new(snapshot, options)?;
     let head = baseline.head();
     let eval_time = head.now;
@@ -120,6 +141,7 @@ pub fn run(
         story.canceled.extend(canceled);
     }
     let mut next_event = 0;
+    let mut replayed = 0;
     loop {
         let event_at = resolved.get(next_event).map(|r| r.at);
         let eval_due = engine.next_eval().map(|i| engine.queue[i].due);
@@ -203,6 +225,16 @@ pub fn run(
         } else {
             let i = engine.next_eval().expect("due");
             let pending = engine.queue.remove(i);
+            let seq = replayed;
+            replayed += 1;
+            if stop == Some(seq) {
+                let options = engine.dequeue(&pending);
+                return Ok(Told {
+                    story,
+                    world: engine.world,
+                    stopped: Some(options),
+                });
+            }
             let (job, applied) = engine.evaluate(&pending)?;
             story.marks.extend(applied.marks.iter().cloned());
             if !applied.followups.is_empty() {
@@ -266,6 +298,7 @@ pub fn run(
                 ));
             }
             story.timeline.push(TimelineEntry {
+                seq,
                 at: now,
                 evaluation: EvalFacts::of(&pending),
                 job,
@@ -287,7 +320,11 @@ pub fn run(
         story.timeline.iter().any(|e| !e.preempted.is_empty()),
     );
     finish(&mut story, baseline, options);
-    Ok(story)
+    Ok(Told {
+        story,
+        world: engine.world,
+        stopped: None,
+    })
 }
 
 /// The report's jobs: each selected job's first evaluation in the story,

@@ -17,6 +17,10 @@ pub struct World {
     batches: u64,
     /// Allocations by ID; allocations are only ever added, so positions hold.
     by_id: HashMap<String, usize>,
+    /// Each node's allocations, terminal ones included, in snapshot order:
+    /// an allocation never moves, so a placement only appends, and what a
+    /// node holds costs its own allocations to read, not the cluster's.
+    by_node: HashMap<String, Vec<usize>>,
 }
 
 impl World {
@@ -36,14 +40,17 @@ impl World {
             + 1;
         // The first of duplicate IDs, as a search in order finds it.
         let mut by_id = HashMap::new();
+        let mut by_node: HashMap<String, Vec<usize>> = HashMap::new();
         for (i, a) in snapshot.allocs.iter().enumerate() {
             by_id.entry(a.id.to_string()).or_insert(i);
+            by_node.entry(a.node_id.to_string()).or_default().push(i);
         }
         World {
             snapshot,
             next_index,
             batches: 0,
             by_id,
+            by_node,
         }
     }
 
@@ -64,11 +71,15 @@ impl World {
     /// `AllocsByNode`: every allocation on the node, terminal ones included,
     /// in the state store's order (by allocation ID).
     pub fn allocs_on(&self, node_id: &str) -> Vec<usize> {
-        let mut on: Vec<usize> = (0..self.snapshot.allocs.len())
-            .filter(|&i| self.snapshot.allocs[i].node_id == node_id)
-            .collect();
+        let mut on = self.on_node(node_id).to_vec();
         on.sort_by(|&a, &b| self.snapshot.allocs[a].id.cmp(&self.snapshot.allocs[b].id));
         on
+    }
+
+    /// Every allocation on the node, terminal ones included, in snapshot
+    /// order.
+    pub fn on_node(&self, node_id: &str) -> &[usize] {
+        self.by_node.get(node_id).map_or(&[], Vec::as_slice)
     }
 
     pub fn alloc_index(&self, id: &str) -> Option<usize> {
@@ -77,8 +88,12 @@ impl World {
 
     /// Adds a placed allocation.
     pub fn push_alloc(&mut self, alloc: Allocation) {
-        self.by_id
-            .insert(alloc.id.to_string(), self.snapshot.allocs.len());
+        let i = self.snapshot.allocs.len();
+        self.by_id.insert(alloc.id.to_string(), i);
+        self.by_node
+            .entry(alloc.node_id.to_string())
+            .or_default()
+            .push(i);
         self.snapshot.allocs.push(alloc);
     }
 
