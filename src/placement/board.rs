@@ -17,8 +17,8 @@ pub struct Board {
     /// (sort key of the score, node index, score).
     pub entries: Vec<(u64, usize, f64)>,
     /// Why the ask fits none of the other ready nodes, on the shape's
-    /// first failed placement.
-    pub misses: OnceLock<Misses>,
+    /// first failed placement; `None` past the bound on all boards.
+    pub misses: OnceLock<Option<Misses>>,
 }
 
 impl Board {
@@ -66,7 +66,8 @@ pub struct Boards {
     slots: Mutex<(HashMap<String, Option<Slot>>, usize)>,
 }
 
-/// At most this many board entries (24 bytes each) in all.
+/// At most this many board entries (24 bytes each; a node's miss, some
+/// 60 bytes, counts as one) in all.
 const MAX_ENTRIES: usize = 2_000_000;
 
 impl Boards {
@@ -99,6 +100,17 @@ impl Boards {
         slot.get_or_init(|| build().map(Arc::new)).clone()
     }
 
+    /// Takes room for `n` more entries under the bound, if there is.
+    pub fn reserve(&self, n: usize) -> bool {
+        let mut guard = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        let entries = &mut guard.1;
+        let room = *entries + n <= MAX_ENTRIES;
+        if room {
+            *entries += n;
+        }
+        room
+    }
+
     /// How many boards were built with an order.
     #[cfg(test)]
     pub fn built(&self) -> usize {
@@ -118,8 +130,25 @@ impl Boards {
             s.as_ref()
                 .and_then(|s| s.get())
                 .and_then(Option::as_ref)
-                .is_some_and(|b| b.misses.get().is_some())
+                .is_some_and(|b| b.misses.get().is_some_and(Option::is_some))
         };
         guard.0.values().filter(missed).count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn misses_and_boards_share_one_bound() {
+        let boards = Boards::default();
+        assert!(boards.reserve(MAX_ENTRIES - 10));
+        // A shape asked twice wants a board of 20 entries: past the bound.
+        let board = || Board::of([(0, 0.5)]);
+        assert!(boards.get("s".into(), 20, board).is_none());
+        assert!(boards.get("s".into(), 20, board).is_none());
+        assert!(boards.reserve(10));
+        assert!(!boards.reserve(1));
     }
 }

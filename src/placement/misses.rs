@@ -1,8 +1,9 @@
 //! Why one ask fits none of some untouched ready nodes, summed per bucket
-//! of [`Cluster::group_classes`](super::Cluster::group_classes): a failed placement read from a board
-//! counts the nodes of its eligible classes at once, as a scan of each
-//! would, and judges again only the nodes its job touched. Without it
-//! every failure walked every candidate (jobs x nodes).
+//! of [`Cluster::group_classes`](super::Cluster::group_classes): a failed
+//! placement read from a board counts the nodes of its eligible classes at
+//! once, as a scan of each would, and judges again only the nodes its job
+//! touched. Without it every failure walked every candidate (jobs x
+//! nodes).
 
 use std::collections::HashMap;
 
@@ -10,7 +11,7 @@ use foldhash::fast::FixedState;
 
 use super::failure::Failure;
 use super::metric::AllocMetric;
-use crate::fit::Shortfall;
+use crate::fit::{Lack, Shortfall};
 
 /// One bucket's verdicts on its untouched nodes.
 #[derive(Debug, Default)]
@@ -29,8 +30,11 @@ pub struct BucketMisses {
 pub struct Misses {
     /// By ready group, then bucket, in the order they were given.
     pub buckets: Vec<Vec<BucketMisses>>,
-    /// The exhausted nodes' shortfalls by node index.
-    pub shortfalls: HashMap<usize, Shortfall, FixedState>,
+    /// The exhausted nodes' shortfalls by node index, as an index into
+    /// `dimensions` and the amount: a few dimensions serve every node.
+    shortfalls: HashMap<usize, (u32, Option<Lack>), FixedState>,
+    /// Each dimension's text and whether Nomad leaves it uncounted.
+    dimensions: Vec<(String, bool)>,
 }
 
 impl Misses {
@@ -43,6 +47,7 @@ impl Misses {
         verdict: impl Fn(usize) -> Result<(), Shortfall>,
     ) -> Misses {
         let mut shortfalls = HashMap::default();
+        let mut dimensions: Vec<(String, bool)> = Vec::new();
         let buckets = groups
             .map(|buckets| {
                 buckets
@@ -57,7 +62,15 @@ impl Misses {
                                         m.metric.exhaust_node(node_class(i), &short.dimension);
                                     }
                                     m.nearest.push((Failure::rank(&short), i));
-                                    shortfalls.insert(i, short);
+                                    let kind = (short.dimension, short.unrecorded);
+                                    let d = match dimensions.iter().position(|k| *k == kind) {
+                                        Some(d) => d,
+                                        None => {
+                                            dimensions.push(kind);
+                                            dimensions.len() - 1
+                                        }
+                                    };
+                                    shortfalls.insert(i, (d as u32, short.lacks));
                                 }
                             }
                         }
@@ -70,6 +83,18 @@ impl Misses {
         Misses {
             buckets,
             shortfalls,
+            dimensions,
         }
+    }
+
+    /// Node `i`'s shortfall, `None` where the ask fits it.
+    pub fn shortfall(&self, i: usize) -> Option<Shortfall> {
+        let &(d, lacks) = self.shortfalls.get(&i)?;
+        let (dimension, unrecorded) = &self.dimensions[d as usize];
+        Some(Shortfall {
+            dimension: dimension.clone(),
+            lacks,
+            unrecorded: *unrecorded,
+        })
     }
 }

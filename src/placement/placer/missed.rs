@@ -26,13 +26,17 @@ impl<'a> Placer<'a> {
         let cluster = self.cluster;
         let rules = self.setup.settings.rules;
         let misses = board.misses.get_or_init(|| {
+            if !cluster.boards.reserve(cluster.ready.len()) {
+                return None;
+            }
             let groups = cluster.group_classes.iter();
-            Misses::of(
+            Some(Misses::of(
                 groups.map(|bs| bs.iter().map(|b| b.nodes.as_slice()).collect()),
                 |i| cluster.nodes[i].node_class.as_str(),
                 |i| cluster.fit_untouched(i, free, &rules).map(drop),
-            )
+            ))
         });
+        let misses = misses.as_ref()?;
         let mut metric = self.fresh_metric();
         match g.sorted.take() {
             Some(counted) => metric = counted,
@@ -63,15 +67,15 @@ impl<'a> Placer<'a> {
                     .nearest
                     .iter()
                     .find(|(_, i)| touched.binary_search(i).is_err());
-                if let Some(&(_, i)) = first {
-                    nearest.push((i, misses.shortfalls[&i].clone()));
+                if let Some(short) = first.and_then(|&(_, i)| Some((i, misses.shortfall(i)?))) {
+                    nearest.push(short);
                 }
             }
         }
         let mut accounted = true;
         for &i in &touched {
             let class = cluster.nodes[i].node_class.as_str();
-            match misses.shortfalls.get(&i) {
+            match misses.shortfall(i) {
                 Some(short) if !short.unrecorded => metric.unexhaust_node(class, &short.dimension),
                 Some(_) => {}
                 None => fits -= 1,
