@@ -66,8 +66,8 @@ pub(crate) fn services(
 }
 
 /// `serviceDiff`: fields, tag sets, checks, Connect, the workload identity
-/// and the weights. A field the release's `Service` struct lacks is left
-/// out: Nomad's decoder drops it before the diff sees the job.
+/// and the weights. A field or block the release's `Service` struct lacks
+/// is left out: Nomad's decoder drops it before the diff sees the job.
 fn service(
     old: Option<&Value>,
     new: Option<&Value>,
@@ -103,16 +103,20 @@ fn service(
         contextual,
         rules,
     ));
-    diff.objects.extend(identity(
-        get(old, "Identity"),
-        get(new, "Identity"),
-        contextual,
-    ));
-    diff.objects.extend(weights(
-        get(old, "Weights"),
-        get(new, "Weights"),
-        contextual,
-    ));
+    if rules.has(Switch::ServiceIdentityAudience) {
+        diff.objects.extend(identity(
+            get(old, "Identity"),
+            get(new, "Identity"),
+            contextual,
+        ));
+    }
+    if rules.has(Switch::ServiceWeights) {
+        diff.objects.extend(weights(
+            get(old, "Weights"),
+            get(new, "Weights"),
+            contextual,
+        ));
+    }
     Some(diff)
 }
 

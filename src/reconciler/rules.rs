@@ -108,10 +108,11 @@ impl Rules {
         }
     }
 
-    /// 1.5.4 alone names the log switch `LogConfig.Enabled`; 1.5.5 and
-    /// 1.6.0 on compare `LogConfig.Disabled` (v1.5.5 scheduler/util.go:308).
+    /// 1.5.4 alone names the log switch `LogConfig.Enabled` (#16962); from
+    /// #17089 (1.5.5, 1.6.0) it is `LogConfig.Disabled` (v1.5.5
+    /// scheduler/util.go:308).
     pub fn log_switch_reads_enabled(&self) -> bool {
-        self.release == crate::version::v(1, 5, 4)
+        self.has(Switch::LogsDisabled) && !self.has(Switch::AnnotateLogsDisabled)
     }
 
     /// Whether a terminal allocation of a disconnect group (not reconnecting)
