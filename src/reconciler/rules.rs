@@ -271,6 +271,16 @@ impl Rules {
 mod tests {
     use super::*;
 
+    /// 1.5.4 alone reads `LogConfig.Enabled`: #16962 brought the switch,
+    /// #17089 renamed it in 1.5.5 and 1.6.0.
+    #[test]
+    fn only_1_5_4_reads_the_log_switch_as_enabled() {
+        use crate::version::v;
+        let reads = |r| Rules::new(r, true).log_switch_reads_enabled();
+        assert!(!reads(v(1, 5, 3)) && reads(v(1, 5, 4)) && !reads(v(1, 5, 5)));
+        assert!(!reads(v(1, 6, 0)) && !reads(Release::Seed) && !reads(Release::Head));
+    }
+
     /// Every release's classification list fits the fixed list [`Rules`]
     /// keeps, and is the order [`TaintRule::order`] gives.
     #[test]
