@@ -531,7 +531,11 @@ catalogue! {
         wording: "a change of a Consul cluster, or of the task's Consul namespace, is destructive",
     }
     /// #18681 (1.7.0; v1.7.0 scheduler/util.go:363): a changed task `numa`
-    /// block is a destructive update.
+    /// block is a destructive update. The same change takes a node's CPU
+    /// shares from its topology's usable compute (v1.7.0
+    /// nomad/structs/structs.go:3185; v1.6.10 :2345 `NodeResources.Cpu`) and
+    /// drops the pre-0.9 `Resources` and `Reserved` fallbacks of nodes and
+    /// allocations (v1.6.10 structs.go:2351 `ComparableResources`).
     Numa {
         id: "#18681",
         firsts: &[v(1, 7, 0)],
@@ -567,7 +571,9 @@ catalogue! {
     /// #23696 (1.8.3, 1.9.0; v1.8.3 scheduler/util.go:371): a changed
     /// `resources.secrets` (the secrets tmpfs size) is destructive, and
     /// (v1.8.3 nomad/structs/structs.go `Resources.Validate`) it may be
-    /// neither negative nor above the task's memory.
+    /// neither negative nor above the task's memory; a task's secrets
+    /// count with its memory and its ceiling (v1.8.3 scheduler/rank.go:375,
+    /// :380; v1.8.2 without them).
     SecretsSize {
         id: "#23696",
         firsts: &[v(1, 8, 3), v(1, 9, 0)],
@@ -1220,6 +1226,142 @@ catalogue! {
         reads: [],
         wording: "reserved cores follow the task's numa affinity (Nomad Enterprise)",
     }
+    /// #10446 (1.4.0; v1.4.0 nomad/structs/funcs.go:176; v1.3.16 :176):
+    /// an allocation stops holding its resources (`AllocsFit`, the network
+    /// index, the device accounter) once its client reports it terminal;
+    /// before, also once the server wants it stopped.
+    ClientTerminalFit {
+        id: "#10446",
+        firsts: &[v(1, 4, 0)],
+        replayed: true,
+        reads: [],
+        wording: "an allocation the server stops holds its resources until its client stops it",
+    }
+    /// #23386 (1.8.2 as #23408, 1.9.0; v1.8.2 nomad/structs/structs.go:3215;
+    /// v1.8.1 :3194): a node's CPU shares are its topology's total compute,
+    /// disabled cores included, rather than its usable compute.
+    TotalCompute {
+        id: "#23386",
+        firsts: &[v(1, 8, 2), v(1, 9, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a node's CPU is its topology's total compute",
+    }
+    /// #24297 (1.9.2, 1.10.0; v1.9.2 nomad/structs/structs.go:3875; v1.9.1
+    /// `AllocatedResources.Comparable` skips them): poststart tasks count
+    /// with the main tasks.
+    PoststartCounted {
+        id: "#24297",
+        firsts: &[v(1, 9, 2), v(1, 10, 0)],
+        replayed: true,
+        reads: [],
+        wording: "poststart tasks count toward an allocation's resources",
+    }
+    /// #24304 (1.9.4 as #24530, 1.10.0; v1.9.4 nomad/structs/structs.go:3850,
+    /// v1.9.3 :3850): an allocation's resources are the largest of its
+    /// prestart, main (with prestart sidecars and poststart tasks) and
+    /// poststop phases, and its reserved cores count outside any phase.
+    LifecyclePhases {
+        id: "#24304",
+        firsts: &[v(1, 9, 4), v(1, 10, 0)],
+        replayed: true,
+        reads: [],
+        wording: "an allocation's resources are its largest lifecycle phase",
+    }
+    /// #26951 (1.11.0; v1.10.5 nomad/structs/network.go:183-187, :216-229,
+    /// gone at v1.11.0): a node without `NodeResources` networks no longer
+    /// offers its pre-0.9 `Resources` networks, nor keeps back its pre-0.9
+    /// `Reserved` ports.
+    LegacyNodeNetworksRemoved {
+        id: "#26951",
+        firsts: &[v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a node's pre-0.9 networks are ignored",
+    }
+    /// #16401 (1.3.11 as #16408, 1.4.6, 1.5.1 as #16410; v1.3.11
+    /// nomad/structs/network.go:506, :548; v1.3.10 :503 `AssignPorts`
+    /// without it): a dynamic port is not one the same offer already took.
+    DynamicPortsAvoidOffer {
+        id: "#16401",
+        firsts: &[v(1, 3, 11), v(1, 4, 6), v(1, 5, 1)],
+        replayed: true,
+        reads: [],
+        wording: "a dynamic port is not one the same offer already took",
+    }
+    /// #23702 (1.8.3 as #23706, 1.9.0; v1.8.3 nomad/structs/network.go:529;
+    /// v1.8.2 :506 `AssignPorts`): a reserved port taken on one address of
+    /// a host network is tried on the next; before, the offer failed.
+    ReservedPortNextAddress {
+        id: "#23702",
+        firsts: &[v(1, 8, 3), v(1, 9, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a reserved port taken on one address is tried on the next",
+    }
+    /// #25785 (1.10.2 as #25925, 1.11.0; v1.10.2 nomad/structs/funcs.go:146;
+    /// v1.10.1 :141 `AllocsFit` without it): `client.node_max_allocs` limits
+    /// a node's allocations ("max allocation exceeded").
+    NodeMaxAllocs {
+        id: "#25785",
+        firsts: &[v(1, 10, 2), v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a node's node_max_allocs limits its allocations",
+    }
+    /// #28182 (2.0.4 as #28184; v2.0.4 scheduler/feasible/rank.go:391-393;
+    /// v2.0.3 :384-385): under oversubscription `memory_max = -1` (no limit)
+    /// is kept and a task without a ceiling gets none, rather than its
+    /// secrets' size.
+    MemoryNoLimit {
+        id: "#28182",
+        firsts: &[v(2, 0, 4)],
+        replayed: true,
+        reads: [],
+        wording: "memory_max = -1 stays unlimited under oversubscription",
+    }
+    /// #25800 (1.10.2 as #25890, 1.11.0; v1.10.2 scheduler/rank.go:976;
+    /// v1.10.1 :977 inside the matched branch): a node matching none of the
+    /// affinities still gets its "node-affinity" score of 0, which lowers
+    /// its mean.
+    ZeroAffinityScored {
+        id: "#25800",
+        firsts: &[v(1, 10, 2), v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a node matching no affinity is scored 0 for it",
+    }
+    /// #19933 (1.5.15, 1.6.8, 1.7.5 as #19938-#19940, 1.8.0; v1.7.5
+    /// scheduler/rank.go:325, :343; v1.3.0 rank.go:313-317): a node where
+    /// preempting for a port or bandwidth found nothing, or whose offer
+    /// still failed after the evictions, counts as exhausted in that
+    /// network dimension; before, it was skipped unrecorded.
+    NetworkPreemptionExhausts {
+        id: "#19933",
+        firsts: &[v(1, 5, 15), v(1, 6, 8), v(1, 7, 5), v(1, 8, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a failed network preemption counts the node as exhausted",
+    }
+    /// #20346 (1.7.7 as #20358, 1.8.0; v1.7.7 scheduler/rank.go:447, :464;
+    /// v1.3.0 rank.go:424-427): the same for a device request.
+    DevicePreemptionExhausts {
+        id: "#20346",
+        firsts: &[v(1, 7, 7), v(1, 8, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a failed device preemption counts the node as exhausted",
+    }
+    /// #25705 (1.10.1 as #25724, 1.11.0; v1.10.1 scheduler/util.go:950;
+    /// v1.10.0 `genericAllocUpdateFn` without it): an in-place update keeps
+    /// its allocation's reserved cores; before, it took its new offer's.
+    InPlaceKeepsCores {
+        id: "#25705",
+        firsts: &[v(1, 10, 1), v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "an in-place update keeps its reserved cores",
+    }
     /// #15455 (1.4.5, 1.5.0; v1.5.0 scheduler/feasible.go:1383-1388, v1.4.5
     /// :1376): `${device.ids}` in a device constraint or affinity is the
     /// device's instance IDs joined by commas, unhealthy ones included;
@@ -1284,7 +1426,11 @@ catalogue! {
     /// #13651 (1.3.2 as #13728, 1.4.0; v1.4.0 scheduler/feasible.go:800,
     /// v1.3.2 :769-800): a `${...}` target the scheduler does not know resolves
     /// to the empty string, not found; before, to nil (v1.3.0
-    /// feasible.go:800), so `!=` against `""` held and now fails.
+    /// feasible.go:800), so `!=` against `""` held and now fails. The same
+    /// change merges a node's reserved port ranges, so overlapping ones no
+    /// longer collide and only one that does not parse fails the node
+    /// ("network: invalid node", v1.3.2 scheduler/rank.go:220; v1.3.0
+    /// nomad/structs/network.go:209-226).
     UnknownTargetEmpty {
         id: "#13651",
         firsts: &[v(1, 3, 2), v(1, 4, 0)],
@@ -1743,6 +1889,8 @@ catalogue! {
     /// its host network, and only in a `host` (or unset) network mode
     /// (`Port "http" collision may not be ignored on non-host network mode
     /// "bridge"`); before, the field is not Nomad's and a repeat is refused.
+    /// Such a port may share its value with another offer's (v1.9.0
+    /// nomad/structs/network.go:438).
     IgnoreCollision {
         id: "#23956",
         firsts: &[v(1, 9, 0)],
