@@ -1268,7 +1268,7 @@ catalogue! {
         reads: [],
         wording: "an allocation's resources are its largest lifecycle phase",
     }
-    /// #26951 (1.11.0; v1.10.5 nomad/structs/network.go:183-187, :216-229,
+    /// #26951 (1.11.0; v1.10.5 nomad/structs/network.go:211-212, :239-242,
     /// gone at v1.11.0): a node without `NodeResources` networks no longer
     /// offers its pre-0.9 `Resources` networks, nor keeps back its pre-0.9
     /// `Reserved` ports.
