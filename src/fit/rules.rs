@@ -1,8 +1,9 @@
 //! What changed in resource fit from one Nomad release to the next, each
-//! change a flag with the file and line where it shows at its first tag.
+//! change a flag read from its catalogue row (src/version/switch.rs names
+//! the file and line at the tag before and the first tag).
 
 use crate::feasibility::DeviceRules;
-use crate::version::{Release, v};
+use crate::version::{Release, Switch, Switches};
 
 /// Where a node's CPU shares and reservable cores come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,7 +19,7 @@ pub enum CpuSource {
     TotalCompute,
 }
 
-/// The fit rules of one release.
+/// The fit rules of one release, each flag its catalogue row's answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FitRules {
     /// An allocation stops counting once its client reports it terminal,
@@ -102,31 +103,32 @@ pub struct FitRules {
 
 impl FitRules {
     pub fn of(release: Release) -> FitRules {
-        let cpu_source = if release.has(&[v(1, 8, 2)]) {
+        let rules = Switches::of(release);
+        let cpu_source = if rules.has(Switch::TotalCompute) {
             CpuSource::TotalCompute
-        } else if release.has(&[v(1, 7, 0)]) {
+        } else if rules.has(Switch::Numa) {
             CpuSource::UsableCompute
         } else {
             CpuSource::Legacy
         };
         FitRules {
-            client_terminal_only: release.has(&[v(1, 4, 0)]),
-            legacy_fallback: !release.has(&[v(1, 7, 0)]),
+            client_terminal_only: rules.has(Switch::ClientTerminalFit),
+            legacy_fallback: !rules.has(Switch::Numa),
             cpu_source,
-            poststart_counted: release.has(&[v(1, 9, 2)]),
-            lifecycle_phases: release.has(&[v(1, 9, 4)]),
-            node_ports_merged: release.has(&[v(1, 3, 2)]),
-            legacy_node_networks: !release.has(&[v(1, 11, 0)]),
-            dynamic_ports_avoid_offer: release.has(&[v(1, 3, 11), v(1, 4, 6), v(1, 5, 1)]),
-            reserved_port_next_address: release.has(&[v(1, 8, 3)]),
-            ignore_collision: release.has(&[v(1, 9, 0)]),
-            node_max_allocs: release.has(&[v(1, 10, 2)]),
-            secrets_counted: release.has(&[v(1, 8, 3)]),
-            memory_no_limit: release.has(&[v(2, 0, 4)]),
-            zero_affinity_scored: release.has(&[v(1, 10, 2)]),
-            network_preemption_exhausts: release.has(&[v(1, 5, 15), v(1, 6, 8), v(1, 7, 5)]),
-            device_preemption_exhausts: release.has(&[v(1, 7, 7)]),
-            in_place_keeps_cores: release.has(&[v(1, 10, 1)]),
+            poststart_counted: rules.has(Switch::PoststartCounted),
+            lifecycle_phases: rules.has(Switch::LifecyclePhases),
+            node_ports_merged: rules.has(Switch::UnknownTargetEmpty),
+            legacy_node_networks: !rules.has(Switch::LegacyNodeNetworksRemoved),
+            dynamic_ports_avoid_offer: rules.has(Switch::DynamicPortsAvoidOffer),
+            reserved_port_next_address: rules.has(Switch::ReservedPortNextAddress),
+            ignore_collision: rules.has(Switch::IgnoreCollision),
+            node_max_allocs: rules.has(Switch::NodeMaxAllocs),
+            secrets_counted: rules.has(Switch::SecretsSize),
+            memory_no_limit: rules.has(Switch::MemoryNoLimit),
+            zero_affinity_scored: rules.has(Switch::ZeroAffinityScored),
+            network_preemption_exhausts: rules.has(Switch::NetworkPreemptionExhausts),
+            device_preemption_exhausts: rules.has(Switch::DevicePreemptionExhausts),
+            in_place_keeps_cores: rules.has(Switch::InPlaceKeepsCores),
             devices: DeviceRules::of(release),
         }
     }
@@ -142,6 +144,7 @@ impl FitRules {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::version::v;
 
     #[test]
     fn each_rule_starts_at_its_first_tag() {

@@ -11,7 +11,7 @@ use super::disconnect_validate::job_group_errors;
 use super::group_validate::group_errors;
 use super::multierror::multierror;
 use super::placement_validate::{affinity_errors, constraint_errors, spread_errors};
-use crate::model::{Release, v};
+use crate::model::Release;
 use crate::version::{Switch, Switches};
 
 /// Adds the constraints the release's server adds: Vault, NUMA, signals,
@@ -21,12 +21,13 @@ pub fn implied_constraints(job: &mut Map<String, Value>, release: Release) {
     let Some(groups) = job.get_mut("TaskGroups").and_then(Value::as_array_mut) else {
         return;
     };
+    let rules = Switches::of(release);
     for g in groups.iter_mut().filter_map(Value::as_object_mut) {
-        group_constraints(g, release);
+        group_constraints(g, rules);
     }
 }
 
-fn group_constraints(g: &mut Map<String, Value>, release: Release) {
+fn group_constraints(g: &mut Map<String, Value>, rules: Switches) {
     let tasks: Vec<Value> = g
         .get("Tasks")
         .and_then(Value::as_array)
@@ -62,7 +63,7 @@ fn group_constraints(g: &mut Map<String, Value>, release: Release) {
             .get("Cluster")
             .and_then(Value::as_str)
             .unwrap_or_default();
-        let c = if release >= v(1, 7, 0) && !matches!(cluster, "" | "default") {
+        let c = if rules.has(Switch::ClusterConstraints) && !matches!(cluster, "" | "default") {
             constraint(
                 &format!("${{attr.vault.{cluster}.version}}"),
                 ">= 1.11.0",
@@ -73,14 +74,14 @@ fn group_constraints(g: &mut Map<String, Value>, release: Release) {
         };
         add(g, c, Match::Left);
     }
-    // NUMA-aware tasks need a 1.7 client on Linux (from 1.7.0,
+    // NUMA-aware tasks need a 1.7 client on Linux (#18818,
     // v1.7.0 nomad/job_endpoint_hooks.go `numaVersionConstraint`).
     let numa = tasks.iter().any(|t| {
         t.pointer("/Resources/NUMA/Affinity")
             .and_then(Value::as_str)
             .is_some_and(|a| a != "none")
     });
-    if numa && release >= v(1, 7, 0) {
+    if numa && rules.has(Switch::NumaCores) {
         add(
             g,
             constraint("${attr.nomad.version}", ">= 1.6.3-dev", "semver"),
@@ -122,7 +123,7 @@ fn group_constraints(g: &mut Map<String, Value>, release: Release) {
                 .and_then(Value::as_array)
                 .is_some_and(|c| !c.is_empty())
         });
-        if checks && release >= v(1, 5, 0) {
+        if checks && rules.has(Switch::NomadChecksConstraint) {
             add(
                 g,
                 constraint("${attr.nomad.version}", ">= 1.4.0", "semver"),
@@ -131,10 +132,10 @@ fn group_constraints(g: &mut Map<String, Value>, release: Release) {
         }
     }
     let consul = |s: &&Value| matches!(provider(s).as_str(), "" | "consul");
-    // The Consul constraint of a service: its cluster's from 1.7.0.
+    // The Consul constraint of a service: its cluster's from #18528.
     let consul_version = |s: &Value| {
         let cluster = s.get("Cluster").and_then(Value::as_str).unwrap_or_default();
-        if release >= v(1, 7, 0) && !matches!(cluster, "" | "default") {
+        if rules.has(Switch::ClusterConstraints) && !matches!(cluster, "" | "default") {
             constraint(
                 &format!("${{attr.consul.{cluster}.version}}"),
                 ">= 1.8.0",
@@ -144,7 +145,7 @@ fn group_constraints(g: &mut Map<String, Value>, release: Release) {
             constraint("${attr.consul.version}", ">= 1.8.0", "semver")
         }
     };
-    if release >= v(1, 8, 0) {
+    if rules.has(Switch::TaskServiceConstraints) {
         // Group services on the group, task services on their task.
         for s in group_services.iter().filter(consul) {
             add(g, consul_version(s), Match::Left);
@@ -156,8 +157,8 @@ fn group_constraints(g: &mut Map<String, Value>, release: Release) {
                 }
             }
         }
-    } else if release >= v(1, 7, 0) {
-        // 1.7 looks at task services only inside its loop over the group's.
+    } else if rules.has(Switch::ClusterConstraints) {
+        // #18528 looks at task services only inside its loop over the group's.
         if !group_services.is_empty() {
             for s in all_services.iter().filter(consul) {
                 add(g, consul_version(s), Match::Left);
@@ -173,7 +174,7 @@ fn group_constraints(g: &mut Map<String, Value>, release: Release) {
             n.iter()
                 .any(|n| n.get("Mode").and_then(Value::as_str) == Some("bridge"))
         });
-    if bridge && release >= v(1, 8, 0) {
+    if bridge && rules.has(Switch::CniBridgeConstraints) {
         for plugin in ["bridge", "firewall", "host-local", "loopback", "portmap"] {
             let target = format!("${{attr.plugins.cni.version.{plugin}}}");
             add(g, constraint(&target, ">= 0.4.0", "semver"), Match::Left);
@@ -186,7 +187,7 @@ fn group_constraints(g: &mut Map<String, Value>, release: Release) {
         s.pointer("/Connect/SidecarService/Proxy/TransparentProxy")
             .is_some_and(|t| !t.is_null())
     });
-    if tproxy && Switches::of(release).has(Switch::ConnectTransparentProxy) {
+    if tproxy && rules.has(Switch::ConnectTransparentProxy) {
         let cni = constraint(
             "${attr.plugins.cni.version.consul-cni}",
             ">= 1.4.2",
@@ -199,7 +200,7 @@ fn group_constraints(g: &mut Map<String, Value>, release: Release) {
     let schedule = tasks
         .iter()
         .any(|t| t.get("Schedule").is_some_and(|s| !s.is_null()));
-    if schedule && release >= v(1, 8, 0) {
+    if schedule && rules.has(Switch::TaskSchedules) {
         let nomad = constraint("${attr.nomad.version}", ">= 1.8.0-dev", "semver");
         add(g, nomad, Match::Left);
     }
@@ -301,12 +302,14 @@ pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
         "" => errs.push("Missing job type".into()),
         other => errs.push(format!("Invalid job type: {other:?}")),
     }
+    let rules = Switches::of(release);
     let priority = job.get("Priority").and_then(Value::as_i64).unwrap_or(0);
     let priority_ok = (1..=100).contains(&priority);
-    // Before 1.5.0 the job's own validation checks the priority; from 1.5.0
-    // the register endpoint does, after it (with the server's maximum, 100 by
-    // default).
-    if !priority_ok && release < v(1, 5, 0) {
+    // Until #16084 the job's own validation checks the priority; from then
+    // on the register endpoint does, after it (with the server's maximum,
+    // 100 by default).
+    let endpoint_priority = rules.has(Switch::JobPriorityRange);
+    if !priority_ok && !endpoint_priority {
         errs.push("Job priority must be between [1, 100]".into());
     }
     let dcs = job
@@ -331,7 +334,6 @@ pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
     if groups.is_empty() {
         errs.push("Missing job task groups".into());
     }
-    let rules = Switches::of(release);
     errs.extend(constraint_errors(job, rules));
     errs.extend(affinity_errors(job, &kind, rules));
     errs.extend(spread_errors(job, &kind, rules));
@@ -376,7 +378,7 @@ pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
     }
     // `jobValidate` after the job's own checks (v2.0.5
     // nomad/job_endpoint_hooks.go:490): core type, payload, priority, the
-    // identities, the servers' job_max_count (its default from 1.11.0).
+    // identities, the servers' job_max_count (its default from #26858).
     if kind == "_core" {
         errs.push("job type cannot be core".into());
     }
@@ -387,7 +389,7 @@ pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
     {
         errs.push("job can't be submitted with a payload, only dispatched".into());
     }
-    if !priority_ok && release >= v(1, 5, 0) {
+    if !priority_ok && endpoint_priority {
         errs.push("job priority must be between [1, 100]".into());
     }
     errs.extend(super::identities::identity_checks(job, release).1);
@@ -395,7 +397,7 @@ pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
         .iter()
         .filter_map(|g| g.get("Count").and_then(Value::as_i64))
         .sum();
-    if release >= v(1, 11, 0) && total > JOB_MAX_COUNT {
+    if rules.has(Switch::JobMaxCount) && total > JOB_MAX_COUNT {
         errs.push(format!(
             "total count was greater than configured job_max_count: {total} > {JOB_MAX_COUNT}"
         ));
@@ -414,11 +416,11 @@ pub fn validate(job: &Map<String, Value>, release: Release) -> Vec<String> {
             .and_then(Value::as_str)
             .is_some_and(|a| a != "none")
     });
-    if numa && release >= v(1, 7, 0) {
+    if numa && rules.has(Switch::NumaCores) {
         errs.push("numa scheduling requires Nomad Enterprise".into());
     }
     let schedule = tasks().any(|t| t.get("Schedule").is_some_and(|s| !s.is_null()));
-    if schedule && release >= v(1, 8, 0) {
+    if schedule && rules.has(Switch::TaskSchedules) {
         errs.push("task schedules requires Nomad Enterprise".into());
     }
     errs

@@ -1,13 +1,15 @@
 //! The warnings `structs.Job.Warnings` gathers from blocks inside a group:
 //! templates, services and workload identities (`Service.Warnings`,
-//! `WorkloadIdentity.Warnings` from 1.7.0) and, from 2.0.1, services whose
-//! tasks have no shutdown delay (v2.0.5 nomad/structs/structs.go:4898).
+//! `WorkloadIdentity.Warnings`, from #18466 and #18123) and, from #27782,
+//! services whose tasks have no shutdown delay (v2.0.5
+//! nomad/structs/structs.go:4898).
 
 use serde_json::{Map, Value};
 
 use super::json_map::text;
 use super::multierror::multierror;
-use crate::model::{Release, v};
+use crate::model::Release;
+use crate::version::{Switch, Switches};
 
 /// The objects of a list field.
 fn list<'v>(m: &'v Map<String, Value>, k: &str) -> Vec<&'v Map<String, Value>> {
@@ -19,9 +21,9 @@ fn list<'v>(m: &'v Map<String, Value>, k: &str) -> Vec<&'v Map<String, Value>> {
         .collect()
 }
 
-/// "stanza" until 1.4, "block" from 1.5.0.
+/// "stanza", and "block" from #15941.
 pub(crate) fn block_word(release: Release) -> &'static str {
-    if release >= v(1, 5, 0) {
+    if Switches::of(release).has(Switch::StanzaIsBlock) {
         "block"
     } else {
         "stanza"
@@ -29,7 +31,7 @@ pub(crate) fn block_word(release: Release) -> &'static str {
 }
 
 /// `Template.Warnings` of a task's templates, each prefixed with its
-/// position; before 1.7.0 each template's list is one nested entry.
+/// position; before #18466 each template's list is one nested entry.
 pub(crate) fn templates(t: &Map<String, Value>, release: Release) -> Vec<String> {
     let mut out = Vec::new();
     for (i, tmpl) in list(t, "Templates").into_iter().enumerate() {
@@ -42,7 +44,7 @@ pub(crate) fn templates(t: &Map<String, Value>, release: Release) -> Vec<String>
              0.5. Please remove VaultGrace / vault_grace from template {}.",
             block_word(release)
         );
-        out.push(if release >= v(1, 7, 0) {
+        out.push(if Switches::of(release).has(Switch::ServiceWarnings) {
             warning
         } else {
             multierror(&[warning])
@@ -51,10 +53,10 @@ pub(crate) fn templates(t: &Map<String, Value>, release: Release) -> Vec<String>
     out
 }
 
-/// `Service.Warnings` of a list of services (1.7.0 on): the identity's
+/// `Service.Warnings` of a list of services (#18466): the identity's
 /// warnings, each prefixed with the service.
 pub(crate) fn services(m: &Map<String, Value>, release: Release) -> Vec<String> {
-    if release < v(1, 7, 0) {
+    if !Switches::of(release).has(Switch::ServiceWarnings) {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -71,10 +73,10 @@ pub(crate) fn services(m: &Map<String, Value>, release: Release) -> Vec<String> 
     out
 }
 
-/// A task's workload identities' warnings (1.7.0 on), one nested entry
+/// A task's workload identities' warnings (#18123), one nested entry
 /// per identity.
 pub(crate) fn identities(t: &Map<String, Value>, release: Release) -> Vec<String> {
-    if release < v(1, 7, 0) {
+    if !Switches::of(release).has(Switch::Identities) {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -123,11 +125,11 @@ fn identity_warnings(w: &Map<String, Value>) -> Vec<String> {
     out
 }
 
-/// `generateTaskGroupServiceShutdownDelayWarnings` (2.0.1 on): a service's
+/// `generateTaskGroupServiceShutdownDelayWarnings` (#27782): a service's
 /// task, a Connect sidecar task, or else some task of a group with services
 /// should wait before it is killed.
 pub(crate) fn shutdown_delays(g: &Map<String, Value>, release: Release) -> Vec<String> {
-    if release < v(2, 0, 1) {
+    if !Switches::of(release).has(Switch::ShutdownDelayWarnings) {
         return Vec::new();
     }
     let delay = |m: &Map<String, Value>| m.get("ShutdownDelay").and_then(Value::as_i64);

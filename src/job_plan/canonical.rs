@@ -12,7 +12,7 @@ use super::json_map::{
     HOUR, MINUTE, SECOND, default, ensure, is_missing, list, merged, object, objects, text,
 };
 use super::task_defaults::{JobBlocks, service, task};
-use crate::model::{Release, v};
+use crate::model::Release;
 use crate::version::{Switch, Switches};
 
 /// Fills the defaults into `job` (an object) as the API client and the
@@ -43,9 +43,10 @@ pub(crate) fn server_canonicalize(job: &mut Map<String, Value>, release: Release
     job.insert("Update".into(), legacy);
     job.remove("Reschedule");
     job.remove("Migrate");
-    // The stored Vault block has no policies from 1.10.0 (#25155); the
-    // agent's conversion drops the API's.
-    if release >= v(1, 10, 0) {
+    let rules = Switches::of(release);
+    // The stored Vault block has no policies from #25155; the agent's
+    // conversion drops the API's.
+    if rules.has(Switch::VaultTokensRemoved) {
         for g in objects(job, "TaskGroups") {
             for t in objects(g, "Tasks") {
                 if let Some(vault) = object(t, "Vault") {
@@ -54,14 +55,15 @@ pub(crate) fn server_canonicalize(job: &mut Map<String, Value>, release: Release
             }
         }
     }
-    if release >= v(1, 6, 0) && text(job, "NodePool").is_empty() {
+    if rules.has(Switch::JobNodePool) && text(job, "NodePool").is_empty() {
         job.insert("NodePool".into(), json!("default"));
     }
-    // `jobCanonicalizer` (1.5.0 on): priority 0 is the server's default.
-    if release >= v(1, 5, 0) && job.get("Priority").and_then(Value::as_i64) == Some(0) {
+    // `jobCanonicalizer` (#16084): priority 0 is the server's default.
+    let priority = job.get("Priority").and_then(Value::as_i64);
+    if rules.has(Switch::JobPriorityRange) && priority == Some(0) {
         job.insert("Priority".into(), json!(50));
     }
-    if release >= v(1, 5, 0) && list(job, "Datacenters").is_empty() {
+    if rules.has(Switch::SystemDatacenterGlob) && list(job, "Datacenters").is_empty() {
         job.insert("Datacenters".into(), json!(["*"]));
     }
 }
@@ -93,24 +95,27 @@ pub(crate) fn api_canonicalize(job: &mut Map<String, Value>, release: Release) {
     ] {
         default(job, k, zero);
     }
-    // The API's job has a node pool from 1.6.0, and fills its Consul and
-    // Vault tokens until 1.10.0.
-    if release >= v(1, 6, 0) {
+    // The API's job has a node pool from #17379, and fills its Consul and
+    // Vault tokens until #25217 and #25155.
+    let rules = Switches::of(release);
+    if rules.has(Switch::JobNodePool) {
         default(job, "NodePool", json!(""));
     }
-    if release < v(1, 10, 0) {
+    if !rules.has(Switch::ConsulTokensRemoved) {
         default(job, "ConsulToken", json!(""));
+    }
+    if !rules.has(Switch::VaultTokensRemoved) {
         default(job, "VaultToken", json!(""));
     }
     let kind = text(job, "Type");
     if let Some(p) = object(job, "Periodic") {
-        periodic(p, release);
+        periodic(p, rules);
     }
     if let Some(m) = object(job, "Multiregion") {
         multiregion(m);
     }
     // A service job, and from #26777 a system job, gets the default block.
-    let system_default = kind == "system" && Switches::of(release).has(Switch::SystemUpdateDefault);
+    let system_default = kind == "system" && rules.has(Switch::SystemUpdateDefault);
     let mut update = match job.get("Update").and_then(Value::as_object) {
         Some(u) => Some(u.clone()),
         None if kind == "service" || system_default => Some(Map::new()),
@@ -133,7 +138,7 @@ pub(crate) fn api_canonicalize(job: &mut Map<String, Value>, release: Release) {
         job_name: &job_name,
         namespace: &namespace,
         consul_namespace: &consul_namespace,
-        release,
+        rules,
     };
     for group in objects(job, "TaskGroups") {
         task_group(group, &blocks);
@@ -155,7 +160,7 @@ fn task_group(g: &mut Map<String, Value>, job: &JobBlocks) {
         g.insert("Count".into(), min.cloned().unwrap_or(json!(1)));
     }
     // Until #25298 every group gets a Consul block.
-    let rules = Switches::of(job.release);
+    let rules = job.rules;
     if !rules.has(Switch::GroupConsulOptional) && is_missing(g.get("Consul")) {
         g.insert("Consul".into(), json!({}));
     }
@@ -163,7 +168,7 @@ fn task_group(g: &mut Map<String, Value>, job: &JobBlocks) {
         if text(consul, "Namespace").is_empty() {
             consul.insert("Namespace".into(), json!(job.consul_namespace));
         }
-        if job.release >= v(1, 7, 0) && text(consul, "Cluster").is_empty() {
+        if rules.has(Switch::ConsulCluster) && text(consul, "Cluster").is_empty() {
             consul.insert("Cluster".into(), json!("default"));
         }
     }
@@ -202,7 +207,7 @@ fn task_group(g: &mut Map<String, Value>, job: &JobBlocks) {
         default(m, "MinHealthyTime", json!(10 * SECOND));
         default(m, "HealthyDeadline", json!(5 * MINUTE));
     }
-    let mut restart = restart_defaults(job.kind, job.release);
+    let mut restart = restart_defaults(job.kind, rules);
     if let Some(Value::Object(given)) = g.get("RestartPolicy") {
         for (k, v) in given {
             if !v.is_null() {
@@ -242,10 +247,10 @@ fn multiregion(m: &mut Map<String, Value>) {
     }
 }
 
-/// `PeriodicConfig.Canonicalize`; the cron list exists from 1.6.2.
-fn periodic(p: &mut Map<String, Value>, release: Release) {
+/// `PeriodicConfig.Canonicalize`; the cron list exists from #17858.
+fn periodic(p: &mut Map<String, Value>, rules: Switches) {
     default(p, "Enabled", json!(true));
-    if release >= v(1, 6, 2) {
+    if rules.has(Switch::PeriodicCrons) {
         default(p, "Specs", json!([]));
     }
     default(p, "Spec", json!(""));
@@ -303,8 +308,8 @@ fn reschedule_defaults(kind: &str) -> [(&'static str, Value); 6] {
 }
 
 /// The API's restart policy defaults: service and system jobs restart twice
-/// in 30 minutes, others three times a day; `RenderTemplates` from 1.6.2.
-fn restart_defaults(kind: &str, release: Release) -> Map<String, Value> {
+/// in 30 minutes, others three times a day; `RenderTemplates` from #18054.
+fn restart_defaults(kind: &str, rules: Switches) -> Map<String, Value> {
     let (attempts, interval) = match kind {
         "service" | "system" => (2, 30 * MINUTE),
         _ => (3, 24 * HOUR),
@@ -314,7 +319,7 @@ fn restart_defaults(kind: &str, release: Release) -> Map<String, Value> {
     m.insert("Interval".into(), json!(interval));
     m.insert("Delay".into(), json!(15 * SECOND));
     m.insert("Mode".into(), json!("fail"));
-    if release >= v(1, 6, 2) {
+    if rules.has(Switch::RenderTemplates) {
         m.insert("RenderTemplates".into(), json!(false));
     }
     m

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use sha2::Digest;
 
 use super::json_map::text;
-use crate::model::{Release, v};
+use crate::model::Release;
 use crate::time::format_duration;
 use crate::version::{Switch, Switches};
 
@@ -17,6 +17,7 @@ use crate::version::{Switch, Switches};
 pub(crate) fn check_hash(check: &Map<String, Value>, service_id: &str, release: Release) -> String {
     let num = |k: &str| check.get(k).and_then(Value::as_i64).unwrap_or(0);
     let flag = |k: &str| check.get(k).and_then(Value::as_bool) == Some(true);
+    let rules = Switches::of(release);
     let mut input = String::new();
     let args: String = check
         .get("Args")
@@ -38,13 +39,13 @@ pub(crate) fn check_hash(check: &Map<String, Value>, service_id: &str, release: 
     for k in ["Method", "Body", "OnUpdate"] {
         input.push_str(&text(check, k));
     }
-    if release >= v(1, 8, 1) {
+    if rules.has(Switch::CheckNotesLength) {
         input.push_str(&text(check, "Notes"));
     }
     if flag("TLSSkipVerify") {
         input.push_str("true");
     }
-    if release >= v(1, 6, 0) {
+    if rules.has(Switch::NomadCheckTlsServerName) {
         input.push_str(&text(check, "TLSServerName"));
     }
     input.push_str(&headers(check));
@@ -57,7 +58,7 @@ pub(crate) fn check_hash(check: &Map<String, Value>, service_id: &str, release: 
         ("success", "SuccessBeforePassing"),
         ("failures", "FailuresBeforeCritical"),
     ];
-    if release >= v(1, 7, 3) {
+    if rules.has(Switch::CheckFailuresBeforeWarning) {
         counts.push(("failures-before-warning", "FailuresBeforeWarning"));
     }
     for (name, k) in counts {
@@ -65,7 +66,7 @@ pub(crate) fn check_hash(check: &Map<String, Value>, service_id: &str, release: 
             input.push_str(&format!("{name}:{}", num(k)));
         }
     }
-    if Switches::of(release).has(Switch::CheckHashSha256) {
+    if rules.has(Switch::CheckHashSha256) {
         hex(&sha2::Sha256::digest(input.as_bytes()))
     } else {
         sha1_smol::Sha1::from(input.as_bytes()).digest().to_string()

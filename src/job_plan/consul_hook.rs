@@ -1,4 +1,4 @@
-//! The register endpoint's Consul hook (`jobConsulHook`, from 1.7.0,
+//! The register endpoint's Consul hook (`jobConsulHook`, from #18521,
 //! nomad/job_endpoint_hook_consul.go and its community-edition validator
 //! job_endpoint_hook_consul_ce.go): the `default` cluster filled in, an
 //! admin partition turned into a constraint, and Enterprise-only Consul
@@ -7,7 +7,7 @@
 use serde_json::{Map, Value, json};
 
 use super::json_map::{list, objects, text};
-use crate::model::{Release, v};
+use crate::model::Release;
 use crate::version::{Switch, Switches};
 
 /// The cluster a block or service without one is on (the servers' default
@@ -18,10 +18,11 @@ const DEFAULT: &str = "default";
 /// file taken from `nomad job inspect` already has it and gets a second one,
 /// as on the server (v1.7.3 nomad/job_endpoint_hook_consul.go:43, :60).
 pub(crate) fn consul_hook(job: &mut Map<String, Value>, release: Release) {
-    if release < v(1, 7, 0) {
+    let rules = Switches::of(release);
+    if !rules.has(Switch::ConsulClusterHook) {
         return;
     }
-    let partitions = Switches::of(release).has(Switch::ConsulPartition);
+    let partitions = rules.has(Switch::ConsulPartition);
     for g in objects(job, "TaskGroups") {
         block(g, partitions);
         for s in objects(g, "Services") {
@@ -74,10 +75,11 @@ fn service(s: &mut Map<String, Value>) {
 /// The community edition's validator: only the default cluster, and a
 /// task's partition must be its group's.
 pub(crate) fn consul_error(job: &Map<String, Value>, release: Release) -> Option<String> {
-    if release < v(1, 7, 0) {
+    let rules = Switches::of(release);
+    if !rules.has(Switch::ConsulClusterHook) {
         return None;
     }
-    let partitions = Switches::of(release).has(Switch::ConsulPartition);
+    let partitions = rules.has(Switch::ConsulPartition);
     let enterprise = || Some("non-default Consul cluster requires Nomad Enterprise".to_string());
     let off_default = |m: &Map<String, Value>| text(m, "Cluster") != DEFAULT;
     let consul_services = |m: &Map<String, Value>| -> Vec<Map<String, Value>> {

@@ -1,5 +1,5 @@
-//! Workload identities at admission, from 1.7.0: the implicit identities
-//! mutator (v2.0.5 nomad/job_endpoint_hook_implicit_identities.go) with no
+//! Workload identities at admission (#18363, #18343): the implicit
+//! identities mutator (v2.0.5 nomad/job_endpoint_hook_implicit_identities.go) with no
 //! Consul or Vault default identity configured, and the service and Vault
 //! identity checks of `jobValidate` (v2.0.5 nomad/job_endpoint_hooks.go:565,
 //! :582; v1.7.0 the same with the legacy Vault policies checks).
@@ -7,7 +7,8 @@
 use serde_json::{Map, Value, json};
 
 use super::json_map::{object, objects, text};
-use crate::model::{Release, v};
+use crate::model::Release;
+use crate::version::{Switch, Switches};
 
 /// The server names a Consul service's own identity block after the
 /// service, and a group with any service identity or task identity gets a
@@ -15,7 +16,7 @@ use crate::model::{Release, v};
 /// (a job file from `nomad job inspect` then carries it twice, as Nomad
 /// stores it).
 pub(crate) fn implicit_identities(job: &mut Map<String, Value>, release: Release) {
-    if release < v(1, 7, 0) {
+    if !Switches::of(release).has(Switch::ImplicitIdentities) {
         return;
     }
     for g in objects(job, "TaskGroups") {
@@ -76,9 +77,11 @@ pub(crate) fn identity_checks(
     release: Release,
 ) -> (Vec<String>, Vec<String>) {
     let (mut warnings, mut errors) = (Vec::new(), Vec::new());
-    if release < v(1, 7, 0) {
-        return (warnings, errors);
-    }
+    let rules = Switches::of(release);
+    let (services, vaults) = (
+        rules.has(Switch::ImplicitIdentities),
+        rules.has(Switch::VaultIdentity),
+    );
     let list = |m: &Map<String, Value>, k: &str| -> Vec<Map<String, Value>> {
         m.get(k)
             .and_then(Value::as_array)
@@ -92,6 +95,7 @@ pub(crate) fn identity_checks(
         errors.extend(
             list(&g, "Services")
                 .iter()
+                .filter(|_| services)
                 .filter_map(|s| service(s, &parent)),
         );
         for t in list(&g, "Tasks") {
@@ -99,11 +103,14 @@ pub(crate) fn identity_checks(
             errors.extend(
                 list(&t, "Services")
                     .iter()
+                    .filter(|_| services)
                     .filter_map(|s| service(s, &parent)),
             );
-            let (w, e) = vault(&t, &list(&t, "Identities"), release);
-            warnings.extend(w);
-            errors.extend(e);
+            if vaults {
+                let (w, e) = vault(&t, &list(&t, "Identities"), rules);
+                warnings.extend(w);
+                errors.extend(e);
+            }
         }
     }
     (warnings, errors)
@@ -125,7 +132,7 @@ fn service(s: &Map<String, Value>, parent: &str) -> Option<String> {
 fn vault(
     t: &Map<String, Value>,
     identities: &[Map<String, Value>],
-    release: Release,
+    rules: Switches,
 ) -> (Vec<String>, Option<String>) {
     let name = text(t, "Name");
     let Some(vault) = t.get("Vault").and_then(Value::as_object) else {
@@ -144,8 +151,8 @@ fn vault(
         .get("Policies")
         .and_then(Value::as_array)
         .is_some_and(|p| !p.is_empty());
-    // 1.7 to 1.9 still knew the legacy token flow (removed by #25155).
-    let legacy = release < v(1, 10, 0);
+    // The legacy token flow until #25155.
+    let legacy = !rules.has(Switch::VaultTokensRemoved);
     if has_identity {
         let warnings = (legacy && policies)
             .then(|| {

@@ -5,7 +5,8 @@
 use serde_json::{Map, Value, json};
 
 use super::json_map::{SECOND, list, text};
-use crate::model::{Release, v};
+use crate::model::Release;
+use crate::version::{Switch, Switches};
 
 /// The arguments Nomad starts Envoy with, for sidecars and gateways.
 pub(crate) fn envoy_args() -> Value {
@@ -33,7 +34,7 @@ pub(crate) fn envoy_task(
     release: Release,
 ) -> Map<String, Value> {
     let mut logs = json!({"MaxFiles": 2, "MaxFileSizeMB": 2});
-    if release >= v(1, 5, 5) {
+    if Switches::of(release).has(Switch::AnnotateLogsDisabled) {
         logs["Disabled"] = json!(false);
     }
     let task = json!({

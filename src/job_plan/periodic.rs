@@ -13,12 +13,14 @@ use serde_json::{Map, Value};
 
 use super::cron::parse;
 use super::cron_next::{Civil, NoList, Zone, days_from_civil};
-use crate::model::{Release, v};
+use crate::model::Release;
+use crate::version::{Switch, Switches};
 
-/// Since 1.6.2 and 1.7.0 a periodic block may list several specs (`crons`);
-/// the earliest next launch of them counts (v1.7.0
-/// nomad/structs/structs.go:5797, PR #17858).
-const CRONS: &[Release] = &[v(1, 6, 2), v(1, 7, 0)];
+/// Whether a periodic block may list several specs (`crons`, #17858);
+/// the earliest next launch of them counts.
+fn crons(release: Release) -> bool {
+    Switches::of(release).has(Switch::PeriodicCrons)
+}
 
 fn text<'m>(m: &'m Map<String, Value>, k: &str) -> &'m str {
     m.get(k).and_then(Value::as_str).unwrap_or_default()
@@ -52,7 +54,7 @@ pub(crate) fn validate(p: &Map<String, Value>, release: Release) -> Vec<String> 
     if p.get("Enabled").and_then(Value::as_bool) != Some(true) {
         return Vec::new();
     }
-    let crons = release.has(CRONS);
+    let crons = crons(release);
     let (spec, list) = (text(p, "Spec"), if crons { specs(p) } else { vec![] });
     let mut errs = Vec::new();
     if !spec.is_empty() && !list.is_empty() {
@@ -121,7 +123,7 @@ fn cron_next(
     release: Release,
 ) -> Result<Option<i64>, String> {
     let spec = text(p, "Spec");
-    if !spec.is_empty() || !release.has(CRONS) {
+    if !spec.is_empty() || !crons(release) {
         return one(spec, now, zone);
     }
     // A spec without a next launch (Go's zero time) is earlier than any

@@ -66,8 +66,9 @@ pub(crate) fn services(
 }
 
 /// `serviceDiff`: fields, tag sets, checks, Connect, the workload identity
-/// and the weights. A field the release's `Service` struct lacks is left
-/// out: Nomad's decoder drops it before the diff sees the job.
+/// and the weights. A field or block the release's `Service` struct lacks
+/// is left out, also from the comparison: Nomad's decoder drops it before
+/// the diff sees the job.
 fn service(
     old: Option<&Value>,
     new: Option<&Value>,
@@ -77,11 +78,23 @@ fn service(
     let absent = [
         (Switch::ConsulCluster, "Cluster"),
         (Switch::ConsulServiceKind, "Kind"),
+        (Switch::ServiceIdentityAudience, "Identity"),
+        (Switch::ServiceWeights, "Weights"),
     ]
     .into_iter()
     .filter(|&(s, _)| !rules.has(s))
     .map(|(_, f)| f)
     .collect::<Vec<_>>();
+    let known = |v: Option<&Value>| {
+        v.cloned().map(|mut v| {
+            if let Some(m) = v.as_object_mut() {
+                m.retain(|k, _| !absent.contains(&k.as_str()));
+            }
+            v
+        })
+    };
+    let (old, new) = (known(old), known(new));
+    let (old, new) = (old.as_ref(), new.as_ref());
     let mut diff = whole_object(old, new, Type::Service, &absent, "Service", contextual)?;
     for key in ["CanaryTags", "Tags"] {
         diff.objects.extend(string_set(

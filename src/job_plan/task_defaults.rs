@@ -6,7 +6,6 @@
 use serde_json::{Map, Value, json};
 
 use super::json_map::{SECOND, default, ensure, is_missing, object, objects, text};
-use crate::model::{Release, v};
 use crate::version::{Switch, Switches};
 
 /// What the groups inherit from the job.
@@ -18,7 +17,8 @@ pub(crate) struct JobBlocks<'a> {
     pub(crate) job_name: &'a str,
     pub(crate) namespace: &'a str,
     pub(crate) consul_namespace: &'a str,
-    pub(crate) release: Release,
+    /// The switches of the release replayed.
+    pub(crate) rules: Switches,
 }
 
 pub(crate) fn task(
@@ -29,18 +29,18 @@ pub(crate) fn task(
 ) {
     resources(ensure(t, "Resources"));
     default(t, "KillTimeout", json!(5 * SECOND));
-    log_config(ensure(t, "LogConfig"), job.release);
+    log_config(ensure(t, "LogConfig"), job.rules);
     if let Some(vault) = object(t, "Vault") {
-        vault_defaults(vault, job.release);
+        vault_defaults(vault, job.rules);
     }
-    if job.release >= v(1, 7, 0) {
+    if job.rules.has(Switch::Identities) {
         identities(t);
     }
     for a in objects(t, "Artifacts") {
         artifact(a);
     }
     for tmpl in objects(t, "Templates") {
-        template(tmpl, job.release);
+        template(tmpl, job.rules);
     }
     for a in objects(t, "Affinities") {
         default(a, "Weight", json!(50));
@@ -70,11 +70,12 @@ fn resources(r: &mut Map<String, Value>) {
     default(r, "MemoryMB", json!(300));
 }
 
-/// `api.LogConfig.Canonicalize`: 10 files of 10 MB.
-fn log_config(logs: &mut Map<String, Value>, release: Release) {
+/// `api.LogConfig.Canonicalize`: 10 files of 10 MB, logs on (`Disabled`
+/// from #17089).
+fn log_config(logs: &mut Map<String, Value>, rules: Switches) {
     default(logs, "MaxFiles", json!(10));
     default(logs, "MaxFileSizeMB", json!(10));
-    if release >= v(1, 5, 5) {
+    if rules.has(Switch::AnnotateLogsDisabled) {
         default(logs, "Disabled", json!(false));
     }
 }
@@ -82,9 +83,9 @@ fn log_config(logs: &mut Map<String, Value>, release: Release) {
 /// `api.SidecarTask.Canonicalize` on a Connect service's `sidecar_task`:
 /// the task defaults (resources, logs, a 5s kill timeout) and a zero
 /// shutdown delay, all of which later override the injected task's own.
-fn sidecar_task(st: &mut Map<String, Value>, release: Release) {
+fn sidecar_task(st: &mut Map<String, Value>, rules: Switches) {
     resources(ensure(st, "Resources"));
-    log_config(ensure(st, "LogConfig"), release);
+    log_config(ensure(st, "LogConfig"), rules);
     default(st, "KillTimeout", json!(5 * SECOND));
     default(st, "ShutdownDelay", json!(0));
 }
@@ -116,7 +117,7 @@ pub(crate) fn service(
     // From #14033 the server names a task service's task, and its checks
     // the service's task, but never a task literally named `group`, the
     // name it gives group services (v1.4.0 nomad/structs/services.go:644, :226).
-    let plumbed = Switches::of(job.release).has(Switch::ServiceTaskNames);
+    let plumbed = job.rules.has(Switch::ServiceTaskNames);
     let own = task.filter(|t| plumbed && *t != "group");
     if let Some(t) = own.filter(|_| text(s, "TaskName").is_empty()) {
         s.insert("TaskName".into(), json!(t));
@@ -130,7 +131,7 @@ pub(crate) fn service(
             s.insert(k.into(), json!(d));
         }
     }
-    if job.release >= v(1, 7, 0) && text(s, "Cluster").is_empty() {
+    if job.rules.has(Switch::ConsulCluster) && text(s, "Cluster").is_empty() {
         s.insert("Cluster".into(), json!("default"));
     }
     match text(s, "Provider").as_str() {
@@ -143,7 +144,7 @@ pub(crate) fn service(
         _ => {}
     }
     if let Some(st) = object(s, "Connect").and_then(|c| object(c, "SidecarTask")) {
-        sidecar_task(st, job.release);
+        sidecar_task(st, job.rules);
     }
     let on_update = text(s, "OnUpdate");
     let (service_name, task_name) = (text(s, "Name"), text(s, "TaskName"));
@@ -184,9 +185,9 @@ fn artifact(a: &mut Map<String, Value>) {
     }
 }
 
-/// `api.Template.Canonicalize`: `ErrMissingKey` is filled from 1.4.3,
-/// `Once` from 1.10.2.
-fn template(t: &mut Map<String, Value>, release: Release) {
+/// `api.Template.Canonicalize`: `ErrMissingKey` is filled from #15141,
+/// `Once` from #25922.
+fn template(t: &mut Map<String, Value>, rules: Switches) {
     for (k, d) in [
         ("SourcePath", json!("")),
         ("DestPath", json!("")),
@@ -201,10 +202,10 @@ fn template(t: &mut Map<String, Value>, release: Release) {
     ] {
         default(t, k, d);
     }
-    if release >= v(1, 4, 3) {
+    if rules.has(Switch::TemplateErrMissingKey) {
         default(t, "ErrMissingKey", json!(false));
     }
-    if release >= v(1, 10, 2) {
+    if rules.has(Switch::TemplateOnce) {
         default(t, "Once", json!(false));
     }
     let signal = match t.get("ChangeSignal").and_then(Value::as_str) {
@@ -217,20 +218,20 @@ fn template(t: &mut Map<String, Value>, release: Release) {
 
 /// `api.Vault.Canonicalize`: the HCL parser fills only some of these, so a
 /// job file from `nomad job run -output` leaves the change signal out.
-fn vault_defaults(vault: &mut Map<String, Value>, release: Release) {
+fn vault_defaults(vault: &mut Map<String, Value>, rules: Switches) {
     default(vault, "Env", json!(true));
-    if release >= v(1, 6, 0) {
+    if rules.has(Switch::VaultDisableFile) {
         default(vault, "DisableFile", json!(false));
     }
     default(vault, "Namespace", json!(""));
-    if release >= v(1, 7, 0) && text(vault, "Cluster").is_empty() {
+    if rules.has(Switch::VaultCluster) && text(vault, "Cluster").is_empty() {
         vault.insert("Cluster".into(), json!("default"));
     }
     default(vault, "ChangeMode", json!("restart"));
     default(vault, "ChangeSignal", json!("SIGHUP"));
 }
 
-/// `Task.Canonicalize`'s identities (1.7.0 on): an unnamed identity is the
+/// `Task.Canonicalize`'s identities (#18123): an unnamed identity is the
 /// default one, which only Nomad may be the audience of, and the last
 /// default in the list becomes the task's `Identity`.
 fn identities(t: &mut Map<String, Value>) {

@@ -38,6 +38,7 @@ mod identities;
 mod identity_validate;
 mod job_diff;
 mod placement_validate;
+mod release_rows;
 mod resources_validate;
 mod rows_group_v2_0_5;
 mod rows_job_v1_3_0;

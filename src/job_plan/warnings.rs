@@ -6,7 +6,8 @@ use serde_json::{Map, Value};
 
 use super::block_warnings;
 use super::multierror::multierror;
-use crate::model::{Release, v};
+use crate::model::Release;
+use crate::version::{Switch, Switches};
 
 /// The warnings of the canonical job, one per entry of Nomad's list.
 pub fn job_warnings(job: &Map<String, Value>, release: Release) -> Vec<String> {
@@ -49,7 +50,7 @@ pub fn job_warnings(job: &Map<String, Value>, release: Release) -> Vec<String> {
         .and_then(|p| p.get("Spec"))
         .and_then(Value::as_str)
         .unwrap_or_default();
-    if release >= v(1, 6, 2) && !spec.is_empty() {
+    if Switches::of(release).has(Switch::PeriodicCrons) && !spec.is_empty() {
         out.push(
             "cron is deprecated and may be removed in a future release. Use crons instead".into(),
         );
@@ -104,7 +105,8 @@ fn group_warnings(g: &Map<String, Value>, release: Release) -> Vec<String> {
         .get("PreventRescheduleOnLost")
         .and_then(Value::as_bool)
         .unwrap_or(false);
-    if release >= v(1, 10, 0) {
+    let rules = Switches::of(release);
+    if rules.has(Switch::F1) {
         if set("MaxClientDisconnect") {
             out.push(
                 "MaxClientDisconnect is deprecated and ignored in favor of Disconnect.LostAfter"
@@ -120,7 +122,7 @@ fn group_warnings(g: &Map<String, Value>, release: Release) -> Vec<String> {
                     .into(),
             );
         }
-    } else if release >= v(1, 8, 0) {
+    } else if rules.has(Switch::D4a) {
         if set("MaxClientDisconnect") {
             out.push("MaxClientDisconnect will be deprecated favor of Disconnect.LostAfter".into());
         }
@@ -209,6 +211,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::model::v;
 
     /// structs_test.go `TestJob_Warnings` (v1.10.5) cases, and the group
     /// deprecations of 1.8 and 1.10.

@@ -108,10 +108,11 @@ impl Rules {
         }
     }
 
-    /// 1.5.4 alone names the log switch `LogConfig.Enabled`; 1.5.5 and
-    /// 1.6.0 on compare `LogConfig.Disabled` (v1.5.5 scheduler/util.go:308).
+    /// 1.5.4 alone names the log switch `LogConfig.Enabled` (#16962); from
+    /// #17089 (1.5.5, 1.6.0) it is `LogConfig.Disabled` (v1.5.5
+    /// scheduler/util.go:308).
     pub fn log_switch_reads_enabled(&self) -> bool {
-        self.release == crate::version::v(1, 5, 4)
+        self.has(Switch::LogsDisabled) && !self.has(Switch::AnnotateLogsDisabled)
     }
 
     /// Whether a terminal allocation of a disconnect group (not reconnecting)
@@ -269,6 +270,16 @@ impl Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 1.5.4 alone reads `LogConfig.Enabled`: #16962 brought the switch,
+    /// #17089 renamed it in 1.5.5 and 1.6.0.
+    #[test]
+    fn only_1_5_4_reads_the_log_switch_as_enabled() {
+        use crate::version::v;
+        let reads = |r| Rules::new(r, true).log_switch_reads_enabled();
+        assert!(!reads(v(1, 5, 3)) && reads(v(1, 5, 4)) && !reads(v(1, 5, 5)));
+        assert!(!reads(v(1, 6, 0)) && !reads(Release::Seed) && !reads(Release::Head));
+    }
 
     /// Every release's classification list fits the fixed list [`Rules`]
     /// keeps, and is the order [`TaintRule::order`] gives.

@@ -258,6 +258,8 @@ catalogue! {
     ///   and until F-1 a legacy field beside its counterpart in the block
     ///   ends the group's validation with that one error (v1.9.7
     ///   structs.go:7496-7508)
+    /// - a job plan warns that the legacy fields will be deprecated (v1.8.0
+    ///   structs.go:7424)
     D4a {
         id: "D-4a",
         firsts: &[v(1, 8, 0)],
@@ -318,7 +320,8 @@ catalogue! {
     ///   and `MaxClientDisconnect` (v1.9.7 nomad/structs/diff.go:265-291
     ///   flattened both pointers by hand when both groups exist)
     /// - a job plan no longer validates them (v1.9.7 structs.go:4655-4670,
-    ///   :7488-7494)
+    ///   :7488-7494), and warns that they are ignored (v1.10.0
+    ///   structs.go:7542)
     F1 {
         id: "F-1",
         firsts: &[v(1, 10, 0)],
@@ -467,7 +470,8 @@ catalogue! {
         wording: "tasksUpdated compares with typed Equal methods and labels each difference",
     }
     /// #16962 (1.5.4, 1.6.0; v1.5.4 scheduler/util.go:308): switching a
-    /// task's log collection on or off is a destructive update.
+    /// task's log collection on or off is a destructive update. 1.5.4 alone
+    /// names the switch `LogConfig.Enabled` (#17089 renames it).
     LogsDisabled {
         id: "#16962",
         firsts: &[v(1, 5, 4), v(1, 6, 0)],
@@ -491,7 +495,8 @@ catalogue! {
     }
     /// #18054 (1.6.2, 1.7.0; v1.6.2 scheduler/util.go:582): turning
     /// `restart.render_templates` on or off, on the group or a task, is a
-    /// destructive update.
+    /// destructive update; the API's restart policies have it, false by
+    /// default (v1.6.2 api/tasks.go:591; v1.6.1 :581 without it).
     RenderTemplates {
         id: "#18054",
         firsts: &[v(1, 6, 2), v(1, 7, 0)],
@@ -501,7 +506,9 @@ catalogue! {
     }
     /// #18123 (1.7.0; v1.7.0 scheduler/util.go:326): a change of a task's
     /// extra workload `identity` blocks is a destructive update; and
-    /// (v1.7.0 nomad/structs/structs.go `Task.Validate`) they are validated.
+    /// (v1.7.0 nomad/structs/structs.go `Task.Validate`) they are validated;
+    /// `Task.Canonicalize` moves the default one to the task's `Identity`
+    /// (structs.go:7721), and each one's warnings are the task's (:8134).
     Identities {
         id: "#18123",
         firsts: &[v(1, 7, 0)],
@@ -513,6 +520,9 @@ catalogue! {
     /// :411): a changed Consul `cluster` of the group (when both versions
     /// set a Consul block) or of a Connect service, and a changed Consul
     /// namespace or cluster of the task's own Consul block, are destructive.
+    /// The API gives a group's `consul` block and a service the cluster
+    /// `default` (v1.7.0 api/consul.go:24, api/services.go:291; v1.6.10
+    /// has no such field, so a job plan's service diff leaves it out).
     ConsulCluster {
         id: "#18409",
         firsts: &[v(1, 7, 0)],
@@ -521,7 +531,11 @@ catalogue! {
         wording: "a change of a Consul cluster, or of the task's Consul namespace, is destructive",
     }
     /// #18681 (1.7.0; v1.7.0 scheduler/util.go:363): a changed task `numa`
-    /// block is a destructive update.
+    /// block is a destructive update. The same change takes a node's CPU
+    /// shares from its topology's usable compute (v1.7.0
+    /// nomad/structs/structs.go:3185; v1.6.10 :2345 `NodeResources.Cpu`) and
+    /// drops the pre-0.9 `Resources` and `Reserved` fallbacks of nodes and
+    /// allocations (v1.6.10 structs.go:2351 `ComparableResources`).
     Numa {
         id: "#18681",
         firsts: &[v(1, 7, 0)],
@@ -557,7 +571,9 @@ catalogue! {
     /// #23696 (1.8.3, 1.9.0; v1.8.3 scheduler/util.go:371): a changed
     /// `resources.secrets` (the secrets tmpfs size) is destructive, and
     /// (v1.8.3 nomad/structs/structs.go `Resources.Validate`) it may be
-    /// neither negative nor above the task's memory.
+    /// neither negative nor above the task's memory; a task's secrets
+    /// count with its memory and its ceiling (v1.8.3 scheduler/rank.go:375,
+    /// :380; v1.8.2 without them).
     SecretsSize {
         id: "#23696",
         firsts: &[v(1, 8, 3), v(1, 9, 0)],
@@ -578,7 +594,8 @@ catalogue! {
     /// annotation counts a LogConfig change as in place unless the block
     /// lists a `Disabled` field, which forces a create/destroy update (the
     /// contextual diff lists it even unchanged); before, any LogConfig change
-    /// was in place (v1.5.4 annotate.go:187).
+    /// was in place (v1.5.4 annotate.go:187). The field is `Disabled`, false
+    /// by default (v1.5.5 api/tasks.go:664); 1.5.4 named it `Enabled` (:659).
     AnnotateLogsDisabled {
         id: "#17089",
         firsts: &[v(1, 5, 5)],
@@ -643,7 +660,9 @@ catalogue! {
     /// in-place check agrees from #16362. `readyNodesInDCs` serves the
     /// placement stage of service and batch jobs too, which from here also
     /// stops counting a job datacenter without ready nodes in
-    /// `NodesAvailable` (v1.4.0 scheduler/util.go:355 set it to 0).
+    /// `NodesAvailable` (v1.4.0 scheduler/util.go:355 set it to 0). A job
+    /// without datacenters gets `["*"]` (v1.5.0 nomad/structs/structs.go:4391);
+    /// before, it is refused (v1.4.14 structs.go:4354).
     SystemDatacenterGlob {
         id: "#11170",
         firsts: &[v(1, 5, 0)],
@@ -1197,13 +1216,151 @@ catalogue! {
     /// exhausted as "numa-cores"); the community edition takes the first
     /// free cores whatever the affinity and its job registration rejects an
     /// affinity other than `none`. The replay is the community edition's and
-    /// warns about a `prefer` or `require` affinity.
+    /// warns about a `prefer` or `require` affinity. Such a group is
+    /// constrained to Linux clients of Nomad 1.6.3 or later (v1.7.0
+    /// nomad/job_endpoint_hooks.go:68, :74).
     NumaCores {
         id: "#18818",
         firsts: &[v(1, 7, 0)],
         replayed: true,
         reads: [],
         wording: "reserved cores follow the task's numa affinity (Nomad Enterprise)",
+    }
+    /// #10446 (1.4.0; v1.4.0 nomad/structs/funcs.go:176; v1.3.16 :176):
+    /// an allocation stops holding its resources (`AllocsFit`, the network
+    /// index, the device accounter) once its client reports it terminal;
+    /// before, also once the server wants it stopped.
+    ClientTerminalFit {
+        id: "#10446",
+        firsts: &[v(1, 4, 0)],
+        replayed: true,
+        reads: [],
+        wording: "an allocation the server stops holds its resources until its client stops it",
+    }
+    /// #23386 (1.8.2 as #23408, 1.9.0; v1.8.2 nomad/structs/structs.go:3215;
+    /// v1.8.1 :3194): a node's CPU shares are its topology's total compute,
+    /// disabled cores included, rather than its usable compute.
+    TotalCompute {
+        id: "#23386",
+        firsts: &[v(1, 8, 2), v(1, 9, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a node's CPU is its topology's total compute",
+    }
+    /// #24297 (1.9.2, 1.10.0; v1.9.2 nomad/structs/structs.go:3875; v1.9.1
+    /// `AllocatedResources.Comparable` skips them): poststart tasks count
+    /// with the main tasks.
+    PoststartCounted {
+        id: "#24297",
+        firsts: &[v(1, 9, 2), v(1, 10, 0)],
+        replayed: true,
+        reads: [],
+        wording: "poststart tasks count toward an allocation's resources",
+    }
+    /// #24304 (1.9.4 as #24530, 1.10.0; v1.9.4 nomad/structs/structs.go:3850,
+    /// v1.9.3 :3850): an allocation's resources are the largest of its
+    /// prestart, main (with prestart sidecars and poststart tasks) and
+    /// poststop phases, and its reserved cores count outside any phase.
+    LifecyclePhases {
+        id: "#24304",
+        firsts: &[v(1, 9, 4), v(1, 10, 0)],
+        replayed: true,
+        reads: [],
+        wording: "an allocation's resources are its largest lifecycle phase",
+    }
+    /// #26951 (1.11.0; v1.10.5 nomad/structs/network.go:211-212, :239-242,
+    /// gone at v1.11.0): a node without `NodeResources` networks no longer
+    /// offers its pre-0.9 `Resources` networks, nor keeps back its pre-0.9
+    /// `Reserved` ports.
+    LegacyNodeNetworksRemoved {
+        id: "#26951",
+        firsts: &[v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a node's pre-0.9 networks are ignored",
+    }
+    /// #16401 (1.3.11 as #16408, 1.4.6, 1.5.1 as #16410; v1.3.11
+    /// nomad/structs/network.go:506, :548; v1.3.10 :503 `AssignPorts`
+    /// without it): a dynamic port is not one the same offer already took.
+    DynamicPortsAvoidOffer {
+        id: "#16401",
+        firsts: &[v(1, 3, 11), v(1, 4, 6), v(1, 5, 1)],
+        replayed: true,
+        reads: [],
+        wording: "a dynamic port is not one the same offer already took",
+    }
+    /// #23702 (1.8.3 as #23706, 1.9.0; v1.8.3 nomad/structs/network.go:529;
+    /// v1.8.2 :506 `AssignPorts`): a reserved port taken on one address of
+    /// a host network is tried on the next; before, the offer failed.
+    ReservedPortNextAddress {
+        id: "#23702",
+        firsts: &[v(1, 8, 3), v(1, 9, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a reserved port taken on one address is tried on the next",
+    }
+    /// #25785 (1.10.2 as #25925, 1.11.0; v1.10.2 nomad/structs/funcs.go:146;
+    /// v1.10.1 :141 `AllocsFit` without it): `client.node_max_allocs` limits
+    /// a node's allocations ("max allocation exceeded").
+    NodeMaxAllocs {
+        id: "#25785",
+        firsts: &[v(1, 10, 2), v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a node's node_max_allocs limits its allocations",
+    }
+    /// #28182 (2.0.4 as #28184; v2.0.4 scheduler/feasible/rank.go:391-393;
+    /// v2.0.3 :384-385): under oversubscription `memory_max = -1` (no limit)
+    /// is kept and a task without a ceiling gets none, rather than its
+    /// secrets' size.
+    MemoryNoLimit {
+        id: "#28182",
+        firsts: &[v(2, 0, 4)],
+        replayed: true,
+        reads: [],
+        wording: "memory_max = -1 stays unlimited under oversubscription",
+    }
+    /// #25800 (1.10.2 as #25890, 1.11.0; v1.10.2 scheduler/rank.go:976;
+    /// v1.10.1 :977 inside the matched branch): a node matching none of the
+    /// affinities still gets its "node-affinity" score of 0, which lowers
+    /// its mean.
+    ZeroAffinityScored {
+        id: "#25800",
+        firsts: &[v(1, 10, 2), v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a node matching no affinity is scored 0 for it",
+    }
+    /// #19933 (1.5.15, 1.6.8, 1.7.5 as #19938-#19940, 1.8.0; v1.7.5
+    /// scheduler/rank.go:325, :343; v1.3.0 rank.go:313-317): a node where
+    /// preempting for a port or bandwidth found nothing, or whose offer
+    /// still failed after the evictions, counts as exhausted in that
+    /// network dimension; before, it was skipped unrecorded.
+    NetworkPreemptionExhausts {
+        id: "#19933",
+        firsts: &[v(1, 5, 15), v(1, 6, 8), v(1, 7, 5), v(1, 8, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a failed network preemption counts the node as exhausted",
+    }
+    /// #20346 (1.7.7 as #20358, 1.8.0; v1.7.7 scheduler/rank.go:447, :464;
+    /// v1.3.0 rank.go:424-427): the same for a device request.
+    DevicePreemptionExhausts {
+        id: "#20346",
+        firsts: &[v(1, 7, 7), v(1, 8, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a failed device preemption counts the node as exhausted",
+    }
+    /// #25705 (1.10.1 as #25724, 1.11.0; v1.10.1 scheduler/util.go:950;
+    /// v1.10.0 `genericAllocUpdateFn` without it): an in-place update keeps
+    /// its allocation's reserved cores; before, it took its new offer's.
+    InPlaceKeepsCores {
+        id: "#25705",
+        firsts: &[v(1, 10, 1), v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "an in-place update keeps its reserved cores",
     }
     /// #15455 (1.4.5, 1.5.0; v1.5.0 scheduler/feasible.go:1383-1388, v1.4.5
     /// :1376): `${device.ids}` in a device constraint or affinity is the
@@ -1269,7 +1426,11 @@ catalogue! {
     /// #13651 (1.3.2 as #13728, 1.4.0; v1.4.0 scheduler/feasible.go:800,
     /// v1.3.2 :769-800): a `${...}` target the scheduler does not know resolves
     /// to the empty string, not found; before, to nil (v1.3.0
-    /// feasible.go:800), so `!=` against `""` held and now fails.
+    /// feasible.go:800), so `!=` against `""` held and now fails. The same
+    /// change merges a node's reserved port ranges, so overlapping ones no
+    /// longer collide and only one that does not parse fails the node
+    /// ("network: invalid node", v1.3.2 scheduler/rank.go:220; v1.3.0
+    /// nomad/structs/network.go:209-226).
     UnknownTargetEmpty {
         id: "#13651",
         firsts: &[v(1, 3, 2), v(1, 4, 0)],
@@ -1323,7 +1484,8 @@ catalogue! {
         wording: "a Nomad service may have tcp and http checks",
     }
     /// #17334 (1.6.0; v1.6.0 nomad/structs/services.go `validateNomad`): a
-    /// Nomad service's check may not set `tls_server_name`.
+    /// Nomad service's check may not set `tls_server_name`, which is part of
+    /// a check's hash when set (v1.6.0 services.go:479; v1.5.17 without it).
     NomadCheckTlsServerName {
         id: "#17334",
         firsts: &[v(1, 6, 0)],
@@ -1343,7 +1505,10 @@ catalogue! {
         wording: "a Nomad service's check may not set tls_skip_verify",
     }
     /// #18239 (1.7.0; v1.7.0 nomad/structs/services.go `validateIdentity`):
-    /// a service's identity must name an audience.
+    /// a service's identity must name an audience. The service has an
+    /// `identity` block from here (v1.7.0 api/services.go:246), which a job
+    /// plan's service diff shows (nomad/structs/diff.go:812; v1.6.10
+    /// diff.go:691 `serviceDiff` without it).
     ServiceIdentityAudience {
         id: "#18239",
         firsts: &[v(1, 7, 0)],
@@ -1353,7 +1518,9 @@ catalogue! {
     }
     /// #19336 (1.7.3, 1.8.0; v1.8.0 nomad/structs/services.go
     /// `validateConsul`, `validateNomad`): a check's
-    /// `failures_before_warning` is checked as `failures_before_critical` is.
+    /// `failures_before_warning` is checked as `failures_before_critical` is,
+    /// and is part of the check's hash when set (v1.7.3
+    /// nomad/structs/services.go:517; v1.7.2 without it).
     CheckFailuresBeforeWarning {
         id: "#19336",
         firsts: &[v(1, 7, 3), v(1, 8, 0)],
@@ -1361,11 +1528,12 @@ catalogue! {
         reads: [],
         wording: "a check's failures_before_warning is validated",
     }
-    /// #22397 (1.9.0; v1.9.0 nomad/structs/services.go `validateConsul`): a
-    /// Consul check's notes may not be longer than 255 characters.
+    /// #22397 (1.8.1 as #23281, 1.9.0; v1.8.1 nomad/structs/services.go:463,
+    /// :505; v1.8.0 has no notes): a Consul check's notes may not be longer
+    /// than 255 characters, and they are part of the check's hash.
     CheckNotesLength {
         id: "#22397",
-        firsts: &[v(1, 9, 0)],
+        firsts: &[v(1, 8, 1), v(1, 9, 0)],
         replayed: true,
         reads: [],
         wording: "a Consul check's notes are at most 255 characters",
@@ -1438,7 +1606,9 @@ catalogue! {
     /// #15941 (1.3.10, 1.4.5, 1.5.0; v1.5.0 nomad/structs/structs.go
     /// `Job.Validate`, `TaskGroup.Validate`, `Spread.Validate`): the words
     /// refusing an affinity or spread in a system job, and a spread's
-    /// weight, say `block` where they said `stanza`.
+    /// weight, say `block` where they said `stanza`; so do the template
+    /// `vault_grace` and task `IOPS` warnings (v1.3.10
+    /// nomad/structs/structs.go:7811, v1.4.5 :7895; v1.4.4 :7860).
     StanzaIsBlock {
         id: "#15941",
         firsts: &[v(1, 3, 10), v(1, 4, 5), v(1, 5, 0)],
@@ -1481,6 +1651,216 @@ catalogue! {
         reads: [],
         wording: "a group without a consul block gets none",
     }
+    /// #17379, #17562 (1.6.0; v1.6.0 api/jobs.go:1024,
+    /// nomad/job_endpoint_hook_node_pool_oss.go:28; v1.5.17 api/jobs.go:886
+    /// has no pool): a job has a `node_pool`, which the API leaves empty
+    /// and the register endpoint's mutator sets to `default`.
+    JobNodePool {
+        id: "#17379",
+        firsts: &[v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job without a node_pool is stored in the default pool",
+    }
+    /// #16084 (1.5.0; v1.5.0 nomad/job_endpoint_hooks.go:141, :301; v1.4.14
+    /// nomad/structs/structs.go:4352): a job's priority 0 is the servers'
+    /// default (50), and the priority range is checked by the register
+    /// endpoint after the job's own validation (`job priority must be ...`);
+    /// before, by `Job.Validate` (`Job priority must be ...`), so 0 is
+    /// refused.
+    JobPriorityRange {
+        id: "#16084",
+        firsts: &[v(1, 5, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job's priority 0 is the default, and its range is checked by the endpoint",
+    }
+    /// #25217 (1.10.0; v1.9.7 api/jobs.go:1176, gone at v1.10.0): the API's
+    /// job no longer has a `ConsulToken`; before, the API fills it empty.
+    ConsulTokensRemoved {
+        id: "#25217",
+        firsts: &[v(1, 10, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job has no Consul token",
+    }
+    /// #17858 (1.6.2, 1.7.0; v1.6.2 api/jobs.go:839,
+    /// nomad/structs/structs.go:4802; v1.7.0 structs.go:5797): a periodic
+    /// block may list several specs (`crons`, the API's `Specs`, empty by
+    /// default), which are validated and whose earliest next launch counts,
+    /// and a single `cron` is warned as deprecated; v1.6.1 api/jobs.go:825
+    /// has the one spec only.
+    PeriodicCrons {
+        id: "#17858",
+        firsts: &[v(1, 6, 2), v(1, 7, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a periodic block may list several crons, and a single cron is deprecated",
+    }
+    /// #15141 (1.4.3 as #15148, 1.5.0; v1.4.3 api/tasks.go:894; v1.4.2
+    /// api/tasks.go:852 `Template.Canonicalize` without it): a template has
+    /// `error_on_missing_key`, false by default.
+    TemplateErrMissingKey {
+        id: "#15141",
+        firsts: &[v(1, 4, 3), v(1, 5, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a template has error_on_missing_key",
+    }
+    /// #25922 (1.10.2 as #25945, 1.11.0; v1.10.2 api/tasks.go:990; v1.10.1
+    /// api/tasks.go:957 `Template.Canonicalize` without it): a template has
+    /// `once`, false by default.
+    TemplateOnce {
+        id: "#25922",
+        firsts: &[v(1, 10, 2), v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a template has once",
+    }
+    /// #13343 (1.6.0; v1.6.0 api/tasks.go:931; v1.5.17 api/tasks.go:926
+    /// `Vault.Canonicalize` without it): a `vault` block has
+    /// `disable_file`, false by default.
+    VaultDisableFile {
+        id: "#13343",
+        firsts: &[v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a vault block has disable_file",
+    }
+    /// #18408 (1.7.0; v1.7.0 api/tasks.go:957; v1.6.10 api/tasks.go:933
+    /// `Vault.Canonicalize` without it): a `vault` block has a `cluster`,
+    /// `default` unless set.
+    VaultCluster {
+        id: "#18408",
+        firsts: &[v(1, 7, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a vault block has a cluster",
+    }
+    /// #18466 (1.7.0; v1.7.0 nomad/structs/services.go:712,
+    /// nomad/structs/structs.go:7266, :8119-8130): a service's identity
+    /// warnings are the group's or task's, prefixed with the service, and a
+    /// task's template warnings join its list one by one; before (v1.6.10
+    /// structs.go:8031) each template's list is one nested entry.
+    ServiceWarnings {
+        id: "#18466",
+        firsts: &[v(1, 7, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a service's identity is warned about",
+    }
+    /// #27782 (2.0.1 as #27867; v2.0.1 nomad/structs/structs.go:4887,
+    /// :4893; v2.0.0 structs.go:4884 `Job.Warnings` without it): a group
+    /// with services whose tasks have no `shutdown_delay` is warned about.
+    ShutdownDelayWarnings {
+        id: "#27782",
+        firsts: &[v(2, 0, 1)],
+        replayed: true,
+        reads: [],
+        wording: "services whose tasks have no shutdown_delay are warned about",
+    }
+    /// #18521 (1.7.0; v1.7.0 nomad/job_endpoint_hook_consul_ce.go:83, :92,
+    /// nomad/job_endpoint.go:73; no such hook at v1.6.10): the register
+    /// endpoint's Consul hook sets the `default` cluster on a group's or
+    /// task's `consul` block and on Consul services without one, and the
+    /// community edition refuses any other cluster.
+    ConsulClusterHook {
+        id: "#18521",
+        firsts: &[v(1, 7, 0)],
+        replayed: true,
+        reads: [],
+        wording: "the Consul hook fills the default cluster and refuses others",
+    }
+    /// #18363, #18634, #18932 (1.7.0, the last as #19277; v1.7.0
+    /// nomad/job_endpoint_hook_implicit_identities.go:20, :57, :87,
+    /// nomad/job_endpoint_hooks.go:390, :422; no such hook at v1.6.10): the
+    /// implicit identities mutator names a Consul service's identity after
+    /// the service and gives a group with service or task identities a
+    /// Nomad 1.7 client constraint; `jobValidate` refuses a service
+    /// identity without a name.
+    ImplicitIdentities {
+        id: "#18363",
+        firsts: &[v(1, 7, 0)],
+        replayed: true,
+        reads: [],
+        wording: "service identities are named and constrain the group to 1.7 clients",
+    }
+    /// #18528 (1.7.0; v1.7.0 nomad/job_endpoint_hooks.go:245, :251, :271,
+    /// :287; v1.6.10 job_endpoint_hooks.go:16, :210): the implied Vault and
+    /// Consul constraints name a non-default cluster
+    /// (`${attr.vault.<cluster>.version}`, `${attr.consul.<cluster>.version}`),
+    /// one per Consul service when the group has group services; before,
+    /// one Consul constraint per group.
+    ClusterConstraints {
+        id: "#18528",
+        firsts: &[v(1, 7, 0)],
+        replayed: true,
+        reads: [],
+        wording: "implied Vault and Consul constraints name the service's cluster",
+    }
+    /// #22229 (1.8.0 as #22240, 1.9.0; v1.8.0 nomad/job_endpoint_hooks.go:334,
+    /// :341; v1.7.7 :245, :251): a task service's Consul constraint goes on
+    /// its task, whether or not the group has services; before, on the
+    /// group, and only when the group has services of its own.
+    TaskServiceConstraints {
+        id: "#22229",
+        firsts: &[v(1, 8, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a task service's Consul constraint goes on its task",
+    }
+    /// #14868 (1.4.2, 1.5.0; v1.4.2 nomad/job_endpoint_hooks.go:193, v1.5.0
+    /// :201; v1.4.1 without it): a group with checks on Nomad services gets
+    /// the constraint `${attr.nomad.version} semver >= 1.4.0`.
+    NomadChecksConstraint {
+        id: "#14868",
+        firsts: &[v(1, 4, 2), v(1, 5, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a group with Nomad service checks is constrained to 1.4 clients",
+    }
+    /// #15473 (1.8.0; v1.8.0 nomad/job_endpoint_hooks.go:24-28; v1.7.7
+    /// without it): a group with a `bridge` network gets a constraint on
+    /// each CNI plugin bridge mode needs (`${attr.plugins.cni.version.*}`).
+    CniBridgeConstraints {
+        id: "#15473",
+        firsts: &[v(1, 8, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a bridge network constrains the group to nodes with its CNI plugins",
+    }
+    /// #22201 (1.8.0; v1.8.0 nomad/job_endpoint_hooks.go:157, :280,
+    /// job_endpoint_hook_sched_ce.go:18; v1.7.7 without them): a task
+    /// `schedule` constrains its group to Nomad 1.8 clients and is refused
+    /// by the community edition.
+    TaskSchedules {
+        id: "#22201",
+        firsts: &[v(1, 8, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a task schedule is refused as Enterprise-only",
+    }
+    /// #26858 (1.11.0; v1.11.0 nomad/job_endpoint_hooks.go:549; v1.10.5
+    /// without it): a job whose groups count more than `job_max_count`
+    /// (50000 by default) allocations is refused.
+    JobMaxCount {
+        id: "#26858",
+        firsts: &[v(1, 11, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job's total count may not pass job_max_count",
+    }
+    /// #24186 (1.9.2 as #24296, 1.10.0; v1.9.2 api/services.go:249,
+    /// nomad/structs/diff.go:851; v1.9.1 diff.go:803 `serviceDiff` without
+    /// them): a service has `weights`, so a job plan's service diff shows
+    /// them; before, the API's service has no such field and drops it.
+    ServiceWeights {
+        id: "#24186",
+        firsts: &[v(1, 9, 2), v(1, 10, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a service's weights are part of the service",
+    }
     /// #27355 (1.11.2, 2.0.0; v2.0.5 nomad/structs/constraint.go:34,
     /// structs.go:10062): a constraint's interpolated attribute must be one
     /// Nomad resolves (`${node.*}` fields, `${attr.`, `${device.`,
@@ -1509,6 +1889,8 @@ catalogue! {
     /// its host network, and only in a `host` (or unset) network mode
     /// (`Port "http" collision may not be ignored on non-host network mode
     /// "bridge"`); before, the field is not Nomad's and a repeat is refused.
+    /// Such a port may share its value with another offer's (v1.9.0
+    /// nomad/structs/network.go:438).
     IgnoreCollision {
         id: "#23956",
         firsts: &[v(1, 9, 0)],
@@ -1662,7 +2044,8 @@ catalogue! {
     }
     /// #18343 (1.7.0; v1.7.0 nomad/structs/structs.go `Vault.Validate`): a
     /// task's `vault` block may leave its policies out (workload
-    /// identities); before, `Policy list cannot be empty`.
+    /// identities); before, `Policy list cannot be empty`. `jobValidate`
+    /// checks a Vault block's identity (v1.7.0 nomad/job_endpoint_hooks.go:439).
     VaultIdentity {
         id: "#18343",
         firsts: &[v(1, 7, 0)],
@@ -1672,7 +2055,9 @@ catalogue! {
     }
     /// #25155 (1.10.0; v1.10.0 nomad/structs/structs.go `Vault.Validate`):
     /// a `vault` block may name the `root` policy (tokens are gone);
-    /// before, it is refused.
+    /// before, it is refused. The API's job has no `VaultToken` (v1.9.7
+    /// api/jobs.go:1182 filled it), the stored Vault block no policies, and
+    /// `jobValidate` no longer weighs policies against identities.
     VaultTokensRemoved {
         id: "#25155",
         firsts: &[v(1, 10, 0)],
@@ -1780,13 +2165,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_1_4_2_and_1_4_3_profiles_differ_exactly_by_the_allocstate_reconnect_and_the_broker() {
+    fn the_1_4_2_and_1_4_3_profiles_differ_by_the_allocstate_reconnect_the_broker_and_a_template_default()
+     {
         let differ: Vec<Switch> = Switch::ALL
             .iter()
             .copied()
             .filter(|s| s.in_release(v(1, 4, 2)) != s.in_release(v(1, 4, 3)))
             .collect();
-        assert_eq!(differ, [Switch::C1, Switch::BrokerCancelsBlocked]);
+        assert_eq!(
+            differ,
+            [
+                Switch::C1,
+                Switch::BrokerCancelsBlocked,
+                Switch::TemplateErrMissingKey
+            ]
+        );
     }
 
     #[test]
