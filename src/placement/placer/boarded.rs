@@ -33,18 +33,7 @@ impl<'a> Placer<'a> {
         };
         let mut metric = self.fresh_metric();
         self.by_class(g, name, &mut metric);
-        let touched: Vec<usize> = {
-            let mut t: Vec<usize> = self
-                .own
-                .keys()
-                .chain(self.changed.keys())
-                .copied()
-                .collect();
-            t.sort_unstable();
-            t.dedup();
-            t.retain(|&i| self.is_open(g, i));
-            t
-        };
+        let touched = self.touched(g);
         let mut index = RankIndex::on(board);
         for i in touched {
             let score = self.unpenalised_score(g, i);
@@ -57,6 +46,22 @@ impl<'a> Placer<'a> {
         index.synced = self.log.len();
         g.index = Some(index);
         g.sorted = Some(metric);
+    }
+
+    /// The open nodes where the job's state differs from the snapshot's,
+    /// in index order: those it runs on and those its plan changed, which
+    /// a board does not stand for.
+    pub(super) fn touched(&self, g: &Group<'a>) -> Vec<usize> {
+        let mut t: Vec<usize> = self
+            .own
+            .keys()
+            .chain(self.changed.keys())
+            .copied()
+            .collect();
+        t.sort_unstable();
+        t.dedup();
+        t.retain(|&i| self.is_open(g, i));
+        t
     }
 
     /// The board of the group's shape, built on first need from every

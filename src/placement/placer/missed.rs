@@ -43,15 +43,7 @@ impl<'a> Placer<'a> {
             None => self.by_class(g, select.name, &mut metric),
         }
         let classes = metric.clone();
-        let mut touched: Vec<usize> = self
-            .own
-            .keys()
-            .chain(self.changed.keys())
-            .copied()
-            .collect();
-        touched.sort_unstable();
-        touched.dedup();
-        touched.retain(|&i| self.is_open(g, i));
+        let touched = self.touched(g);
         let mut fits = 0;
         let mut nearest: Vec<(usize, Shortfall)> = Vec::new();
         for &t in &self.target.targeted {
