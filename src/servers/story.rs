@@ -10,6 +10,7 @@ use crate::model::{ClientStatus, DesiredStatus};
 use crate::report::{JobReport, Report};
 use crate::time::{Duration, Time, format_duration};
 
+use super::deployment_watcher::WatcherWrite;
 use super::eval::PendingEval;
 use super::event::EventKind;
 use super::heartbeat::MissedHeartbeat;
@@ -29,6 +30,9 @@ pub struct Story {
     pub pending: Vec<EvalFacts>,
     /// Evaluations canceled before they ran.
     pub canceled: Vec<Canceled>,
+    /// What the deployment watcher wrote besides its batched evaluations:
+    /// promotions and failures.
+    pub deployment_watcher: Vec<WatcherWrite>,
     pub until: Option<Time>,
     pub assumptions: Vec<Assumption>,
     /// What happened to allocations, for the picture: first every live
@@ -252,6 +256,7 @@ impl Assumption {
     /// evictions add.
     pub fn of(
         healthy_after: Option<Duration>,
+        snapshot_awaits_health: bool,
         node_up: bool,
         drain: bool,
         evicted: bool,
@@ -279,6 +284,18 @@ impl Assumption {
                 "stopped allocations are complete (lost on a down node) as soon as their plan is applied",
             ),
         ];
+        if snapshot_awaits_health {
+            out.push(Assumption::new(
+                "awaiting_health",
+                match healthy_after {
+                    Some(d) if d > 0 => format!(
+                        "running allocations of a deployment without a health verdict become healthy {} after the evaluation time",
+                        format_duration(d)
+                    ),
+                    _ => "running allocations of a deployment without a health verdict are healthy at the evaluation time".to_string(),
+                },
+            ));
+        }
         if evicted {
             out.push(Assumption::new(
                 "evictions_complete_at_once",

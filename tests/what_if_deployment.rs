@@ -1,0 +1,393 @@
+//! A deployment over a story with `--until`: the state store counts each
+//! allocation the plan applier places in its deployment group
+//! (`PlacedAllocs`) and each health verdict its client reports
+//! (`HealthyAllocs`, `UnhealthyAllocs`; `updateDeploymentWithAlloc`,
+//! v1.3.0 nomad/state/state_store.go:5115-5205, v2.0.5 :5945-6040); the
+//! deployment watcher evaluates the job a second after a verdict
+//! (`createBatchedUpdate`, nomad/deploymentwatcher/deployment_watcher.go
+//! :791-829 at 1.3.0), auto-promotes healthy canaries and fails the
+//! deployment on an unhealthy allocation or at its progress deadline,
+//! rolling the job back where the group auto-reverts; the reconciler marks
+//! the deployment successful once it is complete.
+
+use std::sync::Arc;
+
+use plan_inspect::model::{
+    AllocDeploymentStatus, DeploymentState, Evaluation, Job, UpdateStrategy,
+    deployment_status as ds,
+};
+use plan_inspect::replay::Options;
+use plan_inspect::servers::{Request, Story, WatcherAction, run};
+use plan_inspect::time::SECOND;
+
+use crate::common::*;
+
+/// The story of `events` until `until` on `c` as release `version` replays
+/// it, allocations healthy `healthy_after` after they start.
+fn story(
+    c: &Cluster,
+    version: &str,
+    events: &[String],
+    until: &str,
+    healthy_after: Option<i64>,
+) -> Story {
+    let options = Options {
+        nomad_version: Some(version.parse().unwrap()),
+        ..Options::default()
+    };
+    let request = Request {
+        events: events.iter().map(|e| e.parse().unwrap()).collect(),
+        until: Some(until.parse().unwrap()),
+        healthy_after,
+    };
+    run(&c.snapshot, &options, &request).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Version 0 of a job of `count` with `update`, stable, running on its
+/// own nodes; version 1 changes its tasks (a destructive update) and is
+/// registered: the snapshot holds its pending `job-register` evaluation.
+fn registered(count: u64, update: UpdateStrategy) -> (Cluster, Arc<Job>, Vec<String>) {
+    let mut c = Cluster::new();
+    let mut old = job_with(count as i64, Some(update));
+    old.stable = true;
+    let old = Arc::new(old);
+    let mut new = destructive_update(&old);
+    new.version = 1;
+    new.stable = false;
+    let job = c.job(new);
+    c.snapshot.job_versions.push(old.clone());
+    let ids = c.allocs(&old, count);
+    for n in &mut c.snapshot.nodes {
+        n.scheduling_eligibility = "eligible".into();
+    }
+    c.snapshot.evals.push(Evaluation {
+        id: "e-register".to_string(),
+        namespace: job.namespace.to_string(),
+        job_id: job.id.to_string(),
+        priority: job.priority,
+        eval_type: "service".to_string(),
+        triggered_by: "job-register".to_string(),
+        status: "pending".to_string(),
+        ..Evaluation::default()
+    });
+    (c, job, ids)
+}
+
+fn triggers(s: &Story) -> Vec<(i64, &str)> {
+    let start = now();
+    s.timeline
+        .iter()
+        .map(|e| (e.at.sub(start) / SECOND, e.evaluation.triggered_by.as_str()))
+        .collect()
+}
+
+/// The deployment `s` created for the job (the first plan's).
+fn created(s: &Story) -> String {
+    s.timeline[0]
+        .job
+        .plan
+        .deployment
+        .as_ref()
+        .expect("the first plan creates the deployment")
+        .id
+        .clone()
+}
+
+/// The evaluation that marks `dep` with `status`, by its place in the
+/// timeline.
+fn marks(s: &Story, dep: &str, status: &str) -> Vec<usize> {
+    s.timeline
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| {
+            e.job
+                .plan
+                .deployment_updates
+                .iter()
+                .any(|u| u.deployment_id == dep && u.status == status)
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// A rolling update of three allocations one at a time: each allocation
+/// placed is healthy at once, the watcher evaluates the job a second later
+/// and the next one is placed, and the evaluation after the third finds
+/// the deployment complete and marks it successful. Nomad's state then
+/// holds 3 placed and 3 healthy allocations in the group.
+#[test]
+fn a_rolling_update_completes_in_the_story() {
+    for version in ["1.3.0", "1.10.5", "2.0.5"] {
+        let update = UpdateStrategy {
+            max_parallel: 1,
+            ..UpdateStrategy::default()
+        };
+        let (c, _job, _old) = registered(3, update);
+        let s = story(&c, version, &[], "10m", None);
+        assert_eq!(
+            triggers(&s),
+            [
+                (0, "job-register"),
+                (1, "deployment-watcher"),
+                (2, "deployment-watcher"),
+                (3, "deployment-watcher"),
+            ],
+            "{version}"
+        );
+        let replaced: Vec<usize> = s
+            .timeline
+            .iter()
+            .map(|e| destructive_indexes(&e.job).len())
+            .collect();
+        assert_eq!(replaced, [1, 1, 1, 0], "{version}");
+        let dep = created(&s);
+        assert_eq!(marks(&s, &dep, ds::SUCCESSFUL), [3], "{version}");
+        assert_eq!(
+            s.timeline[3].job.plan.deployment_updates[0].status_description,
+            ds::DESC_SUCCESSFUL
+        );
+        assert!(s.deployment_watcher.is_empty(), "{version}");
+        assert!(s.pending.is_empty(), "{version}: {:?}", s.pending);
+    }
+}
+
+/// The same update with allocations healthy a minute after they start
+/// (`--assume-healthy-after 1m`): each batch waits for its verdict, so
+/// the watcher's evaluations come a minute and a second apart.
+#[test]
+fn a_rolling_update_waits_for_health() {
+    for version in ["1.3.0", "2.0.5"] {
+        let update = UpdateStrategy {
+            max_parallel: 2,
+            ..UpdateStrategy::default()
+        };
+        let (c, _job, _old) = registered(3, update);
+        let s = story(&c, version, &[], "1h", Some(60 * SECOND));
+        assert_eq!(
+            triggers(&s),
+            [
+                (0, "job-register"),
+                (61, "deployment-watcher"),
+                (122, "deployment-watcher"),
+            ],
+            "{version}"
+        );
+        let dep = created(&s);
+        assert_eq!(marks(&s, &dep, ds::SUCCESSFUL), [2], "{version}");
+    }
+}
+
+/// Ten minutes are not enough for a verdict due after 15: the deployment
+/// is still running, and its watcher has made no evaluation.
+#[test]
+fn a_rolling_update_is_not_complete_before_its_health() {
+    let update = UpdateStrategy {
+        max_parallel: 1,
+        ..UpdateStrategy::default()
+    };
+    let (c, _job, _old) = registered(2, update);
+    let s = story(&c, "2.0.5", &[], "10m", Some(15 * 60 * SECOND));
+    assert_eq!(triggers(&s), [(0, "job-register")]);
+    assert!(marks(&s, &created(&s), ds::SUCCESSFUL).is_empty());
+}
+
+/// Two canaries with `auto_promote`: once both are healthy the watcher
+/// promotes the deployment (one write with its evaluation), the promoted
+/// deployment replaces the rest of the old allocations, and it completes.
+#[test]
+fn healthy_canaries_are_auto_promoted() {
+    for version in ["1.3.0", "1.10.5", "2.0.5"] {
+        let update = UpdateStrategy {
+            canary: 2,
+            max_parallel: 2,
+            auto_promote: true,
+            ..UpdateStrategy::default()
+        };
+        let (c, _job, _old) = registered(3, update);
+        let s = story(&c, version, &[], "10m", None);
+        let first = &s.timeline[0].job.plan;
+        assert_eq!(first.place.iter().filter(|p| p.canary).count(), 2);
+        let dep = created(&s);
+        let promoted: Vec<&plan_inspect::servers::WatcherWrite> = s
+            .deployment_watcher
+            .iter()
+            .filter(|w| w.action == WatcherAction::Promoted)
+            .collect();
+        assert_eq!(promoted.len(), 1, "{version}: {:?}", s.deployment_watcher);
+        assert_eq!(promoted[0].deployment_id, dep);
+        assert_eq!(promoted[0].at, now(), "{version}");
+        assert_eq!(promoted[0].status_description, ds::DESC_RUNNING);
+        let promotion_eval = s
+            .timeline
+            .iter()
+            .position(|e| e.evaluation.id == promoted[0].eval_id)
+            .expect("the promotion's evaluation runs");
+        assert_eq!(
+            s.timeline[promotion_eval].evaluation.triggered_by,
+            "deployment-watcher"
+        );
+        let done = marks(&s, &dep, ds::SUCCESSFUL);
+        assert_eq!(done.len(), 1, "{version}: {:?}", triggers(&s));
+        assert!(done[0] > promotion_eval, "{version}");
+        // Every old allocation was replaced once the canaries were promoted.
+        let stopped: usize = s.timeline[promotion_eval..]
+            .iter()
+            .map(|e| e.job.plan.stop.len() + destructive_indexes(&e.job).len())
+            .sum();
+        assert!(stopped >= 1, "{version}: {:?}", triggers(&s));
+    }
+}
+
+/// Without `auto_promote` healthy canaries wait: the watcher evaluates the
+/// job, which places nothing more, and the deployment stays running.
+#[test]
+fn canaries_without_auto_promote_wait_for_promotion() {
+    let update = UpdateStrategy {
+        canary: 1,
+        max_parallel: 1,
+        ..UpdateStrategy::default()
+    };
+    let (c, _job, _old) = registered(2, update);
+    let s = story(&c, "2.0.5", &[], "30m", None);
+    assert_eq!(
+        triggers(&s),
+        [(0, "job-register"), (1, "deployment-watcher")]
+    );
+    assert!(s.deployment_watcher.is_empty());
+    assert!(s.timeline[1].job.plan.is_noop());
+}
+
+/// A running deployment of version 1 in the snapshot: one allocation of
+/// the new version placed without a verdict yet, the others of the stable
+/// version 0, the group without a progress deadline and auto-reverting.
+/// Its client reports it failed a minute in, before its verdict (due at
+/// 5m): the health watcher reports it unhealthy, and the deployment
+/// watcher fails the deployment on it and registers version 0 again as
+/// version 2, whose evaluation replaces the failed version.
+#[test]
+fn an_unhealthy_allocation_fails_the_deployment_and_reverts() {
+    for version in ["1.3.0", "2.0.5"] {
+        let update = UpdateStrategy {
+            max_parallel: 1,
+            auto_revert: true,
+            ..UpdateStrategy::default()
+        };
+        let (mut c, job, old) = registered(3, update);
+        c.snapshot.evals.clear();
+        let dep = c.new_deployment(&job);
+        c.set_deployment_state(
+            &dep,
+            "web",
+            DeploymentState {
+                auto_revert: true,
+                desired_total: 3,
+                placed_allocs: 1,
+                ..DeploymentState::default()
+            },
+        );
+        let placed = c.alloc(&job, 0);
+        c.alloc_mut(&placed).deployment_id = dep.as_str().into();
+        c.alloc_mut(&placed).deployment_status = Some(AllocDeploymentStatus::default());
+        c.alloc_mut(&old[0]).desired_status = "stop".into();
+        c.alloc_mut(&old[0]).client_status = "complete".into();
+        let s = story(
+            &c,
+            version,
+            &[format!("alloc-fail:{placed}@1m")],
+            "30m",
+            Some(5 * 60 * SECOND),
+        );
+        let failed = &s.deployment_watcher;
+        assert_eq!(failed.len(), 1, "{version}: {failed:?}");
+        assert_eq!(failed[0].action, WatcherAction::FailedUnhealthy);
+        assert_eq!(failed[0].deployment_id, dep);
+        assert_eq!(failed[0].at, now().add(60 * SECOND));
+        assert_eq!(
+            failed[0].status_description,
+            "Failed due to unhealthy allocations - rolling back to job version 0"
+        );
+        let reverted = failed[0].reverted.as_ref().expect("reverted");
+        assert_eq!((reverted.stable_version, reverted.job_version), (0, 2));
+        let revert_eval = s
+            .timeline
+            .iter()
+            .find(|e| e.evaluation.id == failed[0].eval_id)
+            .expect("the failure's evaluation runs");
+        assert_eq!(revert_eval.evaluation.triggered_by, "deployment-watcher");
+        assert_eq!(revert_eval.job.version, 2, "{version}");
+        let new_dep = revert_eval.job.plan.deployment.as_ref().expect("new");
+        assert_eq!(new_dep.job_version, 2, "{version}");
+    }
+}
+
+/// The same failure without `auto_revert`: the deployment fails, and its
+/// evaluation finds a failed deployment and places nothing more.
+#[test]
+fn an_unhealthy_allocation_fails_the_deployment() {
+    let update = UpdateStrategy {
+        max_parallel: 1,
+        ..UpdateStrategy::default()
+    };
+    let (mut c, job, _old) = registered(2, update);
+    c.snapshot.evals.clear();
+    let dep = c.new_deployment(&job);
+    c.set_deployment_state(
+        &dep,
+        "web",
+        DeploymentState {
+            desired_total: 2,
+            placed_allocs: 1,
+            ..DeploymentState::default()
+        },
+    );
+    let placed = c.alloc(&job, 0);
+    c.alloc_mut(&placed).deployment_id = dep.as_str().into();
+    let s = story(
+        &c,
+        "2.0.5",
+        &[format!("alloc-fail:{placed}@1m")],
+        "30m",
+        Some(5 * 60 * SECOND),
+    );
+    let failed = &s.deployment_watcher;
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(
+        failed[0].status_description,
+        "Failed due to unhealthy allocations"
+    );
+    assert_eq!(failed[0].reverted, None);
+    let after = s
+        .timeline
+        .iter()
+        .find(|e| e.evaluation.id == failed[0].eval_id)
+        .expect("the failure's evaluation runs");
+    assert!(destructive_indexes(&after.job).is_empty());
+    assert!(after.job.plan.deployment.is_none());
+}
+
+/// A group with a progress deadline whose allocation never gets a verdict
+/// (its update block's health check is `manual`, so no client reports
+/// one): the watcher fails the deployment at the deadline the first
+/// placement started.
+#[test]
+fn the_progress_deadline_fails_a_stalled_deployment() {
+    for version in ["1.3.0", "2.0.5"] {
+        let update = UpdateStrategy {
+            max_parallel: 1,
+            progress_deadline: 600 * SECOND,
+            health_check: "manual".to_string(),
+            ..UpdateStrategy::default()
+        };
+        let (c, _job, _old) = registered(2, update);
+        let s = story(&c, version, &[], "1h", None);
+        let failed = &s.deployment_watcher;
+        assert_eq!(failed.len(), 1, "{version}: {failed:?}");
+        assert_eq!(failed[0].action, WatcherAction::FailedDeadline);
+        assert_eq!(failed[0].at, now().add(600 * SECOND), "{version}");
+        assert_eq!(
+            failed[0].status_description,
+            "Failed due to progress deadline"
+        );
+        assert_eq!(failed[0].deployment_id, created(&s));
+    }
+}
