@@ -13,10 +13,11 @@
 use std::sync::Arc;
 
 use plan_inspect::model::{
-    AllocDeploymentStatus, DeploymentState, Evaluation, Job, UpdateStrategy,
+    AllocDeploymentStatus, DeploymentState, Evaluation, Job, ReschedulePolicy, UpdateStrategy,
     deployment_status as ds,
 };
 use plan_inspect::replay::Options;
+use plan_inspect::servers::story::DeploymentGroupFacts;
 use plan_inspect::servers::{Request, Story, WatcherAction, run};
 use plan_inspect::time::SECOND;
 
@@ -47,8 +48,18 @@ fn story(
 /// own nodes; version 1 changes its tasks (a destructive update) and is
 /// registered: the snapshot holds its pending `job-register` evaluation.
 fn registered(count: u64, update: UpdateStrategy) -> (Cluster, Arc<Job>, Vec<String>) {
+    registered_with(count, update, |_| {})
+}
+
+/// [`registered`], both versions changed by `tweak`.
+fn registered_with(
+    count: u64,
+    update: UpdateStrategy,
+    tweak: impl Fn(&mut Job),
+) -> (Cluster, Arc<Job>, Vec<String>) {
     let mut c = Cluster::new();
     let mut old = job_with(count as i64, Some(update));
+    tweak(&mut old);
     old.stable = true;
     let old = Arc::new(old);
     let mut new = destructive_update(&old);
@@ -79,6 +90,52 @@ fn triggers(s: &Story) -> Vec<(i64, &str)> {
         .iter()
         .map(|e| (e.at.sub(start) / SECOND, e.evaluation.triggered_by.as_str()))
         .collect()
+}
+
+/// Version 1 of [`registered_with`] being deployed: its running
+/// deployment (progress deadline and auto-revert as `update` says) holds
+/// one allocation of version 1 placed on a node of its own, without a
+/// health verdict yet, in place of the first allocation of version 0,
+/// which is stopped. No evaluation is pending.
+fn deploying(
+    count: u64,
+    update: UpdateStrategy,
+    tweak: impl Fn(&mut Job),
+) -> (Cluster, Arc<Job>, String, String) {
+    let (mut c, job, old) = registered_with(count, update.clone(), tweak);
+    c.snapshot.evals.clear();
+    let dep = c.new_deployment(&job);
+    c.set_deployment_state(
+        &dep,
+        "web",
+        DeploymentState {
+            auto_revert: update.auto_revert,
+            auto_promote: update.auto_promote,
+            progress_deadline: update.progress_deadline,
+            desired_total: count as i64,
+            placed_allocs: 1,
+            ..DeploymentState::default()
+        },
+    );
+    let placed = c.alloc(&job, 0);
+    c.alloc_mut(&placed).deployment_id = dep.as_str().into();
+    c.alloc_mut(&placed).deployment_status = Some(AllocDeploymentStatus::default());
+    c.alloc_mut(&old[0]).desired_status = "stop".into();
+    c.alloc_mut(&old[0]).client_status = "complete".into();
+    for n in &mut c.snapshot.nodes {
+        n.scheduling_eligibility = "eligible".into();
+    }
+    (c, job, dep, placed)
+}
+
+/// The group `web` of deployment `id` as the story left it.
+fn web<'s>(s: &'s Story, id: &str) -> &'s DeploymentGroupFacts {
+    let d = s
+        .deployments
+        .iter()
+        .find(|d| d.id == id)
+        .expect("the story wrote the deployment");
+    &d.groups["web"]
 }
 
 /// The deployment `s` created for the job (the first plan's).
@@ -114,12 +171,14 @@ fn marks(s: &Story, dep: &str, status: &str) -> Vec<usize> {
 /// placed is healthy at once, the watcher evaluates the job a second later
 /// and the next one is placed, and the evaluation after the third finds
 /// the deployment complete and marks it successful. Nomad's state then
-/// holds 3 placed and 3 healthy allocations in the group.
+/// holds 3 placed and 3 healthy allocations in the group, the progress
+/// deadline pushed on by the last verdict, and version 1 stable.
 #[test]
 fn a_rolling_update_completes_in_the_story() {
     for version in ["1.3.0", "1.10.5", "2.0.5"] {
         let update = UpdateStrategy {
             max_parallel: 1,
+            progress_deadline: 600 * SECOND,
             ..UpdateStrategy::default()
         };
         let (c, _job, _old) = registered(3, update);
@@ -148,6 +207,15 @@ fn a_rolling_update_completes_in_the_story() {
         );
         assert!(s.deployment_watcher.is_empty(), "{version}");
         assert!(s.pending.is_empty(), "{version}: {:?}", s.pending);
+        let g = web(&s, &dep);
+        assert_eq!(
+            (g.placed_allocs, g.healthy_allocs, g.unhealthy_allocs),
+            (3, 3, 0),
+            "{version}"
+        );
+        assert_eq!(g.require_progress_by, Some(now().add(602 * SECOND)));
+        assert_eq!(s.deployments.len(), 1, "{version}");
+        assert_eq!(s.deployments[0].status, ds::SUCCESSFUL);
     }
 }
 
@@ -174,6 +242,8 @@ fn a_rolling_update_waits_for_health() {
         );
         let dep = created(&s);
         assert_eq!(marks(&s, &dep, ds::SUCCESSFUL), [2], "{version}");
+        let g = web(&s, &dep);
+        assert_eq!((g.placed_allocs, g.healthy_allocs), (3, 3), "{version}");
     }
 }
 
@@ -188,7 +258,11 @@ fn a_rolling_update_is_not_complete_before_its_health() {
     let (c, _job, _old) = registered(2, update);
     let s = story(&c, "2.0.5", &[], "10m", Some(15 * 60 * SECOND));
     assert_eq!(triggers(&s), [(0, "job-register")]);
-    assert!(marks(&s, &created(&s), ds::SUCCESSFUL).is_empty());
+    let dep = created(&s);
+    assert!(marks(&s, &dep, ds::SUCCESSFUL).is_empty());
+    let g = web(&s, &dep);
+    assert_eq!((g.placed_allocs, g.healthy_allocs), (1, 0));
+    assert_eq!(s.deployments[0].status, ds::RUNNING);
 }
 
 /// Two canaries with `auto_promote`: once both are healthy the watcher
@@ -235,6 +309,14 @@ fn healthy_canaries_are_auto_promoted() {
             .map(|e| e.job.plan.stop.len() + destructive_indexes(&e.job).len())
             .sum();
         assert!(stopped >= 1, "{version}: {:?}", triggers(&s));
+        let g = web(&s, &dep);
+        assert!(g.promoted, "{version}");
+        assert_eq!(g.placed_canaries.len(), 2, "{version}");
+        assert_eq!(
+            (g.placed_allocs, g.healthy_allocs, g.unhealthy_allocs),
+            (3, 3, 0),
+            "{version}"
+        );
     }
 }
 
@@ -255,6 +337,10 @@ fn canaries_without_auto_promote_wait_for_promotion() {
     );
     assert!(s.deployment_watcher.is_empty());
     assert!(s.timeline[1].job.plan.is_noop());
+    let g = web(&s, &created(&s));
+    assert!(!g.promoted);
+    assert_eq!((g.placed_allocs, g.healthy_allocs), (1, 1));
+    assert_eq!(g.placed_canaries.len(), 1);
 }
 
 /// A running deployment of version 1 in the snapshot: one allocation of
@@ -272,24 +358,7 @@ fn an_unhealthy_allocation_fails_the_deployment_and_reverts() {
             auto_revert: true,
             ..UpdateStrategy::default()
         };
-        let (mut c, job, old) = registered(3, update);
-        c.snapshot.evals.clear();
-        let dep = c.new_deployment(&job);
-        c.set_deployment_state(
-            &dep,
-            "web",
-            DeploymentState {
-                auto_revert: true,
-                desired_total: 3,
-                placed_allocs: 1,
-                ..DeploymentState::default()
-            },
-        );
-        let placed = c.alloc(&job, 0);
-        c.alloc_mut(&placed).deployment_id = dep.as_str().into();
-        c.alloc_mut(&placed).deployment_status = Some(AllocDeploymentStatus::default());
-        c.alloc_mut(&old[0]).desired_status = "stop".into();
-        c.alloc_mut(&old[0]).client_status = "complete".into();
+        let (c, _job, dep, placed) = deploying(3, update, |_| {});
         let s = story(
             &c,
             version,
@@ -317,6 +386,14 @@ fn an_unhealthy_allocation_fails_the_deployment_and_reverts() {
         assert_eq!(revert_eval.job.version, 2, "{version}");
         let new_dep = revert_eval.job.plan.deployment.as_ref().expect("new");
         assert_eq!(new_dep.job_version, 2, "{version}");
+        let g = web(&s, &dep);
+        assert_eq!(
+            (g.placed_allocs, g.healthy_allocs, g.unhealthy_allocs),
+            (1, 0, 1),
+            "{version}"
+        );
+        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        assert_eq!(d.status, ds::FAILED);
     }
 }
 
@@ -328,20 +405,7 @@ fn an_unhealthy_allocation_fails_the_deployment() {
         max_parallel: 1,
         ..UpdateStrategy::default()
     };
-    let (mut c, job, _old) = registered(2, update);
-    c.snapshot.evals.clear();
-    let dep = c.new_deployment(&job);
-    c.set_deployment_state(
-        &dep,
-        "web",
-        DeploymentState {
-            desired_total: 2,
-            placed_allocs: 1,
-            ..DeploymentState::default()
-        },
-    );
-    let placed = c.alloc(&job, 0);
-    c.alloc_mut(&placed).deployment_id = dep.as_str().into();
+    let (c, _job, _dep, placed) = deploying(2, update, |_| {});
     let s = story(
         &c,
         "2.0.5",
@@ -389,5 +453,149 @@ fn the_progress_deadline_fails_a_stalled_deployment() {
             "Failed due to progress deadline"
         );
         assert_eq!(failed[0].deployment_id, created(&s));
+    }
+}
+
+/// #17341 (1.6.0): a group with a progress deadline and no reschedule
+/// attempt; its allocation fails before its verdict. At 1.3.0 the watcher
+/// only lets it be replaced (`DesiredTransition.Reschedule`, with a
+/// batched evaluation a second later) and the deployment runs on; from
+/// 1.6.0 it fails the deployment at once (`shouldFailEarly`).
+#[test]
+fn deployment_watcher_go_v1_6_0_an_unhealthy_allocation_out_of_attempts_fails_early() {
+    for (version, fails) in [
+        ("1.3.0", false),
+        ("1.5.17", false),
+        ("1.6.0", true),
+        ("2.0.5", true),
+    ] {
+        let update = UpdateStrategy {
+            max_parallel: 1,
+            progress_deadline: 600 * SECOND,
+            ..UpdateStrategy::default()
+        };
+        let (c, _job, dep, placed) = deploying(2, update, |j| {
+            j.task_groups[0].reschedule_policy = Some(ReschedulePolicy::default());
+        });
+        let s = story(
+            &c,
+            version,
+            &[format!("alloc-fail:{placed}@1m")],
+            "5m",
+            Some(5 * 60 * SECOND),
+        );
+        let g = web(&s, &dep);
+        assert_eq!(g.unhealthy_allocs, 1, "{version}");
+        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        if fails {
+            assert_eq!(d.status, ds::FAILED, "{version}");
+            assert_eq!(s.deployment_watcher.len(), 1, "{version}");
+            assert_eq!(s.deployment_watcher[0].at, now().add(60 * SECOND));
+        } else {
+            assert_eq!(d.status, ds::RUNNING, "{version}");
+            assert!(s.deployment_watcher.is_empty(), "{version}");
+            let watcher: Vec<i64> = s
+                .timeline
+                .iter()
+                .filter(|e| e.evaluation.triggered_by == "deployment-watcher")
+                .map(|e| e.at.sub(now()) / SECOND)
+                .collect();
+            assert_eq!(watcher, [61], "{version}");
+        }
+    }
+}
+
+/// #14001 (1.3.3, 1.4.0): one canary wanted, two placed, the first failed
+/// unhealthy (let be replaced: its group has a progress deadline) and the
+/// second healthy at the evaluation time. From 1.3.3 the one healthy
+/// canary is enough to auto-promote; at 1.3.0 two placed canaries are not
+/// the one wanted, and the deployment waits (the replacement of the
+/// failed canary makes a third).
+#[test]
+fn deployment_watcher_go_v1_3_3_auto_promote_counts_healthy_canaries() {
+    for (version, promotes) in [
+        ("1.3.0", false),
+        ("1.3.3", true),
+        ("1.4.0", true),
+        ("2.0.5", true),
+    ] {
+        let update = UpdateStrategy {
+            canary: 1,
+            max_parallel: 1,
+            auto_promote: true,
+            progress_deadline: 600 * SECOND,
+            ..UpdateStrategy::default()
+        };
+        let (mut c, job, dep, placed) = deploying(3, update, |_| {});
+        let failed = c.alloc(&job, 1);
+        for (id, healthy) in [(&placed, None), (&failed, Some(false))] {
+            c.alloc_mut(id).deployment_id = dep.as_str().into();
+            c.alloc_mut(id).deployment_status = Some(AllocDeploymentStatus {
+                healthy,
+                canary: true,
+            });
+            c.add_placed_canary(&dep, "web", id);
+        }
+        c.alloc_mut(&failed).client_status = "failed".into();
+        c.alloc_mut(&failed).desired_transition.reschedule = Some(true);
+        {
+            let state = c.deployment_mut(&dep).task_groups.get_mut("web").unwrap();
+            state.desired_canaries = 1;
+            state.placed_allocs = 2;
+            state.unhealthy_allocs = 1;
+        }
+        for n in &mut c.snapshot.nodes {
+            n.scheduling_eligibility = "eligible".into();
+        }
+        let s = story(&c, version, &[], "10s", None);
+        let promoted: Vec<&WatcherAction> =
+            s.deployment_watcher.iter().map(|w| &w.action).collect();
+        if promotes {
+            assert_eq!(promoted, [&WatcherAction::Promoted], "{version}");
+            assert!(web(&s, &dep).promoted, "{version}");
+        } else {
+            assert!(promoted.is_empty(), "{version}: {promoted:?}");
+            // Never exactly one placed canary: the replacement of the failed
+            // one is a third.
+            let g = web(&s, &dep);
+            assert!(!g.promoted, "{version}");
+            assert!(g.placed_canaries.len() >= 2, "{version}");
+        }
+    }
+}
+
+/// #27804 (2.0.1): the snapshot's paused deployment, its progress
+/// deadline five minutes after the evaluation time and no allocation
+/// healthy. Up to 2.0.0 the watcher fails it then; from 2.0.1 it waits.
+#[test]
+fn deployment_watcher_go_v2_0_1_a_paused_deployment_keeps_its_deadline() {
+    for (version, fails) in [
+        ("1.3.0", true),
+        ("2.0.0", true),
+        ("2.0.1", false),
+        ("2.0.5", false),
+    ] {
+        let update = UpdateStrategy {
+            max_parallel: 1,
+            progress_deadline: 600 * SECOND,
+            health_check: "manual".to_string(),
+            ..UpdateStrategy::default()
+        };
+        let (mut c, _job, dep, _placed) = deploying(2, update, |_| {});
+        c.deployment_mut(&dep).status = ds::PAUSED.into();
+        c.deployment_mut(&dep)
+            .task_groups
+            .get_mut("web")
+            .unwrap()
+            .require_progress_by = now().add(300 * SECOND);
+        let s = story(&c, version, &[], "1h", None);
+        if fails {
+            assert_eq!(s.deployment_watcher.len(), 1, "{version}");
+            let w = &s.deployment_watcher[0];
+            assert_eq!(w.action, WatcherAction::FailedDeadline);
+            assert_eq!(w.at, now().add(300 * SECOND), "{version}");
+        } else {
+            assert!(s.deployment_watcher.is_empty(), "{version}");
+        }
     }
 }

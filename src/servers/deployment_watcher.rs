@@ -83,6 +83,8 @@ struct Watch {
 #[derive(Default)]
 pub struct Watcher {
     watches: BTreeMap<String, Watch>,
+    /// When the story starts: a deadline already past fires then.
+    since: Time,
 }
 
 impl Watcher {
@@ -105,26 +107,28 @@ impl Watcher {
         }
     }
 
-    /// Starts watching every active deployment of the snapshot.
-    pub fn start(&mut self, world: &mut World) {
-        let ids: Vec<String> = world
-            .snapshot
-            .deployments
-            .iter()
-            .filter(|d| d.active())
-            .map(|d| d.id.clone())
-            .collect();
-        for id in ids {
-            world.deployment_mut(&id);
+    /// Starts watching every active deployment of the snapshot, its
+    /// deadline timer set to its progress cutoff (at once when past).
+    pub fn start(&mut self, world: &World, at: Time) {
+        self.since = at;
+        for d in world.snapshot.deployments.iter().filter(|d| d.active()) {
+            let cutoff = cutoff(world, d);
+            self.watches.insert(
+                d.id.clone(),
+                Watch {
+                    cutoff,
+                    armed: !cutoff.is_zero(),
+                    ..Watch::default()
+                },
+            );
         }
-        self.refresh(world);
     }
 
     /// When the watcher next acts by itself: a batch, or a deadline.
     pub fn next_due(&self) -> Option<Time> {
         self.watches
             .values()
-            .flat_map(|w| [w.batch, w.armed.then_some(w.cutoff)])
+            .flat_map(|w| [w.batch, w.armed.then_some(w.cutoff.max(self.since))])
             .flatten()
             .min()
     }

@@ -17,7 +17,8 @@ use super::event::{EventKind, EventSpec, When};
 use super::events::Resolved;
 use super::rules::ServerRules;
 use super::story::{
-    Assumption, Canceled, CanceledBy, EvalFacts, Ignored, Mark, MarkKind, Story, TimelineEntry,
+    Assumption, Canceled, CanceledBy, DeploymentFacts, EvalFacts, Ignored, Mark, MarkKind, Story,
+    TimelineEntry,
 };
 use super::world::World;
 use super::{blocked::BlockedEvals, events, snapshot_evals, target, update_alloc};
@@ -112,6 +113,7 @@ pub(super) fn tell(
         pending: Vec::new(),
         canceled: Vec::new(),
         deployment_watcher: Vec::new(),
+        deployments: Vec::new(),
         until,
         assumptions: Vec::new(),
         marks: live_at_start(snapshot, eval_time),
@@ -134,7 +136,7 @@ pub(super) fn tell(
         until,
         eval_options,
     };
-    engine.watcher.start(&mut engine.world);
+    engine.watcher.start(&engine.world, eval_time);
     let awaiting = awaiting_health(&engine.world);
     if !awaiting.is_empty() {
         let at = eval_time.add(engine.healthy_after.unwrap_or(0));
@@ -338,6 +340,11 @@ pub(super) fn tell(
     left.extend(engine.blocked.into_evals());
     left.sort_by(|a, b| a.broker_order(b));
     story.pending = left.iter().map(EvalFacts::of).collect();
+    story.deployments = engine
+        .world
+        .written_deployments()
+        .map(DeploymentFacts::of)
+        .collect();
     story.assumptions = Assumption::of(
         engine.healthy_after,
         snapshot_awaits_health,
@@ -368,6 +375,12 @@ fn finish(story: &mut Story, baseline: Replay<'_>, options: &Options) {
         .timeline
         .retain(|e| selected(&e.job.namespace, &e.job.id));
     story.pending.retain(|e| selected(&e.namespace, &e.job_id));
+    story
+        .deployment_watcher
+        .retain(|w| selected(&w.namespace, &w.job_id));
+    story
+        .deployments
+        .retain(|d| selected(&d.namespace, &d.job_id));
     for job in &mut report.jobs {
         if let Some(first) = story
             .timeline

@@ -26,6 +26,8 @@ pub struct World {
     by_deployment: HashMap<String, Vec<usize>>,
     /// The deployments written since the deployment watcher last looked.
     touched: BTreeSet<String>,
+    /// Every deployment written over the story.
+    written: BTreeSet<String>,
 }
 
 impl World {
@@ -65,6 +67,7 @@ impl World {
             by_node,
             by_deployment,
             touched: BTreeSet::new(),
+            written: BTreeSet::new(),
         }
     }
 
@@ -148,7 +151,13 @@ impl World {
     pub fn deployment_mut(&mut self, id: &str) -> Option<&mut Deployment> {
         let d = self.snapshot.deployments.iter_mut().find(|d| d.id == id)?;
         self.touched.insert(id.to_string());
+        self.written.insert(id.to_string());
         Some(d)
+    }
+
+    /// Every deployment written over the story, in ID order.
+    pub fn written_deployments(&self) -> impl Iterator<Item = &Deployment> {
+        self.written.iter().filter_map(|id| self.deployment(id))
     }
 
     /// The deployments written since the last call.
