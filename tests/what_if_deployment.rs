@@ -599,3 +599,80 @@ fn deployment_watcher_go_v2_0_1_a_paused_deployment_keeps_its_deadline() {
         }
     }
 }
+
+/// From the command line: tests/what-if/rolling.json holds web's version 2
+/// (a task change, `max_parallel = 1`, auto-revert) registered over three
+/// allocations of the stable version 1, with its pending `job-register`
+/// evaluation. Healthy a minute after they start, the allocations are
+/// replaced one a minute (and a second), and the deployment completes.
+#[test]
+fn a_rolling_update_from_the_command_line() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (code, stdout, stderr) = crate::what_if_cli::run(&[
+            "tests/what-if/rolling.json",
+            "--nomad-version",
+            version,
+            "--format",
+            "json",
+            "--assume-healthy-after",
+            "1m",
+            "--until",
+            "1h",
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        let at: Vec<&str> = doc["timeline"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["at"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            at,
+            [
+                "2022-04-01T03:12:00Z",
+                "2022-04-01T03:13:01Z",
+                "2022-04-01T03:14:02Z",
+                "2022-04-01T03:15:03Z",
+            ],
+            "{version}"
+        );
+        let deployments = doc["deployments"].as_array().unwrap();
+        assert_eq!(deployments.len(), 1, "{version}");
+        let d = &deployments[0];
+        assert_eq!(d["status"], "successful", "{version}");
+        assert_eq!(d["job_version"], 2);
+        let web = &d["groups"]["web"];
+        assert_eq!(
+            (
+                &web["placed_allocs"],
+                &web["healthy_allocs"],
+                &web["unhealthy_allocs"]
+            ),
+            (
+                &serde_json::json!(3),
+                &serde_json::json!(3),
+                &serde_json::json!(0)
+            ),
+            "{version}"
+        );
+        // The last verdict, at 03:15:02, pushed the deadline 10 minutes on.
+        assert_eq!(web["require_progress_by"], "2022-04-01T03:25:02Z");
+    }
+}
+
+/// The same story as tables, pinned.
+#[test]
+fn a_rolling_update_table() {
+    let (code, stdout, stderr) = crate::what_if_cli::run(&[
+        "tests/what-if/rolling.json",
+        "--nomad-version",
+        "2.0.5",
+        "--assume-healthy-after",
+        "1m",
+        "--until",
+        "1h",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    insta::assert_snapshot!(stdout);
+}
