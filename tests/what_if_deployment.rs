@@ -676,3 +676,77 @@ fn a_rolling_update_table() {
     assert_eq!(code, 0, "{stderr}");
     insta::assert_snapshot!(stdout);
 }
+
+/// tests/what-if/stalled.json is rolling.json with `health_check =
+/// "manual"`: no client reports a verdict, so at the progress deadline
+/// (10 minutes after the first placement) the watcher fails the deployment
+/// and, the group auto-reverting, registers the stable version 1 again as
+/// version 3. Nomad's copy keeps its `Stable` flag, so when version 3's
+/// deployment stalls in turn its latest stable version is itself, and the
+/// watcher does not roll back again.
+#[test]
+fn a_stalled_deployment_fails_at_its_deadline_and_reverts_once() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (code, stdout, stderr) = crate::what_if_cli::run(&[
+            "tests/what-if/stalled.json",
+            "--nomad-version",
+            version,
+            "--format",
+            "json",
+            "--until",
+            "1h",
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        let writes = doc["deployment_watcher"].as_array().unwrap();
+        let seen: Vec<(&str, &str, &str)> = writes
+            .iter()
+            .map(|w| {
+                (
+                    w["at"].as_str().unwrap(),
+                    w["action"].as_str().unwrap(),
+                    w["status_description"].as_str().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (
+                    "2022-04-01T03:22:00Z",
+                    "failed_deadline",
+                    "Failed due to progress deadline - rolling back to job version 1"
+                ),
+                (
+                    "2022-04-01T03:32:00Z",
+                    "failed_deadline",
+                    "Failed due to progress deadline - not rolling back to stable job \
+                     version 3 as current job has same specification"
+                ),
+            ],
+            "{version}"
+        );
+        assert_eq!(
+            writes[0]["reverted"],
+            serde_json::json!({"stable_version": 1, "job_version": 3})
+        );
+        let versions: Vec<(u64, i64, i64)> = doc["deployments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                let web = &d["groups"]["web"];
+                (
+                    d["job_version"].as_u64().unwrap(),
+                    web["placed_allocs"].as_i64().unwrap(),
+                    web["healthy_allocs"].as_i64().unwrap(),
+                )
+            })
+            .collect();
+        // Version 3's deployment counts the allocations updated in place
+        // into it as placed.
+        let mut sorted = versions.clone();
+        sorted.sort();
+        assert_eq!(sorted, [(2, 1, 0), (3, 3, 0)], "{version}");
+    }
+}

@@ -2,7 +2,8 @@
 //! deployment_watcher.go `latestStableJob`, `handleRollbackValidity`, the
 //! same at every release): the job's latest stable version, registered
 //! again as a new version (`upsertJobImpl`), unless its spec is the one
-//! that failed.
+//! that failed. The copy keeps the stable version's `Stable` flag (only
+//! the operator's `Job.Revert` clears it).
 
 use std::sync::Arc;
 
