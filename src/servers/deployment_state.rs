@@ -32,9 +32,10 @@ impl Before {
 /// `updateDeploymentWithAlloc` (v1.3.0 state_store.go:5115-5205, v2.0.5
 /// :5945-6040, the same rule): allocation `i`, written at `now` over
 /// `before` (none for a placement), counts as placed in its deployment
-/// group when it is new there, as healthy or unhealthy when its verdict
-/// first appears, and moves from healthy to unhealthy when it turns; a
-/// canary joins the placed canaries. A group with a progress deadline
+/// group when it is new there, and as healthy or unhealthy when its
+/// verdict first appears (Nomad also moves a healthy one to unhealthy,
+/// which a story never sees: a client gives its verdict once); a canary
+/// joins the placed canaries. A group with a progress deadline
 /// starts it at its first placement and pushes it on with each healthy
 /// verdict. Returns whether a health count moved.
 pub fn with_alloc(world: &mut World, i: usize, before: Option<&Before>, now: Time) -> bool {
@@ -55,7 +56,6 @@ pub fn with_alloc(world: &mut World, i: usize, before: Option<&Before>, now: Tim
         Some(b) if b.deployment_id == id => match (b.healthy, healthy_now) {
             (None, Some(true)) => healthy = 1,
             (None, Some(false)) => unhealthy = 1,
-            (Some(true), Some(false)) => (healthy, unhealthy) = (-1, 1),
             _ => {}
         },
         _ => placed = 1,
