@@ -741,7 +741,7 @@ catalogue! {
         wording: "a reconnect cancels the disconnect expiry's evaluation",
     }
     /// #14001 (1.3.3, 1.4.0; v1.4.0
-    /// nomad/deploymentwatcher/deployment_watcher.go:299-314): the deployment
+    /// nomad/deploymentwatcher/deployment_watcher.go:296-311): the deployment
     /// watcher auto-promotes once each canarying group has as many healthy
     /// canaries as it wants, whatever its other placed canaries; before,
     /// only with exactly as many placed canaries, every one healthy (v1.3.0
