@@ -309,9 +309,18 @@ fn a_placement_of_an_older_version_runs_it_under_until() {
         healthy_after: None,
     };
     let story = run(&snapshot, &options, &request).unwrap();
-    let [_, second] = story.timeline.as_slice() else {
-        panic!("{} evaluations", story.timeline.len());
-    };
+    // Between the two node updates the deployment watcher evaluates the job
+    // once the canary is healthy.
+    let triggers: Vec<&str> = story
+        .timeline
+        .iter()
+        .map(|e| e.evaluation.triggered_by.as_str())
+        .collect();
+    assert_eq!(
+        triggers,
+        ["node-update", "deployment-watcher", "node-update"]
+    );
+    let second = &story.timeline[2];
     let on_node: Vec<u64> = second.job.groups[0]
         .buckets
         .iter()

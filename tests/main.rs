@@ -76,5 +76,6 @@ mod volumes;
 mod what_if;
 mod what_if_canary;
 mod what_if_cli;
+mod what_if_deployment;
 mod what_if_explain;
 mod what_if_preemption;

@@ -1352,8 +1352,57 @@ struct StoryDocument {
     timeline: Vec<TimelineEntry>,
     pending: Vec<StoryEvaluation>,
     canceled: Vec<CanceledEvaluation>,
+    deployment_watcher: Vec<WatcherWrite>,
+    deployments: Vec<StoryDeployment>,
     until: Option<String>,
     assumptions: Vec<Warning>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct WatcherWrite {
+    at: String,
+    deployment_id: String,
+    namespace: String,
+    job_id: String,
+    action: String,
+    status_description: String,
+    eval_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reverted: Option<Reverted>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct Reverted {
+    stable_version: u64,
+    job_version: u64,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct StoryDeployment {
+    id: String,
+    namespace: String,
+    job_id: String,
+    job_version: u64,
+    status: String,
+    status_description: String,
+    groups: BTreeMap<String, StoryDeploymentGroup>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct StoryDeploymentGroup {
+    desired_total: i64,
+    desired_canaries: i64,
+    placed_canaries: Vec<String>,
+    promoted: bool,
+    placed_allocs: i64,
+    healthy_allocs: i64,
+    unhealthy_allocs: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    require_progress_by: Option<String>,
 }
 
 #[derive(Deserialize, Serialize)]
@@ -1455,7 +1504,7 @@ fn story_json(fixture: &str, events: &[&str], until: Option<&str>) -> String {
 }
 
 /// Stories that between them write every field of the story's types.
-const STORIES: [(&str, &[&str], Option<&str>); 5] = [
+const STORIES: [(&str, &[&str], Option<&str>); 6] = [
     (
         "cluster.json",
         &["node-down:client-2@5m", "node-up:client-2@15m"],
@@ -1489,6 +1538,7 @@ const STORIES: [(&str, &[&str], Option<&str>); 5] = [
         &["node-down:client-3", "node-up:client-3@30m"],
         Some("1h"),
     ),
+    ("stalled.json", &[], Some("1h")),
 ];
 
 #[test]
@@ -1523,6 +1573,7 @@ fn stories_match_the_schema_and_the_page_names_their_fields() {
         "TimelineEntry",
         "StoryEvaluation",
         "StoryPreemption",
+        "WatcherWrite",
     ];
     let missing: Vec<_> = all
         .difference(&met)

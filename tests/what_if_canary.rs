@@ -84,7 +84,9 @@ fn generic_sched_go_v1_10_5_a_later_evaluation_of_the_deployment_counts_its_cana
 /// From the command line: fixtures/evals.json holds the pending
 /// `job-register` evaluation of web's version 2 (one canary); client-1
 /// going down then evaluates web again in the same deployment, which
-/// places no second canary and keeps the deployment running.
+/// places no second canary and keeps the deployment running. The canary's
+/// health verdict makes the deployment watcher evaluate web a second
+/// later (`createBatchedUpdate`), which waits for the manual promotion.
 #[test]
 fn a_story_from_the_command_line_places_the_canary_once() {
     let (code, stdout, stderr) = crate::what_if_cli::run(&[
@@ -108,7 +110,10 @@ fn a_story_from_the_command_line_places_the_canary_once() {
         .iter()
         .map(|e| e["evaluation"]["triggered_by"].as_str().unwrap())
         .collect();
-    assert_eq!(triggers, ["job-register", "node-update"]);
+    assert_eq!(
+        triggers,
+        ["job-register", "node-update", "deployment-watcher"]
+    );
     let canaries: Vec<&str> = web
         .iter()
         .flat_map(|e| e["job"]["plan"]["place"].as_array().unwrap())
@@ -116,7 +121,10 @@ fn a_story_from_the_command_line_places_the_canary_once() {
         .map(|p| p["name"].as_str().unwrap())
         .collect();
     assert_eq!(canaries, ["web.web[1]"]);
-    let later = &web[1]["job"]["plan"];
-    assert_eq!(later["deployment"], serde_json::Value::Null);
-    assert_eq!(later["deployment_updates"], serde_json::json!([]));
+    for later in &web[1..] {
+        let plan = &later["job"]["plan"];
+        assert_eq!(plan["deployment"], serde_json::Value::Null);
+        assert_eq!(plan["deployment_updates"], serde_json::json!([]));
+    }
+    assert_eq!(doc["deployment_watcher"], serde_json::json!([]));
 }

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{SortedMap, nullable};
-use crate::time::Duration;
+use crate::time::{Duration, Time};
 
 /// A `structs.Deployment`.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -43,6 +43,10 @@ pub struct DeploymentState {
     pub placed_allocs: i64,
     pub healthy_allocs: i64,
     pub unhealthy_allocs: i64,
+    /// When the deployment watcher fails the group for want of progress:
+    /// the first placement plus the progress deadline, pushed on by each
+    /// allocation that becomes healthy; zero until then.
+    pub require_progress_by: Time,
 }
 
 /// Deployment status strings and descriptions of `nomad/structs`.

@@ -205,6 +205,9 @@ pub struct UpdateStrategy {
     pub auto_revert: bool,
     pub auto_promote: bool,
     pub progress_deadline: Duration,
+    /// `checks`, `task_states` or `manual`: with `manual` an operator
+    /// sets the health of a deployment's allocations, not their client.
+    pub health_check: String,
 }
 
 /// A `structs.ReschedulePolicy`.

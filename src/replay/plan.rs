@@ -183,6 +183,7 @@ impl<'a> JobContext<'a> {
                             auto_revert: s.auto_revert,
                             auto_promote: s.auto_promote,
                             promoted: s.promoted,
+                            progress_deadline: s.progress_deadline,
                         },
                     )
                 })

@@ -413,6 +413,7 @@ fn plan_deployment(d: &WorkingDeployment) -> PlanDeployment {
                     auto_revert: s.auto_revert,
                     auto_promote: s.auto_promote,
                     promoted: s.promoted,
+                    progress_deadline: s.progress_deadline,
                 };
                 Some((name.clone(), group))
             })

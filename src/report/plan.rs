@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::model::{ClientStatus, Id};
 use crate::placement::{AllocMetric, Score};
-use crate::time::Time;
+use crate::time::{Duration, Time};
 
 /// The concrete plan for one job.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -264,6 +264,10 @@ pub struct PlanDeploymentGroup {
     pub auto_revert: bool,
     pub auto_promote: bool,
     pub promoted: bool,
+    /// The group's `progress_deadline`, which the deployment written with
+    /// the plan keeps for its watcher.
+    #[serde(skip)]
+    pub progress_deadline: Duration,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]

@@ -1,8 +1,9 @@
 //! The plan applier (nomad/plan_apply.go and the state store's
 //! `UpsertPlanResults`): a job's plan written to the cluster, its
-//! preempted allocations evicted (`preempt`). The replay assumes what
-//! Nomad leaves to clients: placed allocations start at once (and are
-//! healthy at once, or after `--assume-healthy-after`), stops and
+//! preempted allocations evicted (`preempt`), its deployment created or
+//! updated and the allocations counted in it (`deployment_state`). The
+//! replay assumes what Nomad leaves to clients: placed allocations start
+//! at once (their health verdict is the engine's to schedule), stops and
 //! evictions complete at once.
 
 use std::sync::Arc;
@@ -15,6 +16,7 @@ use crate::report::JobReport;
 use crate::time::Time;
 use crate::version::Release;
 
+use super::deployment_state::{self, Before};
 use super::eval::NewEval;
 use super::place;
 use super::preempt::{self, Placed};
@@ -36,6 +38,9 @@ pub struct Applied {
     pub freed: bool,
     /// What happened to allocations, for the picture.
     pub marks: Vec<Mark>,
+    /// The allocations whose client now watches their health: those
+    /// placed, and those updated in place into another deployment.
+    pub health: Vec<String>,
 }
 
 /// Applies `job`'s plan, made by evaluation `eval_id` at `now` under
@@ -46,7 +51,6 @@ pub fn apply(
     eval_id: &str,
     job: &JobReport,
     now: Time,
-    healthy_now: bool,
 ) -> Applied {
     let plan = &job.plan;
     let mut out = Applied::default();
@@ -129,25 +133,31 @@ pub fn apply(
             world.snapshot.allocs[i].followup_eval_id = update.followup_eval_id.as_str().into();
         }
     }
+    let mut in_place = Vec::new();
     for update in &plan.in_place_update {
         if let (Some(i), Some(spec)) = (world.alloc_index(&update.alloc_id.to_string()), &spec) {
+            let before = Before::of(world.alloc(i));
             let alloc = &mut world.snapshot.allocs[i];
             alloc.job = Some(spec.clone());
-            if let Some(d) = &update.deployment_id {
-                alloc.deployment_id = d.as_str().into();
+            alloc.modify_time = now.unix_nanos_i64();
+            // Into another deployment (or none), the allocation's
+            // deployment status starts over (v1.3.0
+            // scheduler/generic_sched.go:419-423, v2.0.5 :406-410).
+            let into = update.deployment_id.as_deref().unwrap_or("");
+            if alloc.deployment_id != into {
+                alloc.deployment_status = None;
+                world.set_deployment(i, into);
+                out.health.push(world.alloc(i).id.to_string());
             }
+            in_place.push((i, before));
         }
     }
     // `UpsertDeployment`: a system job's plan (1.11.0 on) may carry the job's
     // existing deployment, whose groups' totals it updates.
-    let existing = plan.deployment.as_ref().and_then(|d| {
-        world
-            .snapshot
-            .deployments
-            .iter_mut()
-            .find(|e| e.id == d.id)
-            .map(|e| (d, e))
-    });
+    let existing = plan
+        .deployment
+        .as_ref()
+        .and_then(|d| world.deployment_mut(&d.id).map(|e| (d, e)));
     if let Some((d, e)) = existing {
         e.status = d.status.clone();
         e.status_description = d.status_description.clone();
@@ -162,7 +172,7 @@ pub fn apply(
         // evaluation's reconciler checks (a deployment of another
         // `JobCreateIndex` is of an older job, and canceled).
         let of_job = spec.as_deref();
-        world.snapshot.deployments.push(Deployment {
+        let created = Deployment {
             id: d.id.clone(),
             namespace: job.namespace.clone(),
             job_id: job.id.clone(),
@@ -186,6 +196,7 @@ pub fn apply(
                             promoted: g.promoted,
                             desired_canaries: g.desired_canaries,
                             desired_total: g.desired_total,
+                            progress_deadline: g.progress_deadline,
                             ..DeploymentState::default()
                         },
                     )
@@ -193,18 +204,20 @@ pub fn apply(
                 .collect(),
             create_index: index,
             modify_index: index,
-        });
+        };
+        deployment_state::create(world, created);
     }
     for update in &plan.deployment_updates {
-        if let Some(d) = world
-            .snapshot
-            .deployments
-            .iter_mut()
-            .find(|d| d.id == update.deployment_id)
-        {
-            d.status = update.status.clone();
-            d.status_description = update.status_description.clone();
-        }
+        deployment_state::set_status(
+            world,
+            &update.deployment_id,
+            &update.status,
+            &update.status_description,
+        );
+    }
+    // The in-place updates are written with the deployment they join.
+    for (i, before) in &in_place {
+        deployment_state::with_alloc(world, *i, Some(before), now);
     }
     let active = |status: &str| {
         use deployment_status as ds;
@@ -285,7 +298,6 @@ pub fn apply(
                 Some(given) => given.as_deref(),
                 None => deployment_id.as_deref(),
             },
-            healthy_now,
         };
         let mut alloc = place::allocation(world, job, &p, &at);
         alloc.allocated_resources = spec
@@ -299,11 +311,11 @@ pub fn apply(
         {
             world.snapshot.allocs[i].next_allocation = alloc.id.to_string().into();
         }
-        if alloc.is_canary() {
-            record_canary(world, &alloc);
-        }
         mark(&mut out, &alloc, MarkKind::Placed);
+        out.health.push(alloc.id.to_string());
         world.push_alloc(alloc);
+        let i = world.snapshot.allocs.len() - 1;
+        deployment_state::with_alloc(world, i, None, now);
     }
     out.followups = plan
         .followup_evals
@@ -323,25 +335,6 @@ pub fn apply(
     out
 }
 
-/// `updateDeploymentWithAlloc`'s canary list: a placed canary joins its
-/// deployment group's placed canaries, which the next evaluation's
-/// reconciler reads (v1.10.5 nomad/state/state_store.go:5848, the same
-/// from 1.3.0). The health counts kept beside it come from clients and the
-/// deployment watcher, which the story does not replay.
-fn record_canary(world: &mut World, alloc: &Allocation) {
-    let state = world
-        .snapshot
-        .deployments
-        .iter_mut()
-        .find(|d| d.id == alloc.deployment_id.as_str())
-        .and_then(|d| d.task_groups.get_mut(alloc.task_group.as_str()));
-    if let Some(state) = state
-        && !state.placed_canaries.iter().any(|c| alloc.id == *c)
-    {
-        state.placed_canaries.push(alloc.id.to_string());
-    }
-}
-
 /// `AppendState(ClientStatus, ...)`.
 fn push_state(alloc: &mut Allocation, value: ClientStatus, time: Time) {
     let mut states = std::mem::take(&mut alloc.alloc_states).into_vec();
@@ -351,15 +344,4 @@ fn push_state(alloc: &mut Allocation, value: ClientStatus, time: Time) {
         time,
     });
     alloc.alloc_states = states.into_boxed_slice();
-}
-
-/// Marks placed allocations healthy (after `--assume-healthy-after`).
-pub fn mark_healthy(world: &mut World, alloc_ids: &[String]) {
-    for id in alloc_ids {
-        if let Some(i) = world.alloc_index(id)
-            && let Some(status) = &mut world.snapshot.allocs[i].deployment_status
-        {
-            status.healthy = Some(true);
-        }
-    }
 }

@@ -11,11 +11,13 @@ use crate::version::Switch;
 
 use super::apply::{self, Applied};
 use super::blocked::BlockedEvals;
+use super::deployment_watcher::{Watcher, WatcherWrite, Written};
 use super::drainer::Drainer;
 use super::error::WhatIfError;
 use super::eval::{NewEval, Origin, PendingEval};
 use super::rules::ServerRules;
-use super::story::{Canceled, CanceledBy, EvalFacts, MarkKind};
+use super::story::{Canceled, CanceledBy, EvalFacts};
+use super::update_alloc;
 use super::world::World;
 
 /// The servers' state over the story.
@@ -25,8 +27,9 @@ pub(super) struct Engine {
     pub(super) queue: Vec<PendingEval>,
     pub(super) blocked: BlockedEvals,
     pub(super) drainer: Drainer,
+    pub(super) watcher: Watcher,
     pub(super) healthy_after: Option<Duration>,
-    /// Placed allocations that become healthy at a time.
+    /// Allocations whose client reports them healthy at a time.
     pub(super) health_due: Vec<(Time, Vec<String>)>,
     /// Heartbeats due: the time, the node, its `what_if` entry.
     pub(super) heartbeats: Vec<(Time, String, usize)>,
@@ -77,26 +80,79 @@ impl Engine {
             .into_iter()
             .next()
             .expect("the evaluation's job");
-        let applied = apply::apply(
-            &mut self.world,
-            self.rules.release,
-            &e.id,
-            &job,
-            p.due,
-            self.healthy_after.is_none(),
-        );
-        if let Some(d) = self.healthy_after {
-            let placed: Vec<String> = applied
-                .marks
-                .iter()
-                .filter(|m| m.kind == MarkKind::Placed)
-                .map(|m| m.alloc_id.clone())
-                .collect();
-            if !placed.is_empty() {
-                self.health_due.push((p.due.add(d), placed));
+        let applied = apply::apply(&mut self.world, self.rules.release, &e.id, &job, p.due);
+        if !applied.health.is_empty() {
+            let at = p.due.add(self.healthy_after.unwrap_or(0));
+            self.health_due.push((at, applied.health.clone()));
+        }
+        self.watcher.refresh(&mut self.world);
+        Ok((job, applied))
+    }
+
+    /// The clients of `ids` report them healthy at `now`; the watcher
+    /// reacts to the deployments whose counts moved.
+    pub(super) fn report_healthy(&mut self, ids: &[String], now: Time) -> Vec<WatcherWrite> {
+        let mut moved: Vec<(String, usize)> = Vec::new();
+        for id in ids {
+            if let Some(i) = self.world.alloc_index(id)
+                && let Some(d) = update_alloc::report_health(&mut self.world, i, true, now)
+            {
+                moved.push((d, i));
             }
         }
-        Ok((job, applied))
+        self.health_changed(moved, now)
+    }
+
+    /// The watcher's `handleAllocUpdate` on each deployment of `moved`
+    /// (deployment, allocation whose verdict it counted), in order.
+    pub(super) fn health_changed(
+        &mut self,
+        moved: Vec<(String, usize)>,
+        now: Time,
+    ) -> Vec<WatcherWrite> {
+        self.watcher.refresh(&mut self.world);
+        let mut deployments: Vec<&String> = moved.iter().map(|(d, _)| d).collect();
+        deployments.sort();
+        deployments.dedup();
+        let mut written = Vec::new();
+        for d in deployments {
+            let changed: Vec<usize> = moved
+                .iter()
+                .filter(|(m, _)| m == d)
+                .map(|&(_, i)| i)
+                .collect();
+            let w = self
+                .watcher
+                .health_changed(&mut self.world, d, &changed, now, &self.rules);
+            written.extend(w);
+        }
+        self.written(written, now)
+    }
+
+    /// The watcher's timers due at `now`.
+    pub(super) fn watcher_step(&mut self, now: Time) -> Vec<WatcherWrite> {
+        let deadlines = self.until.is_some();
+        let written = self
+            .watcher
+            .step(&mut self.world, now, deadlines, &self.rules);
+        self.written(written, now)
+    }
+
+    /// Each watcher write's evaluation to the broker, as a write of its
+    /// own; the records the story keeps.
+    fn written(&mut self, written: Vec<Written>, now: Time) -> Vec<WatcherWrite> {
+        let mut records = Vec::new();
+        for w in written {
+            let pending = self.world.enqueue(vec![w.eval], now, Origin::Followup);
+            if let Some(mut r) = w.record {
+                r.eval_id = pending[0].eval.id.clone();
+                records.push(r);
+            }
+            self.queue.extend(pending);
+        }
+        self.watcher.refresh(&mut self.world);
+        self.drainer.touch(now);
+        records
     }
 
     /// The broker's `Ack` of `done` at `now`: from #14621, of the job's

@@ -16,6 +16,7 @@ pub mod trigger {
     pub const JOB_DEREGISTER: &str = "job-deregister";
     pub const QUEUED_ALLOCS: &str = "queued-allocs";
     pub const PREEMPTION: &str = "preemption";
+    pub const DEPLOYMENT_WATCHER: &str = "deployment-watcher";
 }
 
 /// What made an evaluation, which decides whether it runs without `--until`.

@@ -35,6 +35,9 @@ pub struct Outcome {
     /// From #15808, the node whose next heartbeat makes it ready, once the
     /// evaluations of this instant have run.
     pub heartbeat: Option<String>,
+    /// The deployments whose health counts an allocation update moved,
+    /// with the allocation.
+    pub health: Vec<(String, usize)>,
 }
 
 /// The event `r` at its time.
@@ -51,6 +54,7 @@ pub fn apply(
         marks: Vec::new(),
         frees_capacity: false,
         heartbeat: None,
+        health: Vec::new(),
     };
     let now = r.at;
     match r.spec.kind {
@@ -81,9 +85,14 @@ pub fn apply(
                 AllocUpdate::Refused { node_status } => {
                     out.applied.ignored = Some(Ignored::UpdateRefused { node_status });
                 }
-                AllocUpdate::Taken { eval, canceled } => {
-                    out.writes.push(eval.into_iter().collect());
+                AllocUpdate::Taken {
+                    eval,
+                    canceled,
+                    deployment,
+                } => {
+                    out.writes.push(eval.into_iter().map(|e| *e).collect());
                     out.canceled.extend(canceled);
+                    out.health.extend(deployment.map(|d| (d, r.target)));
                     out.marks.push(mark(world, r.target, now, MarkKind::Failed));
                     out.frees_capacity = true;
                 }
@@ -111,10 +120,10 @@ fn node_up(world: &mut World, r: &Resolved, rules: &ServerRules, out: &mut Outco
         if world.alloc(i).client_status != ClientStatus::Unknown {
             continue;
         }
-        if let AllocUpdate::Taken { eval, canceled } =
+        if let AllocUpdate::Taken { eval, canceled, .. } =
             update_alloc::report(world, i, ClientStatus::Running, now, rules)
         {
-            reconnects.extend(eval);
+            reconnects.extend(eval.map(|e| *e));
             out.canceled.extend(canceled);
             out.marks.push(mark(world, i, now, MarkKind::Reconnected));
         }

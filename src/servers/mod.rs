@@ -6,11 +6,14 @@
 //! `--until` the follow-up, blocked and node evaluations that come due.
 //!
 //! Each Nomad server file's behaviour has its own module; release
-//! differences are rows #12955, #17443, #23858, #27423, #27499, #15808 and F-3 of the catalogue
-//! ([`crate::version::Switch`]).
+//! differences are rows #12955, #17443, #23858, #27423, #27499, #15808,
+//! #14621, #17071, F-3, and the deployment watcher's #14001, #17341 and
+//! #27804 of the catalogue ([`crate::version::Switch`]).
 
 mod apply;
 mod blocked;
+mod deployment_state;
+pub mod deployment_watcher;
 pub mod drain_jobs;
 mod drainer;
 mod engine;
@@ -25,6 +28,7 @@ pub mod node_status;
 mod place;
 mod preempt;
 mod resources;
+mod rollback;
 pub mod rules;
 mod snapshot_evals;
 pub mod story;
@@ -33,6 +37,7 @@ mod timeline;
 pub mod update_alloc;
 pub mod world;
 
+pub use deployment_watcher::{WatcherAction, WatcherWrite};
 pub use error::WhatIfError;
 pub use event::{BadEvent, BadWhen, EventKind, EventSpec, When};
 pub use explain_story::explain;

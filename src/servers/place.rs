@@ -90,7 +90,6 @@ pub struct At<'a> {
     pub now: Time,
     pub spec: Option<Arc<Job>>,
     pub deployment_id: Option<&'a str>,
-    pub healthy_now: bool,
 }
 
 /// The ID of the allocation of placement `n`, named `name`, of the plan of
@@ -150,8 +149,8 @@ pub fn allocation(world: &mut World, job: &JobReport, p: &Placement, at: &At<'_>
             .unwrap_or_default()
             .into(),
         deployment_id: at.deployment_id.unwrap_or("").into(),
-        deployment_status: tracked.then(|| AllocDeploymentStatus {
-            healthy: at.healthy_now.then_some(true),
+        deployment_status: tracked.then_some(AllocDeploymentStatus {
+            healthy: None,
             canary,
         }),
         reschedule_tracker: tracker,

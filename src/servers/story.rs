@@ -6,10 +6,11 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::model::{ClientStatus, DesiredStatus};
+use crate::model::{ClientStatus, Deployment, DesiredStatus};
 use crate::report::{JobReport, Report};
 use crate::time::{Duration, Time, format_duration};
 
+use super::deployment_watcher::WatcherWrite;
 use super::eval::PendingEval;
 use super::event::EventKind;
 use super::heartbeat::MissedHeartbeat;
@@ -29,6 +30,11 @@ pub struct Story {
     pub pending: Vec<EvalFacts>,
     /// Evaluations canceled before they ran.
     pub canceled: Vec<Canceled>,
+    /// What the deployment watcher wrote besides its batched evaluations:
+    /// promotions and failures.
+    pub deployment_watcher: Vec<WatcherWrite>,
+    /// Every deployment the story wrote, as the story left it.
+    pub deployments: Vec<DeploymentFacts>,
     pub until: Option<Time>,
     pub assumptions: Vec<Assumption>,
     /// What happened to allocations, for the picture: first every live
@@ -38,6 +44,64 @@ pub struct Story {
     /// Node names by ID, for the picture's lanes.
     #[serde(skip)]
     pub node_names: BTreeMap<String, String>,
+}
+
+/// A deployment as the state store holds it at the end of the story.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DeploymentFacts {
+    pub id: String,
+    pub namespace: String,
+    pub job_id: String,
+    pub job_version: u64,
+    pub status: String,
+    pub status_description: String,
+    pub groups: BTreeMap<String, DeploymentGroupFacts>,
+}
+
+/// One group's `DeploymentState`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DeploymentGroupFacts {
+    pub desired_total: i64,
+    pub desired_canaries: i64,
+    pub placed_canaries: Vec<String>,
+    pub promoted: bool,
+    pub placed_allocs: i64,
+    pub healthy_allocs: i64,
+    pub unhealthy_allocs: i64,
+    /// Absent until the group's progress deadline starts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub require_progress_by: Option<Time>,
+}
+
+impl DeploymentFacts {
+    pub fn of(d: &Deployment) -> DeploymentFacts {
+        DeploymentFacts {
+            id: d.id.clone(),
+            namespace: d.namespace.clone(),
+            job_id: d.job_id.clone(),
+            job_version: d.job_version,
+            status: d.status.clone(),
+            status_description: d.status_description.clone(),
+            groups: d
+                .task_groups
+                .iter()
+                .map(|(name, s)| {
+                    let g = DeploymentGroupFacts {
+                        desired_total: s.desired_total,
+                        desired_canaries: s.desired_canaries,
+                        placed_canaries: s.placed_canaries.clone(),
+                        promoted: s.promoted,
+                        placed_allocs: s.placed_allocs,
+                        healthy_allocs: s.healthy_allocs,
+                        unhealthy_allocs: s.unhealthy_allocs,
+                        require_progress_by: (!s.require_progress_by.is_zero())
+                            .then_some(s.require_progress_by),
+                    };
+                    (name.clone(), g)
+                })
+                .collect(),
+        }
+    }
 }
 
 /// One `--what-if` event as the servers took it.
@@ -252,6 +316,7 @@ impl Assumption {
     /// evictions add.
     pub fn of(
         healthy_after: Option<Duration>,
+        snapshot_awaits_health: bool,
         node_up: bool,
         drain: bool,
         evicted: bool,
@@ -279,6 +344,18 @@ impl Assumption {
                 "stopped allocations are complete (lost on a down node) as soon as their plan is applied",
             ),
         ];
+        if snapshot_awaits_health {
+            out.push(Assumption::new(
+                "awaiting_health",
+                match healthy_after {
+                    Some(d) if d > 0 => format!(
+                        "running allocations of a deployment without a health verdict become healthy {} after the evaluation time",
+                        format_duration(d)
+                    ),
+                    _ => "running allocations of a deployment without a health verdict are healthy at the evaluation time".to_string(),
+                },
+            ));
+        }
         if evicted {
             out.push(Assumption::new(
                 "evictions_complete_at_once",

@@ -8,7 +8,7 @@ use crate::time::{Duration, Time};
 use crate::version::Switch;
 use crate::warning::Warning;
 
-use super::apply;
+use super::deployment_watcher::Watcher;
 use super::drainer::Drainer;
 use super::engine::Engine;
 use super::error::WhatIfError;
@@ -17,10 +17,11 @@ use super::event::{EventKind, EventSpec, When};
 use super::events::Resolved;
 use super::rules::ServerRules;
 use super::story::{
-    Assumption, Canceled, CanceledBy, EvalFacts, Ignored, Mark, MarkKind, Story, TimelineEntry,
+    Assumption, Canceled, CanceledBy, DeploymentFacts, EvalFacts, Ignored, Mark, MarkKind, Story,
+    TimelineEntry,
 };
 use super::world::World;
-use super::{blocked::BlockedEvals, events, snapshot_evals, target};
+use super::{blocked::BlockedEvals, events, snapshot_evals, target, update_alloc};
 
 /// What to replay after the snapshot.
 #[derive(Clone, Debug, Default)]
@@ -111,6 +112,8 @@ pub(super) fn tell(
         timeline: Vec::new(),
         pending: Vec::new(),
         canceled: Vec::new(),
+        deployment_watcher: Vec::new(),
+        deployments: Vec::new(),
         until,
         assumptions: Vec::new(),
         marks: live_at_start(snapshot, eval_time),
@@ -126,12 +129,20 @@ pub(super) fn tell(
         queue: Vec::new(),
         blocked: BlockedEvals::default(),
         drainer: Drainer::default(),
+        watcher: Watcher::default(),
         healthy_after: request.healthy_after.filter(|&d| d > 0),
         health_due: Vec::new(),
         heartbeats: Vec::new(),
         until,
         eval_options,
     };
+    engine.watcher.start(&engine.world, eval_time);
+    let awaiting = awaiting_health(&engine.world);
+    if !awaiting.is_empty() {
+        let at = eval_time.add(engine.healthy_after.unwrap_or(0));
+        engine.health_due.push((at, awaiting));
+    }
+    let snapshot_awaits_health = !engine.health_due.is_empty();
     if until.is_some() {
         let (pending, blocked) = snapshot_evals::intake(snapshot, &story.report.eval_id);
         let pending = engine.world.enqueue(pending, eval_time, Origin::Followup);
@@ -147,14 +158,27 @@ pub(super) fn tell(
         let eval_due = engine.next_eval().map(|i| engine.queue[i].due);
         let health_at = engine.health_due.iter().map(|(t, _)| *t).min();
         let drain_at = engine.drainer.next_due();
+        // Without --until the watcher's deadlines are not followed.
+        let watch_at = engine
+            .watcher
+            .next_due()
+            .filter(|_| until.is_some())
+            .or_else(|| engine.watcher.next_batch());
         let heartbeat_at = engine.heartbeats.first().map(|h| h.0);
-        // At the same instant: events, health, the drainer, evaluations,
-        // then the heartbeats that wait for them.
-        let next = [event_at, health_at, drain_at, eval_due, heartbeat_at]
-            .into_iter()
-            .enumerate()
-            .filter_map(|(rank, t)| t.map(|t| (t, rank)))
-            .min();
+        // At the same instant: events, health, the drainer, the deployment
+        // watcher, evaluations, then the heartbeats that wait for them.
+        let next = [
+            event_at,
+            health_at,
+            drain_at,
+            watch_at,
+            eval_due,
+            heartbeat_at,
+        ]
+        .into_iter()
+        .enumerate()
+        .filter_map(|(rank, t)| t.map(|t| (t, rank)))
+        .min();
         let Some((now, rank)) = next else { break };
         if until.is_some_and(|u| now > u) && rank != 0 {
             break;
@@ -169,6 +193,8 @@ pub(super) fn tell(
                 continue;
             }
             let outcome = events::apply(&mut engine.world, &mut engine.drainer, r, &engine.rules);
+            let written = engine.health_changed(outcome.health.clone(), now);
+            story.deployment_watcher.extend(written);
             let mut applied = outcome.applied;
             let (gone, kept): (Vec<PendingEval>, Vec<PendingEval>) =
                 std::mem::take(&mut engine.queue)
@@ -200,7 +226,8 @@ pub(super) fn tell(
                 engine.health_due.drain(..).partition(|(t, _)| *t == now);
             engine.health_due = rest;
             let ids: Vec<String> = due.into_iter().flat_map(|(_, ids)| ids).collect();
-            apply::mark_healthy(&mut engine.world, &ids);
+            let written = engine.report_healthy(&ids, now);
+            story.deployment_watcher.extend(written);
             engine.drainer.touch(now);
         } else if rank == 2 {
             let made = engine.drainer.step(&mut engine.world, now);
@@ -208,7 +235,10 @@ pub(super) fn tell(
                 let pending = engine.world.enqueue(made, now, Origin::Event);
                 engine.queue.extend(pending);
             }
-        } else if rank == 4 {
+        } else if rank == 3 {
+            let written = engine.watcher_step(now);
+            story.deployment_watcher.extend(written);
+        } else if rank == 5 {
             let (_, node, entry) = engine.heartbeats.remove(0);
             let change = events::heartbeat(&mut engine.world, &node, &engine.rules);
             let pending = engine
@@ -310,8 +340,14 @@ pub(super) fn tell(
     left.extend(engine.blocked.into_evals());
     left.sort_by(|a, b| a.broker_order(b));
     story.pending = left.iter().map(EvalFacts::of).collect();
+    story.deployments = engine
+        .world
+        .written_deployments()
+        .map(DeploymentFacts::of)
+        .collect();
     story.assumptions = Assumption::of(
         engine.healthy_after,
+        snapshot_awaits_health,
         request.events.iter().any(|e| e.kind == EventKind::NodeUp),
         request
             .events
@@ -339,6 +375,12 @@ fn finish(story: &mut Story, baseline: Replay<'_>, options: &Options) {
         .timeline
         .retain(|e| selected(&e.job.namespace, &e.job.id));
     story.pending.retain(|e| selected(&e.namespace, &e.job_id));
+    story
+        .deployment_watcher
+        .retain(|w| selected(&w.namespace, &w.job_id));
+    story
+        .deployments
+        .retain(|d| selected(&d.namespace, &d.job_id));
     for job in &mut report.jobs {
         if let Some(first) = story
             .timeline
@@ -361,6 +403,28 @@ fn finish(story: &mut Story, baseline: Replay<'_>, options: &Options) {
         report.warnings.sort();
     }
     story.report = report;
+}
+
+/// The snapshot's running allocations of an active deployment that have
+/// no health verdict yet and whose client watches their health.
+fn awaiting_health(world: &World) -> Vec<String> {
+    world
+        .snapshot
+        .allocs
+        .iter()
+        .filter(|a| {
+            a.client_status == ClientStatus::Running
+                && !a.terminal_status()
+                && a.deployment_status
+                    .as_ref()
+                    .is_none_or(|s| s.healthy.is_none())
+                && world
+                    .deployment(&a.deployment_id)
+                    .is_some_and(|d| d.active())
+                && update_alloc::watched(a)
+        })
+        .map(|a| a.id.to_string())
+        .collect()
 }
 
 /// Every allocation live at the evaluation time, as the picture starts.

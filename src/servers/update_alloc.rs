@@ -5,15 +5,18 @@
 //! (phase 1 of PR #12333); one whose job is gone, a `job-deregister`
 //! evaluation and a desired stop. The state store then takes the client's
 //! status (`nestedUpdateAllocFromClient`) and, from F-3, cancels the
-//! disconnect follow-up of a reconnecting allocation.
+//! disconnect follow-up of a reconnecting allocation. The client's health
+//! verdict on an allocation comes the same way ([`report_health`]), and
+//! both move its deployment's counters (`updateDeploymentWithAlloc`).
 
 use crate::model::{
-    ClientStatus, DesiredStatus, Job, Name, TASK_CLIENT_RECONNECTED, TaskEvent, TaskState,
-    node_status,
+    AllocDeploymentStatus, Allocation, ClientStatus, DesiredStatus, Job, JobType, Name,
+    TASK_CLIENT_RECONNECTED, TaskEvent, TaskState, node_status,
 };
 use crate::time::Time;
 use crate::version::Switch;
 
+use super::deployment_state::{self, Before};
 use super::eval::{NewEval, trigger};
 use super::rules::ServerRules;
 use super::world::World;
@@ -24,10 +27,12 @@ pub enum AllocUpdate {
     /// Refused: from #15808 a down or disconnected node may not update.
     Refused { node_status: String },
     /// Taken; `eval` when one was created, `canceled` the follow-up
-    /// evaluation the state store canceled.
+    /// evaluation the state store canceled, `deployment` the deployment
+    /// whose health counts it moved.
     Taken {
-        eval: Option<NewEval>,
+        eval: Option<Box<NewEval>>,
         canceled: Option<String>,
+        deployment: Option<String>,
     },
 }
 
@@ -90,7 +95,7 @@ pub fn report(
             triggered_by = Some(trigger::RECONNECT);
         }
         if let Some(triggered_by) = triggered_by {
-            eval = Some(NewEval {
+            eval = Some(Box::new(NewEval {
                 id: String::new(),
                 namespace: alloc.namespace.to_string(),
                 job_id: alloc.job_id.to_string(),
@@ -100,11 +105,72 @@ pub fn report(
                 node_id: None,
                 wait_until: None,
                 raft_index: None,
-            });
+            }));
         }
     }
+    let before = Before::of(world.alloc(i));
+    let failed = reported == ClientStatus::Failed;
     let canceled = take_client_status(world, i, reported, deregister, now, rules);
-    AllocUpdate::Taken { eval, canceled }
+    // A task that fails before its allocation is healthy makes the client's
+    // health watcher report the allocation unhealthy with it.
+    if failed && before.healthy.is_none() && watched(world.alloc(i)) {
+        set_health(&mut world.snapshot.allocs[i], false);
+    }
+    let moved = deployment_state::with_alloc(world, i, Some(&before), now);
+    AllocUpdate::Taken {
+        eval,
+        canceled,
+        deployment: moved.then(|| world.alloc(i).deployment_id.to_string()),
+    }
+}
+
+/// The client of allocation `i` reports its health verdict at `now`, as
+/// its health watcher decided it; nothing when the allocation is terminal,
+/// has a verdict already, or has no watcher. Returns the deployment whose
+/// health counts moved.
+pub fn report_health(world: &mut World, i: usize, healthy: bool, now: Time) -> Option<String> {
+    let alloc = world.alloc(i);
+    let has = alloc
+        .deployment_status
+        .as_ref()
+        .is_some_and(|s| s.healthy.is_some());
+    if alloc.terminal_status() || has || !watched(alloc) {
+        return None;
+    }
+    let before = Before::of(alloc);
+    let alloc = &mut world.snapshot.allocs[i];
+    set_health(alloc, healthy);
+    alloc.modify_time = now.unix_nanos_i64();
+    deployment_state::with_alloc(world, i, Some(&before), now)
+        .then(|| world.alloc(i).deployment_id.to_string())
+}
+
+fn set_health(alloc: &mut Allocation, healthy: bool) {
+    alloc
+        .deployment_status
+        .get_or_insert_with(AllocDeploymentStatus::default)
+        .healthy = Some(healthy);
+}
+
+/// Whether the client watches the allocation's health (v1.3.0
+/// client/allocrunner/health_hook.go:75, :116-121): a service allocation,
+/// from #26605 (1.11.0) a system one too, which only a deployment can
+/// hold before; in a deployment only with an update block whose health
+/// check is not `manual`.
+pub fn watched(alloc: &Allocation) -> bool {
+    let Some(job) = alloc.job.as_deref() else {
+        return false;
+    };
+    let deploy = !alloc.deployment_id.is_empty();
+    let kind = job.job_type == JobType::Service || (deploy && job.job_type == JobType::System);
+    if !kind {
+        return false;
+    }
+    !deploy
+        || job
+            .lookup_task_group(&alloc.task_group)
+            .and_then(|tg| tg.update_strategy())
+            .is_some_and(|u| u.health_check != "manual")
 }
 
 /// `nestedUpdateAllocFromClient`: the client's status and task states; the

@@ -1,9 +1,9 @@
 //! The cluster as the servers change it over the story: the snapshot, its
 //! next raft index, and the evaluations created so far.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
-use crate::model::{Allocation, Node, Snapshot};
+use crate::model::{Allocation, Deployment, Node, Snapshot};
 use crate::time::Time;
 
 use super::eval::{NewEval, Origin, PendingEval, eval_id};
@@ -21,6 +21,13 @@ pub struct World {
     /// an allocation never moves, so a placement only appends, and what a
     /// node holds costs its own allocations to read, not the cluster's.
     by_node: HashMap<String, Vec<usize>>,
+    /// Each deployment's allocations (`AllocsByDeployment`), in snapshot
+    /// order.
+    by_deployment: HashMap<String, Vec<usize>>,
+    /// The deployments written since the deployment watcher last looked.
+    touched: BTreeSet<String>,
+    /// Every deployment written over the story.
+    written: BTreeSet<String>,
 }
 
 impl World {
@@ -41,9 +48,16 @@ impl World {
         // The first of duplicate IDs, as a search in order finds it.
         let mut by_id = HashMap::new();
         let mut by_node: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut by_deployment: HashMap<String, Vec<usize>> = HashMap::new();
         for (i, a) in snapshot.allocs.iter().enumerate() {
             by_id.entry(a.id.to_string()).or_insert(i);
             by_node.entry(a.node_id.to_string()).or_default().push(i);
+            if !a.deployment_id.is_empty() {
+                by_deployment
+                    .entry(a.deployment_id.to_string())
+                    .or_default()
+                    .push(i);
+            }
         }
         World {
             snapshot,
@@ -51,6 +65,9 @@ impl World {
             batches: 0,
             by_id,
             by_node,
+            by_deployment,
+            touched: BTreeSet::new(),
+            written: BTreeSet::new(),
         }
     }
 
@@ -94,7 +111,58 @@ impl World {
             .entry(alloc.node_id.to_string())
             .or_default()
             .push(i);
+        if !alloc.deployment_id.is_empty() {
+            self.by_deployment
+                .entry(alloc.deployment_id.to_string())
+                .or_default()
+                .push(i);
+        }
         self.snapshot.allocs.push(alloc);
+    }
+
+    /// Moves allocation `i` into deployment `id` (none when empty).
+    pub fn set_deployment(&mut self, i: usize, id: &str) {
+        let old = self.snapshot.allocs[i].deployment_id.to_string();
+        if old == id {
+            return;
+        }
+        if let Some(list) = self.by_deployment.get_mut(&old) {
+            list.retain(|&j| j != i);
+        }
+        if !id.is_empty() {
+            let list = self.by_deployment.entry(id.to_string()).or_default();
+            let at = list.partition_point(|&j| j < i);
+            list.insert(at, i);
+        }
+        self.snapshot.allocs[i].deployment_id = id.into();
+    }
+
+    /// `AllocsByDeployment`: the deployment's allocations, terminal ones
+    /// included.
+    pub fn in_deployment(&self, id: &str) -> &[usize] {
+        self.by_deployment.get(id).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn deployment(&self, id: &str) -> Option<&Deployment> {
+        self.snapshot.deployments.iter().find(|d| d.id == id)
+    }
+
+    /// The deployment `id`, to write: the watcher looks at it again.
+    pub fn deployment_mut(&mut self, id: &str) -> Option<&mut Deployment> {
+        let d = self.snapshot.deployments.iter_mut().find(|d| d.id == id)?;
+        self.touched.insert(id.to_string());
+        self.written.insert(id.to_string());
+        Some(d)
+    }
+
+    /// Every deployment written over the story, in ID order.
+    pub fn written_deployments(&self) -> impl Iterator<Item = &Deployment> {
+        self.written.iter().filter_map(|id| self.deployment(id))
+    }
+
+    /// The deployments written since the last call.
+    pub fn take_touched(&mut self) -> BTreeSet<String> {
+        std::mem::take(&mut self.touched)
     }
 
     pub fn alloc(&self, i: usize) -> &Allocation {

@@ -759,6 +759,41 @@ catalogue! {
         reads: [],
         wording: "a reconnect cancels the disconnect expiry's evaluation",
     }
+    /// #14001 (1.3.3, 1.4.0; v1.4.0
+    /// nomad/deploymentwatcher/deployment_watcher.go:296-311): the deployment
+    /// watcher auto-promotes once each canarying group has as many healthy
+    /// canaries as it wants, whatever its other placed canaries; before,
+    /// only with exactly as many placed canaries, every one healthy (v1.3.0
+    /// :296-307).
+    AutoPromoteHealthyCount {
+        id: "#14001",
+        firsts: &[v(1, 3, 3), v(1, 4, 0)],
+        replayed: true,
+        reads: [],
+        wording: "auto-promotion counts the healthy canaries, not every placed one",
+    }
+    /// #17341 (1.6.0; v1.6.0 nomad/deploymentwatcher/deployment_watcher.go
+    /// `shouldFailEarly`): an unhealthy allocation of a group with a
+    /// progress deadline fails its deployment at once when it has no
+    /// reschedule attempt left; before, only the deadline did (v1.3.0
+    /// :611-641).
+    DeploymentFailsEarly {
+        id: "#17341",
+        firsts: &[v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "an unhealthy allocation out of reschedule attempts fails its deployment at once",
+    }
+    /// #27804 (2.0.1, backported as #27888; v2.0.5
+    /// nomad/deploymentwatcher/deployment_watcher.go:671-673): a paused
+    /// deployment does not fail at its progress deadline; before, it did.
+    PausedKeepsDeadline {
+        id: "#27804",
+        firsts: &[v(2, 0, 1)],
+        replayed: true,
+        reads: [],
+        wording: "a paused deployment does not fail at its progress deadline",
+    }
     /// #25850 (1.10.2, backported as #25863; v1.10.2
     /// scheduler/scheduler_system.go:404, :293, :327): a task group filtered
     /// out of every node it was to be placed on is a failed placement only

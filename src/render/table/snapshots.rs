@@ -591,6 +591,7 @@ fn new_deployment_and_deployment_updates() {
                     auto_revert: true,
                     auto_promote: false,
                     promoted: false,
+                    progress_deadline: 0,
                 },
             )]),
         }),

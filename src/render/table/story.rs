@@ -1,13 +1,14 @@
 //! The story as tables: the events as the servers took them, the timeline
 //! as one line per evaluation with its plan's counts, each evaluation's
 //! job as the other tables show a job, what was not replayed, what was
-//! canceled before it ran, and the assumptions made. Times are offsets from the evaluation time ("+15m").
+//! canceled before it ran, what the deployment watcher wrote, the
+//! deployments as the story left them, and the assumptions made. Times are offsets from the evaluation time ("+15m").
 
 use super::renderer::{Renderer, Style};
 use crate::render::wrap::wrap;
 use crate::report::{JobReport, Plan};
 use crate::servers::story::Ignored;
-use crate::servers::{AppliedEvent, Preempted, Story};
+use crate::servers::{AppliedEvent, Preempted, Story, WatcherAction};
 use crate::time::{Time, format_duration};
 
 use super::grid::{Col, Grid};
@@ -154,6 +155,8 @@ pub fn story(story: &Story, style: Style) -> String {
         }
         base.section(&mut out, "Canceled", &t);
     }
+    watcher(&base, &mut out, story);
+    deployments(&base, &mut out, story);
     out.push_str(&format!("\n{}\n", base.bold("Assumptions")));
     for a in &story.assumptions {
         out.push_str(&wrap(&format!("- {}", a.message), width));
@@ -186,6 +189,82 @@ fn preempted(r: &Renderer, out: &mut String, preempted: &[Preempted]) {
         ]);
     }
     r.section(out, "Evicted (desired evict, client complete)", &t);
+}
+
+/// What the deployment watcher wrote besides its batched evaluations.
+fn watcher(r: &Renderer, out: &mut String, story: &Story) {
+    if story.deployment_watcher.is_empty() {
+        return;
+    }
+    let mut t = Grid::new(&[
+        Col::whole("Time"),
+        Col::whole("Deployment"),
+        Col::whole("Job"),
+        Col::whole("Action"),
+        Col::whole("Eval"),
+        Col::prose("Description"),
+    ]);
+    for w in &story.deployment_watcher {
+        let action = match w.action {
+            WatcherAction::Promoted => "promoted",
+            WatcherAction::FailedUnhealthy | WatcherAction::FailedDeadline => "failed",
+        };
+        let reverted = match &w.reverted {
+            Some(v) => format!(" (job version {} registered)", v.job_version),
+            None => String::new(),
+        };
+        t.row(vec![
+            offset(w.at, story.report.now),
+            r.id(&w.deployment_id).to_string(),
+            format!("{}/{}", w.namespace, w.job_id),
+            action.to_string(),
+            r.id(&w.eval_id).to_string(),
+            format!("{}{reverted}", w.status_description),
+        ]);
+    }
+    r.section(out, "Deployment watcher", &t);
+}
+
+/// Each deployment the story wrote, per group, with the counts the state
+/// store holds at its end.
+fn deployments(r: &Renderer, out: &mut String, story: &Story) {
+    if story.deployments.is_empty() {
+        return;
+    }
+    let mut t = Grid::new(&[
+        Col::whole("Deployment"),
+        Col::prose("Job"),
+        Col::whole("Group"),
+        Col::whole("Desired"),
+        Col::whole("Placed"),
+        Col::whole("Healthy"),
+        Col::whole("Unhealthy"),
+        Col::prose("Status"),
+    ]);
+    for d in &story.deployments {
+        for (name, g) in &d.groups {
+            let mut status = d.status.clone();
+            if g.desired_canaries > 0 {
+                let promoted = if g.promoted { ", promoted" } else { "" };
+                status.push_str(&format!(
+                    "; canaries {} of {}{promoted}",
+                    g.placed_canaries.len(),
+                    g.desired_canaries
+                ));
+            }
+            t.row(vec![
+                r.id(&d.id).to_string(),
+                format!("{}/{} v{}", d.namespace, d.job_id, d.job_version),
+                name.clone(),
+                g.desired_total.to_string(),
+                g.placed_allocs.to_string(),
+                g.healthy_allocs.to_string(),
+                g.unhealthy_allocs.to_string(),
+                status,
+            ]);
+        }
+    }
+    r.section(out, "Deployments (as the story left them)", &t);
 }
 
 /// `+1h30m` after the evaluation time, `+0s` at it.
@@ -249,11 +328,19 @@ fn counts(p: &Plan) -> String {
         (p.reconnect_updates.len(), "reconnect"),
         (p.followup_evals.len(), "follow-up"),
     ];
-    let shown: Vec<String> = parts
+    let mut shown: Vec<String> = parts
         .iter()
         .filter(|(n, _)| *n > 0)
         .map(|(n, what)| format!("{n} {what}"))
         .collect();
+    if p.deployment.is_some() {
+        shown.push("new deployment".to_string());
+    }
+    shown.extend(
+        p.deployment_updates
+            .iter()
+            .map(|u| format!("deployment {}", u.status)),
+    );
     if shown.is_empty() {
         "no change".to_string()
     } else {

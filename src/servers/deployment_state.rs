@@ -1,0 +1,189 @@
+//! The state store's writes of a deployment (nomad/state/state_store.go):
+//! the per-group counters an allocation write moves
+//! (`updateDeploymentWithAlloc`), a status update and the job's stability
+//! with it (`updateDeploymentStatusImpl`), and a promotion
+//! (`UpdateDeploymentPromotion`). The same at every release replayed but
+//! for what only a paused deployment sees (#27804, 2.0.1).
+
+use std::sync::Arc;
+
+use crate::model::{Allocation, Deployment, deployment_status as ds};
+use crate::time::Time;
+
+use super::world::World;
+
+/// What the state store held of an allocation before a write: its
+/// deployment and health verdict.
+#[derive(Clone, Debug, Default)]
+pub struct Before {
+    pub deployment_id: String,
+    pub healthy: Option<bool>,
+}
+
+impl Before {
+    pub fn of(alloc: &Allocation) -> Before {
+        Before {
+            deployment_id: alloc.deployment_id.to_string(),
+            healthy: alloc.deployment_status.as_ref().and_then(|s| s.healthy),
+        }
+    }
+}
+
+/// `updateDeploymentWithAlloc` (v1.3.0 state_store.go:5115-5205, v2.0.5
+/// :5945-6040, the same rule): allocation `i`, written at `now` over
+/// `before` (none for a placement), counts as placed in its deployment
+/// group when it is new there, and as healthy or unhealthy when its
+/// verdict first appears (Nomad also moves a healthy one to unhealthy,
+/// which a story never sees: a client gives its verdict once); a canary
+/// joins the placed canaries. A group with a progress deadline
+/// starts it at its first placement and pushes it on with each healthy
+/// verdict. Returns whether a health count moved.
+pub fn with_alloc(world: &mut World, i: usize, before: Option<&Before>, now: Time) -> bool {
+    let alloc = world.alloc(i);
+    if alloc.deployment_id.is_empty() {
+        return false;
+    }
+    let healthy_now = alloc.deployment_status.as_ref().and_then(|s| s.healthy);
+    let canary = alloc.deployment_status.as_ref().is_some_and(|s| s.canary);
+    let (id, group, alloc_id) = (
+        alloc.deployment_id.to_string(),
+        alloc.task_group.to_string(),
+        alloc.id.to_string(),
+    );
+    let modified = Time::from_unix_nanos(i128::from(alloc.modify_time));
+    let (mut placed, mut healthy, mut unhealthy) = (0, 0, 0);
+    match before {
+        Some(b) if b.deployment_id == id => match (b.healthy, healthy_now) {
+            (None, Some(true)) => healthy = 1,
+            (None, Some(false)) => unhealthy = 1,
+            _ => {}
+        },
+        _ => placed = 1,
+    }
+    if placed == 0 && healthy == 0 && unhealthy == 0 {
+        return false;
+    }
+    let in_group = world
+        .deployment(&id)
+        .is_some_and(|d| d.task_groups.get(group.as_str()).is_some());
+    if !in_group {
+        return false;
+    }
+    let d = world.deployment_mut(&id).expect("found above");
+    let state = d.task_groups.get_mut(group.as_str()).expect("found above");
+    state.placed_allocs += placed;
+    state.healthy_allocs += healthy;
+    state.unhealthy_allocs += unhealthy;
+    if canary && !state.placed_canaries.contains(&alloc_id) {
+        state.placed_canaries.push(alloc_id);
+    }
+    let deadline = state.progress_deadline;
+    if deadline != 0 {
+        if placed != 0 && state.require_progress_by.is_zero() {
+            state.require_progress_by = modified.add(deadline);
+        } else if healthy != 0 {
+            // The verdict's timestamp is the time the client reported it.
+            let by = now.add(deadline);
+            if by > state.require_progress_by {
+                state.require_progress_by = by;
+            }
+        }
+    }
+    healthy != 0 || unhealthy != 0
+}
+
+/// `updateDeploymentStatusImpl` (v1.3.0 state_store.go:4240-4276): the
+/// status of an active deployment; a successful one makes its job version
+/// stable (`updateJobStabilityImpl`). Returns whether it was written.
+pub fn set_status(world: &mut World, id: &str, status: &str, description: &str) -> bool {
+    let Some(d) = world.deployment_mut(id).filter(|d| d.active()) else {
+        return false;
+    };
+    d.status = status.to_string();
+    d.status_description = description.to_string();
+    if status == ds::SUCCESSFUL {
+        let (ns, job, version) = (d.namespace.clone(), d.job_id.clone(), d.job_version);
+        mark_stable(world, &ns, &job, version);
+    }
+    true
+}
+
+/// `updateJobStabilityImpl`: the job version is stable.
+fn mark_stable(world: &mut World, namespace: &str, job_id: &str, version: u64) {
+    let is = |j: &Arc<crate::model::Job>| {
+        j.namespace == namespace && j.id == job_id && j.version == version && !j.stable
+    };
+    let snapshot = &mut world.snapshot;
+    for j in snapshot
+        .jobs
+        .iter_mut()
+        .chain(snapshot.job_versions.iter_mut())
+    {
+        if is(j) {
+            Arc::make_mut(j).stable = true;
+        }
+    }
+}
+
+/// `UpdateDeploymentPromotion` with `All` (v1.3.0 state_store.go:4316-4458,
+/// v2.0.5 the same rule): every group is promoted once each canarying
+/// group has its desired canaries healthy; its progress deadline restarts
+/// at `now`; a running deployment that needs no more promotion is
+/// described running; the healthy canaries lose their canary flag.
+/// Returns whether the promotion was written (Nomad refuses it otherwise).
+pub fn promote(world: &mut World, id: &str, now: Time) -> bool {
+    let Some(d) = world.deployment(id).filter(|d| d.active()) else {
+        return false;
+    };
+    let canaries: Vec<&String> = d
+        .task_groups
+        .values()
+        .flat_map(|s| &s.placed_canaries)
+        .collect();
+    let mut promotable = Vec::new();
+    let mut healthy_by_group: std::collections::BTreeMap<String, i64> = Default::default();
+    for &i in world.in_deployment(id) {
+        let a = world.alloc(i);
+        if !canaries.iter().any(|c| a.id == **c) {
+            continue;
+        }
+        let healthy = a.deployment_status.as_ref().and_then(|s| s.healthy) == Some(true);
+        if a.terminal_status() || !healthy {
+            continue;
+        }
+        *healthy_by_group
+            .entry(a.task_group.to_string())
+            .or_default() += 1;
+        promotable.push(i);
+    }
+    let enough = d.task_groups.iter().all(|(group, s)| {
+        s.desired_canaries == 0
+            || healthy_by_group.get(group).copied().unwrap_or(0) >= s.desired_canaries
+    });
+    if !enough {
+        return false;
+    }
+    let d = world.deployment_mut(id).expect("found above");
+    for state in d.task_groups.values_mut() {
+        if state.progress_deadline > 0 && !state.require_progress_by.is_zero() {
+            state.require_progress_by = now.add(state.progress_deadline);
+        }
+        state.promoted = true;
+    }
+    if !d.requires_promotion() && d.status == ds::RUNNING {
+        d.status_description = ds::DESC_RUNNING.to_string();
+    }
+    for i in promotable {
+        if let Some(s) = &mut world.snapshot.allocs[i].deployment_status {
+            s.canary = false;
+        }
+    }
+    true
+}
+
+/// A deployment the plan applier creates.
+pub fn create(world: &mut World, d: Deployment) {
+    let id = d.id.clone();
+    world.snapshot.deployments.push(d);
+    world.deployment_mut(&id);
+}
