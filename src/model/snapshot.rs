@@ -57,6 +57,13 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
+    /// The current version of job `id` in `namespace` (`Jobs`).
+    pub fn job(&self, namespace: &str, id: &str) -> Option<&Arc<Job>> {
+        self.jobs
+            .iter()
+            .find(|j| j.namespace == namespace && j.id == id)
+    }
+
     /// Version `version` of job `id` in `namespace`: from `Jobs`, else
     /// `JobVersions`, else an allocation that embeds it.
     pub fn job_version(&self, namespace: &str, id: &str, version: u64) -> Option<&Arc<Job>> {

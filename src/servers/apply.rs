@@ -54,12 +54,7 @@ pub fn apply(
 ) -> Applied {
     let plan = &job.plan;
     let mut out = Applied::default();
-    let spec: Option<Arc<Job>> = world
-        .snapshot
-        .jobs
-        .iter()
-        .find(|j| j.id == job.id && j.namespace == job.namespace)
-        .cloned();
+    let spec: Option<Arc<Job>> = world.snapshot.job(&job.namespace, &job.id).cloned();
     let mark = |out: &mut Applied, alloc: &Allocation, kind: MarkKind| {
         out.marks.push(Mark {
             at: now,

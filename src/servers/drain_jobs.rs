@@ -31,12 +31,7 @@ pub fn drainable(world: &World, draining: &[String]) -> Vec<usize> {
     }
     let mut out = Vec::new();
     for (namespace, job_id) in jobs {
-        let Some(job) = world
-            .snapshot
-            .jobs
-            .iter()
-            .find(|j| j.id == job_id && j.namespace == namespace)
-        else {
+        let Some(job) = world.snapshot.job(&namespace, &job_id) else {
             continue;
         };
         let batch = job.job_type == JobType::Batch;

@@ -92,12 +92,7 @@ pub fn evict(
         });
     }
     for (namespace, job_id) in jobs {
-        let Some(job) = world
-            .snapshot
-            .jobs
-            .iter()
-            .find(|j| j.namespace == namespace && j.id == job_id)
-        else {
+        let Some(job) = world.snapshot.job(&namespace, &job_id) else {
             continue;
         };
         let id = eval_id(now, trigger::PREEMPTION, &namespace, &job_id, plan_eval);

@@ -67,9 +67,7 @@ pub fn report(
     );
     let job: Option<Job> = world
         .snapshot
-        .jobs
-        .iter()
-        .find(|j| j.id == alloc.job_id.as_str() && j.namespace == alloc.namespace.as_str())
+        .job(&alloc.namespace, &alloc.job_id)
         .map(|j| j.as_ref().clone());
     let mut eval = None;
     let mut deregister = false;
