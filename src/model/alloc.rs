@@ -327,6 +327,11 @@ impl Allocation {
         self.deployment_status.as_ref().is_some_and(|d| d.canary)
     }
 
+    /// The deployment health verdict, `None` until one is given.
+    pub fn health(&self) -> Option<bool> {
+        self.deployment_status.as_ref().and_then(|d| d.healthy)
+    }
+
     pub fn is_healthy(&self) -> bool {
         self.deployment_status
             .as_ref()

@@ -24,7 +24,7 @@ impl Before {
     pub fn of(alloc: &Allocation) -> Before {
         Before {
             deployment_id: alloc.deployment_id.to_string(),
-            healthy: alloc.deployment_status.as_ref().and_then(|s| s.healthy),
+            healthy: alloc.health(),
         }
     }
 }
@@ -43,8 +43,8 @@ pub fn with_alloc(world: &mut World, i: usize, before: Option<&Before>, now: Tim
     if alloc.deployment_id.is_empty() {
         return false;
     }
-    let healthy_now = alloc.deployment_status.as_ref().and_then(|s| s.healthy);
-    let canary = alloc.deployment_status.as_ref().is_some_and(|s| s.canary);
+    let healthy_now = alloc.health();
+    let canary = alloc.is_canary();
     let (id, group, alloc_id) = (
         alloc.deployment_id.to_string(),
         alloc.task_group.to_string(),
@@ -147,7 +147,7 @@ pub fn promote(world: &mut World, id: &str, now: Time) -> bool {
         if !canaries.iter().any(|c| a.id == **c) {
             continue;
         }
-        let healthy = a.deployment_status.as_ref().and_then(|s| s.healthy) == Some(true);
+        let healthy = a.is_healthy();
         if a.terminal_status() || !healthy {
             continue;
         }

@@ -165,7 +165,7 @@ impl Watcher {
             let Some(state) = d.task_groups.get(a.task_group.as_str()) else {
                 continue;
             };
-            let verdict = a.deployment_status.as_ref().and_then(|s| s.healthy);
+            let verdict = a.health();
             let unhealthy = verdict == Some(false);
             let progress_based = state.progress_deadline != 0;
             let fails = if early {
@@ -315,14 +315,9 @@ fn auto_promotable(world: &World, d: &Deployment, rules: &ServerRules) -> bool {
         return false;
     }
     let healthy = |id: &String| {
-        world.alloc_index(id).is_some_and(|i| {
-            world
-                .alloc(i)
-                .deployment_status
-                .as_ref()
-                .and_then(|s| s.healthy)
-                == Some(true)
-        })
+        world
+            .alloc_index(id)
+            .is_some_and(|i| world.alloc(i).is_healthy())
     };
     let counts = rules.has(Switch::AutoPromoteHealthyCount);
     d.task_groups
@@ -381,7 +376,7 @@ fn cutoff(world: &World, d: &Deployment) -> Time {
     let mut healthy: BTreeMap<&str, i64> = BTreeMap::new();
     for &i in world.in_deployment(&d.id) {
         let a = world.alloc(i);
-        let ok = a.deployment_status.as_ref().and_then(|s| s.healthy) == Some(true);
+        let ok = a.is_healthy();
         if ok && !a.terminal_status() {
             *healthy.entry(a.task_group.as_ref()).or_default() += 1;
         }
