@@ -163,19 +163,19 @@ pub fn explain_node(
     let capacity = &cluster.capacities[i];
     let holds: HashMap<&Id, Amounts> = cluster.running[i]
         .iter()
-        .map(|r| (&r.alloc.id, Amounts::of(&comparable(&r.usage, &rules))))
+        .map(|a| (&a.id, Amounts::of(&comparable(a.usage_view(), &rules))))
         .collect();
     let mut running: Vec<NodeAlloc> = cluster.running[i]
         .iter()
-        .map(|r| NodeAlloc {
-            alloc_id: r.alloc.id.to_string(),
-            name: r.alloc.name.to_string(),
-            namespace: r.alloc.namespace.to_string(),
-            job_id: r.alloc.job_id.to_string(),
-            task_group: r.alloc.task_group.to_string(),
-            client_status: r.alloc.client_status.as_str().to_string(),
-            desired_status: r.alloc.desired_status.as_str().to_string(),
-            resources: holds[&r.alloc.id],
+        .map(|a| NodeAlloc {
+            alloc_id: a.id.to_string(),
+            name: a.name.to_string(),
+            namespace: a.namespace.to_string(),
+            job_id: a.job_id.to_string(),
+            task_group: a.task_group.to_string(),
+            client_status: a.client_status.as_str().to_string(),
+            desired_status: a.desired_status.as_str().to_string(),
+            resources: holds[&a.id],
         })
         .collect();
     running.sort_by(|a, b| {

@@ -8,7 +8,8 @@ use super::network_index::NetworkIndex;
 use super::rules::FitRules;
 use super::shortfall::Shortfall;
 use super::usage;
-use crate::model::resources::{AllocUsage, NodeSupply};
+use crate::model::UsageView;
+use crate::model::resources::NodeSupply;
 
 /// What `AllocsFit` found: the resources the counting allocations use,
 /// and the first dimension exhausted if they do not fit.
@@ -48,7 +49,7 @@ impl Check {
 /// ([`NetworkIndex::assign_task_network`]).
 pub fn allocs_fit(
     node: &NodeSupply,
-    allocs: &[&AllocUsage],
+    allocs: &[UsageView<'_>],
     check: Check,
     rules: &FitRules,
 ) -> Fit {
@@ -62,7 +63,7 @@ pub fn allocs_fit(
     }
     let mut overlap = false;
     for alloc in allocs {
-        let held = usage::held(alloc, rules);
+        let held = usage::held(*alloc, rules);
         overlap |= held.cores.iter().any(|c| used.cores.contains(c));
         used.add(&held);
     }

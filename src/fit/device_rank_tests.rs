@@ -11,7 +11,7 @@
 use super::tests::web_ask;
 use super::*;
 use crate::model::resources::{AllocUsage, NodeSupply};
-use crate::model::{Affinity, RequestedDevice, Resources, from_slice};
+use crate::model::{Affinity, RequestedDevice, Resources, UsageView, from_slice};
 use crate::version::{Release, v};
 
 /// `mock.NvidiaNode()`: 4000 MHz, 8192 MB, two healthy 1080ti.
@@ -61,7 +61,8 @@ fn assigned(
         rules: FitRules::of(release),
         memory_oversubscription: true,
     };
-    let placed = place(&nvidia(), proposed, &ask, &settings).ok()?;
+    let views: Vec<UsageView<'_>> = proposed.iter().map(|a| a.view()).collect();
+    let placed = place(&nvidia(), &views, &ask, &settings).ok()?;
     let devices = &placed.allocated.tasks["web"].devices;
     assert!(devices.iter().all(
         |d| (d.vendor.as_str(), d.device_type.as_str(), d.name.as_str())
@@ -215,7 +216,7 @@ fn evicting(
         .iter()
         .filter(|(_, candidate)| *candidate)
         .map(|(usage, _)| Candidate {
-            usage,
+            usage: usage.view(),
             namespace: "default",
             job_id: "low",
             task_group: "web",
@@ -234,7 +235,7 @@ fn evicting(
         rules: FitRules::of(release),
         memory_oversubscription: false,
     };
-    let proposed: Vec<&AllocUsage> = allocs.iter().map(|(u, _)| *u).collect();
+    let proposed: Vec<UsageView<'_>> = allocs.iter().map(|(u, _)| u.view()).collect();
     place_evicting(node, &proposed, &ask, &settings, Some(&eviction))
 }
 

@@ -5,8 +5,8 @@
 
 use super::rules::FitRules;
 use crate::feasibility::{DeviceRules, affinity_met, device_serves, instance_serves};
-use crate::model::resources::{AllocUsage, AllocatedDevice};
-use crate::model::{NodeDevice, RequestedDevice};
+use crate::model::resources::AllocatedDevice;
+use crate::model::{NodeDevice, RequestedDevice, UsageView};
 
 /// A node's healthy device instances and how many holders each has.
 #[derive(Clone, Debug)]
@@ -40,7 +40,7 @@ impl<'n> DeviceAccounter<'n> {
 
     /// `AddAllocs`: the instances the counting allocations hold; whether
     /// one is held twice. Instances the node no longer has are ignored.
-    pub fn add_allocs<'a>(&mut self, allocs: impl IntoIterator<Item = &'a AllocUsage>) -> bool {
+    pub fn add_allocs<'a>(&mut self, allocs: impl IntoIterator<Item = UsageView<'a>>) -> bool {
         let mut collision = false;
         for alloc in allocs {
             if !self
@@ -49,7 +49,7 @@ impl<'n> DeviceAccounter<'n> {
             {
                 continue;
             }
-            let Some(r) = &alloc.allocated_resources else {
+            let Some(r) = alloc.allocated_resources else {
                 continue;
             };
             for device in r.tasks.values().flat_map(|t| &t.devices) {

@@ -8,8 +8,8 @@ use super::cidr::cidr_addresses;
 use super::node_refusal::NodeRefusal;
 use super::ports::{PORT_LIMIT, PortSet, parse_port_ranges};
 use super::rules::FitRules;
-use crate::model::resources::{AllocUsage, NodeNetworkAddress, NodeSupply, PortMapping};
-use crate::model::{LegacyResources, Name, NetworkResource, Port, Resources};
+use crate::model::resources::{NodeNetworkAddress, NodeSupply, PortMapping};
+use crate::model::{Name, NetworkResource, Port, Resources, UsageView};
 
 /// `DefaultMinDynamicPort` and `DefaultMaxDynamicPort`, the same at every
 /// release (`nomad/structs/network.go:15-19` at 1.3.0).
@@ -210,7 +210,7 @@ impl NetworkIndex {
     /// collision, Nomad's reason for the last one.
     pub fn add_allocs<'a>(
         &mut self,
-        allocs: impl IntoIterator<Item = &'a AllocUsage>,
+        allocs: impl IntoIterator<Item = UsageView<'a>>,
     ) -> Result<(), String> {
         let mut reason = None;
         for alloc in allocs {
@@ -221,7 +221,7 @@ impl NetworkIndex {
                 continue;
             }
             let id = &alloc.id;
-            match &alloc.allocated_resources {
+            match alloc.allocated_resources {
                 Some(r) if !r.shared.ports.is_empty() => {
                     if let Some(r) = self.add_reserved_ports(&r.shared.ports) {
                         reason = Some(format!("collision when reserving port for alloc {id}: {r}"));
@@ -249,7 +249,7 @@ impl NetworkIndex {
                     }
                 }
                 None => {
-                    for (task, res) in &LegacyResources::of(&alloc.legacy).task_resources {
+                    for (task, res) in &alloc.legacy.task_resources {
                         if let Some(n) = res.networks.first()
                             && let Some(r) = self.add_reserved(n)
                         {

@@ -15,7 +15,7 @@ use crate::model::resources::{
     AllocUsage, AllocatedCpu, AllocatedResources, AllocatedShared, AllocatedTaskResources,
     NodeSupply, PortMapping,
 };
-use crate::model::{ClientStatus, DesiredStatus, NetworkResource};
+use crate::model::{ClientStatus, DesiredStatus, NetworkResource, UsageView};
 
 /// The proposed allocations of one node, summed as `AllocsFit` sums them,
 /// with their ports indexed.
@@ -46,7 +46,7 @@ pub struct NodeFreeAsk<'a> {
 
 impl NodeUse {
     /// The use of `proposed` on `node`.
-    pub fn of(node: &NodeSupply, proposed: &[&AllocUsage], rules: FitRules) -> NodeUse {
+    pub fn of(node: &NodeSupply, proposed: &[UsageView<'_>], rules: FitRules) -> NodeUse {
         let network = NetworkIndex::of_node(node, rules)
             .map_err(|refusal| Shortfall::named(refusal.dimension()))
             .and_then(|mut idx| {
@@ -61,13 +61,13 @@ impl NodeUse {
             network,
         };
         for alloc in proposed {
-            out.count_in(alloc, &rules);
+            out.count_in(*alloc, &rules);
         }
         out
     }
 
     /// Adds an allocation the plan places on the node.
-    pub fn add(&mut self, alloc: &AllocUsage, rules: FitRules) {
+    pub fn add(&mut self, alloc: UsageView<'_>, rules: FitRules) {
         self.count_in(alloc, &rules);
         if let Ok(idx) = &mut self.network
             && idx.add_allocs([alloc]).is_err()
@@ -76,7 +76,7 @@ impl NodeUse {
         }
     }
 
-    fn count_in(&mut self, alloc: &AllocUsage, rules: &FitRules) {
+    fn count_in(&mut self, alloc: UsageView<'_>, rules: &FitRules) {
         self.count += 1;
         let held = usage::held(alloc, rules);
         self.overlap |= held.cores.iter().any(|c| self.used.cores.contains(c));
@@ -174,7 +174,7 @@ impl<'a> NodeFreeAsk<'a> {
         };
         Some(NodeFreeAsk {
             network: ask.network,
-            held: usage::held(&pending, &settings.rules),
+            held: usage::held(pending.view(), &settings.rules),
             resources: total,
         })
     }
@@ -239,7 +239,7 @@ mod tests {
         let mut proposed: Vec<AllocUsage> = vec![running];
         let mut outcomes = Vec::new();
         for _ in 0..5 {
-            let refs: Vec<&AllocUsage> = proposed.iter().collect();
+            let refs: Vec<UsageView<'_>> = proposed.iter().map(AllocUsage::view).collect();
             let totals = NodeUse::of(&node, &refs, settings.rules);
             for a in &asks {
                 let free = NodeFreeAsk::of(a, &settings).unwrap();
@@ -269,9 +269,9 @@ mod tests {
                 allocated_resources: Some(Arc::new(p.allocated)),
                 ..AllocUsage::default()
             };
-            totals.add(&new, settings.rules);
+            totals.add(new.view(), settings.rules);
             proposed.push(new);
-            let refs: Vec<&AllocUsage> = proposed.iter().collect();
+            let refs: Vec<UsageView<'_>> = proposed.iter().map(AllocUsage::view).collect();
             let again = NodeUse::of(&node, &refs, settings.rules);
             assert_eq!((totals.count, &totals.used), (again.count, &again.used));
         }

@@ -23,6 +23,7 @@ use crate::model::resources::{
 };
 use crate::model::{
     ClientStatus, DesiredStatus, NetworkResource, NodeDevice, Resources, TaskGroup, TaskLifecycle,
+    UsageView,
 };
 
 /// What one allocation of a group asks of a node.
@@ -125,7 +126,7 @@ pub struct Eviction<'c, 'a> {
 /// are the lowest free ones, where Nomad picks at random.
 pub fn place(
     node: &NodeSupply,
-    proposed: &[&AllocUsage],
+    proposed: &[UsageView<'_>],
     ask: &GroupAsk<'_>,
     settings: &Settings,
 ) -> Result<Placed, Shortfall> {
@@ -138,13 +139,13 @@ pub fn place(
 /// preempted for, as in Nomad.
 pub fn place_evicting<'a>(
     node: &NodeSupply,
-    proposed: &[&'a AllocUsage],
+    proposed: &[UsageView<'a>],
     ask: &GroupAsk<'_>,
     settings: &Settings,
     eviction: Option<&Eviction<'a, 'a>>,
 ) -> Result<Placed, Shortfall> {
     let rules = &settings.rules;
-    let mut proposed: Vec<&'a AllocUsage> = proposed.to_vec();
+    let mut proposed: Vec<UsageView<'a>> = proposed.to_vec();
     let mut idx = NetworkIndex::of_node(node, *rules)
         .map_err(|refusal| Shortfall::named(refusal.dimension()))?;
     idx.add_allocs(proposed.iter().copied())
@@ -157,22 +158,22 @@ pub fn place_evicting<'a>(
         p.set_preemptions(e.preempted.iter().copied());
         p
     });
-    let candidates_of = |proposed: &[&'a AllocUsage]| -> Vec<&Candidate<'a>> {
+    let candidates_of = |proposed: &[UsageView<'a>]| -> Vec<&Candidate<'a>> {
         let all = eviction.map_or(&[][..], |e| e.candidates);
         proposed
             .iter()
             .filter_map(|u| all.iter().find(|c| c.usage.id == u.id))
             .collect()
     };
-    let mut evicted: Vec<&'a AllocUsage> = Vec::new();
+    let mut evicted: Vec<UsageView<'a>> = Vec::new();
     // Evicts `chosen`, and indexes the ports of what remains again.
     let evict = |chosen: Vec<&Candidate<'a>>,
-                 proposed: &mut Vec<&'a AllocUsage>,
-                 evicted: &mut Vec<&'a AllocUsage>| {
+                 proposed: &mut Vec<UsageView<'a>>,
+                 evicted: &mut Vec<UsageView<'a>>| {
         evicted.extend(chosen.iter().map(|c| c.usage));
         proposed.retain(|u| !chosen.iter().any(|c| c.usage.id == u.id));
     };
-    let reindex = |proposed: &[&'a AllocUsage]| {
+    let reindex = |proposed: &[UsageView<'a>]| {
         let mut idx = NetworkIndex::of_node(node, *rules).ok()?;
         let _ = idx.add_allocs(proposed.iter().copied());
         Some(idx)
@@ -288,8 +289,8 @@ pub fn place_evicting<'a>(
         allocated_resources: Some(Arc::new(total)),
         ..AllocUsage::default()
     };
-    let mut all = proposed.clone();
-    all.push(&new);
+    let mut all: Vec<UsageView<'_>> = proposed.clone();
+    all.push(new.view());
     let fit = allocs_fit(node, &all, Check::SCHEDULER, rules);
     let allocated = new
         .allocated_resources
@@ -361,7 +362,7 @@ pub(super) fn task_memory(r: &Resources, settings: &Settings) -> AllocatedMemory
 /// at 1.3.0), the cores' speeds from it.
 fn reserve_cores(
     node: &NodeSupply,
-    proposed: &[&AllocUsage],
+    proposed: &[UsageView<'_>],
     total: &AllocatedResources,
     cores: i64,
     rules: &FitRules,
@@ -381,7 +382,7 @@ fn reserve_cores(
     };
     let mut taken = BTreeSet::new();
     for alloc in proposed {
-        taken.extend(usage::held(alloc, rules).cores);
+        taken.extend(usage::held(*alloc, rules).cores);
     }
     for t in total.tasks.values() {
         taken.extend(t.cpu.reserved_cores.iter().copied());

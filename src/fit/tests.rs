@@ -5,7 +5,7 @@
 use super::*;
 use crate::model::from_slice;
 use crate::model::resources::{AllocUsage, NodeSupply, PortMapping};
-use crate::model::{NetworkResource, Port, RequestedDevice, Resources};
+use crate::model::{NetworkResource, Port, RequestedDevice, Resources, UsageView};
 use crate::version::v;
 use network_index::NetworkIndex;
 
@@ -56,7 +56,8 @@ fn fits(
     check: Check,
     release: crate::version::Release,
 ) -> Fit {
-    allocs_fit(n, allocs, check, &FitRules::of(release))
+    let views: Vec<UsageView<'_>> = allocs.iter().map(|a| a.view()).collect();
+    allocs_fit(n, &views, check, &FitRules::of(release))
 }
 
 /// `TestAllocsFit` (funcs_test.go, 1.3.0).
@@ -408,7 +409,7 @@ fn network_index_assign_network_v1_3_0() {
             "ReservedPorts": [{"Label": "one", "Value": 10000}]}]}}}}"#,
     ]
     .map(alloc);
-    assert_eq!(idx.add_allocs(held.iter()), Ok(()));
+    assert_eq!(idx.add_allocs(held.iter().map(AllocUsage::view)), Ok(()));
     let ask = NetworkResource {
         reserved_ports: vec![port("main", 8000, "")],
         ..NetworkResource::default()
@@ -492,13 +493,13 @@ fn device_accounter_v2_0_5() {
     };
     let running = holder("running", "run");
     let mut acc = devices::DeviceAccounter::new(devices, FitRules::of(v(2, 0, 5)));
-    assert!(!acc.add_allocs([&running]));
-    assert!(acc.add_allocs([&running]));
+    assert!(!acc.add_allocs([running.view()]));
+    assert!(acc.add_allocs([running.view()]));
 
     let stopping = holder("running", "stop");
     let mut new = devices::DeviceAccounter::new(devices, FitRules::of(v(2, 0, 5)));
     let mut old = devices::DeviceAccounter::new(devices, FitRules::of(v(1, 3, 0)));
-    assert!(!new.add_allocs([&stopping]) && !old.add_allocs([&stopping]));
+    assert!(!new.add_allocs([stopping.view()]) && !old.add_allocs([stopping.view()]));
     let ask = |count| RequestedDevice {
         name: "gpu".to_string(),
         count,
@@ -566,7 +567,7 @@ fn place_reports_the_exhausted_dimension_and_shortfall() {
         ),
         (500, 512, 300)
     );
-    let miss = place(&n, &[&web], &ask, &settings(v(2, 0, 5))).unwrap_err();
+    let miss = place(&n, &[web.view()], &ask, &settings(v(2, 0, 5))).unwrap_err();
     assert_eq!(miss, Shortfall::cpu(500));
 }
 
@@ -591,9 +592,9 @@ fn place_reports_port_collisions_with_nomads_strings() {
             lifecycle: None,
         }],
     };
-    let miss = place(&n, &[&web], &ask, &settings(v(2, 0, 5))).unwrap_err();
+    let miss = place(&n, &[web.view()], &ask, &settings(v(2, 0, 5))).unwrap_err();
     assert_eq!(miss.dimension, "network: reserved port collision main=8000");
-    let miss = place(&n, &[&web, &web], &ask, &settings(v(2, 0, 5))).unwrap_err();
+    let miss = place(&n, &[web.view(), web.view()], &ask, &settings(v(2, 0, 5))).unwrap_err();
     assert_eq!(miss.dimension, "network: port collision");
     let bandwidth = Resources {
         networks: vec![NetworkResource {
@@ -727,7 +728,8 @@ fn binpack_final(
     release: crate::version::Release,
 ) -> Result<f64, String> {
     let s = settings(release);
-    let placed = place(n, proposed, ask, &s).map_err(|m| m.dimension)?;
+    let views: Vec<UsageView<'_>> = proposed.iter().map(|a| a.view()).collect();
+    let placed = place(n, &views, ask, &s).map_err(|m| m.dimension)?;
     let fit = score::score_fit_bin_pack(&Capacity::of(n, &s.rules), &placed.used);
     Ok(score::final_score(&[score::binpack(fit)]))
 }
@@ -798,9 +800,9 @@ fn bin_pack_iterator_reserved_cores_v1_3_0() {
         }],
     };
     let s = settings(v(1, 3, 0));
-    let miss = place(&n, &[&both], &ask, &s).unwrap_err();
+    let miss = place(&n, &[both.view()], &ask, &s).unwrap_err();
     assert_eq!(miss, Shortfall::cores(1));
-    let placed = place(&n, &[&first], &ask, &s).unwrap();
+    let placed = place(&n, &[first.view()], &ask, &s).unwrap();
     assert_eq!(placed.allocated.tasks["web"].cpu.reserved_cores, [1]);
     assert_eq!(placed.used.cores, [0, 1].into_iter().collect());
 }
@@ -949,7 +951,7 @@ fn network_index_set_node_and_add_allocs_v2_0_5() {
     ];
     let taken = |release, value| {
         let mut idx = NetworkIndex::of_node(&n, FitRules::of(release)).unwrap();
-        assert_eq!(idx.add_allocs(allocs.iter()), Ok(()));
+        assert_eq!(idx.add_allocs(allocs.iter().map(AllocUsage::view)), Ok(()));
         let ask = NetworkResource {
             reserved_ports: vec![port("p", value, "default")],
             ..NetworkResource::default()
@@ -999,14 +1001,12 @@ fn real_allocations_hold_what_their_legacy_resources_say() {
         let usage = alloc(&a.to_string());
         let legacy = &a["Resources"];
         for release in [v(1, 3, 0), v(2, 0, 5)] {
-            let held = usage::held(
-                &AllocUsage {
-                    client_status: "running".into(),
-                    desired_status: "run".into(),
-                    ..usage.clone()
-                },
-                &FitRules::of(release),
-            );
+            let running = AllocUsage {
+                client_status: "running".into(),
+                desired_status: "run".into(),
+                ..usage.clone()
+            };
+            let held = usage::held(running.view(), &FitRules::of(release));
             assert_eq!(
                 Some(held.cpu_shares),
                 legacy["CPU"].as_i64(),

@@ -2,12 +2,12 @@
 
 use super::comparable::Comparable;
 use super::rules::FitRules;
-use crate::model::resources::{AllocUsage, AllocatedResources, AllocatedTaskResources};
-use crate::model::{LegacyResources, Resources};
+use crate::model::resources::{AllocatedResources, AllocatedTaskResources};
+use crate::model::{LegacyResources, Resources, UsageView};
 
 /// The resources `alloc` holds on its node, as `AllocsFit` counts them;
 /// zero for an allocation that no longer counts (see [`FitRules::counts`]).
-pub fn held(alloc: &AllocUsage, rules: &FitRules) -> Comparable {
+pub fn held(alloc: UsageView<'_>, rules: &FitRules) -> Comparable {
     if !rules.counts(alloc.client_status.as_str(), alloc.desired_status.as_str()) {
         return Comparable::default();
     }
@@ -16,10 +16,10 @@ pub fn held(alloc: &AllocUsage, rules: &FitRules) -> Comparable {
 
 /// `Allocation.ComparableResources`: what `alloc` holds whatever its
 /// statuses, as the preemptor reads its candidates.
-pub fn comparable(alloc: &AllocUsage, rules: &FitRules) -> Comparable {
-    match &alloc.allocated_resources {
+pub fn comparable(alloc: UsageView<'_>, rules: &FitRules) -> Comparable {
+    match alloc.allocated_resources {
         Some(r) => flatten(r, rules),
-        None if rules.legacy_fallback => legacy(alloc),
+        None if rules.legacy_fallback => legacy(alloc.legacy),
         None => Comparable::default(),
     }
 }
@@ -102,7 +102,7 @@ fn task_comparable(r: &AllocatedTaskResources) -> Comparable {
 /// `Allocation.ComparableResources` for an allocation written before 0.9:
 /// `Resources`, else `SharedResources` plus every `TaskResources`. Nomad
 /// dereferences a missing one; it counts as nothing here.
-fn legacy(alloc: &AllocUsage) -> Comparable {
+fn legacy(blocks: &LegacyResources) -> Comparable {
     let from = |r: &Resources| Comparable {
         cpu_shares: r.cpu,
         memory_mb: r.memory_mb,
@@ -110,7 +110,6 @@ fn legacy(alloc: &AllocUsage) -> Comparable {
         disk_mb: r.disk_mb,
         ..Comparable::default()
     };
-    let blocks = LegacyResources::of(&alloc.legacy);
     if let Some(r) = &blocks.resources {
         return from(r);
     }
@@ -138,6 +137,7 @@ fn sum_plain(sum: &mut Comparable, parts: impl Iterator<Item = Comparable>) {
 mod tests {
     use super::*;
     use crate::model::from_slice;
+    use crate::model::resources::AllocUsage;
     use crate::version::v;
 
     fn usage(json: &str) -> AllocUsage {
@@ -157,7 +157,7 @@ mod tests {
                       "main-task": {"Cpu": {"CpuShares": 4000}},
                       "poststop-task": {"Cpu": {"CpuShares": 1000}}}}}"#,
         );
-        let c = held(&a, &rules);
+        let c = held(a.view(), &rules);
         assert_eq!((c.cpu_shares, c.cores.len()), (4000, 0));
 
         let b = usage(
@@ -170,11 +170,11 @@ mod tests {
                       "main-task": {"Cpu": {"CpuShares": 2000, "ReservedCores": [3, 4]}},
                       "poststop-task": {"Cpu": {"CpuShares": 1000, "ReservedCores": [5]}}}}}"#,
         );
-        let c = held(&b, &rules);
+        let c = held(b.view(), &rules);
         assert_eq!((c.cpu_shares, c.cores.len()), (6000, 6));
         // Before 1.9.4 the prestart task's single core lost to the longer
         // sets and only the sidecar's and the largest phase's shares counted.
-        let old = held(&b, &FitRules::of(v(1, 9, 3)));
+        let old = held(b.view(), &FitRules::of(v(1, 9, 3)));
         assert_eq!((old.cpu_shares, old.cores.len()), (4000, 4));
 
         let c3 = usage(
@@ -185,7 +185,7 @@ mod tests {
                       "main-task": {"Cpu": {"CpuShares": 2000, "ReservedCores": [1, 2]}},
                       "poststop-task": {"Cpu": {"CpuShares": 1000}}}}}"#,
         );
-        let c = held(&c3, &rules);
+        let c = held(c3.view(), &rules);
         assert_eq!((c.cpu_shares, c.cores.len()), (3000, 2));
     }
 
@@ -198,9 +198,9 @@ mod tests {
             "Tasks": {"main": {"Memory": {"MemoryMB": 300}},
                       "after": {"Memory": {"MemoryMB": 200}}}}}"#,
         );
-        assert_eq!(held(&a, &FitRules::of(v(1, 9, 1))).memory_mb, 300);
-        assert_eq!(held(&a, &FitRules::of(v(1, 9, 2))).memory_mb, 500);
-        assert_eq!(held(&a, &FitRules::of(v(1, 9, 4))).memory_mb, 500);
+        assert_eq!(held(a.view(), &FitRules::of(v(1, 9, 1))).memory_mb, 300);
+        assert_eq!(held(a.view(), &FitRules::of(v(1, 9, 2))).memory_mb, 500);
+        assert_eq!(held(a.view(), &FitRules::of(v(1, 9, 4))).memory_mb, 500);
     }
 
     /// A prestart sidecar runs beside the largest phase in both models.
@@ -215,11 +215,14 @@ mod tests {
                       "web": {"Memory": {"MemoryMB": 500}}}}}"#,
         );
         for release in [v(1, 3, 0), v(1, 9, 4)] {
-            let c = held(&a, &FitRules::of(release));
+            let c = held(a.view(), &FitRules::of(release));
             assert_eq!((c.memory_mb, c.disk_mb), (1100, 150), "{release}");
         }
         // The ceiling: the sidecar's 300 beside the init task's 1000.
-        assert_eq!(held(&a, &FitRules::of(v(1, 3, 0))).memory_max_mb, 1300);
+        assert_eq!(
+            held(a.view(), &FitRules::of(v(1, 3, 0))).memory_max_mb,
+            1300
+        );
     }
 
     #[test]
@@ -228,15 +231,18 @@ mod tests {
             r#"{"Resources": {"CPU": 100, "MemoryMB": 256, "DiskMB": 300},
                 "TaskResources": {"t": {"CPU": 1, "MemoryMB": 1}}}"#,
         );
-        let c = held(&a, &FitRules::of(v(1, 6, 10)));
+        let c = held(a.view(), &FitRules::of(v(1, 6, 10)));
         assert_eq!((c.cpu_shares, c.memory_mb, c.disk_mb), (100, 256, 300));
-        assert_eq!(held(&a, &FitRules::of(v(1, 7, 0))), Comparable::default());
+        assert_eq!(
+            held(a.view(), &FitRules::of(v(1, 7, 0))),
+            Comparable::default()
+        );
         let b = usage(
             r#"{"TaskResources": {"a": {"CPU": 100, "MemoryMB": 10},
                                   "b": {"CPU": 50, "MemoryMB": 20}},
                 "SharedResources": {"DiskMB": 300}}"#,
         );
-        let c = held(&b, &FitRules::of(v(1, 3, 0)));
+        let c = held(b.view(), &FitRules::of(v(1, 3, 0)));
         assert_eq!((c.cpu_shares, c.memory_mb, c.disk_mb), (150, 30, 300));
     }
 
@@ -246,7 +252,7 @@ mod tests {
             r#"{"ClientStatus": "running", "DesiredStatus": "stop",
                 "AllocatedResources": {"Tasks": {"t": {"Cpu": {"CpuShares": 100}}}}}"#,
         );
-        assert_eq!(held(&a, &FitRules::of(v(1, 3, 16))).cpu_shares, 0);
-        assert_eq!(held(&a, &FitRules::of(v(1, 4, 0))).cpu_shares, 100);
+        assert_eq!(held(a.view(), &FitRules::of(v(1, 3, 16))).cpu_shares, 0);
+        assert_eq!(held(a.view(), &FitRules::of(v(1, 4, 0))).cpu_shares, 100);
     }
 }

@@ -9,7 +9,7 @@ use super::status::{ClientStatus, DesiredStatus};
 use super::task_event::TASK_CLIENT_RECONNECTED;
 use super::{
     DisconnectFields, Id, Job, LegacyResources, Name, ReschedulePolicy, SparseId, TaskGroup,
-    TaskStates,
+    TaskStates, UsageView,
 };
 use crate::time::{Duration, Time};
 
@@ -262,6 +262,23 @@ impl Allocation {
             desired_status: self.desired_status.clone(),
             allocated_resources: self.allocated_resources.clone(),
             legacy: self.legacy.clone(),
+        }
+    }
+
+    /// What the allocation holds, borrowed, as the placement stage reads
+    /// it: without the pre-0.9 blocks when it has `AllocatedResources`,
+    /// which Nomad reads instead (see `fit::usage`).
+    pub fn usage_view(&self) -> UsageView<'_> {
+        let legacy = match self.allocated_resources {
+            Some(_) => LegacyResources::none(),
+            None => LegacyResources::of(&self.legacy),
+        };
+        UsageView {
+            id: &self.id,
+            client_status: &self.client_status,
+            desired_status: &self.desired_status,
+            allocated_resources: self.allocated_resources.as_deref(),
+            legacy,
         }
     }
 

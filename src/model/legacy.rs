@@ -33,6 +33,11 @@ impl LegacyResources {
         legacy.as_deref().unwrap_or(&NONE)
     }
 
+    /// No blocks at all.
+    pub fn none() -> &'static LegacyResources {
+        &NONE
+    }
+
     /// The blocks in a box; `None` when the allocation has none of them.
     pub fn boxed(self) -> Option<Box<LegacyResources>> {
         let none = self.resources.is_none()

@@ -36,6 +36,7 @@ mod string_map;
 mod task_event;
 mod task_resources;
 mod task_states;
+mod usage_view;
 mod value;
 mod version_request;
 
@@ -84,6 +85,7 @@ pub use string_map::StringMap;
 pub use task_event::{TASK_CLIENT_RECONNECTED, TaskEvent};
 pub use task_resources::{CniConfig, NetworkResource, Numa, Port, RequestedDevice, Resources};
 pub use task_states::{TaskState, TaskStates};
+pub use usage_view::UsageView;
 pub use value::{Equality, GoValue, Json};
 pub(crate) use value::{deep_equal, deep_equal_as, maps_equal_as, objects_equal, set_equal};
 pub use version_request::{BadVersion, VersionRequest, accepted, names};

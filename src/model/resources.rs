@@ -188,10 +188,11 @@ pub struct ReservedNetworks {
     pub reserved_host_ports: String,
 }
 
-/// The resource fields of a `structs.Allocation`. The placement stage keeps
-/// one per allocation that holds resources on its node (every running one
-/// of a million-allocation dump), so it is small: the ID without a copy of
-/// its text, the statuses as their enums, the rare pre-0.9 blocks in one box.
+/// The resource fields of a `structs.Allocation`, owned: what a plan's
+/// placements and in-place updates hold (the snapshot's own allocations are
+/// read in place, through [`super::UsageView`]). Small, as some callers keep
+/// one per allocation of a node: the ID without a copy of its text, the
+/// statuses as their enums, the rare pre-0.9 blocks in one box.
 ///
 /// Read through `AllocUsageWire` (`alloc_wire`).
 #[derive(Clone, Debug, Default)]

@@ -11,15 +11,8 @@ use super::board::Boards;
 use super::class_rows::ClassRows;
 use crate::feasibility::{ClassMemo, CsiState, VolumeRules, Volumes};
 use crate::fit::{Capacity, Comparable, FitRules, NodeFreeAsk, NodeUse, Shortfall};
-use crate::model::resources::{AllocUsage, NodeSupply};
-use crate::model::{Allocation, Node, Snapshot};
-
-/// An allocation that holds resources on its node.
-#[derive(Clone, Debug)]
-pub struct Running<'a> {
-    pub alloc: &'a Allocation,
-    pub usage: AllocUsage,
-}
+use crate::model::resources::NodeSupply;
+use crate::model::{Allocation, Node, Snapshot, UsageView};
 
 /// Ready nodes of one datacenter and node pool: whether a job targets
 /// them is decided once, on the first of them.
@@ -51,7 +44,9 @@ pub struct Cluster<'a> {
     pub capacities: Vec<Capacity>,
     /// What each node offers to allocations (capacity less reservation).
     pub available: Vec<Comparable>,
-    pub running: Vec<Vec<Running<'a>>>,
+    /// What holds resources on each node, in ID order; the fit reads each
+    /// one in place ([`Allocation::usage_view`]).
+    pub running: Vec<Vec<&'a Allocation>>,
     /// Whether the node has a resources block, so that fit is checked
     /// there (at zero CPU or memory too, as Nomad does). Every Nomad client
     /// writes one; a snapshot cut down by hand may not, and Nomad would
@@ -102,19 +97,14 @@ impl<'a> Cluster<'a> {
             .iter()
             .map(|s| Capacity::described(s, rules))
             .collect();
-        let mut running: Vec<Vec<Running<'a>>> = vec![Vec::new(); nodes.len()];
+        let mut running: Vec<Vec<&'a Allocation>> = vec![Vec::new(); nodes.len()];
         let mut by_job: HashMap<&str, Vec<(usize, &str)>, FixedState> = HashMap::default();
         for alloc in &snapshot.allocs {
             let Some(&i) = index.get(alloc.node_id.as_str()) else {
                 continue;
             };
-            let mut usage = alloc.usage();
-            if usage.allocated_resources.is_some() {
-                // The pre-0.9 blocks are read only without AllocatedResources.
-                usage.legacy = None;
-            }
-            if rules.counts(usage.client_status.as_str(), usage.desired_status.as_str()) {
-                running[i].push(Running { alloc, usage });
+            if rules.counts(alloc.client_status.as_str(), alloc.desired_status.as_str()) {
+                running[i].push(alloc);
                 by_job
                     .entry(alloc.job_id.as_str())
                     .or_default()
@@ -122,7 +112,7 @@ impl<'a> Cluster<'a> {
             }
         }
         for list in &mut running {
-            list.sort_by(|a, b| a.alloc.id.cmp(&b.alloc.id));
+            list.sort_by(|a, b| a.id.cmp(&b.id));
             // Kept for the whole replay: no spare room from the doubling.
             list.shrink_to_fit();
         }
@@ -202,7 +192,8 @@ impl<'a> Cluster<'a> {
     /// then shared by every job.
     pub fn node_use(&self, i: usize) -> &NodeUse {
         self.uses[i].get_or_init(|| {
-            let usages: Vec<&AllocUsage> = self.running[i].iter().map(|r| &r.usage).collect();
+            let usages: Vec<UsageView<'_>> =
+                self.running[i].iter().map(|a| a.usage_view()).collect();
             NodeUse::of(&self.supplies[i], &usages, self.rules)
         })
     }

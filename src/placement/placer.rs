@@ -250,7 +250,7 @@ impl<'a> Placer<'a> {
                 Some(usage) => usage,
                 None => self.allocate(&g, i),
             };
-            self.add(i, &tg.name, usage);
+            self.add(i, &tg.name, *usage);
             self.proposed.push(Placed {
                 node: Some(self.cluster.nodes[i]),
                 task_group: &tg.name,

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use crate::feasibility::{HostNetworks, TargetRules, host_networks};
 use crate::fit::{FitRules, GroupAsk, Settings, place};
 use crate::model::resources::{AllocUsage, AllocatedResources};
-use crate::model::{ClientStatus, DesiredStatus, SchedulerConfig, TaskGroup};
+use crate::model::{ClientStatus, DesiredStatus, SchedulerConfig, TaskGroup, UsageView};
 use crate::version::Release;
 
 use super::world::World;
@@ -88,7 +88,7 @@ impl Offers {
         };
         let supply = node.supply();
         let on = self.held.entry(node_id.to_string()).or_default();
-        let proposed: Vec<&AllocUsage> = on.iter().collect();
+        let proposed: Vec<UsageView<'_>> = on.iter().map(AllocUsage::view).collect();
         let allocated = match place(&supply, &proposed, &ask, &self.settings) {
             Ok(p) => p.allocated,
             Err(_) => {

@@ -10,7 +10,7 @@ use crate::feasibility::{HostNetworks, TargetRules, host_networks};
 use crate::fit::preemption::VictimGroup;
 use crate::fit::{Candidate, Capacity, Eviction, GroupAsk, Settings, Shortfall, place_evicting};
 use crate::model::resources::{AllocUsage, AllocatedResources};
-use crate::model::{Allocation, ClientStatus, DesiredStatus, Id, Job, Node, TaskGroup};
+use crate::model::{Allocation, ClientStatus, DesiredStatus, Id, Job, Node, TaskGroup, UsageView};
 
 /// What resource fit reads beyond the job.
 pub struct FitInput<'a, 'r> {
@@ -84,7 +84,7 @@ impl<'a> FitInput<'a, '_> {
             .iter()
             .zip(&usages)
             .map(|(a, u)| Candidate {
-                usage: u,
+                usage: u.view(),
                 namespace: &a.namespace,
                 job_id: &a.job_id,
                 task_group: &a.task_group,
@@ -113,7 +113,7 @@ impl<'a> FitInput<'a, '_> {
             candidates: &candidates,
             preempted: &groups,
         };
-        let proposed: Vec<&AllocUsage> = usages.iter().collect();
+        let proposed: Vec<UsageView<'_>> = usages.iter().map(AllocUsage::view).collect();
         let ask = GroupAsk::of(tg);
         let resolved = match ask.network {
             Some(n) => host_networks(n, node, self.targets),

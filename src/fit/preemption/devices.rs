@@ -28,7 +28,7 @@ impl<'a> Preemptor<'a> {
     ) -> Option<Vec<&'a Candidate<'a>>> {
         let mut by_device: BTreeMap<(&str, &str, &str), (usize, Holders<'_, 'a>)> = BTreeMap::new();
         for d in &self.current {
-            let Some(r) = &d.c.usage.allocated_resources else {
+            let Some(r) = d.c.usage.allocated_resources else {
                 continue;
             };
             for held in r.tasks.values().flat_map(|t| &t.devices) {
@@ -46,7 +46,7 @@ impl<'a> Preemptor<'a> {
                 let (_, holders) = by_device.entry(key).or_insert((free, Holders::default()));
                 holders.allocs.push(d);
                 let count = u64::try_from(held.device_ids.len()).unwrap_or(u64::MAX);
-                *holders.instances.entry(&d.c.usage.id).or_default() += count;
+                *holders.instances.entry(d.c.usage.id).or_default() += count;
             }
         }
         let needed = ask.count;

@@ -2,8 +2,7 @@
 //! flattens them: one entry per device, bandwidth summed and ports joined.
 
 use super::super::rules::FitRules;
-use crate::model::resources::AllocUsage;
-use crate::model::{LegacyResources, NetworkResource, Resources};
+use crate::model::{NetworkResource, Resources, UsageView};
 
 /// One device's share of an allocation's networks.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -18,11 +17,11 @@ pub struct FlatNetwork {
 /// Go map), then the group's networks; the legacy `TaskResources` before
 /// 1.7.0 when the allocation has no `AllocatedResources` (its `Resources`,
 /// else its shared and task resources).
-pub fn networks(alloc: &AllocUsage, rules: &FitRules) -> Vec<FlatNetwork> {
+pub fn networks(alloc: UsageView<'_>, rules: &FitRules) -> Vec<FlatNetwork> {
     let mut out: Vec<FlatNetwork> = Vec::new();
-    let Some(r) = &alloc.allocated_resources else {
+    let Some(r) = alloc.allocated_resources else {
         if rules.legacy_fallback {
-            let blocks = LegacyResources::of(&alloc.legacy);
+            let blocks = alloc.legacy;
             let legacy: Vec<&Resources> = match &blocks.resources {
                 Some(r) => vec![r],
                 None => blocks

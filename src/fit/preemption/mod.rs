@@ -42,7 +42,8 @@ use super::capacity::Capacity;
 use super::comparable::Comparable;
 use super::rules::FitRules;
 use super::usage;
-use crate::model::resources::{AllocUsage, NodeSupply};
+use crate::model::UsageView;
+use crate::model::resources::NodeSupply;
 pub use flat::FlatNetwork;
 
 /// An allocation is preemptible only by a job at least this many priority
@@ -52,7 +53,7 @@ pub const PRIORITY_DELTA: i64 = 10;
 /// One allocation on the node, as the preemptor reads it.
 #[derive(Clone, Copy, Debug)]
 pub struct Candidate<'a> {
-    pub usage: &'a AllocUsage,
+    pub usage: UsageView<'a>,
     pub namespace: &'a str,
     pub job_id: &'a str,
     pub task_group: &'a str,

@@ -9,8 +9,10 @@ use super::super::rules::FitRules;
 use std::sync::Arc;
 
 use super::*;
-use crate::model::resources::{AllocatedDevice, AllocatedResources, AllocatedTaskResources};
-use crate::model::{NetworkResource, Port, RequestedDevice, Resources, from_slice};
+use crate::model::resources::{
+    AllocUsage, AllocatedDevice, AllocatedResources, AllocatedTaskResources,
+};
+use crate::model::{NetworkResource, Port, RequestedDevice, Resources, UsageView, from_slice};
 use crate::version::{Release, v};
 
 #[test]
@@ -166,7 +168,7 @@ fn run(case: &Case, release: Release) {
         .iter()
         .zip(&usages)
         .map(|(x, u)| Candidate {
-            usage: u,
+            usage: u.view(),
             namespace: "default",
             job_id: job(x.priority),
             task_group: "web",
@@ -214,7 +216,7 @@ fn run(case: &Case, release: Release) {
         candidates: &candidates,
         preempted: &preempted,
     };
-    let proposed: Vec<&AllocUsage> = usages.iter().collect();
+    let proposed: Vec<UsageView<'_>> = usages.iter().map(AllocUsage::view).collect();
     let got = place_evicting(&n, &proposed, &ask, &settings, Some(&eviction));
     match &case.want {
         None => assert!(got.is_err(), "{}: {got:?}", case.desc),

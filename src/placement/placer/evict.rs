@@ -84,15 +84,17 @@ impl<'a> Placer<'a> {
         let usages = self.proposed_usages(i);
         let candidates: Vec<Candidate<'_>> = cluster.running[i]
             .iter()
-            .filter(|r| !self.stopped.contains(&r.alloc.id))
-            .map(|r| Candidate {
-                usage: self.updated.get(&r.alloc.id).unwrap_or(&r.usage),
-                namespace: &r.alloc.namespace,
-                job_id: &r.alloc.job_id,
-                task_group: &r.alloc.task_group,
-                priority: r.alloc.job.as_ref().map(|j| j.priority),
-                max_parallel: r
-                    .alloc
+            .filter(|a| !self.stopped.contains(&a.id))
+            .map(|a| Candidate {
+                usage: self
+                    .updated
+                    .get(&a.id)
+                    .map_or_else(|| a.usage_view(), AllocUsage::view),
+                namespace: &a.namespace,
+                job_id: &a.job_id,
+                task_group: &a.task_group,
+                priority: a.job.as_ref().map(|j| j.priority),
+                max_parallel: a
                     .own_task_group()
                     .and_then(|tg| tg.migrate.as_ref())
                     .map_or(0, |m| m.max_parallel),
@@ -128,12 +130,7 @@ impl<'a> Placer<'a> {
         let victims = placed
             .preempted
             .iter()
-            .filter_map(|id| {
-                cluster.running[i]
-                    .iter()
-                    .find(|r| r.alloc.id == *id)
-                    .map(|r| r.alloc)
-            })
+            .filter_map(|id| cluster.running[i].iter().find(|a| a.id == *id).copied())
             .collect();
         let packed = Packed {
             used: placed.used,

@@ -14,7 +14,7 @@ use crate::feasibility::{
 };
 use crate::fit::{Capacity, GroupAsk, NodeUse, Packed, Shortfall, place};
 use crate::model::resources::AllocUsage;
-use crate::model::{ClientStatus, DesiredStatus, Id};
+use crate::model::{ClientStatus, DesiredStatus, Id, UsageView};
 
 use super::super::cluster::Cluster;
 
@@ -181,7 +181,7 @@ impl<'a> Placer<'a> {
     }
 
     /// Puts an allocation of `task_group` on node `i`.
-    pub(super) fn add(&mut self, i: usize, task_group: &'a str, usage: Box<AllocUsage>) {
+    pub(super) fn add(&mut self, i: usize, task_group: &'a str, usage: AllocUsage) {
         self.refresh(i);
         let mut entry = match self.changed.remove(&i) {
             Some(Some(c)) => c,
@@ -190,14 +190,14 @@ impl<'a> Placer<'a> {
                 own: self.own.get(&i).cloned().unwrap_or_default(),
             },
         };
-        entry.usage.add(&usage, self.setup.settings.rules);
+        entry.usage.add(usage.view(), self.setup.settings.rules);
         bump(&mut entry.own, task_group);
         self.changed.insert(i, Some(entry));
         self.log.push(i);
-        self.added.entry(i).or_default().push(Added {
-            task_group,
-            usage: *usage,
-        });
+        self.added
+            .entry(i)
+            .or_default()
+            .push(Added { task_group, usage });
     }
 
     /// Sums node `i` again if the plan changed it since it was last
@@ -214,9 +214,9 @@ impl<'a> Placer<'a> {
         let cluster: &'a Cluster<'a> = self.cluster;
         let job_id = self.job.id.as_str();
         let mut own = Vec::new();
-        for r in &cluster.running[i] {
-            if r.alloc.job_id.as_str() == job_id && !self.stopped.contains(&r.alloc.id) {
-                bump(&mut own, &r.alloc.task_group);
+        for a in &cluster.running[i] {
+            if a.job_id.as_str() == job_id && !self.stopped.contains(&a.id) {
+                bump(&mut own, &a.task_group);
             }
         }
         for a in self.added.get(&i).into_iter().flatten() {
@@ -259,16 +259,16 @@ impl<'a> Placer<'a> {
         let of_group = |tg: &str| group.is_none_or(|g| g == tg);
         let added = self.added.get(&i).into_iter().flatten();
         added.into_iter().any(|a| of_group(a.task_group))
-            || self.cluster.running[i].iter().any(|r| {
-                r.alloc.job_id.as_str() == self.job.id
-                    && r.alloc.namespace.as_str() == self.job.namespace
-                    && of_group(&r.alloc.task_group)
-                    && !self.stopped.contains(&r.alloc.id)
+            || self.cluster.running[i].iter().any(|a| {
+                a.job_id.as_str() == self.job.id
+                    && a.namespace.as_str() == self.job.namespace
+                    && of_group(&a.task_group)
+                    && !self.stopped.contains(&a.id)
             })
     }
 
     /// `ProposedAllocs` of node `i`.
-    pub(super) fn proposed_usages(&self, i: usize) -> Vec<&AllocUsage> {
+    pub(super) fn proposed_usages(&self, i: usize) -> Vec<UsageView<'_>> {
         proposed_on(self.cluster, &self.stopped, &self.updated, &self.added, i)
     }
 }
@@ -302,11 +302,15 @@ fn proposed_on<'s>(
     updated: &'s HashMap<&Id, AllocUsage, FixedState>,
     added: &'s NodeMap<Vec<Added<'_>>>,
     i: usize,
-) -> Vec<&'s AllocUsage> {
+) -> Vec<UsageView<'s>> {
     let running = cluster.running[i]
         .iter()
-        .filter(|r| !stopped.contains(&r.alloc.id))
-        .map(|r| updated.get(&r.alloc.id).unwrap_or(&r.usage));
-    let added = added.get(&i).into_iter().flatten().map(|a| &a.usage);
+        .filter(|a| !stopped.contains(&a.id))
+        .map(|a| {
+            updated
+                .get(&a.id)
+                .map_or_else(|| a.usage_view(), AllocUsage::view)
+        });
+    let added = added.get(&i).into_iter().flatten().map(|a| a.usage.view());
     running.chain(added).collect()
 }
