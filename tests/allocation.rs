@@ -672,14 +672,11 @@ fn wait_client_stop_case(stop: Duration, client: &str, should: bool) {
         ..Allocation::default()
     };
     if client == status::LOST {
-        push(
-            &mut a.alloc_states,
-            AllocState {
-                field: "ClientStatus".into(),
-                value: status::LOST.into(),
-                time: now(),
-            },
-        );
+        a.alloc_states.push(AllocState {
+            field: "ClientStatus".into(),
+            value: status::LOST.into(),
+            time: now(),
+        });
     }
     assert_eq!(a.should_client_stop(DisconnectFields::Legacy), should);
     if !should || client != status::LOST {

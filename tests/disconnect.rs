@@ -231,7 +231,7 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
             replacement.node_id = c.node(node_status::READY).into();
             replacement.client_status = status::RUNNING.into();
             replacement.previous_allocation = orig.id.clone().into();
-            replacement.alloc_states = Box::default();
+            replacement.alloc_states = Default::default();
             replacement.task_states = Default::default();
             // Placed after the original (1.3.14's test; older ones copy the index).
             replacement.create_index += 1;
@@ -662,14 +662,11 @@ fn test_reconciler_disconnected_node_follow_up_evals_stop_after_timeout() {
     for update in &r.plan.disconnect_updates {
         let a = c.alloc_mut(&update.alloc_id);
         a.client_status = status::UNKNOWN.into();
-        push(
-            &mut a.alloc_states,
-            AllocState {
-                field: "ClientStatus".into(),
-                value: status::UNKNOWN.into(),
-                time: now(),
-            },
-        );
+        a.alloc_states.push(AllocState {
+            field: "ClientStatus".into(),
+            value: status::UNKNOWN.into(),
+            time: now(),
+        });
         a.followup_eval_id = Id::from(&update.followup_eval_id).into();
     }
     // Second pass: the follow-up eval (Nomad passes its ID and priority),
@@ -780,14 +777,11 @@ fn last_unknown_is_the_latest_client_status_transition() {
     client_state(&mut c, &again, status::UNKNOWN, MINUTE);
     // Unknown an hour ago; a recent "unknown" of another field does not count.
     let other_field = unknown_alloc(&mut c, &job, 1, HOUR);
-    push(
-        &mut c.alloc_mut(&other_field).alloc_states,
-        AllocState {
-            field: AllocStateField::Other(1),
-            value: status::UNKNOWN.into(),
-            time: now().add(-MINUTE),
-        },
-    );
+    c.alloc_mut(&other_field).alloc_states.push(AllocState {
+        field: AllocStateField::Other(1),
+        value: status::UNKNOWN.into(),
+        time: now().add(-MINUTE),
+    });
 
     let r = c.replay_job(JOB);
     assert_eq!(bucket_of(&r, &again), "ignore");

@@ -1161,7 +1161,7 @@ fn disconnected_client(
             r.node_id = c.node(node_status::READY).into();
             r.client_status = status::RUNNING.into();
             r.previous_allocation = Id::from(orig).into();
-            r.alloc_states = Box::default();
+            r.alloc_states = Default::default();
             r.task_states = Default::default();
             r.create_index += 1;
             c.alloc_mut(orig).next_allocation = r.id.clone().into();

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use serde::Deserialize;
+use thin_vec::ThinVec;
 
 use super::resources::{AllocUsage, AllocatedResources};
 use super::status::{ClientStatus, DesiredStatus};
@@ -21,8 +22,9 @@ use crate::time::{Duration, Time};
 pub struct Allocation {
     pub id: Id,
     pub namespace: Name,
-    /// Shared, not copied, by the report's entry for the allocation.
-    pub name: Arc<str>,
+    /// Its own copy (allocations rarely share one), shared by the report's
+    /// entry for the allocation.
+    pub name: Name,
     pub node_id: Name,
     pub job_id: Name,
     /// The job version the allocation was placed with. The reader interns
@@ -37,7 +39,8 @@ pub struct Allocation {
     pub desired_transition: DesiredTransition,
     pub client_status: ClientStatus,
     pub task_states: TaskStates,
-    pub alloc_states: Box<[AllocState]>,
+    /// Thin: most allocations never changed state while disconnected.
+    pub alloc_states: ThinVec<AllocState>,
     pub previous_allocation: SparseId,
     pub next_allocation: SparseId,
     pub deployment_id: Name,

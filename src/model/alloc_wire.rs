@@ -24,7 +24,7 @@ struct AllocationWire {
     #[serde(rename = "ID")]
     id: Id,
     namespace: Name,
-    name: Arc<str>,
+    name: String,
     #[serde(rename = "NodeID")]
     node_id: Name,
     #[serde(rename = "JobID")]
@@ -39,7 +39,7 @@ struct AllocationWire {
     client_status: ClientStatus,
     task_states: TaskStates,
     #[serde(deserialize_with = "nullable")]
-    alloc_states: Box<[AllocState]>,
+    alloc_states: Vec<AllocState>,
     previous_allocation: SparseId,
     next_allocation: SparseId,
     #[serde(rename = "DeploymentID")]
@@ -63,7 +63,7 @@ impl From<AllocationWire> for Allocation {
         Allocation {
             id: w.id,
             namespace: w.namespace,
-            name: w.name,
+            name: Name::own(&w.name),
             node_id: w.node_id,
             job_id: w.job_id,
             task_group: w.task_group,
@@ -74,7 +74,7 @@ impl From<AllocationWire> for Allocation {
             desired_transition: w.desired_transition,
             client_status: w.client_status,
             task_states: w.task_states,
-            alloc_states: w.alloc_states,
+            alloc_states: w.alloc_states.into(),
             previous_allocation: w.previous_allocation,
             next_allocation: w.next_allocation,
             deployment_id: w.deployment_id,

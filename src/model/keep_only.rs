@@ -7,6 +7,7 @@ use std::marker::PhantomData;
 
 use serde::Deserializer;
 use serde::de::{Deserialize, Error, IgnoredAny, SeqAccess, Unexpected, Visitor};
+use thin_vec::ThinVec;
 
 use super::{GoNull, Name, TASK_CLIENT_RECONNECTED, TaskEvent, TextUse, with_text};
 
@@ -58,7 +59,7 @@ struct EventRecord<'a> {
 /// task keeps dozens of events that the scheduler never reads.
 pub(super) fn reconnect_events<'de, D: Deserializer<'de>>(
     d: D,
-) -> Result<Box<[TaskEvent]>, D::Error> {
+) -> Result<ThinVec<TaskEvent>, D::Error> {
     Ok(with_text(d, ReconnectEvents)?.unwrap_or_default())
 }
 
@@ -66,15 +67,15 @@ pub(super) fn reconnect_events<'de, D: Deserializer<'de>>(
 struct ReconnectEvents;
 
 impl TextUse for ReconnectEvents {
-    type Out = Box<[TaskEvent]>;
+    type Out = ThinVec<TaskEvent>;
 
-    fn take<E: Error>(self, text: &str) -> Result<Box<[TaskEvent]>, E> {
+    fn take<E: Error>(self, text: &str) -> Result<ThinVec<TaskEvent>, E> {
         if !text.starts_with('[') {
             let value: serde_json::Value = serde_json::from_str(text).map_err(E::custom)?;
             return Err(E::invalid_type(unexpected(&value), &"a list or null"));
         }
         if memchr::memmem::find(text.as_bytes(), TASK_CLIENT_RECONNECTED.as_bytes()).is_none() {
-            return Ok(Box::default());
+            return Ok(ThinVec::new());
         }
         let mut de = serde_json::Deserializer::from_str(text);
         let kept = GoNull(&mut de)

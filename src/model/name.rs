@@ -39,7 +39,7 @@ impl Name {
 
     /// A name of its own for `text`, never interned: for a text no other
     /// name is likely to share.
-    pub(super) fn own(text: &str) -> Name {
+    pub(crate) fn own(text: &str) -> Name {
         if text.is_empty() {
             Name(None)
         } else {

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use thin_vec::ThinVec;
 
 use super::Name;
 use super::task_event::TaskEvent;
@@ -107,8 +108,9 @@ pub struct TaskState {
     /// kept alone to keep a task state small.
     pub last_start: Time,
     /// Only the `Reconnected` events, the only ones the scheduler reads: a
-    /// long-lived task has dozens, and a million allocations would hold them all.
-    pub events: Box<[TaskEvent]>,
+    /// long-lived task has dozens, and a million allocations would hold them
+    /// all. Thin: most tasks never reconnected.
+    pub events: ThinVec<TaskEvent>,
 }
 
 /// A task state as the snapshot writes it.
@@ -122,7 +124,7 @@ struct TaskStateRecord {
     restarts: u64,
     last_restart: Time,
     #[serde(deserialize_with = "super::keep_only::reconnect_events")]
-    events: Box<[TaskEvent]>,
+    events: ThinVec<TaskEvent>,
 }
 
 impl From<TaskStateRecord> for TaskState {

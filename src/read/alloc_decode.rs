@@ -25,7 +25,9 @@ use serde::de::value::BorrowedStrDeserializer;
 
 use super::lexeme::{null, plain_string, signed, skip_space, skip_value, unsigned};
 use super::scan::JobSpan;
-use crate::model::{Allocation, GoJson, LegacyResources, Resources, from_slice};
+use thin_vec::ThinVec;
+
+use crate::model::{AllocState, Allocation, GoJson, LegacyResources, Name, Resources, from_slice};
 
 /// The keys read, in Go's field order; the index is the key's bit in the
 /// set of keys seen. `Job` is the embedded job; the rest are `Allocation`'s.
@@ -174,7 +176,11 @@ fn read_field(alloc: &mut Allocation, field: usize, bytes: &[u8], at: usize) -> 
     match field {
         0 => text(&mut a.id, bytes, at),
         1 => text(&mut a.namespace, bytes, at),
-        2 => text(&mut a.name, bytes, at),
+        2 => {
+            let (name, end) = string(bytes, at)?;
+            a.name = Name::own(name);
+            Some(end)
+        }
         3 => text(&mut a.node_id, bytes, at),
         4 => text(&mut a.job_id, bytes, at),
         6 => text(&mut a.task_group, bytes, at),
@@ -193,9 +199,9 @@ fn read_field(alloc: &mut Allocation, field: usize, bytes: &[u8], at: usize) -> 
         15 => text(&mut a.client_status, bytes, at),
         16 => nested(&mut a.task_states, bytes, at),
         17 => {
-            let mut states = None;
+            let mut states: Option<Vec<AllocState>> = None;
             let end = nested(&mut states, bytes, at)?;
-            a.alloc_states = states.unwrap_or_default();
+            a.alloc_states = states.map(ThinVec::from).unwrap_or_default();
             Some(end)
         }
         18 => text(&mut a.previous_allocation, bytes, at),
@@ -223,12 +229,17 @@ fn read_field(alloc: &mut Allocation, field: usize, bytes: &[u8], at: usize) -> 
     }
 }
 
-/// A string field: a plain string at `at`, as its type reads one.
-fn text<'a, T: Deserialize<'a>>(slot: &mut T, bytes: &'a [u8], at: usize) -> Option<usize> {
+/// A plain string at `at`, and the index after it.
+fn string(bytes: &[u8], at: usize) -> Option<(&str, usize)> {
     if bytes[at] != b'"' {
         return None;
     }
-    let (s, end) = plain_string(bytes, at)?;
+    plain_string(bytes, at)
+}
+
+/// A string field: a plain string at `at`, as its type reads one.
+fn text<'a, T: Deserialize<'a>>(slot: &mut T, bytes: &'a [u8], at: usize) -> Option<usize> {
+    let (s, end) = string(bytes, at)?;
     let d = BorrowedStrDeserializer::<serde_json::Error>::new(s);
     *slot = T::deserialize(d).ok()?;
     Some(end)

@@ -1,7 +1,5 @@
 //! Bucket entries: one per allocation, the bulk of a large report.
 
-use std::sync::Arc;
-
 use super::texts::Texts;
 use crate::model::Allocation;
 use crate::model::NodesById;
@@ -70,7 +68,7 @@ impl<'r> EntryMaker<'r> {
         let facts = BucketReason::of(a, rule, node, self.taint.rules.disconnect_fields());
         BucketEntry {
             id: a.id.clone(),
-            name: Arc::clone(&a.name),
+            name: a.name.clone(),
             node_id,
             node_status,
             why: EntryWhy::Tainted {

@@ -3,7 +3,6 @@
 
 use std::borrow::Cow;
 use std::ops::{Deref, DerefMut};
-use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -56,7 +55,7 @@ impl Serialize for Buckets {
 #[derive(Clone, Debug)]
 pub struct BucketEntry {
     pub id: Id,
-    pub name: Arc<str>,
+    pub name: Name,
     pub node_id: Name,
     /// The node's status, or null when the node is garbage-collected.
     pub node_status: Option<Name>,

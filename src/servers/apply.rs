@@ -332,11 +332,9 @@ pub fn apply(
 
 /// `AppendState(ClientStatus, ...)`.
 fn push_state(alloc: &mut Allocation, value: ClientStatus, time: Time) {
-    let mut states = std::mem::take(&mut alloc.alloc_states).into_vec();
-    states.push(AllocState {
+    alloc.alloc_states.push(AllocState {
         field: AllocStateField::ClientStatus,
         value,
         time,
     });
-    alloc.alloc_states = states.into_boxed_slice();
 }

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::model::{
-    AllocDeploymentStatus, Allocation, ClientStatus, DesiredStatus, Id, Job, RescheduleEvent,
+    AllocDeploymentStatus, Allocation, ClientStatus, DesiredStatus, Id, Job, Name, RescheduleEvent,
     RescheduleTracker,
 };
 use crate::report::{JobReport, Plan, PlanDestructive};
@@ -135,7 +135,7 @@ pub fn allocation(world: &mut World, job: &JobReport, p: &Placement, at: &At<'_>
     Allocation {
         id: Id::from(id.as_str()),
         namespace: job.namespace.as_str().into(),
-        name: Arc::from(p.name.as_str()),
+        name: Name::own(&p.name),
         node_id: p.node.as_str().into(),
         job_id: job.id.as_str().into(),
         job: at.spec.clone(),

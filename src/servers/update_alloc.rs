@@ -220,12 +220,10 @@ fn take_client_status(
                 state.finished_at = now;
             }
             ClientStatus::Running if was_unknown => {
-                let mut events = state.events.to_vec();
-                events.push(TaskEvent {
+                state.events.push(TaskEvent {
                     event_type: TASK_CLIENT_RECONNECTED.into(),
                     time: now.unix_nanos_i64(),
                 });
-                state.events = events.into_boxed_slice();
                 state.state = "running".into();
             }
             _ => {}

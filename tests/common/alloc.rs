@@ -7,7 +7,7 @@ use plan_inspect::model::*;
 use plan_inspect::time::{Duration, Time};
 use serde_json::json;
 
-use super::{Cluster, HOUR, now, push, resumable_job};
+use super::{Cluster, HOUR, now, resumable_job};
 
 /// Nomad's `buildAllocations`: `count` allocations of `job` (indexes
 /// `0..count`, each on its own ready node) with the given statuses and a
@@ -87,14 +87,11 @@ pub fn set_node_score(c: &mut Cluster, id: &str, score: f64) {
 
 /// Records that allocation `id` went unknown `ago` before `now()`.
 pub fn went_unknown(c: &mut Cluster, id: &str, ago: Duration) {
-    push(
-        &mut c.alloc_mut(id).alloc_states,
-        AllocState {
-            field: "ClientStatus".into(),
-            value: status::UNKNOWN.into(),
-            time: now().add(-ago),
-        },
-    );
+    c.alloc_mut(id).alloc_states.push(AllocState {
+        field: "ClientStatus".into(),
+        value: status::UNKNOWN.into(),
+        time: now().add(-ago),
+    });
 }
 
 /// Records a `Reconnected` task event `ago` before `now()` on allocation `id`.

@@ -10,7 +10,7 @@ use plan_inspect::replay::{Options, Replay};
 use plan_inspect::report::{JobReport, Report};
 use plan_inspect::time::Duration;
 
-use super::{fail_at, now, push};
+use super::{fail_at, now};
 
 /// A snapshot under construction.
 #[derive(Default)]
@@ -220,26 +220,20 @@ pub fn reconnect_event(c: &mut Cluster, id: &str, task: &str, ago: Duration) {
             state: "running".into(),
             ..TaskState::default()
         });
-    push(
-        &mut state.events,
-        TaskEvent {
-            event_type: TASK_CLIENT_RECONNECTED.into(),
-            time: now().add(-ago).unix_nanos_i64(),
-        },
-    );
+    state.events.push(TaskEvent {
+        event_type: TASK_CLIENT_RECONNECTED.into(),
+        time: now().add(-ago).unix_nanos_i64(),
+    });
     a.task_states.insert(task.into(), state);
 }
 
 /// Records a client-status transition to `value` `ago` before now.
 pub fn client_state(c: &mut Cluster, id: &str, value: &str, ago: Duration) {
-    push(
-        &mut c.alloc_mut(id).alloc_states,
-        AllocState {
-            field: AllocStateField::ClientStatus,
-            value: value.into(),
-            time: now().add(-ago),
-        },
-    );
+    c.alloc_mut(id).alloc_states.push(AllocState {
+        field: AllocStateField::ClientStatus,
+        value: value.into(),
+        time: now().add(-ago),
+    });
 }
 
 /// A failed allocation whose only task finished `ago` before now.

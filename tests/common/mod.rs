@@ -28,10 +28,3 @@ pub const JOB: &str = "mock-service";
 pub fn now() -> Time {
     Time::parse_rfc3339("2022-04-01T12:00:00Z").unwrap()
 }
-
-/// Appends `item` to a list the model keeps as a boxed slice.
-pub fn push<T>(list: &mut Box<[T]>, item: T) {
-    let mut items = std::mem::take(list).into_vec();
-    items.push(item);
-    *list = items.into();
-}
