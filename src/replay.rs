@@ -295,7 +295,7 @@ impl<'s> OneJob<'s> {
             && (e.namespace != self.work.namespace || e.job_id != self.work.id)
         {
             return Err(ReplayError::EvalOfOtherJob {
-                eval: e.id.clone(),
+                eval: e.id.to_string(),
                 job: self.work.id.to_string(),
             });
         }
@@ -392,7 +392,7 @@ impl<'s> Prepared<'s> {
             None => None,
         };
         let eval_id = match (eval, &snapshot.eval_id) {
-            (Some(e), _) => e.id.clone(),
+            (Some(e), _) => e.id.to_string(),
             (None, Some(id)) => id.clone(),
             (None, None) => PLACEHOLDER_EVAL_ID.to_string(),
         };

@@ -715,7 +715,9 @@ fn test_reconciler_failed_deployment_cancel_canaries() {
             ..DeploymentState::default()
         };
         let replaced = healthy_deployment_allocs(&mut c, &job, group, &d, 0..replacements);
-        state.placed_canaries.extend(replaced.into_iter().take(2));
+        state
+            .placed_canaries
+            .extend(replaced.into_iter().take(2).map(Id::from));
         for i in replacements..10 {
             c.mock_alloc(&old, group, i);
         }

@@ -804,8 +804,8 @@ fn latest_deployment_ties_go_to_the_lowest_id() {
     c.allocs(&job, 10);
     let deployment = |id: &str, status: &str| Deployment {
         id: id.into(),
-        namespace: job.namespace.to_string(),
-        job_id: job.id.to_string(),
+        namespace: job.namespace.clone(),
+        job_id: job.id.clone(),
         job_create_index: job.create_index + 1,
         status: status.into(),
         create_index: 500,

@@ -794,8 +794,8 @@ fn reschedule_later_with_eval(wait_until: Time) -> (Cluster, String) {
     a.task_states.insert("web".into(), failed_state(now()));
     c.snapshot.evals.push(Evaluation {
         id: "eval-1".into(),
-        namespace: job.namespace.to_string(),
-        job_id: job.id.to_string(),
+        namespace: job.namespace.clone(),
+        job_id: job.id.clone(),
         priority: 50,
         eval_type: "service".into(),
         triggered_by: "alloc-failure".into(),

@@ -560,7 +560,7 @@ fn pending_allocations_take_max_parallel_slots_from_1_11_2() {
         .iter_mut()
         .find(|a| a.job.as_ref().is_some_and(|j| j.version == 1))
         .unwrap();
-    pending.deployment_id = dep.as_str().into();
+    pending.deployment_id = dep.to_string().into();
     let pending_id = pending.id.clone();
     let evicted = |c: &mut Cluster, release| replay_as(c, release).plan.stop.len();
     assert_eq!(evicted(&mut c, V1110), 2);

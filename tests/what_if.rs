@@ -1028,13 +1028,13 @@ fn eval_broker_go_v1_4_3_ack_cancels_all_but_the_newest_blocked_evaluation() {
 fn until_carries_on_the_snapshot_s_pending_and_blocked_evaluations() {
     let (mut c, ids, _) = allocs_of(job_with(2, None), 2);
     let eval = |id: &str, status: &str, triggered_by: &str, wait: Option<Duration>| Evaluation {
-        id: id.to_string(),
-        namespace: "default".to_string(),
-        job_id: JOB.to_string(),
+        id: id.into(),
+        namespace: "default".into(),
+        job_id: JOB.into(),
         priority: 50,
-        eval_type: "service".to_string(),
-        triggered_by: triggered_by.to_string(),
-        status: status.to_string(),
+        eval_type: "service".into(),
+        triggered_by: triggered_by.into(),
+        status: status.into(),
         wait_until: wait.map_or(Time::ZERO, |w| now().add(w)),
         ..Evaluation::default()
     };

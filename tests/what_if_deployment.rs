@@ -72,13 +72,13 @@ fn registered_with(
         n.scheduling_eligibility = "eligible".into();
     }
     c.snapshot.evals.push(Evaluation {
-        id: "e-register".to_string(),
-        namespace: job.namespace.to_string(),
-        job_id: job.id.to_string(),
+        id: "e-register".into(),
+        namespace: job.namespace.clone(),
+        job_id: job.id.clone(),
         priority: job.priority,
-        eval_type: "service".to_string(),
-        triggered_by: "job-register".to_string(),
-        status: "pending".to_string(),
+        eval_type: "service".into(),
+        triggered_by: "job-register".into(),
+        status: "pending".into(),
         ..Evaluation::default()
     });
     (c, job, ids)

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{SortedMap, nullable};
+use super::{Id, Name, SortedMap, nullable};
 use crate::time::{Duration, Time};
 
 /// A `structs.Deployment`.
@@ -10,19 +10,19 @@ use crate::time::{Duration, Time};
 #[serde(rename_all = "PascalCase", default)]
 pub struct Deployment {
     #[serde(rename = "ID")]
-    pub id: String,
-    pub namespace: String,
+    pub id: Id,
+    pub namespace: Name,
     #[serde(rename = "JobID")]
-    pub job_id: String,
+    pub job_id: Name,
     pub job_version: u64,
     pub job_modify_index: u64,
     pub job_spec_modify_index: u64,
     pub job_create_index: u64,
     pub is_multiregion: bool,
     #[serde(deserialize_with = "nullable")]
-    pub task_groups: SortedMap<String, DeploymentState>,
-    pub status: String,
-    pub status_description: String,
+    pub task_groups: SortedMap<Name, DeploymentState>,
+    pub status: Name,
+    pub status_description: Name,
     pub eval_priority: i64,
     pub create_index: u64,
     pub modify_index: u64,
@@ -37,7 +37,7 @@ pub struct DeploymentState {
     pub progress_deadline: Duration,
     pub promoted: bool,
     #[serde(deserialize_with = "nullable")]
-    pub placed_canaries: Vec<String>,
+    pub placed_canaries: Vec<Id>,
     pub desired_canaries: i64,
     pub desired_total: i64,
     pub placed_allocs: i64,

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::nullable;
+use super::{Id, Name, nullable};
 use crate::time::Time;
 
 /// A `structs.Evaluation` from the snapshot's `Evals`.
@@ -12,21 +12,21 @@ use crate::time::Time;
 #[serde(rename_all = "PascalCase", default)]
 pub struct Evaluation {
     #[serde(rename = "ID")]
-    pub id: String,
-    pub namespace: String,
+    pub id: Id,
+    pub namespace: Name,
     #[serde(rename = "JobID")]
-    pub job_id: String,
+    pub job_id: Name,
     pub priority: i64,
     /// The node a node-update or node-drain evaluation is for.
     #[serde(rename = "NodeID")]
-    pub node_id: String,
+    pub node_id: Name,
     #[serde(rename = "Type")]
-    pub eval_type: String,
-    pub triggered_by: String,
-    pub status: String,
+    pub eval_type: Name,
+    pub triggered_by: Name,
+    pub status: Name,
     /// "allocs reconnected" on a follow-up evaluation the state store
     /// canceled when its allocations reconnected (1.10.2 on).
-    pub status_description: String,
+    pub status_description: Name,
     /// Set on an evaluation that was itself delayed; such an evaluation
     /// creates no follow-up evaluations.
     pub wait_until: Time,

@@ -12,6 +12,8 @@ use std::fmt;
 use serde::de::{Deserialize, Deserializer, Visitor};
 use serde::{Serialize, Serializer};
 
+use super::name::Name;
+
 /// The length of a UUID's text, `8-4-4-4-12` hex digits.
 const UUID_LEN: usize = 36;
 
@@ -156,6 +158,20 @@ impl PartialEq<&str> for Id {
 impl PartialEq<String> for Id {
     fn eq(&self, other: &String) -> bool {
         *self == **other
+    }
+}
+
+/// An allocation names its deployment by a shared [`Name`], the deployment
+/// itself by its `Id`.
+impl PartialEq<Name> for Id {
+    fn eq(&self, other: &Name) -> bool {
+        *self == **other
+    }
+}
+
+impl PartialEq<Id> for Name {
+    fn eq(&self, other: &Id) -> bool {
+        *other == **self
     }
 }
 

@@ -195,8 +195,8 @@ impl<'a> AllocSet<'a> {
     }
 
     /// `filterByDeployment`: the allocations of deployment `id`.
-    pub fn of_deployment(&self, id: &str) -> AllocSet<'a> {
-        self.filter(|a| a.deployment_id == id)
+    pub fn of_deployment(&self, id: &Id) -> AllocSet<'a> {
+        self.filter(|a| a.deployment_id == *id)
     }
 }
 

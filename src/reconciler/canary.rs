@@ -33,7 +33,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             d.task_groups
                 .values()
                 .filter(|s| !s.promoted)
-                .flat_map(|s| s.placed_canaries.iter().map(Id::from))
+                .flat_map(|s| s.placed_canaries.iter().cloned())
                 .collect()
         };
         let mut stop_ids = Vec::new();
@@ -55,7 +55,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let canary_ids: Vec<Id> = d
             .task_groups
             .values()
-            .flat_map(|s| s.placed_canaries.iter().map(Id::from))
+            .flat_map(|s| s.placed_canaries.iter().cloned())
             .collect();
         let canaries = all.from_keys(&canary_ids);
         let [untainted, migrate, lost] = {

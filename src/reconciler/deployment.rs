@@ -5,10 +5,10 @@ use super::context::GroupContext;
 use super::job_state::Standing;
 use super::results::DeploymentUpdate;
 use super::rules::Rules;
-use crate::model::{Deployment, DeploymentState, Job, TaskGroup, deployment_status as ds};
+use crate::model::{Deployment, DeploymentState, Id, Job, TaskGroup, deployment_status as ds};
 use crate::version::Switch;
 
-fn update(id: &str, status: &'static str, description: &'static str) -> DeploymentUpdate {
+fn update(id: &Id, status: &'static str, description: &'static str) -> DeploymentUpdate {
     DeploymentUpdate {
         deployment_id: id.to_string(),
         status,
@@ -152,24 +152,19 @@ impl<'a> GroupContext<'_, 'a, '_> {
 }
 
 /// `structs.NewDeployment`.
-pub(super) fn new_deployment(
-    rules: &Rules,
-    job: &Job,
-    id: String,
-    eval_priority: i64,
-) -> Deployment {
+pub(super) fn new_deployment(rules: &Rules, job: &Job, id: Id, eval_priority: i64) -> Deployment {
     let mut d = Deployment {
         id,
-        namespace: job.namespace.to_string(),
-        job_id: job.id.to_string(),
+        namespace: job.namespace.clone(),
+        job_id: job.id.clone(),
         job_version: job.version,
         job_modify_index: job.modify_index,
         job_spec_modify_index: job.job_modify_index,
         job_create_index: job.create_index,
         is_multiregion: job.is_multiregion(),
         task_groups: Default::default(),
-        status: ds::RUNNING.to_string(),
-        status_description: ds::DESC_RUNNING.to_string(),
+        status: ds::RUNNING.into(),
+        status_description: ds::DESC_RUNNING.into(),
         eval_priority,
         create_index: 0,
         modify_index: 0,
@@ -180,8 +175,8 @@ pub(super) fn new_deployment(
         && job.is_multiregion()
         && !(job.is_periodic() && job.is_parameterized())
     {
-        d.status = ds::PENDING.to_string();
-        d.status_description = ds::DESC_PENDING_FOR_PEER.to_string();
+        d.status = ds::PENDING.into();
+        d.status_description = ds::DESC_PENDING_FOR_PEER.into();
     }
     d
 }
@@ -234,7 +229,7 @@ pub(super) fn compute_deployment_updates(
         } else {
             ds::DESC_NEEDS_PROMOTION
         }
-        .to_string();
+        .into();
     }
     out
 }

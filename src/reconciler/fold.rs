@@ -157,10 +157,10 @@ impl<'a> JobFold<'a> {
         };
         let d = self.deployment.get_or_insert_with(|| {
             self.created = true;
-            let id = self.ids.issue("deployment", "");
+            let id = self.ids.issue("deployment", "").into();
             deployment::new_deployment(self.rules, job.job, id, job.eval_priority)
         });
-        d.task_groups.insert(group.to_string(), state);
+        d.task_groups.insert(group.into(), state);
     }
 
     /// `computeDeploymentUpdates`, once every group is merged.

@@ -196,10 +196,10 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let failed_deployment_id = self
             .deployment
             .filter(|_| self.job.deployment.failed)
-            .map(|d| d.id.as_str());
+            .map(|d| &d.id);
         for p in &place {
             let Some(prev) = p.previous else { continue };
-            let part_of_failed = failed_deployment_id == Some(prev.deployment_id.as_str());
+            let part_of_failed = failed_deployment_id.is_some_and(|id| *id == prev.deployment_id);
             if part_of_failed || !p.reschedule {
                 continue;
             }

@@ -11,7 +11,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use foldhash::fast::FixedState;
 
-use crate::model::{Allocation, Deployment, Job, Snapshot, TaskGroup};
+use crate::model::{Allocation, Deployment, Id, Job, Snapshot, TaskGroup};
 use crate::report::{JobReport, VersionGaps};
 use crate::warning::Warning;
 
@@ -36,7 +36,7 @@ pub(super) struct Downgrade<'s> {
     /// The deployment the version came from, which Nomad gives the
     /// placement (and every later one of the evaluation); `None` for a
     /// version found without a deployment.
-    pub deployment_id: Option<&'s str>,
+    pub deployment_id: Option<&'s Id>,
 }
 
 impl<'s> History<'s> {
@@ -96,10 +96,7 @@ impl<'s> History<'s> {
                     .is_some_and(|s| s.promoted || s.desired_canaries == 0)
             });
         let (deployment_id, found) = match stable {
-            Some(d) => (
-                Some(d.id.as_str()),
-                self.version(job, allocs, d.job_version, gaps),
-            ),
+            Some(d) => (Some(&d.id), self.version(job, allocs, d.job_version, gaps)),
             None => (
                 None,
                 self.version(job, allocs, min_version, gaps)

@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use super::downgrade::History;
-use crate::model::Snapshot;
+use crate::model::{Id, Snapshot};
 use crate::read::read_snapshot_from;
 use crate::report::VersionGaps;
 
@@ -41,7 +41,7 @@ fn lookup(s: &Snapshot, min: u64) -> (Option<(u64, Option<String>)>, VersionGaps
     let mut gaps = VersionGaps::default();
     let found = history
         .downgrade(&s.jobs[0], &allocs, "web", min, &mut gaps)
-        .map(|d| (d.job.version, d.deployment_id.map(str::to_string)));
+        .map(|d| (d.job.version, d.deployment_id.map(Id::to_string)));
     (found, gaps)
 }
 

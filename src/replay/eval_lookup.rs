@@ -16,8 +16,10 @@ pub(super) fn find<'s>(
     let eval = match evals.iter().find(|e| e.id == id) {
         Some(e) => e,
         None => {
-            let mut matches: Vec<&Evaluation> =
-                evals.iter().filter(|e| e.id.starts_with(id)).collect();
+            let mut matches: Vec<&Evaluation> = evals
+                .iter()
+                .filter(|e| e.id.with_str(|t| t.starts_with(id)))
+                .collect();
             matches.sort_by(|a, b| a.id.cmp(&b.id));
             match matches.as_slice() {
                 [one] => *one,
@@ -43,7 +45,7 @@ pub(super) fn find<'s>(
         .is_some_and(|n| n != eval.namespace);
     if other_job || other_ns {
         return Err(ReplayError::EvalNotOfJob {
-            eval: eval.id.clone(),
+            eval: eval.id.to_string(),
             eval_job: format!("{}/{}", eval.namespace, eval.job_id),
             job: match (&options.namespace, &options.job) {
                 (Some(ns), Some(j)) => format!("{ns}/{j}"),
@@ -77,9 +79,9 @@ mod tests {
 
     fn eval(id: &str, job: &str) -> Evaluation {
         Evaluation {
-            id: id.to_string(),
-            namespace: "default".to_string(),
-            job_id: job.to_string(),
+            id: id.into(),
+            namespace: "default".into(),
+            job_id: job.into(),
             ..Evaluation::default()
         }
     }

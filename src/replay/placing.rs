@@ -165,7 +165,7 @@ impl<'a> JobContext<'a> {
                 false => None,
             };
             if let Some(d) = downgrade {
-                deployment_id = Some(d.deployment_id.map(str::to_string));
+                deployment_id = Some(d.deployment_id.map(Id::to_string));
             }
             plan.place[k].deployment_id = deployment_id.clone();
             // The stack takes the older version only for a group that has
@@ -249,10 +249,10 @@ impl<'a> JobContext<'a> {
     ) -> Option<BlockedEval> {
         if let Some(eval) = self.reblocks {
             return Some(BlockedEval {
-                id: eval.id.clone(),
+                id: eval.id.to_string(),
                 status: "blocked",
-                triggered_by: eval.triggered_by.clone(),
-                status_description: eval.status_description.clone(),
+                triggered_by: eval.triggered_by.to_string(),
+                status_description: eval.status_description.to_string(),
                 class_eligibility,
                 escaped_computed_class: escaped,
                 node_id: None,

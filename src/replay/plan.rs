@@ -110,11 +110,11 @@ impl<'a> JobContext<'a> {
             })
             .collect();
         // The scheduler moves in-place updates into the current deployment.
-        let deployment_id = r.deployment.as_ref().map(|d| d.id.clone()).or_else(|| {
+        let deployment_id = r.deployment.as_ref().map(|d| d.id.to_string()).or_else(|| {
             self.deployments
                 .get(&(w.namespace, w.id))
                 .filter(|_| w.job.is_some_and(|j| !j.is_batch()))
-                .map(|d| d.id.clone())
+                .map(|d| d.id.to_string())
         });
         plan.in_place_update = r
             .inplace_update
@@ -167,16 +167,16 @@ impl<'a> JobContext<'a> {
             })
             .collect();
         plan.deployment = r.deployment.as_ref().map(|d| PlanDeployment {
-            id: d.id.clone(),
-            status: d.status.clone(),
-            status_description: d.status_description.clone(),
+            id: d.id.to_string(),
+            status: d.status.to_string(),
+            status_description: d.status_description.to_string(),
             job_version: d.job_version,
             groups: d
                 .task_groups
                 .iter()
                 .map(|(name, s)| {
                     (
-                        name.clone(),
+                        name.to_string(),
                         PlanDeploymentGroup {
                             desired_total: s.desired_total,
                             desired_canaries: s.desired_canaries,

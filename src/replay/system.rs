@@ -307,7 +307,7 @@ impl<'a> JobContext<'a> {
             .deployment_updates
             .iter()
             .map(|u| PlanDeploymentUpdate {
-                deployment_id: u.deployment_id.clone(),
+                deployment_id: u.deployment_id.to_string(),
                 status: u.status.to_string(),
                 status_description: u.description.to_string(),
             })
@@ -398,9 +398,9 @@ impl<'a> JobContext<'a> {
 /// state (Nomad's nil ones) are left out.
 fn plan_deployment(d: &WorkingDeployment) -> PlanDeployment {
     PlanDeployment {
-        id: d.deployment.id.clone(),
-        status: d.deployment.status.clone(),
-        status_description: d.deployment.status_description.clone(),
+        id: d.deployment.id.to_string(),
+        status: d.deployment.status.to_string(),
+        status_description: d.deployment.status_description.to_string(),
         job_version: d.deployment.job_version,
         groups: d
             .groups

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::model::{
     AllocState, AllocStateField, Allocation, ClientStatus, Deployment, DeploymentState,
-    DesiredStatus, Job, deployment_status,
+    DesiredStatus, Id, Job, deployment_status,
 };
 use crate::report::JobReport;
 use crate::time::Time;
@@ -152,12 +152,12 @@ pub fn apply(
     let existing = plan
         .deployment
         .as_ref()
-        .and_then(|d| world.deployment_mut(&d.id).map(|e| (d, e)));
+        .and_then(|d| world.deployment_mut(&Id::from(&d.id)).map(|e| (d, e)));
     if let Some((d, e)) = existing {
-        e.status = d.status.clone();
-        e.status_description = d.status_description.clone();
+        e.status = d.status.as_str().into();
+        e.status_description = d.status_description.as_str().into();
         for (name, g) in &d.groups {
-            let state = e.task_groups.get_or_default(name.clone());
+            let state = e.task_groups.get_or_default(name.into());
             state.desired_total = g.desired_total;
             state.desired_canaries = g.desired_canaries;
         }
@@ -168,23 +168,23 @@ pub fn apply(
         // `JobCreateIndex` is of an older job, and canceled).
         let of_job = spec.as_deref();
         let created = Deployment {
-            id: d.id.clone(),
-            namespace: job.namespace.clone(),
-            job_id: job.id.clone(),
+            id: d.id.as_str().into(),
+            namespace: job.namespace.as_str().into(),
+            job_id: job.id.as_str().into(),
             job_version: d.job_version,
             job_modify_index: of_job.map_or(0, |j| j.modify_index),
             job_spec_modify_index: of_job.map_or(0, |j| j.job_modify_index),
             job_create_index: of_job.map_or(0, |j| j.create_index),
             is_multiregion: of_job.is_some_and(Job::is_multiregion),
             eval_priority: job.priority,
-            status: d.status.clone(),
-            status_description: d.status_description.clone(),
+            status: d.status.as_str().into(),
+            status_description: d.status_description.as_str().into(),
             task_groups: d
                 .groups
                 .iter()
                 .map(|(name, g)| {
                     (
-                        name.clone(),
+                        name.into(),
                         DeploymentState {
                             auto_revert: g.auto_revert,
                             auto_promote: g.auto_promote,
@@ -205,7 +205,7 @@ pub fn apply(
     for update in &plan.deployment_updates {
         deployment_state::set_status(
             world,
-            &update.deployment_id,
+            &Id::from(&update.deployment_id),
             &update.status,
             &update.status_description,
         );
@@ -237,9 +237,9 @@ pub fn apply(
                 .deployments
                 .iter()
                 .filter(|d| d.namespace == job.namespace && d.job_id == job.id)
-                .max_by_key(|d| (d.create_index, std::cmp::Reverse(d.id.clone())))
+                .max_by_key(|d| (d.create_index, std::cmp::Reverse(&d.id)))
                 .filter(|d| d.status == deployment_status::RUNNING)
-                .map(|d| d.id.clone())
+                .map(|d| d.id.to_string())
         });
     let placements = place::of_plan(world, plan);
     for p in placements.iter().filter(|p| p.replaces) {

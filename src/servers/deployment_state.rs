@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use crate::model::{Allocation, Deployment, deployment_status as ds};
+use crate::model::{Allocation, Deployment, Id, deployment_status as ds};
 use crate::time::Time;
 
 use super::world::World;
@@ -46,14 +46,14 @@ pub fn with_alloc(world: &mut World, i: usize, before: Option<&Before>, now: Tim
     let healthy_now = alloc.health();
     let canary = alloc.is_canary();
     let (id, group, alloc_id) = (
-        alloc.deployment_id.to_string(),
-        alloc.task_group.to_string(),
-        alloc.id.to_string(),
+        Id::from(alloc.deployment_id.as_str()),
+        alloc.task_group.clone(),
+        alloc.id.clone(),
     );
     let modified = Time::from_unix_nanos(i128::from(alloc.modify_time));
     let (mut placed, mut healthy, mut unhealthy) = (0, 0, 0);
     match before {
-        Some(b) if b.deployment_id == id => match (b.healthy, healthy_now) {
+        Some(b) if id == b.deployment_id => match (b.healthy, healthy_now) {
             (None, Some(true)) => healthy = 1,
             (None, Some(false)) => unhealthy = 1,
             _ => {}
@@ -65,12 +65,12 @@ pub fn with_alloc(world: &mut World, i: usize, before: Option<&Before>, now: Tim
     }
     let in_group = world
         .deployment(&id)
-        .is_some_and(|d| d.task_groups.get(group.as_str()).is_some());
+        .is_some_and(|d| d.task_groups.contains_key(&group));
     if !in_group {
         return false;
     }
     let d = world.deployment_mut(&id).expect("found above");
-    let state = d.task_groups.get_mut(group.as_str()).expect("found above");
+    let state = d.task_groups.get_mut(&group).expect("found above");
     state.placed_allocs += placed;
     state.healthy_allocs += healthy;
     state.unhealthy_allocs += unhealthy;
@@ -95,12 +95,12 @@ pub fn with_alloc(world: &mut World, i: usize, before: Option<&Before>, now: Tim
 /// `updateDeploymentStatusImpl` (v1.3.0 state_store.go:4240-4276): the
 /// status of an active deployment; a successful one makes its job version
 /// stable (`updateJobStabilityImpl`). Returns whether it was written.
-pub fn set_status(world: &mut World, id: &str, status: &str, description: &str) -> bool {
+pub fn set_status(world: &mut World, id: &Id, status: &str, description: &str) -> bool {
     let Some(d) = world.deployment_mut(id).filter(|d| d.active()) else {
         return false;
     };
-    d.status = status.to_string();
-    d.status_description = description.to_string();
+    d.status = status.into();
+    d.status_description = description.into();
     if status == ds::SUCCESSFUL {
         let (ns, job, version) = (d.namespace.clone(), d.job_id.clone(), d.job_version);
         mark_stable(world, &ns, &job, version);
@@ -131,17 +131,17 @@ fn mark_stable(world: &mut World, namespace: &str, job_id: &str, version: u64) {
 /// at `now`; a running deployment that needs no more promotion is
 /// described running; the healthy canaries lose their canary flag.
 /// Returns whether the promotion was written (Nomad refuses it otherwise).
-pub fn promote(world: &mut World, id: &str, now: Time) -> bool {
+pub fn promote(world: &mut World, id: &Id, now: Time) -> bool {
     let Some(d) = world.deployment(id).filter(|d| d.active()) else {
         return false;
     };
-    let canaries: Vec<&String> = d
+    let canaries: Vec<&Id> = d
         .task_groups
         .values()
         .flat_map(|s| &s.placed_canaries)
         .collect();
     let mut promotable = Vec::new();
-    let mut healthy_by_group: std::collections::BTreeMap<String, i64> = Default::default();
+    let mut healthy_by_group: std::collections::BTreeMap<&str, i64> = Default::default();
     for &i in world.in_deployment(id) {
         let a = world.alloc(i);
         if !canaries.iter().any(|c| a.id == **c) {
@@ -151,14 +151,12 @@ pub fn promote(world: &mut World, id: &str, now: Time) -> bool {
         if a.terminal_status() || !healthy {
             continue;
         }
-        *healthy_by_group
-            .entry(a.task_group.to_string())
-            .or_default() += 1;
+        *healthy_by_group.entry(&a.task_group).or_default() += 1;
         promotable.push(i);
     }
     let enough = d.task_groups.iter().all(|(group, s)| {
         s.desired_canaries == 0
-            || healthy_by_group.get(group).copied().unwrap_or(0) >= s.desired_canaries
+            || healthy_by_group.get(group.as_str()).copied().unwrap_or(0) >= s.desired_canaries
     });
     if !enough {
         return false;
@@ -171,7 +169,7 @@ pub fn promote(world: &mut World, id: &str, now: Time) -> bool {
         state.promoted = true;
     }
     if !d.requires_promotion() && d.status == ds::RUNNING {
-        d.status_description = ds::DESC_RUNNING.to_string();
+        d.status_description = ds::DESC_RUNNING.into();
     }
     for i in promotable {
         if let Some(s) = &mut world.snapshot.allocs[i].deployment_status {

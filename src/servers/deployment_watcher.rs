@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::model::{Deployment, Job, deployment_status as ds};
+use crate::model::{Deployment, Id, Job, deployment_status as ds};
 use crate::time::{SECOND, Time};
 use crate::version::Switch;
 
@@ -82,7 +82,7 @@ struct Watch {
 /// Every deployment watch over the story.
 #[derive(Default)]
 pub struct Watcher {
-    watches: BTreeMap<String, Watch>,
+    watches: BTreeMap<Id, Watch>,
     /// When the story starts: a deadline already past fires then.
     since: Time,
 }
@@ -145,7 +145,7 @@ impl Watcher {
     pub fn health_changed(
         &mut self,
         world: &mut World,
-        id: &str,
+        id: &Id,
         changed: &[usize],
         now: Time,
         rules: &ServerRules,
@@ -214,7 +214,7 @@ impl Watcher {
         rules: &ServerRules,
     ) -> Vec<Written> {
         let mut out = Vec::new();
-        let ids: Vec<String> = self.watches.keys().cloned().collect();
+        let ids: Vec<Id> = self.watches.keys().cloned().collect();
         for id in ids {
             let Some(d) = world.deployment(&id).cloned() else {
                 continue;
@@ -314,9 +314,9 @@ fn auto_promotable(world: &World, d: &Deployment, rules: &ServerRules) -> bool {
     if !placed || !d.requires_promotion() {
         return false;
     }
-    let healthy = |id: &String| {
+    let healthy = |id: &Id| {
         world
-            .alloc_index(id)
+            .alloc_index(&id.to_string())
             .is_some_and(|i| world.alloc(i).is_healthy())
     };
     let counts = rules.has(Switch::AutoPromoteHealthyCount);
@@ -404,8 +404,8 @@ fn eval(world: &World, d: &Deployment) -> NewEval {
     };
     NewEval {
         id: String::new(),
-        namespace: d.namespace.clone(),
-        job_id: d.job_id.clone(),
+        namespace: d.namespace.to_string(),
+        job_id: d.job_id.to_string(),
         job_type: job.map(|j| j.job_type.clone()).unwrap_or_default(),
         priority,
         triggered_by: trigger::DEPLOYMENT_WATCHER.to_string(),
@@ -423,11 +423,11 @@ fn record(
 ) -> WatcherWrite {
     WatcherWrite {
         at,
-        deployment_id: d.id.clone(),
-        namespace: d.namespace.clone(),
-        job_id: d.job_id.clone(),
+        deployment_id: d.id.to_string(),
+        namespace: d.namespace.to_string(),
+        job_id: d.job_id.to_string(),
         action,
-        status_description: d.status_description.clone(),
+        status_description: d.status_description.to_string(),
         eval_id: String::new(),
         reverted,
     }

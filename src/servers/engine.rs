@@ -2,7 +2,7 @@
 //! blocked-evals tracker, the drainer, and what is due when; evaluating one
 //! evaluation and the broker's acknowledgement of it.
 
-use crate::model::Evaluation;
+use crate::model::{Evaluation, Id, Name};
 use crate::now::NowRequest;
 use crate::replay::{Options, Replay};
 use crate::report::JobReport;
@@ -51,13 +51,13 @@ impl Engine {
     pub(super) fn dequeue(&mut self, p: &PendingEval) -> Options {
         let e = &p.eval;
         self.world.snapshot.evals.push(Evaluation {
-            id: e.id.clone(),
-            namespace: e.namespace.clone(),
-            job_id: e.job_id.clone(),
+            id: Id::from(&e.id),
+            namespace: Name::from(&e.namespace),
+            job_id: Name::from(&e.job_id),
             priority: e.priority,
-            eval_type: e.job_type.to_string(),
-            triggered_by: e.triggered_by.clone(),
-            status: "pending".to_string(),
+            eval_type: e.job_type.as_str().into(),
+            triggered_by: Name::from(&e.triggered_by),
+            status: "pending".into(),
             wait_until: e.wait_until.unwrap_or(Time::ZERO),
             ..Evaluation::default()
         });
@@ -121,9 +121,13 @@ impl Engine {
                 .filter(|(m, _)| m == d)
                 .map(|&(_, i)| i)
                 .collect();
-            let w = self
-                .watcher
-                .health_changed(&mut self.world, d, &changed, now, &self.rules);
+            let w = self.watcher.health_changed(
+                &mut self.world,
+                &Id::from(d),
+                &changed,
+                now,
+                &self.rules,
+            );
             written.extend(w);
         }
         self.written(written, now)

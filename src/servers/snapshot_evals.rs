@@ -23,13 +23,13 @@ pub fn intake(snapshot: &Snapshot, replayed: &str) -> (Vec<NewEval>, Vec<NewEval
             .iter()
             .filter(|e| e.status == status)
             .map(|e| NewEval {
-                id: e.id.clone(),
-                namespace: e.namespace.clone(),
-                job_id: e.job_id.clone(),
+                id: e.id.to_string(),
+                namespace: e.namespace.to_string(),
+                job_id: e.job_id.to_string(),
                 job_type: JobType::from(e.eval_type.as_str()),
                 priority: e.priority,
-                triggered_by: e.triggered_by.clone(),
-                node_id: (!e.node_id.is_empty()).then(|| e.node_id.clone()),
+                triggered_by: e.triggered_by.to_string(),
+                node_id: (!e.node_id.is_empty()).then(|| e.node_id.to_string()),
                 wait_until: (!e.wait_until.is_zero()).then_some(e.wait_until),
                 raft_index: Some(e.latest_index()),
             })

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::model::{ClientStatus, Deployment, DesiredStatus};
+use crate::model::{ClientStatus, Deployment, DesiredStatus, Id};
 use crate::report::{JobReport, Report};
 use crate::time::{Duration, Time, format_duration};
 
@@ -63,7 +63,7 @@ pub struct DeploymentFacts {
 pub struct DeploymentGroupFacts {
     pub desired_total: i64,
     pub desired_canaries: i64,
-    pub placed_canaries: Vec<String>,
+    pub placed_canaries: Vec<Id>,
     pub promoted: bool,
     pub placed_allocs: i64,
     pub healthy_allocs: i64,
@@ -76,12 +76,12 @@ pub struct DeploymentGroupFacts {
 impl DeploymentFacts {
     pub fn of(d: &Deployment) -> DeploymentFacts {
         DeploymentFacts {
-            id: d.id.clone(),
-            namespace: d.namespace.clone(),
-            job_id: d.job_id.clone(),
+            id: d.id.to_string(),
+            namespace: d.namespace.to_string(),
+            job_id: d.job_id.to_string(),
             job_version: d.job_version,
-            status: d.status.clone(),
-            status_description: d.status_description.clone(),
+            status: d.status.to_string(),
+            status_description: d.status_description.to_string(),
             groups: d
                 .task_groups
                 .iter()
@@ -97,7 +97,7 @@ impl DeploymentFacts {
                         require_progress_by: (!s.require_progress_by.is_zero())
                             .then_some(s.require_progress_by),
                     };
-                    (name.clone(), g)
+                    (name.to_string(), g)
                 })
                 .collect(),
         }

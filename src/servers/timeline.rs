@@ -2,7 +2,7 @@
 //! evaluation they lead to replayed at its own time in the broker's order,
 //! each plan applied before the next evaluation reads the cluster.
 
-use crate::model::{ClientStatus, Snapshot, VersionRequest};
+use crate::model::{ClientStatus, Id, Snapshot, VersionRequest};
 use crate::replay::{Options, Replay};
 use crate::time::{Duration, Time};
 use crate::version::Switch;
@@ -419,7 +419,7 @@ fn awaiting_health(world: &World) -> Vec<String> {
                     .as_ref()
                     .is_none_or(|s| s.healthy.is_none())
                 && world
-                    .deployment(&a.deployment_id)
+                    .deployment(&Id::from(a.deployment_id.as_str()))
                     .is_some_and(|d| d.active())
                 && update_alloc::watched(a)
         })

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::model::{Allocation, Deployment, Node, Snapshot};
+use crate::model::{Allocation, Deployment, Id, Node, Snapshot};
 use crate::time::Time;
 
 use super::eval::{NewEval, Origin, PendingEval, eval_id};
@@ -23,11 +23,11 @@ pub struct World {
     by_node: HashMap<String, Vec<usize>>,
     /// Each deployment's allocations (`AllocsByDeployment`), in snapshot
     /// order.
-    by_deployment: HashMap<String, Vec<usize>>,
+    by_deployment: HashMap<Id, Vec<usize>>,
     /// The deployments written since the deployment watcher last looked.
-    touched: BTreeSet<String>,
+    touched: BTreeSet<Id>,
     /// Every deployment written over the story.
-    written: BTreeSet<String>,
+    written: BTreeSet<Id>,
 }
 
 impl World {
@@ -48,13 +48,13 @@ impl World {
         // The first of duplicate IDs, as a search in order finds it.
         let mut by_id = HashMap::new();
         let mut by_node: HashMap<String, Vec<usize>> = HashMap::new();
-        let mut by_deployment: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut by_deployment: HashMap<Id, Vec<usize>> = HashMap::new();
         for (i, a) in snapshot.allocs.iter().enumerate() {
             by_id.entry(a.id.to_string()).or_insert(i);
             by_node.entry(a.node_id.to_string()).or_default().push(i);
             if !a.deployment_id.is_empty() {
                 by_deployment
-                    .entry(a.deployment_id.to_string())
+                    .entry(Id::from(a.deployment_id.as_str()))
                     .or_default()
                     .push(i);
             }
@@ -113,7 +113,7 @@ impl World {
             .push(i);
         if !alloc.deployment_id.is_empty() {
             self.by_deployment
-                .entry(alloc.deployment_id.to_string())
+                .entry(Id::from(alloc.deployment_id.as_str()))
                 .or_default()
                 .push(i);
         }
@@ -122,7 +122,7 @@ impl World {
 
     /// Moves allocation `i` into deployment `id` (none when empty).
     pub fn set_deployment(&mut self, i: usize, id: &str) {
-        let old = self.snapshot.allocs[i].deployment_id.to_string();
+        let old = Id::from(self.snapshot.allocs[i].deployment_id.as_str());
         if old == id {
             return;
         }
@@ -130,7 +130,7 @@ impl World {
             list.retain(|&j| j != i);
         }
         if !id.is_empty() {
-            let list = self.by_deployment.entry(id.to_string()).or_default();
+            let list = self.by_deployment.entry(Id::from(id)).or_default();
             let at = list.partition_point(|&j| j < i);
             list.insert(at, i);
         }
@@ -139,19 +139,19 @@ impl World {
 
     /// `AllocsByDeployment`: the deployment's allocations, terminal ones
     /// included.
-    pub fn in_deployment(&self, id: &str) -> &[usize] {
+    pub fn in_deployment(&self, id: &Id) -> &[usize] {
         self.by_deployment.get(id).map_or(&[], Vec::as_slice)
     }
 
-    pub fn deployment(&self, id: &str) -> Option<&Deployment> {
-        self.snapshot.deployments.iter().find(|d| d.id == id)
+    pub fn deployment(&self, id: &Id) -> Option<&Deployment> {
+        self.snapshot.deployments.iter().find(|d| d.id == *id)
     }
 
     /// The deployment `id`, to write: the watcher looks at it again.
-    pub fn deployment_mut(&mut self, id: &str) -> Option<&mut Deployment> {
-        let d = self.snapshot.deployments.iter_mut().find(|d| d.id == id)?;
-        self.touched.insert(id.to_string());
-        self.written.insert(id.to_string());
+    pub fn deployment_mut(&mut self, id: &Id) -> Option<&mut Deployment> {
+        let d = self.snapshot.deployments.iter_mut().find(|d| d.id == *id)?;
+        self.touched.insert(id.clone());
+        self.written.insert(id.clone());
         Some(d)
     }
 
@@ -161,7 +161,7 @@ impl World {
     }
 
     /// The deployments written since the last call.
-    pub fn take_touched(&mut self) -> BTreeSet<String> {
+    pub fn take_touched(&mut self) -> BTreeSet<Id> {
         std::mem::take(&mut self.touched)
     }
 

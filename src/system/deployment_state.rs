@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::{Deployment, DeploymentState, Job, JobType};
+use crate::model::{Deployment, DeploymentState, Id, Job, JobType};
 use crate::reconciler::Rules;
 use crate::version::Switch;
 
@@ -12,7 +12,7 @@ use crate::version::Switch;
 /// (`DeploymentStatusUpdate`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StatusUpdate {
-    pub deployment_id: String,
+    pub deployment_id: Id,
     pub status: &'static str,
     pub description: &'static str,
 }
@@ -32,7 +32,7 @@ impl WorkingDeployment {
             groups: d
                 .task_groups
                 .iter()
-                .map(|(k, v)| (k.clone(), Some(v.clone())))
+                .map(|(k, v)| (k.to_string(), Some(v.clone())))
                 .collect(),
         }
     }

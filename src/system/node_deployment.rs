@@ -297,17 +297,17 @@ fn required_groups(job: &Job) -> Vec<(String, &TaskGroup)> {
 /// `structs.NewDeployment` as 1.11 has it: running.
 fn new_deployment(job: &Job, id: &str) -> Deployment {
     Deployment {
-        id: id.to_string(),
-        namespace: job.namespace.to_string(),
-        job_id: job.id.to_string(),
+        id: id.into(),
+        namespace: job.namespace.clone(),
+        job_id: job.id.clone(),
         job_version: job.version,
         job_modify_index: job.modify_index,
         job_spec_modify_index: job.job_modify_index,
         job_create_index: job.create_index,
         is_multiregion: job.is_multiregion(),
         task_groups: SortedMap::new(),
-        status: ds::RUNNING.to_string(),
-        status_description: ds::DESC_RUNNING.to_string(),
+        status: ds::RUNNING.into(),
+        status_description: ds::DESC_RUNNING.into(),
         eval_priority: job.priority,
         create_index: 0,
         modify_index: 0,

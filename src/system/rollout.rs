@@ -42,11 +42,11 @@ impl<'a> SystemSchedule<'a> {
         for tg in &job.task_groups {
             limits.insert(tg.name.clone(), group_limit(job, tg, updates));
         }
-        let current = self.deployment.as_ref().map(|d| d.deployment.id.as_str());
+        let current = self.deployment.as_ref().map(|d| &d.deployment.id);
         if let (true, Some(current)) = (pending_limit, current) {
             for e in self.diff.of(Category::Ignore) {
                 let Some(a) = e.alloc else { continue };
-                if *a.deployment_id != *current || a.is_unhealthy() || a.is_healthy() {
+                if a.deployment_id != *current || a.is_unhealthy() || a.is_healthy() {
                     continue;
                 }
                 *limits.entry(a.task_group.to_string()).or_default() -= 1;
@@ -221,7 +221,7 @@ fn status_updates(d: &mut WorkingDeployment, complete: bool, job: &Job) -> Vec<S
             true => ds::DESC_AUTO_PROMOTION,
             false => ds::DESC_NEEDS_PROMOTION,
         }
-        .to_string();
+        .into();
         return out;
     }
     let id = d.deployment.id.clone();

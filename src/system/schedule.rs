@@ -228,7 +228,7 @@ impl<'a> SystemSchedule<'a> {
             datacenter_globs: globs,
             node_pools: pools,
             targeting,
-            in_place_deployment: deployment.as_ref().map(|d| d.deployment.id.clone()),
+            in_place_deployment: deployment.as_ref().map(|d| d.deployment.id.to_string()),
             deployment,
             deployment_updates,
             ..SystemSchedule::default()

@@ -167,7 +167,7 @@ pub fn assert_no_canaries_stopped(c: &Cluster, dep: &str, r: &JobReport) {
     for s in &r.plan.stop {
         for state in d.task_groups.values() {
             assert!(
-                !state.placed_canaries.contains(&s.alloc_id.to_string()),
+                !state.placed_canaries.contains(&s.alloc_id),
                 "canary {} ({}) stopped",
                 s.alloc_id,
                 s.name

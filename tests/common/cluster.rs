@@ -151,9 +151,9 @@ impl Cluster {
     pub fn new_deployment(&mut self, job: &Job) -> String {
         let id = self.id("deployment");
         self.deployment(Deployment {
-            id: id.clone(),
-            namespace: job.namespace.to_string(),
-            job_id: job.id.to_string(),
+            id: id.as_str().into(),
+            namespace: job.namespace.clone(),
+            job_id: job.id.clone(),
             job_version: job.version,
             job_modify_index: job.modify_index,
             job_spec_modify_index: job.job_modify_index,
@@ -188,7 +188,7 @@ impl Cluster {
             .get_mut(group)
             .expect("no such deployment group")
             .placed_canaries
-            .push(alloc.to_string());
+            .push(alloc.into());
     }
 
     /// Replays with the default options; panics on error.

@@ -84,7 +84,7 @@ fn compute<'a>(
 fn deployment(job: &Job, status: &str) -> Deployment {
     Deployment {
         id: "existing".into(),
-        job_id: job.id.to_string(),
+        job_id: job.id.clone(),
         job_create_index: job.create_index,
         job_version: job.version,
         status: status.into(),
@@ -120,10 +120,7 @@ fn reconcile_node_test_go_v1_11_0_node_deployments_existing_successful_deploymen
         Some(&d),
     );
     assert!(run.nr.current.is_none());
-    assert_eq!(
-        run.nr.old.map(|o| o.deployment.id),
-        Some("existing".to_string())
-    );
+    assert_eq!(run.nr.old.map(|o| o.deployment.id), Some("existing".into()));
     assert!(run.nr.updates.is_empty());
 }
 
@@ -135,8 +132,8 @@ fn reconcile_node_test_go_v1_11_0_node_deployments_existing_running_deployment_u
     let live: Vec<&Allocation> = allocs.iter().collect();
     let mut d = deployment(&job, ds::RUNNING);
     d.task_groups = [
-        ("web".to_string(), DeploymentState::default()),
-        ("other".to_string(), DeploymentState::default()),
+        ("web".into(), DeploymentState::default()),
+        ("other".into(), DeploymentState::default()),
     ]
     .into();
     let run = compute(
