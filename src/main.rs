@@ -5,6 +5,7 @@ mod cli;
 mod commands;
 mod exit;
 mod man;
+mod memory;
 mod progress;
 mod terminal;
 

@@ -16,10 +16,18 @@ use plan_inspect::read::{Observer, ReadError, ReadFilter, Source, read_snapshot_
 /// Files up to this size are read in about a second: no bar.
 const THRESHOLD: u64 = 50 * 1024 * 1024;
 
-/// Reads the snapshot on `threads` threads, with a bar when it is a large
-/// file and stderr a terminal, or a count of the bytes read once a pipe has
-/// given more than [`THRESHOLD`] (its size is not known ahead).
+/// Reads the snapshot on `threads` threads, then gives the read's freed
+/// memory back to the system before the replay ([`crate::memory`]).
 pub fn read(source: &Source, filter: &ReadFilter, threads: usize) -> Result<Snapshot, ReadError> {
+    let snapshot = observed(source, filter, threads);
+    crate::memory::release_free_pages();
+    snapshot
+}
+
+/// Reads `source` with a bar when it is a large file and stderr a terminal,
+/// or a count of the bytes read once a pipe has given more than
+/// [`THRESHOLD`] (its size is not known ahead).
+fn observed(source: &Source, filter: &ReadFilter, threads: usize) -> Result<Snapshot, ReadError> {
     let allocations = Arc::new(AtomicU64::new(0));
     let bar = match source {
         Source::Path(path) => bar_for(path, &allocations),

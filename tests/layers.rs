@@ -317,7 +317,7 @@ fn layer(m: &Module) -> u8 {
         "replay" => 7,
         "explain" | "job_plan" | "servers" => 8,
         "render" => 9,
-        "cli" | "commands" | "exit" | "man" | "progress" | "terminal" => 10,
+        "cli" | "commands" | "exit" | "man" | "memory" | "progress" | "terminal" => 10,
         other => panic!("src/{other} is in no layer of docs/architecture.md"),
     }
 }

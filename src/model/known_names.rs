@@ -4,7 +4,7 @@
 
 /// An enum of the values Nomad defines for a field, plus `Other` for a value
 /// it does not: such a value is still read, kept and printed as given.
-/// A defined value is matched without touching the interner.
+/// A defined value is matched without touching any table.
 macro_rules! known_names {
     (
         $(#[$doc:meta])*
@@ -16,7 +16,7 @@ macro_rules! known_names {
             $($(#[$vdoc])* $variant,)+
             /// A value Nomad does not define, as given (empty when absent);
             /// never one of the values above, so that equality is the text's.
-            Other($crate::model::Name),
+            Other($crate::model::OtherText),
         }
 
         impl $ty {
@@ -24,7 +24,7 @@ macro_rules! known_names {
             pub fn as_str(&self) -> &str {
                 match self {
                     $($ty::$variant => $text,)+
-                    $ty::Other(name) => name.as_str(),
+                    $ty::Other(text) => text.as_str(),
                 }
             }
 
@@ -39,13 +39,13 @@ macro_rules! known_names {
                 $(if text == $text {
                     return $ty::$variant;
                 })+
-                $ty::Other($crate::model::Name::from(text))
+                $ty::Other($crate::model::OtherText::new(text))
             }
         }
 
         impl Default for $ty {
             fn default() -> $ty {
-                $ty::Other($crate::model::Name::default())
+                $ty::Other($crate::model::OtherText::default())
             }
         }
 

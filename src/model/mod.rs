@@ -20,6 +20,7 @@ mod known_names;
 mod legacy;
 mod name;
 mod node;
+mod other_text;
 mod parts;
 mod reconcile_strategy;
 mod release;
@@ -69,6 +70,7 @@ pub use job_type::JobType;
 pub use legacy::LegacyResources;
 pub use name::{Interner, Name};
 pub use node::{DriverInfo, HostVolume, Node, NodesById, eligibility, node_status};
+pub use other_text::OtherText;
 pub use reconcile_strategy::{ReconcileStrategy, reconcile_option};
 pub use release::{HEAD_COMMIT, Release, SEED_COMMIT, SERIES, v};
 pub use resources::{

@@ -51,4 +51,11 @@ mod tests {
         let read: DesiredStatus = serde_json::from_str("\"drain\"").unwrap();
         assert_eq!(serde_json::to_string(&read).unwrap(), "\"drain\"");
     }
+
+    #[test]
+    fn a_status_takes_one_word() {
+        // Two on every allocation: an undefined value is a number, not a name.
+        assert!(size_of::<ClientStatus>() <= size_of::<usize>());
+        assert!(size_of::<DesiredStatus>() <= size_of::<usize>());
+    }
 }

@@ -64,8 +64,8 @@ pub struct Cluster<'a> {
     /// Each group's nodes by computed class, classes in order of their
     /// first node.
     pub group_classes: Vec<Vec<ClassNodes<'a>>>,
-    /// The running allocations of each job ID: their node and group.
-    pub by_job: HashMap<&'a str, Vec<(usize, &'a str)>, FixedState>,
+    /// The running allocations of each job ID, each with its node.
+    pub by_job: HashMap<&'a str, Vec<(u32, &'a Allocation)>, FixedState>,
     rules: FitRules,
     uses: Vec<OnceLock<NodeUse>>,
     index: HashMap<&'a str, usize, FixedState>,
@@ -98,7 +98,7 @@ impl<'a> Cluster<'a> {
             .map(|s| Capacity::described(s, rules))
             .collect();
         let mut running: Vec<Vec<&'a Allocation>> = vec![Vec::new(); nodes.len()];
-        let mut by_job: HashMap<&str, Vec<(usize, &str)>, FixedState> = HashMap::default();
+        let mut by_job: HashMap<&str, Vec<(u32, &Allocation)>, FixedState> = HashMap::default();
         for alloc in &snapshot.allocs {
             let Some(&i) = index.get(alloc.node_id.as_str()) else {
                 continue;
@@ -108,12 +108,15 @@ impl<'a> Cluster<'a> {
                 by_job
                     .entry(alloc.job_id.as_str())
                     .or_default()
-                    .push((i, alloc.task_group.as_str()));
+                    .push((i as u32, alloc));
             }
+        }
+        // Kept for the whole replay: no spare room from the doubling.
+        for list in by_job.values_mut() {
+            list.shrink_to_fit();
         }
         for list in &mut running {
             list.sort_by(|a, b| a.id.cmp(&b.id));
-            // Kept for the whole replay: no spare room from the doubling.
             list.shrink_to_fit();
         }
         let (class, classes) = classes_of(&nodes);

@@ -70,9 +70,10 @@ impl<'a> Placer<'a> {
     ) -> Placer<'a> {
         let target = Target::of(cluster, job, &setup);
         let mut own: NodeMap<Vec<(&str, u32)>> = NodeMap::default();
-        for (i, group) in cluster.by_job.get(job.id.as_str()).into_iter().flatten() {
-            let counts = own.entry(*i).or_default();
-            match counts.iter_mut().find(|(g, _)| g == group) {
+        for (i, alloc) in cluster.by_job.get(job.id.as_str()).into_iter().flatten() {
+            let group = alloc.task_group.as_str();
+            let counts = own.entry(*i as usize).or_default();
+            match counts.iter_mut().find(|(g, _)| *g == group) {
                 Some((_, n)) => *n += 1,
                 None => counts.push((group, 1)),
             }

@@ -78,6 +78,19 @@ pub(super) struct State<'n> {
 }
 
 impl<'n> State<'n> {
+    /// Frees what only the walk needed (the job texts' keys, the ID
+    /// indexes, the shared resources and parts, the interned texts), so that
+    /// it is gone before the snapshot is settled: the read's memory peaks at
+    /// its end, and these with the settling's own maps made that peak.
+    pub(super) fn drop_walk_tables(&mut self) {
+        self.job_texts = JobTexts::default();
+        self.node_index = IdIndex::default();
+        self.alloc_index = IdIndex::default();
+        self.held = Held::default();
+        self.held_sets = HeldSets::default();
+        self.interner = Arc::default();
+    }
+
     pub(super) fn new(name: &'n str, filter: ReadFilter) -> State<'n> {
         State {
             name,

@@ -253,6 +253,7 @@ fn fast_then_exact(
     } else {
         read_ahead(input, lines, walk)
     };
+    drop(interner);
     match stop {
         Ok(()) => state.finish(),
         Err(Stop::Io(e)) => Err(ReadError::io_or_gzip(name, e, gzip)),

@@ -31,6 +31,7 @@ impl State<'_> {
         if let Some(found) = self.keys.not_a_snapshot() {
             return Err(ReadError::not_a_snapshot(self.name, found));
         }
+        self.drop_walk_tables();
         self.incomplete_warnings();
         self.settle_csi();
         let current: HashMap<(&str, &str), &Arc<Job>, FixedState> = self
