@@ -248,8 +248,8 @@ pub(crate) fn run_disconnected_client(tc: Case) -> (JobReport, Vec<String>, Vec<
                 replacement.job = Some(Arc::new(j));
             }
             if tc.node_score_increment != 0.0 {
-                let score = replacement.metrics.as_mut().unwrap();
-                *score.first_norm_score.as_mut().unwrap() += tc.node_score_increment;
+                let score = replacement.norm_score.get().unwrap() + tc.node_score_increment;
+                replacement.norm_score = NormScore::new(score);
             }
             if tc.fail_replacement && tc.release.is_some_and(|r| r >= v(1, 3, 14)) {
                 // 1.3.14's test: the failed replacement is replaced only if asked.

@@ -53,10 +53,8 @@ fn group(name: &str, tasks: &[(&str, bool)]) -> TaskGroup {
     }
 }
 
-fn scored(score: f64) -> Option<AllocMetric> {
-    Some(AllocMetric {
-        first_norm_score: Some(score),
-    })
+fn scored(score: f64) -> NormScore {
+    NormScore::new(score)
 }
 
 /// A task state read from the snapshot's `StartedAt`, `Restarts` and
@@ -128,7 +126,7 @@ fn test_pick_reconnecting_alloc_different_strategies() {
     let mut original = Allocation {
         task_group: "taskgroup1".into(),
         job: Some(job(1, 1, tg.clone())),
-        metrics: scored(10.0),
+        norm_score: scored(10.0),
         ..Allocation::default()
     };
     original
@@ -136,7 +134,7 @@ fn test_pick_reconnecting_alloc_different_strategies() {
         .insert("task1".into(), started(ago(HOUR), 0, Time::ZERO));
     let mut replacement = Allocation {
         job: Some(job(1, 1, tg)),
-        metrics: scored(20.0),
+        norm_score: scored(20.0),
         ..Allocation::default()
     };
     replacement
@@ -226,12 +224,12 @@ fn test_pick_reconnecting_alloc_best_score() {
             task_group: "taskgroup1".into(),
             client_status: original_status.into(),
             job: Some(job(1, 1, Vec::new())),
-            metrics: scored(10.0),
+            norm_score: scored(10.0),
             ..Allocation::default()
         };
         let replacement = Allocation {
             client_status: replacement_status.into(),
-            metrics: scored(replacement_score),
+            norm_score: scored(replacement_score),
             ..original.clone()
         };
         assert_eq!(
@@ -327,14 +325,14 @@ fn test_pick_reconnecting_alloc_longest_running() {
         let mut original = Allocation {
             task_group: tg.into(),
             job: Some(job(1, 1, groups.clone())),
-            metrics: scored(10.0),
+            norm_score: scored(10.0),
             ..Allocation::default()
         };
         original
             .task_states
             .insert("task2".into(), original_state.clone());
         let mut replacement = Allocation {
-            metrics: scored(20.0),
+            norm_score: scored(20.0),
             ..original.clone()
         };
         replacement

@@ -33,7 +33,8 @@ pub struct Allocation {
     pub task_group: Name,
     /// What the allocation holds on its node, for fit and preemption.
     pub allocated_resources: Option<Arc<AllocatedResources>>,
-    pub metrics: Option<AllocMetric>,
+    /// The one figure of `Metrics` the scheduler reads.
+    pub norm_score: NormScore,
     pub desired_status: DesiredStatus,
     pub desired_description: Name,
     pub desired_transition: DesiredTransition,
@@ -248,11 +249,38 @@ impl DelaySteps {
     }
 }
 
-impl AllocMetric {
-    /// `MaxNormScore`'s `NormScore`: Nomad keeps score metadata sorted
-    /// best-first, so it is the first entry's, not the largest one.
-    pub fn max_norm_score(metric: Option<&AllocMetric>) -> Option<f64> {
-        metric.and_then(|m| m.first_norm_score)
+/// `MaxNormScore`'s `NormScore` held in one word: JSON has no NaN, so NaN
+/// stands for no score (no `Metrics`, or no `ScoreMetaData`), where an
+/// `Option<f64>` took two words on every allocation.
+#[derive(Clone, Copy)]
+pub struct NormScore(f64);
+
+impl NormScore {
+    /// The score of `metric`: Nomad keeps score metadata sorted best-first,
+    /// so it is the first entry's, not the largest one.
+    pub fn of(metric: Option<&AllocMetric>) -> NormScore {
+        NormScore(metric.and_then(|m| m.first_norm_score).unwrap_or(f64::NAN))
+    }
+
+    /// A score read elsewhere than from `Metrics`.
+    pub fn new(score: f64) -> NormScore {
+        NormScore(score)
+    }
+
+    pub fn get(self) -> Option<f64> {
+        (!self.0.is_nan()).then_some(self.0)
+    }
+}
+
+impl Default for NormScore {
+    fn default() -> NormScore {
+        NormScore(f64::NAN)
+    }
+}
+
+impl std::fmt::Debug for NormScore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.get().fmt(f)
     }
 }
 
@@ -717,6 +745,26 @@ pub fn alloc_index_from_name(name: &str, job_id: &str, group: &str) -> u64 {
 mod tests {
     use super::*;
     use crate::model::Task;
+
+    #[test]
+    fn a_norm_score_is_one_word_and_tells_no_score_from_zero() {
+        assert_eq!(size_of::<NormScore>(), size_of::<f64>());
+        let read = |json: &str| {
+            let a: Allocation = serde_json::from_str(json).unwrap();
+            a.norm_score.get()
+        };
+        assert_eq!(
+            read(r#"{"Metrics": {"ScoreMetaData": [{"NormScore": 0}]}}"#),
+            Some(0.0)
+        );
+        assert_eq!(
+            read(r#"{"Metrics": {"ScoreMetaData": [{"NormScore": -1.5}]}}"#),
+            Some(-1.5)
+        );
+        assert_eq!(read(r#"{"Metrics": {"ScoreMetaData": []}}"#), None);
+        assert_eq!(read(r#"{"Metrics": null}"#), None);
+        assert_eq!(read("{}"), None);
+    }
 
     fn alloc_with(tg: TaskGroup, tracker: Option<RescheduleTracker>) -> Allocation {
         let job = Job {

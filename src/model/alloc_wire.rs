@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Deserializer};
 
 use super::alloc::{
-    AllocDeploymentStatus, AllocMetric, AllocState, Allocation, DesiredTransition,
+    AllocDeploymentStatus, AllocMetric, AllocState, Allocation, DesiredTransition, NormScore,
     RescheduleTracker, present_transition,
 };
 use super::resources::{AllocUsage, AllocatedResources};
@@ -68,7 +68,7 @@ impl From<AllocationWire> for Allocation {
             job_id: w.job_id,
             task_group: w.task_group,
             allocated_resources: w.allocated_resources,
-            metrics: w.metrics,
+            norm_score: NormScore::of(w.metrics.as_ref()),
             desired_status: w.desired_status,
             desired_description: w.desired_description,
             desired_transition: w.desired_transition,

@@ -43,7 +43,7 @@ mod version_request;
 
 pub use alloc::{
     AllocDeploymentStatus, AllocMetric, AllocState, AllocStateField, Allocation, DelayBase,
-    DelaySteps, DesiredTransition, Reconnection, RescheduleEvent, RescheduleTracker,
+    DelaySteps, DesiredTransition, NormScore, Reconnection, RescheduleEvent, RescheduleTracker,
     alloc_index_from_name,
 };
 pub use connect::{

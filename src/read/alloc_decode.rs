@@ -27,7 +27,10 @@ use super::lexeme::{null, plain_string, signed, skip_space, skip_value, unsigned
 use super::scan::JobSpan;
 use thin_vec::ThinVec;
 
-use crate::model::{AllocState, Allocation, GoJson, LegacyResources, Name, Resources, from_slice};
+use crate::model::{
+    AllocMetric, AllocState, Allocation, GoJson, LegacyResources, Name, NormScore, Resources,
+    from_slice,
+};
 
 /// The keys read, in Go's field order; the index is the key's bit in the
 /// set of keys seen. `Job` is the embedded job; the rest are `Allocation`'s.
@@ -185,7 +188,12 @@ fn read_field(alloc: &mut Allocation, field: usize, bytes: &[u8], at: usize) -> 
         4 => text(&mut a.job_id, bytes, at),
         6 => text(&mut a.task_group, bytes, at),
         10 => nested(&mut a.allocated_resources, bytes, at),
-        11 => nested(&mut a.metrics, bytes, at),
+        11 => {
+            let mut metric: Option<AllocMetric> = None;
+            let end = nested(&mut metric, bytes, at)?;
+            a.norm_score = NormScore::of(metric.as_ref());
+            Some(end)
+        }
         12 => text(&mut a.desired_status, bytes, at),
         13 => text(&mut a.desired_description, bytes, at),
         14 => {

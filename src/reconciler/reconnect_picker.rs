@@ -3,7 +3,7 @@
 //! (Nomad 1.8.0 on; before, always by the best score).
 
 use super::reconnect_decision::{ReconnectDecision, ReconnectVerdict};
-use crate::model::{AllocMetric, Allocation, ClientStatus, ReconcileStrategy, TaskGroup};
+use crate::model::{Allocation, ClientStatus, ReconcileStrategy, TaskGroup};
 use crate::time::Time;
 
 /// Weighs `original` against `replacement`: a replacement of a newer job
@@ -17,7 +17,7 @@ pub fn pick_reconnecting_alloc<'a>(
     replacement: &'a Allocation,
     now: Time,
 ) -> ReconnectDecision<'a> {
-    let score = |a: &Allocation| AllocMetric::max_norm_score(a.metrics.as_ref());
+    let score = |a: &Allocation| a.norm_score.get();
     let mut decision = ReconnectDecision {
         reconnecting: original,
         replacement: Some(replacement),

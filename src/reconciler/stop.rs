@@ -12,7 +12,7 @@ use super::reconnect_decision::{ReconnectDecision, ReconnectVerdict};
 use super::results::{StopResult, desc};
 use super::rules::Rules;
 use super::tainted::TaintedSets;
-use crate::model::{AllocMetric, Allocation, ClientStatus, DesiredStatus, Id, Job, TaskGroup};
+use crate::model::{Allocation, ClientStatus, DesiredStatus, Id, Job, TaskGroup};
 use crate::version::Switch;
 
 /// The sets `computeStop` reads.
@@ -347,8 +347,8 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let mut i = 0;
         while i < candidates.len() {
             let replacement = candidates[i];
-            let rep_score = AllocMetric::max_norm_score(replacement.metrics.as_ref());
-            let rec_score = AllocMetric::max_norm_score(rec.metrics.as_ref());
+            let rep_score = replacement.norm_score.get();
+            let rec_score = rec.norm_score.get();
             let verdict = match (rec_score, rep_score) {
                 // Nomad logs "metrics not available" and skips the pair.
                 (None, _) | (_, None) => ReconnectVerdict::NoMetrics,

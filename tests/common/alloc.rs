@@ -80,9 +80,7 @@ pub fn healthy_deployment_allocs(
 
 /// Gives allocation `id` score metadata of one entry: `score` for its node.
 pub fn set_node_score(c: &mut Cluster, id: &str, score: f64) {
-    c.alloc_mut(id).metrics = Some(AllocMetric {
-        first_norm_score: Some(score),
-    });
+    c.alloc_mut(id).norm_score = NormScore::new(score);
 }
 
 /// Records that allocation `id` went unknown `ago` before `now()`.
