@@ -52,8 +52,9 @@ pub struct Allocation {
     pub create_index: u64,
     pub modify_time: i64,
     /// Only an `AllocListStub` (a list endpoint's entry) has `JobVersion`;
-    /// a full allocation embeds its job instead.
-    pub stub_job_version: Option<u64>,
+    /// a full allocation embeds its job instead. Boxed: a word, not two, on
+    /// the allocations that lack it.
+    pub stub_job_version: Option<Box<u64>>,
     /// The pre-0.9 blocks older dumps carry instead of
     /// `AllocatedResources`, in one box: most allocations lack them.
     pub legacy: Option<Box<LegacyResources>>,

@@ -51,7 +51,7 @@ struct AllocationWire {
     create_index: u64,
     modify_time: i64,
     #[serde(rename = "JobVersion")]
-    stub_job_version: Option<u64>,
+    stub_job_version: Option<Box<u64>>,
     resources: Option<Resources>,
     #[serde(deserialize_with = "nullable")]
     task_resources: BTreeMap<String, Resources>,

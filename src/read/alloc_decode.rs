@@ -230,7 +230,7 @@ fn read_field(alloc: &mut Allocation, field: usize, bytes: &[u8], at: usize) -> 
         }
         26 => {
             let (n, end) = unsigned(bytes, at)?;
-            a.stub_job_version = Some(n);
+            a.stub_job_version = Some(Box::new(n));
             Some(end)
         }
         _ => None,

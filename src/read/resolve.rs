@@ -68,7 +68,8 @@ impl State<'_> {
                 stubs.push(&alloc.id);
                 let exact = alloc
                     .stub_job_version
-                    .and_then(|v| versions.get(&(ns, id, v)));
+                    .as_deref()
+                    .and_then(|&v| versions.get(&(ns, id, v)));
                 let job = exact.or(current.get(&key)).or(latest.get(&key));
                 specless_stubs += usize::from(job.is_none());
                 alloc.job = job.map(|j| Arc::clone(j));

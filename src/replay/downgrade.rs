@@ -7,9 +7,7 @@
 //! block. The version must be at least the replaced allocation's and have
 //! the group, else the current version is used.
 
-use std::collections::{BTreeSet, HashMap};
-
-use foldhash::fast::FixedState;
+use std::collections::BTreeSet;
 
 use crate::model::{Allocation, Deployment, Id, Job, Snapshot, TaskGroup};
 use crate::report::{JobReport, VersionGaps};
@@ -17,15 +15,26 @@ use crate::warning::Warning;
 
 /// The job versions and deployments older versions are looked up in.
 pub(super) struct History<'s> {
-    /// By namespace, job ID and version; the current job wins over a
-    /// `JobVersions` entry of its version.
-    versions: HashMap<(&'s str, &'s str, u64), &'s Job, FixedState>,
-    /// Each job's deployments by job version, highest first, ties by ID
-    /// (`DeploymentsByJobID` walks them by ID and Nomad's sort keeps that
-    /// order among equal versions for up to 12 deployments).
-    deployments: HashMap<(&'s str, &'s str), Vec<&'s Deployment>, FixedState>,
+    /// One job per namespace, job ID and version, in that order (the
+    /// current job wins over a `JobVersions` entry of its version): sorted
+    /// lists searched by halves, a word per entry where maps took six.
+    versions: Vec<&'s Job>,
+    /// The deployments by namespace and job ID, then job version, highest
+    /// first, ties by ID (`DeploymentsByJobID` walks them by ID and Nomad's
+    /// sort keeps that order among equal versions for up to 12 deployments).
+    deployments: Vec<&'s Deployment>,
     /// The dump lists `JobVersions`, so a version it lacks, Nomad lacks.
     listed: bool,
+}
+
+/// How [`History::versions`] is sorted.
+fn version_key(job: &Job) -> (&str, &str, u64) {
+    (job.namespace.as_str(), job.id.as_str(), job.version)
+}
+
+/// How [`History::deployments`] is sorted first.
+fn deployment_job(d: &Deployment) -> (&str, &str) {
+    (d.namespace.as_str(), d.job_id.as_str())
 }
 
 /// An older version a placement is made with.
@@ -41,33 +50,40 @@ pub(super) struct Downgrade<'s> {
 
 impl<'s> History<'s> {
     pub fn new(snapshot: &'s Snapshot) -> History<'s> {
-        let mut versions: HashMap<(&str, &str, u64), &Job, FixedState> = HashMap::default();
-        for job in &snapshot.job_versions {
-            let key = (job.namespace.as_str(), job.id.as_str(), job.version);
-            let slot = versions.entry(key).or_insert(job);
-            if job.job_modify_index > slot.job_modify_index {
-                *slot = job;
-            }
-        }
-        for job in &snapshot.jobs {
-            versions.insert((job.namespace.as_str(), job.id.as_str(), job.version), job);
-        }
-        let mut deployments: HashMap<(&str, &str), Vec<&Deployment>, FixedState> =
-            HashMap::default();
-        for d in &snapshot.deployments {
-            deployments
-                .entry((d.namespace.as_str(), d.job_id.as_str()))
-                .or_default()
-                .push(d);
-        }
-        for list in deployments.values_mut() {
-            list.sort_by(|a, b| b.job_version.cmp(&a.job_version).then(a.id.cmp(&b.id)));
-        }
+        // Of equal keys the first kept is the current job, else the entry
+        // with the highest modify index.
+        let mut versions: Vec<(bool, &Job)> = snapshot.jobs.iter().map(|j| (true, &**j)).collect();
+        versions.extend(snapshot.job_versions.iter().map(|j| (false, &**j)));
+        versions.sort_by(|(a_current, a), (b_current, b)| {
+            version_key(a)
+                .cmp(&version_key(b))
+                .then(b_current.cmp(a_current))
+                .then(b.job_modify_index.cmp(&a.job_modify_index))
+        });
+        let mut versions: Vec<&Job> = versions.into_iter().map(|(_, j)| j).collect();
+        versions.dedup_by(|later, first| version_key(later) == version_key(first));
+        let mut deployments: Vec<&Deployment> = snapshot.deployments.iter().collect();
+        deployments.sort_by(|a, b| {
+            deployment_job(a)
+                .cmp(&deployment_job(b))
+                .then(b.job_version.cmp(&a.job_version))
+                .then(a.id.cmp(&b.id))
+        });
         History {
             versions,
             deployments,
             listed: snapshot.job_versions_listed,
         }
+    }
+
+    /// The deployments of job `id` in `namespace`, as sorted.
+    fn deployments_of(&self, namespace: &str, id: &str) -> &[&'s Deployment] {
+        let key = (namespace, id);
+        let from = self
+            .deployments
+            .partition_point(|d| deployment_job(d) < key);
+        let to = from + self.deployments[from..].partition_point(|d| deployment_job(d) == key);
+        &self.deployments[from..to]
     }
 
     /// The version `job`'s placement of group `tg`, replacing an
@@ -81,14 +97,11 @@ impl<'s> History<'s> {
         min_version: u64,
         gaps: &mut VersionGaps,
     ) -> Option<Downgrade<'s>> {
-        let key = (job.namespace.as_str(), job.id.as_str());
         // `DeploymentsByJobID` without `all`: only deployments of this
         // incarnation of the job ID.
         let stable = self
-            .deployments
-            .get(&key)
-            .into_iter()
-            .flatten()
+            .deployments_of(&job.namespace, &job.id)
+            .iter()
             .filter(|d| d.job_create_index == job.create_index)
             .find(|d| {
                 d.task_groups
@@ -121,8 +134,9 @@ impl<'s> History<'s> {
         gaps: &mut VersionGaps,
     ) -> Option<&'s Job> {
         let key = (job.namespace.as_str(), job.id.as_str(), version);
-        if let Some(found) = self.versions.get(&key) {
-            return Some(found);
+        let found = self.versions.binary_search_by(|j| version_key(j).cmp(&key));
+        if let Ok(i) = found {
+            return Some(self.versions[i]);
         }
         if self.listed {
             return None;
