@@ -160,7 +160,8 @@ pub struct Cli {
     /// replayed at its time (repeatable, in order): node-down:NODE[@TIME],
     /// node-drain:NODE[:DEADLINE], node-ineligible:NODE, node-up:NODE[@TIME],
     /// alloc-fail:ALLOC[@TIME]. NODE is an ID, unique ID prefix or name;
-    /// TIME an RFC 3339 time or a duration after the evaluation time (30m);
+    /// ALLOC an ID, unique ID prefix or name (job.group[index]), of the
+    /// snapshot or placed by the story; TIME an RFC 3339 time or a duration after the evaluation time (30m);
     /// DEADLINE a duration (default 1h).
     #[arg(long = "what-if", value_name = "EVENT", value_parser = parse_event, conflicts_with_all = ["explain_node", "job_file"])]
     pub what_if: Vec<plan_inspect::servers::EventSpec>,

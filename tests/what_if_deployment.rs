@@ -17,7 +17,7 @@ use plan_inspect::model::{
     deployment_status as ds,
 };
 use plan_inspect::replay::Options;
-use plan_inspect::servers::story::DeploymentGroupFacts;
+use plan_inspect::servers::story::{DeploymentGroupFacts, MarkKind};
 use plan_inspect::servers::{Request, Story, WatcherAction, run};
 use plan_inspect::time::SECOND;
 
@@ -427,6 +427,51 @@ fn an_unhealthy_allocation_fails_the_deployment() {
         .expect("the failure's evaluation runs");
     assert!(destructive_indexes(&after.job).is_empty());
     assert!(after.job.plan.deployment.is_none());
+}
+
+/// The first placement of the story's deployment, named as Nomad names
+/// it, fails a minute in, before its verdict (due at 5m): the same
+/// unhealthy verdict as for a snapshot allocation fails the deployment the
+/// story created.
+#[test]
+fn an_unhealthy_placement_of_the_story_fails_its_deployment() {
+    for version in ["1.3.0", "2.0.5"] {
+        let update = UpdateStrategy {
+            max_parallel: 1,
+            ..UpdateStrategy::default()
+        };
+        let (c, _job, _old) = registered(2, update);
+        let after = Some(5 * 60 * SECOND);
+        let first = story(&c, version, &[], "30s", after);
+        let placed = first
+            .marks
+            .iter()
+            .find(|m| m.kind == MarkKind::Placed)
+            .expect("the registration places one allocation");
+        let s = story(
+            &c,
+            version,
+            &[format!("alloc-fail:{}@1m", placed.name)],
+            "30m",
+            after,
+        );
+        assert_eq!(
+            s.what_if[0].alloc_id.as_deref(),
+            Some(placed.alloc_id.as_str())
+        );
+        let dep = created(&s);
+        let failed = &s.deployment_watcher;
+        assert_eq!(failed.len(), 1, "{version}: {failed:?}");
+        assert_eq!(failed[0].action, WatcherAction::FailedUnhealthy);
+        assert_eq!(failed[0].deployment_id, dep);
+        assert_eq!(failed[0].at, now().add(60 * SECOND), "{version}");
+        let g = web(&s, &dep);
+        assert_eq!(
+            (g.placed_allocs, g.healthy_allocs, g.unhealthy_allocs),
+            (1, 0, 1),
+            "{version}"
+        );
+    }
 }
 
 /// A group with a progress deadline whose allocation never gets a verdict

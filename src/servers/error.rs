@@ -20,14 +20,34 @@ pub enum WhatIfError {
         node: String,
         matches: Vec<String>,
     },
+    /// No allocation's ID starts with it when the event happens at `at`:
+    /// the snapshot's allocations, and those the story placed by then.
     AllocNotFound {
         event: String,
         alloc: String,
         candidates: Vec<String>,
+        at: Time,
+        placed: Vec<String>,
     },
+    /// The prefix matches several allocations.
     AllocAmbiguous {
         event: String,
         alloc: String,
+        matches: Vec<String>,
+    },
+    /// No live allocation has the name at `at`; the names live then.
+    AllocNameNotLive {
+        event: String,
+        name: String,
+        at: Time,
+        live: Vec<String>,
+    },
+    /// Several live allocations have the name at `at` (of jobs in
+    /// different namespaces).
+    AllocNameAmbiguous {
+        event: String,
+        name: String,
+        at: Time,
         matches: Vec<String>,
     },
     /// The event's time is before the evaluation time.
@@ -86,20 +106,29 @@ impl fmt::Display for WhatIfError {
                 event,
                 alloc,
                 candidates,
-            } if candidates.is_empty() => write!(
-                f,
-                "--what-if {event}: no allocation {alloc:?}: the snapshot has no allocations"
-            ),
-            WhatIfError::AllocNotFound {
-                event,
-                alloc,
-                candidates,
-            } => write!(
-                f,
-                "--what-if {event}: no allocation ID starts with {alloc:?}; the snapshot's \
-                 allocations: {}",
-                candidates.join(", ")
-            ),
+                at,
+                placed,
+            } => {
+                if candidates.is_empty() {
+                    write!(
+                        f,
+                        "--what-if {event}: no allocation {alloc:?}: the snapshot has no \
+                         allocations"
+                    )?;
+                } else {
+                    write!(
+                        f,
+                        "--what-if {event}: no allocation ID starts with {alloc:?}; the \
+                         snapshot's allocations: {}",
+                        candidates.join(", ")
+                    )?;
+                }
+                if placed.is_empty() {
+                    Ok(())
+                } else {
+                    write!(f, "; placed by {at}: {}", placed.join(", "))
+                }
+            }
             WhatIfError::AllocAmbiguous {
                 event,
                 alloc,
@@ -107,6 +136,39 @@ impl fmt::Display for WhatIfError {
             } => write!(
                 f,
                 "--what-if {event}: {alloc:?} matches {} allocations: {}; give more of the ID",
+                matches.len(),
+                matches.join(", ")
+            ),
+            WhatIfError::AllocNameNotLive {
+                event,
+                name,
+                at,
+                live,
+            } if live.is_empty() => write!(
+                f,
+                "--what-if {event}: no live allocation is named {name:?} at {at}: none is live \
+                 then"
+            ),
+            WhatIfError::AllocNameNotLive {
+                event,
+                name,
+                at,
+                live,
+            } => write!(
+                f,
+                "--what-if {event}: no live allocation is named {name:?} at {at}; the names live \
+                 then: {}",
+                live.join(", ")
+            ),
+            WhatIfError::AllocNameAmbiguous {
+                event,
+                name,
+                at,
+                matches,
+            } => write!(
+                f,
+                "--what-if {event}: {name:?} names {} live allocations at {at}: {}; give the \
+                 allocation's ID",
                 matches.len(),
                 matches.join(", ")
             ),

@@ -127,7 +127,8 @@ impl FromStr for When {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EventSpec {
     pub kind: EventKind,
-    /// The node (ID, ID prefix or name) or allocation (ID or ID prefix).
+    /// The node (ID, ID prefix or name) or allocation (ID, ID prefix or
+    /// name).
     pub target: String,
     /// `@TIME`; the evaluation time when absent.
     pub at: Option<When>,

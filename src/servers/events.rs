@@ -18,7 +18,8 @@ use super::world::World;
 pub struct Resolved {
     pub spec: EventSpec,
     pub at: Time,
-    /// Index into the snapshot's nodes or allocations.
+    /// Index into the world's nodes or allocations (the story's
+    /// placements included).
     pub target: usize,
 }
 
@@ -48,7 +49,7 @@ pub fn apply(
     rules: &ServerRules,
 ) -> Outcome {
     let mut out = Outcome {
-        applied: entry(world, r),
+        applied: entry(world, &r.spec, r.at, Some(r.target)),
         writes: Vec::new(),
         canceled: Vec::new(),
         marks: Vec::new(),
@@ -141,15 +142,20 @@ pub fn heartbeat(world: &mut World, node_id: &str, rules: &ServerRules) -> statu
     status::update(world, node_id, node_status::READY, true, rules)
 }
 
-/// The event as applied, before its effects.
-fn entry(world: &World, r: &Resolved) -> AppliedEvent {
-    let alloc = r.spec.kind.targets_alloc();
+/// The event as applied, before its effects; `target` as in [`Resolved`],
+/// `None` for an allocation not looked up.
+fn entry(world: &World, spec: &EventSpec, at: Time, target: Option<usize>) -> AppliedEvent {
+    let alloc = spec.kind.targets_alloc();
     AppliedEvent {
-        event: r.spec.kind,
-        text: r.spec.text.clone(),
-        node_id: (!alloc).then(|| world.snapshot.nodes[r.target].id.clone()),
-        alloc_id: alloc.then(|| world.alloc(r.target).id.to_string()),
-        at: r.at,
+        event: spec.kind,
+        text: spec.text.clone(),
+        node_id: target
+            .filter(|_| !alloc)
+            .map(|i| world.snapshot.nodes[i].id.clone()),
+        alloc_id: target
+            .filter(|_| alloc)
+            .map(|i| world.alloc(i).id.to_string()),
+        at,
         deadline: None,
         node_status: Vec::new(),
         heartbeat: None,
@@ -158,9 +164,15 @@ fn entry(world: &World, r: &Resolved) -> AppliedEvent {
     }
 }
 
-/// An event not applied.
-pub fn ignored(world: &World, r: &Resolved, why: Ignored) -> AppliedEvent {
-    let mut e = entry(world, r);
+/// An event not applied; `target` as in [`entry`].
+pub fn ignored(
+    world: &World,
+    spec: &EventSpec,
+    at: Time,
+    target: Option<usize>,
+    why: Ignored,
+) -> AppliedEvent {
+    let mut e = entry(world, spec, at, target);
     e.ignored = Some(why);
     e
 }

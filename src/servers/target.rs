@@ -1,7 +1,8 @@
 //! Finding the node or allocation an event names: an ID, an unambiguous ID
-//! prefix, or (for nodes) a name, as the Nomad CLI accepts them.
+//! prefix, or a name, as the Nomad CLI accepts them.
 
-use crate::model::{Allocation, Node};
+use crate::model::{Allocation, DesiredStatus, Node};
+use crate::time::Time;
 
 use super::error::WhatIfError;
 use super::event::EventSpec;
@@ -42,31 +43,115 @@ pub fn node(nodes: &[Node], spec: &EventSpec) -> Result<usize, WhatIfError> {
     }
 }
 
-/// The index in `allocs` of the allocation `spec` names: its ID, else the
-/// one allocation whose ID starts with it.
-pub fn alloc(allocs: &[Allocation], spec: &EventSpec) -> Result<usize, WhatIfError> {
+/// Where an allocation is looked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    /// Before the story runs, among the snapshot's allocations.
+    Snapshot,
+    /// When the event happens, at `at`: `allocs` is the story's world then,
+    /// whose allocations from `placed_from` on are the ones it placed.
+    Story { placed_from: usize, at: Time },
+}
+
+/// The index in `allocs` of the allocation `spec` names. An ID or ID prefix
+/// is looked for among the snapshot's allocations first, then among those
+/// the story placed; a name (`job.group[index]`) names the one live
+/// allocation of that name when the event happens. `None` when the lookup
+/// waits for the event: with [`Lookup::Snapshot`], for a name or an ID no
+/// snapshot allocation has; with [`Lookup::Story`] never.
+pub fn alloc(
+    allocs: &[Allocation],
+    spec: &EventSpec,
+    lookup: Lookup,
+) -> Result<Option<usize>, WhatIfError> {
     let text = spec.target.as_str();
-    let ids: Vec<String> = allocs.iter().map(|a| a.id.to_string()).collect();
-    if let Some(i) = ids.iter().position(|id| id == text) {
-        return Ok(i);
+    let is_name = text.ends_with(']') && text.contains('[');
+    match lookup {
+        Lookup::Snapshot if is_name => Ok(None),
+        Lookup::Snapshot => match by_id(allocs, 0, text).as_slice() {
+            [] => Ok(None),
+            [one] => Ok(Some(*one)),
+            many => Err(ambiguous(allocs, spec, many)),
+        },
+        Lookup::Story { at, .. } if is_name => by_name(allocs, spec, at).map(Some),
+        Lookup::Story { placed_from, at } => match by_id(allocs, placed_from, text).as_slice() {
+            [one] => Ok(Some(*one)),
+            [] => Err(WhatIfError::AllocNotFound {
+                event: spec.text.clone(),
+                alloc: text.to_string(),
+                candidates: listed((0..placed_from).map(|i| describe_alloc(&allocs[i]))),
+                at,
+                placed: listed(allocs[placed_from..].iter().map(describe_alloc)),
+            }),
+            many => Err(ambiguous(allocs, spec, many)),
+        },
     }
-    let matches: Vec<usize> = (0..ids.len())
-        .filter(|&i| ids[i].starts_with(text))
+}
+
+/// The allocations from `from` on with the ID `text`, else those whose ID
+/// starts with it.
+fn by_id(allocs: &[Allocation], from: usize, text: &str) -> Vec<usize> {
+    let ids: Vec<(usize, String)> = (from..allocs.len())
+        .map(|i| (i, allocs[i].id.to_string()))
         .collect();
-    let describe = |i: usize| format!("{} ({})", ids[i], allocs[i].name);
+    if let Some((i, _)) = ids.iter().find(|(_, id)| id == text) {
+        return vec![*i];
+    }
+    ids.into_iter()
+        .filter(|(_, id)| id.starts_with(text))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The one live allocation named `spec.target` at `at`.
+fn by_name(allocs: &[Allocation], spec: &EventSpec, at: Time) -> Result<usize, WhatIfError> {
+    let matches: Vec<usize> = (0..allocs.len())
+        .filter(|&i| live(&allocs[i]) && allocs[i].name == spec.target.as_str())
+        .collect();
     match matches.as_slice() {
         [one] => Ok(*one),
-        [] => Err(WhatIfError::AllocNotFound {
+        [] => {
+            let mut names: Vec<String> = allocs
+                .iter()
+                .filter(|a| live(a))
+                .map(|a| a.name.to_string())
+                .collect();
+            names.sort();
+            names.dedup();
+            Err(WhatIfError::AllocNameNotLive {
+                event: spec.text.clone(),
+                name: spec.target.clone(),
+                at,
+                live: listed(names.into_iter()),
+            })
+        }
+        many => Err(WhatIfError::AllocNameAmbiguous {
             event: spec.text.clone(),
-            alloc: text.to_string(),
-            candidates: listed((0..ids.len()).map(describe)),
-        }),
-        many => Err(WhatIfError::AllocAmbiguous {
-            event: spec.text.clone(),
-            alloc: text.to_string(),
-            matches: listed(many.iter().map(|&i| describe(i))),
+            name: spec.target.clone(),
+            at,
+            matches: listed(many.iter().map(|&i| {
+                let a = &allocs[i];
+                format!("{} (namespace {}, job {})", a.id, a.namespace, a.job_id)
+            })),
         }),
     }
+}
+
+/// Desired to run, and neither complete, failed nor lost.
+fn live(a: &Allocation) -> bool {
+    a.desired_status == DesiredStatus::Run && !a.client_terminal_status()
+}
+
+fn ambiguous(allocs: &[Allocation], spec: &EventSpec, many: &[usize]) -> WhatIfError {
+    WhatIfError::AllocAmbiguous {
+        event: spec.text.clone(),
+        alloc: spec.target.clone(),
+        matches: listed(many.iter().map(|&i| describe_alloc(&allocs[i]))),
+    }
+}
+
+fn describe_alloc(a: &Allocation) -> String {
+    format!("{} ({})", a.id, a.name)
 }
 
 fn describe_node(n: &Node) -> String {

@@ -20,8 +20,9 @@ use super::story::{
     Assumption, Canceled, CanceledBy, DeploymentFacts, EvalFacts, Ignored, Mark, MarkKind, Story,
     TimelineEntry,
 };
+use super::target::{self, Lookup};
 use super::world::World;
-use super::{blocked::BlockedEvals, events, snapshot_evals, target, update_alloc};
+use super::{blocked::BlockedEvals, events, snapshot_evals, update_alloc};
 
 /// What to replay after the snapshot.
 #[derive(Clone, Debug, Default)]
@@ -74,7 +75,10 @@ pub(super) fn tell(
         }
         u => u,
     };
-    let mut resolved = Vec::new();
+    // Each event's time and its node or allocation, where found before the
+    // story runs; an allocation given by name, or by an ID the snapshot
+    // lacks, is looked up when the event happens.
+    let mut planned: Vec<(Time, &EventSpec, Option<usize>)> = Vec::new();
     for spec in &request.events {
         let at = spec.at.map_or(eval_time, |w| w.resolve(eval_time));
         if at < eval_time {
@@ -85,17 +89,13 @@ pub(super) fn tell(
             });
         }
         let target = match spec.kind {
-            EventKind::AllocFail => target::alloc(&snapshot.allocs, spec)?,
-            _ => target::node(&snapshot.nodes, spec)?,
+            EventKind::AllocFail => target::alloc(&snapshot.allocs, spec, Lookup::Snapshot)?,
+            _ => Some(target::node(&snapshot.nodes, spec)?),
         };
-        resolved.push(Resolved {
-            spec: spec.clone(),
-            at,
-            target,
-        });
+        planned.push((at, spec, target));
     }
     // Stable: events at the same instant keep the order given.
-    resolved.sort_by_key(|r| r.at);
+    planned.sort_by_key(|p| p.0);
     let eval_options = Options {
         now: None,
         clock: options.clock,
@@ -154,7 +154,7 @@ pub(super) fn tell(
     let mut next_event = 0;
     let mut replayed = 0;
     loop {
-        let event_at = resolved.get(next_event).map(|r| r.at);
+        let event_at = planned.get(next_event).map(|p| p.0);
         let eval_due = engine.next_eval().map(|i| engine.queue[i].due);
         let health_at = engine.health_due.iter().map(|(t, _)| *t).min();
         let drain_at = engine.drainer.next_due();
@@ -184,14 +184,35 @@ pub(super) fn tell(
             break;
         }
         if rank == 0 {
-            let r = &resolved[next_event];
+            let (at, spec, found) = planned[next_event];
             next_event += 1;
-            if until.is_some_and(|u| r.at > u) {
-                story
-                    .what_if
-                    .push(events::ignored(&engine.world, r, Ignored::AfterUntil));
+            if until.is_some_and(|u| at > u) {
+                // Not applied, so an allocation waiting for it is not looked up.
+                story.what_if.push(events::ignored(
+                    &engine.world,
+                    spec,
+                    at,
+                    found,
+                    Ignored::AfterUntil,
+                ));
                 continue;
             }
+            let target = match found {
+                Some(i) => i,
+                None => {
+                    let lookup = Lookup::Story {
+                        placed_from: snapshot.allocs.len(),
+                        at,
+                    };
+                    target::alloc(&engine.world.snapshot.allocs, spec, lookup)?
+                        .expect("a lookup in the story finds the allocation or fails")
+                }
+            };
+            let r = &Resolved {
+                spec: spec.clone(),
+                at,
+                target,
+            };
             let outcome = events::apply(&mut engine.world, &mut engine.drainer, r, &engine.rules);
             let written = engine.health_changed(outcome.health.clone(), now);
             story.deployment_watcher.extend(written);
