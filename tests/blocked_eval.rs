@@ -13,7 +13,7 @@ use plan_inspect::read::read_snapshot_from;
 use plan_inspect::replay::{Options, Replay};
 use plan_inspect::report::JobReport;
 use plan_inspect::servers::story::CanceledBy;
-use plan_inspect::servers::{Request, Story, run};
+use plan_inspect::servers::{Story, run};
 use plan_inspect::version::{Release, VersionRequest, v};
 use serde_json::{Value, json};
 
@@ -224,11 +224,7 @@ fn story_at(
         nomad_version: Some(VersionRequest::Release(release)),
         ..Options::default()
     };
-    let request = Request {
-        events: events.iter().map(|e| e.parse().unwrap()).collect(),
-        until: until.map(|u| u.parse().unwrap()),
-        healthy_after: None,
-    };
+    let request = crate::common::request(events, until, None);
     run(snapshot, &options, &request).unwrap()
 }
 

@@ -1494,11 +1494,7 @@ struct StoryEvaluation {
 fn story_json(fixture: &str, events: &[&str], until: Option<&str>) -> String {
     let path = format!("{}/tests/what-if/{fixture}", env!("CARGO_MANIFEST_DIR"));
     let snapshot = read_snapshot_from(std::fs::File::open(path).unwrap(), fixture).unwrap();
-    let request = plan_inspect::servers::Request {
-        events: events.iter().map(|e| e.parse().unwrap()).collect(),
-        until: until.map(|u| u.parse().unwrap()),
-        healthy_after: None,
-    };
+    let request = crate::common::request(events, until, None);
     let story = plan_inspect::servers::run(&snapshot, &Options::default(), &request).unwrap();
     render::json::story(&story)
 }

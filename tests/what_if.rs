@@ -28,16 +28,7 @@ fn try_story(
     events: &[&str],
     until: Option<&str>,
 ) -> Result<Story, WhatIfError> {
-    let options = Options {
-        nomad_version: Some(version.parse().unwrap()),
-        ..Options::default()
-    };
-    let request = Request {
-        events: events.iter().map(|e| e.parse().unwrap()).collect(),
-        until: until.map(|u| u.parse().unwrap()),
-        healthy_after: None,
-    };
-    run(&c.snapshot, &options, &request)
+    try_tell(c, version, &request(events, until, None))
 }
 
 /// The story of `node-down` on `node`, without `--until`.

@@ -4,9 +4,8 @@
 //! snapshot allocation (`Node.UpdateAlloc`, an `alloc-failure` evaluation,
 //! a rescheduled replacement).
 
-use plan_inspect::replay::Options;
 use plan_inspect::servers::story::MarkKind;
-use plan_inspect::servers::{Request, Story, WhatIfError, run};
+use plan_inspect::servers::{Story, WhatIfError};
 use plan_inspect::time::SECOND;
 
 use crate::common::*;
@@ -19,16 +18,7 @@ fn try_story(
     events: &[String],
     until: Option<&str>,
 ) -> Result<Story, WhatIfError> {
-    let options = Options {
-        nomad_version: Some(version.parse().unwrap()),
-        ..Options::default()
-    };
-    let request = Request {
-        events: events.iter().map(|e| e.parse().unwrap()).collect(),
-        until: until.map(|u| u.parse().unwrap()),
-        healthy_after: None,
-    };
-    run(&c.snapshot, &options, &request)
+    try_tell(c, version, &request(events, until, None))
 }
 
 fn story(c: &Cluster, version: &str, events: &[String], until: Option<&str>) -> Story {

@@ -5,23 +5,13 @@
 //! (`updateDeploymentWithAlloc`, v1.10.5 nomad/state/state_store.go:5848),
 //! so a later evaluation of the same deployment counts them.
 
-use plan_inspect::replay::Options;
-use plan_inspect::servers::{Request, Story, run};
+use plan_inspect::servers::Story;
 
 use crate::common::*;
 
 /// The story of `events` until `until` on `c` as release `version` replays it.
 fn story(c: &Cluster, version: &str, events: &[String], until: &str) -> Story {
-    let options = Options {
-        nomad_version: Some(version.parse().unwrap()),
-        ..Options::default()
-    };
-    let request = Request {
-        events: events.iter().map(|e| e.parse().unwrap()).collect(),
-        until: Some(until.parse().unwrap()),
-        healthy_after: None,
-    };
-    run(&c.snapshot, &options, &request).unwrap_or_else(|e| panic!("{e}"))
+    try_tell(c, version, &request(events, Some(until), None)).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Three allocations of an older job version each on its node, the current

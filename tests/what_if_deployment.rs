@@ -16,9 +16,8 @@ use plan_inspect::model::{
     AllocDeploymentStatus, DeploymentState, Evaluation, Job, ReschedulePolicy, UpdateStrategy,
     deployment_status as ds,
 };
-use plan_inspect::replay::Options;
 use plan_inspect::servers::story::{DeploymentGroupFacts, MarkKind};
-use plan_inspect::servers::{Request, Story, WatcherAction, run};
+use plan_inspect::servers::{Story, WatcherAction};
 use plan_inspect::time::SECOND;
 
 use crate::common::*;
@@ -32,16 +31,8 @@ fn story(
     until: &str,
     healthy_after: Option<i64>,
 ) -> Story {
-    let options = Options {
-        nomad_version: Some(version.parse().unwrap()),
-        ..Options::default()
-    };
-    let request = Request {
-        events: events.iter().map(|e| e.parse().unwrap()).collect(),
-        until: Some(until.parse().unwrap()),
-        healthy_after,
-    };
-    run(&c.snapshot, &options, &request).unwrap_or_else(|e| panic!("{e}"))
+    try_tell(c, version, &request(events, Some(until), healthy_after))
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Version 0 of a job of `count` with `update`, stable, running on its

@@ -19,7 +19,7 @@
 use plan_inspect::read::read_snapshot_from;
 use plan_inspect::render;
 use plan_inspect::replay::Options;
-use plan_inspect::servers::{MarkKind, Request, Story, run};
+use plan_inspect::servers::{MarkKind, Story, run};
 use plan_inspect::version::{Release, VersionRequest, v};
 use serde_json::{Value, json};
 
@@ -46,11 +46,7 @@ fn story(doc: &Value, release: Release, events: &[&str], until: Option<&str>) ->
         nomad_version: Some(VersionRequest::Release(release)),
         ..Options::default()
     };
-    let request = Request {
-        events: events.iter().map(|e| e.parse().unwrap()).collect(),
-        until: until.map(|u| u.parse().unwrap()),
-        healthy_after: None,
-    };
+    let request = crate::common::request(events, until, None);
     let story = run(&snapshot, &options, &request).unwrap_or_else(|e| panic!("{e}"));
     let json = serde_json::from_str(&render::json::story(&story)).unwrap();
     (story, json)

@@ -13,8 +13,9 @@ mod cluster;
 mod job;
 mod process;
 mod report;
+mod story;
 
-pub use {alloc::*, assert::*, cluster::*, job::*, process::*, report::*};
+pub use {alloc::*, assert::*, cluster::*, job::*, process::*, report::*, story::*};
 
 use plan_inspect::time::{Duration, SECOND, Time};
 
