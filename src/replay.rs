@@ -150,10 +150,14 @@ impl<'s> Replay<'s> {
     ) -> Vec<Warning> {
         let ctx = self.prep.job_context();
         let mut warnings = self.prep.warnings.clone();
+        // Jobs in flight or waiting for their turn, by their allocations:
+        // a sixth of all (docs/performance.md, "Held reports").
+        let budget = self.work.iter().map(|w| w.allocs.len()).sum::<usize>() / 6;
         for_each_in_order(
             &self.work,
             self.threads,
             |w| w.allocs.len(),
+            budget,
             |w| {
                 let (report, warnings) = match system_spec(w) {
                     Some(spec) => ctx.system_job(w, Some(spec)),
