@@ -66,6 +66,10 @@ pub(super) fn for_each_in_order<T: Sync, R: Send>(
                         if q.load == 0 || i == q.to_emit || q.load + w <= budget {
                             q.taken += 1;
                             q.load += w;
+                            // One woken taker wakes the next while room is left.
+                            if q.takers_waiting > 0 && q.load < budget {
+                                room.notify_one();
+                            }
                             break i;
                         }
                         q.takers_waiting += 1;
@@ -100,7 +104,7 @@ pub(super) fn for_each_in_order<T: Sync, R: Send>(
             q.load -= weight(item);
             q.to_emit = i + 1;
             if q.takers_waiting > 0 {
-                room.notify_all();
+                room.notify_one();
             }
             drop(q);
             emit(result.unwrap_or_else(|e| panic::resume_unwind(e)));
