@@ -150,10 +150,17 @@ impl<'s> Replay<'s> {
     ) -> Vec<Warning> {
         let ctx = self.prep.job_context();
         let mut warnings = self.prep.warnings.clone();
+        // Jobs in flight or waiting for their turn, by their allocations: a
+        // sixth of all, and no more than eight average jobs a thread, which
+        // keeps the threads busy (docs/performance.md, "Held reports").
+        let total = self.work.iter().map(|w| w.allocs.len()).sum::<usize>();
+        let mean = total.div_ceil(self.work.len().max(1));
+        let budget = (total / 6).min(8 * self.threads.max(1) * mean);
         for_each_in_order(
             &self.work,
             self.threads,
             |w| w.allocs.len(),
+            budget,
             |w| {
                 let (report, warnings) = match system_spec(w) {
                     Some(spec) => ctx.system_job(w, Some(spec)),

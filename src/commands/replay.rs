@@ -6,19 +6,23 @@ use std::process::ExitCode;
 
 use plan_inspect::model::Snapshot;
 use plan_inspect::render;
+use plan_inspect::render::json::JobJson;
 use plan_inspect::replay::{Options, Replay};
 
 use crate::cli::{Cli, Format};
 use crate::exit::exit_code;
+use crate::memory::release_free_pages;
 use crate::terminal::{style, warn, write_stdout};
 
 /// Under `--detailed-exitcode`, 2 when any job's plan is not settled.
 pub fn run(cli: &Cli, snapshot: &Snapshot, options: &Options) -> anyhow::Result<ExitCode> {
     let replay = Replay::new(snapshot, options)?;
     let changes = match cli.format {
-        // Each job's report is rendered where it was replayed, and written
-        // as it comes: a report on a million allocations is never held
-        // whole. Its warnings come after.
+        // Each job's report is written as it comes: a report on a million
+        // allocations is never held whole. Its warnings come after. A large
+        // job's memory, freed here into the arena of the thread that
+        // replayed it, goes back to the system at once: each thread's arena
+        // would otherwise keep the largest job it replayed.
         Format::Json => {
             let head = replay.head();
             let mut changes = false;
@@ -28,10 +32,14 @@ pub fn run(cli: &Cli, snapshot: &Snapshot, options: &Options) -> anyhow::Result<
                 &head,
                 |emit| {
                     warnings = replay.run(
-                        |job| (job.plan.is_settled(), render::json::job(&job)),
-                        |(noop, text)| {
+                        |job| (job.plan.is_settled(), JobJson::new(job)),
+                        |(noop, job)| {
                             changes |= !noop;
-                            emit(&text);
+                            emit(&job);
+                            if let JobJson::Whole(job) = job {
+                                drop(job);
+                                release_free_pages();
+                            }
                         },
                     );
                     warnings.clone()

@@ -41,12 +41,12 @@ pub fn render_to(report: &Report, out: &mut impl io::Write) -> io::Result<()> {
 }
 
 /// The same text for `head` (a report whose jobs are still to come) with
-/// the jobs that `run` hands on as [`job`] texts, each written as it comes,
+/// the jobs that `run` hands on, each written as it comes,
 /// and the warnings `run` returns. After a failed write `run` still runs to
 /// its end, but nothing more is written.
 pub fn render_streamed<R>(head: &Report, run: R, out: &mut impl io::Write) -> io::Result<()>
 where
-    R: FnOnce(&mut dyn FnMut(&str)) -> Vec<Warning>,
+    R: FnOnce(&mut dyn FnMut(&JobJson)) -> Vec<Warning>,
 {
     let mut f = formatter(0);
     f.begin_object(out)?;
@@ -85,7 +85,7 @@ where
         if written.is_ok() {
             written = jobs
                 .begin_array_value(out, first)
-                .and_then(|()| out.write_all(job.as_bytes()))
+                .and_then(|()| job.write_to(out))
                 .and_then(|()| jobs.end_array_value(out));
             first = false;
         }
@@ -132,11 +132,38 @@ pub fn story(story: &crate::servers::Story) -> String {
     out
 }
 
-/// A job's report as [`render`] writes it in the `jobs` array, for
-/// [`render_streamed`]: made on the thread that replayed the job, so that
-/// the writing thread only copies it out.
-pub fn job(job: &JobReport) -> String {
-    String::from_utf8(nested(2, job)).expect("serde_json writes UTF-8")
+/// A job's report for [`render_streamed`]: a small one as the text
+/// [`render`] writes in the `jobs` array, made on the thread that replayed
+/// it so that the writing thread only copies it out; a large one whole, to
+/// be written straight out by the writing thread, so that its text (larger
+/// than the report) is never held while it waits for its turn.
+pub enum JobJson {
+    Text(String),
+    Whole(Box<JobReport>),
+}
+
+/// Allocation entries from which a job's report is written by the writing
+/// thread rather than rendered where it was replayed.
+const WRITTEN_WHOLE: usize = 4096;
+
+impl JobJson {
+    pub fn new(job: JobReport) -> JobJson {
+        if job.entries() < WRITTEN_WHOLE {
+            JobJson::Text(String::from_utf8(nested(2, &job)).expect("serde_json writes UTF-8"))
+        } else {
+            JobJson::Whole(Box::new(job))
+        }
+    }
+
+    fn write_to(&self, out: &mut impl io::Write) -> io::Result<()> {
+        match self {
+            JobJson::Text(text) => out.write_all(text.as_bytes()),
+            JobJson::Whole(job) => {
+                let mut ser = serde_json::Serializer::with_formatter(out, formatter(2));
+                job.serialize(&mut ser).map_err(io::Error::from)
+            }
+        }
+    }
 }
 
 /// `value` pretty-printed as it stands `depth` arrays or objects deep in a
@@ -268,7 +295,8 @@ mod tests {
     }
 
     /// With two jobs, one, and none, with and without warnings, and with
-    /// warnings known before the replay: the same bytes as the whole report's.
+    /// warnings known before the replay, each job as a text or whole: the
+    /// same bytes as the whole report's.
     #[test]
     fn jobs_written_as_they_come_are_the_rendered_text() {
         for (count, warnings) in [(2, 1), (1, 1), (0, 1), (2, 0), (0, 0)] {
@@ -282,7 +310,14 @@ mod tests {
             render_streamed(
                 &head,
                 |emit| {
-                    whole.jobs.iter().for_each(|j| emit(&job(j)));
+                    for (k, job) in whole.jobs.iter().enumerate() {
+                        let json = match k % 2 {
+                            0 => JobJson::new(job.clone()),
+                            _ => JobJson::Whole(Box::new(job.clone())),
+                        };
+                        assert_eq!(matches!(json, JobJson::Text(_)), k % 2 == 0);
+                        emit(&json);
+                    }
                     whole.warnings.clone()
                 },
                 &mut out,

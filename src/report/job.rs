@@ -27,6 +27,22 @@ pub struct JobReport {
     pub plan: Plan,
 }
 
+impl JobReport {
+    /// How many allocation entries its groups list, a measure of its size.
+    pub fn entries(&self) -> usize {
+        self.groups
+            .iter()
+            .map(|g| {
+                let buckets: usize = g.buckets.iter().map(|(_, set)| set.len()).sum();
+                let diff = g.system_diff.as_ref().map_or(0, |d| {
+                    d.sets().iter().map(|(_, set)| set.len()).sum::<usize>()
+                });
+                buckets + diff
+            })
+            .sum()
+    }
+}
+
 /// One task group.
 #[derive(Clone, Debug, Serialize)]
 pub struct GroupReport {

@@ -15,8 +15,13 @@ use super::{Chunked, Located, Position, Step, Stop};
 use crate::model::{self, Interner, Node};
 use crate::read::document::State;
 
-/// Bytes of node text handed to a thread at a time.
-const BATCH: usize = 1 << 20;
+/// Bytes of node text in the batches handed to the threads at once: a
+/// batch is this over the thread count, between [`LEAST_BATCH`] and
+/// [`MOST_BATCH`], so that the texts in flight do not grow with the threads
+/// (the read's peak is here, with every allocation already held).
+const IN_FLIGHT: usize = 2 << 20;
+const LEAST_BATCH: usize = 128 << 10;
+const MOST_BATCH: usize = 1 << 20;
 
 /// One node's text, and where it starts in the document.
 struct Cut {
@@ -24,8 +29,9 @@ struct Cut {
     at: Position,
 }
 
-/// A batch of texts and what each parsed into.
-type Parsed = (Vec<Cut>, Vec<Result<Node, serde_json::Error>>);
+/// Where each text of a batch started, and what each parsed into: the texts
+/// are dropped once parsed.
+type Parsed = (Vec<Position>, Vec<Result<Node, serde_json::Error>>);
 
 /// The cursor's position in the document, counted on from the last call
 /// while the buffer holds the same input at the same indexes: counting from
@@ -104,6 +110,7 @@ impl Chunked<'_> {
             index: 0,
         };
         let in_flight = self.threads;
+        let batch = (IN_FLIGHT / in_flight.max(1)).clamp(LEAST_BATCH, MOST_BATCH);
         pool.in_place_scope(|scope| {
             let send = |n: usize, cuts: Vec<Cut>| {
                 let (tx, interner) = (tx.clone(), Arc::clone(&interner));
@@ -113,7 +120,8 @@ impl Chunked<'_> {
                             .map(|c| model::from_slice(c.text.get().as_bytes()))
                             .collect()
                     });
-                    let _ = tx.send((n, (cuts, nodes)));
+                    let starts = cuts.into_iter().map(|c| c.at).collect();
+                    let _ = tx.send((n, (starts, nodes)));
                 });
             };
             let mut cuts = Vec::new();
@@ -134,7 +142,7 @@ impl Chunked<'_> {
                 };
                 bytes += text.get().len();
                 cuts.push(Cut { text, at });
-                if bytes >= BATCH {
+                if bytes >= batch {
                     bytes = 0;
                     batches.send_rest(std::mem::take(&mut cuts), &send);
                     while batches.sent - batches.added > in_flight {
@@ -175,7 +183,7 @@ impl Batches {
     /// Waits for the next batch in order and adds its nodes; the first that
     /// did not parse stops the walk, located as on one thread.
     fn add_next(&mut self, st: &mut State<'_>, key: &str) -> Step<()> {
-        let (cuts, nodes) = loop {
+        let (starts, nodes) = loop {
             if let Some(batch) = self.parsed.remove(&self.added) {
                 break batch;
             }
@@ -183,11 +191,11 @@ impl Batches {
             self.parsed.insert(n, batch);
         };
         self.added += 1;
-        for (cut, node) in cuts.iter().zip(nodes) {
+        for (at, node) in starts.iter().zip(nodes) {
             match node {
                 Ok(node) => st.add_node(node),
                 Err(error) => {
-                    let (line, column) = cut.at.of((error.line(), error.column()));
+                    let (line, column) = at.of((error.line(), error.column()));
                     let path = Some(format!("{key}[{}]", self.index));
                     return Err(Stop::Unexpected {
                         history: None,
