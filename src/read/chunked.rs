@@ -184,6 +184,7 @@ impl<'r> Chunked<'r> {
     }
 
     fn member(&mut self, key: &str, st: &mut State<'_>) -> Step<()> {
+        st.before_section(key);
         let value = match key {
             "Jobs" => self.each_text(key, |text| st.add_job_text(text))?,
             "JobVersions" => self.each_text(key, |text| st.add_job_version_text(text))?,

@@ -20,7 +20,7 @@ use super::id_index::IdIndex;
 use super::job_texts::{JobError, JobTexts};
 use super::observer::{Observer, UNOBSERVED};
 use super::split::HeldSets;
-use super::top_keys::TopKeys;
+use super::top_keys::{Presence, TopKeys};
 use super::warnings::Warnings;
 use super::{ReadError, ReadFilter};
 use crate::model::{
@@ -89,6 +89,24 @@ impl<'n> State<'n> {
         self.held = Held::default();
         self.held_sets = HeldSets::default();
         self.interner = Arc::default();
+    }
+
+    /// Frees the job texts' table when the section `key` starts and no
+    /// section that reads job texts (allocations, `Jobs`, `JobVersions`)
+    /// is still to come, each having been read: in Go's key order that is
+    /// from `Namespaces` on, so the table is gone before `Nodes`, where the
+    /// read's memory peaks. A document that repeats one of those keys after
+    /// that (Go's encoder never does) gets the repeated section's jobs
+    /// parsed anew rather than shared: the same jobs, in more memory.
+    pub(super) fn before_section(&mut self, key: &str) {
+        let job_sections = ["Jobs", "JobVersions", "Allocs", "Allocations"];
+        if !job_sections.contains(&key)
+            && self.keys.allocs_presence() != Presence::Absent
+            && self.keys.presence("Jobs") != Presence::Absent
+            && self.keys.presence("JobVersions") != Presence::Absent
+        {
+            self.job_texts = JobTexts::default();
+        }
     }
 
     pub(super) fn new(name: &'n str, filter: ReadFilter) -> State<'n> {
@@ -404,6 +422,7 @@ impl<'de> Visitor<'de> for Document<'_, '_> {
         let st = self.0;
         st.started = true;
         while let Some(key) = map.next_key::<String>()? {
+            st.before_section(&key);
             let value = match key.as_str() {
                 // A job kept whole is read as text, as the fast walk reads jobs.
                 "Jobs" if st.filter.keep_job_text.is_some() => map.next_value_seed(Each::new(
@@ -601,5 +620,27 @@ where
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         let element = T::deserialize(GoNull(d))?;
         (self.f)(self.index, element).map_err(de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_job_texts_are_freed_once_no_section_that_reads_them_can_follow() {
+        let mut st = State::new("d.json", ReadFilter::default());
+        st.add_job_version_text(br#"{"ID": "web", "Version": 1}"#)
+            .unwrap();
+        st.keys.saw("JobVersions", true);
+        st.before_section("Jobs");
+        st.keys.saw("Jobs", true);
+        // Allocations may still come, and may embed that text.
+        st.before_section("Nodes");
+        assert_eq!(st.job_texts.len(), 1);
+        st.before_section("Allocs");
+        st.keys.saw("Allocs", false);
+        st.before_section("Deployments");
+        assert_eq!(st.job_texts.len(), 0);
     }
 }
