@@ -293,3 +293,201 @@ fn an_unknown_or_ambiguous_deployment_is_an_error() {
         )
     );
 }
+
+/// A rolling update of three, one at a time, each allocation healthy a
+/// minute after it starts, the group's progress deadline ten minutes. The
+/// operator pauses the deployment (named by its job) at 30s and resumes
+/// it at 20m. The first verdict (1m) pushes the deadline to 11m and its
+/// batched evaluation places nothing, the deployment paused. Up to 2.0.0
+/// the watcher fails the paused deployment at 11m, so the resume is
+/// refused; from #27804 (2.0.1) it does not, the resume restarts the
+/// deadline (v2.0.5 state_store.go:4818-4828) and its evaluation places
+/// the next allocation.
+#[test]
+fn deployment_watcher_go_v2_0_1_pause_and_resume() {
+    for (version, survives) in [
+        ("1.3.0", false),
+        ("2.0.0", false),
+        ("2.0.1", true),
+        ("2.0.5", true),
+    ] {
+        let update = UpdateStrategy {
+            max_parallel: 1,
+            progress_deadline: 10 * MINUTE,
+            ..UpdateStrategy::default()
+        };
+        let (c, job, _old) = registered(3, update);
+        let s = story(
+            &c,
+            version,
+            &[
+                format!("deployment-pause:{}@30s", job.id),
+                format!("deployment-resume:{}@20m", job.id),
+            ],
+            "1h",
+            Some(MINUTE),
+        );
+        let dep = created(&s);
+        let pause = &s.what_if[0];
+        assert_eq!(pause.deployment_id.as_deref(), Some(dep.as_str()));
+        assert!(
+            pause.evaluations.is_empty(),
+            "{version}: a pause writes none"
+        );
+        let actions: Vec<(i64, WatcherAction, &str)> = s
+            .deployment_watcher
+            .iter()
+            .map(|w| {
+                (
+                    w.at.sub(now()) / SECOND,
+                    w.action,
+                    w.status_description.as_str(),
+                )
+            })
+            .collect();
+        let paused = (30, WatcherAction::Paused, ds::DESC_PAUSED);
+        let placed_while_paused = s
+            .timeline
+            .iter()
+            .filter(|e| e.at > now().add(30 * SECOND) && e.at < now().add(20 * MINUTE))
+            .map(|e| e.job.plan.place.len() + destructive_indexes(&e.job).len())
+            .sum::<usize>();
+        assert_eq!(placed_while_paused, 0, "{version}: {:?}", triggers(&s));
+        if survives {
+            let resumed = (1200, WatcherAction::Resumed, ds::DESC_RUNNING);
+            assert_eq!(actions, [paused, resumed], "{version}");
+            let resume = &s.what_if[1];
+            assert_eq!(resume.ignored, None);
+            assert_eq!(s.deployment_watcher[1].eval_id, resume.evaluations[0]);
+            let after = &s.timeline[ran(&s, &resume.evaluations[0])];
+            assert_eq!(destructive_indexes(&after.job).len(), 1, "{version}");
+            let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+            assert_eq!(d.status, ds::SUCCESSFUL, "{version}");
+        } else {
+            let failed = (
+                660,
+                WatcherAction::FailedDeadline,
+                "Failed due to progress deadline",
+            );
+            assert_eq!(actions, [paused, failed], "{version}");
+            assert_eq!(
+                s.what_if[1].ignored,
+                Some(Ignored::Refused {
+                    errors: vec!["can't resume terminal deployment".to_string()]
+                })
+            );
+        }
+    }
+}
+
+/// #27804 (2.0.1): pausing restarts the progress deadline of each group
+/// that has one, at the pause. The snapshot's running deployment's
+/// deadline is at 5m; paused at 2m it moves to 12m from 2.0.1 and stays
+/// at 5m before.
+#[test]
+fn state_store_go_v2_0_1_a_pause_restarts_the_progress_deadline() {
+    for (version, by) in [("2.0.0", 5), ("2.0.1", 12), ("2.0.5", 12)] {
+        let update = UpdateStrategy {
+            max_parallel: 1,
+            progress_deadline: 10 * MINUTE,
+            health_check: "manual".to_string(),
+            ..UpdateStrategy::default()
+        };
+        let (mut c, _job, dep, _placed) = deploying(2, update, |_| {});
+        c.deployment_mut(&dep)
+            .task_groups
+            .get_mut("web")
+            .unwrap()
+            .require_progress_by = now().add(5 * MINUTE);
+        let s = story(
+            &c,
+            version,
+            &[format!("deployment-pause:{dep}@2m")],
+            "3m",
+            None,
+        );
+        let g = web(&s, &dep);
+        assert_eq!(
+            g.require_progress_by,
+            Some(now().add(by * MINUTE)),
+            "{version}"
+        );
+        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        assert_eq!(
+            (d.status.as_str(), d.status_description.as_str()),
+            (ds::PAUSED, ds::DESC_PAUSED)
+        );
+    }
+}
+
+/// From the command line: fixtures/evals.json holds the pending
+/// `job-register` evaluation of web's version 2, one canary without
+/// `auto_promote`. Promoted by the job's ID ten minutes in, the JSON names
+/// the deployment in the event and lists the promotion under
+/// `deployment_watcher`, with the event's evaluation.
+#[test]
+fn a_promotion_from_the_command_line() {
+    let (code, stdout, stderr) = crate::what_if_cli::run(&[
+        "fixtures/evals.json",
+        "--format",
+        "json",
+        "--what-if",
+        "deployment-promote:web@10m",
+        "--until",
+        "1h",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let event = &doc["what_if"][0];
+    assert_eq!(event["event"], "deployment-promote");
+    let dep = event["deployment_id"].as_str().expect("deployment named");
+    let eval = event["evaluations"][0].as_str().expect("one evaluation");
+    assert!(event.get("ignored").is_none(), "{event}");
+    let w = &doc["deployment_watcher"][0];
+    assert_eq!(w["action"], "promoted_by_operator");
+    assert_eq!(w["deployment_id"], dep);
+    assert_eq!(w["eval_id"], eval);
+    assert_eq!(w["status_description"], "Deployment is running");
+    let d = doc["deployments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["id"] == dep)
+        .unwrap();
+    assert_eq!(d["groups"]["web"]["promoted"], true);
+}
+
+/// An event past `--until` is not applied, and its deployment is not
+/// looked up.
+#[test]
+fn a_deployment_event_after_until_is_not_looked_up() {
+    let (c, _job, _old) = registered(2, manual_canary());
+    let s = story(
+        &c,
+        "2.0.5",
+        &["deployment-fail:anything@2h".to_string()],
+        "1h",
+        None,
+    );
+    assert_eq!(s.what_if[0].ignored, Some(Ignored::AfterUntil));
+    assert_eq!(s.what_if[0].deployment_id, None);
+}
+
+/// A job ID whose jobs in two namespaces have deployments names neither.
+#[test]
+fn a_job_id_of_two_namespaces_is_an_error() {
+    let (mut c, job, _dep, _placed) = deploying(2, manual_canary_less(), |_| {});
+    let other = c.new_deployment(&job);
+    c.deployment_mut(&other).namespace = "batch".into();
+    let e = try_tell(
+        &c,
+        "2.0.5",
+        &request(&["deployment-pause:mock-service"], Some("10m"), None),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "--what-if deployment-pause:mock-service: jobs \"mock-service\" of 2 namespaces have \
+         deployments at 2022-04-01T12:00:00Z (batch, default); give the deployment's ID"
+    );
+}
