@@ -3,8 +3,8 @@
 //! nomad/deployment_endpoint.go:99-252, v1.3.0 :86-214) refuses a terminal
 //! deployment and hands the rest to the deployment watcher
 //! (`PromoteDeployment`, `FailDeployment`, `PauseDeployment`, v2.0.5
-//! nomad/deploymentwatcher/deployment_watcher.go:259-405, v1.3.0
-//! :256-398), which writes the promotion (`UpdateDeploymentPromotion`) or
+//! nomad/deploymentwatcher/deployment_watcher.go:259-403, v1.3.0
+//! :256-396), which writes the promotion (`UpdateDeploymentPromotion`) or
 //! the status update with its evaluation as it does for its own promotions
 //! and failures.
 
@@ -301,7 +301,7 @@ fn an_unknown_or_ambiguous_deployment_is_an_error() {
 /// batched evaluation places nothing, the deployment paused. Up to 2.0.0
 /// the watcher fails the paused deployment at 11m, so the resume is
 /// refused; from #27804 (2.0.1) it does not, the resume restarts the
-/// deadline (v2.0.5 state_store.go:4818-4828) and its evaluation places
+/// deadline (v2.0.5 state_store.go:4819-4831) and its evaluation places
 /// the next allocation.
 #[test]
 fn deployment_watcher_go_v2_0_1_pause_and_resume() {
@@ -490,4 +490,31 @@ fn a_job_id_of_two_namespaces_is_an_error() {
         "--what-if deployment-pause:mock-service: jobs \"mock-service\" of 2 namespaces have \
          deployments at 2022-04-01T12:00:00Z (batch, default); give the deployment's ID"
     );
+}
+
+/// Nomad checks only the groups that want canaries: a rolling deployment
+/// without any is promoted too (every group marked promoted, with an
+/// evaluation), which changes nothing of its course.
+#[test]
+fn state_store_go_a_deployment_without_canaries_is_promoted() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (c, job, _old) = registered(3, manual_canary_less());
+        let s = story(
+            &c,
+            version,
+            &[format!("deployment-promote:{}@500ms", job.id)],
+            "10m",
+            None,
+        );
+        let dep = created(&s);
+        assert_eq!(s.what_if[0].ignored, None, "{version}");
+        assert_eq!(s.what_if[0].evaluations.len(), 1, "{version}");
+        assert_eq!(
+            s.deployment_watcher[0].action,
+            WatcherAction::PromotedByOperator
+        );
+        assert!(web(&s, &dep).promoted, "{version}");
+        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        assert_eq!(d.status, ds::SUCCESSFUL, "{version}");
+    }
 }

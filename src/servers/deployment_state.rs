@@ -126,7 +126,7 @@ fn mark_stable(world: &mut World, namespace: &str, job_id: &str, version: u64) {
 }
 
 /// `UpdateDeploymentPromotion` with `All` (v1.3.0 state_store.go:4316-4458,
-/// v2.0.5 :4988-5130, the same rule): every group is promoted once each
+/// v2.0.5 :4988-5133, the same rule): every group is promoted once each
 /// canarying group has its desired canaries healthy; its progress deadline
 /// restarts at `now`; a running deployment that needs no more promotion is
 /// described running; the healthy canaries lose their canary flag. A
@@ -204,7 +204,7 @@ pub fn promote(world: &mut World, id: &Id, now: Time) -> Result<(), Vec<String>>
 /// `PauseDeployment`'s status update: `paused` (`Deployment is paused`) or
 /// running again (`Deployment is running`). From #27804 (2.0.1,
 /// `restarts`) the state store restarts the progress deadline of each
-/// group that has one at `now` (v2.0.5 state_store.go:4818-4828).
+/// group that has one at `now` (v2.0.5 state_store.go:4819-4831).
 pub fn pause(world: &mut World, id: &Id, paused: bool, now: Time, restarts: bool) -> bool {
     let (status, description) = if paused {
         (ds::PAUSED, ds::DESC_PAUSED)
