@@ -29,7 +29,7 @@ fn manual_canary() -> UpdateStrategy {
 }
 
 /// The evaluation an event created, in the timeline.
-fn ran<'s>(s: &'s Story, eval: &str) -> usize {
+fn ran(s: &Story, eval: &str) -> usize {
     s.timeline
         .iter()
         .position(|e| e.evaluation.id == eval)
@@ -214,7 +214,7 @@ fn deployment_watcher_go_fail_deployment_reverts() {
 #[test]
 fn deployment_endpoint_go_a_terminal_deployment_is_refused() {
     for version in ["1.3.0", "2.0.5"] {
-        let (c, job, dep, _placed) = deploying(3, manual_canary_less(), |_| {});
+        let (c, job, dep, _placed) = deploying(3, one_at_a_time(), |_| {});
         let s = story(
             &c,
             version,
@@ -253,7 +253,8 @@ fn deployment_endpoint_go_a_terminal_deployment_is_refused() {
     }
 }
 
-fn manual_canary_less() -> UpdateStrategy {
+/// A rolling update one allocation at a time, without canaries.
+fn one_at_a_time() -> UpdateStrategy {
     UpdateStrategy {
         max_parallel: 1,
         ..UpdateStrategy::default()
@@ -266,7 +267,7 @@ fn manual_canary_less() -> UpdateStrategy {
 /// second: its allocations are healthy at once).
 #[test]
 fn an_unknown_or_ambiguous_deployment_is_an_error() {
-    let (mut c, job, dep, _placed) = deploying(2, manual_canary_less(), |_| {});
+    let (mut c, job, dep, _placed) = deploying(2, one_at_a_time(), |_| {});
     // An older deployment of the job, finished.
     let other = c.new_deployment(&job);
     c.deployment_mut(&other).status = ds::SUCCESSFUL.into();
@@ -476,7 +477,7 @@ fn a_deployment_event_after_until_is_not_looked_up() {
 /// A job ID whose jobs in two namespaces have deployments names neither.
 #[test]
 fn a_job_id_of_two_namespaces_is_an_error() {
-    let (mut c, job, _dep, _placed) = deploying(2, manual_canary_less(), |_| {});
+    let (mut c, job, _dep, _placed) = deploying(2, one_at_a_time(), |_| {});
     let other = c.new_deployment(&job);
     c.deployment_mut(&other).namespace = "batch".into();
     let e = try_tell(
@@ -498,7 +499,7 @@ fn a_job_id_of_two_namespaces_is_an_error() {
 #[test]
 fn state_store_go_a_deployment_without_canaries_is_promoted() {
     for version in ["1.3.0", "2.0.5"] {
-        let (c, job, _old) = registered(3, manual_canary_less());
+        let (c, job, _old) = registered(3, one_at_a_time());
         let s = story(
             &c,
             version,
