@@ -155,14 +155,19 @@ pub struct Cli {
           conflicts_with_all = ["explain", "job_file"])]
     pub explain_node: Option<String>,
 
-    /// What if: a node or allocation event, taken through Nomad's servers
-    /// as the release replayed does, then every evaluation it creates
-    /// replayed at its time (repeatable, in order): node-down:NODE[@TIME],
-    /// node-drain:NODE[:DEADLINE], node-ineligible:NODE, node-up:NODE[@TIME],
-    /// alloc-fail:ALLOC[@TIME]. NODE is an ID, unique ID prefix or name;
-    /// ALLOC an ID, unique ID prefix or name (job.group[index]), of the
-    /// snapshot or placed by the story; TIME an RFC 3339 time or a duration after the evaluation time (30m);
-    /// DEADLINE a duration (default 1h).
+    /// What if: a node, allocation or operator's deployment event, taken
+    /// through Nomad's servers as the release replayed does, then every
+    /// evaluation it creates replayed at its time (repeatable, in order):
+    /// node-down:NODE[@TIME], node-drain:NODE[:DEADLINE],
+    /// node-ineligible:NODE, node-up:NODE[@TIME], alloc-fail:ALLOC[@TIME],
+    /// deployment-promote:DEPLOYMENT[@TIME], deployment-fail:DEPLOYMENT[@TIME],
+    /// deployment-pause:DEPLOYMENT[@TIME], deployment-resume:DEPLOYMENT[@TIME].
+    /// NODE is an ID, unique ID prefix or name; ALLOC an ID, unique ID prefix
+    /// or name (job.group[index]), of the snapshot or placed by the story;
+    /// DEPLOYMENT an ID, unique ID prefix or job ID (its latest active
+    /// deployment), looked up when the event happens; TIME an RFC 3339 time
+    /// or a duration after the evaluation time (30m); DEADLINE a duration
+    /// (default 1h).
     #[arg(long = "what-if", value_name = "EVENT", value_parser = parse_event, conflicts_with_all = ["explain_node", "job_file"])]
     pub what_if: Vec<plan_inspect::servers::EventSpec>,
 

@@ -79,4 +79,5 @@ mod what_if_canary;
 mod what_if_cli;
 mod what_if_deployment;
 mod what_if_explain;
+mod what_if_operator;
 mod what_if_preemption;

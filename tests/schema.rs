@@ -1367,7 +1367,8 @@ struct WatcherWrite {
     job_id: String,
     action: String,
     status_description: String,
-    eval_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    eval_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     reverted: Option<Reverted>,
 }
@@ -1414,6 +1415,8 @@ struct WhatIf {
     node_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     alloc_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deployment_id: Option<String>,
     at: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     deadline: Option<String>,
@@ -1438,6 +1441,8 @@ struct Ignored {
     reason: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     node_status: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    errors: Option<Vec<String>>,
 }
 
 #[derive(Deserialize, Serialize)]
@@ -1500,7 +1505,7 @@ fn story_json(fixture: &str, events: &[&str], until: Option<&str>) -> String {
 }
 
 /// Stories that between them write every field of the story's types.
-const STORIES: [(&str, &[&str], Option<&str>); 6] = [
+const STORIES: [(&str, &[&str], Option<&str>); 7] = [
     (
         "cluster.json",
         &["node-down:client-2@5m", "node-up:client-2@15m"],
@@ -1535,6 +1540,15 @@ const STORIES: [(&str, &[&str], Option<&str>); 6] = [
         Some("1h"),
     ),
     ("stalled.json", &[], Some("1h")),
+    (
+        "rolling.json",
+        &[
+            "deployment-pause:web@500ms",
+            "deployment-resume:web@1m",
+            "deployment-fail:web@10m",
+        ],
+        Some("1h"),
+    ),
 ];
 
 #[test]

@@ -24,7 +24,7 @@ use crate::common::*;
 
 /// The story of `events` until `until` on `c` as release `version` replays
 /// it, allocations healthy `healthy_after` after they start.
-fn story(
+pub(crate) fn story(
     c: &Cluster,
     version: &str,
     events: &[String],
@@ -38,12 +38,12 @@ fn story(
 /// Version 0 of a job of `count` with `update`, stable, running on its
 /// own nodes; version 1 changes its tasks (a destructive update) and is
 /// registered: the snapshot holds its pending `job-register` evaluation.
-fn registered(count: u64, update: UpdateStrategy) -> (Cluster, Arc<Job>, Vec<String>) {
+pub(crate) fn registered(count: u64, update: UpdateStrategy) -> (Cluster, Arc<Job>, Vec<String>) {
     registered_with(count, update, |_| {})
 }
 
 /// [`registered`], both versions changed by `tweak`.
-fn registered_with(
+pub(crate) fn registered_with(
     count: u64,
     update: UpdateStrategy,
     tweak: impl Fn(&mut Job),
@@ -75,7 +75,7 @@ fn registered_with(
     (c, job, ids)
 }
 
-fn triggers(s: &Story) -> Vec<(i64, &str)> {
+pub(crate) fn triggers(s: &Story) -> Vec<(i64, &str)> {
     let start = now();
     s.timeline
         .iter()
@@ -88,7 +88,7 @@ fn triggers(s: &Story) -> Vec<(i64, &str)> {
 /// one allocation of version 1 placed on a node of its own, without a
 /// health verdict yet, in place of the first allocation of version 0,
 /// which is stopped. No evaluation is pending.
-fn deploying(
+pub(crate) fn deploying(
     count: u64,
     update: UpdateStrategy,
     tweak: impl Fn(&mut Job),
@@ -120,7 +120,7 @@ fn deploying(
 }
 
 /// The group `web` of deployment `id` as the story left it.
-fn web<'s>(s: &'s Story, id: &str) -> &'s DeploymentGroupFacts {
+pub(crate) fn web<'s>(s: &'s Story, id: &str) -> &'s DeploymentGroupFacts {
     let d = s
         .deployments
         .iter()
@@ -130,7 +130,7 @@ fn web<'s>(s: &'s Story, id: &str) -> &'s DeploymentGroupFacts {
 }
 
 /// The deployment `s` created for the job (the first plan's).
-fn created(s: &Story) -> String {
+pub(crate) fn created(s: &Story) -> String {
     s.timeline[0]
         .job
         .plan

@@ -67,6 +67,8 @@ pub mod deployment_status {
     pub const DESC_NEEDS_PROMOTION: &str = "Deployment is running but requires manual promotion";
     pub const DESC_AUTO_PROMOTION: &str = "Deployment is running pending automatic promotion";
     pub const DESC_SUCCESSFUL: &str = "Deployment completed successfully";
+    pub const DESC_PAUSED: &str = "Deployment is paused";
+    pub const DESC_FAILED_BY_USER: &str = "Deployment marked as failed";
     pub const DESC_STOPPED_JOB: &str = "Cancelled because job is stopped";
     pub const DESC_NEWER_JOB: &str = "Cancelled due to newer version of job";
     pub const DESC_BLOCKED: &str = "Deployment is complete but waiting for peer region";

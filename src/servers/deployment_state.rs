@@ -126,15 +126,28 @@ fn mark_stable(world: &mut World, namespace: &str, job_id: &str, version: u64) {
 }
 
 /// `UpdateDeploymentPromotion` with `All` (v1.3.0 state_store.go:4316-4458,
-/// v2.0.5 the same rule): every group is promoted once each canarying
-/// group has its desired canaries healthy; its progress deadline restarts
-/// at `now`; a running deployment that needs no more promotion is
-/// described running; the healthy canaries lose their canary flag.
-/// Returns whether the promotion was written (Nomad refuses it otherwise).
-pub fn promote(world: &mut World, id: &Id, now: Time) -> bool {
-    let Some(d) = world.deployment(id).filter(|d| d.active()) else {
-        return false;
+/// v2.0.5 :4988-5133, the same rule): every group is promoted once each
+/// canarying group has its desired canaries healthy; its progress deadline
+/// restarts at `now`; a running deployment that needs no more promotion is
+/// described running; the healthy canaries lose their canary flag. A
+/// deployment without canaries is promoted too: Nomad checks only the
+/// groups that want some. Otherwise Nomad's errors, one per group short of
+/// healthy canaries (go-multierror gathers them in Go's map order, which
+/// varies; here by group name).
+pub fn promote(world: &mut World, id: &Id, now: Time) -> Result<(), Vec<String>> {
+    let Some(d) = world.deployment(id) else {
+        return Err(vec![format!(
+            "Deployment ID {:?} couldn't be updated as it does not exist",
+            id.to_string()
+        )]);
     };
+    if !d.active() {
+        return Err(vec![format!(
+            "Deployment {:?} has terminal status {:?}:",
+            d.id.to_string(),
+            d.status.as_str()
+        )]);
+    }
     let canaries: Vec<&Id> = d
         .task_groups
         .values()
@@ -154,12 +167,21 @@ pub fn promote(world: &mut World, id: &Id, now: Time) -> bool {
         *healthy_by_group.entry(&a.task_group).or_default() += 1;
         promotable.push(i);
     }
-    let enough = d.task_groups.iter().all(|(group, s)| {
-        s.desired_canaries == 0
-            || healthy_by_group.get(group.as_str()).copied().unwrap_or(0) >= s.desired_canaries
-    });
-    if !enough {
-        return false;
+    let short: Vec<String> = d
+        .task_groups
+        .iter()
+        .filter_map(|(group, s)| {
+            let have = healthy_by_group.get(group.as_str()).copied().unwrap_or(0);
+            (s.desired_canaries != 0 && have < s.desired_canaries).then(|| {
+                format!(
+                    "Task group {group:?} has {have}/{} healthy allocations",
+                    s.desired_canaries
+                )
+            })
+        })
+        .collect();
+    if !short.is_empty() {
+        return Err(short);
     }
     let d = world.deployment_mut(id).expect("found above");
     for state in d.task_groups.values_mut() {
@@ -174,6 +196,30 @@ pub fn promote(world: &mut World, id: &Id, now: Time) -> bool {
     for i in promotable {
         if let Some(s) = &mut world.snapshot.allocs[i].deployment_status {
             s.canary = false;
+        }
+    }
+    Ok(())
+}
+
+/// `PauseDeployment`'s status update: `paused` (`Deployment is paused`) or
+/// running again (`Deployment is running`). From #27804 (2.0.1,
+/// `restarts`) the state store restarts the progress deadline of each
+/// group that has one at `now` (v2.0.5 state_store.go:4819-4831).
+pub fn pause(world: &mut World, id: &Id, paused: bool, now: Time, restarts: bool) -> bool {
+    let (status, description) = if paused {
+        (ds::PAUSED, ds::DESC_PAUSED)
+    } else {
+        (ds::RUNNING, ds::DESC_RUNNING)
+    };
+    if !set_status(world, id, status, description) {
+        return false;
+    }
+    if restarts {
+        let d = world.deployment_mut(id).expect("written above");
+        for state in d.task_groups.values_mut() {
+            if state.progress_deadline != 0 {
+                state.require_progress_by = now.add(state.progress_deadline);
+            }
         }
     }
     true

@@ -7,7 +7,9 @@
 //! canarying group auto-promotes and has them healthy
 //! (`autoPromoteDeployment`), and fails the deployment on an unhealthy
 //! allocation or at its progress deadline (`shouldFail`), rolling the job
-//! back to its latest stable version where the group auto-reverts. Rows
+//! back to its latest stable version where the group auto-reverts. An
+//! operator's promotion, failure, pause and resume (`PromoteDeployment`,
+//! `FailDeployment`, `PauseDeployment`) go through the same writes. Rows
 //! #14001, #17341 and #27804 of the catalogue are its release differences.
 //! A deployment is marked successful by the scheduler's reconciler, in the
 //! plan of the evaluation that finds it complete.
@@ -40,7 +42,9 @@ pub struct WatcherWrite {
     pub action: WatcherAction,
     /// The deployment's status description after the write.
     pub status_description: String,
-    /// The evaluation written with it.
+    /// The evaluation written with it; absent for a pause, which writes
+    /// none.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub eval_id: String,
     /// The job version an auto-revert wrote, and the stable version it
     /// copies.
@@ -57,12 +61,20 @@ pub enum WatcherAction {
     FailedUnhealthy,
     /// The deployment failed at its progress deadline.
     FailedDeadline,
+    /// Every group promoted by the operator (`PromoteDeployment`).
+    PromotedByOperator,
+    /// The deployment failed by the operator (`FailDeployment`).
+    FailedByOperator,
+    /// Paused by the operator (`PauseDeployment`).
+    Paused,
+    /// Running again by the operator (`PauseDeployment` with pause off).
+    Resumed,
 }
 
-/// One watcher write: its evaluation, and what the story records of it
-/// (none for a batched evaluation).
+/// One watcher write: its evaluation (none for a pause), and what the
+/// story records of it (none for a batched evaluation).
 pub struct Written {
-    pub eval: NewEval,
+    pub eval: Option<NewEval>,
     pub record: Option<WatcherWrite>,
 }
 
@@ -188,12 +200,10 @@ impl Watcher {
             return vec![self.fail(world, &d, WatcherAction::FailedUnhealthy, revert, now)];
         }
         let mut out = Vec::new();
-        if auto_promotable(world, &d, rules) && deployment_state::promote(world, id, now) {
-            let promoted = world.deployment(id).expect("promoted").clone();
-            out.push(Written {
-                eval: eval(world, &promoted),
-                record: Some(record(&promoted, WatcherAction::Promoted, now, None)),
-            });
+        if auto_promotable(world, &d, rules)
+            && let Ok(w) = self.promote(world, id, now, WatcherAction::Promoted)
+        {
+            out.push(w);
         }
         if create_eval || !allow.is_empty() {
             let w = self.watches.get_mut(id).expect("watched");
@@ -228,7 +238,7 @@ impl Watcher {
                     }
                 }
                 out.push(Written {
-                    eval: eval(world, &d),
+                    eval: Some(eval(world, &d)),
                     record: None,
                 });
             }
@@ -243,10 +253,55 @@ impl Watcher {
         out
     }
 
+    /// Every group of deployment `id` promoted at `now`, with the
+    /// evaluation of the same write (`upsertDeploymentPromotion`), by
+    /// `autoPromoteDeployment` or the operator (`action`); the state
+    /// store's errors when it refuses.
+    pub fn promote(
+        &mut self,
+        world: &mut World,
+        id: &Id,
+        now: Time,
+        action: WatcherAction,
+    ) -> Result<Written, Vec<String>> {
+        deployment_state::promote(world, id, now)?;
+        let promoted = world.deployment(id).expect("promoted").clone();
+        Ok(Written {
+            eval: Some(eval(world, &promoted)),
+            record: Some(record(&promoted, action, now, None)),
+        })
+    }
+
+    /// `PauseDeployment` at `now`: paused, with no evaluation, or running
+    /// again with one; from #27804 each group's progress deadline restarts.
+    pub fn pause(
+        &mut self,
+        world: &mut World,
+        d: &Deployment,
+        paused: bool,
+        now: Time,
+        rules: &ServerRules,
+    ) -> Written {
+        let restarts = rules.has(Switch::PausedKeepsDeadline);
+        deployment_state::pause(world, &d.id, paused, now, restarts);
+        let after = world.deployment(&d.id).expect("written").clone();
+        let action = if paused {
+            WatcherAction::Paused
+        } else {
+            WatcherAction::Resumed
+        };
+        Written {
+            eval: (!paused).then(|| eval(world, &after)),
+            record: Some(record(&after, action, now, None)),
+        }
+    }
+
     /// The deployment failed, and rolled back where `revert` and a stable
     /// version allows: the status update, the job and the evaluation of one
-    /// write (`upsertDeploymentStatusUpdate`).
-    fn fail(
+    /// write (`upsertDeploymentStatusUpdate`). `FailDeployment` (the
+    /// operator's, `action` [`WatcherAction::FailedByOperator`]) reverts
+    /// when any group auto-reverts.
+    pub fn fail(
         &mut self,
         world: &mut World,
         d: &Deployment,
@@ -256,6 +311,7 @@ impl Watcher {
     ) -> Written {
         let base = match action {
             WatcherAction::FailedDeadline => "Failed due to progress deadline",
+            WatcherAction::FailedByOperator => ds::DESC_FAILED_BY_USER,
             _ => "Failed due to unhealthy allocations",
         };
         let (description, reverted) = if revert {
@@ -267,7 +323,7 @@ impl Watcher {
         self.watches.remove(&d.id);
         let failed = world.deployment(&d.id).expect("failed").clone();
         Written {
-            eval: eval(world, &failed),
+            eval: Some(eval(world, &failed)),
             record: Some(record(&failed, action, now, reverted)),
         }
     }

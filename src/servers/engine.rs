@@ -147,9 +147,13 @@ impl Engine {
     fn written(&mut self, written: Vec<Written>, now: Time) -> Vec<WatcherWrite> {
         let mut records = Vec::new();
         for w in written {
-            let pending = self.world.enqueue(vec![w.eval], now, Origin::Followup);
+            let pending = self
+                .world
+                .enqueue(w.eval.into_iter().collect(), now, Origin::Followup);
             if let Some(mut r) = w.record {
-                r.eval_id = pending[0].eval.id.clone();
+                if let Some(p) = pending.first() {
+                    r.eval_id = p.eval.id.clone();
+                }
                 records.push(r);
             }
             self.queue.extend(pending);

@@ -50,6 +50,27 @@ pub enum WhatIfError {
         at: Time,
         matches: Vec<String>,
     },
+    /// No deployment has the ID or ID prefix, and no job of that ID has a
+    /// deployment, at `at`; the deployments then.
+    DeploymentNotFound {
+        event: String,
+        deployment: String,
+        at: Time,
+        candidates: Vec<String>,
+    },
+    /// The prefix matches several deployments.
+    DeploymentAmbiguous {
+        event: String,
+        deployment: String,
+        matches: Vec<String>,
+    },
+    /// Jobs of that ID in several namespaces have deployments at `at`.
+    DeploymentJobAmbiguous {
+        event: String,
+        job: String,
+        at: Time,
+        namespaces: Vec<String>,
+    },
     /// The event's time is before the evaluation time.
     EventInThePast {
         event: String,
@@ -171,6 +192,49 @@ impl fmt::Display for WhatIfError {
                  allocation's ID",
                 matches.len(),
                 matches.join(", ")
+            ),
+            WhatIfError::DeploymentNotFound {
+                event,
+                deployment,
+                at,
+                candidates,
+            } if candidates.is_empty() => write!(
+                f,
+                "--what-if {event}: no deployment {deployment:?} at {at}: the cluster has no \
+                 deployments then"
+            ),
+            WhatIfError::DeploymentNotFound {
+                event,
+                deployment,
+                at,
+                candidates,
+            } => write!(
+                f,
+                "--what-if {event}: no deployment has the ID or ID prefix {deployment:?}, nor \
+                 does a job of that ID have one, at {at}; the deployments then: {}",
+                candidates.join(", ")
+            ),
+            WhatIfError::DeploymentAmbiguous {
+                event,
+                deployment,
+                matches,
+            } => write!(
+                f,
+                "--what-if {event}: {deployment:?} matches {} deployments: {}; give more of the ID",
+                matches.len(),
+                matches.join(", ")
+            ),
+            WhatIfError::DeploymentJobAmbiguous {
+                event,
+                job,
+                at,
+                namespaces,
+            } => write!(
+                f,
+                "--what-if {event}: jobs {job:?} of {} namespaces have deployments at {at} \
+                 ({}); give the deployment's ID",
+                namespaces.len(),
+                namespaces.join(", ")
             ),
             WhatIfError::EventInThePast {
                 event,

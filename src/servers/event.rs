@@ -1,5 +1,5 @@
 //! `--what-if EVENT`: what an operator asks to happen, as typed, before
-//! its node or allocation is looked up in the snapshot.
+//! its node, allocation or deployment is looked up.
 
 use std::fmt;
 use std::str::FromStr;
@@ -22,15 +22,31 @@ pub enum EventKind {
     NodeIneligible,
     NodeUp,
     AllocFail,
+    DeploymentPromote,
+    DeploymentFail,
+    DeploymentPause,
+    DeploymentResume,
+}
+
+/// What an event's target names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetKind {
+    Node,
+    Alloc,
+    Deployment,
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 5] = [
+    pub const ALL: [EventKind; 9] = [
         EventKind::NodeDown,
         EventKind::NodeDrain,
         EventKind::NodeIneligible,
         EventKind::NodeUp,
         EventKind::AllocFail,
+        EventKind::DeploymentPromote,
+        EventKind::DeploymentFail,
+        EventKind::DeploymentPause,
+        EventKind::DeploymentResume,
     ];
 
     pub fn name(self) -> &'static str {
@@ -40,6 +56,10 @@ impl EventKind {
             EventKind::NodeIneligible => "node-ineligible",
             EventKind::NodeUp => "node-up",
             EventKind::AllocFail => "alloc-fail",
+            EventKind::DeploymentPromote => "deployment-promote",
+            EventKind::DeploymentFail => "deployment-fail",
+            EventKind::DeploymentPause => "deployment-pause",
+            EventKind::DeploymentResume => "deployment-resume",
         }
     }
 
@@ -51,19 +71,32 @@ impl EventKind {
             EventKind::NodeIneligible => "node-ineligible:NODE",
             EventKind::NodeUp => "node-up:NODE[@TIME]",
             EventKind::AllocFail => "alloc-fail:ALLOC[@TIME]",
+            EventKind::DeploymentPromote => "deployment-promote:DEPLOYMENT[@TIME]",
+            EventKind::DeploymentFail => "deployment-fail:DEPLOYMENT[@TIME]",
+            EventKind::DeploymentPause => "deployment-pause:DEPLOYMENT[@TIME]",
+            EventKind::DeploymentResume => "deployment-resume:DEPLOYMENT[@TIME]",
+        }
+    }
+
+    /// What the event's target names.
+    pub fn target(self) -> TargetKind {
+        match self {
+            EventKind::AllocFail => TargetKind::Alloc,
+            EventKind::DeploymentPromote
+            | EventKind::DeploymentFail
+            | EventKind::DeploymentPause
+            | EventKind::DeploymentResume => TargetKind::Deployment,
+            _ => TargetKind::Node,
         }
     }
 
     /// Whether the event names an allocation rather than a node.
     pub fn targets_alloc(self) -> bool {
-        self == EventKind::AllocFail
+        self.target() == TargetKind::Alloc
     }
 
     fn takes_time(self) -> bool {
-        matches!(
-            self,
-            EventKind::NodeDown | EventKind::NodeUp | EventKind::AllocFail
-        )
+        !matches!(self, EventKind::NodeDrain | EventKind::NodeIneligible)
     }
 }
 
@@ -122,13 +155,13 @@ impl FromStr for When {
     }
 }
 
-/// One `--what-if` as typed: its kind, the node or allocation as the user
-/// named it, and its time or drain deadline.
+/// One `--what-if` as typed: its kind, the node, allocation or deployment
+/// as the user named it, and its time or drain deadline.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EventSpec {
     pub kind: EventKind,
-    /// The node (ID, ID prefix or name) or allocation (ID, ID prefix or
-    /// name).
+    /// The node (ID, ID prefix or name), allocation (ID, ID prefix or
+    /// name) or deployment (ID, ID prefix or job ID).
     pub target: String,
     /// `@TIME`; the evaluation time when absent.
     pub at: Option<When>,
@@ -198,10 +231,10 @@ impl FromStr for EventSpec {
         if target.is_empty() {
             return Err(bad(format!(
                 "no {} given",
-                if kind.targets_alloc() {
-                    "ALLOC"
-                } else {
-                    "NODE"
+                match kind.target() {
+                    TargetKind::Node => "NODE",
+                    TargetKind::Alloc => "ALLOC",
+                    TargetKind::Deployment => "DEPLOYMENT",
                 }
             )));
         }
@@ -267,5 +300,50 @@ mod tests {
         assert!("node-down:".parse::<EventSpec>().is_err());
         assert!("node-down".parse::<EventSpec>().is_err());
         assert!("node-drain:c3:soon".parse::<EventSpec>().is_err());
+    }
+
+    #[test]
+    fn deployment_events_name_a_deployment_or_a_job_with_an_optional_time() {
+        for (text, kind) in [
+            ("deployment-promote:078de2a8", EventKind::DeploymentPromote),
+            ("deployment-fail:078de2a8", EventKind::DeploymentFail),
+            ("deployment-pause:078de2a8", EventKind::DeploymentPause),
+            ("deployment-resume:078de2a8", EventKind::DeploymentResume),
+        ] {
+            let d = spec(text);
+            assert_eq!((d.kind, d.target.as_str(), d.at), (kind, "078de2a8", None));
+            assert_eq!(kind.target(), TargetKind::Deployment);
+            assert!(!kind.targets_alloc());
+        }
+        let d = spec("deployment-promote:web@5m");
+        assert_eq!(
+            (d.target.as_str(), d.at, d.deadline),
+            ("web", Some(When::After(300 * SECOND)), None)
+        );
+        let t = Time::parse_rfc3339("2022-04-01T03:20:00Z").unwrap();
+        assert_eq!(
+            spec("deployment-fail:web@2022-04-01T03:20:00Z").at,
+            Some(When::At(t))
+        );
+        // A job ID with a colon stays whole: only node-drain takes :DEADLINE.
+        assert_eq!(
+            spec("deployment-fail:batch:nightly").target,
+            "batch:nightly"
+        );
+    }
+
+    #[test]
+    fn a_deployment_event_without_its_deployment_or_with_a_bad_time_is_refused() {
+        let e = "deployment-promote:".parse::<EventSpec>().unwrap_err();
+        assert_eq!(e.problem, "no DEPLOYMENT given");
+        assert!(
+            e.to_string()
+                .contains("deployment-promote:DEPLOYMENT[@TIME]"),
+            "{e}"
+        );
+        let e = "deployment-fail:web@soon".parse::<EventSpec>().unwrap_err();
+        assert!(e.problem.contains("\"soon\" is not a time"), "{e}");
+        let e = "deployment-pause:@5m".parse::<EventSpec>().unwrap_err();
+        assert_eq!(e.problem, "no DEPLOYMENT given");
     }
 }

@@ -4,9 +4,10 @@
 use crate::model::{ClientStatus, eligibility, node_status};
 use crate::time::Time;
 
+use super::deployment_watcher::{Watcher, WatcherAction, WatcherWrite};
 use super::drainer::Drainer;
 use super::eval::NewEval;
-use super::event::{DEFAULT_DRAIN_DEADLINE, EventKind, EventSpec};
+use super::event::{DEFAULT_DRAIN_DEADLINE, EventKind, EventSpec, TargetKind};
 use super::heartbeat;
 use super::node_status as status;
 use super::rules::ServerRules;
@@ -18,8 +19,8 @@ use super::world::World;
 pub struct Resolved {
     pub spec: EventSpec,
     pub at: Time,
-    /// Index into the world's nodes or allocations (the story's
-    /// placements included).
+    /// Index into the world's nodes, allocations or deployments (the
+    /// story's included).
     pub target: usize,
 }
 
@@ -39,12 +40,16 @@ pub struct Outcome {
     /// The deployments whose health counts an allocation update moved,
     /// with the allocation.
     pub health: Vec<(String, usize)>,
+    /// An operator's deployment write, its evaluation (if any) the one
+    /// write of `writes`.
+    pub watcher: Option<WatcherWrite>,
 }
 
 /// The event `r` at its time.
 pub fn apply(
     world: &mut World,
     drainer: &mut Drainer,
+    watcher: &mut Watcher,
     r: &Resolved,
     rules: &ServerRules,
 ) -> Outcome {
@@ -56,6 +61,7 @@ pub fn apply(
         frees_capacity: false,
         heartbeat: None,
         health: Vec::new(),
+        watcher: None,
     };
     let now = r.at;
     match r.spec.kind {
@@ -99,8 +105,57 @@ pub fn apply(
                 }
             }
         }
+        EventKind::DeploymentPromote
+        | EventKind::DeploymentFail
+        | EventKind::DeploymentPause
+        | EventKind::DeploymentResume => operate(world, watcher, r, rules, &mut out),
     }
     out
+}
+
+/// An operator's request on a deployment, as the deployment endpoint
+/// (`Deployment.Promote`, `.Fail`, `.Pause`: refused for a terminal
+/// deployment, v1.3.0 nomad/deployment_endpoint.go:119, :161, :207, v2.0.5
+/// :141, :191, :245) hands it to the deployment watcher.
+fn operate(
+    world: &mut World,
+    watcher: &mut Watcher,
+    r: &Resolved,
+    rules: &ServerRules,
+    out: &mut Outcome,
+) {
+    let d = world.snapshot.deployments[r.target].clone();
+    let kind = r.spec.kind;
+    if !d.active() {
+        let error = match kind {
+            EventKind::DeploymentPromote => "can't promote terminal deployment",
+            EventKind::DeploymentFail => "can't fail terminal deployment",
+            EventKind::DeploymentPause => "can't pause terminal deployment",
+            _ => "can't resume terminal deployment",
+        };
+        out.applied.ignored = Some(Ignored::Refused {
+            errors: vec![error.to_string()],
+        });
+        return;
+    }
+    let written = match kind {
+        EventKind::DeploymentPromote => {
+            match watcher.promote(world, &d.id, r.at, WatcherAction::PromotedByOperator) {
+                Ok(w) => w,
+                Err(errors) => {
+                    out.applied.ignored = Some(Ignored::Refused { errors });
+                    return;
+                }
+            }
+        }
+        EventKind::DeploymentFail => {
+            let revert = d.task_groups.values().any(|s| s.auto_revert);
+            watcher.fail(world, &d, WatcherAction::FailedByOperator, revert, r.at)
+        }
+        _ => watcher.pause(world, &d, kind == EventKind::DeploymentPause, r.at, rules),
+    };
+    out.writes.push(written.eval.into_iter().collect());
+    out.watcher = written.record;
 }
 
 /// `node-up`: the client's status update to `ready` (through
@@ -143,18 +198,16 @@ pub fn heartbeat(world: &mut World, node_id: &str, rules: &ServerRules) -> statu
 }
 
 /// The event as applied, before its effects; `target` as in [`Resolved`],
-/// `None` for an allocation not looked up.
+/// `None` for an allocation or deployment not looked up.
 fn entry(world: &World, spec: &EventSpec, at: Time, target: Option<usize>) -> AppliedEvent {
-    let alloc = spec.kind.targets_alloc();
+    let of = |kind: TargetKind| target.filter(|_| spec.kind.target() == kind);
     AppliedEvent {
         event: spec.kind,
         text: spec.text.clone(),
-        node_id: target
-            .filter(|_| !alloc)
-            .map(|i| world.snapshot.nodes[i].id.clone()),
-        alloc_id: target
-            .filter(|_| alloc)
-            .map(|i| world.alloc(i).id.to_string()),
+        node_id: of(TargetKind::Node).map(|i| world.snapshot.nodes[i].id.clone()),
+        alloc_id: of(TargetKind::Alloc).map(|i| world.alloc(i).id.to_string()),
+        deployment_id: of(TargetKind::Deployment)
+            .map(|i| world.snapshot.deployments[i].id.to_string()),
         at,
         deadline: None,
         node_status: Vec::new(),

@@ -39,7 +39,7 @@ pub mod world;
 
 pub use deployment_watcher::{WatcherAction, WatcherWrite};
 pub use error::WhatIfError;
-pub use event::{BadEvent, BadWhen, EventKind, EventSpec, When};
+pub use event::{BadEvent, BadWhen, EventKind, EventSpec, TargetKind, When};
 pub use explain_story::explain;
 pub use story::{
     AppliedEvent, Assumption, EvalFacts, Mark, MarkKind, Preempted, Story, TimelineEntry,

@@ -114,6 +114,9 @@ pub struct AppliedEvent {
     pub node_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub alloc_id: Option<String>,
+    /// The deployment a `deployment-*` event named, as found at its time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deployment_id: Option<String>,
     pub at: Time,
     /// `node-drain`: the drain's force deadline.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -142,6 +145,10 @@ pub enum Ignored {
     UpdateRefused { node_status: String },
     /// After `--until`.
     AfterUntil,
+    /// Nomad refused the operator's request, with its errors: the
+    /// deployment endpoint's for a terminal deployment, the state store's
+    /// for each group short of healthy canaries.
+    Refused { errors: Vec<String> },
 }
 
 /// The evaluation of one timeline entry.

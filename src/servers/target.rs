@@ -1,7 +1,8 @@
-//! Finding the node or allocation an event names: an ID, an unambiguous ID
-//! prefix, or a name, as the Nomad CLI accepts them.
+//! Finding the node, allocation or deployment an event names: an ID, an
+//! unambiguous ID prefix, or a name (for a deployment its job's ID), as the
+//! Nomad CLI accepts them.
 
-use crate::model::{Allocation, DesiredStatus, Node};
+use crate::model::{Allocation, Deployment, DesiredStatus, Node};
 use crate::time::Time;
 
 use super::error::WhatIfError;
@@ -135,6 +136,80 @@ fn by_name(allocs: &[Allocation], spec: &EventSpec, at: Time) -> Result<usize, W
             })),
         }),
     }
+}
+
+/// The index in `deployments` (the cluster as the story has it at `at`) of
+/// the deployment `spec` names: its ID; else, the ID of a job with
+/// deployments, that job's latest active one (its latest, which the
+/// endpoint then refuses, when none is active), as `nomad job promote`
+/// takes the job's latest deployment; else the one deployment whose ID
+/// starts with it.
+pub fn deployment(
+    deployments: &[Deployment],
+    spec: &EventSpec,
+    at: Time,
+) -> Result<usize, WhatIfError> {
+    let text = spec.target.as_str();
+    if let Some(i) = deployments.iter().position(|d| d.id == text) {
+        return Ok(i);
+    }
+    let of_job: Vec<usize> = (0..deployments.len())
+        .filter(|&i| deployments[i].job_id == text)
+        .collect();
+    let mut namespaces: Vec<&str> = of_job
+        .iter()
+        .map(|&i| deployments[i].namespace.as_str())
+        .collect();
+    namespaces.sort();
+    namespaces.dedup();
+    if namespaces.len() > 1 {
+        return Err(WhatIfError::DeploymentJobAmbiguous {
+            event: spec.text.clone(),
+            job: text.to_string(),
+            at,
+            namespaces: namespaces.iter().map(|n| n.to_string()).collect(),
+        });
+    }
+    // Nomad's `LatestDeploymentByJobID`: the highest create index.
+    let latest = |active: bool| {
+        of_job
+            .iter()
+            .copied()
+            .filter(|&i| !active || deployments[i].active())
+            .max_by_key(|&i| {
+                (
+                    deployments[i].create_index,
+                    std::cmp::Reverse(&deployments[i].id),
+                )
+            })
+    };
+    if let Some(i) = latest(true).or_else(|| latest(false)) {
+        return Ok(i);
+    }
+    let by_prefix: Vec<usize> = (0..deployments.len())
+        .filter(|&i| deployments[i].id.with_str(|id| id.starts_with(text)))
+        .collect();
+    match by_prefix.as_slice() {
+        [one] => Ok(*one),
+        [] => Err(WhatIfError::DeploymentNotFound {
+            event: spec.text.clone(),
+            deployment: text.to_string(),
+            at,
+            candidates: listed(deployments.iter().map(describe_deployment)),
+        }),
+        many => Err(WhatIfError::DeploymentAmbiguous {
+            event: spec.text.clone(),
+            deployment: text.to_string(),
+            matches: listed(many.iter().map(|&i| describe_deployment(&deployments[i]))),
+        }),
+    }
+}
+
+fn describe_deployment(d: &Deployment) -> String {
+    format!(
+        "{} ({}/{} v{}, {})",
+        d.id, d.namespace, d.job_id, d.job_version, d.status
+    )
 }
 
 /// Desired to run, and neither complete, failed nor lost.

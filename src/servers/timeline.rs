@@ -13,7 +13,7 @@ use super::drainer::Drainer;
 use super::engine::Engine;
 use super::error::WhatIfError;
 use super::eval::{NewEval, Origin, PendingEval};
-use super::event::{EventKind, EventSpec, When};
+use super::event::{EventKind, EventSpec, TargetKind, When};
 use super::events::Resolved;
 use super::rules::ServerRules;
 use super::story::{
@@ -88,9 +88,10 @@ pub(super) fn tell(
                 eval_time,
             });
         }
-        let target = match spec.kind {
-            EventKind::AllocFail => target::alloc(&snapshot.allocs, spec, Lookup::Snapshot)?,
-            _ => Some(target::node(&snapshot.nodes, spec)?),
+        let target = match spec.kind.target() {
+            TargetKind::Alloc => target::alloc(&snapshot.allocs, spec, Lookup::Snapshot)?,
+            TargetKind::Node => Some(target::node(&snapshot.nodes, spec)?),
+            TargetKind::Deployment => None,
         };
         planned.push((at, spec, target));
     }
@@ -199,6 +200,9 @@ pub(super) fn tell(
             }
             let target = match found {
                 Some(i) => i,
+                None if spec.kind.target() == TargetKind::Deployment => {
+                    target::deployment(&engine.world.snapshot.deployments, spec, at)?
+                }
                 None => {
                     let lookup = Lookup::Story {
                         placed_from: snapshot.allocs.len(),
@@ -213,7 +217,13 @@ pub(super) fn tell(
                 at,
                 target,
             };
-            let outcome = events::apply(&mut engine.world, &mut engine.drainer, r, &engine.rules);
+            let outcome = events::apply(
+                &mut engine.world,
+                &mut engine.drainer,
+                &mut engine.watcher,
+                r,
+                &engine.rules,
+            );
             let written = engine.health_changed(outcome.health.clone(), now);
             story.deployment_watcher.extend(written);
             let mut applied = outcome.applied;
@@ -232,6 +242,10 @@ pub(super) fn tell(
                     .evaluations
                     .extend(pending.iter().map(|p| p.eval.id.clone()));
                 engine.queue.extend(pending);
+            }
+            if let Some(mut w) = outcome.watcher {
+                w.eval_id = applied.evaluations.first().cloned().unwrap_or_default();
+                story.deployment_watcher.push(w);
             }
             story.marks.extend(outcome.marks);
             if outcome.frees_capacity {

@@ -50,7 +50,12 @@ pub fn story(story: &Story, style: Style) -> String {
             t.row(vec![
                 offset(e.at, start),
                 e.event.name().to_string(),
-                base.id(e.node_id.as_deref().or(e.alloc_id.as_deref()).unwrap_or(""))
+                base.id(e
+                    .node_id
+                    .as_deref()
+                    .or(e.alloc_id.as_deref())
+                    .or(e.deployment_id.as_deref())
+                    .unwrap_or(""))
                     .to_string(),
                 servers(e),
                 e.evaluations.len().to_string(),
@@ -208,6 +213,10 @@ fn watcher(r: &Renderer, out: &mut String, story: &Story) {
         let action = match w.action {
             WatcherAction::Promoted => "promoted",
             WatcherAction::FailedUnhealthy | WatcherAction::FailedDeadline => "failed",
+            WatcherAction::PromotedByOperator => "promoted by operator",
+            WatcherAction::FailedByOperator => "failed by operator",
+            WatcherAction::Paused => "paused",
+            WatcherAction::Resumed => "resumed",
         };
         let reverted = match &w.reverted {
             Some(v) => format!(" (job version {} registered)", v.job_version),
@@ -286,6 +295,7 @@ fn servers(e: &AppliedEvent) -> String {
                 format!("allocation update refused: node is {node_status}")
             }
             Ignored::AfterUntil => "after --until: not applied".to_string(),
+            Ignored::Refused { errors } => format!("refused: {}", errors.join("; ")),
         };
     }
     let mut parts: Vec<String> = e
@@ -300,6 +310,10 @@ fn servers(e: &AppliedEvent) -> String {
         parts.push(match e.event {
             crate::servers::EventKind::NodeIneligible => "ineligible: no evaluation".to_string(),
             crate::servers::EventKind::AllocFail => "allocation failed".to_string(),
+            crate::servers::EventKind::DeploymentPromote => "promoted".to_string(),
+            crate::servers::EventKind::DeploymentFail => "deployment failed".to_string(),
+            crate::servers::EventKind::DeploymentPause => "paused".to_string(),
+            crate::servers::EventKind::DeploymentResume => "resumed".to_string(),
             _ => "no change".to_string(),
         });
     }

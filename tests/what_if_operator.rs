@@ -1,0 +1,521 @@
+//! An operator's part in a deployment as `--what-if` events: the
+//! deployment endpoint (`Deployment.Promote`, `.Fail`, `.Pause`, v2.0.5
+//! nomad/deployment_endpoint.go:99-252, v1.3.0 :86-214) refuses a terminal
+//! deployment and hands the rest to the deployment watcher
+//! (`PromoteDeployment`, `FailDeployment`, `PauseDeployment`, v2.0.5
+//! nomad/deploymentwatcher/deployment_watcher.go:259-403, v1.3.0
+//! :256-396), which writes the promotion (`UpdateDeploymentPromotion`) or
+//! the status update with its evaluation as it does for its own promotions
+//! and failures.
+
+use plan_inspect::model::{AllocDeploymentStatus, UpdateStrategy, deployment_status as ds};
+use plan_inspect::servers::story::Ignored;
+use plan_inspect::servers::{Story, WatcherAction, WhatIfError};
+use plan_inspect::time::SECOND;
+
+use crate::common::*;
+use crate::what_if_deployment::{created, deploying, registered, story, triggers, web};
+
+const MINUTE: i64 = 60 * SECOND;
+
+/// One canary of two allocations, without `auto_promote`: it waits for
+/// the operator.
+fn manual_canary() -> UpdateStrategy {
+    UpdateStrategy {
+        canary: 1,
+        max_parallel: 1,
+        ..UpdateStrategy::default()
+    }
+}
+
+/// The evaluation an event created, in the timeline.
+fn ran(s: &Story, eval: &str) -> usize {
+    s.timeline
+        .iter()
+        .position(|e| e.evaluation.id == eval)
+        .expect("the event's evaluation runs")
+}
+
+/// The registration places the canary and its healthy verdict makes the
+/// watcher evaluate the job, which waits. The operator promotes the job's
+/// deployment (named by the job's ID, the deployment the story created)
+/// five minutes in: every group promoted, the deployment described
+/// running, the canary's flag cleared, and the `deployment-watcher`
+/// evaluation of the same write replaces the old allocation, after which
+/// the deployment completes. The same at both releases.
+#[test]
+fn deployment_watcher_go_promote_deployment_promotes_the_healthy_canary() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (c, job, _old) = registered(2, manual_canary());
+        let s = story(
+            &c,
+            version,
+            &[format!("deployment-promote:{}@5m", job.id)],
+            "30m",
+            None,
+        );
+        let dep = created(&s);
+        let e = &s.what_if[0];
+        assert_eq!(e.deployment_id.as_deref(), Some(dep.as_str()), "{version}");
+        assert_eq!(e.ignored, None, "{version}");
+        assert_eq!(e.evaluations.len(), 1, "{version}");
+        let w = &s.deployment_watcher;
+        assert_eq!(w.len(), 1, "{version}: {w:?}");
+        assert_eq!(w[0].action, WatcherAction::PromotedByOperator);
+        assert_eq!(w[0].at, now().add(5 * MINUTE));
+        assert_eq!(w[0].eval_id, e.evaluations[0]);
+        assert_eq!(w[0].status_description, ds::DESC_RUNNING);
+        let at = ran(&s, &e.evaluations[0]);
+        assert_eq!(
+            &triggers(&s)[..at + 1],
+            [
+                (0, "job-register"),
+                (1, "deployment-watcher"),
+                (300, "deployment-watcher"),
+            ],
+            "{version}"
+        );
+        assert!(s.timeline[1].job.plan.is_noop(), "{version}");
+        let after = &s.timeline[at].job;
+        assert_eq!(
+            (after.plan.stop.len(), destructive_indexes(after).len()),
+            (1, 1),
+            "{version}: the promotion's evaluation stops the old allocation the canary \
+             stands for and replaces the other"
+        );
+        let g = web(&s, &dep);
+        assert!(g.promoted, "{version}");
+        assert_eq!((g.placed_allocs, g.healthy_allocs), (2, 2), "{version}");
+        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        assert_eq!(d.status, ds::SUCCESSFUL, "{version}");
+    }
+}
+
+/// The snapshot's running deployment holds one healthy canary of the new
+/// version, unpromoted. Without `--until` the promotion's evaluation still
+/// runs, as the event wrote it, and replaces an old allocation; the
+/// deployment is named by the first characters of its ID.
+#[test]
+fn a_promotion_without_until_runs_its_evaluation() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (mut c, _job, dep, placed) = deploying(3, manual_canary(), |_| {});
+        c.alloc_mut(&placed).deployment_status = Some(AllocDeploymentStatus {
+            healthy: Some(true),
+            canary: true,
+        });
+        c.add_placed_canary(&dep, "web", &placed);
+        {
+            let state = c.deployment_mut(&dep).task_groups.get_mut("web").unwrap();
+            state.desired_canaries = 1;
+            state.healthy_allocs = 1;
+        }
+        let prefix = &dep[..dep.len() - 1];
+        let s = try_tell(
+            &c,
+            version,
+            &request(&[format!("deployment-promote:{prefix}@5m")], None, None),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.what_if[0].deployment_id.as_deref(), Some(dep.as_str()));
+        assert_eq!(triggers(&s), [(300, "deployment-watcher")], "{version}");
+        assert_eq!(s.timeline[0].evaluation.id, s.what_if[0].evaluations[0]);
+        assert_eq!(
+            destructive_indexes(&s.timeline[0].job).len(),
+            1,
+            "{version}"
+        );
+        let g = web(&s, &dep);
+        assert!(g.promoted, "{version}");
+        assert!(
+            s.pending
+                .iter()
+                .all(|p| p.triggered_by == "deployment-watcher")
+        );
+    }
+}
+
+/// `UpdateDeploymentPromotion` refuses a canary not yet healthy (healthy
+/// ten minutes after it starts, promoted at five) with the state store's
+/// error for its group; nothing is written, and the deployment waits.
+#[test]
+fn state_store_go_a_promotion_of_an_unhealthy_canary_is_refused() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (c, job, _old) = registered(2, manual_canary());
+        let s = story(
+            &c,
+            version,
+            &[format!("deployment-promote:{}@5m", job.id)],
+            "30m",
+            Some(10 * MINUTE),
+        );
+        let e = &s.what_if[0];
+        assert_eq!(
+            e.ignored,
+            Some(Ignored::Refused {
+                errors: vec!["Task group \"web\" has 0/1 healthy allocations".to_string()]
+            }),
+            "{version}"
+        );
+        assert!(e.evaluations.is_empty(), "{version}");
+        assert!(s.deployment_watcher.is_empty(), "{version}");
+        let g = web(&s, &created(&s));
+        assert!(!g.promoted, "{version}");
+        assert_eq!(g.healthy_allocs, 1, "{version}: healthy at 10m");
+    }
+}
+
+/// The operator fails the snapshot's running deployment a minute in: its
+/// group auto-reverts, so version 0, the latest stable one, is registered
+/// again as version 2 with the failure (`Deployment marked as failed -
+/// rolling back to job version 0`), and the failure's evaluation deploys
+/// it.
+#[test]
+fn deployment_watcher_go_fail_deployment_reverts() {
+    for version in ["1.3.0", "2.0.5"] {
+        let update = UpdateStrategy {
+            max_parallel: 1,
+            auto_revert: true,
+            ..UpdateStrategy::default()
+        };
+        let (c, _job, dep, _placed) = deploying(3, update, |_| {});
+        let s = story(
+            &c,
+            version,
+            &[format!("deployment-fail:{dep}@1m")],
+            "30m",
+            Some(5 * MINUTE),
+        );
+        let e = &s.what_if[0];
+        assert_eq!(e.deployment_id.as_deref(), Some(dep.as_str()));
+        assert_eq!(e.evaluations.len(), 1, "{version}");
+        let w = &s.deployment_watcher[0];
+        assert_eq!(w.action, WatcherAction::FailedByOperator);
+        assert_eq!(w.at, now().add(MINUTE));
+        assert_eq!(
+            w.status_description,
+            "Deployment marked as failed - rolling back to job version 0"
+        );
+        let reverted = w.reverted.as_ref().expect("reverted");
+        assert_eq!((reverted.stable_version, reverted.job_version), (0, 2));
+        let after = &s.timeline[ran(&s, &e.evaluations[0])];
+        assert_eq!(after.evaluation.triggered_by, "deployment-watcher");
+        assert_eq!(after.job.version, 2, "{version}");
+        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        assert_eq!(
+            (d.status.as_str(), d.status_description.as_str()),
+            (ds::FAILED, w.status_description.as_str())
+        );
+    }
+}
+
+/// Without `auto_revert` the failure is Nomad's description alone; a
+/// second failure, and a promotion, of the failed deployment are refused
+/// by the endpoint, which changes nothing.
+#[test]
+fn deployment_endpoint_go_a_terminal_deployment_is_refused() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (c, job, dep, _placed) = deploying(3, one_at_a_time(), |_| {});
+        let s = story(
+            &c,
+            version,
+            &[
+                format!("deployment-fail:{dep}@1m"),
+                format!("deployment-fail:{}@2m", job.id),
+                format!("deployment-promote:{dep}@3m"),
+            ],
+            "30m",
+            Some(5 * MINUTE),
+        );
+        assert_eq!(s.deployment_watcher.len(), 1, "{version}");
+        assert_eq!(
+            s.deployment_watcher[0].status_description,
+            ds::DESC_FAILED_BY_USER
+        );
+        assert_eq!(s.deployment_watcher[0].reverted, None);
+        let refused: Vec<Option<Ignored>> = s.what_if.iter().map(|e| e.ignored.clone()).collect();
+        let error = |e: &str| {
+            Some(Ignored::Refused {
+                errors: vec![e.to_string()],
+            })
+        };
+        assert_eq!(
+            refused,
+            [
+                None,
+                error("can't fail terminal deployment"),
+                error("can't promote terminal deployment"),
+            ],
+            "{version}"
+        );
+        // The job's ID names its latest deployment when none is active.
+        assert_eq!(s.what_if[1].deployment_id.as_deref(), Some(dep.as_str()));
+        assert!(s.what_if[1..].iter().all(|e| e.evaluations.is_empty()));
+    }
+}
+
+/// A rolling update one allocation at a time, without canaries.
+fn one_at_a_time() -> UpdateStrategy {
+    UpdateStrategy {
+        max_parallel: 1,
+        ..UpdateStrategy::default()
+    }
+}
+
+/// A deployment no ID, prefix or job names when the event happens, and a
+/// prefix two deployments share, are errors listing the deployments as
+/// the story has them then (the snapshot's running one completed within a
+/// second: its allocations are healthy at once).
+#[test]
+fn an_unknown_or_ambiguous_deployment_is_an_error() {
+    let (mut c, job, dep, _placed) = deploying(2, one_at_a_time(), |_| {});
+    // An older deployment of the job, finished.
+    let other = c.new_deployment(&job);
+    c.deployment_mut(&other).status = ds::SUCCESSFUL.into();
+    c.deployment_mut(&other).create_index = 1;
+    let err = |events: &[&str]| -> WhatIfError {
+        try_tell(&c, "2.0.5", &request(events, Some("10m"), None)).unwrap_err()
+    };
+    assert_eq!(
+        err(&["deployment-promote:nope@1m"]).to_string(),
+        format!(
+            "--what-if deployment-promote:nope@1m: no deployment has the ID or ID prefix \
+             \"nope\", nor does a job of that ID have one, at 2022-04-01T12:01:00Z; the \
+             deployments then: {dep} (default/mock-service v1, successful), {other} \
+             (default/mock-service v1, successful)"
+        ),
+        "the deployments as the story has them when the event happens: {dep} completed"
+    );
+    assert_eq!(
+        err(&["deployment-fail:deployment-"]).to_string(),
+        format!(
+            "--what-if deployment-fail:deployment-: \"deployment-\" matches 2 deployments: \
+             {dep} (default/mock-service v1, running), {other} (default/mock-service v1, \
+             successful); give more of the ID"
+        )
+    );
+}
+
+/// A rolling update of three, one at a time, each allocation healthy a
+/// minute after it starts, the group's progress deadline ten minutes. The
+/// operator pauses the deployment (named by its job) at 30s and resumes
+/// it at 20m. The first verdict (1m) pushes the deadline to 11m and its
+/// batched evaluation places nothing, the deployment paused. Up to 2.0.0
+/// the watcher fails the paused deployment at 11m, so the resume is
+/// refused; from #27804 (2.0.1) it does not, the resume restarts the
+/// deadline (v2.0.5 state_store.go:4819-4831) and its evaluation places
+/// the next allocation.
+#[test]
+fn deployment_watcher_go_v2_0_1_pause_and_resume() {
+    for (version, survives) in [
+        ("1.3.0", false),
+        ("2.0.0", false),
+        ("2.0.1", true),
+        ("2.0.5", true),
+    ] {
+        let update = UpdateStrategy {
+            max_parallel: 1,
+            progress_deadline: 10 * MINUTE,
+            ..UpdateStrategy::default()
+        };
+        let (c, job, _old) = registered(3, update);
+        let s = story(
+            &c,
+            version,
+            &[
+                format!("deployment-pause:{}@30s", job.id),
+                format!("deployment-resume:{}@20m", job.id),
+            ],
+            "1h",
+            Some(MINUTE),
+        );
+        let dep = created(&s);
+        let pause = &s.what_if[0];
+        assert_eq!(pause.deployment_id.as_deref(), Some(dep.as_str()));
+        assert!(
+            pause.evaluations.is_empty(),
+            "{version}: a pause writes none"
+        );
+        let actions: Vec<(i64, WatcherAction, &str)> = s
+            .deployment_watcher
+            .iter()
+            .map(|w| {
+                (
+                    w.at.sub(now()) / SECOND,
+                    w.action,
+                    w.status_description.as_str(),
+                )
+            })
+            .collect();
+        let paused = (30, WatcherAction::Paused, ds::DESC_PAUSED);
+        let placed_while_paused = s
+            .timeline
+            .iter()
+            .filter(|e| e.at > now().add(30 * SECOND) && e.at < now().add(20 * MINUTE))
+            .map(|e| e.job.plan.place.len() + destructive_indexes(&e.job).len())
+            .sum::<usize>();
+        assert_eq!(placed_while_paused, 0, "{version}: {:?}", triggers(&s));
+        if survives {
+            let resumed = (1200, WatcherAction::Resumed, ds::DESC_RUNNING);
+            assert_eq!(actions, [paused, resumed], "{version}");
+            let resume = &s.what_if[1];
+            assert_eq!(resume.ignored, None);
+            assert_eq!(s.deployment_watcher[1].eval_id, resume.evaluations[0]);
+            let after = &s.timeline[ran(&s, &resume.evaluations[0])];
+            assert_eq!(destructive_indexes(&after.job).len(), 1, "{version}");
+            let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+            assert_eq!(d.status, ds::SUCCESSFUL, "{version}");
+        } else {
+            let failed = (
+                660,
+                WatcherAction::FailedDeadline,
+                "Failed due to progress deadline",
+            );
+            assert_eq!(actions, [paused, failed], "{version}");
+            assert_eq!(
+                s.what_if[1].ignored,
+                Some(Ignored::Refused {
+                    errors: vec!["can't resume terminal deployment".to_string()]
+                })
+            );
+        }
+    }
+}
+
+/// #27804 (2.0.1): pausing restarts the progress deadline of each group
+/// that has one, at the pause. The snapshot's running deployment's
+/// deadline is at 5m; paused at 2m it moves to 12m from 2.0.1 and stays
+/// at 5m before.
+#[test]
+fn state_store_go_v2_0_1_a_pause_restarts_the_progress_deadline() {
+    for (version, by) in [("2.0.0", 5), ("2.0.1", 12), ("2.0.5", 12)] {
+        let update = UpdateStrategy {
+            max_parallel: 1,
+            progress_deadline: 10 * MINUTE,
+            health_check: "manual".to_string(),
+            ..UpdateStrategy::default()
+        };
+        let (mut c, _job, dep, _placed) = deploying(2, update, |_| {});
+        c.deployment_mut(&dep)
+            .task_groups
+            .get_mut("web")
+            .unwrap()
+            .require_progress_by = now().add(5 * MINUTE);
+        let s = story(
+            &c,
+            version,
+            &[format!("deployment-pause:{dep}@2m")],
+            "3m",
+            None,
+        );
+        let g = web(&s, &dep);
+        assert_eq!(
+            g.require_progress_by,
+            Some(now().add(by * MINUTE)),
+            "{version}"
+        );
+        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        assert_eq!(
+            (d.status.as_str(), d.status_description.as_str()),
+            (ds::PAUSED, ds::DESC_PAUSED)
+        );
+    }
+}
+
+/// From the command line: fixtures/evals.json holds the pending
+/// `job-register` evaluation of web's version 2, one canary without
+/// `auto_promote`. Promoted by the job's ID ten minutes in, the JSON names
+/// the deployment in the event and lists the promotion under
+/// `deployment_watcher`, with the event's evaluation.
+#[test]
+fn a_promotion_from_the_command_line() {
+    let (code, stdout, stderr) = crate::what_if_cli::run(&[
+        "fixtures/evals.json",
+        "--format",
+        "json",
+        "--what-if",
+        "deployment-promote:web@10m",
+        "--until",
+        "1h",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let event = &doc["what_if"][0];
+    assert_eq!(event["event"], "deployment-promote");
+    let dep = event["deployment_id"].as_str().expect("deployment named");
+    let eval = event["evaluations"][0].as_str().expect("one evaluation");
+    assert!(event.get("ignored").is_none(), "{event}");
+    let w = &doc["deployment_watcher"][0];
+    assert_eq!(w["action"], "promoted_by_operator");
+    assert_eq!(w["deployment_id"], dep);
+    assert_eq!(w["eval_id"], eval);
+    assert_eq!(w["status_description"], "Deployment is running");
+    let d = doc["deployments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["id"] == dep)
+        .unwrap();
+    assert_eq!(d["groups"]["web"]["promoted"], true);
+}
+
+/// An event past `--until` is not applied, and its deployment is not
+/// looked up.
+#[test]
+fn a_deployment_event_after_until_is_not_looked_up() {
+    let (c, _job, _old) = registered(2, manual_canary());
+    let s = story(
+        &c,
+        "2.0.5",
+        &["deployment-fail:anything@2h".to_string()],
+        "1h",
+        None,
+    );
+    assert_eq!(s.what_if[0].ignored, Some(Ignored::AfterUntil));
+    assert_eq!(s.what_if[0].deployment_id, None);
+}
+
+/// A job ID whose jobs in two namespaces have deployments names neither.
+#[test]
+fn a_job_id_of_two_namespaces_is_an_error() {
+    let (mut c, job, _dep, _placed) = deploying(2, one_at_a_time(), |_| {});
+    let other = c.new_deployment(&job);
+    c.deployment_mut(&other).namespace = "batch".into();
+    let e = try_tell(
+        &c,
+        "2.0.5",
+        &request(&["deployment-pause:mock-service"], Some("10m"), None),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "--what-if deployment-pause:mock-service: jobs \"mock-service\" of 2 namespaces have \
+         deployments at 2022-04-01T12:00:00Z (batch, default); give the deployment's ID"
+    );
+}
+
+/// Nomad checks only the groups that want canaries: a rolling deployment
+/// without any is promoted too (every group marked promoted, with an
+/// evaluation), which changes nothing of its course.
+#[test]
+fn state_store_go_a_deployment_without_canaries_is_promoted() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (c, job, _old) = registered(3, one_at_a_time());
+        let s = story(
+            &c,
+            version,
+            &[format!("deployment-promote:{}@500ms", job.id)],
+            "10m",
+            None,
+        );
+        let dep = created(&s);
+        assert_eq!(s.what_if[0].ignored, None, "{version}");
+        assert_eq!(s.what_if[0].evaluations.len(), 1, "{version}");
+        assert_eq!(
+            s.deployment_watcher[0].action,
+            WatcherAction::PromotedByOperator
+        );
+        assert!(web(&s, &dep).promoted, "{version}");
+        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        assert_eq!(d.status, ds::SUCCESSFUL, "{version}");
+    }
+}
