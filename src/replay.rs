@@ -75,6 +75,22 @@ struct JobWork<'a> {
     allocs: Vec<&'a Allocation>,
 }
 
+impl JobWork<'_> {
+    /// What its replay holds, roughly: its allocations and the placements
+    /// its groups' counts may ask for (a job registered with none placed
+    /// yet weighs its count). A system job's placements, one per node,
+    /// are not counted beyond the allocations it has.
+    fn weight(&self) -> usize {
+        let counts = self.job.map_or(0, |j| {
+            j.task_groups
+                .iter()
+                .map(|g| usize::try_from(g.count).unwrap_or(0))
+                .sum()
+        });
+        self.allocs.len() + counts
+    }
+}
+
 /// A replay of the jobs `--job`, `--namespace` or `--eval` select, ready
 /// to run. Its report's head is known before any job is replayed, so that a
 /// renderer can write each job's report as it comes and drop it, instead of
@@ -150,16 +166,16 @@ impl<'s> Replay<'s> {
     ) -> Vec<Warning> {
         let ctx = self.prep.job_context();
         let mut warnings = self.prep.warnings.clone();
-        // Jobs in flight or waiting for their turn, by their allocations: a
-        // sixth of all, and no more than eight average jobs a thread, which
-        // keeps the threads busy (docs/performance.md, "Held reports").
-        let total = self.work.iter().map(|w| w.allocs.len()).sum::<usize>();
+        // Jobs in flight or waiting for their turn, by weight: a sixth of
+        // all, and no more than eight average jobs a thread, which keeps
+        // the threads busy (docs/performance.md, "Held reports").
+        let total = self.work.iter().map(JobWork::weight).sum::<usize>();
         let mean = total.div_ceil(self.work.len().max(1));
         let budget = (total / 6).min(8 * self.threads.max(1) * mean);
         for_each_in_order(
             &self.work,
             self.threads,
-            |w| w.allocs.len(),
+            JobWork::weight,
             budget,
             |w| {
                 let (report, warnings) = match system_spec(w) {
@@ -710,4 +726,34 @@ fn allocs_by_node(snapshot: &Snapshot) -> AllocsByNode<'_> {
         list.sort_by(|a, b| a.id.cmp(&b.id));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Shared, TaskGroup};
+
+    #[test]
+    fn a_job_weighs_its_allocations_and_the_placements_its_counts_ask_for() {
+        let group = |count| {
+            Shared::from(TaskGroup {
+                count,
+                ..TaskGroup::default()
+            })
+        };
+        let job = Job {
+            task_groups: vec![group(5), group(2)],
+            ..Job::default()
+        };
+        let alloc = Allocation::default();
+        let work = |job, allocs| JobWork {
+            namespace: "default",
+            id: "web",
+            job,
+            allocs,
+        };
+        assert_eq!(work(Some(&job), vec![]).weight(), 7);
+        assert_eq!(work(Some(&job), vec![&alloc, &alloc]).weight(), 9);
+        assert_eq!(work(None, vec![&alloc]).weight(), 1);
+    }
 }
