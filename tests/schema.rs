@@ -1366,6 +1366,8 @@ struct WatcherWrite {
     namespace: String,
     job_id: String,
     action: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    groups: Vec<String>,
     status_description: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     eval_id: Option<String>,

@@ -8,13 +8,17 @@
 //! the status update with its evaluation as it does for its own promotions
 //! and failures.
 
-use plan_inspect::model::{AllocDeploymentStatus, UpdateStrategy, deployment_status as ds};
+use std::sync::Arc;
+
+use plan_inspect::model::{AllocDeploymentStatus, Job, UpdateStrategy, deployment_status as ds};
 use plan_inspect::servers::story::Ignored;
 use plan_inspect::servers::{Story, WatcherAction, WhatIfError};
 use plan_inspect::time::SECOND;
 
 use crate::common::*;
-use crate::what_if_deployment::{created, deploying, registered, story, triggers, web};
+use crate::what_if_deployment::{
+    created, deploying, registered, registered_with, story, triggers, web,
+};
 
 const MINUTE: i64 = 60 * SECOND;
 
@@ -517,5 +521,122 @@ fn state_store_go_a_deployment_without_canaries_is_promoted() {
         assert!(web(&s, &dep).promoted, "{version}");
         let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
         assert_eq!(d.status, ds::SUCCESSFUL, "{version}");
+    }
+}
+
+/// [`registered`] with a second group, `api`, a copy of `web` with its own
+/// two allocations of version 0: each group wants one canary.
+fn two_groups() -> (Cluster, Arc<Job>) {
+    let (mut c, job, _old) = registered_with(2, manual_canary(), |j| {
+        let mut api = j.task_groups[0].clone();
+        api.name = "api".into();
+        j.task_groups.push(api);
+    });
+    let old = c.snapshot.job_versions.last().expect("version 0").clone();
+    for i in 0..2 {
+        c.alloc_in(&old, "api", i);
+    }
+    for n in &mut c.snapshot.nodes {
+        n.scheduling_eligibility = "eligible".into();
+    }
+    (c, job)
+}
+
+/// `UpdateDeploymentPromotion` with `Groups` (v1.3.0
+/// nomad/state/state_store.go:4337-4425, v2.0.5 :5009-5097): promoting
+/// `web` alone at 5m checks and promotes only `web` and leaves the
+/// deployment needing promotion (its description unchanged); the
+/// evaluation of the write replaces web's old allocations only. Promoting `api` at 10m completes the promotion: the
+/// deployment is described running and then completes.
+#[test]
+fn state_store_go_update_deployment_promotion_of_some_groups() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (c, job) = two_groups();
+        let s = story(
+            &c,
+            version,
+            &[
+                format!("deployment-promote:{}:web@5m", job.id),
+                format!("deployment-promote:{}:api@10m", job.id),
+            ],
+            "30m",
+            None,
+        );
+        let dep = created(&s);
+        let w = &s.deployment_watcher;
+        assert_eq!(w.len(), 2, "{version}: {w:?}");
+        assert_eq!(
+            (w[0].action, w[0].groups.as_slice()),
+            (WatcherAction::PromotedByOperator, &["web".to_string()][..])
+        );
+        assert_eq!(
+            w[0].status_description,
+            ds::DESC_NEEDS_PROMOTION,
+            "{version}: api still wants promotion"
+        );
+        assert_eq!(w[1].groups, ["api"]);
+        assert_eq!(w[1].status_description, ds::DESC_RUNNING, "{version}");
+        let first = &s.timeline[ran(&s, &s.what_if[0].evaluations[0])].job;
+        let replaced: Vec<&str> = first
+            .plan
+            .stop
+            .iter()
+            .map(|a| &*a.task_group)
+            .chain(
+                first
+                    .plan
+                    .destructive_update
+                    .iter()
+                    .map(|d| d.task_group.as_str()),
+            )
+            .collect();
+        assert!(
+            !replaced.is_empty() && replaced.iter().all(|g| *g == "web"),
+            "{version}: only web moves after web's promotion: {replaced:?}"
+        );
+        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        assert!(d.groups["web"].promoted && d.groups["api"].promoted);
+        assert_eq!(d.status, ds::SUCCESSFUL, "{version}");
+    }
+}
+
+/// Only the groups named are checked for healthy canaries (v1.3.0
+/// state_store.go:4371-4375 and :4385-4400, v2.0.5 :5043-5047 and
+/// :5057-5072): with the canaries healthy
+/// at 10m, promoting `web` at 5m is refused for `web` alone, and a group
+/// the deployment does not have is passed over, Nomad's endpoint and state
+/// store naming no error for it: promoting `cache` writes the promotion,
+/// with its evaluation, and promotes nothing.
+#[test]
+fn state_store_go_update_deployment_promotion_checks_the_groups_named() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (c, job) = two_groups();
+        let s = story(
+            &c,
+            version,
+            &[
+                format!("deployment-promote:{}:web@5m", job.id),
+                format!("deployment-promote:{}:cache@6m", job.id),
+            ],
+            "30m",
+            Some(10 * MINUTE),
+        );
+        assert_eq!(
+            s.what_if[0].ignored,
+            Some(Ignored::Refused {
+                errors: vec!["Task group \"web\" has 0/1 healthy allocations".to_string()]
+            }),
+            "{version}"
+        );
+        let cache = &s.what_if[1];
+        assert_eq!(cache.ignored, None, "{version}");
+        assert_eq!(cache.evaluations.len(), 1, "{version}");
+        let w = &s.deployment_watcher;
+        assert_eq!(w.len(), 1, "{version}: {w:?}");
+        assert_eq!(w[0].groups, ["cache"]);
+        assert_eq!(w[0].status_description, ds::DESC_NEEDS_PROMOTION);
+        let d = s.deployments.iter().find(|d| d.id == created(&s)).unwrap();
+        assert!(!d.groups["web"].promoted && !d.groups["api"].promoted);
+        assert_eq!(d.status, ds::RUNNING, "{version}");
     }
 }

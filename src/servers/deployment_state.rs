@@ -125,16 +125,24 @@ fn mark_stable(world: &mut World, namespace: &str, job_id: &str, version: u64) {
     }
 }
 
-/// `UpdateDeploymentPromotion` with `All` (v1.3.0 state_store.go:4316-4458,
-/// v2.0.5 :4988-5133, the same rule): every group is promoted once each
-/// canarying group has its desired canaries healthy; its progress deadline
-/// restarts at `now`; a running deployment that needs no more promotion is
-/// described running; the healthy canaries lose their canary flag. A
-/// deployment without canaries is promoted too: Nomad checks only the
-/// groups that want some. Otherwise Nomad's errors, one per group short of
-/// healthy canaries (go-multierror gathers them in Go's map order, which
-/// varies; here by group name).
-pub fn promote(world: &mut World, id: &Id, now: Time) -> Result<(), Vec<String>> {
+/// `UpdateDeploymentPromotion` (v1.3.0 state_store.go:4316-4458, v2.0.5
+/// :4988-5133, the same rule) of `groups`, every group when `None` (`All`):
+/// the groups named are promoted once each of them that wants canaries has
+/// them healthy; their progress deadline restarts at `now`; a running
+/// deployment that needs no more promotion is described running; their
+/// healthy canaries lose the canary flag. A group named that the deployment
+/// does not have is passed over, as Nomad checks and promotes only the
+/// deployment's groups named, and a deployment without canaries is promoted
+/// too. Otherwise Nomad's errors, one per group short of healthy canaries
+/// (go-multierror gathers them in Go's map order, which varies; here by
+/// group name).
+pub fn promote(
+    world: &mut World,
+    id: &Id,
+    groups: Option<&[String]>,
+    now: Time,
+) -> Result<(), Vec<String>> {
+    let named = |group: &str| groups.is_none_or(|g| g.iter().any(|n| n == group));
     let Some(d) = world.deployment(id) else {
         return Err(vec![format!(
             "Deployment ID {:?} couldn't be updated as it does not exist",
@@ -157,7 +165,7 @@ pub fn promote(world: &mut World, id: &Id, now: Time) -> Result<(), Vec<String>>
     let mut healthy_by_group: std::collections::BTreeMap<&str, i64> = Default::default();
     for &i in world.in_deployment(id) {
         let a = world.alloc(i);
-        if !canaries.iter().any(|c| a.id == **c) {
+        if !canaries.iter().any(|c| a.id == **c) || !named(&a.task_group) {
             continue;
         }
         let healthy = a.is_healthy();
@@ -170,6 +178,7 @@ pub fn promote(world: &mut World, id: &Id, now: Time) -> Result<(), Vec<String>>
     let short: Vec<String> = d
         .task_groups
         .iter()
+        .filter(|(group, _)| named(group))
         .filter_map(|(group, s)| {
             let have = healthy_by_group.get(group.as_str()).copied().unwrap_or(0);
             (s.desired_canaries != 0 && have < s.desired_canaries).then(|| {
@@ -184,7 +193,7 @@ pub fn promote(world: &mut World, id: &Id, now: Time) -> Result<(), Vec<String>>
         return Err(short);
     }
     let d = world.deployment_mut(id).expect("found above");
-    for state in d.task_groups.values_mut() {
+    for (_, state) in d.task_groups.iter_mut().filter(|(g, _)| named(g)) {
         if state.progress_deadline > 0 && !state.require_progress_by.is_zero() {
             state.require_progress_by = now.add(state.progress_deadline);
         }

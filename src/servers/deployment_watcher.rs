@@ -40,6 +40,10 @@ pub struct WatcherWrite {
     pub namespace: String,
     pub job_id: String,
     pub action: WatcherAction,
+    /// The groups an operator's promotion named (`-group`); absent for
+    /// every group.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<String>,
     /// The deployment's status description after the write.
     pub status_description: String,
     /// The evaluation written with it; absent for a pause, which writes
@@ -61,7 +65,8 @@ pub enum WatcherAction {
     FailedUnhealthy,
     /// The deployment failed at its progress deadline.
     FailedDeadline,
-    /// Every group promoted by the operator (`PromoteDeployment`).
+    /// The groups named, or every group, promoted by the operator
+    /// (`PromoteDeployment`).
     PromotedByOperator,
     /// The deployment failed by the operator (`FailDeployment`).
     FailedByOperator,
@@ -201,7 +206,7 @@ impl Watcher {
         }
         let mut out = Vec::new();
         if auto_promotable(world, &d, rules)
-            && let Ok(w) = self.promote(world, id, now, WatcherAction::Promoted)
+            && let Ok(w) = self.promote(world, id, None, now, WatcherAction::Promoted)
         {
             out.push(w);
         }
@@ -253,22 +258,25 @@ impl Watcher {
         out
     }
 
-    /// Every group of deployment `id` promoted at `now`, with the
-    /// evaluation of the same write (`upsertDeploymentPromotion`), by
-    /// `autoPromoteDeployment` or the operator (`action`); the state
-    /// store's errors when it refuses.
+    /// The groups of deployment `id` promoted at `now` (`groups`, every
+    /// group when `None`), with the evaluation of the same write
+    /// (`upsertDeploymentPromotion`), by `autoPromoteDeployment` or the
+    /// operator (`action`); the state store's errors when it refuses.
     pub fn promote(
         &mut self,
         world: &mut World,
         id: &Id,
+        groups: Option<&[String]>,
         now: Time,
         action: WatcherAction,
     ) -> Result<Written, Vec<String>> {
-        deployment_state::promote(world, id, now)?;
+        deployment_state::promote(world, id, groups, now)?;
         let promoted = world.deployment(id).expect("promoted").clone();
+        let mut written = record(&promoted, action, now, None);
+        written.groups = groups.map(<[String]>::to_vec).unwrap_or_default();
         Ok(Written {
             eval: Some(eval(world, &promoted)),
-            record: Some(record(&promoted, action, now, None)),
+            record: Some(written),
         })
     }
 
@@ -483,6 +491,7 @@ fn record(
         namespace: d.namespace.to_string(),
         job_id: d.job_id.to_string(),
         action,
+        groups: Vec::new(),
         status_description: d.status_description.to_string(),
         eval_id: String::new(),
         reverted,

@@ -71,7 +71,9 @@ impl EventKind {
             EventKind::NodeIneligible => "node-ineligible:NODE",
             EventKind::NodeUp => "node-up:NODE[@TIME]",
             EventKind::AllocFail => "alloc-fail:ALLOC[@TIME]",
-            EventKind::DeploymentPromote => "deployment-promote:DEPLOYMENT[@TIME]",
+            EventKind::DeploymentPromote => {
+                "deployment-promote:DEPLOYMENT[:GROUP[,GROUP...]][@TIME]"
+            }
             EventKind::DeploymentFail => "deployment-fail:DEPLOYMENT[@TIME]",
             EventKind::DeploymentPause => "deployment-pause:DEPLOYMENT[@TIME]",
             EventKind::DeploymentResume => "deployment-resume:DEPLOYMENT[@TIME]",
@@ -167,6 +169,9 @@ pub struct EventSpec {
     pub at: Option<When>,
     /// `node-drain`'s `:DEADLINE`.
     pub deadline: Option<Duration>,
+    /// `deployment-promote`'s `:GROUP,...`: the groups promoted (`nomad
+    /// deployment promote -group`); empty for every group.
+    pub groups: Vec<String>,
     /// The text given, for messages.
     pub text: String,
 }
@@ -228,6 +233,20 @@ impl FromStr for EventSpec {
             deadline = Some(d);
             target = head;
         }
+        let mut groups = Vec::new();
+        if kind == EventKind::DeploymentPromote
+            && let Some((head, tail)) = target.rsplit_once(':')
+        {
+            // The last colon starts the groups: a job ID with colons of its
+            // own ends with one (`web:v2:` promotes every group of `web:v2`).
+            if !tail.is_empty() {
+                groups = tail.split(',').map(str::to_string).collect();
+                if groups.iter().any(|g| g.is_empty()) {
+                    return Err(bad(format!("{tail:?} names an empty GROUP")));
+                }
+            }
+            target = head;
+        }
         if target.is_empty() {
             return Err(bad(format!(
                 "no {} given",
@@ -246,6 +265,7 @@ impl FromStr for EventSpec {
             target: target.to_string(),
             at,
             deadline,
+            groups,
             text: s.to_string(),
         })
     }
@@ -337,13 +357,49 @@ mod tests {
         let e = "deployment-promote:".parse::<EventSpec>().unwrap_err();
         assert_eq!(e.problem, "no DEPLOYMENT given");
         assert!(
-            e.to_string()
-                .contains("deployment-promote:DEPLOYMENT[@TIME]"),
+            e.to_string().contains("deployment-fail:DEPLOYMENT[@TIME]"),
             "{e}"
         );
         let e = "deployment-fail:web@soon".parse::<EventSpec>().unwrap_err();
         assert!(e.problem.contains("\"soon\" is not a time"), "{e}");
         let e = "deployment-pause:@5m".parse::<EventSpec>().unwrap_err();
         assert_eq!(e.problem, "no DEPLOYMENT given");
+    }
+
+    #[test]
+    fn a_promotion_names_its_groups_after_the_last_colon() {
+        let d = spec("deployment-promote:web:api,cache@5m");
+        assert_eq!(
+            (d.target.as_str(), d.at),
+            ("web", Some(When::After(300 * SECOND)))
+        );
+        assert_eq!(d.groups, ["api", "cache"]);
+        assert_eq!(spec("deployment-promote:078de2a8:web").groups, ["web"]);
+        assert!(spec("deployment-promote:web@5m").groups.is_empty());
+        // A job ID with a colon: the last colon starts the groups, so an
+        // empty list after it promotes every group of `batch:nightly`.
+        let d = spec("deployment-promote:batch:nightly:");
+        assert_eq!((d.target.as_str(), d.groups.len()), ("batch:nightly", 0));
+        let d = spec("deployment-promote:batch:nightly:web");
+        assert_eq!((d.target.as_str(), d.groups.len()), ("batch:nightly", 1));
+        assert_eq!(d.groups, ["web"]);
+        // Only a promotion takes groups.
+        let d = spec("deployment-pause:batch:nightly");
+        assert_eq!((d.target.as_str(), d.groups.len()), ("batch:nightly", 0));
+    }
+
+    #[test]
+    fn a_promotion_with_an_empty_group_or_no_deployment_is_refused() {
+        let e = "deployment-promote:web:api,"
+            .parse::<EventSpec>()
+            .unwrap_err();
+        assert_eq!(e.problem, "\"api,\" names an empty GROUP");
+        let e = "deployment-promote::web".parse::<EventSpec>().unwrap_err();
+        assert_eq!(e.problem, "no DEPLOYMENT given");
+        assert!(
+            e.to_string()
+                .contains("deployment-promote:DEPLOYMENT[:GROUP[,GROUP...]][@TIME]"),
+            "{e}"
+        );
     }
 }

@@ -140,7 +140,14 @@ fn operate(
     }
     let written = match kind {
         EventKind::DeploymentPromote => {
-            match watcher.promote(world, &d.id, r.at, WatcherAction::PromotedByOperator) {
+            let groups = (!r.spec.groups.is_empty()).then_some(r.spec.groups.as_slice());
+            match watcher.promote(
+                world,
+                &d.id,
+                groups,
+                r.at,
+                WatcherAction::PromotedByOperator,
+            ) {
                 Ok(w) => w,
                 Err(errors) => {
                     out.applied.ignored = Some(Ignored::Refused { errors });

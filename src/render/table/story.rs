@@ -222,11 +222,15 @@ fn watcher(r: &Renderer, out: &mut String, story: &Story) {
             Some(v) => format!(" (job version {} registered)", v.job_version),
             None => String::new(),
         };
+        let groups = match w.groups.as_slice() {
+            [] => String::new(),
+            named => format!(" ({})", named.join(", ")),
+        };
         t.row(vec![
             offset(w.at, story.report.now),
             r.id(&w.deployment_id).to_string(),
             format!("{}/{}", w.namespace, w.job_id),
-            action.to_string(),
+            format!("{action}{groups}"),
             r.id(&w.eval_id).to_string(),
             format!("{}{reverted}", w.status_description),
         ]);
