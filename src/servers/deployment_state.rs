@@ -33,11 +33,12 @@ impl Before {
 /// :5945-6040, the same rule): allocation `i`, written at `now` over
 /// `before` (none for a placement), counts as placed in its deployment
 /// group when it is new there, and as healthy or unhealthy when its
-/// verdict first appears (Nomad also moves a healthy one to unhealthy,
-/// which a story never sees: a client gives its verdict once); a canary
-/// joins the placed canaries. A group with a progress deadline
-/// starts it at its first placement and pushes it on with each healthy
-/// verdict. Returns whether a health count moved.
+/// verdict first appears; a healthy one set unhealthy (by hand: a client
+/// gives its verdict once) moves from healthy to unhealthy. A canary
+/// joins the placed canaries. A group with a progress deadline starts it
+/// at its first placement and pushes it on with each change of the
+/// healthy count (Nomad's test is `healthy != 0`, so a healthy allocation
+/// set unhealthy pushes it too). Returns whether a health count moved.
 pub fn with_alloc(world: &mut World, i: usize, before: Option<&Before>, now: Time) -> bool {
     let alloc = world.alloc(i);
     if alloc.deployment_id.is_empty() {
@@ -56,6 +57,7 @@ pub fn with_alloc(world: &mut World, i: usize, before: Option<&Before>, now: Tim
         Some(b) if id == b.deployment_id => match (b.healthy, healthy_now) {
             (None, Some(true)) => healthy = 1,
             (None, Some(false)) => unhealthy = 1,
+            (Some(true), Some(false)) => (healthy, unhealthy) = (-1, 1),
             _ => {}
         },
         _ => placed = 1,
@@ -90,6 +92,18 @@ pub fn with_alloc(world: &mut World, i: usize, before: Option<&Before>, now: Tim
         }
     }
     healthy != 0 || unhealthy != 0
+}
+
+/// `UpdateDeploymentAllocHealth`'s allocation write (v1.3.0
+/// state_store.go:4479-4523, v2.0.5 :5154-5199): allocation `i`'s health
+/// set at `now`, whatever it was, and its deployment's counters moved.
+pub fn set_alloc_health(world: &mut World, i: usize, healthy: bool, now: Time) -> bool {
+    let before = Before::of(world.alloc(i));
+    world.snapshot.allocs[i]
+        .deployment_status
+        .get_or_insert_with(Default::default)
+        .healthy = Some(healthy);
+    with_alloc(world, i, Some(&before), now)
 }
 
 /// `updateDeploymentStatusImpl` (v1.3.0 state_store.go:4240-4276): the

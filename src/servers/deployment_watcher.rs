@@ -74,6 +74,11 @@ pub enum WatcherAction {
     Paused,
     /// Running again by the operator (`PauseDeployment` with pause off).
     Resumed,
+    /// An allocation set healthy by the operator (`SetAllocHealth`).
+    HealthyByOperator,
+    /// An allocation set unhealthy by the operator, which fails the
+    /// deployment (`SetAllocHealth`).
+    UnhealthyByOperator,
 }
 
 /// One watcher write: its evaluation (none for a pause), and what the
@@ -301,6 +306,39 @@ impl Watcher {
         Written {
             eval: (!paused).then(|| eval(world, &after)),
             record: Some(record(&after, action, now, None)),
+        }
+    }
+
+    /// `setAllocHealth` (v1.3.0 deployment_watcher.go:156-240, v2.0.5
+    /// :158-243) of allocation `i` in the active deployment `d` at `now`:
+    /// its health and the counters (`UpdateDeploymentAllocHealth`) with an
+    /// evaluation in one write. Set unhealthy, the same write fails the
+    /// deployment (`Failed due to unhealthy allocations`) whatever its
+    /// progress deadline, reverting when the allocation's group
+    /// auto-reverts and a stable version exists; without one Nomad adds
+    /// no word to the description.
+    pub fn set_alloc_health(
+        &mut self,
+        world: &mut World,
+        d: &Deployment,
+        i: usize,
+        healthy: bool,
+        now: Time,
+    ) -> Written {
+        let group = world.alloc(i).task_group.clone();
+        deployment_state::set_alloc_health(world, i, healthy, now);
+        if !healthy {
+            let reverts = d
+                .task_groups
+                .get(group.as_str())
+                .is_some_and(|s| s.auto_revert);
+            let revert = reverts && rollback::has_stable(world, d);
+            return self.fail(world, d, WatcherAction::UnhealthyByOperator, revert, now);
+        }
+        let after = world.deployment(&d.id).expect("written").clone();
+        Written {
+            eval: Some(eval(world, &after)),
+            record: Some(record(&after, WatcherAction::HealthyByOperator, now, None)),
         }
     }
 

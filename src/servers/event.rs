@@ -22,6 +22,8 @@ pub enum EventKind {
     NodeIneligible,
     NodeUp,
     AllocFail,
+    AllocHealthy,
+    AllocUnhealthy,
     DeploymentPromote,
     DeploymentFail,
     DeploymentPause,
@@ -37,12 +39,14 @@ pub enum TargetKind {
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 9] = [
+    pub const ALL: [EventKind; 11] = [
         EventKind::NodeDown,
         EventKind::NodeDrain,
         EventKind::NodeIneligible,
         EventKind::NodeUp,
         EventKind::AllocFail,
+        EventKind::AllocHealthy,
+        EventKind::AllocUnhealthy,
         EventKind::DeploymentPromote,
         EventKind::DeploymentFail,
         EventKind::DeploymentPause,
@@ -56,6 +60,8 @@ impl EventKind {
             EventKind::NodeIneligible => "node-ineligible",
             EventKind::NodeUp => "node-up",
             EventKind::AllocFail => "alloc-fail",
+            EventKind::AllocHealthy => "alloc-healthy",
+            EventKind::AllocUnhealthy => "alloc-unhealthy",
             EventKind::DeploymentPromote => "deployment-promote",
             EventKind::DeploymentFail => "deployment-fail",
             EventKind::DeploymentPause => "deployment-pause",
@@ -71,6 +77,8 @@ impl EventKind {
             EventKind::NodeIneligible => "node-ineligible:NODE",
             EventKind::NodeUp => "node-up:NODE[@TIME]",
             EventKind::AllocFail => "alloc-fail:ALLOC[@TIME]",
+            EventKind::AllocHealthy => "alloc-healthy:ALLOC[@TIME]",
+            EventKind::AllocUnhealthy => "alloc-unhealthy:ALLOC[@TIME]",
             EventKind::DeploymentPromote => {
                 "deployment-promote:DEPLOYMENT[:GROUP[,GROUP...]][@TIME]"
             }
@@ -83,7 +91,9 @@ impl EventKind {
     /// What the event's target names.
     pub fn target(self) -> TargetKind {
         match self {
-            EventKind::AllocFail => TargetKind::Alloc,
+            EventKind::AllocFail | EventKind::AllocHealthy | EventKind::AllocUnhealthy => {
+                TargetKind::Alloc
+            }
             EventKind::DeploymentPromote
             | EventKind::DeploymentFail
             | EventKind::DeploymentPause
@@ -364,6 +374,29 @@ mod tests {
         assert!(e.problem.contains("\"soon\" is not a time"), "{e}");
         let e = "deployment-pause:@5m".parse::<EventSpec>().unwrap_err();
         assert_eq!(e.problem, "no DEPLOYMENT given");
+    }
+
+    #[test]
+    fn health_set_by_hand_names_an_allocation_with_an_optional_time() {
+        for (text, kind) in [
+            ("alloc-healthy:1a6f@2m", EventKind::AllocHealthy),
+            ("alloc-unhealthy:1a6f@2m", EventKind::AllocUnhealthy),
+        ] {
+            let d = spec(text);
+            assert_eq!(
+                (d.kind, d.target.as_str(), d.at),
+                (kind, "1a6f", Some(When::After(120 * SECOND)))
+            );
+            assert!(kind.targets_alloc());
+        }
+        assert_eq!(spec("alloc-healthy:web.app[0]").target, "web.app[0]");
+        assert_eq!(spec("alloc-unhealthy:1a6f").at, None);
+        let e = "alloc-healthy:@1m".parse::<EventSpec>().unwrap_err();
+        assert_eq!(e.problem, "no ALLOC given");
+        assert!(
+            e.to_string().contains("alloc-unhealthy:ALLOC[@TIME]"),
+            "{e}"
+        );
     }
 
     #[test]
