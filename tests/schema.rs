@@ -1507,7 +1507,7 @@ fn story_json(fixture: &str, events: &[&str], until: Option<&str>) -> String {
 }
 
 /// Stories that between them write every field of the story's types.
-const STORIES: [(&str, &[&str], Option<&str>); 7] = [
+const STORIES: [(&str, &[&str], Option<&str>); 8] = [
     (
         "cluster.json",
         &["node-down:client-2@5m", "node-up:client-2@15m"],
@@ -1549,6 +1549,11 @@ const STORIES: [(&str, &[&str], Option<&str>); 7] = [
             "deployment-resume:web@1m",
             "deployment-fail:web@10m",
         ],
+        Some("1h"),
+    ),
+    (
+        "rolling.json",
+        &["deployment-promote:web:web@500ms"],
         Some("1h"),
     ),
 ];
