@@ -895,3 +895,48 @@ fn deployment_watcher_go_set_alloc_health_of_a_canary_then_auto_promotes() {
         assert!(web(&s, &dep).promoted, "{version}");
     }
 }
+
+/// From the command line: tests/what-if/rolling.json registers web's
+/// version 2 one allocation at a time, its group auto-reverting to the
+/// stable version 1. The operator sets the first new
+/// allocation unhealthy, by name, before its client's verdict (a minute
+/// after it starts): the JSON names its deployment in the event and lists
+/// the failure, with the rollback to version 1, under
+/// `deployment_watcher`.
+#[test]
+fn an_allocation_set_unhealthy_from_the_command_line() {
+    let (code, stdout, stderr) = crate::what_if_cli::run(&[
+        "tests/what-if/rolling.json",
+        "--nomad-version",
+        "2.0.5",
+        "--format",
+        "json",
+        "--what-if",
+        "alloc-unhealthy:web.web[0]@1500ms",
+        "--until",
+        "30m",
+        "--assume-healthy-after",
+        "1m",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let event = &doc["what_if"][0];
+    assert_eq!(event["event"], "alloc-unhealthy");
+    let dep = event["deployment_id"].as_str().expect("deployment named");
+    let w = &doc["deployment_watcher"][0];
+    assert_eq!(w["action"], "unhealthy_by_operator");
+    assert_eq!(w["deployment_id"], dep);
+    assert_eq!(w["eval_id"], event["evaluations"][0]);
+    assert_eq!(
+        w["status_description"],
+        "Failed due to unhealthy allocations - rolling back to job version 1"
+    );
+    let d = doc["deployments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["id"] == dep)
+        .unwrap();
+    assert_eq!(d["status"], "failed");
+    assert_eq!(d["groups"]["web"]["unhealthy_allocs"], 1);
+}
