@@ -1,8 +1,9 @@
 //! The state store's writes of a deployment (nomad/state/state_store.go):
 //! the per-group counters an allocation write moves
 //! (`updateDeploymentWithAlloc`), a status update and the job's stability
-//! with it (`updateDeploymentStatusImpl`), and a promotion
-//! (`UpdateDeploymentPromotion`). The same at every release replayed but
+//! with it (`updateDeploymentStatusImpl`), a promotion
+//! (`UpdateDeploymentPromotion`) and an allocation's health set by hand
+//! (`UpdateDeploymentAllocHealth`). The same at every release replayed but
 //! for what only a paused deployment sees (#27804, 2.0.1).
 
 use std::sync::Arc;

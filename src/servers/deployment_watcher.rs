@@ -8,8 +8,9 @@
 //! (`autoPromoteDeployment`), and fails the deployment on an unhealthy
 //! allocation or at its progress deadline (`shouldFail`), rolling the job
 //! back to its latest stable version where the group auto-reverts. An
-//! operator's promotion, failure, pause and resume (`PromoteDeployment`,
-//! `FailDeployment`, `PauseDeployment`) go through the same writes. Rows
+//! operator's promotion, failure, pause, resume and health set by hand
+//! (`PromoteDeployment`, `FailDeployment`, `PauseDeployment`,
+//! `SetAllocHealth`) go through the same writes. Rows
 //! #14001, #17341 and #27804 of the catalogue are its release differences.
 //! A deployment is marked successful by the scheduler's reconciler, in the
 //! plan of the evaluation that finds it complete.
