@@ -160,7 +160,10 @@ pub struct Cli {
     /// evaluation it creates replayed at its time (repeatable, in order):
     /// node-down:NODE[@TIME], node-drain:NODE[:DEADLINE],
     /// node-ineligible:NODE, node-up:NODE[@TIME], alloc-fail:ALLOC[@TIME],
-    /// deployment-promote:DEPLOYMENT[@TIME], deployment-fail:DEPLOYMENT[@TIME],
+    /// alloc-healthy:ALLOC[@TIME], alloc-unhealthy:ALLOC[@TIME] (its health
+    /// set by hand), deployment-promote:DEPLOYMENT[:GROUP[,GROUP...]][@TIME]
+    /// (the groups named, else every group; a job ID with a colon ends with
+    /// one to promote every group), deployment-fail:DEPLOYMENT[@TIME],
     /// deployment-pause:DEPLOYMENT[@TIME], deployment-resume:DEPLOYMENT[@TIME].
     /// NODE is an ID, unique ID prefix or name; ALLOC an ID, unique ID prefix
     /// or name (job.group[index]), of the snapshot or placed by the story;

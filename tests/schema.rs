@@ -1366,6 +1366,8 @@ struct WatcherWrite {
     namespace: String,
     job_id: String,
     action: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    groups: Vec<String>,
     status_description: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     eval_id: Option<String>,
@@ -1505,7 +1507,7 @@ fn story_json(fixture: &str, events: &[&str], until: Option<&str>) -> String {
 }
 
 /// Stories that between them write every field of the story's types.
-const STORIES: [(&str, &[&str], Option<&str>); 7] = [
+const STORIES: [(&str, &[&str], Option<&str>); 8] = [
     (
         "cluster.json",
         &["node-down:client-2@5m", "node-up:client-2@15m"],
@@ -1547,6 +1549,11 @@ const STORIES: [(&str, &[&str], Option<&str>); 7] = [
             "deployment-resume:web@1m",
             "deployment-fail:web@10m",
         ],
+        Some("1h"),
+    ),
+    (
+        "rolling.json",
+        &["deployment-promote:web:web@500ms"],
         Some("1h"),
     ),
 ];

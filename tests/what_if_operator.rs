@@ -8,13 +8,17 @@
 //! the status update with its evaluation as it does for its own promotions
 //! and failures.
 
-use plan_inspect::model::{AllocDeploymentStatus, UpdateStrategy, deployment_status as ds};
+use std::sync::Arc;
+
+use plan_inspect::model::{AllocDeploymentStatus, Job, UpdateStrategy, deployment_status as ds};
 use plan_inspect::servers::story::Ignored;
 use plan_inspect::servers::{Story, WatcherAction, WhatIfError};
 use plan_inspect::time::SECOND;
 
 use crate::common::*;
-use crate::what_if_deployment::{created, deploying, registered, story, triggers, web};
+use crate::what_if_deployment::{
+    created, deploying, registered, registered_with, story, triggers, web,
+};
 
 const MINUTE: i64 = 60 * SECOND;
 
@@ -518,4 +522,421 @@ fn state_store_go_a_deployment_without_canaries_is_promoted() {
         let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
         assert_eq!(d.status, ds::SUCCESSFUL, "{version}");
     }
+}
+
+/// [`registered`] with a second group, `api`, a copy of `web` with its own
+/// two allocations of version 0: each group wants one canary.
+fn two_groups() -> (Cluster, Arc<Job>) {
+    let (mut c, job, _old) = registered_with(2, manual_canary(), |j| {
+        let mut api = j.task_groups[0].clone();
+        api.name = "api".into();
+        j.task_groups.push(api);
+    });
+    let old = c.snapshot.job_versions.last().expect("version 0").clone();
+    for i in 0..2 {
+        c.alloc_in(&old, "api", i);
+    }
+    for n in &mut c.snapshot.nodes {
+        n.scheduling_eligibility = "eligible".into();
+    }
+    (c, job)
+}
+
+/// `UpdateDeploymentPromotion` with `Groups` (v1.3.0
+/// nomad/state/state_store.go:4337-4425, v2.0.5 :5009-5097): promoting
+/// `web` alone at 5m checks and promotes only `web` and leaves the
+/// deployment needing promotion (its description unchanged); the
+/// evaluation of the write replaces web's old allocations only. Promoting `api` at 10m completes the promotion: the
+/// deployment is described running and then completes.
+#[test]
+fn state_store_go_update_deployment_promotion_of_some_groups() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (c, job) = two_groups();
+        let s = story(
+            &c,
+            version,
+            &[
+                format!("deployment-promote:{}:web@5m", job.id),
+                format!("deployment-promote:{}:api@10m", job.id),
+            ],
+            "30m",
+            None,
+        );
+        let dep = created(&s);
+        let w = &s.deployment_watcher;
+        assert_eq!(w.len(), 2, "{version}: {w:?}");
+        assert_eq!(
+            (w[0].action, w[0].groups.as_slice()),
+            (WatcherAction::PromotedByOperator, &["web".to_string()][..])
+        );
+        assert_eq!(
+            w[0].status_description,
+            ds::DESC_NEEDS_PROMOTION,
+            "{version}: api still wants promotion"
+        );
+        assert_eq!(w[1].groups, ["api"]);
+        assert_eq!(w[1].status_description, ds::DESC_RUNNING, "{version}");
+        let first = &s.timeline[ran(&s, &s.what_if[0].evaluations[0])].job;
+        let replaced: Vec<&str> = first
+            .plan
+            .stop
+            .iter()
+            .map(|a| &*a.task_group)
+            .chain(
+                first
+                    .plan
+                    .destructive_update
+                    .iter()
+                    .map(|d| d.task_group.as_str()),
+            )
+            .collect();
+        assert!(
+            !replaced.is_empty() && replaced.iter().all(|g| *g == "web"),
+            "{version}: only web moves after web's promotion: {replaced:?}"
+        );
+        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        assert!(d.groups["web"].promoted && d.groups["api"].promoted);
+        assert_eq!(d.status, ds::SUCCESSFUL, "{version}");
+    }
+}
+
+/// Only the groups named are checked for healthy canaries (v1.3.0
+/// state_store.go:4371-4375 and :4385-4400, v2.0.5 :5043-5047 and
+/// :5057-5072): with the canaries healthy
+/// at 10m, promoting `web` at 5m is refused for `web` alone, and a group
+/// the deployment does not have is passed over, Nomad's endpoint and state
+/// store naming no error for it: promoting `cache` writes the promotion,
+/// with its evaluation, and promotes nothing.
+#[test]
+fn state_store_go_update_deployment_promotion_checks_the_groups_named() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (c, job) = two_groups();
+        let s = story(
+            &c,
+            version,
+            &[
+                format!("deployment-promote:{}:web@5m", job.id),
+                format!("deployment-promote:{}:cache@6m", job.id),
+            ],
+            "30m",
+            Some(10 * MINUTE),
+        );
+        assert_eq!(
+            s.what_if[0].ignored,
+            Some(Ignored::Refused {
+                errors: vec!["Task group \"web\" has 0/1 healthy allocations".to_string()]
+            }),
+            "{version}"
+        );
+        let cache = &s.what_if[1];
+        assert_eq!(cache.ignored, None, "{version}");
+        assert_eq!(cache.evaluations.len(), 1, "{version}");
+        let w = &s.deployment_watcher;
+        assert_eq!(w.len(), 1, "{version}: {w:?}");
+        assert_eq!(w[0].groups, ["cache"]);
+        assert_eq!(w[0].status_description, ds::DESC_NEEDS_PROMOTION);
+        let d = s.deployments.iter().find(|d| d.id == created(&s)).unwrap();
+        assert!(!d.groups["web"].promoted && !d.groups["api"].promoted);
+        assert_eq!(d.status, ds::RUNNING, "{version}");
+    }
+}
+
+/// A rolling update one allocation at a time whose group waits for the
+/// operator's health verdicts (`health_check = "manual"`).
+fn manual_health(progress_deadline: i64, auto_revert: bool) -> UpdateStrategy {
+    UpdateStrategy {
+        max_parallel: 1,
+        health_check: "manual".to_string(),
+        progress_deadline,
+        auto_revert,
+        ..UpdateStrategy::default()
+    }
+}
+
+/// `setAllocHealth` with a healthy allocation (v1.3.0
+/// nomad/deploymentwatcher/deployment_watcher.go:156-240, v2.0.5
+/// :158-243): the clients give no verdict, so the deployment moves only as
+/// the operator sets each allocation healthy, by name, at 2m, 3m and 4m.
+/// Each write counts the verdict and holds its own `deployment-watcher`
+/// evaluation, which places the next allocation; the watcher adds no
+/// batched evaluation a second later (its verdict is not newer than that
+/// evaluation, v1.3.0 :623, v2.0.5 :630). The last evaluation completes the
+/// deployment.
+#[test]
+fn deployment_watcher_go_set_alloc_health_moves_a_manual_deployment() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (c, _job, _old) = registered(3, manual_health(0, false));
+        let events: Vec<String> = (0..3)
+            .map(|i| format!("alloc-healthy:mock-service.web[{i}]@{}m", i + 2))
+            .collect();
+        let s = story(&c, version, &events, "30m", None);
+        let dep = created(&s);
+        assert_eq!(
+            triggers(&s),
+            [
+                (0, "job-register"),
+                (120, "deployment-watcher"),
+                (180, "deployment-watcher"),
+                (240, "deployment-watcher"),
+            ],
+            "{version}"
+        );
+        for (e, w) in s.what_if.iter().zip(&s.deployment_watcher) {
+            assert_eq!(e.ignored, None, "{version}");
+            assert_eq!(e.deployment_id.as_deref(), Some(dep.as_str()));
+            assert_eq!(w.action, WatcherAction::HealthyByOperator);
+            assert_eq!(w.eval_id, e.evaluations[0]);
+        }
+        assert_eq!(s.deployment_watcher.len(), 3, "{version}");
+        let first = &s.timeline[ran(&s, &s.what_if[0].evaluations[0])].job;
+        assert_eq!(destructive_indexes(first).len(), 1, "{version}");
+        let g = web(&s, &dep);
+        assert_eq!((g.placed_allocs, g.healthy_allocs), (3, 3), "{version}");
+        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        assert_eq!(d.status, ds::SUCCESSFUL, "{version}");
+    }
+}
+
+/// `setAllocHealth` with an unhealthy allocation fails the deployment in
+/// the same write (v1.3.0 deployment_watcher.go:167-210, v2.0.5
+/// :169-212), though its group has a progress deadline, under which a
+/// client's unhealthy verdict would only let the allocation be replaced;
+/// the group auto-reverts, so version 0 is registered again. Set healthy
+/// at 30s first, the allocation moves from the healthy count to the
+/// unhealthy one (`updateDeploymentWithAlloc`, v1.3.0
+/// state_store.go:5156-5162, v2.0.5 :5986-5992).
+#[test]
+fn deployment_watcher_go_set_alloc_health_unhealthy_fails_and_reverts() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (c, _job, dep, placed) = deploying(3, manual_health(10 * MINUTE, true), |_| {});
+        let s = story(
+            &c,
+            version,
+            &[
+                format!("alloc-healthy:{placed}@30s"),
+                format!("alloc-unhealthy:{placed}@1m"),
+            ],
+            "30m",
+            None,
+        );
+        let e = &s.what_if[1];
+        assert_eq!(e.ignored, None, "{version}");
+        assert_eq!(e.deployment_id.as_deref(), Some(dep.as_str()));
+        let w = &s.deployment_watcher[1];
+        assert_eq!(w.action, WatcherAction::UnhealthyByOperator);
+        assert_eq!(
+            w.status_description,
+            "Failed due to unhealthy allocations - rolling back to job version 0"
+        );
+        let reverted = w.reverted.as_ref().expect("reverted");
+        assert_eq!((reverted.stable_version, reverted.job_version), (0, 2));
+        assert_eq!(w.eval_id, e.evaluations[0]);
+        let after = &s.timeline[ran(&s, &e.evaluations[0])];
+        assert_eq!(after.job.version, 2, "{version}");
+        let g = web(&s, &dep);
+        assert_eq!((g.healthy_allocs, g.unhealthy_allocs), (0, 1), "{version}");
+        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        assert_eq!(d.status, ds::FAILED, "{version}");
+    }
+}
+
+/// Without a stable version to revert to, `setAllocHealth` keeps the
+/// plain description (v1.3.0 deployment_watcher.go:204-206, v2.0.5
+/// :206-208), where the watcher's own failure and `FailDeployment` say
+/// `no stable job version to auto revert to`.
+#[test]
+fn deployment_watcher_go_set_alloc_health_without_a_stable_version() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (mut c, _job, dep, placed) = deploying(3, manual_health(0, true), |_| {});
+        for j in &mut c.snapshot.job_versions {
+            Arc::make_mut(j).stable = false;
+        }
+        let s = story(
+            &c,
+            version,
+            &[format!("alloc-unhealthy:{placed}@1m")],
+            "10m",
+            None,
+        );
+        let w = &s.deployment_watcher[0];
+        assert_eq!(
+            (w.action, w.status_description.as_str(), w.reverted.as_ref()),
+            (
+                WatcherAction::UnhealthyByOperator,
+                "Failed due to unhealthy allocations",
+                None
+            ),
+            "{version}"
+        );
+        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        assert_eq!(d.status, ds::FAILED, "{version}");
+    }
+}
+
+/// Nomad's refusals, nothing written: an allocation of version 0 outside
+/// the deployment its job's ID names (the state store, v1.3.0
+/// state_store.go:4489-4491, v2.0.5 :5164-5166), one whose deployment is
+/// gone (`deployment not found`, the endpoint, v1.3.0
+/// deployment_endpoint.go:370, v2.0.5 :437), and the deployment's own
+/// allocation once the operator failed it (v1.3.0 :381, v2.0.5 :451).
+#[test]
+fn deployment_endpoint_go_set_alloc_health_refusals() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (mut c, _job, dep, placed) = deploying(3, manual_health(0, false), |_| {});
+        let old: Vec<String> = c
+            .snapshot
+            .allocs
+            .iter()
+            .filter(|a| a.deployment_id.is_empty() && a.desired_status.as_str() == "run")
+            .map(|a| a.id.to_string())
+            .collect();
+        c.alloc_mut(&old[1]).deployment_id = "gone".into();
+        let s = story(
+            &c,
+            version,
+            &[
+                format!("alloc-healthy:{}@10s", old[0]),
+                format!("alloc-unhealthy:{}@20s", old[1]),
+                format!("deployment-fail:{dep}@30s"),
+                format!("alloc-healthy:{placed}@40s"),
+            ],
+            "10m",
+            None,
+        );
+        let refused = |e: &str| {
+            Some(Ignored::Refused {
+                errors: vec![e.to_string()],
+            })
+        };
+        let got: Vec<_> = s.what_if.iter().map(|e| e.ignored.clone()).collect();
+        assert_eq!(
+            got,
+            [
+                refused(&format!(
+                    "alloc \"{}\" is not part of deployment \"{dep}\"",
+                    old[0]
+                )),
+                refused("deployment not found"),
+                None,
+                refused("can't set health of allocations for a terminal deployment"),
+            ],
+            "{version}"
+        );
+        assert_eq!(s.what_if[0].deployment_id.as_deref(), Some(dep.as_str()));
+        assert_eq!(s.what_if[1].deployment_id.as_deref(), Some("gone"));
+        assert_eq!(s.deployment_watcher.len(), 1, "{version}: the failure only");
+        let g = web(&s, &dep);
+        assert_eq!((g.healthy_allocs, g.unhealthy_allocs), (0, 0), "{version}");
+    }
+}
+
+/// An allocation of a job with no deployment: the request has none to
+/// name (`missing deployment ID`, v1.3.0 deployment_endpoint.go:351,
+/// v2.0.5 :418). At the evaluation time the event comes before the
+/// registration's evaluation, which creates the job's first deployment.
+#[test]
+fn deployment_endpoint_go_set_alloc_health_without_a_deployment() {
+    let (c, _job, old) = registered(2, manual_health(0, false));
+    let s = story(
+        &c,
+        "2.0.5",
+        &[format!("alloc-healthy:{}", old[0])],
+        "10m",
+        None,
+    );
+    assert_eq!(
+        s.what_if[0].ignored,
+        Some(Ignored::Refused {
+            errors: vec!["missing deployment ID".to_string()]
+        })
+    );
+    assert_eq!(s.what_if[0].deployment_id, None);
+    assert_eq!(s.what_if[0].alloc_id.as_deref(), Some(old[0].as_str()));
+}
+
+/// After the write, the watcher looks at the deployment's allocations
+/// (`handleAllocUpdate`, then `autoPromoteDeployment`, v1.3.0
+/// deployment_watcher.go:511-533, v2.0.5 :518-540): the canary of an `auto_promote` group
+/// set healthy by hand is promoted by the watcher with its own evaluation,
+/// after the operator's write. The canary's ID is the one a first run
+/// places.
+#[test]
+fn deployment_watcher_go_set_alloc_health_of_a_canary_then_auto_promotes() {
+    for version in ["1.3.0", "2.0.5"] {
+        let update = UpdateStrategy {
+            canary: 1,
+            auto_promote: true,
+            ..manual_health(0, false)
+        };
+        let (c, _job, _old) = registered(2, update);
+        let first = story(&c, version, &[], "1m", None);
+        let dep = created(&first);
+        let canary = web(&first, &dep).placed_canaries[0].to_string();
+        assert!(first.deployment_watcher.is_empty(), "{version}: it waits");
+        let s = story(
+            &c,
+            version,
+            &[format!("alloc-healthy:{canary}@1m")],
+            "30m",
+            None,
+        );
+        let actions: Vec<WatcherAction> = s.deployment_watcher.iter().map(|w| w.action).collect();
+        assert_eq!(
+            actions,
+            [WatcherAction::HealthyByOperator, WatcherAction::Promoted],
+            "{version}"
+        );
+        let (set, promoted) = (&s.deployment_watcher[0], &s.deployment_watcher[1]);
+        assert_eq!(set.eval_id, s.what_if[0].evaluations[0]);
+        assert!(
+            ran(&s, &set.eval_id) < ran(&s, &promoted.eval_id),
+            "{version}"
+        );
+        assert!(web(&s, &dep).promoted, "{version}");
+    }
+}
+
+/// From the command line: tests/what-if/rolling.json registers web's
+/// version 2 one allocation at a time, its group auto-reverting to the
+/// stable version 1. The operator sets the first new
+/// allocation unhealthy, by name, before its client's verdict (a minute
+/// after it starts): the JSON names its deployment in the event and lists
+/// the failure, with the rollback to version 1, under
+/// `deployment_watcher`.
+#[test]
+fn an_allocation_set_unhealthy_from_the_command_line() {
+    let (code, stdout, stderr) = crate::what_if_cli::run(&[
+        "tests/what-if/rolling.json",
+        "--nomad-version",
+        "2.0.5",
+        "--format",
+        "json",
+        "--what-if",
+        "alloc-unhealthy:web.web[0]@1500ms",
+        "--until",
+        "30m",
+        "--assume-healthy-after",
+        "1m",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let event = &doc["what_if"][0];
+    assert_eq!(event["event"], "alloc-unhealthy");
+    let dep = event["deployment_id"].as_str().expect("deployment named");
+    let w = &doc["deployment_watcher"][0];
+    assert_eq!(w["action"], "unhealthy_by_operator");
+    assert_eq!(w["deployment_id"], dep);
+    assert_eq!(w["eval_id"], event["evaluations"][0]);
+    assert_eq!(
+        w["status_description"],
+        "Failed due to unhealthy allocations - rolling back to job version 1"
+    );
+    let d = doc["deployments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["id"] == dep)
+        .unwrap();
+    assert_eq!(d["status"], "failed");
+    assert_eq!(d["groups"]["web"]["unhealthy_allocs"], 1);
 }

@@ -1,8 +1,9 @@
 //! The state store's writes of a deployment (nomad/state/state_store.go):
 //! the per-group counters an allocation write moves
 //! (`updateDeploymentWithAlloc`), a status update and the job's stability
-//! with it (`updateDeploymentStatusImpl`), and a promotion
-//! (`UpdateDeploymentPromotion`). The same at every release replayed but
+//! with it (`updateDeploymentStatusImpl`), a promotion
+//! (`UpdateDeploymentPromotion`) and an allocation's health set by hand
+//! (`UpdateDeploymentAllocHealth`). The same at every release replayed but
 //! for what only a paused deployment sees (#27804, 2.0.1).
 
 use std::sync::Arc;
@@ -33,11 +34,12 @@ impl Before {
 /// :5945-6040, the same rule): allocation `i`, written at `now` over
 /// `before` (none for a placement), counts as placed in its deployment
 /// group when it is new there, and as healthy or unhealthy when its
-/// verdict first appears (Nomad also moves a healthy one to unhealthy,
-/// which a story never sees: a client gives its verdict once); a canary
-/// joins the placed canaries. A group with a progress deadline
-/// starts it at its first placement and pushes it on with each healthy
-/// verdict. Returns whether a health count moved.
+/// verdict first appears; a healthy one set unhealthy (by hand: a client
+/// gives its verdict once) moves from healthy to unhealthy. A canary
+/// joins the placed canaries. A group with a progress deadline starts it
+/// at its first placement and pushes it on with each change of the
+/// healthy count (Nomad's test is `healthy != 0`, so a healthy allocation
+/// set unhealthy pushes it too). Returns whether a health count moved.
 pub fn with_alloc(world: &mut World, i: usize, before: Option<&Before>, now: Time) -> bool {
     let alloc = world.alloc(i);
     if alloc.deployment_id.is_empty() {
@@ -56,6 +58,7 @@ pub fn with_alloc(world: &mut World, i: usize, before: Option<&Before>, now: Tim
         Some(b) if id == b.deployment_id => match (b.healthy, healthy_now) {
             (None, Some(true)) => healthy = 1,
             (None, Some(false)) => unhealthy = 1,
+            (Some(true), Some(false)) => (healthy, unhealthy) = (-1, 1),
             _ => {}
         },
         _ => placed = 1,
@@ -92,6 +95,18 @@ pub fn with_alloc(world: &mut World, i: usize, before: Option<&Before>, now: Tim
     healthy != 0 || unhealthy != 0
 }
 
+/// `UpdateDeploymentAllocHealth`'s allocation write (v1.3.0
+/// state_store.go:4479-4523, v2.0.5 :5154-5199): allocation `i`'s health
+/// set at `now`, whatever it was, and its deployment's counters moved.
+pub fn set_alloc_health(world: &mut World, i: usize, healthy: bool, now: Time) -> bool {
+    let before = Before::of(world.alloc(i));
+    world.snapshot.allocs[i]
+        .deployment_status
+        .get_or_insert_with(Default::default)
+        .healthy = Some(healthy);
+    with_alloc(world, i, Some(&before), now)
+}
+
 /// `updateDeploymentStatusImpl` (v1.3.0 state_store.go:4240-4276): the
 /// status of an active deployment; a successful one makes its job version
 /// stable (`updateJobStabilityImpl`). Returns whether it was written.
@@ -125,16 +140,24 @@ fn mark_stable(world: &mut World, namespace: &str, job_id: &str, version: u64) {
     }
 }
 
-/// `UpdateDeploymentPromotion` with `All` (v1.3.0 state_store.go:4316-4458,
-/// v2.0.5 :4988-5133, the same rule): every group is promoted once each
-/// canarying group has its desired canaries healthy; its progress deadline
-/// restarts at `now`; a running deployment that needs no more promotion is
-/// described running; the healthy canaries lose their canary flag. A
-/// deployment without canaries is promoted too: Nomad checks only the
-/// groups that want some. Otherwise Nomad's errors, one per group short of
-/// healthy canaries (go-multierror gathers them in Go's map order, which
-/// varies; here by group name).
-pub fn promote(world: &mut World, id: &Id, now: Time) -> Result<(), Vec<String>> {
+/// `UpdateDeploymentPromotion` (v1.3.0 state_store.go:4316-4458, v2.0.5
+/// :4988-5133, the same rule) of `groups`, every group when `None` (`All`):
+/// the groups named are promoted once each of them that wants canaries has
+/// them healthy; their progress deadline restarts at `now`; a running
+/// deployment that needs no more promotion is described running; their
+/// healthy canaries lose the canary flag. A group named that the deployment
+/// does not have is passed over, as Nomad checks and promotes only the
+/// deployment's groups named, and a deployment without canaries is promoted
+/// too. Otherwise Nomad's errors, one per group short of healthy canaries
+/// (go-multierror gathers them in Go's map order, which varies; here by
+/// group name).
+pub fn promote(
+    world: &mut World,
+    id: &Id,
+    groups: Option<&[String]>,
+    now: Time,
+) -> Result<(), Vec<String>> {
+    let named = |group: &str| groups.is_none_or(|g| g.iter().any(|n| n == group));
     let Some(d) = world.deployment(id) else {
         return Err(vec![format!(
             "Deployment ID {:?} couldn't be updated as it does not exist",
@@ -157,7 +180,7 @@ pub fn promote(world: &mut World, id: &Id, now: Time) -> Result<(), Vec<String>>
     let mut healthy_by_group: std::collections::BTreeMap<&str, i64> = Default::default();
     for &i in world.in_deployment(id) {
         let a = world.alloc(i);
-        if !canaries.iter().any(|c| a.id == **c) {
+        if !canaries.iter().any(|c| a.id == **c) || !named(&a.task_group) {
             continue;
         }
         let healthy = a.is_healthy();
@@ -170,6 +193,7 @@ pub fn promote(world: &mut World, id: &Id, now: Time) -> Result<(), Vec<String>>
     let short: Vec<String> = d
         .task_groups
         .iter()
+        .filter(|(group, _)| named(group))
         .filter_map(|(group, s)| {
             let have = healthy_by_group.get(group.as_str()).copied().unwrap_or(0);
             (s.desired_canaries != 0 && have < s.desired_canaries).then(|| {
@@ -184,7 +208,7 @@ pub fn promote(world: &mut World, id: &Id, now: Time) -> Result<(), Vec<String>>
         return Err(short);
     }
     let d = world.deployment_mut(id).expect("found above");
-    for state in d.task_groups.values_mut() {
+    for (_, state) in d.task_groups.iter_mut().filter(|(g, _)| named(g)) {
         if state.progress_deadline > 0 && !state.require_progress_by.is_zero() {
             state.require_progress_by = now.add(state.progress_deadline);
         }

@@ -8,8 +8,9 @@
 //! (`autoPromoteDeployment`), and fails the deployment on an unhealthy
 //! allocation or at its progress deadline (`shouldFail`), rolling the job
 //! back to its latest stable version where the group auto-reverts. An
-//! operator's promotion, failure, pause and resume (`PromoteDeployment`,
-//! `FailDeployment`, `PauseDeployment`) go through the same writes. Rows
+//! operator's promotion, failure, pause, resume and health set by hand
+//! (`PromoteDeployment`, `FailDeployment`, `PauseDeployment`,
+//! `SetAllocHealth`) go through the same writes. Rows
 //! #14001, #17341 and #27804 of the catalogue are its release differences.
 //! A deployment is marked successful by the scheduler's reconciler, in the
 //! plan of the evaluation that finds it complete.
@@ -40,6 +41,10 @@ pub struct WatcherWrite {
     pub namespace: String,
     pub job_id: String,
     pub action: WatcherAction,
+    /// The groups an operator's promotion named (`-group`); absent for
+    /// every group.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<String>,
     /// The deployment's status description after the write.
     pub status_description: String,
     /// The evaluation written with it; absent for a pause, which writes
@@ -61,7 +66,8 @@ pub enum WatcherAction {
     FailedUnhealthy,
     /// The deployment failed at its progress deadline.
     FailedDeadline,
-    /// Every group promoted by the operator (`PromoteDeployment`).
+    /// The groups named, or every group, promoted by the operator
+    /// (`PromoteDeployment`).
     PromotedByOperator,
     /// The deployment failed by the operator (`FailDeployment`).
     FailedByOperator,
@@ -69,6 +75,11 @@ pub enum WatcherAction {
     Paused,
     /// Running again by the operator (`PauseDeployment` with pause off).
     Resumed,
+    /// An allocation set healthy by the operator (`SetAllocHealth`).
+    HealthyByOperator,
+    /// An allocation set unhealthy by the operator, which fails the
+    /// deployment (`SetAllocHealth`).
+    UnhealthyByOperator,
 }
 
 /// One watcher write: its evaluation (none for a pause), and what the
@@ -201,7 +212,7 @@ impl Watcher {
         }
         let mut out = Vec::new();
         if auto_promotable(world, &d, rules)
-            && let Ok(w) = self.promote(world, id, now, WatcherAction::Promoted)
+            && let Ok(w) = self.promote(world, id, None, now, WatcherAction::Promoted)
         {
             out.push(w);
         }
@@ -253,22 +264,25 @@ impl Watcher {
         out
     }
 
-    /// Every group of deployment `id` promoted at `now`, with the
-    /// evaluation of the same write (`upsertDeploymentPromotion`), by
-    /// `autoPromoteDeployment` or the operator (`action`); the state
-    /// store's errors when it refuses.
+    /// The groups of deployment `id` promoted at `now` (`groups`, every
+    /// group when `None`), with the evaluation of the same write
+    /// (`upsertDeploymentPromotion`), by `autoPromoteDeployment` or the
+    /// operator (`action`); the state store's errors when it refuses.
     pub fn promote(
         &mut self,
         world: &mut World,
         id: &Id,
+        groups: Option<&[String]>,
         now: Time,
         action: WatcherAction,
     ) -> Result<Written, Vec<String>> {
-        deployment_state::promote(world, id, now)?;
+        deployment_state::promote(world, id, groups, now)?;
         let promoted = world.deployment(id).expect("promoted").clone();
+        let mut written = record(&promoted, action, now, None);
+        written.groups = groups.map(<[String]>::to_vec).unwrap_or_default();
         Ok(Written {
             eval: Some(eval(world, &promoted)),
-            record: Some(record(&promoted, action, now, None)),
+            record: Some(written),
         })
     }
 
@@ -293,6 +307,39 @@ impl Watcher {
         Written {
             eval: (!paused).then(|| eval(world, &after)),
             record: Some(record(&after, action, now, None)),
+        }
+    }
+
+    /// `setAllocHealth` (v1.3.0 deployment_watcher.go:156-240, v2.0.5
+    /// :158-243) of allocation `i` in the active deployment `d` at `now`:
+    /// its health and the counters (`UpdateDeploymentAllocHealth`) with an
+    /// evaluation in one write. Set unhealthy, the same write fails the
+    /// deployment (`Failed due to unhealthy allocations`) whatever its
+    /// progress deadline, reverting when the allocation's group
+    /// auto-reverts and a stable version exists; without one Nomad adds
+    /// no word to the description.
+    pub fn set_alloc_health(
+        &mut self,
+        world: &mut World,
+        d: &Deployment,
+        i: usize,
+        healthy: bool,
+        now: Time,
+    ) -> Written {
+        let group = world.alloc(i).task_group.clone();
+        deployment_state::set_alloc_health(world, i, healthy, now);
+        if !healthy {
+            let reverts = d
+                .task_groups
+                .get(group.as_str())
+                .is_some_and(|s| s.auto_revert);
+            let revert = reverts && rollback::has_stable(world, d);
+            return self.fail(world, d, WatcherAction::UnhealthyByOperator, revert, now);
+        }
+        let after = world.deployment(&d.id).expect("written").clone();
+        Written {
+            eval: Some(eval(world, &after)),
+            record: Some(record(&after, WatcherAction::HealthyByOperator, now, None)),
         }
     }
 
@@ -483,6 +530,7 @@ fn record(
         namespace: d.namespace.to_string(),
         job_id: d.job_id.to_string(),
         action,
+        groups: Vec::new(),
         status_description: d.status_description.to_string(),
         eval_id: String::new(),
         reverted,

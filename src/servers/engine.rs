@@ -133,6 +133,16 @@ impl Engine {
         self.written(written, now)
     }
 
+    /// The watcher's `handleAllocUpdate` on deployment `id` at `now` with
+    /// no verdict newer than the job's latest evaluation.
+    pub(super) fn watch(&mut self, id: &str, now: Time) -> Vec<WatcherWrite> {
+        self.watcher.refresh(&mut self.world);
+        let written =
+            self.watcher
+                .health_changed(&mut self.world, &Id::from(id), &[], now, &self.rules);
+        self.written(written, now)
+    }
+
     /// The watcher's timers due at `now`.
     pub(super) fn watcher_step(&mut self, now: Time) -> Vec<WatcherWrite> {
         let deadlines = self.until.is_some();

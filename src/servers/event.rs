@@ -22,6 +22,8 @@ pub enum EventKind {
     NodeIneligible,
     NodeUp,
     AllocFail,
+    AllocHealthy,
+    AllocUnhealthy,
     DeploymentPromote,
     DeploymentFail,
     DeploymentPause,
@@ -37,12 +39,14 @@ pub enum TargetKind {
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 9] = [
+    pub const ALL: [EventKind; 11] = [
         EventKind::NodeDown,
         EventKind::NodeDrain,
         EventKind::NodeIneligible,
         EventKind::NodeUp,
         EventKind::AllocFail,
+        EventKind::AllocHealthy,
+        EventKind::AllocUnhealthy,
         EventKind::DeploymentPromote,
         EventKind::DeploymentFail,
         EventKind::DeploymentPause,
@@ -56,6 +60,8 @@ impl EventKind {
             EventKind::NodeIneligible => "node-ineligible",
             EventKind::NodeUp => "node-up",
             EventKind::AllocFail => "alloc-fail",
+            EventKind::AllocHealthy => "alloc-healthy",
+            EventKind::AllocUnhealthy => "alloc-unhealthy",
             EventKind::DeploymentPromote => "deployment-promote",
             EventKind::DeploymentFail => "deployment-fail",
             EventKind::DeploymentPause => "deployment-pause",
@@ -71,7 +77,11 @@ impl EventKind {
             EventKind::NodeIneligible => "node-ineligible:NODE",
             EventKind::NodeUp => "node-up:NODE[@TIME]",
             EventKind::AllocFail => "alloc-fail:ALLOC[@TIME]",
-            EventKind::DeploymentPromote => "deployment-promote:DEPLOYMENT[@TIME]",
+            EventKind::AllocHealthy => "alloc-healthy:ALLOC[@TIME]",
+            EventKind::AllocUnhealthy => "alloc-unhealthy:ALLOC[@TIME]",
+            EventKind::DeploymentPromote => {
+                "deployment-promote:DEPLOYMENT[:GROUP[,GROUP...]][@TIME]"
+            }
             EventKind::DeploymentFail => "deployment-fail:DEPLOYMENT[@TIME]",
             EventKind::DeploymentPause => "deployment-pause:DEPLOYMENT[@TIME]",
             EventKind::DeploymentResume => "deployment-resume:DEPLOYMENT[@TIME]",
@@ -81,7 +91,9 @@ impl EventKind {
     /// What the event's target names.
     pub fn target(self) -> TargetKind {
         match self {
-            EventKind::AllocFail => TargetKind::Alloc,
+            EventKind::AllocFail | EventKind::AllocHealthy | EventKind::AllocUnhealthy => {
+                TargetKind::Alloc
+            }
             EventKind::DeploymentPromote
             | EventKind::DeploymentFail
             | EventKind::DeploymentPause
@@ -167,6 +179,9 @@ pub struct EventSpec {
     pub at: Option<When>,
     /// `node-drain`'s `:DEADLINE`.
     pub deadline: Option<Duration>,
+    /// `deployment-promote`'s `:GROUP,...`: the groups promoted (`nomad
+    /// deployment promote -group`); empty for every group.
+    pub groups: Vec<String>,
     /// The text given, for messages.
     pub text: String,
 }
@@ -228,6 +243,20 @@ impl FromStr for EventSpec {
             deadline = Some(d);
             target = head;
         }
+        let mut groups = Vec::new();
+        if kind == EventKind::DeploymentPromote
+            && let Some((head, tail)) = target.rsplit_once(':')
+        {
+            // The last colon starts the groups: a job ID with colons of its
+            // own ends with one (`web:v2:` promotes every group of `web:v2`).
+            if !tail.is_empty() {
+                groups = tail.split(',').map(str::to_string).collect();
+                if groups.iter().any(|g| g.is_empty()) {
+                    return Err(bad(format!("{tail:?} names an empty GROUP")));
+                }
+            }
+            target = head;
+        }
         if target.is_empty() {
             return Err(bad(format!(
                 "no {} given",
@@ -246,6 +275,7 @@ impl FromStr for EventSpec {
             target: target.to_string(),
             at,
             deadline,
+            groups,
             text: s.to_string(),
         })
     }
@@ -337,13 +367,72 @@ mod tests {
         let e = "deployment-promote:".parse::<EventSpec>().unwrap_err();
         assert_eq!(e.problem, "no DEPLOYMENT given");
         assert!(
-            e.to_string()
-                .contains("deployment-promote:DEPLOYMENT[@TIME]"),
+            e.to_string().contains("deployment-fail:DEPLOYMENT[@TIME]"),
             "{e}"
         );
         let e = "deployment-fail:web@soon".parse::<EventSpec>().unwrap_err();
         assert!(e.problem.contains("\"soon\" is not a time"), "{e}");
         let e = "deployment-pause:@5m".parse::<EventSpec>().unwrap_err();
         assert_eq!(e.problem, "no DEPLOYMENT given");
+    }
+
+    #[test]
+    fn health_set_by_hand_names_an_allocation_with_an_optional_time() {
+        for (text, kind) in [
+            ("alloc-healthy:1a6f@2m", EventKind::AllocHealthy),
+            ("alloc-unhealthy:1a6f@2m", EventKind::AllocUnhealthy),
+        ] {
+            let d = spec(text);
+            assert_eq!(
+                (d.kind, d.target.as_str(), d.at),
+                (kind, "1a6f", Some(When::After(120 * SECOND)))
+            );
+            assert!(kind.targets_alloc());
+        }
+        assert_eq!(spec("alloc-healthy:web.app[0]").target, "web.app[0]");
+        assert_eq!(spec("alloc-unhealthy:1a6f").at, None);
+        let e = "alloc-healthy:@1m".parse::<EventSpec>().unwrap_err();
+        assert_eq!(e.problem, "no ALLOC given");
+        assert!(
+            e.to_string().contains("alloc-unhealthy:ALLOC[@TIME]"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_promotion_names_its_groups_after_the_last_colon() {
+        let d = spec("deployment-promote:web:api,cache@5m");
+        assert_eq!(
+            (d.target.as_str(), d.at),
+            ("web", Some(When::After(300 * SECOND)))
+        );
+        assert_eq!(d.groups, ["api", "cache"]);
+        assert_eq!(spec("deployment-promote:078de2a8:web").groups, ["web"]);
+        assert!(spec("deployment-promote:web@5m").groups.is_empty());
+        // A job ID with a colon: the last colon starts the groups, so an
+        // empty list after it promotes every group of `batch:nightly`.
+        let d = spec("deployment-promote:batch:nightly:");
+        assert_eq!((d.target.as_str(), d.groups.len()), ("batch:nightly", 0));
+        let d = spec("deployment-promote:batch:nightly:web");
+        assert_eq!((d.target.as_str(), d.groups.len()), ("batch:nightly", 1));
+        assert_eq!(d.groups, ["web"]);
+        // Only a promotion takes groups.
+        let d = spec("deployment-pause:batch:nightly");
+        assert_eq!((d.target.as_str(), d.groups.len()), ("batch:nightly", 0));
+    }
+
+    #[test]
+    fn a_promotion_with_an_empty_group_or_no_deployment_is_refused() {
+        let e = "deployment-promote:web:api,"
+            .parse::<EventSpec>()
+            .unwrap_err();
+        assert_eq!(e.problem, "\"api,\" names an empty GROUP");
+        let e = "deployment-promote::web".parse::<EventSpec>().unwrap_err();
+        assert_eq!(e.problem, "no DEPLOYMENT given");
+        assert!(
+            e.to_string()
+                .contains("deployment-promote:DEPLOYMENT[:GROUP[,GROUP...]][@TIME]"),
+            "{e}"
+        );
     }
 }

@@ -4,6 +4,7 @@
 use crate::model::{ClientStatus, eligibility, node_status};
 use crate::time::Time;
 
+use super::alloc_health;
 use super::deployment_watcher::{Watcher, WatcherAction, WatcherWrite};
 use super::drainer::Drainer;
 use super::eval::NewEval;
@@ -43,6 +44,10 @@ pub struct Outcome {
     /// An operator's deployment write, its evaluation (if any) the one
     /// write of `writes`.
     pub watcher: Option<WatcherWrite>,
+    /// The deployment whose allocations the watcher looks at once the
+    /// event's write is in (`handleAllocUpdate` after a health set by
+    /// hand).
+    pub watch: Option<String>,
 }
 
 /// The event `r` at its time.
@@ -62,6 +67,7 @@ pub fn apply(
         heartbeat: None,
         health: Vec::new(),
         watcher: None,
+        watch: None,
     };
     let now = r.at;
     match r.spec.kind {
@@ -105,6 +111,9 @@ pub fn apply(
                 }
             }
         }
+        EventKind::AllocHealthy | EventKind::AllocUnhealthy => {
+            set_health(world, watcher, r, &mut out);
+        }
         EventKind::DeploymentPromote
         | EventKind::DeploymentFail
         | EventKind::DeploymentPause
@@ -140,7 +149,14 @@ fn operate(
     }
     let written = match kind {
         EventKind::DeploymentPromote => {
-            match watcher.promote(world, &d.id, r.at, WatcherAction::PromotedByOperator) {
+            let groups = (!r.spec.groups.is_empty()).then_some(r.spec.groups.as_slice());
+            match watcher.promote(
+                world,
+                &d.id,
+                groups,
+                r.at,
+                WatcherAction::PromotedByOperator,
+            ) {
                 Ok(w) => w,
                 Err(errors) => {
                     out.applied.ignored = Some(Ignored::Refused { errors });
@@ -156,6 +172,38 @@ fn operate(
     };
     out.writes.push(written.eval.into_iter().collect());
     out.watcher = written.record;
+}
+
+/// `alloc-healthy`, `alloc-unhealthy`: `Deployment.SetAllocHealth` on the
+/// deployment [`alloc_health::named`] finds, refused as Nomad refuses it;
+/// the watcher's write, then (set healthy: the deployment still active)
+/// its look at the deployment's allocations. The evaluation is written
+/// with the health, so the watcher's look creates no batched one for it
+/// (`handleAllocUpdate` wants a verdict newer than the job's latest
+/// evaluation).
+fn set_health(world: &mut World, watcher: &mut Watcher, r: &Resolved, out: &mut Outcome) {
+    let refuse = |out: &mut Outcome, error: String| {
+        out.applied.ignored = Some(Ignored::Refused {
+            errors: vec![error],
+        });
+    };
+    let Some(id) = alloc_health::named(world, r.target) else {
+        refuse(out, "missing deployment ID".to_string());
+        return;
+    };
+    out.applied.deployment_id = Some(id.to_string());
+    if let Err(error) = alloc_health::check(world, r.target, &id) {
+        refuse(out, error);
+        return;
+    }
+    let d = world.deployment(&id).expect("checked").clone();
+    let healthy = r.spec.kind == EventKind::AllocHealthy;
+    let written = watcher.set_alloc_health(world, &d, r.target, healthy, r.at);
+    out.writes.push(written.eval.into_iter().collect());
+    out.watcher = written.record;
+    if healthy {
+        out.watch = Some(id.to_string());
+    }
 }
 
 /// `node-up`: the client's status update to `ready` (through

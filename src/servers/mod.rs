@@ -10,6 +10,7 @@
 //! #14621, #17071, F-3, and the deployment watcher's #14001, #17341 and
 //! #27804 of the catalogue ([`crate::version::Switch`]).
 
+mod alloc_health;
 mod apply;
 mod blocked;
 mod deployment_state;

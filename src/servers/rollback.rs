@@ -72,6 +72,11 @@ pub fn revert(world: &mut World, d: &Deployment, base: &str) -> (String, Option<
     (description, Some(reverted))
 }
 
+/// Whether the job of `d` has a version marked stable to revert to.
+pub fn has_stable(world: &World, d: &Deployment) -> bool {
+    latest_stable(world, d).is_some()
+}
+
 /// `latestStableJob`: the newest version of the job marked stable.
 fn latest_stable(world: &World, d: &Deployment) -> Option<Arc<Job>> {
     world

@@ -146,8 +146,10 @@ pub enum Ignored {
     /// After `--until`.
     AfterUntil,
     /// Nomad refused the operator's request, with its errors: the
-    /// deployment endpoint's for a terminal deployment, the state store's
-    /// for each group short of healthy canaries.
+    /// deployment endpoint's for a terminal deployment (or, setting an
+    /// allocation's health, none or one gone), the state store's for each
+    /// group short of healthy canaries or an allocation outside the
+    /// deployment.
     Refused { errors: Vec<String> },
 }
 

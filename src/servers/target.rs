@@ -170,20 +170,7 @@ pub fn deployment(
             namespaces: namespaces.iter().map(|n| n.to_string()).collect(),
         });
     }
-    // Nomad's `LatestDeploymentByJobID`: the highest create index.
-    let latest = |active: bool| {
-        of_job
-            .iter()
-            .copied()
-            .filter(|&i| !active || deployments[i].active())
-            .max_by_key(|&i| {
-                (
-                    deployments[i].create_index,
-                    std::cmp::Reverse(&deployments[i].id),
-                )
-            })
-    };
-    if let Some(i) = latest(true).or_else(|| latest(false)) {
+    if let Some(i) = latest(deployments, &of_job) {
         return Ok(i);
     }
     let by_prefix: Vec<usize> = (0..deployments.len())
@@ -203,6 +190,34 @@ pub fn deployment(
             matches: listed(many.iter().map(|&i| describe_deployment(&deployments[i]))),
         }),
     }
+}
+
+/// The deployment a job's ID names, as [`deployment`] takes it: of the
+/// job `job_id` in `namespace`, its latest active deployment, else its
+/// latest.
+pub fn job_latest(deployments: &[Deployment], namespace: &str, job_id: &str) -> Option<usize> {
+    let of_job: Vec<usize> = (0..deployments.len())
+        .filter(|&i| deployments[i].namespace == namespace && deployments[i].job_id == job_id)
+        .collect();
+    latest(deployments, &of_job)
+}
+
+/// Of `of_job`, the latest active deployment, else the latest: Nomad's
+/// `LatestDeploymentByJobID` takes the highest create index.
+fn latest(deployments: &[Deployment], of_job: &[usize]) -> Option<usize> {
+    let newest = |active: bool| {
+        of_job
+            .iter()
+            .copied()
+            .filter(|&i| !active || deployments[i].active())
+            .max_by_key(|&i| {
+                (
+                    deployments[i].create_index,
+                    std::cmp::Reverse(&deployments[i].id),
+                )
+            })
+    };
+    newest(true).or_else(|| newest(false))
 }
 
 fn describe_deployment(d: &Deployment) -> String {

@@ -247,6 +247,10 @@ pub(super) fn tell(
                 w.eval_id = applied.evaluations.first().cloned().unwrap_or_default();
                 story.deployment_watcher.push(w);
             }
+            if let Some(id) = outcome.watch {
+                let written = engine.watch(&id, now);
+                story.deployment_watcher.extend(written);
+            }
             story.marks.extend(outcome.marks);
             if outcome.frees_capacity {
                 engine.unblock(now);

@@ -217,16 +217,22 @@ fn watcher(r: &Renderer, out: &mut String, story: &Story) {
             WatcherAction::FailedByOperator => "failed by operator",
             WatcherAction::Paused => "paused",
             WatcherAction::Resumed => "resumed",
+            WatcherAction::HealthyByOperator => "allocation healthy by operator",
+            WatcherAction::UnhealthyByOperator => "allocation unhealthy by operator",
         };
         let reverted = match &w.reverted {
             Some(v) => format!(" (job version {} registered)", v.job_version),
             None => String::new(),
         };
+        let groups = match w.groups.as_slice() {
+            [] => String::new(),
+            named => format!(" ({})", named.join(", ")),
+        };
         t.row(vec![
             offset(w.at, story.report.now),
             r.id(&w.deployment_id).to_string(),
             format!("{}/{}", w.namespace, w.job_id),
-            action.to_string(),
+            format!("{action}{groups}"),
             r.id(&w.eval_id).to_string(),
             format!("{}{reverted}", w.status_description),
         ]);
@@ -310,6 +316,8 @@ fn servers(e: &AppliedEvent) -> String {
         parts.push(match e.event {
             crate::servers::EventKind::NodeIneligible => "ineligible: no evaluation".to_string(),
             crate::servers::EventKind::AllocFail => "allocation failed".to_string(),
+            crate::servers::EventKind::AllocHealthy => "set healthy".to_string(),
+            crate::servers::EventKind::AllocUnhealthy => "set unhealthy".to_string(),
             crate::servers::EventKind::DeploymentPromote => "promoted".to_string(),
             crate::servers::EventKind::DeploymentFail => "deployment failed".to_string(),
             crate::servers::EventKind::DeploymentPause => "paused".to_string(),
