@@ -25,7 +25,7 @@ use std::thread;
 pub(super) fn for_each_in_order<T: Sync, R: Send>(
     items: &[T],
     threads: usize,
-    weight: impl Fn(&T) -> usize + Sync,
+    weight: impl Fn(&T) -> usize,
     budget: usize,
     f: impl Fn(&T) -> R + Sync,
     mut emit: impl FnMut(R),
@@ -35,9 +35,10 @@ pub(super) fn for_each_in_order<T: Sync, R: Send>(
         items.iter().for_each(|item| emit(f(item)));
         return;
     }
+    let weights: Vec<usize> = items.iter().map(weight).collect();
     let heaviest = (0..items.len())
         .rev()
-        .max_by_key(|&i| weight(&items[i]))
+        .max_by_key(|&i| weights[i])
         .unwrap_or(0);
     let order: Vec<usize> = std::iter::once(heaviest)
         .chain((0..items.len()).filter(|&i| i != heaviest))
@@ -62,7 +63,7 @@ pub(super) fn for_each_in_order<T: Sync, R: Send>(
                         let Some(&i) = order.get(q.taken).filter(|_| !q.stopped) else {
                             return;
                         };
-                        let w = weight(&items[i]);
+                        let w = weights[i];
                         if q.load == 0 || i == q.to_emit || q.load + w <= budget {
                             q.taken += 1;
                             q.load += w;
@@ -91,7 +92,7 @@ pub(super) fn for_each_in_order<T: Sync, R: Send>(
             state: &state,
             room: &room,
         };
-        for (i, item) in items.iter().enumerate() {
+        for (i, &w) in weights.iter().enumerate() {
             let mut q = lock(&state);
             let result = loop {
                 if let Some(result) = q.held.remove(&i) {
@@ -101,7 +102,7 @@ pub(super) fn for_each_in_order<T: Sync, R: Send>(
                 q = arrived.wait(q).unwrap_or_else(|e| e.into_inner());
                 q.writer_waits = false;
             };
-            q.load -= weight(item);
+            q.load -= w;
             q.to_emit = i + 1;
             if q.takers_waiting > 0 {
                 room.notify_one();

@@ -92,15 +92,11 @@ pub fn alloc(
 /// The allocations from `from` on with the ID `text`, else those whose ID
 /// starts with it.
 fn by_id(allocs: &[Allocation], from: usize, text: &str) -> Vec<usize> {
-    let ids: Vec<(usize, String)> = (from..allocs.len())
-        .map(|i| (i, allocs[i].id.to_string()))
-        .collect();
-    if let Some((i, _)) = ids.iter().find(|(_, id)| id == text) {
-        return vec![*i];
+    if let Some(i) = (from..allocs.len()).find(|&i| allocs[i].id == text) {
+        return vec![i];
     }
-    ids.into_iter()
-        .filter(|(_, id)| id.starts_with(text))
-        .map(|(i, _)| i)
+    (from..allocs.len())
+        .filter(|&i| allocs[i].id.with_str(|id| id.starts_with(text)))
         .collect()
 }
 
