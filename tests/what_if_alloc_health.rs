@@ -153,8 +153,47 @@ fn state_store_go_upsert_deployment_alloc_health_healthy_and_unhealthy() {
     }
 }
 
+/// `TestWatcher_SetAllocHealth_Unhealthy_NoRollback` (v1.3.0
+/// deployments_watcher_test.go:353, v2.0.5 :305): the latest stable
+/// version has the failing version's specification, so the failure
+/// written with the unhealthy verdicts registers nothing
+/// (`handleRollbackValidity`, v1.3.0 deployment_watcher.go:243, v2.0.5
+/// :246). The allocation is named twice, and counted once.
+#[test]
+fn deployment_watcher_go_set_alloc_health_unhealthy_no_rollback() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (mut c, job, dep, placed) = deploying(3, manual_pairs(0, true), |_| {});
+        for j in &mut c.snapshot.job_versions {
+            let mut same = (*job).clone();
+            (same.version, same.stable) = (j.version, true);
+            *j = std::sync::Arc::new(same);
+        }
+        let s = story(
+            &c,
+            version,
+            &[format!("alloc-unhealthy:{placed},{placed}@1m")],
+            "10m",
+            None,
+        );
+        let w = &s.deployment_watcher[0];
+        assert_eq!(
+            (w.action, w.status_description.as_str(), w.reverted.as_ref()),
+            (
+                WatcherAction::UnhealthyByOperator,
+                "Failed due to unhealthy allocations - not rolling back to stable job version 0 \
+                 as current job has same specification",
+                None
+            ),
+            "{version}"
+        );
+        assert_eq!(web(&s, &dep).unhealthy_allocs, 1, "{version}");
+        let after = &s.timeline[ran_by(&s, 0)[0]];
+        assert_eq!(after.job.version, 1, "{version}: no version registered");
+    }
+}
+
 /// An allocation named twice (`updateDeploymentWithAlloc`, v1.3.0
-/// state_store.go:5145-5163, v2.0.5 :5975-5993, compares each write with
+/// state_store.go:5146-5162, v2.0.5 :5976-5992, compares each write with
 /// the one before it in the transaction): twice healthy counts once; in
 /// both lists it is counted healthy, then moved to unhealthy, and fails
 /// the deployment.
