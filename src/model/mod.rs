@@ -4,6 +4,7 @@
 
 mod alloc;
 mod alloc_wire;
+mod applied_config;
 mod connect;
 mod constraint;
 mod csi;
@@ -20,6 +21,7 @@ mod known_names;
 mod legacy;
 mod name;
 mod node;
+mod node_pool;
 mod other_text;
 mod parts;
 mod reconcile_strategy;
@@ -76,6 +78,8 @@ pub use release::{HEAD_COMMIT, Release, SEED_COMMIT, SERIES, v};
 pub use resources::{
     NodeDevice, NodeDeviceInstance, NodeNetwork, NodeNetworkAddress, NodeResources,
 };
+pub use node_pool::{NodePool, NodePoolSchedulerConfig};
+pub use applied_config::{AppliedConfig, PoolOverride};
 pub use scheduler_config::{PreemptionConfig, SchedulerConfig};
 pub use shared::Shared;
 pub(crate) use shared::from_slice_shared;
