@@ -11,9 +11,9 @@ pub(super) fn step(c: &PlanSchedulerConfig) -> Step {
         true => format!("set by node pool {}", c.node_pool),
         false => "the cluster's".to_string(),
     };
-    let oversubscription = match c.memory_oversubscription_enabled {
-        true => "on: memory_max reaches the allocation",
-        false => "off: memory_max is not given",
+    let (oversubscription, reaches) = match c.memory_oversubscription_enabled {
+        true => ("on", "reaches"),
+        false => ("off", "does not reach"),
     };
     Step::new(
         "Scheduler configuration",
@@ -25,17 +25,13 @@ pub(super) fn step(c: &PlanSchedulerConfig) -> Step {
     )
     .fact(
         "scheduler algorithm",
-        format!(
-            "{}, {}",
-            c.scheduler_algorithm,
-            from("scheduler_algorithm")
-        ),
+        format!("{} ({})", c.scheduler_algorithm, from("scheduler_algorithm")),
     )
     .fact(
         "memory oversubscription",
         format!(
-            "{oversubscription}, {}",
-            from("memory_oversubscription_enabled")
+            "{oversubscription} ({}): a task's memory_max {reaches} its allocation",
+            from("memory_oversubscription_enabled"),
         ),
     )
 }
