@@ -24,6 +24,8 @@ pub mod event;
 mod events;
 mod explain_story;
 pub mod heartbeat;
+#[cfg(test)]
+mod memory_max_tests;
 pub mod node_evals;
 pub mod node_status;
 mod place;
