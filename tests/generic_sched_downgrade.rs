@@ -263,7 +263,10 @@ fn a_downgraded_placement_runs_with_its_own_pool_s_configuration() {
         let spread = nodes(&busy_pools_snapshot("", "", "spread"), release);
         let binpack = nodes(&busy_pools_snapshot("", "", "binpack"), release);
         assert_eq!((spread, binpack), ((5, 3), (9, 4)), "{release}");
-        let crossed = nodes(&busy_pools_snapshot("spread", "binpack", "binpack"), release);
+        let crossed = nodes(
+            &busy_pools_snapshot("spread", "binpack", "binpack"),
+            release,
+        );
         assert_eq!(crossed, (9, 3), "{release}");
         let crossed = nodes(&busy_pools_snapshot("binpack", "spread", "spread"), release);
         assert_eq!(crossed, (5, 4), "{release}");
@@ -290,7 +293,10 @@ fn a_downgraded_placement_runs_with_its_own_pool_s_configuration() {
     assert_eq!(
         facts,
         [
-            ("scheduler algorithm", "spread (set by node pool pool-binpack)"),
+            (
+                "scheduler algorithm",
+                "spread (set by node pool pool-binpack)"
+            ),
             (
                 "memory oversubscription",
                 "off (the cluster's): a task's memory_max does not reach its allocation"

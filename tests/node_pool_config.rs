@@ -55,7 +55,10 @@ fn a_system_job_s_plan_names_its_pool_s_configuration_from_1_6_0() {
         let report = Replay::new(&s, &at(release)).unwrap().report();
         let plan = &report.jobs[0].plan;
         assert_eq!(plan.place.len(), 2, "{release}");
-        let c = plan.scheduler_config.as_ref().expect("the pool's configuration");
+        let c = plan
+            .scheduler_config
+            .as_ref()
+            .expect("the pool's configuration");
         assert_eq!(
             (c.node_pool.as_str(), c.scheduler_algorithm.as_str()),
             ("gpu", "binpack")

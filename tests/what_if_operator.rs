@@ -956,7 +956,13 @@ fn operator_on(version: &str, paused: bool, event: &str) -> (Story, String) {
         d.status = ds::PAUSED.into();
         d.status_description = ds::DESC_PAUSED.into();
     }
-    let s = story(&c, version, &[format!("{event}:{dep}@1m")], "5m", Some(10 * MINUTE));
+    let s = story(
+        &c,
+        version,
+        &[format!("{event}:{dep}@1m")],
+        "5m",
+        Some(10 * MINUTE),
+    );
     (s, dep)
 }
 
@@ -973,13 +979,21 @@ fn one_write(s: &Story, dep: &str) -> (WatcherAction, String, bool, String) {
         [] => false,
         [eval] => {
             assert_eq!(w.eval_id.as_str(), eval.as_str());
-            assert_eq!(s.timeline[ran(s, eval)].evaluation.triggered_by, "deployment-watcher");
+            assert_eq!(
+                s.timeline[ran(s, eval)].evaluation.triggered_by,
+                "deployment-watcher"
+            );
             true
         }
         more => panic!("{more:?}"),
     };
     let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
-    (w.action, w.status_description.clone(), evaluated, d.status.clone())
+    (
+        w.action,
+        w.status_description.clone(),
+        evaluated,
+        d.status.clone(),
+    )
 }
 
 /// `TestWatcher_PauseDeployment_Pause_Running` (nomad/deploymentwatcher/
@@ -992,7 +1006,12 @@ fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_pause_running() {
         let (s, dep) = operator_on(version, false, "deployment-pause");
         assert_eq!(
             one_write(&s, &dep),
-            (WatcherAction::Paused, ds::DESC_PAUSED.to_string(), false, ds::PAUSED.to_string()),
+            (
+                WatcherAction::Paused,
+                ds::DESC_PAUSED.to_string(),
+                false,
+                ds::PAUSED.to_string()
+            ),
             "{version}"
         );
     }
@@ -1007,7 +1026,12 @@ fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_pause_paused() {
         let (s, dep) = operator_on(version, true, "deployment-pause");
         assert_eq!(
             one_write(&s, &dep),
-            (WatcherAction::Paused, ds::DESC_PAUSED.to_string(), false, ds::PAUSED.to_string()),
+            (
+                WatcherAction::Paused,
+                ds::DESC_PAUSED.to_string(),
+                false,
+                ds::PAUSED.to_string()
+            ),
             "{version}"
         );
     }
@@ -1023,7 +1047,12 @@ fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_unpause_paused() {
         let (s, dep) = operator_on(version, true, "deployment-resume");
         assert_eq!(
             one_write(&s, &dep),
-            (WatcherAction::Resumed, ds::DESC_RUNNING.to_string(), true, ds::RUNNING.to_string()),
+            (
+                WatcherAction::Resumed,
+                ds::DESC_RUNNING.to_string(),
+                true,
+                ds::RUNNING.to_string()
+            ),
             "{version}"
         );
     }
@@ -1038,7 +1067,12 @@ fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_unpause_running() {
         let (s, dep) = operator_on(version, false, "deployment-resume");
         assert_eq!(
             one_write(&s, &dep),
-            (WatcherAction::Resumed, ds::DESC_RUNNING.to_string(), true, ds::RUNNING.to_string()),
+            (
+                WatcherAction::Resumed,
+                ds::DESC_RUNNING.to_string(),
+                true,
+                ds::RUNNING.to_string()
+            ),
             "{version}"
         );
     }

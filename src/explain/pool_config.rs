@@ -25,7 +25,11 @@ pub(super) fn step(c: &PlanSchedulerConfig) -> Step {
     )
     .fact(
         "scheduler algorithm",
-        format!("{} ({})", c.scheduler_algorithm, from("scheduler_algorithm")),
+        format!(
+            "{} ({})",
+            c.scheduler_algorithm,
+            from("scheduler_algorithm")
+        ),
     )
     .fact(
         "memory oversubscription",

@@ -196,7 +196,11 @@ pub(super) fn placement(
         })
         .map_or(String::new(), |tg| tg.name.clone());
     let mut steps = vec![node_step(sr, node_id)];
-    let config = sr.report.jobs.first().and_then(|j| j.plan.scheduler_config.as_ref());
+    let config = sr
+        .report
+        .jobs
+        .first()
+        .and_then(|j| j.plan.scheduler_config.as_ref());
     steps.extend(config.map(pool_config::step));
     let entries: Vec<&DiffEntry<'_>> = s
         .diff

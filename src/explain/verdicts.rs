@@ -123,7 +123,11 @@ pub(super) fn steps(record: &PlacementRecord<'_>, nearest: Option<&NearestMiss>)
     let fits = ranked(record);
     let mut steps = Vec::new();
 
-    if let Some(c) = record.pool_config.as_deref().and_then(PlanSchedulerConfig::of) {
+    if let Some(c) = record
+        .pool_config
+        .as_deref()
+        .and_then(PlanSchedulerConfig::of)
+    {
         steps.push(pool_config::step(&c));
     }
     let mut targets = Step::new(

@@ -176,7 +176,11 @@ pub fn plan_job(
     // setting from 1.6.0 (nomad/job_endpoint_hooks.go:325-330 at 1.6.0).
     let pool = Switch::NodePoolSchedulerConfig
         .in_release(release)
-        .then(|| job.get("NodePool").and_then(Value::as_str).unwrap_or_default());
+        .then(|| {
+            job.get("NodePool")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+        });
     let oversubscription = snapshot
         .scheduler_config_for(pool)
         .config

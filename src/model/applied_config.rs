@@ -81,7 +81,12 @@ mod tests {
     #[test]
     fn operator_test_go_v1_6_0_v2_0_5_scheduler_configuration_with_node_pool() {
         let cases = [
-            ("nil pool", config("spread", false), None, config("spread", false)),
+            (
+                "nil pool",
+                config("spread", false),
+                None,
+                config("spread", false),
+            ),
             (
                 "nil pool scheduler config",
                 config("spread", false),
@@ -141,7 +146,10 @@ mod tests {
         assert!(enabled(on.clone(), vec![pool(None)]), "no configuration");
         assert!(enabled(on.clone(), vec![pool(Some(("", None)))]), "unset");
         assert!(!enabled(on, vec![pool(Some(("", Some(false))))]), "off");
-        assert!(enabled(None, vec![pool(Some(("", Some(true))))]), "no cluster's");
+        assert!(
+            enabled(None, vec![pool(Some(("", Some(true))))]),
+            "no cluster's"
+        );
     }
 
     /// What a pool set is told apart from what it left to the cluster, and

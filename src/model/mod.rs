@@ -48,6 +48,7 @@ pub use alloc::{
     DelaySteps, DesiredTransition, NormScore, Reconnection, RescheduleEvent, RescheduleTracker,
     alloc_index_from_name,
 };
+pub use applied_config::{AppliedConfig, PoolOverride};
 pub use connect::{
     ConsulGateway, ConsulGatewayBindAddress, ConsulGatewayProxy, ConsulGatewayTlsConfig,
     ConsulIngressConfigEntry, ConsulIngressListener, ConsulIngressService, ConsulLinkedService,
@@ -72,14 +73,13 @@ pub use job_type::JobType;
 pub use legacy::LegacyResources;
 pub use name::{Interner, Name};
 pub use node::{DriverInfo, HostVolume, Node, NodesById, eligibility, node_status};
+pub use node_pool::{NodePool, NodePoolSchedulerConfig};
 pub use other_text::OtherText;
 pub use reconcile_strategy::{ReconcileStrategy, reconcile_option};
 pub use release::{HEAD_COMMIT, Release, SEED_COMMIT, SERIES, v};
 pub use resources::{
     NodeDevice, NodeDeviceInstance, NodeNetwork, NodeNetworkAddress, NodeResources,
 };
-pub use node_pool::{NodePool, NodePoolSchedulerConfig};
-pub use applied_config::{AppliedConfig, PoolOverride};
 pub use scheduler_config::{PreemptionConfig, SchedulerConfig};
 pub use shared::Shared;
 pub(crate) use shared::from_slice_shared;

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::{
-    AppliedConfig, Allocation, CsiPlugin, CsiVolume, Deployment, Evaluation, Job, Node, NodePool,
+    Allocation, AppliedConfig, CsiPlugin, CsiVolume, Deployment, Evaluation, Job, Node, NodePool,
     SchedulerConfig, VersionRequest,
 };
 use crate::time::Time;

@@ -60,10 +60,13 @@ impl<'a> JobContext<'a> {
     fn fit_input(&self, w: &JobWork<'a>) -> FitInput<'a, 'a> {
         let config = &self.scheduler.preemption_config;
         let sysbatch = w.job.is_some_and(|j| j.job_type == JobType::Sysbatch);
-        let memory_oversubscription = w.job.map_or(
-            self.scheduler.memory_oversubscription_enabled,
-            |j| self.applied_config(j).config.memory_oversubscription_enabled,
-        );
+        let memory_oversubscription =
+            w.job
+                .map_or(self.scheduler.memory_oversubscription_enabled, |j| {
+                    self.applied_config(j)
+                        .config
+                        .memory_oversubscription_enabled
+                });
         FitInput {
             settings: Settings {
                 rules: FitRules::of(self.rules.release()),

@@ -86,8 +86,20 @@ fn scheduler_test_go_v1_6_0_v2_0_5_job_register_memory_max_honored() {
         ("plain no max", "pool-none", 0, true, 0),
         ("with max", "pool-none", 300, true, 300),
         ("with max but disabled", "pool-none", 300, false, 0),
-        ("with max and enabled by node pool", "pool-on", 300, false, 300),
-        ("with max but disabled by node pool", "pool-off", 300, true, 0),
+        (
+            "with max and enabled by node pool",
+            "pool-on",
+            300,
+            false,
+            300,
+        ),
+        (
+            "with max but disabled by node pool",
+            "pool-off",
+            300,
+            true,
+            0,
+        ),
     ];
     for release in [v(1, 6, 0), v(2, 0, 5)] {
         for job_type in ["batch", "service", "sysbatch", "system"] {
@@ -118,7 +130,8 @@ fn a_node_pool_s_memory_oversubscription_is_ignored_before_1_6_0() {
         let on = snapshot(job_type, "pool-on", 300, false);
         let off = snapshot(job_type, "pool-off", 300, true);
         for (doc, before, from) in [(on, 0, 300), (off, 300, 0)] {
-            let maxes = |release| -> Vec<i64> { written(&doc, release).iter().map(|w| w.2).collect() };
+            let maxes =
+                |release| -> Vec<i64> { written(&doc, release).iter().map(|w| w.2).collect() };
             let count = if job_type == "system" { 3 } else { 1 };
             assert_eq!(maxes(v(1, 5, 17)), vec![before; count], "{job_type}");
             assert_eq!(maxes(v(1, 6, 0)), vec![from; count], "{job_type}");

@@ -250,7 +250,9 @@ fn job_endpoint_test_go_v1_6_0_v2_0_5_register_validate_memory_max_node_pool() {
             let (err, warns) = plan_in_pool(pool, cluster, release);
             assert_eq!(err, "", "{release} {pool}");
             assert_eq!(
-                warns.iter().any(|w| w.contains("Memory oversubscription is not enabled")),
+                warns
+                    .iter()
+                    .any(|w| w.contains("Memory oversubscription is not enabled")),
                 warned,
                 "{release} {pool}: {warns:?}"
             );
@@ -279,7 +281,10 @@ fn plan_in_pool(pool: &str, cluster: bool, release: Release) -> (String, Vec<Str
     job["TaskGroups"][0]["Tasks"][0]["Resources"]["MemoryMaxMB"] = json!(2000);
     job["TaskGroups"][0]["Tasks"][0]["ShutdownDelay"] = json!(1_000_000_000);
     let own = |on: Option<bool>| NodePool {
-        name: format!("pool-{}", on.map_or("none", |o| if o { "on" } else { "off" })),
+        name: format!(
+            "pool-{}",
+            on.map_or("none", |o| if o { "on" } else { "off" })
+        ),
         scheduler_configuration: on.map(|o| NodePoolSchedulerConfig {
             memory_oversubscription_enabled: Some(o),
             ..NodePoolSchedulerConfig::default()
