@@ -27,7 +27,7 @@ use super::owner::Owner;
 use super::read_ahead::{BLOCK, Next, ROOM, ReadAhead};
 use super::split::{self, Element, Embedded, Part, Spliced, Texts};
 use crate::model::{
-    CsiPlugin, CsiVolume, Deployment, Evaluation, GoJson, Interner, SchedulerConfig,
+    CsiPlugin, CsiVolume, Deployment, Evaluation, GoJson, Interner, NodePool, SchedulerConfig,
 };
 use crate::time::Time;
 use position::Position;
@@ -232,6 +232,11 @@ impl<'r> Chunked<'r> {
             "SchedulerConfig" => {
                 let config: Option<GoJson<SchedulerConfig>> = self.value(None)?;
                 st.scheduler_config = config.map(|c| c.0);
+                true
+            }
+            "NodePools" => {
+                let pools: Option<GoJson<Vec<NodePool>>> = self.value(None)?;
+                st.node_pools = pools.map(|p| p.0).unwrap_or_default();
                 true
             }
             "CSIVolumes" => {
