@@ -536,3 +536,48 @@ fn volumes_and_resources_nomad_refuses_are_an_error_with_nomads_words() {
         "{err}"
     );
 }
+
+/// From 1.6.0 a job in a node pool the snapshot's `NodePools` does not list
+/// is refused with the node pool hook's words (#17386); the built-in pools
+/// count as listed, and a snapshot whose key is `null` checks nothing.
+#[test]
+fn a_job_in_a_node_pool_the_snapshot_does_not_list_is_refused() {
+    let read = |path: &str| -> Value {
+        let text = std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR")));
+        serde_json::from_str(&text.unwrap()).unwrap()
+    };
+    let dir = tempfile_dir().join("node-pools");
+    std::fs::create_dir_all(&dir).unwrap();
+    let plan = |pools: Value, pool: &str| {
+        let mut snapshot = read(SNAPSHOT);
+        snapshot["NodePools"] = pools;
+        let path = dir.join("snapshot.json");
+        std::fs::write(&path, snapshot.to_string()).unwrap();
+        let mut job = read("examples/job-plan/web.json");
+        job["Job"]["NodePool"] = serde_json::json!(pool);
+        let (code, _, err) = run(
+            &[path.to_str().unwrap(), "--job-file", "-"],
+            Some(&job.to_string()),
+        );
+        (code, err)
+    };
+    let listed = serde_json::json!([{"Name": "gpu", "Description": "GPUs"}]);
+    let (code, err) = plan(listed.clone(), "cpu");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(
+            "Nomad would reject the job: 1 error occurred:\n\t* job \"web\" is in nonexistent \
+             node pool \"cpu\""
+        ),
+        "{err}"
+    );
+    for (pools, pool) in [
+        (listed.clone(), "gpu"),
+        (listed, "default"),
+        (Value::Null, "cpu"),
+    ] {
+        let (code, err) = plan(pools.clone(), pool);
+        assert_eq!(code, 0, "{pools} {pool}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

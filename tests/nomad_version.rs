@@ -277,3 +277,59 @@ fn the_legacy_disconnect_fields_are_named_as_ignored_from_1_10() {
         ]
     );
 }
+
+/// `fixtures/example.json` (no evidence of its own) with `NodePools` set to
+/// `pools`, read from standard input.
+fn example_with_pools(pools: &str) -> String {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/example.json"
+    ))
+    .unwrap();
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    if !pools.is_empty() {
+        doc["NodePools"] = serde_json::from_str(pools).unwrap();
+    }
+    doc.to_string()
+}
+
+/// A listed pool besides the built-in `all` and `default` proves 1.6.0; the
+/// built-ins alone, which any 1.6 state store creates, prove nothing, so
+/// auto replays the seed byte for byte as without the key.
+#[test]
+fn a_node_pool_besides_the_built_ins_is_evidence_of_1_6_0() {
+    let without = example_with_pools("");
+    for format in ["table", "json"] {
+        let seed = run(&["-", "--format", format], Some(&without));
+        assert_eq!(seed.0, 0, "{}", seed.2);
+        assert!(seed.1.contains("seed"), "{}", seed.1);
+        for pools in [
+            "[]",
+            r#"[{"Name": "default"}]"#,
+            r#"[{"Name": "all"}, {"Name": "default"}]"#,
+        ] {
+            let got = run(&["-", "--format", format], Some(&example_with_pools(pools)));
+            assert_eq!(got.1, seed.1, "{pools} {format}");
+        }
+    }
+    let pools = r#"[{"Name": "all"}, {"Name": "default"}, {"Name": "gpu"}, {"Name": "batch"}]"#;
+    let listed = example_with_pools(pools);
+    let doc = json(&["-", "--format", "json"], &listed);
+    assert_eq!(doc["nomad_version"]["profile"], "1.6.0");
+    assert_eq!(
+        doc["nomad_version"]["evidence"],
+        "Nomad 1.6.0 or later: a node pool besides the built-in all and default is listed \
+         (node pool batch, and 1 more node pools)"
+    );
+    // Either side of the release the evidence proves.
+    let older = |version: &str| {
+        warnings(&json(
+            &["-", "--format", "json", "--nomad-version", version],
+            &listed,
+        ))
+        .into_iter()
+        .any(|(code, _)| code == "nomad_version_older_than_evidence")
+    };
+    assert!(older("1.5.17"));
+    assert!(!older("1.6.0"));
+}

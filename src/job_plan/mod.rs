@@ -41,6 +41,7 @@ mod json_map;
 mod multierror;
 mod nested;
 mod network_validate;
+mod node_pool_validate;
 mod periodic;
 mod placement_validate;
 mod plan;

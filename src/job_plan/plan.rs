@@ -20,10 +20,11 @@ use super::expose_check::{expose_checks, expose_error};
 use super::identities::implicit_identities;
 use super::job_diff::job_diff;
 use super::multierror::multierror;
+use super::node_pool_validate::node_pool_error;
 use super::periodic::{next_launch, rfc3339};
 use super::same::same;
 use super::warnings::{job_warnings, memory_max_warnings};
-use crate::model::{self, Job, Release, Snapshot};
+use crate::model::{self, Job, NodePool, Release, Snapshot};
 use crate::replay::{Options, Replay, ReplayError};
 use crate::report::Report;
 use crate::time::{Duration, SECOND};
@@ -92,11 +93,13 @@ impl From<ReplayError> for PlanError {
     }
 }
 
-/// The job as the server stores it for `release`, with the warnings of its
-/// admission, or Nomad's reasons to refuse it.
+/// The job as the server stores it for `release`, or Nomad's reasons to
+/// refuse it; `pools` are the node pools the snapshot lists, `None` when it
+/// has no such list.
 pub fn admit(
     mut job: Map<String, Value>,
     release: Release,
+    pools: Option<&[NodePool]>,
 ) -> Result<Map<String, Value>, PlanError> {
     // The mutators in the server's order; the first error stops them, named
     // after its mutator (v1.10.5 nomad/job_endpoint_hooks.go:118).
@@ -116,6 +119,7 @@ pub fn admit(
         connect_error(&job, rules),
         expose_error(&job, rules),
         consul_error(&job, release),
+        node_pool_error(&job, pools, rules),
     ]
     .into_iter()
     .flatten()
@@ -171,7 +175,7 @@ pub fn plan_job(
     .head()
     .nomad_version
     .release;
-    let mut job = admit(job, release)?;
+    let mut job = admit(job, release, snapshot.listed_node_pools())?;
     // `memoryOversubscriptionValidate` reads the job's node pool's own
     // setting from 1.6.0 (nomad/job_endpoint_hooks.go:325-330 at 1.6.0).
     let pool = Switch::NodePoolSchedulerConfig

@@ -37,6 +37,7 @@ mod group_validate;
 mod identities;
 mod identity_validate;
 mod job_diff;
+mod node_pool;
 mod placement_validate;
 mod release_rows;
 mod resources_validate;

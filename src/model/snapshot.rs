@@ -43,6 +43,9 @@ pub struct Snapshot {
     /// Extension `NodePools`: the node pools, for their own scheduler
     /// configurations; empty when absent or `null`.
     pub node_pools: Vec<NodePool>,
+    /// The dump has a `NodePools` list (maybe empty): a job plan refuses a
+    /// job in a pool it does not list.
+    pub node_pools_listed: bool,
     /// `CSIVolumes`; `None` when the dump has no such table (absent or
     /// `null`), and CSI volume requests are then not checked.
     pub csi_volumes: Option<Vec<CsiVolume>>,
@@ -77,6 +80,11 @@ impl Snapshot {
             .chain(&self.job_versions)
             .chain(embedded)
             .find(is)
+    }
+
+    /// The pools `NodePools` lists, when the dump has that list.
+    pub fn listed_node_pools(&self) -> Option<&[NodePool]> {
+        self.node_pools_listed.then_some(self.node_pools.as_slice())
     }
 
     /// The scheduler configuration a job of node pool `pool` runs with:

@@ -236,8 +236,9 @@ impl<'r> Chunked<'r> {
             }
             "NodePools" => {
                 let pools: Option<GoJson<Vec<NodePool>>> = self.value(None)?;
+                let listed = pools.is_some();
                 st.node_pools = pools.map(|p| p.0).unwrap_or_default();
-                true
+                listed
             }
             "CSIVolumes" => {
                 let listed = self.each(key, |_, v: CsiVolume| {

@@ -499,8 +499,9 @@ impl<'de> Visitor<'de> for Document<'_, '_> {
                 }
                 "NodePools" => {
                     let pools: Option<GoJson<Vec<NodePool>>> = map.next_value()?;
+                    let listed = pools.is_some();
                     st.node_pools = pools.map(|p| p.0).unwrap_or_default();
-                    true
+                    listed
                 }
                 "CSIVolumes" => {
                     let listed = map.next_value_seed(Each::new(

@@ -176,6 +176,7 @@ impl State<'_> {
             nomad_version: self.nomad_version,
             scheduler_config: self.scheduler_config,
             node_pools: self.node_pools,
+            node_pools_listed: self.keys.presence("NodePools") == Presence::Value,
             csi_volumes: self.csi_volumes,
             csi_plugins: self.csi_plugins,
             warnings: self.warnings.finish(),

@@ -448,6 +448,30 @@ fn extensions_are_read() {
     assert_eq!(s.supports_disconnected_clients, None);
 }
 
+/// `NodePools` is a list only when it holds one: absent and `null` are
+/// the same, an empty list is a list; both walks agree.
+#[test]
+fn a_node_pool_list_is_told_from_none() {
+    for (pools, listed, names) in [
+        ("", false, vec![]),
+        (r#", "NodePools": null"#, false, vec![]),
+        (r#", "NodePools": []"#, true, vec![]),
+        (r#", "NodePools": [{"Name": "gpu"}]"#, true, vec!["gpu"]),
+    ] {
+        let text = format!(r#"{{"Jobs": []{pools}}}"#);
+        let fast = ok(&text);
+        let slow = exact(text.as_bytes(), "snap.json", &ReadFilter::default()).unwrap();
+        for s in [fast, slow] {
+            let got: Vec<&str> = s.node_pools.iter().map(|p| p.name.as_str()).collect();
+            assert_eq!(
+                (s.node_pools_listed, got),
+                (listed, names.clone()),
+                "{text}"
+            );
+        }
+    }
+}
+
 #[test]
 fn evals_and_deployments_are_kept() {
     let s = ok(

@@ -249,14 +249,34 @@ fn alloc_facts(survey: &Survey<'_>) -> Vec<Evidence> {
     .collect()
 }
 
-fn node_pools(snapshot: &Snapshot) -> Option<Evidence> {
+/// Nodes in a pool, and the pools `NodePools` lists besides the built-in
+/// ones. Any 1.6 state store creates `all` and `default` at start, the
+/// CLI's own included (v1.6.0 nomad/state/state_store_node_pools.go:15-30),
+/// so they prove nothing about the servers; another pool was written
+/// through a server, which takes one only when every server runs 1.6.0 or
+/// later (v1.6.0 nomad/node_pool_endpoint.go:203-206, nomad/leader.go:80),
+/// or created for a node that registers in it (v1.6.0
+/// nomad/node_endpoint.go:220-221).
+fn node_pools(snapshot: &Snapshot) -> Vec<Evidence> {
     let mut pool = Kind::new(v(1, 6, 0), "a node is in a node pool");
     for n in &snapshot.nodes {
         if !n.node_pool.is_empty() {
             pool.examples.insert(format!("node {}", n.id));
         }
     }
-    pool.evidence("nodes")
+    let mut listed = Kind::new(
+        v(1, 6, 0),
+        "a node pool besides the built-in all and default is listed",
+    );
+    for p in &snapshot.node_pools {
+        if !matches!(p.name.as_str(), "all" | "default") {
+            listed.examples.insert(format!("node pool {}", p.name));
+        }
+    }
+    [pool.evidence("nodes"), listed.evidence("node pools")]
+        .into_iter()
+        .flatten()
+        .collect()
 }
 
 #[cfg(test)]

@@ -1712,6 +1712,16 @@ catalogue! {
         reads: [],
         wording: "a job without a node_pool is stored in the default pool",
     }
+    /// #17386 (1.6.0; v1.6.0 nomad/job_endpoint_hook_node_pool.go:22-34,
+    /// the same lines at v2.0.5; v1.5.17 has no such hook): the register
+    /// and plan endpoints refuse a job whose node pool the state lacks.
+    NodePoolExists {
+        id: "#17386",
+        firsts: &[v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a job in a node pool that does not exist is refused",
+    }
     /// #16084 (1.5.0; v1.5.0 nomad/job_endpoint_hooks.go:141, :301; v1.4.14
     /// nomad/structs/structs.go:4352): a job's priority 0 is the servers'
     /// default (50), and the priority range is checked by the register

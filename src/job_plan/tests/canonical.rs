@@ -328,7 +328,7 @@ fn a_system_job_is_stored_with_the_default_update_from_1_11_0() {
         let job = json!({"ID": "sys", "Type": "system", "Datacenters": ["dc1"],
             "TaskGroups": [{"Name": "g", "Tasks": [{"Name": "t", "Driver": "exec",
                 "Config": {"command": "/bin/date"}}]}]});
-        super::super::admit(serde_json::from_value(job).unwrap(), release).unwrap()
+        super::super::admit(serde_json::from_value(job).unwrap(), release, None).unwrap()
     };
     let now = stored(v(1, 11, 0));
     assert_eq!(now["Update"], json!({"Stagger": 30 * S, "MaxParallel": 1}));

@@ -38,7 +38,7 @@ fn expose_job() -> Map<String, Value> {
 
 #[test]
 fn job_endpoint_test_go_v1_10_5_register_connect_expose_check() {
-    let out = admit(expose_job(), v(1, 10, 5)).expect("admitted");
+    let out = admit(expose_job(), v(1, 10, 5), None).expect("admitted");
     let want = json!([
         {"Path": "/health", "Protocol": "http", "LocalPathPort": 8080, "ListenerPort": "hcPort"},
         {"Path": "/v2/health", "Protocol": "grpc", "LocalPathPort": 8080, "ListenerPort": "v2Port"}
@@ -47,7 +47,7 @@ fn job_endpoint_test_go_v1_10_5_register_connect_expose_check() {
     // Registering the stored job again adds no second copy.
     let mut again = out.clone();
     again["Meta"]["test"] = json!("abc");
-    let again = admit(again, v(1, 10, 5)).expect("admitted");
+    let again = admit(again, v(1, 10, 5), None).expect("admitted");
     assert_eq!(paths(&again), want);
 }
 
@@ -61,7 +61,7 @@ fn job_endpoint_test_go_v1_10_5_register_connect_validates_without_sidecar_task(
         "Checks": [{"Name": "exposed_no_sidecar", "Type": "http", "Expose": true,
                     "Path": "/health", "Interval": 10 * S, "Timeout": 2 * S}]
     }]);
-    let err = admit(job, v(1, 10, 5)).unwrap_err().to_string();
+    let err = admit(job, v(1, 10, 5), None).unwrap_err().to_string();
     assert!(
         err.contains("exposed_no_sidecar requires use of sidecar_proxy"),
         "{err}"
@@ -79,19 +79,21 @@ fn connect_job(networks: Value) -> Map<String, Value> {
 #[test]
 fn job_endpoint_test_go_v1_10_5_validate_job_consul_connect() {
     let r = v(1, 10, 5);
-    assert!(admit(mock_job(), r).is_ok(), "plain job");
+    assert!(admit(mock_job(), r, None).is_ok(), "plain job");
     let bridge =
         json!([{"Mode": "bridge", "DynamicPorts": [{"Label": "http"}, {"Label": "admin"}]}]);
     assert!(
-        admit(connect_job(bridge), r).is_ok(),
+        admit(connect_job(bridge), r, None).is_ok(),
         "valid consul connect"
     );
-    let err = admit(connect_job(json!(null)), r).unwrap_err().to_string();
+    let err = admit(connect_job(json!(null)), r, None)
+        .unwrap_err()
+        .to_string();
     assert!(
         err.contains("Consul Connect sidecars require exactly 1 network"),
         "{err}"
     );
-    let err = admit(connect_job(json!([{"Mode": "host"}])), r)
+    let err = admit(connect_job(json!([{"Mode": "host"}])), r, None)
         .unwrap_err()
         .to_string();
     assert!(
@@ -112,7 +114,7 @@ fn job_endpoint_hooks_go_v2_0_5_validator_and_mutator_errors() {
     let host = json!([{"Mode": "host", "DynamicPorts": [{"Label": "http"}, {"Label": "admin"}]}]);
     let mut job = connect_job(host);
     job["Priority"] = json!(200);
-    let err = admit(job, r).unwrap_err().to_string();
+    let err = admit(job, r, None).unwrap_err().to_string();
     assert_eq!(
         err,
         "Nomad would reject the job: 2 errors occurred:\n\t* connect sidecar: invalid network \
@@ -125,7 +127,7 @@ fn job_endpoint_hooks_go_v2_0_5_validator_and_mutator_errors() {
     job["TaskGroups"][0]["Services"] = json!([{"Name": "api", "PortLabel": "http",
         "Checks": [{"Name": "c", "Type": "http", "Path": "/h", "Expose": true}],
         "Connect": {"SidecarService": {}}}]);
-    let err = admit(job, r).unwrap_err().to_string();
+    let err = admit(job, r, None).unwrap_err().to_string();
     assert_eq!(
         err,
         "Nomad would reject the job: error in job mutator expose-check: unable to determine \
@@ -202,9 +204,10 @@ fn job_endpoint_hook_consul_go_v1_7_3_partition() {
     let once = admit(
         job_with(json!({"Partition": "foo"}), json!(null)),
         v(1, 10, 5),
+        None,
     )
     .unwrap();
-    let twice = admit(once.clone(), v(1, 10, 5)).unwrap();
+    let twice = admit(once.clone(), v(1, 10, 5), None).unwrap();
     let count = |j: &Map<String, Value>| {
         j["TaskGroups"][0]["Constraints"]
             .as_array()

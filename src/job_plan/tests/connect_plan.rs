@@ -215,7 +215,7 @@ fn job_endpoint_hook_connect_test_go_v2_0_5_native_task_not_found_is_refused() {
     let mut file = countdash_file();
     file["TaskGroups"][0]["Services"][0]["Connect"] = json!({"Native": true});
     file["TaskGroups"][0]["Services"][0]["TaskName"] = json!("nope");
-    let err = admit(file, v(2, 0, 5)).unwrap_err().to_string();
+    let err = admit(file, v(2, 0, 5), None).unwrap_err().to_string();
     assert!(
         err.contains(
             "task nope named by Consul Connect Native service api->count-api does not exist"

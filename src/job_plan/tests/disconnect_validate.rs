@@ -221,7 +221,7 @@ fn job_endpoint_test_go_v2_0_5_http_job_validate_system_migrate() {
     let g = job["TaskGroups"][0].as_object_mut().unwrap();
     g.insert("Count".into(), json!(1));
     g.remove("ReschedulePolicy");
-    let err = admit(job, v(2, 0, 5)).unwrap_err().to_string();
+    let err = admit(job, v(2, 0, 5), None).unwrap_err().to_string();
     assert!(
         err.contains("Job type \"system\" does not allow migrate block"),
         "{err}"
@@ -285,7 +285,7 @@ fn structs_test_go_v2_0_5_task_group_validate_system_reschedule() {
         if let Some(rp) = reschedule {
             g.insert("ReschedulePolicy".into(), rp);
         }
-        admit(job, r)
+        admit(job, r, None)
     };
     let policy = |r: Release| {
         sysbatch(r, None).expect("admitted")["TaskGroups"][0]

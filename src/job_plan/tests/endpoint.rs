@@ -52,7 +52,7 @@ pub(super) fn options() -> Options {
     options_at(v(1, 10, 5))
 }
 
-fn options_at(release: Release) -> Options {
+pub(super) fn options_at(release: Release) -> Options {
     Options {
         now: Some("2025-06-01T00:00:00Z".parse().unwrap()),
         nomad_version: Some(VersionRequest::Release(release)),
@@ -67,7 +67,7 @@ fn registered(job: Map<String, Value>) -> Snapshot {
 }
 
 fn registered_at(job: Map<String, Value>, release: Release) -> Snapshot {
-    let mut stored = admit(job, release).unwrap();
+    let mut stored = admit(job, release, None).unwrap();
     for k in ["CreateIndex", "ModifyIndex", "JobModifyIndex"] {
         stored.insert(k.into(), json!(1000));
     }
@@ -224,18 +224,21 @@ fn job_endpoint_hooks_test_go_v1_10_5_priority() {
         job.insert("Priority".into(), json!(p));
         job
     };
-    let err = admit(with(101), v(1, 10, 5)).unwrap_err().to_string();
+    let err = admit(with(101), v(1, 10, 5), None).unwrap_err().to_string();
     assert_eq!(
         err,
         "Nomad would reject the job: 1 error occurred:\n\t* job priority must be between [1, 100]"
     );
-    let err = admit(with(101), v(1, 4, 0)).unwrap_err().to_string();
+    let err = admit(with(101), v(1, 4, 0), None).unwrap_err().to_string();
     assert!(
         err.contains("* Job priority must be between [1, 100]"),
         "{err}"
     );
-    assert_eq!(admit(with(0), v(1, 10, 5)).unwrap()["Priority"], json!(50));
-    assert!(admit(with(0), v(1, 4, 0)).is_err());
+    assert_eq!(
+        admit(with(0), v(1, 10, 5), None).unwrap()["Priority"],
+        json!(50)
+    );
+    assert!(admit(with(0), v(1, 4, 0), None).is_err());
 }
 
 /// A system job without an update block, stored as a 2.0.5 server stores

@@ -30,7 +30,7 @@ fn one(e: &str) -> Option<String> {
 }
 
 fn admit_error(job: Map<String, Value>, r: Release) -> Option<String> {
-    admit(job, r).err().map(|e| e.to_string())
+    admit(job, r, None).err().map(|e| e.to_string())
 }
 
 #[test]
@@ -159,7 +159,7 @@ fn services_go_v1_3_16_v1_4_0_task_names_are_plumbed() {
     let service = |r: Release, task: &str| {
         let mut job = mock_job();
         job["TaskGroups"][0]["Tasks"][0]["Name"] = json!(task);
-        let admitted = admit(job, r).unwrap();
+        let admitted = admit(job, r, None).unwrap();
         let s = admitted["TaskGroups"][0]["Tasks"][0]["Services"][0].clone();
         (s["TaskName"].clone(), s["Checks"][0]["TaskName"].clone())
     };

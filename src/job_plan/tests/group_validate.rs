@@ -185,11 +185,13 @@ fn structs_go_v1_7_7_v1_8_0_group_policy_errors_flatten() {
                    delay of 1m0s";
     let disk = "minimum DiskMB value is 10; got 5";
     assert_eq!(
-        admit(job.clone(), v(1, 7, 7)).unwrap_err().to_string(),
+        admit(job.clone(), v(1, 7, 7), None)
+            .unwrap_err()
+            .to_string(),
         format!("{head}1 error occurred:\n\t* {restart}\n\n\n\t* {disk}")
     );
     assert_eq!(
-        admit(job, v(1, 8, 0)).unwrap_err().to_string(),
+        admit(job, v(1, 8, 0), None).unwrap_err().to_string(),
         format!("{head}{restart}\n\t* {disk}")
     );
 }

@@ -123,13 +123,13 @@ fn api_vault_canonicalize_fills_the_change_signal_and_cluster() {
         json!({"Policies": ["p"], "Env": true, "DisableFile": false, "ChangeMode": "restart"}),
         Value::Null,
     );
-    let admitted = admit(job.clone(), v(1, 7, 0)).unwrap();
+    let admitted = admit(job.clone(), v(1, 7, 0), None).unwrap();
     assert_eq!(
         admitted["TaskGroups"][0]["Tasks"][0]["Vault"],
         json!({"Policies": ["p"], "Env": true, "DisableFile": false, "ChangeMode": "restart",
                "ChangeSignal": "SIGHUP", "Namespace": "", "Cluster": "default"})
     );
-    let before = admit(job, v(1, 6, 0)).unwrap();
+    let before = admit(job, v(1, 6, 0), None).unwrap();
     assert!(
         before["TaskGroups"][0]["Tasks"][0]["Vault"]
             .get("Cluster")
@@ -155,6 +155,7 @@ fn job_endpoint_hook_implicit_identities_test_go_v2_0_5_consul_service() {
     let plain = admit(
         service_job(json!({"Name": "web", "Provider": "consul"})),
         v(2, 0, 5),
+        None,
     )
     .unwrap();
     assert!(plain["TaskGroups"][0]["Services"][0]["Identity"].is_null());
@@ -167,7 +168,7 @@ fn job_endpoint_hook_implicit_identities_test_go_v2_0_5_consul_service() {
     // mutate identity name and service name when custom identity is provided
     let identity = json!({"Audience": ["consul.io"], "TTL": 3_600_000_000_000_i64});
     let job = service_job(json!({"Name": "web", "PortLabel": "http", "Identity": identity}));
-    let admitted = admit(job.clone(), v(2, 0, 5)).unwrap();
+    let admitted = admit(job.clone(), v(2, 0, 5), None).unwrap();
     let group = &admitted["TaskGroups"][0];
     assert_eq!(
         group["Services"][0]["Identity"]["Name"],
@@ -184,7 +185,7 @@ fn job_endpoint_hook_implicit_identities_test_go_v2_0_5_consul_service() {
     let constraints = group["Constraints"].as_array().unwrap();
     assert_eq!(constraints.last(), Some(&nomad_version));
     // Before 1.7.0 the block is left as it is.
-    let before = admit(job, v(1, 6, 0)).unwrap();
+    let before = admit(job, v(1, 6, 0), None).unwrap();
     assert!(
         before["TaskGroups"][0]["Services"][0]["Identity"]
             .get("Name")
@@ -318,7 +319,7 @@ fn structs_task_canonicalize_moves_the_default_identity() {
          "ChangeSignal": "sighup"},
         {"Audience": ["x"], "Env": true}
     ]);
-    let admitted = admit(job.clone(), v(1, 7, 0)).unwrap();
+    let admitted = admit(job.clone(), v(1, 7, 0), None).unwrap();
     let task = &admitted["TaskGroups"][0]["Tasks"][0];
     assert_eq!(
         task["Identity"],
@@ -329,7 +330,7 @@ fn structs_task_canonicalize_moves_the_default_identity() {
         json!([{"Name": "vault_default", "Audience": ["vault.io"], "ChangeMode": "signal",
                 "ChangeSignal": "SIGHUP"}])
     );
-    let before = admit(job, v(1, 6, 0)).unwrap();
+    let before = admit(job, v(1, 6, 0), None).unwrap();
     assert_eq!(
         before["TaskGroups"][0]["Tasks"][0]["Identities"]
             .as_array()

@@ -37,7 +37,7 @@ fn mock_with(edit: impl FnOnce(&mut Map<String, Value>)) -> Map<String, Value> {
 
 /// Nomad's reasons to refuse `job` at `release`, or none.
 fn refusal(job: Map<String, Value>, release: Release) -> String {
-    admit(job, release)
+    admit(job, release, None)
         .err()
         .map(|e| e.to_string())
         .unwrap_or_default()
@@ -65,7 +65,7 @@ fn a_job_gets_a_node_pool_from_1_6_0() {
     let stored = |release| {
         let mut job = mock_job();
         job.remove("NodePool");
-        admit(job, release).unwrap().get("NodePool").cloned()
+        admit(job, release, None).unwrap().get("NodePool").cloned()
     };
     assert_eq!(stored(v(1, 5, 17)), None);
     assert_eq!(stored(v(1, 6, 0)), Some(json!("default")));
@@ -83,7 +83,10 @@ fn a_priority_of_zero_is_the_default_from_1_5_0() {
         "{}",
         refusal(zero(), v(1, 4, 14))
     );
-    assert_eq!(admit(zero(), v(1, 5, 0)).unwrap()["Priority"], json!(50));
+    assert_eq!(
+        admit(zero(), v(1, 5, 0), None).unwrap()["Priority"],
+        json!(50)
+    );
     let high = || {
         let mut job = mock_job();
         job.insert("Priority".into(), json!(101));
@@ -101,7 +104,7 @@ fn a_job_without_datacenters_gets_every_one_from_1_5_0() {
     };
     assert!(refusal(none(), v(1, 4, 14)).contains("Missing job datacenters"));
     assert_eq!(
-        admit(none(), v(1, 5, 0)).unwrap()["Datacenters"],
+        admit(none(), v(1, 5, 0), None).unwrap()["Datacenters"],
         json!(["*"])
     );
 }
@@ -217,7 +220,7 @@ fn task_identities_constrain_the_group_to_1_7_clients_from_1_7_0() {
             g["Tasks"][0]["Identities"] =
                 json!([{"Name": "extra", "Audience": ["a"], "TTL": 3_600_000_000_000_i64}]);
         });
-        admit(job, release).unwrap()["TaskGroups"][0]["Constraints"].clone()
+        admit(job, release, None).unwrap()["TaskGroups"][0]["Constraints"].clone()
     };
     let nomad_17 = c("${attr.nomad.version}", ">= 1.7.0-a", "semver");
     let has = |cs: &Value| cs.as_array().unwrap().contains(&nomad_17);

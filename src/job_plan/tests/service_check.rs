@@ -518,7 +518,7 @@ fn connect_test_go_v1_8_0_transparent_proxy_validate() {
 fn structs_go_v1_10_5_service_check_errors_nest_in_the_task() {
     let mut job = super::endpoint::mock_job();
     job["TaskGroups"][0]["Tasks"][0]["Services"][0]["Checks"][0]["Interval"] = json!(S / 2);
-    let err = super::super::admit(job, v(1, 10, 5))
+    let err = super::super::admit(job, v(1, 10, 5), None)
         .unwrap_err()
         .to_string();
     assert!(

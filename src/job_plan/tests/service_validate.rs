@@ -72,7 +72,7 @@ fn services_test_go_v1_9_2_native_connect_without_port() {
 fn structs_go_v1_10_5_connect_service_errors_nest_in_the_group() {
     let mut job = mock_job();
     job["TaskGroups"][0]["Tasks"][0]["Services"][1]["Connect"] = json!({"SidecarService": {}});
-    let err = admit(job, v(1, 10, 5)).unwrap_err().to_string();
+    let err = admit(job, v(1, 10, 5), None).unwrap_err().to_string();
     assert_eq!(
         err,
         "Nomad would reject the job: 1 error occurred:\n\t* Task group web validation failed: 1 \
