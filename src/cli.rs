@@ -160,8 +160,12 @@ pub struct Cli {
     /// evaluation it creates replayed at its time (repeatable, in order):
     /// node-down:NODE[@TIME], node-drain:NODE[:DEADLINE],
     /// node-ineligible:NODE, node-up:NODE[@TIME], alloc-fail:ALLOC[@TIME],
-    /// alloc-healthy:ALLOC[@TIME], alloc-unhealthy:ALLOC[@TIME] (its health
-    /// set by hand), deployment-promote:DEPLOYMENT[:GROUP[,GROUP...]][@TIME]
+    /// alloc-healthy:ALLOC[,ALLOC...][@TIME],
+    /// alloc-unhealthy:ALLOC[,ALLOC...][@TIME],
+    /// alloc-health:healthy=ALLOC[,ALLOC...]:unhealthy=ALLOC[,ALLOC...][@TIME]
+    /// (health set by hand, the allocations listed in one request; either
+    /// list of alloc-health may be left out),
+    /// deployment-promote:DEPLOYMENT[:GROUP[,GROUP...]][@TIME]
     /// (the groups named, else every group; a job ID with a colon ends with
     /// one to promote every group), deployment-fail:DEPLOYMENT[@TIME],
     /// deployment-pause:DEPLOYMENT[@TIME], deployment-resume:DEPLOYMENT[@TIME].

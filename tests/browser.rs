@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::what_if_cli::{STORY, run};
+use crate::what_if_cli::{OPERATOR_STORY, STORY, run};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -177,8 +177,9 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-#[test]
-fn the_timeline_page_renders_in_chromium() {
+/// Whether Chromium and its driver are here; without them a test is
+/// skipped with a note, and fails under `CI=true`.
+fn browser_here() -> bool {
     if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
         assert!(
             std::env::var("CI").as_deref() != Ok("true"),
@@ -187,6 +188,31 @@ fn the_timeline_page_renders_in_chromium() {
         eprintln!(
             "note: skipping the browser test: install Debian's chromium and chromium-driver to run it"
         );
+        return false;
+    }
+    true
+}
+
+/// The browser's console errors since the session started.
+fn console_errors(driver: &Driver, session: &Session) -> Vec<Value> {
+    let logs = request(
+        driver.port,
+        "POST",
+        &format!("/session/{}/se/log", session.id),
+        Some(&json!({"type": "browser"})),
+    )
+    .unwrap_or_else(|e| panic!("the browser's console log: {e}"));
+    logs.as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["level"] == "SEVERE")
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn the_timeline_page_renders_in_chromium() {
+    if !browser_here() {
         return;
     }
     let mut args = vec!["tests/what-if/cluster.json", "--format", "html"];
@@ -227,19 +253,7 @@ fn the_timeline_page_renders_in_chromium() {
         return {lanes, ticks, expiry, title: document.title, tables: document.querySelector('pre').textContent};
         "#,
     );
-    let logs = request(
-        driver.port,
-        "POST",
-        &format!("/session/{}/se/log", session.id),
-        Some(&json!({"type": "browser"})),
-    )
-    .unwrap_or_else(|e| panic!("the browser's console log: {e}"));
-    let errors: Vec<&Value> = logs
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|l| l["level"] == "SEVERE")
-        .collect();
+    let errors = console_errors(&driver, &session);
     assert!(errors.is_empty(), "console errors: {errors:?}");
 
     assert_eq!(drawn["title"], "plan-inspect timeline");
@@ -296,6 +310,117 @@ fn the_timeline_page_renders_in_chromium() {
             .unwrap()
             .contains("max-disconnect-timeout")
     );
+    drop(session);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The operator's story drawn: each request Nomad took in the operator's
+/// blue, each it refused in grey (a hollow dot, a dashed line); a health
+/// request's dot on its allocation's bar, red where set unhealthy, at the
+/// tick of the evaluation written with it; a deployment request's line
+/// across every lane.
+#[test]
+fn the_operators_requests_render_in_chromium() {
+    if !browser_here() {
+        return;
+    }
+    let (code, html, stderr) = run(&OPERATOR_STORY);
+    assert_eq!(code, 0, "{stderr}");
+    let json_args: Vec<&str> = OPERATOR_STORY
+        .iter()
+        .copied()
+        .filter(|a| *a != "html")
+        .chain(["json"])
+        .collect();
+    let (_, json, _) = run(&json_args);
+    let story: Value = serde_json::from_str(&json).unwrap();
+    let dir = scratch("browser-operator");
+    let page = dir.join("story.html");
+    std::fs::write(&page, &html).unwrap();
+
+    let driver = Driver::start();
+    let session = Session::new(&driver, &dir.join("profile"));
+    session.call(
+        "POST",
+        "/url",
+        Some(&json!({"url": format!("file://{}", page.display())})),
+    );
+    let drawn = session.script(
+        r#"
+        const box = (e) => { const r = e.getBoundingClientRect(); return {x: r.left, y: r.top, w: r.width, h: r.height}; };
+        const marks = [...document.querySelectorAll('svg#timeline .operator')].map(m => {
+            const s = getComputedStyle(m);
+            const bar = m.dataset.alloc
+                ? m.closest('g.lane').querySelector(`rect.bar[data-alloc="${m.dataset.alloc}"]`) : null;
+            return {tag: m.tagName, event: m.dataset.event, at: m.dataset.at, refused: m.dataset.refused || null,
+                    health: m.dataset.health || null, stroke: s.stroke, fill: s.fill, dash: s.strokeDasharray,
+                    box: box(m), bar: bar ? box(bar) : null};
+        });
+        const ticks = [...document.querySelectorAll('svg#timeline line.tick')].map(l => ({eval: l.dataset.eval, box: box(l)}));
+        const lanes = [...document.querySelectorAll('svg#timeline g.lane')].map(box);
+        return {marks, ticks, lanes};
+        "#,
+    );
+    let errors = console_errors(&driver, &session);
+    assert!(errors.is_empty(), "console errors: {errors:?}");
+
+    const BLUE: &str = "rgb(31, 95, 191)";
+    const GREY: &str = "rgb(119, 119, 119)";
+    let marks = drawn["marks"].as_array().unwrap();
+    assert_eq!(marks.len(), 6, "{marks:?}");
+    let f = |v: &Value, k: &str| v["box"][k].as_f64().unwrap();
+    let lanes = drawn["lanes"].as_array().unwrap();
+    let (top, bottom) = (
+        lanes[0]["y"].as_f64().unwrap(),
+        lanes
+            .last()
+            .map(|l| l["y"].as_f64().unwrap() + l["h"].as_f64().unwrap())
+            .unwrap(),
+    );
+    for m in marks {
+        let refused = !m["refused"].is_null();
+        assert_eq!(m["stroke"], if refused { GREY } else { BLUE }, "{m}");
+        match (m["tag"].as_str().unwrap(), m["health"].as_str()) {
+            ("circle", Some(health)) => {
+                let fill = match (refused, health) {
+                    (true, _) => "rgb(255, 255, 255)",
+                    (false, "unhealthy") => "rgb(192, 80, 77)",
+                    _ => BLUE,
+                };
+                assert_eq!(m["fill"], fill, "{m}");
+                // On its allocation's bar.
+                let bar = &m["bar"];
+                let middle = f(m, "y") + f(m, "h") / 2.0;
+                let (y, h) = (bar["y"].as_f64().unwrap(), bar["h"].as_f64().unwrap());
+                assert!(y - 1.0 <= middle && middle <= y + h + 1.0, "{m}");
+            }
+            ("line", None) => {
+                assert!(
+                    f(m, "y") <= top && f(m, "y") + f(m, "h") >= bottom - 1.0,
+                    "{m}"
+                );
+                assert_eq!(m["dash"] != "none", refused, "{m}");
+            }
+            other => panic!("{other:?}: {m}"),
+        }
+    }
+    // The mixed request's dots stand at the tick of its evaluation.
+    let event = story["what_if"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["event"] == "alloc-health")
+        .unwrap();
+    let tick = drawn["ticks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["eval"] == event["evaluations"][0])
+        .expect("the request's evaluation runs");
+    let centre = |v: &Value| f(v, "x") + f(v, "w") / 2.0;
+    for m in marks.iter().filter(|m| m["event"] == "alloc-health") {
+        assert!((centre(m) - centre(tick)).abs() < 2.0, "{m} {tick}");
+    }
     drop(session);
     let _ = std::fs::remove_dir_all(&dir);
 }

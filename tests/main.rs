@@ -75,6 +75,7 @@ mod version_update;
 mod volumes;
 mod what_if;
 mod what_if_alloc_fail;
+mod what_if_alloc_health;
 mod what_if_canary;
 mod what_if_cli;
 mod what_if_deployment;

@@ -1417,6 +1417,10 @@ struct WhatIf {
     node_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     alloc_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    healthy_alloc_ids: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    unhealthy_alloc_ids: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     deployment_id: Option<String>,
     at: String,
@@ -1507,7 +1511,7 @@ fn story_json(fixture: &str, events: &[&str], until: Option<&str>) -> String {
 }
 
 /// Stories that between them write every field of the story's types.
-const STORIES: [(&str, &[&str], Option<&str>); 8] = [
+const STORIES: [(&str, &[&str], Option<&str>); 9] = [
     (
         "cluster.json",
         &["node-down:client-2@5m", "node-up:client-2@15m"],
@@ -1554,6 +1558,11 @@ const STORIES: [(&str, &[&str], Option<&str>); 8] = [
     (
         "rolling.json",
         &["deployment-promote:web:web@500ms"],
+        Some("1h"),
+    ),
+    (
+        "rolling.json",
+        &["alloc-health:healthy=web.web[0]:unhealthy=web.web[1]@500ms"],
         Some("1h"),
     ),
 ];

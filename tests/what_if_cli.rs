@@ -18,6 +18,34 @@ pub const STORY: [&str; 6] = [
     "1h",
 ];
 
+/// An operator's story on tests/what-if/rolling.json, each allocation
+/// healthy a minute after it starts: a health request refused (web[2] is
+/// not yet in the deployment), a pause and a resume, one allocation set
+/// healthy and another unhealthy in one request, which fails the
+/// deployment and reverts the job, then a promotion of the job's latest
+/// deployment, by then terminal, refused.
+pub const OPERATOR_STORY: [&str; 19] = [
+    "tests/what-if/rolling.json",
+    "--nomad-version",
+    "2.0.5",
+    "--assume-healthy-after",
+    "1m",
+    "--until",
+    "30m",
+    "--what-if",
+    "alloc-healthy:web.web[2]@5s",
+    "--what-if",
+    "deployment-pause:web@20s",
+    "--what-if",
+    "deployment-resume:web@40s",
+    "--what-if",
+    "alloc-health:healthy=web.web[1]:unhealthy=web.web[0]@90s",
+    "--what-if",
+    "deployment-promote:web@10m",
+    "--format",
+    "html",
+];
+
 pub fn run(args: &[&str]) -> (i32, String, String) {
     let out = Command::cargo_bin("plan-inspect")
         .unwrap()
@@ -59,6 +87,57 @@ fn story_html() {
         assert!(!html.contains(fetch), "{fetch}");
     }
     insta::assert_snapshot!(html);
+}
+
+/// The picture marks each operator's request that Nomad took or refused:
+/// a deployment's across the lanes, a health request's as a dot on the
+/// bar of each allocation it names (red where set unhealthy), a refused
+/// one grey and dashed or hollow with Nomad's error. A page without such
+/// a request carries none of their style.
+#[test]
+fn story_html_marks_the_operators_requests() {
+    let (code, html, stderr) = run(&OPERATOR_STORY);
+    assert_eq!(code, 0, "{stderr}");
+    let attr = |line: &str, name: &str| {
+        regex::Regex::new(&format!(r#" {name}="([^"]*)""#))
+            .unwrap()
+            .captures(line)
+            .map_or(String::new(), |c| c[1].to_string())
+    };
+    let marks: Vec<String> = html
+        .lines()
+        .filter(|l| l.contains("class=\"operator"))
+        .map(|l| {
+            let tag = &l[1..l.find(' ').unwrap()];
+            let title = &l[l.find("<title>").unwrap() + 7..l.find("</title>").unwrap()];
+            let on = attr(l, "data-alloc");
+            let on = if on.is_empty() {
+                attr(l, "data-deployment")
+            } else {
+                on
+            };
+            let health = attr(l, "data-health");
+            let what = [
+                tag,
+                &attr(l, "class"),
+                &attr(l, "data-event"),
+                &on[..8],
+                &health,
+            ];
+            let what: Vec<&str> = what.into_iter().filter(|w| !w.is_empty()).collect();
+            format!("{} | {title}", what.join(" "))
+        })
+        .collect();
+    insta::assert_snapshot!(marks.join("\n"), @r#"
+    circle operator alloc-health b0e60fdd unhealthy | alloc-health:healthy=web.web[1]:unhealthy=web.web[0]@90s at 2022-04-01T03:13:30Z: set unhealthy
+    circle operator alloc-health d4e62ef5 healthy | alloc-health:healthy=web.web[1]:unhealthy=web.web[0]@90s at 2022-04-01T03:13:30Z: set healthy
+    circle operator refused alloc-healthy 3c8b5e4a healthy | alloc-healthy:web.web[2]@5s at 2022-04-01T03:12:05Z: refused: alloc &quot;3c8b5e4a-7d2e-4b1f-9a0c-6e5d4c3b2a10&quot; is not part of deployment &quot;078de2a8-4808-5cfe-ac56-37e126ebbd3e&quot;
+    line operator deployment-pause 078de2a8 | deployment-pause:web@20s at 2022-04-01T03:12:20Z: paused
+    line operator deployment-resume 078de2a8 | deployment-resume:web@40s at 2022-04-01T03:12:40Z: resumed
+    line operator refused deployment-promote 3ffb7e2c | deployment-promote:web@10m at 2022-04-01T03:22:00Z: refused: can&#39;t promote terminal deployment
+    "#);
+    assert!(html.contains("circle.operator.refused{"));
+    assert!(!story("html").contains(".operator"));
 }
 
 #[test]

@@ -1,14 +1,17 @@
 //! `--format html`: the story as one self-contained page (no script, no
 //! network): the timeline drawn as an inline SVG, one lane per node with
 //! each allocation a bar from its start to its stop or eviction, unknown
-//! stretches, missed heartbeats and disconnect expiries marked,
-//! evaluations as ticks, then the tables. Elements carry `data-` attributes naming what they
-//! draw, which the browser test reads.
+//! stretches, missed heartbeats and disconnect expiries marked, the
+//! operator's requests marked (a deployment's across the lanes, an
+//! allocation's health on its bar, a refused one set apart), evaluations
+//! as ticks, then the tables. Elements carry `data-` attributes naming what
+//! they draw, which the browser test reads.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use crate::servers::{EventKind, MarkKind, Story};
+use crate::servers::story::Ignored;
+use crate::servers::{AppliedEvent, EventKind, MarkKind, Story, TargetKind};
 use crate::time::Time;
 
 use super::table;
@@ -33,6 +36,17 @@ pub fn story(story: &Story) -> String {
         ".unknown{fill:#b9a0d9;opacity:.85}\n",
         ".tick{stroke:#225;stroke-width:2}.disconnect{stroke:#c0504d;stroke-width:2;stroke-dasharray:4 3}\n",
         ".expiry{stroke:#7b4fb0;stroke-width:2;stroke-dasharray:2 2}\n",
+    ));
+    // Only a page with operator marks has their rules.
+    if operator_events(story).next().is_some() {
+        out.push_str(concat!(
+            ".operator{stroke:#1f5fbf;stroke-width:3}circle.operator{fill:#1f5fbf;stroke-width:1.5}\n",
+            "circle.operator[data-health=unhealthy]{fill:#c0504d}\n",
+            ".operator.refused{stroke:#777;stroke-width:2;stroke-dasharray:6 3}\n",
+            "circle.operator.refused{fill:#fff;stroke-dasharray:none}\n",
+        ));
+    }
+    out.push_str(concat!(
         "pre{background:#f6f6f6;padding:.8em;overflow-x:auto}\n",
         "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}\n",
         "</style>\n</head>\n<body>\n<h1>plan-inspect: what happens next</h1>\n"
@@ -216,8 +230,10 @@ fn svg(out: &mut String, story: &Story) {
                 );
             }
         }
+        alloc_marks(out, story, bars, y, &x);
         out.push_str("</g>\n");
     }
+    deployment_marks(out, story, &lanes, height, &x);
     let expiries = story
         .timeline
         .iter()
@@ -237,6 +253,122 @@ fn svg(out: &mut String, story: &Story) {
         );
     }
     out.push_str("</svg>\n");
+}
+
+/// The operator's requests the picture marks: those applied, and those
+/// Nomad refused; an event after `--until` is not.
+fn operator_events(story: &Story) -> impl Iterator<Item = &AppliedEvent> {
+    story.what_if.iter().filter(|e| {
+        (e.event.sets_health() || e.event.target() == TargetKind::Deployment)
+            && matches!(e.ignored, None | Some(Ignored::Refused { .. }))
+    })
+}
+
+/// The allocations a health request names, each with the health it sets.
+fn health_sets(e: &AppliedEvent) -> Vec<(&str, &'static str)> {
+    let single = if e.event == EventKind::AllocUnhealthy {
+        "unhealthy"
+    } else {
+        "healthy"
+    };
+    e.alloc_id
+        .iter()
+        .map(|id| (id.as_str(), single))
+        .chain(
+            e.healthy_alloc_ids
+                .iter()
+                .map(|id| (id.as_str(), "healthy")),
+        )
+        .chain(
+            e.unhealthy_alloc_ids
+                .iter()
+                .map(|id| (id.as_str(), "unhealthy")),
+        )
+        .collect()
+}
+
+/// A mark's class, `data-` attributes and tooltip: what the request asked,
+/// and what came of it.
+fn mark_head(e: &AppliedEvent, done: &str) -> (&'static str, String, String) {
+    let (class, refused, outcome) = match &e.ignored {
+        Some(Ignored::Refused { errors }) => {
+            let errors = errors.join("; ");
+            (
+                "operator refused",
+                format!(" data-refused=\"{}\"", esc(&errors)),
+                format!("refused: {errors}"),
+            )
+        }
+        _ => ("operator", String::new(), done.to_string()),
+    };
+    let deployment = e.deployment_id.as_deref().map_or(String::new(), |d| {
+        format!(" data-deployment=\"{}\"", esc(d))
+    });
+    let attrs = format!(
+        "data-event=\"{}\"{deployment} data-at=\"{}\"{refused}",
+        e.event, e.at
+    );
+    (class, attrs, format!("{} at {}: {outcome}", e.text, e.at))
+}
+
+/// In one lane, a health request's mark on the bar of each allocation it
+/// names: a dot, which a bar of any thickness shows.
+fn alloc_marks(
+    out: &mut String,
+    story: &Story,
+    bars: &BTreeMap<String, Bar>,
+    y: f64,
+    x: &impl Fn(Time) -> f64,
+) {
+    let h = (LANE - 6.0) / bars.len().max(1) as f64;
+    for e in operator_events(story).filter(|e| e.event.sets_health()) {
+        for (alloc, health) in health_sets(e) {
+            let Some(k) = bars.keys().position(|id| id == alloc) else {
+                continue;
+            };
+            let (class, attrs, title) = mark_head(e, &format!("set {health}"));
+            let (at, middle) = (x(e.at), y + 3.0 + h * k as f64 + (h - 1.0) / 2.0);
+            let _ = writeln!(
+                out,
+                "<circle class=\"{class}\" {attrs} data-alloc=\"{}\" data-health=\"{health}\" \
+                 cx=\"{at:.1}\" cy=\"{middle:.1}\" r=\"4.5\"><title>{}</title></circle>",
+                esc(alloc),
+                esc(&title)
+            );
+        }
+    }
+}
+
+/// Across the lanes, a deployment request's mark, and a health request's
+/// none of whose allocations has a bar.
+fn deployment_marks(
+    out: &mut String,
+    story: &Story,
+    lanes: &BTreeMap<String, BTreeMap<String, Bar>>,
+    height: f64,
+    x: &impl Fn(Time) -> f64,
+) {
+    let drawn = |alloc: &str| lanes.values().any(|bars| bars.contains_key(alloc));
+    for e in operator_events(story) {
+        let done = match e.event {
+            EventKind::DeploymentPromote => "promoted",
+            EventKind::DeploymentFail => "failed",
+            EventKind::DeploymentPause => "paused",
+            EventKind::DeploymentResume => "resumed",
+            _ if health_sets(e).iter().any(|(a, _)| drawn(a)) => continue,
+            _ => "health set",
+        };
+        let (class, attrs, title) = mark_head(e, done);
+        let at = x(e.at);
+        let _ = writeln!(
+            out,
+            "<line class=\"{class}\" {attrs} x1=\"{at:.1}\" y1=\"{:.1}\" x2=\"{at:.1}\" \
+             y2=\"{:.1}\"><title>{}</title></line>",
+            TOP - 8.0,
+            height - 30.0,
+            esc(&title)
+        );
+    }
 }
 
 /// Text safe in HTML content and attribute values.

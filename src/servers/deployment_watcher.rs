@@ -75,10 +75,10 @@ pub enum WatcherAction {
     Paused,
     /// Running again by the operator (`PauseDeployment` with pause off).
     Resumed,
-    /// An allocation set healthy by the operator (`SetAllocHealth`).
+    /// Allocations set healthy by the operator (`SetAllocHealth`).
     HealthyByOperator,
-    /// An allocation set unhealthy by the operator, which fails the
-    /// deployment (`SetAllocHealth`).
+    /// Allocations set healthy or unhealthy by the operator, one at least
+    /// unhealthy, which fails the deployment (`SetAllocHealth`).
     UnhealthyByOperator,
 }
 
@@ -311,28 +311,36 @@ impl Watcher {
     }
 
     /// `setAllocHealth` (v1.3.0 deployment_watcher.go:156-240, v2.0.5
-    /// :158-243) of allocation `i` in the active deployment `d` at `now`:
-    /// its health and the counters (`UpdateDeploymentAllocHealth`) with an
-    /// evaluation in one write. Set unhealthy, the same write fails the
-    /// deployment (`Failed due to unhealthy allocations`) whatever its
-    /// progress deadline, reverting when the allocation's group
-    /// auto-reverts and a stable version exists; without one Nomad adds
-    /// no word to the description.
+    /// :158-243) of `sets` (allocation, healthy) in the active deployment
+    /// `d` at `now`: each allocation's health and the counters
+    /// (`UpdateDeploymentAllocHealth`, every healthy one, then every
+    /// unhealthy one, so one named in both ends unhealthy) with one
+    /// evaluation in one write. With any set unhealthy, the same write
+    /// fails the deployment (`Failed due to unhealthy allocations`)
+    /// whatever its progress deadline, reverting when the group of one of
+    /// them auto-reverts and a stable version exists; without one Nomad
+    /// adds no word to the description.
     pub fn set_alloc_health(
         &mut self,
         world: &mut World,
         d: &Deployment,
-        i: usize,
-        healthy: bool,
+        sets: &[(usize, bool)],
         now: Time,
     ) -> Written {
-        let group = world.alloc(i).task_group.clone();
-        deployment_state::set_alloc_health(world, i, healthy, now);
-        if !healthy {
-            let reverts = d
-                .task_groups
-                .get(group.as_str())
-                .is_some_and(|s| s.auto_revert);
+        let reverts = sets.iter().filter(|s| !s.1).any(|&(i, _)| {
+            d.task_groups
+                .get(world.alloc(i).task_group.as_str())
+                .is_some_and(|s| s.auto_revert)
+        });
+        let unhealthy = sets.iter().any(|s| !s.1);
+        let in_order = sets
+            .iter()
+            .filter(|s| s.1)
+            .chain(sets.iter().filter(|s| !s.1));
+        for &(i, healthy) in in_order {
+            deployment_state::set_alloc_health(world, i, healthy, now);
+        }
+        if unhealthy {
             let revert = reverts && rollback::has_stable(world, d);
             return self.fail(world, d, WatcherAction::UnhealthyByOperator, revert, now);
         }

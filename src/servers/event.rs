@@ -24,6 +24,7 @@ pub enum EventKind {
     AllocFail,
     AllocHealthy,
     AllocUnhealthy,
+    AllocHealth,
     DeploymentPromote,
     DeploymentFail,
     DeploymentPause,
@@ -39,7 +40,7 @@ pub enum TargetKind {
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 11] = [
+    pub const ALL: [EventKind; 12] = [
         EventKind::NodeDown,
         EventKind::NodeDrain,
         EventKind::NodeIneligible,
@@ -47,6 +48,7 @@ impl EventKind {
         EventKind::AllocFail,
         EventKind::AllocHealthy,
         EventKind::AllocUnhealthy,
+        EventKind::AllocHealth,
         EventKind::DeploymentPromote,
         EventKind::DeploymentFail,
         EventKind::DeploymentPause,
@@ -62,6 +64,7 @@ impl EventKind {
             EventKind::AllocFail => "alloc-fail",
             EventKind::AllocHealthy => "alloc-healthy",
             EventKind::AllocUnhealthy => "alloc-unhealthy",
+            EventKind::AllocHealth => "alloc-health",
             EventKind::DeploymentPromote => "deployment-promote",
             EventKind::DeploymentFail => "deployment-fail",
             EventKind::DeploymentPause => "deployment-pause",
@@ -77,8 +80,11 @@ impl EventKind {
             EventKind::NodeIneligible => "node-ineligible:NODE",
             EventKind::NodeUp => "node-up:NODE[@TIME]",
             EventKind::AllocFail => "alloc-fail:ALLOC[@TIME]",
-            EventKind::AllocHealthy => "alloc-healthy:ALLOC[@TIME]",
-            EventKind::AllocUnhealthy => "alloc-unhealthy:ALLOC[@TIME]",
+            EventKind::AllocHealthy => "alloc-healthy:ALLOC[,ALLOC...][@TIME]",
+            EventKind::AllocUnhealthy => "alloc-unhealthy:ALLOC[,ALLOC...][@TIME]",
+            EventKind::AllocHealth => {
+                "alloc-health:healthy=ALLOC[,ALLOC...]:unhealthy=ALLOC[,ALLOC...][@TIME]"
+            }
             EventKind::DeploymentPromote => {
                 "deployment-promote:DEPLOYMENT[:GROUP[,GROUP...]][@TIME]"
             }
@@ -91,9 +97,10 @@ impl EventKind {
     /// What the event's target names.
     pub fn target(self) -> TargetKind {
         match self {
-            EventKind::AllocFail | EventKind::AllocHealthy | EventKind::AllocUnhealthy => {
-                TargetKind::Alloc
-            }
+            EventKind::AllocFail
+            | EventKind::AllocHealthy
+            | EventKind::AllocUnhealthy
+            | EventKind::AllocHealth => TargetKind::Alloc,
             EventKind::DeploymentPromote
             | EventKind::DeploymentFail
             | EventKind::DeploymentPause
@@ -105,6 +112,15 @@ impl EventKind {
     /// Whether the event names an allocation rather than a node.
     pub fn targets_alloc(self) -> bool {
         self.target() == TargetKind::Alloc
+    }
+
+    /// Whether the event sets allocations' health by hand
+    /// (`Deployment.SetAllocHealth`).
+    pub fn sets_health(self) -> bool {
+        matches!(
+            self,
+            EventKind::AllocHealthy | EventKind::AllocUnhealthy | EventKind::AllocHealth
+        )
     }
 
     fn takes_time(self) -> bool {
@@ -167,14 +183,26 @@ impl FromStr for When {
     }
 }
 
+/// One allocation of a health request as typed, and the health it gets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HealthSet {
+    pub alloc: String,
+    pub healthy: bool,
+}
+
 /// One `--what-if` as typed: its kind, the node, allocation or deployment
 /// as the user named it, and its time or drain deadline.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EventSpec {
     pub kind: EventKind,
     /// The node (ID, ID prefix or name), allocation (ID, ID prefix or
-    /// name) or deployment (ID, ID prefix or job ID).
+    /// name) or deployment (ID, ID prefix or job ID); for a health request,
+    /// its first allocation.
     pub target: String,
+    /// A health request's allocations in the order of Nomad's request
+    /// (`HealthyAllocationIDs`, then `UnhealthyAllocationIDs`), each as
+    /// typed; empty for other events.
+    pub health: Vec<HealthSet>,
     /// `@TIME`; the evaluation time when absent.
     pub at: Option<When>,
     /// `node-drain`'s `:DEADLINE`.
@@ -184,6 +212,17 @@ pub struct EventSpec {
     pub groups: Vec<String>,
     /// The text given, for messages.
     pub text: String,
+}
+
+impl EventSpec {
+    /// The allocations an `alloc-*` event names, as typed, in order.
+    pub fn alloc_texts(&self) -> Vec<&str> {
+        if self.health.is_empty() {
+            vec![self.target.as_str()]
+        } else {
+            self.health.iter().map(|h| h.alloc.as_str()).collect()
+        }
+    }
 }
 
 /// A `--what-if` the flag parser refuses (a usage error).
@@ -257,6 +296,11 @@ impl FromStr for EventSpec {
             }
             target = head;
         }
+        let mut health = Vec::new();
+        if kind.sets_health() && !target.is_empty() {
+            health = health_sets(kind, target).map_err(bad)?;
+            target = &health[0].alloc;
+        }
         if target.is_empty() {
             return Err(bad(format!(
                 "no {} given",
@@ -276,9 +320,56 @@ impl FromStr for EventSpec {
             at,
             deadline,
             groups,
+            health,
             text: s.to_string(),
         })
     }
+}
+
+/// The allocations a health event names: `ALLOC,...` set healthy or
+/// unhealthy as the kind says, or `alloc-health`'s
+/// `healthy=ALLOC,...:unhealthy=ALLOC,...`, either list left out at will.
+/// A name with a comma of its own cannot be listed: its ID can.
+fn health_sets(kind: EventKind, text: &str) -> Result<Vec<HealthSet>, String> {
+    let list = |text: &str, healthy: bool| -> Result<Vec<HealthSet>, String> {
+        let allocs: Vec<&str> = text.split(',').collect();
+        if allocs.iter().any(|a| a.is_empty()) {
+            return Err(format!("{text:?} names an empty ALLOC"));
+        }
+        Ok(allocs
+            .into_iter()
+            .map(|alloc| HealthSet {
+                alloc: alloc.to_string(),
+                healthy,
+            })
+            .collect())
+    };
+    if kind != EventKind::AllocHealth {
+        return list(text, kind == EventKind::AllocHealthy);
+    }
+    let (healthy, unhealthy) = if let Some(rest) = text.strip_prefix("unhealthy=") {
+        if rest.contains(":healthy=") {
+            return Err("give healthy=ALLOC,... before unhealthy=ALLOC,...".to_string());
+        }
+        (None, Some(rest))
+    } else if let Some(rest) = text.strip_prefix("healthy=") {
+        match rest.split_once(":unhealthy=") {
+            Some((h, u)) => (Some(h), Some(u)),
+            None => (Some(rest), None),
+        }
+    } else {
+        return Err(format!(
+            "{text:?} is neither healthy=ALLOC,... nor unhealthy=ALLOC,... nor both, in that order"
+        ));
+    };
+    let mut sets = Vec::new();
+    if let Some(h) = healthy {
+        sets = list(h, true)?;
+    }
+    if let Some(u) = unhealthy {
+        sets.extend(list(u, false)?);
+    }
+    Ok(sets)
 }
 
 #[cfg(test)]
@@ -394,7 +485,91 @@ mod tests {
         let e = "alloc-healthy:@1m".parse::<EventSpec>().unwrap_err();
         assert_eq!(e.problem, "no ALLOC given");
         assert!(
-            e.to_string().contains("alloc-unhealthy:ALLOC[@TIME]"),
+            e.to_string()
+                .contains("alloc-unhealthy:ALLOC[,ALLOC...][@TIME]"),
+            "{e}"
+        );
+    }
+
+    fn sets(d: &EventSpec) -> Vec<(&str, bool)> {
+        d.health
+            .iter()
+            .map(|h| (h.alloc.as_str(), h.healthy))
+            .collect()
+    }
+
+    #[test]
+    fn a_health_request_names_several_allocations() {
+        let d = spec("alloc-healthy:1a6f,web.app[1],2b7a@2m");
+        assert_eq!(
+            (d.target.as_str(), d.at),
+            ("1a6f", Some(When::After(120 * SECOND)))
+        );
+        assert_eq!(
+            sets(&d),
+            [("1a6f", true), ("web.app[1]", true), ("2b7a", true)]
+        );
+        assert_eq!(d.alloc_texts(), ["1a6f", "web.app[1]", "2b7a"]);
+        let d = spec("alloc-unhealthy:1a6f,2b7a");
+        assert_eq!(sets(&d), [("1a6f", false), ("2b7a", false)]);
+        assert_eq!(sets(&spec("alloc-healthy:1a6f")), [("1a6f", true)]);
+        assert_eq!(spec("alloc-fail:1a6f").alloc_texts(), ["1a6f"]);
+        assert!(spec("alloc-fail:1a6f").health.is_empty());
+        let e = "alloc-healthy:1a6f,,2b7a".parse::<EventSpec>().unwrap_err();
+        assert_eq!(e.problem, "\"1a6f,,2b7a\" names an empty ALLOC");
+    }
+
+    #[test]
+    fn alloc_health_takes_both_lists_healthy_first() {
+        let d = spec("alloc-health:healthy=1a6f,2b7a:unhealthy=web.app[2]@5m");
+        assert_eq!(d.kind, EventKind::AllocHealth);
+        assert!(d.kind.targets_alloc() && d.kind.sets_health());
+        assert_eq!(d.at, Some(When::After(300 * SECOND)));
+        assert_eq!(
+            sets(&d),
+            [("1a6f", true), ("2b7a", true), ("web.app[2]", false)]
+        );
+        assert_eq!(d.target, "1a6f");
+        assert_eq!(sets(&spec("alloc-health:healthy=1a6f")), [("1a6f", true)]);
+        assert_eq!(
+            sets(&spec("alloc-health:unhealthy=1a6f,2b7a")),
+            [("1a6f", false), ("2b7a", false)]
+        );
+        // A job ID with a colon stays in its name.
+        assert_eq!(
+            sets(&spec(
+                "alloc-health:healthy=batch:nightly.g[0]:unhealthy=3c8b"
+            )),
+            [("batch:nightly.g[0]", true), ("3c8b", false)]
+        );
+    }
+
+    #[test]
+    fn alloc_health_without_its_lists_is_refused() {
+        for (text, problem) in [
+            (
+                "alloc-health:1a6f",
+                "\"1a6f\" is neither healthy=ALLOC,... nor unhealthy=ALLOC,... nor both, in that order",
+            ),
+            (
+                "alloc-health:unhealthy=1a6f:healthy=2b7a",
+                "give healthy=ALLOC,... before unhealthy=ALLOC,...",
+            ),
+            ("alloc-health:healthy=", "\"\" names an empty ALLOC"),
+            (
+                "alloc-health:healthy=1a6f:unhealthy=",
+                "\"\" names an empty ALLOC",
+            ),
+            ("alloc-health:@5m", "no ALLOC given"),
+        ] {
+            let e = text.parse::<EventSpec>().unwrap_err();
+            assert_eq!(e.problem, problem, "{text}");
+        }
+        let e = "alloc-health:1a6f".parse::<EventSpec>().unwrap_err();
+        assert!(
+            e.to_string().contains(
+                "alloc-health:healthy=ALLOC[,ALLOC...]:unhealthy=ALLOC[,ALLOC...][@TIME]"
+            ),
             "{e}"
         );
     }

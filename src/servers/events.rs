@@ -21,8 +21,11 @@ pub struct Resolved {
     pub spec: EventSpec,
     pub at: Time,
     /// Index into the world's nodes, allocations or deployments (the
-    /// story's included).
+    /// story's included); an `alloc-*` event's first allocation.
     pub target: usize,
+    /// An `alloc-*` event's allocations, as [`EventSpec::alloc_texts`]
+    /// names them; empty for other events.
+    pub allocs: Vec<usize>,
 }
 
 /// What an event did.
@@ -59,7 +62,7 @@ pub fn apply(
     rules: &ServerRules,
 ) -> Outcome {
     let mut out = Outcome {
-        applied: entry(world, &r.spec, r.at, Some(r.target)),
+        applied: entry(world, &r.spec, r.at, &found(r)),
         writes: Vec::new(),
         canceled: Vec::new(),
         marks: Vec::new(),
@@ -111,7 +114,7 @@ pub fn apply(
                 }
             }
         }
-        EventKind::AllocHealthy | EventKind::AllocUnhealthy => {
+        EventKind::AllocHealthy | EventKind::AllocUnhealthy | EventKind::AllocHealth => {
             set_health(world, watcher, r, &mut out);
         }
         EventKind::DeploymentPromote
@@ -174,13 +177,14 @@ fn operate(
     out.watcher = written.record;
 }
 
-/// `alloc-healthy`, `alloc-unhealthy`: `Deployment.SetAllocHealth` on the
-/// deployment [`alloc_health::named`] finds, refused as Nomad refuses it;
-/// the watcher's write, then (set healthy: the deployment still active)
-/// its look at the deployment's allocations. The evaluation is written
-/// with the health, so the watcher's look creates no batched one for it
-/// (`handleAllocUpdate` wants a verdict newer than the job's latest
-/// evaluation).
+/// `alloc-healthy`, `alloc-unhealthy`, `alloc-health`: one
+/// `Deployment.SetAllocHealth` request with every allocation named, on the
+/// deployment [`alloc_health::named`] finds for the first, refused as
+/// Nomad refuses it; the watcher's one write, then (nothing set unhealthy:
+/// the deployment still active) its look at the deployment's allocations.
+/// The evaluation is written with the health, so the watcher's look
+/// creates no batched one for it (`handleAllocUpdate` wants a verdict
+/// newer than the job's latest evaluation).
 fn set_health(world: &mut World, watcher: &mut Watcher, r: &Resolved, out: &mut Outcome) {
     let refuse = |out: &mut Outcome, error: String| {
         out.applied.ignored = Some(Ignored::Refused {
@@ -192,16 +196,21 @@ fn set_health(world: &mut World, watcher: &mut Watcher, r: &Resolved, out: &mut 
         return;
     };
     out.applied.deployment_id = Some(id.to_string());
-    if let Err(error) = alloc_health::check(world, r.target, &id) {
+    let sets: Vec<(usize, bool)> = r
+        .allocs
+        .iter()
+        .zip(&r.spec.health)
+        .map(|(&i, h)| (i, h.healthy))
+        .collect();
+    if let Err(error) = alloc_health::check(world, &sets, &id) {
         refuse(out, error);
         return;
     }
     let d = world.deployment(&id).expect("checked").clone();
-    let healthy = r.spec.kind == EventKind::AllocHealthy;
-    let written = watcher.set_alloc_health(world, &d, r.target, healthy, r.at);
+    let written = watcher.set_alloc_health(world, &d, &sets, r.at);
     out.writes.push(written.eval.into_iter().collect());
     out.watcher = written.record;
-    if healthy {
+    if sets.iter().all(|&(_, healthy)| healthy) {
         out.watch = Some(id.to_string());
     }
 }
@@ -245,15 +254,30 @@ pub fn heartbeat(world: &mut World, node_id: &str, rules: &ServerRules) -> statu
     status::update(world, node_id, node_status::READY, true, rules)
 }
 
-/// The event as applied, before its effects; `target` as in [`Resolved`],
-/// `None` for an allocation or deployment not looked up.
-fn entry(world: &World, spec: &EventSpec, at: Time, target: Option<usize>) -> AppliedEvent {
-    let of = |kind: TargetKind| target.filter(|_| spec.kind.target() == kind);
-    AppliedEvent {
+/// What `r` names, as [`entry`] takes it.
+fn found(r: &Resolved) -> Vec<Option<usize>> {
+    if r.allocs.is_empty() {
+        vec![Some(r.target)]
+    } else {
+        r.allocs.iter().copied().map(Some).collect()
+    }
+}
+
+/// The event as applied, before its effects; `targets` the node,
+/// deployment or allocations (as [`EventSpec::alloc_texts`] names them)
+/// an index into the world's, `None` where not looked up.
+fn entry(world: &World, spec: &EventSpec, at: Time, targets: &[Option<usize>]) -> AppliedEvent {
+    let first = targets.first().copied().flatten();
+    let of = |kind: TargetKind| first.filter(|_| spec.kind.target() == kind);
+    let mut e = AppliedEvent {
         event: spec.kind,
         text: spec.text.clone(),
         node_id: of(TargetKind::Node).map(|i| world.snapshot.nodes[i].id.clone()),
-        alloc_id: of(TargetKind::Alloc).map(|i| world.alloc(i).id.to_string()),
+        alloc_id: of(TargetKind::Alloc)
+            .filter(|_| targets.len() == 1)
+            .map(|i| world.alloc(i).id.to_string()),
+        healthy_alloc_ids: Vec::new(),
+        unhealthy_alloc_ids: Vec::new(),
         deployment_id: of(TargetKind::Deployment)
             .map(|i| world.snapshot.deployments[i].id.to_string()),
         at,
@@ -262,18 +286,31 @@ fn entry(world: &World, spec: &EventSpec, at: Time, target: Option<usize>) -> Ap
         heartbeat: None,
         evaluations: Vec::new(),
         ignored: None,
+    };
+    let lists = spec.kind == EventKind::AllocHealth || spec.health.len() > 1;
+    let all: Option<Vec<usize>> = targets.iter().copied().collect();
+    if let Some(all) = all.filter(|_| lists) {
+        for (&i, h) in all.iter().zip(&spec.health) {
+            let id = world.alloc(i).id.to_string();
+            if h.healthy {
+                e.healthy_alloc_ids.push(id);
+            } else {
+                e.unhealthy_alloc_ids.push(id);
+            }
+        }
     }
+    e
 }
 
-/// An event not applied; `target` as in [`entry`].
+/// An event not applied; `targets` as in [`entry`].
 pub fn ignored(
     world: &World,
     spec: &EventSpec,
     at: Time,
-    target: Option<usize>,
+    targets: &[Option<usize>],
     why: Ignored,
 ) -> AppliedEvent {
-    let mut e = entry(world, spec, at, target);
+    let mut e = entry(world, spec, at, targets);
     e.ignored = Some(why);
     e
 }

@@ -40,7 +40,7 @@ pub mod world;
 
 pub use deployment_watcher::{WatcherAction, WatcherWrite};
 pub use error::WhatIfError;
-pub use event::{BadEvent, BadWhen, EventKind, EventSpec, TargetKind, When};
+pub use event::{BadEvent, BadWhen, EventKind, EventSpec, HealthSet, TargetKind, When};
 pub use explain_story::explain;
 pub use story::{
     AppliedEvent, Assumption, EvalFacts, Mark, MarkKind, Preempted, Story, TimelineEntry,

@@ -112,8 +112,16 @@ pub struct AppliedEvent {
     pub text: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub node_id: Option<String>,
+    /// The allocation an `alloc-*` event naming one allocation names.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub alloc_id: Option<String>,
+    /// `alloc-health`, or a health event naming several allocations: the
+    /// request's lists (`HealthyAllocationIDs`, `UnhealthyAllocationIDs`),
+    /// each in the order given; empty until every allocation is looked up.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub healthy_alloc_ids: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unhealthy_alloc_ids: Vec<String>,
     /// The deployment a `deployment-*` event named, as found at its time.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deployment_id: Option<String>,

@@ -54,7 +54,8 @@ pub enum Lookup {
     Story { placed_from: usize, at: Time },
 }
 
-/// The index in `allocs` of the allocation `spec` names. An ID or ID prefix
+/// The index in `allocs` of the allocation `text` (`spec`'s target, or
+/// one of its health request's allocations) names. An ID or ID prefix
 /// is looked for among the snapshot's allocations first, then among those
 /// the story placed; a name (`job.group[index]`) names the one live
 /// allocation of that name when the event happens. `None` when the lookup
@@ -63,18 +64,18 @@ pub enum Lookup {
 pub fn alloc(
     allocs: &[Allocation],
     spec: &EventSpec,
+    text: &str,
     lookup: Lookup,
 ) -> Result<Option<usize>, WhatIfError> {
-    let text = spec.target.as_str();
     let is_name = text.ends_with(']') && text.contains('[');
     match lookup {
         Lookup::Snapshot if is_name => Ok(None),
         Lookup::Snapshot => match by_id(allocs, 0, text).as_slice() {
             [] => Ok(None),
             [one] => Ok(Some(*one)),
-            many => Err(ambiguous(allocs, spec, many)),
+            many => Err(ambiguous(allocs, spec, text, many)),
         },
-        Lookup::Story { at, .. } if is_name => by_name(allocs, spec, at).map(Some),
+        Lookup::Story { at, .. } if is_name => by_name(allocs, spec, text, at).map(Some),
         Lookup::Story { placed_from, at } => match by_id(allocs, placed_from, text).as_slice() {
             [one] => Ok(Some(*one)),
             [] => Err(WhatIfError::AllocNotFound {
@@ -84,7 +85,7 @@ pub fn alloc(
                 at,
                 placed: listed(allocs[placed_from..].iter().map(describe_alloc)),
             }),
-            many => Err(ambiguous(allocs, spec, many)),
+            many => Err(ambiguous(allocs, spec, text, many)),
         },
     }
 }
@@ -100,10 +101,15 @@ fn by_id(allocs: &[Allocation], from: usize, text: &str) -> Vec<usize> {
         .collect()
 }
 
-/// The one live allocation named `spec.target` at `at`.
-fn by_name(allocs: &[Allocation], spec: &EventSpec, at: Time) -> Result<usize, WhatIfError> {
+/// The one live allocation named `name` at `at`.
+fn by_name(
+    allocs: &[Allocation],
+    spec: &EventSpec,
+    name: &str,
+    at: Time,
+) -> Result<usize, WhatIfError> {
     let matches: Vec<usize> = (0..allocs.len())
-        .filter(|&i| live(&allocs[i]) && allocs[i].name == spec.target.as_str())
+        .filter(|&i| live(&allocs[i]) && allocs[i].name == name)
         .collect();
     match matches.as_slice() {
         [one] => Ok(*one),
@@ -117,14 +123,14 @@ fn by_name(allocs: &[Allocation], spec: &EventSpec, at: Time) -> Result<usize, W
             names.dedup();
             Err(WhatIfError::AllocNameNotLive {
                 event: spec.text.clone(),
-                name: spec.target.clone(),
+                name: name.to_string(),
                 at,
                 live: listed(names.into_iter()),
             })
         }
         many => Err(WhatIfError::AllocNameAmbiguous {
             event: spec.text.clone(),
-            name: spec.target.clone(),
+            name: name.to_string(),
             at,
             matches: listed(many.iter().map(|&i| {
                 let a = &allocs[i];
@@ -228,10 +234,10 @@ fn live(a: &Allocation) -> bool {
     a.desired_status == DesiredStatus::Run && !a.client_terminal_status()
 }
 
-fn ambiguous(allocs: &[Allocation], spec: &EventSpec, many: &[usize]) -> WhatIfError {
+fn ambiguous(allocs: &[Allocation], spec: &EventSpec, text: &str, many: &[usize]) -> WhatIfError {
     WhatIfError::AllocAmbiguous {
         event: spec.text.clone(),
-        alloc: spec.target.clone(),
+        alloc: text.to_string(),
         matches: listed(many.iter().map(|&i| describe_alloc(&allocs[i]))),
     }
 }

@@ -78,7 +78,7 @@ pub(super) fn tell(
     // Each event's time and its node or allocation, where found before the
     // story runs; an allocation given by name, or by an ID the snapshot
     // lacks, is looked up when the event happens.
-    let mut planned: Vec<(Time, &EventSpec, Option<usize>)> = Vec::new();
+    let mut planned: Vec<(Time, &EventSpec, Vec<Option<usize>>)> = Vec::new();
     for spec in &request.events {
         let at = spec.at.map_or(eval_time, |w| w.resolve(eval_time));
         if at < eval_time {
@@ -88,12 +88,16 @@ pub(super) fn tell(
                 eval_time,
             });
         }
-        let target = match spec.kind.target() {
-            TargetKind::Alloc => target::alloc(&snapshot.allocs, spec, Lookup::Snapshot)?,
-            TargetKind::Node => Some(target::node(&snapshot.nodes, spec)?),
-            TargetKind::Deployment => None,
+        let targets = match spec.kind.target() {
+            TargetKind::Alloc => spec
+                .alloc_texts()
+                .into_iter()
+                .map(|text| target::alloc(&snapshot.allocs, spec, text, Lookup::Snapshot))
+                .collect::<Result<Vec<_>, _>>()?,
+            TargetKind::Node => vec![Some(target::node(&snapshot.nodes, spec)?)],
+            TargetKind::Deployment => vec![None],
         };
-        planned.push((at, spec, target));
+        planned.push((at, spec, targets));
     }
     // Stable: events at the same instant keep the order given.
     planned.sort_by_key(|p| p.0);
@@ -185,7 +189,8 @@ pub(super) fn tell(
             break;
         }
         if rank == 0 {
-            let (at, spec, found) = planned[next_event];
+            let (at, spec, found) = &planned[next_event];
+            let (at, spec) = (*at, *spec);
             next_event += 1;
             if until.is_some_and(|u| at > u) {
                 // Not applied, so an allocation waiting for it is not looked up.
@@ -198,24 +203,41 @@ pub(super) fn tell(
                 ));
                 continue;
             }
-            let target = match found {
-                Some(i) => i,
-                None if spec.kind.target() == TargetKind::Deployment => {
-                    target::deployment(&engine.world.snapshot.deployments, spec, at)?
-                }
-                None => {
+            let (target, allocs) = match spec.kind.target() {
+                TargetKind::Node => (found[0].expect("found before the story"), Vec::new()),
+                TargetKind::Deployment => (
+                    target::deployment(&engine.world.snapshot.deployments, spec, at)?,
+                    Vec::new(),
+                ),
+                TargetKind::Alloc => {
                     let lookup = Lookup::Story {
                         placed_from: snapshot.allocs.len(),
                         at,
                     };
-                    target::alloc(&engine.world.snapshot.allocs, spec, lookup)?
-                        .expect("a lookup in the story finds the allocation or fails")
+                    let allocs = spec
+                        .alloc_texts()
+                        .into_iter()
+                        .zip(found)
+                        .map(|(text, f)| match f {
+                            Some(i) => Ok(*i),
+                            None => {
+                                target::alloc(&engine.world.snapshot.allocs, spec, text, lookup)
+                                    .map(|i| {
+                                        i.expect(
+                                            "a lookup in the story finds the allocation or fails",
+                                        )
+                                    })
+                            }
+                        })
+                        .collect::<Result<Vec<usize>, _>>()?;
+                    (allocs[0], allocs)
                 }
             };
             let r = &Resolved {
                 spec: spec.clone(),
                 at,
                 target,
+                allocs,
             };
             let outcome = events::apply(
                 &mut engine.world,

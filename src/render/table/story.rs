@@ -50,13 +50,7 @@ pub fn story(story: &Story, style: Style) -> String {
             t.row(vec![
                 offset(e.at, start),
                 e.event.name().to_string(),
-                base.id(e
-                    .node_id
-                    .as_deref()
-                    .or(e.alloc_id.as_deref())
-                    .or(e.deployment_id.as_deref())
-                    .unwrap_or(""))
-                    .to_string(),
+                target(&base, e),
                 servers(e),
                 e.evaluations.len().to_string(),
             ]);
@@ -291,6 +285,27 @@ fn job_name(job: &JobReport) -> String {
     format!("{}/{}", job.namespace, job.id)
 }
 
+/// What the event names: its node, allocation or deployment, or a health
+/// request's allocations, the healthy ones first.
+fn target(r: &Renderer, e: &AppliedEvent) -> String {
+    let listed: Vec<&str> = e
+        .healthy_alloc_ids
+        .iter()
+        .chain(&e.unhealthy_alloc_ids)
+        .map(|id| r.id(id))
+        .collect();
+    if !listed.is_empty() {
+        return listed.join(",");
+    }
+    r.id(e
+        .node_id
+        .as_deref()
+        .or(e.alloc_id.as_deref())
+        .or(e.deployment_id.as_deref())
+        .unwrap_or(""))
+        .to_string()
+}
+
 /// What the servers did for one event, in words.
 fn servers(e: &AppliedEvent) -> String {
     if let Some(why) = &e.ignored {
@@ -318,6 +333,14 @@ fn servers(e: &AppliedEvent) -> String {
             crate::servers::EventKind::AllocFail => "allocation failed".to_string(),
             crate::servers::EventKind::AllocHealthy => "set healthy".to_string(),
             crate::servers::EventKind::AllocUnhealthy => "set unhealthy".to_string(),
+            crate::servers::EventKind::AllocHealth => {
+                let (h, u) = (e.healthy_alloc_ids.len(), e.unhealthy_alloc_ids.len());
+                match (h, u) {
+                    (_, 0) => format!("{h} set healthy"),
+                    (0, _) => format!("{u} set unhealthy"),
+                    _ => format!("{h} set healthy, {u} set unhealthy"),
+                }
+            }
             crate::servers::EventKind::DeploymentPromote => "promoted".to_string(),
             crate::servers::EventKind::DeploymentFail => "deployment failed".to_string(),
             crate::servers::EventKind::DeploymentPause => "paused".to_string(),
