@@ -10,8 +10,11 @@
 //! read twice does the error come from here, with its position but the path
 //! only down to the element (`Allocs[17]`).
 
+mod batches;
+mod jobs;
 mod nodes;
 mod position;
+mod spot;
 
 use std::io::{self, Read};
 use std::panic::{self, AssertUnwindSafe};
@@ -186,8 +189,8 @@ impl<'r> Chunked<'r> {
     fn member(&mut self, key: &str, st: &mut State<'_>) -> Step<()> {
         st.before_section(key);
         let value = match key {
-            "Jobs" => self.each_text(key, |text| st.add_job_text(text))?,
-            "JobVersions" => self.each_text(key, |text| st.add_job_version_text(text))?,
+            "Jobs" => self.jobs(key, st)?,
+            "JobVersions" => self.job_versions(key, st)?,
             "Nodes" => self.nodes(key, st)?,
             "Allocs" | "Allocations" => self.allocs(key, st)?,
             "Deployments" => self.each(key, |_, d: Deployment| {
