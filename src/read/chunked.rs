@@ -12,9 +12,9 @@
 
 mod batches;
 mod jobs;
-mod nodes;
 mod position;
 mod spot;
+mod typed;
 
 use std::io::{self, Read};
 use std::panic::{self, AssertUnwindSafe};
@@ -29,9 +29,7 @@ use super::internal::internal_error;
 use super::owner::Owner;
 use super::read_ahead::{BLOCK, Next, ROOM, ReadAhead};
 use super::split::{self, Element, Embedded, Part, Spliced, Texts};
-use crate::model::{
-    CsiPlugin, CsiVolume, Deployment, Evaluation, GoJson, Interner, SchedulerConfig,
-};
+use crate::model::{CsiPlugin, CsiVolume, GoJson, Interner, SchedulerConfig};
 use crate::time::Time;
 use position::Position;
 
@@ -191,16 +189,10 @@ impl<'r> Chunked<'r> {
         let value = match key {
             "Jobs" => self.jobs(key, st)?,
             "JobVersions" => self.job_versions(key, st)?,
-            "Nodes" => self.nodes(key, st)?,
+            "Nodes" => self.each_typed(key, st, State::add_node)?,
             "Allocs" | "Allocations" => self.allocs(key, st)?,
-            "Deployments" => self.each(key, |_, d: Deployment| {
-                st.add_deployment(d);
-                Ok(())
-            })?,
-            "Evals" => self.each(key, |_, e: Evaluation| {
-                st.add_eval(e);
-                Ok(())
-            })?,
+            "Deployments" => self.each_typed(key, st, State::add_deployment)?,
+            "Evals" => self.each_typed(key, st, State::add_eval)?,
             "Namespaces" => {
                 let listed = self.each(key, |_, ns: NamespaceName| {
                     st.add_namespace(Some(ns.name));
