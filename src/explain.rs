@@ -10,6 +10,7 @@ mod error;
 mod explanation;
 mod node;
 mod placement;
+mod pool_config;
 mod release_rules;
 mod reschedule;
 mod subject;

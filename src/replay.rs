@@ -14,6 +14,7 @@ mod options;
 mod placing;
 mod plan;
 mod policy_panic;
+mod pool_config;
 mod snapshot_time;
 mod system;
 mod texts;
@@ -28,7 +29,8 @@ use crate::feasibility::{DistinctHostsRules, TargetRules, VolumeRules};
 use crate::fit::{FitRules, Settings};
 use crate::model::NodesById;
 use crate::model::{
-    Allocation, Deployment, Evaluation, Job, JobType, SchedulerConfig, Snapshot, TaskGroup,
+    Allocation, Deployment, Evaluation, Job, JobType, NodePool, SchedulerConfig, Snapshot,
+    TaskGroup,
 };
 use crate::now::NowRequest;
 use crate::placement::{Cluster, PlacementRecord, Placer, Setup, SpreadRules};
@@ -378,6 +380,9 @@ struct Prepared<'s> {
     history: History<'s>,
     on_node: AllocsByNode<'s>,
     scheduler: SchedulerConfig,
+    /// The node pools whose own configurations the release reads (from
+    /// 1.6.0; none before).
+    node_pools: &'s [NodePool],
     /// The nodes and what runs on them, for the placement stage.
     cluster: Cluster<'s>,
     placement: Setup,
@@ -432,7 +437,8 @@ impl<'s> Prepared<'s> {
             },
             globs: release_rules.has(Switch::SystemDatacenterGlob),
             pools: release_rules.has(Switch::NodePool),
-            spread_algorithm: scheduler.scheduler_algorithm == "spread",
+            spread_algorithm: scheduler.spreads(),
+            pool_config: None,
             spread: SpreadRules {
                 lowest_boost: release_rules.has(Switch::SpreadLowestBoost),
                 implicit_as_one: release_rules.has(Switch::SpreadImplicitTargets),
@@ -467,6 +473,10 @@ impl<'s> Prepared<'s> {
             history: History::new(snapshot),
             on_node: allocs_by_node(snapshot),
             scheduler,
+            node_pools: match release_rules.has(Switch::NodePoolSchedulerConfig) {
+                true => &snapshot.node_pools,
+                false => &[],
+            },
         })
     }
 
@@ -475,10 +485,11 @@ impl<'s> Prepared<'s> {
             nodes: &self.nodes,
             on_node: &self.on_node,
             scheduler: &self.scheduler,
+            node_pools: self.node_pools,
             deployments: &self.deployments,
             history: &self.history,
             cluster: &self.cluster,
-            placement: self.placement,
+            placement: self.placement.clone(),
             eval_id: &self.eval_id,
             eval_priority: self.eval.map(|e| e.priority),
             delayed_eval: self.eval.is_some_and(|e| !e.wait_until.is_zero()),
@@ -577,6 +588,7 @@ struct JobContext<'a> {
     on_node: &'a AllocsByNode<'a>,
     /// The cluster's scheduler configuration, or the servers' default.
     scheduler: &'a SchedulerConfig,
+    node_pools: &'a [NodePool],
     deployments: &'a HashMap<(&'a str, &'a str), &'a Deployment>,
     history: &'a History<'a>,
     cluster: &'a Cluster<'a>,
@@ -627,6 +639,7 @@ impl<'a> JobContext<'a> {
         let mut groups = group_reports(w.job, &rec, |_, t| entries.buckets(t));
         let stop = self.stops(w, &tainted, &rec, entries.texts());
         let mut plan = self.plan(w, &rec, entries.texts(), stop);
+        plan.scheduler_config = self.config_fact(w.job);
         let records = match placer {
             Some(placer) => {
                 let placer = placer.into_inner();

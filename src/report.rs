@@ -32,8 +32,8 @@ pub use job::{FilteredNode, GroupChanges, GroupReport, JobReport, SystemDiffRepo
 pub use plan::{
     BlockedEval, FailedPlacement, NearestMiss, Plan, PlanAllocState, PlanDeployment,
     PlanDeploymentGroup, PlanDeploymentUpdate, PlanDestructive, PlanFollowupEval,
-    PlanFollowupUpdate, PlanInPlace, PlanPlace, PlanPreemption, PlanReconnect, PlanStop,
-    VersionGaps,
+    PlanFollowupUpdate, PlanInPlace, PlanPlace, PlanPreemption, PlanReconnect, PlanSchedulerConfig,
+    PlanStop, VersionGaps,
 };
 pub use summary::AllocationSummary;
 

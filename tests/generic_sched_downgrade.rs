@@ -167,13 +167,11 @@ fn a_downgraded_placement_keeps_the_current_datacenters_before_1_4_11() {
     }
 }
 
-/// TestServiceSched_JobRegister_NodePool_Downgrade: as above with node
-/// pools, version 1 in pool-binpack and version 2 in pool-spread. Nomad's
-/// pools set their own scheduler algorithms, an Enterprise setting a dump
-/// does not carry; the test looks only at each placement's pool, which is
-/// forced.
-#[test]
-fn generic_sched_test_go_v1_6_0_v2_0_5_job_register_node_pool_downgrade() {
+/// The snapshot of TestServiceSched_JobRegister_NodePool_Downgrade:
+/// version 1 in pool-binpack (the first five nodes), version 2 in
+/// pool-spread (the last five), the pools' own algorithms `old` and `new`
+/// (none where empty) under the cluster's `cluster`.
+fn pools_snapshot(old: &str, new: &str, cluster: &str) -> Value {
     let mut nodes = ten_nodes("NodePool", "pool-spread");
     for n in &mut nodes[..5] {
         n["NodePool"] = json!("pool-binpack");
@@ -185,7 +183,27 @@ fn generic_sched_test_go_v1_6_0_v2_0_5_job_register_node_pool_downgrade() {
     v2["JobModifyIndex"] = json!(20);
     v2["NodePool"] = json!("pool-spread");
     let mut doc = snapshot(nodes, v1, v2, true);
-    doc["SchedulerConfig"] = json!({"SchedulerAlgorithm": "binpack"});
+    doc["SchedulerConfig"] = json!({"SchedulerAlgorithm": cluster});
+    let own = |a: &str| match a {
+        "" => Value::Null,
+        a => json!({"SchedulerAlgorithm": a}),
+    };
+    doc["NodePools"] = json!([
+        {"Name": "pool-binpack", "SchedulerConfiguration": own(old)},
+        {"Name": "pool-spread", "SchedulerConfiguration": own(new)}
+    ]);
+    doc
+}
+
+/// TestServiceSched_JobRegister_NodePool_Downgrade: as above with node
+/// pools, version 1 in pool-binpack and version 2 in pool-spread, each
+/// pool with its own algorithm (bin packing and spread) over the
+/// cluster's bin packing. Nomad's test looks at each placement's pool,
+/// which is forced; which node of the pool each algorithm picks is
+/// `a_downgraded_placement_runs_with_its_own_pool_s_configuration`.
+#[test]
+fn generic_sched_test_go_v1_6_0_v2_0_5_job_register_node_pool_downgrade() {
+    let doc = pools_snapshot("binpack", "spread", "binpack");
     for release in [v(1, 6, 0), v(1, 10, 5), v(2, 0, 5)] {
         let report = replay(&doc, release);
         let (canary, replacement) = canary_and_replacement(&report.jobs[0]);
@@ -199,6 +217,92 @@ fn generic_sched_test_go_v1_6_0_v2_0_5_job_register_node_pool_downgrade() {
             "{release}: the replacement in pool-binpack"
         );
     }
+}
+
+/// `pools_snapshot` with another job's allocation on node 4 (pool-binpack)
+/// and node 9 (pool-spread), which bin packing seeks and spread avoids.
+fn busy_pools_snapshot(old: &str, new: &str, cluster: &str) -> Value {
+    let mut doc = pools_snapshot(old, new, cluster);
+    let mut other = job(1);
+    other["ID"] = json!("other");
+    other["Name"] = json!("other");
+    for i in [4, 9] {
+        let pool = if i < 5 { "pool-binpack" } else { "pool-spread" };
+        other["NodePool"] = json!(pool);
+        let alloc = json!({
+            "ID": format!("b{i}"), "Name": "other.web[0]", "Namespace": "default",
+            "JobID": "other", "TaskGroup": "web", "Job": other.clone(),
+            "NodeID": format!("{i:08}-0000-4000-8000-000000000000"),
+            "DesiredStatus": "run", "ClientStatus": "running",
+            "AllocatedResources": {
+                "Tasks": {"web": {"Cpu": {"CpuShares": 500}, "Memory": {"MemoryMB": 256}}},
+                "Shared": {"DiskMB": 150}
+            }
+        });
+        doc["Allocs"].as_array_mut().unwrap().push(alloc);
+    }
+    doc
+}
+
+/// The stack takes each version's pool's configuration with the version
+/// (`setJob`, scheduler/generic_sched.go:566 and :607 at 1.6.0). Under
+/// the cluster's bin packing both placements go beside the other job
+/// (nodes 4 and 9), under its spread away from it (3 and 5). With
+/// pool-binpack spreading and pool-spread bin packing of their own, the
+/// replacement (version 1) spreads and the canary (version 2) bin packs,
+/// and the other way round; `--explain` of the replacement names version
+/// 1's pool.
+#[test]
+fn a_downgraded_placement_runs_with_its_own_pool_s_configuration() {
+    let nodes = |doc: &Value, release: Release| {
+        let report = replay(doc, release);
+        let (canary, replacement) = canary_and_replacement(&report.jobs[0]);
+        (node_index(canary), node_index(replacement))
+    };
+    for release in [v(1, 6, 0), v(2, 0, 5)] {
+        let spread = nodes(&busy_pools_snapshot("", "", "spread"), release);
+        let binpack = nodes(&busy_pools_snapshot("", "", "binpack"), release);
+        assert_eq!((spread, binpack), ((5, 3), (9, 4)), "{release}");
+        let crossed = nodes(
+            &busy_pools_snapshot("spread", "binpack", "binpack"),
+            release,
+        );
+        assert_eq!(crossed, (9, 3), "{release}");
+        let crossed = nodes(&busy_pools_snapshot("binpack", "spread", "spread"), release);
+        assert_eq!(crossed, (5, 4), "{release}");
+    }
+    let doc = busy_pools_snapshot("spread", "binpack", "binpack");
+    let snapshot = read_snapshot_from(doc.to_string().as_bytes(), "snapshot.json").unwrap();
+    let options = Options {
+        nomad_version: Some(VersionRequest::Release(v(2, 0, 5))),
+        ..Options::default()
+    };
+    let report = Replay::new(&snapshot, &options).unwrap().report();
+    let (_, replacement) = canary_and_replacement(&report.jobs[0]);
+    let e = explain(&snapshot, &options, &replacement.name).unwrap();
+    let step = e
+        .steps
+        .iter()
+        .find(|s| s.title == "Scheduler configuration")
+        .expect("a scheduler configuration step");
+    let facts: Vec<(&str, &str)> = step
+        .facts
+        .iter()
+        .map(|f| (f.name.as_str(), f.value.as_str()))
+        .collect();
+    assert_eq!(
+        facts,
+        [
+            (
+                "scheduler algorithm",
+                "spread (set by node pool pool-binpack)"
+            ),
+            (
+                "memory oversubscription",
+                "off (the cluster's): a task's memory_max does not reach its allocation"
+            )
+        ]
+    );
 }
 
 /// The older version's own constraints place it: version 1 pins the group

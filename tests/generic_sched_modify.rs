@@ -234,43 +234,109 @@ fn generic_sched_test_go_v1_3_0_v2_0_5_job_modify_node_reschedule_penalty() {
     }
 }
 
-/// TestServiceSched_JobRegister_SchedulerAlgorithm (added at 1.6.0; here
-/// at 1.6.0 and 2.0.5), its cases of the cluster-wide setting for a batch
-/// and a service job: another job's allocation runs on node 0 of two; bin
-/// packing puts the new allocation beside it, spread on the empty node 1
-/// (which the tie-break by node ID would not pick). The cases where a node pool's `SchedulerConfiguration` overrides
-/// the setting are not ported: the community edition refuses that field
-/// (nomad/node_pool_endpoint_ce.go:14-15 at 2.0.5) and a state dump has no
-/// node pool table.
+/// The node pools of TestServiceSched_JobRegister_SchedulerAlgorithm:
+/// one without a configuration of its own, one that bin packs, one that
+/// spreads (`SchedulerConfiguration` is Nomad Enterprise's; the dump lists
+/// the pools under `NodePools`).
+fn algorithm_pools() -> Value {
+    json!([
+        {"Name": "pool-none", "SchedulerConfiguration": null},
+        {"Name": "pool-binpack", "SchedulerConfiguration": {"SchedulerAlgorithm": "binpack"}},
+        {"Name": "pool-spread", "SchedulerConfiguration": {"SchedulerAlgorithm": "spread"}}
+    ])
+}
+
+/// Two nodes of `pool` and two jobs of it, the `existing` one with an
+/// allocation on node 0, the other (`mock-service`, of `job_type`) to
+/// place; the cluster's algorithm is `algorithm`.
+fn algorithm_snapshot(pool: &str, algorithm: &str, job_type: &str) -> Snapshot {
+    let mut existing = job(1);
+    existing["ID"] = json!("existing");
+    existing["Name"] = json!("existing");
+    existing["NodePool"] = json!(pool);
+    let mut on_0 = alloc("a-existing", "existing.web[0]", 0, &existing, 500, 256);
+    on_0["JobID"] = json!("existing");
+    let mut j = job(1);
+    j["Type"] = json!(job_type);
+    j["NodePool"] = json!(pool);
+    let mut two = nodes(2);
+    for n in &mut two {
+        n["NodePool"] = json!(pool);
+    }
+    let doc = json!({
+        "Now": "2022-04-01T00:00:00Z", "Jobs": [j, existing], "Nodes": two, "Allocs": [on_0],
+        "SchedulerConfig": {"SchedulerAlgorithm": algorithm}, "NodePools": algorithm_pools()
+    });
+    read_snapshot_from(doc.to_string().as_bytes(), "snapshot.json").unwrap()
+}
+
+/// TestServiceSched_JobRegister_SchedulerAlgorithm (scheduler/
+/// generic_sched_test.go:1470 at 1.6.0, :1827 at 2.0.5, the same cases),
+/// for a batch and a service job: another job's allocation runs on node 0
+/// of the pool's two; bin packing puts the new allocation beside it,
+/// spread on the empty node 1 (which the tie-break by node ID would not
+/// pick). The cluster's algorithm applies to a pool without its own; a
+/// pool's own overrides it, and the plan records which
+/// (`scheduler_config`).
 #[test]
 fn generic_sched_test_go_v1_6_0_v2_0_5_job_register_scheduler_algorithm() {
-    let existing = {
-        let mut j = job(1);
-        j["ID"] = json!("existing");
-        j["Name"] = json!("existing");
-        j
-    };
-    let on_0 = {
-        let mut a = alloc("a-existing", "existing.web[0]", 0, &existing, 500, 256);
-        a["JobID"] = json!("existing");
-        a
-    };
+    let cases = [
+        ("pool-none", "binpack", true),
+        ("pool-none", "spread", false),
+        ("pool-binpack", "spread", true),
+        ("pool-spread", "binpack", false),
+    ];
     for job_type in ["batch", "service"] {
-        let mut j = job(1);
-        j["Type"] = json!(job_type);
-        for (algorithm, beside) in [("binpack", true), ("spread", false)] {
-            let config = json!({"SchedulerAlgorithm": algorithm});
-            let s = snapshot(
-                nodes(2),
-                vec![j.clone(), existing.clone()],
-                vec![on_0.clone()],
-                config,
-            );
+        for (pool, algorithm, beside) in cases {
+            let s = algorithm_snapshot(pool, algorithm, job_type);
             for release in [v(1, 6, 0), v(2, 0, 5)] {
                 let r = replay(&s, "mock-service", release);
                 let want = if beside { id(0) } else { id(1) };
-                assert_eq!(placed_nodes(&r), [want], "{release} {job_type} {algorithm}");
+                let case = format!("{release} {job_type} {pool} {algorithm}");
+                assert_eq!(placed_nodes(&r), [want], "{case}");
+                let fact = r.plan.scheduler_config.as_ref();
+                match pool {
+                    "pool-none" => assert_eq!(fact, None, "{case}"),
+                    _ => {
+                        let fact = fact.unwrap();
+                        assert_eq!(fact.node_pool, pool, "{case}");
+                        let own = if beside { "binpack" } else { "spread" };
+                        assert_eq!(fact.scheduler_algorithm, own, "{case}");
+                        assert_eq!(fact.set_by_node_pool, ["scheduler_algorithm"], "{case}");
+                    }
+                }
             }
+        }
+    }
+}
+
+/// Before 1.6.0 there are no node pools to configure: a dump that lists
+/// one with its own algorithm is replayed under the cluster's, and the
+/// pool's configuration is named as ignored. From 1.6.0 the pool's holds.
+#[test]
+fn a_node_pool_s_own_algorithm_is_read_from_1_6_0() {
+    let s = algorithm_snapshot("pool-spread", "binpack", "service");
+    for (release, want) in [(v(1, 5, 17), id(0)), (v(1, 6, 0), id(1))] {
+        let report = Replay::new(&s, &at(release)).unwrap().report();
+        let r = report.jobs.iter().find(|j| j.id == "mock-service").unwrap();
+        assert_eq!(placed_nodes(r), [want], "{release}");
+        let ignored: Vec<&str> = report
+            .warnings
+            .iter()
+            .filter(|w| w.code == "input_ignored")
+            .map(|w| w.message.as_str())
+            .collect();
+        match release < v(1, 6, 0) {
+            true => assert_eq!(
+                ignored,
+                [
+                    "the scheduler configuration of node pool pool-binpack and of 1 more node \
+                     pools ignored: replaying Nomad 1.5.17 semantics, which read it only from \
+                     Nomad 1.6.0 on (#17598)"
+                ],
+                "{release}"
+            ),
+            false => assert!(ignored.is_empty(), "{release}: {ignored:?}"),
         }
     }
 }

@@ -37,6 +37,7 @@ mod job_plan;
 mod layers;
 mod layout;
 mod memory;
+mod node_pool_config;
 mod nomad_version;
 mod placement;
 mod properties;

@@ -10,7 +10,7 @@ use plan_inspect::replay::{Options, Replay};
 use plan_inspect::version::{Release, VersionRequest, v};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 #[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -184,6 +184,17 @@ struct Plan {
     queued_allocations: BTreeMap<String, u64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     preemptions: Vec<Preemption>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    scheduler_config: Option<SchedulerConfig>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct SchedulerConfig {
+    node_pool: String,
+    scheduler_algorithm: String,
+    memory_oversubscription_enabled: bool,
+    set_by_node_pool: Vec<String>,
 }
 
 #[derive(Deserialize, Serialize)]
@@ -994,6 +1005,7 @@ fn the_schema_page_names_every_field_and_only_those() {
     doc["jobs"][0]["plan"]["more_blocked_evals"] = Value::Array(vec![blocked_eval_json()]);
     doc["jobs"][0]["plan"]["preemptions"] = preemption_json();
     doc["jobs"][0]["plan"]["place"] = downgraded_place_json();
+    doc["jobs"][0]["plan"]["scheduler_config"] = pool_config_json();
     walk("$", &doc, &root, &mut met, &mut odd);
     assert_eq!(odd, BTreeSet::new());
     let mut all = BTreeSet::new();
@@ -1173,6 +1185,44 @@ fn failed_placement_json() -> Value {
     let typed: Vec<FailedPlacement> = serde_json::from_value(value.clone()).unwrap();
     assert_eq!(serde_json::to_value(typed).unwrap(), value);
     value
+}
+
+/// The scheduler configuration of a job whose node pool sets its own, as
+/// a replay writes it: only then is the key there.
+fn pool_config_json() -> Value {
+    let mut doc = json!({
+        "Now": "2023-07-01T00:00:00Z",
+        "Jobs": [{"ID": "web", "Namespace": "default", "Type": "service", "NodePool": "gpu",
+                  "TaskGroups": [{"Name": "web", "Count": 1}]}],
+        "Nodes": [], "Allocs": [],
+        "NodePools": [{"Name": "gpu", "SchedulerConfiguration": {"SchedulerAlgorithm": "spread"}}]
+    });
+    let json_at = |doc: &Value, release: Release| {
+        let snapshot = read_snapshot_from(doc.to_string().as_bytes(), "pools.json").unwrap();
+        let options = Options {
+            nomad_version: Some(VersionRequest::Release(release)),
+            ..Options::default()
+        };
+        render::json::render(&Replay::new(&snapshot, &options).unwrap().report())
+    };
+    let value: Value = serde_json::from_str(&json_at(&doc, v(2, 0, 5))).unwrap();
+    let config = value["jobs"][0]["plan"]["scheduler_config"].clone();
+    assert_eq!(
+        config,
+        json!({"node_pool": "gpu", "scheduler_algorithm": "spread",
+               "memory_oversubscription_enabled": false,
+               "set_by_node_pool": ["scheduler_algorithm"]})
+    );
+    typed("pools.json", &json_at(&doc, v(2, 0, 5)));
+    // Before 1.6.0, or without a pool's own configuration, the jobs are
+    // written as without the pool (before 1.6.0 a warning says it is
+    // ignored).
+    let jobs = |json: String| serde_json::from_str::<Value>(&json).unwrap()["jobs"].clone();
+    let with = jobs(json_at(&doc, v(1, 5, 17)));
+    doc["NodePools"] = json!([{"Name": "gpu"}]);
+    assert_eq!(with, jobs(json_at(&doc, v(1, 5, 17))));
+    assert!(!json_at(&doc, v(2, 0, 5)).contains("scheduler_config"));
+    config
 }
 
 /// A preemption as the library serializes it.

@@ -527,7 +527,12 @@ fn state_store_go_a_deployment_without_canaries_is_promoted() {
 /// [`registered`] with a second group, `api`, a copy of `web` with its own
 /// two allocations of version 0: each group wants one canary.
 fn two_groups() -> (Cluster, Arc<Job>) {
-    let (mut c, job, _old) = registered_with(2, manual_canary(), |j| {
+    two_groups_with(manual_canary())
+}
+
+/// [`two_groups`] with `update` for both groups.
+fn two_groups_with(update: UpdateStrategy) -> (Cluster, Arc<Job>) {
+    let (mut c, job, _old) = registered_with(2, update, |j| {
         let mut api = j.task_groups[0].clone();
         api.name = "api".into();
         j.task_groups.push(api);
@@ -939,4 +944,292 @@ fn an_allocation_set_unhealthy_from_the_command_line() {
         .unwrap();
     assert_eq!(d["status"], "failed");
     assert_eq!(d["groups"]["web"]["unhealthy_allocs"], 1);
+}
+
+/// The snapshot's running deployment of [`deploying`] (three allocations,
+/// one at a time, each healthy ten minutes after it starts), `paused` or
+/// not, and the story of `event` on it a minute in, to 5m.
+fn operator_on(version: &str, paused: bool, event: &str) -> (Story, String) {
+    let (mut c, _job, dep, _placed) = deploying(3, one_at_a_time(), |_| {});
+    if paused {
+        let d = c.deployment_mut(&dep);
+        d.status = ds::PAUSED.into();
+        d.status_description = ds::DESC_PAUSED.into();
+    }
+    let s = story(
+        &c,
+        version,
+        &[format!("{event}:{dep}@1m")],
+        "5m",
+        Some(10 * MINUTE),
+    );
+    (s, dep)
+}
+
+/// The watcher's one write of `s`: its action and description, and
+/// whether an evaluation was written with it; then the deployment's
+/// status as the story leaves it.
+fn one_write(s: &Story, dep: &str) -> (WatcherAction, String, bool, String) {
+    let [w] = s.deployment_watcher.as_slice() else {
+        panic!("{:?}", s.deployment_watcher);
+    };
+    assert_eq!(s.what_if[0].ignored, None);
+    assert_eq!(s.what_if[0].deployment_id.as_deref(), Some(dep));
+    let evaluated = match s.what_if[0].evaluations.as_slice() {
+        [] => false,
+        [eval] => {
+            assert_eq!(w.eval_id.as_str(), eval.as_str());
+            assert_eq!(
+                s.timeline[ran(s, eval)].evaluation.triggered_by,
+                "deployment-watcher"
+            );
+            true
+        }
+        more => panic!("{more:?}"),
+    };
+    let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+    (
+        w.action,
+        w.status_description.clone(),
+        evaluated,
+        d.status.clone(),
+    )
+}
+
+/// `TestWatcher_PauseDeployment_Pause_Running` (nomad/deploymentwatcher/
+/// deployments_watcher_test.go:700 at 1.3.0, :667 at 2.0.5): a running
+/// deployment paused is written `paused`, `Deployment is paused`, without
+/// an evaluation, and stays watched (not terminal).
+#[test]
+fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_pause_running() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (s, dep) = operator_on(version, false, "deployment-pause");
+        assert_eq!(
+            one_write(&s, &dep),
+            (
+                WatcherAction::Paused,
+                ds::DESC_PAUSED.to_string(),
+                false,
+                ds::PAUSED.to_string()
+            ),
+            "{version}"
+        );
+    }
+}
+
+/// `TestWatcher_PauseDeployment_Pause_Paused` (:742 at 1.3.0, :698 at
+/// 2.0.5): pausing a paused deployment is not refused; the same status
+/// is written again, without an evaluation.
+#[test]
+fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_pause_paused() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (s, dep) = operator_on(version, true, "deployment-pause");
+        assert_eq!(
+            one_write(&s, &dep),
+            (
+                WatcherAction::Paused,
+                ds::DESC_PAUSED.to_string(),
+                false,
+                ds::PAUSED.to_string()
+            ),
+            "{version}"
+        );
+    }
+}
+
+/// `TestWatcher_PauseDeployment_Unpause_Paused` (:785 at 1.3.0, :791 at
+/// 2.0.5): resuming a paused deployment writes `running`, `Deployment is
+/// running`, with an evaluation (1.3.0's matcher asks `Eval`), which the
+/// story runs.
+#[test]
+fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_unpause_paused() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (s, dep) = operator_on(version, true, "deployment-resume");
+        assert_eq!(
+            one_write(&s, &dep),
+            (
+                WatcherAction::Resumed,
+                ds::DESC_RUNNING.to_string(),
+                true,
+                ds::RUNNING.to_string()
+            ),
+            "{version}"
+        );
+    }
+}
+
+/// `TestWatcher_PauseDeployment_Unpause_Running` (:826 at 1.3.0, :823 at
+/// 2.0.5): resuming a running deployment is not refused: `running` is
+/// written again, with an evaluation.
+#[test]
+fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_unpause_running() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (s, dep) = operator_on(version, false, "deployment-resume");
+        assert_eq!(
+            one_write(&s, &dep),
+            (
+                WatcherAction::Resumed,
+                ds::DESC_RUNNING.to_string(),
+                true,
+                ds::RUNNING.to_string()
+            ),
+            "{version}"
+        );
+    }
+}
+
+/// `TestWatcher_FailDeployment_Running` (:866 at 1.3.0, :854 at 2.0.5):
+/// failing a running deployment whose group does not auto-revert writes
+/// `failed`, `Deployment marked as failed`, with an evaluation, and no
+/// rollback.
+#[test]
+fn deployment_watcher_go_v1_3_0_v2_0_5_fail_deployment_running() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (s, dep) = operator_on(version, false, "deployment-fail");
+        assert_eq!(
+            one_write(&s, &dep),
+            (
+                WatcherAction::FailedByOperator,
+                ds::DESC_FAILED_BY_USER.to_string(),
+                true,
+                ds::FAILED.to_string()
+            ),
+            "{version}"
+        );
+        assert_eq!(s.deployment_watcher[0].reverted, None, "{version}");
+    }
+}
+
+/// `TestWatcher_PromoteDeployment_UnhealthyCanaries` (:478 at 1.3.0, :395
+/// at 2.0.5): the deployment wants two canaries and holds one without a
+/// health verdict; promoting it is refused with the state store's
+/// `Task group "web" has 0/2 healthy allocations`: nothing is written, no
+/// evaluation, and the deployment stays running, unpromoted.
+#[test]
+fn deployment_watcher_go_v1_3_0_v2_0_5_promote_deployment_unhealthy_canaries() {
+    let update = UpdateStrategy {
+        canary: 2,
+        max_parallel: 2,
+        ..UpdateStrategy::default()
+    };
+    for version in ["1.3.0", "2.0.5"] {
+        let (mut c, _job, dep, placed) = deploying(3, update.clone(), |_| {});
+        c.alloc_mut(&placed).deployment_status = Some(AllocDeploymentStatus {
+            healthy: None,
+            canary: true,
+        });
+        c.add_placed_canary(&dep, "web", &placed);
+        c.deployment_mut(&dep)
+            .task_groups
+            .get_mut("web")
+            .unwrap()
+            .desired_canaries = 2;
+        let s = story(
+            &c,
+            version,
+            &[format!("deployment-promote:{dep}@1m")],
+            "5m",
+            Some(10 * MINUTE),
+        );
+        let e = &s.what_if[0];
+        assert_eq!(
+            e.ignored,
+            Some(Ignored::Refused {
+                errors: vec!["Task group \"web\" has 0/2 healthy allocations".to_string()]
+            }),
+            "{version}"
+        );
+        assert!(e.evaluations.is_empty(), "{version}");
+        assert!(s.deployment_watcher.is_empty(), "{version}");
+        // Nothing is written: the snapshot's running, unpromoted
+        // deployment stands.
+        assert!(s.deployments.iter().all(|d| d.id != dep), "{version}");
+    }
+}
+
+/// `TestDeploymentWatcher_Watch_ProgressDeadline_Canaries` (:1208 at
+/// 1.3.0, :1119 at 2.0.5): one canary, healthy a minute after it starts,
+/// waits for a manual promotion past its group's five-minute progress
+/// deadline. The deployment is not failed: it stays running, needing
+/// promotion, with the one evaluation the canary's verdict gave the job.
+#[test]
+fn deployment_watcher_go_v1_3_0_v2_0_5_watch_progress_deadline_canaries() {
+    let update = UpdateStrategy {
+        canary: 1,
+        max_parallel: 1,
+        progress_deadline: 5 * MINUTE,
+        ..UpdateStrategy::default()
+    };
+    for version in ["1.3.0", "2.0.5"] {
+        let (c, _job, _old) = registered(2, update.clone());
+        let s = story(&c, version, &[], "30m", Some(MINUTE));
+        let dep = created(&s);
+        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        assert_eq!(
+            (d.status.as_str(), d.status_description.as_str()),
+            (ds::RUNNING, ds::DESC_NEEDS_PROMOTION),
+            "{version}"
+        );
+        assert!(s.deployment_watcher.is_empty(), "{version}");
+        assert_eq!(
+            triggers(&s),
+            [(0, "job-register"), (61, "deployment-watcher")],
+            "{version}"
+        );
+    }
+}
+
+/// `TestDeploymentWatcher_ProgressDeadline_LatePromote` (:1379 at 1.3.0,
+/// :1250 at 2.0.5; the race of #7058): two groups, each with one canary
+/// healthy at 30s and a one-minute progress deadline, promoted by the
+/// operator at 5m, long past the deadline. The deployment is not failed:
+/// the promotion's evaluation replaces the old allocations, their
+/// verdicts (30s later) give the evaluation that completes it, and each
+/// group ends promoted with as many healthy as it wants, none unhealthy.
+/// Nomad's test, without a scheduler, stops at "running" with the healthy
+/// counts; the story goes on to the end. The evaluation at 5m31s is also
+/// what `TestDeploymentWatcher_PromotedCanary_UpdatedAllocs` asks of a
+/// promoted deployment's new verdicts.
+#[test]
+fn deployment_watcher_go_v1_3_0_v2_0_5_progress_deadline_late_promote() {
+    let update = UpdateStrategy {
+        canary: 1,
+        max_parallel: 2,
+        progress_deadline: MINUTE,
+        ..UpdateStrategy::default()
+    };
+    for version in ["1.3.0", "2.0.5"] {
+        let (c, job) = two_groups_with(update.clone());
+        let s = story(
+            &c,
+            version,
+            &[format!("deployment-promote:{}@5m", job.id)],
+            "30m",
+            Some(30 * SECOND),
+        );
+        let dep = created(&s);
+        let actions: Vec<WatcherAction> = s.deployment_watcher.iter().map(|w| w.action).collect();
+        assert_eq!(actions, [WatcherAction::PromotedByOperator], "{version}");
+        assert_eq!(
+            triggers(&s),
+            [
+                (0, "job-register"),
+                (31, "deployment-watcher"),
+                (300, "deployment-watcher"),
+                (331, "deployment-watcher"),
+            ],
+            "{version}"
+        );
+        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        assert_eq!(d.status, ds::SUCCESSFUL, "{version}");
+        for (name, g) in &d.groups {
+            assert!(g.promoted, "{version} {name}");
+            assert_eq!(
+                (g.healthy_allocs, g.placed_allocs, g.unhealthy_allocs),
+                (g.desired_total, g.desired_total, 0),
+                "{version} {name}"
+            );
+        }
+        assert_eq!(d.groups.len(), 2);
+    }
 }

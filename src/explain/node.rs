@@ -16,12 +16,13 @@ use super::subject::find_node;
 use crate::feasibility::{HostNetworks, TargetRules, host_networks};
 use crate::fit::usage::{comparable, flatten};
 use crate::fit::{Comparable, FitRules, GroupAsk, Settings, place};
-use crate::model::{Allocation, Id, Job, JobType, SchedulerConfig, Snapshot};
+use crate::model::{Allocation, Id, Job, JobType, Snapshot};
 use crate::placement::Cluster;
 use crate::placement::ask::ask_of;
 use crate::replay::{Options, Replay};
 use crate::report::{NowSource, Report};
 use crate::time::Time;
+use crate::version::Switch;
 use crate::warning::Warning;
 
 /// One node as the plan leaves it.
@@ -187,22 +188,22 @@ pub fn explain_node(
             &b.alloc_id,
         ))
     });
-    let config = snapshot
-        .scheduler_config
-        .clone()
-        .unwrap_or_else(SchedulerConfig::server_default);
-    let settings = Settings {
-        rules,
-        memory_oversubscription: config.memory_oversubscription_enabled,
-    };
+    let release = report.nomad_version.release;
+    let pools = Switch::NodePoolSchedulerConfig.in_release(release);
     let asks = |job: &Job, group: &str| -> Amounts {
         let Some(tg) = job.task_groups.iter().find(|tg| tg.name == group) else {
             return Amounts::default();
         };
+        // The stack's configuration for the job: its pool's own from 1.6.0.
+        let config = snapshot.scheduler_config_for(pools.then_some(job.node_pool.as_str()));
+        let settings = Settings {
+            rules,
+            memory_oversubscription: config.config.memory_oversubscription_enabled,
+        };
         let supply = &cluster.supplies[i];
         let ask = ask_of(tg);
         let resolved = ask.network.map_or(HostNetworks::Plain, |n| {
-            host_networks(n, node, TargetRules::of(report.nomad_version.release))
+            host_networks(n, node, TargetRules::of(release))
         });
         let ask = match &resolved {
             HostNetworks::Resolved(n) => GroupAsk {

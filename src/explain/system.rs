@@ -3,6 +3,7 @@
 
 use super::error::ExplainError;
 use super::explanation::{Explanation, Step, Subject, SubjectKind, yes_no};
+use super::pool_config;
 use crate::model::{Allocation, Node};
 use crate::replay::SystemReplay;
 use crate::system::{Category, DiffEntry, InPlaceFit, Targeting};
@@ -195,6 +196,12 @@ pub(super) fn placement(
         })
         .map_or(String::new(), |tg| tg.name.clone());
     let mut steps = vec![node_step(sr, node_id)];
+    let config = sr
+        .report
+        .jobs
+        .first()
+        .and_then(|j| j.plan.scheduler_config.as_ref());
+    steps.extend(config.map(pool_config::step));
     let entries: Vec<&DiffEntry<'_>> = s
         .diff
         .entries

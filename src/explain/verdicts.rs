@@ -6,10 +6,11 @@
 use std::collections::BTreeMap;
 
 use super::explanation::Step;
+use super::pool_config;
 use crate::fit::Shortfall;
 use crate::model::Node;
 use crate::placement::{NodeVerdict, PlacementRecord, ScoreParts, Untargeted};
-use crate::report::NearestMiss;
+use crate::report::{NearestMiss, PlanSchedulerConfig};
 
 /// Nodes named as examples of one reason.
 const EXAMPLES: usize = 3;
@@ -122,6 +123,13 @@ pub(super) fn steps(record: &PlacementRecord<'_>, nearest: Option<&NearestMiss>)
     let fits = ranked(record);
     let mut steps = Vec::new();
 
+    if let Some(c) = record
+        .pool_config
+        .as_deref()
+        .and_then(PlanSchedulerConfig::of)
+    {
+        steps.push(pool_config::step(&c));
+    }
     let mut targets = Step::new(
         "Targets",
         format!(

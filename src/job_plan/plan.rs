@@ -23,11 +23,11 @@ use super::multierror::multierror;
 use super::periodic::{next_launch, rfc3339};
 use super::same::same;
 use super::warnings::{job_warnings, memory_max_warnings};
-use crate::model::{self, Job, Release, SchedulerConfig, Snapshot};
+use crate::model::{self, Job, Release, Snapshot};
 use crate::replay::{Options, Replay, ReplayError};
 use crate::report::Report;
 use crate::time::{Duration, SECOND};
-use crate::version::Switches;
+use crate::version::{Switch, Switches};
 
 /// What `nomad job plan` answers besides the evaluation (contract section
 /// 10's `job_plan`).
@@ -172,10 +172,19 @@ pub fn plan_job(
     .nomad_version
     .release;
     let mut job = admit(job, release)?;
-    let oversubscription = snapshot.scheduler_config.as_ref().map_or(
-        SchedulerConfig::server_default().memory_oversubscription_enabled,
-        |c| c.memory_oversubscription_enabled,
-    );
+    // `memoryOversubscriptionValidate` reads the job's node pool's own
+    // setting from 1.6.0 (nomad/job_endpoint_hooks.go:325-330 at 1.6.0).
+    let pool = Switch::NodePoolSchedulerConfig
+        .in_release(release)
+        .then(|| {
+            job.get("NodePool")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+        });
+    let oversubscription = snapshot
+        .scheduler_config_for(pool)
+        .config
+        .memory_oversubscription_enabled;
     let mut warnings = job_warnings(&job, release);
     warnings.extend(memory_max_warnings(&job, oversubscription));
     let (namespace, id) = job_key(&job);

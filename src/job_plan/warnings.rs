@@ -61,9 +61,9 @@ pub fn job_warnings(job: &Map<String, Value>, release: Release) -> Vec<String> {
 }
 
 /// `memoryOversubscriptionValidate` (v1.3.0 and v2.0.5
-/// nomad/job_endpoint_hooks.go): with oversubscription off in the
-/// scheduler configuration, each task asking for `memory_max` is told it
-/// will be ignored (the node pool's own setting is Enterprise's).
+/// nomad/job_endpoint_hooks.go): with memory oversubscription off for the
+/// job (the cluster's setting, from 1.6.0 under its node pool's own), each
+/// task asking for `memory_max` is told it will be ignored.
 pub(crate) fn memory_max_warnings(job: &Map<String, Value>, oversubscription: bool) -> Vec<String> {
     if oversubscription {
         return Vec::new();

@@ -4,6 +4,7 @@
 
 mod alloc;
 mod alloc_wire;
+mod applied_config;
 mod connect;
 mod constraint;
 mod csi;
@@ -20,6 +21,7 @@ mod known_names;
 mod legacy;
 mod name;
 mod node;
+mod node_pool;
 mod other_text;
 mod parts;
 mod reconcile_strategy;
@@ -46,6 +48,7 @@ pub use alloc::{
     DelaySteps, DesiredTransition, NormScore, Reconnection, RescheduleEvent, RescheduleTracker,
     alloc_index_from_name,
 };
+pub use applied_config::{AppliedConfig, PoolOverride};
 pub use connect::{
     ConsulGateway, ConsulGatewayBindAddress, ConsulGatewayProxy, ConsulGatewayTlsConfig,
     ConsulIngressConfigEntry, ConsulIngressListener, ConsulIngressService, ConsulLinkedService,
@@ -70,6 +73,7 @@ pub use job_type::JobType;
 pub use legacy::LegacyResources;
 pub use name::{Interner, Name};
 pub use node::{DriverInfo, HostVolume, Node, NodesById, eligibility, node_status};
+pub use node_pool::{NodePool, NodePoolSchedulerConfig};
 pub use other_text::OtherText;
 pub use reconcile_strategy::{ReconcileStrategy, reconcile_option};
 pub use release::{HEAD_COMMIT, Release, SEED_COMMIT, SERIES, v};

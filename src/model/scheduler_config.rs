@@ -7,6 +7,8 @@
 
 use serde::Deserialize;
 
+use super::NodePool;
+
 /// `structs.SchedulerConfiguration`, as far as the scheduler reads it.
 #[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "PascalCase", default)]
@@ -40,6 +42,39 @@ impl SchedulerConfig {
                 ..PreemptionConfig::default()
             },
             memory_oversubscription_enabled: false,
+        }
+    }
+}
+
+impl SchedulerConfig {
+    /// `WithNodePool` (nomad/structs/operator.go:201 at 1.6.0, :278 at
+    /// 2.0.5, the same code): `pool`'s own algorithm and memory
+    /// oversubscription, where it sets them, over this configuration.
+    pub fn with_node_pool(&self, pool: Option<&NodePool>) -> SchedulerConfig {
+        let mut out = self.clone();
+        if let Some(own) = pool.and_then(|p| p.scheduler_configuration.as_ref()) {
+            if !own.scheduler_algorithm.is_empty() {
+                out.scheduler_algorithm = own.scheduler_algorithm.clone();
+            }
+            if let Some(enabled) = own.memory_oversubscription_enabled {
+                out.memory_oversubscription_enabled = enabled;
+            }
+        }
+        out
+    }
+
+    /// The bin packer scores with `ScoreFitSpread` (`SetSchedulerConfiguration`,
+    /// scheduler/rank.go:190 at 1.6.0): the algorithm is `spread`, and an
+    /// empty one is bin packing (`EffectiveSchedulerAlgorithm`).
+    pub fn spreads(&self) -> bool {
+        self.scheduler_algorithm == "spread"
+    }
+
+    /// The algorithm's name, `binpack` when empty.
+    pub fn algorithm(&self) -> &str {
+        match self.scheduler_algorithm.as_str() {
+            "" => "binpack",
+            a => a,
         }
     }
 }

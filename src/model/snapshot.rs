@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use super::{
-    Allocation, CsiPlugin, CsiVolume, Deployment, Evaluation, Job, Node, SchedulerConfig,
-    VersionRequest,
+    Allocation, AppliedConfig, CsiPlugin, CsiVolume, Deployment, Evaluation, Job, Node, NodePool,
+    SchedulerConfig, VersionRequest,
 };
 use crate::time::Time;
 use crate::warning::Warning;
@@ -40,6 +40,9 @@ pub struct Snapshot {
     pub nomad_version: Option<VersionRequest>,
     /// Extension `SchedulerConfig`: the cluster's scheduler configuration.
     pub scheduler_config: Option<SchedulerConfig>,
+    /// Extension `NodePools`: the node pools, for their own scheduler
+    /// configurations; empty when absent or `null`.
+    pub node_pools: Vec<NodePool>,
     /// `CSIVolumes`; `None` when the dump has no such table (absent or
     /// `null`), and CSI volume requests are then not checked.
     pub csi_volumes: Option<Vec<CsiVolume>>,
@@ -74,5 +77,20 @@ impl Snapshot {
             .chain(&self.job_versions)
             .chain(embedded)
             .find(is)
+    }
+
+    /// The scheduler configuration a job of node pool `pool` runs with:
+    /// the cluster's (`SchedulerConfig`, else the servers' default), merged
+    /// with the pool's own; `None` for a release that reads none (before
+    /// 1.6.0).
+    pub fn scheduler_config_for(&self, pool: Option<&str>) -> AppliedConfig {
+        let cluster = self
+            .scheduler_config
+            .clone()
+            .unwrap_or_else(SchedulerConfig::server_default);
+        match pool {
+            Some(pool) => AppliedConfig::of(&cluster, &self.node_pools, pool),
+            None => AppliedConfig::of(&cluster, &[], ""),
+        }
     }
 }

@@ -90,8 +90,6 @@ impl<'a> Placer<'a> {
         let mut placer = Placer {
             cluster,
             job,
-            setup,
-            target,
             spreads: Spreads::new(job, existing.clone(), setup.spread, setup.targets),
             checks: SystemStack::new(job, existing)
                 .with_volumes(cluster.volumes(setup.volumes))
@@ -112,6 +110,8 @@ impl<'a> Placer<'a> {
             groups: HashMap::default(),
             recorder: None,
             eviction: Eviction::default(),
+            setup,
+            target,
         };
         for alloc in stops {
             placer.stop(alloc);
@@ -186,6 +186,9 @@ impl<'a> Placer<'a> {
                 r.coalesced();
             }
             return None;
+        }
+        if let Some(r) = self.recorder.as_deref_mut() {
+            r.pool_config(self.setup.pool_config.clone());
         }
         let mut g = self.group(tg);
         if self.target.pool > 0 || select.preferred.is_some() {

@@ -2,9 +2,11 @@
 //! kept only for the placement `--explain` names: a plain replay never
 //! arms a [`Recorder`] and pays nothing for it.
 
+use std::sync::Arc;
+
 use super::targets::{Untargeted, untargeted};
 use crate::fit::Shortfall;
-use crate::model::{Job, Node};
+use crate::model::{AppliedConfig, Job, Node};
 
 /// Nomad's names of the rank iterators' scores (`ScoreMetaData.Scores`).
 pub const BINPACK: &str = "binpack";
@@ -69,6 +71,9 @@ pub struct PlacementRecord<'a> {
     /// The name of the group's first failed placement in the evaluation,
     /// whose metrics Nomad keeps.
     pub first_failure: Option<String>,
+    /// The scheduler configuration the stack ran with, where the job
+    /// version's node pool set part of it.
+    pub pool_config: Option<Arc<AppliedConfig>>,
 }
 
 /// Collects one placement's verdicts as the stack reaches them.
@@ -122,6 +127,11 @@ impl<'a> Recorder<'a> {
         self.record.nodes.clear();
         self.record.chosen = None;
         self.class_cause = None;
+    }
+
+    /// The stack runs with `config`, set by the job version's node pool.
+    pub fn pool_config(&mut self, config: Option<Arc<AppliedConfig>>) {
+        self.record.pool_config = config;
     }
 
     /// The stack did not run: the group failed already.

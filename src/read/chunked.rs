@@ -29,7 +29,7 @@ use super::internal::internal_error;
 use super::owner::Owner;
 use super::read_ahead::{BLOCK, Next, ROOM, ReadAhead};
 use super::split::{self, Element, Embedded, Part, Spliced, Texts};
-use crate::model::{CsiPlugin, CsiVolume, GoJson, Interner, SchedulerConfig};
+use crate::model::{CsiPlugin, CsiVolume, GoJson, Interner, NodePool, SchedulerConfig};
 use crate::time::Time;
 use position::Position;
 
@@ -227,6 +227,11 @@ impl<'r> Chunked<'r> {
             "SchedulerConfig" => {
                 let config: Option<GoJson<SchedulerConfig>> = self.value(None)?;
                 st.scheduler_config = config.map(|c| c.0);
+                true
+            }
+            "NodePools" => {
+                let pools: Option<GoJson<Vec<NodePool>>> = self.value(None)?;
+                st.node_pools = pools.map(|p| p.0).unwrap_or_default();
                 true
             }
             "CSIVolumes" => {

@@ -26,7 +26,7 @@ use super::warnings::Warnings;
 use super::{ReadError, ReadFilter};
 use crate::model::{
     self, Allocation, CsiPlugin, CsiVolume, Deployment, Evaluation, GoJson, GoNull, Interner, Job,
-    Node, SchedulerConfig,
+    Node, NodePool, SchedulerConfig,
 };
 use crate::time::Time;
 use crate::version::VersionRequest;
@@ -51,6 +51,7 @@ pub(super) struct State<'n> {
     pub(super) supports_disconnected_clients: Option<bool>,
     pub(super) nomad_version: Option<VersionRequest>,
     pub(super) scheduler_config: Option<SchedulerConfig>,
+    pub(super) node_pools: Vec<NodePool>,
     /// `CSIVolumes` and `CSIPlugins`, once listed.
     pub(super) csi_volumes: Option<Vec<CsiVolume>>,
     pub(super) csi_plugins: Option<Vec<CsiPlugin>>,
@@ -129,6 +130,7 @@ impl<'n> State<'n> {
             supports_disconnected_clients: None,
             nomad_version: None,
             scheduler_config: None,
+            node_pools: Vec::new(),
             csi_volumes: None,
             csi_plugins: None,
             job_texts: JobTexts::default(),
@@ -479,6 +481,11 @@ impl<'de> Visitor<'de> for Document<'_, '_> {
                 "SchedulerConfig" => {
                     let config: Option<GoJson<SchedulerConfig>> = map.next_value()?;
                     st.scheduler_config = config.map(|c| c.0);
+                    true
+                }
+                "NodePools" => {
+                    let pools: Option<GoJson<Vec<NodePool>>> = map.next_value()?;
+                    st.node_pools = pools.map(|p| p.0).unwrap_or_default();
                     true
                 }
                 "CSIVolumes" => {

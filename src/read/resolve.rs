@@ -175,6 +175,7 @@ impl State<'_> {
             supports_disconnected_clients: self.supports_disconnected_clients,
             nomad_version: self.nomad_version,
             scheduler_config: self.scheduler_config,
+            node_pools: self.node_pools,
             csi_volumes: self.csi_volumes,
             csi_plugins: self.csi_plugins,
             warnings: self.warnings.finish(),

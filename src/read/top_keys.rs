@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 const STATE: [&str; 4] = ["Jobs", "Allocs", "Allocations", "Nodes"];
 
 /// Keys the reader takes, as `&'static str` so both walks record the same.
-const KNOWN: [&str; 14] = [
+const KNOWN: [&str; 15] = [
     "Jobs",
     "JobVersions",
     "Nodes",
@@ -22,6 +22,7 @@ const KNOWN: [&str; 14] = [
     "EvalID",
     "SupportsDisconnectedClients",
     "SchedulerConfig",
+    "NodePools",
     "CSIVolumes",
     "CSIPlugins",
 ];

@@ -54,7 +54,7 @@ impl<'a> JobContext<'a> {
             _ => config.service_scheduler_enabled,
         };
         Some(
-            Placer::new(self.cluster, job, &w.allocs, none, self.placement)
+            Placer::new(self.cluster, job, &w.allocs, none, self.setup_for(job))
                 .with_preemption(preempt),
         )
     }
@@ -174,7 +174,7 @@ impl<'a> JobContext<'a> {
                 .filter(|d| d.job.version != job.version && !placer.failed(&tg.name))
                 .map(|d| (d.job, self.retargets(d.job, job)));
             if let Some((old, retarget)) = older_job {
-                placer.set_job(old, retarget);
+                placer.set_job(old, retarget, self.setup_for(old));
                 plan.place[k].job_version = Some(old.version);
             }
             let select = Select {
@@ -184,7 +184,7 @@ impl<'a> JobContext<'a> {
             };
             let placed = placer.place(downgrade.map_or(tg, |d| d.tg), &select);
             if let Some((_, retarget)) = older_job {
-                placer.set_job(job, retarget);
+                placer.set_job(job, retarget, self.setup_for(job));
             }
             if let Some(c) = placed {
                 plan.place[k].node_id = Some(node_id(self, c.node));

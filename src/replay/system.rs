@@ -53,15 +53,24 @@ impl<'a> JobContext<'a> {
         })
     }
 
-    /// Resource fit under the release's rules and the scheduler
-    /// configuration; preemption as it allows for the job's type.
+    /// Resource fit under the release's rules and the job's scheduler
+    /// configuration (its node pool's own memory oversubscription from
+    /// 1.6.0); preemption as the cluster's configuration allows for the
+    /// job's type, which no pool sets (scheduler/stack.go:290-298 at 1.6.0).
     fn fit_input(&self, w: &JobWork<'a>) -> FitInput<'a, 'a> {
         let config = &self.scheduler.preemption_config;
         let sysbatch = w.job.is_some_and(|j| j.job_type == JobType::Sysbatch);
+        let memory_oversubscription =
+            w.job
+                .map_or(self.scheduler.memory_oversubscription_enabled, |j| {
+                    self.applied_config(j)
+                        .config
+                        .memory_oversubscription_enabled
+                });
         FitInput {
             settings: Settings {
                 rules: FitRules::of(self.rules.release()),
-                memory_oversubscription: self.scheduler.memory_oversubscription_enabled,
+                memory_oversubscription,
             },
             preempt: match sysbatch {
                 true => config.sys_batch_scheduler_enabled,
@@ -103,6 +112,7 @@ impl<'a> JobContext<'a> {
             groups: self.system_groups(w, sched),
             plan: self.system_plan(w, sched),
         };
+        report.plan.scheduler_config = self.config_fact(w.job);
         report.plan.fit_unchecked = report
             .plan
             .place

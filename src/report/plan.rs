@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::model::{ClientStatus, Id};
+use crate::model::{AppliedConfig, ClientStatus, Id};
 use crate::placement::{AllocMetric, Score};
 use crate::time::{Duration, Time};
 
@@ -41,6 +41,10 @@ pub struct Plan {
     /// plan preempts.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub preemptions: Vec<PlanPreemption>,
+    /// The scheduler configuration the job's stack ran with, written only
+    /// where its node pool's own configuration set part of it (from 1.6.0).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scheduler_config: Option<PlanSchedulerConfig>,
     /// Placements and in-place updates taken on nodes without a resources
     /// block, where fit was not checked (by the placement stage or, for
     /// system jobs, the system scheduler), for the `resource_fit_unknown`
@@ -56,6 +60,39 @@ pub struct Plan {
     /// warning.
     #[serde(skip)]
     pub version_gaps: VersionGaps,
+}
+
+/// The scheduler configuration a job ran with where its node pool set
+/// part of it: the merged settings, and which of them the pool set.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlanSchedulerConfig {
+    pub node_pool: String,
+    /// `binpack` or `spread`.
+    pub scheduler_algorithm: String,
+    pub memory_oversubscription_enabled: bool,
+    /// The settings the pool set, by these field names; the others are
+    /// the cluster's.
+    pub set_by_node_pool: Vec<&'static str>,
+}
+
+impl PlanSchedulerConfig {
+    /// The fact for `applied`, if its pool set part of it.
+    pub fn of(applied: &AppliedConfig) -> Option<PlanSchedulerConfig> {
+        let pool = applied.pool.as_ref()?;
+        let mut set = Vec::new();
+        if pool.scheduler_algorithm {
+            set.push("scheduler_algorithm");
+        }
+        if pool.memory_oversubscription {
+            set.push("memory_oversubscription_enabled");
+        }
+        Some(PlanSchedulerConfig {
+            node_pool: pool.name.clone(),
+            scheduler_algorithm: applied.config.algorithm().to_string(),
+            memory_oversubscription_enabled: applied.config.memory_oversubscription_enabled,
+            set_by_node_pool: set,
+        })
+    }
 }
 
 /// Versions a dump without `JobVersions` could not answer for from

@@ -295,10 +295,10 @@ pub fn apply(
             },
         };
         let mut alloc = place::allocation(world, job, &p, &at);
-        alloc.allocated_resources = spec
-            .as_deref()
-            .and_then(|s| s.lookup_task_group(&p.group))
-            .and_then(|tg| offers.offer(world, &p.node, tg));
+        alloc.allocated_resources = spec.as_deref().and_then(|s| {
+            let tg = s.lookup_task_group(&p.group)?;
+            offers.offer(world, &p.node, s, tg)
+        });
         if let Some(i) = p
             .previous
             .as_ref()

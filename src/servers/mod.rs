@@ -6,7 +6,7 @@
 //! `--until` the follow-up, blocked and node evaluations that come due.
 //!
 //! Each Nomad server file's behaviour has its own module; release
-//! differences are rows #12955, #17443, #23858, #27423, #27499, #15808,
+//! differences are rows #12955, #17443, #17598, #23858, #27423, #27499, #15808,
 //! #14621, #17071, F-3, and the deployment watcher's #14001, #17341 and
 //! #27804 of the catalogue ([`crate::version::Switch`]).
 
@@ -24,6 +24,8 @@ pub mod event;
 mod events;
 mod explain_story;
 pub mod heartbeat;
+#[cfg(test)]
+mod memory_max_tests;
 pub mod node_evals;
 pub mod node_status;
 mod place;

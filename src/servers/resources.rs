@@ -12,8 +12,8 @@ use std::sync::Arc;
 use crate::feasibility::{HostNetworks, TargetRules, host_networks};
 use crate::fit::{FitRules, GroupAsk, Settings, place};
 use crate::model::resources::{AllocUsage, AllocatedResources};
-use crate::model::{ClientStatus, DesiredStatus, SchedulerConfig, TaskGroup, UsageView};
-use crate::version::Release;
+use crate::model::{ClientStatus, DesiredStatus, Job, TaskGroup, UsageView};
+use crate::version::{Release, Switch};
 
 use super::world::World;
 
@@ -21,6 +21,8 @@ use super::world::World;
 /// with each offer added as it is made.
 pub struct Offers {
     settings: Settings,
+    /// The release reads a node pool's own scheduler configuration.
+    pools: bool,
     targets: TargetRules,
     held: HashMap<String, Vec<AllocUsage>>,
 }
@@ -34,12 +36,6 @@ impl Offers {
         nodes: impl IntoIterator<Item = &'n str>,
     ) -> Offers {
         let rules = FitRules::of(release);
-        let memory_oversubscription = world
-            .snapshot
-            .scheduler_config
-            .clone()
-            .unwrap_or_else(SchedulerConfig::server_default)
-            .memory_oversubscription_enabled;
         let held: HashMap<String, Vec<AllocUsage>> = nodes
             .into_iter()
             .map(|n| {
@@ -56,15 +52,18 @@ impl Offers {
         Offers {
             settings: Settings {
                 rules,
-                memory_oversubscription,
+                memory_oversubscription: false,
             },
+            pools: Switch::NodePoolSchedulerConfig.in_release(release),
             targets: TargetRules::of(release),
             held,
         }
     }
 
-    /// What an allocation of `tg` placed on `node_id` holds, counted for
-    /// the next offers on the node. Where the node refuses it (a node
+    /// What an allocation of `tg`, a group of `job`, placed on `node_id`
+    /// holds, counted for the next offers on the node: under the
+    /// scheduler configuration of `job`'s node pool, as the stack that
+    /// placed it was set (`setJob`). Where the node refuses it (a node
     /// without resources, or one the replay's plans crowd), the amounts
     /// it asks of the node alone, without ports, devices or cores, so
     /// that they cannot collide with what runs there.
@@ -72,9 +71,19 @@ impl Offers {
         &mut self,
         world: &World,
         node_id: &str,
+        job: &Job,
         tg: &TaskGroup,
     ) -> Option<Arc<AllocatedResources>> {
         let node = world.node(node_id)?;
+        let pool = self.pools.then_some(job.node_pool.as_str());
+        let settings = Settings {
+            memory_oversubscription: world
+                .snapshot
+                .scheduler_config_for(pool)
+                .config
+                .memory_oversubscription_enabled,
+            ..self.settings
+        };
         let ask = crate::placement::ask::ask_of(tg);
         let resolved = ask.network.map_or(HostNetworks::Plain, |n| {
             host_networks(n, node, self.targets)
@@ -89,10 +98,10 @@ impl Offers {
         let supply = node.supply();
         let on = self.held.entry(node_id.to_string()).or_default();
         let proposed: Vec<UsageView<'_>> = on.iter().map(AllocUsage::view).collect();
-        let allocated = match place(&supply, &proposed, &ask, &self.settings) {
+        let allocated = match place(&supply, &proposed, &ask, &settings) {
             Ok(p) => p.allocated,
             Err(_) => {
-                let mut alone = place(&supply, &[], &ask, &self.settings).ok()?.allocated;
+                let mut alone = place(&supply, &[], &ask, &settings).ok()?.allocated;
                 alone.shared.networks.clear();
                 alone.shared.ports.clear();
                 for t in alone.tasks.values_mut() {

@@ -110,6 +110,16 @@ pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot, survey: &Survey<'_
     );
     let no_migrate = Input::new("MigrateDisablePlacement", Some(Switch::G0), None);
     let mut numa = Input::new("the numa block", Some(Switch::NumaCores), None);
+    let mut pools = Input::new(
+        "the scheduler configuration",
+        Some(Switch::NodePoolSchedulerConfig),
+        None,
+    );
+    for pool in &snapshot.node_pools {
+        if pool.scheduler_configuration.is_some() {
+            pools.examples.insert(format!("node pool {}", pool.name));
+        }
+    }
     let mut strategies = BTreeSet::new();
     let mut seen = std::collections::HashSet::new();
     for job in snapshot.jobs.iter().chain(survey.embedded.iter().copied()) {
@@ -179,6 +189,7 @@ pub fn ignored_inputs(profile: &Profile, snapshot: &Snapshot, survey: &Survey<'_
             .or_else(|| numa_affinity_warning(&numa.examples, profile)),
         last.warning_of(&survey.last_reschedule, profile, "allocations"),
         no_migrate.warning_of(&survey.no_migrate, profile, "allocations"),
+        pools.warning(profile, "node pools"),
     ]
     .into_iter()
     .flatten()

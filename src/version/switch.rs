@@ -493,6 +493,21 @@ catalogue! {
         reads: [],
         wording: "an allocation on a node outside the job's node_pool is replaced",
     }
+    /// #17598 (1.6.0; v1.6.0 scheduler/generic_sched.go:708-724,
+    /// scheduler_system.go:216-232, nomad/structs/operator.go:201,
+    /// nomad/job_endpoint_hooks.go:325-330): the stack runs with the
+    /// cluster's scheduler configuration merged with the job's node pool's
+    /// own (its algorithm, its memory oversubscription), for each job
+    /// version it takes; job registration's `memory_max` warning reads the
+    /// pool's too. Before, the cluster's alone (v1.5.0 scheduler/stack.go
+    /// :275, :412).
+    NodePoolSchedulerConfig {
+        id: "#17598",
+        firsts: &[v(1, 6, 0)],
+        replayed: true,
+        reads: [],
+        wording: "a node pool's own scheduler configuration overrides the cluster's for its jobs",
+    }
     /// #18054 (1.6.2, 1.7.0; v1.6.2 scheduler/util.go:582): turning
     /// `restart.render_templates` on or off, on the group or a task, is a
     /// destructive update; the API's restart policies have it, false by

@@ -1,13 +1,14 @@
 //! nomad/job_endpoint_hooks_test.go `Test_jobValidate_Validate_vault`,
 //! `Test_jobValidate_Validate_consul_service`, job_endpoint_hook_implicit_identities_test.go
 //! and job_endpoint_test.go `TestJobEndpoint_Register_ValidateMemoryMax`
-//! (v1.7.0 and v2.0.5): the cases that need no Consul or Vault configuration.
+//! (v1.7.0 and v2.0.5) and `..._NodePool` (v1.6.0 and v2.0.5): the cases
+//! that need no Consul or Vault configuration.
 
 use serde_json::{Map, Value, json};
 
 use super::super::{admit, plan_job};
 use super::endpoint::{mock_job, options};
-use crate::model::{Release, SchedulerConfig, Snapshot, v};
+use crate::model::{NodePool, NodePoolSchedulerConfig, Release, SchedulerConfig, Snapshot, v};
 use crate::replay::Options;
 use crate::version::VersionRequest;
 
@@ -231,6 +232,80 @@ fn job_endpoint_test_go_v2_0_5_register_validate_memory_max() {
     };
     let (_, plan) = plan_job(&enabled, job, &options()).unwrap();
     assert_eq!(plan.warnings, Vec::<String>::new());
+}
+
+/// `TestJobEndpoint_Register_ValidateMemoryMax_NodePool` (nomad/
+/// job_endpoint_test.go:2167 at 1.6.0, :2006 at 2.0.5, the same cases):
+/// a pool without a configuration of its own leaves the cluster's
+/// setting; a pool's own oversubscription, on or off, overrides it.
+#[test]
+fn job_endpoint_test_go_v1_6_0_v2_0_5_register_validate_memory_max_node_pool() {
+    let cases = [
+        ("pool-none", true, false),
+        ("pool-on", false, false),
+        ("pool-off", true, true),
+    ];
+    for release in [v(1, 6, 0), v(2, 0, 5)] {
+        for (pool, cluster, warned) in cases {
+            let (err, warns) = plan_in_pool(pool, cluster, release);
+            assert_eq!(err, "", "{release} {pool}");
+            assert_eq!(
+                warns
+                    .iter()
+                    .any(|w| w.contains("Memory oversubscription is not enabled")),
+                warned,
+                "{release} {pool}: {warns:?}"
+            );
+        }
+    }
+}
+
+/// Before 1.6.0 `memoryOversubscriptionValidate` reads the cluster's
+/// setting alone (v1.5.0 nomad/job_endpoint_hooks.go), whatever the pool.
+#[test]
+fn the_memory_max_warning_reads_the_node_pool_from_1_6_0() {
+    for (pool, cluster) in [("pool-on", false), ("pool-off", true)] {
+        let (_, before) = plan_in_pool(pool, cluster, v(1, 5, 17));
+        let (_, from) = plan_in_pool(pool, cluster, v(1, 6, 0));
+        assert_eq!(before.is_empty(), cluster, "{pool}: {before:?}");
+        assert_eq!(from.is_empty(), !cluster, "{pool}: {from:?}");
+    }
+}
+
+/// The warnings of a plan of `mock.Job()` with `memory_max` in node pool
+/// `pool`, among the test's three pools, the cluster's oversubscription
+/// `cluster`.
+fn plan_in_pool(pool: &str, cluster: bool, release: Release) -> (String, Vec<String>) {
+    let mut job = mock_job();
+    job["NodePool"] = json!(pool);
+    job["TaskGroups"][0]["Tasks"][0]["Resources"]["MemoryMaxMB"] = json!(2000);
+    job["TaskGroups"][0]["Tasks"][0]["ShutdownDelay"] = json!(1_000_000_000);
+    let own = |on: Option<bool>| NodePool {
+        name: format!(
+            "pool-{}",
+            on.map_or("none", |o| if o { "on" } else { "off" })
+        ),
+        scheduler_configuration: on.map(|o| NodePoolSchedulerConfig {
+            memory_oversubscription_enabled: Some(o),
+            ..NodePoolSchedulerConfig::default()
+        }),
+    };
+    let snapshot = Snapshot {
+        scheduler_config: Some(SchedulerConfig {
+            memory_oversubscription_enabled: cluster,
+            ..SchedulerConfig::server_default()
+        }),
+        node_pools: vec![own(None), own(Some(true)), own(Some(false))],
+        ..Snapshot::default()
+    };
+    let at = Options {
+        nomad_version: Some(VersionRequest::Release(release)),
+        ..options()
+    };
+    match plan_job(&snapshot, job, &at) {
+        Ok((_, plan)) => (String::new(), plan.warnings),
+        Err(e) => (e.to_string(), Vec::new()),
+    }
 }
 
 /// `Task.Canonicalize` (1.7.0 on): an unnamed identity in the list is the
