@@ -25,14 +25,14 @@
 //! Anything the capture cannot read (a deserializer that buffers) fails the
 //! shared read, and the caller reads the text again without sharing.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::fmt::{self, Write};
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
 use serde::de::{Deserialize, DeserializeOwned, Deserializer, Error};
-use xxhash_rust::xxh3::{Xxh3Default, xxh3_128};
+use xxhash_rust::xxh3::xxh3_128;
 
 use super::parts::{self, By};
 use super::{GoValue, Json, TextUse, from_slice, with_text};
@@ -164,17 +164,18 @@ impl<T: Part> TextUse for Find<T> {
     }
 }
 
-/// The hash of `value`'s `Debug` rendering, rendered into the hasher.
+/// The hash of `value`'s `Debug` rendering, rendered into one buffer per
+/// thread and hashed once: hashing each piece as the formatter writes it
+/// cost more than the rendering.
 fn rendering_hash(value: &impl fmt::Debug) -> u128 {
-    struct Hashing(Xxh3Default);
-    impl Write for Hashing {
-        fn write_str(&mut self, s: &str) -> fmt::Result {
-            self.0.update(s.as_bytes());
-            Ok(())
-        }
+    thread_local! {
+        static RENDERED: RefCell<String> = const { RefCell::new(String::new()) };
     }
-    let mut h = Hashing(Xxh3Default::new());
-    // Writing into a hasher cannot fail.
-    let _ = write!(h, "{value:?}");
-    h.0.digest128()
+    RENDERED.with(|r| {
+        let mut text = r.borrow_mut();
+        text.clear();
+        // Writing into a string cannot fail.
+        let _ = write!(text, "{value:?}");
+        xxh3_128(text.as_bytes())
+    })
 }

@@ -10,8 +10,11 @@
 //! read twice does the error come from here, with its position but the path
 //! only down to the element (`Allocs[17]`).
 
-mod nodes;
+mod batches;
+mod jobs;
 mod position;
+mod spot;
+mod typed;
 
 use std::io::{self, Read};
 use std::panic::{self, AssertUnwindSafe};
@@ -26,9 +29,7 @@ use super::internal::internal_error;
 use super::owner::Owner;
 use super::read_ahead::{BLOCK, Next, ROOM, ReadAhead};
 use super::split::{self, Element, Embedded, Part, Spliced, Texts};
-use crate::model::{
-    CsiPlugin, CsiVolume, Deployment, Evaluation, GoJson, Interner, NodePool, SchedulerConfig,
-};
+use crate::model::{CsiPlugin, CsiVolume, GoJson, Interner, NodePool, SchedulerConfig};
 use crate::time::Time;
 use position::Position;
 
@@ -186,18 +187,12 @@ impl<'r> Chunked<'r> {
     fn member(&mut self, key: &str, st: &mut State<'_>) -> Step<()> {
         st.before_section(key);
         let value = match key {
-            "Jobs" => self.each_text(key, |text| st.add_job_text(text))?,
-            "JobVersions" => self.each_text(key, |text| st.add_job_version_text(text))?,
-            "Nodes" => self.nodes(key, st)?,
+            "Jobs" => self.jobs(key, st)?,
+            "JobVersions" => self.job_versions(key, st)?,
+            "Nodes" => self.each_typed(key, st, State::add_node)?,
             "Allocs" | "Allocations" => self.allocs(key, st)?,
-            "Deployments" => self.each(key, |_, d: Deployment| {
-                st.add_deployment(d);
-                Ok(())
-            })?,
-            "Evals" => self.each(key, |_, e: Evaluation| {
-                st.add_eval(e);
-                Ok(())
-            })?,
+            "Deployments" => self.each_typed(key, st, State::add_deployment)?,
+            "Evals" => self.each_typed(key, st, State::add_eval)?,
             "Namespaces" => {
                 let listed = self.each(key, |_, ns: NamespaceName| {
                     st.add_namespace(Some(ns.name));

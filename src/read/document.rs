@@ -17,6 +17,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use super::alloc_record::AllocRecord;
 use super::held::Held;
 use super::id_index::IdIndex;
+use super::job_entry::{JobEntry, VersionEntry};
 use super::job_texts::{JobError, JobTexts};
 use super::observer::{Observer, UNOBSERVED};
 use super::split::HeldSets;
@@ -150,35 +151,28 @@ impl<'n> State<'n> {
         self.job_versions.push(Arc::new(job));
     }
 
-    /// Keeps a job of record read as text, as the fast walk reads them: one
-    /// whose text is exactly one kept before (most often its latest entry in
-    /// `JobVersions`) shares that job. A variant does not: the job of
-    /// record's own `ModifyIndex` is read. Its text is not kept.
+    /// Keeps a job of record read as text, as the fast walk reads them
+    /// ([`JobEntry::prepare`]).
     pub(super) fn add_job_text(&mut self, text: &[u8]) -> Result<(), serde_json::Error> {
-        let shared = self.job_texts.find_exact(text);
-        let job = match shared.and_then(|entry| self.job_texts.job(entry)) {
-            Some(job) => job,
-            None => match model::from_slice_shared::<Job>(text) {
-                Ok(job) => Arc::new(job),
-                Err(_) => Arc::new(model::from_slice::<Job>(text)?),
-            },
-        };
-        if self.filter.keeps_text(&job.namespace, &job.id) {
-            self.planned_job_text = Some(String::from_utf8_lossy(text).into_owned());
-        }
-        self.add_job(job).map_err(de::Error::custom)
+        let entry = JobEntry::prepare(&self.job_texts, &self.filter, text)?;
+        self.settle_job(entry)
     }
 
-    /// Keeps a job version read as text, as the fast walk reads them: one
-    /// that is an allocation's embedded job text, or a variant of it,
-    /// shares that job. A cluster keeps up to six versions of every job,
-    /// and a cluster of many small jobs has more versions than allocations.
-    pub(super) fn add_job_version_text(&mut self, text: &[u8]) -> Result<(), serde_json::Error> {
-        if !text.starts_with(b"{") {
-            self.add_job_version(model::from_slice(text)?);
-            return Ok(());
+    /// Keeps a job of record prepared apart.
+    pub(super) fn settle_job(&mut self, entry: JobEntry) -> Result<(), serde_json::Error> {
+        if entry.text.is_some() {
+            self.planned_job_text = entry.text;
         }
-        let job = self.intern(text).map_err(|_| job_error(text))?;
+        self.add_job(entry.job).map_err(de::Error::custom)
+    }
+
+    /// Keeps a job version read as text, as the fast walk reads them
+    /// ([`VersionEntry::prepare`]). A cluster keeps up to six versions of
+    /// every job, and a cluster of many small jobs has more versions than
+    /// allocations.
+    pub(super) fn add_job_version_text(&mut self, text: &[u8]) -> Result<(), serde_json::Error> {
+        let entry = VersionEntry::prepare(text, |text| self.job_texts.find(text))?;
+        let job = entry.settle(&mut self.job_texts);
         self.job_versions.push(job);
         Ok(())
     }
@@ -339,14 +333,6 @@ impl<'n> State<'n> {
             );
         }
     }
-}
-
-/// Why the job text `text`, which did not parse into a job, does not, with
-/// the line and column in it (the reason kept with its path has neither).
-fn job_error(text: &[u8]) -> serde_json::Error {
-    model::from_slice::<Job>(text)
-        .err()
-        .unwrap_or_else(|| de::Error::custom("not a job"))
 }
 
 /// Makes room for one more element by growing a full `list` by a quarter,

@@ -146,6 +146,42 @@ pub(super) enum Lookup {
     New(Key),
 }
 
+/// What [`JobTexts::find`] found for a complete text.
+pub(super) enum Found {
+    /// The entry of the text, or of a text it is a variant of, and its job.
+    Parsed(usize, Arc<Job>),
+    /// That entry, whose job only allocations a filter drops needed so far.
+    Unparsed(usize),
+    /// A text not known: its key, to add it by.
+    New(Key),
+}
+
+/// A text found and its job parsed where needed, to settle in order
+/// ([`JobTexts::settle`]).
+pub(super) enum Prepared {
+    Known(usize, Arc<Job>),
+    New {
+        key: Key,
+        exact: u128,
+        job: Arc<Job>,
+    },
+}
+
+impl Found {
+    /// The job of `text`, the text this was found for, parsed unless known.
+    pub(super) fn prepare(self, text: &[u8]) -> Result<Prepared, JobError> {
+        Ok(match self {
+            Found::Parsed(entry, job) => Prepared::Known(entry, job),
+            Found::Unparsed(entry) => Prepared::Known(entry, parse_job(text)?),
+            Found::New(key) => Prepared::New {
+                key,
+                exact: xxh3_128(text),
+                job: parse_job(text)?,
+            },
+        })
+    }
+}
+
 impl JobTexts {
     /// The entry and length of the text last found for the allocation's job
     /// (`hint`, see [`Self::remember`]) that `bytes` start with, or a variant
@@ -208,19 +244,40 @@ impl JobTexts {
     /// neither is known, and its job, parsed if it had none. The caller
     /// vouches that it is one complete JSON value.
     pub(super) fn insert(&mut self, text: &[u8]) -> Result<(usize, Arc<Job>), JobError> {
+        let prepared = self.find(text).prepare(text)?;
+        Ok(self.settle(prepared))
+    }
+
+    /// What the set knows of the complete text `text`, read without
+    /// changing it: threads look texts up at once, then parse apart.
+    pub(super) fn find(&self, text: &[u8]) -> Found {
         match self.lookup(text) {
-            Lookup::Known(entry) => Ok((entry, self.parse_into(entry, text)?)),
-            Lookup::New(key) => {
-                let job = parse_job(text)?;
-                let exact = xxh3_128(text);
-                let new = NewText {
+            Lookup::Known(entry) => match &self.entries[entry].job {
+                Some(job) => Found::Parsed(entry, Arc::clone(job)),
+                None => Found::Unparsed(entry),
+            },
+            Lookup::New(key) => Found::New(key),
+        }
+    }
+
+    /// The entry and job of a text found and prepared, added to the set as
+    /// [`Self::insert`] would have. The set may have gained the text's
+    /// shape, or that entry its job, since the text was looked up: the
+    /// entry's job then stays, as if it had been looked up now.
+    pub(super) fn settle(&mut self, prepared: Prepared) -> (usize, Arc<Job>) {
+        let (entry, job) = match prepared {
+            Prepared::Known(entry, job) => (entry, job),
+            Prepared::New { key, exact, job } => {
+                let entry = self.add(&NewText {
                     key,
                     exact,
-                    job: Some(Arc::clone(&job)),
-                };
-                Ok((self.add(&new), job))
+                    job: None,
+                });
+                (entry, job)
             }
-        }
+        };
+        let kept = self.entries[entry].job.get_or_insert(job);
+        (entry, Arc::clone(kept))
     }
 
     /// The job of `entry`, parsed from `text`, one of its texts, if it had

@@ -36,6 +36,7 @@ mod filter;
 mod held;
 mod id_index;
 mod internal;
+mod job_entry;
 mod job_file;
 mod job_texts;
 mod lexeme;

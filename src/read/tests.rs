@@ -1045,6 +1045,102 @@ fn a_bad_node_deep_in_a_large_stream_is_located_as_on_one_thread() {
     );
 }
 
+/// A cluster of many small jobs over 16 MiB: 600 jobs of 5 versions in
+/// `JobVersions`, about 6 KB each (one of 2 MB), the allocations embedding the last two
+/// of each job (one of them as a variant), `Jobs` holding the latest; every
+/// fourth version indented.
+fn many_versions() -> String {
+    let version = |j: usize, v: usize| {
+        let mut job = job(&format!("j{j:03}"), v as u64);
+        // One version of 2 MB, more than a batch: read where it lies.
+        let times = if (j, v) == (7, 1) { 200_000 } else { 600 };
+        job["Meta"] = json!({ "padding": format!("{j}-{v}-").repeat(times) });
+        job["Status"] = json!("pending");
+        job
+    };
+    let text = |job: &serde_json::Value, i: usize| match i % 4 {
+        0 => serde_json::to_string_pretty(job).unwrap(),
+        _ => job.to_string(),
+    };
+    let allocs: Vec<String> = (0..1200)
+        .map(|i| {
+            let (j, v) = (i / 2, 3 + i % 2);
+            let mut embedded = version(j, v);
+            if i % 3 == 0 {
+                embedded["Status"] = json!("running");
+            }
+            let mut a = alloc(&format!("a{i:05}"), embedded);
+            a["JobID"] = json!(format!("j{j:03}"));
+            a.to_string()
+        })
+        .collect();
+    let versions: Vec<String> = (0..3000)
+        .map(|i| text(&version(i / 5, 4 - i % 5), i))
+        .collect();
+    let jobs: Vec<String> = (0..600).map(|j| text(&version(j, 4), j)).collect();
+    let text = format!(
+        "{{\"Allocs\":[{}],\"JobVersions\":[{}],\"Jobs\":[{}],\"Nodes\":[],\"Now\":\"2022-04-01T00:00:30Z\"}}",
+        allocs.join(","),
+        versions.join(",\n"),
+        jobs.join(",")
+    );
+    assert!(text.len() > 16 << 20, "{} bytes", text.len());
+    text
+}
+
+#[test]
+fn job_versions_read_on_several_threads_are_the_ones_read_on_one() {
+    let text = many_versions();
+    let read = |threads: usize| {
+        let filter = ReadFilter::default();
+        super::read(text.as_bytes(), "snap.json", &filter, threads, None).unwrap()
+    };
+    // The exact walk parses each version apart; the fast walk shares an
+    // embedded text's job with its variants, on any thread count.
+    let one = format!("{:?}", read(1));
+    for threads in [2, 4] {
+        let s = read(threads);
+        assert_eq!((s.job_versions.len(), s.jobs.len()), (3000, 600));
+        // Compared by length and hash: a difference printed whole is megabytes.
+        let many = format!("{s:?}");
+        assert!(many.len() == one.len() && many == one, "{threads} threads");
+        let embedded = |i: usize| s.allocs[i].job.clone().unwrap();
+        let listed = |j: usize, v: usize| Arc::clone(&s.job_versions[j * 5 + 4 - v]);
+        // Every fourth version is indented: its own text.
+        for (i, shared) in [(0, true), (1, false), (3, true), (600, true), (601, false)] {
+            let (j, v) = (i / 2, 3 + i % 2);
+            let same = Arc::ptr_eq(&embedded(i), &listed(j, v));
+            assert_eq!(same, shared, "{threads} threads, {i}");
+        }
+    }
+}
+
+#[test]
+fn a_bad_job_version_deep_in_a_large_stream_is_located_as_on_one_thread() {
+    let good = many_versions();
+    let versions = good.find("\"JobVersions\":").unwrap();
+    // Version 2 of j500 (JobVersions[2502]), parsed by a thread of the pool.
+    let at = versions + good[versions..].find("\"j500\"").unwrap();
+    let at = at + good[at..].find("\"Version\":2").unwrap();
+    let wrong = format!("{}\"Version\":\"2\"{}", &good[..at], &good[at + 11..]);
+    // Bad JSON in a later version.
+    let later = at + good[at..].find("\"j520\"").unwrap();
+    let broken = format!("{} x{}", &good[..later], &good[later..]);
+    for text in [&wrong, &broken] {
+        let one = stream_error(text, 1);
+        for threads in [2, 4] {
+            assert_eq!(stream_error(text, threads), one, "{threads} threads");
+        }
+    }
+    let e = stream_error(&wrong, 2);
+    assert!(
+        e.contains("at JobVersions[2502].Version: invalid type: string \"2\""),
+        "{e}"
+    );
+    let e = stream_error(&broken, 2);
+    assert!(e.contains("at JobVersions[2600]"), "{e}");
+}
+
 /// The tests run the library as it ships: a dev-dependency that turned on
 /// serde_json's `preserve_order` would change every `Map` under test.
 #[test]
