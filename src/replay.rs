@@ -2,7 +2,6 @@
 //! `GenericScheduler.process` and `computeJobAllocs` gather, the reconcile,
 //! and the plan they would submit.
 
-mod both;
 mod downgrade;
 #[cfg(test)]
 mod downgrade_tests;
@@ -44,7 +43,6 @@ use crate::report::*;
 use crate::time::Time;
 use crate::version::{Evidence, Profile, Survey, Switch, ignored_inputs};
 use crate::warning::Warning;
-use both::both;
 use downgrade::History;
 use entries::EntryMaker;
 use groups::group_reports;
@@ -109,12 +107,8 @@ pub struct Replay<'s> {
 impl<'s> Replay<'s> {
     /// Checks the request and finds the jobs to replay, without replaying them.
     pub fn new(snapshot: &'s Snapshot, options: &Options) -> Result<Replay<'s>, ReplayError> {
-        let (prep, mut work) = both(
-            options.threads,
-            || Prepared::new(snapshot, options),
-            || collect_jobs(snapshot),
-        );
-        let prep = prep?;
+        let prep = Prepared::new(snapshot, options)?;
+        let mut work = collect_jobs(snapshot);
         let (job_filter, ns_filter) = match prep.eval {
             Some(e) => (Some(e.job_id.as_str()), Some(e.namespace.as_str())),
             None => (options.job.as_deref(), options.namespace.as_deref()),
@@ -418,25 +412,7 @@ impl<'s> Prepared<'s> {
         let evidence = Evidence::find(snapshot, &survey);
         let profile = Profile::choose(options.nomad_version, snapshot.nomad_version, &evidence);
         warnings.extend(profile.warnings());
-        let fit_rules = FitRules::of(profile.release);
-        // The scans of every allocation and job, half on another thread.
-        let ((ignored, cluster), (history, on_node, deployments)) = both(
-            options.threads,
-            || {
-                (
-                    ignored_inputs(&profile, snapshot, &survey),
-                    Cluster::new(snapshot, &fit_rules),
-                )
-            },
-            || {
-                (
-                    History::new(snapshot),
-                    allocs_by_node(snapshot),
-                    latest_deployments(&snapshot.deployments),
-                )
-            },
-        );
-        warnings.extend(ignored);
+        warnings.extend(ignored_inputs(&profile, snapshot, &survey));
         warnings.sort();
         warnings.dedup();
         let eval = match &options.eval {
@@ -452,6 +428,7 @@ impl<'s> Prepared<'s> {
             .scheduler_config
             .clone()
             .unwrap_or_else(SchedulerConfig::server_default);
+        let fit_rules = FitRules::of(profile.release);
         let release_rules = Rules::new(profile.release, true);
         let placement = Setup {
             settings: Settings {
@@ -482,7 +459,7 @@ impl<'s> Prepared<'s> {
             now_source,
             eval,
             eval_id,
-            cluster,
+            cluster: Cluster::new(snapshot, &fit_rules),
             placement,
             rules: Rules::new(
                 profile.release,
@@ -492,9 +469,9 @@ impl<'s> Prepared<'s> {
             profile,
             warnings,
             nodes: snapshot.nodes.iter().map(|n| (n.id.as_str(), n)).collect(),
-            deployments,
-            history,
-            on_node,
+            deployments: latest_deployments(&snapshot.deployments),
+            history: History::new(snapshot),
+            on_node: allocs_by_node(snapshot),
             scheduler,
             node_pools: match release_rules.has(Switch::NodePoolSchedulerConfig) {
                 true => &snapshot.node_pools,
