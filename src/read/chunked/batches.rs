@@ -18,12 +18,17 @@ use super::spot::Spot;
 use super::{Chunked, Located, Position, Step, Stop};
 use crate::model::Interner;
 
-/// Bytes of text in the batches handed to the threads at once: a batch is
-/// this over the thread count, between [`LEAST_BATCH`] and [`MOST_BATCH`],
-/// so that the texts in flight do not grow with the threads (the read's
-/// peak is in `Nodes`, with every allocation already held).
-const IN_FLIGHT: usize = 2 << 20;
-const LEAST_BATCH: usize = 128 << 10;
+/// Bytes of text in the batches handed to the threads at once, by default
+/// ([`Batched::in_flight`] says otherwise): a batch is this over the thread
+/// count, between [`LEAST_BATCH`] and [`MOST_BATCH`], so that the texts in
+/// flight do not grow with the threads.
+pub(super) const IN_FLIGHT: usize = 2 << 20;
+/// The same for the job sections: the read's memory peaks as they end,
+/// every allocation and job text held, and texts in flight add to the peak
+/// (the default added 3 MB on many-jobs 200k; smaller batches cost no
+/// measurable time).
+pub(super) const JOBS_IN_FLIGHT: usize = 512 << 10;
+const LEAST_BATCH: usize = 64 << 10;
 const MOST_BATCH: usize = 1 << 20;
 
 /// Where each element of a batch starts and ends in the document, and what
@@ -51,6 +56,8 @@ struct Order<P> {
 /// the elements' order; `check`, on the walking thread at an element the
 /// cut refused, reads it as one thread would so that its error is the same.
 pub(super) struct Batched<'f, P, S, C> {
+    /// Bytes of text in flight ([`IN_FLIGHT`]).
+    pub(super) in_flight: usize,
     pub(super) prepare: &'f (dyn Fn(&[u8]) -> P + Sync),
     pub(super) settle: S,
     pub(super) check: C,
@@ -84,8 +91,8 @@ impl Chunked<'_> {
             done,
             index: 0,
         };
-        let in_flight = self.threads;
-        let batch = (IN_FLIGHT / in_flight.max(1)).clamp(LEAST_BATCH, MOST_BATCH);
+        let batches_in_flight = self.threads;
+        let batch = (how.in_flight / batches_in_flight.max(1)).clamp(LEAST_BATCH, MOST_BATCH);
         let prepare = how.prepare;
         pool.in_place_scope(|scope| {
             let send = |n: usize, cuts: Vec<(Box<[u8]>, Position, Position)>| {
@@ -131,7 +138,7 @@ impl Chunked<'_> {
                 if bytes >= batch {
                     bytes = 0;
                     order.send(std::mem::take(&mut cuts), &send);
-                    while order.sent - order.settled > in_flight {
+                    while order.sent - order.settled > batches_in_flight {
                         order.settle_next(&mut how.settle, key)?;
                     }
                 }

@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, PoisonError, RwLock};
 
-use super::batches::Batched;
+use super::batches::{Batched, JOBS_IN_FLIGHT};
 use super::{Chunked, Step};
 use crate::read::document::State;
 use crate::read::job_entry::{JobEntry, VersionEntry};
@@ -19,6 +19,7 @@ impl Chunked<'_> {
         // Set aside while the threads read them: the state takes the jobs.
         let (texts, filter) = (std::mem::take(&mut st.job_texts), st.filter.clone());
         let how = Batched {
+            in_flight: JOBS_IN_FLIGHT,
             prepare: &|text: &[u8]| JobEntry::prepare(&texts, &filter, text),
             settle: |entry: Result<JobEntry, serde_json::Error>| st.settle_job(entry?),
             // The cut reads an element as one thread does: its error is that one's.
@@ -40,6 +41,7 @@ impl Chunked<'_> {
         let interner = Arc::clone(&st.interner);
         let texts = RwLock::new(std::mem::take(&mut st.job_texts));
         let how = Batched {
+            in_flight: JOBS_IN_FLIGHT,
             prepare: &|text: &[u8]| {
                 VersionEntry::prepare(text, |text| {
                     texts

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 
-use super::batches::Batched;
+use super::batches::{Batched, IN_FLIGHT};
 use super::{Chunked, Step};
 use crate::model;
 use crate::read::document::State;
@@ -28,6 +28,7 @@ impl Chunked<'_> {
         };
         let interner = Arc::clone(&st.interner);
         let how = Batched {
+            in_flight: IN_FLIGHT,
             prepare: &|text: &[u8]| model::from_slice::<T>(text),
             settle: |element: Result<T, serde_json::Error>| {
                 add(st, element?);
