@@ -280,16 +280,6 @@ impl JobTexts {
         (entry, Arc::clone(kept))
     }
 
-    /// The job of `entry`, parsed from `text`, one of its texts, if it had
-    /// none yet.
-    pub(super) fn parse_into(&mut self, entry: usize, text: &[u8]) -> Result<Arc<Job>, JobError> {
-        let job = &mut self.entries[entry].job;
-        if let Some(job) = job {
-            return Ok(Arc::clone(job));
-        }
-        Ok(Arc::clone(job.insert(parse_job(text)?)))
-    }
-
     /// How many texts there are.
     #[cfg(test)]
     pub(super) fn len(&self) -> usize {

@@ -37,7 +37,7 @@ use serde::de::DeserializeOwned;
 use super::ReadFilter;
 use super::alloc_decode;
 use super::alloc_record::{AllocRecord, FastRecord};
-use super::job_texts::{JobTexts, Lookup, NewText};
+use super::job_texts::{Found, JobTexts, Lookup, NewText};
 use super::owner::Owner;
 use super::scan::{JobSpan, Scan, scan};
 use super::volatile::Key;
@@ -133,7 +133,8 @@ impl Texts<'_> {
             // Only allocations the filter dropped embedded it so far.
             Lookup::Known(entry) => match self {
                 Texts::Growing(t) => {
-                    t.parse_into(entry, text).ok()?;
+                    let prepared = Found::Unparsed(entry).prepare(text).ok()?;
+                    t.settle(prepared);
                     return Some(Embedded::Known(entry));
                 }
                 Texts::Shared { .. } => Key::of(text),
