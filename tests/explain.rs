@@ -266,7 +266,7 @@ fn placement_json() {
     let mut c = Cluster::new();
     let (_, ids) = build_resumable_allocations(&mut c, 3, status::RUNNING, status::RUN, 0.5);
     build_disconnected_nodes(&mut c, &ids, 1);
-    let name = c.alloc_mut(&ids[0]).name.clone();
+    let name = c.alloc_mut(&ids[0]).name();
     insta::assert_snapshot!(render::explain::json(&explained(&c, &name)));
 }
 

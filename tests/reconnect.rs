@@ -121,7 +121,7 @@ fn a_reconnecting_alloc_without_metrics_makes_the_highest_name_stop() {
     let r = c.replay_job(JOB);
     let highest = others
         .iter()
-        .find(|id| *c.alloc_ref(*id).name == name(2))
+        .find(|id| c.alloc_ref(*id).name() == name(2))
         .unwrap();
     assert_eq!(
         stops(&r),

@@ -137,7 +137,7 @@ fn test_reconciler_reschedule_later_with_batched_evals_batch() {
     );
     assert_eq!(attribute_update_indexes(&c, &r), int_range(&[0, 6]));
     for u in &r.plan.attribute_updates {
-        let index = indexes([c.alloc_ref(&u.alloc_id).name.as_ref()])[0];
+        let index = indexes([c.alloc_ref(&u.alloc_id).name().as_str()])[0];
         let want = if index < 5 {
             &evals[0].id
         } else {

@@ -221,7 +221,7 @@ fn test_service_sched_job_modify_proposed_duplicate_alloc_index() {
         },
     );
     c.add_placed_canary(&dep, "web", &canary);
-    let canary_name = c.alloc_ref(&canary).name.to_string();
+    let canary_name = c.alloc_ref(&canary).name().to_string();
     let planned = |r: &JobReport| -> Vec<String> {
         let mut names = destructive_names(r);
         names.extend(r.plan.place.iter().map(|p| p.name.clone()));

@@ -79,7 +79,7 @@ pub(super) fn explain(jr: &JobReplay<'_, '_>, alloc: &Allocation) -> Explanation
         subject: Subject {
             kind: SubjectKind::Allocation,
             id: Some(alloc.id.to_string()),
-            name: alloc.name.to_string(),
+            name: alloc.name().to_string(),
         },
         namespace: job.namespace.clone(),
         job: job.id.clone(),
@@ -109,7 +109,7 @@ fn identity(job: &JobReport, alloc: &Allocation) -> Step {
     };
     let mut step = Step::new(
         "Allocation",
-        format!("{} of {}/{}", alloc.name, job.namespace, job.id),
+        format!("{} of {}/{}", alloc.name(), job.namespace, job.id),
     )
     .fact("id", &alloc.id)
     .fact("task group", &alloc.task_group)

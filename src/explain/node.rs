@@ -170,7 +170,7 @@ pub fn explain_node(
         .iter()
         .map(|a| NodeAlloc {
             alloc_id: a.id.to_string(),
-            name: a.name.to_string(),
+            name: a.name().to_string(),
             namespace: a.namespace.to_string(),
             job_id: a.job_id.to_string(),
             task_group: a.task_group.to_string(),
@@ -299,7 +299,7 @@ fn plan_on_node(
         };
         let free = |a: &Allocation, kind, why: &str| NodeFree {
             alloc_id: a.id.to_string(),
-            name: a.name.to_string(),
+            name: a.name().to_string(),
             namespace: a.namespace.to_string(),
             job_id: a.job_id.to_string(),
             kind,

@@ -102,7 +102,7 @@ pub(super) fn find_alloc<'s>(
                 subject: subject.to_string(),
                 candidates: matches
                     .iter()
-                    .map(|a| format!("{} ({})", a.id, a.name))
+                    .map(|a| format!("{} ({})", a.id, a.name()))
                     .collect(),
             })
         }

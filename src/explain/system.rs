@@ -94,7 +94,7 @@ pub(super) fn allocation(sr: &SystemReplay<'_, '_>, alloc: &Allocation) -> Expla
     let mut steps = vec![
         Step::new(
             "Allocation",
-            format!("{} of {}/{}", alloc.name, alloc.namespace, alloc.job_id),
+            format!("{} of {}/{}", alloc.name(), alloc.namespace, alloc.job_id),
         )
         .fact("id", &alloc.id)
         .fact("task group", alloc.task_group.as_str())
@@ -154,7 +154,7 @@ pub(super) fn allocation(sr: &SystemReplay<'_, '_>, alloc: &Allocation) -> Expla
         Subject {
             kind: SubjectKind::Allocation,
             id: Some(alloc.id.to_string()),
-            name: alloc.name.to_string(),
+            name: alloc.name().to_string(),
         },
         &alloc.task_group,
         fate,
@@ -282,11 +282,11 @@ fn fit_fact(sr: &SystemReplay<'_, '_>, name: &str, node_id: &str) -> String {
     if s.unsized_nodes.contains(node_id) {
         return "not checked: the snapshot gives the node no resources block".to_string();
     }
-    let evicted: Vec<&str> = s
+    let evicted: Vec<String> = s
         .preemptions
         .iter()
         .filter(|p| p.by == name && p.alloc.node_id.as_str() == node_id)
-        .map(|p| p.alloc.name.as_ref())
+        .map(|p| p.alloc.name().to_string())
         .collect();
     match evicted.is_empty() {
         true => "fits beside what the node runs".to_string(),

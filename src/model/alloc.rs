@@ -5,6 +5,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 use thin_vec::ThinVec;
 
+use super::alloc_name::AllocName;
 use super::resources::{AllocUsage, AllocatedResources};
 use super::status::{ClientStatus, DesiredStatus};
 use super::task_event::TASK_CLIENT_RECONNECTED;
@@ -22,9 +23,9 @@ use crate::time::{Duration, Time};
 pub struct Allocation {
     pub id: Id,
     pub namespace: Name,
-    /// Its own copy (allocations rarely share one), shared by the report's
-    /// entry for the allocation.
-    pub name: Name,
+    /// Read with [`Allocation::name`]: a snapshot's `<job>.<group>[<index>]`
+    /// is kept as its index; a text given here is kept as given.
+    pub name: AllocName,
     pub node_id: Name,
     pub job_id: Name,
     /// The job version the allocation was placed with. The reader interns
@@ -341,7 +342,34 @@ impl Allocation {
 
     /// `Allocation.Index`: the number in `job.group[N]`, 0 when unparsable.
     pub fn index(&self) -> u64 {
-        alloc_index_from_name(&self.name, &self.job_id, &self.task_group)
+        match self.name.index() {
+            Some(index) => u64::from(index),
+            None => alloc_index_from_name(&self.name(), &self.job_id, &self.task_group),
+        }
+    }
+
+    /// The allocation's name (`Name`).
+    pub fn name(&self) -> Name {
+        self.name.text(&self.job_id, &self.task_group)
+    }
+
+    /// Whether the two allocations have the same name, compared without
+    /// writing them when both are Nomad's form of one job and group.
+    pub fn same_name(&self, other: &Allocation) -> bool {
+        match (&self.name, &other.name) {
+            (AllocName::Indexed(a), AllocName::Indexed(b))
+                if self.job_id == other.job_id && self.task_group == other.task_group =>
+            {
+                a == b
+            }
+            _ => self.name() == other.name(),
+        }
+    }
+
+    /// Names the allocation `text` once its job ID and group are set:
+    /// Nomad's own form is kept as its index.
+    pub(crate) fn set_read_name(&mut self, text: &str) {
+        self.name = AllocName::of(text, &self.job_id, &self.task_group);
     }
 
     pub fn server_terminal_status(&self) -> bool {

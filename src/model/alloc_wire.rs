@@ -10,6 +10,7 @@ use super::alloc::{
     AllocDeploymentStatus, AllocMetric, AllocState, Allocation, DesiredTransition, NormScore,
     RescheduleTracker, present_transition,
 };
+use super::alloc_name::AllocName;
 use super::resources::{AllocUsage, AllocatedResources};
 use super::{
     ClientStatus, DesiredStatus, Id, LegacyResources, Name, Resources, SparseId, TaskStates,
@@ -63,7 +64,7 @@ impl From<AllocationWire> for Allocation {
         Allocation {
             id: w.id,
             namespace: w.namespace,
-            name: Name::own(&w.name),
+            name: AllocName::of(&w.name, &w.job_id, &w.task_group),
             node_id: w.node_id,
             job_id: w.job_id,
             task_group: w.task_group,

@@ -3,6 +3,7 @@
 //! that Go's encoding/json writes.
 
 mod alloc;
+mod alloc_name;
 mod alloc_wire;
 mod applied_config;
 mod connect;
@@ -48,6 +49,7 @@ pub use alloc::{
     DelaySteps, DesiredTransition, NormScore, Reconnection, RescheduleEvent, RescheduleTracker,
     alloc_index_from_name,
 };
+pub use alloc_name::AllocName;
 pub use applied_config::{AppliedConfig, PoolOverride};
 pub use connect::{
     ConsulGateway, ConsulGatewayBindAddress, ConsulGatewayProxy, ConsulGatewayTlsConfig,

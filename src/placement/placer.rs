@@ -285,7 +285,7 @@ impl<'a> Placer<'a> {
         let before = (!self.stopped.contains(&existing.id))
             .then(|| (self.changed.remove(&i), self.log.len()));
         self.stop(existing);
-        let verdict = self.judge(&mut g, &existing.name, i);
+        let verdict = self.judge(&mut g, &existing.name(), i);
         let usage = matches!(verdict, Verdict::Fits { .. }).then(|| {
             let mut usage = self.allocate(&g, i);
             if let (Some(offer), Some(old)) =

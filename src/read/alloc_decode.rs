@@ -28,8 +28,7 @@ use super::scan::JobSpan;
 use thin_vec::ThinVec;
 
 use crate::model::{
-    AllocMetric, AllocState, Allocation, GoJson, LegacyResources, Name, NormScore, Resources,
-    from_slice,
+    AllocMetric, AllocState, Allocation, GoJson, LegacyResources, NormScore, Resources, from_slice,
 };
 
 /// The keys read, in Go's field order; the index is the key's bit in the
@@ -80,6 +79,7 @@ pub(super) fn decode(bytes: &[u8], job: Option<&JobSpan>) -> Option<(Allocation,
     let mut alloc = Allocation::default();
     let mut legacy: [Option<Range<usize>>; 3] = [None, None, None];
     let mut seen = 0u32;
+    let mut name = None;
     let mut i = skip_space(bytes, 1)?;
     if bytes[i] == b'}' {
         return Some((alloc, i + 1));
@@ -116,7 +116,7 @@ pub(super) fn decode(bytes: &[u8], job: Option<&JobSpan>) -> Option<(Allocation,
                     legacy[block] = Some(i..end);
                     end
                 } else {
-                    read_field(&mut alloc, field, bytes, i)?
+                    read_field(&mut alloc, &mut name, field, bytes, i)?
                 }
             }
         };
@@ -132,6 +132,9 @@ pub(super) fn decode(bytes: &[u8], job: Option<&JobSpan>) -> Option<(Allocation,
     }
     if alloc.allocated_resources.is_none() {
         alloc.legacy = legacy_blocks(bytes, &legacy)?;
+    }
+    if let Some(name) = name {
+        alloc.set_read_name(name);
     }
     Some((alloc, i + 1))
 }
@@ -172,16 +175,23 @@ pub(super) fn field_of(key: &[u8]) -> Option<usize> {
     (KEYS[i].as_bytes() == key).then_some(i)
 }
 
-/// Reads the value at `at` of the field `KEYS[field]` into `alloc`; the
+/// Reads the value at `at` of the field `KEYS[field]` into `alloc`, or
+/// its name into `read_name` (kept once the job ID and group are read); the
 /// index after the value.
-fn read_field(alloc: &mut Allocation, field: usize, bytes: &[u8], at: usize) -> Option<usize> {
+fn read_field<'a>(
+    alloc: &mut Allocation,
+    read_name: &mut Option<&'a str>,
+    field: usize,
+    bytes: &'a [u8],
+    at: usize,
+) -> Option<usize> {
     let a = alloc;
     match field {
         0 => text(&mut a.id, bytes, at),
         1 => text(&mut a.namespace, bytes, at),
         2 => {
             let (name, end) = string(bytes, at)?;
-            a.name = Name::own(name);
+            *read_name = Some(name);
             Some(end)
         }
         3 => text(&mut a.node_id, bytes, at),

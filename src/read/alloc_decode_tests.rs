@@ -114,6 +114,38 @@ fn every_field_reads_as_serde_reads_it() {
 }
 
 #[test]
+fn a_name_of_nomad_s_form_is_kept_as_its_index_by_both_readers() {
+    let base = record();
+    // `Name` comes before `JobID` and `TaskGroup` in Go's order: the name is
+    // judged once both are read.
+    let read = |text: &str| {
+        let (hand, _) = decode(text.as_bytes(), None).unwrap();
+        let serde = serde_json::from_str::<GoJson<FastRecord>>(text)
+            .unwrap()
+            .0
+            .0
+            .alloc;
+        assert_eq!(format!("{hand:?}"), format!("{serde:?}"), "{text}");
+        (hand.name.index(), hand.name().to_string(), hand.index())
+    };
+    assert_eq!(
+        read(&base),
+        (Some(12175), "edge-svc-04.web[12175]".into(), 12175)
+    );
+    for (name, index) in [
+        ("edge-svc-04.web[012]", 12),
+        ("edge-svc-04.api[3]", 3),
+        ("other.web[3]", 0),
+        ("edge-svc-04.web", 0),
+    ] {
+        let text = with_member(&base, "Name", &format!(r#""Name":"{name}""#));
+        assert_eq!(read(&text), (None, name.to_string(), index), "{name}");
+    }
+    let unnamed = with_member(&base, "Name", r#""Name":null"#);
+    assert_eq!(read(&unnamed), (None, String::new(), 0));
+}
+
+#[test]
 fn the_job_the_scan_found_is_stepped_over() {
     let base = record();
     let job = r#"{"ID":"edge-svc-04","Version":3,"TaskGroups":[{"Name":"web"}]}"#;

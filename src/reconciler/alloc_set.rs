@@ -14,7 +14,7 @@
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
 
-use crate::model::{Allocation, Id};
+use crate::model::{Allocation, Id, Name};
 
 /// Allocations by ID, borrowed from the snapshot.
 #[derive(Clone, Debug, Default)]
@@ -180,8 +180,8 @@ impl<'a> AllocSet<'a> {
     }
 
     /// `nameSet`.
-    pub fn name_set(&self) -> BTreeSet<&'a str> {
-        self.iter().map(|a| &*a.name).collect()
+    pub fn name_set(&self) -> BTreeSet<Name> {
+        self.iter().map(|a| a.name()).collect()
     }
 
     /// `nameOrder`.
@@ -304,6 +304,9 @@ mod tests {
         all[2].name = "later".into();
         let set: AllocSet = all.iter().collect();
         assert_eq!(ids(&set), ["x", "y"]);
-        assert_eq!(set.get(&Id::from("x")).map(|a| &*a.name), Some("later"));
+        assert_eq!(
+            set.get(&Id::from("x")).map(|a| a.name().to_string()),
+            Some("later".to_string())
+        );
     }
 }

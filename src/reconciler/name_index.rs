@@ -175,13 +175,9 @@ impl NameIndex {
         track_duplicates: bool,
     ) -> NameIndex {
         let count = count.max(0) as u64;
-        // Nomad reads an allocation's index against its own job ID and group
-        // (`Allocation.Index`); a group's sets hold allocations of exactly
-        // this job and group, so reading against these is the same and
-        // spares two strings per allocation.
-        let indexes = in_use
-            .iter()
-            .map(|a| alloc_index_from_name(&a.name, job, group));
+        // Nomad reads each allocation's index against its own job ID and
+        // group (`Allocation.Index`), which are this job's and group's.
+        let indexes = in_use.iter().map(|a| a.index());
         let (bitmap, duplicates) = if track_duplicates {
             let (bitmap, duplicates) = Bitmap::from_indexes_counting(indexes, count);
             (bitmap, Some(duplicates))
@@ -294,10 +290,7 @@ impl NameIndex {
             return out;
         }
         let taken = existing.name_set();
-        let preferred = Bitmap::from_indexes(
-            destructive.iter().map(|a| self.index_of(&a.name)),
-            self.count,
-        );
+        let preferred = Bitmap::from_indexes(destructive.iter().map(|a| a.index()), self.count);
         let candidates: Vec<u64> = preferred.indexes_in_range(true, 0, self.last()).collect();
         for idx in candidates {
             let name = self.name(idx);

@@ -95,7 +95,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let mut place = Vec::new();
         for alloc in sets.reschedule.iter() {
             place.push(PlaceResult {
-                name: Cow::Borrowed(&alloc.name),
+                name: Cow::Owned(alloc.name().to_string()),
                 task_group: &tg.name,
                 canary: alloc.is_canary(),
                 previous: Some(alloc),
@@ -115,7 +115,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             }
             existing += 1;
             place.push(PlaceResult {
-                name: Cow::Borrowed(&alloc.name),
+                name: Cow::Owned(alloc.name().to_string()),
                 task_group: &tg.name,
                 canary: alloc.is_canary(),
                 previous: Some(alloc),
@@ -225,7 +225,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             .into_iter()
             .take(n)
             .map(|(alloc, reason)| DestructiveResult {
-                name: alloc.name.to_string(),
+                name: alloc.name().to_string(),
                 task_group: tg.name.clone(),
                 alloc,
                 reason: reason.reason.clone(),
@@ -258,7 +258,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             .into_iter()
             .filter(|a| !replaced_elsewhere(a))
             .map(|alloc| PlaceResult {
-                name: Cow::Borrowed(&alloc.name),
+                name: Cow::Owned(alloc.name().to_string()),
                 task_group: &tg.name,
                 canary: alloc.is_canary(),
                 previous: Some(alloc),

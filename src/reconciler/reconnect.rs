@@ -83,7 +83,7 @@ pub fn reconcile_reconnecting<'a>(
             } else if successor_only {
                 r.id == rec.next_allocation
             } else {
-                r.id != rec.id && r.name == rec.name && r.create_index > rec.create_index
+                r.id != rec.id && r.same_name(rec) && r.create_index > rec.create_index
             };
             replacement && !r.server_terminal_status()
         });

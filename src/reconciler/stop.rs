@@ -12,7 +12,7 @@ use super::reconnect_decision::{ReconnectDecision, ReconnectVerdict};
 use super::results::{StopResult, desc};
 use super::rules::Rules;
 use super::tainted::TaintedSets;
-use crate::model::{Allocation, ClientStatus, DesiredStatus, Id, Job, TaskGroup};
+use crate::model::{Allocation, ClientStatus, DesiredStatus, Id, Job, Name, TaskGroup};
 use crate::version::Switch;
 
 /// The sets `computeStop` reads.
@@ -214,7 +214,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             let canary_names = canaries.name_set();
             let mut stopped = AllocSet::new();
             for alloc in untainted.difference(&[canaries]).iter() {
-                if canary_names.contains(&*alloc.name) {
+                if canary_names.contains(&alloc.name()) {
                     stop.not_needed(alloc);
                     stopped.insert(alloc);
                     remove -= 1;
@@ -232,7 +232,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             let remove_names = migrating_names.highest(remove as u64);
             let mut stopped = AllocSet::new();
             for alloc in migrate.iter() {
-                if !remove_names.contains(&*alloc.name) {
+                if !remove_names.contains(alloc.name().as_str()) {
                     continue;
                 }
                 stop.not_needed(alloc);
@@ -259,7 +259,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
         let remove_names = name_index.highest(remove.max(0) as u64);
         let mut stopped = AllocSet::new();
         for alloc in untainted.iter() {
-            if remove_names.contains(&*alloc.name) {
+            if remove_names.contains(alloc.name().as_str()) {
                 stop.not_needed(alloc);
                 stopped.insert(alloc);
                 remove -= 1;
@@ -298,10 +298,13 @@ impl<'a> GroupContext<'_, 'a, '_> {
         }
         // Nomad walks all of `untainted` for each reconnecting allocation
         // and skips other names; only the same-named ones, in ID order, count.
-        let names: HashSet<&str> = reconnecting.iter().map(|a| &*a.name).collect();
-        let mut replacements: HashMap<&str, Vec<&'a Allocation>> = HashMap::new();
-        for alloc in untainted.iter().filter(|a| names.contains(&*a.name)) {
-            replacements.entry(&alloc.name).or_default().push(alloc);
+        let names: HashSet<Name> = reconnecting.iter().map(|a| a.name()).collect();
+        let mut replacements: HashMap<Name, Vec<&'a Allocation>> = HashMap::new();
+        for alloc in untainted.iter() {
+            let name = alloc.name();
+            if names.contains(&name) {
+                replacements.entry(name).or_default().push(alloc);
+            }
         }
         let mut pass = ReconnectPass {
             replacements,
@@ -341,7 +344,7 @@ impl<'a> GroupContext<'_, 'a, '_> {
             pass.remove -= 1;
             return pass.remove == 0;
         }
-        let Some(candidates) = pass.replacements.get_mut(&*rec.name) else {
+        let Some(candidates) = pass.replacements.get_mut(&rec.name()) else {
             return false;
         };
         let mut i = 0;
@@ -404,7 +407,7 @@ struct StopSets<'s, 'a> {
 /// What `computeStopByReconnecting` has done so far.
 struct ReconnectPass<'a> {
     /// Untainted allocations by name, in ID order, for the reconnecting names.
-    replacements: HashMap<&'a str, Vec<&'a Allocation>>,
+    replacements: HashMap<Name, Vec<&'a Allocation>>,
     stopped_untainted: Vec<&'a Allocation>,
     stopped_reconnecting: AllocSet<'a>,
     remove: i64,

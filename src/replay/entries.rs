@@ -68,7 +68,7 @@ impl<'r> EntryMaker<'r> {
         let facts = BucketReason::of(a, rule, node, self.taint.rules.disconnect_fields());
         BucketEntry {
             id: a.id.clone(),
-            name: a.name.clone(),
+            name: a.name(),
             node_id,
             node_status,
             why: EntryWhy::Tainted {

@@ -23,7 +23,7 @@ pub(super) fn group_reports<'r>(
                 .iter()
                 .map(|(a, why)| SetAsideEntry {
                     id: a.id.clone(),
-                    name: a.name.to_string(),
+                    name: a.name().to_string(),
                     job_version: a.job_version(),
                     canary: a.is_canary(),
                     reason: why.describe().to_string(),

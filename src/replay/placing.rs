@@ -460,7 +460,7 @@ fn preemptions(placer: &Placer<'_>, plan: &mut Plan, groups: &mut [GroupReport])
         let a = p.alloc;
         plan.preemptions.push(PlanPreemption {
             alloc_id: a.id.clone(),
-            name: a.name.to_string(),
+            name: a.name().to_string(),
             node_id: a.node_id.to_string(),
             namespace: a.namespace.to_string(),
             job_id: a.job_id.to_string(),

@@ -40,7 +40,7 @@ impl<'a> JobContext<'a> {
             {
                 stop.push(PlanStop {
                     alloc_id: alloc.id.clone(),
-                    name: alloc.name.to_string(),
+                    name: alloc.name().to_string(),
                     task_group: texts.word(&alloc.task_group),
                     client_status: Some(ClientStatus::Lost),
                     description: desc::LOST,
@@ -50,7 +50,7 @@ impl<'a> JobContext<'a> {
         }
         stop.extend(rec.results.stop.iter().map(|s| PlanStop {
             alloc_id: s.alloc.id.clone(),
-            name: s.alloc.name.to_string(),
+            name: s.alloc.name().to_string(),
             task_group: texts.word(&s.alloc.task_group),
             client_status: s.client_status.clone(),
             description: s.description,
@@ -121,7 +121,7 @@ impl<'a> JobContext<'a> {
             .iter()
             .map(|a| PlanInPlace {
                 alloc_id: a.id.clone(),
-                name: a.name.to_string(),
+                name: a.name().to_string(),
                 deployment_id: deployment_id.clone(),
             })
             .collect();

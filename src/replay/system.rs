@@ -131,7 +131,7 @@ impl<'a> JobContext<'a> {
         let node = self.nodes.get(a.node_id.as_str());
         BucketEntry {
             id: a.id.clone(),
-            name: a.name.clone(),
+            name: a.name(),
             node_id: a.node_id.clone(),
             node_status: node.map(|n| n.status.clone()),
             client_status: a.client_status.clone(),
@@ -211,7 +211,7 @@ impl<'a> JobContext<'a> {
                     .filter(|a| a.task_group == name)
                     .map(|a| SetAsideEntry {
                         id: a.id.clone(),
-                        name: a.name.to_string(),
+                        name: a.name().to_string(),
                         job_version: a.job_version(),
                         canary: a.is_canary(),
                         reason: "terminal allocation: the system scheduler does not diff it"
@@ -245,7 +245,7 @@ impl<'a> JobContext<'a> {
             .iter()
             .map(|s| PlanStop {
                 alloc_id: s.alloc.id.clone(),
-                name: s.alloc.name.to_string(),
+                name: s.alloc.name().to_string(),
                 task_group: Arc::from(s.alloc.task_group.as_str()),
                 client_status: s.client_status.clone(),
                 description: s.description,
@@ -308,7 +308,7 @@ impl<'a> JobContext<'a> {
             .iter()
             .map(|a| PlanInPlace {
                 alloc_id: a.id.clone(),
-                name: a.name.to_string(),
+                name: a.name().to_string(),
                 deployment_id: sched.in_place_deployment.clone(),
             })
             .collect();
@@ -393,7 +393,7 @@ impl<'a> JobContext<'a> {
             .iter()
             .map(|p| PlanPreemption {
                 alloc_id: p.alloc.id.clone(),
-                name: p.alloc.name.to_string(),
+                name: p.alloc.name().to_string(),
                 node_id: p.alloc.node_id.to_string(),
                 namespace: p.alloc.namespace.to_string(),
                 job_id: p.alloc.job_id.to_string(),

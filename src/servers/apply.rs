@@ -59,7 +59,7 @@ pub fn apply(
         out.marks.push(Mark {
             at: now,
             alloc_id: alloc.id.to_string(),
-            name: alloc.name.to_string(),
+            name: alloc.name().to_string(),
             node_id: alloc.node_id.to_string(),
             namespace: job.namespace.clone(),
             job_id: job.id.clone(),

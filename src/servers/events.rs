@@ -320,7 +320,7 @@ fn mark(world: &World, i: usize, at: Time, kind: MarkKind) -> Mark {
     Mark {
         at,
         alloc_id: a.id.to_string(),
-        name: a.name.to_string(),
+        name: a.name().to_string(),
         node_id: a.node_id.to_string(),
         namespace: a.namespace.to_string(),
         job_id: a.job_id.to_string(),

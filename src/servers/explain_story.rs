@@ -115,7 +115,7 @@ fn target(
             subject: subject.to_string(),
             candidates: many
                 .iter()
-                .map(|a| format!("{} ({})", a.id, a.name))
+                .map(|a| format!("{} ({})", a.id, a.name()))
                 .collect(),
         })),
     }

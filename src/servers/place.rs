@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::model::{
-    AllocDeploymentStatus, Allocation, ClientStatus, DesiredStatus, Id, Job, Name, RescheduleEvent,
+    AllocDeploymentStatus, Allocation, ClientStatus, DesiredStatus, Id, Job, RescheduleEvent,
     RescheduleTracker,
 };
 use crate::report::{JobReport, Plan, PlanDestructive};
@@ -132,10 +132,9 @@ pub fn allocation(world: &mut World, job: &JobReport, p: &Placement, at: &At<'_>
     // A canary placed with a deployment is marked one (v1.10.5
     // scheduler/generic_sched.go:701, the same from 1.3.0 to 2.0.5).
     let canary = p.canary && at.deployment_id.is_some();
-    Allocation {
+    let mut placed = Allocation {
         id: Id::from(id.as_str()),
         namespace: job.namespace.as_str().into(),
-        name: Name::own(&p.name),
         node_id: p.node.as_str().into(),
         job_id: job.id.as_str().into(),
         job: at.spec.clone(),
@@ -157,5 +156,7 @@ pub fn allocation(world: &mut World, job: &JobReport, p: &Placement, at: &At<'_>
         create_index: world.index(),
         modify_time: at.now.unix_nanos_i64(),
         ..Allocation::default()
-    }
+    };
+    placed.set_read_name(&p.name);
+    placed
 }

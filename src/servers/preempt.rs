@@ -71,7 +71,7 @@ pub fn evict(
         out.marks.push(Mark {
             at: now,
             alloc_id: alloc.id.to_string(),
-            name: alloc.name.to_string(),
+            name: alloc.name().to_string(),
             node_id: alloc.node_id.to_string(),
             namespace: alloc.namespace.to_string(),
             job_id: alloc.job_id.to_string(),

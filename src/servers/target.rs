@@ -109,7 +109,7 @@ fn by_name(
     at: Time,
 ) -> Result<usize, WhatIfError> {
     let matches: Vec<usize> = (0..allocs.len())
-        .filter(|&i| live(&allocs[i]) && allocs[i].name == name)
+        .filter(|&i| live(&allocs[i]) && allocs[i].name() == name)
         .collect();
     match matches.as_slice() {
         [one] => Ok(*one),
@@ -117,7 +117,7 @@ fn by_name(
             let mut names: Vec<String> = allocs
                 .iter()
                 .filter(|a| live(a))
-                .map(|a| a.name.to_string())
+                .map(|a| a.name().to_string())
                 .collect();
             names.sort();
             names.dedup();
@@ -243,7 +243,7 @@ fn ambiguous(allocs: &[Allocation], spec: &EventSpec, text: &str, many: &[usize]
 }
 
 fn describe_alloc(a: &Allocation) -> String {
-    format!("{} ({})", a.id, a.name)
+    format!("{} ({})", a.id, a.name())
 }
 
 fn describe_node(n: &Node) -> String {

@@ -497,7 +497,7 @@ fn live_at_start(snapshot: &Snapshot, at: Time) -> Vec<Mark> {
         .map(|a| Mark {
             at,
             alloc_id: a.id.to_string(),
-            name: a.name.to_string(),
+            name: a.name().to_string(),
             node_id: a.node_id.to_string(),
             namespace: a.namespace.to_string(),
             job_id: a.job_id.to_string(),

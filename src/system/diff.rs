@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::ready_nodes::ReadyNodes;
 use super::why::{Unrequired, Why};
 use crate::model::{
-    Allocation, ClientStatus, DesiredStatus, Job, JobType, Node, Reconnection, TaskGroup,
+    Allocation, ClientStatus, DesiredStatus, Job, JobType, Name, Node, Reconnection, TaskGroup,
     node_status,
 };
 use crate::reconciler::{Rules, TaintedNodes};
@@ -78,7 +78,7 @@ fn required(job: Option<&Job>) -> BTreeMap<String, &TaskGroup> {
 }
 
 /// The newest terminal allocation per node and name (`TerminalByNodeByName`).
-pub type Terminal<'a> = BTreeMap<(&'a str, &'a str), &'a Allocation>;
+pub type Terminal<'a> = BTreeMap<(&'a str, String), &'a Allocation>;
 
 /// `SplitTerminalAllocs`: live allocations, and the newest terminal one per
 /// node and name (a tie in `CreateIndex` keeps the first by ID).
@@ -90,7 +90,7 @@ pub fn split_terminal<'a>(allocs: &[&'a Allocation]) -> (Vec<&'a Allocation>, Te
             live.push(*a);
             continue;
         }
-        let key = (a.node_id.as_str(), &*a.name);
+        let key = (a.node_id.as_str(), a.name().to_string());
         let newer = terminal
             .get(&key)
             .is_none_or(|p| p.create_index < a.create_index);
@@ -213,13 +213,14 @@ impl<'a> SystemDiff<'a> {
         use Category::*;
         let sysbatch = input.job.is_some_and(|j| j.job_type == JobType::Sysbatch);
         let job_index = input.job.map_or(0, |j| j.job_modify_index);
-        let mut existing: BTreeSet<&str> = BTreeSet::new();
+        let mut existing: BTreeSet<Name> = BTreeSet::new();
         for exist in allocs {
-            existing.insert(&exist.name);
-            let Some(tg) = required.get(&*exist.name).copied() else {
+            let name = exist.name();
+            existing.insert(name.clone());
+            let Some(tg) = required.get(name.as_str()).copied() else {
                 self.push(
                     Stop,
-                    &exist.name,
+                    &name,
                     node_id,
                     None,
                     Some(exist),
@@ -315,13 +316,13 @@ impl<'a> SystemDiff<'a> {
                 } else {
                     entry(Ignore, Why::UpToDate)
                 };
-            self.push(cat, &exist.name, node_id, tg, Some(exist), why);
+            self.push(cat, &name, node_id, tg, Some(exist), why);
         }
         for (name, tg) in required {
             if existing.contains(name.as_str()) {
                 continue;
             }
-            let terminal = input.terminal.get(&(node_id, name.as_str())).copied();
+            let terminal = input.terminal.get(&(node_id, name.clone())).copied();
             if sysbatch && let Some(done) = terminal {
                 let (cat, why) = if job_index != job_modify_index(done) {
                     (

@@ -71,7 +71,7 @@ impl<'a> SystemSchedule<'a> {
             };
             // The allocation is staged as stopping while its node is checked.
             plan.stopping.push(placed(input.nodes, alloc));
-            let verdict = stack.select(tg, &alloc.name, node, plan);
+            let verdict = stack.select(tg, &alloc.name(), node, plan);
             plan.stopping.pop();
             if let Err(filter) = verdict {
                 let reason = format!("its node no longer fits: {}", filter.describe());

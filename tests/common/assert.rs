@@ -66,12 +66,13 @@ pub fn inplace_indexes(r: &JobReport) -> Vec<u64> {
 /// Indexes of the attribute updates' allocation names, sorted: the report
 /// names an attribute update by allocation ID only.
 pub fn attribute_update_indexes(c: &Cluster, r: &JobReport) -> Vec<u64> {
-    indexes(
-        r.plan
-            .attribute_updates
-            .iter()
-            .map(|u| c.alloc_ref(&u.alloc_id).name.as_ref()),
-    )
+    let names: Vec<_> = r
+        .plan
+        .attribute_updates
+        .iter()
+        .map(|u| c.alloc_ref(&u.alloc_id).name())
+        .collect();
+    indexes(names.iter().map(|n| n.as_str()))
 }
 
 /// The counts `assertResults` checks.
@@ -134,7 +135,7 @@ pub fn assert_previous_allocs(c: &Cluster, r: &JobReport, n: usize) {
             p.name
         );
         if let Some(prev) = &p.previous_alloc_id {
-            assert_eq!(*c.alloc_ref(prev).name, p.name, "previous alloc name");
+            assert_eq!(c.alloc_ref(prev).name(), p.name, "previous alloc name");
             found += 1;
         }
     }

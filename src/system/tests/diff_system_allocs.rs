@@ -58,14 +58,15 @@ fn test_diff_system_allocs_for_node_sysbatch_terminal() {
     // Current job: the finished allocation is left alone.
     let mut done = alloc("t", "node1", "my-sysbatch.pinger[0]", Arc::clone(&job));
     done.client_status = "complete".into();
-    let terminal: Terminal<'_> = [(("node1", "my-sysbatch.pinger[0]"), &done)].into();
+    let terminal: Terminal<'_> = [(("node1", "my-sysbatch.pinger[0]".to_string()), &done)].into();
     let diff = for_node(&job, "node1", &ready, &tainted, &[], &terminal);
     assert_eq!(ids(&diff, Category::Ignore), ["t"]);
     assert_eq!(diff.entries.len(), 1);
     // Outdated job: it runs again, as an update.
     let mut outdated = done.clone();
     outdated.job = Some(older(&job));
-    let terminal: Terminal<'_> = [(("node1", "my-sysbatch.pinger[0]"), &outdated)].into();
+    let terminal: Terminal<'_> =
+        [(("node1", "my-sysbatch.pinger[0]".to_string()), &outdated)].into();
     let diff = for_node(&job, "node1", &ready, &tainted, &[], &terminal);
     assert_eq!(count(&diff, Category::Update), 1);
     assert_eq!(diff.entries.len(), 1);
@@ -108,7 +109,10 @@ fn test_diff_system_allocs_for_node() {
             a
         })
         .collect();
-    let terminal: Terminal<'_> = terms.iter().map(|a| (("zip", &*a.name), a)).collect();
+    let terminal: Terminal<'_> = terms
+        .iter()
+        .map(|a| (("zip", a.name().to_string()), a))
+        .collect();
     let live: Vec<&Allocation> = allocs.iter().collect();
     let diff = for_node(&job, "zip", &ready, &tainted, &live, &terminal);
     assert_eq!(ids(&diff, Category::Update), ["update"]);
@@ -119,7 +123,7 @@ fn test_diff_system_allocs_for_node() {
     assert_eq!(count(&diff, Category::Place), 6);
     // Replacements of terminal allocations name them.
     for e in diff.of(Category::Place) {
-        if let Some(t) = terms.iter().find(|t| *t.name == e.name) {
+        if let Some(t) = terms.iter().find(|t| t.name() == e.name) {
             assert_eq!(e.alloc.map(|a| &a.id), Some(&t.id));
         }
     }
@@ -183,7 +187,7 @@ fn test_diff_system_allocs() {
     ];
     let mut term = alloc("term", "pipe", "my-job.web[0]", Arc::clone(&job));
     term.client_status = "complete".into();
-    let terminal: Terminal<'_> = [(("pipe", "my-job.web[0]"), &term)].into();
+    let terminal: Terminal<'_> = [(("pipe", "my-job.web[0]".to_string()), &term)].into();
     let live: Vec<&Allocation> = allocs.iter().collect();
     let nodes = |_: &str| None;
     let diff = SystemDiff::new(&DiffInput {
