@@ -37,12 +37,23 @@ enum Kind {
     Flag,
 }
 
-/// Where one volatile value is in a job text.
+/// Where one volatile value is in a job text: twelve bytes, not 24, as
+/// every distinct text a read meets keeps its spans to the read's end.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Span {
-    start: usize,
-    end: usize,
+    start: u32,
+    end: u32,
     kind: Kind,
+}
+
+impl Span {
+    fn start(&self) -> usize {
+        self.start as usize
+    }
+
+    fn end(&self) -> usize {
+        self.end as usize
+    }
 }
 
 /// What [`variant_len`] found.
@@ -57,11 +68,12 @@ enum Near {
 }
 
 /// The volatile values of the job object `text`, in order. Input that is
-/// not an object, or that stops being JSON, yields the spans found before.
+/// not an object, or that stops being JSON, yields the spans found before;
+/// a text of 4 GiB or more yields none (it is then known by its whole text).
 pub(super) fn spans(text: &[u8]) -> Vec<Span> {
     let mut spans = Vec::new();
     let mut i = skip_space(text, 0);
-    if text.get(i) != Some(&b'{') {
+    if text.get(i) != Some(&b'{') || u32::try_from(text.len()).is_err() {
         return spans;
     }
     i += 1;
@@ -85,7 +97,11 @@ pub(super) fn spans(text: &[u8]) -> Vec<Span> {
         if KEYS.contains(&key)
             && let Some(kind) = kind_of(&text[start..end])
         {
-            spans.push(Span { start, end, kind });
+            spans.push(Span {
+                start: start as u32,
+                end: end as u32,
+                kind,
+            });
         }
         i = skip_space(text, end);
         if text.get(i) != Some(&b',') {
@@ -118,7 +134,7 @@ impl Key {
     pub(super) fn of(text: &[u8]) -> Key {
         let spans = spans(text);
         let shape = shape(text, &spans);
-        let after = spans.last().map_or(0, |s| s.end);
+        let after = spans.last().map_or(0, Span::end);
         let tail_len = (text.len() - after).min(TAIL);
         let mut tail = [0; TAIL];
         tail[..tail_len].copy_from_slice(&text[text.len() - tail_len..]);
@@ -150,14 +166,14 @@ impl Key {
         let mut stretches = [(0, 0); KEYS.len() + 1];
         let (mut t, mut b) = (0, 0);
         for (i, span) in self.spans.iter().enumerate() {
-            let before = span.start - t;
+            let before = span.start() - t;
             let value = b + before;
             let Near::Variant(n) = variant_len(span.kind, bytes.get(value..)?) else {
                 return None;
             };
             *stretches.get_mut(i)? = (b, value);
             b = value + n;
-            t = span.end;
+            t = span.end();
         }
         let end = b + (self.len - t);
         let tail = usize::from(self.tail_len);
@@ -181,9 +197,9 @@ fn shape(text: &[u8], spans: &[Span]) -> u128 {
     let mut hasher = Xxh3::new();
     let mut t = 0;
     for span in spans {
-        hasher.update(&text[t..span.start]);
+        hasher.update(&text[t..span.start()]);
         hasher.update(&[span.kind as u8]);
-        t = span.end;
+        t = span.end();
     }
     hasher.update(&text[t..]);
     hasher.digest128()
@@ -307,12 +323,12 @@ mod tests {
     #[test]
     fn finds_the_top_level_volatile_values_only() {
         let spans = spans(JOB.as_bytes());
-        let values: Vec<&str> = spans.iter().map(|s| &JOB[s.start..s.end]).collect();
+        let values: Vec<&str> = spans.iter().map(|s| &JOB[s.start()..s.end()]).collect();
         assert_eq!(values, [r#""running""#, "false", "1040"]);
         let pretty = "{ \"Stable\" : true ,\n \"Meta\": {\"Stable\": true}, \"ModifyIndex\" :7 }";
         let values: Vec<&str> = super::spans(pretty.as_bytes())
             .iter()
-            .map(|s| &pretty[s.start..s.end])
+            .map(|s| &pretty[s.start()..s.end()])
             .collect();
         assert_eq!(values, ["true", "7"]);
     }
