@@ -168,7 +168,9 @@ pub struct Cli {
     /// deployment-promote:DEPLOYMENT[:GROUP[,GROUP...]][@TIME]
     /// (the groups named, else every group; a job ID with a colon ends with
     /// one to promote every group), deployment-fail:DEPLOYMENT[@TIME],
-    /// deployment-pause:DEPLOYMENT[@TIME], deployment-resume:DEPLOYMENT[@TIME].
+    /// deployment-pause:DEPLOYMENT[@TIME], deployment-resume:DEPLOYMENT[@TIME],
+    /// deployment-unblock:DEPLOYMENT[@TIME] (taken, and a no-op, in Nomad
+    /// CE: multiregion deployments are Enterprise).
     /// NODE is an ID, unique ID prefix or name; ALLOC an ID, unique ID prefix
     /// or name (job.group[index]), of the snapshot or placed by the story;
     /// DEPLOYMENT an ID, unique ID prefix or job ID (its latest active

@@ -1233,3 +1233,208 @@ fn deployment_watcher_go_v1_3_0_v2_0_5_progress_deadline_late_promote() {
         assert_eq!(d.groups.len(), 2);
     }
 }
+
+/// What a story left, for comparing two: its timeline's evaluations with
+/// their plans' counts, the watcher's writes, the deployments and what was
+/// not replayed.
+fn outcome_of(s: &Story) -> String {
+    let timeline: Vec<(String, String, usize, usize, usize)> = s
+        .timeline
+        .iter()
+        .map(|e| {
+            (
+                e.evaluation.id.clone(),
+                e.evaluation.triggered_by.clone(),
+                e.job.plan.place.len(),
+                e.job.plan.stop.len(),
+                destructive_indexes(&e.job).len(),
+            )
+        })
+        .collect();
+    format!(
+        "{timeline:?}\n{}\n{}\n{}",
+        serde_json::to_string(&s.deployment_watcher).unwrap(),
+        serde_json::to_string(&s.deployments).unwrap(),
+        serde_json::to_string(&s.pending).unwrap()
+    )
+}
+
+/// `Deployment.Unblock` (v1.3.0 nomad/deployment_endpoint.go:257-297,
+/// v2.0.5 :303-351) hands an active deployment to the watcher's
+/// `UnblockDeployment`, which Nomad CE leaves empty (v1.3.0
+/// nomad/deploymentwatcher/multiregion_oss.go:25-28, v2.0.5
+/// multiregion_ce.go:27-30): unblocking is a step of multiregion
+/// deployments, which only Enterprise runs. Nomad's tests of it are
+/// Enterprise's (none in nomad/deployment_endpoint_test.go at either
+/// tag), so these are ours: the snapshot's running deployment (each
+/// allocation healthy a minute after it starts, so the update goes on to
+/// its end) and a paused one, unblocked 30 seconds in, are taken and
+/// nothing comes of it: no write, no evaluation, and the story is the one
+/// told without the event.
+#[test]
+fn deployment_endpoint_go_v1_3_0_v2_0_5_unblock_is_a_no_op_in_ce() {
+    for version in ["1.3.0", "2.0.5"] {
+        for paused in [false, true] {
+            let (mut c, _job, dep, _placed) = deploying(3, one_at_a_time(), |_| {});
+            if paused {
+                let d = c.deployment_mut(&dep);
+                d.status = ds::PAUSED.into();
+                d.status_description = ds::DESC_PAUSED.into();
+            }
+            let tell = |events: &[String]| story(&c, version, events, "30m", Some(MINUTE));
+            let s = tell(&[format!("deployment-unblock:{dep}@30s")]);
+            let e = &s.what_if[0];
+            assert_eq!(e.deployment_id.as_deref(), Some(dep.as_str()));
+            assert_eq!(
+                e.ignored,
+                Some(Ignored::EnterpriseOnly),
+                "{version} paused={paused}"
+            );
+            assert!(e.evaluations.is_empty(), "{version}: no evaluation");
+            let untold = tell(&[]);
+            assert!(
+                untold.timeline.len() > usize::from(!paused),
+                "{version} paused={paused}: the story moves on"
+            );
+            assert_eq!(outcome_of(&s), outcome_of(&untold), "{version}");
+            let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+            let want = if paused { ds::PAUSED } else { ds::SUCCESSFUL };
+            assert_eq!(d.status, want, "{version} paused={paused}");
+        }
+    }
+}
+
+/// `Deployment.Unblock` refuses a terminal deployment with
+/// `structs.ErrDeploymentTerminalNoUnblock`, `can't unblock terminal
+/// deployment` (v1.3.0 nomad/deployment_endpoint.go:291-293,
+/// nomad/structs/errors.go:39; v2.0.5 :345-347, errors.go:46): the
+/// snapshot's deployment failed by the operator, then unblocked by its ID
+/// and by its job's (the job's latest, terminal), is refused, and so is a
+/// successful one. Its `missing deployment ID` and `deployment not found`
+/// (v1.3.0 :265-267, :280-282; v2.0.5 :316-318, :331-333) come after the
+/// CLI's own lookup of the deployment, which fails first: a deployment
+/// nothing names is an error listing the deployments, as for every
+/// deployment event.
+#[test]
+fn deployment_endpoint_go_v1_3_0_v2_0_5_unblock_refuses_a_terminal_deployment() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (c, job, dep, _placed) = deploying(3, one_at_a_time(), |_| {});
+        let s = story(
+            &c,
+            version,
+            &[
+                format!("deployment-fail:{dep}@1m"),
+                format!("deployment-unblock:{dep}@2m"),
+                format!("deployment-unblock:{}@3m", job.id),
+            ],
+            "10m",
+            Some(5 * MINUTE),
+        );
+        let refused = Some(Ignored::Refused {
+            errors: vec!["can't unblock terminal deployment".to_string()],
+        });
+        for e in &s.what_if[1..] {
+            assert_eq!(e.ignored, refused, "{version}: {}", e.text);
+            assert_eq!(e.deployment_id.as_deref(), Some(dep.as_str()));
+            assert!(e.evaluations.is_empty(), "{version}");
+        }
+        assert_eq!(s.deployment_watcher.len(), 1, "{version}: the failure only");
+
+        let (mut c, _job, dep, _placed) = deploying(3, one_at_a_time(), |_| {});
+        c.deployment_mut(&dep).status = ds::SUCCESSFUL.into();
+        let s = story(
+            &c,
+            version,
+            &[format!("deployment-unblock:{dep}@1m")],
+            "5m",
+            None,
+        );
+        assert_eq!(s.what_if[0].ignored, refused, "{version}");
+    }
+    let (c, _job, dep, _placed) = deploying(2, one_at_a_time(), |_| {});
+    let e = try_tell(
+        &c,
+        "2.0.5",
+        &request(&["deployment-unblock:nope@1m"], Some("10m"), None),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "--what-if deployment-unblock:nope@1m: no deployment has the ID or ID prefix \
+             \"nope\", nor does a job of that ID have one, at 2022-04-01T12:01:00Z; the \
+             deployments then: {dep} (default/mock-service v1, successful)"
+        )
+    );
+}
+
+/// From the command line: tests/what-if/rolling.json's running deployment
+/// unblocked by its job's ID at 20s. The JSON names the deployment and
+/// says why nothing changed (`enterprise_only`), with no evaluation and no
+/// watcher write; the table says it was accepted and wrote nothing, the
+/// picture marks it as a request Nomad took; and the timeline is the one
+/// told without it.
+#[test]
+fn an_unblock_from_the_command_line() {
+    let args = |format: &'static str, unblock: bool| {
+        let mut args = vec![
+            "tests/what-if/rolling.json",
+            "--nomad-version",
+            "1.3.0",
+            "--assume-healthy-after",
+            "1m",
+            "--until",
+            "30m",
+            "--format",
+            format,
+        ];
+        if unblock {
+            args.extend(["--what-if", "deployment-unblock:web@20s"]);
+        }
+        args
+    };
+    let run = |format, unblock| {
+        let (code, stdout, stderr) = crate::what_if_cli::run(&args(format, unblock));
+        assert_eq!(code, 0, "{stderr}");
+        stdout
+    };
+    let doc: serde_json::Value = serde_json::from_str(&run("json", true)).unwrap();
+    let event = &doc["what_if"][0];
+    assert_eq!(event["event"], "deployment-unblock");
+    assert_eq!(
+        event["deployment_id"],
+        "078de2a8-4808-5cfe-ac56-37e126ebbd3e"
+    );
+    assert_eq!(
+        event["ignored"],
+        serde_json::json!({"reason": "enterprise_only"})
+    );
+    assert_eq!(event["evaluations"], serde_json::json!([]));
+    assert_eq!(doc["deployment_watcher"], serde_json::json!([]), "{doc}");
+    let without: serde_json::Value = serde_json::from_str(&run("json", false)).unwrap();
+    assert_eq!(doc["timeline"], without["timeline"]);
+    assert_eq!(doc["deployments"], without["deployments"]);
+
+    let table = run("table", true);
+    let row = table
+        .lines()
+        .find(|l| l.contains("deployment-unblock"))
+        .expect("the event's row");
+    assert!(
+        row.contains("078de2a8") && row.contains("accepted; nothing written"),
+        "{table}"
+    );
+    let html = run("html", true);
+    let mark = html
+        .lines()
+        .find(|l| l.contains("data-event=\"deployment-unblock\""))
+        .expect("the request's mark");
+    assert!(
+        mark.starts_with("<line class=\"operator\"")
+            && mark.contains(
+                "deployment-unblock:web@20s at 2022-04-01T03:12:20Z: accepted; nothing \
+                 written: unblocking is a multiregion step, Nomad Enterprise only"
+            ),
+        "{mark}"
+    );
+}

@@ -29,6 +29,7 @@ pub enum EventKind {
     DeploymentFail,
     DeploymentPause,
     DeploymentResume,
+    DeploymentUnblock,
 }
 
 /// What an event's target names.
@@ -40,7 +41,7 @@ pub enum TargetKind {
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 12] = [
+    pub const ALL: [EventKind; 13] = [
         EventKind::NodeDown,
         EventKind::NodeDrain,
         EventKind::NodeIneligible,
@@ -53,6 +54,7 @@ impl EventKind {
         EventKind::DeploymentFail,
         EventKind::DeploymentPause,
         EventKind::DeploymentResume,
+        EventKind::DeploymentUnblock,
     ];
 
     pub fn name(self) -> &'static str {
@@ -69,6 +71,7 @@ impl EventKind {
             EventKind::DeploymentFail => "deployment-fail",
             EventKind::DeploymentPause => "deployment-pause",
             EventKind::DeploymentResume => "deployment-resume",
+            EventKind::DeploymentUnblock => "deployment-unblock",
         }
     }
 
@@ -91,6 +94,7 @@ impl EventKind {
             EventKind::DeploymentFail => "deployment-fail:DEPLOYMENT[@TIME]",
             EventKind::DeploymentPause => "deployment-pause:DEPLOYMENT[@TIME]",
             EventKind::DeploymentResume => "deployment-resume:DEPLOYMENT[@TIME]",
+            EventKind::DeploymentUnblock => "deployment-unblock:DEPLOYMENT[@TIME]",
         }
     }
 
@@ -104,7 +108,8 @@ impl EventKind {
             EventKind::DeploymentPromote
             | EventKind::DeploymentFail
             | EventKind::DeploymentPause
-            | EventKind::DeploymentResume => TargetKind::Deployment,
+            | EventKind::DeploymentResume
+            | EventKind::DeploymentUnblock => TargetKind::Deployment,
             _ => TargetKind::Node,
         }
     }
@@ -450,6 +455,28 @@ mod tests {
         assert_eq!(
             spec("deployment-fail:batch:nightly").target,
             "batch:nightly"
+        );
+    }
+
+    #[test]
+    fn an_unblock_names_a_deployment_or_a_job_with_an_optional_time() {
+        let d = spec("deployment-unblock:078de2a8");
+        assert_eq!(
+            (d.kind, d.target.as_str(), d.at, d.groups.len()),
+            (EventKind::DeploymentUnblock, "078de2a8", None, 0)
+        );
+        assert_eq!(d.kind.target(), TargetKind::Deployment);
+        let d = spec("deployment-unblock:batch:nightly@5m");
+        assert_eq!(
+            (d.target.as_str(), d.at),
+            ("batch:nightly", Some(When::After(300 * SECOND)))
+        );
+        let e = "deployment-unblock:@5m".parse::<EventSpec>().unwrap_err();
+        assert_eq!(e.problem, "no DEPLOYMENT given");
+        assert!(
+            e.to_string()
+                .contains("deployment-unblock:DEPLOYMENT[@TIME]"),
+            "{e}"
         );
     }
 
