@@ -11,11 +11,13 @@
 
 use plan_inspect::model::{UpdateStrategy, deployment_status as ds};
 use plan_inspect::servers::story::Ignored;
-use plan_inspect::servers::{Story, WatcherAction};
+use plan_inspect::servers::{MarkKind, Story, WatcherAction};
 use plan_inspect::time::SECOND;
 
 use crate::common::*;
-use crate::what_if_deployment::{created, deploying, registered, story, triggers, web};
+use crate::what_if_deployment::{
+    created, deploying, registered, registered_with, story, triggers, web,
+};
 
 const MINUTE: i64 = 60 * SECOND;
 
@@ -379,5 +381,138 @@ fn a_mixed_request_from_the_command_line() {
         row.contains(&format!("{},{}", &healthy[..8], &unhealthy[..8]))
             && row.contains("1 set healthy, 1 set unhealthy"),
         "{row}"
+    );
+}
+
+/// [`registered`] with manual verdicts two at a time, its job ID `job` and
+/// its group `group`: names Nomad allows with a comma (only a space in
+/// the job ID and a NUL are refused, v2.0.5 nomad/structs/structs.go:4743-4754,
+/// :7114-7118).
+fn named(job: &str, group: &str) -> Cluster {
+    let (c, _job, _old) = registered_with(3, manual_pairs(10 * MINUTE, false), |j| {
+        j.id = job.into();
+        j.name = job.into();
+        j.task_groups[0].name = group.into();
+    });
+    c
+}
+
+/// The ID of the allocation the story placed as `name`.
+fn placed(s: &Story, name: &str) -> String {
+    s.marks
+        .iter()
+        .find(|m| m.kind == MarkKind::Placed && m.name == name)
+        .unwrap_or_else(|| panic!("{name} placed"))
+        .alloc_id
+        .clone()
+}
+
+/// The registration's plan replaces `[0]` and `[1]` first; set healthy at
+/// 2m in one request, by names that hold a comma, the request takes both:
+/// each piece that names nothing (`a`, several snapshot IDs' prefix;
+/// `mock-service.web`) is joined with the next until the text is a live
+/// allocation's name.
+#[test]
+fn names_with_a_comma_in_a_health_list() {
+    for version in ["1.3.0", "2.0.5"] {
+        for (job, group) in [("a,b", "g"), ("mock-service", "web,api")] {
+            let c = named(job, group);
+            let names = [0, 1].map(|i| format!("{job}.{group}[{i}]"));
+            let s = story(
+                &c,
+                version,
+                &[format!("alloc-healthy:{},{}@2m", names[0], names[1])],
+                "10m",
+                None,
+            );
+            let e = &s.what_if[0];
+            assert_eq!(e.ignored, None, "{version} {job} {group}");
+            assert_eq!(
+                e.healthy_alloc_ids,
+                [placed(&s, &names[0]), placed(&s, &names[1])],
+                "{version} {job} {group}"
+            );
+            assert_eq!(e.evaluations.len(), 1, "{version}: one write");
+            let d = &s.deployments[0];
+            assert_eq!(d.groups[group].healthy_allocs, 2, "{version} {job} {group}");
+        }
+    }
+}
+
+/// IDs, an ID prefix and names with a comma mixed in both lists of
+/// `alloc-health`: each is found, in the request's order.
+#[test]
+fn ids_and_names_with_a_comma_mixed() {
+    for version in ["1.3.0", "2.0.5"] {
+        let c = named("a,b", "g");
+        let first = story(&c, version, &[], "1m", None);
+        let (web0, web1) = (placed(&first, "a,b.g[0]"), placed(&first, "a,b.g[1]"));
+        let s = story(
+            &c,
+            version,
+            &[format!(
+                "alloc-health:healthy={},a,b.g[1]:unhealthy=a,b.g[0],{web1}@2m",
+                &web0[..8]
+            )],
+            "10m",
+            None,
+        );
+        let e = &s.what_if[0];
+        assert_eq!(
+            e.healthy_alloc_ids,
+            [web0.clone(), web1.clone()],
+            "{version}"
+        );
+        assert_eq!(e.unhealthy_alloc_ids, [web0, web1], "{version}");
+        let g = &s.deployments[0].groups["g"];
+        assert_eq!((g.healthy_allocs, g.unhealthy_allocs), (0, 2), "{version}");
+    }
+}
+
+/// A piece that names an allocation alone while it and the next piece
+/// name another is refused with one error naming both readings: here `a`
+/// is the ID of the job's third allocation and `a,b.g[0]` a live name.
+/// Nothing named at all is refused with the lookup's error for the first
+/// name the pieces read as, else for the piece itself.
+#[test]
+fn a_list_that_reads_two_ways_or_names_nothing_is_an_error() {
+    let plain = named("a,b", "g");
+    let mut c = named("a,b", "g");
+    let third = c
+        .snapshot
+        .allocs
+        .iter()
+        .position(|a| &*a.name == "a,b.g[2]")
+        .unwrap();
+    c.snapshot.allocs[third].id = "a".into();
+    let first = story(&c, "2.0.5", &[], "1m", None);
+    let web0 = placed(&first, "a,b.g[0]");
+    let err_on = |c: &Cluster, event: &str| {
+        try_tell(c, "2.0.5", &request(&[event], Some("10m"), None))
+            .unwrap_err()
+            .to_string()
+    };
+    let err = |event: &str| err_on(&plain, event);
+    assert_eq!(
+        err_on(&c, "alloc-healthy:a,b.g[0]@2m"),
+        format!(
+            "--what-if alloc-healthy:a,b.g[0]@2m: the list reads two ways at \
+             2022-04-01T12:02:00Z: \"a\" names a (a,b.g[2]), and \"a,b.g[0]\" names {web0} \
+             (a,b.g[0]); give the allocations' IDs"
+        )
+    );
+    let not_live = err("alloc-healthy:a,b.g[7],a,b.g[1]@2m");
+    assert!(
+        not_live.starts_with(
+            "--what-if alloc-healthy:a,b.g[7],a,b.g[1]@2m: no live allocation is named \
+             \"a,b.g[7]\" at 2022-04-01T12:02:00Z; the names live then: "
+        ),
+        "{not_live}"
+    );
+    let not_found = err("alloc-healthy:zz,yy@2m");
+    assert!(
+        not_found
+            .starts_with("--what-if alloc-healthy:zz,yy@2m: no allocation ID starts with \"zz\"; "),
+        "{not_found}"
     );
 }

@@ -206,7 +206,8 @@ pub struct EventSpec {
     pub target: String,
     /// A health request's allocations in the order of Nomad's request
     /// (`HealthyAllocationIDs`, then `UnhealthyAllocationIDs`), each as
-    /// typed; empty for other events.
+    /// typed, split at every comma until the event happens (a name may
+    /// hold a comma); empty for other events.
     pub health: Vec<HealthSet>,
     /// `@TIME`; the evaluation time when absent.
     pub at: Option<When>,
@@ -333,8 +334,10 @@ impl FromStr for EventSpec {
 
 /// The allocations a health event names: `ALLOC,...` set healthy or
 /// unhealthy as the kind says, or `alloc-health`'s
-/// `healthy=ALLOC,...:unhealthy=ALLOC,...`, either list left out at will.
-/// A name with a comma of its own cannot be listed: its ID can.
+/// `healthy=ALLOC,...:unhealthy=ALLOC,...`, either list left out at will,
+/// each list split at every comma: the pieces of a name with a comma of
+/// its own are put back together when the event happens, as the cluster
+/// then names its allocations.
 fn health_sets(kind: EventKind, text: &str) -> Result<Vec<HealthSet>, String> {
     let list = |text: &str, healthy: bool| -> Result<Vec<HealthSet>, String> {
         let allocs: Vec<&str> = text.split(',').collect();
