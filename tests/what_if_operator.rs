@@ -17,7 +17,7 @@ use plan_inspect::time::SECOND;
 
 use crate::common::*;
 use crate::what_if_deployment::{
-    created, deploying, registered, registered_with, story, triggers, web,
+    created, deploying, old_running, registered, registered_with, triggers, web, written,
 };
 
 const MINUTE: i64 = 60 * SECOND;
@@ -51,13 +51,10 @@ fn ran(s: &Story, eval: &str) -> usize {
 fn deployment_watcher_go_promote_deployment_promotes_the_healthy_canary() {
     for version in ["1.3.0", "2.0.5"] {
         let (c, job, _old) = registered(2, manual_canary());
-        let s = story(
-            &c,
-            version,
-            &[format!("deployment-promote:{}@5m", job.id)],
-            "30m",
-            None,
-        );
+        let s = Tell::on(&c)
+            .event(format!("deployment-promote:{}@5m", job.id))
+            .until("30m")
+            .at(version);
         let dep = created(&s);
         let e = &s.what_if[0];
         assert_eq!(e.deployment_id.as_deref(), Some(dep.as_str()), "{version}");
@@ -90,7 +87,7 @@ fn deployment_watcher_go_promote_deployment_promotes_the_healthy_canary() {
         let g = web(&s, &dep);
         assert!(g.promoted, "{version}");
         assert_eq!((g.placed_allocs, g.healthy_allocs), (2, 2), "{version}");
-        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        let d = written(&s, &dep);
         assert_eq!(d.status, ds::SUCCESSFUL, "{version}");
     }
 }
@@ -145,19 +142,15 @@ fn a_promotion_without_until_runs_its_evaluation() {
 fn state_store_go_a_promotion_of_an_unhealthy_canary_is_refused() {
     for version in ["1.3.0", "2.0.5"] {
         let (c, job, _old) = registered(2, manual_canary());
-        let s = story(
-            &c,
-            version,
-            &[format!("deployment-promote:{}@5m", job.id)],
-            "30m",
-            Some(10 * MINUTE),
-        );
+        let s = Tell::on(&c)
+            .event(format!("deployment-promote:{}@5m", job.id))
+            .until("30m")
+            .healthy_after(10 * MINUTE)
+            .at(version);
         let e = &s.what_if[0];
         assert_eq!(
             e.ignored,
-            Some(Ignored::Refused {
-                errors: vec!["Task group \"web\" has 0/1 healthy allocations".to_string()]
-            }),
+            refused(&["Task group \"web\" has 0/1 healthy allocations"]),
             "{version}"
         );
         assert!(e.evaluations.is_empty(), "{version}");
@@ -182,13 +175,11 @@ fn deployment_watcher_go_fail_deployment_reverts() {
             ..UpdateStrategy::default()
         };
         let (c, _job, dep, _placed) = deploying(3, update, |_| {});
-        let s = story(
-            &c,
-            version,
-            &[format!("deployment-fail:{dep}@1m")],
-            "30m",
-            Some(5 * MINUTE),
-        );
+        let s = Tell::on(&c)
+            .event(format!("deployment-fail:{dep}@1m"))
+            .until("30m")
+            .healthy_after(5 * MINUTE)
+            .at(version);
         let e = &s.what_if[0];
         assert_eq!(e.deployment_id.as_deref(), Some(dep.as_str()));
         assert_eq!(e.evaluations.len(), 1, "{version}");
@@ -204,7 +195,7 @@ fn deployment_watcher_go_fail_deployment_reverts() {
         let after = &s.timeline[ran(&s, &e.evaluations[0])];
         assert_eq!(after.evaluation.triggered_by, "deployment-watcher");
         assert_eq!(after.job.version, 2, "{version}");
-        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        let d = written(&s, &dep);
         assert_eq!(
             (d.status.as_str(), d.status_description.as_str()),
             (ds::FAILED, w.status_description.as_str())
@@ -219,35 +210,26 @@ fn deployment_watcher_go_fail_deployment_reverts() {
 fn deployment_endpoint_go_a_terminal_deployment_is_refused() {
     for version in ["1.3.0", "2.0.5"] {
         let (c, job, dep, _placed) = deploying(3, one_at_a_time(), |_| {});
-        let s = story(
-            &c,
-            version,
-            &[
-                format!("deployment-fail:{dep}@1m"),
-                format!("deployment-fail:{}@2m", job.id),
-                format!("deployment-promote:{dep}@3m"),
-            ],
-            "30m",
-            Some(5 * MINUTE),
-        );
+        let s = Tell::on(&c)
+            .event(format!("deployment-fail:{dep}@1m"))
+            .event(format!("deployment-fail:{}@2m", job.id))
+            .event(format!("deployment-promote:{dep}@3m"))
+            .until("30m")
+            .healthy_after(5 * MINUTE)
+            .at(version);
         assert_eq!(s.deployment_watcher.len(), 1, "{version}");
         assert_eq!(
             s.deployment_watcher[0].status_description,
             ds::DESC_FAILED_BY_USER
         );
         assert_eq!(s.deployment_watcher[0].reverted, None);
-        let refused: Vec<Option<Ignored>> = s.what_if.iter().map(|e| e.ignored.clone()).collect();
-        let error = |e: &str| {
-            Some(Ignored::Refused {
-                errors: vec![e.to_string()],
-            })
-        };
+        let got: Vec<Option<Ignored>> = s.what_if.iter().map(|e| e.ignored.clone()).collect();
         assert_eq!(
-            refused,
+            got,
             [
                 None,
-                error("can't fail terminal deployment"),
-                error("can't promote terminal deployment"),
+                refused(&["can't fail terminal deployment"]),
+                refused(&["can't promote terminal deployment"]),
             ],
             "{version}"
         );
@@ -322,16 +304,12 @@ fn deployment_watcher_go_v2_0_1_pause_and_resume() {
             ..UpdateStrategy::default()
         };
         let (c, job, _old) = registered(3, update);
-        let s = story(
-            &c,
-            version,
-            &[
-                format!("deployment-pause:{}@30s", job.id),
-                format!("deployment-resume:{}@20m", job.id),
-            ],
-            "1h",
-            Some(MINUTE),
-        );
+        let s = Tell::on(&c)
+            .event(format!("deployment-pause:{}@30s", job.id))
+            .event(format!("deployment-resume:{}@20m", job.id))
+            .until("1h")
+            .healthy_after(MINUTE)
+            .at(version);
         let dep = created(&s);
         let pause = &s.what_if[0];
         assert_eq!(pause.deployment_id.as_deref(), Some(dep.as_str()));
@@ -366,7 +344,7 @@ fn deployment_watcher_go_v2_0_1_pause_and_resume() {
             assert_eq!(s.deployment_watcher[1].eval_id, resume.evaluations[0]);
             let after = &s.timeline[ran(&s, &resume.evaluations[0])];
             assert_eq!(destructive_indexes(&after.job).len(), 1, "{version}");
-            let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+            let d = written(&s, &dep);
             assert_eq!(d.status, ds::SUCCESSFUL, "{version}");
         } else {
             let failed = (
@@ -377,9 +355,7 @@ fn deployment_watcher_go_v2_0_1_pause_and_resume() {
             assert_eq!(actions, [paused, failed], "{version}");
             assert_eq!(
                 s.what_if[1].ignored,
-                Some(Ignored::Refused {
-                    errors: vec!["can't resume terminal deployment".to_string()]
-                })
+                refused(&["can't resume terminal deployment"])
             );
         }
     }
@@ -404,20 +380,17 @@ fn state_store_go_v2_0_1_a_pause_restarts_the_progress_deadline() {
             .get_mut("web")
             .unwrap()
             .require_progress_by = now().add(5 * MINUTE);
-        let s = story(
-            &c,
-            version,
-            &[format!("deployment-pause:{dep}@2m")],
-            "3m",
-            None,
-        );
+        let s = Tell::on(&c)
+            .event(format!("deployment-pause:{dep}@2m"))
+            .until("3m")
+            .at(version);
         let g = web(&s, &dep);
         assert_eq!(
             g.require_progress_by,
             Some(now().add(by * MINUTE)),
             "{version}"
         );
-        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        let d = written(&s, &dep);
         assert_eq!(
             (d.status.as_str(), d.status_description.as_str()),
             (ds::PAUSED, ds::DESC_PAUSED)
@@ -432,17 +405,10 @@ fn state_store_go_v2_0_1_a_pause_restarts_the_progress_deadline() {
 /// `deployment_watcher`, with the event's evaluation.
 #[test]
 fn a_promotion_from_the_command_line() {
-    let (code, stdout, stderr) = crate::what_if_cli::run(&[
-        "fixtures/evals.json",
-        "--format",
-        "json",
-        "--what-if",
-        "deployment-promote:web@10m",
-        "--until",
-        "1h",
-    ]);
-    assert_eq!(code, 0, "{stderr}");
-    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let doc = CliStory::on("fixtures/evals.json")
+        .what_if("deployment-promote:web@10m")
+        .until("1h")
+        .json();
     let event = &doc["what_if"][0];
     assert_eq!(event["event"], "deployment-promote");
     let dep = event["deployment_id"].as_str().expect("deployment named");
@@ -453,12 +419,7 @@ fn a_promotion_from_the_command_line() {
     assert_eq!(w["deployment_id"], dep);
     assert_eq!(w["eval_id"], eval);
     assert_eq!(w["status_description"], "Deployment is running");
-    let d = doc["deployments"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|d| d["id"] == dep)
-        .unwrap();
+    let d = json_deployment(&doc, dep);
     assert_eq!(d["groups"]["web"]["promoted"], true);
 }
 
@@ -467,13 +428,10 @@ fn a_promotion_from_the_command_line() {
 #[test]
 fn a_deployment_event_after_until_is_not_looked_up() {
     let (c, _job, _old) = registered(2, manual_canary());
-    let s = story(
-        &c,
-        "2.0.5",
-        &["deployment-fail:anything@2h".to_string()],
-        "1h",
-        None,
-    );
+    let s = Tell::on(&c)
+        .event("deployment-fail:anything@2h")
+        .until("1h")
+        .at("2.0.5");
     assert_eq!(s.what_if[0].ignored, Some(Ignored::AfterUntil));
     assert_eq!(s.what_if[0].deployment_id, None);
 }
@@ -504,13 +462,10 @@ fn a_job_id_of_two_namespaces_is_an_error() {
 fn state_store_go_a_deployment_without_canaries_is_promoted() {
     for version in ["1.3.0", "2.0.5"] {
         let (c, job, _old) = registered(3, one_at_a_time());
-        let s = story(
-            &c,
-            version,
-            &[format!("deployment-promote:{}@500ms", job.id)],
-            "10m",
-            None,
-        );
+        let s = Tell::on(&c)
+            .event(format!("deployment-promote:{}@500ms", job.id))
+            .until("10m")
+            .at(version);
         let dep = created(&s);
         assert_eq!(s.what_if[0].ignored, None, "{version}");
         assert_eq!(s.what_if[0].evaluations.len(), 1, "{version}");
@@ -519,7 +474,7 @@ fn state_store_go_a_deployment_without_canaries_is_promoted() {
             WatcherAction::PromotedByOperator
         );
         assert!(web(&s, &dep).promoted, "{version}");
-        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        let d = written(&s, &dep);
         assert_eq!(d.status, ds::SUCCESSFUL, "{version}");
     }
 }
@@ -557,16 +512,11 @@ fn two_groups_with(update: UpdateStrategy) -> (Cluster, Arc<Job>) {
 fn state_store_go_update_deployment_promotion_of_some_groups() {
     for version in ["1.3.0", "2.0.5"] {
         let (c, job) = two_groups();
-        let s = story(
-            &c,
-            version,
-            &[
-                format!("deployment-promote:{}:web@5m", job.id),
-                format!("deployment-promote:{}:api@10m", job.id),
-            ],
-            "30m",
-            None,
-        );
+        let s = Tell::on(&c)
+            .event(format!("deployment-promote:{}:web@5m", job.id))
+            .event(format!("deployment-promote:{}:api@10m", job.id))
+            .until("30m")
+            .at(version);
         let dep = created(&s);
         let w = &s.deployment_watcher;
         assert_eq!(w.len(), 2, "{version}: {w:?}");
@@ -599,7 +549,7 @@ fn state_store_go_update_deployment_promotion_of_some_groups() {
             !replaced.is_empty() && replaced.iter().all(|g| *g == "web"),
             "{version}: only web moves after web's promotion: {replaced:?}"
         );
-        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        let d = written(&s, &dep);
         assert!(d.groups["web"].promoted && d.groups["api"].promoted);
         assert_eq!(d.status, ds::SUCCESSFUL, "{version}");
     }
@@ -616,21 +566,15 @@ fn state_store_go_update_deployment_promotion_of_some_groups() {
 fn state_store_go_update_deployment_promotion_checks_the_groups_named() {
     for version in ["1.3.0", "2.0.5"] {
         let (c, job) = two_groups();
-        let s = story(
-            &c,
-            version,
-            &[
-                format!("deployment-promote:{}:web@5m", job.id),
-                format!("deployment-promote:{}:cache@6m", job.id),
-            ],
-            "30m",
-            Some(10 * MINUTE),
-        );
+        let s = Tell::on(&c)
+            .event(format!("deployment-promote:{}:web@5m", job.id))
+            .event(format!("deployment-promote:{}:cache@6m", job.id))
+            .until("30m")
+            .healthy_after(10 * MINUTE)
+            .at(version);
         assert_eq!(
             s.what_if[0].ignored,
-            Some(Ignored::Refused {
-                errors: vec!["Task group \"web\" has 0/1 healthy allocations".to_string()]
-            }),
+            refused(&["Task group \"web\" has 0/1 healthy allocations"]),
             "{version}"
         );
         let cache = &s.what_if[1];
@@ -640,7 +584,7 @@ fn state_store_go_update_deployment_promotion_checks_the_groups_named() {
         assert_eq!(w.len(), 1, "{version}: {w:?}");
         assert_eq!(w[0].groups, ["cache"]);
         assert_eq!(w[0].status_description, ds::DESC_NEEDS_PROMOTION);
-        let d = s.deployments.iter().find(|d| d.id == created(&s)).unwrap();
+        let d = written(&s, &created(&s));
         assert!(!d.groups["web"].promoted && !d.groups["api"].promoted);
         assert_eq!(d.status, ds::RUNNING, "{version}");
     }
@@ -674,7 +618,7 @@ fn deployment_watcher_go_set_alloc_health_moves_a_manual_deployment() {
         let events: Vec<String> = (0..3)
             .map(|i| format!("alloc-healthy:mock-service.web[{i}]@{}m", i + 2))
             .collect();
-        let s = story(&c, version, &events, "30m", None);
+        let s = Tell::on(&c).events(&events).until("30m").at(version);
         let dep = created(&s);
         assert_eq!(
             triggers(&s),
@@ -697,7 +641,7 @@ fn deployment_watcher_go_set_alloc_health_moves_a_manual_deployment() {
         assert_eq!(destructive_indexes(first).len(), 1, "{version}");
         let g = web(&s, &dep);
         assert_eq!((g.placed_allocs, g.healthy_allocs), (3, 3), "{version}");
-        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        let d = written(&s, &dep);
         assert_eq!(d.status, ds::SUCCESSFUL, "{version}");
     }
 }
@@ -714,16 +658,11 @@ fn deployment_watcher_go_set_alloc_health_moves_a_manual_deployment() {
 fn deployment_watcher_go_set_alloc_health_unhealthy_fails_and_reverts() {
     for version in ["1.3.0", "2.0.5"] {
         let (c, _job, dep, placed) = deploying(3, manual_health(10 * MINUTE, true), |_| {});
-        let s = story(
-            &c,
-            version,
-            &[
-                format!("alloc-healthy:{placed}@30s"),
-                format!("alloc-unhealthy:{placed}@1m"),
-            ],
-            "30m",
-            None,
-        );
+        let s = Tell::on(&c)
+            .event(format!("alloc-healthy:{placed}@30s"))
+            .event(format!("alloc-unhealthy:{placed}@1m"))
+            .until("30m")
+            .at(version);
         let e = &s.what_if[1];
         assert_eq!(e.ignored, None, "{version}");
         assert_eq!(e.deployment_id.as_deref(), Some(dep.as_str()));
@@ -740,7 +679,7 @@ fn deployment_watcher_go_set_alloc_health_unhealthy_fails_and_reverts() {
         assert_eq!(after.job.version, 2, "{version}");
         let g = web(&s, &dep);
         assert_eq!((g.healthy_allocs, g.unhealthy_allocs), (0, 1), "{version}");
-        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        let d = written(&s, &dep);
         assert_eq!(d.status, ds::FAILED, "{version}");
     }
 }
@@ -756,13 +695,10 @@ fn deployment_watcher_go_set_alloc_health_without_a_stable_version() {
         for j in &mut c.snapshot.job_versions {
             Arc::make_mut(j).stable = false;
         }
-        let s = story(
-            &c,
-            version,
-            &[format!("alloc-unhealthy:{placed}@1m")],
-            "10m",
-            None,
-        );
+        let s = Tell::on(&c)
+            .event(format!("alloc-unhealthy:{placed}@1m"))
+            .until("10m")
+            .at(version);
         let w = &s.deployment_watcher[0];
         assert_eq!(
             (w.action, w.status_description.as_str(), w.reverted.as_ref()),
@@ -773,7 +709,7 @@ fn deployment_watcher_go_set_alloc_health_without_a_stable_version() {
             ),
             "{version}"
         );
-        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        let d = written(&s, &dep);
         assert_eq!(d.status, ds::FAILED, "{version}");
     }
 }
@@ -788,42 +724,26 @@ fn deployment_watcher_go_set_alloc_health_without_a_stable_version() {
 fn deployment_endpoint_go_set_alloc_health_refusals() {
     for version in ["1.3.0", "2.0.5"] {
         let (mut c, _job, dep, placed) = deploying(3, manual_health(0, false), |_| {});
-        let old: Vec<String> = c
-            .snapshot
-            .allocs
-            .iter()
-            .filter(|a| a.deployment_id.is_empty() && a.desired_status.as_str() == "run")
-            .map(|a| a.id.to_string())
-            .collect();
+        let old = old_running(&c);
         c.alloc_mut(&old[1]).deployment_id = "gone".into();
-        let s = story(
-            &c,
-            version,
-            &[
-                format!("alloc-healthy:{}@10s", old[0]),
-                format!("alloc-unhealthy:{}@20s", old[1]),
-                format!("deployment-fail:{dep}@30s"),
-                format!("alloc-healthy:{placed}@40s"),
-            ],
-            "10m",
-            None,
-        );
-        let refused = |e: &str| {
-            Some(Ignored::Refused {
-                errors: vec![e.to_string()],
-            })
-        };
+        let s = Tell::on(&c)
+            .event(format!("alloc-healthy:{}@10s", old[0]))
+            .event(format!("alloc-unhealthy:{}@20s", old[1]))
+            .event(format!("deployment-fail:{dep}@30s"))
+            .event(format!("alloc-healthy:{placed}@40s"))
+            .until("10m")
+            .at(version);
         let got: Vec<_> = s.what_if.iter().map(|e| e.ignored.clone()).collect();
         assert_eq!(
             got,
             [
-                refused(&format!(
+                refused(&[&format!(
                     "alloc \"{}\" is not part of deployment \"{dep}\"",
                     old[0]
-                )),
-                refused("deployment not found"),
+                )]),
+                refused(&["deployment not found"]),
                 None,
-                refused("can't set health of allocations for a terminal deployment"),
+                refused(&["can't set health of allocations for a terminal deployment"]),
             ],
             "{version}"
         );
@@ -842,19 +762,11 @@ fn deployment_endpoint_go_set_alloc_health_refusals() {
 #[test]
 fn deployment_endpoint_go_set_alloc_health_without_a_deployment() {
     let (c, _job, old) = registered(2, manual_health(0, false));
-    let s = story(
-        &c,
-        "2.0.5",
-        &[format!("alloc-healthy:{}", old[0])],
-        "10m",
-        None,
-    );
-    assert_eq!(
-        s.what_if[0].ignored,
-        Some(Ignored::Refused {
-            errors: vec!["missing deployment ID".to_string()]
-        })
-    );
+    let s = Tell::on(&c)
+        .event(format!("alloc-healthy:{}", old[0]))
+        .until("10m")
+        .at("2.0.5");
+    assert_eq!(s.what_if[0].ignored, refused(&["missing deployment ID"]));
     assert_eq!(s.what_if[0].deployment_id, None);
     assert_eq!(s.what_if[0].alloc_id.as_deref(), Some(old[0].as_str()));
 }
@@ -874,17 +786,14 @@ fn deployment_watcher_go_set_alloc_health_of_a_canary_then_auto_promotes() {
             ..manual_health(0, false)
         };
         let (c, _job, _old) = registered(2, update);
-        let first = story(&c, version, &[], "1m", None);
+        let first = Tell::on(&c).until("1m").at(version);
         let dep = created(&first);
         let canary = web(&first, &dep).placed_canaries[0].to_string();
         assert!(first.deployment_watcher.is_empty(), "{version}: it waits");
-        let s = story(
-            &c,
-            version,
-            &[format!("alloc-healthy:{canary}@1m")],
-            "30m",
-            None,
-        );
+        let s = Tell::on(&c)
+            .event(format!("alloc-healthy:{canary}@1m"))
+            .until("30m")
+            .at(version);
         let actions: Vec<WatcherAction> = s.deployment_watcher.iter().map(|w| w.action).collect();
         assert_eq!(
             actions,
@@ -910,21 +819,9 @@ fn deployment_watcher_go_set_alloc_health_of_a_canary_then_auto_promotes() {
 /// `deployment_watcher`.
 #[test]
 fn an_allocation_set_unhealthy_from_the_command_line() {
-    let (code, stdout, stderr) = crate::what_if_cli::run(&[
-        "tests/what-if/rolling.json",
-        "--nomad-version",
-        "2.0.5",
-        "--format",
-        "json",
-        "--what-if",
-        "alloc-unhealthy:web.web[0]@1500ms",
-        "--until",
-        "30m",
-        "--assume-healthy-after",
-        "1m",
-    ]);
-    assert_eq!(code, 0, "{stderr}");
-    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let doc = CliStory::rolling("2.0.5")
+        .what_if("alloc-unhealthy:web.web[0]@1500ms")
+        .json();
     let event = &doc["what_if"][0];
     assert_eq!(event["event"], "alloc-unhealthy");
     let dep = event["deployment_id"].as_str().expect("deployment named");
@@ -936,33 +833,33 @@ fn an_allocation_set_unhealthy_from_the_command_line() {
         w["status_description"],
         "Failed due to unhealthy allocations - rolling back to job version 1"
     );
-    let d = doc["deployments"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|d| d["id"] == dep)
-        .unwrap();
+    let d = json_deployment(&doc, dep);
     assert_eq!(d["status"], "failed");
     assert_eq!(d["groups"]["web"]["unhealthy_allocs"], 1);
 }
 
-/// The snapshot's running deployment of [`deploying`] (three allocations,
-/// one at a time, each healthy ten minutes after it starts), `paused` or
-/// not, and the story of `event` on it a minute in, to 5m.
-fn operator_on(version: &str, paused: bool, event: &str) -> (Story, String) {
+/// The snapshot's running deployment of [`deploying`], three allocations
+/// one at a time, `paused` or not, and its ID.
+fn running(paused: bool) -> (Cluster, String) {
     let (mut c, _job, dep, _placed) = deploying(3, one_at_a_time(), |_| {});
     if paused {
         let d = c.deployment_mut(&dep);
         d.status = ds::PAUSED.into();
         d.status_description = ds::DESC_PAUSED.into();
     }
-    let s = story(
-        &c,
-        version,
-        &[format!("{event}:{dep}@1m")],
-        "5m",
-        Some(10 * MINUTE),
-    );
+    (c, dep)
+}
+
+/// The snapshot's running deployment of [`deploying`] (three allocations,
+/// one at a time, each healthy ten minutes after it starts), `paused` or
+/// not, and the story of `event` on it a minute in, to 5m.
+fn operator_on(version: &str, paused: bool, event: &str) -> (Story, String) {
+    let (c, dep) = running(paused);
+    let s = Tell::on(&c)
+        .event(format!("{event}:{dep}@1m"))
+        .until("5m")
+        .healthy_after(10 * MINUTE)
+        .at(version);
     (s, dep)
 }
 
@@ -987,7 +884,7 @@ fn one_write(s: &Story, dep: &str) -> (WatcherAction, String, bool, String) {
         }
         more => panic!("{more:?}"),
     };
-    let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+    let d = written(s, dep);
     (
         w.action,
         w.status_description.clone(),
@@ -996,25 +893,36 @@ fn one_write(s: &Story, dep: &str) -> (WatcherAction, String, bool, String) {
     )
 }
 
+/// `event` on [`operator_on`]'s deployment, `paused` or not, at 1.3.0 and
+/// 2.0.5: each story's one write as [`one_write`] reads it is `want`
+/// (action, description, evaluated, the deployment's status).
+fn one_write_at_both(
+    paused: bool,
+    event: &str,
+    want: (WatcherAction, &str, bool, &str),
+) -> [(&'static str, Story); 2] {
+    ["1.3.0", "2.0.5"].map(|version| {
+        let (s, dep) = operator_on(version, paused, event);
+        assert_eq!(
+            one_write(&s, &dep),
+            (want.0, want.1.to_string(), want.2, want.3.to_string()),
+            "{version}"
+        );
+        (version, s)
+    })
+}
+
 /// `TestWatcher_PauseDeployment_Pause_Running` (nomad/deploymentwatcher/
 /// deployments_watcher_test.go:700 at 1.3.0, :667 at 2.0.5): a running
 /// deployment paused is written `paused`, `Deployment is paused`, without
 /// an evaluation, and stays watched (not terminal).
 #[test]
 fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_pause_running() {
-    for version in ["1.3.0", "2.0.5"] {
-        let (s, dep) = operator_on(version, false, "deployment-pause");
-        assert_eq!(
-            one_write(&s, &dep),
-            (
-                WatcherAction::Paused,
-                ds::DESC_PAUSED.to_string(),
-                false,
-                ds::PAUSED.to_string()
-            ),
-            "{version}"
-        );
-    }
+    one_write_at_both(
+        false,
+        "deployment-pause",
+        (WatcherAction::Paused, ds::DESC_PAUSED, false, ds::PAUSED),
+    );
 }
 
 /// `TestWatcher_PauseDeployment_Pause_Paused` (:742 at 1.3.0, :698 at
@@ -1022,19 +930,11 @@ fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_pause_running() {
 /// is written again, without an evaluation.
 #[test]
 fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_pause_paused() {
-    for version in ["1.3.0", "2.0.5"] {
-        let (s, dep) = operator_on(version, true, "deployment-pause");
-        assert_eq!(
-            one_write(&s, &dep),
-            (
-                WatcherAction::Paused,
-                ds::DESC_PAUSED.to_string(),
-                false,
-                ds::PAUSED.to_string()
-            ),
-            "{version}"
-        );
-    }
+    one_write_at_both(
+        true,
+        "deployment-pause",
+        (WatcherAction::Paused, ds::DESC_PAUSED, false, ds::PAUSED),
+    );
 }
 
 /// `TestWatcher_PauseDeployment_Unpause_Paused` (:785 at 1.3.0, :791 at
@@ -1043,19 +943,11 @@ fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_pause_paused() {
 /// story runs.
 #[test]
 fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_unpause_paused() {
-    for version in ["1.3.0", "2.0.5"] {
-        let (s, dep) = operator_on(version, true, "deployment-resume");
-        assert_eq!(
-            one_write(&s, &dep),
-            (
-                WatcherAction::Resumed,
-                ds::DESC_RUNNING.to_string(),
-                true,
-                ds::RUNNING.to_string()
-            ),
-            "{version}"
-        );
-    }
+    one_write_at_both(
+        true,
+        "deployment-resume",
+        (WatcherAction::Resumed, ds::DESC_RUNNING, true, ds::RUNNING),
+    );
 }
 
 /// `TestWatcher_PauseDeployment_Unpause_Running` (:826 at 1.3.0, :823 at
@@ -1063,19 +955,11 @@ fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_unpause_paused() {
 /// written again, with an evaluation.
 #[test]
 fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_unpause_running() {
-    for version in ["1.3.0", "2.0.5"] {
-        let (s, dep) = operator_on(version, false, "deployment-resume");
-        assert_eq!(
-            one_write(&s, &dep),
-            (
-                WatcherAction::Resumed,
-                ds::DESC_RUNNING.to_string(),
-                true,
-                ds::RUNNING.to_string()
-            ),
-            "{version}"
-        );
-    }
+    one_write_at_both(
+        false,
+        "deployment-resume",
+        (WatcherAction::Resumed, ds::DESC_RUNNING, true, ds::RUNNING),
+    );
 }
 
 /// `TestWatcher_FailDeployment_Running` (:866 at 1.3.0, :854 at 2.0.5):
@@ -1084,18 +968,16 @@ fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_unpause_running() {
 /// rollback.
 #[test]
 fn deployment_watcher_go_v1_3_0_v2_0_5_fail_deployment_running() {
-    for version in ["1.3.0", "2.0.5"] {
-        let (s, dep) = operator_on(version, false, "deployment-fail");
-        assert_eq!(
-            one_write(&s, &dep),
-            (
-                WatcherAction::FailedByOperator,
-                ds::DESC_FAILED_BY_USER.to_string(),
-                true,
-                ds::FAILED.to_string()
-            ),
-            "{version}"
-        );
+    for (version, s) in one_write_at_both(
+        false,
+        "deployment-fail",
+        (
+            WatcherAction::FailedByOperator,
+            ds::DESC_FAILED_BY_USER,
+            true,
+            ds::FAILED,
+        ),
+    ) {
         assert_eq!(s.deployment_watcher[0].reverted, None, "{version}");
     }
 }
@@ -1124,19 +1006,15 @@ fn deployment_watcher_go_v1_3_0_v2_0_5_promote_deployment_unhealthy_canaries() {
             .get_mut("web")
             .unwrap()
             .desired_canaries = 2;
-        let s = story(
-            &c,
-            version,
-            &[format!("deployment-promote:{dep}@1m")],
-            "5m",
-            Some(10 * MINUTE),
-        );
+        let s = Tell::on(&c)
+            .event(format!("deployment-promote:{dep}@1m"))
+            .until("5m")
+            .healthy_after(10 * MINUTE)
+            .at(version);
         let e = &s.what_if[0];
         assert_eq!(
             e.ignored,
-            Some(Ignored::Refused {
-                errors: vec!["Task group \"web\" has 0/2 healthy allocations".to_string()]
-            }),
+            refused(&["Task group \"web\" has 0/2 healthy allocations"]),
             "{version}"
         );
         assert!(e.evaluations.is_empty(), "{version}");
@@ -1162,9 +1040,9 @@ fn deployment_watcher_go_v1_3_0_v2_0_5_watch_progress_deadline_canaries() {
     };
     for version in ["1.3.0", "2.0.5"] {
         let (c, _job, _old) = registered(2, update.clone());
-        let s = story(&c, version, &[], "30m", Some(MINUTE));
+        let s = Tell::on(&c).until("30m").healthy_after(MINUTE).at(version);
         let dep = created(&s);
-        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        let d = written(&s, &dep);
         assert_eq!(
             (d.status.as_str(), d.status_description.as_str()),
             (ds::RUNNING, ds::DESC_NEEDS_PROMOTION),
@@ -1200,13 +1078,11 @@ fn deployment_watcher_go_v1_3_0_v2_0_5_progress_deadline_late_promote() {
     };
     for version in ["1.3.0", "2.0.5"] {
         let (c, job) = two_groups_with(update.clone());
-        let s = story(
-            &c,
-            version,
-            &[format!("deployment-promote:{}@5m", job.id)],
-            "30m",
-            Some(30 * SECOND),
-        );
+        let s = Tell::on(&c)
+            .event(format!("deployment-promote:{}@5m", job.id))
+            .until("30m")
+            .healthy_after(30 * SECOND)
+            .at(version);
         let dep = created(&s);
         let actions: Vec<WatcherAction> = s.deployment_watcher.iter().map(|w| w.action).collect();
         assert_eq!(actions, [WatcherAction::PromotedByOperator], "{version}");
@@ -1220,7 +1096,7 @@ fn deployment_watcher_go_v1_3_0_v2_0_5_progress_deadline_late_promote() {
             ],
             "{version}"
         );
-        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        let d = written(&s, &dep);
         assert_eq!(d.status, ds::SUCCESSFUL, "{version}");
         for (name, g) in &d.groups {
             assert!(g.promoted, "{version} {name}");
@@ -1275,13 +1151,14 @@ fn outcome_of(s: &Story) -> String {
 fn deployment_endpoint_go_v1_3_0_v2_0_5_unblock_is_a_no_op_in_ce() {
     for version in ["1.3.0", "2.0.5"] {
         for paused in [false, true] {
-            let (mut c, _job, dep, _placed) = deploying(3, one_at_a_time(), |_| {});
-            if paused {
-                let d = c.deployment_mut(&dep);
-                d.status = ds::PAUSED.into();
-                d.status_description = ds::DESC_PAUSED.into();
-            }
-            let tell = |events: &[String]| story(&c, version, events, "30m", Some(MINUTE));
+            let (c, dep) = running(paused);
+            let tell = |events: &[String]| {
+                Tell::on(&c)
+                    .events(events)
+                    .until("30m")
+                    .healthy_after(MINUTE)
+                    .at(version)
+            };
             let s = tell(&[format!("deployment-unblock:{dep}@30s")]);
             let e = &s.what_if[0];
             assert_eq!(e.deployment_id.as_deref(), Some(dep.as_str()));
@@ -1297,7 +1174,7 @@ fn deployment_endpoint_go_v1_3_0_v2_0_5_unblock_is_a_no_op_in_ce() {
                 "{version} paused={paused}: the story moves on"
             );
             assert_eq!(outcome_of(&s), outcome_of(&untold), "{version}");
-            let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+            let d = written(&s, &dep);
             let want = if paused { ds::PAUSED } else { ds::SUCCESSFUL };
             assert_eq!(d.status, want, "{version} paused={paused}");
         }
@@ -1319,22 +1196,16 @@ fn deployment_endpoint_go_v1_3_0_v2_0_5_unblock_is_a_no_op_in_ce() {
 fn deployment_endpoint_go_v1_3_0_v2_0_5_unblock_refuses_a_terminal_deployment() {
     for version in ["1.3.0", "2.0.5"] {
         let (c, job, dep, _placed) = deploying(3, one_at_a_time(), |_| {});
-        let s = story(
-            &c,
-            version,
-            &[
-                format!("deployment-fail:{dep}@1m"),
-                format!("deployment-unblock:{dep}@2m"),
-                format!("deployment-unblock:{}@3m", job.id),
-            ],
-            "10m",
-            Some(5 * MINUTE),
-        );
-        let refused = Some(Ignored::Refused {
-            errors: vec!["can't unblock terminal deployment".to_string()],
-        });
+        let s = Tell::on(&c)
+            .event(format!("deployment-fail:{dep}@1m"))
+            .event(format!("deployment-unblock:{dep}@2m"))
+            .event(format!("deployment-unblock:{}@3m", job.id))
+            .until("10m")
+            .healthy_after(5 * MINUTE)
+            .at(version);
+        let terminal = refused(&["can't unblock terminal deployment"]);
         for e in &s.what_if[1..] {
-            assert_eq!(e.ignored, refused, "{version}: {}", e.text);
+            assert_eq!(e.ignored, terminal, "{version}: {}", e.text);
             assert_eq!(e.deployment_id.as_deref(), Some(dep.as_str()));
             assert!(e.evaluations.is_empty(), "{version}");
         }
@@ -1342,14 +1213,11 @@ fn deployment_endpoint_go_v1_3_0_v2_0_5_unblock_refuses_a_terminal_deployment() 
 
         let (mut c, _job, dep, _placed) = deploying(3, one_at_a_time(), |_| {});
         c.deployment_mut(&dep).status = ds::SUCCESSFUL.into();
-        let s = story(
-            &c,
-            version,
-            &[format!("deployment-unblock:{dep}@1m")],
-            "5m",
-            None,
-        );
-        assert_eq!(s.what_if[0].ignored, refused, "{version}");
+        let s = Tell::on(&c)
+            .event(format!("deployment-unblock:{dep}@1m"))
+            .until("5m")
+            .at(version);
+        assert_eq!(s.what_if[0].ignored, terminal, "{version}");
     }
     let (c, _job, dep, _placed) = deploying(2, one_at_a_time(), |_| {});
     let e = try_tell(
@@ -1376,29 +1244,8 @@ fn deployment_endpoint_go_v1_3_0_v2_0_5_unblock_refuses_a_terminal_deployment() 
 /// told without it.
 #[test]
 fn an_unblock_from_the_command_line() {
-    let args = |format: &'static str, unblock: bool| {
-        let mut args = vec![
-            "tests/what-if/rolling.json",
-            "--nomad-version",
-            "1.3.0",
-            "--assume-healthy-after",
-            "1m",
-            "--until",
-            "30m",
-            "--format",
-            format,
-        ];
-        if unblock {
-            args.extend(["--what-if", "deployment-unblock:web@20s"]);
-        }
-        args
-    };
-    let run = |format, unblock| {
-        let (code, stdout, stderr) = crate::what_if_cli::run(&args(format, unblock));
-        assert_eq!(code, 0, "{stderr}");
-        stdout
-    };
-    let doc: serde_json::Value = serde_json::from_str(&run("json", true)).unwrap();
+    let story = CliStory::rolling("1.3.0").what_if("deployment-unblock:web@20s");
+    let doc = story.json();
     let event = &doc["what_if"][0];
     assert_eq!(event["event"], "deployment-unblock");
     assert_eq!(
@@ -1411,20 +1258,17 @@ fn an_unblock_from_the_command_line() {
     );
     assert_eq!(event["evaluations"], serde_json::json!([]));
     assert_eq!(doc["deployment_watcher"], serde_json::json!([]), "{doc}");
-    let without: serde_json::Value = serde_json::from_str(&run("json", false)).unwrap();
+    let without = CliStory::rolling("1.3.0").json();
     assert_eq!(doc["timeline"], without["timeline"]);
     assert_eq!(doc["deployments"], without["deployments"]);
 
-    let table = run("table", true);
-    let row = table
-        .lines()
-        .find(|l| l.contains("deployment-unblock"))
-        .expect("the event's row");
+    let table = story.run("table");
+    let row = event_row(&table, "deployment-unblock");
     assert!(
         row.contains("078de2a8") && row.contains("accepted; nothing written"),
         "{table}"
     );
-    let html = run("html", true);
+    let html = story.run("html");
     let mark = html
         .lines()
         .find(|l| l.contains("data-event=\"deployment-unblock\""))
