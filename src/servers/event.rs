@@ -221,7 +221,8 @@ pub struct EventSpec {
 }
 
 impl EventSpec {
-    /// The allocations an `alloc-*` event names, as typed, in order.
+    /// The allocations an `alloc-*` event names, as typed, in order (a
+    /// health list's pieces until the event happens).
     pub fn alloc_texts(&self) -> Vec<&str> {
         if self.health.is_empty() {
             vec![self.target.as_str()]
