@@ -6,7 +6,9 @@
 //! nomad/deploymentwatcher/deployment_watcher.go:259-403, v1.3.0
 //! :256-396), which writes the promotion (`UpdateDeploymentPromotion`) or
 //! the status update with its evaluation as it does for its own promotions
-//! and failures.
+//! and failures. `Deployment.Unblock` (v2.0.5 :303-351, v1.3.0 :257-297)
+//! hands its deployment to `UnblockDeployment`, which Nomad CE leaves
+//! empty: a multiregion step, Enterprise's.
 
 use std::sync::Arc;
 

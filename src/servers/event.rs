@@ -551,6 +551,24 @@ mod tests {
     }
 
     #[test]
+    fn a_health_list_is_split_at_every_comma_until_the_event_happens() {
+        // Job `a,b`'s allocations: the pieces are put back together when
+        // the cluster is read (servers::health_list).
+        let d = spec("alloc-health:healthy=a,b.g[0]:unhealthy=a,b.g[1],1a6f");
+        assert_eq!(
+            sets(&d),
+            [
+                ("a", true),
+                ("b.g[0]", true),
+                ("a", false),
+                ("b.g[1]", false),
+                ("1a6f", false)
+            ]
+        );
+        assert_eq!(d.target, "a");
+    }
+
+    #[test]
     fn alloc_health_takes_both_lists_healthy_first() {
         let d = spec("alloc-health:healthy=1a6f,2b7a:unhealthy=web.app[2]@5m");
         assert_eq!(d.kind, EventKind::AllocHealth);
