@@ -415,8 +415,10 @@ fn a_list_that_reads_two_ways_or_names_nothing_is_an_error() {
     let first = Tell::on(&c).until("1m").at("2.0.5");
     let web0 = placed(&first, "a,b.g[0]");
     let err_on = |c: &Cluster, event: &str| {
-        try_tell(c, "2.0.5", &request(&[event], Some("10m"), None))
-            .unwrap_err()
+        Tell::on(c)
+            .event(event)
+            .until("10m")
+            .error_at("2.0.5")
             .to_string()
     };
     let err = |event: &str| err_on(&plain, event);

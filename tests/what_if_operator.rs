@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use plan_inspect::model::{AllocDeploymentStatus, Job, UpdateStrategy, deployment_status as ds};
 use plan_inspect::servers::story::Ignored;
-use plan_inspect::servers::{Story, WatcherAction, WhatIfError};
+use plan_inspect::servers::{Story, WatcherAction};
 use plan_inspect::time::SECOND;
 
 use crate::common::*;
@@ -113,12 +113,9 @@ fn a_promotion_without_until_runs_its_evaluation() {
             state.healthy_allocs = 1;
         }
         let prefix = &dep[..dep.len() - 1];
-        let s = try_tell(
-            &c,
-            version,
-            &request(&[format!("deployment-promote:{prefix}@5m")], None, None),
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        let s = Tell::on(&c)
+            .event(format!("deployment-promote:{prefix}@5m"))
+            .at(version);
         assert_eq!(s.what_if[0].deployment_id.as_deref(), Some(dep.as_str()));
         assert_eq!(triggers(&s), [(300, "deployment-watcher")], "{version}");
         assert_eq!(s.timeline[0].evaluation.id, s.what_if[0].evaluations[0]);
@@ -260,11 +257,9 @@ fn an_unknown_or_ambiguous_deployment_is_an_error() {
     let other = c.new_deployment(&job);
     c.deployment_mut(&other).status = ds::SUCCESSFUL.into();
     c.deployment_mut(&other).create_index = 1;
-    let err = |events: &[&str]| -> WhatIfError {
-        try_tell(&c, "2.0.5", &request(events, Some("10m"), None)).unwrap_err()
-    };
+    let err = |event: &str| Tell::on(&c).event(event).until("10m").error_at("2.0.5");
     assert_eq!(
-        err(&["deployment-promote:nope@1m"]).to_string(),
+        err("deployment-promote:nope@1m").to_string(),
         format!(
             "--what-if deployment-promote:nope@1m: no deployment has the ID or ID prefix \
              \"nope\", nor does a job of that ID have one, at 2022-04-01T12:01:00Z; the \
@@ -274,7 +269,7 @@ fn an_unknown_or_ambiguous_deployment_is_an_error() {
         "the deployments as the story has them when the event happens: {dep} completed"
     );
     assert_eq!(
-        err(&["deployment-fail:deployment-"]).to_string(),
+        err("deployment-fail:deployment-").to_string(),
         format!(
             "--what-if deployment-fail:deployment-: \"deployment-\" matches 2 deployments: \
              {dep} (default/mock-service v1, running), {other} (default/mock-service v1, \
@@ -444,12 +439,10 @@ fn a_job_id_of_two_namespaces_is_an_error() {
     let (mut c, job, _dep, _placed) = deploying(2, one_at_a_time(), |_| {});
     let other = c.new_deployment(&job);
     c.deployment_mut(&other).namespace = "batch".into();
-    let e = try_tell(
-        &c,
-        "2.0.5",
-        &request(&["deployment-pause:mock-service"], Some("10m"), None),
-    )
-    .unwrap_err();
+    let e = Tell::on(&c)
+        .event("deployment-pause:mock-service")
+        .until("10m")
+        .error_at("2.0.5");
     assert_eq!(
         e.to_string(),
         "--what-if deployment-pause:mock-service: jobs \"mock-service\" of 2 namespaces have \
@@ -1222,12 +1215,10 @@ fn deployment_endpoint_go_v1_3_0_v2_0_5_unblock_refuses_a_terminal_deployment() 
         assert_eq!(s.what_if[0].ignored, terminal, "{version}");
     }
     let (c, _job, dep, _placed) = deploying(2, one_at_a_time(), |_| {});
-    let e = try_tell(
-        &c,
-        "2.0.5",
-        &request(&["deployment-unblock:nope@1m"], Some("10m"), None),
-    )
-    .unwrap_err();
+    let e = Tell::on(&c)
+        .event("deployment-unblock:nope@1m")
+        .until("10m")
+        .error_at("2.0.5");
     assert_eq!(
         e.to_string(),
         format!(

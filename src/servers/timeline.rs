@@ -89,8 +89,8 @@ pub(super) fn tell(
             });
         }
         // A piece of a list of several may be part of a name with a comma
-        // ([`health_list`]): one several allocations' IDs start with waits
-        // for the event.
+        // ([`health_list`]): a prefix of several snapshot allocations' IDs
+        // is left for the event to read.
         let several = spec.health.len() > 1;
         let targets = match spec.kind.target() {
             TargetKind::Alloc => spec

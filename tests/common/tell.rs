@@ -2,7 +2,7 @@
 //! `--assume-healthy-after` that differ, then the story at each release
 //! asked.
 
-use plan_inspect::servers::Story;
+use plan_inspect::servers::{Story, WhatIfError};
 use plan_inspect::time::Duration;
 
 use super::{Cluster, request, try_tell};
@@ -52,7 +52,21 @@ impl<'c> Tell<'c> {
 
     /// The story as release `version` replays it; an error fails the test.
     pub fn at(&self, version: &str) -> Story {
+        self.told(version)
+            .unwrap_or_else(|e| panic!("{version}: {e}"))
+    }
+
+    /// The error the story stops with at release `version`; a story told
+    /// to its end fails the test.
+    pub fn error_at(&self, version: &str) -> WhatIfError {
+        match self.told(version) {
+            Ok(_) => panic!("{version}: the story was told"),
+            Err(e) => e,
+        }
+    }
+
+    fn told(&self, version: &str) -> Result<Story, WhatIfError> {
         let asked = request(&self.events, self.until.as_deref(), self.healthy_after);
-        try_tell(self.cluster, version, &asked).unwrap_or_else(|e| panic!("{version}: {e}"))
+        try_tell(self.cluster, version, &asked)
     }
 }
