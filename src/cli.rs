@@ -164,11 +164,16 @@ pub struct Cli {
     /// alloc-unhealthy:ALLOC[,ALLOC...][@TIME],
     /// alloc-health:healthy=ALLOC[,ALLOC...]:unhealthy=ALLOC[,ALLOC...][@TIME]
     /// (health set by hand, the allocations listed in one request; either
-    /// list of alloc-health may be left out),
+    /// list of alloc-health may be left out; a piece between commas that
+    /// names no allocation is joined with the next until the text is a live
+    /// allocation's name, so names with commas can be listed, and a list
+    /// that reads two ways is refused),
     /// deployment-promote:DEPLOYMENT[:GROUP[,GROUP...]][@TIME]
     /// (the groups named, else every group; a job ID with a colon ends with
     /// one to promote every group), deployment-fail:DEPLOYMENT[@TIME],
-    /// deployment-pause:DEPLOYMENT[@TIME], deployment-resume:DEPLOYMENT[@TIME].
+    /// deployment-pause:DEPLOYMENT[@TIME], deployment-resume:DEPLOYMENT[@TIME],
+    /// deployment-unblock:DEPLOYMENT[@TIME] (taken, and a no-op, in Nomad
+    /// CE: multiregion deployments are Enterprise).
     /// NODE is an ID, unique ID prefix or name; ALLOC an ID, unique ID prefix
     /// or name (job.group[index]), of the snapshot or placed by the story;
     /// DEPLOYMENT an ID, unique ID prefix or job ID (its latest active

@@ -1,10 +1,6 @@
 //! `--what-if`, `--until` and `--format html` from the command line: the
 //! story of the what-if cluster pinned in each format, and bad input.
 
-use std::process::Command;
-
-use assert_cmd::cargo::CommandCargoExt;
-
 const CLUSTER: &str = "tests/what-if/cluster.json";
 
 /// The story the goldens and the browser test read: client-2 misses its
@@ -46,20 +42,7 @@ pub const OPERATOR_STORY: [&str; 19] = [
     "html",
 ];
 
-pub fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::cargo_bin("plan-inspect")
-        .unwrap()
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("COLUMNS", "100")
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+pub use crate::common::plan_inspect as run;
 
 fn story(format: &str) -> String {
     let mut args = vec![CLUSTER, "--format", format];

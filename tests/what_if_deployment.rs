@@ -16,24 +16,11 @@ use plan_inspect::model::{
     AllocDeploymentStatus, DeploymentState, Evaluation, Job, ReschedulePolicy, UpdateStrategy,
     deployment_status as ds,
 };
-use plan_inspect::servers::story::{DeploymentGroupFacts, MarkKind};
+use plan_inspect::servers::story::{DeploymentFacts, DeploymentGroupFacts, MarkKind};
 use plan_inspect::servers::{Story, WatcherAction};
 use plan_inspect::time::SECOND;
 
 use crate::common::*;
-
-/// The story of `events` until `until` on `c` as release `version` replays
-/// it, allocations healthy `healthy_after` after they start.
-pub(crate) fn story(
-    c: &Cluster,
-    version: &str,
-    events: &[String],
-    until: &str,
-    healthy_after: Option<i64>,
-) -> Story {
-    try_tell(c, version, &request(events, Some(until), healthy_after))
-        .unwrap_or_else(|e| panic!("{e}"))
-}
 
 /// Version 0 of a job of `count` with `update`, stable, running on its
 /// own nodes; version 1 changes its tasks (a destructive update) and is
@@ -119,14 +106,28 @@ pub(crate) fn deploying(
     (c, job, dep, placed)
 }
 
-/// The group `web` of deployment `id` as the story left it.
-pub(crate) fn web<'s>(s: &'s Story, id: &str) -> &'s DeploymentGroupFacts {
-    let d = s
-        .deployments
+/// The allocations of version 0 [`deploying`] leaves running, outside the
+/// deployment, in the snapshot's order.
+pub(crate) fn old_running(c: &Cluster) -> Vec<String> {
+    c.snapshot
+        .allocs
+        .iter()
+        .filter(|a| a.deployment_id.is_empty() && a.desired_status.as_str() == "run")
+        .map(|a| a.id.to_string())
+        .collect()
+}
+
+/// Deployment `id` as the story left it.
+pub(crate) fn written<'s>(s: &'s Story, id: &str) -> &'s DeploymentFacts {
+    s.deployments
         .iter()
         .find(|d| d.id == id)
-        .expect("the story wrote the deployment");
-    &d.groups["web"]
+        .expect("the story wrote the deployment")
+}
+
+/// The group `web` of deployment `id` as the story left it.
+pub(crate) fn web<'s>(s: &'s Story, id: &str) -> &'s DeploymentGroupFacts {
+    &written(s, id).groups["web"]
 }
 
 /// The deployment `s` created for the job (the first plan's).
@@ -173,7 +174,7 @@ fn a_rolling_update_completes_in_the_story() {
             ..UpdateStrategy::default()
         };
         let (c, _job, _old) = registered(3, update);
-        let s = story(&c, version, &[], "10m", None);
+        let s = Tell::on(&c).until("10m").at(version);
         assert_eq!(
             triggers(&s),
             [
@@ -221,7 +222,10 @@ fn a_rolling_update_waits_for_health() {
             ..UpdateStrategy::default()
         };
         let (c, _job, _old) = registered(3, update);
-        let s = story(&c, version, &[], "1h", Some(60 * SECOND));
+        let s = Tell::on(&c)
+            .until("1h")
+            .healthy_after(60 * SECOND)
+            .at(version);
         assert_eq!(
             triggers(&s),
             [
@@ -247,7 +251,10 @@ fn a_rolling_update_is_not_complete_before_its_health() {
         ..UpdateStrategy::default()
     };
     let (c, _job, _old) = registered(2, update);
-    let s = story(&c, "2.0.5", &[], "10m", Some(15 * 60 * SECOND));
+    let s = Tell::on(&c)
+        .until("10m")
+        .healthy_after(15 * 60 * SECOND)
+        .at("2.0.5");
     assert_eq!(triggers(&s), [(0, "job-register")]);
     let dep = created(&s);
     assert!(marks(&s, &dep, ds::SUCCESSFUL).is_empty());
@@ -269,7 +276,7 @@ fn healthy_canaries_are_auto_promoted() {
             ..UpdateStrategy::default()
         };
         let (c, _job, _old) = registered(3, update);
-        let s = story(&c, version, &[], "10m", None);
+        let s = Tell::on(&c).until("10m").at(version);
         let first = &s.timeline[0].job.plan;
         assert_eq!(first.place.iter().filter(|p| p.canary).count(), 2);
         let dep = created(&s);
@@ -321,7 +328,7 @@ fn canaries_without_auto_promote_wait_for_promotion() {
         ..UpdateStrategy::default()
     };
     let (c, _job, _old) = registered(2, update);
-    let s = story(&c, "2.0.5", &[], "30m", None);
+    let s = Tell::on(&c).until("30m").at("2.0.5");
     assert_eq!(
         triggers(&s),
         [(0, "job-register"), (1, "deployment-watcher")]
@@ -350,13 +357,11 @@ fn an_unhealthy_allocation_fails_the_deployment_and_reverts() {
             ..UpdateStrategy::default()
         };
         let (c, _job, dep, placed) = deploying(3, update, |_| {});
-        let s = story(
-            &c,
-            version,
-            &[format!("alloc-fail:{placed}@1m")],
-            "30m",
-            Some(5 * 60 * SECOND),
-        );
+        let s = Tell::on(&c)
+            .event(format!("alloc-fail:{placed}@1m"))
+            .until("30m")
+            .healthy_after(5 * 60 * SECOND)
+            .at(version);
         let failed = &s.deployment_watcher;
         assert_eq!(failed.len(), 1, "{version}: {failed:?}");
         assert_eq!(failed[0].action, WatcherAction::FailedUnhealthy);
@@ -383,7 +388,7 @@ fn an_unhealthy_allocation_fails_the_deployment_and_reverts() {
             (1, 0, 1),
             "{version}"
         );
-        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        let d = written(&s, &dep);
         assert_eq!(d.status, ds::FAILED);
     }
 }
@@ -397,13 +402,11 @@ fn an_unhealthy_allocation_fails_the_deployment() {
         ..UpdateStrategy::default()
     };
     let (c, _job, _dep, placed) = deploying(2, update, |_| {});
-    let s = story(
-        &c,
-        "2.0.5",
-        &[format!("alloc-fail:{placed}@1m")],
-        "30m",
-        Some(5 * 60 * SECOND),
-    );
+    let s = Tell::on(&c)
+        .event(format!("alloc-fail:{placed}@1m"))
+        .until("30m")
+        .healthy_after(5 * 60 * SECOND)
+        .at("2.0.5");
     let failed = &s.deployment_watcher;
     assert_eq!(failed.len(), 1, "{failed:?}");
     assert_eq!(
@@ -432,20 +435,18 @@ fn an_unhealthy_placement_of_the_story_fails_its_deployment() {
             ..UpdateStrategy::default()
         };
         let (c, _job, _old) = registered(2, update);
-        let after = Some(5 * 60 * SECOND);
-        let first = story(&c, version, &[], "30s", after);
+        let after = 5 * 60 * SECOND;
+        let first = Tell::on(&c).until("30s").healthy_after(after).at(version);
         let placed = first
             .marks
             .iter()
             .find(|m| m.kind == MarkKind::Placed)
             .expect("the registration places one allocation");
-        let s = story(
-            &c,
-            version,
-            &[format!("alloc-fail:{}@1m", placed.name)],
-            "30m",
-            after,
-        );
+        let s = Tell::on(&c)
+            .event(format!("alloc-fail:{}@1m", placed.name))
+            .until("30m")
+            .healthy_after(after)
+            .at(version);
         assert_eq!(
             s.what_if[0].alloc_id.as_deref(),
             Some(placed.alloc_id.as_str())
@@ -479,7 +480,7 @@ fn the_progress_deadline_fails_a_stalled_deployment() {
             ..UpdateStrategy::default()
         };
         let (c, _job, _old) = registered(2, update);
-        let s = story(&c, version, &[], "1h", None);
+        let s = Tell::on(&c).until("1h").at(version);
         let failed = &s.deployment_watcher;
         assert_eq!(failed.len(), 1, "{version}: {failed:?}");
         assert_eq!(failed[0].action, WatcherAction::FailedDeadline);
@@ -513,16 +514,14 @@ fn deployment_watcher_go_v1_6_0_an_unhealthy_allocation_out_of_attempts_fails_ea
         let (c, _job, dep, placed) = deploying(2, update, |j| {
             j.task_groups[0].reschedule_policy = Some(ReschedulePolicy::default());
         });
-        let s = story(
-            &c,
-            version,
-            &[format!("alloc-fail:{placed}@1m")],
-            "5m",
-            Some(5 * 60 * SECOND),
-        );
+        let s = Tell::on(&c)
+            .event(format!("alloc-fail:{placed}@1m"))
+            .until("5m")
+            .healthy_after(5 * 60 * SECOND)
+            .at(version);
         let g = web(&s, &dep);
         assert_eq!(g.unhealthy_allocs, 1, "{version}");
-        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        let d = written(&s, &dep);
         if fails {
             assert_eq!(d.status, ds::FAILED, "{version}");
             assert_eq!(s.deployment_watcher.len(), 1, "{version}");
@@ -583,7 +582,7 @@ fn deployment_watcher_go_v1_3_3_auto_promote_counts_healthy_canaries() {
         for n in &mut c.snapshot.nodes {
             n.scheduling_eligibility = "eligible".into();
         }
-        let s = story(&c, version, &[], "10s", None);
+        let s = Tell::on(&c).until("10s").at(version);
         let promoted: Vec<&WatcherAction> =
             s.deployment_watcher.iter().map(|w| &w.action).collect();
         if promotes {
@@ -624,7 +623,7 @@ fn deployment_watcher_go_v2_0_1_a_paused_deployment_keeps_its_deadline() {
             .get_mut("web")
             .unwrap()
             .require_progress_by = now().add(300 * SECOND);
-        let s = story(&c, version, &[], "1h", None);
+        let s = Tell::on(&c).until("1h").at(version);
         if fails {
             assert_eq!(s.deployment_watcher.len(), 1, "{version}");
             let w = &s.deployment_watcher[0];

@@ -6,18 +6,20 @@
 //! nomad/deploymentwatcher/deployment_watcher.go:259-403, v1.3.0
 //! :256-396), which writes the promotion (`UpdateDeploymentPromotion`) or
 //! the status update with its evaluation as it does for its own promotions
-//! and failures.
+//! and failures. `Deployment.Unblock` (v2.0.5 :303-351, v1.3.0 :257-297)
+//! hands its deployment to `UnblockDeployment`, which Nomad CE leaves
+//! empty: a multiregion step, Enterprise's.
 
 use std::sync::Arc;
 
 use plan_inspect::model::{AllocDeploymentStatus, Job, UpdateStrategy, deployment_status as ds};
 use plan_inspect::servers::story::Ignored;
-use plan_inspect::servers::{Story, WatcherAction, WhatIfError};
+use plan_inspect::servers::{Story, WatcherAction};
 use plan_inspect::time::SECOND;
 
 use crate::common::*;
 use crate::what_if_deployment::{
-    created, deploying, registered, registered_with, story, triggers, web,
+    created, deploying, old_running, registered, registered_with, triggers, web, written,
 };
 
 const MINUTE: i64 = 60 * SECOND;
@@ -51,13 +53,10 @@ fn ran(s: &Story, eval: &str) -> usize {
 fn deployment_watcher_go_promote_deployment_promotes_the_healthy_canary() {
     for version in ["1.3.0", "2.0.5"] {
         let (c, job, _old) = registered(2, manual_canary());
-        let s = story(
-            &c,
-            version,
-            &[format!("deployment-promote:{}@5m", job.id)],
-            "30m",
-            None,
-        );
+        let s = Tell::on(&c)
+            .event(format!("deployment-promote:{}@5m", job.id))
+            .until("30m")
+            .at(version);
         let dep = created(&s);
         let e = &s.what_if[0];
         assert_eq!(e.deployment_id.as_deref(), Some(dep.as_str()), "{version}");
@@ -90,7 +89,7 @@ fn deployment_watcher_go_promote_deployment_promotes_the_healthy_canary() {
         let g = web(&s, &dep);
         assert!(g.promoted, "{version}");
         assert_eq!((g.placed_allocs, g.healthy_allocs), (2, 2), "{version}");
-        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        let d = written(&s, &dep);
         assert_eq!(d.status, ds::SUCCESSFUL, "{version}");
     }
 }
@@ -114,12 +113,9 @@ fn a_promotion_without_until_runs_its_evaluation() {
             state.healthy_allocs = 1;
         }
         let prefix = &dep[..dep.len() - 1];
-        let s = try_tell(
-            &c,
-            version,
-            &request(&[format!("deployment-promote:{prefix}@5m")], None, None),
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        let s = Tell::on(&c)
+            .event(format!("deployment-promote:{prefix}@5m"))
+            .at(version);
         assert_eq!(s.what_if[0].deployment_id.as_deref(), Some(dep.as_str()));
         assert_eq!(triggers(&s), [(300, "deployment-watcher")], "{version}");
         assert_eq!(s.timeline[0].evaluation.id, s.what_if[0].evaluations[0]);
@@ -145,19 +141,15 @@ fn a_promotion_without_until_runs_its_evaluation() {
 fn state_store_go_a_promotion_of_an_unhealthy_canary_is_refused() {
     for version in ["1.3.0", "2.0.5"] {
         let (c, job, _old) = registered(2, manual_canary());
-        let s = story(
-            &c,
-            version,
-            &[format!("deployment-promote:{}@5m", job.id)],
-            "30m",
-            Some(10 * MINUTE),
-        );
+        let s = Tell::on(&c)
+            .event(format!("deployment-promote:{}@5m", job.id))
+            .until("30m")
+            .healthy_after(10 * MINUTE)
+            .at(version);
         let e = &s.what_if[0];
         assert_eq!(
             e.ignored,
-            Some(Ignored::Refused {
-                errors: vec!["Task group \"web\" has 0/1 healthy allocations".to_string()]
-            }),
+            refused(&["Task group \"web\" has 0/1 healthy allocations"]),
             "{version}"
         );
         assert!(e.evaluations.is_empty(), "{version}");
@@ -182,13 +174,11 @@ fn deployment_watcher_go_fail_deployment_reverts() {
             ..UpdateStrategy::default()
         };
         let (c, _job, dep, _placed) = deploying(3, update, |_| {});
-        let s = story(
-            &c,
-            version,
-            &[format!("deployment-fail:{dep}@1m")],
-            "30m",
-            Some(5 * MINUTE),
-        );
+        let s = Tell::on(&c)
+            .event(format!("deployment-fail:{dep}@1m"))
+            .until("30m")
+            .healthy_after(5 * MINUTE)
+            .at(version);
         let e = &s.what_if[0];
         assert_eq!(e.deployment_id.as_deref(), Some(dep.as_str()));
         assert_eq!(e.evaluations.len(), 1, "{version}");
@@ -204,7 +194,7 @@ fn deployment_watcher_go_fail_deployment_reverts() {
         let after = &s.timeline[ran(&s, &e.evaluations[0])];
         assert_eq!(after.evaluation.triggered_by, "deployment-watcher");
         assert_eq!(after.job.version, 2, "{version}");
-        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        let d = written(&s, &dep);
         assert_eq!(
             (d.status.as_str(), d.status_description.as_str()),
             (ds::FAILED, w.status_description.as_str())
@@ -219,35 +209,26 @@ fn deployment_watcher_go_fail_deployment_reverts() {
 fn deployment_endpoint_go_a_terminal_deployment_is_refused() {
     for version in ["1.3.0", "2.0.5"] {
         let (c, job, dep, _placed) = deploying(3, one_at_a_time(), |_| {});
-        let s = story(
-            &c,
-            version,
-            &[
-                format!("deployment-fail:{dep}@1m"),
-                format!("deployment-fail:{}@2m", job.id),
-                format!("deployment-promote:{dep}@3m"),
-            ],
-            "30m",
-            Some(5 * MINUTE),
-        );
+        let s = Tell::on(&c)
+            .event(format!("deployment-fail:{dep}@1m"))
+            .event(format!("deployment-fail:{}@2m", job.id))
+            .event(format!("deployment-promote:{dep}@3m"))
+            .until("30m")
+            .healthy_after(5 * MINUTE)
+            .at(version);
         assert_eq!(s.deployment_watcher.len(), 1, "{version}");
         assert_eq!(
             s.deployment_watcher[0].status_description,
             ds::DESC_FAILED_BY_USER
         );
         assert_eq!(s.deployment_watcher[0].reverted, None);
-        let refused: Vec<Option<Ignored>> = s.what_if.iter().map(|e| e.ignored.clone()).collect();
-        let error = |e: &str| {
-            Some(Ignored::Refused {
-                errors: vec![e.to_string()],
-            })
-        };
+        let got: Vec<Option<Ignored>> = s.what_if.iter().map(|e| e.ignored.clone()).collect();
         assert_eq!(
-            refused,
+            got,
             [
                 None,
-                error("can't fail terminal deployment"),
-                error("can't promote terminal deployment"),
+                refused(&["can't fail terminal deployment"]),
+                refused(&["can't promote terminal deployment"]),
             ],
             "{version}"
         );
@@ -276,11 +257,9 @@ fn an_unknown_or_ambiguous_deployment_is_an_error() {
     let other = c.new_deployment(&job);
     c.deployment_mut(&other).status = ds::SUCCESSFUL.into();
     c.deployment_mut(&other).create_index = 1;
-    let err = |events: &[&str]| -> WhatIfError {
-        try_tell(&c, "2.0.5", &request(events, Some("10m"), None)).unwrap_err()
-    };
+    let err = |event: &str| Tell::on(&c).event(event).until("10m").error_at("2.0.5");
     assert_eq!(
-        err(&["deployment-promote:nope@1m"]).to_string(),
+        err("deployment-promote:nope@1m").to_string(),
         format!(
             "--what-if deployment-promote:nope@1m: no deployment has the ID or ID prefix \
              \"nope\", nor does a job of that ID have one, at 2022-04-01T12:01:00Z; the \
@@ -290,7 +269,7 @@ fn an_unknown_or_ambiguous_deployment_is_an_error() {
         "the deployments as the story has them when the event happens: {dep} completed"
     );
     assert_eq!(
-        err(&["deployment-fail:deployment-"]).to_string(),
+        err("deployment-fail:deployment-").to_string(),
         format!(
             "--what-if deployment-fail:deployment-: \"deployment-\" matches 2 deployments: \
              {dep} (default/mock-service v1, running), {other} (default/mock-service v1, \
@@ -322,16 +301,12 @@ fn deployment_watcher_go_v2_0_1_pause_and_resume() {
             ..UpdateStrategy::default()
         };
         let (c, job, _old) = registered(3, update);
-        let s = story(
-            &c,
-            version,
-            &[
-                format!("deployment-pause:{}@30s", job.id),
-                format!("deployment-resume:{}@20m", job.id),
-            ],
-            "1h",
-            Some(MINUTE),
-        );
+        let s = Tell::on(&c)
+            .event(format!("deployment-pause:{}@30s", job.id))
+            .event(format!("deployment-resume:{}@20m", job.id))
+            .until("1h")
+            .healthy_after(MINUTE)
+            .at(version);
         let dep = created(&s);
         let pause = &s.what_if[0];
         assert_eq!(pause.deployment_id.as_deref(), Some(dep.as_str()));
@@ -366,7 +341,7 @@ fn deployment_watcher_go_v2_0_1_pause_and_resume() {
             assert_eq!(s.deployment_watcher[1].eval_id, resume.evaluations[0]);
             let after = &s.timeline[ran(&s, &resume.evaluations[0])];
             assert_eq!(destructive_indexes(&after.job).len(), 1, "{version}");
-            let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+            let d = written(&s, &dep);
             assert_eq!(d.status, ds::SUCCESSFUL, "{version}");
         } else {
             let failed = (
@@ -377,9 +352,7 @@ fn deployment_watcher_go_v2_0_1_pause_and_resume() {
             assert_eq!(actions, [paused, failed], "{version}");
             assert_eq!(
                 s.what_if[1].ignored,
-                Some(Ignored::Refused {
-                    errors: vec!["can't resume terminal deployment".to_string()]
-                })
+                refused(&["can't resume terminal deployment"])
             );
         }
     }
@@ -404,20 +377,17 @@ fn state_store_go_v2_0_1_a_pause_restarts_the_progress_deadline() {
             .get_mut("web")
             .unwrap()
             .require_progress_by = now().add(5 * MINUTE);
-        let s = story(
-            &c,
-            version,
-            &[format!("deployment-pause:{dep}@2m")],
-            "3m",
-            None,
-        );
+        let s = Tell::on(&c)
+            .event(format!("deployment-pause:{dep}@2m"))
+            .until("3m")
+            .at(version);
         let g = web(&s, &dep);
         assert_eq!(
             g.require_progress_by,
             Some(now().add(by * MINUTE)),
             "{version}"
         );
-        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        let d = written(&s, &dep);
         assert_eq!(
             (d.status.as_str(), d.status_description.as_str()),
             (ds::PAUSED, ds::DESC_PAUSED)
@@ -432,17 +402,10 @@ fn state_store_go_v2_0_1_a_pause_restarts_the_progress_deadline() {
 /// `deployment_watcher`, with the event's evaluation.
 #[test]
 fn a_promotion_from_the_command_line() {
-    let (code, stdout, stderr) = crate::what_if_cli::run(&[
-        "fixtures/evals.json",
-        "--format",
-        "json",
-        "--what-if",
-        "deployment-promote:web@10m",
-        "--until",
-        "1h",
-    ]);
-    assert_eq!(code, 0, "{stderr}");
-    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let doc = CliStory::on("fixtures/evals.json")
+        .what_if("deployment-promote:web@10m")
+        .until("1h")
+        .json();
     let event = &doc["what_if"][0];
     assert_eq!(event["event"], "deployment-promote");
     let dep = event["deployment_id"].as_str().expect("deployment named");
@@ -453,12 +416,7 @@ fn a_promotion_from_the_command_line() {
     assert_eq!(w["deployment_id"], dep);
     assert_eq!(w["eval_id"], eval);
     assert_eq!(w["status_description"], "Deployment is running");
-    let d = doc["deployments"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|d| d["id"] == dep)
-        .unwrap();
+    let d = json_deployment(&doc, dep);
     assert_eq!(d["groups"]["web"]["promoted"], true);
 }
 
@@ -467,13 +425,10 @@ fn a_promotion_from_the_command_line() {
 #[test]
 fn a_deployment_event_after_until_is_not_looked_up() {
     let (c, _job, _old) = registered(2, manual_canary());
-    let s = story(
-        &c,
-        "2.0.5",
-        &["deployment-fail:anything@2h".to_string()],
-        "1h",
-        None,
-    );
+    let s = Tell::on(&c)
+        .event("deployment-fail:anything@2h")
+        .until("1h")
+        .at("2.0.5");
     assert_eq!(s.what_if[0].ignored, Some(Ignored::AfterUntil));
     assert_eq!(s.what_if[0].deployment_id, None);
 }
@@ -484,12 +439,10 @@ fn a_job_id_of_two_namespaces_is_an_error() {
     let (mut c, job, _dep, _placed) = deploying(2, one_at_a_time(), |_| {});
     let other = c.new_deployment(&job);
     c.deployment_mut(&other).namespace = "batch".into();
-    let e = try_tell(
-        &c,
-        "2.0.5",
-        &request(&["deployment-pause:mock-service"], Some("10m"), None),
-    )
-    .unwrap_err();
+    let e = Tell::on(&c)
+        .event("deployment-pause:mock-service")
+        .until("10m")
+        .error_at("2.0.5");
     assert_eq!(
         e.to_string(),
         "--what-if deployment-pause:mock-service: jobs \"mock-service\" of 2 namespaces have \
@@ -504,13 +457,10 @@ fn a_job_id_of_two_namespaces_is_an_error() {
 fn state_store_go_a_deployment_without_canaries_is_promoted() {
     for version in ["1.3.0", "2.0.5"] {
         let (c, job, _old) = registered(3, one_at_a_time());
-        let s = story(
-            &c,
-            version,
-            &[format!("deployment-promote:{}@500ms", job.id)],
-            "10m",
-            None,
-        );
+        let s = Tell::on(&c)
+            .event(format!("deployment-promote:{}@500ms", job.id))
+            .until("10m")
+            .at(version);
         let dep = created(&s);
         assert_eq!(s.what_if[0].ignored, None, "{version}");
         assert_eq!(s.what_if[0].evaluations.len(), 1, "{version}");
@@ -519,7 +469,7 @@ fn state_store_go_a_deployment_without_canaries_is_promoted() {
             WatcherAction::PromotedByOperator
         );
         assert!(web(&s, &dep).promoted, "{version}");
-        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        let d = written(&s, &dep);
         assert_eq!(d.status, ds::SUCCESSFUL, "{version}");
     }
 }
@@ -557,16 +507,11 @@ fn two_groups_with(update: UpdateStrategy) -> (Cluster, Arc<Job>) {
 fn state_store_go_update_deployment_promotion_of_some_groups() {
     for version in ["1.3.0", "2.0.5"] {
         let (c, job) = two_groups();
-        let s = story(
-            &c,
-            version,
-            &[
-                format!("deployment-promote:{}:web@5m", job.id),
-                format!("deployment-promote:{}:api@10m", job.id),
-            ],
-            "30m",
-            None,
-        );
+        let s = Tell::on(&c)
+            .event(format!("deployment-promote:{}:web@5m", job.id))
+            .event(format!("deployment-promote:{}:api@10m", job.id))
+            .until("30m")
+            .at(version);
         let dep = created(&s);
         let w = &s.deployment_watcher;
         assert_eq!(w.len(), 2, "{version}: {w:?}");
@@ -599,7 +544,7 @@ fn state_store_go_update_deployment_promotion_of_some_groups() {
             !replaced.is_empty() && replaced.iter().all(|g| *g == "web"),
             "{version}: only web moves after web's promotion: {replaced:?}"
         );
-        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        let d = written(&s, &dep);
         assert!(d.groups["web"].promoted && d.groups["api"].promoted);
         assert_eq!(d.status, ds::SUCCESSFUL, "{version}");
     }
@@ -616,21 +561,15 @@ fn state_store_go_update_deployment_promotion_of_some_groups() {
 fn state_store_go_update_deployment_promotion_checks_the_groups_named() {
     for version in ["1.3.0", "2.0.5"] {
         let (c, job) = two_groups();
-        let s = story(
-            &c,
-            version,
-            &[
-                format!("deployment-promote:{}:web@5m", job.id),
-                format!("deployment-promote:{}:cache@6m", job.id),
-            ],
-            "30m",
-            Some(10 * MINUTE),
-        );
+        let s = Tell::on(&c)
+            .event(format!("deployment-promote:{}:web@5m", job.id))
+            .event(format!("deployment-promote:{}:cache@6m", job.id))
+            .until("30m")
+            .healthy_after(10 * MINUTE)
+            .at(version);
         assert_eq!(
             s.what_if[0].ignored,
-            Some(Ignored::Refused {
-                errors: vec!["Task group \"web\" has 0/1 healthy allocations".to_string()]
-            }),
+            refused(&["Task group \"web\" has 0/1 healthy allocations"]),
             "{version}"
         );
         let cache = &s.what_if[1];
@@ -640,7 +579,7 @@ fn state_store_go_update_deployment_promotion_checks_the_groups_named() {
         assert_eq!(w.len(), 1, "{version}: {w:?}");
         assert_eq!(w[0].groups, ["cache"]);
         assert_eq!(w[0].status_description, ds::DESC_NEEDS_PROMOTION);
-        let d = s.deployments.iter().find(|d| d.id == created(&s)).unwrap();
+        let d = written(&s, &created(&s));
         assert!(!d.groups["web"].promoted && !d.groups["api"].promoted);
         assert_eq!(d.status, ds::RUNNING, "{version}");
     }
@@ -674,7 +613,7 @@ fn deployment_watcher_go_set_alloc_health_moves_a_manual_deployment() {
         let events: Vec<String> = (0..3)
             .map(|i| format!("alloc-healthy:mock-service.web[{i}]@{}m", i + 2))
             .collect();
-        let s = story(&c, version, &events, "30m", None);
+        let s = Tell::on(&c).events(&events).until("30m").at(version);
         let dep = created(&s);
         assert_eq!(
             triggers(&s),
@@ -697,7 +636,7 @@ fn deployment_watcher_go_set_alloc_health_moves_a_manual_deployment() {
         assert_eq!(destructive_indexes(first).len(), 1, "{version}");
         let g = web(&s, &dep);
         assert_eq!((g.placed_allocs, g.healthy_allocs), (3, 3), "{version}");
-        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        let d = written(&s, &dep);
         assert_eq!(d.status, ds::SUCCESSFUL, "{version}");
     }
 }
@@ -714,16 +653,11 @@ fn deployment_watcher_go_set_alloc_health_moves_a_manual_deployment() {
 fn deployment_watcher_go_set_alloc_health_unhealthy_fails_and_reverts() {
     for version in ["1.3.0", "2.0.5"] {
         let (c, _job, dep, placed) = deploying(3, manual_health(10 * MINUTE, true), |_| {});
-        let s = story(
-            &c,
-            version,
-            &[
-                format!("alloc-healthy:{placed}@30s"),
-                format!("alloc-unhealthy:{placed}@1m"),
-            ],
-            "30m",
-            None,
-        );
+        let s = Tell::on(&c)
+            .event(format!("alloc-healthy:{placed}@30s"))
+            .event(format!("alloc-unhealthy:{placed}@1m"))
+            .until("30m")
+            .at(version);
         let e = &s.what_if[1];
         assert_eq!(e.ignored, None, "{version}");
         assert_eq!(e.deployment_id.as_deref(), Some(dep.as_str()));
@@ -740,7 +674,7 @@ fn deployment_watcher_go_set_alloc_health_unhealthy_fails_and_reverts() {
         assert_eq!(after.job.version, 2, "{version}");
         let g = web(&s, &dep);
         assert_eq!((g.healthy_allocs, g.unhealthy_allocs), (0, 1), "{version}");
-        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        let d = written(&s, &dep);
         assert_eq!(d.status, ds::FAILED, "{version}");
     }
 }
@@ -756,13 +690,10 @@ fn deployment_watcher_go_set_alloc_health_without_a_stable_version() {
         for j in &mut c.snapshot.job_versions {
             Arc::make_mut(j).stable = false;
         }
-        let s = story(
-            &c,
-            version,
-            &[format!("alloc-unhealthy:{placed}@1m")],
-            "10m",
-            None,
-        );
+        let s = Tell::on(&c)
+            .event(format!("alloc-unhealthy:{placed}@1m"))
+            .until("10m")
+            .at(version);
         let w = &s.deployment_watcher[0];
         assert_eq!(
             (w.action, w.status_description.as_str(), w.reverted.as_ref()),
@@ -773,7 +704,7 @@ fn deployment_watcher_go_set_alloc_health_without_a_stable_version() {
             ),
             "{version}"
         );
-        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        let d = written(&s, &dep);
         assert_eq!(d.status, ds::FAILED, "{version}");
     }
 }
@@ -788,42 +719,26 @@ fn deployment_watcher_go_set_alloc_health_without_a_stable_version() {
 fn deployment_endpoint_go_set_alloc_health_refusals() {
     for version in ["1.3.0", "2.0.5"] {
         let (mut c, _job, dep, placed) = deploying(3, manual_health(0, false), |_| {});
-        let old: Vec<String> = c
-            .snapshot
-            .allocs
-            .iter()
-            .filter(|a| a.deployment_id.is_empty() && a.desired_status.as_str() == "run")
-            .map(|a| a.id.to_string())
-            .collect();
+        let old = old_running(&c);
         c.alloc_mut(&old[1]).deployment_id = "gone".into();
-        let s = story(
-            &c,
-            version,
-            &[
-                format!("alloc-healthy:{}@10s", old[0]),
-                format!("alloc-unhealthy:{}@20s", old[1]),
-                format!("deployment-fail:{dep}@30s"),
-                format!("alloc-healthy:{placed}@40s"),
-            ],
-            "10m",
-            None,
-        );
-        let refused = |e: &str| {
-            Some(Ignored::Refused {
-                errors: vec![e.to_string()],
-            })
-        };
+        let s = Tell::on(&c)
+            .event(format!("alloc-healthy:{}@10s", old[0]))
+            .event(format!("alloc-unhealthy:{}@20s", old[1]))
+            .event(format!("deployment-fail:{dep}@30s"))
+            .event(format!("alloc-healthy:{placed}@40s"))
+            .until("10m")
+            .at(version);
         let got: Vec<_> = s.what_if.iter().map(|e| e.ignored.clone()).collect();
         assert_eq!(
             got,
             [
-                refused(&format!(
+                refused(&[&format!(
                     "alloc \"{}\" is not part of deployment \"{dep}\"",
                     old[0]
-                )),
-                refused("deployment not found"),
+                )]),
+                refused(&["deployment not found"]),
                 None,
-                refused("can't set health of allocations for a terminal deployment"),
+                refused(&["can't set health of allocations for a terminal deployment"]),
             ],
             "{version}"
         );
@@ -842,19 +757,11 @@ fn deployment_endpoint_go_set_alloc_health_refusals() {
 #[test]
 fn deployment_endpoint_go_set_alloc_health_without_a_deployment() {
     let (c, _job, old) = registered(2, manual_health(0, false));
-    let s = story(
-        &c,
-        "2.0.5",
-        &[format!("alloc-healthy:{}", old[0])],
-        "10m",
-        None,
-    );
-    assert_eq!(
-        s.what_if[0].ignored,
-        Some(Ignored::Refused {
-            errors: vec!["missing deployment ID".to_string()]
-        })
-    );
+    let s = Tell::on(&c)
+        .event(format!("alloc-healthy:{}", old[0]))
+        .until("10m")
+        .at("2.0.5");
+    assert_eq!(s.what_if[0].ignored, refused(&["missing deployment ID"]));
     assert_eq!(s.what_if[0].deployment_id, None);
     assert_eq!(s.what_if[0].alloc_id.as_deref(), Some(old[0].as_str()));
 }
@@ -874,17 +781,14 @@ fn deployment_watcher_go_set_alloc_health_of_a_canary_then_auto_promotes() {
             ..manual_health(0, false)
         };
         let (c, _job, _old) = registered(2, update);
-        let first = story(&c, version, &[], "1m", None);
+        let first = Tell::on(&c).until("1m").at(version);
         let dep = created(&first);
         let canary = web(&first, &dep).placed_canaries[0].to_string();
         assert!(first.deployment_watcher.is_empty(), "{version}: it waits");
-        let s = story(
-            &c,
-            version,
-            &[format!("alloc-healthy:{canary}@1m")],
-            "30m",
-            None,
-        );
+        let s = Tell::on(&c)
+            .event(format!("alloc-healthy:{canary}@1m"))
+            .until("30m")
+            .at(version);
         let actions: Vec<WatcherAction> = s.deployment_watcher.iter().map(|w| w.action).collect();
         assert_eq!(
             actions,
@@ -910,21 +814,9 @@ fn deployment_watcher_go_set_alloc_health_of_a_canary_then_auto_promotes() {
 /// `deployment_watcher`.
 #[test]
 fn an_allocation_set_unhealthy_from_the_command_line() {
-    let (code, stdout, stderr) = crate::what_if_cli::run(&[
-        "tests/what-if/rolling.json",
-        "--nomad-version",
-        "2.0.5",
-        "--format",
-        "json",
-        "--what-if",
-        "alloc-unhealthy:web.web[0]@1500ms",
-        "--until",
-        "30m",
-        "--assume-healthy-after",
-        "1m",
-    ]);
-    assert_eq!(code, 0, "{stderr}");
-    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let doc = CliStory::rolling("2.0.5")
+        .what_if("alloc-unhealthy:web.web[0]@1500ms")
+        .json();
     let event = &doc["what_if"][0];
     assert_eq!(event["event"], "alloc-unhealthy");
     let dep = event["deployment_id"].as_str().expect("deployment named");
@@ -936,33 +828,33 @@ fn an_allocation_set_unhealthy_from_the_command_line() {
         w["status_description"],
         "Failed due to unhealthy allocations - rolling back to job version 1"
     );
-    let d = doc["deployments"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|d| d["id"] == dep)
-        .unwrap();
+    let d = json_deployment(&doc, dep);
     assert_eq!(d["status"], "failed");
     assert_eq!(d["groups"]["web"]["unhealthy_allocs"], 1);
 }
 
-/// The snapshot's running deployment of [`deploying`] (three allocations,
-/// one at a time, each healthy ten minutes after it starts), `paused` or
-/// not, and the story of `event` on it a minute in, to 5m.
-fn operator_on(version: &str, paused: bool, event: &str) -> (Story, String) {
+/// The snapshot's running deployment of [`deploying`], three allocations
+/// one at a time, `paused` or not, and its ID.
+fn running(paused: bool) -> (Cluster, String) {
     let (mut c, _job, dep, _placed) = deploying(3, one_at_a_time(), |_| {});
     if paused {
         let d = c.deployment_mut(&dep);
         d.status = ds::PAUSED.into();
         d.status_description = ds::DESC_PAUSED.into();
     }
-    let s = story(
-        &c,
-        version,
-        &[format!("{event}:{dep}@1m")],
-        "5m",
-        Some(10 * MINUTE),
-    );
+    (c, dep)
+}
+
+/// The snapshot's running deployment of [`deploying`] (three allocations,
+/// one at a time, each healthy ten minutes after it starts), `paused` or
+/// not, and the story of `event` on it a minute in, to 5m.
+fn operator_on(version: &str, paused: bool, event: &str) -> (Story, String) {
+    let (c, dep) = running(paused);
+    let s = Tell::on(&c)
+        .event(format!("{event}:{dep}@1m"))
+        .until("5m")
+        .healthy_after(10 * MINUTE)
+        .at(version);
     (s, dep)
 }
 
@@ -987,7 +879,7 @@ fn one_write(s: &Story, dep: &str) -> (WatcherAction, String, bool, String) {
         }
         more => panic!("{more:?}"),
     };
-    let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+    let d = written(s, dep);
     (
         w.action,
         w.status_description.clone(),
@@ -996,25 +888,36 @@ fn one_write(s: &Story, dep: &str) -> (WatcherAction, String, bool, String) {
     )
 }
 
+/// `event` on [`operator_on`]'s deployment, `paused` or not, at 1.3.0 and
+/// 2.0.5: each story's one write as [`one_write`] reads it is `want`
+/// (action, description, evaluated, the deployment's status).
+fn one_write_at_both(
+    paused: bool,
+    event: &str,
+    want: (WatcherAction, &str, bool, &str),
+) -> [(&'static str, Story); 2] {
+    ["1.3.0", "2.0.5"].map(|version| {
+        let (s, dep) = operator_on(version, paused, event);
+        assert_eq!(
+            one_write(&s, &dep),
+            (want.0, want.1.to_string(), want.2, want.3.to_string()),
+            "{version}"
+        );
+        (version, s)
+    })
+}
+
 /// `TestWatcher_PauseDeployment_Pause_Running` (nomad/deploymentwatcher/
 /// deployments_watcher_test.go:700 at 1.3.0, :667 at 2.0.5): a running
 /// deployment paused is written `paused`, `Deployment is paused`, without
 /// an evaluation, and stays watched (not terminal).
 #[test]
 fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_pause_running() {
-    for version in ["1.3.0", "2.0.5"] {
-        let (s, dep) = operator_on(version, false, "deployment-pause");
-        assert_eq!(
-            one_write(&s, &dep),
-            (
-                WatcherAction::Paused,
-                ds::DESC_PAUSED.to_string(),
-                false,
-                ds::PAUSED.to_string()
-            ),
-            "{version}"
-        );
-    }
+    one_write_at_both(
+        false,
+        "deployment-pause",
+        (WatcherAction::Paused, ds::DESC_PAUSED, false, ds::PAUSED),
+    );
 }
 
 /// `TestWatcher_PauseDeployment_Pause_Paused` (:742 at 1.3.0, :698 at
@@ -1022,19 +925,11 @@ fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_pause_running() {
 /// is written again, without an evaluation.
 #[test]
 fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_pause_paused() {
-    for version in ["1.3.0", "2.0.5"] {
-        let (s, dep) = operator_on(version, true, "deployment-pause");
-        assert_eq!(
-            one_write(&s, &dep),
-            (
-                WatcherAction::Paused,
-                ds::DESC_PAUSED.to_string(),
-                false,
-                ds::PAUSED.to_string()
-            ),
-            "{version}"
-        );
-    }
+    one_write_at_both(
+        true,
+        "deployment-pause",
+        (WatcherAction::Paused, ds::DESC_PAUSED, false, ds::PAUSED),
+    );
 }
 
 /// `TestWatcher_PauseDeployment_Unpause_Paused` (:785 at 1.3.0, :791 at
@@ -1043,19 +938,11 @@ fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_pause_paused() {
 /// story runs.
 #[test]
 fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_unpause_paused() {
-    for version in ["1.3.0", "2.0.5"] {
-        let (s, dep) = operator_on(version, true, "deployment-resume");
-        assert_eq!(
-            one_write(&s, &dep),
-            (
-                WatcherAction::Resumed,
-                ds::DESC_RUNNING.to_string(),
-                true,
-                ds::RUNNING.to_string()
-            ),
-            "{version}"
-        );
-    }
+    one_write_at_both(
+        true,
+        "deployment-resume",
+        (WatcherAction::Resumed, ds::DESC_RUNNING, true, ds::RUNNING),
+    );
 }
 
 /// `TestWatcher_PauseDeployment_Unpause_Running` (:826 at 1.3.0, :823 at
@@ -1063,19 +950,11 @@ fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_unpause_paused() {
 /// written again, with an evaluation.
 #[test]
 fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_unpause_running() {
-    for version in ["1.3.0", "2.0.5"] {
-        let (s, dep) = operator_on(version, false, "deployment-resume");
-        assert_eq!(
-            one_write(&s, &dep),
-            (
-                WatcherAction::Resumed,
-                ds::DESC_RUNNING.to_string(),
-                true,
-                ds::RUNNING.to_string()
-            ),
-            "{version}"
-        );
-    }
+    one_write_at_both(
+        false,
+        "deployment-resume",
+        (WatcherAction::Resumed, ds::DESC_RUNNING, true, ds::RUNNING),
+    );
 }
 
 /// `TestWatcher_FailDeployment_Running` (:866 at 1.3.0, :854 at 2.0.5):
@@ -1084,18 +963,16 @@ fn deployment_watcher_go_v1_3_0_v2_0_5_pause_deployment_unpause_running() {
 /// rollback.
 #[test]
 fn deployment_watcher_go_v1_3_0_v2_0_5_fail_deployment_running() {
-    for version in ["1.3.0", "2.0.5"] {
-        let (s, dep) = operator_on(version, false, "deployment-fail");
-        assert_eq!(
-            one_write(&s, &dep),
-            (
-                WatcherAction::FailedByOperator,
-                ds::DESC_FAILED_BY_USER.to_string(),
-                true,
-                ds::FAILED.to_string()
-            ),
-            "{version}"
-        );
+    for (version, s) in one_write_at_both(
+        false,
+        "deployment-fail",
+        (
+            WatcherAction::FailedByOperator,
+            ds::DESC_FAILED_BY_USER,
+            true,
+            ds::FAILED,
+        ),
+    ) {
         assert_eq!(s.deployment_watcher[0].reverted, None, "{version}");
     }
 }
@@ -1124,19 +1001,15 @@ fn deployment_watcher_go_v1_3_0_v2_0_5_promote_deployment_unhealthy_canaries() {
             .get_mut("web")
             .unwrap()
             .desired_canaries = 2;
-        let s = story(
-            &c,
-            version,
-            &[format!("deployment-promote:{dep}@1m")],
-            "5m",
-            Some(10 * MINUTE),
-        );
+        let s = Tell::on(&c)
+            .event(format!("deployment-promote:{dep}@1m"))
+            .until("5m")
+            .healthy_after(10 * MINUTE)
+            .at(version);
         let e = &s.what_if[0];
         assert_eq!(
             e.ignored,
-            Some(Ignored::Refused {
-                errors: vec!["Task group \"web\" has 0/2 healthy allocations".to_string()]
-            }),
+            refused(&["Task group \"web\" has 0/2 healthy allocations"]),
             "{version}"
         );
         assert!(e.evaluations.is_empty(), "{version}");
@@ -1162,9 +1035,9 @@ fn deployment_watcher_go_v1_3_0_v2_0_5_watch_progress_deadline_canaries() {
     };
     for version in ["1.3.0", "2.0.5"] {
         let (c, _job, _old) = registered(2, update.clone());
-        let s = story(&c, version, &[], "30m", Some(MINUTE));
+        let s = Tell::on(&c).until("30m").healthy_after(MINUTE).at(version);
         let dep = created(&s);
-        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        let d = written(&s, &dep);
         assert_eq!(
             (d.status.as_str(), d.status_description.as_str()),
             (ds::RUNNING, ds::DESC_NEEDS_PROMOTION),
@@ -1200,13 +1073,11 @@ fn deployment_watcher_go_v1_3_0_v2_0_5_progress_deadline_late_promote() {
     };
     for version in ["1.3.0", "2.0.5"] {
         let (c, job) = two_groups_with(update.clone());
-        let s = story(
-            &c,
-            version,
-            &[format!("deployment-promote:{}@5m", job.id)],
-            "30m",
-            Some(30 * SECOND),
-        );
+        let s = Tell::on(&c)
+            .event(format!("deployment-promote:{}@5m", job.id))
+            .until("30m")
+            .healthy_after(30 * SECOND)
+            .at(version);
         let dep = created(&s);
         let actions: Vec<WatcherAction> = s.deployment_watcher.iter().map(|w| w.action).collect();
         assert_eq!(actions, [WatcherAction::PromotedByOperator], "{version}");
@@ -1220,7 +1091,7 @@ fn deployment_watcher_go_v1_3_0_v2_0_5_progress_deadline_late_promote() {
             ],
             "{version}"
         );
-        let d = s.deployments.iter().find(|d| d.id == dep).unwrap();
+        let d = written(&s, &dep);
         assert_eq!(d.status, ds::SUCCESSFUL, "{version}");
         for (name, g) in &d.groups {
             assert!(g.promoted, "{version} {name}");
@@ -1232,4 +1103,175 @@ fn deployment_watcher_go_v1_3_0_v2_0_5_progress_deadline_late_promote() {
         }
         assert_eq!(d.groups.len(), 2);
     }
+}
+
+/// What a story left, for comparing two: its timeline's evaluations with
+/// their plans' counts, the watcher's writes, the deployments and what was
+/// not replayed.
+fn outcome_of(s: &Story) -> String {
+    let timeline: Vec<(String, String, usize, usize, usize)> = s
+        .timeline
+        .iter()
+        .map(|e| {
+            (
+                e.evaluation.id.clone(),
+                e.evaluation.triggered_by.clone(),
+                e.job.plan.place.len(),
+                e.job.plan.stop.len(),
+                destructive_indexes(&e.job).len(),
+            )
+        })
+        .collect();
+    format!(
+        "{timeline:?}\n{}\n{}\n{}",
+        serde_json::to_string(&s.deployment_watcher).unwrap(),
+        serde_json::to_string(&s.deployments).unwrap(),
+        serde_json::to_string(&s.pending).unwrap()
+    )
+}
+
+/// `Deployment.Unblock` (v1.3.0 nomad/deployment_endpoint.go:257-297,
+/// v2.0.5 :303-351) hands an active deployment to the watcher's
+/// `UnblockDeployment`, which Nomad CE leaves empty (v1.3.0
+/// nomad/deploymentwatcher/multiregion_oss.go:25-28, v2.0.5
+/// multiregion_ce.go:27-30): unblocking is a step of multiregion
+/// deployments, which only Enterprise runs. Nomad's tests of it are
+/// Enterprise's (none in nomad/deployment_endpoint_test.go at either
+/// tag), so these are ours: the snapshot's running deployment (each
+/// allocation healthy a minute after it starts, so the update goes on to
+/// its end) and a paused one, unblocked 30 seconds in, are taken and
+/// nothing comes of it: no write, no evaluation, and the story is the one
+/// told without the event.
+#[test]
+fn deployment_endpoint_go_v1_3_0_v2_0_5_unblock_is_a_no_op_in_ce() {
+    for version in ["1.3.0", "2.0.5"] {
+        for paused in [false, true] {
+            let (c, dep) = running(paused);
+            let tell = |events: &[String]| {
+                Tell::on(&c)
+                    .events(events)
+                    .until("30m")
+                    .healthy_after(MINUTE)
+                    .at(version)
+            };
+            let s = tell(&[format!("deployment-unblock:{dep}@30s")]);
+            let e = &s.what_if[0];
+            assert_eq!(e.deployment_id.as_deref(), Some(dep.as_str()));
+            assert_eq!(
+                e.ignored,
+                Some(Ignored::EnterpriseOnly),
+                "{version} paused={paused}"
+            );
+            assert!(e.evaluations.is_empty(), "{version}: no evaluation");
+            let untold = tell(&[]);
+            assert!(
+                untold.timeline.len() > usize::from(!paused),
+                "{version} paused={paused}: the story moves on"
+            );
+            assert_eq!(outcome_of(&s), outcome_of(&untold), "{version}");
+            let d = written(&s, &dep);
+            let want = if paused { ds::PAUSED } else { ds::SUCCESSFUL };
+            assert_eq!(d.status, want, "{version} paused={paused}");
+        }
+    }
+}
+
+/// `Deployment.Unblock` refuses a terminal deployment with
+/// `structs.ErrDeploymentTerminalNoUnblock`, `can't unblock terminal
+/// deployment` (v1.3.0 nomad/deployment_endpoint.go:291-293,
+/// nomad/structs/errors.go:39; v2.0.5 :345-347, errors.go:46): the
+/// snapshot's deployment failed by the operator, then unblocked by its ID
+/// and by its job's (the job's latest, terminal), is refused, and so is a
+/// successful one. Its `missing deployment ID` and `deployment not found`
+/// (v1.3.0 :265-267, :280-282; v2.0.5 :316-318, :331-333) come after the
+/// CLI's own lookup of the deployment, which fails first: a deployment
+/// nothing names is an error listing the deployments, as for every
+/// deployment event.
+#[test]
+fn deployment_endpoint_go_v1_3_0_v2_0_5_unblock_refuses_a_terminal_deployment() {
+    for version in ["1.3.0", "2.0.5"] {
+        let (c, job, dep, _placed) = deploying(3, one_at_a_time(), |_| {});
+        let s = Tell::on(&c)
+            .event(format!("deployment-fail:{dep}@1m"))
+            .event(format!("deployment-unblock:{dep}@2m"))
+            .event(format!("deployment-unblock:{}@3m", job.id))
+            .until("10m")
+            .healthy_after(5 * MINUTE)
+            .at(version);
+        let terminal = refused(&["can't unblock terminal deployment"]);
+        for e in &s.what_if[1..] {
+            assert_eq!(e.ignored, terminal, "{version}: {}", e.text);
+            assert_eq!(e.deployment_id.as_deref(), Some(dep.as_str()));
+            assert!(e.evaluations.is_empty(), "{version}");
+        }
+        assert_eq!(s.deployment_watcher.len(), 1, "{version}: the failure only");
+
+        let (mut c, _job, dep, _placed) = deploying(3, one_at_a_time(), |_| {});
+        c.deployment_mut(&dep).status = ds::SUCCESSFUL.into();
+        let s = Tell::on(&c)
+            .event(format!("deployment-unblock:{dep}@1m"))
+            .until("5m")
+            .at(version);
+        assert_eq!(s.what_if[0].ignored, terminal, "{version}");
+    }
+    let (c, _job, dep, _placed) = deploying(2, one_at_a_time(), |_| {});
+    let e = Tell::on(&c)
+        .event("deployment-unblock:nope@1m")
+        .until("10m")
+        .error_at("2.0.5");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "--what-if deployment-unblock:nope@1m: no deployment has the ID or ID prefix \
+             \"nope\", nor does a job of that ID have one, at 2022-04-01T12:01:00Z; the \
+             deployments then: {dep} (default/mock-service v1, successful)"
+        )
+    );
+}
+
+/// From the command line: tests/what-if/rolling.json's running deployment
+/// unblocked by its job's ID at 20s. The JSON names the deployment and
+/// says why nothing changed (`enterprise_only`), with no evaluation and no
+/// watcher write; the table says it was accepted and wrote nothing, the
+/// picture marks it as a request Nomad took; and the timeline is the one
+/// told without it.
+#[test]
+fn an_unblock_from_the_command_line() {
+    let story = CliStory::rolling("1.3.0").what_if("deployment-unblock:web@20s");
+    let doc = story.json();
+    let event = &doc["what_if"][0];
+    assert_eq!(event["event"], "deployment-unblock");
+    assert_eq!(
+        event["deployment_id"],
+        "078de2a8-4808-5cfe-ac56-37e126ebbd3e"
+    );
+    assert_eq!(
+        event["ignored"],
+        serde_json::json!({"reason": "enterprise_only"})
+    );
+    assert_eq!(event["evaluations"], serde_json::json!([]));
+    assert_eq!(doc["deployment_watcher"], serde_json::json!([]), "{doc}");
+    let without = CliStory::rolling("1.3.0").json();
+    assert_eq!(doc["timeline"], without["timeline"]);
+    assert_eq!(doc["deployments"], without["deployments"]);
+
+    let table = story.run("table");
+    let row = event_row(&table, "deployment-unblock");
+    assert!(
+        row.contains("078de2a8") && row.contains("accepted; nothing written"),
+        "{table}"
+    );
+    let html = story.run("html");
+    let mark = html
+        .lines()
+        .find(|l| l.contains("data-event=\"deployment-unblock\""))
+        .expect("the request's mark");
+    assert!(
+        mark.starts_with("<line class=\"operator\"")
+            && mark.contains(
+                "deployment-unblock:web@20s at 2022-04-01T03:12:20Z: accepted; nothing \
+                 written: unblocking is a multiregion step, Nomad Enterprise only"
+            ),
+        "{mark}"
+    );
 }

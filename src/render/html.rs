@@ -14,7 +14,7 @@ use crate::servers::story::Ignored;
 use crate::servers::{AppliedEvent, EventKind, MarkKind, Story, TargetKind};
 use crate::time::Time;
 
-use super::table;
+use super::{operator, table};
 
 const LEFT: f64 = 220.0;
 const PLOT: f64 = 900.0;
@@ -255,12 +255,16 @@ fn svg(out: &mut String, story: &Story) {
     out.push_str("</svg>\n");
 }
 
-/// The operator's requests the picture marks: those applied, and those
-/// Nomad refused; an event after `--until` is not.
+/// The operator's requests the picture marks: those applied, those Nomad
+/// CE took and did nothing of, and those Nomad refused; an event after
+/// `--until` is not.
 fn operator_events(story: &Story) -> impl Iterator<Item = &AppliedEvent> {
     story.what_if.iter().filter(|e| {
         (e.event.sets_health() || e.event.target() == TargetKind::Deployment)
-            && matches!(e.ignored, None | Some(Ignored::Refused { .. }))
+            && matches!(
+                e.ignored,
+                None | Some(Ignored::Refused { .. } | Ignored::EnterpriseOnly)
+            )
     })
 }
 
@@ -299,7 +303,8 @@ fn mark_head(e: &AppliedEvent, done: &str) -> (&'static str, String, String) {
                 format!("refused: {errors}"),
             )
         }
-        _ => ("operator", String::new(), done.to_string()),
+        Some(why) => ("operator", String::new(), operator::ignored(why)),
+        None => ("operator", String::new(), done.to_string()),
     };
     let deployment = e.deployment_id.as_deref().map_or(String::new(), |d| {
         format!(" data-deployment=\"{}\"", esc(d))
@@ -350,13 +355,10 @@ fn deployment_marks(
 ) {
     let drawn = |alloc: &str| lanes.values().any(|bars| bars.contains_key(alloc));
     for e in operator_events(story) {
-        let done = match e.event {
-            EventKind::DeploymentPromote => "promoted",
-            EventKind::DeploymentFail => "failed",
-            EventKind::DeploymentPause => "paused",
-            EventKind::DeploymentResume => "resumed",
-            _ if health_sets(e).iter().any(|(a, _)| drawn(a)) => continue,
-            _ => "health set",
+        let done = match operator::deployment_done(e.event) {
+            Some(done) => done,
+            None if health_sets(e).iter().any(|(a, _)| drawn(a)) => continue,
+            None => "health set",
         };
         let (class, attrs, title) = mark_head(e, done);
         let at = x(e.at);

@@ -5,5 +5,6 @@ pub mod explain_node;
 pub mod html;
 pub mod job_plan;
 pub mod json;
+mod operator;
 pub mod table;
 mod wrap;

@@ -50,6 +50,14 @@ pub enum WhatIfError {
         at: Time,
         matches: Vec<String>,
     },
+    /// A health request's list reads two ways at `at`: each reading's text
+    /// (a piece, or pieces joined at their commas) names the allocation
+    /// described.
+    AllocListAmbiguous {
+        event: String,
+        at: Time,
+        readings: Vec<(String, String)>,
+    },
     /// No deployment has the ID or ID prefix, and no job of that ID has a
     /// deployment, at `at`; the deployments then.
     DeploymentNotFound {
@@ -193,6 +201,22 @@ impl fmt::Display for WhatIfError {
                 matches.len(),
                 matches.join(", ")
             ),
+            WhatIfError::AllocListAmbiguous {
+                event,
+                at,
+                readings,
+            } => {
+                let readings: Vec<String> = readings
+                    .iter()
+                    .map(|(text, alloc)| format!("{text:?} names {alloc}"))
+                    .collect();
+                write!(
+                    f,
+                    "--what-if {event}: the list reads two ways at {at}: {}; give the \
+                     allocations' IDs",
+                    readings.join(", and ")
+                )
+            }
             WhatIfError::DeploymentNotFound {
                 event,
                 deployment,

@@ -29,6 +29,7 @@ pub enum EventKind {
     DeploymentFail,
     DeploymentPause,
     DeploymentResume,
+    DeploymentUnblock,
 }
 
 /// What an event's target names.
@@ -40,7 +41,7 @@ pub enum TargetKind {
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 12] = [
+    pub const ALL: [EventKind; 13] = [
         EventKind::NodeDown,
         EventKind::NodeDrain,
         EventKind::NodeIneligible,
@@ -53,6 +54,7 @@ impl EventKind {
         EventKind::DeploymentFail,
         EventKind::DeploymentPause,
         EventKind::DeploymentResume,
+        EventKind::DeploymentUnblock,
     ];
 
     pub fn name(self) -> &'static str {
@@ -69,6 +71,7 @@ impl EventKind {
             EventKind::DeploymentFail => "deployment-fail",
             EventKind::DeploymentPause => "deployment-pause",
             EventKind::DeploymentResume => "deployment-resume",
+            EventKind::DeploymentUnblock => "deployment-unblock",
         }
     }
 
@@ -91,6 +94,7 @@ impl EventKind {
             EventKind::DeploymentFail => "deployment-fail:DEPLOYMENT[@TIME]",
             EventKind::DeploymentPause => "deployment-pause:DEPLOYMENT[@TIME]",
             EventKind::DeploymentResume => "deployment-resume:DEPLOYMENT[@TIME]",
+            EventKind::DeploymentUnblock => "deployment-unblock:DEPLOYMENT[@TIME]",
         }
     }
 
@@ -104,7 +108,8 @@ impl EventKind {
             EventKind::DeploymentPromote
             | EventKind::DeploymentFail
             | EventKind::DeploymentPause
-            | EventKind::DeploymentResume => TargetKind::Deployment,
+            | EventKind::DeploymentResume
+            | EventKind::DeploymentUnblock => TargetKind::Deployment,
             _ => TargetKind::Node,
         }
     }
@@ -201,7 +206,8 @@ pub struct EventSpec {
     pub target: String,
     /// A health request's allocations in the order of Nomad's request
     /// (`HealthyAllocationIDs`, then `UnhealthyAllocationIDs`), each as
-    /// typed; empty for other events.
+    /// typed, split at every comma until the event happens (a name may
+    /// hold a comma); empty for other events.
     pub health: Vec<HealthSet>,
     /// `@TIME`; the evaluation time when absent.
     pub at: Option<When>,
@@ -215,7 +221,8 @@ pub struct EventSpec {
 }
 
 impl EventSpec {
-    /// The allocations an `alloc-*` event names, as typed, in order.
+    /// The allocations an `alloc-*` event names, as typed, in order (a
+    /// health list's pieces until the event happens).
     pub fn alloc_texts(&self) -> Vec<&str> {
         if self.health.is_empty() {
             vec![self.target.as_str()]
@@ -328,8 +335,10 @@ impl FromStr for EventSpec {
 
 /// The allocations a health event names: `ALLOC,...` set healthy or
 /// unhealthy as the kind says, or `alloc-health`'s
-/// `healthy=ALLOC,...:unhealthy=ALLOC,...`, either list left out at will.
-/// A name with a comma of its own cannot be listed: its ID can.
+/// `healthy=ALLOC,...:unhealthy=ALLOC,...`, either list left out at will,
+/// each list split at every comma: the pieces of a name with a comma of
+/// its own are put back together when the event happens, as the cluster
+/// then names its allocations.
 fn health_sets(kind: EventKind, text: &str) -> Result<Vec<HealthSet>, String> {
     let list = |text: &str, healthy: bool| -> Result<Vec<HealthSet>, String> {
         let allocs: Vec<&str> = text.split(',').collect();
@@ -454,6 +463,28 @@ mod tests {
     }
 
     #[test]
+    fn an_unblock_names_a_deployment_or_a_job_with_an_optional_time() {
+        let d = spec("deployment-unblock:078de2a8");
+        assert_eq!(
+            (d.kind, d.target.as_str(), d.at, d.groups.len()),
+            (EventKind::DeploymentUnblock, "078de2a8", None, 0)
+        );
+        assert_eq!(d.kind.target(), TargetKind::Deployment);
+        let d = spec("deployment-unblock:batch:nightly@5m");
+        assert_eq!(
+            (d.target.as_str(), d.at),
+            ("batch:nightly", Some(When::After(300 * SECOND)))
+        );
+        let e = "deployment-unblock:@5m".parse::<EventSpec>().unwrap_err();
+        assert_eq!(e.problem, "no DEPLOYMENT given");
+        assert!(
+            e.to_string()
+                .contains("deployment-unblock:DEPLOYMENT[@TIME]"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn a_deployment_event_without_its_deployment_or_with_a_bad_time_is_refused() {
         let e = "deployment-promote:".parse::<EventSpec>().unwrap_err();
         assert_eq!(e.problem, "no DEPLOYMENT given");
@@ -517,6 +548,24 @@ mod tests {
         assert!(spec("alloc-fail:1a6f").health.is_empty());
         let e = "alloc-healthy:1a6f,,2b7a".parse::<EventSpec>().unwrap_err();
         assert_eq!(e.problem, "\"1a6f,,2b7a\" names an empty ALLOC");
+    }
+
+    #[test]
+    fn a_health_list_is_split_at_every_comma_until_the_event_happens() {
+        // Job `a,b`'s allocations: the pieces are put back together when
+        // the cluster is read (servers::health_list).
+        let d = spec("alloc-health:healthy=a,b.g[0]:unhealthy=a,b.g[1],1a6f");
+        assert_eq!(
+            sets(&d),
+            [
+                ("a", true),
+                ("b.g[0]", true),
+                ("a", false),
+                ("b.g[1]", false),
+                ("1a6f", false)
+            ]
+        );
+        assert_eq!(d.target, "a");
     }
 
     #[test]

@@ -120,15 +120,20 @@ pub fn apply(
         EventKind::DeploymentPromote
         | EventKind::DeploymentFail
         | EventKind::DeploymentPause
-        | EventKind::DeploymentResume => operate(world, watcher, r, rules, &mut out),
+        | EventKind::DeploymentResume
+        | EventKind::DeploymentUnblock => operate(world, watcher, r, rules, &mut out),
     }
     out
 }
 
 /// An operator's request on a deployment, as the deployment endpoint
-/// (`Deployment.Promote`, `.Fail`, `.Pause`: refused for a terminal
-/// deployment, v1.3.0 nomad/deployment_endpoint.go:119, :161, :207, v2.0.5
-/// :141, :191, :245) hands it to the deployment watcher.
+/// (`Deployment.Promote`, `.Fail`, `.Pause`, `.Unblock`: refused for a
+/// terminal deployment, v1.3.0 nomad/deployment_endpoint.go:119, :161,
+/// :207, :291, v2.0.5 :141, :191, :245, :345) hands it to the deployment
+/// watcher. Unblocking is a step of multiregion deployments, which only
+/// Nomad Enterprise runs: CE's watcher takes it and returns at once
+/// (`UnblockDeployment`, v1.3.0 nomad/deploymentwatcher/multiregion_oss.go:25,
+/// v2.0.5 multiregion_ce.go:27), so nothing is written.
 fn operate(
     world: &mut World,
     watcher: &mut Watcher,
@@ -143,6 +148,7 @@ fn operate(
             EventKind::DeploymentPromote => "can't promote terminal deployment",
             EventKind::DeploymentFail => "can't fail terminal deployment",
             EventKind::DeploymentPause => "can't pause terminal deployment",
+            EventKind::DeploymentUnblock => "can't unblock terminal deployment",
             _ => "can't resume terminal deployment",
         };
         out.applied.ignored = Some(Ignored::Refused {
@@ -170,6 +176,10 @@ fn operate(
         EventKind::DeploymentFail => {
             let revert = d.task_groups.values().any(|s| s.auto_revert);
             watcher.fail(world, &d, WatcherAction::FailedByOperator, revert, r.at)
+        }
+        EventKind::DeploymentUnblock => {
+            out.applied.ignored = Some(Ignored::EnterpriseOnly);
+            return;
         }
         _ => watcher.pause(world, &d, kind == EventKind::DeploymentPause, r.at, rules),
     };

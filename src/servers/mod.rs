@@ -23,6 +23,7 @@ pub mod eval;
 pub mod event;
 mod events;
 mod explain_story;
+mod health_list;
 pub mod heartbeat;
 #[cfg(test)]
 mod memory_max_tests;

@@ -153,6 +153,10 @@ pub enum Ignored {
     UpdateRefused { node_status: String },
     /// After `--until`.
     AfterUntil,
+    /// Nomad CE took the operator's request and did nothing: unblocking a
+    /// deployment is a step of multiregion deployments, which only Nomad
+    /// Enterprise runs.
+    EnterpriseOnly,
     /// Nomad refused the operator's request, with its errors: the
     /// deployment endpoint's for a terminal deployment (or, setting an
     /// allocation's health, none or one gone), the state store's for each

@@ -67,7 +67,7 @@ pub fn alloc(
     text: &str,
     lookup: Lookup,
 ) -> Result<Option<usize>, WhatIfError> {
-    let is_name = text.ends_with(']') && text.contains('[');
+    let is_name = reads_as_name(text);
     match lookup {
         Lookup::Snapshot if is_name => Ok(None),
         Lookup::Snapshot => match by_id(allocs, 0, text).as_slice() {
@@ -90,6 +90,12 @@ pub fn alloc(
     }
 }
 
+/// Whether `text` is written as an allocation's name (`job.group[index]`)
+/// rather than an ID or ID prefix.
+pub(super) fn reads_as_name(text: &str) -> bool {
+    text.ends_with(']') && text.contains('[')
+}
+
 /// The allocations from `from` on with the ID `text`, else those whose ID
 /// starts with it.
 fn by_id(allocs: &[Allocation], from: usize, text: &str) -> Vec<usize> {
@@ -102,7 +108,7 @@ fn by_id(allocs: &[Allocation], from: usize, text: &str) -> Vec<usize> {
 }
 
 /// The one live allocation named `name` at `at`.
-fn by_name(
+pub(super) fn by_name(
     allocs: &[Allocation],
     spec: &EventSpec,
     name: &str,
@@ -230,7 +236,7 @@ fn describe_deployment(d: &Deployment) -> String {
 }
 
 /// Desired to run, and neither complete, failed nor lost.
-fn live(a: &Allocation) -> bool {
+pub(super) fn live(a: &Allocation) -> bool {
     a.desired_status == DesiredStatus::Run && !a.client_terminal_status()
 }
 
@@ -242,7 +248,7 @@ fn ambiguous(allocs: &[Allocation], spec: &EventSpec, text: &str, many: &[usize]
     }
 }
 
-fn describe_alloc(a: &Allocation) -> String {
+pub(super) fn describe_alloc(a: &Allocation) -> String {
     format!("{} ({})", a.id, a.name())
 }
 

@@ -22,7 +22,7 @@ use super::story::{
 };
 use super::target::{self, Lookup};
 use super::world::World;
-use super::{blocked::BlockedEvals, events, snapshot_evals, update_alloc};
+use super::{blocked::BlockedEvals, events, health_list, snapshot_evals, update_alloc};
 
 /// What to replay after the snapshot.
 #[derive(Clone, Debug, Default)]
@@ -88,11 +88,20 @@ pub(super) fn tell(
                 eval_time,
             });
         }
+        // A piece of a list of several may be part of a name with a comma
+        // ([`health_list`]): a prefix of several snapshot allocations' IDs
+        // is left for the event to read.
+        let several = spec.health.len() > 1;
         let targets = match spec.kind.target() {
             TargetKind::Alloc => spec
                 .alloc_texts()
                 .into_iter()
-                .map(|text| target::alloc(&snapshot.allocs, spec, text, Lookup::Snapshot))
+                .map(
+                    |text| match target::alloc(&snapshot.allocs, spec, text, Lookup::Snapshot) {
+                        Err(_) if several => Ok(None),
+                        found => found,
+                    },
+                )
                 .collect::<Result<Vec<_>, _>>()?,
             TargetKind::Node => vec![Some(target::node(&snapshot.nodes, spec)?)],
             TargetKind::Deployment => vec![None],
@@ -203,12 +212,24 @@ pub(super) fn tell(
                 ));
                 continue;
             }
+            let mut spec = spec.clone();
             let (target, allocs) = match spec.kind.target() {
                 TargetKind::Node => (found[0].expect("found before the story"), Vec::new()),
                 TargetKind::Deployment => (
-                    target::deployment(&engine.world.snapshot.deployments, spec, at)?,
+                    target::deployment(&engine.world.snapshot.deployments, &spec, at)?,
                     Vec::new(),
                 ),
+                TargetKind::Alloc if spec.health.len() > 1 => {
+                    let (sets, allocs) = health_list::resolve(
+                        &engine.world.snapshot.allocs,
+                        &spec,
+                        snapshot.allocs.len(),
+                        at,
+                    )?;
+                    spec.target = sets[0].alloc.clone();
+                    spec.health = sets;
+                    (allocs[0], allocs)
+                }
                 TargetKind::Alloc => {
                     let lookup = Lookup::Story {
                         placed_from: snapshot.allocs.len(),
@@ -221,7 +242,7 @@ pub(super) fn tell(
                         .map(|(text, f)| match f {
                             Some(i) => Ok(*i),
                             None => {
-                                target::alloc(&engine.world.snapshot.allocs, spec, text, lookup)
+                                target::alloc(&engine.world.snapshot.allocs, &spec, text, lookup)
                                     .map(|i| {
                                         i.expect(
                                             "a lookup in the story finds the allocation or fails",
@@ -234,7 +255,7 @@ pub(super) fn tell(
                 }
             };
             let r = &Resolved {
-                spec: spec.clone(),
+                spec,
                 at,
                 target,
                 allocs,

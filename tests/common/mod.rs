@@ -9,13 +9,17 @@
 
 mod alloc;
 mod assert;
+mod cli_story;
 mod cluster;
 mod job;
 mod process;
 mod report;
 mod story;
+mod tell;
 
-pub use {alloc::*, assert::*, cluster::*, job::*, process::*, report::*, story::*};
+pub use {
+    alloc::*, assert::*, cli_story::*, cluster::*, job::*, process::*, report::*, story::*, tell::*,
+};
 
 use plan_inspect::time::{Duration, SECOND, Time};
 

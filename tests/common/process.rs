@@ -1,7 +1,27 @@
-//! Running the binary with bytes on its stdin, as a shell pipe gives them.
+//! Running the binary: from the crate's folder with 100 columns, or with
+//! bytes on its stdin, as a shell pipe gives them.
 
 use std::io::{ErrorKind, Write};
 use std::process::{Command, Stdio};
+
+use assert_cmd::cargo::CommandCargoExt;
+
+/// `plan-inspect args` run from the crate's folder, `COLUMNS=100`: the exit
+/// code, stdout and stderr.
+pub fn plan_inspect(args: &[&str]) -> (i32, String, String) {
+    let out = Command::cargo_bin("plan-inspect")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("COLUMNS", "100")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
 
 /// Runs `command` with `stdin` piped in; the exit code, stdout and stderr.
 ///

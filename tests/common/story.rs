@@ -2,6 +2,7 @@
 //! `--assume-healthy-after` ask for them.
 
 use plan_inspect::replay::Options;
+use plan_inspect::servers::story::Ignored;
 use plan_inspect::servers::{Request, Story, WhatIfError, run};
 use plan_inspect::time::Duration;
 
@@ -28,4 +29,12 @@ pub fn try_tell(c: &Cluster, version: &str, request: &Request) -> Result<Story, 
         ..Options::default()
     };
     run(&c.snapshot, &options, request)
+}
+
+/// Nomad's refusal of an operator's request with `errors`, as an event
+/// records it.
+pub fn refused(errors: &[&str]) -> Option<Ignored> {
+    Some(Ignored::Refused {
+        errors: errors.iter().map(|e| e.to_string()).collect(),
+    })
 }

@@ -5,9 +5,9 @@
 //! deployments as the story left them, and the assumptions made. Times are offsets from the evaluation time ("+15m").
 
 use super::renderer::{Renderer, Style};
+use crate::render::operator;
 use crate::render::wrap::wrap;
 use crate::report::{JobReport, Plan};
-use crate::servers::story::Ignored;
 use crate::servers::{AppliedEvent, Preempted, Story, WatcherAction};
 use crate::time::{Time, format_duration};
 
@@ -309,15 +309,7 @@ fn target(r: &Renderer, e: &AppliedEvent) -> String {
 /// What the servers did for one event, in words.
 fn servers(e: &AppliedEvent) -> String {
     if let Some(why) = &e.ignored {
-        return match why {
-            Ignored::AlreadyDown => "already down: no heartbeat to miss".to_string(),
-            Ignored::AlreadyReady => "already ready".to_string(),
-            Ignored::UpdateRefused { node_status } => {
-                format!("allocation update refused: node is {node_status}")
-            }
-            Ignored::AfterUntil => "after --until: not applied".to_string(),
-            Ignored::Refused { errors } => format!("refused: {}", errors.join("; ")),
-        };
+        return operator::ignored(why);
     }
     let mut parts: Vec<String> = e
         .node_status
@@ -341,11 +333,9 @@ fn servers(e: &AppliedEvent) -> String {
                     _ => format!("{h} set healthy, {u} set unhealthy"),
                 }
             }
-            crate::servers::EventKind::DeploymentPromote => "promoted".to_string(),
-            crate::servers::EventKind::DeploymentFail => "deployment failed".to_string(),
-            crate::servers::EventKind::DeploymentPause => "paused".to_string(),
-            crate::servers::EventKind::DeploymentResume => "resumed".to_string(),
-            _ => "no change".to_string(),
+            kind => operator::deployment_done(kind)
+                .unwrap_or("no change")
+                .to_string(),
         });
     }
     parts.join("; ")
