@@ -19,8 +19,9 @@ pub fn style(cli: &Cli) -> render::table::Style {
     }
 }
 
-/// Warnings go to stderr whatever the format (the JSON document has them too),
-/// before the answer on stdout.
+/// Warnings go to stderr whatever the format (the JSON document has them
+/// too): after the answer on stdout where it is written a job at a time
+/// (tables, JSON), since the replay finds them as it goes.
 pub fn warn(warnings: &[Warning], when: Color) {
     if warnings.is_empty() {
         return;

@@ -64,3 +64,29 @@ fn mixed_cluster_table() {
     let style = render::table::Style::default();
     insta::assert_snapshot!(render::table::render(&report("mixed-cluster.json"), style));
 }
+
+/// The binary writes its tables a job at a time, each laid out on the
+/// thread that replayed it: they read as the whole report's, shown and
+/// quiet jobs alike, on one thread and on several.
+#[test]
+fn the_tables_written_a_job_at_a_time_are_the_whole_report_s() {
+    for file in ["example.json", "mixed-cluster.json", "rollout.json"] {
+        for verbose in [false, true] {
+            let style = render::table::Style {
+                verbose,
+                width: 100,
+                ..render::table::Style::default()
+            };
+            let whole = render::table::render(&report(file), style);
+            let path = format!("fixtures/{file}");
+            for threads in ["1", "3"] {
+                let mut args = vec![path.as_str(), "-j", threads];
+                if verbose {
+                    args.push("--verbose");
+                }
+                let (_, out, _) = crate::common::plan_inspect(&args);
+                assert_eq!(out, whole, "{file} verbose {verbose} -j {threads}");
+            }
+        }
+    }
+}

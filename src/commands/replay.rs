@@ -52,7 +52,40 @@ pub fn run(cli: &Cli, snapshot: &Snapshot, options: &Options) -> anyhow::Result<
             written?;
             changes
         }
-        Format::Table | Format::Html => {
+        // Tables too are written a job at a time, laid out on the threads
+        // that replayed the jobs; the warnings come after, as for JSON.
+        Format::Table => {
+            let tables = render::table::Tables::new(&replay.head(), style(cli));
+            let mut shown = render::table::Written::default();
+            let mut changes = false;
+            let mut out = io::BufWriter::with_capacity(1 << 20, io::stdout().lock());
+            let mut written = out.write_all(tables.head().as_bytes());
+            let warnings = replay.run(
+                |job| {
+                    let text = tables.job(&job);
+                    let (settled, large) = (job.plan.is_settled(), job.is_large());
+                    drop(job);
+                    if large {
+                        release_free_pages();
+                    }
+                    (settled, text)
+                },
+                |(settled, text)| {
+                    changes |= !settled;
+                    let text = shown.next(text.as_deref());
+                    if written.is_ok() {
+                        written = out.write_all(text.as_bytes());
+                    }
+                },
+            );
+            let written = written
+                .and_then(|()| out.write_all(tables.tail(&shown).as_bytes()))
+                .and_then(|()| out.flush());
+            warn(&warnings, cli.color);
+            written?;
+            changes
+        }
+        Format::Html => {
             let report = replay.report();
             warn(&report.warnings, cli.color);
             write_stdout(render::table::render(&report, style(cli)).as_bytes())?;

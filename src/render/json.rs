@@ -142,13 +142,9 @@ pub enum JobJson {
     Whole(Box<JobReport>),
 }
 
-/// Allocation entries from which a job's report is written by the writing
-/// thread rather than rendered where it was replayed.
-const WRITTEN_WHOLE: usize = 4096;
-
 impl JobJson {
     pub fn new(job: JobReport) -> JobJson {
-        if job.entries() < WRITTEN_WHOLE {
+        if !job.is_large() {
             JobJson::Text(String::from_utf8(nested(2, &job)).expect("serde_json writes UTF-8"))
         } else {
             JobJson::Whole(Box::new(job))

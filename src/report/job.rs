@@ -27,7 +27,17 @@ pub struct JobReport {
     pub plan: Plan,
 }
 
+/// Allocation entries from which a job's report is large: a renderer
+/// writes it from the writing thread rather than holding its text, and the
+/// memory it frees is worth handing back.
+const LARGE: usize = 4096;
+
 impl JobReport {
+    /// Whether the report is large ([`LARGE`] allocation entries or more).
+    pub fn is_large(&self) -> bool {
+        self.entries() >= LARGE
+    }
+
     /// How many allocation entries its groups list, a measure of its size.
     pub fn entries(&self) -> usize {
         self.groups

@@ -19,71 +19,27 @@ mod plan;
 mod relative;
 mod renderer;
 mod story;
+mod stream;
 
 pub use renderer::{DEFAULT_WIDTH, Style};
 pub use story::story;
+pub use stream::{Tables, Written};
 
 use owo_colors::OwoColorize;
 
 use super::wrap::wrap;
-use crate::report::{JobReport, NowSource, Report};
+use crate::report::Report;
 use crate::warning::Warning;
-use renderer::Renderer;
 
 /// The whole report as tables.
 pub fn render(report: &Report, style: Style) -> String {
-    let r = Renderer {
-        style,
-        now: report.now,
-        eval: report
-            .eval_priority
-            .map(|priority| (report.eval_id.clone(), priority, "--eval".to_string())),
-    };
-    let width = usize::from(style.width);
-    let mut out = String::new();
-    out.push_str(&wrap(
-        &format!("{}.", report.nomad_version.describe()),
-        width,
-    ));
-    out.push('\n');
-    let source = match report.now_source {
-        NowSource::Flag => "--now",
-        NowSource::Snapshot => "snapshot Now",
-        NowSource::SnapshotMeta => "snapshot meta",
-        NowSource::Clock => "clock",
-    };
-    let shown: Vec<&JobReport> = report
-        .jobs
-        .iter()
-        .filter(|j| style.verbose || !j.plan.is_settled())
-        .collect();
-    if shown.is_empty() {
-        let n = report.jobs.len();
-        let line = format!(
-            "Nothing to do: {n} {} evaluated at {} ({source}); no allocation changes.",
-            jobs(n),
-            report.now
-        );
-        out.push_str(&wrap(&line, width));
-        return out;
+    let tables = Tables::new(report, style);
+    let mut written = Written::default();
+    let mut out = tables.head();
+    for job in &report.jobs {
+        out.push_str(&written.next(tables.job(job).as_deref()));
     }
-    for (i, job) in shown.iter().enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
-        out.push_str(&r.job(job, source));
-    }
-    let quiet = report.jobs.len() - shown.len();
-    if quiet > 0 {
-        out.push('\n');
-        out.push_str(&wrap(
-            &format!(
-                "Nothing to do for {quiet} more {} (--verbose shows them).",
-                jobs(quiet)
-            ),
-            width,
-        ));
-    }
+    out.push_str(&tables.tail(&written));
     out
 }
 
@@ -106,10 +62,6 @@ pub fn warnings(warnings: &[Warning], color: bool, width: u16) -> String {
         out.push('\n');
     }
     out
-}
-
-fn jobs(n: usize) -> &'static str {
-    if n == 1 { "job" } else { "jobs" }
 }
 
 #[cfg(test)]

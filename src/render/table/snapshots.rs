@@ -7,11 +7,12 @@ use std::collections::BTreeMap;
 
 use insta::assert_snapshot;
 
+use super::renderer::Renderer;
 use super::*;
 use crate::reconciler::{Bucket, DesiredChanges};
 use crate::report::{
-    BucketEntry, Buckets, EntryWhy, GroupChanges, GroupReport, Plan, PlanDeployment,
-    PlanDeploymentGroup, PlanDeploymentUpdate, PlanDestructive, PlanFollowupEval,
+    BucketEntry, Buckets, EntryWhy, GroupChanges, GroupReport, JobReport, NowSource, Plan,
+    PlanDeployment, PlanDeploymentGroup, PlanDeploymentUpdate, PlanDestructive, PlanFollowupEval,
     PlanFollowupUpdate, PlanInPlace, PlanPlace, PlanReconnect, PlanStop, RescheduleLater,
     SetAsideEntry,
 };
