@@ -2,23 +2,8 @@
 //! fixture and on the real-world dumps in `../shared/realworld`.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use assert_cmd::cargo::CommandCargoExt;
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::cargo_bin("plan-inspect")
-        .unwrap()
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+use crate::common::plan_inspect as run;
 
 /// `text` with every run of blanks and line breaks as one space.
 fn words(text: &str) -> String {
