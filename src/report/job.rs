@@ -33,7 +33,7 @@ pub struct JobReport {
 const LARGE: usize = 4096;
 
 impl JobReport {
-    /// Whether the report is large ([`LARGE`] allocation entries or more).
+    /// Whether the report is large (4,096 allocation entries or more).
     pub fn is_large(&self) -> bool {
         self.entries() >= LARGE
     }
