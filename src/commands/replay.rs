@@ -12,7 +12,7 @@ use plan_inspect::replay::{Options, Replay};
 use crate::cli::{Cli, Format};
 use crate::exit::exit_code;
 use crate::memory::release_free_pages;
-use crate::terminal::{style, warn, write_stdout};
+use crate::terminal::{style, warn};
 
 /// Under `--detailed-exitcode`, 2 when any job's plan is not settled.
 pub fn run(cli: &Cli, snapshot: &Snapshot, options: &Options) -> anyhow::Result<ExitCode> {
@@ -54,7 +54,8 @@ pub fn run(cli: &Cli, snapshot: &Snapshot, options: &Options) -> anyhow::Result<
         }
         // Tables too are written a job at a time, laid out on the threads
         // that replayed the jobs; the warnings come after, as for JSON.
-        Format::Table => {
+        // (`--format html` is a story's, `main` sends it there.)
+        Format::Table | Format::Html => {
             let tables = render::table::Tables::new(&replay.head(), style(cli));
             let mut shown = render::table::Written::default();
             let mut changes = false;
@@ -83,15 +84,6 @@ pub fn run(cli: &Cli, snapshot: &Snapshot, options: &Options) -> anyhow::Result<
                 .and_then(|()| out.flush());
             warn(&warnings, cli.color);
             written?;
-            changes
-        }
-        Format::Html => {
-            let report = replay.report();
-            warn(&report.warnings, cli.color);
-            write_stdout(render::table::render(&report, style(cli)).as_bytes())?;
-            let changes = report.jobs.iter().any(|j| !j.plan.is_settled());
-            // The process ends next, which frees the report at once.
-            std::mem::forget(report);
             changes
         }
     };

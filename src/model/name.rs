@@ -10,7 +10,6 @@
 
 use std::borrow::Borrow;
 use std::cell::RefCell;
-use std::collections::HashSet;
 use std::fmt;
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::ops::Deref;
@@ -18,6 +17,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use arcstr::ArcStr;
 use foldhash::fast::FixedState;
+use hashbrown::HashTable;
 use serde::de::{Deserialize, Deserializer, Visitor};
 use serde::{Serialize, Serializer};
 
@@ -83,12 +83,18 @@ impl Default for Interner {
 }
 
 /// Every text interned, in [`SHARDS`] sets by hash so that threads seldom
-/// wait on one another's lock.
+/// wait on one another's lock; each set keyed by the hash the cache
+/// computed, so that a text is hashed once.
 struct Seen {
-    shards: Box<[Mutex<HashSet<Name, FixedState>>]>,
+    shards: Box<[Mutex<HashTable<Name>>]>,
 }
 
 const SHARDS: usize = 64;
+
+/// The hash a text is interned by.
+fn hash_of(text: &str) -> u64 {
+    FixedState::default().hash_one(text)
+}
 
 /// A thread's cache of recent texts, taken by one thread at a time.
 struct Installed {
@@ -110,18 +116,20 @@ impl Installed {
     }
 
     fn intern(&mut self, text: &str) -> Name {
-        let hash = FixedState::default().hash_one(text);
+        let hash = hash_of(text);
         let slot = &mut self.recent[hash as usize % RECENT];
         if slot.0 == hash && slot.1 == text {
             return slot.1.clone();
         }
-        let shard = &self.seen.shards[(hash >> 58) as usize % SHARDS];
+        // Bits a set uses for neither its slots (the low ones) nor its tags
+        // (the top seven), so that a set's texts spread over both.
+        let shard = &self.seen.shards[(hash >> 32) as usize % SHARDS];
         let mut set = shard.lock().unwrap_or_else(PoisonError::into_inner);
-        let name = match set.get(text) {
+        let name = match set.find(hash, |known| known == text) {
             Some(known) => known.clone(),
             None => {
                 let new = Name::new(text);
-                set.insert(new.clone());
+                set.insert_unique(hash, new.clone(), |n| hash_of(n));
                 new
             }
         };

@@ -5,9 +5,10 @@ use comfy_table::{ColumnConstraint, ContentArrangement, Table, Width, presets};
 use owo_colors::OwoColorize;
 use serde::Serialize;
 
+use super::now_source;
 use super::wrap::wrap;
 use crate::explain::{Explanation, StoryEvaluation, SubjectKind};
-use crate::report::{NowSource, SCHEMA_VERSION};
+use crate::report::SCHEMA_VERSION;
 
 #[derive(Serialize)]
 struct Document<'e> {
@@ -46,12 +47,7 @@ pub fn table(e: &Explanation, color: bool, width: u16, verbose: bool) -> String 
             _ => text,
         }
     };
-    let source = match e.now_source {
-        NowSource::Flag => "--now",
-        NowSource::Snapshot => "snapshot Now",
-        NowSource::SnapshotMeta => "snapshot meta",
-        NowSource::Clock => "clock",
-    };
+    let source = now_source::words(e.now_source);
     let subject = match (&e.subject.kind, &e.subject.id) {
         (SubjectKind::Allocation, Some(id)) => format!("Allocation {id} ({})", e.subject.name),
         _ => format!("Placement {}", e.subject.name),

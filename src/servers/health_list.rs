@@ -31,7 +31,13 @@ pub fn resolve(
     placed_from: usize,
     at: Time,
 ) -> Result<(Vec<HealthSet>, Vec<usize>), WhatIfError> {
-    let live = live_names(allocs);
+    let reading = Reading {
+        allocs,
+        live: live_names(allocs),
+        spec,
+        placed_from,
+        at,
+    };
     let (mut sets, mut found) = (Vec::new(), Vec::new());
     for healthy in [true, false] {
         let pieces: Vec<&str> = spec
@@ -40,7 +46,7 @@ pub fn resolve(
             .filter(|h| h.healthy == healthy)
             .map(|h| h.alloc.as_str())
             .collect();
-        for (alloc, i) in list(allocs, &live, spec, &pieces, placed_from, at)? {
+        for (alloc, i) in reading.list(&pieces)? {
             sets.push(HealthSet { alloc, healthy });
             found.push(i);
         }
@@ -48,86 +54,118 @@ pub fn resolve(
     Ok((sets, found))
 }
 
-/// One list's pieces put together, each allocation with its text.
-fn list(
-    allocs: &[Allocation],
-    live: &HashMap<Name, Vec<usize>>,
-    spec: &EventSpec,
-    pieces: &[&str],
+/// What a request's lists are read against: the allocations when the event
+/// happens, the live ones by name.
+struct Reading<'r> {
+    allocs: &'r [Allocation],
+    live: HashMap<Name, Vec<usize>>,
+    spec: &'r EventSpec,
+    /// Where the allocations the story placed begin.
     placed_from: usize,
     at: Time,
-) -> Result<Vec<(String, usize)>, WhatIfError> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    while start < pieces.len() {
-        let alone = one(allocs, spec, pieces[start], placed_from, at);
-        let joined: Vec<(usize, usize)> = (start + 1..pieces.len())
-            .filter_map(
-                |end| match live.get(pieces[start..=end].join(",").as_str()) {
-                    Some(one) if one.len() == 1 => Some((end, one[0])),
-                    _ => None,
+}
+
+impl Reading<'_> {
+    /// One list's pieces put together, each allocation with its text.
+    fn list(&self, pieces: &[&str]) -> Result<Vec<(String, usize)>, WhatIfError> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        while start < pieces.len() {
+            let alone = self.one(pieces[start]);
+            let joined: Vec<(usize, usize)> = self
+                .joined(pieces, start)
+                .filter(|(_, named)| named.len() == 1)
+                .map(|(end, named)| (end, named[0]))
+                .collect();
+            let (end, i) = match (alone, joined.as_slice()) {
+                (Ok(i), []) => (start, i),
+                (Err(_), [only]) => *only,
+                (Ok(i), [other, ..]) => {
+                    return Err(self.two_ways(pieces, start, (start, i), *other));
+                }
+                (Err(_), [a, b, ..]) => return Err(self.two_ways(pieces, start, *a, *b)),
+                // A piece followed by an allocation's text is the mistake itself.
+                (Err(e), []) if self.names_from(pieces, start + 1) => return Err(e),
+                (Err(e), []) => return Err(self.unresolved(pieces, start, e)),
+            };
+            out.push((pieces[start..=end].join(","), i));
+            start = end + 1;
+        }
+        Ok(out)
+    }
+
+    /// The live allocations named by pieces `start..=end` joined, for each
+    /// `end` after `start` whose joined text is a live name.
+    fn joined<'p>(
+        &'p self,
+        pieces: &'p [&str],
+        start: usize,
+    ) -> impl Iterator<Item = (usize, &'p Vec<usize>)> + 'p {
+        (start + 1..pieces.len()).filter_map(move |end| {
+            Some((end, self.live.get(pieces[start..=end].join(",").as_str())?))
+        })
+    }
+
+    /// Whether the pieces from `start` on begin with a text that names an
+    /// allocation: a piece alone, or pieces joined into a live name.
+    fn names_from(&self, pieces: &[&str], start: usize) -> bool {
+        pieces
+            .get(start)
+            .is_some_and(|piece| self.one(piece).is_ok())
+            || self.joined(pieces, start).next().is_some()
+    }
+
+    /// The allocation `text` alone names: by ID or ID prefix among the
+    /// snapshot's allocations, else among those the story placed, or by
+    /// live name.
+    fn one(&self, text: &str) -> Result<usize, WhatIfError> {
+        let (allocs, spec, placed_from) = (self.allocs, self.spec, self.placed_from);
+        match target::alloc(&allocs[..placed_from], spec, text, Lookup::Snapshot)? {
+            Some(i) => Ok(i),
+            None => target::alloc(
+                allocs,
+                spec,
+                text,
+                Lookup::Story {
+                    placed_from,
+                    at: self.at,
                 },
             )
-            .collect();
-        let (end, i) = match (alone, joined.as_slice()) {
-            (Ok(i), []) => (start, i),
-            (Err(_), [only]) => *only,
-            (Ok(i), [(end, other), ..]) => {
-                return Err(two_ways(
-                    allocs,
-                    spec,
-                    pieces,
-                    start,
-                    (start, i),
-                    (*end, *other),
-                    at,
-                ));
-            }
-            (Err(_), [a, b, ..]) => return Err(two_ways(allocs, spec, pieces, start, *a, *b, at)),
-            // A piece followed by an allocation's text is the mistake itself.
-            (Err(e), []) if names_from(allocs, live, spec, pieces, start + 1, placed_from, at) => {
-                return Err(e);
-            }
-            (Err(e), []) => return Err(unresolved(allocs, spec, pieces, start, e, at)),
-        };
-        out.push((pieces[start..=end].join(","), i));
-        start = end + 1;
-    }
-    Ok(out)
-}
-
-/// Whether the pieces from `start` on begin with a text that names an
-/// allocation: a piece alone, or pieces joined into a live name.
-fn names_from(
-    allocs: &[Allocation],
-    live: &HashMap<Name, Vec<usize>>,
-    spec: &EventSpec,
-    pieces: &[&str],
-    start: usize,
-    placed_from: usize,
-    at: Time,
-) -> bool {
-    pieces
-        .get(start)
-        .is_some_and(|piece| one(allocs, spec, piece, placed_from, at).is_ok())
-        || (start + 1..pieces.len())
-            .any(|end| live.contains_key(pieces[start..=end].join(",").as_str()))
-}
-
-/// The allocation `text` alone names: by ID or ID prefix among the
-/// snapshot's allocations, else among those the story placed, or by live
-/// name.
-fn one(
-    allocs: &[Allocation],
-    spec: &EventSpec,
-    text: &str,
-    placed_from: usize,
-    at: Time,
-) -> Result<usize, WhatIfError> {
-    match target::alloc(&allocs[..placed_from], spec, text, Lookup::Snapshot)? {
-        Some(i) => Ok(i),
-        None => target::alloc(allocs, spec, text, Lookup::Story { placed_from, at })
             .map(|i| i.expect("a lookup in the story finds the allocation or fails")),
+        }
+    }
+
+    /// The list from piece `start` read two ways: pieces `start..=a.0` name
+    /// allocation `a.1`, and pieces `start..=b.0` name `b.1`.
+    fn two_ways(
+        &self,
+        pieces: &[&str],
+        start: usize,
+        a: (usize, usize),
+        b: (usize, usize),
+    ) -> WhatIfError {
+        let reading = |(end, i): (usize, usize)| {
+            (
+                pieces[start..=end].join(","),
+                target::describe_alloc(&self.allocs[i]),
+            )
+        };
+        WhatIfError::AllocListAmbiguous {
+            event: self.spec.text.clone(),
+            at: self.at,
+            readings: vec![reading(a), reading(b)],
+        }
+    }
+
+    /// Why nothing from piece `start` on names an allocation: the lookup of
+    /// the first text from there that reads as a name, else `alone`, the
+    /// piece's own.
+    fn unresolved(&self, pieces: &[&str], start: usize, alone: WhatIfError) -> WhatIfError {
+        let name = (start..pieces.len())
+            .map(|end| pieces[start..=end].join(","))
+            .find(|text| target::reads_as_name(text));
+        name.and_then(|name| target::by_name(self.allocs, self.spec, &name, self.at).err())
+            .unwrap_or(alone)
     }
 }
 
@@ -138,46 +176,4 @@ fn live_names(allocs: &[Allocation]) -> HashMap<Name, Vec<usize>> {
         live.entry(a.name()).or_default().push(i);
     }
     live
-}
-
-/// The list from piece `start` read two ways: pieces `start..=a.0` name
-/// allocation `a.1`, and pieces `start..=b.0` name `b.1`.
-fn two_ways(
-    allocs: &[Allocation],
-    spec: &EventSpec,
-    pieces: &[&str],
-    start: usize,
-    a: (usize, usize),
-    b: (usize, usize),
-    at: Time,
-) -> WhatIfError {
-    let reading = |(end, i): (usize, usize)| {
-        (
-            pieces[start..=end].join(","),
-            target::describe_alloc(&allocs[i]),
-        )
-    };
-    WhatIfError::AllocListAmbiguous {
-        event: spec.text.clone(),
-        at,
-        readings: vec![reading(a), reading(b)],
-    }
-}
-
-/// Why nothing from piece `start` on names an allocation: the lookup of
-/// the first text from there that reads as a name, else `alone`, the
-/// piece's own.
-fn unresolved(
-    allocs: &[Allocation],
-    spec: &EventSpec,
-    pieces: &[&str],
-    start: usize,
-    alone: WhatIfError,
-    at: Time,
-) -> WhatIfError {
-    let name = (start..pieces.len())
-        .map(|end| pieces[start..=end].join(","))
-        .find(|text| target::reads_as_name(text));
-    name.and_then(|name| target::by_name(allocs, spec, &name, at).err())
-        .unwrap_or(alone)
 }

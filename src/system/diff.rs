@@ -77,8 +77,22 @@ fn required(job: Option<&Job>) -> BTreeMap<String, &TaskGroup> {
     out
 }
 
-/// The newest terminal allocation per node and name (`TerminalByNodeByName`).
-pub type Terminal<'a> = BTreeMap<(&'a str, String), &'a Allocation>;
+/// The newest terminal allocation per node and name (`TerminalByNodeByName`),
+/// by node first so that a node's are found without a scan.
+pub type Terminal<'a> = BTreeMap<&'a str, BTreeMap<Name, &'a Allocation>>;
+
+/// The terminal allocations `entries` on their nodes, by their names: a
+/// test's `TerminalByNodeByName`.
+#[cfg(test)]
+pub(crate) fn terminal_of<'a>(
+    entries: impl IntoIterator<Item = (&'a str, &'a Allocation)>,
+) -> Terminal<'a> {
+    let mut terminal = Terminal::new();
+    for (node, a) in entries {
+        terminal.entry(node).or_default().insert(a.name(), a);
+    }
+    terminal
+}
 
 /// `SplitTerminalAllocs`: live allocations, and the newest terminal one per
 /// node and name (a tie in `CreateIndex` keeps the first by ID).
@@ -90,12 +104,13 @@ pub fn split_terminal<'a>(allocs: &[&'a Allocation]) -> (Vec<&'a Allocation>, Te
             live.push(*a);
             continue;
         }
-        let key = (a.node_id.as_str(), a.name().to_string());
-        let newer = terminal
-            .get(&key)
+        let on_node = terminal.entry(a.node_id.as_str()).or_default();
+        let name = a.name();
+        let newer = on_node
+            .get(&name)
             .is_none_or(|p| p.create_index < a.create_index);
         if newer {
-            terminal.insert(key, a);
+            on_node.insert(name, a);
         }
     }
     (live, terminal)
@@ -322,7 +337,11 @@ impl<'a> SystemDiff<'a> {
             if existing.contains(name.as_str()) {
                 continue;
             }
-            let terminal = input.terminal.get(&(node_id, name.clone())).copied();
+            let terminal = input
+                .terminal
+                .get(node_id)
+                .and_then(|on_node| on_node.get(name.as_str()))
+                .copied();
             if sysbatch && let Some(done) = terminal {
                 let (cat, why) = if job_index != job_modify_index(done) {
                     (

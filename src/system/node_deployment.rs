@@ -180,10 +180,8 @@ impl NodeDeployments {
             .collect();
         let terminal: Vec<&Allocation> = input
             .terminal
-            .iter()
-            .filter(|((n, _), _)| *n == node_id)
-            .map(|(_, a)| *a)
-            .collect();
+            .get(node_id)
+            .map_or(Vec::new(), |on_node| on_node.values().copied().collect());
         for (_, tg) in required {
             let existing = self
                 .current

@@ -4,7 +4,8 @@
 
 use super::renderer::{Renderer, Style};
 use super::wrap;
-use crate::report::{JobReport, NowSource, Report};
+use crate::render::now_source;
+use crate::report::{JobReport, Report};
 
 /// What the tables of one report need besides its jobs.
 pub struct Tables {
@@ -30,15 +31,9 @@ impl Tables {
                 .eval_priority
                 .map(|priority| (head.eval_id.clone(), priority, "--eval".to_string())),
         };
-        let source = match head.now_source {
-            NowSource::Flag => "--now",
-            NowSource::Snapshot => "snapshot Now",
-            NowSource::SnapshotMeta => "snapshot meta",
-            NowSource::Clock => "clock",
-        };
         Tables {
             renderer,
-            source,
+            source: now_source::words(head.now_source),
             nomad_version: head.nomad_version.describe(),
         }
     }

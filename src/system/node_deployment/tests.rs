@@ -210,7 +210,7 @@ fn reconcile_node_test_go_v1_11_0_node_deployments_terminal_allocs_due_to_resche
     for (embedded, created) in [(&job, true), (&new_job, false)] {
         let mut done = alloc("t", "foo", "my-job.other[0]", Arc::clone(embedded));
         done.client_status = "complete".into();
-        let terminal: Terminal<'_> = [(("foo", "my-job.other[0]".to_string()), &done)].into();
+        let terminal = crate::system::diff::terminal_of([("foo", &done)]);
         let run = compute(V1110, &new_job, &[&foo], &[], &terminal, None);
         assert_eq!(run.nr.current.is_some(), created);
     }

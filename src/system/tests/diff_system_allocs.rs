@@ -2,6 +2,7 @@
 //! sorts a system job's allocations node by node.
 
 use super::*;
+use crate::system::diff::terminal_of;
 
 fn count(diff: &SystemDiff<'_>, c: Category) -> usize {
     diff.of(c).count()
@@ -58,15 +59,14 @@ fn test_diff_system_allocs_for_node_sysbatch_terminal() {
     // Current job: the finished allocation is left alone.
     let mut done = alloc("t", "node1", "my-sysbatch.pinger[0]", Arc::clone(&job));
     done.client_status = "complete".into();
-    let terminal: Terminal<'_> = [(("node1", "my-sysbatch.pinger[0]".to_string()), &done)].into();
+    let terminal = terminal_of([("node1", &done)]);
     let diff = for_node(&job, "node1", &ready, &tainted, &[], &terminal);
     assert_eq!(ids(&diff, Category::Ignore), ["t"]);
     assert_eq!(diff.entries.len(), 1);
     // Outdated job: it runs again, as an update.
     let mut outdated = done.clone();
     outdated.job = Some(older(&job));
-    let terminal: Terminal<'_> =
-        [(("node1", "my-sysbatch.pinger[0]".to_string()), &outdated)].into();
+    let terminal = terminal_of([("node1", &outdated)]);
     let diff = for_node(&job, "node1", &ready, &tainted, &[], &terminal);
     assert_eq!(count(&diff, Category::Update), 1);
     assert_eq!(diff.entries.len(), 1);
@@ -109,10 +109,7 @@ fn test_diff_system_allocs_for_node() {
             a
         })
         .collect();
-    let terminal: Terminal<'_> = terms
-        .iter()
-        .map(|a| (("zip", a.name().to_string()), a))
-        .collect();
+    let terminal = terminal_of(terms.iter().map(|a| ("zip", a)));
     let live: Vec<&Allocation> = allocs.iter().collect();
     let diff = for_node(&job, "zip", &ready, &tainted, &live, &terminal);
     assert_eq!(ids(&diff, Category::Update), ["update"]);
@@ -187,7 +184,7 @@ fn test_diff_system_allocs() {
     ];
     let mut term = alloc("term", "pipe", "my-job.web[0]", Arc::clone(&job));
     term.client_status = "complete".into();
-    let terminal: Terminal<'_> = [(("pipe", "my-job.web[0]".to_string()), &term)].into();
+    let terminal = terminal_of([("pipe", &term)]);
     let live: Vec<&Allocation> = allocs.iter().collect();
     let nodes = |_: &str| None;
     let diff = SystemDiff::new(&DiffInput {
