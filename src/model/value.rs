@@ -260,8 +260,9 @@ impl<'de> Deserialize<'de> for GoValue {
 }
 
 /// The value's structure: no `PartialEq` stands beside it (Go's looser
-/// comparison is [`deep_equal`]), so two values hash alike only where they
-/// are written alike, which is what sharing by value needs.
+/// `reflect.DeepEqual` is a function of its own here), so two values hash
+/// alike only where they are written alike, which is what sharing by value
+/// needs.
 impl Hash for GoValue {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.json().hash(state);
