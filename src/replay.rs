@@ -577,6 +577,10 @@ fn collect_jobs<'s>(snapshot: &'s Snapshot) -> Vec<JobWork<'s>> {
         let i = find(&mut work, &alloc.namespace, &alloc.job_id);
         work[i].allocs.push(alloc);
     }
+    // Kept for the whole replay: no spare room from the doubling.
+    for w in &mut work {
+        w.allocs.shrink_to_fit();
+    }
     work.sort_unstable_by(|a, b| (a.namespace, a.id).cmp(&(b.namespace, b.id)));
     work
 }

@@ -7,7 +7,7 @@ use crate::version::Switch;
 /// The device rules of a release, each a row of the catalogue: what the
 /// `DeviceChecker` reads and how the bin packer's device allocator
 /// chooses instances.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct DeviceRules {
     /// #15455: `${device.ids}` names the device's instances.
     pub ids_target: bool,

@@ -16,12 +16,12 @@ use foldhash::fast::FixedState;
 
 use super::node_checks::secrets_providers;
 use super::target::TargetRules;
-use crate::model::{Job, NetworkResource, Node, TaskGroup};
+use crate::model::{Job, NetworkResource, Node, TaskGroup, value_hash};
 
 /// The check inputs seen so far (by their key text, with how many stacks
 /// asked for each) and the outcomes kept, by input and node.
 struct Table<T> {
-    keys: HashMap<String, (u32, u32), FixedState>,
+    keys: HashMap<u128, (u32, u32), FixedState>,
     outcomes: HashMap<(u32, usize), Arc<T>, FixedState>,
 }
 
@@ -75,11 +75,11 @@ fn node_key(node: &Node) -> usize {
 }
 
 impl<T> Memo<T> {
-    /// The key of a check's inputs, written out in full by the caller.
-    pub(super) fn key(&self, text: String) -> Key {
+    /// The key of a check's inputs, as the caller hashed them in full.
+    pub(super) fn key(&self, inputs: u128) -> Key {
         let mut guard = self.table.lock().unwrap_or_else(|e| e.into_inner());
         let next = guard.keys.len() as u32;
-        let (id, asked) = guard.keys.entry(text).or_insert((next, 0));
+        let (id, asked) = guard.keys.entry(inputs).or_insert((next, 0));
         *asked += 1;
         Key {
             id: *id,
@@ -121,8 +121,8 @@ impl<T> Memo<T> {
 
 /// Everything the job-level checks read but the node: the job's
 /// constraints and how targets resolve.
-pub(super) fn job_key(job: &Job, targets: TargetRules) -> String {
-    format!("job|{:?}|{targets:?}", job.constraints)
+pub(super) fn job_key(job: &Job, targets: TargetRules) -> u128 {
+    value_hash(&("job", &job.constraints, targets))
 }
 
 /// Everything a group's class checks read but the node and the
@@ -133,7 +133,7 @@ pub(super) fn group_key(
     tg: &TaskGroup,
     network: Option<&NetworkResource>,
     targets: TargetRules,
-) -> String {
+) -> u128 {
     let drivers: std::collections::BTreeSet<&str> =
         tg.tasks.iter().map(|t| t.driver.as_str()).collect();
     let devices: Vec<_> = tg
@@ -146,8 +146,13 @@ pub(super) fn group_key(
         .iter()
         .chain(tg.tasks.iter().flat_map(|t| &t.constraints))
         .collect();
-    format!(
-        "group|{drivers:?}|{constraints:?}|{devices:?}|{network:?}|{:?}|{targets:?}",
+    value_hash(&(
+        "group",
+        drivers,
+        constraints,
+        devices,
+        network,
         secrets_providers(tg),
-    )
+        targets,
+    ))
 }

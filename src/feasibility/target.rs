@@ -8,7 +8,7 @@ use crate::version::Switch;
 /// targets of constraints, how their orderings compare them and the
 /// attributes its implicit checks ask for, one flag per catalogue row.
 /// The default is the seed's rules.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct TargetRules {
     /// #17548: `${node.pool}` names the node's pool; before, it is an
     /// unknown target.

@@ -8,7 +8,7 @@ use super::shortfall::Shortfall;
 /// CPU shares and reserved cores, memory and disk, as Nomad adds and
 /// compares them (`nomad/structs/structs.go:3827-3900` and `:4007-4022` at
 /// 1.3.0). Networks and devices are counted by their own indexes.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Comparable {
     /// MHz.
     pub cpu_shares: i64,

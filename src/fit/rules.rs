@@ -6,7 +6,7 @@ use crate::feasibility::DeviceRules;
 use crate::version::{Release, Switch, Switches};
 
 /// Where a node's CPU shares and reservable cores come from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CpuSource {
     /// `NodeResources.Cpu` (`nomad/structs/structs.go:2945-2946` at 1.3.0).
     Legacy,
@@ -20,7 +20,7 @@ pub enum CpuSource {
 }
 
 /// The fit rules of one release, each flag its catalogue row's answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FitRules {
     /// An allocation stops counting once its client reports it terminal,
     /// not when the server wants it stopped: `AllocsFit`,

@@ -10,7 +10,7 @@ use super::{GoValue, Resources, list, nullable, set_equal};
 use crate::time::Duration;
 
 /// A `structs.ConsulGateway`.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct ConsulGateway {
     pub proxy: Option<ConsulGatewayProxy>,
@@ -20,7 +20,7 @@ pub struct ConsulGateway {
 }
 
 /// A `structs.ConsulGatewayProxy`.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct ConsulGatewayProxy {
     pub connect_timeout: Option<Duration>,
@@ -35,7 +35,7 @@ pub struct ConsulGatewayProxy {
 }
 
 /// A `structs.ConsulGatewayBindAddress`.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct ConsulGatewayBindAddress {
     pub address: String,
@@ -43,7 +43,7 @@ pub struct ConsulGatewayBindAddress {
 }
 
 /// A `structs.ConsulIngressConfigEntry`.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct ConsulIngressConfigEntry {
     #[serde(rename = "TLS")]
@@ -53,14 +53,14 @@ pub struct ConsulIngressConfigEntry {
 }
 
 /// A `structs.ConsulGatewayTLSConfig`.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct ConsulGatewayTlsConfig {
     pub enabled: bool,
 }
 
 /// A `structs.ConsulIngressListener`.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct ConsulIngressListener {
     pub port: i64,
@@ -70,7 +70,7 @@ pub struct ConsulIngressListener {
 }
 
 /// A `structs.ConsulIngressService`.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct ConsulIngressService {
     pub name: String,
@@ -79,7 +79,7 @@ pub struct ConsulIngressService {
 }
 
 /// A `structs.ConsulTerminatingConfigEntry`.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct ConsulTerminatingConfigEntry {
     #[serde(deserialize_with = "list")]
@@ -87,7 +87,7 @@ pub struct ConsulTerminatingConfigEntry {
 }
 
 /// A `structs.ConsulLinkedService`.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct ConsulLinkedService {
     pub name: String,
@@ -100,11 +100,11 @@ pub struct ConsulLinkedService {
 }
 
 /// A `structs.ConsulMeshConfigEntry`: only its presence matters.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 pub struct ConsulMeshConfigEntry {}
 
 /// A `structs.SidecarTask`: the overrides of a Connect sidecar.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct SidecarTask {
     pub name: String,
@@ -122,7 +122,7 @@ pub struct SidecarTask {
 }
 
 /// A `structs.LogConfig`.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct LogConfig {
     pub max_files: i64,

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use super::Name;
 
 /// A `structs.Constraint`.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct Constraint {
     #[serde(rename = "LTarget")]
@@ -17,7 +17,7 @@ pub struct Constraint {
 }
 
 /// A `structs.Affinity`.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct Affinity {
     #[serde(rename = "LTarget")]

@@ -93,7 +93,7 @@ fn group_count<'de, D: serde::Deserializer<'de>>(d: D) -> Result<i64, D::Error> 
 }
 
 /// A `structs.TaskGroup`.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct TaskGroup {
     pub name: String,
@@ -139,14 +139,14 @@ pub struct TaskGroup {
 
 /// A group's `structs.MigrateStrategy`, as far as the drainer and
 /// preemption read it.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct MigrateStrategy {
     pub max_parallel: i64,
 }
 
 /// A `structs.VolumeRequest` of a task group.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct VolumeRequest {
     pub name: String,
@@ -162,7 +162,7 @@ pub struct VolumeRequest {
 }
 
 /// A `structs.DisconnectStrategy` (the group's `disconnect` block, 1.8.0 on).
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct DisconnectStrategy {
     /// How long a disconnected node's allocations stay unknown before they
@@ -196,7 +196,7 @@ pub enum DisconnectFields {
 }
 
 /// A `structs.UpdateStrategy`.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct UpdateStrategy {
     pub stagger: Duration,
@@ -211,7 +211,7 @@ pub struct UpdateStrategy {
 }
 
 /// A `structs.ReschedulePolicy`.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct ReschedulePolicy {
     pub attempts: i64,
@@ -223,7 +223,7 @@ pub struct ReschedulePolicy {
 }
 
 /// A `structs.Consul` block of a task group or (1.7.0 on) a task.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct Consul {
     pub namespace: String,
@@ -234,7 +234,7 @@ pub struct Consul {
 }
 
 /// A `structs.Service`, for the Connect checks of `tasksUpdated`.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct Service {
     pub name: Name,
@@ -246,7 +246,7 @@ pub struct Service {
 }
 
 /// A `structs.ConsulConnect`.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct ConsulConnect {
     pub native: bool,
@@ -256,14 +256,14 @@ pub struct ConsulConnect {
 }
 
 /// A `structs.ConsulSidecarService`: only its port forces a destructive update.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct SidecarService {
     pub port: String,
 }
 
 /// A `structs.TaskLifecycleConfig`.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct TaskLifecycle {
     /// `prestart`, `poststart` or `poststop`.
@@ -272,7 +272,7 @@ pub struct TaskLifecycle {
 }
 
 /// A `structs.Task`.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct Task {
     pub name: String,
@@ -320,7 +320,7 @@ pub struct Task {
 
 /// The part of a task's `structs.LogConfig` that decides updates: 1.5.4
 /// wrote `Enabled`, later releases `Disabled`.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct TaskLogs {
     pub enabled: bool,
@@ -328,7 +328,7 @@ pub struct TaskLogs {
 }
 
 /// The part of a `structs.RestartPolicy` that decides updates.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct RestartPolicy {
     pub render_templates: bool,

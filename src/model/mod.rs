@@ -42,6 +42,7 @@ mod task_resources;
 mod task_states;
 mod usage_view;
 mod value;
+mod value_hash;
 mod version_request;
 
 pub use alloc::{
@@ -96,6 +97,7 @@ pub use task_states::{TaskState, TaskStates};
 pub use usage_view::UsageView;
 pub use value::{Equality, GoValue, Json};
 pub(crate) use value::{deep_equal, deep_equal_as, maps_equal_as, objects_equal, set_equal};
+pub(crate) use value_hash::value_hash;
 pub use version_request::{BadVersion, VersionRequest, accepted, names};
 
 use serde::{Deserialize, Deserializer};

@@ -11,22 +11,23 @@
 //! one's copy.
 //! Most of what differs between versions is what the model does not keep
 //! (a service's tags and checks): a task group or task whose text is new is
-//! also known by a hash of its value as parsed, its `Debug` rendering (every
-//! field, derived, and the hand-written ones print their whole text), and
-//! shares the copy of an equal value read before.
+//! also known by a hash of its value as parsed ([`super::value_hash`]; its
+//! `Hash` is derived on every type a part holds, so it writes the whole
+//! value), and shares the copy of an equal value read before.
 //!
 //! **Soundness.** A part's value depends on its text alone (the same bytes
 //! decode the same way wherever they stand), so equal texts may share one
-//! value, and equal values may share one copy. Neither texts nor renderings
-//! are kept to be compared: two distinct ones are taken for one only if
+//! value, and equal values may share one copy. Neither texts nor values'
+//! bytes are kept to be compared: two distinct ones are taken for one only if
 //! their hashes are equal, which for `n` of them not built to collide
 //! happens with a chance of at most `n² / 2¹²⁹` (10⁻²⁸ for 100,000 parts),
 //! the bound the reader's job texts rest on too (`read::job_texts`).
 //! Anything the capture cannot read (a deserializer that buffers) fails the
 //! shared read, and the caller reads the text again without sharing.
 
-use std::cell::{Cell, RefCell};
-use std::fmt::{self, Write};
+use std::cell::Cell;
+use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
@@ -35,6 +36,7 @@ use serde::de::{Deserialize, DeserializeOwned, Deserializer, Error};
 use xxhash_rust::xxh3::xxh3_128;
 
 use super::parts::{self, By};
+use super::value_hash::value_hash;
 use super::{GoValue, Json, TextUse, from_slice, with_text};
 
 /// A value that equal texts read into share: cloned by its count, changed
@@ -65,6 +67,12 @@ impl<T: Clone> DerefMut for Shared<T> {
 impl<T> From<T> for Shared<T> {
     fn from(value: T) -> Shared<T> {
         Shared(Arc::new(value))
+    }
+}
+
+impl<T: Hash> Hash for Shared<T> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
     }
 }
 
@@ -104,12 +112,9 @@ pub(crate) fn from_slice_shared<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> serd
 }
 
 /// A type whose values equal texts may share.
-pub(crate) trait Part:
-    Default + fmt::Debug + DeserializeOwned + Send + Sync + 'static
-{
-}
+pub(crate) trait Part: Default + Hash + DeserializeOwned + Send + Sync + 'static {}
 
-impl<T: Default + fmt::Debug + DeserializeOwned + Send + Sync + 'static> Part for T {}
+impl<T: Default + Hash + DeserializeOwned + Send + Sync + 'static> Part for T {}
 
 thread_local! {
     /// Whether a shared read runs on this thread.
@@ -153,29 +158,13 @@ impl<T: Part> TextUse for Find<T> {
         }
         let mut value = Arc::new(from_slice::<T>(text.as_bytes()).map_err(E::custom)?);
         if self.by_value {
-            let rendered = rendering_hash(&*value);
-            match parts::get::<T>(By::Value, rendered) {
+            let hash = value_hash(&*value);
+            match parts::get::<T>(By::Value, hash) {
                 Some(known) => value = known,
-                None => parts::keep(By::Value, rendered, &value),
+                None => parts::keep(By::Value, hash, &value),
             }
         }
         parts::keep(By::Text, key, &value);
         Ok(value)
     }
-}
-
-/// The hash of `value`'s `Debug` rendering, rendered into one buffer per
-/// thread and hashed once: hashing each piece as the formatter writes it
-/// cost more than the rendering.
-fn rendering_hash(value: &impl fmt::Debug) -> u128 {
-    thread_local! {
-        static RENDERED: RefCell<String> = const { RefCell::new(String::new()) };
-    }
-    RENDERED.with(|r| {
-        let mut text = r.borrow_mut();
-        text.clear();
-        // Writing into a string cannot fail.
-        let _ = write!(text, "{value:?}");
-        xxh3_128(text.as_bytes())
-    })
 }

@@ -15,7 +15,7 @@ use std::marker::PhantomData;
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 
 /// A map of few entries in key order.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct SortedMap<K, V> {
     entries: Vec<(K, V)>,
 }

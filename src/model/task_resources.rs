@@ -8,7 +8,7 @@ use serde::Deserialize;
 use super::{Affinity, Constraint, GoValue, Name, list, set_equal};
 
 /// A task's `structs.Resources`.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct Resources {
     #[serde(rename = "CPU")]
@@ -35,7 +35,7 @@ pub struct Resources {
 }
 
 /// A `structs.NUMA` block of task resources.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct Numa {
     /// `none`, `prefer` or `require`.
@@ -43,7 +43,7 @@ pub struct Numa {
 }
 
 /// A `structs.RequestedDevice`.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct RequestedDevice {
     pub name: String,
@@ -55,7 +55,7 @@ pub struct RequestedDevice {
 }
 
 /// A `structs.NetworkResource`.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct NetworkResource {
     pub mode: Name,
@@ -79,14 +79,14 @@ pub struct NetworkResource {
 }
 
 /// A `structs.CNIConfig`: arguments passed to the CNI plugins.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct CniConfig {
     pub args: GoValue,
 }
 
 /// A `structs.Port`.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Hash)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct Port {
     pub label: Name,

@@ -8,6 +8,7 @@
 //! without spare room, and keys and strings as shared [`Name`]s.
 
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use serde::Deserialize;
@@ -29,6 +30,27 @@ pub enum Json {
     String(Name),
     Array(Box<[Json]>),
     Object(Box<[(Name, Json)]>),
+}
+
+/// Consistent with the derived equality: each variant and each kind of
+/// number (unsigned, negative, float) is marked, and a float's zero is one
+/// value whatever its sign, as `serde_json` compares floats.
+impl Hash for Json {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        std::mem::discriminant(self).hash(state);
+        match self {
+            Json::Null => {}
+            Json::Bool(b) => b.hash(state),
+            Json::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+                (Some(u), _, _) => (0u8, u).hash(state),
+                (None, Some(i), _) => (1u8, i).hash(state),
+                (None, None, f) => (2u8, f.map_or(0, |f| (f + 0.0).to_bits())).hash(state),
+            },
+            Json::String(s) => s.hash(state),
+            Json::Array(items) => items.hash(state),
+            Json::Object(members) => members.hash(state),
+        }
+    }
 }
 
 impl Json {
@@ -237,9 +259,13 @@ impl<'de> Deserialize<'de> for GoValue {
     }
 }
 
-impl PartialEq for GoValue {
-    fn eq(&self, other: &GoValue) -> bool {
-        deep_equal(self.json(), other.json())
+/// The value's structure: no `PartialEq` stands beside it (Go's looser
+/// `reflect.DeepEqual` is a function of its own here), so two values hash
+/// alike only where they are written alike, which is what sharing by value
+/// needs.
+impl Hash for GoValue {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.json().hash(state);
     }
 }
 
@@ -422,7 +448,7 @@ mod tests {
     use serde_json::json;
 
     fn eq(a: Value, b: Value) -> bool {
-        GoValue::from(a) == GoValue::from(b)
+        deep_equal(GoValue::from(a).json(), GoValue::from(b).json())
     }
 
     #[test]

@@ -63,7 +63,7 @@ type Slot = Arc<OnceLock<Option<Arc<Board>>>>;
 /// memory.
 #[derive(Debug, Default)]
 pub struct Boards {
-    slots: Mutex<(HashMap<String, Option<Slot>>, usize)>,
+    slots: Mutex<(HashMap<u128, Option<Slot>>, usize)>,
 }
 
 /// At most this many board entries (24 bytes each; a node's miss, some
@@ -77,7 +77,7 @@ impl Boards {
     /// entries a new board may need.
     pub fn get(
         &self,
-        shape: String,
+        shape: u128,
         nodes: usize,
         build: impl FnOnce() -> Option<Board>,
     ) -> Option<Arc<Board>> {
@@ -146,8 +146,8 @@ mod tests {
         assert!(boards.reserve(MAX_ENTRIES - 10));
         // A shape asked twice wants a board of 20 entries: past the bound.
         let board = || Board::of([(0, 0.5)]);
-        assert!(boards.get("s".into(), 20, board).is_none());
-        assert!(boards.get("s".into(), 20, board).is_none());
+        assert!(boards.get(7, 20, board).is_none());
+        assert!(boards.get(7, 20, board).is_none());
         assert!(boards.reserve(10));
         assert!(!boards.reserve(1));
     }

@@ -14,7 +14,7 @@ use crate::fit::score::{
     score_fit_spread,
 };
 use crate::fit::{Capacity, FitRules, Packed};
-use crate::model::{Affinity, Constraint, GoValue, Job, Node, TaskGroup};
+use crate::model::{Affinity, Constraint, GoValue, Job, Node, TaskGroup, value_hash};
 
 /// The scorers of one task group.
 pub struct Ranking {
@@ -69,18 +69,15 @@ impl Ranking {
     }
 
     /// What the scores of a node without allocations of the job depend
-    /// on besides the node and what it uses, in words: equal for two
-    /// groups that score every such node alike.
-    pub fn shape(&self) -> String {
-        format!(
-            "{:?}",
-            (
-                self.spread_algorithm,
-                &self.affinities,
-                self.rules,
-                self.targets
-            )
-        )
+    /// on besides the node and what it uses, hashed: equal for two groups
+    /// that score every such node alike.
+    pub fn shape(&self) -> u128 {
+        value_hash(&(
+            self.spread_algorithm,
+            &self.affinities,
+            self.rules,
+            self.targets,
+        ))
     }
 
     /// The scores of a node on which the allocation fits, using `used` in

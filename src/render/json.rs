@@ -3,8 +3,9 @@
 use std::io;
 
 use serde::Serialize;
-use serde_json::ser::{Formatter, PrettyFormatter};
+use serde_json::ser::Formatter;
 
+use super::layout::Layout;
 use crate::job_plan::JobPlan;
 use crate::report::{JobReport, Report};
 use crate::warning::Warning;
@@ -48,7 +49,7 @@ pub fn render_streamed<R>(head: &Report, run: R, out: &mut impl io::Write) -> io
 where
     R: FnOnce(&mut dyn FnMut(&JobJson)) -> Vec<Warning>,
 {
-    let mut f = formatter(0);
+    let mut f = Layout::at(0);
     f.begin_object(out)?;
     let Report {
         schema_version,
@@ -77,7 +78,7 @@ where
     value(&mut f, out, nomad_version)?;
     key(&mut f, out, "jobs", false)?;
     f.begin_object_value(out)?;
-    let mut jobs = formatter(1);
+    let mut jobs = Layout::at(1);
     jobs.begin_array(out)?;
     let mut written = Ok(());
     let mut first = true;
@@ -100,12 +101,7 @@ where
 }
 
 /// A key of the document's top-level object, `first` or after another.
-fn key(
-    f: &mut PrettyFormatter<'_>,
-    out: &mut impl io::Write,
-    name: &str,
-    first: bool,
-) -> io::Result<()> {
+fn key(f: &mut Layout, out: &mut impl io::Write, name: &str, first: bool) -> io::Result<()> {
     f.begin_object_key(out, first)?;
     f.begin_string(out)?;
     f.write_string_fragment(out, name)?;
@@ -114,11 +110,7 @@ fn key(
 }
 
 /// The value of a top-level key, laid out one level deep.
-fn value(
-    f: &mut PrettyFormatter<'_>,
-    out: &mut impl io::Write,
-    value: &impl Serialize,
-) -> io::Result<()> {
+fn value(f: &mut Layout, out: &mut impl io::Write, value: &impl Serialize) -> io::Result<()> {
     f.begin_object_value(out)?;
     out.write_all(&nested(1, value))?;
     f.end_object_value(out)
@@ -155,7 +147,7 @@ impl JobJson {
         match self {
             JobJson::Text(text) => out.write_all(text.as_bytes()),
             JobJson::Whole(job) => {
-                let mut ser = serde_json::Serializer::with_formatter(out, formatter(2));
+                let mut ser = serde_json::Serializer::with_formatter(out, Layout::at(2));
                 job.serialize(&mut ser).map_err(io::Error::from)
             }
         }
@@ -166,21 +158,11 @@ impl JobJson {
 /// document: its inner lines indented as far, its first line not.
 fn nested(depth: usize, value: &impl Serialize) -> Vec<u8> {
     let mut out = Vec::new();
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter(depth));
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, Layout::at(depth));
     value
         .serialize(&mut ser)
         .expect("a report always serializes");
     out
-}
-
-/// serde_json's pretty formatter, `depth` arrays or objects deep.
-fn formatter(depth: usize) -> PrettyFormatter<'static> {
-    let mut f = PrettyFormatter::new();
-    for _ in 0..depth {
-        f.begin_array(&mut io::sink())
-            .expect("a sink takes anything");
-    }
-    f
 }
 
 #[cfg(test)]

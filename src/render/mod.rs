@@ -5,6 +5,7 @@ pub mod explain_node;
 pub mod html;
 pub mod job_plan;
 pub mod json;
+mod layout;
 mod now_source;
 mod operator;
 pub mod table;

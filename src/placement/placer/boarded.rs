@@ -11,6 +11,7 @@ use super::super::ranked::RankIndex;
 use super::group::Group;
 use super::state::Placer;
 use crate::fit::Packed;
+use crate::model::value_hash;
 
 impl<'a> Placer<'a> {
     /// Sets the group's ranking from its board where the group's choice
@@ -68,7 +69,7 @@ impl<'a> Placer<'a> {
     /// ready node as the snapshot leaves it.
     fn board(&self, g: &mut Group<'a>) -> Option<Arc<Board>> {
         let free = g.free.as_ref()?;
-        let shape = format!("{:?}|{:?}|{}", free.held, free.network, g.ranking.shape());
+        let shape = value_hash(&(&free.held, free.network, g.ranking.shape()));
         let cluster = self.cluster;
         let rules = &self.setup.settings.rules;
         let ranking = &mut g.ranking;
