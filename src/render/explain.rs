@@ -5,6 +5,7 @@ use comfy_table::{ColumnConstraint, ContentArrangement, Table, Width, presets};
 use owo_colors::OwoColorize;
 use serde::Serialize;
 
+use super::layout::document;
 use super::now_source;
 use super::wrap::wrap;
 use crate::explain::{Explanation, StoryEvaluation, SubjectKind};
@@ -22,9 +23,7 @@ pub fn json(e: &Explanation) -> String {
         schema_version: SCHEMA_VERSION,
         explain: e,
     };
-    let mut out = serde_json::to_string_pretty(&doc).expect("an explanation always serializes");
-    out.push('\n');
-    out
+    document(&doc)
 }
 
 /// The explanation for people, laid out for `width` columns: a header, the

@@ -6,6 +6,7 @@ use comfy_table::{CellAlignment, ContentArrangement, Table, presets};
 use owo_colors::OwoColorize;
 use serde::Serialize;
 
+use super::layout::document;
 use super::wrap::wrap;
 use crate::explain::{Amounts, NodeExplanation};
 use crate::report::SCHEMA_VERSION;
@@ -22,9 +23,7 @@ pub fn json(e: &NodeExplanation) -> String {
         schema_version: SCHEMA_VERSION,
         explain_node: e,
     };
-    let mut out = serde_json::to_string_pretty(&doc).expect("a node explanation always serializes");
-    out.push('\n');
-    out
+    document(&doc)
 }
 
 /// IDs are cut to this many characters unless `verbose`.

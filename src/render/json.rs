@@ -5,7 +5,7 @@ use std::io;
 use serde::Serialize;
 use serde_json::ser::Formatter;
 
-use super::layout::Layout;
+use super::layout::{Layout, document, nested, write};
 use crate::job_plan::JobPlan;
 use crate::report::{JobReport, Report};
 use crate::warning::Warning;
@@ -26,18 +26,15 @@ pub fn render_job_plan(report: &Report, plan: &JobPlan) -> String {
         report: &'a Report,
         job_plan: &'a JobPlan,
     }
-    let mut out = serde_json::to_string_pretty(&WithPlan {
+    document(&WithPlan {
         report,
         job_plan: plan,
     })
-    .expect("a report always serializes");
-    out.push('\n');
-    out
 }
 
 /// The same text, written as it is produced: a large report is never held twice.
 pub fn render_to(report: &Report, out: &mut impl io::Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, report).map_err(io::Error::from)?;
+    write(&mut *out, 0, report)?;
     out.write_all(b"\n")
 }
 
@@ -112,16 +109,14 @@ fn key(f: &mut Layout, out: &mut impl io::Write, name: &str, first: bool) -> io:
 /// The value of a top-level key, laid out one level deep.
 fn value(f: &mut Layout, out: &mut impl io::Write, value: &impl Serialize) -> io::Result<()> {
     f.begin_object_value(out)?;
-    out.write_all(&nested(1, value))?;
+    write(out, 1, value)?;
     f.end_object_value(out)
 }
 
 /// The story of `--what-if` / `--until`: the document of [`render`] with
 /// `what_if`, `timeline`, `pending`, `until` and `assumptions` after it.
 pub fn story(story: &crate::servers::Story) -> String {
-    let mut out = serde_json::to_string_pretty(story).expect("a story always serializes");
-    out.push('\n');
-    out
+    document(story)
 }
 
 /// A job's report for [`render_streamed`]: a small one as the text
@@ -146,23 +141,9 @@ impl JobJson {
     fn write_to(&self, out: &mut impl io::Write) -> io::Result<()> {
         match self {
             JobJson::Text(text) => out.write_all(text.as_bytes()),
-            JobJson::Whole(job) => {
-                let mut ser = serde_json::Serializer::with_formatter(out, Layout::at(2));
-                job.serialize(&mut ser).map_err(io::Error::from)
-            }
+            JobJson::Whole(job) => write(out, 2, job),
         }
     }
-}
-
-/// `value` pretty-printed as it stands `depth` arrays or objects deep in a
-/// document: its inner lines indented as far, its first line not.
-fn nested(depth: usize, value: &impl Serialize) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, Layout::at(depth));
-    value
-        .serialize(&mut ser)
-        .expect("a report always serializes");
-    out
 }
 
 #[cfg(test)]

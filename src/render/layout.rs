@@ -1,9 +1,11 @@
-//! serde_json's pretty layout (two spaces a level) with each line's break
-//! and indent written at once: a report writes a line for every field, and
-//! serde_json's own formatter writes the indent a level at a time.
+//! The layout of every JSON document plan-inspect writes: serde_json's
+//! pretty layout (two spaces a level) with each line's break and indent
+//! written at once, where serde_json's own formatter writes the indent a
+//! level at a time; a report writes a line for every field.
 
 use std::io;
 
+use serde::Serialize;
 use serde_json::ser::Formatter;
 
 /// The deepest indent written at once; deeper lines add the rest a level
@@ -110,6 +112,31 @@ impl Formatter for Layout {
     }
 }
 
+/// `value` as a document of its own, ending in a newline.
+pub(super) fn document(value: &impl Serialize) -> String {
+    let mut out = nested(0, value);
+    out.push(b'\n');
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// `value` laid out as it stands `depth` arrays or objects deep in a
+/// document: its inner lines indented as far, its first line not.
+pub(super) fn nested(depth: usize, value: &impl Serialize) -> Vec<u8> {
+    let mut out = Vec::new();
+    write(&mut out, depth, value).expect("a Vec takes anything");
+    out
+}
+
+/// `value` laid out `depth` deep, written to `out` as it is produced.
+pub(super) fn write(
+    out: &mut impl io::Write,
+    depth: usize,
+    value: &impl Serialize,
+) -> io::Result<()> {
+    let mut ser = serde_json::Serializer::with_formatter(out, Layout::at(depth));
+    value.serialize(&mut ser).map_err(io::Error::from)
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -132,7 +159,7 @@ mod tests {
             };
             let ours = write(&mut |out| {
                 let mut ser = serde_json::Serializer::with_formatter(out, Layout::at(depth));
-                serde::Serialize::serialize(&deep, &mut ser).unwrap();
+                Serialize::serialize(&deep, &mut ser).unwrap();
             });
             let theirs = write(&mut |out| {
                 let mut f = serde_json::ser::PrettyFormatter::new();
@@ -140,7 +167,7 @@ mod tests {
                     f.begin_array(&mut io::sink()).unwrap();
                 }
                 let mut ser = serde_json::Serializer::with_formatter(out, f);
-                serde::Serialize::serialize(&deep, &mut ser).unwrap();
+                Serialize::serialize(&deep, &mut ser).unwrap();
             });
             assert_eq!(ours, theirs, "depth {depth}");
         }
