@@ -105,7 +105,7 @@ struct Installed {
 }
 
 /// Slots in [`Installed::recent`].
-const RECENT: usize = 256;
+const RECENT: usize = 4096;
 
 impl Installed {
     fn new(seen: &Arc<Seen>) -> Installed {

@@ -23,7 +23,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde::de::value::BorrowedStrDeserializer;
 
-use super::lexeme::{null, plain_string, signed, skip_space, skip_value, unsigned};
+use super::lexeme::{null, plain_key, plain_string, signed, skip_space, skip_value, unsigned};
 use super::scan::JobSpan;
 use thin_vec::ThinVec;
 
@@ -88,13 +88,13 @@ pub(super) fn decode(bytes: &[u8], job: Option<&JobSpan>) -> Option<(Allocation,
         if bytes[i] != b'"' {
             return None;
         }
-        let (key, after) = plain_string(bytes, i)?;
+        let (key, after) = plain_key(bytes, i)?;
         i = skip_space(bytes, after)?;
         if bytes[i] != b':' {
             return None;
         }
         i = skip_space(bytes, i + 1)?;
-        i = match field_of(key.as_bytes()) {
+        i = match field_of(key) {
             None => skip_value(bytes, i)?,
             Some(field) => {
                 let bit = 1u32 << field;

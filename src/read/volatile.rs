@@ -16,7 +16,7 @@
 //! a string without escapes, a boolean), so that it is valid JSON and would
 //! parse into the same job but for those fields.
 
-use xxhash_rust::xxh3::Xxh3;
+use xxhash_rust::xxh3::{Xxh3, xxh3_128};
 
 use super::quoted::string_end;
 
@@ -182,27 +182,33 @@ impl Key {
         }
         let mut hasher = Xxh3::new();
         for (span, &(from, to)) in self.spans.iter().zip(&stretches) {
-            hasher.update(&bytes[from..to]);
-            hasher.update(&[span.kind as u8]);
+            stretch(&mut hasher, &bytes[from..to], Some(span.kind));
         }
-        hasher.update(&bytes[b..end]);
+        stretch(&mut hasher, &bytes[b..end], None);
         (hasher.digest128() == self.shape).then_some(end)
     }
 }
 
 /// A 128-bit hash of `text` with each volatile value (at `spans`) replaced by
-/// a byte for its kind, which no JSON text has outside a string and none
-/// inside one unescaped: a text and its variants share it.
+/// its kind: a text and its variants share it.
 fn shape(text: &[u8], spans: &[Span]) -> u128 {
     let mut hasher = Xxh3::new();
     let mut t = 0;
     for span in spans {
-        hasher.update(&text[t..span.start()]);
-        hasher.update(&[span.kind as u8]);
+        stretch(&mut hasher, &text[t..span.start()], Some(span.kind));
         t = span.end();
     }
-    hasher.update(&text[t..]);
+    stretch(&mut hasher, &text[t..], None);
     hasher.digest128()
+}
+
+/// Adds to a [`shape`] one stretch between volatile values, by its own
+/// 128-bit hash and the kind of the value after it: each stretch is hashed
+/// in one call, which for texts of kilobytes is faster than streaming its
+/// bytes through a hasher that buffers them.
+fn stretch(hasher: &mut Xxh3, bytes: &[u8], kind: Option<Kind>) {
+    hasher.update(&xxh3_128(bytes).to_le_bytes());
+    hasher.update(&[kind.map_or(0, |k| k as u8 + 1)]);
 }
 
 /// Whether `bytes` start with `expected`.
