@@ -106,6 +106,11 @@ impl NewText {
     pub(super) fn has_job(&self) -> bool {
         self.job.is_some()
     }
+
+    /// The text's job, if parsed, to read from.
+    pub(super) fn parsed(&self) -> Option<&Job> {
+        self.job.as_deref()
+    }
 }
 
 /// The texts last found for one job, the latest first: as many as a job
@@ -299,6 +304,11 @@ impl JobTexts {
     /// The job of an entry, if parsed.
     pub(super) fn job(&self, entry: usize) -> Option<Arc<Job>> {
         self.entries[entry].job.clone()
+    }
+
+    /// The entry's job, if parsed, to read from.
+    pub(super) fn parsed(&self, entry: usize) -> Option<&Job> {
+        self.entries[entry].job.as_deref()
     }
 
     /// Whether the entry's job is parsed.
