@@ -9,7 +9,7 @@ use super::alloc_decode::{KEYS, decode, field_of};
 use super::alloc_record::FastRecord;
 use super::job_texts::JobTexts;
 use super::lexeme::skip_value;
-use super::scan::{Scan, scan};
+use super::scan::{JobSpan, Scan, scan};
 use crate::model::{Allocation, GoJson, Job, from_slice};
 
 /// An allocation as Nomad writes it (without its job), with every block
@@ -145,17 +145,23 @@ fn a_name_of_nomad_s_form_is_kept_as_its_index_by_both_readers() {
     assert_eq!(read(&unnamed), (None, String::new(), 0));
 }
 
-#[test]
-fn the_job_the_scan_found_is_stepped_over() {
-    let base = record();
-    let job = r#"{"ID":"edge-svc-04","Version":3,"TaskGroups":[{"Name":"web"}]}"#;
-    let text = base.replacen(r#""TaskGroup""#, &format!(r#""Job":{job},"TaskGroup""#), 1);
+/// The test record with `JOB` embedded, and the span the scan finds it at.
+fn with_job() -> (String, JobSpan) {
+    let text = record().replacen(r#""TaskGroup""#, &format!(r#""Job":{JOB},"TaskGroup""#), 1);
     let Scan::Job(span) = scan(text.as_bytes(), &JobTexts::default()) else {
         panic!("no job");
     };
+    (text, span)
+}
+
+const JOB: &str = r#"{"ID":"edge-svc-04","Version":3,"TaskGroups":[{"Name":"web"}]}"#;
+
+#[test]
+fn the_job_the_scan_found_is_stepped_over() {
+    let (text, span) = with_job();
     let (alloc, len) = decode(text.as_bytes(), Some(&span), None).unwrap();
     assert_eq!(len, text.len());
-    let spliced = text.replacen(job, "null", 1);
+    let spliced = text.replacen(JOB, "null", 1);
     assert_eq!(
         Some((format!("{alloc:?}"), spliced.len())),
         by_serde(spliced.as_bytes())
@@ -169,12 +175,7 @@ fn the_job_the_scan_found_is_stepped_over() {
 
 #[test]
 fn names_are_the_owner_job_s_only_when_the_texts_are_equal() {
-    let base = record();
-    let job = r#"{"ID":"edge-svc-04","Version":3,"TaskGroups":[{"Name":"web"}]}"#;
-    let text = base.replacen(r#""TaskGroup""#, &format!(r#""Job":{job},"TaskGroup""#), 1);
-    let Scan::Job(span) = scan(text.as_bytes(), &JobTexts::default()) else {
-        panic!("no job");
-    };
+    let (text, span) = with_job();
     let (alone, _) = decode(text.as_bytes(), Some(&span), None).unwrap();
     for (id, namespace) in [
         (alone.job_id.as_str(), alone.namespace.as_str()),
