@@ -375,7 +375,7 @@ struct Prepared<'s> {
     profile: Profile,
     warnings: Vec<Warning>,
     nodes: NodesById<'s>,
-    deployments: HashMap<(&'s str, &'s str), &'s Deployment>,
+    deployments: HashMap<(&'s str, &'s str), &'s Deployment, FixedState>,
     /// Every deployment and job version, for placements of older versions.
     history: History<'s>,
     on_node: AllocsByNode<'s>,
@@ -389,7 +389,7 @@ struct Prepared<'s> {
 }
 
 /// Non-terminal allocations by node, in allocation ID order.
-pub(crate) type AllocsByNode<'a> = HashMap<&'a str, Vec<&'a Allocation>>;
+pub(crate) type AllocsByNode<'a> = HashMap<&'a str, Vec<&'a Allocation>, FixedState>;
 
 /// Nomad's `structs.EvalStatusBlocked`.
 const EVAL_STATUS_BLOCKED: &str = "blocked";
@@ -538,8 +538,8 @@ fn evaluation_time(
 /// `CreateIndex`. Nomad walks them by ID and replaces only on a strictly
 /// higher index, so a tie goes to the lowest ID
 /// (nomad/state/state_store.go:728-738).
-fn latest_deployments(all: &[Deployment]) -> HashMap<(&str, &str), &Deployment> {
-    let mut out: HashMap<(&str, &str), &Deployment> = HashMap::new();
+fn latest_deployments(all: &[Deployment]) -> HashMap<(&str, &str), &Deployment, FixedState> {
+    let mut out: HashMap<(&str, &str), &Deployment, FixedState> = HashMap::default();
     for d in all {
         let key = (d.namespace.as_str(), d.job_id.as_str());
         let newer = out.get(&key).is_none_or(|cur| {
@@ -593,7 +593,7 @@ struct JobContext<'a> {
     /// The cluster's scheduler configuration, or the servers' default.
     scheduler: &'a SchedulerConfig,
     node_pools: &'a [NodePool],
-    deployments: &'a HashMap<(&'a str, &'a str), &'a Deployment>,
+    deployments: &'a HashMap<(&'a str, &'a str), &'a Deployment, FixedState>,
     history: &'a History<'a>,
     cluster: &'a Cluster<'a>,
     placement: Setup,
@@ -731,7 +731,7 @@ impl<'a> JobContext<'a> {
 /// order preemption takes its candidates in); nothing when no job is
 /// scheduled by the system scheduler.
 fn allocs_by_node(snapshot: &Snapshot) -> AllocsByNode<'_> {
-    let mut out: AllocsByNode<'_> = HashMap::new();
+    let mut out: AllocsByNode<'_> = HashMap::default();
     let system = |t: &JobType| matches!(t, JobType::System | JobType::Sysbatch);
     if !snapshot.jobs.iter().any(|j| system(&j.job_type)) {
         return out;

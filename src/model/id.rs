@@ -10,8 +10,10 @@ use std::cmp::Ordering;
 use std::fmt;
 
 use serde::de::{Deserialize, Deserializer, Visitor};
+use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 
+use super::in_place::RAW_VALUE;
 use super::name::Name;
 
 /// The length of a UUID's text, `8-4-4-4-12` hex digits.
@@ -19,6 +21,22 @@ const UUID_LEN: usize = 36;
 
 /// Where a UUID's text has its dashes.
 const DASHES: [usize; 4] = [8, 13, 18, 23];
+
+/// Where each of a UUID's 32 hex digits stands in its text.
+const DIGITS: [usize; 32] = digit_slots();
+
+const fn digit_slots() -> [usize; 32] {
+    let mut slots = [0; 32];
+    let (mut i, mut n) = (0, 0);
+    while i < UUID_LEN {
+        if i != DASHES[0] && i != DASHES[1] && i != DASHES[2] && i != DASHES[3] {
+            slots[n] = i;
+            n += 1;
+        }
+        i += 1;
+    }
+    slots
+}
 
 /// The lowercase hex digits.
 const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -85,30 +103,24 @@ fn parse_uuid(text: &str) -> Option<[u8; 16]> {
     if text.len() != UUID_LEN || DASHES.iter().any(|&i| text[i] != b'-') {
         return None;
     }
-    let mut digits = text
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !DASHES.contains(i))
-        .map(|(_, &c)| match c {
-            b'0'..=b'9' => Some(c - b'0'),
-            b'a'..=b'f' => Some(c - b'a' + 10),
-            _ => None,
-        });
+    let digit = |n: usize| match text[DIGITS[n]] {
+        c @ b'0'..=b'9' => Some(c - b'0'),
+        c @ b'a'..=b'f' => Some(c - b'a' + 10),
+        _ => None,
+    };
     let mut bytes = [0; 16];
-    for byte in &mut bytes {
-        *byte = (digits.next()?? << 4) | digits.next()??;
+    for (k, byte) in bytes.iter_mut().enumerate() {
+        *byte = (digit(2 * k)? << 4) | digit(2 * k + 1)?;
     }
     Some(bytes)
 }
 
-/// The canonical text of a UUID's bytes.
+/// The text of a UUID's bytes.
 fn uuid_text(bytes: &[u8; 16]) -> [u8; UUID_LEN] {
     let mut text = [b'-'; UUID_LEN];
-    let mut slots = (0..UUID_LEN).filter(|i| !DASHES.contains(i));
-    for &byte in bytes {
-        for nibble in [byte >> 4, byte & 0xf] {
-            text[slots.next().expect("32 digit slots")] = HEX[usize::from(nibble)];
-        }
+    for (k, &byte) in bytes.iter().enumerate() {
+        text[DIGITS[2 * k]] = HEX[usize::from(byte >> 4)];
+        text[DIGITS[2 * k + 1]] = HEX[usize::from(byte & 0xf)];
     }
     text
 }
@@ -207,8 +219,22 @@ impl fmt::Display for Id {
 }
 
 impl Serialize for Id {
+    /// A UUID's text (hex digits and dashes) needs no escape: it is handed
+    /// to serde_json quoted, as a raw value, which a report writes
+    /// as it is rather than checking each byte; an ID a report holds is
+    /// most often a UUID.
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.with_str(|text| s.serialize_str(text))
+        match &self.0 {
+            Repr::Uuid(bytes) => {
+                let mut quoted = [b'"'; UUID_LEN + 2];
+                quoted[1..=UUID_LEN].copy_from_slice(&uuid_text(bytes));
+                let text = std::str::from_utf8(&quoted).expect("hex digits, dashes and quotes");
+                let mut raw = s.serialize_struct(RAW_VALUE, 1)?;
+                raw.serialize_field(RAW_VALUE, text)?;
+                raw.end()
+            }
+            Repr::Text(t) => s.serialize_str(t),
+        }
     }
 }
 
@@ -247,6 +273,18 @@ mod tests {
             serde_json::from_str::<Id>(&format!("\"{UUID}\"")).unwrap(),
             id
         );
+    }
+
+    #[test]
+    fn writes_as_its_text_in_json_and_in_a_json_value() {
+        for text in ["9d6f1e2a-0b3c-4d5e-8f70-a1b2c3d4e5f6", "Web \"1\"", ""] {
+            let id = Id::from(text);
+            let written = serde_json::to_string(&id).unwrap();
+            assert_eq!(written, serde_json::to_string(text).unwrap());
+            assert_eq!(serde_json::to_value(&id).unwrap(), text);
+            let pretty = serde_json::to_string_pretty(&[&id]).unwrap();
+            assert_eq!(pretty, format!("[\n  {written}\n]"));
+        }
     }
 
     #[test]

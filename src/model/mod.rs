@@ -63,7 +63,7 @@ pub use csi::{
 };
 pub use deployment::{Deployment, DeploymentState, deployment_status};
 pub use evaluation::{DesiredUpdates, Evaluation, PlanAnnotations};
-pub(crate) use go_null::{GoJson, GoNull, from_slice};
+pub(crate) use go_null::{GoJson, GoNull, from_slice, from_str};
 pub use go_quote::{go_plus_quote, go_quote};
 pub use id::Id;
 pub(crate) use in_place::{TextUse, with_text};
@@ -85,7 +85,7 @@ pub use resources::{
 };
 pub use scheduler_config::{PreemptionConfig, SchedulerConfig};
 pub use shared::Shared;
-pub(crate) use shared::from_slice_shared;
+pub(crate) use shared::{from_slice_shared, from_str_shared};
 pub use snapshot::Snapshot;
 pub use sorted_map::SortedMap;
 pub use sparse_id::SparseId;

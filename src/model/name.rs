@@ -99,13 +99,14 @@ fn hash_of(text: &str) -> u64 {
 /// A thread's cache of recent texts, taken by one thread at a time.
 struct Installed {
     seen: Arc<Seen>,
-    /// The last text of each hash slot: this small table stays in the
-    /// cache, where the sets, with every node's ID in them, do not.
+    /// The last text of each hash slot: this table (64 KB) stays in the
+    /// L2 cache, where the sets do not, and holds the node IDs of a
+    /// cluster of a few thousand nodes.
     recent: Box<[(u64, Name); RECENT]>,
 }
 
 /// Slots in [`Installed::recent`].
-const RECENT: usize = 256;
+const RECENT: usize = 4096;
 
 impl Installed {
     fn new(seen: &Arc<Seen>) -> Installed {

@@ -37,7 +37,7 @@ use xxhash_rust::xxh3::xxh3_128;
 
 use super::parts::{self, By};
 use super::value_hash::value_hash;
-use super::{GoValue, Json, TextUse, from_slice, with_text};
+use super::{GoValue, Json, TextUse, from_slice, from_str, with_text};
 
 /// A value that equal texts read into share: cloned by its count, changed
 /// in place only when no one else holds it (copied first otherwise).
@@ -102,11 +102,22 @@ pub(crate) fn shared_value<'de, D: Deserializer<'de>>(d: D) -> Result<GoValue, D
 }
 
 /// `T` from the JSON text `bytes` under Go's `null` rule, its parts shared
-/// with equal ones read before under the installed interner, if any. An error may be the capture's: read the text again with
-/// [`from_slice`] for the error to report.
+/// with equal ones read before under the installed interner, if any. An
+/// error may be the capture's: read the text again with [`from_slice`] for
+/// the error to report.
 pub(crate) fn from_slice_shared<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> serde_json::Result<T> {
+    shared(|| from_slice(bytes))
+}
+
+/// [`from_slice_shared`] of a text known to be UTF-8.
+pub(crate) fn from_str_shared<'a, T: Deserialize<'a>>(text: &'a str) -> serde_json::Result<T> {
+    shared(|| from_str(text))
+}
+
+/// `read` with its parts shared.
+fn shared<T>(read: impl FnOnce() -> T) -> T {
     let before = SHARING.with(|s| s.replace(true));
-    let result = from_slice(bytes);
+    let result = read();
     SHARING.with(|s| s.set(before));
     result
 }
@@ -156,7 +167,7 @@ impl<T: Part> TextUse for Find<T> {
         if let Some(known) = parts::get::<T>(By::Text, key) {
             return Ok(known);
         }
-        let mut value = Arc::new(from_slice::<T>(text.as_bytes()).map_err(E::custom)?);
+        let mut value = Arc::new(from_str::<T>(text).map_err(E::custom)?);
         if self.by_value {
             let hash = value_hash(&*value);
             match parts::get::<T>(By::Value, hash) {

@@ -207,7 +207,7 @@ pub const NOT_READY: u32 = u32::MAX;
 
 /// Numbers for the nodes' computed classes, in order of first sight.
 fn classes_of(nodes: &[&Node]) -> (Vec<u32>, usize) {
-    let mut seen: HashMap<&str, u32> = HashMap::new();
+    let mut seen: HashMap<&str, u32, FixedState> = HashMap::default();
     let mut next = 0u32;
     let class = nodes
         .iter()
@@ -227,7 +227,7 @@ fn classes_of(nodes: &[&Node]) -> (Vec<u32>, usize) {
 
 /// The ready nodes grouped by datacenter and node pool.
 fn ready_groups<'a>(nodes: &[&'a Node]) -> (Vec<(usize, u32)>, Vec<ReadyGroup<'a>>) {
-    let mut seen: HashMap<(&str, &str), u32> = HashMap::new();
+    let mut seen: HashMap<(&str, &str), u32, FixedState> = HashMap::default();
     let mut groups: Vec<ReadyGroup<'a>> = Vec::new();
     let mut ready = Vec::new();
     for (i, node) in nodes.iter().enumerate().filter(|(_, n)| n.ready()) {
@@ -253,7 +253,7 @@ fn classes_by_group<'a>(
     groups: usize,
 ) -> Vec<Vec<ClassNodes<'a>>> {
     let mut out: Vec<Vec<ClassNodes<'a>>> = vec![Vec::new(); groups];
-    let mut seen: HashMap<(u32, u32), usize> = HashMap::new();
+    let mut seen: HashMap<(u32, u32), usize, FixedState> = HashMap::default();
     for &(i, g) in ready {
         let list = &mut out[g as usize];
         let at = *seen.entry((g, class[i])).or_insert_with(|| {

@@ -23,12 +23,13 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde::de::value::BorrowedStrDeserializer;
 
-use super::lexeme::{null, plain_string, signed, skip_space, skip_value, unsigned};
+use super::lexeme::{null, plain_key, plain_string, signed, skip_space, skip_value, unsigned};
 use super::scan::JobSpan;
 use thin_vec::ThinVec;
 
 use crate::model::{
-    AllocMetric, AllocState, Allocation, GoJson, LegacyResources, NormScore, Resources, from_slice,
+    AllocMetric, AllocState, Allocation, GoJson, Job, LegacyResources, Name, NormScore, Resources,
+    from_slice,
 };
 
 /// The keys read, in Go's field order; the index is the key's bit in the
@@ -72,7 +73,16 @@ const LEGACY: [usize; 3] = [7, 9, 8];
 /// The allocation element at the start of `bytes` and its length, with its
 /// embedded job at `job` (from the scan) or without one (`"Job": null` or
 /// no `Job` key); `None` when serde must read it instead.
-pub(super) fn decode(bytes: &[u8], job: Option<&JobSpan>) -> Option<(Allocation, usize)> {
+///
+/// `owner` is the embedded job as parsed, if known: an allocation's
+/// `Namespace` and `JobID` are most often that job's, and taking its names
+/// spares looking them up among every name read, a cache miss or two for
+/// each of thousands of job IDs.
+pub(super) fn decode(
+    bytes: &[u8],
+    job: Option<&JobSpan>,
+    owner: Option<&Job>,
+) -> Option<(Allocation, usize)> {
     if bytes.first() != Some(&b'{') {
         return None;
     }
@@ -88,13 +98,13 @@ pub(super) fn decode(bytes: &[u8], job: Option<&JobSpan>) -> Option<(Allocation,
         if bytes[i] != b'"' {
             return None;
         }
-        let (key, after) = plain_string(bytes, i)?;
+        let (key, after) = plain_key(bytes, i)?;
         i = skip_space(bytes, after)?;
         if bytes[i] != b':' {
             return None;
         }
         i = skip_space(bytes, i + 1)?;
-        i = match field_of(key.as_bytes()) {
+        i = match field_of(key) {
             None => skip_value(bytes, i)?,
             Some(field) => {
                 let bit = 1u32 << field;
@@ -116,7 +126,7 @@ pub(super) fn decode(bytes: &[u8], job: Option<&JobSpan>) -> Option<(Allocation,
                     legacy[block] = Some(i..end);
                     end
                 } else {
-                    read_field(&mut alloc, &mut name, field, bytes, i)?
+                    read_field(&mut alloc, &mut name, field, bytes, i, owner)?
                 }
             }
         };
@@ -184,18 +194,19 @@ fn read_field<'a>(
     field: usize,
     bytes: &'a [u8],
     at: usize,
+    owner: Option<&Job>,
 ) -> Option<usize> {
     let a = alloc;
     match field {
         0 => text(&mut a.id, bytes, at),
-        1 => text(&mut a.namespace, bytes, at),
+        1 => owned(&mut a.namespace, owner.map(|j| &j.namespace), bytes, at),
         2 => {
             let (name, end) = string(bytes, at)?;
             *read_name = Some(name);
             Some(end)
         }
         3 => text(&mut a.node_id, bytes, at),
-        4 => text(&mut a.job_id, bytes, at),
+        4 => owned(&mut a.job_id, owner.map(|j| &j.id), bytes, at),
         6 => text(&mut a.task_group, bytes, at),
         10 => nested(&mut a.allocated_resources, bytes, at),
         11 => {
@@ -260,6 +271,17 @@ fn text<'a, T: Deserialize<'a>>(slot: &mut T, bytes: &'a [u8], at: usize) -> Opt
     let (s, end) = string(bytes, at)?;
     let d = BorrowedStrDeserializer::<serde_json::Error>::new(s);
     *slot = T::deserialize(d).ok()?;
+    Some(end)
+}
+
+/// A name field: a plain string at `at`, taken from `known` when it is
+/// the same text.
+fn owned(slot: &mut Name, known: Option<&Name>, bytes: &[u8], at: usize) -> Option<usize> {
+    let (s, end) = string(bytes, at)?;
+    *slot = match known {
+        Some(name) if name.as_str() == s => name.clone(),
+        _ => Name::from(s),
+    };
     Some(end)
 }
 

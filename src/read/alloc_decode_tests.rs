@@ -9,8 +9,8 @@ use super::alloc_decode::{KEYS, decode, field_of};
 use super::alloc_record::FastRecord;
 use super::job_texts::JobTexts;
 use super::lexeme::skip_value;
-use super::scan::{Scan, scan};
-use crate::model::{Allocation, GoJson};
+use super::scan::{JobSpan, Scan, scan};
+use crate::model::{Allocation, GoJson, Job, from_slice};
 
 /// An allocation as Nomad writes it (without its job), with every block
 /// the reader keeps; newlines only between members.
@@ -75,7 +75,7 @@ fn by_serde(bytes: &[u8]) -> Option<(String, usize)> {
 
 /// The allocation the hand-written reader reads, shown, and its length.
 fn by_hand(bytes: &[u8]) -> Option<(String, usize)> {
-    decode(bytes, None).map(|(a, len)| (format!("{a:?}"), len))
+    decode(bytes, None, None).map(|(a, len)| (format!("{a:?}"), len))
 }
 
 /// `text` with the member `"key":value` of the record replaced by `member`.
@@ -119,7 +119,7 @@ fn a_name_of_nomad_s_form_is_kept_as_its_index_by_both_readers() {
     // `Name` comes before `JobID` and `TaskGroup` in Go's order: the name is
     // judged once both are read.
     let read = |text: &str| {
-        let (hand, _) = decode(text.as_bytes(), None).unwrap();
+        let (hand, _) = decode(text.as_bytes(), None, None).unwrap();
         let serde = serde_json::from_str::<GoJson<FastRecord>>(text)
             .unwrap()
             .0
@@ -145,26 +145,50 @@ fn a_name_of_nomad_s_form_is_kept_as_its_index_by_both_readers() {
     assert_eq!(read(&unnamed), (None, String::new(), 0));
 }
 
-#[test]
-fn the_job_the_scan_found_is_stepped_over() {
-    let base = record();
-    let job = r#"{"ID":"edge-svc-04","Version":3,"TaskGroups":[{"Name":"web"}]}"#;
-    let text = base.replacen(r#""TaskGroup""#, &format!(r#""Job":{job},"TaskGroup""#), 1);
+/// The test record with `JOB` embedded, and the span the scan finds it at.
+fn with_job() -> (String, JobSpan) {
+    let text = record().replacen(r#""TaskGroup""#, &format!(r#""Job":{JOB},"TaskGroup""#), 1);
     let Scan::Job(span) = scan(text.as_bytes(), &JobTexts::default()) else {
         panic!("no job");
     };
-    let (alloc, len) = decode(text.as_bytes(), Some(&span)).unwrap();
+    (text, span)
+}
+
+const JOB: &str = r#"{"ID":"edge-svc-04","Version":3,"TaskGroups":[{"Name":"web"}]}"#;
+
+#[test]
+fn the_job_the_scan_found_is_stepped_over() {
+    let (text, span) = with_job();
+    let (alloc, len) = decode(text.as_bytes(), Some(&span), None).unwrap();
     assert_eq!(len, text.len());
-    let spliced = text.replacen(job, "null", 1);
+    let spliced = text.replacen(JOB, "null", 1);
     assert_eq!(
         Some((format!("{alloc:?}"), spliced.len())),
         by_serde(spliced.as_bytes())
     );
     // A second `Job`, or none where the scan found one, is serde's to say.
     let twice = format!("{},\"Job\":null}}", &text[..text.len() - 1]);
-    assert!(decode(twice.as_bytes(), Some(&span)).is_none());
-    assert!(decode(spliced.as_bytes(), Some(&span)).is_none());
-    assert!(decode(text.as_bytes(), None).is_none());
+    assert!(decode(twice.as_bytes(), Some(&span), None).is_none());
+    assert!(decode(spliced.as_bytes(), Some(&span), None).is_none());
+    assert!(decode(text.as_bytes(), None, None).is_none());
+}
+
+#[test]
+fn names_are_the_owner_job_s_only_when_the_texts_are_equal() {
+    let (text, span) = with_job();
+    let (alone, _) = decode(text.as_bytes(), Some(&span), None).unwrap();
+    for (id, namespace) in [
+        (alone.job_id.as_str(), alone.namespace.as_str()),
+        ("other", "ops"),
+    ] {
+        let owner: Job =
+            from_slice(format!(r#"{{"ID":"{id}","Namespace":"{namespace}"}}"#).as_bytes()).unwrap();
+        let (alloc, _) = decode(text.as_bytes(), Some(&span), Some(&owner)).unwrap();
+        assert_eq!(alloc.job_id, alone.job_id);
+        assert_eq!(alloc.namespace, alone.namespace);
+        let shared = alloc.job_id.as_str().as_ptr() == owner.id.as_str().as_ptr();
+        assert_eq!(shared, id == alone.job_id.as_str(), "{id}");
+    }
 }
 
 #[test]

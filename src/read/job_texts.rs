@@ -83,11 +83,11 @@ impl NewText {
     /// The new text `text`, whose key is `key`: checked to be JSON, with its
     /// job parsed if `parse`. `Err` when it is not JSON or, parsed, not a job.
     pub(super) fn check(text: &[u8], key: Key, parse: bool) -> Result<NewText, Option<JobError>> {
-        if std::str::from_utf8(text).is_err() {
+        let Ok(json) = std::str::from_utf8(text) else {
             return Err(None);
-        }
+        };
         let job = if parse {
-            Some(parse_job(text).map_err(Some)?)
+            Some(parse_job_text(json).map_err(Some)?)
         } else {
             serde_json::from_slice::<IgnoredAny>(text).map_err(|_| None)?;
             None
@@ -105,6 +105,11 @@ impl NewText {
 
     pub(super) fn has_job(&self) -> bool {
         self.job.is_some()
+    }
+
+    /// The text's job, if parsed, to read from.
+    pub(super) fn parsed(&self) -> Option<&Job> {
+        self.job.as_deref()
     }
 }
 
@@ -301,6 +306,11 @@ impl JobTexts {
         self.entries[entry].job.clone()
     }
 
+    /// The entry's job, if parsed, to read from.
+    pub(super) fn parsed(&self, entry: usize) -> Option<&Job> {
+        self.entries[entry].job.as_deref()
+    }
+
     /// Whether the entry's job is parsed.
     pub(super) fn has_job(&self, entry: usize) -> bool {
         self.entries[entry].job.is_some()
@@ -311,14 +321,26 @@ impl JobTexts {
 /// path is tracked only to say where a text that fails is wrong, read again
 /// without sharing.
 fn parse_job(text: &[u8]) -> Result<Arc<Job>, JobError> {
-    match model::from_slice_shared::<Job>(text) {
-        Ok(job) => Ok(Arc::new(job)),
-        Err(_) => {
-            let mut de = serde_json::Deserializer::from_slice(text);
-            let job = serde_path_to_error::deserialize::<_, GoJson<Job>>(&mut de)?.0;
-            Ok(Arc::new(job))
-        }
+    match std::str::from_utf8(text) {
+        Ok(json) => parse_job_text(json),
+        Err(_) => job_with_path(text),
     }
+}
+
+/// [`parse_job`] of a text known to be UTF-8.
+fn parse_job_text(text: &str) -> Result<Arc<Job>, JobError> {
+    match model::from_str_shared::<Job>(text) {
+        Ok(job) => Ok(Arc::new(job)),
+        Err(_) => job_with_path(text.as_bytes()),
+    }
+}
+
+/// The job `text` holds, read without sharing, or why it holds none, with
+/// the path to where it stops being one.
+fn job_with_path(text: &[u8]) -> Result<Arc<Job>, JobError> {
+    let mut de = serde_json::Deserializer::from_slice(text);
+    let job = serde_path_to_error::deserialize::<_, GoJson<Job>>(&mut de)?.0;
+    Ok(Arc::new(job))
 }
 
 #[cfg(test)]

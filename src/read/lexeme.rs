@@ -36,6 +36,19 @@ pub(super) fn plain_string(bytes: &[u8], at: usize) -> Option<(&str, usize)> {
     Some((text, stop + 1))
 }
 
+/// The bytes of the key whose opening quote is at `at`, and the index after
+/// its closing quote, if it has no escapes and is valid UTF-8: a key is
+/// only compared, so it is not made a `str`.
+pub(super) fn plain_key(bytes: &[u8], at: usize) -> Option<(&[u8], usize)> {
+    let from = at + 1;
+    let stop = string_stop(bytes, from)?;
+    if bytes[stop] != b'"' {
+        return None;
+    }
+    let key = &bytes[from..stop];
+    (key.is_ascii() || std::str::from_utf8(key).is_ok()).then_some((key, stop + 1))
+}
+
 /// A string whose opening quote is at `at`, escapes allowed; the index after it.
 fn skip_string(bytes: &[u8], at: usize) -> Option<usize> {
     let mut from = at + 1;

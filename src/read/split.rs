@@ -443,7 +443,12 @@ pub(super) fn parse_element(
             len,
         };
     }
-    if let Some((alloc, len)) = alloc_decode::decode(bytes, Some(&job)) {
+    let owner = match &embedded {
+        Embedded::Known(entry) => texts.get().parsed(*entry),
+        Embedded::New(new) => new.parsed(),
+        Embedded::Absent => None,
+    };
+    if let Some((alloc, len)) = alloc_decode::decode(bytes, Some(&job), owner) {
         return Element::Parsed {
             alloc: Some(alloc),
             job: embedded,
@@ -482,7 +487,7 @@ fn parse_without_job(bytes: &[u8], filter: &ReadFilter) -> Element {
             Err(_) => return Element::Unusual,
         }
     }
-    if let Some((alloc, len)) = alloc_decode::decode(bytes, None) {
+    if let Some((alloc, len)) = alloc_decode::decode(bytes, None, None) {
         return Element::Parsed {
             alloc: Some(alloc),
             job: Embedded::Absent,

@@ -16,7 +16,7 @@
 //! a string without escapes, a boolean), so that it is valid JSON and would
 //! parse into the same job but for those fields.
 
-use xxhash_rust::xxh3::Xxh3;
+use xxhash_rust::xxh3::{Xxh3, xxh3_128};
 
 use super::quoted::string_end;
 
@@ -39,7 +39,7 @@ enum Kind {
 
 /// Where one volatile value is in a job text: twelve bytes, not 24, as
 /// every distinct text a read meets keeps its spans to the read's end.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Span {
     start: u32,
     end: u32,
@@ -47,6 +47,13 @@ pub(super) struct Span {
 }
 
 impl Span {
+    /// A slot of [`Key::spans`] that holds no value.
+    const NONE: Span = Span {
+        start: 0,
+        end: 0,
+        kind: Kind::Flag,
+    };
+
     fn start(&self) -> usize {
         self.start as usize
     }
@@ -119,7 +126,12 @@ pub(super) fn spans(text: &[u8]) -> Vec<Span> {
 pub(super) struct Key {
     len: usize,
     shape: u128,
-    spans: Box<[Span]>,
+    /// The volatile values, held in the key itself: a text's key is looked
+    /// at for every allocation that may embed it, and a list of its own
+    /// was one more cache miss each time.
+    spans: [Span; KEYS.len()],
+    /// How many of `spans` hold a value, or [`MORE_SPANS`].
+    span_count: u8,
     /// The text's last bytes (up to 8, after its last volatile value): a
     /// text of another length seldom has them there, which rules it out
     /// before anything is hashed.
@@ -128,6 +140,11 @@ pub(super) struct Key {
 }
 
 const TAIL: usize = 8;
+
+/// [`Key::span_count`] of a text with more volatile values than its keys
+/// (a key given twice): [`Key::prefix_of`] finds no such text, which is then
+/// found by its whole text.
+const MORE_SPANS: u8 = u8::MAX;
 
 impl Key {
     /// The key of the complete job text `text`.
@@ -138,10 +155,19 @@ impl Key {
         let tail_len = (text.len() - after).min(TAIL);
         let mut tail = [0; TAIL];
         tail[..tail_len].copy_from_slice(&text[text.len() - tail_len..]);
+        let mut held = [Span::NONE; KEYS.len()];
+        let span_count = match held.get_mut(..spans.len()) {
+            Some(slots) => {
+                slots.copy_from_slice(&spans);
+                spans.len() as u8
+            }
+            None => MORE_SPANS,
+        };
         Key {
             len: text.len(),
             shape,
-            spans: spans.into(),
+            spans: held,
+            span_count,
             tail,
             tail_len: tail_len as u8,
         }
@@ -165,7 +191,8 @@ impl Key {
         // Where each stretch of the text is in `bytes`.
         let mut stretches = [(0, 0); KEYS.len() + 1];
         let (mut t, mut b) = (0, 0);
-        for (i, span) in self.spans.iter().enumerate() {
+        let spans = self.spans.get(..usize::from(self.span_count))?;
+        for (i, span) in spans.iter().enumerate() {
             let before = span.start() - t;
             let value = b + before;
             let Near::Variant(n) = variant_len(span.kind, bytes.get(value..)?) else {
@@ -181,28 +208,34 @@ impl Key {
             return None;
         }
         let mut hasher = Xxh3::new();
-        for (span, &(from, to)) in self.spans.iter().zip(&stretches) {
-            hasher.update(&bytes[from..to]);
-            hasher.update(&[span.kind as u8]);
+        for (span, &(from, to)) in spans.iter().zip(&stretches) {
+            stretch(&mut hasher, &bytes[from..to], Some(span.kind));
         }
-        hasher.update(&bytes[b..end]);
+        stretch(&mut hasher, &bytes[b..end], None);
         (hasher.digest128() == self.shape).then_some(end)
     }
 }
 
 /// A 128-bit hash of `text` with each volatile value (at `spans`) replaced by
-/// a byte for its kind, which no JSON text has outside a string and none
-/// inside one unescaped: a text and its variants share it.
+/// its kind: a text and its variants share it.
 fn shape(text: &[u8], spans: &[Span]) -> u128 {
     let mut hasher = Xxh3::new();
     let mut t = 0;
     for span in spans {
-        hasher.update(&text[t..span.start()]);
-        hasher.update(&[span.kind as u8]);
+        stretch(&mut hasher, &text[t..span.start()], Some(span.kind));
         t = span.end();
     }
-    hasher.update(&text[t..]);
+    stretch(&mut hasher, &text[t..], None);
     hasher.digest128()
+}
+
+/// Adds to a [`shape`] one stretch between volatile values, by its own
+/// 128-bit hash and the kind of the value after it: each stretch is hashed
+/// in one call, which for texts of kilobytes is faster than streaming its
+/// bytes through a hasher that buffers them.
+fn stretch(hasher: &mut Xxh3, bytes: &[u8], kind: Option<Kind>) {
+    hasher.update(&xxh3_128(bytes).to_le_bytes());
+    hasher.update(&[kind.map_or(0, |k| k as u8 + 1)]);
 }
 
 /// Whether `bytes` start with `expected`.
@@ -395,6 +428,21 @@ mod tests {
         let stable = JOB.find("false").unwrap();
         assert_eq!(variant(JOB, &JOB[..stable + 2]), None);
         assert_eq!(variant(JOB, &JOB[..JOB.len() - 1]), None);
+    }
+
+    #[test]
+    fn a_text_with_more_volatile_values_than_keys_is_left_to_its_shape() {
+        let twice = r#"{"Status":"a","Stable":true,"Status":"b","Stable":false,"ModifyIndex":1,"ModifyIndex":2}"#;
+        let key = Key::of(twice.as_bytes());
+        assert_eq!(spans(twice.as_bytes()).len(), 6);
+        assert_eq!(key.prefix_of(twice.as_bytes()), None);
+        let other = twice.replace(r#""a""#, r#""c""#);
+        assert_eq!(Key::of(other.as_bytes()).shape(), key.shape());
+        let four = r#"{"Status":"a","Stable":true,"StatusDescription":"","ModifyIndex":1}"#;
+        assert_eq!(
+            variant(four, &four.replace("1}", "22}")),
+            Some(four.len() + 1)
+        );
     }
 
     #[test]

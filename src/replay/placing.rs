@@ -2,6 +2,7 @@
 //! and destructive replacement on a node, or counted as failed, and the
 //! blocked evaluation and queued allocations that follow.
 
+use foldhash::fast::FixedState;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -89,7 +90,8 @@ impl<'a> JobContext<'a> {
             plan.fit_unchecked = placer.unchecked();
             return records;
         }
-        let by_id: HashMap<&Id, &'r Allocation> = w.allocs.iter().map(|a| (&a.id, *a)).collect();
+        let by_id: HashMap<&Id, &'r Allocation, FixedState> =
+            w.allocs.iter().map(|a| (&a.id, *a)).collect();
         for s in &plan.stop {
             if let Some(&alloc) = by_id.get(&s.alloc_id) {
                 placer.stop(alloc);
@@ -139,7 +141,7 @@ impl<'a> JobContext<'a> {
                 &d.name,
             );
         }
-        let mut older: HashMap<(&str, u64), Option<Downgrade<'r>>> = HashMap::new();
+        let mut older: HashMap<(&str, u64), Option<Downgrade<'r>>, FixedState> = HashMap::default();
         // Once a placement of an older version names its deployment, every
         // later placement takes it too (`deploymentID` is not reset).
         let mut deployment_id: Option<Option<String>> = None;

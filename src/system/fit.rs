@@ -6,6 +6,8 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use foldhash::fast::FixedState;
+
 use crate::feasibility::{HostNetworks, TargetRules, host_networks};
 use crate::fit::preemption::VictimGroup;
 use crate::fit::{Candidate, Capacity, Eviction, GroupAsk, Settings, Shortfall, place_evicting};
@@ -18,7 +20,7 @@ pub struct FitInput<'a, 'r> {
     /// Preemption is on for the job's type.
     pub preempt: bool,
     /// Every job's non-terminal allocations on each node, by allocation ID.
-    pub on_node: &'r HashMap<&'a str, Vec<&'a Allocation>>,
+    pub on_node: &'r HashMap<&'a str, Vec<&'a Allocation>, FixedState>,
     /// How the release resolves a group port's `host_network` template.
     pub targets: TargetRules,
 }
