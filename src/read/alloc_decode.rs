@@ -90,6 +90,7 @@ pub(super) fn decode(
     let mut legacy: [Option<Range<usize>>; 3] = [None, None, None];
     let mut seen = 0u32;
     let mut name = None;
+    let mut checked = Checked::default();
     let mut i = skip_space(bytes, 1)?;
     if bytes[i] == b'}' {
         return Some((alloc, i + 1));
@@ -126,7 +127,7 @@ pub(super) fn decode(
                     legacy[block] = Some(i..end);
                     end
                 } else {
-                    read_field(&mut alloc, &mut name, field, bytes, i, owner)?
+                    read_field(&mut alloc, &mut name, field, bytes, i, owner, &mut checked)?
                 }
             }
         };
@@ -195,6 +196,7 @@ fn read_field<'a>(
     bytes: &'a [u8],
     at: usize,
     owner: Option<&Job>,
+    checked: &mut Checked<'a>,
 ) -> Option<usize> {
     let a = alloc;
     match field {
@@ -208,10 +210,10 @@ fn read_field<'a>(
         3 => text(&mut a.node_id, bytes, at),
         4 => owned(&mut a.job_id, owner.map(|j| &j.id), bytes, at),
         6 => text(&mut a.task_group, bytes, at),
-        10 => nested(&mut a.allocated_resources, bytes, at),
+        10 => nested(&mut a.allocated_resources, bytes, at, checked),
         11 => {
             let mut metric: Option<AllocMetric> = None;
-            let end = nested(&mut metric, bytes, at)?;
+            let end = nested(&mut metric, bytes, at, checked)?;
             a.norm_score = NormScore::of(metric.as_ref());
             Some(end)
         }
@@ -220,24 +222,24 @@ fn read_field<'a>(
         14 => {
             // Present, not `null`: the transition says so.
             let mut transition = None;
-            let end = nested(&mut transition, bytes, at)?;
+            let end = nested(&mut transition, bytes, at, checked)?;
             a.desired_transition = transition?;
             a.desired_transition.present = true;
             Some(end)
         }
         15 => text(&mut a.client_status, bytes, at),
-        16 => nested(&mut a.task_states, bytes, at),
+        16 => nested(&mut a.task_states, bytes, at, checked),
         17 => {
             let mut states: Option<Vec<AllocState>> = None;
-            let end = nested(&mut states, bytes, at)?;
+            let end = nested(&mut states, bytes, at, checked)?;
             a.alloc_states = states.map(ThinVec::from).unwrap_or_default();
             Some(end)
         }
         18 => text(&mut a.previous_allocation, bytes, at),
         19 => text(&mut a.next_allocation, bytes, at),
         20 => text(&mut a.deployment_id, bytes, at),
-        21 => nested(&mut a.deployment_status, bytes, at),
-        22 => nested(&mut a.reschedule_tracker, bytes, at),
+        21 => nested(&mut a.deployment_status, bytes, at, checked),
+        22 => nested(&mut a.reschedule_tracker, bytes, at, checked),
         23 => text(&mut a.followup_eval_id, bytes, at),
         24 => {
             let (n, end) = unsigned(bytes, at)?;
@@ -285,14 +287,76 @@ fn owned(slot: &mut Name, known: Option<&Name>, bytes: &[u8], at: usize) -> Opti
     Some(end)
 }
 
-/// A nested block at `at`, read by serde_json under Go's `null` rule.
-fn nested<T: DeserializeOwned>(slot: &mut T, bytes: &[u8], at: usize) -> Option<usize> {
+/// A nested block at `at`, read by serde_json under Go's `null` rule: as
+/// a `str` where the bytes from `at` on were checked to be UTF-8 (see
+/// [`from_slice`]: serde_json then does not check each key again), as
+/// bytes past them.
+fn nested<'a, T: DeserializeOwned>(
+    slot: &mut T,
+    bytes: &'a [u8],
+    at: usize,
+    checked: &mut Checked<'a>,
+) -> Option<usize> {
+    if let Some(text) = checked.from(bytes, at) {
+        let mut values = serde_json::Deserializer::from_str(text).into_iter::<GoJson<T>>();
+        match values.next() {
+            Some(Ok(GoJson(value))) if values.byte_offset() < text.len() => {
+                *slot = value;
+                return Some(at + values.byte_offset());
+            }
+            Some(Err(e)) if !e.is_eof() => return None,
+            // The block goes on past the bytes checked.
+            _ => checked.widen(),
+        }
+    }
     let mut values = serde_json::Deserializer::from_slice(&bytes[at..]).into_iter::<GoJson<T>>();
     let Some(Ok(GoJson(value))) = values.next() else {
         return None;
     };
     *slot = value;
     Some(at + values.byte_offset())
+}
+
+/// Bytes of an allocation element checked to be UTF-8, from the first
+/// nested block on: a window of a few kilobytes, which holds the blocks of
+/// most allocations, widened when a block goes past it.
+#[derive(Default)]
+pub(super) struct Checked<'a> {
+    start: usize,
+    text: &'a str,
+    window: usize,
+}
+
+/// The first window's length: an allocation's blocks after its job.
+const WINDOW: usize = 4 << 10;
+
+impl<'a> Checked<'a> {
+    /// The checked text from `at` on, checking a window from `at` first if
+    /// `at` is past the text checked.
+    fn from(&mut self, bytes: &'a [u8], at: usize) -> Option<&'a str> {
+        let within = at.checked_sub(self.start).filter(|&n| n < self.text.len());
+        let offset = match within {
+            Some(n) => n,
+            None => {
+                self.window = self.window.max(WINDOW);
+                let window = &bytes[at..bytes.len().min(at + self.window)];
+                let valid = match std::str::from_utf8(window) {
+                    Ok(text) => text,
+                    Err(e) => std::str::from_utf8(&window[..e.valid_up_to()]).unwrap_or_default(),
+                };
+                self.start = at;
+                self.text = valid;
+                0
+            }
+        };
+        self.text.get(offset..).filter(|t| !t.is_empty())
+    }
+
+    /// Checks a window twice as long from the next block on.
+    fn widen(&mut self) {
+        self.window *= 2;
+        self.text = "";
+    }
 }
 
 /// The pre-0.9 blocks at `spans`, read as the allocation's own fields would

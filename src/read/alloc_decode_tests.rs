@@ -145,6 +145,29 @@ fn a_name_of_nomad_s_form_is_kept_as_its_index_by_both_readers() {
     assert_eq!(read(&unnamed), (None, String::new(), 0));
 }
 
+#[test]
+fn blocks_past_the_checked_window_read_the_same() {
+    // Event lists of several kilobytes, with a two-byte character at every
+    // offset near the window's end, and a record that ends the input.
+    let event = r#"{"Type":"Driver","Time":1,"Message":"é","DisplayMessage":"x","Details":{}},"#;
+    for pad in [0, 1, 2, 3, 4000, 4001, 4090, 4095, 9000] {
+        let padding = "x".repeat(pad);
+        let events = event.repeat(120);
+        let text = record().replacen(
+            r#""Events":[{"Type":"Received""#,
+            &format!(
+                r#""Events":[{{"Type":"Pad","Time":0,"Message":"{padding}"}},{events}{{"Type":"Received""#
+            ),
+            1,
+        );
+        let read = by_hand(text.as_bytes());
+        assert!(read.is_some(), "{pad}");
+        assert_eq!(read, by_serde(text.as_bytes()), "{pad}");
+        let bad = text.replacen(r#""Type":"Reconnected""#, r#""Type":"Reconnected",,"#, 1);
+        assert_eq!(by_hand(bad.as_bytes()), None, "{pad}");
+    }
+}
+
 /// The test record with `JOB` embedded, and the span the scan finds it at.
 fn with_job() -> (String, JobSpan) {
     let text = record().replacen(r#""TaskGroup""#, &format!(r#""Job":{JOB},"TaskGroup""#), 1);
