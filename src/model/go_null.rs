@@ -57,6 +57,24 @@ pub(crate) fn from_str<'a, T: Deserialize<'a>>(text: &'a str) -> serde_json::Res
     serde_json::from_str::<GoJson<T>>(text).map(|GoJson(t)| t)
 }
 
+/// The first JSON value `de` reads, under Go's `null` rule, and how many
+/// bytes it took; an end-of-input error when the input ends before the
+/// value does.
+pub(crate) fn first_value<'de, R, T>(
+    de: serde_json::Deserializer<R>,
+) -> serde_json::Result<(T, usize)>
+where
+    R: serde_json::de::Read<'de>,
+    T: Deserialize<'de>,
+{
+    let mut values = de.into_iter::<GoJson<T>>();
+    match values.next() {
+        Some(Ok(GoJson(value))) => Ok((value, values.byte_offset())),
+        Some(Err(e)) => Err(e),
+        None => Err(de::Error::custom("no value")),
+    }
+}
+
 /// A deserializer whose members and elements read `null` as Go does.
 pub(crate) struct GoNull<D>(pub(crate) D);
 

@@ -63,7 +63,7 @@ pub use csi::{
 };
 pub use deployment::{Deployment, DeploymentState, deployment_status};
 pub use evaluation::{DesiredUpdates, Evaluation, PlanAnnotations};
-pub(crate) use go_null::{GoJson, GoNull, from_slice, from_str};
+pub(crate) use go_null::{GoJson, GoNull, first_value, from_slice, from_str};
 pub use go_quote::{go_plus_quote, go_quote};
 pub use id::Id;
 pub(crate) use in_place::{TextUse, with_text};

@@ -22,14 +22,15 @@ use std::ops::Range;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde::de::value::BorrowedStrDeserializer;
+use serde_json::Deserializer;
 
 use super::lexeme::{null, plain_key, plain_string, signed, skip_space, skip_value, unsigned};
 use super::scan::JobSpan;
 use thin_vec::ThinVec;
 
 use crate::model::{
-    AllocMetric, AllocState, Allocation, GoJson, Job, LegacyResources, Name, NormScore, Resources,
-    from_slice,
+    AllocMetric, AllocState, Allocation, Job, LegacyResources, Name, NormScore, Resources,
+    first_value, from_slice,
 };
 
 /// The keys read, in Go's field order; the index is the key's bit in the
@@ -297,24 +298,20 @@ fn nested<'a, T: DeserializeOwned>(
     at: usize,
     checked: &mut Checked<'a>,
 ) -> Option<usize> {
-    if let Some(text) = checked.from(bytes, at) {
-        let mut values = serde_json::Deserializer::from_str(text).into_iter::<GoJson<T>>();
-        match values.next() {
-            Some(Ok(GoJson(value))) if values.byte_offset() < text.len() => {
+    if let Some(text) = checked.text_at(bytes, at) {
+        match first_value(Deserializer::from_str(text)) {
+            Ok((value, len)) if len < text.len() => {
                 *slot = value;
-                return Some(at + values.byte_offset());
+                return Some(at + len);
             }
-            Some(Err(e)) if !e.is_eof() => return None,
+            Err(e) if !e.is_eof() => return None,
             // The block goes on past the bytes checked.
             _ => checked.widen(),
         }
     }
-    let mut values = serde_json::Deserializer::from_slice(&bytes[at..]).into_iter::<GoJson<T>>();
-    let Some(Ok(GoJson(value))) = values.next() else {
-        return None;
-    };
+    let (value, len) = first_value(Deserializer::from_slice(&bytes[at..])).ok()?;
     *slot = value;
-    Some(at + values.byte_offset())
+    Some(at + len)
 }
 
 /// Bytes of an allocation element checked to be UTF-8, from the first
@@ -333,7 +330,7 @@ const WINDOW: usize = 4 << 10;
 impl<'a> Checked<'a> {
     /// The checked text from `at` on, checking a window from `at` first if
     /// `at` is past the text checked.
-    fn from(&mut self, bytes: &'a [u8], at: usize) -> Option<&'a str> {
+    fn text_at(&mut self, bytes: &'a [u8], at: usize) -> Option<&'a str> {
         let within = at.checked_sub(self.start).filter(|&n| n < self.text.len());
         let offset = match within {
             Some(n) => n,

@@ -27,26 +27,23 @@ pub(super) fn skip_space(bytes: &[u8], mut at: usize) -> Option<usize> {
 /// The content of the string whose opening quote is at `at`, and the index
 /// after its closing quote, if it has no escapes and is valid UTF-8.
 pub(super) fn plain_string(bytes: &[u8], at: usize) -> Option<(&str, usize)> {
-    let from = at + 1;
-    let stop = string_stop(bytes, from)?;
-    if bytes[stop] != b'"' {
-        return None;
-    }
-    let text = std::str::from_utf8(&bytes[from..stop]).ok()?;
-    Some((text, stop + 1))
+    let (content, end) = unescaped(bytes, at)?;
+    Some((std::str::from_utf8(content).ok()?, end))
 }
 
-/// The bytes of the key whose opening quote is at `at`, and the index after
-/// its closing quote, if it has no escapes and is valid UTF-8: a key is
-/// only compared, so it is not made a `str`.
+/// [`plain_string`] as bytes, checked to be UTF-8 without making a `str`:
+/// a key is only compared.
 pub(super) fn plain_key(bytes: &[u8], at: usize) -> Option<(&[u8], usize)> {
+    let (key, end) = unescaped(bytes, at)?;
+    (key.is_ascii() || std::str::from_utf8(key).is_ok()).then_some((key, end))
+}
+
+/// The content of the string whose opening quote is at `at`, and the index
+/// after its closing quote, if it has no escapes or control characters.
+fn unescaped(bytes: &[u8], at: usize) -> Option<(&[u8], usize)> {
     let from = at + 1;
     let stop = string_stop(bytes, from)?;
-    if bytes[stop] != b'"' {
-        return None;
-    }
-    let key = &bytes[from..stop];
-    (key.is_ascii() || std::str::from_utf8(key).is_ok()).then_some((key, stop + 1))
+    (bytes[stop] == b'"').then(|| (&bytes[from..stop], stop + 1))
 }
 
 /// A string whose opening quote is at `at`, escapes allowed; the index after it.

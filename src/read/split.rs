@@ -41,7 +41,7 @@ use super::job_texts::{Found, JobTexts, Lookup, NewText};
 use super::owner::Owner;
 use super::scan::{JobSpan, Scan, scan};
 use super::volatile::Key;
-use crate::model::{Allocation, GoJson, Interner};
+use crate::model::{self, Allocation, Interner};
 
 mod held_sets;
 mod pieces;
@@ -572,15 +572,9 @@ impl Spliced {
     }
 }
 
-/// The first JSON value in `bytes` and its length; an end-of-input error
-/// when `bytes` end before it does.
+/// The first JSON value in `bytes` and its length ([`model::first_value`]).
 fn first_value<T: DeserializeOwned>(bytes: &[u8]) -> Result<(T, usize), serde_json::Error> {
-    let mut values = serde_json::Deserializer::from_slice(bytes).into_iter::<GoJson<T>>();
-    match values.next() {
-        Some(Ok(GoJson(value))) => Ok((value, values.byte_offset())),
-        Some(Err(e)) => Err(e),
-        None => Err(serde::de::Error::custom("no value")),
-    }
+    model::first_value(serde_json::Deserializer::from_slice(bytes))
 }
 
 /// JSON's whitespace.

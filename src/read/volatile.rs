@@ -189,7 +189,7 @@ impl Key {
     /// each volatile value one of its kind of any length) and hashed.
     pub(super) fn prefix_of(&self, bytes: &[u8]) -> Option<usize> {
         // Where each stretch of the text is in `bytes`.
-        let mut stretches = [(0, 0); KEYS.len() + 1];
+        let mut stretches = [(0, 0); KEYS.len()];
         let (mut t, mut b) = (0, 0);
         let spans = self.spans.get(..usize::from(self.span_count))?;
         for (i, span) in spans.iter().enumerate() {
@@ -198,7 +198,7 @@ impl Key {
             let Near::Variant(n) = variant_len(span.kind, bytes.get(value..)?) else {
                 return None;
             };
-            *stretches.get_mut(i)? = (b, value);
+            stretches[i] = (b, value);
             b = value + n;
             t = span.end();
         }
