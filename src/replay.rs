@@ -109,9 +109,8 @@ pub struct Replay<'s> {
 impl<'s> Replay<'s> {
     /// Checks the request and finds the jobs to replay, without replaying them.
     pub fn new(snapshot: &'s Snapshot, options: &Options) -> Result<Replay<'s>, ReplayError> {
-        let parallel = options.threads > 1;
         let (prep, mut work) = both(
-            parallel,
+            options.threads > 1,
             || Prepared::new(snapshot, options),
             || collect_jobs(snapshot),
         );
