@@ -2,6 +2,7 @@
 //! `GenericScheduler.process` and `computeJobAllocs` gather, the reconcile,
 //! and the plan they would submit.
 
+mod both;
 mod downgrade;
 #[cfg(test)]
 mod downgrade_tests;
@@ -43,6 +44,7 @@ use crate::report::*;
 use crate::time::Time;
 use crate::version::{Evidence, Profile, Survey, Switch, ignored_inputs};
 use crate::warning::Warning;
+use both::both;
 use downgrade::History;
 use entries::EntryMaker;
 use groups::group_reports;
@@ -107,8 +109,12 @@ pub struct Replay<'s> {
 impl<'s> Replay<'s> {
     /// Checks the request and finds the jobs to replay, without replaying them.
     pub fn new(snapshot: &'s Snapshot, options: &Options) -> Result<Replay<'s>, ReplayError> {
-        let prep = Prepared::new(snapshot, options)?;
-        let mut work = collect_jobs(snapshot);
+        let (prep, mut work) = both(
+            options.threads > 1,
+            || Prepared::new(snapshot, options),
+            || collect_jobs(snapshot),
+        );
+        let prep = prep?;
         let (job_filter, ns_filter) = match prep.eval {
             Some(e) => (Some(e.job_id.as_str()), Some(e.namespace.as_str())),
             None => (options.job.as_deref(), options.namespace.as_deref()),
@@ -412,7 +418,19 @@ impl<'s> Prepared<'s> {
         let evidence = Evidence::find(snapshot, &survey);
         let profile = Profile::choose(options.nomad_version, snapshot.nomad_version, &evidence);
         warnings.extend(profile.warnings());
-        warnings.extend(ignored_inputs(&profile, snapshot, &survey));
+        let fit_rules = FitRules::of(profile.release);
+        let ((ignored, history, on_node), cluster) = both(
+            options.threads > 1,
+            || {
+                (
+                    ignored_inputs(&profile, snapshot, &survey),
+                    History::new(snapshot),
+                    allocs_by_node(snapshot),
+                )
+            },
+            || Cluster::new(snapshot, &fit_rules),
+        );
+        warnings.extend(ignored);
         warnings.sort();
         warnings.dedup();
         let eval = match &options.eval {
@@ -428,7 +446,6 @@ impl<'s> Prepared<'s> {
             .scheduler_config
             .clone()
             .unwrap_or_else(SchedulerConfig::server_default);
-        let fit_rules = FitRules::of(profile.release);
         let release_rules = Rules::new(profile.release, true);
         let placement = Setup {
             settings: Settings {
@@ -459,7 +476,7 @@ impl<'s> Prepared<'s> {
             now_source,
             eval,
             eval_id,
-            cluster: Cluster::new(snapshot, &fit_rules),
+            cluster,
             placement,
             rules: Rules::new(
                 profile.release,
@@ -470,8 +487,8 @@ impl<'s> Prepared<'s> {
             warnings,
             nodes: snapshot.nodes.iter().map(|n| (n.id.as_str(), n)).collect(),
             deployments: latest_deployments(&snapshot.deployments),
-            history: History::new(snapshot),
-            on_node: allocs_by_node(snapshot),
+            history,
+            on_node,
             scheduler,
             node_pools: match release_rules.has(Switch::NodePoolSchedulerConfig) {
                 true => &snapshot.node_pools,
