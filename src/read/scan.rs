@@ -65,13 +65,7 @@ pub(super) fn scan(bytes: &[u8], texts: &JobTexts) -> Scan {
                 match key {
                     Some(b"Namespace") => namespace = string_after(bytes, i).unwrap_or_default(),
                     Some(b"JobID") => {
-                        hint = string_after(bytes, i).map(|job| {
-                            let mut hash = FixedState::default().build_hasher();
-                            hash.write(namespace);
-                            hash.write_u8(0xff);
-                            hash.write(job);
-                            hash.finish()
-                        });
+                        hint = string_after(bytes, i).map(|job| hint_of(namespace, job))
                     }
                     _ => {}
                 }
@@ -125,6 +119,66 @@ pub(super) fn scan(bytes: &[u8], texts: &JobTexts) -> Scan {
         }
     }
     Scan::Incomplete
+}
+
+/// The hint of a job by its namespace and ID as written ([`JobSpan::hint`]).
+fn hint_of(namespace: &[u8], job: &[u8]) -> u64 {
+    let mut hash = FixedState::default().build_hasher();
+    hash.write(namespace);
+    hash.write_u8(0xff);
+    hash.write(job);
+    hash.finish()
+}
+
+/// The hint of the job object `text` ([`JobSpan::hint`]) from its own
+/// top-level `Namespace` and `ID`, the first of each: the job an allocation
+/// of it names. `None` when either is missing, escaped or not a string.
+/// Like [`scan`], it validates nothing.
+pub(super) fn job_hint(text: &[u8]) -> Option<u64> {
+    if text.first() != Some(&b'{') {
+        return None;
+    }
+    let (mut namespace, mut id) = (None, None);
+    let mut depth = 1usize;
+    let mut key_next = true;
+    let mut i = 1;
+    while i < text.len() {
+        match text[i] {
+            b'"' => {
+                let close = string_end(text, i + 1)?;
+                let key = (depth == 1 && key_next).then(|| &text[i + 1..close]);
+                key_next = false;
+                i = close + 1;
+                match key {
+                    Some(b"Namespace") if namespace.is_none() => {
+                        namespace = Some(string_after(text, i)?);
+                    }
+                    Some(b"ID") if id.is_none() => id = Some(string_after(text, i)?),
+                    _ => continue,
+                }
+                if let (Some(namespace), Some(id)) = (namespace, id) {
+                    return Some(hint_of(namespace, id));
+                }
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                i += 1;
+            }
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return None;
+                }
+                i += 1;
+            }
+            b',' => {
+                key_next = depth == 1;
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    None
 }
 
 /// The content of the string after the key ending before `i`, if it has
@@ -217,6 +271,33 @@ mod tests {
             r#"{"Namespace":"n","JobID":"w\u0065b","Job":{}}"#,
             r#"{"Meta":{"JobID":"web"},"Job":{}}"#,
             r#"{"Job":{},"JobID":"web"}"#,
+        ] {
+            assert_eq!(hint(none), None, "{none}");
+        }
+    }
+
+    #[test]
+    fn a_job_text_names_the_hint_of_its_allocations() {
+        let texts = JobTexts::default();
+        let alloc = job(r#"{"Namespace":"n","JobID":"web","Job":{}}"#, &texts).hint;
+        assert!(alloc.is_some());
+        let hint = |text: &str| job_hint(text.as_bytes());
+        // Top-level keys in any order, the first of each; nested ones are not the job's.
+        for text in [
+            r#"{"ID":"web","Namespace":"n","TaskGroups":[]}"#,
+            r#"{"TaskGroups":[{"ID":"x","Namespace":"m"}],"Namespace" : "n","ID":"web"}"#,
+            r#"{"Meta":{"ID":"x"},"ID":"web","Namespace":"n","ID":"other"}"#,
+        ] {
+            assert_eq!(hint(text), alloc, "{text}");
+        }
+        assert_ne!(hint(r#"{"ID":"web","Namespace":"m"}"#), alloc);
+        for none in [
+            r#"{"ID":"web"}"#,
+            r#"{"ID":"web","Namespace":null}"#,
+            r#"{"ID":"w\u0065b","Namespace":"n"}"#,
+            r#"{"TaskGroups":[{"ID":"web","Namespace":"n"}]}"#,
+            r#"["ID","web"]"#,
+            r#"{"ID":"web","Namespace":"#,
         ] {
             assert_eq!(hint(none), None, "{none}");
         }

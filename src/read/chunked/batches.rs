@@ -55,12 +55,33 @@ struct Order<P> {
 /// with the read's interner installed, `settle` on the walking thread in
 /// the elements' order; `check`, on the walking thread at an element the
 /// cut refused, reads it as one thread would so that its error is the same.
-pub(super) struct Batched<'f, P, S, C> {
+pub(super) struct Batched<'f, P, S, C, A = ()> {
     /// Bytes of text in flight ([`IN_FLIGHT`]).
     pub(super) in_flight: usize,
     pub(super) prepare: &'f (dyn Fn(&[u8]) -> P + Sync),
     pub(super) settle: S,
     pub(super) check: C,
+    pub(super) ahead: A,
+}
+
+/// What the walk may know of an element before it checks it: an element
+/// that is a text checked before (a job version an allocation embedded)
+/// needs no check, only its length.
+pub(super) trait Ahead {
+    /// The length of the element at the start of `bytes` if it is a text
+    /// checked before; `None` to check it.
+    fn known(&mut self, bytes: &[u8]) -> Option<usize>;
+    /// Notes the element `text` the walk has just passed.
+    fn passed(&mut self, text: &[u8]);
+}
+
+/// Nothing known ahead: every element is checked.
+impl Ahead for () {
+    fn known(&mut self, _: &[u8]) -> Option<usize> {
+        None
+    }
+
+    fn passed(&mut self, _: &[u8]) {}
 }
 
 impl Chunked<'_> {
@@ -71,17 +92,18 @@ impl Chunked<'_> {
     /// than a batch is prepared where it lies in the buffer, on the walking
     /// thread once those before it are settled: a copy would double what
     /// it takes.
-    pub(super) fn in_batches<P, S, C>(
+    pub(super) fn in_batches<P, S, C, A>(
         &mut self,
         key: &str,
         pool: &ThreadPool,
         interner: &Arc<Interner>,
-        mut how: Batched<'_, P, S, C>,
+        mut how: Batched<'_, P, S, C, A>,
     ) -> Step<bool>
     where
         P: Send,
         S: FnMut(P) -> Result<(), serde_json::Error>,
         C: FnMut(&mut Self, &dyn Fn() -> String) -> Step<()>,
+        A: Ahead,
     {
         let (tx, done) = mpsc::channel();
         let mut order = Order {
@@ -114,7 +136,13 @@ impl Chunked<'_> {
             let value = self.elements(key, |this, _, path| {
                 let start = this.spot(&mut spot);
                 this.mark = Some(this.pos);
-                let checked = this.value::<IgnoredAny>(Some(path));
+                let checked = match how.ahead.known(&this.buf[this.pos..this.end]) {
+                    Some(len) => {
+                        this.pos += len;
+                        Ok(IgnoredAny)
+                    }
+                    None => this.value::<IgnoredAny>(Some(path)),
+                };
                 let from = this.mark.take().expect("set above");
                 if let Err(stop) = checked {
                     // What one thread would have met first: an earlier
@@ -126,6 +154,7 @@ impl Chunked<'_> {
                 }
                 let end = this.spot(&mut spot);
                 let text = &this.buf[from..this.pos];
+                how.ahead.passed(text);
                 if text.len() > batch {
                     // Too large to copy: read where it is, after the rest.
                     order.send(std::mem::take(&mut cuts), &send);

@@ -4,10 +4,12 @@
 
 use std::sync::{Arc, PoisonError, RwLock};
 
-use super::batches::{Batched, JOBS_IN_FLIGHT};
+use super::batches::{Ahead, Batched, JOBS_IN_FLIGHT};
 use super::{Chunked, Step};
 use crate::read::document::State;
 use crate::read::job_entry::{JobEntry, VersionEntry};
+use crate::read::job_texts::JobTexts;
+use crate::read::scan::job_hint;
 
 impl Chunked<'_> {
     /// The jobs of record, added to `st`; false for `null`.
@@ -24,6 +26,7 @@ impl Chunked<'_> {
             settle: |entry: Result<JobEntry, serde_json::Error>| st.settle_job(entry?),
             // The cut reads an element as one thread does: its error is that one's.
             check: |_: &mut Self, _: &dyn Fn() -> String| Ok(()),
+            ahead: (),
         };
         let read = self.in_batches(key, &pool, &interner, how);
         st.job_texts = texts;
@@ -57,9 +60,85 @@ impl Chunked<'_> {
             },
             // The cut reads an element as one thread does: its error is that one's.
             check: |_: &mut Self, _: &dyn Fn() -> String| Ok(()),
+            ahead: Versions {
+                texts: &texts,
+                hint: None,
+                known: false,
+            },
         };
         let read = self.in_batches(key, &pool, &interner, how);
         st.job_texts = texts.into_inner().unwrap_or_else(PoisonError::into_inner);
         read
+    }
+}
+
+/// The job versions an allocation embedded, known to the walk before it
+/// checks them: a job's versions are written one after the other, so the
+/// texts last found for the job of the version before ([`JobTexts::prefix_hinted`])
+/// are tried on the bytes ahead. A version found so is a text checked
+/// before (or a variant of one, its volatile values checked by their kind),
+/// and the walk only steps over it; the pool still looks it up.
+struct Versions<'t> {
+    texts: &'t RwLock<JobTexts>,
+    /// The job of the version before, as an allocation's hint names it.
+    hint: Option<u64>,
+    /// Whether the version before was found among the texts of `hint`.
+    known: bool,
+}
+
+impl Ahead for Versions<'_> {
+    fn known(&mut self, bytes: &[u8]) -> Option<usize> {
+        let texts = self.texts.read().unwrap_or_else(PoisonError::into_inner);
+        let found = texts.prefix_hinted(bytes, self.hint).map(|(_, len)| len);
+        self.known = found.is_some();
+        found
+    }
+
+    fn passed(&mut self, text: &[u8]) {
+        if !self.known {
+            self.hint = job_hint(text);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const V1: &str = r#"{"ID":"web","Namespace":"n","Version":1,"ModifyIndex":10}"#;
+    const V2: &str = r#"{"ID":"web","Namespace":"n","Version":2,"ModifyIndex":20}"#;
+    const API: &str = r#"{"ID":"api","Namespace":"n","Version":1,"ModifyIndex":10}"#;
+
+    #[test]
+    fn a_version_an_allocation_embedded_is_known_after_a_version_of_its_job() {
+        let mut texts = JobTexts::default();
+        let (v2, _) = texts.insert(V2.as_bytes()).unwrap();
+        let hint = job_hint(V1.as_bytes()).unwrap();
+        texts.remember(hint, v2);
+        let texts = RwLock::new(texts);
+        let mut ahead = Versions {
+            texts: &texts,
+            hint: None,
+            known: false,
+        };
+        let next = |text: &str| format!("{text},\n{API}");
+        // The first version of a job: its job is not known yet.
+        assert_eq!(ahead.known(next(V2).as_bytes()), None);
+        ahead.passed(V1.as_bytes());
+        assert_eq!(ahead.hint, Some(hint));
+        // Known by the job of the version before, and its variant too.
+        assert_eq!(ahead.known(next(V2).as_bytes()), Some(V2.len()));
+        ahead.passed(V2.as_bytes());
+        let variant = V2.replace("20}", "123}");
+        assert_eq!(ahead.known(next(&variant).as_bytes()), Some(variant.len()));
+        ahead.passed(variant.as_bytes());
+        // Not a text of that job, or cut short: checked.
+        assert_eq!(ahead.known(API.as_bytes()), None);
+        assert_eq!(ahead.known(&V2.as_bytes()[..V2.len() - 1]), None);
+        let bad = V2.replace("20}", "2x}");
+        assert_eq!(ahead.known(bad.as_bytes()), None);
+        // A version checked names the job of the next.
+        ahead.passed(API.as_bytes());
+        assert_eq!(ahead.hint, job_hint(API.as_bytes()));
     }
 }

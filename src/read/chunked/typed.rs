@@ -37,6 +37,7 @@ impl Chunked<'_> {
             check: |this: &mut Self, path: &dyn Fn() -> String| {
                 this.value::<T>(Some(path)).map(drop)
             },
+            ahead: (),
         };
         self.in_batches(key, &pool, &interner, how)
     }
