@@ -257,11 +257,17 @@ impl JobTexts {
     /// changing it: threads look texts up at once, then parse apart.
     pub(super) fn find(&self, text: &[u8]) -> Found {
         match self.lookup(text) {
-            Lookup::Known(entry) => match &self.entries[entry].job {
-                Some(job) => Found::Parsed(entry, Arc::clone(job)),
-                None => Found::Unparsed(entry),
-            },
+            Lookup::Known(entry) => self.found(entry),
             Lookup::New(key) => Found::New(key),
+        }
+    }
+
+    /// What the set knows of entry `entry`, a text found by other means
+    /// ([`Self::prefix_hinted`]): as [`Self::find`] finds its text.
+    pub(super) fn found(&self, entry: usize) -> Found {
+        match &self.entries[entry].job {
+            Some(job) => Found::Parsed(entry, Arc::clone(job)),
+            None => Found::Unparsed(entry),
         }
     }
 

@@ -52,32 +52,50 @@ struct Order<P> {
 }
 
 /// How a section's elements are read: `prepare` runs on the pool's threads
-/// with the read's interner installed, `settle` on the walking thread in
-/// the elements' order; `check`, on the walking thread at an element the
-/// cut refused, reads it as one thread would so that its error is the same.
-pub(super) struct Batched<'f, P, S, C, A = ()> {
+/// with the read's interner installed, on each element's text and what
+/// `ahead` knew of it; `settle` on the walking thread in the elements'
+/// order; `check`, on the walking thread at an element the cut refused,
+/// reads it as one thread would so that its error is the same.
+pub(super) struct Batched<'f, P, S, C, A: Ahead = ()> {
     /// Bytes of text in flight ([`IN_FLIGHT`]).
     pub(super) in_flight: usize,
-    pub(super) prepare: &'f (dyn Fn(&[u8]) -> P + Sync),
+    pub(super) prepare: Prepare<'f, P, A::Found>,
     pub(super) settle: S,
     pub(super) check: C,
     pub(super) ahead: A,
+}
+
+/// How the pool prepares an element: from its text and what the walk
+/// found of it.
+pub(super) type Prepare<'f, P, F> = &'f (dyn Fn(&[u8], Option<F>) -> P + Sync);
+
+/// An element's text cut out for the pool, where it is in the document,
+/// and what the walk found of it.
+struct Cut<F> {
+    text: Box<[u8]>,
+    start: Position,
+    end: Position,
+    found: Option<F>,
 }
 
 /// What the walk may know of an element before it checks it: an element
 /// that is a text checked before (a job version an allocation embedded)
 /// needs no check, only its length.
 pub(super) trait Ahead {
-    /// The length of the element at the start of `bytes` if it is a text
-    /// checked before; `None` to check it.
-    fn known(&mut self, bytes: &[u8]) -> Option<usize>;
+    /// What the walk found of a known element, handed on to `prepare`.
+    type Found: Copy + Send;
+    /// The length of the element at the start of `bytes`, and what was
+    /// found of it, if it is a text checked before; `None` to check it.
+    fn known(&mut self, bytes: &[u8]) -> Option<(usize, Self::Found)>;
     /// Notes the element `text` the walk has just passed.
     fn passed(&mut self, text: &[u8]);
 }
 
 /// Nothing known ahead: every element is checked.
 impl Ahead for () {
-    fn known(&mut self, _: &[u8]) -> Option<usize> {
+    type Found = ();
+
+    fn known(&mut self, _: &[u8]) -> Option<(usize, ())> {
         None
     }
 
@@ -117,14 +135,14 @@ impl Chunked<'_> {
         let batch = (how.in_flight / batches_in_flight.max(1)).clamp(LEAST_BATCH, MOST_BATCH);
         let prepare = how.prepare;
         pool.in_place_scope(|scope| {
-            let send = |n: usize, cuts: Vec<(Box<[u8]>, Position, Position)>| {
+            let send = |n: usize, cuts: Vec<Cut<A::Found>>| {
                 let tx = tx.clone();
                 scope.spawn(move |_: &Scope<'_>| {
                     let prepared = panic::catch_unwind(AssertUnwindSafe(|| {
                         let out = Interner::install(interner, || {
-                            cuts.iter().map(|c| prepare(&c.0)).collect()
+                            cuts.iter().map(|c| prepare(&c.text, c.found)).collect()
                         });
-                        let spans = cuts.into_iter().map(|c| (c.1, c.2)).collect();
+                        let spans = cuts.into_iter().map(|c| (c.start, c.end)).collect();
                         Prepared { spans, out }
                     }));
                     let _ = tx.send((n, prepared));
@@ -136,13 +154,15 @@ impl Chunked<'_> {
             let value = self.elements(key, |this, _, path| {
                 let start = this.spot(&mut spot);
                 this.mark = Some(this.pos);
-                let checked = match how.ahead.known(&this.buf[this.pos..this.end]) {
-                    Some(len) => {
+                let known = how.ahead.known(&this.buf[this.pos..this.end]);
+                let checked = match known {
+                    Some((len, _)) => {
                         this.pos += len;
                         Ok(IgnoredAny)
                     }
                     None => this.value::<IgnoredAny>(Some(path)),
                 };
+                let found = known.map(|(_, found)| found);
                 let from = this.mark.take().expect("set above");
                 if let Err(stop) = checked {
                     // What one thread would have met first: an earlier
@@ -159,11 +179,16 @@ impl Chunked<'_> {
                     // Too large to copy: read where it is, after the rest.
                     order.send(std::mem::take(&mut cuts), &send);
                     order.settle_all(&mut how.settle, key)?;
-                    let out = prepare(text);
+                    let out = prepare(text, found);
                     return order.settle_one(out, (start, end), &mut how.settle, key);
                 }
                 bytes += text.len();
-                cuts.push((Box::<[u8]>::from(text), start, end));
+                cuts.push(Cut {
+                    text: Box::from(text),
+                    start,
+                    end,
+                    found,
+                });
                 if bytes >= batch {
                     bytes = 0;
                     order.send(std::mem::take(&mut cuts), &send);

@@ -22,7 +22,7 @@ impl Chunked<'_> {
         let (texts, filter) = (std::mem::take(&mut st.job_texts), st.filter.clone());
         let how = Batched {
             in_flight: JOBS_IN_FLIGHT,
-            prepare: &|text: &[u8]| JobEntry::prepare(&texts, &filter, text),
+            prepare: &|text: &[u8], _| JobEntry::prepare(&texts, &filter, text),
             settle: |entry: Result<JobEntry, serde_json::Error>| st.settle_job(entry?),
             // The cut reads an element as one thread does: its error is that one's.
             check: |_: &mut Self, _: &dyn Fn() -> String| Ok(()),
@@ -45,12 +45,13 @@ impl Chunked<'_> {
         let texts = RwLock::new(std::mem::take(&mut st.job_texts));
         let how = Batched {
             in_flight: JOBS_IN_FLIGHT,
-            prepare: &|text: &[u8]| {
+            prepare: &|text: &[u8], known: Option<usize>| {
                 VersionEntry::prepare(text, |text| {
-                    texts
-                        .read()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .find(text)
+                    let texts = texts.read().unwrap_or_else(PoisonError::into_inner);
+                    match known {
+                        Some(entry) => texts.found(entry),
+                        None => texts.find(text),
+                    }
                 })
             },
             settle: |entry: Result<VersionEntry, serde_json::Error>| {
@@ -77,7 +78,7 @@ impl Chunked<'_> {
 /// texts last found for the job of the version before ([`JobTexts::prefix_hinted`])
 /// are tried on the bytes ahead. A version found so is a text checked
 /// before (or a variant of one, its volatile values checked by their kind),
-/// and the walk only steps over it; the pool still looks it up.
+/// and the walk only steps over it, handing the pool the entry found.
 struct Versions<'t> {
     texts: &'t RwLock<JobTexts>,
     /// The job of the version before, as an allocation's hint names it.
@@ -87,9 +88,14 @@ struct Versions<'t> {
 }
 
 impl Ahead for Versions<'_> {
-    fn known(&mut self, bytes: &[u8]) -> Option<usize> {
+    /// The entry of the text found.
+    type Found = usize;
+
+    fn known(&mut self, bytes: &[u8]) -> Option<(usize, usize)> {
         let texts = self.texts.read().unwrap_or_else(PoisonError::into_inner);
-        let found = texts.prefix_hinted(bytes, self.hint).map(|(_, len)| len);
+        let found = texts
+            .prefix_hinted(bytes, self.hint)
+            .map(|(entry, len)| (len, entry));
         self.known = found.is_some();
         found
     }
@@ -127,10 +133,13 @@ mod tests {
         ahead.passed(V1.as_bytes());
         assert_eq!(ahead.hint, Some(hint));
         // Known by the job of the version before, and its variant too.
-        assert_eq!(ahead.known(next(V2).as_bytes()), Some(V2.len()));
+        assert_eq!(ahead.known(next(V2).as_bytes()), Some((V2.len(), v2)));
         ahead.passed(V2.as_bytes());
         let variant = V2.replace("20}", "123}");
-        assert_eq!(ahead.known(next(&variant).as_bytes()), Some(variant.len()));
+        assert_eq!(
+            ahead.known(next(&variant).as_bytes()),
+            Some((variant.len(), v2))
+        );
         ahead.passed(variant.as_bytes());
         // Not a text of that job, or cut short: checked.
         assert_eq!(ahead.known(API.as_bytes()), None);

@@ -29,7 +29,7 @@ impl Chunked<'_> {
         let interner = Arc::clone(&st.interner);
         let how = Batched {
             in_flight: IN_FLIGHT,
-            prepare: &|text: &[u8]| model::from_slice::<T>(text),
+            prepare: &|text: &[u8], _| model::from_slice::<T>(text),
             settle: |element: Result<T, serde_json::Error>| {
                 add(st, element?);
                 Ok(())
