@@ -103,10 +103,6 @@ impl NewText {
         self.key.shape()
     }
 
-    pub(super) fn has_job(&self) -> bool {
-        self.job.is_some()
-    }
-
     /// The text's job, if parsed, to read from.
     pub(super) fn parsed(&self) -> Option<&Job> {
         self.job.as_deref()
@@ -316,11 +312,6 @@ impl JobTexts {
     pub(super) fn parsed(&self, entry: usize) -> Option<&Job> {
         self.entries[entry].job.as_deref()
     }
-
-    /// Whether the entry's job is parsed.
-    pub(super) fn has_job(&self, entry: usize) -> bool {
-        self.entries[entry].job.is_some()
-    }
 }
 
 /// The job of a text, its parts shared with the versions read before; the
@@ -467,7 +458,7 @@ mod tests {
         };
         let unparsed = NewText::check(text, key.clone(), false).ok().unwrap();
         let entry = t.add(&unparsed);
-        assert!(!t.has_job(entry));
+        assert!(t.parsed(entry).is_none());
         let parsed = NewText::check(text, key, true).ok().unwrap();
         assert_eq!(t.add(&parsed), entry);
         assert_eq!(t.job(entry).unwrap().version, 3);

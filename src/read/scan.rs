@@ -13,6 +13,7 @@ use foldhash::fast::FixedState;
 
 use super::job_texts::JobTexts;
 use super::quoted::string_end;
+use super::volatile::members;
 
 /// What the scan of an allocation element found.
 #[derive(Debug, PartialEq, Eq)]
@@ -135,47 +136,23 @@ fn hint_of(namespace: &[u8], job: &[u8]) -> u64 {
 /// of it names. `None` when either is missing, escaped or not a string.
 /// Like [`scan`], it validates nothing.
 pub(super) fn job_hint(text: &[u8]) -> Option<u64> {
-    if text.first() != Some(&b'{') {
-        return None;
-    }
     let (mut namespace, mut id) = (None, None);
-    let mut depth = 1usize;
-    let mut key_next = true;
-    let mut i = 1;
-    while i < text.len() {
-        match text[i] {
-            b'"' => {
-                let close = string_end(text, i + 1)?;
-                let key = (depth == 1 && key_next).then(|| &text[i + 1..close]);
-                key_next = false;
-                i = close + 1;
-                match key {
-                    Some(b"Namespace") if namespace.is_none() => {
-                        namespace = Some(string_after(text, i)?);
-                    }
-                    Some(b"ID") if id.is_none() => id = Some(string_after(text, i)?),
-                    _ => continue,
-                }
-                if let (Some(namespace), Some(id)) = (namespace, id) {
-                    return Some(hint_of(namespace, id));
-                }
+    for (key, value) in members(text) {
+        let slot = match key {
+            b"Namespace" => &mut namespace,
+            b"ID" => &mut id,
+            _ => continue,
+        };
+        if slot.is_none() {
+            let quoted = &text[value];
+            let content = quoted.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+            if content.contains(&b'\\') {
+                return None;
             }
-            b'{' | b'[' => {
-                depth += 1;
-                i += 1;
-            }
-            b'}' | b']' => {
-                depth -= 1;
-                if depth == 0 {
-                    return None;
-                }
-                i += 1;
-            }
-            b',' => {
-                key_next = depth == 1;
-                i += 1;
-            }
-            _ => i += 1,
+            *slot = Some(content);
+        }
+        if let (Some(namespace), Some(id)) = (namespace, id) {
+            return Some(hint_of(namespace, id));
         }
     }
     None

@@ -127,7 +127,7 @@ impl Texts<'_> {
     fn admit(&mut self, text: &[u8], known: Option<usize>, keep: bool) -> Option<Embedded> {
         let found = known.map_or_else(|| self.get().lookup(text), Lookup::Known);
         let key = match found {
-            Lookup::Known(entry) if !keep || self.get().has_job(entry) => {
+            Lookup::Known(entry) if !keep || self.get().parsed(entry).is_some() => {
                 return Some(Embedded::Known(entry));
             }
             // Only allocations the filter dropped embedded it so far.
@@ -143,7 +143,7 @@ impl Texts<'_> {
         };
         if let Texts::Shared { met, .. } = self
             && let Some(new) = met.get(&key.shape())
-            && (!keep || new.has_job())
+            && (!keep || new.parsed().is_some())
         {
             return Some(Embedded::New(Arc::clone(new)));
         }

@@ -16,6 +16,8 @@
 //! a string without escapes, a boolean), so that it is valid JSON and would
 //! parse into the same job but for those fields.
 
+use std::ops::Range;
+
 use xxhash_rust::xxh3::{Xxh3, xxh3_128};
 
 use super::quoted::string_end;
@@ -78,43 +80,61 @@ enum Near {
 /// not an object, or that stops being JSON, yields the spans found before;
 /// a text of 4 GiB or more yields none (it is then known by its whole text).
 pub(super) fn spans(text: &[u8]) -> Vec<Span> {
-    let mut spans = Vec::new();
-    let mut i = skip_space(text, 0);
-    if text.get(i) != Some(&b'{') || u32::try_from(text.len()).is_err() {
-        return spans;
+    if u32::try_from(text.len()).is_err() {
+        return Vec::new();
     }
-    i += 1;
-    loop {
-        i = skip_space(text, i);
+    members(text)
+        .filter(|(key, _)| KEYS.contains(key))
+        .filter_map(|(_, value)| {
+            let kind = kind_of(&text[value.clone()])?;
+            Some(Span {
+                start: value.start as u32,
+                end: value.end as u32,
+                kind,
+            })
+        })
+        .collect()
+}
+
+/// The top-level members of the object `text`, in order: each key's bytes
+/// (escapes left as written) and where its value is. Only strings and
+/// nesting are tracked, nothing is validated; the members end where the
+/// text stops being an object.
+pub(super) fn members(text: &[u8]) -> Members<'_> {
+    let open = skip_space(text, 0);
+    Members {
+        text,
+        next: (text.get(open) == Some(&b'{')).then_some(open + 1),
+    }
+}
+
+/// The iterator of [`members`].
+pub(super) struct Members<'t> {
+    text: &'t [u8],
+    /// Where the next member's key may start, until the members end.
+    next: Option<usize>,
+}
+
+impl<'t> Iterator for Members<'t> {
+    type Item = (&'t [u8], Range<usize>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let text = self.text;
+        let mut i = skip_space(text, self.next.take()?);
         if text.get(i) != Some(&b'"') {
-            return spans;
+            return None;
         }
-        let Some(close) = string_end(text, i + 1) else {
-            return spans;
-        };
+        let close = string_end(text, i + 1)?;
         let key = &text[i + 1..close];
         i = skip_space(text, close + 1);
         if text.get(i) != Some(&b':') {
-            return spans;
+            return None;
         }
         let start = skip_space(text, i + 1);
-        let Some(end) = value_end(text, start) else {
-            return spans;
-        };
-        if KEYS.contains(&key)
-            && let Some(kind) = kind_of(&text[start..end])
-        {
-            spans.push(Span {
-                start: start as u32,
-                end: end as u32,
-                kind,
-            });
-        }
-        i = skip_space(text, end);
-        if text.get(i) != Some(&b',') {
-            return spans;
-        }
-        i += 1;
+        let end = value_end(text, start)?;
+        let after = skip_space(text, end);
+        self.next = (text.get(after) == Some(&b',')).then_some(after + 1);
+        Some((key, start..end))
     }
 }
 
